@@ -1,0 +1,43 @@
+/**
+ * Boots the engine in the service worker. Node clients attach over CDP to this
+ * worker target, add a binding of their own (`__dh_<tag>`) and deliver messages
+ * with `globalThis.__deckhand.receive(message, tag)`: only a debugger client of
+ * the worker can do that, and no web page can. The worker exposes nothing to
+ * pages: no externally_connectable, no onMessageExternal.
+ */
+import { ChromeBrowserPort } from '../src/browser/chrome-port';
+import { Engine, ENGINE_VERSION } from '../src/engine/engine';
+import { Methods, type MethodName } from '../src/protocol/methods';
+import { RpcPeer } from '../src/protocol/rpc';
+
+export default defineBackground(() => {
+  const engine = new Engine(new ChromeBrowserPort(), chrome.runtime.id);
+  const peers = new Map<string, RpcPeer>();
+  const g = globalThis as unknown as Record<string, unknown>;
+
+  const peerFor = (tag: string): RpcPeer => {
+    let peer = peers.get(tag);
+    if (!peer) {
+      peer = new RpcPeer((m) => {
+        const send = g[`__dh_${tag}`];
+        if (typeof send !== 'function') throw new Error('the client has detached');
+        (send as (m: string) => void)(m);
+      }, 'client');
+      for (const name of Object.keys(Methods) as MethodName[]) peer.handle(name, (params) => engine.call(name, params as never));
+      peers.set(tag, peer);
+    }
+    return peer;
+  };
+
+  g.__deckhand = {
+    version: ENGINE_VERSION,
+    ready: true,
+    receive(message: string, tag: string) {
+      if (typeof tag !== 'string' || !/^[A-Za-z0-9]{8,64}$/.test(tag)) return;
+      peerFor(tag).receive(message);
+    },
+    release(tag: string) {
+      peers.delete(tag);
+    },
+  };
+});

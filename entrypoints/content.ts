@@ -1,0 +1,25 @@
+/**
+ * Runs in every frame. Answers only the extension's own worker; page scripts
+ * cannot send chrome.runtime messages to a content script.
+ */
+import { installFrameIdResponder } from '../src/snapshot/frame-ids';
+import { handleFrameRequest } from '../src/snapshot/handler';
+
+export default defineContentScript({
+  matches: ['<all_urls>'],
+  allFrames: true,
+  matchAboutBlank: true,
+  runAt: 'document_start',
+  main() {
+    installFrameIdResponder();
+    chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
+      if (sender.id !== chrome.runtime.id || sender.tab) return false; // only the worker
+      if (!msg || typeof msg.type !== 'string' || !msg.type.startsWith('dh:')) return false;
+      handleFrameRequest(msg).then(
+        (result) => sendResponse({ result }),
+        (e: unknown) => sendResponse({ error: { code: 'INTERNAL', message: e instanceof Error ? e.message : String(e) } }),
+      );
+      return true;
+    });
+  },
+});

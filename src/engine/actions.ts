@@ -1,0 +1,147 @@
+/**
+ * Deterministic actions: an Action (selector, method, arguments) performed with
+ * trusted input after the element is attached, visible, stable, enabled, in view
+ * and not covered. No model is involved.
+ */
+import { Input } from '../browser/input';
+import { parseChord } from '../browser/keys';
+import { DeckhandError, ErrorCode } from '../protocol/errors';
+import { ACT_METHODS, type ActMethod } from '../protocol/schemas';
+import type { OpResult } from '../snapshot/messages';
+import { prepareTarget, type Prepared } from './frames';
+import type { BrowserPort } from './ports';
+
+export interface ActTarget {
+  selector: string;
+  nth?: number;
+  frameId?: number;
+}
+
+const POINTER: ReadonlySet<string> = new Set(['click', 'doubleClick', 'rightClick', 'hover', 'check', 'uncheck', 'dragAndDrop']);
+const NEEDS_ENABLED: ReadonlySet<string> = new Set(['click', 'doubleClick', 'rightClick', 'fill', 'type', 'selectOption', 'check', 'uncheck', 'press', 'dragAndDrop']);
+
+export function assertMethod(method: string | undefined): ActMethod {
+  const m = method ?? 'click';
+  if (!(ACT_METHODS as readonly string[]).includes(m)) {
+    throw new DeckhandError(ErrorCode.UnsupportedMethod, `unknown method '${m}'; use one of: ${ACT_METHODS.join(', ')}`, { method: m });
+  }
+  return m as ActMethod;
+}
+
+function needArg(method: string, args: string[], what: string): string {
+  const v = args[0];
+  if (v === undefined) throw new DeckhandError(ErrorCode.InvalidArgument, `${method} needs ${what} as its first argument`);
+  return v;
+}
+
+export async function performAction(
+  port: BrowserPort,
+  page: number,
+  target: ActTarget,
+  methodName: string | undefined,
+  args: string[],
+  timeoutMs: number,
+): Promise<{ element: string }> {
+  const method = assertMethod(methodName);
+  // Validate arguments before touching the page, so bad input changes nothing.
+  if (method === 'fill' || method === 'type') needArg(method, args, 'the text');
+  if (method === 'press') needArg(method, args, 'a key or chord such as Enter or Control+A');
+  if (method === 'dragAndDrop') needArg(method, args, 'the target selector');
+  if (method === 'selectOption' && !args.length) needArg(method, args, 'an option label or value');
+  if (method === 'scrollTo') {
+    const pct = Number(needArg(method, args, 'a percentage such as 50%').trim().replace(/%$/, ''));
+    if (!args[0].trim() || !Number.isFinite(pct) || pct < 0 || pct > 100) {
+      throw new DeckhandError(ErrorCode.InvalidArgument, `scrollTo needs a percentage from 0 to 100, got '${args[0]}'`);
+    }
+  }
+  if (method === 'press') {
+    try {
+      parseChord(args[0]);
+    } catch (e) {
+      throw new DeckhandError(ErrorCode.InvalidArgument, (e as Error).message);
+    }
+  }
+
+  const closed = new Promise<never>((_, reject) => {
+    const off = port.onPageClosed(page, () => {
+      off();
+      reject(new DeckhandError(ErrorCode.PageClosed, `the page was closed during ${method}`));
+    });
+  });
+  closed.catch(() => undefined);
+  const run = async () => {
+    const prepared = await prepareTarget(port, page, target, method, {
+      timeoutMs,
+      pointer: POINTER.has(method),
+      requireEnabled: NEEDS_ENABLED.has(method),
+    });
+    await execute(port, page, prepared, method, args, timeoutMs);
+    return { element: prepared.description };
+  };
+  return Promise.race([run(), closed]);
+}
+
+async function op(port: BrowserPort, page: number, p: Prepared, name: string, args: string[] = []): Promise<OpResult & { ok: true }> {
+  const r = await port.frameRequest<OpResult>(page, p.frameId, { type: 'dh:op', handle: p.handle, op: name, args }, 5000);
+  if (!r.ok) throw new DeckhandError(r.code as ErrorCode, r.message);
+  return r;
+}
+
+async function execute(port: BrowserPort, page: number, p: Prepared, method: ActMethod, args: string[], timeoutMs: number): Promise<void> {
+  const input = new Input(await port.cdp(page));
+  switch (method) {
+    case 'click':
+      return input.click(p.x, p.y);
+    case 'doubleClick':
+      return input.click(p.x, p.y, { clickCount: 2 });
+    case 'rightClick':
+      return input.click(p.x, p.y, { button: 'right' });
+    case 'hover':
+      return input.move(p.x, p.y);
+    case 'fill': {
+      const r = await op(port, page, p, 'focusSelect', [args[0]]);
+      if (r.mode === 'insertText') {
+        if (args[0] === '') await input.press('Delete');
+        else await input.insertText(args[0]);
+      }
+      return;
+    }
+    case 'type':
+      await op(port, page, p, 'focus');
+      return input.type(args[0]);
+    case 'press':
+      await op(port, page, p, 'focus');
+      return input.press(args[0]);
+    case 'selectOption':
+      await op(port, page, p, 'selectOption', args);
+      return;
+    case 'check':
+    case 'uncheck': {
+      const want = method === 'check';
+      const before = (await op(port, page, p, 'state')).state;
+      if (before?.checked === undefined) {
+        throw new DeckhandError(ErrorCode.ActionFailed, `${method} needs a checkbox, radio or an element with aria-checked; got <${before?.tag}>`);
+      }
+      if (before.checked === want) return;
+      if (!want && before.type === 'radio') throw new DeckhandError(ErrorCode.ActionFailed, 'a radio button cannot be unchecked by clicking it; check another option instead');
+      await input.click(p.x, p.y);
+      const after = (await op(port, page, p, 'state')).state;
+      if (after?.checked !== want) throw new DeckhandError(ErrorCode.ActionFailed, `clicking did not ${method} the element (the page may prevent it)`);
+      return;
+    }
+    case 'scrollTo':
+      await op(port, page, p, 'scrollTo', [needArg(method, args, 'a percentage such as 50%')]);
+      return;
+    case 'scrollIntoView':
+      await op(port, page, p, 'scrollIntoView');
+      return;
+    case 'nextChunk':
+    case 'prevChunk':
+      await op(port, page, p, 'scrollChunk', [method === 'nextChunk' ? 'down' : 'up']);
+      return;
+    case 'dragAndDrop': {
+      const to = await prepareTarget(port, page, { selector: args[0] }, 'hover', { timeoutMs, pointer: false, requireEnabled: false });
+      return input.drag({ x: p.x, y: p.y }, { x: to.x, y: to.y });
+    }
+  }
+}

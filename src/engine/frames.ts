@@ -1,0 +1,51 @@
+/**
+ * Walks a selector across frames: each frame's content script resolves what it
+ * can and hands the rest of an XPath to the child frame it crosses into, with the
+ * child's offset so points add up to tab viewport coordinates.
+ */
+import { DeckhandError, ErrorCode } from '../protocol/errors';
+import type { PrepareResult } from '../snapshot/messages';
+import type { BrowserPort } from './ports';
+
+export interface Prepared {
+  frameId: number;
+  handle: number;
+  /** Point in the tab's viewport. */
+  x: number;
+  y: number;
+  count: number;
+  description: string;
+}
+
+export async function prepareTarget(
+  port: BrowserPort,
+  page: number,
+  target: { selector: string; nth?: number; frameId?: number },
+  method: string,
+  opts: { timeoutMs: number; pointer: boolean; requireEnabled: boolean },
+): Promise<Prepared> {
+  const deadline = Date.now() + opts.timeoutMs;
+  let frameId = target.frameId ?? 0;
+  let selector = target.selector;
+  let ox = 0;
+  let oy = 0;
+  for (let depth = 0; depth < 16; depth++) {
+    const remaining = Math.max(0, deadline - Date.now());
+    const res = await port.frameRequest<PrepareResult>(
+      page,
+      frameId,
+      { type: 'dh:prepare', selector, nth: target.nth ?? null, method, timeoutMs: remaining, pointer: opts.pointer, requireEnabled: opts.requireEnabled },
+      remaining + 3000,
+    );
+    if (res.kind === 'ready') return { frameId, handle: res.handle, x: res.x + ox, y: res.y + oy, count: res.count, description: res.description };
+    if (res.kind === 'frame') {
+      frameId = res.frameId;
+      selector = res.rest;
+      ox += res.offsetX;
+      oy += res.offsetY;
+      continue;
+    }
+    throw new DeckhandError(res.code as ErrorCode, res.message, { selector: target.selector, ...(res.data ?? {}) });
+  }
+  throw new DeckhandError(ErrorCode.InvalidSelector, `'${target.selector}' nests more than 16 frames deep`);
+}

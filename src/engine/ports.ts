@@ -1,0 +1,35 @@
+/**
+ * The engine's view of the browser. The worker implements these with chrome.*
+ * (src/browser/chrome-port.ts); unit tests implement them with fakes.
+ */
+import type { PageInfo } from '../protocol/schemas';
+
+export interface CdpSession {
+  send<T = unknown>(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<T>;
+  /** Subscribe to a CDP event of this tab; returns an unsubscribe function. */
+  on(event: string, handler: (params: any) => void): () => void;
+}
+
+export interface FrameInfo {
+  frameId: number;
+  parentFrameId: number;
+  url: string;
+}
+
+export interface BrowserPort {
+  listPages(): Promise<PageInfo[]>;
+  activePage(): Promise<PageInfo | null>;
+  createPage(): Promise<PageInfo>;
+  pageInfo(page: number): Promise<PageInfo>;
+  closePage(page: number): Promise<void>;
+  bringToFront(page: number): Promise<void>;
+  /** A debugger session on the tab (attached on first use). */
+  cdp(page: number): Promise<CdpSession>;
+  /** Send a request to the content script of one frame; rejects with a DeckhandError. */
+  frameRequest<T = unknown>(page: number, frameId: number, message: Record<string, unknown>, timeoutMs: number): Promise<T>;
+  frames(page: number): Promise<FrameInfo[]>;
+  /** Resolves when the tab is closed (used to fail in-flight work at once). */
+  onPageClosed(page: number, handler: () => void): () => void;
+}
+
+export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

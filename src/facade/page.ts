@@ -1,0 +1,157 @@
+/**
+ * The Page / Locator / BrowserContext facade, built only on a CommandClient so
+ * the same classes serve the Node library (commands over RPC) and code running
+ * inside the worker (commands in-process). Host-only features (writing files)
+ * come through an optional `host` adapter.
+ */
+import { DeckhandError, ErrorCode } from '../protocol/errors';
+import type { CommandClient } from '../protocol/methods';
+import type { GotoOptions, LocatorSpec, PageInfo, ScreenshotOptions, SnapshotResult } from '../protocol/schemas';
+
+export interface FacadeHost {
+  /** Decode base64 screenshot data into the host's byte type. */
+  bytes(base64: string): Uint8Array;
+  writeFile?(path: string, data: Uint8Array): Promise<void>;
+}
+
+export interface ActOptions {
+  timeout?: number;
+}
+
+type Evaluatable<A, R> = string | ((arg: A) => R | Promise<R>);
+
+export class Locator {
+  constructor(
+    private readonly client: CommandClient,
+    readonly page: Page,
+    readonly selector: string,
+    private readonly index?: number,
+  ) {
+    if (typeof selector !== 'string' || !selector.trim()) throw new DeckhandError(ErrorCode.InvalidSelector, 'a locator needs a non-empty CSS or XPath selector');
+  }
+
+  /** The i-th match (0-based) of this locator's selector. */
+  nth(i: number): Locator {
+    if (!Number.isInteger(i) || i < 0) throw new DeckhandError(ErrorCode.InvalidArgument, `nth() takes a non-negative integer, got ${i}`);
+    return new Locator(this.client, this.page, this.selector, i);
+  }
+  first(): Locator {
+    return this.nth(0);
+  }
+
+  /** The wire form used by snapshot scoping and act. */
+  toSpec(): LocatorSpec {
+    return this.index === undefined ? { selector: this.selector } : { selector: this.selector, nth: this.index };
+  }
+
+  private async run(method: string, args: string[] = [], opts: ActOptions = {}): Promise<void> {
+    await this.client.call('locator.act', { page: this.page.id, locator: this.toSpec(), method, arguments: args, timeout: opts.timeout });
+  }
+
+  click(opts?: ActOptions) { return this.run('click', [], opts); }
+  dblclick(opts?: ActOptions) { return this.run('doubleClick', [], opts); }
+  rightClick(opts?: ActOptions) { return this.run('rightClick', [], opts); }
+  hover(opts?: ActOptions) { return this.run('hover', [], opts); }
+  fill(value: string, opts?: ActOptions) { return this.run('fill', [value], opts); }
+  type(text: string, opts?: ActOptions) { return this.run('type', [text], opts); }
+  press(key: string, opts?: ActOptions) { return this.run('press', [key], opts); }
+  check(opts?: ActOptions) { return this.run('check', [], opts); }
+  uncheck(opts?: ActOptions) { return this.run('uncheck', [], opts); }
+  selectOption(values: string | string[], opts?: ActOptions) { return this.run('selectOption', Array.isArray(values) ? values : [values], opts); }
+  scrollIntoView(opts?: ActOptions) { return this.run('scrollIntoView', [], opts); }
+  scrollTo(percent: number | string, opts?: ActOptions) { return this.run('scrollTo', [String(percent)], opts); }
+  dragTo(target: Locator | string, opts?: ActOptions) { return this.run('dragAndDrop', [typeof target === 'string' ? target : target.selector], opts); }
+
+  async count(): Promise<number> {
+    const r = await this.client.call('locator.count', { page: this.page.id, locator: { selector: this.selector } });
+    return this.index === undefined ? r.count : r.count > this.index ? 1 : 0;
+  }
+}
+
+export interface SnapshotCallOptions {
+  locator?: Locator | LocatorSpec | string;
+  ignoreLocators?: (Locator | LocatorSpec | string)[];
+  budget?: number;
+  timeout?: number;
+}
+
+const toSpec = (l: Locator | LocatorSpec | string): LocatorSpec =>
+  typeof l === 'string' ? { selector: l } : l instanceof Locator ? l.toSpec() : l;
+
+export class Page {
+  constructor(
+    private readonly client: CommandClient,
+    readonly id: number,
+    private readonly host?: FacadeHost,
+  ) {}
+
+  async goto(url: string, options?: GotoOptions): Promise<PageInfo> {
+    return this.client.call('page.goto', { page: this.id, url, options }, { timeoutMs: options?.timeout });
+  }
+  async url(): Promise<string> {
+    return (await this.client.call('page.info', { page: this.id })).url;
+  }
+  async title(): Promise<string> {
+    return (await this.client.call('page.info', { page: this.id })).title;
+  }
+  /** Run a function (or an expression string) in the page; the argument and result are JSON values. */
+  async evaluate<R = unknown, A = unknown>(fn: Evaluatable<A, R>, arg?: A, opts: { timeout?: number } = {}): Promise<R> {
+    const isFunction = typeof fn === 'function';
+    const source = isFunction ? fn.toString() : fn;
+    const r = await this.client.call('page.evaluate', { page: this.id, source, isFunction, arg, timeout: opts.timeout });
+    return r.value as R;
+  }
+  async screenshot(options: ScreenshotOptions & { path?: string } = {}): Promise<Uint8Array> {
+    const { path, ...rest } = options;
+    if (path && !this.host?.writeFile) throw new DeckhandError(ErrorCode.InvalidArgument, 'screenshot({ path }) writes a local file, which is only available from Node');
+    const r = await this.client.call('page.screenshot', { page: this.id, options: rest });
+    const data = this.host ? this.host.bytes(r.data) : Uint8Array.from(atob(r.data), (c) => c.charCodeAt(0));
+    if (path) await this.host!.writeFile!(path, data);
+    return data;
+  }
+  async close(): Promise<void> {
+    await this.client.call('page.close', { page: this.id });
+  }
+  async bringToFront(): Promise<void> {
+    await this.client.call('page.bringToFront', { page: this.id });
+  }
+  locator(selector: string): Locator {
+    return new Locator(this.client, this, selector);
+  }
+  /** The text a model reads for this page. */
+  async snapshot(options: SnapshotCallOptions = {}): Promise<SnapshotResult> {
+    return this.client.call('page.snapshot', {
+      page: this.id,
+      locator: options.locator ? toSpec(options.locator) : undefined,
+      ignoreLocators: options.ignoreLocators?.map(toSpec),
+      budget: options.budget,
+      timeout: options.timeout,
+    });
+  }
+}
+
+export class BrowserContext {
+  private readonly cache = new Map<number, Page>();
+  constructor(
+    private readonly client: CommandClient,
+    private readonly host?: FacadeHost,
+  ) {}
+
+  /** The Page object for a page id (one object per page). */
+  page(id: number): Page {
+    let p = this.cache.get(id);
+    if (!p) this.cache.set(id, (p = new Page(this.client, id, this.host)));
+    return p;
+  }
+  async pages(): Promise<Page[]> {
+    const list = await this.client.call('context.pages', {});
+    return list.map((i) => this.page(i.id));
+  }
+  async activePage(): Promise<Page> {
+    return this.page((await this.client.call('context.activePage', {})).id);
+  }
+  async newPage(url?: string, opts: { timeout?: number } = {}): Promise<Page> {
+    const info = await this.client.call('context.newPage', { url, timeout: opts.timeout }, { timeoutMs: opts.timeout });
+    return this.page(info.id);
+  }
+}

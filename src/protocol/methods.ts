@@ -1,0 +1,89 @@
+/**
+ * The whole Node ⇄ worker command set in one place: each method's params and result.
+ * Both the Node facade and the worker-local facade (experimentalBatch) call these.
+ */
+import { z } from 'zod';
+import {
+  ActionSchema, ActResultSchema, ExtractResultSchema, GotoOptionsSchema, LocatorSpecSchema,
+  MetricsSchema, ObserveResultSchema, OperationOptionsSchema, PageIdSchema, PageInfoSchema,
+  ScreenshotOptionsSchema, SnapshotOptionsSchema, SnapshotResultSchema,
+} from './schemas';
+
+const page = z.object({ page: PageIdSchema }).strict();
+
+export const Methods = {
+  'engine.ping': { params: z.object({}).strict(), result: z.object({ version: z.string(), extensionId: z.string() }) },
+  'context.pages': { params: z.object({}).strict(), result: z.array(PageInfoSchema) },
+  'context.activePage': { params: z.object({}).strict(), result: PageInfoSchema },
+  'context.newPage': {
+    params: z.object({ url: z.string().optional(), timeout: z.number().int().positive().optional() }).strict(),
+    result: PageInfoSchema,
+  },
+  'page.goto': {
+    params: z.object({ page: PageIdSchema, url: z.string().min(1), options: GotoOptionsSchema.optional() }).strict(),
+    result: PageInfoSchema,
+  },
+  'page.info': { params: page, result: PageInfoSchema },
+  'page.close': { params: page, result: z.object({ closed: z.boolean() }) },
+  'page.bringToFront': { params: page, result: PageInfoSchema },
+  'page.evaluate': {
+    params: z
+      .object({
+        page: PageIdSchema,
+        /** A function's source (called with `arg`) or an expression. */
+        source: z.string().min(1),
+        isFunction: z.boolean(),
+        arg: z.unknown().optional(),
+        timeout: z.number().int().positive().optional(),
+      })
+      .strict(),
+    result: z.object({ value: z.unknown() }),
+  },
+  'page.screenshot': {
+    params: z.object({ page: PageIdSchema, options: ScreenshotOptionsSchema.optional() }).strict(),
+    result: z.object({ data: z.string(), mimeType: z.string() }),
+  },
+  'page.snapshot': { params: SnapshotOptionsSchema, result: SnapshotResultSchema },
+  'locator.count': {
+    params: z.object({ page: PageIdSchema, locator: LocatorSpecSchema }).strict(),
+    result: z.object({ count: z.number().int() }),
+  },
+  'locator.act': {
+    params: z
+      .object({
+        page: PageIdSchema,
+        locator: LocatorSpecSchema,
+        method: z.string(),
+        arguments: z.array(z.string()).optional(),
+        timeout: z.number().int().positive().optional(),
+      })
+      .strict(),
+    result: z.object({ element: z.string() }),
+  },
+  act: {
+    params: z.object({ input: z.union([z.string(), z.record(z.unknown())]), options: OperationOptionsSchema.optional() }).strict(),
+    result: ActResultSchema,
+  },
+  observe: {
+    params: z.object({ instruction: z.string().optional(), options: OperationOptionsSchema.optional() }).strict(),
+    result: ObserveResultSchema,
+  },
+  extract: {
+    params: z
+      .object({ instruction: z.string().optional(), schema: z.unknown().optional(), options: OperationOptionsSchema.optional() })
+      .strict(),
+    result: ExtractResultSchema,
+  },
+  metrics: { params: z.object({}).strict(), result: MetricsSchema },
+} as const;
+
+export type MethodName = keyof typeof Methods;
+export type Params<M extends MethodName> = z.input<(typeof Methods)[M]['params']>;
+export type Result<M extends MethodName> = z.infer<(typeof Methods)[M]['result']>;
+
+/** The one interface both facades are built on: Node sends these over RPC, a batch runs them in-process. */
+export interface CommandClient {
+  call<M extends MethodName>(method: M, params: Params<M>, opts?: { timeoutMs?: number }): Promise<Result<M>>;
+}
+
+export { ActionSchema };

@@ -1,0 +1,124 @@
+/**
+ * A symmetric JSON-RPC-style peer: either side may call the other. Messages are
+ * validated by zod on receipt; every outgoing request has a deadline, so a call
+ * never hangs even if the far side vanishes without a word.
+ */
+import { z } from 'zod';
+import { DeckhandError, ErrorCode, deserializeError, serializeError, type SerializedError } from './errors';
+
+const SerializedErrorSchema = z.object({
+  code: z.string(),
+  message: z.string(),
+  data: z.record(z.unknown()).optional(),
+});
+
+export const RpcMessageSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('req'), id: z.number().int(), method: z.string(), params: z.unknown() }),
+  z.object({ kind: z.literal('res'), id: z.number().int(), result: z.unknown() }),
+  z.object({ kind: z.literal('err'), id: z.number().int(), error: SerializedErrorSchema }),
+]);
+export type RpcMessage = z.infer<typeof RpcMessageSchema>;
+
+export type RpcHandler = (params: unknown) => Promise<unknown> | unknown;
+
+interface Pending {
+  method: string;
+  resolve: (v: unknown) => void;
+  reject: (e: Error) => void;
+  timer: ReturnType<typeof setTimeout>;
+}
+
+export class RpcPeer {
+  private nextId = 1;
+  private readonly pending = new Map<number, Pending>();
+  private readonly handlers = new Map<string, RpcHandler>();
+  private closedError: DeckhandError | null = null;
+
+  constructor(
+    private readonly sendRaw: (message: string, requestId?: number) => void,
+    private readonly label = 'peer',
+  ) {}
+
+  handle(method: string, handler: RpcHandler): void {
+    this.handlers.set(method, handler);
+  }
+
+  request(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
+    if (this.closedError) return Promise.reject(this.closedError);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new DeckhandError(ErrorCode.Timeout, `'${method}' timed out after ${timeoutMs} ms waiting for the ${this.label}`, { method, timeoutMs }));
+      }, timeoutMs);
+      this.pending.set(id, { method, resolve, reject, timer });
+      try {
+        this.sendRaw(JSON.stringify({ kind: 'req', id, method, params }), id);
+      } catch (e) {
+        clearTimeout(timer);
+        this.pending.delete(id);
+        reject(e instanceof DeckhandError ? e : new DeckhandError(ErrorCode.WorkerGone, `could not send '${method}' to the ${this.label}: ${(e as Error).message}`));
+      }
+    });
+  }
+
+  /** Feed one raw message from the transport. */
+  receive(raw: string): void {
+    let msg: RpcMessage;
+    try {
+      msg = RpcMessageSchema.parse(JSON.parse(raw));
+    } catch {
+      return; // Not ours or malformed: nothing sane to answer to.
+    }
+    if (msg.kind === 'req') {
+      void this.dispatch(msg.id, msg.method, msg.params);
+      return;
+    }
+    const p = this.pending.get(msg.id);
+    if (!p) return;
+    this.pending.delete(msg.id);
+    clearTimeout(p.timer);
+    if (msg.kind === 'res') p.resolve(msg.result);
+    else p.reject(deserializeError(msg.error as SerializedError));
+  }
+
+  private async dispatch(id: number, method: string, params: unknown): Promise<void> {
+    const handler = this.handlers.get(method);
+    let reply: RpcMessage;
+    try {
+      if (!handler) throw new DeckhandError(ErrorCode.ProtocolError, `unknown method '${method}'`);
+      const result = await handler(params);
+      reply = { kind: 'res', id, result: result === undefined ? null : result };
+    } catch (e) {
+      reply = { kind: 'err', id, error: serializeError(e) };
+    }
+    try {
+      this.sendRaw(JSON.stringify(reply));
+    } catch {
+      // The caller is gone; its own deadline reports that.
+    }
+  }
+
+  /** Fail one call in flight (its message could not be delivered). */
+  fail(id: number, error: DeckhandError): void {
+    const p = this.pending.get(id);
+    if (!p) return;
+    this.pending.delete(id);
+    clearTimeout(p.timer);
+    p.reject(error);
+  }
+
+  /** Fail every call in flight (the far side went away) and optionally refuse new ones. */
+  failAll(error: DeckhandError, permanently = false): void {
+    if (permanently) this.closedError = error;
+    for (const [id, p] of this.pending) {
+      clearTimeout(p.timer);
+      p.reject(new DeckhandError(error.code, `'${p.method}' failed: ${error.message}`, error.data));
+      this.pending.delete(id);
+    }
+  }
+
+  get inFlight(): number {
+    return this.pending.size;
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * Every wire shape, declared once as a zod schema; TypeScript types are inferred
+ * from these. The RPC, the client library and (later) HTTP/MCP validate with them.
+ */
+import { z } from 'zod';
+
+export const ACT_METHODS = [
+  'click', 'doubleClick', 'rightClick', 'hover', 'fill', 'type', 'press', 'selectOption',
+  'check', 'uncheck', 'scrollTo', 'scrollIntoView', 'nextChunk', 'prevChunk', 'dragAndDrop',
+] as const;
+export const ActMethodSchema = z.enum(ACT_METHODS);
+export type ActMethod = z.infer<typeof ActMethodSchema>;
+
+/** A page is a browser tab; its id is the tab id. */
+export const PageIdSchema = z.number().int().nonnegative();
+
+export const ActionSchema = z
+  .object({
+    selector: z.string().trim().min(1, 'selector must be a non-empty CSS or XPath selector'),
+    description: z.string(),
+    // Left open here so an unknown method is reported by name (UNSUPPORTED_METHOD), not as a schema error.
+    method: z.string().optional(),
+    arguments: z.array(z.string()).optional(),
+  })
+  .strict();
+export type Action = z.infer<typeof ActionSchema>;
+
+export const LocatorSpecSchema = z
+  .object({
+    selector: z.string().trim().min(1, 'locator selector must not be empty'),
+    nth: z.number().int().nonnegative().optional(),
+  })
+  .strict();
+export type LocatorSpec = z.infer<typeof LocatorSpecSchema>;
+
+export const UsageSchema = z.object({
+  inputTokens: z.number(),
+  outputTokens: z.number(),
+  reasoningTokens: z.number(),
+  cachedInputTokens: z.number(),
+  inferenceTimeMs: z.number(),
+});
+export type Usage = z.infer<typeof UsageSchema>;
+export const ZERO_USAGE: Usage = Object.freeze({
+  inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 0,
+});
+
+export const CacheStatusSchema = z.enum(['HIT', 'MISS', 'DISABLED']);
+export const CacheInfoSchema = z.object({
+  status: CacheStatusSchema,
+  count: z.number().int().optional(),
+  threshold: z.number().int().optional(),
+  missReason: z.string().optional(),
+  tokensSaved: z
+    .object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() })
+    .optional(),
+});
+export type CacheInfo = z.infer<typeof CacheInfoSchema>;
+
+export const ResultMetadataSchema = z.object({
+  actionId: z.string(),
+  cache: CacheInfoSchema,
+  usage: UsageSchema,
+});
+export type ResultMetadata = z.infer<typeof ResultMetadataSchema>;
+
+export const ActResultSchema = z.object({
+  data: z.object({
+    success: z.boolean(),
+    message: z.string(),
+    actionDescription: z.string(),
+    actions: z.array(ActionSchema),
+  }),
+  metadata: ResultMetadataSchema,
+});
+export type ActResult = z.infer<typeof ActResultSchema>;
+
+export const ObserveResultSchema = z.object({
+  data: z.array(ActionSchema),
+  metadata: ResultMetadataSchema,
+});
+export type ObserveResult = z.infer<typeof ObserveResultSchema>;
+
+export const ExtractResultSchema = z.object({
+  data: z.unknown(),
+  metadata: ResultMetadataSchema,
+});
+export type ExtractResult<T = unknown> = { data: T; metadata: ResultMetadata };
+
+const OPS = ['act', 'extract', 'observe', 'total'] as const;
+const COUNTERS = ['PromptTokens', 'CompletionTokens', 'ReasoningTokens', 'CachedInputTokens', 'InferenceTimeMs'] as const;
+export type MetricName = `${(typeof OPS)[number]}${(typeof COUNTERS)[number]}`;
+export const METRIC_NAMES = OPS.flatMap((o) => COUNTERS.map((c) => `${o}${c}` as MetricName));
+export const MetricsSchema = z.object(
+  Object.fromEntries(METRIC_NAMES.map((n) => [n, z.number()])) as Record<MetricName, z.ZodNumber>,
+);
+export type Metrics = Record<MetricName, number>;
+
+/** Options common to act/observe/extract. Model-related ones are accepted and used once models land. */
+export const OperationOptionsSchema = z
+  .object({
+    page: PageIdSchema.optional(),
+    timeout: z.number().int().positive().optional(),
+    locator: LocatorSpecSchema.optional(),
+    ignoreLocators: z.array(LocatorSpecSchema).optional(),
+    frameId: z.number().int().nonnegative().optional(),
+    model: z.unknown().optional(),
+    variables: z.record(z.unknown()).optional(),
+    screenshot: z.boolean().optional(),
+  })
+  .strict();
+export type OperationOptions = z.infer<typeof OperationOptionsSchema>;
+
+export const SnapshotOptionsSchema = z
+  .object({
+    page: PageIdSchema.optional(),
+    locator: LocatorSpecSchema.optional(),
+    ignoreLocators: z.array(LocatorSpecSchema).optional(),
+    /** Token budget for the whole snapshot. */
+    budget: z.number().int().min(200).optional(),
+    timeout: z.number().int().positive().optional(),
+  })
+  .strict();
+export type SnapshotOptions = z.infer<typeof SnapshotOptionsSchema>;
+
+export const SnapshotResultSchema = z.object({
+  text: z.string(),
+  /** Estimated tokens of `text` (a conservative character-based estimate). */
+  tokens: z.number(),
+  /** True when content was folded into summary lines to fit the budget. */
+  folded: z.boolean(),
+  url: z.string(),
+});
+export type SnapshotResult = z.infer<typeof SnapshotResultSchema>;
+
+export const GotoOptionsSchema = z
+  .object({
+    waitUntil: z.enum(['load', 'domcontentloaded', 'commit']).optional(),
+    timeout: z.number().int().positive().optional(),
+  })
+  .strict();
+export type GotoOptions = z.infer<typeof GotoOptionsSchema>;
+
+export const ScreenshotOptionsSchema = z
+  .object({
+    type: z.enum(['png', 'jpeg']).optional(),
+    quality: z.number().int().min(0).max(100).optional(),
+    fullPage: z.boolean().optional(),
+  })
+  .strict();
+export type ScreenshotOptions = z.infer<typeof ScreenshotOptionsSchema>;
+
+export const PageInfoSchema = z.object({ id: PageIdSchema, url: z.string(), title: z.string() });
+export type PageInfo = z.infer<typeof PageInfoSchema>;
+
+export const DEFAULTS = {
+  actionTimeoutMs: 15_000,
+  navigationTimeoutMs: 30_000,
+  snapshotBudgetTokens: 12_000,
+  rpcGraceMs: 5_000,
+} as const;

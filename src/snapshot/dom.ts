@@ -1,0 +1,55 @@
+/** Small DOM helpers shared by the walker, the selector builder and the resolver. */
+
+/** Open or closed shadow root: content scripts may read closed ones through chrome.dom. */
+export type ShadowRootOf = (el: Element) => ShadowRoot | null;
+
+export const defaultShadowRootOf: ShadowRootOf = (el) => {
+  const g = globalThis as unknown as { chrome?: { dom?: { openOrClosedShadowRoot?: (e: Element) => ShadowRoot | null } } };
+  try {
+    return g.chrome?.dom?.openOrClosedShadowRoot?.(el) ?? el.shadowRoot;
+  } catch {
+    return el.shadowRoot;
+  }
+};
+
+export const normalizeSpace = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
+export function isFrameElement(el: Element): el is HTMLIFrameElement | HTMLFrameElement {
+  return el.localName === 'iframe' || el.localName === 'frame';
+}
+
+/** Parent in the composed (flat) tree: crosses from a shadow root to its host. */
+export function composedParent(el: Element): Element | null {
+  if (el.assignedSlot) return el.assignedSlot;
+  const p = el.parentNode;
+  if (!p) return null;
+  if (p instanceof ShadowRoot) return p.host;
+  return p instanceof Element ? p : null;
+}
+
+/** Deepest element at a point, descending into open and closed shadow roots. */
+export function deepElementFromPoint(doc: Document, x: number, y: number, shadowRootOf: ShadowRootOf): Element | null {
+  let el = doc.elementFromPoint(x, y);
+  for (let guard = 0; el && guard < 50; guard++) {
+    const sr = shadowRootOf(el);
+    if (!sr) break;
+    const inner = sr.elementFromPoint(x, y);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
+  return el;
+}
+
+/** Whether `ancestor` contains `node` in the composed tree. */
+export function composedContains(ancestor: Element, node: Element): boolean {
+  for (let n: Element | null = node; n; n = composedParent(n)) if (n === ancestor) return true;
+  return false;
+}
+
+/** A short human description of an element for error messages. */
+export function describeElement(el: Element): string {
+  const id = el.id ? `#${el.id}` : '';
+  const cls = typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\s+/).slice(0, 2).join('.') : '';
+  const text = normalizeSpace(el.textContent ?? '').slice(0, 40);
+  return `<${el.localName}${id}${cls}>${text ? ` "${text}"` : ''}`;
+}

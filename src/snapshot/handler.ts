@@ -1,0 +1,87 @@
+/**
+ * The content script's side of the worker ⇄ frame protocol: snapshots, action
+ * preparation, DOM operations and id → selector answers for this frame.
+ */
+import { prepare } from './actionability';
+import { defaultShadowRootOf, describeElement } from './dom';
+import { FrameRequestSchema, type DescribeResult, type FrameRequest } from './messages';
+import { runOp } from './ops';
+import { elementFor } from './registry';
+import { render } from './render';
+import { deepQueryAll, resolveSelector } from './resolve';
+import { frameIdOf, frameIdsOf, setOwnFrameId } from './frame-ids';
+import { selectorFor } from './selector';
+import { walk } from './walker';
+import { computeAccessibleName, getRole } from 'dom-accessibility-api';
+import type { SnapNode } from './tree';
+import type { LocatorSpec } from '../protocol/schemas';
+
+
+function resolveLocal(spec: LocatorSpec): Element[] | string {
+  const r = resolveSelector(spec.selector, document, defaultShadowRootOf);
+  if (r.kind === 'invalid') return r.message;
+  if (r.kind === 'frame') return `'${spec.selector}' points into another frame; scope snapshots to an element of this frame`;
+  return spec.nth === undefined ? r.elements : r.elements.slice(spec.nth, spec.nth + 1);
+}
+
+function spliceFrames(nodes: SnapNode[], frames: Record<string, string>): void {
+  for (const n of nodes) {
+    if (n.kind === 'frame' && n.frameId !== undefined && frames[String(n.frameId)] !== undefined) n.text = frames[String(n.frameId)];
+    spliceFrames(n.children, frames);
+  }
+}
+
+export async function handleFrameRequest(raw: unknown): Promise<unknown> {
+  const req: FrameRequest = FrameRequestSchema.parse(raw);
+  if (req.selfFrameId !== undefined) setOwnFrameId(req.selfFrameId);
+  switch (req.type) {
+    case 'dh:ping':
+      return { ok: true, url: location.href };
+    case 'dh:snapshot': {
+      const ignore = new Set<Element>();
+      for (const spec of req.ignore) {
+        const els = resolveLocal(spec);
+        if (typeof els === 'string') return { error: { code: 'INVALID_SELECTOR', message: els } };
+        els.forEach((e) => ignore.add(e));
+      }
+      let root: Element | Document = document;
+      if (req.scope) {
+        const els = resolveLocal(req.scope);
+        if (typeof els === 'string') return { error: { code: 'INVALID_SELECTOR', message: els } };
+        if (!els[0]) return { error: { code: 'ELEMENT_NOT_FOUND', message: `no element matches the snapshot scope '${req.scope.selector}'` } };
+        root = els[0];
+      }
+      const iframes = deepQueryAll(document, 'iframe, frame', defaultShadowRootOf);
+      const ids = iframes.length ? await frameIdsOf(iframes) : new Map<Element, number>();
+      const nodes = walk(root, { idPrefix: req.idPrefix, shadowRootOf: defaultShadowRootOf, frameIdOf: (el) => ids.get(el) ?? null, ignore });
+      spliceFrames(nodes, req.frames);
+      return render(nodes, req.budget);
+    }
+    case 'dh:prepare':
+      return prepare(req, defaultShadowRootOf, (el) => frameIdOf(el as HTMLIFrameElement));
+    case 'dh:count': {
+      const r = resolveSelector(req.selector, document, defaultShadowRootOf);
+      if (r.kind === 'invalid') return { error: { code: 'INVALID_SELECTOR', message: r.message } };
+      return r.kind === 'frame' ? { frame: true } : { count: r.elements.length };
+    }
+    case 'dh:op': {
+      const el = elementFor(req.handle);
+      if (!el) return { ok: false, code: 'ELEMENT_NOT_FOUND', message: 'the element was removed from the page before the action could finish' };
+      return runOp(el, req.op, req.args);
+    }
+    case 'dh:describe': {
+      const out: (DescribeResult | null)[] = req.ids.map((id) => {
+        const el = elementFor(id);
+        if (!el) return null;
+        let name = '';
+        try {
+          name = computeAccessibleName(el);
+        } catch {
+          name = describeElement(el);
+        }
+        return { id, selector: selectorFor(el, defaultShadowRootOf), role: el.getAttribute('role') ?? getRole(el) ?? 'generic', name };
+      });
+      return out;
+    }
+  }
+}

@@ -1,0 +1,58 @@
+/**
+ * Worker → content script messages, one zod schema each. Only the extension's own
+ * worker can send these (chrome.runtime messages from web pages never reach a
+ * content script), and the handler checks the sender anyway.
+ */
+import { z } from 'zod';
+import { LocatorSpecSchema } from '../protocol/schemas';
+
+export const FrameRequestSchema = z.discriminatedUnion('type', [
+  z.object({
+    selfFrameId: z.number().int().optional(),
+    type: z.literal('dh:snapshot'),
+    idPrefix: z.string(),
+    scope: LocatorSpecSchema.nullable(),
+    ignore: z.array(LocatorSpecSchema),
+    budget: z.number().int(),
+    /** Rendered snapshots of child frames, spliced under their iframe lines. */
+    frames: z.record(z.string()),
+  }),
+  z.object({
+    selfFrameId: z.number().int().optional(),
+    type: z.literal('dh:prepare'),
+    selector: z.string(),
+    nth: z.number().int().nonnegative().nullable(),
+    method: z.string(),
+    timeoutMs: z.number().int().nonnegative(),
+    /** Require a hit-test at the action point (mouse actions). */
+    pointer: z.boolean(),
+    requireEnabled: z.boolean(),
+  }),
+  z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:count'), selector: z.string() }),
+  z.object({
+    selfFrameId: z.number().int().optional(),
+    type: z.literal('dh:op'),
+    handle: z.number().int(),
+    op: z.enum(['focus', 'focusSelect', 'selectOption', 'state', 'scrollTo', 'scrollIntoView', 'scrollChunk', 'blur']),
+    args: z.array(z.string()).default([]),
+  }),
+  z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:describe'), ids: z.array(z.number().int()) }),
+  z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:ping') }),
+]);
+export type FrameRequest = z.infer<typeof FrameRequestSchema>;
+
+export type PrepareResult =
+  | { kind: 'ready'; handle: number; x: number; y: number; count: number; description: string }
+  | { kind: 'frame'; frameId: number; rest: string; offsetX: number; offsetY: number }
+  | { kind: 'error'; code: string; message: string; data?: Record<string, unknown> };
+
+export interface DescribeResult {
+  id: number;
+  selector: string;
+  role: string;
+  name: string;
+}
+
+export type OpResult =
+  | { ok: true; mode?: 'insertText' | 'done'; state?: { checked?: boolean; value?: string; tag: string; type?: string }; value?: unknown }
+  | { ok: false; code: string; message: string };

@@ -1,0 +1,121 @@
+/**
+ * DOM-side parts of actions that input events cannot express: focusing and
+ * selecting a field before text is inserted, choosing native select options,
+ * reading check state, and scrolling.
+ */
+import { normalizeSpace } from './dom';
+import type { OpResult } from './messages';
+
+const TEXT_TYPES = new Set(['', 'text', 'search', 'url', 'tel', 'password', 'email', 'number']);
+/** Input types whose value cannot be typed; Playwright sets these directly too. */
+const SET_VALUE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
+
+function fire(el: Element): void {
+  el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
+function scrollContainer(el: Element): Element | null {
+  for (let n: Element | null = el; n; n = n.parentElement) {
+    if (n === document.body || n === document.documentElement) return null;
+    const s = getComputedStyle(n);
+    if (/(auto|scroll)/.test(s.overflowY) && n.scrollHeight > n.clientHeight + 1) return n;
+  }
+  return null;
+}
+
+export function runOp(el: Element, op: string, args: string[]): OpResult {
+  const h = el as HTMLElement;
+  switch (op) {
+    case 'focus':
+      h.focus({ preventScroll: true });
+      return { ok: true };
+    case 'blur':
+      h.blur();
+      return { ok: true };
+    case 'focusSelect': {
+      if (el instanceof HTMLInputElement && SET_VALUE_TYPES.has(el.type)) {
+        el.focus();
+        el.value = args[0] ?? '';
+        if (el.value !== (args[0] ?? '') && args[0]) return { ok: false, code: 'ACTION_FAILED', message: `'${args[0]}' is not a valid value for an input of type ${el.type}` };
+        fire(el);
+        return { ok: true, mode: 'done' };
+      }
+      if (el instanceof HTMLInputElement && !TEXT_TYPES.has(el.type)) {
+        return { ok: false, code: 'ACTION_FAILED', message: `cannot fill an input of type ${el.type}` };
+      }
+      if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+        if (el.readOnly) return { ok: false, code: 'ELEMENT_NOT_ACTIONABLE', message: 'the field is read-only' };
+        el.focus();
+        el.select();
+        return { ok: true, mode: 'insertText' };
+      }
+      if (h.isContentEditable) {
+        h.focus();
+        const range = document.createRange();
+        range.selectNodeContents(h);
+        const sel = window.getSelection();
+        sel?.removeAllRanges();
+        sel?.addRange(range);
+        return { ok: true, mode: 'insertText' };
+      }
+      return { ok: false, code: 'ACTION_FAILED', message: `cannot fill <${el.localName}>: it is not an input, textarea or contenteditable element` };
+    }
+    case 'selectOption': {
+      if (!(el instanceof HTMLSelectElement)) {
+        return { ok: false, code: 'ACTION_FAILED', message: `selectOption needs a native <select>, got <${el.localName}>` };
+      }
+      const options = Array.from(el.options);
+      const picks: HTMLOptionElement[] = [];
+      for (const want of args) {
+        const w = normalizeSpace(want);
+        const o =
+          options.find((x) => x.value === want) ??
+          options.find((x) => normalizeSpace(x.label || x.text) === w) ??
+          options.find((x) => normalizeSpace(x.label || x.text).toLowerCase() === w.toLowerCase());
+        if (!o) {
+          const avail = options.map((x) => JSON.stringify(normalizeSpace(x.label || x.text))).join(', ');
+          return { ok: false, code: 'ACTION_FAILED', message: `no option '${want}' in the select (options: ${avail})` };
+        }
+        if (o.disabled) return { ok: false, code: 'ELEMENT_NOT_ACTIONABLE', message: `option '${want}' is disabled` };
+        picks.push(o);
+      }
+      if (!picks.length) return { ok: false, code: 'INVALID_ARGUMENT', message: 'selectOption needs at least one option label or value in arguments' };
+      if (picks.length > 1 && !el.multiple) return { ok: false, code: 'INVALID_ARGUMENT', message: 'this select takes a single option' };
+      el.focus();
+      for (const o of options) o.selected = picks.includes(o);
+      fire(el);
+      return { ok: true, value: picks.map((p) => p.value) };
+    }
+    case 'state': {
+      const i = el as HTMLInputElement;
+      const aria = el.getAttribute('aria-checked');
+      const checked = el instanceof HTMLInputElement && (i.type === 'checkbox' || i.type === 'radio') ? i.checked : aria === null ? undefined : aria === 'true';
+      return { ok: true, state: { checked, value: 'value' in i ? String(i.value) : undefined, tag: el.localName, type: i.type } };
+    }
+    case 'scrollTo': {
+      const raw = (args[0] ?? '').trim().replace(/%$/, '');
+      const pct = Number(raw);
+      if (!raw || !Number.isFinite(pct) || pct < 0 || pct > 100) {
+        return { ok: false, code: 'INVALID_ARGUMENT', message: `scrollTo needs a percentage from 0 to 100 as its argument, got '${args[0] ?? ''}'` };
+      }
+      const target = el === document.documentElement || el === document.body ? null : scrollContainer(el) === el ? el : el.scrollHeight > el.clientHeight + 1 ? el : null;
+      if (target) target.scrollTop = ((target.scrollHeight - target.clientHeight) * pct) / 100;
+      else window.scrollTo({ top: ((document.documentElement.scrollHeight - window.innerHeight) * pct) / 100, behavior: 'instant' });
+      return { ok: true };
+    }
+    case 'scrollIntoView':
+      el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
+      return { ok: true };
+    case 'scrollChunk': {
+      const dir = args[0] === 'up' ? -1 : 1;
+      const own = el !== document.documentElement && el !== document.body && el.scrollHeight > el.clientHeight + 1 && /(auto|scroll)/.test(getComputedStyle(el).overflowY);
+      const target = own ? el : scrollContainer(el);
+      if (target) target.scrollBy({ top: dir * target.clientHeight, behavior: 'instant' });
+      else window.scrollBy({ top: dir * window.innerHeight, behavior: 'instant' });
+      return { ok: true };
+    }
+    default:
+      return { ok: false, code: 'UNSUPPORTED_METHOD', message: `unknown operation '${op}'` };
+  }
+}

@@ -1,0 +1,203 @@
+/**
+ * Serialises a snapshot tree, folding content into explicit summary lines when
+ * it exceeds the token budget. Folding order: repeated siblings (table rows, list
+ * items) first, then off-screen stretches of content, then a hard cut at the end.
+ * Nothing is ever dropped without a line that says what went and how to see it.
+ */
+import { estimateTokens, pluralFor, REPEATABLE_ROLES, type SnapNode } from './tree';
+
+const INDENT = '  ';
+const fmt = (n: number): string => n.toLocaleString('en-US');
+
+export function lineOf(node: SnapNode): string {
+  switch (node.kind) {
+    case 'text':
+      return JSON.stringify(node.text ?? '');
+    case 'summary':
+      return `… ${node.text}`;
+    case 'frame':
+      return node.text ?? `(frame ${node.frameId}: its content could not be captured)`;
+    default: {
+      let s = node.id ? `[${node.id}] ${node.role}` : `${node.role}`;
+      if (node.name) s += ` ${JSON.stringify(node.name)}`;
+      if (node.states) s += ` ${node.states}`;
+      return s;
+    }
+  }
+}
+
+/** Characters of the subtree when rendered (each line plus indent and newline). */
+function measure(node: SnapNode, depth: number, sizes: Map<SnapNode, number>): number {
+  let total = lineOf(node).length + depth * INDENT.length + 1;
+  if (node.kind === 'frame' && node.text) total = node.text.length + (node.text.split('\n').length) * (depth * INDENT.length + 1);
+  for (const c of node.children) total += measure(c, depth + 1, sizes);
+  sizes.set(node, total);
+  return total;
+}
+
+interface Group {
+  parent: SnapNode;
+  start: number; // index of first item in parent.children
+  items: SnapNode[];
+  keep: number; // items kept at the head (the last item is always kept too)
+  role: string;
+}
+
+function findGroups(node: SnapNode, out: Group[]): void {
+  const kids = node.children;
+  let i = 0;
+  while (i < kids.length) {
+    const k = kids[i];
+    let j = i + 1;
+    if (k.kind === 'element' && k.role && REPEATABLE_ROLES.has(k.role)) {
+      while (j < kids.length && kids[j].kind === 'element' && kids[j].role === k.role) j++;
+      if (j - i >= 8) out.push({ parent: node, start: i, items: kids.slice(i, j), keep: j - i, role: k.role });
+    }
+    i = j;
+  }
+  for (const c of kids) findGroups(c, out);
+}
+
+function groupSize(g: Group, sizes: Map<SnapNode, number>): number {
+  let s = 0;
+  for (let i = 0; i < g.keep; i++) s += sizes.get(g.items[i]) ?? 0;
+  if (g.keep < g.items.length) s += (sizes.get(g.items[g.items.length - 1]) ?? 0) + 120;
+  return s;
+}
+
+/** Replace the middle of each folded group by one summary line, in place. */
+function applyGroups(groups: Group[]): void {
+  // Apply from the end of each parent's list so earlier indices stay valid.
+  const byParent = new Map<SnapNode, Group[]>();
+  for (const g of groups) if (g.keep < g.items.length - 1) (byParent.get(g.parent) ?? byParent.set(g.parent, []).get(g.parent)!).push(g);
+  for (const [parent, gs] of byParent) {
+    gs.sort((a, b) => b.start - a.start);
+    for (const g of gs) {
+      const first = g.keep + 1;
+      const last = g.items.length - 1;
+      const noun = pluralFor(g.role);
+      const summary: SnapNode = {
+        kind: 'summary',
+        children: [],
+        text: `${noun} ${fmt(first)} to ${fmt(last)} of ${fmt(g.items.length)} omitted here (same structure as above): scope a snapshot to this container or scroll to see them`,
+      };
+      parent.children.splice(g.start + g.keep, last - g.keep, summary);
+    }
+  }
+}
+
+const KEEP_OFFSCREEN = new Set(['heading', 'main', 'navigation', 'banner', 'contentinfo', 'region', 'form', 'dialog', 'table', 'list', 'iframe']);
+
+/** Fold runs of off-screen content, keeping headings and landmarks as an outline. */
+function foldOffscreen(node: SnapNode): boolean {
+  let changed = false;
+  const out: SnapNode[] = [];
+  let run: SnapNode[] = [];
+  let where: 'above' | 'below' = 'below';
+  let lastHeading = '';
+  const flush = () => {
+    if (run.length >= 2) {
+      const lines = run.reduce((n, r) => n + countLines(r), 0);
+      out.push({
+        kind: 'summary',
+        children: [],
+        text: `${fmt(lines)} lines ${lastHeading ? `under ${JSON.stringify(lastHeading)} ` : ''}omitted (${where} the viewport): scroll there or scope a snapshot to see them`,
+      });
+      changed = true;
+    } else out.push(...run);
+    run = [];
+  };
+  for (const c of node.children) {
+    const off = c.offscreen?.() ?? false;
+    const keep = c.kind === 'element' && c.role && KEEP_OFFSCREEN.has(c.role);
+    if (off && !keep && c.kind !== 'summary') {
+      if (run.length && off !== where) flush();
+      where = off;
+      run.push(c);
+      continue;
+    }
+    flush();
+    if (c.kind === 'element' && c.role === 'heading') lastHeading = c.name ?? '';
+    if (foldOffscreen(c)) changed = true;
+    out.push(c);
+  }
+  flush();
+  node.children = out;
+  return changed;
+}
+
+function countLines(n: SnapNode): number {
+  let k = 1;
+  for (const c of n.children) k += countLines(c);
+  return k;
+}
+
+function emit(node: SnapNode, depth: number, out: string[]): void {
+  if (node.kind === 'frame' && node.text !== undefined) {
+    // A child frame's snapshot, already rendered within its own share of the budget.
+    for (const l of node.text.split('\n')) out.push(INDENT.repeat(depth) + l);
+    return;
+  }
+  out.push(INDENT.repeat(depth) + lineOf(node));
+  for (const c of node.children) emit(c, depth + 1, out);
+}
+
+export interface RenderResult {
+  text: string;
+  tokens: number;
+  folded: boolean;
+}
+
+/**
+ * Render top-level nodes within `budgetTokens`. The tree is modified in place
+ * when folding, so pass a tree built for this call.
+ */
+export function render(roots: SnapNode[], budgetTokens: number): RenderResult {
+  const budgetChars = budgetTokens * 3;
+  const root: SnapNode = { kind: 'element', role: 'root', children: roots };
+  const sizes = new Map<SnapNode, number>();
+  const total = () => roots.reduce((s, r) => s + measure(r, 0, sizes), 0);
+  let size = total();
+  let folded = false;
+
+  if (size > budgetChars) {
+    const groups: Group[] = [];
+    findGroups(root, groups);
+    const minKeep = 3;
+    // Shrink the largest group first, by as many items as the excess needs.
+    for (let guard = 0; size > budgetChars && guard < 1000; guard++) {
+      let best: Group | null = null;
+      let bestSize = 0;
+      for (const g of groups) {
+        if (g.keep <= minKeep) continue;
+        const s = groupSize(g, sizes);
+        if (s > bestSize) { best = g; bestSize = s; }
+      }
+      if (!best) break;
+      const avg = bestSize / Math.max(1, best.keep);
+      const drop = Math.ceil((size - budgetChars) / Math.max(1, avg)) + 1;
+      const before = groupSize(best, sizes);
+      best.keep = Math.max(minKeep, best.keep - drop);
+      size -= before - groupSize(best, sizes);
+      folded = true;
+    }
+    if (folded) { applyGroups(groups); size = total(); }
+  }
+
+  if (size > budgetChars && foldOffscreen(root)) { folded = true; size = total(); }
+
+  const lines: string[] = [];
+  for (const r of root.children) emit(r, 0, lines);
+  let text: string;
+  if (size > budgetChars) {
+    // Last resort: cut at the budget and say how much is missing.
+    let used = 0;
+    let k = 0;
+    const reserve = 200;
+    while (k < lines.length && used + lines[k].length + 1 <= budgetChars - reserve) used += lines[k++].length + 1;
+    const rest = lines.length - k;
+    text = lines.slice(0, k).join('\n') + `\n… ${fmt(rest)} more lines omitted at the token budget (${fmt(budgetTokens)} tokens): scope a snapshot with a locator or raise the budget to see them`;
+    folded = true;
+  } else text = lines.join('\n');
+  return { text, tokens: estimateTokens(text.length), folded };
+}

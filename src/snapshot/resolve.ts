@@ -1,0 +1,100 @@
+/**
+ * Resolve a selector to elements in this frame, descending into shadow roots;
+ * when an XPath crosses an iframe, answer with the child frame and the rest of
+ * the path so the worker can continue there.
+ */
+import { defaultShadowRootOf, isFrameElement, type ShadowRootOf } from './dom';
+import { joinXPath, parseSelector, parseSimpleStep, splitXPath, type XPathStep } from './xpath';
+
+export type Resolution =
+  | { kind: 'elements'; elements: Element[] }
+  | { kind: 'frame'; frameElement: HTMLIFrameElement | HTMLFrameElement; rest: string }
+  | { kind: 'invalid'; message: string };
+
+type Ctx = Document | ShadowRoot | Element;
+
+function snapshotXPath(expr: string, ctx: Node): Element[] {
+  const doc = ctx.ownerDocument ?? (ctx as Document);
+  const r = doc.evaluate(expr, ctx, null, XPathResult.ORDERED_NODE_SNAPSHOT_TYPE, null);
+  const out: Element[] = [];
+  for (let i = 0; i < r.snapshotLength; i++) {
+    const n = r.snapshotItem(i);
+    if (n && n.nodeType === 1) out.push(n as Element);
+  }
+  return out;
+}
+
+/** Evaluate one location step from a context (a document, element or shadow root). */
+function evalStep(step: XPathStep, ctx: Ctx): Element[] {
+  if (!(ctx instanceof ShadowRoot)) return snapshotXPath((step.descendant ? './/' : './') + step.expr, ctx);
+  // A shadow root is not a valid XPath context node: evaluate from its top-level children.
+  const tops = Array.from(ctx.children);
+  const out: Element[] = [];
+  const simple = parseSimpleStep(step.expr);
+  if (simple && simple.index !== null) {
+    const same = tops.filter((c) => simple.name === '*' || c.localName === simple.name);
+    const hit = same[simple.index - 1];
+    if (hit) out.push(hit);
+  } else {
+    for (const c of tops) if (snapshotXPath(`self::${step.expr}`, c).length) out.push(c);
+  }
+  if (step.descendant) for (const c of tops) out.push(...snapshotXPath(`./descendant-or-self::node()/${step.expr}`, c));
+  return out;
+}
+
+function resolveSteps(steps: XPathStep[], root: Ctx, shadowRootOf: ShadowRootOf): Resolution {
+  let ctxs: Ctx[] = [root];
+  for (let i = 0; i < steps.length; i++) {
+    const next: Element[] = [];
+    for (const c of ctxs) {
+      // The step after a shadow host continues in its shadow root; fall back to its light DOM.
+      const sr = c instanceof Element ? shadowRootOf(c) : null;
+      let found = sr ? evalStep(steps[i], sr) : [];
+      if (!found.length) found = evalStep(steps[i], c);
+      for (const f of found) if (!next.includes(f)) next.push(f);
+    }
+    if (!next.length) return { kind: 'elements', elements: [] };
+    const last = i === steps.length - 1;
+    if (!last && next.length >= 1 && isFrameElement(next[0])) {
+      return { kind: 'frame', frameElement: next[0], rest: joinXPath(steps.slice(i + 1)) };
+    }
+    if (last) return { kind: 'elements', elements: next };
+    ctxs = next;
+  }
+  return { kind: 'elements', elements: [] };
+}
+
+/** querySelectorAll that also searches open and closed shadow roots (document order per root). */
+export function deepQueryAll(root: Document | ShadowRoot, css: string, shadowRootOf: ShadowRootOf): Element[] {
+  const out: Element[] = Array.from(root.querySelectorAll(css));
+  const walker = (root instanceof Document ? root : root.ownerDocument).createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const sr = shadowRootOf(n as Element);
+    if (sr) out.push(...deepQueryAll(sr, css, shadowRootOf));
+  }
+  return out;
+}
+
+export function resolveSelector(selector: string, doc: Document = document, shadowRootOf: ShadowRootOf = defaultShadowRootOf): Resolution {
+  const { kind, value } = parseSelector(selector);
+  if (!value) return { kind: 'invalid', message: 'the selector is empty' };
+  if (kind === 'css') {
+    try {
+      doc.createDocumentFragment().querySelector(value);
+    } catch {
+      return { kind: 'invalid', message: `'${value}' is not a valid CSS selector` };
+    }
+    return { kind: 'elements', elements: deepQueryAll(doc, value, shadowRootOf) };
+  }
+  try {
+    doc.createExpression(value);
+  } catch {
+    return { kind: 'invalid', message: `'${value}' is not a valid XPath expression` };
+  }
+  // Fast path: the browser's own engine, when the path stays in this document's light DOM.
+  const direct = snapshotXPath(value, doc);
+  if (direct.length) return { kind: 'elements', elements: direct };
+  const steps = splitXPath(value);
+  if (!steps) return { kind: 'elements', elements: [] };
+  return resolveSteps(steps, doc, shadowRootOf);
+}

@@ -1,0 +1,32 @@
+/**
+ * The snapshot's intermediate tree. The DOM walker (content script) builds it;
+ * `render` (pure, unit-tested in Node) turns it into text within a token budget.
+ */
+export interface SnapNode {
+  kind: 'element' | 'text' | 'frame' | 'summary';
+  /** element: ARIA role; text: unused. */
+  role?: string;
+  name?: string;
+  /** Short id printed in brackets, e.g. "e12" or "f1e3". */
+  id?: string;
+  /** Pre-rendered states, e.g. `checked required value="x"`. */
+  states?: string;
+  /** Text content for text and summary nodes. */
+  text?: string;
+  children: SnapNode[];
+  /** frame: the extension frame id whose snapshot goes here (filled by the worker). */
+  frameId?: number;
+  /** Lazily answers whether the node lies outside the viewport; used only when folding. */
+  offscreen?: () => 'above' | 'below' | false;
+}
+
+/** Roles whose lines can be folded into "items 12 to 4,990 omitted" summaries. */
+export const REPEATABLE_ROLES = new Set([
+  'row', 'listitem', 'article', 'option', 'link', 'treeitem', 'menuitem', 'gridcell', 'figure', 'group', 'region',
+]);
+
+const PLURAL: Record<string, string> = { row: 'rows', listitem: 'items', option: 'options', link: 'links', article: 'articles' };
+export const pluralFor = (role: string): string => PLURAL[role] ?? `${role} items`;
+
+/** Conservative token estimate (real tokenizers give ~3.5-4 chars per token on this text). */
+export const estimateTokens = (chars: number): number => Math.ceil(chars / 3);

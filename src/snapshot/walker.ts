@@ -1,0 +1,331 @@
+/**
+ * One pass over the composed DOM of a frame (shadow roots included) into a
+ * snapshot tree: roles and names from dom-accessibility-api, the states a model
+ * needs, generic wrappers collapsed, hidden and inert content left out.
+ */
+import { computeAccessibleName, getRole } from 'dom-accessibility-api';
+import { idFor } from './registry';
+import { normalizeSpace, type ShadowRootOf } from './dom';
+import type { SnapNode } from './tree';
+
+export interface WalkEnv {
+  /** Prefix of element ids in this frame ("" for the top frame, "f2" for a child). */
+  idPrefix: string;
+  shadowRootOf: ShadowRootOf;
+  /** Extension frame id of an iframe element, or null when unknown. */
+  frameIdOf: (el: Element) => number | null;
+  /** Subtrees to leave out. */
+  ignore: Set<Element>;
+}
+
+const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'base', 'title', 'datalist', 'param', 'source', 'track']);
+const INLINE_TAGS = new Set(['span', 'b', 'i', 'em', 'strong', 'small', 'code', 'kbd', 'abbr', 'mark', 'sub', 'sup', 'u', 's', 'q', 'cite', 'time', 'font', 'var', 'samp', 'bdi', 'bdo', 'data', 'del', 'ins', 'wbr', 'br']);
+/** Roles that always get a line. Anything else without a name collapses into its parent. */
+const LINE_ROLES = new Set([
+  'button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option', 'menuitem',
+  'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton', 'treeitem', 'heading', 'list', 'listitem',
+  'table', 'grid', 'treegrid', 'row', 'navigation', 'main', 'banner', 'contentinfo', 'form', 'dialog', 'alertdialog',
+  'alert', 'img', 'figure', 'article', 'tablist', 'tabpanel', 'menu', 'menubar', 'toolbar', 'tree', 'radiogroup',
+  'progressbar', 'meter', 'status', 'separator', 'complementary', 'search', 'iframe', 'term', 'definition', 'code',
+]);
+/** Roles that need a name to be worth a line (a named region or group is a landmark; unnamed is noise). */
+const NAMED_ONLY = new Set(['region', 'group', 'section', 'generic', 'paragraph', 'blockquote', 'note', 'log', 'marquee', 'timer']);
+/** Roles whose accessible name comes from the author only; their text content stays as text. */
+const NAME_FROM_AUTHOR = new Set([
+  'list', 'table', 'grid', 'treegrid', 'navigation', 'main', 'banner', 'contentinfo', 'form', 'dialog', 'alertdialog',
+  'figure', 'article', 'tablist', 'tabpanel', 'menu', 'menubar', 'toolbar', 'tree', 'radiogroup', 'complementary',
+  'search', 'region', 'group', 'alert', 'status', 'listbox', 'textbox', 'searchbox', 'combobox', 'slider', 'spinbutton',
+  'progressbar', 'meter', 'iframe', 'log', 'code', 'definition', 'listitem', 'row', 'section', 'generic',
+]);
+const VALUE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider']);
+const CELL_ROLES = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
+
+function roleOf(el: Element): string {
+  const explicit = el.getAttribute('role');
+  if (explicit) {
+    const first = explicit.trim().split(/\s+/)[0];
+    if (first && first !== 'none' && first !== 'presentation') return first;
+  }
+  if (el.localName === 'iframe' || el.localName === 'frame') return 'iframe';
+  if ((el as HTMLElement).isContentEditable && !(el.parentElement as HTMLElement | null)?.isContentEditable) return 'textbox';
+  const r = getRole(el);
+  // Password, date, time, color and file inputs have no ARIA role; a model still needs to see them.
+  if (!r && el.localName === 'input') return 'textbox';
+  if (r === 'none' || r === 'presentation') return 'generic';
+  if (r === 'Details' || r === 'details') return 'group';
+  return r ?? 'generic';
+}
+
+/** Cheap name for common cases; dom-accessibility-api for anything with labels or ARIA. */
+function nameOf(el: Element, role: string): string {
+  if (role === 'iframe') return normalizeSpace(el.getAttribute('title') ?? el.getAttribute('name') ?? '');
+  if (
+    el.childElementCount === 0 &&
+    !el.hasAttribute('aria-label') &&
+    !el.hasAttribute('aria-labelledby') &&
+    !el.hasAttribute('title') &&
+    (role === 'button' || role === 'link' || role === 'heading' || role === 'tab' || role === 'option' || role === 'menuitem') &&
+    el.localName !== 'input'
+  ) {
+    return normalizeSpace(el.textContent ?? '');
+  }
+  try {
+    return normalizeSpace(computeAccessibleName(el));
+  } catch {
+    return '';
+  }
+}
+
+const quote = (s: string, max = 120): string => JSON.stringify(s.length > max ? s.slice(0, max) + '…' : s);
+
+function statesOf(el: Element, role: string): string {
+  const parts: string[] = [];
+  const h = el as HTMLInputElement;
+  if (role === 'heading') {
+    const lvl = el.getAttribute('aria-level') ?? (/^h([1-6])$/.exec(el.localName)?.[1] ?? '');
+    if (lvl) parts.push(`level=${lvl}`);
+  }
+  const ariaChecked = el.getAttribute('aria-checked');
+  if (el.localName === 'input' && (h.type === 'checkbox' || h.type === 'radio')) {
+    if (h.indeterminate) parts.push('checked=mixed');
+    else if (h.checked) parts.push('checked');
+  } else if (ariaChecked === 'true') parts.push('checked');
+  else if (ariaChecked === 'mixed') parts.push('checked=mixed');
+  if ((h as { disabled?: boolean }).disabled === true || el.getAttribute('aria-disabled') === 'true') parts.push('disabled');
+  const expanded = el.getAttribute('aria-expanded');
+  if (expanded === 'true') parts.push('expanded');
+  else if (expanded === 'false') parts.push('collapsed');
+  if (el.getAttribute('aria-selected') === 'true') parts.push('selected');
+  if (el.getAttribute('aria-pressed') === 'true') parts.push('pressed');
+  const current = el.getAttribute('aria-current');
+  if (current && current !== 'false') parts.push(`current=${current}`);
+  if ((h as { required?: boolean }).required === true || el.getAttribute('aria-required') === 'true') parts.push('required');
+  if ((h as { readOnly?: boolean }).readOnly === true && VALUE_ROLES.has(role)) parts.push('readonly');
+
+  if (el.localName === 'select') {
+    const s = el as HTMLSelectElement;
+    const selected = Array.from(s.selectedOptions).map((o) => normalizeSpace(o.label || o.text));
+    parts.push(s.multiple ? `value=${JSON.stringify(selected)}` : `value=${quote(selected[0] ?? '')}`);
+    const opts = Array.from(s.options).slice(0, 30).map((o) => normalizeSpace(o.label || o.text));
+    parts.push(`options=${JSON.stringify(opts)}${s.options.length > 30 ? `(+${s.options.length - 30} more)` : ''}`);
+  } else if (el.localName === 'input' || el.localName === 'textarea') {
+    const type = h.type;
+    if (type !== 'checkbox' && type !== 'radio' && type !== 'button' && type !== 'submit' && type !== 'reset' && type !== 'image') {
+      if (type && type !== 'text' && type !== 'textarea' && el.localName === 'input') parts.push(`type=${type}`);
+      // Password values never reach a model; it only needs to know the field is filled.
+      const v = type === 'password' ? (h.value ? '••••' : '') : h.value;
+      parts.push(`value=${quote(v)}`);
+      const ph = h.placeholder;
+      if (ph && !v) parts.push(`placeholder=${quote(ph)}`);
+    }
+  } else if (role === 'textbox' && (el as HTMLElement).isContentEditable) {
+    parts.push(`value=${quote(normalizeSpace((el as HTMLElement).innerText ?? ''))}`);
+  } else if (VALUE_ROLES.has(role) || role === 'progressbar' || role === 'meter') {
+    const v = el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow');
+    if (v) parts.push(`value=${quote(v)}`);
+  }
+  if (role === 'link') {
+    const href = (el as HTMLAnchorElement).href;
+    if (href) parts.push(`href=${shortUrl(href)}`);
+  }
+  return parts.join(' ');
+}
+
+function shortUrl(href: string): string {
+  try {
+    const u = new URL(href);
+    if (u.origin === location.origin) return u.pathname + u.search + u.hash;
+  } catch {
+    /* keep as written */
+  }
+  return href;
+}
+
+function isScrollable(el: Element): boolean {
+  const h = el as HTMLElement;
+  if (h.scrollHeight <= h.clientHeight + 1 && h.scrollWidth <= h.clientWidth + 1) return false;
+  if (el === document.scrollingElement || el === document.body) return false;
+  const s = getComputedStyle(el);
+  return /(auto|scroll)/.test(s.overflowY + s.overflowX);
+}
+
+function offscreenOf(el: Element): () => 'above' | 'below' | false {
+  return () => {
+    const r = el.getBoundingClientRect();
+    const vh = window.innerHeight;
+    if (r.bottom < -vh * 0.5) return 'above';
+    if (r.top > vh * 1.5) return 'below';
+    return false;
+  };
+}
+
+/** Text collected while walking, merged into one line per block. */
+class TextSink {
+  private buf: string[] = [];
+  constructor(private readonly owner: Element) {}
+  push(s: string): void {
+    this.buf.push(s);
+  }
+  flush(into: SnapNode[]): void {
+    if (!this.buf.length) return;
+    const t = normalizeSpace(this.buf.join(''));
+    this.buf = [];
+    if (t) into.push({ kind: 'text', text: t, children: [], offscreen: offscreenOf(this.owner) });
+  }
+}
+
+export function walk(root: Element | ShadowRoot | Document, env: WalkEnv): SnapNode[] {
+  const out: SnapNode[] = [];
+  const owner = root instanceof Document ? root.documentElement : root instanceof ShadowRoot ? root.host : root;
+  const sink = new TextSink(owner);
+  if (root instanceof Element) walkElement(root, env, out, sink);
+  else walkChildren(root, env, out, sink);
+  sink.flush(out);
+  return out;
+}
+
+function walkChildren(parent: Node, env: WalkEnv, out: SnapNode[], sink: TextSink): void {
+  for (let c = parent.firstChild; c; c = c.nextSibling) walkNode(c, env, out, sink);
+}
+
+function walkNode(n: Node, env: WalkEnv, out: SnapNode[], sink: TextSink): void {
+  if (n.nodeType === 3) {
+    sink.push(n.nodeValue ?? '');
+    return;
+  }
+  if (n.nodeType === 1) walkElement(n as Element, env, out, sink);
+}
+
+/** Children of an element in the composed tree: its shadow root, a slot's assigned nodes, or its own children. */
+function walkComposedChildren(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSink): void {
+  const sr = env.shadowRootOf(el);
+  if (sr) return walkChildren(sr, env, out, sink);
+  if (el.localName === 'slot') {
+    const assigned = (el as HTMLSlotElement).assignedNodes({ flatten: true });
+    if (assigned.length) {
+      for (const a of assigned) walkNode(a, env, out, sink);
+      return;
+    }
+  }
+  walkChildren(el, env, out, sink);
+}
+
+function walkElement(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSink): void {
+  const tag = el.localName;
+  if (SKIP_TAGS.has(tag) || env.ignore.has(el)) return;
+  if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert') || (el as HTMLElement).hidden === true) return;
+  if (tag === 'br') {
+    sink.push(' ');
+    return;
+  }
+  let selfHidden = false;
+  if (!el.checkVisibility()) {
+    // display:contents has no box but its children render.
+    if (tag === 'slot' || getComputedStyle(el).display === 'contents') selfHidden = true;
+    else return;
+  } else if (!el.checkVisibility({ visibilityProperty: true })) selfHidden = true; // visibility:hidden children may be visible
+
+  const role = selfHidden ? 'generic' : roleOf(el);
+
+  if (CELL_ROLES.has(role)) {
+    // Cells fold into their row's line; only their meaningful descendants get lines.
+    sink.push(' ');
+    walkComposedChildren(el, env, out, sink);
+    sink.push(' ');
+    return;
+  }
+
+  const inline = INLINE_TAGS.has(tag);
+  if (!LINE_ROLES.has(role)) {
+    const author = el.getAttribute('aria-label') || el.hasAttribute('aria-labelledby');
+    const scroll = !inline && !selfHidden && isScrollable(el);
+    if (!(NAMED_ONLY.has(role) && author) && !scroll) {
+      // A label's text is already its control's name: keep its children, drop its text.
+      if (tag === 'label' && (el as HTMLLabelElement).control) {
+        sink.flush(out);
+        walkComposedChildren(el, env, out, new TextSink(el));
+        return;
+      }
+      // Collapse: generic wrapper. Block wrappers end the current text line.
+      if (!inline) sink.flush(out);
+      walkComposedChildren(el, env, out, sink);
+      if (!inline) sink.flush(out);
+      return;
+    }
+  }
+
+  sink.flush(out);
+  const node: SnapNode = { kind: 'element', role, children: [], id: `${env.idPrefix}e${idFor(el)}`, offscreen: offscreenOf(el) };
+  const fromAuthorOnly = NAME_FROM_AUTHOR.has(role);
+  if (role === 'row') {
+    node.name = rowName(el, env);
+  } else {
+    node.name = fromAuthorOnly && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby') && !isLabelable(el) && role !== 'iframe' && tag !== 'table' && tag !== 'img' ? '' : nameOf(el, role);
+  }
+  let states = statesOf(el, role);
+  if (role !== 'generic' && isScrollable(el)) states = states ? `${states} scrollable` : 'scrollable';
+  if (role === 'generic' || role === 'region' || role === 'group') {
+    if (!node.name && states.includes('scrollable')) node.role = 'scrollable';
+  }
+  node.states = states;
+  if (node.role === 'generic' && isScrollable(el)) {
+    node.role = 'scrollable';
+    node.states = '';
+  }
+
+  if (role === 'iframe') {
+    const fid = env.frameIdOf(el);
+    if (fid !== null) node.children.push({ kind: 'frame', frameId: fid, children: [] });
+    out.push(node);
+    return;
+  }
+  if (tag === 'select' || tag === 'input' || tag === 'textarea' || tag === 'img') {
+    out.push(node);
+    return;
+  }
+
+  const childSink = new TextSink(el);
+  walkComposedChildren(el, env, node.children, childSink);
+  childSink.flush(node.children);
+  pruneRepeatedText(node);
+  if (role === 'listitem' || role === 'row' || role === 'option' || role === 'term' || role === 'definition' || role === 'code' || role === 'alert' || role === 'status') absorbText(node);
+  out.push(node);
+}
+
+function isLabelable(el: Element): boolean {
+  const t = el.localName;
+  return t === 'input' || t === 'select' || t === 'textarea' || t === 'meter' || t === 'progress' || t === 'output';
+}
+
+/** A row's name: its cells' texts joined by " | ", so a model can read columns. */
+function rowName(row: Element, env: WalkEnv): string {
+  const parts: string[] = [];
+  const cells = env.shadowRootOf(row)?.children ?? row.children;
+  for (const c of Array.from(cells)) {
+    if (!c.checkVisibility()) continue;
+    const t = normalizeSpace(c.textContent ?? '');
+    parts.push(t.length > 80 ? t.slice(0, 80) + '…' : t);
+  }
+  return parts.join(' | ');
+}
+
+/** Text that only repeats the element's own name goes. */
+function pruneRepeatedText(node: SnapNode): void {
+  if (!node.name) return;
+  const name = node.name;
+  node.children = node.children.filter((c) => !(c.kind === 'text' && c.text && (c.text === name || name.includes(c.text))));
+}
+
+/** Items whose only text is short become a named line instead of an item plus a text line. */
+function absorbText(node: SnapNode): void {
+  if (node.role === 'row') {
+    node.children = node.children.filter((c) => c.kind !== 'text');
+    return;
+  }
+  if (node.name) return;
+  const texts = node.children.filter((c) => c.kind === 'text');
+  if (texts.length === 1 && node.children[0] === texts[0]) {
+    node.name = texts[0].text;
+    node.children = node.children.slice(1);
+  }
+}

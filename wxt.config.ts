@@ -1,0 +1,19 @@
+import { defineConfig } from 'wxt';
+import { EXTENSION_KEY } from './src/extension-key';
+
+export default defineConfig({
+  manifestVersion: 3,
+  browser: 'chrome',
+  manifest: {
+    name: 'Deckhand',
+    description: 'Drive this browser with AI: act, observe and extract from plain-language instructions.',
+    key: EXTENSION_KEY,
+    // debugger: trusted input, screenshots, evaluation. scripting: inject the content script into
+    // tabs that predate the extension. webNavigation: the frame tree for nested snapshots.
+    permissions: ['debugger', 'scripting', 'webNavigation'],
+    host_permissions: ['<all_urls>'],
+    // No web page and no other extension may message the worker.
+    externally_connectable: { ids: [] },
+    minimum_chrome_version: '116',
+  },
+});
