@@ -20,7 +20,7 @@ function mapChromeError(e: unknown, what: string, page: number): DeckhandError {
   if (/No tab with (given )?id|tab was closed|Target closed|Cannot access a closed tab|No frame with id/i.test(msg)) {
     return new DeckhandError(ErrorCode.PageClosed, `page ${page} is closed (${what})`, { page });
   }
-  if (/message port closed|frame was removed|back\/forward cache|document was unloaded/i.test(msg)) {
+  if (/message (port|channel) closed|frame was removed|back\/forward cache|document was unloaded/i.test(msg)) {
     return new DeckhandError(ErrorCode.FrameDetached, `the frame navigated or went away during ${what}`, { page });
   }
   if (/Debugger is not attached|Detached while handling command/i.test(msg)) {
@@ -191,10 +191,17 @@ export class ChromeBrowserPort implements BrowserPort {
       if (reply.error) throw new DeckhandError(reply.error.code, reply.error.message);
       return reply.result as T;
     };
+    const fail = async (e: unknown): Promise<never> => {
+      // A reply channel that closed is a navigation, unless the tab itself is gone.
+      const tabGone = await chrome.tabs.get(page).then(() => false, () => true);
+      if (tabGone) throw new DeckhandError(ErrorCode.PageClosed, `page ${page} was closed during ${String(message.type).replace('dh:', '')}`, { page });
+      throw mapChromeError(e, String(message.type), page);
+    };
     try {
       return await once();
     } catch (e) {
-      if (!/Receiving end does not exist|Could not establish connection/i.test(String((e as Error)?.message))) throw mapChromeError(e, String(message.type), page);
+      if (e instanceof DeckhandError && e.code === ErrorCode.Timeout) return fail(e);
+      if (!/Receiving end does not exist|Could not establish connection/i.test(String((e as Error)?.message))) return fail(e);
     }
     // No content script yet (a tab opened before the extension loaded, or a fresh about:blank): inject it.
     try {
@@ -209,7 +216,7 @@ export class ChromeBrowserPort implements BrowserPort {
     try {
       return await once();
     } catch (e) {
-      throw mapChromeError(e, String(message.type), page);
+      return fail(e);
     }
   }
 

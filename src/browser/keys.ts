@@ -90,7 +90,9 @@ export function parseChord(chord: string): Chord {
     modifiers.push(d.key);
   }
   const last = parts[parts.length - 1].trim() || parts[parts.length - 1];
-  const key = keyDef(last);
+  // "Control+A" means the A key, as a keyboard sends it: lowercase unless Shift is held.
+  const name = modifiers.length && !modifiers.includes('Shift') && /^[A-Z]$/.test(last) ? last.toLowerCase() : last;
+  const key = keyDef(name);
   if (!key) throw new Error(`unknown key '${last}' in '${chord}'`);
   return { modifiers, key };
 }

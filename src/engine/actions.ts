@@ -18,6 +18,7 @@ export interface ActTarget {
 }
 
 const POINTER: ReadonlySet<string> = new Set(['click', 'doubleClick', 'rightClick', 'hover', 'check', 'uncheck', 'dragAndDrop']);
+const SCROLLS: ReadonlySet<string> = new Set(['scrollTo', 'scrollIntoView', 'nextChunk', 'prevChunk']);
 const NEEDS_ENABLED: ReadonlySet<string> = new Set(['click', 'doubleClick', 'rightClick', 'fill', 'type', 'selectOption', 'check', 'uncheck', 'press', 'dragAndDrop']);
 
 export function assertMethod(method: string | undefined): ActMethod {
@@ -74,11 +75,14 @@ export async function performAction(
       timeoutMs,
       pointer: POINTER.has(method),
       requireEnabled: NEEDS_ENABLED.has(method),
+      reveal: !SCROLLS.has(method),
     });
     await execute(port, page, prepared, method, args, timeoutMs);
     return { element: prepared.description };
   };
-  return Promise.race([run(), closed]);
+  const running = run();
+  running.catch(() => undefined); // the race below reports whichever settles first
+  return Promise.race([running, closed]);
 }
 
 async function op(port: BrowserPort, page: number, p: Prepared, name: string, args: string[] = []): Promise<OpResult & { ok: true }> {

@@ -11,7 +11,7 @@ import { performAction } from './actions';
 import { MetricsBook } from './metrics';
 import { evaluate, goto, screenshot, withDeadline } from './pages';
 import type { BrowserPort } from './ports';
-import { captureSnapshot } from './snapshot';
+import { captureSnapshot, selectorsForIds } from './snapshot';
 
 export const ENGINE_VERSION = '0.1.0';
 
@@ -64,6 +64,7 @@ export class Engine implements CommandClient {
           budget: p.budget,
           timeoutMs: p.timeout,
         }),
+      'page.selectors': async (p: Params<'page.selectors'>) => selectorsForIds(this.port, p.page, p.ids),
       'locator.count': async (p: Params<'locator.count'>) => {
         const r = await withDeadline(
           this.port.frameRequest<{ count?: number; frame?: boolean; error?: { code: ErrorCode; message: string } }>(p.page, 0, { type: 'dh:count', selector: p.locator.selector }, 10_000),

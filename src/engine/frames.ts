@@ -22,7 +22,7 @@ export async function prepareTarget(
   page: number,
   target: { selector: string; nth?: number; frameId?: number },
   method: string,
-  opts: { timeoutMs: number; pointer: boolean; requireEnabled: boolean },
+  opts: { timeoutMs: number; pointer: boolean; requireEnabled: boolean; reveal?: boolean },
 ): Promise<Prepared> {
   const deadline = Date.now() + opts.timeoutMs;
   let frameId = target.frameId ?? 0;
@@ -34,7 +34,7 @@ export async function prepareTarget(
     const res = await port.frameRequest<PrepareResult>(
       page,
       frameId,
-      { type: 'dh:prepare', selector, nth: target.nth ?? null, method, timeoutMs: remaining, pointer: opts.pointer, requireEnabled: opts.requireEnabled },
+      { type: 'dh:prepare', selector, nth: target.nth ?? null, method, timeoutMs: remaining, pointer: opts.pointer, requireEnabled: opts.requireEnabled, reveal: opts.reveal ?? true },
       remaining + 3000,
     );
     if (res.kind === 'ready') return { frameId, handle: res.handle, x: res.x + ox, y: res.y + oy, count: res.count, description: res.description };

@@ -76,3 +76,50 @@ export async function captureSnapshot(
   const info = await port.pageInfo(page);
   return { text: r.text, tokens: r.tokens, folded: r.folded, url: info.url };
 }
+
+/** Selectors for snapshot ids; ids in child frames get their iframe path prepended. */
+export async function selectorsForIds(
+  port: BrowserPort,
+  page: number,
+  ids: string[],
+): Promise<({ id: string; selector: string; role: string; name: string } | null)[]> {
+  const frames = await port.frames(page).catch(() => [] as FrameInfo[]);
+  const parentOf = new Map(frames.map((f) => [f.frameId, f.parentFrameId]));
+  const prefixes = new Map<number, Promise<string | null>>();
+  const prefixFor = (frameId: number): Promise<string | null> => {
+    if (frameId === 0) return Promise.resolve('');
+    let p = prefixes.get(frameId);
+    if (!p) {
+      p = (async () => {
+        const parent = parentOf.get(frameId);
+        if (parent === undefined) return null;
+        const [up, own] = await Promise.all([
+          prefixFor(parent),
+          port.frameRequest<{ selector: string | null }>(page, parent, { type: 'dh:frameSelector', frameId }, 5000),
+        ]);
+        return up === null || !own.selector ? null : up + own.selector;
+      })();
+      prefixes.set(frameId, p);
+    }
+    return p;
+  };
+  const parsed = ids.map((id) => ({ id, ref: parseElementId(id) }));
+  const byFrame = new Map<number, number[]>();
+  for (const { ref } of parsed) if (ref) (byFrame.get(ref.frameId) ?? byFrame.set(ref.frameId, []).get(ref.frameId)!).push(ref.local);
+  const answers = new Map<string, { selector: string; role: string; name: string } | null>();
+  await Promise.all(
+    [...byFrame].map(async ([frameId, locals]) => {
+      const prefix = await prefixFor(frameId);
+      const res = await port.frameRequest<({ id: number; selector: string; role: string; name: string } | null)[]>(page, frameId, { type: 'dh:describe', ids: locals }, 5000);
+      res.forEach((r, i) => {
+        const key = `${idPrefixFor(frameId)}e${locals[i]}`;
+        answers.set(key, r && prefix !== null ? { selector: prefix + r.selector, role: r.role, name: r.name } : null);
+      });
+    }),
+  );
+  return parsed.map(({ id, ref }) => {
+    if (!ref) throw new DeckhandError(ErrorCode.InvalidArgument, `'${id}' is not a snapshot element id (like e12 or f3e7)`);
+    const a = answers.get(`${idPrefixFor(ref.frameId)}e${ref.local}`);
+    return a ? { id, ...a } : null;
+  });
+}

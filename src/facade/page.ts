@@ -8,6 +8,13 @@ import { DeckhandError, ErrorCode } from '../protocol/errors';
 import type { CommandClient } from '../protocol/methods';
 import type { GotoOptions, LocatorSpec, PageInfo, ScreenshotOptions, SnapshotResult } from '../protocol/schemas';
 
+export interface ElementRef {
+  id: string;
+  selector: string;
+  role: string;
+  name: string;
+}
+
 export interface FacadeHost {
   /** Decode base64 screenshot data into the host's byte type. */
   bytes(base64: string): Uint8Array;
@@ -117,6 +124,10 @@ export class Page {
   }
   locator(selector: string): Locator {
     return new Locator(this.client, this, selector);
+  }
+  /** Selectors for element ids of a snapshot (null where the element is gone). */
+  async selectorsFor(ids: string[]): Promise<(ElementRef | null)[]> {
+    return this.client.call('page.selectors', { page: this.id, ids });
   }
   /** The text a model reads for this page. */
   async snapshot(options: SnapshotCallOptions = {}): Promise<SnapshotResult> {

@@ -44,6 +44,11 @@ export const Methods = {
     result: z.object({ data: z.string(), mimeType: z.string() }),
   },
   'page.snapshot': { params: SnapshotOptionsSchema, result: SnapshotResultSchema },
+  /** Selectors (and role/name) for snapshot element ids; null for ids no longer on the page. */
+  'page.selectors': {
+    params: z.object({ page: PageIdSchema, ids: z.array(z.string()) }).strict(),
+    result: z.array(z.object({ id: z.string(), selector: z.string(), role: z.string(), name: z.string() }).nullable()),
+  },
   'locator.count': {
     params: z.object({ page: PageIdSchema, locator: LocatorSpecSchema }).strict(),
     result: z.object({ count: z.number().int() }),

@@ -39,7 +39,7 @@ async function isStable(el: Element): Promise<boolean> {
   return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 }
 
-async function check(el: Element, pointer: boolean, requireEnabled: boolean, shadowRootOf: ShadowRootOf): Promise<Check> {
+async function check(el: Element, pointer: boolean, requireEnabled: boolean, reveal: boolean, shadowRootOf: ShadowRootOf): Promise<Check> {
   if (!el.isConnected) return { ok: false, reason: 'detached' };
   if (!el.checkVisibility({ visibilityProperty: true })) return { ok: false, reason: 'hidden' };
   if (requireEnabled && isDisabled(el)) return { ok: false, reason: 'disabled' };
@@ -48,7 +48,10 @@ async function check(el: Element, pointer: boolean, requireEnabled: boolean, sha
   if (r.width === 0 || r.height === 0) return { ok: false, reason: 'zero-size' };
   const vw = window.innerWidth;
   const vh = window.innerHeight;
-  if (r.top < 0 || r.left < 0 || r.bottom > vh || r.right > vw) {
+  const cx = r.left + r.width / 2;
+  const cy = r.top + r.height / 2;
+  // Reveal only when the element's centre is out of view (a page-sized element is never 'revealed').
+  if (reveal && (cx < 0 || cy < 0 || cx > vw || cy > vh || (r.height <= vh && (r.top < 0 || r.bottom > vh)))) {
     el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
     r = el.getBoundingClientRect();
   }
@@ -73,7 +76,7 @@ const REASONS: Record<string, string> = {
 };
 
 export async function prepare(
-  req: { selector: string; nth: number | null; method: string; timeoutMs: number; pointer: boolean; requireEnabled: boolean },
+  req: { selector: string; nth: number | null; method: string; timeoutMs: number; pointer: boolean; requireEnabled: boolean; reveal: boolean },
   shadowRootOf: ShadowRootOf,
   frameIdOf: (el: Element) => Promise<number | null>,
 ): Promise<PrepareResult> {
@@ -103,7 +106,7 @@ export async function prepare(
       if (isFrameElement(el) && req.method === 'frame') {
         return { kind: 'error', code: 'INVALID_ARGUMENT', message: 'cannot act on an iframe element itself' };
       }
-      last = await check(el, req.pointer, req.requireEnabled, shadowRootOf);
+      last = await check(el, req.pointer, req.requireEnabled, req.reveal, shadowRootOf);
       if (last.ok) return { kind: 'ready', handle: idFor(el), x: last.x!, y: last.y!, count, description: describeElement(el) };
     } else last = null;
     if (performance.now() >= deadline) break;

@@ -69,6 +69,12 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
       if (!el) return { ok: false, code: 'ELEMENT_NOT_FOUND', message: 'the element was removed from the page before the action could finish' };
       return runOp(el, req.op, req.args);
     }
+    case 'dh:frameSelector': {
+      for (const f of deepQueryAll(document, 'iframe, frame', defaultShadowRootOf)) {
+        if ((await frameIdOf(f as HTMLIFrameElement)) === req.frameId) return { selector: selectorFor(f, defaultShadowRootOf) };
+      }
+      return { selector: null };
+    }
     case 'dh:describe': {
       const out: (DescribeResult | null)[] = req.ids.map((id) => {
         const el = elementFor(id);

@@ -27,6 +27,8 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
     /** Require a hit-test at the action point (mouse actions). */
     pointer: z.boolean(),
     requireEnabled: z.boolean(),
+    /** Scroll the element into view first (not for scroll methods: they choose the position). */
+    reveal: z.boolean(),
   }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:count'), selector: z.string() }),
   z.object({
@@ -38,6 +40,7 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
   }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:describe'), ids: z.array(z.number().int()) }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:ping') }),
+  z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:frameSelector'), frameId: z.number().int() }),
 ]);
 export type FrameRequest = z.infer<typeof FrameRequestSchema>;
 

@@ -237,7 +237,7 @@ function walkElement(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSink)
 
   const inline = INLINE_TAGS.has(tag);
   if (!LINE_ROLES.has(role)) {
-    const author = el.getAttribute('aria-label') || el.hasAttribute('aria-labelledby');
+    const author = el.getAttribute('aria-label') || el.hasAttribute('aria-labelledby') || (tag === 'fieldset' && el.querySelector(':scope > legend'));
     const scroll = !inline && !selfHidden && isScrollable(el);
     if (!(NAMED_ONLY.has(role) && author) && !scroll) {
       // A label's text is already its control's name: keep its children, drop its text.
@@ -259,6 +259,8 @@ function walkElement(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSink)
   const fromAuthorOnly = NAME_FROM_AUTHOR.has(role);
   if (role === 'row') {
     node.name = rowName(el, env);
+  } else if (tag === 'fieldset' && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby')) {
+    node.name = normalizeSpace(el.querySelector(':scope > legend')?.textContent ?? '');
   } else {
     node.name = fromAuthorOnly && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby') && !isLabelable(el) && role !== 'iframe' && tag !== 'table' && tag !== 'img' ? '' : nameOf(el, role);
   }

@@ -1,0 +1,245 @@
+/** Every deterministic method against fixture pages, checking the page's state afterwards. */
+import { describe, expect, it } from 'vitest';
+import { DeckhandError, type Page } from '../../src/index';
+import { useBrowser } from './harness';
+
+const h = useBrowser();
+const log = (page: Page) => page.evaluate(() => (window as unknown as { __log: string[] }).__log);
+const value = (page: Page, sel: string) => page.evaluate((s) => (document.querySelector(s) as HTMLInputElement).value, sel);
+const text = (page: Page, sel: string) => page.evaluate((s) => document.querySelector(s)?.textContent ?? null, sel);
+
+async function expectError(p: Promise<unknown>, code: string, message?: RegExp): Promise<DeckhandError> {
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
+  expect(e, 'expected the call to fail').toBeInstanceOf(DeckhandError);
+  expect((e as DeckhandError).code).toBe(code);
+  if (message) expect((e as DeckhandError).message).toMatch(message);
+  return e as DeckhandError;
+}
+
+describe('deterministic act on the form page', () => {
+  it('click, doubleClick and rightClick send trusted mouse events', async () => {
+    const page = await h.open('/form.html');
+    const r = await h.dh.act({ selector: '#multi', description: 'the multi button', method: 'click' });
+    expect(r.data.success).toBe(true);
+    expect(r.data.actionDescription).toBe('the multi button');
+    expect(r.data.actions).toEqual([{ selector: '#multi', description: 'the multi button', method: 'click', arguments: [] }]);
+    expect(r.metadata.cache.status).toBe('DISABLED');
+    expect(r.metadata.usage).toEqual({ inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 0 });
+    expect(r.metadata.actionId).toMatch(/^[0-9a-f-]{36}$/);
+    await h.dh.act({ selector: '#multi', description: 'x', method: 'doubleClick' });
+    await h.dh.act({ selector: '#multi', description: 'x', method: 'rightClick' });
+    expect(await log(page)).toEqual(['click:multi', 'click:multi', 'click:multi', 'dblclick:multi', 'contextmenu:multi']);
+    // Trusted input: the events the page saw were not synthetic.
+    expect(await page.evaluate(() => new Promise((res) => {
+      const b = document.getElementById('multi')!;
+      b.addEventListener('click', (e) => res(e.isTrusted), { once: true });
+    }).then((v) => v) && true)).toBe(true);
+  });
+
+  it('hover moves the mouse over the element', async () => {
+    const page = await h.open('/form.html');
+    await h.dh.act({ selector: '#hover-target', description: 'hover', method: 'hover' });
+    expect(await text(page, '#hover-target')).toBe('Hovered');
+  });
+
+  it('fill clears then sets; type goes key by key; press sends keys and chords', async () => {
+    const page = await h.open('/form.html');
+    await h.dh.act({ selector: '#name', description: 'name', method: 'fill', arguments: ['Grace'] });
+    await h.dh.act({ selector: '#name', description: 'name', method: 'fill', arguments: ['Ada Lovelace'] });
+    expect(await value(page, '#name')).toBe('Ada Lovelace');
+    await h.dh.act({ selector: '#bio', description: 'bio', method: 'type', arguments: ['Hi!'] });
+    expect(await value(page, '#bio')).toBe('Hi!');
+    expect((await log(page)).filter((l) => l.startsWith('keydown'))).toEqual(['keydown:Shift+H', 'keydown:i', 'keydown:Shift+!']);
+    await h.dh.act({ selector: '#bio', description: 'select all', method: 'press', arguments: ['Control+A'] });
+    await h.dh.act({ selector: '#bio', description: 'delete', method: 'press', arguments: ['Backspace'] });
+    expect(await value(page, '#bio')).toBe('');
+    expect(await log(page)).toContain('keydown:Control+a');
+    await h.dh.act({ selector: '#notes', description: 'notes', method: 'fill', arguments: ['rich text'] });
+    expect(await text(page, '#notes')).toBe('rich text');
+    await h.dh.act({ selector: '#dob', description: 'date', method: 'fill', arguments: ['1815-12-10'] });
+    expect(await value(page, '#dob')).toBe('1815-12-10');
+    await h.dh.act({ selector: '#name', description: 'clear', method: 'fill', arguments: [''] });
+    expect(await value(page, '#name')).toBe('');
+  });
+
+  it('selectOption picks by label or value and fires change', async () => {
+    const page = await h.open('/form.html');
+    await h.dh.act({ selector: '#country', description: 'country', method: 'selectOption', arguments: ['France'] });
+    expect(await value(page, '#country')).toBe('fr');
+    await h.dh.act({ selector: '#country', description: 'country', method: 'selectOption', arguments: ['de'] });
+    expect(await value(page, '#country')).toBe('de');
+    expect(await log(page)).toEqual(expect.arrayContaining(['change:country=fr', 'change:country=de']));
+    await expectError(h.dh.act({ selector: '#country', description: 'x', method: 'selectOption', arguments: ['Mars'] }), 'ACTION_FAILED', /no option 'Mars'.*United States/);
+    expect(await value(page, '#country')).toBe('de');
+  });
+
+  it('check and uncheck set the state and leave it when already set', async () => {
+    const page = await h.open('/form.html');
+    const checked = (s: string) => page.evaluate((sel) => (document.querySelector(sel) as HTMLInputElement).checked, s);
+    await h.dh.act({ selector: '#terms', description: 'terms', method: 'check' });
+    await h.dh.act({ selector: '#terms', description: 'terms again', method: 'check' });
+    expect(await checked('#terms')).toBe(true);
+    await h.dh.act({ selector: '#news', description: 'news', method: 'uncheck' });
+    expect(await checked('#news')).toBe(false);
+    await h.dh.act({ selector: '#plan-pro', description: 'pro', method: 'check' });
+    expect(await checked('#plan-pro')).toBe(true);
+    expect(await checked('#plan-free')).toBe(false);
+  });
+
+  it('a submit click runs the form', async () => {
+    const page = await h.open('/form.html');
+    await h.dh.act({ selector: "//label[normalize-space(.)='Email']/following::input[1]", description: 'email', method: 'fill', arguments: ['ada@example.com'] });
+    await h.dh.act({ selector: 'xpath=//button[@id="submit"]', description: 'submit', method: 'click' });
+    const result = JSON.parse((await text(page, '#result')) ?? '{}');
+    expect(result.email).toBe('ada@example.com');
+  });
+});
+
+describe('scrolling', () => {
+  it('scrollTo a percentage, nextChunk, prevChunk and scrollIntoView', async () => {
+    const page = await h.open('/long.html');
+    const y = () => page.evaluate(() => Math.round(window.scrollY));
+    const max = await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight);
+    await h.dh.act({ selector: 'html', description: 'half way', method: 'scrollTo', arguments: ['50%'] });
+    expect(Math.abs((await y()) - max / 2)).toBeLessThan(2);
+    const before = await y();
+    await h.dh.act({ selector: 'html', description: 'down', method: 'nextChunk' });
+    const vh = await page.evaluate(() => window.innerHeight);
+    expect((await y()) - before).toBe(vh);
+    await h.dh.act({ selector: 'html', description: 'up', method: 'prevChunk' });
+    expect(await y()).toBe(before);
+    await h.dh.act({ selector: '#bottom-btn', description: 'bottom', method: 'scrollIntoView' });
+    expect(await page.evaluate(() => {
+      const r = document.getElementById('bottom-btn')!.getBoundingClientRect();
+      return r.top >= 0 && r.bottom <= window.innerHeight;
+    })).toBe(true);
+    await h.dh.act({ selector: '#scroller', description: 'inner list', method: 'scrollTo', arguments: ['100'] });
+    expect(await page.evaluate(() => {
+      const s = document.getElementById('scroller')!;
+      return Math.abs(s.scrollTop - (s.scrollHeight - s.clientHeight)) < 2;
+    })).toBe(true);
+  });
+
+  it('clicking an element below the fold scrolls it into view first', async () => {
+    const page = await h.open('/long.html');
+    await h.dh.act({ selector: '#bottom-btn', description: 'bottom', method: 'click' });
+    expect(await text(page, '#bottom-btn')).toBe('bottom clicked');
+  });
+});
+
+describe('frames and shadow roots', () => {
+  it('acts inside same-origin and cross-origin iframes through iframe-crossing XPath', async () => {
+    const page = await h.open('/frames.html');
+    await h.dh.act({ selector: "//iframe[@id='same']//*[@id='inner-btn']", description: 'same', method: 'click' });
+    await h.dh.act({ selector: "//iframe[@id='cross']/html/body//button", description: 'cross', method: 'click' });
+    await h.dh.act({ selector: "//iframe[@id='cross']//*[@id='inner-input']", description: 'cross field', method: 'fill', arguments: ['typed across origins'] });
+    const same = await page.evaluate(() => (document.getElementById('same') as HTMLIFrameElement).contentDocument!.getElementById('inner-out')!.textContent);
+    expect(same).toBe('inner clicked');
+    // The cross-origin frame cannot be read from the page; read it through a snapshot instead.
+    const snap = await page.snapshot();
+    const cross = snap.text.split('iframe "Cross frame"')[1];
+    expect(cross).toContain('"inner clicked"');
+    expect(cross).toContain('textbox "Inner field" value="typed across origins"');
+  });
+
+  it('acts inside open and closed shadow roots', async () => {
+    const page = await h.open('/shadow.html');
+    await h.dh.act({ selector: '#open-btn', description: 'open (CSS pierces shadow roots)', method: 'click' });
+    expect(await text(page, '#shadow-out')).toBe('open clicked');
+    await h.dh.act({ selector: "//*[@id='closed-host']//button", description: 'closed', method: 'click' });
+    expect(await text(page, '#shadow-out')).toBe('closed clicked');
+    await h.dh.act({ selector: "//*[@id='open-host']//*[@id='open-input']", description: 'field', method: 'fill', arguments: ['in shadow'] });
+    expect(await page.evaluate(() => (document.getElementById('open-host')!.shadowRoot!.getElementById('open-input') as HTMLInputElement).value)).toBe('in shadow');
+  });
+
+  it('drags an HTML5 draggable onto a drop zone', async () => {
+    const page = await h.open('/drag.html');
+    await h.dh.act({ selector: '#drag-src', description: 'drag', method: 'dragAndDrop', arguments: ['#drop-zone'] });
+    expect(await text(page, '#drop-zone')).toMatch(/^dropped: /);
+  });
+});
+
+describe('waiting and refusing', () => {
+  it('waits for an element that appears later, one enabled later, and one that stops moving', async () => {
+    const page = await h.open('/delayed.html');
+    await h.dh.act({ selector: '#late', description: 'late', method: 'click' });
+    expect(await text(page, '#out')).toBe('late clicked');
+    await h.dh.act({ selector: '#enable-later', description: 'enable later', method: 'click' });
+    expect(await text(page, '#out')).toBe('enabled clicked');
+    await h.dh.act({ selector: '#moving', description: 'moving', method: 'click' });
+    expect(await text(page, '#out')).toBe('moving clicked');
+  });
+
+  it('refuses to click a covered button and names the cover', async () => {
+    const page = await h.open('/overlay.html');
+    const e = await expectError(h.dh.act({ selector: '#covered', description: 'covered', method: 'click' }, { timeout: 700 }), 'ELEMENT_COVERED', /covered by <div#overlay/);
+    expect(e.message).toContain('Cookie banner');
+    expect(await text(page, '#out')).toBe('');
+    await h.dh.act({ selector: '#free', description: 'free', method: 'click' });
+    expect(await text(page, '#out')).toBe('free clicked');
+  });
+
+  it('follows a link that navigates', async () => {
+    const page = await h.open('/links.html');
+    await h.dh.act({ selector: '#to-target', description: 'link', method: 'click' });
+    for (let i = 0; i < 50 && !(await page.url()).endsWith('/target.html'); i++) await new Promise((r) => setTimeout(r, 50));
+    expect(await page.url()).toBe(`${h.origin}/target.html`);
+    expect(await page.title()).toBe('Target');
+  });
+});
+
+describe('bad input leaves the page unchanged', () => {
+  it('gives typed errors with clear messages', async () => {
+    const page = await h.open('/form.html');
+    await expectError(h.dh.act({ selector: '#name', description: 'x', method: 'smash' }), 'UNSUPPORTED_METHOD', /unknown method 'smash'.*click, doubleClick/);
+    await expectError(h.dh.act({ selector: '#nope', description: 'x', method: 'click' }, { timeout: 500 }), 'ELEMENT_NOT_FOUND', /no element matches '#nope'/);
+    await expectError(h.dh.act({ selector: '', description: 'x' }), 'INVALID_ARGUMENT', /selector/);
+    await expectError(h.dh.act({ selector: '#name', description: 'x', colour: 'red' } as never), 'INVALID_ARGUMENT', /unknown property 'colour'/);
+    await expectError(h.dh.act({ selector: 'div[[', description: 'x' }), 'INVALID_SELECTOR', /not a valid CSS selector/);
+    await expectError(h.dh.act({ selector: '//div[', description: 'x' }), 'INVALID_SELECTOR', /not a valid XPath/);
+    await expectError(h.dh.act({ selector: '#name', description: 'x', method: 'fill' }), 'INVALID_ARGUMENT', /fill needs the text/);
+    await expectError(h.dh.act({ selector: '#name', description: 'x', method: 'press', arguments: ['Control+Banana'] }), 'INVALID_ARGUMENT', /unknown key 'Banana'/);
+    await expectError(h.dh.act({ selector: 'html', description: 'x', method: 'scrollTo', arguments: ['lots'] }), 'INVALID_ARGUMENT', /percentage/);
+    await expectError(h.dh.act({ selector: '#locked', description: 'x', method: 'fill', arguments: ['y'] }, { timeout: 500 }), 'ELEMENT_NOT_ACTIONABLE', /disabled/);
+    await expectError(h.dh.act('click the button'), 'NO_MODEL_CONFIGURED', /needs a model/);
+    await expectError(h.dh.observe('find buttons'), 'NO_MODEL_CONFIGURED');
+    await expectError(h.dh.extract('the title'), 'NO_MODEL_CONFIGURED');
+    expect(await log(page)).toEqual([]);
+    expect(await value(page, '#name')).toBe('');
+    expect(await value(page, '#locked')).toBe('fixed');
+    expect(await page.evaluate(() => window.scrollY)).toBe(0);
+  });
+
+  it('fails clearly on a closed page', async () => {
+    const page = await h.browser.context.newPage(`${h.origin}/form.html`);
+    await page.close();
+    await expectError(h.dh.act({ selector: '#name', description: 'x' }, { page }), 'PAGE_CLOSED');
+    await expectError(page.goto(`${h.origin}/form.html`), 'PAGE_CLOSED');
+  });
+
+  it('a page closed mid-action fails the call at once instead of waiting out the timeout', async () => {
+    const page = await h.browser.context.newPage(`${h.origin}/form.html`);
+    const started = Date.now();
+    const pending = h.dh.act({ selector: '#never', description: 'x' }, { page, timeout: 20_000 });
+    await new Promise((r) => setTimeout(r, 300));
+    await page.close();
+    await expectError(pending, 'PAGE_CLOSED');
+    expect(Date.now() - started).toBeLessThan(5000);
+  });
+});
+
+describe('locators', () => {
+  it('nth picks one match; count counts', async () => {
+    const page = await h.open('/form.html');
+    const radios = page.locator('input[type=radio]');
+    expect(await radios.count()).toBe(2);
+    await radios.nth(1).check();
+    expect(await page.evaluate(() => (document.getElementById('plan-pro') as HTMLInputElement).checked)).toBe(true);
+    await page.locator('#name').fill('via locator');
+    expect(await value(page, '#name')).toBe('via locator');
+    await expectError(page.locator('input[type=radio]').nth(5).click({ timeout: 300 }), 'ELEMENT_NOT_FOUND', /only 2 matches, asked for index 5/);
+  });
+});

@@ -1,0 +1,13 @@
+/** Builds the extension once per run (the e2e tests load it) and resets the temp folder. */
+import { execSync } from 'node:child_process';
+import { mkdirSync, rmSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export default function setup(): () => void {
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const tmp = `${root}.tmp`;
+  rmSync(tmp, { recursive: true, force: true });
+  mkdirSync(tmp, { recursive: true });
+  if (!process.env.DECKHAND_SKIP_BUILD) execSync('npx wxt build', { cwd: root, stdio: 'pipe' });
+  return () => rmSync(tmp, { recursive: true, force: true });
+}
