@@ -3,14 +3,30 @@
 /** Open or closed shadow root: content scripts may read closed ones through chrome.dom. */
 export type ShadowRootOf = (el: Element) => ShadowRoot | null;
 
+const closedRootApi = (globalThis as unknown as { chrome?: { dom?: { openOrClosedShadowRoot?: (e: Element) => ShadowRoot | null } } }).chrome?.dom
+  ?.openOrClosedShadowRoot;
+
+/**
+ * Open roots come from the DOM; closed ones need an extension API call, which is
+ * costly per element, so it is asked only of elements that can be closed hosts in
+ * practice: custom elements, and shadow-capable built-ins with no light children.
+ */
 export const defaultShadowRootOf: ShadowRootOf = (el) => {
-  const g = globalThis as unknown as { chrome?: { dom?: { openOrClosedShadowRoot?: (e: Element) => ShadowRoot | null } } };
+  const tag = el.localName;
+  const custom = tag.includes('-');
+  // attachShadow() only works on custom elements and a few built-ins: skip the rest cheaply.
+  if (!custom && !SHADOW_CAPABLE.has(tag)) return null;
+  const open = el.shadowRoot;
+  if (open || !closedRootApi) return open;
+  if (!custom && el.firstChild !== null) return null;
   try {
-    return g.chrome?.dom?.openOrClosedShadowRoot?.(el) ?? el.shadowRoot;
+    return closedRootApi(el);
   } catch {
-    return el.shadowRoot;
+    return null;
   }
 };
+
+const SHADOW_CAPABLE = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'main', 'nav', 'p', 'section', 'span']);
 
 export const normalizeSpace = (s: string): string => s.replace(/\s+/g, ' ').trim();
 

@@ -24,12 +24,6 @@ function resolveLocal(spec: LocatorSpec): Element[] | string {
   return spec.nth === undefined ? r.elements : r.elements.slice(spec.nth, spec.nth + 1);
 }
 
-function spliceFrames(nodes: SnapNode[], frames: Record<string, string>): void {
-  for (const n of nodes) {
-    if (n.kind === 'frame' && n.frameId !== undefined && frames[String(n.frameId)] !== undefined) n.text = frames[String(n.frameId)];
-    spliceFrames(n.children, frames);
-  }
-}
 
 export async function handleFrameRequest(raw: unknown): Promise<unknown> {
   const req: FrameRequest = FrameRequestSchema.parse(raw);
@@ -51,10 +45,15 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
         if (!els[0]) return { error: { code: 'ELEMENT_NOT_FOUND', message: `no element matches the snapshot scope '${req.scope.selector}'` } };
         root = els[0];
       }
-      const iframes = deepQueryAll(document, 'iframe, frame', defaultShadowRootOf);
-      const ids = iframes.length ? await frameIdsOf(iframes) : new Map<Element, number>();
-      const nodes = walk(root, { idPrefix: req.idPrefix, shadowRootOf: defaultShadowRootOf, frameIdOf: (el) => ids.get(el) ?? null, ignore });
-      spliceFrames(nodes, req.frames);
+      const frames: { el: Element; node: SnapNode }[] = [];
+      const nodes = walk(root, { idPrefix: req.idPrefix, shadowRootOf: defaultShadowRootOf, frames, ignore });
+      if (frames.length) {
+        const ids = await frameIdsOf(frames.map((f) => f.el));
+        for (const f of frames) {
+          const id = ids.get(f.el);
+          if (id !== undefined) f.node.children.push({ kind: 'frame', frameId: id, text: req.frames[String(id)], children: [] });
+        }
+      }
       return render(nodes, req.budget);
     }
     case 'dh:prepare':

@@ -86,44 +86,52 @@ function applyGroups(groups: Group[]): void {
   }
 }
 
-const KEEP_OFFSCREEN = new Set(['heading', 'main', 'navigation', 'banner', 'contentinfo', 'region', 'form', 'dialog', 'table', 'list', 'iframe']);
-
-/** Fold runs of off-screen content, keeping headings and landmarks as an outline. */
-function foldOffscreen(node: SnapNode): boolean {
+/**
+ * Fold runs of off-screen siblings into one line that names the headings inside
+ * them, so the outline survives and the model knows where to scroll or scope.
+ */
+function foldOffscreen(node: SnapNode, margin: number): boolean {
   let changed = false;
   const out: SnapNode[] = [];
   let run: SnapNode[] = [];
   let where: 'above' | 'below' = 'below';
-  let lastHeading = '';
   const flush = () => {
-    if (run.length >= 2) {
+    if (run.length >= 2 || (run.length === 1 && run[0].children.length > 2)) {
       const lines = run.reduce((n, r) => n + countLines(r), 0);
+      const headings: string[] = [];
+      for (const r of run) collectHeadings(r, headings);
+      const shown = headings.slice(0, 8).map((h) => JSON.stringify(h)).join(', ');
+      const more = headings.length > 8 ? ` and ${fmt(headings.length - 8)} more` : '';
       out.push({
         kind: 'summary',
         children: [],
-        text: `${fmt(lines)} lines ${lastHeading ? `under ${JSON.stringify(lastHeading)} ` : ''}omitted (${where} the viewport): scroll there or scope a snapshot to see them`,
+        text: `${fmt(lines)} lines ${where} the viewport omitted${headings.length ? ` (headings ${shown}${more})` : ''}: scroll there or scope a snapshot to see them`,
       });
       changed = true;
     } else out.push(...run);
     run = [];
   };
   for (const c of node.children) {
-    const off = c.offscreen?.() ?? false;
-    const keep = c.kind === 'element' && c.role && KEEP_OFFSCREEN.has(c.role);
-    if (off && !keep && c.kind !== 'summary') {
+    const dist = c.kind === 'summary' ? 0 : (c.offscreen?.() ?? 0);
+    const off = dist > margin ? 'below' : dist < -margin ? 'above' : false;
+    if (off) {
       if (run.length && off !== where) flush();
       where = off;
       run.push(c);
       continue;
     }
     flush();
-    if (c.kind === 'element' && c.role === 'heading') lastHeading = c.name ?? '';
-    if (foldOffscreen(c)) changed = true;
+    if (foldOffscreen(c, margin)) changed = true;
     out.push(c);
   }
   flush();
   node.children = out;
   return changed;
+}
+
+function collectHeadings(n: SnapNode, out: string[]): void {
+  if (n.kind === 'element' && n.role === 'heading' && n.name) out.push(n.name);
+  for (const c of n.children) collectHeadings(c, out);
 }
 
 function countLines(n: SnapNode): number {
@@ -184,7 +192,14 @@ export function render(roots: SnapNode[], budgetTokens: number): RenderResult {
     if (folded) { applyGroups(groups); size = total(); }
   }
 
-  if (size > budgetChars && foldOffscreen(root)) { folded = true; size = total(); }
+  // Fold what lies farthest from the viewport first, coming closer only while still over budget.
+  for (const margin of [32, 16, 8, 4, 2, 1, 0.5, 0]) {
+    if (size <= budgetChars) break;
+    if (foldOffscreen(root, margin)) {
+      folded = true;
+      size = total();
+    }
+  }
 
   const lines: string[] = [];
   for (const r of root.children) emit(r, 0, lines);

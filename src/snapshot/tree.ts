@@ -16,8 +16,8 @@ export interface SnapNode {
   children: SnapNode[];
   /** frame: the extension frame id whose snapshot goes here (filled by the worker). */
   frameId?: number;
-  /** Lazily answers whether the node lies outside the viewport; used only when folding. */
-  offscreen?: () => 'above' | 'below' | false;
+  /** Lazily answers how far outside the viewport the node lies, in viewport heights (negative above, 0 inside); used only when folding. */
+  offscreen?: () => number;
 }
 
 /** Roles whose lines can be folded into "items 12 to 4,990 omitted" summaries. */

@@ -12,8 +12,8 @@ export interface WalkEnv {
   /** Prefix of element ids in this frame ("" for the top frame, "f2" for a child). */
   idPrefix: string;
   shadowRootOf: ShadowRootOf;
-  /** Extension frame id of an iframe element, or null when unknown. */
-  frameIdOf: (el: Element) => number | null;
+  /** Iframe elements met during the walk with their lines; their frame ids are filled in afterwards. */
+  frames: { el: Element; node: SnapNode }[];
   /** Subtrees to leave out. */
   ignore: Set<Element>;
 }
@@ -26,7 +26,7 @@ const LINE_ROLES = new Set([
   'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton', 'treeitem', 'heading', 'list', 'listitem',
   'table', 'grid', 'treegrid', 'row', 'navigation', 'main', 'banner', 'contentinfo', 'form', 'dialog', 'alertdialog',
   'alert', 'img', 'figure', 'article', 'tablist', 'tabpanel', 'menu', 'menubar', 'toolbar', 'tree', 'radiogroup',
-  'progressbar', 'meter', 'status', 'separator', 'complementary', 'search', 'iframe', 'term', 'definition', 'code',
+  'progressbar', 'meter', 'status', 'separator', 'complementary', 'search', 'iframe', 'term', 'definition',
 ]);
 /** Roles that need a name to be worth a line (a named region or group is a landmark; unnamed is noise). */
 const NAMED_ONLY = new Set(['region', 'group', 'section', 'generic', 'paragraph', 'blockquote', 'note', 'log', 'marquee', 'timer']);
@@ -40,8 +40,20 @@ const NAME_FROM_AUTHOR = new Set([
 const VALUE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider']);
 const CELL_ROLES = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
 
+/** Implicit roles of the commonest tags, so the per-element cost stays low on big pages. */
+const FAST_ROLES: Record<string, string> = {
+  div: 'generic', span: 'generic', p: 'paragraph', td: 'cell', tr: 'row', tbody: 'rowgroup', thead: 'rowgroup',
+  tfoot: 'rowgroup', li: 'listitem', ul: 'list', ol: 'list', b: 'generic', i: 'generic', em: 'emphasis',
+  strong: 'strong', code: 'code', pre: 'generic', label: 'generic', small: 'generic', button: 'button',
+  h1: 'heading', h2: 'heading', h3: 'heading', h4: 'heading', h5: 'heading', h6: 'heading',
+};
+
 function roleOf(el: Element): string {
   const explicit = el.getAttribute('role');
+  if (!explicit) {
+    const fast = FAST_ROLES[el.localName];
+    if (fast && !el.hasAttribute('contenteditable')) return fast;
+  }
   if (explicit) {
     const first = explicit.trim().split(/\s+/)[0];
     if (first && first !== 'none' && first !== 'presentation') return first;
@@ -141,7 +153,11 @@ function shortUrl(href: string): string {
   return href;
 }
 
+/** Containers that can reasonably scroll; checking every element would cost a layout read each. */
+const SCROLL_TAGS = new Set(['div', 'section', 'main', 'aside', 'nav', 'ul', 'ol', 'article', 'pre', 'form', 'dl', 'table', 'tbody', 'fieldset', 'dialog']);
+
 function isScrollable(el: Element): boolean {
+  if (!SCROLL_TAGS.has(el.localName) && !el.localName.includes('-') && !el.hasAttribute('role')) return false;
   const h = el as HTMLElement;
   if (h.scrollHeight <= h.clientHeight + 1 && h.scrollWidth <= h.clientWidth + 1) return false;
   if (el === document.scrollingElement || el === document.body) return false;
@@ -149,28 +165,34 @@ function isScrollable(el: Element): boolean {
   return /(auto|scroll)/.test(s.overflowY + s.overflowX);
 }
 
-function offscreenOf(el: Element): () => 'above' | 'below' | false {
+function offscreenOf(el: Element): () => number {
+  let memo: number | undefined;
   return () => {
+    if (memo !== undefined) return memo;
     const r = el.getBoundingClientRect();
-    const vh = window.innerHeight;
-    if (r.bottom < -vh * 0.5) return 'above';
-    if (r.top > vh * 1.5) return 'below';
-    return false;
+    const vh = window.innerHeight || 1;
+    memo = r.bottom < 0 ? r.bottom / vh : r.top > vh ? (r.top - vh) / vh : 0;
+    return memo;
   };
 }
 
 /** Text collected while walking, merged into one line per block. */
 class TextSink {
   private buf: string[] = [];
+  /** Element holding the line's first text: its position decides whether the line is off-screen. */
+  private first: Element | null = null;
   constructor(private readonly owner: Element) {}
-  push(s: string): void {
+  push(s: string, from?: Element | null): void {
+    if (!this.first && from && s.trim()) this.first = from;
     this.buf.push(s);
   }
   flush(into: SnapNode[]): void {
     if (!this.buf.length) return;
     const t = normalizeSpace(this.buf.join(''));
+    const el = this.first ?? this.owner;
     this.buf = [];
-    if (t) into.push({ kind: 'text', text: t, children: [], offscreen: offscreenOf(this.owner) });
+    this.first = null;
+    if (t) into.push({ kind: 'text', text: t, children: [], offscreen: offscreenOf(el) });
   }
 }
 
@@ -190,7 +212,7 @@ function walkChildren(parent: Node, env: WalkEnv, out: SnapNode[], sink: TextSin
 
 function walkNode(n: Node, env: WalkEnv, out: SnapNode[], sink: TextSink): void {
   if (n.nodeType === 3) {
-    sink.push(n.nodeValue ?? '');
+    sink.push(n.nodeValue ?? '', n.parentElement);
     return;
   }
   if (n.nodeType === 1) walkElement(n as Element, env, out, sink);
@@ -219,11 +241,20 @@ function walkElement(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSink)
     return;
   }
   let selfHidden = false;
-  if (!el.checkVisibility()) {
-    // display:contents has no box but its children render.
-    if (tag === 'slot' || getComputedStyle(el).display === 'contents') selfHidden = true;
+  let muted = false;
+  if (!el.checkVisibility({ visibilityProperty: true })) {
+    if (el.checkVisibility()) {
+      // visibility:hidden: its own text is hidden, but a child may be visible again.
+      selfHidden = true;
+      muted = true;
+    } else if (tag === 'slot' || getComputedStyle(el).display === 'contents') selfHidden = true; // no box, children render
     else return;
-  } else if (!el.checkVisibility({ visibilityProperty: true })) selfHidden = true; // visibility:hidden children may be visible
+  }
+  if (muted) {
+    sink.flush(out);
+    walkComposedChildren(el, env, out, new TextSink(el));
+    return;
+  }
 
   const role = selfHidden ? 'generic' : roleOf(el);
 
@@ -276,8 +307,7 @@ function walkElement(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSink)
   }
 
   if (role === 'iframe') {
-    const fid = env.frameIdOf(el);
-    if (fid !== null) node.children.push({ kind: 'frame', frameId: fid, children: [] });
+    env.frames.push({ el, node });
     out.push(node);
     return;
   }
@@ -290,7 +320,7 @@ function walkElement(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSink)
   walkComposedChildren(el, env, node.children, childSink);
   childSink.flush(node.children);
   pruneRepeatedText(node);
-  if (role === 'listitem' || role === 'row' || role === 'option' || role === 'term' || role === 'definition' || role === 'code' || role === 'alert' || role === 'status') absorbText(node);
+  if (role === 'listitem' || role === 'row' || role === 'option' || role === 'term' || role === 'definition' || role === 'alert' || role === 'status') absorbText(node);
   out.push(node);
 }
 
@@ -304,7 +334,6 @@ function rowName(row: Element, env: WalkEnv): string {
   const parts: string[] = [];
   const cells = env.shadowRootOf(row)?.children ?? row.children;
   for (const c of Array.from(cells)) {
-    if (!c.checkVisibility()) continue;
     const t = normalizeSpace(c.textContent ?? '');
     parts.push(t.length > 80 ? t.slice(0, 80) + '…' : t);
   }
