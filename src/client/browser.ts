@@ -66,7 +66,7 @@ export class BrowserHandle {
   /** Close a launched browser (or disconnect from a connected one). Safe to call twice. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      await this.link.close();
+      await this.link.close(new DeckhandError(ErrorCode.BrowserClosed, this.proc ? 'the browser was closed' : 'the browser connection was closed'));
       if (this.proc) {
         await this.conn.send('Browser.close', {}, undefined, 3000).catch(() => undefined);
         await waitForExit(this.proc, 5000);
@@ -137,6 +137,10 @@ async function launch(options: LaunchOptions = {}): Promise<BrowserHandle> {
     const link = await Promise.race([ExtensionLink.open(conn, { timeoutMs: options.timeout ?? 15_000 }), exited]);
     return new BrowserHandle(link, conn, proc, tempProfile);
   } catch (e) {
+    // If Chromium itself died, its last words say more than a closed pipe does.
+    if (proc.exitCode !== null || proc.signalCode !== null) {
+      e = new DeckhandError(ErrorCode.BrowserClosed, `Chromium exited during launch (code ${proc.exitCode ?? proc.signalCode}): ${stderr.trim().split('\n').slice(-3).join(' | ')}`);
+    }
     proc.kill('SIGKILL');
     if (tempProfile) await rm(tempProfile, { recursive: true, force: true }).catch(() => undefined);
     throw e;

@@ -124,7 +124,16 @@ export class ExtensionLink implements CommandClient {
     const { sessionId } = await this.conn.send<{ sessionId: string }>('Target.attachToTarget', { targetId: page.targetId, flatten: true });
     try {
       await this.conn.send('ServiceWorker.enable', {}, sessionId);
-      await this.conn.send('ServiceWorker.startWorker', { scopeURL: this.workerUrlPrefix() }, sessionId);
+      // The domain learns registrations asynchronously after enable: retry until it knows ours.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await this.conn.send('ServiceWorker.startWorker', { scopeURL: this.workerUrlPrefix() }, sessionId);
+          break;
+        } catch (e) {
+          if (attempt >= 40) throw e;
+          await sleep(50);
+        }
+      }
     } finally {
       await this.conn.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);
       if (created) await this.conn.send('Target.closeTarget', { targetId: created }).catch(() => undefined);
@@ -144,8 +153,7 @@ export class ExtensionLink implements CommandClient {
       this.down('detached');
     } else if (e.method === 'Inspector.targetReloadedAfterCrash' && this.state !== 'closed') {
       // The worker came back on the same target: its globals are new, so add the binding again.
-      this.restarting ??= this.afterAttach(10_000).finally(() => (this.restarting = null));
-      this.restarting.catch(() => undefined);
+      this.afterAttach(10_000).catch(() => undefined);
     }
   }
 
@@ -202,10 +210,10 @@ export class ExtensionLink implements CommandClient {
   }
 
   /** Detach from the worker; the browser and its tabs are left alone. */
-  async close(): Promise<void> {
+  async close(reason = new DeckhandError(ErrorCode.Closed, 'the client was closed')): Promise<void> {
     if (this.state === 'closed') return;
     this.state = 'closed';
-    this.peer.failAll(new DeckhandError(ErrorCode.Closed, 'the client was closed'), true);
+    this.peer.failAll(reason, true);
     this.conn.off('event', this.onEvent);
     const sid = this.sessionId;
     this.sessionId = null;

@@ -35,14 +35,8 @@ function needArg(method: string, args: string[], what: string): string {
   return v;
 }
 
-export async function performAction(
-  port: BrowserPort,
-  page: number,
-  target: ActTarget,
-  methodName: string | undefined,
-  args: string[],
-  timeoutMs: number,
-): Promise<{ element: string }> {
+/** Check a method and its arguments before anything touches the page. */
+export function validateAction(methodName: string | undefined, args: string[]): ActMethod {
   const method = assertMethod(methodName);
   // Validate arguments before touching the page, so bad input changes nothing.
   if (method === 'fill' || method === 'type') needArg(method, args, 'the text');
@@ -62,12 +56,21 @@ export async function performAction(
       throw new DeckhandError(ErrorCode.InvalidArgument, (e as Error).message);
     }
   }
+  return method;
+}
 
+export async function performAction(
+  port: BrowserPort,
+  page: number,
+  target: ActTarget,
+  methodName: string | undefined,
+  args: string[],
+  timeoutMs: number,
+): Promise<{ element: string }> {
+  const method = validateAction(methodName, args);
+  let off = () => {};
   const closed = new Promise<never>((_, reject) => {
-    const off = port.onPageClosed(page, () => {
-      off();
-      reject(new DeckhandError(ErrorCode.PageClosed, `the page was closed during ${method}`));
-    });
+    off = port.onPageClosed(page, () => reject(new DeckhandError(ErrorCode.PageClosed, `the page was closed during ${method}`)));
   });
   closed.catch(() => undefined);
   const run = async () => {
@@ -82,7 +85,11 @@ export async function performAction(
   };
   const running = run();
   running.catch(() => undefined); // the race below reports whichever settles first
-  return Promise.race([running, closed]);
+  try {
+    return await Promise.race([running, closed]);
+  } finally {
+    off();
+  }
 }
 
 async function op(port: BrowserPort, page: number, p: Prepared, name: string, args: string[] = []): Promise<OpResult & { ok: true }> {

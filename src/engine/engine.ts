@@ -7,7 +7,8 @@ import { ZodError } from 'zod';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { Methods, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
 import { ActionSchema, DEFAULTS, ZERO_USAGE, type ActResult, type PageInfo } from '../protocol/schemas';
-import { performAction } from './actions';
+import { performAction, validateAction } from './actions';
+import { countTarget } from './frames';
 import { MetricsBook } from './metrics';
 import { evaluate, goto, screenshot, withDeadline } from './pages';
 import type { BrowserPort } from './ports';
@@ -65,16 +66,9 @@ export class Engine implements CommandClient {
           timeoutMs: p.timeout,
         }),
       'page.selectors': async (p: Params<'page.selectors'>) => selectorsForIds(this.port, p.page, p.ids),
-      'locator.count': async (p: Params<'locator.count'>) => {
-        const r = await withDeadline(
-          this.port.frameRequest<{ count?: number; frame?: boolean; error?: { code: ErrorCode; message: string } }>(p.page, 0, { type: 'dh:count', selector: p.locator.selector }, 10_000),
-          10_000,
-          'locator.count',
-        );
-        if (r.error) throw new DeckhandError(r.error.code, r.error.message);
-        return { count: r.count ?? 0 };
-      },
+      'locator.count': async (p: Params<'locator.count'>) => ({ count: await countTarget(this.port, p.page, p.locator.selector, 10_000) }),
       'locator.act': async (p: Params<'locator.act'>) =>
+        validateAction(p.method, p.arguments ?? []) &&
         performAction(this.port, p.page, { selector: p.locator.selector, nth: p.locator.nth }, p.method, p.arguments ?? [], p.timeout ?? DEFAULTS.actionTimeoutMs),
       act: async (p: Params<'act'>) => this.act(p),
       observe: async () => this.noModel('observe'),
@@ -110,10 +104,10 @@ export class Engine implements CommandClient {
     if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, 'Action'));
     const action = parsed.data;
     const opts = p.options ?? {};
+    const args = action.arguments ?? [];
+    const method = validateAction(action.method, args); // before any page is looked up or opened
     const page = opts.page ?? (await this.activePage()).id;
     const timeout = opts.timeout ?? DEFAULTS.actionTimeoutMs;
-    const method = action.method ?? 'click';
-    const args = action.arguments ?? [];
     const { element } = await performAction(this.port, page, { selector: action.selector, frameId: opts.frameId }, method, args, timeout);
     return {
       data: {

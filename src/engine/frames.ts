@@ -49,3 +49,22 @@ export async function prepareTarget(
   }
   throw new DeckhandError(ErrorCode.InvalidSelector, `'${target.selector}' nests more than 16 frames deep`);
 }
+
+/** Count a selector's matches, following it into the frame it crosses into. */
+export async function countTarget(port: BrowserPort, page: number, selector: string, timeoutMs: number): Promise<number> {
+  let frameId = 0;
+  let sel = selector;
+  for (let depth = 0; depth < 16; depth++) {
+    const r = await port.frameRequest<{ count?: number; frameId?: number; rest?: string; error?: { code: ErrorCode; message: string } }>(
+      page,
+      frameId,
+      { type: 'dh:count', selector: sel },
+      timeoutMs,
+    );
+    if (r.error) throw new DeckhandError(r.error.code, r.error.message);
+    if (r.frameId === undefined) return r.count ?? 0;
+    frameId = r.frameId;
+    sel = r.rest!;
+  }
+  return 0;
+}

@@ -29,16 +29,14 @@ export async function goto(port: BrowserPort, page: number, url: string, options
   const loaded = new Promise<void>((resolve) => {
     off = cdp.on(eventName, () => resolve());
   });
+  let offClosed = () => {};
   const closed = new Promise<never>((_, reject) => {
-    const o = port.onPageClosed(page, () => {
-      o();
-      reject(new DeckhandError(ErrorCode.PageClosed, `the page was closed while navigating to ${url}`));
-    });
+    offClosed = port.onPageClosed(page, () => reject(new DeckhandError(ErrorCode.PageClosed, `the page was closed while navigating to ${url}`)));
   });
   closed.catch(() => undefined);
   try {
     const nav = await withDeadline(
-      Promise.race([cdp.send<{ loaderId?: string; errorText?: string }>('Page.navigate', { url }, timeout), closed]),
+      Promise.race([cdp.send<{ loaderId?: string; errorText?: string }>('Page.navigate', { url }, timeout + 1000), closed]),
       timeout,
       `navigating to ${url}`,
     );
@@ -47,6 +45,7 @@ export async function goto(port: BrowserPort, page: number, url: string, options
     if (nav.loaderId && waitUntil !== 'commit') await withDeadline(Promise.race([loaded, closed]), timeout, `waiting for ${url} to ${waitUntil === 'load' ? 'load' : 'parse'}`);
   } finally {
     off();
+    offClosed();
   }
   return port.pageInfo(page);
 }

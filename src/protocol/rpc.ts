@@ -92,8 +92,14 @@ export class RpcPeer {
     } catch (e) {
       reply = { kind: 'err', id, error: serializeError(e) };
     }
+    let raw: string;
     try {
-      this.sendRaw(JSON.stringify(reply));
+      raw = JSON.stringify(reply);
+    } catch (e) {
+      raw = JSON.stringify({ kind: 'err', id, error: { code: ErrorCode.Internal, message: `the result of '${method}' cannot be sent as JSON: ${(e as Error).message}` } });
+    }
+    try {
+      this.sendRaw(raw);
     } catch {
       // The caller is gone; its own deadline reports that.
     }

@@ -61,7 +61,11 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
     case 'dh:count': {
       const r = resolveSelector(req.selector, document, defaultShadowRootOf);
       if (r.kind === 'invalid') return { error: { code: 'INVALID_SELECTOR', message: r.message } };
-      return r.kind === 'frame' ? { frame: true } : { count: r.elements.length };
+      if (r.kind === 'frame') {
+        const frameId = await frameIdOf(r.frameElement);
+        return frameId === null ? { count: 0 } : { frameId, rest: r.rest };
+      }
+      return { count: r.elements.length };
     }
     case 'dh:op': {
       const el = elementFor(req.handle);

@@ -164,7 +164,8 @@ export function render(roots: SnapNode[], budgetTokens: number): RenderResult {
   const budgetChars = budgetTokens * 3;
   const root: SnapNode = { kind: 'element', role: 'root', children: roots };
   const sizes = new Map<SnapNode, number>();
-  const total = () => roots.reduce((s, r) => s + measure(r, 0, sizes), 0);
+  // Measure root.children, not roots: folding may replace the top-level list.
+  const total = () => root.children.reduce((s, r) => s + measure(r, 0, sizes), 0);
   let size = total();
   let folded = false;
 
@@ -211,7 +212,7 @@ export function render(roots: SnapNode[], budgetTokens: number): RenderResult {
     const reserve = 200;
     while (k < lines.length && used + lines[k].length + 1 <= budgetChars - reserve) used += lines[k++].length + 1;
     const rest = lines.length - k;
-    text = lines.slice(0, k).join('\n') + `\n… ${fmt(rest)} more lines omitted at the token budget (${fmt(budgetTokens)} tokens): scope a snapshot with a locator or raise the budget to see them`;
+    text = (k ? lines.slice(0, k).join('\n') + '\n' : '') + `… ${fmt(rest)} more lines omitted at the token budget (${fmt(budgetTokens)} tokens): scope a snapshot with a locator or raise the budget to see them`;
     folded = true;
   } else text = lines.join('\n');
   return { text, tokens: estimateTokens(text.length), folded };

@@ -1,0 +1,201 @@
+/** The client library's lifecycle: create/close, handles, connect, worker restarts, vanishing browsers and pages. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { Deckhand, DeckhandError, EXTENSION_ID, localBrowser } from '../../src/index';
+import { extensionDir, findChromium } from '../../src/client/paths';
+import { useBrowser } from './harness';
+
+const h = useBrowser();
+const started: ChildProcess[] = [];
+afterAll(() => started.forEach((p) => p.kill('SIGKILL')));
+
+/** A Chromium with a remote debugging port, as a person or a remote machine would run it. */
+async function chromiumWithPort(withExtension: boolean): Promise<string> {
+  const profile = mkdtempSync(join(tmpdir(), 'dh-remote-'));
+  const ext = extensionDir();
+  const args = ['--headless', '--remote-debugging-port=0', `--user-data-dir=${profile}`, '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+  if (withExtension) args.push(`--disable-extensions-except=${ext}`, `--load-extension=${ext}`);
+  const p = spawn(findChromium()!, [...args, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  started.push(p);
+  return new Promise((resolve, reject) => {
+    let buf = '';
+    const t = setTimeout(() => reject(new Error(`no DevTools URL: ${buf}`)), 10_000);
+    p.stderr!.on('data', (d) => {
+      buf += d;
+      const m = /DevTools listening on (ws:\/\/\S+)/.exec(buf);
+      if (m) {
+        clearTimeout(t);
+        resolve(m[1]);
+      }
+    });
+  });
+}
+
+describe('Deckhand.create and close', () => {
+  it('has no public constructor and validates its input', async () => {
+    expect(() => new (Deckhand as unknown as new (...a: unknown[]) => unknown)(Symbol('x'), h.browser)).toThrow(/Deckhand.create/);
+    await expect(Deckhand.create({} as never)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+
+  it('one handle backs one instance; close releases it, leaves the browser open, and can be repeated', async () => {
+    await expect(Deckhand.create({ browser: h.browser })).rejects.toMatchObject({ code: 'ALREADY_IN_USE', message: expect.stringMatching(/already backs/) });
+    const browser = await localBrowser.launch();
+    try {
+      const dh = await Deckhand.create({ browser });
+      expect(dh.initialized).toBe(true);
+      expect(dh.browser).toBe(browser);
+      expect(() => {
+        (dh as unknown as { browser: unknown }).browser = null;
+      }).toThrow();
+      await dh.close();
+      await dh.close();
+      expect(dh.initialized).toBe(false);
+      await expect(dh.act({ selector: 'body', description: 'x' })).rejects.toMatchObject({ code: 'CLOSED' });
+      // The browser is still there and can back a new instance.
+      expect(browser.isConnected).toBe(true);
+      const again = await Deckhand.create({ browser });
+      expect(await again.metrics()).toMatchObject({ totalPromptTokens: 0, actInferenceTimeMs: 0 });
+      expect(Object.keys(await again.metrics())).toHaveLength(20);
+      await again.close();
+    } finally {
+      await browser.close();
+      await browser.close();
+    }
+  });
+});
+
+describe('pages', () => {
+  it('newPage, pages, activePage, goto, url, title, evaluate, screenshot, close', async () => {
+    const ctx = h.browser.context;
+    const page = await ctx.newPage(`${h.origin}/form.html`);
+    expect(await page.url()).toBe(`${h.origin}/form.html`);
+    expect(await page.title()).toBe('Sign up');
+    expect((await ctx.activePage()).id).toBe(page.id);
+    expect((await ctx.pages()).map((p) => p.id)).toContain(page.id);
+    expect(await page.evaluate((n: number) => n * 2, 21)).toBe(42);
+    expect(await page.evaluate('document.title')).toBe('Sign up');
+    expect(await page.evaluate(async () => new Promise((r) => setTimeout(() => r('later'), 10)))).toBe('later');
+    await expect(page.evaluate(() => {
+      throw new Error('boom in page');
+    })).rejects.toMatchObject({ code: 'EVALUATION_FAILED', message: expect.stringContaining('boom in page') });
+    const png = await page.screenshot();
+    expect([...png.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
+    const path = join(tmpdir(), `shot-${Date.now()}.jpeg`);
+    const jpeg = await page.screenshot({ type: 'jpeg', fullPage: true, path });
+    expect([...jpeg.subarray(0, 2)]).toEqual([0xff, 0xd8]);
+    await expect(page.goto('not a url')).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/absolute URL/) });
+    await page.goto(`${h.origin}/target.html`);
+    expect(await page.title()).toBe('Target');
+    await page.close();
+    expect((await ctx.pages()).map((p) => p.id)).not.toContain(page.id);
+    await expect(page.title()).rejects.toMatchObject({ code: 'PAGE_CLOSED' });
+  });
+
+  it('navigation waits have a deadline that names what timed out', async () => {
+    const page = await h.browser.context.newPage();
+    await expect(page.goto(`${h.origin}/slow?ms=3000&to=/form.html`, { timeout: 500 })).rejects.toMatchObject({
+      code: 'TIMEOUT',
+      message: expect.stringMatching(/slow\?ms=3000.*500 ms/),
+    });
+    await page.close();
+  });
+});
+
+describe('security', () => {
+  it('a web page cannot reach the extension or its engine', async () => {
+    const page = await h.open('/form.html');
+    const reach = await page.evaluate(() => {
+      const g = globalThis as unknown as { chrome?: { runtime?: { sendMessage?: unknown; connect?: unknown } }; __deckhand?: unknown };
+      return { sendMessage: typeof g.chrome?.runtime?.sendMessage, connect: typeof g.chrome?.runtime?.connect, engine: typeof g.__deckhand };
+    });
+    expect(reach).toEqual({ sendMessage: 'undefined', connect: 'undefined', engine: 'undefined' });
+    // A page posting the frame-id query to itself gets nothing back from the extension.
+    const answered = await page.evaluate(
+      () =>
+        new Promise((resolve) => {
+          const ch = new MessageChannel();
+          ch.port1.onmessage = () => resolve(true);
+          window.postMessage({ __deckhandFrameQuery: true }, '*', [ch.port2]);
+          setTimeout(() => resolve(false), 300);
+        }),
+    );
+    expect(answered).toBe(false);
+  });
+});
+
+describe('connect to a running Chromium', () => {
+  it('attaches to a browser that has the extension', async () => {
+    const ws = await chromiumWithPort(true);
+    const httpUrl = ws.replace(/^ws:\/\/([^/]+)\/.*$/, 'http://$1');
+    const browser = await localBrowser.connect({ cdpUrl: httpUrl });
+    expect(browser.extensionId).toBe(EXTENSION_ID);
+    const dh = await Deckhand.create({ browser });
+    const page = await browser.context.activePage();
+    await page.goto(`${h.origin}/form.html`);
+    await dh.act({ selector: '#terms', description: 'tick', method: 'check' });
+    expect(await page.evaluate(() => (document.getElementById('terms') as HTMLInputElement).checked)).toBe(true);
+    await dh.close();
+    await browser.close();
+  });
+
+  it('fails at once, clearly, when the browser has no extension', async () => {
+    const ws = await chromiumWithPort(false);
+    const t = Date.now();
+    const err = await localBrowser.connect({ cdpUrl: ws }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(DeckhandError);
+    expect((err as DeckhandError).code).toBe('EXTENSION_MISSING');
+    expect((err as DeckhandError).message).toMatch(/no Deckhand extension/);
+    expect(Date.now() - t).toBeLessThan(5000);
+  });
+
+  it('rejects a malformed or unreachable cdpUrl', async () => {
+    await expect(localBrowser.connect({ cdpUrl: 'ftp://x' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(localBrowser.connect({ cdpUrl: 'http://127.0.0.1:9', timeout: 1000 })).rejects.toMatchObject({ code: 'BROWSER_CLOSED' });
+  });
+});
+
+describe('the worker, the browser or the tab going away', () => {
+  async function stopWorker(): Promise<void> {
+    const cdp = h.browser.cdp;
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    const page = targetInfos.find((t: { type: string }) => t.type === 'page');
+    const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: page.targetId, flatten: true });
+    await cdp.send('ServiceWorker.enable', {}, sessionId);
+    await cdp.send('ServiceWorker.stopAllWorkers', {}, sessionId);
+    await cdp.send('Target.detachFromTarget', { sessionId });
+  }
+
+  it('a call in flight when the worker stops fails with WORKER_GONE; the next call restarts the worker and works', async () => {
+    const page = await h.open('/form.html');
+    const pending = h.dh.act({ selector: '#never-there', description: 'x' }, { timeout: 20_000 }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 200));
+    const t = Date.now();
+    await stopWorker();
+    expect(await pending).toMatchObject({ code: 'WORKER_GONE' });
+    expect(Date.now() - t).toBeLessThan(5000);
+    await h.dh.act({ selector: '#terms', description: 'after restart', method: 'check' });
+    expect(await page.evaluate(() => (document.getElementById('terms') as HTMLInputElement).checked)).toBe(true);
+    // And again while idle: stop, then call.
+    await stopWorker();
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await page.title()).toBe('Sign up');
+    expect((await page.snapshot()).text).toContain('checkbox "I accept the terms" checked');
+  });
+
+  it('a call in flight when the browser closes fails with BROWSER_CLOSED at once', async () => {
+    const browser = await localBrowser.launch();
+    const dh = await Deckhand.create({ browser });
+    const page = await browser.context.activePage();
+    await page.goto(`${h.origin}/form.html`);
+    const pending = dh.act({ selector: '#never-there', description: 'x' }, { timeout: 20_000 }).catch((e: unknown) => e);
+    await new Promise((r) => setTimeout(r, 200));
+    const t = Date.now();
+    await browser.close();
+    expect(await pending).toMatchObject({ code: 'BROWSER_CLOSED' });
+    expect(Date.now() - t).toBeLessThan(6000);
+    await expect(dh.metrics()).rejects.toBeInstanceOf(DeckhandError);
+  });
+});

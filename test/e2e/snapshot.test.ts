@@ -1,0 +1,163 @@
+/** Snapshot lines for the fixtures, id → element resolution, scoping, budgets. */
+import { describe, expect, it } from 'vitest';
+import type { Page } from '../../src/index';
+import { useBrowser } from './harness';
+
+const h = useBrowser();
+const ID_LINE = /^\s*\[((?:f\d+)?e\d+)\] (\S+)(?: "((?:[^"\\]|\\.)*)")?/;
+
+/** Every id in a snapshot resolves, through its selector, to exactly one element with the role and name printed. */
+async function expectIdsResolve(page: Page, text: string): Promise<number> {
+  const lines = text.split('\n').map((l) => ID_LINE.exec(l)).filter((m): m is RegExpExecArray => !!m);
+  const refs = await page.selectorsFor(lines.map((m) => m[1]));
+  for (const [i, m] of lines.entries()) {
+    const ref = refs[i];
+    expect(ref, `id ${m[1]} resolves`).not.toBeNull();
+    expect(await page.locator(ref!.selector).count(), `selector ${ref!.selector} for ${m[1]} is unique`).toBe(1);
+    const name = m[3] ? JSON.parse(`"${m[3]}"`) : '';
+    if (name && !['row', 'listitem', 'group', 'iframe', 'scrollable', 'option'].includes(m[2])) {
+      expect(ref!.name.replace(/\s+/g, ' ').trim(), `name of ${m[1]}`).toBe(name);
+    }
+  }
+  return lines.length;
+}
+
+describe('snapshot lines', () => {
+  it('form: roles, names from labels, states and values', async () => {
+    const page = await h.open('/form.html');
+    await h.dh.act({ selector: '#name', description: 'x', method: 'fill', arguments: ['Ada'] });
+    await h.dh.act({ selector: '#password', description: 'x', method: 'fill', arguments: ['hunter2'] });
+    const { text, folded } = await page.snapshot();
+    expect(folded).toBe(false);
+    const lines = text.split('\n').map((l) => l.replace(/\[(f\d+)?e\d+\] /, ''));
+    for (const expected of [
+      'heading "Sign up" level=1',
+      '  textbox "Full name" value="Ada"',
+      '  textbox "Email" required type=email value="" placeholder="you@example.com"',
+      '  textbox "Password" type=password value="••••"',
+      '  spinbutton "Age" type=number value=""',
+      '  checkbox "I accept the terms"',
+      '  checkbox "Newsletter" checked',
+      '  group "Plan"',
+      '    radio "Free" checked',
+      '  combobox "Country" value="United States" options=["United States","France","Germany"]',
+      '  textbox "Locked" disabled value="fixed"',
+      '  textbox "Notes" value=""',
+      '  button "Create account"',
+    ]) expect(lines).toContain(expected);
+    // The password itself never reaches the text a model reads.
+    expect(text).not.toContain('hunter2');
+    // Label text is the field's name, not a line of its own.
+    expect(lines).not.toContain('  "Full name"');
+    expect(await expectIdsResolve(page, text)).toBeGreaterThan(20);
+  });
+
+  it('hidden, inert and aria-hidden content is left out; wrappers collapse; repeated text goes', async () => {
+    const page = await h.open('/hidden.html');
+    const { text } = await page.snapshot();
+    for (const gone of ['Display none', 'Visibility hidden', 'Aria hidden', 'Inert button', 'In details']) expect(text).not.toContain(gone);
+    const lines = text.split('\n').map((l) => l.replace(/\[e\d+\] /, ''));
+    expect(lines).toContain('button "Visible button"');
+    expect(lines).toContain('"Deep text"');
+    expect(lines).toContain('button "Repeat"');
+    expect(lines).not.toContain('  "Repeat"');
+    expect(lines).toContain('button "Menu" collapsed');
+    expect(lines).toContain('  tab "One" selected');
+    expect(lines).toContain('link "Docs" href=/docs');
+    expect(lines).toContain('navigation');
+    await expectIdsResolve(page, text);
+  });
+
+  it('same-origin and cross-origin iframes nest under their iframe line, with resolvable ids', async () => {
+    const page = await h.open('/frames.html');
+    const { text } = await page.snapshot();
+    const lines = text.split('\n');
+    const same = lines.findIndex((l) => l.includes('iframe "Same frame"'));
+    const cross = lines.findIndex((l) => l.includes('iframe "Cross frame"'));
+    expect(same).toBeGreaterThan(0);
+    expect(lines[same + 1]).toMatch(/^ {2}\[f\d+e\d+\] heading "Inner page" level=1$/);
+    expect(lines[cross + 2]).toMatch(/^ {2}\[f\d+e\d+\] button "Inner button"$/);
+    const crossButton = ID_LINE.exec(lines[cross + 2])![1];
+    const [ref] = await page.selectorsFor([crossButton]);
+    // The selector crosses into the frame: the step after the iframe continues in its document.
+    expect(ref!.selector).toMatch(/^\/\/\*\[@id='cross'\]\/\//);
+    await h.dh.act({ selector: ref!.selector, description: 'cross-frame button from a snapshot id', method: 'click' });
+    expect((await page.snapshot()).text.split('iframe "Cross frame"')[1]).toContain('"inner clicked"');
+    await expectIdsResolve(page, text);
+  });
+
+  it('open and closed shadow roots are walked; slotted content appears', async () => {
+    const page = await h.open('/shadow.html');
+    const { text } = await page.snapshot();
+    expect(text).toMatch(/\[e\d+\] button "Open shadow button"/);
+    expect(text).toMatch(/\[e\d+\] button "Closed shadow button"/);
+    expect(text).toMatch(/\[e\d+\] textbox "Open input"/);
+    expect(text).toContain('"Slotted text"');
+    const closed = ID_LINE.exec(text.split('\n').find((l) => l.includes('Closed shadow button'))!)![1];
+    const [ref] = await page.selectorsFor([closed]);
+    await h.dh.act({ selector: ref!.selector, description: 'closed shadow button by its snapshot selector', method: 'click' });
+    expect(await page.evaluate(() => document.getElementById('shadow-out')!.textContent)).toBe('closed clicked');
+    await expectIdsResolve(page, text);
+  });
+
+  it('marks scrollable containers', async () => {
+    const page = await h.open('/long.html');
+    const { text } = await page.snapshot();
+    expect(text).toMatch(/\[e\d+\] scrollable "Scrollable list"/);
+  });
+
+  it('ids stay the same across snapshots of an unchanged page', async () => {
+    const page = await h.open('/form.html');
+    const a = (await page.snapshot()).text;
+    const b = (await page.snapshot()).text;
+    expect(b).toBe(a);
+  });
+});
+
+describe('snapshot options', () => {
+  it('scopes to a locator and leaves out ignored subtrees (nth leaves out one match only)', async () => {
+    const page = await h.open('/table?rows=5');
+    const scoped = await page.snapshot({ locator: page.locator('table') });
+    expect(scoped.text.split('\n')[0]).toMatch(/^\[e\d+\] table/);
+    expect(scoped.text).not.toContain('navigation');
+    const ignored = await page.snapshot({ ignoreLocators: [page.locator('nav'), page.locator('tbody tr').nth(1)] });
+    expect(ignored.text).not.toContain('navigation');
+    expect(ignored.text).toContain('"1 | User 1 |');
+    expect(ignored.text).not.toContain('"2 | User 2 |');
+    expect(ignored.text).toContain('"3 | User 3 |');
+    const allRows = await page.snapshot({ ignoreLocators: ['tbody tr'] });
+    expect(allRows.text).not.toContain('User 1');
+  });
+
+  it('folds a 5000-row table into a summary that says what went and how to see it, within the budget', async () => {
+    const page = await h.open('/table?rows=5000');
+    const snap = await page.snapshot({ budget: 4000 });
+    expect(snap.folded).toBe(true);
+    expect(snap.tokens).toBeLessThanOrEqual(4000);
+    const summary = snap.text.split('\n').find((l) => l.includes('omitted'))!;
+    const m = /rows ([\d,]+) to ([\d,]+) of ([\d,]+) omitted.*scope a snapshot/.exec(summary)!;
+    expect(m).not.toBeNull();
+    const [from, to, of] = m.slice(1).map((n) => Number(n.replace(/,/g, '')));
+    expect(of).toBe(5001); // header row + 5000
+    const keptRows = snap.text.split('\n').filter((l) => / row "/.test(l)).length;
+    // Every row is either shown or counted in the summary.
+    expect(keptRows + (to - from + 1)).toBe(of);
+    expect(snap.text).toContain('"5000 | User 5000 | user5000@example.com');
+  });
+
+  it('folds a long document by distance from the viewport, naming the headings it folds', async () => {
+    const page = await h.open('/docs?sections=80');
+    const snap = await page.snapshot({ budget: 3000 });
+    expect(snap.folded).toBe(true);
+    expect(snap.tokens).toBeLessThanOrEqual(3000);
+    expect(snap.text).toMatch(/lines below the viewport omitted \(headings "Section \d+/);
+    expect(snap.text).toContain('heading "Section 1');
+  });
+
+  it('rejects bad options clearly', async () => {
+    const page = await h.open('/form.html');
+    await expect(page.snapshot({ budget: 10 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/budget/) });
+    await expect(page.snapshot({ locator: '#nothing-here' })).rejects.toMatchObject({ code: 'ELEMENT_NOT_FOUND' });
+    await expect(page.snapshot({ locator: 'div[[' })).rejects.toMatchObject({ code: 'INVALID_SELECTOR' });
+  });
+});

@@ -1,0 +1,314 @@
+/** Snapshot rendering: line format, and folding within a token budget. */
+import { describe, expect, it } from 'vitest';
+import { lineOf, render } from '../../src/snapshot/render';
+import { estimateTokens, type SnapNode } from '../../src/snapshot/tree';
+
+const el = (role: string, name?: string, children: SnapNode[] = [], extra: Partial<SnapNode> = {}): SnapNode => ({
+  kind: 'element',
+  role,
+  ...(name !== undefined ? { name } : {}),
+  children,
+  ...extra,
+});
+const txt = (text: string, extra: Partial<SnapNode> = {}): SnapNode => ({ kind: 'text', text, children: [], ...extra });
+/** `offscreen` answers: viewport heights below (positive) or above (negative) the viewport. */
+const below = (viewports: number) => () => viewports;
+const above = (viewports: number) => () => -viewports;
+
+/** Lines the tree would have when rendered without any folding. */
+const lineCount = (nodes: SnapNode[]): number => nodes.reduce((n, c) => n + 1 + lineCount(c.children), 0);
+const withNumbers = (s: string): number => Number(s.replace(/,/g, ''));
+
+describe('render: plain format', () => {
+  it('indents two spaces per depth and formats element, text and summary lines', () => {
+    const tree = [
+      el('main', undefined, [
+        el('heading', 'Title', [], { id: 'e2', states: 'level=1' }),
+        txt('Hello world'),
+        el('form', 'Sign in', [
+          el('textbox', 'Email', [], { id: 'e4', states: 'required value="a@b"' }),
+          el('button', 'Go'),
+        ], { id: 'e3' }),
+        { kind: 'summary', text: '3 things omitted', children: [] },
+      ], { id: 'e1' }),
+    ];
+    const r = render(tree, 10_000);
+    expect(r.text).toBe(
+      [
+        '[e1] main',
+        '  [e2] heading "Title" level=1',
+        '  "Hello world"',
+        '  [e3] form "Sign in"',
+        '    [e4] textbox "Email" required value="a@b"',
+        '    button "Go"',
+        '  … 3 things omitted',
+      ].join('\n'),
+    );
+    expect(r.folded).toBe(false);
+    expect(r.tokens).toBe(estimateTokens(r.text.length));
+  });
+
+  it('JSON-quotes names and text so quotes and newlines cannot break a line', () => {
+    expect(lineOf(el('button', 'say "hi"', [], { id: 'e9' }))).toBe('[e9] button "say \\"hi\\""');
+    expect(lineOf(txt('two\nlines'))).toBe('"two\\nlines"');
+    expect(lineOf(txt(''))).toBe('""');
+    const r = render([txt('a\nb'), txt('c')], 1000);
+    expect(r.text.split('\n')).toEqual(['"a\\nb"', '"c"']);
+  });
+
+  it('leaves a tree within budget unchanged and not folded', () => {
+    const rows = Array.from({ length: 20 }, (_, i) => el('row', `Row ${i + 1}`, [el('cell', `c${i + 1}`)]));
+    const tree = [el('table', 'Small', rows, { id: 'e1' })];
+    const before = structuredClone(tree);
+    const r = render(tree, 10_000);
+    expect(r.folded).toBe(false);
+    expect(r.text).not.toContain('…');
+    expect(r.text.split('\n')).toHaveLength(1 + 20 * 2);
+    expect(r.text.split('\n')[40]).toBe('    cell "c20"');
+    expect(tree).toEqual(before);
+  });
+});
+
+describe('render: frames', () => {
+  it('splices a child frame snapshot under its iframe line, indented to its depth', () => {
+    const frame: SnapNode = { kind: 'frame', frameId: 3, text: '[f3e1] button "Buy"\n  [f3e2] link "More"', children: [] };
+    const r = render([el('main', undefined, [el('iframe', 'Ads', [frame], { id: 'e2' })], { id: 'e1' })], 1000);
+    expect(r.text).toBe(
+      ['[e1] main', '  [e2] iframe "Ads"', '    [f3e1] button "Buy"', '      [f3e2] link "More"'].join('\n'),
+    );
+    expect(r.folded).toBe(false);
+  });
+
+  it('prints a placeholder for a frame whose content could not be captured', () => {
+    const r = render([el('iframe', 'Broken', [{ kind: 'frame', frameId: 7, children: [] }])], 1000);
+    expect(r.text).toBe('iframe "Broken"\n  (frame 7: its content could not be captured)');
+  });
+
+  it('counts a spliced frame text against the budget', () => {
+    const text = Array.from({ length: 400 }, (_, i) => `[f2e${i}] button "Frame button number ${i}"`).join('\n');
+    const r = render([el('iframe', 'Big', [{ kind: 'frame', frameId: 2, text, children: [] }])], 500);
+    expect(r.folded).toBe(true);
+    expect(r.tokens).toBeLessThanOrEqual(500);
+    expect(r.text).toMatch(/more lines omitted at the token budget/);
+  });
+});
+
+describe('render: folding repeated siblings', () => {
+  const bigTable = (n: number) =>
+    el('table', 'Orders', Array.from({ length: n }, (_, i) => el('row', `Row ${i + 1}`, [el('cell', `Order #${i + 1}`, [], { id: `e${i + 2}` })])), { id: 'e1' });
+
+  it('folds 5,000 rows into head rows, one summary line and the last row', () => {
+    const budget = 2000;
+    const r = render([bigTable(5000)], budget);
+    expect(r.folded).toBe(true);
+    expect(r.tokens).toBeLessThanOrEqual(budget);
+    expect(r.tokens).toBe(estimateTokens(r.text.length));
+
+    const lines = r.text.split('\n');
+    expect(lines[0]).toBe('[e1] table "Orders"');
+    const summaries = lines.filter((l) => l.includes('omitted'));
+    expect(summaries).toHaveLength(1);
+    expect(summaries[0]).toMatch(/^ {2}… rows \d[\d,]* to [\d,]+ of 5,000 omitted/);
+    // Not cut at the budget: group folding alone was enough.
+    expect(r.text).not.toMatch(/token budget/);
+
+    const m = /rows ([\d,]+) to ([\d,]+) of ([\d,]+) omitted/.exec(summaries[0])!;
+    const [first, last, total] = [withNumbers(m[1]), withNumbers(m[2]), withNumbers(m[3])];
+    const keptRows = lines.filter((l) => /^ {2}row "Row \d+"$/.test(l)).map((l) => Number(/\d+/.exec(l)![0]));
+    // Head rows are 1..first-1 in order, then the summary, then the last row.
+    expect(keptRows.slice(0, -1)).toEqual(Array.from({ length: first - 1 }, (_, i) => i + 1));
+    expect(keptRows.at(-1)).toBe(5000);
+    expect(last).toBe(4999);
+    expect(first).toBeGreaterThanOrEqual(4); // at least three head rows survive
+    // Every row is either shown or counted in the summary.
+    expect(keptRows.length + (last - first + 1)).toBe(total);
+    // The summary sits between the head rows and the last row; kept rows keep their cells.
+    const sIdx = lines.indexOf(summaries[0]);
+    expect(lines[sIdx - 1]).toBe(`    [e${first}] cell "Order #${first - 1}"`);
+    expect(lines[sIdx + 1]).toBe('  row "Row 5000"');
+    expect(lines[sIdx + 2]).toBe('    [e5001] cell "Order #5000"');
+  });
+
+  it('uses role-specific nouns and leaves short runs (< 8) and other groups alone when not needed', () => {
+    const items = Array.from({ length: 3000 }, (_, i) => el('listitem', `Entry number ${i + 1}`));
+    const shortRun = Array.from({ length: 7 }, (_, i) => el('link', `Link ${i + 1}`));
+    const r = render([el('navigation', 'Nav', shortRun), el('list', 'Entries', items)], 1500);
+    expect(r.tokens).toBeLessThanOrEqual(1500);
+    const m = /… items ([\d,]+) to 2,999 of 3,000 omitted/.exec(r.text);
+    expect(m).not.toBeNull();
+    const keptItems = r.text.split('\n').filter((l) => /^ {2}listitem "Entry number \d+"$/.test(l)).length;
+    expect(keptItems).toBe(withNumbers(m![1]));
+    for (let i = 1; i <= 7; i++) expect(r.text).toContain(`link "Link ${i}"`);
+    expect(r.text).toContain('listitem "Entry number 3000"');
+  });
+
+  it('folds two groups in the same parent independently', () => {
+    const rows = Array.from({ length: 1000 }, (_, i) => el('row', `R${i + 1} ${'x'.repeat(40)}`));
+    const opts = Array.from({ length: 1000 }, (_, i) => el('option', `O${i + 1} ${'y'.repeat(40)}`));
+    const r = render([el('grid', 'Mixed', [...rows, el('separator'), ...opts])], 1500);
+    expect(r.tokens).toBeLessThanOrEqual(1500);
+    const rowSum = /rows ([\d,]+) to ([\d,]+) of 1,000 omitted/.exec(r.text);
+    const optSum = /options ([\d,]+) to ([\d,]+) of 1,000 omitted/.exec(r.text);
+    expect(rowSum).not.toBeNull();
+    expect(optSum).not.toBeNull();
+    const lines = r.text.split('\n');
+    const keptRows = lines.filter((l) => /^ {2}row "R\d+ /.test(l)).length;
+    const keptOpts = lines.filter((l) => /^ {2}option "O\d+ /.test(l)).length;
+    expect(keptRows + withNumbers(rowSum![2]) - withNumbers(rowSum![1]) + 1).toBe(1000);
+    expect(keptOpts + withNumbers(optSum![2]) - withNumbers(optSum![1]) + 1).toBe(1000);
+    // Order preserved: rows (with their summary) come before the separator, options after.
+    const sep = lines.indexOf('  separator');
+    expect(lines.findIndex((l) => l.includes('rows '))).toBeLessThan(sep);
+    expect(lines.findIndex((l) => l.includes('options '))).toBeGreaterThan(sep);
+    expect(lines[sep - 1]).toMatch(/^ {2}row "R1000 /);
+    expect(lines.at(-1)).toMatch(/^ {2}option "O1000 /);
+  });
+});
+
+describe('render: off-screen folding', () => {
+  /** A page whose main holds a short visible part and long sections further and further below the viewport. */
+  function page(sections: number, paragraphs: number): SnapNode[] {
+    const kids: SnapNode[] = [
+      el('heading', 'Intro', [], { id: 'e2' }),
+      txt('visible paragraph'),
+      el('list', 'Menu', Array.from({ length: 20 }, (_, i) => el('listitem', `Menu item ${i + 1}`))),
+    ];
+    for (let s = 1; s <= sections; s++) {
+      const at = below(s + 1);
+      kids.push(el('heading', `Section ${s}`, [], { offscreen: at }));
+      for (let i = 0; i < paragraphs; i++) kids.push(txt(`Section ${s} paragraph ${i} with enough filler words to weigh something`, { offscreen: at }));
+    }
+    return [el('main', undefined, kids, { id: 'e1' })];
+  }
+  const summaryCount = (line: string) => withNumbers(/… ([\d,]+) lines/.exec(line)![1]);
+
+  it('summarises content below the viewport when folding repeated groups is not enough', () => {
+    const tree = page(4, 150);
+    const originalLines = lineCount(tree);
+    const r = render(tree, 600);
+    expect(r.folded).toBe(true);
+    expect(r.tokens).toBeLessThanOrEqual(600);
+    const lines = r.text.split('\n');
+    // Group folding ran first (the on-screen menu), but it could not fit the page alone.
+    expect(r.text).toMatch(/… items 4 to 19 of 20 omitted/);
+    // On-screen content is intact.
+    expect(lines.slice(0, 3)).toEqual(['[e1] main', '  [e2] heading "Intro"', '  "visible paragraph"']);
+    // Off-screen paragraphs are gone, summarised by lines that say where they are.
+    expect(r.text).not.toMatch(/paragraph \d+ with enough filler/);
+    const offSummaries = lines.filter((l) => /^ *… [\d,]+ lines .*below the viewport/.test(l));
+    expect(offSummaries.length).toBeGreaterThan(0);
+    // The outline survives: every section heading is still named.
+    for (let s = 1; s <= 4; s++) expect(r.text).toContain(`"Section ${s}"`);
+    // Nothing was cut at the budget, and each omitted line is counted.
+    expect(r.text).not.toMatch(/token budget/);
+    const shown = lines.filter((l) => !/^ *… /.test(l)).length;
+    const offCounted = offSummaries.reduce((n, l) => n + summaryCount(l), 0);
+    const groupOmitted = 16; // menu items 4 to 19
+    expect(shown + offCounted + groupOmitted).toBe(originalLines);
+  });
+
+  it('names at most eight headings in a summary and counts the rest', () => {
+    const kids: SnapNode[] = [el('heading', 'Intro')];
+    for (let s = 1; s <= 12; s++) {
+      kids.push(el('heading', `Section ${s}`, [], { offscreen: below(3) }));
+      for (let i = 0; i < 40; i++) kids.push(txt(`Section ${s} paragraph ${i} with enough filler words`, { offscreen: below(3) }));
+    }
+    const r = render([el('main', undefined, kids)], 300);
+    expect(r.text.split('\n').filter((l) => /below the viewport/.test(l))).toHaveLength(1);
+    const summary = r.text.split('\n').find((l) => /below the viewport/.test(l))!;
+    expect(summary).toBeDefined();
+    expect(summary).toContain('"Section 1"');
+    expect(summary).not.toContain('"Section 12"');
+    expect(summary).toContain('"Section 8"');
+    expect(summary).not.toContain('"Section 9"');
+    expect(summary).toMatch(/^ {2}… 492 lines below the viewport omitted \(headings "Section 1", .*"Section 8" and 4 more\)/);
+  });
+
+  it('folds the farthest content first and keeps what is near the viewport when that is enough', () => {
+    const kids: SnapNode[] = [el('heading', 'Top', [], { id: 'e1' })];
+    for (let i = 0; i < 10; i++) kids.push(txt(`Near paragraph ${i} just below the fold`, { offscreen: below(0.6) }));
+    for (let i = 0; i < 300; i++) kids.push(txt(`Far paragraph ${i} way down the page with filler`, { offscreen: below(40) }));
+    const r = render([el('main', undefined, kids)], 500);
+    expect(r.tokens).toBeLessThanOrEqual(500);
+    for (let i = 0; i < 10; i++) expect(r.text).toContain(`"Near paragraph ${i} just below the fold"`);
+    expect(r.text).not.toContain('Far paragraph');
+    expect(r.text).toMatch(/… 300 lines below the viewport omitted/);
+    expect(r.text).not.toMatch(/token budget/);
+  });
+
+  it('summarises content above and below the viewport in separate lines', () => {
+    const kids: SnapNode[] = [];
+    for (let i = 0; i < 100; i++) kids.push(txt(`Earlier paragraph ${i} that scrolled past the top of the window`, { offscreen: above(2) }));
+    kids.push(el('button', 'In view', [], { id: 'e5' }));
+    for (let i = 0; i < 100; i++) kids.push(txt(`Later paragraph ${i} that sits below the bottom of the window`, { offscreen: below(2) }));
+    const r = render([el('main', undefined, kids)], 400);
+    expect(r.tokens).toBeLessThanOrEqual(400);
+    const lines = r.text.split('\n');
+    const aboveIdx = lines.findIndex((l) => /… 100 lines above the viewport/.test(l));
+    const belowIdx = lines.findIndex((l) => /… 100 lines below the viewport/.test(l));
+    const buttonIdx = lines.indexOf('  [e5] button "In view"');
+    expect(aboveIdx).toBeGreaterThan(0);
+    expect(buttonIdx).toBeGreaterThan(aboveIdx);
+    expect(belowIdx).toBeGreaterThan(buttonIdx);
+  });
+
+  it('does not ask nodes where they are when the tree fits', () => {
+    let calls = 0;
+    const probe = () => {
+      calls++;
+      return 5;
+    };
+    render([el('main', undefined, [txt('a', { offscreen: probe }), txt('b', { offscreen: probe })])], 1000);
+    expect(calls).toBe(0);
+  });
+
+  // BUG: render() re-measures `roots` after off-screen folding, but foldOffscreen replaces
+  // root.children with a new array, so folds of top-level nodes never reduce the measured size.
+  // render then keeps folding closer and closer content (here the near paragraphs, which fit)
+  // and finally appends a bogus "… 0 more lines omitted at the token budget" line.
+  // The same tree nested under one element (previous tests) renders correctly.
+  it('folds top-level off-screen nodes as well as nested ones', () => {
+    const roots: SnapNode[] = [el('heading', 'Top', [], { id: 'e1' })];
+    for (let i = 0; i < 10; i++) roots.push(txt(`Near paragraph ${i} just below the fold`, { offscreen: below(0.6) }));
+    for (let i = 0; i < 300; i++) roots.push(txt(`Far paragraph ${i} way down the page with filler`, { offscreen: below(40) }));
+    const r = render(roots, 500);
+    expect(r.text).toMatch(/… 300 lines below the viewport omitted/);
+    expect(r.text).toContain('"Near paragraph 9 just below the fold"');
+    expect(r.text).not.toMatch(/token budget/);
+  });
+});
+
+describe('render: last-resort cut', () => {
+  it('cuts at the budget and says how many lines were omitted', () => {
+    const tree = Array.from({ length: 500 }, (_, i) => txt(`Paragraph ${i + 1} of on-screen text that cannot be folded any other way`));
+    const full = tree.map((n) => lineOf(n));
+    const budget = 400;
+    const r = render(tree, budget);
+    expect(r.folded).toBe(true);
+    expect(r.tokens).toBeLessThanOrEqual(budget);
+    const lines = r.text.split('\n');
+    const last = lines.at(-1)!;
+    const m = /^… ([\d,]+) more lines omitted at the token budget \(400 tokens\)/.exec(last);
+    expect(m).not.toBeNull();
+    const kept = lines.slice(0, -1);
+    // The kept part is a prefix of the full render, and the count covers the rest exactly.
+    expect(kept).toEqual(full.slice(0, kept.length));
+    expect(kept.length).toBeGreaterThan(0);
+    expect(kept.length + withNumbers(m![1])).toBe(500);
+  });
+
+  it('does not fold runs shorter than eight items as a group; it cuts instead', () => {
+    const rows = Array.from({ length: 7 }, (_, i) => el('row', `Row ${i + 1}`, Array.from({ length: 60 }, (_, j) => el('cell', `cell ${i}.${j} with some content`))));
+    const r = render([el('table', 'T', rows)], 500);
+    expect(r.tokens).toBeLessThanOrEqual(500);
+    expect(r.text).not.toMatch(/rows \d+ to/);
+    expect(r.text).toMatch(/more lines omitted at the token budget \(500 tokens\)/);
+  });
+
+  it('formats large budgets with thousands separators', () => {
+    const tree = Array.from({ length: 6000 }, (_, i) => txt(`Line ${i} ${'z'.repeat(20)}`));
+    const r = render(tree, 12_000);
+    expect(r.tokens).toBeLessThanOrEqual(12_000);
+    expect(r.text.split('\n').at(-1)).toMatch(/^… [\d,]+ more lines omitted at the token budget \(12,000 tokens\)/);
+  });
+});
