@@ -17,11 +17,15 @@ export class Input {
   async click(x: number, y: number, opts: { button?: MouseButton; clickCount?: number } = {}): Promise<void> {
     const button = opts.button ?? 'left';
     const count = opts.clickCount ?? 1;
-    await this.move(x, y);
+    // Sent back to back: a move waits for the next animation frame to be acknowledged
+    // (about 16 ms), but the press that follows flushes it first, so the page still sees
+    // mousemove/mouseover before mousedown, without the click waiting a frame.
+    const sent: Promise<unknown>[] = [this.move(x, y)];
     for (let i = 1; i <= count; i++) {
-      await this.cdp.send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button, clickCount: i, buttons: buttonBit(button) });
-      await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button, clickCount: i, buttons: 0 });
+      sent.push(this.cdp.send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button, clickCount: i, buttons: buttonBit(button) }));
+      sent.push(this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button, clickCount: i, buttons: 0 }));
     }
+    await Promise.all(sent);
   }
 
   private async keyEvent(type: 'keyDown' | 'keyUp' | 'rawKeyDown', def: KeyDef, modifiers: number, withText: boolean): Promise<void> {

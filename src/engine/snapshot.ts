@@ -11,6 +11,9 @@ interface Rendered {
   text: string;
   tokens: number;
   folded: boolean;
+  /** Iframe elements the frame found (their content needs the frame tree). */
+  iframes: number;
+  url: string;
 }
 
 type FrameReply = Rendered | { error: { code: string; message: string } };
@@ -30,6 +33,17 @@ export async function captureSnapshot(
 ): Promise<SnapshotResult> {
   const budget = opts.budget ?? DEFAULTS.snapshotBudgetTokens;
   const timeoutMs = opts.timeoutMs ?? DEFAULTS.actionTimeoutMs;
+  const mainRequest = (frameTexts: Record<string, string>) =>
+    port.frameRequest<FrameReply>(
+      page,
+      0,
+      { type: 'dh:snapshot', idPrefix: '', scope: opts.locator ?? null, ignore: opts.ignoreLocators ?? [], budget, frames: frameTexts },
+      timeoutMs,
+    );
+  // Most pages have no iframes: one request to the top frame is the whole snapshot.
+  const first = await mainRequest({});
+  if ('error' in first) throw new DeckhandError(first.error.code as ErrorCode, first.error.message);
+  if (first.iframes === 0) return { text: first.text, tokens: first.tokens, folded: first.folded, url: first.url };
   let frames: FrameInfo[] = [];
   try {
     frames = await port.frames(page);
@@ -73,8 +87,7 @@ export async function captureSnapshot(
   };
   const r = await renderFrame(0);
   if ('error' in r) throw new DeckhandError(r.error.code as ErrorCode, r.error.message);
-  const info = await port.pageInfo(page);
-  return { text: r.text, tokens: r.tokens, folded: r.folded, url: info.url };
+  return { text: r.text, tokens: r.tokens, folded: r.folded, url: r.url };
 }
 
 /** Selectors for snapshot ids; ids in child frames get their iframe path prepended. */

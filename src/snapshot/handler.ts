@@ -54,7 +54,7 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
           if (id !== undefined) f.node.children.push({ kind: 'frame', frameId: id, text: req.frames[String(id)], children: [] });
         }
       }
-      return render(nodes, req.budget);
+      return { ...render(nodes, req.budget), iframes: frames.length, url: location.href };
     }
     case 'dh:prepare':
       return prepare(req, defaultShadowRootOf, (el) => frameIdOf(el as HTMLIFrameElement));

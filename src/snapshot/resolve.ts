@@ -84,7 +84,10 @@ export function resolveSelector(selector: string, doc: Document = document, shad
     } catch {
       return { kind: 'invalid', message: `'${value}' is not a valid CSS selector` };
     }
-    return { kind: 'elements', elements: deepQueryAll(doc, value, shadowRootOf) };
+    // Light DOM first: walking every element for shadow roots costs milliseconds on big pages,
+    // so shadow roots are searched only when the light DOM has no match.
+    const light = Array.from(doc.querySelectorAll(value));
+    return { kind: 'elements', elements: light.length ? light : deepQueryAll(doc, value, shadowRootOf) };
   }
   try {
     doc.createExpression(value);

@@ -41,6 +41,20 @@ describe('deterministic act on the form page', () => {
     expect(await page.evaluate(() => (window as unknown as { trusted: boolean }).trusted)).toBe(true);
   });
 
+  it('a click moves the mouse there first: the page sees the pointer arrive before the press', async () => {
+    const page = await h.open('/form.html');
+    await page.evaluate(() => {
+      const seen: string[] = ((window as unknown as { seen: string[] }).seen = []);
+      const b = document.getElementById('submit')!;
+      for (const t of ['mouseover', 'mousemove', 'mousedown', 'mouseup', 'click']) b.addEventListener(t, (e) => {
+        e.preventDefault();
+        if (seen[seen.length - 1] !== t) seen.push(t);
+      });
+    });
+    await h.dh.act({ selector: '#submit', description: 'submit', method: 'click' });
+    expect(await page.evaluate(() => (window as unknown as { seen: string[] }).seen)).toEqual(['mouseover', 'mousemove', 'mousedown', 'mouseup', 'click']);
+  });
+
   it('hover moves the mouse over the element', async () => {
     const page = await h.open('/form.html');
     await h.dh.act({ selector: '#hover-target', description: 'hover', method: 'hover' });
