@@ -240,6 +240,7 @@ describe('bad input leaves the page unchanged', () => {
     const page = await h.browser.context.newPage(`${h.origin}/form.html`);
     const started = Date.now();
     const pending = h.dh.act({ selector: '#never', description: 'x' }, { page, timeout: 20_000 });
+    pending.catch(() => undefined); // it may reject before expectError attaches below
     await new Promise((r) => setTimeout(r, 300));
     await page.close();
     await expectError(pending, 'PAGE_CLOSED');
