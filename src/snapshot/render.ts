@@ -7,9 +7,19 @@
 import { estimateTokens, pluralFor, REPEATABLE_ROLES, type SnapNode } from './tree';
 
 const INDENT = '  ';
-const fmt = (n: number): string => n.toLocaleString('en-US');
+/** 12345 → "12,345" (toLocaleString is slow in a hot loop). */
+const fmt = (n: number): string => String(n).replace(/\B(?=(\d{3})+(?!\d))/g, ',');
 
+const lineCache = new WeakMap<SnapNode, string>();
+
+/** A node's own line; nodes never change once built, so it is computed once. */
 export function lineOf(node: SnapNode): string {
+  let l = lineCache.get(node);
+  if (l === undefined) lineCache.set(node, (l = computeLine(node)));
+  return l;
+}
+
+function computeLine(node: SnapNode): string {
   switch (node.kind) {
     case 'text':
       return JSON.stringify(node.text ?? '');

@@ -154,7 +154,7 @@ function shortUrl(href: string): string {
 }
 
 /** Containers that can reasonably scroll; checking every element would cost a layout read each. */
-const SCROLL_TAGS = new Set(['div', 'section', 'main', 'aside', 'nav', 'ul', 'ol', 'article', 'pre', 'form', 'dl', 'table', 'tbody', 'fieldset', 'dialog']);
+const SCROLL_TAGS = new Set(['div', 'main', 'aside', 'nav', 'ul', 'ol', 'table', 'dialog']);
 
 function isScrollable(el: Element): boolean {
   if (!SCROLL_TAGS.has(el.localName) && !el.localName.includes('-') && !el.hasAttribute('role')) return false;
@@ -165,14 +165,19 @@ function isScrollable(el: Element): boolean {
   return /(auto|scroll)/.test(s.overflowY + s.overflowX);
 }
 
+/** Distances measured during one snapshot; many lines share an element. */
+let distances = new WeakMap<Element, number>();
+
 function offscreenOf(el: Element): () => number {
-  let memo: number | undefined;
   return () => {
-    if (memo !== undefined) return memo;
-    const r = el.getBoundingClientRect();
-    const vh = window.innerHeight || 1;
-    memo = r.bottom < 0 ? r.bottom / vh : r.top > vh ? (r.top - vh) / vh : 0;
-    return memo;
+    let d = distances.get(el);
+    if (d === undefined) {
+      const r = el.getBoundingClientRect();
+      const vh = window.innerHeight || 1;
+      d = r.bottom < 0 ? r.bottom / vh : r.top > vh ? (r.top - vh) / vh : 0;
+      distances.set(el, d);
+    }
+    return d;
   };
 }
 
@@ -197,6 +202,7 @@ class TextSink {
 }
 
 export function walk(root: Element | ShadowRoot | Document, env: WalkEnv): SnapNode[] {
+  distances = new WeakMap();
   const out: SnapNode[] = [];
   const owner = root instanceof Document ? root.documentElement : root instanceof ShadowRoot ? root.host : root;
   const sink = new TextSink(owner);
