@@ -9,7 +9,7 @@ import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { ACT_METHODS, type ActMethod } from '../protocol/schemas';
 import type { OpResult } from '../snapshot/messages';
 import { prepareTarget, type Prepared } from './frames';
-import type { BrowserPort } from './ports';
+import type { BrowserPort, CdpSession } from './ports';
 
 export interface ActTarget {
   selector: string;
@@ -80,7 +80,19 @@ export async function performAction(
       requireEnabled: NEEDS_ENABLED.has(method),
       reveal: !SCROLLS.has(method),
     });
-    await execute(port, page, prepared, method, args, timeoutMs);
+    const deadline = Date.now() + timeoutMs;
+    const cdp = await port.cdp(page);
+    // An action that starts a navigation (a link, a submit) finishes when the new document has loaded.
+    const navigating = new Set<string>();
+    const offNav = cdp.on('Page.frameRequestedNavigation', (e: { frameId: string }) => navigating.add(e.frameId));
+    try {
+      await execute(port, page, prepared, method, args, timeoutMs);
+      // One round trip through the renderer: a navigation the input caused is requested by then.
+      if (POINTER.has(method) || method === 'press') await cdp.send('Runtime.evaluate', { expression: '0' }).catch(() => undefined);
+    } finally {
+      offNav();
+    }
+    if (navigating.size) await waitForLoads(cdp, navigating, Math.max(0, deadline - Date.now()));
     return { element: prepared.description };
   };
   const running = run();
@@ -90,6 +102,22 @@ export async function performAction(
   } finally {
     off();
   }
+}
+
+/** Wait until frames that were asked to navigate stop loading; a page still loading at the deadline is left to load. */
+async function waitForLoads(cdp: CdpSession, frames: Set<string>, timeoutMs: number): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const timer = setTimeout(done, timeoutMs);
+    const off = cdp.on('Page.frameStoppedLoading', (e: { frameId: string }) => {
+      frames.delete(e.frameId);
+      if (!frames.size) done();
+    });
+    function done() {
+      clearTimeout(timer);
+      off();
+      resolve();
+    }
+  });
 }
 
 async function op(port: BrowserPort, page: number, p: Prepared, name: string, args: string[] = []): Promise<OpResult & { ok: true }> {
