@@ -255,7 +255,9 @@ describe('Engine: deterministic act', () => {
       message: { type: 'dh:prepare', selector: '#a', nth: null, method: 'click', pointer: true, requireEnabled: true, reveal: true },
     });
 
-    expect(port.cdpCalls.every((c) => c.method === 'Input.dispatchMouseEvent' && c.page === 1)).toBe(true);
+    // Input, then one renderer round trip that lets a navigation caused by the click be seen.
+    expect(port.cdpCalls.map((c) => c.method)).toEqual(['Input.dispatchMouseEvent', 'Input.dispatchMouseEvent', 'Input.dispatchMouseEvent', 'Runtime.evaluate']);
+    expect(port.cdpCalls.every((c) => c.page === 1)).toBe(true);
     expect(mouse(port)).toEqual([
       { type: 'mouseMoved', x: 10, y: 20, button: 'none' },
       expect.objectContaining({ type: 'mousePressed', x: 10, y: 20, button: 'left', clickCount: 1 }),
