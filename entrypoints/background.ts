@@ -6,7 +6,7 @@
  * pages: no externally_connectable, no onMessageExternal.
  */
 import { ChromeBrowserPort } from '../src/browser/chrome-port';
-import { Engine, ENGINE_VERSION } from '../src/engine/engine';
+import { Engine, ENGINE_VERSION, type CallContext } from '../src/engine/engine';
 import { Methods, type MethodName } from '../src/protocol/methods';
 import { RpcPeer } from '../src/protocol/rpc';
 
@@ -23,7 +23,12 @@ export default defineBackground(() => {
         if (typeof send !== 'function') throw new Error('the client has detached');
         (send as (m: string) => void)(m);
       }, 'client');
-      for (const name of Object.keys(Methods) as MethodName[]) peer.handle(name, (params) => engine.call(name, params as never));
+      const p = peer;
+      const ctx: CallContext = {
+        invokeCallback: (callbackId, request, timeoutMs) => p.request('model.generate', { callbackId, request }, timeoutMs + 2000),
+        log: (e) => void p.request('log', e, 5000).catch(() => undefined),
+      };
+      for (const name of Object.keys(Methods) as MethodName[]) peer.handle(name, (params) => engine.call(name, params as never, undefined, ctx));
       peers.set(tag, peer);
     }
     return peer;

@@ -209,6 +209,11 @@ export class ExtensionLink implements CommandClient {
     return (await this.peer.request(method, params, opTimeout + DEFAULTS.rpcGraceMs)) as Result<M>;
   }
 
+  /** Answer a call the worker makes to this client (callback models, log lines). */
+  handle(method: string, handler: (params: unknown) => Promise<unknown> | unknown): void {
+    this.peer.handle(method, handler);
+  }
+
   /** Detach from the worker; the browser and its tabs are left alone. */
   async close(reason = new DeckhandError(ErrorCode.Closed, 'the client was closed')): Promise<void> {
     if (this.state === 'closed') return;

@@ -3,10 +3,12 @@
  * protocol/methods.ts. The worker's RPC peer and (later) experimentalBatch both
  * call `engine.call`, so every transport gets the same behaviour and validation.
  */
-import { ZodError } from 'zod';
+import { describeZodError } from '../protocol/zod-errors';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { Methods, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
-import { ActionSchema, DEFAULTS, ZERO_USAGE, type ActResult, type PageInfo } from '../protocol/schemas';
+import { ActionSchema, DEFAULTS, ZERO_USAGE, type ActResult, type OperationOptions, type PageInfo, type ResultMetadata, type Usage } from '../protocol/schemas';
+import type { CallbackInvoker } from '../models/call';
+import { inferAct, inferExtract, inferObserve, type InferenceDeps, type LogEvent, type OpContext } from './inference';
 import { performAction, validateAction } from './actions';
 import { countTarget } from './frames';
 import { MetricsBook } from './metrics';
@@ -16,17 +18,22 @@ import { captureSnapshot, selectorsForIds } from './snapshot';
 
 export const ENGINE_VERSION = '0.1.0';
 
-type Handler = (params: any) => Promise<unknown>;
+type Handler = (params: any, ctx: CallContext) => Promise<unknown>;
 
-/** Zod issues as one readable sentence naming each offending field. */
-export function describeZodError(e: ZodError, what: string): string {
-  const parts = e.issues.map((i) => {
-    const path = i.path.length ? i.path.join('.') : what;
-    if (i.code === 'unrecognized_keys') return `unknown ${i.keys.length > 1 ? 'properties' : 'property'} ${i.keys.map((k) => `'${k}'`).join(', ')}${i.path.length ? ` in ${i.path.join('.')}` : ''}`;
-    return `${path}: ${i.message}`;
-  });
-  return `invalid ${what}: ${parts.join('; ')}`;
+/** What the engine may ask of the caller that sent a command (its callback models, its log). */
+export interface CallContext {
+  invokeCallback: CallbackInvoker;
+  log: (e: LogEvent) => void;
 }
+
+const NO_CALLER: CallContext = {
+  invokeCallback: async () => {
+    throw new DeckhandError(ErrorCode.NoModelConfigured, 'callback models need a connected client');
+  },
+  log: () => undefined,
+};
+
+export { describeZodError };
 
 export class Engine implements CommandClient {
   readonly metricsBook = new MetricsBook();
@@ -70,19 +77,61 @@ export class Engine implements CommandClient {
       'locator.act': async (p: Params<'locator.act'>) =>
         validateAction(p.method, p.arguments ?? []) &&
         performAction(this.port, p.page, { selector: p.locator.selector, nth: p.locator.nth }, p.method, p.arguments ?? [], p.timeout ?? DEFAULTS.actionTimeoutMs),
-      act: async (p: Params<'act'>) => this.act(p),
-      observe: async () => this.noModel('observe'),
-      extract: async () => this.noModel('extract'),
+      act: async (p: Params<'act'>, ctx) => this.act(p, ctx),
+      observe: async (p: Params<'observe'>, ctx) => {
+        const op = await this.opContext('observe', p.options, ctx);
+        const r = await inferObserve(this.deps(ctx), op, p.instruction);
+        this.metricsBook.add('observe', r.usage);
+        return { data: r.data, metadata: this.meta(r.usage) };
+      },
+      extract: async (p: Params<'extract'>, ctx) => {
+        if (p.schema !== undefined && (typeof p.schema !== 'object' || p.schema === null || Array.isArray(p.schema))) {
+          throw new DeckhandError(ErrorCode.InvalidArgument, 'the extract schema must be a zod schema or a JSON Schema object');
+        }
+        const op = await this.opContext('extract', p.options, ctx);
+        const r = await inferExtract(this.deps(ctx), op, p.instruction, p.schema as Record<string, unknown> | undefined);
+        this.metricsBook.add('extract', r.usage);
+        return { data: r.data, metadata: this.meta(r.usage) };
+      },
       metrics: async () => this.metricsBook.snapshot(),
     };
   }
 
-  async call<M extends MethodName>(method: M, params: Params<M>): Promise<Result<M>> {
+  async call<M extends MethodName>(method: M, params: Params<M>, _opts?: unknown, ctx: CallContext = NO_CALLER): Promise<Result<M>> {
     const def = Methods[method];
     if (!def) throw new DeckhandError(ErrorCode.ProtocolError, `unknown method '${String(method)}'`);
     const parsed = def.params.safeParse(params ?? {});
     if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, `${method} parameters`));
-    return (await this.handlers[method](parsed.data)) as Result<M>;
+    return (await this.handlers[method](parsed.data, ctx)) as Result<M>;
+  }
+
+  private deps(ctx: CallContext): InferenceDeps {
+    return { port: this.port, invokeCallback: ctx.invokeCallback, log: ctx.log };
+  }
+
+  private meta(usage: Usage): ResultMetadata {
+    return { actionId: crypto.randomUUID(), cache: { status: 'DISABLED' }, usage };
+  }
+
+  private async opContext(op: string, options: OperationOptions | undefined, ctx: CallContext): Promise<OpContext> {
+    const o = options ?? {};
+    if (!o.model) this.noModel(op);
+    const timeoutMs = o.timeout ?? DEFAULTS.modelOperationTimeoutMs;
+    const page = o.page ?? (await this.activePage()).id;
+    ctx.log({ level: 'info', message: `${op} on page ${page} with ${o.model!.name}`, data: { opId: o.opId } });
+    return {
+      page,
+      model: o.model!,
+      timeoutMs,
+      deadline: Date.now() + timeoutMs,
+      systemPrompt: o.systemPrompt,
+      domSettleTimeoutMs: o.domSettleTimeoutMs ?? DEFAULTS.domSettleTimeoutMs,
+      locator: o.locator,
+      ignoreLocators: o.ignoreLocators,
+      variables: o.variables,
+      screenshot: o.screenshot,
+      opId: o.opId,
+    };
   }
 
   private async activePage(): Promise<PageInfo> {
@@ -94,12 +143,19 @@ export class Engine implements CommandClient {
   private noModel(op: string): never {
     throw new DeckhandError(
       ErrorCode.NoModelConfigured,
-      `${op} with an instruction needs a model, and no model is configured; pass an Action ({ selector, method, arguments }) to act for a deterministic action`,
+      `${op} needs a model, and none is configured: pass model (e.g. 'openai/gpt-4.1-mini' with OPENAI_API_KEY set) to Deckhand.create or to the call${op === 'act' ? ', or pass an Action ({ selector, method, arguments }) for a deterministic action' : ''}`,
     );
   }
 
-  private async act(p: Params<'act'>): Promise<ActResult> {
-    if (typeof p.input === 'string') return this.noModel('act');
+  private async act(p: Params<'act'>, ctx: CallContext): Promise<ActResult> {
+    if (typeof p.input === 'string') {
+      if (!p.input.trim()) throw new DeckhandError(ErrorCode.InvalidArgument, 'act needs a non-empty instruction or an Action');
+      const op = await this.opContext('act', p.options, ctx);
+      const r = await inferAct(this.deps(ctx), op, p.input);
+      // Only a successful operation counts towards metrics.
+      if (r.result.data.success) this.metricsBook.add('act', r.usage);
+      return { ...r.result, metadata: this.meta(r.usage) };
+    }
     const parsed = ActionSchema.safeParse(p.input);
     if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, 'Action'));
     const action = parsed.data;
@@ -116,7 +172,7 @@ export class Engine implements CommandClient {
         actionDescription: action.description,
         actions: [{ ...action, method, arguments: args }],
       },
-      metadata: { actionId: crypto.randomUUID(), cache: { status: 'DISABLED' }, usage: { ...ZERO_USAGE } },
+      metadata: this.meta({ ...ZERO_USAGE }),
     };
   }
 }

@@ -23,6 +23,11 @@ export const ErrorCode = {
   AlreadyInUse: 'ALREADY_IN_USE',
   Closed: 'CLOSED',
   NoModelConfigured: 'NO_MODEL_CONFIGURED',
+  ModelAuthFailed: 'MODEL_AUTH_FAILED',
+  ModelRateLimited: 'MODEL_RATE_LIMITED',
+  ModelProviderError: 'MODEL_PROVIDER_ERROR',
+  ModelUnreachable: 'MODEL_UNREACHABLE',
+  ModelOutputInvalid: 'MODEL_OUTPUT_INVALID',
   ProtocolError: 'PROTOCOL_ERROR',
   Internal: 'INTERNAL',
 } as const;

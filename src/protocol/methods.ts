@@ -8,6 +8,7 @@ import {
   MetricsSchema, ObserveResultSchema, OperationOptionsSchema, PageIdSchema, PageInfoSchema,
   ScreenshotOptionsSchema, SnapshotOptionsSchema, SnapshotResultSchema,
 } from './schemas';
+import { ModelReplySchema, ModelRequestSchema } from './model';
 
 const page = z.object({ page: PageIdSchema }).strict();
 
@@ -83,6 +84,22 @@ export const Methods = {
 } as const;
 
 export type MethodName = keyof typeof Methods;
+
+/** Calls the worker makes to the client that sent a command. */
+export const ClientMethods = {
+  /** Run a caller's callback model. */
+  'model.generate': {
+    params: z.object({ callbackId: z.string(), request: ModelRequestSchema }).strict(),
+    result: ModelReplySchema,
+  },
+  /** A log line of an operation (never holds keys or variable values). */
+  log: {
+    params: z
+      .object({ level: z.enum(['debug', 'info', 'warn', 'error']), message: z.string(), data: z.record(z.unknown()).optional() })
+      .strict(),
+    result: z.null(),
+  },
+} as const;
 export type Params<M extends MethodName> = z.input<(typeof Methods)[M]['params']>;
 export type Result<M extends MethodName> = z.infer<(typeof Methods)[M]['result']>;
 

@@ -3,6 +3,7 @@
  * from these. The RPC, the client library and (later) HTTP/MCP validate with them.
  */
 import { z } from 'zod';
+import { ResolvedModelSchema } from './model';
 
 export const ACT_METHODS = [
   'click', 'doubleClick', 'rightClick', 'hover', 'fill', 'type', 'press', 'selectOption',
@@ -104,9 +105,14 @@ export const OperationOptionsSchema = z
     locator: LocatorSpecSchema.optional(),
     ignoreLocators: z.array(LocatorSpecSchema).optional(),
     frameId: z.number().int().nonnegative().optional(),
-    model: z.unknown().optional(),
-    variables: z.record(z.unknown()).optional(),
+    /** Resolved by the Node side; carries keys for this call only. */
+    model: ResolvedModelSchema.optional(),
+    variables: z.record(z.union([z.string(), z.object({ value: z.string(), description: z.string().optional() }).strict()])).optional(),
     screenshot: z.boolean().optional(),
+    systemPrompt: z.string().optional(),
+    domSettleTimeoutMs: z.number().int().nonnegative().optional(),
+    /** Correlates the worker's log events with the caller's operation. */
+    opId: z.string().optional(),
   })
   .strict();
 export type OperationOptions = z.infer<typeof OperationOptionsSchema>;
@@ -158,4 +164,6 @@ export const DEFAULTS = {
   navigationTimeoutMs: 30_000,
   snapshotBudgetTokens: 12_000,
   rpcGraceMs: 5_000,
+  modelOperationTimeoutMs: 120_000,
+  domSettleTimeoutMs: 3_000,
 } as const;

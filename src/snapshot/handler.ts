@@ -31,6 +31,8 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
   switch (req.type) {
     case 'dh:ping':
       return { ok: true, url: location.href };
+    case 'dh:settle':
+      return { settled: await settle(req.timeoutMs, req.quietMs) };
     case 'dh:snapshot': {
       const ignore = new Set<Element>();
       for (const spec of req.ignore) {
@@ -93,4 +95,27 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
       return out;
     }
   }
+}
+
+/** Resolve once the document has loaded and the DOM has been quiet for `quietMs`, or false at the deadline. */
+function settle(timeoutMs: number, quietMs: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    let quietTimer: ReturnType<typeof setTimeout> | undefined;
+    const finish = (ok: boolean) => {
+      clearTimeout(quietTimer);
+      clearTimeout(deadline);
+      observer.disconnect();
+      document.removeEventListener('readystatechange', arm);
+      resolve(ok);
+    };
+    const arm = () => {
+      clearTimeout(quietTimer);
+      if (document.readyState === 'complete') quietTimer = setTimeout(() => finish(true), quietMs);
+    };
+    const observer = new MutationObserver(arm);
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    document.addEventListener('readystatechange', arm);
+    const deadline = setTimeout(() => finish(false), timeoutMs);
+    arm();
+  });
 }

@@ -40,6 +40,7 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
   }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:describe'), ids: z.array(z.number().int()) }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:ping') }),
+  z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:settle'), timeoutMs: z.number().int().nonnegative(), quietMs: z.number().int().nonnegative() }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:frameSelector'), frameId: z.number().int() }),
 ]);
 export type FrameRequest = z.infer<typeof FrameRequestSchema>;

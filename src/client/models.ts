@@ -1,0 +1,150 @@
+/**
+ * Node-side model resolution: a `provider/model` name, a ModelConfig or a
+ * callback becomes the ResolvedModel the worker gets with each call. Keys come
+ * from the config, else from the provider's usual environment variable; they are
+ * read here and never stored in the browser.
+ */
+import { randomUUID } from 'node:crypto';
+import { DeckhandError, ErrorCode } from '../protocol/errors';
+import {
+  KNOWN_PROVIDERS, modelConfigSchemaFor, type ModelConfig, type ModelReply, type ModelRequest, type ResolvedModel,
+} from '../protocol/model';
+import { describeZodError } from '../protocol/zod-errors';
+
+/** A caller's own model: given the prompt and the JSON Schema of the answer, it returns the object. */
+export type CallbackModel = (request: ModelRequest) => Promise<ModelReply> | ModelReply;
+
+export type ModelSpec = string | ModelConfig | CallbackModel | { modelName?: string; callback: CallbackModel; [key: string]: unknown };
+
+type Env = Record<string, string | undefined>;
+
+const ENV_KEYS: Record<string, string[]> = {
+  openai: ['OPENAI_API_KEY'],
+  anthropic: ['ANTHROPIC_API_KEY'],
+  google: ['GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY'],
+  azure: ['AZURE_API_KEY', 'AZURE_OPENAI_API_KEY'],
+};
+
+const fromEnv = (env: Env, names: string[] = []) => names.map((n) => env[n]).find((v) => v && v.trim());
+
+/** Split "provider/model" (the model id may itself contain slashes). */
+export function splitModelName(name: string): { provider: string; modelId: string } | null {
+  const i = name.indexOf('/');
+  if (i <= 0 || i === name.length - 1) return null;
+  return { provider: name.slice(0, i).toLowerCase(), modelId: name.slice(i + 1) };
+}
+
+export class CallbackRegistry {
+  private readonly byId = new Map<string, CallbackModel>();
+  private readonly idOf = new Map<CallbackModel, string>();
+  register(fn: CallbackModel): string {
+    let id = this.idOf.get(fn);
+    if (!id) {
+      id = randomUUID();
+      this.idOf.set(fn, id);
+      this.byId.set(id, fn);
+    }
+    return id;
+  }
+  get(id: string): CallbackModel | undefined {
+    return this.byId.get(id);
+  }
+}
+
+export function resolveModel(spec: ModelSpec, callbacks: CallbackRegistry, env: Env = process.env): ResolvedModel {
+  if (typeof spec === 'function') return { kind: 'callback', name: spec.name || 'callback', callbackId: callbacks.register(spec) };
+  if (spec && typeof spec === 'object' && 'callback' in spec) {
+    const { callback, modelName, ...rest } = spec as { callback: unknown; modelName?: string } & Record<string, unknown>;
+    if (typeof callback !== 'function') throw new DeckhandError(ErrorCode.InvalidArgument, 'model.callback must be a function');
+    const secret = ['apiKey', 'headers', 'auth', 'baseURL'].filter((k) => k in rest);
+    if (secret.length) {
+      throw new DeckhandError(ErrorCode.InvalidArgument, `a callback model cannot also take ${secret.join(', ')}: the callback makes its own requests`);
+    }
+    const extra = Object.keys(rest);
+    if (extra.length) throw new DeckhandError(ErrorCode.InvalidArgument, `unknown ${extra.length > 1 ? 'properties' : 'property'} ${extra.map((k) => `'${k}'`).join(', ')} in a callback model`);
+    return { kind: 'callback', name: modelName ?? (callback.name || 'callback'), callbackId: callbacks.register(callback as CallbackModel) };
+  }
+  const config: ModelConfig = typeof spec === 'string' ? { modelName: spec } : (spec as ModelConfig);
+  if (!config || typeof config !== 'object') throw new DeckhandError(ErrorCode.InvalidArgument, 'model must be a "provider/model" name, a ModelConfig or a callback');
+  const schema = modelConfigSchemaFor(config);
+  const parsed = schema.safeParse(config);
+  if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, 'model configuration'));
+  const c = parsed.data as Record<string, any>;
+
+  if (c.provider === 'vertex') {
+    const a = c.auth as Record<string, string>;
+    return {
+      kind: 'provider',
+      name: `vertex/${c.modelName}`,
+      provider: 'vertex',
+      modelId: c.modelName,
+      baseURL: c.providerOptions.vertex.baseURL,
+      headers: c.providerOptions.vertex.headers,
+      vertex: {
+        project: c.providerOptions.vertex.project,
+        location: c.providerOptions.vertex.location,
+        clientEmail: a.clientEmail ?? a.client_email,
+        privateKey: a.privateKey ?? a.private_key,
+        privateKeyId: a.privateKeyId ?? a.private_key_id,
+      },
+    };
+  }
+  if (c.provider === 'azure') {
+    return {
+      kind: 'provider',
+      name: `azure/${c.modelName}`,
+      provider: 'azure',
+      modelId: c.modelName,
+      apiKey: c.apiKey ?? (c.auth ? undefined : fromEnv(env, ENV_KEYS.azure)),
+      baseURL: c.baseURL,
+      headers: c.headers,
+      azure: { resourceName: c.resourceName ?? env.AZURE_RESOURCE_NAME, apiVersion: c.apiVersion, token: c.auth?.token },
+    };
+  }
+
+  // Generic: "provider/model", or any name with a baseURL (an OpenAI-compatible server).
+  const split = splitModelName(c.modelName);
+  const provider = (c.provider ?? split?.provider ?? '').toLowerCase();
+  const modelId = c.provider && !split ? c.modelName : (split?.modelId ?? c.modelName);
+  const known = (KNOWN_PROVIDERS as readonly string[]).includes(provider);
+  if (!known && !c.baseURL) {
+    throw new DeckhandError(
+      ErrorCode.InvalidArgument,
+      `unknown model provider in '${c.modelName}': name a model as provider/model with one of ${KNOWN_PROVIDERS.join(', ')}, or give baseURL for an OpenAI-compatible endpoint`,
+    );
+  }
+  if (provider === 'vertex' || provider === 'azure') {
+    if (provider === 'azure' && (fromEnv(env, ENV_KEYS.azure) || c.apiKey)) {
+      return { kind: 'provider', name: c.modelName, provider: 'azure', modelId, apiKey: c.apiKey ?? fromEnv(env, ENV_KEYS.azure), baseURL: c.baseURL, headers: c.headers, azure: { resourceName: env.AZURE_RESOURCE_NAME } };
+    }
+    if (provider === 'vertex' && env.GOOGLE_VERTEX_PROJECT && env.GOOGLE_CLIENT_EMAIL && env.GOOGLE_PRIVATE_KEY) {
+      return {
+        kind: 'provider', name: c.modelName, provider: 'vertex', modelId, baseURL: c.baseURL, headers: c.headers,
+        vertex: { project: env.GOOGLE_VERTEX_PROJECT, location: env.GOOGLE_VERTEX_LOCATION ?? 'us-central1', clientEmail: env.GOOGLE_CLIENT_EMAIL, privateKey: env.GOOGLE_PRIVATE_KEY.replace(/\\n/g, '\n') },
+      };
+    }
+    throw new DeckhandError(ErrorCode.InvalidArgument, `'${c.modelName}' needs the ${provider} ModelConfig shape (credentials and ${provider === 'vertex' ? 'project/location' : 'resource'}), or the provider's environment variables`);
+  }
+  if (provider === 'bedrock') {
+    const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
+    const id = env.AWS_ACCESS_KEY_ID;
+    const secret = env.AWS_SECRET_ACCESS_KEY;
+    if (!region || !id || !secret) throw new DeckhandError(ErrorCode.NoModelConfigured, `'${c.modelName}' needs AWS_REGION, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY`);
+    return { kind: 'provider', name: c.modelName, provider: 'bedrock', modelId, baseURL: c.baseURL, headers: c.headers, bedrock: { region, accessKeyId: id, secretAccessKey: secret, sessionToken: env.AWS_SESSION_TOKEN } };
+  }
+  const compatible = !known || (provider === 'openai' && !!c.baseURL && !c.apiKey && !fromEnv(env, ENV_KEYS.openai));
+  const apiKey = c.apiKey ?? (known ? fromEnv(env, ENV_KEYS[provider]) : undefined);
+  if (!apiKey && known && !c.baseURL) {
+    throw new DeckhandError(ErrorCode.NoModelConfigured, `model '${c.modelName}' needs an API key: pass apiKey or set ${ENV_KEYS[provider].join(' or ')}`);
+  }
+  return {
+    kind: 'provider',
+    name: c.modelName,
+    provider: compatible ? 'openai-compatible' : (provider as 'openai' | 'anthropic' | 'google'),
+    modelId,
+    apiKey,
+    baseURL: c.baseURL,
+    headers: c.headers,
+    openaiEndpointFormat: c.openaiEndpointFormat,
+  };
+}

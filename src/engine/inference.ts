@@ -1,0 +1,296 @@
+/**
+ * Model-driven act, observe and extract: settle the page, snapshot it, ask the
+ * model for element ids (or data), check the answer, then act through the
+ * deterministic path. Usage is summed over every model call of the operation.
+ */
+import { Validator } from '@cfworker/json-schema';
+import { z } from 'zod';
+import { addUsage, callModel, type CallbackInvoker } from '../models/call';
+import { DeckhandError, ErrorCode } from '../protocol/errors';
+import type { ResolvedModel } from '../protocol/model';
+import { DEFAULTS, ZERO_USAGE, type Action, type ActResult, type LocatorSpec, type ObserveResult, type Usage } from '../protocol/schemas';
+import { performAction } from './actions';
+import { withDeadline } from './pages';
+import type { BrowserPort } from './ports';
+import {
+  ACT_JSON_SCHEMA, ActAnswerSchema, OBSERVE_JSON_SCHEMA, ObserveAnswerSchema, systemPrompt, TEXT_EXTRACTION_SCHEMA, userPrompt, variablesHelp, type ActAnswer,
+} from './prompts';
+import { captureSnapshot, selectorsForIds } from './snapshot';
+
+export interface LogEvent {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  message: string;
+  data?: Record<string, unknown>;
+}
+
+export interface InferenceDeps {
+  port: BrowserPort;
+  invokeCallback: CallbackInvoker;
+  log: (e: LogEvent) => void;
+}
+
+export type Variables = Record<string, string | { value: string; description?: string }>;
+
+export interface OpContext {
+  page: number;
+  model: ResolvedModel;
+  deadline: number;
+  timeoutMs: number;
+  systemPrompt?: string;
+  domSettleTimeoutMs: number;
+  locator?: LocatorSpec;
+  ignoreLocators?: LocatorSpec[];
+  variables?: Variables;
+  screenshot?: boolean;
+  opId?: string;
+}
+
+const remaining = (ctx: OpContext) => {
+  const ms = ctx.deadline - Date.now();
+  if (ms <= 0) throw new DeckhandError(ErrorCode.Timeout, `the operation ran out of its ${ctx.timeoutMs} ms timeout`, { timeoutMs: ctx.timeoutMs });
+  return ms;
+};
+
+async function settle(deps: InferenceDeps, ctx: OpContext): Promise<void> {
+  if (ctx.domSettleTimeoutMs <= 0) return;
+  const ms = Math.min(ctx.domSettleTimeoutMs, remaining(ctx));
+  const r = await deps.port
+    .frameRequest<{ settled: boolean }>(ctx.page, 0, { type: 'dh:settle', timeoutMs: ms, quietMs: 150 }, ms + 2000)
+    .catch(() => ({ settled: false }));
+  if (!r.settled) deps.log({ level: 'debug', message: `page still changing after ${ms} ms; reading it anyway`, data: { opId: ctx.opId } });
+}
+
+/** One model call whose answer must match `check`; a bad answer gets one retry that shows the model its mistake. */
+async function ask(
+  deps: InferenceDeps,
+  ctx: OpContext,
+  kind: 'act' | 'observe' | 'extract',
+  prompt: string,
+  schema: Record<string, unknown>,
+  check: (o: unknown) => string | null,
+  images: { data: string; mimeType: string }[] = [],
+): Promise<{ object: unknown; usage: Usage }> {
+  let usage: Usage = { ...ZERO_USAGE };
+  let attemptPrompt = prompt;
+  for (let attempt = 0; attempt < 2; attempt++) {
+    deps.log({ level: 'debug', message: `${kind}: calling ${ctx.model.name}`, data: { opId: ctx.opId, attempt } });
+    const r = await callModel(ctx.model, { system: systemPrompt(kind, ctx.systemPrompt), prompt: attemptPrompt, schema, images }, remaining(ctx), deps.invokeCallback).catch((e: unknown) => {
+      if (e instanceof DeckhandError && e.code === ErrorCode.ModelOutputInvalid && attempt === 0) return e;
+      throw e;
+    });
+    if (r instanceof DeckhandError) {
+      attemptPrompt = `${prompt}\n\nYour previous answer was not valid: ${r.message}. Answer again, following the schema exactly.`;
+      continue;
+    }
+    usage = addUsage(usage, r.usage);
+    deps.log({
+      level: 'info',
+      message: `${kind}: ${ctx.model.name} answered in ${r.usage.inferenceTimeMs} ms`,
+      data: { opId: ctx.opId, span: 'model-call', model: ctx.model.name, startedAt: r.startedAt, endedAt: r.endedAt, inputTokens: r.usage.inputTokens, outputTokens: r.usage.outputTokens },
+    });
+    const problem = check(r.object);
+    if (!problem) return { object: r.object, usage };
+    if (attempt === 1) {
+      throw new DeckhandError(ErrorCode.ModelOutputInvalid, `model '${ctx.model.name}' answered ${kind} with data that does not fit the schema twice: ${problem}`, { model: ctx.model.name });
+    }
+    attemptPrompt = `${prompt}\n\nYour previous answer did not fit the schema: ${problem}. Answer again, following the schema exactly.`;
+  }
+  throw new DeckhandError(ErrorCode.ModelOutputInvalid, `model '${ctx.model.name}' gave no valid answer for ${kind}`, { model: ctx.model.name });
+}
+
+const zodCheck = (schema: z.ZodTypeAny) => (o: unknown) => {
+  const r = schema.safeParse(o);
+  return r.success ? null : r.error.issues.map((i) => `${i.path.join('.') || 'answer'}: ${i.message}`).join('; ');
+};
+
+function normalizeVariables(v?: Variables): Record<string, { value: string; description?: string }> {
+  const out: Record<string, { value: string; description?: string }> = {};
+  for (const [k, val] of Object.entries(v ?? {})) out[k] = typeof val === 'string' ? { value: val } : val;
+  return out;
+}
+
+export function substitute(args: string[], vars: Record<string, { value: string }>): string[] {
+  return args.map((a) => a.replace(/%([A-Za-z0-9_-]+)%/g, (m, name: string) => (name in vars ? vars[name].value : m)));
+}
+
+async function snapshotFor(deps: InferenceDeps, ctx: OpContext, budget?: number) {
+  return captureSnapshot(deps.port, ctx.page, { locator: ctx.locator, ignoreLocators: ctx.ignoreLocators, budget, timeoutMs: Math.min(remaining(ctx), 15_000) });
+}
+
+async function toSelector(deps: InferenceDeps, ctx: OpContext, id: string): Promise<string | null> {
+  if (!/^(f\d+)?e\d+$/.test(id.trim())) return null;
+  const [ref] = await selectorsForIds(deps.port, ctx.page, [id.trim()]);
+  return ref?.selector ?? null;
+}
+
+export async function inferAct(deps: InferenceDeps, ctx: OpContext, instruction: string): Promise<{ result: Omit<ActResult, 'metadata'>; usage: Usage }> {
+  const vars = normalizeVariables(ctx.variables);
+  let usage: Usage = { ...ZERO_USAGE };
+  const actions: Action[] = [];
+  let previous = '';
+  for (let step = 0; step < 2; step++) {
+    await settle(deps, ctx);
+    const snap = await snapshotFor(deps, ctx);
+    const extra = variablesHelp(vars) + (previous ? `\n\nAlready done for this instruction: ${previous}. Now finish it on the page as it is now.` : '');
+    const { object, usage: u } = await ask(deps, ctx, 'act', userPrompt({ instruction, snapshot: snap.text, url: snap.url, extra }), ACT_JSON_SCHEMA, zodCheck(ActAnswerSchema));
+    usage = addUsage(usage, u);
+    const answer = object as ActAnswer;
+    if (!answer.found || !answer.elementId) {
+      if (step === 1) break; // the first step already acted
+      return {
+        result: { data: { success: false, message: `no element on the page fits "${instruction}"${answer.reason ? `: ${answer.reason}` : ''}`, actionDescription: instruction, actions } },
+        usage,
+      };
+    }
+    const selector = await toSelector(deps, ctx, answer.elementId);
+    if (!selector) {
+      return {
+        result: { data: { success: false, message: `the model chose '${answer.elementId}', which is not an element of the page snapshot; nothing was done`, actionDescription: instruction, actions } },
+        usage,
+      };
+    }
+    let args = answer.arguments;
+    if (answer.method === 'dragAndDrop' && args[0]) args = [(await toSelector(deps, ctx, args[0])) ?? args[0], ...args.slice(1)];
+    const action: Action = { selector, description: answer.description, method: answer.method, arguments: args };
+    await performAction(deps.port, ctx.page, { selector }, answer.method, substitute(args, vars), Math.min(remaining(ctx), DEFAULTS.actionTimeoutMs));
+    actions.push(action);
+    if (!answer.twoStep) break;
+    previous = `${answer.method} on ${answer.description}`;
+  }
+  return {
+    result: { data: { success: true, message: `performed: ${actions.map((a) => `${a.method} on ${a.description}`).join(', then ')}`, actionDescription: instruction, actions } },
+    usage,
+  };
+}
+
+export async function inferObserve(deps: InferenceDeps, ctx: OpContext, instruction?: string): Promise<{ data: ObserveResult['data']; usage: Usage }> {
+  await settle(deps, ctx);
+  const snap = await snapshotFor(deps, ctx);
+  const vars = normalizeVariables(ctx.variables);
+  const { object, usage } = await ask(deps, ctx, 'observe', userPrompt({ instruction, snapshot: snap.text, url: snap.url, extra: variablesHelp(vars) }), OBSERVE_JSON_SCHEMA, zodCheck(ObserveAnswerSchema));
+  const elements = (object as z.infer<typeof ObserveAnswerSchema>).elements;
+  const refs = await selectorsForIds(deps.port, ctx.page, elements.map((e) => e.elementId.trim()).filter((id) => /^(f\d+)?e\d+$/.test(id)));
+  const byId = new Map(refs.filter((r): r is NonNullable<typeof r> => !!r).map((r) => [r.id, r.selector]));
+  const data: Action[] = [];
+  for (const e of elements) {
+    const selector = byId.get(e.elementId.trim());
+    if (selector) data.push({ selector, description: e.description, method: e.method, arguments: e.arguments });
+    else deps.log({ level: 'warn', message: `observe: dropped '${e.elementId}', which is not in the page snapshot`, data: { opId: ctx.opId } });
+  }
+  return { data, usage };
+}
+
+const EXTRACT_CHUNK_TOKENS = 24_000;
+const EXTRACT_MAX_CHUNKS = 8;
+
+/** href values shown in a snapshot, by element id, for turning ids the model returns into URLs. */
+function hrefsOf(snapshot: string): Map<string, string> {
+  const out = new Map<string, string>();
+  for (const m of snapshot.matchAll(/\[((?:f\d+)?e\d+)\][^\n]*? href=(\S+)/g)) out.set(m[1], m[2]);
+  return out;
+}
+
+const URLISH = /url|link|href|website|homepage/i;
+
+/** Links come back as the page's real, absolute URLs, whatever the model wrote. */
+function fixUrls(value: unknown, schema: Record<string, unknown> | undefined, key: string, hrefs: Map<string, string>, base: string): unknown {
+  if (typeof value === 'string') {
+    const urlish = URLISH.test(key) || schema?.format === 'uri' || schema?.format === 'url';
+    if (!urlish) return value;
+    const v = hrefs.get(value.trim()) ?? value;
+    try {
+      return v && /^(\/|\.\/|\.\.\/|\?|#|[a-z][a-z0-9+.-]*:)/i.test(v) ? new URL(v, base).href : v;
+    } catch {
+      return v;
+    }
+  }
+  if (Array.isArray(value)) return value.map((v) => fixUrls(v, (schema?.items as Record<string, unknown>) ?? undefined, key, hrefs, base));
+  if (value && typeof value === 'object') {
+    const props = (schema?.properties ?? {}) as Record<string, Record<string, unknown>>;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, fixUrls(v, props[k], k, hrefs, base)]));
+  }
+  return value;
+}
+
+/** Merge answers from chunks of one page: lists concatenate, the first non-empty scalar wins. */
+export function mergeExtracted(a: unknown, b: unknown): unknown {
+  if (Array.isArray(a) && Array.isArray(b)) return [...a, ...b];
+  if (a && b && typeof a === 'object' && typeof b === 'object' && !Array.isArray(a)) {
+    const out: Record<string, unknown> = { ...(a as Record<string, unknown>) };
+    for (const [k, v] of Object.entries(b as Record<string, unknown>)) out[k] = k in out ? mergeExtracted(out[k], v) : v;
+    return out;
+  }
+  if (typeof a === 'string' && typeof b === 'string') return a.trim() ? (b.trim() && !a.includes(b) ? `${a}\n${b}` : a) : b;
+  return a === null || a === undefined || a === '' ? b : a;
+}
+
+export async function inferExtract(
+  deps: InferenceDeps,
+  ctx: OpContext,
+  instruction: string | undefined,
+  userSchema: Record<string, unknown> | undefined,
+): Promise<{ data: unknown; usage: Usage }> {
+  // Providers want an object at the top: wrap anything else and unwrap the answer.
+  const wrapped = !!userSchema && userSchema.type !== 'object';
+  const schema = !userSchema ? (TEXT_EXTRACTION_SCHEMA as unknown as Record<string, unknown>) : wrapped ? { type: 'object', additionalProperties: false, required: ['value'], properties: { value: userSchema } } : userSchema;
+  let validator: Validator;
+  try {
+    validator = new Validator(schema as never, '7', false);
+  } catch (e) {
+    throw new DeckhandError(ErrorCode.InvalidArgument, `the extract schema is not a usable JSON Schema: ${(e as Error).message}`);
+  }
+  const check = (o: unknown) => {
+    const r = validator.validate(o);
+    return r.valid ? null : r.errors.slice(0, 5).map((e) => `${e.instanceLocation}: ${e.error}`).join('; ');
+  };
+  await settle(deps, ctx);
+  let snap = await snapshotFor(deps, ctx, EXTRACT_CHUNK_TOKENS);
+  // Too large for one call: take the whole page and extract chunk by chunk, merging the answers.
+  let chunks = [snap.text];
+  if (snap.folded) {
+    snap = await snapshotFor(deps, ctx, 50_000_000);
+    chunks = splitLines(snap.text, EXTRACT_CHUNK_TOKENS * 3);
+    if (chunks.length > EXTRACT_MAX_CHUNKS) {
+      throw new DeckhandError(
+        ErrorCode.InvalidArgument,
+        `the page is too large to extract from in ${EXTRACT_MAX_CHUNKS} model calls (${chunks.length} chunks of ${EXTRACT_CHUNK_TOKENS} tokens); scope the extraction with a locator`,
+      );
+    }
+    deps.log({ level: 'info', message: `extract: page split into ${chunks.length} chunks`, data: { opId: ctx.opId } });
+  }
+  const images = ctx.screenshot ? [await screenshotFor(deps, ctx.page)] : [];
+  let usage: Usage = { ...ZERO_USAGE };
+  let merged: unknown = undefined;
+  for (const [i, chunk] of chunks.entries()) {
+    const part = chunks.length > 1 ? `\n\n(This is part ${i + 1} of ${chunks.length} of the page.)` : '';
+    const r = await ask(deps, ctx, 'extract', userPrompt({ instruction, snapshot: chunk, url: snap.url, extra: part }), schema, check, i === 0 ? images : []);
+    usage = addUsage(usage, r.usage);
+    merged = merged === undefined ? r.object : mergeExtracted(merged, r.object);
+  }
+  let data = wrapped ? (merged as { value: unknown }).value : merged;
+  data = fixUrls(data, wrapped ? userSchema : schema, '', hrefsOf(snap.text), snap.url);
+  return { data, usage };
+}
+
+function splitLines(text: string, maxChars: number): string[] {
+  const out: string[] = [];
+  let cur: string[] = [];
+  let size = 0;
+  for (const line of text.split('\n')) {
+    if (size + line.length + 1 > maxChars && cur.length) {
+      out.push(cur.join('\n'));
+      cur = [];
+      size = 0;
+    }
+    cur.push(line);
+    size += line.length + 1;
+  }
+  if (cur.length) out.push(cur.join('\n'));
+  return out;
+}
+
+async function screenshotFor(deps: InferenceDeps, page: number): Promise<{ data: string; mimeType: string }> {
+  const cdp = await deps.port.cdp(page);
+  const r = await withDeadline(cdp.send<{ data: string }>('Page.captureScreenshot', { format: 'jpeg', quality: 70 }), 15_000, 'screenshot for the model');
+  return { data: r.data, mimeType: 'image/jpeg' };
+}

@@ -1,0 +1,113 @@
+/**
+ * One structured model call: the prompt, a JSON Schema for the answer, optional
+ * screenshots. Provider models go through the ai SDK; callback models go back to
+ * the caller's Node process over the RPC. Every failure becomes a typed error
+ * that names the model and the cause.
+ */
+import { APICallError, generateText, jsonSchema, NoObjectGeneratedError, Output, type ModelMessage } from 'ai';
+import { DeckhandError, ErrorCode } from '../protocol/errors';
+import { ModelReplySchema, type ModelReply, type ModelRequest, type ResolvedModel } from '../protocol/model';
+import type { Usage } from '../protocol/schemas';
+import { languageModelFor } from './providers';
+
+export interface ModelCallResult {
+  object: unknown;
+  usage: Usage;
+  /** Wall time of the call, also in usage.inferenceTimeMs. */
+  startedAt: number;
+  endedAt: number;
+}
+
+/** How the worker reaches a caller's callback model. */
+export type CallbackInvoker = (callbackId: string, request: ModelRequest, timeoutMs: number) => Promise<unknown>;
+
+const n = (v: number | undefined) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
+
+export function mapModelError(e: unknown, model: ResolvedModel, timeoutMs: number): DeckhandError {
+  if (e instanceof DeckhandError) return e;
+  const name = `model '${model.name}'`;
+  const err = e as { name?: string; message?: string; cause?: unknown };
+  if (err?.name === 'TimeoutError' || err?.name === 'AbortError' || (err?.cause as { name?: string })?.name === 'TimeoutError') {
+    return new DeckhandError(ErrorCode.Timeout, `${name} did not answer within ${timeoutMs} ms (the request was aborted)`, { model: model.name, timeoutMs });
+  }
+  if (APICallError.isInstance(e)) {
+    const status = e.statusCode;
+    const detail = (e.message || '').slice(0, 300);
+    if (status === 401 || status === 403) return new DeckhandError(ErrorCode.ModelAuthFailed, `${name} rejected the credentials (HTTP ${status}): ${detail}`, { model: model.name, status });
+    if (status === 429) return new DeckhandError(ErrorCode.ModelRateLimited, `${name} is rate limited (HTTP 429): ${detail}`, { model: model.name, status });
+    if (status !== undefined) return new DeckhandError(ErrorCode.ModelProviderError, `${name} failed with HTTP ${status}: ${detail}`, { model: model.name, status });
+    return new DeckhandError(ErrorCode.ModelUnreachable, `${name} could not be reached: ${detail}`, { model: model.name });
+  }
+  if (err?.name === 'TypeError' && /fetch/i.test(err.message ?? '')) {
+    return new DeckhandError(ErrorCode.ModelUnreachable, `${name} could not be reached: ${err.message}`, { model: model.name });
+  }
+  if (NoObjectGeneratedError.isInstance(e)) {
+    return new DeckhandError(ErrorCode.ModelOutputInvalid, `${name} did not return valid JSON for the requested schema: ${e.message}`, { model: model.name });
+  }
+  return new DeckhandError(ErrorCode.ModelProviderError, `${name} failed: ${err?.message ?? String(e)}`, { model: model.name });
+}
+
+async function callProvider(model: Extract<ResolvedModel, { kind: 'provider' }>, req: ModelRequest, signal: AbortSignal): Promise<{ object: unknown; usage: Usage }> {
+  const content: Exclude<ModelMessage['content'], string> = [{ type: 'text', text: req.prompt }];
+  for (const img of req.images) (content as { type: string }[]).push({ type: 'image', image: img.data, mediaType: img.mimeType } as never);
+  const r = await generateText({
+    model: languageModelFor(model),
+    system: req.system,
+    messages: [{ role: 'user', content } as ModelMessage],
+    output: Output.object({ schema: jsonSchema(req.schema as never) }),
+    abortSignal: signal,
+    maxRetries: 0,
+  });
+  const u = r.usage;
+  return {
+    object: r.output,
+    usage: {
+      inputTokens: n(u.inputTokens),
+      outputTokens: n(u.outputTokens),
+      reasoningTokens: n(u.outputTokenDetails?.reasoningTokens ?? u.reasoningTokens),
+      cachedInputTokens: n(u.inputTokenDetails?.cacheReadTokens ?? u.cachedInputTokens),
+      inferenceTimeMs: 0,
+    },
+  };
+}
+
+export async function callModel(model: ResolvedModel, req: ModelRequest, timeoutMs: number, invokeCallback: CallbackInvoker): Promise<ModelCallResult> {
+  const startedAt = Date.now();
+  const t0 = performance.now();
+  const signal = AbortSignal.timeout(timeoutMs);
+  let out: { object: unknown; usage: Usage };
+  try {
+    if (model.kind === 'callback') {
+      const raw = await invokeCallback(model.callbackId, { ...req, timeoutMs }, timeoutMs);
+      const parsed = ModelReplySchema.safeParse(raw);
+      if (!parsed.success) {
+        throw new DeckhandError(ErrorCode.ModelOutputInvalid, `callback model '${model.name}' must return { object, usage? }: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'reply'}: ${i.message}`).join('; ')}`);
+      }
+      const reply: ModelReply = parsed.data;
+      out = {
+        object: reply.object,
+        usage: {
+          inputTokens: n(reply.usage?.inputTokens),
+          outputTokens: n(reply.usage?.outputTokens),
+          reasoningTokens: n(reply.usage?.reasoningTokens),
+          cachedInputTokens: n(reply.usage?.cachedInputTokens),
+          inferenceTimeMs: 0,
+        },
+      };
+    } else out = await callProvider(model, req, signal);
+  } catch (e) {
+    throw mapModelError(signal.aborted && !(e instanceof DeckhandError) ? Object.assign(new Error('timeout'), { name: 'TimeoutError' }) : e, model, timeoutMs);
+  }
+  const ms = Math.round(performance.now() - t0);
+  return { object: out.object, usage: { ...out.usage, inferenceTimeMs: ms }, startedAt, endedAt: Date.now() };
+}
+
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    reasoningTokens: a.reasoningTokens + b.reasoningTokens,
+    cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+    inferenceTimeMs: a.inferenceTimeMs + b.inferenceTimeMs,
+  };
+}

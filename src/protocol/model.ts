@@ -1,0 +1,136 @@
+/**
+ * Model configuration. A model is a `provider/model` name, one of the four
+ * ModelConfig shapes, or a caller's generation callback. Node resolves any of
+ * them (keys from the config or the provider's usual environment variable) into a
+ * ResolvedModel sent with each call; the worker never stores it.
+ */
+import { z } from 'zod';
+
+export const OPENAI_ENDPOINT_FORMATS = ['responses', 'chat'] as const;
+
+/** Generic: any `provider/model` name, or any OpenAI-compatible endpoint through baseURL. */
+export const GenericModelConfigSchema = z
+  .object({
+    modelName: z.string().min(1, 'modelName must not be empty'),
+    apiKey: z.string().min(1).optional(),
+    baseURL: z.string().url().optional(),
+    headers: z.record(z.string()).optional(),
+    openaiEndpointFormat: z.enum(OPENAI_ENDPOINT_FORMATS).optional(),
+    provider: z.string().min(1).optional(),
+  })
+  .strict();
+
+/** A Google service account key: camelCase, or the JSON key file's own snake_case fields. */
+export const ServiceAccountSchema = z.union([
+  z.object({ clientEmail: z.string().min(1), privateKey: z.string().min(1), privateKeyId: z.string().optional() }).strict(),
+  z
+    .object({ client_email: z.string().min(1), private_key: z.string().min(1), private_key_id: z.string().optional() })
+    .passthrough(),
+]);
+
+export const VertexModelConfigSchema = z
+  .object({
+    provider: z.literal('vertex'),
+    modelName: z.string().min(1),
+    auth: ServiceAccountSchema,
+    providerOptions: z
+      .object({
+        vertex: z
+          .object({
+            project: z.string().min(1),
+            location: z.string().min(1),
+            baseURL: z.string().url().optional(),
+            headers: z.record(z.string()).optional(),
+          })
+          .strict(),
+      })
+      .strict(),
+  })
+  .strict();
+
+const azureCommon = {
+  provider: z.literal('azure'),
+  /** The deployment name. */
+  modelName: z.string().min(1),
+  resourceName: z.string().min(1).optional(),
+  baseURL: z.string().url().optional(),
+  apiVersion: z.string().min(1).optional(),
+  headers: z.record(z.string()).optional(),
+};
+
+export const AzureApiKeyModelConfigSchema = z.object({ ...azureCommon, apiKey: z.string().min(1) }).strict();
+
+export const AzureEntraModelConfigSchema = z
+  .object({
+    ...azureCommon,
+    auth: z.object({ type: z.literal('azureEntraId'), token: z.string().min(1, 'the Entra ID token must be at least 1 character') }).strict(),
+  })
+  .strict();
+
+export const ModelConfigSchema = z.union([VertexModelConfigSchema, AzureEntraModelConfigSchema, AzureApiKeyModelConfigSchema, GenericModelConfigSchema]);
+export type ModelConfig = z.infer<typeof ModelConfigSchema>;
+export type GenericModelConfig = z.infer<typeof GenericModelConfigSchema>;
+
+/** Pick the one schema a config claims to be, so errors name the offending property. */
+export function modelConfigSchemaFor(input: unknown): z.ZodTypeAny {
+  const o = (input ?? {}) as Record<string, unknown>;
+  if (o.provider === 'vertex') return VertexModelConfigSchema;
+  if (o.provider === 'azure') return 'auth' in o ? AzureEntraModelConfigSchema : AzureApiKeyModelConfigSchema;
+  return GenericModelConfigSchema;
+}
+
+export const KNOWN_PROVIDERS = ['openai', 'anthropic', 'google', 'vertex', 'azure', 'bedrock'] as const;
+
+/** What the worker receives: everything needed for one call, already resolved. */
+export const ResolvedModelSchema = z.discriminatedUnion('kind', [
+  z
+    .object({
+      kind: z.literal('provider'),
+      /** Name as the caller gave it, for messages and spans (never a key). */
+      name: z.string(),
+      provider: z.enum([...KNOWN_PROVIDERS, 'openai-compatible']),
+      modelId: z.string().min(1),
+      apiKey: z.string().optional(),
+      baseURL: z.string().optional(),
+      headers: z.record(z.string()).optional(),
+      openaiEndpointFormat: z.enum(OPENAI_ENDPOINT_FORMATS).optional(),
+      vertex: z
+        .object({ project: z.string(), location: z.string(), clientEmail: z.string(), privateKey: z.string(), privateKeyId: z.string().optional() })
+        .optional(),
+      azure: z.object({ resourceName: z.string().optional(), apiVersion: z.string().optional(), token: z.string().optional() }).optional(),
+      bedrock: z
+        .object({ region: z.string(), accessKeyId: z.string(), secretAccessKey: z.string(), sessionToken: z.string().optional() })
+        .optional(),
+    })
+    .strict(),
+  z.object({ kind: z.literal('callback'), name: z.string(), callbackId: z.string() }).strict(),
+]);
+export type ResolvedModel = z.infer<typeof ResolvedModelSchema>;
+
+/** A generation request as a callback model receives it. */
+export const ModelRequestSchema = z.object({
+  system: z.string(),
+  prompt: z.string(),
+  /** JSON Schema of the expected object. */
+  schema: z.record(z.unknown()),
+  /** Base64 PNG/JPEG screenshots, when the operation asked for one. */
+  images: z.array(z.object({ data: z.string(), mimeType: z.string() })).default([]),
+  timeoutMs: z.number().int().positive().optional(),
+});
+export type ModelRequest = z.infer<typeof ModelRequestSchema>;
+
+export const ModelReplySchema = z
+  .object({
+    object: z.unknown(),
+    usage: z
+      .object({
+        inputTokens: z.number().nonnegative().optional(),
+        outputTokens: z.number().nonnegative().optional(),
+        reasoningTokens: z.number().nonnegative().optional(),
+        cachedInputTokens: z.number().nonnegative().optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+export type ModelReply = z.infer<typeof ModelReplySchema>;
