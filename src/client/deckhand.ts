@@ -126,12 +126,12 @@ export class Deckhand {
     if (!browser || typeof browser !== 'object' || !('link' in browser)) {
       throw new DeckhandError(ErrorCode.InvalidArgument, 'Deckhand.create needs { browser } from localBrowser.launch() or localBrowser.connect()');
     }
-    if (browser.claimedBy) throw new DeckhandError(ErrorCode.AlreadyInUse, 'this browser handle already backs a Deckhand instance; close that instance first or launch another browser');
-    if (!browser.isConnected) throw new DeckhandError(ErrorCode.BrowserClosed, 'the browser is closed');
     if (options.model !== undefined) resolveModel(options.model, new CallbackRegistry()); // fail now on a bad config
     if (options.domSettleTimeoutMs !== undefined && !(Number.isInteger(options.domSettleTimeoutMs) && options.domSettleTimeoutMs >= 0)) {
       throw new DeckhandError(ErrorCode.InvalidArgument, 'domSettleTimeoutMs must be a non-negative integer (milliseconds)');
     }
+    if (browser.claimedBy) throw new DeckhandError(ErrorCode.AlreadyInUse, 'this browser handle already backs a Deckhand instance; close that instance first or launch another browser');
+    if (!browser.isConnected) throw new DeckhandError(ErrorCode.BrowserClosed, 'the browser is closed');
     let instance: Deckhand;
     try {
       instance = new Deckhand(CREATE, browser, options);
