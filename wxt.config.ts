@@ -12,7 +12,8 @@ export default defineConfig({
     key: EXTENSION_KEY,
     // debugger: trusted input, screenshots, evaluation. scripting: inject the content script into
     // tabs that predate the extension. webNavigation: the frame tree for nested snapshots.
-    permissions: ['debugger', 'scripting', 'webNavigation'],
+    // storage: metrics survive a stopped worker (session storage only, never sync).
+    permissions: ['debugger', 'scripting', 'webNavigation', 'storage'],
     host_permissions: ['<all_urls>'],
     // No web page and no other extension may message the worker.
     externally_connectable: { ids: [] },

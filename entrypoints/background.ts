@@ -11,7 +11,12 @@ import { Methods, type MethodName } from '../src/protocol/methods';
 import { RpcPeer } from '../src/protocol/rpc';
 
 export default defineBackground(() => {
-  const engine = new Engine(new ChromeBrowserPort(), chrome.runtime.id);
+  // Session storage: survives the worker being stopped, gone when the browser closes; never sync storage.
+  const state = {
+    load: async (key: string) => (await chrome.storage.session.get(key))[key],
+    save: (key: string, value: unknown) => chrome.storage.session.set({ [key]: value }),
+  };
+  const engine = new Engine(new ChromeBrowserPort(), chrome.runtime.id, state);
   const peers = new Map<string, RpcPeer>();
   const g = globalThis as unknown as Record<string, unknown>;
 

@@ -6,14 +6,14 @@
 import { describeZodError } from '../protocol/zod-errors';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { Methods, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
-import { ActionSchema, DEFAULTS, ZERO_USAGE, type ActResult, type OperationOptions, type PageInfo, type ResultMetadata, type Usage } from '../protocol/schemas';
-import type { CallbackInvoker } from '../models/call';
+import { ActionSchema, DEFAULTS, ZERO_USAGE, type ActResult, type OperationOptions, type PageInfo, type Metrics, type ResultMetadata, type Usage } from '../protocol/schemas';
+import type { CallbackInvoker, LanguageModelFactory } from '../models/call';
 import { inferAct, inferExtract, inferObserve, type InferenceDeps, type LogEvent, type OpContext } from './inference';
 import { performAction, validateAction } from './actions';
 import { countTarget } from './frames';
 import { MetricsBook } from './metrics';
 import { evaluate, goto, screenshot, withDeadline } from './pages';
-import type { BrowserPort } from './ports';
+import type { BrowserPort, StatePort } from './ports';
 import { captureSnapshot, selectorsForIds } from './snapshot';
 
 export const ENGINE_VERSION = '0.1.0';
@@ -39,10 +39,21 @@ export class Engine implements CommandClient {
   readonly metricsBook = new MetricsBook();
   private readonly handlers: Record<MethodName, Handler>;
 
+  private readonly restored: Promise<void>;
+
   constructor(
     private readonly port: BrowserPort,
     private readonly extensionId: string,
+    private readonly state?: StatePort,
+    private readonly languageModel?: LanguageModelFactory,
   ) {
+    // Metrics outlive a stopped worker: restore them before the first command.
+    this.restored = (state?.load('metrics') ?? Promise.resolve(undefined)).then(
+      (m) => {
+        if (m && typeof m === 'object') this.metricsBook.restore(m as Partial<Metrics>);
+      },
+      () => undefined,
+    );
     this.handlers = {
       'engine.ping': async () => ({ version: ENGINE_VERSION, extensionId: this.extensionId }),
       'context.pages': async () => this.port.listPages(),
@@ -81,7 +92,7 @@ export class Engine implements CommandClient {
       observe: async (p: Params<'observe'>, ctx) => {
         const op = await this.opContext('observe', p.options, ctx);
         const r = await inferObserve(this.deps(ctx), op, p.instruction);
-        this.metricsBook.add('observe', r.usage);
+        await this.addUsage('observe', r.usage);
         return { data: r.data, metadata: this.meta(r.usage) };
       },
       extract: async (p: Params<'extract'>, ctx) => {
@@ -90,10 +101,13 @@ export class Engine implements CommandClient {
         }
         const op = await this.opContext('extract', p.options, ctx);
         const r = await inferExtract(this.deps(ctx), op, p.instruction, p.schema as Record<string, unknown> | undefined);
-        this.metricsBook.add('extract', r.usage);
+        await this.addUsage('extract', r.usage);
         return { data: r.data, metadata: this.meta(r.usage) };
       },
-      metrics: async () => this.metricsBook.snapshot(),
+      metrics: async () => {
+        await this.restored;
+        return this.metricsBook.snapshot();
+      },
     };
   }
 
@@ -106,11 +120,17 @@ export class Engine implements CommandClient {
   }
 
   private deps(ctx: CallContext): InferenceDeps {
-    return { port: this.port, invokeCallback: ctx.invokeCallback, log: ctx.log };
+    return { port: this.port, invokeCallback: ctx.invokeCallback, log: ctx.log, languageModel: this.languageModel };
   }
 
   private meta(usage: Usage): ResultMetadata {
     return { actionId: crypto.randomUUID(), cache: { status: 'DISABLED' }, usage };
+  }
+
+  private async addUsage(op: 'act' | 'observe' | 'extract', usage: Usage): Promise<void> {
+    await this.restored;
+    this.metricsBook.add(op, usage);
+    await this.state?.save('metrics', this.metricsBook.snapshot()).catch(() => undefined);
   }
 
   private async opContext(op: string, options: OperationOptions | undefined, ctx: CallContext): Promise<OpContext> {
@@ -153,7 +173,7 @@ export class Engine implements CommandClient {
       const op = await this.opContext('act', p.options, ctx);
       const r = await inferAct(this.deps(ctx), op, p.input);
       // Only a successful operation counts towards metrics.
-      if (r.result.data.success) this.metricsBook.add('act', r.usage);
+      if (r.result.data.success) await this.addUsage('act', r.usage);
       return { ...r.result, metadata: this.meta(r.usage) };
     }
     const parsed = ActionSchema.safeParse(p.input);

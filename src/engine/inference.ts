@@ -5,7 +5,7 @@
  */
 import { Validator } from '@cfworker/json-schema';
 import { z } from 'zod';
-import { addUsage, callModel, type CallbackInvoker } from '../models/call';
+import { addUsage, callModel, type CallbackInvoker, type LanguageModelFactory } from '../models/call';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import type { ResolvedModel } from '../protocol/model';
 import { DEFAULTS, ZERO_USAGE, type Action, type ActResult, type LocatorSpec, type ObserveResult, type Usage } from '../protocol/schemas';
@@ -27,6 +27,8 @@ export interface InferenceDeps {
   port: BrowserPort;
   invokeCallback: CallbackInvoker;
   log: (e: LogEvent) => void;
+  /** Swaps the ai SDK model construction (unit tests use the SDK's mock models). */
+  languageModel?: LanguageModelFactory;
 }
 
 export type Variables = Record<string, string | { value: string; description?: string }>;
@@ -74,7 +76,7 @@ async function ask(
   let attemptPrompt = prompt;
   for (let attempt = 0; attempt < 2; attempt++) {
     deps.log({ level: 'debug', message: `${kind}: calling ${ctx.model.name}`, data: { opId: ctx.opId, attempt } });
-    const r = await callModel(ctx.model, { system: systemPrompt(kind, ctx.systemPrompt), prompt: attemptPrompt, schema, images }, remaining(ctx), deps.invokeCallback).catch((e: unknown) => {
+    const r = await callModel(ctx.model, { system: systemPrompt(kind, ctx.systemPrompt), prompt: attemptPrompt, schema, images }, remaining(ctx), deps.invokeCallback, deps.languageModel).catch((e: unknown) => {
       if (e instanceof DeckhandError && e.code === ErrorCode.ModelOutputInvalid && attempt === 0) return e;
       throw e;
     });

@@ -33,3 +33,9 @@ export interface BrowserPort {
 }
 
 export const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
+
+/** Small persistent state that must survive the worker being stopped (metrics). */
+export interface StatePort {
+  load(key: string): Promise<unknown>;
+  save(key: string, value: unknown): Promise<void>;
+}

@@ -4,7 +4,7 @@
  * the caller's Node process over the RPC. Every failure becomes a typed error
  * that names the model and the cause.
  */
-import { APICallError, generateText, jsonSchema, NoObjectGeneratedError, Output, type ModelMessage } from 'ai';
+import { APICallError, generateText, jsonSchema, NoObjectGeneratedError, Output, type LanguageModel, type ModelMessage } from 'ai';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { ModelReplySchema, type ModelReply, type ModelRequest, type ResolvedModel } from '../protocol/model';
 import type { Usage } from '../protocol/schemas';
@@ -47,11 +47,19 @@ export function mapModelError(e: unknown, model: ResolvedModel, timeoutMs: numbe
   return new DeckhandError(ErrorCode.ModelProviderError, `${name} failed: ${err?.message ?? String(e)}`, { model: model.name });
 }
 
-async function callProvider(model: Extract<ResolvedModel, { kind: 'provider' }>, req: ModelRequest, signal: AbortSignal): Promise<{ object: unknown; usage: Usage }> {
+/** Builds the ai SDK model for a resolved provider model; tests swap in the SDK's mock models. */
+export type LanguageModelFactory = (model: Extract<ResolvedModel, { kind: 'provider' }>) => LanguageModel;
+
+async function callProvider(
+  model: Extract<ResolvedModel, { kind: 'provider' }>,
+  req: ModelRequest,
+  signal: AbortSignal,
+  factory: LanguageModelFactory,
+): Promise<{ object: unknown; usage: Usage }> {
   const content: Exclude<ModelMessage['content'], string> = [{ type: 'text', text: req.prompt }];
   for (const img of req.images) (content as { type: string }[]).push({ type: 'image', image: img.data, mediaType: img.mimeType } as never);
   const r = await generateText({
-    model: languageModelFor(model),
+    model: factory(model),
     system: req.system,
     messages: [{ role: 'user', content } as ModelMessage],
     output: Output.object({ schema: jsonSchema(req.schema as never) }),
@@ -71,7 +79,13 @@ async function callProvider(model: Extract<ResolvedModel, { kind: 'provider' }>,
   };
 }
 
-export async function callModel(model: ResolvedModel, req: ModelRequest, timeoutMs: number, invokeCallback: CallbackInvoker): Promise<ModelCallResult> {
+export async function callModel(
+  model: ResolvedModel,
+  req: ModelRequest,
+  timeoutMs: number,
+  invokeCallback: CallbackInvoker,
+  factory: LanguageModelFactory = languageModelFor,
+): Promise<ModelCallResult> {
   const startedAt = Date.now();
   const t0 = performance.now();
   const signal = AbortSignal.timeout(timeoutMs);
@@ -94,7 +108,7 @@ export async function callModel(model: ResolvedModel, req: ModelRequest, timeout
           inferenceTimeMs: 0,
         },
       };
-    } else out = await callProvider(model, req, signal);
+    } else out = await callProvider(model, req, signal, factory);
   } catch (e) {
     throw mapModelError(signal.aborted && !(e instanceof DeckhandError) ? Object.assign(new Error('timeout'), { name: 'TimeoutError' }) : e, model, timeoutMs);
   }

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Deckhand, DeckhandError, EXTENSION_ID, localBrowser } from '../../src/index';
 import { extensionDir, findChromium } from '../../src/client/paths';
-import { useBrowser } from './harness';
+import { stopWorker, useBrowser } from './harness';
 
 const h = useBrowser();
 const started: ChildProcess[] = [];
@@ -158,28 +158,19 @@ describe('connect to a running Chromium', () => {
 });
 
 describe('the worker, the browser or the tab going away', () => {
-  async function stopWorker(): Promise<void> {
-    const cdp = h.browser.cdp;
-    const { targetInfos } = await cdp.send('Target.getTargets');
-    const page = targetInfos.find((t: { type: string }) => t.type === 'page');
-    const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: page.targetId, flatten: true });
-    await cdp.send('ServiceWorker.enable', {}, sessionId);
-    await cdp.send('ServiceWorker.stopAllWorkers', {}, sessionId);
-    await cdp.send('Target.detachFromTarget', { sessionId });
-  }
 
   it('a call in flight when the worker stops fails with WORKER_GONE; the next call restarts the worker and works', async () => {
     const page = await h.open('/form.html');
     const pending = h.dh.act({ selector: '#never-there', description: 'x' }, { timeout: 20_000 }).catch((e: unknown) => e);
     await new Promise((r) => setTimeout(r, 200));
     const t = Date.now();
-    await stopWorker();
+    await stopWorker(h.browser);
     expect(await pending).toMatchObject({ code: 'WORKER_GONE' });
     expect(Date.now() - t).toBeLessThan(5000);
     await h.dh.act({ selector: '#terms', description: 'after restart', method: 'check' });
     expect(await page.evaluate(() => (document.getElementById('terms') as HTMLInputElement).checked)).toBe(true);
     // And again while idle: stop, then call.
-    await stopWorker();
+    await stopWorker(h.browser);
     await new Promise((r) => setTimeout(r, 300));
     expect(await page.title()).toBe('Sign up');
     expect((await page.snapshot()).text).toContain('checkbox "I accept the terms" checked');

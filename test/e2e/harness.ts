@@ -34,3 +34,14 @@ export function useBrowser(): Harness {
   });
   return h;
 }
+
+/** Stop the extension's service worker as Chromium does when it idles it out. */
+export async function stopWorker(browser: BrowserHandle): Promise<void> {
+  const cdp = browser.cdp;
+  const { targetInfos } = await cdp.send('Target.getTargets');
+  const page = targetInfos.find((t: { type: string }) => t.type === 'page');
+  const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: page.targetId, flatten: true });
+  await cdp.send('ServiceWorker.enable', {}, sessionId);
+  await cdp.send('ServiceWorker.stopAllWorkers', {}, sessionId);
+  await cdp.send('Target.detachFromTarget', { sessionId });
+}

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { Deckhand, DeckhandError, localBrowser, type BrowserHandle, type Page } from '../../src/index';
 import { startFixtureServers } from '../fixtures/server';
 import { idFor, startModelServer, type ModelServer } from '../fixtures/model-server';
+import { stopWorker } from './harness';
 
 let servers: Awaited<ReturnType<typeof startFixtureServers>>;
 let ms: ModelServer;
@@ -67,7 +68,9 @@ describe('act with a model', () => {
     expect(after.totalCompletionTokens - before.totalCompletionTokens).toBe(12);
     expect(after.actCachedInputTokens - before.actCachedInputTokens).toBe(100);
     expect(after.observePromptTokens).toBe(before.observePromptTokens);
-    // Reading metrics does not reset them.
+    // Reading metrics does not reset them, and they survive the worker being stopped.
+    expect(await dh.metrics()).toEqual(after);
+    await stopWorker(browser);
     expect(await dh.metrics()).toEqual(after);
   });
 
