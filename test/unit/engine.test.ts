@@ -175,7 +175,7 @@ describe('Engine: validation before touching the page', () => {
 
   it('needs a model for an instruction string, observe and extract', async () => {
     const { port, engine } = setup();
-    await failure(engine.call('act', { input: 'click the login button' }), 'NO_MODEL_CONFIGURED', /^act with an instruction needs a model/);
+    await failure(engine.call('act', { input: 'click the login button' }), 'NO_MODEL_CONFIGURED', /^act needs a model, and none is configured/);
     await failure(engine.call('observe', { instruction: 'find buttons' }), 'NO_MODEL_CONFIGURED', /^observe /);
     await failure(engine.call('observe', {}), 'NO_MODEL_CONFIGURED');
     await failure(engine.call('extract', { instruction: 'get the price' }), 'NO_MODEL_CONFIGURED', /^extract /);
