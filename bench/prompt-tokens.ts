@@ -1,0 +1,76 @@
+/**
+ * Prompt size: the tokens (o200k) that act, observe and extract send to a model
+ * for the benchmark pages, against the same pages' Playwright aria snapshot,
+ * measured in the same run. A callback model records each prompt and answers
+ * minimally, so no provider is needed. `npm run bench`.
+ */
+import { chromium } from 'playwright-core';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
+import { Deckhand, localBrowser } from '../src/index';
+import type { ModelRequest } from '../src/protocol/model';
+import { findChromium } from '../src/client/paths';
+import { startFixtureServers } from '../test/fixtures/server';
+
+const PAGES = [
+  { name: 'form (30 fields)', path: '/bench-form' },
+  { name: 'table 1000 rows', path: '/table?rows=1000' },
+  { name: 'table 5000 rows', path: '/table?rows=5000' },
+  { name: 'docs (80 sections)', path: '/docs?sections=80' },
+];
+
+async function main(): Promise<void> {
+  const servers = await startFixtureServers();
+  const browser = await localBrowser.launch();
+  // Every prompt of the current operation (extract on a big page makes one call per chunk).
+  let prompts: ModelRequest[] = [];
+  const dh = await Deckhand.create({
+    browser,
+    model: async (req: ModelRequest) => {
+      prompts.push(req);
+      const props = (req.schema as { properties?: Record<string, unknown> }).properties ?? {};
+      if ('found' in props) return { object: { found: false, elementId: '', method: 'click', arguments: [], description: '', twoStep: false, reason: 'benchmark' } };
+      if ('elements' in props) return { object: { elements: [] } };
+      return { object: { extraction: '' } };
+    },
+  });
+  const page = await browser.context.activePage();
+  const tokensOf = () => {
+    const n = prompts.reduce((sum, r) => sum + countTokens(`${r.system}\n${r.prompt}`), 0);
+    calls = prompts.length;
+    prompts = [];
+    return n;
+  };
+  let calls = 0;
+  const ours: Record<string, { act: number; observe: number; extract: number; extractCalls: number }> = {};
+  for (const p of PAGES) {
+    await page.goto(servers.origin + p.path);
+    prompts = [];
+    await dh.act('click the first Edit button');
+    const act = tokensOf();
+    await dh.observe('buttons that edit a user');
+    const observe = tokensOf();
+    await dh.extract('the page title');
+    const extract = tokensOf();
+    ours[p.name] = { act, observe, extract, extractCalls: calls };
+  }
+  await dh.close();
+  await browser.close();
+
+  const pw = await chromium.launch({ executablePath: findChromium()!, args: ['--no-sandbox', '--disable-gpu'] });
+  const ppage = await pw.newPage();
+  const rows: Record<string, string | number>[] = [];
+  for (const p of PAGES) {
+    await ppage.goto(servers.origin + p.path);
+    const aria = countTokens(await ppage.locator('body').ariaSnapshot());
+    const o = ours[p.name];
+    rows.push({ page: p.name, 'act tokens': o.act, 'observe tokens': o.observe, 'extract tokens': o.extract, 'extract calls': o.extractCalls, 'pw aria tokens': aria, 'act / aria': +(o.act / aria).toFixed(3) });
+  }
+  await pw.close();
+  await servers.close();
+  console.table(rows);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
