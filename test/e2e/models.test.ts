@@ -265,3 +265,39 @@ describe('model configuration errors', () => {
     if (!process.env.OPENAI_API_KEY) expect(e?.message).toMatch(/OPENAI_API_KEY/);
   });
 });
+
+describe('telemetry', () => {
+  it('records a span per operation and a child span per model call with its token counts', async () => {
+    const { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor } = await import('@opentelemetry/sdk-trace-base');
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const traced = await localBrowser.launch();
+    const jsonLines: string[] = [];
+    const d = await Deckhand.create({
+      browser: traced,
+      model: { modelName: 'openai/gpt-4.1-mini', apiKey: 'sk-test-key', baseURL: ms.url },
+      telemetry: { tracer: provider.getTracer('test') },
+      logging: { level: 'info', format: 'json', callback: (l) => jsonLines.push(JSON.stringify(l)) },
+    });
+    try {
+      const p = await traced.context.activePage();
+      await p.goto(`${servers.origin}/form.html`);
+      ms.script((_r, prompt) => ({ ...answer(prompt, /button "Multi"/), usage: { input: 55, output: 5 } }));
+      await d.act('click Multi');
+      await new Promise((r) => setTimeout(r, 100)); // the model-call log event arrives just before the result
+      const spans = exporter.getFinishedSpans();
+      const op = spans.find((s) => s.name === 'deckhand.act')!;
+      const call = spans.find((s) => s.name === 'deckhand.model_call')!;
+      expect(op).toBeDefined();
+      expect(call).toBeDefined();
+      expect(call.parentSpanContext?.spanId ?? (call as unknown as { parentSpanId?: string }).parentSpanId).toBe(op.spanContext().spanId);
+      expect(call.attributes['gen_ai.usage.input_tokens']).toBe(55);
+      expect(op.attributes['deckhand.model']).toBe('openai/gpt-4.1-mini');
+      expect(jsonLines.some((l) => /answered in/.test(l))).toBe(true);
+      expect(jsonLines.join('\n')).not.toContain('sk-test-key');
+    } finally {
+      await d.close();
+      await traced.close();
+    }
+  });
+});
