@@ -9,7 +9,7 @@ import type { z, ZodTypeAny } from 'zod';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { ClientMethods, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
 import { Logger, type LoggingOptions } from './logging';
-import { CallbackRegistry, resolveModel, type ModelSpec } from './models';
+import { CallbackRegistry, defaultModel, resolveModel, type ModelSpec } from './models';
 import type { Action, ActResult, ExtractResult, Metrics, ObserveResult, OperationOptions } from '../protocol/schemas';
 import { Locator, type BrowserContext, type Page } from '../facade/page';
 import type { BrowserHandle } from './browser';
@@ -94,8 +94,8 @@ export class Deckhand {
   /** Run one model operation: resolve the model, wrap it in a span, send it. */
   async #operation<M extends 'act' | 'observe' | 'extract'>(op: M, params: Omit<Params<M>, 'options'>, options: CallOptions | undefined, needsModel: boolean): Promise<Result<M>> {
     const opId = randomUUID();
-    const spec = options?.model ?? this.#options.model;
-    const model = needsModel && spec !== undefined ? resolveModel(spec, this.#callbacks) : undefined;
+    const spec = options?.model ?? this.#options.model ?? defaultModel();
+    const model = needsModel ? resolveModel(spec, this.#callbacks) : undefined;
     const wire = toWire(options, {
       opId,
       ...(model ? { model } : {}),

@@ -26,8 +26,8 @@ export class Logger {
   private readonly level: LogLevel;
   constructor(private readonly options: LoggingOptions = {}) {
     const level = options.level ?? 'warn';
-    if (!(level in RANK)) throw new Error(`logging.level must be one of ${Object.keys(RANK).join(', ')}`);
-    if (options.format && options.format !== 'text' && options.format !== 'json') throw new Error("logging.format must be 'text' or 'json'");
+    if (!Object.hasOwn(RANK, level)) throw new Error(`logging.level must be one of ${Object.keys(RANK).join(', ')}`);
+    if (options.format !== undefined && options.format !== 'text' && options.format !== 'json') throw new Error("logging.format must be 'text' or 'json'");
     this.level = level;
   }
 

@@ -51,7 +51,23 @@ export class CallbackRegistry {
   }
 }
 
+/**
+ * The model used when none is given: a provider's default model when its key is in the
+ * environment, else the built-in local model, so everything works with no account.
+ */
+export function defaultModel(env: Env = process.env): ModelSpec {
+  if (fromEnv(env, ENV_KEYS.openai)) return 'openai/gpt-4.1-mini';
+  if (fromEnv(env, ENV_KEYS.anthropic)) return 'anthropic/claude-sonnet-4-5';
+  if (fromEnv(env, ENV_KEYS.google)) return 'google/gemini-2.5-flash';
+  return LOCAL_MODEL;
+}
+
+export const LOCAL_MODEL = 'deckhand/local';
+
 export function resolveModel(spec: ModelSpec, callbacks: CallbackRegistry, env: Env = process.env): ResolvedModel {
+  if (spec === LOCAL_MODEL || (typeof spec === 'object' && spec && 'modelName' in spec && spec.modelName === LOCAL_MODEL && Object.keys(spec).length === 1)) {
+    return { kind: 'local', name: LOCAL_MODEL };
+  }
   if (typeof spec === 'function') return { kind: 'callback', name: spec.name || 'callback', callbackId: callbacks.register(spec) };
   if (spec && typeof spec === 'object' && 'callback' in spec) {
     const { callback, modelName, ...rest } = spec as { callback: unknown; modelName?: string } & Record<string, unknown>;
@@ -105,8 +121,9 @@ export function resolveModel(spec: ModelSpec, callbacks: CallbackRegistry, env: 
   // Generic: "provider/model", or any name with a baseURL (an OpenAI-compatible server).
   const split = splitModelName(c.modelName);
   const provider = (c.provider ?? split?.provider ?? '').toLowerCase();
-  const modelId = c.provider && !split ? c.modelName : (split?.modelId ?? c.modelName);
   const known = (KNOWN_PROVIDERS as readonly string[]).includes(provider);
+  // Only a provider prefix is stripped: "meta-llama/Llama-3" on a compatible server keeps its whole id.
+  const modelId = split && split.provider === provider && known ? split.modelId : c.modelName;
   if (!known && !c.baseURL) {
     throw new DeckhandError(
       ErrorCode.InvalidArgument,

@@ -19,6 +19,7 @@ export interface ActTarget {
 
 const POINTER: ReadonlySet<string> = new Set(['click', 'doubleClick', 'rightClick', 'hover', 'check', 'uncheck', 'dragAndDrop']);
 const SCROLLS: ReadonlySet<string> = new Set(['scrollTo', 'scrollIntoView', 'nextChunk', 'prevChunk']);
+// focus: like a keyboard user tabbing to it, no pointer involved
 const NEEDS_ENABLED: ReadonlySet<string> = new Set(['click', 'doubleClick', 'rightClick', 'fill', 'type', 'selectOption', 'check', 'uncheck', 'press', 'dragAndDrop']);
 
 export function assertMethod(method: string | undefined): ActMethod {
@@ -173,6 +174,9 @@ async function execute(port: BrowserPort, page: number, p: Prepared, method: Act
       return;
     case 'scrollIntoView':
       await op(port, page, p, 'scrollIntoView');
+      return;
+    case 'focus':
+      await op(port, page, p, 'focus');
       return;
     case 'nextChunk':
     case 'prevChunk':

@@ -93,7 +93,7 @@ export class Engine implements CommandClient {
         const op = await this.opContext('observe', p.options, ctx);
         const r = await inferObserve(this.deps(ctx), op, p.instruction);
         await this.addUsage('observe', r.usage);
-        return { data: r.data, metadata: this.meta(r.usage) };
+        return { data: r.data, metadata: this.meta(r.usage, r.confidence) };
       },
       extract: async (p: Params<'extract'>, ctx) => {
         if (p.schema !== undefined && (typeof p.schema !== 'object' || p.schema === null || Array.isArray(p.schema))) {
@@ -102,7 +102,7 @@ export class Engine implements CommandClient {
         const op = await this.opContext('extract', p.options, ctx);
         const r = await inferExtract(this.deps(ctx), op, p.instruction, p.schema as Record<string, unknown> | undefined);
         await this.addUsage('extract', r.usage);
-        return { data: r.data, metadata: this.meta(r.usage) };
+        return { data: r.data, metadata: this.meta(r.usage, r.confidence) };
       },
       metrics: async () => {
         await this.restored;
@@ -123,8 +123,8 @@ export class Engine implements CommandClient {
     return { port: this.port, invokeCallback: ctx.invokeCallback, log: ctx.log, languageModel: this.languageModel };
   }
 
-  private meta(usage: Usage): ResultMetadata {
-    return { actionId: crypto.randomUUID(), cache: { status: 'DISABLED' }, usage };
+  private meta(usage: Usage, confidence?: number): ResultMetadata {
+    return { actionId: crypto.randomUUID(), cache: { status: 'DISABLED' }, usage, ...(confidence !== undefined ? { confidence } : {}) };
   }
 
   private async addUsage(op: 'act' | 'observe' | 'extract', usage: Usage): Promise<void> {
@@ -174,7 +174,7 @@ export class Engine implements CommandClient {
       const r = await inferAct(this.deps(ctx), op, p.input);
       // Only a successful operation counts towards metrics.
       if (r.result.data.success) await this.addUsage('act', r.usage);
-      return { ...r.result, metadata: this.meta(r.usage) };
+      return { ...r.result, metadata: this.meta(r.usage, r.confidence) };
     }
     const parsed = ActionSchema.safeParse(p.input);
     if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, 'Action'));

@@ -71,7 +71,7 @@ async function ask(
   schema: Record<string, unknown>,
   check: (o: unknown) => string | null,
   images: { data: string; mimeType: string }[] = [],
-): Promise<{ object: unknown; usage: Usage }> {
+): Promise<{ object: unknown; usage: Usage; confidence?: number }> {
   let usage: Usage = { ...ZERO_USAGE };
   let attemptPrompt = prompt;
   for (let attempt = 0; attempt < 2; attempt++) {
@@ -91,7 +91,7 @@ async function ask(
       data: { opId: ctx.opId, span: 'model-call', model: ctx.model.name, startedAt: r.startedAt, endedAt: r.endedAt, inputTokens: r.usage.inputTokens, outputTokens: r.usage.outputTokens },
     });
     const problem = check(r.object);
-    if (!problem) return { object: r.object, usage };
+    if (!problem) return { object: r.object, usage, confidence: r.confidence };
     if (attempt === 1) {
       throw new DeckhandError(ErrorCode.ModelOutputInvalid, `model '${ctx.model.name}' answered ${kind} with data that does not fit the schema twice: ${problem}`, { model: ctx.model.name });
     }
@@ -112,7 +112,7 @@ function normalizeVariables(v?: Variables): Record<string, { value: string; desc
 }
 
 export function substitute(args: string[], vars: Record<string, { value: string }>): string[] {
-  return args.map((a) => a.replace(/%([A-Za-z0-9_-]+)%/g, (m, name: string) => (name in vars ? vars[name].value : m)));
+  return args.map((a) => a.replace(/%([A-Za-z0-9_-]+)%/g, (m, name: string) => (Object.hasOwn(vars, name) ? vars[name].value : m)));
 }
 
 async function snapshotFor(deps: InferenceDeps, ctx: OpContext, budget?: number) {
@@ -125,26 +125,30 @@ async function toSelector(deps: InferenceDeps, ctx: OpContext, id: string): Prom
   return ref?.selector ?? null;
 }
 
-export async function inferAct(deps: InferenceDeps, ctx: OpContext, instruction: string): Promise<{ result: Omit<ActResult, 'metadata'>; usage: Usage }> {
+export async function inferAct(deps: InferenceDeps, ctx: OpContext, instruction: string): Promise<{ result: Omit<ActResult, 'metadata'>; usage: Usage; confidence?: number }> {
   const vars = normalizeVariables(ctx.variables);
   let usage: Usage = { ...ZERO_USAGE };
+  let confidence: number | undefined;
   const actions: Action[] = [];
   let previous = '';
   for (let step = 0; step < 2; step++) {
     await settle(deps, ctx);
     const snap = await snapshotFor(deps, ctx);
     const extra = variablesHelp(vars) + (previous ? `\n\nAlready done for this instruction: ${previous}. Now finish it on the page as it is now.` : '');
-    const { object, usage: u } = await ask(deps, ctx, 'act', userPrompt({ instruction, snapshot: snap.text, url: snap.url, extra }), ACT_JSON_SCHEMA, zodCheck(ActAnswerSchema));
+    const { object, usage: u, confidence: c } = await ask(deps, ctx, 'act', userPrompt({ instruction, snapshot: snap.text, url: snap.url, extra }), ACT_JSON_SCHEMA, zodCheck(ActAnswerSchema));
     usage = addUsage(usage, u);
+    if (step === 0) confidence = c;
     const answer = object as ActAnswer;
     if (!answer.found || !answer.elementId) {
       if (step === 1) break; // the first step already acted
       return {
         result: { data: { success: false, message: `no element on the page fits "${instruction}"${answer.reason ? `: ${answer.reason}` : ''}`, actionDescription: instruction, actions } },
         usage,
+        confidence,
       };
     }
-    const selector = await toSelector(deps, ctx, answer.elementId);
+    // "page": a page-level action (scrolling the page, a key press to whatever has focus).
+    const selector = answer.elementId.trim() === 'page' ? await pageSelector(deps, ctx, answer.method) : await toSelector(deps, ctx, answer.elementId);
     if (!selector) {
       return {
         result: { data: { success: false, message: `the model chose '${answer.elementId}', which is not an element of the page snapshot; nothing was done`, actionDescription: instruction, actions } },
@@ -162,14 +166,24 @@ export async function inferAct(deps: InferenceDeps, ctx: OpContext, instruction:
   return {
     result: { data: { success: true, message: `performed: ${actions.map((a) => `${a.method} on ${a.description}`).join(', then ')}`, actionDescription: instruction, actions } },
     usage,
+    confidence,
   };
 }
 
-export async function inferObserve(deps: InferenceDeps, ctx: OpContext, instruction?: string): Promise<{ data: ObserveResult['data']; usage: Usage }> {
+/** The element a page-level action goes to: the page for scrolling, the focused element for keys. */
+async function pageSelector(deps: InferenceDeps, ctx: OpContext, method: string): Promise<string | null> {
+  if (method === 'press' || method === 'type') {
+    const r = await deps.port.frameRequest<{ count?: number }>(ctx.page, 0, { type: 'dh:count', selector: '*:focus' }, 5000).catch(() => ({ count: 0 }));
+    return r.count ? '*:focus' : 'body';
+  }
+  return ['scrollTo', 'nextChunk', 'prevChunk'].includes(method) ? 'html' : null;
+}
+
+export async function inferObserve(deps: InferenceDeps, ctx: OpContext, instruction?: string): Promise<{ data: ObserveResult['data']; usage: Usage; confidence?: number }> {
   await settle(deps, ctx);
   const snap = await snapshotFor(deps, ctx);
   const vars = normalizeVariables(ctx.variables);
-  const { object, usage } = await ask(deps, ctx, 'observe', userPrompt({ instruction, snapshot: snap.text, url: snap.url, extra: variablesHelp(vars) }), OBSERVE_JSON_SCHEMA, zodCheck(ObserveAnswerSchema));
+  const { object, usage, confidence } = await ask(deps, ctx, 'observe', userPrompt({ instruction, snapshot: snap.text, url: snap.url, extra: variablesHelp(vars) }), OBSERVE_JSON_SCHEMA, zodCheck(ObserveAnswerSchema));
   const elements = (object as z.infer<typeof ObserveAnswerSchema>).elements;
   const refs = await selectorsForIds(deps.port, ctx.page, elements.map((e) => e.elementId.trim()).filter((id) => /^(f\d+)?e\d+$/.test(id)));
   const byId = new Map(refs.filter((r): r is NonNullable<typeof r> => !!r).map((r) => [r.id, r.selector]));
@@ -179,7 +193,7 @@ export async function inferObserve(deps: InferenceDeps, ctx: OpContext, instruct
     if (selector) data.push({ selector, description: e.description, method: e.method, arguments: e.arguments });
     else deps.log({ level: 'warn', message: `observe: dropped '${e.elementId}', which is not in the page snapshot`, data: { opId: ctx.opId } });
   }
-  return { data, usage };
+  return { data, usage, confidence };
 }
 
 const EXTRACT_CHUNK_TOKENS = 24_000;
@@ -231,7 +245,7 @@ export async function inferExtract(
   ctx: OpContext,
   instruction: string | undefined,
   userSchema: Record<string, unknown> | undefined,
-): Promise<{ data: unknown; usage: Usage }> {
+): Promise<{ data: unknown; usage: Usage; confidence?: number }> {
   // Providers want an object at the top: wrap anything else and unwrap the answer.
   const wrapped = !!userSchema && userSchema.type !== 'object';
   const schema = !userSchema ? (TEXT_EXTRACTION_SCHEMA as unknown as Record<string, unknown>) : wrapped ? { type: 'object', additionalProperties: false, required: ['value'], properties: { value: userSchema } } : userSchema;
@@ -241,12 +255,9 @@ export async function inferExtract(
   } catch (e) {
     throw new DeckhandError(ErrorCode.InvalidArgument, `the extract schema is not a usable JSON Schema: ${(e as Error).message}`);
   }
-  const check = (o: unknown) => {
-    const r = validator.validate(o);
-    return r.valid ? null : r.errors.slice(0, 5).map((e) => `${e.instanceLocation}: ${e.error}`).join('; ');
-  };
   await settle(deps, ctx);
-  let snap = await snapshotFor(deps, ctx, EXTRACT_CHUNK_TOKENS);
+  // The local model has no context window: it reads the whole page at once.
+  let snap = await snapshotFor(deps, ctx, ctx.model.kind === 'local' ? 50_000_000 : EXTRACT_CHUNK_TOKENS);
   // Too large for one call: take the whole page and extract chunk by chunk, merging the answers.
   let chunks = [snap.text];
   if (snap.folded) {
@@ -260,18 +271,26 @@ export async function inferExtract(
     }
     deps.log({ level: 'info', message: `extract: page split into ${chunks.length} chunks`, data: { opId: ctx.opId } });
   }
+  // Links are made absolute before validation, so a `format: uri` field accepts the page's relative hrefs.
+  const hrefs = hrefsOf(snap.text);
+  const fixed = (o: unknown) => fixUrls(o, schema, '', hrefs, snap.url);
+  const check = (o: unknown) => {
+    const r = validator.validate(fixed(o));
+    return r.valid ? null : r.errors.slice(0, 5).map((e) => `${e.instanceLocation}: ${e.error}`).join('; ');
+  };
   const images = ctx.screenshot ? [await screenshotFor(deps, ctx.page)] : [];
   let usage: Usage = { ...ZERO_USAGE };
   let merged: unknown = undefined;
+  let confidence: number | undefined;
   for (const [i, chunk] of chunks.entries()) {
     const part = chunks.length > 1 ? `\n\n(This is part ${i + 1} of ${chunks.length} of the page.)` : '';
     const r = await ask(deps, ctx, 'extract', userPrompt({ instruction, snapshot: chunk, url: snap.url, extra: part }), schema, check, i === 0 ? images : []);
     usage = addUsage(usage, r.usage);
+    if (r.confidence !== undefined) confidence = Math.min(confidence ?? 1, r.confidence);
     merged = merged === undefined ? r.object : mergeExtracted(merged, r.object);
   }
-  let data = wrapped ? (merged as { value: unknown }).value : merged;
-  data = fixUrls(data, wrapped ? userSchema : schema, '', hrefsOf(snap.text), snap.url);
-  return { data, usage };
+  const data = wrapped ? (fixed(merged) as { value: unknown }).value : fixed(merged);
+  return { data, usage, confidence };
 }
 
 function splitLines(text: string, maxChars: number): string[] {

@@ -13,7 +13,8 @@ const METHOD_HELP = `Methods and their arguments:
 - selectOption: [option label] for a native select (combobox with options=[...])
 - check, uncheck: checkboxes, radios, switches
 - scrollTo: [percentage like "50%"]; scrollIntoView; nextChunk / prevChunk scroll one screen down / up
-- dragAndDrop: [target element id]`;
+- dragAndDrop: [target element id]
+- focus: gives the element keyboard focus without clicking it`;
 
 export function variablesHelp(vars: Record<string, { description?: string }>): string {
   const names = Object.keys(vars);
@@ -25,7 +26,7 @@ export function variablesHelp(vars: Record<string, { description?: string }>): s
 
 export function systemPrompt(kind: 'act' | 'observe' | 'extract', callerPrompt?: string): string {
   const base = {
-    act: `You control a web browser. You get an instruction and an outline of the page: one line per element, "[id] role "name" states", indented by nesting. Choose the ONE element and method that carry out the instruction. Use only ids that appear in the outline. If no element fits, answer found=false and say why; never guess. Set twoStep=true only when this action opens something (a menu, a custom dropdown) on which a second action is needed to finish the instruction.\n\n${METHOD_HELP}`,
+    act: `You control a web browser. You get an instruction and an outline of the page: one line per element, "[id] role "name" states", indented by nesting. Choose the ONE element and method that carry out the instruction. Use only ids that appear in the outline, or "page" for scrolling the whole page or pressing a key in whatever has focus. If no element fits, answer found=false and say why; never guess. Set twoStep=true only when this action opens something (a menu, a custom dropdown) on which a second action is needed to finish the instruction.\n\n${METHOD_HELP}`,
     observe: `You inspect a web page. You get an instruction and an outline of the page: one line per element, "[id] role "name" states". List the elements that match the instruction, best match first, each with the method and arguments that would act on it. Use only ids from the outline. With no instruction, list the page's main actionable elements. Return an empty list when nothing matches.\n\n${METHOD_HELP}`,
     extract: `You extract data from a web page. You get an instruction and the page's text outline (and sometimes a screenshot). Answer with data that follows the JSON schema exactly, taken from the page only; use null or empty values for what the page does not show. For links and URLs give the href shown in the outline (href=...), never an element id.`,
   }[kind];

@@ -7,12 +7,15 @@
 import { APICallError, generateText, jsonSchema, NoObjectGeneratedError, Output, type LanguageModel, type ModelMessage } from 'ai';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { ModelReplySchema, type ModelReply, type ModelRequest, type ResolvedModel } from '../protocol/model';
-import type { Usage } from '../protocol/schemas';
+import { ZERO_USAGE, type Usage } from '../protocol/schemas';
+import { localGenerate } from './local';
 import { languageModelFor } from './providers';
 
 export interface ModelCallResult {
   object: unknown;
   usage: Usage;
+  /** The local model's confidence in its answer (0 to 1). */
+  confidence?: number;
   /** Wall time of the call, also in usage.inferenceTimeMs. */
   startedAt: number;
   endedAt: number;
@@ -89,9 +92,12 @@ export async function callModel(
   const startedAt = Date.now();
   const t0 = performance.now();
   const signal = AbortSignal.timeout(timeoutMs);
-  let out: { object: unknown; usage: Usage };
+  let out: { object: unknown; usage: Usage; confidence?: number };
   try {
-    if (model.kind === 'callback') {
+    if (model.kind === 'local') {
+      const r = localGenerate(req);
+      out = { object: r.object, usage: { ...ZERO_USAGE }, confidence: r.confidence };
+    } else if (model.kind === 'callback') {
       const raw = await invokeCallback(model.callbackId, { ...req, timeoutMs }, timeoutMs);
       const parsed = ModelReplySchema.safeParse(raw);
       if (!parsed.success) {
@@ -112,8 +118,9 @@ export async function callModel(
   } catch (e) {
     throw mapModelError(signal.aborted && !(e instanceof DeckhandError) ? Object.assign(new Error('timeout'), { name: 'TimeoutError' }) : e, model, timeoutMs);
   }
-  const ms = Math.round(performance.now() - t0);
-  return { object: out.object, usage: { ...out.usage, inferenceTimeMs: ms }, startedAt, endedAt: Date.now() };
+  // The local model takes well under a millisecond on small pages: keep the fraction.
+  const ms = model.kind === 'local' ? Math.round((performance.now() - t0) * 1000) / 1000 : Math.round(performance.now() - t0);
+  return { object: out.object, usage: { ...out.usage, inferenceTimeMs: ms }, confidence: out.confidence, startedAt, endedAt: Date.now() };
 }
 
 export function addUsage(a: Usage, b: Usage): Usage {

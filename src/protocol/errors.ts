@@ -28,6 +28,7 @@ export const ErrorCode = {
   ModelProviderError: 'MODEL_PROVIDER_ERROR',
   ModelUnreachable: 'MODEL_UNREACHABLE',
   ModelOutputInvalid: 'MODEL_OUTPUT_INVALID',
+  ModelRefused: 'MODEL_REFUSED',
   ProtocolError: 'PROTOCOL_ERROR',
   Internal: 'INTERNAL',
 } as const;

@@ -104,6 +104,8 @@ export const ResolvedModelSchema = z.discriminatedUnion('kind', [
     })
     .strict(),
   z.object({ kind: z.literal('callback'), name: z.string(), callbackId: z.string() }).strict(),
+  /** The built-in model, run in the worker. */
+  z.object({ kind: z.literal('local'), name: z.literal('deckhand/local') }).strict(),
 ]);
 export type ResolvedModel = z.infer<typeof ResolvedModelSchema>;
 

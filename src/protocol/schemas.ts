@@ -7,7 +7,7 @@ import { ResolvedModelSchema } from './model';
 
 export const ACT_METHODS = [
   'click', 'doubleClick', 'rightClick', 'hover', 'fill', 'type', 'press', 'selectOption',
-  'check', 'uncheck', 'scrollTo', 'scrollIntoView', 'nextChunk', 'prevChunk', 'dragAndDrop',
+  'check', 'uncheck', 'scrollTo', 'scrollIntoView', 'nextChunk', 'prevChunk', 'dragAndDrop', 'focus',
 ] as const;
 export const ActMethodSchema = z.enum(ACT_METHODS);
 export type ActMethod = z.infer<typeof ActMethodSchema>;
@@ -62,6 +62,8 @@ export const ResultMetadataSchema = z.object({
   actionId: z.string(),
   cache: CacheInfoSchema,
   usage: UsageSchema,
+  /** How sure the built-in local model was (0 to 1); absent for other models. */
+  confidence: z.number().min(0).max(1).optional(),
 });
 export type ResultMetadata = z.infer<typeof ResultMetadataSchema>;
 

@@ -146,7 +146,8 @@ function statesOf(el: Element, role: string): string {
 function shortUrl(href: string): string {
   try {
     const u = new URL(href);
-    if (u.origin === location.origin) return u.pathname + u.search + u.hash;
+    // Only the top frame shortens: a path from a child frame would be read against the page's URL.
+    if (u.origin === location.origin && window.top === window) return u.pathname + u.search + u.hash;
   } catch {
     /* keep as written */
   }
@@ -302,6 +303,9 @@ function walkElement(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSink)
     node.name = fromAuthorOnly && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby') && !isLabelable(el) && role !== 'iframe' && tag !== 'table' && tag !== 'img' ? '' : nameOf(el, role);
   }
   let states = statesOf(el, role);
+  // A title the name does not already say ("?" button titled "Help") is how people refer to it.
+  const title = el.getAttribute('title');
+  if (title && normalizeSpace(title) && !node.name?.includes(normalizeSpace(title))) states = `${states ? `${states} ` : ''}title=${quote(normalizeSpace(title))}`;
   if (role !== 'generic' && isScrollable(el)) states = states ? `${states} scrollable` : 'scrollable';
   if (role === 'generic' || role === 'region' || role === 'group') {
     if (!node.name && states.includes('scrollable')) node.role = 'scrollable';

@@ -220,9 +220,11 @@ describe('bad input leaves the page unchanged', () => {
     await expectError(h.dh.act({ selector: '#name', description: 'x', method: 'press', arguments: ['Control+Banana'] }), 'INVALID_ARGUMENT', /unknown key 'Banana'/);
     await expectError(h.dh.act({ selector: 'html', description: 'x', method: 'scrollTo', arguments: ['lots'] }), 'INVALID_ARGUMENT', /percentage/);
     await expectError(h.dh.act({ selector: '#locked', description: 'x', method: 'fill', arguments: ['y'] }, { timeout: 500 }), 'ELEMENT_NOT_ACTIONABLE', /disabled/);
-    await expectError(h.dh.act('click the button'), 'NO_MODEL_CONFIGURED', /needs a model/);
-    await expectError(h.dh.observe('find buttons'), 'NO_MODEL_CONFIGURED');
-    await expectError(h.dh.extract('the title'), 'NO_MODEL_CONFIGURED');
+    // With no model configured the built-in local model answers; it refuses what it cannot find.
+    const refused = await h.dh.act('click the launch rocket button');
+    expect(refused.data.success).toBe(false);
+    await expectError(h.dh.extract('the CEO salary', { type: 'object', properties: { ceoSalary: { type: 'number' } } }), 'MODEL_REFUSED', /configure a model/);
+    await expectError(h.dh.act('   '), 'INVALID_ARGUMENT', /non-empty instruction/);
     expect(await log(page)).toEqual([]);
     expect(await value(page, '#name')).toBe('');
     expect(await value(page, '#locked')).toBe('fixed');
