@@ -10,25 +10,28 @@ import { Deckhand, localBrowser } from '../index';
 
 const DEMO_PAGE = `<!doctype html><title>Deckhand demo</title>
 <h1>Deckhand demo</h1>
-<form onsubmit="event.preventDefault(); document.getElementById('out').textContent = 'Hello, ' + this.name.value + '!'">
+<form onsubmit="event.preventDefault(); document.getElementById('out').textContent = 'Greeting: Hello, ' + this.name.value + '!'">
   <label for="name">Your name</label> <input id="name" name="name" placeholder="Ada">
   <label><input type="checkbox" id="news"> Send me news</label>
   <button id="go">Say hello</button>
 </form>
 <p id="out" role="status"></p>`;
+// The page answers with "Greeting: Hello, <name>!", which extract reads back.
 
 function usage(): never {
   console.log(`usage:
   deckhand demo [url]        launch Chromium, print the page snapshot, act on the demo form
   deckhand snapshot <url>    print the snapshot of a page
 options:
-  --headed                   show the browser window`);
+  --headed                   show the browser window
+environment:
+  DECKHAND_MODEL             model for instructions (default: a provider's model when its key is set, else deckhand/local)`);
   process.exit(2);
 }
 
 async function withBrowser<T>(headed: boolean, fn: (dh: Deckhand) => Promise<T>): Promise<T> {
   const browser = await localBrowser.launch({ headless: !headed });
-  const dh = await Deckhand.create({ browser });
+  const dh = await Deckhand.create({ browser, ...(process.env.DECKHAND_MODEL ? { model: process.env.DECKHAND_MODEL } : {}) });
   try {
     return await fn(dh);
   } finally {
@@ -51,16 +54,20 @@ async function demo(url: string | undefined, headed: boolean): Promise<void> {
       const snap = await page.snapshot();
       console.log(`\nsnapshot (${snap.tokens} tokens est., ${Math.round(performance.now() - t)} ms):\n${snap.text}\n`);
       if (!url) {
-        for (const action of [
-          { selector: '#name', method: 'fill', arguments: ['Ada'], description: 'type a name' },
-          { selector: '#news', method: 'check', description: 'tick the news box' },
-          { selector: '#go', method: 'click', description: 'say hello' },
-        ]) {
+        // Plain-language instructions, carried out by the configured model (the built-in
+        // local model when no model or key is set), then one deterministic Action.
+        for (const instruction of ['type "Ada" into the name field', 'check "Send me news"']) {
           t = performance.now();
-          const r = await dh.act(action);
-          console.log(`act: ${r.data.actionDescription} → ${r.data.message} (${Math.round(performance.now() - t)} ms)`);
+          const r = await dh.act(instruction);
+          console.log(`act "${instruction}" → ${r.data.message} (${Math.round(performance.now() - t)} ms, confidence ${r.metadata.confidence ?? 'n/a'})`);
+          if (!r.data.success) throw new Error(`the demo could not ${instruction}`);
         }
-        console.log(`\npage says: ${await page.evaluate(() => document.getElementById('out')?.textContent)}`);
+        t = performance.now();
+        const r = await dh.act({ selector: '#go', method: 'click', description: 'the Say hello button' });
+        console.log(`act { selector: '#go' } → ${r.data.message} (${Math.round(performance.now() - t)} ms)`);
+        const { data } = await dh.extract('the greeting');
+        console.log(`\nextract "the greeting" → ${JSON.stringify(data)}`);
+        console.log(`metrics: ${JSON.stringify(await dh.metrics())}`);
       }
     });
   } finally {

@@ -116,6 +116,8 @@ export function substitute(args: string[], vars: Record<string, { value: string 
 }
 
 async function snapshotFor(deps: InferenceDeps, ctx: OpContext, budget?: number) {
+  // The local model has no context window to protect: it reads the whole page.
+  if (ctx.model.kind === 'local') budget = 50_000_000;
   return captureSnapshot(deps.port, ctx.page, { locator: ctx.locator, ignoreLocators: ctx.ignoreLocators, budget, timeoutMs: Math.min(remaining(ctx), 15_000) });
 }
 

@@ -97,8 +97,13 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
   }
 }
 
+// When the DOM last changed, kept from document start so a settled page answers at once.
+let lastMutation = performance.now();
+new MutationObserver(() => (lastMutation = performance.now())).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+
 /** Resolve once the document has loaded and the DOM has been quiet for `quietMs`, or false at the deadline. */
 function settle(timeoutMs: number, quietMs: number): Promise<boolean> {
+  if (document.readyState === 'complete' && performance.now() - lastMutation >= quietMs) return Promise.resolve(true);
   return new Promise((resolve) => {
     let quietTimer: ReturnType<typeof setTimeout> | undefined;
     const finish = (ok: boolean) => {

@@ -33,7 +33,7 @@ function labelledValues(nodes: OutlineNode[]): { label: string; value: string | 
   for (const [i, n] of nodes.entries()) {
     if (n.id && (n.role === 'checkbox' || n.role === 'switch' || n.role === 'radio')) out.push({ label: n.name, value: n.states.checked === true, node: n });
     else if (n.id && typeof n.states.value === 'string' && n.name) out.push({ label: n.name, value: n.states.value, node: n });
-    else if (n.role === 'text' || n.role === 'listitem' || n.role === 'paragraph') {
+    else if (['text', 'listitem', 'paragraph', 'status', 'alert', 'note', 'log', 'definition'].includes(n.role)) {
       const m = /^([^:]{1,60}):\s*(.+)$/.exec(n.name);
       if (m) out.push({ label: m[1], value: m[2], node: n });
     }

@@ -36,13 +36,24 @@ export function normalize(s: string): string {
     .trim();
 }
 
+// One alternation of every synonym form, longest first, compiled once.
+const CANON_OF = new Map<string, string>();
+for (const [canon, forms] of SYNONYMS) for (const f of forms) CANON_OF.set(f, canon);
+const SYNONYM_RE = new RegExp(
+  `(?<=^| )(${[...CANON_OF.keys()].sort((a, b) => b.length - a.length).map((f) => f.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')).join('|')})(?= |$)`,
+  'g',
+);
+const canonCache = new Map<string, string>();
+
 /** Phrases replaced by a canonical token so "log in" and "sign in" meet. */
 export function canonical(s: string): string {
-  let t = ` ${normalize(s)} `;
-  for (const [canon, forms] of SYNONYMS) {
-    for (const f of [...forms].sort((a, b) => b.length - a.length)) t = t.replace(new RegExp(` ${f.replace(/[.*+?^${}()|[\]\\-]/g, '\\$&')} `, 'g'), ` ${canon} `);
+  let out = canonCache.get(s);
+  if (out === undefined) {
+    out = normalize(s).replace(SYNONYM_RE, (f) => CANON_OF.get(f) ?? f);
+    if (canonCache.size > 20_000) canonCache.clear(); // bounded: big pages must not grow it forever
+    canonCache.set(s, out);
   }
-  return t.replace(/\s+/g, ' ').trim();
+  return out;
 }
 
 export function words(s: string, keepStop = false): string[] {
