@@ -6,7 +6,10 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import { Deckhand, localBrowser } from '../index';
+import { startService } from '../server/service';
 
 const DEMO_PAGE = `<!doctype html><title>Deckhand demo</title>
 <h1>Deckhand demo</h1>
@@ -22,6 +25,8 @@ function usage(): never {
   console.log(`usage:
   deckhand demo [url]        launch Chromium, print the page snapshot, act on the demo form
   deckhand snapshot <url>    print the snapshot of a page
+  deckhand serve [--host H] [--port P]
+                             run the Deckhand service (the result cache under /v1/cache)
 options:
   --headed                   show the browser window
 environment:
@@ -75,12 +80,30 @@ async function demo(url: string | undefined, headed: boolean): Promise<void> {
   }
 }
 
+function flag(args: string[], name: string): string | undefined {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : undefined;
+}
+
+async function serve(args: string[]): Promise<void> {
+  const home = process.env.DECKHAND_HOME ?? join(homedir(), '.deckhand');
+  const port = Number(flag(args, 'port') ?? process.env.PORT ?? 3000);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got ${flag(args, 'port')}`);
+  const svc = await startService({ home, host: flag(args, 'host') ?? '127.0.0.1', port, log: (l) => console.error(l) });
+  console.log(`deckhand service listening on ${svc.url} (data in ${home})`);
+  if (svc.keys.generated) console.log(`created an API key (stored in ${join(home, 'api-keys')}; shown only now): ${svc.keys.generated}`);
+  const stop = () => void svc.close().then(() => process.exit(0));
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const headed = args.includes('--headed');
   const rest = args.filter((a) => a !== '--headed');
   const [cmd, arg] = rest;
   if (cmd === 'demo' || cmd === undefined) return demo(arg, headed);
+  if (cmd === 'serve') return serve(rest.slice(1));
   if (cmd === 'snapshot' && arg) {
     return withBrowser(headed, async (dh) => {
       const page = await dh.context.activePage();

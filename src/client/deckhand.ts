@@ -10,7 +10,15 @@ import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { ClientMethods, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
 import { Logger, type LoggingOptions } from './logging';
 import { CallbackRegistry, defaultModel, resolveModel, type ModelSpec } from './models';
-import type { Action, ActResult, ExtractResult, Metrics, ObserveResult, OperationOptions } from '../protocol/schemas';
+import { HEALABLE, healInstruction, parseCallOption, ReplayFailed, runCached, tokensSaved, type CacheSettings } from './cache/cache';
+import { cacheKeys, type KeyParts } from './cache/keys';
+import { MemoryStore, RemoteStore, SqliteStore } from './cache/store';
+import { substitute } from '../engine/inference';
+import { addUsage } from '../models/call';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { ZERO_USAGE, type Action, type ActResult, type ExtractResult, type Metrics, type ObserveResult, type OperationOptions, type ResultMetadata, type Usage } from '../protocol/schemas';
+import type { CacheCallOption, CacheEntry } from '../protocol/cache';
 import { Locator, type BrowserContext, type Page } from '../facade/page';
 import type { BrowserHandle } from './browser';
 
@@ -25,10 +33,25 @@ export interface CreateOptions {
   logging?: LoggingOptions;
   /** OpenTelemetry: spans go to this tracer, or to the global provider's tracer of this name (a no-op unless you register one). */
   telemetry?: { tracer?: Tracer; tracerName?: string };
+  /**
+   * The result cache. With `apiKey` and `apiUrl` a Deckhand cache service serves it. Without
+   * them, `cache: true` (or `{ store: 'local' }`) uses a SQLite file in DECKHAND_HOME, and
+   * `{ store: 'memory' }` keeps it in this process; otherwise lookups are DISABLED.
+   * `threshold`: identical results needed before hits are served (default 1).
+   */
+  cache?: boolean | { threshold?: number; store?: 'local' | 'memory' | { path: string } };
+  /** Key of a Deckhand service (for its cache). */
+  apiKey?: string;
+  /** Address of a Deckhand service, e.g. http://127.0.0.1:3000. */
+  apiUrl?: string;
+  /** Re-infer a cached step whose element no longer resolves (default true). */
+  selfHeal?: boolean;
 }
 
 export interface CallOptions extends Omit<OperationOptions, 'page' | 'locator' | 'ignoreLocators' | 'model' | 'opId' | 'systemPrompt' | 'domSettleTimeoutMs'> {
   model?: ModelSpec;
+  /** false: no lookup; true; or { threshold: n }. */
+  cache?: CacheCallOption;
   page?: Page | number;
   locator?: Locator | { selector: string; nth?: number } | string;
   ignoreLocators?: (Locator | { selector: string; nth?: number } | string)[];
@@ -36,9 +59,28 @@ export interface CallOptions extends Omit<OperationOptions, 'page' | 'locator' |
 
 const CREATE = Symbol('create');
 
+/** A stored step that no longer resolves fails fast, so self-healing or a live run can take over. */
+const REPLAY_STEP_TIMEOUT_MS = 3_000;
+
+export const deckhandHome = () => process.env.DECKHAND_HOME ?? join(homedir(), '.deckhand');
+
+async function cacheSettings(o: CreateOptions): Promise<CacheSettings> {
+  const c = o.cache;
+  if (c !== undefined && typeof c !== 'boolean' && (typeof c !== 'object' || c === null)) throw new DeckhandError(ErrorCode.InvalidArgument, 'cache must be true, false or { threshold?, store? }');
+  const threshold = typeof c === 'object' && c.threshold !== undefined ? c.threshold : 1;
+  if (!Number.isInteger(threshold) || threshold < 1) throw new DeckhandError(ErrorCode.InvalidArgument, `cache.threshold must be a positive integer, got ${JSON.stringify(threshold)}`);
+  const selfHeal = o.selfHeal ?? true;
+  if ((o.apiKey === undefined) !== (o.apiUrl === undefined)) throw new DeckhandError(ErrorCode.InvalidArgument, 'apiKey and apiUrl go together: give both to use a Deckhand service');
+  if (o.apiKey && o.apiUrl) return { store: new RemoteStore(o.apiUrl, o.apiKey), enabled: c !== false, threshold, selfHeal };
+  if (!c) return { store: null, enabled: false, threshold, selfHeal };
+  const where = typeof c === 'object' ? (c.store ?? 'local') : 'local';
+  const store = where === 'memory' ? new MemoryStore() : await SqliteStore.open(typeof where === 'object' ? where.path : join(deckhandHome(), 'cache.db'));
+  return { store, enabled: true, threshold, selfHeal };
+}
+
 function toWire(options: CallOptions | undefined, extra: Partial<OperationOptions>): OperationOptions {
   const spec = (l: NonNullable<CallOptions['locator']>) => (typeof l === 'string' ? { selector: l } : l instanceof Locator ? l.toSpec() : l);
-  const { page, locator, ignoreLocators, model: _model, ...rest } = options ?? {};
+  const { page, locator, ignoreLocators, model: _model, cache: _cache, ...rest } = options ?? {};
   return {
     ...rest,
     ...extra,
@@ -57,6 +99,7 @@ export class Deckhand {
   readonly #logger: Logger;
   readonly #tracer: Tracer;
   readonly #spans = new Map<string, Span>();
+  #cache!: CacheSettings;
 
   /** Use `Deckhand.create()`. */
   private constructor(token: symbol, browser: BrowserHandle, options: CreateOptions) {
@@ -138,6 +181,7 @@ export class Deckhand {
     } catch (e) {
       throw e instanceof DeckhandError ? e : new DeckhandError(ErrorCode.InvalidArgument, (e as Error).message);
     }
+    instance.#cache = await cacheSettings(options);
     browser.claimedBy = instance;
     instance.#serve();
     await instance.#call('engine.ping', {});
@@ -161,13 +205,40 @@ export class Deckhand {
 
   /** Do one thing: an Action runs deterministically; an instruction needs a model. */
   /** Do one thing: an Action runs deterministically; an instruction is carried out by the model. */
-  act(input: string | Action, options?: CallOptions): Promise<ActResult> {
-    return this.#operation('act', { input: input as string | Record<string, unknown> }, options, typeof input === 'string');
+  async act(input: string | Action, options?: CallOptions): Promise<ActResult> {
+    if (typeof input !== 'string') {
+      parseCallOption(options?.cache);
+      return this.#operation('act', { input: input as Record<string, unknown> }, options, false);
+    }
+    return runCached<ActResult>(this.#cache, {
+      op: 'act',
+      setting: parseCallOption(options?.cache),
+      bypass: !!(options?.locator || options?.ignoreLocators),
+      keyParts: () => this.#keyParts(input, options),
+      compute: () => this.#operation('act', { input }, options, true),
+      replay: (entry, threshold, count) => this.#replayAct(input, entry, threshold, count, options),
+      cacheable: (r) => (r.data.success && r.data.actions.length ? r.data.actions : undefined),
+      usageOf: (r) => r.metadata.usage,
+      setCache: (r, cache) => ({ ...r, metadata: { ...r.metadata, cache } }),
+    });
   }
 
   /** Elements that match the instruction (or the page's main actions), as Actions that act() can run. */
   observe(instruction?: string, options?: CallOptions): Promise<ObserveResult> {
-    return this.#operation('observe', { instruction }, options, true);
+    return runCached<ObserveResult>(this.#cache, {
+      op: 'observe',
+      setting: parseCallOption(options?.cache),
+      bypass: !!(options?.locator || options?.ignoreLocators),
+      keyParts: () => this.#keyParts(instruction ?? '', options),
+      compute: () => this.#operation('observe', { instruction }, options, true),
+      replay: async (entry, threshold, count) => ({
+        data: entry.result as Action[],
+        metadata: this.#hitMeta(entry, threshold, count, ZERO_USAGE),
+      }),
+      cacheable: (r) => r.data,
+      usageOf: (r) => r.metadata.usage,
+      setCache: (r, cache) => ({ ...r, metadata: { ...r.metadata, cache } }),
+    });
   }
 
   /**
@@ -181,13 +252,65 @@ export class Deckhand {
   ): Promise<ExtractResult<S extends ZodTypeAny ? z.infer<S> : S extends undefined ? { extraction: string } : unknown>> {
     const isZod = !!schema && typeof (schema as { safeParse?: unknown }).safeParse === 'function';
     const json = schema === undefined ? undefined : isZod ? (zodSchema(schema as ZodTypeAny).jsonSchema as Record<string, unknown>) : schema;
-    const r = await this.#operation('extract', { instruction, schema: json }, options, true);
+    const r = await runCached<ExtractResult<unknown>>(this.#cache, {
+      op: 'extract',
+      setting: parseCallOption(options?.cache),
+      bypass: !!(options?.locator || options?.ignoreLocators),
+      keyParts: async () => ({ ...(await this.#keyParts(instruction ?? '', options)), schema: json }),
+      compute: () => this.#operation('extract', { instruction, schema: json }, options, true) as Promise<ExtractResult<unknown>>,
+      replay: async (entry, threshold, count) => ({ data: entry.result, metadata: this.#hitMeta(entry, threshold, count, ZERO_USAGE) }),
+      cacheable: (x) => x.data,
+      usageOf: (x) => x.metadata.usage,
+      setCache: (x, cache) => ({ ...x, metadata: { ...x.metadata, cache } }),
+    });
     if (isZod) {
       const parsed = (schema as ZodTypeAny).safeParse(r.data);
       if (!parsed.success) throw new DeckhandError(ErrorCode.ModelOutputInvalid, `the extracted data does not fit the schema: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'data'}: ${i.message}`).join('; ')}`);
       return { data: parsed.data, metadata: r.metadata } as never;
     }
     return r as never;
+  }
+
+  async #keyParts(instruction: string, options: CallOptions | undefined): Promise<Omit<KeyParts, 'op'>> {
+    const page = options?.page === undefined ? undefined : typeof options.page === 'number' ? options.page : options.page.id;
+    const fp = await this.#call('page.fingerprint', page === undefined ? {} : { page });
+    return { instruction, url: fp.url, fingerprint: fp.fingerprint, variableNames: Object.keys(options?.variables ?? {}), screenshot: !!options?.screenshot };
+  }
+
+  #hitMeta(entry: CacheEntry, threshold: number, count: number, usage: Usage): ResultMetadata {
+    return { actionId: randomUUID(), usage: { ...usage }, cache: { status: 'HIT', count, threshold, tokensSaved: tokensSaved(entry.usage) } };
+  }
+
+  /** Replay stored Actions with no model; a step whose element moved is re-inferred when selfHeal is on. */
+  async #replayAct(instruction: string, entry: CacheEntry, threshold: number, count: number, options?: CallOptions): Promise<ActResult> {
+    const stored = entry.result as Action[];
+    const values = Object.fromEntries(Object.entries(options?.variables ?? {}).map(([k, v]) => [k, typeof v === 'string' ? { value: v } : v]));
+    const actions: Action[] = [];
+    let usage: Usage = { ...ZERO_USAGE };
+    let healed = false;
+    for (const a of stored) {
+      try {
+        await this.#call('act', { input: { ...a, arguments: substitute(a.arguments ?? [], values) }, options: toWire({ page: options?.page, timeout: REPLAY_STEP_TIMEOUT_MS }, {}) }, REPLAY_STEP_TIMEOUT_MS);
+        actions.push(a);
+      } catch (e) {
+        if (!(e instanceof DeckhandError) || !HEALABLE.has(e.code)) throw e;
+        if (!this.#cache.selfHeal) throw new ReplayFailed(`step "${a.description}" failed: ${e.message}`);
+        this.#logger.log('info', `cache: self-healing step "${a.description}" (${e.message})`);
+        const h = await this.#operation('act', { input: healInstruction(a) }, { ...options, cache: false }, true);
+        usage = addUsage(usage, h.metadata.usage);
+        if (!h.data.success || !h.data.actions.length) throw new ReplayFailed(`step "${a.description}" could not be found again: ${h.data.message}`);
+        actions.push(...h.data.actions);
+        healed = true;
+      }
+    }
+    if (healed) {
+      const { key, baseKey } = cacheKeys({ op: 'act', ...(await this.#keyParts(instruction, options)) });
+      await this.#cache.store!.record({ key, baseKey, op: 'act', result: actions, usage: entry.usage, replace: true });
+    }
+    return {
+      data: { success: true, message: `replayed ${actions.length} cached action${actions.length === 1 ? '' : 's'}${healed ? ' (self-healed)' : ''}`, actionDescription: instruction, actions },
+      metadata: this.#hitMeta(entry, threshold, count, usage),
+    };
   }
 
   metrics(): Promise<Metrics> {

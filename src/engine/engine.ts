@@ -14,7 +14,7 @@ import { countTarget } from './frames';
 import { MetricsBook } from './metrics';
 import { evaluate, goto, screenshot, withDeadline } from './pages';
 import type { BrowserPort, StatePort } from './ports';
-import { captureSnapshot, selectorsForIds } from './snapshot';
+import { captureSnapshot, fingerprint, selectorsForIds } from './snapshot';
 
 export const ENGINE_VERSION = '0.1.0';
 
@@ -84,6 +84,10 @@ export class Engine implements CommandClient {
           timeoutMs: p.timeout,
         }),
       'page.selectors': async (p: Params<'page.selectors'>) => selectorsForIds(this.port, p.page, p.ids),
+      'page.fingerprint': async (p: Params<'page.fingerprint'>) => {
+        const page = p.page ?? (await this.activePage()).id;
+        return { page, ...(await fingerprint(this.port, page)) };
+      },
       'locator.count': async (p: Params<'locator.count'>) => ({ count: await countTarget(this.port, p.page, p.locator.selector, 10_000) }),
       'locator.act': async (p: Params<'locator.act'>) =>
         validateAction(p.method, p.arguments ?? []) &&

@@ -136,3 +136,34 @@ export async function selectorsForIds(
     return a ? { id, ...a } : null;
   });
 }
+
+const STRUCTURAL = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'tab', 'menuitem', 'switch', 'slider', 'spinbutton', 'heading', 'form', 'navigation', 'main', 'dialog', 'iframe']);
+
+/** URL without fragment, with sorted query parameters and lower-case host. */
+export function normalizeUrl(raw: string): string {
+  try {
+    const u = new URL(raw);
+    u.hash = '';
+    u.searchParams.sort();
+    return u.href.replace(/\/$/, '');
+  } catch {
+    return raw;
+  }
+}
+
+/**
+ * A fingerprint of the page's structure: the roles and names of its controls and
+ * headings, order-insensitive, without values or ids. A renamed id or a moved
+ * element keeps it; a control added, removed or renamed changes it.
+ */
+export async function fingerprint(port: BrowserPort, page: number): Promise<{ url: string; fingerprint: string }> {
+  const snap = await captureSnapshot(port, page, { budget: 50_000 });
+  const items = new Set<string>();
+  for (const line of snap.text.split('\n')) {
+    const m = /^\s*\[(?:f\d+)?e\d+\] ([a-z]+)(?: ("(?:[^"\\]|\\.)*"))?/.exec(line);
+    if (m && STRUCTURAL.has(m[1])) items.add(`${m[1]} ${m[2] ?? ''}`);
+  }
+  const data = new TextEncoder().encode([...items].sort().join('\n'));
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', data));
+  return { url: normalizeUrl(snap.url), fingerprint: Array.from(digest.slice(0, 16), (b) => b.toString(16).padStart(2, '0')).join('') };
+}

@@ -50,6 +50,11 @@ export const Methods = {
     params: z.object({ page: PageIdSchema, ids: z.array(z.string()) }).strict(),
     result: z.array(z.object({ id: z.string(), selector: z.string(), role: z.string(), name: z.string() }).nullable()),
   },
+  /** The page's normalised URL and a structural fingerprint (what the cache keys on). */
+  'page.fingerprint': {
+    params: z.object({ page: PageIdSchema.optional() }).strict(),
+    result: z.object({ page: PageIdSchema, url: z.string(), fingerprint: z.string() }),
+  },
   'locator.count': {
     params: z.object({ page: PageIdSchema, locator: LocatorSpecSchema }).strict(),
     result: z.object({ count: z.number().int() }),

@@ -1,0 +1,48 @@
+/**
+ * The result cache's wire shapes: the per-call setting, the store's requests and
+ * answers (shared by the local stores and the HTTP cache service).
+ */
+import { z } from 'zod';
+import { UsageSchema } from './schemas';
+
+/** Per call: false (no lookup), true, or { threshold: n } (n identical results before hits are served). */
+export const CacheCallOptionSchema = z.union([
+  z.boolean(),
+  z.object({ threshold: z.number().int().positive('cache.threshold must be a positive integer') }).strict(),
+]);
+export type CacheCallOption = z.infer<typeof CacheCallOptionSchema>;
+
+export const CacheLookupRequestSchema = z.object({ key: z.string().min(16), baseKey: z.string().min(16) }).strict();
+export const CacheEntrySchema = z.object({
+  key: z.string(),
+  op: z.enum(['act', 'observe', 'extract']),
+  /** act: the Actions performed (variables as %name%); observe/extract: the data. Never keys or variable values. */
+  result: z.unknown(),
+  /** Usage of the inference this entry stands for (reported as tokensSaved on a hit). */
+  usage: UsageSchema,
+  agree: z.number().int().nonnegative(),
+});
+export type CacheEntry = z.infer<typeof CacheEntrySchema>;
+
+export const CacheLookupResponseSchema = z.object({
+  /** Times the key was seen, this lookup included. */
+  count: z.number().int().positive(),
+  entry: CacheEntrySchema.nullable(),
+  /** No entry for this key, but one for the same call on an earlier version of the page. */
+  pageChanged: z.boolean(),
+});
+export type CacheLookupResponse = z.infer<typeof CacheLookupResponseSchema>;
+
+export const CacheRecordRequestSchema = z
+  .object({
+    key: z.string().min(16),
+    baseKey: z.string().min(16),
+    op: z.enum(['act', 'observe', 'extract']),
+    result: z.unknown(),
+    usage: UsageSchema,
+    /** Replace the stored result without counting it as agreement (a self-healed replay). */
+    replace: z.boolean().optional(),
+  })
+  .strict();
+export type CacheRecordRequest = z.infer<typeof CacheRecordRequestSchema>;
+export const CacheRecordResponseSchema = z.object({ agree: z.number().int().nonnegative() });

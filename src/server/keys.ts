@@ -1,0 +1,39 @@
+/**
+ * The service's API keys: DECKHAND_API_KEYS (comma-separated), else the key file in
+ * DECKHAND_HOME; with neither, one key is generated, stored there and printed once,
+ * so the service is never open by accident.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface KeyRing {
+  check(candidate: string | undefined): boolean;
+  /** A key created at this start, to print once. */
+  generated?: string;
+}
+
+export function loadKeys(home: string, env: Record<string, string | undefined> = process.env): KeyRing {
+  let keys = (env.DECKHAND_API_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  let generated: string | undefined;
+  if (!keys.length) {
+    const file = join(home, 'api-keys');
+    if (existsSync(file)) keys = readFileSync(file, 'utf8').split('\n').map((k) => k.trim()).filter(Boolean);
+    if (!keys.length) {
+      generated = `dh_${randomBytes(24).toString('base64url')}`;
+      mkdirSync(home, { recursive: true });
+      writeFileSync(file, `${generated}\n`, { mode: 0o600 });
+      keys = [generated];
+    }
+  }
+  const bufs = keys.map((k) => Buffer.from(k));
+  return {
+    generated,
+    check(candidate) {
+      if (!candidate) return false;
+      const c = Buffer.from(candidate);
+      // Constant-time comparison against every key.
+      return bufs.some((k) => k.length === c.length && timingSafeEqual(k, c));
+    },
+  };
+}
