@@ -6,6 +6,7 @@
  * pages: no externally_connectable, no onMessageExternal.
  */
 import { ChromeBrowserPort } from '../src/browser/chrome-port';
+import { ChromeSelfEvaluator } from '../src/browser/self-eval';
 import { Engine, ENGINE_VERSION, type CallContext } from '../src/engine/engine';
 import { Methods, type MethodName } from '../src/protocol/methods';
 import { RpcPeer } from '../src/protocol/rpc';
@@ -16,7 +17,7 @@ export default defineBackground(() => {
     load: async (key: string) => (await chrome.storage.session.get(key))[key],
     save: (key: string, value: unknown) => chrome.storage.session.set({ [key]: value }),
   };
-  const engine = new Engine(new ChromeBrowserPort(), chrome.runtime.id, state);
+  const engine = new Engine(new ChromeBrowserPort(), chrome.runtime.id, state, undefined, new ChromeSelfEvaluator());
   const peers = new Map<string, RpcPeer>();
   const g = globalThis as unknown as Record<string, unknown>;
 

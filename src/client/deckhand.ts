@@ -14,6 +14,7 @@ import { HEALABLE, healInstruction, parseCallOption, ReplayFailed, runCached, to
 import { cacheKeys, type KeyParts } from './cache/keys';
 import { MemoryStore, RemoteStore, SqliteStore } from './cache/store';
 import { substitute } from '../engine/inference';
+import { notJson } from '../engine/batch';
 import { addUsage } from '../models/call';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -58,6 +59,16 @@ export interface CallOptions extends Omit<OperationOptions, 'page' | 'locator' |
 }
 
 const CREATE = Symbol('create');
+
+/** What a batch callback receives as its first argument. */
+export interface BatchContextApi {
+  page: Page;
+  context: BrowserContext;
+  act(input: string | Action, options?: Record<string, unknown>): Promise<ActResult>;
+  observe(instruction?: string, options?: Record<string, unknown>): Promise<ObserveResult>;
+  extract(instruction?: string, schema?: Record<string, unknown>, options?: Record<string, unknown>): Promise<ExtractResult<unknown>>;
+  metrics(): Promise<Metrics>;
+}
 
 /** A stored step that no longer resolves fails fast, so self-healing or a live run can take over. */
 const REPLAY_STEP_TIMEOUT_MS = 3_000;
@@ -311,6 +322,49 @@ export class Deckhand {
       data: { success: true, message: `replayed ${actions.length} cached action${actions.length === 1 ? '' : 's'}${healed ? ' (self-healed)' : ''}`, actionDescription: instruction, actions },
       metadata: this.#hitMeta(entry, threshold, count, usage),
     };
+  }
+
+  /**
+   * Run a trusted, self-contained callback inside the extension's service worker, so the
+   * operations it makes skip the client round trip. It is called with (batch, input):
+   * `batch.page` (the `page` option or the active page at the start, fixed for the batch),
+   * `batch.context`, `batch.act`, `batch.observe`, `batch.extract`, `batch.metrics`.
+   *
+   * The function is sent as its source: variables from your scope are NOT captured and Node
+   * APIs do not exist there; pass values through `input` (JSON). The result must be JSON
+   * (undefined comes back as undefined). Default timeout 30 s; after it no new operation
+   * starts, but one already running may finish. A batch is not atomic.
+   */
+  async experimentalBatch<R = unknown, I = unknown>(
+    callback: ((batch: BatchContextApi, input: I) => R | Promise<R>) | string,
+    ...rest: [input?: I, options?: { timeout?: number; page?: Page | number }]
+  ): Promise<R> {
+    const source = typeof callback === 'function' ? callback.toString() : callback;
+    if (typeof source !== 'string' || !source.trim()) throw new DeckhandError(ErrorCode.InvalidArgument, 'experimentalBatch needs a function or its source as a string');
+    const hasInput = rest.length > 0 && rest[0] !== undefined;
+    const input = rest[0];
+    if (hasInput) {
+      const problem = notJson(input, 'input');
+      if (problem) throw new DeckhandError(ErrorCode.InvalidArgument, `the batch input must be JSON-serialisable: ${problem}`);
+    }
+    const o = rest[1] ?? {};
+    const timeout = o.timeout ?? 30_000;
+    if (!Number.isInteger(timeout) || timeout <= 0) throw new DeckhandError(ErrorCode.InvalidArgument, `the batch timeout must be a positive integer (ms), got ${o.timeout}`);
+    const model = resolveModel(this.#options.model ?? defaultModel(), this.#callbacks);
+    const defaults = toWire(undefined, {
+      model,
+      ...(this.#options.systemPrompt !== undefined ? { systemPrompt: this.#options.systemPrompt } : {}),
+      ...(this.#options.domSettleTimeoutMs !== undefined ? { domSettleTimeoutMs: this.#options.domSettleTimeoutMs } : {}),
+    });
+    const page = o.page === undefined ? undefined : typeof o.page === 'number' ? o.page : o.page.id;
+    try {
+      const r = await this.#call('batch.run', { source, hasInput, ...(hasInput ? { input } : {}), ...(page !== undefined ? { page } : {}), timeout, defaults }, timeout + 10_000);
+      return (r.hasValue ? r.value : undefined) as R;
+    } catch (e) {
+      // Errors thrown in the callback come back with their message and the callback's stack.
+      if (e instanceof DeckhandError && typeof e.data?.stack === 'string') e.stack = e.data.stack;
+      throw e;
+    }
   }
 
   metrics(): Promise<Metrics> {

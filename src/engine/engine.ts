@@ -13,7 +13,8 @@ import { performAction, validateAction } from './actions';
 import { countTarget } from './frames';
 import { MetricsBook } from './metrics';
 import { evaluate, goto, screenshot, withDeadline } from './pages';
-import type { BrowserPort, StatePort } from './ports';
+import type { BrowserPort, SelfEvaluator, StatePort } from './ports';
+import { BatchRunner } from './batch';
 import { captureSnapshot, fingerprint, selectorsForIds } from './snapshot';
 
 export const ENGINE_VERSION = '0.1.0';
@@ -40,13 +41,16 @@ export class Engine implements CommandClient {
   private readonly handlers: Record<MethodName, Handler>;
 
   private readonly restored: Promise<void>;
+  private readonly batches: BatchRunner;
 
   constructor(
     private readonly port: BrowserPort,
     private readonly extensionId: string,
     private readonly state?: StatePort,
     private readonly languageModel?: LanguageModelFactory,
+    selfEvaluator?: SelfEvaluator,
   ) {
+    this.batches = new BatchRunner(this, selfEvaluator, async () => (await this.activePage()).id);
     // Metrics outlive a stopped worker: restore them before the first command.
     this.restored = (state?.load('metrics') ?? Promise.resolve(undefined)).then(
       (m) => {
@@ -92,6 +96,7 @@ export class Engine implements CommandClient {
       'locator.act': async (p: Params<'locator.act'>) =>
         validateAction(p.method, p.arguments ?? []) &&
         performAction(this.port, p.page, { selector: p.locator.selector, nth: p.locator.nth }, p.method, p.arguments ?? [], p.timeout ?? DEFAULTS.actionTimeoutMs),
+      'batch.run': async (p: Params<'batch.run'>, ctx) => this.batches.run(p, ctx),
       act: async (p: Params<'act'>, ctx) => this.act(p, ctx),
       observe: async (p: Params<'observe'>, ctx) => {
         const op = await this.opContext('observe', p.options, ctx);

@@ -39,3 +39,8 @@ export interface StatePort {
   load(key: string): Promise<unknown>;
   save(key: string, value: unknown): Promise<void>;
 }
+
+/** Runs an expression in the worker's own JavaScript context through CDP (MV3 forbids eval in extension code). */
+export interface SelfEvaluator {
+  evaluate(expression: string, timeoutMs: number): Promise<unknown>;
+}

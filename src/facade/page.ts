@@ -110,7 +110,7 @@ export class Page {
   }
   async screenshot(options: ScreenshotOptions & { path?: string } = {}): Promise<Uint8Array> {
     const { path, ...rest } = options;
-    if (path && !this.host?.writeFile) throw new DeckhandError(ErrorCode.InvalidArgument, 'screenshot({ path }) writes a local file, which is only available from Node');
+    if (path && !this.host?.writeFile) throw new DeckhandError(ErrorCode.Unavailable, 'screenshot({ path }) writes a local file, which is only available from Node (not inside experimentalBatch); take the returned bytes instead');
     const r = await this.client.call('page.screenshot', { page: this.id, options: rest });
     const data = this.host ? this.host.bytes(r.data) : Uint8Array.from(atob(r.data), (c) => c.charCodeAt(0));
     if (path) await this.host!.writeFile!(path, data);

@@ -29,6 +29,8 @@ export const ErrorCode = {
   ModelUnreachable: 'MODEL_UNREACHABLE',
   ModelOutputInvalid: 'MODEL_OUTPUT_INVALID',
   ModelRefused: 'MODEL_REFUSED',
+  BatchFailed: 'BATCH_FAILED',
+  Unavailable: 'UNAVAILABLE',
   ProtocolError: 'PROTOCOL_ERROR',
   Internal: 'INTERNAL',
 } as const;

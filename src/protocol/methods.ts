@@ -71,6 +71,22 @@ export const Methods = {
       .strict(),
     result: z.object({ element: z.string() }),
   },
+  /** Run a trusted callback's source inside the worker (experimentalBatch). */
+  'batch.run': {
+    params: z
+      .object({
+        source: z.string().min(1),
+        /** false: the callback gets undefined (JSON cannot carry it). */
+        hasInput: z.boolean(),
+        input: z.unknown().optional(),
+        page: PageIdSchema.optional(),
+        timeout: z.number().int().positive(),
+        /** Defaults for the AI calls made inside the batch (resolved by the client). */
+        defaults: OperationOptionsSchema.optional(),
+      })
+      .strict(),
+    result: z.object({ hasValue: z.boolean(), value: z.unknown().optional() }),
+  },
   act: {
     params: z.object({ input: z.union([z.string(), z.record(z.unknown())]), options: OperationOptionsSchema.optional() }).strict(),
     result: ActResultSchema,

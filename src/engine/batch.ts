@@ -1,0 +1,161 @@
+/**
+ * experimentalBatch: a caller's trusted callback runs inside the worker, so each
+ * operation it makes is an in-process engine call instead of a client round trip.
+ * The source is evaluated through the worker's own debugger target (CSP forbids
+ * eval in extension code) and handed a context of the same Page/Locator/Context
+ * classes the Node library uses, over an in-process command client.
+ */
+import { DeckhandError, ErrorCode } from '../protocol/errors';
+import type { CommandClient, MethodName, Params, Result } from '../protocol/methods';
+import type { OperationOptions } from '../protocol/schemas';
+import { BrowserContext, Page } from '../facade/page';
+import type { CallContext } from './engine';
+import type { SelfEvaluator } from './ports';
+
+interface BatchState {
+  params: Params<'batch.run'>;
+  ctx: CallContext;
+  pageId: number;
+  timedOut: boolean;
+}
+
+type Outcome = { ok: true; hasValue: boolean; value?: unknown } | { ok: false; message: string; stack?: string; code?: string };
+
+const unavailable = (what: string) =>
+  new DeckhandError(ErrorCode.Unavailable, `${what} is not available inside experimentalBatch (the callback runs in the extension's service worker)`);
+
+/** The page inside a batch: the shared facade, minus what only a host process can do. */
+class BatchPage extends Page {
+  on(): never {
+    throw unavailable('page event subscription (page.on)');
+  }
+  once(): never {
+    throw unavailable('page event subscription (page.once)');
+  }
+  off(): never {
+    throw unavailable('page event subscription (page.off)');
+  }
+}
+
+class BatchContext extends BrowserContext {
+  constructor(private readonly c: CommandClient) {
+    super(c);
+  }
+  override page(id: number): Page {
+    return new BatchPage(this.c, id);
+  }
+  close(): never {
+    throw unavailable('context.close()');
+  }
+  on(): never {
+    throw unavailable('context event subscription (context.on)');
+  }
+}
+
+/** Why a value cannot travel as JSON, or null when it can. */
+export function notJson(v: unknown, path = 'result', seen = new Set<unknown>()): string | null {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return null;
+  if (typeof v === 'number') return Number.isFinite(v) ? null : `${path} is ${v}`;
+  if (typeof v === 'undefined') return `${path} is undefined`;
+  if (typeof v !== 'object') return `${path} is a ${typeof v}`;
+  if (seen.has(v)) return `${path} refers back to itself`;
+  seen.add(v);
+  if (Array.isArray(v)) {
+    for (const [i, x] of v.entries()) {
+      const p = notJson(x, `${path}[${i}]`, seen);
+      if (p) return p;
+    }
+  } else {
+    const proto = Object.getPrototypeOf(v);
+    if (proto !== Object.prototype && proto !== null) return `${path} is a ${(v as object).constructor?.name ?? 'non-plain object'}`;
+    for (const [k, x] of Object.entries(v)) {
+      if (x === undefined) continue; // JSON drops undefined properties, as JSON.stringify does
+      const p = notJson(x, `${path}.${k}`, seen);
+      if (p) return p;
+    }
+  }
+  seen.delete(v);
+  return null;
+}
+
+export class BatchRunner {
+  private readonly running = new Map<string, BatchState>();
+
+  constructor(
+    private readonly engine: { call<M extends MethodName>(m: M, p: Params<M>, o?: unknown, ctx?: CallContext): Promise<Result<M>> },
+    private readonly evaluator: SelfEvaluator | undefined,
+    private readonly activePage: () => Promise<number>,
+  ) {
+    (globalThis as unknown as { __deckhandBatch: unknown }).__deckhandBatch = { start: (id: string, fn: unknown) => this.start(id, fn) };
+  }
+
+  async run(params: Params<'batch.run'>, ctx: CallContext): Promise<Result<'batch.run'>> {
+    if (!this.evaluator) throw unavailable('experimentalBatch itself');
+    const id = crypto.randomUUID();
+    const state: BatchState = { params, ctx, pageId: params.page ?? (await this.activePage()), timedOut: false };
+    this.running.set(id, state);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        state.timedOut = true;
+        reject(new DeckhandError(ErrorCode.Timeout, `the batch timed out after ${params.timeout} ms; operations already running may finish, no new ones start (a batch is not atomic)`, { timeoutMs: params.timeout }));
+      }, params.timeout);
+    });
+    try {
+      // The source is wrapped in parentheses so a function expression, arrow or declaration all evaluate to the function.
+      const expression = `globalThis.__deckhandBatch.start(${JSON.stringify(id)}, (\n${params.source}\n))`;
+      const out = (await Promise.race([this.evaluator.evaluate(expression, params.timeout + 5000), timeout])) as Outcome;
+      if (!out.ok) throw new DeckhandError(ErrorCode.BatchFailed, out.message, { ...(out.stack ? { stack: out.stack } : {}), ...(out.code ? { cause: out.code } : {}) });
+      return out.hasValue ? { hasValue: true, value: out.value } : { hasValue: false };
+    } finally {
+      clearTimeout(timer);
+      // Keep the state until its callback settles, so a late operation still sees timedOut.
+      setTimeout(() => this.running.delete(id), params.timeout + 60_000);
+    }
+  }
+
+  private async start(id: string, fn: unknown): Promise<Outcome> {
+    const st = this.running.get(id);
+    if (!st) return { ok: false, message: 'this batch is no longer running' };
+    if (typeof fn !== 'function') return { ok: false, message: `the batch source must evaluate to a function (callback(context, input)); it evaluated to ${typeof fn}` };
+    const client: CommandClient = {
+      call: (method, params) => {
+        if (st.timedOut) return Promise.reject(new DeckhandError(ErrorCode.Timeout, `the batch timed out after ${st.params.timeout} ms: '${method}' was not started`));
+        if (method === 'batch.run') return Promise.reject(unavailable('a nested experimentalBatch'));
+        return this.engine.call(method, params, undefined, st.ctx);
+      },
+    };
+    const defaults = st.params.defaults ?? {};
+    const opts = (o?: Record<string, unknown>): OperationOptions => {
+      const { page, ...rest } = o ?? {};
+      const pageId = page === undefined ? undefined : typeof page === 'number' ? page : (page as { id?: number }).id;
+      return { ...defaults, ...rest, ...(pageId !== undefined ? { page: pageId } : {}) } as OperationOptions;
+    };
+    const context = new BatchContext(client);
+    const batch = {
+      page: context.page(st.pageId),
+      context,
+      act: (input: unknown, o?: Record<string, unknown>) => client.call('act', { input: input as string, options: opts(o) }),
+      observe: (instruction?: string, o?: Record<string, unknown>) => client.call('observe', { instruction, options: opts(o) }),
+      extract: (instruction?: string, schema?: unknown, o?: Record<string, unknown>) => client.call('extract', { instruction, schema, options: opts(o) }),
+      metrics: () => client.call('metrics', {}),
+      experimentalBatch: () => Promise.reject(unavailable('a nested experimentalBatch')),
+      close: () => Promise.reject(unavailable('close() (instance lifecycle)')),
+      init: () => Promise.reject(unavailable('init() (instance lifecycle)')),
+    };
+    try {
+      const value = await (fn as (b: unknown, input: unknown) => unknown)(batch, st.params.hasInput ? st.params.input : undefined);
+      if (value === undefined) return { ok: true, hasValue: false };
+      const problem = notJson(value);
+      if (problem) return { ok: false, message: `the batch returned a value that is not JSON-serialisable: ${problem}` };
+      return { ok: true, hasValue: true, value };
+    } catch (e) {
+      const err = e as { message?: string; stack?: string; code?: string; name?: string };
+      let message = err?.message ?? String(e);
+      if (err?.name === 'ReferenceError') {
+        message += ' (batch callbacks run in the extension\'s service worker: variables from the caller\'s scope are not captured and Node APIs are not available; pass values through input)';
+      }
+      return { ok: false, message, stack: err?.stack, code: err?.code };
+    }
+  }
+}
