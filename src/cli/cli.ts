@@ -25,8 +25,8 @@ function usage(): never {
   console.log(`usage:
   deckhand demo [url]        launch Chromium, print the page snapshot, act on the demo form
   deckhand snapshot <url>    print the snapshot of a page
-  deckhand serve [--host H] [--port P]
-                             run the Deckhand service (the result cache under /v1/cache)
+  deckhand serve [--host H] [--port P] [--max-sessions N] [--idle-timeout SECONDS]
+                             run the Deckhand HTTP service (sessions, act/observe/extract, cache)
 options:
   --headed                   show the browser window
 environment:
@@ -89,10 +89,26 @@ async function serve(args: string[]): Promise<void> {
   const home = process.env.DECKHAND_HOME ?? join(homedir(), '.deckhand');
   const port = Number(flag(args, 'port') ?? process.env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got ${flag(args, 'port')}`);
-  const svc = await startService({ home, host: flag(args, 'host') ?? '127.0.0.1', port, log: (l) => console.error(l) });
+  const num = (name: string, env: string | undefined, def: number) => {
+    const v = Number(flag(args, name) ?? env ?? def);
+    if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} must be a positive number`);
+    return v;
+  };
+  const svc = await startService({
+    home,
+    host: flag(args, 'host') ?? process.env.HOST ?? '127.0.0.1',
+    port,
+    maxSessions: num('max-sessions', process.env.DECKHAND_MAX_SESSIONS, 4),
+    idleTimeoutMs: num('idle-timeout', process.env.DECKHAND_IDLE_TIMEOUT_S, 600) * 1000,
+    log: (l) => console.error(l),
+  });
   console.log(`deckhand service listening on ${svc.url} (data in ${home})`);
   if (svc.keys.generated) console.log(`created an API key (stored in ${join(home, 'api-keys')}; shown only now): ${svc.keys.generated}`);
-  const stop = () => void svc.close().then(() => process.exit(0));
+  // A clean shutdown ends every session; remote browsers are disconnected from, never closed.
+  const stop = () => {
+    console.log('shutting down: ending sessions');
+    void svc.close().then(() => process.exit(0));
+  };
   process.once('SIGTERM', stop);
   process.once('SIGINT', stop);
 }

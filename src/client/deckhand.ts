@@ -53,6 +53,8 @@ export interface CallOptions extends Omit<OperationOptions, 'page' | 'locator' |
   model?: ModelSpec;
   /** false: no lookup; true; or { threshold: n }. */
   cache?: CacheCallOption;
+  /** Aborting it cancels the operation in the worker (the model request included). */
+  signal?: AbortSignal;
   page?: Page | number;
   locator?: Locator | { selector: string; nth?: number } | string;
   ignoreLocators?: (Locator | { selector: string; nth?: number } | string)[];
@@ -91,7 +93,7 @@ async function cacheSettings(o: CreateOptions): Promise<CacheSettings> {
 
 function toWire(options: CallOptions | undefined, extra: Partial<OperationOptions>): OperationOptions {
   const spec = (l: NonNullable<CallOptions['locator']>) => (typeof l === 'string' ? { selector: l } : l instanceof Locator ? l.toSpec() : l);
-  const { page, locator, ignoreLocators, model: _model, cache: _cache, ...rest } = options ?? {};
+  const { page, locator, ignoreLocators, model: _model, cache: _cache, signal: _signal, ...rest } = options ?? {};
   return {
     ...rest,
     ...extra,
@@ -158,6 +160,10 @@ export class Deckhand {
     });
     return this.#tracer.startActiveSpan(`deckhand.${op}`, { attributes: { 'deckhand.operation': op, ...(model ? { 'deckhand.model': model.name } : {}) } }, async (span) => {
       this.#spans.set(opId, span);
+      const signal = options?.signal;
+      const onAbort = () => void this.#call('op.cancel', { opId }).catch(() => undefined);
+      if (signal?.aborted) throw new DeckhandError(ErrorCode.Cancelled, `${op} was cancelled before it started`);
+      signal?.addEventListener('abort', onAbort, { once: true });
       try {
         const r = await this.#call(op, { ...params, options: wire } as Params<M>, options?.timeout);
         const usage = (r as { metadata: { usage: { inputTokens: number; outputTokens: number } } }).metadata.usage;
@@ -169,6 +175,7 @@ export class Deckhand {
         this.#logger.log('error', `${op} failed: ${(e as Error).message}`, { opId });
         throw e;
       } finally {
+        signal?.removeEventListener('abort', onAbort);
         this.#spans.delete(opId);
         span.end();
       }

@@ -42,6 +42,7 @@ export class Engine implements CommandClient {
 
   private readonly restored: Promise<void>;
   private readonly batches: BatchRunner;
+  private readonly cancels = new Map<string, AbortController>();
 
   constructor(
     private readonly port: BrowserPort,
@@ -96,6 +97,11 @@ export class Engine implements CommandClient {
       'locator.act': async (p: Params<'locator.act'>) =>
         validateAction(p.method, p.arguments ?? []) &&
         performAction(this.port, p.page, { selector: p.locator.selector, nth: p.locator.nth }, p.method, p.arguments ?? [], p.timeout ?? DEFAULTS.actionTimeoutMs),
+      'op.cancel': async (p: Params<'op.cancel'>) => {
+        const c = this.cancels.get(p.opId);
+        c?.abort();
+        return { cancelled: !!c };
+      },
       'batch.run': async (p: Params<'batch.run'>, ctx) => this.batches.run(p, ctx),
       act: async (p: Params<'act'>, ctx) => this.act(p, ctx),
       observe: async (p: Params<'observe'>, ctx) => {
@@ -148,7 +154,16 @@ export class Engine implements CommandClient {
     const timeoutMs = o.timeout ?? DEFAULTS.modelOperationTimeoutMs;
     const page = o.page ?? (await this.activePage()).id;
     ctx.log({ level: 'info', message: `${op} on page ${page} with ${o.model!.name}`, data: { opId: o.opId } });
+    let signal: AbortSignal | undefined;
+    if (o.opId) {
+      const c = new AbortController();
+      this.cancels.set(o.opId, c);
+      signal = c.signal;
+      // Forget it once the operation is surely over.
+      setTimeout(() => this.cancels.delete(o.opId!), timeoutMs + 10_000);
+    }
     return {
+      signal,
       page,
       model: o.model!,
       timeoutMs,

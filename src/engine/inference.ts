@@ -45,9 +45,12 @@ export interface OpContext {
   variables?: Variables;
   screenshot?: boolean;
   opId?: string;
+  /** Aborted when the caller cancels the operation. */
+  signal?: AbortSignal;
 }
 
 const remaining = (ctx: OpContext) => {
+  if (ctx.signal?.aborted) throw new DeckhandError(ErrorCode.Cancelled, 'the operation was cancelled by its caller');
   const ms = ctx.deadline - Date.now();
   if (ms <= 0) throw new DeckhandError(ErrorCode.Timeout, `the operation ran out of its ${ctx.timeoutMs} ms timeout`, { timeoutMs: ctx.timeoutMs });
   return ms;
@@ -76,7 +79,7 @@ async function ask(
   let attemptPrompt = prompt;
   for (let attempt = 0; attempt < 2; attempt++) {
     deps.log({ level: 'debug', message: `${kind}: calling ${ctx.model.name}`, data: { opId: ctx.opId, attempt } });
-    const r = await callModel(ctx.model, { system: systemPrompt(kind, ctx.systemPrompt), prompt: attemptPrompt, schema, images }, remaining(ctx), deps.invokeCallback, deps.languageModel).catch((e: unknown) => {
+    const r = await callModel(ctx.model, { system: systemPrompt(kind, ctx.systemPrompt), prompt: attemptPrompt, schema, images }, remaining(ctx), deps.invokeCallback, deps.languageModel, ctx.signal).catch((e: unknown) => {
       if (e instanceof DeckhandError && e.code === ErrorCode.ModelOutputInvalid && attempt === 0) return e;
       throw e;
     });

@@ -88,10 +88,12 @@ export async function callModel(
   timeoutMs: number,
   invokeCallback: CallbackInvoker,
   factory: LanguageModelFactory = languageModelFor,
+  cancel?: AbortSignal,
 ): Promise<ModelCallResult> {
   const startedAt = Date.now();
   const t0 = performance.now();
-  const signal = AbortSignal.timeout(timeoutMs);
+  const timeout = AbortSignal.timeout(timeoutMs);
+  const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
   let out: { object: unknown; usage: Usage; confidence?: number };
   try {
     if (model.kind === 'local') {
@@ -116,6 +118,7 @@ export async function callModel(
       };
     } else out = await callProvider(model, req, signal, factory);
   } catch (e) {
+    if (cancel?.aborted) throw new DeckhandError(ErrorCode.Cancelled, `the call to model '${model.name}' was cancelled by its caller`, { model: model.name });
     throw mapModelError(signal.aborted && !(e instanceof DeckhandError) ? Object.assign(new Error('timeout'), { name: 'TimeoutError' }) : e, model, timeoutMs);
   }
   // The local model takes well under a millisecond on small pages: keep the fraction.

@@ -31,6 +31,7 @@ export const ErrorCode = {
   ModelRefused: 'MODEL_REFUSED',
   BatchFailed: 'BATCH_FAILED',
   Unavailable: 'UNAVAILABLE',
+  Cancelled: 'CANCELLED',
   ProtocolError: 'PROTOCOL_ERROR',
   Internal: 'INTERNAL',
 } as const;

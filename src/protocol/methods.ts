@@ -71,6 +71,8 @@ export const Methods = {
       .strict(),
     result: z.object({ element: z.string() }),
   },
+  /** Abort a running act/observe/extract by its opId (a client that went away). */
+  'op.cancel': { params: z.object({ opId: z.string() }).strict(), result: z.object({ cancelled: z.boolean() }) },
   /** Run a trusted callback's source inside the worker (experimentalBatch). */
   'batch.run': {
     params: z
