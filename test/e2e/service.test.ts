@@ -1,0 +1,207 @@
+/** The HTTP service over real HTTP, with real Chromium behind it and the scripted model server. */
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createParser } from 'eventsource-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type RunningService } from '../../src/server/service';
+import { startFixtureServers } from '../fixtures/server';
+import { idFor, startModelServer, type ModelServer } from '../fixtures/model-server';
+
+const KEY = 'svc-test-key';
+let svc: RunningService;
+let servers: Awaited<ReturnType<typeof startFixtureServers>>;
+let ms: ModelServer;
+
+beforeAll(async () => {
+  process.env.DECKHAND_API_KEYS = KEY;
+  servers = await startFixtureServers();
+  ms = await startModelServer();
+  svc = await startService({ home: mkdtempSync(join(tmpdir(), 'dh-svc-')), port: 0, maxSessions: 3, maxBodyBytes: 64 * 1024 });
+});
+afterAll(async () => {
+  await svc?.close();
+  await servers?.close();
+  await ms?.close();
+  delete process.env.DECKHAND_API_KEYS;
+});
+
+const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
+  fetch(svc.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY, ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+const json = async (path: string, body: unknown, headers?: Record<string, string>) => {
+  const r = await post(path, body, headers);
+  return { status: r.status, body: (await r.json()) as { success: boolean; data?: any; error?: { code: string; message: string } } };
+};
+
+/** Read a streamed response with a real SSE parser. */
+async function events(res: Response, onEvent?: (e: any) => void): Promise<any[]> {
+  const out: any[] = [];
+  const parser = createParser({ onEvent: (m) => { const e = { ...JSON.parse(m.data), sseId: m.id, sseEvent: m.event }; out.push(e); onEvent?.(e); } });
+  const reader = res.body!.getReader();
+  const dec = new TextDecoder();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    parser.feed(dec.decode(value, { stream: true }));
+  }
+  return out;
+}
+
+const model = () => ({ modelName: 'openai/gpt-4.1-mini', apiKey: 'sk-from-body', baseURL: ms.url });
+
+describe('the session lifecycle', () => {
+  it('start, navigate, act (Action and instruction), observe, extract, end', async () => {
+    const start = await json('/v1/sessions/start', { model: model(), viewport: { width: 900, height: 700 }, systemPrompt: 'Be careful.' }, { 'x-dh-project-id': 'legacy-project' });
+    expect(start.status).toBe(200);
+    const id = start.body.data.sessionId as string;
+    expect(id).toMatch(/^[0-9a-f-]{36}$/);
+    const nav = await json(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/form.html` });
+    expect(nav.body.data).toMatchObject({ url: `${servers.origin}/form.html`, title: 'Sign up' });
+    const det = await json(`/v1/sessions/${id}/act`, { input: { selector: '#multi', description: 'multi', method: 'click' } });
+    expect(det.body.data.data.success).toBe(true);
+    expect(det.body.data.metadata.cache.status).toBe('DISABLED');
+    ms.script((_r, prompt) => ({ object: { found: true, elementId: idFor(prompt, /textbox "Full name"/), method: 'fill', arguments: ['%n%'], description: 'name', twoStep: false, reason: '' } }));
+    const act = await json(`/v1/sessions/${id}/act`, { input: 'type %n% in the name', variables: { n: 'Hidden Value 991' } });
+    expect(act.body.data.data.success).toBe(true);
+    expect(ms.requests.at(-1)!.headers.authorization).toBe('Bearer sk-from-body');
+    expect(ms.requests.at(-1)!.raw).toContain('Be careful.');
+    expect(ms.requests.some((r) => r.raw.includes('Hidden Value 991'))).toBe(false);
+    ms.script((_r, prompt) => ({ object: { elements: [{ elementId: idFor(prompt, /button "Reset"/), description: 'Reset', method: 'click', arguments: [] }] } }));
+    const obs = await json(`/v1/sessions/${id}/observe`, { instruction: 'the reset button' });
+    expect(obs.body.data.data[0]).toMatchObject({ description: 'Reset', method: 'click' });
+    ms.script({ object: { heading: 'Sign up' } });
+    const ext = await json(`/v1/sessions/${id}/extract`, { instruction: 'heading', schema: { type: 'object', properties: { heading: { type: 'string' } }, required: ['heading'] } });
+    expect(ext.body.data.data).toEqual({ heading: 'Sign up' });
+    // The built-in local model per call, by name.
+    const local = await json(`/v1/sessions/${id}/act`, { input: 'click the Multi button', model: 'deckhand/local' });
+    expect(local.body.data.data.success).toBe(true);
+    expect((await json(`/v1/sessions/${id}/end`, {})).body).toEqual({ success: true, data: { ended: true } });
+    const after = await json(`/v1/sessions/${id}/act`, { input: { selector: '#multi', description: 'x' } });
+    expect(after.status).toBe(404);
+    expect(after.body.error!.code).toBe('SESSION_NOT_FOUND');
+  });
+});
+
+describe('streaming', () => {
+  it('streams starting, connected, running log lines and finished with the JSON result, with event ids', async () => {
+    const { body } = await json('/v1/sessions/start', { model: model() });
+    const id = body.data.sessionId;
+    await json(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/form.html` });
+    ms.script((_r, prompt) => ({ object: { found: true, elementId: idFor(prompt, /button "Multi"/), method: 'click', arguments: [], description: 'Multi', twoStep: false, reason: '' } }));
+    const res = await post(`/v1/sessions/${id}/act`, { input: 'click the Multi button' }, { 'x-stream-response': 'true' });
+    expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+    const evs = await events(res);
+    expect(evs[0].status).toBe('starting');
+    expect(evs[1].status).toBe('connected');
+    expect(evs.some((e) => e.status === 'running' && /answered in/.test(e.message))).toBe(true);
+    const last = evs.at(-1);
+    expect(last.status).toBe('finished');
+    expect(last.data.data.success).toBe(true);
+    expect(evs.map((e) => e.id)).toEqual(evs.map((_, i) => i + 1));
+    expect(evs.map((e) => Number(e.sseId))).toEqual(evs.map((e) => e.id));
+    // Body flag works too; an error streams the error body.
+    const bad = await events(await post(`/v1/sessions/${id}/act`, { input: { selector: '#nope', description: 'x' }, timeout: 300, streamResponse: true }));
+    expect(bad.at(-1)).toMatchObject({ status: 'error', error: { code: 'ELEMENT_NOT_FOUND' } });
+    // Header and body disagreeing is refused.
+    const clash = await json(`/v1/sessions/${id}/act`, { input: 'click', streamResponse: false }, { 'x-stream-response': 'true' });
+    expect(clash.status).toBe(400);
+    expect(clash.body.error!.message).toMatch(/disagree/);
+    await json(`/v1/sessions/${id}/end`, {});
+  });
+
+  it('a client that disconnects mid-stream cancels the operation and frees the session', async () => {
+    const { body } = await json('/v1/sessions/start', { model: model() });
+    const id = body.data.sessionId;
+    await json(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/form.html` });
+    ms.script({ object: { found: false }, delayMs: 8000 });
+    const ac = new AbortController();
+    const res = await fetch(`${svc.url}/v1/sessions/${id}/act`, { method: 'POST', signal: ac.signal, headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY, 'x-stream-response': 'true' }, body: JSON.stringify({ input: 'click something slow' }) });
+    await events(res, (e) => {
+      if (e.status === 'running' && /calling/.test(e.message)) ac.abort();
+    }).catch(() => undefined);
+    const t = Date.now();
+    // The session takes the next request soon, long before the 8 s model reply.
+    let next = await json(`/v1/sessions/${id}/act`, { input: { selector: '#multi', description: 'x' } });
+    while (next.status === 409 && Date.now() - t < 5000) {
+      await new Promise((r) => setTimeout(r, 100));
+      next = await json(`/v1/sessions/${id}/act`, { input: { selector: '#multi', description: 'x' } });
+    }
+    expect(next.status).toBe(200);
+    expect(Date.now() - t).toBeLessThan(4000);
+    await json(`/v1/sessions/${id}/end`, {});
+  });
+});
+
+describe('bad input gets the documented status and body, and the service keeps serving', () => {
+  it('auth, JSON, types, unknown fields, missing sessions, huge bodies, headers, busy sessions, limits', async () => {
+    const { body } = await json('/v1/sessions/start', {});
+    const id = body.data.sessionId;
+    const cases: [number, string, Promise<Response>][] = [
+      [401, 'UNAUTHORIZED', fetch(`${svc.url}/v1/sessions/start`, { method: 'POST', body: '{}' })],
+      [401, 'UNAUTHORIZED', post('/v1/sessions/start', {}, { 'x-dh-api-key': 'wrong' })],
+      [400, 'INVALID_JSON', post(`/v1/sessions/${id}/act`, '{"input":')],
+      [400, 'INVALID_ARGUMENT', post(`/v1/sessions/${id}/act`, { input: 42 })],
+      [400, 'INVALID_ARGUMENT', post(`/v1/sessions/${id}/act`, { input: 'x', colour: 'red' })],
+      [400, 'INVALID_ARGUMENT', post('/v1/sessions/start', { headless: 'yes' })],
+      [400, 'INVALID_ARGUMENT', post(`/v1/sessions/${id}/act`, { input: 'x', model: { modelName: 'openai/x', apiKey: 'k', temperature: 1 } })],
+      [400, 'INVALID_HEADER', post(`/v1/sessions/${id}/act`, { input: 'x' }, { 'x-stream-response': 'yes' })],
+      [404, 'SESSION_NOT_FOUND', post('/v1/sessions/no-such-session/act', { input: 'x' })],
+      [404, 'NOT_FOUND', post('/v1/nothing-here', {})],
+      [413, 'BODY_TOO_LARGE', post(`/v1/sessions/${id}/act`, { input: 'x'.repeat(100_000) })],
+      [504, 'TIMEOUT', post(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/slow?ms=3000&to=/form.html`, options: { timeout: 300 } })],
+    ];
+    for (const [status, code, p] of cases) {
+      const r = await p;
+      const b = (await r.json()) as { success: boolean; error: { code: string; message: string } };
+      expect({ status: r.status, code: b.error?.code, success: b.success }).toEqual({ status, code, success: false });
+      expect(b.error.message).not.toMatch(/\n\s+at /); // never a stack trace
+    }
+    await json(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/form.html` });
+    const [first, second] = await Promise.all([
+      post(`/v1/sessions/${id}/act`, { input: { selector: '#never', description: 'x' }, timeout: 1500 }),
+      new Promise((r) => setTimeout(r, 200)).then(() => post(`/v1/sessions/${id}/act`, { input: { selector: 'body', description: 'x' } })),
+    ]);
+    expect(second.status).toBe(409);
+    expect(((await second.json()) as any).error.code).toBe('SESSION_BUSY');
+    expect(first.status).toBe(422);
+    // Still serving: the session works afterwards.
+    expect((await json(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/form.html` })).status).toBe(200);
+    const more = await Promise.all([json('/v1/sessions/start', {}), json('/v1/sessions/start', {}), json('/v1/sessions/start', {})]);
+    expect(more.map((m) => m.status).sort()).toEqual([200, 200, 429]);
+    expect(more.find((m) => m.status === 429)!.body.error!.code).toBe('TOO_MANY_SESSIONS');
+    for (const m of more.filter((x) => x.status === 200)) await json(`/v1/sessions/${m.body.data.sessionId}/end`, {});
+    await json(`/v1/sessions/${id}/end`, {});
+    expect(svc.sessions.size).toBe(0);
+  });
+});
+
+describe('operating it', () => {
+  it('SIGTERM ends every session and the process exits cleanly; a generated key is printed once', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'dh-svc-proc-'));
+    const env = { ...process.env, DECKHAND_HOME: home };
+    delete env.DECKHAND_API_KEYS;
+    const p = spawn(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    p.stdout!.on('data', (d) => (out += d));
+    const started = await new Promise<{ url: string; key: string }>((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(out)), 20_000);
+      p.stdout!.on('data', () => {
+        const u = /listening on (\S+)/.exec(out);
+        const k = /shown only now\): (\S+)/.exec(out);
+        if (u && k) {
+          clearTimeout(t);
+          resolve({ url: u[1], key: k[1] });
+        }
+      });
+    });
+    const r = await fetch(`${started.url}/v1/sessions/start`, { method: 'POST', headers: { 'x-dh-api-key': started.key }, body: '{}' });
+    expect(r.status).toBe(200);
+    const code = await new Promise<number | null>((resolve) => {
+      p.once('exit', resolve);
+      p.kill('SIGTERM');
+    });
+    expect(code).toBe(0);
+    expect(out).toMatch(/ending sessions/);
+  });
+});
