@@ -10,6 +10,9 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Deckhand, localBrowser } from '../index';
 import { startService } from '../server/service';
+import { SessionManager } from '../server/sessions';
+import { resolveMcpOptions, type RawOptions } from '../mcp/options';
+import { runStdio } from '../mcp/stdio';
 
 const DEMO_PAGE = `<!doctype html><title>Deckhand demo</title>
 <h1>Deckhand demo</h1>
@@ -25,6 +28,9 @@ function usage(): never {
   console.log(`usage:
   deckhand demo [url]        launch Chromium, print the page snapshot, act on the demo form
   deckhand snapshot <url>    print the snapshot of a page
+  deckhand mcp [--port P --host H] [--modelName M --modelApiKey K] [--keepAlive] [--proxies]
+               [--contextId ID [--persist false]] [--browserWidth W --browserHeight H]
+                             the MCP tool server (stdio, or Streamable HTTP at /mcp with --port)
   deckhand serve [--host H] [--port P] [--max-sessions N] [--idle-timeout SECONDS]
                              run the Deckhand HTTP service (sessions, act/observe/extract, cache)
 options:
@@ -113,6 +119,39 @@ async function serve(args: string[]): Promise<void> {
   process.once('SIGINT', stop);
 }
 
+/** Flags of `deckhand mcp`: `--name value`, or a bare `--name` meaning true. */
+function mcpFlags(args: string[]): Record<string, string | boolean> {
+  const out: Record<string, string | boolean> = {};
+  for (let i = 0; i < args.length; i++) {
+    const m = /^--([A-Za-z]+)$/.exec(args[i]);
+    if (!m) throw new Error(`unexpected argument ${args[i]}`);
+    const next = args[i + 1];
+    if (next !== undefined && !next.startsWith('--')) {
+      out[m[1]] = next;
+      i++;
+    } else out[m[1]] = true;
+  }
+  return out;
+}
+
+async function mcp(args: string[]): Promise<void> {
+  const f = mcpFlags(args);
+  const known = ['port', 'host', 'modelName', 'modelApiKey', 'keepAlive', 'proxies', 'verified', 'contextId', 'persist', 'browserWidth', 'browserHeight', 'experimental'];
+  const unknown = Object.keys(f).filter((k) => !known.includes(k));
+  if (unknown.length) throw new Error(`unknown flag${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `--${k}`).join(', ')}`);
+  const home = process.env.DECKHAND_HOME ?? join(homedir(), '.deckhand');
+  const raw = { ...f, port: undefined, host: undefined } as RawOptions;
+  const options = resolveMcpOptions(raw); // fails at once, clearly, on bad flags
+  const sessions = new SessionManager({ maxSessions: Number(process.env.DECKHAND_MAX_SESSIONS ?? 4), idleTimeoutMs: 30 * 60_000 });
+  if (f.port === undefined) return runStdio(options, sessions, home);
+  const svc = await startService({ home, host: typeof f.host === 'string' ? f.host : 'localhost', port: Number(f.port), mcpOptions: raw, log: (l) => console.error(l) });
+  console.log(`deckhand MCP server listening on ${svc.url}/mcp`);
+  if (svc.keys.generated) console.log(`created an API key (stored in ${join(home, 'api-keys')}; shown only now): ${svc.keys.generated}`);
+  const stop = () => void svc.close().then(() => process.exit(0));
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+}
+
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const headed = args.includes('--headed');
@@ -120,6 +159,7 @@ async function main(): Promise<void> {
   const [cmd, arg] = rest;
   if (cmd === 'demo' || cmd === undefined) return demo(arg, headed);
   if (cmd === 'serve') return serve(rest.slice(1));
+  if (cmd === 'mcp') return mcp(process.argv.slice(3));
   if (cmd === 'snapshot' && arg) {
     return withBrowser(headed, async (dh) => {
       const page = await dh.context.activePage();

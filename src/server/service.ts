@@ -19,6 +19,8 @@ import type { CallOptions } from '../client/deckhand';
 import { HttpError } from './http-error';
 import { loadKeys, type KeyRing } from './keys';
 import { SessionManager, type Session } from './sessions';
+import { McpHttpHandler } from '../mcp/http';
+import type { RawOptions } from '../mcp/options';
 
 export interface ServiceOptions {
   host?: string;
@@ -30,6 +32,9 @@ export interface ServiceOptions {
   idleTimeoutMs?: number;
   maxBodyBytes?: number;
   log?: (line: string) => void;
+  /** Mount the MCP server at /mcp (default true), with these defaults for its options. */
+  mcp?: boolean;
+  mcpOptions?: RawOptions;
 }
 
 export interface RunningService {
@@ -134,6 +139,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
   const maxBody = o.maxBodyBytes ?? 1024 * 1024;
   const sessions = new SessionManager({ maxSessions: o.maxSessions ?? 4, idleTimeoutMs: o.idleTimeoutMs ?? 10 * 60_000 }, {}, log);
   const inflight = new Set<Promise<unknown>>();
+  const mcp = o.mcp === false ? null : new McpHttpHandler(keys, sessions, o.home, o.mcpOptions);
 
   /** Run an operation on a session, as JSON or as an event stream; a client that leaves cancels it. */
   const operate = async (
@@ -254,6 +260,12 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     const p = (async () => {
       try {
         const path = new URL(req.url ?? '/', 'http://service.invalid').pathname;
+        if (mcp && path === '/mcp') {
+          // MCP has its own authentication forms and protocol errors.
+          const body = req.method === 'POST' ? await readJson(req, maxBody) : undefined;
+          await mcp.handle(req, res, body);
+          return;
+        }
         const match = routes.map(([re, h]) => [re.exec(path), h] as const).find(([m]) => m);
         if (!match) throw new HttpError(404, 'NOT_FOUND', `no endpoint ${req.method} ${path}`);
         if (req.method !== 'POST') throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${path} takes POST`);
@@ -287,6 +299,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     sessions,
     close: async () => {
       server.close();
+      await mcp?.closeAll();
       await sessions.endAll();
       server.closeAllConnections();
       await Promise.allSettled([...inflight]);

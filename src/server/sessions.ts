@@ -45,7 +45,7 @@ export class SessionManager {
     return this.sessions.size;
   }
 
-  async start(req: StartSessionRequest): Promise<Session> {
+  async start(req: StartSessionRequest, launch: { args?: string[]; userDataDir?: string } = {}): Promise<Session> {
     if (this.sessions.size + this.starting >= this.limits.maxSessions) {
       throw new HttpError(429, 'TOO_MANY_SESSIONS', `this service runs at most ${this.limits.maxSessions} sessions at once; end one first`);
     }
@@ -54,7 +54,7 @@ export class SessionManager {
     try {
       browser = req.cdpUrl
         ? await localBrowser.connect({ cdpUrl: req.cdpUrl, headers: req.cdpHeaders })
-        : await localBrowser.launch({ headless: req.headless ?? true, viewport: req.viewport });
+        : await localBrowser.launch({ headless: req.headless ?? true, viewport: req.viewport, args: launch.args, userDataDir: launch.userDataDir });
       const session: Session = { id: randomUUID(), browser, ownsBrowser: !req.cdpUrl, busy: false, lastUsed: Date.now(), listener: null, dh: null as never };
       session.dh = await Deckhand.create({
         ...this.defaults,

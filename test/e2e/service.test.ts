@@ -179,7 +179,7 @@ describe('bad input gets the documented status and body, and the service keeps s
 describe('operating it', () => {
   it('SIGTERM ends every session and the process exits cleanly; a generated key is printed once', async () => {
     const home = mkdtempSync(join(tmpdir(), 'dh-svc-proc-'));
-    const env = { ...process.env, DECKHAND_HOME: home };
+    const env: Record<string, string | undefined> = { ...process.env, DECKHAND_HOME: home };
     delete env.DECKHAND_API_KEYS;
     const p = spawn(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', 'serve', '--port', '0'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

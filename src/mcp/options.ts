@@ -1,0 +1,78 @@
+/**
+ * MCP server options, from command-line flags or from the Streamable HTTP address's
+ * query parameters, checked the same way: booleans must be exactly true or false,
+ * a non-default model needs its key, proxies need a configured proxy, and
+ * "verified" (a hosted identity feature) is refused rather than pretended.
+ */
+import { join } from 'node:path';
+
+export const LOCAL_MODEL = 'deckhand/local';
+
+export interface McpOptions {
+  modelName: string;
+  modelApiKey?: string;
+  keepAlive: boolean;
+  /** Chromium args for the proxy, when proxies were asked for. */
+  proxyArgs: string[];
+  /** A named, reusable browser profile. */
+  contextId?: string;
+  persist: boolean;
+  viewport: { width: number; height: number };
+  experimental: boolean;
+}
+
+export class OptionError extends Error {}
+
+export function parseBool(name: string, v: string | undefined | boolean, def: boolean): boolean {
+  if (v === undefined) return def;
+  if (v === true || v === 'true') return true;
+  if (v === false || v === 'false') return false;
+  throw new OptionError(`${name} must be exactly true or false, got ${JSON.stringify(v)}`);
+}
+
+export interface RawOptions {
+  modelName?: string;
+  modelApiKey?: string;
+  keepAlive?: string | boolean;
+  proxies?: string | boolean;
+  verified?: string | boolean;
+  contextId?: string;
+  persist?: string | boolean;
+  browserWidth?: string;
+  browserHeight?: string;
+  experimental?: string | boolean;
+}
+
+export function resolveMcpOptions(raw: RawOptions, env: Record<string, string | undefined> = process.env): McpOptions {
+  const modelName = raw.modelName?.trim() || LOCAL_MODEL;
+  if (modelName !== LOCAL_MODEL && !raw.modelApiKey) {
+    throw new OptionError(`modelApiKey is required with modelName ${modelName} (the default, ${LOCAL_MODEL}, needs none)`);
+  }
+  if (parseBool('verified', raw.verified, false)) {
+    throw new OptionError('verified browser identity is a hosted feature; a self-hosted Deckhand server has no verified identity to offer');
+  }
+  const proxies = parseBool('proxies', raw.proxies, false);
+  const proxy = env.DECKHAND_PROXY;
+  if (proxies && !proxy) throw new OptionError('proxies were requested but this server has no proxy configured: set DECKHAND_PROXY (e.g. http://proxy.internal:3128)');
+  const size = (name: string, v: string | undefined, def: number) => {
+    if (v === undefined) return def;
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 100 || n > 8000) throw new OptionError(`${name} must be a whole number of pixels from 100 to 8000, got ${JSON.stringify(v)}`);
+    return n;
+  };
+  if (raw.contextId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(raw.contextId)) throw new OptionError('contextId must be 1 to 64 letters, digits, _ or -');
+  return {
+    modelName,
+    modelApiKey: raw.modelApiKey,
+    keepAlive: parseBool('keepAlive', raw.keepAlive, false),
+    proxyArgs: proxies ? [`--proxy-server=${proxy}`] : [],
+    contextId: raw.contextId,
+    persist: parseBool('persist', raw.persist, true),
+    viewport: { width: size('browserWidth', raw.browserWidth, 1024), height: size('browserHeight', raw.browserHeight, 768) },
+    experimental: parseBool('experimental', raw.experimental, false),
+  };
+}
+
+export function contextDir(home: string, id: string): string {
+  return join(home, 'contexts', id);
+}

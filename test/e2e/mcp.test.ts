@@ -1,0 +1,145 @@
+/** The MCP server with the SDK's own client, over Streamable HTTP and stdio. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startService, type RunningService } from '../../src/server/service';
+import { startFixtureServers } from '../fixtures/server';
+
+const KEY = 'mcp-test-key';
+let svc: RunningService;
+let servers: Awaited<ReturnType<typeof startFixtureServers>>;
+
+beforeAll(async () => {
+  process.env.DECKHAND_API_KEYS = KEY;
+  servers = await startFixtureServers();
+  svc = await startService({ home: mkdtempSync(join(tmpdir(), 'dh-mcp-')), port: 0, maxSessions: 4 });
+});
+afterAll(async () => {
+  await svc?.close();
+  await servers?.close();
+  delete process.env.DECKHAND_API_KEYS;
+});
+
+async function httpClient(query = '', headers: Record<string, string> = { authorization: `Bearer ${KEY}` }): Promise<Client> {
+  const client = new Client({ name: 'test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp${query}`), { requestInit: { headers } }));
+  return client;
+}
+
+type ToolResult = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: any };
+const call = (c: Client, name: string, args: Record<string, unknown> = {}) => c.callTool({ name, arguments: args }) as Promise<ToolResult>;
+
+describe('MCP over Streamable HTTP', () => {
+  it('lists the six tools with their schemas', async () => {
+    const c = await httpClient();
+    const { tools } = await c.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(['act', 'end', 'extract', 'navigate', 'observe', 'start']);
+    const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
+    expect(byName.navigate.inputSchema).toMatchObject({ type: 'object', required: ['url'], properties: { url: { type: 'string' } } });
+    expect(byName.act.inputSchema).toMatchObject({ required: ['action'] });
+    expect(byName.observe.inputSchema).toMatchObject({ required: ['instruction'] });
+    expect(byName.extract.inputSchema.required ?? []).toEqual([]);
+    expect(byName.act.description).toMatch(/plain language/);
+    await c.close();
+  });
+
+  it('navigate, observe, act and extract on fixture pages; start and end', async () => {
+    const c = await httpClient();
+    // No session yet: navigate starts one.
+    const nav = await call(c, 'navigate', { url: `${servers.origin}/store.html` });
+    expect(nav.isError).toBeFalsy();
+    expect(nav.structuredContent).toMatchObject({ title: 'Acme Store' });
+    const started = await call(c, 'start');
+    expect(started.structuredContent).toMatchObject({ reused: true });
+    const obs = await call(c, 'observe', { instruction: 'delete buttons' });
+    expect(obs.structuredContent.elements).toHaveLength(3);
+    expect(obs.content[0].text).toMatch(/Found 3/);
+    const act = await call(c, 'act', { action: 'click the Billing tab' });
+    expect(act.isError).toBeFalsy();
+    expect(act.structuredContent).toMatchObject({ success: true });
+    const ext = await call(c, 'extract', { instruction: 'the order number' });
+    expect(ext.structuredContent).toEqual({ extraction: 'A-1042' });
+    const outline = await call(c, 'extract', {});
+    expect(outline.structuredContent.extraction).toMatch(/tab "Billing"/);
+    // A refusal is a tool error the calling model can read, not a crashed server.
+    const refused = await call(c, 'act', { action: 'click the launch rocket button' });
+    expect(refused.isError).toBe(true);
+    expect(refused.content[0].text).toMatch(/configure a model/);
+    const bad = await call(c, 'navigate', { url: 'not a url' });
+    expect(bad.isError).toBe(true);
+    expect(bad.content[0].text).toMatch(/absolute URL/);
+    const sizeBefore = svc.sessions.size;
+    expect((await call(c, 'end')).structuredContent).toEqual({ ended: true });
+    expect(svc.sessions.size).toBe(sizeBefore - 1);
+    expect((await call(c, 'end')).structuredContent).toEqual({ ended: false });
+    await c.close();
+  });
+
+  it('two clients at once get a browser session each; closing a transport frees its browser', async () => {
+    const before = svc.sessions.size;
+    const [a, b] = await Promise.all([httpClient(), httpClient()]);
+    const [sa, sb] = await Promise.all([call(a, 'start'), call(b, 'start')]);
+    expect(sa.structuredContent.sessionId).not.toBe(sb.structuredContent.sessionId);
+    await Promise.all([call(a, 'navigate', { url: `${servers.origin}/form.html` }), call(b, 'navigate', { url: `${servers.origin}/store.html` })]);
+    expect((await call(a, 'extract', { instruction: 'the page heading' })).structuredContent.extraction).toBe('Sign up');
+    expect((await call(b, 'extract', { instruction: 'the page heading' })).structuredContent.extraction).toBe('Acme Store');
+    expect(svc.sessions.size).toBe(before + 2);
+    await a.transport!.terminateSession?.();
+    await a.close();
+    await b.transport!.terminateSession?.();
+    await b.close();
+    for (let i = 0; i < 50 && svc.sessions.size > before; i++) await new Promise((r) => setTimeout(r, 100));
+    expect(svc.sessions.size).toBe(before);
+  });
+
+  it('checks keys before any tool runs and parameters with errors that name them', async () => {
+    const post = (query: string, headers: Record<string, string>) =>
+      fetch(`${svc.url}/mcp${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+      });
+    expect((await post('', {})).status).toBe(401);
+    expect((await post('', { authorization: 'Bearer wrong' })).status).toBe(401);
+    expect((await post('', { 'x-dh-api-key': KEY })).status).toBe(200);
+    expect((await post(`?dhApiKey=${KEY}`, {})).status).toBe(200);
+    const bad: [string, RegExp][] = [
+      ['?keepAlive=yes', /keepAlive must be exactly true or false/],
+      ['?proxies=1', /proxies must be exactly true or false/],
+      ['?verified=true', /verified browser identity is a hosted feature/],
+      ['?proxies=true', /no proxy configured.*DECKHAND_PROXY/],
+      ['?modelName=openai/gpt-4.1-mini', /modelApiKey is required with modelName openai\/gpt-4.1-mini/],
+    ];
+    for (const [q, re] of bad) {
+      const r = await post(q, { authorization: `Bearer ${KEY}` });
+      expect(r.status, q).toBe(400);
+      expect(((await r.json()) as { error: { message: string } }).error.message, q).toMatch(re);
+    }
+    const ok = await post('?keepAlive=false&modelName=deckhand/local', { authorization: `Bearer ${KEY}` });
+    expect(ok.status).toBe(200);
+  });
+});
+
+describe('MCP over stdio', () => {
+  it('runs the tools with the SDK client, and bad flags fail at once', async () => {
+    const env = { ...process.env, DECKHAND_HOME: mkdtempSync(join(tmpdir(), 'dh-mcp-stdio-')) } as Record<string, string>;
+    const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'src/cli/cli.ts', 'mcp', '--browserWidth', '900'], env, stderr: 'ignore' });
+    const c = new Client({ name: 'stdio-test', version: '1.0.0' });
+    await c.connect(transport);
+    expect((await c.listTools()).tools).toHaveLength(6);
+    const nav = await call(c, 'navigate', { url: `${servers.origin}/form.html` });
+    expect(nav.structuredContent.title).toBe('Sign up');
+    const act = await call(c, 'act', { action: 'type "Ada" into the full name field' });
+    expect(act.structuredContent.success).toBe(true);
+    expect((await call(c, 'extract', { instruction: 'the full name' })).structuredContent.extraction).toBe('Ada');
+    await c.close();
+    const { spawnSync } = await import('node:child_process');
+    const r = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', 'mcp', '--verified'], { env, encoding: 'utf8', timeout: 20_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr).toMatch(/verified browser identity is a hosted feature/);
+  });
+});
