@@ -33,7 +33,7 @@ class TabSession implements CdpSession {
   private readonly listeners = new Map<string, Set<(p: any) => void>>();
   constructor(private readonly tabId: number) {}
 
-  async send<T>(method: string, params: Record<string, unknown> = {}, timeoutMs = 30_000): Promise<T> {
+  async send<T>(method: string, params: Record<string, unknown> = {}, timeoutMs = 30_000, retried = false): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       return (await Promise.race([
@@ -43,6 +43,14 @@ class TabSession implements CdpSession {
         }),
       ])) as T;
     } catch (e) {
+      // After some navigations (back/forward cache swaps) the debugger is left on a page that is
+      // no longer the tab's; attaching again reaches the current one.
+      if (!retried && /Not attached to an active page/i.test(String((e as Error)?.message))) {
+        await chrome.debugger.detach({ tabId: this.tabId }).catch(() => undefined);
+        await chrome.debugger.attach({ tabId: this.tabId }, CDP_VERSION);
+        await chrome.debugger.sendCommand({ tabId: this.tabId }, 'Page.enable', {});
+        return this.send<T>(method, params, timeoutMs, true);
+      }
       throw mapChromeError(e, `CDP ${method}`, this.tabId);
     } finally {
       clearTimeout(timer);
@@ -217,6 +225,14 @@ export class ChromeBrowserPort implements BrowserPort {
       return await once();
     } catch (e) {
       return fail(e);
+    }
+  }
+
+  async isLoading(page: number): Promise<boolean> {
+    try {
+      return (await chrome.tabs.get(page)).status === 'loading';
+    } catch {
+      return false;
     }
   }
 

@@ -20,6 +20,8 @@ import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ZERO_USAGE, type Action, type ActResult, type ExtractResult, type Metrics, type ObserveResult, type OperationOptions, type ResultMetadata, type Usage } from '../protocol/schemas';
 import type { CacheCallOption, CacheEntry } from '../protocol/cache';
+import { AGENT_DEFAULTS, AgentExecuteRequestSchema, type AgentExecuteRequest, type AgentRecording, type AgentResult, type AgentStep } from '../protocol/agent';
+import { describeZodError } from '../protocol/zod-errors';
 import { Locator, type BrowserContext, type Page } from '../facade/page';
 import type { BrowserHandle } from './browser';
 
@@ -113,6 +115,7 @@ export class Deckhand {
   readonly #tracer: Tracer;
   readonly #spans = new Map<string, Span>();
   #cache!: CacheSettings;
+  readonly #stepListeners = new Set<(line: { data?: Record<string, unknown> }) => void>();
 
   /** Use `Deckhand.create()`. */
   private constructor(token: symbol, browser: BrowserHandle, options: CreateOptions) {
@@ -135,6 +138,7 @@ export class Deckhand {
     this.#browser.link.handle('log', (raw) => {
       const p = ClientMethods.log.params.parse(raw);
       this.#logger.log(p.level, p.message, p.data);
+      for (const l of this.#stepListeners) l(p);
       const d = p.data ?? {};
       const parent = typeof d.opId === 'string' ? this.#spans.get(d.opId) : undefined;
       if (parent && d.span === 'model-call') {
@@ -371,6 +375,67 @@ export class Deckhand {
       // Errors thrown in the callback come back with their message and the callback's stack.
       if (e instanceof DeckhandError && typeof e.data?.stack === 'string') e.stack = e.data.stack;
       throw e;
+    }
+  }
+
+  /**
+   * Run the autonomous agent on the active page (the shape of agentExecute). Steps are
+   * reported through `onStep` as they happen. With `replay`, a recorded run is replayed
+   * with no model call; with `record`, the result carries a recording for later replay.
+   */
+  async agentExecute(
+    req: AgentExecuteRequest,
+    opts: { signal?: AbortSignal; onStep?: (step: AgentStep) => void; searchUrl?: string; record?: boolean; replay?: AgentRecording; context?: string; waitBetweenActions?: number; autoScreenshot?: boolean; page?: Page | number } = {},
+  ): Promise<{ result: AgentResult; recording?: AgentRecording }> {
+    const parsed = AgentExecuteRequestSchema.safeParse(req);
+    if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, 'agentExecute request'));
+    const { agentConfig: c, executeOptions: x } = parsed.data;
+    // mode wins over the deprecated cua flag when both are given.
+    const mode = c.mode ?? (c.cua ? 'cua' : 'dom');
+    const name = (m: unknown) => (typeof m === 'string' && c.provider && !m.includes('/') ? `${c.provider}/${m}` : m);
+    const spec = (c.model !== undefined ? name(c.model) : this.#options.model ?? defaultModel()) as ModelSpec;
+    const model = resolveModel(spec, this.#callbacks);
+    const executionModel = c.executionModel !== undefined ? resolveModel(name(c.executionModel) as ModelSpec, this.#callbacks) : model;
+    if (x.useSearch && !opts.searchUrl) {
+      throw new DeckhandError(ErrorCode.InvalidArgument, 'useSearch needs a search provider, and none is configured: set DECKHAND_SEARCH_URL on the service');
+    }
+    const opId = randomUUID();
+    const onAbort = () => void this.#call('op.cancel', { opId }).catch(() => undefined);
+    opts.signal?.addEventListener('abort', onAbort, { once: true });
+    const stepListener = (line: { data?: Record<string, unknown> }) => {
+      if (line.data?.span === 'agent-step' && line.data.opId === opId) opts.onStep?.(line.data.step as AgentStep);
+    };
+    this.#stepListeners.add(stepListener);
+    const maxSteps = x.maxSteps ?? AGENT_DEFAULTS.maxSteps;
+    const toolTimeout = x.toolTimeout ?? AGENT_DEFAULTS.toolTimeoutMs;
+    try {
+      return await this.#call(
+        'agent.run',
+        {
+          instruction: x.instruction,
+          mode,
+          model,
+          executionModel,
+          ...(c.systemPrompt ?? this.#options.systemPrompt ? { systemPrompt: c.systemPrompt ?? this.#options.systemPrompt } : {}),
+          maxSteps,
+          toolTimeout,
+          highlightCursor: x.highlightCursor ?? false,
+          ...(x.variables ? { variables: x.variables } : {}),
+          ...(x.useSearch && opts.searchUrl ? { searchUrl: opts.searchUrl } : {}),
+          ...(opts.page !== undefined ? { page: typeof opts.page === 'number' ? opts.page : opts.page.id } : {}),
+          ...(parsed.data.frameId !== undefined ? { frameId: parsed.data.frameId } : {}),
+          opId,
+          ...(opts.replay ? { replay: opts.replay } : {}),
+          ...(opts.record ? { record: true } : {}),
+          ...(opts.context ? { context: opts.context } : {}),
+          ...(opts.waitBetweenActions ? { waitBetweenActions: opts.waitBetweenActions } : {}),
+          ...(opts.autoScreenshot ? { autoScreenshot: true } : {}),
+        },
+        maxSteps * (toolTimeout * 3 + 10_000),
+      );
+    } finally {
+      opts.signal?.removeEventListener('abort', onAbort);
+      this.#stepListeners.delete(stepListener);
     }
   }
 

@@ -93,7 +93,7 @@ export async function performAction(
     } finally {
       offNav();
     }
-    if (navigating.size) await waitForLoads(cdp, navigating, Math.max(0, deadline - Date.now()));
+    if (navigating.size) await waitForLoads(port, page, cdp, navigating, Math.max(0, deadline - Date.now()));
     return { element: prepared.description };
   };
   const running = run();
@@ -105,16 +105,46 @@ export async function performAction(
   }
 }
 
+/**
+ * Run trusted input and, when it starts a navigation (a link, a submit, a script), return
+ * once the new document has loaded (or at the deadline).
+ */
+export async function withNavigationWait(port: BrowserPort, page: number, timeoutMs: number, fn: () => Promise<void>): Promise<void> {
+  const cdp = await port.cdp(page);
+  const deadline = Date.now() + timeoutMs;
+  const navigating = new Set<string>();
+  const off = cdp.on('Page.frameRequestedNavigation', (e: { frameId: string }) => navigating.add(e.frameId));
+  try {
+    await fn();
+    await cdp.send('Runtime.evaluate', { expression: '0' }).catch(() => undefined);
+  } finally {
+    off();
+  }
+  if (navigating.size) await waitForLoads(port, page, cdp, navigating, Math.max(0, deadline - Date.now()));
+}
+
 /** Wait until frames that were asked to navigate stop loading; a page still loading at the deadline is left to load. */
-async function waitForLoads(cdp: CdpSession, frames: Set<string>, timeoutMs: number): Promise<void> {
+async function waitForLoads(port: BrowserPort, page: number, cdp: CdpSession, frames: Set<string>, timeoutMs: number): Promise<void> {
   await new Promise<void>((resolve) => {
     const timer = setTimeout(done, timeoutMs);
     const off = cdp.on('Page.frameStoppedLoading', (e: { frameId: string }) => {
       frames.delete(e.frameId);
       if (!frames.size) done();
     });
+    // The tabs API as well: when a navigation swaps the document's process, the debugger may
+    // not see the new document's events, but the tab's status still says when it has loaded.
+    let sawLoading = false;
+    let idle = 0;
+    const poll = setInterval(() => {
+      void port.isLoading(page).then((loading) => {
+        if (loading) sawLoading = true;
+        idle = loading ? 0 : idle + 1;
+        if ((sawLoading && idle >= 1) || idle >= 20) done();
+      });
+    }, 50);
     function done() {
       clearTimeout(timer);
+      clearInterval(poll);
       off();
       resolve();
     }

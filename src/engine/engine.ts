@@ -15,6 +15,7 @@ import { MetricsBook } from './metrics';
 import { evaluate, goto, screenshot, withDeadline } from './pages';
 import type { BrowserPort, SelfEvaluator, StatePort } from './ports';
 import { BatchRunner } from './batch';
+import { runAgent } from './agent';
 import { captureSnapshot, fingerprint, selectorsForIds } from './snapshot';
 
 export const ENGINE_VERSION = '0.1.0';
@@ -97,6 +98,20 @@ export class Engine implements CommandClient {
       'locator.act': async (p: Params<'locator.act'>) =>
         validateAction(p.method, p.arguments ?? []) &&
         performAction(this.port, p.page, { selector: p.locator.selector, nth: p.locator.nth }, p.method, p.arguments ?? [], p.timeout ?? DEFAULTS.actionTimeoutMs),
+      'agent.run': async (p: Params<'agent.run'>, ctx) => {
+        if (p.model.kind === 'local') {
+          throw new DeckhandError(ErrorCode.NoModelConfigured, 'the agent plans several steps, which the built-in local model cannot do; configure a model (e.g. openai/gpt-4.1-mini with OPENAI_API_KEY)');
+        }
+        const cancel = new AbortController();
+        if (p.opId) {
+          this.cancels.set(p.opId, cancel);
+          setTimeout(() => this.cancels.delete(p.opId!), p.maxSteps * p.toolTimeout * 3);
+        }
+        return runAgent(
+          { deps: { ...this.deps(ctx), cancel: cancel.signal }, port: this.port, activePage: async () => (await this.activePage()).id, addUsage: (u) => this.addUsage('act', u) },
+          p,
+        );
+      },
       'op.cancel': async (p: Params<'op.cancel'>) => {
         const c = this.cancels.get(p.opId);
         c?.abort();

@@ -29,6 +29,8 @@ export interface InferenceDeps {
   log: (e: LogEvent) => void;
   /** Swaps the ai SDK model construction (unit tests use the SDK's mock models). */
   languageModel?: LanguageModelFactory;
+  /** Cancels a whole run (the agent's). */
+  cancel?: AbortSignal;
 }
 
 export type Variables = Record<string, string | { value: string; description?: string }>;
@@ -114,6 +116,29 @@ function normalizeVariables(v?: Variables): Record<string, { value: string; desc
   return out;
 }
 
+/**
+ * Variable values that appear in page text (a field the agent filled) are shown to the
+ * model as their %name%: it never sees a value, in any request.
+ */
+export function maskValues(text: string, vars: Record<string, { value: string }>): string {
+  let out = text;
+  for (const [name, v] of Object.entries(vars)) {
+    if (!v.value || v.value.length < 2) continue;
+    out = out.split(v.value).join(`%${name}%`);
+    const json = JSON.stringify(v.value).slice(1, -1); // as it appears inside a quoted outline value
+    if (json !== v.value) out = out.split(json).join(`%${name}%`);
+  }
+  return out;
+}
+
+/** The inverse, for data read back from the page. */
+export function unmaskValues(value: unknown, vars: Record<string, { value: string }>): unknown {
+  if (typeof value === 'string') return substitute([value], vars)[0];
+  if (Array.isArray(value)) return value.map((v) => unmaskValues(v, vars));
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unmaskValues(v, vars)]));
+  return value;
+}
+
 export function substitute(args: string[], vars: Record<string, { value: string }>): string[] {
   return args.map((a) => a.replace(/%([A-Za-z0-9_-]+)%/g, (m, name: string) => (Object.hasOwn(vars, name) ? vars[name].value : m)));
 }
@@ -140,7 +165,7 @@ export async function inferAct(deps: InferenceDeps, ctx: OpContext, instruction:
     await settle(deps, ctx);
     const snap = await snapshotFor(deps, ctx);
     const extra = variablesHelp(vars) + (previous ? `\n\nAlready done for this instruction: ${previous}. Now finish it on the page as it is now.` : '');
-    const { object, usage: u, confidence: c } = await ask(deps, ctx, 'act', userPrompt({ instruction, snapshot: snap.text, url: snap.url, extra }), ACT_JSON_SCHEMA, zodCheck(ActAnswerSchema));
+    const { object, usage: u, confidence: c } = await ask(deps, ctx, 'act', userPrompt({ instruction, snapshot: maskValues(snap.text, vars), url: snap.url, extra }), ACT_JSON_SCHEMA, zodCheck(ActAnswerSchema));
     usage = addUsage(usage, u);
     if (step === 0) confidence = c;
     const answer = object as ActAnswer;
@@ -188,7 +213,7 @@ export async function inferObserve(deps: InferenceDeps, ctx: OpContext, instruct
   await settle(deps, ctx);
   const snap = await snapshotFor(deps, ctx);
   const vars = normalizeVariables(ctx.variables);
-  const { object, usage, confidence } = await ask(deps, ctx, 'observe', userPrompt({ instruction, snapshot: snap.text, url: snap.url, extra: variablesHelp(vars) }), OBSERVE_JSON_SCHEMA, zodCheck(ObserveAnswerSchema));
+  const { object, usage, confidence } = await ask(deps, ctx, 'observe', userPrompt({ instruction, snapshot: maskValues(snap.text, vars), url: snap.url, extra: variablesHelp(vars) }), OBSERVE_JSON_SCHEMA, zodCheck(ObserveAnswerSchema));
   const elements = (object as z.infer<typeof ObserveAnswerSchema>).elements;
   const refs = await selectorsForIds(deps.port, ctx.page, elements.map((e) => e.elementId.trim()).filter((id) => /^(f\d+)?e\d+$/.test(id)));
   const byId = new Map(refs.filter((r): r is NonNullable<typeof r> => !!r).map((r) => [r.id, r.selector]));
@@ -284,17 +309,18 @@ export async function inferExtract(
     return r.valid ? null : r.errors.slice(0, 5).map((e) => `${e.instanceLocation}: ${e.error}`).join('; ');
   };
   const images = ctx.screenshot ? [await screenshotFor(deps, ctx.page)] : [];
+  const xvars = normalizeVariables(ctx.variables);
   let usage: Usage = { ...ZERO_USAGE };
   let merged: unknown = undefined;
   let confidence: number | undefined;
   for (const [i, chunk] of chunks.entries()) {
     const part = chunks.length > 1 ? `\n\n(This is part ${i + 1} of ${chunks.length} of the page.)` : '';
-    const r = await ask(deps, ctx, 'extract', userPrompt({ instruction, snapshot: chunk, url: snap.url, extra: part }), schema, check, i === 0 ? images : []);
+    const r = await ask(deps, ctx, 'extract', userPrompt({ instruction, snapshot: maskValues(chunk, xvars), url: snap.url, extra: part }), schema, check, i === 0 ? images : []);
     usage = addUsage(usage, r.usage);
     if (r.confidence !== undefined) confidence = Math.min(confidence ?? 1, r.confidence);
     merged = merged === undefined ? r.object : mergeExtracted(merged, r.object);
   }
-  const data = wrapped ? (fixed(merged) as { value: unknown }).value : fixed(merged);
+  const data = unmaskValues(wrapped ? (fixed(merged) as { value: unknown }).value : fixed(merged), xvars);
   return { data, usage, confidence };
 }
 

@@ -28,6 +28,8 @@ export interface BrowserPort {
   /** Send a request to the content script of one frame; rejects with a DeckhandError. */
   frameRequest<T = unknown>(page: number, frameId: number, message: Record<string, unknown>, timeoutMs: number): Promise<T>;
   frames(page: number): Promise<FrameInfo[]>;
+  /** Whether the tab is still loading a document (from the tabs API, independent of the debugger). */
+  isLoading(page: number): Promise<boolean>;
   /** Resolves when the tab is closed (used to fail in-flight work at once). */
   onPageClosed(page: number, handler: () => void): () => void;
 }

@@ -15,7 +15,7 @@ export type CacheCallOption = z.infer<typeof CacheCallOptionSchema>;
 export const CacheLookupRequestSchema = z.object({ key: z.string().min(16), baseKey: z.string().min(16) }).strict();
 export const CacheEntrySchema = z.object({
   key: z.string(),
-  op: z.enum(['act', 'observe', 'extract']),
+  op: z.enum(['act', 'observe', 'extract', 'agent']),
   /** act: the Actions performed (variables as %name%); observe/extract: the data. Never keys or variable values. */
   result: z.unknown(),
   /** Usage of the inference this entry stands for (reported as tokensSaved on a hit). */
@@ -37,7 +37,7 @@ export const CacheRecordRequestSchema = z
   .object({
     key: z.string().min(16),
     baseKey: z.string().min(16),
-    op: z.enum(['act', 'observe', 'extract']),
+    op: z.enum(['act', 'observe', 'extract', 'agent']),
     result: z.unknown(),
     usage: UsageSchema,
     /** Replace the stored result without counting it as agreement (a self-healed replay). */

@@ -9,6 +9,7 @@ import {
   ScreenshotOptionsSchema, SnapshotOptionsSchema, SnapshotResultSchema,
 } from './schemas';
 import { ModelReplySchema, ModelRequestSchema } from './model';
+import { AgentRecordingSchema, AgentResultSchema, AgentRunParamsSchema } from './agent';
 
 const page = z.object({ page: PageIdSchema }).strict();
 
@@ -70,6 +71,11 @@ export const Methods = {
       })
       .strict(),
     result: z.object({ element: z.string() }),
+  },
+  /** Run the autonomous agent (agentExecute), live or replaying a recording. */
+  'agent.run': {
+    params: AgentRunParamsSchema,
+    result: z.object({ result: AgentResultSchema, recording: AgentRecordingSchema.optional() }),
   },
   /** Abort a running act/observe/extract by its opId (a client that went away). */
   'op.cancel': { params: z.object({ opId: z.string() }).strict(), result: z.object({ cancelled: z.boolean() }) },

@@ -4,6 +4,7 @@
  * authentication, and Server-Sent Events for streamed responses. One error body
  * for every failure: { success: false, error: { code, message } }.
  */
+import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -14,6 +15,8 @@ import {
   ActRequestSchema, EndRequestSchema, ExtractRequestSchema, NavigateRequestSchema, ObserveRequestSchema, StartSessionRequestSchema, type StreamEvent,
 } from '../protocol/http';
 import { describeZodError } from '../protocol/zod-errors';
+import { AgentExecuteRequestSchema, AgentRecordingSchema, type AgentExecuteRequest, type AgentRecording } from '../protocol/agent';
+import { normalizeUrl } from '../engine/snapshot';
 import { SqliteStore, type CacheStore } from '../client/cache/store';
 import type { CallOptions } from '../client/deckhand';
 import { HttpError } from './http-error';
@@ -43,6 +46,20 @@ export interface RunningService {
   keys: KeyRing;
   sessions: SessionManager;
   close(): Promise<void>;
+}
+
+/** The agent cache key: instruction, start URL, options and agent config, never secrets. */
+function agentCacheKey(b: AgentExecuteRequest, startUrl: string): string {
+  const modelName = (m: unknown) => (typeof m === 'string' ? m : m && typeof m === 'object' ? (m as { modelName?: string }).modelName ?? null : null);
+  const c = b.agentConfig;
+  const x = b.executeOptions;
+  return createHash('sha256')
+    .update(JSON.stringify({
+      v: 1, instruction: x.instruction.trim(), startUrl, mode: c.mode ?? (c.cua ? 'cua' : 'dom'), model: modelName(c.model), provider: c.provider ?? null,
+      executionModel: modelName(c.executionModel), systemPrompt: c.systemPrompt ?? null, maxSteps: x.maxSteps ?? null, useSearch: !!x.useSearch,
+      variables: Object.keys(x.variables ?? {}).sort(), frameId: b.frameId ?? null,
+    }))
+    .digest('hex');
 }
 
 /** HTTP status for each library error code: bad input 400, page-level failures 422, providers 502, deadlines 504. */
@@ -165,7 +182,8 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     try {
       const data = await sessions.run(id, async (s) => {
         sse.emit({ status: 'connected', message: `session ${s.id}` });
-        s.listener = (line) => sse.emit({ status: 'running', message: line.message, data: { level: line.level } });
+        s.listener = (line) =>
+          sse.emit({ status: 'running', message: line.message, data: { level: line.level, ...(line.data?.span === 'agent-step' ? { step: line.data.step } : {}) } });
         try {
           return await fn(s, abort.signal);
         } finally {
@@ -230,6 +248,32 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
       async ({ req, res, body, params }) => {
         const b = parse<ReturnType<typeof ExtractRequestSchema.parse>>(ExtractRequestSchema, body, 'extract request');
         await operate(req, res, params.id, wantsStream(req, b), (s, signal) => s.dh.extract(b.instruction, b.schema, callOptions(b, signal)));
+      },
+    ],
+    [
+      /^\/v1\/sessions\/([^/]+)\/agentExecute$/,
+      async ({ req, res, body, params }) => {
+        const b = parse<AgentExecuteRequest>(AgentExecuteRequestSchema, body, 'agentExecute request');
+        const stream = wantsStream(req, b);
+        const searchUrl = process.env.DECKHAND_SEARCH_URL;
+        if (b.executeOptions.useSearch && !searchUrl) {
+          throw new HttpError(400, 'INVALID_ARGUMENT', 'useSearch needs a search provider, and this service has none: set DECKHAND_SEARCH_URL (a SearXNG-style JSON endpoint)');
+        }
+        await operate(req, res, params.id, stream, async (s, signal) => {
+          let replay: AgentRecording | undefined;
+          let cacheKey: string | undefined;
+          if (b.shouldCache) {
+            const startUrl = normalizeUrl(await (await s.dh.context.activePage()).url());
+            cacheKey = agentCacheKey(b, startUrl);
+            const look = await store.lookup(cacheKey, cacheKey);
+            const parsed = look.entry ? AgentRecordingSchema.safeParse(look.entry.result) : null;
+            if (parsed?.success) replay = parsed.data;
+          }
+          const r = await s.dh.agentExecute(b, { signal, searchUrl, record: !!b.shouldCache && !replay, replay });
+          if (cacheKey && r.recording) await store.record({ key: cacheKey, baseKey: cacheKey, op: 'agent', result: r.recording, usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 0 } });
+          const entry = r.recording ?? (r.result.metadata?.replayed ? replay : undefined);
+          return { result: r.result, ...(cacheKey && entry ? { cacheEntry: { cacheKey, entry } } : {}) };
+        });
       },
     ],
     [

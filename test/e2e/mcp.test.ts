@@ -88,9 +88,9 @@ describe('MCP over Streamable HTTP', () => {
     expect((await call(a, 'extract', { instruction: 'the page heading' })).structuredContent.extraction).toBe('Sign up');
     expect((await call(b, 'extract', { instruction: 'the page heading' })).structuredContent.extraction).toBe('Acme Store');
     expect(svc.sessions.size).toBe(before + 2);
-    await a.transport!.terminateSession?.();
+    await (a.transport as StreamableHTTPClientTransport).terminateSession();
     await a.close();
-    await b.transport!.terminateSession?.();
+    await (b.transport as StreamableHTTPClientTransport).terminateSession();
     await b.close();
     for (let i = 0; i < 50 && svc.sessions.size > before; i++) await new Promise((r) => setTimeout(r, 100));
     expect(svc.sessions.size).toBe(before);

@@ -68,6 +68,9 @@ class FakePort implements BrowserPort {
     this.frameCalls.push(call);
     return (await this.answer(call)) as T;
   }
+  async isLoading(): Promise<boolean> {
+    return false;
+  }
   async frames(page: number): Promise<FrameInfo[]> {
     this.calls.push(`frames:${page}`);
     return [{ frameId: 0, parentFrameId: -1, url: 'https://example.test/' }];

@@ -89,6 +89,9 @@ class FakePort implements BrowserPort {
     this.frameCalls.push(call);
     return (await this.answer(call)) as T;
   }
+  async isLoading(): Promise<boolean> {
+    return false;
+  }
   async frames(): Promise<FrameInfo[]> {
     return this.frameList;
   }

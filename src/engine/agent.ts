@@ -1,0 +1,305 @@
+/**
+ * The autonomous agent: each step it shows the model the task, the steps so far
+ * and the page (outline, screenshot or both, by mode) and runs the one tool call
+ * the model chooses. Tool failures and timeouts become results the model sees on
+ * the next step; reaching maxSteps ends the run incomplete. A run can be recorded
+ * and replayed later with no model call, self-healing a step whose element moved.
+ */
+import { Input } from '../browser/input';
+import { addUsage, callModel } from '../models/call';
+import type { AgentMode, AgentRecording, AgentResult, AgentRunParams, AgentStep } from '../protocol/agent';
+import { DeckhandError, ErrorCode } from '../protocol/errors';
+import { ZERO_USAGE, type Action, type Usage } from '../protocol/schemas';
+import { performAction, withNavigationWait } from './actions';
+import { inferAct, inferExtract, maskValues, substitute, type InferenceDeps, type OpContext } from './inference';
+import { goto, withDeadline } from './pages';
+import { sleep, type BrowserPort } from './ports';
+import { captureSnapshot } from './snapshot';
+
+const DOM_TOOLS = ['act', 'extract', 'goto', 'back', 'scroll', 'wait', 'press', 'done'] as const;
+const COORD_TOOLS = ['click_at', 'type_at', 'drag'] as const;
+const HEALABLE = new Set<string>([ErrorCode.ElementNotFound, ErrorCode.ElementNotActionable, ErrorCode.ElementCovered, ErrorCode.InvalidSelector]);
+
+export function toolsFor(mode: AgentMode, search: boolean): string[] {
+  const base: string[] =
+    mode === 'dom' ? [...DOM_TOOLS] : mode === 'hybrid' ? [...DOM_TOOLS, ...COORD_TOOLS] : ['click_at', 'type_at', 'drag', 'goto', 'back', 'scroll', 'wait', 'press', 'done'];
+  return search ? [...base.slice(0, -1), 'search', 'done'] : base;
+}
+
+const TOOL_HELP: Record<string, string> = {
+  act: 'act(instruction): one action on the page in plain language, e.g. "click the Save button", "type %email% into the email field"',
+  extract: 'extract(instruction): read information from the page',
+  goto: 'goto(url): open an absolute URL',
+  back: 'back(): go back one page',
+  scroll: 'scroll(direction: "up" | "down"): scroll the page by one screen',
+  wait: 'wait(ms): wait up to 10000 ms for the page to change',
+  press: 'press(keys): press a key or chord in whatever has focus, e.g. "Enter", "Control+A"',
+  click_at: 'click_at(x, y): click at a point of the screenshot (CSS pixels)',
+  type_at: 'type_at(x, y, text): click at a point, then type text',
+  drag: 'drag(x, y, toX, toY): drag from one point to another',
+  search: 'search(query): search the web; returns titles, URLs and snippets',
+  done: 'done(answer, success): finish; answer says what happened or what was found',
+};
+
+function answerSchema(tools: string[]): Record<string, unknown> {
+  const str = { type: ['string', 'null'] };
+  const num = { type: ['number', 'null'] };
+  const props: Record<string, unknown> = {
+    reasoning: { type: 'string', description: 'why this step, briefly' },
+    tool: { type: 'string', enum: tools },
+    instruction: str, url: str, direction: { type: ['string', 'null'], enum: ['up', 'down', null] }, ms: num, keys: str,
+    x: num, y: num, text: str, toX: num, toY: num, query: str, answer: str, success: { type: ['boolean', 'null'] },
+    taskCompleted: { type: 'boolean' },
+  };
+  return { type: 'object', additionalProperties: false, required: Object.keys(props), properties: props };
+}
+
+interface Answer {
+  reasoning: string;
+  tool: string;
+  [k: string]: unknown;
+  taskCompleted: boolean;
+}
+
+export interface AgentContext {
+  deps: InferenceDeps;
+  port: BrowserPort;
+  activePage: () => Promise<number>;
+  addUsage: (u: Usage) => Promise<void>;
+}
+
+const brief = (s: string, n = 300) => (s.length > n ? `${s.slice(0, n)}…` : s);
+
+function argsOf(a: Answer, tool: string): Record<string, unknown> {
+  const keys: Record<string, string[]> = {
+    act: ['instruction'], extract: ['instruction'], goto: ['url'], back: [], scroll: ['direction'], wait: ['ms'], press: ['keys'],
+    click_at: ['x', 'y'], type_at: ['x', 'y', 'text'], drag: ['x', 'y', 'toX', 'toY'], search: ['query'], done: ['answer', 'success'],
+  };
+  return Object.fromEntries((keys[tool] ?? []).map((k) => [k, a[k] ?? null]));
+}
+
+export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ result: AgentResult; recording?: AgentRecording }> {
+  const started = Date.now();
+  const vars = Object.fromEntries(Object.entries(p.variables ?? {}).map(([k, v]) => [k, typeof v === 'string' ? { value: v } : v]));
+  const sub = (s: unknown) => (typeof s === 'string' ? substitute([s], vars)[0] : s);
+  const page = p.page ?? (await ax.activePage());
+  const cdp = await ax.port.cdp(page);
+  const input = new Input(cdp);
+  const cancel = new AbortController();
+  ax.deps.cancel?.addEventListener('abort', () => cancel.abort(), { once: true });
+  let usage: Usage = { ...ZERO_USAGE };
+  const steps: AgentStep[] = [];
+  const recorded: AgentRecording['steps'] = [];
+  const startUrl = (await ax.port.pageInfo(page)).url;
+  const tools = toolsFor(p.mode, !!p.searchUrl);
+  const opCtx = (model = p.executionModel): OpContext => ({
+    page, model, timeoutMs: p.toolTimeout, deadline: Date.now() + p.toolTimeout, domSettleTimeoutMs: 1500, variables: p.variables, opId: p.opId, signal: cancel.signal,
+  });
+
+  const highlight = async (x: number, y: number) => {
+    if (!p.highlightCursor) return;
+    // A visible cursor at the action's point, drawn in the page itself.
+    await cdp.send('Runtime.evaluate', {
+      expression: `(() => { let d = document.getElementById('__deckhand_cursor'); if (!d) { d = document.createElement('div'); d.id = '__deckhand_cursor'; d.style.cssText = 'position:fixed;z-index:2147483647;width:18px;height:18px;margin:-9px 0 0 -9px;border-radius:50%;background:rgba(255,64,64,.55);border:2px solid #fff;pointer-events:none;transition:left .15s,top .15s'; document.documentElement.appendChild(d); } d.style.left = ${x} + 'px'; d.style.top = ${y} + 'px'; })()`,
+    }).catch(() => undefined);
+  };
+
+  /** Run one tool; the returned text is what the model sees next. */
+  const runTool = async (tool: string, a: Record<string, unknown>, rec: AgentRecording['steps'][number]): Promise<{ text: string; done?: { answer: string; success: boolean } }> => {
+    switch (tool) {
+      case 'act': {
+        const r = await inferAct(ax.deps, opCtx(), String(a.instruction ?? ''));
+        usage = addUsage(usage, r.usage);
+        rec.actions = r.result.data.actions;
+        if (!r.result.data.success) throw new DeckhandError(ErrorCode.ActionFailed, r.result.data.message);
+        return { text: r.result.data.message };
+      }
+      case 'extract': {
+        const r = await inferExtract(ax.deps, opCtx(), String(a.instruction ?? ''), undefined);
+        usage = addUsage(usage, r.usage);
+        return { text: brief(JSON.stringify(r.data), 2000) };
+      }
+      case 'goto': {
+        const info = await goto(ax.port, page, String(sub(a.url) ?? ''), { timeout: p.toolTimeout });
+        return { text: `opened ${info.url} ("${info.title}")` };
+      }
+      case 'back': {
+        await cdp.send('Runtime.evaluate', { expression: 'history.back()' });
+        await sleep(500);
+        return { text: `went back to ${(await ax.port.pageInfo(page)).url}` };
+      }
+      case 'scroll':
+        await performAction(ax.port, page, { selector: 'html' }, a.direction === 'up' ? 'prevChunk' : 'nextChunk', [], 5000);
+        return { text: `scrolled ${a.direction === 'up' ? 'up' : 'down'}` };
+      case 'wait': {
+        const ms = Math.min(10_000, Math.max(0, Number(a.ms ?? 1000)));
+        await sleep(ms);
+        return { text: `waited ${ms} ms` };
+      }
+      case 'press': {
+        const focused = await ax.port.frameRequest<{ count?: number }>(page, 0, { type: 'dh:count', selector: '*:focus' }, 5000).catch(() => ({ count: 0 }));
+        await performAction(ax.port, page, { selector: focused.count ? '*:focus' : 'body' }, 'press', [String(sub(a.keys) ?? 'Enter')], 5000);
+        return { text: `pressed ${a.keys}` };
+      }
+      case 'click_at':
+        await highlight(Number(a.x), Number(a.y));
+        await withNavigationWait(ax.port, page, p.toolTimeout, () => input.click(Number(a.x), Number(a.y)));
+        return { text: `clicked at (${a.x}, ${a.y})` };
+      case 'type_at':
+        await highlight(Number(a.x), Number(a.y));
+        await withNavigationWait(ax.port, page, p.toolTimeout, async () => {
+          await input.click(Number(a.x), Number(a.y));
+          await input.insertText(String(sub(a.text) ?? ''));
+        });
+        return { text: `typed at (${a.x}, ${a.y})` };
+      case 'drag':
+        await highlight(Number(a.x), Number(a.y));
+        await withNavigationWait(ax.port, page, p.toolTimeout, () => input.drag({ x: Number(a.x), y: Number(a.y) }, { x: Number(a.toX), y: Number(a.toY) }));
+        return { text: `dragged from (${a.x}, ${a.y}) to (${a.toX}, ${a.toY})` };
+      case 'search': {
+        if (!p.searchUrl) throw new DeckhandError(ErrorCode.Unavailable, 'no search provider is configured');
+        const u = new URL(p.searchUrl);
+        u.searchParams.set('q', String(a.query ?? ''));
+        u.searchParams.set('format', 'json');
+        const res = await fetch(u, { signal: AbortSignal.timeout(p.toolTimeout) });
+        if (!res.ok) throw new DeckhandError(ErrorCode.ActionFailed, `the search provider answered ${res.status}`);
+        const j = (await res.json()) as { results?: { title?: string; url?: string; snippet?: string; content?: string }[] };
+        const lines = (j.results ?? []).slice(0, 8).map((r, i) => `${i + 1}. ${r.title ?? ''} ${r.url ?? ''} ${brief(r.snippet ?? r.content ?? '', 200)}`);
+        return { text: lines.length ? lines.join('\n') : 'no results' };
+      }
+      case 'done':
+        return { text: 'done', done: { answer: String(a.answer ?? ''), success: a.success !== false } };
+      default:
+        throw new DeckhandError(ErrorCode.InvalidArgument, `unknown tool '${tool}'; use one of ${tools.join(', ')}`);
+    }
+  };
+
+  const step = async (tool: string, a: Record<string, unknown>, reasoning: string, pageText: string, pageUrl: string) => {
+    const t0 = Date.now();
+    const rec: AgentRecording['steps'][number] = { tool, args: a };
+    let out: Awaited<ReturnType<typeof runTool>>;
+    try {
+      out = await withDeadline(runTool(tool, a, rec), p.toolTimeout, `tool ${tool}`);
+    } catch (e) {
+      // A failing tool is a result the model sees, not the end of the run.
+      out = { text: `error: ${(e as Error).message}` };
+      rec.message = out.text;
+    }
+    const s: AgentStep = { type: tool, reasoning, taskCompleted: !!out.done, action: a, timeMs: Date.now() - t0, pageText: brief(pageText, 500), pageUrl, instruction: p.instruction, result: brief(out.text, 500) };
+    steps.push(s);
+    if (!out.text.startsWith('error:')) recorded.push(rec);
+    // Streamed steps show variables by name only.
+    const masked = JSON.parse(maskValues(JSON.stringify(s), vars)) as AgentStep;
+    steps[steps.length - 1] = masked;
+    ax.deps.log({ level: 'info', message: maskValues(`step ${steps.length}: ${tool} ${JSON.stringify(a)} → ${brief(out.text, 120)}`, vars), data: { opId: p.opId, span: 'agent-step', step: masked } });
+    if (p.waitBetweenActions) await sleep(p.waitBetweenActions);
+    return out;
+  };
+
+  const finish = async (success: boolean, completed: boolean, message: string, extra: Record<string, unknown> = {}) => {
+    await ax.addUsage(usage);
+    const result: AgentResult = {
+      success, completed, message, actions: steps,
+      metadata: { mode: p.mode, steps: steps.length, durationMs: Date.now() - started, ...extra },
+      usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, inference_time_ms: usage.inferenceTimeMs, reasoning_tokens: usage.reasoningTokens, cached_input_tokens: usage.cachedInputTokens },
+    };
+    return { result, recording: p.record && completed ? { version: 1 as const, instruction: p.instruction, startUrl, steps: recorded, finalMessage: message } : undefined };
+  };
+
+  if (p.replay) {
+    const why = await replay(ax, p, page, p.replay, (u) => (usage = addUsage(usage, u)), steps);
+    if (!why) return finish(true, true, p.replay.finalMessage, { replayed: true });
+    ax.deps.log({ level: 'warn', message: `replay stopped (${why}); running live`, data: { opId: p.opId } });
+    steps.length = 0;
+    const live = await runAgent(ax, { ...p, replay: undefined });
+    live.result.metadata = { ...live.result.metadata, replayed: false, replayFallback: why };
+    return live;
+  }
+
+  const history: string[] = [];
+  const system = [
+    `You are a browser agent working in a real web browser. Each turn you get the task, the steps so far and the current page${p.mode === 'dom' ? ' as a text outline ([id] role "name" states)' : p.mode === 'cua' ? ' as a screenshot' : ' as a text outline and a screenshot'}. Choose exactly ONE tool call per turn. Fill only the fields your tool uses; set the others to null.`,
+    `Tools:\n${tools.map((t) => `- ${TOOL_HELP[t]}`).join('\n')}`,
+    'Use %name% placeholders for variables; their values are filled in when the tool runs. Call done when the task is finished, or when it cannot be done (with success false).',
+    p.context ? `Context and constraints for this task:\n${p.context}` : '',
+    p.systemPrompt ? `Instructions from the user of this tool:\n${p.systemPrompt}` : '',
+  ].filter(Boolean).join('\n\n');
+  const varHelp = Object.keys(vars).length ? `\nVariables: ${Object.entries(vars).map(([k, v]) => `%${k}%${v.description ? ` (${v.description})` : ''}`).join(', ')}` : '';
+
+  for (let i = 0; i < p.maxSteps; i++) {
+    if (cancel.signal.aborted) break;
+    // Let a navigation a tool started finish before reading the page.
+    for (let k = 0; k < 100 && (await ax.port.isLoading(page)); k++) await sleep(50);
+    const info = await ax.port.pageInfo(page);
+    const snap = p.mode === 'cua' ? null : await captureSnapshot(ax.port, page, { budget: 8000 }).catch(() => null);
+    const images = p.mode !== 'dom' || p.autoScreenshot ? [await shot(ax, page)] : [];
+    const prompt = maskValues(`Task: ${p.instruction}${varHelp}\n\nSteps so far:\n${history.length ? history.join('\n') : '(none)'}\n\nCurrent page: ${info.url} ("${info.title}")${snap ? `\n\nPage outline:\n${snap.text}` : ''}`, vars);
+    const r = await callModel(p.model, { system, prompt, schema: answerSchema(tools), images }, Math.max(1000, p.toolTimeout * 2), ax.deps.invokeCallback, ax.deps.languageModel, cancel.signal);
+    usage = addUsage(usage, r.usage);
+    const a = r.object as Answer;
+    if (!a || typeof a.tool !== 'string' || !tools.includes(a.tool)) {
+      history.push(`${i + 1}. (invalid answer: ${brief(JSON.stringify(a), 200)}) → error: choose one of ${tools.join(', ')}`);
+      continue;
+    }
+    const args = argsOf(a, a.tool);
+    const out = await step(a.tool, args, String(a.reasoning ?? ''), snap?.text ?? '', info.url);
+    history.push(`${i + 1}. ${a.tool} ${JSON.stringify(args)} → ${brief(out.text, 400)}`);
+    if (out.done) return finish(out.done.success, true, out.done.answer || 'done');
+  }
+  return finish(false, false, `stopped after ${p.maxSteps} steps without finishing the task (maxSteps ${p.maxSteps})`);
+}
+
+async function shot(ax: AgentContext, page: number): Promise<{ data: string; mimeType: string }> {
+  const cdp = await ax.port.cdp(page);
+  const r = await withDeadline(cdp.send<{ data: string }>('Page.captureScreenshot', { format: 'jpeg', quality: 60 }), 15_000, 'screenshot for the agent');
+  return { data: r.data, mimeType: 'image/jpeg' };
+}
+
+/** Replay a recording with no model; returns why it could not go on, or null when it finished. */
+async function replay(ax: AgentContext, p: AgentRunParams, page: number, rec: AgentRecording, onUsage: (u: Usage) => void, steps: AgentStep[]): Promise<string | null> {
+  const vars = Object.fromEntries(Object.entries(p.variables ?? {}).map(([k, v]) => [k, typeof v === 'string' ? { value: v } : v]));
+  const cdp = await ax.port.cdp(page);
+  const input = new Input(cdp);
+  for (const s of rec.steps) {
+    const t0 = Date.now();
+    try {
+      if (s.tool === 'act') {
+        for (const action of s.actions ?? []) {
+          try {
+            await performAction(ax.port, page, { selector: action.selector }, action.method, substitute(action.arguments ?? [], vars), 3000);
+          } catch (e) {
+            if (!(e instanceof DeckhandError) || !HEALABLE.has(e.code)) throw e;
+            // Self-heal: find the element again from its description, with the execution model.
+            const healed = await inferAct(ax.deps, { page, model: p.executionModel, timeoutMs: p.toolTimeout, deadline: Date.now() + p.toolTimeout, domSettleTimeoutMs: 1500, variables: p.variables }, healFor(action));
+            onUsage(healed.usage);
+            if (!healed.result.data.success) return `step "${action.description}" could not be found again`;
+          }
+        }
+      } else if (s.tool === 'goto') await goto(ax.port, page, substitute([String(s.args.url ?? '')], vars)[0]);
+      else if (s.tool === 'back') await cdp.send('Runtime.evaluate', { expression: 'history.back()' }).then(() => sleep(500));
+      else if (s.tool === 'scroll') await performAction(ax.port, page, { selector: 'html' }, s.args.direction === 'up' ? 'prevChunk' : 'nextChunk', [], 5000);
+      else if (s.tool === 'wait') await sleep(Math.min(10_000, Number(s.args.ms ?? 1000)));
+      else if (s.tool === 'press') await performAction(ax.port, page, { selector: 'body' }, 'press', [String(s.args.keys)], 5000);
+      else if (s.tool === 'click_at') await withNavigationWait(ax.port, page, p.toolTimeout, () => input.click(Number(s.args.x), Number(s.args.y)));
+      else if (s.tool === 'type_at') {
+        await withNavigationWait(ax.port, page, p.toolTimeout, async () => {
+          await input.click(Number(s.args.x), Number(s.args.y));
+          await input.insertText(substitute([String(s.args.text ?? '')], vars)[0]);
+        });
+      } else if (s.tool === 'drag') await withNavigationWait(ax.port, page, p.toolTimeout, () => input.drag({ x: Number(s.args.x), y: Number(s.args.y) }, { x: Number(s.args.toX), y: Number(s.args.toY) }));
+      // extract, search and done change nothing on the page: nothing to replay.
+    } catch (e) {
+      return `step ${s.tool} failed: ${(e as Error).message}`;
+    }
+    steps.push({ type: s.tool, reasoning: 'replayed from the recording', taskCompleted: s.tool === 'done', action: s.args, timeMs: Date.now() - t0, pageText: '', pageUrl: (await ax.port.pageInfo(page)).url, instruction: p.instruction });
+  }
+  return null;
+}
+
+function healFor(a: Action): string {
+  const arg = a.arguments?.[0];
+  if (a.method === 'fill' || a.method === 'type') return `type "${arg ?? ''}" into the ${a.description}`;
+  if (a.method === 'selectOption') return `select "${arg ?? ''}" from the ${a.description}`;
+  if (a.method === 'check' || a.method === 'uncheck') return `${a.method} the ${a.description}`;
+  return `click the ${a.description}`;
+}

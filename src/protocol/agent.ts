@@ -1,0 +1,133 @@
+/**
+ * The autonomous agent's wire shapes: the agentExecute request (HTTP and RPC), the
+ * steps it reports, its result, and the recording that cached replay uses.
+ */
+import { z } from 'zod';
+import { HttpModelSchema } from './http';
+import { ResolvedModelSchema } from './model';
+import { ActionSchema } from './schemas';
+
+export const AGENT_MODES = ['dom', 'hybrid', 'cua'] as const;
+export const AgentModeSchema = z.enum(AGENT_MODES);
+export type AgentMode = z.infer<typeof AgentModeSchema>;
+
+export const AGENT_DEFAULTS = { maxSteps: 20, toolTimeoutMs: 30_000 } as const;
+
+export const VariablesSchema = z.record(z.union([z.string(), z.object({ value: z.string(), description: z.string().optional() }).strict()]));
+
+export const AgentConfigSchema = z
+  .object({
+    model: HttpModelSchema.optional(),
+    /** Legacy: a provider name used with a bare model name. */
+    provider: z.enum(['openai', 'anthropic', 'google', 'azure', 'vertex', 'bedrock']).optional(),
+    systemPrompt: z.string().optional(),
+    mode: AgentModeSchema.optional(),
+    /** Deprecated: mode overrides it when both are given. */
+    cua: z.boolean().optional(),
+    /** Model for act/extract inside tools; inherits model when omitted. */
+    executionModel: HttpModelSchema.optional(),
+  })
+  .strict();
+
+export const ExecuteOptionsSchema = z
+  .object({
+    instruction: z.string().min(1, 'instruction must not be empty'),
+    maxSteps: z.number().int().min(1).max(200).optional(),
+    highlightCursor: z.boolean().optional(),
+    useSearch: z.boolean().optional(),
+    toolTimeout: z.number().int().positive().optional(),
+    variables: VariablesSchema.optional(),
+  })
+  .strict();
+
+export const AgentExecuteRequestSchema = z
+  .object({
+    agentConfig: AgentConfigSchema.default({}),
+    executeOptions: ExecuteOptionsSchema,
+    frameId: z.number().int().nonnegative().optional(),
+    streamResponse: z.boolean().optional(),
+    shouldCache: z.boolean().optional(),
+  })
+  .strict();
+export type AgentExecuteRequest = z.infer<typeof AgentExecuteRequestSchema>;
+
+/** One tool call the model asked for, as the agent ran it. */
+export const AgentStepSchema = z.object({
+  type: z.string(),
+  reasoning: z.string(),
+  taskCompleted: z.boolean(),
+  action: z.record(z.unknown()),
+  timeMs: z.number(),
+  pageText: z.string(),
+  pageUrl: z.string(),
+  instruction: z.string(),
+  /** What the tool returned, briefly (or its error). */
+  result: z.string().optional(),
+});
+export type AgentStep = z.infer<typeof AgentStepSchema>;
+
+export const AgentUsageSchema = z.object({
+  input_tokens: z.number(),
+  output_tokens: z.number(),
+  inference_time_ms: z.number(),
+  reasoning_tokens: z.number(),
+  cached_input_tokens: z.number(),
+});
+
+export const AgentResultSchema = z.object({
+  success: z.boolean(),
+  message: z.string(),
+  actions: z.array(AgentStepSchema),
+  completed: z.boolean(),
+  metadata: z.record(z.unknown()).optional(),
+  usage: AgentUsageSchema.optional(),
+});
+export type AgentResult = z.infer<typeof AgentResultSchema>;
+
+/** A recorded run: what replay performs, with %variable% placeholders and no secrets. */
+export const AgentRecordingSchema = z.object({
+  version: z.literal(1),
+  instruction: z.string(),
+  startUrl: z.string(),
+  steps: z.array(
+    z.object({
+      tool: z.string(),
+      args: z.record(z.unknown()),
+      /** For act steps: the Actions performed, replayed deterministically. */
+      actions: z.array(ActionSchema).optional(),
+      message: z.string().optional(),
+    }),
+  ),
+  finalMessage: z.string(),
+});
+export type AgentRecording = z.infer<typeof AgentRecordingSchema>;
+
+/** What the engine receives over the RPC (models already resolved). */
+export const AgentRunParamsSchema = z
+  .object({
+    instruction: z.string().min(1),
+    mode: AgentModeSchema,
+    model: ResolvedModelSchema,
+    executionModel: ResolvedModelSchema,
+    systemPrompt: z.string().optional(),
+    maxSteps: z.number().int().positive(),
+    toolTimeout: z.number().int().positive(),
+    highlightCursor: z.boolean(),
+    variables: VariablesSchema.optional(),
+    /** A search endpoint, when the caller asked for search and the service has one. */
+    searchUrl: z.string().url().optional(),
+    page: z.number().int().nonnegative().optional(),
+    frameId: z.number().int().nonnegative().optional(),
+    opId: z.string().optional(),
+    /** Replay this recording instead of asking the model (self-healing where a step fails). */
+    replay: AgentRecordingSchema.optional(),
+    record: z.boolean().optional(),
+    /** Extra context or constraints for the run. */
+    context: z.string().optional(),
+    /** Milliseconds to wait between actions. */
+    waitBetweenActions: z.number().int().nonnegative().optional(),
+    /** Send a screenshot every step, whatever the mode. */
+    autoScreenshot: z.boolean().optional(),
+  })
+  .strict();
+export type AgentRunParams = z.infer<typeof AgentRunParamsSchema>;

@@ -1,0 +1,277 @@
+/**
+ * The autonomous agent, driven by a scripted model that plays the planner in each
+ * mode (dom, hybrid, cua) on a small fixture app, with the built-in local model
+ * carrying out act calls. Then the HTTP endpoint: streaming, disconnects, cached
+ * replay with the model server gone, and bad input.
+ */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createParser } from 'eventsource-parser';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { AgentMode } from '../../src/protocol/agent';
+import { startService, type RunningService } from '../../src/server/service';
+import { startModelServer, type ModelServer } from '../fixtures/model-server';
+import { useBrowser } from './harness';
+
+const h = useBrowser();
+let ms: ModelServer;
+beforeAll(async () => {
+  ms = await startModelServer();
+});
+afterAll(async () => {
+  await ms?.close();
+});
+beforeEach(() => {
+  ms.requests.length = 0;
+});
+
+const step = (tool: string, args: Record<string, unknown> = {}) => ({
+  object: { reasoning: `next: ${tool}`, tool, instruction: null, url: null, direction: null, ms: null, keys: null, x: null, y: null, text: null, toX: null, toY: null, query: null, answer: null, success: null, taskCompleted: tool === 'done', ...args },
+  usage: { input: 50, output: 10 },
+});
+
+/** Center of an element on the active page, for the coordinate tools. */
+async function center(sel: string): Promise<{ x: number; y: number }> {
+  const page = await h.browser.context.activePage();
+  return page.evaluate((s: string) => {
+    const r = document.querySelector(s)!.getBoundingClientRect();
+    return { x: Math.round(r.left + r.width / 2), y: Math.round(r.top + r.height / 2) };
+  }, sel);
+}
+const state = async <T,>(fn: () => T): Promise<T> => (await h.browser.context.activePage()).evaluate(fn);
+
+/** The planner's moves, expressed per mode: act in dom, coordinates for clicks in hybrid, coordinates for everything in cua. */
+async function type(mode: AgentMode, sel: string, text: string, what: string) {
+  if (mode === 'cua') return step('type_at', { ...(await center(sel)), text });
+  return step('act', { instruction: `type ${text} into the ${what} field` });
+}
+async function click(mode: AgentMode, sel: string, what: string) {
+  if (mode === 'dom') return step('act', { instruction: `click the ${what}` });
+  return step('click_at', await center(sel));
+}
+
+const plannerFor = (task: 'login' | 'people' | 'apply', mode: AgentMode) => async () => {
+  const url = await state(() => location.pathname);
+  const val = (sel: string) => state(new Function(`return document.querySelector(${JSON.stringify(sel)})?.value ?? ''`) as () => string);
+  if (task === 'login') {
+    if (url.endsWith('login.html')) {
+      if (!(await val('#user'))) return type(mode, '#user', '%user%', 'username');
+      if (!(await val('#pass'))) return type(mode, '#pass', '%pass%', 'password');
+      return click(mode, '#login', 'Log in button');
+    }
+    if (!(await state(() => (document.getElementById('notify') as HTMLInputElement).checked))) return mode === 'dom' ? step('act', { instruction: 'check email notifications' }) : step('click_at', await center('#notify'));
+    if (!(await state(() => document.getElementById('status')!.textContent))) return click(mode, '#save', 'Save button');
+    return step('done', { answer: 'notifications are on', success: true });
+  }
+  if (task === 'people') {
+    if (url.endsWith('people.html')) {
+      if (!(await val('#q'))) return type(mode, '#q', 'Grace', 'search people');
+      return mode === 'dom' ? step('act', { instruction: 'click the Open link in the row for Grace Hopper' }) : step('click_at', await center('tbody a'));
+    }
+    return step('done', { answer: await state(() => document.getElementById('h')!.textContent), success: true });
+  }
+  if (url.endsWith('apply-1.html')) {
+    if (!(await val('#name'))) return type(mode, '#name', '%name%', 'full name');
+    if (!(await val('#email'))) return type(mode, '#email', '%email%', 'email');
+    return click(mode, '#next', 'Next button');
+  }
+  if (!(await val('#addr'))) return type(mode, '#addr', '%addr%', 'address');
+  if (!(await state(() => document.getElementById('result')!.textContent))) return click(mode, '#submit', 'Submit button');
+  return step('done', { answer: 'submitted', success: true });
+};
+
+const model = () => ({ modelName: 'openai/gpt-4.1-mini', apiKey: 'sk-agent', baseURL: ms.url });
+const SECRETS = { user: 'ada-secret-user', pass: 'hunter2-secret', name: 'Secret Applicant', email: 'secret@example.test', addr: '12 Secret Street' };
+
+describe('multi-step tasks in each mode', () => {
+  for (const mode of ['dom', 'hybrid', 'cua'] as const) {
+    it(`${mode}: log in then change a setting; search a table and open a row; fill a two-page form with variables`, { timeout: 120_000 }, async () => {
+      const page = await h.open('/app/login.html');
+      ms.script(plannerFor('login', mode));
+      const login = await h.dh.agentExecute({
+        agentConfig: { model: model(), executionModel: 'deckhand/local', mode },
+        executeOptions: { instruction: 'log in as %user% and turn on email notifications', variables: { user: SECRETS.user, pass: { value: SECRETS.pass, description: 'the password' } }, highlightCursor: mode !== 'dom' },
+      });
+      expect(login.result).toMatchObject({ success: true, completed: true, message: 'notifications are on' });
+      expect(await page.url()).toBe(`${h.origin}/app/settings.html?user=${SECRETS.user}`);
+      expect(await page.evaluate(() => document.getElementById('status')!.textContent)).toBe('Saved: notifications on');
+      expect(login.result.actions.map((a) => a.type)).toEqual(mode === 'dom' ? ['act', 'act', 'act', 'act', 'act', 'done'] : mode === 'hybrid' ? ['act', 'act', 'click_at', 'click_at', 'click_at', 'done'] : ['type_at', 'type_at', 'click_at', 'click_at', 'click_at', 'done']);
+      expect(login.result.usage).toMatchObject({ input_tokens: 6 * 50, output_tokens: 6 * 10 });
+      if (mode !== 'dom') expect(await page.evaluate(() => !!document.getElementById('__deckhand_cursor'))).toBe(true);
+      if (mode === 'cua') expect(ms.requests[0].raw).not.toContain('Page outline'); // screenshots only
+      if (mode !== 'dom') expect(ms.requests[0].raw).toMatch(/image|base64/);
+
+      await page.goto(`${h.origin}/app/people.html`);
+      ms.script(plannerFor('people', mode));
+      const people = await h.dh.agentExecute({ agentConfig: { model: model(), executionModel: 'deckhand/local', mode }, executeOptions: { instruction: 'open Grace Hopper' } });
+      expect(people.result.message).toBe('Person: Grace Hopper');
+      expect(await page.evaluate(() => document.getElementById('h')!.textContent)).toBe('Person: Grace Hopper');
+
+      await page.goto(`${h.origin}/app/apply-1.html`);
+      ms.script(plannerFor('apply', mode));
+      const apply = await h.dh.agentExecute({
+        agentConfig: { model: model(), executionModel: 'deckhand/local', mode },
+        executeOptions: { instruction: 'apply with %name%, %email% and %addr%', variables: { name: SECRETS.name, email: SECRETS.email, addr: SECRETS.addr } },
+      });
+      expect(apply.result.completed).toBe(true);
+      expect(await page.evaluate(() => document.getElementById('result')!.textContent)).toBe(`Application received for ${SECRETS.name} (${SECRETS.email}) at ${SECRETS.addr}`);
+      // Variable values reached the page, but no request body and no reported step.
+      for (const r of ms.requests) for (const v of Object.values(SECRETS)) expect(r.raw).not.toContain(v);
+      for (const v of Object.values(SECRETS)) expect(JSON.stringify([login.result, apply.result])).not.toContain(v);
+    });
+  }
+});
+
+describe('the agent loop', () => {
+  it('a failing or slow tool is an error the model sees; maxSteps ends the run incomplete', async () => {
+    await h.open('/app/login.html');
+    let turn = 0;
+    ms.script((_r, prompt) => {
+      turn++;
+      if (turn === 1) return step('act', { instruction: 'click the launch rocket button' });
+      if (turn === 2) {
+        expect(prompt).toMatch(/1\. act .* error: /);
+        return step('wait', { ms: 5000 });
+      }
+      if (turn === 3) {
+        expect(prompt).toMatch(/2\. wait .* error: tool wait timed out after 400 ms/);
+        return step('done', { answer: 'gave up', success: false });
+      }
+      return step('done', { answer: 'x', success: true });
+    });
+    const r = await h.dh.agentExecute({ agentConfig: { model: model(), executionModel: 'deckhand/local' }, executeOptions: { instruction: 'launch the rocket', toolTimeout: 400 } });
+    expect(r.result).toMatchObject({ success: false, completed: true, message: 'gave up' });
+    expect(r.result.actions.map((a) => a.result?.startsWith('error:'))).toEqual([true, true, false]);
+
+    ms.script(step('scroll', { direction: 'down' }));
+    const capped = await h.dh.agentExecute({ agentConfig: { model: model() }, executeOptions: { instruction: 'scroll forever', maxSteps: 3 } });
+    expect(capped.result).toMatchObject({ success: false, completed: false });
+    expect(capped.result.message).toMatch(/stopped after 3 steps.*maxSteps 3/);
+    expect(capped.result.actions).toHaveLength(3);
+  });
+
+  it('search works with a configured provider; the local model cannot plan and says so', async () => {
+    const search = createServer((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ results: [{ title: 'Deckhand docs', url: 'https://docs.example/deckhand', content: 'browser automation' }] })));
+    await new Promise<void>((r) => search.listen(0, '127.0.0.1', r));
+    await h.open('/app/login.html');
+    ms.script(
+      (_r, prompt) => (prompt.includes('search(query)') ? step('search', { query: 'deckhand docs' }) : step('done', { answer: 'no search tool', success: false })),
+      (_r, prompt) => step('done', { answer: /docs\.example\/deckhand/.test(prompt) ? 'found https://docs.example/deckhand' : 'nothing', success: true }),
+    );
+    const r = await h.dh.agentExecute({ agentConfig: { model: model() }, executeOptions: { instruction: 'find the docs', useSearch: true } }, { searchUrl: `http://127.0.0.1:${(search.address() as AddressInfo).port}/search` });
+    expect(r.result.message).toBe('found https://docs.example/deckhand');
+    search.close();
+    await expect(h.dh.agentExecute({ agentConfig: { model: 'deckhand/local' }, executeOptions: { instruction: 'anything' } })).rejects.toMatchObject({ code: 'NO_MODEL_CONFIGURED', message: expect.stringMatching(/local model cannot/) });
+  });
+});
+
+describe('agentExecute over HTTP', () => {
+  const KEY = 'agent-key';
+  let svc: RunningService;
+  beforeAll(async () => {
+    process.env.DECKHAND_API_KEYS = KEY;
+    svc = await startService({ home: mkdtempSync(join(tmpdir(), 'dh-agent-')), port: 0 });
+  });
+  afterAll(async () => {
+    await svc?.close();
+    delete process.env.DECKHAND_API_KEYS;
+  });
+  const post = (path: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) =>
+    fetch(svc.url + path, { method: 'POST', signal, headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY, ...headers }, body: JSON.stringify(body) });
+  const sse = async (res: Response, onEvent?: (e: any) => void) => {
+    const out: any[] = [];
+    const parser = createParser({ onEvent: (m) => { const e = JSON.parse(m.data); out.push(e); onEvent?.(e); } });
+    const reader = res.body!.getReader();
+    const dec = new TextDecoder();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parser.feed(dec.decode(value, { stream: true }));
+    }
+    return out;
+  };
+
+  it('streams each step, then finished; cached replay runs with the model server gone', async () => {
+    const { data } = (await (await post('/v1/sessions/start', {})).json()) as any;
+    const id = data.sessionId;
+    // The session's own browser: the planner reads state from it through the test's evaluate helper, so point it there.
+    const session = svc.sessions.get(id);
+    const spage = await session.dh.context.activePage();
+    await post(`/v1/sessions/${id}/navigate`, { url: `${h.origin}/app/login.html` });
+    const sstate = <T,>(fn: () => T) => spage.evaluate(fn);
+    ms.script(async () => {
+      if ((await sstate(() => location.pathname)).endsWith('login.html')) {
+        if (!(await sstate(() => (document.getElementById('user') as HTMLInputElement).value))) return step('act', { instruction: 'type %user% into the username field' });
+        if (!(await sstate(() => (document.getElementById('pass') as HTMLInputElement).value))) return step('act', { instruction: 'type %pass% into the password field' });
+        return step('act', { instruction: 'click the Log in button' });
+      }
+      return step('done', { answer: 'logged in', success: true });
+    });
+    const body = { agentConfig: { model: model(), executionModel: 'deckhand/local', mode: 'dom', cua: true }, executeOptions: { instruction: 'log in', variables: { user: SECRETS.user, pass: SECRETS.pass } }, shouldCache: true };
+    const events = await sse(await post(`/v1/sessions/${id}/agentExecute`, body, { 'x-stream-response': 'true' }));
+    const steps = events.filter((e) => e.status === 'running' && e.data?.step);
+    expect(steps.map((e) => e.data.step.type)).toEqual(['act', 'act', 'act', 'done']);
+    const fin = events.at(-1);
+    expect(fin.status).toBe('finished');
+    expect(fin.data.result).toMatchObject({ success: true, completed: true, message: 'logged in' });
+    expect(fin.data.cacheEntry.cacheKey).toMatch(/^[0-9a-f]{64}$/);
+    expect(fin.data.cacheEntry.entry.steps[0].actions[0].arguments).toEqual(['%user%']);
+    // mode wins over the deprecated cua flag: the planner was offered DOM tools.
+    expect(ms.requests[0].raw).toContain('act(instruction)');
+    for (const v of [SECRETS.user, SECRETS.pass]) {
+      expect(JSON.stringify(events)).not.toContain(v);
+      for (const r of ms.requests) expect(r.raw).not.toContain(v);
+    }
+    // Replay: same key, model server answering nothing but errors.
+    await post(`/v1/sessions/${id}/navigate`, { url: `${h.origin}/app/login.html` });
+    ms.script({ status: 500, body: { error: { message: 'the model is down' } } });
+    const before = ms.requests.length;
+    const replayed = (await (await post(`/v1/sessions/${id}/agentExecute`, body)).json()) as any;
+    expect(replayed.success).toBe(true);
+    expect(replayed.data.result).toMatchObject({ success: true, completed: true, metadata: { replayed: true } });
+    expect(ms.requests.length).toBe(before);
+    expect(await spage.url()).toBe(`${h.origin}/app/settings.html?user=${SECRETS.user}`);
+    await post(`/v1/sessions/${id}/end`, {});
+  });
+
+  it('a disconnect mid-run aborts it; bad input is a clear 400', async () => {
+    const { data } = (await (await post('/v1/sessions/start', {})).json()) as any;
+    const id = data.sessionId;
+    await post(`/v1/sessions/${id}/navigate`, { url: `${h.origin}/app/login.html` });
+    ms.script({ ...step('wait', { ms: 100 }), delayMs: 300 });
+    const ac = new AbortController();
+    const res = await post(`/v1/sessions/${id}/agentExecute`, { agentConfig: { model: model() }, executeOptions: { instruction: 'wait a lot', maxSteps: 100 }, streamResponse: true }, {}, ac.signal);
+    await sse(res, (e) => {
+      if (e.data?.step) ac.abort();
+    }).catch(() => undefined);
+    const t = Date.now();
+    let next = await post(`/v1/sessions/${id}/navigate`, { url: `${h.origin}/app/login.html` });
+    while (next.status === 409 && Date.now() - t < 5000) {
+      await new Promise((r) => setTimeout(r, 100));
+      next = await post(`/v1/sessions/${id}/navigate`, { url: `${h.origin}/app/login.html` });
+    }
+    expect(next.status).toBe(200);
+    const calls = ms.requests.length;
+    await new Promise((r) => setTimeout(r, 800));
+    expect(ms.requests.length - calls).toBeLessThanOrEqual(1); // the run stopped
+    const bad: [unknown, RegExp][] = [
+      [{ executeOptions: { instruction: '' } }, /instruction/],
+      [{ executeOptions: { instruction: 'x', maxSteps: 0 } }, /maxSteps/],
+      [{ executeOptions: { instruction: 'x' }, agentConfig: { mode: 'telepathy' } }, /mode/],
+      [{ executeOptions: { instruction: 'x', colour: 1 } }, /unknown property 'colour'/],
+      [{ executeOptions: { instruction: 'x', variables: { a: 5 } } }, /variables/],
+      [{ executeOptions: { instruction: 'x' }, agentConfig: { model: { provider: 'azure', modelName: 'd', auth: { type: 'azureEntraId', token: '' } } } }, /at least 1 character/],
+      [{ executeOptions: { instruction: 'x', useSearch: true } }, /DECKHAND_SEARCH_URL/],
+    ];
+    for (const [b, re] of bad) {
+      const r = await post(`/v1/sessions/${id}/agentExecute`, b);
+      const j = (await r.json()) as any;
+      expect(r.status, JSON.stringify(b)).toBe(400);
+      expect(j.error.message, JSON.stringify(b)).toMatch(re);
+    }
+    await post(`/v1/sessions/${id}/end`, {});
+  });
+});
