@@ -33,6 +33,7 @@ export default defineBackground(() => {
       const ctx: CallContext = {
         invokeCallback: (callbackId, request, timeoutMs) => p.request('model.generate', { callbackId, request }, timeoutMs + 2000),
         log: (e) => void p.request('log', e, 5000).catch(() => undefined),
+        invokeTool: async (name, input, timeoutMs) => ((await p.request('tool.call', { name, input }, timeoutMs)) as { output: string }).output,
       };
       for (const name of Object.keys(Methods) as MethodName[]) peer.handle(name, (params) => engine.call(name, params as never, undefined, ctx));
       peers.set(tag, peer);

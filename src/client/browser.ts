@@ -31,15 +31,17 @@ export interface ConnectOptions {
   timeout?: number;
 }
 
-const nodeHost: FacadeHost = {
+const nodeHost = (): FacadeHost => ({
   bytes: (b64) => Buffer.from(b64, 'base64'),
   writeFile: (path, data) => writeFile(path, data),
-};
+});
 
 /** A browser with the Deckhand extension. At most one Deckhand instance may use it. */
 export class BrowserHandle {
   readonly context: BrowserContext;
   /** @internal */ claimedBy: object | null = null;
+  /** @internal Host hooks of this browser's pages (the Deckhand instance adds extract). */
+  readonly host: FacadeHost = nodeHost();
   private closing: Promise<void> | null = null;
 
   /** @internal */
@@ -49,7 +51,7 @@ export class BrowserHandle {
     private readonly proc: ChildProcess | null,
     private readonly tempProfile: string | null,
   ) {
-    this.context = new BrowserContext(link, nodeHost);
+    this.context = new BrowserContext(link, this.host);
   }
 
   get extensionId(): string {

@@ -6,6 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { context, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
 import { zodSchema } from 'ai';
 import type { z, ZodTypeAny } from 'zod';
+import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { ClientMethods, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
 import { Logger, type LoggingOptions } from './logging';
@@ -22,7 +23,7 @@ import { ZERO_USAGE, type Action, type ActResult, type ExtractResult, type Metri
 import type { CacheCallOption, CacheEntry } from '../protocol/cache';
 import { AGENT_DEFAULTS, AgentExecuteRequestSchema, type AgentExecuteRequest, type AgentRecording, type AgentResult, type AgentStep } from '../protocol/agent';
 import { describeZodError } from '../protocol/zod-errors';
-import { Locator, type BrowserContext, type Page } from '../facade/page';
+import { Locator, type BrowserContext, type Page, type PageExtractOptions } from '../facade/page';
 import type { BrowserHandle } from './browser';
 
 export interface CreateOptions {
@@ -51,7 +52,7 @@ export interface CreateOptions {
   selfHeal?: boolean;
 }
 
-export interface CallOptions extends Omit<OperationOptions, 'page' | 'locator' | 'ignoreLocators' | 'model' | 'opId' | 'systemPrompt' | 'domSettleTimeoutMs'> {
+export interface CallOptions extends Omit<OperationOptions, 'page' | 'locator' | 'ignoreLocators' | 'model' | 'opId' | 'systemPrompt'> {
   model?: ModelSpec;
   /** false: no lookup; true; or { threshold: n }. */
   cache?: CacheCallOption;
@@ -63,6 +64,71 @@ export interface CallOptions extends Omit<OperationOptions, 'page' | 'locator' |
 }
 
 const CREATE = Symbol('create');
+
+export interface AgentOptions {
+  provider?: 'anthropic' | 'openai';
+  /** A model name (provider-prefixed, or bare with provider). Default: the instance's model. */
+  model?: string;
+  /** Instructions for the whole run (the agent's system prompt). */
+  instructions?: string;
+  options?: { apiKey?: string; baseURL?: string; organization?: string };
+  /** MCP servers (URLs or connected clients) whose tools become the agent's tools. */
+  integrations?: (string | McpClient)[];
+  /** Custom tools: name → { description, inputSchema (zod), execute }. */
+  tools?: Record<string, { description?: string; inputSchema: ZodTypeAny; execute: (input: any) => unknown }>;
+}
+
+export interface ExecuteInput {
+  instruction: string;
+  maxSteps?: number;
+  autoScreenshot?: boolean;
+  waitBetweenActions?: number;
+  context?: string;
+}
+
+/** The custom tools and MCP integrations of an agent, as the tools an agent run can call. */
+async function agentTools(config: AgentOptions): Promise<{ list: { name: string; description: string; inputSchema: Record<string, unknown>; run: (input: unknown) => Promise<string> }[]; close: () => Promise<void> }> {
+  const list: { name: string; description: string; inputSchema: Record<string, unknown>; run: (input: unknown) => Promise<string> }[] = [];
+  for (const [name, t] of Object.entries(config.tools ?? {})) {
+    list.push({
+      name,
+      description: t.description ?? name,
+      inputSchema: zodSchema(t.inputSchema).jsonSchema as Record<string, unknown>,
+      run: async (input) => {
+        const parsed = t.inputSchema.safeParse(input);
+        if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, `arguments for tool ${name} do not fit its schema: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`);
+        const out = await t.execute(parsed.data);
+        return typeof out === 'string' ? out : JSON.stringify(out ?? null);
+      },
+    });
+  }
+  const opened: McpClient[] = [];
+  for (const integration of config.integrations ?? []) {
+    let client: McpClient;
+    if (typeof integration === 'string') {
+      const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
+      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+      client = new Client({ name: 'deckhand-agent', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(integration)));
+      opened.push(client);
+    } else client = integration;
+    const { tools } = await client.listTools();
+    for (const t of tools) {
+      list.push({
+        name: t.name,
+        description: t.description ?? t.name,
+        inputSchema: t.inputSchema as Record<string, unknown>,
+        run: async (input) => {
+          const r = (await client.callTool({ name: t.name, arguments: (input ?? {}) as Record<string, unknown> })) as { content?: { type: string; text?: string }[]; isError?: boolean };
+          const text = (r.content ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
+          if (r.isError) throw new DeckhandError(ErrorCode.ActionFailed, `tool ${t.name} failed: ${text}`);
+          return text;
+        },
+      });
+    }
+  }
+  return { list, close: async () => void (await Promise.all(opened.map((c) => c.close().catch(() => undefined)))) };
+}
 
 /** What a batch callback receives as its first argument. */
 export interface BatchContextApi {
@@ -116,6 +182,8 @@ export class Deckhand {
   readonly #spans = new Map<string, Span>();
   #cache!: CacheSettings;
   readonly #stepListeners = new Set<(line: { data?: Record<string, unknown> }) => void>();
+  /** The caller's own agent tools, by name, while an agent run uses them. */
+  readonly #tools = new Map<string, (input: unknown) => Promise<string>>();
 
   /** Use `Deckhand.create()`. */
   private constructor(token: symbol, browser: BrowserHandle, options: CreateOptions) {
@@ -134,6 +202,12 @@ export class Deckhand {
       const fn = this.#callbacks.get(p.callbackId);
       if (!fn) throw new DeckhandError(ErrorCode.NoModelConfigured, 'the callback model is no longer registered with this client');
       return await fn(p.request);
+    });
+    this.#browser.link.handle('tool.call', async (raw) => {
+      const p = ClientMethods['tool.call'].params.parse(raw);
+      const fn = this.#tools.get(p.name);
+      if (!fn) throw new DeckhandError(ErrorCode.InvalidArgument, `no tool '${p.name}' is registered with this client`);
+      return { output: await fn(p.input) };
     });
     this.#browser.link.handle('log', (raw) => {
       const p = ClientMethods.log.params.parse(raw);
@@ -160,7 +234,7 @@ export class Deckhand {
       opId,
       ...(model ? { model } : {}),
       ...(this.#options.systemPrompt !== undefined ? { systemPrompt: this.#options.systemPrompt } : {}),
-      ...(this.#options.domSettleTimeoutMs !== undefined ? { domSettleTimeoutMs: this.#options.domSettleTimeoutMs } : {}),
+      ...(options?.domSettleTimeoutMs === undefined && this.#options.domSettleTimeoutMs !== undefined ? { domSettleTimeoutMs: this.#options.domSettleTimeoutMs } : {}),
     });
     return this.#tracer.startActiveSpan(`deckhand.${op}`, { attributes: { 'deckhand.operation': op, ...(model ? { 'deckhand.model': model.name } : {}) } }, async (span) => {
       this.#spans.set(opId, span);
@@ -205,6 +279,7 @@ export class Deckhand {
     }
     instance.#cache = await cacheSettings(options);
     browser.claimedBy = instance;
+    browser.host.extract = (page, args) => instance.#pageExtract(page, args);
     instance.#serve();
     await instance.#call('engine.ping', {});
     return instance;
@@ -303,6 +378,23 @@ export class Deckhand {
     return { actionId: randomUUID(), usage: { ...usage }, cache: { status: 'HIT', count, threshold, tokensSaved: tokensSaved(entry.usage) } };
   }
 
+  /** page.extract with an instruction or schema: extract scoped to that page, with the earlier defaults. */
+  async #pageExtract(page: number, o: PageExtractOptions): Promise<unknown> {
+    const model: ModelSpec | undefined = o.modelName
+      ? o.modelClientOptions && Object.keys(o.modelClientOptions).length
+        ? { modelName: o.modelName, ...o.modelClientOptions }
+        : o.modelName
+      : undefined;
+    const r = await this.extract(o.instruction, o.schema as never, {
+      page,
+      domSettleTimeoutMs: o.domSettleTimeoutMs ?? 30_000,
+      ...(model !== undefined ? { model } : {}),
+      ...(o.selector ? { locator: { selector: o.selector.startsWith('xpath=') || o.selector.startsWith('/') ? o.selector : `xpath=${o.selector}` } } : {}),
+      iframes: o.iframes ?? false,
+    });
+    return r.data;
+  }
+
   /** Replay stored Actions with no model; a step whose element moved is re-inferred when selfHeal is on. */
   async #replayAct(instruction: string, entry: CacheEntry, threshold: number, count: number, options?: CallOptions): Promise<ActResult> {
     const stored = entry.result as Action[];
@@ -385,7 +477,19 @@ export class Deckhand {
    */
   async agentExecute(
     req: AgentExecuteRequest,
-    opts: { signal?: AbortSignal; onStep?: (step: AgentStep) => void; searchUrl?: string; record?: boolean; replay?: AgentRecording; context?: string; waitBetweenActions?: number; autoScreenshot?: boolean; page?: Page | number } = {},
+    opts: {
+      signal?: AbortSignal;
+      onStep?: (step: AgentStep) => void;
+      searchUrl?: string;
+      record?: boolean;
+      replay?: AgentRecording;
+      context?: string;
+      waitBetweenActions?: number;
+      autoScreenshot?: boolean;
+      page?: Page | number;
+      /** The caller's own tools: name → JSON Schema, description and a function run here, in Node. */
+      tools?: { name: string; description: string; inputSchema: Record<string, unknown>; run: (input: unknown) => Promise<string> }[];
+    } = {},
   ): Promise<{ result: AgentResult; recording?: AgentRecording }> {
     const parsed = AgentExecuteRequestSchema.safeParse(req);
     if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, 'agentExecute request'));
@@ -406,6 +510,7 @@ export class Deckhand {
       if (line.data?.span === 'agent-step' && line.data.opId === opId) opts.onStep?.(line.data.step as AgentStep);
     };
     this.#stepListeners.add(stepListener);
+    for (const t of opts.tools ?? []) this.#tools.set(t.name, t.run);
     const maxSteps = x.maxSteps ?? AGENT_DEFAULTS.maxSteps;
     const toolTimeout = x.toolTimeout ?? AGENT_DEFAULTS.toolTimeoutMs;
     try {
@@ -430,13 +535,54 @@ export class Deckhand {
           ...(opts.context ? { context: opts.context } : {}),
           ...(opts.waitBetweenActions ? { waitBetweenActions: opts.waitBetweenActions } : {}),
           ...(opts.autoScreenshot ? { autoScreenshot: true } : {}),
+          ...(opts.tools?.length ? { extraTools: opts.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) } : {}),
         },
         maxSteps * (toolTimeout * 3 + 10_000),
       );
     } finally {
       opts.signal?.removeEventListener('abort', onAbort);
       this.#stepListeners.delete(stepListener);
+      for (const t of opts.tools ?? []) this.#tools.delete(t.name);
     }
+  }
+
+  /**
+   * The earlier agent interface: `agent({ provider?, model, instructions, options, integrations, tools })`
+   * returns `{ execute }`, which runs on the same agent loop as agentExecute.
+   */
+  agent(config: AgentOptions): { execute(input: string | ExecuteInput): Promise<AgentResult> } {
+    const provider = config.provider;
+    if (provider !== undefined && provider !== 'openai' && provider !== 'anthropic') {
+      throw new DeckhandError(ErrorCode.InvalidArgument, `agent provider must be 'openai' or 'anthropic', got ${JSON.stringify(provider)}`);
+    }
+    const name = config.model && provider && !config.model.includes('/') ? `${provider}/${config.model}` : config.model;
+    const o = config.options ?? {};
+    const unknown = Object.keys(o).filter((k) => !['apiKey', 'baseURL', 'organization'].includes(k));
+    if (unknown.length) throw new DeckhandError(ErrorCode.InvalidArgument, `unknown agent option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')} (use apiKey, baseURL, organization)`);
+    const model: ModelSpec | undefined = name
+      ? o.apiKey || o.baseURL || o.organization
+        ? { modelName: name, ...(o.apiKey ? { apiKey: o.apiKey } : {}), ...(o.baseURL ? { baseURL: o.baseURL } : {}), ...(o.organization ? { headers: { 'OpenAI-Organization': o.organization } } : {}) }
+        : name
+      : undefined;
+    if (model !== undefined) resolveModel(model, this.#callbacks); // a bad config fails here, not at execute
+    return {
+      execute: async (input) => {
+        const x: ExecuteInput = typeof input === 'string' ? { instruction: input } : input;
+        const tools = await agentTools(config);
+        try {
+          const r = await this.agentExecute(
+            {
+              agentConfig: { ...(model !== undefined ? { model: model as never } : {}), ...(config.instructions ? { systemPrompt: config.instructions } : {}) },
+              executeOptions: { instruction: x.instruction, maxSteps: x.maxSteps ?? 20 },
+            },
+            { autoScreenshot: x.autoScreenshot ?? true, waitBetweenActions: x.waitBetweenActions ?? 0, context: x.context, tools: tools.list },
+          );
+          return r.result;
+        } finally {
+          await tools.close();
+        }
+      },
+    };
   }
 
   metrics(): Promise<Metrics> {
@@ -447,6 +593,9 @@ export class Deckhand {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#browser.claimedBy === this) this.#browser.claimedBy = null;
+    if (this.#browser.claimedBy === this) {
+      this.#browser.claimedBy = null;
+      delete this.#browser.host.extract;
+    }
   }
 }

@@ -42,13 +42,14 @@ const TOOL_HELP: Record<string, string> = {
 };
 
 function answerSchema(tools: string[]): Record<string, unknown> {
+  // toolInput: the JSON arguments of one of the caller's own tools.
   const str = { type: ['string', 'null'] };
   const num = { type: ['number', 'null'] };
   const props: Record<string, unknown> = {
     reasoning: { type: 'string', description: 'why this step, briefly' },
     tool: { type: 'string', enum: tools },
     instruction: str, url: str, direction: { type: ['string', 'null'], enum: ['up', 'down', null] }, ms: num, keys: str,
-    x: num, y: num, text: str, toX: num, toY: num, query: str, answer: str, success: { type: ['boolean', 'null'] },
+    x: num, y: num, text: str, toX: num, toY: num, query: str, answer: str, success: { type: ['boolean', 'null'] }, toolInput: { type: ['string', 'null'], description: 'for your own tools: their arguments as a JSON object' },
     taskCompleted: { type: 'boolean' },
   };
   return { type: 'object', additionalProperties: false, required: Object.keys(props), properties: props };
@@ -66,6 +67,7 @@ export interface AgentContext {
   port: BrowserPort;
   activePage: () => Promise<number>;
   addUsage: (u: Usage) => Promise<void>;
+  invokeTool?: (name: string, input: unknown, timeoutMs: number) => Promise<string>;
 }
 
 const brief = (s: string, n = 300) => (s.length > n ? `${s.slice(0, n)}…` : s);
@@ -91,7 +93,8 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
   const steps: AgentStep[] = [];
   const recorded: AgentRecording['steps'] = [];
   const startUrl = (await ax.port.pageInfo(page)).url;
-  const tools = toolsFor(p.mode, !!p.searchUrl);
+  const extra = p.extraTools ?? [];
+  const tools = [...toolsFor(p.mode, !!p.searchUrl).slice(0, -1), ...extra.map((t) => t.name), 'done'];
   const opCtx = (model = p.executionModel): OpContext => ({
     page, model, timeoutMs: p.toolTimeout, deadline: Date.now() + p.toolTimeout, domSettleTimeoutMs: 1500, variables: p.variables, opId: p.opId, signal: cancel.signal,
   });
@@ -170,11 +173,22 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
       case 'done':
         return { text: 'done', done: { answer: String(a.answer ?? ''), success: a.success !== false } };
       default:
+        if (extra.some((t) => t.name === tool)) {
+          if (!ax.invokeTool) throw new DeckhandError(ErrorCode.Unavailable, 'this client cannot run its own tools');
+          let parsed: unknown = {};
+          try {
+            parsed = typeof a.toolInput === 'string' && a.toolInput.trim() ? JSON.parse(a.toolInput) : {};
+          } catch {
+            throw new DeckhandError(ErrorCode.InvalidArgument, `toolInput for ${tool} is not valid JSON`);
+          }
+          return { text: brief(await ax.invokeTool(tool, parsed, p.toolTimeout), 2000) };
+        }
         throw new DeckhandError(ErrorCode.InvalidArgument, `unknown tool '${tool}'; use one of ${tools.join(', ')}`);
     }
   };
 
   const step = async (tool: string, a: Record<string, unknown>, reasoning: string, pageText: string, pageUrl: string) => {
+    if (extra.some((t) => t.name === tool)) a = { toolInput: a.toolInput ?? null };
     const t0 = Date.now();
     const rec: AgentRecording['steps'][number] = { tool, args: a };
     let out: Awaited<ReturnType<typeof runTool>>;
@@ -219,7 +233,7 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
   const history: string[] = [];
   const system = [
     `You are a browser agent working in a real web browser. Each turn you get the task, the steps so far and the current page${p.mode === 'dom' ? ' as a text outline ([id] role "name" states)' : p.mode === 'cua' ? ' as a screenshot' : ' as a text outline and a screenshot'}. Choose exactly ONE tool call per turn. Fill only the fields your tool uses; set the others to null.`,
-    `Tools:\n${tools.map((t) => `- ${TOOL_HELP[t]}`).join('\n')}`,
+    `Tools:\n${tools.map((t) => `- ${TOOL_HELP[t] ?? describeExtra(extra.find((e) => e.name === t))}`).join('\n')}`,
     'Use %name% placeholders for variables; their values are filled in when the tool runs. Call done when the task is finished, or when it cannot be done (with success false).',
     p.context ? `Context and constraints for this task:\n${p.context}` : '',
     p.systemPrompt ? `Instructions from the user of this tool:\n${p.systemPrompt}` : '',
@@ -241,12 +255,16 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
       history.push(`${i + 1}. (invalid answer: ${brief(JSON.stringify(a), 200)}) → error: choose one of ${tools.join(', ')}`);
       continue;
     }
-    const args = argsOf(a, a.tool);
+    const args = extra.some((t) => t.name === a.tool) ? { toolInput: a.toolInput ?? null } : argsOf(a, a.tool);
     const out = await step(a.tool, args, String(a.reasoning ?? ''), snap?.text ?? '', info.url);
     history.push(`${i + 1}. ${a.tool} ${JSON.stringify(args)} → ${brief(out.text, 400)}`);
     if (out.done) return finish(out.done.success, true, out.done.answer || 'done');
   }
   return finish(false, false, `stopped after ${p.maxSteps} steps without finishing the task (maxSteps ${p.maxSteps})`);
+}
+
+function describeExtra(t?: { name: string; description: string; inputSchema: Record<string, unknown> }): string {
+  return t ? `${t.name}(toolInput): ${t.description} — toolInput is a JSON object matching ${JSON.stringify(t.inputSchema)}` : '';
 }
 
 async function shot(ax: AgentContext, page: number): Promise<{ data: string; mimeType: string }> {

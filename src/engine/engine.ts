@@ -26,6 +26,8 @@ type Handler = (params: any, ctx: CallContext) => Promise<unknown>;
 export interface CallContext {
   invokeCallback: CallbackInvoker;
   log: (e: LogEvent) => void;
+  /** Run one of the caller's own agent tools on the caller's side. */
+  invokeTool?: (name: string, input: unknown, timeoutMs: number) => Promise<string>;
 }
 
 const NO_CALLER: CallContext = {
@@ -108,7 +110,7 @@ export class Engine implements CommandClient {
           setTimeout(() => this.cancels.delete(p.opId!), p.maxSteps * p.toolTimeout * 3);
         }
         return runAgent(
-          { deps: { ...this.deps(ctx), cancel: cancel.signal }, port: this.port, activePage: async () => (await this.activePage()).id, addUsage: (u) => this.addUsage('act', u) },
+          { deps: { ...this.deps(ctx), cancel: cancel.signal }, port: this.port, activePage: async () => (await this.activePage()).id, addUsage: (u) => this.addUsage('act', u), invokeTool: ctx.invokeTool },
           p,
         );
       },
@@ -190,6 +192,7 @@ export class Engine implements CommandClient {
       variables: o.variables,
       screenshot: o.screenshot,
       opId: o.opId,
+      iframes: o.iframes,
     };
   }
 

@@ -49,6 +49,8 @@ export interface OpContext {
   opId?: string;
   /** Aborted when the caller cancels the operation. */
   signal?: AbortSignal;
+  /** Include iframe content (default true). */
+  iframes?: boolean;
 }
 
 const remaining = (ctx: OpContext) => {
@@ -146,7 +148,7 @@ export function substitute(args: string[], vars: Record<string, { value: string 
 async function snapshotFor(deps: InferenceDeps, ctx: OpContext, budget?: number) {
   // The local model has no context window to protect: it reads the whole page.
   if (ctx.model.kind === 'local') budget = 50_000_000;
-  return captureSnapshot(deps.port, ctx.page, { locator: ctx.locator, ignoreLocators: ctx.ignoreLocators, budget, timeoutMs: Math.min(remaining(ctx), 15_000) });
+  return captureSnapshot(deps.port, ctx.page, { locator: ctx.locator, ignoreLocators: ctx.ignoreLocators, budget, timeoutMs: Math.min(remaining(ctx), 15_000), frames: ctx.iframes !== false });
 }
 
 async function toSelector(deps: InferenceDeps, ctx: OpContext, id: string): Promise<string | null> {

@@ -29,7 +29,7 @@ export function parseElementId(id: string): { frameId: number; local: number } |
 export async function captureSnapshot(
   port: BrowserPort,
   page: number,
-  opts: { locator?: LocatorSpec; ignoreLocators?: LocatorSpec[]; budget?: number; timeoutMs?: number },
+  opts: { locator?: LocatorSpec; ignoreLocators?: LocatorSpec[]; budget?: number; timeoutMs?: number; frames?: boolean },
 ): Promise<SnapshotResult> {
   const budget = opts.budget ?? DEFAULTS.snapshotBudgetTokens;
   const timeoutMs = opts.timeoutMs ?? DEFAULTS.actionTimeoutMs;
@@ -43,7 +43,8 @@ export async function captureSnapshot(
   // Most pages have no iframes: one request to the top frame is the whole snapshot.
   const first = await mainRequest({});
   if ('error' in first) throw new DeckhandError(first.error.code as ErrorCode, first.error.message);
-  if (first.iframes === 0) return { text: first.text, tokens: first.tokens, folded: first.folded, url: first.url };
+  // iframes: false leaves their content out (their lines stay, marked as not captured).
+  if (first.iframes === 0 || opts.frames === false) return { text: first.text, tokens: first.tokens, folded: first.folded, url: first.url };
   let frames: FrameInfo[] = [];
   try {
     frames = await port.frames(page);

@@ -19,6 +19,23 @@ export interface FacadeHost {
   /** Decode base64 screenshot data into the host's byte type. */
   bytes(base64: string): Uint8Array;
   writeFile?(path: string, data: Uint8Array): Promise<void>;
+  /** Model-driven page.extract, provided by the Deckhand instance that uses this browser. */
+  extract?(page: number, args: PageExtractOptions): Promise<unknown>;
+}
+
+/** page.extract's parameters (all optional). */
+export interface PageExtractOptions {
+  instruction?: string;
+  /** A zod schema or a JSON Schema object. */
+  schema?: unknown;
+  /** XPath scoping the extraction. */
+  selector?: string;
+  /** Include iframe content (default false). */
+  iframes?: boolean;
+  modelName?: string;
+  modelClientOptions?: { apiKey?: string; baseURL?: string; headers?: Record<string, string> };
+  /** Wait for the page to settle first (default 30000). */
+  domSettleTimeoutMs?: number;
 }
 
 export interface ActOptions {
@@ -125,6 +142,23 @@ export class Page {
   locator(selector: string): Locator {
     return new Locator(this.client, this, selector);
   }
+  /**
+   * The earlier extract interface: `extract()` → `{ pageText }` (the page's accessibility-tree
+   * text, no model); `extract(instruction)` → `{ extraction }`; `extract({ instruction, schema,
+   * selector, iframes, modelName, modelClientOptions, domSettleTimeoutMs })` → data.
+   */
+  async extract(arg?: string | PageExtractOptions): Promise<unknown> {
+    if (arg === undefined) return { pageText: (await this.snapshot({ budget: 50_000_000 })).text };
+    const opts: PageExtractOptions = typeof arg === 'string' ? { instruction: arg } : arg;
+    if (typeof opts !== 'object' || opts === null) throw new DeckhandError(ErrorCode.InvalidArgument, 'page.extract takes nothing, an instruction, or an options object');
+    if (!opts.instruction && opts.schema === undefined) {
+      const text = (await this.snapshot({ budget: 50_000_000, ...(opts.selector ? { locator: { selector: opts.selector } } : {}) })).text;
+      return { pageText: text };
+    }
+    if (!this.host?.extract) throw new DeckhandError(ErrorCode.Unavailable, 'page.extract with an instruction or schema needs a Deckhand instance on this browser (Deckhand.create), and is not available inside experimentalBatch (use batch.extract)');
+    return this.host.extract(this.id, opts);
+  }
+
   /** Selectors for element ids of a snapshot (null where the element is gone). */
   async selectorsFor(ids: string[]): Promise<(ElementRef | null)[]> {
     return this.client.call('page.selectors', { page: this.id, ids });

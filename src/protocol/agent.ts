@@ -128,6 +128,10 @@ export const AgentRunParamsSchema = z
     waitBetweenActions: z.number().int().nonnegative().optional(),
     /** Send a screenshot every step, whatever the mode. */
     autoScreenshot: z.boolean().optional(),
+    /** The caller's own tools (custom or from MCP servers), run on the client when the model calls them. */
+    extraTools: z
+      .array(z.object({ name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/), description: z.string(), inputSchema: z.record(z.unknown()) }).strict())
+      .optional(),
   })
   .strict();
 export type AgentRunParams = z.infer<typeof AgentRunParamsSchema>;

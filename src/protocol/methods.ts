@@ -121,6 +121,11 @@ export const ClientMethods = {
     params: z.object({ callbackId: z.string(), request: ModelRequestSchema }).strict(),
     result: ModelReplySchema,
   },
+  /** Run one of the caller's own agent tools. */
+  'tool.call': {
+    params: z.object({ name: z.string(), input: z.unknown() }).strict(),
+    result: z.object({ output: z.string() }),
+  },
   /** A log line of an operation (never holds keys or variable values). */
   log: {
     params: z

@@ -115,6 +115,8 @@ export const OperationOptionsSchema = z
     domSettleTimeoutMs: z.number().int().nonnegative().optional(),
     /** Correlates the worker's log events with the caller's operation. */
     opId: z.string().optional(),
+    /** Include iframe content (default true). */
+    iframes: z.boolean().optional(),
   })
   .strict();
 export type OperationOptions = z.infer<typeof OperationOptionsSchema>;
