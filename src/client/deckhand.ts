@@ -250,7 +250,7 @@ export class Deckhand {
       } catch (e) {
         span.recordException(e as Error);
         span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error).message });
-        this.#logger.log('error', `${op} failed: ${(e as Error).message}`, { opId });
+        this.#logger.log('debug', `${op} failed: ${(e as Error).message}`, { opId }); // the caller gets the error itself
         throw e;
       } finally {
         signal?.removeEventListener('abort', onAbort);
