@@ -9,7 +9,8 @@ import { Input } from '../browser/input';
 import { addUsage, callModel } from '../models/call';
 import type { AgentMode, AgentRecording, AgentResult, AgentRunParams, AgentStep } from '../protocol/agent';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
-import { ZERO_USAGE, type Action, type Usage } from '../protocol/schemas';
+import { ZERO_USAGE, type Usage } from '../protocol/schemas';
+import { HEALABLE, healInstruction } from './heal';
 import { performAction, withNavigationWait } from './actions';
 import { inferAct, inferExtract, maskValues, substitute, type InferenceDeps, type OpContext } from './inference';
 import { goto, withDeadline } from './pages';
@@ -18,7 +19,6 @@ import { captureSnapshot } from './snapshot';
 
 const DOM_TOOLS = ['act', 'extract', 'goto', 'back', 'scroll', 'wait', 'press', 'done'] as const;
 const COORD_TOOLS = ['click_at', 'type_at', 'drag'] as const;
-const HEALABLE = new Set<string>([ErrorCode.ElementNotFound, ErrorCode.ElementNotActionable, ErrorCode.ElementCovered, ErrorCode.InvalidSelector]);
 
 export function toolsFor(mode: AgentMode, search: boolean): string[] {
   const base: string[] =
@@ -288,7 +288,7 @@ async function replay(ax: AgentContext, p: AgentRunParams, page: number, rec: Ag
           } catch (e) {
             if (!(e instanceof DeckhandError) || !HEALABLE.has(e.code)) throw e;
             // Self-heal: find the element again from its description, with the execution model.
-            const healed = await inferAct(ax.deps, { page, model: p.executionModel, timeoutMs: p.toolTimeout, deadline: Date.now() + p.toolTimeout, domSettleTimeoutMs: 1500, variables: p.variables }, healFor(action));
+            const healed = await inferAct(ax.deps, { page, model: p.executionModel, timeoutMs: p.toolTimeout, deadline: Date.now() + p.toolTimeout, domSettleTimeoutMs: 1500, variables: p.variables }, healInstruction(action));
             onUsage(healed.usage);
             if (!healed.result.data.success) return `step "${action.description}" could not be found again`;
           }
@@ -312,12 +312,4 @@ async function replay(ax: AgentContext, p: AgentRunParams, page: number, rec: Ag
     steps.push({ type: s.tool, reasoning: 'replayed from the recording', taskCompleted: s.tool === 'done', action: s.args, timeMs: Date.now() - t0, pageText: '', pageUrl: (await ax.port.pageInfo(page)).url, instruction: p.instruction });
   }
   return null;
-}
-
-function healFor(a: Action): string {
-  const arg = a.arguments?.[0];
-  if (a.method === 'fill' || a.method === 'type') return `type "${arg ?? ''}" into the ${a.description}`;
-  if (a.method === 'selectOption') return `select "${arg ?? ''}" from the ${a.description}`;
-  if (a.method === 'check' || a.method === 'uncheck') return `${a.method} the ${a.description}`;
-  return `click the ${a.description}`;
 }

@@ -9,12 +9,12 @@ import type { AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { AgentMode } from '../../src/protocol/agent';
 import { startService, type RunningService } from '../../src/server/service';
 import { startModelServer, type ModelServer } from '../fixtures/model-server';
 import { useBrowser } from './harness';
+import { readEvents } from './sse';
 
 const h = useBrowser();
 let ms: ModelServer;
@@ -181,18 +181,7 @@ describe('agentExecute over HTTP', () => {
   });
   const post = (path: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) =>
     fetch(svc.url + path, { method: 'POST', signal, headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY, ...headers }, body: JSON.stringify(body) });
-  const sse = async (res: Response, onEvent?: (e: any) => void) => {
-    const out: any[] = [];
-    const parser = createParser({ onEvent: (m) => { const e = JSON.parse(m.data); out.push(e); onEvent?.(e); } });
-    const reader = res.body!.getReader();
-    const dec = new TextDecoder();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      parser.feed(dec.decode(value, { stream: true }));
-    }
-    return out;
-  };
+  const sse = readEvents;
 
   it('streams each step, then finished; cached replay runs with the model server gone', async () => {
     const { data } = (await (await post('/v1/sessions/start', {})).json()) as any;

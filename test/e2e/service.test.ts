@@ -3,11 +3,11 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/server/service';
 import { startFixtureServers } from '../fixtures/server';
 import { idFor, startModelServer, type ModelServer } from '../fixtures/model-server';
+import { readEvents } from './sse';
 
 const KEY = 'svc-test-key';
 let svc: RunningService;
@@ -34,19 +34,7 @@ const json = async (path: string, body: unknown, headers?: Record<string, string
   return { status: r.status, body: (await r.json()) as { success: boolean; data?: any; error?: { code: string; message: string } } };
 };
 
-/** Read a streamed response with a real SSE parser. */
-async function events(res: Response, onEvent?: (e: any) => void): Promise<any[]> {
-  const out: any[] = [];
-  const parser = createParser({ onEvent: (m) => { const e = { ...JSON.parse(m.data), sseId: m.id, sseEvent: m.event }; out.push(e); onEvent?.(e); } });
-  const reader = res.body!.getReader();
-  const dec = new TextDecoder();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    parser.feed(dec.decode(value, { stream: true }));
-  }
-  return out;
-}
+const events = readEvents;
 
 const model = () => ({ modelName: 'openai/gpt-4.1-mini', apiKey: 'sk-from-body', baseURL: ms.url });
 

@@ -5,7 +5,7 @@
  */
 import { DeckhandError, ErrorCode } from '../../protocol/errors';
 import { CacheCallOptionSchema, type CacheCallOption, type CacheEntry } from '../../protocol/cache';
-import type { Action, CacheInfo, Usage } from '../../protocol/schemas';
+import type { CacheInfo, Usage } from '../../protocol/schemas';
 import { describeZodError } from '../../protocol/zod-errors';
 import { cacheKeys, type KeyParts } from './keys';
 import type { CacheStore } from './store';
@@ -20,8 +20,7 @@ export interface CacheSettings {
 
 export type Op = 'act' | 'observe' | 'extract';
 
-/** Failures of a stored step that self-healing may fix: the element is not where it was. */
-export const HEALABLE = new Set<string>([ErrorCode.ElementNotFound, ErrorCode.ElementNotActionable, ErrorCode.ElementCovered, ErrorCode.InvalidSelector]);
+export { HEALABLE, healInstruction } from '../../engine/heal';
 
 export class ReplayFailed extends Error {}
 
@@ -69,29 +68,4 @@ export async function runCached<R>(s: CacheSettings, run: CachedRun<R>): Promise
 
 export function tokensSaved(u: Usage): NonNullable<CacheInfo['tokensSaved']> {
   return { inputTokens: u.inputTokens, outputTokens: u.outputTokens, totalTokens: u.inputTokens + u.outputTokens };
-}
-
-/** The instruction that re-finds one stored step from its description. */
-export function healInstruction(a: Action): string {
-  const arg = a.arguments?.[0];
-  switch (a.method) {
-    case 'fill':
-    case 'type':
-      return `type "${arg ?? ''}" into the ${a.description}`;
-    case 'selectOption':
-      return `select "${arg ?? ''}" from the ${a.description}`;
-    case 'check':
-    case 'uncheck':
-      return `${a.method} the ${a.description}`;
-    case 'press':
-      return `press ${arg ?? 'Enter'} in the ${a.description}`;
-    case 'hover':
-      return `hover over the ${a.description}`;
-    case 'doubleClick':
-      return `double click the ${a.description}`;
-    case 'rightClick':
-      return `right click the ${a.description}`;
-    default:
-      return `click the ${a.description}`;
-  }
 }
