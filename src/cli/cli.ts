@@ -6,9 +6,9 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Deckhand, localBrowser } from '../index';
+import { deckhandHome } from '../client/deckhand';
 import { startService } from '../server/service';
 import { SessionManager } from '../server/sessions';
 import { resolveMcpOptions, type RawOptions } from '../mcp/options';
@@ -92,7 +92,7 @@ function flag(args: string[], name: string): string | undefined {
 }
 
 async function serve(args: string[]): Promise<void> {
-  const home = process.env.DECKHAND_HOME ?? join(homedir(), '.deckhand');
+  const home = deckhandHome();
   const port = Number(flag(args, 'port') ?? process.env.PORT ?? 3000);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got ${flag(args, 'port')}`);
   const num = (name: string, env: string | undefined, def: number) => {
@@ -139,7 +139,7 @@ async function mcp(args: string[]): Promise<void> {
   const known = ['port', 'host', 'modelName', 'modelApiKey', 'keepAlive', 'proxies', 'verified', 'contextId', 'persist', 'browserWidth', 'browserHeight', 'experimental'];
   const unknown = Object.keys(f).filter((k) => !known.includes(k));
   if (unknown.length) throw new Error(`unknown flag${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `--${k}`).join(', ')}`);
-  const home = process.env.DECKHAND_HOME ?? join(homedir(), '.deckhand');
+  const home = deckhandHome();
   const raw = { ...f, port: undefined, host: undefined } as RawOptions;
   const options = resolveMcpOptions(raw); // fails at once, clearly, on bad flags
   const sessions = new SessionManager({ maxSessions: Number(process.env.DECKHAND_MAX_SESSIONS ?? 4), idleTimeoutMs: 30 * 60_000 });

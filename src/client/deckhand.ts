@@ -12,9 +12,9 @@ import { ClientMethods, type CommandClient, type MethodName, type Params, type R
 import { Logger, type LoggingOptions } from './logging';
 import { CallbackRegistry, defaultModel, resolveModel, type ModelSpec } from './models';
 import { HEALABLE, healInstruction, parseCallOption, ReplayFailed, runCached, tokensSaved, type CacheSettings } from './cache/cache';
-import { cacheKeys, type KeyParts } from './cache/keys';
+import type { KeyParts } from './cache/keys';
 import { MemoryStore, RemoteStore, SqliteStore } from './cache/store';
-import { substitute } from '../engine/inference';
+import { normalizeVariables, substitute } from '../engine/inference';
 import { notJson } from '../engine/batch';
 import { addUsage } from '../models/call';
 import { homedir } from 'node:os';
@@ -313,7 +313,7 @@ export class Deckhand {
       bypass: !!(options?.locator || options?.ignoreLocators),
       keyParts: () => this.#keyParts(input, options),
       compute: () => this.#operation('act', { input }, options, true),
-      replay: (entry, threshold, count) => this.#replayAct(input, entry, threshold, count, options),
+      replay: (entry, threshold, count, keys) => this.#replayAct(input, entry, threshold, count, keys, options),
       cacheable: (r) => (r.data.success && r.data.actions.length ? r.data.actions : undefined),
       usageOf: (r) => r.metadata.usage,
       setCache: (r, cache) => ({ ...r, metadata: { ...r.metadata, cache } }),
@@ -396,9 +396,9 @@ export class Deckhand {
   }
 
   /** Replay stored Actions with no model; a step whose element moved is re-inferred when selfHeal is on. */
-  async #replayAct(instruction: string, entry: CacheEntry, threshold: number, count: number, options?: CallOptions): Promise<ActResult> {
+  async #replayAct(instruction: string, entry: CacheEntry, threshold: number, count: number, keys: { key: string; baseKey: string }, options?: CallOptions): Promise<ActResult> {
     const stored = entry.result as Action[];
-    const values = Object.fromEntries(Object.entries(options?.variables ?? {}).map(([k, v]) => [k, typeof v === 'string' ? { value: v } : v]));
+    const values = normalizeVariables(options?.variables);
     const actions: Action[] = [];
     let usage: Usage = { ...ZERO_USAGE };
     let healed = false;
@@ -417,10 +417,7 @@ export class Deckhand {
         healed = true;
       }
     }
-    if (healed) {
-      const { key, baseKey } = cacheKeys({ op: 'act', ...(await this.#keyParts(instruction, options)) });
-      await this.#cache.store!.record({ key, baseKey, op: 'act', result: actions, usage: entry.usage, replace: true });
-    }
+    if (healed) await this.#cache.store!.record({ ...keys, op: 'act', result: actions, usage: entry.usage, replace: true });
     return {
       data: { success: true, message: `replayed ${actions.length} cached action${actions.length === 1 ? '' : 's'}${healed ? ' (self-healed)' : ''}`, actionDescription: instruction, actions },
       metadata: this.#hitMeta(entry, threshold, count, usage),

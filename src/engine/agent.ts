@@ -12,7 +12,7 @@ import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { ZERO_USAGE, type Usage } from '../protocol/schemas';
 import { HEALABLE, healInstruction } from './heal';
 import { performAction, withNavigationWait } from './actions';
-import { inferAct, inferExtract, maskValues, substitute, type InferenceDeps, type OpContext } from './inference';
+import { focusedSelector, inferAct, inferExtract, maskValues, normalizeVariables, substitute, type InferenceDeps, type OpContext } from './inference';
 import { goto, withDeadline } from './pages';
 import { sleep, type BrowserPort } from './ports';
 import { captureSnapshot } from './snapshot';
@@ -82,11 +82,8 @@ function argsOf(a: Answer, tool: string): Record<string, unknown> {
 
 export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ result: AgentResult; recording?: AgentRecording }> {
   const started = Date.now();
-  const vars = Object.fromEntries(Object.entries(p.variables ?? {}).map(([k, v]) => [k, typeof v === 'string' ? { value: v } : v]));
-  const sub = (s: unknown) => (typeof s === 'string' ? substitute([s], vars)[0] : s);
+  const vars = normalizeVariables(p.variables);
   const page = p.page ?? (await ax.activePage());
-  const cdp = await ax.port.cdp(page);
-  const input = new Input(cdp);
   const cancel = new AbortController();
   ax.deps.cancel?.addEventListener('abort', () => cancel.abort(), { once: true });
   let usage: Usage = { ...ZERO_USAGE };
@@ -98,14 +95,6 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
   const opCtx = (model = p.executionModel): OpContext => ({
     page, model, timeoutMs: p.toolTimeout, deadline: Date.now() + p.toolTimeout, domSettleTimeoutMs: 1500, variables: p.variables, opId: p.opId, signal: cancel.signal,
   });
-
-  const highlight = async (x: number, y: number) => {
-    if (!p.highlightCursor) return;
-    // A visible cursor at the action's point, drawn in the page itself.
-    await cdp.send('Runtime.evaluate', {
-      expression: `(() => { let d = document.getElementById('__deckhand_cursor'); if (!d) { d = document.createElement('div'); d.id = '__deckhand_cursor'; d.style.cssText = 'position:fixed;z-index:2147483647;width:18px;height:18px;margin:-9px 0 0 -9px;border-radius:50%;background:rgba(255,64,64,.55);border:2px solid #fff;pointer-events:none;transition:left .15s,top .15s'; document.documentElement.appendChild(d); } d.style.left = ${x} + 'px'; d.style.top = ${y} + 'px'; })()`,
-    }).catch(() => undefined);
-  };
 
   /** Run one tool; the returned text is what the model sees next. */
   const runTool = async (tool: string, a: Record<string, unknown>, rec: AgentRecording['steps'][number]): Promise<{ text: string; done?: { answer: string; success: boolean } }> => {
@@ -122,43 +111,15 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
         usage = addUsage(usage, r.usage);
         return { text: brief(JSON.stringify(r.data), 2000) };
       }
-      case 'goto': {
-        const info = await goto(ax.port, page, String(sub(a.url) ?? ''), { timeout: p.toolTimeout });
-        return { text: `opened ${info.url} ("${info.title}")` };
-      }
-      case 'back': {
-        await cdp.send('Runtime.evaluate', { expression: 'history.back()' });
-        await sleep(500);
-        return { text: `went back to ${(await ax.port.pageInfo(page)).url}` };
-      }
+      case 'goto':
+      case 'back':
       case 'scroll':
-        await performAction(ax.port, page, { selector: 'html' }, a.direction === 'up' ? 'prevChunk' : 'nextChunk', [], 5000);
-        return { text: `scrolled ${a.direction === 'up' ? 'up' : 'down'}` };
-      case 'wait': {
-        const ms = Math.min(10_000, Math.max(0, Number(a.ms ?? 1000)));
-        await sleep(ms);
-        return { text: `waited ${ms} ms` };
-      }
-      case 'press': {
-        const focused = await ax.port.frameRequest<{ count?: number }>(page, 0, { type: 'dh:count', selector: '*:focus' }, 5000).catch(() => ({ count: 0 }));
-        await performAction(ax.port, page, { selector: focused.count ? '*:focus' : 'body' }, 'press', [String(sub(a.keys) ?? 'Enter')], 5000);
-        return { text: `pressed ${a.keys}` };
-      }
+      case 'wait':
+      case 'press':
       case 'click_at':
-        await highlight(Number(a.x), Number(a.y));
-        await withNavigationWait(ax.port, page, p.toolTimeout, () => input.click(Number(a.x), Number(a.y)));
-        return { text: `clicked at (${a.x}, ${a.y})` };
       case 'type_at':
-        await highlight(Number(a.x), Number(a.y));
-        await withNavigationWait(ax.port, page, p.toolTimeout, async () => {
-          await input.click(Number(a.x), Number(a.y));
-          await input.insertText(String(sub(a.text) ?? ''));
-        });
-        return { text: `typed at (${a.x}, ${a.y})` };
       case 'drag':
-        await highlight(Number(a.x), Number(a.y));
-        await withNavigationWait(ax.port, page, p.toolTimeout, () => input.drag({ x: Number(a.x), y: Number(a.y) }, { x: Number(a.toX), y: Number(a.toY) }));
-        return { text: `dragged from (${a.x}, ${a.y}) to (${a.toX}, ${a.toY})` };
+        return { text: await pageTool(ax, page, tool, a, vars, p.toolTimeout, p.highlightCursor) };
       case 'search': {
         if (!p.searchUrl) throw new DeckhandError(ErrorCode.Unavailable, 'no search provider is configured');
         const u = new URL(p.searchUrl);
@@ -263,6 +224,60 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
   return finish(false, false, `stopped after ${p.maxSteps} steps without finishing the task (maxSteps ${p.maxSteps})`);
 }
 
+const PAGE_TOOLS = new Set(['goto', 'back', 'scroll', 'wait', 'press', 'click_at', 'type_at', 'drag']);
+
+/** The tools that change the page with no model: one implementation for live steps and for replay. */
+async function pageTool(ax: AgentContext, page: number, tool: string, a: Record<string, unknown>, vars: Record<string, { value: string }>, timeoutMs: number, highlightCursor: boolean): Promise<string> {
+  const sub = (v: unknown) => substitute([String(v ?? '')], vars)[0];
+  const cdp = await ax.port.cdp(page);
+  const input = new Input(cdp);
+  const x = Number(a.x);
+  const y = Number(a.y);
+  if (highlightCursor && (tool === 'click_at' || tool === 'type_at' || tool === 'drag')) {
+    // A visible cursor at the action's point, drawn in the page itself.
+    await cdp.send('Runtime.evaluate', {
+      expression: `(() => { let d = document.getElementById('__deckhand_cursor'); if (!d) { d = document.createElement('div'); d.id = '__deckhand_cursor'; d.style.cssText = 'position:fixed;z-index:2147483647;width:18px;height:18px;margin:-9px 0 0 -9px;border-radius:50%;background:rgba(255,64,64,.55);border:2px solid #fff;pointer-events:none;transition:left .15s,top .15s'; document.documentElement.appendChild(d); } d.style.left = ${x} + 'px'; d.style.top = ${y} + 'px'; })()`,
+    }).catch(() => undefined);
+  }
+  switch (tool) {
+    case 'goto': {
+      const info = await goto(ax.port, page, sub(a.url), { timeout: timeoutMs });
+      return `opened ${info.url} ("${info.title}")`;
+    }
+    case 'back':
+      await cdp.send('Runtime.evaluate', { expression: 'history.back()' });
+      await sleep(500);
+      return `went back to ${(await ax.port.pageInfo(page)).url}`;
+    case 'scroll':
+      await performAction(ax.port, page, { selector: 'html' }, a.direction === 'up' ? 'prevChunk' : 'nextChunk', [], 5000);
+      return `scrolled ${a.direction === 'up' ? 'up' : 'down'}`;
+    case 'wait': {
+      const ms = Math.min(10_000, Math.max(0, Number(a.ms ?? 1000)));
+      await sleep(ms);
+      return `waited ${ms} ms`;
+    }
+    case 'press': {
+      const keys = a.keys == null ? 'Enter' : sub(a.keys);
+      await performAction(ax.port, page, { selector: await focusedSelector(ax.port, page) }, 'press', [keys], 5000);
+      return `pressed ${a.keys}`;
+    }
+    case 'click_at':
+      await withNavigationWait(ax.port, page, timeoutMs, () => input.click(x, y));
+      return `clicked at (${a.x}, ${a.y})`;
+    case 'type_at':
+      await withNavigationWait(ax.port, page, timeoutMs, async () => {
+        await input.click(x, y);
+        await input.insertText(sub(a.text));
+      });
+      return `typed at (${a.x}, ${a.y})`;
+    case 'drag':
+      await withNavigationWait(ax.port, page, timeoutMs, () => input.drag({ x, y }, { x: Number(a.toX), y: Number(a.toY) }));
+      return `dragged from (${a.x}, ${a.y}) to (${a.toX}, ${a.toY})`;
+    default:
+      throw new DeckhandError(ErrorCode.InvalidArgument, `'${tool}' is not a page tool`);
+  }
+}
+
 function describeExtra(t?: { name: string; description: string; inputSchema: Record<string, unknown> }): string {
   return t ? `${t.name}(toolInput): ${t.description} — toolInput is a JSON object matching ${JSON.stringify(t.inputSchema)}` : '';
 }
@@ -275,9 +290,7 @@ async function shot(ax: AgentContext, page: number): Promise<{ data: string; mim
 
 /** Replay a recording with no model; returns why it could not go on, or null when it finished. */
 async function replay(ax: AgentContext, p: AgentRunParams, page: number, rec: AgentRecording, onUsage: (u: Usage) => void, steps: AgentStep[]): Promise<string | null> {
-  const vars = Object.fromEntries(Object.entries(p.variables ?? {}).map(([k, v]) => [k, typeof v === 'string' ? { value: v } : v]));
-  const cdp = await ax.port.cdp(page);
-  const input = new Input(cdp);
+  const vars = normalizeVariables(p.variables);
   for (const s of rec.steps) {
     const t0 = Date.now();
     try {
@@ -293,19 +306,10 @@ async function replay(ax: AgentContext, p: AgentRunParams, page: number, rec: Ag
             if (!healed.result.data.success) return `step "${action.description}" could not be found again`;
           }
         }
-      } else if (s.tool === 'goto') await goto(ax.port, page, substitute([String(s.args.url ?? '')], vars)[0]);
-      else if (s.tool === 'back') await cdp.send('Runtime.evaluate', { expression: 'history.back()' }).then(() => sleep(500));
-      else if (s.tool === 'scroll') await performAction(ax.port, page, { selector: 'html' }, s.args.direction === 'up' ? 'prevChunk' : 'nextChunk', [], 5000);
-      else if (s.tool === 'wait') await sleep(Math.min(10_000, Number(s.args.ms ?? 1000)));
-      else if (s.tool === 'press') await performAction(ax.port, page, { selector: 'body' }, 'press', [String(s.args.keys)], 5000);
-      else if (s.tool === 'click_at') await withNavigationWait(ax.port, page, p.toolTimeout, () => input.click(Number(s.args.x), Number(s.args.y)));
-      else if (s.tool === 'type_at') {
-        await withNavigationWait(ax.port, page, p.toolTimeout, async () => {
-          await input.click(Number(s.args.x), Number(s.args.y));
-          await input.insertText(substitute([String(s.args.text ?? '')], vars)[0]);
-        });
-      } else if (s.tool === 'drag') await withNavigationWait(ax.port, page, p.toolTimeout, () => input.drag({ x: Number(s.args.x), y: Number(s.args.y) }, { x: Number(s.args.toX), y: Number(s.args.toY) }));
-      // extract, search and done change nothing on the page: nothing to replay.
+      } else if (PAGE_TOOLS.has(s.tool)) {
+        await pageTool(ax, page, s.tool, s.args, vars, p.toolTimeout, false);
+      }
+      // extract, search, done and the caller's own tools change nothing on the page: nothing to replay.
     } catch (e) {
       return `step ${s.tool} failed: ${(e as Error).message}`;
     }

@@ -12,7 +12,7 @@ import { inferAct, inferExtract, inferObserve, type InferenceDeps, type LogEvent
 import { performAction, validateAction } from './actions';
 import { countTarget } from './frames';
 import { MetricsBook } from './metrics';
-import { evaluate, goto, screenshot, withDeadline } from './pages';
+import { evaluate, goto, screenshot } from './pages';
 import type { BrowserPort, SelfEvaluator, StatePort } from './ports';
 import { BatchRunner } from './batch';
 import { runAgent } from './agent';

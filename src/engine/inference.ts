@@ -112,7 +112,7 @@ const zodCheck = (schema: z.ZodTypeAny) => (o: unknown) => {
   return r.success ? null : r.error.issues.map((i) => `${i.path.join('.') || 'answer'}: ${i.message}`).join('; ');
 };
 
-function normalizeVariables(v?: Variables): Record<string, { value: string; description?: string }> {
+export function normalizeVariables(v?: Variables): Record<string, { value: string; description?: string }> {
   const out: Record<string, { value: string; description?: string }> = {};
   for (const [k, val] of Object.entries(v ?? {})) out[k] = typeof val === 'string' ? { value: val } : val;
   return out;
@@ -202,12 +202,15 @@ export async function inferAct(deps: InferenceDeps, ctx: OpContext, instruction:
   };
 }
 
+/** Where a key press with no target goes: the focused element, else the body. */
+export async function focusedSelector(port: BrowserPort, page: number): Promise<string> {
+  const r = await port.frameRequest<{ count?: number }>(page, 0, { type: 'dh:count', selector: '*:focus' }, 5000).catch(() => ({ count: 0 }));
+  return r.count ? '*:focus' : 'body';
+}
+
 /** The element a page-level action goes to: the page for scrolling, the focused element for keys. */
 async function pageSelector(deps: InferenceDeps, ctx: OpContext, method: string): Promise<string | null> {
-  if (method === 'press' || method === 'type') {
-    const r = await deps.port.frameRequest<{ count?: number }>(ctx.page, 0, { type: 'dh:count', selector: '*:focus' }, 5000).catch(() => ({ count: 0 }));
-    return r.count ? '*:focus' : 'body';
-  }
+  if (method === 'press' || method === 'type') return focusedSelector(deps.port, ctx.page);
   return ['scrollTo', 'nextChunk', 'prevChunk'].includes(method) ? 'html' : null;
 }
 

@@ -8,6 +8,7 @@ import { rm } from 'node:fs/promises';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ENGINE_VERSION } from '../engine/engine';
+import { ActionSchema } from '../protocol/schemas';
 import type { SessionManager, Session } from '../server/sessions';
 import { contextDir, LOCAL_MODEL, type McpOptions } from './options';
 
@@ -21,6 +22,17 @@ export interface McpSessionState {
 
 const text = (t: string, structured: Record<string, unknown>) => ({ content: [{ type: 'text' as const, text: t }], structuredContent: structured });
 const fail = (e: unknown) => ({ isError: true, content: [{ type: 'text' as const, text: e instanceof Error ? e.message : String(e) }] });
+
+/** A tool's failure is a tool error the calling model can read, never a crashed server. */
+const guarded =
+  <A, R>(fn: (args: A) => Promise<R>) =>
+  async (args: A): Promise<R | ReturnType<typeof fail>> => {
+    try {
+      return await fn(args);
+    } catch (e) {
+      return fail(e);
+    }
+  };
 
 async function ensureSession(st: McpSessionState): Promise<Session> {
   if (st.session) {
@@ -68,15 +80,11 @@ export function createMcpServer(st: McpSessionState): McpServer {
       description: 'Start (or reuse) the browser session for this conversation and make it the active one. Other tools start one automatically when none is active.',
       outputSchema: { sessionId: z.string(), reused: z.boolean() },
     },
-    async () => {
-      try {
-        const reused = !!st.session;
-        const s = await ensureSession(st);
-        return text(`${reused ? 'Reusing' : 'Started'} browser session ${s.id}.`, { sessionId: s.id, reused });
-      } catch (e) {
-        return fail(e);
-      }
-    },
+    guarded(async () => {
+      const reused = !!st.session;
+      const s = await ensureSession(st);
+      return text(`${reused ? 'Reusing' : 'Started'} browser session ${s.id}.`, { sessionId: s.id, reused });
+    }),
   );
 
   server.registerTool(
@@ -86,14 +94,10 @@ export function createMcpServer(st: McpSessionState): McpServer {
       description: 'Close the active browser session and its browser.',
       outputSchema: { ended: z.boolean() },
     },
-    async () => {
-      try {
-        const ended = await endSession(st);
-        return text(ended ? 'Ended the browser session.' : 'There was no active browser session.', { ended });
-      } catch (e) {
-        return fail(e);
-      }
-    },
+    guarded(async () => {
+      const ended = await endSession(st);
+      return text(ended ? 'Ended the browser session.' : 'There was no active browser session.', { ended });
+    }),
   );
 
   server.registerTool(
@@ -104,14 +108,10 @@ export function createMcpServer(st: McpSessionState): McpServer {
       inputSchema: { url: z.string().describe('the absolute URL to open, e.g. https://example.com') },
       outputSchema: { url: z.string(), title: z.string() },
     },
-    async ({ url }) => {
-      try {
-        const info = await withSession(st, async (s) => (await s.dh.context.activePage()).goto(url));
-        return text(`Opened ${info.url} ("${info.title}").`, { url: info.url, title: info.title });
-      } catch (e) {
-        return fail(e);
-      }
-    },
+    guarded(async ({ url }) => {
+      const info = await withSession(st, async (s) => (await s.dh.context.activePage()).goto(url));
+      return text(`Opened ${info.url} ("${info.title}").`, { url: info.url, title: info.title });
+    }),
   );
 
   server.registerTool(
@@ -120,17 +120,13 @@ export function createMcpServer(st: McpSessionState): McpServer {
       title: 'Act',
       description: 'Do one thing on the page, described in plain language: "click the Sign in button", "type \\"hello\\" into the search box", "select France from the country dropdown". One action per call.',
       inputSchema: { action: z.string().min(1).describe('one action in plain language') },
-      outputSchema: { success: z.boolean(), message: z.string(), actions: z.array(z.object({ selector: z.string(), description: z.string(), method: z.string().optional(), arguments: z.array(z.string()).optional() })) },
+      outputSchema: { success: z.boolean(), message: z.string(), actions: z.array(ActionSchema) },
     },
-    async ({ action }) => {
-      try {
-        const r = await withSession(st, (s) => s.dh.act(action));
-        const t = r.data.success ? `Done: ${r.data.message}.` : `Nothing was done: ${r.data.message}`;
-        return { ...text(t, { success: r.data.success, message: r.data.message, actions: r.data.actions }), ...(r.data.success ? {} : { isError: true }) };
-      } catch (e) {
-        return fail(e);
-      }
-    },
+    guarded(async ({ action }) => {
+      const r = await withSession(st, (s) => s.dh.act(action));
+      const t = r.data.success ? `Done: ${r.data.message}.` : `Nothing was done: ${r.data.message}`;
+      return { ...text(t, { success: r.data.success, message: r.data.message, actions: r.data.actions }), ...(r.data.success ? {} : { isError: true }) };
+    }),
   );
 
   server.registerTool(
@@ -139,17 +135,13 @@ export function createMcpServer(st: McpSessionState): McpServer {
       title: 'Observe',
       description: 'Find the elements on the page that match a description and say how to act on each (best match first).',
       inputSchema: { instruction: z.string().min(1).describe('what to look for, e.g. "the buttons that delete a row"') },
-      outputSchema: { elements: z.array(z.object({ selector: z.string(), description: z.string(), method: z.string().optional(), arguments: z.array(z.string()).optional() })) },
+      outputSchema: { elements: z.array(ActionSchema) },
     },
-    async ({ instruction }) => {
-      try {
-        const r = await withSession(st, (s) => s.dh.observe(instruction));
-        const lines = r.data.map((a, i) => `${i + 1}. ${a.description} (${a.method ?? 'click'}${a.arguments?.length ? ` ${JSON.stringify(a.arguments)}` : ''})`);
-        return text(lines.length ? `Found ${lines.length}:\n${lines.join('\n')}` : 'Nothing on the page matches that.', { elements: r.data });
-      } catch (e) {
-        return fail(e);
-      }
-    },
+    guarded(async ({ instruction }) => {
+      const r = await withSession(st, (s) => s.dh.observe(instruction));
+      const lines = r.data.map((a, i) => `${i + 1}. ${a.description} (${a.method ?? 'click'}${a.arguments?.length ? ` ${JSON.stringify(a.arguments)}` : ''})`);
+      return text(lines.length ? `Found ${lines.length}:\n${lines.join('\n')}` : 'Nothing on the page matches that.', { elements: r.data });
+    }),
   );
 
   server.registerTool(
@@ -160,16 +152,12 @@ export function createMcpServer(st: McpSessionState): McpServer {
       inputSchema: { instruction: z.string().optional().describe('what to read, e.g. "the price of the first product"') },
       outputSchema: { extraction: z.string() },
     },
-    async ({ instruction }) => {
-      try {
-        const extraction = await withSession(st, async (s) =>
-          instruction ? ((await s.dh.extract(instruction)).data as { extraction: string }).extraction : (await (await s.dh.context.activePage()).snapshot()).text,
-        );
-        return text(extraction, { extraction });
-      } catch (e) {
-        return fail(e);
-      }
-    },
+    guarded(async ({ instruction }) => {
+      const extraction = await withSession(st, async (s) =>
+        instruction ? ((await s.dh.extract(instruction)).data as { extraction: string }).extraction : (await (await s.dh.context.activePage()).snapshot()).text,
+      );
+      return text(extraction, { extraction });
+    }),
   );
 
   return server;

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { HttpModelSchema } from './http';
 import { ResolvedModelSchema } from './model';
-import { ActionSchema } from './schemas';
+import { ActionSchema, VariablesSchema } from './schemas';
 
 export const AGENT_MODES = ['dom', 'hybrid', 'cua'] as const;
 export const AgentModeSchema = z.enum(AGENT_MODES);
@@ -13,7 +13,6 @@ export type AgentMode = z.infer<typeof AgentModeSchema>;
 
 export const AGENT_DEFAULTS = { maxSteps: 20, toolTimeoutMs: 30_000 } as const;
 
-export const VariablesSchema = z.record(z.union([z.string(), z.object({ value: z.string(), description: z.string().optional() }).strict()]));
 
 export const AgentConfigSchema = z
   .object({

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { CacheCallOptionSchema } from './cache';
 import { ModelConfigSchema } from './model';
-import { ActionSchema, GotoOptionsSchema, LocatorSpecSchema } from './schemas';
+import { ActionSchema, GotoOptionsSchema, LocatorSpecSchema, VariablesSchema } from './schemas';
 
 /** A model by name or as a ModelConfig (callbacks cannot cross HTTP). */
 export const HttpModelSchema = z.union([z.string().min(1), z.record(z.unknown())]);
@@ -33,7 +33,7 @@ const common = {
   streamResponse: z.boolean().optional(),
 };
 const opOptions = {
-  variables: z.record(z.union([z.string(), z.object({ value: z.string(), description: z.string().optional() }).strict()])).optional(),
+  variables: VariablesSchema.optional(),
   cache: CacheCallOptionSchema.optional(),
   screenshot: z.boolean().optional(),
   frameId: z.number().int().nonnegative().optional(),
@@ -54,10 +54,11 @@ export const EndRequestSchema = z.object({ streamResponse: z.boolean().optional(
 export const ModelConfigInputSchema = ModelConfigSchema;
 
 /** One Server-Sent Event's JSON payload. */
-export interface StreamEvent {
-  id: number;
-  status: 'starting' | 'connected' | 'running' | 'finished' | 'error';
-  message?: string;
-  data?: unknown;
-  error?: { code: string; message: string };
-}
+export const StreamEventSchema = z.object({
+  id: z.number().int(),
+  status: z.enum(['starting', 'connected', 'running', 'finished', 'error']),
+  message: z.string().optional(),
+  data: z.unknown().optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+export type StreamEvent = z.infer<typeof StreamEventSchema>;

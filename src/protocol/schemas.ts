@@ -99,6 +99,9 @@ export const MetricsSchema = z.object(
 );
 export type Metrics = Record<MetricName, number>;
 
+/** `%name%` variables: a value, or a value with a description the model may see. */
+export const VariablesSchema = z.record(z.union([z.string(), z.object({ value: z.string(), description: z.string().optional() }).strict()]));
+
 /** Options common to act/observe/extract. Model-related ones are accepted and used once models land. */
 export const OperationOptionsSchema = z
   .object({
@@ -109,7 +112,7 @@ export const OperationOptionsSchema = z
     frameId: z.number().int().nonnegative().optional(),
     /** Resolved by the Node side; carries keys for this call only. */
     model: ResolvedModelSchema.optional(),
-    variables: z.record(z.union([z.string(), z.object({ value: z.string(), description: z.string().optional() }).strict()])).optional(),
+    variables: VariablesSchema.optional(),
     screenshot: z.boolean().optional(),
     systemPrompt: z.string().optional(),
     domSettleTimeoutMs: z.number().int().nonnegative().optional(),

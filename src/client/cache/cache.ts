@@ -38,7 +38,7 @@ export interface CachedRun<R> {
   keyParts: () => Promise<Omit<KeyParts, 'op'>>;
   compute: () => Promise<R>;
   /** Serve a hit from the stored entry; throw ReplayFailed to fall back to computing. */
-  replay: (entry: CacheEntry, threshold: number, count: number) => Promise<R>;
+  replay: (entry: CacheEntry, threshold: number, count: number, keys: { key: string; baseKey: string }) => Promise<R>;
   /** The part of a computed result to store, or undefined to store nothing (a failed act). */
   cacheable: (r: R) => unknown | undefined;
   usageOf: (r: R) => Usage;
@@ -54,7 +54,7 @@ export async function runCached<R>(s: CacheSettings, run: CachedRun<R>): Promise
   let missReason: string = look.entry ? 'below_threshold' : look.pageChanged ? 'page_changed' : 'not_found';
   if (look.entry && look.entry.agree >= threshold) {
     try {
-      return await run.replay(look.entry, threshold, look.count);
+      return await run.replay(look.entry, threshold, look.count, { key, baseKey });
     } catch (e) {
       if (!(e instanceof ReplayFailed)) throw e;
       missReason = 'replay_failed';
