@@ -12,8 +12,11 @@ export default defineConfig({
     key: EXTENSION_KEY,
     // debugger: trusted input, screenshots, evaluation. scripting: inject the content script into
     // tabs that predate the extension. webNavigation: the frame tree for nested snapshots.
-    // storage: metrics survive a stopped worker (session storage only, never sync).
-    permissions: ['debugger', 'scripting', 'webNavigation', 'storage'],
+    // storage: metrics survive a stopped worker (session storage), panel settings (local, never sync).
+    // sidePanel: the panel a person runs instructions from. alarms: wake a stopped worker so a
+    // paired bridge client is reconnected.
+    permissions: ['debugger', 'scripting', 'webNavigation', 'storage', 'sidePanel', 'alarms'],
+    action: { default_title: 'Open Deckhand' },
     host_permissions: ['<all_urls>'],
     // No web page and no other extension may message the worker.
     externally_connectable: { ids: [] },

@@ -1,14 +1,22 @@
 /**
- * Boots the engine in the service worker. Node clients attach over CDP to this
- * worker target, add a binding of their own (`__dh_<tag>`) and deliver messages
- * with `globalThis.__deckhand.receive(message, tag)`: only a debugger client of
- * the worker can do that, and no web page can. The worker exposes nothing to
- * pages: no externally_connectable, no onMessageExternal.
+ * Boots the engine in the service worker and gives it three kinds of callers,
+ * all speaking the same RPC (src/protocol/rpc.ts):
+ * - Node clients over CDP: they attach to this worker target, add a binding of their
+ *   own (`__dh_<tag>`) and deliver messages with `globalThis.__deckhand.receive`;
+ *   only a debugger client of the worker can do that, no web page can;
+ * - the side panel over a chrome.runtime port (extension pages only);
+ * - a Node client on 127.0.0.1 the worker dials out to (the WebSocket bridge),
+ *   once a person has paired it from the side panel.
+ * The worker exposes nothing to pages: no externally_connectable, no onMessageExternal.
  */
 import { ChromeBrowserPort } from '../src/browser/chrome-port';
 import { ChromeSelfEvaluator } from '../src/browser/self-eval';
+import { WorkerBridge, BRIDGE_ALARM } from '../src/browser/bridge';
 import { Engine, ENGINE_VERSION, type CallContext } from '../src/engine/engine';
 import { Methods, type MethodName } from '../src/protocol/methods';
+import { PANEL_PORT, PanelMethods, type BridgeStatus } from '../src/protocol/panel';
+import { describeZodError } from '../src/protocol/zod-errors';
+import { DeckhandError, ErrorCode } from '../src/protocol/errors';
 import { RpcPeer } from '../src/protocol/rpc';
 
 export default defineBackground(() => {
@@ -18,29 +26,34 @@ export default defineBackground(() => {
     save: (key: string, value: unknown) => chrome.storage.session.set({ [key]: value }),
   };
   const engine = new Engine(new ChromeBrowserPort(), chrome.runtime.id, state, undefined, new ChromeSelfEvaluator());
+
+  /** An RPC peer over any transport, answering the engine's methods. */
+  const serve = (send: (raw: string) => void, label: string): RpcPeer => {
+    const peer = new RpcPeer(send, label);
+    const ctx: CallContext = {
+      invokeCallback: (callbackId, request, timeoutMs) => peer.request('model.generate', { callbackId, request }, timeoutMs + 2000),
+      log: (e) => void peer.request('log', e, 5000).catch(() => undefined),
+      invokeTool: async (name, input, timeoutMs) => ((await peer.request('tool.call', { name, input }, timeoutMs)) as { output: string }).output,
+    };
+    for (const name of Object.keys(Methods) as MethodName[]) peer.handle(name, (params) => engine.call(name, params as never, undefined, ctx));
+    return peer;
+  };
+
+  // --- Node clients over CDP ---
   const peers = new Map<string, RpcPeer>();
   const g = globalThis as unknown as Record<string, unknown>;
-
   const peerFor = (tag: string): RpcPeer => {
     let peer = peers.get(tag);
     if (!peer) {
-      peer = new RpcPeer((m) => {
+      peer = serve((m) => {
         const send = g[`__dh_${tag}`];
         if (typeof send !== 'function') throw new Error('the client has detached');
         (send as (m: string) => void)(m);
       }, 'client');
-      const p = peer;
-      const ctx: CallContext = {
-        invokeCallback: (callbackId, request, timeoutMs) => p.request('model.generate', { callbackId, request }, timeoutMs + 2000),
-        log: (e) => void p.request('log', e, 5000).catch(() => undefined),
-        invokeTool: async (name, input, timeoutMs) => ((await p.request('tool.call', { name, input }, timeoutMs)) as { output: string }).output,
-      };
-      for (const name of Object.keys(Methods) as MethodName[]) peer.handle(name, (params) => engine.call(name, params as never, undefined, ctx));
       peers.set(tag, peer);
     }
     return peer;
   };
-
   g.__deckhand = {
     version: ENGINE_VERSION,
     ready: true,
@@ -52,4 +65,56 @@ export default defineBackground(() => {
       peers.delete(tag);
     },
   };
+
+  // --- The WebSocket bridge (dial-out to a local Node client) ---
+  const panels = new Set<RpcPeer>();
+  const bridge = new WorkerBridge({
+    extensionId: chrome.runtime.id,
+    version: ENGINE_VERSION,
+    serve: (send) => serve(send, 'local client'),
+    onStatus: (s: BridgeStatus) => {
+      for (const p of panels) void p.request('bridge.changed', s, 5000).catch(() => undefined);
+    },
+  });
+  chrome.alarms.onAlarm.addListener((a) => {
+    if (a.name === BRIDGE_ALARM) void bridge.resume();
+  });
+  void bridge.resume();
+
+  // --- The side panel ---
+  // The toolbar button opens the panel on the current tab.
+  void chrome.sidePanel?.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => undefined);
+  const extensionOrigin = new URL(chrome.runtime.getURL('/')).origin;
+  chrome.runtime.onConnect.addListener((port) => {
+    if (port.name !== PANEL_PORT) return;
+    // Only our own extension pages: content scripts share our id but run on web pages' origins.
+    const from = port.sender?.url ? new URL(port.sender.url).origin : '';
+    if (port.sender?.id !== chrome.runtime.id || from !== extensionOrigin) {
+      port.disconnect();
+      return;
+    }
+    let open = true;
+    const peer = serve((m) => {
+      if (!open) throw new Error('the side panel was closed');
+      port.postMessage(m);
+    }, 'side panel');
+    const panelMethod = <M extends keyof typeof PanelMethods>(name: M, run: (p: any) => Promise<BridgeStatus> | BridgeStatus) =>
+      peer.handle(name, (raw) => {
+        const parsed = PanelMethods[name].params.safeParse(raw ?? {});
+        if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, `${name} parameters`));
+        return run(parsed.data);
+      });
+    panelMethod('bridge.connect', (p: { port: number; token: string }) => bridge.connect(p.port, p.token));
+    panelMethod('bridge.disconnect', () => bridge.disconnect());
+    panelMethod('bridge.status', () => bridge.status());
+    panels.add(peer);
+    port.onMessage.addListener((m) => {
+      if (typeof m === 'string') peer.receive(m);
+    });
+    port.onDisconnect.addListener(() => {
+      open = false;
+      panels.delete(peer);
+      peer.failAll(new DeckhandError(ErrorCode.Closed, 'the side panel was closed'), true);
+    });
+  });
 });

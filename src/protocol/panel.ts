@@ -1,0 +1,82 @@
+/**
+ * Wire shapes of the side panel and the WebSocket bridge: the panel-only RPC
+ * methods (over a chrome.runtime port), the bridge's control frames, and the
+ * manual QA recording the panel keeps and exports.
+ */
+import { z } from 'zod';
+import { ActionSchema } from './schemas';
+
+/** The chrome.runtime port name the side panel connects with. */
+export const PANEL_PORT = 'deckhand-panel';
+
+/** Where the worker's dial-out to a local Node client stands. */
+export const BridgeStatusSchema = z.object({
+  state: z.enum(['off', 'connecting', 'attached', 'reconnecting', 'refused', 'error']),
+  port: z.number().int().optional(),
+  /** What the person should read: why it was refused, what failed, who is attached. */
+  message: z.string().optional(),
+  /** When the current state began (ms since epoch). */
+  since: z.number(),
+});
+export type BridgeStatus = z.infer<typeof BridgeStatusSchema>;
+
+export const BridgePortSchema = z.number().int().min(1024, 'port must be 1024 or above').max(65535, 'port must be at most 65535');
+export const PairingTokenSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{6,128}$/, 'the pairing token is 6 to 128 letters, digits, - or _');
+
+/** Methods only the side panel may call (the engine's Methods are available to it as well). */
+export const PanelMethods = {
+  'bridge.connect': { params: z.object({ port: BridgePortSchema, token: PairingTokenSchema }).strict(), result: BridgeStatusSchema },
+  'bridge.disconnect': { params: z.object({}).strict(), result: BridgeStatusSchema },
+  'bridge.status': { params: z.object({}).strict(), result: BridgeStatusSchema },
+} as const;
+export type PanelMethodName = keyof typeof PanelMethods;
+
+/**
+ * Bridge control frames. After `welcome` the socket carries RPC messages
+ * (kinds req/res/err, see rpc.ts) in both directions; control frames never share those kinds.
+ */
+export const BridgeFrameSchema = z.discriminatedUnion('kind', [
+  /** Worker → Node, first frame: the one-time pairing token, or the secret of an earlier pairing. */
+  z.object({ kind: z.literal('hello'), token: z.string().optional(), secret: z.string().optional(), extensionId: z.string(), version: z.string() }).strict(),
+  /** Node → worker: paired; `secret` lets this worker reconnect after a restart (the token is spent). */
+  z.object({ kind: z.literal('welcome'), secret: z.string(), client: z.string() }).strict(),
+  /** Either side: keepalive (MV3 idles a worker out 30 s after its last event). */
+  z.object({ kind: z.literal('ping') }).strict(),
+  z.object({ kind: z.literal('pong') }).strict(),
+  /** Either side: a deliberate goodbye; the worker forgets the pairing, the client stops waiting. */
+  z.object({ kind: z.literal('bye'), reason: z.string() }).strict(),
+]);
+export type BridgeFrame = z.infer<typeof BridgeFrameSchema>;
+export const BRIDGE_CONTROL_KINDS = new Set(['hello', 'welcome', 'ping', 'pong', 'bye']);
+/** WebSocket close code for a refused pairing (wrong or spent token, unknown secret). */
+export const BRIDGE_REFUSED = 4001;
+export const BRIDGE_KEEPALIVE_MS = 20_000;
+
+/** One step of a manual QA recording: what the person asked for and what was actually performed. */
+export const QaStepSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('goto'), id: z.string(), description: z.string(), url: z.string(), urlAfter: z.string() }).strict(),
+  /** Actions performed for an instruction (act, an observed action that was run, an agent's act step). */
+  z
+    .object({ kind: z.literal('act'), id: z.string(), description: z.string(), actions: z.array(ActionSchema).min(1), urlAfter: z.string() })
+    .strict(),
+  /** Keys pressed on whatever had focus (the agent's press tool). */
+  z.object({ kind: z.literal('press'), id: z.string(), description: z.string(), keys: z.string(), urlAfter: z.string() }).strict(),
+  z.object({ kind: z.literal('back'), id: z.string(), description: z.string(), urlAfter: z.string() }).strict(),
+  z.object({ kind: z.literal('wait'), id: z.string(), description: z.string(), ms: z.number().int().nonnegative() }).strict(),
+  /** Data pulled out of the page; exported scripts extract again, Playwright tests cannot. */
+  z
+    .object({ kind: z.literal('extract'), id: z.string(), description: z.string(), schema: z.record(z.unknown()).optional(), data: z.unknown(), urlAfter: z.string() })
+    .strict(),
+]);
+export type QaStep = z.infer<typeof QaStepSchema>;
+
+export const QaRecordingSchema = z
+  .object({
+    version: z.literal(1),
+    title: z.string(),
+    /** The page the recording starts on. */
+    startUrl: z.string(),
+    steps: z.array(QaStepSchema),
+  })
+  .strict();
+export type QaRecording = z.infer<typeof QaRecordingSchema>;
