@@ -8,9 +8,9 @@ import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { Methods, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
 import { ActionSchema, DEFAULTS, ZERO_USAGE, type ActResult, type OperationOptions, type PageInfo, type Metrics, type ResultMetadata, type Usage } from '../protocol/schemas';
 import type { CallbackInvoker, LanguageModelFactory } from '../models/call';
-import { inferAct, inferExtract, inferObserve, type InferenceDeps, type LogEvent, type OpContext } from './inference';
+import { focusedSelector, inferAct, inferExtract, inferObserve, type InferenceDeps, type LogEvent, type OpContext } from './inference';
 import { performAction, validateAction } from './actions';
-import { countTarget } from './frames';
+import { countTarget, highlightTarget } from './frames';
 import { MetricsBook } from './metrics';
 import { evaluate, goto, screenshot } from './pages';
 import type { BrowserPort, SelfEvaluator, StatePort } from './ports';
@@ -46,6 +46,8 @@ export class Engine implements CommandClient {
   private readonly restored: Promise<void>;
   private readonly batches: BatchRunner;
   private readonly cancels = new Map<string, AbortController>();
+  /** Where the side panel's hover outline is drawn, so the next hover clears it. */
+  private highlighted: { page: number; frameId: number } | null = null;
 
   constructor(
     private readonly port: BrowserPort,
@@ -95,6 +97,19 @@ export class Engine implements CommandClient {
       'page.fingerprint': async (p: Params<'page.fingerprint'>) => {
         const page = p.page ?? (await this.activePage()).id;
         return { page, ...(await fingerprint(this.port, page)) };
+      },
+      'page.press': async (p: Params<'page.press'>) =>
+        validateAction('press', [p.keys]) &&
+        performAction(this.port, p.page, { selector: await focusedSelector(this.port, p.page) }, 'press', [p.keys], p.timeout ?? DEFAULTS.actionTimeoutMs),
+      'page.highlight': async (p: Params<'page.highlight'>) => {
+        // Clear the outline wherever it was drawn last, then draw the new one.
+        const last = this.highlighted;
+        this.highlighted = null;
+        if (last) await this.port.frameRequest(last.page, last.frameId, { type: 'dh:highlight', selector: null }, 3000).catch(() => undefined);
+        if (p.selector === null) return { count: 0 };
+        const r = await highlightTarget(this.port, p.page, p.selector, 5000);
+        if (r.count) this.highlighted = { page: p.page, frameId: r.frameId };
+        return { count: r.count };
       },
       'locator.count': async (p: Params<'locator.count'>) => ({ count: await countTarget(this.port, p.page, p.locator.selector, 10_000) }),
       'locator.act': async (p: Params<'locator.act'>) =>

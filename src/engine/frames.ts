@@ -52,19 +52,28 @@ export async function prepareTarget(
 
 /** Count a selector's matches, following it into the frame it crosses into. */
 export async function countTarget(port: BrowserPort, page: number, selector: string, timeoutMs: number): Promise<number> {
+  return (await routeSelector(port, page, selector, timeoutMs, 'dh:count')).count;
+}
+
+/** Outline a selector's first match on the page (in whichever frame it is); returns that frame and the match count. */
+export async function highlightTarget(port: BrowserPort, page: number, selector: string, timeoutMs: number): Promise<{ frameId: number; count: number }> {
+  return routeSelector(port, page, selector, timeoutMs, 'dh:highlight');
+}
+
+async function routeSelector(port: BrowserPort, page: number, selector: string, timeoutMs: number, type: 'dh:count' | 'dh:highlight'): Promise<{ frameId: number; count: number }> {
   let frameId = 0;
   let sel = selector;
   for (let depth = 0; depth < 16; depth++) {
     const r = await port.frameRequest<{ count?: number; frameId?: number; rest?: string; error?: { code: ErrorCode; message: string } }>(
       page,
       frameId,
-      { type: 'dh:count', selector: sel },
+      { type, selector: sel },
       timeoutMs,
     );
     if (r.error) throw new DeckhandError(r.error.code, r.error.message);
-    if (r.frameId === undefined) return r.count ?? 0;
+    if (r.frameId === undefined) return { frameId, count: r.count ?? 0 };
     frameId = r.frameId;
     sel = r.rest!;
   }
-  return 0;
+  return { frameId, count: 0 };
 }

@@ -142,6 +142,10 @@ export class Page {
   locator(selector: string): Locator {
     return new Locator(this.client, this, selector);
   }
+  /** Press keys (e.g. 'Enter', 'Control+A') on whatever has focus in the page. */
+  async press(keys: string, opts: { timeout?: number } = {}): Promise<void> {
+    await this.client.call('page.press', { page: this.id, keys, timeout: opts.timeout }, { timeoutMs: opts.timeout });
+  }
   /**
    * The earlier extract interface: `extract()` → `{ pageText }` (the page's accessibility-tree
    * text, no model); `extract(instruction)` → `{ extraction }`; `extract({ instruction, schema,

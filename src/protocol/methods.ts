@@ -56,6 +56,16 @@ export const Methods = {
     params: z.object({ page: PageIdSchema.optional() }).strict(),
     result: z.object({ page: PageIdSchema, url: z.string(), fingerprint: z.string() }),
   },
+  /** Press keys on whatever has focus in the page (the agent's press tool, a recorded key step). */
+  'page.press': {
+    params: z.object({ page: PageIdSchema, keys: z.string().min(1, 'keys must not be empty'), timeout: z.number().int().positive().optional() }).strict(),
+    result: z.object({ element: z.string() }),
+  },
+  /** Outline the first element a selector matches (null clears it): the side panel's hover. */
+  'page.highlight': {
+    params: z.object({ page: PageIdSchema, selector: z.string().min(1).nullable() }).strict(),
+    result: z.object({ count: z.number().int() }),
+  },
   'locator.count': {
     params: z.object({ page: PageIdSchema, locator: LocatorSpecSchema }).strict(),
     result: z.object({ count: z.number().int() }),

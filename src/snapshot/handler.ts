@@ -60,13 +60,17 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
     }
     case 'dh:prepare':
       return prepare(req, defaultShadowRootOf, (el) => frameIdOf(el as HTMLIFrameElement));
-    case 'dh:count': {
+    case 'dh:count':
+    case 'dh:highlight': {
+      if (req.type === 'dh:highlight') outline(null);
+      if (req.selector === null) return { count: 0 };
       const r = resolveSelector(req.selector, document, defaultShadowRootOf);
       if (r.kind === 'invalid') return { error: { code: 'INVALID_SELECTOR', message: r.message } };
       if (r.kind === 'frame') {
         const frameId = await frameIdOf(r.frameElement);
         return frameId === null ? { count: 0 } : { frameId, rest: r.rest };
       }
+      if (req.type === 'dh:highlight') outline(r.elements[0] ?? null);
       return { count: r.elements.length };
     }
     case 'dh:op': {
@@ -95,6 +99,20 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
       return out;
     }
   }
+}
+
+let outlineBox: HTMLElement | null = null;
+/** Draw (or remove) a box over an element; it takes no pointer events, so the page behaves as before. */
+function outline(el: Element | null): void {
+  outlineBox?.remove();
+  outlineBox = null;
+  if (!el) return;
+  const r = el.getBoundingClientRect();
+  const box = document.createElement('deckhand-highlight');
+  box.style.cssText = `position:fixed;left:${r.left - 2}px;top:${r.top - 2}px;width:${r.width + 4}px;height:${r.height + 4}px;` +
+    'box-sizing:border-box;border:2px solid #2563eb;background:rgba(37,99,235,.14);border-radius:3px;z-index:2147483647;pointer-events:none';
+  document.documentElement.appendChild(box);
+  outlineBox = box;
 }
 
 // When the DOM last changed, kept from document start so a settled page answers at once.

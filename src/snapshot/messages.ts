@@ -31,6 +31,8 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
     reveal: z.boolean(),
   }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:count'), selector: z.string() }),
+  /** Outline the first match (the side panel's hover); a null selector clears the outline. Routed like dh:count. */
+  z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:highlight'), selector: z.string().nullable() }),
   z.object({
     selfFrameId: z.number().int().optional(),
     type: z.literal('dh:op'),
