@@ -1,0 +1,66 @@
+/** The panel's frame: header (target tab, attached client), three views, global keys. */
+import { useEffect, useState, useSyncExternalStore } from 'react';
+import type { PanelClient } from '../src/panel/client';
+import type { PanelSession } from '../src/panel/session';
+import { BridgeChip } from './BridgeChip';
+import { RecordingView } from './RecordingView';
+import { RunView } from './RunView';
+import { SettingsView } from './SettingsView';
+
+type View = 'run' | 'recording' | 'settings';
+
+export function App({ session, client }: { session: PanelSession; client: PanelClient }) {
+  const state = useSyncExternalStore(session.subscribe, session.get);
+  const [view, setView] = useState<View>('run');
+  const steps = state.recording?.steps.length ?? 0;
+
+  // Escape stops whatever runs, wherever the focus is.
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape' && session.get().running) {
+        e.preventDefault();
+        void session.stop();
+      }
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [session]);
+
+  return (
+    <div className="app">
+      <header className="top">
+        <div className="brand">
+          <span className="logo" aria-hidden="true">⚓</span>
+          <span>Deckhand</span>
+        </div>
+        <BridgeChip client={client} onOpenSettings={() => setView('settings')} />
+      </header>
+      <div className="target" data-testid="target" title={state.target?.url}>
+        {state.target ? (
+          <>
+            <span className="target-title">{state.target.title || 'Untitled page'}</span>
+            <span className="target-url">{state.target.url}</span>
+          </>
+        ) : (
+          <span className="muted">No page to work on: open a web page in this window.</span>
+        )}
+      </div>
+      <nav className="tabs" role="tablist">
+        <button role="tab" aria-selected={view === 'run'} onClick={() => setView('run')} data-testid="tab-run">
+          Run
+        </button>
+        <button role="tab" aria-selected={view === 'recording'} onClick={() => setView('recording')} data-testid="tab-recording">
+          Recording{steps ? <span className="count">{steps}</span> : null}
+        </button>
+        <button role="tab" aria-selected={view === 'settings'} onClick={() => setView('settings')} data-testid="tab-settings">
+          Settings
+        </button>
+      </nav>
+      <main className="view">
+        {view === 'run' && <RunView session={session} state={state} />}
+        {view === 'recording' && <RecordingView session={session} state={state} />}
+        {view === 'settings' && <SettingsView client={client} />}
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * The side panel's end of the RPC: a chrome.runtime port to the worker carrying
+ * the same messages Node clients send. Chromium stops an idle worker and the port
+ * with it, so the client reconnects on the next call.
+ */
+import { DeckhandError, ErrorCode } from '../protocol/errors';
+import { ClientMethods, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
+import { BridgeStatusSchema, PANEL_PORT, PanelMethods, type BridgeStatus, type PanelMethodName } from '../protocol/panel';
+import { DEFAULTS } from '../protocol/schemas';
+import { RpcPeer } from '../protocol/rpc';
+import { z } from 'zod';
+
+export type LogLine = z.infer<(typeof ClientMethods)['log']['params']>;
+
+export class PanelClient implements CommandClient {
+  private port: chrome.runtime.Port | null = null;
+  private readonly peer: RpcPeer;
+  private readonly logListeners = new Set<(line: LogLine) => void>();
+  private readonly bridgeListeners = new Set<(s: BridgeStatus) => void>();
+
+  constructor() {
+    this.peer = new RpcPeer((raw) => this.ensurePort().postMessage(raw), "extension's service worker");
+    this.peer.handle('log', (raw) => {
+      const line = ClientMethods.log.params.safeParse(raw);
+      if (line.success) for (const f of this.logListeners) f(line.data);
+      return null;
+    });
+    this.peer.handle('bridge.changed', (raw) => {
+      const s = BridgeStatusSchema.safeParse(raw);
+      if (s.success) for (const f of this.bridgeListeners) f(s.data);
+      return null;
+    });
+  }
+
+  private ensurePort(): chrome.runtime.Port {
+    if (this.port) return this.port;
+    const port = chrome.runtime.connect({ name: PANEL_PORT });
+    port.onMessage.addListener((m) => {
+      if (typeof m === 'string') this.peer.receive(m);
+    });
+    port.onDisconnect.addListener(() => {
+      if (this.port === port) this.port = null;
+      this.peer.failAll(new DeckhandError(ErrorCode.WorkerGone, "the extension's service worker stopped before answering; run it again"));
+    });
+    this.port = port;
+    return port;
+  }
+
+  async call<M extends MethodName>(method: M, params: Params<M>, opts: { timeoutMs?: number } = {}): Promise<Result<M>> {
+    const p = params as { timeout?: number; options?: { timeout?: number } };
+    const timeout = opts.timeoutMs ?? p?.timeout ?? p?.options?.timeout ?? DEFAULTS.modelOperationTimeoutMs;
+    return (await this.peer.request(method, params, timeout + DEFAULTS.rpcGraceMs)) as Result<M>;
+  }
+
+  async panel<M extends PanelMethodName>(method: M, params: z.input<(typeof PanelMethods)[M]['params']>): Promise<BridgeStatus> {
+    return BridgeStatusSchema.parse(await this.peer.request(method, params, 15_000));
+  }
+
+  onLog(f: (line: LogLine) => void): () => void {
+    this.logListeners.add(f);
+    return () => this.logListeners.delete(f);
+  }
+
+  onBridge(f: (s: BridgeStatus) => void): () => void {
+    this.bridgeListeners.add(f);
+    return () => this.bridgeListeners.delete(f);
+  }
+}

@@ -1,0 +1,363 @@
+/**
+ * The side panel's state outside React: what runs, the live timeline of entries
+ * (fed by the same step events the HTTP stream carries), the session's metrics and
+ * the manual QA recording. Components read snapshots through `subscribe`/`get`.
+ */
+import { DeckhandError, ErrorCode, isDeckhandError } from '../protocol/errors';
+import type { AgentRecording, AgentStep } from '../protocol/agent';
+import type { QaRecording, QaStep } from '../protocol/panel';
+import type { Action, Metrics, Usage } from '../protocol/schemas';
+import type { CommandClient } from '../protocol/methods';
+import type { ResolvedModel } from '../protocol/model';
+import type { LogLine } from './client';
+
+export type RunKind = 'act' | 'observe' | 'extract' | 'agent';
+
+export interface TimelineEvent {
+  at: number;
+  message: string;
+  step?: AgentStep;
+}
+
+export interface Entry {
+  id: string;
+  kind: RunKind | 'replay';
+  instruction: string;
+  status: 'running' | 'done' | 'failed' | 'stopped';
+  startedAt: number;
+  durationMs?: number;
+  usage?: Usage;
+  model?: string;
+  message?: string;
+  events: TimelineEvent[];
+  observed?: Action[];
+  data?: unknown;
+  error?: { code: string; message: string };
+}
+
+export interface PanelState {
+  target: { id: number; url: string; title: string } | null;
+  entries: Entry[];
+  running: Entry | null;
+  metrics: Metrics | null;
+  recording: QaRecording | null;
+  /** A recorded step being replayed or re-run, for the UI to mark. */
+  busyStep: string | null;
+}
+
+export interface SessionDeps {
+  client: CommandClient;
+  onLog: (f: (line: LogLine) => void) => () => void;
+  resolveModel: () => Promise<ResolvedModel>;
+  /** The tab the panel works on. */
+  targetTab: () => Promise<number>;
+}
+
+const newId = () => crypto.randomUUID().slice(0, 8);
+const errorOf = (e: unknown) => (isDeckhandError(e) ? { code: e.code, message: e.message } : { code: ErrorCode.Internal, message: e instanceof Error ? e.message : String(e) });
+
+export class PanelSession {
+  private state: PanelState = { target: null, entries: [], running: null, metrics: null, recording: null, busyStep: null };
+  private readonly listeners = new Set<() => void>();
+  private opId: string | null = null;
+
+  constructor(private readonly deps: SessionDeps) {
+    deps.onLog((line) => {
+      const opId = line.data?.opId;
+      const run = this.state.running;
+      if (!run || !opId || opId !== this.opId) return;
+      const step = line.data?.span === 'agent-step' ? (line.data.step as AgentStep) : undefined;
+      this.update(run.id, { events: [...run.events, { at: Date.now(), message: line.message, ...(step ? { step } : {}) }] });
+    });
+  }
+
+  subscribe = (f: () => void): (() => void) => {
+    this.listeners.add(f);
+    return () => this.listeners.delete(f);
+  };
+  get = (): PanelState => this.state;
+
+  private set(patch: Partial<PanelState>): void {
+    this.state = { ...this.state, ...patch };
+    for (const f of this.listeners) f();
+  }
+
+  private update(id: string, patch: Partial<Entry>): void {
+    const entries = this.state.entries.map((e) => (e.id === id ? { ...e, ...patch } : e));
+    const running = this.state.running?.id === id ? (entries.find((e) => e.id === id) ?? null) : this.state.running;
+    this.set({ entries, running: running && running.status === 'running' ? running : null });
+  }
+
+  async refreshTarget(): Promise<void> {
+    try {
+      const id = await this.deps.targetTab();
+      const info = await this.deps.client.call('page.info', { page: id });
+      this.set({ target: info });
+    } catch {
+      this.set({ target: null });
+    }
+  }
+
+  async refreshMetrics(): Promise<void> {
+    try {
+      this.set({ metrics: await this.deps.client.call('metrics', {}) });
+    } catch {
+      // Metrics are informative; the next run refreshes them.
+    }
+  }
+
+  /** Run one instruction on the target tab and record what it performed. */
+  async run(kind: RunKind, instruction: string, schemaText?: string): Promise<void> {
+    if (this.state.running) throw new DeckhandError(ErrorCode.AlreadyInUse, 'something is already running; stop it first');
+    const text = instruction.trim();
+    let schema: Record<string, unknown> | undefined;
+    const entry: Entry = { id: newId(), kind, instruction: text, status: 'running', startedAt: Date.now(), events: [] };
+    this.set({ entries: [...this.state.entries, entry], running: entry });
+    try {
+      if (!text && kind !== 'observe' && kind !== 'extract') throw new DeckhandError(ErrorCode.InvalidArgument, `type what to ${kind === 'agent' ? 'do' : kind} first`);
+      if (kind === 'extract' && schemaText?.trim()) {
+        try {
+          schema = JSON.parse(schemaText) as Record<string, unknown>;
+        } catch (e) {
+          throw new DeckhandError(ErrorCode.InvalidArgument, `the JSON Schema is not valid JSON: ${(e as Error).message}`);
+        }
+        if (!schema || typeof schema !== 'object' || Array.isArray(schema)) throw new DeckhandError(ErrorCode.InvalidArgument, 'the JSON Schema must be a JSON object');
+      }
+      const model = await this.deps.resolveModel();
+      const page = await this.deps.targetTab();
+      await this.noteManualNavigation(page);
+      const opId = (this.opId = newId());
+      const options = { page, model, opId };
+      this.update(entry.id, { model: model.name });
+      if (kind === 'act') {
+        const r = await this.deps.client.call('act', { input: text, options });
+        const patch: Partial<Entry> = { usage: r.metadata.usage, message: r.data.message };
+        if (r.data.success && r.data.actions.length) await this.record({ kind: 'act', id: newId(), description: text, actions: r.data.actions, urlAfter: await this.url(page) });
+        this.finish(entry, r.data.success ? 'done' : 'failed', patch, r.data.success ? undefined : { code: 'ACT_FAILED', message: r.data.message });
+      } else if (kind === 'observe') {
+        const r = await this.deps.client.call('observe', { instruction: text || undefined, options });
+        this.finish(entry, 'done', { usage: r.metadata.usage, observed: r.data, message: `${r.data.length} element${r.data.length === 1 ? '' : 's'} found` });
+      } else if (kind === 'extract') {
+        const r = await this.deps.client.call('extract', { instruction: text || undefined, schema, options });
+        await this.record({ kind: 'extract', id: newId(), description: text || 'Extract the page', ...(schema ? { schema } : {}), data: r.data, urlAfter: await this.url(page) });
+        this.finish(entry, 'done', { usage: r.metadata.usage, data: r.data });
+      } else {
+        const r = await this.deps.client.call('agent.run', {
+          instruction: text, mode: 'dom', model, executionModel: model, maxSteps: 20, toolTimeout: 30_000, highlightCursor: true, page, opId, record: true,
+        });
+        const u = r.result.usage;
+        if (r.recording) await this.recordAgent(r.recording, await this.url(page));
+        const stopped = this.state.entries.find((e) => e.id === entry.id)?.status === 'stopped';
+        this.finish(entry, stopped ? 'stopped' : r.result.success ? 'done' : 'failed', {
+          message: r.result.message,
+          ...(u ? { usage: { inputTokens: u.input_tokens, outputTokens: u.output_tokens, reasoningTokens: u.reasoning_tokens, cachedInputTokens: u.cached_input_tokens, inferenceTimeMs: u.inference_time_ms } } : {}),
+        });
+      }
+    } catch (e) {
+      const err = errorOf(e);
+      const stopped = err.code === ErrorCode.Cancelled;
+      this.finish(entry, stopped ? 'stopped' : 'failed', { message: err.message }, stopped ? undefined : err);
+    } finally {
+      this.opId = null;
+      void this.refreshMetrics();
+      void this.refreshTarget();
+    }
+  }
+
+  private finish(entry: Entry, status: Entry['status'], patch: Partial<Entry>, error?: Entry['error']): void {
+    this.update(entry.id, { ...patch, status, durationMs: Date.now() - entry.startedAt, ...(error ? { error } : {}) });
+  }
+
+  /** Abort what is running (the agent between steps; act/observe/extract at their next await). */
+  async stop(): Promise<void> {
+    const run = this.state.running;
+    if (!run || !this.opId) return;
+    const opId = this.opId;
+    this.update(run.id, { events: [...run.events, { at: Date.now(), message: 'stop requested' }] });
+    const r = await this.deps.client.call('op.cancel', { opId }).catch(() => ({ cancelled: false }));
+    if (r.cancelled) this.update(run.id, { status: 'stopped', durationMs: Date.now() - run.startedAt, message: 'stopped by you' });
+  }
+
+  /** Run one action an observe found (no model), and record it. */
+  async runObserved(action: Action): Promise<void> {
+    if (this.state.running) return;
+    const entry: Entry = { id: newId(), kind: 'act', instruction: action.description, status: 'running', startedAt: Date.now(), events: [] };
+    this.set({ entries: [...this.state.entries, entry], running: entry });
+    try {
+      const page = await this.deps.targetTab();
+      await this.noteManualNavigation(page);
+      const r = await this.deps.client.call('act', { input: action, options: { page } });
+      if (r.data.success) await this.record({ kind: 'act', id: newId(), description: action.description, actions: r.data.actions, urlAfter: await this.url(page) });
+      this.finish(entry, r.data.success ? 'done' : 'failed', { message: r.data.message, usage: r.metadata.usage }, r.data.success ? undefined : { code: 'ACT_FAILED', message: r.data.message });
+    } catch (e) {
+      this.finish(entry, 'failed', {}, errorOf(e));
+    } finally {
+      void this.refreshTarget();
+    }
+  }
+
+  async highlight(selector: string | null): Promise<void> {
+    const page = await this.deps.targetTab().catch(() => null);
+    if (page !== null) await this.deps.client.call('page.highlight', { page, selector }).catch(() => undefined);
+  }
+
+  // --- the QA recording ---
+
+  private async url(page: number): Promise<string> {
+    return (await this.deps.client.call('page.info', { page })).url;
+  }
+
+  /** The person may have navigated by hand between runs: record that as a goto so replays start right. */
+  private async noteManualNavigation(page: number): Promise<void> {
+    const url = await this.url(page);
+    const rec = this.state.recording;
+    if (!rec) {
+      this.set({ recording: { version: 1, title: 'Recorded in Deckhand', startUrl: url, steps: [] } });
+      return;
+    }
+    const last = [...rec.steps].reverse().find((s) => 'urlAfter' in s && s.urlAfter) as { urlAfter: string } | undefined;
+    const current = last?.urlAfter ?? rec.startUrl;
+    if (current !== url) await this.record({ kind: 'goto', id: newId(), description: `Open ${url}`, url, urlAfter: url });
+  }
+
+  private async record(step: QaStep): Promise<void> {
+    const rec = this.state.recording;
+    if (!rec) return;
+    this.set({ recording: { ...rec, steps: [...rec.steps, step] } });
+  }
+
+  /** Turn an agent's recording into QA steps: what it performed, not what it looked at. */
+  private async recordAgent(r: AgentRecording, finalUrl: string): Promise<void> {
+    const out: QaStep[] = [];
+    for (const s of r.steps) {
+      const a = s.args as Record<string, unknown>;
+      if (s.tool === 'act' && s.actions?.length) out.push({ kind: 'act', id: newId(), description: String(a.instruction ?? s.actions[0].description), actions: s.actions, urlAfter: '' });
+      else if (s.tool === 'goto') out.push({ kind: 'goto', id: newId(), description: `Open ${a.url}`, url: String(a.url), urlAfter: String(a.url) });
+      else if (s.tool === 'press') out.push({ kind: 'press', id: newId(), description: `Press ${a.keys ?? 'Enter'}`, keys: String(a.keys ?? 'Enter'), urlAfter: '' });
+      else if (s.tool === 'back') out.push({ kind: 'back', id: newId(), description: 'Go back', urlAfter: '' });
+      else if (s.tool === 'wait') out.push({ kind: 'wait', id: newId(), description: `Wait ${a.ms ?? 1000} ms`, ms: Math.max(0, Math.round(Number(a.ms ?? 1000))) });
+      else if (s.tool === 'scroll') {
+        const method = a.direction === 'up' ? 'prevChunk' : 'nextChunk';
+        out.push({ kind: 'act', id: newId(), description: `Scroll ${a.direction === 'up' ? 'up' : 'down'}`, actions: [{ selector: 'html', description: 'the page', method, arguments: [] }], urlAfter: '' });
+      }
+      // Coordinate tools (click_at, type_at, drag) and done/extract are not replayable without a model.
+    }
+    const last = out.at(-1);
+    if (last && 'urlAfter' in last) last.urlAfter = finalUrl;
+    for (const step of out) await this.record(step);
+  }
+
+  deleteStep(id: string): void {
+    const rec = this.state.recording;
+    if (rec) this.set({ recording: { ...rec, steps: rec.steps.filter((s) => s.id !== id) } });
+  }
+
+  clearRecording(): void {
+    this.set({ recording: null });
+  }
+
+  setTitle(title: string): void {
+    const rec = this.state.recording;
+    if (rec) this.set({ recording: { ...rec, title } });
+  }
+
+  /** Perform one recorded step with no model. */
+  private async perform(page: number, step: QaStep): Promise<string> {
+    const c = this.deps.client;
+    switch (step.kind) {
+      case 'goto':
+        return (await c.call('page.goto', { page, url: step.url })).url;
+      case 'act':
+        for (const action of step.actions) {
+          const r = await c.call('act', { input: action, options: { page } });
+          if (!r.data.success) throw new DeckhandError(ErrorCode.ActionFailed, `"${step.description}": ${r.data.message}`);
+        }
+        return this.url(page);
+      case 'press':
+        await c.call('page.press', { page, keys: step.keys });
+        return this.url(page);
+      case 'back':
+        await c.call('page.evaluate', { page, source: 'history.back()', isFunction: false });
+        return this.url(page);
+      case 'wait':
+        await new Promise((r) => setTimeout(r, step.ms));
+        return this.url(page);
+      case 'extract': {
+        const model = await this.deps.resolveModel();
+        await c.call('extract', { instruction: step.description, schema: step.schema, options: { page, model } });
+        return this.url(page);
+      }
+    }
+  }
+
+  /** Replay the whole recording on the target tab, from its start URL, with no model (extract steps aside). */
+  async replay(): Promise<void> {
+    const rec = this.state.recording;
+    if (!rec || this.state.running) return;
+    const entry: Entry = { id: newId(), kind: 'replay', instruction: `Replay ${rec.steps.length} step${rec.steps.length === 1 ? '' : 's'}`, status: 'running', startedAt: Date.now(), events: [] };
+    this.set({ entries: [...this.state.entries, entry], running: entry });
+    const log = (message: string) => {
+      const cur = this.state.entries.find((e) => e.id === entry.id)!;
+      this.update(entry.id, { events: [...cur.events, { at: Date.now(), message }] });
+    };
+    try {
+      const page = await this.deps.targetTab();
+      await this.deps.client.call('page.goto', { page, url: rec.startUrl });
+      log(`opened ${rec.startUrl}`);
+      for (const step of rec.steps) {
+        if (this.state.entries.find((e) => e.id === entry.id)?.status !== 'running') return;
+        this.set({ busyStep: step.id });
+        const t0 = Date.now();
+        await this.perform(page, step);
+        log(`${step.description} (${Date.now() - t0} ms)`);
+      }
+      this.finish(entry, 'done', { message: 'replayed every step' });
+    } catch (e) {
+      this.finish(entry, 'failed', {}, errorOf(e));
+    } finally {
+      this.set({ busyStep: null });
+      void this.refreshTarget();
+    }
+  }
+
+  /** Run a recorded step's instruction again with the model and keep what it performs now. */
+  async rerunStep(id: string): Promise<void> {
+    const rec = this.state.recording;
+    const step = rec?.steps.find((s) => s.id === id);
+    if (!rec || !step || this.state.running) return;
+    const entry: Entry = { id: newId(), kind: step.kind === 'extract' ? 'extract' : 'act', instruction: step.description, status: 'running', startedAt: Date.now(), events: [] };
+    this.set({ entries: [...this.state.entries, entry], running: entry, busyStep: id });
+    try {
+      const page = await this.deps.targetTab();
+      let replacement: QaStep = step;
+      if (step.kind === 'act' && !step.description.startsWith('Scroll')) {
+        const model = await this.deps.resolveModel();
+        const r = await this.deps.client.call('act', { input: step.description, options: { page, model } });
+        if (!r.data.success || !r.data.actions.length) throw new DeckhandError(ErrorCode.ActionFailed, r.data.message);
+        replacement = { ...step, actions: r.data.actions, urlAfter: await this.url(page) };
+        this.finish(entry, 'done', { usage: r.metadata.usage, message: r.data.message });
+      } else if (step.kind === 'extract') {
+        const model = await this.deps.resolveModel();
+        const r = await this.deps.client.call('extract', { instruction: step.description, schema: step.schema, options: { page, model } });
+        replacement = { ...step, data: r.data, urlAfter: await this.url(page) };
+        this.finish(entry, 'done', { usage: r.metadata.usage, data: r.data });
+      } else {
+        const url = await this.perform(page, step);
+        if ('urlAfter' in step) replacement = { ...step, urlAfter: step.urlAfter ? url : '' } as QaStep;
+        this.finish(entry, 'done', { message: 'ran the step again' });
+      }
+      const now = this.state.recording;
+      if (now) this.set({ recording: { ...now, steps: now.steps.map((s) => (s.id === id ? replacement : s)) } });
+    } catch (e) {
+      this.finish(entry, 'failed', {}, errorOf(e));
+    } finally {
+      this.set({ busyStep: null });
+      void this.refreshMetrics();
+      void this.refreshTarget();
+    }
+  }
+
+  clearTimeline(): void {
+    if (!this.state.running) this.set({ entries: [] });
+  }
+}

@@ -1,0 +1,346 @@
+/**
+ * The side panel end to end: the panel page (opened in its own narrow window, pinned
+ * to a fixture tab) runs instructions with the built-in model, shows the steps, the
+ * observe list with hover outlines and extract JSON, records what was performed,
+ * replays it, and exports a Playwright test and a Deckhand script that both pass
+ * when run against the fixture. Screenshots of the main states go to
+ * test/artifacts/panel/ for review.
+ */
+import { execFile } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it, beforeAll } from 'vitest';
+import { EXTENSION_ID } from '../../src/index';
+import { findChromium } from '../../src/client/paths';
+import { startModelServer } from '../fixtures/model-server';
+import { useBrowser } from './harness';
+
+/** One scripted agent turn (the agent's answer object: every tool field present, unused ones null). */
+const agentStep = (tool: string, args: Record<string, unknown>) => ({
+  object: { reasoning: `next: ${tool}`, tool, instruction: null, url: null, direction: null, ms: null, keys: null, x: null, y: null, text: null, toX: null, toY: null, query: null, answer: null, success: null, taskCompleted: false, ...args },
+});
+
+const run = promisify(execFile);
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const shots = join(root, 'test/artifacts/panel');
+const h = useBrowser();
+
+/** Drives the panel page over CDP with trusted input, as a person would. */
+class PanelPage {
+  constructor(private readonly sid: string) {}
+  private get cdp() {
+    return h.browser.cdp;
+  }
+  async eval<T>(expression: string): Promise<T> {
+    const r = await this.cdp
+      .send<{ result: { value: T }; exceptionDetails?: { text: string; exception?: { description?: string } } }>('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true }, this.sid)
+      .catch((e: Error) => {
+        throw new Error(`panel evaluate of ${expression.slice(0, 120)} failed: ${e.message}`);
+      });
+    if (r.exceptionDetails) throw new Error(`panel evaluate failed: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+    return r.result.value;
+  }
+  /** Poll until `expression` is truthy; the error names what never happened. */
+  async waitFor<T>(expression: string, what: string, timeoutMs = 15_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      // Elements cannot be returned by value: report them as true.
+      const v = await this.eval<T>(`(() => { const v = (${expression}); return v instanceof Node ? true : v; })()`);
+      if (v) return v;
+      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  private async center(css: string): Promise<{ x: number; y: number }> {
+    const p = await this.eval<{ x: number; y: number } | null>(
+      `(() => { const el = document.querySelector(${JSON.stringify(css)}); if (!el) return null; el.scrollIntoView({ block: 'center' }); const r = el.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`,
+    );
+    if (!p) throw new Error(`no ${css} in the panel`);
+    return p;
+  }
+  async click(css: string): Promise<void> {
+    const { x, y } = await this.center(css);
+    for (const type of ['mouseMoved', 'mousePressed', 'mouseReleased'] as const) {
+      await this.cdp.send('Input.dispatchMouseEvent', { type, x, y, button: type === 'mouseMoved' ? 'none' : 'left', clickCount: 1 }, this.sid);
+    }
+  }
+  async hover(css: string): Promise<void> {
+    const { x, y } = await this.center(css);
+    await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'none' }, this.sid);
+  }
+  async type(css: string, text: string): Promise<void> {
+    await this.click(css);
+    await this.eval(`document.querySelector(${JSON.stringify(css)}).select?.()`);
+    await this.cdp.send('Input.insertText', { text }, this.sid);
+  }
+  async key(key: 'Enter' | 'Escape'): Promise<void> {
+    const code = key === 'Enter' ? 13 : 27;
+    await this.cdp.send('Input.dispatchKeyEvent', { type: 'rawKeyDown', key, code: key, windowsVirtualKeyCode: code, ...(key === 'Enter' ? { text: '\r' } : {}) }, this.sid);
+    await this.cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key, code: key, windowsVirtualKeyCode: code }, this.sid);
+  }
+  text(css: string): Promise<string> {
+    return this.eval(`document.querySelector(${JSON.stringify(css)})?.textContent ?? ''`);
+  }
+  count(css: string): Promise<number> {
+    return this.eval(`document.querySelectorAll(${JSON.stringify(css)}).length`);
+  }
+  async screenshot(name: string): Promise<void> {
+    await this.eval('document.activeElement?.blur?.()');
+    const { data } = await this.cdp.send<{ data: string }>('Page.captureScreenshot', { format: 'png', captureBeyondViewport: false }, this.sid);
+    writeFileSync(join(shots, `${name}.png`), Buffer.from(data, 'base64'));
+  }
+  /** Run one instruction from the panel with Enter and wait for its entry to settle. */
+  async runInstruction(kind: 'act' | 'observe' | 'extract', text: string, schema?: string): Promise<{ status: string; text: string }> {
+    const before = await this.count('[data-testid=entry]');
+    await this.click(`[data-testid=kind-${kind}]`);
+    if (schema) {
+      await this.waitFor('document.querySelector(".schema")', 'the JSON Schema field');
+      if (!(await this.eval('document.querySelector(".schema").open'))) await this.click('.schema summary');
+      await this.type('[data-testid=schema]', schema);
+    }
+    await this.type('[data-testid=instruction]', text);
+    await this.key('Enter');
+    await this.waitFor(`document.querySelectorAll('[data-testid=entry]').length > ${before}`, `a new entry for "${text}"`);
+    const status = await this.waitFor<string>(
+      `(() => { const e = [...document.querySelectorAll('[data-testid=entry]')].at(-1); const s = e?.dataset.status; return s && s !== 'running' ? s : ''; })()`,
+      `"${text}" to finish`,
+      30_000,
+    );
+    return { status, text: await this.eval(`[...document.querySelectorAll('[data-testid=entry]')].at(-1).textContent`) };
+  }
+}
+
+let panel: PanelPage;
+let fixtureTab: number;
+const fixtureValue = (css: string, prop = 'value') =>
+  h.browser.context.page(fixtureTab).evaluate(([s, p]) => (document.querySelector(s) as unknown as Record<string, unknown> | null)?.[p] ?? null, [css, prop]);
+
+beforeAll(async () => {
+  mkdirSync(shots, { recursive: true });
+  const page = await h.open('/app/login.html');
+  fixtureTab = page.id;
+  // The panel in its own window at a side panel's width, so the fixture tab stays visible in its window.
+  const cdp = h.browser.cdp;
+  const { targetId } = await cdp.send<{ targetId: string }>('Target.createTarget', {
+    url: `chrome-extension://${EXTENSION_ID}/sidepanel.html?tab=${fixtureTab}`,
+    newWindow: true,
+    width: 380,
+    height: 860,
+  });
+  const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+  await cdp.send('Runtime.enable', {}, sessionId);
+  cdp.on('event', (e: { method: string; params: any; sessionId?: string }) => {
+    if (e.sessionId === sessionId && (e.method === 'Runtime.exceptionThrown' || (e.method === 'Runtime.consoleAPICalled' && e.params.type === 'error'))) console.error('PANEL', e.params.exceptionDetails?.exception?.description ?? JSON.stringify(e.params.args).slice(0, 800));
+  });
+  await cdp.send('Emulation.setDeviceMetricsOverride', { width: 380, height: 860, deviceScaleFactor: 1, mobile: false }, sessionId);
+  panel = new PanelPage(sessionId);
+  await panel.waitFor(`document.querySelector('[data-testid=target]')?.textContent.includes('Log in')`, 'the panel to show the fixture tab');
+});
+
+describe('side panel', () => {
+  it('shows the target tab and a clear empty state', async () => {
+    expect(await panel.text('[data-testid=target]')).toContain('/app/login.html');
+    expect(await panel.text('[data-testid=empty]')).toContain('Nothing run yet');
+    await panel.click('[data-testid=tab-recording]');
+    expect(await panel.text('[data-testid=recording-empty]')).toContain('No steps recorded yet');
+    await panel.click('[data-testid=tab-run]');
+    await panel.screenshot('01-empty');
+  });
+
+  it('runs act with Enter on the built-in model and the page changes', async () => {
+    const r = await panel.runInstruction('act', 'type "ada" into the username field');
+    expect(r.status).toBe('done');
+    expect(r.text).toContain('deckhand/local');
+    expect(await fixtureValue('#user')).toBe('ada');
+    // A live step line from the worker's log stream, and usage (the local model reports 0 tokens).
+    expect(await panel.text('[data-testid=entry]:last-child [data-testid=events]')).toMatch(/act on page \d+ with deckhand\/local/);
+    expect(r.text).toContain('0 tokens');
+
+    expect((await panel.runInstruction('act', 'fill the password with hunter2')).status).toBe('done');
+    expect(await fixtureValue('#pass')).toBe('hunter2');
+    // A refusal is a failed entry that says why, and records nothing.
+    const refused = await panel.runInstruction('act', 'click the purple unicorn');
+    expect(refused.status).toBe('failed');
+    expect(await panel.text('[data-testid=entry]:last-child [data-testid=entry-error]')).toMatch(/\w+/);
+    await panel.screenshot('02-act');
+  });
+
+  it('lists observe results, outlines the hovered one on the page, and runs it', async () => {
+    const r = await panel.runInstruction('observe', 'the Log in button');
+    expect(r.status).toBe('done');
+    expect(await panel.count('[data-testid=observed-row]')).toBeGreaterThan(0);
+    expect(await panel.text('[data-testid=observed-row]')).toContain('Log in');
+    await panel.hover('[data-testid=observed-row]');
+    const outlined = async () =>
+      h.browser.context.page(fixtureTab).evaluate(() => {
+        const box = document.querySelector('deckhand-highlight') as HTMLElement | null;
+        const btn = document.getElementById('login')!.getBoundingClientRect();
+        if (!box) return null;
+        const b = box.getBoundingClientRect();
+        return { over: Math.abs(b.x + 2 - btn.x) < 1 && Math.abs(b.y + 2 - btn.y) < 1, events: getComputedStyle(box).pointerEvents };
+      });
+    await expect.poll(outlined, { timeout: 5000 }).toEqual({ over: true, events: 'none' });
+    await panel.screenshot('03-observe');
+    await panel.hover('[data-testid=instruction]');
+    await expect.poll(outlined, { timeout: 5000 }).toBeNull();
+    // Run the observed action: the login form submits and the fixture tab moves on.
+    const entries = await panel.count('[data-testid=entry]');
+    await panel.click('[data-testid=observed-run]');
+    await panel.waitFor(`[...document.querySelectorAll('[data-testid=entry]')].at(-1)?.dataset.status === 'done' && document.querySelectorAll('[data-testid=entry]').length > ${entries}`, 'the observed action to run');
+    await expect
+      .poll(async () => (await h.browser.context.page(fixtureTab).url()), { timeout: 10_000, message: await panel.text('[data-testid=timeline]') })
+      .toContain('/app/settings.html?user=ada');
+  });
+
+  it('extracts with a JSON Schema and shows formatted JSON', async () => {
+    await panel.waitFor(`document.querySelector('[data-testid=target]')?.textContent.includes('settings.html')`, 'the panel to follow the navigation');
+    const r = await panel.runInstruction('extract', 'the page heading', '{"type":"object","properties":{"heading":{"type":"string"}},"required":["heading"]}');
+    expect(r.status).toBe('done');
+    const json = JSON.parse(await panel.text('[data-testid=entry]:last-child [data-testid=extract-json]'));
+    expect(json).toEqual({ heading: 'Settings for ada' });
+    expect((await panel.runInstruction('act', 'check Email notifications')).status).toBe('done');
+    expect((await panel.runInstruction('act', 'click Save')).status).toBe('done');
+    expect(await fixtureValue('#status', 'textContent')).toBe('Saved: notifications on');
+    await panel.screenshot('04-extract');
+  });
+
+  it('shows the session metrics', async () => {
+    await panel.click('[data-testid=metrics] summary');
+    expect(await panel.count('[data-testid=metrics] td[data-metric]')).toBe(20);
+    // The local model counts its compute time, and total is the sum of the operations.
+    const m = await panel.eval<Record<string, number>>(
+      `Object.fromEntries([...document.querySelectorAll('[data-testid=metrics] td[data-metric]')].map((td) => [td.dataset.metric, Number(td.title.split(': ')[1])]))`,
+    );
+    expect(m.actInferenceTimeMs).toBeGreaterThan(0);
+    expect(m.totalInferenceTimeMs).toBe(m.actInferenceTimeMs + m.observeInferenceTimeMs + m.extractInferenceTimeMs);
+  });
+
+  it('records the steps; one can be deleted and one re-run', async () => {
+    await panel.click('[data-testid=tab-recording]');
+    const descriptions = () => panel.eval<string[]>(`[...document.querySelectorAll('[data-testid=step] .step-desc')].map((e) => e.textContent)`);
+    expect(await descriptions()).toEqual([
+      'type "ada" into the username field',
+      'fill the password with hunter2',
+      expect.stringContaining('Log in'),
+      'the page heading',
+      'check Email notifications',
+      'click Save',
+    ]);
+    // Delete the extract step (Playwright has no equivalent; the script would need a model for it).
+    await panel.click('[data-testid=step]:nth-child(4) [data-testid=step-delete]');
+    expect(await descriptions()).toHaveLength(5);
+    expect(await descriptions()).not.toContain('the page heading');
+    // Re-run "click Save" on the page as it is now: a new live act, the step keeps its place.
+    await panel.click('[data-testid=tab-run]');
+    const entries = await panel.count('[data-testid=entry]');
+    await panel.click('[data-testid=tab-recording]');
+    await panel.click('[data-testid=step]:nth-child(5) [data-testid=step-rerun]');
+    await panel.waitFor(`!document.querySelector('[data-testid=step-rerun]:disabled')`, 'the re-run to finish');
+    expect(await descriptions()).toEqual(expect.arrayContaining(['click Save']));
+    await panel.click('[data-testid=tab-run]');
+    expect(await panel.count('[data-testid=entry]')).toBe(entries + 1);
+    expect(await panel.eval(`[...document.querySelectorAll('[data-testid=entry]')].at(-1).dataset.status`)).toBe('done');
+    await panel.click('[data-testid=tab-recording]');
+    await panel.screenshot('05-recording');
+  });
+
+  it('replays the recording with no model', async () => {
+    const page = h.browser.context.page(fixtureTab);
+    await page.goto(h.origin + '/links.html');
+    await panel.click('[data-testid=replay]');
+    await panel.click('[data-testid=tab-run]');
+    const status = await panel.waitFor<string>(
+      `(() => { const e = [...document.querySelectorAll('[data-testid=entry]')].at(-1); return e?.dataset.kind === 'replay' && e.dataset.status !== 'running' ? e.dataset.status : ''; })()`,
+      'the replay to finish',
+      30_000,
+    );
+    expect(status).toBe('done');
+    expect(await page.url()).toContain('/app/settings.html?user=ada');
+    expect(await fixtureValue('#status', 'textContent')).toBe('Saved: notifications on');
+    expect(await fixtureValue('#notify', 'checked')).toBe(true);
+  });
+
+  it('exports a Playwright test that passes against the fixture', async () => {
+    await panel.click('[data-testid=tab-recording]');
+    await panel.click('[data-testid=format-playwright]');
+    const code = await panel.text('[data-testid=export-code]');
+    expect(code).toContain("from '@playwright/test'");
+    expect(code).toContain('/app/login.html');
+    await panel.screenshot('06-export');
+    const dir = join(root, '.tmp/exported-playwright');
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'recorded.spec.ts'), code);
+    writeFileSync(
+      join(dir, 'playwright.config.mjs'),
+      `export default { testDir: '.', timeout: 30000, reporter: 'line', use: { headless: true, launchOptions: { executablePath: ${JSON.stringify(findChromium())}, args: ['--no-sandbox', '--disable-gpu'] } } };\n`,
+    );
+    const out = await run(process.execPath, [join(root, 'node_modules/@playwright/test/cli.js'), 'test', '--config', join(dir, 'playwright.config.mjs')], {
+      cwd: dir,
+      timeout: 90_000,
+    }).catch((e: { stdout?: string; stderr?: string; message: string }) => {
+      throw new Error(`the exported Playwright test failed:\n${e.stdout ?? ''}\n${e.stderr ?? ''}\n${e.message}\n--- test ---\n${code}`);
+    });
+    expect(out.stdout).toMatch(/1 passed/);
+  }, 120_000);
+
+  it('exports a Deckhand script that passes against the fixture', async () => {
+    await panel.click('[data-testid=format-deckhand]');
+    const code = await panel.text('[data-testid=export-code]');
+    expect(code).toContain("from 'deckhand'");
+    // Inside the package directory, 'deckhand' resolves to this package's own build (dist/).
+    const file = join(root, '.tmp/recorded.deckhand.mjs');
+    writeFileSync(file, code);
+    const out = await run(process.execPath, [file], { cwd: root, timeout: 90_000, env: { ...process.env, HEADLESS: '1' } }).catch(
+      (e: { stdout?: string; stderr?: string; message: string }) => {
+        throw new Error(`the exported Deckhand script failed:\n${e.stdout ?? ''}\n${e.stderr ?? ''}\n${e.message}\n--- script ---\n${code}`);
+      },
+    );
+    expect(out.stdout + out.stderr).toMatch(/click Save/);
+  }, 120_000);
+
+  it('keeps a provider key out of the panel once saved, and Escape stops a running agent', async () => {
+    const ms = await startModelServer();
+    try {
+      await panel.click('[data-testid=tab-settings]');
+      await panel.eval(`(() => { const s = document.querySelector('[data-testid=provider]'); Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(s, 'openai'); s.dispatchEvent(new Event('change', { bubbles: true })); })()`);
+      await panel.type('[data-testid=model-name]', 'gpt-4.1-mini');
+      await panel.type('[data-testid=api-key]', 'sk-panel-secret-9876');
+      await panel.type('[data-testid=base-url]', ms.url);
+      await panel.click('[data-testid=save-settings]');
+      expect(await panel.waitFor<string>(`document.querySelector('[data-testid=settings-message]')?.textContent`, 'the save message')).toContain('OpenAI');
+      // Saved in local storage (never sync), and never put back into the page.
+      const stored = await panel.eval<{ local: string; sync: string }>(`(async () => ({ local: JSON.stringify(await chrome.storage.local.get(null)), sync: JSON.stringify(await chrome.storage.sync.get(null)) }))()`);
+      expect(stored.local).toContain('sk-panel-secret-9876');
+      expect(stored.sync).not.toContain('sk-panel');
+      expect(await panel.eval(`document.querySelector('[data-testid=api-key]').value`)).toBe('');
+      expect(await panel.eval(`document.querySelector('[data-testid=api-key]').placeholder`)).toContain('…9876');
+      expect(await panel.eval(`document.documentElement.outerHTML.includes('sk-panel-secret')`)).toBe(false);
+      await panel.screenshot('07-settings');
+
+      // The agent: one quick step, then a model that takes 20 s; Escape stops it while it waits.
+      ms.script(agentStep('wait', { ms: 50 }), { ...agentStep('wait', { ms: 50 }), delayMs: 20_000 });
+      await panel.click('[data-testid=tab-run]');
+      await panel.click('[data-testid=kind-agent]');
+      await panel.type('[data-testid=instruction]', 'wait for the page');
+      await panel.key('Enter');
+      await panel.waitFor(`[...document.querySelectorAll('[data-testid=entry]')].at(-1)?.querySelector('.events li.step')`, 'the first agent step to show live');
+      await panel.waitFor(`document.querySelector('[data-testid=stop]')`, 'the Stop button');
+      await panel.screenshot('08-agent-running');
+      const t0 = Date.now();
+      await panel.key('Escape');
+      const status = await panel.waitFor<string>(
+        `(() => { const s = [...document.querySelectorAll('[data-testid=entry]')].at(-1)?.dataset.status; return s !== 'running' ? s : ''; })()`,
+        'the agent to stop',
+      );
+      expect(status).toBe('stopped');
+      expect(Date.now() - t0).toBeLessThan(5000);
+      // The key went to the model server with the call, and nowhere in the panel's page.
+      expect(ms.requests[0].headers.authorization).toBe('Bearer sk-panel-secret-9876');
+      expect(await panel.eval(`document.documentElement.outerHTML.includes('sk-panel-secret')`)).toBe(false);
+    } finally {
+      await ms.close();
+    }
+  }, 60_000);
+});
