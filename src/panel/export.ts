@@ -432,12 +432,10 @@ async function goto(url) {
   await page.goto(url);
 }
 
-// The client API has no page-level key press: press on the focused element, or on the
-// body when nothing has focus, which is where the recorded keys went.
+/** Keys go to whatever has focus, as they did when recorded. */
 async function press(keys) {
   const page = await deckhand.context.activePage();
-  const focused = await page.evaluate('document.querySelector("*:focus") !== null');
-  await act({ selector: focused ? '*:focus' : 'body', description: \`press \${keys}\`, method: 'press', arguments: [keys] });
+  await page.press(keys);
 }
 
 /** history.back(), then wait (up to 10 s) for the URL to change or reach the recorded one. */

@@ -442,7 +442,7 @@ describe('toDeckhandScript', () => {
 
   it('replays press, back, wait and extract steps', () => {
     expect(script).toContain("  await press('Enter');");
-    expect(script).toContain("await act({ selector: focused ? '*:focus' : 'body'");
+    expect(script).toContain('await page.press(keys);');
     expect(script).toContain("  await back('https://shop.test/checkout');");
     expect(script).toContain("await page.evaluate('history.back()')");
     expect(script).toContain('  await sleep(100);');
