@@ -1,4 +1,7 @@
-/** Builds the extension once per run (the e2e tests load it) and resets the temp folder. */
+/**
+ * Builds the extension (the e2e tests load it) and the library (exported scripts import
+ * 'deckhand', which resolves to dist/) once per run, and resets the temp folder.
+ */
 import { execSync } from 'node:child_process';
 import { mkdirSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +11,9 @@ export default function setup(): () => void {
   const tmp = `${root}.tmp`;
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
-  if (!process.env.DECKHAND_SKIP_BUILD) execSync('npx wxt build', { cwd: root, stdio: 'pipe' });
+  if (!process.env.DECKHAND_SKIP_BUILD) {
+    execSync('npx wxt build', { cwd: root, stdio: 'pipe' });
+    execSync('npx tsup', { cwd: root, stdio: 'pipe' });
+  }
   return () => rmSync(tmp, { recursive: true, force: true });
 }
