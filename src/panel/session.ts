@@ -142,9 +142,14 @@ export class PanelSession {
         await this.record({ kind: 'extract', id: newId(), description: text || 'Extract the page', ...(schema ? { schema } : {}), data: r.data, urlAfter: await this.url(page) });
         this.finish(entry, 'done', { usage: r.metadata.usage, data: r.data });
       } else {
-        const r = await this.deps.client.call('agent.run', {
-          instruction: text, mode: 'dom', model, executionModel: model, maxSteps: 20, toolTimeout: 30_000, highlightCursor: true, page, opId, record: true,
-        });
+        const maxSteps = 20;
+        const toolTimeout = 30_000;
+        const r = await this.deps.client.call(
+          'agent.run',
+          { instruction: text, mode: 'dom', model, executionModel: model, maxSteps, toolTimeout, highlightCursor: true, page, opId, record: true },
+          // The worker bounds each step; this only keeps the panel from waiting forever on a worker that vanished.
+          { timeoutMs: maxSteps * toolTimeout * 3 },
+        );
         const u = r.result.usage;
         if (r.recording) await this.recordAgent(r.recording, await this.url(page));
         const stopped = this.state.entries.find((e) => e.id === entry.id)?.status === 'stopped';
@@ -330,7 +335,7 @@ export class PanelSession {
     try {
       const page = await this.deps.targetTab();
       let replacement: QaStep = step;
-      if (step.kind === 'act' && !step.description.startsWith('Scroll')) {
+      if (step.kind === 'act') {
         const model = await this.deps.resolveModel();
         const r = await this.deps.client.call('act', { input: step.description, options: { page, model } });
         if (!r.data.success || !r.data.actions.length) throw new DeckhandError(ErrorCode.ActionFailed, r.data.message);
