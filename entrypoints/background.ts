@@ -18,6 +18,7 @@ import { PANEL_PORT, PanelMethods, type BridgeStatus } from '../src/protocol/pan
 import { describeZodError } from '../src/protocol/zod-errors';
 import { DeckhandError, ErrorCode } from '../src/protocol/errors';
 import { RpcPeer } from '../src/protocol/rpc';
+import type { z } from 'zod';
 
 export default defineBackground(() => {
   // Session storage: survives the worker being stopped, gone when the browser closes; never sync storage.
@@ -64,6 +65,11 @@ export default defineBackground(() => {
     release(tag: string) {
       peers.delete(tag);
     },
+    /**
+     * The side panel's own methods (bridge.connect, ...), for a debugger client of this
+     * worker: how tests play the person at the panel. No page can reach the worker's globals.
+     */
+    panel: (name: string, params: unknown) => panelCall(name, params),
   };
 
   // --- The WebSocket bridge (dial-out to a local Node client) ---
@@ -80,6 +86,20 @@ export default defineBackground(() => {
     if (a.name === BRIDGE_ALARM) void bridge.resume();
   });
   void bridge.resume();
+
+  /** The panel-only methods, validated with their schemas. */
+  const panelRuns: { [M in keyof typeof PanelMethods]: (p: z.infer<(typeof PanelMethods)[M]['params']>) => Promise<BridgeStatus> | BridgeStatus } = {
+    'bridge.connect': (p) => bridge.connect(p.port, p.token),
+    'bridge.disconnect': () => bridge.disconnect(),
+    'bridge.status': () => bridge.status(),
+  };
+  const panelCall = async (name: string, raw: unknown): Promise<BridgeStatus> => {
+    if (!Object.hasOwn(PanelMethods, name)) throw new DeckhandError(ErrorCode.InvalidArgument, `unknown panel method '${name}'`);
+    const method = name as keyof typeof PanelMethods;
+    const parsed = PanelMethods[method].params.safeParse(raw ?? {});
+    if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, `${name} parameters`));
+    return (panelRuns[method] as (p: unknown) => Promise<BridgeStatus> | BridgeStatus)(parsed.data);
+  };
 
   // --- The side panel ---
   // The toolbar button opens the panel on the current tab.
@@ -98,15 +118,7 @@ export default defineBackground(() => {
       if (!open) throw new Error('the side panel was closed');
       port.postMessage(m);
     }, 'side panel');
-    const panelMethod = <M extends keyof typeof PanelMethods>(name: M, run: (p: any) => Promise<BridgeStatus> | BridgeStatus) =>
-      peer.handle(name, (raw) => {
-        const parsed = PanelMethods[name].params.safeParse(raw ?? {});
-        if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, `${name} parameters`));
-        return run(parsed.data);
-      });
-    panelMethod('bridge.connect', (p: { port: number; token: string }) => bridge.connect(p.port, p.token));
-    panelMethod('bridge.disconnect', () => bridge.disconnect());
-    panelMethod('bridge.status', () => bridge.status());
+    for (const name of Object.keys(PanelMethods)) peer.handle(name, (raw) => panelCall(name, raw));
     panels.add(peer);
     port.onMessage.addListener((m) => {
       if (typeof m === 'string') peer.receive(m);

@@ -51,6 +51,8 @@ export const BRIDGE_CONTROL_KINDS = new Set(['hello', 'welcome', 'ping', 'pong',
 /** WebSocket close code for a refused pairing (wrong or spent token, unknown secret). */
 export const BRIDGE_REFUSED = 4001;
 export const BRIDGE_KEEPALIVE_MS = 20_000;
+/** The `bye` reason the worker gives when the person disconnects in the side panel. */
+export const BRIDGE_BYE_FROM_PANEL = 'disconnected from the side panel';
 
 /** One step of a manual QA recording: what the person asked for and what was actually performed. */
 export const QaStepSchema = z.discriminatedUnion('kind', [

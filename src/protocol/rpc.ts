@@ -64,12 +64,20 @@ export class RpcPeer {
 
   /** Feed one raw message from the transport. */
   receive(raw: string): void {
-    let msg: RpcMessage;
+    let value: unknown;
     try {
-      msg = RpcMessageSchema.parse(JSON.parse(raw));
+      value = JSON.parse(raw);
     } catch {
-      return; // Not ours or malformed: nothing sane to answer to.
+      return; // Malformed: nothing sane to answer to.
     }
+    this.receiveParsed(value);
+  }
+
+  /** Feed one message the transport has already parsed (it looked at `kind` to route it). */
+  receiveParsed(value: unknown): void {
+    const parsed = RpcMessageSchema.safeParse(value);
+    if (!parsed.success) return; // Not ours: nothing sane to answer to.
+    const msg: RpcMessage = parsed.data;
     if (msg.kind === 'req') {
       void this.dispatch(msg.id, msg.method, msg.params);
       return;
