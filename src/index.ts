@@ -1,6 +1,6 @@
 /** Deckhand's Node client library. */
 export { Deckhand, type CreateOptions, type CallOptions } from './client/deckhand';
-export { localBrowser, BrowserHandle, type LaunchOptions, type ConnectOptions } from './client/browser';
+export { localBrowser, BrowserHandle, type LaunchOptions, type ConnectOptions, type AttachOptions, type PairingInfo } from './client/browser';
 export { EXTENSION_ID } from './client/extension-link';
 export { BrowserContext, Page, Locator } from './facade/page';
 export { DeckhandError, ErrorCode, isDeckhandError } from './protocol/errors';

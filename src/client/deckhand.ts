@@ -263,7 +263,7 @@ export class Deckhand {
   static async create(options: CreateOptions): Promise<Deckhand> {
     const browser = options?.browser;
     if (!browser || typeof browser !== 'object' || !('link' in browser)) {
-      throw new DeckhandError(ErrorCode.InvalidArgument, 'Deckhand.create needs { browser } from localBrowser.launch() or localBrowser.connect()');
+      throw new DeckhandError(ErrorCode.InvalidArgument, 'Deckhand.create needs { browser } from localBrowser.launch(), localBrowser.connect() or localBrowser.attach()');
     }
     if (options.model !== undefined) resolveModel(options.model, new CallbackRegistry()); // fail now on a bad config
     if (options.domSettleTimeoutMs !== undefined && !(Number.isInteger(options.domSettleTimeoutMs) && options.domSettleTimeoutMs >= 0)) {

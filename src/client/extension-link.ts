@@ -6,11 +6,11 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
-import type { CommandClient, MethodName, Params, Result } from '../protocol/methods';
-import { DEFAULTS } from '../protocol/schemas';
+import type { MethodName, Params, Result } from '../protocol/methods';
 import { RpcPeer } from '../protocol/rpc';
 import { EXTENSION_KEY } from '../extension-key';
 import type { CdpConnection } from './cdp';
+import { rpcDeadline, type WorkerLink } from './link';
 
 export const EXTENSION_ID = (() => {
   const hex = createHash('sha256').update(Buffer.from(EXTENSION_KEY, 'base64')).digest('hex').slice(0, 32);
@@ -27,7 +27,7 @@ interface TargetInfo {
 
 type State = 'up' | 'stopped' | 'detached' | 'closed';
 
-export class ExtensionLink implements CommandClient {
+export class ExtensionLink implements WorkerLink {
   private readonly tag = randomBytes(12).toString('hex');
   private readonly binding = `__dh_${this.tag}`;
   private readonly peer: RpcPeer;
@@ -204,9 +204,11 @@ export class ExtensionLink implements CommandClient {
 
   async call<M extends MethodName>(method: M, params: Params<M>, opts: { timeoutMs?: number } = {}): Promise<Result<M>> {
     await this.ensureUp();
-    const p = params as { timeout?: number; options?: { timeout?: number } };
-    const opTimeout = opts.timeoutMs ?? p?.timeout ?? p?.options?.timeout ?? DEFAULTS.navigationTimeoutMs;
-    return (await this.peer.request(method, params, opTimeout + DEFAULTS.rpcGraceMs)) as Result<M>;
+    return (await this.peer.request(method, params, rpcDeadline(params, opts))) as Result<M>;
+  }
+
+  get isConnected(): boolean {
+    return this.state !== 'closed' && !this.conn.closed;
   }
 
   /** Answer a call the worker makes to this client (callback models, log lines). */
