@@ -20,7 +20,7 @@ export function BridgeChip({ client, onOpenSettings }: { client: PanelClient; on
   return (
     <div className={`chip ${attached ? 'ok' : 'warn'}`} data-testid="bridge-chip" title={status.message}>
       <button className="link" onClick={onOpenSettings}>
-        {attached ? 'Client attached' : 'Reconnecting…'}
+        {attached ? 'Client attached' : status.state === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
       </button>
       <button className="icon" aria-label="Disconnect the local client" title="Disconnect" onClick={() => void client.panel('bridge.disconnect', {})} data-testid="bridge-chip-disconnect">
         ✕

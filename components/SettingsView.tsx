@@ -120,8 +120,9 @@ function ConnectClient({ client }: { client: PanelClient }) {
     setError(null);
     setPending(true);
     try {
-      await client.panel('bridge.connect', { port: Number(port), token: token.trim() });
-      setToken('');
+      const s = await client.panel('bridge.connect', { port: Number(port), token: token.trim() });
+      if (s.state === 'refused' || s.state === 'error') setError(s.message ?? `the connection was ${s.state}`);
+      else setToken('');
     } catch (err) {
       setError((err as Error).message);
     } finally {

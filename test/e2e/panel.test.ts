@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it, beforeAll } from 'vitest';
-import { EXTENSION_ID } from '../../src/index';
+import { Deckhand, EXTENSION_ID, localBrowser } from '../../src/index';
 import { findChromium } from '../../src/client/paths';
 import { startModelServer } from '../fixtures/model-server';
 import { useBrowser } from './harness';
@@ -341,6 +341,41 @@ describe('side panel', () => {
       expect(await panel.eval(`document.documentElement.outerHTML.includes('sk-panel-secret')`)).toBe(false);
     } finally {
       await ms.close();
+    }
+  }, 60_000);
+
+  it('pairs a local Node client from "Connect to a local client", shows it attached, and disconnects it', async () => {
+    let pairing: { port: number; token: string } | null = null;
+    const attaching = localBrowser.attach({ onPairing: (p) => (pairing = p), timeout: 20_000 });
+    await expect.poll(() => pairing, { timeout: 5000 }).not.toBeNull();
+    await panel.click('[data-testid=tab-settings]');
+    // A wrong token is refused and says so; the client keeps waiting for the right one.
+    await panel.type('[data-testid=bridge-port]', String(pairing!.port));
+    await panel.type('[data-testid=bridge-token]', 'not-the-token');
+    await panel.click('[data-testid=bridge-connect]');
+    expect(await panel.waitFor<string>(`document.querySelector('[data-testid=bridge-error]')?.textContent`, 'the refusal')).toMatch(/refused|token/i);
+    await panel.type('[data-testid=bridge-token]', pairing!.token);
+    await panel.click('[data-testid=bridge-connect]');
+    const attached = await attaching;
+    try {
+      await panel.waitFor(`document.querySelector('[data-testid=bridge-chip]')?.textContent.includes('Client attached')`, 'the attached chip');
+      expect(await panel.eval(`document.querySelector('[data-testid=bridge-status]').dataset.state`)).toBe('attached');
+      await panel.screenshot('09-client-attached');
+      // The attached client drives the browser like any other.
+      const dh = await Deckhand.create({ browser: attached });
+      const page = dh.context.page(fixtureTab);
+      await page.goto(h.origin + '/app/login.html');
+      const r = await dh.act('type "grace" into the username field', { page: fixtureTab });
+      expect(r.data.success).toBe(true);
+      expect(await fixtureValue('#user')).toBe('grace');
+      // The person cuts it off from the chip; the client's next call says why.
+      await panel.click('[data-testid=bridge-chip-disconnect]');
+      await panel.waitFor(`!document.querySelector('[data-testid=bridge-chip]')`, 'the chip to go');
+      await expect.poll(() => attached.isConnected, { timeout: 5000 }).toBe(false);
+      await expect(page.url()).rejects.toMatchObject({ code: 'BROWSER_CLOSED' });
+      await dh.close();
+    } finally {
+      await attached.close();
     }
   }, 60_000);
 });
