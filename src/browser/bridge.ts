@@ -15,7 +15,7 @@
  */
 import { z } from 'zod';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
-import { BRIDGE_BYE_FROM_PANEL, BRIDGE_CONTROL_KINDS, BRIDGE_KEEPALIVE_MS, BRIDGE_REFUSED, BridgeFrameSchema, BridgePortSchema, PairingTokenSchema, type BridgeFrame, type BridgeStatus } from '../protocol/panel';
+import { BRIDGE_BYE_FROM_PANEL, BRIDGE_KEEPALIVE_MS, BRIDGE_REFUSED, BridgePortSchema, PairingTokenSchema, readBridgeFrame, readBridgeMessage, type BridgeFrame, type BridgeStatus } from '../protocol/panel';
 import { describeZodError } from '../protocol/zod-errors';
 
 export const BRIDGE_ALARM = 'deckhand-bridge';
@@ -248,7 +248,7 @@ export class WorkerBridge {
         }
       };
       socket.onmessage = (ev) => {
-        const frame = parseFrame(ev.data);
+        const frame = readBridgeFrame(ev.data);
         if (frame?.kind !== 'welcome' || settled) return; // nothing else is expected before welcome
         settled = true;
         clearTimeout(timer);
@@ -297,23 +297,16 @@ export class WorkerBridge {
 
   private onMessage(live: Live, data: unknown): void {
     if (typeof data !== 'string' || this.live !== live) return;
-    let msg: unknown;
-    try {
-      msg = JSON.parse(data);
-    } catch {
+    const msg = readBridgeMessage(data);
+    if (!msg) return;
+    if ('rpc' in msg) {
+      live.peer.receiveParsed(msg.rpc);
       return;
     }
-    const kind = (msg as { kind?: unknown } | null)?.kind;
-    if (typeof kind !== 'string' || !BRIDGE_CONTROL_KINDS.has(kind)) {
-      live.peer.receiveParsed(msg);
-      return;
-    }
-    const frame = BridgeFrameSchema.safeParse(msg);
-    if (!frame.success) return;
-    if (frame.data.kind === 'ping') sendFrame(live.socket, { kind: 'pong' });
-    else if (frame.data.kind === 'bye') {
+    if (msg.frame.kind === 'ping') sendFrame(live.socket, { kind: 'pong' });
+    else if (msg.frame.kind === 'bye') {
       // The client is done with this browser: forget the pairing, nothing to reconnect to.
-      const reason = frame.data.reason;
+      const reason = msg.frame.reason;
       this.epoch++;
       this.stopRetry();
       this.end(null, new DeckhandError(ErrorCode.Closed, `the local client closed the connection: ${reason}`));
@@ -400,16 +393,6 @@ export class WorkerBridge {
       this.setStatus({ state: 'reconnecting', port: pairing.port, message: `${err.message}; retrying in ${(this.retryDelay / 1000).toFixed(1)} s` });
       this.scheduleRetry();
     }
-  }
-}
-
-function parseFrame(data: unknown): BridgeFrame | null {
-  if (typeof data !== 'string') return null;
-  try {
-    const r = BridgeFrameSchema.safeParse(JSON.parse(data));
-    return r.success ? r.data : null;
-  } catch {
-    return null;
   }
 }
 

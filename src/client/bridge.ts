@@ -16,7 +16,7 @@ import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import type { MethodName, Params, Result } from '../protocol/methods';
-import { BRIDGE_BYE_FROM_PANEL, BRIDGE_CONTROL_KINDS, BRIDGE_REFUSED, BridgeFrameSchema, type BridgeFrame } from '../protocol/panel';
+import { BRIDGE_BYE_FROM_PANEL, BRIDGE_REFUSED, readBridgeFrame, readBridgeMessage, type BridgeFrame } from '../protocol/panel';
 import { RpcPeer } from '../protocol/rpc';
 import { rpcDeadline, type WorkerLink } from './link';
 
@@ -173,7 +173,7 @@ export class BridgeLink implements WorkerLink {
       const text = data.toString();
       if (!paired) {
         clearTimeout(helloTimer);
-        const refusal = this.admit(parseFrame(text));
+        const refusal = this.admit(readBridgeFrame(text));
         if (refusal) {
           ws.close(BRIDGE_REFUSED, refusal);
           return;
@@ -225,22 +225,15 @@ export class BridgeLink implements WorkerLink {
   }
 
   private route(ws: WebSocket, text: string): void {
-    let msg: unknown;
-    try {
-      msg = JSON.parse(text);
-    } catch {
+    const msg = readBridgeMessage(text);
+    if (!msg) return;
+    if ('rpc' in msg) {
+      this.peer.receiveParsed(msg.rpc);
       return;
     }
-    const kind = (msg as { kind?: unknown } | null)?.kind;
-    if (typeof kind !== 'string' || !BRIDGE_CONTROL_KINDS.has(kind)) {
-      this.peer.receiveParsed(msg);
-      return;
-    }
-    const frame = BridgeFrameSchema.safeParse(msg);
-    if (!frame.success) return;
-    if (frame.data.kind === 'ping') ws.send(JSON.stringify({ kind: 'pong' } satisfies BridgeFrame));
-    else if (frame.data.kind === 'bye') {
-      const reason = frame.data.reason;
+    if (msg.frame.kind === 'ping') ws.send(JSON.stringify({ kind: 'pong' } satisfies BridgeFrame));
+    else if (msg.frame.kind === 'bye') {
+      const reason = msg.frame.reason;
       const message = `the person disconnected this client in the Deckhand side panel${reason === BRIDGE_BYE_FROM_PANEL ? '' : ` (${reason})`}`;
       void this.shutdown(new DeckhandError(ErrorCode.BrowserClosed, message, { reason }), null);
     }
@@ -352,13 +345,4 @@ function closeSocket(ws: WebSocket): Promise<void> {
     });
     ws.close(1000, 'bye');
   });
-}
-
-function parseFrame(text: string): BridgeFrame | null {
-  try {
-    const r = BridgeFrameSchema.safeParse(JSON.parse(text));
-    return r.success ? r.data : null;
-  } catch {
-    return null;
-  }
 }

@@ -47,7 +47,31 @@ export const BridgeFrameSchema = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('bye'), reason: z.string() }).strict(),
 ]);
 export type BridgeFrame = z.infer<typeof BridgeFrameSchema>;
-export const BRIDGE_CONTROL_KINDS = new Set(['hello', 'welcome', 'ping', 'pong', 'bye']);
+const BRIDGE_CONTROL_KINDS = new Set(['hello', 'welcome', 'ping', 'pong', 'bye']);
+
+/**
+ * Read one bridge message, on either end: a control frame, an RPC message (already
+ * parsed, for RpcPeer.receiveParsed), or null for anything unusable (dropped).
+ */
+export function readBridgeMessage(data: unknown): { frame: BridgeFrame } | { rpc: unknown } | null {
+  if (typeof data !== 'string') return null;
+  let msg: unknown;
+  try {
+    msg = JSON.parse(data);
+  } catch {
+    return null;
+  }
+  const kind = (msg as { kind?: unknown } | null)?.kind;
+  if (typeof kind !== 'string' || !BRIDGE_CONTROL_KINDS.has(kind)) return { rpc: msg };
+  const frame = BridgeFrameSchema.safeParse(msg);
+  return frame.success ? { frame: frame.data } : null;
+}
+
+/** A control frame, or null for anything else (where only a control frame may come). */
+export function readBridgeFrame(data: unknown): BridgeFrame | null {
+  const m = readBridgeMessage(data);
+  return m && 'frame' in m ? m.frame : null;
+}
 /** WebSocket close code for a refused pairing (wrong or spent token, unknown secret). */
 export const BRIDGE_REFUSED = 4001;
 export const BRIDGE_KEEPALIVE_MS = 20_000;

@@ -7,11 +7,8 @@
  * in the worker) and stops the worker. The handle under test comes from
  * localBrowser.attach() and talks to the worker over the bridge only.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { connect as netConnect } from 'node:net';
-import { networkInterfaces, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { networkInterfaces } from 'node:os';
 import WsClient from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deckhand, DeckhandError, EXTENSION_ID, localBrowser, type AttachOptions, type BrowserHandle, type PairingInfo } from '../../src/index';
@@ -19,50 +16,24 @@ import type { BridgeLink } from '../../src/client/bridge';
 import { BRIDGE_REFUSED, type BridgeStatus } from '../../src/protocol/panel';
 import { BRIDGE_ALARM } from '../../src/browser/bridge';
 import { startFixtureServers, type FixtureServers } from '../fixtures/server';
-import { extensionDir, findChromium } from '../../src/client/paths';
-import { stopWorker } from './harness';
+import { chromiumWithPort, stopWorker, type PortedChromium } from './harness';
 
 let servers: FixtureServers;
-let chromium: ChildProcess;
-let profile: string;
+let chromium: PortedChromium;
 let devtoolsUrl: string;
 let person: BrowserHandle;
 const cleanup: (() => Promise<unknown>)[] = [];
 
-/** Chromium with the extension and a DevTools port, so the person's CDP link can leave and come back. */
-async function startChromium(): Promise<void> {
-  profile = mkdtempSync(join(tmpdir(), 'dh-bridge-'));
-  const ext = extensionDir();
-  const args = ['--headless', '--remote-debugging-port=0', `--user-data-dir=${profile}`, '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', `--disable-extensions-except=${ext}`, `--load-extension=${ext}`, '--window-size=1000,700', 'about:blank'];
-  chromium = spawn(findChromium()!, args, { stdio: ['ignore', 'ignore', 'pipe'] });
-  devtoolsUrl = await new Promise<string>((resolve, reject) => {
-    let buf = '';
-    const t = setTimeout(() => reject(new Error(`Chromium printed no DevTools address within 10000 ms: ${buf}`)), 10_000);
-    chromium.stderr!.on('data', (d) => {
-      buf += d;
-      const m = /DevTools listening on (ws:\/\/\S+)/.exec(buf);
-      if (m) {
-        clearTimeout(t);
-        resolve(m[1]);
-      }
-    });
-  });
-}
-
 beforeAll(async () => {
   servers = await startFixtureServers();
-  await startChromium();
+  chromium = await chromiumWithPort({ extension: true, args: ['--window-size=1000,700'] });
+  devtoolsUrl = chromium.devtoolsUrl;
   person = await localBrowser.connect({ cdpUrl: devtoolsUrl });
 });
 afterAll(async () => {
   for (const c of cleanup.reverse()) await c().catch(() => undefined);
   await person?.close();
-  if (chromium && chromium.exitCode === null && chromium.signalCode === null) {
-    const exited = new Promise((r) => chromium.once('exit', r));
-    chromium.kill('SIGKILL');
-    await exited;
-  }
-  if (profile) rmSync(profile, { recursive: true, force: true });
+  await chromium?.kill();
   await servers?.close();
 });
 

@@ -1,37 +1,19 @@
 /** The client library's lifecycle: create/close, handles, connect, worker restarts, vanishing browsers and pages. */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Deckhand, DeckhandError, EXTENSION_ID, localBrowser } from '../../src/index';
-import { extensionDir, findChromium } from '../../src/client/paths';
-import { stopWorker, useBrowser } from './harness';
+import { chromiumWithPort as startChromiumWithPort, stopWorker, useBrowser, type PortedChromium } from './harness';
 
 const h = useBrowser();
-const started: ChildProcess[] = [];
-afterAll(() => started.forEach((p) => p.kill('SIGKILL')));
+const started: PortedChromium[] = [];
+afterAll(() => Promise.all(started.map((c) => c.kill())));
 
 /** A Chromium with a remote debugging port, as a person or a remote machine would run it. */
 async function chromiumWithPort(withExtension: boolean): Promise<string> {
-  const profile = mkdtempSync(join(tmpdir(), 'dh-remote-'));
-  const ext = extensionDir();
-  const args = ['--headless', '--remote-debugging-port=0', `--user-data-dir=${profile}`, '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
-  if (withExtension) args.push(`--disable-extensions-except=${ext}`, `--load-extension=${ext}`);
-  const p = spawn(findChromium()!, [...args, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
-  started.push(p);
-  return new Promise((resolve, reject) => {
-    let buf = '';
-    const t = setTimeout(() => reject(new Error(`no DevTools URL: ${buf}`)), 10_000);
-    p.stderr!.on('data', (d) => {
-      buf += d;
-      const m = /DevTools listening on (ws:\/\/\S+)/.exec(buf);
-      if (m) {
-        clearTimeout(t);
-        resolve(m[1]);
-      }
-    });
-  });
+  const c = await startChromiumWithPort({ extension: withExtension });
+  started.push(c);
+  return c.devtoolsUrl;
 }
 
 describe('Deckhand.create and close', () => {

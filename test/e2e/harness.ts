@@ -1,5 +1,10 @@
 /** Shared e2e setup: fixture servers and a launched browser with the extension. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll } from 'vitest';
+import { extensionDir, findChromium } from '../../src/client/paths';
 import { Deckhand, localBrowser, type BrowserHandle, type Page } from '../../src/index';
 import { startFixtureServers } from '../fixtures/server';
 
@@ -44,4 +49,50 @@ export async function stopWorker(browser: BrowserHandle): Promise<void> {
   await cdp.send('ServiceWorker.enable', {}, sessionId);
   await cdp.send('ServiceWorker.stopAllWorkers', {}, sessionId);
   await cdp.send('Target.detachFromTarget', { sessionId });
+}
+
+export interface PortedChromium {
+  devtoolsUrl: string;
+  process: ChildProcess;
+  /** Kill it and remove its profile. */
+  kill(): Promise<void>;
+}
+
+/**
+ * A Chromium started by hand with a remote debugging port (as a person or a remote machine
+ * would run it), optionally with the extension loaded.
+ */
+export async function chromiumWithPort(opts: { extension: boolean; args?: string[] }): Promise<PortedChromium> {
+  const profile = mkdtempSync(join(tmpdir(), 'dh-ported-'));
+  const ext = extensionDir();
+  const args = ['--headless', '--remote-debugging-port=0', `--user-data-dir=${profile}`, '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...(opts.args ?? [])];
+  if (opts.extension) args.push(`--disable-extensions-except=${ext}`, `--load-extension=${ext}`);
+  const child = spawn(findChromium()!, [...args, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) {
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGKILL');
+      await exited;
+    }
+    // Chromium's helper processes may still be writing to the profile for a moment.
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+  };
+  try {
+    const devtoolsUrl = await new Promise<string>((resolve, reject) => {
+      let buf = '';
+      const t = setTimeout(() => reject(new Error(`Chromium printed no DevTools address within 10000 ms: ${buf}`)), 10_000);
+      child.stderr!.on('data', (d) => {
+        buf += d;
+        const m = /DevTools listening on (ws:\/\/\S+)/.exec(buf);
+        if (m) {
+          clearTimeout(t);
+          resolve(m[1]);
+        }
+      });
+    });
+    return { devtoolsUrl, process: child, kill };
+  } catch (e) {
+    await kill();
+    throw e;
+  }
 }
