@@ -26,7 +26,18 @@ async function targetTab(): Promise<number> {
   throw new Error('no tab to work on: open a web page in this window');
 }
 
-const session = new PanelSession({ client, onLog: (f) => client.onLog(f), resolveModel: resolvePanelModel, targetTab });
+/**
+ * The recording outlives the panel in session storage: closing and reopening the panel
+ * keeps it; it goes when the browser closes, so text typed into pages is not kept on disk.
+ */
+const RECORDING_KEY = 'deckhand.recording';
+const recordingStore = {
+  load: async () => (await chrome.storage.session.get(RECORDING_KEY))[RECORDING_KEY],
+  save: (recording: unknown) => (recording ? chrome.storage.session.set({ [RECORDING_KEY]: recording }) : chrome.storage.session.remove(RECORDING_KEY)),
+};
+
+const session = new PanelSession({ client, onLog: (f) => client.onLog(f), resolveModel: resolvePanelModel, targetTab, recordingStore });
+void session.restoreRecording();
 const refresh = () => void session.refreshTarget();
 chrome.tabs.onActivated.addListener(refresh);
 chrome.tabs.onUpdated.addListener((_id, change) => {

@@ -5,7 +5,7 @@
  */
 import { DeckhandError, ErrorCode, isDeckhandError } from '../protocol/errors';
 import type { AgentRecording, AgentStep } from '../protocol/agent';
-import type { QaRecording, QaStep } from '../protocol/panel';
+import { QaRecordingSchema, type QaRecording, type QaStep } from '../protocol/panel';
 import type { Action, Metrics, Usage } from '../protocol/schemas';
 import type { CommandClient } from '../protocol/methods';
 import type { ResolvedModel } from '../protocol/model';
@@ -51,6 +51,8 @@ export interface SessionDeps {
   resolveModel: () => Promise<ResolvedModel>;
   /** The tab the panel works on. */
   targetTab: () => Promise<number>;
+  /** Where the recording is kept, so closing the panel loses nothing (null: cleared). */
+  recordingStore?: { load(): Promise<unknown>; save(recording: QaRecording | null): Promise<void> };
 }
 
 const newId = () => crypto.randomUUID().slice(0, 8);
@@ -80,6 +82,19 @@ export class PanelSession {
   private set(patch: Partial<PanelState>): void {
     this.state = { ...this.state, ...patch };
     for (const f of this.listeners) f();
+  }
+
+  /** Every change to the recording goes through here, so the stored copy follows it. */
+  private setRecording(recording: QaRecording | null): void {
+    this.set({ recording });
+    void this.deps.recordingStore?.save(recording).catch(() => undefined);
+  }
+
+  /** Bring back the recording a closed panel left (unless something was recorded meanwhile). */
+  async restoreRecording(): Promise<void> {
+    const raw = await this.deps.recordingStore?.load().catch(() => undefined);
+    const parsed = QaRecordingSchema.safeParse(raw);
+    if (parsed.success && !this.state.recording) this.set({ recording: parsed.data });
   }
 
   private update(id: string, patch: Partial<Entry>): void {
@@ -217,7 +232,7 @@ export class PanelSession {
     const url = await this.url(page);
     const rec = this.state.recording;
     if (!rec) {
-      this.set({ recording: { version: 1, title: 'Recorded in Deckhand', startUrl: url, steps: [] } });
+      this.setRecording({ version: 1, title: 'Recorded in Deckhand', startUrl: url, steps: [] });
       return;
     }
     const last = [...rec.steps].reverse().find((s) => 'urlAfter' in s && s.urlAfter) as { urlAfter: string } | undefined;
@@ -228,7 +243,7 @@ export class PanelSession {
   private async record(step: QaStep): Promise<void> {
     const rec = this.state.recording;
     if (!rec) return;
-    this.set({ recording: { ...rec, steps: [...rec.steps, step] } });
+    this.setRecording({ ...rec, steps: [...rec.steps, step] });
   }
 
   /** Turn an agent's recording into QA steps: what it performed, not what it looked at. */
@@ -254,16 +269,16 @@ export class PanelSession {
 
   deleteStep(id: string): void {
     const rec = this.state.recording;
-    if (rec) this.set({ recording: { ...rec, steps: rec.steps.filter((s) => s.id !== id) } });
+    if (rec) this.setRecording({ ...rec, steps: rec.steps.filter((s) => s.id !== id) });
   }
 
   clearRecording(): void {
-    this.set({ recording: null });
+    this.setRecording(null);
   }
 
   setTitle(title: string): void {
     const rec = this.state.recording;
-    if (rec) this.set({ recording: { ...rec, title } });
+    if (rec) this.setRecording({ ...rec, title });
   }
 
   /** Perform one recorded step with no model. */
@@ -352,7 +367,7 @@ export class PanelSession {
         this.finish(entry, 'done', { message: 'ran the step again' });
       }
       const now = this.state.recording;
-      if (now) this.set({ recording: { ...now, steps: now.steps.map((s) => (s.id === id ? replacement : s)) } });
+      if (now) this.setRecording({ ...now, steps: now.steps.map((s) => (s.id === id ? replacement : s)) });
     } catch (e) {
       this.finish(entry, 'failed', {}, errorOf(e));
     } finally {

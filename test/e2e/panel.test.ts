@@ -86,6 +86,18 @@ class PanelPage {
   count(css: string): Promise<number> {
     return this.eval(`document.querySelectorAll(${JSON.stringify(css)}).length`);
   }
+  /** Close and reopen the panel's page (a reload starts it from nothing, as reopening does). */
+  async reload(): Promise<void> {
+    const marker = await this.eval<number>('(window.__loadMark = Math.random())');
+    await this.cdp.send('Page.reload', {}, this.sid);
+    // Evaluations fail while the old document goes: wait until the new one answers.
+    const deadline = Date.now() + 10_000;
+    while ((await this.eval<number | null>('window.__loadMark ?? null').catch(() => marker)) === marker) {
+      if (Date.now() > deadline) throw new Error('timed out after 10000 ms waiting for the panel page to reload');
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await this.waitFor(`document.readyState === 'complete' && document.querySelector('[data-testid=target]')?.textContent.includes('http')`, 'the panel to load again');
+  }
   async screenshot(name: string): Promise<void> {
     await this.eval('document.activeElement?.blur?.()');
     const { data } = await this.cdp.send<{ data: string }>('Page.captureScreenshot', { format: 'png', captureBeyondViewport: false }, this.sid);
@@ -299,6 +311,20 @@ describe('side panel', () => {
     );
     expect(out.stdout + out.stderr).toMatch(/click Save/);
   }, 120_000);
+
+  it('keeps the recording when the panel is closed and opened again', async () => {
+    const steps = () => panel.eval<string[]>(`[...document.querySelectorAll('[data-testid=step] .step-desc')].map((e) => e.textContent)`);
+    await panel.click('[data-testid=tab-recording]');
+    const before = await steps();
+    expect(before).toHaveLength(5);
+    await panel.reload();
+    await panel.click('[data-testid=tab-recording]');
+    await panel.waitFor(`document.querySelectorAll('[data-testid=step]').length === 5`, 'the recording to come back after the panel reopened');
+    expect(await steps()).toEqual(before);
+    // The run timeline is the panel's own view and starts empty again.
+    await panel.click('[data-testid=tab-run]');
+    expect(await panel.text('[data-testid=empty]')).toContain('Nothing run yet');
+  });
 
   it('keeps a provider key out of the panel once saved, and Escape stops a running agent', async () => {
     const ms = await startModelServer();
