@@ -67,15 +67,20 @@ export async function chromiumWithPort(opts: { extension: boolean; args?: string
   const ext = extensionDir();
   const args = ['--headless', '--remote-debugging-port=0', `--user-data-dir=${profile}`, '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...(opts.args ?? [])];
   if (opts.extension) args.push(`--disable-extensions-except=${ext}`, `--load-extension=${ext}`);
-  const child = spawn(findChromium()!, [...args, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // Its own process group, so kill() ends Chromium's helper processes too (they write to the profile).
+  const child = spawn(findChromium()!, [...args, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   const kill = async () => {
     if (child.exitCode === null && child.signalCode === null) {
       const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGKILL');
+      process.kill(-child.pid!, 'SIGKILL');
       await exited;
     }
-    // Chromium's helper processes may still be writing to the profile for a moment.
-    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    // A straggler may still hold the folder; the run's temp folder is removed at the end anyway.
+    try {
+      rmSync(profile, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
+    } catch {
+      // Left for the global teardown.
+    }
   };
   try {
     const devtoolsUrl = await new Promise<string>((resolve, reject) => {
