@@ -1,23 +1,25 @@
 /** The twenty usage counters: start at zero, only successful model work adds, reading never resets. */
-import { METRIC_NAMES, type Metrics, type Usage } from '../protocol/schemas';
+import { METRIC_COUNTERS, METRIC_NAMES, type Metrics, type Usage } from '../protocol/schemas';
 
 export type Operation = 'act' | 'extract' | 'observe';
+const OPERATIONS: Operation[] = ['act', 'extract', 'observe'];
 
 export class MetricsBook {
   private values: Metrics = Object.fromEntries(METRIC_NAMES.map((n) => [n, 0])) as Metrics;
 
   add(op: Operation, u: Usage): void {
-    for (const prefix of [op, 'total'] as const) {
-      this.values[`${prefix}PromptTokens`] += u.inputTokens;
-      this.values[`${prefix}CompletionTokens`] += u.outputTokens;
-      this.values[`${prefix}ReasoningTokens`] += u.reasoningTokens;
-      this.values[`${prefix}CachedInputTokens`] += u.cachedInputTokens;
-      this.values[`${prefix}InferenceTimeMs`] += u.inferenceTimeMs;
-    }
+    this.values[`${op}PromptTokens`] += u.inputTokens;
+    this.values[`${op}CompletionTokens`] += u.outputTokens;
+    this.values[`${op}ReasoningTokens`] += u.reasoningTokens;
+    this.values[`${op}CachedInputTokens`] += u.cachedInputTokens;
+    this.values[`${op}InferenceTimeMs`] += u.inferenceTimeMs;
   }
 
+  /** The totals are derived, not kept: a separately summed float would drift from the operations' sum. */
   snapshot(): Metrics {
-    return { ...this.values };
+    const m = { ...this.values };
+    for (const c of METRIC_COUNTERS) m[`total${c}`] = OPERATIONS.reduce((sum, op) => sum + m[`${op}${c}`], 0);
+    return m;
   }
 
   restore(m: Partial<Metrics>): void {

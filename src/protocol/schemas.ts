@@ -91,9 +91,9 @@ export const ExtractResultSchema = z.object({
 export type ExtractResult<T = unknown> = { data: T; metadata: ResultMetadata };
 
 const OPS = ['act', 'extract', 'observe', 'total'] as const;
-const COUNTERS = ['PromptTokens', 'CompletionTokens', 'ReasoningTokens', 'CachedInputTokens', 'InferenceTimeMs'] as const;
-export type MetricName = `${(typeof OPS)[number]}${(typeof COUNTERS)[number]}`;
-export const METRIC_NAMES = OPS.flatMap((o) => COUNTERS.map((c) => `${o}${c}` as MetricName));
+export const METRIC_COUNTERS = ['PromptTokens', 'CompletionTokens', 'ReasoningTokens', 'CachedInputTokens', 'InferenceTimeMs'] as const;
+export type MetricName = `${(typeof OPS)[number]}${(typeof METRIC_COUNTERS)[number]}`;
+export const METRIC_NAMES = OPS.flatMap((o) => METRIC_COUNTERS.map((c) => `${o}${c}` as MetricName));
 export const MetricsSchema = z.object(
   Object.fromEntries(METRIC_NAMES.map((n) => [n, z.number()])) as Record<MetricName, z.ZodNumber>,
 );

@@ -52,6 +52,16 @@ describe('MetricsBook', () => {
     expect(m.totalInferenceTimeMs).toBe(176);
   });
 
+  it('totals are the sum of the operations to the last bit, however the fractional times arrived', () => {
+    const book = new MetricsBook();
+    // Summed one call at a time into a separate total, these drift from the per-operation sums.
+    const times = [0, 1.578, 0.067, 2.504, 0.393, 2.628, 0.565];
+    times.forEach((t, i) => book.add((['act', 'observe', 'extract'] as const)[i % 3], usage(0, 0, 0, 0, t)));
+    const m = book.snapshot();
+    expect(m.totalInferenceTimeMs).toBe(m.actInferenceTimeMs + m.extractInferenceTimeMs + m.observeInferenceTimeMs);
+    expect(m.totalInferenceTimeMs).toBeCloseTo(times.reduce((a, b) => a + b, 0), 9);
+  });
+
   it('returns a copy: changing a snapshot changes nothing in the book', () => {
     const book = new MetricsBook();
     book.add('observe', usage(3, 0, 0, 0, 0));
