@@ -82,7 +82,10 @@ function ModelSettings() {
             />
           </label>
           <label>
-            Base URL {provider !== 'openai-compatible' && <span className="muted">(optional)</span>}
+            {/* One span: the label lays its children out in a column. */}
+            <span>
+              Base URL {provider !== 'openai-compatible' && <span className="muted">(optional)</span>}
+            </span>
             <input value={form.baseURL} placeholder={provider === 'openai-compatible' ? 'http://127.0.0.1:8000/v1' : 'provider default'} onChange={(e) => setForm({ ...form, baseURL: e.target.value })} data-testid="base-url" />
           </label>
           <p className="muted small">Kept in this browser's local extension storage, never synced, never sent to web pages.</p>
