@@ -54,7 +54,6 @@ async function main(): Promise<void> {
   const overBridge = attached.context.page(page.id);
   const click = { selector: '#multi', description: 'the counter button', method: 'click' as const };
 
-  const rows: Record<string, string | number>[] = [];
   const titleCdp = await perCall(() => page.title());
   const titleBridge = await perCall(() => overBridge.title());
   // One Deckhand per handle at a time. Each click series starts on a fresh load: the page
@@ -81,10 +80,10 @@ async function main(): Promise<void> {
   await pw.close();
   await servers.close();
 
-  rows.push(
+  const rows = [
     { call: 'page.title()', 'bridge ms': +titleBridge.toFixed(2), 'CDP link ms': +titleCdp.toFixed(2), 'Playwright ms': +titlePw.toFixed(2), 'bridge / CDP': +(titleBridge / titleCdp).toFixed(2), 'bridge / Playwright': +(titleBridge / titlePw).toFixed(2) },
     { call: 'act click (deterministic)', 'bridge ms': +clickBridge.toFixed(2), 'CDP link ms': +clickCdp.toFixed(2), 'Playwright ms': +clickPw.toFixed(2), 'bridge / CDP': +(clickBridge / clickCdp).toFixed(2), 'bridge / Playwright': +(clickBridge / clickPw).toFixed(2) },
-  );
+  ];
   console.log(`WebSocket bridge vs CDP link vs Playwright, mean per call over ${N} calls, median of ${RUNS} runs`);
   console.table(rows);
 }

@@ -3,15 +3,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Deckhand, DeckhandError, EXTENSION_ID, localBrowser } from '../../src/index';
-import { chromiumWithPort as startChromiumWithPort, stopWorker, useBrowser, type PortedChromium } from './harness';
+import { chromiumWithPort, stopWorker, useBrowser, type PortedChromium } from './harness';
 
 const h = useBrowser();
 const started: PortedChromium[] = [];
 afterAll(() => Promise.all(started.map((c) => c.kill())));
 
-/** A Chromium with a remote debugging port, as a person or a remote machine would run it. */
-async function chromiumWithPort(withExtension: boolean): Promise<string> {
-  const c = await startChromiumWithPort({ extension: withExtension });
+/** A Chromium with a remote debugging port, as a person or a remote machine would run it; killed after the file. */
+async function remoteChromium(withExtension: boolean): Promise<string> {
+  const c = await chromiumWithPort({ extension: withExtension });
   started.push(c);
   return c.devtoolsUrl;
 }
@@ -110,7 +110,7 @@ describe('security', () => {
 
 describe('connect to a running Chromium', () => {
   it('attaches to a browser that has the extension', async () => {
-    const ws = await chromiumWithPort(true);
+    const ws = await remoteChromium(true);
     const httpUrl = ws.replace(/^ws:\/\/([^/]+)\/.*$/, 'http://$1');
     const browser = await localBrowser.connect({ cdpUrl: httpUrl });
     expect(browser.extensionId).toBe(EXTENSION_ID);
@@ -124,7 +124,7 @@ describe('connect to a running Chromium', () => {
   });
 
   it('fails at once, clearly, when the browser has no extension', async () => {
-    const ws = await chromiumWithPort(false);
+    const ws = await remoteChromium(false);
     const t = Date.now();
     const err = await localBrowser.connect({ cdpUrl: ws }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DeckhandError);

@@ -1,5 +1,5 @@
 /** Shared e2e setup: fixture servers and a launched browser with the extension. */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,7 +53,6 @@ export async function stopWorker(browser: BrowserHandle): Promise<void> {
 
 export interface PortedChromium {
   devtoolsUrl: string;
-  process: ChildProcess;
   /** Kill it and remove its profile. */
   kill(): Promise<void>;
 }
@@ -95,7 +94,7 @@ export async function chromiumWithPort(opts: { extension: boolean; args?: string
         }
       });
     });
-    return { devtoolsUrl, process: child, kill };
+    return { devtoolsUrl, kill };
   } catch (e) {
     await kill();
     throw e;
