@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { Deckhand, localBrowser } from '../index';
 import { deckhandHome } from '../client/deckhand';
 import { startService } from '../server/service';
+import { listOf } from '../server/hosts';
 import { SessionManager } from '../server/sessions';
 import { resolveMcpOptions, type RawOptions } from '../mcp/options';
 import { runStdio } from '../mcp/stdio';
@@ -28,11 +29,15 @@ function usage(): never {
   console.log(`usage:
   deckhand demo [url]        launch Chromium, print the page snapshot, act on the demo form
   deckhand snapshot <url>    print the snapshot of a page
-  deckhand mcp [--port P --host H] [--modelName M --modelApiKey K] [--keepAlive] [--proxies]
+  deckhand mcp [--port P --host H [--allowedHosts H1,H2 --allowedOrigins O1,O2]]
+               [--modelName M --modelApiKey K] [--keepAlive] [--proxies]
                [--contextId ID [--persist false]] [--browserWidth W --browserHeight H]
                              the MCP tool server (stdio, or Streamable HTTP at /mcp with --port)
   deckhand serve [--host H] [--port P] [--max-sessions N] [--idle-timeout SECONDS]
+                 [--allowed-hosts H1,H2] [--allowed-origins O1,O2]
                              run the Deckhand HTTP service (sessions, act/observe/extract, cache)
+                             (Host names besides loopback, and web-page origins, it answers;
+                             also DECKHAND_ALLOWED_HOSTS and DECKHAND_ALLOWED_ORIGINS)
 options:
   --headed                   show the browser window
 environment:
@@ -106,6 +111,8 @@ async function serve(args: string[]): Promise<void> {
     port,
     maxSessions: num('max-sessions', process.env.DECKHAND_MAX_SESSIONS, 4),
     idleTimeoutMs: num('idle-timeout', process.env.DECKHAND_IDLE_TIMEOUT_S, 600) * 1000,
+    allowedHosts: listOf(flag(args, 'allowed-hosts') ?? process.env.DECKHAND_ALLOWED_HOSTS),
+    allowedOrigins: listOf(flag(args, 'allowed-origins') ?? process.env.DECKHAND_ALLOWED_ORIGINS),
     log: (l) => console.error(l),
   });
   console.log(`deckhand service listening on ${svc.url} (data in ${home})`);
@@ -136,15 +143,24 @@ function mcpFlags(args: string[]): Record<string, string | boolean> {
 
 async function mcp(args: string[]): Promise<void> {
   const f = mcpFlags(args);
-  const known = ['port', 'host', 'modelName', 'modelApiKey', 'keepAlive', 'proxies', 'verified', 'contextId', 'persist', 'browserWidth', 'browserHeight', 'experimental'];
+  const known = ['port', 'host', 'allowedHosts', 'allowedOrigins', 'modelName', 'modelApiKey', 'keepAlive', 'proxies', 'verified', 'contextId', 'persist', 'browserWidth', 'browserHeight', 'experimental'];
   const unknown = Object.keys(f).filter((k) => !known.includes(k));
   if (unknown.length) throw new Error(`unknown flag${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `--${k}`).join(', ')}`);
   const home = deckhandHome();
-  const raw = { ...f, port: undefined, host: undefined } as RawOptions;
+  const raw = { ...f, port: undefined, host: undefined, allowedHosts: undefined, allowedOrigins: undefined } as RawOptions;
+  const list = (v: string | boolean | undefined, env: string | undefined) => listOf(typeof v === 'string' ? v : env);
   const options = resolveMcpOptions(raw); // fails at once, clearly, on bad flags
   const sessions = new SessionManager({ maxSessions: Number(process.env.DECKHAND_MAX_SESSIONS ?? 4), idleTimeoutMs: 30 * 60_000 });
   if (f.port === undefined) return runStdio(options, sessions, home);
-  const svc = await startService({ home, host: typeof f.host === 'string' ? f.host : 'localhost', port: Number(f.port), mcpOptions: raw, log: (l) => console.error(l) });
+  const svc = await startService({
+    home,
+    host: typeof f.host === 'string' ? f.host : 'localhost',
+    port: Number(f.port),
+    mcpOptions: raw,
+    allowedHosts: list(f.allowedHosts, process.env.DECKHAND_ALLOWED_HOSTS),
+    allowedOrigins: list(f.allowedOrigins, process.env.DECKHAND_ALLOWED_ORIGINS),
+    log: (l) => console.error(l),
+  });
   console.log(`deckhand MCP server listening on ${svc.url}/mcp`);
   if (svc.keys.generated) console.log(`created an API key (stored in ${join(home, 'api-keys')}; shown only now): ${svc.keys.generated}`);
   const stop = () => void svc.close().then(() => process.exit(0));

@@ -298,7 +298,7 @@ export class BridgeLink implements WorkerLink {
         () => new DeckhandError(ErrorCode.WorkerGone, `'${method}' waited ${ms} ms for the extension's service worker to reconnect to the bridge on ${this.where()}, and it did not`, { method, timeoutMs: ms }),
       );
     }
-    return (await this.peer.request(method, params, rpcDeadline(params, opts))) as Result<M>;
+    return (await this.peer.request(method, params, rpcDeadline(method, params, opts))) as Result<M>;
   }
 
   handle(method: string, handler: (params: unknown) => Promise<unknown> | unknown): void {

@@ -204,7 +204,7 @@ export class ExtensionLink implements WorkerLink {
 
   async call<M extends MethodName>(method: M, params: Params<M>, opts: { timeoutMs?: number } = {}): Promise<Result<M>> {
     await this.ensureUp();
-    return (await this.peer.request(method, params, rpcDeadline(params, opts))) as Result<M>;
+    return (await this.peer.request(method, params, rpcDeadline(method, params, opts))) as Result<M>;
   }
 
   get isConnected(): boolean {

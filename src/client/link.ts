@@ -3,9 +3,9 @@
  * whichever it is: CDP to the worker target (ExtensionLink) or the WebSocket
  * bridge the worker dials out to (BridgeLink).
  */
-import type { DeckhandError } from '../protocol/errors';
+import { DeckhandError, ErrorCode } from '../protocol/errors';
 import type { CommandClient, MethodName, Params } from '../protocol/methods';
-import { DEFAULTS } from '../protocol/schemas';
+import { DEFAULTS, MAX_TIMEOUT_MS } from '../protocol/schemas';
 
 export interface WorkerLink extends CommandClient {
   readonly extensionId: string;
@@ -17,8 +17,16 @@ export interface WorkerLink extends CommandClient {
 }
 
 /** The RPC deadline of a call: the operation's own timeout (or the default) plus a grace for the trip. */
-export function rpcDeadline<M extends MethodName>(params: Params<M>, opts: { timeoutMs?: number }): number {
+export function rpcDeadline<M extends MethodName>(method: M, params: Params<M>, opts: { timeoutMs?: number }): number {
   const p = params as { timeout?: number; options?: { timeout?: number } } | undefined;
-  const opTimeout = opts.timeoutMs ?? p?.timeout ?? p?.options?.timeout ?? DEFAULTS.navigationTimeoutMs;
-  return opTimeout + DEFAULTS.rpcGraceMs;
+  const given = p?.timeout ?? p?.options?.timeout;
+  // Checked here too, before anything is sent: past 2^31 ms Node's timers fire at once.
+  if (given !== undefined && !(Number.isInteger(given) && given > 0 && given <= MAX_TIMEOUT_MS)) {
+    throw new DeckhandError(ErrorCode.InvalidArgument, `${method}: timeout must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (10 minutes), got ${given}`);
+  }
+  const opTimeout = opts.timeoutMs ?? given ?? DEFAULTS.navigationTimeoutMs;
+  return Math.min(opTimeout, MAX_CALL_MS) + DEFAULTS.rpcGraceMs;
 }
+
+/** The longest any one call may take, an agent run of many steps included. */
+export const MAX_CALL_MS = 3 * MAX_TIMEOUT_MS;

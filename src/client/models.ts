@@ -10,6 +10,7 @@ import {
   KNOWN_PROVIDERS, modelConfigSchemaFor, type ModelConfig, type ModelReply, type ModelRequest, type ResolvedModel,
 } from '../protocol/model';
 import { describeZodError } from '../protocol/zod-errors';
+import { redactSecrets } from '../protocol/redact';
 
 /** A caller's own model: given the prompt and the JSON Schema of the answer, it returns the object. */
 export type CallbackModel = (request: ModelRequest) => Promise<ModelReply> | ModelReply;
@@ -26,6 +27,35 @@ const ENV_KEYS: Record<string, string[]> = {
 };
 
 const fromEnv = (env: Env, names: string[] = []) => names.map((n) => env[n]).find((v) => v && v.trim());
+
+/** Where the operator may point a provider's SDK; its environment key may go there too. */
+const ENV_BASE_URLS: Record<string, string> = {
+  openai: 'OPENAI_BASE_URL',
+  anthropic: 'ANTHROPIC_BASE_URL',
+  google: 'GOOGLE_GENERATIVE_AI_BASE_URL',
+  azure: 'AZURE_BASE_URL',
+};
+
+const sameEndpoint = (a: string, b: string) => a.trim().replace(/\/+$/, '').toLowerCase() === b.trim().replace(/\/+$/, '').toLowerCase();
+
+/**
+ * A credential from the environment belongs to the operator, so it may only travel to the
+ * provider's own endpoint or the one the operator configured next to it. A caller that
+ * names another endpoint (baseURL, an Azure resource) must bring its own key.
+ */
+function refuseEnvCredentialFor(provider: string, modelName: string, endpoint: string): never {
+  throw new DeckhandError(
+    ErrorCode.InvalidArgument,
+    `model '${modelName}' names its own endpoint (${endpoint}) but no apiKey: credentials from this machine's environment are only sent to ${provider}'s own endpoint, so pass apiKey with a baseURL`,
+  );
+}
+
+/** The endpoint a caller named, unless it is the operator's own configured one for this provider. */
+function callerEndpoint(provider: string, baseURL: string | undefined, env: Env): string | undefined {
+  if (!baseURL) return undefined;
+  const operator = ENV_BASE_URLS[provider] ? env[ENV_BASE_URLS[provider]] : undefined;
+  return operator && sameEndpoint(operator, baseURL) ? undefined : baseURL;
+}
 
 /** Split "provider/model" (the model id may itself contain slashes). */
 export function splitModelName(name: string): { provider: string; modelId: string } | null {
@@ -106,12 +136,14 @@ export function resolveModel(spec: ModelSpec, callbacks: CallbackRegistry, env: 
     };
   }
   if (c.provider === 'azure') {
+    // The Azure shapes carry their own credential (apiKey or an Entra token; the schema
+    // requires one), so the environment's key is never sent to a resource a caller names.
     return {
       kind: 'provider',
       name: `azure/${c.modelName}`,
       provider: 'azure',
       modelId: c.modelName,
-      apiKey: c.apiKey ?? (c.auth ? undefined : fromEnv(env, ENV_KEYS.azure)),
+      apiKey: c.apiKey,
       baseURL: c.baseURL,
       headers: c.headers,
       azure: { resourceName: c.resourceName ?? env.AZURE_RESOURCE_NAME, apiVersion: c.apiVersion, token: c.auth?.token },
@@ -132,9 +164,12 @@ export function resolveModel(spec: ModelSpec, callbacks: CallbackRegistry, env: 
   }
   if (provider === 'vertex' || provider === 'azure') {
     if (provider === 'azure' && (fromEnv(env, ENV_KEYS.azure) || c.apiKey)) {
-      return { kind: 'provider', name: c.modelName, provider: 'azure', modelId, apiKey: c.apiKey ?? fromEnv(env, ENV_KEYS.azure), baseURL: c.baseURL, headers: c.headers, azure: { resourceName: env.AZURE_RESOURCE_NAME } };
+      if (!c.apiKey && callerEndpoint('azure', c.baseURL, env)) refuseEnvCredentialFor('azure', c.modelName, c.baseURL);
+      return { kind: 'provider', name: c.modelName, provider: 'azure', modelId, apiKey: c.apiKey ?? fromEnv(env, ENV_KEYS.azure), baseURL: c.baseURL ?? (c.apiKey ? undefined : env.AZURE_BASE_URL), headers: c.headers, azure: { resourceName: env.AZURE_RESOURCE_NAME } };
     }
     if (provider === 'vertex' && env.GOOGLE_VERTEX_PROJECT && env.GOOGLE_CLIENT_EMAIL && env.GOOGLE_PRIVATE_KEY) {
+      // A service account from the environment signs requests for Google's endpoint only.
+      if (c.baseURL) refuseEnvCredentialFor('vertex', c.modelName, c.baseURL);
       return {
         kind: 'provider', name: c.modelName, provider: 'vertex', modelId, baseURL: c.baseURL, headers: c.headers,
         vertex: { project: env.GOOGLE_VERTEX_PROJECT, location: env.GOOGLE_VERTEX_LOCATION ?? 'us-central1', clientEmail: env.GOOGLE_CLIENT_EMAIL, privateKey: env.GOOGLE_PRIVATE_KEY.replace(/\\n/g, '\n') },
@@ -147,21 +182,45 @@ export function resolveModel(spec: ModelSpec, callbacks: CallbackRegistry, env: 
     const id = env.AWS_ACCESS_KEY_ID;
     const secret = env.AWS_SECRET_ACCESS_KEY;
     if (!region || !id || !secret) throw new DeckhandError(ErrorCode.NoModelConfigured, `'${c.modelName}' needs AWS_REGION, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY`);
+    // AWS credentials from the environment sign requests for AWS's own endpoint only.
+    if (c.baseURL) refuseEnvCredentialFor('bedrock', c.modelName, c.baseURL);
     return { kind: 'provider', name: c.modelName, provider: 'bedrock', modelId, baseURL: c.baseURL, headers: c.headers, bedrock: { region, accessKeyId: id, secretAccessKey: secret, sessionToken: env.AWS_SESSION_TOKEN } };
   }
-  const compatible = !known || (provider === 'openai' && !!c.baseURL && !c.apiKey && !fromEnv(env, ENV_KEYS.openai));
-  const apiKey = c.apiKey ?? (known ? fromEnv(env, ENV_KEYS[provider]) : undefined);
+  const envKey = known && !c.apiKey ? fromEnv(env, ENV_KEYS[provider]) : undefined;
+  const foreign = callerEndpoint(provider, c.baseURL, env);
+  // A caller's own endpoint with no key of its own: keyless (a local server) when the
+  // environment has no key for this provider, refused when it has one (never sent there).
+  if (envKey && foreign) refuseEnvCredentialFor(provider, c.modelName, foreign);
+  const apiKey = c.apiKey ?? envKey;
+  const compatible = !known || (provider === 'openai' && !!c.baseURL && !apiKey);
   if (!apiKey && known && !c.baseURL) {
     throw new DeckhandError(ErrorCode.NoModelConfigured, `model '${c.modelName}' needs an API key: pass apiKey or set ${ENV_KEYS[provider].join(' or ')}`);
   }
+  // With the environment's key, the operator's configured endpoint (if any) is where it goes.
+  const operatorBase = envKey && ENV_BASE_URLS[provider] ? env[ENV_BASE_URLS[provider]]?.trim() || undefined : undefined;
   return {
     kind: 'provider',
     name: c.modelName,
     provider: compatible ? 'openai-compatible' : (provider as 'openai' | 'anthropic' | 'google'),
     modelId,
     apiKey,
-    baseURL: c.baseURL,
+    baseURL: c.baseURL ?? operatorBase,
     headers: c.headers,
     openaiEndpointFormat: c.openaiEndpointFormat,
   };
+}
+
+/** Every credential this process could send on its own, for scrubbing them from output. */
+export function environmentSecrets(env: Env = process.env): string[] {
+  const names = [
+    ...Object.values(ENV_KEYS).flat(),
+    'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'GOOGLE_PRIVATE_KEY', 'GOOGLE_CLIENT_EMAIL',
+    'DECKHAND_API_KEYS',
+  ];
+  return names.flatMap((n) => (env[n] ?? '').split(n === 'DECKHAND_API_KEYS' ? ',' : /$^/)).map((v) => v.trim()).filter((v) => v.length >= 6);
+}
+
+/** `text` with this machine's credentials (and anything shaped like one) masked. */
+export function scrubCredentials(text: string, extra: readonly string[] = [], env: Env = process.env): string {
+  return redactSecrets(text, [...environmentSecrets(env), ...extra]);
 }

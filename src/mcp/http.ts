@@ -11,14 +11,14 @@ import type { SessionManager } from '../server/sessions';
 import { createMcpServer, endSession, type McpSessionState } from './server';
 import { OptionError, resolveMcpOptions, type RawOptions } from './options';
 
+function reply(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+  if (res.headersSent) return;
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ success: false, error: { code, message } }));
+}
+
 interface Entry {
   transport: StreamableHTTPServerTransport;
   state: McpSessionState;
-}
-
-function reply(res: ServerResponse, status: number, code: string, message: string): void {
-  if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ success: false, error: { code, message } }));
 }
 
 export class McpHttpHandler {
@@ -32,18 +32,27 @@ export class McpHttpHandler {
     private readonly base: RawOptions = {},
   ) {}
 
-  private authorized(req: IncomingMessage, url: URL): boolean {
+  /** The caller's tenant from its key (Authorization: Bearer, x-dh-api-key, or ?dhApiKey=), or null. */
+  tenantOf(req: IncomingMessage): string | null {
+    const url = new URL(req.url ?? '/mcp', 'http://mcp.invalid');
     const auth = req.headers.authorization;
     const bearer = auth && /^Bearer\s+(.+)$/i.exec(auth)?.[1];
-    return this.keys.check(bearer || (req.headers['x-dh-api-key'] as string | undefined) || url.searchParams.get('dhApiKey') || undefined);
+    return this.keys.tenantOf(bearer || (req.headers['x-dh-api-key'] as string | undefined) || url.searchParams.get('dhApiKey') || undefined);
   }
 
-  async handle(req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void> {
+  /** Answer the 401 of a request without a valid key, before anything of its body is read. */
+  unauthorized(res: ServerResponse): void {
+    reply(res, 401, 'UNAUTHORIZED', 'missing or wrong key: send Authorization: Bearer <key> (or x-dh-api-key)', { 'www-authenticate': 'Bearer realm="deckhand"' });
+  }
+
+  /** Handle an authenticated request; `readBody` is called only once the request is known to need it. */
+  async handle(req: IncomingMessage, res: ServerResponse, tenant: string, readBody: () => Promise<unknown>): Promise<void> {
     const url = new URL(req.url ?? '/mcp', 'http://mcp.invalid');
-    if (!this.authorized(req, url)) return reply(res, 401, 'UNAUTHORIZED', 'missing or wrong key: send Authorization: Bearer <key> (or x-dh-api-key)');
     const sid = req.headers['mcp-session-id'] as string | undefined;
     const existing = sid ? this.entries.get(sid) : undefined;
-    if (sid && !existing) return reply(res, 404, 'SESSION_NOT_FOUND', `no MCP session '${sid}'; start a new one`);
+    // Another key's MCP session does not exist for this caller.
+    if (sid && (!existing || existing.state.tenant !== tenant)) return reply(res, 404, 'SESSION_NOT_FOUND', `no MCP session '${sid.slice(0, 80)}'; start a new one`);
+    const body = req.method === 'POST' ? await readBody() : undefined;
     if (existing) return existing.transport.handleRequest(req, res, body);
     if (req.method !== 'POST') return reply(res, 400, 'INVALID_ARGUMENT', 'start an MCP session with a POST initialize request');
     let options;
@@ -61,7 +70,7 @@ export class McpHttpHandler {
       if (e instanceof OptionError) return reply(res, 400, 'INVALID_ARGUMENT', e.message);
       throw e;
     }
-    const state: McpSessionState = { options, sessions: this.sessions, home: this.home, session: null, starting: null };
+    const state: McpSessionState = { tenant, options, sessions: this.sessions, home: this.home, session: null, starting: null };
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {

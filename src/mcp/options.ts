@@ -73,6 +73,7 @@ export function resolveMcpOptions(raw: RawOptions, env: Record<string, string | 
   };
 }
 
-export function contextDir(home: string, id: string): string {
-  return join(home, 'contexts', id);
+/** A named browser profile, kept apart per tenant so one key never opens another's logins. */
+export function contextDir(home: string, tenant: string, id: string): string {
+  return join(home, 'contexts', tenant, id);
 }

@@ -9,10 +9,13 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { ENGINE_VERSION } from '../engine/engine';
 import { ActionSchema } from '../protocol/schemas';
+import { scrubCredentials } from '../client/models';
 import type { SessionManager, Session } from '../server/sessions';
 import { contextDir, LOCAL_MODEL, type McpOptions } from './options';
 
 export interface McpSessionState {
+  /** The tenant (API key digest) that opened this MCP session; its browser sessions and profiles are its own. */
+  tenant: string;
   options: McpOptions;
   sessions: SessionManager;
   home: string;
@@ -21,7 +24,7 @@ export interface McpSessionState {
 }
 
 const text = (t: string, structured: Record<string, unknown>) => ({ content: [{ type: 'text' as const, text: t }], structuredContent: structured });
-const fail = (e: unknown) => ({ isError: true, content: [{ type: 'text' as const, text: e instanceof Error ? e.message : String(e) }] });
+const fail = (e: unknown) => ({ isError: true, content: [{ type: 'text' as const, text: scrubCredentials(e instanceof Error ? e.message : String(e)) }] });
 
 /** A tool's failure is a tool error the calling model can read, never a crashed server. */
 const guarded =
@@ -37,18 +40,19 @@ const guarded =
 async function ensureSession(st: McpSessionState): Promise<Session> {
   if (st.session) {
     try {
-      return st.sessions.get(st.session.id);
+      return st.sessions.get(st.session.id, st.tenant);
     } catch {
       st.session = null; // it ended (idle timeout): start a new one
     }
   }
   st.starting ??= st.sessions
     .start(
+      st.tenant,
       {
         model: st.options.modelName === LOCAL_MODEL ? LOCAL_MODEL : { modelName: st.options.modelName, apiKey: st.options.modelApiKey },
         viewport: st.options.viewport,
       },
-      { args: st.options.proxyArgs, userDataDir: st.options.contextId ? contextDir(st.home, st.options.contextId) : undefined },
+      { args: st.options.proxyArgs, userDataDir: st.options.contextId ? contextDir(st.home, st.tenant, st.options.contextId) : undefined },
     )
     .finally(() => (st.starting = null));
   st.session = await st.starting;
@@ -60,14 +64,14 @@ export async function endSession(st: McpSessionState): Promise<boolean> {
   const s = st.session;
   st.session = null;
   if (!s) return false;
-  await st.sessions.end(s.id).catch(() => undefined);
-  if (st.options.contextId && !st.options.persist) await rm(contextDir(st.home, st.options.contextId), { recursive: true, force: true });
+  await st.sessions.end(s.id, st.tenant).catch(() => undefined);
+  if (st.options.contextId && !st.options.persist) await rm(contextDir(st.home, st.tenant, st.options.contextId), { recursive: true, force: true });
   return true;
 }
 
 async function withSession<T>(st: McpSessionState, fn: (s: Session) => Promise<T>): Promise<T> {
   const s = await ensureSession(st);
-  return st.sessions.run(s.id, fn);
+  return st.sessions.run(s.id, st.tenant, fn);
 }
 
 export function createMcpServer(st: McpSessionState): McpServer {

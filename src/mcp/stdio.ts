@@ -5,7 +5,8 @@ import { createMcpServer, endSession, type McpSessionState } from './server';
 import type { McpOptions } from './options';
 
 export async function runStdio(options: McpOptions, sessions: SessionManager, home: string): Promise<void> {
-  const state: McpSessionState = { options, sessions, home, session: null, starting: null };
+  // The caller launched this process: it is the operator, one tenant of its own.
+  const state: McpSessionState = { tenant: 'local', options, sessions, home, session: null, starting: null };
   const server = createMcpServer(state);
   const transport = new StdioServerTransport();
   let closing = false;

@@ -6,6 +6,7 @@
  */
 import { APICallError, generateText, jsonSchema, NoObjectGeneratedError, Output, type LanguageModel, type ModelMessage } from 'ai';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
+import { redactSecrets } from '../protocol/redact';
 import { ModelReplySchema, type ModelReply, type ModelRequest, type ResolvedModel } from '../protocol/model';
 import { ZERO_USAGE, type Usage } from '../protocol/schemas';
 import { localGenerate } from './local';
@@ -26,7 +27,24 @@ export type CallbackInvoker = (callbackId: string, request: ModelRequest, timeou
 
 const n = (v: number | undefined) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
+/** The secret values a resolved model carries (its key, its headers, its signing material). */
+function credentialsOf(model: ResolvedModel): string[] {
+  if (model.kind !== 'provider') return [];
+  const m = model as Record<string, any>;
+  return [
+    m.apiKey, ...Object.values((m.headers as Record<string, string> | undefined) ?? {}), m.azure?.token,
+    m.bedrock?.accessKeyId, m.bedrock?.secretAccessKey, m.bedrock?.sessionToken, m.vertex?.privateKey,
+  ].filter((v): v is string => typeof v === 'string');
+}
+
+/** A provider failure as a typed error, with any credential the provider echoed scrubbed out. */
 export function mapModelError(e: unknown, model: ResolvedModel, timeoutMs: number): DeckhandError {
+  const mapped = mapModelErrorRaw(e, model, timeoutMs);
+  const message = redactSecrets(mapped.message, credentialsOf(model));
+  return message === mapped.message ? mapped : new DeckhandError(mapped.code, message, mapped.data);
+}
+
+function mapModelErrorRaw(e: unknown, model: ResolvedModel, timeoutMs: number): DeckhandError {
   if (e instanceof DeckhandError) return e;
   const name = `model '${model.name}'`;
   const err = e as { name?: string; message?: string; cause?: unknown };

@@ -15,6 +15,8 @@ export const ErrorCode = {
   PageClosed: 'PAGE_CLOSED',
   FrameDetached: 'FRAME_DETACHED',
   NavigationFailed: 'NAVIGATION_FAILED',
+  /** A URL whose scheme the operator has not opened (file:, chrome:, ...). */
+  UrlNotAllowed: 'URL_NOT_ALLOWED',
   EvaluationFailed: 'EVALUATION_FAILED',
   WorkerGone: 'WORKER_GONE',
   BrowserClosed: 'BROWSER_CLOSED',

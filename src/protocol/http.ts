@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { CacheCallOptionSchema } from './cache';
 import { ModelConfigSchema } from './model';
-import { ActionSchema, GotoOptionsSchema, LocatorSpecSchema, VariablesSchema } from './schemas';
+import { ActionSchema, GotoOptionsSchema, LocatorSpecSchema, TimeoutMsSchema, VariablesSchema, WaitMsSchema } from './schemas';
 
 /** A model by name or as a ModelConfig (callbacks cannot cross HTTP). */
 export const HttpModelSchema = z.union([z.string().min(1), z.record(z.unknown())]);
@@ -16,7 +16,7 @@ export const StartSessionRequestSchema = z
     model: HttpModelSchema.optional(),
     viewport: z.object({ width: z.number().int().min(100).max(8000), height: z.number().int().min(100).max(8000) }).strict().optional(),
     headless: z.boolean().optional(),
-    domSettleTimeoutMs: z.number().int().nonnegative().optional(),
+    domSettleTimeoutMs: WaitMsSchema.optional(),
     selfHeal: z.boolean().optional(),
     systemPrompt: z.string().optional(),
     /** A remote Chromium (with the extension) instead of a local one. */
@@ -29,7 +29,7 @@ export type StartSessionRequest = z.infer<typeof StartSessionRequestSchema>;
 
 const common = {
   model: HttpModelSchema.optional(),
-  timeout: z.number().int().positive().optional(),
+  timeout: TimeoutMsSchema.optional(),
   streamResponse: z.boolean().optional(),
 };
 const opOptions = {

@@ -99,6 +99,20 @@ export const MetricsSchema = z.object(
 );
 export type Metrics = Record<MetricName, number>;
 
+/**
+ * The longest any single deadline may be: 10 minutes. Bounded so that one request cannot
+ * hold a session for weeks, and below Node's 2^31 ms timer limit (beyond it timers fire at once).
+ */
+export const MAX_TIMEOUT_MS = 600_000;
+/** A deadline in milliseconds: a whole number from 1 to MAX_TIMEOUT_MS. */
+export const TimeoutMsSchema = z
+  .number()
+  .int()
+  .positive()
+  .max(MAX_TIMEOUT_MS, `a timeout may be at most ${MAX_TIMEOUT_MS} ms (10 minutes)`);
+/** A wait that may be zero (settle times, pauses), bounded the same way. */
+export const WaitMsSchema = z.number().int().nonnegative().max(MAX_TIMEOUT_MS, `a wait may be at most ${MAX_TIMEOUT_MS} ms (10 minutes)`);
+
 /** `%name%` variables: a value, or a value with a description the model may see. */
 export const VariablesSchema = z.record(z.union([z.string(), z.object({ value: z.string(), description: z.string().optional() }).strict()]));
 
@@ -106,7 +120,7 @@ export const VariablesSchema = z.record(z.union([z.string(), z.object({ value: z
 export const OperationOptionsSchema = z
   .object({
     page: PageIdSchema.optional(),
-    timeout: z.number().int().positive().optional(),
+    timeout: TimeoutMsSchema.optional(),
     locator: LocatorSpecSchema.optional(),
     ignoreLocators: z.array(LocatorSpecSchema).optional(),
     frameId: z.number().int().nonnegative().optional(),
@@ -115,7 +129,7 @@ export const OperationOptionsSchema = z
     variables: VariablesSchema.optional(),
     screenshot: z.boolean().optional(),
     systemPrompt: z.string().optional(),
-    domSettleTimeoutMs: z.number().int().nonnegative().optional(),
+    domSettleTimeoutMs: WaitMsSchema.optional(),
     /** Correlates the worker's log events with the caller's operation. */
     opId: z.string().optional(),
     /** Include iframe content (default true). */
@@ -131,7 +145,7 @@ export const SnapshotOptionsSchema = z
     ignoreLocators: z.array(LocatorSpecSchema).optional(),
     /** Token budget for the whole snapshot. */
     budget: z.number().int().min(200).optional(),
-    timeout: z.number().int().positive().optional(),
+    timeout: TimeoutMsSchema.optional(),
   })
   .strict();
 export type SnapshotOptions = z.infer<typeof SnapshotOptionsSchema>;
@@ -149,7 +163,7 @@ export type SnapshotResult = z.infer<typeof SnapshotResultSchema>;
 export const GotoOptionsSchema = z
   .object({
     waitUntil: z.enum(['load', 'domcontentloaded', 'commit']).optional(),
-    timeout: z.number().int().positive().optional(),
+    timeout: TimeoutMsSchema.optional(),
   })
   .strict();
 export type GotoOptions = z.infer<typeof GotoOptionsSchema>;

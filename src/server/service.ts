@@ -17,11 +17,15 @@ import {
 import { describeZodError } from '../protocol/zod-errors';
 import { AgentExecuteRequestSchema, AgentRecordingSchema, type AgentExecuteRequest, type AgentRecording } from '../protocol/agent';
 import { normalizeUrl } from '../engine/snapshot';
-import { SqliteStore, type CacheStore } from '../client/cache/store';
+import { forTenant, SqliteStore, type CacheStore } from '../client/cache/store';
+import { ensurePrivateDir } from '../client/private-files';
+import { scrubCredentials } from '../client/models';
+import { MAX_TIMEOUT_MS, DEFAULTS } from '../protocol/schemas';
 import type { CallOptions } from '../client/deckhand';
 import { HttpError } from './http-error';
 import { loadKeys, type KeyRing } from './keys';
-import { SessionManager, type Session } from './sessions';
+import { MAX_AGENT_MS, SessionManager, type Session } from './sessions';
+import { HostCheck } from './hosts';
 import { McpHttpHandler } from '../mcp/http';
 import type { RawOptions } from '../mcp/options';
 
@@ -34,6 +38,13 @@ export interface ServiceOptions {
   maxSessions?: number;
   idleTimeoutMs?: number;
   maxBodyBytes?: number;
+  /** Host header values accepted besides loopback names (for a service behind a proxy or on another interface). */
+  allowedHosts?: string[];
+  /** Origins (scheme://host:port) whose browser pages may call the service; none by default. */
+  allowedOrigins?: string[];
+  /** How long a client may take to send a request's headers, and its whole body (ms). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
   log?: (line: string) => void;
   /** Mount the MCP server at /mcp (default true), with these defaults for its options. */
   mcp?: boolean;
@@ -67,22 +78,34 @@ const STATUS: Record<string, number> = {
   [ErrorCode.InvalidArgument]: 400, [ErrorCode.InvalidSelector]: 400, [ErrorCode.UnsupportedMethod]: 400, [ErrorCode.NoModelConfigured]: 400,
   [ErrorCode.ElementNotFound]: 422, [ErrorCode.ElementNotActionable]: 422, [ErrorCode.ElementCovered]: 422, [ErrorCode.ActionFailed]: 422,
   [ErrorCode.ModelRefused]: 422, [ErrorCode.EvaluationFailed]: 422, [ErrorCode.NavigationFailed]: 422, [ErrorCode.BatchFailed]: 422,
+  [ErrorCode.UrlNotAllowed]: 403,
   [ErrorCode.ModelAuthFailed]: 502, [ErrorCode.ModelProviderError]: 502, [ErrorCode.ModelUnreachable]: 502, [ErrorCode.ModelOutputInvalid]: 502,
   [ErrorCode.ModelRateLimited]: 503, [ErrorCode.WorkerGone]: 503, [ErrorCode.BrowserClosed]: 503, [ErrorCode.ExtensionMissing]: 502,
   [ErrorCode.PageClosed]: 409, [ErrorCode.FrameDetached]: 409, [ErrorCode.Closed]: 409, [ErrorCode.Cancelled]: 409,
   [ErrorCode.Timeout]: 504,
 };
 
+/** The one error body; messages are scrubbed of credentials, which providers sometimes echo. */
 function errorBody(e: unknown, log?: (l: string) => void): { status: number; body: { success: false; error: { code: string; message: string } } } {
-  if (e instanceof HttpError) return { status: e.status, body: { success: false, error: { code: e.code, message: e.message } } };
-  if (e instanceof DeckhandError) return { status: STATUS[e.code] ?? 500, body: { success: false, error: { code: e.code, message: e.message } } };
+  if (e instanceof HttpError) return { status: e.status, body: { success: false, error: { code: e.code, message: scrubCredentials(e.message) } } };
+  if (e instanceof DeckhandError) return { status: STATUS[e.code] ?? 500, body: { success: false, error: { code: e.code, message: scrubCredentials(e.message) } } };
   log?.(`internal error: ${(e as Error)?.stack ?? e}`);
   return { status: 500, body: { success: false, error: { code: 'INTERNAL', message: 'the service failed to handle this request (a bug on our side); its log has the details' } } };
 }
 
-function send(res: ServerResponse, status: number, body: unknown): void {
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' }).end(JSON.stringify(body));
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers }).end(JSON.stringify(body));
+}
+
+/** JSON bodies only: anything else is refused before it is read (a form post from a page, say). */
+function requireJson(req: IncomingMessage): void {
+  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+  if (!hasBody) return;
+  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
+    throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `the request body must be JSON (content-type: application/json), got ${type ? JSON.stringify(type) : 'no content-type'}`);
+  }
 }
 
 async function readJson(req: IncomingMessage, max: number): Promise<unknown> {
@@ -139,7 +162,7 @@ class Stream {
   }
   emit(e: Omit<StreamEvent, 'id'>): void {
     if (this.res.writableEnded || this.res.destroyed) return;
-    const ev: StreamEvent = { id: ++this.n, ...e };
+    const ev: StreamEvent = { id: ++this.n, ...e, ...(e.message !== undefined ? { message: scrubCredentials(e.message) } : {}) };
     this.res.write(`id: ${ev.id}\nevent: ${ev.status}\ndata: ${JSON.stringify(ev)}\n\n`);
   }
   end(): void {
@@ -147,49 +170,72 @@ class Stream {
   }
 }
 
-type Handler = (ctx: { req: IncomingMessage; res: ServerResponse; body: unknown; params: Record<string, string> }) => Promise<void>;
+type Handler = (ctx: { req: IncomingMessage; res: ServerResponse; body: unknown; params: Record<string, string>; tenant: string }) => Promise<void>;
+
+/** A session id from the path; a malformed escape is the caller's mistake (400), not ours. */
+function pathParam(raw: string | undefined): string {
+  try {
+    return decodeURIComponent(raw ?? '');
+  } catch {
+    throw new HttpError(400, 'INVALID_SESSION_ID', `'${(raw ?? '').slice(0, 80)}' is not a session id (session ids are UUIDs)`);
+  }
+}
 
 export async function startService(o: ServiceOptions): Promise<RunningService> {
-  const log = o.log ?? (() => undefined);
+  ensurePrivateDir(o.home);
   const keys = loadKeys(o.home);
+  const rawLog = o.log ?? (() => undefined);
+  const log = (line: string) => rawLog(scrubCredentials(line, keys.secrets));
   const store = o.store ?? (await SqliteStore.open(join(o.home, 'cache.db')));
   const maxBody = o.maxBodyBytes ?? 1024 * 1024;
   const sessions = new SessionManager({ maxSessions: o.maxSessions ?? 4, idleTimeoutMs: o.idleTimeoutMs ?? 10 * 60_000 }, {}, log);
   const inflight = new Set<Promise<unknown>>();
   const mcp = o.mcp === false ? null : new McpHttpHandler(keys, sessions, o.home, o.mcpOptions);
+  const bindHost = o.host ?? '127.0.0.1';
+  const hosts = new HostCheck({ bindHost, allowedHosts: o.allowedHosts, allowedOrigins: o.allowedOrigins });
 
-  /** Run an operation on a session, as JSON or as an event stream; a client that leaves cancels it. */
+  /**
+   * Run an operation on one of the caller's sessions, as JSON or as an event stream, within
+   * `deadlineMs` (the request's own timeout, bounded). A client that leaves cancels it.
+   */
   const operate = async (
     req: IncomingMessage,
     res: ServerResponse,
     id: string,
+    tenant: string,
     stream: boolean,
+    deadlineMs: number,
     fn: (s: Session, signal: AbortSignal) => Promise<unknown>,
   ): Promise<void> => {
-    const abort = new AbortController();
+    const left = new AbortController();
     // A client that disconnects before its answer aborts the operation and frees the session.
     res.on('close', () => {
-      if (!res.writableFinished) abort.abort();
+      if (!res.writableFinished) left.abort();
     });
     if (!stream) {
-      const data = await sessions.run(id, (s) => fn(s, abort.signal));
+      const data = await sessions.run(id, tenant, fn, { deadlineMs, signal: left.signal });
       send(res, 200, { success: true, data });
       return;
     }
-    sessions.get(id); // 404 before the stream opens
+    sessions.get(id, tenant); // 400/404 before the stream opens
     const sse = new Stream(res);
     sse.emit({ status: 'starting' });
     try {
-      const data = await sessions.run(id, async (s) => {
-        sse.emit({ status: 'connected', message: `session ${s.id}` });
-        s.listener = (line) =>
-          sse.emit({ status: 'running', message: line.message, data: { level: line.level, ...(line.data?.span === 'agent-step' ? { step: line.data.step } : {}) } });
-        try {
-          return await fn(s, abort.signal);
-        } finally {
-          s.listener = null;
-        }
-      });
+      const data = await sessions.run(
+        id,
+        tenant,
+        async (s, signal) => {
+          sse.emit({ status: 'connected', message: `session ${s.id}` });
+          s.listener = (line) =>
+            sse.emit({ status: 'running', message: line.message, data: { level: line.level, ...(line.data?.span === 'agent-step' ? { step: line.data.step } : {}) } });
+          try {
+            return await fn(s, signal);
+          } finally {
+            s.listener = null;
+          }
+        },
+        { deadlineMs, signal: left.signal },
+      );
       sse.emit({ status: 'finished', data });
     } catch (e) {
       sse.emit({ status: 'error', error: errorBody(e, log).body.error });
@@ -202,14 +248,16 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     const { input: _i, instruction: _n, schema: _s, streamResponse: _sr, ...rest } = b;
     return { ...(rest as CallOptions), signal };
   };
+  /** How long a model operation may run: its own timeout, else the default, never past the bound. */
+  const opDeadline = (timeout: number | undefined) => Math.min(timeout ?? DEFAULTS.modelOperationTimeoutMs, MAX_TIMEOUT_MS);
 
   const routes: [RegExp, Handler][] = [
     [
       /^\/v1\/sessions\/start$/,
-      async ({ req, res, body }) => {
+      async ({ req, res, body, tenant }) => {
         const b = parse<ReturnType<typeof StartSessionRequestSchema.parse>>(StartSessionRequestSchema, body, 'session start request');
         const stream = wantsStream(req, b);
-        const run = async () => ({ sessionId: (await sessions.start(b)).id, available: true });
+        const run = async () => ({ sessionId: (await sessions.start(tenant, b)).id, available: true });
         if (!stream) return send(res, 200, { success: true, data: await run() });
         const sse = new Stream(res);
         sse.emit({ status: 'starting' });
@@ -224,53 +272,55 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     ],
     [
       /^\/v1\/sessions\/([^/]+)\/navigate$/,
-      async ({ req, res, body, params }) => {
+      async ({ req, res, body, params, tenant }) => {
         const b = parse<ReturnType<typeof NavigateRequestSchema.parse>>(NavigateRequestSchema, body, 'navigate request');
-        await operate(req, res, params.id, wantsStream(req, b), async (s) => (await s.dh.context.activePage()).goto(b.url, b.options));
+        const deadline = Math.min(b.options?.timeout ?? DEFAULTS.navigationTimeoutMs, MAX_TIMEOUT_MS);
+        await operate(req, res, params.id, tenant, wantsStream(req, b), deadline, async (s) => (await s.dh.context.activePage()).goto(b.url, b.options));
       },
     ],
     [
       /^\/v1\/sessions\/([^/]+)\/act$/,
-      async ({ req, res, body, params }) => {
+      async ({ req, res, body, params, tenant }) => {
         const b = parse<ReturnType<typeof ActRequestSchema.parse>>(ActRequestSchema, body, 'act request');
-        await operate(req, res, params.id, wantsStream(req, b), (s, signal) => s.dh.act(b.input, callOptions(b, signal)));
+        await operate(req, res, params.id, tenant, wantsStream(req, b), opDeadline(b.timeout), (s, signal) => s.dh.act(b.input, callOptions(b, signal)));
       },
     ],
     [
       /^\/v1\/sessions\/([^/]+)\/observe$/,
-      async ({ req, res, body, params }) => {
+      async ({ req, res, body, params, tenant }) => {
         const b = parse<ReturnType<typeof ObserveRequestSchema.parse>>(ObserveRequestSchema, body, 'observe request');
-        await operate(req, res, params.id, wantsStream(req, b), (s, signal) => s.dh.observe(b.instruction, callOptions(b, signal)));
+        await operate(req, res, params.id, tenant, wantsStream(req, b), opDeadline(b.timeout), (s, signal) => s.dh.observe(b.instruction, callOptions(b, signal)));
       },
     ],
     [
       /^\/v1\/sessions\/([^/]+)\/extract$/,
-      async ({ req, res, body, params }) => {
+      async ({ req, res, body, params, tenant }) => {
         const b = parse<ReturnType<typeof ExtractRequestSchema.parse>>(ExtractRequestSchema, body, 'extract request');
-        await operate(req, res, params.id, wantsStream(req, b), (s, signal) => s.dh.extract(b.instruction, b.schema, callOptions(b, signal)));
+        await operate(req, res, params.id, tenant, wantsStream(req, b), opDeadline(b.timeout), (s, signal) => s.dh.extract(b.instruction, b.schema, callOptions(b, signal)));
       },
     ],
     [
       /^\/v1\/sessions\/([^/]+)\/agentExecute$/,
-      async ({ req, res, body, params }) => {
+      async ({ req, res, body, params, tenant }) => {
         const b = parse<AgentExecuteRequest>(AgentExecuteRequestSchema, body, 'agentExecute request');
         const stream = wantsStream(req, b);
         const searchUrl = process.env.DECKHAND_SEARCH_URL;
         if (b.executeOptions.useSearch && !searchUrl) {
           throw new HttpError(400, 'INVALID_ARGUMENT', 'useSearch needs a search provider, and this service has none: set DECKHAND_SEARCH_URL (a SearXNG-style JSON endpoint)');
         }
-        await operate(req, res, params.id, stream, async (s, signal) => {
+        const cache = forTenant(store, tenant);
+        await operate(req, res, params.id, tenant, stream, MAX_AGENT_MS, async (s, signal) => {
           let replay: AgentRecording | undefined;
           let cacheKey: string | undefined;
           if (b.shouldCache) {
             const startUrl = normalizeUrl(await (await s.dh.context.activePage()).url());
             cacheKey = agentCacheKey(b, startUrl);
-            const look = await store.lookup(cacheKey, cacheKey);
+            const look = await cache.lookup(cacheKey, cacheKey);
             const parsed = look.entry ? AgentRecordingSchema.safeParse(look.entry.result) : null;
             if (parsed?.success) replay = parsed.data;
           }
           const r = await s.dh.agentExecute(b, { signal, searchUrl, record: !!b.shouldCache && !replay, replay });
-          if (cacheKey && r.recording) await store.record({ key: cacheKey, baseKey: cacheKey, op: 'agent', result: r.recording, usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 0 } });
+          if (cacheKey && r.recording) await cache.record({ key: cacheKey, baseKey: cacheKey, op: 'agent', result: r.recording, usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 0 } });
           const entry = r.recording ?? (r.result.metadata?.replayed ? replay : undefined);
           return { result: r.result, ...(cacheKey && entry ? { cacheEntry: { cacheKey, entry } } : {}) };
         });
@@ -278,63 +328,82 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     ],
     [
       /^\/v1\/sessions\/([^/]+)\/end$/,
-      async ({ req, res, body, params }) => {
+      async ({ req, res, body, params, tenant }) => {
         const b = parse<{ streamResponse?: boolean }>(EndRequestSchema, body, 'end request');
         wantsStream(req, b);
-        const s = sessions.get(params.id);
-        if (s.busy) throw new HttpError(409, 'SESSION_BUSY', `session '${params.id}' is running an operation; end it when that finishes`);
-        await sessions.end(params.id);
+        // Always ends: whatever runs in the session is cancelled.
+        await sessions.end(params.id, tenant);
         send(res, 200, { success: true, data: { ended: true } });
       },
     ],
     [
       /^\/v1\/cache\/lookup$/,
-      async ({ res, body }) => {
+      async ({ res, body, tenant }) => {
         const r = parse<{ key: string; baseKey: string }>(CacheLookupRequestSchema, body, 'cache lookup');
-        send(res, 200, { success: true, data: await store.lookup(r.key, r.baseKey) });
+        send(res, 200, { success: true, data: await store.lookup(r.key, r.baseKey, tenant) });
       },
     ],
     [
       /^\/v1\/cache\/record$/,
-      async ({ res, body }) => send(res, 200, { success: true, data: await store.record(parse(CacheRecordRequestSchema, body, 'cache record')) }),
+      async ({ res, body, tenant }) => send(res, 200, { success: true, data: await store.record(parse(CacheRecordRequestSchema, body, 'cache record'), tenant) }),
     ],
   ];
 
-  const server = createServer((req, res) => {
-    const p = (async () => {
-      try {
-        const path = new URL(req.url ?? '/', 'http://service.invalid').pathname;
-        if (mcp && path === '/mcp') {
-          // MCP has its own authentication forms and protocol errors.
-          const body = req.method === 'POST' ? await readJson(req, maxBody) : undefined;
-          await mcp.handle(req, res, body);
-          return;
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    try {
+      hosts.check(req);
+      const path = new URL(req.url ?? '/', 'http://service.invalid').pathname;
+      if (mcp && path === '/mcp') {
+        // The key is checked before a byte of the body is read.
+        const tenant = mcp.tenantOf(req);
+        if (!tenant) {
+          if (!req.complete) res.setHeader('connection', 'close');
+          return mcp.unauthorized(res);
         }
-        const match = routes.map(([re, h]) => [re.exec(path), h] as const).find(([m]) => m);
-        if (!match) throw new HttpError(404, 'NOT_FOUND', `no endpoint ${req.method} ${path}`);
-        if (req.method !== 'POST') throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${path} takes POST`);
-        // x-dh-project-id is accepted and ignored: keys are project-scoped.
-        if (!keys.check(req.headers['x-dh-api-key'] as string | undefined)) throw new HttpError(401, 'UNAUTHORIZED', 'missing or wrong x-dh-api-key');
-        const [m, handler] = match;
-        const body = await readJson(req, maxBody);
-        if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'INVALID_ARGUMENT', 'the request body must be a JSON object');
-        await handler({ req, res, body, params: { id: decodeURIComponent(m![1] ?? '') } });
-      } catch (e) {
-        const { status, body } = errorBody(e, log);
-        send(res, status, body);
-        // Unread request bodies (e.g. a 413) must not hang the connection.
-        if (!req.complete) req.resume();
+        if (req.method === 'POST') requireJson(req);
+        await mcp.handle(req, res, tenant, () => readJson(req, maxBody));
+        return;
       }
-    })();
-    inflight.add(p);
-    void p.finally(() => inflight.delete(p));
-  });
-  server.requestTimeout = 0; // operations have their own deadlines
+      const match = routes.map(([re, h]) => [re.exec(path), h] as const).find(([m]) => m);
+      if (!match) throw new HttpError(404, 'NOT_FOUND', `no endpoint ${req.method} ${path.slice(0, 200)}`);
+      if (req.method !== 'POST') throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${path} takes POST`);
+      // x-dh-project-id is accepted and ignored: keys are project-scoped.
+      const tenant = keys.tenantOf(req.headers['x-dh-api-key'] as string | undefined);
+      if (!tenant) throw new HttpError(401, 'UNAUTHORIZED', 'missing or wrong x-dh-api-key');
+      requireJson(req);
+      const [m, handler] = match;
+      const params = { id: pathParam(m![1]) };
+      const body = await readJson(req, maxBody);
+      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'INVALID_ARGUMENT', 'the request body must be a JSON object');
+      await handler({ req, res, body, params, tenant });
+    } catch (e) {
+      const { status, body } = errorBody(e, log);
+      // A body left unread is not drained (it may be an attacker's slow trickle): the connection closes instead.
+      send(res, status, body, req.complete ? {} : { connection: 'close' });
+    }
+  };
+
+  const server = createServer(
+    {
+      // Slow clients are cut off: headers within 10 s, the whole request within 30 s
+      // (these cover receiving the request only; a long answer or event stream is unaffected).
+      headersTimeout: o.headersTimeoutMs ?? 10_000,
+      requestTimeout: o.requestTimeoutMs ?? 30_000,
+      connectionsCheckingInterval: 1_000,
+    },
+    (req, res) => {
+      const p = handle(req, res);
+      inflight.add(p);
+      void p.finally(() => inflight.delete(p));
+    },
+  );
+  server.maxHeadersCount = 100;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(o.port ?? 3000, o.host ?? '127.0.0.1', () => resolve());
+    server.listen(o.port ?? 3000, bindHost, () => resolve());
   });
   const addr = server.address() as AddressInfo;
+  hosts.listening(addr.port);
   const host = addr.family === 'IPv6' ? `[${addr.address}]` : addr.address;
   return {
     url: `http://${host}:${addr.port}`,

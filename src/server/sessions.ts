@@ -1,22 +1,31 @@
 /**
- * Browser sessions of the HTTP service: each one a browser with the extension
- * (launched with its own profile, or a remote Chromium by CDP URL) and one
- * Deckhand instance. Operations on a session run one at a time.
+ * Browser sessions of the HTTP service and the MCP server: each one a browser with the
+ * extension (launched with its own profile, or a remote Chromium by CDP URL) and one
+ * Deckhand instance. A session belongs to the tenant (API key) that started it; other
+ * tenants are told it does not exist. Operations on a session run one at a time, each
+ * with a hard deadline; ending a session cancels what runs in it.
  */
 import { randomUUID } from 'node:crypto';
 import { Deckhand, type CreateOptions } from '../client/deckhand';
 import { localBrowser, type BrowserHandle } from '../client/browser';
 import type { LogLine } from '../client/logging';
+import { DEFAULTS, MAX_TIMEOUT_MS } from '../protocol/schemas';
 import type { StartSessionRequest } from '../protocol/http';
 import { HttpError } from './http-error';
 
 export interface Session {
   id: string;
+  /** The tenant (a digest of the API key) that started it. */
+  owner: string;
   dh: Deckhand;
   browser: BrowserHandle;
   ownsBrowser: boolean;
   busy: boolean;
   lastUsed: number;
+  /** Cancels the running operation (set while busy). */
+  abort: AbortController | null;
+  /** When the running operation must have finished, grace included. */
+  deadline: number;
   /** Receives the session's log lines while a streamed request runs. */
   listener: ((line: LogLine) => void) | null;
 }
@@ -25,6 +34,16 @@ export interface SessionLimits {
   maxSessions: number;
   idleTimeoutMs: number;
 }
+
+/** Session ids are UUIDs; anything else is a malformed id (400), never a lookup. */
+const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** How long past its own deadline an operation may take to wind down before its session is ended. */
+const OVERRUN_GRACE_MS = 10_000;
+/** The deadline of an operation that names none. */
+const DEFAULT_OPERATION_MS = DEFAULTS.modelOperationTimeoutMs;
+/** An agent run takes many steps; it too has a bound. */
+export const MAX_AGENT_MS = 3 * MAX_TIMEOUT_MS;
 
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();
@@ -36,8 +55,8 @@ export class SessionManager {
     private readonly defaults: Partial<CreateOptions> = {},
     private readonly log: (line: string) => void = () => undefined,
   ) {
-    // Forgotten sessions end after the idle timeout.
-    this.sweeper = setInterval(() => void this.sweep(), Math.min(30_000, Math.max(1000, limits.idleTimeoutMs / 4)));
+    // Forgotten, overdue and crashed sessions end on the next sweep.
+    this.sweeper = setInterval(() => void this.sweep(), Math.min(5_000, Math.max(1000, limits.idleTimeoutMs / 4)));
     this.sweeper.unref();
   }
 
@@ -45,7 +64,7 @@ export class SessionManager {
     return this.sessions.size;
   }
 
-  async start(req: StartSessionRequest, launch: { args?: string[]; userDataDir?: string } = {}): Promise<Session> {
+  async start(owner: string, req: StartSessionRequest, launch: { args?: string[]; userDataDir?: string } = {}): Promise<Session> {
     if (this.sessions.size + this.starting >= this.limits.maxSessions) {
       throw new HttpError(429, 'TOO_MANY_SESSIONS', `this service runs at most ${this.limits.maxSessions} sessions at once; end one first`);
     }
@@ -55,7 +74,9 @@ export class SessionManager {
       browser = req.cdpUrl
         ? await localBrowser.connect({ cdpUrl: req.cdpUrl, headers: req.cdpHeaders })
         : await localBrowser.launch({ headless: req.headless ?? true, viewport: req.viewport, args: launch.args, userDataDir: launch.userDataDir });
-      const session: Session = { id: randomUUID(), browser, ownsBrowser: !req.cdpUrl, busy: false, lastUsed: Date.now(), listener: null, dh: null as never };
+      const session: Session = {
+        id: randomUUID(), owner, browser, ownsBrowser: !req.cdpUrl, busy: false, lastUsed: Date.now(), abort: null, deadline: 0, listener: null, dh: null as never,
+      };
       session.dh = await Deckhand.create({
         ...this.defaults,
         browser,
@@ -75,32 +96,59 @@ export class SessionManager {
     }
   }
 
-  get(id: string): Session {
+  /** The caller's own session; a malformed id is 400, someone else's is 404 like a missing one. */
+  get(id: string, owner: string): Session {
+    if (!SESSION_ID.test(id)) throw new HttpError(400, 'INVALID_SESSION_ID', `'${id.slice(0, 80)}' is not a session id (session ids are UUIDs)`);
     const s = this.sessions.get(id);
-    if (!s) throw new HttpError(404, 'SESSION_NOT_FOUND', `no active session '${id}' (it never existed, ended, or timed out idle)`);
+    if (!s || s.owner !== owner) throw new HttpError(404, 'SESSION_NOT_FOUND', `no active session '${id}' (it never existed, ended, or timed out idle)`);
     return s;
   }
 
-  /** Run one operation on a session; a second concurrent one is refused with 409. */
-  async run<T>(id: string, fn: (s: Session) => Promise<T>): Promise<T> {
-    const s = this.get(id);
+  /**
+   * Run one operation on a session; a second concurrent one is refused with 409. The
+   * operation gets a signal that aborts when the caller leaves, when its deadline passes
+   * or when the session ends; `deadlineMs` (bounded) is how long it may run.
+   */
+  async run<T>(id: string, owner: string, fn: (s: Session, signal: AbortSignal) => Promise<T>, opts: { deadlineMs?: number; signal?: AbortSignal } = {}): Promise<T> {
+    const s = this.get(id, owner);
     if (s.busy) throw new HttpError(409, 'SESSION_BUSY', `session '${id}' is running another operation; operations on one session run one at a time`);
+    const limit = Math.min(opts.deadlineMs ?? DEFAULT_OPERATION_MS, MAX_AGENT_MS);
+    const abort = new AbortController();
+    const onCallerGone = () => abort.abort(opts.signal?.reason);
+    opts.signal?.addEventListener('abort', onCallerGone, { once: true });
     s.busy = true;
+    s.abort = abort;
+    s.deadline = Date.now() + limit + OVERRUN_GRACE_MS;
+    let timer: NodeJS.Timeout | undefined;
+    // The hard deadline answers the caller even when the operation itself does not return.
+    const overdue = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        abort.abort();
+        reject(new HttpError(504, 'TIMEOUT', `the operation on session '${id}' ran past its deadline of ${limit + OVERRUN_GRACE_MS} ms and was cancelled`));
+      }, limit + OVERRUN_GRACE_MS);
+    });
     try {
-      return await fn(s);
+      return await Promise.race([fn(s, abort.signal), overdue]);
     } finally {
+      clearTimeout(timer);
+      opts.signal?.removeEventListener('abort', onCallerGone);
       s.busy = false;
+      s.abort = null;
       s.lastUsed = Date.now();
     }
   }
 
-  async end(id: string): Promise<void> {
-    const s = this.get(id);
-    this.sessions.delete(id);
-    await this.close(s);
+  /** End a session, cancelling whatever runs in it. */
+  async end(id: string, owner: string): Promise<void> {
+    const s = this.get(id, owner);
+    await this.finish(s, 'ended by its caller');
   }
 
-  private async close(s: Session): Promise<void> {
+  private async finish(s: Session, why: string): Promise<void> {
+    if (this.sessions.get(s.id) !== s) return;
+    this.sessions.delete(s.id);
+    s.abort?.abort();
+    this.log(`session ${s.id}: ${why}`);
     await s.dh.close().catch(() => undefined);
     // A remote browser is only disconnected from, never closed: this service did not start it.
     await s.browser.close().catch(() => undefined);
@@ -109,18 +157,14 @@ export class SessionManager {
   private async sweep(): Promise<void> {
     const now = Date.now();
     for (const s of [...this.sessions.values()]) {
-      if (!s.busy && now - s.lastUsed > this.limits.idleTimeoutMs) {
-        this.log(`session ${s.id} idle for ${Math.round((now - s.lastUsed) / 1000)} s: ending it`);
-        this.sessions.delete(s.id);
-        await this.close(s);
-      }
+      if (!s.browser.isConnected) await this.finish(s, 'its browser is gone: ending it');
+      else if (s.busy && now > s.deadline) await this.finish(s, 'its operation outlived its deadline: ending it');
+      else if (!s.busy && now - s.lastUsed > this.limits.idleTimeoutMs) await this.finish(s, `idle for ${Math.round((now - s.lastUsed) / 1000)} s: ending it`);
     }
   }
 
   async endAll(): Promise<void> {
     clearInterval(this.sweeper);
-    const all = [...this.sessions.values()];
-    this.sessions.clear();
-    await Promise.all(all.map((s) => this.close(s)));
+    await Promise.all([...this.sessions.values()].map((s) => this.finish(s, 'the service is stopping')));
   }
 }

@@ -187,7 +187,7 @@ describe('agentExecute over HTTP', () => {
     const { data } = (await (await post('/v1/sessions/start', {})).json()) as any;
     const id = data.sessionId;
     // The session's own browser: the planner reads state from it through the test's evaluate helper, so point it there.
-    const session = svc.sessions.get(id);
+    const session = svc.sessions.get(id, svc.keys.tenantOf(KEY)!);
     const spage = await session.dh.context.activePage();
     await post(`/v1/sessions/${id}/navigate`, { url: `${h.origin}/app/login.html` });
     const sstate = <T,>(fn: () => T) => spage.evaluate(fn);

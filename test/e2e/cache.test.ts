@@ -185,12 +185,18 @@ describe('the cache service and its SQLite store', () => {
       expect(db).toContain('%who%');
       expect(db).not.toContain('Very Secret Name 4411');
       expect(db).not.toContain('sk-test');
-      // Two writers at once: every lookup is counted.
+      // Two writers at once: every lookup of an entry is counted.
       const a = new RemoteStore(svc.url, 'test-key-1');
       const b = new RemoteStore(svc.url, 'test-key-1');
       const key = 'k'.repeat(32);
+      await a.record({ key, baseKey: 'b'.repeat(32), op: 'extract', result: { v: 1 }, usage: { inputTokens: 1, outputTokens: 1, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 1 } });
       await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).lookup(key, 'b'.repeat(32))));
-      expect((await a.lookup(key, 'b'.repeat(32))).count).toBe(41);
+      expect((await a.lookup(key, 'b'.repeat(32))).count).toBe(42);
+      // A lookup of a key with no entry adds nothing: the file cannot be grown by lookups.
+      const before = (await a.lookup('m'.repeat(32), 'n'.repeat(32))).count;
+      await Promise.all(Array.from({ length: 20 }, () => b.lookup('m'.repeat(32), 'n'.repeat(32))));
+      expect(before).toBe(1);
+      expect((await a.lookup('m'.repeat(32), 'n'.repeat(32))).count).toBe(1);
       // A wrong key is refused.
       await expect(new RemoteStore(svc.url, 'wrong').lookup(key, key)).rejects.toThrow(/401/);
     } finally {

@@ -121,8 +121,53 @@ describe('resolveModel: ModelConfig', () => {
   it('openai with baseURL and no key anywhere is OpenAI-compatible; with a key it stays openai', () => {
     expect(resolve({ modelName: 'openai/gpt-4.1', baseURL: 'http://proxy.test/v1' })).toMatchObject({ provider: 'openai-compatible', modelId: 'gpt-4.1' });
     expect(resolve({ modelName: 'openai/gpt-4.1', baseURL: 'http://proxy.test/v1', apiKey: 'k' })).toMatchObject({ provider: 'openai', apiKey: 'k', baseURL: 'http://proxy.test/v1' });
-    expect(resolve({ modelName: 'openai/gpt-4.1', baseURL: 'http://proxy.test/v1' }, { OPENAI_API_KEY: 'envk' })).toMatchObject({ provider: 'openai', apiKey: 'envk' });
   });
+});
+
+describe('resolveModel: the environment\'s credentials never go to an endpoint a caller chose', () => {
+  const ENV = {
+    OPENAI_API_KEY: 'sk-env-openai-0000', ANTHROPIC_API_KEY: 'sk-ant-env-1111', GEMINI_API_KEY: 'AIza-env-2222', AZURE_API_KEY: 'az-env-3333',
+    AZURE_RESOURCE_NAME: 'operator-res', AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'AKIAENV', AWS_SECRET_ACCESS_KEY: 'aws-env-secret',
+    GOOGLE_VERTEX_PROJECT: 'p', GOOGLE_CLIENT_EMAIL: 'sa@p', GOOGLE_PRIVATE_KEY: 'pk-env',
+  };
+  const leaks = (r: ResolvedModel) => JSON.stringify(r).match(/sk-env|sk-ant-env|AIza-env|az-env|aws-env|AKIAENV|pk-env/);
+
+  it('a baseURL without apiKey is refused when the environment holds that provider\'s key', () => {
+    for (const modelName of ['openai/gpt-4.1', 'anthropic/claude-sonnet-4-5', 'google/gemini-2.5-flash', 'azure/dep', 'bedrock/m', 'vertex/gemini']) {
+      failure({ modelName, baseURL: 'http://attacker.test/v1' }, ENV, 'INVALID_ARGUMENT', /only sent to .*own endpoint.*pass apiKey/);
+    }
+    failure({ modelName: 'gpt-4.1', provider: 'openai', baseURL: 'http://attacker.test/v1' }, ENV, 'INVALID_ARGUMENT', /pass apiKey/);
+  });
+
+  it('the Azure config shapes carry their own credential: the environment key is never filled in', () => {
+    failure({ provider: 'azure', modelName: 'dep', resourceName: 'attacker-res' }, ENV, 'INVALID_ARGUMENT', /apiKey: Required/);
+    const r = resolve({ provider: 'azure', modelName: 'dep', resourceName: 'mine', apiKey: 'own-azure-key' }, ENV);
+    expect(r).toMatchObject({ apiKey: 'own-azure-key', azure: { resourceName: 'mine' } });
+    expect(leaks(r)).toBeNull();
+    // By name, the environment key goes only to the operator's resource.
+    expect(resolve('azure/dep', ENV)).toMatchObject({ apiKey: 'az-env-3333', azure: { resourceName: 'operator-res' } });
+  });
+
+  it('a caller\'s own key goes wherever the caller says, and no environment credential rides along', () => {
+    const r = resolve({ modelName: 'openai/gpt-4.1', baseURL: 'http://mine.test/v1', apiKey: 'caller-key' }, ENV);
+    expect(r).toMatchObject({ apiKey: 'caller-key', baseURL: 'http://mine.test/v1' });
+    expect(leaks(r)).toBeNull();
+    expect(leaks(resolve({ modelName: 'local/llama', baseURL: 'http://mine.test/v1' }, ENV))).toBeNull();
+  });
+
+  it('the operator\'s own endpoint (OPENAI_BASE_URL) may carry the environment key, and is used by default', () => {
+    const env = { ...ENV, OPENAI_BASE_URL: 'http://gateway.internal/v1' };
+    expect(resolve({ modelName: 'openai/gpt-4.1', baseURL: 'http://gateway.internal/v1/' }, env)).toMatchObject({ apiKey: 'sk-env-openai-0000' });
+    expect(resolve('openai/gpt-4.1', env)).toMatchObject({ apiKey: 'sk-env-openai-0000', baseURL: 'http://gateway.internal/v1' });
+    failure({ modelName: 'openai/gpt-4.1', baseURL: 'http://other.test/v1' }, env, 'INVALID_ARGUMENT', /pass apiKey/);
+  });
+
+  it('with no key in the environment, a keyless endpoint (a local server) still works', () => {
+    expect(resolve({ modelName: 'openai/gpt-4.1', baseURL: 'http://127.0.0.1:8000/v1' }, {})).toMatchObject({ provider: 'openai-compatible', apiKey: undefined });
+  });
+});
+
+describe('resolveModel: more configs', () => {
 
   it('passes openaiEndpointFormat and headers through', () => {
     expect(resolve({ modelName: 'openai/gpt-4.1', apiKey: 'k', openaiEndpointFormat: 'chat', headers: { 'x-org': 'o1' } })).toMatchObject({

@@ -3,18 +3,33 @@
  * key, return its entry) and record (compare a computed result with the stored one
  * and count agreement). The SQLite store is the embedded default; the memory store
  * serves tests; the remote store talks to a Deckhand cache service.
+ *
+ * Entries belong to a tenant (an API key's digest on the service; '' for a library's own
+ * store), so one key's recorded actions are never replayed for another. Lookups never add
+ * entries, and each tenant's entries are bounded, the least recently used evicted first.
  */
-import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { ensurePrivateDir, ensurePrivateFile } from '../private-files';
 import { DeckhandError, ErrorCode } from '../../protocol/errors';
 import {
   CacheLookupResponseSchema, CacheRecordResponseSchema, type CacheEntry, type CacheLookupResponse, type CacheRecordRequest,
 } from '../../protocol/cache';
 
 export interface CacheStore {
-  lookup(key: string, baseKey: string): Promise<CacheLookupResponse>;
-  record(req: CacheRecordRequest): Promise<{ agree: number }>;
+  lookup(key: string, baseKey: string, tenant?: string): Promise<CacheLookupResponse>;
+  record(req: CacheRecordRequest, tenant?: string): Promise<{ agree: number }>;
   close?(): Promise<void> | void;
+}
+
+/** Entries one tenant may keep before the least recently used are evicted. */
+export const DEFAULT_MAX_ENTRIES_PER_TENANT = 10_000;
+
+/** A view of a store bound to one tenant: what the service hands to each caller's operations. */
+export function forTenant(store: CacheStore, tenant: string): CacheStore {
+  return {
+    lookup: (key, baseKey) => store.lookup(key, baseKey, tenant),
+    record: (req) => store.record(req, tenant),
+  };
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
@@ -24,18 +39,34 @@ export class MemoryStore implements CacheStore {
   private readonly entries = new Map<string, CacheEntry & { baseKey: string }>();
   private readonly bases = new Set<string>();
 
-  async lookup(key: string, baseKey: string): Promise<CacheLookupResponse> {
-    const count = (this.counts.get(key) ?? 0) + 1;
-    this.counts.set(key, count);
-    const e = this.entries.get(key);
-    return { count, entry: e ? { key: e.key, op: e.op, result: e.result, usage: e.usage, agree: e.agree } : null, pageChanged: !e && this.bases.has(baseKey) };
+  constructor(private readonly maxEntries = DEFAULT_MAX_ENTRIES_PER_TENANT) {}
+
+  async lookup(key: string, baseKey: string, tenant = ''): Promise<CacheLookupResponse> {
+    const k = `${tenant}\0${key}`;
+    const e = this.entries.get(k);
+    // Only keys with an entry are counted, so lookups cannot grow the store.
+    const count = (this.counts.get(k) ?? 0) + 1;
+    if (e) {
+      this.counts.set(k, count);
+      this.entries.delete(k); // most recently used last
+      this.entries.set(k, e);
+    }
+    return { count, entry: e ? { key: e.key, op: e.op, result: e.result, usage: e.usage, agree: e.agree } : null, pageChanged: !e && this.bases.has(`${tenant}\0${baseKey}`) };
   }
 
-  async record(r: CacheRecordRequest): Promise<{ agree: number }> {
-    const prev = this.entries.get(r.key);
+  async record(r: CacheRecordRequest, tenant = ''): Promise<{ agree: number }> {
+    const k = `${tenant}\0${r.key}`;
+    const prev = this.entries.get(k);
     const agree = r.replace ? (prev?.agree ?? 1) : prev && same(prev.result, r.result) ? prev.agree + 1 : 1;
-    this.entries.set(r.key, { key: r.key, baseKey: r.baseKey, op: r.op, result: r.result, usage: r.usage, agree });
-    this.bases.add(r.baseKey);
+    this.entries.delete(k);
+    this.entries.set(k, { key: r.key, baseKey: r.baseKey, op: r.op, result: r.result, usage: r.usage, agree });
+    if (!this.counts.has(k)) this.counts.set(k, 1);
+    this.bases.add(`${tenant}\0${r.baseKey}`);
+    const mine = [...this.entries.keys()].filter((x) => x.startsWith(`${tenant}\0`));
+    for (const old of mine.slice(0, Math.max(0, mine.length - this.maxEntries))) {
+      this.entries.delete(old);
+      this.counts.delete(old);
+    }
     return { agree };
   }
 }
@@ -52,25 +83,52 @@ const MIGRATIONS: string[] = [
      updated_at INTEGER NOT NULL
    );
    CREATE INDEX entries_base ON entries(base_key);`,
+  // Entries belong to a tenant; lookups no longer leave rows without a result behind.
+  `CREATE TABLE entries2 (
+     tenant TEXT NOT NULL,
+     key TEXT NOT NULL,
+     base_key TEXT NOT NULL,
+     op TEXT NOT NULL,
+     result TEXT NOT NULL,
+     usage TEXT NOT NULL,
+     agree INTEGER NOT NULL,
+     count INTEGER NOT NULL,
+     used_at INTEGER NOT NULL,
+     PRIMARY KEY (tenant, key)
+   );
+   INSERT INTO entries2 SELECT '', key, base_key, op, result, usage, agree, count, updated_at FROM entries WHERE result IS NOT NULL AND agree > 0;
+   DROP TABLE entries;
+   ALTER TABLE entries2 RENAME TO entries;
+   CREATE INDEX entries_base ON entries(tenant, base_key);
+   CREATE INDEX entries_used ON entries(tenant, used_at);`,
 ];
 
 type Db = import('better-sqlite3').Database;
 
 /** SQLite on disk: WAL mode and immediate transactions, so several sessions (and processes) can share it. */
 export class SqliteStore implements CacheStore {
-  private constructor(private readonly db: Db) {}
+  private constructor(
+    private readonly db: Db,
+    private readonly maxEntries: number,
+  ) {}
 
-  static async open(path: string): Promise<SqliteStore> {
+  static async open(path: string, options: { maxEntriesPerTenant?: number } = {}): Promise<SqliteStore> {
     let Database: typeof import('better-sqlite3');
     try {
       Database = (await import('better-sqlite3')).default;
     } catch (e) {
       throw new DeckhandError(ErrorCode.Internal, `the SQLite cache store needs better-sqlite3, which failed to load: ${(e as Error).message}`);
     }
-    if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+    if (path !== ':memory:') {
+      ensurePrivateDir(dirname(path));
+      // SQLite gives the -wal and -shm files the database file's mode.
+      ensurePrivateFile(path);
+    }
     const db = new Database(path);
-    db.pragma('journal_mode = WAL');
+    // The busy timeout first: a second process opening a new file waits for the first
+    // one's WAL switch instead of failing with SQLITE_BUSY.
     db.pragma('busy_timeout = 5000');
+    db.pragma('journal_mode = WAL');
     db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
     const migrate = db.transaction(() => {
       const row = db.prepare('SELECT version FROM schema_version').get() as { version: number } | undefined;
@@ -80,34 +138,40 @@ export class SqliteStore implements CacheStore {
       db.prepare('UPDATE schema_version SET version = ?').run(v);
     });
     migrate.immediate();
-    return new SqliteStore(db);
+    return new SqliteStore(db, options.maxEntriesPerTenant ?? DEFAULT_MAX_ENTRIES_PER_TENANT);
   }
 
-  async lookup(key: string, baseKey: string): Promise<CacheLookupResponse> {
+  async lookup(key: string, baseKey: string, tenant = ''): Promise<CacheLookupResponse> {
     const tx = this.db.transaction(() => {
-      this.db
-        .prepare(`INSERT INTO entries (key, base_key, op, agree, count, updated_at) VALUES (?, ?, '', 0, 1, ?)
-                  ON CONFLICT(key) DO UPDATE SET count = count + 1`)
-        .run(key, baseKey, Date.now());
-      const row = this.db.prepare('SELECT op, result, usage, agree, count FROM entries WHERE key = ?').get(key) as {
-        op: string; result: string | null; usage: string | null; agree: number; count: number;
-      };
-      const entry = row.result !== null && row.agree > 0 ? { key, op: row.op as CacheEntry['op'], result: JSON.parse(row.result), usage: JSON.parse(row.usage!), agree: row.agree } : null;
-      const pageChanged = !entry && !!this.db.prepare('SELECT 1 FROM entries WHERE base_key = ? AND key != ? AND agree > 0 LIMIT 1').get(baseKey, key);
-      return CacheLookupResponseSchema.parse({ count: row.count, entry, pageChanged });
+      // Only an existing entry is touched: a lookup never adds a row.
+      this.db.prepare('UPDATE entries SET count = count + 1, used_at = ? WHERE tenant = ? AND key = ?').run(Date.now(), tenant, key);
+      const row = this.db.prepare('SELECT op, result, usage, agree, count FROM entries WHERE tenant = ? AND key = ?').get(tenant, key) as
+        | { op: string; result: string; usage: string; agree: number; count: number }
+        | undefined;
+      const entry = row ? { key, op: row.op as CacheEntry['op'], result: JSON.parse(row.result), usage: JSON.parse(row.usage), agree: row.agree } : null;
+      const pageChanged = !entry && !!this.db.prepare('SELECT 1 FROM entries WHERE tenant = ? AND base_key = ? AND key != ? LIMIT 1').get(tenant, baseKey, key);
+      return CacheLookupResponseSchema.parse({ count: row?.count ?? 1, entry, pageChanged });
     });
     return tx.immediate();
   }
 
-  async record(r: CacheRecordRequest): Promise<{ agree: number }> {
+  async record(r: CacheRecordRequest, tenant = ''): Promise<{ agree: number }> {
     const tx = this.db.transaction(() => {
-      const prev = this.db.prepare('SELECT result, agree FROM entries WHERE key = ?').get(r.key) as { result: string | null; agree: number } | undefined;
+      const prev = this.db.prepare('SELECT result, agree FROM entries WHERE tenant = ? AND key = ?').get(tenant, r.key) as { result: string; agree: number } | undefined;
       const json = JSON.stringify(r.result ?? null);
       const agree = r.replace ? Math.max(1, prev?.agree ?? 1) : prev && prev.result === json ? prev.agree + 1 : 1;
+      const now = Date.now();
       this.db
-        .prepare(`INSERT INTO entries (key, base_key, op, result, usage, agree, count, updated_at) VALUES (?, ?, ?, ?, ?, ?, 0, ?)
-                  ON CONFLICT(key) DO UPDATE SET op = excluded.op, result = excluded.result, usage = excluded.usage, agree = excluded.agree, updated_at = excluded.updated_at`)
-        .run(r.key, r.baseKey, r.op, json, JSON.stringify(r.usage), agree, Date.now());
+        .prepare(`INSERT INTO entries (tenant, key, base_key, op, result, usage, agree, count, used_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)
+                  ON CONFLICT(tenant, key) DO UPDATE SET op = excluded.op, result = excluded.result, usage = excluded.usage, agree = excluded.agree, used_at = excluded.used_at`)
+        .run(tenant, r.key, r.baseKey, r.op, json, JSON.stringify(r.usage), agree, now);
+      if (!prev) {
+        // Keep each tenant within its bound: evict the least recently used beyond it.
+        this.db
+          .prepare(`DELETE FROM entries WHERE tenant = ? AND key IN (
+                      SELECT key FROM entries WHERE tenant = ? ORDER BY used_at DESC, rowid DESC LIMIT -1 OFFSET ?)`)
+          .run(tenant, tenant, this.maxEntries);
+      }
       return CacheRecordResponseSchema.parse({ agree });
     });
     return tx.immediate();
