@@ -120,11 +120,12 @@ export class SessionManager {
     s.abort = abort;
     s.deadline = Date.now() + limit + OVERRUN_GRACE_MS;
     let timer: NodeJS.Timeout | undefined;
-    // The hard deadline answers the caller even when the operation itself does not return.
+    // The hard deadline answers the caller even when the operation itself does not return;
+    // a session whose operation is wedged is ended rather than left busy (or half-free).
     const overdue = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        abort.abort();
-        reject(new HttpError(504, 'TIMEOUT', `the operation on session '${id}' ran past its deadline of ${limit + OVERRUN_GRACE_MS} ms and was cancelled`));
+        void this.finish(s, 'its operation outlived its deadline: ending it');
+        reject(new HttpError(504, 'TIMEOUT', `the operation on session '${id}' ran past its deadline of ${limit + OVERRUN_GRACE_MS} ms; the session was ended`));
       }, limit + OVERRUN_GRACE_MS);
     });
     try {
@@ -158,7 +159,7 @@ export class SessionManager {
     const now = Date.now();
     for (const s of [...this.sessions.values()]) {
       if (!s.browser.isConnected) await this.finish(s, 'its browser is gone: ending it');
-      else if (s.busy && now > s.deadline) await this.finish(s, 'its operation outlived its deadline: ending it');
+      else if (s.busy && now > s.deadline) await this.finish(s, 'its operation outlived its deadline: ending it'); // a backstop for the timer in run()
       else if (!s.busy && now - s.lastUsed > this.limits.idleTimeoutMs) await this.finish(s, `idle for ${Math.round((now - s.lastUsed) / 1000)} s: ending it`);
     }
   }
