@@ -185,7 +185,7 @@ describe('operating it', () => {
         }
       });
     });
-    const r = await fetch(`${started.url}/v1/sessions/start`, { method: 'POST', headers: { 'x-dh-api-key': started.key }, body: '{}' });
+    const r = await fetch(`${started.url}/v1/sessions/start`, { method: 'POST', headers: { 'x-dh-api-key': started.key, 'content-type': 'application/json' }, body: '{}' });
     expect(r.status).toBe(200);
     const code = await new Promise<number | null>((resolve) => {
       p.once('exit', resolve);
