@@ -4,4 +4,5 @@ export { localBrowser, BrowserHandle, type LaunchOptions, type ConnectOptions, t
 export { EXTENSION_ID } from './client/extension-link';
 export { BrowserContext, Page, Locator } from './facade/page';
 export { DeckhandError, ErrorCode, isDeckhandError } from './protocol/errors';
+export { OPTIONAL_URL_SCHEMES, type OptionalUrlScheme } from './protocol/url-policy';
 export * from './protocol/schemas';

@@ -122,18 +122,43 @@ export class ChromeBrowserPort implements BrowserPort {
     return any?.id !== undefined ? toInfo(any) : null;
   }
 
-  async createPage(): Promise<PageInfo> {
-    const t = await chrome.tabs.create({ url: 'about:blank', active: true });
+  async createPage(url = 'about:blank'): Promise<PageInfo> {
+    const t = await chrome.tabs.create({ url, active: true });
     this.lastActive = t.id!;
     return toInfo(t);
   }
 
   async pageInfo(page: number): Promise<PageInfo> {
+    let info: PageInfo;
     try {
-      return toInfo(await chrome.tabs.get(page));
+      info = toInfo(await chrome.tabs.get(page));
     } catch (e) {
       throw mapChromeError(e, 'reading page info', page);
     }
+    // The tabs API hides URLs outside the host permissions (about:blank, data:); the frame list names them.
+    if (!info.url) info.url = (await chrome.webNavigation.getFrame({ tabId: page, frameId: 0 }).catch(() => null))?.url ?? '';
+    return info;
+  }
+
+  async resetPage(page: number): Promise<void> {
+    const ms = 5000;
+    try {
+      // tabs.update needs no debugger, so it works where the debugger was refused.
+      await chrome.tabs.update(page, { url: 'about:blank' });
+    } catch (e) {
+      throw mapChromeError(e, 'sending the page to about:blank', page);
+    }
+    const deadline = Date.now() + ms;
+    while (Date.now() < deadline) {
+      const [frame, tab] = await Promise.all([
+        chrome.webNavigation.getFrame({ tabId: page, frameId: 0 }).catch(() => null),
+        chrome.tabs.get(page).catch(() => null),
+      ]);
+      if (!tab) throw new DeckhandError(ErrorCode.PageClosed, `page ${page} was closed while being sent to about:blank`, { page });
+      if (frame?.url === 'about:blank' && tab.status === 'complete') return;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+    throw new DeckhandError(ErrorCode.Timeout, `sending page ${page} to about:blank timed out after ${ms} ms`, { page, timeoutMs: ms });
   }
 
   async closePage(page: number): Promise<void> {

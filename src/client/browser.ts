@@ -7,8 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
@@ -19,6 +18,17 @@ import { EXTENSION_ID, ExtensionLink } from './extension-link';
 import type { WorkerLink } from './link';
 import { BridgePortSchema, PairingTokenSchema } from '../protocol/panel';
 import { extensionDir, findChromium } from './paths';
+import { createTempProfile, type TempProfile } from './temp-profiles';
+import { OutputTail, chromiumReason } from './chromium-output';
+import { parseAllowSchemes, type OptionalUrlScheme } from '../protocol/url-policy';
+
+/**
+ * URL schemes to open beyond http:, https:, data: and about:blank, for whoever owns the
+ * machine: 'file', 'about', 'chrome', 'chrome-extension', 'devtools', 'view-source', 'blob'.
+ * Every navigation through this handle (page.goto, newPage, the agent's goto) may then open
+ * them. javascript: is never opened.
+ */
+type AllowUrlSchemes = { allowUrlSchemes?: string[] };
 
 export interface LaunchOptions {
   headless?: boolean;
@@ -28,9 +38,11 @@ export interface LaunchOptions {
   args?: string[];
   /** Deadline for the browser and the extension's worker to come up. */
   timeout?: number;
+  /** See AllowUrlSchemes: extra URL schemes this browser may open, e.g. ['file']. */
+  allowUrlSchemes?: string[];
 }
 
-export interface ConnectOptions {
+export interface ConnectOptions extends AllowUrlSchemes {
   cdpUrl: string;
   headers?: Record<string, string>;
   timeout?: number;
@@ -44,7 +56,7 @@ export interface PairingInfo {
   host: string;
 }
 
-export interface AttachOptions {
+export interface AttachOptions extends AllowUrlSchemes {
   /** Port to listen on, 1024 to 65535; default 0: a free port, shown in onPairing. */
   port?: number;
   /** The one-time pairing token; default: a random one. */
@@ -80,10 +92,15 @@ export class BrowserHandle {
     /** null over the WebSocket bridge: it carries Deckhand calls only. */
     private readonly conn: CdpConnection | null,
     private readonly proc: ChildProcess | null,
-    private readonly tempProfile: string | null,
+    private readonly tempProfile: TempProfile | null,
+    allowUrlSchemes: readonly OptionalUrlScheme[] = [],
   ) {
-    this.context = new BrowserContext(link, this.host);
+    this.allowUrlSchemes = Object.freeze([...allowUrlSchemes]);
+    this.context = new BrowserContext(link, this.host, this.allowUrlSchemes);
   }
+
+  /** URL schemes this handle opens beyond the default (allowUrlSchemes at launch, connect or attach). */
+  readonly allowUrlSchemes: readonly OptionalUrlScheme[];
 
   get extensionId(): string {
     return this.link.extensionId;
@@ -108,7 +125,7 @@ export class BrowserHandle {
         await this.conn.send('Browser.close', {}, undefined, 3000).catch(() => undefined);
         await waitForExit(this.proc, 5000);
       } else this.conn?.close();
-      if (this.tempProfile) await rm(this.tempProfile, { recursive: true, force: true }).catch(() => undefined);
+      await this.tempProfile?.remove();
     })();
     return this.closing;
   }
@@ -129,6 +146,7 @@ function waitForExit(proc: ChildProcess, ms: number): Promise<void> {
 }
 
 async function launch(options: LaunchOptions = {}): Promise<BrowserHandle> {
+  const allowUrlSchemes = parseAllowSchemes(options.allowUrlSchemes);
   const executablePath = options.executablePath ?? findChromium();
   if (!executablePath || !existsSync(executablePath)) {
     throw new DeckhandError(ErrorCode.InvalidArgument, `no Chromium found${executablePath ? ` at ${executablePath}` : ''}; install it (npm run setup does) or pass executablePath`);
@@ -137,12 +155,16 @@ async function launch(options: LaunchOptions = {}): Promise<BrowserHandle> {
   if (!existsSync(join(ext, 'manifest.json'))) {
     throw new DeckhandError(ErrorCode.ExtensionMissing, `the extension is not built (no ${ext}/manifest.json); run npm run build`);
   }
-  const tempProfile = options.userDataDir ? null : await mkdtemp(join(tmpdir(), 'deckhand-profile-'));
   const vp = options.viewport ?? { width: 1280, height: 800 };
   if (!(vp.width > 0 && vp.height > 0)) throw new DeckhandError(ErrorCode.InvalidArgument, 'viewport needs positive width and height');
+  const timeout = options.timeout ?? 15_000;
+  if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0) {
+    throw new DeckhandError(ErrorCode.InvalidArgument, `timeout must be a positive number of milliseconds, got ${JSON.stringify(options.timeout)}`);
+  }
+  const tempProfile = options.userDataDir ? null : await createTempProfile();
   const args = [
     '--remote-debugging-pipe',
-    `--user-data-dir=${options.userDataDir ?? tempProfile}`,
+    `--user-data-dir=${options.userDataDir ?? tempProfile!.dir}`,
     `--disable-extensions-except=${ext}`,
     `--load-extension=${ext}`,
     '--no-sandbox',
@@ -159,33 +181,93 @@ async function launch(options: LaunchOptions = {}): Promise<BrowserHandle> {
     ...(options.args ?? []),
     'about:blank',
   ];
-  const proc = spawn(executablePath, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], detached: false });
-  let stderr = '';
-  proc.stderr!.on('data', (d) => {
-    stderr = (stderr + d).slice(-4000);
+  let proc: ChildProcess;
+  try {
+    // Its own process group, so Chromium's helpers can be ended with it before its profile is removed.
+    proc = spawn(executablePath, args, { stdio: ['ignore', 'ignore', 'pipe', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
+  } catch (e) {
+    await tempProfile?.remove();
+    throw new DeckhandError(ErrorCode.BrowserClosed, `could not start Chromium at ${executablePath}: ${(e as Error).message}`);
+  }
+  tempProfile?.use(proc);
+  const stderr = new OutputTail();
+  proc.stderr!.on('data', (d: Buffer) => stderr.push(d));
+  const said = () => {
+    const reason = chromiumReason(stderr.toString());
+    return reason ? `; Chromium said: ${reason}` : '';
+  };
+  const exitedDuringLaunch = () =>
+    new DeckhandError(ErrorCode.BrowserClosed, `Chromium exited during launch (${proc.exitCode !== null ? `code ${proc.exitCode}` : `signal ${proc.signalCode}`})${said() || '; it printed nothing'}`, {
+      executablePath,
+    });
+  // A file that cannot be run (EACCES, ENOENT) is an 'error' event; it says more than the exit that may follow.
+  let notStarted: DeckhandError | null = null;
+  const exited = new Promise<never>((_, reject) => {
+    proc.once('error', (e) => reject((notStarted = new DeckhandError(ErrorCode.BrowserClosed, `could not start Chromium at ${executablePath}: ${e.message}`, { executablePath }))));
+    proc.once('exit', () => reject(notStarted ?? exitedDuringLaunch()));
   });
+  exited.catch(() => undefined);
   const transport = new PipeTransport(proc.stdio[3] as Writable, proc.stdio[4] as Readable);
   const conn = new CdpConnection(transport);
-  const exited = new Promise<never>((_, reject) =>
-    proc.once('exit', (code) => reject(new DeckhandError(ErrorCode.BrowserClosed, `Chromium exited during launch (code ${code}): ${stderr.trim().split('\n').slice(-3).join(' | ')}`))),
-  );
-  exited.catch(() => undefined);
+  let timer: NodeJS.Timeout | undefined;
+  // The link has its own deadline for the worker; this one also covers a browser that never answers the pipe.
+  const overall = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new DeckhandError(ErrorCode.Timeout, `launching Chromium timed out after ${timeout} ms: the browser or the extension's worker did not come up${said()}`, { timeoutMs: timeout })),
+      timeout + 2000,
+    );
+  });
   try {
-    const link = await Promise.race([ExtensionLink.open(conn, { timeoutMs: options.timeout ?? 15_000 }), exited]);
-    return new BrowserHandle(link, conn, proc, tempProfile);
+    const link = await Promise.race([ExtensionLink.open(conn, { timeoutMs: timeout }), exited, overall]);
+    // From now on Chromium exiting on its own (a crash, a kill) also removes the temporary profile.
+    proc.once('exit', () => void tempProfile?.remove());
+    if (proc.exitCode !== null || proc.signalCode !== null) void tempProfile?.remove();
+    return new BrowserHandle(link, conn, proc, tempProfile, allowUrlSchemes);
   } catch (e) {
+    let err = e as Error;
+    // The pipe closing usually beats the exit event: give the exit a moment to be seen.
+    if (err instanceof DeckhandError && err.code === ErrorCode.BrowserClosed) await exitOf(proc, 1000);
     // If Chromium itself died, its last words say more than a closed pipe does.
-    if (proc.exitCode !== null || proc.signalCode !== null) {
-      e = new DeckhandError(ErrorCode.BrowserClosed, `Chromium exited during launch (code ${proc.exitCode ?? proc.signalCode}): ${stderr.trim().split('\n').slice(-3).join(' | ')}`);
-    }
-    proc.kill('SIGKILL');
-    if (tempProfile) await rm(tempProfile, { recursive: true, force: true }).catch(() => undefined);
-    throw e;
+    if (notStarted) err = notStarted;
+    else if (proc.exitCode !== null || proc.signalCode !== null) err = exitedDuringLaunch();
+    else if (err instanceof DeckhandError && !err.message.includes('Chromium said:')) err.message += said();
+    conn.close();
+    if (tempProfile) await tempProfile.remove();
+    else await killProcess(proc);
+    throw err;
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+/** Resolves when the process has exited, or after `ms` (whichever is first). */
+function exitOf(proc: ChildProcess, ms: number): Promise<void> {
+  if (proc.exitCode !== null || proc.signalCode !== null || !proc.pid) return Promise.resolve();
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, ms);
+    proc.once('exit', () => {
+      clearTimeout(t);
+      resolve();
+    });
+  });
+}
+
+/** End a launched Chromium that uses the caller's own profile (a temporary profile's removal does this itself). */
+async function killProcess(proc: ChildProcess): Promise<void> {
+  // No pid: it never started, so there is no exit to wait for.
+  if (proc.exitCode !== null || proc.signalCode !== null || !proc.pid) return;
+  try {
+    if (process.platform === 'win32') proc.kill('SIGKILL');
+    else process.kill(-proc.pid, 'SIGKILL');
+  } catch {
+    /* already gone */
+  }
+  await waitForExit(proc, 5000);
 }
 
 async function connect(options: ConnectOptions): Promise<BrowserHandle> {
   if (!options || typeof options.cdpUrl !== 'string') throw new DeckhandError(ErrorCode.InvalidArgument, 'connect() needs { cdpUrl }');
+  const allowUrlSchemes = parseAllowSchemes(options.allowUrlSchemes);
   let wsUrl = options.cdpUrl;
   const timeout = options.timeout ?? 10_000;
   if (/^https?:/.test(wsUrl)) {
@@ -204,7 +286,7 @@ async function connect(options: ConnectOptions): Promise<BrowserHandle> {
   const conn = new CdpConnection(await WebSocketTransport.connect(wsUrl, options.headers, timeout));
   try {
     const link = await ExtensionLink.open(conn, { timeoutMs: Math.min(timeout, 3000) });
-    return new BrowserHandle(link, conn, null, null);
+    return new BrowserHandle(link, conn, null, null, allowUrlSchemes);
   } catch (e) {
     conn.close();
     throw e;
@@ -227,6 +309,7 @@ const printPairing = ({ port, token }: PairingInfo): void => {
  */
 async function attach(options: AttachOptions = {}): Promise<BrowserHandle> {
   if (typeof options !== 'object' || options === null) throw new DeckhandError(ErrorCode.InvalidArgument, 'attach() takes an options object');
+  const allowUrlSchemes = parseAllowSchemes(options.allowUrlSchemes);
   const host = bridgeHost(options.host);
   const port = options.port ?? 0;
   if (port !== 0 && !BridgePortSchema.safeParse(port).success) {
@@ -250,7 +333,7 @@ async function attach(options: AttachOptions = {}): Promise<BrowserHandle> {
     await link.close(e instanceof DeckhandError ? e : new DeckhandError(ErrorCode.Closed, `attach() failed: ${(e as Error).message}`));
     throw e;
   }
-  return new BrowserHandle(link, null, null, null);
+  return new BrowserHandle(link, null, null, null, allowUrlSchemes);
 }
 
 export const localBrowser = { launch, connect, attach };

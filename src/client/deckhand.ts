@@ -536,6 +536,8 @@ export class Deckhand {
           ...(opts.waitBetweenActions ? { waitBetweenActions: opts.waitBetweenActions } : {}),
           ...(opts.autoScreenshot ? { autoScreenshot: true } : {}),
           ...(opts.tools?.length ? { extraTools: opts.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) } : {}),
+          // The browser handle's URL opt-in, so the agent's goto opens what page.goto opens.
+          ...(this.#browser.allowUrlSchemes.length ? { allowSchemes: [...this.#browser.allowUrlSchemes] } : {}),
         },
         Math.min(maxSteps * (toolTimeout * 3 + 10_000), MAX_CALL_MS),
       );

@@ -119,7 +119,7 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
       case 'click_at':
       case 'type_at':
       case 'drag':
-        return { text: await pageTool(ax, page, tool, a, vars, p.toolTimeout, p.highlightCursor) };
+        return { text: await pageTool(ax, page, tool, a, vars, p.toolTimeout, p.highlightCursor, p.allowSchemes) };
       case 'search': {
         if (!p.searchUrl) throw new DeckhandError(ErrorCode.Unavailable, 'no search provider is configured');
         const u = new URL(p.searchUrl);
@@ -227,7 +227,11 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
 const PAGE_TOOLS = new Set(['goto', 'back', 'scroll', 'wait', 'press', 'click_at', 'type_at', 'drag']);
 
 /** The tools that change the page with no model: one implementation for live steps and for replay. */
-async function pageTool(ax: AgentContext, page: number, tool: string, a: Record<string, unknown>, vars: Record<string, { value: string }>, timeoutMs: number, highlightCursor: boolean): Promise<string> {
+async function pageTool(
+  ax: AgentContext, page: number, tool: string, a: Record<string, unknown>, vars: Record<string, { value: string }>, timeoutMs: number, highlightCursor: boolean,
+  /** The operator's URL opt-in for goto (protocol/url-policy.ts). */
+  allowSchemes: readonly string[] = [],
+): Promise<string> {
   const sub = (v: unknown) => substitute([String(v ?? '')], vars)[0];
   const cdp = await ax.port.cdp(page);
   const input = new Input(cdp);
@@ -241,7 +245,7 @@ async function pageTool(ax: AgentContext, page: number, tool: string, a: Record<
   }
   switch (tool) {
     case 'goto': {
-      const info = await goto(ax.port, page, sub(a.url), { timeout: timeoutMs });
+      const info = await goto(ax.port, page, sub(a.url), { timeout: timeoutMs }, allowSchemes);
       return `opened ${info.url} ("${info.title}")`;
     }
     case 'back':
@@ -307,7 +311,7 @@ async function replay(ax: AgentContext, p: AgentRunParams, page: number, rec: Ag
           }
         }
       } else if (PAGE_TOOLS.has(s.tool)) {
-        await pageTool(ax, page, s.tool, s.args, vars, p.toolTimeout, false);
+        await pageTool(ax, page, s.tool, s.args, vars, p.toolTimeout, false, p.allowSchemes);
       }
       // extract, search, done and the caller's own tools change nothing on the page: nothing to replay.
     } catch (e) {

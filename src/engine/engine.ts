@@ -12,7 +12,7 @@ import { focusedSelector, inferAct, inferExtract, inferObserve, type InferenceDe
 import { performAction, validateAction } from './actions';
 import { countTarget, highlightTarget } from './frames';
 import { MetricsBook } from './metrics';
-import { evaluate, goto, screenshot } from './pages';
+import { evaluate, goto, openPage, screenshot } from './pages';
 import type { BrowserPort, SelfEvaluator, StatePort } from './ports';
 import { BatchRunner } from './batch';
 import { runAgent } from './agent';
@@ -68,11 +68,9 @@ export class Engine implements CommandClient {
       'engine.ping': async () => ({ version: ENGINE_VERSION, extensionId: this.extensionId }),
       'context.pages': async () => this.port.listPages(),
       'context.activePage': async () => this.activePage(),
-      'context.newPage': async (p: Params<'context.newPage'>) => {
-        const info = await this.port.createPage();
-        return p.url ? goto(this.port, info.id, p.url, { timeout: p.timeout }) : info;
-      },
-      'page.goto': async (p: Params<'page.goto'>) => goto(this.port, p.page, p.url, p.options),
+      'context.newPage': async (p: Params<'context.newPage'>) =>
+        p.url ? openPage(this.port, p.url, { timeout: p.timeout }, p.allowSchemes) : this.port.createPage(),
+      'page.goto': async (p: Params<'page.goto'>) => goto(this.port, p.page, p.url, p.options, p.allowSchemes),
       'page.info': async (p: Params<'page.info'>) => this.port.pageInfo(p.page),
       'page.close': async (p: Params<'page.close'>) => {
         await this.port.closePage(p.page);

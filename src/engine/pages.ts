@@ -1,7 +1,8 @@
 /** Page commands: navigation, evaluation, screenshots, page info. */
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { DEFAULTS, type GotoOptions, type PageInfo, type ScreenshotOptions } from '../protocol/schemas';
-import type { BrowserPort } from './ports';
+import { assertUrlAllowed, schemeOf, urlRefusal } from '../protocol/url-policy';
+import { sleep, type BrowserPort, type CdpSession } from './ports';
 
 export function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout>;
@@ -11,19 +12,16 @@ export function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promis
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
 
-export async function goto(port: BrowserPort, page: number, url: string, options: GotoOptions = {}): Promise<PageInfo> {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new DeckhandError(ErrorCode.InvalidArgument, `'${url}' is not an absolute URL (include the scheme, e.g. https://)`);
-  }
-  if (!/^(https?|file|data|about|chrome-extension):$/.test(parsed.protocol)) {
-    throw new DeckhandError(ErrorCode.InvalidArgument, `cannot navigate to a ${parsed.protocol} URL`);
-  }
+/**
+ * Navigate a page, under the URL policy (protocol/url-policy.ts): `allow` is the operator's
+ * opt-in, sent by the client library with each call. Every navigation of the engine lands
+ * here (page.goto, context.newPage, the agent's goto), so every surface gets the same rule.
+ */
+export async function goto(port: BrowserPort, page: number, url: string, options: GotoOptions = {}, allow: readonly string[] = []): Promise<PageInfo> {
+  assertUrlAllowed(url, allow);
   const timeout = options.timeout ?? DEFAULTS.navigationTimeoutMs;
   const waitUntil = options.waitUntil ?? 'load';
-  const cdp = await port.cdp(page);
+  const cdp = await sessionLeaving(port, page);
   const eventName = waitUntil === 'domcontentloaded' ? 'Page.domContentEventFired' : 'Page.loadEventFired';
   let off = () => {};
   const loaded = new Promise<void>((resolve) => {
@@ -34,20 +32,139 @@ export async function goto(port: BrowserPort, page: number, url: string, options
     offClosed = port.onPageClosed(page, () => reject(new DeckhandError(ErrorCode.PageClosed, `the page was closed while navigating to ${url}`)));
   });
   closed.catch(() => undefined);
+  const started = Date.now();
+  let failure: DeckhandError | null = null;
   try {
     const nav = await withDeadline(
       Promise.race([cdp.send<{ loaderId?: string; errorText?: string }>('Page.navigate', { url }, timeout + 1000), closed]),
       timeout,
       `navigating to ${url}`,
     );
-    if (nav.errorText) throw new DeckhandError(ErrorCode.NavigationFailed, `navigation to ${url} failed: ${nav.errorText}`);
-    // Same-document navigations (hash changes) have no loader and fire no load event.
-    if (nav.loaderId && waitUntil !== 'commit') await withDeadline(Promise.race([loaded, closed]), timeout, `waiting for ${url} to ${waitUntil === 'load' ? 'load' : 'parse'}`);
+    if (nav.errorText) failure = navigationFailure(url, nav.errorText);
+    else if (!landedAllowed(await landedUrl(port, page), allow)) {
+      // A redirect may have taken it where the debugger cannot follow and no load event will
+      // come. The frame list can lag the commit, so this look only decides what to wait for;
+      // the check below, once the tab has settled, decides.
+      await settled(port, page, Math.max(1000, timeout - (Date.now() - started)));
+    } else if (nav.loaderId && waitUntil !== 'commit') {
+      // Same-document navigations (hash changes) have no loader and fire no load event.
+      await withDeadline(Promise.race([loaded, closed]), timeout, `waiting for ${url} to ${waitUntil === 'load' ? 'load' : 'parse'}`);
+    }
+  } catch (e) {
+    // The debugger is dropped when a navigation lands where it may not follow (another
+    // extension's page), and the load then never comes: if the tab is still there, look
+    // at where it went before reporting the failure.
+    if (!(e instanceof DeckhandError) || (e.code !== ErrorCode.PageClosed && e.code !== ErrorCode.Timeout) || !(await pageExists(port, page))) throw e;
+    failure = e;
   } finally {
     off();
     offClosed();
   }
+  if (failure?.code === ErrorCode.UrlNotAllowed) {
+    await sendToBlank(port, page, failure);
+    throw failure;
+  }
+  if (failure) {
+    // A failed navigation commits its error page (or the page it was redirected to) a moment
+    // after Page.navigate answers: let the tab settle before reading where it is.
+    if (failure.code !== ErrorCode.Timeout) await settled(port, page, Math.max(1000, Math.min(5000, timeout - (Date.now() - started))));
+    const landed = await landedUrl(port, page);
+    // A page still loading at the deadline may have no readable frame yet: that is a timeout, not a refusal.
+    if (landed !== null || failure.code !== ErrorCode.Timeout) await refuseWhereLanded(port, page, url, allow, landed);
+    throw failure;
+  }
+  await refuseWhereLanded(port, page, url, allow);
   return port.pageInfo(page);
+}
+
+/** Wait, at most `ms`, until the tab stops loading (a bounded wait: the caller reports its own failure either way). */
+async function settled(port: BrowserPort, page: number, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline && (await port.isLoading(page))) await sleep(25);
+}
+
+/** Open `url` in a new page (context.newPage). */
+export async function openPage(port: BrowserPort, url: string, options: GotoOptions = {}, allow: readonly string[] = []): Promise<PageInfo> {
+  assertUrlAllowed(url, allow);
+  if (schemeOf(url) !== 'data') return goto(port, (await port.createPage()).id, url, options, allow);
+  // Chromium lets an extension open a data: URL only as a new tab (the debugger's
+  // Page.navigate and tabs.update are refused), so create the tab at it and wait for it.
+  const timeout = options.timeout ?? DEFAULTS.navigationTimeoutMs;
+  const info = await port.createPage(url);
+  const deadline = Date.now() + timeout;
+  while (await port.isLoading(info.id)) {
+    if (Date.now() > deadline) throw new DeckhandError(ErrorCode.Timeout, `waiting for the new page at ${url.slice(0, 80)} to load timed out after ${timeout} ms`, { timeoutMs: timeout });
+    await sleep(25);
+  }
+  await refuseWhereLanded(port, info.id, url, allow);
+  return port.pageInfo(info.id);
+}
+
+/** The page's debugger session; a page on somewhere the debugger cannot attach is sent to about:blank first, since the caller is leaving it anyway. */
+async function sessionLeaving(port: BrowserPort, page: number): Promise<CdpSession> {
+  try {
+    return await port.cdp(page);
+  } catch (e) {
+    if (e instanceof DeckhandError && (e.code === ErrorCode.PageClosed || e.code === ErrorCode.Timeout)) throw e;
+    await port.resetPage(page);
+    return port.cdp(page);
+  }
+}
+
+function navigationFailure(url: string, errorText: string): DeckhandError {
+  if (errorText === 'net::ERR_UNSAFE_REDIRECT') {
+    // Chromium never follows a web redirect to file:, chrome:, data:, javascript: and the like.
+    return new DeckhandError(
+      ErrorCode.UrlNotAllowed,
+      `navigation to ${url} was redirected to a URL a web page may not redirect to, such as file: or chrome: (Chromium refused it: ${errorText}); the page was sent to about:blank`,
+      { url, redirected: true, errorText },
+    );
+  }
+  if (errorText === 'net::ERR_ABORTED' && schemeOf(url) === 'data') {
+    return new DeckhandError(
+      ErrorCode.NavigationFailed,
+      `navigation to ${url.slice(0, 80)} failed: Chromium does not let an extension navigate an open page to a data: URL (${errorText}); open it in a new page instead (context.newPage(url))`,
+      { url: url.slice(0, 120), errorText },
+    );
+  }
+  return new DeckhandError(ErrorCode.NavigationFailed, `navigation to ${url} failed: ${errorText}`, { url, errorText });
+}
+
+const pageExists = (port: BrowserPort, page: number) => port.pageInfo(page).then(() => true, () => false);
+
+/**
+ * Where the top frame is now: from the frame list (which names data:, about: and browser
+ * pages), else the tab's URL (which names this extension's own pages); null when the
+ * extension may read neither (another extension's page).
+ */
+async function landedUrl(port: BrowserPort, page: number): Promise<string | null> {
+  const frames = await port.frames(page).catch(() => [] as { parentFrameId: number; url: string }[]);
+  const top = frames.find((f) => f.parentFrameId === -1)?.url;
+  if (top) return top;
+  const info = await port.pageInfo(page).catch(() => null);
+  return info?.url || null;
+}
+
+/** Whether a page may stay where it landed (chrome-error: is Chromium showing a failed navigation, reported as NAVIGATION_FAILED). */
+function landedAllowed(landed: string | null, allow: readonly string[]): boolean {
+  return landed !== null && (schemeOf(landed) === 'chrome-error' || urlRefusal(landed, allow) === null);
+}
+
+/** After a navigation: if it ended on a URL the policy refuses, send the page to about:blank and throw URL_NOT_ALLOWED. */
+async function refuseWhereLanded(port: BrowserPort, page: number, requested: string, allow: readonly string[], known?: string | null): Promise<void> {
+  const landed = known !== undefined ? known : await landedUrl(port, page);
+  if (landedAllowed(landed, allow)) return;
+  const refusal = urlRefusal(landed ?? '', allow, requested)!;
+  await sendToBlank(port, page, refusal);
+  throw refusal;
+}
+
+async function sendToBlank(port: BrowserPort, page: number, refusal: DeckhandError): Promise<void> {
+  try {
+    await port.resetPage(page);
+  } catch (e) {
+    refusal.message = refusal.message.replace('; the page was sent to about:blank', `; sending the page to about:blank failed too (${(e as Error).message})`);
+  }
 }
 
 export async function evaluate(port: BrowserPort, page: number, source: string, isFunction: boolean, arg: unknown, timeoutMs: number): Promise<unknown> {

@@ -19,9 +19,15 @@ export interface FrameInfo {
 export interface BrowserPort {
   listPages(): Promise<PageInfo[]>;
   activePage(): Promise<PageInfo | null>;
-  createPage(): Promise<PageInfo>;
+  /** A new tab at about:blank, or at `url` when given (the one way an extension may open a data: URL). */
+  createPage(url?: string): Promise<PageInfo>;
   pageInfo(page: number): Promise<PageInfo>;
   closePage(page: number): Promise<void>;
+  /**
+   * Send the tab to about:blank without the debugger (the tab may be on a page the debugger
+   * cannot reach, such as another extension's) and wait until it is there.
+   */
+  resetPage(page: number): Promise<void>;
   bringToFront(page: number): Promise<void>;
   /** A debugger session on the tab (attached on first use). */
   cdp(page: number): Promise<CdpSession>;

@@ -7,6 +7,7 @@
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import type { CommandClient } from '../protocol/methods';
 import type { GotoOptions, LocatorSpec, PageInfo, ScreenshotOptions, SnapshotResult } from '../protocol/schemas';
+import type { OptionalUrlScheme } from '../protocol/url-policy';
 
 export interface ElementRef {
   id: string;
@@ -102,15 +103,20 @@ export interface SnapshotCallOptions {
 const toSpec = (l: Locator | LocatorSpec | string): LocatorSpec =>
   typeof l === 'string' ? { selector: l } : l instanceof Locator ? l.toSpec() : l;
 
+/** The operator's URL opt-in (protocol/url-policy.ts), sent with every navigating call. */
+const withSchemes = (allow: readonly OptionalUrlScheme[]) => (allow.length ? { allowSchemes: [...allow] } : {});
+
 export class Page {
   constructor(
     private readonly client: CommandClient,
     readonly id: number,
     private readonly host?: FacadeHost,
+    /** Schemes opened beyond the default, from the browser handle (never from a remote caller). */
+    private readonly allowSchemes: readonly OptionalUrlScheme[] = [],
   ) {}
 
   async goto(url: string, options?: GotoOptions): Promise<PageInfo> {
-    return this.client.call('page.goto', { page: this.id, url, options }, { timeoutMs: options?.timeout });
+    return this.client.call('page.goto', { page: this.id, url, options, ...withSchemes(this.allowSchemes) }, { timeoutMs: options?.timeout });
   }
   async url(): Promise<string> {
     return (await this.client.call('page.info', { page: this.id })).url;
@@ -184,12 +190,13 @@ export class BrowserContext {
   constructor(
     private readonly client: CommandClient,
     private readonly host?: FacadeHost,
+    private readonly allowSchemes: readonly OptionalUrlScheme[] = [],
   ) {}
 
   /** The Page object for a page id (one object per page). */
   page(id: number): Page {
     let p = this.cache.get(id);
-    if (!p) this.cache.set(id, (p = new Page(this.client, id, this.host)));
+    if (!p) this.cache.set(id, (p = new Page(this.client, id, this.host, this.allowSchemes)));
     return p;
   }
   async pages(): Promise<Page[]> {
@@ -200,7 +207,7 @@ export class BrowserContext {
     return this.page((await this.client.call('context.activePage', {})).id);
   }
   async newPage(url?: string, opts: { timeout?: number } = {}): Promise<Page> {
-    const info = await this.client.call('context.newPage', { url, timeout: opts.timeout }, { timeoutMs: opts.timeout });
+    const info = await this.client.call('context.newPage', { url, timeout: opts.timeout, ...withSchemes(this.allowSchemes) }, { timeoutMs: opts.timeout });
     return this.page(info.id);
   }
 }

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { HttpModelSchema } from './http';
 import { ResolvedModelSchema } from './model';
 import { ActionSchema, VariablesSchema } from './schemas';
+import { AllowSchemesSchema } from './url-policy';
 
 export const AGENT_MODES = ['dom', 'hybrid', 'cua'] as const;
 export const AgentModeSchema = z.enum(AGENT_MODES);
@@ -131,6 +132,8 @@ export const AgentRunParamsSchema = z
     extraTools: z
       .array(z.object({ name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/), description: z.string(), inputSchema: z.record(z.unknown()) }).strict())
       .optional(),
+    /** Schemes the browser's operator opened for the agent's goto steps (see url-policy.ts). */
+    allowSchemes: AllowSchemesSchema.optional(),
   })
   .strict();
 export type AgentRunParams = z.infer<typeof AgentRunParamsSchema>;

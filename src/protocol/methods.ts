@@ -10,6 +10,7 @@ import {
 } from './schemas';
 import { ModelReplySchema, ModelRequestSchema } from './model';
 import { AgentRecordingSchema, AgentResultSchema, AgentRunParamsSchema } from './agent';
+import { AllowSchemesSchema } from './url-policy';
 
 const page = z.object({ page: PageIdSchema }).strict();
 
@@ -18,11 +19,26 @@ export const Methods = {
   'context.pages': { params: z.object({}).strict(), result: z.array(PageInfoSchema) },
   'context.activePage': { params: z.object({}).strict(), result: PageInfoSchema },
   'context.newPage': {
-    params: z.object({ url: z.string().optional(), timeout: z.number().int().positive().optional() }).strict(),
+    params: z
+      .object({
+        url: z.string().optional(),
+        timeout: z.number().int().positive().optional(),
+        /** Schemes the browser's operator opened beyond the default (see url-policy.ts); set by the client library, not by HTTP or MCP callers. */
+        allowSchemes: AllowSchemesSchema.optional(),
+      })
+      .strict(),
     result: PageInfoSchema,
   },
   'page.goto': {
-    params: z.object({ page: PageIdSchema, url: z.string().min(1), options: GotoOptionsSchema.optional() }).strict(),
+    params: z
+      .object({
+        page: PageIdSchema,
+        url: z.string().min(1),
+        options: GotoOptionsSchema.optional(),
+        /** As for context.newPage; deliberately not in GotoOptions, which HTTP callers supply. */
+        allowSchemes: AllowSchemesSchema.optional(),
+      })
+      .strict(),
     result: PageInfoSchema,
   },
   'page.info': { params: page, result: PageInfoSchema },

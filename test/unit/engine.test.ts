@@ -53,6 +53,9 @@ class FakePort implements BrowserPort {
   async bringToFront(page: number): Promise<void> {
     this.calls.push(`bringToFront:${page}`);
   }
+  async resetPage(page: number): Promise<void> {
+    this.calls.push(`resetPage:${page}`);
+  }
   async cdp(page: number): Promise<CdpSession> {
     this.calls.push(`cdp:${page}`);
     return {

@@ -73,6 +73,7 @@ class FakePort implements BrowserPort {
     return { id: page, url: 'http://site.test/form', title: 'Form' };
   }
   async closePage(): Promise<void> {}
+  async resetPage(): Promise<void> {}
   async bringToFront(): Promise<void> {}
   async cdp(page: number): Promise<CdpSession> {
     return {
