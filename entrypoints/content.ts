@@ -1,8 +1,8 @@
 /**
  * Runs in every frame. Answers only the extension's own worker; page scripts
- * cannot send chrome.runtime messages to a content script.
+ * cannot send chrome.runtime messages to a content script. It listens to nothing
+ * a page can post (no window message handler), so a page cannot detect it.
  */
-import { installFrameIdResponder } from '../src/snapshot/frame-ids';
 import { handleFrameRequest } from '../src/snapshot/handler';
 
 export default defineContentScript({
@@ -11,7 +11,6 @@ export default defineContentScript({
   matchAboutBlank: true,
   runAt: 'document_start',
   main() {
-    installFrameIdResponder();
     chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
       if (sender.id !== chrome.runtime.id || sender.tab) return false; // only the worker
       if (!msg || typeof msg.type !== 'string' || !msg.type.startsWith('dh:')) return false;

@@ -92,11 +92,13 @@ export class ChromeBrowserPort implements BrowserPort {
       this.closeHandlers.delete(tabId);
       hs?.forEach((h) => h());
     });
-    // A content script asking for its own frame id (to answer its parent's frame-id query).
+    // A content script asking which frames are its children (to match its iframe elements to frame
+    // ids; see src/snapshot/frame-ids.ts). Chrome says which frame asked; the children answer over
+    // chrome.tabs messages, so nothing of this passes through a page.
     chrome.runtime.onMessage.addListener((msg, sender, sendResponse) => {
-      if (sender.id !== chrome.runtime.id || !sender.tab || msg?.type !== 'dh:whoami') return false;
-      sendResponse({ frameId: sender.frameId });
-      return false;
+      if (sender.id !== chrome.runtime.id || !sender.tab?.id || msg?.type !== 'dh:childFrames') return false;
+      this.childFrames(sender.tab.id, sender.frameId ?? 0).then(sendResponse, () => sendResponse([]));
+      return true;
     });
     chrome.tabs.onActivated.addListener(({ tabId }) => {
       this.lastActive = tabId;
@@ -251,6 +253,19 @@ export class ChromeBrowserPort implements BrowserPort {
     } catch (e) {
       return fail(e);
     }
+  }
+
+  /** The child frames of one frame, each with its position in the parent's window.frames (-1: not there, or no answer). */
+  private async childFrames(page: number, parent: number): Promise<{ frameId: number; index: number; url: string; width?: number; height?: number }[]> {
+    const all = (await chrome.webNavigation.getAllFrames({ tabId: page })) ?? [];
+    return Promise.all(
+      all
+        .filter((f) => f.parentFrameId === parent && f.frameId !== parent)
+        .map(async (f) => {
+          const r = await this.frameRequest<{ index?: number; width?: number; height?: number }>(page, f.frameId, { type: 'dh:frameIndex' }, 1500).catch(() => null);
+          return { frameId: f.frameId, index: typeof r?.index === 'number' ? r.index : -1, url: f.url, width: r?.width, height: r?.height };
+        }),
+    );
   }
 
   async isLoading(page: number): Promise<boolean> {

@@ -14,6 +14,7 @@ import { HEALABLE, healInstruction } from './heal';
 import { performAction, withNavigationWait } from './actions';
 import { focusedSelector, inferAct, inferExtract, maskValues, normalizeVariables, substitute, type InferenceDeps, type OpContext } from './inference';
 import { goto, withDeadline } from './pages';
+import { PAGE_CONTENT_IS_DATA } from './prompts';
 import { sleep, type BrowserPort } from './ports';
 import { captureSnapshot } from './snapshot';
 
@@ -198,6 +199,7 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
     'Use %name% placeholders for variables; their values are filled in when the tool runs. Call done when the task is finished, or when it cannot be done (with success false).',
     p.context ? `Context and constraints for this task:\n${p.context}` : '',
     p.systemPrompt ? `Instructions from the user of this tool:\n${p.systemPrompt}` : '',
+    PAGE_CONTENT_IS_DATA,
   ].filter(Boolean).join('\n\n');
   const varHelp = Object.keys(vars).length ? `\nVariables: ${Object.entries(vars).map(([k, v]) => `%${k}%${v.description ? ` (${v.description})` : ''}`).join(', ')}` : '';
 

@@ -4,7 +4,8 @@
  * viewport coordinates. A failed wait says which check failed and, when something
  * covers the element, names it.
  */
-import { composedContains, deepElementFromPoint, describeElement, isFrameElement, type ShadowRootOf } from './dom';
+import { composedContains, deepElementFromPoint, isFrameElement, type ShadowRootOf } from './dom';
+import { describeElement } from './visibility';
 import { idFor } from './registry';
 import { resolveSelector } from './resolve';
 import type { PrepareResult } from './messages';

@@ -61,11 +61,3 @@ export function composedContains(ancestor: Element, node: Element): boolean {
   for (let n: Element | null = node; n; n = composedParent(n)) if (n === ancestor) return true;
   return false;
 }
-
-/** A short human description of an element for error messages. */
-export function describeElement(el: Element): string {
-  const id = el.id ? `#${el.id}` : '';
-  const cls = typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\s+/).slice(0, 2).join('.') : '';
-  const text = normalizeSpace(el.textContent ?? '').slice(0, 40);
-  return `<${el.localName}${id}${cls}>${text ? ` "${text}"` : ''}`;
-}

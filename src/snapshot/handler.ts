@@ -3,15 +3,16 @@
  * preparation, DOM operations and id → selector answers for this frame.
  */
 import { prepare } from './actionability';
-import { defaultShadowRootOf, describeElement } from './dom';
+import { defaultShadowRootOf } from './dom';
 import { FrameRequestSchema, type DescribeResult, type FrameRequest } from './messages';
 import { runOp } from './ops';
 import { elementFor } from './registry';
 import { render } from './render';
 import { deepQueryAll, resolveSelector } from './resolve';
-import { frameIdOf, frameIdsOf, setOwnFrameId } from './frame-ids';
+import { frameIdOf, frameIdsOf, ownFrameIndex } from './frame-ids';
 import { selectorFor } from './selector';
-import { walk } from './walker';
+import { finalizer, walk } from './walker';
+import { describeElement, Visibility } from './visibility';
 import { computeAccessibleName, getRole } from 'dom-accessibility-api';
 import type { SnapNode } from './tree';
 import type { LocatorSpec } from '../protocol/schemas';
@@ -27,7 +28,6 @@ function resolveLocal(spec: LocatorSpec): Element[] | string {
 
 export async function handleFrameRequest(raw: unknown): Promise<unknown> {
   const req: FrameRequest = FrameRequestSchema.parse(raw);
-  if (req.selfFrameId !== undefined) setOwnFrameId(req.selfFrameId);
   switch (req.type) {
     case 'dh:ping':
       return { ok: true, url: location.href };
@@ -53,11 +53,15 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
         const ids = await frameIdsOf(frames.map((f) => f.el));
         for (const f of frames) {
           const id = ids.get(f.el);
-          if (id !== undefined) f.node.children.push({ kind: 'frame', frameId: id, text: req.frames[String(id)], children: [] });
+          // An iframe that could not be matched to its frame says so; it is never silently empty.
+          if (id === undefined) f.node.children.push({ kind: 'frame', text: '(frame content unavailable: this iframe could not be matched to its frame)', children: [] });
+          else f.node.children.push({ kind: 'frame', frameId: id, text: req.frames[String(id)], children: [] });
         }
       }
-      return { ...render(nodes, req.budget), iframes: frames.length, url: location.href };
+      return { ...render(nodes, req.budget, finalizer(new Visibility(), defaultShadowRootOf)), iframes: frames.length, url: location.href };
     }
+    case 'dh:frameIndex':
+      return ownFrameIndex();
     case 'dh:prepare':
       return prepare(req, defaultShadowRootOf, (el) => frameIdOf(el as HTMLIFrameElement));
     case 'dh:count':

@@ -44,6 +44,8 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:ping') }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:settle'), timeoutMs: z.number().int().nonnegative(), quietMs: z.number().int().nonnegative() }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:frameSelector'), frameId: z.number().int() }),
+  /** Where this frame's window sits in its parent's window.frames (the worker matching iframes to frame ids). */
+  z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:frameIndex') }),
 ]);
 export type FrameRequest = z.infer<typeof FrameRequestSchema>;
 

@@ -4,7 +4,7 @@
  * items) first, then off-screen stretches of content, then a hard cut at the end.
  * Nothing is ever dropped without a line that says what went and how to see it.
  */
-import { estimateTokens, pluralFor, REPEATABLE_ROLES, type SnapNode } from './tree';
+import { estimateTokens, pluralFor, REPEATABLE_ROLES, type Finalize, type SnapNode } from './tree';
 
 const INDENT = '  ';
 /** 12345 → "12,345" (toLocaleString is slow in a hot loop). */
@@ -30,6 +30,8 @@ function computeLine(node: SnapNode): string {
     default: {
       let s = node.id ? `[${node.id}] ${node.role}` : `${node.role}`;
       if (node.name) s += ` ${JSON.stringify(node.name)}`;
+      // A name that is not text on screen says where it came from (aria-label, alt, hidden-text, ...).
+      if (node.name && node.nameFrom) s += ` namefrom=${node.nameFrom}`;
       if (node.states) s += ` ${node.states}`;
       return s;
     }
@@ -100,7 +102,7 @@ function applyGroups(groups: Group[]): void {
  * Fold runs of off-screen siblings into one line that names the headings inside
  * them, so the outline survives and the model knows where to scroll or scope.
  */
-function foldOffscreen(node: SnapNode, margin: number): boolean {
+function foldOffscreen(node: SnapNode, margin: number, finalize?: Finalize): boolean {
   let changed = false;
   const out: SnapNode[] = [];
   let run: SnapNode[] = [];
@@ -109,7 +111,7 @@ function foldOffscreen(node: SnapNode, margin: number): boolean {
     if (run.length >= 2 || (run.length === 1 && run[0].children.length > 2)) {
       const lines = run.reduce((n, r) => n + countLines(r), 0);
       const headings: string[] = [];
-      for (const r of run) collectHeadings(r, headings);
+      for (const r of run) collectHeadings(r, headings, finalize);
       const shown = headings.slice(0, 8).map((h) => JSON.stringify(h)).join(', ');
       const more = headings.length > 8 ? ` and ${fmt(headings.length - 8)} more` : '';
       out.push({
@@ -131,7 +133,7 @@ function foldOffscreen(node: SnapNode, margin: number): boolean {
       continue;
     }
     flush();
-    if (foldOffscreen(c, margin)) changed = true;
+    if (foldOffscreen(c, margin, finalize)) changed = true;
     out.push(c);
   }
   flush();
@@ -139,9 +141,37 @@ function foldOffscreen(node: SnapNode, margin: number): boolean {
   return changed;
 }
 
-function collectHeadings(n: SnapNode, out: string[]): void {
-  if (n.kind === 'element' && n.role === 'heading' && n.name) out.push(n.name);
-  for (const c of n.children) collectHeadings(c, out);
+function collectHeadings(n: SnapNode, out: string[], finalize?: Finalize): void {
+  if (n.kind === 'element' && n.role === 'heading' && n.name) {
+    // A summary names only headings a person can see.
+    const name = finalize ? finalize(n)?.name : n.name;
+    if (name) out.push(name);
+  }
+  for (const c of n.children) collectHeadings(c, out, finalize);
+}
+
+/** Trees up to this many nodes are finalised before folding (exact sizes); bigger ones after, so only printed lines pay for the checks. */
+const EAGER_NODES = 1000;
+
+function countUpTo(nodes: SnapNode[], limit: number): number {
+  let n = 0;
+  const stack = [...nodes];
+  while (stack.length && n < limit) {
+    const c = stack.pop()!;
+    n++;
+    for (const k of c.children) stack.push(k);
+  }
+  return n;
+}
+
+function finalizeAll(nodes: SnapNode[], finalize: Finalize): SnapNode[] {
+  const out: SnapNode[] = [];
+  for (const n of nodes) {
+    const f = finalize(n);
+    if (f?.unwrap) out.push(...f.children);
+    else if (f) out.push(f);
+  }
+  return out;
 }
 
 function countLines(n: SnapNode): number {
@@ -168,11 +198,18 @@ export interface RenderResult {
 
 /**
  * Render top-level nodes within `budgetTokens`. The tree is modified in place
- * when folding, so pass a tree built for this call.
+ * when folding, so pass a tree built for this call. `finalize` (the content
+ * script's visibility pass) turns nodes into what a person can see before they
+ * are printed.
  */
-export function render(roots: SnapNode[], budgetTokens: number): RenderResult {
+export function render(roots: SnapNode[], budgetTokens: number, finalize?: Finalize): RenderResult {
   const budgetChars = budgetTokens * 3;
   const root: SnapNode = { kind: 'element', role: 'root', children: roots };
+  let pending = !!finalize;
+  if (finalize && countUpTo(roots, EAGER_NODES) < EAGER_NODES) {
+    root.children = finalizeAll(root.children, finalize);
+    pending = false;
+  }
   const sizes = new Map<SnapNode, number>();
   // Measure root.children, not roots: folding may replace the top-level list.
   const total = () => root.children.reduce((s, r) => s + measure(r, 0, sizes), 0);
@@ -206,10 +243,14 @@ export function render(roots: SnapNode[], budgetTokens: number): RenderResult {
   // Fold what lies farthest from the viewport first, coming closer only while still over budget.
   for (const margin of [32, 16, 8, 4, 2, 1, 0.5, 0]) {
     if (size <= budgetChars) break;
-    if (foldOffscreen(root, margin)) {
+    if (foldOffscreen(root, margin, finalize)) {
       folded = true;
       size = total();
     }
+  }
+  if (pending && finalize) {
+    root.children = finalizeAll(root.children, finalize);
+    size = total();
   }
 
   const lines: string[] = [];

@@ -18,7 +18,24 @@ export interface SnapNode {
   frameId?: number;
   /** Lazily answers how far outside the viewport the node lies, in viewport heights (negative above, 0 inside); used only when folding. */
   offscreen?: () => number;
+  /** element: where a name that is not text on screen came from (aria-label, title, alt, hidden-text, ...), printed as `namefrom=...`. */
+  nameFrom?: string;
+  /**
+   * Content-script side only (never rendered): what the finaliser needs to leave out what a
+   * person cannot see. `el` is the element of an element line; `parts` the pieces of a text
+   * line with the element holding each (null for separators); `absorbed` the text line that
+   * became an item's name; `final` marks a node already checked.
+   */
+  el?: Element;
+  parts?: { texts: string[]; from: (Element | null)[] };
+  absorbed?: SnapNode;
+  final?: boolean;
+  /** A finalised line that has nothing to say of its own (a region whose name went): print its children in its place. */
+  unwrap?: boolean;
 }
+
+/** Turns a node built from the DOM into what a sighted user can see of it (null: nothing). */
+export type Finalize = (node: SnapNode) => SnapNode | null;
 
 /** Roles whose lines can be folded into "items 12 to 4,990 omitted" summaries. */
 export const REPEATABLE_ROLES = new Set([

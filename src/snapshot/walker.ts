@@ -1,12 +1,16 @@
 /**
  * One pass over the composed DOM of a frame (shadow roots included) into a
  * snapshot tree: roles and names from dom-accessibility-api, the states a model
- * needs, generic wrappers collapsed, hidden and inert content left out.
+ * needs, generic wrappers collapsed, what the browser does not render left out.
+ * The walk is cheap per element; `finalizer` then leaves out what is rendered but
+ * cannot be seen (see visibility.ts) and settles names, for the lines that are
+ * printed.
  */
 import { computeAccessibleName, getRole } from 'dom-accessibility-api';
 import { idFor } from './registry';
 import { normalizeSpace, type ShadowRootOf } from './dom';
-import type { SnapNode } from './tree';
+import type { Finalize, SnapNode } from './tree';
+import type { Visibility } from './visibility';
 
 export interface WalkEnv {
   /** Prefix of element ids in this frame ("" for the top frame, "f2" for a child). */
@@ -28,8 +32,12 @@ const LINE_ROLES = new Set([
   'alert', 'img', 'figure', 'article', 'tablist', 'tabpanel', 'menu', 'menubar', 'toolbar', 'tree', 'radiogroup',
   'progressbar', 'meter', 'status', 'separator', 'complementary', 'search', 'iframe', 'term', 'definition',
 ]);
-/** Roles that need a name to be worth a line (a named region or group is a landmark; unnamed is noise). */
-const NAMED_ONLY = new Set(['region', 'group', 'section', 'generic', 'paragraph', 'blockquote', 'note', 'log', 'marquee', 'timer']);
+/**
+ * Roles that need a name to be worth a line (a named region or group is a landmark; unnamed is noise).
+ * Generic containers, paragraphs and the like get no line for an aria-label: their name is not
+ * on screen, and text a person cannot see has no business reaching a model.
+ */
+const NAMED_ONLY = new Set(['region', 'group', 'section']);
 /** Roles whose accessible name comes from the author only; their text content stays as text. */
 const NAME_FROM_AUTHOR = new Set([
   'list', 'table', 'grid', 'treegrid', 'navigation', 'main', 'banner', 'contentinfo', 'form', 'dialog', 'alertdialog',
@@ -118,8 +126,10 @@ function statesOf(el: Element, role: string): string {
     const s = el as HTMLSelectElement;
     const selected = Array.from(s.selectedOptions).map((o) => normalizeSpace(o.label || o.text));
     parts.push(s.multiple ? `value=${JSON.stringify(selected)}` : `value=${quote(selected[0] ?? '')}`);
-    const opts = Array.from(s.options).slice(0, 30).map((o) => normalizeSpace(o.label || o.text));
-    parts.push(`options=${JSON.stringify(opts)}${s.options.length > 30 ? `(+${s.options.length - 30} more)` : ''}`);
+    // Options the list never shows (hidden, display: none) are not choices a person has.
+    const shown = Array.from(s.options).filter((o) => !o.hidden && getComputedStyle(o).display !== 'none');
+    const opts = shown.slice(0, 30).map((o) => normalizeSpace(o.label || o.text));
+    parts.push(`options=${JSON.stringify(opts)}${shown.length > 30 ? `(+${shown.length - 30} more)` : ''}`);
   } else if (el.localName === 'input' || el.localName === 'textarea') {
     const type = h.type;
     if (type !== 'checkbox' && type !== 'radio' && type !== 'button' && type !== 'submit' && type !== 'reset' && type !== 'image') {
@@ -182,23 +192,27 @@ function offscreenOf(el: Element): () => number {
   };
 }
 
-/** Text collected while walking, merged into one line per block. */
+/** Text collected while walking, merged into one line per block; each piece remembers its element, to leave out what cannot be seen. */
 class TextSink {
   private buf: string[] = [];
+  private from: (Element | null)[] = [];
   /** Element holding the line's first text: its position decides whether the line is off-screen. */
   private first: Element | null = null;
   constructor(private readonly owner: Element) {}
-  push(s: string, from?: Element | null): void {
+  push(s: string, from: Element | null = null): void {
     if (!this.first && from && s.trim()) this.first = from;
     this.buf.push(s);
+    this.from.push(from);
   }
   flush(into: SnapNode[]): void {
     if (!this.buf.length) return;
     const t = normalizeSpace(this.buf.join(''));
     const el = this.first ?? this.owner;
+    const parts = { texts: this.buf, from: this.from };
     this.buf = [];
+    this.from = [];
     this.first = null;
-    if (t) into.push({ kind: 'text', text: t, children: [], offscreen: offscreenOf(el) });
+    if (t) into.push({ kind: 'text', text: t, children: [], offscreen: offscreenOf(el), parts });
   }
 }
 
@@ -219,7 +233,8 @@ function walkChildren(parent: Node, env: WalkEnv, out: SnapNode[], sink: TextSin
 
 function walkNode(n: Node, env: WalkEnv, out: SnapNode[], sink: TextSink): void {
   if (n.nodeType === 3) {
-    sink.push(n.nodeValue ?? '', n.parentElement);
+    // Slotted text takes its style from the slot it renders in.
+    sink.push(n.nodeValue ?? '', (n as Text).assignedSlot ?? n.parentElement);
     return;
   }
   if (n.nodeType === 1) walkElement(n as Element, env, out, sink);
@@ -278,8 +293,9 @@ function walkElement(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSink)
     const author = el.getAttribute('aria-label') || el.hasAttribute('aria-labelledby') || (tag === 'fieldset' && el.querySelector(':scope > legend'));
     const scroll = !inline && !selfHidden && isScrollable(el);
     if (!(NAMED_ONLY.has(role) && author) && !scroll) {
-      // A label's text is already its control's name: keep its children, drop its text.
-      if (tag === 'label' && (el as HTMLLabelElement).control) {
+      // A label's text is already its control's name (when the control is there): keep its children, drop its text.
+      const control = tag === 'label' ? (el as HTMLLabelElement).control : null;
+      if (control && control.checkVisibility()) {
         sink.flush(out);
         walkComposedChildren(el, env, out, new TextSink(el));
         return;
@@ -293,7 +309,7 @@ function walkElement(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSink)
   }
 
   sink.flush(out);
-  const node: SnapNode = { kind: 'element', role, children: [], id: `${env.idPrefix}e${idFor(el)}`, offscreen: offscreenOf(el) };
+  const node: SnapNode = { kind: 'element', role, children: [], id: `${env.idPrefix}e${idFor(el)}`, offscreen: offscreenOf(el), el };
   const fromAuthorOnly = NAME_FROM_AUTHOR.has(role);
   if (role === 'row') {
     node.name = rowName(el, env);
@@ -303,9 +319,6 @@ function walkElement(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSink)
     node.name = fromAuthorOnly && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby') && !isLabelable(el) && role !== 'iframe' && tag !== 'table' && tag !== 'img' ? '' : nameOf(el, role);
   }
   let states = statesOf(el, role);
-  // A title the name does not already say ("?" button titled "Help") is how people refer to it.
-  const title = el.getAttribute('title');
-  if (title && normalizeSpace(title) && !node.name?.includes(normalizeSpace(title))) states = `${states ? `${states} ` : ''}title=${quote(normalizeSpace(title))}`;
   if (role !== 'generic' && isScrollable(el)) states = states ? `${states} scrollable` : 'scrollable';
   if (role === 'generic' || role === 'region' || role === 'group') {
     if (!node.name && states.includes('scrollable')) node.role = 'scrollable';
@@ -339,15 +352,16 @@ function isLabelable(el: Element): boolean {
   return t === 'input' || t === 'select' || t === 'textarea' || t === 'meter' || t === 'progress' || t === 'output';
 }
 
-/** A row's name: its cells' texts joined by " | ", so a model can read columns. */
+/**
+ * A row's name for measuring: about as long as the printed one, cheaply (one text read per row).
+ * The finaliser writes the real name, the visible text of its cells joined by " | ", for the rows
+ * that are printed; on a 5,000-row table most rows are only counted in a fold.
+ */
 function rowName(row: Element, env: WalkEnv): string {
-  const parts: string[] = [];
-  const cells = env.shadowRootOf(row)?.children ?? row.children;
-  for (const c of Array.from(cells)) {
-    const t = normalizeSpace(c.textContent ?? '');
-    parts.push(t.length > 80 ? t.slice(0, 80) + '…' : t);
-  }
-  return parts.join(' | ');
+  const sr = env.shadowRootOf(row);
+  const cells = sr ? sr.childElementCount : row.childElementCount;
+  const text = normalizeSpace((sr ?? row).textContent ?? '').slice(0, Math.max(1, cells) * 81);
+  return cells > 1 ? text + ' |'.repeat(cells - 1) : text;
 }
 
 /** Text that only repeats the element's own name goes. */
@@ -367,6 +381,227 @@ function absorbText(node: SnapNode): void {
   const texts = node.children.filter((c) => c.kind === 'text');
   if (texts.length === 1 && node.children[0] === texts[0]) {
     node.name = texts[0].text;
+    node.absorbed = texts[0];
     node.children = node.children.slice(1);
   }
+}
+
+// --- Finalising: what a sighted user can see, and names that say where they come from ---
+
+/** Controls whose name is theirs to keep even when it is not on screen (an icon button's aria-label). */
+const INTERACTIVE = new Set([
+  'button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option', 'menuitem',
+  'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton', 'treeitem',
+]);
+/** Images and frames: their name (alt, title) is never on screen, and is how people refer to them; kept, marked. */
+const NAMED_OBJECTS = new Set(['img', 'iframe', 'scrollable']);
+/**
+ * Landmarks and containers: an author's aria-label or title for them is kept (marked, cut short),
+ * since it is how people refer to a region; a name made of hidden page text is not.
+ */
+const LANDMARKS = new Set([
+  'navigation', 'main', 'banner', 'contentinfo', 'form', 'dialog', 'alertdialog', 'region', 'group', 'section', 'search',
+  'complementary', 'table', 'grid', 'treegrid', 'list', 'tablist', 'tabpanel', 'menu', 'menubar', 'toolbar', 'tree',
+  'radiogroup', 'figure', 'article', 'progressbar', 'meter',
+]);
+/** Landmark names that are not on screen are cut shorter still. */
+const LANDMARK_NAME_MAX = 40;
+
+/** Roles named by their content, whose visible content is the name. */
+const CONTENT_NAMED = new Set([
+  'button', 'link', 'heading', 'tab', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'checkbox',
+  'radio', 'switch', 'cell', 'columnheader', 'rowheader', 'gridcell', 'tooltip', 'term',
+]);
+/** Lines that say nothing without a name or content. */
+const EMPTY_GOES = new Set(['heading', 'listitem', 'term', 'definition', 'row', 'note', 'paragraph', 'generic', 'blockquote', 'status', 'alert', 'option', 'list', 'article', 'figure']);
+/** A name that is not text on screen is cut to this length: an injected 300-character label must not become a prompt. */
+export const UNSEEN_NAME_MAX = 60;
+
+const cut = (s: string, max = UNSEEN_NAME_MAX): string => (s.length > max ? s.slice(0, max).trimEnd() + '…' : s);
+/** Names compared as a person reads them: case, spacing and punctuation aside. */
+const simple = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+
+type NameSource =
+  | { kind: 'content' | 'aria-label' | 'title' | 'alt' | 'placeholder' | 'value' | 'name' }
+  | { kind: 'aria-labelledby' | 'label' | 'legend' | 'caption'; els: Element[] };
+
+/** Where dom-accessibility-api took an element's name from (the accname order, simplified to what decides visibility). */
+function nameSource(el: Element, role: string, labelsOf: (el: Element) => Element[]): NameSource {
+  const tag = el.localName;
+  if (role === 'iframe') return { kind: el.hasAttribute('title') ? 'title' : 'name' };
+  const ids = el.getAttribute('aria-labelledby')?.trim();
+  if (ids) {
+    const root = el.getRootNode() as Document | ShadowRoot;
+    const els = ids.split(/\s+/).map((id) => root.getElementById(id)).filter((e): e is HTMLElement => !!e);
+    if (els.length) return { kind: 'aria-labelledby', els };
+  }
+  if (el.getAttribute('aria-label')?.trim()) return { kind: 'aria-label' };
+  const labels = labelsOf(el);
+  if (labels.length) return { kind: 'label', els: labels };
+  const type = tag === 'input' ? (el as HTMLInputElement).type : '';
+  if ((tag === 'img' || tag === 'area' || type === 'image') && el.hasAttribute('alt')) return { kind: 'alt' };
+  if (type === 'button' || type === 'submit' || type === 'reset') return { kind: 'value' };
+  if (tag === 'fieldset') {
+    const legend = el.querySelector(':scope > legend');
+    if (legend) return { kind: 'legend', els: [legend] };
+  }
+  if (tag === 'table' || tag === 'figure') {
+    const caption = el.querySelector(tag === 'table' ? ':scope > caption' : ':scope > figcaption');
+    if (caption) return { kind: 'caption', els: [caption] };
+  }
+  if (CONTENT_NAMED.has(role)) return { kind: 'content' };
+  if (el.getAttribute('title')?.trim()) return { kind: 'title' };
+  if (el.hasAttribute('placeholder')) return { kind: 'placeholder' };
+  return { kind: 'content' };
+}
+
+function isNativeControl(el: Element): boolean {
+  const t = el.localName;
+  return (t === 'input' && (el as HTMLInputElement).type !== 'hidden') || t === 'select' || t === 'textarea';
+}
+
+/**
+ * The finaliser for one snapshot: drops lines and text a sighted user cannot see
+ * (visibility.ts decides), and settles each name:
+ * - a name made of text (content, a label, aria-labelledby) is the part of that text on screen;
+ * - a name a person cannot read (aria-label, title, alt, or text that is all hidden, like an
+ *   icon button's "sr-only" label) is kept for controls, landmarks and images, marked
+ *   `namefrom=...` and cut to UNSEEN_NAME_MAX characters; other elements lose it.
+ */
+export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize {
+  const done = new WeakMap<SnapNode, SnapNode | null>();
+  // element.labels walks the whole document on each call (one list per element): index the labels
+  // of each root once instead.
+  const labelIndex = new Map<Node, Map<Element, Element[]>>();
+  const labelsOf = (el: Element): Element[] => {
+    const t = el.localName;
+    if (t !== 'input' && t !== 'select' && t !== 'textarea' && t !== 'button' && t !== 'meter' && t !== 'progress' && t !== 'output') return [];
+    const root = el.getRootNode();
+    let index = labelIndex.get(root);
+    if (!index) {
+      index = new Map();
+      for (const l of Array.from((root as Document | ShadowRoot).querySelectorAll('label'))) {
+        const c = (l as HTMLLabelElement).control;
+        if (c) (index.get(c) ?? index.set(c, []).get(c)!).push(l);
+      }
+      labelIndex.set(root, index);
+    }
+    return index.get(el) ?? [];
+  };
+
+  const fin: Finalize = (n) => {
+    if (n.final || n.kind === 'summary' || n.kind === 'frame') return n;
+    let out = done.get(n);
+    if (out === undefined) {
+      out = n.kind === 'text' ? finText(n) : finElement(n);
+      done.set(n, out);
+    }
+    return out;
+  };
+
+  const finText = (n: SnapNode): SnapNode | null => {
+    if (!n.parts) return { ...n, final: true };
+    const { texts, from } = n.parts;
+    let s = '';
+    for (let i = 0; i < texts.length; i++) {
+      const e = from[i];
+      if (!e || vis.textVisible(e)) s += texts[i];
+    }
+    const text = normalizeSpace(s);
+    return text ? { kind: 'text', text, children: [], offscreen: n.offscreen, final: true } : null;
+  };
+
+  const visibleOf = (els: Element[], except: Element): string => normalizeSpace(els.map((e) => vis.visibleText(e, except, shadowRootOf)).join(' '));
+
+  const settleName = (n: SnapNode, el: Element, role: string): { name: string; from?: string } => {
+    const full = n.name ?? '';
+    if (!full) return { name: '' };
+    const keeps = INTERACTIVE.has(role) || NAMED_OBJECTS.has(role);
+    const unseen = (from: string): { name: string; from?: string } => {
+      if (keeps) return { name: cut(full), from };
+      if (LANDMARKS.has(role) && (from === 'aria-label' || from === 'title')) return { name: cut(full, LANDMARK_NAME_MAX), from };
+      return { name: '' };
+    };
+    const src = nameSource(el, role, labelsOf);
+    switch (src.kind) {
+      case 'content': {
+        const seen = vis.visibleText(el, null, shadowRootOf);
+        if (seen) return { name: simple(seen) === simple(full) ? full : seen };
+        const title = normalizeSpace(el.getAttribute('title') ?? '');
+        if (title && simple(title) === simple(full)) return unseen('title');
+        const ph = el.getAttribute('placeholder');
+        if (ph && simple(ph) === simple(full)) return { name: full };
+        return unseen(vis.hasVisibleImage(el) ? 'alt' : 'hidden-text');
+      }
+      case 'aria-labelledby':
+      case 'label':
+      case 'legend':
+      case 'caption': {
+        const seen = visibleOf(src.els, el);
+        if (seen) return { name: simple(seen) === simple(full) ? full : seen };
+        return unseen(src.kind === 'aria-labelledby' ? 'aria-labelledby' : 'hidden-text');
+      }
+      case 'value':
+      case 'placeholder':
+        // An input button shows its value; an empty field shows its placeholder.
+        return vis.textVisible(el) ? { name: full } : unseen('hidden-text');
+      default: {
+        // aria-label, title, alt, an iframe's name: attributes, on screen only if the same words are.
+        const seen = vis.visibleText(el, null, shadowRootOf);
+        const ph = el.getAttribute('placeholder');
+        if ((seen && simple(seen) === simple(full)) || (ph && simple(ph) === simple(full))) return { name: full };
+        const kept = unseen(src.kind);
+        if (kept.name) return kept;
+        // A heading keeps only what it shows.
+        return { name: CONTENT_NAMED.has(role) ? seen : '' };
+      }
+    }
+  };
+
+  const rowName = (row: Element): string => {
+    const parts: string[] = [];
+    const cells = shadowRootOf(row)?.children ?? row.children;
+    for (const c of Array.from(cells)) parts.push(cut(vis.visibleText(c, null, shadowRootOf), 80));
+    return parts.join(' | ');
+  };
+
+  const finElement = (n: SnapNode): SnapNode | null => {
+    const el = n.el;
+    const children: SnapNode[] = [];
+    if (!el) {
+      for (const c of n.children) {
+        const f = fin(c);
+        if (f) children.push(f);
+      }
+      return { ...n, children, final: true };
+    }
+    // A native control hidden in favour of a styled stand-in is still there, by its visible label.
+    if (vis.hidden(el) && !(isNativeControl(el) && visibleOf(labelsOf(el), el))) return null;
+    for (const c of n.children) {
+      const f = fin(c);
+      if (f?.unwrap) children.push(...f.children);
+      else if (f) children.push(f);
+    }
+    const role = n.role ?? 'generic';
+    let name: string;
+    let from: string | undefined;
+    if (role === 'row') name = rowName(el);
+    else if (n.absorbed) name = fin(n.absorbed)?.text ?? '';
+    else ({ name, from } = settleName(n, el, role));
+    let states = n.states ?? '';
+    // A title the name does not already say ("?" button titled "Help") is how people refer to a control.
+    const title = normalizeSpace(el.getAttribute('title') ?? '');
+    if (title && INTERACTIVE.has(role) && from !== 'title' && !name.includes(title)) states = `${states ? `${states} ` : ''}title=${quote(title, UNSEEN_NAME_MAX)}`;
+    const out: SnapNode = { ...n, name, states, children, final: true };
+    delete out.absorbed;
+    if (from) out.nameFrom = from;
+    else delete out.nameFrom;
+    if (name) out.children = children.filter((c) => !(c.kind === 'text' && c.text && (c.text === name || name.includes(c.text))));
+    if (!name && !out.children.length && EMPTY_GOES.has(role)) return null;
+    // A region or group had a line for its name only; without one, its content stands in its place.
+    if (!name && NAMED_ONLY.has(role) && !states) out.unwrap = true;
+    return out;
+  };
+
+  return fin;
 }

@@ -42,7 +42,8 @@ describe('snapshot lines', () => {
       '    radio "Free" checked',
       '  combobox "Country" value="United States" options=["United States","France","Germany"]',
       '  textbox "Locked" disabled value="fixed"',
-      '  textbox "Notes" value=""',
+      // Named only by aria-label (no label on screen): kept, and marked as such.
+      '  textbox "Notes" namefrom=aria-label value=""',
       '  button "Create account"',
     ]) expect(lines).toContain(expected);
     // The password itself never reaches the text a model reads.
