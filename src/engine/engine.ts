@@ -12,13 +12,32 @@ import { focusedSelector, inferAct, inferExtract, inferObserve, type InferenceDe
 import { performAction, validateAction } from './actions';
 import { countTarget, highlightTarget } from './frames';
 import { MetricsBook } from './metrics';
-import { evaluate, goto, openPage, screenshot } from './pages';
+import { evaluate, goto, openPage, screenshot, withDeadline } from './pages';
 import type { BrowserPort, SelfEvaluator, StatePort } from './ports';
 import { BatchRunner } from './batch';
 import { runAgent } from './agent';
 import { captureSnapshot, fingerprint, selectorsForIds } from './snapshot';
 
 export const ENGINE_VERSION = '0.1.0';
+
+/** How far past its own timeout the engine lets an operation run before answering TIMEOUT for it. */
+const DEADLINE_MARGIN_MS = 1_000;
+
+/** How long an operation may take in all: its own timeout, else its default; null where a method keeps its own. */
+function operationDeadline(method: MethodName, p: any): number | null {
+  switch (method) {
+    case 'act':
+      return p.options?.timeout ?? (typeof p.input === 'string' ? DEFAULTS.modelOperationTimeoutMs : DEFAULTS.actionTimeoutMs);
+    case 'observe':
+    case 'extract':
+      return p.options?.timeout ?? DEFAULTS.modelOperationTimeoutMs;
+    case 'locator.act':
+    case 'page.press':
+      return p.timeout ?? DEFAULTS.actionTimeoutMs;
+    default:
+      return null;
+  }
+}
 
 type Handler = (params: any, ctx: CallContext) => Promise<unknown>;
 
@@ -161,7 +180,21 @@ export class Engine implements CommandClient {
     if (!def) throw new DeckhandError(ErrorCode.ProtocolError, `unknown method '${String(method)}'`);
     const parsed = def.params.safeParse(params ?? {});
     if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, `${method} parameters`));
-    return (await this.handlers[method](parsed.data, ctx)) as Result<M>;
+    const run = this.handlers[method](parsed.data, ctx);
+    const own = operationDeadline(method, parsed.data);
+    if (own === null) return (await run) as Result<M>;
+    // A moment past the operation's own deadline, so that its own, more telling error
+    // (ELEMENT_NOT_FOUND after waiting, say) wins whenever the page still answers.
+    const limit = own + DEADLINE_MARGIN_MS;
+    // The whole operation answers by its deadline, even when a step inside it hangs (a hung
+    // renderer never answers its content script); the running work is told to stop.
+    const opId = (parsed.data as { options?: { opId?: string } }).options?.opId;
+    try {
+      return (await withDeadline(run, limit, method)) as Result<M>;
+    } catch (e) {
+      if (e instanceof DeckhandError && e.code === ErrorCode.Timeout && opId) this.cancels.get(opId)?.abort();
+      throw e;
+    }
   }
 
   private deps(ctx: CallContext): InferenceDeps {

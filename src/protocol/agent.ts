@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { HttpModelSchema } from './http';
 import { ResolvedModelSchema } from './model';
-import { ActionSchema, VariablesSchema } from './schemas';
+import { ActionSchema, TimeoutMsSchema, VariablesSchema, WaitMsSchema } from './schemas';
 import { AllowSchemesSchema } from './url-policy';
 
 export const AGENT_MODES = ['dom', 'hybrid', 'cua'] as const;
@@ -35,7 +35,7 @@ export const ExecuteOptionsSchema = z
     maxSteps: z.number().int().min(1).max(200).optional(),
     highlightCursor: z.boolean().optional(),
     useSearch: z.boolean().optional(),
-    toolTimeout: z.number().int().positive().optional(),
+    toolTimeout: TimeoutMsSchema.optional(),
     variables: VariablesSchema.optional(),
   })
   .strict();
@@ -111,7 +111,7 @@ export const AgentRunParamsSchema = z
     executionModel: ResolvedModelSchema,
     systemPrompt: z.string().optional(),
     maxSteps: z.number().int().positive(),
-    toolTimeout: z.number().int().positive(),
+    toolTimeout: TimeoutMsSchema,
     highlightCursor: z.boolean(),
     variables: VariablesSchema.optional(),
     /** A search endpoint, when the caller asked for search and the service has one. */
@@ -125,7 +125,7 @@ export const AgentRunParamsSchema = z
     /** Extra context or constraints for the run. */
     context: z.string().optional(),
     /** Milliseconds to wait between actions. */
-    waitBetweenActions: z.number().int().nonnegative().optional(),
+    waitBetweenActions: WaitMsSchema.optional(),
     /** Send a screenshot every step, whatever the mode. */
     autoScreenshot: z.boolean().optional(),
     /** The caller's own tools (custom or from MCP servers), run on the client when the model calls them. */

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import {
   ActionSchema, ActResultSchema, ExtractResultSchema, GotoOptionsSchema, LocatorSpecSchema,
   MetricsSchema, ObserveResultSchema, OperationOptionsSchema, PageIdSchema, PageInfoSchema,
-  ScreenshotOptionsSchema, SnapshotOptionsSchema, SnapshotResultSchema,
+  ScreenshotOptionsSchema, SnapshotOptionsSchema, SnapshotResultSchema, TimeoutMsSchema,
 } from './schemas';
 import { ModelReplySchema, ModelRequestSchema } from './model';
 import { AgentRecordingSchema, AgentResultSchema, AgentRunParamsSchema } from './agent';
@@ -22,7 +22,7 @@ export const Methods = {
     params: z
       .object({
         url: z.string().optional(),
-        timeout: z.number().int().positive().optional(),
+        timeout: TimeoutMsSchema.optional(),
         /** Schemes the browser's operator opened beyond the default (see url-policy.ts); set by the client library, not by HTTP or MCP callers. */
         allowSchemes: AllowSchemesSchema.optional(),
       })
@@ -52,7 +52,7 @@ export const Methods = {
         source: z.string().min(1),
         isFunction: z.boolean(),
         arg: z.unknown().optional(),
-        timeout: z.number().int().positive().optional(),
+        timeout: TimeoutMsSchema.optional(),
       })
       .strict(),
     result: z.object({ value: z.unknown() }),
@@ -74,7 +74,7 @@ export const Methods = {
   },
   /** Press keys on whatever has focus in the page (the agent's press tool, a recorded key step). */
   'page.press': {
-    params: z.object({ page: PageIdSchema, keys: z.string().min(1, 'keys must not be empty'), timeout: z.number().int().positive().optional() }).strict(),
+    params: z.object({ page: PageIdSchema, keys: z.string().min(1, 'keys must not be empty'), timeout: TimeoutMsSchema.optional() }).strict(),
     result: z.object({ element: z.string() }),
   },
   /** Outline the first element a selector matches (null clears it): the side panel's hover. */
@@ -93,7 +93,7 @@ export const Methods = {
         locator: LocatorSpecSchema,
         method: z.string(),
         arguments: z.array(z.string()).optional(),
-        timeout: z.number().int().positive().optional(),
+        timeout: TimeoutMsSchema.optional(),
       })
       .strict(),
     result: z.object({ element: z.string() }),
@@ -114,7 +114,7 @@ export const Methods = {
         hasInput: z.boolean(),
         input: z.unknown().optional(),
         page: PageIdSchema.optional(),
-        timeout: z.number().int().positive(),
+        timeout: TimeoutMsSchema,
         /** Defaults for the AI calls made inside the batch (resolved by the client). */
         defaults: OperationOptionsSchema.optional(),
       })
