@@ -11,6 +11,7 @@ import { Deckhand, localBrowser } from '../index';
 import { deckhandHome } from '../client/deckhand';
 import { startService } from '../server/service';
 import { listOf } from '../server/hosts';
+import { parseAllowSchemes } from '../protocol/url-policy';
 import { SessionManager } from '../server/sessions';
 import { resolveMcpOptions, type RawOptions } from '../mcp/options';
 import { runStdio } from '../mcp/stdio';
@@ -29,24 +30,26 @@ function usage(): never {
   console.log(`usage:
   deckhand demo [url]        launch Chromium, print the page snapshot, act on the demo form
   deckhand snapshot <url>    print the snapshot of a page
-  deckhand mcp [--port P --host H [--allowedHosts H1,H2 --allowedOrigins O1,O2]]
+  deckhand mcp [--port P --host H [--allowedHosts H1,H2 --allowedOrigins O1,O2]] [--allowUrlSchemes file,...]
                [--modelName M --modelApiKey K] [--keepAlive] [--proxies]
                [--contextId ID [--persist false]] [--browserWidth W --browserHeight H]
                              the MCP tool server (stdio, or Streamable HTTP at /mcp with --port)
   deckhand serve [--host H] [--port P] [--max-sessions N] [--idle-timeout SECONDS]
-                 [--allowed-hosts H1,H2] [--allowed-origins O1,O2]
+                 [--allowed-hosts H1,H2] [--allowed-origins O1,O2] [--allow-url-schemes file,...]
                              run the Deckhand HTTP service (sessions, act/observe/extract, cache)
                              (Host names besides loopback, and web-page origins, it answers;
-                             also DECKHAND_ALLOWED_HOSTS and DECKHAND_ALLOWED_ORIGINS)
+                             also DECKHAND_ALLOWED_HOSTS and DECKHAND_ALLOWED_ORIGINS; URL schemes
+                             such as file opened for every session, also DECKHAND_ALLOW_URL_SCHEMES)
 options:
   --headed                   show the browser window
 environment:
+  DECKHAND_ALLOW_URL_SCHEMES URL schemes to open beyond http(s), data and about:blank (e.g. file)
   DECKHAND_MODEL             model for instructions (default: a provider's model when its key is set, else deckhand/local)`);
   process.exit(2);
 }
 
 async function withBrowser<T>(headed: boolean, fn: (dh: Deckhand) => Promise<T>): Promise<T> {
-  const browser = await localBrowser.launch({ headless: !headed });
+  const browser = await localBrowser.launch({ headless: !headed, allowUrlSchemes: urlSchemes(undefined) });
   const dh = await Deckhand.create({ browser, ...(process.env.DECKHAND_MODEL ? { model: process.env.DECKHAND_MODEL } : {}) });
   try {
     return await fn(dh);
@@ -91,6 +94,11 @@ async function demo(url: string | undefined, headed: boolean): Promise<void> {
   }
 }
 
+/** The operator's extra URL schemes, checked at once so a typo fails the start, not the first navigation. */
+function urlSchemes(value: string | undefined): string[] {
+  return [...parseAllowSchemes(listOf(value ?? process.env.DECKHAND_ALLOW_URL_SCHEMES))];
+}
+
 function flag(args: string[], name: string): string | undefined {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : undefined;
@@ -113,6 +121,7 @@ async function serve(args: string[]): Promise<void> {
     idleTimeoutMs: num('idle-timeout', process.env.DECKHAND_IDLE_TIMEOUT_S, 600) * 1000,
     allowedHosts: listOf(flag(args, 'allowed-hosts') ?? process.env.DECKHAND_ALLOWED_HOSTS),
     allowedOrigins: listOf(flag(args, 'allowed-origins') ?? process.env.DECKHAND_ALLOWED_ORIGINS),
+    allowUrlSchemes: urlSchemes(flag(args, 'allow-url-schemes')),
     log: (l) => console.error(l),
   });
   console.log(`deckhand service listening on ${svc.url} (data in ${home})`);
@@ -143,14 +152,15 @@ function mcpFlags(args: string[]): Record<string, string | boolean> {
 
 async function mcp(args: string[]): Promise<void> {
   const f = mcpFlags(args);
-  const known = ['port', 'host', 'allowedHosts', 'allowedOrigins', 'modelName', 'modelApiKey', 'keepAlive', 'proxies', 'verified', 'contextId', 'persist', 'browserWidth', 'browserHeight', 'experimental'];
+  const known = ['port', 'host', 'allowUrlSchemes', 'allowedHosts', 'allowedOrigins', 'modelName', 'modelApiKey', 'keepAlive', 'proxies', 'verified', 'contextId', 'persist', 'browserWidth', 'browserHeight', 'experimental'];
   const unknown = Object.keys(f).filter((k) => !known.includes(k));
   if (unknown.length) throw new Error(`unknown flag${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `--${k}`).join(', ')}`);
   const home = deckhandHome();
-  const raw = { ...f, port: undefined, host: undefined, allowedHosts: undefined, allowedOrigins: undefined } as RawOptions;
+  const raw = { ...f, port: undefined, host: undefined, allowedHosts: undefined, allowedOrigins: undefined, allowUrlSchemes: undefined } as RawOptions;
+  const allowUrlSchemes = urlSchemes(typeof f.allowUrlSchemes === 'string' ? f.allowUrlSchemes : undefined);
   const list = (v: string | boolean | undefined, env: string | undefined) => listOf(typeof v === 'string' ? v : env);
   const options = resolveMcpOptions(raw); // fails at once, clearly, on bad flags
-  const sessions = new SessionManager({ maxSessions: Number(process.env.DECKHAND_MAX_SESSIONS ?? 4), idleTimeoutMs: 30 * 60_000 });
+  const sessions = new SessionManager({ maxSessions: Number(process.env.DECKHAND_MAX_SESSIONS ?? 4), idleTimeoutMs: 30 * 60_000, allowUrlSchemes });
   if (f.port === undefined) return runStdio(options, sessions, home);
   const svc = await startService({
     home,
@@ -159,6 +169,7 @@ async function mcp(args: string[]): Promise<void> {
     mcpOptions: raw,
     allowedHosts: list(f.allowedHosts, process.env.DECKHAND_ALLOWED_HOSTS),
     allowedOrigins: list(f.allowedOrigins, process.env.DECKHAND_ALLOWED_ORIGINS),
+    allowUrlSchemes,
     log: (l) => console.error(l),
   });
   console.log(`deckhand MCP server listening on ${svc.url}/mcp`);

@@ -38,6 +38,8 @@ export interface ServiceOptions {
   maxSessions?: number;
   idleTimeoutMs?: number;
   maxBodyBytes?: number;
+  /** URL schemes the operator opens for every session (e.g. ['file']); default none beyond http(s), data and about:blank. */
+  allowUrlSchemes?: string[];
   /** Host header values accepted besides loopback names (for a service behind a proxy or on another interface). */
   allowedHosts?: string[];
   /** Origins (scheme://host:port) whose browser pages may call the service; none by default. */
@@ -188,7 +190,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
   const log = (line: string) => rawLog(scrubCredentials(line, keys.secrets));
   const store = o.store ?? (await SqliteStore.open(join(o.home, 'cache.db')));
   const maxBody = o.maxBodyBytes ?? 1024 * 1024;
-  const sessions = new SessionManager({ maxSessions: o.maxSessions ?? 4, idleTimeoutMs: o.idleTimeoutMs ?? 10 * 60_000 }, {}, log);
+  const sessions = new SessionManager({ maxSessions: o.maxSessions ?? 4, idleTimeoutMs: o.idleTimeoutMs ?? 10 * 60_000, allowUrlSchemes: o.allowUrlSchemes }, {}, log);
   const inflight = new Set<Promise<unknown>>();
   const mcp = o.mcp === false ? null : new McpHttpHandler(keys, sessions, o.home, o.mcpOptions);
   const bindHost = o.host ?? '127.0.0.1';

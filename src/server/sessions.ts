@@ -33,6 +33,8 @@ export interface Session {
 export interface SessionLimits {
   maxSessions: number;
   idleTimeoutMs: number;
+  /** URL schemes the operator opened beyond the default (file, say); callers cannot widen it. */
+  allowUrlSchemes?: string[];
 }
 
 /** Session ids are UUIDs; anything else is a malformed id (400), never a lookup. */
@@ -72,8 +74,10 @@ export class SessionManager {
     let browser: BrowserHandle | null = null;
     try {
       browser = req.cdpUrl
-        ? await localBrowser.connect({ cdpUrl: req.cdpUrl, headers: req.cdpHeaders })
-        : await localBrowser.launch({ headless: req.headless ?? true, viewport: req.viewport, args: launch.args, userDataDir: launch.userDataDir });
+        ? await localBrowser.connect({ cdpUrl: req.cdpUrl, headers: req.cdpHeaders, allowUrlSchemes: this.limits.allowUrlSchemes })
+        : await localBrowser.launch({
+            headless: req.headless ?? true, viewport: req.viewport, args: launch.args, userDataDir: launch.userDataDir, allowUrlSchemes: this.limits.allowUrlSchemes,
+          });
       const session: Session = {
         id: randomUUID(), owner, browser, ownsBrowser: !req.cdpUrl, busy: false, lastUsed: Date.now(), abort: null, deadline: 0, listener: null, dh: null as never,
       };

@@ -142,7 +142,10 @@ describe('local files and browser-internal pages', () => {
       expect(JSON.stringify(redirect.body)).not.toContain('root:x:0:0');
       const ex = await json(`/v1/sessions/${id}/extract`, {});
       expect(JSON.stringify(ex.body)).not.toContain('root:x:0:0');
-      expect((await json(`/v1/sessions/${id}/navigate`, { url: 'data:text/html,<title>ok</title><p>data page</p>' })).status).toBe(200);
+      // data: is not refused by the policy (an open tab cannot be sent there by an extension: NAVIGATION_FAILED, not URL_NOT_ALLOWED).
+      const data = await json(`/v1/sessions/${id}/navigate`, { url: 'data:text/html,<title>ok</title><p>data page</p>' });
+      expect(data.body.error?.code).not.toBe('URL_NOT_ALLOWED');
+      expect((await json(`/v1/sessions/${id}/navigate`, { url: 'about:blank' })).status).toBe(200);
     } finally {
       await end(id);
     }
@@ -156,6 +159,32 @@ describe('local files and browser-internal pages', () => {
     } finally {
       await c.callTool({ name: 'end', arguments: {} });
       await c.close();
+    }
+  });
+});
+
+describe("the operator's opt-in", () => {
+  it('a service started with allowUrlSchemes [file] opens local files for its sessions; callers still cannot widen it', async () => {
+    const own = await startService({ home: mkdtempSync(join(tmpdir(), 'dh-sec-file-')), port: 0, allowUrlSchemes: ['file'] });
+    const call = (path: string, body: unknown) =>
+      fetch(own.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY_A }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+    try {
+      const id = (await call('/v1/sessions/start', {})).body.data.sessionId;
+      const file = await call(`/v1/sessions/${id}/navigate`, { url: 'file:///etc/hostname' });
+      expect(file.status).toBe(200);
+      expect(file.body.data.url).toBe('file:///etc/hostname');
+      expect((await call(`/v1/sessions/${id}/navigate`, { url: 'chrome://version' })).body.error.code).toBe('URL_NOT_ALLOWED');
+      await call(`/v1/sessions/${id}/end`, {});
+    } finally {
+      await own.close();
+    }
+    // On the default service, a caller's own options cannot open file: either.
+    const id = await start();
+    try {
+      const r = await json(`/v1/sessions/${id}/navigate`, { url: 'file:///etc/hostname', options: { allowSchemes: ['file'] } });
+      expect(r.status).toBe(400);
+    } finally {
+      await end(id);
     }
   });
 });
