@@ -79,7 +79,7 @@ describe('cache stores', () => {
     const at = Date.now() + 4_000;
     const script = `const { SqliteStore } = await import(${JSON.stringify(store)}); await new Promise((r) => setTimeout(r, ${at} - Date.now())); const s = await SqliteStore.open(${JSON.stringify(path)}); await s.record({ key: 'k'.repeat(20) + process.pid, baseKey: 'b'.repeat(20), op: 'act', result: [], usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 0 } }); s.close(); console.log('ok');`;
     const run = promisify(execFile);
-    const outs = await Promise.all(Array.from({ length: 8 }, () => run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 30_000 })));
-    expect(outs.map((o) => o.stdout.trim())).toEqual(Array(8).fill('ok'));
+    const outs = await Promise.all(Array.from({ length: 12 }, () => run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 30_000 })));
+    expect(outs.map((o) => o.stdout.trim())).toEqual(Array(12).fill('ok'));
   }, 60_000);
 });

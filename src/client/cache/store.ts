@@ -105,6 +105,23 @@ const MIGRATIONS: string[] = [
 
 type Db = import('better-sqlite3').Database;
 
+/** Run `fn`, retrying for up to 10 s while another process holds the database locked. */
+async function withBusyRetry(path: string, fn: () => void): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return fn();
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if ((code !== 'SQLITE_BUSY' && code !== 'SQLITE_LOCKED') || Date.now() > deadline) {
+        if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') throw new DeckhandError(ErrorCode.Timeout, `the cache database ${path} stayed locked by another process for 10 s`);
+        throw e;
+      }
+      await new Promise((r) => setTimeout(r, Math.min(200, 10 * 2 ** attempt) * (0.5 + Math.random())));
+    }
+  }
+}
+
 /** SQLite on disk: WAL mode and immediate transactions, so several sessions (and processes) can share it. */
 export class SqliteStore implements CacheStore {
   private constructor(
@@ -125,19 +142,21 @@ export class SqliteStore implements CacheStore {
       ensurePrivateFile(path);
     }
     const db = new Database(path);
-    // The busy timeout first: a second process opening a new file waits for the first
-    // one's WAL switch instead of failing with SQLITE_BUSY.
     db.pragma('busy_timeout = 5000');
-    db.pragma('journal_mode = WAL');
-    db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
     const migrate = db.transaction(() => {
+      db.exec('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)');
       const row = db.prepare('SELECT version FROM schema_version').get() as { version: number } | undefined;
       let v = row?.version ?? 0;
       if (!row) db.prepare('INSERT INTO schema_version (version) VALUES (0)').run();
       for (; v < MIGRATIONS.length; v++) db.exec(MIGRATIONS[v]);
       db.prepare('UPDATE schema_version SET version = ?').run(v);
     });
-    migrate.immediate();
+    // Switching a new file to WAL takes an exclusive lock, and SQLite answers SQLITE_BUSY at
+    // once (no busy handler) when several processes open the file together: retry briefly.
+    await withBusyRetry(path, () => {
+      if (db.pragma('journal_mode', { simple: true }) !== 'wal') db.pragma('journal_mode = WAL');
+    });
+    await withBusyRetry(path, () => migrate.immediate());
     return new SqliteStore(db, options.maxEntriesPerTenant ?? DEFAULT_MAX_ENTRIES_PER_TENANT);
   }
 
