@@ -11,6 +11,7 @@ import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
+import { MAX_TIMEOUT_MS } from '../protocol/schemas';
 import { BrowserContext, type FacadeHost } from '../facade/page';
 import { CdpConnection, PipeTransport, WebSocketTransport } from './cdp';
 import { BridgeLink, bridgeHost, newPairingToken } from './bridge';
@@ -157,10 +158,7 @@ async function launch(options: LaunchOptions = {}): Promise<BrowserHandle> {
   }
   const vp = options.viewport ?? { width: 1280, height: 800 };
   if (!(vp.width > 0 && vp.height > 0)) throw new DeckhandError(ErrorCode.InvalidArgument, 'viewport needs positive width and height');
-  const timeout = options.timeout ?? 15_000;
-  if (typeof timeout !== 'number' || !Number.isFinite(timeout) || timeout <= 0) {
-    throw new DeckhandError(ErrorCode.InvalidArgument, `timeout must be a positive number of milliseconds, got ${JSON.stringify(options.timeout)}`);
-  }
+  const timeout = positiveMs('timeout', options.timeout, 15_000);
   const tempProfile = options.userDataDir ? null : await createTempProfile();
   const args = [
     '--remote-debugging-pipe',
@@ -269,7 +267,7 @@ async function connect(options: ConnectOptions): Promise<BrowserHandle> {
   if (!options || typeof options.cdpUrl !== 'string') throw new DeckhandError(ErrorCode.InvalidArgument, 'connect() needs { cdpUrl }');
   const allowUrlSchemes = parseAllowSchemes(options.allowUrlSchemes);
   let wsUrl = options.cdpUrl;
-  const timeout = options.timeout ?? 10_000;
+  const timeout = positiveMs('timeout', options.timeout, 10_000);
   if (/^https?:/.test(wsUrl)) {
     const url = new URL('/json/version', wsUrl);
     let res: Response;
@@ -293,9 +291,12 @@ async function connect(options: ConnectOptions): Promise<BrowserHandle> {
   }
 }
 
+/** A caller's wait in milliseconds, bounded like every deadline (past 2^31 ms Node's timers fire at once). */
 function positiveMs(name: string, value: number | undefined, fallback: number): number {
   if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) throw new DeckhandError(ErrorCode.InvalidArgument, `${name} must be a positive number of milliseconds, got ${JSON.stringify(value)}`);
+  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMEOUT_MS) {
+    throw new DeckhandError(ErrorCode.InvalidArgument, `${name} must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (10 minutes), got ${JSON.stringify(value)}`);
+  }
   return value;
 }
 

@@ -12,6 +12,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/server/service';
+import { localBrowser } from '../../src/index';
 import { startFixtureServers } from '../fixtures/server';
 import { startModelServer, type ModelServer } from '../fixtures/model-server';
 import { readEvents } from './sse';
@@ -215,6 +216,22 @@ describe('deadlines', () => {
     expect(op.status).toBeGreaterThanOrEqual(400);
     expect(Date.now() - t0).toBeLessThan(15_000);
     expect((await json(`/v1/sessions/${id}/act`, { input: 'x' })).status).toBe(404);
+  });
+
+  it('the client library refuses unbounded deadlines before sending anything', async () => {
+    await expect(localBrowser.launch({ timeout: 2 ** 31 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/10 minutes/) });
+    await expect(localBrowser.connect({ cdpUrl: 'http://127.0.0.1:9', timeout: 2 ** 31 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    const id = await start();
+    try {
+      const dh = svc.sessions.get(id, svc.keys.tenantOf(KEY_A)!).dh;
+      const t0 = Date.now();
+      await expect(dh.act({ selector: 'body', description: 'b', method: 'click' }, { timeout: 2 ** 31 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      await expect(dh.experimentalBatch(async () => 1, undefined, { timeout: 2 ** 31 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      await expect((await dh.context.activePage()).goto(`${servers.origin}/form.html`, { timeout: 2 ** 40 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      expect(Date.now() - t0).toBeLessThan(2_000);
+    } finally {
+      await end(id);
+    }
   });
 
   it('a deadline is kept on a hung renderer', async () => {
