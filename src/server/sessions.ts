@@ -40,8 +40,13 @@ export interface SessionLimits {
 /** Session ids are UUIDs; anything else is a malformed id (400), never a lookup. */
 const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** How long past its own deadline an operation may take to wind down before its session is ended. */
+/**
+ * How long past its own deadline an operation may take to wind down before its session is
+ * ended: at least 10 s, and as long again as the deadline (a cached act may replay and then
+ * heal, each step with the full timeout), so only a truly wedged operation costs its session.
+ */
 const OVERRUN_GRACE_MS = 10_000;
+const hardLimit = (limit: number) => limit + Math.max(OVERRUN_GRACE_MS, limit);
 /** The deadline of an operation that names none. */
 const DEFAULT_OPERATION_MS = DEFAULTS.modelOperationTimeoutMs;
 /** An agent run takes many steps; it too has a bound. */
@@ -122,15 +127,16 @@ export class SessionManager {
     opts.signal?.addEventListener('abort', onCallerGone, { once: true });
     s.busy = true;
     s.abort = abort;
-    s.deadline = Date.now() + limit + OVERRUN_GRACE_MS;
+    const hard = hardLimit(limit);
+    s.deadline = Date.now() + hard;
     let timer: NodeJS.Timeout | undefined;
     // The hard deadline answers the caller even when the operation itself does not return;
     // a session whose operation is wedged is ended rather than left busy (or half-free).
     const overdue = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         void this.finish(s, 'its operation outlived its deadline: ending it');
-        reject(new HttpError(504, 'TIMEOUT', `the operation on session '${id}' ran past its deadline of ${limit + OVERRUN_GRACE_MS} ms; the session was ended`));
-      }, limit + OVERRUN_GRACE_MS);
+        reject(new HttpError(504, 'TIMEOUT', `the operation on session '${id}' ran past its deadline of ${hard} ms; the session was ended`));
+      }, hard);
     });
     try {
       return await Promise.race([fn(s, abort.signal), overdue]);
