@@ -18,6 +18,9 @@ const SHAPES: RegExp[] = [
   /-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(-----END [A-Z ]*PRIVATE KEY-----|$)/g,
 ];
 
+/** Credentials carry digits or are long; words in messages ('Required', 'missing') are neither. */
+const looksLikeToken = (v: string) => (/\d/.test(v) && v.length >= 8) || v.length >= 20;
+
 const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /**
@@ -32,7 +35,8 @@ export function redactSecrets(text: string, secrets: Iterable<string | undefined
     for (const form of new Set([v, encodeURIComponent(v)])) out = out.replace(new RegExp(escape(form), 'g'), MASK);
   }
   out = out.replace(SHAPES[0], (_m, scheme: string) => `${scheme} ${MASK}`);
-  out = out.replace(SHAPES[1], (_m, name: string, sep: string) => `${name}${sep}${MASK}`);
+  // Only a value that looks like a token: 'apiKey: Required' in a validation message stays readable.
+  out = out.replace(SHAPES[1], (m, name: string, sep: string, value: string) => (looksLikeToken(value) ? `${name}${sep}${MASK}` : m));
   out = out.replace(SHAPES[2], MASK);
   out = out.replace(SHAPES[3], MASK);
   return out;

@@ -94,6 +94,10 @@ describe("the operator's provider key", () => {
       const events = await readEvents(res);
       expect(events.at(-1)).toMatchObject({ status: 'error', error: { code: 'INVALID_ARGUMENT' } });
       expect(sawEnvKey()).toBe(false);
+      // Scrubbing keeps validation messages about credential fields readable.
+      const shape = await json(`/v1/sessions/${id}/act`, { input: 'click reset', model: { provider: 'azure', modelName: 'dep' } });
+      expect(shape.status).toBe(400);
+      expect(shape.body.error!.message).toMatch(/apiKey: Required/);
     } finally {
       await end(id);
     }

@@ -16,7 +16,7 @@ describe('redactSecrets', () => {
     const cases = [
       'Incorrect API key provided: sk-proj-abcdefghijklmnop1234',
       'header Authorization: Bearer abc.def.ghi-jkl_mno',
-      '{"api_key": "zzzzzzzzzzzz"}',
+      '{"api_key": "zq8Xk2pL0vWm"}',
       'x-api-key=qwertyuiop123',
       'google key AIzaSyA1234567890abcdefghijk',
       'aws AKIAABCDEFGHIJKLMNOP',
@@ -26,12 +26,15 @@ describe('redactSecrets', () => {
     for (const c of cases) {
       const out = redactSecrets(c);
       expect(out, c).toContain('[redacted]');
-      expect(out).not.toMatch(/sk-proj-abc|abc\.def\.ghi|zzzzzzzzzzzz|qwertyuiop123|AIzaSyA123|AKIAABCDEF|MIIEv|dh_abcdef/);
+      expect(out).not.toMatch(/sk-proj-abc|abc\.def\.ghi|zq8Xk2pL0vWm|qwertyuiop123|AIzaSyA123|AKIAABCDEF|MIIEv|dh_abcdef/);
     }
   });
 
   it('leaves ordinary text alone, and short values are not treated as secrets', () => {
     expect(redactSecrets('the button "Sign in" was clicked', ['abc'])).toBe('the button "Sign in" was clicked');
+    // Validation messages that name a credential field stay readable.
+    expect(redactSecrets('invalid model configuration: apiKey: Required')).toBe('invalid model configuration: apiKey: Required');
+    expect(redactSecrets('password: must be at least 8 characters')).toBe('password: must be at least 8 characters');
   });
 });
 
