@@ -11,7 +11,7 @@ import { writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
-import { MAX_TIMEOUT_MS } from '../protocol/schemas';
+import { checkMs } from '../protocol/schemas';
 import { BrowserContext, type FacadeHost } from '../facade/page';
 import { CdpConnection, PipeTransport, WebSocketTransport } from './cdp';
 import { BridgeLink, bridgeHost, newPairingToken } from './bridge';
@@ -292,13 +292,7 @@ async function connect(options: ConnectOptions): Promise<BrowserHandle> {
 }
 
 /** A caller's wait in milliseconds, bounded like every deadline (past 2^31 ms Node's timers fire at once). */
-function positiveMs(name: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || value > MAX_TIMEOUT_MS) {
-    throw new DeckhandError(ErrorCode.InvalidArgument, `${name} must be a number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (10 minutes), got ${JSON.stringify(value)}`);
-  }
-  return value;
-}
+const positiveMs = (name: string, value: number | undefined, fallback: number): number => (value === undefined ? fallback : checkMs(name, value, { whole: false }));
 
 const printPairing = ({ port, token }: PairingInfo): void => {
   process.stderr.write(`Deckhand: in Chrome, open the Deckhand side panel, choose "Connect to a local client" and enter port ${port} and token ${token}\n`);

@@ -19,13 +19,12 @@ import { notJson } from '../engine/batch';
 import { addUsage } from '../models/call';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { MAX_TIMEOUT_MS, ZERO_USAGE, type Action, type ActResult, type ExtractResult, type Metrics, type ObserveResult, type OperationOptions, type ResultMetadata, type Usage } from '../protocol/schemas';
+import { checkMs, MAX_CALL_MS, ZERO_USAGE, type Action, type ActResult, type ExtractResult, type Metrics, type ObserveResult, type OperationOptions, type ResultMetadata, type Usage } from '../protocol/schemas';
 import type { CacheCallOption, CacheEntry } from '../protocol/cache';
 import { AGENT_DEFAULTS, AgentExecuteRequestSchema, type AgentExecuteRequest, type AgentRecording, type AgentResult, type AgentStep } from '../protocol/agent';
 import { describeZodError } from '../protocol/zod-errors';
 import { Locator, type BrowserContext, type Page, type PageExtractOptions } from '../facade/page';
 import type { BrowserHandle } from './browser';
-import { MAX_CALL_MS } from './link';
 
 export interface CreateOptions {
   browser: BrowserHandle;
@@ -267,9 +266,7 @@ export class Deckhand {
       throw new DeckhandError(ErrorCode.InvalidArgument, 'Deckhand.create needs { browser } from localBrowser.launch(), localBrowser.connect() or localBrowser.attach()');
     }
     if (options.model !== undefined) resolveModel(options.model, new CallbackRegistry()); // fail now on a bad config
-    if (options.domSettleTimeoutMs !== undefined && !(Number.isInteger(options.domSettleTimeoutMs) && options.domSettleTimeoutMs >= 0 && options.domSettleTimeoutMs <= MAX_TIMEOUT_MS)) {
-      throw new DeckhandError(ErrorCode.InvalidArgument, `domSettleTimeoutMs must be a whole number of milliseconds from 0 to ${MAX_TIMEOUT_MS}`);
-    }
+    if (options.domSettleTimeoutMs !== undefined) checkMs('domSettleTimeoutMs', options.domSettleTimeoutMs, { min: 0 });
     if (browser.claimedBy) throw new DeckhandError(ErrorCode.AlreadyInUse, 'this browser handle already backs a Deckhand instance; close that instance first or launch another browser');
     if (!browser.isConnected) throw new DeckhandError(ErrorCode.BrowserClosed, 'the browser is closed');
     let instance: Deckhand;
@@ -449,10 +446,7 @@ export class Deckhand {
       if (problem) throw new DeckhandError(ErrorCode.InvalidArgument, `the batch input must be JSON-serialisable: ${problem}`);
     }
     const o = rest[1] ?? {};
-    const timeout = o.timeout ?? 30_000;
-    if (!Number.isInteger(timeout) || timeout <= 0 || timeout > MAX_TIMEOUT_MS) {
-      throw new DeckhandError(ErrorCode.InvalidArgument, `the batch timeout must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (10 minutes), got ${o.timeout}`);
-    }
+    const timeout = checkMs('the batch timeout', o.timeout ?? 30_000);
     const model = resolveModel(this.#options.model ?? defaultModel(), this.#callbacks);
     const defaults = toWire(undefined, {
       model,

@@ -3,9 +3,9 @@
  * whichever it is: CDP to the worker target (ExtensionLink) or the WebSocket
  * bridge the worker dials out to (BridgeLink).
  */
-import { DeckhandError, ErrorCode } from '../protocol/errors';
+import type { DeckhandError } from '../protocol/errors';
 import type { CommandClient, MethodName, Params } from '../protocol/methods';
-import { DEFAULTS, MAX_TIMEOUT_MS } from '../protocol/schemas';
+import { checkMs, DEFAULTS, MAX_CALL_MS } from '../protocol/schemas';
 
 export interface WorkerLink extends CommandClient {
   readonly extensionId: string;
@@ -21,12 +21,7 @@ export function rpcDeadline<M extends MethodName>(method: M, params: Params<M>, 
   const p = params as { timeout?: number; options?: { timeout?: number } } | undefined;
   const given = p?.timeout ?? p?.options?.timeout;
   // Checked here too, before anything is sent: past 2^31 ms Node's timers fire at once.
-  if (given !== undefined && !(Number.isInteger(given) && given > 0 && given <= MAX_TIMEOUT_MS)) {
-    throw new DeckhandError(ErrorCode.InvalidArgument, `${method}: timeout must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS} (10 minutes), got ${given}`);
-  }
+  if (given !== undefined) checkMs(`${method}: timeout`, given);
   const opTimeout = opts.timeoutMs ?? given ?? DEFAULTS.navigationTimeoutMs;
   return Math.min(opTimeout, MAX_CALL_MS) + DEFAULTS.rpcGraceMs;
 }
-
-/** The longest any one call may take, an agent run of many steps included. */
-export const MAX_CALL_MS = 3 * MAX_TIMEOUT_MS;

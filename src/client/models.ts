@@ -212,12 +212,9 @@ export function resolveModel(spec: ModelSpec, callbacks: CallbackRegistry, env: 
 
 /** Every credential this process could send on its own, for scrubbing them from output. */
 export function environmentSecrets(env: Env = process.env): string[] {
-  const names = [
-    ...Object.values(ENV_KEYS).flat(),
-    'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'GOOGLE_PRIVATE_KEY', 'GOOGLE_CLIENT_EMAIL',
-    'DECKHAND_API_KEYS',
-  ];
-  return names.flatMap((n) => (env[n] ?? '').split(n === 'DECKHAND_API_KEYS' ? ',' : /$^/)).map((v) => v.trim()).filter((v) => v.length >= 6);
+  const single = [...Object.values(ENV_KEYS).flat(), 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'GOOGLE_PRIVATE_KEY', 'GOOGLE_CLIENT_EMAIL'];
+  const values = [...single.map((n) => env[n] ?? ''), ...(env.DECKHAND_API_KEYS ?? '').split(',')]; // the service's own keys, comma-separated
+  return values.map((v) => v.trim()).filter((v) => v.length >= 6);
 }
 
 /** `text` with this machine's credentials (and anything shaped like one) masked. */

@@ -91,11 +91,8 @@ export async function openPage(port: BrowserPort, url: string, options: GotoOpti
   // Page.navigate and tabs.update are refused), so create the tab at it and wait for it.
   const timeout = options.timeout ?? DEFAULTS.navigationTimeoutMs;
   const info = await port.createPage(url);
-  const deadline = Date.now() + timeout;
-  while (await port.isLoading(info.id)) {
-    if (Date.now() > deadline) throw new DeckhandError(ErrorCode.Timeout, `waiting for the new page at ${url.slice(0, 80)} to load timed out after ${timeout} ms`, { timeoutMs: timeout });
-    await sleep(25);
-  }
+  await settled(port, info.id, timeout);
+  if (await port.isLoading(info.id)) throw new DeckhandError(ErrorCode.Timeout, `waiting for the new page at ${url.slice(0, 80)} to load timed out after ${timeout} ms`, { timeoutMs: timeout });
   await refuseWhereLanded(port, info.id, url, allow);
   return port.pageInfo(info.id);
 }

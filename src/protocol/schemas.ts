@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { ResolvedModelSchema } from './model';
+import { DeckhandError, ErrorCode } from './errors';
 
 export const ACT_METHODS = [
   'click', 'doubleClick', 'rightClick', 'hover', 'fill', 'type', 'press', 'selectOption',
@@ -112,6 +113,21 @@ export const TimeoutMsSchema = z
   .max(MAX_TIMEOUT_MS, `a timeout may be at most ${MAX_TIMEOUT_MS} ms (10 minutes)`);
 /** A wait that may be zero (settle times, pauses), bounded the same way. */
 export const WaitMsSchema = z.number().int().nonnegative().max(MAX_TIMEOUT_MS, `a wait may be at most ${MAX_TIMEOUT_MS} ms (10 minutes)`);
+
+/** The longest any one call may take in all, an agent run of many steps included. */
+export const MAX_CALL_MS = 3 * MAX_TIMEOUT_MS;
+
+/**
+ * Check a caller's milliseconds against the bound where no schema parses them (library
+ * options): INVALID_ARGUMENT naming `what` otherwise. `whole` asks for an integer.
+ */
+export function checkMs(what: string, value: unknown, { min = 1, whole = true }: { min?: number; whole?: boolean } = {}): number {
+  const n = value as number;
+  if (typeof value !== 'number' || !Number.isFinite(n) || (whole && !Number.isInteger(n)) || n < min || n > MAX_TIMEOUT_MS) {
+    throw new DeckhandError(ErrorCode.InvalidArgument, `${what} must be a ${whole ? 'whole ' : ''}number of milliseconds from ${min} to ${MAX_TIMEOUT_MS} (10 minutes), got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
 
 /** `%name%` variables: a value, or a value with a description the model may see. */
 export const VariablesSchema = z.record(z.union([z.string(), z.object({ value: z.string(), description: z.string().optional() }).strict()]));

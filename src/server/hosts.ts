@@ -33,13 +33,14 @@ export function listOf(value: string | undefined): string[] {
 export class HostCheck {
   private readonly origins: Set<string>;
   private readonly extraHosts: Set<string>;
-  private readonly loopbackOnly: boolean;
+  private readonly checkHost: boolean;
   private port = 0;
 
   constructor(policy: HostPolicy) {
     this.origins = new Set((policy.allowedOrigins ?? []).map((o) => o.toLowerCase().replace(/\/+$/, '')));
     this.extraHosts = new Set((policy.allowedHosts ?? []).map((h) => h.toLowerCase()));
-    this.loopbackOnly = isLoopback(policy.bindHost) || this.extraHosts.size > 0;
+    // Loopback binds always check Host; other binds only once the operator lists hosts.
+    this.checkHost = isLoopback(policy.bindHost) || this.extraHosts.size > 0;
   }
 
   /** The port is known once the server listens. */
@@ -59,7 +60,7 @@ export class HostCheck {
 
   /** Throws a 403 naming the header that was refused. */
   check(req: IncomingMessage): void {
-    if (this.loopbackOnly && !this.hostAllowed(req.headers.host)) {
+    if (this.checkHost && !this.hostAllowed(req.headers.host)) {
       throw new HttpError(403, 'HOST_NOT_ALLOWED', `this service answers requests for its own address only, not for host ${JSON.stringify(req.headers.host ?? '')} (the operator can allow more with --allowed-hosts)`);
     }
     const origin = req.headers.origin;

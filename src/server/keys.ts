@@ -8,7 +8,6 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface KeyRing {
-  check(candidate: string | undefined): boolean;
   /**
    * The tenant a valid key stands for (a digest of the key, never the key itself), or null.
    * Sessions, MCP sessions, named profiles and cache entries belong to one tenant.
@@ -45,6 +44,5 @@ export function loadKeys(home: string, env: Record<string, string | undefined> =
     generated,
     secrets: keys,
     tenantOf,
-    check: (candidate) => tenantOf(candidate) !== null,
   };
 }

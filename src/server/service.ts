@@ -20,11 +20,11 @@ import { normalizeUrl } from '../engine/snapshot';
 import { forTenant, SqliteStore, type CacheStore } from '../client/cache/store';
 import { ensurePrivateDir } from '../client/private-files';
 import { scrubCredentials } from '../client/models';
-import { MAX_TIMEOUT_MS, DEFAULTS } from '../protocol/schemas';
+import { MAX_CALL_MS, MAX_TIMEOUT_MS, DEFAULTS } from '../protocol/schemas';
 import type { CallOptions } from '../client/deckhand';
 import { HttpError } from './http-error';
 import { loadKeys, type KeyRing } from './keys';
-import { MAX_AGENT_MS, SessionManager, type Session } from './sessions';
+import { SessionManager, type Session } from './sessions';
 import { HostCheck } from './hosts';
 import { McpHttpHandler } from '../mcp/http';
 import type { RawOptions } from '../mcp/options';
@@ -311,7 +311,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
           throw new HttpError(400, 'INVALID_ARGUMENT', 'useSearch needs a search provider, and this service has none: set DECKHAND_SEARCH_URL (a SearXNG-style JSON endpoint)');
         }
         const cache = forTenant(store, tenant);
-        await operate(req, res, params.id, tenant, stream, MAX_AGENT_MS, async (s, signal) => {
+        await operate(req, res, params.id, tenant, stream, MAX_CALL_MS, async (s, signal) => {
           let replay: AgentRecording | undefined;
           let cacheKey: string | undefined;
           if (b.shouldCache) {

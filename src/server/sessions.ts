@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { Deckhand, type CreateOptions } from '../client/deckhand';
 import { localBrowser, type BrowserHandle } from '../client/browser';
 import type { LogLine } from '../client/logging';
-import { DEFAULTS, MAX_TIMEOUT_MS } from '../protocol/schemas';
+import { DEFAULTS, MAX_CALL_MS } from '../protocol/schemas';
 import type { StartSessionRequest } from '../protocol/http';
 import { HttpError } from './http-error';
 
@@ -49,8 +49,6 @@ const OVERRUN_GRACE_MS = 10_000;
 const hardLimit = (limit: number) => limit + Math.max(OVERRUN_GRACE_MS, limit);
 /** The deadline of an operation that names none. */
 const DEFAULT_OPERATION_MS = DEFAULTS.modelOperationTimeoutMs;
-/** An agent run takes many steps; it too has a bound. */
-export const MAX_AGENT_MS = 3 * MAX_TIMEOUT_MS;
 
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();
@@ -121,7 +119,7 @@ export class SessionManager {
   async run<T>(id: string, owner: string, fn: (s: Session, signal: AbortSignal) => Promise<T>, opts: { deadlineMs?: number; signal?: AbortSignal } = {}): Promise<T> {
     const s = this.get(id, owner);
     if (s.busy) throw new HttpError(409, 'SESSION_BUSY', `session '${id}' is running another operation; operations on one session run one at a time`);
-    const limit = Math.min(opts.deadlineMs ?? DEFAULT_OPERATION_MS, MAX_AGENT_MS);
+    const limit = Math.min(opts.deadlineMs ?? DEFAULT_OPERATION_MS, MAX_CALL_MS);
     const abort = new AbortController();
     const onCallerGone = () => abort.abort(opts.signal?.reason);
     opts.signal?.addEventListener('abort', onCallerGone, { once: true });
