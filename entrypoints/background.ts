@@ -26,7 +26,7 @@ export default defineBackground(() => {
     load: async (key: string) => (await chrome.storage.session.get(key))[key],
     save: (key: string, value: unknown) => chrome.storage.session.set({ [key]: value }),
   };
-  const engine = new Engine(new ChromeBrowserPort(), chrome.runtime.id, state, undefined, new ChromeSelfEvaluator());
+  const engine = new Engine(new ChromeBrowserPort(state), chrome.runtime.id, state, undefined, new ChromeSelfEvaluator());
 
   /** An RPC peer over any transport, answering the engine's methods. */
   const serve = (send: (raw: string) => void, label: string): RpcPeer => {

@@ -2,17 +2,21 @@
  * BrowserPort over chrome.* in the service worker: tabs are pages,
  * chrome.debugger gives each tab a CDP session, content scripts answer frame
  * requests through chrome.tabs.sendMessage.
+ *
+ * A page id is the id of the tab it was opened as. When a page is moved to a new tab
+ * (adoptPage: how an open page goes to a data: URL), the id keeps naming the page: every
+ * method maps it to the tab it is on now, and reports that tab under the page's id.
  */
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import type { PageInfo } from '../protocol/schemas';
-import type { BrowserPort, CdpSession, FrameInfo } from '../engine/ports';
+import type { BrowserPort, CdpSession, FrameInfo, StatePort } from '../engine/ports';
 
 const CDP_VERSION = '1.3';
 const CONTENT_SCRIPT = '/content-scripts/content.js';
-
-function toInfo(t: chrome.tabs.Tab): PageInfo {
-  return { id: t.id!, url: t.url ?? t.pendingUrl ?? '', title: t.title ?? '' };
-}
+/** The content script's handler alone, for documents that take no content script (entrypoints/frame-agent.ts). */
+const FRAME_AGENT = '/frame-agent.js';
+/** Where the page-to-tab map is kept (session storage), so a restarted worker still knows it. */
+const ALIASES_KEY = 'pageAliases';
 
 function mapChromeError(e: unknown, what: string, page: number): DeckhandError {
   if (e instanceof DeckhandError) return e;
@@ -31,7 +35,11 @@ function mapChromeError(e: unknown, what: string, page: number): DeckhandError {
 
 class TabSession implements CdpSession {
   private readonly listeners = new Map<string, Set<(p: any) => void>>();
-  constructor(private readonly tabId: number) {}
+  /** `page`: the id the caller knows this tab by (for messages). */
+  constructor(
+    private readonly tabId: number,
+    private readonly page: number,
+  ) {}
 
   async send<T>(method: string, params: Record<string, unknown> = {}, timeoutMs = 30_000, retried = false): Promise<T> {
     let timer: ReturnType<typeof setTimeout> | undefined;
@@ -39,7 +47,7 @@ class TabSession implements CdpSession {
       return (await Promise.race([
         chrome.debugger.sendCommand({ tabId: this.tabId }, method, params),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new DeckhandError(ErrorCode.Timeout, `CDP ${method} on page ${this.tabId} timed out after ${timeoutMs} ms`)), timeoutMs);
+          timer = setTimeout(() => reject(new DeckhandError(ErrorCode.Timeout, `CDP ${method} on page ${this.page} timed out after ${timeoutMs} ms`)), timeoutMs);
         }),
       ])) as T;
     } catch (e) {
@@ -51,7 +59,7 @@ class TabSession implements CdpSession {
         await chrome.debugger.sendCommand({ tabId: this.tabId }, 'Page.enable', {});
         return this.send<T>(method, params, timeoutMs, true);
       }
-      throw mapChromeError(e, `CDP ${method}`, this.tabId);
+      throw mapChromeError(e, `CDP ${method}`, this.page);
     } finally {
       clearTimeout(timer);
     }
@@ -69,12 +77,25 @@ class TabSession implements CdpSession {
 }
 
 export class ChromeBrowserPort implements BrowserPort {
+  /** Debugger sessions and their event targets, by tab id. */
   private readonly sessions = new Map<number, Promise<TabSession>>();
   private readonly live = new Map<number, TabSession>();
+  /** Close handlers, by page id. */
   private readonly closeHandlers = new Map<number, Set<() => void>>();
+  /** A tab id, the last one activated. */
   private lastActive: number | null = null;
+  /** Pages moved to another tab: page id → the tab it is on now, and back. Pages never moved are absent (their tab has their id). */
+  private readonly tabOfPage = new Map<number, number>();
+  private readonly pageOfTab = new Map<number, number>();
+  /** Tabs being closed because their page moved to another tab: their closing is not the page's. */
+  private readonly retired = new Set<number>();
+  /** The page-to-tab map restored from session storage (a restarted worker). */
+  private readonly ready: Promise<void>;
+  /** The source of frame-agent.js, read once. */
+  private frameAgent: Promise<string> | null = null;
 
-  constructor() {
+  constructor(private readonly state?: StatePort) {
+    this.ready = this.restoreAliases().catch(() => undefined);
     chrome.debugger.onEvent.addListener((source, method, params) => {
       if (source.tabId !== undefined) this.live.get(source.tabId)?.emit(method, params);
     });
@@ -88,9 +109,18 @@ export class ChromeBrowserPort implements BrowserPort {
       this.sessions.delete(tabId);
       this.live.delete(tabId);
       if (this.lastActive === tabId) this.lastActive = null;
-      const hs = this.closeHandlers.get(tabId);
-      this.closeHandlers.delete(tabId);
-      hs?.forEach((h) => h());
+      void this.ready.then(() => {
+        if (this.retired.delete(tabId)) return;
+        const page = this.pageOf(tabId);
+        if (page !== tabId) {
+          this.tabOfPage.delete(page);
+          this.pageOfTab.delete(tabId);
+          this.saveAliases();
+        }
+        const hs = this.closeHandlers.get(page);
+        this.closeHandlers.delete(page);
+        hs?.forEach((h) => h());
+      });
     });
     // A content script asking which frames are its children (to match its iframe elements to frame
     // ids; see src/snapshot/frame-ids.ts). Chrome says which frame asked; the children answer over
@@ -105,56 +135,132 @@ export class ChromeBrowserPort implements BrowserPort {
     });
   }
 
+  /** The tab a page is on now. */
+  private async tabOf(page: number): Promise<number> {
+    await this.ready;
+    return this.tabOfPage.get(page) ?? page;
+  }
+
+  /** The page id a tab is known by. */
+  private pageOf(tab: number): number {
+    return this.pageOfTab.get(tab) ?? tab;
+  }
+
+  private toInfo(t: chrome.tabs.Tab): PageInfo {
+    return { id: this.pageOf(t.id!), url: t.url ?? t.pendingUrl ?? '', title: t.title ?? '' };
+  }
+
+  private async restoreAliases(): Promise<void> {
+    const saved = await this.state?.load(ALIASES_KEY).catch(() => undefined);
+    if (!Array.isArray(saved) || saved.length === 0) return;
+    const open = new Set((await chrome.tabs.query({}).catch(() => [])).map((t) => t.id));
+    for (const pair of saved) {
+      if (!Array.isArray(pair) || typeof pair[0] !== 'number' || typeof pair[1] !== 'number' || !open.has(pair[1])) continue;
+      this.tabOfPage.set(pair[0], pair[1]);
+      this.pageOfTab.set(pair[1], pair[0]);
+    }
+  }
+
+  private saveAliases(): void {
+    void this.state?.save(ALIASES_KEY, [...this.tabOfPage]).catch(() => undefined);
+  }
+
   async listPages(): Promise<PageInfo[]> {
+    await this.ready;
     const tabs = await chrome.tabs.query({});
-    return tabs.filter((t) => t.id !== undefined && t.id !== chrome.tabs.TAB_ID_NONE).map(toInfo);
+    return tabs.filter((t) => t.id !== undefined && t.id !== chrome.tabs.TAB_ID_NONE && !this.retired.has(t.id)).map((t) => this.toInfo(t));
   }
 
   async activePage(): Promise<PageInfo | null> {
+    await this.ready;
     if (this.lastActive !== null) {
       try {
-        return toInfo(await chrome.tabs.get(this.lastActive));
+        return this.toInfo(await chrome.tabs.get(this.lastActive));
       } catch {
         this.lastActive = null;
       }
     }
     const [t] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
-    if (t?.id !== undefined) return toInfo(t);
+    if (t?.id !== undefined) return this.toInfo(t);
     const [any] = await chrome.tabs.query({});
-    return any?.id !== undefined ? toInfo(any) : null;
+    return any?.id !== undefined ? this.toInfo(any) : null;
   }
 
-  async createPage(url = 'about:blank'): Promise<PageInfo> {
-    const t = await chrome.tabs.create({ url, active: true });
-    this.lastActive = t.id!;
-    return toInfo(t);
+  async createPage(url = 'about:blank', options: { beside?: number } = {}): Promise<PageInfo> {
+    if (options.beside === undefined) {
+      const t = await chrome.tabs.create({ url, active: true });
+      this.lastActive = t.id!;
+      return this.toInfo(t);
+    }
+    const beside = options.beside;
+    try {
+      const b = await chrome.tabs.get(await this.tabOf(beside));
+      return this.toInfo(await chrome.tabs.create({ url, windowId: b.windowId, index: b.index + 1, active: false }));
+    } catch (e) {
+      throw mapChromeError(e, 'opening a tab beside the page', beside);
+    }
+  }
+
+  /**
+   * Move `page` onto the tab `tab` (see BrowserPort.adoptPage). The old tab's history does not
+   * come along: after a page goes to a data: URL, going back has nothing to go back to.
+   */
+  async adoptPage(page: number, tab: number): Promise<void> {
+    const old = await this.tabOf(page);
+    let o: chrome.tabs.Tab;
+    try {
+      o = await chrome.tabs.get(old);
+    } catch (e) {
+      throw mapChromeError(e, 'moving the page to its new tab', page);
+    }
+    try {
+      // In the old tab's place: pinned if it was, just after it (its index once the old tab goes), active if it was.
+      if (o.pinned) await chrome.tabs.update(tab, { pinned: true });
+      await chrome.tabs.move(tab, { windowId: o.windowId, index: o.index + 1 });
+      if (o.active) await chrome.tabs.update(tab, { active: true });
+    } catch (e) {
+      throw mapChromeError(e, 'moving the new tab into the page\'s place', page);
+    }
+    // From here on the page is the new tab, whatever happens to the old one.
+    this.retired.add(old);
+    this.pageOfTab.delete(old);
+    this.tabOfPage.set(page, tab);
+    this.pageOfTab.set(tab, page);
+    this.saveAliases();
+    if (this.lastActive === old) this.lastActive = tab;
+    this.sessions.delete(old);
+    this.live.delete(old);
+    await chrome.tabs.remove(old).catch(() => this.retired.delete(old));
+    if (o.groupId !== undefined && o.groupId !== -1) await chrome.tabs.group({ groupId: o.groupId, tabIds: tab }).catch(() => undefined);
   }
 
   async pageInfo(page: number): Promise<PageInfo> {
+    const tab = await this.tabOf(page);
     let info: PageInfo;
     try {
-      info = toInfo(await chrome.tabs.get(page));
+      info = this.toInfo(await chrome.tabs.get(tab));
     } catch (e) {
       throw mapChromeError(e, 'reading page info', page);
     }
     // The tabs API hides URLs outside the host permissions (about:blank, data:); the frame list names them.
-    if (!info.url) info.url = (await chrome.webNavigation.getFrame({ tabId: page, frameId: 0 }).catch(() => null))?.url ?? '';
+    if (!info.url) info.url = (await chrome.webNavigation.getFrame({ tabId: tab, frameId: 0 }).catch(() => null))?.url ?? '';
     return info;
   }
 
   async resetPage(page: number): Promise<void> {
     const ms = 5000;
+    const tabId = await this.tabOf(page);
     try {
       // tabs.update needs no debugger, so it works where the debugger was refused.
-      await chrome.tabs.update(page, { url: 'about:blank' });
+      await chrome.tabs.update(tabId, { url: 'about:blank' });
     } catch (e) {
       throw mapChromeError(e, 'sending the page to about:blank', page);
     }
     const deadline = Date.now() + ms;
     while (Date.now() < deadline) {
       const [frame, tab] = await Promise.all([
-        chrome.webNavigation.getFrame({ tabId: page, frameId: 0 }).catch(() => null),
-        chrome.tabs.get(page).catch(() => null),
+        chrome.webNavigation.getFrame({ tabId, frameId: 0 }).catch(() => null),
+        chrome.tabs.get(tabId).catch(() => null),
       ]);
       if (!tab) throw new DeckhandError(ErrorCode.PageClosed, `page ${page} was closed while being sent to about:blank`, { page });
       if (frame?.url === 'about:blank' && tab.status === 'complete') return;
@@ -165,7 +271,7 @@ export class ChromeBrowserPort implements BrowserPort {
 
   async closePage(page: number): Promise<void> {
     try {
-      await chrome.tabs.remove(page);
+      await chrome.tabs.remove(await this.tabOf(page));
     } catch (e) {
       throw mapChromeError(e, 'closing the page', page);
     }
@@ -173,26 +279,31 @@ export class ChromeBrowserPort implements BrowserPort {
 
   async bringToFront(page: number): Promise<void> {
     try {
-      const t = await chrome.tabs.update(page, { active: true });
+      const tab = await this.tabOf(page);
+      const t = await chrome.tabs.update(tab, { active: true });
       if (t?.windowId !== undefined) await chrome.windows.update(t.windowId, { focused: true });
-      this.lastActive = page;
+      this.lastActive = tab;
     } catch (e) {
       throw mapChromeError(e, 'bringing the page to front', page);
     }
   }
 
-  cdp(page: number): Promise<CdpSession> {
-    let s = this.sessions.get(page);
+  async cdp(page: number): Promise<CdpSession> {
+    const tab = await this.tabOf(page);
+    let s = this.sessions.get(tab);
     if (!s) {
-      s = this.attach(page);
-      this.sessions.set(page, s);
-      s.catch(() => this.sessions.delete(page));
+      const attaching = this.attach(tab, page);
+      s = attaching;
+      this.sessions.set(tab, attaching);
+      attaching.catch(() => {
+        if (this.sessions.get(tab) === attaching) this.sessions.delete(tab);
+      });
     }
     return s;
   }
 
-  private async attach(page: number): Promise<TabSession> {
-    const target = { tabId: page };
+  private async attach(tab: number, page: number): Promise<TabSession> {
+    const target = { tabId: tab };
     try {
       await chrome.debugger.attach(target, CDP_VERSION);
     } catch (e) {
@@ -204,17 +315,18 @@ export class ChromeBrowserPort implements BrowserPort {
         });
       } else throw mapChromeError(e, 'attaching the debugger', page);
     }
-    const session = new TabSession(page);
-    this.live.set(page, session);
+    const session = new TabSession(tab, page);
+    this.live.set(tab, session);
     await session.send('Page.enable');
     return session;
   }
 
   async frameRequest<T>(page: number, frameId: number, message: Record<string, unknown>, timeoutMs: number): Promise<T> {
+    const tab = await this.tabOf(page);
     const once = async (): Promise<T> => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const reply = (await Promise.race([
-        chrome.tabs.sendMessage(page, { ...message, selfFrameId: frameId }, { frameId }),
+        chrome.tabs.sendMessage(tab, { ...message, selfFrameId: frameId }, { frameId }),
         new Promise<never>((_, reject) => {
           timer = setTimeout(
             () => reject(new DeckhandError(ErrorCode.Timeout, `frame ${frameId} of page ${page} did not answer '${String(message.type)}' within ${timeoutMs} ms`)),
@@ -228,7 +340,7 @@ export class ChromeBrowserPort implements BrowserPort {
     };
     const fail = async (e: unknown): Promise<never> => {
       // A reply channel that closed is a navigation, unless the tab itself is gone.
-      const tabGone = await chrome.tabs.get(page).then(() => false, () => true);
+      const tabGone = await chrome.tabs.get(tab).then(() => false, () => true);
       if (tabGone) throw new DeckhandError(ErrorCode.PageClosed, `page ${page} was closed during ${String(message.type).replace('dh:', '')}`, { page });
       throw mapChromeError(e, String(message.type), page);
     };
@@ -240,11 +352,15 @@ export class ChromeBrowserPort implements BrowserPort {
     }
     // No content script yet (a tab opened before the extension loaded, or a fresh about:blank): inject it.
     try {
-      await chrome.scripting.executeScript({ target: { tabId: page, frameIds: [frameId] }, files: [CONTENT_SCRIPT] });
+      await chrome.scripting.executeScript({ target: { tabId: tab, frameIds: [frameId] }, files: [CONTENT_SCRIPT] });
     } catch (e) {
       const msg = String((e as Error)?.message ?? e);
       if (/Cannot access|cannot be scripted|chrome:\/\//i.test(msg)) {
-        throw new DeckhandError(ErrorCode.ActionFailed, `page ${page} cannot be read by extensions (${msg})`, { page });
+        const refused = new DeckhandError(ErrorCode.ActionFailed, `page ${page} cannot be read by extensions (${msg})`, { page });
+        // A top-level data: page takes no content script, but the debugger reaches it.
+        const top = frameId === 0 ? await chrome.webNavigation.getFrame({ tabId: tab, frameId: 0 }).catch(() => null) : null;
+        if (top?.url.startsWith('data:')) return this.requestThroughDebugger<T>(page, message, timeoutMs, refused);
+        throw refused;
       }
       throw mapChromeError(e, 'injecting the content script', page);
     }
@@ -253,6 +369,61 @@ export class ChromeBrowserPort implements BrowserPort {
     } catch (e) {
       return fail(e);
     }
+  }
+
+  /**
+   * A frame request answered by the content script's handler run through the debugger, in an
+   * isolated world of the top frame (entrypoints/frame-agent.ts): for documents Chromium gives
+   * no content script: a top-level data: page. The world is kept per document and
+   * debugger session, so element ids given by one snapshot resolve in the next request.
+   * `refused` is the error to report when the debugger cannot reach the page either.
+   */
+  private async requestThroughDebugger<T>(page: number, message: Record<string, unknown>, timeoutMs: number, refused: DeckhandError): Promise<T> {
+    const what = String(message.type);
+    let cdp: CdpSession;
+    let contextId: number;
+    try {
+      cdp = await this.cdp(page);
+      const { frameTree } = await cdp.send<{ frameTree: { frame: { id: string } } }>('Page.getFrameTree', {}, timeoutMs);
+      contextId = (await cdp.send<{ executionContextId: number }>('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'deckhand' }, timeoutMs)).executionContextId;
+    } catch (e) {
+      if (e instanceof DeckhandError && (e.code === ErrorCode.PageClosed || e.code === ErrorCode.Timeout)) throw e;
+      throw refused;
+    }
+    const run = async (expression: string): Promise<unknown> => {
+      let r: { result: { value?: unknown }; exceptionDetails?: { text: string; exception?: { description?: string } } };
+      try {
+        r = await cdp.send('Runtime.evaluate', { contextId, expression, awaitPromise: true, returnByValue: true }, timeoutMs);
+      } catch (e) {
+        if (e instanceof DeckhandError && e.code === ErrorCode.Timeout) throw new DeckhandError(ErrorCode.Timeout, `page ${page} did not answer '${what}' within ${timeoutMs} ms`);
+        if (/context was destroyed|Cannot find context|Inspected target navigated/i.test(String((e as Error)?.message))) {
+          throw new DeckhandError(ErrorCode.FrameDetached, `the frame navigated or went away during ${what}`, { page });
+        }
+        throw e;
+      }
+      if (r.exceptionDetails) throw new DeckhandError(ErrorCode.Internal, `${what} failed in page ${page}: ${(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text).split('\n')[0]}`);
+      return r.result.value;
+    };
+    let prelude = '';
+    const tab = await this.tabOf(page);
+    if (message.type === 'dh:snapshot' && ((await chrome.webNavigation.getAllFrames({ tabId: tab }).catch(() => null)) ?? []).some((f) => f.parentFrameId === 0)) {
+      prelude = `globalThis.__deckhandChildFrames = ${JSON.stringify(await this.childFrames(tab, 0))};`;
+    }
+    const call = `${prelude} globalThis.__deckhandFrame ? globalThis.__deckhandFrame(${JSON.stringify({ ...message, selfFrameId: 0 })}) : 'not installed'`;
+    let reply = await run(call);
+    if (reply === 'not installed') {
+      this.frameAgent ??= fetch(chrome.runtime.getURL(FRAME_AGENT)).then((r) => {
+        if (!r.ok) throw new Error(`${FRAME_AGENT}: HTTP ${r.status}`);
+        return r.text();
+      });
+      this.frameAgent.catch(() => (this.frameAgent = null));
+      await run(await this.frameAgent);
+      reply = await run(call);
+    }
+    const answer = reply as { result?: T; error?: { code: ErrorCode; message: string } } | undefined;
+    if (!answer || typeof answer !== 'object') throw new DeckhandError(ErrorCode.FrameDetached, `page ${page} gave no answer to '${what}' (it may have navigated)`);
+    if (answer.error) throw new DeckhandError(answer.error.code, answer.error.message);
+    return answer.result as T;
   }
 
   /** The child frames of one frame, each with its position in the parent's window.frames (-1: not there, or no answer). */
@@ -270,14 +441,14 @@ export class ChromeBrowserPort implements BrowserPort {
 
   async isLoading(page: number): Promise<boolean> {
     try {
-      return (await chrome.tabs.get(page)).status === 'loading';
+      return (await chrome.tabs.get(await this.tabOf(page))).status === 'loading';
     } catch {
       return false;
     }
   }
 
   async frames(page: number): Promise<FrameInfo[]> {
-    const frames = (await chrome.webNavigation.getAllFrames({ tabId: page })) ?? [];
+    const frames = (await chrome.webNavigation.getAllFrames({ tabId: await this.tabOf(page) })) ?? [];
     return frames.map((f) => ({ frameId: f.frameId, parentFrameId: f.parentFrameId, url: f.url }));
   }
 

@@ -19,6 +19,7 @@ export function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promis
  */
 export async function goto(port: BrowserPort, page: number, url: string, options: GotoOptions = {}, allow: readonly string[] = []): Promise<PageInfo> {
   assertUrlAllowed(url, allow);
+  if (schemeOf(url) === 'data' && port.adoptPage) return gotoThroughNewTab(port, page, url, options, allow);
   const timeout = options.timeout ?? DEFAULTS.navigationTimeoutMs;
   const waitUntil = options.waitUntil ?? 'load';
   const cdp = await sessionLeaving(port, page);
@@ -77,6 +78,62 @@ export async function goto(port: BrowserPort, page: number, url: string, options
   return port.pageInfo(page);
 }
 
+/**
+ * goto for a data: URL. Chromium refuses an extension's navigation of an open tab to data:
+ * (the debugger's Page.navigate answers net::ERR_ABORTED whatever its frameId or
+ * transitionType, tabs.update does nothing, and script in the page setting location is a
+ * renderer-initiated top-level data: navigation, which Chromium blocks), but lets it create a
+ * tab at one. So the document opens in a new tab beside the page, in the background; once it
+ * has loaded, the port moves the page onto that tab (same window, index and active state; the
+ * page keeps its id, so the caller's handle goes on working) and closes the old tab. Until
+ * then the page is untouched: a failure or a timeout leaves it where it was.
+ * The page's history is not preserved: after this, going back has nothing to go back to.
+ */
+async function gotoThroughNewTab(port: BrowserPort, page: number, url: string, options: GotoOptions, allow: readonly string[]): Promise<PageInfo> {
+  const timeout = options.timeout ?? DEFAULTS.navigationTimeoutMs;
+  const waitUntil = options.waitUntil ?? 'load';
+  const deadline = Date.now() + timeout;
+  const short = url.length > 80 ? `${url.slice(0, 77)}...` : url;
+  let offClosed = () => {};
+  const closed = new Promise<never>((_, reject) => {
+    offClosed = port.onPageClosed(page, () => reject(new DeckhandError(ErrorCode.PageClosed, `the page was closed while navigating to ${short}`)));
+  });
+  closed.catch(() => undefined);
+  const creating = port.createPage(url, { beside: page });
+  let fresh: PageInfo;
+  try {
+    fresh = await withDeadline(Promise.race([creating, closed]), timeout, `opening ${short}`);
+  } catch (e) {
+    offClosed();
+    void creating.then((t) => port.closePage(t.id)).catch(() => undefined);
+    throw e;
+  }
+  try {
+    // Loaded: the tab has committed the document (its frame names a URL other than the initial
+    // about:blank) and, unless waitUntil is 'commit', stopped loading. The tabs API does not
+    // tell DOMContentLoaded from load, so 'domcontentloaded' waits for the load here.
+    for (;;) {
+      const landed = await landedUrl(port, fresh.id);
+      if (landed !== null && landed !== 'about:blank' && (waitUntil === 'commit' || !(await port.isLoading(fresh.id)))) break;
+      if (landed === null && !(await pageExists(port, fresh.id))) {
+        throw new DeckhandError(ErrorCode.NavigationFailed, `navigation to ${short} failed: the tab opened for it closed before showing a document (a data: URL that downloads?)`, { url: short });
+      }
+      if (Date.now() >= deadline) {
+        throw new DeckhandError(ErrorCode.Timeout, `navigating to ${short} timed out after ${timeout} ms (waiting for it to ${waitUntil === 'commit' ? 'commit' : 'load'})`, { timeoutMs: timeout });
+      }
+      await Promise.race([sleep(25), closed]);
+    }
+    await Promise.race([port.adoptPage!(page, fresh.id), closed]);
+  } catch (e) {
+    await port.closePage(fresh.id).catch(() => undefined);
+    throw e;
+  } finally {
+    offClosed();
+  }
+  await refuseWhereLanded(port, page, url, allow);
+  return port.pageInfo(page);
+}
+
 /** Wait, at most `ms`, until the tab stops loading (a bounded wait: the caller reports its own failure either way). */
 async function settled(port: BrowserPort, page: number, ms: number): Promise<void> {
   const deadline = Date.now() + ms;
@@ -120,7 +177,7 @@ function navigationFailure(url: string, errorText: string): DeckhandError {
   if (errorText === 'net::ERR_ABORTED' && schemeOf(url) === 'data') {
     return new DeckhandError(
       ErrorCode.NavigationFailed,
-      `navigation to ${url.slice(0, 80)} failed: Chromium does not let an extension navigate an open page to a data: URL (${errorText}); open it in a new page instead (context.newPage(url))`,
+      `navigation to ${url.slice(0, 80)} failed: Chromium does not let an extension navigate an open page to a data: URL (${errorText}), and this browser adapter cannot move a page to a new tab; open it in a new page instead (context.newPage(url))`,
       { url: url.slice(0, 120), errorText },
     );
   }

@@ -19,8 +19,12 @@ export interface FrameInfo {
 export interface BrowserPort {
   listPages(): Promise<PageInfo[]>;
   activePage(): Promise<PageInfo | null>;
-  /** A new tab at about:blank, or at `url` when given (the one way an extension may open a data: URL). */
-  createPage(url?: string): Promise<PageInfo>;
+  /**
+   * A new tab at about:blank, or at `url` when given (the one way an extension may open a data: URL).
+   * With `beside`, the tab opens in the background, in that page's window just after it: the
+   * first half of putting a document in an open page's place (see adoptPage).
+   */
+  createPage(url?: string, options?: { beside?: number }): Promise<PageInfo>;
   pageInfo(page: number): Promise<PageInfo>;
   closePage(page: number): Promise<void>;
   /**
@@ -36,6 +40,17 @@ export interface BrowserPort {
   frames(page: number): Promise<FrameInfo[]>;
   /** Whether the tab is still loading a document (from the tabs API, independent of the debugger). */
   isLoading(page: number): Promise<boolean>;
+  /**
+   * Let `page` name the tab `tab` from now on, in place of the tab it names now, which is
+   * closed: `tab` moves to the old tab's window and index and is made active if it was (and
+   * pinned if it was). Every method taking a page id then reaches `tab`, listPages/activePage/
+   * pageInfo report it as `page`, and closing the old tab is not reported as `page` closing.
+   * History is not carried over: the new tab's history starts at its own document.
+   * This is how an open page goes to a data: URL: Chromium refuses an extension's navigation
+   * of an open tab there, but lets it create a tab at one. Ports that cannot (test fakes)
+   * leave it out, and goto then reports that data: cannot be opened in an open page.
+   */
+  adoptPage?(page: number, tab: number): Promise<void>;
   /** Resolves when the tab is closed (used to fail in-flight work at once). */
   onPageClosed(page: number, handler: () => void): () => void;
 }

@@ -107,11 +107,14 @@ describe('by default', () => {
     await data.close();
   });
 
-  it('says why data: cannot be opened in a page that is already open', async () => {
-    // Chromium refuses an extension's navigation of an open tab to data: (net::ERR_ABORTED).
-    const e = await refusal(page.goto('data:text/html,<p>x</p>'));
-    expect(e.code).toBe('NAVIGATION_FAILED');
-    expect(e.message).toMatch(/does not let an extension navigate an open page to a data: URL.*context\.newPage\(url\)/);
+  it('opens data: URLs in a page that is already open too (test/e2e/data-urls.test.ts has the rest)', async () => {
+    const before = (await h.browser.context.pages()).length;
+    const info = await page.goto('data:text/html,<title>Here</title><p id=x>in place</p>');
+    expect(info.id).toBe(page.id);
+    expect(await page.evaluate(() => document.getElementById('x')?.textContent)).toBe('in place');
+    expect((await h.browser.context.pages()).length).toBe(before);
+    await page.goto(`${h.origin}/form.html`);
+    expect(await page.title()).toBe('Sign up');
   });
 
   it('an ordinary failed navigation stays NAVIGATION_FAILED', async () => {

@@ -137,15 +137,22 @@ describe('where the opt-in travels', () => {
 /** A page whose navigations land on `lands` (a redirect), recording what the engine did to it. */
 class LandingPort implements BrowserPort {
   calls: string[] = [];
+  /** What isLoading answers (a data: tab that never finishes loading). */
+  loading = false;
   constructor(public lands: string | null, public errorText?: string) {}
   async listPages(): Promise<PageInfo[]> { return []; }
   async activePage(): Promise<PageInfo | null> { return { id: 1, url: 'https://start.test/', title: '' }; }
-  async createPage(url?: string): Promise<PageInfo> {
-    this.calls.push(`createPage:${url ?? ''}`);
+  async createPage(url?: string, options?: { beside?: number }): Promise<PageInfo> {
+    this.calls.push(`createPage:${url ?? ''}${options?.beside !== undefined ? ` beside ${options.beside}` : ''}`);
     return { id: 2, url: url ?? 'about:blank', title: '' };
   }
   async pageInfo(page: number): Promise<PageInfo> { return { id: page, url: this.lands ?? '', title: '' }; }
-  async closePage(): Promise<void> {}
+  async closePage(page: number): Promise<void> {
+    this.calls.push(`closePage:${page}`);
+  }
+  async adoptPage(page: number, tab: number): Promise<void> {
+    this.calls.push(`adoptPage:${page}:${tab}`);
+  }
   async resetPage(page: number): Promise<void> {
     this.calls.push(`resetPage:${page}`);
     this.lands = 'about:blank';
@@ -170,7 +177,7 @@ class LandingPort implements BrowserPort {
   }
   async frameRequest<T>(): Promise<T> { throw new Error('not used'); }
   async frames(): Promise<FrameInfo[]> { return this.lands === null ? [] : [{ frameId: 0, parentFrameId: -1, url: this.lands }]; }
-  async isLoading(): Promise<boolean> { return false; }
+  async isLoading(): Promise<boolean> { return this.loading; }
   onPageClosed(): () => void { return () => undefined; }
 }
 
@@ -217,6 +224,21 @@ describe('the engine enforces it where navigations land', () => {
     const port = new LandingPort('data:text/html,hi');
     await expect(new Engine(port, 'ext').call('context.newPage', { url: 'data:text/html,hi' })).resolves.toMatchObject({ id: 2 });
     expect(port.calls).toEqual(['createPage:data:text/html,hi']);
+  });
+
+  it('goes to a data: URL in an open page through a new tab the page then moves onto, keeping its id', async () => {
+    const port = new LandingPort('data:text/html,hi');
+    await expect(new Engine(port, 'ext').call('page.goto', { page: 1, url: 'data:text/html,hi' })).resolves.toMatchObject({ id: 1, url: 'data:text/html,hi' });
+    expect(port.calls).toEqual(['createPage:data:text/html,hi beside 1', 'adoptPage:1:2']);
+  });
+
+  it('a data: URL that does not load in time is a TIMEOUT: the new tab is closed and the page left alone', async () => {
+    const port = new LandingPort('data:text/html,hi');
+    port.loading = true;
+    const t = Date.now();
+    await expect(new Engine(port, 'ext').call('page.goto', { page: 1, url: 'data:text/html,hi', options: { timeout: 200 } })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(Date.now() - t).toBeLessThan(1000);
+    expect(port.calls).toEqual(['createPage:data:text/html,hi beside 1', 'closePage:2']);
   });
 
   it('passes the agent run opt-in to its goto steps (replayed here, no model)', async () => {
