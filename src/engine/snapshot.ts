@@ -5,7 +5,11 @@
  */
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { DEFAULTS, type LocatorSpec, type SnapshotResult } from '../protocol/schemas';
+import { clickTargets } from './listeners';
 import type { BrowserPort, FrameInfo } from './ports';
+
+/** The listener lookup is an aid to the snapshot, never a reason for it to wait long. */
+const LISTENER_LOOKUP_MS = 2000;
 
 interface Rendered {
   text: string;
@@ -33,11 +37,13 @@ export async function captureSnapshot(
 ): Promise<SnapshotResult> {
   const budget = opts.budget ?? DEFAULTS.snapshotBudgetTokens;
   const timeoutMs = opts.timeoutMs ?? DEFAULTS.actionTimeoutMs;
+  // Listener targets of the top frame (spans and divs with click handlers) get lines of their own.
+  const clickTargetsOfTop = await clickTargets(port, page, Math.min(timeoutMs, LISTENER_LOOKUP_MS)).catch(() => [] as string[]);
   const mainRequest = (frameTexts: Record<string, string>) =>
     port.frameRequest<FrameReply>(
       page,
       0,
-      { type: 'dh:snapshot', idPrefix: '', scope: opts.locator ?? null, ignore: opts.ignoreLocators ?? [], budget, frames: frameTexts },
+      { type: 'dh:snapshot', idPrefix: '', scope: opts.locator ?? null, ignore: opts.ignoreLocators ?? [], budget, frames: frameTexts, clickTargets: clickTargetsOfTop },
       timeoutMs,
     );
   // Most pages have no iframes: one request to the top frame is the whole snapshot.
@@ -82,6 +88,7 @@ export async function captureSnapshot(
         ignore: top ? (opts.ignoreLocators ?? []) : [],
         budget: top ? budget : childBudget,
         frames: frameTexts,
+        clickTargets: top ? clickTargetsOfTop : [],
       },
       timeoutMs,
     );

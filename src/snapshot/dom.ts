@@ -61,3 +61,24 @@ export function composedContains(ancestor: Element, node: Element): boolean {
   for (let n: Element | null = node; n; n = composedParent(n)) if (n === ancestor) return true;
   return false;
 }
+
+/**
+ * The element at a child-index path from <html>: "1.0.3" is html > 2nd child > 1st child > 4th
+ * child; "s" steps into the element's shadow root. Null when the page changed in between.
+ */
+export function elementAtPath(path: string, shadowRootOf: ShadowRootOf): Element | null {
+  let el: Element | null = document.documentElement;
+  let inRoot: ShadowRoot | null = null;
+  for (const step of path ? path.split('.') : []) {
+    if (!el) return null;
+    if (step === 's') {
+      inRoot = shadowRootOf(el);
+      if (!inRoot) return null;
+      continue;
+    }
+    const kids: HTMLCollection = inRoot ? inRoot.children : el.children;
+    el = kids[Number(step)] ?? null;
+    inRoot = null;
+  }
+  return el;
+}

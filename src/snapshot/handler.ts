@@ -3,7 +3,7 @@
  * preparation, DOM operations and id → selector answers for this frame.
  */
 import { prepare } from './actionability';
-import { defaultShadowRootOf } from './dom';
+import { defaultShadowRootOf, elementAtPath } from './dom';
 import { FrameRequestSchema, type DescribeResult, type FrameRequest } from './messages';
 import { runOp } from './ops';
 import { elementFor } from './registry';
@@ -48,7 +48,12 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
         root = els[0];
       }
       const frames: { el: Element; node: SnapNode }[] = [];
-      const nodes = walk(root, { idPrefix: req.idPrefix, shadowRootOf: defaultShadowRootOf, frames, ignore });
+      const listened = new Set<Element>();
+      for (const path of req.clickTargets ?? []) {
+        const el = elementAtPath(path, defaultShadowRootOf);
+        if (el) listened.add(el);
+      }
+      const nodes = walk(root, { idPrefix: req.idPrefix, shadowRootOf: defaultShadowRootOf, frames, ignore, listened });
       if (frames.length) {
         const ids = await frameIdsOf(frames.map((f) => f.el));
         for (const f of frames) {

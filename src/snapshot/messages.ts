@@ -16,6 +16,8 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
     budget: z.number().int(),
     /** Rendered snapshots of child frames, spliced under their iframe lines. */
     frames: z.record(z.string()),
+    /** Elements with click-type listeners, as child-index paths from <html> ("s" enters a shadow root): see engine/listeners.ts. */
+    clickTargets: z.array(z.string().max(2000)).max(5000).optional(),
   }),
   z.object({
     selfFrameId: z.number().int().optional(),

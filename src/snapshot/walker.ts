@@ -11,6 +11,7 @@ import { idFor } from './registry';
 import { normalizeSpace, type ShadowRootOf } from './dom';
 import type { Finalize, SnapNode } from './tree';
 import type { Visibility } from './visibility';
+import { classWords, colourName, imageWords, SVG_SHAPE_TAGS, svgShape } from './inferred';
 
 export interface WalkEnv {
   /** Prefix of element ids in this frame ("" for the top frame, "f2" for a child). */
@@ -20,6 +21,8 @@ export interface WalkEnv {
   frames: { el: Element; node: SnapNode }[];
   /** Subtrees to leave out. */
   ignore: Set<Element>;
+  /** Elements with their own click-type event listeners (found by the worker through CDP). */
+  listened?: Set<Element>;
 }
 
 const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'base', 'title', 'datalist', 'param', 'source', 'track']);
@@ -45,6 +48,16 @@ const NAME_FROM_AUTHOR = new Set([
   'search', 'region', 'group', 'alert', 'status', 'listbox', 'textbox', 'searchbox', 'combobox', 'slider', 'spinbutton',
   'progressbar', 'meter', 'iframe', 'log', 'code', 'definition', 'listitem', 'row', 'section', 'generic',
 ]);
+/**
+ * Roles that take pointer input by nature: their elements already have a line, and what sits
+ * inside them (an icon, a styled span) is part of them, not a separate target.
+ */
+const CONTROL_ROLES = new Set([
+  'button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option', 'menuitem',
+  'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton', 'treeitem',
+]);
+/** Tags that never become a line of their own for taking clicks: the page itself, and labels (they forward to their control). */
+const NEVER_CLICKABLE = new Set(['html', 'body', 'label', 'legend', 'option', 'optgroup']);
 const VALUE_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton', 'slider']);
 const CELL_ROLES = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
 
@@ -134,6 +147,8 @@ function statesOf(el: Element, role: string): string {
     const type = h.type;
     if (type !== 'checkbox' && type !== 'radio' && type !== 'button' && type !== 'submit' && type !== 'reset' && type !== 'image') {
       if (type && type !== 'text' && type !== 'textarea' && el.localName === 'input') parts.push(`type=${type}`);
+      // A text area and a one-line field are different widgets to the people who name them.
+      if (el.localName === 'textarea') parts.push('multiline');
       // Password values never reach a model; it only needs to know the field is filled.
       const v = type === 'password' ? (h.value ? '••••' : '') : h.value;
       parts.push(`value=${quote(v)}`);
@@ -216,8 +231,38 @@ class TextSink {
   }
 }
 
+/**
+ * The cursor of the element whose children are being walked, and whether they sit inside a
+ * control: a pointer cursor only marks a new target where it starts, not where it is inherited.
+ */
+let parentCursor = 'auto';
+let insideControl = false;
+
+/**
+ * Whether an element that has no interactive role takes pointer input: its own click-type
+ * listener, an inline handler, a focusable tabindex, draggable, or a pointer cursor that starts
+ * here (not inherited from its parent).
+ */
+function takesPointer(el: Element, env: WalkEnv, cursor: string): boolean {
+  if (NEVER_CLICKABLE.has(el.localName)) return false;
+  if (env.listened?.has(el)) return true;
+  if (insideControl) return false;
+  if (cursor === 'pointer' && parentCursor !== 'pointer') return true;
+  if (el.hasAttribute('onclick') || el.hasAttribute('onmousedown') || el.hasAttribute('onmouseup') || el.hasAttribute('onpointerdown')) return true;
+  const tabindex = el.getAttribute('tabindex');
+  if (tabindex !== null && Number(tabindex) >= 0 && tabindex.trim() !== '') return true;
+  return el.getAttribute('draggable') === 'true';
+}
+
 export function walk(root: Element | ShadowRoot | Document, env: WalkEnv): SnapNode[] {
   distances = new WeakMap();
+  parentCursor = 'auto';
+  insideControl = false;
+  const start = root instanceof Document ? null : root instanceof ShadowRoot ? root.host : root.parentElement;
+  if (start) {
+    parentCursor = getComputedStyle(start).cursor;
+    for (let p: Element | null = start; p; p = p.parentElement) if (CONTROL_ROLES.has(roleOf(p))) insideControl = true;
+  }
   const out: SnapNode[] = [];
   const owner = root instanceof Document ? root.documentElement : root instanceof ShadowRoot ? root.host : root;
   const sink = new TextSink(owner);
@@ -255,6 +300,17 @@ function walkComposedChildren(el: Element, env: WalkEnv, out: SnapNode[], sink: 
 }
 
 function walkElement(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSink): void {
+  const savedCursor = parentCursor;
+  const savedInside = insideControl;
+  try {
+    walkElementIn(el, env, out, sink);
+  } finally {
+    parentCursor = savedCursor;
+    insideControl = savedInside;
+  }
+}
+
+function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSink): void {
   const tag = el.localName;
   if (SKIP_TAGS.has(tag) || env.ignore.has(el)) return;
   if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert') || (el as HTMLElement).hidden === true) return;
@@ -278,7 +334,42 @@ function walkElement(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSink)
     return;
   }
 
-  const role = selfHidden ? 'generic' : roleOf(el);
+  let role = selfHidden ? 'generic' : roleOf(el);
+  // Children compare their cursor with this one; a control's insides are part of it.
+  const cursor = selfHidden ? parentCursor : getComputedStyle(el).cursor;
+  const pointer = !selfHidden && !CONTROL_ROLES.has(role) && takesPointer(el, env, cursor);
+  // A scrolling region is focusable for the keyboard's sake, not because it takes clicks.
+  const clickable = pointer && !LINE_ROLES.has(role) && !(cursor !== 'pointer' && !env.listened?.has(el) && isScrollable(el));
+  parentCursor = cursor;
+  if (CONTROL_ROLES.has(role)) insideControl = true;
+  if (clickable) {
+    // Spans, divs, cells and shapes that take clicks get their own line and id, like a button.
+    if (!CELL_ROLES.has(role)) role = 'clickable';
+    sink.flush(out);
+    const node: SnapNode = { kind: 'element', role, children: [], id: `${env.idPrefix}e${idFor(el)}`, offscreen: offscreenOf(el), el, states: role === 'clickable' ? '' : 'clickable' };
+    node.name = clickableName(el);
+    // Shapes are told apart by size and colour ("the small yellow circle", "a red digit").
+    if (el.namespaceURI === 'http://www.w3.org/2000/svg' && el.localName !== 'svg') {
+      const box = el.getBoundingClientRect();
+      const fill = colourName(getComputedStyle(el).fill);
+      node.states = `${node.states ? `${node.states} ` : ''}size=${Math.round(box.width)}x${Math.round(box.height)}${fill ? ` fill=${fill}` : ''}`;
+    }
+    if (!SKIP_CHILDREN.has(tag)) {
+      // Its inherited pointer cursor marks nothing new inside; a handle or a focusable part inside still does.
+      const childSink = new TextSink(el);
+      walkComposedChildren(el, env, node.children, childSink);
+      childSink.flush(node.children);
+    }
+    // A clickable wrapper whose only content is one target is that target: one line.
+    const only = node.children.length === 1 ? node.children[0] : null;
+    if (only && only.kind === 'element' && only.id && (only.role === 'clickable' || CONTROL_ROLES.has(only.role ?? ''))) {
+      out.push(only);
+      return;
+    }
+    pruneRepeatedText(node);
+    out.push(node);
+    return;
+  }
 
   if (CELL_ROLES.has(role)) {
     // Cells fold into their row's line; only their meaningful descendants get lines.
@@ -319,6 +410,8 @@ function walkElement(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSink)
     node.name = fromAuthorOnly && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby') && !isLabelable(el) && role !== 'iframe' && tag !== 'table' && tag !== 'img' ? '' : nameOf(el, role);
   }
   let states = statesOf(el, role);
+  // An item, row, image or heading with a click handler says so: it is a target, not only content.
+  if (pointer) states = states ? `${states} clickable` : 'clickable';
   if (role !== 'generic' && isScrollable(el)) states = states ? `${states} scrollable` : 'scrollable';
   if (role === 'generic' || role === 'region' || role === 'group') {
     if (!node.name && states.includes('scrollable')) node.role = 'scrollable';
@@ -345,6 +438,20 @@ function walkElement(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSink)
   pruneRepeatedText(node);
   if (role === 'listitem' || role === 'row' || role === 'option' || role === 'term' || role === 'definition' || role === 'alert' || role === 'status') absorbText(node);
   out.push(node);
+}
+
+/** Elements whose content is not separate text (an SVG shape's insides, an image). */
+const SKIP_CHILDREN = new Set(['img', 'input', 'select', 'textarea', 'svg:image']);
+
+/** Longest name a clickable element takes from its text; a card's whole text is not a name. */
+const CLICKABLE_NAME_MAX = 100;
+
+/** A clickable element's name while walking: its text, cut (the finaliser keeps the visible part). */
+function clickableName(el: Element): string {
+  const own = el.getAttribute('aria-label') || el.getAttribute('title');
+  if (own) return normalizeSpace(own);
+  const text = normalizeSpace(el.textContent ?? '');
+  return text.length > CLICKABLE_NAME_MAX ? text.slice(0, CLICKABLE_NAME_MAX).trimEnd() + '…' : text;
 }
 
 function isLabelable(el: Element): boolean {
@@ -390,7 +497,7 @@ function absorbText(node: SnapNode): void {
 
 /** Controls whose name is theirs to keep even when it is not on screen (an icon button's aria-label). */
 const INTERACTIVE = new Set([
-  'button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option', 'menuitem',
+  'clickable', 'button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option', 'menuitem',
   'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton', 'treeitem',
 ]);
 /** Images and frames: their name (alt, title) is never on screen, and is how people refer to them; kept, marked. */
@@ -409,7 +516,7 @@ const LANDMARK_NAME_MAX = 40;
 
 /** Roles named by their content, whose visible content is the name. */
 const CONTENT_NAMED = new Set([
-  'button', 'link', 'heading', 'tab', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'checkbox',
+  'clickable', 'button', 'link', 'heading', 'tab', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'checkbox',
   'radio', 'switch', 'cell', 'columnheader', 'rowheader', 'gridcell', 'tooltip', 'term',
 ]);
 /** Lines that say nothing without a name or content. */
@@ -453,6 +560,15 @@ function nameSource(el: Element, role: string, labelsOf: (el: Element) => Elemen
   if (el.getAttribute('title')?.trim()) return { kind: 'title' };
   if (el.hasAttribute('placeholder')) return { kind: 'placeholder' };
   return { kind: 'content' };
+}
+
+/** What a clickable element with no text looks like: its shape, colour, picture or class words. */
+function looksLike(el: Element): string {
+  if (SVG_SHAPE_TAGS.has(el.localName) && el.namespaceURI === 'http://www.w3.org/2000/svg') return svgShape(el);
+  const style = getComputedStyle(el);
+  const colour = colourName(style.backgroundColor);
+  const picture = imageWords(style.backgroundImage) || classWords(el);
+  return normalizeSpace(`${colour} ${picture}`);
 }
 
 function isNativeControl(el: Element): boolean {
@@ -588,6 +704,11 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
     if (role === 'row') name = rowName(el);
     else if (n.absorbed) name = fin(n.absorbed)?.text ?? '';
     else ({ name, from } = settleName(n, el, role));
+    // A clickable icon, shape or swatch with no words of its own is named by what it looks like.
+    if (!name && (role === 'clickable' || /\bclickable\b/.test(n.states ?? ''))) {
+      name = looksLike(el);
+      if (name) from = 'inferred';
+    }
     let states = n.states ?? '';
     // A title the name does not already say ("?" button titled "Help") is how people refer to a control.
     const title = normalizeSpace(el.getAttribute('title') ?? '');

@@ -423,10 +423,11 @@ export async function judgeWild(dh: Deckhand, page: Page, origin: string, c: Wil
   await page.goto(`${origin}/wild/${c.page}`);
   await page.evaluate(WILD_RECORDER);
   const r = await dh.act(c.say).catch((e: Error) => ({ error: e.message }));
-  if ('error' in r) return { outcome: 'wrong', detail: `error: ${r.error}` };
   const events = await page.evaluate(() => (window as unknown as { __events: string[] }).__events);
   const touched = [...new Set(events.filter((x) => /^(click|dblclick|contextmenu|input|change):/.test(x)).map((x) => x.split(':')[1]!))];
   const e = c.expect;
+  // An error is a failure to act; it is a wrong action only if something was touched on the way.
+  if ('error' in r) return touched.length ? { outcome: 'wrong', detail: `error after touching ${touched.join(', ')}: ${r.error}` } : { outcome: 'refused', detail: `error: ${r.error}` };
   if (!r.data.success) {
     // A refusal after acting on something is still an action.
     if (touched.length) return { outcome: 'wrong', detail: `answered success:false but touched ${touched.join(', ')}` };

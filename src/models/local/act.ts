@@ -24,6 +24,16 @@ export interface Intent {
   /** The same target read without splitting off nearby text ("sign in button" is not "sign" near "button"). */
   whole?: { target: string; quoted?: string };
   pageLevel?: boolean;
+  /** Roles of a container the element must sit in ("in the dialog": dialog, alertdialog). */
+  within?: Set<string>;
+  /** "a checkbox", "any link": every match will do, the first is as good as another. */
+  any?: boolean;
+  /** Text fields only ("text" widget) or multi-line ones only ("textarea"). */
+  multiline?: boolean;
+  /** "the small circle", "a large digit": the extreme size among equal matches. */
+  size?: 'small' | 'large';
+  /** "a digit", "a letter": names that are one. */
+  glyph?: 'digit' | 'letter';
 }
 
 export interface Pick {
@@ -37,23 +47,30 @@ export interface Pick {
 const KEY_NAMES = /^(enter|return|tab|escape|esc|space|spacebar|backspace|delete|del|home|end|pageup|page up|pagedown|page down|arrowup|arrowdown|arrowleft|arrowright|up|down|left|right|up arrow|down arrow|left arrow|right arrow|f\d{1,2}|insert)$/;
 const MODIFIER = /^(ctrl|control|alt|option|shift|cmd|command|meta)$/;
 
+const FIELD_WORDS = /\b(text ?fields?|input ?fields?|input ?box(es)?|text ?box(es)?|text ?areas?|inputs?|fields?|box(es)?|bar|areas?)\b/;
+/** Field words that mean a text field whatever the verb. */
+const FIELD_WORDS_STRICT = /\b(text ?fields?|input ?fields?|input ?box(es)?|text ?box(es)?|text ?areas?|inputs?|fields?|search ?(box|bar)|text ?entry)\b/;
+/** Words for a field that holds free text (a select is a field, not a text box). */
+const TEXT_FIELD_WORDS = /\b(text ?fields?|text ?inputs?|input ?text ?box(es)?|input ?box(es)?|text ?box(es)?|text ?areas?|text ?entry)\b/;
 const ROLE_WORDS: [RegExp, string[]][] = [
+  [TEXT_FIELD_WORDS, ['textbox', 'searchbox']],
   [/\b(check ?box(es)?|tick ?box(es)?)\b/, ['checkbox', 'menuitemcheckbox']],
   [/\bradio( button)?s?\b/, ['radio', 'menuitemradio']],
   [/\b(drop ?-?down|select ?box|select|combo ?box|picker|list)\b/, ['combobox', 'listbox']],
-  [/\bmenu ?items?\b/, ['menuitem', 'menuitemcheckbox', 'menuitemradio']],
-  [/\btabs?\b/, ['tab']],
+  [/\bmenu ?items?\b/, ['menuitem', 'menuitemcheckbox', 'menuitemradio', 'clickable']],
+  [/\btabs?\b/, ['tab', 'clickable']],
   [/\b(switch|toggle)\b/, ['switch', 'checkbox']],
-  [/\b(links?|hyperlinks?|anchors?)\b/, ['link']],
-  [/\b(buttons?|btn)\b/, ['button']],
-  [/\b(text ?fields?|input ?fields?|input ?box(es)?|text ?box(es)?|text ?areas?|inputs?|fields?|box(es)?|bar|areas?)\b/, ['textbox', 'searchbox', 'spinbutton', 'combobox', 'slider']],
+  [/\b(links?|hyperlinks?|anchors?)\b/, ['link', 'clickable']],
+  [/\b(buttons?|btn)\b/, ['button', 'clickable']],
+  [FIELD_WORDS, ['textbox', 'searchbox', 'spinbutton', 'combobox', 'slider']],
   [/\b(options?)\b/, ['option', 'radio']],
-  [/\b(images?|icons?|pictures?|logos?)\b/, ['img', 'link', 'button']],
+  [/\b(images?|icons?|pictures?|logos?)\b/, ['img', 'link', 'button', 'clickable']],
+  [/\b(cells?|squares?|slots?)\b/, ['cell', 'gridcell', 'clickable']],
   [/\b(headings?|titles?)\b/, ['heading']],
   [/\brows?\b/, ['row']],
 ];
 
-const CLICKABLE = new Set(['button', 'link', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'checkbox', 'radio', 'switch', 'option', 'treeitem', 'combobox', 'img', 'row', 'listitem', 'heading', 'gridcell', 'searchbox', 'textbox', 'slider', 'spinbutton', 'listbox']);
+const CLICKABLE = new Set(['clickable', 'cell', 'button', 'link', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'checkbox', 'radio', 'switch', 'option', 'treeitem', 'combobox', 'img', 'row', 'listitem', 'heading', 'gridcell', 'searchbox', 'textbox', 'slider', 'spinbutton', 'listbox']);
 const FILLABLE = new Set(['textbox', 'searchbox', 'spinbutton', 'combobox', 'slider']);
 const PASSIVE = new Set(['heading', 'row', 'listitem', 'img', 'gridcell']);
 const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
@@ -88,9 +105,10 @@ export function parseIntent(instruction: string): Intent {
     throw new Refusal('it has several steps');
   }
   if (/\b(if|unless|until|while|each|every|all of|wait)\b/.test(lower)) throw new Refusal('it has conditions or repetition');
+  s = rephrase(s);
 
   let m: RegExpExecArray | null;
-  const target = (t: string, method: Method, value?: string): Intent => ({ method, value, ...describeTarget(t, quotes) });
+  const target = (t: string, method: Method, value?: string): Intent => ({ method, value, ...describeTarget(t, quotes, method) });
 
   // Scrolling.
   if ((m = /^scroll(?: the page| page)?(?: (up|down))?(?: (?:to|until) (?:the )?(top|bottom|end|start|beginning)(?: of the page)?)?(?: (?:to|until you see|until) (.+))?$/i.exec(s))) {
@@ -126,7 +144,7 @@ export function parseIntent(instruction: string): Intent {
   if ((m = /^(?:uncheck|untick|unmark|unselect|deselect|disable|turn off|switch off|opt out of) (.+)$/i.exec(s))) return target(m[1], 'uncheck');
   if ((m = /^(?:check|tick|mark|enable|turn on|switch on|opt in to|opt into) (.+)$/i.exec(s))) return target(m[1], 'check');
   if ((m = /^(?:hover(?: over| on)?|mouse over|mouseover|point (?:at|to)|move (?:the )?(?:mouse|pointer|cursor) (?:over|to|onto)) (.+)$/i.exec(s))) return target(m[1], 'hover');
-  if ((m = /^(?:focus(?: on)?|put (?:the )?focus (?:on|in)|give focus to|tab to) (.+)$/i.exec(s))) return target(m[1], 'focus');
+  if ((m = /^(?:focus(?: on| into| in| to)?|put (?:the )?focus (?:on|in|into)|give focus to|tab to|place (?:the )?cursor in(?:to)?) (.+)$/i.exec(s))) return target(m[1], 'focus');
   if ((m = /^double[- ]?click(?: on)? (.+)$/i.exec(s))) return target(m[1], 'doubleClick');
   if ((m = /^right[- ]?click(?: on)? (.+)$/i.exec(s))) return target(m[1], 'rightClick');
   if ((m = /^(?:select|choose|pick) (.+)$/i.exec(s))) return target(m[1], 'click'); // resolved to an option, radio or click later
@@ -134,8 +152,51 @@ export function parseIntent(instruction: string): Intent {
     return target(m[1], 'click');
   }
   if (/^(submit|go)$/i.test(s)) return target('submit', 'click');
+  // A target with no verb ("the button labeled Submit", "a checkbox widget") is one to click.
+  if (/^(?:the|a|an|any) /i.test(s) || /^QQ\d+$/.test(s)) return target(s, 'click');
+  // No verb, a kind at the end: "Next button", "Terms link".
+  if (!VERBS.test(lower) && /\b(button|link|tab|checkbox|radio|icon|menu item)$/i.test(s)) return target(s, 'click');
   if (!VERBS.test(lower)) throw new Refusal('it does not start with an action it knows (click, type, select, check, hover, scroll, press, focus, clear)');
   throw new Refusal('its wording is beyond the local model');
+}
+
+/** Container words that scope a target to an element of that kind ("in the dialog"). */
+const SCOPES: [RegExp, string[]][] = [
+  [/^(?:dialog|modal|pop-?up|popup|dialog box|modal (?:dialog|window)|alert|lightbox|overlay)$/i, ['dialog', 'alertdialog']],
+  [/^(?:form)$/i, ['form']],
+  [/^(?:nav|navigation|nav ?bar|navigation bar|top menu|main menu)$/i, ['navigation', 'menubar']],
+  [/^(?:toolbar|tool bar)$/i, ['toolbar']],
+  [/^(?:menu)$/i, ['menu', 'menubar']],
+  [/^(?:side ?bar)$/i, ['complementary', 'navigation']],
+  [/^(?:table|grid)$/i, ['table', 'grid', 'treegrid']],
+];
+
+function scopeOf(words: string): Set<string> | undefined {
+  const w = words.trim().replace(/^(?:the|this|that) /i, '');
+  for (const [re, roles] of SCOPES) if (re.test(w)) return new Set(roles);
+  return undefined;
+}
+
+/**
+ * Instructions that put the purpose first or the verb last, rewritten verb first:
+ * "Close the dialog by clicking the x" → "click the x in the dialog";
+ * "Submit button, please click it" → "click Submit button".
+ */
+function rephrase(s: string): string {
+  let m: RegExpExecArray | null;
+  if ((m = /^(.+?),? by (?:clicking|pressing|tapping|hitting|selecting|choosing|using)(?: on)? (.+)$/i.exec(s))) {
+    const purpose = / (?:the |this |that )?((?:dialog|modal|pop-?up|popup|form|menu|toolbar|alert)(?: box| window)?)$/i.exec(` ${m[1]}`);
+    return `click ${m[2]}${purpose ? ` in the ${purpose[1]}` : ''}`;
+  }
+  if ((m = /^(.+?),? (?:please |now |then )?(?:click|press|tap|hit|select|choose)(?: on)? (?:it|that|this|that one|this one)$/i.exec(s))) return `click ${m[1]}`;
+  // "click into the comment box": into a field.
+  if ((m = /^click (?:into|inside|in) (?:the |a |an )?(.+?)(?: (?:box|area|field))?$/i.exec(s))) return `click ${m[1]} text field`;
+  // "close the dialog", "dismiss the cookie banner": the close control of that thing.
+  if ((m = /^(?:close|dismiss|hide|exit|shut)(?: the| this| that)? (.+)$/i.exec(s)) && !/\b(button|link|icon|x)\b|QQ\d/i.test(m[1])) {
+    return scopeOf(m[1]) ? `click close in the ${m[1]}` : `click close for ${m[1]}`;
+  }
+  if ((m = /^switch (?:to|over to) (.+)$/i.exec(s))) return `click ${m[1]}`;
+  return s;
 }
 
 function keyName(raw: string): string | null {
@@ -158,16 +219,35 @@ function keyName(raw: string): string | null {
 
 const CONTAINER_WORDS = /\b(card|row|item|section|entry|box|panel|tile|list|table|column|line|product|record|area|block)s?\b/gi;
 
-function describeTarget(raw: string, quotes: string[]): Omit<Intent, 'method' | 'value'> {
-  const split = describeOnce(raw, quotes, true);
+function describeTarget(raw: string, quotes: string[], method: Method): Omit<Intent, 'method' | 'value'> {
+  const split = describeOnce(raw, quotes, true, method);
   if (!split.context) return split;
-  const whole = describeOnce(raw, quotes, false);
-  return { ...split, whole: { target: whole.target, quoted: whole.quoted }, roles: split.roles ?? whole.roles };
+  const whole = describeOnce(raw, quotes, false, method);
+  // A kind named in the nearby text ("in the row for Bob") is where the target is, not what it is.
+  return { ...split, whole: { target: whole.target, quoted: whole.quoted } };
 }
 
-function describeOnce(raw: string, quotes: string[], splitContext: boolean): Omit<Intent, 'method' | 'value'> {
+/** A quoted word that names a kind of widget ('click on a "text" widget'), with what it means. */
+const QUOTE_KINDS: Record<string, { roles: string[]; multiline?: boolean }> = {
+  text: { roles: ['textbox'], multiline: false }, textbox: { roles: ['textbox'], multiline: false }, input: { roles: ['textbox', 'searchbox'] },
+  textarea: { roles: ['textbox'], multiline: true }, checkbox: { roles: ['checkbox'] }, radio: { roles: ['radio'] },
+  button: { roles: ['button'] }, link: { roles: ['link'] }, select: { roles: ['combobox', 'listbox'] }, dropdown: { roles: ['combobox', 'listbox'] },
+  slider: { roles: ['slider'] }, search: { roles: ['searchbox'] }, tab: { roles: ['tab'] },
+};
+/** Words that say what kind of thing a target is without helping to find it. */
+const NOISE = /\b(widgets?|elements?|controls?|things?|objects?|ones?|colou?red|colou?rs?|shaped|digits?|letters?|characters?|symbols?|numbers?|box(es)?|swatch(es)?|items?|tiles?|shapes?|entries|entry)\b/gi;
+const SAID = / (?:labeled|labelled|named|called|titled|that says|which says|saying|that reads|reading|with the (?:text|label|caption|title|word)|with text|marked|captioned) (.+?) $/i;
+
+function describeOnce(raw: string, quotes: string[], splitContext: boolean, method: Method): Omit<Intent, 'method' | 'value'> {
   let t = ` ${raw.trim()} `;
   let context: string | undefined;
+  let within: Set<string> | undefined;
+  // A container kind: "in the dialog", "inside the modal box".
+  const scope = / (?:in|inside|within|on|of|from) (?:the |this |that )?([a-z -]+?) $/i.exec(t);
+  if (scope && scopeOf(scope[1])) {
+    within = scopeOf(scope[1]);
+    t = t.slice(0, scope.index) + ' ';
+  }
   // Nearby text: "in the row for Alice", "next to Bob", "for the Pro plan".
   const ctx = / (?:in|inside|within|under|on|of|from|for|next to|beside|near|by|belonging to|that belongs to) (?:the )?(?:(?:row|item|card|entry|line|section|list item|record|user|product|column) )?(?:for|of|with|containing|about|labeled|labelled|named|called|that says|saying)? ?(.+?) $/i.exec(t);
   if (splitContext && ctx && !/^(page|form|screen|top|bottom|header|footer)$/i.test(ctx[1].trim())) {
@@ -179,21 +259,57 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean): Omi
     ordinal = ORDINALS[w.toLowerCase()];
     return ' ';
   });
+  // "a checkbox", "any link": one of several is fine. "A" alone may be a name ("click A").
+  let any = false;
+  let size: 'small' | 'large' | undefined;
+  t = t.replace(/ (small|smaller|smallest|tiny|little|large|larger|largest|big|bigger|biggest|huge) /i, (_m, w: string) => {
+    size = /^(small|smaller|smallest|tiny|little)$/i.test(w) ? 'small' : 'large';
+    return ' ';
+  });
+  const glyph = /\b(digits?|numbers?|numerals?)\b/i.test(t) && !/\d/.test(t) ? 'digit' : /\bletters?\b/i.test(t) ? 'letter' : undefined;
+  // "the only button": a kind that has one element.
+  t = t.replace(/ only /i, ' ');
+  if (/^ (?:a|an|any) \S/i.test(t)) {
+    any = true;
+    t = t.replace(/^ (?:a|an|any) /i, ' ');
+  }
+  // "labeled X", "that says X", "with the text X": X is the text to match, as if quoted.
+  const said = SAID.exec(t);
+  if (said && !/QQ\d+/.test(said[1])) {
+    quotes.push(said[1].trim());
+    t = `${t.slice(0, said.index)} QQ${quotes.length - 1} `;
+  } else if (said) t = `${t.slice(0, said.index)} ${said[1]} `;
   const qm = /QQ(\d+)/.exec(t);
-  const quoted = qm ? quotes[Number(qm[1])] : undefined;
+  let quoted = qm ? quotes[Number(qm[1])] : undefined;
   if (qm) t = t.replace(qm[0], ' ');
   let roles: Set<string> | null = null;
+  let multiline: boolean | undefined;
+  // 'a "checkbox" widget': the quote names a kind, not a text.
+  const kind = quoted !== undefined && /\b(widgets?|elements?|controls?|types?|kinds?)\b/i.test(t) ? QUOTE_KINDS[normalize(quoted)] : undefined;
+  if (kind) {
+    roles = new Set(kind.roles);
+    multiline = kind.multiline;
+    quoted = undefined;
+  }
   const lower = t.toLowerCase();
-  for (const [re, rs] of ROLE_WORDS) {
-    if (re.test(lower)) {
-      roles ??= new Set();
-      rs.forEach((r) => roles!.add(r));
-      t = t.replace(new RegExp(re.source, 'i'), ' ');
-      break;
+  if (!roles) {
+    // "box", "bar" and "area" name a text field when text goes in; clicked, a box is any box (a coloured square).
+    const pointing = method === 'click' || method === 'hover' || method === 'doubleClick' || method === 'rightClick';
+    for (const [re, rs] of ROLE_WORDS) {
+      if (pointing && re === FIELD_WORDS && !FIELD_WORDS_STRICT.test(lower)) continue;
+      if (re === TEXT_FIELD_WORDS && /\b(text ?areas?)\b/.test(lower)) multiline = true;
+      if (re.test(lower)) {
+        roles = new Set(rs);
+        t = t.replace(new RegExp(re.source, 'gi'), ' ');
+        if (/text ?areas?/i.test(lower)) multiline = true;
+        break;
+      }
     }
   }
-  const rest = unq(t, quotes).replace(/\b(the|a|an|on|labeled|labelled|named|called|that says|saying|with the text|with text)\b/gi, ' ').replace(/\s+/g, ' ').trim();
-  return { target: rest, quoted, roles, ordinal, context };
+  let rest = unq(t, quotes).replace(/\b(the|a|an|on|labeled|labelled|named|called|that says|saying|with the text|with text)\b/gi, ' ').replace(/\s+/g, ' ').trim();
+  const plain = rest.replace(NOISE, ' ').replace(/\s+/g, ' ').trim();
+  if (plain || quoted !== undefined || roles) rest = plain;
+  return { target: rest, quoted, roles, ordinal, context, within, any, multiline, size, glyph };
 }
 
 function allowedRoles(method: Method): Set<string> {
@@ -206,7 +322,10 @@ function allowedRoles(method: Method): Set<string> {
 
 function nameScore(node: OutlineNode, intent: Intent): number {
   const name = node.name || (typeof node.states.placeholder === 'string' ? node.states.placeholder : '');
-  const alt = typeof node.states.placeholder === 'string' ? node.states.placeholder : typeof node.states.title === 'string' ? node.states.title : '';
+  const alt =
+    typeof node.states.placeholder === 'string' ? node.states.placeholder
+    : typeof node.states.title === 'string' ? node.states.title
+    : typeof node.states.fill === 'string' ? `${node.states.fill} ${node.name}` : '';
   const href = typeof node.states.href === 'string' ? node.states.href.replace(/[/?=&#._-]+/g, ' ') : '';
   let best = 0;
   if (intent.quoted !== undefined) {
@@ -277,7 +396,15 @@ export function choose(intentIn: Intent, nodes: OutlineNode[]): Pick {
     if (both.size) roles = both;
     else intent = { ...intent, roles: null };
   }
-  let candidates = nodes.filter((n) => n.id && roles.has(n.role));
+  // A row's name is its cells joined: it is a target only when it takes clicks itself.
+  let candidates = nodes.filter((n) => n.id && roles.has(n.role) && (n.role !== 'row' || n.states.clickable === true || intent.roles?.has('row')));
+  if (intent.multiline !== undefined) candidates = candidates.filter((n) => !FILLABLE.has(n.role) || (n.states.multiline === true) === intent.multiline);
+  if (intent.glyph) candidates = candidates.filter((n) => (intent.glyph === 'digit' ? /^\d$/ : /^[a-z]$/i).test(n.name.trim()));
+  if (intent.within) {
+    // "in the dialog": only what sits in one; a page without such a container keeps every candidate.
+    const inside = candidates.filter((n) => hasAncestor(n, intent.within!));
+    if (inside.length) candidates = inside;
+  }
   if (method === 'selectOption') {
     // The option must exist in the select; "select Pro plan" may also mean a radio.
     const withOption = candidates.filter((n) => optionsOf(n).some((o) => exactMatch(o, value ?? '') || normalize(o) === normalize(value ?? '')));
@@ -299,15 +426,50 @@ export function choose(intentIn: Intent, nodes: OutlineNode[]): Pick {
     }
   }
   // Read the target whole first; fall back to "X near Y" when the whole reading matches nothing well.
-  let pick = intent.whole ? bestOf({ ...intent, ...intent.whole, context: undefined }, candidates) : null;
+  // A tie is explained only when no reading settles it.
+  let tie: Refusal | null = null;
+  const attempt = (i: Intent): Pick | null => {
+    try {
+      return bestOf(i, candidates);
+    } catch (e) {
+      if (!(e instanceof Refusal)) throw e;
+      tie ??= e;
+      return null;
+    }
+  };
+  let pick = intent.whole ? attempt({ ...intent, ...intent.whole, context: undefined }) : null;
   if (!pick || pick.confidence < 0.85) {
-    const split = bestOf(intent, candidates);
+    const split = attempt(intent);
     if (split && (!pick || split.confidence > pick.confidence)) pick = split;
   }
-  if (!pick) throw new Refusal('no element matches it well enough');
+  if (!pick && tie) throw tie;
+  if (!pick) throw new Refusal(`no element matches it well enough${lookedFor(intent, candidates)}`);
   if (method === 'click' && pick.node && CHECKABLE.has(pick.node.role) && pick.node.role === 'radio') method = 'click';
   if (method === 'selectOption' && pick.node) value = optionsOf(pick.node).find((o) => exactMatch(o, value ?? '') || normalize(o) === normalize(value ?? '')) ?? value;
   return { ...pick, method, args: value !== undefined ? [value] : [] };
+}
+
+function hasAncestor(n: OutlineNode, roles: Set<string>): boolean {
+  for (let p = n.parent; p; p = p.parent) if (roles.has(p.role)) return true;
+  return false;
+}
+
+/** How a candidate is shown in a refusal: its id, role, name and the text around it. */
+function shown(n: OutlineNode, score?: number): string {
+  const near = n.parent && n.parent.role !== 'root' ? (n.parent.name || n.parent.children.find((c) => c !== n && c.role === 'text')?.name || '') : '';
+  const around = near ? ` in ${n.parent!.role} "${near.slice(0, 40)}"` : '';
+  return `[${n.id}] ${n.role}${n.name ? ` "${n.name.slice(0, 40)}"` : ''}${around}${score !== undefined ? ` (score ${score.toFixed(2)})` : ''}`;
+}
+
+/** What the reading looked for and the best candidates it weighed, for an honest refusal. */
+function lookedFor(intent: Intent, candidates: OutlineNode[]): string {
+  const what = [intent.roles ? [...intent.roles].join('/') : '', intent.quoted !== undefined ? `"${intent.quoted}"` : intent.target].filter(Boolean).join(' ');
+  const best = candidates
+    .map((n) => ({ n, s: nameScore(n, intent) }))
+    .filter((c) => c.s > 0)
+    .sort((a, b) => b.s - a.s)
+    .slice(0, 3);
+  return `; it looked for ${what || 'a target'}${best.length ? `; best candidates: ${best.map((c) => shown(c.n, c.s)).join(', ')}` : '; nothing on the page comes close'}`;
 }
 
 function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
@@ -317,22 +479,45 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
     if (!inCtx.length) return null;
     scored = inCtx;
   }
-  if (intent.roles) scored = scored.map((c) => ({ ...c, s: intent.roles!.has(c.n.role) ? Math.min(1, c.s + 0.05) : c.s - 0.3 }));
+  // A span or div that takes clicks is how many pages make their links and buttons: it counts, a little below the real role.
+  if (intent.roles) scored = scored.map((c) => ({ ...c, s: intent.roles!.has(c.n.role) ? Math.min(1, c.s + (c.n.role === 'clickable' ? 0.02 : 0.05)) : c.s - 0.3 }));
   // Without a role word, controls beat text-like lines (a "Products" link over a "Products" heading).
-  else scored = scored.map((c) => ({ ...c, s: PASSIVE.has(c.n.role) ? c.s - 0.15 : c.s }));
+  else scored = scored.map((c) => ({ ...c, s: PASSIVE.has(c.n.role) && c.n.states.clickable !== true ? c.s - 0.15 : c.s }));
+  // A clickable row or item is chosen by its own words, not by one cell's ("Delete" is the button in it).
+  scored = scored.map((c) => ({ ...c, s: (c.n.role === 'row' || c.n.role === 'listitem') && !exactMatch(c.n.name, intent.quoted ?? intent.target) && c.n.children.some((k) => k.id) ? c.s - 0.3 : c.s }));
   scored = scored.filter((c) => c.s > 0.3).sort((a, b) => b.s - a.s || a.n.index - b.n.index);
   if (!scored.length) return null;
   const top = scored[0].s;
-  const tied = scored.filter((c) => c.s >= top - 0.02).sort((a, b) => a.n.index - b.n.index);
-  let chosen = scored[0];
+  let tied = scored.filter((c) => c.s >= top - 0.02).sort((a, b) => a.n.index - b.n.index);
+  // Names tie: an enabled element beats a disabled one (hidden ones never reach the outline).
+  const enabled = tied.filter((c) => c.n.states.disabled !== true);
+  if (enabled.length && enabled.length < tied.length && intent.ordinal === undefined) tied = enabled;
+  // Only a kind was given ("the text field", "the 3rd input", "a checkbox"): the kind decides.
+  const kindOnly = !intent.target && intent.quoted === undefined;
+  if (intent.size && tied.length > 1) {
+    // The smallest or largest of equal matches, when the outline gives sizes and one stands out.
+    const area = (n: OutlineNode) => {
+      const m = /^(\d+)x(\d+)$/.exec(String(n.states.size ?? ''));
+      return m ? Number(m[1]) * Number(m[2]) : NaN;
+    };
+    const sized = tied.filter((c) => !Number.isNaN(area(c.n))).sort((a, b) => (intent.size === 'small' ? area(a.n) - area(b.n) : area(b.n) - area(a.n)));
+    if (sized.length !== tied.length || area(sized[0].n) === area(sized[1].n)) throw new Refusal(`it asks for the ${intent.size === 'small' ? 'smallest' : 'largest'} of ${tied.map((c) => shown(c.n)).join(', ')}, and their sizes do not settle it`);
+    tied = [sized[0]];
+  }
+  let chosen = tied[0];
   let confidence = top;
   if (intent.ordinal !== undefined) {
     const k = intent.ordinal === 'last' ? tied.length - 1 : intent.ordinal - 1;
     if (!tied[k]) return null;
     chosen = tied[k];
+    if (kindOnly) confidence = 0.9;
   } else if (tied.length > 1) {
-    // Equally good matches and nothing to tell them apart: not confident.
-    confidence = top * 0.5;
+    if (!intent.any) {
+      throw new Refusal(`${tied.length} elements fit it equally well: ${tied.slice(0, 5).map((c) => shown(c.n)).join(', ')}${tied.length > 5 ? ` and ${tied.length - 5} more` : ''}; say which one (its position, like "the second", or the text next to it)`);
+    }
+    if (kindOnly) confidence = 0.85;
+  } else if (kindOnly) {
+    confidence = 0.9; // the only element of its kind
   } else if (scored[1]) {
     confidence = Math.min(top, 0.5 + (top - scored[1].s));
     confidence = Math.max(confidence, top - 0.15);

@@ -6,7 +6,13 @@ const SYNONYMS: [string, string[]][] = [
   ['signup', ['sign up', 'register', 'signup', 'create account']],
   ['submit', ['submit', 'send', 'go']],
   ['ok', ['ok', 'okay', 'confirm']],
-  ['cancel', ['cancel', 'close', 'dismiss']],
+  ['cancel', ['cancel']],
+  ['close', ['close', 'x', 'dismiss', 'close window', 'close dialog', 'times', 'remove x']],
+  ['cyan', ['cyan', 'aqua']],
+  ['magenta', ['magenta', 'fuchsia']],
+  ['gray', ['gray', 'grey']],
+  ['settings', ['settings', 'preferences', 'gear', 'cog']],
+  ['menu', ['menu', 'navigation menu', 'hamburger', 'bars']],
   ['search', ['search', 'find', 'look up']],
   ['delete', ['delete', 'remove', 'trash']],
   ['edit', ['edit', 'modify', 'change']],
@@ -19,7 +25,6 @@ const SYNONYMS: [string, string[]][] = [
   ['add', ['add', 'create', 'new']],
   ['save', ['save', 'store']],
   ['help', ['help', 'support']],
-  ['menu', ['menu', 'navigation menu', 'hamburger']],
 ];
 
 const STOP = new Set([
@@ -27,7 +32,19 @@ const STOP = new Set([
   'page', 'element', 'named', 'called', 'labeled', 'labelled', 'which', 'says', 'with', 'text', 'from', 'is', 'me', 'field',
 ]);
 
+/** Symbols people read as words: a close button's "×", a menu's "☰", a settings "⚙". */
+const SYMBOLS: [RegExp, string][] = [
+  [/[×✕✖✗✘╳⨯❌]/g, ' x '],
+  [/[☰≡]/g, ' menu '],
+  [/[⚙]/g, ' settings '],
+  [/[🔍🔎]/g, ' search '],
+  [/[🗑]/g, ' delete '],
+  [/[✎✏🖉]/g, ' edit '],
+  [/[＋]/g, ' + '],
+];
+
 export function normalize(s: string): string {
+  if (/[^\x00-\x7f]/.test(s)) for (const [re, word] of SYMBOLS) s = s.replace(re, word);
   return s
     .toLowerCase()
     .replace(/[’'`]/g, '')

@@ -1,0 +1,111 @@
+/**
+ * Names for clickable elements that show no text: an icon (`<span class="trash">`), an SVG
+ * shape, a colour swatch. What a sighted user sees is the shape, the colour or the picture;
+ * the words here describe that, and the snapshot marks them as inferred (`namefrom=...`).
+ */
+
+/** CSS colour keywords people use when they name a colour, with their sRGB values. */
+const NAMED: [string, number, number, number][] = [
+  ['black', 0, 0, 0], ['white', 255, 255, 255], ['red', 255, 0, 0], ['lime', 0, 255, 0], ['green', 0, 128, 0],
+  ['blue', 0, 0, 255], ['yellow', 255, 255, 0], ['cyan', 0, 255, 255], ['aqua', 0, 255, 255], ['magenta', 255, 0, 255],
+  ['fuchsia', 255, 0, 255], ['gray', 128, 128, 128], ['grey', 128, 128, 128], ['silver', 192, 192, 192],
+  ['maroon', 128, 0, 0], ['olive', 128, 128, 0], ['purple', 128, 0, 128], ['teal', 0, 128, 128], ['navy', 0, 0, 128],
+  ['orange', 255, 165, 0], ['pink', 255, 192, 203], ['brown', 165, 42, 42], ['gold', 255, 215, 0],
+  ['violet', 238, 130, 238], ['indigo', 75, 0, 130], ['turquoise', 64, 224, 208], ['beige', 245, 245, 220],
+  ['coral', 255, 127, 80], ['salmon', 250, 128, 114], ['khaki', 240, 230, 140], ['tan', 210, 180, 140],
+  ['crimson', 220, 20, 60], ['lavender', 230, 230, 250], ['orchid', 218, 112, 214], ['plum', 221, 160, 221],
+  ['tomato', 255, 99, 71], ['chocolate', 210, 105, 30], ['darkgreen', 0, 100, 0], ['darkblue', 0, 0, 139],
+  ['darkred', 139, 0, 0], ['lightblue', 173, 216, 230], ['lightgreen', 144, 238, 144], ['lightgray', 211, 211, 211],
+  ['darkgray', 169, 169, 169], ['skyblue', 135, 206, 235], ['royalblue', 65, 105, 225], ['hotpink', 255, 105, 180],
+  ['limegreen', 50, 205, 50], ['forestgreen', 34, 139, 34], ['seagreen', 46, 139, 87], ['steelblue', 70, 130, 180],
+  ['slateblue', 106, 90, 205], ['goldenrod', 218, 165, 32], ['sienna', 160, 82, 45], ['peru', 205, 133, 63],
+];
+/** The basic hue words a description falls back to, for colours that are no keyword. */
+const BASIC = new Set(['black', 'white', 'red', 'green', 'blue', 'yellow', 'cyan', 'magenta', 'gray', 'orange', 'pink', 'brown', 'purple']);
+
+function parseRgb(css: string): [number, number, number, number] | null {
+  const m = /rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)/.exec(css);
+  if (!m) return null;
+  const a = m[4] === undefined ? 1 : m[4].endsWith('%') ? Number(m[4].slice(0, -1)) / 100 : Number(m[4]);
+  return [Number(m[1]), Number(m[2]), Number(m[3]), a];
+}
+
+/**
+ * The colour keyword ("red", "aqua"), or the nearest basic hue for other colours; "" for
+ * transparent.
+ */
+export function colourName(css: string): string {
+  const rgb = parseRgb(css);
+  if (!rgb || rgb[3] < 0.1) return '';
+  const [r, g, b] = rgb;
+  const exact = NAMED.find(([, R, G, B]) => R === r && G === g && B === b);
+  if (exact) return exact[0];
+  let best = '';
+  let dist = Infinity;
+  for (const [name, R, G, B] of NAMED) {
+    if (!BASIC.has(name)) continue;
+    // Weighted distance: people see green differences more than blue ones.
+    const d = 2 * (R - r) ** 2 + 4 * (G - g) ** 2 + 3 * (B - b) ** 2;
+    if (d < dist) { dist = d; best = name; }
+  }
+  return best;
+}
+
+/** Class names that say nothing about what an element does. */
+const CLASS_NOISE = new Set([
+  'btn', 'button', 'icon', 'icons', 'ico', 'fa', 'fas', 'far', 'fab', 'fal', 'glyphicon', 'ui', 'material', 'symbols',
+  'outlined', 'round', 'rounded', 'sharp', 'js', 'is', 'has', 'active', 'clickable', 'pointer', 'item', 'el', 'element',
+  'wrapper', 'container', 'inner', 'outer', 'col', 'row', 'flex', 'd', 'lg', 'sm', 'md', 'xs', 'xl', 'primary',
+  'secondary', 'default', 'small', 'large', 'big', 'mini', 'link', 'action', 'control', 'widget', 'corner', 'all',
+  'state', 'hover', 'focus', 'thick', 'thin', 'solid', 'regular', 'light', 'svg', 'img', 'image', 'bi', 'mdi', 'ti',
+  'feather', 'lucide', 'octicon', 'dashicons', 'show', 'visible', 'pull', 'right', 'left', 'float', 'text', 'center',
+]);
+
+/**
+ * Words of the class attributes of an element and the icons inside it, the innermost first:
+ * "fa fa-trash-o" → "trash", "ui-icon-closethick" → "close".
+ */
+export function classWords(el: Element): string {
+  const inner = Array.from(el.querySelectorAll('[class]')).slice(0, 3).reverse();
+  const raw = [...inner, el].map((e) => e.getAttribute('class') ?? '').join(' ');
+  const words: string[] = [];
+  for (const token of raw.split(/\s+/)) {
+    for (const w of token.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[\s_\-:]+/)) {
+      // Icon sets glue a weight or style to the word: "closethick", "trash-o", "edit2".
+      const word = w.replace(/(thick|thin|alt|fill|filled|outline|o|\d+)$/, '');
+      if (word.length < 3 || /\d/.test(word) || CLASS_NOISE.has(word) || words.includes(word)) continue;
+      words.push(word);
+    }
+  }
+  return words.slice(0, 3).join(' ');
+}
+
+/** "url(".../icons/delete-item.png")" → "delete item". */
+export function imageWords(css: string): string {
+  const m = /url\(\s*["']?([^"')]+)["']?\s*\)/.exec(css);
+  if (!m || m[1].startsWith('data:')) return '';
+  const file = m[1].split(/[?#]/)[0].split('/').pop() ?? '';
+  return file.replace(/\.[a-z0-9]+$/i, '').replace(/[_\-.]+/g, ' ').replace(/\d+(x\d+)?/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+const SHAPES: Record<string, string> = { circle: 'circle', ellipse: 'ellipse', line: 'line', polyline: 'line', path: 'shape', image: 'image' };
+
+/** An SVG shape as people describe it: "yellow circle", "red square", "blue triangle". */
+export function svgShape(el: Element): string {
+  const tag = el.localName;
+  let shape = SHAPES[tag];
+  if (tag === 'rect') {
+    const w = Number(el.getAttribute('width')) || (el as SVGGraphicsElement).getBBox?.().width || 0;
+    const h = Number(el.getAttribute('height')) || (el as SVGGraphicsElement).getBBox?.().height || 0;
+    shape = w && h && Math.abs(w - h) / Math.max(w, h) < 0.1 ? 'square' : 'rectangle';
+  } else if (tag === 'polygon') {
+    const points = (el.getAttribute('points') ?? '').trim().split(/[\s,]+/).length / 2;
+    shape = points === 3 ? 'triangle' : points === 4 ? 'diamond' : points === 5 ? 'pentagon' : points === 6 ? 'hexagon' : points >= 10 ? 'star' : 'polygon';
+  }
+  if (!shape) return '';
+  const style = getComputedStyle(el);
+  const colour = colourName(style.fill) || colourName(style.stroke);
+  return colour ? `${colour} ${shape}` : shape;
+}
+
+export const SVG_SHAPE_TAGS = new Set(['circle', 'ellipse', 'rect', 'polygon', 'polyline', 'path', 'line', 'image']);
