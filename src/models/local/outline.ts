@@ -25,9 +25,14 @@ function unquote(s: string): string {
   }
 }
 
+/**
+ * Top-level lines hang under one synthetic node of role 'root' (not in the returned list),
+ * so every line has a parent and neighbours.
+ */
 export function parseOutline(text: string): OutlineNode[] {
   const all: OutlineNode[] = [];
-  const stack: OutlineNode[] = [];
+  const root: OutlineNode = { id: null, role: 'root', name: '', states: {}, depth: -1, index: -1, parent: null, children: [] };
+  const stack: OutlineNode[] = [root];
   for (const raw of text.split('\n')) {
     if (!raw.trim()) continue;
     const depth = (raw.length - raw.trimStart().length) / 2;
@@ -44,8 +49,8 @@ export function parseOutline(text: string): OutlineNode[] {
       for (const s of (m[5] ?? '').matchAll(STATE)) states[s[1]] = s[2] === undefined ? true : s[2].startsWith('"') ? unquote(s[2]) : s[2];
       node = { id: m[2] ?? null, role: m[3], name: m[4] ? unquote(m[4]) : '', states, depth, index: all.length, parent: null, children: [] };
     }
-    while (stack.length && stack[stack.length - 1].depth >= depth) stack.pop();
-    node.parent = stack[stack.length - 1] ?? null;
+    while (stack.length > 1 && stack[stack.length - 1].depth >= depth) stack.pop();
+    node.parent = stack[stack.length - 1];
     node.parent?.children.push(node);
     stack.push(node);
     all.push(node);
