@@ -20,9 +20,6 @@ const NAMED: [string, number, number, number][] = [
   ['limegreen', 50, 205, 50], ['forestgreen', 34, 139, 34], ['seagreen', 46, 139, 87], ['steelblue', 70, 130, 180],
   ['slateblue', 106, 90, 205], ['goldenrod', 218, 165, 32], ['sienna', 160, 82, 45], ['peru', 205, 133, 63],
 ];
-/** The basic hue words a description falls back to, for colours that are no keyword. */
-const BASIC = new Set(['black', 'white', 'red', 'green', 'blue', 'yellow', 'cyan', 'magenta', 'gray', 'orange', 'pink', 'brown', 'purple']);
-
 function parseRgb(css: string): [number, number, number, number] | null {
   const m = /rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)/.exec(css);
   if (!m) return null;
@@ -31,24 +28,39 @@ function parseRgb(css: string): [number, number, number, number] | null {
 }
 
 /**
- * The colour keyword ("red", "aqua"), or the nearest basic hue for other colours; "" for
- * transparent.
+ * The words a person uses for a colour that is no keyword, from its hue, saturation and
+ * lightness (nearest-RGB matching names muted design colours wrongly: #61bd4f is green, not
+ * gray). Dark blues read "navy blue", dark oranges "brown", light reds "pink".
  */
+function hueWords(r: number, g: number, b: number): string {
+  const R = r / 255, G = g / 255, B = b / 255;
+  const max = Math.max(R, G, B), min = Math.min(R, G, B);
+  const l = (max + min) / 2;
+  const d = max - min;
+  const s = d === 0 ? 0 : d / (1 - Math.abs(2 * l - 1));
+  if (l < 0.13) return 'black';
+  if (l > 0.94) return 'white';
+  if (s < 0.15 || d < 0.08) return l > 0.75 ? 'light gray' : l < 0.3 ? 'dark gray' : 'gray';
+  let h = max === R ? ((G - B) / d) % 6 : max === G ? (B - R) / d + 2 : (R - G) / d + 4;
+  h = (h * 60 + 360) % 360;
+  if (h < 12 || h >= 340) return l > 0.75 ? 'pink' : l < 0.3 ? 'dark red' : 'red';
+  if (h < 42) return l < 0.38 || (s < 0.45 && l < 0.55) ? 'brown' : l > 0.8 ? 'peach' : 'orange';
+  if (h < 68) return l < 0.3 ? 'olive' : 'yellow';
+  if (h < 160) return l < 0.25 ? 'dark green' : l > 0.8 ? 'light green' : 'green';
+  if (h < 195) return l < 0.3 ? 'teal' : 'cyan';
+  if (h < 250) return l < 0.42 && h >= 215 ? 'navy blue' : l > 0.8 ? 'light blue' : 'blue';
+  if (h < 285) return l > 0.8 ? 'lavender' : 'purple';
+  if (h < 320) return l > 0.75 ? 'pink' : 'magenta';
+  return l > 0.6 ? 'pink' : 'red';
+}
+
+/** The colour keyword ("red", "aqua"), or the hue words of other colours; "" for transparent. */
 export function colourName(css: string): string {
   const rgb = parseRgb(css);
   if (!rgb || rgb[3] < 0.1) return '';
   const [r, g, b] = rgb;
   const exact = NAMED.find(([, R, G, B]) => R === r && G === g && B === b);
-  if (exact) return exact[0];
-  let best = '';
-  let dist = Infinity;
-  for (const [name, R, G, B] of NAMED) {
-    if (!BASIC.has(name)) continue;
-    // Weighted distance: people see green differences more than blue ones.
-    const d = 2 * (R - r) ** 2 + 4 * (G - g) ** 2 + 3 * (B - b) ** 2;
-    if (d < dist) { dist = d; best = name; }
-  }
-  return best;
+  return exact ? exact[0] : hueWords(r, g, b);
 }
 
 /** Class names that say nothing about what an element does. */

@@ -52,7 +52,6 @@ describe('the local model on pages built like real web apps', () => {
     console.log(lines.join('\n'));
 
     expect(results.filter((r) => r.outcome === 'wrong').map((r) => `${r.page}: ${r.say} → ${r.detail}`)).toEqual([]);
-    // A ratchet, not the goal: the goal is 95% (issue 18 stays open until it is met). Raise it as the model improves.
-    expect(count('correct') / total).toBeGreaterThanOrEqual(0.7);
+    expect(count('correct') / total).toBeGreaterThanOrEqual(0.95);
   });
 });

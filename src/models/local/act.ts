@@ -4,7 +4,7 @@
  * Candidates are scored against the outline; too little confidence is a refusal.
  */
 import { optionsOf, textOf, type OutlineNode } from './outline';
-import { canonical, coverage, exactMatch, normalize, similarity, words } from './text';
+import { canonical, coverage, exactMatch, glyphWords, normalize, similarity, SOFT_NOUNS, words } from './text';
 
 export type Method =
   | 'click' | 'doubleClick' | 'rightClick' | 'hover' | 'fill' | 'type' | 'press' | 'selectOption' | 'check' | 'uncheck'
@@ -34,6 +34,14 @@ export interface Intent {
   size?: 'small' | 'large';
   /** "a digit", "a letter": names that are one. */
   glyph?: 'digit' | 'letter';
+  /** "the top-left cell", "the center square": a place in a grid of like elements (0, 1 or 2; 2 is the last). */
+  grid?: { row?: number; col?: number };
+  /** "March 22": the day is the target, and the month must be the one the page shows. */
+  month?: string;
+  /** Other readings of the same words, tried when this one is not confident; the best wins. */
+  alternatives?: Intent[];
+  /** Confidence taken off a pick made through this reading (a looser reading of the words). */
+  penalty?: number;
 }
 
 export interface Pick {
@@ -64,8 +72,10 @@ const ROLE_WORDS: [RegExp, string[]][] = [
   [/\b(buttons?|btn)\b/, ['button', 'clickable']],
   [FIELD_WORDS, ['textbox', 'searchbox', 'spinbutton', 'combobox', 'slider']],
   [/\b(options?)\b/, ['option', 'radio']],
-  [/\b(images?|icons?|pictures?|logos?)\b/, ['img', 'link', 'button', 'clickable']],
-  [/\b(cells?|squares?|slots?)\b/, ['cell', 'gridcell', 'clickable']],
+  // A picture word is a kind only at the end ("the Pictures folder" is a folder).
+  [/\b(images?|icons?|pictures?|logos?|photos?)(?= *$| +QQ\d)/, ['img', 'link', 'button', 'clickable']],
+  [/\b(cells?|slots?)\b/, ['cell', 'gridcell', 'clickable']],
+  [/\b(search )?results?\b/, ['link', 'clickable', 'article']],
   [/\b(headings?|titles?)\b/, ['heading']],
   [/\brows?\b/, ['row']],
 ];
@@ -98,7 +108,8 @@ const unq = (s: string, quotes: string[]) => s.replace(/QQ(\d+)/g, (_m, i) => qu
 
 export function parseIntent(instruction: string): Intent {
   const { text, quotes } = takeQuotes(instruction.trim().replace(/[.!]+$/, ''));
-  let s = text.replace(/^(please |now |then |kindly |can you |could you |go ahead and |i want to |i'd like to )+/i, '').trim();
+  // "Tom's comment" is the comment by Tom.
+  let s = text.replace(/\b(\w+)['’]s\b/g, '$1').replace(/^(please |now |then |kindly |can you |could you |go ahead and |i want to |i'd like to )+/i, '').trim();
   const lower = s.toLowerCase();
   // Several steps in one instruction are for a larger model.
   if (/\b(and then|then|after that|afterwards|followed by)\b/.test(lower.replace(/^then /, '')) || /,\s*(then\s+)?(click|type|press|select|check|fill|open|enter)\b/.test(lower) || / and (click|type|press|select|check|uncheck|fill|open|enter|submit|hover|scroll)\b/.test(lower)) {
@@ -108,7 +119,7 @@ export function parseIntent(instruction: string): Intent {
   s = rephrase(s);
 
   let m: RegExpExecArray | null;
-  const target = (t: string, method: Method, value?: string): Intent => ({ method, value, ...describeTarget(t, quotes, method) });
+  const target = (t: string, method: Method, value?: string): Intent => withSplits({ method, value, ...describeTarget(t, quotes, method) });
 
   // Scrolling.
   if ((m = /^scroll(?: the page| page)?(?: (up|down))?(?: (?:to|until) (?:the )?(top|bottom|end|start|beginning)(?: of the page)?)?(?: (?:to|until you see|until) (.+))?$/i.exec(s))) {
@@ -148,16 +159,78 @@ export function parseIntent(instruction: string): Intent {
   if ((m = /^double[- ]?click(?: on)? (.+)$/i.exec(s))) return target(m[1], 'doubleClick');
   if ((m = /^right[- ]?click(?: on)? (.+)$/i.exec(s))) return target(m[1], 'rightClick');
   if ((m = /^(?:select|choose|pick) (.+)$/i.exec(s))) return target(m[1], 'click'); // resolved to an option, radio or click later
-  if ((m = /^(?:click(?: on)?|press|tap(?: on)?|hit|open|follow|push|activate|go to|visit|navigate to|toggle|expand|collapse|submit)(?: on)? (.+)$/i.exec(s))) {
+  if ((m = /^(?:click(?: on)?|press|tap(?: on)?|hit|follow|push|activate|go to|visit|navigate to|submit)(?: on)? (.+)$/i.exec(s))) {
     return target(m[1], 'click');
+  }
+  // "open X", "expand X": X itself, or the control that opens it ("expand components" is the ▸ by it).
+  if ((m = /^(open|toggle|expand|collapse|show)(?: up)? (.+)$/i.exec(s))) {
+    const direct = target(m[2], 'click');
+    const purpose = purposeIntent(s, quotes);
+    return purpose ? { ...direct, alternatives: [purpose, ...(purpose.alternatives ?? [])].map((a) => ({ ...a, alternatives: undefined, penalty: (a.penalty ?? 0) + 0.02 })) } : direct;
   }
   if (/^(submit|go)$/i.test(s)) return target('submit', 'click');
   // A target with no verb ("the button labeled Submit", "a checkbox widget") is one to click.
   if (/^(?:the|a|an|any) /i.test(s) || /^QQ\d+$/.test(s)) return target(s, 'click');
   // No verb, a kind at the end: "Next button", "Terms link".
   if (!VERBS.test(lower) && /\b(button|link|tab|checkbox|radio|icon|menu item)$/i.test(s)) return target(s, 'click');
+  // A verb that names a purpose ("delete report.pdf", "approve order #1002", "like Priya's comment").
+  const purpose = purposeIntent(s, quotes);
+  if (purpose) return purpose;
   if (!VERBS.test(lower)) throw new Refusal('it does not start with an action it knows (click, type, select, check, hover, scroll, press, focus, clear)');
   throw new Refusal('its wording is beyond the local model');
+}
+
+/**
+ * "size M", "Gold plan": two or three words may be a name and a word that places it ("M" by
+ * "Size:"). Tried after the whole reading, at a small cost.
+ */
+function withSplits(intent: Intent): Intent {
+  if (intent.context || intent.quoted !== undefined || intent.pageLevel || intent.grid) return intent;
+  const ws = intent.target.split(' ').filter(Boolean);
+  if (ws.length < 2 || ws.length > 3) return intent;
+  const alternatives: Intent[] = [
+    { ...intent, target: ws[ws.length - 1], context: ws.slice(0, -1).join(' '), penalty: 0.05 },
+    { ...intent, target: ws[0], context: ws.slice(1).join(' '), penalty: 0.05 },
+  ];
+  return { ...intent, alternatives: [...(intent.alternatives ?? []), ...alternatives] };
+}
+
+/** Verbs whose control is often named after a synonym or drawn as a glyph. */
+const PURPOSE_SYNONYMS: Record<string, string[]> = {
+  close: ['close', 'x', 'dismiss'], dismiss: ['dismiss', 'close', 'x'], hide: ['hide', 'close', 'x'], exit: ['close', 'x', 'exit'],
+  increase: ['increase', '+', 'plus', 'more'], decrease: ['decrease', '-', 'minus', 'less'], raise: ['increase', '+'], lower: ['decrease', '-'],
+  expand: ['expand', '▸'], collapse: ['collapse', '▾'], open: ['open', 'expand', '▸'], remove: ['remove', 'delete'], delete: ['delete', 'remove'],
+  rename: ['rename', 'edit'], like: ['like', '♥'], favorite: ['favorite', '★'], favourite: ['favorite', '★'], star: ['star', '★'],
+  add: ['add', '+'], edit: ['edit', 'rename'], show: ['show', 'expand'], reply: ['reply'], share: ['share'],
+};
+const NOT_PURPOSE = /^(is|are|was|were|be|the|a|an|i|you|we|it|this|that|there|what|where|how|why|when|which|who|my|your|do|does|did|can|should|would|will)$/;
+
+/**
+ * Readings of "VERB OBJECT" where the verb is what the control is called and the object is
+ * where it is: "delete report.pdf" is the Delete control next to report.pdf. Also the whole
+ * phrase as a name ("start the free trial"), "VERB the X to the Y" as "VERB to Y" near X
+ * ("add the lamp to the cart"), and the object itself ("open the email from Linus").
+ */
+function purposeIntent(s: string, quotes: string[]): Intent | null {
+  const m = /^([a-z]+)(?: (.+))?$/i.exec(s);
+  if (!m || NOT_PURPOSE.test(m[1].toLowerCase())) return null;
+  const verb = m[1].toLowerCase();
+  const object = (m[2] ?? '').trim();
+  const readings: Intent[] = [];
+  if (object) {
+    const ctx = unq(object, quotes).replace(/^(?:the|a|an|this|that) /i, '');
+    for (const [i, name] of (PURPOSE_SYNONYMS[verb] ?? [verb]).entries()) {
+      readings.push({ method: 'click', ...describeTarget(name, [], 'click'), context: ctx, penalty: i ? 0.03 : 0 });
+    }
+    const moved = /^(?:the |a |an )?(.+?) (to|into|from|on|onto|off) (?:the |my |your )?(.+)$/i.exec(object);
+    if (moved) readings.push({ method: 'click', ...describeTarget(`${verb} ${moved[2]} ${moved[3]}`, quotes, 'click'), context: unq(moved[1], quotes), penalty: 0.02 });
+    // "open the email from Linus", "view the report": the thing itself (never for "delete X": that would open X).
+    if (/^(open|view|read|see|show|visit|launch|play|watch|browse|check out)$/.test(verb)) readings.push({ method: 'click', ...describeTarget(object, quotes, 'click'), penalty: 0.05 });
+  }
+  // The whole phrase as a name ("start the free trial"); not when a quote names the object.
+  if (!/QQ\d/.test(s)) readings.push({ method: 'click', ...describeTarget(s, quotes, 'click'), penalty: 0.02 });
+  const [first, ...rest] = readings;
+  return { ...first, alternatives: rest };
 }
 
 /** Container words that scope a target to an element of that kind ("in the dialog"). */
@@ -169,6 +242,9 @@ const SCOPES: [RegExp, string[]][] = [
   [/^(?:menu)$/i, ['menu', 'menubar']],
   [/^(?:side ?bar)$/i, ['complementary', 'navigation']],
   [/^(?:table|grid)$/i, ['table', 'grid', 'treegrid']],
+  [/^(?:footer|page footer|bottom of the page)$/i, ['contentinfo']],
+  [/^(?:header|page header|top bar|masthead)$/i, ['banner']],
+  [/^(?:main content|main area|main section)$/i, ['main']],
 ];
 
 function scopeOf(words: string): Set<string> | undefined {
@@ -189,12 +265,17 @@ function rephrase(s: string): string {
     return `click ${m[2]}${purpose ? ` in the ${purpose[1]}` : ''}`;
   }
   if ((m = /^(.+?),? (?:please |now |then )?(?:click|press|tap|hit|select|choose)(?: on)? (?:it|that|this|that one|this one)$/i.exec(s))) return `click ${m[1]}`;
-  // "click into the comment box": into a field.
-  if ((m = /^click (?:into|inside|in) (?:the |a |an )?(.+?)(?: (?:box|area|field))?$/i.exec(s))) return `click ${m[1]} text field`;
-  // "close the dialog", "dismiss the cookie banner": the close control of that thing.
-  if ((m = /^(?:close|dismiss|hide|exit|shut)(?: the| this| that)? (.+)$/i.exec(s)) && !/\b(button|link|icon|x)\b|QQ\d/i.test(m[1])) {
-    return scopeOf(m[1]) ? `click close in the ${m[1]}` : `click close for ${m[1]}`;
+  // "click into the comment box": into a field ("the input box" and "the text field" are any text field).
+  if ((m = /^click (?:into|inside|in) (?:the |a |an )?(.+?)(?: (?:box|area|field|bar))?$/i.exec(s))) {
+    const what = m[1].replace(/\b(input|text|entry|edit)\b/gi, ' ').trim();
+    return `click ${what ? `${what} ` : ''}text field`;
   }
+  // "place an X in the top right corner": a mark placed by clicking the place.
+  if ((m = /^(?:place|put|mark|draw|play|set) (?:an? |the )?(?:x|o|cross|nought|circle|QQ\d+) (?:in|on|at|into) (.+)$/i.exec(s))) return `click ${m[1]}`;
+  // 'close the "Unsaved changes" dialog': the close control of the dialog with that title.
+  if ((m = /^(?:close|dismiss|exit|shut)(?: the| this| that)? (QQ\d+) (?:dialog|modal|pop-?up|window|box|panel|banner)$/i.exec(s))) return `dismiss ${m[1]}`;
+  // "close the dialog": the close control inside one; "close the chat" is read as a purpose (below).
+  if ((m = /^(?:close|dismiss|exit|shut)(?: the| this| that)? (.+)$/i.exec(s)) && scopeOf(m[1])) return `click close in the ${m[1]}`;
   if ((m = /^switch (?:to|over to) (.+)$/i.exec(s))) return `click ${m[1]}`;
   return s;
 }
@@ -254,6 +335,30 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
     context = unq(ctx[1], quotes).replace(CONTAINER_WORDS, ' ').replace(/\s+/g, ' ').trim() || undefined;
     if (context) t = t.slice(0, ctx.index) + ' ';
   }
+  // A place in a grid: "the top-left cell", "the bottom right square", "the center one".
+  let grid: { row?: number; col?: number } | undefined;
+  const ROWS: Record<string, number> = { top: 0, upper: 0, middle: 1, center: 1, centre: 1, central: 1, bottom: 2, lower: 2 };
+  const COLS: Record<string, number> = { left: 0, middle: 1, center: 1, centre: 1, right: 2 };
+  t = t.replace(/ (?:the )?(top|upper|bottom|lower|middle|center|centre|central)(?:[- ](left|right|middle|center|centre)(?:[- ]hand)?)?(?= (?:cell|square|slot|spot|space|tile|corner|box|one|field)s? )/i, (_m, r: string, c?: string) => {
+    const row = ROWS[r.toLowerCase()];
+    grid = c ? { row, col: COLS[c.toLowerCase()] } : row === 1 ? { row: 1, col: 1 } : undefined;
+    return grid ? ' ' : _m;
+  });
+  t = t.replace(/ (?:the )?(left|right)(?:[- ]hand)?(?= (?:cell|square|slot|spot|space|tile|corner|box|one)s? )/i, (m0, c: string) => {
+    if (grid) return m0;
+    grid = { col: COLS[c.toLowerCase()] };
+    return ' ';
+  });
+  if (grid) t = t.replace(/ (?:corner|spot|space|one|square|tile|box|slot)s? /i, ' ');
+  // A date: "March 22", "22 March", "February 29th".
+  let month: string | undefined;
+  const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+  const date = new RegExp(` (?:on )?(?:the )?(?:${MONTH} (\\d{1,2})(?:st|nd|rd|th)?|(\\d{1,2})(?:st|nd|rd|th)? (?:of )?${MONTH}) `, 'i').exec(t);
+  if (date) {
+    month = (date[1] ?? date[4]).slice(0, 3).toLowerCase();
+    quotes.push(String(Number(date[2] ?? date[3])));
+    t = `${t.slice(0, date.index)} QQ${quotes.length - 1} ${t.slice(date.index + date[0].length)} `;
+  }
   let ordinal: number | 'last' | undefined;
   t = t.replace(/ (?:the )?(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|sixth|6th|seventh|7th|eighth|8th|ninth|9th|tenth|10th|last|final|top|topmost|bottom|bottommost)(?: one)? /i, (_m, w: string) => {
     ordinal = ORDINALS[w.toLowerCase()];
@@ -308,8 +413,10 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
   }
   let rest = unq(t, quotes).replace(/\b(the|a|an|on|labeled|labelled|named|called|that says|saying|with the text|with text)\b/gi, ' ').replace(/\s+/g, ' ').trim();
   const plain = rest.replace(NOISE, ' ').replace(/\s+/g, ' ').trim();
-  if (plain || quoted !== undefined || roles) rest = plain;
-  return { target: rest, quoted, roles, ordinal, context, within, any, multiline, size, glyph };
+  if (plain || quoted !== undefined || roles || grid) rest = plain;
+  // "the email from Linus", "the Sent folder" placed by context: nothing but kind nouns is a kind.
+  if (context && rest && words(rest).every((w) => SOFT_NOUNS.has(w) || SOFT_NOUNS.has(w.replace(/s$/, '')))) rest = '';
+  return { target: rest, quoted, roles, ordinal, context, within, any, multiline, size, glyph, grid, month };
 }
 
 function allowedRoles(method: Method): Set<string> {
@@ -327,6 +434,7 @@ function nameScore(node: OutlineNode, intent: Intent): number {
     : typeof node.states.title === 'string' ? node.states.title
     : typeof node.states.fill === 'string' ? `${node.states.fill} ${node.name}` : '';
   const href = typeof node.states.href === 'string' ? node.states.href.replace(/[/?=&#._-]+/g, ' ') : '';
+  const extra = otherNames(node);
   let best = 0;
   if (intent.quoted !== undefined) {
     const q = intent.quoted;
@@ -337,6 +445,7 @@ function nameScore(node: OutlineNode, intent: Intent): number {
       else if (` ${canonical(cand)} `.includes(` ${canonical(q)} `)) best = Math.max(best, 0.85);
       else best = Math.max(best, 0.7 * similarity(q, cand));
     }
+    for (const cand of extra) best = Math.max(best, 0.9 * similarity(q, cand));
     if (intent.target) best = Math.min(1, best + 0.05 * similarity(intent.target, `${name} ${node.role}`));
     return best;
   }
@@ -348,12 +457,38 @@ function nameScore(node: OutlineNode, intent: Intent): number {
     else if (exactMatch(cand, intent.target)) best = Math.max(best, 0.95);
     else best = Math.max(best, similarity(intent.target, cand));
   }
+  // What a glyph stands for, the label before a bare control, the search a "Go" button runs: a little below its own name.
+  for (const cand of extra) best = Math.max(best, similarity(intent.target, cand) - 0.05);
   if (href) best = Math.max(best, 0.6 * similarity(intent.target, href));
   // A radio or checkbox is also known by its group: "the Pro plan" is radio "Pro" in group "Plan".
   const group = groupName(node);
   if (group && name) best = Math.max(best, similarity(intent.target, `${name} ${group}`) - 0.05);
   // Target words that name the role ("login form field") do not count against a match.
   return best;
+}
+
+/**
+ * Names a control goes by besides its own: what its glyph means ("+" adds), the short text
+ * right before a control with no label of its own ("Distance to centre" before a knob), its
+ * editable state, and "search" for the button beside a search box.
+ */
+function otherNames(node: OutlineNode): string[] {
+  const out: string[] = [];
+  const g = glyphWords(node.name);
+  if (g) out.push(g);
+  if (typeof node.states.for === 'string') out.push(`${node.states.for} ${g || node.name}`);
+  const sibs = node.parent?.children ?? [];
+  const i = sibs.indexOf(node);
+  const before = sibs[i - 1];
+  // A glyph's label follows it (▸ components); a bare control's comes before it (Distance, then the knob).
+  const label = g || !/[a-z0-9]/i.test(normalize(node.name)) ? sibs[i + 1] : before;
+  if (node.role === 'clickable' && label && label.role === 'text' && label.name.length <= 40) out.push(`${label.name} ${node.name}`);
+  // A card that takes clicks is known by its title.
+  const title = node.role === 'clickable' || node.states.clickable === true ? node.children.find((c) => c.role === 'heading') : undefined;
+  if (title) out.push(title.name);
+  if (node.states.editable === true) out.push(`editable ${node.name} ${node.role === 'heading' ? 'title' : ''}`);
+  if ((node.role === 'button' || node.role === 'clickable') && (before?.role === 'searchbox' || hasAncestor(node, new Set(['search'])))) out.push(`search ${node.name}`);
+  return out;
 }
 
 function groupName(node: OutlineNode): string {
@@ -366,24 +501,102 @@ function groupName(node: OutlineNode): string {
 
 const CONTAINERS = new Set(['row', 'listitem', 'article', 'group', 'region', 'dialog', 'alertdialog', 'figure', 'treeitem', 'menu', 'navigation', 'banner', 'contentinfo', 'complementary', 'form', 'tabpanel', 'search']);
 
-/** Whether the element sits in the nearest container (row, item, card, section) that mentions `context`, or right next to such text. */
-function inContext(node: OutlineNode, context: string): boolean {
-  for (let p = node.parent; p; p = p.parent) {
+/**
+ * How firmly `context` places the element (0: not at all): its own words or its container's
+ * (3), the heading of its section (2.5), the line right before or after it (about 2: a glyph's
+ * label follows it, a text control follows what it is about), the label of the run of like
+ * elements it belongs to (1.5), two lines away (1).
+ */
+function contextStrength(node: OutlineNode, context: string): number {
+  // Every word found, a kind noun ("comment", "card", "order") aside.
+  const ok = (text: string) => coverage(context, text) >= 0.79;
+  if (ok(node.name)) return 3;
+  let wide = 0;
+  for (let p = node.parent; p && p.role !== 'root'; p = p.parent) {
     if (CONTAINERS.has(p.role)) {
-      if (coverage(context, textOf(p, 600)) >= 0.99) return true;
+      if (ok(textOf(p, 600))) {
+        // A row, item or dialog that mentions it places the element; a landmark that holds many places it loosely.
+        if (TIGHT.has(p.role)) return 3;
+        wide = 0.5;
+        break;
+      }
       // A row or item that does not mention it settles the question; a form or region may sit in a larger one.
       if (p.role === 'row' || p.role === 'listitem' || p.role === 'article' || p.role === 'treeitem' || p.role === 'option') break;
     }
   }
-  // Or a line right before or after it (a label or text next to the element).
+  if (typeof node.states.for === 'string' && ok(node.states.for)) return 2.8;
+  const heading = sectionHeading(node);
+  if (heading && ok(heading.name)) return 2.5;
   const sibs = node.parent?.children ?? [];
   const i = sibs.indexOf(node);
-  for (const s of sibs.slice(Math.max(0, i - 2), i + 2)) if (s !== node && coverage(context, s.name) >= 0.99) return true;
+  const glyph = !/[a-z0-9]/i.test(normalize(node.name)) || !!glyphWords(node.name);
+  // The text lines next to it, past the controls beside it: a text control belongs to the text
+  // before it ("Tom: ..." then Like, Reply; a card's title then Restock, Hide), a glyph to the
+  // text after it (▸ components); then the other side; then any line up to three away.
+  const block = (dir: -1 | 1) => {
+    let j = i + dir;
+    while (sibs[j]?.id) j += dir;
+    // Nearer lines of the block place it more firmly.
+    for (let k = 0; sibs[j] && !sibs[j].id && sibs[j].role === 'text' && k < 6; j += dir, k++) if (ok(sibs[j].name)) return 0.4 - 0.05 * k;
+    return 0;
+  };
+  const [first, second]: (-1 | 1)[] = glyph ? [1, -1] : [-1, 1];
+  const b1 = block(first);
+  if (b1) return 1.6 + b1;
+  const b2 = block(second);
+  if (b2) return 1.2 + b2;
+  const near = (s: OutlineNode | undefined) => !!s && s.role !== 'heading' && ok(s.name);
+  for (let d = 1; d <= 3; d++) if (near(sibs[i - d]) || near(sibs[i + d])) return 1.2 - 0.2 * d;
+  return wide;
+}
+
+const TIGHT = new Set(['row', 'listitem', 'article', 'treeitem', 'option', 'dialog', 'alertdialog', 'figure', 'group']);
+
+/** The nearest heading before the element among its and its ancestors' earlier siblings. */
+function sectionHeading(node: OutlineNode): OutlineNode | null {
+  for (let n: OutlineNode | null = node; n && n.role !== 'root'; n = n.parent) {
+    const sibs = n.parent?.children ?? [];
+    for (let j = sibs.indexOf(n) - 1; j >= 0; j--) if (sibs[j].role === 'heading') return sibs[j];
+  }
+  return null;
+}
+
+function isAncestor(a: OutlineNode, n: OutlineNode): boolean {
+  for (let p = n.parent; p; p = p.parent) if (p === a) return true;
   return false;
 }
 
-export function choose(intentIn: Intent, nodes: OutlineNode[]): Pick {
+/**
+ * The element an instruction means. Each reading of the words is tried; the most confident
+ * pick wins (less its reading's penalty), and with none, the first reading's refusal explains.
+ */
+export function choose(intent: Intent, nodes: OutlineNode[]): Pick {
+  const readings = [intent, ...(intent.alternatives ?? [])];
+  let best: Pick | null = null;
+  let refusal: Refusal | null = null;
+  for (const r of readings) {
+    try {
+      const p = chooseOne(r, nodes);
+      const confidence = p.confidence - (r.penalty ?? 0);
+      if (!best || confidence > best.confidence) best = { ...p, confidence };
+    } catch (e) {
+      if (!(e instanceof Refusal)) throw e;
+      // A tie or a check that failed says more than "nothing matched" does.
+      if (!refusal || (/no element matches/.test(refusal.message) && !/no element matches/.test(e.message))) refusal = e;
+    }
+  }
+  if (best && best.confidence >= 0.6) return best;
+  throw refusal ?? new Refusal(`no element matches it well enough${lookedFor(intent, nodes.filter((n) => n.id))}`);
+}
+
+function chooseOne(intentIn: Intent, nodes: OutlineNode[]): Pick {
   let intent = intentIn;
+  if (intent.month) {
+    // "March 22" on a calendar that shows March: the day; on one that shows April: not here.
+    const shown = nodes.some((n) => !n.id && (n.role === 'text' || n.role === 'heading' || n.role === 'caption') && words(n.name).some((w) => w.slice(0, 3) === intent.month));
+    const anyMonth = nodes.some((n) => (n.role === 'text' || n.role === 'heading' || n.role === 'caption') && /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i.test(n.name));
+    if (!shown && anyMonth) throw new Refusal(`the page shows another month than the one asked for`);
+  }
   if (intent.pageLevel) {
     return { node: null, method: intent.method, args: intent.value !== undefined ? [intent.value] : [], confidence: 0.95, description: intent.method === 'press' ? `${intent.value} key` : 'the page' };
   }
@@ -411,8 +624,14 @@ export function choose(intentIn: Intent, nodes: OutlineNode[]): Pick {
     if (withOption.length) candidates = withOption;
     else {
       const radios = nodes.filter((n) => n.id && CHECKABLE.has(n.role));
-      const r = bestOf({ ...intent, target: value ?? '', quoted: value, context: intent.target }, radios);
+      const r = bestOf({ ...intent, target: value ?? '', quoted: value, context: intent.target || undefined, roles: null }, radios);
       if (r) return { ...r, method: 'check', args: [] };
+      // A list made of items that take clicks ("select Banana in the list").
+      const items = nodes.filter((n) => n.id && (n.role === 'option' || n.role === 'listitem' || n.role === 'clickable' || n.role === 'cell' || n.role === 'gridcell' || n.role === 'treeitem'));
+      const within = intent.roles?.has('listbox') ? new Set(['list', 'listbox']) : intent.within;
+      const pool = within ? items.filter((n) => hasAncestor(n, within)) : items;
+      const c = bestOf({ ...intent, target: value ?? '', quoted: value, context: undefined, roles: null, within: undefined }, pool.length ? pool : items);
+      if (c) return { ...c, method: 'click', args: [] };
       throw new Refusal(`no select offers the option "${value}"`);
     }
   }
@@ -475,9 +694,11 @@ function lookedFor(intent: Intent, candidates: OutlineNode[]): string {
 function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
   let scored = candidates.map((n) => ({ n, s: nameScore(n, intent) }));
   if (intent.context) {
-    const inCtx = scored.filter((c) => inContext(c.n, intent.context!));
-    if (!inCtx.length) return null;
-    scored = inCtx;
+    // Only what the context places, and of those only the most firmly placed.
+    const placed = scored.map((c) => ({ ...c, k: c.s > 0.3 ? contextStrength(c.n, intent.context!) : 0 })).filter((c) => c.k > 0);
+    if (!placed.length) return null;
+    const firm = Math.max(...placed.map((c) => c.k));
+    scored = placed.filter((c) => c.k === firm);
   }
   // A span or div that takes clicks is how many pages make their links and buttons: it counts, a little below the real role.
   if (intent.roles) scored = scored.map((c) => ({ ...c, s: intent.roles!.has(c.n.role) ? Math.min(1, c.s + (c.n.role === 'clickable' ? 0.02 : 0.05)) : c.s - 0.3 }));
@@ -486,12 +707,18 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
   // A clickable row or item is chosen by its own words, not by one cell's ("Delete" is the button in it).
   scored = scored.map((c) => ({ ...c, s: (c.n.role === 'row' || c.n.role === 'listitem') && !exactMatch(c.n.name, intent.quoted ?? intent.target) && c.n.children.some((k) => k.id) ? c.s - 0.3 : c.s }));
   scored = scored.filter((c) => c.s > 0.3).sort((a, b) => b.s - a.s || a.n.index - b.n.index);
+  // A heading or text inside a card that takes clicks is that card, not a rival to it.
+  scored = scored.filter((c) => !(PASSIVE.has(c.n.role) && c.n.states.clickable !== true && scored.some((o) => o !== c && o.s >= c.s - 0.05 && isAncestor(o.n, c.n))));
   if (!scored.length) return null;
+  if (intent.grid) return gridPick(intent, scored.map((c) => c.n));
   const top = scored[0].s;
   let tied = scored.filter((c) => c.s >= top - 0.02).sort((a, b) => a.n.index - b.n.index);
   // Names tie: an enabled element beats a disabled one (hidden ones never reach the outline).
   const enabled = tied.filter((c) => c.n.states.disabled !== true);
   if (enabled.length && enabled.length < tied.length && intent.ordinal === undefined) tied = enabled;
+  // Then one in view beats ones scrolled away (the outline marks the away ones among equals).
+  const inView = tied.filter((c) => c.n.states.offscreen === undefined);
+  if (inView.length && inView.length < tied.length && intent.ordinal === undefined && !intent.any) tied = inView;
   // Only a kind was given ("the text field", "the 3rd input", "a checkbox"): the kind decides.
   const kindOnly = !intent.target && intent.quoted === undefined;
   if (intent.size && tied.length > 1) {
@@ -524,6 +751,39 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
   }
   if (confidence < 0.6) return null;
   return { node: chosen.n, method: 'click', args: [], confidence, description: `${chosen.n.name || chosen.n.role} ${chosen.n.role}`.trim() };
+}
+
+/**
+ * "The top-left cell": rows of a table, or a square run of like siblings (a 3 by 3 board).
+ * One place in one grid, or a refusal.
+ */
+function gridPick(intent: Intent, candidates: OutlineNode[]): Pick | null {
+  const want = intent.grid!;
+  const at = (i: number, n: number, w: number | undefined) => w === undefined || (w === 0 && i === 0) || (w === 2 && i === n - 1 && n > 1) || (w === 1 && n % 2 === 1 && i === (n - 1) / 2);
+  const grids = new Map<OutlineNode, OutlineNode[][]>();
+  for (const n of candidates) {
+    const p = n.parent;
+    if (!p) continue;
+    if (p.role === 'row' && p.parent) {
+      if (!grids.has(p.parent)) grids.set(p.parent, p.parent.children.filter((r) => r.role === 'row').map((r) => r.children.filter((c) => c.id)).filter((r) => r.length));
+    } else if (!grids.has(p)) {
+      const run = p.children.filter((c) => c.id && c.role === n.role);
+      const k = Math.round(Math.sqrt(run.length));
+      if (k >= 2 && k * k === run.length) grids.set(p, Array.from({ length: k }, (_, r) => run.slice(r * k, r * k + k)));
+    }
+  }
+  const hits: OutlineNode[] = [];
+  for (const rows of grids.values()) {
+    rows.forEach((cells, r) => {
+      if (!at(r, rows.length, want.row)) return;
+      cells.forEach((c, i) => {
+        if (at(i, cells.length, want.col) && candidates.includes(c)) hits.push(c);
+      });
+    });
+  }
+  if (hits.length !== 1) throw new Refusal(hits.length ? `${hits.length} elements sit in that place of a grid: ${hits.slice(0, 5).map((n) => shown(n)).join(', ')}` : 'nothing on the page is laid out as a grid with that place');
+  const n = hits[0];
+  return { node: n, method: 'click', args: [], confidence: 0.85, description: `${n.name || n.role} ${n.role}`.trim() };
 }
 
 export function describeIntent(instruction: string): string {

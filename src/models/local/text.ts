@@ -7,7 +7,7 @@ const SYNONYMS: [string, string[]][] = [
   ['submit', ['submit', 'send', 'go']],
   ['ok', ['ok', 'okay', 'confirm']],
   ['cancel', ['cancel']],
-  ['close', ['close', 'x', 'dismiss', 'close window', 'close dialog', 'times', 'remove x']],
+  ['close', ['close', 'x', 'close window', 'close dialog', 'times', 'remove x']],
   ['cyan', ['cyan', 'aqua']],
   ['magenta', ['magenta', 'fuchsia']],
   ['gray', ['gray', 'grey']],
@@ -42,6 +42,42 @@ const SYMBOLS: [RegExp, string][] = [
   [/[✎✏🖉]/g, ' edit '],
   [/[＋]/g, ' + '],
 ];
+
+/**
+ * What a control whose whole name is a symbol is for: "+" adds, "▸" expands, "›" goes to the
+ * next. Several readings each, since the same glyph serves several purposes.
+ */
+const GLYPHS: [RegExp, string][] = [
+  [/^[+＋➕]$/, 'plus add increase more'],
+  [/^[-−–➖]$/, 'minus remove decrease less'],
+  [/^[▸▶►▹▷]$/, 'expand open show play'],
+  [/^[▾▼▿▽]$/, 'collapse close hide expanded'],
+  [/^[›»→⟩❯〉>]$/, 'next forward'],
+  [/^[‹«←⟨❮〈<]$/, 'previous back'],
+  [/^[♥♡❤]$/, 'like heart favorite'],
+  [/^[★☆⭐]$/, 'star favorite'],
+  [/^[✓✔]$/, 'check done'],
+  [/^[…⋯⋮⋯]$|^\.\.\.$/, 'more options menu'],
+  [/^[↻⟳]$/, 'refresh reload'],
+];
+
+export function glyphWords(name: string): string {
+  const t = name.trim();
+  if (!t || t.length > 3) return '';
+  for (const [re, w] of GLYPHS) if (re.test(t)) return w;
+  return '';
+}
+
+/**
+ * Nouns that say what kind of thing a target is ("the bug label", "the JD avatar", "the
+ * Sent folder"): a name rarely contains them, so a miss costs a small part of a word.
+ */
+export const SOFT_NOUNS = new Set([
+  'label', 'tag', 'chip', 'pill', 'badge', 'avatar', 'folder', 'plan', 'card', 'message', 'result', 'knob', 'handle',
+  'thumb', 'sign', 'symbol', 'icon', 'item', 'comment', 'post', 'order', 'product', 'column', 'key', 'entry', 'tile',
+  'swatch', 'colour', 'color', 'square', 'circle', 'notification', 'banner', 'quantity', 'month', 'day', 'date', 'corner',
+  'option', 'choice', 'file', 'section', 'panel', 'menu', 'email', 'mail', 'thread', 'slider', 'control', 'box', 'area',
+]);
 
 export function normalize(s: string): string {
   if (/[^\x00-\x7f]/.test(s)) for (const [re, word] of SYMBOLS) s = s.replace(re, word);
@@ -80,7 +116,11 @@ export function words(s: string, keepStop = false): string[] {
     .filter((w) => w && (keepStop || !STOP.has(w)));
 }
 
-const stem = (w: string) => w.replace(/(ing|ed|es|s)$/, '') || w;
+/** Crude stemming that leaves short words alone ("doing" must not become "do"). */
+const stem = (w: string) => {
+  const s = w.replace(/(ing|ed|es|s)$/, '');
+  return s.length >= 3 ? s : w;
+};
 
 /**
  * How well `target` words are covered by `candidate` text (0..1): every target word
@@ -91,11 +131,26 @@ export function similarity(target: string, candidate: string): number {
   const c = words(candidate);
   if (!t.length || !c.length) return 0;
   const cs = new Set(c.map(stem));
+  const weight = weigher(t);
   let hit = 0;
-  for (const w of t) if (cs.has(stem(w))) hit++;
-  const coverage = hit / t.length;
-  const extra = Math.max(0, c.length - hit) / (c.length + 3);
+  let hits = 0;
+  let total = 0;
+  for (const w of t) {
+    total += weight(w);
+    if (cs.has(stem(w))) {
+      hit += weight(w);
+      hits++;
+    }
+  }
+  const coverage = hit / total;
+  const extra = Math.max(0, c.length - hits) / (c.length + 3);
   return Math.max(0, coverage - 0.25 * extra);
+}
+
+/** Soft nouns weigh little, unless the target is nothing but soft nouns. */
+function weigher(t: string[]): (w: string) => number {
+  const allSoft = t.every((w) => SOFT_NOUNS.has(stem(w)) || SOFT_NOUNS.has(w));
+  return (w) => (!allSoft && (SOFT_NOUNS.has(w) || SOFT_NOUNS.has(stem(w))) ? 0.15 : 1);
 }
 
 export function exactMatch(a: string, b: string): boolean {
@@ -123,5 +178,12 @@ export function coverage(target: string, text: string): number {
   const t = words(target);
   if (!t.length) return 0;
   const cs = new Set(words(text).map(stem));
-  return t.filter((w) => cs.has(stem(w))).length / t.length;
+  const weight = weigher(t);
+  let hit = 0;
+  let total = 0;
+  for (const w of t) {
+    total += weight(w);
+    if (cs.has(stem(w))) hit += weight(w);
+  }
+  return hit / total;
 }
