@@ -203,6 +203,7 @@ const PURPOSE_SYNONYMS: Record<string, string[]> = {
   rename: ['rename', 'edit'], like: ['like', '♥'], favorite: ['favorite', '★'], favourite: ['favorite', '★'], star: ['star', '★'],
   add: ['add', '+'], edit: ['edit', 'rename'], show: ['show', 'expand'], reply: ['reply'], share: ['share'],
 };
+const GENERIC = new Set(['new', 'current', 'page', 'all', 'one', 'another', 'it', 'everything', 'them', 'add']);
 const NOT_PURPOSE = /^(is|are|was|were|be|the|a|an|i|you|we|it|this|that|there|what|where|how|why|when|which|who|my|your|do|does|did|can|should|would|will)$/;
 
 /**
@@ -218,7 +219,9 @@ function purposeIntent(s: string, quotes: string[]): Intent | null {
   const object = (m[2] ?? '').trim();
   const readings: Intent[] = [];
   if (object) {
-    const ctx = unq(object, quotes).replace(/^(?:the|a|an|this|that) /i, '');
+    let ctx: string | undefined = unq(object, quotes).replace(/^(?:the|a|an|this|that) /i, '');
+    // "compose a new email", "refresh the page": an object that names no particular thing places nothing.
+    if (words(ctx).every((w) => SOFT_NOUNS.has(w) || GENERIC.has(w))) ctx = undefined;
     for (const [i, name] of (PURPOSE_SYNONYMS[verb] ?? [verb]).entries()) {
       readings.push({ method: 'click', ...describeTarget(name, [], 'click'), context: ctx, penalty: i ? 0.03 : 0 });
     }
@@ -277,6 +280,8 @@ function rephrase(s: string): string {
   // "close the dialog": the close control inside one; "close the chat" is read as a purpose (below).
   if ((m = /^(?:close|dismiss|exit|shut)(?: the| this| that)? (.+)$/i.exec(s)) && scopeOf(m[1])) return `click close in the ${m[1]}`;
   if ((m = /^switch (?:to|over to) (.+)$/i.exec(s))) return `click ${m[1]}`;
+  // "go back", "go home": the control named so.
+  if ((m = /^go (back|forward|home|up|down|next|previous)$/i.exec(s))) return `click ${m[1]}`;
   return s;
 }
 
@@ -330,26 +335,30 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
     t = t.slice(0, scope.index) + ' ';
   }
   // Nearby text: "in the row for Alice", "next to Bob", "for the Pro plan".
-  const ctx = / (?:in|inside|within|under|on|of|from|for|next to|beside|near|by|belonging to|that belongs to) (?:the )?(?:(?:row|item|card|entry|line|section|list item|record|user|product|column) )?(?:for|of|with|containing|about|labeled|labelled|named|called|that says|saying)? ?(.+?) $/i.exec(t);
-  if (splitContext && ctx && !/^(page|form|screen|top|bottom|header|footer)$/i.test(ctx[1].trim())) {
+  const ctx = / (?:in|inside|within|under|underneath|below|beneath|above|after|before|on|of|from|for|next to|beside|near|by|belonging to|that belongs to) (?:the )?(?:(?:row|item|card|entry|line|section|list item|record|user|product|column) )?(?:for|of|with|containing|about|labeled|labelled|named|called|that says|saying)? ?(.+?) $/i.exec(t);
+  const placeWords = /^(?:(?:top|bottom|upper|lower|left|right|middle|center|centre|central|corner|hand)[- ]?)+$/i;
+  if (splitContext && ctx && !/^(page|form|screen|top|bottom|header|footer)$/i.test(ctx[1].trim()) && !placeWords.test(ctx[1].trim())) {
     context = unq(ctx[1], quotes).replace(CONTAINER_WORDS, ' ').replace(/\s+/g, ' ').trim() || undefined;
     if (context) t = t.slice(0, ctx.index) + ' ';
   }
-  // A place in a grid: "the top-left cell", "the bottom right square", "the center one".
+  // A place in a grid: "the top-left cell", "the bottom right square", "the cell in the center".
   let grid: { row?: number; col?: number } | undefined;
-  const ROWS: Record<string, number> = { top: 0, upper: 0, middle: 1, center: 1, centre: 1, central: 1, bottom: 2, lower: 2 };
-  const COLS: Record<string, number> = { left: 0, middle: 1, center: 1, centre: 1, right: 2 };
-  t = t.replace(/ (?:the )?(top|upper|bottom|lower|middle|center|centre|central)(?:[- ](left|right|middle|center|centre)(?:[- ]hand)?)?(?= (?:cell|square|slot|spot|space|tile|corner|box|one|field)s? )/i, (_m, r: string, c?: string) => {
-    const row = ROWS[r.toLowerCase()];
-    grid = c ? { row, col: COLS[c.toLowerCase()] } : row === 1 ? { row: 1, col: 1 } : undefined;
-    return grid ? ' ' : _m;
-  });
-  t = t.replace(/ (?:the )?(left|right)(?:[- ]hand)?(?= (?:cell|square|slot|spot|space|tile|corner|box|one)s? )/i, (m0, c: string) => {
-    if (grid) return m0;
-    grid = { col: COLS[c.toLowerCase()] };
-    return ' ';
-  });
-  if (grid) t = t.replace(/ (?:corner|spot|space|one|square|tile|box|slot)s? /i, ' ');
+  if (/ (?:cell|square|slot|spot|space|tile|corner|box)s? /i.test(t)) {
+    const row = / (top|upper|bottom|lower)(?=[- ]|$)/i.exec(t)?.[1]?.toLowerCase();
+    const col = /[- ](left|right)(?:[- ]hand)? /i.exec(t)?.[1]?.toLowerCase();
+    const mid = / (middle|center|centre|central) /i.test(t);
+    if (row || col || mid) {
+      // "top middle" is row 0, column 1; "middle left" row 1, column 0; "center" alone both; "the top cell" is an ordinal.
+      const rowAt = row ? (row === 'top' || row === 'upper' ? 0 : 2) : mid ? 1 : undefined;
+      const colAt = col ? (col === 'left' ? 0 : 2) : mid ? 1 : undefined;
+      grid = row && !col && !mid ? undefined : { row: rowAt, col: colAt };
+      if (grid) {
+        t = t.replace(/ (?:in|at|on) (?:the )?(?=(?:top|upper|bottom|lower|middle|center|centre|central|left|right)\b)/i, ' ').replace(/-/g, ' ');
+        t = t.replace(/\b(?:top|upper|bottom|lower|middle|center|centre|central|left|right|hand|corner|spot|space|one|square|tile|box|slot)s?\b/gi, ' ').replace(/\s+/g, ' ');
+        t = ` ${t.trim()} `;
+      }
+    }
+  }
   // A date: "March 22", "22 March", "February 29th".
   let month: string | undefined;
   const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
@@ -358,6 +367,12 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
     month = (date[1] ?? date[4]).slice(0, 3).toLowerCase();
     quotes.push(String(Number(date[2] ?? date[3])));
     t = `${t.slice(0, date.index)} QQ${quotes.length - 1} ${t.slice(date.index + date[0].length)} `;
+  }
+  // "the 22nd" alone is a day of a month, not the twenty-second of something.
+  const day = /^ (?:the )?(\d{1,2})(?:st|nd|rd|th) $/i.exec(t);
+  if (day && Number(day[1]) > 10 && Number(day[1]) <= 31) {
+    quotes.push(day[1]);
+    t = ` QQ${quotes.length - 1} `;
   }
   let ordinal: number | 'last' | undefined;
   t = t.replace(/ (?:the )?(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|sixth|6th|seventh|7th|eighth|8th|ninth|9th|tenth|10th|last|final|top|topmost|bottom|bottommost)(?: one)? /i, (_m, w: string) => {
@@ -696,7 +711,11 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
   if (intent.context) {
     // Only what the context places, and of those only the most firmly placed.
     const placed = scored.map((c) => ({ ...c, k: c.s > 0.3 ? contextStrength(c.n, intent.context!) : 0 })).filter((c) => c.k > 0);
-    if (!placed.length) return null;
+    if (!placed.length) {
+      const fits = scored.filter((c) => c.s >= 0.6);
+      if (fits.length) throw new Refusal(`${fits.length === 1 ? `${shown(fits[0].n)} fits` : `${fits.length} elements fit`}, but nothing of that kind is by "${intent.context}"`);
+      return null;
+    }
     const firm = Math.max(...placed.map((c) => c.k));
     scored = placed.filter((c) => c.k === firm);
   }

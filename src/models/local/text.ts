@@ -77,6 +77,7 @@ export const SOFT_NOUNS = new Set([
   'thumb', 'sign', 'symbol', 'icon', 'item', 'comment', 'post', 'order', 'product', 'column', 'key', 'entry', 'tile',
   'swatch', 'colour', 'color', 'square', 'circle', 'notification', 'banner', 'quantity', 'month', 'day', 'date', 'corner',
   'option', 'choice', 'file', 'section', 'panel', 'menu', 'email', 'mail', 'thread', 'slider', 'control', 'box', 'area',
+  'step', 'profile', 'window', 'popup', 'widget', 'toast', 'bubble', 'bar', 'spreadsheet', 'document', 'doc', 'photo', 'image', 'picture', 'video',
 ]);
 
 export function normalize(s: string): string {
@@ -112,7 +113,7 @@ export function canonical(s: string): string {
 export function words(s: string, keepStop = false): string[] {
   return canonical(s)
     .split(/[ -]+/)
-    .map((w) => w.replace(/^[.\-]+|[.\-]+$/g, ''))
+    .map((w) => w.replace(/^[.\-#]+|[.\-]+$/g, ''))
     .filter((w) => w && (keepStop || !STOP.has(w)));
 }
 
@@ -130,7 +131,7 @@ export function similarity(target: string, candidate: string): number {
   const t = words(target);
   const c = words(candidate);
   if (!t.length || !c.length) return 0;
-  const cs = new Set(c.map(stem));
+  const cs = tokenSet(c);
   const weight = weigher(t);
   let hit = 0;
   let hits = 0;
@@ -145,6 +146,16 @@ export function similarity(target: string, candidate: string): number {
   const coverage = hit / total;
   const extra = Math.max(0, c.length - hits) / (c.length + 3);
   return Math.max(0, coverage - 0.25 * extra);
+}
+
+/** Stems of a candidate's words, with the parts of file names ("budget.xlsx" is also "budget"). */
+function tokenSet(c: string[]): Set<string> {
+  const out = new Set<string>();
+  for (const w of c) {
+    out.add(stem(w));
+    if (/[a-z]\.[a-z]/.test(w)) for (const part of w.split('.')) if (part) out.add(stem(part));
+  }
+  return out;
 }
 
 /** Soft nouns weigh little, unless the target is nothing but soft nouns. */
@@ -177,7 +188,7 @@ export function parseBoolean(s: string | boolean): boolean | null {
 export function coverage(target: string, text: string): number {
   const t = words(target);
   if (!t.length) return 0;
-  const cs = new Set(words(text).map(stem));
+  const cs = tokenSet(words(text));
   const weight = weigher(t);
   let hit = 0;
   let total = 0;
