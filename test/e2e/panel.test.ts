@@ -3,8 +3,9 @@
  * to a fixture tab) runs instructions with the built-in model, shows the steps, the
  * observe list with hover outlines and extract JSON, records what was performed,
  * replays it, and exports a Playwright test and a Deckhand script that both pass
- * when run against the fixture. Screenshots of the main states go to
- * test/artifacts/panel/ for review.
+ * when run against the fixture. Screenshots of the main states go to test-results/panel/
+ * (ignored) for review; `npm run shots:panel` writes them to test/artifacts/panel/, the
+ * pictures the README shows, so an ordinary test run never rewrites tracked files.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -24,7 +25,7 @@ const agentStep = (tool: string, args: Record<string, unknown>) => ({
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const shots = join(root, 'test/artifacts/panel');
+const shots = join(root, process.env.DECKHAND_PANEL_SHOTS === 'docs' ? 'test/artifacts/panel' : 'test-results/panel');
 const h = useBrowser();
 
 /** Drives the panel page over CDP with trusted input, as a person would. */
