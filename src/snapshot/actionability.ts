@@ -55,8 +55,14 @@ interface Area {
 function clipArea(el: Element): Area {
   const a: Area = { left: 0, top: 0, right: window.innerWidth, bottom: window.innerHeight };
   const root = document.scrollingElement ?? document.documentElement;
+  // Only the boxes around a box's containing block clip it: nothing clips a fixed box but the
+  // viewport, and an absolute one skips the static boxes between it and its positioned ancestor.
+  let position = getComputedStyle(el).position;
   for (let p = composedParent(el); p && p !== root && p !== document.body && p !== document.documentElement; p = composedParent(p)) {
+    if (position === 'fixed') break;
     const s = getComputedStyle(p);
+    if (position === 'absolute' && s.position === 'static') continue;
+    position = s.position;
     const ox = s.overflowX !== 'visible';
     const oy = s.overflowY !== 'visible';
     if ((!ox && !oy) || s.display === 'contents') continue;

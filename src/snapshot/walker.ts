@@ -662,8 +662,8 @@ function nameSource(el: Element, role: string, labelsOf: (el: Element) => Elemen
   return { kind: 'content' };
 }
 
-/** A name of one or two symbols, no letters or digits: a twisty, a close cross, a plus, a pencil. */
-const GLYPH = /^[^\p{L}\p{N}\s]{1,2}$/u;
+/** A name of one or two symbols, no letters or digits (or a lone x): a twisty, a close cross, a plus, a pencil. */
+const GLYPH = /^(?:[^\p{L}\p{N}\s]{1,2}|[xX])$/u;
 /** Text longer than this beside a glyph is content, not the label of what the glyph acts on. */
 const GLYPH_TARGET_MAX = 40;
 const NATIVE_TARGETS = new Set(['a', 'button', 'input', 'select', 'textarea', 'summary']);

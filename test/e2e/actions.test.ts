@@ -170,6 +170,13 @@ describe('scroll boxes inside the page', () => {
     expect(await out(page)).toBe('clicked nested-btn;');
   });
 
+  it('a fixed button inside a scroll box is not clipped by it: clicked where it is, the box left alone', async () => {
+    const page = await h.open('/inner-scroll.html');
+    await h.dh.act({ selector: '#fixed-btn', description: 'chat', method: 'click' });
+    expect(await out(page)).toBe('clicked fixed-btn;');
+    expect(await page.evaluate(() => document.getElementById('vbox')!.scrollTop)).toBe(0);
+  });
+
   it('the local model clicks "I agree" at the bottom of a terms box', async () => {
     const page = await h.open('/wild/scroll-box.html');
     await page.evaluate(() => {
