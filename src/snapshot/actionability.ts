@@ -4,7 +4,7 @@
  * viewport coordinates. A failed wait says which check failed and, when something
  * covers the element, names it.
  */
-import { composedContains, deepElementFromPoint, isFrameElement, type ShadowRootOf } from './dom';
+import { composedContains, composedParent, deepElementFromPoint, isFrameElement, type ShadowRootOf } from './dom';
 import { describeElement } from './visibility';
 import { idFor } from './registry';
 import { resolveSelector } from './resolve';
@@ -40,25 +40,87 @@ async function isStable(el: Element): Promise<boolean> {
   return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 }
 
-async function check(el: Element, pointer: boolean, requireEnabled: boolean, reveal: boolean, shadowRootOf: ShadowRootOf): Promise<Check> {
+interface Area {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+/**
+ * The part of the viewport where `el` can show: the viewport cut by the padding box of every
+ * ancestor that clips its overflow (scroll boxes, overflow: hidden). Content outside it is
+ * scrolled away inside its box, even when its own rectangle lies in the viewport.
+ */
+function clipArea(el: Element): Area {
+  const a: Area = { left: 0, top: 0, right: window.innerWidth, bottom: window.innerHeight };
+  const root = document.scrollingElement ?? document.documentElement;
+  // Only the boxes around a box's containing block clip it: nothing clips a fixed box but the
+  // viewport, and an absolute one skips the static boxes between it and its positioned ancestor.
+  let position = getComputedStyle(el).position;
+  for (let p = composedParent(el); p && p !== root && p !== document.body && p !== document.documentElement; p = composedParent(p)) {
+    if (position === 'fixed') break;
+    const s = getComputedStyle(p);
+    if (position === 'absolute' && s.position === 'static') continue;
+    position = s.position;
+    const ox = s.overflowX !== 'visible';
+    const oy = s.overflowY !== 'visible';
+    if ((!ox && !oy) || s.display === 'contents') continue;
+    const pr = p.getBoundingClientRect();
+    const left = pr.left + p.clientLeft;
+    const top = pr.top + p.clientTop;
+    if (ox) {
+      a.left = Math.max(a.left, left);
+      a.right = Math.min(a.right, left + p.clientWidth);
+    }
+    if (oy) {
+      a.top = Math.max(a.top, top);
+      a.bottom = Math.min(a.bottom, top + p.clientHeight);
+    }
+  }
+  return a;
+}
+
+/**
+ * Where a scroll that failed to uncover the element tries next, in turn (as Playwright does): a
+ * sticky header or footer covers the element at one alignment and not at another.
+ */
+const ALIGNMENTS: ScrollLogicalPosition[] = ['center', 'end', 'start', 'nearest'];
+
+async function check(el: Element, pointer: boolean, requireEnabled: boolean, reveal: boolean, attempt: number, shadowRootOf: ShadowRootOf): Promise<Check> {
   if (!el.isConnected) return { ok: false, reason: 'detached' };
   if (!el.checkVisibility({ visibilityProperty: true })) return { ok: false, reason: 'hidden' };
   if (requireEnabled && isDisabled(el)) return { ok: false, reason: 'disabled' };
   if (!(await isStable(el))) return { ok: false, reason: 'unstable' };
   let r = el.getBoundingClientRect();
   if (r.width === 0 || r.height === 0) return { ok: false, reason: 'zero-size' };
-  const vw = window.innerWidth;
-  const vh = window.innerHeight;
+  let clip = clipArea(el);
   const cx = r.left + r.width / 2;
   const cy = r.top + r.height / 2;
-  // Reveal only when the element's centre is out of view (a page-sized element is never 'revealed').
-  if (reveal && (cx < 0 || cy < 0 || cx > vw || cy > vh || (r.height <= vh && (r.top < 0 || r.bottom > vh)))) {
-    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  // Reveal when the element's centre is out of the part of the viewport its scroll boxes show, or
+  // when it fits there but is cut (a page-sized element is never 'revealed'). scrollIntoView
+  // scrolls every scrollable ancestor, inner boxes and the page alike. After a failed hit test
+  // it scrolls again with the next alignment.
+  const outside = cx < clip.left || cy < clip.top || cx > clip.right || cy > clip.bottom;
+  const cut = r.height <= clip.bottom - clip.top && (r.top < clip.top - 0.5 || r.bottom > clip.bottom + 0.5);
+  const cutX = r.width <= clip.right - clip.left && (r.left < clip.left - 0.5 || r.right > clip.right + 0.5);
+  if (reveal && (outside || cut || cutX || attempt > 0)) {
+    const at = ALIGNMENTS[attempt % ALIGNMENTS.length];
+    el.scrollIntoView({ block: at, inline: at, behavior: 'instant' });
     r = el.getBoundingClientRect();
+    clip = clipArea(el);
   }
+  const vw = window.innerWidth;
+  const vh = window.innerHeight;
   const box = el.getClientRects()[0] ?? r;
-  const x = Math.min(Math.max(box.left + box.width / 2, 0), vw - 1);
-  const y = Math.min(Math.max(box.top + box.height / 2, 0), vh - 1);
+  // The centre of the part of the element that shows; the old viewport clamp when nothing shows.
+  const left = Math.max(box.left, clip.left);
+  const right = Math.min(box.right, clip.right);
+  const top = Math.max(box.top, clip.top);
+  const bottom = Math.min(box.bottom, clip.bottom);
+  const shows = right - left >= 1 && bottom - top >= 1;
+  const x = Math.min(Math.max(shows ? (left + right) / 2 : box.left + box.width / 2, 0), vw - 1);
+  const y = Math.min(Math.max(shows ? (top + bottom) / 2 : box.top + box.height / 2, 0), vh - 1);
   if (pointer) {
     const hit = deepElementFromPoint(document, x, y, shadowRootOf);
     // A hit on the element, a descendant, or a label for it counts.
@@ -84,6 +146,8 @@ export async function prepare(
   const deadline = performance.now() + req.timeoutMs;
   let last: Check | null = null;
   let count = 0;
+  // Scrolls tried after a hit test found the element covered (each tries the next alignment).
+  let rescrolls = 0;
   for (let attempt = 0; ; attempt++) {
     const res = resolveSelector(req.selector, document, shadowRootOf);
     if (res.kind === 'invalid') return { kind: 'error', code: 'INVALID_SELECTOR', message: res.message };
@@ -107,7 +171,8 @@ export async function prepare(
       if (isFrameElement(el) && req.method === 'frame') {
         return { kind: 'error', code: 'INVALID_ARGUMENT', message: 'cannot act on an iframe element itself' };
       }
-      last = await check(el, req.pointer, req.requireEnabled, req.reveal, shadowRootOf);
+      last = await check(el, req.pointer, req.requireEnabled, req.reveal, rescrolls, shadowRootOf);
+      if (last.reason === 'covered') rescrolls++;
       if (last.ok) return { kind: 'ready', handle: idFor(el), x: last.x!, y: last.y!, count, description: describeElement(el) };
     } else last = null;
     if (performance.now() >= deadline) break;

@@ -129,12 +129,23 @@ export class Visibility {
         if (e.localName === 'br') out.push(' ');
         else if (e.localName === 'input' || e.localName === 'img') out.push(' ', this.leafText(e), ' ');
         else {
-          out.push(INLINE.has(e.localName) ? '' : ' ');
+          // Children laid out as boxes of their own (blocks, flex and grid items, inline-blocks,
+          // cells, list items) are separate words, as in innerText and Chrome's names; an inline run
+          // (<b>Hel</b>lo) is one. Its style is already read (hidden() above computed it).
+          const gap = this.separate(e) ? ' ' : '';
+          out.push(gap);
           this.collect(e, out, exclude, shadowRootOf);
-          out.push(INLINE.has(e.localName) ? '' : ' ');
+          out.push(gap);
         }
       }
     }
+  }
+
+  /** Whether `el` is laid out as a box of its own rather than as part of the run of text around it. */
+  separate(el: Element): boolean {
+    const d = this.box(el).style?.getPropertyValue('display');
+    if (!d) return !INLINE.has(el.localName);
+    return d !== 'inline' && d !== 'contents';
   }
 
   /** Whether a visible image with this alt text is inside `el` (a link or button named by it). */

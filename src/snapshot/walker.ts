@@ -69,6 +69,15 @@ const FAST_ROLES: Record<string, string> = {
   h1: 'heading', h2: 'heading', h3: 'heading', h4: 'heading', h5: 'heading', h6: 'heading',
 };
 
+const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+
+/** Where editing starts: contenteditable here and not in its parent. */
+function isEditingHost(el: Element): boolean {
+  return (el as HTMLElement).isContentEditable === true && !(composedParentEl(el) as HTMLElement | null)?.isContentEditable;
+}
+
+const composedParentEl = (el: Element): Element | null => el.parentElement ?? ((el.parentNode as ShadowRoot | null)?.host ?? null);
+
 function roleOf(el: Element): string {
   const explicit = el.getAttribute('role');
   if (!explicit) {
@@ -80,7 +89,8 @@ function roleOf(el: Element): string {
     if (first && first !== 'none' && first !== 'presentation') return first;
   }
   if (el.localName === 'iframe' || el.localName === 'frame') return 'iframe';
-  if ((el as HTMLElement).isContentEditable && !(el.parentElement as HTMLElement | null)?.isContentEditable) return 'textbox';
+  // An editing host is a text box, except a heading: an editable title is still the page's title (statesOf says `editable`).
+  if (isEditingHost(el) && !HEADING_TAGS.has(el.localName)) return 'textbox';
   const r = getRole(el);
   // Password, date, time, color and file inputs have no ARIA role; a model still needs to see them.
   if (!r && el.localName === 'input') return 'textbox';
@@ -134,6 +144,8 @@ function statesOf(el: Element, role: string): string {
   if (current && current !== 'false') parts.push(`current=${current}`);
   if ((h as { required?: boolean }).required === true || el.getAttribute('aria-required') === 'true') parts.push('required');
   if ((h as { readOnly?: boolean }).readOnly === true && VALUE_ROLES.has(role)) parts.push('readonly');
+  // Content a person can type into that keeps another role (an editable heading).
+  if (role !== 'textbox' && role !== 'searchbox' && isEditingHost(el)) parts.push('editable');
 
   if (el.localName === 'select') {
     const s = el as HTMLSelectElement;
@@ -156,7 +168,14 @@ function statesOf(el: Element, role: string): string {
       if (ph && !v) parts.push(`placeholder=${quote(ph)}`);
     }
   } else if (role === 'textbox' && (el as HTMLElement).isContentEditable) {
-    parts.push(`value=${quote(normalizeSpace((el as HTMLElement).innerText ?? ''))}`);
+    // A block box takes lines like a text area; an inline one (a tag inside a sentence) is one line.
+    const ml = el.getAttribute('aria-multiline');
+    if (ml === 'true' || (ml !== 'false' && !getComputedStyle(el).display.startsWith('inline'))) parts.push('multiline');
+    const v = normalizeSpace((el as HTMLElement).innerText ?? '');
+    parts.push(`value=${quote(v)}`);
+    // Editors show their hint with CSS from one of these attributes while empty.
+    const ph = el.getAttribute('aria-placeholder') || el.getAttribute('placeholder') || el.getAttribute('data-placeholder');
+    if (ph && !v) parts.push(`placeholder=${quote(normalizeSpace(ph))}`);
   } else if (VALUE_ROLES.has(role) || role === 'progressbar' || role === 'meter') {
     const v = el.getAttribute('aria-valuetext') ?? el.getAttribute('aria-valuenow');
     if (v) parts.push(`value=${quote(v)}`);
@@ -193,6 +212,10 @@ function isScrollable(el: Element): boolean {
 
 /** Distances measured during one snapshot; many lines share an element. */
 let distances = new WeakMap<Element, number>();
+/** Spans (and other inline tags) this walk found laid out as boxes of their own. */
+let boxedSpans = new WeakSet<Element>();
+/** Elements that got a `clickable` line in this walk. */
+let clickables = new WeakSet<Element>();
 
 function offscreenOf(el: Element): () => number {
   return () => {
@@ -256,6 +279,8 @@ function takesPointer(el: Element, env: WalkEnv, cursor: string): boolean {
 
 export function walk(root: Element | ShadowRoot | Document, env: WalkEnv): SnapNode[] {
   distances = new WeakMap();
+  boxedSpans = new WeakSet();
+  clickables = new WeakSet();
   parentCursor = 'auto';
   insideControl = false;
   const start = root instanceof Document ? null : root instanceof ShadowRoot ? root.host : root.parentElement;
@@ -269,7 +294,37 @@ export function walk(root: Element | ShadowRoot | Document, env: WalkEnv): SnapN
   if (root instanceof Element) walkElement(root, env, out, sink);
   else walkChildren(root, env, out, sink);
   sink.flush(out);
+  markTies(out);
   return out;
+}
+
+/**
+ * Targets that share their role and name with another target ("Subscribe" at the top and in the
+ * footer): the finaliser says where each lies when it is outside the viewport, so a model can
+ * prefer the one a person sees. Only these lines pay for it, in tokens and in a layout read.
+ */
+let ties = new WeakMap<SnapNode, SnapNode[]>();
+/**
+ * Larger groups are controls repeated per item (each row's "Edit", each card's "Read more"): the
+ * item they sit in tells them apart, and marking them all would cost a state and a layout read
+ * each on the biggest pages.
+ */
+const TIE_MAX = 4;
+
+function markTies(nodes: SnapNode[]): void {
+  ties = new WeakMap();
+  const groups = new Map<string, SnapNode[]>();
+  const visit = (n: SnapNode): void => {
+    if (n.kind === 'element' && n.id && n.name && n.el && (INTERACTIVE.has(n.role ?? '') || /\bclickable\b/.test(n.states ?? ''))) {
+      const key = `${n.role}\u0000${simple(n.name)}`;
+      const g = groups.get(key);
+      if (g) g.push(n);
+      else groups.set(key, [n]);
+    }
+    for (const c of n.children) visit(c);
+  };
+  for (const n of nodes) visit(n);
+  for (const g of groups.values()) if (g.length > 1 && g.length <= TIE_MAX) for (const n of g) ties.set(n, g);
 }
 
 function walkChildren(parent: Node, env: WalkEnv, out: SnapNode[], sink: TextSink): void {
@@ -335,8 +390,15 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
   }
 
   let role = selfHidden ? 'generic' : roleOf(el);
+  const style = selfHidden ? null : getComputedStyle(el);
   // Children compare their cursor with this one; a control's insides are part of it.
-  const cursor = selfHidden ? parentCursor : getComputedStyle(el).cursor;
+  const cursor = style ? style.cursor : parentCursor;
+  const inline = INLINE_TAGS.has(tag);
+  // A span laid out as a box of its own (a flex or grid item, inline-block, block) is a separate
+  // piece of text, as in innerText and Chrome's names: "Linus" "Re: patch", not "LinusRe: patch".
+  // One more read of the style already computed; plain inline runs (<b>Hel</b>lo) stay joined.
+  const boxed = inline && !!style && separateBox(style.display);
+  if (boxed) boxedSpans.add(el);
   const pointer = !selfHidden && !CONTROL_ROLES.has(role) && takesPointer(el, env, cursor);
   // A scrolling region is focusable for the keyboard's sake, not because it takes clicks.
   const clickable = pointer && !LINE_ROLES.has(role) && !(cursor !== 'pointer' && !env.listened?.has(el) && isScrollable(el));
@@ -347,7 +409,7 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
     if (!CELL_ROLES.has(role)) role = 'clickable';
     sink.flush(out);
     const node: SnapNode = { kind: 'element', role, children: [], id: `${env.idPrefix}e${idFor(el)}`, offscreen: offscreenOf(el), el, states: role === 'clickable' ? '' : 'clickable' };
-    node.name = clickableName(el);
+    clickables.add(el);
     // Shapes are told apart by size and colour ("the small yellow circle", "a red digit").
     if (el.namespaceURI === 'http://www.w3.org/2000/svg' && el.localName !== 'svg') {
       const box = el.getBoundingClientRect();
@@ -360,6 +422,8 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
       walkComposedChildren(el, env, node.children, childSink);
       childSink.flush(node.children);
     }
+    // After its children: the walk has marked which of its spans are boxes of their own.
+    node.name = clickableName(el);
     // A clickable wrapper whose only content is one target is that target: one line.
     const only = node.children.length === 1 ? node.children[0] : null;
     if (only && only.kind === 'element' && only.id && (only.role === 'clickable' || CONTROL_ROLES.has(only.role ?? ''))) {
@@ -379,7 +443,6 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
     return;
   }
 
-  const inline = INLINE_TAGS.has(tag);
   if (!LINE_ROLES.has(role)) {
     const author = el.getAttribute('aria-label') || el.hasAttribute('aria-labelledby') || (tag === 'fieldset' && el.querySelector(':scope > legend'));
     const scroll = !inline && !selfHidden && isScrollable(el);
@@ -391,10 +454,13 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
         walkComposedChildren(el, env, out, new TextSink(el));
         return;
       }
-      // Collapse: generic wrapper. Block wrappers end the current text line.
+      // Collapse: generic wrapper. Block wrappers end the current text line; a span that is a box
+      // of its own is set apart by spaces.
       if (!inline) sink.flush(out);
+      else if (boxed) sink.push(' ');
       walkComposedChildren(el, env, out, sink);
       if (!inline) sink.flush(out);
+      else if (boxed) sink.push(' ');
       return;
     }
   }
@@ -435,6 +501,8 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
   const childSink = new TextSink(el);
   walkComposedChildren(el, env, node.children, childSink);
   childSink.flush(node.children);
+  // An editable box's content is its value: not a second time as text.
+  if ((role === 'textbox' || role === 'searchbox') && (el as HTMLElement).isContentEditable) node.children = node.children.filter((c) => c.kind !== 'text');
   pruneRepeatedText(node);
   if (role === 'listitem' || role === 'row' || role === 'option' || role === 'term' || role === 'definition' || role === 'alert' || role === 'status') absorbText(node);
   out.push(node);
@@ -450,8 +518,40 @@ const CLICKABLE_NAME_MAX = 100;
 function clickableName(el: Element): string {
   const own = el.getAttribute('aria-label') || el.getAttribute('title');
   if (own) return normalizeSpace(own);
-  const text = normalizeSpace(el.textContent ?? '');
+  const out: string[] = [];
+  spacedText(el, out, { left: CLICKABLE_NAME_MAX * 2 });
+  const text = normalizeSpace(out.join(''));
   return text.length > CLICKABLE_NAME_MAX ? text.slice(0, CLICKABLE_NAME_MAX).trimEnd() + '…' : text;
+}
+
+/** Computed display values of boxes laid out as one run of text with their neighbours. */
+const separateBox = (display: string): boolean => display !== 'inline' && display !== 'contents';
+
+/**
+ * textContent with a space between children that are separate boxes: blocks by tag, and the
+ * spans this walk found laid out as boxes (boxedSpans). Stops once `budget.left` characters are in.
+ */
+function spacedText(el: Element, out: string[], budget: { left: number }): void {
+  for (let c = el.firstChild; c && budget.left > 0; c = c.nextSibling) {
+    if (c.nodeType === 3) {
+      const v = c.nodeValue ?? '';
+      out.push(v);
+      budget.left -= v.length;
+    } else if (c.nodeType === 1) {
+      const e = c as Element;
+      const t = e.localName;
+      // (An SVG <title> is the shape's name, unlike the document's.)
+      if (SKIP_TAGS.has(t) && !(t === 'title' && e.namespaceURI === 'http://www.w3.org/2000/svg')) continue;
+      if (t === 'br') {
+        out.push(' ');
+        continue;
+      }
+      const apart = !INLINE_TAGS.has(t) || boxedSpans.has(e);
+      if (apart) out.push(' ');
+      spacedText(e, out, budget);
+      if (apart) out.push(' ');
+    }
+  }
 }
 
 function isLabelable(el: Element): boolean {
@@ -560,6 +660,44 @@ function nameSource(el: Element, role: string, labelsOf: (el: Element) => Elemen
   if (el.getAttribute('title')?.trim()) return { kind: 'title' };
   if (el.hasAttribute('placeholder')) return { kind: 'placeholder' };
   return { kind: 'content' };
+}
+
+/** A name of one or two symbols, no letters or digits (or a lone x): a twisty, a close cross, a plus, a pencil. */
+const GLYPH = /^(?:[^\p{L}\p{N}\s]{1,2}|[xX])$/u;
+/** Text longer than this beside a glyph is content, not the label of what the glyph acts on. */
+const GLYPH_TARGET_MAX = 40;
+const NATIVE_TARGETS = new Set(['a', 'button', 'input', 'select', 'textarea', 'summary']);
+
+/**
+ * The text a glyph control acts on: the only text in the nearest box around it (a tree row, a
+ * chip), when that box holds no other control and that text is short. Null otherwise: with two
+ * controls or two texts in the box, which goes with which is a guess.
+ */
+function glyphTarget(el: Element, vis: Visibility, shadowRootOf: ShadowRootOf): string | null {
+  let box: Element | null = el.parentElement;
+  while (box && !vis.separate(box)) box = box.parentElement;
+  if (!box || box === document.body || box === document.documentElement || clickables.has(box) || CONTROL_ROLES.has(box.getAttribute('role') ?? '')) return null;
+  let found: string | null = null;
+  let elements = 0;
+  const visit = (parent: Node): boolean => {
+    const sr = parent instanceof Element ? shadowRootOf(parent) : null;
+    for (let c = (sr ?? parent).firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) {
+        const t = normalizeSpace(c.nodeValue ?? '');
+        if (!t || !c.parentElement || !vis.textVisible(c.parentElement)) continue;
+        if (found !== null || t.length > GLYPH_TARGET_MAX) return false;
+        found = t;
+      } else if (c.nodeType === 1) {
+        const e = c as Element;
+        if (e === el || SKIP_TAGS.has(e.localName) || vis.hidden(e)) continue;
+        if (++elements > 30) return false;
+        if (clickables.has(e) || NATIVE_TARGETS.has(e.localName) || CONTROL_ROLES.has(e.getAttribute('role') ?? '') || e.hasAttribute('contenteditable')) return false;
+        if (!visit(e)) return false;
+      }
+    }
+    return true;
+  };
+  return visit(box) ? found : null;
 }
 
 /** What a clickable element with no text looks like: its shape, colour, picture or class words. */
@@ -710,6 +848,21 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
       if (name) from = 'inferred';
     }
     let states = n.states ?? '';
+    const add = (s: string): void => {
+      states = states ? `${states} ${s}` : s;
+    };
+    // A tie a person can still see both sides of: where this one lies, when outside the viewport.
+    const tie = ties.get(n);
+    if (tie && n.offscreen && tie.some((o) => o !== n && o.el && !vis.hidden(o.el))) {
+      const d = n.offscreen();
+      if (d < 0) add('offscreen=above');
+      else if (d > 0) add('offscreen=below');
+    }
+    // A glyph (▸, ×, +) is a control for the one text beside it: say which ("▸" for "components").
+    if (name && INTERACTIVE.has(role) && (from === undefined || from === 'inferred') && (GLYPH.test(name) || from === 'inferred')) {
+      const target = glyphTarget(el, vis, shadowRootOf);
+      if (target) add(`for=${quote(target, 40)}`);
+    }
     // A title the name does not already say ("?" button titled "Help") is how people refer to a control.
     const title = normalizeSpace(el.getAttribute('title') ?? '');
     if (title && INTERACTIVE.has(role) && from !== 'title' && !name.includes(title)) states = `${states ? `${states} ` : ''}title=${quote(title, UNSEEN_NAME_MAX)}`;

@@ -146,6 +146,51 @@ describe('scrolling', () => {
   });
 });
 
+describe('scroll boxes inside the page', () => {
+  const out = (page: Page) => text(page, '#out');
+
+  it('clicking a button scrolled out of view inside a box scrolls the box first, not clicking what lies under it', async () => {
+    const page = await h.open('/inner-scroll.html');
+    // The button's rectangle lies in the viewport, over the box below; the box shows its top part only.
+    await h.dh.act({ selector: '#v-btn', description: 'accept', method: 'click' });
+    expect(await out(page)).toBe('clicked v-btn;');
+    expect(await page.evaluate(() => document.getElementById('vbox')!.scrollTop)).toBeGreaterThan(0);
+  });
+
+  it('clicking a button in a horizontally scrolled box scrolls the box sideways', async () => {
+    const page = await h.open('/inner-scroll.html');
+    await h.dh.act({ selector: '#h-btn', description: 'far right', method: 'click' });
+    expect(await out(page)).toBe('clicked h-btn;');
+    expect(await page.evaluate(() => document.getElementById('hbox')!.scrollLeft)).toBeGreaterThan(0);
+  });
+
+  it('clicking a button in a box inside a box scrolls both', async () => {
+    const page = await h.open('/inner-scroll.html');
+    await h.dh.act({ selector: '#nested-btn', description: 'deep inside', method: 'click' });
+    expect(await out(page)).toBe('clicked nested-btn;');
+  });
+
+  it('a fixed button inside a scroll box is not clipped by it: clicked where it is, the box left alone', async () => {
+    const page = await h.open('/inner-scroll.html');
+    await h.dh.act({ selector: '#fixed-btn', description: 'chat', method: 'click' });
+    expect(await out(page)).toBe('clicked fixed-btn;');
+    expect(await page.evaluate(() => document.getElementById('vbox')!.scrollTop)).toBe(0);
+  });
+
+  it('the local model clicks "I agree" at the bottom of a terms box', async () => {
+    const page = await h.open('/wild/scroll-box.html');
+    await page.evaluate(() => {
+      const w = window as unknown as { hits: string[] };
+      w.hits = [];
+      document.addEventListener('click', (e) => w.hits.push((e.target as Element).id), true);
+    });
+    const r = await h.dh.act('click I agree');
+    expect(r.data.success).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { hits: string[] }).hits)).toEqual(['agree']);
+    expect(await page.evaluate(() => document.querySelector('.terms')!.scrollTop)).toBeGreaterThan(0);
+  });
+});
+
 describe('frames and shadow roots', () => {
   it('acts inside same-origin and cross-origin iframes through iframe-crossing XPath', async () => {
     const page = await h.open('/frames.html');

@@ -43,7 +43,8 @@ describe('snapshot lines', () => {
       '  combobox "Country" value="United States" options=["United States","France","Germany"]',
       '  textbox "Locked" disabled value="fixed"',
       // Named only by aria-label (no label on screen): kept, and marked as such.
-      '  textbox "Notes" namefrom=aria-label value=""',
+      // A contenteditable box takes lines like a text area.
+      '  textbox "Notes" namefrom=aria-label multiline value=""',
       '  button "Create account"',
     ]) expect(lines).toContain(expected);
     // The password itself never reaches the text a model reads.
@@ -160,5 +161,98 @@ describe('snapshot options', () => {
     await expect(page.snapshot({ budget: 10 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/budget/) });
     await expect(page.snapshot({ locator: '#nothing-here' })).rejects.toMatchObject({ code: 'ELEMENT_NOT_FOUND' });
     await expect(page.snapshot({ locator: 'div[[' })).rejects.toMatchObject({ code: 'INVALID_SELECTOR' });
+  });
+});
+
+describe('snapshot text across boxes, editable content, ties and glyphs', () => {
+  const lineOf = (text: string, re: RegExp) => text.split('\n').find((l) => re.test(l));
+
+  it('separates the text of children laid out as separate boxes; inline runs stay joined', async () => {
+    const page = await h.open('/boxes-text.html');
+    const { text } = await page.snapshot();
+    const lines = text.split('\n').map((l) => l.replace(/\[e\d+\] /, ''));
+    // Flex and grid items, inline-blocks, blocks, table cells and <br> are separate boxes.
+    expect(lines).toContain('clickable "Linus Re: patch review Yesterday"');
+    expect(lines).toContain('clickable "Basic $5"');
+    expect(lines).toContain('button "New Report"');
+    expect(lines).toContain('heading "Orders 3" level=2');
+    expect(lines).toContain('heading "Chapter one The beginning" level=3');
+    expect(lines).toContain('"Ada Lovelace 3 days ago"');
+    expect(lines).toContain('"Line one line two"');
+    expect(lines).toContain('  listitem "First Second"');
+    expect(lines).toContain('button "Cell A Cell B"');
+    // An inline run is one word.
+    expect(lines).toContain('link "Hello world" href=/boxes-text.html#x');
+    expect(text).not.toMatch(/LinusRe|Basic\$5|NewReport|Orders3|oneThe|Lovelace3/);
+    // The line acts on the element it names.
+    const id = /\[(e\d+)\] clickable "Linus/.exec(text)![1];
+    await h.dh.act({ selector: (await page.selectorsFor([id]))[0]!.selector, description: 'mail', method: 'click' });
+    expect(await page.evaluate(() => document.getElementById('out')!.textContent)).toBe('opened mail');
+  });
+
+  it('editable content: an editable heading stays a heading; an editable box is a textbox with its placeholder', async () => {
+    const page = await h.open('/editable.html');
+    const { text } = await page.snapshot();
+    const lines = text.split('\n').map((l) => l.replace(/\[e\d+\] /, ''));
+    expect(lines).toContain('heading "Quarterly report" level=1 editable');
+    expect(lines).toContain('heading "Draft" level=2 editable');
+    // The heading's text is its name, not a second line.
+    expect(lines).not.toContain('  "Quarterly report"');
+    expect(text).not.toMatch(/textbox value="Quarterly report"/);
+    expect(lines).toContain('textbox multiline value="" placeholder="Leave a comment"');
+    expect(lines).toContain('textbox multiline value="" placeholder="Add notes"');
+    expect(lines).toContain('textbox multiline value="" placeholder="Tell us about you"');
+    // Its content is its value: no duplicate text line under it, and no placeholder once filled.
+    const filled = lines.findIndex((l) => l.startsWith('textbox multiline value="Some bold text"'));
+    expect(filled).toBeGreaterThanOrEqual(0);
+    expect(lines[filled]).not.toContain('placeholder');
+    expect(lines[filled + 1] ?? '').not.toContain('Some bold text');
+    // An inline editable span is one line; aria-multiline=false says so.
+    expect(lines).toContain('textbox value="urgent"');
+    expect(lines).toContain('textbox "Subject" namefrom=aria-label value=""');
+    await expectIdsResolve(page, text);
+    // The heading's id acts on the heading.
+    const id = /\[(e\d+)\] heading "Quarterly report"/.exec(text)![1];
+    await h.dh.act({ selector: (await page.selectorsFor([id]))[0]!.selector, description: 'title', method: 'click' });
+    expect(await page.evaluate(() => document.getElementById('out')!.textContent)).toBe('focused title');
+  });
+
+  it('interactive lines that tie on role and name say where each lies when outside the viewport; others do not', async () => {
+    const page = await h.open('/ties.html');
+    let { text } = await page.snapshot();
+    expect(lineOf(text, /button "Subscribe"/)).toMatch(/\] button "Subscribe"$/);
+    expect(lineOf(text, /\] button "Subscribe" offscreen=below$/)).toBeTruthy();
+    expect(lineOf(text, /textbox "Email"/)).not.toContain('offscreen');
+    expect(lineOf(text, /textbox "Email".* offscreen=below$/)).toBeTruthy();
+    // Not a tie: no position, even though it is below the viewport.
+    expect(lineOf(text, /button "Contact us"/)).toMatch(/\] button "Contact us"$/);
+    expect(text.match(/offscreen=/g)).toHaveLength(2);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    ({ text } = await page.snapshot());
+    expect(lineOf(text, /\] button "Subscribe" offscreen=above$/)).toBeTruthy();
+    expect(text.match(/button "Subscribe"$/m)).toBeTruthy();
+    // The visible one is the one a model can pick.
+    const id = /\[(e\d+)\] button "Subscribe"$/m.exec(text)![1];
+    await h.dh.act({ selector: (await page.selectorsFor([id]))[0]!.selector, description: 'subscribe', method: 'click' });
+    expect(await page.evaluate(() => document.getElementById('out')!.textContent)).toBe('clicked sub-bottom');
+  });
+
+  it('a glyph-only control says what it is for when its row holds one short text', async () => {
+    const page = await h.open('/glyphs.html');
+    const { text } = await page.snapshot();
+    const lines = text.split('\n').map((l) => l.replace(/\[e\d+\] /, ''));
+    expect(lines).toContain('clickable "▸" for="Documents"');
+    expect(lines).toContain('clickable "▸" for="Pictures"');
+    expect(lines).toContain('clickable "×" for="Berlin"');
+    expect(lines).toContain('clickable "×" for="Lisbon"');
+    // Two controls share the row: neither claims its text.
+    expect(lines).toContain('clickable "−"');
+    expect(lines).toContain('clickable "+"');
+    const id = /\[(e\d+)\] clickable "▸" for="Pictures"/.exec(text)![1];
+    await h.dh.act({ selector: (await page.selectorsFor([id]))[0]!.selector, description: 'expand', method: 'click' });
+    expect(await page.evaluate(() => document.getElementById('tw-pics')!.textContent)).toBe('▾');
+    const after = (await page.snapshot()).text;
+    expect(after).toContain('clickable "▾" for="Pictures"');
+    expect(after).toContain('"cat.jpg"');
   });
 });
