@@ -31,6 +31,7 @@ export type WildCategory =
   | 'colours'
   | 'custom-widgets'
   | 'editable-focusable-draggable'
+  | 'paraphrases'
   | 'refusals';
 
 export type WildCheck =
@@ -357,6 +358,40 @@ const table: Record<WildCategory, [page: string, say: string, expect: WildCheck]
     [PL, 'choose the Standard plan', click('plan-standard')],
     [PL, 'select the Premium plan', click('plan-premium')],
     [PL, 'click the Basic plan card', click('plan-basic')],
+  ],
+  // Other wordings of tasks on the same pages, written after the model was tuned on the
+  // categories above: purposes, places, dates and kinds said differently.
+  paraphrases: [
+    [LB, 'reply to Maya', click('c1-reply')],
+    [LB, 'like the comment by Tom', click('c2-like')],
+    [LB, "click the Reply link below Priya's comment", click('c3-reply')],
+    [OT, 'reject order 1003', click('reject-1003')],
+    [OT, 'click Approve for Ada Lovelace', click('approve-1003')],
+    [OT, 'restock the blue mug', click('restock-mug')],
+    [OT, 'reject the order from Nikola Tesla', click('reject-1002')],
+    [IF, 'remove notes.txt', click('del-notes')],
+    [IF, 'click the trash icon for budget.xlsx', click('del-budget')],
+    [IF, 'delete the budget spreadsheet', click('del-budget')],
+    [IW, 'decrease the quantity', click('minus')],
+    [IW, 'dismiss the coupon banner', click('toast-close')],
+    [IW, 'close the chat window', click('chat-close')],
+    [TTT, 'click the middle square', click('ttt-4')],
+    [TTT, 'click the bottom-left cell', click('ttt-6')],
+    [TTT, 'click the square in the bottom left corner', click('ttt-6')],
+    [TTT, 'click the top middle cell', click('ttt-1')],
+    [CAL, 'pick the 22nd', click('day-22')],
+    [CAL, 'click March 5th', click('day-5')],
+    [CAL, 'go to the previous month', click('prev-month')],
+    [TR2, 'collapse src', click('tw-src')],
+    [TR2, 'open the components folder', click('tw-components')],
+    [ML, 'open Drafts', click('f-drafts')],
+    [ML, 'click on the message from Grace Hopper', click('m-grace')],
+    [ML, 'compose a new email', click('compose')],
+    [WZ, 'go back', click('w-back')],
+    [WZ, 'go to the next step', click('w-next')],
+    [DB, 'dismiss the dialog', click('m-x')],
+    [CAL, 'choose April 3', REFUSE],
+    [KB, 'click Add a card under Done', REFUSE],
   ],
   // Things that are not on the page: the only right answer is a refusal.
   refusals: [
