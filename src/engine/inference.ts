@@ -326,7 +326,7 @@ export async function inferExtract(
   // Extract reads every line of the page, whichever the model: a large model in chunks when the
   // page does not fit one call, the local model (no context window) in one piece. Data is the
   // whole list, not the few rows a fold keeps, so extract never reads a folded outline.
-  let snap = await snapshotFor(deps, ctx, { budget: ctx.model.kind === 'local' ? WHOLE_PAGE_TOKENS : EXTRACT_CHUNK_TOKENS, focus: instruction });
+  let snap = await snapshotFor(deps, ctx, { budget: ctx.model.kind === 'local' ? WHOLE_PAGE_TOKENS : EXTRACT_CHUNK_TOKENS });
   // Too large for one call: take the whole page and extract chunk by chunk, merging the answers.
   let chunks: { text: string; lines?: OutlineLine[] }[] = [{ text: snap.text, lines: snap.lines }];
   if (snap.folded) {
