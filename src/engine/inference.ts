@@ -7,7 +7,7 @@ import { Validator } from '@cfworker/json-schema';
 import { z } from 'zod';
 import { addUsage, callModel, type CallbackInvoker, type LanguageModelFactory } from '../models/call';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
-import type { ResolvedModel } from '../protocol/model';
+import type { ModelRequest, OutlineLine, ResolvedModel } from '../protocol/model';
 import { DEFAULTS, ZERO_USAGE, type Action, type ActResult, type LocatorSpec, type ObserveResult, type Usage } from '../protocol/schemas';
 import { performAction } from './actions';
 import { withDeadline } from './pages';
@@ -15,7 +15,7 @@ import type { BrowserPort } from './ports';
 import {
   ACT_JSON_SCHEMA, ActAnswerSchema, OBSERVE_JSON_SCHEMA, ObserveAnswerSchema, systemPrompt, TEXT_EXTRACTION_SCHEMA, userPrompt, variablesHelp, type ActAnswer,
 } from './prompts';
-import { captureSnapshot, selectorsForIds } from './snapshot';
+import { captureSnapshot, selectorsForIds, type CapturedSnapshot } from './snapshot';
 
 export interface LogEvent {
   level: 'debug' | 'info' | 'warn' | 'error';
@@ -69,12 +69,16 @@ async function settle(deps: InferenceDeps, ctx: OpContext): Promise<void> {
   if (!r.settled) deps.log({ level: 'debug', message: `page still changing after ${ms} ms; reading it anyway`, data: { opId: ctx.opId } });
 }
 
+/** The parts of a prompt a model may read as data instead (see ModelRequest). */
+type PromptFields = Pick<ModelRequest, 'instruction' | 'outline' | 'alreadyDone'>;
+
 /** One model call whose answer must match `check`; a bad answer gets one retry that shows the model its mistake. */
 async function ask(
   deps: InferenceDeps,
   ctx: OpContext,
   kind: 'act' | 'observe' | 'extract',
   prompt: string,
+  fields: PromptFields,
   schema: Record<string, unknown>,
   check: (o: unknown) => string | null,
   images: { data: string; mimeType: string }[] = [],
@@ -83,7 +87,8 @@ async function ask(
   let attemptPrompt = prompt;
   for (let attempt = 0; attempt < 2; attempt++) {
     deps.log({ level: 'debug', message: `${kind}: calling ${ctx.model.name}`, data: { opId: ctx.opId, attempt } });
-    const r = await callModel(ctx.model, { system: systemPrompt(kind, ctx.systemPrompt), prompt: attemptPrompt, schema, images }, remaining(ctx), deps.invokeCallback, deps.languageModel, ctx.signal).catch((e: unknown) => {
+    const req: ModelRequest = { system: systemPrompt(kind, ctx.systemPrompt), prompt: attemptPrompt, ...fields, schema, images };
+    const r = await callModel(ctx.model, req, remaining(ctx), deps.invokeCallback, deps.languageModel, ctx.signal).catch((e: unknown) => {
       if (e instanceof DeckhandError && e.code === ErrorCode.ModelOutputInvalid && attempt === 0) return e;
       throw e;
     });
@@ -133,6 +138,18 @@ export function maskValues(text: string, vars: Record<string, { value: string }>
   return out;
 }
 
+/** maskValues over the outline's lines, field by field, so the lines say what the prompt says. */
+export function maskLines(lines: OutlineLine[], vars: Record<string, { value: string }>): OutlineLine[] {
+  if (!Object.values(vars).some((v) => v.value && v.value.length >= 2)) return lines;
+  const m = (s: string | undefined) => (s === undefined ? s : maskValues(s, vars));
+  return lines.map((l) => {
+    const out: OutlineLine = { ...l, states: Object.fromEntries(Object.entries(l.states).map(([k, v]) => [k, v === true ? v : maskValues(v, vars)])) };
+    if (l.name !== undefined) out.name = m(l.name);
+    if (l.text !== undefined) out.text = m(l.text);
+    return out;
+  });
+}
+
 /** The inverse, for data read back from the page. */
 export function unmaskValues(value: unknown, vars: Record<string, { value: string }>): unknown {
   if (typeof value === 'string') return substitute([value], vars)[0];
@@ -145,10 +162,21 @@ export function substitute(args: string[], vars: Record<string, { value: string 
   return args.map((a) => a.replace(/%([A-Za-z0-9_-]+)%/g, (m, name: string) => (Object.hasOwn(vars, name) ? vars[name].value : m)));
 }
 
-async function snapshotFor(deps: InferenceDeps, ctx: OpContext, budget?: number) {
-  // The local model has no context window to protect: it reads the whole page.
-  if (ctx.model.kind === 'local') budget = 50_000_000;
-  return captureSnapshot(deps.port, ctx.page, { locator: ctx.locator, ignoreLocators: ctx.ignoreLocators, budget, timeoutMs: Math.min(remaining(ctx), 15_000), frames: ctx.iframes !== false });
+/**
+ * The page as the model reads it, within `budget` (the snapshot default unless given). Every
+ * model reads the same folded outline; `focus` (the instruction) keeps the items of folded
+ * lists that it names. Provider models read only the text, so only the others get the lines.
+ */
+async function snapshotFor(deps: InferenceDeps, ctx: OpContext, opts: { budget?: number; focus?: string } = {}): Promise<CapturedSnapshot> {
+  return captureSnapshot(deps.port, ctx.page, {
+    locator: ctx.locator,
+    ignoreLocators: ctx.ignoreLocators,
+    budget: opts.budget,
+    focus: opts.focus,
+    lines: ctx.model.kind !== 'provider',
+    timeoutMs: Math.min(remaining(ctx), 15_000),
+    frames: ctx.iframes !== false,
+  });
 }
 
 async function toSelector(deps: InferenceDeps, ctx: OpContext, id: string): Promise<string | null> {
@@ -165,9 +193,10 @@ export async function inferAct(deps: InferenceDeps, ctx: OpContext, instruction:
   let previous = '';
   for (let step = 0; step < 2; step++) {
     await settle(deps, ctx);
-    const snap = await snapshotFor(deps, ctx);
+    const snap = await snapshotFor(deps, ctx, { focus: instruction });
     const extra = variablesHelp(vars) + (previous ? `\n\nAlready done for this instruction: ${previous}. Now finish it on the page as it is now.` : '');
-    const { object, usage: u, confidence: c } = await ask(deps, ctx, 'act', userPrompt({ instruction, snapshot: maskValues(snap.text, vars), url: snap.url, extra }), ACT_JSON_SCHEMA, zodCheck(ActAnswerSchema));
+    const fields: PromptFields = { instruction, outline: snap.lines && maskLines(snap.lines, vars), ...(previous ? { alreadyDone: previous } : {}) };
+    const { object, usage: u, confidence: c } = await ask(deps, ctx, 'act', userPrompt({ instruction, snapshot: maskValues(snap.text, vars), url: snap.url, extra }), fields, ACT_JSON_SCHEMA, zodCheck(ActAnswerSchema));
     usage = addUsage(usage, u);
     if (step === 0) confidence = c;
     const answer = object as ActAnswer;
@@ -216,9 +245,10 @@ async function pageSelector(deps: InferenceDeps, ctx: OpContext, method: string)
 
 export async function inferObserve(deps: InferenceDeps, ctx: OpContext, instruction?: string): Promise<{ data: ObserveResult['data']; usage: Usage; confidence?: number }> {
   await settle(deps, ctx);
-  const snap = await snapshotFor(deps, ctx);
+  const snap = await snapshotFor(deps, ctx, { focus: instruction });
   const vars = normalizeVariables(ctx.variables);
-  const { object, usage, confidence } = await ask(deps, ctx, 'observe', userPrompt({ instruction, snapshot: maskValues(snap.text, vars), url: snap.url, extra: variablesHelp(vars) }), OBSERVE_JSON_SCHEMA, zodCheck(ObserveAnswerSchema));
+  const fields: PromptFields = { instruction, outline: snap.lines && maskLines(snap.lines, vars) };
+  const { object, usage, confidence } = await ask(deps, ctx, 'observe', userPrompt({ instruction, snapshot: maskValues(snap.text, vars), url: snap.url, extra: variablesHelp(vars) }), fields, OBSERVE_JSON_SCHEMA, zodCheck(ObserveAnswerSchema));
   const elements = (object as z.infer<typeof ObserveAnswerSchema>).elements;
   const refs = await selectorsForIds(deps.port, ctx.page, elements.map((e) => e.elementId.trim()).filter((id) => /^(f\d+)?e\d+$/.test(id)));
   const byId = new Map(refs.filter((r): r is NonNullable<typeof r> => !!r).map((r) => [r.id, r.selector]));
@@ -232,6 +262,8 @@ export async function inferObserve(deps: InferenceDeps, ctx: OpContext, instruct
 }
 
 const EXTRACT_CHUNK_TOKENS = 24_000;
+/** A budget no page reaches: the snapshot unfolded. */
+const WHOLE_PAGE_TOKENS = 50_000_000;
 const EXTRACT_MAX_CHUNKS = 8;
 
 /** href values shown in a snapshot, by element id, for turning ids the model returns into URLs. */
@@ -291,13 +323,15 @@ export async function inferExtract(
     throw new DeckhandError(ErrorCode.InvalidArgument, `the extract schema is not a usable JSON Schema: ${(e as Error).message}`);
   }
   await settle(deps, ctx);
-  // The local model has no context window: it reads the whole page at once.
-  let snap = await snapshotFor(deps, ctx, ctx.model.kind === 'local' ? 50_000_000 : EXTRACT_CHUNK_TOKENS);
+  // Extract reads every line of the page, whichever the model: a large model in chunks when the
+  // page does not fit one call, the local model (no context window) in one piece. Data is the
+  // whole list, not the few rows a fold keeps, so extract never reads a folded outline.
+  let snap = await snapshotFor(deps, ctx, { budget: ctx.model.kind === 'local' ? WHOLE_PAGE_TOKENS : EXTRACT_CHUNK_TOKENS });
   // Too large for one call: take the whole page and extract chunk by chunk, merging the answers.
-  let chunks = [snap.text];
+  let chunks: { text: string; lines?: OutlineLine[] }[] = [{ text: snap.text, lines: snap.lines }];
   if (snap.folded) {
-    snap = await snapshotFor(deps, ctx, 50_000_000);
-    chunks = splitLines(snap.text, EXTRACT_CHUNK_TOKENS * 3);
+    snap = await snapshotFor(deps, ctx, { budget: WHOLE_PAGE_TOKENS });
+    chunks = splitLines(snap.text, snap.lines, EXTRACT_CHUNK_TOKENS * 3);
     if (chunks.length > EXTRACT_MAX_CHUNKS) {
       throw new DeckhandError(
         ErrorCode.InvalidArgument,
@@ -320,7 +354,8 @@ export async function inferExtract(
   let confidence: number | undefined;
   for (const [i, chunk] of chunks.entries()) {
     const part = chunks.length > 1 ? `\n\n(This is part ${i + 1} of ${chunks.length} of the page.)` : '';
-    const r = await ask(deps, ctx, 'extract', userPrompt({ instruction, snapshot: maskValues(chunk, xvars), url: snap.url, extra: part }), schema, check, i === 0 ? images : []);
+    const fields: PromptFields = { instruction, outline: chunk.lines && maskLines(chunk.lines, xvars) };
+    const r = await ask(deps, ctx, 'extract', userPrompt({ instruction, snapshot: maskValues(chunk.text, xvars), url: snap.url, extra: part }), fields, schema, check, i === 0 ? images : []);
     usage = addUsage(usage, r.usage);
     if (r.confidence !== undefined) confidence = Math.min(confidence ?? 1, r.confidence);
     merged = merged === undefined ? r.object : mergeExtracted(merged, r.object);
@@ -329,20 +364,22 @@ export async function inferExtract(
   return { data, usage, confidence };
 }
 
-function splitLines(text: string, maxChars: number): string[] {
-  const out: string[] = [];
-  let cur: string[] = [];
+/** Split a snapshot into chunks of whole lines; the lines as data (when there) are split alike. */
+function splitLines(text: string, data: OutlineLine[] | undefined, maxChars: number): { text: string; lines?: OutlineLine[] }[] {
+  const out: { text: string; lines?: OutlineLine[] }[] = [];
+  const all = text.split('\n');
+  const push = (from: number, to: number) => out.push({ text: all.slice(from, to).join('\n'), ...(data ? { lines: data.slice(from, to) } : {}) });
+  let start = 0;
   let size = 0;
-  for (const line of text.split('\n')) {
-    if (size + line.length + 1 > maxChars && cur.length) {
-      out.push(cur.join('\n'));
-      cur = [];
+  for (let i = 0; i < all.length; i++) {
+    if (size + all[i].length + 1 > maxChars && i > start) {
+      push(start, i);
+      start = i;
       size = 0;
     }
-    cur.push(line);
-    size += line.length + 1;
+    size += all[i].length + 1;
   }
-  if (cur.length) out.push(cur.join('\n'));
+  if (start < all.length) push(start, all.length);
   return out;
 }
 

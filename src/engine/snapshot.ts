@@ -4,6 +4,7 @@
  * parent frame, which renders the whole within the budget.
  */
 import { DeckhandError, ErrorCode } from '../protocol/errors';
+import type { OutlineLine } from '../protocol/model';
 import { DEFAULTS, type LocatorSpec, type SnapshotResult } from '../protocol/schemas';
 import { clickTargets } from './listeners';
 import type { BrowserPort, FrameInfo } from './ports';
@@ -15,6 +16,8 @@ interface Rendered {
   text: string;
   tokens: number;
   folded: boolean;
+  /** The printed lines as data, when asked for. */
+  lines?: OutlineLine[];
   /** Iframe elements the frame found (their content needs the frame tree). */
   iframes: number;
   url: string;
@@ -30,27 +33,46 @@ export function parseElementId(id: string): { frameId: number; local: number } |
   return m ? { frameId: m[1] ? Number(m[1]) : 0, local: Number(m[2]) } : null;
 }
 
+/** A snapshot with, when asked for, its lines as data (for model requests; never part of page.snapshot's answer). */
+export type CapturedSnapshot = SnapshotResult & { lines?: OutlineLine[] };
+
 export async function captureSnapshot(
   port: BrowserPort,
   page: number,
-  opts: { locator?: LocatorSpec; ignoreLocators?: LocatorSpec[]; budget?: number; timeoutMs?: number; frames?: boolean },
-): Promise<SnapshotResult> {
+  opts: {
+    locator?: LocatorSpec;
+    ignoreLocators?: LocatorSpec[];
+    budget?: number;
+    timeoutMs?: number;
+    frames?: boolean;
+    /** Return the printed lines as data too. */
+    lines?: boolean;
+    /** The instruction the snapshot is for: folded lists keep the items it names. */
+    focus?: string;
+  },
+): Promise<CapturedSnapshot> {
   const budget = opts.budget ?? DEFAULTS.snapshotBudgetTokens;
   const timeoutMs = opts.timeoutMs ?? DEFAULTS.actionTimeoutMs;
   // Listener targets of the top frame (spans and divs with click handlers) get lines of their own.
   const clickTargetsOfTop = await clickTargets(port, page, Math.min(timeoutMs, LISTENER_LOOKUP_MS)).catch(() => [] as string[]);
+  const asked = { ...(opts.lines ? { lines: true } : {}), ...(opts.focus ? { focus: opts.focus.slice(0, 5000) } : {}) };
+  const result = (r: Rendered): CapturedSnapshot => {
+    const out: CapturedSnapshot = { text: r.text, tokens: r.tokens, folded: r.folded, url: r.url };
+    if (opts.lines) out.lines = r.lines ?? [];
+    return out;
+  };
   const mainRequest = (frameTexts: Record<string, string>) =>
     port.frameRequest<FrameReply>(
       page,
       0,
-      { type: 'dh:snapshot', idPrefix: '', scope: opts.locator ?? null, ignore: opts.ignoreLocators ?? [], budget, frames: frameTexts, clickTargets: clickTargetsOfTop },
+      { type: 'dh:snapshot', idPrefix: '', scope: opts.locator ?? null, ignore: opts.ignoreLocators ?? [], budget, frames: frameTexts, clickTargets: clickTargetsOfTop, ...asked },
       timeoutMs,
     );
   // Most pages have no iframes: one request to the top frame is the whole snapshot.
   const first = await mainRequest({});
   if ('error' in first) throw new DeckhandError(first.error.code as ErrorCode, first.error.message);
   // iframes: false leaves their content out (their lines stay, marked as not captured).
-  if (first.iframes === 0 || opts.frames === false) return { text: first.text, tokens: first.tokens, folded: first.folded, url: first.url };
+  if (first.iframes === 0 || opts.frames === false) return result(first);
   let frames: FrameInfo[] = [];
   try {
     frames = await port.frames(page);
@@ -62,21 +84,27 @@ export async function captureSnapshot(
   const childCount = Math.max(1, frames.length - 1);
   const childBudget = Math.max(300, Math.floor(budget / (2 * childCount)));
 
-  const texts = new Map<number, string>();
+  const rendered = new Map<number, Rendered>();
   const renderFrame = async (frameId: number): Promise<FrameReply> => {
     const kids = children.get(frameId) ?? [];
     await Promise.all(
       kids.map(async (k) => {
         try {
           const r = await renderFrame(k);
-          if (!('error' in r)) texts.set(k, r.text);
+          if (!('error' in r)) rendered.set(k, r);
         } catch {
           // A frame that cannot answer (still loading, error page) keeps its placeholder line.
         }
       }),
     );
     const frameTexts: Record<string, string> = {};
-    for (const k of kids) if (texts.has(k)) frameTexts[String(k)] = texts.get(k)!;
+    const frameLines: Record<string, OutlineLine[]> = {};
+    for (const k of kids) {
+      const r = rendered.get(k);
+      if (!r) continue;
+      frameTexts[String(k)] = r.text;
+      if (r.lines) frameLines[String(k)] = r.lines;
+    }
     const top = frameId === 0;
     return port.frameRequest<FrameReply>(
       page,
@@ -89,13 +117,15 @@ export async function captureSnapshot(
         budget: top ? budget : childBudget,
         frames: frameTexts,
         clickTargets: top ? clickTargetsOfTop : [],
+        ...asked,
+        ...(opts.lines ? { frameLines } : {}),
       },
       timeoutMs,
     );
   };
   const r = await renderFrame(0);
   if ('error' in r) throw new DeckhandError(r.error.code as ErrorCode, r.error.message);
-  return { text: r.text, tokens: r.tokens, folded: r.folded, url: r.url };
+  return result(r);
 }
 
 /** Selectors for snapshot ids; ids in child frames get their iframe path prepended. */

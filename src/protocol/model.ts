@@ -109,10 +109,42 @@ export const ResolvedModelSchema = z.discriminatedUnion('kind', [
 ]);
 export type ResolvedModel = z.infer<typeof ResolvedModelSchema>;
 
+/**
+ * One printed line of the page outline, as data: the outline in a prompt is exactly these
+ * lines rendered, in order, with frames spliced in. A model that reads structure (the local
+ * model) reads these instead of parsing the text back.
+ */
+export const OutlineLineSchema = z.object({
+  depth: z.number().int().nonnegative(),
+  /** element: a node with a role; text: page text; summary: a fold ("… rows 4 to 4,999 omitted"); frame: a note about a frame's content. */
+  kind: z.enum(['element', 'text', 'summary', 'frame']),
+  /** Element id as printed in brackets, e.g. "e12" or "f1e3". */
+  id: z.string().optional(),
+  role: z.string().optional(),
+  name: z.string().optional(),
+  /** A state flag is true (`disabled`), a valued state its value, unquoted (`value="x"` → "x"); lists stay JSON text (`options`). */
+  states: z.record(z.union([z.string(), z.literal(true)])),
+  /** Where a name that is not on screen came from (aria-label, title, alt, ...). */
+  nameFrom: z.string().optional(),
+  /** Text of text, summary and frame lines. */
+  text: z.string().optional(),
+});
+export type OutlineLine = z.infer<typeof OutlineLineSchema>;
+
 /** A generation request as a callback model receives it. */
 export const ModelRequestSchema = z.object({
   system: z.string(),
+  /** The whole user prompt; provider models read only this (and the images). */
   prompt: z.string(),
+  /**
+   * The parts of act, observe and extract prompts as data, for models that read structure
+   * rather than text (the local model, a caller's callback that wants them).
+   */
+  instruction: z.string().optional(),
+  /** The page outline the prompt shows, line for line (variable values masked as in the prompt). */
+  outline: z.array(OutlineLineSchema).optional(),
+  /** act's second step: what the first step already did for this instruction. */
+  alreadyDone: z.string().optional(),
   /** JSON Schema of the expected object. */
   schema: z.record(z.unknown()),
   /** Base64 PNG/JPEG screenshots, when the operation asked for one. */

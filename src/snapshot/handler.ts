@@ -60,10 +60,10 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
           const id = ids.get(f.el);
           // An iframe that could not be matched to its frame says so; it is never silently empty.
           if (id === undefined) f.node.children.push({ kind: 'frame', text: '(frame content unavailable: this iframe could not be matched to its frame)', children: [] });
-          else f.node.children.push({ kind: 'frame', frameId: id, text: req.frames[String(id)], children: [] });
+          else f.node.children.push({ kind: 'frame', frameId: id, text: req.frames[String(id)], lines: req.frameLines?.[String(id)], children: [] });
         }
       }
-      return { ...render(nodes, req.budget, finalizer(new Visibility(), defaultShadowRootOf)), iframes: frames.length, url: location.href };
+      return { ...render(nodes, req.budget, finalizer(new Visibility(), defaultShadowRootOf), { lines: req.lines, focus: req.focus }), iframes: frames.length, url: location.href };
     }
     case 'dh:frameIndex':
       return ownFrameIndex();

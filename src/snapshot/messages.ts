@@ -4,6 +4,7 @@
  * content script), and the handler checks the sender anyway.
  */
 import { z } from 'zod';
+import { OutlineLineSchema } from '../protocol/model';
 import { LocatorSpecSchema } from '../protocol/schemas';
 
 export const FrameRequestSchema = z.discriminatedUnion('type', [
@@ -16,6 +17,11 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
     budget: z.number().int(),
     /** Rendered snapshots of child frames, spliced under their iframe lines. */
     frames: z.record(z.string()),
+    /** Also answer the printed lines as data (for the model request); child frames' lines, by frame id, spliced like their text. */
+    lines: z.boolean().optional(),
+    frameLines: z.record(z.array(OutlineLineSchema)).optional(),
+    /** The instruction the snapshot is for: folding keeps the list items it names. */
+    focus: z.string().max(5000).optional(),
     /** Elements with click-type listeners, as child-index paths from <html> ("s" enters a shadow root): see engine/listeners.ts. */
     clickTargets: z.array(z.string().max(2000)).max(5000).optional(),
   }),

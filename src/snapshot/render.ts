@@ -4,6 +4,7 @@
  * items) first, then off-screen stretches of content, then a hard cut at the end.
  * Nothing is ever dropped without a line that says what went and how to see it.
  */
+import type { OutlineLine } from '../protocol/model';
 import { estimateTokens, pluralFor, REPEATABLE_ROLES, type Finalize, type SnapNode } from './tree';
 
 const INDENT = '  ';
@@ -38,6 +39,99 @@ function computeLine(node: SnapNode): string {
   }
 }
 
+/**
+ * A state string as the walker writes it (`checked required value="x" options=["A","B"](+3 more)`)
+ * read back into a record: flags are true, quoted values are unquoted, lists stay JSON text.
+ * Our own format, written one step earlier; read here once so no model parses printed lines.
+ */
+export function parseStates(s: string): Record<string, string | true> {
+  const out: Record<string, string | true> = {};
+  let i = 0;
+  while (i < s.length) {
+    if (s[i] === ' ') { i++; continue; }
+    let j = i;
+    while (j < s.length && s[j] !== ' ' && s[j] !== '=') j++;
+    const key = s.slice(i, j);
+    if (s[j] !== '=') {
+      out[key] = true;
+      i = j;
+      continue;
+    }
+    const start = j + 1;
+    let end: number;
+    if (s[start] === '"') end = endOfJson(s, start);
+    else if (s[start] === '[') {
+      end = endOfJson(s, start);
+      const more = /^\(\+\d+ more\)/.exec(s.slice(end, end + 24));
+      if (more) end += more[0].length;
+    } else {
+      end = s.indexOf(' ', start);
+      if (end < 0) end = s.length;
+    }
+    const raw = s.slice(start, end);
+    let value: string = raw;
+    if (raw.startsWith('"')) {
+      try {
+        value = JSON.parse(raw);
+      } catch {
+        value = raw.slice(1, -1);
+      }
+    }
+    out[key] = value;
+    i = end;
+  }
+  return out;
+}
+
+/** Index just past the JSON string or array starting at `from` (the end of `s` if it never closes). */
+function endOfJson(s: string, from: number): number {
+  let depth = 0;
+  let inString = false;
+  for (let i = from; i < s.length; i++) {
+    const c = s[i];
+    if (inString) {
+      if (c === '\\') i++;
+      else if (c === '"') {
+        inString = false;
+        if (depth === 0) return i + 1;
+      }
+    } else if (c === '"') inString = true;
+    else if (c === '[') depth++;
+    else if (c === ']' && --depth === 0) return i + 1;
+  }
+  return s.length;
+}
+
+type LineData = Omit<OutlineLine, 'depth'>;
+const dataCache = new WeakMap<SnapNode, LineData>();
+
+/** A node's own line as data (the structured twin of lineOf). */
+export function lineDataOf(node: SnapNode): LineData {
+  let d = dataCache.get(node);
+  if (d === undefined) dataCache.set(node, (d = computeLineData(node)));
+  return d;
+}
+
+function computeLineData(node: SnapNode): LineData {
+  switch (node.kind) {
+    case 'text':
+      return { kind: 'text', text: node.text ?? '', states: {} };
+    case 'summary':
+      return { kind: 'summary', text: node.text ?? '', states: {} };
+    case 'frame':
+      return { kind: 'frame', text: lineOf(node), states: {} };
+    default: {
+      const d: LineData = { kind: 'element', role: `${node.role}`, states: node.states ? parseStates(node.states) : {} };
+      if (node.id) d.id = node.id;
+      if (node.name) {
+        d.name = node.name;
+        if (node.nameFrom) d.nameFrom = node.nameFrom;
+      }
+      return d;
+    }
+  }
+}
+
 /** Characters of the subtree when rendered (each line plus indent and newline). */
 function measure(node: SnapNode, depth: number, sizes: Map<SnapNode, number>): number {
   let total = lineOf(node).length + depth * INDENT.length + 1;
@@ -53,6 +147,8 @@ interface Group {
   items: SnapNode[];
   keep: number; // items kept at the head (the last item is always kept too)
   role: string;
+  /** Indices of items the instruction names ("the row for User 4321"): kept wherever they are. */
+  pinned: number[];
 }
 
 function findGroups(node: SnapNode, out: Group[]): void {
@@ -63,21 +159,31 @@ function findGroups(node: SnapNode, out: Group[]): void {
     let j = i + 1;
     if (k.kind === 'element' && k.role && REPEATABLE_ROLES.has(k.role)) {
       while (j < kids.length && kids[j].kind === 'element' && kids[j].role === k.role) j++;
-      if (j - i >= 8) out.push({ parent: node, start: i, items: kids.slice(i, j), keep: j - i, role: k.role });
+      if (j - i >= 8) out.push({ parent: node, start: i, items: kids.slice(i, j), keep: j - i, role: k.role, pinned: [] });
     }
     i = j;
   }
   for (const c of kids) findGroups(c, out);
 }
 
+/** Items kept after the head: pinned ones, then the last item, in order. */
+function tailOf(g: Group): number[] {
+  const last = g.items.length - 1;
+  const tail = g.pinned.filter((i) => i >= g.keep && i < last);
+  tail.push(last);
+  return tail;
+}
+
 function groupSize(g: Group, sizes: Map<SnapNode, number>): number {
   let s = 0;
   for (let i = 0; i < g.keep; i++) s += sizes.get(g.items[i]) ?? 0;
-  if (g.keep < g.items.length) s += (sizes.get(g.items[g.items.length - 1]) ?? 0) + 120;
+  if (g.keep >= g.items.length) return s;
+  // Each kept item after the head costs its size, and the gap before it a summary line.
+  for (const i of tailOf(g)) s += (sizes.get(g.items[i]) ?? 0) + 120;
   return s;
 }
 
-/** Replace the middle of each folded group by one summary line, in place. */
+/** Replace the folded stretches of each group by summary lines, in place. */
 function applyGroups(groups: Group[]): void {
   // Apply from the end of each parent's list so earlier indices stay valid.
   const byParent = new Map<SnapNode, Group[]>();
@@ -85,24 +191,92 @@ function applyGroups(groups: Group[]): void {
   for (const [parent, gs] of byParent) {
     gs.sort((a, b) => b.start - a.start);
     for (const g of gs) {
-      const first = g.keep + 1;
-      const last = g.items.length - 1;
+      const n = g.items.length;
       const noun = pluralFor(g.role);
-      const summary: SnapNode = {
-        kind: 'summary',
-        children: [],
-        text: `${noun} ${fmt(first)} to ${fmt(last)} of ${fmt(g.items.length)} omitted here (same structure as above): scope a snapshot to this container or scroll to see them`,
-      };
-      parent.children.splice(g.start + g.keep, last - g.keep, summary);
+      const kept: SnapNode[] = g.items.slice(0, g.keep);
+      let next = g.keep; // first item not yet placed
+      for (const i of tailOf(g)) {
+        if (i > next + 1) {
+          kept.push({
+            kind: 'summary',
+            children: [],
+            text: `${noun} ${fmt(next + 1)} to ${fmt(i)} of ${fmt(n)} omitted here (same structure as above): scope a snapshot to this container or scroll to see them`,
+          });
+        } else if (i === next + 1) kept.push(g.items[next]); // a gap of one item: the item itself is no longer than its summary
+        kept.push(g.items[i]);
+        next = i + 1;
+      }
+      parent.children.splice(g.start, n, ...kept);
     }
   }
+}
+
+const FOCUS_STOP = new Set([
+  'the', 'a', 'an', 'to', 'on', 'in', 'into', 'of', 'for', 'with', 'at', 'and', 'or', 'then', 'please', 'this', 'that', 'it', 'its',
+  'click', 'press', 'type', 'fill', 'select', 'choose', 'check', 'uncheck', 'open', 'find', 'get', 'extract', 'row', 'item', 'button', 'link',
+]);
+const tokens = (s: string): string[] => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1 || /\d/.test(w));
+
+/** At most this many items of one group are kept for naming what the instruction names. */
+const PIN_MAX = 5;
+
+/**
+ * Pin the items of each group that the instruction picks out: those with the most of its
+ * words that few items share ("4321" in "Edit in the row for User 4321", not "Edit", which
+ * every row has). A folded list then still shows the row the instruction is about.
+ */
+function pinFocus(groups: Group[], focus: string): void {
+  const want = [...new Set(tokens(focus))].filter((w) => !FOCUS_STOP.has(w));
+  if (!want.length) return;
+  for (const g of groups) {
+    const has = g.items.map((item) => {
+      const parts: string[] = [];
+      collectText(item, parts, { left: 2000 });
+      // Substrings, not words: before the finaliser, a row's name is its cells' text run together ("4321User 4321").
+      const text = parts.join(' ').toLowerCase();
+      return want.map((w) => text.includes(w));
+    });
+    // A word is telling when it picks out a few items, and worth more the fewer it picks.
+    const weight = want.map((_, k) => {
+      const df = has.reduce((n, h) => n + (h[k] ? 1 : 0), 0);
+      return df > 0 && df <= Math.max(PIN_MAX, g.items.length / 8) ? Math.log(g.items.length / df) : 0;
+    });
+    const score = has.map((h) => h.reduce((t, on, k) => t + (on ? weight[k] : 0), 0));
+    const best = Math.max(...score);
+    if (best <= 0) continue;
+    g.pinned = score.flatMap((sc, i) => (sc >= best - 1e-9 ? [i] : [])).slice(0, PIN_MAX);
+  }
+}
+
+/** Text of a subtree's lines, bounded by a character budget. */
+function collectText(n: SnapNode, out: string[], budget: { left: number }): void {
+  const own = n.kind === 'element' ? `${n.name ?? ''} ${n.states ?? ''}` : (n.text ?? '');
+  budget.left -= own.length;
+  out.push(own);
+  for (const c of n.children) if (budget.left > 0) collectText(c, out, budget);
+}
+
+/** Nodes that hold a pinned item, so folding off-screen content leaves the way to it open. */
+function pinnedPaths(root: SnapNode, groups: Group[]): Set<SnapNode> {
+  const pins = new Set<SnapNode>();
+  for (const g of groups) for (const i of g.pinned) pins.add(g.items[i]);
+  const out = new Set<SnapNode>();
+  if (!pins.size) return out;
+  const visit = (n: SnapNode): boolean => {
+    let hit = pins.has(n);
+    for (const c of n.children) if (visit(c)) hit = true;
+    if (hit) out.add(n);
+    return hit;
+  };
+  visit(root);
+  return out;
 }
 
 /**
  * Fold runs of off-screen siblings into one line that names the headings inside
  * them, so the outline survives and the model knows where to scroll or scope.
  */
-function foldOffscreen(node: SnapNode, margin: number, finalize?: Finalize): boolean {
+function foldOffscreen(node: SnapNode, margin: number, finalize?: Finalize, keep?: Set<SnapNode>): boolean {
   let changed = false;
   const out: SnapNode[] = [];
   let run: SnapNode[] = [];
@@ -124,7 +298,7 @@ function foldOffscreen(node: SnapNode, margin: number, finalize?: Finalize): boo
     run = [];
   };
   for (const c of node.children) {
-    const dist = c.kind === 'summary' ? 0 : (c.offscreen?.() ?? 0);
+    const dist = c.kind === 'summary' || keep?.has(c) ? 0 : (c.offscreen?.() ?? 0);
     const off = dist > margin ? 'below' : dist < -margin ? 'above' : false;
     if (off) {
       if (run.length && off !== where) flush();
@@ -133,7 +307,7 @@ function foldOffscreen(node: SnapNode, margin: number, finalize?: Finalize): boo
       continue;
     }
     flush();
-    if (foldOffscreen(c, margin, finalize)) changed = true;
+    if (foldOffscreen(c, margin, finalize, keep)) changed = true;
     out.push(c);
   }
   flush();
@@ -180,20 +354,38 @@ function countLines(n: SnapNode): number {
   return k;
 }
 
-function emit(node: SnapNode, depth: number, out: string[]): void {
+/** Print a subtree; `data` (when asked for) gets the same lines as data, one for one. */
+function emit(node: SnapNode, depth: number, out: string[], data: OutlineLine[] | null): void {
   if (node.kind === 'frame' && node.text !== undefined) {
     // A child frame's snapshot, already rendered within its own share of the budget.
-    for (const l of node.text.split('\n')) out.push(INDENT.repeat(depth) + l);
+    const texts = node.text.split('\n');
+    for (const [i, l] of texts.entries()) {
+      out.push(INDENT.repeat(depth) + l);
+      if (!data) continue;
+      const line = node.lines?.length === texts.length ? node.lines[i] : undefined;
+      // Without the frame's own lines (an older content script), its text stands as a frame note.
+      data.push(line ? { ...line, depth: line.depth + depth } : { depth, kind: 'frame', text: l.trim(), states: {} });
+    }
     return;
   }
   out.push(INDENT.repeat(depth) + lineOf(node));
-  for (const c of node.children) emit(c, depth + 1, out);
+  data?.push({ depth, ...lineDataOf(node) });
+  for (const c of node.children) emit(c, depth + 1, out, data);
 }
 
 export interface RenderResult {
   text: string;
   tokens: number;
   folded: boolean;
+  /** The printed lines as data, when asked for (`lines: true`). */
+  lines?: OutlineLine[];
+}
+
+export interface RenderOptions {
+  /** Also return the printed lines as data. */
+  lines?: boolean;
+  /** The instruction the snapshot is for: items of folded lists that it names are kept. */
+  focus?: string;
 }
 
 /**
@@ -202,7 +394,7 @@ export interface RenderResult {
  * script's visibility pass) turns nodes into what a person can see before they
  * are printed.
  */
-export function render(roots: SnapNode[], budgetTokens: number, finalize?: Finalize): RenderResult {
+export function render(roots: SnapNode[], budgetTokens: number, finalize?: Finalize, opts: RenderOptions = {}): RenderResult {
   const budgetChars = budgetTokens * 3;
   const root: SnapNode = { kind: 'element', role: 'root', children: roots };
   let pending = !!finalize;
@@ -215,10 +407,15 @@ export function render(roots: SnapNode[], budgetTokens: number, finalize?: Final
   const total = () => root.children.reduce((s, r) => s + measure(r, 0, sizes), 0);
   let size = total();
   let folded = false;
+  let keep: Set<SnapNode> | undefined;
 
   if (size > budgetChars) {
     const groups: Group[] = [];
     findGroups(root, groups);
+    if (opts.focus) {
+      pinFocus(groups, opts.focus);
+      keep = pinnedPaths(root, groups);
+    }
     const minKeep = 3;
     // Shrink the largest group first, by as many items as the excess needs.
     for (let guard = 0; size > budgetChars && guard < 1000; guard++) {
@@ -243,7 +440,7 @@ export function render(roots: SnapNode[], budgetTokens: number, finalize?: Final
   // Fold what lies farthest from the viewport first, coming closer only while still over budget.
   for (const margin of [32, 16, 8, 4, 2, 1, 0.5, 0]) {
     if (size <= budgetChars) break;
-    if (foldOffscreen(root, margin, finalize)) {
+    if (foldOffscreen(root, margin, finalize, keep)) {
       folded = true;
       size = total();
     }
@@ -254,7 +451,8 @@ export function render(roots: SnapNode[], budgetTokens: number, finalize?: Final
   }
 
   const lines: string[] = [];
-  for (const r of root.children) emit(r, 0, lines);
+  let data: OutlineLine[] | null = opts.lines ? [] : null;
+  for (const r of root.children) emit(r, 0, lines, data);
   let text: string;
   if (size > budgetChars) {
     // Last resort: cut at the budget and say how much is missing.
@@ -263,8 +461,10 @@ export function render(roots: SnapNode[], budgetTokens: number, finalize?: Final
     const reserve = 200;
     while (k < lines.length && used + lines[k].length + 1 <= budgetChars - reserve) used += lines[k++].length + 1;
     const rest = lines.length - k;
-    text = (k ? lines.slice(0, k).join('\n') + '\n' : '') + `… ${fmt(rest)} more lines omitted at the token budget (${fmt(budgetTokens)} tokens): scope a snapshot with a locator or raise the budget to see them`;
+    const cut = `${fmt(rest)} more lines omitted at the token budget (${fmt(budgetTokens)} tokens): scope a snapshot with a locator or raise the budget to see them`;
+    text = (k ? lines.slice(0, k).join('\n') + '\n' : '') + `… ${cut}`;
+    if (data) data = [...data.slice(0, k), { depth: 0, kind: 'summary', text: cut, states: {} }];
     folded = true;
   } else text = lines.join('\n');
-  return { text, tokens: estimateTokens(text.length), folded };
+  return data ? { text, tokens: estimateTokens(text.length), folded, lines: data } : { text, tokens: estimateTokens(text.length), folded };
 }

@@ -1,3 +1,5 @@
+import type { OutlineLine } from '../protocol/model';
+
 /**
  * The snapshot's intermediate tree. The DOM walker (content script) builds it;
  * `render` (pure, unit-tested in Node) turns it into text within a token budget.
@@ -16,6 +18,8 @@ export interface SnapNode {
   children: SnapNode[];
   /** frame: the extension frame id whose snapshot goes here (filled by the worker). */
   frameId?: number;
+  /** frame: the child frame's snapshot as structured lines, one per line of `text`. */
+  lines?: OutlineLine[];
   /** Lazily answers how far outside the viewport the node lies, in viewport heights (negative above, 0 inside); used only when folding. */
   offscreen?: () => number;
   /** element: where a name that is not text on screen came from (aria-label, title, alt, hidden-text, ...), printed as `namefrom=...`. */

@@ -291,6 +291,21 @@ describe('the local model', () => {
     expect(e).toMatchObject({ code: 'MODEL_REFUSED', message: expect.stringMatching(/local model could not extract.*ceoSalary.*configure a model/) });
   });
 
+  it('reads child frames from the request\'s outline lines: acts on a button inside a cross-origin iframe', async () => {
+    await page.goto(`${servers.origin}/frames.html`);
+    const r = await dh.act('click the second Inner button');
+    expect(r.data.actions[0]?.selector).toMatch(/^\/\/\*\[@id='cross'\]\/\//);
+    expect((await page.snapshot()).text.split('iframe "Cross frame"')[1]).toContain('"inner clicked"');
+  });
+
+  it('reads the same budgeted outline a large model reads: on a 5,000-row table the fold keeps the row the instruction names', async () => {
+    await page.goto(`${servers.origin}/table?rows=5000`);
+    const r = await dh.act('click the Edit button in the row for User 4321');
+    expect(r.data.actions[0]?.selector).toContain('/tr[4321]/');
+    // Its own compute stays well under the 100 ms goal (it was ~200 ms reading the unfolded page).
+    expect(r.metadata.usage.inferenceTimeMs).toBeLessThan(100);
+  });
+
   it('is the default with no model and no key, and observe ranks matching elements', async () => {
     const saved = { o: process.env.OPENAI_API_KEY, a: process.env.ANTHROPIC_API_KEY, g: process.env.GOOGLE_GENERATIVE_AI_API_KEY, m: process.env.GEMINI_API_KEY };
     delete process.env.OPENAI_API_KEY;

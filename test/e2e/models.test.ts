@@ -7,6 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Deckhand, DeckhandError, localBrowser, type BrowserHandle, type Page } from '../../src/index';
 import { startFixtureServers } from '../fixtures/server';
+import type { ModelRequest } from '../../src/protocol/model';
 import { idFor, startModelServer, type ModelServer } from '../fixtures/model-server';
 import { stopWorker } from './harness';
 
@@ -233,18 +234,25 @@ describe('other providers and callback models', () => {
     expect((await formValues()).log).toEqual(['click:multi']);
   });
 
-  it('a callback model gets the prompt and the schema over the RPC', async () => {
+  it('a callback model gets the prompt, the schema, the instruction and the outline lines over the RPC', async () => {
     await page.goto(`${servers.origin}/form.html`);
-    const seen: { prompt: string; schema: Record<string, unknown> }[] = [];
+    const seen: ModelRequest[] = [];
     const r = await dh.act('click Multi', {
       model: async (req) => {
-        seen.push({ prompt: req.prompt, schema: req.schema });
+        seen.push(req);
         return { object: answer(req.prompt, /button "Multi"/).object, usage: { inputTokens: 7, outputTokens: 3 } };
       },
     });
     expect(r.data.success).toBe(true);
     expect(seen[0].prompt).toContain('click Multi');
     expect(seen[0].schema).toMatchObject({ type: 'object', required: expect.arrayContaining(['elementId', 'method']) });
+    // The outline as data: one line per printed outline line, the button among them.
+    expect(seen[0].instruction).toBe('click Multi');
+    const printed = seen[0].prompt.split('Page outline:\n')[1].split('\n\n')[0].split('\n');
+    expect(seen[0].outline).toHaveLength(printed.length);
+    const multi = seen[0].outline!.find((l) => l.role === 'button' && l.name === 'Multi');
+    expect(multi).toMatchObject({ kind: 'element', id: expect.stringMatching(/^e\d+$/) });
+    expect(printed[seen[0].outline!.indexOf(multi!)].trim()).toMatch(new RegExp(`^\\[${multi!.id}\\] button "Multi"`));
     expect(r.metadata.usage).toMatchObject({ inputTokens: 7, outputTokens: 3 });
     expect(ms.requests).toHaveLength(0);
   });

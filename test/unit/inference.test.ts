@@ -9,7 +9,7 @@ import { inferAct, inferExtract, inferObserve, mergeExtracted, substitute, type 
 import type { BrowserPort, CdpSession, FrameInfo } from '../../src/engine/ports';
 import { TEXT_EXTRACTION_SCHEMA } from '../../src/engine/prompts';
 import { DeckhandError } from '../../src/protocol/errors';
-import type { ResolvedModel } from '../../src/protocol/model';
+import type { ModelRequest, OutlineLine, ResolvedModel } from '../../src/protocol/model';
 import type { PageInfo } from '../../src/protocol/schemas';
 
 // ---------------------------------------------------------------------------------------------
@@ -739,5 +739,76 @@ describe('mergeExtracted', () => {
     mergeExtracted(a, b);
     expect(a).toEqual({ list: [1], o: { k: 1 } });
     expect(b).toEqual({ list: [2], o: { j: 2 } });
+  });
+});
+
+describe('model requests carry the prompt\'s parts as data', () => {
+  const LINES: OutlineLine[] = [
+    { depth: 0, kind: 'element', id: 'e1', role: 'heading', name: 'Sign up', states: { level: '1' } },
+    { depth: 0, kind: 'element', id: 'e2', role: 'textbox', name: 'Email', states: { value: 'ada@secret.test' } },
+    { depth: 0, kind: 'element', id: 'e3', role: 'button', name: 'Create account', states: {} },
+    { depth: 0, kind: 'element', id: 'e4', role: 'link', name: 'Docs', states: { href: '/docs' } },
+  ];
+  const withLines: Answer = (call) => (call.message.type === 'dh:snapshot' ? { ...SNAPSHOT, lines: LINES } : defaultAnswer(call));
+  const CALLBACK: ResolvedModel = { kind: 'callback', name: 'mine', callbackId: 'cb1' };
+  const LOCAL: ResolvedModel = { kind: 'local', name: 'deckhand/local' };
+
+  function callbackSetup(answers: unknown[], portAnswer: Answer = withLines) {
+    const { port, deps } = setup([], portAnswer);
+    const requests: ModelRequest[] = [];
+    deps.invokeCallback = async (_id, request) => {
+      requests.push(request);
+      return { object: answers[requests.length - 1] };
+    };
+    return { port, deps, requests };
+  }
+
+  it('a callback model gets the instruction, the outline lines (values masked as in the prompt) and, on a second step, what was done', async () => {
+    const { port, deps, requests } = callbackSetup([actAnswer({ twoStep: true, description: 'Country dropdown' }), actAnswer({ elementId: 'e4', description: 'Docs link' })]);
+    await inferAct(deps, context({ model: CALLBACK, variables: { email: 'ada@secret.test' } }), 'choose France');
+    // The snapshot was asked for its lines, and for the rows the instruction names.
+    expect(port.ofType('dh:snapshot')[0].message).toMatchObject({ lines: true, focus: 'choose France', budget: 12_000 });
+    expect(requests).toHaveLength(2);
+    expect(requests[0]).toMatchObject({ instruction: 'choose France', outline: [LINES[0], { ...LINES[1], states: { value: '%email%' } }, LINES[2], LINES[3]] });
+    expect(requests[0].prompt).toContain('Instruction: choose France');
+    expect(requests[0].alreadyDone).toBeUndefined();
+    expect(requests[1].alreadyDone).toBe('click on Country dropdown');
+    expect(JSON.stringify(requests)).not.toContain('ada@secret.test');
+  });
+
+  it('a provider model reads only the text: the snapshot is not asked for lines', async () => {
+    const { port, deps } = setup([reply(actAnswer())]);
+    await inferAct(deps, context(), 'click create account');
+    expect(port.ofType('dh:snapshot')[0].message.lines).toBeUndefined();
+    expect(port.ofType('dh:snapshot')[0].message.focus).toBe('click create account');
+  });
+
+  it('the local model reads the lines, not the prompt, from the same budgeted snapshot a large model reads', async () => {
+    // The text says nothing the local model could use: only the lines name the button.
+    const { port, deps } = setup([], (call) => (call.message.type === 'dh:snapshot' ? { ...SNAPSHOT, text: '(text the local model ignores)', lines: LINES } : defaultAnswer(call)));
+    const r = await inferAct(deps, context({ model: LOCAL }), 'click create account');
+    expect(port.ofType('dh:snapshot')[0].message).toMatchObject({ budget: 12_000, lines: true });
+    expect(r.result.data.success).toBe(true);
+    expect(r.result.data.actions[0].selector).toBe("//*[@id='x3']");
+  });
+
+  it('extract: the local model reads the whole page in one piece; chunks of a folded page carry their own lines', async () => {
+    const local = setup([], withLines);
+    await inferExtract(local.deps, context({ model: LOCAL }), 'get the heading', { type: 'object', properties: { heading: { type: 'string' } } });
+    expect(local.port.ofType('dh:snapshot').map((c) => c.message.budget)).toEqual([50_000_000]);
+
+    const bigLines: OutlineLine[] = Array.from({ length: 1200 }, (_, i) => ({ depth: 0, kind: 'element', id: `e${i + 10}`, role: 'listitem', name: `Item number ${i} ${'x'.repeat(60)}`, states: {} }));
+    const bigText = bigLines.map((l) => `[${l.id}] listitem ${JSON.stringify(l.name)}`).join('\n');
+    const { requests, deps } = callbackSetup([{ items: ['a'] }, { items: ['b'] }], (call) => {
+      if (call.message.type === 'dh:snapshot') return call.message.budget === 50_000_000 ? { ...SNAPSHOT, text: bigText, lines: bigLines, folded: false } : { ...SNAPSHOT, lines: LINES, folded: true };
+      return defaultAnswer(call);
+    });
+    await inferExtract(deps, context({ model: CALLBACK }), 'list the items', { type: 'object', properties: { items: { type: 'array', items: { type: 'string' } } } });
+    expect(requests).toHaveLength(2);
+    for (const r of requests) {
+      const outline = r.prompt.slice(r.prompt.indexOf('Page outline:\n') + 14).split('\n\n(This is part')[0].split('\n');
+      expect(r.outline!.map((l) => `[${l.id}] listitem ${JSON.stringify(l.name)}`)).toEqual(outline);
+    }
+    expect(requests[0].outline!.length + requests[1].outline!.length).toBe(1200);
   });
 });

@@ -1,6 +1,7 @@
 /** Snapshot rendering: line format, and folding within a token budget. */
 import { describe, expect, it } from 'vitest';
-import { lineOf, render } from '../../src/snapshot/render';
+import type { OutlineLine } from '../../src/protocol/model';
+import { lineOf, parseStates, render } from '../../src/snapshot/render';
 import { estimateTokens, type Finalize, type SnapNode } from '../../src/snapshot/tree';
 import { clipPathHidesAll, clipRectHidesAll, contrast, parseColor } from '../../src/snapshot/visibility';
 
@@ -385,3 +386,121 @@ describe('render: what a person can see', () => {
   });
 });
 
+
+describe('render: lines as data', () => {
+  /** States the walker writes quoted; the others are bare words or lists. */
+  const QUOTED = new Set(['value', 'placeholder', 'title']);
+  /** The printed form of a data line, to check data and text say the same thing line for line. */
+  const printed = (l: OutlineLine): string => {
+    const pad = '  '.repeat(l.depth);
+    if (l.kind === 'text') return pad + JSON.stringify(l.text);
+    if (l.kind === 'summary') return `${pad}… ${l.text}`;
+    if (l.kind === 'frame') return pad + l.text;
+    return pad + lineOf(el(l.role!, l.name, [], { id: l.id, nameFrom: l.nameFrom, states: Object.entries(l.states).map(([k, v]) => (v === true ? k : `${k}=${QUOTED.has(k) && !v.startsWith('[') ? JSON.stringify(v) : v}`)).join(' ') }));
+  };
+
+  it('parseStates: flags, bare and quoted values, lists with their "(+n more)", escapes, spaces and brackets inside quotes', () => {
+    expect(parseStates('')).toEqual({});
+    expect(parseStates('checked required disabled')).toEqual({ checked: true, required: true, disabled: true });
+    expect(parseStates('level=2 checked=mixed current=page href=/a/b?c=1&d=2#x size=12x30 fill=red')).toEqual({
+      level: '2', checked: 'mixed', current: 'page', href: '/a/b?c=1&d=2#x', size: '12x30', fill: 'red',
+    });
+    expect(parseStates('value="" placeholder="a b = c" title="say \\"hi\\" [x]"')).toEqual({ value: '', placeholder: 'a b = c', title: 'say "hi" [x]' });
+    expect(parseStates('value="x" options=["A","B ] C","D \\"q\\""](+12 more) required')).toEqual({ value: 'x', options: '["A","B ] C","D \\"q\\""](+12 more)', required: true });
+    expect(parseStates('value=["a","b"] multiline')).toEqual({ value: '["a","b"]', multiline: true });
+    expect(parseStates('clickable title="Help"')).toEqual({ clickable: true, title: 'Help' });
+  });
+
+  it('one data line per printed line, in order, with depth, id, role, name, where the name came from, and states', () => {
+    const tree = [
+      el('main', undefined, [
+        el('heading', 'Title', [], { id: 'e2', states: 'level=1' }),
+        txt('Hello "world"'),
+        el('form', 'Sign in', [
+          el('textbox', 'Email', [], { id: 'e4', states: 'required value="a@b" placeholder="you@x"' }),
+          el('button', 'Go', [], { id: 'e5', nameFrom: 'aria-label', states: 'disabled' }),
+          el('combobox', 'Size', [], { id: 'e6', states: 'value="M" options=["S","M","L"]' }),
+        ], { id: 'e3' }),
+        { kind: 'summary', text: '3 things omitted', children: [] },
+      ], { id: 'e1' }),
+    ];
+    const r = render(tree, 10_000, undefined, { lines: true });
+    expect(r.lines).toEqual([
+      { depth: 0, kind: 'element', id: 'e1', role: 'main', states: {} },
+      { depth: 1, kind: 'element', id: 'e2', role: 'heading', name: 'Title', states: { level: '1' } },
+      { depth: 1, kind: 'text', text: 'Hello "world"', states: {} },
+      { depth: 1, kind: 'element', id: 'e3', role: 'form', name: 'Sign in', states: {} },
+      { depth: 2, kind: 'element', id: 'e4', role: 'textbox', name: 'Email', states: { required: true, value: 'a@b', placeholder: 'you@x' } },
+      { depth: 2, kind: 'element', id: 'e5', role: 'button', name: 'Go', nameFrom: 'aria-label', states: { disabled: true } },
+      { depth: 2, kind: 'element', id: 'e6', role: 'combobox', name: 'Size', states: { value: 'M', options: '["S","M","L"]' } },
+      { depth: 1, kind: 'summary', text: '3 things omitted', states: {} },
+    ]);
+    expect(r.lines!.map(printed).join('\n')).toBe(r.text);
+    // Not asked for: not built.
+    expect(render(structuredClone(tree), 10_000).lines).toBeUndefined();
+  });
+
+  it('folded, cut at the budget and with frames spliced in, the data still matches the text line for line', () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => el('row', `Row ${i + 1}`, [el('button', 'Edit', [], { id: `e${i + 10}` })]));
+    const folded = render([el('table', 'T', rows, { id: 'e1' })], 800, undefined, { lines: true });
+    expect(folded.folded).toBe(true);
+    expect(folded.lines!.map(printed).join('\n')).toBe(folded.text);
+    expect(folded.lines!.filter((l) => l.kind === 'summary')).toHaveLength(1);
+
+    const many = Array.from({ length: 400 }, (_, i) => el('button', `Button number ${i}`, [], { id: `e${i}` }));
+    const cut = render(many, 400, undefined, { lines: true });
+    expect(cut.text).toMatch(/more lines omitted at the token budget/);
+    expect(cut.lines!.map(printed).join('\n')).toBe(cut.text);
+
+    const child = render([el('button', 'Buy', [], { id: 'f3e1' }), el('list', undefined, [el('link', 'More', [], { id: 'f3e2', states: 'href=/more' })])], 1000, undefined, { lines: true });
+    const frame: SnapNode = { kind: 'frame', frameId: 3, text: child.text, lines: child.lines, children: [] };
+    const top = render([el('main', undefined, [el('iframe', 'Ads', [frame], { id: 'e2' })], { id: 'e1' }), el('iframe', 'Gone', [{ kind: 'frame', frameId: 9, children: [] }])], 1000, undefined, { lines: true });
+    expect(top.lines!.map(printed).join('\n')).toBe(top.text);
+    expect(top.lines!.slice(2, 5)).toEqual([
+      { depth: 2, kind: 'element', id: 'f3e1', role: 'button', name: 'Buy', states: {} },
+      { depth: 2, kind: 'element', role: 'list', states: {} },
+      { depth: 3, kind: 'element', id: 'f3e2', role: 'link', name: 'More', states: { href: '/more' } },
+    ]);
+    expect(top.lines!.at(-1)).toEqual({ depth: 1, kind: 'frame', text: '(frame 9: its content could not be captured)', states: {} });
+  });
+});
+
+describe('render: folding keeps what the instruction names', () => {
+  const users = (n: number) =>
+    el('table', 'Users', Array.from({ length: n }, (_, i) => el('row', `User ${i + 1} | user${i + 1}@example.com | Edit`, [el('button', 'Edit', [], { id: `e${i + 2}` })], { offscreen: below(i / 20) })), { id: 'e1' });
+
+  it('a row named by the instruction stays, between two summaries that count every other row', () => {
+    const r = render([users(5000)], 2000, undefined, { focus: 'click the Edit button in the row for User 4321' });
+    expect(r.tokens).toBeLessThanOrEqual(2000);
+    const lines = r.text.split('\n');
+    const at = lines.indexOf('  row "User 4321 | user4321@example.com | Edit"');
+    expect(at).toBeGreaterThan(0);
+    expect(lines[at + 1]).toBe('    [e4322] button "Edit"');
+    const sums = lines.filter((l) => l.includes('omitted')).map((l) => /rows ([\d,]+) to ([\d,]+) of 5,000/.exec(l)!.slice(1).map(withNumbers));
+    expect(sums).toHaveLength(2);
+    expect(sums[0][1]).toBe(4320);
+    expect(sums[1]).toEqual([4322, 4999]);
+    const kept = lines.filter((l) => /^ {2}row /.test(l)).length;
+    expect(kept + (sums[0][1] - sums[0][0] + 1) + (sums[1][1] - sums[1][0] + 1)).toBe(5000);
+  });
+
+  it('matches the walker\'s run-together row names (cells joined without spaces before the finaliser)', () => {
+    const rows = Array.from({ length: 3000 }, (_, i) => el('row', `${i + 1}User ${i + 1}user${i + 1}@example.comEdit | | |`, [el('button', 'Edit', [], { id: `e${i + 2}` })]));
+    const r = render([el('table', 'Users', rows, { id: 'e1' })], 1500, undefined, { focus: 'click Edit in the row for User 2718' });
+    expect(r.text).toContain('  row "2718User 2718user2718@example.comEdit | | |"\n    [e2719] button "Edit"');
+  });
+
+  it('words every row has ("Edit", "User") pin nothing; a word no row has changes nothing', () => {
+    const plain = render([users(3000)], 1500).text;
+    expect(render([users(3000)], 1500, undefined, { focus: 'click the Edit button of a user' }).text).toBe(plain);
+    expect(render([users(3000)], 1500, undefined, { focus: 'click Zebra' }).text).toBe(plain);
+  });
+
+  it('a pinned row far below the viewport is not folded away with the off-screen content around it', () => {
+    const filler = Array.from({ length: 300 }, (_, i) => txt(`Paragraph ${i} with enough filler words to take room`, { offscreen: below(3 + i / 10) }));
+    const r = render([el('main', undefined, [...filler, users(2000)])], 1500, undefined, { focus: 'edit User 1999' });
+    expect(r.tokens).toBeLessThanOrEqual(1500);
+    expect(r.text).toContain('row "User 1999 | user1999@example.com | Edit"');
+    expect(r.text).toMatch(/lines below the viewport omitted/);
+  });
+});

@@ -1,35 +1,26 @@
 /**
  * deckhand/local: a model that runs in the worker with no network and no weights.
- * It reads the same prompt (instruction plus page outline) a large model reads and
- * answers the same JSON shapes, with zero tokens and its real compute time. It
+ * It reads what a large model reads (the instruction and the page outline), as the
+ * request's structured fields rather than the prompt text, and answers the same JSON shapes, with zero tokens and its real compute time. It
  * refuses, clearly, when it is not confident: a wrong click is worse than none.
  */
 import { DeckhandError, ErrorCode } from '../../protocol/errors';
 import type { ModelRequest } from '../../protocol/model';
 import { choose, parseIntent, Refusal, type Pick } from './act';
 import { localExtract } from './extract';
-import { parseOutline, type OutlineNode } from './outline';
+import { buildOutline, type OutlineNode } from './outline';
 import { similarity } from './text';
 
 export const LOCAL_MODEL_NAME = 'deckhand/local';
-
-function parsePrompt(prompt: string): { instruction: string; outline: string } {
-  const instruction = /^Instruction: (.*)$/m.exec(prompt)?.[1]?.trim() ?? '';
-  const i = prompt.indexOf('Page outline:\n');
-  let outline = i >= 0 ? prompt.slice(i + 'Page outline:\n'.length) : '';
-  // Drop what the engine appended after the outline (variables, notes).
-  outline = outline.split(/\n\n(?=Variables|Already done|\(This is part|Your previous answer)/)[0];
-  return { instruction, outline };
-}
 
 const refuse = (what: string, why: string) =>
   new DeckhandError(ErrorCode.ModelRefused, `the local model could not ${what} on this page (${why}); configure a model for instructions like this`, { model: LOCAL_MODEL_NAME });
 
 export function localGenerate(req: ModelRequest): { object: unknown; confidence: number } {
-  const { instruction, outline } = parsePrompt(req.prompt);
-  const nodes = parseOutline(outline);
+  const instruction = req.instruction?.trim() ?? '';
+  const nodes = buildOutline(req.outline ?? []);
   const props = (req.schema as { properties?: Record<string, unknown> }).properties ?? {};
-  if ('found' in props && 'elementId' in props) return act(instruction, nodes, req.prompt.includes('Already done for this instruction'));
+  if ('found' in props && 'elementId' in props) return act(instruction, nodes, req.alreadyDone !== undefined);
   if ('elements' in props) return observe(instruction, nodes);
   try {
     return localExtract(instruction, req.schema as never, nodes);
