@@ -3,7 +3,7 @@
  * to a fixture tab) runs instructions with the built-in model, shows the steps, the
  * observe list with hover outlines and extract JSON, records what was performed,
  * replays it, and exports a Playwright test and a Deckhand script that both pass
- * when run against the fixture. Screenshots of the main states go to test-results/panel/
+ * when run against the fixture. Screenshots of the main states go to test-output/panel/
  * (ignored) for review; `npm run shots:panel` writes them to test/artifacts/panel/, the
  * pictures the README shows, so an ordinary test run never rewrites tracked files.
  */
@@ -25,7 +25,7 @@ const agentStep = (tool: string, args: Record<string, unknown>) => ({
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const shots = join(root, process.env.DECKHAND_PANEL_SHOTS === 'docs' ? 'test/artifacts/panel' : 'test-results/panel');
+const shots = join(root, process.env.DECKHAND_PANEL_SHOTS === 'docs' ? 'test/artifacts/panel' : 'test-output/panel');
 const h = useBrowser();
 
 /** Drives the panel page over CDP with trusted input, as a person would. */
@@ -102,6 +102,7 @@ class PanelPage {
   async screenshot(name: string): Promise<void> {
     await this.eval('document.activeElement?.blur?.()');
     const { data } = await this.cdp.send<{ data: string }>('Page.captureScreenshot', { format: 'png', captureBeyondViewport: false }, this.sid);
+    mkdirSync(shots, { recursive: true }); // the exported Playwright test's runner may clear sibling output folders
     writeFileSync(join(shots, `${name}.png`), Buffer.from(data, 'base64'));
   }
   /** Run one instruction from the panel with Enter and wait for its entry to settle. */
