@@ -12,7 +12,8 @@
 import { ChromeBrowserPort } from '../src/browser/chrome-port';
 import { ChromeSelfEvaluator } from '../src/browser/self-eval';
 import { WorkerBridge, BRIDGE_ALARM } from '../src/browser/bridge';
-import { Engine, ENGINE_VERSION, type CallContext } from '../src/engine/engine';
+import { Engine, type CallContext } from '../src/engine/engine';
+import { ENGINE_VERSION } from '../src/protocol/version';
 import { Methods, type MethodName } from '../src/protocol/methods';
 import { PANEL_PORT, PanelMethods, type BridgeStatus } from '../src/protocol/panel';
 import { describeZodError } from '../src/protocol/zod-errors';

@@ -12,7 +12,7 @@ import { deckhandHome } from '../client/deckhand';
 import { startService } from '../server/service';
 import { listOf } from '../server/hosts';
 import { parseAllowSchemes } from '../protocol/url-policy';
-import { SessionManager } from '../server/sessions';
+import { SessionManager } from '../sessions/sessions';
 import { resolveMcpOptions, type RawOptions } from '../mcp/options';
 import { runStdio } from '../mcp/stdio';
 

@@ -14,12 +14,11 @@ import { CallbackRegistry, defaultModel, resolveModel, type ModelSpec } from './
 import { HEALABLE, healInstruction, parseCallOption, ReplayFailed, runCached, tokensSaved, type CacheSettings } from './cache/cache';
 import type { KeyParts } from './cache/keys';
 import { MemoryStore, RemoteStore, SqliteStore } from './cache/store';
-import { normalizeVariables, substitute } from '../engine/inference';
-import { notJson } from '../engine/batch';
-import { addUsage } from '../models/call';
+import { normalizeVariables, substitute } from '../protocol/variables';
+import { notJson } from '../protocol/json';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { checkMs, MAX_CALL_MS, ZERO_USAGE, type Action, type ActResult, type ExtractResult, type Metrics, type ObserveResult, type OperationOptions, type ResultMetadata, type Usage } from '../protocol/schemas';
+import { addUsage, checkMs, MAX_CALL_MS, ZERO_USAGE, type Action, type ActResult, type ExtractResult, type Metrics, type ObserveResult, type OperationOptions, type ResultMetadata, type Usage } from '../protocol/schemas';
 import type { CacheCallOption, CacheEntry } from '../protocol/cache';
 import { AGENT_DEFAULTS, AgentExecuteRequestSchema, type AgentExecuteRequest, type AgentRecording, type AgentResult, type AgentStep } from '../protocol/agent';
 import { describeZodError } from '../protocol/zod-errors';

@@ -3,11 +3,11 @@
  * trusted input after the element is attached, visible, stable, enabled, in view
  * and not covered. No model is involved.
  */
-import { Input } from '../browser/input';
-import { parseChord } from '../browser/keys';
+import { Input } from './input';
+import { parseChord } from './keys';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { ACT_METHODS, type ActMethod } from '../protocol/schemas';
-import type { OpResult } from '../snapshot/messages';
+import type { OpResult } from '../protocol/content-messages';
 import { prepareTarget, type Prepared } from './frames';
 import type { BrowserPort, CdpSession } from './ports';
 

@@ -5,14 +5,15 @@
  * the next step; reaching maxSteps ends the run incomplete. A run can be recorded
  * and replayed later with no model call, self-healing a step whose element moved.
  */
-import { Input } from '../browser/input';
-import { addUsage, callModel } from '../models/call';
+import { Input } from './input';
+import { callModel } from '../models/call';
+import { maskValues, normalizeVariables, substitute } from '../protocol/variables';
 import type { AgentMode, AgentRecording, AgentResult, AgentRunParams, AgentStep } from '../protocol/agent';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
-import { ZERO_USAGE, type Usage } from '../protocol/schemas';
+import { addUsage, ZERO_USAGE, type Usage } from '../protocol/schemas';
 import { HEALABLE, healInstruction } from './heal';
 import { performAction, withNavigationWait } from './actions';
-import { focusedSelector, inferAct, inferExtract, maskValues, normalizeVariables, substitute, type InferenceDeps, type OpContext } from './inference';
+import { focusedSelector, inferAct, inferExtract, type InferenceDeps, type OpContext } from './inference';
 import { goto, withDeadline } from './pages';
 import { PAGE_CONTENT_IS_DATA } from './prompts';
 import { sleep, type BrowserPort } from './ports';

@@ -14,11 +14,11 @@ import { countTarget, highlightTarget } from './frames';
 import { MetricsBook } from './metrics';
 import { evaluate, goto, openPage, screenshot, withDeadline } from './pages';
 import type { BrowserPort, SelfEvaluator, StatePort } from './ports';
+import { ENGINE_VERSION } from '../protocol/version';
 import { BatchRunner } from './batch';
 import { runAgent } from './agent';
 import { captureSnapshot, fingerprint, selectorsForIds } from './snapshot';
 
-export const ENGINE_VERSION = '0.1.0';
 
 /** How far past its own timeout the engine lets an operation run before answering TIMEOUT for it. */
 const DEADLINE_MARGIN_MS = 1_000;

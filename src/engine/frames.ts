@@ -4,7 +4,7 @@
  * child's offset so points add up to tab viewport coordinates.
  */
 import { DeckhandError, ErrorCode } from '../protocol/errors';
-import type { PrepareResult } from '../snapshot/messages';
+import type { PrepareResult } from '../protocol/content-messages';
 import type { BrowserPort } from './ports';
 
 export interface Prepared {

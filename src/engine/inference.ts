@@ -5,10 +5,10 @@
  */
 import { Validator } from '@cfworker/json-schema';
 import { z } from 'zod';
-import { addUsage, callModel, type CallbackInvoker, type LanguageModelFactory } from '../models/call';
+import { callModel, type CallbackInvoker, type LanguageModelFactory } from '../models/call';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import type { ModelRequest, OutlineLine, ResolvedModel } from '../protocol/model';
-import { DEFAULTS, ZERO_USAGE, type Action, type ActResult, type LocatorSpec, type ObserveResult, type Usage } from '../protocol/schemas';
+import { addUsage, DEFAULTS, ZERO_USAGE, type Action, type ActResult, type LocatorSpec, type ObserveResult, type Usage } from '../protocol/schemas';
 import { performAction } from './actions';
 import { withDeadline } from './pages';
 import type { BrowserPort } from './ports';
@@ -16,6 +16,7 @@ import {
   ACT_JSON_SCHEMA, ActAnswerSchema, OBSERVE_JSON_SCHEMA, ObserveAnswerSchema, systemPrompt, TEXT_EXTRACTION_SCHEMA, userPrompt, variablesHelp, type ActAnswer,
 } from './prompts';
 import { captureSnapshot, selectorsForIds, type CapturedSnapshot } from './snapshot';
+import { maskLines, maskValues, normalizeVariables, substitute, unmaskValues, type Variables } from '../protocol/variables';
 
 export interface LogEvent {
   level: 'debug' | 'info' | 'warn' | 'error';
@@ -33,7 +34,6 @@ export interface InferenceDeps {
   cancel?: AbortSignal;
 }
 
-export type Variables = Record<string, string | { value: string; description?: string }>;
 
 export interface OpContext {
   page: number;
@@ -116,51 +116,6 @@ const zodCheck = (schema: z.ZodTypeAny) => (o: unknown) => {
   const r = schema.safeParse(o);
   return r.success ? null : r.error.issues.map((i) => `${i.path.join('.') || 'answer'}: ${i.message}`).join('; ');
 };
-
-export function normalizeVariables(v?: Variables): Record<string, { value: string; description?: string }> {
-  const out: Record<string, { value: string; description?: string }> = {};
-  for (const [k, val] of Object.entries(v ?? {})) out[k] = typeof val === 'string' ? { value: val } : val;
-  return out;
-}
-
-/**
- * Variable values that appear in page text (a field the agent filled) are shown to the
- * model as their %name%: it never sees a value, in any request.
- */
-export function maskValues(text: string, vars: Record<string, { value: string }>): string {
-  let out = text;
-  for (const [name, v] of Object.entries(vars)) {
-    if (!v.value || v.value.length < 2) continue;
-    out = out.split(v.value).join(`%${name}%`);
-    const json = JSON.stringify(v.value).slice(1, -1); // as it appears inside a quoted outline value
-    if (json !== v.value) out = out.split(json).join(`%${name}%`);
-  }
-  return out;
-}
-
-/** maskValues over the outline's lines, field by field, so the lines say what the prompt says. */
-export function maskLines(lines: OutlineLine[], vars: Record<string, { value: string }>): OutlineLine[] {
-  if (!Object.values(vars).some((v) => v.value && v.value.length >= 2)) return lines;
-  const m = (s: string | undefined) => (s === undefined ? s : maskValues(s, vars));
-  return lines.map((l) => {
-    const out: OutlineLine = { ...l, states: Object.fromEntries(Object.entries(l.states).map(([k, v]) => [k, v === true ? v : maskValues(v, vars)])) };
-    if (l.name !== undefined) out.name = m(l.name);
-    if (l.text !== undefined) out.text = m(l.text);
-    return out;
-  });
-}
-
-/** The inverse, for data read back from the page. */
-export function unmaskValues(value: unknown, vars: Record<string, { value: string }>): unknown {
-  if (typeof value === 'string') return substitute([value], vars)[0];
-  if (Array.isArray(value)) return value.map((v) => unmaskValues(v, vars));
-  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, unmaskValues(v, vars)]));
-  return value;
-}
-
-export function substitute(args: string[], vars: Record<string, { value: string }>): string[] {
-  return args.map((a) => a.replace(/%([A-Za-z0-9_-]+)%/g, (m, name: string) => (Object.hasOwn(vars, name) ? vars[name].value : m)));
-}
 
 /**
  * The page as the model reads it, within `budget` (the snapshot default unless given). Every

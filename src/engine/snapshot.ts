@@ -8,6 +8,7 @@ import type { OutlineLine } from '../protocol/model';
 import { DEFAULTS, type LocatorSpec, type SnapshotResult } from '../protocol/schemas';
 import { clickTargets } from './listeners';
 import type { BrowserPort, FrameInfo } from './ports';
+import { normalizeUrl } from '../protocol/url-policy';
 
 /** The listener lookup is an aid to the snapshot, never a reason for it to wait long. */
 const LISTENER_LOOKUP_MS = 2000;
@@ -177,17 +178,6 @@ export async function selectorsForIds(
 
 const STRUCTURAL = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'tab', 'menuitem', 'switch', 'slider', 'spinbutton', 'heading', 'form', 'navigation', 'main', 'dialog', 'iframe']);
 
-/** URL without fragment, with sorted query parameters and lower-case host. */
-export function normalizeUrl(raw: string): string {
-  try {
-    const u = new URL(raw);
-    u.hash = '';
-    u.searchParams.sort();
-    return u.href.replace(/\/$/, '');
-  } catch {
-    return raw;
-  }
-}
 
 /**
  * A fingerprint of the page's structure: the roles and names of its controls and

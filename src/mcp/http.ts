@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import type { KeyRing } from '../server/keys';
-import type { SessionManager } from '../server/sessions';
+import type { KeyRing } from '../sessions/keys';
+import type { SessionManager } from '../sessions/sessions';
 import { createMcpServer, endSession, type McpSessionState } from './server';
 import { OptionError, resolveMcpOptions, type RawOptions } from './options';
 

@@ -7,10 +7,10 @@
 import { rm } from 'node:fs/promises';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import { ENGINE_VERSION } from '../engine/engine';
+import { ENGINE_VERSION } from '../protocol/version';
 import { ActionSchema } from '../protocol/schemas';
 import { scrubCredentials } from '../client/models';
-import type { SessionManager, Session } from '../server/sessions';
+import type { SessionManager, Session } from '../sessions/sessions';
 import { contextDir, LOCAL_MODEL, type McpOptions } from './options';
 
 export interface McpSessionState {

@@ -1,6 +1,6 @@
 /** MCP over stdio: one MCP session, options from flags, no authentication (the caller launched us). */
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import type { SessionManager } from '../server/sessions';
+import type { SessionManager } from '../sessions/sessions';
 import { createMcpServer, endSession, type McpSessionState } from './server';
 import type { McpOptions } from './options';
 

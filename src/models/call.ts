@@ -144,12 +144,3 @@ export async function callModel(
   return { object: out.object, usage: { ...out.usage, inferenceTimeMs: ms }, confidence: out.confidence, startedAt, endedAt: Date.now() };
 }
 
-export function addUsage(a: Usage, b: Usage): Usage {
-  return {
-    inputTokens: a.inputTokens + b.inputTokens,
-    outputTokens: a.outputTokens + b.outputTokens,
-    reasoningTokens: a.reasoningTokens + b.reasoningTokens,
-    cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
-    inferenceTimeMs: a.inferenceTimeMs + b.inferenceTimeMs,
-  };
-}

@@ -47,6 +47,16 @@ export const ZERO_USAGE: Usage = Object.freeze({
   inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 0,
 });
 
+export function addUsage(a: Usage, b: Usage): Usage {
+  return {
+    inputTokens: a.inputTokens + b.inputTokens,
+    outputTokens: a.outputTokens + b.outputTokens,
+    reasoningTokens: a.reasoningTokens + b.reasoningTokens,
+    cachedInputTokens: a.cachedInputTokens + b.cachedInputTokens,
+    inferenceTimeMs: a.inferenceTimeMs + b.inferenceTimeMs,
+  };
+}
+
 export const CacheStatusSchema = z.enum(['HIT', 'MISS', 'DISABLED']);
 export const CacheInfoSchema = z.object({
   status: CacheStatusSchema,

@@ -111,3 +111,15 @@ export function assertUrlAllowed(url: string, allow: readonly string[] = []): vo
   const refusal = urlRefusal(url, allow);
   if (refusal) throw refusal;
 }
+
+/** URL without fragment, with sorted query parameters and lower-case host. */
+export function normalizeUrl(raw: string): string {
+  try {
+    const u = new URL(raw);
+    u.hash = '';
+    u.searchParams.sort();
+    return u.href.replace(/\/$/, '');
+  } catch {
+    return raw;
+  }
+}

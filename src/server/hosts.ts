@@ -6,7 +6,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
-import { HttpError } from './http-error';
+import { HttpError } from '../sessions/http-error';
 
 export interface HostPolicy {
   /** The address the service listens on. */

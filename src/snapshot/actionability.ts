@@ -8,7 +8,7 @@ import { composedContains, composedParent, deepElementFromPoint, isFrameElement,
 import { describeElement } from './visibility';
 import { idFor } from './registry';
 import { resolveSelector } from './resolve';
-import type { PrepareResult } from './messages';
+import type { PrepareResult } from '../protocol/content-messages';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const nextFrame = () => new Promise<void>((r) => {

@@ -4,7 +4,7 @@
  */
 import { prepare } from './actionability';
 import { defaultShadowRootOf, elementAtPath } from './dom';
-import { FrameRequestSchema, type DescribeResult, type FrameRequest } from './messages';
+import { FrameRequestSchema, type DescribeResult, type FrameRequest } from '../protocol/content-messages';
 import { runOp } from './ops';
 import { elementFor } from './registry';
 import { render } from './render';

@@ -4,7 +4,7 @@
  * reading check state, and scrolling.
  */
 import { normalizeSpace } from './dom';
-import type { OpResult } from './messages';
+import type { OpResult } from '../protocol/content-messages';
 
 const TEXT_TYPES = new Set(['', 'text', 'search', 'url', 'tel', 'password', 'email', 'number']);
 /** Input types whose value cannot be typed; Playwright sets these directly too. */

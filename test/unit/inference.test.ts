@@ -5,7 +5,8 @@
  */
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { inferAct, inferExtract, inferObserve, mergeExtracted, substitute, type InferenceDeps, type LogEvent, type OpContext } from '../../src/engine/inference';
+import { inferAct, inferExtract, inferObserve, mergeExtracted, type InferenceDeps, type LogEvent, type OpContext } from '../../src/engine/inference';
+import { substitute } from '../../src/protocol/variables';
 import type { BrowserPort, CdpSession, FrameInfo } from '../../src/engine/ports';
 import { TEXT_EXTRACTION_SCHEMA } from '../../src/engine/prompts';
 import { DeckhandError } from '../../src/protocol/errors';

@@ -1,6 +1,6 @@
 /** The session manager's rules, with stand-in sessions: tenants, ids, the hard deadline, /end cancelling. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SessionManager, type Session } from '../../src/server/sessions';
+import { SessionManager, type Session } from '../../src/sessions/sessions';
 
 const ID = '7d4c1a52-9a4e-4a8e-8f5e-0c1d2e3f4a5b';
 

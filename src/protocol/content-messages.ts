@@ -4,8 +4,8 @@
  * content script), and the handler checks the sender anyway.
  */
 import { z } from 'zod';
-import { OutlineLineSchema } from '../protocol/model';
-import { LocatorSpecSchema } from '../protocol/schemas';
+import { OutlineLineSchema } from './model';
+import { LocatorSpecSchema } from './schemas';
 
 export const FrameRequestSchema = z.discriminatedUnion('type', [
   z.object({

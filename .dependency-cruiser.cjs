@@ -1,0 +1,39 @@
+/**
+ * The layers of docs/architecture.md, checked in CI (`npm run check:layers`). Arrows point
+ * down: protocol at the bottom; the engine over protocol, the facade and its own ports; the
+ * extension side (worker adapters, content scripts, panel) over the engine; the Node client
+ * over protocol and the facade; sessions, service, MCP and CLI over the client.
+ */
+const NODE_SIDE = '^src/(client|sessions|server|mcp|cli)/';
+const EXTENSION_SIDE = '^(src/(browser|snapshot|panel)/|entrypoints/|components/)';
+
+/** A rule that `from` may import nothing matching `to`. */
+const never = (name, comment, from, to) => ({ name, comment, severity: 'error', from: { path: from }, to: { path: to } });
+
+module.exports = {
+  forbidden: [
+    never('protocol-is-the-bottom', 'src/protocol imports zod and itself only', '^src/protocol/', '^(src/(?!protocol/)|entrypoints/|components/)'),
+    never('facade-over-protocol', 'the Page/Locator facade serves Node and the worker alike: protocol only', '^src/facade/', '^(src/(?!(protocol|facade)/)|entrypoints/|components/)'),
+    never('models-over-protocol', 'model resolution and the local model know the wire, nothing else', '^src/models/', '^(src/(?!(protocol|models)/)|entrypoints/|components/)'),
+    never('engine-over-ports', 'the engine reaches the browser through its ports, never the adapters, and knows no transport', '^src/engine/', '^(src/(browser|snapshot|panel|client|sessions|server|mcp|cli)/|entrypoints/|components/)'),
+    {
+      name: 'engine-no-node',
+      comment: 'the engine runs in the service worker: no node: built-ins',
+      severity: 'error',
+      from: { path: '^(src/(engine|browser|snapshot|panel|models|facade|protocol)/|entrypoints/|components/)' },
+      to: { dependencyTypes: ['core'] },
+    },
+    never('extension-not-node', 'extension code never imports Node-side code', EXTENSION_SIDE, NODE_SIDE),
+    never('client-over-protocol', 'the Node client speaks the protocol: never the engine, the worker adapters or the content scripts', '^src/client/', '^(src/(engine|browser|snapshot|panel|models|sessions|server|mcp|cli)/|entrypoints/|components/)'),
+    never('sessions-over-client', 'the session manager sits on the client', '^src/sessions/', '^(src/(engine|browser|snapshot|panel|server|mcp|cli)/|entrypoints/|components/)'),
+    never('mcp-over-sessions', 'MCP tools use sessions and the client, never the HTTP service', '^src/mcp/', '^(src/(engine|browser|snapshot|panel|server|cli)/|entrypoints/|components/)'),
+    never('server-over-sessions', 'the HTTP service uses sessions and the client (and mounts the MCP handler)', '^src/server/', '^(src/(engine|browser|snapshot|panel|cli)/|entrypoints/|components/)'),
+    never('cli-not-engine', 'the command line composes Node-side parts only', '^src/cli/', '^(src/(engine|browser|snapshot|panel)/|entrypoints/|components/)'),
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+  },
+};
