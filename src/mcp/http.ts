@@ -6,14 +6,21 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { ERROR_MAP, type ErrorCode } from '../protocol/errors';
 import type { KeyRing } from '../sessions/keys';
 import type { SessionManager } from '../sessions/sessions';
 import { createMcpServer, endSession, type McpSessionState } from './server';
 import { OptionError, resolveMcpOptions, type RawOptions } from './options';
 
-function reply(res: ServerResponse, status: number, code: string, message: string, headers: Record<string, string> = {}): void {
+/**
+ * An error answered before the MCP transport sees the request: a JSON-RPC error body (MCP
+ * clients parse these), with the HTTP status and JSON-RPC code of the one error table and
+ * Deckhand's code in `data`.
+ */
+function reply(res: ServerResponse, code: ErrorCode, message: string, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ success: false, error: { code, message } }));
+  const { http, mcp } = ERROR_MAP[code];
+  res.writeHead(http, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: mcp ?? -32600, message, data: { code } }, id: null }));
 }
 
 interface Entry {
@@ -42,7 +49,7 @@ export class McpHttpHandler {
 
   /** Answer the 401 of a request without a valid key, before anything of its body is read. */
   unauthorized(res: ServerResponse): void {
-    reply(res, 401, 'UNAUTHORIZED', 'missing or wrong key: send Authorization: Bearer <key> (or x-dh-api-key)', { 'www-authenticate': 'Bearer realm="deckhand"' });
+    reply(res, 'UNAUTHORIZED', 'missing or wrong key: send Authorization: Bearer <key> (or x-dh-api-key)', { 'www-authenticate': 'Bearer realm="deckhand"' });
   }
 
   /** Handle an authenticated request; `readBody` is called only once the request is known to need it. */
@@ -51,10 +58,10 @@ export class McpHttpHandler {
     const sid = req.headers['mcp-session-id'] as string | undefined;
     const existing = sid ? this.entries.get(sid) : undefined;
     // Another key's MCP session does not exist for this caller.
-    if (sid && (!existing || existing.state.tenant !== tenant)) return reply(res, 404, 'SESSION_NOT_FOUND', `no MCP session '${sid.slice(0, 80)}'; start a new one`);
+    if (sid && (!existing || existing.state.tenant !== tenant)) return reply(res, 'SESSION_NOT_FOUND', `no MCP session '${sid.slice(0, 80)}'; start a new one`);
     const body = req.method === 'POST' ? await readBody() : undefined;
     if (existing) return existing.transport.handleRequest(req, res, body);
-    if (req.method !== 'POST') return reply(res, 400, 'INVALID_ARGUMENT', 'start an MCP session with a POST initialize request');
+    if (req.method !== 'POST') return reply(res, 'INVALID_ARGUMENT', 'start an MCP session with a POST initialize request');
     let options;
     try {
       const q = (k: string) => url.searchParams.get(k) ?? undefined;
@@ -67,7 +74,7 @@ export class McpHttpHandler {
         ...(q('verified') !== undefined ? { verified: q('verified') } : {}),
       });
     } catch (e) {
-      if (e instanceof OptionError) return reply(res, 400, 'INVALID_ARGUMENT', e.message);
+      if (e instanceof OptionError) return reply(res, 'INVALID_ARGUMENT', e.message);
       throw e;
     }
     const state: McpSessionState = { tenant, options, sessions: this.sessions, home: this.home, session: null, starting: null };

@@ -36,8 +36,75 @@ export const ErrorCode = {
   Cancelled: 'CANCELLED',
   ProtocolError: 'PROTOCOL_ERROR',
   Internal: 'INTERNAL',
+  // Errors of the Node services (HTTP and MCP): who may call, which session, what request.
+  Unauthorized: 'UNAUTHORIZED',
+  SessionNotFound: 'SESSION_NOT_FOUND',
+  InvalidSessionId: 'INVALID_SESSION_ID',
+  SessionBusy: 'SESSION_BUSY',
+  TooManySessions: 'TOO_MANY_SESSIONS',
+  NotFound: 'NOT_FOUND',
+  MethodNotAllowed: 'METHOD_NOT_ALLOWED',
+  InvalidJson: 'INVALID_JSON',
+  InvalidHeader: 'INVALID_HEADER',
+  BodyTooLarge: 'BODY_TOO_LARGE',
+  UnsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
+  HostNotAllowed: 'HOST_NOT_ALLOWED',
+  OriginNotAllowed: 'ORIGIN_NOT_ALLOWED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/**
+ * The one table from an error code to how each transport says it: the HTTP status, and for
+ * MCP whether it is a JSON-RPC error of the request itself (its JSON-RPC code) or a tool
+ * result with `isError` (null: the tool ran and failed). Every code has a row, so a new code
+ * cannot go unmapped. Bad input 400, page-level failures 422, providers 502, deadlines 504.
+ */
+export const ERROR_MAP: Readonly<Record<ErrorCode, { http: number; mcp: number | null }>> = {
+  INVALID_ARGUMENT: { http: 400, mcp: null },
+  INVALID_SELECTOR: { http: 400, mcp: null },
+  UNSUPPORTED_METHOD: { http: 400, mcp: null },
+  NO_MODEL_CONFIGURED: { http: 400, mcp: null },
+  ELEMENT_NOT_FOUND: { http: 422, mcp: null },
+  ELEMENT_NOT_ACTIONABLE: { http: 422, mcp: null },
+  ELEMENT_COVERED: { http: 422, mcp: null },
+  ACTION_FAILED: { http: 422, mcp: null },
+  MODEL_REFUSED: { http: 422, mcp: null },
+  EVALUATION_FAILED: { http: 422, mcp: null },
+  NAVIGATION_FAILED: { http: 422, mcp: null },
+  BATCH_FAILED: { http: 422, mcp: null },
+  URL_NOT_ALLOWED: { http: 403, mcp: null },
+  MODEL_AUTH_FAILED: { http: 502, mcp: null },
+  MODEL_PROVIDER_ERROR: { http: 502, mcp: null },
+  MODEL_UNREACHABLE: { http: 502, mcp: null },
+  MODEL_OUTPUT_INVALID: { http: 502, mcp: null },
+  EXTENSION_MISSING: { http: 502, mcp: null },
+  MODEL_RATE_LIMITED: { http: 503, mcp: null },
+  WORKER_GONE: { http: 503, mcp: null },
+  BROWSER_CLOSED: { http: 503, mcp: null },
+  UNAVAILABLE: { http: 503, mcp: null },
+  PAGE_CLOSED: { http: 409, mcp: null },
+  FRAME_DETACHED: { http: 409, mcp: null },
+  CLOSED: { http: 409, mcp: null },
+  CANCELLED: { http: 409, mcp: null },
+  NOT_INITIALIZED: { http: 409, mcp: null },
+  ALREADY_IN_USE: { http: 409, mcp: null },
+  TIMEOUT: { http: 504, mcp: null },
+  PROTOCOL_ERROR: { http: 400, mcp: -32600 },
+  INTERNAL: { http: 500, mcp: -32603 },
+  UNAUTHORIZED: { http: 401, mcp: -32001 },
+  SESSION_NOT_FOUND: { http: 404, mcp: -32001 },
+  INVALID_SESSION_ID: { http: 400, mcp: -32602 },
+  SESSION_BUSY: { http: 409, mcp: null },
+  TOO_MANY_SESSIONS: { http: 429, mcp: null },
+  NOT_FOUND: { http: 404, mcp: -32601 },
+  METHOD_NOT_ALLOWED: { http: 405, mcp: -32600 },
+  INVALID_JSON: { http: 400, mcp: -32700 },
+  INVALID_HEADER: { http: 400, mcp: -32600 },
+  BODY_TOO_LARGE: { http: 413, mcp: -32600 },
+  UNSUPPORTED_MEDIA_TYPE: { http: 415, mcp: -32600 },
+  HOST_NOT_ALLOWED: { http: 403, mcp: -32600 },
+  ORIGIN_NOT_ALLOWED: { http: 403, mcp: -32600 },
+};
 
 export interface SerializedError {
   code: ErrorCode;

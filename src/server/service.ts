@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { ZodTypeAny } from 'zod';
 import { CacheLookupRequestSchema, CacheRecordRequestSchema } from '../protocol/cache';
-import { DeckhandError, ErrorCode } from '../protocol/errors';
+import { DeckhandError, ERROR_MAP, ErrorCode } from '../protocol/errors';
 import {
   ActRequestSchema, EndRequestSchema, ExtractRequestSchema, NavigateRequestSchema, ObserveRequestSchema, StartSessionRequestSchema, type StreamEvent,
 } from '../protocol/http';
@@ -75,22 +75,9 @@ function agentCacheKey(b: AgentExecuteRequest, startUrl: string): string {
     .digest('hex');
 }
 
-/** HTTP status for each library error code: bad input 400, page-level failures 422, providers 502, deadlines 504. */
-const STATUS: Record<string, number> = {
-  [ErrorCode.InvalidArgument]: 400, [ErrorCode.InvalidSelector]: 400, [ErrorCode.UnsupportedMethod]: 400, [ErrorCode.NoModelConfigured]: 400,
-  [ErrorCode.ElementNotFound]: 422, [ErrorCode.ElementNotActionable]: 422, [ErrorCode.ElementCovered]: 422, [ErrorCode.ActionFailed]: 422,
-  [ErrorCode.ModelRefused]: 422, [ErrorCode.EvaluationFailed]: 422, [ErrorCode.NavigationFailed]: 422, [ErrorCode.BatchFailed]: 422,
-  [ErrorCode.UrlNotAllowed]: 403,
-  [ErrorCode.ModelAuthFailed]: 502, [ErrorCode.ModelProviderError]: 502, [ErrorCode.ModelUnreachable]: 502, [ErrorCode.ModelOutputInvalid]: 502,
-  [ErrorCode.ModelRateLimited]: 503, [ErrorCode.WorkerGone]: 503, [ErrorCode.BrowserClosed]: 503, [ErrorCode.ExtensionMissing]: 502,
-  [ErrorCode.PageClosed]: 409, [ErrorCode.FrameDetached]: 409, [ErrorCode.Closed]: 409, [ErrorCode.Cancelled]: 409,
-  [ErrorCode.Timeout]: 504,
-};
-
 /** The one error body; messages are scrubbed of credentials, which providers sometimes echo. */
 function errorBody(e: unknown, log?: (l: string) => void): { status: number; body: { success: false; error: { code: string; message: string } } } {
-  if (e instanceof HttpError) return { status: e.status, body: { success: false, error: { code: e.code, message: scrubCredentials(e.message) } } };
-  if (e instanceof DeckhandError) return { status: STATUS[e.code] ?? 500, body: { success: false, error: { code: e.code, message: scrubCredentials(e.message) } } };
+  if (e instanceof DeckhandError) return { status: ERROR_MAP[e.code].http, body: { success: false, error: { code: e.code, message: scrubCredentials(e.message) } } };
   log?.(`internal error: ${(e as Error)?.stack ?? e}`);
   return { status: 500, body: { success: false, error: { code: 'INTERNAL', message: 'the service failed to handle this request (a bug on our side); its log has the details' } } };
 }
@@ -106,18 +93,18 @@ function requireJson(req: IncomingMessage): void {
   if (!hasBody) return;
   const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
   if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
-    throw new HttpError(415, 'UNSUPPORTED_MEDIA_TYPE', `the request body must be JSON (content-type: application/json), got ${type ? JSON.stringify(type) : 'no content-type'}`);
+    throw new HttpError('UNSUPPORTED_MEDIA_TYPE', `the request body must be JSON (content-type: application/json), got ${type ? JSON.stringify(type) : 'no content-type'}`);
   }
 }
 
 async function readJson(req: IncomingMessage, max: number): Promise<unknown> {
   const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > max) throw new HttpError(413, 'BODY_TOO_LARGE', `the request body is larger than ${max} bytes`);
+  if (declared > max) throw new HttpError('BODY_TOO_LARGE', `the request body is larger than ${max} bytes`);
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const c of req) {
     size += (c as Buffer).length;
-    if (size > max) throw new HttpError(413, 'BODY_TOO_LARGE', `the request body is larger than ${max} bytes`);
+    if (size > max) throw new HttpError('BODY_TOO_LARGE', `the request body is larger than ${max} bytes`);
     chunks.push(c as Buffer);
   }
   const text = Buffer.concat(chunks).toString('utf8');
@@ -125,13 +112,13 @@ async function readJson(req: IncomingMessage, max: number): Promise<unknown> {
   try {
     return JSON.parse(text);
   } catch {
-    throw new HttpError(400, 'INVALID_JSON', 'the request body is not valid JSON');
+    throw new HttpError('INVALID_JSON', 'the request body is not valid JSON');
   }
 }
 
 function parse<T>(schema: ZodTypeAny, body: unknown, what: string): T {
   const r = schema.safeParse(body);
-  if (!r.success) throw new HttpError(400, 'INVALID_ARGUMENT', describeZodError(r.error, what));
+  if (!r.success) throw new HttpError('INVALID_ARGUMENT', describeZodError(r.error, what));
   return r.data as T;
 }
 
@@ -141,7 +128,7 @@ function boolHeader(req: IncomingMessage, name: string): boolean | undefined {
   if (v === undefined) return undefined;
   if (v === 'true') return true;
   if (v === 'false') return false;
-  throw new HttpError(400, 'INVALID_HEADER', `header ${name} must be "true" or "false", got ${JSON.stringify(v)}`);
+  throw new HttpError('INVALID_HEADER', `header ${name} must be "true" or "false", got ${JSON.stringify(v)}`);
 }
 
 /**
@@ -152,7 +139,7 @@ function wantsStream(req: IncomingMessage, body: { streamResponse?: boolean }): 
   const h = boolHeader(req, 'x-stream-response');
   const b = body.streamResponse;
   if (h !== undefined && b !== undefined && h !== b) {
-    throw new HttpError(400, 'INVALID_ARGUMENT', `x-stream-response (${h}) and streamResponse (${b}) disagree; send one, or the same value in both`);
+    throw new HttpError('INVALID_ARGUMENT', `x-stream-response (${h}) and streamResponse (${b}) disagree; send one, or the same value in both`);
   }
   return h ?? b ?? false;
 }
@@ -179,7 +166,7 @@ function pathParam(raw: string | undefined): string {
   try {
     return decodeURIComponent(raw ?? '');
   } catch {
-    throw new HttpError(400, 'INVALID_SESSION_ID', `'${(raw ?? '').slice(0, 80)}' is not a session id (session ids are UUIDs)`);
+    throw new HttpError('INVALID_SESSION_ID', `'${(raw ?? '').slice(0, 80)}' is not a session id (session ids are UUIDs)`);
   }
 }
 
@@ -308,7 +295,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
         const stream = wantsStream(req, b);
         const searchUrl = process.env.DECKHAND_SEARCH_URL;
         if (b.executeOptions.useSearch && !searchUrl) {
-          throw new HttpError(400, 'INVALID_ARGUMENT', 'useSearch needs a search provider, and this service has none: set DECKHAND_SEARCH_URL (a SearXNG-style JSON endpoint)');
+          throw new HttpError('INVALID_ARGUMENT', 'useSearch needs a search provider, and this service has none: set DECKHAND_SEARCH_URL (a SearXNG-style JSON endpoint)');
         }
         const cache = forTenant(store, tenant);
         await operate(req, res, params.id, tenant, stream, MAX_CALL_MS, async (s, signal) => {
@@ -367,16 +354,16 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
         return;
       }
       const match = routes.map(([re, h]) => [re.exec(path), h] as const).find(([m]) => m);
-      if (!match) throw new HttpError(404, 'NOT_FOUND', `no endpoint ${req.method} ${path.slice(0, 200)}`);
-      if (req.method !== 'POST') throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${path} takes POST`);
+      if (!match) throw new HttpError('NOT_FOUND', `no endpoint ${req.method} ${path.slice(0, 200)}`);
+      if (req.method !== 'POST') throw new HttpError('METHOD_NOT_ALLOWED', `${path} takes POST`);
       // x-dh-project-id is accepted and ignored: keys are project-scoped.
       const tenant = keys.tenantOf(req.headers['x-dh-api-key'] as string | undefined);
-      if (!tenant) throw new HttpError(401, 'UNAUTHORIZED', 'missing or wrong x-dh-api-key');
+      if (!tenant) throw new HttpError('UNAUTHORIZED', 'missing or wrong x-dh-api-key');
       requireJson(req);
       const [m, handler] = match;
       const params = { id: pathParam(m![1]) };
       const body = await readJson(req, maxBody);
-      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError(400, 'INVALID_ARGUMENT', 'the request body must be a JSON object');
+      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError('INVALID_ARGUMENT', 'the request body must be a JSON object');
       await handler({ req, res, body, params, tenant });
     } catch (e) {
       const { status, body } = errorBody(e, log);

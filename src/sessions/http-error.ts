@@ -1,10 +1,10 @@
-/** An error with its HTTP status and the code of the service's single error body. */
-export class HttpError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
+import { DeckhandError, ERROR_MAP, type ErrorCode } from '../protocol/errors';
+
+/** A service error: a DeckhandError whose HTTP status is the one the error table gives its code. */
+export class HttpError extends DeckhandError {
+  readonly status: number;
+  constructor(code: ErrorCode, message: string) {
+    super(code, message);
+    this.status = ERROR_MAP[code].http;
   }
 }

@@ -71,7 +71,7 @@ export class SessionManager {
 
   async start(owner: string, req: StartSessionRequest, launch: { args?: string[]; userDataDir?: string } = {}): Promise<Session> {
     if (this.sessions.size + this.starting >= this.limits.maxSessions) {
-      throw new HttpError(429, 'TOO_MANY_SESSIONS', `this service runs at most ${this.limits.maxSessions} sessions at once; end one first`);
+      throw new HttpError('TOO_MANY_SESSIONS', `this service runs at most ${this.limits.maxSessions} sessions at once; end one first`);
     }
     this.starting++;
     let browser: BrowserHandle | null = null;
@@ -105,9 +105,9 @@ export class SessionManager {
 
   /** The caller's own session; a malformed id is 400, someone else's is 404 like a missing one. */
   get(id: string, owner: string): Session {
-    if (!SESSION_ID.test(id)) throw new HttpError(400, 'INVALID_SESSION_ID', `'${id.slice(0, 80)}' is not a session id (session ids are UUIDs)`);
+    if (!SESSION_ID.test(id)) throw new HttpError('INVALID_SESSION_ID', `'${id.slice(0, 80)}' is not a session id (session ids are UUIDs)`);
     const s = this.sessions.get(id);
-    if (!s || s.owner !== owner) throw new HttpError(404, 'SESSION_NOT_FOUND', `no active session '${id}' (it never existed, ended, or timed out idle)`);
+    if (!s || s.owner !== owner) throw new HttpError('SESSION_NOT_FOUND', `no active session '${id}' (it never existed, ended, or timed out idle)`);
     return s;
   }
 
@@ -118,7 +118,7 @@ export class SessionManager {
    */
   async run<T>(id: string, owner: string, fn: (s: Session, signal: AbortSignal) => Promise<T>, opts: { deadlineMs?: number; signal?: AbortSignal } = {}): Promise<T> {
     const s = this.get(id, owner);
-    if (s.busy) throw new HttpError(409, 'SESSION_BUSY', `session '${id}' is running another operation; operations on one session run one at a time`);
+    if (s.busy) throw new HttpError('SESSION_BUSY', `session '${id}' is running another operation; operations on one session run one at a time`);
     const limit = Math.min(opts.deadlineMs ?? DEFAULT_OPERATION_MS, MAX_CALL_MS);
     const abort = new AbortController();
     const onCallerGone = () => abort.abort(opts.signal?.reason);
@@ -133,7 +133,7 @@ export class SessionManager {
     const overdue = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         void this.finish(s, 'its operation outlived its deadline: ending it');
-        reject(new HttpError(504, 'TIMEOUT', `the operation on session '${id}' ran past its deadline of ${hard} ms; the session was ended`));
+        reject(new HttpError('TIMEOUT', `the operation on session '${id}' ran past its deadline of ${hard} ms; the session was ended`));
       }, hard);
     });
     try {

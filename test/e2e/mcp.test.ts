@@ -103,7 +103,11 @@ describe('MCP over Streamable HTTP', () => {
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
         body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
       });
-    expect((await post('', {})).status).toBe(401);
+    const denied = await post('', {});
+    expect(denied.status).toBe(401);
+    expect(denied.headers.get('www-authenticate')).toMatch(/^Bearer /);
+    // MCP clients parse a JSON-RPC error body; the code of the one error table rides in data.
+    expect(await denied.json()).toMatchObject({ jsonrpc: '2.0', id: null, error: { code: -32001, data: { code: 'UNAUTHORIZED' } } });
     expect((await post('', { authorization: 'Bearer wrong' })).status).toBe(401);
     expect((await post('', { 'x-dh-api-key': KEY })).status).toBe(200);
     expect((await post(`?dhApiKey=${KEY}`, {})).status).toBe(200);
