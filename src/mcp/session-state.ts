@@ -1,0 +1,55 @@
+/**
+ * One MCP session's state: its tenant, options and the browser session it drives, started on
+ * first use (as users of such servers expect) and ended with the MCP session.
+ */
+import { rm } from 'node:fs/promises';
+import type { SessionManager, Session } from '../sessions/sessions';
+import { contextDir, LOCAL_MODEL, type McpOptions } from './options';
+
+export interface McpSessionState {
+  /** The tenant (API key digest) that opened this MCP session; its browser sessions and profiles are its own. */
+  tenant: string;
+  options: McpOptions;
+  sessions: SessionManager;
+  home: string;
+  session: Session | null;
+  starting: Promise<Session> | null;
+}
+
+export async function ensureSession(st: McpSessionState): Promise<Session> {
+  if (st.session) {
+    try {
+      return st.sessions.get(st.session.id, st.tenant);
+    } catch {
+      st.session = null; // it ended (idle timeout): start a new one
+    }
+  }
+  st.starting ??= st.sessions
+    .start(
+      st.tenant,
+      {
+        model: st.options.modelName === LOCAL_MODEL ? LOCAL_MODEL : { modelName: st.options.modelName, apiKey: st.options.modelApiKey },
+        viewport: st.options.viewport,
+      },
+      { args: st.options.proxyArgs, userDataDir: st.options.contextId ? contextDir(st.home, st.tenant, st.options.contextId) : undefined },
+    )
+    .finally(() => (st.starting = null));
+  st.session = await st.starting;
+  return st.session;
+}
+
+/** End this MCP session's browser session (and forget a non-persisted context profile). */
+export async function endSession(st: McpSessionState): Promise<boolean> {
+  const s = st.session;
+  st.session = null;
+  if (!s) return false;
+  await st.sessions.end(s.id, st.tenant).catch(() => undefined);
+  if (st.options.contextId && !st.options.persist) await rm(contextDir(st.home, st.tenant, st.options.contextId), { recursive: true, force: true });
+  return true;
+}
+
+export async function withSession<T>(st: McpSessionState, fn: (s: Session) => Promise<T>): Promise<T> {
+  const s = await ensureSession(st);
+  return st.sessions.run(s.id, st.tenant, fn);
+}
+

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { withSession } from '../session-state';
+import { defineTool, text } from './tool';
+
+export default defineTool({
+  name: 'navigate',
+  title: 'Navigate',
+  description: 'Open a URL in the browser (absolute, with http:// or https://). Waits for the page to load.',
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  inputSchema: { url: z.string().describe('the absolute URL to open, e.g. https://example.com') },
+  outputSchema: { url: z.string(), title: z.string() },
+  handler: async (st, { url }) => {
+    const info = await withSession(st, async (s) => (await s.dh.context.activePage()).goto(url));
+    return text(`Opened ${info.url} ("${info.title}").`, { url: info.url, title: info.title });
+  },
+});

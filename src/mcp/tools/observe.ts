@@ -1,0 +1,18 @@
+import { z } from 'zod';
+import { ActionSchema } from '../../protocol/schemas';
+import { withSession } from '../session-state';
+import { defineTool, text } from './tool';
+
+export default defineTool({
+  name: 'observe',
+  title: 'Observe',
+  description: 'Find the elements on the page that match a description and say how to act on each (best match first).',
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+  inputSchema: { instruction: z.string().min(1).describe('what to look for, e.g. "the buttons that delete a row"') },
+  outputSchema: { elements: z.array(ActionSchema) },
+  handler: async (st, { instruction }) => {
+    const r = await withSession(st, (s) => s.dh.observe(instruction));
+    const lines = r.data.map((a, i) => `${i + 1}. ${a.description} (${a.method ?? 'click'}${a.arguments?.length ? ` ${JSON.stringify(a.arguments)}` : ''})`);
+    return text(lines.length ? `Found ${lines.length}:\n${lines.join('\n')}` : 'Nothing on the page matches that.', { elements: r.data });
+  },
+});
