@@ -6,9 +6,8 @@
  */
 import { rm } from 'node:fs/promises';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { z } from 'zod';
 import { ENGINE_VERSION } from '../engine/engine';
-import { ActionSchema } from '../protocol/schemas';
+import { McpTools } from '../protocol/mcp';
 import { scrubCredentials } from '../client/models';
 import type { SessionManager, Session } from '../server/sessions';
 import { contextDir, LOCAL_MODEL, type McpOptions } from './options';
@@ -82,7 +81,7 @@ export function createMcpServer(st: McpSessionState): McpServer {
     {
       title: 'Start a browser session',
       description: 'Start (or reuse) the browser session for this conversation and make it the active one. Other tools start one automatically when none is active.',
-      outputSchema: { sessionId: z.string(), reused: z.boolean() },
+      outputSchema: McpTools.start.output,
     },
     guarded(async () => {
       const reused = !!st.session;
@@ -96,7 +95,7 @@ export function createMcpServer(st: McpSessionState): McpServer {
     {
       title: 'End the browser session',
       description: 'Close the active browser session and its browser.',
-      outputSchema: { ended: z.boolean() },
+      outputSchema: McpTools.end.output,
     },
     guarded(async () => {
       const ended = await endSession(st);
@@ -109,8 +108,8 @@ export function createMcpServer(st: McpSessionState): McpServer {
     {
       title: 'Navigate',
       description: 'Open a URL in the browser (absolute, with http:// or https://). Waits for the page to load.',
-      inputSchema: { url: z.string().describe('the absolute URL to open, e.g. https://example.com') },
-      outputSchema: { url: z.string(), title: z.string() },
+      inputSchema: McpTools.navigate.input,
+      outputSchema: McpTools.navigate.output,
     },
     guarded(async ({ url }) => {
       const info = await withSession(st, async (s) => (await s.dh.context.activePage()).goto(url));
@@ -123,8 +122,8 @@ export function createMcpServer(st: McpSessionState): McpServer {
     {
       title: 'Act',
       description: 'Do one thing on the page, described in plain language: "click the Sign in button", "type \\"hello\\" into the search box", "select France from the country dropdown". One action per call.',
-      inputSchema: { action: z.string().min(1).describe('one action in plain language') },
-      outputSchema: { success: z.boolean(), message: z.string(), actions: z.array(ActionSchema) },
+      inputSchema: McpTools.act.input,
+      outputSchema: McpTools.act.output,
     },
     guarded(async ({ action }) => {
       const r = await withSession(st, (s) => s.dh.act(action));
@@ -138,8 +137,8 @@ export function createMcpServer(st: McpSessionState): McpServer {
     {
       title: 'Observe',
       description: 'Find the elements on the page that match a description and say how to act on each (best match first).',
-      inputSchema: { instruction: z.string().min(1).describe('what to look for, e.g. "the buttons that delete a row"') },
-      outputSchema: { elements: z.array(ActionSchema) },
+      inputSchema: McpTools.observe.input,
+      outputSchema: McpTools.observe.output,
     },
     guarded(async ({ instruction }) => {
       const r = await withSession(st, (s) => s.dh.observe(instruction));
@@ -153,8 +152,8 @@ export function createMcpServer(st: McpSessionState): McpServer {
     {
       title: 'Extract',
       description: 'Read information from the page. With an instruction, the text that answers it; without one, the page\'s text outline.',
-      inputSchema: { instruction: z.string().optional().describe('what to read, e.g. "the price of the first product"') },
-      outputSchema: { extraction: z.string() },
+      inputSchema: McpTools.extract.input,
+      outputSchema: McpTools.extract.output,
     },
     guarded(async ({ instruction }) => {
       const extraction = await withSession(st, async (s) =>

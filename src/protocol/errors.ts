@@ -3,6 +3,8 @@
  * `{ code, message, data? }` and is rebuilt as a `DeckhandError` on the far side,
  * so callers can branch on `code` whatever transport carried it.
  */
+import { z } from 'zod';
+
 export const ErrorCode = {
   InvalidArgument: 'INVALID_ARGUMENT',
   InvalidSelector: 'INVALID_SELECTOR',
@@ -38,12 +40,18 @@ export const ErrorCode = {
   Internal: 'INTERNAL',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+export const ErrorCodeSchema = z.enum(Object.values(ErrorCode) as [ErrorCode, ...ErrorCode[]]);
 
-export interface SerializedError {
-  code: ErrorCode;
-  message: string;
-  data?: Record<string, unknown>;
-}
+/** An error as Deckhand sends it, whatever the transport. */
+export const SerializedErrorSchema = z.object({
+  code: ErrorCodeSchema,
+  message: z.string(),
+  data: z.record(z.unknown()).optional(),
+});
+export type SerializedError = z.infer<typeof SerializedErrorSchema>;
+
+/** An error as Deckhand accepts it: a code it does not know (a newer peer's) is read as INTERNAL by deserializeError. */
+export const ReceivedErrorSchema = SerializedErrorSchema.extend({ code: z.string() });
 
 export class DeckhandError extends Error {
   readonly code: ErrorCode;
