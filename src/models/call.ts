@@ -68,8 +68,11 @@ function mapModelErrorRaw(e: unknown, model: ResolvedModel, timeoutMs: number): 
   return new DeckhandError(ErrorCode.ModelProviderError, `${name} failed: ${err?.message ?? String(e)}`, { model: model.name });
 }
 
-/** Builds the ai SDK model for a resolved provider model; tests swap in the SDK's mock models. */
-export type LanguageModelFactory = (model: Extract<ResolvedModel, { kind: 'provider' }>) => LanguageModel;
+/**
+ * Builds the ai SDK model for a resolved provider model; tests swap in the SDK's mock models.
+ * May be async: the real one loads the provider's package on first use.
+ */
+export type LanguageModelFactory = (model: Extract<ResolvedModel, { kind: 'provider' }>) => LanguageModel | Promise<LanguageModel>;
 
 async function callProvider(
   model: Extract<ResolvedModel, { kind: 'provider' }>,
@@ -79,8 +82,9 @@ async function callProvider(
 ): Promise<{ object: unknown; usage: Usage }> {
   const content: Exclude<ModelMessage['content'], string> = [{ type: 'text', text: req.prompt }];
   for (const img of req.images) (content as { type: string }[]).push({ type: 'image', image: img.data, mediaType: img.mimeType } as never);
+  const languageModel = await factory(model);
   const r = await generateText({
-    model: factory(model),
+    model: languageModel,
     system: req.system,
     messages: [{ role: 'user', content } as ModelMessage],
     output: Output.object({ schema: jsonSchema(req.schema as never) }),

@@ -3,8 +3,7 @@
  * steps it reports, its result, and the recording that cached replay uses.
  */
 import { z } from 'zod';
-import { HttpModelSchema } from './http';
-import { ResolvedModelSchema } from './model';
+import { HttpModelSchema, ResolvedModelSchema } from './model';
 import { ActionSchema, TimeoutMsSchema, VariablesSchema, WaitMsSchema } from './schemas';
 import { AllowSchemesSchema } from './url-policy';
 

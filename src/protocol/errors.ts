@@ -3,6 +3,8 @@
  * `{ code, message, data? }` and is rebuilt as a `DeckhandError` on the far side,
  * so callers can branch on `code` whatever transport carried it.
  */
+import { z } from 'zod';
+
 export const ErrorCode = {
   InvalidArgument: 'INVALID_ARGUMENT',
   InvalidSelector: 'INVALID_SELECTOR',
@@ -52,6 +54,7 @@ export const ErrorCode = {
   OriginNotAllowed: 'ORIGIN_NOT_ALLOWED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+export const ErrorCodeSchema = z.enum(Object.values(ErrorCode) as [ErrorCode, ...ErrorCode[]]);
 
 /**
  * The one table from an error code to how each transport says it: the HTTP status, and for
@@ -106,11 +109,16 @@ export const ERROR_MAP: Readonly<Record<ErrorCode, { http: number; mcp: number |
   ORIGIN_NOT_ALLOWED: { http: 403, mcp: -32600 },
 };
 
-export interface SerializedError {
-  code: ErrorCode;
-  message: string;
-  data?: Record<string, unknown>;
-}
+/** An error as Deckhand sends it, whatever the transport. */
+export const SerializedErrorSchema = z.object({
+  code: ErrorCodeSchema,
+  message: z.string(),
+  data: z.record(z.unknown()).optional(),
+});
+export type SerializedError = z.infer<typeof SerializedErrorSchema>;
+
+/** An error as Deckhand accepts it: a code it does not know (a newer peer's) is read as INTERNAL by deserializeError. */
+export const ReceivedErrorSchema = SerializedErrorSchema.extend({ code: z.string() });
 
 export class DeckhandError extends Error {
   readonly code: ErrorCode;

@@ -1,15 +1,20 @@
 /**
- * The HTTP service's request shapes (`/v1/...`). Responses are the library's own
- * results wrapped as { success: true, data }, and every failure is
- * { success: false, error: { code, message } }.
+ * The HTTP service's shapes (`/v1/...`): request bodies, and answers, which are the
+ * library's own results wrapped as { success: true, data }; every failure is
+ * { success: false, error: { code, message } }. HttpRoutes pairs them per route.
  */
 import { z } from 'zod';
-import { CacheCallOptionSchema } from './cache';
-import { ModelConfigSchema } from './model';
-import { ActionSchema, GotoOptionsSchema, LocatorSpecSchema, TimeoutMsSchema, VariablesSchema, WaitMsSchema } from './schemas';
+import { AgentExecuteRequestSchema, AgentRecordingSchema, AgentResultSchema } from './agent';
+import {
+  CacheCallOptionSchema, CacheLookupRequestSchema, CacheLookupResponseSchema, CacheRecordRequestSchema, CacheRecordResponseSchema,
+} from './cache';
+import { HttpModelSchema, ModelConfigSchema } from './model';
+import {
+  ActionSchema, ActResultSchema, ExtractResultSchema, GotoOptionsSchema, LocatorSpecSchema, ObserveResultSchema, PageInfoSchema,
+  TimeoutMsSchema, VariablesSchema, WaitMsSchema,
+} from './schemas';
 
-/** A model by name or as a ModelConfig (callbacks cannot cross HTTP). */
-export const HttpModelSchema = z.union([z.string().min(1), z.record(z.unknown())]);
+export { HttpModelSchema };
 
 export const StartSessionRequestSchema = z
   .object({
@@ -53,12 +58,49 @@ export const EndRequestSchema = z.object({ streamResponse: z.boolean().optional(
 
 export const ModelConfigInputSchema = ModelConfigSchema;
 
+/**
+ * The service's error: a library ErrorCode, or one of its own for the request itself
+ * (INVALID_JSON, BODY_TOO_LARGE, UNSUPPORTED_MEDIA_TYPE, INVALID_HEADER, ...).
+ */
+export const HttpErrorSchema = z.object({ code: z.string(), message: z.string() });
+
 /** One Server-Sent Event's JSON payload. */
 export const StreamEventSchema = z.object({
   id: z.number().int(),
   status: z.enum(['starting', 'connected', 'running', 'finished', 'error']),
   message: z.string().optional(),
   data: z.unknown().optional(),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  error: HttpErrorSchema.optional(),
 });
 export type StreamEvent = z.infer<typeof StreamEventSchema>;
+
+/** Every failed request's body. */
+export const HttpErrorBodySchema = z.object({ success: z.literal(false), error: HttpErrorSchema });
+
+/** Every successful JSON answer; `data` is the route's own shape (HttpRoutes). */
+export const HttpSuccessBodySchema = z.object({ success: z.literal(true), data: z.unknown() });
+
+/** The `data` of routes whose result is not a library result. */
+export const StartSessionResultSchema = z.object({ sessionId: z.string(), available: z.boolean() });
+export const AgentExecuteResultSchema = z.object({
+  result: AgentResultSchema,
+  /** With shouldCache: the key and the recording stored (or replayed) under it. */
+  cacheEntry: z.object({ cacheKey: z.string(), entry: AgentRecordingSchema }).optional(),
+});
+export const EndResultSchema = z.object({ ended: z.literal(true) });
+
+/**
+ * The routes: each POST body and the `data` of its `{ success: true, data }` answer
+ * (or, streamed, of its `finished` event). `{id}` is a session id.
+ */
+export const HttpRoutes = {
+  '/v1/sessions/start': { request: StartSessionRequestSchema, data: StartSessionResultSchema },
+  '/v1/sessions/{id}/navigate': { request: NavigateRequestSchema, data: PageInfoSchema },
+  '/v1/sessions/{id}/act': { request: ActRequestSchema, data: ActResultSchema },
+  '/v1/sessions/{id}/observe': { request: ObserveRequestSchema, data: ObserveResultSchema },
+  '/v1/sessions/{id}/extract': { request: ExtractRequestSchema, data: ExtractResultSchema },
+  '/v1/sessions/{id}/agentExecute': { request: AgentExecuteRequestSchema, data: AgentExecuteResultSchema },
+  '/v1/sessions/{id}/end': { request: EndRequestSchema, data: EndResultSchema },
+  '/v1/cache/lookup': { request: CacheLookupRequestSchema, data: CacheLookupResponseSchema },
+  '/v1/cache/record': { request: CacheRecordRequestSchema, data: CacheRecordResponseSchema },
+} as const;

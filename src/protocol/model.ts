@@ -71,6 +71,12 @@ export const ModelConfigSchema = z.union([VertexModelConfigSchema, AzureEntraMod
 export type ModelConfig = z.infer<typeof ModelConfigSchema>;
 export type GenericModelConfig = z.infer<typeof GenericModelConfigSchema>;
 
+/**
+ * A model as a remote caller names it (HTTP, agent configs): a name or a ModelConfig, checked
+ * when it is resolved (callbacks cannot cross HTTP).
+ */
+export const HttpModelSchema = z.union([z.string().min(1), z.record(z.unknown())]);
+
 /** Pick the one schema a config claims to be, so errors name the offending property. */
 export function modelConfigSchemaFor(input: unknown): z.ZodTypeAny {
   const o = (input ?? {}) as Record<string, unknown>;

@@ -4,19 +4,15 @@
  * never hangs even if the far side vanishes without a word.
  */
 import { z } from 'zod';
-import { DeckhandError, ErrorCode, deserializeError, serializeError, type SerializedError } from './errors';
+import { DeckhandError, ErrorCode, ReceivedErrorSchema, deserializeError, serializeError, type SerializedError } from './errors';
 
-const SerializedErrorSchema = z.object({
-  code: z.string(),
-  message: z.string(),
-  data: z.record(z.unknown()).optional(),
-});
-
-export const RpcMessageSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('req'), id: z.number().int(), method: z.string(), params: z.unknown() }),
-  z.object({ kind: z.literal('res'), id: z.number().int(), result: z.unknown() }),
-  z.object({ kind: z.literal('err'), id: z.number().int(), error: SerializedErrorSchema }),
-]);
+/** A call; `method` names one of the Methods (or ClientMethods, PanelMethods) and `params` is its params. */
+export const RpcRequestSchema = z.object({ kind: z.literal('req'), id: z.number().int(), method: z.string(), params: z.unknown() });
+/** The answer to the request with the same id: the method's result. */
+export const RpcResultSchema = z.object({ kind: z.literal('res'), id: z.number().int(), result: z.unknown() });
+/** The failure of the request with the same id. */
+export const RpcErrorSchema = z.object({ kind: z.literal('err'), id: z.number().int(), error: ReceivedErrorSchema });
+export const RpcMessageSchema = z.discriminatedUnion('kind', [RpcRequestSchema, RpcResultSchema, RpcErrorSchema]);
 export type RpcMessage = z.infer<typeof RpcMessageSchema>;
 
 export type RpcHandler = (params: unknown) => Promise<unknown> | unknown;

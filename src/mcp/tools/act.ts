@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { ActionSchema } from '../../protocol/schemas';
+import { McpTools } from '../../protocol/mcp';
 import { withSession } from '../session-state';
 import { defineTool, text } from './tool';
 
@@ -9,8 +8,8 @@ export default defineTool({
   description: 'Do one thing on the page, described in plain language: "click the Sign in button", "type \\"hello\\" into the search box", "select France from the country dropdown". One action per call.',
   // It changes the page (may submit a form or delete a row), and pages reach the web.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
-  inputSchema: { action: z.string().min(1).describe('one action in plain language') },
-  outputSchema: { success: z.boolean(), message: z.string(), actions: z.array(ActionSchema) },
+  inputSchema: McpTools.act.input,
+  outputSchema: McpTools.act.output,
   handler: async (st, { action }) => {
     const r = await withSession(st, (s) => s.dh.act(action));
     const t = r.data.success ? `Done: ${r.data.message}.` : `Nothing was done: ${r.data.message}`;

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { McpTools } from '../../protocol/mcp';
 import { endSession } from '../session-state';
 import { defineTool, text } from './tool';
 
@@ -7,7 +7,8 @@ export default defineTool({
   title: 'End the browser session',
   description: 'Close the active browser session and its browser.',
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-  outputSchema: { ended: z.boolean() },
+  inputSchema: McpTools.end.input,
+  outputSchema: McpTools.end.output,
   handler: async (st) => {
     const ended = await endSession(st);
     return text(ended ? 'Ended the browser session.' : 'There was no active browser session.', { ended });

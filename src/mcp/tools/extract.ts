@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { McpTools } from '../../protocol/mcp';
 import { withSession } from '../session-state';
 import { defineTool, text } from './tool';
 
@@ -7,8 +7,8 @@ export default defineTool({
   title: 'Extract',
   description: "Read information from the page. With an instruction, the text that answers it; without one, the page's text outline.",
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  inputSchema: { instruction: z.string().optional().describe('what to read, e.g. "the price of the first product"') },
-  outputSchema: { extraction: z.string() },
+  inputSchema: McpTools.extract.input,
+  outputSchema: McpTools.extract.output,
   handler: async (st, { instruction }) => {
     const extraction = await withSession(st, async (s) =>
       instruction ? ((await s.dh.extract(instruction)).data as { extraction: string }).extraction : (await (await s.dh.context.activePage()).snapshot()).text,

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { McpTools } from '../../protocol/mcp';
 import { withSession } from '../session-state';
 import { defineTool, text } from './tool';
 
@@ -7,8 +7,8 @@ export default defineTool({
   title: 'Navigate',
   description: 'Open a URL in the browser (absolute, with http:// or https://). Waits for the page to load.',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  inputSchema: { url: z.string().describe('the absolute URL to open, e.g. https://example.com') },
-  outputSchema: { url: z.string(), title: z.string() },
+  inputSchema: McpTools.navigate.input,
+  outputSchema: McpTools.navigate.output,
   handler: async (st, { url }) => {
     const info = await withSession(st, async (s) => (await s.dh.context.activePage()).goto(url));
     return text(`Opened ${info.url} ("${info.title}").`, { url: info.url, title: info.title });

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import { ActionSchema } from '../../protocol/schemas';
+import { McpTools } from '../../protocol/mcp';
 import { withSession } from '../session-state';
 import { defineTool, text } from './tool';
 
@@ -8,8 +7,8 @@ export default defineTool({
   title: 'Observe',
   description: 'Find the elements on the page that match a description and say how to act on each (best match first).',
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
-  inputSchema: { instruction: z.string().min(1).describe('what to look for, e.g. "the buttons that delete a row"') },
-  outputSchema: { elements: z.array(ActionSchema) },
+  inputSchema: McpTools.observe.input,
+  outputSchema: McpTools.observe.output,
   handler: async (st, { instruction }) => {
     const r = await withSession(st, (s) => s.dh.observe(instruction));
     const lines = r.data.map((a, i) => `${i + 1}. ${a.description} (${a.method ?? 'click'}${a.arguments?.length ? ` ${JSON.stringify(a.arguments)}` : ''})`);

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { McpTools } from '../../protocol/mcp';
 import { ensureSession } from '../session-state';
 import { defineTool, text } from './tool';
 
@@ -7,7 +7,8 @@ export default defineTool({
   title: 'Start a browser session',
   description: 'Start (or reuse) the browser session for this conversation and make it the active one. Other tools start one automatically when none is active.',
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  outputSchema: { sessionId: z.string(), reused: z.boolean() },
+  inputSchema: McpTools.start.input,
+  outputSchema: McpTools.start.output,
   handler: async (st) => {
     const reused = !!st.session;
     const s = await ensureSession(st);

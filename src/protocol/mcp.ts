@@ -1,0 +1,28 @@
+/**
+ * The MCP server's tools: each tool's arguments and structured result, as the raw zod
+ * shapes the MCP SDK takes. Tools without arguments have an empty input shape.
+ */
+import { z } from 'zod';
+import { ActionSchema } from './schemas';
+
+export const McpTools = {
+  start: { input: {}, output: { sessionId: z.string(), reused: z.boolean() } },
+  end: { input: {}, output: { ended: z.boolean() } },
+  navigate: {
+    input: { url: z.string().describe('the absolute URL to open, e.g. https://example.com') },
+    output: { url: z.string(), title: z.string() },
+  },
+  act: {
+    input: { action: z.string().min(1).describe('one action in plain language') },
+    output: { success: z.boolean(), message: z.string(), actions: z.array(ActionSchema) },
+  },
+  observe: {
+    input: { instruction: z.string().min(1).describe('what to look for, e.g. "the buttons that delete a row"') },
+    output: { elements: z.array(ActionSchema) },
+  },
+  extract: {
+    input: { instruction: z.string().optional().describe('what to read, e.g. "the price of the first product"') },
+    output: { extraction: z.string() },
+  },
+} as const satisfies Record<string, { input: z.ZodRawShape; output: z.ZodRawShape }>;
+export type McpToolName = keyof typeof McpTools;
