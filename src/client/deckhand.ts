@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { context, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
-import { zodSchema } from 'ai';
+import { jsonSchemaOf } from './json-schema';
 import type { z, ZodTypeAny } from 'zod';
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
@@ -92,7 +92,7 @@ async function agentTools(config: AgentOptions): Promise<{ list: { name: string;
     list.push({
       name,
       description: t.description ?? name,
-      inputSchema: zodSchema(t.inputSchema).jsonSchema as Record<string, unknown>,
+      inputSchema: jsonSchemaOf(t.inputSchema),
       run: async (input) => {
         const parsed = t.inputSchema.safeParse(input);
         if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, `arguments for tool ${name} do not fit its schema: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`);
@@ -345,7 +345,7 @@ export class Deckhand {
     options?: CallOptions,
   ): Promise<ExtractResult<S extends ZodTypeAny ? z.infer<S> : S extends undefined ? { extraction: string } : unknown>> {
     const isZod = !!schema && typeof (schema as { safeParse?: unknown }).safeParse === 'function';
-    const json = schema === undefined ? undefined : isZod ? (zodSchema(schema as ZodTypeAny).jsonSchema as Record<string, unknown>) : schema;
+    const json = schema === undefined ? undefined : isZod ? jsonSchemaOf(schema as ZodTypeAny) : schema;
     const r = await runCached<ExtractResult<unknown>>(this.#cache, {
       op: 'extract',
       setting: parseCallOption(options?.cache),
