@@ -11,6 +11,7 @@ import {
 import { ModelReplySchema, ModelRequestSchema } from './model';
 import { AgentRecordingSchema, AgentResultSchema, AgentRunParamsSchema } from './agent';
 import { AllowSchemesSchema } from './url-policy';
+import { CacheClientMethods } from './cache';
 
 const page = z.object({ page: PageIdSchema }).strict();
 
@@ -152,6 +153,8 @@ export const ClientMethods = {
     params: z.object({ name: z.string(), input: z.unknown() }).strict(),
     result: z.object({ output: z.string() }),
   },
+  /** The caller's result cache (protocol/cache.ts). */
+  ...CacheClientMethods,
   /** A log line of an operation (never holds keys or variable values). */
   log: {
     params: z

@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { ZodTypeAny } from 'zod';
-import { CacheLookupRequestSchema, CacheRecordRequestSchema } from '../protocol/cache';
+import { CacheInvalidateRequestSchema, CacheLookupRequestSchema, CacheRecordRequestSchema } from '../protocol/cache';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import {
   ActRequestSchema, EndRequestSchema, ExtractRequestSchema, NavigateRequestSchema, ObserveRequestSchema, StartSessionRequestSchema, type StreamEvent,
@@ -348,6 +348,13 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     [
       /^\/v1\/cache\/record$/,
       async ({ res, body, tenant }) => send(res, 200, { success: true, data: await store.record(parse(CacheRecordRequestSchema, body, 'cache record'), tenant) }),
+    ],
+    [
+      /^\/v1\/cache\/invalidate$/,
+      async ({ res, body, tenant }) => {
+        await store.invalidate(parse<{ key: string }>(CacheInvalidateRequestSchema, body, 'cache invalidate').key, tenant);
+        send(res, 200, { success: true, data: null });
+      },
     ],
   ];
 
