@@ -190,7 +190,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
   const log = (line: string) => rawLog(scrubCredentials(line, keys.secrets));
   const store = o.store ?? (await SqliteStore.open(join(o.home, 'cache.db')));
   const maxBody = o.maxBodyBytes ?? 1024 * 1024;
-  const sessions = new SessionManager({ maxSessions: o.maxSessions ?? 4, idleTimeoutMs: o.idleTimeoutMs ?? 10 * 60_000, allowUrlSchemes: o.allowUrlSchemes }, {}, log);
+  const sessions = new SessionManager({ maxSessions: o.maxSessions ?? 4, idleTimeoutMs: o.idleTimeoutMs ?? 10 * 60_000, allowUrlSchemes: o.allowUrlSchemes }, {}, log, store);
   const inflight = new Set<Promise<unknown>>();
   const mcp = o.mcp === false ? null : new McpHttpHandler(keys, sessions, o.home, o.mcpOptions);
   const bindHost = o.host ?? '127.0.0.1';
