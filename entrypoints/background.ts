@@ -11,6 +11,7 @@
  */
 import { ChromeBrowserPort } from '../src/browser/chrome-port';
 import { ChromeSelfEvaluator } from '../src/browser/self-eval';
+import { IdbCacheStore } from '../src/browser/idb-store';
 import { WorkerBridge, BRIDGE_ALARM } from '../src/browser/bridge';
 import { Engine, ENGINE_VERSION, type CallContext } from '../src/engine/engine';
 import { Methods, type MethodName } from '../src/protocol/methods';
@@ -30,7 +31,7 @@ export default defineBackground(() => {
     load: async (key: string) => (await chrome.storage.session.get(key))[key],
     save: (key: string, value: unknown) => chrome.storage.session.set({ [key]: value }),
   };
-  const engine = new Engine(new ChromeBrowserPort(state), chrome.runtime.id, state, undefined, new ChromeSelfEvaluator());
+  const engine = new Engine(new ChromeBrowserPort(state), chrome.runtime.id, state, undefined, new ChromeSelfEvaluator(), new IdbCacheStore());
 
   /** An RPC peer over any transport, answering the engine's methods. */
   const serve = (send: (raw: string) => void, label: string): RpcPeer => {
