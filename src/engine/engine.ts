@@ -15,7 +15,7 @@ import { MetricsBook } from './metrics';
 import { evaluate, goto, openPage, screenshot, withDeadline } from './pages';
 import type { BrowserPort, CacheStorePort, SelfEvaluator, StatePort } from './ports';
 import { runCached, type CachedOp, type KeyParts } from './cache';
-import { replayActions, type Healer } from './replay';
+import { replayActions, ReplayFailed, type Healer } from './replay';
 import { BatchRunner } from './batch';
 import { runAgent } from './agent';
 import { captureSnapshot, fingerprint, selectorsForIds } from './snapshot';
@@ -159,6 +159,15 @@ export class Engine implements CommandClient {
       },
       'batch.run': async (p: Params<'batch.run'>, ctx) => this.batches.run(p, ctx),
       act: async (p: Params<'act'>, ctx) => this.act(p, ctx),
+      'act.replay': async (p: Params<'act.replay'>, ctx) => {
+        const heal = p.model ? this.healer(await this.opContext('act', { page: p.page, model: p.model, variables: p.variables }, ctx), ctx) : null;
+        try {
+          return await replayActions(this.port, p.page, p.actions, normalizeVariables(p.variables), heal);
+        } catch (e) {
+          if (e instanceof ReplayFailed) throw new DeckhandError(ErrorCode.ActionFailed, e.message);
+          throw e;
+        }
+      },
       observe: async (p: Params<'observe'>, ctx) => {
         const op = await this.opContext('observe', p.options, ctx);
         return this.cached<ObserveResult>('observe', p.options, ctx, op, p.instruction ?? '', undefined, async () => {

@@ -291,12 +291,14 @@ export class PanelSession {
     switch (step.kind) {
       case 'goto':
         return (await c.call('page.goto', { page, url: step.url })).url;
-      case 'act':
-        for (const action of step.actions) {
-          const r = await c.call('act', { input: action, options: { page } });
-          if (!r.data.success) throw new DeckhandError(ErrorCode.ActionFailed, `"${step.description}": ${r.data.message}`);
-        }
+      case 'act': {
+        // The one replay of stored Actions (engine/replay.ts); the model only re-finds a moved element.
+        const model = await this.deps.resolveModel().catch(() => undefined);
+        await c.call('act.replay', { page, actions: step.actions, ...(model ? { model } : {}) }).catch((e: unknown) => {
+          throw isDeckhandError(e) ? new DeckhandError(e.code, `"${step.description}": ${e.message}`, e.data) : e;
+        });
         return this.url(page);
+      }
       case 'press':
         await c.call('page.press', { page, keys: step.keys });
         return this.url(page);
