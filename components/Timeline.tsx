@@ -28,7 +28,7 @@ export function Timeline({ session, entries }: { session: PanelSession; entries:
 function EntryView({ entry: e, session }: { entry: Entry; session: PanelSession }) {
   const tokens = e.usage ? e.usage.inputTokens + e.usage.outputTokens : 0;
   return (
-    <li className={`entry ${e.status}`} data-testid="entry" data-status={e.status} data-kind={e.kind}>
+    <li className={`entry ${e.status}`} data-testid="entry" data-status={e.status} data-kind={e.kind} data-cache={e.cache?.status}>
       <div className="entry-head">
         <span className={`dot ${e.status}`} aria-hidden="true" />
         <span className="kind">{e.kind}</span>
@@ -41,6 +41,7 @@ function EntryView({ entry: e, session }: { entry: Entry; session: PanelSession 
         {e.durationMs !== undefined && <span>{ms(e.durationMs)}</span>}
         {e.usage && <span>{tokens ? `${tokens} tokens` : '0 tokens'}</span>}
         {e.model && <span>{e.model}</span>}
+        {e.cache?.status === 'HIT' && <span data-testid="entry-cache" title={`replayed from the extension's cache (seen ${e.cache.count} times)`}>from cache</span>}
       </div>
       {e.events.length > 0 && (
         <ul className="events" data-testid="events">

@@ -11,6 +11,7 @@
  */
 import { ChromeBrowserPort } from '../src/browser/chrome-port';
 import { ChromeSelfEvaluator } from '../src/browser/self-eval';
+import { IdbCacheStore } from '../src/browser/idb-store';
 import { WorkerBridge, BRIDGE_ALARM } from '../src/browser/bridge';
 import { Engine, type CallContext } from '../src/engine/engine';
 import { ENGINE_VERSION } from '../src/protocol/version';
@@ -19,7 +20,11 @@ import { PANEL_PORT, PanelMethods, type BridgeStatus } from '../src/protocol/pan
 import { describeZodError } from '../src/protocol/zod-errors';
 import { DeckhandError, ErrorCode } from '../src/protocol/errors';
 import { RpcPeer } from '../src/protocol/rpc';
+import { CacheClientMethods } from '../src/protocol/cache';
 import type { z } from 'zod';
+
+/** A caller's cache store may wait up to 10 s on a locked SQLite file. */
+const CACHE_CALL_MS = 15_000;
 
 export default defineBackground(() => {
   // Session storage: survives the worker being stopped, gone when the browser closes; never sync storage.
@@ -27,7 +32,7 @@ export default defineBackground(() => {
     load: async (key: string) => (await chrome.storage.session.get(key))[key],
     save: (key: string, value: unknown) => chrome.storage.session.set({ [key]: value }),
   };
-  const engine = new Engine(new ChromeBrowserPort(state), chrome.runtime.id, state, undefined, new ChromeSelfEvaluator());
+  const engine = new Engine(new ChromeBrowserPort(state), chrome.runtime.id, state, undefined, new ChromeSelfEvaluator(), new IdbCacheStore());
 
   /** An RPC peer over any transport, answering the engine's methods. */
   const serve = (send: (raw: string) => void, label: string): RpcPeer => {
@@ -36,6 +41,12 @@ export default defineBackground(() => {
       invokeCallback: (callbackId, request, timeoutMs) => peer.request('model.generate', { callbackId, request }, timeoutMs + 2000),
       log: (e) => void peer.request('log', e, 5000).catch(() => undefined),
       invokeTool: async (name, input, timeoutMs) => ((await peer.request('tool.call', { name, input }, timeoutMs)) as { output: string }).output,
+      // The caller's store: it scopes entries to its own key; this side only names cache keys.
+      cache: {
+        lookup: async (key, baseKey) => CacheClientMethods['cache.lookup'].result.parse(await peer.request('cache.lookup', { key, baseKey }, CACHE_CALL_MS)),
+        record: async (req) => CacheClientMethods['cache.record'].result.parse(await peer.request('cache.record', req, CACHE_CALL_MS)),
+        invalidate: async (key) => void (await peer.request('cache.invalidate', { key }, CACHE_CALL_MS)),
+      },
     };
     for (const name of Object.keys(Methods) as MethodName[]) peer.handle(name, (params) => engine.call(name, params as never, undefined, ctx));
     return peer;

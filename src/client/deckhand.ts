@@ -11,15 +11,12 @@ import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { ClientMethods, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
 import { Logger, type LoggingOptions } from './logging';
 import { CallbackRegistry, defaultModel, resolveModel, type ModelSpec } from './models';
-import { HEALABLE, healInstruction, parseCallOption, ReplayFailed, runCached, tokensSaved, type CacheSettings } from './cache/cache';
-import type { KeyParts } from './cache/keys';
-import { MemoryStore, RemoteStore, SqliteStore } from './cache/store';
-import { normalizeVariables, substitute } from '../protocol/variables';
+import { cacheRun, cacheSettings, parseCallOption, type CacheOption, type CacheSettings } from './cache/cache';
 import { notJson } from '../protocol/json';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { addUsage, checkMs, MAX_CALL_MS, ZERO_USAGE, type Action, type ActResult, type ExtractResult, type Metrics, type ObserveResult, type OperationOptions, type ResultMetadata, type Usage } from '../protocol/schemas';
-import type { CacheCallOption, CacheEntry } from '../protocol/cache';
+import { checkMs, MAX_CALL_MS, type Action, type ActResult, type ExtractResult, type Metrics, type ObserveResult, type OperationOptions } from '../protocol/schemas';
+import type { CacheCallOption } from '../protocol/cache';
 import { AGENT_DEFAULTS, AgentExecuteRequestSchema, type AgentExecuteRequest, type AgentRecording, type AgentResult, type AgentStep } from '../protocol/agent';
 import { describeZodError } from '../protocol/zod-errors';
 import { Locator, type BrowserContext, type Page, type PageExtractOptions } from '../facade/page';
@@ -42,7 +39,7 @@ export interface CreateOptions {
    * `{ store: 'memory' }` keeps it in this process; otherwise lookups are DISABLED.
    * `threshold`: identical results needed before hits are served (default 1).
    */
-  cache?: boolean | { threshold?: number; store?: 'local' | 'memory' | { path: string } };
+  cache?: CacheOption;
   /** Key of a Deckhand service (for its cache). */
   apiKey?: string;
   /** Address of a Deckhand service, e.g. http://127.0.0.1:3000. */
@@ -51,7 +48,7 @@ export interface CreateOptions {
   selfHeal?: boolean;
 }
 
-export interface CallOptions extends Omit<OperationOptions, 'page' | 'locator' | 'ignoreLocators' | 'model' | 'opId' | 'systemPrompt'> {
+export interface CallOptions extends Omit<OperationOptions, 'page' | 'locator' | 'ignoreLocators' | 'model' | 'opId' | 'systemPrompt' | 'cache'> {
   model?: ModelSpec;
   /** false: no lookup; true; or { threshold: n }. */
   cache?: CacheCallOption;
@@ -139,24 +136,7 @@ export interface BatchContextApi {
   metrics(): Promise<Metrics>;
 }
 
-/** A stored step that no longer resolves fails fast, so self-healing or a live run can take over. */
-const REPLAY_STEP_TIMEOUT_MS = 3_000;
-
 export const deckhandHome = () => process.env.DECKHAND_HOME ?? join(homedir(), '.deckhand');
-
-async function cacheSettings(o: CreateOptions): Promise<CacheSettings> {
-  const c = o.cache;
-  if (c !== undefined && typeof c !== 'boolean' && (typeof c !== 'object' || c === null)) throw new DeckhandError(ErrorCode.InvalidArgument, 'cache must be true, false or { threshold?, store? }');
-  const threshold = typeof c === 'object' && c.threshold !== undefined ? c.threshold : 1;
-  if (!Number.isInteger(threshold) || threshold < 1) throw new DeckhandError(ErrorCode.InvalidArgument, `cache.threshold must be a positive integer, got ${JSON.stringify(threshold)}`);
-  const selfHeal = o.selfHeal ?? true;
-  if ((o.apiKey === undefined) !== (o.apiUrl === undefined)) throw new DeckhandError(ErrorCode.InvalidArgument, 'apiKey and apiUrl go together: give both to use a Deckhand service');
-  if (o.apiKey && o.apiUrl) return { store: new RemoteStore(o.apiUrl, o.apiKey), enabled: c !== false, threshold, selfHeal };
-  if (!c) return { store: null, enabled: false, threshold, selfHeal };
-  const where = typeof c === 'object' ? (c.store ?? 'local') : 'local';
-  const store = where === 'memory' ? new MemoryStore() : await SqliteStore.open(typeof where === 'object' ? where.path : join(deckhandHome(), 'cache.db'));
-  return { store, enabled: true, threshold, selfHeal };
-}
 
 function toWire(options: CallOptions | undefined, extra: Partial<OperationOptions>): OperationOptions {
   const spec = (l: NonNullable<CallOptions['locator']>) => (typeof l === 'string' ? { selector: l } : l instanceof Locator ? l.toSpec() : l);
@@ -194,8 +174,22 @@ export class Deckhand {
     this.#tracer = options.telemetry?.tracer ?? trace.getTracer(options.telemetry?.tracerName ?? 'deckhand');
   }
 
-  /** Worker → client calls: callback models and log lines. */
+  /** Worker → client calls: callback models, tools, the cache and log lines. */
   #serve(): void {
+    // The worker names keys only: this instance's store (a service's is scoped to the caller's key) answers.
+    const store = () => {
+      if (!this.#cache.store) throw new DeckhandError(ErrorCode.InvalidArgument, 'this client has no cache store');
+      return this.#cache.store;
+    };
+    this.#browser.link.handle('cache.lookup', async (raw) => {
+      const p = ClientMethods['cache.lookup'].params.parse(raw);
+      return store().lookup(p.key, p.baseKey);
+    });
+    this.#browser.link.handle('cache.record', async (raw) => store().record(ClientMethods['cache.record'].params.parse(raw)));
+    this.#browser.link.handle('cache.invalidate', async (raw) => {
+      await store().invalidate(ClientMethods['cache.invalidate'].params.parse(raw).key);
+      return null;
+    });
     this.#browser.link.handle('model.generate', async (raw) => {
       const p = ClientMethods['model.generate'].params.parse(raw);
       const fn = this.#callbacks.get(p.callbackId);
@@ -229,8 +223,10 @@ export class Deckhand {
     const opId = randomUUID();
     const spec = options?.model ?? this.#options.model ?? defaultModel();
     const model = needsModel ? resolveModel(spec, this.#callbacks) : undefined;
+    const cache = cacheRun(this.#cache, parseCallOption(options?.cache));
     const wire = toWire(options, {
       opId,
+      ...(cache ? { cache } : {}),
       ...(model ? { model } : {}),
       ...(this.#options.systemPrompt !== undefined ? { systemPrompt: this.#options.systemPrompt } : {}),
       ...(options?.domSettleTimeoutMs === undefined && this.#options.domSettleTimeoutMs !== undefined ? { domSettleTimeoutMs: this.#options.domSettleTimeoutMs } : {}),
@@ -274,7 +270,7 @@ export class Deckhand {
     } catch (e) {
       throw e instanceof DeckhandError ? e : new DeckhandError(ErrorCode.InvalidArgument, (e as Error).message);
     }
-    instance.#cache = await cacheSettings(options);
+    instance.#cache = await cacheSettings(options, deckhandHome());
     browser.claimedBy = instance;
     browser.host.extract = (page, args) => instance.#pageExtract(page, args);
     instance.#serve();
@@ -297,42 +293,18 @@ export class Deckhand {
     return this.#client.call(method, params, { timeoutMs });
   }
 
-  /** Do one thing: an Action runs deterministically; an instruction needs a model. */
-  /** Do one thing: an Action runs deterministically; an instruction is carried out by the model. */
+  /** Do one thing: an Action runs deterministically; an instruction is carried out by the model (or replayed from the cache). */
   async act(input: string | Action, options?: CallOptions): Promise<ActResult> {
     if (typeof input !== 'string') {
       parseCallOption(options?.cache);
-      return this.#operation('act', { input: input as Record<string, unknown> }, options, false);
+      return this.#operation('act', { input: input as Record<string, unknown> }, { ...options, cache: false }, false);
     }
-    return runCached<ActResult>(this.#cache, {
-      op: 'act',
-      setting: parseCallOption(options?.cache),
-      bypass: !!(options?.locator || options?.ignoreLocators),
-      keyParts: () => this.#keyParts(input, options),
-      compute: () => this.#operation('act', { input }, options, true),
-      replay: (entry, threshold, count, keys) => this.#replayAct(input, entry, threshold, count, keys, options),
-      cacheable: (r) => (r.data.success && r.data.actions.length ? r.data.actions : undefined),
-      usageOf: (r) => r.metadata.usage,
-      setCache: (r, cache) => ({ ...r, metadata: { ...r.metadata, cache } }),
-    });
+    return this.#operation('act', { input }, options, true);
   }
 
   /** Elements that match the instruction (or the page's main actions), as Actions that act() can run. */
   observe(instruction?: string, options?: CallOptions): Promise<ObserveResult> {
-    return runCached<ObserveResult>(this.#cache, {
-      op: 'observe',
-      setting: parseCallOption(options?.cache),
-      bypass: !!(options?.locator || options?.ignoreLocators),
-      keyParts: () => this.#keyParts(instruction ?? '', options),
-      compute: () => this.#operation('observe', { instruction }, options, true),
-      replay: async (entry, threshold, count) => ({
-        data: entry.result as Action[],
-        metadata: this.#hitMeta(entry, threshold, count, ZERO_USAGE),
-      }),
-      cacheable: (r) => r.data,
-      usageOf: (r) => r.metadata.usage,
-      setCache: (r, cache) => ({ ...r, metadata: { ...r.metadata, cache } }),
-    });
+    return this.#operation('observe', { instruction }, options, true);
   }
 
   /**
@@ -346,33 +318,13 @@ export class Deckhand {
   ): Promise<ExtractResult<S extends ZodTypeAny ? z.infer<S> : S extends undefined ? { extraction: string } : unknown>> {
     const isZod = !!schema && typeof (schema as { safeParse?: unknown }).safeParse === 'function';
     const json = schema === undefined ? undefined : isZod ? jsonSchemaOf(schema as ZodTypeAny) : schema;
-    const r = await runCached<ExtractResult<unknown>>(this.#cache, {
-      op: 'extract',
-      setting: parseCallOption(options?.cache),
-      bypass: !!(options?.locator || options?.ignoreLocators),
-      keyParts: async () => ({ ...(await this.#keyParts(instruction ?? '', options)), schema: json }),
-      compute: () => this.#operation('extract', { instruction, schema: json }, options, true) as Promise<ExtractResult<unknown>>,
-      replay: async (entry, threshold, count) => ({ data: entry.result, metadata: this.#hitMeta(entry, threshold, count, ZERO_USAGE) }),
-      cacheable: (x) => x.data,
-      usageOf: (x) => x.metadata.usage,
-      setCache: (x, cache) => ({ ...x, metadata: { ...x.metadata, cache } }),
-    });
+    const r = (await this.#operation('extract', { instruction, schema: json }, options, true)) as ExtractResult<unknown>;
     if (isZod) {
       const parsed = (schema as ZodTypeAny).safeParse(r.data);
       if (!parsed.success) throw new DeckhandError(ErrorCode.ModelOutputInvalid, `the extracted data does not fit the schema: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'data'}: ${i.message}`).join('; ')}`);
       return { data: parsed.data, metadata: r.metadata } as never;
     }
     return r as never;
-  }
-
-  async #keyParts(instruction: string, options: CallOptions | undefined): Promise<Omit<KeyParts, 'op'>> {
-    const page = options?.page === undefined ? undefined : typeof options.page === 'number' ? options.page : options.page.id;
-    const fp = await this.#call('page.fingerprint', page === undefined ? {} : { page });
-    return { instruction, url: fp.url, fingerprint: fp.fingerprint, variableNames: Object.keys(options?.variables ?? {}), screenshot: !!options?.screenshot };
-  }
-
-  #hitMeta(entry: CacheEntry, threshold: number, count: number, usage: Usage): ResultMetadata {
-    return { actionId: randomUUID(), usage: { ...usage }, cache: { status: 'HIT', count, threshold, tokensSaved: tokensSaved(entry.usage) } };
   }
 
   /** page.extract with an instruction or schema: extract scoped to that page, with the earlier defaults. */
@@ -390,35 +342,6 @@ export class Deckhand {
       iframes: o.iframes ?? false,
     });
     return r.data;
-  }
-
-  /** Replay stored Actions with no model; a step whose element moved is re-inferred when selfHeal is on. */
-  async #replayAct(instruction: string, entry: CacheEntry, threshold: number, count: number, keys: { key: string; baseKey: string }, options?: CallOptions): Promise<ActResult> {
-    const stored = entry.result as Action[];
-    const values = normalizeVariables(options?.variables);
-    const actions: Action[] = [];
-    let usage: Usage = { ...ZERO_USAGE };
-    let healed = false;
-    for (const a of stored) {
-      try {
-        await this.#call('act', { input: { ...a, arguments: substitute(a.arguments ?? [], values) }, options: toWire({ page: options?.page, timeout: REPLAY_STEP_TIMEOUT_MS }, {}) }, REPLAY_STEP_TIMEOUT_MS);
-        actions.push(a);
-      } catch (e) {
-        if (!(e instanceof DeckhandError) || !HEALABLE.has(e.code)) throw e;
-        if (!this.#cache.selfHeal) throw new ReplayFailed(`step "${a.description}" failed: ${e.message}`);
-        this.#logger.log('info', `cache: self-healing step "${a.description}" (${e.message})`);
-        const h = await this.#operation('act', { input: healInstruction(a) }, { ...options, cache: false }, true);
-        usage = addUsage(usage, h.metadata.usage);
-        if (!h.data.success || !h.data.actions.length) throw new ReplayFailed(`step "${a.description}" could not be found again: ${h.data.message}`);
-        actions.push(...h.data.actions);
-        healed = true;
-      }
-    }
-    if (healed) await this.#cache.store!.record({ ...keys, op: 'act', result: actions, usage: entry.usage, replace: true });
-    return {
-      data: { success: true, message: `replayed ${actions.length} cached action${actions.length === 1 ? '' : 's'}${healed ? ' (self-healed)' : ''}`, actionDescription: instruction, actions },
-      metadata: this.#hitMeta(entry, threshold, count, usage),
-    };
   }
 
   /**
@@ -447,8 +370,10 @@ export class Deckhand {
     const o = rest[1] ?? {};
     const timeout = checkMs('the batch timeout', o.timeout ?? 30_000);
     const model = resolveModel(this.#options.model ?? defaultModel(), this.#callbacks);
+    const cache = cacheRun(this.#cache, undefined);
     const defaults = toWire(undefined, {
       model,
+      ...(cache ? { cache } : {}),
       ...(this.#options.systemPrompt !== undefined ? { systemPrompt: this.#options.systemPrompt } : {}),
       ...(this.#options.domSettleTimeoutMs !== undefined ? { domSettleTimeoutMs: this.#options.domSettleTimeoutMs } : {}),
     });

@@ -11,7 +11,7 @@ import { maskValues, normalizeVariables, substitute } from '../protocol/variable
 import type { AgentMode, AgentRecording, AgentResult, AgentRunParams, AgentStep } from '../protocol/agent';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { addUsage, ZERO_USAGE, type Usage } from '../protocol/schemas';
-import { HEALABLE, healInstruction } from './heal';
+import { replayActions } from './replay';
 import { performAction, withNavigationWait } from './actions';
 import { focusedSelector, inferAct, inferExtract, type InferenceDeps, type OpContext } from './inference';
 import { goto, withDeadline } from './pages';
@@ -302,17 +302,12 @@ async function replay(ax: AgentContext, p: AgentRunParams, page: number, rec: Ag
     const t0 = Date.now();
     try {
       if (s.tool === 'act') {
-        for (const action of s.actions ?? []) {
-          try {
-            await performAction(ax.port, page, { selector: action.selector }, action.method, substitute(action.arguments ?? [], vars), 3000);
-          } catch (e) {
-            if (!(e instanceof DeckhandError) || !HEALABLE.has(e.code)) throw e;
-            // Self-heal: find the element again from its description, with the execution model.
-            const healed = await inferAct(ax.deps, { page, model: p.executionModel, timeoutMs: p.toolTimeout, deadline: Date.now() + p.toolTimeout, domSettleTimeoutMs: 1500, variables: p.variables }, healInstruction(action));
-            onUsage(healed.usage);
-            if (!healed.result.data.success) return `step "${action.description}" could not be found again`;
-          }
-        }
+        // Self-heal: find a moved element again from its description, with the execution model.
+        const r = await replayActions(ax.port, page, s.actions ?? [], vars, async (instruction) => {
+          const h = await inferAct(ax.deps, { page, model: p.executionModel, timeoutMs: p.toolTimeout, deadline: Date.now() + p.toolTimeout, domSettleTimeoutMs: 1500, variables: p.variables }, instruction);
+          return { ...h.result.data, usage: h.usage };
+        });
+        onUsage(r.usage);
       } else if (PAGE_TOOLS.has(s.tool)) {
         await pageTool(ax, page, s.tool, s.args, vars, p.toolTimeout, false, p.allowSchemes);
       }

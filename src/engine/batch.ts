@@ -8,6 +8,8 @@
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import type { CommandClient, MethodName, Params, Result } from '../protocol/methods';
 import type { OperationOptions } from '../protocol/schemas';
+import { CacheCallOptionSchema } from '../protocol/cache';
+import { describeZodError } from '../protocol/zod-errors';
 import { BrowserContext, Page } from '../facade/page';
 import type { CallContext } from './engine';
 import type { SelfEvaluator } from './ports';
@@ -103,9 +105,14 @@ export class BatchRunner {
     };
     const defaults = st.params.defaults ?? {};
     const opts = (o?: Record<string, unknown>): OperationOptions => {
-      const { page, ...rest } = o ?? {};
+      const { page, cache: setting, ...rest } = o ?? {};
       const pageId = page === undefined ? undefined : typeof page === 'number' ? page : (page as { id?: number }).id;
-      return { ...defaults, ...rest, ...(pageId !== undefined ? { page: pageId } : {}) } as OperationOptions;
+      // The callback's cache option, as the client library takes it, over the client's cache (defaults.cache).
+      const parsed = CacheCallOptionSchema.safeParse(setting ?? true);
+      if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, 'cache option'));
+      const { cache: base, ...others } = defaults;
+      const cache = parsed.data === false || !base ? undefined : typeof parsed.data === 'object' ? { ...base, threshold: parsed.data.threshold } : base;
+      return { ...others, ...rest, ...(cache ? { cache } : {}), ...(pageId !== undefined ? { page: pageId } : {}) } as OperationOptions;
     };
     const context = new BatchContext(client);
     const batch = {

@@ -6,14 +6,17 @@
 import { describeZodError } from '../protocol/zod-errors';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { Methods, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
-import { ActionSchema, DEFAULTS, ZERO_USAGE, type ActResult, type OperationOptions, type PageInfo, type Metrics, type ResultMetadata, type Usage } from '../protocol/schemas';
+import { ActionSchema, DEFAULTS, ZERO_USAGE, type Action, type ActResult, type CacheInfo, type ExtractResult, type ObserveResult, type OperationOptions, type PageInfo, type Metrics, type ResultMetadata, type Usage } from '../protocol/schemas';
 import type { CallbackInvoker, LanguageModelFactory } from '../models/call';
 import { focusedSelector, inferAct, inferExtract, inferObserve, type InferenceDeps, type LogEvent, type OpContext } from './inference';
+import { normalizeVariables } from '../protocol/variables';
 import { performAction, validateAction } from './actions';
 import { countTarget, highlightTarget } from './frames';
 import { MetricsBook } from './metrics';
 import { evaluate, goto, openPage, screenshot, withDeadline } from './pages';
-import type { BrowserPort, SelfEvaluator, StatePort } from './ports';
+import type { BrowserPort, CacheStorePort, SelfEvaluator, StatePort } from './ports';
+import { runCached, type CachedOp, type KeyParts } from './cache';
+import { replayActions, ReplayFailed, type Healer } from './replay';
 import { ENGINE_VERSION } from '../protocol/version';
 import { BatchRunner } from './batch';
 import { runAgent } from './agent';
@@ -47,6 +50,8 @@ export interface CallContext {
   log: (e: LogEvent) => void;
   /** Run one of the caller's own agent tools on the caller's side. */
   invokeTool?: (name: string, input: unknown, timeoutMs: number) => Promise<string>;
+  /** The caller's result cache (`cache.store: 'caller'`), answered by the caller within its own tenant. */
+  cache?: CacheStorePort;
 }
 
 const NO_CALLER: CallContext = {
@@ -74,6 +79,8 @@ export class Engine implements CommandClient {
     private readonly state?: StatePort,
     private readonly languageModel?: LanguageModelFactory,
     selfEvaluator?: SelfEvaluator,
+    /** The extension's own result cache (`cache.store: 'extension'`): the side panel's. */
+    private readonly cacheStore?: CacheStorePort,
   ) {
     this.batches = new BatchRunner(this, selfEvaluator, async () => (await this.activePage()).id);
     // Metrics outlive a stopped worker: restore them before the first command.
@@ -153,20 +160,33 @@ export class Engine implements CommandClient {
       },
       'batch.run': async (p: Params<'batch.run'>, ctx) => this.batches.run(p, ctx),
       act: async (p: Params<'act'>, ctx) => this.act(p, ctx),
+      'act.replay': async (p: Params<'act.replay'>, ctx) => {
+        const heal = p.model ? this.healer(await this.opContext('act', { page: p.page, model: p.model, variables: p.variables }, ctx), ctx) : null;
+        try {
+          return await replayActions(this.port, p.page, p.actions, normalizeVariables(p.variables), heal);
+        } catch (e) {
+          if (e instanceof ReplayFailed) throw new DeckhandError(ErrorCode.ActionFailed, e.message);
+          throw e;
+        }
+      },
       observe: async (p: Params<'observe'>, ctx) => {
         const op = await this.opContext('observe', p.options, ctx);
-        const r = await inferObserve(this.deps(ctx), op, p.instruction);
-        await this.addUsage('observe', r.usage);
-        return { data: r.data, metadata: this.meta(r.usage, r.confidence) };
+        return this.cached<ObserveResult>('observe', p.options, ctx, op, p.instruction ?? '', undefined, async () => {
+          const r = await inferObserve(this.deps(ctx), op, p.instruction);
+          await this.addUsage('observe', r.usage);
+          return { data: r.data, metadata: this.meta(r.usage, r.confidence) };
+        });
       },
       extract: async (p: Params<'extract'>, ctx) => {
         if (p.schema !== undefined && (typeof p.schema !== 'object' || p.schema === null || Array.isArray(p.schema))) {
           throw new DeckhandError(ErrorCode.InvalidArgument, 'the extract schema must be a zod schema or a JSON Schema object');
         }
         const op = await this.opContext('extract', p.options, ctx);
-        const r = await inferExtract(this.deps(ctx), op, p.instruction, p.schema as Record<string, unknown> | undefined);
-        await this.addUsage('extract', r.usage);
-        return { data: r.data, metadata: this.meta(r.usage, r.confidence) };
+        return this.cached<ExtractResult<unknown>>('extract', p.options, ctx, op, p.instruction ?? '', p.schema, async () => {
+          const r = await inferExtract(this.deps(ctx), op, p.instruction, p.schema as Record<string, unknown> | undefined);
+          await this.addUsage('extract', r.usage);
+          return { data: r.data, metadata: this.meta(r.usage, r.confidence) };
+        });
       },
       metrics: async () => {
         await this.restored;
@@ -242,6 +262,50 @@ export class Engine implements CommandClient {
     };
   }
 
+  /**
+   * act/observe/extract through the result cache (engine/cache.ts). A hit of act replays its
+   * stored Actions, re-inferring a step whose element moved when selfHeal is on; a hit of
+   * observe or extract returns the stored data. A locator or ignoreLocators skips the lookup.
+   */
+  private cached<R extends { metadata: ResultMetadata }>(
+    kind: CachedOp, options: OperationOptions | undefined, ctx: CallContext, op: OpContext, instruction: string, schema: unknown, compute: () => Promise<R>,
+  ): Promise<R> {
+    const setting = options?.locator || options?.ignoreLocators ? undefined : options?.cache;
+    const store = (setting?.store === 'extension' ? this.cacheStore : ctx.cache) ?? null;
+    const keyParts = async (): Promise<Omit<KeyParts, 'op'>> => ({
+      instruction, ...(await fingerprint(this.port, op.page)), ...(schema !== undefined ? { schema } : {}),
+      variableNames: Object.keys(op.variables ?? {}), screenshot: !!op.screenshot,
+    });
+    return runCached<R>(store, setting, {
+      op: kind,
+      keyParts,
+      compute,
+      replay: async (entry) => {
+        if (kind !== 'act') return { result: { data: entry.result, metadata: this.meta({ ...ZERO_USAGE }) } as unknown as R };
+        const r = await replayActions(this.port, op.page, entry.result as Action[], normalizeVariables(op.variables), setting!.selfHeal ? this.healer(op, ctx) : null);
+        const n = r.actions.length;
+        const result: ActResult = {
+          data: { success: true, message: `replayed ${n} cached action${n === 1 ? '' : 's'}${r.healed ? ' (self-healed)' : ''}`, actionDescription: instruction, actions: r.actions },
+          metadata: this.meta(r.usage),
+        };
+        return { result: result as unknown as R, ...(r.healed ? { healed: r.actions } : {}) };
+      },
+      cacheable: (r) => (kind !== 'act' ? (r as unknown as { data: unknown }).data : (r as unknown as ActResult).data.success && (r as unknown as ActResult).data.actions.length ? (r as unknown as ActResult).data.actions : undefined),
+      usageOf: (r) => r.metadata.usage,
+      withCache: (r, cache: CacheInfo) => ({ ...r, metadata: { ...r.metadata, cache } }),
+    });
+  }
+
+  /** Re-infer one stored step with the operation's model; a successful heal counts towards metrics. */
+  private healer(op: OpContext, ctx: CallContext, model = op.model): Healer {
+    return async (instruction) => {
+      ctx.log({ level: 'info', message: `cache: self-healing with "${instruction}"`, data: { opId: op.opId } });
+      const h = await inferAct(this.deps(ctx), { ...op, model }, instruction);
+      if (h.result.data.success) await this.addUsage('act', h.usage);
+      return { success: h.result.data.success, message: h.result.data.message, actions: h.result.data.actions, usage: h.usage };
+    };
+  }
+
   private async activePage(): Promise<PageInfo> {
     const p = await this.port.activePage();
     if (p) return p;
@@ -259,10 +323,13 @@ export class Engine implements CommandClient {
     if (typeof p.input === 'string') {
       if (!p.input.trim()) throw new DeckhandError(ErrorCode.InvalidArgument, 'act needs a non-empty instruction or an Action');
       const op = await this.opContext('act', p.options, ctx);
-      const r = await inferAct(this.deps(ctx), op, p.input);
-      // Only a successful operation counts towards metrics.
-      if (r.result.data.success) await this.addUsage('act', r.usage);
-      return { ...r.result, metadata: this.meta(r.usage, r.confidence) };
+      const instruction = p.input;
+      return this.cached<ActResult>('act', p.options, ctx, op, instruction, undefined, async () => {
+        const r = await inferAct(this.deps(ctx), op, instruction);
+        // Only a successful operation counts towards metrics.
+        if (r.result.data.success) await this.addUsage('act', r.usage);
+        return { ...r.result, metadata: this.meta(r.usage, r.confidence) };
+      });
     }
     const parsed = ActionSchema.safeParse(p.input);
     if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, 'Action'));

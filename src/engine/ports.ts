@@ -3,6 +3,7 @@
  * (src/browser/chrome-port.ts); unit tests implement them with fakes.
  */
 import type { PageInfo } from '../protocol/schemas';
+import type { CacheLookupResponse, CacheRecordRequest } from '../protocol/cache';
 
 export interface CdpSession {
   send<T = unknown>(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<T>;
@@ -66,4 +67,18 @@ export interface StatePort {
 /** Runs an expression in the worker's own JavaScript context through CDP (MV3 forbids eval in extension code). */
 export interface SelfEvaluator {
   evaluate(expression: string, timeoutMs: number): Promise<unknown>;
+}
+
+/**
+ * Where the result cache keeps its entries (engine/cache.ts holds the policy). Implemented by
+ * the caller's store over RPC (the SQLite file on the Node side, scoped there to the caller's
+ * key), by IndexedDB in the extension (src/browser/idb-store.ts), and in memory for tests.
+ */
+export interface CacheStorePort {
+  /** Count one more use of `key` and return its entry; `pageChanged` when only `baseKey` is known. */
+  lookup(key: string, baseKey: string): Promise<CacheLookupResponse>;
+  /** Store a computed result, counting agreement with the one stored before. */
+  record(req: CacheRecordRequest): Promise<{ agree: number }>;
+  /** Drop an entry whose stored steps no longer work. */
+  invalidate(key: string): Promise<void>;
 }

@@ -6,7 +6,7 @@
 import { DeckhandError, ErrorCode, isDeckhandError } from '../protocol/errors';
 import type { AgentRecording, AgentStep } from '../protocol/agent';
 import { QaRecordingSchema, type QaRecording, type QaStep } from '../protocol/panel';
-import type { Action, Metrics, Usage } from '../protocol/schemas';
+import type { Action, CacheInfo, CacheRun, Metrics, Usage } from '../protocol/schemas';
 import type { CommandClient } from '../protocol/methods';
 import type { ResolvedModel } from '../protocol/model';
 import type { LogLine } from './client';
@@ -27,6 +27,8 @@ export interface Entry {
   startedAt: number;
   durationMs?: number;
   usage?: Usage;
+  /** How the result cache served it (act, observe, extract). */
+  cache?: CacheInfo;
   model?: string;
   message?: string;
   events: TimelineEvent[];
@@ -56,6 +58,8 @@ export interface SessionDeps {
 }
 
 const newId = () => crypto.randomUUID().slice(0, 8);
+/** The panel's instructions use the extension's own cache: a repeated instruction on an unchanged page replays. */
+const PANEL_CACHE: CacheRun = { threshold: 1, selfHeal: true, store: 'extension' };
 const errorOf = (e: unknown) => (isDeckhandError(e) ? { code: e.code, message: e.message } : { code: ErrorCode.Internal, message: e instanceof Error ? e.message : String(e) });
 
 export class PanelSession {
@@ -142,20 +146,20 @@ export class PanelSession {
       const page = await this.deps.targetTab();
       await this.noteManualNavigation(page);
       const opId = (this.opId = newId());
-      const options = { page, model, opId };
+      const options = { page, model, opId, cache: PANEL_CACHE };
       this.update(entry.id, { model: model.name });
       if (kind === 'act') {
         const r = await this.deps.client.call('act', { input: text, options });
-        const patch: Partial<Entry> = { usage: r.metadata.usage, message: r.data.message };
+        const patch: Partial<Entry> = { usage: r.metadata.usage, cache: r.metadata.cache, message: r.data.message };
         if (r.data.success && r.data.actions.length) await this.record({ kind: 'act', id: newId(), description: text, actions: r.data.actions, urlAfter: await this.url(page) });
         this.finish(entry, r.data.success ? 'done' : 'failed', patch, r.data.success ? undefined : { code: 'ACT_FAILED', message: r.data.message });
       } else if (kind === 'observe') {
         const r = await this.deps.client.call('observe', { instruction: text || undefined, options });
-        this.finish(entry, 'done', { usage: r.metadata.usage, observed: r.data, message: `${r.data.length} element${r.data.length === 1 ? '' : 's'} found` });
+        this.finish(entry, 'done', { usage: r.metadata.usage, cache: r.metadata.cache, observed: r.data, message: `${r.data.length} element${r.data.length === 1 ? '' : 's'} found` });
       } else if (kind === 'extract') {
         const r = await this.deps.client.call('extract', { instruction: text || undefined, schema, options });
         await this.record({ kind: 'extract', id: newId(), description: text || 'Extract the page', ...(schema ? { schema } : {}), data: r.data, urlAfter: await this.url(page) });
-        this.finish(entry, 'done', { usage: r.metadata.usage, data: r.data });
+        this.finish(entry, 'done', { usage: r.metadata.usage, cache: r.metadata.cache, data: r.data });
       } else {
         const maxSteps = 20;
         const toolTimeout = 30_000;
@@ -287,12 +291,14 @@ export class PanelSession {
     switch (step.kind) {
       case 'goto':
         return (await c.call('page.goto', { page, url: step.url })).url;
-      case 'act':
-        for (const action of step.actions) {
-          const r = await c.call('act', { input: action, options: { page } });
-          if (!r.data.success) throw new DeckhandError(ErrorCode.ActionFailed, `"${step.description}": ${r.data.message}`);
-        }
+      case 'act': {
+        // The one replay of stored Actions (engine/replay.ts); the model only re-finds a moved element.
+        const model = await this.deps.resolveModel().catch(() => undefined);
+        await c.call('act.replay', { page, actions: step.actions, ...(model ? { model } : {}) }).catch((e: unknown) => {
+          throw isDeckhandError(e) ? new DeckhandError(e.code, `"${step.description}": ${e.message}`, e.data) : e;
+        });
         return this.url(page);
+      }
       case 'press':
         await c.call('page.press', { page, keys: step.keys });
         return this.url(page);

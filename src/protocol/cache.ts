@@ -46,3 +46,26 @@ export const CacheRecordRequestSchema = z
   .strict();
 export type CacheRecordRequest = z.infer<typeof CacheRecordRequestSchema>;
 export const CacheRecordResponseSchema = z.object({ agree: z.number().int().nonnegative() });
+
+export const CacheInvalidateRequestSchema = z.object({ key: z.string().min(16) }).strict();
+export type CacheInvalidateRequest = z.infer<typeof CacheInvalidateRequestSchema>;
+export const CacheInvalidateResponseSchema = z.null();
+
+/**
+ * The worker's calls to the client whose store backs an operation (`store: 'caller'`). The
+ * client answers them from its own store, scoped to its own tenant: the worker never names one.
+ */
+export const CacheClientMethods = {
+  'cache.lookup': { params: CacheLookupRequestSchema, result: CacheLookupResponseSchema },
+  'cache.record': { params: CacheRecordRequestSchema, result: CacheRecordResponseSchema },
+  'cache.invalidate': { params: CacheInvalidateRequestSchema, result: CacheInvalidateResponseSchema },
+} as const;
+
+/**
+ * Agreement after recording `next` over `prev` (every store counts it this way): the same
+ * result again adds one, a different one starts over, and a self-healed replacement keeps it.
+ */
+export function nextAgree(prev: { result?: unknown; agree: number } | undefined, next: CacheRecordRequest): number {
+  if (next.replace) return Math.max(1, prev?.agree ?? 1);
+  return prev && JSON.stringify(prev.result ?? null) === JSON.stringify(next.result ?? null) ? prev.agree + 1 : 1;
+}

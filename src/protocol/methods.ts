@@ -6,11 +6,12 @@ import { z } from 'zod';
 import {
   ActionSchema, ActResultSchema, ExtractResultSchema, GotoOptionsSchema, LocatorSpecSchema,
   MetricsSchema, ObserveResultSchema, OperationOptionsSchema, PageIdSchema, PageInfoSchema,
-  ScreenshotOptionsSchema, SnapshotOptionsSchema, SnapshotResultSchema, TimeoutMsSchema,
+  ScreenshotOptionsSchema, SnapshotOptionsSchema, SnapshotResultSchema, TimeoutMsSchema, UsageSchema, VariablesSchema,
 } from './schemas';
-import { ModelReplySchema, ModelRequestSchema } from './model';
+import { ModelReplySchema, ModelRequestSchema, ResolvedModelSchema } from './model';
 import { AgentRecordingSchema, AgentResultSchema, AgentRunParamsSchema } from './agent';
 import { AllowSchemesSchema } from './url-policy';
+import { CacheClientMethods } from './cache';
 
 const page = z.object({ page: PageIdSchema }).strict();
 
@@ -125,6 +126,16 @@ export const Methods = {
     params: z.object({ input: z.union([z.string(), z.record(z.unknown())]), options: OperationOptionsSchema.optional() }).strict(),
     result: ActResultSchema,
   },
+  /**
+   * Perform stored Actions with no model (a recorded step), as a cache hit does: a step whose
+   * element moved is re-found from its description with `model` when one is given.
+   */
+  'act.replay': {
+    params: z
+      .object({ page: PageIdSchema, actions: z.array(ActionSchema).min(1), variables: VariablesSchema.optional(), model: ResolvedModelSchema.optional() })
+      .strict(),
+    result: z.object({ actions: z.array(ActionSchema), healed: z.boolean(), usage: UsageSchema }),
+  },
   observe: {
     params: z.object({ instruction: z.string().optional(), options: OperationOptionsSchema.optional() }).strict(),
     result: ObserveResultSchema,
@@ -152,6 +163,8 @@ export const ClientMethods = {
     params: z.object({ name: z.string(), input: z.unknown() }).strict(),
     result: z.object({ output: z.string() }),
   },
+  /** The caller's result cache (protocol/cache.ts). */
+  ...CacheClientMethods,
   /** A log line of an operation (never holds keys or variable values). */
   log: {
     params: z

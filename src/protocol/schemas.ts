@@ -69,6 +69,16 @@ export const CacheInfoSchema = z.object({
 });
 export type CacheInfo = z.infer<typeof CacheInfoSchema>;
 
+/**
+ * How an operation uses the result cache, resolved by the caller (absent: no lookup, DISABLED).
+ * `store`: 'caller' asks the client that sent the command (its store, scoped by its key on the
+ * Node side), 'extension' uses the extension's own store (the side panel).
+ */
+export const CacheRunSchema = z
+  .object({ threshold: z.number().int().positive(), selfHeal: z.boolean(), store: z.enum(['caller', 'extension']) })
+  .strict();
+export type CacheRun = z.infer<typeof CacheRunSchema>;
+
 export const ResultMetadataSchema = z.object({
   actionId: z.string(),
   cache: CacheInfoSchema,
@@ -160,6 +170,8 @@ export const OperationOptionsSchema = z
     opId: z.string().optional(),
     /** Include iframe content (default true). */
     iframes: z.boolean().optional(),
+    /** The result cache for act/observe/extract; ignored by other methods. */
+    cache: CacheRunSchema.optional(),
   })
   .strict();
 export type OperationOptions = z.infer<typeof OperationOptionsSchema>;

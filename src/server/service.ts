@@ -9,7 +9,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { ZodTypeAny } from 'zod';
-import { CacheLookupRequestSchema, CacheRecordRequestSchema } from '../protocol/cache';
+import { CacheInvalidateRequestSchema, CacheLookupRequestSchema, CacheRecordRequestSchema } from '../protocol/cache';
 import { DeckhandError, ERROR_MAP, ErrorCode } from '../protocol/errors';
 import {
   ActRequestSchema, EndRequestSchema, ExtractRequestSchema, NavigateRequestSchema, ObserveRequestSchema, StartSessionRequestSchema, type StreamEvent,
@@ -177,7 +177,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
   const log = (line: string) => rawLog(scrubCredentials(line, keys.secrets));
   const store = o.store ?? (await SqliteStore.open(join(o.home, 'cache.db')));
   const maxBody = o.maxBodyBytes ?? 1024 * 1024;
-  const sessions = new SessionManager({ maxSessions: o.maxSessions ?? 4, idleTimeoutMs: o.idleTimeoutMs ?? 10 * 60_000, allowUrlSchemes: o.allowUrlSchemes }, {}, log);
+  const sessions = new SessionManager({ maxSessions: o.maxSessions ?? 4, idleTimeoutMs: o.idleTimeoutMs ?? 10 * 60_000, allowUrlSchemes: o.allowUrlSchemes }, {}, log, store);
   const inflight = new Set<Promise<unknown>>();
   const mcp = o.mcp === false ? null : new McpHttpHandler(keys, sessions, o.home, o.mcpOptions);
   const bindHost = o.host ?? '127.0.0.1';
@@ -335,6 +335,13 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     [
       /^\/v1\/cache\/record$/,
       async ({ res, body, tenant }) => send(res, 200, { success: true, data: await store.record(parse(CacheRecordRequestSchema, body, 'cache record'), tenant) }),
+    ],
+    [
+      /^\/v1\/cache\/invalidate$/,
+      async ({ res, body, tenant }) => {
+        await store.invalidate(parse<{ key: string }>(CacheInvalidateRequestSchema, body, 'cache invalidate').key, tenant);
+        send(res, 200, { success: true, data: null });
+      },
     ],
   ];
 

@@ -9,6 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { Deckhand, type CreateOptions } from '../client/deckhand';
 import { localBrowser, type BrowserHandle } from '../client/browser';
 import type { LogLine } from '../client/logging';
+import { forTenant, type CacheStore } from '../client/cache/store';
 import { DEFAULTS, MAX_CALL_MS } from '../protocol/schemas';
 import type { StartSessionRequest } from '../protocol/http';
 import { HttpError } from './http-error';
@@ -59,6 +60,8 @@ export class SessionManager {
     private readonly limits: SessionLimits,
     private readonly defaults: Partial<CreateOptions> = {},
     private readonly log: (line: string) => void = () => undefined,
+    /** The result cache: each session sees only its owner's entries, and looks up when a call asks (`cache` on act/observe/extract). */
+    private readonly cacheStore?: CacheStore,
   ) {
     // Forgotten, overdue and crashed sessions end on the next sweep.
     this.sweeper = setInterval(() => void this.sweep(), Math.min(5_000, Math.max(1000, limits.idleTimeoutMs / 4)));
@@ -91,6 +94,7 @@ export class SessionManager {
         ...(req.systemPrompt !== undefined ? { systemPrompt: req.systemPrompt } : {}),
         ...(req.domSettleTimeoutMs !== undefined ? { domSettleTimeoutMs: req.domSettleTimeoutMs } : {}),
         ...(req.selfHeal !== undefined ? { selfHeal: req.selfHeal } : {}),
+        ...(this.cacheStore ? { cache: { store: forTenant(this.cacheStore, owner), enabled: false } } : {}),
         logging: { level: 'debug', callback: (line) => session.listener?.(line) },
       });
       this.sessions.set(session.id, session);

@@ -129,4 +129,33 @@ describe('experimentalBatch', () => {
       h.dh = await Deckhand.create({ browser });
     }
   });
+
+  it("a callback's act uses the client's cache: the second identical act is a HIT with no model call; cache: false skips it", async () => {
+    const ms = await startModelServer();
+    const browser = h.browser;
+    await h.dh.close();
+    const dh = await Deckhand.create({ browser, model: { modelName: 'openai/gpt-4.1-mini', apiKey: 'k', baseURL: ms.url }, cache: { store: 'memory' } });
+    try {
+      await h.open('/form.html');
+      ms.script((_r, prompt) => ({ object: { found: true, elementId: idFor(prompt, /button "Multi"/), method: 'click', arguments: [], description: 'Multi', twoStep: false, reason: '' }, usage: { input: 77, output: 7 } }));
+      const r = await dh.experimentalBatch(async (b) => {
+        const first = await b.act('click the Multi button');
+        const second = await b.act('click the Multi button');
+        const off = await b.act('click the Multi button', { cache: false });
+        return [first, second, off].map((x) => ({ cache: x.metadata.cache, success: x.data.success }));
+      });
+      expect(r).toEqual([
+        { cache: { status: 'MISS', count: 1, threshold: 1, missReason: 'not_found' }, success: true },
+        { cache: { status: 'HIT', count: 2, threshold: 1, tokensSaved: { inputTokens: 77, outputTokens: 7, totalTokens: 84 } }, success: true },
+        { cache: { status: 'DISABLED' }, success: true },
+      ]);
+      expect(ms.requests).toHaveLength(2); // the first act and the one with cache: false
+      // The entry lives in the client's store: the client's own act outside the batch hits it too.
+      expect((await dh.act('click the Multi button')).metadata.cache.status).toBe('HIT');
+    } finally {
+      await dh.close();
+      await ms.close();
+      h.dh = await Deckhand.create({ browser });
+    }
+  });
 });

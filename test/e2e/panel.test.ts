@@ -328,6 +328,26 @@ describe('side panel', () => {
     expect(await panel.text('[data-testid=empty]')).toContain('Nothing run yet');
   });
 
+  it("runs the same instruction twice: the second is served from the extension's IndexedDB cache and still acts", async () => {
+    const page = h.browser.context.page(fixtureTab);
+    await page.goto(h.origin + '/form.html');
+    await panel.waitFor(`document.querySelector('[data-testid=target]')?.textContent.includes('form.html')`, 'the panel to follow the navigation');
+    const cacheOfLast = () => panel.eval<string | undefined>(`[...document.querySelectorAll('[data-testid=entry]')].at(-1).dataset.cache`);
+    expect((await panel.runInstruction('act', 'click the Multi button')).status).toBe('done');
+    expect(await cacheOfLast()).toBe('MISS');
+    const second = await panel.runInstruction('act', 'click the Multi button');
+    expect(second.status).toBe('done');
+    expect(await cacheOfLast()).toBe('HIT');
+    expect(second.text).toContain('from cache');
+    expect(second.text).toMatch(/replayed 1 cached action/);
+    expect(await page.evaluate(() => (window as unknown as { __log: string[] }).__log.filter((l) => l === 'click:multi').length)).toBe(2);
+    // The entry is in the extension's own IndexedDB (the panel shares the worker's origin).
+    const stored = await panel.eval<number>(
+      `new Promise((resolve, reject) => { const r = indexedDB.open('deckhand-cache'); r.onerror = () => reject(r.error); r.onsuccess = () => { const q = r.result.transaction('entries').objectStore('entries').count(); q.onsuccess = () => { resolve(q.result); r.result.close(); }; }; })`,
+    );
+    expect(stored).toBeGreaterThanOrEqual(1);
+  });
+
   it('keeps a provider key out of the panel once saved, and Escape stops a running agent', async () => {
     const ms = await startModelServer();
     try {

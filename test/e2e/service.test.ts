@@ -10,12 +10,13 @@ import { idFor, startModelServer, type ModelServer } from '../fixtures/model-ser
 import { readEvents } from './sse';
 
 const KEY = 'svc-test-key';
+const OTHER_KEY = 'svc-other-key';
 let svc: RunningService;
 let servers: Awaited<ReturnType<typeof startFixtureServers>>;
 let ms: ModelServer;
 
 beforeAll(async () => {
-  process.env.DECKHAND_API_KEYS = KEY;
+  process.env.DECKHAND_API_KEYS = `${KEY},${OTHER_KEY}`;
   servers = await startFixtureServers();
   ms = await startModelServer();
   svc = await startService({ home: mkdtempSync(join(tmpdir(), 'dh-svc-')), port: 0, maxSessions: 3, maxBodyBytes: 64 * 1024 });
@@ -68,6 +69,35 @@ describe('the session lifecycle', () => {
     const after = await json(`/v1/sessions/${id}/act`, { input: { selector: '#multi', description: 'x' } });
     expect(after.status).toBe(404);
     expect(after.body.error!.code).toBe('SESSION_NOT_FOUND');
+  });
+});
+
+describe('the result cache over HTTP', () => {
+  it("act with cache hits on the second identical call and says so; without it nothing is looked up; another key's session never sees the entry", async () => {
+    const startOn = async (key: string) => {
+      const id = (await json('/v1/sessions/start', { model: model() }, { 'x-dh-api-key': key })).body.data.sessionId as string;
+      await json(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/form.html` }, { 'x-dh-api-key': key });
+      return id;
+    };
+    const id = await startOn(KEY);
+    ms.script((_r, prompt) => ({ object: { found: true, elementId: idFor(prompt, /button "Multi"/), method: 'click', arguments: [], description: 'Multi', twoStep: false, reason: '' }, usage: { input: 120, output: 12 } }));
+    const before = ms.requests.length;
+    const plain = await json(`/v1/sessions/${id}/act`, { input: 'click the Multi button' });
+    expect(plain.body.data.metadata.cache).toEqual({ status: 'DISABLED' });
+    const first = await json(`/v1/sessions/${id}/act`, { input: 'click the Multi button', cache: true });
+    expect(first.body.data.metadata.cache).toEqual({ status: 'MISS', count: 1, threshold: 1, missReason: 'not_found' });
+    const second = await json(`/v1/sessions/${id}/act`, { input: 'click the Multi button', cache: true });
+    expect(second.status).toBe(200);
+    expect(second.body.data.data.success).toBe(true);
+    expect(second.body.data.metadata.cache).toEqual({ status: 'HIT', count: 2, threshold: 1, tokensSaved: { inputTokens: 120, outputTokens: 12, totalTokens: 132 } });
+    expect(second.body.data.metadata.usage.inputTokens).toBe(0);
+    expect(ms.requests.length - before).toBe(2); // the hit made no model call
+    await json(`/v1/sessions/${id}/end`, {});
+    // The other key's session, same page and instruction: its own cache has nothing.
+    const other = await startOn(OTHER_KEY);
+    const theirs = await json(`/v1/sessions/${other}/act`, { input: 'click the Multi button', cache: true }, { 'x-dh-api-key': OTHER_KEY });
+    expect(theirs.body.data.metadata.cache).toMatchObject({ status: 'MISS', missReason: 'not_found' });
+    await json(`/v1/sessions/${other}/end`, {}, { 'x-dh-api-key': OTHER_KEY });
   });
 });
 

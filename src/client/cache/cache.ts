@@ -1,14 +1,14 @@
 /**
- * The result cache, on the client side: look a call up before computing it,
- * replay stored Actions through the deterministic path on a hit, self-heal a step
- * whose element moved, and record what was computed. Hits cost no tokens.
+ * The result cache, as a Node client sees it: which store answers the worker's cache calls
+ * (the policy itself runs in the engine, src/engine/cache.ts), and how the instance's and
+ * each call's settings become the `cache` option an operation carries.
  */
+import { join } from 'node:path';
 import { DeckhandError, ErrorCode } from '../../protocol/errors';
-import { CacheCallOptionSchema, type CacheCallOption, type CacheEntry } from '../../protocol/cache';
-import type { CacheInfo, Usage } from '../../protocol/schemas';
+import { CacheCallOptionSchema, type CacheCallOption } from '../../protocol/cache';
+import type { CacheRun } from '../../protocol/schemas';
 import { describeZodError } from '../../protocol/zod-errors';
-import { cacheKeys, type KeyParts } from './keys';
-import type { CacheStore } from './store';
+import { MemoryStore, RemoteStore, SqliteStore, type CacheStore } from './store';
 
 export interface CacheSettings {
   store: CacheStore | null;
@@ -18,11 +18,14 @@ export interface CacheSettings {
   selfHeal: boolean;
 }
 
-export type Op = 'act' | 'observe' | 'extract';
-
-export { HEALABLE, healInstruction } from '../../engine/heal';
-
-export class ReplayFailed extends Error {}
+/** The instance option: true, or where the entries live and how many agreeing results a hit needs. */
+export type CacheOption = boolean | {
+  threshold?: number;
+  /** 'local' (SQLite in DECKHAND_HOME, the default), 'memory', a SQLite file, or a store of your own (the HTTP service passes each key's). */
+  store?: 'local' | 'memory' | { path: string } | CacheStore;
+  /** Whether calls without a `cache` option look up (default true). */
+  enabled?: boolean;
+};
 
 export function parseCallOption(v: unknown): CacheCallOption | undefined {
   if (v === undefined) return undefined;
@@ -31,41 +34,26 @@ export function parseCallOption(v: unknown): CacheCallOption | undefined {
   return r.data;
 }
 
-export interface CachedRun<R> {
-  op: Op;
-  setting: CacheCallOption | undefined;
-  bypass: boolean;
-  keyParts: () => Promise<Omit<KeyParts, 'op'>>;
-  compute: () => Promise<R>;
-  /** Serve a hit from the stored entry; throw ReplayFailed to fall back to computing. */
-  replay: (entry: CacheEntry, threshold: number, count: number, keys: { key: string; baseKey: string }) => Promise<R>;
-  /** The part of a computed result to store, or undefined to store nothing (a failed act). */
-  cacheable: (r: R) => unknown | undefined;
-  usageOf: (r: R) => Usage;
-  setCache: (r: R, info: CacheInfo) => R;
+const isStore = (s: unknown): s is CacheStore => !!s && typeof s === 'object' && typeof (s as CacheStore).lookup === 'function';
+
+export async function cacheSettings(o: { cache?: CacheOption; selfHeal?: boolean; apiKey?: string; apiUrl?: string }, home: string): Promise<CacheSettings> {
+  const c = o.cache;
+  if (c !== undefined && typeof c !== 'boolean' && (typeof c !== 'object' || c === null)) throw new DeckhandError(ErrorCode.InvalidArgument, 'cache must be true, false or { threshold?, store? }');
+  const threshold = typeof c === 'object' && c.threshold !== undefined ? c.threshold : 1;
+  if (!Number.isInteger(threshold) || threshold < 1) throw new DeckhandError(ErrorCode.InvalidArgument, `cache.threshold must be a positive integer, got ${JSON.stringify(threshold)}`);
+  const selfHeal = o.selfHeal ?? true;
+  const enabled = typeof c === 'object' ? c.enabled ?? true : c !== false;
+  if ((o.apiKey === undefined) !== (o.apiUrl === undefined)) throw new DeckhandError(ErrorCode.InvalidArgument, 'apiKey and apiUrl go together: give both to use a Deckhand service');
+  if (o.apiKey && o.apiUrl) return { store: new RemoteStore(o.apiUrl, o.apiKey), enabled, threshold, selfHeal };
+  if (!c) return { store: null, enabled: false, threshold, selfHeal };
+  const where = typeof c === 'object' ? (c.store ?? 'local') : 'local';
+  const store = isStore(where) ? where : where === 'memory' ? new MemoryStore() : await SqliteStore.open(typeof where === 'object' ? where.path : join(home, 'cache.db'));
+  return { store, enabled, threshold, selfHeal };
 }
 
-export async function runCached<R>(s: CacheSettings, run: CachedRun<R>): Promise<R> {
-  const wanted = run.setting === undefined ? s.enabled : run.setting !== false;
-  if (!s.store || !wanted || run.bypass) return run.setCache(await run.compute(), { status: 'DISABLED' });
-  const threshold = typeof run.setting === 'object' ? run.setting.threshold : s.threshold;
-  const { key, baseKey } = cacheKeys({ op: run.op, ...(await run.keyParts()) });
-  const look = await s.store.lookup(key, baseKey);
-  let missReason: string = look.entry ? 'below_threshold' : look.pageChanged ? 'page_changed' : 'not_found';
-  if (look.entry && look.entry.agree >= threshold) {
-    try {
-      return await run.replay(look.entry, threshold, look.count, { key, baseKey });
-    } catch (e) {
-      if (!(e instanceof ReplayFailed)) throw e;
-      missReason = 'replay_failed';
-    }
-  }
-  const r = await run.compute();
-  const value = run.cacheable(r);
-  if (value !== undefined) await s.store.record({ key, baseKey, op: run.op, result: value, usage: run.usageOf(r) });
-  return run.setCache(r, { status: 'MISS', count: look.count, threshold, missReason });
-}
-
-export function tokensSaved(u: Usage): NonNullable<CacheInfo['tokensSaved']> {
-  return { inputTokens: u.inputTokens, outputTokens: u.outputTokens, totalTokens: u.inputTokens + u.outputTokens };
+/** The `cache` an operation carries: absent when this call does not look up (DISABLED). */
+export function cacheRun(s: CacheSettings, setting: CacheCallOption | undefined): CacheRun | undefined {
+  const wanted = setting === undefined ? s.enabled : setting !== false;
+  if (!s.store || !wanted) return undefined;
+  return { threshold: typeof setting === 'object' ? setting.threshold : s.threshold, selfHeal: s.selfHeal, store: 'caller' };
 }

@@ -1,8 +1,10 @@
 /**
- * Cache stores. Every store gives the same two atomic operations: lookup (count the
- * key, return its entry) and record (compare a computed result with the stored one
- * and count agreement). The SQLite store is the embedded default; the memory store
- * serves tests; the remote store talks to a Deckhand cache service.
+ * Cache stores on the Node side, answering the worker's cache calls for the sessions Node
+ * created (the policy runs in the engine). Every store gives the same atomic operations:
+ * lookup (count the key, return its entry), record (compare a computed result with the
+ * stored one and count agreement) and invalidate (drop an entry). The SQLite store is the
+ * embedded default; the memory store serves tests; the remote store talks to a Deckhand
+ * cache service.
  *
  * Entries belong to a tenant (an API key's digest on the service; '' for a library's own
  * store), so one key's recorded actions are never replayed for another. Lookups never add
@@ -12,12 +14,13 @@ import { dirname } from 'node:path';
 import { ensurePrivateDir, ensurePrivateFile } from '../private-files';
 import { DeckhandError, ErrorCode } from '../../protocol/errors';
 import {
-  CacheLookupResponseSchema, CacheRecordResponseSchema, type CacheEntry, type CacheLookupResponse, type CacheRecordRequest,
+  CacheInvalidateResponseSchema, CacheLookupResponseSchema, CacheRecordResponseSchema, nextAgree, type CacheEntry, type CacheLookupResponse, type CacheRecordRequest,
 } from '../../protocol/cache';
 
 export interface CacheStore {
   lookup(key: string, baseKey: string, tenant?: string): Promise<CacheLookupResponse>;
   record(req: CacheRecordRequest, tenant?: string): Promise<{ agree: number }>;
+  invalidate(key: string, tenant?: string): Promise<void>;
   close?(): Promise<void> | void;
 }
 
@@ -29,10 +32,9 @@ export function forTenant(store: CacheStore, tenant: string): CacheStore {
   return {
     lookup: (key, baseKey) => store.lookup(key, baseKey, tenant),
     record: (req) => store.record(req, tenant),
+    invalidate: (key) => store.invalidate(key, tenant),
   };
 }
-
-const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 export class MemoryStore implements CacheStore {
   private readonly counts = new Map<string, number>();
@@ -57,7 +59,7 @@ export class MemoryStore implements CacheStore {
   async record(r: CacheRecordRequest, tenant = ''): Promise<{ agree: number }> {
     const k = `${tenant}\0${r.key}`;
     const prev = this.entries.get(k);
-    const agree = r.replace ? (prev?.agree ?? 1) : prev && same(prev.result, r.result) ? prev.agree + 1 : 1;
+    const agree = nextAgree(prev, r);
     this.entries.delete(k);
     this.entries.set(k, { key: r.key, baseKey: r.baseKey, op: r.op, result: r.result, usage: r.usage, agree });
     if (!this.counts.has(k)) this.counts.set(k, 1);
@@ -68,6 +70,11 @@ export class MemoryStore implements CacheStore {
       this.counts.delete(old);
     }
     return { agree };
+  }
+
+  async invalidate(key: string, tenant = ''): Promise<void> {
+    this.entries.delete(`${tenant}\0${key}`);
+    this.counts.delete(`${tenant}\0${key}`);
   }
 }
 
@@ -178,7 +185,7 @@ export class SqliteStore implements CacheStore {
     const tx = this.db.transaction(() => {
       const prev = this.db.prepare('SELECT result, agree FROM entries WHERE tenant = ? AND key = ?').get(tenant, r.key) as { result: string; agree: number } | undefined;
       const json = JSON.stringify(r.result ?? null);
-      const agree = r.replace ? Math.max(1, prev?.agree ?? 1) : prev && prev.result === json ? prev.agree + 1 : 1;
+      const agree = nextAgree(prev && { result: JSON.parse(prev.result), agree: prev.agree }, r);
       const now = Date.now();
       this.db
         .prepare(`INSERT INTO entries (tenant, key, base_key, op, result, usage, agree, count, used_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)
@@ -194,6 +201,10 @@ export class SqliteStore implements CacheStore {
       return CacheRecordResponseSchema.parse({ agree });
     });
     return tx.immediate();
+  }
+
+  async invalidate(key: string, tenant = ''): Promise<void> {
+    this.db.prepare('DELETE FROM entries WHERE tenant = ? AND key = ?').run(tenant, key);
   }
 
   close(): void {
@@ -239,5 +250,9 @@ export class RemoteStore implements CacheStore {
 
   record(req: CacheRecordRequest): Promise<{ agree: number }> {
     return this.post('v1/cache/record', req, CacheRecordResponseSchema);
+  }
+
+  async invalidate(key: string): Promise<void> {
+    await this.post('v1/cache/invalidate', { key }, CacheInvalidateResponseSchema);
   }
 }

@@ -1,0 +1,107 @@
+/** The engine's cache policy against the store port, with the in-memory store: thresholds, miss reasons, self-heal. */
+import { describe, expect, it } from 'vitest';
+import { cacheKeys, runCached, type CachedRun } from '../../src/engine/cache';
+import { ReplayFailed } from '../../src/engine/replay';
+import { forTenant, MemoryStore } from '../../src/client/cache/store';
+import type { CacheInfo, CacheRun, Usage } from '../../src/protocol/schemas';
+
+const usage: Usage = { inputTokens: 400, outputTokens: 30, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 5 };
+interface R { data: string[]; cache?: CacheInfo; healed?: boolean }
+
+/** One act-like call on a page with `fingerprint`; `replay` decides what a hit does. */
+function call(page: { fingerprint: string; computes: number }, replay: CachedRun<R>['replay'] = async (e) => ({ result: { data: e.result as string[] } })): CachedRun<R> {
+  return {
+    op: 'act',
+    keyParts: async () => ({ instruction: 'click the Multi button', url: 'https://a.test/', fingerprint: page.fingerprint, variableNames: [], screenshot: false }),
+    compute: async () => {
+      page.computes++;
+      return { data: [`#multi-${page.fingerprint}`] };
+    },
+    replay,
+    cacheable: (r) => (r.data.length ? r.data : undefined),
+    usageOf: () => usage,
+    withCache: (r, cache) => ({ ...r, cache }),
+  };
+}
+const setting = (threshold = 1, selfHeal = true): CacheRun => ({ threshold, selfHeal, store: 'caller' });
+
+describe('the cache policy', () => {
+  it('no setting or no store: DISABLED, computed, nothing stored', async () => {
+    const store = forTenant(new MemoryStore(), 't');
+    const page = { fingerprint: 'f1', computes: 0 };
+    expect((await runCached(store, undefined, call(page))).cache).toEqual({ status: 'DISABLED' });
+    expect((await runCached(null, setting(), call(page))).cache).toEqual({ status: 'DISABLED' });
+    expect((await runCached(store, setting(), call(page))).cache).toMatchObject({ status: 'MISS', missReason: 'not_found', count: 1 });
+    expect(page.computes).toBe(3);
+  });
+
+  it('threshold n: n agreeing results before the first hit; a hit reports what it saved', async () => {
+    const store = forTenant(new MemoryStore(), 't');
+    const page = { fingerprint: 'f1', computes: 0 };
+    const infos = [];
+    for (let i = 0; i < 4; i++) infos.push((await runCached(store, setting(3), call(page))).cache);
+    expect(infos).toEqual([
+      { status: 'MISS', count: 1, threshold: 3, missReason: 'not_found' },
+      { status: 'MISS', count: 2, threshold: 3, missReason: 'below_threshold' },
+      { status: 'MISS', count: 3, threshold: 3, missReason: 'below_threshold' },
+      { status: 'HIT', count: 4, threshold: 3, tokensSaved: { inputTokens: 400, outputTokens: 30, totalTokens: 430 } },
+    ]);
+    expect(page.computes).toBe(3);
+  });
+
+  it('a result that disagrees starts the count over; an uncacheable result stores nothing', async () => {
+    const store = forTenant(new MemoryStore(), 't');
+    const page = { fingerprint: 'f1', computes: 0 };
+    await runCached(store, setting(2), call(page));
+    const other = { ...call(page), compute: async () => ({ data: ['#elsewhere'] }) };
+    await runCached(store, setting(2), other);
+    expect((await runCached(store, setting(2), call(page))).cache).toMatchObject({ status: 'MISS', missReason: 'below_threshold' });
+    const failed = { ...call(page), keyParts: async () => ({ ...(await call(page).keyParts()), instruction: 'nothing here' }), compute: async () => ({ data: [] }) };
+    await runCached(store, setting(), failed);
+    expect((await runCached(store, setting(), failed)).cache).toMatchObject({ status: 'MISS', missReason: 'not_found' });
+  });
+
+  it('the same call on a changed page misses with page_changed', async () => {
+    const store = forTenant(new MemoryStore(), 't');
+    await runCached(store, setting(), call({ fingerprint: 'f1', computes: 0 }));
+    expect((await runCached(store, setting(), call({ fingerprint: 'f2', computes: 0 }))).cache).toMatchObject({ status: 'MISS', missReason: 'page_changed' });
+  });
+
+  it('self-heal: a healed replay is a HIT and replaces the entry without counting as agreement', async () => {
+    const mem = new MemoryStore();
+    const store = forTenant(mem, 't');
+    const page = { fingerprint: 'f1', computes: 0 };
+    await runCached(store, setting(), call(page));
+    const healed = await runCached(store, setting(), call(page, async () => ({ result: { data: ['#renamed'], healed: true }, healed: ['#renamed'] })));
+    expect(healed).toMatchObject({ data: ['#renamed'], healed: true, cache: { status: 'HIT', count: 2 } });
+    const { key, baseKey } = await cacheKeys({ op: 'act', ...(await call(page).keyParts()) });
+    expect((await store.lookup(key, baseKey)).entry).toMatchObject({ result: ['#renamed'], agree: 1, usage });
+    expect(page.computes).toBe(1);
+  });
+
+  it('a replay that fails is a MISS (replay_failed): the entry is dropped and the computed result stored', async () => {
+    const store = forTenant(new MemoryStore(), 't');
+    const page = { fingerprint: 'f1', computes: 0 };
+    await runCached(store, setting(), call(page));
+    const broken = call(page, async () => {
+      throw new ReplayFailed('step "Multi button" failed');
+    });
+    expect((await runCached(store, setting(), broken)).cache).toEqual({ status: 'MISS', count: 2, threshold: 1, missReason: 'replay_failed' });
+    expect(page.computes).toBe(2);
+    // The entry starts afresh from the computed result.
+    expect((await runCached(store, setting(), call(page))).cache).toMatchObject({ status: 'HIT', count: 2 });
+    // Other errors of a replay are the operation's own.
+    await expect(runCached(store, setting(), call(page, async () => { throw new Error('page closed'); }))).rejects.toThrow('page closed');
+  });
+
+  it('keys: no variable values, the page fingerprint apart from the base key, the same SHA-256 hex as before the move', async () => {
+    const a = await cacheKeys({ op: 'act', instruction: ' type %who% ', url: 'u', fingerprint: 'f', variableNames: ['who'], screenshot: false });
+    const b = await cacheKeys({ op: 'act', instruction: 'type %who%', url: 'u', fingerprint: 'g', variableNames: ['who'], screenshot: false });
+    expect(a.key).toMatch(/^[0-9a-f]{64}$/);
+    expect(a.key).not.toBe(b.key);
+    expect(a.baseKey).toBe(b.baseKey);
+    const { createHash } = await import('node:crypto');
+    const base = { v: 1, op: 'act', instruction: 'type %who%', url: 'u', schema: null, vars: ['who'], screenshot: false };
+    expect(a.baseKey).toBe(createHash('sha256').update(JSON.stringify(base)).digest('hex'));
+  });
+});
