@@ -13,6 +13,7 @@ import { startService } from '../server/service';
 import { listOf } from '../server/hosts';
 import { parseAllowSchemes } from '../protocol/url-policy';
 import { SessionManager } from '../sessions/sessions';
+import { SqliteStore } from '../client/cache/store';
 import { resolveMcpOptions, type RawOptions } from '../mcp/options';
 import { runStdio } from '../mcp/stdio';
 
@@ -31,7 +32,7 @@ function usage(): never {
   deckhand demo [url]        launch Chromium, print the page snapshot, act on the demo form
   deckhand snapshot <url>    print the snapshot of a page
   deckhand mcp [--port P --host H [--allowedHosts H1,H2 --allowedOrigins O1,O2]] [--allowUrlSchemes file,...]
-               [--modelName M --modelApiKey K] [--keepAlive] [--proxies]
+               [--modelName M --modelApiKey K] [--keepAlive] [--cache] [--proxies]
                [--contextId ID [--persist false]] [--browserWidth W --browserHeight H]
                              the MCP tool server (stdio, or Streamable HTTP at /mcp with --port)
   deckhand serve [--host H] [--port P] [--max-sessions N] [--idle-timeout SECONDS]
@@ -152,7 +153,7 @@ function mcpFlags(args: string[]): Record<string, string | boolean> {
 
 async function mcp(args: string[]): Promise<void> {
   const f = mcpFlags(args);
-  const known = ['port', 'host', 'allowUrlSchemes', 'allowedHosts', 'allowedOrigins', 'modelName', 'modelApiKey', 'keepAlive', 'proxies', 'verified', 'contextId', 'persist', 'browserWidth', 'browserHeight', 'experimental'];
+  const known = ['port', 'host', 'allowUrlSchemes', 'allowedHosts', 'allowedOrigins', 'modelName', 'modelApiKey', 'keepAlive', 'proxies', 'verified', 'contextId', 'persist', 'browserWidth', 'browserHeight', 'experimental', 'cache'];
   const unknown = Object.keys(f).filter((k) => !known.includes(k));
   if (unknown.length) throw new Error(`unknown flag${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `--${k}`).join(', ')}`);
   const home = deckhandHome();
@@ -160,8 +161,12 @@ async function mcp(args: string[]): Promise<void> {
   const allowUrlSchemes = urlSchemes(typeof f.allowUrlSchemes === 'string' ? f.allowUrlSchemes : undefined);
   const list = (v: string | boolean | undefined, env: string | undefined) => listOf(typeof v === 'string' ? v : env);
   const options = resolveMcpOptions(raw); // fails at once, clearly, on bad flags
-  const sessions = new SessionManager({ maxSessions: Number(process.env.DECKHAND_MAX_SESSIONS ?? 4), idleTimeoutMs: 30 * 60_000, allowUrlSchemes });
-  if (f.port === undefined) return runStdio(options, sessions, home);
+  if (f.port === undefined) {
+    // The same cache database as the service's, scoped to the one local tenant.
+    const store = options.cache ? await SqliteStore.open(join(home, 'cache.db')) : undefined;
+    const sessions = new SessionManager({ maxSessions: Number(process.env.DECKHAND_MAX_SESSIONS ?? 4), idleTimeoutMs: 30 * 60_000, allowUrlSchemes }, {}, undefined, store);
+    return runStdio(options, sessions, home);
+  }
   const svc = await startService({
     home,
     host: typeof f.host === 'string' ? f.host : 'localhost',

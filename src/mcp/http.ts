@@ -72,6 +72,7 @@ export class McpHttpHandler {
         ...(q('keepAlive') !== undefined ? { keepAlive: q('keepAlive') } : {}),
         ...(q('proxies') !== undefined ? { proxies: q('proxies') } : {}),
         ...(q('verified') !== undefined ? { verified: q('verified') } : {}),
+        ...(q('cache') !== undefined ? { cache: q('cache') } : {}),
       });
     } catch (e) {
       if (e instanceof OptionError) return reply(res, 'INVALID_ARGUMENT', e.message);

@@ -19,6 +19,8 @@ export interface McpOptions {
   persist: boolean;
   viewport: { width: number; height: number };
   experimental: boolean;
+  /** act, observe and extract look up and record in the result cache (this key's entries only). */
+  cache: boolean;
 }
 
 export class OptionError extends Error {}
@@ -41,6 +43,7 @@ export interface RawOptions {
   browserWidth?: string;
   browserHeight?: string;
   experimental?: string | boolean;
+  cache?: string | boolean;
 }
 
 export function resolveMcpOptions(raw: RawOptions, env: Record<string, string | undefined> = process.env): McpOptions {
@@ -70,6 +73,7 @@ export function resolveMcpOptions(raw: RawOptions, env: Record<string, string | 
     persist: parseBool('persist', raw.persist, true),
     viewport: { width: size('browserWidth', raw.browserWidth, 1024), height: size('browserHeight', raw.browserHeight, 768) },
     experimental: parseBool('experimental', raw.experimental, false),
+    cache: parseBool('cache', raw.cache, false),
   };
 }
 

@@ -53,3 +53,5 @@ export async function withSession<T>(st: McpSessionState, fn: (s: Session) => Pr
   return st.sessions.run(s.id, st.tenant, fn);
 }
 
+/** The cache option of a tool's call: on when the MCP session was started with cache=true. */
+export const cacheOf = (st: McpSessionState): { cache: true } | undefined => (st.options.cache ? { cache: true } : undefined);

@@ -3,7 +3,7 @@
  * shapes the MCP SDK takes. Tools without arguments have an empty input shape.
  */
 import { z } from 'zod';
-import { ActionSchema } from './schemas';
+import { ActionSchema, CacheStatusSchema } from './schemas';
 
 export const McpTools = {
   start: { input: {}, output: { sessionId: z.string(), reused: z.boolean() } },
@@ -14,7 +14,8 @@ export const McpTools = {
   },
   act: {
     input: { action: z.string().min(1).describe('one action in plain language') },
-    output: { success: z.boolean(), message: z.string(), actions: z.array(ActionSchema) },
+    /** `cache`: HIT, MISS or DISABLED (HIT: replayed from the cache, no model call). */
+    output: { success: z.boolean(), message: z.string(), actions: z.array(ActionSchema), cache: CacheStatusSchema },
   },
   observe: {
     input: { instruction: z.string().min(1).describe('what to look for, e.g. "the buttons that delete a row"') },

@@ -79,6 +79,25 @@ describe('MCP over Streamable HTTP', () => {
     await c.close();
   });
 
+  it('with cache=true, the second identical act is replayed from this key\'s cache', async () => {
+    const c = await httpClient('?cache=true');
+    await call(c, 'navigate', { url: `${servers.origin}/store.html` });
+    const first = await call(c, 'act', { action: 'click the Billing tab' });
+    expect(first.structuredContent).toMatchObject({ success: true, cache: 'MISS' });
+    await call(c, 'navigate', { url: `${servers.origin}/store.html` });
+    const second = await call(c, 'act', { action: 'click the Billing tab' });
+    expect(second.structuredContent).toMatchObject({ success: true, cache: 'HIT' });
+    expect(second.structuredContent.actions).toEqual(first.structuredContent.actions);
+    // Without the option nothing is looked up.
+    const plain = await httpClient();
+    await call(plain, 'navigate', { url: `${servers.origin}/store.html` });
+    expect((await call(plain, 'act', { action: 'click the Billing tab' })).structuredContent).toMatchObject({ cache: 'DISABLED' });
+    await (c.transport as StreamableHTTPClientTransport).terminateSession();
+    await (plain.transport as StreamableHTTPClientTransport).terminateSession();
+    await c.close();
+    await plain.close();
+  });
+
   it('two clients at once get a browser session each; closing a transport frees its browser', async () => {
     const before = svc.sessions.size;
     const [a, b] = await Promise.all([httpClient(), httpClient()]);

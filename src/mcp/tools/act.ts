@@ -1,5 +1,5 @@
 import { McpTools } from '../../protocol/mcp';
-import { withSession } from '../session-state';
+import { cacheOf, withSession } from '../session-state';
 import { defineTool, text } from './tool';
 
 export default defineTool({
@@ -11,8 +11,8 @@ export default defineTool({
   inputSchema: McpTools.act.input,
   outputSchema: McpTools.act.output,
   handler: async (st, { action }) => {
-    const r = await withSession(st, (s) => s.dh.act(action));
+    const r = await withSession(st, (s) => s.dh.act(action, cacheOf(st)));
     const t = r.data.success ? `Done: ${r.data.message}.` : `Nothing was done: ${r.data.message}`;
-    return { ...text(t, { success: r.data.success, message: r.data.message, actions: r.data.actions }), ...(r.data.success ? {} : { isError: true }) };
+    return { ...text(t, { success: r.data.success, message: r.data.message, actions: r.data.actions, cache: r.metadata.cache.status }), ...(r.data.success ? {} : { isError: true }) };
   },
 });

@@ -1,5 +1,5 @@
 import { McpTools } from '../../protocol/mcp';
-import { withSession } from '../session-state';
+import { cacheOf, withSession } from '../session-state';
 import { defineTool, text } from './tool';
 
 export default defineTool({
@@ -11,7 +11,7 @@ export default defineTool({
   outputSchema: McpTools.extract.output,
   handler: async (st, { instruction }) => {
     const extraction = await withSession(st, async (s) =>
-      instruction ? ((await s.dh.extract(instruction)).data as { extraction: string }).extraction : (await (await s.dh.context.activePage()).snapshot()).text,
+      instruction ? ((await s.dh.extract(instruction, undefined, cacheOf(st))).data as { extraction: string }).extraction : (await (await s.dh.context.activePage()).snapshot()).text,
     );
     return text(extraction, { extraction });
   },

@@ -1,5 +1,5 @@
 import { McpTools } from '../../protocol/mcp';
-import { withSession } from '../session-state';
+import { cacheOf, withSession } from '../session-state';
 import { defineTool, text } from './tool';
 
 export default defineTool({
@@ -10,7 +10,7 @@ export default defineTool({
   inputSchema: McpTools.observe.input,
   outputSchema: McpTools.observe.output,
   handler: async (st, { instruction }) => {
-    const r = await withSession(st, (s) => s.dh.observe(instruction));
+    const r = await withSession(st, (s) => s.dh.observe(instruction, cacheOf(st)));
     const lines = r.data.map((a, i) => `${i + 1}. ${a.description} (${a.method ?? 'click'}${a.arguments?.length ? ` ${JSON.stringify(a.arguments)}` : ''})`);
     return text(lines.length ? `Found ${lines.length}:\n${lines.join('\n')}` : 'Nothing on the page matches that.', { elements: r.data });
   },
