@@ -6,3 +6,6 @@ export { BrowserContext, Page, Locator } from './facade/page';
 export { DeckhandError, ErrorCode, isDeckhandError } from './protocol/errors';
 export { OPTIONAL_URL_SCHEMES, type OptionalUrlScheme } from './protocol/url-policy';
 export * from './protocol/schemas';
+// What a generation callback used as the model receives and answers.
+export type { ModelRequest, ModelReply, OutlineLine } from './protocol/model';
+export type { CallbackModel, ModelSpec } from './client/models';
