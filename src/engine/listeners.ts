@@ -8,7 +8,7 @@
  * patches DOM methods can only make the list wrong, which adds or drops ids; it
  * learns nothing and gets nothing run on its behalf.
  */
-import type { BrowserPort, CdpSession } from './ports';
+import type { BrowserPort } from './ports';
 
 /** Event types that mean "this element reacts to being clicked". */
 const CLICK_TYPES = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'dblclick', 'touchstart']);
