@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { ZodTypeAny } from 'zod';
 import { CacheInvalidateRequestSchema, CacheLookupRequestSchema, CacheRecordRequestSchema } from '../protocol/cache';
-import { DeckhandError, ERROR_MAP, ErrorCode } from '../protocol/errors';
+import { DeckhandError, ERROR_MAP } from '../protocol/errors';
 import {
   ActRequestSchema, EndRequestSchema, ExtractRequestSchema, NavigateRequestSchema, ObserveRequestSchema, StartSessionRequestSchema, type StreamEvent,
 } from '../protocol/http';
