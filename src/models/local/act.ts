@@ -517,10 +517,11 @@ function groupName(node: OutlineNode): string {
 const CONTAINERS = new Set(['row', 'listitem', 'article', 'group', 'region', 'dialog', 'alertdialog', 'figure', 'treeitem', 'menu', 'navigation', 'banner', 'contentinfo', 'complementary', 'form', 'tabpanel', 'search']);
 
 /**
- * How firmly `context` places the element (0: not at all): its own words or its container's
- * (3), the heading of its section (2.5), the line right before or after it (about 2: a glyph's
- * label follows it, a text control follows what it is about), the label of the run of like
- * elements it belongs to (1.5), two lines away (1).
+ * How firmly `context` places the element (0: not at all), firmest first: its own words or its
+ * row, item or dialog (3); the label the snapshot gives a glyph (`for=`, 2.8); the heading of
+ * its section (2.5); the block of text lines on its own side, past the controls beside it (up
+ * to 2: a text control follows what it is about, a glyph comes before its label); the block on
+ * the other side (up to 1.6); any line up to three away (up to 1); a landmark that holds it (0.5).
  */
 function contextStrength(node: OutlineNode, context: string): number {
   // Every word found, a kind noun ("comment", "card", "order") aside.
