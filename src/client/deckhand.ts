@@ -401,6 +401,8 @@ export class Deckhand {
       searchUrl?: string;
       record?: boolean;
       replay?: AgentRecording;
+      /** Look the run up in this client's cache and replay it on a hit; record it when computed. */
+      cache?: boolean;
       context?: string;
       waitBetweenActions?: number;
       autoScreenshot?: boolean;
@@ -408,7 +410,7 @@ export class Deckhand {
       /** The caller's own tools: name → JSON Schema, description and a function run here, in Node. */
       tools?: { name: string; description: string; inputSchema: Record<string, unknown>; run: (input: unknown) => Promise<string> }[];
     } = {},
-  ): Promise<{ result: AgentResult; recording?: AgentRecording }> {
+  ): Promise<{ result: AgentResult; recording?: AgentRecording; cacheEntry?: { cacheKey: string; entry: AgentRecording } }> {
     const parsed = AgentExecuteRequestSchema.safeParse(req);
     if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, 'agentExecute request'));
     const { agentConfig: c, executeOptions: x } = parsed.data;
@@ -450,6 +452,7 @@ export class Deckhand {
           opId,
           ...(opts.replay ? { replay: opts.replay } : {}),
           ...(opts.record ? { record: true } : {}),
+          ...(opts.cache ? { cache: true } : {}),
           ...(opts.context ? { context: opts.context } : {}),
           ...(opts.waitBetweenActions ? { waitBetweenActions: opts.waitBetweenActions } : {}),
           ...(opts.autoScreenshot ? { autoScreenshot: true } : {}),

@@ -4,6 +4,7 @@
  * extract return the stored data), and record what was computed. Hits cost no tokens. Where
  * entries live is a port (CacheStorePort): the caller's store over RPC or the extension's own.
  */
+import type { AgentRunParams } from '../protocol/agent';
 import type { CacheEntry } from '../protocol/cache';
 import type { CacheInfo, CacheRun, Usage } from '../protocol/schemas';
 import type { CacheStorePort } from './ports';
@@ -35,6 +36,14 @@ async function hash(v: unknown): Promise<string> {
 export async function cacheKeys(p: KeyParts): Promise<{ key: string; baseKey: string }> {
   const base = { v: 1, op: p.op, instruction: p.instruction.trim(), url: p.url, schema: p.schema ?? null, vars: [...p.variableNames].sort(), screenshot: p.screenshot };
   return { key: await hash({ ...base, fingerprint: p.fingerprint }), baseKey: await hash(base) };
+}
+
+/** The key of a whole agent run: its instruction, start URL and configuration; never variable values or keys. */
+export function agentCacheKey(p: AgentRunParams, startUrl: string): Promise<string> {
+  return hash({
+    v: 2, op: 'agent', instruction: p.instruction.trim(), startUrl, mode: p.mode, model: p.model.name, executionModel: p.executionModel.name,
+    systemPrompt: p.systemPrompt ?? null, maxSteps: p.maxSteps, useSearch: !!p.searchUrl, variables: Object.keys(p.variables ?? {}).sort(), frameId: p.frameId ?? null,
+  });
 }
 
 export function tokensSaved(u: Usage): NonNullable<CacheInfo['tokensSaved']> {

@@ -15,9 +15,11 @@ import { countTarget, highlightTarget } from './frames';
 import { MetricsBook } from './metrics';
 import { evaluate, goto, openPage, screenshot, withDeadline } from './pages';
 import type { BrowserPort, CacheStorePort, SelfEvaluator, StatePort } from './ports';
-import { runCached, type CachedOp, type KeyParts } from './cache';
+import { agentCacheKey, runCached, type CachedOp, type KeyParts } from './cache';
 import { replayActions, ReplayFailed, type Healer } from './replay';
 import { ENGINE_VERSION } from '../protocol/version';
+import { AgentRecordingSchema } from '../protocol/agent';
+import { normalizeUrl } from '../protocol/url-policy';
 import { BatchRunner } from './batch';
 import { runAgent } from './agent';
 import { captureSnapshot, fingerprint, selectorsForIds } from './snapshot';
@@ -148,10 +150,24 @@ export class Engine implements CommandClient {
           this.cancels.set(p.opId, cancel);
           setTimeout(() => this.cancels.delete(p.opId!), p.maxSteps * p.toolTimeout * 3);
         }
-        return runAgent(
+        // A cached run: replay the recording stored under its key, or record this one.
+        const store = p.cache ? ctx.cache ?? null : null;
+        let replay = p.replay;
+        let cacheKey: string | undefined;
+        if (store && !replay) {
+          const start = p.page !== undefined ? await this.port.pageInfo(p.page) : await this.activePage();
+          cacheKey = await agentCacheKey(p, normalizeUrl(start.url));
+          const look = await store.lookup(cacheKey, cacheKey);
+          const stored = look.entry ? AgentRecordingSchema.safeParse(look.entry.result) : null;
+          if (stored?.success) replay = stored.data;
+        }
+        const r = await runAgent(
           { deps: { ...this.deps(ctx), cancel: cancel.signal }, port: this.port, activePage: async () => (await this.activePage()).id, addUsage: (u) => this.addUsage('act', u), invokeTool: ctx.invokeTool },
-          p,
+          { ...p, ...(replay ? { replay } : {}), record: p.record || (!!cacheKey && !replay) },
         );
+        if (store && cacheKey && r.recording) await store.record({ key: cacheKey, baseKey: cacheKey, op: 'agent', result: r.recording, usage: { ...ZERO_USAGE } });
+        const entry = r.recording ?? (r.result.metadata?.replayed ? replay : undefined);
+        return { ...r, ...(cacheKey && entry ? { cacheEntry: { cacheKey, entry } } : {}) };
       },
       'op.cancel': async (p: Params<'op.cancel'>) => {
         const c = this.cancels.get(p.opId);

@@ -121,6 +121,8 @@ export const AgentRunParamsSchema = z
     /** Replay this recording instead of asking the model (self-healing where a step fails). */
     replay: AgentRecordingSchema.optional(),
     record: z.boolean().optional(),
+    /** Look the run up in the caller's cache (by instruction, start URL and configuration) and replay it on a hit; record it when computed. */
+    cache: z.boolean().optional(),
     /** Extra context or constraints for the run. */
     context: z.string().optional(),
     /** Milliseconds to wait between actions. */

@@ -102,7 +102,12 @@ export const Methods = {
   /** Run the autonomous agent (agentExecute), live or replaying a recording. */
   'agent.run': {
     params: AgentRunParamsSchema,
-    result: z.object({ result: AgentResultSchema, recording: AgentRecordingSchema.optional() }),
+    result: z.object({
+      result: AgentResultSchema,
+      recording: AgentRecordingSchema.optional(),
+      /** With `cache`: the run's cache key and the recording stored (or replayed) under it. */
+      cacheEntry: z.object({ cacheKey: z.string(), entry: AgentRecordingSchema }).optional(),
+    }),
   },
   /** Abort a running act/observe/extract by its opId (a client that went away). */
   'op.cancel': { params: z.object({ opId: z.string() }).strict(), result: z.object({ cancelled: z.boolean() }) },

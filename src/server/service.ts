@@ -4,7 +4,6 @@
  * authentication, and Server-Sent Events for streamed responses. One error body
  * for every failure: { success: false, error: { code, message } }.
  */
-import { createHash } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -15,9 +14,8 @@ import {
   ActRequestSchema, EndRequestSchema, ExtractRequestSchema, NavigateRequestSchema, ObserveRequestSchema, StartSessionRequestSchema, type StreamEvent,
 } from '../protocol/http';
 import { describeZodError } from '../protocol/zod-errors';
-import { AgentExecuteRequestSchema, AgentRecordingSchema, type AgentExecuteRequest, type AgentRecording } from '../protocol/agent';
-import { normalizeUrl } from '../protocol/url-policy';
-import { forTenant, SqliteStore, type CacheStore } from '../client/cache/store';
+import { AgentExecuteRequestSchema, type AgentExecuteRequest } from '../protocol/agent';
+import { SqliteStore, type CacheStore } from '../client/cache/store';
 import { ensurePrivateDir } from '../client/private-files';
 import { scrubCredentials } from '../client/models';
 import { MAX_CALL_MS, MAX_TIMEOUT_MS, DEFAULTS } from '../protocol/schemas';
@@ -61,19 +59,6 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
-/** The agent cache key: instruction, start URL, options and agent config, never secrets. */
-function agentCacheKey(b: AgentExecuteRequest, startUrl: string): string {
-  const modelName = (m: unknown) => (typeof m === 'string' ? m : m && typeof m === 'object' ? (m as { modelName?: string }).modelName ?? null : null);
-  const c = b.agentConfig;
-  const x = b.executeOptions;
-  return createHash('sha256')
-    .update(JSON.stringify({
-      v: 1, instruction: x.instruction.trim(), startUrl, mode: c.mode ?? (c.cua ? 'cua' : 'dom'), model: modelName(c.model), provider: c.provider ?? null,
-      executionModel: modelName(c.executionModel), systemPrompt: c.systemPrompt ?? null, maxSteps: x.maxSteps ?? null, useSearch: !!x.useSearch,
-      variables: Object.keys(x.variables ?? {}).sort(), frameId: b.frameId ?? null,
-    }))
-    .digest('hex');
-}
 
 /** The one error body; messages are scrubbed of credentials, which providers sometimes echo. */
 function errorBody(e: unknown, log?: (l: string) => void): { status: number; body: { success: false; error: { code: string; message: string } } } {
@@ -297,21 +282,10 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
         if (b.executeOptions.useSearch && !searchUrl) {
           throw new HttpError('INVALID_ARGUMENT', 'useSearch needs a search provider, and this service has none: set DECKHAND_SEARCH_URL (a SearXNG-style JSON endpoint)');
         }
-        const cache = forTenant(store, tenant);
+        // The engine looks the run up in this key's cache and records it (engine/cache.ts agentCacheKey).
         await operate(req, res, params.id, tenant, stream, MAX_CALL_MS, async (s, signal) => {
-          let replay: AgentRecording | undefined;
-          let cacheKey: string | undefined;
-          if (b.shouldCache) {
-            const startUrl = normalizeUrl(await (await s.dh.context.activePage()).url());
-            cacheKey = agentCacheKey(b, startUrl);
-            const look = await cache.lookup(cacheKey, cacheKey);
-            const parsed = look.entry ? AgentRecordingSchema.safeParse(look.entry.result) : null;
-            if (parsed?.success) replay = parsed.data;
-          }
-          const r = await s.dh.agentExecute(b, { signal, searchUrl, record: !!b.shouldCache && !replay, replay });
-          if (cacheKey && r.recording) await cache.record({ key: cacheKey, baseKey: cacheKey, op: 'agent', result: r.recording, usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 0 } });
-          const entry = r.recording ?? (r.result.metadata?.replayed ? replay : undefined);
-          return { result: r.result, ...(cacheKey && entry ? { cacheEntry: { cacheKey, entry } } : {}) };
+          const r = await s.dh.agentExecute(b, { signal, searchUrl, cache: !!b.shouldCache });
+          return { result: r.result, ...(r.cacheEntry ? { cacheEntry: r.cacheEntry } : {}) };
         });
       },
     ],
