@@ -410,7 +410,7 @@ export class Deckhand {
       /** The caller's own tools: name → JSON Schema, description and a function run here, in Node. */
       tools?: { name: string; description: string; inputSchema: Record<string, unknown>; run: (input: unknown) => Promise<string> }[];
     } = {},
-  ): Promise<{ result: AgentResult; recording?: AgentRecording; cacheEntry?: { cacheKey: string; entry: AgentRecording } }> {
+  ): Promise<Result<'agent.run'>> {
     const parsed = AgentExecuteRequestSchema.safeParse(req);
     if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, 'agentExecute request'));
     const { agentConfig: c, executeOptions: x } = parsed.data;

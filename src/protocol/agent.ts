@@ -99,6 +99,9 @@ export const AgentRecordingSchema = z.object({
   ),
   finalMessage: z.string(),
 });
+
+/** A cached agent run: its cache key and the recording stored (or replayed) under it. */
+export const AgentCacheEntrySchema = z.object({ cacheKey: z.string(), entry: AgentRecordingSchema });
 export type AgentRecording = z.infer<typeof AgentRecordingSchema>;
 
 /** What the engine receives over the RPC (models already resolved). */

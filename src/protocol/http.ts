@@ -4,7 +4,7 @@
  * { success: false, error: { code, message } }. HttpRoutes pairs them per route.
  */
 import { z } from 'zod';
-import { AgentExecuteRequestSchema, AgentRecordingSchema, AgentResultSchema } from './agent';
+import { AgentCacheEntrySchema, AgentExecuteRequestSchema, AgentResultSchema } from './agent';
 import {
   CacheCallOptionSchema, CacheLookupRequestSchema, CacheLookupResponseSchema, CacheRecordRequestSchema, CacheRecordResponseSchema,
 } from './cache';
@@ -85,7 +85,7 @@ export const StartSessionResultSchema = z.object({ sessionId: z.string(), availa
 export const AgentExecuteResultSchema = z.object({
   result: AgentResultSchema,
   /** With shouldCache: the key and the recording stored (or replayed) under it. */
-  cacheEntry: z.object({ cacheKey: z.string(), entry: AgentRecordingSchema }).optional(),
+  cacheEntry: AgentCacheEntrySchema.optional(),
 });
 export const EndResultSchema = z.object({ ended: z.literal(true) });
 

@@ -9,7 +9,7 @@ import {
   ScreenshotOptionsSchema, SnapshotOptionsSchema, SnapshotResultSchema, TimeoutMsSchema, UsageSchema, VariablesSchema,
 } from './schemas';
 import { ModelReplySchema, ModelRequestSchema, ResolvedModelSchema } from './model';
-import { AgentRecordingSchema, AgentResultSchema, AgentRunParamsSchema } from './agent';
+import { AgentCacheEntrySchema, AgentRecordingSchema, AgentResultSchema, AgentRunParamsSchema } from './agent';
 import { AllowSchemesSchema } from './url-policy';
 import { CacheClientMethods } from './cache';
 
@@ -106,7 +106,7 @@ export const Methods = {
       result: AgentResultSchema,
       recording: AgentRecordingSchema.optional(),
       /** With `cache`: the run's cache key and the recording stored (or replayed) under it. */
-      cacheEntry: z.object({ cacheKey: z.string(), entry: AgentRecordingSchema }).optional(),
+      cacheEntry: AgentCacheEntrySchema.optional(),
     }),
   },
   /** Abort a running act/observe/extract by its opId (a client that went away). */
