@@ -4,16 +4,12 @@
  * onto it (src/engine/pages.ts, adoptPage in src/browser/chrome-port.ts): the caller's page
  * keeps its id and its place, and everything done with it afterwards reaches the new document.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deckhand, DeckhandError, localBrowser, type BrowserHandle } from '../../src/index';
-import { startService, type RunningService } from '../../src/server/service';
 import { startFixtureServers } from '../fixtures/server';
-import { stopWorker } from './harness';
+import { stopWorker, useService } from './harness';
 
 const GO_PAGE =
   'data:text/html,<title>Inline</title><button onclick="document.title=\'clicked\';document.getElementById(\'out\').textContent=\'went\'">Go</button><p id=out>waiting</p>';
@@ -151,20 +147,8 @@ describe('page.goto(data:) on an open page', () => {
 
 describe('the HTTP service and the MCP server', () => {
   const KEY = 'data-urls-key';
-  let svc: RunningService;
-  beforeAll(async () => {
-    process.env.DECKHAND_API_KEYS = KEY;
-    svc = await startService({ home: mkdtempSync(join(tmpdir(), 'dh-data-')), port: 0, maxSessions: 1 });
-  });
-  afterAll(async () => {
-    await svc?.close();
-    delete process.env.DECKHAND_API_KEYS;
-  });
-
-  const post = async (path: string, body: unknown) => {
-    const r = await fetch(svc.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY }, body: JSON.stringify(body) });
-    return { status: r.status, body: (await r.json()) as { data?: any; error?: { code: string; message: string } } };
-  };
+  const service = useService(KEY);
+  const post = service.post;
 
   it('navigate opens a data: URL in the session page, which then acts on it', async () => {
     const id = (await post('/v1/sessions/start', {})).body.data.sessionId as string;
@@ -185,7 +169,7 @@ describe('the HTTP service and the MCP server', () => {
 
   it("MCP's navigate opens a data: URL too", async () => {
     const c = new Client({ name: 'data-urls', version: '1.0.0' });
-    await c.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${KEY}` } } }));
+    await c.connect(new StreamableHTTPClientTransport(new URL(`${service.svc.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${KEY}` } } }));
     try {
       const r = (await c.callTool({ name: 'navigate', arguments: { url: SECOND } })) as { isError?: boolean; content: { text: string }[] };
       expect(r.isError, r.content[0]?.text).toBeFalsy();

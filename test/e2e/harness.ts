@@ -7,6 +7,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { extensionDir, findChromium } from '../../src/client/paths';
 import { Deckhand, localBrowser, type BrowserHandle, type Page } from '../../src/index';
 import { startFixtureServers } from '../fixtures/server';
+import { startService, type RunningService } from '../../src/server/service';
 
 export interface Harness {
   origin: string;
@@ -99,4 +100,30 @@ export async function chromiumWithPort(opts: { extension: boolean; args?: string
     await kill();
     throw e;
   }
+}
+
+export interface ServiceHarness {
+  svc: RunningService;
+  /** POST a JSON body with the harness's key; the status and the parsed answer. */
+  post(path: string, body: unknown): Promise<{ status: number; body: { data?: any; error?: { code: string; message: string } } }>;
+}
+
+/** An HTTP service with one API key and one session slot, for the tests of a describe block. */
+export function useService(key: string): ServiceHarness {
+  const h = {
+    svc: undefined as unknown as RunningService,
+    async post(path: string, body: unknown) {
+      const r = await fetch(h.svc.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': key }, body: JSON.stringify(body) });
+      return { status: r.status, body: (await r.json()) as { data?: any; error?: { code: string; message: string } } };
+    },
+  };
+  beforeAll(async () => {
+    process.env.DECKHAND_API_KEYS = key;
+    h.svc = await startService({ home: mkdtempSync(join(tmpdir(), 'dh-svc-')), port: 0, maxSessions: 1 });
+  });
+  afterAll(async () => {
+    await h.svc?.close();
+    delete process.env.DECKHAND_API_KEYS;
+  });
+  return h;
 }

@@ -3,14 +3,10 @@
  * of the web, the operator's allowUrlSchemes opt-in, and the HTTP service, whose callers
  * cannot widen it.
  */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { pathToFileURL, fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deckhand, DeckhandError, EXTENSION_ID, localBrowser, type BrowserHandle, type Page } from '../../src/index';
-import { startService, type RunningService } from '../../src/server/service';
-import { useBrowser } from './harness';
+import { useBrowser, useService } from './harness';
 
 const h = useBrowser();
 const FORM_FILE = pathToFileURL(fileURLToPath(new URL('../fixtures/pages/form.html', import.meta.url))).href;
@@ -175,20 +171,8 @@ describe('allowUrlSchemes', () => {
 
 describe('the HTTP service', () => {
   const KEY = 'url-policy-key';
-  let svc: RunningService;
-  beforeAll(async () => {
-    process.env.DECKHAND_API_KEYS = KEY;
-    svc = await startService({ home: mkdtempSync(join(tmpdir(), 'dh-url-')), port: 0, maxSessions: 1 });
-  });
-  afterAll(async () => {
-    await svc?.close();
-    delete process.env.DECKHAND_API_KEYS;
-  });
-
-  const post = async (path: string, body: unknown) => {
-    const r = await fetch(svc.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY }, body: JSON.stringify(body) });
-    return { status: r.status, body: (await r.json()) as { data?: any; error?: { code: string; message: string } } };
-  };
+  const service = useService(KEY);
+  const post = service.post;
 
   it('refuses file: for its callers, who cannot widen the policy through navigate options', async () => {
     const id = (await post('/v1/sessions/start', {})).body.data.sessionId as string;
