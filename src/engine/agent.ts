@@ -8,7 +8,7 @@
 import { Input } from './input';
 import { callModel } from '../models/call';
 import { maskValues, normalizeVariables, substitute } from '../protocol/variables';
-import type { AgentMode, AgentRecording, AgentResult, AgentRunParams, AgentStep } from '../protocol/agent';
+import { AGENT_TOOLS, agentToolsFor, isAgentTool, type AgentRecording, type AgentResult, type AgentRunParams, type AgentStep, type AgentToolName } from '../protocol/agent';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { addUsage, ZERO_USAGE, type Usage } from '../protocol/schemas';
 import { replayActions } from './replay';
@@ -19,39 +19,18 @@ import { PAGE_CONTENT_IS_DATA } from './prompts';
 import { sleep, type BrowserPort } from './ports';
 import { captureSnapshot } from './snapshot';
 
-const DOM_TOOLS = ['act', 'extract', 'goto', 'back', 'scroll', 'wait', 'press', 'done'] as const;
-const COORD_TOOLS = ['click_at', 'type_at', 'drag'] as const;
-
-export function toolsFor(mode: AgentMode, search: boolean): string[] {
-  const base: string[] =
-    mode === 'dom' ? [...DOM_TOOLS] : mode === 'hybrid' ? [...DOM_TOOLS, ...COORD_TOOLS] : ['click_at', 'type_at', 'drag', 'goto', 'back', 'scroll', 'wait', 'press', 'done'];
-  return search ? [...base.slice(0, -1), 'search', 'done'] : base;
-}
-
-const TOOL_HELP: Record<string, string> = {
-  act: 'act(instruction): one action on the page in plain language, e.g. "click the Save button", "type %email% into the email field"',
-  extract: 'extract(instruction): read information from the page',
-  goto: 'goto(url): open an absolute URL',
-  back: 'back(): go back one page',
-  scroll: 'scroll(direction: "up" | "down"): scroll the page by one screen',
-  wait: 'wait(ms): wait up to 10000 ms for the page to change',
-  press: 'press(keys): press a key or chord in whatever has focus, e.g. "Enter", "Control+A"',
-  click_at: 'click_at(x, y): click at a point of the screenshot (CSS pixels)',
-  type_at: 'type_at(x, y, text): click at a point, then type text',
-  drag: 'drag(x, y, toX, toY): drag from one point to another',
-  search: 'search(query): search the web; returns titles, URLs and snippets',
-  done: 'done(answer, success): finish; answer says what happened or what was found',
-};
-
+/** The answer the model gives each step: one tool and the fields of every tool, the unused ones null. */
 function answerSchema(tools: string[]): Record<string, unknown> {
-  // toolInput: the JSON arguments of one of the caller's own tools.
-  const str = { type: ['string', 'null'] };
-  const num = { type: ['number', 'null'] };
+  const field = (t: string) => ({ type: [t, 'null'] });
+  const args: Record<string, unknown> = {};
+  for (const def of Object.values(AGENT_TOOLS)) for (const [k, t] of Object.entries(def.args)) args[k] = field(t);
+  args.direction = { type: ['string', 'null'], enum: ['up', 'down', null] };
   const props: Record<string, unknown> = {
     reasoning: { type: 'string', description: 'why this step, briefly' },
     tool: { type: 'string', enum: tools },
-    instruction: str, url: str, direction: { type: ['string', 'null'], enum: ['up', 'down', null] }, ms: num, keys: str,
-    x: num, y: num, text: str, toX: num, toY: num, query: str, answer: str, success: { type: ['boolean', 'null'] }, toolInput: { type: ['string', 'null'], description: 'for your own tools: their arguments as a JSON object' },
+    ...args,
+    // The caller's own tools take their arguments as one JSON object.
+    toolInput: { type: ['string', 'null'], description: 'for your own tools: their arguments as a JSON object' },
     taskCompleted: { type: 'boolean' },
   };
   return { type: 'object', additionalProperties: false, required: Object.keys(props), properties: props };
@@ -74,12 +53,8 @@ export interface AgentContext {
 
 const brief = (s: string, n = 300) => (s.length > n ? `${s.slice(0, n)}…` : s);
 
-function argsOf(a: Answer, tool: string): Record<string, unknown> {
-  const keys: Record<string, string[]> = {
-    act: ['instruction'], extract: ['instruction'], goto: ['url'], back: [], scroll: ['direction'], wait: ['ms'], press: ['keys'],
-    click_at: ['x', 'y'], type_at: ['x', 'y', 'text'], drag: ['x', 'y', 'toX', 'toY'], search: ['query'], done: ['answer', 'success'],
-  };
-  return Object.fromEntries((keys[tool] ?? []).map((k) => [k, a[k] ?? null]));
+function argsOf(a: Answer, tool: AgentToolName): Record<string, unknown> {
+  return Object.fromEntries(Object.keys(AGENT_TOOLS[tool].args).map((k) => [k, a[k] ?? null]));
 }
 
 export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ result: AgentResult; recording?: AgentRecording }> {
@@ -93,7 +68,7 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
   const recorded: AgentRecording['steps'] = [];
   const startUrl = (await ax.port.pageInfo(page)).url;
   const extra = p.extraTools ?? [];
-  const tools = [...toolsFor(p.mode, !!p.searchUrl).slice(0, -1), ...extra.map((t) => t.name), 'done'];
+  const tools: string[] = [...agentToolsFor(p.mode, !!p.searchUrl).filter((t) => t !== 'done'), ...extra.map((t) => t.name), 'done'];
   const opCtx = (model = p.executionModel): OpContext => ({
     page, model, timeoutMs: p.toolTimeout, deadline: Date.now() + p.toolTimeout, domSettleTimeoutMs: 1500, variables: p.variables, opId: p.opId, signal: cancel.signal,
   });
@@ -196,7 +171,7 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
   const history: string[] = [];
   const system = [
     `You are a browser agent working in a real web browser. Each turn you get the task, the steps so far and the current page${p.mode === 'dom' ? ' as a text outline ([id] role "name" states)' : p.mode === 'cua' ? ' as a screenshot' : ' as a text outline and a screenshot'}. Choose exactly ONE tool call per turn. Fill only the fields your tool uses; set the others to null.`,
-    `Tools:\n${tools.map((t) => `- ${TOOL_HELP[t] ?? describeExtra(extra.find((e) => e.name === t))}`).join('\n')}`,
+    `Tools:\n${tools.map((t) => `- ${isAgentTool(t) ? AGENT_TOOLS[t].help : describeExtra(extra.find((e) => e.name === t))}`).join('\n')}`,
     'Use %name% placeholders for variables; their values are filled in when the tool runs. Call done when the task is finished, or when it cannot be done (with success false).',
     p.context ? `Context and constraints for this task:\n${p.context}` : '',
     p.systemPrompt ? `Instructions from the user of this tool:\n${p.systemPrompt}` : '',
@@ -219,15 +194,13 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
       history.push(`${i + 1}. (invalid answer: ${brief(JSON.stringify(a), 200)}) → error: choose one of ${tools.join(', ')}`);
       continue;
     }
-    const args = extra.some((t) => t.name === a.tool) ? { toolInput: a.toolInput ?? null } : argsOf(a, a.tool);
+    const args = isAgentTool(a.tool) ? argsOf(a, a.tool) : { toolInput: a.toolInput ?? null };
     const out = await step(a.tool, args, String(a.reasoning ?? ''), snap?.text ?? '', info.url);
     history.push(`${i + 1}. ${a.tool} ${JSON.stringify(args)} → ${brief(out.text, 400)}`);
     if (out.done) return finish(out.done.success, true, out.done.answer || 'done');
   }
   return finish(false, false, `stopped after ${p.maxSteps} steps without finishing the task (maxSteps ${p.maxSteps})`);
 }
-
-const PAGE_TOOLS = new Set(['goto', 'back', 'scroll', 'wait', 'press', 'click_at', 'type_at', 'drag']);
 
 /** The tools that change the page with no model: one implementation for live steps and for replay. */
 async function pageTool(
@@ -301,14 +274,14 @@ async function replay(ax: AgentContext, p: AgentRunParams, page: number, rec: Ag
   for (const s of rec.steps) {
     const t0 = Date.now();
     try {
-      if (s.tool === 'act') {
+      if (isAgentTool(s.tool) && AGENT_TOOLS[s.tool].replay === 'act') {
         // Self-heal: find a moved element again from its description, with the execution model.
         const r = await replayActions(ax.port, page, s.actions ?? [], vars, async (instruction) => {
           const h = await inferAct(ax.deps, { page, model: p.executionModel, timeoutMs: p.toolTimeout, deadline: Date.now() + p.toolTimeout, domSettleTimeoutMs: 1500, variables: p.variables }, instruction);
           return { ...h.result.data, usage: h.usage };
         });
         onUsage(r.usage);
-      } else if (PAGE_TOOLS.has(s.tool)) {
+      } else if (isAgentTool(s.tool) && AGENT_TOOLS[s.tool].replay === 'page') {
         await pageTool(ax, page, s.tool, s.args, vars, p.toolTimeout, false, p.allowSchemes);
       }
       // extract, search, done and the caller's own tools change nothing on the page: nothing to replay.

@@ -13,6 +13,44 @@ export type AgentMode = z.infer<typeof AgentModeSchema>;
 
 export const AGENT_DEFAULTS = { maxSteps: 20, toolTimeoutMs: 30_000 } as const;
 
+type ArgType = 'string' | 'number' | 'boolean';
+interface AgentToolDef {
+  /** The line the model reads in its tool list. */
+  help: string;
+  /** The answer fields this tool reads, in order, with their JSON type. */
+  args: Record<string, ArgType>;
+  modes: readonly AgentMode[];
+  /** How a recorded step replays: 'act' re-runs its Actions, 'page' re-runs the tool, 'none' changes nothing on the page. */
+  replay: 'act' | 'page' | 'none';
+}
+
+/**
+ * The agent's built-in tools, declared once: the tool list each mode offers, the help the
+ * model reads, the answer schema, the arguments a step records and how a recording replays
+ * all come from this table. `search` is offered only with a search provider; `done` is last.
+ */
+export const AGENT_TOOLS = {
+  act: { help: 'act(instruction): one action on the page in plain language, e.g. "click the Save button", "type %email% into the email field"', args: { instruction: 'string' }, modes: ['dom', 'hybrid'], replay: 'act' },
+  extract: { help: 'extract(instruction): read information from the page', args: { instruction: 'string' }, modes: ['dom', 'hybrid'], replay: 'none' },
+  goto: { help: 'goto(url): open an absolute URL', args: { url: 'string' }, modes: AGENT_MODES, replay: 'page' },
+  back: { help: 'back(): go back one page', args: {}, modes: AGENT_MODES, replay: 'page' },
+  scroll: { help: 'scroll(direction: "up" | "down"): scroll the page by one screen', args: { direction: 'string' }, modes: AGENT_MODES, replay: 'page' },
+  wait: { help: 'wait(ms): wait up to 10000 ms for the page to change', args: { ms: 'number' }, modes: AGENT_MODES, replay: 'page' },
+  press: { help: 'press(keys): press a key or chord in whatever has focus, e.g. "Enter", "Control+A"', args: { keys: 'string' }, modes: AGENT_MODES, replay: 'page' },
+  click_at: { help: 'click_at(x, y): click at a point of the screenshot (CSS pixels)', args: { x: 'number', y: 'number' }, modes: ['hybrid', 'cua'], replay: 'page' },
+  type_at: { help: 'type_at(x, y, text): click at a point, then type text', args: { x: 'number', y: 'number', text: 'string' }, modes: ['hybrid', 'cua'], replay: 'page' },
+  drag: { help: 'drag(x, y, toX, toY): drag from one point to another', args: { x: 'number', y: 'number', toX: 'number', toY: 'number' }, modes: ['hybrid', 'cua'], replay: 'page' },
+  search: { help: 'search(query): search the web; returns titles, URLs and snippets', args: { query: 'string' }, modes: AGENT_MODES, replay: 'none' },
+  done: { help: 'done(answer, success): finish; answer says what happened or what was found', args: { answer: 'string', success: 'boolean' }, modes: AGENT_MODES, replay: 'none' },
+} as const satisfies Record<string, AgentToolDef>;
+export type AgentToolName = keyof typeof AGENT_TOOLS;
+export const isAgentTool = (name: string): name is AgentToolName => Object.hasOwn(AGENT_TOOLS, name);
+
+/** The built-in tools a run offers, in the table's order (done last). */
+export function agentToolsFor(mode: AgentMode, search: boolean): AgentToolName[] {
+  return (Object.keys(AGENT_TOOLS) as AgentToolName[]).filter((t) => (AGENT_TOOLS[t].modes as readonly AgentMode[]).includes(mode) && (t !== 'search' || search));
+}
+
 
 export const AgentConfigSchema = z
   .object({
