@@ -15,12 +15,11 @@ import { IdbCacheStore } from '../src/browser/idb-store';
 import { WorkerBridge, BRIDGE_ALARM } from '../src/browser/bridge';
 import { Engine, type CallContext } from '../src/engine/engine';
 import { ENGINE_VERSION } from '../src/protocol/version';
-import { Methods, type MethodName } from '../src/protocol/methods';
-import { PANEL_PORT, PanelMethods, type BridgeStatus } from '../src/protocol/panel';
+import { ClientMethods, Methods, type MethodName } from '../src/protocol/methods';
+import { PANEL_PORT, PanelClientMethods, PanelMethods, type BridgeStatus } from '../src/protocol/panel';
 import { describeZodError } from '../src/protocol/zod-errors';
 import { DeckhandError, ErrorCode } from '../src/protocol/errors';
 import { RpcPeer } from '../src/protocol/rpc';
-import { CacheClientMethods } from '../src/protocol/cache';
 import type { z } from 'zod';
 
 /** A caller's cache store may wait up to 10 s on a locked SQLite file. */
@@ -40,12 +39,12 @@ export default defineBackground(() => {
     const ctx: CallContext = {
       invokeCallback: (callbackId, request, timeoutMs) => peer.request('model.generate', { callbackId, request }, timeoutMs + 2000),
       log: (e) => void peer.request('log', e, 5000).catch(() => undefined),
-      invokeTool: async (name, input, timeoutMs) => ((await peer.request('tool.call', { name, input }, timeoutMs)) as { output: string }).output,
+      invokeTool: async (name, input, timeoutMs) => (await peer.call(ClientMethods, 'tool.call', { name, input }, timeoutMs)).output,
       // The caller's store: it scopes entries to its own key; this side only names cache keys.
       cache: {
-        lookup: async (key, baseKey) => CacheClientMethods['cache.lookup'].result.parse(await peer.request('cache.lookup', { key, baseKey }, CACHE_CALL_MS)),
-        record: async (req) => CacheClientMethods['cache.record'].result.parse(await peer.request('cache.record', req, CACHE_CALL_MS)),
-        invalidate: async (key) => void (await peer.request('cache.invalidate', { key }, CACHE_CALL_MS)),
+        lookup: (key, baseKey) => peer.call(ClientMethods, 'cache.lookup', { key, baseKey }, CACHE_CALL_MS),
+        record: (req) => peer.call(ClientMethods, 'cache.record', req, CACHE_CALL_MS),
+        invalidate: async (key) => void (await peer.call(ClientMethods, 'cache.invalidate', { key }, CACHE_CALL_MS)),
       },
     };
     for (const name of Object.keys(Methods) as MethodName[]) peer.handle(name, (params) => engine.call(name, params as never, undefined, ctx));
@@ -91,7 +90,7 @@ export default defineBackground(() => {
     version: ENGINE_VERSION,
     serve: (send) => serve(send, 'local client'),
     onStatus: (s: BridgeStatus) => {
-      for (const p of panels) void p.request('bridge.changed', s, 5000).catch(() => undefined);
+      for (const p of panels) void p.call(PanelClientMethods, 'bridge.changed', s, 5000).catch(() => undefined);
     },
   });
   chrome.alarms.onAlarm.addListener((a) => {

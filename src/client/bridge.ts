@@ -15,10 +15,10 @@ import { isIPv4, type AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
-import type { MethodName, Params, Result } from '../protocol/methods';
+import { ClientMethods, Methods, type MethodName, type Params, type Result } from '../protocol/methods';
 import { BRIDGE_BYE_FROM_PANEL, BRIDGE_REFUSED, readBridgeFrame, readBridgeMessage, type BridgeFrame } from '../protocol/panel';
 import { RpcPeer } from '../protocol/rpc';
-import { rpcDeadline, type WorkerLink } from './link';
+import { rpcDeadline, type ClientHandler, type ClientMethodName, type WorkerLink } from './link';
 
 /** How long a fresh socket has to say hello. */
 const HELLO_TIMEOUT_MS = 5_000;
@@ -298,11 +298,11 @@ export class BridgeLink implements WorkerLink {
         () => new DeckhandError(ErrorCode.WorkerGone, `'${method}' waited ${ms} ms for the extension's service worker to reconnect to the bridge on ${this.where()}, and it did not`, { method, timeoutMs: ms }),
       );
     }
-    return (await this.peer.request(method, params, rpcDeadline(method, params, opts))) as Result<M>;
+    return this.peer.call(Methods, method, params, rpcDeadline(method, params, opts));
   }
 
-  handle(method: string, handler: (params: unknown) => Promise<unknown> | unknown): void {
-    this.peer.handle(method, handler);
+  serve<M extends ClientMethodName>(method: M, handler: ClientHandler<M>): void {
+    this.peer.serve(ClientMethods, method, handler);
   }
 
   /** Say goodbye to the worker (it forgets the pairing) and stop listening. Safe to call twice. */

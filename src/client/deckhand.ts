@@ -181,29 +181,24 @@ export class Deckhand {
       if (!this.#cache.store) throw new DeckhandError(ErrorCode.InvalidArgument, 'this client has no cache store');
       return this.#cache.store;
     };
-    this.#browser.link.handle('cache.lookup', async (raw) => {
-      const p = ClientMethods['cache.lookup'].params.parse(raw);
-      return store().lookup(p.key, p.baseKey);
-    });
-    this.#browser.link.handle('cache.record', async (raw) => store().record(ClientMethods['cache.record'].params.parse(raw)));
-    this.#browser.link.handle('cache.invalidate', async (raw) => {
-      await store().invalidate(ClientMethods['cache.invalidate'].params.parse(raw).key);
+    const link = this.#browser.link;
+    link.serve('cache.lookup', (p) => store().lookup(p.key, p.baseKey));
+    link.serve('cache.record', (p) => store().record(p));
+    link.serve('cache.invalidate', async (p) => {
+      await store().invalidate(p.key);
       return null;
     });
-    this.#browser.link.handle('model.generate', async (raw) => {
-      const p = ClientMethods['model.generate'].params.parse(raw);
+    link.serve('model.generate', async (p) => {
       const fn = this.#callbacks.get(p.callbackId);
       if (!fn) throw new DeckhandError(ErrorCode.NoModelConfigured, 'the callback model is no longer registered with this client');
       return await fn(p.request);
     });
-    this.#browser.link.handle('tool.call', async (raw) => {
-      const p = ClientMethods['tool.call'].params.parse(raw);
+    link.serve('tool.call', async (p) => {
       const fn = this.#tools.get(p.name);
       if (!fn) throw new DeckhandError(ErrorCode.InvalidArgument, `no tool '${p.name}' is registered with this client`);
       return { output: await fn(p.input) };
     });
-    this.#browser.link.handle('log', (raw) => {
-      const p = ClientMethods.log.params.parse(raw);
+    link.serve('log', (p) => {
       this.#logger.log(p.level, p.message, p.data);
       for (const l of this.#stepListeners) l(p);
       const d = p.data ?? {};

@@ -6,11 +6,11 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
-import type { MethodName, Params, Result } from '../protocol/methods';
+import { ClientMethods, Methods, type MethodName, type Params, type Result } from '../protocol/methods';
 import { RpcPeer } from '../protocol/rpc';
 import { EXTENSION_KEY } from '../extension-key';
 import type { CdpConnection } from './cdp';
-import { rpcDeadline, type WorkerLink } from './link';
+import { rpcDeadline, type ClientHandler, type ClientMethodName, type WorkerLink } from './link';
 
 export const EXTENSION_ID = (() => {
   const hex = createHash('sha256').update(Buffer.from(EXTENSION_KEY, 'base64')).digest('hex').slice(0, 32);
@@ -204,7 +204,7 @@ export class ExtensionLink implements WorkerLink {
 
   async call<M extends MethodName>(method: M, params: Params<M>, opts: { timeoutMs?: number } = {}): Promise<Result<M>> {
     await this.ensureUp();
-    return (await this.peer.request(method, params, rpcDeadline(method, params, opts))) as Result<M>;
+    return this.peer.call(Methods, method, params, rpcDeadline(method, params, opts));
   }
 
   get isConnected(): boolean {
@@ -212,8 +212,8 @@ export class ExtensionLink implements WorkerLink {
   }
 
   /** Answer a call the worker makes to this client (callback models, log lines). */
-  handle(method: string, handler: (params: unknown) => Promise<unknown> | unknown): void {
-    this.peer.handle(method, handler);
+  serve<M extends ClientMethodName>(method: M, handler: ClientHandler<M>): void {
+    this.peer.serve(ClientMethods, method, handler);
   }
 
   /** Detach from the worker; the browser and its tabs are left alone. */

@@ -4,17 +4,23 @@
  * bridge the worker dials out to (BridgeLink).
  */
 import type { DeckhandError } from '../protocol/errors';
-import type { CommandClient, MethodName, Params } from '../protocol/methods';
+import type { ClientMethods, CommandClient, MethodName, Params } from '../protocol/methods';
+import type { z } from 'zod';
 import { checkMs, DEFAULTS, MAX_CALL_MS } from '../protocol/schemas';
 
 export interface WorkerLink extends CommandClient {
   readonly extensionId: string;
   /** False once the link is closed for good (the browser closed, the pairing ended, close() was called). */
   readonly isConnected: boolean;
-  /** Answer a call the worker makes to this client (callback models, tools, log lines). */
-  handle(method: string, handler: (params: unknown) => Promise<unknown> | unknown): void;
+  /** Answer a call the worker makes to this client (callback models, tools, the cache, log lines); params arrive checked. */
+  serve<M extends ClientMethodName>(method: M, handler: ClientHandler<M>): void;
   close(reason?: DeckhandError): Promise<void>;
 }
+
+export type ClientMethodName = keyof typeof ClientMethods;
+export type ClientHandler<M extends ClientMethodName> = (
+  params: z.output<(typeof ClientMethods)[M]['params']>,
+) => Promise<z.input<(typeof ClientMethods)[M]['result']>> | z.input<(typeof ClientMethods)[M]['result']>;
 
 /** The RPC deadline of a call: the operation's own timeout (or the default) plus a grace for the trip. */
 export function rpcDeadline<M extends MethodName>(method: M, params: Params<M>, opts: { timeoutMs?: number }): number {

@@ -4,8 +4,8 @@
  * with it, so the client reconnects on the next call.
  */
 import { DeckhandError, ErrorCode } from '../protocol/errors';
-import { ClientMethods, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
-import { BridgeStatusSchema, PANEL_PORT, PanelMethods, type BridgeStatus, type PanelMethodName } from '../protocol/panel';
+import { ClientMethods, Methods, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
+import { PANEL_PORT, PanelClientMethods, PanelMethods, type BridgeStatus, type PanelMethodName } from '../protocol/panel';
 import { DEFAULTS } from '../protocol/schemas';
 import { RpcPeer } from '../protocol/rpc';
 import { z } from 'zod';
@@ -20,14 +20,12 @@ export class PanelClient implements CommandClient {
 
   constructor() {
     this.peer = new RpcPeer((raw) => this.ensurePort().postMessage(raw), "extension's service worker");
-    this.peer.handle('log', (raw) => {
-      const line = ClientMethods.log.params.safeParse(raw);
-      if (line.success) for (const f of this.logListeners) f(line.data);
+    this.peer.serve(PanelClientMethods, 'log', (line) => {
+      for (const f of this.logListeners) f(line);
       return null;
     });
-    this.peer.handle('bridge.changed', (raw) => {
-      const s = BridgeStatusSchema.safeParse(raw);
-      if (s.success) for (const f of this.bridgeListeners) f(s.data);
+    this.peer.serve(PanelClientMethods, 'bridge.changed', (s) => {
+      for (const f of this.bridgeListeners) f(s);
       return null;
     });
   }
@@ -49,11 +47,11 @@ export class PanelClient implements CommandClient {
   async call<M extends MethodName>(method: M, params: Params<M>, opts: { timeoutMs?: number } = {}): Promise<Result<M>> {
     const p = params as { timeout?: number; options?: { timeout?: number } };
     const timeout = opts.timeoutMs ?? p?.timeout ?? p?.options?.timeout ?? DEFAULTS.modelOperationTimeoutMs;
-    return (await this.peer.request(method, params, timeout + DEFAULTS.rpcGraceMs)) as Result<M>;
+    return this.peer.call(Methods, method, params, timeout + DEFAULTS.rpcGraceMs);
   }
 
   async panel<M extends PanelMethodName>(method: M, params: z.input<(typeof PanelMethods)[M]['params']>): Promise<BridgeStatus> {
-    return BridgeStatusSchema.parse(await this.peer.request(method, params, 15_000));
+    return this.peer.call(PanelMethods, method, params, 15_000);
   }
 
   onLog(f: (line: LogLine) => void): () => void {

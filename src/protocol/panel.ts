@@ -4,6 +4,7 @@
  * manual QA recording the panel keeps and exports.
  */
 import { z } from 'zod';
+import { ClientMethods } from './methods';
 import { ActionSchema } from './schemas';
 
 /** The chrome.runtime port name the side panel connects with. */
@@ -30,6 +31,12 @@ export const PanelMethods = {
   'bridge.status': { params: z.object({}).strict(), result: BridgeStatusSchema },
 } as const;
 export type PanelMethodName = keyof typeof PanelMethods;
+
+/** Calls the worker makes to a side panel: the log lines of its operations, and bridge changes. */
+export const PanelClientMethods = {
+  log: ClientMethods.log,
+  'bridge.changed': { params: BridgeStatusSchema, result: z.null() },
+} as const;
 
 /**
  * Bridge control frames. After `welcome` the socket carries RPC messages

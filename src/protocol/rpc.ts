@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { DeckhandError, ErrorCode, ReceivedErrorSchema, deserializeError, serializeError, type SerializedError } from './errors';
+import { describeZodError } from './zod-errors';
 
 /** A call; `method` names one of the Methods (or ClientMethods, PanelMethods) and `params` is its params. */
 export const RpcRequestSchema = z.object({ kind: z.literal('req'), id: z.number().int(), method: z.string(), params: z.unknown() });
@@ -16,6 +17,11 @@ export const RpcMessageSchema = z.discriminatedUnion('kind', [RpcRequestSchema, 
 export type RpcMessage = z.infer<typeof RpcMessageSchema>;
 
 export type RpcHandler = (params: unknown) => Promise<unknown> | unknown;
+
+/** Methods one side serves: each with the schema of its params and of its result (protocol/methods.ts). */
+export type MethodTable = Record<string, { params: z.ZodTypeAny; result: z.ZodTypeAny }>;
+export type TableParams<T extends MethodTable, M extends keyof T> = z.input<T[M]['params']>;
+export type TableResult<T extends MethodTable, M extends keyof T> = z.output<T[M]['result']>;
 
 interface Pending {
   method: string;
@@ -55,6 +61,30 @@ export class RpcPeer {
         this.pending.delete(id);
         reject(e instanceof DeckhandError ? e : new DeckhandError(ErrorCode.WorkerGone, `could not send '${method}' to the ${this.label}: ${(e as Error).message}`));
       }
+    });
+  }
+
+  /**
+   * Call one method of a table. The answer is checked against the method's result schema, so
+   * a far side of another version fails here, with the field named, not deep in the caller.
+   */
+  async call<T extends MethodTable, M extends keyof T & string>(table: T, method: M, params: TableParams<T, M>, timeoutMs: number): Promise<TableResult<T, M>> {
+    const raw = await this.request(method, params, timeoutMs);
+    const r = table[method].result.safeParse(raw);
+    if (!r.success) throw new DeckhandError(ErrorCode.ProtocolError, describeZodError(r.error, `the answer to '${method}'`));
+    return r.data;
+  }
+
+  /** Serve one method of a table: the handler sees params already checked against its schema. */
+  serve<T extends MethodTable, M extends keyof T & string>(
+    table: T,
+    method: M,
+    handler: (params: z.output<T[M]['params']>) => Promise<z.input<T[M]['result']>> | z.input<T[M]['result']>,
+  ): void {
+    this.handle(method, (raw) => {
+      const p = table[method].params.safeParse(raw ?? {});
+      if (!p.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(p.error, `${method} parameters`));
+      return handler(p.data);
     });
   }
 

@@ -84,8 +84,16 @@ describe('WorkerBridge with BridgeLink', () => {
     expect(w.statuses.map((s) => s.state)).toEqual(['connecting', 'attached']);
     await link.paired(1000);
     expect(await link.call('engine.ping', {})).toEqual({ version: 'test', extensionId: EXTENSION_ID });
-    link.handle('log', (p) => ({ echoed: p }));
-    expect(await w.peers[0].request('log', { level: 'info', message: 'hi' }, 1000)).toEqual({ echoed: { level: 'info', message: 'hi' } });
+    const lines: unknown[] = [];
+    link.serve('log', (p) => {
+      lines.push(p);
+      return null;
+    });
+    expect(await w.peers[0].request('log', { level: 'info', message: 'hi' }, 1000)).toBeNull();
+    expect(lines).toEqual([{ level: 'info', message: 'hi' }]);
+    // Params the method's schema refuses never reach the handler.
+    await expect(w.peers[0].request('log', { level: 'loud', message: 'hi' }, 1000)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('level') });
+    expect(lines).toHaveLength(1);
     await until(() => w.store.wake, 'the wake-up alarm');
     expect(w.store.pairing).toEqual({ port: link.port, secret: expect.stringMatching(/^[A-Za-z0-9_-]{40,}$/) });
   });
