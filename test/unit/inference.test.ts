@@ -31,6 +31,13 @@ interface CdpCall {
 const SNAPSHOT_TEXT = '[e1] heading "Sign up" level=1\n[e2] textbox "Email" value=""\n[e3] button "Create account"\n[e4] link "Docs" href=/docs';
 const SNAPSHOT = { text: SNAPSHOT_TEXT, tokens: 30, folded: false, iframes: 0, url: 'http://site.test/form' };
 
+/**
+ * A page that already shows the variables' values (a field filled earlier, a PIN echoed in
+ * the text), so the masking tests check something that would reach the model without it.
+ */
+const SECRET_SNAPSHOT_TEXT = '[e1] heading "Sign up" level=1\n[e2] textbox "Email" value="ada@secret.test"\n[e3] button "Create account"\n[e4] link "Docs" href=/docs\n[e5] paragraph "Your PIN is 98765"';
+const showingSecrets: Answer = (call) => (call.message.type === 'dh:snapshot' ? { ...SNAPSHOT, text: SECRET_SNAPSHOT_TEXT } : defaultAnswer(call));
+
 /** Ids the page's top frame knows (dh:describe answers null for any other). */
 const KNOWN_IDS = new Set([1, 2, 3, 4]);
 
@@ -284,7 +291,7 @@ describe('inferAct', () => {
   });
 
   it('variables: the model sees %name% and the description, never the value; the fill inserts the value', async () => {
-    const { port, model, deps } = setup([reply(actAnswer({ elementId: 'e2', method: 'fill', arguments: ['%email%'], description: 'Email field' }))]);
+    const { port, model, deps } = setup([reply(actAnswer({ elementId: 'e2', method: 'fill', arguments: ['%email%'], description: 'Email field' }))], showingSecrets);
     const r = await inferAct(
       deps,
       context({ variables: { email: { value: 'ada@secret.test', description: 'the account email address' }, pin: '98765' } }),
@@ -294,6 +301,9 @@ describe('inferAct', () => {
     expect(user).toContain('Instruction: type %email% into the email field');
     expect(user).toContain('- %email%: the account email address');
     expect(user).toContain('- %pin%');
+    // The page shows both values; the model reads their names in their place.
+    expect(user).toContain('textbox "Email" value="%email%"');
+    expect(user).toContain('Your PIN is %pin%');
     const everythingSent = JSON.stringify(model.doGenerateCalls);
     expect(everythingSent).not.toContain('ada@secret.test');
     expect(everythingSent).not.toContain('98765');
@@ -421,13 +431,13 @@ describe('inferObserve', () => {
           { elementId: 'submit-button', description: 'made up', method: 'click', arguments: [] },
         ],
       }),
-    ]);
+    ], showingSecrets);
     const r = await inferObserve(deps, context({ variables: { email: 'ada@secret.test' } }), 'find the form controls');
 
     expect(promptOf(model).system).toContain('You inspect a web page');
     expect(promptOf(model).user).toContain('Instruction: find the form controls');
-    expect(promptOf(model).user).toContain(SNAPSHOT_TEXT);
-    expect(promptOf(model).user).toContain('%email%');
+    // The page shows the email's value; the model reads its name instead.
+    expect(promptOf(model).user).toContain(SECRET_SNAPSHOT_TEXT.replace('ada@secret.test', '%email%'));
     expect(JSON.stringify(model.doGenerateCalls)).not.toContain('ada@secret.test');
 
     // Only ids of the snapshot's form are described.
