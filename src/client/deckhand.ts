@@ -11,7 +11,8 @@ import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { ClientMethods, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
 import { Logger, type LoggingOptions } from './logging';
 import { CallbackRegistry, defaultModel, resolveModel, type ModelSpec } from './models';
-import { cacheRun, cacheSettings, parseCallOption, type CacheOption, type CacheSettings } from './cache/cache';
+import { cacheBase, cacheSettings, type CacheOption, type CacheSettings } from './cache/cache';
+import { cacheForCall, parseCacheCallOption } from '../protocol/cache';
 import { notJson } from '../protocol/json';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -218,7 +219,7 @@ export class Deckhand {
     const opId = randomUUID();
     const spec = options?.model ?? this.#options.model ?? defaultModel();
     const model = needsModel ? resolveModel(spec, this.#callbacks) : undefined;
-    const cache = cacheRun(this.#cache, parseCallOption(options?.cache));
+    const cache = cacheForCall(cacheBase(this.#cache), this.#cache.enabled, options?.cache);
     const wire = toWire(options, {
       opId,
       ...(cache ? { cache } : {}),
@@ -291,7 +292,7 @@ export class Deckhand {
   /** Do one thing: an Action runs deterministically; an instruction is carried out by the model (or replayed from the cache). */
   async act(input: string | Action, options?: CallOptions): Promise<ActResult> {
     if (typeof input !== 'string') {
-      parseCallOption(options?.cache);
+      parseCacheCallOption(options?.cache);
       return this.#operation('act', { input: input as Record<string, unknown> }, { ...options, cache: false }, false);
     }
     return this.#operation('act', { input }, options, true);
@@ -365,7 +366,8 @@ export class Deckhand {
     const o = rest[1] ?? {};
     const timeout = checkMs('the batch timeout', o.timeout ?? 30_000);
     const model = resolveModel(this.#options.model ?? defaultModel(), this.#callbacks);
-    const cache = cacheRun(this.#cache, undefined);
+    // Every call in the batch applies its own cache option over these, as the library's calls do.
+    const cache = cacheBase(this.#cache);
     const defaults = toWire(undefined, {
       model,
       ...(cache ? { cache } : {}),
@@ -374,7 +376,7 @@ export class Deckhand {
     });
     const page = o.page === undefined ? undefined : typeof o.page === 'number' ? o.page : o.page.id;
     try {
-      const r = await this.#call('batch.run', { source, hasInput, ...(hasInput ? { input } : {}), ...(page !== undefined ? { page } : {}), timeout, defaults }, timeout + 10_000);
+      const r = await this.#call('batch.run', { source, hasInput, ...(hasInput ? { input } : {}), ...(page !== undefined ? { page } : {}), timeout, defaults, cacheByDefault: this.#cache.enabled }, timeout + 10_000);
       return (r.hasValue ? r.value : undefined) as R;
     } catch (e) {
       // Errors thrown in the callback come back with their message and the callback's stack.

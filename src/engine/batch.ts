@@ -8,8 +8,7 @@
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import type { CommandClient, MethodName, Params, Result } from '../protocol/methods';
 import type { OperationOptions } from '../protocol/schemas';
-import { CacheCallOptionSchema } from '../protocol/cache';
-import { describeZodError } from '../protocol/zod-errors';
+import { cacheForCall } from '../protocol/cache';
 import { BrowserContext, Page } from '../facade/page';
 import type { CallContext } from './engine';
 import type { SelfEvaluator } from './ports';
@@ -107,11 +106,8 @@ export class BatchRunner {
     const opts = (o?: Record<string, unknown>): OperationOptions => {
       const { page, cache: setting, ...rest } = o ?? {};
       const pageId = page === undefined ? undefined : typeof page === 'number' ? page : (page as { id?: number }).id;
-      // The callback's cache option, as the client library takes it, over the client's cache (defaults.cache).
-      const parsed = CacheCallOptionSchema.safeParse(setting ?? true);
-      if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, 'cache option'));
       const { cache: base, ...others } = defaults;
-      const cache = parsed.data === false || !base ? undefined : typeof parsed.data === 'object' ? { ...base, threshold: parsed.data.threshold } : base;
+      const cache = cacheForCall(base, st.params.cacheByDefault ?? true, setting);
       return { ...others, ...rest, ...(cache ? { cache } : {}), ...(pageId !== undefined ? { page: pageId } : {}) } as OperationOptions;
     };
     const context = new BatchContext(client);

@@ -3,7 +3,9 @@
  * answers (shared by the local stores and the HTTP cache service).
  */
 import { z } from 'zod';
-import { UsageSchema } from './schemas';
+import { UsageSchema, type CacheRun } from './schemas';
+import { DeckhandError, ErrorCode } from './errors';
+import { describeZodError } from './zod-errors';
 
 /** Per call: false (no lookup), true, or { threshold: n } (n identical results before hits are served). */
 export const CacheCallOptionSchema = z.union([
@@ -11,6 +13,25 @@ export const CacheCallOptionSchema = z.union([
   z.object({ threshold: z.number().int().positive('cache.threshold must be a positive integer') }).strict(),
 ]);
 export type CacheCallOption = z.infer<typeof CacheCallOptionSchema>;
+
+export function parseCacheCallOption(v: unknown): CacheCallOption | undefined {
+  if (v === undefined) return undefined;
+  const r = CacheCallOptionSchema.safeParse(v);
+  if (!r.success) throw new DeckhandError(ErrorCode.InvalidArgument, `${describeZodError(r.error, 'cache option')} (use false, true or { threshold: n } with n a positive integer)`);
+  return r.data;
+}
+
+/**
+ * The `cache` one operation carries, from its instance's cache (`base`, absent with no store)
+ * and the call's own option; absent when the call does not look up (DISABLED). One rule for
+ * the client library's calls and a batch callback's.
+ */
+export function cacheForCall(base: CacheRun | undefined, onByDefault: boolean, option: unknown): CacheRun | undefined {
+  const setting = parseCacheCallOption(option);
+  const wanted = setting === undefined ? onByDefault : setting !== false;
+  if (!base || !wanted) return undefined;
+  return typeof setting === 'object' ? { ...base, threshold: setting.threshold } : base;
+}
 
 export const CacheLookupRequestSchema = z.object({ key: z.string().min(16), baseKey: z.string().min(16) }).strict();
 export const CacheEntrySchema = z.object({

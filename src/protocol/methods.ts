@@ -123,6 +123,8 @@ export const Methods = {
         timeout: TimeoutMsSchema,
         /** Defaults for the AI calls made inside the batch (resolved by the client). */
         defaults: OperationOptionsSchema.optional(),
+        /** Whether calls without their own cache option use defaults.cache (the instance's enabled). */
+        cacheByDefault: z.boolean().optional(),
       })
       .strict(),
     result: z.object({ hasValue: z.boolean(), value: z.unknown().optional() }),

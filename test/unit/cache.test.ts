@@ -4,6 +4,7 @@ import { cacheKeys, runCached, type CachedRun } from '../../src/engine/cache';
 import { ReplayFailed } from '../../src/engine/replay';
 import { forTenant, MemoryStore } from '../../src/client/cache/store';
 import type { CacheInfo, CacheRun, Usage } from '../../src/protocol/schemas';
+import { cacheForCall } from '../../src/protocol/cache';
 
 const usage: Usage = { inputTokens: 400, outputTokens: 30, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 5 };
 interface R { data: string[]; cache?: CacheInfo; healed?: boolean }
@@ -103,5 +104,23 @@ describe('the cache policy', () => {
     const { createHash } = await import('node:crypto');
     const base = { v: 1, op: 'act', instruction: 'type %who%', url: 'u', schema: null, vars: ['who'], screenshot: false };
     expect(a.baseKey).toBe(createHash('sha256').update(JSON.stringify(base)).digest('hex'));
+  });
+});
+
+describe('a call\'s cache option over its instance\'s (the library and batch callbacks alike)', () => {
+  const base = setting(2, false);
+  it('no option follows the instance; false opts out; true or { threshold } opt in even when the instance is off by default', () => {
+    expect(cacheForCall(base, true, undefined)).toEqual(base);
+    expect(cacheForCall(base, false, undefined)).toBeUndefined();
+    expect(cacheForCall(base, true, false)).toBeUndefined();
+    expect(cacheForCall(base, false, true)).toEqual(base);
+    expect(cacheForCall(base, false, { threshold: 5 })).toEqual({ ...base, threshold: 5 });
+  });
+  it('no store: nothing to look up whatever the call asks', () => {
+    expect(cacheForCall(undefined, true, true)).toBeUndefined();
+  });
+  it('a malformed option is INVALID_ARGUMENT naming the field, store or not', () => {
+    expect(() => cacheForCall(undefined, true, { threshold: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('threshold') }));
+    expect(() => cacheForCall(base, true, 'yes')).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
   });
 });

@@ -5,9 +5,7 @@
  */
 import { join } from 'node:path';
 import { DeckhandError, ErrorCode } from '../../protocol/errors';
-import { CacheCallOptionSchema, type CacheCallOption } from '../../protocol/cache';
 import type { CacheRun } from '../../protocol/schemas';
-import { describeZodError } from '../../protocol/zod-errors';
 import { MemoryStore, RemoteStore, SqliteStore, type CacheStore } from './store';
 
 export interface CacheSettings {
@@ -27,13 +25,6 @@ export type CacheOption = boolean | {
   enabled?: boolean;
 };
 
-export function parseCallOption(v: unknown): CacheCallOption | undefined {
-  if (v === undefined) return undefined;
-  const r = CacheCallOptionSchema.safeParse(v);
-  if (!r.success) throw new DeckhandError(ErrorCode.InvalidArgument, `${describeZodError(r.error, 'cache option')} (use false, true or { threshold: n } with n a positive integer)`);
-  return r.data;
-}
-
 const isStore = (s: unknown): s is CacheStore => !!s && typeof s === 'object' && typeof (s as CacheStore).lookup === 'function';
 
 export async function cacheSettings(o: { cache?: CacheOption; selfHeal?: boolean; apiKey?: string; apiUrl?: string }, home: string): Promise<CacheSettings> {
@@ -51,9 +42,7 @@ export async function cacheSettings(o: { cache?: CacheOption; selfHeal?: boolean
   return { store, enabled, threshold, selfHeal };
 }
 
-/** The `cache` an operation carries: absent when this call does not look up (DISABLED). */
-export function cacheRun(s: CacheSettings, setting: CacheCallOption | undefined): CacheRun | undefined {
-  const wanted = setting === undefined ? s.enabled : setting !== false;
-  if (!s.store || !wanted) return undefined;
-  return { threshold: typeof setting === 'object' ? setting.threshold : s.threshold, selfHeal: s.selfHeal, store: 'caller' };
+/** The instance's cache as an operation carries it: absent when there is no store. */
+export function cacheBase(s: CacheSettings): CacheRun | undefined {
+  return s.store ? { threshold: s.threshold, selfHeal: s.selfHeal, store: 'caller' } : undefined;
 }
