@@ -20,6 +20,7 @@ import { checkMs, MAX_CALL_MS, type Action, type ActResult, type ExtractResult, 
 import type { CacheCallOption } from '../protocol/cache';
 import { AGENT_DEFAULTS, AgentExecuteRequestSchema, type AgentExecuteRequest, type AgentRecording, type AgentResult, type AgentStep } from '../protocol/agent';
 import { describeZodError } from '../protocol/zod-errors';
+import { spanOf } from '../protocol/log-spans';
 import { Locator, type BrowserContext, type Page, type PageExtractOptions } from '../facade/page';
 import type { BrowserHandle } from './browser';
 
@@ -202,13 +203,13 @@ export class Deckhand {
     link.serve('log', (p) => {
       this.#logger.log(p.level, p.message, p.data);
       for (const l of this.#stepListeners) l(p);
-      const d = p.data ?? {};
-      const parent = typeof d.opId === 'string' ? this.#spans.get(d.opId) : undefined;
-      if (parent && d.span === 'model-call') {
+      const d = spanOf(p.data);
+      const parent = d?.span === 'model-call' && d.opId ? this.#spans.get(d.opId) : undefined;
+      if (d?.span === 'model-call' && parent) {
         // Model calls ran in the worker; record them as child spans with their real times.
         const ctx = trace.setSpan(context.active(), parent);
-        const span = this.#tracer.startSpan('deckhand.model_call', { startTime: Number(d.startedAt), attributes: { 'deckhand.model': String(d.model), 'gen_ai.usage.input_tokens': Number(d.inputTokens ?? 0), 'gen_ai.usage.output_tokens': Number(d.outputTokens ?? 0) } }, ctx);
-        span.end(Number(d.endedAt));
+        const span = this.#tracer.startSpan('deckhand.model_call', { startTime: d.startedAt, attributes: { 'deckhand.model': d.model, 'gen_ai.usage.input_tokens': d.inputTokens, 'gen_ai.usage.output_tokens': d.outputTokens } }, ctx);
+        span.end(d.endedAt);
       }
       return null;
     });
@@ -424,7 +425,8 @@ export class Deckhand {
     const onAbort = () => void this.#call('op.cancel', { opId }).catch(() => undefined);
     opts.signal?.addEventListener('abort', onAbort, { once: true });
     const stepListener = (line: { data?: Record<string, unknown> }) => {
-      if (line.data?.span === 'agent-step' && line.data.opId === opId) opts.onStep?.(line.data.step as AgentStep);
+      const s = spanOf(line.data);
+      if (s?.span === 'agent-step' && s.opId === opId) opts.onStep?.(s.step);
     };
     this.#stepListeners.add(stepListener);
     for (const t of opts.tools ?? []) this.#tools.set(t.name, t.run);

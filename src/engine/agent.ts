@@ -16,6 +16,7 @@ import { performAction, withNavigationWait } from './actions';
 import { focusedSelector, inferAct, inferExtract, type InferenceDeps, type OpContext } from './inference';
 import { goto, withDeadline } from './pages';
 import { PAGE_CONTENT_IS_DATA } from './prompts';
+import type { AgentStepSpan } from '../protocol/log-spans';
 import { sleep, type BrowserPort } from './ports';
 import { captureSnapshot } from './snapshot';
 
@@ -143,7 +144,7 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
     // Streamed steps show variables by name only.
     const masked = JSON.parse(maskValues(JSON.stringify(s), vars)) as AgentStep;
     steps[steps.length - 1] = masked;
-    ax.deps.log({ level: 'info', message: maskValues(`step ${steps.length}: ${tool} ${JSON.stringify(a)} → ${brief(out.text, 120)}`, vars), data: { opId: p.opId, span: 'agent-step', step: masked } });
+    ax.deps.log({ level: 'info', message: maskValues(`step ${steps.length}: ${tool} ${JSON.stringify(a)} → ${brief(out.text, 120)}`, vars), data: { opId: p.opId, span: 'agent-step', step: masked } satisfies AgentStepSpan });
     if (p.waitBetweenActions) await sleep(p.waitBetweenActions);
     return out;
   };

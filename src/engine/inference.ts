@@ -16,6 +16,7 @@ import {
   ACT_JSON_SCHEMA, ActAnswerSchema, OBSERVE_JSON_SCHEMA, ObserveAnswerSchema, systemPrompt, TEXT_EXTRACTION_SCHEMA, userPrompt, variablesHelp, type ActAnswer,
 } from './prompts';
 import { captureSnapshot, selectorsForIds, type CapturedSnapshot } from './snapshot';
+import type { ModelCallSpan } from '../protocol/log-spans';
 import { maskLines, maskValues, normalizeVariables, substitute, unmaskValues, type Variables } from '../protocol/variables';
 
 export interface LogEvent {
@@ -100,7 +101,7 @@ async function ask(
     deps.log({
       level: 'info',
       message: `${kind}: ${ctx.model.name} answered in ${r.usage.inferenceTimeMs} ms`,
-      data: { opId: ctx.opId, span: 'model-call', model: ctx.model.name, startedAt: r.startedAt, endedAt: r.endedAt, inputTokens: r.usage.inputTokens, outputTokens: r.usage.outputTokens },
+      data: { opId: ctx.opId, span: 'model-call', model: ctx.model.name, startedAt: r.startedAt, endedAt: r.endedAt, inputTokens: r.usage.inputTokens, outputTokens: r.usage.outputTokens } satisfies ModelCallSpan,
     });
     const problem = check(r.object);
     if (!problem) return { object: r.object, usage, confidence: r.confidence };

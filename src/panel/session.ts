@@ -3,6 +3,7 @@
  * (fed by the same step events the HTTP stream carries), the session's metrics and
  * the manual QA recording. Components read snapshots through `subscribe`/`get`.
  */
+import { spanOf } from '../protocol/log-spans';
 import { DeckhandError, ErrorCode, isDeckhandError } from '../protocol/errors';
 import type { AgentRecording, AgentStep } from '../protocol/agent';
 import { QaRecordingSchema, type QaRecording, type QaStep } from '../protocol/panel';
@@ -72,7 +73,8 @@ export class PanelSession {
       const opId = line.data?.opId;
       const run = this.state.running;
       if (!run || !opId || opId !== this.opId) return;
-      const step = line.data?.span === 'agent-step' ? (line.data.step as AgentStep) : undefined;
+      const s = spanOf(line.data);
+      const step = s?.span === 'agent-step' ? s.step : undefined;
       this.update(run.id, { events: [...run.events, { at: Date.now(), message: line.message, ...(step ? { step } : {}) }] });
     });
   }
