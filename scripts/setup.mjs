@@ -10,9 +10,9 @@ const run = (cmd) => {
 };
 const candidates = [process.env.DECKHAND_CHROMIUM, '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
 
-// `npm install` installs the versions pinned in package-lock.json. (`npm ci` refuses this
-// lockfile: npm records only this platform's optional rollup binaries and then calls it stale.)
-if (!existsSync('node_modules/.bin/wxt')) run('npm install --no-audit --no-fund');
+// Exactly the versions pinned in package-lock.json (scripts/complete-lockfile.mjs keeps the
+// other platforms' optional packages in it, which npm ci insists on).
+if (!existsSync('node_modules/.bin/wxt')) run('npm ci --no-audit --no-fund');
 if (!candidates.some((c) => c && existsSync(c))) {
   if (!existsSync('/usr/bin/apt-get')) {
     console.error('No Chromium found and no apt-get to install one: install Chromium and set DECKHAND_CHROMIUM to its path.');
