@@ -16,6 +16,8 @@ import { SessionManager } from '../sessions/sessions';
 import { SqliteStore } from '../client/cache/store';
 import { resolveMcpOptions, type RawOptions } from '../mcp/options';
 import { runStdio } from '../mcp/stdio';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { ENGINE_VERSION } from '../protocol/version';
 
 const DEMO_PAGE = `<!doctype html><title>Deckhand demo</title>
 <h1>Deckhand demo</h1>
@@ -26,28 +28,6 @@ const DEMO_PAGE = `<!doctype html><title>Deckhand demo</title>
 </form>
 <p id="out" role="status"></p>`;
 // The page answers with "Greeting: Hello, <name>!", which extract reads back.
-
-function usage(): never {
-  console.log(`usage:
-  deckhand demo [url]        launch Chromium, print the page snapshot, act on the demo form
-  deckhand snapshot <url>    print the snapshot of a page
-  deckhand mcp [--port P --host H [--allowedHosts H1,H2 --allowedOrigins O1,O2]] [--allowUrlSchemes file,...]
-               [--modelName M --modelApiKey K] [--keepAlive] [--cache] [--proxies]
-               [--contextId ID [--persist false]] [--browserWidth W --browserHeight H]
-                             the MCP tool server (stdio, or Streamable HTTP at /mcp with --port)
-  deckhand serve [--host H] [--port P] [--max-sessions N] [--idle-timeout SECONDS]
-                 [--allowed-hosts H1,H2] [--allowed-origins O1,O2] [--allow-url-schemes file,...]
-                             run the Deckhand HTTP service (sessions, act/observe/extract, cache)
-                             (Host names besides loopback, and web-page origins, it answers;
-                             also DECKHAND_ALLOWED_HOSTS and DECKHAND_ALLOWED_ORIGINS; URL schemes
-                             such as file opened for every session, also DECKHAND_ALLOW_URL_SCHEMES)
-options:
-  --headed                   show the browser window
-environment:
-  DECKHAND_ALLOW_URL_SCHEMES URL schemes to open beyond http(s), data and about:blank (e.g. file)
-  DECKHAND_MODEL             model for instructions (default: a provider's model when its key is set, else deckhand/local)`);
-  process.exit(2);
-}
 
 async function withBrowser<T>(headed: boolean, fn: (dh: Deckhand) => Promise<T>): Promise<T> {
   const browser = await localBrowser.launch({ headless: !headed, allowUrlSchemes: urlSchemes(undefined) });
@@ -100,29 +80,41 @@ function urlSchemes(value: string | undefined): string[] {
   return [...parseAllowSchemes(listOf(value ?? process.env.DECKHAND_ALLOW_URL_SCHEMES))];
 }
 
-function flag(args: string[], name: string): string | undefined {
-  const i = args.indexOf(`--${name}`);
-  return i >= 0 ? args[i + 1] : undefined;
+/** A positive number from a flag, else the environment, else the default; a bad value fails the start. */
+function positive(name: string, value: string | undefined, env: string | undefined, def: number): number {
+  const raw = value ?? env;
+  const v = Number(raw ?? def);
+  if (!Number.isFinite(v) || v <= 0) throw new InvalidArgumentError(`--${name} must be a positive number, got ${JSON.stringify(raw)}`);
+  return v;
 }
 
-async function serve(args: string[]): Promise<void> {
+function portOf(value: string | undefined, fallback: number): number {
+  const port = Number(value ?? fallback);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError(`--port must be a port number (0 to 65535), got ${JSON.stringify(value)}`);
+  return port;
+}
+
+interface ServeFlags {
+  host?: string;
+  port?: string;
+  maxSessions?: string;
+  idleTimeout?: string;
+  allowedHosts?: string;
+  allowedOrigins?: string;
+  allowUrlSchemes?: string;
+}
+
+async function serve(o: ServeFlags): Promise<void> {
   const home = deckhandHome();
-  const port = Number(flag(args, 'port') ?? process.env.PORT ?? 3000);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port must be a port number, got ${flag(args, 'port')}`);
-  const num = (name: string, env: string | undefined, def: number) => {
-    const v = Number(flag(args, name) ?? env ?? def);
-    if (!Number.isFinite(v) || v <= 0) throw new Error(`--${name} must be a positive number`);
-    return v;
-  };
   const svc = await startService({
     home,
-    host: flag(args, 'host') ?? process.env.HOST ?? '127.0.0.1',
-    port,
-    maxSessions: num('max-sessions', process.env.DECKHAND_MAX_SESSIONS, 4),
-    idleTimeoutMs: num('idle-timeout', process.env.DECKHAND_IDLE_TIMEOUT_S, 600) * 1000,
-    allowedHosts: listOf(flag(args, 'allowed-hosts') ?? process.env.DECKHAND_ALLOWED_HOSTS),
-    allowedOrigins: listOf(flag(args, 'allowed-origins') ?? process.env.DECKHAND_ALLOWED_ORIGINS),
-    allowUrlSchemes: urlSchemes(flag(args, 'allow-url-schemes')),
+    host: o.host ?? process.env.HOST ?? '127.0.0.1',
+    port: portOf(o.port ?? process.env.PORT, 3000),
+    maxSessions: positive('max-sessions', o.maxSessions, process.env.DECKHAND_MAX_SESSIONS, 4),
+    idleTimeoutMs: positive('idle-timeout', o.idleTimeout, process.env.DECKHAND_IDLE_TIMEOUT_S, 600) * 1000,
+    allowedHosts: listOf(o.allowedHosts ?? process.env.DECKHAND_ALLOWED_HOSTS),
+    allowedOrigins: listOf(o.allowedOrigins ?? process.env.DECKHAND_ALLOWED_ORIGINS),
+    allowUrlSchemes: urlSchemes(o.allowUrlSchemes),
     log: (l) => console.error(l),
   });
   console.log(`deckhand service listening on ${svc.url} (data in ${home})`);
@@ -136,44 +128,39 @@ async function serve(args: string[]): Promise<void> {
   process.once('SIGINT', stop);
 }
 
-/** Flags of `deckhand mcp`: `--name value`, or a bare `--name` meaning true. */
-function mcpFlags(args: string[]): Record<string, string | boolean> {
-  const out: Record<string, string | boolean> = {};
-  for (let i = 0; i < args.length; i++) {
-    const m = /^--([A-Za-z]+)$/.exec(args[i]);
-    if (!m) throw new Error(`unexpected argument ${args[i]}`);
-    const next = args[i + 1];
-    if (next !== undefined && !next.startsWith('--')) {
-      out[m[1]] = next;
-      i++;
-    } else out[m[1]] = true;
-  }
-  return out;
-}
+type McpFlags = { [K in keyof RawOptions]?: string | boolean } & {
+  port?: string;
+  host?: string;
+  allowedHosts?: string;
+  allowedOrigins?: string;
+  allowUrlSchemes?: string;
+  idleTimeout?: string;
+  maxSessions?: string;
+};
 
-async function mcp(args: string[]): Promise<void> {
-  const f = mcpFlags(args);
-  const known = ['port', 'host', 'allowUrlSchemes', 'allowedHosts', 'allowedOrigins', 'modelName', 'modelApiKey', 'keepAlive', 'proxies', 'verified', 'contextId', 'persist', 'browserWidth', 'browserHeight', 'experimental', 'cache'];
-  const unknown = Object.keys(f).filter((k) => !known.includes(k));
-  if (unknown.length) throw new Error(`unknown flag${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `--${k}`).join(', ')}`);
+async function mcp(f: McpFlags): Promise<void> {
   const home = deckhandHome();
-  const raw = { ...f, port: undefined, host: undefined, allowedHosts: undefined, allowedOrigins: undefined, allowUrlSchemes: undefined } as RawOptions;
-  const allowUrlSchemes = urlSchemes(typeof f.allowUrlSchemes === 'string' ? f.allowUrlSchemes : undefined);
-  const list = (v: string | boolean | undefined, env: string | undefined) => listOf(typeof v === 'string' ? v : env);
+  const { port, host, allowedHosts, allowedOrigins, allowUrlSchemes: schemes, idleTimeout, maxSessions: max, ...rest } = f;
+  const raw = rest as RawOptions;
+  const allowUrlSchemes = urlSchemes(schemes);
   const options = resolveMcpOptions(raw); // fails at once, clearly, on bad flags
-  if (f.port === undefined) {
+  const maxSessions = positive('max-sessions', max, process.env.DECKHAND_MAX_SESSIONS, 4);
+  const idleTimeoutMs = positive('idle-timeout', idleTimeout, process.env.DECKHAND_IDLE_TIMEOUT_S, 1800) * 1000;
+  if (port === undefined) {
     // The same cache database as the service's, scoped to the one local tenant.
     const store = options.cache ? await SqliteStore.open(join(home, 'cache.db')) : undefined;
-    const sessions = new SessionManager({ maxSessions: Number(process.env.DECKHAND_MAX_SESSIONS ?? 4), idleTimeoutMs: 30 * 60_000, allowUrlSchemes }, {}, undefined, store);
+    const sessions = new SessionManager({ maxSessions, idleTimeoutMs, allowUrlSchemes }, {}, undefined, store);
     return runStdio(options, sessions, home);
   }
   const svc = await startService({
     home,
-    host: typeof f.host === 'string' ? f.host : 'localhost',
-    port: Number(f.port),
+    host: host ?? 'localhost',
+    port: portOf(port, 0),
+    maxSessions,
+    idleTimeoutMs,
     mcpOptions: raw,
-    allowedHosts: list(f.allowedHosts, process.env.DECKHAND_ALLOWED_HOSTS),
-    allowedOrigins: list(f.allowedOrigins, process.env.DECKHAND_ALLOWED_ORIGINS),
+    allowedHosts: listOf(allowedHosts ?? process.env.DECKHAND_ALLOWED_HOSTS),
+    allowedOrigins: listOf(allowedOrigins ?? process.env.DECKHAND_ALLOWED_ORIGINS),
     allowUrlSchemes,
     log: (l) => console.error(l),
   });
@@ -184,25 +171,79 @@ async function mcp(args: string[]): Promise<void> {
   process.once('SIGINT', stop);
 }
 
-async function main(): Promise<void> {
-  const args = process.argv.slice(2);
-  const headed = args.includes('--headed');
-  const rest = args.filter((a) => a !== '--headed');
-  const [cmd, arg] = rest;
-  if (cmd === 'demo' || cmd === undefined) return demo(arg, headed);
-  if (cmd === 'serve') return serve(rest.slice(1));
-  if (cmd === 'mcp') return mcp(process.argv.slice(3));
-  if (cmd === 'snapshot' && arg) {
-    return withBrowser(headed, async (dh) => {
-      const page = await dh.context.activePage();
-      await page.goto(arg);
-      console.log((await page.snapshot()).text);
-    });
-  }
-  usage();
+/** The command line: every subcommand has --help; unknown flags and missing values fail with exit code 1 and a clear message. */
+function program(): Command {
+  const cmd = new Command('deckhand')
+    .description('Drive a real Chromium with AI, from inside the browser.')
+    .version(ENGINE_VERSION)
+    .showHelpAfterError('(add --help for usage)')
+    .addHelpText(
+      'after',
+      `
+Environment:
+  DECKHAND_MODEL              model for instructions (default: a provider's model when its key is set, else deckhand/local)
+  DECKHAND_ALLOW_URL_SCHEMES  URL schemes to open beyond http(s), data and about:blank (e.g. file)
+  DECKHAND_HOME               data folder (keys, cache, profiles); default ~/.deckhand`,
+    );
+  cmd
+    .command('demo', { isDefault: true })
+    .description('launch Chromium, print a page snapshot and act on the demo form (the default command)')
+    .argument('[url]', 'a page to snapshot instead of the demo form')
+    .option('--headed', 'show the browser window')
+    .action((url: string | undefined, o: { headed?: boolean }) => demo(url, !!o.headed));
+  cmd
+    .command('snapshot')
+    .description('print the snapshot of a page, as a model reads it')
+    .argument('<url>', 'the page')
+    .option('--headed', 'show the browser window')
+    .action((url: string, o: { headed?: boolean }) =>
+      withBrowser(!!o.headed, async (dh) => {
+        const page = await dh.context.activePage();
+        await page.goto(url);
+        console.log((await page.snapshot()).text);
+      }),
+    );
+  cmd
+    .command('serve')
+    .description('run the HTTP service (sessions, act/observe/extract, agent, cache, and MCP at /mcp)')
+    .option('--host <host>', 'address to bind (also HOST)', undefined)
+    .option('--port <port>', 'port (also PORT; default 3000)')
+    .option('--max-sessions <n>', 'sessions at once (also DECKHAND_MAX_SESSIONS; default 4)')
+    .option('--idle-timeout <seconds>', 'end a session unused this long (also DECKHAND_IDLE_TIMEOUT_S; default 600)')
+    .option('--allowed-hosts <list>', 'Host header values answered besides loopback names (also DECKHAND_ALLOWED_HOSTS)')
+    .option('--allowed-origins <list>', 'web-page origins allowed to call (also DECKHAND_ALLOWED_ORIGINS)')
+    .option('--allow-url-schemes <list>', 'URL schemes opened for every session, e.g. file (also DECKHAND_ALLOW_URL_SCHEMES)')
+    .action((o: ServeFlags) => serve(o));
+  // Boolean MCP options: bare means true; otherwise exactly true or false (checked by resolveMcpOptions).
+  const bool = (name: string, what: string) => new Option(`--${name} [true|false]`, what);
+  cmd
+    .command('mcp')
+    .description('the MCP tool server: stdio, or Streamable HTTP at /mcp with --port')
+    .option('--port <port>', 'serve Streamable HTTP on this port instead of stdio')
+    .option('--host <host>', 'address to bind with --port (default localhost; 0.0.0.0 for all)')
+    .option('--allowedHosts <list>', 'Host header values answered besides loopback names')
+    .option('--allowedOrigins <list>', 'web-page origins allowed to call')
+    .option('--allowUrlSchemes <list>', 'URL schemes opened for every session, e.g. file')
+    .option('--modelName <model>', 'model for the tools (default deckhand/local, the built-in model)')
+    .option('--modelApiKey <key>', 'key for --modelName (required with any model but the built-in one)')
+    .addOption(bool('keepAlive', 'keep the browser when the MCP session closes'))
+    .addOption(bool('cache', 'act, observe and extract use the result cache'))
+    .addOption(bool('proxies', 'route the browser through DECKHAND_PROXY'))
+    .addOption(bool('verified', 'verified browser identity (a hosted feature: refused)'))
+    .addOption(bool('experimental', 'accepted; no experimental tools yet'))
+    .option('--contextId <id>', 'a named browser profile in $DECKHAND_HOME/contexts/<id>')
+    .option('--persist <true|false>', 'keep the --contextId profile after the session (default true)')
+    .option('--browserWidth <px>', 'viewport width (default 1024)')
+    .option('--browserHeight <px>', 'viewport height (default 768)')
+    .option('--idle-timeout <seconds>', 'end an MCP session and its browser unused this long (also DECKHAND_IDLE_TIMEOUT_S; default 1800)')
+    .option('--max-sessions <n>', 'browser sessions at once (also DECKHAND_MAX_SESSIONS; default 4)')
+    .action((o: McpFlags) => mcp(o));
+  return cmd;
 }
 
-main().catch((e) => {
-  console.error(`deckhand: ${e instanceof Error ? e.message : String(e)}`);
-  process.exit(1);
-});
+program()
+  .parseAsync(process.argv)
+  .catch((e) => {
+    console.error(`deckhand: ${e instanceof Error ? e.message : String(e)}`);
+    process.exit(1);
+  });

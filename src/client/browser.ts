@@ -109,6 +109,23 @@ export class BrowserHandle {
   get isConnected(): boolean {
     return this.link.isConnected;
   }
+  /**
+   * Call `f` once when the browser goes away on its own (it exited, crashed, or its connection
+   * dropped), so an owner can free what it holds at once. Returns the unsubscribe function.
+   * Over the WebSocket bridge nothing is reported here; `isConnected` still turns false.
+   */
+  onDisconnect(f: () => void): () => void {
+    const conn = this.conn;
+    if (!conn) return () => undefined;
+    if (conn.closed) {
+      queueMicrotask(f);
+      return () => undefined;
+    }
+    const once = () => f();
+    conn.once('close', once);
+    return () => void conn.off('close', once);
+  }
+
   /** @internal CDP connection, for tests and tools that need raw access. */
   get cdp(): CdpConnection {
     if (!this.conn) {

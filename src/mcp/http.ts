@@ -26,10 +26,14 @@ function reply(res: ServerResponse, code: ErrorCode, message: string, headers: R
 interface Entry {
   transport: StreamableHTTPServerTransport;
   state: McpSessionState;
+  lastUsed: number;
+  /** Requests (and open GET streams) of this MCP session not yet answered or closed. */
+  open: number;
 }
 
 export class McpHttpHandler {
   private readonly entries = new Map<string, Entry>();
+  private readonly sweeper: NodeJS.Timeout;
 
   constructor(
     private readonly keys: KeyRing,
@@ -37,7 +41,39 @@ export class McpHttpHandler {
     private readonly home: string,
     /** Options given on the command line; query parameters override them. */
     private readonly base: RawOptions = {},
-  ) {}
+  ) {
+    // A client that goes away without DELETE leaves its MCP session: it is ended once idle
+    // (no request, no open stream) past the session limit, and its id then answers 404.
+    const idle = sessions.idleTimeoutMs;
+    this.sweeper = setInterval(() => void this.sweep(idle), Math.min(5_000, Math.max(250, idle / 4)));
+    this.sweeper.unref();
+  }
+
+  /** MCP sessions open now (for tests and the soak bench). */
+  get size(): number {
+    return this.entries.size;
+  }
+
+  private async sweep(idleMs: number): Promise<void> {
+    const now = Date.now();
+    for (const [id, e] of [...this.entries]) {
+      if (e.open > 0 || now - e.lastUsed <= idleMs) continue;
+      this.entries.delete(id);
+      // Closing the transport ends its browser session (onclose), keepAlive or not: nobody is left to use it.
+      await e.transport.close().catch(() => undefined);
+      await endSession(e.state);
+    }
+  }
+
+  /** Count a request against its MCP session's activity until its response is done. */
+  private track(e: Entry, res: ServerResponse): void {
+    e.open++;
+    e.lastUsed = Date.now();
+    res.once('close', () => {
+      e.open--;
+      e.lastUsed = Date.now();
+    });
+  }
 
   /** The caller's tenant from its key (Authorization: Bearer, x-dh-api-key, or ?dhApiKey=), or null. */
   tenantOf(req: IncomingMessage): string | null {
@@ -60,7 +96,10 @@ export class McpHttpHandler {
     // Another key's MCP session does not exist for this caller.
     if (sid && (!existing || existing.state.tenant !== tenant)) return reply(res, 'SESSION_NOT_FOUND', `no MCP session '${sid.slice(0, 80)}'; start a new one`);
     const body = req.method === 'POST' ? await readBody() : undefined;
-    if (existing) return existing.transport.handleRequest(req, res, body);
+    if (existing) {
+      this.track(existing, res);
+      return existing.transport.handleRequest(req, res, body);
+    }
     if (req.method !== 'POST') return reply(res, 'INVALID_ARGUMENT', 'start an MCP session with a POST initialize request');
     let options;
     try {
@@ -82,7 +121,9 @@ export class McpHttpHandler {
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        this.entries.set(id, { transport, state });
+        const entry: Entry = { transport, state, lastUsed: Date.now(), open: 0 };
+        this.entries.set(id, entry);
+        this.track(entry, res);
       },
     });
     transport.onclose = () => {
@@ -96,6 +137,7 @@ export class McpHttpHandler {
   }
 
   async closeAll(): Promise<void> {
+    clearInterval(this.sweeper);
     const all = [...this.entries.values()];
     this.entries.clear();
     await Promise.all(all.map(async (e) => {

@@ -4,6 +4,7 @@
  */
 import { rm } from 'node:fs/promises';
 import type { SessionManager, Session } from '../sessions/sessions';
+import type { LogLine } from '../client/logging';
 import { contextDir, LOCAL_MODEL, type McpOptions } from './options';
 
 export interface McpSessionState {
@@ -14,6 +15,19 @@ export interface McpSessionState {
   home: string;
   session: Session | null;
   starting: Promise<Session> | null;
+  /** The lowest level sent as notifications/message ('logging/setLevel'; default info). */
+  logLevel?: McpLogLevel;
+}
+
+export const MCP_LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
+export type McpLogLevel = (typeof MCP_LOG_LEVELS)[number];
+
+/** What one tool call brings besides its arguments: the client's cancellation, and where its log lines go. */
+export interface ToolCall {
+  /** Aborts on notifications/cancelled or when the client goes away. */
+  signal?: AbortSignal;
+  /** The operation's log lines (steps, model calls), for progress and logging notifications. */
+  onLog?: (line: LogLine) => void;
 }
 
 export async function ensureSession(st: McpSessionState): Promise<Session> {
@@ -48,9 +62,25 @@ export async function endSession(st: McpSessionState): Promise<boolean> {
   return true;
 }
 
-export async function withSession<T>(st: McpSessionState, fn: (s: Session) => Promise<T>): Promise<T> {
+/**
+ * Run one tool's work on this MCP session's browser session. Calls wait their turn in the
+ * order they came (clients send several at once); cancelling the call stops the work.
+ */
+export async function withSession<T>(st: McpSessionState, fn: (s: Session, signal: AbortSignal) => Promise<T>, call: ToolCall = {}): Promise<T> {
   const s = await ensureSession(st);
-  return st.sessions.run(s.id, st.tenant, fn);
+  return st.sessions.run(
+    s.id,
+    st.tenant,
+    async (session, signal) => {
+      session.listener = call.onLog ?? null;
+      try {
+        return await fn(session, signal);
+      } finally {
+        session.listener = null;
+      }
+    },
+    { queue: true, signal: call.signal },
+  );
 }
 
 /** The cache option of a tool's call: on when the MCP session was started with cache=true. */

@@ -29,6 +29,10 @@ export interface Session {
   deadline: number;
   /** Receives the session's log lines while a streamed request runs. */
   listener: ((line: LogLine) => void) | null;
+  /** Settles when the last operation queued on this session has finished (operations run in order). */
+  tail: Promise<void>;
+  /** Operations waiting their turn (queued callers only). */
+  waiting: number;
 }
 
 export interface SessionLimits {
@@ -72,6 +76,11 @@ export class SessionManager {
     return this.sessions.size;
   }
 
+  /** How long a session (and an MCP session over HTTP) may sit unused before it is ended. */
+  get idleTimeoutMs(): number {
+    return this.limits.idleTimeoutMs;
+  }
+
   async start(owner: string, req: StartSessionRequest, launch: { args?: string[]; userDataDir?: string } = {}): Promise<Session> {
     if (this.sessions.size + this.starting >= this.limits.maxSessions) {
       throw new HttpError('TOO_MANY_SESSIONS', `this service runs at most ${this.limits.maxSessions} sessions at once; end one first`);
@@ -85,7 +94,7 @@ export class SessionManager {
             headless: req.headless ?? true, viewport: req.viewport, args: launch.args, userDataDir: launch.userDataDir, allowUrlSchemes: this.limits.allowUrlSchemes,
           });
       const session: Session = {
-        id: randomUUID(), owner, browser, ownsBrowser: !req.cdpUrl, busy: false, lastUsed: Date.now(), abort: null, deadline: 0, listener: null, dh: null as never,
+        id: randomUUID(), owner, browser, ownsBrowser: !req.cdpUrl, busy: false, lastUsed: Date.now(), abort: null, deadline: 0, listener: null, dh: null as never, tail: Promise.resolve(), waiting: 0,
       };
       session.dh = await Deckhand.create({
         ...this.defaults,
@@ -98,6 +107,9 @@ export class SessionManager {
         logging: { level: 'debug', callback: (line) => session.listener?.(line) },
       });
       this.sessions.set(session.id, session);
+      // A browser that exits (a crash, a kill) ends its session at once and frees its slot;
+      // the call in flight already failed with BROWSER_CLOSED from its own connection.
+      browser.onDisconnect(() => void this.finish(session, 'its browser exited: ending it'));
       return session;
     } catch (e) {
       await browser?.close().catch(() => undefined);
@@ -116,14 +128,26 @@ export class SessionManager {
   }
 
   /**
-   * Run one operation on a session; a second concurrent one is refused with 409. The
-   * operation gets a signal that aborts when the caller leaves, when its deadline passes
-   * or when the session ends; `deadlineMs` (bounded) is how long it may run.
+   * Run one operation on a session. A second concurrent one is refused with 409, or with
+   * `queue` waits its turn (MCP clients send several calls and expect them run in order).
+   * The operation gets a signal that aborts when the caller leaves, when its deadline passes
+   * or when the session ends; `deadlineMs` (bounded) is how long it may run, the wait for
+   * its turn included.
    */
-  async run<T>(id: string, owner: string, fn: (s: Session, signal: AbortSignal) => Promise<T>, opts: { deadlineMs?: number; signal?: AbortSignal } = {}): Promise<T> {
+  async run<T>(id: string, owner: string, fn: (s: Session, signal: AbortSignal) => Promise<T>, opts: { deadlineMs?: number; signal?: AbortSignal; queue?: boolean } = {}): Promise<T> {
     const s = this.get(id, owner);
-    if (s.busy) throw new HttpError('SESSION_BUSY', `session '${id}' is running another operation; operations on one session run one at a time`);
+    if ((s.busy || s.waiting) && !opts.queue) throw new HttpError('SESSION_BUSY', `session '${id}' is running another operation; operations on one session run one at a time`);
     const limit = Math.min(opts.deadlineMs ?? DEFAULT_OPERATION_MS, MAX_CALL_MS);
+    const before = s.tail;
+    let release!: () => void;
+    s.tail = new Promise<void>((r) => (release = r));
+    try {
+      await this.turn(s, before, limit, opts.signal);
+    } catch (e) {
+      // Leave the queue in order: the next caller still waits for the ones before this one.
+      void before.then(release);
+      throw e;
+    }
     const abort = new AbortController();
     const onCallerGone = () => abort.abort(opts.signal?.reason);
     opts.signal?.addEventListener('abort', onCallerGone, { once: true });
@@ -140,14 +164,55 @@ export class SessionManager {
         reject(new HttpError('TIMEOUT', `the operation on session '${id}' ran past its deadline of ${hard} ms; the session was ended`));
       }, hard);
     });
+    // A caller who leaves is answered at once; the operation itself was told to stop.
+    const gone = new Promise<never>((_, reject) => {
+      const stop = () => reject(new HttpError('CANCELLED', `the operation on session '${id}' was cancelled`));
+      if (abort.signal.aborted) stop();
+      else abort.signal.addEventListener('abort', stop, { once: true });
+    });
+    gone.catch(() => undefined);
+    const work = fn(s, abort.signal);
     try {
-      return await Promise.race([fn(s, abort.signal), overdue]);
+      return await Promise.race([work, overdue, gone]);
     } finally {
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onCallerGone);
-      s.busy = false;
-      s.abort = null;
-      s.lastUsed = Date.now();
+      // The session is free for the next operation only once this one has wound down (a
+      // cancelled operation stops at its next step), so two never drive the page at once.
+      void work.then(
+        () => undefined,
+        () => undefined,
+      ).then(() => {
+        s.busy = false;
+        s.abort = null;
+        s.lastUsed = Date.now();
+        release();
+      });
+    }
+  }
+
+  /** Wait until the operations queued before this one are done, the caller leaves, or time is up. */
+  private async turn(s: Session, before: Promise<void>, limitMs: number, signal?: AbortSignal): Promise<void> {
+    s.waiting++;
+    let timer: NodeJS.Timeout | undefined;
+    let onAbort: (() => void) | undefined;
+    try {
+      await Promise.race([
+        before,
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new HttpError('TIMEOUT', `session '${s.id}' stayed busy for ${limitMs} ms; this operation never started`)), limitMs);
+        }),
+        new Promise<never>((_, reject) => {
+          onAbort = () => reject(new HttpError('CANCELLED', `cancelled while waiting for session '${s.id}'; it never started`));
+          if (signal?.aborted) onAbort();
+          else signal?.addEventListener('abort', onAbort, { once: true });
+        }),
+      ]);
+      if (this.sessions.get(s.id) !== s) throw new HttpError('SESSION_NOT_FOUND', `session '${s.id}' ended while this operation waited for it`);
+    } finally {
+      s.waiting--;
+      clearTimeout(timer);
+      if (onAbort) signal?.removeEventListener('abort', onAbort);
     }
   }
 

@@ -10,8 +10,8 @@ export default defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   inputSchema: McpTools.act.input,
   outputSchema: McpTools.act.output,
-  handler: async (st, { action }) => {
-    const r = await withSession(st, (s) => s.dh.act(action, cacheOf(st)));
+  handler: async (st, { action }, call) => {
+    const r = await withSession(st, (s, signal) => s.dh.act(action, { ...cacheOf(st), signal }), call);
     const t = r.data.success ? `Done: ${r.data.message}.` : `Nothing was done: ${r.data.message}`;
     return { ...text(t, { success: r.data.success, message: r.data.message, actions: r.data.actions, cache: r.metadata.cache.status }), ...(r.data.success ? {} : { isError: true }) };
   },

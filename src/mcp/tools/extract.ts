@@ -9,9 +9,12 @@ export default defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: McpTools.extract.input,
   outputSchema: McpTools.extract.output,
-  handler: async (st, { instruction }) => {
-    const extraction = await withSession(st, async (s) =>
-      instruction ? ((await s.dh.extract(instruction, undefined, cacheOf(st))).data as { extraction: string }).extraction : (await (await s.dh.context.activePage()).snapshot()).text,
+  handler: async (st, { instruction }, call) => {
+    const extraction = await withSession(
+      st,
+      async (s, signal) =>
+        instruction ? (await s.dh.extract(instruction, undefined, { ...cacheOf(st), signal })).data.extraction : (await (await s.dh.context.activePage()).snapshot()).text,
+      call,
     );
     return text(extraction, { extraction });
   },

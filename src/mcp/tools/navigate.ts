@@ -9,8 +9,8 @@ export default defineTool({
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: McpTools.navigate.input,
   outputSchema: McpTools.navigate.output,
-  handler: async (st, { url }) => {
-    const info = await withSession(st, async (s) => (await s.dh.context.activePage()).goto(url));
+  handler: async (st, { url }, call) => {
+    const info = await withSession(st, async (s) => (await s.dh.context.activePage()).goto(url), call);
     return text(`Opened ${info.url} ("${info.title}").`, { url: info.url, title: info.title });
   },
 });

@@ -9,8 +9,8 @@ export default defineTool({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true },
   inputSchema: McpTools.observe.input,
   outputSchema: McpTools.observe.output,
-  handler: async (st, { instruction }) => {
-    const r = await withSession(st, (s) => s.dh.observe(instruction, cacheOf(st)));
+  handler: async (st, { instruction }, call) => {
+    const r = await withSession(st, (s, signal) => s.dh.observe(instruction, { ...cacheOf(st), signal }), call);
     const lines = r.data.map((a, i) => `${i + 1}. ${a.description} (${a.method ?? 'click'}${a.arguments?.length ? ` ${JSON.stringify(a.arguments)}` : ''})`);
     return text(lines.length ? `Found ${lines.length}:\n${lines.join('\n')}` : 'Nothing on the page matches that.', { elements: r.data });
   },

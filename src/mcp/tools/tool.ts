@@ -4,7 +4,7 @@
  */
 import type { ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { McpSessionState } from '../session-state';
+import type { McpSessionState, ToolCall } from '../session-state';
 
 export interface ToolResult {
   [key: string]: unknown;
@@ -20,7 +20,7 @@ export interface Tool<I extends z.ZodRawShape = z.ZodRawShape> {
   annotations: ToolAnnotations;
   inputSchema?: I;
   outputSchema: z.ZodRawShape;
-  handler: (st: McpSessionState, args: z.objectOutputType<I, z.ZodTypeAny>) => Promise<ToolResult>;
+  handler: (st: McpSessionState, args: z.objectOutputType<I, z.ZodTypeAny>, call: ToolCall) => Promise<ToolResult>;
 }
 
 /** Readable text for the calling model, with the same facts as structured content. */
