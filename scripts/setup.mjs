@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // One-step setup for a fresh machine: npm packages, Debian's Chromium when no
-// Chromium is found, then the extension and the Node library builds.
+// Chromium is found, schemathesis for the HTTP service's OpenAPI check, then the
+// extension and the Node library builds.
 import { execSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 
@@ -21,5 +22,24 @@ if (!candidates.some((c) => c && existsSync(c))) {
   const sudo = process.getuid && process.getuid() === 0 ? '' : 'sudo ';
   run(`${sudo}apt-get update -qq`);
   run(`${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium`);
+}
+// schemathesis (test/e2e/openapi.test.ts runs it against the service's /v1/openapi.json):
+// pinned, in the project's own virtualenv, so no system Python package is touched.
+const SCHEMATHESIS = '4.32.5';
+const installed = (() => {
+  try {
+    return execSync('.venv/bin/schemathesis --version', { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+  } catch {
+    return '';
+  }
+})();
+if (!installed.includes(`version ${SCHEMATHESIS}`)) {
+  try {
+    if (!existsSync('.venv/bin/pip')) run('python3 -m venv .venv');
+    run(`.venv/bin/pip install --quiet --disable-pip-version-check schemathesis==${SCHEMATHESIS}`);
+  } catch {
+    console.error('Could not install schemathesis into .venv: it needs Python 3 with venv and pip (on Debian: apt-get install python3-venv).');
+    process.exit(1);
+  }
 }
 run('npm run build');

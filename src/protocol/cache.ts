@@ -33,7 +33,16 @@ export function cacheForCall(base: CacheRun | undefined, onByDefault: boolean, o
   return typeof setting === 'object' ? { ...base, threshold: setting.threshold } : base;
 }
 
-export const CacheLookupRequestSchema = z.object({ key: z.string().min(16), baseKey: z.string().min(16) }).strict();
+/**
+ * A cache key: at least 16 characters, counted as JSON Schema counts them (code points), so a
+ * key the published schema refuses is refused here too (zod alone counts UTF-16 units).
+ */
+const CacheKeySchema = z
+  .string()
+  .min(16)
+  .refine((s) => [...s].length >= 16, 'String must contain at least 16 character(s)');
+
+export const CacheLookupRequestSchema = z.object({ key: CacheKeySchema, baseKey: CacheKeySchema }).strict();
 export const CacheEntrySchema = z.object({
   key: z.string(),
   op: z.enum(['act', 'observe', 'extract', 'agent']),
@@ -56,8 +65,8 @@ export type CacheLookupResponse = z.infer<typeof CacheLookupResponseSchema>;
 
 export const CacheRecordRequestSchema = z
   .object({
-    key: z.string().min(16),
-    baseKey: z.string().min(16),
+    key: CacheKeySchema,
+    baseKey: CacheKeySchema,
     op: z.enum(['act', 'observe', 'extract', 'agent']),
     result: z.unknown(),
     usage: UsageSchema,
@@ -68,7 +77,7 @@ export const CacheRecordRequestSchema = z
 export type CacheRecordRequest = z.infer<typeof CacheRecordRequestSchema>;
 export const CacheRecordResponseSchema = z.object({ agree: z.number().int().nonnegative() });
 
-export const CacheInvalidateRequestSchema = z.object({ key: z.string().min(16) }).strict();
+export const CacheInvalidateRequestSchema = z.object({ key: CacheKeySchema }).strict();
 export type CacheInvalidateRequest = z.infer<typeof CacheInvalidateRequestSchema>;
 export const CacheInvalidateResponseSchema = z.null();
 

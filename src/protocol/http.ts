@@ -6,7 +6,8 @@
 import { z } from 'zod';
 import { AgentCacheEntrySchema, AgentExecuteRequestSchema, AgentResultSchema } from './agent';
 import {
-  CacheCallOptionSchema, CacheLookupRequestSchema, CacheLookupResponseSchema, CacheRecordRequestSchema, CacheRecordResponseSchema,
+  CacheCallOptionSchema, CacheInvalidateRequestSchema, CacheInvalidateResponseSchema, CacheLookupRequestSchema, CacheLookupResponseSchema,
+  CacheRecordRequestSchema, CacheRecordResponseSchema,
 } from './cache';
 import { HttpModelSchema, ModelConfigSchema } from './model';
 import {
@@ -103,4 +104,5 @@ export const HttpRoutes = {
   '/v1/sessions/{id}/end': { request: EndRequestSchema, data: EndResultSchema },
   '/v1/cache/lookup': { request: CacheLookupRequestSchema, data: CacheLookupResponseSchema },
   '/v1/cache/record': { request: CacheRecordRequestSchema, data: CacheRecordResponseSchema },
+  '/v1/cache/invalidate': { request: CacheInvalidateRequestSchema, data: CacheInvalidateResponseSchema },
 } as const;

@@ -1,20 +1,25 @@
 /**
  * The Deckhand HTTP service: browser sessions with act/observe/extract/navigate
- * (`/v1/sessions/...`), the result cache (`/v1/cache/...`), API-key
- * authentication, and Server-Sent Events for streamed responses. One error body
- * for every failure: { success: false, error: { code, message } }.
+ * (`/v1/sessions/...`), the result cache (`/v1/cache/...`), API-key authentication,
+ * Server-Sent Events for streamed responses, MCP at /mcp, and its own OpenAPI document at
+ * /v1/openapi.json. Hono routes and validates with the operations of routes.ts; the handlers
+ * only hand over to sessions and the store. One error body for every failure:
+ * { success: false, error: { code, message } }.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { ZodTypeAny } from 'zod';
-import { CacheInvalidateRequestSchema, CacheLookupRequestSchema, CacheRecordRequestSchema } from '../protocol/cache';
+import { getRequestListener, RequestError, type HttpBindings } from '@hono/node-server';
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response';
+import { OpenAPIHono, type Hook } from '@hono/zod-openapi';
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { stream } from 'hono/streaming';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { output } from 'zod';
 import { DeckhandError, ERROR_MAP } from '../protocol/errors';
-import {
-  ActRequestSchema, EndRequestSchema, ExtractRequestSchema, NavigateRequestSchema, ObserveRequestSchema, StartSessionRequestSchema, type StreamEvent,
-} from '../protocol/http';
+import type { HttpRoutes, StreamEvent } from '../protocol/http';
 import { describeZodError } from '../protocol/zod-errors';
-import { AgentExecuteRequestSchema, type AgentExecuteRequest } from '../protocol/agent';
 import { SqliteStore, type CacheStore } from '../client/cache/store';
 import { ensurePrivateDir } from '../client/private-files';
 import { scrubCredentials } from '../client/models';
@@ -24,6 +29,7 @@ import { HttpError } from '../sessions/http-error';
 import { loadKeys, type KeyRing } from '../sessions/keys';
 import { SessionManager, type Session } from '../sessions/sessions';
 import { HostCheck } from './hosts';
+import { DOCUMENT_CONFIG, OpenApiDocumentRoute, OPERATIONS, operation, registerComponents, type HttpPath } from './routes';
 import { McpHttpHandler } from '../mcp/http';
 import type { RawOptions } from '../mcp/options';
 
@@ -59,6 +65,10 @@ export interface RunningService {
   close(): Promise<void>;
 }
 
+type Env = { Bindings: HttpBindings; Variables: { tenant: string } };
+type Ctx = Context<Env>;
+/** A route's body as its schema has validated it. */
+type RequestOf<P extends HttpPath> = output<(typeof HttpRoutes)[P]['request']>;
 
 /** The one error body; messages are scrubbed of credentials, which providers sometimes echo. */
 function errorBody(e: unknown, log?: (l: string) => void): { status: number; body: { success: false; error: { code: string; message: string } } } {
@@ -67,61 +77,41 @@ function errorBody(e: unknown, log?: (l: string) => void): { status: number; bod
   return { status: 500, body: { success: false, error: { code: 'INTERNAL', message: 'the service failed to handle this request (a bug on our side); its log has the details' } } };
 }
 
-function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store', ...headers }).end(JSON.stringify(body));
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+
+function answer(c: Ctx, status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return c.body(JSON.stringify(body), status as ContentfulStatusCode, { ...JSON_HEADERS, ...headers });
 }
 
 /** JSON bodies only: anything else is refused before it is read (a form post from a page, say). */
-function requireJson(req: IncomingMessage): void {
-  const hasBody = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
+function requireJson(c: Ctx): void {
+  const hasBody = Number(c.req.header('content-length') ?? 0) > 0 || c.req.header('transfer-encoding') !== undefined;
   if (!hasBody) return;
-  const type = (req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+  const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
   if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
     throw new HttpError('UNSUPPORTED_MEDIA_TYPE', `the request body must be JSON (content-type: application/json), got ${type ? JSON.stringify(type) : 'no content-type'}`);
   }
 }
 
-async function readJson(req: IncomingMessage, max: number): Promise<unknown> {
-  const declared = Number(req.headers['content-length'] ?? 0);
-  if (declared > max) throw new HttpError('BODY_TOO_LARGE', `the request body is larger than ${max} bytes`);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of req) {
-    size += (c as Buffer).length;
-    if (size > max) throw new HttpError('BODY_TOO_LARGE', `the request body is larger than ${max} bytes`);
-    chunks.push(c as Buffer);
-  }
-  const text = Buffer.concat(chunks).toString('utf8');
-  if (!text.trim()) return {};
+/** The body (read within bodyLimit) as JSON, and its text; an empty body is {}. */
+async function readJson(c: Ctx): Promise<{ text: string; value: unknown }> {
+  const raw = await c.req.raw.text();
+  const text = raw.trim() ? raw : '{}';
   try {
-    return JSON.parse(text);
+    return { text, value: JSON.parse(text) };
   } catch {
     throw new HttpError('INVALID_JSON', 'the request body is not valid JSON');
   }
 }
 
-function parse<T>(schema: ZodTypeAny, body: unknown, what: string): T {
-  const r = schema.safeParse(body);
-  if (!r.success) throw new HttpError('INVALID_ARGUMENT', describeZodError(r.error, what));
-  return r.data as T;
-}
-
-/** A boolean header is exactly "true" or "false". */
-function boolHeader(req: IncomingMessage, name: string): boolean | undefined {
-  const v = req.headers[name];
-  if (v === undefined) return undefined;
-  if (v === 'true') return true;
-  if (v === 'false') return false;
-  throw new HttpError('INVALID_HEADER', `header ${name} must be "true" or "false", got ${JSON.stringify(v)}`);
-}
-
 /**
- * Whether to stream: the x-stream-response header or streamResponse in the body. When both
- * are given they must agree; a disagreement is a 400 rather than a silent pick.
+ * Whether to stream: the x-stream-response header (the route's header schema has checked it
+ * is "true" or "false") or streamResponse in the body. When both are given they must agree;
+ * a disagreement is a 400 rather than a silent pick.
  */
-function wantsStream(req: IncomingMessage, body: { streamResponse?: boolean }): boolean {
-  const h = boolHeader(req, 'x-stream-response');
+function wantsStream(c: Ctx, body: { streamResponse?: boolean }): boolean {
+  const raw = c.req.header('x-stream-response');
+  const h = raw === undefined ? undefined : raw === 'true';
   const b = body.streamResponse;
   if (h !== undefined && b !== undefined && h !== b) {
     throw new HttpError('INVALID_ARGUMENT', `x-stream-response (${h}) and streamResponse (${b}) disagree; send one, or the same value in both`);
@@ -129,31 +119,18 @@ function wantsStream(req: IncomingMessage, body: { streamResponse?: boolean }): 
   return h ?? b ?? false;
 }
 
-class Stream {
-  private n = 0;
-  constructor(private readonly res: ServerResponse) {
-    res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store', connection: 'keep-alive', 'x-accel-buffering': 'no' });
+/** A validation failure in the one error body: INVALID_HEADER for headers, else INVALID_ARGUMENT naming each field. */
+const invalid = (what: string): Hook<unknown, Env, string, undefined> => (r, c) => {
+  if (r.success) return;
+  if (r.target === 'header') {
+    const issue = r.error.issues[0];
+    const name = String(issue.path[0]);
+    throw new HttpError('INVALID_HEADER', `header ${name} ${issue.message}, got ${JSON.stringify(c.req.header(name))}`);
   }
-  emit(e: Omit<StreamEvent, 'id'>): void {
-    if (this.res.writableEnded || this.res.destroyed) return;
-    const ev: StreamEvent = { id: ++this.n, ...e, ...(e.message !== undefined ? { message: scrubCredentials(e.message) } : {}) };
-    this.res.write(`id: ${ev.id}\nevent: ${ev.status}\ndata: ${JSON.stringify(ev)}\n\n`);
-  }
-  end(): void {
-    if (!this.res.writableEnded) this.res.end();
-  }
-}
+  throw new HttpError('INVALID_ARGUMENT', describeZodError(r.error, what));
+};
 
-type Handler = (ctx: { req: IncomingMessage; res: ServerResponse; body: unknown; params: Record<string, string>; tenant: string }) => Promise<void>;
-
-/** A session id from the path; a malformed escape is the caller's mistake (400), not ours. */
-function pathParam(raw: string | undefined): string {
-  try {
-    return decodeURIComponent(raw ?? '');
-  } catch {
-    throw new HttpError('INVALID_SESSION_ID', `'${(raw ?? '').slice(0, 80)}' is not a session id (session ids are UUIDs)`);
-  }
-}
+type Emit = (e: Omit<StreamEvent, 'id'>) => void;
 
 export async function startService(o: ServiceOptions): Promise<RunningService> {
   ensurePrivateDir(o.home);
@@ -164,58 +141,92 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
   const maxBody = o.maxBodyBytes ?? 1024 * 1024;
   const sessions = new SessionManager({ maxSessions: o.maxSessions ?? 4, idleTimeoutMs: o.idleTimeoutMs ?? 10 * 60_000, allowUrlSchemes: o.allowUrlSchemes }, {}, log, store);
   const inflight = new Set<Promise<unknown>>();
+  const track = <T>(p: Promise<T>): Promise<T> => {
+    inflight.add(p);
+    void p.finally(() => inflight.delete(p)).catch(() => undefined);
+    return p;
+  };
   const mcp = o.mcp === false ? null : new McpHttpHandler(keys, sessions, o.home, o.mcpOptions);
   const bindHost = o.host ?? '127.0.0.1';
   const hosts = new HostCheck({ bindHost, allowedHosts: o.allowedHosts, allowedOrigins: o.allowedOrigins });
 
+  const limit = bodyLimit({
+    maxSize: maxBody,
+    onError: () => {
+      throw new HttpError('BODY_TOO_LARGE', `the request body is larger than ${maxBody} bytes`);
+    },
+  });
+  const auth: MiddlewareHandler<Env> = async (c, next) => {
+    // x-dh-project-id is accepted and ignored: keys are project-scoped.
+    const tenant = keys.tenantOf(c.req.header('x-dh-api-key'));
+    if (!tenant) throw new HttpError('UNAUTHORIZED', 'missing or wrong x-dh-api-key');
+    c.set('tenant', tenant);
+    await next();
+  };
+  const jsonType: MiddlewareHandler<Env> = async (c, next) => {
+    requireJson(c);
+    await next();
+  };
+  /** A JSON object body, handed on as text to the route's validator (an empty body as {}). */
+  const object: MiddlewareHandler<Env> = async (c, next) => {
+    const { text, value } = await readJson(c);
+    if (!value || typeof value !== 'object' || Array.isArray(value)) throw new HttpError('INVALID_ARGUMENT', 'the request body must be a JSON object');
+    c.req.raw = new Request(c.req.raw, { body: text });
+    await next();
+  };
+
+  /** An event stream: `id: n`, `event: status`, `data: StreamEvent`, messages scrubbed. */
+  const events = (c: Ctx, run: (emit: Emit) => Promise<void>): Response => {
+    c.header('content-type', 'text/event-stream; charset=utf-8');
+    c.header('cache-control', 'no-store');
+    c.header('connection', 'keep-alive');
+    c.header('x-accel-buffering', 'no');
+    return stream(c, async (s) => {
+      let n = 0;
+      // Tracked on its own: after a client leaves, the operation may still be winding down.
+      await track(
+        run((e) => {
+          if (s.aborted || s.closed) return;
+          const ev: StreamEvent = { id: ++n, ...e, ...(e.message !== undefined ? { message: scrubCredentials(e.message) } : {}) };
+          void s.write(`id: ${ev.id}\nevent: ${ev.status}\ndata: ${JSON.stringify(ev)}\n\n`);
+        }),
+      );
+    }, async (e) => log(`internal error: ${e.stack ?? e}`));
+  };
+
   /**
    * Run an operation on one of the caller's sessions, as JSON or as an event stream, within
-   * `deadlineMs` (the request's own timeout, bounded). A client that leaves cancels it.
+   * `deadlineMs` (the request's own timeout, bounded). A client that leaves cancels it: the
+   * request's signal is aborted when the connection closes before the answer is complete.
    */
-  const operate = async (
-    req: IncomingMessage,
-    res: ServerResponse,
-    id: string,
-    tenant: string,
-    stream: boolean,
-    deadlineMs: number,
-    fn: (s: Session, signal: AbortSignal) => Promise<unknown>,
-  ): Promise<void> => {
-    const left = new AbortController();
-    // A client that disconnects before its answer aborts the operation and frees the session.
-    res.on('close', () => {
-      if (!res.writableFinished) left.abort();
-    });
-    if (!stream) {
-      const data = await sessions.run(id, tenant, fn, { deadlineMs, signal: left.signal });
-      send(res, 200, { success: true, data });
-      return;
-    }
+  const operate = async (c: Ctx, id: string, streamIt: boolean, deadlineMs: number, fn: (s: Session, signal: AbortSignal) => Promise<unknown>): Promise<Response> => {
+    const tenant = c.get('tenant');
+    const left = c.req.raw.signal;
+    if (!streamIt) return answer(c, 200, { success: true, data: await sessions.run(id, tenant, fn, { deadlineMs, signal: left }) });
     sessions.get(id, tenant); // 400/404 before the stream opens
-    const sse = new Stream(res);
-    sse.emit({ status: 'starting' });
-    try {
-      const data = await sessions.run(
-        id,
-        tenant,
-        async (s, signal) => {
-          sse.emit({ status: 'connected', message: `session ${s.id}` });
-          s.listener = (line) =>
-            sse.emit({ status: 'running', message: line.message, data: { level: line.level, ...(line.data?.span === 'agent-step' ? { step: line.data.step } : {}) } });
-          try {
-            return await fn(s, signal);
-          } finally {
-            s.listener = null;
-          }
-        },
-        { deadlineMs, signal: left.signal },
-      );
-      sse.emit({ status: 'finished', data });
-    } catch (e) {
-      sse.emit({ status: 'error', error: errorBody(e, log).body.error });
-    } finally {
-      sse.end();
-    }
+    return events(c, async (emit) => {
+      emit({ status: 'starting' });
+      try {
+        const data = await sessions.run(
+          id,
+          tenant,
+          async (s, signal) => {
+            emit({ status: 'connected', message: `session ${s.id}` });
+            s.listener = (line) =>
+              emit({ status: 'running', message: line.message, data: { level: line.level, ...(line.data?.span === 'agent-step' ? { step: line.data.step } : {}) } });
+            try {
+              return await fn(s, signal);
+            } finally {
+              s.listener = null;
+            }
+          },
+          { deadlineMs, signal: left },
+        );
+        emit({ status: 'finished', data });
+      } catch (e) {
+        emit({ status: 'error', error: errorBody(e, log).body.error });
+      }
+    });
   };
 
   const callOptions = (b: Record<string, unknown>, signal: AbortSignal): CallOptions => {
@@ -225,134 +236,127 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
   /** How long a model operation may run: its own timeout, else the default, never past the bound. */
   const opDeadline = (timeout: number | undefined) => Math.min(timeout ?? DEFAULTS.modelOperationTimeoutMs, MAX_TIMEOUT_MS);
 
-  const routes: [RegExp, Handler][] = [
-    [
-      /^\/v1\/sessions\/start$/,
-      async ({ req, res, body, tenant }) => {
-        const b = parse<ReturnType<typeof StartSessionRequestSchema.parse>>(StartSessionRequestSchema, body, 'session start request');
-        const stream = wantsStream(req, b);
-        const run = async () => ({ sessionId: (await sessions.start(tenant, b)).id, available: true });
-        if (!stream) return send(res, 200, { success: true, data: await run() });
-        const sse = new Stream(res);
-        sse.emit({ status: 'starting' });
-        try {
-          sse.emit({ status: 'finished', data: await run() });
-        } catch (e) {
-          sse.emit({ status: 'error', error: errorBody(e, log).body.error });
-        } finally {
-          sse.end();
-        }
-      },
-    ],
-    [
-      /^\/v1\/sessions\/([^/]+)\/navigate$/,
-      async ({ req, res, body, params, tenant }) => {
-        const b = parse<ReturnType<typeof NavigateRequestSchema.parse>>(NavigateRequestSchema, body, 'navigate request');
-        const deadline = Math.min(b.options?.timeout ?? DEFAULTS.navigationTimeoutMs, MAX_TIMEOUT_MS);
-        await operate(req, res, params.id, tenant, wantsStream(req, b), deadline, async (s) => (await s.dh.context.activePage()).goto(b.url, b.options));
-      },
-    ],
-    [
-      /^\/v1\/sessions\/([^/]+)\/act$/,
-      async ({ req, res, body, params, tenant }) => {
-        const b = parse<ReturnType<typeof ActRequestSchema.parse>>(ActRequestSchema, body, 'act request');
-        await operate(req, res, params.id, tenant, wantsStream(req, b), opDeadline(b.timeout), (s, signal) => s.dh.act(b.input, callOptions(b, signal)));
-      },
-    ],
-    [
-      /^\/v1\/sessions\/([^/]+)\/observe$/,
-      async ({ req, res, body, params, tenant }) => {
-        const b = parse<ReturnType<typeof ObserveRequestSchema.parse>>(ObserveRequestSchema, body, 'observe request');
-        await operate(req, res, params.id, tenant, wantsStream(req, b), opDeadline(b.timeout), (s, signal) => s.dh.observe(b.instruction, callOptions(b, signal)));
-      },
-    ],
-    [
-      /^\/v1\/sessions\/([^/]+)\/extract$/,
-      async ({ req, res, body, params, tenant }) => {
-        const b = parse<ReturnType<typeof ExtractRequestSchema.parse>>(ExtractRequestSchema, body, 'extract request');
-        await operate(req, res, params.id, tenant, wantsStream(req, b), opDeadline(b.timeout), (s, signal) => s.dh.extract(b.instruction, b.schema, callOptions(b, signal)));
-      },
-    ],
-    [
-      /^\/v1\/sessions\/([^/]+)\/agentExecute$/,
-      async ({ req, res, body, params, tenant }) => {
-        const b = parse<AgentExecuteRequest>(AgentExecuteRequestSchema, body, 'agentExecute request');
-        const stream = wantsStream(req, b);
-        const searchUrl = process.env.DECKHAND_SEARCH_URL;
-        if (b.executeOptions.useSearch && !searchUrl) {
-          throw new HttpError('INVALID_ARGUMENT', 'useSearch needs a search provider, and this service has none: set DECKHAND_SEARCH_URL (a SearXNG-style JSON endpoint)');
-        }
-        // The engine looks the run up in this key's cache and records it (engine/cache.ts agentCacheKey).
-        await operate(req, res, params.id, tenant, stream, MAX_CALL_MS, async (s, signal) => {
-          const r = await s.dh.agentExecute(b, { signal, searchUrl, cache: !!b.shouldCache });
-          return { result: r.result, ...(r.cacheEntry ? { cacheEntry: r.cacheEntry } : {}) };
-        });
-      },
-    ],
-    [
-      /^\/v1\/sessions\/([^/]+)\/end$/,
-      async ({ req, res, body, params, tenant }) => {
-        const b = parse<{ streamResponse?: boolean }>(EndRequestSchema, body, 'end request');
-        wantsStream(req, b);
-        // Always ends: whatever runs in the session is cancelled.
-        await sessions.end(params.id, tenant);
-        send(res, 200, { success: true, data: { ended: true } });
-      },
-    ],
-    [
-      /^\/v1\/cache\/lookup$/,
-      async ({ res, body, tenant }) => {
-        const r = parse<{ key: string; baseKey: string }>(CacheLookupRequestSchema, body, 'cache lookup');
-        send(res, 200, { success: true, data: await store.lookup(r.key, r.baseKey, tenant) });
-      },
-    ],
-    [
-      /^\/v1\/cache\/record$/,
-      async ({ res, body, tenant }) => send(res, 200, { success: true, data: await store.record(parse(CacheRecordRequestSchema, body, 'cache record'), tenant) }),
-    ],
-    [
-      /^\/v1\/cache\/invalidate$/,
-      async ({ res, body, tenant }) => {
-        await store.invalidate(parse<{ key: string }>(CacheInvalidateRequestSchema, body, 'cache invalidate').key, tenant);
-        send(res, 200, { success: true, data: null });
-      },
-    ],
-  ];
+  const app = new OpenAPIHono<Env>();
+  registerComponents(app.openAPIRegistry);
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    try {
-      hosts.check(req);
-      const path = new URL(req.url ?? '/', 'http://service.invalid').pathname;
-      if (mcp && path === '/mcp') {
+  if (mcp) {
+    app.all(
+      '/mcp',
+      async (c, next) => {
+        const { incoming: req, outgoing: res } = c.env;
         // The key is checked before a byte of the body is read.
         const tenant = mcp.tenantOf(req);
         if (!tenant) {
           if (!req.complete) res.setHeader('connection', 'close');
-          return mcp.unauthorized(res);
+          mcp.unauthorized(res);
+          return RESPONSE_ALREADY_SENT;
         }
-        if (req.method === 'POST') requireJson(req);
-        await mcp.handle(req, res, tenant, () => readJson(req, maxBody));
-        return;
-      }
-      const match = routes.map(([re, h]) => [re.exec(path), h] as const).find(([m]) => m);
-      if (!match) throw new HttpError('NOT_FOUND', `no endpoint ${req.method} ${path.slice(0, 200)}`);
-      if (req.method !== 'POST') throw new HttpError('METHOD_NOT_ALLOWED', `${path} takes POST`);
-      // x-dh-project-id is accepted and ignored: keys are project-scoped.
-      const tenant = keys.tenantOf(req.headers['x-dh-api-key'] as string | undefined);
-      if (!tenant) throw new HttpError('UNAUTHORIZED', 'missing or wrong x-dh-api-key');
-      requireJson(req);
-      const [m, handler] = match;
-      const params = { id: pathParam(m![1]) };
-      const body = await readJson(req, maxBody);
-      if (!body || typeof body !== 'object' || Array.isArray(body)) throw new HttpError('INVALID_ARGUMENT', 'the request body must be a JSON object');
-      await handler({ req, res, body, params, tenant });
-    } catch (e) {
-      const { status, body } = errorBody(e, log);
-      // A body left unread is not drained (it may be an attacker's slow trickle): the connection closes instead.
-      send(res, status, body, req.complete ? {} : { connection: 'close' });
-    }
+        if (req.method === 'POST') requireJson(c);
+        c.set('tenant', tenant);
+        await next();
+      },
+      limit,
+      async (c) => {
+        // The MCP transport answers on Node's own response object.
+        await mcp.handle(c.env.incoming, c.env.outgoing, c.get('tenant'), async () => (await readJson(c)).value);
+        return RESPONSE_ALREADY_SENT;
+      },
+    );
+  }
+
+  let document: unknown;
+  app.openapi(OpenApiDocumentRoute, ((c: Ctx) => answer(c, 200, (document ??= app.getOpenAPIDocument(DOCUMENT_CONFIG)))) as never);
+
+  /** A POST operation: authenticated, then a JSON body within the limit, then validated by its schemas. */
+  const post = <P extends HttpPath>(path: P, handle: (c: Ctx, body: RequestOf<P>, id: string) => Promise<Response>) => {
+    app.openapi(
+      { ...operation(path), middleware: [auth, jsonType, limit, object] },
+      ((c: Ctx) => handle(c, c.req.valid('json' as never) as RequestOf<P>, c.req.param('id') ?? '')) as never,
+      invalid(OPERATIONS[path].what) as never,
+    );
   };
 
+  post('/v1/sessions/start', async (c, b) => {
+    const run = async () => ({ sessionId: (await sessions.start(c.get('tenant'), b)).id, available: true });
+    if (!wantsStream(c, b)) return answer(c, 200, { success: true, data: await run() });
+    return events(c, async (emit) => {
+      emit({ status: 'starting' });
+      try {
+        emit({ status: 'finished', data: await run() });
+      } catch (e) {
+        emit({ status: 'error', error: errorBody(e, log).body.error });
+      }
+    });
+  });
+  post('/v1/sessions/{id}/navigate', (c, b, id) => {
+    const deadline = Math.min(b.options?.timeout ?? DEFAULTS.navigationTimeoutMs, MAX_TIMEOUT_MS);
+    return operate(c, id, wantsStream(c, b), deadline, async (s) => (await s.dh.context.activePage()).goto(b.url, b.options));
+  });
+  post('/v1/sessions/{id}/act', (c, b, id) =>
+    operate(c, id, wantsStream(c, b), opDeadline(b.timeout), (s, signal) => s.dh.act(b.input, callOptions(b, signal))),
+  );
+  post('/v1/sessions/{id}/observe', (c, b, id) =>
+    operate(c, id, wantsStream(c, b), opDeadline(b.timeout), (s, signal) => s.dh.observe(b.instruction, callOptions(b, signal))),
+  );
+  post('/v1/sessions/{id}/extract', (c, b, id) =>
+    operate(c, id, wantsStream(c, b), opDeadline(b.timeout), (s, signal) => s.dh.extract(b.instruction, b.schema, callOptions(b, signal))),
+  );
+  post('/v1/sessions/{id}/agentExecute', async (c, b, id) => {
+    const streamIt = wantsStream(c, b);
+    const searchUrl = process.env.DECKHAND_SEARCH_URL;
+    if (b.executeOptions.useSearch && !searchUrl) {
+      throw new HttpError('INVALID_ARGUMENT', 'useSearch needs a search provider, and this service has none: set DECKHAND_SEARCH_URL (a SearXNG-style JSON endpoint)');
+    }
+    // The engine looks the run up in this key's cache and records it (engine/cache.ts agentCacheKey).
+    return operate(c, id, streamIt, MAX_CALL_MS, async (s, signal) => {
+      const r = await s.dh.agentExecute(b, { signal, searchUrl, cache: !!b.shouldCache });
+      return { result: r.result, ...(r.cacheEntry ? { cacheEntry: r.cacheEntry } : {}) };
+    });
+  });
+  post('/v1/sessions/{id}/end', async (c, b, id) => {
+    wantsStream(c, b);
+    // Always ends: whatever runs in the session is cancelled.
+    await sessions.end(id, c.get('tenant'));
+    return answer(c, 200, { success: true, data: { ended: true } });
+  });
+  post('/v1/cache/lookup', async (c, r) =>
+    answer(c, 200, { success: true, data: await store.lookup(r.key, r.baseKey, c.get('tenant')) }),
+  );
+  post('/v1/cache/record', async (c, r) => answer(c, 200, { success: true, data: await store.record(r, c.get('tenant')) }));
+  post('/v1/cache/invalidate', async (c, r) => {
+    await store.invalidate(r.key, c.get('tenant'));
+    return answer(c, 200, { success: true, data: null });
+  });
+
+  // A known path with another method is a 405 (before authentication, as an unknown path is a 404).
+  for (const [path, method, allow] of [...Object.keys(OPERATIONS).map((p) => [p, 'POST', 'POST']), ['/v1/openapi.json', 'GET', 'GET, HEAD']]) {
+    app.all(path.replace(/\{(\w+)\}/g, ':$1'), (c) => {
+      const e = new HttpError('METHOD_NOT_ALLOWED', `${new URL(c.req.url).pathname} takes ${method}`);
+      return answer(c, e.status, errorBody(e).body, { allow, ...(c.env.incoming.complete ? {} : { connection: 'close' }) });
+    });
+  }
+  app.notFound((c) => {
+    throw new HttpError('NOT_FOUND', `no endpoint ${c.req.method} ${new URL(c.req.url).pathname.slice(0, 200)}`);
+  });
+  app.onError((e, c) => {
+    // Already answering (an event stream, or /mcp on Node's response): nothing more can be said.
+    if (c.env.outgoing.headersSent) return RESPONSE_ALREADY_SENT;
+    const { status, body } = errorBody(e, log);
+    // A body left unread is not drained (it may be an attacker's slow trickle): the connection closes instead.
+    return answer(c, status, body, c.env.incoming.complete ? {} : { connection: 'close' });
+  });
+
+  // The adapter's own Request and Response replace the globals (its default): Request objects
+  // made from the adapter's requests (bodyLimit's, `object`'s) need its constructor.
+  const listener = getRequestListener(app.fetch, {
+    // Without a Host header (HTTP/1.0) the URL gets this name; the Host check has passed it.
+    hostname: 'service.invalid',
+    // A request target that cannot make a URL (a backslash in the path, say) never reaches the app.
+    errorHandler: (e) => {
+      const { status, body } = errorBody(e instanceof RequestError ? new HttpError('INVALID_ARGUMENT', `malformed request: ${e.message}`) : e, log);
+      return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, connection: 'close' } });
+    },
+  });
   const server = createServer(
     {
       // Slow clients are cut off: headers within 10 s, the whole request within 30 s
@@ -362,9 +366,16 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
       connectionsCheckingInterval: 1_000,
     },
     (req, res) => {
-      const p = handle(req, res);
-      inflight.add(p);
-      void p.finally(() => inflight.delete(p));
+      try {
+        // Before Hono makes a URL of it: a request for another host (DNS rebinding), however
+        // its Host is spelled, or from a web page's origin.
+        hosts.check(req);
+      } catch (e) {
+        const { status, body } = errorBody(e, log);
+        res.writeHead(status, { ...JSON_HEADERS, ...(req.complete ? {} : { connection: 'close' }) }).end(JSON.stringify(body));
+        return;
+      }
+      void track(listener(req, res));
     },
   );
   server.maxHeadersCount = 100;
