@@ -6,6 +6,7 @@
  * only hand over to sessions and the store. One error body for every failure:
  * { success: false, error: { code, message } }.
  */
+import { spanOf } from '../protocol/log-spans';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -212,8 +213,10 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
           tenant,
           async (s, signal) => {
             emit({ status: 'connected', message: `session ${s.id}` });
-            s.listener = (line) =>
-              emit({ status: 'running', message: line.message, data: { level: line.level, ...(line.data?.span === 'agent-step' ? { step: line.data.step } : {}) } });
+            s.listener = (line) => {
+              const span = spanOf(line.data);
+              emit({ status: 'running', message: line.message, data: { level: line.level, ...(span?.span === 'agent-step' ? { step: span.step } : {}) } });
+            };
             try {
               return await fn(s, signal);
             } finally {
