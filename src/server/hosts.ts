@@ -58,13 +58,28 @@ export class HostCheck {
     return LOOPBACK_NAMES.includes(m[1]) || (isIP(m[1]) === 4 && m[1].startsWith('127.')) ? !m[2] || Number(m[2]) === this.port : false;
   }
 
+  /**
+   * The service's own loopback origin (http://localhost:PORT and the like): only a page this
+   * server served could carry it, and it serves none, while MCP clients and tools send it.
+   * A rebound DNS name (evil.test resolving to 127.0.0.1) is not a loopback name, so it stays refused.
+   */
+  private ownOrigin(origin: string): boolean {
+    let u: URL;
+    try {
+      u = new URL(origin);
+    } catch {
+      return false;
+    }
+    return u.protocol === 'http:' && this.checkHost && LOOPBACK_NAMES.includes(u.hostname.toLowerCase()) && Number(u.port || 80) === this.port;
+  }
+
   /** Throws a 403 naming the header that was refused. */
   check(req: IncomingMessage): void {
     if (this.checkHost && !this.hostAllowed(req.headers.host)) {
       throw new HttpError('HOST_NOT_ALLOWED', `this service answers requests for its own address only, not for host ${JSON.stringify(req.headers.host ?? '')} (the operator can allow more with --allowed-hosts)`);
     }
     const origin = req.headers.origin;
-    if (origin !== undefined && !this.origins.has(origin.toLowerCase())) {
+    if (origin !== undefined && !this.origins.has(origin.toLowerCase()) && !this.ownOrigin(origin)) {
       throw new HttpError('ORIGIN_NOT_ALLOWED', `requests from web pages are refused (origin ${JSON.stringify(origin)}); the operator can allow an origin with --allowed-origins`);
     }
   }

@@ -1,7 +1,8 @@
 /** The MCP server with the SDK's own client, over Streamable HTTP and stdio. */
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -10,6 +11,7 @@ import { startService, type RunningService } from '../../src/server/service';
 import { startFixtureServers } from '../fixtures/server';
 
 const KEY = 'mcp-test-key';
+const ROOT = fileURLToPath(new URL('../../', import.meta.url)).replace(/\/$/, '');
 let svc: RunningService;
 let servers: Awaited<ReturnType<typeof startFixtureServers>>;
 
@@ -148,6 +150,27 @@ describe('MCP over Streamable HTTP', () => {
 });
 
 describe('MCP over stdio', () => {
+  it('starts from the README\'s client configuration, as written, with the built CLI', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const block = /```json\n(\{ "mcpServers": \{ "deckhand": \{ "command": "node"[^\n]*)\n```/.exec(readme);
+    expect(block, 'the README\'s stdio configuration').not.toBeNull();
+    const server = (JSON.parse(block![1]) as { mcpServers: { deckhand: { command: string; args: string[] } } }).mcpServers.deckhand;
+    const args = server.args.map((a) => a.replace('/path/to/deckhand', ROOT));
+    expect(existsSync(args[0]), `${args[0]} (built by npm run setup)`).toBe(true);
+    const env = { ...process.env, DECKHAND_HOME: mkdtempSync(join(tmpdir(), 'dh-mcp-readme-')) } as Record<string, string>;
+    const c = new Client({ name: 'readme-config', version: '1.0.0' });
+    await c.connect(new StdioClientTransport({ command: server.command === 'node' ? process.execPath : server.command, args, env, stderr: 'ignore' }));
+    const nav = await call(c, 'navigate', { url: `${servers.origin}/form.html` });
+    expect(nav.structuredContent.title).toBe('Sign up');
+    expect((await call(c, 'extract', { instruction: 'the page heading' })).structuredContent.extraction).toBe('Sign up');
+    await c.close();
+    // Every subcommand explains itself.
+    const { spawnSync } = await import('node:child_process');
+    const help = spawnSync(process.execPath, [args[0], 'mcp', '--help'], { encoding: 'utf8', timeout: 20_000 });
+    expect(help.status).toBe(0);
+    expect(help.stdout).toMatch(/--idle-timeout <seconds>/);
+  });
+
   it('runs the tools with the SDK client, and bad flags fail at once', async () => {
     const env = { ...process.env, DECKHAND_HOME: mkdtempSync(join(tmpdir(), 'dh-mcp-stdio-')) } as Record<string, string>;
     const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'src/cli/cli.ts', 'mcp', '--browserWidth', '900'], env, stderr: 'ignore' });

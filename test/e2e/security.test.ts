@@ -374,6 +374,17 @@ describe('requests a browser page could forge', () => {
     // localhost by name is still this service.
     const ok = await rawRequest({ path: '/v1/cache/lookup', headers: { host: `localhost:${new URL(svc.url).port}`, 'content-type': 'application/json', 'x-dh-api-key': KEY_A }, body: JSON.stringify({ key: 'e'.repeat(20), baseKey: 'f'.repeat(20) }) });
     expect(ok.status).toBe(200);
+    // The service's own loopback origin (MCP clients send it) is this service too; a page of
+    // another local server (another port) is not.
+    const port = new URL(svc.url).port;
+    const lookup = (origin: string) =>
+      rawRequest({ path: '/v1/cache/lookup', headers: { host: `localhost:${port}`, origin, 'content-type': 'application/json', 'x-dh-api-key': KEY_A }, body: JSON.stringify({ key: 'e'.repeat(20), baseKey: 'f'.repeat(20) }) });
+    expect((await lookup(`http://localhost:${port}`)).status).toBe(200);
+    expect((await lookup(`http://127.0.0.1:${port}`)).status).toBe(200);
+    const otherPort = await lookup(`http://localhost:${Number(port) === 8080 ? 8081 : 8080}`);
+    expect(otherPort.status).toBe(403);
+    expect(otherPort.body.error.code).toBe('ORIGIN_NOT_ALLOWED');
+    expect((await lookup(`https://localhost:${port}`)).status).toBe(403);
   });
 
   it('a body that is not JSON is 415, a malformed session id 400', async () => {
