@@ -63,6 +63,8 @@ export interface RunningService {
   server: Server;
   keys: KeyRing;
   sessions: SessionManager;
+  /** MCP sessions open over Streamable HTTP at /mcp. */
+  mcpSessions(): number;
   close(): Promise<void>;
 }
 
@@ -394,6 +396,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     server,
     keys,
     sessions,
+    mcpSessions: () => mcp?.size ?? 0,
     close: async () => {
       server.close();
       await mcp?.closeAll();
