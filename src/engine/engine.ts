@@ -3,6 +3,7 @@
  * protocol/methods.ts. The worker's RPC peer and (later) experimentalBatch both
  * call `engine.call`, so every transport gets the same behaviour and validation.
  */
+import { clip } from '../protocol/text';
 import { describeZodError } from '../protocol/zod-errors';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { Methods, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
@@ -301,7 +302,7 @@ export class Engine implements CommandClient {
         const r = await replayActions(this.port, op.page, entry.result as Action[], normalizeVariables(op.variables), setting!.selfHeal ? this.healer(op, ctx) : null);
         const n = r.actions.length;
         const result: ActResult = {
-          data: { success: true, message: `replayed ${n} cached action${n === 1 ? '' : 's'}${r.healed ? ' (self-healed)' : ''}`, actionDescription: instruction, actions: r.actions },
+          data: { success: true, message: `replayed ${n} cached action${n === 1 ? '' : 's'}${r.healed ? ' (self-healed)' : ''}`, actionDescription: clip(instruction, 1000), actions: r.actions },
           metadata: this.meta(r.usage),
         };
         return { result: result as unknown as R, ...(r.healed ? { healed: r.actions } : {}) };

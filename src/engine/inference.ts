@@ -3,6 +3,7 @@
  * model for element ids (or data), check the answer, then act through the
  * deterministic path. Usage is summed over every model call of the operation.
  */
+import { clip, quote } from '../protocol/text';
 import { Validator } from '@cfworker/json-schema';
 import { z } from 'zod';
 import { callModel, type CallbackInvoker, type LanguageModelFactory } from '../models/call';
@@ -159,7 +160,7 @@ export async function inferAct(deps: InferenceDeps, ctx: OpContext, instruction:
     if (!answer.found || !answer.elementId) {
       if (step === 1) break; // the first step already acted
       return {
-        result: { data: { success: false, message: `no element on the page fits "${instruction}"${answer.reason ? `: ${answer.reason}` : ''}`, actionDescription: instruction, actions } },
+        result: { data: { success: false, message: `no element on the page fits ${quote(instruction)}${answer.reason ? `: ${clip(answer.reason, 600)}` : ''}`, actionDescription: clip(instruction, 1000), actions } },
         usage,
         confidence,
       };
@@ -168,7 +169,7 @@ export async function inferAct(deps: InferenceDeps, ctx: OpContext, instruction:
     const selector = answer.elementId.trim() === 'page' ? await pageSelector(deps, ctx, answer.method) : await toSelector(deps, ctx, answer.elementId);
     if (!selector) {
       return {
-        result: { data: { success: false, message: `the model chose '${answer.elementId}', which is not an element of the page snapshot; nothing was done`, actionDescription: instruction, actions } },
+        result: { data: { success: false, message: `the model chose '${answer.elementId}', which is not an element of the page snapshot; nothing was done`, actionDescription: clip(instruction, 1000), actions } },
         usage,
       };
     }
@@ -181,7 +182,7 @@ export async function inferAct(deps: InferenceDeps, ctx: OpContext, instruction:
     previous = `${answer.method} on ${answer.description}`;
   }
   return {
-    result: { data: { success: true, message: `performed: ${actions.map((a) => `${a.method} on ${a.description}`).join(', then ')}`, actionDescription: instruction, actions } },
+    result: { data: { success: true, message: `performed: ${actions.map((a) => `${a.method} on ${a.description}`).join(', then ')}`, actionDescription: clip(instruction, 1000), actions } },
     usage,
     confidence,
   };

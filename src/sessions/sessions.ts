@@ -13,6 +13,7 @@ import { forTenant, type CacheStore } from '../client/cache/store';
 import { DEFAULTS, MAX_CALL_MS } from '../protocol/schemas';
 import type { StartSessionRequest } from '../protocol/http';
 import { HttpError } from './http-error';
+import { DeckhandError } from '../protocol/errors';
 
 export interface Session {
   id: string;
@@ -160,13 +161,16 @@ export class SessionManager {
     // a session whose operation is wedged is ended rather than left busy (or half-free).
     const overdue = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
-        void this.finish(s, 'its operation outlived its deadline: ending it');
         reject(new HttpError('TIMEOUT', `the operation on session '${id}' ran past its deadline of ${hard} ms; the session was ended`));
+        void this.finish(s, 'its operation outlived its deadline: ending it');
       }, hard);
     });
     // A caller who leaves is answered at once; the operation itself was told to stop.
     const gone = new Promise<never>((_, reject) => {
-      const stop = () => reject(new HttpError('CANCELLED', `the operation on session '${id}' was cancelled`));
+      const stop = () => {
+        const why = abort.signal.reason;
+        reject(why instanceof DeckhandError ? why : new HttpError('CANCELLED', `the operation on session '${id}' was cancelled`));
+      };
       if (abort.signal.aborted) stop();
       else abort.signal.addEventListener('abort', stop, { once: true });
     });
@@ -225,7 +229,7 @@ export class SessionManager {
   private async finish(s: Session, why: string): Promise<void> {
     if (this.sessions.get(s.id) !== s) return;
     this.sessions.delete(s.id);
-    s.abort?.abort();
+    s.abort?.abort(new HttpError('CANCELLED', `session '${s.id}' ended (${why}) while this operation ran`));
     this.log(`session ${s.id}: ${why}`);
     await s.dh.close().catch(() => undefined);
     // A remote browser is only disconnected from, never closed: this service did not start it.

@@ -86,6 +86,18 @@ describe('MCP session lifecycle', () => {
     await c.close();
   });
 
+  it('results never echo a large input back', async () => {
+    const { c, transport } = await client();
+    await call(c, 'navigate', { url: `${servers.origin}/form.html` });
+    const huge = `click the ${'very '.repeat(4000)}big button`;
+    for (const [tool, args] of [['act', { action: huge }], ['observe', { instruction: huge }], ['extract', { instruction: huge }]] as const) {
+      const r = await call(c, tool, args);
+      expect(JSON.stringify(r).length, tool).toBeLessThan(4000);
+    }
+    await transport.terminateSession();
+    await c.close();
+  });
+
   it('a cancelled call answers at once, and the next call in the session runs promptly', async () => {
     const { c, transport } = await client();
     await call(c, 'navigate', { url: `${servers.origin}/form.html` });

@@ -8,7 +8,7 @@ function withSession(owner = 'tenant-a') {
   const mgr = new SessionManager({ maxSessions: 2, idleTimeoutMs: 60_000 });
   const closed = { dh: 0, browser: 0 };
   const s = {
-    id: ID, owner, busy: false, lastUsed: Date.now(), abort: null, deadline: 0, listener: null, ownsBrowser: true,
+    id: ID, owner, busy: false, lastUsed: Date.now(), abort: null, deadline: 0, listener: null, ownsBrowser: true, tail: Promise.resolve(), waiting: 0,
     dh: { close: async () => void closed.dh++ },
     browser: { close: async () => void closed.browser++, isConnected: true },
   } as unknown as Session;
@@ -56,7 +56,44 @@ describe('SessionManager', () => {
     await expect(mgr.end(ID, 'tenant-b')).rejects.toMatchObject({ status: 404 });
     expect(signal?.aborted).toBe(false);
     await mgr.end(ID, 'tenant-a');
-    await expect(p).rejects.toThrow('cancelled');
+    // The caller hears at once that its session ended, whatever the operation does next.
+    await expect(p).rejects.toMatchObject({ code: 'CANCELLED', message: expect.stringContaining('ended (ended by its caller)') });
     expect(closed).toEqual({ dh: 1, browser: 1 });
+  });
+
+  it('queued operations run one at a time in arrival order; an unqueued one meets 409 while any runs or waits', async () => {
+    const { mgr } = withSession();
+    const order: string[] = [];
+    let releaseFirst!: () => void;
+    const first = mgr.run(ID, 'tenant-a', async () => {
+      order.push('first:start');
+      await new Promise<void>((r) => (releaseFirst = r));
+      order.push('first:end');
+    }, { queue: true });
+    const second = mgr.run(ID, 'tenant-a', async () => void order.push('second'), { queue: true });
+    const third = mgr.run(ID, 'tenant-a', async () => void order.push('third'), { queue: true });
+    await expect(mgr.run(ID, 'tenant-a', async () => 'x')).rejects.toMatchObject({ status: 409, code: 'SESSION_BUSY' });
+    await new Promise((r) => setTimeout(r, 10));
+    expect(order).toEqual(['first:start']);
+    releaseFirst();
+    await Promise.all([first, second, third]);
+    expect(order).toEqual(['first:start', 'first:end', 'second', 'third']);
+    void mgr.endAll();
+  });
+
+  it('a waiter that is cancelled never runs, and those behind it still run in order', async () => {
+    const { mgr } = withSession();
+    const order: string[] = [];
+    let releaseFirst!: () => void;
+    const first = mgr.run(ID, 'tenant-a', () => new Promise<void>((r) => (releaseFirst = () => (order.push('first'), r()))), { queue: true });
+    const ctl = new AbortController();
+    const cancelled = mgr.run(ID, 'tenant-a', async () => void order.push('cancelled'), { queue: true, signal: ctl.signal });
+    const last = mgr.run(ID, 'tenant-a', async () => void order.push('last'), { queue: true });
+    ctl.abort();
+    await expect(cancelled).rejects.toMatchObject({ code: 'CANCELLED' });
+    releaseFirst();
+    await Promise.all([first, last]);
+    expect(order).toEqual(['first', 'last']);
+    void mgr.endAll();
   });
 });

@@ -3,6 +3,7 @@
  * a value, and a target described by text, role words, ordinals and nearby text.
  * Candidates are scored against the outline; too little confidence is a refusal.
  */
+import { clip, quote } from '../../protocol/text';
 import { optionsOf, textOf, type OutlineNode } from './outline';
 import { canonical, coverage, exactMatch, glyphWords, normalize, similarity, SOFT_NOUNS, words } from './text';
 
@@ -648,7 +649,7 @@ function chooseOne(intentIn: Intent, nodes: OutlineNode[]): Pick {
       const pool = within ? items.filter((n) => hasAncestor(n, within)) : items;
       const c = bestOf({ ...intent, target: value ?? '', quoted: value, context: undefined, roles: null, within: undefined }, pool.length ? pool : items);
       if (c) return { ...c, method: 'click', args: [] };
-      throw new Refusal(`no select offers the option "${value}"`);
+      throw new Refusal(`no select offers the option ${quote(value ?? "")}`);
     }
   }
   if (method === 'click' && !intent.roles) {
@@ -698,7 +699,7 @@ function shown(n: OutlineNode, score?: number): string {
 
 /** What the reading looked for and the best candidates it weighed, for an honest refusal. */
 function lookedFor(intent: Intent, candidates: OutlineNode[]): string {
-  const what = [intent.roles ? [...intent.roles].join('/') : '', intent.quoted !== undefined ? `"${intent.quoted}"` : intent.target].filter(Boolean).join(' ');
+  const what = [intent.roles ? [...intent.roles].join('/') : '', intent.quoted !== undefined ? quote(intent.quoted) : clip(intent.target)].filter(Boolean).join(' ');
   const best = candidates
     .map((n) => ({ n, s: nameScore(n, intent) }))
     .filter((c) => c.s > 0)
@@ -714,7 +715,7 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
     const placed = scored.map((c) => ({ ...c, k: c.s > 0.3 ? contextStrength(c.n, intent.context!) : 0 })).filter((c) => c.k > 0);
     if (!placed.length) {
       const fits = scored.filter((c) => c.s >= 0.6);
-      if (fits.length) throw new Refusal(`${fits.length === 1 ? `${shown(fits[0].n)} fits` : `${fits.length} elements fit`}, but nothing of that kind is by "${intent.context}"`);
+      if (fits.length) throw new Refusal(`${fits.length === 1 ? `${shown(fits[0].n)} fits` : `${fits.length} elements fit`}, but nothing of that kind is by ${quote(intent.context)}`);
       return null;
     }
     const firm = Math.max(...placed.map((c) => c.k));

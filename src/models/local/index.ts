@@ -4,6 +4,7 @@
  * request's structured fields rather than the prompt text, and answers the same JSON shapes, with zero tokens and its real compute time. It
  * refuses, clearly, when it is not confident: a wrong click is worse than none.
  */
+import { quote } from '../../protocol/text';
 import { DeckhandError, ErrorCode } from '../../protocol/errors';
 import type { ModelRequest } from '../../protocol/model';
 import { choose, parseIntent, Refusal, type Pick } from './act';
@@ -25,7 +26,7 @@ export function localGenerate(req: ModelRequest): { object: unknown; confidence:
   try {
     return localExtract(instruction, req.schema as never, nodes);
   } catch (e) {
-    if (e instanceof Refusal) throw refuse(`extract "${instruction}"`, e.message);
+    if (e instanceof Refusal) throw refuse(`extract ${quote(instruction)}`, e.message);
     throw e;
   }
 }
@@ -52,7 +53,7 @@ function act(instruction: string, nodes: OutlineNode[], secondStep: boolean): { 
   } catch (e) {
     if (e instanceof Refusal) {
       return {
-        object: { found: false, elementId: '', method: 'click', arguments: [], description: '', twoStep: false, reason: `the local model could not find what "${instruction}" refers to on this page (${e.message}); configure a model for instructions like this` },
+        object: { found: false, elementId: '', method: 'click', arguments: [], description: '', twoStep: false, reason: `the local model could not find what ${quote(instruction)} refers to on this page (${e.message}); configure a model for instructions like this` },
         confidence: 0,
       };
     }
