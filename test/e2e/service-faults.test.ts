@@ -1,0 +1,78 @@
+/**
+ * The HTTP service under real faults: a browser killed under its session, a caller that
+ * hangs up in the middle of a deterministic operation or a navigation.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFixtureServers } from '../fixtures/server';
+import { useService } from './harness';
+
+const KEY = 'service-faults-key';
+const h = useService(KEY);
+let servers: Awaited<ReturnType<typeof startFixtureServers>>;
+beforeAll(async () => {
+  servers = await startFixtureServers();
+});
+afterAll(async () => {
+  await servers?.close();
+});
+
+/** The session's Chromium process (the manager keeps sessions private). */
+const procOf = (id: string) => (h.svc.sessions as unknown as { sessions: Map<string, { browser: { proc: { kill(sig: string): void } } }> }).sessions.get(id)!.browser.proc;
+
+async function until(what: string, check: () => boolean, ms: number): Promise<number> {
+  const t0 = Date.now();
+  while (!check()) {
+    if (Date.now() - t0 > ms) throw new Error(`${what} did not happen within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return Date.now() - t0;
+}
+
+describe('the HTTP service under faults', () => {
+  it('a browser killed under its session ends the session within 2 s and frees its slot (the limit is 1)', async () => {
+    const { body } = await h.post('/v1/sessions/start', {});
+    const id = body.data.sessionId as string;
+    expect((await h.post(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/form.html` })).status).toBe(200);
+    procOf(id).kill('SIGKILL');
+    expect(await until('the dead browser\'s session to end', () => h.svc.sessions.size === 0, 2000)).toBeLessThan(2000);
+    const gone = await h.post(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/form.html` });
+    expect(gone.status).toBe(404);
+    expect(gone.body.error?.code).toBe('SESSION_NOT_FOUND');
+    // Its slot is free: a new session starts instead of 429.
+    const again = await h.post('/v1/sessions/start', {});
+    expect(again.status).toBe(200);
+    await h.post(`/v1/sessions/${again.body.data.sessionId}/end`, {});
+  });
+
+  for (const [what, body] of [
+    ['a deterministic act waiting for its element', (origin: string) => ['act', { input: { selector: '#never-there', method: 'click', description: 'a missing button' }, timeout: 20_000 }] as const],
+    ['a navigation the server holds', (origin: string) => ['navigate', { url: `${origin}/slow?ms=20000&to=/form.html`, options: { timeout: 25_000 } }] as const],
+  ] as const) {
+    it(`a caller that hangs up during ${what} frees the session at once for the next call`, async () => {
+      const started = await h.post('/v1/sessions/start', {});
+      expect(started.status, JSON.stringify(started.body)).toBe(200);
+      const id = started.body.data.sessionId as string;
+      try {
+        expect((await h.post(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/form.html` })).status).toBe(200);
+        const [route, payload] = body(servers.origin);
+        const ctl = new AbortController();
+        const pending = fetch(`${h.svc.url}/v1/sessions/${id}/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY }, body: JSON.stringify(payload), signal: ctl.signal });
+        await new Promise((r) => setTimeout(r, 400));
+        ctl.abort();
+        await expect(pending).rejects.toThrow(/abort/i);
+        const t0 = Date.now();
+        let next = await h.post(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/store.html` });
+        // The worker stops the abandoned operation at its next step; until then the session says busy.
+        while (next.status === 409 && Date.now() - t0 < 10_000) {
+          await new Promise((r) => setTimeout(r, 50));
+          next = await h.post(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/store.html` });
+        }
+        expect(next.status, JSON.stringify(next.body)).toBe(200);
+        expect(next.body.data.title).toBe('Acme Store');
+        expect(Date.now() - t0).toBeLessThan(1500);
+      } finally {
+        await h.post(`/v1/sessions/${id}/end`, {});
+      }
+    });
+  }
+});
