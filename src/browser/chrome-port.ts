@@ -180,15 +180,24 @@ export class ChromeBrowserPort implements BrowserPort {
         this.lastActive = null;
       }
     }
-    const [t] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+    // With no window left (the last tab was closed) there is no last focused window: no active page.
+    const [t] = await chrome.tabs.query({ active: true, lastFocusedWindow: true }).catch(() => []);
     if (t?.id !== undefined) return this.toInfo(t);
-    const [any] = await chrome.tabs.query({});
+    const [any] = await chrome.tabs.query({}).catch(() => []);
     return any?.id !== undefined ? this.toInfo(any) : null;
   }
 
   async createPage(url = 'about:blank', options: { beside?: number } = {}): Promise<PageInfo> {
     if (options.beside === undefined) {
-      const t = await chrome.tabs.create({ url, active: true });
+      let t: chrome.tabs.Tab;
+      try {
+        t = await chrome.tabs.create({ url, active: true });
+      } catch (e) {
+        // The last window was closed (its last tab closed): a tab needs a window, so open one with it.
+        const msg = String((e as Error)?.message ?? e);
+        if (!/No current window|No window with id/i.test(msg)) throw new DeckhandError(ErrorCode.Internal, `opening a new tab failed: ${msg}`);
+        t = await this.createWindow(url);
+      }
       this.lastActive = t.id!;
       return this.toInfo(t);
     }
@@ -199,6 +208,19 @@ export class ChromeBrowserPort implements BrowserPort {
     } catch (e) {
       throw mapChromeError(e, 'opening a tab beside the page', beside);
     }
+  }
+
+  /** A new normal window showing `url`: its one tab. */
+  private async createWindow(url: string): Promise<chrome.tabs.Tab> {
+    let w: chrome.windows.Window | undefined;
+    try {
+      w = await chrome.windows.create({ url, focused: true, type: 'normal' });
+    } catch (e) {
+      throw new DeckhandError(ErrorCode.Internal, `no browser window was open, and opening one failed: ${(e as Error)?.message ?? e}`);
+    }
+    const t = w?.tabs?.[0] ?? (w?.id !== undefined ? (await chrome.tabs.query({ windowId: w.id }))[0] : undefined);
+    if (t?.id === undefined) throw new DeckhandError(ErrorCode.Internal, 'no browser window was open, and the window opened for a new page has no tab');
+    return t;
   }
 
   /**
