@@ -24,6 +24,13 @@ import type { z } from 'zod';
 
 /** A caller's cache store may wait up to 10 s on a locked SQLite file. */
 const CACHE_CALL_MS = 15_000;
+/**
+ * A CDP client's end never says it closed (a binding stays in place after its session goes), so
+ * while its calls run the worker asks it every PROBE_EVERY_MS whether it is still there; one
+ * that has not answered within PROBE_TIMEOUT_MS is gone, and its calls are stopped.
+ */
+const PROBE_EVERY_MS = 1_000;
+const PROBE_TIMEOUT_MS = 3_000;
 
 export default defineBackground(() => {
   // Session storage: survives the worker being stopped, gone when the browser closes; never sync storage.
@@ -33,10 +40,35 @@ export default defineBackground(() => {
   };
   const engine = new Engine(new ChromeBrowserPort(state), chrome.runtime.id, state, undefined, new ChromeSelfEvaluator(), new IdbCacheStore());
 
-  /** An RPC peer over any transport, answering the engine's methods. */
-  const serve = (send: (raw: string) => void, label: string): RpcPeer => {
+  /**
+   * An RPC peer over any transport, answering the engine's methods. The calls it serves stop
+   * when its caller is gone (peer.closed: the transport's close calls failAll(…, true)).
+   * `probe`: the transport never reports its close, so ask the caller while its calls run.
+   */
+  const serve = (send: (raw: string) => void, label: string, probe = false): RpcPeer => {
     const peer = new RpcPeer(send, label);
+    let running = 0;
+    let probing = false;
+    const watch = async () => {
+      if (probing) return;
+      probing = true;
+      try {
+        while (running > 0 && !peer.closed.aborted) {
+          await new Promise((r) => setTimeout(r, PROBE_EVERY_MS));
+          if (running === 0 || peer.closed.aborted) break;
+          const gone = await peer.call(ClientMethods, 'ping', {}, PROBE_TIMEOUT_MS).then(
+            () => false,
+            // Any answer means it is there (an older client answers that it has no 'ping').
+            (e: unknown) => e instanceof DeckhandError && (e.code === ErrorCode.Timeout || e.code === ErrorCode.WorkerGone),
+          );
+          if (gone) peer.failAll(new DeckhandError(ErrorCode.Closed, `the ${label} stopped answering (no answer within ${PROBE_TIMEOUT_MS} ms)`), true);
+        }
+      } finally {
+        probing = false;
+      }
+    };
     const ctx: CallContext = {
+      signal: peer.closed,
       invokeCallback: (callbackId, request, timeoutMs) => peer.request('model.generate', { callbackId, request }, timeoutMs + 2000),
       log: (e) => void peer.request('log', e, 5000).catch(() => undefined),
       invokeTool: async (name, input, timeoutMs) => (await peer.call(ClientMethods, 'tool.call', { name, input }, timeoutMs)).output,
@@ -47,7 +79,17 @@ export default defineBackground(() => {
         invalidate: async (key) => void (await peer.call(ClientMethods, 'cache.invalidate', { key }, CACHE_CALL_MS)),
       },
     };
-    for (const name of Object.keys(Methods) as MethodName[]) peer.handle(name, (params) => engine.call(name, params as never, undefined, ctx));
+    for (const name of Object.keys(Methods) as MethodName[]) {
+      peer.handle(name, async (params) => {
+        running++;
+        if (probe) void watch();
+        try {
+          return await engine.call(name, params as never, undefined, ctx);
+        } finally {
+          running--;
+        }
+      });
+    }
     return peer;
   };
 
@@ -57,12 +99,20 @@ export default defineBackground(() => {
   const peerFor = (tag: string): RpcPeer => {
     let peer = peers.get(tag);
     if (!peer) {
-      peer = serve((m) => {
-        const send = g[`__dh_${tag}`];
-        if (typeof send !== 'function') throw new Error('the client has detached');
-        (send as (m: string) => void)(m);
-      }, 'client');
-      peers.set(tag, peer);
+      const self: RpcPeer = (peer = serve(
+        (m) => {
+          const send = g[`__dh_${tag}`];
+          if (typeof send !== 'function') throw new Error('the client has detached');
+          (send as (m: string) => void)(m);
+        },
+        'client',
+        true,
+      ));
+      peers.set(tag, self);
+      // A client found gone is forgotten; should it speak again, it gets a new peer.
+      self.closed.addEventListener('abort', () => {
+        if (peers.get(tag) === self) peers.delete(tag);
+      }, { once: true });
     }
     return peer;
   };
@@ -74,6 +124,8 @@ export default defineBackground(() => {
       peerFor(tag).receive(message);
     },
     release(tag: string) {
+      // The client closed its link: whatever it still has running here stops.
+      peers.get(tag)?.failAll(new DeckhandError(ErrorCode.Closed, 'the client closed its connection'), true);
       peers.delete(tag);
     },
     /**

@@ -2,7 +2,7 @@
 export { Deckhand, type CreateOptions, type CallOptions } from './client/deckhand';
 export { localBrowser, BrowserHandle, type LaunchOptions, type ConnectOptions, type AttachOptions, type PairingInfo } from './client/browser';
 export { EXTENSION_ID } from './client/extension-link';
-export { BrowserContext, Page, Locator } from './facade/page';
+export { BrowserContext, Page, Locator, type ActOptions, type PageGotoOptions } from './facade/page';
 export { DeckhandError, ErrorCode, isDeckhandError } from './protocol/errors';
 export { OPTIONAL_URL_SCHEMES, type OptionalUrlScheme } from './protocol/url-policy';
 export * from './protocol/schemas';

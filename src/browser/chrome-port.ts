@@ -93,6 +93,8 @@ export class ChromeBrowserPort implements BrowserPort {
   private readonly ready: Promise<void>;
   /** The source of frame-agent.js, read once. */
   private frameAgent: Promise<string> | null = null;
+  /** The last failed navigation of each frame, by tab then frame id: what its error page stands for. */
+  private readonly navErrors = new Map<number, Map<number, { url: string; error: string }>>();
 
   constructor(private readonly state?: StatePort) {
     this.ready = this.restoreAliases().catch(() => undefined);
@@ -105,7 +107,17 @@ export class ChromeBrowserPort implements BrowserPort {
         this.live.delete(source.tabId);
       }
     });
+    // What Chromium's error page in a frame stands for: the URL and net error of the navigation
+    // that failed (the error page itself only says chrome-error://chromewebdata/). Read only while
+    // the frame shows an error page, whose failure is the frame's latest; no listener on every
+    // navigation, so that ordinary browsing does not keep waking the worker.
+    chrome.webNavigation.onErrorOccurred.addListener((d) => {
+      if (d.error === 'net::ERR_ABORTED') return; // an aborted navigation leaves the document as it was: no error page
+      const frames = this.navErrors.get(d.tabId) ?? this.navErrors.set(d.tabId, new Map()).get(d.tabId)!;
+      frames.set(d.frameId, { url: d.url, error: d.error });
+    });
     chrome.tabs.onRemoved.addListener((tabId) => {
+      this.navErrors.delete(tabId);
       this.sessions.delete(tabId);
       this.live.delete(tabId);
       if (this.lastActive === tabId) this.lastActive = null;
@@ -180,15 +192,24 @@ export class ChromeBrowserPort implements BrowserPort {
         this.lastActive = null;
       }
     }
-    const [t] = await chrome.tabs.query({ active: true, lastFocusedWindow: true });
+    // With no window left (the last tab was closed) there is no last focused window: no active page.
+    const [t] = await chrome.tabs.query({ active: true, lastFocusedWindow: true }).catch(() => []);
     if (t?.id !== undefined) return this.toInfo(t);
-    const [any] = await chrome.tabs.query({});
+    const [any] = await chrome.tabs.query({}).catch(() => []);
     return any?.id !== undefined ? this.toInfo(any) : null;
   }
 
   async createPage(url = 'about:blank', options: { beside?: number } = {}): Promise<PageInfo> {
     if (options.beside === undefined) {
-      const t = await chrome.tabs.create({ url, active: true });
+      let t: chrome.tabs.Tab;
+      try {
+        t = await chrome.tabs.create({ url, active: true });
+      } catch (e) {
+        // The last window was closed (its last tab closed): a tab needs a window, so open one with it.
+        const msg = String((e as Error)?.message ?? e);
+        if (!/No current window|No window with id/i.test(msg)) throw new DeckhandError(ErrorCode.Internal, `opening a new tab failed: ${msg}`);
+        t = await this.createWindow(url);
+      }
       this.lastActive = t.id!;
       return this.toInfo(t);
     }
@@ -199,6 +220,19 @@ export class ChromeBrowserPort implements BrowserPort {
     } catch (e) {
       throw mapChromeError(e, 'opening a tab beside the page', beside);
     }
+  }
+
+  /** A new normal window showing `url`: its one tab. */
+  private async createWindow(url: string): Promise<chrome.tabs.Tab> {
+    let w: chrome.windows.Window | undefined;
+    try {
+      w = await chrome.windows.create({ url, focused: true, type: 'normal' });
+    } catch (e) {
+      throw new DeckhandError(ErrorCode.Internal, `no browser window was open, and opening one failed: ${(e as Error)?.message ?? e}`);
+    }
+    const t = w?.tabs?.[0] ?? (w?.id !== undefined ? (await chrome.tabs.query({ windowId: w.id }))[0] : undefined);
+    if (t?.id === undefined) throw new DeckhandError(ErrorCode.Internal, 'no browser window was open, and the window opened for a new page has no tab');
+    return t;
   }
 
   /**
@@ -342,7 +376,8 @@ export class ChromeBrowserPort implements BrowserPort {
       // A reply channel that closed is a navigation, unless the tab itself is gone.
       const tabGone = await chrome.tabs.get(tab).then(() => false, () => true);
       if (tabGone) throw new DeckhandError(ErrorCode.PageClosed, `page ${page} was closed during ${String(message.type).replace('dh:', '')}`, { page });
-      throw mapChromeError(e, String(message.type), page);
+      // Or the frame went on to Chromium's error page (a navigation failed under the request).
+      throw (await this.errorPage(page, tab, frameId)) ?? mapChromeError(e, String(message.type), page);
     };
     try {
       return await once();
@@ -350,11 +385,15 @@ export class ChromeBrowserPort implements BrowserPort {
       if (e instanceof DeckhandError && e.code === ErrorCode.Timeout) return fail(e);
       if (!/Receiving end does not exist|Could not establish connection/i.test(String((e as Error)?.message))) return fail(e);
     }
+    // Chromium's error page takes no content script, and there is nothing on it to read or act on.
+    const shown = await this.errorPage(page, tab, frameId);
+    if (shown) throw shown;
     // No content script yet (a tab opened before the extension loaded, or a fresh about:blank): inject it.
     try {
       await chrome.scripting.executeScript({ target: { tabId: tab, frameIds: [frameId] }, files: [CONTENT_SCRIPT] });
     } catch (e) {
       const msg = String((e as Error)?.message ?? e);
+      if (/showing error page/i.test(msg)) throw (await this.errorPage(page, tab, frameId, true))!;
       if (/Cannot access|cannot be scripted|chrome:\/\//i.test(msg)) {
         const refused = new DeckhandError(ErrorCode.ActionFailed, `page ${page} cannot be read by extensions (${msg})`, { page });
         // A top-level data: page takes no content script, but the debugger reaches it.
@@ -369,6 +408,26 @@ export class ChromeBrowserPort implements BrowserPort {
     } catch (e) {
       return fail(e);
     }
+  }
+
+  /**
+   * PAGE_ERROR when the frame shows Chromium's error page (its document URL is
+   * chrome-error://chromewebdata/), naming the navigation that failed and its net error when
+   * known; null otherwise. `known`: Chromium already said the frame shows one.
+   */
+  private async errorPage(page: number, tab: number, frameId: number, known = false): Promise<DeckhandError | null> {
+    const frame = await chrome.webNavigation.getFrame({ tabId: tab, frameId }).catch(() => null);
+    if (!known && !frame?.url.startsWith('chrome-error:')) return null;
+    const failed = this.navErrors.get(tab)?.get(frameId);
+    // The tab's URL is the address the top frame failed to load (the error page keeps it).
+    const url = failed?.url ?? (frameId === 0 ? await chrome.tabs.get(tab).then((t) => t.url || t.pendingUrl || '', () => '') : '');
+    const where = frameId === 0 ? `page ${page}` : `frame ${frameId} of page ${page}`;
+    const what = url ? `loading ${url} failed${failed?.error ? ` (${failed.error})` : ''}` : `a navigation failed${failed?.error ? ` (${failed.error})` : ''}`;
+    return new DeckhandError(
+      ErrorCode.PageError,
+      `${where} shows Chromium's error page: ${what}; there is no document to read or act on, so nothing was done (navigate the page again first)`,
+      { page, frameId, ...(url ? { url } : {}), ...(failed?.error ? { errorText: failed.error } : {}) },
+    );
   }
 
   /**

@@ -111,6 +111,7 @@ export class BridgeLink implements WorkerLink {
     private readonly opts: BridgeListenOptions,
   ) {
     this.peer = new RpcPeer((raw) => this.send(raw), "extension's service worker (over the bridge)");
+    this.peer.serve(ClientMethods, 'ping', () => null);
     http.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => this.onUpgrade(req, socket, head));
   }
 

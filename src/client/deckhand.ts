@@ -230,12 +230,8 @@ export class Deckhand {
     });
     return this.#tracer.startActiveSpan(`deckhand.${op}`, { attributes: { 'deckhand.operation': op, ...(model ? { 'deckhand.model': model.name } : {}) } }, async (span) => {
       this.#spans.set(opId, span);
-      const signal = options?.signal;
-      const onAbort = () => void this.#call('op.cancel', { opId }).catch(() => undefined);
-      if (signal?.aborted) throw new DeckhandError(ErrorCode.Cancelled, `${op} was cancelled before it started`);
-      signal?.addEventListener('abort', onAbort, { once: true });
       try {
-        const r = await this.#call(op, { ...params, options: wire } as Params<M>, options?.timeout);
+        const r = await this.#cancellable(opId, options?.signal, op, () => this.#call(op, { ...params, options: wire } as Params<M>, options?.timeout));
         const usage = (r as { metadata: { usage: { inputTokens: number; outputTokens: number } } }).metadata.usage;
         span.setAttributes({ 'gen_ai.usage.input_tokens': usage.inputTokens, 'gen_ai.usage.output_tokens': usage.outputTokens });
         return r;
@@ -245,10 +241,28 @@ export class Deckhand {
         this.#logger.log('debug', `${op} failed: ${(e as Error).message}`, { opId }); // the caller gets the error itself
         throw e;
       } finally {
-        signal?.removeEventListener('abort', onAbort);
         this.#spans.delete(opId);
         span.end();
       }
+    });
+  }
+
+  /**
+   * Send a call that `signal` may cancel: on abort, op.cancel stops it in the worker (its opId
+   * is `opId`) and the caller is answered at once with CANCELLED.
+   */
+  #cancellable<T>(opId: string, signal: AbortSignal | undefined, what: string, send: () => Promise<T>): Promise<T> {
+    if (!signal) return send();
+    if (signal.aborted) return Promise.reject(new DeckhandError(ErrorCode.Cancelled, `${what} was cancelled before it started`));
+    return new Promise<T>((resolve, reject) => {
+      const onAbort = () => {
+        void this.#call('op.cancel', { opId }).catch(() => undefined);
+        reject(new DeckhandError(ErrorCode.Cancelled, `${what} was cancelled by its caller`, { opId }));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      send()
+        .then(resolve, reject)
+        .finally(() => signal.removeEventListener('abort', onAbort));
     });
   }
 
@@ -422,8 +436,6 @@ export class Deckhand {
       throw new DeckhandError(ErrorCode.InvalidArgument, 'useSearch needs a search provider, and none is configured: set DECKHAND_SEARCH_URL on the service');
     }
     const opId = randomUUID();
-    const onAbort = () => void this.#call('op.cancel', { opId }).catch(() => undefined);
-    opts.signal?.addEventListener('abort', onAbort, { once: true });
     const stepListener = (line: { data?: Record<string, unknown> }) => {
       const s = spanOf(line.data);
       if (s?.span === 'agent-step' && s.opId === opId) opts.onStep?.(s.step);
@@ -433,7 +445,7 @@ export class Deckhand {
     const maxSteps = x.maxSteps ?? AGENT_DEFAULTS.maxSteps;
     const toolTimeout = x.toolTimeout ?? AGENT_DEFAULTS.toolTimeoutMs;
     try {
-      return await this.#call(
+      return await this.#cancellable(opId, opts.signal, 'agentExecute', () => this.#call(
         'agent.run',
         {
           instruction: x.instruction,
@@ -460,9 +472,8 @@ export class Deckhand {
           ...(this.#browser.allowUrlSchemes.length ? { allowSchemes: [...this.#browser.allowUrlSchemes] } : {}),
         },
         Math.min(maxSteps * (toolTimeout * 3 + 10_000), MAX_CALL_MS),
-      );
+      ));
     } finally {
-      opts.signal?.removeEventListener('abort', onAbort);
       this.#stepListeners.delete(stepListener);
       for (const t of opts.tools ?? []) this.#tools.delete(t.name);
     }

@@ -44,6 +44,8 @@ export class ExtensionLink implements WorkerLink {
     readonly extensionId: string,
   ) {
     this.peer = new RpcPeer((raw, id) => this.deliver(raw, id), "extension's service worker");
+    // The worker asks while this client's calls run: CDP never tells it when this end goes away.
+    this.peer.serve(ClientMethods, 'ping', () => null);
     conn.on('event', this.onEvent);
     conn.once('close', () => {
       this.state = 'closed';

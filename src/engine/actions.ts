@@ -7,9 +7,10 @@ import { Input } from './input';
 import { parseChord } from './keys';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { ACT_METHODS, type ActMethod } from '../protocol/schemas';
-import type { OpResult } from '../protocol/content-messages';
+import type { OpResult, PingResult } from '../protocol/content-messages';
 import { prepareTarget, type Prepared } from './frames';
 import type { BrowserPort, CdpSession } from './ports';
+import { raceCancel, throwIfCancelled } from './cancel';
 
 export interface ActTarget {
   selector: string;
@@ -60,6 +61,20 @@ export function validateAction(methodName: string | undefined, args: string[]): 
   return method;
 }
 
+/** A top-level document committing (Page.frameNavigated of the main frame). */
+interface Commit {
+  url: string;
+  /** Set when the document is Chromium's error page: the address that failed. */
+  unreachableUrl?: string;
+}
+
+/**
+ * Perform one action on the element `target` names. Success means the input went to the
+ * document the element was found in: when that document is replaced in between (a navigation
+ * commits, or the frame now shows Chromium's error page), the action fails instead of
+ * reporting what it cannot know. Cancelling `signal` stops the wait for the element, and any
+ * wait for a navigation the action started, at once.
+ */
 export async function performAction(
   port: BrowserPort,
   page: number,
@@ -67,42 +82,90 @@ export async function performAction(
   methodName: string | undefined,
   args: string[],
   timeoutMs: number,
+  signal?: AbortSignal,
 ): Promise<{ element: string }> {
   const method = validateAction(methodName, args);
+  throwIfCancelled(signal);
   let off = () => {};
   const closed = new Promise<never>((_, reject) => {
     off = port.onPageClosed(page, () => reject(new DeckhandError(ErrorCode.PageClosed, `the page was closed during ${method}`)));
   });
   closed.catch(() => undefined);
   const run = async () => {
-    const prepared = await prepareTarget(port, page, target, method, {
-      timeoutMs,
-      pointer: POINTER.has(method),
-      requireEnabled: NEEDS_ENABLED.has(method),
-      reveal: !SCROLLS.has(method),
-    });
-    const deadline = Date.now() + timeoutMs;
     const cdp = await port.cdp(page);
-    // An action that starts a navigation (a link, a submit) finishes when the new document has loaded.
+    // While the input is under way (see below): top-level documents committing, and whether a
+    // navigation was asked for by the page in the meantime (as the input itself may do).
+    let watching = false;
+    let requested = false;
+    let unasked: Commit | null = null;
     const navigating = new Set<string>();
-    const offNav = cdp.on('Page.frameRequestedNavigation', (e: { frameId: string }) => navigating.add(e.frameId));
+    const offNav = cdp.on('Page.frameRequestedNavigation', (e: { frameId: string }) => {
+      if (!watching) return;
+      requested = true;
+      navigating.add(e.frameId);
+    });
+    const offCommit = cdp.on('Page.frameNavigated', (e: { frame?: { parentId?: string; url?: string; unreachableUrl?: string } }) => {
+      if (watching && !requested && !unasked && e.frame && !e.frame.parentId) unasked = { url: e.frame.url ?? '', unreachableUrl: e.frame.unreachableUrl };
+    });
     try {
-      await execute(port, page, prepared, method, args, timeoutMs);
-      // One round trip through the renderer: a navigation the input caused is requested by then.
-      if (POINTER.has(method) || method === 'press') await cdp.send('Runtime.evaluate', { expression: '0' }).catch(() => undefined);
+      const prepared = await prepareTarget(port, page, target, method, {
+        timeoutMs,
+        pointer: POINTER.has(method),
+        requireEnabled: NEEDS_ENABLED.has(method),
+        reveal: !SCROLLS.has(method),
+        signal,
+      });
+      const deadline = Date.now() + timeoutMs;
+      throwIfCancelled(signal);
+      // The element's document must be the frame's document when the input goes out. The frame
+      // answering with the same document token says it still was a moment ago; from then until
+      // the input has been taken, a top-level document committing that nobody in the page asked
+      // for (a navigation started before the action, such as a failed goto's error page) means
+      // the input may have reached the new document instead. A navigation the input itself
+      // starts is asked for by the page first (Page.frameRequestedNavigation), so it is not one.
+      watching = true;
+      if (prepared.doc !== undefined) {
+        const ping = await port.frameRequest<PingResult>(page, prepared.frameId, { type: 'dh:ping' }, 5000);
+        if (ping.doc !== prepared.doc) throw documentChanged(page, target.selector, method, unasked);
+      }
+      try {
+        await execute(port, page, prepared, method, args, timeoutMs, signal);
+        // One round trip through the renderer: a navigation the input caused is requested by then.
+        if (POINTER.has(method) || method === 'press') await cdp.send('Runtime.evaluate', { expression: '0' }).catch(() => undefined);
+      } finally {
+        watching = false;
+      }
+      if (unasked) throw documentChanged(page, target.selector, method, unasked);
+      if (navigating.size) await waitForLoads(port, page, cdp, navigating, Math.max(0, deadline - Date.now()), signal);
+      return { element: prepared.description };
     } finally {
       offNav();
+      offCommit();
     }
-    if (navigating.size) await waitForLoads(port, page, cdp, navigating, Math.max(0, deadline - Date.now()));
-    return { element: prepared.description };
   };
   const running = run();
   running.catch(() => undefined); // the race below reports whichever settles first
   try {
-    return await Promise.race([running, closed]);
+    return await raceCancel(Promise.race([running, closed]), signal);
   } finally {
     off();
   }
+}
+
+/** The error for an action whose element's document was replaced before its input went out. */
+function documentChanged(page: number, selector: string, method: string, commit: Commit | null): DeckhandError {
+  if (commit?.unreachableUrl || commit?.url.startsWith('chrome-error:')) {
+    return new DeckhandError(
+      ErrorCode.PageError,
+      `page ${page} went to Chromium's error page${commit.unreachableUrl ? ` (loading ${commit.unreachableUrl} failed)` : ''} after '${selector}' was found and before the ${method} reached it; the ${method} was not performed on that element`,
+      { page, ...(commit.unreachableUrl ? { url: commit.unreachableUrl } : {}) },
+    );
+  }
+  return new DeckhandError(
+    ErrorCode.FrameDetached,
+    `the document changed (the page navigated${commit?.url ? ` to ${commit.url}` : ''}) after '${selector}' was found and before the ${method} reached it; the ${method} was not performed on that element`,
+    { page, ...(commit?.url ? { url: commit.url } : {}) },
+  );
 }
 
 /**
@@ -124,8 +187,10 @@ export async function withNavigationWait(port: BrowserPort, page: number, timeou
 }
 
 /** Wait until frames that were asked to navigate stop loading; a page still loading at the deadline is left to load. */
-async function waitForLoads(port: BrowserPort, page: number, cdp: CdpSession, frames: Set<string>, timeoutMs: number): Promise<void> {
+async function waitForLoads(port: BrowserPort, page: number, cdp: CdpSession, frames: Set<string>, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  throwIfCancelled(signal);
   await new Promise<void>((resolve) => {
+    signal?.addEventListener('abort', done, { once: true });
     const timer = setTimeout(done, timeoutMs);
     const off = cdp.on('Page.frameStoppedLoading', (e: { frameId: string }) => {
       frames.delete(e.frameId);
@@ -146,9 +211,11 @@ async function waitForLoads(port: BrowserPort, page: number, cdp: CdpSession, fr
       clearTimeout(timer);
       clearInterval(poll);
       off();
+      signal?.removeEventListener('abort', done);
       resolve();
     }
   });
+  throwIfCancelled(signal);
 }
 
 async function op(port: BrowserPort, page: number, p: Prepared, name: string, args: string[] = []): Promise<OpResult & { ok: true }> {
@@ -157,7 +224,7 @@ async function op(port: BrowserPort, page: number, p: Prepared, name: string, ar
   return r;
 }
 
-async function execute(port: BrowserPort, page: number, p: Prepared, method: ActMethod, args: string[], timeoutMs: number): Promise<void> {
+async function execute(port: BrowserPort, page: number, p: Prepared, method: ActMethod, args: string[], timeoutMs: number, signal?: AbortSignal): Promise<void> {
   const input = new Input(await port.cdp(page));
   switch (method) {
     case 'click':
@@ -213,7 +280,7 @@ async function execute(port: BrowserPort, page: number, p: Prepared, method: Act
       await op(port, page, p, 'scrollChunk', [method === 'nextChunk' ? 'down' : 'up']);
       return;
     case 'dragAndDrop': {
-      const to = await prepareTarget(port, page, { selector: args[0] }, 'hover', { timeoutMs, pointer: false, requireEnabled: false });
+      const to = await prepareTarget(port, page, { selector: args[0] }, 'hover', { timeoutMs, pointer: false, requireEnabled: false, signal });
       return input.drag({ x: p.x, y: p.y }, { x: to.x, y: to.y });
     }
   }

@@ -11,7 +11,7 @@ import { maskValues, normalizeVariables, substitute } from '../protocol/variable
 import { AGENT_TOOLS, agentToolsFor, isAgentTool, type AgentRecording, type AgentResult, type AgentRunParams, type AgentStep, type AgentToolName } from '../protocol/agent';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { addUsage, ZERO_USAGE, type Usage } from '../protocol/schemas';
-import { replayActions } from './replay';
+import { REPLAY_STEP_TIMEOUT_MS, replayActions } from './replay';
 import { performAction, withNavigationWait } from './actions';
 import { focusedSelector, inferAct, inferExtract, type InferenceDeps, type OpContext } from './inference';
 import { goto, withDeadline } from './pages';
@@ -222,7 +222,7 @@ async function pageTool(
   }
   switch (tool) {
     case 'goto': {
-      const info = await goto(ax.port, page, sub(a.url), { timeout: timeoutMs }, allowSchemes);
+      const info = await goto(ax.port, page, sub(a.url), { timeout: timeoutMs }, allowSchemes, ax.deps.cancel);
       return `opened ${info.url} ("${info.title}")`;
     }
     case 'back':
@@ -230,7 +230,7 @@ async function pageTool(
       await sleep(500);
       return `went back to ${(await ax.port.pageInfo(page)).url}`;
     case 'scroll':
-      await performAction(ax.port, page, { selector: 'html' }, a.direction === 'up' ? 'prevChunk' : 'nextChunk', [], 5000);
+      await performAction(ax.port, page, { selector: 'html' }, a.direction === 'up' ? 'prevChunk' : 'nextChunk', [], 5000, ax.deps.cancel);
       return `scrolled ${a.direction === 'up' ? 'up' : 'down'}`;
     case 'wait': {
       const ms = Math.min(10_000, Math.max(0, Number(a.ms ?? 1000)));
@@ -239,7 +239,7 @@ async function pageTool(
     }
     case 'press': {
       const keys = a.keys == null ? 'Enter' : sub(a.keys);
-      await performAction(ax.port, page, { selector: await focusedSelector(ax.port, page) }, 'press', [keys], 5000);
+      await performAction(ax.port, page, { selector: await focusedSelector(ax.port, page) }, 'press', [keys], 5000, ax.deps.cancel);
       return `pressed ${a.keys}`;
     }
     case 'click_at':
@@ -280,7 +280,7 @@ async function replay(ax: AgentContext, p: AgentRunParams, page: number, rec: Ag
         const r = await replayActions(ax.port, page, s.actions ?? [], vars, async (instruction) => {
           const h = await inferAct(ax.deps, { page, model: p.executionModel, timeoutMs: p.toolTimeout, deadline: Date.now() + p.toolTimeout, domSettleTimeoutMs: 1500, variables: p.variables }, instruction);
           return { ...h.result.data, usage: h.usage };
-        });
+        }, REPLAY_STEP_TIMEOUT_MS, ax.deps.cancel);
         onUsage(r.usage);
       } else if (isAgentTool(s.tool) && AGENT_TOOLS[s.tool].replay === 'page') {
         await pageTool(ax, page, s.tool, s.args, vars, p.toolTimeout, false, p.allowSchemes);

@@ -4,6 +4,10 @@
  * The source is evaluated through the worker's own debugger target (CSP forbids
  * eval in extension code) and handed a context of the same Page/Locator/Context
  * classes the Node library uses, over an in-process command client.
+ *
+ * A batch lives as long as its caller wants it: when the caller's transport closes (or the
+ * batch.run call is cancelled), CallContext.signal aborts, the operation running is cancelled
+ * and every later one rejects without starting.
  */
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import type { CommandClient, MethodName, Params, Result } from '../protocol/methods';
@@ -98,6 +102,13 @@ export class BatchRunner {
     const client: CommandClient = {
       call: (method, params) => {
         if (st.timedOut) return Promise.reject(new DeckhandError(ErrorCode.Timeout, `the batch timed out after ${st.params.timeout} ms: '${method}' was not started`));
+        // The caller that sent the batch is gone (or cancelled it): nothing more of it runs. The
+        // operation running when that happened is stopped through the same signal (st.ctx).
+        const gone = st.ctx.signal;
+        if (gone?.aborted) {
+          const why = gone.reason instanceof DeckhandError ? gone.reason.message : 'the batch was cancelled';
+          return Promise.reject(new DeckhandError(ErrorCode.Cancelled, `${why}: '${method}' of the batch was not started`));
+        }
         if (method === 'batch.run') return Promise.reject(unavailable('a nested experimentalBatch'));
         return this.engine.call(method, params, undefined, st.ctx);
       },

@@ -15,6 +15,7 @@ import { performAction, validateAction } from './actions';
 import { countTarget, highlightTarget } from './frames';
 import { MetricsBook } from './metrics';
 import { evaluate, goto, openPage, screenshot, withDeadline } from './pages';
+import { raceCancel, throwIfCancelled } from './cancel';
 import type { BrowserPort, CacheStorePort, SelfEvaluator, StatePort } from './ports';
 import { agentCacheKey, runCached, type CachedOp, type KeyParts } from './cache';
 import { replayActions, ReplayFailed, type Healer } from './replay';
@@ -45,10 +46,36 @@ function operationDeadline(method: MethodName, p: any): number | null {
   }
 }
 
+/** The opId a call may be cancelled by (op.cancel), for the methods that take one. */
+function opIdOf(method: MethodName, p: any): string | undefined {
+  switch (method) {
+    case 'act':
+    case 'observe':
+    case 'extract':
+      return p.options?.opId;
+    case 'agent.run':
+    case 'page.goto':
+    case 'locator.act':
+    case 'page.press':
+      return p.opId;
+    default:
+      return undefined;
+  }
+}
+
+/** How long an op.cancel for an opId not (yet) running is kept, for a call that arrives after its cancel. */
+const EARLY_CANCEL_MS = 60_000;
+
 type Handler = (params: any, ctx: CallContext) => Promise<unknown>;
 
 /** What the engine may ask of the caller that sent a command (its callback models, its log). */
 export interface CallContext {
+  /**
+   * Aborted when the caller is gone (its transport closed) or no longer wants the call; the
+   * reason is the DeckhandError to report. Inside a call it is that call's own signal: also
+   * aborted by op.cancel with the call's opId, and at its deadline.
+   */
+  signal?: AbortSignal;
   invokeCallback: CallbackInvoker;
   log: (e: LogEvent) => void;
   /** Run one of the caller's own agent tools on the caller's side. */
@@ -72,7 +99,10 @@ export class Engine implements CommandClient {
 
   private readonly restored: Promise<void>;
   private readonly batches: BatchRunner;
+  /** Running calls by opId (see opIdOf): what op.cancel aborts. */
   private readonly cancels = new Map<string, AbortController>();
+  /** op.cancel for opIds not running yet, with when it came (see EARLY_CANCEL_MS). */
+  private readonly cancelledEarly = new Map<string, number>();
   /** Where the side panel's hover outline is drawn, so the next hover clears it. */
   private highlighted: { page: number; frameId: number } | null = null;
 
@@ -97,9 +127,9 @@ export class Engine implements CommandClient {
       'engine.ping': async () => ({ version: ENGINE_VERSION, extensionId: this.extensionId }),
       'context.pages': async () => this.port.listPages(),
       'context.activePage': async () => this.activePage(),
-      'context.newPage': async (p: Params<'context.newPage'>) =>
-        p.url ? openPage(this.port, p.url, { timeout: p.timeout }, p.allowSchemes) : this.port.createPage(),
-      'page.goto': async (p: Params<'page.goto'>) => goto(this.port, p.page, p.url, p.options, p.allowSchemes),
+      'context.newPage': async (p: Params<'context.newPage'>, ctx) =>
+        p.url ? openPage(this.port, p.url, { timeout: p.timeout }, p.allowSchemes, ctx.signal) : this.port.createPage(),
+      'page.goto': async (p: Params<'page.goto'>, ctx) => goto(this.port, p.page, p.url, p.options, p.allowSchemes, ctx.signal),
       'page.info': async (p: Params<'page.info'>) => this.port.pageInfo(p.page),
       'page.close': async (p: Params<'page.close'>) => {
         await this.port.closePage(p.page);
@@ -125,9 +155,9 @@ export class Engine implements CommandClient {
         const page = p.page ?? (await this.activePage()).id;
         return { page, ...(await fingerprint(this.port, page)) };
       },
-      'page.press': async (p: Params<'page.press'>) =>
+      'page.press': async (p: Params<'page.press'>, ctx) =>
         validateAction('press', [p.keys]) &&
-        performAction(this.port, p.page, { selector: await focusedSelector(this.port, p.page) }, 'press', [p.keys], p.timeout ?? DEFAULTS.actionTimeoutMs),
+        performAction(this.port, p.page, { selector: await focusedSelector(this.port, p.page) }, 'press', [p.keys], p.timeout ?? DEFAULTS.actionTimeoutMs, ctx.signal),
       'page.highlight': async (p: Params<'page.highlight'>) => {
         // Clear the outline wherever it was drawn last, then draw the new one.
         const last = this.highlighted;
@@ -139,17 +169,12 @@ export class Engine implements CommandClient {
         return { count: r.count };
       },
       'locator.count': async (p: Params<'locator.count'>) => ({ count: await countTarget(this.port, p.page, p.locator.selector, 10_000) }),
-      'locator.act': async (p: Params<'locator.act'>) =>
+      'locator.act': async (p: Params<'locator.act'>, ctx) =>
         validateAction(p.method, p.arguments ?? []) &&
-        performAction(this.port, p.page, { selector: p.locator.selector, nth: p.locator.nth }, p.method, p.arguments ?? [], p.timeout ?? DEFAULTS.actionTimeoutMs),
+        performAction(this.port, p.page, { selector: p.locator.selector, nth: p.locator.nth }, p.method, p.arguments ?? [], p.timeout ?? DEFAULTS.actionTimeoutMs, ctx.signal),
       'agent.run': async (p: Params<'agent.run'>, ctx) => {
         if (p.model.kind === 'local') {
           throw new DeckhandError(ErrorCode.NoModelConfigured, 'the agent plans several steps, which the built-in local model cannot do; configure a model (e.g. openai/gpt-4.1-mini with OPENAI_API_KEY)');
-        }
-        const cancel = new AbortController();
-        if (p.opId) {
-          this.cancels.set(p.opId, cancel);
-          setTimeout(() => this.cancels.delete(p.opId!), p.maxSteps * p.toolTimeout * 3);
         }
         // A cached run: replay the recording stored under its key, or record this one.
         const store = p.cache ? ctx.cache ?? null : null;
@@ -163,7 +188,7 @@ export class Engine implements CommandClient {
           if (stored?.success) replay = stored.data;
         }
         const r = await runAgent(
-          { deps: { ...this.deps(ctx), cancel: cancel.signal }, port: this.port, activePage: async () => (await this.activePage()).id, addUsage: (u) => this.addUsage('act', u), invokeTool: ctx.invokeTool },
+          { deps: { ...this.deps(ctx), cancel: ctx.signal }, port: this.port, activePage: async () => (await this.activePage()).id, addUsage: (u) => this.addUsage('act', u), invokeTool: ctx.invokeTool },
           { ...p, ...(replay ? { replay } : {}), record: p.record || (!!cacheKey && !replay) },
         );
         if (store && cacheKey && r.recording) await store.record({ key: cacheKey, baseKey: cacheKey, op: 'agent', result: r.recording, usage: { ...ZERO_USAGE } });
@@ -172,15 +197,22 @@ export class Engine implements CommandClient {
       },
       'op.cancel': async (p: Params<'op.cancel'>) => {
         const c = this.cancels.get(p.opId);
-        c?.abort();
-        return { cancelled: !!c };
+        if (c) {
+          c.abort(new DeckhandError(ErrorCode.Cancelled, 'the operation was cancelled by its caller', { opId: p.opId }));
+          return { cancelled: true };
+        }
+        // Its call may not have arrived yet (sent just before, on another path): cancel it as it starts.
+        const now = Date.now();
+        for (const [id, at] of this.cancelledEarly) if (now - at > EARLY_CANCEL_MS) this.cancelledEarly.delete(id);
+        this.cancelledEarly.set(p.opId, now);
+        return { cancelled: false };
       },
       'batch.run': async (p: Params<'batch.run'>, ctx) => this.batches.run(p, ctx),
       act: async (p: Params<'act'>, ctx) => this.act(p, ctx),
       'act.replay': async (p: Params<'act.replay'>, ctx) => {
         const heal = p.model ? this.healer(await this.opContext('act', { page: p.page, model: p.model, variables: p.variables }, ctx), ctx) : null;
         try {
-          return await replayActions(this.port, p.page, p.actions, normalizeVariables(p.variables), heal);
+          return await replayActions(this.port, p.page, p.actions, normalizeVariables(p.variables), heal, undefined, ctx.signal);
         } catch (e) {
           if (e instanceof ReplayFailed) throw new DeckhandError(ErrorCode.ActionFailed, e.message);
           throw e;
@@ -217,20 +249,41 @@ export class Engine implements CommandClient {
     if (!def) throw new DeckhandError(ErrorCode.ProtocolError, `unknown method '${String(method)}'`);
     const parsed = def.params.safeParse(params ?? {});
     if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, `${method} parameters`));
-    const run = this.handlers[method](parsed.data, ctx);
-    const own = operationDeadline(method, parsed.data);
-    if (own === null) return (await run) as Result<M>;
-    // A moment past the operation's own deadline, so that its own, more telling error
-    // (ELEMENT_NOT_FOUND after waiting, say) wins whenever the page still answers.
-    const limit = own + DEADLINE_MARGIN_MS;
-    // The whole operation answers by its deadline, even when a step inside it hangs (a hung
-    // renderer never answers its content script); the running work is told to stop.
-    const opId = (parsed.data as { options?: { opId?: string } }).options?.opId;
+    // The call's own signal: its caller going away, op.cancel with its opId, or its deadline.
+    const control = new AbortController();
+    const opId = method === 'op.cancel' ? undefined : opIdOf(method, parsed.data);
+    if (opId !== undefined) {
+      if (this.cancelledEarly.delete(opId)) control.abort(new DeckhandError(ErrorCode.Cancelled, 'the operation was cancelled by its caller', { opId }));
+      else this.cancels.set(opId, control);
+    }
+    const caller = ctx.signal;
+    const callerGone = () => {
+      const r: unknown = caller?.reason;
+      // A batch's own cancellation passes through as it is; a transport's close says why it stopped.
+      control.abort(r instanceof DeckhandError && r.code === ErrorCode.Cancelled ? r : new DeckhandError(ErrorCode.Cancelled, `${method} was stopped: its caller is gone${r instanceof DeckhandError ? ` (${r.message})` : ''}`));
+    };
+    if (caller?.aborted) callerGone();
+    else caller?.addEventListener('abort', callerGone, { once: true });
     try {
-      return (await withDeadline(run, limit, method)) as Result<M>;
-    } catch (e) {
-      if (e instanceof DeckhandError && e.code === ErrorCode.Timeout && opId) this.cancels.get(opId)?.abort();
-      throw e;
+      throwIfCancelled(control.signal);
+      const run = this.handlers[method](parsed.data, { ...ctx, signal: control.signal });
+      const own = operationDeadline(method, parsed.data);
+      // A call that was cancelled answers at once; the work winds down behind it.
+      if (own === null) return (await raceCancel(run, control.signal)) as Result<M>;
+      // A moment past the operation's own deadline, so that its own, more telling error
+      // (ELEMENT_NOT_FOUND after waiting, say) wins whenever the page still answers.
+      const limit = own + DEADLINE_MARGIN_MS;
+      // The whole operation answers by its deadline, even when a step inside it hangs (a hung
+      // renderer never answers its content script); the running work is told to stop.
+      try {
+        return (await raceCancel(withDeadline(run, limit, method), control.signal)) as Result<M>;
+      } catch (e) {
+        if (e instanceof DeckhandError && e.code === ErrorCode.Timeout && !control.signal.aborted) control.abort(e);
+        throw e;
+      }
+    } finally {
+      caller?.removeEventListener('abort', callerGone);
+      if (opId !== undefined && this.cancels.get(opId) === control) this.cancels.delete(opId);
     }
   }
 
@@ -254,16 +307,8 @@ export class Engine implements CommandClient {
     const timeoutMs = o.timeout ?? DEFAULTS.modelOperationTimeoutMs;
     const page = o.page ?? (await this.activePage()).id;
     ctx.log({ level: 'info', message: `${op} on page ${page} with ${o.model!.name}`, data: { opId: o.opId } });
-    let signal: AbortSignal | undefined;
-    if (o.opId) {
-      const c = new AbortController();
-      this.cancels.set(o.opId, c);
-      signal = c.signal;
-      // Forget it once the operation is surely over.
-      setTimeout(() => this.cancels.delete(o.opId!), timeoutMs + 10_000);
-    }
     return {
-      signal,
+      signal: ctx.signal,
       page,
       model: o.model!,
       timeoutMs,
@@ -299,7 +344,7 @@ export class Engine implements CommandClient {
       compute,
       replay: async (entry) => {
         if (kind !== 'act') return { result: { data: entry.result, metadata: this.meta({ ...ZERO_USAGE }) } as unknown as R };
-        const r = await replayActions(this.port, op.page, entry.result as Action[], normalizeVariables(op.variables), setting!.selfHeal ? this.healer(op, ctx) : null);
+        const r = await replayActions(this.port, op.page, entry.result as Action[], normalizeVariables(op.variables), setting!.selfHeal ? this.healer(op, ctx) : null, undefined, op.signal);
         const n = r.actions.length;
         const result: ActResult = {
           data: { success: true, message: `replayed ${n} cached action${n === 1 ? '' : 's'}${r.healed ? ' (self-healed)' : ''}`, actionDescription: clip(instruction, 1000), actions: r.actions },
@@ -356,7 +401,7 @@ export class Engine implements CommandClient {
     const method = validateAction(action.method, args); // before any page is looked up or opened
     const page = opts.page ?? (await this.activePage()).id;
     const timeout = opts.timeout ?? DEFAULTS.actionTimeoutMs;
-    const { element } = await performAction(this.port, page, { selector: action.selector, frameId: opts.frameId }, method, args, timeout);
+    const { element } = await performAction(this.port, page, { selector: action.selector, frameId: opts.frameId }, method, args, timeout, ctx.signal);
     return {
       data: {
         success: true,

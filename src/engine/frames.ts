@@ -6,6 +6,7 @@
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import type { PrepareResult } from '../protocol/content-messages';
 import type { BrowserPort } from './ports';
+import { raceCancel, throwIfCancelled } from './cancel';
 
 export interface Prepared {
   frameId: number;
@@ -15,14 +16,18 @@ export interface Prepared {
   y: number;
   count: number;
   description: string;
+  /** The document the element was found in (see PingResult); absent from older content scripts. */
+  doc?: string;
 }
+
+let waitSeq = 0;
 
 export async function prepareTarget(
   port: BrowserPort,
   page: number,
   target: { selector: string; nth?: number; frameId?: number },
   method: string,
-  opts: { timeoutMs: number; pointer: boolean; requireEnabled: boolean; reveal?: boolean },
+  opts: { timeoutMs: number; pointer: boolean; requireEnabled: boolean; reveal?: boolean; signal?: AbortSignal },
 ): Promise<Prepared> {
   const deadline = Date.now() + opts.timeoutMs;
   let frameId = target.frameId ?? 0;
@@ -30,14 +35,22 @@ export async function prepareTarget(
   let ox = 0;
   let oy = 0;
   for (let depth = 0; depth < 16; depth++) {
+    throwIfCancelled(opts.signal);
     const remaining = Math.max(0, deadline - Date.now());
-    const res = await port.frameRequest<PrepareResult>(
-      page,
-      frameId,
-      { type: 'dh:prepare', selector, nth: target.nth ?? null, method, timeoutMs: remaining, pointer: opts.pointer, requireEnabled: opts.requireEnabled, reveal: opts.reveal ?? true },
-      remaining + 3000,
+    const waitId = `w${++waitSeq}-${Date.now().toString(36)}`;
+    const inFrame = frameId;
+    const res = await raceCancel(
+      port.frameRequest<PrepareResult>(
+        page,
+        frameId,
+        { type: 'dh:prepare', selector, nth: target.nth ?? null, method, timeoutMs: remaining, pointer: opts.pointer, requireEnabled: opts.requireEnabled, reveal: opts.reveal ?? true, waitId },
+        remaining + 3000,
+      ),
+      opts.signal,
+      // The caller gave up: end the wait in the page too, so it stops polling for the element.
+      () => void port.frameRequest(page, inFrame, { type: 'dh:cancelWait', waitId }, 2000).catch(() => undefined),
     );
-    if (res.kind === 'ready') return { frameId, handle: res.handle, x: res.x + ox, y: res.y + oy, count: res.count, description: res.description };
+    if (res.kind === 'ready') return { frameId, handle: res.handle, x: res.x + ox, y: res.y + oy, count: res.count, description: res.description, doc: res.doc };
     if (res.kind === 'frame') {
       frameId = res.frameId;
       selector = res.rest;

@@ -12,6 +12,7 @@ import type { ModelRequest, OutlineLine, ResolvedModel } from '../protocol/model
 import { addUsage, DEFAULTS, ZERO_USAGE, type Action, type ActResult, type LocatorSpec, type ObserveResult, type Usage } from '../protocol/schemas';
 import { performAction } from './actions';
 import { withDeadline } from './pages';
+import { raceCancel } from './cancel';
 import type { BrowserPort } from './ports';
 import {
   ACT_JSON_SCHEMA, ActAnswerSchema, OBSERVE_JSON_SCHEMA, ObserveAnswerSchema, systemPrompt, TEXT_EXTRACTION_SCHEMA, userPrompt, variablesHelp, type ActAnswer,
@@ -65,9 +66,10 @@ const remaining = (ctx: OpContext) => {
 async function settle(deps: InferenceDeps, ctx: OpContext): Promise<void> {
   if (ctx.domSettleTimeoutMs <= 0) return;
   const ms = Math.min(ctx.domSettleTimeoutMs, remaining(ctx));
-  const r = await deps.port
-    .frameRequest<{ settled: boolean }>(ctx.page, 0, { type: 'dh:settle', timeoutMs: ms, quietMs: 150 }, ms + 2000)
-    .catch(() => ({ settled: false }));
+  const r = await raceCancel(
+    deps.port.frameRequest<{ settled: boolean }>(ctx.page, 0, { type: 'dh:settle', timeoutMs: ms, quietMs: 150 }, ms + 2000).catch(() => ({ settled: false })),
+    ctx.signal,
+  );
   if (!r.settled) deps.log({ level: 'debug', message: `page still changing after ${ms} ms; reading it anyway`, data: { opId: ctx.opId } });
 }
 
@@ -125,7 +127,7 @@ const zodCheck = (schema: z.ZodTypeAny) => (o: unknown) => {
  * lists that it names. Provider models read only the text, so only the others get the lines.
  */
 async function snapshotFor(deps: InferenceDeps, ctx: OpContext, opts: { budget?: number; focus?: string } = {}): Promise<CapturedSnapshot> {
-  return captureSnapshot(deps.port, ctx.page, {
+  return raceCancel(captureSnapshot(deps.port, ctx.page, {
     locator: ctx.locator,
     ignoreLocators: ctx.ignoreLocators,
     budget: opts.budget,
@@ -133,7 +135,7 @@ async function snapshotFor(deps: InferenceDeps, ctx: OpContext, opts: { budget?:
     lines: ctx.model.kind !== 'provider',
     timeoutMs: Math.min(remaining(ctx), 15_000),
     frames: ctx.iframes !== false,
-  });
+  }), ctx.signal);
 }
 
 async function toSelector(deps: InferenceDeps, ctx: OpContext, id: string): Promise<string | null> {
@@ -176,7 +178,7 @@ export async function inferAct(deps: InferenceDeps, ctx: OpContext, instruction:
     let args = answer.arguments;
     if (answer.method === 'dragAndDrop' && args[0]) args = [(await toSelector(deps, ctx, args[0])) ?? args[0], ...args.slice(1)];
     const action: Action = { selector, description: answer.description, method: answer.method, arguments: args };
-    await performAction(deps.port, ctx.page, { selector }, answer.method, substitute(args, vars), Math.min(remaining(ctx), DEFAULTS.actionTimeoutMs));
+    await performAction(deps.port, ctx.page, { selector }, answer.method, substitute(args, vars), Math.min(remaining(ctx), DEFAULTS.actionTimeoutMs), ctx.signal);
     actions.push(action);
     if (!answer.twoStep) break;
     previous = `${answer.method} on ${answer.description}`;

@@ -3,6 +3,7 @@ import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { DEFAULTS, type GotoOptions, type PageInfo, type ScreenshotOptions } from '../protocol/schemas';
 import { assertUrlAllowed, schemeOf, urlRefusal } from '../protocol/url-policy';
 import { sleep, type BrowserPort, type CdpSession } from './ports';
+import { cancellableSleep, raceCancel, throwIfCancelled } from './cancel';
 
 export function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout>;
@@ -17,17 +18,27 @@ export function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promis
  * opt-in, sent by the client library with each call. Every navigation of the engine lands
  * here (page.goto, context.newPage, the agent's goto), so every surface gets the same rule.
  */
-export async function goto(port: BrowserPort, page: number, url: string, options: GotoOptions = {}, allow: readonly string[] = []): Promise<PageInfo> {
+export async function goto(port: BrowserPort, page: number, url: string, options: GotoOptions = {}, allow: readonly string[] = [], signal?: AbortSignal): Promise<PageInfo> {
   assertUrlAllowed(url, allow);
-  if (schemeOf(url) === 'data' && port.adoptPage) return gotoThroughNewTab(port, page, url, options, allow);
+  throwIfCancelled(signal);
+  if (schemeOf(url) === 'data' && port.adoptPage) return gotoThroughNewTab(port, page, url, options, allow, signal);
   const timeout = options.timeout ?? DEFAULTS.navigationTimeoutMs;
   const waitUntil = options.waitUntil ?? 'load';
-  const cdp = await sessionLeaving(port, page);
+  const cdp = await raceCancel(sessionLeaving(port, page), signal);
   const eventName = waitUntil === 'domcontentloaded' ? 'Page.domContentEventFired' : 'Page.loadEventFired';
   let off = () => {};
   const loaded = new Promise<void>((resolve) => {
     off = cdp.on(eventName, () => resolve());
   });
+  // Chromium's error page committing in the top frame (a failed navigation shows one).
+  let offError = () => {};
+  const errorPage = new Promise<void>((resolve) => {
+    offError = cdp.on('Page.frameNavigated', (e: { frame?: { parentId?: string; url?: string; unreachableUrl?: string } }) => {
+      if (e.frame && !e.frame.parentId && (e.frame.unreachableUrl || e.frame.url?.startsWith('chrome-error:'))) resolve();
+    });
+  });
+  // The caller gave up: stop the page loading, so nothing of this navigation goes on.
+  const stop = () => void cdp.send('Page.stopLoading', {}, 5000).catch(() => undefined);
   let offClosed = () => {};
   const closed = new Promise<never>((_, reject) => {
     offClosed = port.onPageClosed(page, () => reject(new DeckhandError(ErrorCode.PageClosed, `the page was closed while navigating to ${url}`)));
@@ -36,20 +47,34 @@ export async function goto(port: BrowserPort, page: number, url: string, options
   const started = Date.now();
   let failure: DeckhandError | null = null;
   try {
-    const nav = await withDeadline(
-      Promise.race([cdp.send<{ loaderId?: string; errorText?: string }>('Page.navigate', { url }, timeout + 1000), closed]),
-      timeout,
-      `navigating to ${url}`,
+    const nav = await raceCancel(
+      withDeadline(
+        Promise.race([cdp.send<{ loaderId?: string; errorText?: string }>('Page.navigate', { url }, timeout + 1000), closed]),
+        timeout,
+        `navigating to ${url}`,
+      ),
+      signal,
+      stop,
     );
-    if (nav.errorText) failure = navigationFailure(url, nav.errorText);
-    else if (!landedAllowed(await landedUrl(port, page), allow)) {
+    if (nav.errorText) {
+      failure = navigationFailure(url, nav.errorText);
+      // Page.navigate answers before the error page commits; until it has, the old document is
+      // still there and a next call would act on it (and see it vanish). Wait for the error page
+      // (none comes for an aborted navigation: the old document stays).
+      if (nav.errorText !== 'net::ERR_ABORTED') {
+        const ms = Math.max(1000, Math.min(5000, timeout - (Date.now() - started)));
+        await raceCancel(Promise.race([errorPage, closed, errorPageShown(port, page, ms)]), signal, stop).catch((e: unknown) => {
+          if (e instanceof DeckhandError && e.code === ErrorCode.Cancelled) throw e;
+        });
+      }
+    } else if (!landedAllowed(await landedUrl(port, page), allow)) {
       // A redirect may have taken it where the debugger cannot follow and no load event will
       // come. The frame list can lag the commit, so this look only decides what to wait for;
       // the check below, once the tab has settled, decides.
-      await settled(port, page, Math.max(1000, timeout - (Date.now() - started)));
+      await settled(port, page, Math.max(1000, timeout - (Date.now() - started)), signal);
     } else if (nav.loaderId && waitUntil !== 'commit') {
       // Same-document navigations (hash changes) have no loader and fire no load event.
-      await withDeadline(Promise.race([loaded, closed]), timeout, `waiting for ${url} to ${waitUntil === 'load' ? 'load' : 'parse'}`);
+      await raceCancel(withDeadline(Promise.race([loaded, closed]), timeout, `waiting for ${url} to ${waitUntil === 'load' ? 'load' : 'parse'}`), signal, stop);
     }
   } catch (e) {
     // The debugger is dropped when a navigation lands where it may not follow (another
@@ -59,6 +84,7 @@ export async function goto(port: BrowserPort, page: number, url: string, options
     failure = e;
   } finally {
     off();
+    offError();
     offClosed();
   }
   if (failure?.code === ErrorCode.UrlNotAllowed) {
@@ -68,7 +94,7 @@ export async function goto(port: BrowserPort, page: number, url: string, options
   if (failure) {
     // A failed navigation commits its error page (or the page it was redirected to) a moment
     // after Page.navigate answers: let the tab settle before reading where it is.
-    if (failure.code !== ErrorCode.Timeout) await settled(port, page, Math.max(1000, Math.min(5000, timeout - (Date.now() - started))));
+    if (failure.code !== ErrorCode.Timeout) await settled(port, page, Math.max(1000, Math.min(5000, timeout - (Date.now() - started))), signal);
     const landed = await landedUrl(port, page);
     // A page still loading at the deadline may have no readable frame yet: that is a timeout, not a refusal.
     if (landed !== null || failure.code !== ErrorCode.Timeout) await refuseWhereLanded(port, page, url, allow, landed);
@@ -89,7 +115,7 @@ export async function goto(port: BrowserPort, page: number, url: string, options
  * then the page is untouched: a failure or a timeout leaves it where it was.
  * The page's history is not preserved: after this, going back has nothing to go back to.
  */
-async function gotoThroughNewTab(port: BrowserPort, page: number, url: string, options: GotoOptions, allow: readonly string[]): Promise<PageInfo> {
+async function gotoThroughNewTab(port: BrowserPort, page: number, url: string, options: GotoOptions, allow: readonly string[], signal?: AbortSignal): Promise<PageInfo> {
   const timeout = options.timeout ?? DEFAULTS.navigationTimeoutMs;
   const waitUntil = options.waitUntil ?? 'load';
   const deadline = Date.now() + timeout;
@@ -102,7 +128,7 @@ async function gotoThroughNewTab(port: BrowserPort, page: number, url: string, o
   const creating = port.createPage(url, { beside: page });
   let fresh: PageInfo;
   try {
-    fresh = await withDeadline(Promise.race([creating, closed]), timeout, `opening ${short}`);
+    fresh = await raceCancel(withDeadline(Promise.race([creating, closed]), timeout, `opening ${short}`), signal);
   } catch (e) {
     offClosed();
     void creating.then((t) => port.closePage(t.id)).catch(() => undefined);
@@ -121,7 +147,7 @@ async function gotoThroughNewTab(port: BrowserPort, page: number, url: string, o
       if (Date.now() >= deadline) {
         throw new DeckhandError(ErrorCode.Timeout, `navigating to ${short} timed out after ${timeout} ms (waiting for it to ${waitUntil === 'commit' ? 'commit' : 'load'})`, { timeoutMs: timeout });
       }
-      await Promise.race([sleep(25), closed]);
+      await Promise.race([cancellableSleep(25, signal), closed]);
     }
     await Promise.race([port.adoptPage!(page, fresh.id), closed]);
   } catch (e) {
@@ -135,20 +161,29 @@ async function gotoThroughNewTab(port: BrowserPort, page: number, url: string, o
 }
 
 /** Wait, at most `ms`, until the tab stops loading (a bounded wait: the caller reports its own failure either way). */
-async function settled(port: BrowserPort, page: number, ms: number): Promise<void> {
+async function settled(port: BrowserPort, page: number, ms: number, signal?: AbortSignal): Promise<void> {
   const deadline = Date.now() + ms;
-  while (Date.now() < deadline && (await port.isLoading(page))) await sleep(25);
+  while (Date.now() < deadline && (await port.isLoading(page))) await cancellableSleep(25, signal);
+}
+
+/** Resolve once the top frame shows Chromium's error page, or after `ms` (a bounded look: the caller goes on either way). */
+async function errorPageShown(port: BrowserPort, page: number, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (schemeOf((await landedUrl(port, page)) ?? '') === 'chrome-error') return;
+    await sleep(25);
+  }
 }
 
 /** Open `url` in a new page (context.newPage). */
-export async function openPage(port: BrowserPort, url: string, options: GotoOptions = {}, allow: readonly string[] = []): Promise<PageInfo> {
+export async function openPage(port: BrowserPort, url: string, options: GotoOptions = {}, allow: readonly string[] = [], signal?: AbortSignal): Promise<PageInfo> {
   assertUrlAllowed(url, allow);
-  if (schemeOf(url) !== 'data') return goto(port, (await port.createPage()).id, url, options, allow);
+  if (schemeOf(url) !== 'data') return goto(port, (await port.createPage()).id, url, options, allow, signal);
   // Chromium lets an extension open a data: URL only as a new tab (the debugger's
   // Page.navigate and tabs.update are refused), so create the tab at it and wait for it.
   const timeout = options.timeout ?? DEFAULTS.navigationTimeoutMs;
   const info = await port.createPage(url);
-  await settled(port, info.id, timeout);
+  await settled(port, info.id, timeout, signal);
   if (await port.isLoading(info.id)) throw new DeckhandError(ErrorCode.Timeout, `waiting for the new page at ${url.slice(0, 80)} to load timed out after ${timeout} ms`, { timeoutMs: timeout });
   await refuseWhereLanded(port, info.id, url, allow);
   return port.pageInfo(info.id);

@@ -58,13 +58,15 @@ export async function replayActions(
   vars: Record<string, { value: string }>,
   heal: Healer | null,
   stepTimeoutMs = REPLAY_STEP_TIMEOUT_MS,
+  /** Stops the replay (the caller cancelled, or went away). */
+  signal?: AbortSignal,
 ): Promise<{ actions: Action[]; usage: Usage; healed: boolean }> {
   const actions: Action[] = [];
   let usage: Usage = { ...ZERO_USAGE };
   let healed = false;
   for (const a of stored) {
     try {
-      await performAction(port, page, { selector: a.selector }, a.method, substitute(a.arguments ?? [], vars), stepTimeoutMs);
+      await performAction(port, page, { selector: a.selector }, a.method, substitute(a.arguments ?? [], vars), stepTimeoutMs, signal);
       actions.push(a);
     } catch (e) {
       if (!(e instanceof DeckhandError) || !HEALABLE.has(e.code)) throw e;

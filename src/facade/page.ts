@@ -41,6 +41,38 @@ export interface PageExtractOptions {
 
 export interface ActOptions {
   timeout?: number;
+  /** Aborting it cancels the action in the browser (the wait for the element included); the call rejects at once with CANCELLED. */
+  signal?: AbortSignal;
+}
+
+/** page.goto's options: those sent to the browser, and a signal that cancels the navigation (the page stops loading). */
+export type PageGotoOptions = GotoOptions & { signal?: AbortSignal };
+
+/** An id for op.cancel to name a call by. */
+function newOpId(): string {
+  const c = (globalThis as { crypto?: { randomUUID?: () => string } }).crypto;
+  return c?.randomUUID ? c.randomUUID() : `op-${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+}
+
+/**
+ * Send a call that `signal` may cancel. Without a signal it is sent as it is. With one, the call
+ * carries an opId; on abort, op.cancel with that opId stops it in the browser, and the returned
+ * promise rejects at once with CANCELLED (what the call answers afterwards is dropped).
+ */
+function cancellable<T>(client: CommandClient, signal: AbortSignal | undefined, what: string, send: (opId?: string) => Promise<T>): Promise<T> {
+  if (!signal) return send();
+  if (signal.aborted) return Promise.reject(new DeckhandError(ErrorCode.Cancelled, `${what} was cancelled before it started`));
+  const opId = newOpId();
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => {
+      void client.call('op.cancel', { opId }).catch(() => undefined);
+      reject(new DeckhandError(ErrorCode.Cancelled, `${what} was cancelled by its caller`, { opId }));
+    };
+    signal.addEventListener('abort', onAbort, { once: true });
+    send(opId)
+      .then(resolve, reject)
+      .finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
 
 type Evaluatable<A, R> = string | ((arg: A) => R | Promise<R>);
@@ -70,7 +102,9 @@ export class Locator {
   }
 
   private async run(method: string, args: string[] = [], opts: ActOptions = {}): Promise<void> {
-    await this.client.call('locator.act', { page: this.page.id, locator: this.toSpec(), method, arguments: args, timeout: opts.timeout });
+    await cancellable(this.client, opts.signal, `${method} on '${this.selector}'`, (opId) =>
+      this.client.call('locator.act', { page: this.page.id, locator: this.toSpec(), method, arguments: args, timeout: opts.timeout, ...(opId ? { opId } : {}) }),
+    );
   }
 
   click(opts?: ActOptions) { return this.run('click', [], opts); }
@@ -115,8 +149,12 @@ export class Page {
     private readonly allowSchemes: readonly OptionalUrlScheme[] = [],
   ) {}
 
-  async goto(url: string, options?: GotoOptions): Promise<PageInfo> {
-    return this.client.call('page.goto', { page: this.id, url, options, ...withSchemes(this.allowSchemes) }, { timeoutMs: options?.timeout });
+  async goto(url: string, options?: PageGotoOptions): Promise<PageInfo> {
+    const { signal, ...wire } = options ?? {};
+    const opts = options ? wire : undefined;
+    return cancellable(this.client, signal, `goto ${url}`, (opId) =>
+      this.client.call('page.goto', { page: this.id, url, options: opts, ...withSchemes(this.allowSchemes), ...(opId ? { opId } : {}) }, { timeoutMs: options?.timeout }),
+    );
   }
   async url(): Promise<string> {
     return (await this.client.call('page.info', { page: this.id })).url;
@@ -149,8 +187,10 @@ export class Page {
     return new Locator(this.client, this, selector);
   }
   /** Press keys (e.g. 'Enter', 'Control+A') on whatever has focus in the page. */
-  async press(keys: string, opts: { timeout?: number } = {}): Promise<void> {
-    await this.client.call('page.press', { page: this.id, keys, timeout: opts.timeout }, { timeoutMs: opts.timeout });
+  async press(keys: string, opts: ActOptions = {}): Promise<void> {
+    await cancellable(this.client, opts.signal, `press ${keys}`, (opId) =>
+      this.client.call('page.press', { page: this.id, keys, timeout: opts.timeout, ...(opId ? { opId } : {}) }, { timeoutMs: opts.timeout }),
+    );
   }
   /**
    * The earlier extract interface: `extract()` → `{ pageText }` (the page's accessibility-tree

@@ -37,7 +37,11 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
     requireEnabled: z.boolean(),
     /** Scroll the element into view first (not for scroll methods: they choose the position). */
     reveal: z.boolean(),
+    /** Names this wait, so dh:cancelWait can end it early (its caller gave up). */
+    waitId: z.string().max(100).optional(),
   }),
+  /** End the dh:prepare wait of that waitId now; it answers CANCELLED. */
+  z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:cancelWait'), waitId: z.string().max(100) }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:count'), selector: z.string() }),
   /** Outline the first match (the side panel's hover); a null selector clears the outline. Routed like dh:count. */
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:highlight'), selector: z.string().nullable() }),
@@ -58,9 +62,17 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
 export type FrameRequest = z.infer<typeof FrameRequestSchema>;
 
 export type PrepareResult =
-  | { kind: 'ready'; handle: number; x: number; y: number; count: number; description: string }
+  /** `doc`: which document of the frame answered (see PingResult). */
+  | { kind: 'ready'; handle: number; x: number; y: number; count: number; description: string; doc?: string }
   | { kind: 'frame'; frameId: number; rest: string; offsetX: number; offsetY: number }
   | { kind: 'error'; code: string; message: string; data?: Record<string, unknown> };
+
+/** dh:ping's answer. `doc` names the document (a token made when its content script started): it changes when the frame navigates. */
+export interface PingResult {
+  ok: true;
+  url: string;
+  doc: string;
+}
 
 export interface DescribeResult {
   id: number;

@@ -17,6 +17,8 @@ export const ErrorCode = {
   PageClosed: 'PAGE_CLOSED',
   FrameDetached: 'FRAME_DETACHED',
   NavigationFailed: 'NAVIGATION_FAILED',
+  /** The page (or the frame acted in) shows Chromium's error page for a navigation that failed: there is no document to act on. */
+  PageError: 'PAGE_ERROR',
   /** A URL whose scheme the operator has not opened (file:, chrome:, ...). */
   UrlNotAllowed: 'URL_NOT_ALLOWED',
   EvaluationFailed: 'EVALUATION_FAILED',
@@ -74,6 +76,7 @@ export const ERROR_MAP: Readonly<Record<ErrorCode, { http: number; mcp: number |
   MODEL_REFUSED: { http: 422, mcp: null },
   EVALUATION_FAILED: { http: 422, mcp: null },
   NAVIGATION_FAILED: { http: 422, mcp: null },
+  PAGE_ERROR: { http: 422, mcp: null },
   BATCH_FAILED: { http: 422, mcp: null },
   URL_NOT_ALLOWED: { http: 403, mcp: null },
   MODEL_AUTH_FAILED: { http: 502, mcp: null },

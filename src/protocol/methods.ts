@@ -14,6 +14,8 @@ import { AllowSchemesSchema } from './url-policy';
 import { CacheClientMethods } from './cache';
 
 const page = z.object({ page: PageIdSchema }).strict();
+/** Names a call so that `op.cancel` can stop it (the caller gave up); any unique string, a UUID say. */
+const OpIdSchema = z.string().min(1).max(200);
 
 export const Methods = {
   'engine.ping': { params: z.object({}).strict(), result: z.object({ version: z.string(), extensionId: z.string() }) },
@@ -38,6 +40,8 @@ export const Methods = {
         options: GotoOptionsSchema.optional(),
         /** As for context.newPage; deliberately not in GotoOptions, which HTTP callers supply. */
         allowSchemes: AllowSchemesSchema.optional(),
+        /** See op.cancel: cancelling stops the page loading. */
+        opId: OpIdSchema.optional(),
       })
       .strict(),
     result: PageInfoSchema,
@@ -75,7 +79,7 @@ export const Methods = {
   },
   /** Press keys on whatever has focus in the page (the agent's press tool, a recorded key step). */
   'page.press': {
-    params: z.object({ page: PageIdSchema, keys: z.string().min(1, 'keys must not be empty'), timeout: TimeoutMsSchema.optional() }).strict(),
+    params: z.object({ page: PageIdSchema, keys: z.string().min(1, 'keys must not be empty'), timeout: TimeoutMsSchema.optional(), opId: OpIdSchema.optional() }).strict(),
     result: z.object({ element: z.string() }),
   },
   /** Outline the first element a selector matches (null clears it): the side panel's hover. */
@@ -95,6 +99,8 @@ export const Methods = {
         method: z.string(),
         arguments: z.array(z.string()).optional(),
         timeout: TimeoutMsSchema.optional(),
+        /** See op.cancel: cancelling stops the wait for the element. */
+        opId: OpIdSchema.optional(),
       })
       .strict(),
     result: z.object({ element: z.string() }),
@@ -109,7 +115,12 @@ export const Methods = {
       cacheEntry: AgentCacheEntrySchema.optional(),
     }),
   },
-  /** Abort a running act/observe/extract by its opId (a client that went away). */
+  /**
+   * Stop a running call by the opId it was sent with (its caller gave up): act, observe, extract
+   * (options.opId), agent.run, page.goto, locator.act and page.press (opId). The call fails at
+   * once with CANCELLED. `cancelled`: whether such a call was running; an opId that arrives
+   * before its call is remembered for a minute, so that call is cancelled as it starts.
+   */
   'op.cancel': { params: z.object({ opId: z.string() }).strict(), result: z.object({ cancelled: z.boolean() }) },
   /** Run a trusted callback's source inside the worker (experimentalBatch). */
   'batch.run': {
@@ -160,6 +171,8 @@ export type MethodName = keyof typeof Methods;
 
 /** Calls the worker makes to the client that sent a command. */
 export const ClientMethods = {
+  /** Whether the caller is still there: asked while its calls run over a transport that does not say when it closes (CDP). Any answer will do. */
+  ping: { params: z.object({}).strict(), result: z.null() },
   /** Run a caller's callback model. */
   'model.generate': {
     params: z.object({ callbackId: z.string(), request: ModelRequestSchema }).strict(),

@@ -35,6 +35,7 @@ export class RpcPeer {
   private readonly pending = new Map<number, Pending>();
   private readonly handlers = new Map<string, RpcHandler>();
   private closedError: DeckhandError | null = null;
+  private readonly closing = new AbortController();
 
   constructor(
     private readonly sendRaw: (message: string, requestId?: number) => void,
@@ -148,9 +149,20 @@ export class RpcPeer {
     p.reject(error);
   }
 
+  /**
+   * Aborted, with the error given, once failAll(…, true) says the far side is gone for good:
+   * what the calls this peer serves watch to stop working for a caller that is not there.
+   */
+  get closed(): AbortSignal {
+    return this.closing.signal;
+  }
+
   /** Fail every call in flight (the far side went away) and optionally refuse new ones. */
   failAll(error: DeckhandError, permanently = false): void {
-    if (permanently) this.closedError = error;
+    if (permanently) {
+      this.closedError = error;
+      if (!this.closing.signal.aborted) this.closing.abort(error);
+    }
     for (const [id, p] of this.pending) {
       clearTimeout(p.timer);
       p.reject(new DeckhandError(error.code, `'${p.method}' failed: ${error.message}`, error.data));

@@ -142,6 +142,8 @@ export async function prepare(
   req: { selector: string; nth: number | null; method: string; timeoutMs: number; pointer: boolean; requireEnabled: boolean; reveal: boolean },
   shadowRootOf: ShadowRootOf,
   frameIdOf: (el: Element) => Promise<number | null>,
+  /** True once the worker has given up on this wait (dh:cancelWait). */
+  cancelled: () => boolean = () => false,
 ): Promise<PrepareResult> {
   const deadline = performance.now() + req.timeoutMs;
   let last: Check | null = null;
@@ -177,6 +179,7 @@ export async function prepare(
     } else last = null;
     if (performance.now() >= deadline) break;
     await sleep(attempt < 5 ? 20 : 100);
+    if (cancelled()) return { kind: 'error', code: 'CANCELLED', message: `the wait for '${req.selector}' was cancelled by its caller` };
   }
   if (!last) {
     const which = req.nth !== null && count > 0 ? ` (only ${count} match${count === 1 ? '' : 'es'}, asked for index ${req.nth})` : '';

@@ -4,7 +4,7 @@
  */
 import { prepare } from './actionability';
 import { defaultShadowRootOf, elementAtPath } from './dom';
-import { FrameRequestSchema, type DescribeResult, type FrameRequest } from '../protocol/content-messages';
+import { FrameRequestSchema, type DescribeResult, type FrameRequest, type PingResult } from '../protocol/content-messages';
 import { runOp } from './ops';
 import { elementFor } from './registry';
 import { render } from './render';
@@ -26,11 +26,25 @@ function resolveLocal(spec: LocatorSpec): Element[] | string {
 }
 
 
+/**
+ * This document's name for the worker: made once per content script, that is per document, so
+ * the worker can tell whether the element it found is still in the document it would act on.
+ */
+const DOC = Math.random().toString(36).slice(2) + Date.now().toString(36);
+
+/** dh:prepare waits that may be ended early, by waitId: set to true by dh:cancelWait. */
+const waits = new Map<string, { cancelled: boolean }>();
+
 export async function handleFrameRequest(raw: unknown): Promise<unknown> {
   const req: FrameRequest = FrameRequestSchema.parse(raw);
   switch (req.type) {
     case 'dh:ping':
-      return { ok: true, url: location.href };
+      return { ok: true, url: location.href, doc: DOC } satisfies PingResult;
+    case 'dh:cancelWait': {
+      const w = waits.get(req.waitId);
+      if (w) w.cancelled = true;
+      return { cancelled: !!w };
+    }
     case 'dh:settle':
       return { settled: await settle(req.timeoutMs, req.quietMs) };
     case 'dh:snapshot': {
@@ -67,8 +81,16 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
     }
     case 'dh:frameIndex':
       return ownFrameIndex();
-    case 'dh:prepare':
-      return prepare(req, defaultShadowRootOf, (el) => frameIdOf(el as HTMLIFrameElement));
+    case 'dh:prepare': {
+      const wait = { cancelled: false };
+      if (req.waitId) waits.set(req.waitId, wait);
+      try {
+        const r = await prepare(req, defaultShadowRootOf, (el) => frameIdOf(el as HTMLIFrameElement), () => wait.cancelled);
+        return r.kind === 'ready' ? { ...r, doc: DOC } : r;
+      } finally {
+        if (req.waitId) waits.delete(req.waitId);
+      }
+    }
     case 'dh:count':
     case 'dh:highlight': {
       if (req.type === 'dh:highlight') outline(null);
