@@ -295,7 +295,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
   });
   post('/v1/sessions/{id}/navigate', (c, b, id) => {
     const deadline = Math.min(b.options?.timeout ?? DEFAULTS.navigationTimeoutMs, MAX_TIMEOUT_MS);
-    return operate(c, id, wantsStream(c, b), deadline, async (s) => (await s.dh.context.activePage()).goto(b.url, b.options));
+    return operate(c, id, wantsStream(c, b), deadline, async (s, signal) => (await s.dh.context.activePage()).goto(b.url, { ...b.options, signal }));
   });
   post('/v1/sessions/{id}/act', (c, b, id) =>
     operate(c, id, wantsStream(c, b), opDeadline(b.timeout), (s, signal) => s.dh.act(b.input, callOptions(b, signal))),

@@ -131,13 +131,10 @@ describe('MCP session lifecycle', () => {
         headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' },
         body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
       });
-    // The MCP session itself is forgotten on the next sweep (an ask is answered at once, so
-    // asking does not keep it alive).
-    let r = await ask();
-    for (let i = 0; i < 40 && r.status !== 404; i++) {
-      await new Promise((res) => setTimeout(res, 250));
-      r = await ask();
-    }
+    // The MCP session itself is forgotten on the next sweep; a request with its id then gets
+    // 404, so the client knows to initialise again.
+    await until('the abandoned MCP session to be forgotten', () => svc.mcpSessions() === 0, IDLE_MS + 8000);
+    const r = await ask();
     expect(r.status).toBe(404);
     expect(await r.json()).toMatchObject({ jsonrpc: '2.0', error: { data: { code: 'SESSION_NOT_FOUND' } } });
   });

@@ -10,7 +10,7 @@ export default defineTool({
   inputSchema: McpTools.navigate.input,
   outputSchema: McpTools.navigate.output,
   handler: async (st, { url }, call) => {
-    const info = await withSession(st, async (s) => (await s.dh.context.activePage()).goto(url), call);
+    const info = await withSession(st, async (s, signal) => (await s.dh.context.activePage()).goto(url, { signal }), call);
     return text(`Opened ${info.url} ("${info.title}").`, { url: info.url, title: info.title });
   },
 });
