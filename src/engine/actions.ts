@@ -21,6 +21,8 @@ export interface ActTarget {
 const POINTER: ReadonlySet<string> = new Set(['click', 'doubleClick', 'rightClick', 'hover', 'check', 'uncheck', 'dragAndDrop']);
 const SCROLLS: ReadonlySet<string> = new Set(['scrollTo', 'scrollIntoView', 'nextChunk', 'prevChunk']);
 // focus: like a keyboard user tabbing to it, no pointer involved
+/** Methods that always send the page trusted input events (check/uncheck verify their state; hover may move nowhere). */
+const SENDS_INPUT: ReadonlySet<string> = new Set(['click', 'doubleClick', 'rightClick', 'press', 'dragAndDrop']);
 const NEEDS_ENABLED: ReadonlySet<string> = new Set(['click', 'doubleClick', 'rightClick', 'fill', 'type', 'selectOption', 'check', 'uncheck', 'press', 'dragAndDrop']);
 
 export function assertMethod(method: string | undefined): ActMethod {
@@ -124,9 +126,10 @@ export async function performAction(
       // the input may have reached the new document instead. A navigation the input itself
       // starts is asked for by the page first (Page.frameRequestedNavigation), so it is not one.
       watching = true;
+      let before: PingResult | null = null;
       if (prepared.doc !== undefined) {
-        const ping = await port.frameRequest<PingResult>(page, prepared.frameId, { type: 'dh:ping' }, 5000);
-        if (ping.doc !== prepared.doc) throw documentChanged(page, target.selector, method, unasked);
+        before = await port.frameRequest<PingResult>(page, prepared.frameId, { type: 'dh:ping' }, 5000);
+        if (before.doc !== prepared.doc) throw documentChanged(page, target.selector, method, unasked);
       }
       try {
         await execute(port, page, prepared, method, args, timeoutMs, signal);
@@ -136,6 +139,21 @@ export async function performAction(
         watching = false;
       }
       if (unasked) throw documentChanged(page, target.selector, method, unasked);
+      // Input the browser dropped never reached the document (it can, when a navigation is about
+      // to replace it): the same document, and not one trusted input event more, is no success.
+      // A navigation the page asked for means the input was taken, so nothing is asked then.
+      if (before?.inputs !== undefined && !requested && SENDS_INPUT.has(method)) {
+        const after = await port.frameRequest<PingResult>(page, prepared.frameId, { type: 'dh:ping' }, 3000).catch((e: unknown) => {
+          // The frame is Chromium's error page now: the input went nowhere useful. Any other
+          // silence (a frame the click itself removed, say) proves nothing either way.
+          if (e instanceof DeckhandError && e.code === ErrorCode.PageError) throw e;
+          return null;
+        });
+        if (after && after.doc === before.doc && after.inputs === before.inputs) {
+          throw new DeckhandError(ErrorCode.ActionFailed, `the ${method} on '${target.selector}' was sent but never reached the page (the browser dropped the input, as it does while a navigation is replacing the document); nothing was done`, { page });
+        }
+        if (after && after.doc !== before.doc) throw documentChanged(page, target.selector, method, { url: after.url });
+      }
       if (navigating.size) await waitForLoads(port, page, cdp, navigating, Math.max(0, deadline - Date.now()), signal);
       return { element: prepared.description };
     } finally {

@@ -72,6 +72,8 @@ export interface PingResult {
   ok: true;
   url: string;
   doc: string;
+  /** Trusted input events that have reached this document so far. */
+  inputs?: number;
 }
 
 export interface DescribeResult {

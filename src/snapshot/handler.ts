@@ -32,6 +32,23 @@ function resolveLocal(spec: LocatorSpec): Element[] | string {
  */
 const DOC = Math.random().toString(36).slice(2) + Date.now().toString(36);
 
+/**
+ * Trusted input events that reached this document. The worker compares the count before and
+ * after it sends input: input the browser dropped (a navigation was about to replace the
+ * document, say) leaves it unchanged, and the action is not reported done. Registered at
+ * document_start, before any of the page's own listeners.
+ */
+let inputsSeen = 0;
+for (const type of ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'dblclick', 'contextmenu', 'mousemove', 'keydown', 'keyup', 'dragstart', 'drop']) {
+  window.addEventListener(
+    type,
+    (e) => {
+      if (e.isTrusted) inputsSeen++;
+    },
+    { capture: true, passive: true },
+  );
+}
+
 /** dh:prepare waits that may be ended early, by waitId: set to true by dh:cancelWait. */
 const waits = new Map<string, { cancelled: boolean }>();
 
@@ -39,7 +56,7 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
   const req: FrameRequest = FrameRequestSchema.parse(raw);
   switch (req.type) {
     case 'dh:ping':
-      return { ok: true, url: location.href, doc: DOC } satisfies PingResult;
+      return { ok: true, url: location.href, doc: DOC, inputs: inputsSeen } satisfies PingResult;
     case 'dh:cancelWait': {
       const w = waits.get(req.waitId);
       if (w) w.cancelled = true;

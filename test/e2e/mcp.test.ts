@@ -171,6 +171,25 @@ describe('MCP over stdio', () => {
     expect(help.stdout).toMatch(/--idle-timeout <seconds>/);
   });
 
+  it('cancellation, progress and logging over stdio too', async () => {
+    const env = { ...process.env, DECKHAND_HOME: mkdtempSync(join(tmpdir(), 'dh-mcp-stdio-cancel-')) } as Record<string, string>;
+    const c = new Client({ name: 'stdio-cancel', version: '1.0.0' });
+    await c.connect(new StdioClientTransport({ command: process.execPath, args: [join(ROOT, 'dist/cli.js'), 'mcp', '--idle-timeout', '60'], env, stderr: 'ignore' }));
+    await call(c, 'navigate', { url: `${servers.origin}/form.html` });
+    const ctl = new AbortController();
+    const slow = c.callTool({ name: 'navigate', arguments: { url: `${servers.origin}/slow?ms=20000&to=/store.html` } }, undefined, { signal: ctl.signal });
+    await new Promise((r) => setTimeout(r, 400));
+    const t0 = Date.now();
+    ctl.abort();
+    await expect(slow).rejects.toThrow();
+    const progress: number[] = [];
+    const r = (await c.callTool({ name: 'act', arguments: { action: 'type "Ada" into the full name field' } }, undefined, { onprogress: (p) => void progress.push(p.progress) })) as ToolResult;
+    expect(r.isError, r.content[0]?.text).toBeFalsy();
+    expect(Date.now() - t0).toBeLessThan(5000);
+    expect(progress.length).toBeGreaterThan(0);
+    await c.close();
+  });
+
   it('runs the tools with the SDK client, and bad flags fail at once', async () => {
     const env = { ...process.env, DECKHAND_HOME: mkdtempSync(join(tmpdir(), 'dh-mcp-stdio-')) } as Record<string, string>;
     const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'src/cli/cli.ts', 'mcp', '--browserWidth', '900'], env, stderr: 'ignore' });
