@@ -16,7 +16,7 @@ import type { BridgeLink } from '../../src/client/bridge';
 import { BRIDGE_REFUSED, type BridgeStatus } from '../../src/protocol/panel';
 import { BRIDGE_ALARM } from '../../src/browser/bridge';
 import { startFixtureServers, type FixtureServers } from '../fixtures/server';
-import { chromiumWithPort, stopWorker, type PortedChromium } from './harness';
+import { chromiumWithPort, stopWorker, workerEval as evalInWorker, type PortedChromium } from './harness';
 
 let servers: FixtureServers;
 let chromium: PortedChromium;
@@ -45,24 +45,8 @@ const workerTarget = async () =>
     (t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${EXTENSION_ID}/`),
   );
 
-/** Evaluate in the extension's worker (starting it if it is stopped), as a debugger client of it. */
-async function workerEval(expression: string): Promise<unknown> {
-  const cdp = person.cdp;
-  let worker = await workerTarget();
-  if (!worker) {
-    // A stopped worker: any call through the person's CDP link starts it again.
-    await person.context.pages();
-    worker = await workerTarget();
-  }
-  const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: worker!.targetId, flatten: true });
-  try {
-    const r = await cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId);
-    if (r.exceptionDetails) throw new Error(`${expression} threw: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
-    return r.result.value;
-  } finally {
-    await cdp.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);
-  }
-}
+/** Evaluate in the worker of the person's browser. */
+const workerEval = (expression: string) => evalInWorker(person, expression);
 
 /** Call one of the side panel's methods in the worker, with the same validation the panel port gets. */
 const panel = async (method: 'bridge.connect' | 'bridge.disconnect' | 'bridge.status', params: Record<string, unknown> = {}): Promise<BridgeStatus> =>

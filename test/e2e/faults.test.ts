@@ -6,8 +6,8 @@
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Deckhand, DeckhandError, EXTENSION_ID, localBrowser, type BrowserHandle, type Page, type PairingInfo } from '../../src/index';
-import { chromiumWithPort, useBrowser, type PortedChromium } from './harness';
+import { Deckhand, DeckhandError, localBrowser, type BrowserHandle, type Page, type PairingInfo } from '../../src/index';
+import { chromiumWithPort, useBrowser, workerEval, type PortedChromium } from './harness';
 
 const h = useBrowser();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -362,18 +362,3 @@ describe('a batch whose caller disconnects stops driving the page', () => {
   });
 });
 
-/** Evaluate in the extension's worker as a debugger client of it. */
-async function workerEval(browser: BrowserHandle, expression: string): Promise<unknown> {
-  const cdp = browser.cdp;
-  const { targetInfos } = await cdp.send('Target.getTargets');
-  const worker = (targetInfos as { targetId: string; type: string; url: string }[]).find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${EXTENSION_ID}/`));
-  if (!worker) throw new Error('no extension worker to evaluate in');
-  const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: worker.targetId, flatten: true });
-  try {
-    const r = await cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId);
-    if (r.exceptionDetails) throw new Error(`${expression} threw: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
-    return r.result.value;
-  } finally {
-    await cdp.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);
-  }
-}

@@ -127,3 +127,27 @@ export function useService(key: string): ServiceHarness {
   });
   return h;
 }
+
+/** Evaluate in the extension's worker (starting it if it is stopped), as a debugger client of it. */
+export async function workerEval(browser: BrowserHandle, expression: string): Promise<unknown> {
+  const cdp = browser.cdp;
+  const workerTarget = async () =>
+    ((await cdp.send('Target.getTargets')).targetInfos as { targetId: string; type: string; url: string }[]).find(
+      (t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${browser.extensionId}/`),
+    );
+  let worker = await workerTarget();
+  if (!worker) {
+    // A stopped worker: any call through the handle's link starts it again.
+    await browser.context.pages();
+    worker = await workerTarget();
+  }
+  if (!worker) throw new Error('no extension worker to evaluate in');
+  const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: worker.targetId, flatten: true });
+  try {
+    const r = await cdp.send('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId);
+    if (r.exceptionDetails) throw new Error(`${expression} threw: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
+    return r.result.value;
+  } finally {
+    await cdp.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);
+  }
+}
