@@ -39,6 +39,7 @@ M = TypeVar("M", bound=BaseModel)
 _OMIT: Any = type("_Omitted", (), {"__repr__": lambda self: "<omitted>"})()
 
 AGENT_MAX_STEPS = 20
+MODEL_OPERATION_TIMEOUT_MS = 120_000
 AGENT_TOOL_TIMEOUT_MS = 30_000
 
 
@@ -432,7 +433,10 @@ class Deckhand:
             span = tracer.start_span(f"deckhand.{op}", attributes={"deckhand.operation": op, **({"deckhand.model": model["name"]} if model else {})})
             self._spans[op_id] = span
         try:
-            r = await self._call(op, {**params, "options": wire}, o.get("timeout"))
+            # Without a timeout, a model operation may take the engine's default (120 s) before the
+            # RPC gives up on it; a deterministic act has the usual default.
+            deadline = o.get("timeout") if o.get("timeout") is not None else MODEL_OPERATION_TIMEOUT_MS if needs_model else None
+            r = await self._call(op, {**params, "options": wire}, deadline)
             if span is not None:
                 usage = (r.get("metadata") or {}).get("usage") or {}
                 span.set_attributes({"gen_ai.usage.input_tokens": usage.get("inputTokens", 0), "gen_ai.usage.output_tokens": usage.get("outputTokens", 0)})
