@@ -93,6 +93,8 @@ class Gen:
         return self._annotated(prim, s)
 
     def _member_names(self, members: list, ctx: str) -> list[str]:
+        if sum(1 for m in members if m.get("type") != "null") == 1:  # T | null: T keeps the place's name
+            return [ctx for _ in members]
         names = []
         for i, m in enumerate(members):
             tag = None
