@@ -5,6 +5,7 @@ Deckhand instance per test. Chromium's temp folders go to the repository's .tmp/
 from __future__ import annotations
 
 import os
+import shutil
 import threading
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -18,9 +19,10 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGES = ROOT / "test" / "fixtures" / "pages"
 VECTORS = ROOT / "test" / "vectors"
 
-# Chromium leaves folders in TMPDIR: keep them where the test runs clean up.
-_TMP = ROOT / ".tmp"
-_TMP.mkdir(exist_ok=True)
+# Chromium leaves folders in TMPDIR: keep them in a folder of the repository's .tmp/ that the
+# session removes at its end.
+_TMP = ROOT / ".tmp" / "python"
+_TMP.mkdir(parents=True, exist_ok=True)
 os.environ["TMPDIR"] = str(_TMP)
 import tempfile  # noqa: E402
 
@@ -73,6 +75,12 @@ class Servers:
         for s in (self.main, self.cross):
             s.shutdown()
             s.server_close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _clean_tmp() -> Any:
+    yield
+    shutil.rmtree(_TMP, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")
