@@ -449,6 +449,7 @@ class Deckhand:
         except DeckhandError as e:
             if span is not None:
                 span.record_exception(e)
+                span.set_status(self._telemetry.trace.Status(self._telemetry.trace.StatusCode.ERROR, e.message))
             self._logger.log("debug", f"{op} failed: {e.message}", {"opId": op_id})
             raise
         finally:
