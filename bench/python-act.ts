@@ -6,7 +6,8 @@
  *
  *   node --import tsx bench/python-act.ts      (BENCH_CLICKS=100 BENCH_ROUNDS=3 by default)
  */
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
 import { existsSync } from 'node:fs';
 import { Deckhand, localBrowser } from '../src/index';
 import { startFixtureServers } from '../test/fixtures/server';
@@ -45,8 +46,9 @@ async function nodeRound(url: string, selector: string): Promise<number[]> {
   }
 }
 
-function pythonRound(url: string, selector: string): number[] {
-  const out = execFileSync(PYTHON, ['bench/python-act.py', url, selector, String(CLICKS)], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+/** The Python client in its own process (asynchronously: this process serves the fixture pages). */
+async function pythonRound(url: string, selector: string): Promise<number[]> {
+  const { stdout: out } = await promisify(execFile)(PYTHON, ['bench/python-act.py', url, selector, String(CLICKS)], { encoding: 'utf8' });
   return (JSON.parse(out.trim().split('\n').at(-1)!) as { times: number[] }).times;
 }
 
@@ -60,7 +62,7 @@ async function main(): Promise<void> {
       const py: number[] = [];
       for (let r = 0; r < ROUNDS; r++) {
         node.push(...(await nodeRound(servers.origin + c.path, c.selector)));
-        py.push(...pythonRound(servers.origin + c.path, c.selector));
+        py.push(...(await pythonRound(servers.origin + c.path, c.selector)));
       }
       rows.push({
         page: c.name,
