@@ -118,3 +118,32 @@ async def test_a_batch_callbacks_act_uses_this_clients_store(browser, open_page)
         assert (await d.act("click the Multi button")).metadata.cache.status == "HIT"
     finally:
         await d.close()
+
+
+def test_node_and_python_programs_share_the_sqlite_file(tmp_path) -> None:
+    """The Python store writes the Node store's format: each reads what the other recorded."""
+    import json
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    db = tmp_path / "cache.db"
+    usage = {"inputTokens": 77, "outputTokens": 7, "reasoningTokens": 0, "cachedInputTokens": 0, "inferenceTimeMs": 12}
+    action = [{"selector": "#multi", "description": "Multi", "method": "click", "arguments": []}]
+    py = SqliteStore(db)
+    assert py.record({"key": "p" * 64, "baseKey": "b" * 64, "op": "act", "result": action, "usage": usage}) == {"agree": 1}
+    script = f"""
+      import {{ SqliteStore }} from './src/client/cache/store.ts';
+      const s = await SqliteStore.open({json.dumps(str(db))});
+      const seen = await s.lookup('{"p" * 64}', '{"b" * 64}');
+      await s.record({{ key: '{"n" * 64}', baseKey: '{"b" * 64}', op: 'extract', result: {{ heading: 'Sign up' }}, usage: {json.dumps(usage)} }});
+      s.close();
+      console.log(JSON.stringify(seen));
+    """
+    out = subprocess.run(["node", "--import", "tsx", "--input-type=module", "-e", script], cwd=root, capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    seen = json.loads(out.stdout.strip().splitlines()[-1])
+    assert seen == {"count": 2, "entry": {"key": "p" * 64, "op": "act", "result": action, "usage": usage, "agree": 1}, "pageChanged": False}
+    hit = py.lookup("n" * 64, "b" * 64)
+    assert hit["entry"]["result"] == {"heading": "Sign up"} and hit["count"] == 2
+    py.close()
