@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // One-step setup for a fresh machine: npm packages, Debian's Chromium when no
-// Chromium is found, schemathesis for the HTTP service's OpenAPI check, then the
-// extension and the Node library builds.
+// Chromium is found, schemathesis for the HTTP service's OpenAPI check, the Python client
+// with its test dependencies (both in .venv/), then the extension and the Node library builds.
 import { execSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 
 const run = (cmd) => {
   console.log(`$ ${cmd}`);
@@ -39,6 +40,19 @@ if (!installed.includes(`version ${SCHEMATHESIS}`)) {
     run(`.venv/bin/pip install --quiet --disable-pip-version-check schemathesis==${SCHEMATHESIS}`);
   } catch {
     console.error('Could not install schemathesis into .venv: it needs Python 3 with venv and pip (on Debian: apt-get install python3-venv).');
+    process.exit(1);
+  }
+}
+// The Python client (python/) and its test dependencies, pinned in python/pyproject.toml,
+// installed editable into the same virtualenv; redone when pyproject.toml changes.
+const stamp = '.venv/.deckhand-python';
+const wanted = createHash('sha256').update(readFileSync('python/pyproject.toml')).digest('hex');
+if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== wanted) {
+  try {
+    run(".venv/bin/pip install --quiet --disable-pip-version-check -e 'python[test]'");
+    writeFileSync(stamp, wanted);
+  } catch {
+    console.error('Could not install the Python client into .venv (pip install -e python[test]).');
     process.exit(1);
   }
 }

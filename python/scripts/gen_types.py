@@ -1,0 +1,230 @@
+"""Generate deckhand/_wire.py, pydantic v2 models of every wire shape, from the repository's
+JSON Schema (schema/deckhand.schema.json, itself generated from the zod schemas in
+src/protocol). Run it after `npm run schema`:
+
+    python python/scripts/gen_types.py
+
+python/tests/test_types.py fails while the generated file is stale.
+
+Rules: every definition becomes a class (objects), a Literal (enums and consts), a Union
+(anyOf) or an annotated alias (numbers and strings with bounds). Fields are snake_case with
+the wire name as alias (`missReason` -> `miss_reason`); `schema` is `json_schema`, since
+pydantic reserves `schema`. Objects that refuse unknown properties (`additionalProperties:
+false`, zod's .strict()) forbid extra fields; the others ignore them, as zod does. Inline
+objects become classes named after their place (`CacheInfo.tokensSaved` ->
+`CacheInfoTokensSaved`).
+"""
+
+from __future__ import annotations
+
+import json
+import keyword
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SCHEMA = ROOT / "schema" / "deckhand.schema.json"
+OUT = ROOT / "python" / "src" / "deckhand" / "_wire.py"
+
+RENAMES = {"schema": "json_schema"}
+RESERVED = {"model_config", "model_fields", "copy", "dict", "json", "validate", "construct", "fields"}
+
+
+def snake(name: str) -> str:
+    if name in RENAMES:
+        return RENAMES[name]
+    s = re.sub(r"[^A-Za-z0-9_]", "_", name)
+    s = re.sub(r"([A-Z]+)([A-Z][a-z])", r"\1_\2", s)
+    s = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", s).lower()
+    if keyword.iskeyword(s) or s in RESERVED:
+        s += "_"
+    return s
+
+
+def pascal(name: str) -> str:
+    parts = re.split(r"[^A-Za-z0-9]+", name)
+    return "".join(p[:1].upper() + p[1:] for p in parts if p)
+
+
+class Gen:
+    def __init__(self, doc: dict) -> None:
+        self.defs: dict = doc["definitions"]
+        self.classes: list[str] = []  # class source blocks, in order
+        self.class_names: list[str] = []
+        self.simple_aliases: list[str] = []  # no reference to a class
+        self.complex_aliases: list[tuple[str, str, set[str]]] = []  # (name, source, names used)
+        self.exported: list[str] = []
+
+    # -- type expressions ---------------------------------------------------------------
+    def expr(self, s: dict | bool, ctx: str, used: set[str]) -> str:
+        if s is True or s == {}:
+            return "Any"
+        if "$ref" in s:
+            name = s["$ref"].split("/")[-1]
+            used.add(name)
+            return name
+        if "anyOf" in s:
+            members = s["anyOf"]
+            names = self._member_names(members, ctx)
+            parts = [self.expr(m, n, used) for m, n in zip(members, names)]
+            return f"Union[{', '.join(dict.fromkeys(parts))}]"
+        if "const" in s:
+            return f"Literal[{s['const']!r}]"
+        if "enum" in s:
+            return f"Literal[{', '.join(repr(v) for v in s['enum'])}]"
+        t = s.get("type")
+        if isinstance(t, list):
+            parts = [self.expr({**s, "type": x}, ctx, used) for x in t]
+            return f"Union[{', '.join(parts)}]" if len(parts) > 1 else parts[0]
+        if t == "object":
+            if s.get("properties"):
+                self.klass(ctx, s)
+                used.add(ctx)
+                return ctx
+            ap = s.get("additionalProperties", True)
+            return f"Dict[str, {self.expr(ap, ctx + 'Value', used) if isinstance(ap, dict) else 'Any'}]"
+        if t == "array":
+            inner = self.expr(s.get("items", {}), ctx + "Item", used)
+            return self._annotated(f"List[{inner}]", s)
+        prim = {"string": "str", "integer": "int", "number": "float", "boolean": "bool", "null": "None"}.get(t)
+        if prim is None:
+            return "Any"
+        return self._annotated(prim, s)
+
+    def _member_names(self, members: list, ctx: str) -> list[str]:
+        if sum(1 for m in members if m.get("type") != "null") == 1:  # T | null: T keeps the place's name
+            return [ctx for _ in members]
+        names = []
+        for i, m in enumerate(members):
+            tag = None
+            for k, v in (m.get("properties") or {}).items():
+                if isinstance(v, dict) and isinstance(v.get("const"), str):
+                    tag = pascal(v["const"])
+                    break
+            names.append(f"{ctx}{tag or i}")
+        if len(set(names)) != len(names):
+            names = [f"{ctx}{i}" for i in range(len(members))]
+        return names
+
+    def _annotated(self, base: str, s: dict) -> str:
+        c = self.constraints(s)
+        return f"Annotated[{base}, Field({c})]" if c else base
+
+    @staticmethod
+    def constraints(s: dict) -> str:
+        out = []
+        for key, arg in (("minLength", "min_length"), ("maxLength", "max_length"), ("minItems", "min_length"), ("maxItems", "max_length"),
+                         ("minimum", "ge"), ("maximum", "le"), ("exclusiveMinimum", "gt"), ("exclusiveMaximum", "lt")):
+            if key in s:
+                out.append(f"{arg}={s[key]!r}")
+        if "pattern" in s:
+            out.append(f"pattern={s['pattern']!r}")
+        return ", ".join(out)
+
+    # -- classes ------------------------------------------------------------------------
+    def klass(self, name: str, s: dict) -> None:
+        if name in self.class_names:
+            return
+        self.class_names.append(name)
+        required = set(s.get("required", []))
+        extra = "forbid" if s.get("additionalProperties") is False else "ignore"
+        lines = [f"class {name}(WireModel):"]
+        desc = s.get("description")
+        if desc:
+            lines.append(f"    {json.dumps(desc)}")
+        lines.append(f"    model_config = ConfigDict(extra={extra!r}, populate_by_name=True, protected_namespaces=())")
+        lines.append("")
+        for prop, ps in s["properties"].items():
+            used: set[str] = set()
+            t = self.expr(ps, name + pascal(prop), used)
+            field = snake(prop)
+            args = [f"alias={prop!r}"] if field != prop else []
+            if prop in required:
+                lines.append(f"    {field}: {t}" + (f" = Field({', '.join(args)})" if args else ""))
+            else:
+                if isinstance(ps, dict) and "default" in ps:
+                    d = ps["default"]
+                    args.insert(0, "default_factory=list" if d == [] else f"default={d!r}")
+                else:
+                    args.insert(0, "default=None")
+                    t = f"Optional[{t}]"
+                lines.append(f"    {field}: {t} = Field({', '.join(args)})")
+        self.classes.append("\n".join(lines))
+
+    # -- definitions --------------------------------------------------------------------
+    def definition(self, name: str, s: dict) -> None:
+        self.exported.append(name)
+        if s.get("type") == "object" and s.get("properties"):
+            self.klass(name, s)
+            return
+        used: set[str] = set()
+        t = self.expr(s, name, used)
+        src = f"{name} = {t}"
+        if used:
+            self.complex_aliases.append((name, src, used))
+        else:
+            self.simple_aliases.append(src)
+
+    def render(self) -> str:
+        for name in sorted(self.defs):
+            self.definition(name, self.defs[name])
+        # Aliases that name classes or other aliases: after the classes, in dependency order.
+        ordered: list[str] = []
+        pending = list(self.complex_aliases)
+        done = set(self.class_names)
+        alias_names = {n for n, _, _ in self.complex_aliases}
+        while pending:
+            for item in pending:
+                n, src, used = item
+                if all(u in done or u not in alias_names for u in used):
+                    ordered.append(src)
+                    done.add(n)
+                    pending.remove(item)
+                    break
+            else:
+                raise SystemExit(f"circular aliases: {[p[0] for p in pending]}")
+        head = '''"""Pydantic models of Deckhand's wire shapes.
+
+Generated by python/scripts/gen_types.py from schema/deckhand.schema.json (itself generated
+from the zod schemas in src/protocol). Do not edit: run `npm run schema`, then
+`python python/scripts/gen_types.py`. Fields are snake_case; each keeps its wire name as its
+alias, and `to_wire()` gives the wire form back.
+"""
+# ruff: noqa
+from __future__ import annotations
+
+from typing import Annotated, Any, Dict, List, Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+
+class WireModel(BaseModel):
+    """Base of every generated model: snake_case fields, wire names as aliases."""
+
+    model_config = ConfigDict(populate_by_name=True, protected_namespaces=())
+
+    def to_wire(self) -> Dict[str, Any]:
+        """The wire form: the fields that were set, under their wire names."""
+        return self.model_dump(by_alias=True, exclude_unset=True, mode="json")
+'''
+        body = [head, "", *self.simple_aliases, "", ""]
+        body.append("\n\n\n".join(self.classes))
+        body += ["", "", *ordered, "", ""]
+        body.append("for _m in [" + ", ".join(self.class_names) + "]:\n    _m.model_rebuild()")
+        body.append("")
+        body.append(f"DEFINITIONS = {json.dumps(sorted(self.exported))}")
+        body.append("")
+        return "\n".join(body)
+
+
+def generate() -> str:
+    return Gen(json.loads(SCHEMA.read_text())).render()
+
+
+if __name__ == "__main__":
+    text = generate()
+    if "--check" in sys.argv:
+        sys.exit(0 if OUT.exists() and OUT.read_text() == text else 1)
+    OUT.write_text(text)
+    print(f"wrote {OUT.relative_to(ROOT)}")

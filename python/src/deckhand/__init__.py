@@ -1,0 +1,49 @@
+"""Deckhand for Python: drive a real Chromium with AI through the Deckhand extension's engine.
+
+    from deckhand import Deckhand, local_browser
+
+    browser = await local_browser.launch(headless=True)
+    deckhand = await Deckhand.create(browser=browser)
+    page = await browser.context.active_page()
+    await page.goto("https://example.com")
+    await deckhand.act("click the More information link")
+    await deckhand.close()
+    await browser.close()
+"""
+
+from __future__ import annotations
+
+from . import errors, types
+from .browser import Browser, local_browser
+from .cache import MemoryStore, RemoteStore, SqliteStore
+from .deckhand import Agent, Deckhand
+from .errors import DeckhandError
+from .models import LOCAL_MODEL
+from .page import BrowserContext, Locator, Page
+from .types import ActResult, Action, ExtractResult, Metrics, ModelReply, ModelRequest, ObserveResult
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Deckhand",
+    "local_browser",
+    "Browser",
+    "BrowserContext",
+    "Page",
+    "Locator",
+    "Agent",
+    "DeckhandError",
+    "errors",
+    "types",
+    "ActResult",
+    "ObserveResult",
+    "ExtractResult",
+    "Action",
+    "Metrics",
+    "ModelRequest",
+    "ModelReply",
+    "MemoryStore",
+    "SqliteStore",
+    "RemoteStore",
+    "LOCAL_MODEL",
+]

@@ -1,0 +1,287 @@
+"""The client end of the RPC over CDP (src/client/extension-link.ts in Python).
+
+Attaches to the extension's service-worker target, adds a private binding (`__dh_<tag>`) for
+the worker's messages to this client, and delivers this client's messages with
+Runtime.evaluate of `globalThis.__deckhand.receive(message, tag)`. When Chromium stops the
+worker, calls in flight fail with WORKER_GONE and the next call starts the worker again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import hashlib
+import json
+import secrets
+import time
+from pathlib import Path
+from typing import Any, Callable
+
+from . import _json
+from ._cdp import CdpConnection
+from ._rpc import RpcPeer
+from .errors import ClosedError, DeckhandError, ExtensionMissingError, WorkerGoneError, BrowserClosedError, InvalidArgumentError
+
+#: Longest single deadline (src/protocol/schemas.ts MAX_TIMEOUT_MS) and longest call in all.
+MAX_TIMEOUT_MS = 600_000
+MAX_CALL_MS = 3 * MAX_TIMEOUT_MS
+RPC_GRACE_MS = 5_000
+NAVIGATION_TIMEOUT_MS = 30_000
+
+
+def extension_id_from_manifest(ext_dir: Path) -> str:
+    """The id Chromium gives the extension: derived from the manifest's public key."""
+    key = json.loads((ext_dir / "manifest.json").read_text())["key"]
+    digest = hashlib.sha256(base64.b64decode(key)).hexdigest()[:32]
+    return "".join(chr(97 + int(c, 16)) for c in digest)
+
+
+def check_ms(what: str, value: Any, *, minimum: float = 1, whole: bool = True) -> float:
+    """A caller's milliseconds, bounded as every deadline is; INVALID_ARGUMENT otherwise."""
+    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
+    if ok:
+        v = float(value)
+        ok = v == v and v not in (float("inf"), float("-inf")) and (not whole or v.is_integer()) and minimum <= v <= MAX_TIMEOUT_MS
+    if not ok:
+        got = _json.dumps(value) if isinstance(value, (int, float, str, bool, type(None), list, dict)) else repr(value)
+        raise InvalidArgumentError(
+            None,
+            f"{what} must be a {'whole ' if whole else ''}number of milliseconds from {_json.js_number(minimum)} to {MAX_TIMEOUT_MS} (10 minutes), got {got}",
+        )
+    return value
+
+
+def rpc_deadline(method: str, params: Any, timeout_ms: float | None) -> float:
+    """The RPC deadline of a call: the operation's own timeout (or the default) plus a grace."""
+    given = None
+    if isinstance(params, dict):
+        given = params.get("timeout")
+        if given is None and isinstance(params.get("options"), dict):
+            given = params["options"].get("timeout")
+    if given is not None:
+        check_ms(f"{method}: timeout", given)
+    op = timeout_ms if timeout_ms is not None else given if given is not None else NAVIGATION_TIMEOUT_MS
+    return min(op, MAX_CALL_MS) + RPC_GRACE_MS
+
+
+class ExtensionLink:
+    def __init__(self, conn: CdpConnection, extension_id: str) -> None:
+        self.conn = conn
+        self.extension_id = extension_id
+        self._tag = secrets.token_hex(12)
+        self._binding = f"__dh_{self._tag}"
+        self.peer = RpcPeer(self._deliver, "extension's service worker")
+        self._session_id: str | None = None
+        self._state = "detached"  # up | stopped | detached | closed
+        self._restarting: asyncio.Future[None] | None = None
+        conn.on_event(self._handle_event)
+        conn.on_close(self._on_conn_close)
+
+    def _on_conn_close(self) -> None:
+        self._state = "closed"
+        self.peer.fail_all(BrowserClosedError(None, "the browser closed"), True)
+
+    @classmethod
+    async def open(cls, conn: CdpConnection, extension_id: str, timeout_ms: float = 5_000) -> "ExtensionLink":
+        link = cls(conn, extension_id)
+        await conn.send("Target.setDiscoverTargets", {"discover": True})
+        await link._connect(timeout_ms, True)
+        return link
+
+    @property
+    def _prefix(self) -> str:
+        return f"chrome-extension://{self.extension_id}/"
+
+    async def _find_worker(self) -> dict[str, Any] | None:
+        r = await self.conn.send("Target.getTargets")
+        for t in r["targetInfos"]:
+            if t["type"] == "service_worker" and t["url"].startswith(self._prefix):
+                return t
+        return None
+
+    async def _connect(self, timeout_ms: float, first_time: bool) -> None:
+        deadline = time.monotonic() + timeout_ms / 1000
+        target = await self._find_worker()
+        started = False
+        while target is None and time.monotonic() < deadline:
+            if not started and not first_time:
+                try:
+                    await self._start_worker()
+                except DeckhandError:
+                    pass
+                started = True
+            await asyncio.sleep(0.025)
+            target = await self._find_worker()
+            if target is None and first_time and not started and time.monotonic() > deadline - timeout_ms / 2000:
+                try:
+                    await self._start_worker()
+                except DeckhandError:
+                    pass
+                started = True
+        if target is None:
+            if first_time:
+                raise ExtensionMissingError(
+                    None,
+                    f"the browser has no Deckhand extension (no service worker at {self._prefix}); "
+                    "launch it with local_browser.launch() or load the extension the deckhand package ships",
+                )
+            raise WorkerGoneError(None, f"the extension's service worker did not come back within {timeout_ms:g} ms")
+        r = await self.conn.send("Target.attachToTarget", {"targetId": target["targetId"], "flatten": True})
+        self._session_id = r["sessionId"]
+        await self._after_attach(max(1000, (deadline - time.monotonic()) * 1000))
+
+    async def _after_attach(self, timeout_ms: float) -> None:
+        sid = self._session_id
+        await self.conn.send("Runtime.addBinding", {"name": self._binding}, sid)
+        deadline = time.monotonic() + timeout_ms / 1000
+        while True:
+            r = await self.conn.send(
+                "Runtime.evaluate", {"expression": "globalThis.__deckhand?.ready === true", "returnByValue": True}, sid
+            )
+            if r.get("result", {}).get("value") is True:
+                break
+            if time.monotonic() > deadline:
+                raise ExtensionMissingError(None, f"the extension's worker did not start its engine within {timeout_ms:g} ms")
+            await asyncio.sleep(0.02)
+        self._state = "up"
+
+    async def _start_worker(self) -> None:
+        """Wake a stopped worker through the ServiceWorker domain of any page."""
+        r = await self.conn.send("Target.getTargets")
+        page = next((t for t in r["targetInfos"] if t["type"] == "page"), None)
+        created = None
+        if page is None:
+            c = await self.conn.send("Target.createTarget", {"url": "about:blank", "background": True})
+            created = c["targetId"]
+            page = {"targetId": created}
+        a = await self.conn.send("Target.attachToTarget", {"targetId": page["targetId"], "flatten": True})
+        sid = a["sessionId"]
+        try:
+            await self.conn.send("ServiceWorker.enable", {}, sid)
+            attempt = 0
+            while True:
+                try:
+                    await self.conn.send("ServiceWorker.startWorker", {"scopeURL": self._prefix}, sid)
+                    break
+                except DeckhandError:
+                    attempt += 1
+                    if attempt >= 40:
+                        raise
+                    await asyncio.sleep(0.05)
+        finally:
+            try:
+                await self.conn.send("Target.detachFromTarget", {"sessionId": sid})
+            except DeckhandError:
+                pass
+            if created:
+                try:
+                    await self.conn.send("Target.closeTarget", {"targetId": created})
+                except DeckhandError:
+                    pass
+
+    def _handle_event(self, method: str, params: Any, session_id: str | None) -> None:
+        params = params or {}
+        if method == "Runtime.bindingCalled" and session_id == self._session_id and params.get("name") == self._binding:
+            self.peer.receive(str(params.get("payload")))
+            return
+        ours = session_id == self._session_id or (method == "Target.detachedFromTarget" and params.get("sessionId") == self._session_id)
+        if not ours or not self._session_id:
+            return
+        if method == "Inspector.targetCrashed":
+            self._down("stopped")
+        elif method == "Target.detachedFromTarget":
+            self._session_id = None
+            self._down("detached")
+        elif method == "Inspector.targetReloadedAfterCrash" and self._state != "closed":
+            task = asyncio.get_running_loop().create_task(self._after_attach(10_000))
+            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+
+    def _down(self, state: str) -> None:
+        if self._state == "closed":
+            return
+        self._state = state
+        self.peer.fail_all(WorkerGoneError(None, "the extension's service worker stopped before answering; the next call starts it again"))
+
+    async def _ensure_up(self) -> None:
+        if self._state == "up":
+            return
+        if self._state == "closed":
+            raise ClosedError(None, "this connection is closed")
+        if self._restarting is not None:
+            return await asyncio.shield(self._restarting)
+        self._restarting = asyncio.ensure_future(self._restart())
+        try:
+            await asyncio.shield(self._restarting)
+        finally:
+            self._restarting = None
+
+    async def _restart(self) -> None:
+        if self._state == "stopped" and self._session_id:
+            await self._start_worker()
+            deadline = time.monotonic() + 10
+            while self._state != "up" and time.monotonic() < deadline:
+                if self._state == "detached":
+                    return await self._connect(max(1000, (deadline - time.monotonic()) * 1000), False)
+                await asyncio.sleep(0.02)
+            if self._state != "up":
+                if self._session_id:
+                    try:
+                        await self.conn.send("Target.detachFromTarget", {"sessionId": self._session_id})
+                    except DeckhandError:
+                        pass
+                self._session_id = None
+                return await self._connect(5_000, False)
+            return
+        return await self._connect(10_000, False)
+
+    def _deliver(self, raw: str, rid: int | None) -> None:
+        sid = self._session_id
+        if not sid or self._state != "up":
+            raise WorkerGoneError(None, "the extension's service worker is not running")
+        expression = f"globalThis.__deckhand.receive({_json.js_string(raw)}, {_json.js_string(self._tag)})"
+        fut = self.conn.send_nowait("Runtime.evaluate", {"expression": expression}, sid)
+
+        def done(f: asyncio.Future[Any]) -> None:
+            if f.cancelled():
+                return
+            e = f.exception()
+            if rid is None:
+                return
+            if e is not None:
+                self.peer.fail(rid, e if isinstance(e, DeckhandError) else WorkerGoneError(None, str(e)))
+            elif (f.result() or {}).get("exceptionDetails"):
+                text = f.result()["exceptionDetails"].get("text", "")
+                self.peer.fail(rid, WorkerGoneError(None, f"the worker could not take the call: {text}"))
+
+        fut.add_done_callback(done)
+
+    async def call(self, method: str, params: Any, timeout_ms: float | None = None) -> Any:
+        deadline = rpc_deadline(method, params, timeout_ms)
+        await self._ensure_up()
+        return await self.peer.request(method, params, deadline)
+
+    @property
+    def is_connected(self) -> bool:
+        return self._state != "closed" and not self.conn.closed
+
+    def serve(self, method: str, handler: Callable[[Any], Any]) -> None:
+        self.peer.handle(method, handler)
+
+    async def close(self, reason: DeckhandError | None = None) -> None:
+        if self._state == "closed":
+            return
+        self._state = "closed"
+        self.peer.fail_all(reason or ClosedError(None, "the client was closed"), True)
+        self.conn.off_event(self._handle_event)
+        sid = self._session_id
+        self._session_id = None
+        if sid and not self.conn.closed:
+            for method, params, session in (
+                ("Runtime.evaluate", {"expression": f"globalThis.__deckhand?.release({_json.js_string(self._tag)})"}, sid),
+                ("Runtime.removeBinding", {"name": self._binding}, sid),
+                ("Target.detachFromTarget", {"sessionId": sid}, None),
+            ):
+                try:
+                    await self.conn.send(method, params, session, 2000)
+                except DeckhandError:
+                    pass

@@ -1,0 +1,46 @@
+"""Logging of operations: level, text or JSON lines on stderr, or a callback. Worker log lines
+arrive over the RPC; none of them ever holds a key or a variable's value."""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import sys
+from typing import Any, Callable, Mapping
+
+from .errors import InvalidArgumentError
+
+RANK = {"debug": 10, "info": 20, "warn": 30, "error": 40, "silent": 100}
+
+
+class Logger:
+    def __init__(self, options: Mapping[str, Any] | None = None) -> None:
+        o = dict(options or {})
+        unknown = set(o) - {"level", "format", "callback"}
+        if unknown:
+            raise InvalidArgumentError(None, f"unknown logging option {', '.join(repr(k) for k in sorted(unknown))} (use level, format, callback)")
+        self.level = o.get("level", "warn")
+        if self.level not in RANK:
+            raise InvalidArgumentError(None, f"logging level must be one of {', '.join(RANK)}, got {self.level!r}")
+        self.format = o.get("format", "text")
+        if self.format not in ("text", "json"):
+            raise InvalidArgumentError(None, "logging format must be 'text' or 'json'")
+        self.callback: Callable[[dict[str, Any]], Any] | None = o.get("callback")
+        if self.callback is not None and not callable(self.callback):
+            raise InvalidArgumentError(None, "logging callback must be callable")
+
+    def log(self, level: str, message: str, data: dict[str, Any] | None = None) -> None:
+        if RANK.get(level, 0) < RANK[self.level]:
+            return
+        ts = _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+        line: dict[str, Any] = {"level": level, "message": message, "timestamp": ts}
+        if data:
+            line["data"] = data
+        if self.callback is not None:
+            try:
+                self.callback(line)
+            except Exception:  # noqa: BLE001  (a failing log callback must not fail the operation)
+                pass
+            return
+        text = json.dumps(line, ensure_ascii=False) if self.format == "json" else f"[deckhand] {ts} {level.upper()} {message}"
+        print(text, file=sys.stderr)

@@ -1,0 +1,48 @@
+"""Where the built extension and a Chromium binary are on this machine."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+_PACKAGE = Path(__file__).resolve().parent
+
+CANDIDATES = [
+    "/usr/bin/chromium",
+    "/usr/bin/chromium-browser",
+    "/usr/bin/google-chrome",
+    "/usr/bin/google-chrome-stable",
+    "/Applications/Chromium.app/Contents/MacOS/Chromium",
+]
+
+
+def extension_dir() -> Path:
+    """The built extension: DECKHAND_EXTENSION_DIR, else the copy shipped in the package
+    (`deckhand/_extension`, put there when a wheel is built), else the checkout's
+    `.output/chrome-mv3` (an editable install of python/ in the repository)."""
+    env = os.environ.get("DECKHAND_EXTENSION_DIR")
+    if env:
+        return Path(env)
+    shipped = _PACKAGE / "_extension"
+    if (shipped / "manifest.json").exists():
+        return shipped
+    for parent in _PACKAGE.parents:
+        candidate = parent / ".output" / "chrome-mv3"
+        if (candidate / "manifest.json").exists() or (parent / "package.json").exists() and (parent / "python").is_dir():
+            return candidate
+    return shipped
+
+
+def find_chromium() -> str | None:
+    env = os.environ.get("DECKHAND_CHROMIUM") or os.environ.get("CHROME_PATH")
+    if env:
+        return env
+    for c in CANDIDATES:
+        if os.path.exists(c):
+            return c
+    for name in ("chromium", "chromium-browser", "google-chrome"):
+        found = shutil.which(name)
+        if found:
+            return found
+    return None

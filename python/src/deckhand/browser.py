@@ -1,0 +1,377 @@
+"""Browser handles: `local_browser.launch()` starts Chromium with the extension loaded (CDP over
+a pipe: no debugging port is opened); `local_browser.connect(cdp_url=...)` attaches to a
+running Chromium that already has the extension.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import fcntl
+import json
+import os
+import re
+import signal
+import subprocess
+import urllib.parse
+import urllib.request
+from typing import Any, Callable, Sequence
+
+from . import _json
+from ._cdp import CdpConnection, PipeTransport, WebSocketTransport
+from ._link import ExtensionLink, check_ms, extension_id_from_manifest
+from ._paths import extension_dir, find_chromium
+from ._profiles import TempProfile
+from .errors import BrowserClosedError, DeckhandError, DeckhandTimeoutError, ExtensionMissingError, InvalidArgumentError, UnavailableError
+from .page import BrowserContext
+
+DEFAULT_URL_SCHEMES = ("http", "https", "data")
+OPTIONAL_URL_SCHEMES = ("file", "about", "chrome", "chrome-extension", "devtools", "view-source", "blob")
+
+
+def parse_allow_schemes(value: Any, what: str = "allow_url_schemes") -> list[str]:
+    """Normalise an operator's extra URL schemes ('file', 'FILE:' -> 'file')."""
+    if value is None:
+        return []
+    allowed = ", ".join(f"'{s}'" for s in OPTIONAL_URL_SCHEMES)
+    if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
+        raise InvalidArgumentError(None, f"{what} must be a list of scheme names ({allowed}), got {value!r}")
+    out: list[str] = []
+    for raw in value:
+        name = raw.strip().lower().removesuffix(":") if isinstance(raw, str) else raw
+        if name == "javascript":
+            raise InvalidArgumentError(None, f"{what}: javascript: URLs are never opened; run script in a page with page.evaluate")
+        if name in DEFAULT_URL_SCHEMES:
+            continue
+        if name not in OPTIONAL_URL_SCHEMES:
+            raise InvalidArgumentError(
+                None,
+                f"{what}: {raw!r} is not a scheme Deckhand can open; allowed values: {allowed} "
+                "(Deckhand opens http:, https:, data: and about:blank already)",
+            )
+        if name not in out:
+            out.append(name)
+    return out
+
+
+# -- Chromium's stderr, for launch errors -----------------------------------------------------
+_LOG_LINE = re.compile(r"^\[[^\]]*?:(VERBOSE\d*|INFO|WARNING|ERROR|FATAL):([^\]:]+)(?::\d+)?\]\s*(.*)$")
+
+
+def _noise(line: str, source: str | None = None) -> bool:
+    if line.endswith("unexpected operator"):
+        return True
+    if re.match(r"^#\d+ 0x[0-9a-f]+", line, re.I) or re.match(r"^(Received signal|Task trace:|Crash keys:|\[end of stack trace\])", line):
+        return True
+    if line.startswith("DevTools listening on"):
+        return True
+    return bool(source and re.match(r"^(dbus|gpu|components/viz|chrome/browser/(ui|updater|component_updater))/", source))
+
+
+def chromium_reason(stderr: str, limit: int = 3) -> str:
+    """The last meaningful lines of Chromium's stderr, errors first, joined with ' | '."""
+    errors: list[str] = []
+    other: list[str] = []
+    for raw in stderr.split("\n"):
+        line = raw.strip()
+        if not line:
+            continue
+        m = _LOG_LINE.match(line)
+        if m:
+            level, source, message = m.groups()
+            if _noise(line, source) or level.startswith(("VERBOSE", "INFO")):
+                continue
+            (errors if level in ("ERROR", "FATAL") else other).append(f"{'FATAL: ' if level == 'FATAL' else ''}{message.strip()}"[:300])
+        elif not _noise(line):
+            other.append(line[:300])
+    pick = list(dict.fromkeys(errors or other))
+    return " | ".join(pick[-limit:])
+
+
+class Browser:
+    """A browser with the Deckhand extension. At most one Deckhand instance may use it."""
+
+    def __init__(
+        self,
+        link: ExtensionLink,
+        conn: CdpConnection,
+        proc: asyncio.subprocess.Process | None,
+        profile: TempProfile | None,
+        allow_url_schemes: list[str],
+    ) -> None:
+        self._link = link
+        self._conn = conn
+        self._proc = proc
+        self._profile = profile
+        self._closing: asyncio.Future[None] | None = None
+        self._claimed_by: object | None = None
+        self.allow_url_schemes: tuple[str, ...] = tuple(allow_url_schemes)
+        #: Set by the Deckhand instance that uses this browser (page.extract with a model).
+        self._extract: Callable[..., Any] | None = None
+        self.context = BrowserContext(link, self)
+
+    @property
+    def extension_id(self) -> str:
+        return self._link.extension_id
+
+    @property
+    def is_connected(self) -> bool:
+        return self._link.is_connected
+
+    @property
+    def cdp(self) -> CdpConnection:
+        """The raw CDP connection (for tools and tests that need it)."""
+        return self._conn
+
+    def on_disconnect(self, f: Callable[[], None]) -> Callable[[], None]:
+        """Call `f` once when the browser goes away on its own; returns the unsubscribe function."""
+        if self._conn.closed:
+            asyncio.get_running_loop().call_soon(f)
+            return lambda: None
+        self._conn.on_close(f)
+        return lambda: self._conn.off_close(f)
+
+    async def close(self) -> None:
+        """Close a launched browser (or disconnect from a connected one). Safe to call twice."""
+        if self._closing is None:
+            self._closing = asyncio.ensure_future(self._close())
+        await asyncio.shield(self._closing)
+
+    async def _close(self) -> None:
+        what = "the browser was closed" if self._proc else "the browser connection was closed"
+        await self._link.close(BrowserClosedError(None, what))
+        if self._proc is not None:
+            if not self._conn.closed:
+                try:
+                    await self._conn.send("Browser.close", {}, None, 3000)
+                except DeckhandError:
+                    pass
+            await _wait_exit(self._proc, 5.0)
+            self._conn.close()
+        else:
+            self._conn.close()
+        if self._profile is not None:
+            self._profile.remove()
+
+    async def __aenter__(self) -> "Browser":
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.close()
+
+
+async def _wait_exit(proc: asyncio.subprocess.Process, seconds: float) -> None:
+    if proc.returncode is not None:
+        return
+    try:
+        await asyncio.wait_for(proc.wait(), seconds)
+    except asyncio.TimeoutError:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        await proc.wait()
+
+
+def _positive_ms(name: str, value: Any, fallback: float) -> float:
+    return fallback if value is None else check_ms(name, value, whole=False)
+
+
+async def launch(
+    *,
+    headless: bool = True,
+    executable_path: str | None = None,
+    viewport: dict[str, int] | None = None,
+    user_data_dir: str | None = None,
+    args: Sequence[str] | None = None,
+    timeout: float | None = None,
+    allow_url_schemes: Sequence[str] | None = None,
+) -> Browser:
+    """Start Chromium with the Deckhand extension loaded; CDP runs over a pipe."""
+    allow = parse_allow_schemes(allow_url_schemes)
+    exe = executable_path or find_chromium()
+    if not exe or not os.path.exists(exe):
+        raise InvalidArgumentError(None, f"no Chromium found{f' at {exe}' if exe else ''}; install it (npm run setup does) or pass executable_path")
+    ext = extension_dir()
+    if not (ext / "manifest.json").exists():
+        raise ExtensionMissingError(None, f"the extension is not built (no {ext}/manifest.json); run npm run build:ext in the repository")
+    vp = viewport or {"width": 1280, "height": 800}
+    if not (isinstance(vp, dict) and vp.get("width", 0) > 0 and vp.get("height", 0) > 0):
+        raise InvalidArgumentError(None, "viewport needs positive width and height")
+    timeout_ms = _positive_ms("timeout", timeout, 15_000)
+    profile = None if user_data_dir else TempProfile()
+    argv = [
+        "--remote-debugging-pipe",
+        f"--user-data-dir={user_data_dir or profile.dir}",  # type: ignore[union-attr]
+        f"--disable-extensions-except={ext}",
+        f"--load-extension={ext}",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--no-default-browser-check",
+        "--silent-debugger-extension-api",
+        "--disable-features=Translate,MediaRouter,OptimizationHints",
+        f"--window-size={vp['width']},{vp['height']}",
+        *([] if headless is False else ["--headless"]),
+        *(args or []),
+        "about:blank",
+    ]
+    # Chromium reads CDP from its fd 3 and writes to its fd 4.
+    to_chrome_r, to_chrome_w = os.pipe()
+    from_chrome_r, from_chrome_w = os.pipe()
+
+    def wire_pipes() -> None:  # runs in the child between fork and exec
+        a = fcntl.fcntl(to_chrome_r, fcntl.F_DUPFD, 10)
+        b = fcntl.fcntl(from_chrome_w, fcntl.F_DUPFD, 10)
+        os.dup2(a, 3)
+        os.dup2(b, 4)
+
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            exe,
+            *argv,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            pass_fds=(3, 4),
+            preexec_fn=wire_pipes,
+            start_new_session=True,
+        )
+    except OSError as e:
+        for fd in (to_chrome_r, to_chrome_w, from_chrome_r, from_chrome_w):
+            os.close(fd)
+        if profile:
+            profile.remove()
+        raise BrowserClosedError(None, f"could not start Chromium at {exe}: {e}", {"executablePath": exe}) from e
+    finally:
+        pass
+    os.close(to_chrome_r)
+    os.close(from_chrome_w)
+    if profile:
+        profile.use(proc.pid)
+    stderr_tail = bytearray()
+
+    async def read_stderr() -> None:
+        assert proc.stderr is not None
+        while True:
+            chunk = await proc.stderr.read(4096)
+            if not chunk:
+                return
+            stderr_tail.extend(chunk)
+            del stderr_tail[:-8192]
+
+    stderr_task = asyncio.ensure_future(read_stderr())
+
+    def said() -> str:
+        reason = chromium_reason(stderr_tail.decode("utf-8", "replace"))
+        return f"; Chromium said: {reason}" if reason else ""
+
+    def exited_during_launch() -> DeckhandError:
+        rc = proc.returncode
+        how = f"code {rc}" if rc is not None and rc >= 0 else f"signal {signal.Signals(-rc).name}" if rc is not None else "unknown"
+        return BrowserClosedError(None, f"Chromium exited during launch ({how}){said() or '; it printed nothing'}", {"executablePath": exe})
+
+    transport = PipeTransport()
+    await transport.open(to_chrome_w, from_chrome_r)
+    conn = CdpConnection(transport)
+    opening = asyncio.ensure_future(ExtensionLink.open(conn, extension_id_from_manifest(ext), timeout_ms))
+    exit_wait = asyncio.ensure_future(proc.wait())
+    try:
+        done, _ = await asyncio.wait({opening, exit_wait}, timeout=(timeout_ms + 2000) / 1000, return_when=asyncio.FIRST_COMPLETED)
+        if opening in done:
+            link = opening.result()
+        elif exit_wait in done:
+            opening.cancel()
+            raise exited_during_launch()
+        else:
+            opening.cancel()
+            raise DeckhandTimeoutError(
+                None,
+                f"launching Chromium timed out after {_json.js_number(timeout_ms)} ms: the browser or the extension's worker did not come up{said()}",
+                {"timeoutMs": timeout_ms},
+            )
+    except BaseException as e:
+        err = e
+        if isinstance(e, DeckhandError) and e.code == "BROWSER_CLOSED" and proc.returncode is None:
+            try:
+                await asyncio.wait_for(asyncio.shield(exit_wait), 1.0)
+            except asyncio.TimeoutError:
+                pass
+        if proc.returncode is not None and isinstance(e, DeckhandError):
+            err = exited_during_launch()
+        elif isinstance(e, DeckhandError) and "Chromium said:" not in e.message:
+            e.message += said()
+            e.args = (e.message,)
+        conn.close()
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        await proc.wait()
+        stderr_task.cancel()
+        if profile:
+            profile.remove()
+        if err is e:
+            raise
+        raise err from None
+    # From now on Chromium exiting on its own (a crash, a kill) also removes the temporary profile.
+    if profile:
+        exit_wait.add_done_callback(lambda _f: profile.remove())
+    return Browser(link, conn, proc, profile, allow)
+
+
+def _fetch_json(url: str, headers: dict[str, str] | None, timeout_s: float) -> Any:
+    req = urllib.request.Request(url, headers=headers or {})
+    with urllib.request.urlopen(req, timeout=timeout_s) as res:  # noqa: S310 (an address the caller gave)
+        return json.loads(res.read().decode("utf-8"))
+
+
+async def connect(
+    *,
+    cdp_url: str,
+    headers: dict[str, str] | None = None,
+    timeout: float | None = None,
+    allow_url_schemes: Sequence[str] | None = None,
+) -> Browser:
+    """Attach to a running Chromium (an http:// or ws:// DevTools address) that has the extension."""
+    if not isinstance(cdp_url, str):
+        raise InvalidArgumentError(None, "connect() needs cdp_url=")
+    allow = parse_allow_schemes(allow_url_schemes)
+    timeout_ms = _positive_ms("timeout", timeout, 10_000)
+    ws_url = cdp_url
+    if re.match(r"^https?:", cdp_url):
+        url = urllib.parse.urljoin(cdp_url, "/json/version")
+        try:
+            info = await asyncio.to_thread(_fetch_json, url, headers, timeout_ms / 1000)
+        except Exception as e:  # noqa: BLE001
+            raise BrowserClosedError(None, f"cannot reach {url}: {e}") from e
+        ws_url = info["webSocketDebuggerUrl"]
+    elif not re.match(r"^wss?:", cdp_url):
+        raise InvalidArgumentError(None, f"cdp_url must be an http(s):// or ws(s):// URL, got '{cdp_url}'")
+    conn = CdpConnection(await WebSocketTransport.connect(ws_url, headers, timeout_ms))
+    try:
+        link = await ExtensionLink.open(conn, extension_id_from_manifest(extension_dir()), min(timeout_ms, 3000))
+    except BaseException:
+        conn.close()
+        raise
+    return Browser(link, conn, None, None, allow)
+
+
+class _LocalBrowser:
+    """`local_browser.launch(...)` and `local_browser.connect(cdp_url=...)`."""
+
+    launch = staticmethod(launch)
+    connect = staticmethod(connect)
+
+    @staticmethod
+    async def attach(**_: Any) -> Browser:
+        raise UnavailableError(
+            None,
+            "local_browser.attach() (pairing with your own Chrome over the WebSocket bridge) is not in the Python client yet; "
+            "use launch() or connect(cdp_url=...)",
+        )
+
+
+local_browser = _LocalBrowser()

@@ -1,0 +1,271 @@
+"""The result cache's stores on the client side (src/client/cache/ in Python).
+
+The cache's policy (lookups, thresholds, replay, self-heal) runs in the extension's engine;
+the worker asks this client's store over `cache.lookup`, `cache.record` and
+`cache.invalidate`. The SQLite store uses the Node client's file format (same tables and
+migrations, WAL mode, immediate transactions), so Node and Python programs can share
+`$DECKHAND_HOME/cache.db`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import sqlite3
+import threading
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any, Protocol
+
+from . import _json
+from .errors import DeckhandTimeoutError, InternalError, InvalidArgumentError
+
+DEFAULT_MAX_ENTRIES_PER_TENANT = 10_000
+
+
+class CacheStore(Protocol):
+    """A store of cache entries: what the worker's cache calls are answered from."""
+
+    def lookup(self, key: str, base_key: str) -> dict[str, Any]: ...
+    def record(self, req: dict[str, Any]) -> dict[str, Any]: ...
+    def invalidate(self, key: str) -> None: ...
+
+
+def _same(a: Any, b: Any) -> bool:
+    return _json.dumps(a) == _json.dumps(b)
+
+
+def next_agree(prev: dict[str, Any] | None, req: dict[str, Any]) -> int:
+    """Agreement after recording `req` over `prev`: the same result again adds one, a different
+    one starts over, and a self-healed replacement keeps it (src/protocol/cache.ts)."""
+    if req.get("replace"):
+        return max(1, prev["agree"] if prev else 1)
+    if prev is not None and _same(prev.get("result"), req.get("result")):
+        return int(prev["agree"]) + 1
+    return 1
+
+
+class MemoryStore:
+    def __init__(self, max_entries: int = DEFAULT_MAX_ENTRIES_PER_TENANT) -> None:
+        self._counts: dict[str, int] = {}
+        self._entries: dict[str, dict[str, Any]] = {}
+        self._bases: set[str] = set()
+        self._max = max_entries
+
+    def lookup(self, key: str, base_key: str) -> dict[str, Any]:
+        e = self._entries.get(key)
+        count = self._counts.get(key, 0) + 1
+        if e is not None:
+            self._counts[key] = count
+            self._entries.pop(key)
+            self._entries[key] = e  # most recently used last
+        entry = None if e is None else {"key": e["key"], "op": e["op"], "result": e["result"], "usage": e["usage"], "agree": e["agree"]}
+        return {"count": count, "entry": entry, "pageChanged": e is None and base_key in self._bases}
+
+    def record(self, req: dict[str, Any]) -> dict[str, Any]:
+        key = req["key"]
+        agree = next_agree(self._entries.get(key), req)
+        self._entries.pop(key, None)
+        self._entries[key] = {"key": key, "baseKey": req["baseKey"], "op": req["op"], "result": req.get("result"), "usage": req["usage"], "agree": agree}
+        self._counts.setdefault(key, 1)
+        self._bases.add(req["baseKey"])
+        while len(self._entries) > self._max:
+            old = next(iter(self._entries))
+            self._entries.pop(old)
+            self._counts.pop(old, None)
+        return {"agree": agree}
+
+    def invalidate(self, key: str) -> None:
+        self._entries.pop(key, None)
+        self._counts.pop(key, None)
+
+
+MIGRATIONS = [
+    """CREATE TABLE entries (
+     key TEXT PRIMARY KEY,
+     base_key TEXT NOT NULL,
+     op TEXT NOT NULL,
+     result TEXT,
+     usage TEXT,
+     agree INTEGER NOT NULL DEFAULT 0,
+     count INTEGER NOT NULL DEFAULT 0,
+     updated_at INTEGER NOT NULL
+   );
+   CREATE INDEX entries_base ON entries(base_key);""",
+    """CREATE TABLE entries2 (
+     tenant TEXT NOT NULL,
+     key TEXT NOT NULL,
+     base_key TEXT NOT NULL,
+     op TEXT NOT NULL,
+     result TEXT NOT NULL,
+     usage TEXT NOT NULL,
+     agree INTEGER NOT NULL,
+     count INTEGER NOT NULL,
+     used_at INTEGER NOT NULL,
+     PRIMARY KEY (tenant, key)
+   );
+   INSERT INTO entries2 SELECT '', key, base_key, op, result, usage, agree, count, updated_at FROM entries WHERE result IS NOT NULL AND agree > 0;
+   DROP TABLE entries;
+   ALTER TABLE entries2 RENAME TO entries;
+   CREATE INDEX entries_base ON entries(tenant, base_key);
+   CREATE INDEX entries_used ON entries(tenant, used_at);""",
+]
+
+
+def _now_ms() -> int:
+    return int(time.time() * 1000)
+
+
+class SqliteStore:
+    """SQLite on disk, shareable between sessions and processes (and with the Node client)."""
+
+    def __init__(self, path: str | os.PathLike[str], max_entries_per_tenant: int = DEFAULT_MAX_ENTRIES_PER_TENANT, tenant: str = "") -> None:
+        self.path = str(path)
+        self._max = max_entries_per_tenant
+        self._tenant = tenant
+        self._lock = threading.Lock()
+        if self.path != ":memory:":
+            d = Path(self.path).parent
+            d.mkdir(parents=True, exist_ok=True, mode=0o700)
+            if not Path(self.path).exists():
+                Path(self.path).touch(mode=0o600)
+        # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE), as better-sqlite3's .immediate().
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=5.0)
+        self._retry(lambda: self._db.execute("PRAGMA journal_mode=WAL").fetchone())
+        self._retry(self._migrate)
+
+    def _retry(self, fn: Any) -> Any:
+        deadline = time.monotonic() + 10
+        attempt = 0
+        while True:
+            try:
+                return fn()
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) and "busy" not in str(e):
+                    raise
+                if time.monotonic() > deadline:
+                    raise DeckhandTimeoutError(None, f"the cache database {self.path} stayed locked by another process for 10 s") from e
+                time.sleep(min(0.2, 0.01 * 2**attempt) * (0.5 + random.random()))
+                attempt += 1
+
+    def _tx(self, fn: Any) -> Any:
+        def run() -> Any:
+            with self._lock:
+                self._db.execute("BEGIN IMMEDIATE")
+                try:
+                    out = fn(self._db)
+                except BaseException:
+                    self._db.execute("ROLLBACK")
+                    raise
+                self._db.execute("COMMIT")
+                return out
+
+        return self._retry(run)
+
+    def _migrate(self) -> None:
+        def m(db: sqlite3.Connection) -> None:
+            db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+            row = db.execute("SELECT version FROM schema_version").fetchone()
+            v = row[0] if row else 0
+            if not row:
+                db.execute("INSERT INTO schema_version (version) VALUES (0)")
+            while v < len(MIGRATIONS):
+                for stmt in MIGRATIONS[v].split(";"):
+                    if stmt.strip():
+                        db.execute(stmt)
+                v += 1
+            db.execute("UPDATE schema_version SET version = ?", (v,))
+
+        self._tx(m)
+
+    def lookup(self, key: str, base_key: str) -> dict[str, Any]:
+        t = self._tenant
+
+        def f(db: sqlite3.Connection) -> dict[str, Any]:
+            db.execute("UPDATE entries SET count = count + 1, used_at = ? WHERE tenant = ? AND key = ?", (_now_ms(), t, key))
+            row = db.execute("SELECT op, result, usage, agree, count FROM entries WHERE tenant = ? AND key = ?", (t, key)).fetchone()
+            entry = None
+            if row:
+                entry = {"key": key, "op": row[0], "result": json.loads(row[1]), "usage": json.loads(row[2]), "agree": row[3]}
+            changed = entry is None and db.execute(
+                "SELECT 1 FROM entries WHERE tenant = ? AND base_key = ? AND key != ? LIMIT 1", (t, base_key, key)
+            ).fetchone() is not None
+            return {"count": row[4] if row else 1, "entry": entry, "pageChanged": changed}
+
+        return self._tx(f)
+
+    def record(self, req: dict[str, Any]) -> dict[str, Any]:
+        t = self._tenant
+
+        def f(db: sqlite3.Connection) -> dict[str, Any]:
+            prev = db.execute("SELECT result, agree FROM entries WHERE tenant = ? AND key = ?", (t, req["key"])).fetchone()
+            agree = next_agree({"result": json.loads(prev[0]), "agree": prev[1]} if prev else None, req)
+            db.execute(
+                """INSERT INTO entries (tenant, key, base_key, op, result, usage, agree, count, used_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)
+                   ON CONFLICT(tenant, key) DO UPDATE SET op = excluded.op, result = excluded.result, usage = excluded.usage,
+                   agree = excluded.agree, used_at = excluded.used_at""",
+                (t, req["key"], req["baseKey"], req["op"], _json.dumps(req.get("result")), _json.dumps(req["usage"]), agree, _now_ms()),
+            )
+            if not prev:
+                db.execute(
+                    """DELETE FROM entries WHERE tenant = ? AND key IN (
+                         SELECT key FROM entries WHERE tenant = ? ORDER BY used_at DESC, rowid DESC LIMIT -1 OFFSET ?)""",
+                    (t, t, self._max),
+                )
+            return {"agree": agree}
+
+        return self._tx(f)
+
+    def invalidate(self, key: str) -> None:
+        self._tx(lambda db: db.execute("DELETE FROM entries WHERE tenant = ? AND key = ?", (self._tenant, key)))
+
+    def close(self) -> None:
+        self._db.close()
+
+
+class RemoteStore:
+    """A Deckhand cache service over HTTP (`deckhand serve`), authenticated with its API key."""
+
+    def __init__(self, api_url: str, api_key: str) -> None:
+        self._url = api_url if api_url.endswith("/") else api_url + "/"
+        self._key = api_key
+
+    def _post(self, path: str, body: Any) -> Any:
+        req = urllib.request.Request(
+            self._url + path,
+            data=_json.dumps(body).encode("utf-8"),
+            method="POST",
+            headers={"content-type": "application/json", "x-dh-api-key": self._key},
+        )
+        try:
+            with urllib.request.urlopen(req, timeout=10) as res:  # noqa: S310
+                return json.loads(res.read().decode("utf-8"))["data"]
+        except urllib.error.HTTPError as e:
+            text = e.read().decode("utf-8", "replace")
+            try:
+                text = json.loads(text).get("error", {}).get("message", text)
+            except ValueError:
+                pass
+            cls = InvalidArgumentError if e.code == 401 else InternalError
+            raise cls(None, f"the cache service answered {e.code}: {text}") from None
+        except OSError as e:
+            raise InternalError(None, f"the cache service at {self._url} could not be reached: {e}") from None
+
+    def lookup(self, key: str, base_key: str) -> dict[str, Any]:
+        return self._post("v1/cache/lookup", {"key": key, "baseKey": base_key})
+
+    def record(self, req: dict[str, Any]) -> dict[str, Any]:
+        return self._post("v1/cache/record", req)
+
+    def invalidate(self, key: str) -> None:
+        self._post("v1/cache/invalidate", {"key": key})
+
+
+async def call_store(fn: Any, *args: Any) -> Any:
+    """Run a store operation; a store that does I/O beyond the local disk runs in a thread."""
+    if isinstance(getattr(fn, "__self__", None), RemoteStore):
+        return await asyncio.to_thread(fn, *args)
+    return fn(*args)

@@ -1,0 +1,299 @@
+"""Pages, locators and the browser context (src/facade/page.ts in Python).
+
+Every call is one method of the worker's command table (page.goto, locator.act, ...), sent
+with the same parameters the Node facade sends.
+"""
+
+from __future__ import annotations
+
+import base64
+import re
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol, Sequence, Union
+
+from . import _wire
+from .errors import InvalidArgumentError, InvalidSelectorError, ProtocolError, UnavailableError
+
+if TYPE_CHECKING:
+    from .browser import Browser
+
+
+class CommandClient(Protocol):
+    async def call(self, method: str, params: Any, timeout_ms: float | None = None) -> Any: ...
+
+
+def _parse(model: Any, value: Any, method: str) -> Any:
+    try:
+        return model.model_validate(value)
+    except Exception as e:  # noqa: BLE001  (pydantic.ValidationError)
+        raise ProtocolError(None, f"invalid the answer to '{method}': {e}") from e
+
+
+def _put(d: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
+    """Set a key only when the value is given (Node's JSON.stringify drops undefined)."""
+    if value is not None:
+        d[key] = value
+    return d
+
+
+# A JavaScript function's source, as opposed to an expression: `function ...`, `async ...`,
+# `x => ...` or `(a, b) => ...`.
+_FUNCTION = re.compile(r"^\s*(async\s+)?(function\b|\(\s*[^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)")
+
+
+def is_function_source(source: str) -> bool:
+    return bool(_FUNCTION.match(source))
+
+
+class Locator:
+    def __init__(self, client: CommandClient, page: "Page", selector: str, index: int | None = None) -> None:
+        if not isinstance(selector, str) or not selector.strip():
+            raise InvalidSelectorError(None, "a locator needs a non-empty CSS or XPath selector")
+        self._client = client
+        self.page = page
+        self.selector = selector
+        self._index = index
+
+    def nth(self, i: int) -> "Locator":
+        """The i-th match (0-based) of this locator's selector."""
+        if not isinstance(i, int) or isinstance(i, bool) or i < 0:
+            raise InvalidArgumentError(None, f"nth() takes a non-negative integer, got {i!r}")
+        return Locator(self._client, self.page, self.selector, i)
+
+    def first(self) -> "Locator":
+        return self.nth(0)
+
+    def to_spec(self) -> dict[str, Any]:
+        return {"selector": self.selector} if self._index is None else {"selector": self.selector, "nth": self._index}
+
+    async def _run(self, method: str, args: list[str] | None = None, timeout: float | None = None) -> None:
+        params: dict[str, Any] = {"page": self.page.id, "locator": self.to_spec(), "method": method, "arguments": args or []}
+        _put(params, "timeout", timeout)
+        await self._client.call("locator.act", params)
+
+    async def click(self, *, timeout: float | None = None) -> None:
+        await self._run("click", [], timeout)
+
+    async def dblclick(self, *, timeout: float | None = None) -> None:
+        await self._run("doubleClick", [], timeout)
+
+    async def right_click(self, *, timeout: float | None = None) -> None:
+        await self._run("rightClick", [], timeout)
+
+    async def hover(self, *, timeout: float | None = None) -> None:
+        await self._run("hover", [], timeout)
+
+    async def fill(self, value: str, *, timeout: float | None = None) -> None:
+        await self._run("fill", [value], timeout)
+
+    async def type(self, text: str, *, timeout: float | None = None) -> None:
+        await self._run("type", [text], timeout)
+
+    async def press(self, key: str, *, timeout: float | None = None) -> None:
+        await self._run("press", [key], timeout)
+
+    async def check(self, *, timeout: float | None = None) -> None:
+        await self._run("check", [], timeout)
+
+    async def uncheck(self, *, timeout: float | None = None) -> None:
+        await self._run("uncheck", [], timeout)
+
+    async def select_option(self, values: str | Sequence[str], *, timeout: float | None = None) -> None:
+        await self._run("selectOption", [values] if isinstance(values, str) else list(values), timeout)
+
+    async def scroll_into_view(self, *, timeout: float | None = None) -> None:
+        await self._run("scrollIntoView", [], timeout)
+
+    async def scroll_to(self, percent: float | str, *, timeout: float | None = None) -> None:
+        await self._run("scrollTo", [percent if isinstance(percent, str) else _num(percent)], timeout)
+
+    async def drag_to(self, target: "Locator | str", *, timeout: float | None = None) -> None:
+        await self._run("dragAndDrop", [target if isinstance(target, str) else target.selector], timeout)
+
+    async def count(self) -> int:
+        r = await self._client.call("locator.count", {"page": self.page.id, "locator": {"selector": self.selector}})
+        n = int(r["count"])
+        return n if self._index is None else (1 if n > self._index else 0)
+
+    def __repr__(self) -> str:
+        return f"Locator({self.selector!r}{'' if self._index is None else f', nth={self._index}'})"
+
+
+def _num(x: float) -> str:
+    from ._json import js_number
+
+    return js_number(x)
+
+
+LocatorLike = Union[Locator, str, dict]
+
+
+def locator_spec(l: LocatorLike) -> dict[str, Any]:
+    if isinstance(l, str):
+        return {"selector": l}
+    if isinstance(l, Locator):
+        return l.to_spec()
+    if isinstance(l, dict) and isinstance(l.get("selector"), str):
+        return {"selector": l["selector"], **({"nth": l["nth"]} if l.get("nth") is not None else {})}
+    raise InvalidArgumentError(None, f"a locator is a selector string, a Locator or {{'selector': ..., 'nth': ...}}, got {l!r}")
+
+
+class Page:
+    def __init__(self, client: CommandClient, page_id: int, browser: "Browser | None" = None) -> None:
+        self._client = client
+        self.id = page_id
+        self._browser = browser
+
+    def _schemes(self, params: dict[str, Any]) -> dict[str, Any]:
+        allow = self._browser.allow_url_schemes if self._browser else ()
+        if allow:
+            params["allowSchemes"] = list(allow)
+        return params
+
+    async def goto(self, url: str, *, wait_until: str | None = None, timeout: float | None = None) -> _wire.PageInfo:
+        options: dict[str, Any] = {}
+        _put(options, "waitUntil", wait_until)
+        _put(options, "timeout", timeout)
+        params: dict[str, Any] = {"page": self.id, "url": url}
+        if options:
+            params["options"] = options
+        r = await self._client.call("page.goto", self._schemes(params), timeout)
+        return _parse(_wire.PageInfo, r, "page.goto")
+
+    async def info(self) -> _wire.PageInfo:
+        return _parse(_wire.PageInfo, await self._client.call("page.info", {"page": self.id}), "page.info")
+
+    async def url(self) -> str:
+        return (await self.info()).url
+
+    async def title(self) -> str:
+        return (await self.info()).title
+
+    async def evaluate(self, source: str, arg: Any = None, *, timeout: float | None = None, is_function: bool | None = None) -> Any:
+        """Run JavaScript in the page: a function's source (called with `arg`) or an expression.
+        The argument and the result are JSON values."""
+        if not isinstance(source, str) or not source.strip():
+            raise InvalidArgumentError(None, "page.evaluate takes JavaScript source: a function or an expression")
+        fn = is_function_source(source) if is_function is None else is_function
+        params: dict[str, Any] = {"page": self.id, "source": source, "isFunction": fn}
+        _put(params, "arg", arg)
+        _put(params, "timeout", timeout)
+        r = await self._client.call("page.evaluate", params)
+        return r.get("value")
+
+    async def screenshot(
+        self, *, type: str | None = None, quality: int | None = None, full_page: bool | None = None, path: str | Path | None = None
+    ) -> bytes:
+        options: dict[str, Any] = {}
+        _put(options, "type", type)
+        _put(options, "quality", quality)
+        _put(options, "fullPage", full_page)
+        r = await self._client.call("page.screenshot", {"page": self.id, "options": options})
+        data = base64.b64decode(r["data"])
+        if path is not None:
+            Path(path).write_bytes(data)
+        return data
+
+    async def close(self) -> None:
+        await self._client.call("page.close", {"page": self.id})
+
+    async def bring_to_front(self) -> None:
+        await self._client.call("page.bringToFront", {"page": self.id})
+
+    def locator(self, selector: str) -> Locator:
+        return Locator(self._client, self, selector)
+
+    async def press(self, keys: str, *, timeout: float | None = None) -> None:
+        """Press keys ('Enter', 'Control+A') on whatever has focus in the page."""
+        await self._client.call("page.press", _put({"page": self.id, "keys": keys}, "timeout", timeout), timeout)
+
+    async def selectors_for(self, ids: Sequence[str]) -> list[_wire.PageSelectorsResultItem | None]:
+        """Selectors for snapshot element ids (None where the element is gone)."""
+        r = await self._client.call("page.selectors", {"page": self.id, "ids": list(ids)})
+        return [None if x is None else _parse(_wire.PageSelectorsResultItem, x, "page.selectors") for x in r]
+
+    async def snapshot(
+        self,
+        *,
+        locator: LocatorLike | None = None,
+        ignore_locators: Sequence[LocatorLike] | None = None,
+        budget: int | None = None,
+        timeout: float | None = None,
+    ) -> _wire.SnapshotResult:
+        """The text a model reads for this page."""
+        params: dict[str, Any] = {"page": self.id}
+        if locator is not None:
+            params["locator"] = locator_spec(locator)
+        if ignore_locators is not None:
+            params["ignoreLocators"] = [locator_spec(l) for l in ignore_locators]
+        _put(params, "budget", budget)
+        _put(params, "timeout", timeout)
+        return _parse(_wire.SnapshotResult, await self._client.call("page.snapshot", params), "page.snapshot")
+
+    async def extract(
+        self,
+        instruction: str | None = None,
+        *,
+        schema: Any = None,
+        selector: str | None = None,
+        iframes: bool | None = None,
+        model_name: str | None = None,
+        model_client_options: dict[str, Any] | None = None,
+        dom_settle_timeout_ms: int | None = None,
+    ) -> Any:
+        """The earlier extract: `extract()` -> `{"page_text": ...}` (no model); `extract(instruction)`
+        -> `{"extraction": ...}`; with `schema=` (and `selector=`, `iframes=`, `model_name=`,
+        `model_client_options=`, `dom_settle_timeout_ms=`) -> the data."""
+        if instruction is not None and not isinstance(instruction, str):
+            raise InvalidArgumentError(None, "page.extract takes nothing, an instruction, or keyword options")
+        if not instruction and schema is None:
+            params: dict[str, Any] = {"page": self.id, "budget": 50_000_000}
+            if selector:
+                params = {"page": self.id, "locator": {"selector": selector}, "budget": 50_000_000}
+            r = await self._client.call("page.snapshot", params)
+            return {"page_text": r["text"]}
+        if self._browser is None or self._browser._extract is None:
+            raise UnavailableError(None, "page.extract with an instruction or schema needs a Deckhand instance on this browser (Deckhand.create)")
+        return await self._browser._extract(
+            self.id,
+            instruction=instruction,
+            schema=schema,
+            selector=selector,
+            iframes=iframes,
+            model_name=model_name,
+            model_client_options=model_client_options,
+            dom_settle_timeout_ms=dom_settle_timeout_ms,
+        )
+
+    def __repr__(self) -> str:
+        return f"Page(id={self.id})"
+
+
+class BrowserContext:
+    def __init__(self, client: CommandClient, browser: "Browser | None" = None) -> None:
+        self._client = client
+        self._browser = browser
+        self._pages: dict[int, Page] = {}
+
+    def page(self, page_id: int) -> Page:
+        """The Page object for a page id (one object per page)."""
+        p = self._pages.get(page_id)
+        if p is None:
+            p = self._pages[page_id] = Page(self._client, page_id, self._browser)
+        return p
+
+    async def pages(self) -> list[Page]:
+        return [self.page(i["id"]) for i in await self._client.call("context.pages", {})]
+
+    async def active_page(self) -> Page:
+        return self.page((await self._client.call("context.activePage", {}))["id"])
+
+    async def new_page(self, url: str | None = None, *, timeout: float | None = None) -> Page:
+        params: dict[str, Any] = {}
+        _put(params, "url", url)
+        _put(params, "timeout", timeout)
+        allow = self._browser.allow_url_schemes if self._browser else ()
+        if allow:
+            params["allowSchemes"] = list(allow)
+        info = await self._client.call("context.newPage", params, timeout)
+        return self.page(info["id"])

@@ -1,0 +1,26 @@
+"""The public result and request types (generated from the JSON Schema, see _wire.py)."""
+
+from ._wire import (  # noqa: F401
+    Action,
+    ActResult,
+    ActResultData,
+    AgentResult,
+    AgentStep,
+    AgentUsage,
+    CacheInfo,
+    CacheInfoTokensSaved,
+    ExtractResult,
+    GenericModelConfig,
+    Metrics,
+    ModelConfig,
+    ModelReply,
+    ModelReplyUsage,
+    ModelRequest,
+    ObserveResult,
+    OutlineLine,
+    PageInfo,
+    ResultMetadata,
+    SnapshotResult,
+    Usage,
+    WireModel,
+)

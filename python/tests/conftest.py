@@ -1,0 +1,119 @@
+"""Fixtures: the repository's fixture pages served on 127.0.0.1 (and the same pages on
+localhost, a second origin), one Chromium with the extension for the session, and a fresh
+Deckhand instance per test. Chromium's temp folders go to the repository's .tmp/."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any, AsyncIterator, Callable
+
+import pytest
+import pytest_asyncio
+
+ROOT = Path(__file__).resolve().parents[2]
+PAGES = ROOT / "test" / "fixtures" / "pages"
+VECTORS = ROOT / "test" / "vectors"
+
+# Chromium leaves folders in TMPDIR: keep them in a folder of the repository's .tmp/ that the
+# session removes at its end.
+_TMP = ROOT / ".tmp" / "python"
+_TMP.mkdir(parents=True, exist_ok=True)
+os.environ["TMPDIR"] = str(_TMP)
+import tempfile  # noqa: E402
+
+tempfile.tempdir = None
+# No provider key from the environment: the default model is the built-in local one.
+for _k in ("OPENAI_API_KEY", "ANTHROPIC_API_KEY", "GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY"):
+    os.environ.pop(_k, None)
+
+from deckhand import Deckhand, local_browser  # noqa: E402
+
+
+class _Pages(SimpleHTTPRequestHandler):
+    origins: dict[str, str] = {}
+
+    def __init__(self, *a: Any, **k: Any) -> None:
+        super().__init__(*a, directory=str(PAGES), **k)
+
+    def log_message(self, *_: Any) -> None:
+        pass
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+    def do_GET(self) -> None:  # noqa: N802
+        path = self.path.split("?")[0]
+        target = (PAGES / path.lstrip("/")).resolve()
+        if target.suffix == ".html" and target.is_file() and PAGES in target.parents:
+            body = target.read_text("utf-8").replace("{{CROSS_ORIGIN}}", self.origins["cross"]).replace("{{ORIGIN}}", self.origins["main"]).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
+        super().do_GET()
+
+
+class Servers:
+    def __init__(self) -> None:
+        self.main = ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
+        self.cross = ThreadingHTTPServer(("127.0.0.1", 0), _Pages)
+        self.origin = f"http://127.0.0.1:{self.main.server_address[1]}"
+        self.cross_origin = f"http://localhost:{self.cross.server_address[1]}"
+        _Pages.origins = {"main": self.origin, "cross": self.cross_origin}
+        for s in (self.main, self.cross):
+            threading.Thread(target=s.serve_forever, daemon=True).start()
+
+    def close(self) -> None:
+        for s in (self.main, self.cross):
+            s.shutdown()
+            s.server_close()
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _clean_tmp() -> Any:
+    yield
+    shutil.rmtree(_TMP, ignore_errors=True)
+
+
+@pytest.fixture(scope="session")
+def servers() -> Any:
+    s = Servers()
+    yield s
+    s.close()
+
+
+@pytest.fixture(scope="session")
+def origin(servers: Servers) -> str:
+    return servers.origin
+
+
+@pytest_asyncio.fixture(scope="session")
+async def browser() -> AsyncIterator[Any]:
+    b = await local_browser.launch(viewport={"width": 1000, "height": 700})
+    yield b
+    await b.close()
+
+
+@pytest_asyncio.fixture
+async def dh(browser: Any) -> AsyncIterator[Deckhand]:
+    d = await Deckhand.create(browser=browser)
+    yield d
+    await d.close()
+
+
+@pytest_asyncio.fixture
+async def open_page(browser: Any, origin: str) -> Callable[[str], Any]:
+    async def open_(path: str) -> Any:
+        page = await browser.context.active_page()
+        await page.goto(origin + path)
+        return page
+
+    return open_
