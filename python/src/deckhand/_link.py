@@ -71,6 +71,8 @@ class ExtensionLink:
         self._tag = secrets.token_hex(12)
         self._binding = f"__dh_{self._tag}"
         self.peer = RpcPeer(self._deliver, "extension's service worker")
+        # The worker asks a client with calls running whether it is still there (ClientMethods.ping).
+        self.peer.handle("ping", lambda _params: None)
         self._session_id: str | None = None
         self._state = "detached"  # up | stopped | detached | closed
         self._restarting: asyncio.Future[None] | None = None
