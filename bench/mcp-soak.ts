@@ -22,9 +22,11 @@ const IDLE_MS = Number(process.env.SOAK_IDLE_MS ?? 5000);
 const KEY = 'soak-key';
 
 const chromiums = () => Number(execSync("pgrep -c -f 'chromium.*deckhand-profile' || true").toString().trim() || 0);
-const rssMb = () => {
+/** After a full collection: RSS (which V8 seldom gives back) and the live heap (which shows a leak). */
+const memory = () => {
   (globalThis as { gc?: () => void }).gc?.();
-  return Math.round(process.memoryUsage().rss / 1e6);
+  const m = process.memoryUsage();
+  return { rssMb: Math.round(m.rss / 1e6), heapUsedMb: Math.round(m.heapUsed / 1e6) };
 };
 
 async function main(): Promise<void> {
@@ -32,7 +34,7 @@ async function main(): Promise<void> {
   const servers = await startFixtureServers();
   const svc = await startService({ home: mkdtempSync(join(tmpdir(), 'dh-soak-')), port: 0, maxSessions: 4, idleTimeoutMs: IDLE_MS });
   const mcpOpen = () => svc.mcpSessions();
-  const snapshot = () => ({ rssMb: rssMb(), mcpSessions: mcpOpen(), browserSessions: svc.sessions.size, chromiumProcesses: chromiums() });
+  const snapshot = () => ({ ...memory(), mcpSessions: mcpOpen(), browserSessions: svc.sessions.size, chromiumProcesses: chromiums() });
   const before = snapshot();
   let peak = { ...before };
   let opened = 0;
@@ -40,8 +42,8 @@ async function main(): Promise<void> {
   let refused = 0;
   // Sampled on a timer, so measuring does not slow the clients down.
   const sampler = setInterval(() => {
-    const now = { rssMb: Math.round(process.memoryUsage().rss / 1e6), mcpSessions: mcpOpen(), browserSessions: svc.sessions.size, chromiumProcesses: chromiums() };
-    peak = { rssMb: Math.max(peak.rssMb, now.rssMb), mcpSessions: Math.max(peak.mcpSessions, now.mcpSessions), browserSessions: Math.max(peak.browserSessions, now.browserSessions), chromiumProcesses: Math.max(peak.chromiumProcesses, now.chromiumProcesses) };
+    const now = { rssMb: Math.round(process.memoryUsage().rss / 1e6), heapUsedMb: Math.round(process.memoryUsage().heapUsed / 1e6), mcpSessions: mcpOpen(), browserSessions: svc.sessions.size, chromiumProcesses: chromiums() };
+    peak = { rssMb: Math.max(peak.rssMb, now.rssMb), heapUsedMb: Math.max(peak.heapUsedMb, now.heapUsedMb), mcpSessions: Math.max(peak.mcpSessions, now.mcpSessions), browserSessions: Math.max(peak.browserSessions, now.browserSessions), chromiumProcesses: Math.max(peak.chromiumProcesses, now.chromiumProcesses) };
   }, 500);
   const t0 = performance.now();
   let next = 0;
