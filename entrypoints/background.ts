@@ -27,10 +27,12 @@ const CACHE_CALL_MS = 15_000;
 /**
  * A CDP client's end never says it closed (a binding stays in place after its session goes), so
  * while its calls run the worker asks it every PROBE_EVERY_MS whether it is still there; one
- * that has not answered within PROBE_TIMEOUT_MS is gone, and its calls are stopped.
+ * that has not answered within PROBE_TIMEOUT_MS is gone, and its calls are stopped. Generous,
+ * so a live client whose event loop is busy for a while (a slow synchronous callback, a
+ * debugger pause) is not taken for dead.
  */
 const PROBE_EVERY_MS = 1_000;
-const PROBE_TIMEOUT_MS = 3_000;
+const PROBE_TIMEOUT_MS = 10_000;
 
 export default defineBackground(() => {
   // Session storage: survives the worker being stopped, gone when the browser closes; never sync storage.
