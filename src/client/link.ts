@@ -28,6 +28,8 @@ export function rpcDeadline<M extends MethodName>(method: M, params: Params<M>, 
   const given = p?.timeout ?? p?.options?.timeout;
   // Checked here too, before anything is sent: past 2^31 ms Node's timers fire at once.
   if (given !== undefined) checkMs(`${method}: timeout`, given);
-  const opTimeout = opts.timeoutMs ?? given ?? DEFAULTS.navigationTimeoutMs;
+  // A model operation without a timeout may take the engine's model default (120 s), not a navigation's.
+  const modelOp = method === 'observe' || method === 'extract' || (method === 'act' && typeof (params as { input?: unknown }).input === 'string');
+  const opTimeout = opts.timeoutMs ?? given ?? (modelOp ? DEFAULTS.modelOperationTimeoutMs : DEFAULTS.navigationTimeoutMs);
   return Math.min(opTimeout, MAX_CALL_MS) + DEFAULTS.rpcGraceMs;
 }

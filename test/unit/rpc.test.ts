@@ -2,6 +2,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DeckhandError, ErrorCode } from '../../src/protocol/errors';
 import { RpcPeer } from '../../src/protocol/rpc';
+import { rpcDeadline } from '../../src/client/link';
+import { DEFAULTS } from '../../src/protocol/schemas';
 
 /** Two peers: node's messages arrive at the worker on a microtask, the worker's at node on a macrotask. */
 function pair() {
@@ -291,5 +293,17 @@ describe('RpcPeer input validation', () => {
     const { peer } = lonely();
     expect(() => peer.receive(JSON.stringify({ kind: 'res', id: 12345, result: 1 }))).not.toThrow();
     expect(peer.inFlight).toBe(0);
+  });
+});
+
+describe('the client-side deadline of a call', () => {
+  it('a model operation without a timeout waits the engine\'s model default; other calls the navigation default; a given timeout wins', () => {
+    const grace = DEFAULTS.rpcGraceMs;
+    expect(rpcDeadline('act', { input: 'click Save' }, {})).toBe(DEFAULTS.modelOperationTimeoutMs + grace);
+    expect(rpcDeadline('observe', {}, {})).toBe(DEFAULTS.modelOperationTimeoutMs + grace);
+    expect(rpcDeadline('extract', { instruction: 'the title' }, {})).toBe(DEFAULTS.modelOperationTimeoutMs + grace);
+    expect(rpcDeadline('act', { input: { selector: '#a', method: 'click' } }, {})).toBe(DEFAULTS.navigationTimeoutMs + grace);
+    expect(rpcDeadline('act', { input: 'click Save', options: { timeout: 5000 } }, {})).toBe(5000 + grace);
+    expect(rpcDeadline('page.goto', { page: 1, url: 'https://a.test/' }, {})).toBe(DEFAULTS.navigationTimeoutMs + grace);
   });
 });
