@@ -23,6 +23,16 @@ async function bothStores(fn: (s: CacheStore, name: string) => Promise<void>) {
 }
 
 describe('cache stores', () => {
+  it('page-changed means another live entry shares the base key: both stores agree once entries are invalidated', () =>
+    bothStores(async (s, name) => {
+      const t = forTenant(s, `pc-${name}`);
+      await t.record({ key: k('c'), baseKey: k('d'), op: 'act', result: [], usage });
+      expect((await t.lookup(k('e'), k('d'))).pageChanged, name).toBe(true);
+      await t.invalidate(k('c'));
+      expect((await t.lookup(k('e'), k('d'))).pageChanged, name).toBe(false);
+      expect((await t.lookup(k('c'), k('d'))).pageChanged, name).toBe(false);
+    }));
+
   it("tenants never see each other's entries, nor each other's page-changed hints", () =>
     bothStores(async (s, name) => {
       const a = forTenant(s, 'tenant-a');

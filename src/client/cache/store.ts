@@ -39,7 +39,8 @@ export function forTenant(store: CacheStore, tenant: string): CacheStore {
 export class MemoryStore implements CacheStore {
   private readonly counts = new Map<string, number>();
   private readonly entries = new Map<string, CacheEntry & { baseKey: string }>();
-  private readonly bases = new Set<string>();
+  /** Live entries per tenant and base key: a miss whose base key has one is `pageChanged`, as in SQLite. */
+  private readonly bases = new Map<string, number>();
 
   constructor(private readonly maxEntries = DEFAULT_MAX_ENTRIES_PER_TENANT) {}
 
@@ -53,28 +54,40 @@ export class MemoryStore implements CacheStore {
       this.entries.delete(k); // most recently used last
       this.entries.set(k, e);
     }
-    return { count, entry: e ? { key: e.key, op: e.op, result: e.result, usage: e.usage, agree: e.agree } : null, pageChanged: !e && this.bases.has(`${tenant}\0${baseKey}`) };
+    return { count, entry: e ? { key: e.key, op: e.op, result: e.result, usage: e.usage, agree: e.agree } : null, pageChanged: !e && (this.bases.get(`${tenant}\0${baseKey}`) ?? 0) > 0 };
   }
 
   async record(r: CacheRecordRequest, tenant = ''): Promise<{ agree: number }> {
     const k = `${tenant}\0${r.key}`;
     const prev = this.entries.get(k);
     const agree = nextAgree(prev, r);
-    this.entries.delete(k);
+    this.remove(k, tenant);
     this.entries.set(k, { key: r.key, baseKey: r.baseKey, op: r.op, result: r.result, usage: r.usage, agree });
     if (!this.counts.has(k)) this.counts.set(k, 1);
-    this.bases.add(`${tenant}\0${r.baseKey}`);
+    const base = `${tenant}\0${r.baseKey}`;
+    this.bases.set(base, (this.bases.get(base) ?? 0) + 1);
     const mine = [...this.entries.keys()].filter((x) => x.startsWith(`${tenant}\0`));
     for (const old of mine.slice(0, Math.max(0, mine.length - this.maxEntries))) {
-      this.entries.delete(old);
+      this.remove(old, tenant);
       this.counts.delete(old);
     }
     return { agree };
   }
 
   async invalidate(key: string, tenant = ''): Promise<void> {
-    this.entries.delete(`${tenant}\0${key}`);
+    this.remove(`${tenant}\0${key}`, tenant);
     this.counts.delete(`${tenant}\0${key}`);
+  }
+
+  /** Drop one entry, and its share of its base key. */
+  private remove(k: string, tenant: string): void {
+    const e = this.entries.get(k);
+    if (!e) return;
+    this.entries.delete(k);
+    const base = `${tenant}\0${e.baseKey}`;
+    const n = (this.bases.get(base) ?? 1) - 1;
+    if (n > 0) this.bases.set(base, n);
+    else this.bases.delete(base);
   }
 }
 
