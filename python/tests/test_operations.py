@@ -136,7 +136,7 @@ async def test_a_call_past_its_timeout_gives_a_clear_error(browser, open_page) -
         t = time.monotonic()
         e = await failure(d.act("click the Multi button", timeout=1000))
         assert isinstance(e, DeckhandTimeoutError) and isinstance(e, TimeoutError)
-        assert e.code == "TIMEOUT" and "act timed out after" in e.message
+        assert e.code == "TIMEOUT" and "act timed out after 1000 ms" in e.message
         assert time.monotonic() - t < 2.9
         e = await failure(page.evaluate("() => new Promise(r => setTimeout(r, 5000))", timeout=500))
         assert e.code == "TIMEOUT" and "page.evaluate timed out after 500 ms" in e.message

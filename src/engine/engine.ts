@@ -276,7 +276,7 @@ export class Engine implements CommandClient {
       // The whole operation answers by its deadline, even when a step inside it hangs (a hung
       // renderer never answers its content script); the running work is told to stop.
       try {
-        return (await raceCancel(withDeadline(run, limit, method), control.signal)) as Result<M>;
+        return (await raceCancel(withDeadline(run, limit, method, own), control.signal)) as Result<M>;
       } catch (e) {
         if (e instanceof DeckhandError && e.code === ErrorCode.Timeout && !control.signal.aborted) control.abort(e);
         throw e;

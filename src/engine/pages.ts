@@ -5,10 +5,11 @@ import { assertUrlAllowed, schemeOf, urlRefusal } from '../protocol/url-policy';
 import { sleep, type BrowserPort, type CdpSession } from './ports';
 import { cancellableSleep, raceCancel, throwIfCancelled } from './cancel';
 
-export function withDeadline<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+export function withDeadline<T>(p: Promise<T>, ms: number, what: string, /** The caller's own timeout, when `ms` adds a margin to it. */ given?: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout>;
   const t = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DeckhandError(ErrorCode.Timeout, `${what} timed out after ${ms} ms`, { timeoutMs: ms })), ms);
+    const said = given !== undefined ? `${what} timed out after ${given} ms (its timeout)` : `${what} timed out after ${ms} ms`;
+    timer = setTimeout(() => reject(new DeckhandError(ErrorCode.Timeout, said, { timeoutMs: given ?? ms })), ms);
   });
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
