@@ -1,0 +1,55 @@
+// Code generated from schema/deckhand.schema.json (ErrorCode); DO NOT EDIT.
+
+package deckhand
+
+// The error codes, the same as the Node client's (ErrorCode in the schema).
+const (
+	CodeInvalidArgument      = "INVALID_ARGUMENT"
+	CodeInvalidSelector      = "INVALID_SELECTOR"
+	CodeElementNotFound      = "ELEMENT_NOT_FOUND"
+	CodeElementNotActionable = "ELEMENT_NOT_ACTIONABLE"
+	CodeElementCovered       = "ELEMENT_COVERED"
+	CodeUnsupportedMethod    = "UNSUPPORTED_METHOD"
+	CodeActionFailed         = "ACTION_FAILED"
+	CodeTimeout              = "TIMEOUT"
+	CodePageClosed           = "PAGE_CLOSED"
+	CodeFrameDetached        = "FRAME_DETACHED"
+	CodeNavigationFailed     = "NAVIGATION_FAILED"
+	CodePageError            = "PAGE_ERROR"
+	CodeUrlNotAllowed        = "URL_NOT_ALLOWED"
+	CodeEvaluationFailed     = "EVALUATION_FAILED"
+	CodeWorkerGone           = "WORKER_GONE"
+	CodeBrowserClosed        = "BROWSER_CLOSED"
+	CodeExtensionMissing     = "EXTENSION_MISSING"
+	CodeNotInitialized       = "NOT_INITIALIZED"
+	CodeAlreadyInUse         = "ALREADY_IN_USE"
+	CodeClosed               = "CLOSED"
+	CodeNoModelConfigured    = "NO_MODEL_CONFIGURED"
+	CodeModelAuthFailed      = "MODEL_AUTH_FAILED"
+	CodeModelRateLimited     = "MODEL_RATE_LIMITED"
+	CodeModelProviderError   = "MODEL_PROVIDER_ERROR"
+	CodeModelUnreachable     = "MODEL_UNREACHABLE"
+	CodeModelOutputInvalid   = "MODEL_OUTPUT_INVALID"
+	CodeModelRefused         = "MODEL_REFUSED"
+	CodeBatchFailed          = "BATCH_FAILED"
+	CodeUnavailable          = "UNAVAILABLE"
+	CodeCancelled            = "CANCELLED"
+	CodeProtocolError        = "PROTOCOL_ERROR"
+	CodeInternal             = "INTERNAL"
+	CodeUnauthorized         = "UNAUTHORIZED"
+	CodeSessionNotFound      = "SESSION_NOT_FOUND"
+	CodeInvalidSessionId     = "INVALID_SESSION_ID"
+	CodeSessionBusy          = "SESSION_BUSY"
+	CodeTooManySessions      = "TOO_MANY_SESSIONS"
+	CodeNotFound             = "NOT_FOUND"
+	CodeMethodNotAllowed     = "METHOD_NOT_ALLOWED"
+	CodeInvalidJson          = "INVALID_JSON"
+	CodeInvalidHeader        = "INVALID_HEADER"
+	CodeBodyTooLarge         = "BODY_TOO_LARGE"
+	CodeUnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE"
+	CodeHostNotAllowed       = "HOST_NOT_ALLOWED"
+	CodeOriginNotAllowed     = "ORIGIN_NOT_ALLOWED"
+)
+
+// ErrorCodes lists every code of the schema.
+var ErrorCodes = []string{CodeInvalidArgument, CodeInvalidSelector, CodeElementNotFound, CodeElementNotActionable, CodeElementCovered, CodeUnsupportedMethod, CodeActionFailed, CodeTimeout, CodePageClosed, CodeFrameDetached, CodeNavigationFailed, CodePageError, CodeUrlNotAllowed, CodeEvaluationFailed, CodeWorkerGone, CodeBrowserClosed, CodeExtensionMissing, CodeNotInitialized, CodeAlreadyInUse, CodeClosed, CodeNoModelConfigured, CodeModelAuthFailed, CodeModelRateLimited, CodeModelProviderError, CodeModelUnreachable, CodeModelOutputInvalid, CodeModelRefused, CodeBatchFailed, CodeUnavailable, CodeCancelled, CodeProtocolError, CodeInternal, CodeUnauthorized, CodeSessionNotFound, CodeInvalidSessionId, CodeSessionBusy, CodeTooManySessions, CodeNotFound, CodeMethodNotAllowed, CodeInvalidJson, CodeInvalidHeader, CodeBodyTooLarge, CodeUnsupportedMediaType, CodeHostNotAllowed, CodeOriginNotAllowed}
