@@ -85,6 +85,8 @@ type Client struct {
 	closed    bool
 	closeOnce sync.Once
 	bg        sync.WaitGroup
+	ops       int                              // operations in flight
+	gens      map[*context.CancelFunc]struct{} // Generate calls in flight
 }
 
 func uuid4() string {
@@ -109,7 +111,7 @@ func Create(ctx context.Context, o CreateOptions) (*Client, error) {
 	if o.Telemetry != nil {
 		return nil, newError(CodeUnavailable, "telemetry is not in the Go client yet")
 	}
-	c := &Client{browser: o.Browser, link: o.Browser.link, o: o, threshold: 1, selfHeal: true}
+	c := &Client{browser: o.Browser, link: o.Browser.link, o: o, threshold: 1, selfHeal: true, gens: map[*context.CancelFunc]struct{}{}}
 	if o.Generate != nil {
 		if o.Model != nil {
 			return nil, newError(CodeInvalidArgument, "give Model or Generate, not both")
@@ -189,6 +191,9 @@ func (c *Client) Close() error {
 	c.closeOnce.Do(func() {
 		c.mu.Lock()
 		c.closed = true
+		for f := range c.gens {
+			(*f)()
+		}
 		c.mu.Unlock()
 		c.bg.Wait()
 		c.browser.mu.Lock()
@@ -320,6 +325,17 @@ func (c *Client) generate(ctx context.Context, p json.RawMessage) (any, error) {
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(req.TimeoutMs)*time.Millisecond)
 		defer cancel()
 	}
+	// The callback's ctx also ends when the caller abandons the operation it serves.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	c.mu.Lock()
+	c.gens[&cancel] = struct{}{}
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.gens, &cancel)
+		c.mu.Unlock()
+	}()
 	reply, err := c.o.Generate(ctx, &req)
 	if err != nil {
 		return nil, err
@@ -548,7 +564,19 @@ func (c *Client) operation(ctx context.Context, op string, params object, o opOp
 	if deadline == 0 && needsModel {
 		deadline = modelOperationTimeoutMs
 	}
+	c.mu.Lock()
+	c.ops++
+	c.mu.Unlock()
 	r, err := c.call(ctx, op, params, deadline)
+	c.mu.Lock()
+	c.ops--
+	if err != nil && ctx.Err() != nil && c.ops == 0 {
+		// No other operation is running: the Generate calls in flight served this one.
+		for f := range c.gens {
+			(*f)()
+		}
+	}
+	c.mu.Unlock()
 	if err != nil && ctx.Err() != nil && !c.isClosed() {
 		// The caller gave up: stop the operation in the worker too (its model request included).
 		c.bg.Add(1)

@@ -1,3 +1,5 @@
+//go:generate go run ./internal/gencodes
+
 package deckhand
 
 import (

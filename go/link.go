@@ -321,6 +321,12 @@ func (l *extensionLink) ensureUp(ctx context.Context) error {
 		return nil
 	case stateClosed:
 		l.mu.Unlock()
+		l.peer.mu.Lock()
+		why := l.peer.closed
+		l.peer.mu.Unlock()
+		if why != nil {
+			return why
+		}
 		return newError(CodeClosed, "this connection is closed")
 	}
 	if l.restart == nil {
