@@ -589,3 +589,107 @@ func TestConnectAttachesToARunningChromiumWithTheExtension(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// stopWorker stops the extension's service worker, as Chromium does when it is idle.
+func stopWorker(t *testing.T, b *Browser) {
+	t.Helper()
+	ctx := context.Background()
+	var r struct {
+		TargetInfos []targetInfo `json:"targetInfos"`
+	}
+	if err := b.conn.send(ctx, "Target.getTargets", nil, "", &r); err != nil {
+		t.Fatal(err)
+	}
+	var page string
+	for _, ti := range r.TargetInfos {
+		if ti.Type == "page" {
+			page = ti.TargetID
+			break
+		}
+	}
+	var a struct {
+		SessionID string `json:"sessionId"`
+	}
+	if err := b.conn.send(ctx, "Target.attachToTarget", map[string]any{"targetId": page, "flatten": true}, "", &a); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []string{"ServiceWorker.enable", "ServiceWorker.stopAllWorkers"} {
+		if err := b.conn.send(ctx, m, nil, a.SessionID, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_ = b.conn.send(ctx, "Target.detachFromTarget", map[string]any{"sessionId": a.SessionID}, "", nil)
+}
+
+func TestACallInFlightWhenTheWorkerStopsFailsAndTheNextRestartsIt(t *testing.T) {
+	ctx := context.Background()
+	c := newClient(t, CreateOptions{})
+	open(t, c, "/form.html")
+	errc := make(chan error, 1)
+	go func() {
+		_, err := c.Act(ctx, ObservedAction(Action{Selector: "#never-there", Description: "x"}), &ActOptions{Timeout: 20 * time.Second})
+		errc <- err
+	}()
+	time.Sleep(200 * time.Millisecond)
+	t0 := time.Now()
+	stopWorker(t, c.Browser())
+	select {
+	case err := <-errc:
+		if codeOf(err) != CodeWorkerGone {
+			t.Fatalf("got %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the call did not fail within 5 s")
+	}
+	t.Logf("WORKER_GONE after %s", time.Since(t0))
+	t1 := time.Now()
+	if _, err := c.Act(ctx, ObservedAction(Action{Selector: "#terms", Description: "after restart", Method: "check"}), nil); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("restart and act: %s", time.Since(t1))
+	if !eval[bool](t, c, "document.getElementById('terms').checked") {
+		t.Fatal("not checked")
+	}
+	// And again while idle: stop, then call.
+	stopWorker(t, c.Browser())
+	time.Sleep(300 * time.Millisecond)
+	var title string
+	if err := c.ExperimentalBatch(ctx, "async (batch) => batch.page.title()", nil, &title, nil); err != nil || title != "Sign up" {
+		t.Fatal(err, title)
+	}
+}
+
+func TestACallInFlightWhenTheBrowserClosesFailsAtOnce(t *testing.T) {
+	ctx := context.Background()
+	b, err := LaunchLocalBrowser(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Create(ctx, CreateOptions{Browser: b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	open(t, c, "/form.html")
+	errc := make(chan error, 1)
+	go func() {
+		_, err := c.Act(ctx, ObservedAction(Action{Selector: "#never-there", Description: "x"}), &ActOptions{Timeout: 20 * time.Second})
+		errc <- err
+	}()
+	time.Sleep(200 * time.Millisecond)
+	t0 := time.Now()
+	b.Close()
+	select {
+	case err := <-errc:
+		if codeOf(err) != CodeBrowserClosed {
+			t.Fatalf("got %v", err)
+		}
+	case <-time.After(6 * time.Second):
+		t.Fatal("the call did not fail within 6 s")
+	}
+	if d := time.Since(t0); d > 6*time.Second {
+		t.Fatalf("took %s", d)
+	}
+	if _, err := c.Metrics(ctx); codeOf(err) != CodeBrowserClosed {
+		t.Fatalf("got %v", err)
+	}
+}
