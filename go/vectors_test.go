@@ -387,6 +387,7 @@ func TestVectorCalls(t *testing.T) {
 			if len(frames) != 1 || normalise(frames[0]) != c.Frame {
 				t.Fatalf("frames:\n got %q\nwant %q", frames, c.Frame)
 			}
+			checkRequestFrame(t, frames[0], false)
 			for path, want := range c.Checks {
 				var w any
 				json.Unmarshal(want, &w)
