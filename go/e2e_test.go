@@ -693,3 +693,28 @@ func TestACallInFlightWhenTheBrowserClosesFailsAtOnce(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+func TestTheEnginesLogLinesReachTheLoggingFunc(t *testing.T) {
+	ctx := context.Background()
+	var mu sync.Mutex
+	var lines []string
+	c := newClient(t, CreateOptions{Logging: &LoggingOptions{Level: "debug", Func: func(level, message string, data map[string]any) {
+		mu.Lock()
+		lines = append(lines, level+": "+message)
+		mu.Unlock()
+	}}})
+	open(t, c, "/form.html")
+	if _, err := c.Act(ctx, ActInstruction("click the Multi button"), nil); err != nil {
+		t.Fatal(err)
+	}
+	mu.Lock()
+	n := len(lines)
+	mu.Unlock()
+	if n == 0 {
+		t.Fatal("no log lines")
+	}
+	t.Logf("%d lines, e.g. %q", n, lines[0])
+	if _, err := Create(ctx, CreateOptions{Browser: browser(t), Logging: &LoggingOptions{Level: "loud"}}); codeOf(err) != CodeInvalidArgument {
+		t.Fatalf("got %v", err)
+	}
+}

@@ -463,5 +463,15 @@ func (l *extensionLink) close(reason *Error) {
 		_ = l.conn.sendTimeout(ctx, "Runtime.removeBinding", map[string]any{"name": l.binding}, sid, nil, 2*time.Second)
 		_ = l.conn.sendTimeout(ctx, "Target.detachFromTarget", map[string]any{"sessionId": sid}, "", nil, 2*time.Second)
 	}
-	l.peer.wg.Wait()
+	// The worker's calls still running (a Generate callback) saw their context cancelled;
+	// wait a little for them, not forever (a callback may ignore its context).
+	done := make(chan struct{})
+	go func() {
+		l.peer.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+	}
 }
