@@ -577,18 +577,29 @@ func (c *Client) operation(ctx context.Context, op string, params object, o opOp
 		}
 	}
 	c.mu.Unlock()
-	if err != nil && ctx.Err() != nil && !c.isClosed() {
+	if err != nil && ctx.Err() != nil {
 		// The caller gave up: stop the operation in the worker too (its model request included).
-		c.bg.Add(1)
-		go func() {
-			defer c.bg.Done()
-			cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-			defer cancel()
-			_, _ = c.link.call(cctx, "op.cancel", object{{"opId", opID}}, 5000)
-		}()
+		c.cancelOp(opID)
 		return nil, ctx.Err()
 	}
 	return r, err
+}
+
+// cancelOp tells the worker to stop an operation (op.cancel), in the background; Close waits
+// for it.
+func (c *Client) cancelOp(opID string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	c.bg.Add(1)
+	go func() {
+		defer c.bg.Done()
+		cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_, _ = c.link.call(cctx, "op.cancel", object{{"opId", opID}}, 5000)
+	}()
 }
 
 func checkCache(o *CacheOption) error {
@@ -883,8 +894,18 @@ func (c *Client) Goto(ctx context.Context, url string, opts *GotoOptions) (*Page
 	if po != nil {
 		params = append(params, kv{"options", po})
 	}
+	// A context that can be cancelled gets an opId, so cancelling it stops the navigation in
+	// the worker too (as the Node client's AbortSignal does).
+	opID := ""
+	if ctx.Done() != nil {
+		opID = uuid4()
+		params = append(params, kv{"opId", opID})
+	}
 	raw, err := c.call(ctx, "page.goto", params, t)
 	if err != nil {
+		if opID != "" && ctx.Err() != nil {
+			c.cancelOp(opID)
+		}
 		return nil, err
 	}
 	var p PageInfo

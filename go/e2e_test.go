@@ -36,6 +36,14 @@ func TestMain(m *testing.M) {
 	var srv *httptest.Server
 	srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Cache-Control", "no-store")
+		if r.URL.Path == "/slow" { // answers after 20 s, or never when the browser gives up
+			select {
+			case <-r.Context().Done():
+			case <-time.After(20 * time.Second):
+				fmt.Fprint(w, "<title>slow</title>")
+			}
+			return
+		}
 		if strings.HasSuffix(r.URL.Path, ".html") {
 			body, err := os.ReadFile(filepath.Join(pages, filepath.Clean("/"+r.URL.Path)))
 			if err != nil {
@@ -716,5 +724,29 @@ func TestTheEnginesLogLinesReachTheLoggingFunc(t *testing.T) {
 	t.Logf("%d lines, e.g. %q", n, lines[0])
 	if _, err := Create(ctx, CreateOptions{Browser: browser(t), Logging: &LoggingOptions{Level: "loud"}}); codeOf(err) != CodeInvalidArgument {
 		t.Fatalf("got %v", err)
+	}
+}
+
+func TestCancellingAGotoStopsTheNavigation(t *testing.T) {
+	c := newClient(t, CreateOptions{})
+	open(t, c, "/form.html")
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	t0 := time.Now()
+	_, err := c.Goto(ctx, origin+"/slow", nil)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("got %v", err)
+	}
+	if d := time.Since(t0); d > 2*time.Second {
+		t.Fatalf("took %s", d)
+	}
+	// The worker stopped it: the next navigation runs at once.
+	t1 := time.Now()
+	p, err := c.Goto(context.Background(), origin+"/form.html", nil)
+	if err != nil || p.Title != "Sign up" {
+		t.Fatal(err, p)
+	}
+	if d := time.Since(t1); d > 5*time.Second {
+		t.Fatalf("the next goto took %s", d)
 	}
 }
