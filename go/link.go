@@ -47,6 +47,12 @@ func extensionIDFromManifest(dir string) (string, error) {
 	return b.String(), nil
 }
 
+// restartOp is one restart of the worker: done closes when it ends, with err.
+type restartOp struct {
+	done chan struct{}
+	err  error
+}
+
 type linkState int
 
 const (
@@ -67,12 +73,11 @@ type extensionLink struct {
 	binding     string
 	peer        *rpcPeer
 
-	mu         sync.Mutex
-	sessionID  string
-	state      linkState
-	restart    chan struct{} // closed when a restart in progress ends
-	restartErr error
-	unlisten   func()
+	mu        sync.Mutex
+	sessionID string
+	state     linkState
+	restart   *restartOp // the restart in progress
+	unlisten  func()
 }
 
 func newTag() string {
@@ -329,32 +334,24 @@ func (l *extensionLink) ensureUp(ctx context.Context) error {
 		}
 		return newError(CodeClosed, "this connection is closed")
 	}
-	if l.restart == nil {
-		done := make(chan struct{})
-		l.restart = done
+	op := l.restart
+	if op == nil {
+		// One restart at a time; every caller waiting gets its result.
+		op = &restartOp{done: make(chan struct{})}
+		l.restart = op
 		state, sid := l.state, l.sessionID
-		l.mu.Unlock()
 		go func() {
-			err := l.doRestart(state, sid)
+			op.err = l.doRestart(state, sid)
 			l.mu.Lock()
-			l.restartErr = err
 			l.restart = nil
 			l.mu.Unlock()
-			close(done)
+			close(op.done)
 		}()
-		l.mu.Lock()
 	}
-	done := l.restart
 	l.mu.Unlock()
-	if done == nil {
-		return l.ensureUp(ctx)
-	}
 	select {
-	case <-done:
-		l.mu.Lock()
-		err := l.restartErr
-		l.mu.Unlock()
-		return err
+	case <-op.done:
+		return op.err
 	case <-ctx.Done():
 		return ctx.Err()
 	}
