@@ -547,32 +547,39 @@ func TestLaunchCloseRemovesTheProfileAndLaterCallsFail(t *testing.T) {
 	}
 }
 
-func TestConnectAttachesToARunningChromiumWithTheExtension(t *testing.T) {
-	ctx := context.Background()
+// chromiumWithPort starts Chromium by hand with a debugging port (as a person would), with or
+// without the extension; it is killed when the test ends.
+func chromiumWithPort(t *testing.T, extension bool) (*exec.Cmd, string) {
+	t.Helper()
 	profile := t.TempDir()
-	ext, _ := filepath.Abs(ExtensionDir())
-	cmd := exec.Command(findChromium(), "--headless", "--remote-debugging-port=0", "--user-data-dir="+profile, "--no-sandbox", "--disable-gpu", "--no-first-run",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync",
-		"--disable-extensions-except="+ext, "--load-extension="+ext, "about:blank")
+	args := []string{"--headless", "--remote-debugging-port=0", "--user-data-dir=" + profile, "--no-sandbox", "--disable-gpu", "--no-first-run",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync"}
+	if extension {
+		ext, _ := filepath.Abs(ExtensionDir())
+		args = append(args, "--disable-extensions-except="+ext, "--load-extension="+ext)
+	}
+	cmd := exec.Command(findChromium(), append(args, "about:blank")...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() {
+	t.Cleanup(func() {
 		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		cmd.Wait()
-	}()
-	var port string
+	})
 	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		if b, err := os.ReadFile(filepath.Join(profile, "DevToolsActivePort")); err == nil && len(strings.TrimSpace(string(b))) > 0 {
-			port = strings.Split(string(b), "\n")[0]
-			break
+			return cmd, "http://127.0.0.1:" + strings.Split(string(b), "\n")[0]
 		}
 	}
-	if port == "" {
-		t.Fatal("Chromium did not open its debugging port")
-	}
-	b, err := ConnectLocalBrowser(ctx, "http://127.0.0.1:"+port)
+	t.Fatal("Chromium did not open its debugging port")
+	return nil, ""
+}
+
+func TestConnectAttachesToARunningChromiumWithTheExtension(t *testing.T) {
+	ctx := context.Background()
+	cmd, url := chromiumWithPort(t, true)
+	b, err := ConnectLocalBrowser(ctx, url)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -748,5 +755,30 @@ func TestCancellingAGotoStopsTheNavigation(t *testing.T) {
 	}
 	if d := time.Since(t1); d > 5*time.Second {
 		t.Fatalf("the next goto took %s", d)
+	}
+}
+
+func TestConnectFailsAtOnceWithoutTheExtension(t *testing.T) {
+	_, url := chromiumWithPort(t, false)
+	t0 := time.Now()
+	_, err := ConnectLocalBrowser(context.Background(), url)
+	if codeOf(err) != CodeExtensionMissing {
+		t.Fatalf("got %v", err)
+	}
+	if d := time.Since(t0); d > 6*time.Second {
+		t.Fatalf("took %s", d)
+	}
+	if _, err := ConnectLocalBrowser(context.Background(), "http://127.0.0.1:1"); codeOf(err) != CodeBrowserClosed {
+		t.Fatalf("got %v", err)
+	}
+}
+
+func TestAChromiumThatDiesAtStartSaysWhy(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "chromium")
+	os.WriteFile(script, []byte("#!/bin/sh\necho 'this is not a browser' >&2\nexit 3\n"), 0o755)
+	_, err := LaunchLocalBrowser(context.Background(), &LaunchOptions{ExecutablePath: script})
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeBrowserClosed || !strings.Contains(e.Message, "this is not a browser") || !strings.Contains(e.Message, "exited during launch") {
+		t.Fatalf("got %v", err)
 	}
 }
