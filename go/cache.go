@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
 	"sync"
+	"time"
 )
 
 // CacheEntry is a recorded result the engine may replay.
@@ -155,4 +159,94 @@ func (s *MemoryStore) Invalidate(_ context.Context, key string) error {
 		}
 	}
 	return nil
+}
+
+// RemoteStore is the cache of a Deckhand service (`deckhand serve`) over HTTP, authenticated
+// with its API key; CreateOptions.APIKey and APIURL make one.
+type RemoteStore struct {
+	url    string
+	key    string
+	client *http.Client
+}
+
+// NewRemoteStore is a store at apiURL (the service's address) with apiKey.
+func NewRemoteStore(apiURL, apiKey string) *RemoteStore {
+	if !strings.HasSuffix(apiURL, "/") {
+		apiURL += "/"
+	}
+	return &RemoteStore{url: apiURL, key: apiKey, client: &http.Client{Timeout: 10 * time.Second}}
+}
+
+func (s *RemoteStore) post(ctx context.Context, path string, body, out any) error {
+	raw, err := marshalJS(body)
+	if err != nil {
+		return newError(CodeInternal, "%v", err)
+	}
+	req, err := http.NewRequestWithContext(ctx, "POST", s.url+path, bytes.NewReader(raw))
+	if err != nil {
+		return newError(CodeInvalidArgument, "bad cache service address %s: %v", s.url, err)
+	}
+	req.Header.Set("content-type", "application/json")
+	req.Header.Set("x-dh-api-key", s.key)
+	res, err := s.client.Do(req)
+	if err != nil {
+		return newError(CodeInternal, "the cache service at %s could not be reached: %v", s.url, err)
+	}
+	defer res.Body.Close()
+	text, _ := io.ReadAll(res.Body)
+	if res.StatusCode/100 != 2 {
+		msg := string(text)
+		var e struct {
+			Error struct {
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if json.Unmarshal(text, &e) == nil && e.Error.Message != "" {
+			msg = e.Error.Message
+		}
+		code := CodeInternal
+		if res.StatusCode == 401 {
+			code = CodeInvalidArgument
+		}
+		return newError(code, "the cache service answered %d: %s", res.StatusCode, msg)
+	}
+	var env struct {
+		Data json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(text, &env); err != nil {
+		return newError(CodeInternal, "the cache service answered something that is not JSON: %v", err)
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(env.Data, out); err != nil {
+		return newError(CodeInternal, "the cache service's answer to %s does not fit: %v", path, err)
+	}
+	return nil
+}
+
+// Lookup implements CacheStore.
+func (s *RemoteStore) Lookup(ctx context.Context, key, baseKey string) (*CacheLookup, error) {
+	var out CacheLookup
+	err := s.post(ctx, "v1/cache/lookup", object{{"key", key}, {"baseKey", baseKey}}, &out)
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Record implements CacheStore.
+func (s *RemoteStore) Record(ctx context.Context, r *CacheRecord) (int, error) {
+	var out struct {
+		Agree int `json:"agree"`
+	}
+	if err := s.post(ctx, "v1/cache/record", r, &out); err != nil {
+		return 0, err
+	}
+	return out.Agree, nil
+}
+
+// Invalidate implements CacheStore.
+func (s *RemoteStore) Invalidate(ctx context.Context, key string) error {
+	return s.post(ctx, "v1/cache/invalidate", object{{"key", key}}, nil)
 }

@@ -48,7 +48,7 @@ type TelemetryOptions struct{}
 type CreateOptions struct {
 	// Browser is from LaunchLocalBrowser or ConnectLocalBrowser (required; one client per handle).
 	Browser *Browser
-	// APIKey and APIURL name a Deckhand service (not in the Go client yet).
+	// APIKey and APIURL name a Deckhand service whose cache this client uses (RemoteStore).
 	APIKey, APIURL string
 	// Model is the default model (nil: a provider's default when its key is in the
 	// environment, else LocalModel).
@@ -133,7 +133,8 @@ func Create(ctx context.Context, o CreateOptions) (*Client, error) {
 		return nil, newError(CodeInvalidArgument, "APIKey and APIURL go together: give both to use a Deckhand service")
 	}
 	if o.APIKey != "" {
-		return nil, newError(CodeUnavailable, "a Deckhand service (APIKey, APIURL) is not in the Go client yet")
+		// The service's cache, on unless Cache says otherwise.
+		c.store, c.cacheOn = NewRemoteStore(o.APIURL, o.APIKey), true
 	}
 	if o.Cache != nil {
 		if o.Cache.Threshold < 0 {
@@ -142,10 +143,11 @@ func Create(ctx context.Context, o CreateOptions) (*Client, error) {
 		if o.Cache.Threshold > 0 {
 			c.threshold = o.Cache.Threshold
 		}
-		if o.Cache.Store == nil {
+		if o.Cache.Store != nil {
+			c.store = o.Cache.Store
+		} else if c.store == nil {
 			return nil, newError(CodeInvalidArgument, "CacheConfig.Store is required (NewMemoryStore() keeps entries in this process)")
 		}
-		c.store = o.Cache.Store
 		c.cacheOn = !o.Cache.Disabled
 	}
 	if o.Logging != nil && o.Logging.Level != "" {

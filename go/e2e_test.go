@@ -782,3 +782,76 @@ func TestAChromiumThatDiesAtStartSaysWhy(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+// fakeCacheService answers /v1/cache/* as the Deckhand service does, from a MemoryStore.
+func fakeCacheService(t *testing.T, key string) (*httptest.Server, *[]string) {
+	store := NewMemoryStore()
+	var mu sync.Mutex
+	var paths []string
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		paths = append(paths, r.URL.Path)
+		mu.Unlock()
+		if r.Header.Get("x-dh-api-key") != key {
+			w.WriteHeader(401)
+			fmt.Fprint(w, `{"error":{"code":"UNAUTHORIZED","message":"bad key"}}`)
+			return
+		}
+		var out any
+		var err error
+		switch r.URL.Path {
+		case "/v1/cache/lookup":
+			var p struct{ Key, BaseKey string }
+			json.NewDecoder(r.Body).Decode(&p)
+			out, err = store.Lookup(r.Context(), p.Key, p.BaseKey)
+		case "/v1/cache/record":
+			var p CacheRecord
+			json.NewDecoder(r.Body).Decode(&p)
+			var agree int
+			agree, err = store.Record(r.Context(), &p)
+			out = map[string]int{"agree": agree}
+		case "/v1/cache/invalidate":
+			var p struct{ Key string }
+			json.NewDecoder(r.Body).Decode(&p)
+			err = store.Invalidate(r.Context(), p.Key)
+		default:
+			http.NotFound(w, r)
+			return
+		}
+		if err != nil {
+			w.WriteHeader(500)
+			return
+		}
+		json.NewEncoder(w).Encode(map[string]any{"data": out})
+	}))
+	t.Cleanup(srv.Close)
+	return srv, &paths
+}
+
+func TestAPIKeyAndAPIURLUseTheServicesCache(t *testing.T) {
+	ctx := context.Background()
+	srv, paths := fakeCacheService(t, "dh-key")
+	calls := 0
+	gen := func(ctx context.Context, req *ModelRequest) (*ModelReply, error) {
+		calls++
+		return &ModelReply{Object: clickAnswer{Found: true, ElementID: elementID(t, req, "button", "Multi"), Method: "click", Arguments: []string{}, Description: "Multi"}}, nil
+	}
+	c := newClient(t, CreateOptions{Generate: gen, APIKey: "dh-key", APIURL: srv.URL})
+	open(t, c, "/form.html")
+	first, err := c.Act(ctx, ActInstruction("click the Multi button"), nil)
+	if err != nil || first.Metadata.Cache.Status != CacheMiss {
+		t.Fatal(err, first)
+	}
+	second, err := c.Act(ctx, ActInstruction("click the Multi button"), nil)
+	if err != nil || second.Metadata.Cache.Status != CacheHit || calls != 1 {
+		t.Fatalf("%v %+v calls=%d", err, second, calls)
+	}
+	if !strings.Contains(strings.Join(*paths, " "), "/v1/cache/record") {
+		t.Fatalf("paths %v", *paths)
+	}
+	// A wrong key: the service refuses, and the store says so.
+	_, err = NewRemoteStore(srv.URL, "wrong").Lookup(ctx, "k", "b")
+	if codeOf(err) != CodeInvalidArgument || !strings.Contains(err.Error(), "401") {
+		t.Fatalf("got %v", err)
+	}
+}
