@@ -100,6 +100,9 @@ func uuid4() string {
 // Int returns a pointer to n (for options such as CreateOptions.DOMSettleTimeoutMs).
 func Int(n int) *int { return &n }
 
+// String returns a pointer to s (for Observe's instruction).
+func String(s string) *string { return &s }
+
 // Bool returns a pointer to b.
 func Bool(b bool) *bool { return &b }
 
