@@ -9,6 +9,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"sync"
 	"time"
 )
@@ -25,7 +26,8 @@ type GenerateFunc func(ctx context.Context, req *ModelRequest) (*ModelReply, err
 
 // CacheConfig configures the result cache.
 type CacheConfig struct {
-	// Store keeps the entries (required; NewMemoryStore() for one process).
+	// Store keeps the entries (nil: the SQLite file $DECKHAND_HOME/cache.db, shared with the
+	// Node and Python clients; NewMemoryStore() keeps them in this process).
 	Store CacheStore
 	// Threshold is how many times the same result must be seen before it is replayed (default 1).
 	Threshold int
@@ -80,6 +82,7 @@ type Client struct {
 	cacheOn   bool
 	threshold int
 	selfHeal  bool
+	ownStore  *SqliteStore // opened by Create, closed by Close
 
 	mu        sync.Mutex
 	closed    bool
@@ -149,7 +152,11 @@ func Create(ctx context.Context, o CreateOptions) (*Client, error) {
 		if o.Cache.Store != nil {
 			c.store = o.Cache.Store
 		} else if c.store == nil {
-			return nil, newError(CodeInvalidArgument, "CacheConfig.Store is required (NewMemoryStore() keeps entries in this process)")
+			st, err := NewSqliteStore(filepath.Join(DeckhandHome(), "cache.db"))
+			if err != nil {
+				return nil, err
+			}
+			c.store, c.ownStore = st, st
 		}
 		c.cacheOn = !o.Cache.Disabled
 	}
@@ -162,10 +169,16 @@ func Create(ctx context.Context, o CreateOptions) (*Client, error) {
 	b.mu.Lock()
 	if b.claimedBy != nil {
 		b.mu.Unlock()
+		if c.ownStore != nil {
+			c.ownStore.Close()
+		}
 		return nil, newError(CodeAlreadyInUse, "this browser handle already backs a Deckhand client; close that client first or launch another browser")
 	}
 	if !b.Connected() {
 		b.mu.Unlock()
+		if c.ownStore != nil {
+			c.ownStore.Close()
+		}
 		return nil, newError(CodeBrowserClosed, "the browser is closed")
 	}
 	b.claimedBy = c
@@ -201,6 +214,9 @@ func (c *Client) Close() error {
 		}
 		c.mu.Unlock()
 		c.bg.Wait()
+		if c.ownStore != nil {
+			c.ownStore.Close()
+		}
 		c.browser.mu.Lock()
 		if c.browser.claimedBy == c {
 			c.browser.claimedBy = nil
