@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -831,9 +832,9 @@ func fakeCacheService(t *testing.T, key string) (*httptest.Server, *[]string) {
 func TestAPIKeyAndAPIURLUseTheServicesCache(t *testing.T) {
 	ctx := context.Background()
 	srv, paths := fakeCacheService(t, "dh-key")
-	calls := 0
+	var calls atomic.Int32
 	gen := func(ctx context.Context, req *ModelRequest) (*ModelReply, error) {
-		calls++
+		calls.Add(1)
 		return &ModelReply{Object: clickAnswer{Found: true, ElementID: elementID(t, req, "button", "Multi"), Method: "click", Arguments: []string{}, Description: "Multi"}}, nil
 	}
 	c := newClient(t, CreateOptions{Generate: gen, APIKey: "dh-key", APIURL: srv.URL})
@@ -843,8 +844,8 @@ func TestAPIKeyAndAPIURLUseTheServicesCache(t *testing.T) {
 		t.Fatal(err, first)
 	}
 	second, err := c.Act(ctx, ActInstruction("click the Multi button"), nil)
-	if err != nil || second.Metadata.Cache.Status != CacheHit || calls != 1 {
-		t.Fatalf("%v %+v calls=%d", err, second, calls)
+	if err != nil || second.Metadata.Cache.Status != CacheHit || calls.Load() != 1 {
+		t.Fatalf("%v %+v calls=%d", err, second, calls.Load())
 	}
 	if !strings.Contains(strings.Join(*paths, " "), "/v1/cache/record") {
 		t.Fatalf("paths %v", *paths)

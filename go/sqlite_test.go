@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -93,9 +94,9 @@ func TestTheDefaultCacheIsTheSqliteFileInDeckhandHome(t *testing.T) {
 	home := t.TempDir()
 	t.Setenv("DECKHAND_HOME", home)
 	ctx := context.Background()
-	calls := 0
+	var calls atomic.Int32
 	gen := func(ctx context.Context, req *ModelRequest) (*ModelReply, error) {
-		calls++
+		calls.Add(1)
 		return &ModelReply{Object: clickAnswer{Found: true, ElementID: elementID(t, req, "button", "Multi"), Method: "click", Arguments: []string{}, Description: "Multi"}}, nil
 	}
 	c := newClient(t, CreateOptions{Generate: gen, Cache: &CacheConfig{}})
@@ -106,8 +107,8 @@ func TestTheDefaultCacheIsTheSqliteFileInDeckhandHome(t *testing.T) {
 			t.Fatalf("act %d: %v %+v", i, err, r)
 		}
 	}
-	if calls != 1 {
-		t.Fatalf("the model was called %d times", calls)
+	if calls.Load() != 1 {
+		t.Fatalf("the model was called %d times", calls.Load())
 	}
 	if _, err := os.Stat(filepath.Join(home, "cache.db")); err != nil {
 		t.Fatal(err)
