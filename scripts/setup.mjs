@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // One-step setup for a fresh machine: npm packages, Debian's Chromium when no
 // Chromium is found, schemathesis for the HTTP service's OpenAPI check, the Python client
-// with its test dependencies (both in .venv/), then the extension and the Node library builds.
+// with its test dependencies (both in .venv/), the Go client's modules, then the extension and the
+// Node library builds.
 import { execSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -55,5 +56,12 @@ if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== wanted) {
     console.error('Could not install the Python client into .venv (pip install -e python[test]).');
     process.exit(1);
   }
+}
+// The Go client's modules (go/go.mod and go.sum pin them), from the Go module proxy.
+try {
+  run('cd go && go mod download');
+} catch {
+  console.error('Could not download the Go client\'s modules: install Go 1.24 or newer (https://go.dev/dl/) and run npm run setup again.');
+  process.exit(1);
 }
 run('npm run build');

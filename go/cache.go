@@ -1,0 +1,252 @@
+package deckhand
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"time"
+)
+
+// CacheEntry is a recorded result the engine may replay.
+type CacheEntry struct {
+	Key    string          `json:"key"`
+	Op     string          `json:"op"`
+	Result json.RawMessage `json:"result"`
+	Usage  json.RawMessage `json:"usage"`
+	Agree  int             `json:"agree"`
+}
+
+// CacheLookup answers a lookup: how often the key was asked for, its entry if any, and whether
+// the page changed under an entry recorded for the same instruction (baseKey).
+type CacheLookup struct {
+	Count       int         `json:"count"`
+	Entry       *CacheEntry `json:"entry"`
+	PageChanged bool        `json:"pageChanged"`
+}
+
+// CacheRecord is what the engine records.
+type CacheRecord struct {
+	Key     string          `json:"key"`
+	BaseKey string          `json:"baseKey"`
+	Op      string          `json:"op"`
+	Result  json.RawMessage `json:"result,omitempty"`
+	Usage   json.RawMessage `json:"usage"`
+	Replace bool            `json:"replace,omitempty"`
+}
+
+// CacheStore keeps the result cache on the client side; the engine's cache policy (lookups,
+// thresholds, replay, self-heal) asks it over cache.lookup, cache.record and cache.invalidate.
+type CacheStore interface {
+	Lookup(ctx context.Context, key, baseKey string) (*CacheLookup, error)
+	Record(ctx context.Context, r *CacheRecord) (agree int, err error)
+	Invalidate(ctx context.Context, key string) error
+}
+
+// NextAgree is the agreement after recording r over prev: the same result again adds one, a
+// different one starts over, a self-healed replacement keeps it (src/protocol/cache.ts).
+func NextAgree(prev *CacheEntry, r *CacheRecord) int {
+	if r.Replace {
+		if prev != nil && prev.Agree > 1 {
+			return prev.Agree
+		}
+		return 1
+	}
+	if prev != nil && sameJSON(prev.Result, r.Result) {
+		return prev.Agree + 1
+	}
+	return 1
+}
+
+func sameJSON(a, b json.RawMessage) bool {
+	var x, y bytes.Buffer
+	if json.Compact(&x, a) != nil || json.Compact(&y, b) != nil {
+		return bytes.Equal(a, b)
+	}
+	return bytes.Equal(x.Bytes(), y.Bytes())
+}
+
+type memEntry struct {
+	CacheEntry
+	baseKey string
+}
+
+// MemoryStore keeps the cache in this process (at most 10,000 entries, least recently used
+// dropped first).
+type MemoryStore struct {
+	mu      sync.Mutex
+	counts  map[string]int
+	entries map[string]*memEntry
+	order   []string
+	bases   map[string]bool
+	max     int
+}
+
+// NewMemoryStore makes an empty in-memory store.
+func NewMemoryStore() *MemoryStore {
+	return &MemoryStore{counts: map[string]int{}, entries: map[string]*memEntry{}, bases: map[string]bool{}, max: 10_000}
+}
+
+func (s *MemoryStore) touch(key string) {
+	for i, k := range s.order {
+		if k == key {
+			s.order = append(s.order[:i], s.order[i+1:]...)
+			break
+		}
+	}
+	s.order = append(s.order, key)
+}
+
+// Lookup implements CacheStore.
+func (s *MemoryStore) Lookup(_ context.Context, key, baseKey string) (*CacheLookup, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	e := s.entries[key]
+	count := s.counts[key] + 1
+	out := &CacheLookup{Count: count}
+	if e != nil {
+		s.counts[key] = count
+		s.touch(key)
+		c := e.CacheEntry
+		out.Entry = &c
+	} else {
+		out.PageChanged = s.bases[baseKey]
+	}
+	return out, nil
+}
+
+// Record implements CacheStore.
+func (s *MemoryStore) Record(_ context.Context, r *CacheRecord) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var prev *CacheEntry
+	if e := s.entries[r.Key]; e != nil {
+		prev = &e.CacheEntry
+	}
+	agree := NextAgree(prev, r)
+	result := r.Result
+	if result == nil {
+		result = json.RawMessage("null")
+	}
+	s.entries[r.Key] = &memEntry{CacheEntry: CacheEntry{Key: r.Key, Op: r.Op, Result: result, Usage: r.Usage, Agree: agree}, baseKey: r.BaseKey}
+	s.touch(r.Key)
+	if _, ok := s.counts[r.Key]; !ok {
+		s.counts[r.Key] = 1
+	}
+	s.bases[r.BaseKey] = true
+	for len(s.order) > s.max {
+		old := s.order[0]
+		s.order = s.order[1:]
+		delete(s.entries, old)
+		delete(s.counts, old)
+	}
+	return agree, nil
+}
+
+// Invalidate implements CacheStore.
+func (s *MemoryStore) Invalidate(_ context.Context, key string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	delete(s.entries, key)
+	delete(s.counts, key)
+	for i, k := range s.order {
+		if k == key {
+			s.order = append(s.order[:i], s.order[i+1:]...)
+			break
+		}
+	}
+	return nil
+}
+
+// RemoteStore is the cache of a Deckhand service (`deckhand serve`) over HTTP, authenticated
+// with its API key; CreateOptions.APIKey and APIURL make one.
+type RemoteStore struct {
+	url    string
+	key    string
+	client *http.Client
+}
+
+// NewRemoteStore is a store at apiURL (the service's address) with apiKey.
+func NewRemoteStore(apiURL, apiKey string) *RemoteStore {
+	if !strings.HasSuffix(apiURL, "/") {
+		apiURL += "/"
+	}
+	return &RemoteStore{url: apiURL, key: apiKey, client: &http.Client{Timeout: 10 * time.Second}}
+}
+
+func (s *RemoteStore) post(ctx context.Context, path string, body, out any) error {
+	raw, err := marshalJS(body)
+	if err != nil {
+		return newError(CodeInternal, "%v", err)
+	}
+	req, err := http.NewRequestWithContext(ctx, "POST", s.url+path, bytes.NewReader(raw))
+	if err != nil {
+		return newError(CodeInvalidArgument, "bad cache service address %s: %v", s.url, err)
+	}
+	req.Header.Set("content-type", "application/json")
+	req.Header.Set("x-dh-api-key", s.key)
+	res, err := s.client.Do(req)
+	if err != nil {
+		return newError(CodeInternal, "the cache service at %s could not be reached: %v", s.url, err)
+	}
+	defer res.Body.Close()
+	text, _ := io.ReadAll(res.Body)
+	if res.StatusCode/100 != 2 {
+		msg := string(text)
+		var e struct {
+			Error struct {
+				Message string `json:"message"`
+			} `json:"error"`
+		}
+		if json.Unmarshal(text, &e) == nil && e.Error.Message != "" {
+			msg = e.Error.Message
+		}
+		code := CodeInternal
+		if res.StatusCode == 401 {
+			code = CodeInvalidArgument
+		}
+		return newError(code, "the cache service answered %d: %s", res.StatusCode, msg)
+	}
+	var env struct {
+		Data json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(text, &env); err != nil {
+		return newError(CodeInternal, "the cache service answered something that is not JSON: %v", err)
+	}
+	if out == nil {
+		return nil
+	}
+	if err := json.Unmarshal(env.Data, out); err != nil {
+		return newError(CodeInternal, "the cache service's answer to %s does not fit: %v", path, err)
+	}
+	return nil
+}
+
+// Lookup implements CacheStore.
+func (s *RemoteStore) Lookup(ctx context.Context, key, baseKey string) (*CacheLookup, error) {
+	var out CacheLookup
+	err := s.post(ctx, "v1/cache/lookup", object{{"key", key}, {"baseKey", baseKey}}, &out)
+	if err != nil {
+		return nil, err
+	}
+	return &out, nil
+}
+
+// Record implements CacheStore.
+func (s *RemoteStore) Record(ctx context.Context, r *CacheRecord) (int, error) {
+	var out struct {
+		Agree int `json:"agree"`
+	}
+	if err := s.post(ctx, "v1/cache/record", r, &out); err != nil {
+		return 0, err
+	}
+	return out.Agree, nil
+}
+
+// Invalidate implements CacheStore.
+func (s *RemoteStore) Invalidate(ctx context.Context, key string) error {
+	return s.post(ctx, "v1/cache/invalidate", object{{"key", key}}, nil)
+}

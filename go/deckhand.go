@@ -1,0 +1,937 @@
+// Package deckhand drives the Deckhand browser-automation runtime from Go: Chromium with the
+// Deckhand extension, whose service worker hosts the engine, reached over CDP with the same
+// RPC protocol as the Node and Python clients (the worker's calls to the client included).
+package deckhand
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"sync"
+	"time"
+)
+
+const (
+	modelOperationTimeoutMs = 120_000
+	defaultBatchTimeout     = 30 * time.Second
+)
+
+// GenerateFunc is a generation callback used as the model: the engine sends it a request and
+// it returns an object that fits req.Schema (with the token usage, if known). ctx ends when the
+// request's own deadline passes or the client closes.
+type GenerateFunc func(ctx context.Context, req *ModelRequest) (*ModelReply, error)
+
+// CacheConfig configures the result cache.
+type CacheConfig struct {
+	// Store keeps the entries (nil: the SQLite file $DECKHAND_HOME/cache.db, shared with the
+	// Node and Python clients; NewMemoryStore() keeps them in this process).
+	Store CacheStore
+	// Threshold is how many times the same result must be seen before it is replayed (default 1).
+	Threshold int
+	// Disabled keeps the store but makes lookups opt-in per call (ActOptions.Cache).
+	Disabled bool
+}
+
+// LoggingOptions receive the engine's log lines.
+type LoggingOptions struct {
+	// Level is the least level passed on: "debug", "info" (default), "warn" or "error".
+	Level string
+	// Func gets each line.
+	Func func(level, message string, data map[string]any)
+}
+
+// TelemetryOptions is reserved for OpenTelemetry spans (not in the Go client yet: must be nil).
+type TelemetryOptions struct{}
+
+// CreateOptions configure Create.
+type CreateOptions struct {
+	// Browser is from LaunchLocalBrowser or ConnectLocalBrowser (required; one client per handle).
+	Browser *Browser
+	// APIKey and APIURL name a Deckhand service whose cache this client uses (RemoteStore).
+	APIKey, APIURL string
+	// Model is the default model (nil: a provider's default when its key is in the
+	// environment, else LocalModel).
+	Model *ModelConfig
+	// Generate is a generation callback used as the model instead of Model.
+	Generate GenerateFunc
+	// SystemPrompt is added to every model request.
+	SystemPrompt string
+	// SelfHeal lets a cached action be healed when the page changed (default true).
+	SelfHeal *bool
+	// DOMSettleTimeoutMs is how long operations wait for the DOM to settle (nil: the engine's default).
+	DOMSettleTimeoutMs *int
+	// Cache configures the result cache (nil: no cache).
+	Cache *CacheConfig
+	// Logging receives the engine's log lines.
+	Logging *LoggingOptions
+	// Telemetry is reserved (must be nil).
+	Telemetry *TelemetryOptions
+}
+
+// Client drives the extension's engine. Make one with Create.
+type Client struct {
+	browser   *Browser
+	link      *extensionLink
+	o         CreateOptions
+	model     *resolvedModel // nil: resolved per call from o.Model
+	callback  string
+	store     CacheStore
+	cacheOn   bool
+	threshold int
+	selfHeal  bool
+	ownStore  *SqliteStore // opened by Create, closed by Close
+
+	mu        sync.Mutex
+	closed    bool
+	closeOnce sync.Once
+	bg        sync.WaitGroup
+	ops       int                              // operations in flight
+	gens      map[*context.CancelFunc]struct{} // Generate calls in flight
+}
+
+func uuid4() string {
+	b := make([]byte, 16)
+	rand.Read(b)
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
+
+// Int returns a pointer to n (for options such as CreateOptions.DOMSettleTimeoutMs).
+func Int(n int) *int { return &n }
+
+// String returns a pointer to s (for Observe's instruction).
+func String(s string) *string { return &s }
+
+// Bool returns a pointer to b.
+func Bool(b bool) *bool { return &b }
+
+// Create makes a client on a browser handle and checks the engine answers.
+func Create(ctx context.Context, o CreateOptions) (*Client, error) {
+	if o.Browser == nil {
+		return nil, newError(CodeInvalidArgument, "Create needs CreateOptions.Browser from LaunchLocalBrowser or ConnectLocalBrowser")
+	}
+	if o.Telemetry != nil {
+		return nil, newError(CodeUnavailable, "telemetry is not in the Go client yet")
+	}
+	c := &Client{browser: o.Browser, link: o.Browser.link, o: o, threshold: 1, selfHeal: true, gens: map[*context.CancelFunc]struct{}{}}
+	if o.Generate != nil {
+		if o.Model != nil {
+			return nil, newError(CodeInvalidArgument, "give Model or Generate, not both")
+		}
+		c.callback = uuid4()
+		c.model = &resolvedModel{Kind: "callback", Name: callbackName(o.Generate), CallbackID: c.callback}
+	} else if o.Model != nil {
+		if _, err := resolveModel(o.Model); err != nil {
+			return nil, err
+		}
+	}
+	if o.DOMSettleTimeoutMs != nil && (*o.DOMSettleTimeoutMs < 0 || *o.DOMSettleTimeoutMs > maxTimeoutMs) {
+		return nil, newError(CodeInvalidArgument, "DOMSettleTimeoutMs must be a whole number of milliseconds from 0 to %d (10 minutes), got %d", maxTimeoutMs, *o.DOMSettleTimeoutMs)
+	}
+	if o.SelfHeal != nil {
+		c.selfHeal = *o.SelfHeal
+	}
+	if (o.APIKey == "") != (o.APIURL == "") {
+		return nil, newError(CodeInvalidArgument, "APIKey and APIURL go together: give both to use a Deckhand service")
+	}
+	if o.APIKey != "" {
+		// The service's cache, on unless Cache says otherwise.
+		c.store, c.cacheOn = NewRemoteStore(o.APIURL, o.APIKey), true
+	}
+	if o.Cache != nil {
+		if o.Cache.Threshold < 0 {
+			return nil, newError(CodeInvalidArgument, "the cache threshold must be a positive integer, got %d", o.Cache.Threshold)
+		}
+		if o.Cache.Threshold > 0 {
+			c.threshold = o.Cache.Threshold
+		}
+		if o.Cache.Store != nil {
+			c.store = o.Cache.Store
+		} else if c.store == nil {
+			st, err := NewSqliteStore(filepath.Join(DeckhandHome(), "cache.db"))
+			if err != nil {
+				return nil, err
+			}
+			c.store, c.ownStore = st, st
+		}
+		c.cacheOn = !o.Cache.Disabled
+	}
+	if o.Logging != nil && o.Logging.Level != "" {
+		if _, ok := logLevels[o.Logging.Level]; !ok {
+			return nil, newError(CodeInvalidArgument, "the logging level must be debug, info, warn or error, got '%s'", o.Logging.Level)
+		}
+	}
+	b := o.Browser
+	b.mu.Lock()
+	if b.claimedBy != nil {
+		b.mu.Unlock()
+		if c.ownStore != nil {
+			c.ownStore.Close()
+		}
+		return nil, newError(CodeAlreadyInUse, "this browser handle already backs a Deckhand client; close that client first or launch another browser")
+	}
+	if !b.Connected() {
+		b.mu.Unlock()
+		if c.ownStore != nil {
+			c.ownStore.Close()
+		}
+		return nil, newError(CodeBrowserClosed, "the browser is closed")
+	}
+	b.claimedBy = c
+	b.mu.Unlock()
+	c.serve()
+	if _, err := c.call(ctx, "engine.ping", struct{}{}, 0); err != nil {
+		c.Close()
+		return nil, err
+	}
+	return c, nil
+}
+
+var logLevels = map[string]int{"debug": 0, "info": 1, "warn": 2, "error": 3}
+
+// Browser is the handle this client uses.
+func (c *Client) Browser() *Browser { return c.browser }
+
+// Initialized reports whether the client is open (created and not closed).
+func (c *Client) Initialized() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return !c.closed
+}
+
+// Close releases the client (the browser stays open). It runs once; later calls return the
+// first call's result.
+func (c *Client) Close() error {
+	c.closeOnce.Do(func() {
+		c.mu.Lock()
+		c.closed = true
+		for f := range c.gens {
+			(*f)()
+		}
+		c.mu.Unlock()
+		c.bg.Wait()
+		if c.ownStore != nil {
+			c.ownStore.Close()
+		}
+		c.browser.mu.Lock()
+		if c.browser.claimedBy == c {
+			c.browser.claimedBy = nil
+		}
+		c.browser.mu.Unlock()
+	})
+	return nil
+}
+
+func (c *Client) isClosed() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.closed
+}
+
+func (c *Client) call(ctx context.Context, method string, params any, opMs int64) (json.RawMessage, error) {
+	if c.isClosed() {
+		return nil, newError(CodeClosed, "cannot call %s: this Deckhand client is closed", method)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return c.link.call(ctx, method, params, opMs)
+}
+
+// -- the worker's calls to this client --------------------------------------------------------
+
+func (c *Client) serve() {
+	l := c.link
+	store := func() (CacheStore, error) {
+		if c.store == nil {
+			return nil, newError(CodeInvalidArgument, "this client has no cache store")
+		}
+		return c.store, nil
+	}
+	l.peer.handle("cache.lookup", func(ctx context.Context, p json.RawMessage) (any, error) {
+		s, err := store()
+		if err != nil {
+			return nil, err
+		}
+		var req struct {
+			Key     string `json:"key"`
+			BaseKey string `json:"baseKey"`
+		}
+		if err := json.Unmarshal(p, &req); err != nil || req.Key == "" {
+			return nil, newError(CodeInvalidArgument, "invalid cache.lookup parameters")
+		}
+		return s.Lookup(ctx, req.Key, req.BaseKey)
+	})
+	l.peer.handle("cache.record", func(ctx context.Context, p json.RawMessage) (any, error) {
+		s, err := store()
+		if err != nil {
+			return nil, err
+		}
+		var req CacheRecord
+		if err := json.Unmarshal(p, &req); err != nil || req.Key == "" {
+			return nil, newError(CodeInvalidArgument, "invalid cache.record parameters")
+		}
+		agree, err := s.Record(ctx, &req)
+		if err != nil {
+			return nil, err
+		}
+		return struct {
+			Agree int `json:"agree"`
+		}{agree}, nil
+	})
+	l.peer.handle("cache.invalidate", func(ctx context.Context, p json.RawMessage) (any, error) {
+		s, err := store()
+		if err != nil {
+			return nil, err
+		}
+		var req struct {
+			Key string `json:"key"`
+		}
+		if err := json.Unmarshal(p, &req); err != nil {
+			return nil, newError(CodeInvalidArgument, "invalid cache.invalidate parameters")
+		}
+		return nil, s.Invalidate(ctx, req.Key)
+	})
+	l.peer.handle("model.generate", c.generate)
+	l.peer.handle("tool.call", func(_ context.Context, p json.RawMessage) (any, error) {
+		var req struct {
+			Name string `json:"name"`
+		}
+		_ = json.Unmarshal(p, &req)
+		return nil, newError(CodeInvalidArgument, "no tool '%s' is registered with this client", req.Name)
+	})
+	l.peer.handle("log", func(_ context.Context, p json.RawMessage) (any, error) {
+		var req struct {
+			Level   string         `json:"level"`
+			Message string         `json:"message"`
+			Data    map[string]any `json:"data"`
+		}
+		if err := json.Unmarshal(p, &req); err != nil {
+			return nil, newError(CodeInvalidArgument, "invalid log parameters: %v", err)
+		}
+		if lg := c.o.Logging; lg != nil && lg.Func != nil {
+			min := lg.Level
+			if min == "" {
+				min = "info"
+			}
+			if logLevels[req.Level] >= logLevels[min] {
+				lg.Func(req.Level, req.Message, req.Data)
+			}
+		}
+		return nil, nil
+	})
+}
+
+func (c *Client) generate(ctx context.Context, p json.RawMessage) (any, error) {
+	var params struct {
+		CallbackID string          `json:"callbackId"`
+		Request    json.RawMessage `json:"request"`
+	}
+	if err := json.Unmarshal(p, &params); err != nil {
+		return nil, newError(CodeInvalidArgument, "invalid model.generate parameters: %v", err)
+	}
+	if c.callback == "" || params.CallbackID != c.callback || c.isClosed() {
+		return nil, newError(CodeNoModelConfigured, "the callback model is no longer registered with this client")
+	}
+	var req ModelRequest
+	if err := json.Unmarshal(params.Request, &req); err != nil {
+		return nil, newError(CodeInvalidArgument, "invalid model.generate parameters: %v", err)
+	}
+	if req.TimeoutMs > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(req.TimeoutMs)*time.Millisecond)
+		defer cancel()
+	}
+	// The callback's ctx also ends when the caller abandons the operation it serves.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	c.mu.Lock()
+	c.gens[&cancel] = struct{}{}
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		delete(c.gens, &cancel)
+		c.mu.Unlock()
+	}()
+	reply, err := c.o.Generate(ctx, &req)
+	if err != nil {
+		return nil, err
+	}
+	if reply == nil {
+		return nil, newError(CodeInvalidArgument, "the generation callback must return a *ModelReply ({Object, Usage})")
+	}
+	return reply, nil
+}
+
+// -- operations ---------------------------------------------------------------------------------
+
+// CacheOption is a per-call cache setting: CacheEnabled(false) skips the lookup,
+// CacheEnabled(true) looks up even when the instance's cache is off by default, and
+// CacheWithThreshold(n) also sets the threshold.
+type CacheOption struct {
+	enabled   bool
+	threshold int
+	set       bool // threshold given
+}
+
+// CacheEnabled turns the cache on or off for one call.
+func CacheEnabled(on bool) *CacheOption { return &CacheOption{enabled: on} }
+
+// CacheWithThreshold uses the cache with threshold n (a positive integer) for one call.
+func CacheWithThreshold(n int) *CacheOption {
+	return &CacheOption{enabled: true, threshold: n, set: true}
+}
+
+// ActInput is what Act does: ActInstruction(text) or ObservedAction(action).
+type ActInput interface{ actInput() any }
+
+// ActInstruction is an instruction the model carries out (or the cache replays).
+type ActInstruction string
+
+func (s ActInstruction) actInput() any { return string(s) }
+
+type observedAction struct{ a Action }
+
+func (o observedAction) actInput() any { return o.a }
+
+// ObservedAction runs an Action deterministically: no model, no cache.
+func ObservedAction(a Action) ActInput { return observedAction{a} }
+
+// ActOptions configure Act (nil for defaults).
+type ActOptions struct {
+	Cache          *CacheOption
+	IgnoreLocators []LocatorSpec
+	Locator        *LocatorSpec
+	Model          *ModelConfig
+	Timeout        time.Duration
+	Variables      map[string]Variable
+	// Page is the page id to act on (nil: the active page).
+	Page               *int
+	DOMSettleTimeoutMs *int
+}
+
+// ObserveOptions configure Observe (nil for defaults).
+type ObserveOptions = ActOptions
+
+// ExtractOptions configure Extract (nil for defaults).
+type ExtractOptions struct {
+	Cache              *CacheOption
+	IgnoreLocators     []LocatorSpec
+	Locator            *LocatorSpec
+	Model              *ModelConfig
+	Timeout            time.Duration
+	Variables          map[string]Variable
+	Page               *int
+	DOMSettleTimeoutMs *int
+	// Screenshot sends a screenshot of the page with the request.
+	Screenshot bool
+	// Iframes includes the content of iframes.
+	Iframes bool
+}
+
+// timeoutMs checks a caller's duration: a whole number of milliseconds up to 10 minutes.
+func timeoutMs(what string, d time.Duration) (int64, error) {
+	if d == 0 {
+		return 0, nil
+	}
+	if d < time.Millisecond || d > maxTimeoutMs*time.Millisecond || d%time.Millisecond != 0 {
+		return 0, newError(CodeInvalidArgument, "%s must be a whole number of milliseconds from 1 to %d (10 minutes), got %s", what, maxTimeoutMs, d)
+	}
+	return d.Milliseconds(), nil
+}
+
+type opOptions struct {
+	cache          *CacheOption
+	ignoreLocators []LocatorSpec
+	locator        *LocatorSpec
+	model          *ModelConfig
+	timeout        time.Duration
+	variables      map[string]Variable
+	page           *int
+	settle         *int
+	screenshot     bool
+	iframes        bool
+}
+
+// kv is one member of an object written in a fixed order.
+type kv struct {
+	k string
+	v any
+}
+
+type object []kv
+
+func (o object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range o {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := marshalJS(m.k)
+		b.Write(k)
+		b.WriteByte(':')
+		v, err := marshalJS(m.v)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+func (c *Client) cacheBase(threshold int) object {
+	if c.store == nil {
+		return nil
+	}
+	if threshold == 0 {
+		threshold = c.threshold
+	}
+	return object{{"threshold", threshold}, {"selfHeal", c.selfHeal}, {"store", "caller"}}
+}
+
+func (c *Client) defaultModel(per *ModelConfig) (*resolvedModel, error) {
+	if per != nil {
+		return resolveModel(per)
+	}
+	if c.model != nil {
+		return c.model, nil
+	}
+	return resolveModel(c.o.Model)
+}
+
+func (c *Client) operation(ctx context.Context, op string, params object, o opOptions, needsModel bool) (json.RawMessage, error) {
+	t, err := timeoutMs(op+": timeout", o.timeout)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkCache(o.cache); err != nil {
+		return nil, err
+	}
+	if o.settle != nil && (*o.settle < 0 || *o.settle > maxTimeoutMs) {
+		return nil, newError(CodeInvalidArgument, "DOMSettleTimeoutMs must be from 0 to %d, got %d", maxTimeoutMs, *o.settle)
+	}
+	if o.page != nil && *o.page < 0 {
+		return nil, newError(CodeInvalidArgument, "a page id is a whole number from 0, got %d", *o.page)
+	}
+	if o.locator != nil {
+		if err := checkLocator(*o.locator); err != nil {
+			return nil, err
+		}
+	}
+	for _, l := range o.ignoreLocators {
+		if err := checkLocator(l); err != nil {
+			return nil, err
+		}
+	}
+	var model *resolvedModel
+	if needsModel {
+		if model, err = c.defaultModel(o.model); err != nil {
+			return nil, err
+		}
+	}
+	opID := uuid4()
+	var w object
+	if t > 0 {
+		w = append(w, kv{"timeout", t})
+	}
+	if o.variables != nil {
+		w = append(w, kv{"variables", o.variables})
+	}
+	if o.screenshot {
+		w = append(w, kv{"screenshot", true})
+	}
+	if o.settle != nil {
+		w = append(w, kv{"domSettleTimeoutMs", *o.settle})
+	}
+	if o.iframes {
+		w = append(w, kv{"iframes", true})
+	}
+	w = append(w, kv{"opId", opID})
+	wanted := c.cacheOn
+	threshold := 0
+	if o.cache != nil {
+		wanted = o.cache.enabled
+		threshold = o.cache.threshold
+	}
+	if base := c.cacheBase(threshold); base != nil && wanted && needsModel {
+		w = append(w, kv{"cache", base})
+	}
+	if model != nil {
+		w = append(w, kv{"model", model})
+	}
+	if c.o.SystemPrompt != "" {
+		w = append(w, kv{"systemPrompt", c.o.SystemPrompt})
+	}
+	if o.settle == nil && c.o.DOMSettleTimeoutMs != nil {
+		w = append(w, kv{"domSettleTimeoutMs", *c.o.DOMSettleTimeoutMs})
+	}
+	if o.page != nil {
+		w = append(w, kv{"page", *o.page})
+	}
+	if o.locator != nil {
+		w = append(w, kv{"locator", o.locator})
+	}
+	if o.ignoreLocators != nil {
+		w = append(w, kv{"ignoreLocators", o.ignoreLocators})
+	}
+	params = append(params, kv{"options", w})
+	deadline := t
+	if deadline == 0 && needsModel {
+		deadline = modelOperationTimeoutMs
+	}
+	c.mu.Lock()
+	c.ops++
+	c.mu.Unlock()
+	r, err := c.call(ctx, op, params, deadline)
+	c.mu.Lock()
+	c.ops--
+	if err != nil && ctx.Err() != nil && c.ops == 0 {
+		// No other operation is running: the Generate calls in flight served this one.
+		for f := range c.gens {
+			(*f)()
+		}
+	}
+	c.mu.Unlock()
+	if err != nil && ctx.Err() != nil {
+		// The caller gave up: stop the operation in the worker too (its model request included).
+		c.cancelOp(opID)
+		return nil, ctx.Err()
+	}
+	return r, err
+}
+
+// cancelOp tells the worker to stop an operation (op.cancel), in the background; Close waits
+// for it.
+func (c *Client) cancelOp(opID string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.closed {
+		return
+	}
+	c.bg.Add(1)
+	go func() {
+		defer c.bg.Done()
+		cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_, _ = c.link.call(cctx, "op.cancel", object{{"opId", opID}}, 5000)
+	}()
+}
+
+func checkCache(o *CacheOption) error {
+	if o != nil && o.set && o.threshold < 1 {
+		return newError(CodeInvalidArgument, "invalid cache option: CacheWithThreshold(%d) (the threshold must be a positive integer)", o.threshold)
+	}
+	return nil
+}
+
+func checkLocator(l LocatorSpec) error {
+	if len(bytes.TrimSpace([]byte(l.Selector))) == 0 {
+		return newError(CodeInvalidSelector, "a locator needs a selector")
+	}
+	if l.Nth != nil && *l.Nth < 0 {
+		return newError(CodeInvalidArgument, "a locator's nth must be 0 or more, got %d", *l.Nth)
+	}
+	return nil
+}
+
+func decodeAnswer(method string, raw json.RawMessage, out any, check func() error) error {
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	if err := dec.Decode(out); err != nil {
+		return newError(CodeProtocolError, "invalid answer to '%s': %v", method, err)
+	}
+	if check != nil {
+		if err := check(); err != nil {
+			return newError(CodeProtocolError, "invalid answer to '%s': %v", method, err)
+		}
+	}
+	return nil
+}
+
+func checkMetadata(m *ResultMetadata) error {
+	switch m.Cache.Status {
+	case CacheHit, CacheMiss, CacheDisabled:
+		return nil
+	}
+	return fmt.Errorf("metadata.cache.status: '%s' is not HIT, MISS or DISABLED", m.Cache.Status)
+}
+
+func actOptions(o *ActOptions) opOptions {
+	if o == nil {
+		return opOptions{}
+	}
+	return opOptions{cache: o.Cache, ignoreLocators: o.IgnoreLocators, locator: o.Locator, model: o.Model, timeout: o.Timeout, variables: o.Variables, page: o.Page, settle: o.DOMSettleTimeoutMs}
+}
+
+// Act does one thing on the page: an ObservedAction runs deterministically (no model); an
+// ActInstruction is carried out by the model (or replayed from the cache).
+func (c *Client) Act(ctx context.Context, input ActInput, opts *ActOptions) (*ActResult, error) {
+	if input == nil {
+		return nil, newError(CodeInvalidArgument, "Act takes ActInstruction(text) or ObservedAction(action)")
+	}
+	o := actOptions(opts)
+	var raw json.RawMessage
+	var err error
+	switch x := input.(type) {
+	case ActInstruction:
+		if x == "" {
+			return nil, newError(CodeInvalidArgument, "act: the instruction must not be empty")
+		}
+		raw, err = c.operation(ctx, "act", object{{"input", string(x)}}, o, true)
+	case observedAction:
+		if x.a.Selector == "" {
+			return nil, newError(CodeInvalidSelector, "an Action needs a selector")
+		}
+		if err := checkCache(o.cache); err != nil {
+			return nil, err
+		}
+		o.cache, o.model = nil, nil
+		raw, err = c.operation(ctx, "act", object{{"input", x.a}}, o, false)
+	default:
+		return nil, newError(CodeInvalidArgument, "Act takes ActInstruction(text) or ObservedAction(action)")
+	}
+	if err != nil {
+		return nil, err
+	}
+	var r ActResult
+	if err := decodeAnswer("act", raw, &r, func() error { return checkMetadata(&r.Metadata) }); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Observe finds elements that match the instruction (nil: the page's main controls), as
+// Actions Act can run.
+func (c *Client) Observe(ctx context.Context, instruction *string, opts *ObserveOptions) (*ObserveResult, error) {
+	params := object{}
+	if instruction != nil {
+		params = append(params, kv{"instruction", *instruction})
+	}
+	raw, err := c.operation(ctx, "observe", params, actOptions(opts), true)
+	if err != nil {
+		return nil, err
+	}
+	var r ObserveResult
+	if err := decodeAnswer("observe", raw, &r, func() error { return checkMetadata(&r.Metadata) }); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Extract reads data from the page into a T: its JSON Schema is derived from T (see
+// SchemaOf). An instruction of "" sends none. With T = json.RawMessage no schema is sent and
+// the engine returns {"extraction": text}.
+func Extract[T any](ctx context.Context, c *Client, instruction string, opts *ExtractOptions) (*ExtractResult[T], error) {
+	if c == nil {
+		return nil, newError(CodeInvalidArgument, "Extract needs a client")
+	}
+	schema, err := SchemaOf[T]()
+	if err != nil {
+		return nil, err
+	}
+	params := object{}
+	if instruction != "" {
+		params = append(params, kv{"instruction", instruction})
+	}
+	if schema != nil {
+		params = append(params, kv{"schema", schema})
+	}
+	var o opOptions
+	if opts != nil {
+		o = opOptions{cache: opts.Cache, ignoreLocators: opts.IgnoreLocators, locator: opts.Locator, model: opts.Model, timeout: opts.Timeout,
+			variables: opts.Variables, page: opts.Page, settle: opts.DOMSettleTimeoutMs, screenshot: opts.Screenshot, iframes: opts.Iframes}
+	}
+	raw, err := c.operation(ctx, "extract", params, o, true)
+	if err != nil {
+		return nil, err
+	}
+	var w struct {
+		Data     json.RawMessage `json:"data"`
+		Metadata ResultMetadata  `json:"metadata"`
+	}
+	if err := decodeAnswer("extract", raw, &w, func() error { return checkMetadata(&w.Metadata) }); err != nil {
+		return nil, err
+	}
+	r := &ExtractResult[T]{Metadata: w.Metadata}
+	if len(w.Data) > 0 {
+		if err := json.Unmarshal(w.Data, &r.Data); err != nil {
+			return nil, newError(CodeModelOutputInvalid, "the extracted data does not fit the schema: %v", err)
+		}
+	}
+	return r, nil
+}
+
+// Metrics are the instance's counters.
+func (c *Client) Metrics(ctx context.Context) (*Metrics, error) {
+	raw, err := c.call(ctx, "metrics", struct{}{}, 0)
+	if err != nil {
+		return nil, err
+	}
+	var m Metrics
+	if err := decodeAnswer("metrics", raw, &m, nil); err != nil {
+		return nil, err
+	}
+	return &m, nil
+}
+
+// BatchOptions configure ExperimentalBatch (nil for defaults).
+type BatchOptions struct {
+	// Timeout bounds the batch (default 30 s, at most 10 minutes).
+	Timeout time.Duration
+	// Page is the page the callback's batch.page is (nil: the active page).
+	Page *int
+}
+
+// ExperimentalBatch runs a trusted, self-contained JavaScript callback
+// `async (batch, input) => ...` inside the extension's worker. input must be JSON (nil: the
+// callback gets undefined; json.RawMessage("null") gives null). When result is a non-nil
+// pointer it receives the callback's value decoded from JSON (undefined decodes as null).
+func (c *Client) ExperimentalBatch(ctx context.Context, source string, input any, result any, opts *BatchOptions) error {
+	if len(bytes.TrimSpace([]byte(source))) == 0 {
+		return newError(CodeInvalidArgument, "ExperimentalBatch needs the JavaScript source of a function, e.g. 'async (batch, input) => ...'")
+	}
+	o := BatchOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	if o.Timeout == 0 {
+		o.Timeout = defaultBatchTimeout
+	}
+	t, err := timeoutMs("the batch timeout", o.Timeout)
+	if err != nil {
+		return err
+	}
+	params := object{{"source", source}, {"hasInput", input != nil}}
+	if input != nil {
+		in, err := marshalJS(input)
+		if err != nil {
+			return newError(CodeInvalidArgument, "the batch input must be JSON-serialisable: %v", err)
+		}
+		params = append(params, kv{"input", json.RawMessage(in)})
+	}
+	if o.Page != nil {
+		if *o.Page < 0 {
+			return newError(CodeInvalidArgument, "a page id is a whole number from 0, got %d", *o.Page)
+		}
+		params = append(params, kv{"page", *o.Page})
+	}
+	model, err := c.defaultModel(nil)
+	if err != nil {
+		return err
+	}
+	defaults := object{{"model", model}}
+	if base := c.cacheBase(0); base != nil {
+		defaults = append(defaults, kv{"cache", base})
+	}
+	if c.o.SystemPrompt != "" {
+		defaults = append(defaults, kv{"systemPrompt", c.o.SystemPrompt})
+	}
+	if c.o.DOMSettleTimeoutMs != nil {
+		defaults = append(defaults, kv{"domSettleTimeoutMs", *c.o.DOMSettleTimeoutMs})
+	}
+	params = append(params, kv{"timeout", t}, kv{"defaults", defaults}, kv{"cacheByDefault", c.cacheOn})
+	raw, err := c.call(ctx, "batch.run", params, t+10_000)
+	if err != nil {
+		return err
+	}
+	var r struct {
+		HasValue *bool           `json:"hasValue"`
+		Value    json.RawMessage `json:"value"`
+	}
+	if err := decodeAnswer("batch.run", raw, &r, func() error {
+		if r.HasValue == nil {
+			return fmt.Errorf("hasValue is missing")
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	if result == nil {
+		return nil
+	}
+	value := json.RawMessage("null")
+	if *r.HasValue && len(r.Value) > 0 {
+		value = r.Value
+	}
+	if err := json.Unmarshal(value, result); err != nil {
+		return newError(CodeInvalidArgument, "the batch's value does not decode into %T: %v", result, err)
+	}
+	return nil
+}
+
+// GotoOptions configure Goto (nil for defaults).
+type GotoOptions struct {
+	// Page is the page to navigate (nil: the active page).
+	Page *int
+	// WaitUntil is "load" (default), "domcontentloaded" or "commit".
+	WaitUntil string
+	Timeout   time.Duration
+}
+
+// ActivePage is the page operations use by default.
+func (c *Client) ActivePage(ctx context.Context) (*PageInfo, error) {
+	raw, err := c.call(ctx, "context.activePage", struct{}{}, 0)
+	if err != nil {
+		return nil, err
+	}
+	var p PageInfo
+	if err := decodeAnswer("context.activePage", raw, &p, nil); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
+
+// Goto navigates a page (the active one unless opts.Page) to url.
+func (c *Client) Goto(ctx context.Context, url string, opts *GotoOptions) (*PageInfo, error) {
+	o := GotoOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	t, err := timeoutMs("goto: timeout", o.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	id := o.Page
+	if id == nil {
+		p, err := c.ActivePage(ctx)
+		if err != nil {
+			return nil, err
+		}
+		id = &p.ID
+	}
+	params := object{{"page", *id}, {"url", url}}
+	var po object
+	if o.WaitUntil != "" {
+		po = append(po, kv{"waitUntil", o.WaitUntil})
+	}
+	if t > 0 {
+		po = append(po, kv{"timeout", t})
+	}
+	if po != nil {
+		params = append(params, kv{"options", po})
+	}
+	// A context that can be cancelled gets an opId, so cancelling it stops the navigation in
+	// the worker too (as the Node client's AbortSignal does).
+	opID := ""
+	if ctx.Done() != nil {
+		opID = uuid4()
+		params = append(params, kv{"opId", opID})
+	}
+	raw, err := c.call(ctx, "page.goto", params, t)
+	if err != nil {
+		if opID != "" && ctx.Err() != nil {
+			c.cancelOp(opID)
+		}
+		return nil, err
+	}
+	var p PageInfo
+	if err := decodeAnswer("page.goto", raw, &p, nil); err != nil {
+		return nil, err
+	}
+	return &p, nil
+}
