@@ -1,83 +1,16 @@
 /**
- * The Python client's overhead: the same deterministic act (a click by selector, no model) on
- * the same page, from Node and from Python, measured in one run, alternating Node and Python
- * rounds so both see the same machine. Each side launches its own Chromium (the same binary)
- * with the extension. Reports the medians and the ratio Python / Node (the issue's bound: 1.5).
+ * The Python client's overhead against the Node client (bench/client-act.ts).
  *
  *   node --import tsx bench/python-act.ts      (BENCH_CLICKS=100 BENCH_ROUNDS=3 by default)
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { existsSync } from 'node:fs';
-import { Deckhand, localBrowser } from '../src/index';
-import { startFixtureServers } from '../test/fixtures/server';
+import { CLICKS, compareWithNode, processRound } from './client-act';
 
-const CLICKS = Number(process.env.BENCH_CLICKS ?? 100);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const PYTHON = process.env.DECKHAND_PYTHON ?? '.venv/bin/python';
-const CASES = [
-  { name: 'form page (/form.html, #multi)', path: '/form.html', selector: '#multi' },
-  { name: '30-field form (/bench-form, #multi)', path: '/bench-form', selector: '#multi' },
-];
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
-const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
-
-async function nodeRound(url: string, selector: string): Promise<number[]> {
-  const browser = await localBrowser.launch({ viewport: { width: 1280, height: 800 } });
-  const dh = await Deckhand.create({ browser });
-  try {
-    const page = await browser.context.activePage();
-    await page.goto(url);
-    for (let i = 0; i < 5; i++) await dh.act({ selector, description: 'warm', method: 'click' });
-    const times: number[] = [];
-    for (let i = 0; i < CLICKS; i++) {
-      const t = performance.now();
-      await dh.act({ selector, description: 'bench click', method: 'click' });
-      times.push(performance.now() - t);
-    }
-    return times;
-  } finally {
-    await dh.close();
-    await browser.close();
-  }
-}
-
-/** The Python client in its own process (asynchronously: this process serves the fixture pages). */
-async function pythonRound(url: string, selector: string): Promise<number[]> {
-  const { stdout: out } = await promisify(execFile)(PYTHON, ['bench/python-act.py', url, selector, String(CLICKS)], { encoding: 'utf8' });
-  return (JSON.parse(out.trim().split('\n').at(-1)!) as { times: number[] }).times;
-}
 
 async function main(): Promise<void> {
   if (!existsSync(PYTHON)) throw new Error(`no ${PYTHON}: run npm run setup (it installs the Python client into .venv)`);
-  const servers = await startFixtureServers();
-  const rows: Record<string, string | number>[] = [];
-  try {
-    for (const c of CASES) {
-      const node: number[] = [];
-      const py: number[] = [];
-      for (let r = 0; r < ROUNDS; r++) {
-        node.push(...(await nodeRound(servers.origin + c.path, c.selector)));
-        py.push(...(await pythonRound(servers.origin + c.path, c.selector)));
-      }
-      rows.push({
-        page: c.name,
-        'Node median ms': +median(node).toFixed(2),
-        'Python median ms': +median(py).toFixed(2),
-        'Node p90 ms': +pct(node, 90).toFixed(2),
-        'Python p90 ms': +pct(py, 90).toFixed(2),
-        'ratio (median)': +(median(py) / median(node)).toFixed(2),
-      });
-    }
-  } finally {
-    await servers.close();
-  }
-  console.log(`\nDeterministic act click, Python client vs Node client (${ROUNDS} alternating rounds of ${CLICKS} clicks each)`);
-  console.table(rows);
+  await compareWithNode('Python', (url, selector) => processRound(PYTHON, ['bench/python-act.py', url, selector, String(CLICKS)]));
 }
 
 main().catch((e) => {
