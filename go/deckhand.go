@@ -834,9 +834,16 @@ func (c *Client) ExperimentalBatch(ctx context.Context, source string, input any
 	if c.o.DOMSettleTimeoutMs != nil {
 		defaults = append(defaults, kv{"domSettleTimeoutMs", *c.o.DOMSettleTimeoutMs})
 	}
-	params = append(params, kv{"timeout", t}, kv{"defaults", defaults}, kv{"cacheByDefault", c.cacheOn})
+	// The opId lets a cancelled context stop the batch in the worker: its running operation
+	// ends and no later one starts.
+	opID := uuid4()
+	params = append(params, kv{"timeout", t}, kv{"defaults", defaults}, kv{"cacheByDefault", c.cacheOn}, kv{"opId", opID})
 	raw, err := c.call(ctx, "batch.run", params, t+10_000)
 	if err != nil {
+		if ctx.Err() != nil {
+			c.cancelOp(opID)
+			return ctx.Err()
+		}
 		return err
 	}
 	var r struct {

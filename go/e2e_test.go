@@ -856,3 +856,41 @@ func TestAPIKeyAndAPIURLUseTheServicesCache(t *testing.T) {
 		t.Fatalf("got %v", err)
 	}
 }
+
+func TestCancellingABatchStopsItInTheWorker(t *testing.T) {
+	c := newClient(t, CreateOptions{})
+	open(t, c, "/form.html")
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
+	defer cancel()
+	src := `async (b) => {
+		await b.page.locator('#never-there').click({ timeout: 20000 });
+		await b.page.locator('#name').fill('after the cancel');
+	}`
+	t0 := time.Now()
+	err := c.ExperimentalBatch(ctx, src, nil, nil, nil)
+	if !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("got %v", err)
+	}
+	if d := time.Since(t0); d > 2*time.Second {
+		t.Fatalf("took %s", d)
+	}
+	// The worker stopped too: the element appearing now is not clicked, and the fill never runs.
+	bg := context.Background()
+	add := `async (b) => b.page.evaluate(() => document.body.insertAdjacentHTML('beforeend',
+		'<button id="never-there" onclick="window.__late = (window.__late || 0) + 1">Late</button>'))`
+	if err := c.ExperimentalBatch(bg, add, nil, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(800 * time.Millisecond)
+	var state struct {
+		Late int    `json:"late"`
+		Name string `json:"name"`
+	}
+	read := `async (b) => b.page.evaluate(() => ({ late: window.__late ?? 0, name: document.getElementById('name').value }))`
+	if err := c.ExperimentalBatch(bg, read, nil, &state, nil); err != nil {
+		t.Fatal(err)
+	}
+	if state.Late != 0 || state.Name != "" {
+		t.Fatalf("the cancelled batch went on: %+v", state)
+	}
+}

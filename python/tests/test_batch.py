@@ -136,3 +136,28 @@ async def test_rule_6_usage_counts_in_metrics_and_batch_page_is_fixed(browser, o
         assert await d.experimental_batch("async (b) => b.page.title()", page=first) == "Sign up"
     finally:
         await d.close()
+
+
+async def test_cancelling_the_task_stops_the_batch_in_the_worker(dh, open_page) -> None:
+    page = await open_page("/form.html")
+    source = """async (b) => {
+        await b.page.locator('#never-there').click({ timeout: 20000 });
+        await b.page.locator('#name').fill('after the cancel');
+    }"""
+    task = asyncio.ensure_future(dh.experimental_batch(source))
+    await asyncio.sleep(0.5)
+    t = time.monotonic()
+    task.cancel()
+    try:
+        await task
+        raise AssertionError("the cancelled batch finished")
+    except asyncio.CancelledError:
+        pass
+    assert time.monotonic() - t < 1
+    # The worker stopped too: the element appearing now is not clicked, and the fill never runs.
+    await page.evaluate(
+        "() => document.body.insertAdjacentHTML('beforeend', '<button id=\"never-there\" onclick=\"window.__late = (window.__late || 0) + 1\">Late</button>')"
+    )
+    await asyncio.sleep(0.8)
+    assert await page.evaluate("() => window.__late ?? 0") == 0
+    assert await page.evaluate("() => document.getElementById('name').value") == ""

@@ -368,7 +368,7 @@ export class Deckhand {
    */
   async experimentalBatch<R = unknown, I = unknown>(
     callback: ((batch: BatchContextApi, input: I) => R | Promise<R>) | string,
-    ...rest: [input?: I, options?: { timeout?: number; page?: Page | number }]
+    ...rest: [input?: I, options?: { timeout?: number; page?: Page | number; signal?: AbortSignal }]
   ): Promise<R> {
     const source = typeof callback === 'function' ? callback.toString() : callback;
     if (typeof source !== 'string' || !source.trim()) throw new DeckhandError(ErrorCode.InvalidArgument, 'experimentalBatch needs a function or its source as a string');
@@ -390,8 +390,11 @@ export class Deckhand {
       ...(this.#options.domSettleTimeoutMs !== undefined ? { domSettleTimeoutMs: this.#options.domSettleTimeoutMs } : {}),
     });
     const page = o.page === undefined ? undefined : typeof o.page === 'number' ? o.page : o.page.id;
+    const opId = randomUUID();
     try {
-      const r = await this.#call('batch.run', { source, hasInput, ...(hasInput ? { input } : {}), ...(page !== undefined ? { page } : {}), timeout, defaults, cacheByDefault: this.#cache.enabled }, timeout + 10_000);
+      const r = await this.#cancellable(opId, o.signal, 'experimentalBatch', () =>
+        this.#call('batch.run', { source, hasInput, ...(hasInput ? { input } : {}), ...(page !== undefined ? { page } : {}), timeout, defaults, cacheByDefault: this.#cache.enabled, opId }, timeout + 10_000),
+      );
       return (r.hasValue ? r.value : undefined) as R;
     } catch (e) {
       // Errors thrown in the callback come back with their message and the callback's stack.

@@ -54,6 +54,7 @@ function opIdOf(method: MethodName, p: any): string | undefined {
     case 'extract':
       return p.options?.opId;
     case 'agent.run':
+    case 'batch.run':
     case 'page.goto':
     case 'locator.act':
     case 'page.press':

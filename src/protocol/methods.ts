@@ -117,7 +117,7 @@ export const Methods = {
   },
   /**
    * Stop a running call by the opId it was sent with (its caller gave up): act, observe, extract
-   * (options.opId), agent.run, page.goto, locator.act and page.press (opId). The call fails at
+   * (options.opId), agent.run, batch.run, page.goto, locator.act and page.press (opId). The call fails at
    * once with CANCELLED. `cancelled`: whether such a call was running; an opId that arrives
    * before its call is remembered for a minute, so that call is cancelled as it starts.
    */
@@ -136,6 +136,8 @@ export const Methods = {
         defaults: OperationOptionsSchema.optional(),
         /** Whether calls without their own cache option use defaults.cache (the instance's enabled). */
         cacheByDefault: z.boolean().optional(),
+        /** See op.cancel: cancelling aborts the batch and every call it is making. */
+        opId: OpIdSchema.optional(),
       })
       .strict(),
     result: z.object({ hasValue: z.boolean(), value: z.unknown().optional() }),

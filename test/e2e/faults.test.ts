@@ -260,6 +260,32 @@ describe('cancelling deterministic work and navigation', () => {
     expect(await page.evaluate(() => (document.getElementById('name') as HTMLInputElement).value)).toBe('after');
   });
 
+  it('an experimentalBatch stops in the worker when its signal aborts: the running wait ends, no later operation starts', async () => {
+    const page = await h.browser.context.activePage();
+    await page.goto(`${site.origin}/form`);
+    const ac = new AbortController();
+    const pending = failure(
+      h.dh.experimentalBatch(
+        async (batch) => {
+          await batch.page.locator('#never-there').click({ timeout: 20_000 });
+          await batch.page.locator('#name').fill('after the cancel');
+        },
+        undefined,
+        { timeout: 30_000, signal: ac.signal },
+      ),
+    );
+    await sleep(300);
+    const t = Date.now();
+    ac.abort();
+    expect((await pending).code).toBe('CANCELLED');
+    expect(Date.now() - t).toBeLessThan(1000);
+    await addLateButton(page);
+    await sleep(800);
+    expect(await lateClicks(page)).toBe(0);
+    expect(await page.evaluate(() => (document.getElementById('name') as HTMLInputElement).value)).toBe('');
+    expect((await failure(h.dh.experimentalBatch(async () => 1, undefined, { signal: AbortSignal.abort() }))).code).toBe('CANCELLED');
+  });
+
   it('a goto waiting for a page that never finishes loading stops (and stops the page loading) when its signal aborts', async () => {
     const page = await h.browser.context.activePage();
     await page.goto(`${site.origin}/form`);

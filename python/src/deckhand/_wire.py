@@ -289,6 +289,7 @@ class BatchRunParams(WireModel):
     timeout: TimeoutMs
     defaults: Optional[OperationOptions] = Field(default=None)
     cache_by_default: Optional[bool] = Field(default=None, alias='cacheByDefault')
+    op_id: Optional[Annotated[str, Field(min_length=1, max_length=200)]] = Field(default=None, alias='opId')
 
 
 class BatchRunResult(WireModel):

@@ -410,6 +410,16 @@ class Deckhand:
             out["ignoreLocators"] = [locator_spec(l) for l in o["ignore_locators"]]
         return out
 
+    async def _call_cancellable(self, op_id: str, method: str, params: dict[str, Any], deadline: int | None) -> Any:
+        """A call whose params carry op_id: when the caller's task is cancelled, op.cancel stops it
+        in the worker too (a model request, a wait, a batch's running operation)."""
+        try:
+            return await self._call(method, params, deadline)
+        except asyncio.CancelledError:
+            if not self._closed:
+                asyncio.ensure_future(_quiet(self._call("op.cancel", {"opId": op_id})))
+            raise
+
     async def _operation(self, op: str, params: dict[str, Any], o: dict[str, Any], needs_model: bool) -> Any:
         op_id = str(uuid.uuid4())
         model = None
@@ -436,16 +446,11 @@ class Deckhand:
             # Without a timeout, a model operation may take the engine's default (120 s) before the
             # RPC gives up on it; a deterministic act has the usual default.
             deadline = o.get("timeout") if o.get("timeout") is not None else MODEL_OPERATION_TIMEOUT_MS if needs_model else None
-            r = await self._call(op, {**params, "options": wire}, deadline)
+            r = await self._call_cancellable(op_id, op, {**params, "options": wire}, deadline)
             if span is not None:
                 usage = (r.get("metadata") or {}).get("usage") or {}
                 span.set_attributes({"gen_ai.usage.input_tokens": usage.get("inputTokens", 0), "gen_ai.usage.output_tokens": usage.get("outputTokens", 0)})
             return r
-        except asyncio.CancelledError:
-            # The caller gave up: stop the operation in the worker too (its model request included).
-            if not self._closed:
-                asyncio.ensure_future(_quiet(self._call("op.cancel", {"opId": op_id})))
-            raise
         except DeckhandError as e:
             if span is not None:
                 span.record_exception(e)
@@ -600,8 +605,9 @@ class Deckhand:
             params["input"] = input
         if page is not None:
             params["page"] = page.id if isinstance(page, Page) else page
-        params.update({"timeout": t, "defaults": defaults, "cacheByDefault": self._cache_enabled})
-        r = await self._call("batch.run", params, t + 10_000)
+        op_id = str(uuid.uuid4())
+        params.update({"timeout": t, "defaults": defaults, "cacheByDefault": self._cache_enabled, "opId": op_id})
+        r = await self._call_cancellable(op_id, "batch.run", params, t + 10_000)
         return r.get("value") if r.get("hasValue") else None
 
     # -- the agent ---------------------------------------------------------------------------
@@ -688,11 +694,7 @@ class Deckhand:
         for n, t in tools.items():
             self._tools[n] = t["run"]
         try:
-            r = await self._call("agent.run", params, min(max_steps * (AGENT_TOOL_TIMEOUT_MS * 3 + 10_000), MAX_CALL_MS))
-        except asyncio.CancelledError:
-            if not self._closed:
-                asyncio.ensure_future(_quiet(self._call("op.cancel", {"opId": op_id})))
-            raise
+            r = await self._call_cancellable(op_id, "agent.run", params, min(max_steps * (AGENT_TOOL_TIMEOUT_MS * 3 + 10_000), MAX_CALL_MS))
         finally:
             for n in tools:
                 self._tools.pop(n, None)
