@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"sync"
 	"time"
+
+	"go.opentelemetry.io/otel/trace"
 )
 
 const (
@@ -43,8 +45,15 @@ type LoggingOptions struct {
 	Func func(level, message string, data map[string]any)
 }
 
-// TelemetryOptions is reserved for OpenTelemetry spans (not in the Go client yet: must be nil).
-type TelemetryOptions struct{}
+// TelemetryOptions pick where the OpenTelemetry spans go. Each Act, Observe and Extract is a
+// span (deckhand.act, ...) started from the caller's context, with a child deckhand.model_call
+// span per model request the worker made (its real start and end, gen_ai.usage.* tokens).
+type TelemetryOptions struct {
+	// TracerProvider gives the tracer (nil: the global provider, a no-op unless one is set).
+	TracerProvider trace.TracerProvider
+	// TracerName names the tracer (default "deckhand").
+	TracerName string
+}
 
 // CreateOptions configure Create.
 type CreateOptions struct {
@@ -67,7 +76,7 @@ type CreateOptions struct {
 	Cache *CacheConfig
 	// Logging receives the engine's log lines.
 	Logging *LoggingOptions
-	// Telemetry is reserved (must be nil).
+	// Telemetry picks where spans go (nil: the global OpenTelemetry provider's "deckhand" tracer).
 	Telemetry *TelemetryOptions
 }
 
@@ -90,6 +99,8 @@ type Client struct {
 	bg        sync.WaitGroup
 	ops       int                              // operations in flight
 	gens      map[*context.CancelFunc]struct{} // Generate calls in flight
+	tracer    trace.Tracer
+	spans     map[string]trace.Span // operation spans by opId, parents of the model_call spans
 }
 
 func uuid4() string {
@@ -114,10 +125,8 @@ func Create(ctx context.Context, o CreateOptions) (*Client, error) {
 	if o.Browser == nil {
 		return nil, newError(CodeInvalidArgument, "Create needs CreateOptions.Browser from LaunchLocalBrowser or ConnectLocalBrowser")
 	}
-	if o.Telemetry != nil {
-		return nil, newError(CodeUnavailable, "telemetry is not in the Go client yet")
-	}
-	c := &Client{browser: o.Browser, link: o.Browser.link, o: o, threshold: 1, selfHeal: true, gens: map[*context.CancelFunc]struct{}{}}
+	c := &Client{browser: o.Browser, link: o.Browser.link, o: o, threshold: 1, selfHeal: true, gens: map[*context.CancelFunc]struct{}{}, spans: map[string]trace.Span{}}
+	c.tracer = tracerFor(o.Telemetry)
 	if o.Generate != nil {
 		if o.Model != nil {
 			return nil, newError(CodeInvalidArgument, "give Model or Generate, not both")
@@ -306,20 +315,23 @@ func (c *Client) serve() {
 	})
 	l.peer.handle("log", func(_ context.Context, p json.RawMessage) (any, error) {
 		var req struct {
-			Level   string         `json:"level"`
-			Message string         `json:"message"`
-			Data    map[string]any `json:"data"`
+			Level   string          `json:"level"`
+			Message string          `json:"message"`
+			Data    json.RawMessage `json:"data"`
 		}
 		if err := json.Unmarshal(p, &req); err != nil {
 			return nil, newError(CodeInvalidArgument, "invalid log parameters: %v", err)
 		}
+		c.recordModelCall(req.Data)
 		if lg := c.o.Logging; lg != nil && lg.Func != nil {
 			min := lg.Level
 			if min == "" {
 				min = "info"
 			}
 			if logLevels[req.Level] >= logLevels[min] {
-				lg.Func(req.Level, req.Message, req.Data)
+				var data map[string]any
+				_ = json.Unmarshal(req.Data, &data) // absent or not an object: nil
+				lg.Func(req.Level, req.Message, data)
 			}
 		}
 		return nil, nil
@@ -585,10 +597,12 @@ func (c *Client) operation(ctx context.Context, op string, params object, o opOp
 	if deadline == 0 && needsModel {
 		deadline = modelOperationTimeoutMs
 	}
+	span := c.startOperationSpan(ctx, op, opID, model)
 	c.mu.Lock()
 	c.ops++
 	c.mu.Unlock()
 	r, err := c.call(ctx, op, params, deadline)
+	c.endOperationSpan(span, opID, r, err)
 	c.mu.Lock()
 	c.ops--
 	if err != nil && ctx.Err() != nil && c.ops == 0 {
