@@ -3,6 +3,7 @@
  * trusted input after the element is attached, visible, stable, enabled, in view
  * and not covered. No model is involved.
  */
+import { watchNetwork } from './network';
 import { Input } from './input';
 import { parseChord } from './keys';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
@@ -95,11 +96,15 @@ export async function performAction(
   closed.catch(() => undefined);
   const run = async () => {
     const cdp = await port.cdp(page);
-    // While the input is under way (see below): top-level documents committing, and whether a
-    // navigation was asked for by the page in the meantime (as the input itself may do).
-    let watching = false;
+    watchNetwork(cdp); // what the input starts loading counts for the next settle wait
+    // While the element is looked for and the input is under way (see below): top-level
+    // documents committing, and whether a navigation was asked for by the page meanwhile (as
+    // the input itself may do).
     let requested = false;
     let unasked: Commit | null = null;
+    /** Any document committing, an iframe's included (the element may be in one). */
+    let committed = false;
+    let watching = true;
     const navigating = new Set<string>();
     const offNav = cdp.on('Page.frameRequestedNavigation', (e: { frameId: string }) => {
       if (!watching) return;
@@ -107,6 +112,7 @@ export async function performAction(
       navigating.add(e.frameId);
     });
     const offCommit = cdp.on('Page.frameNavigated', (e: { frame?: { parentId?: string; url?: string; unreachableUrl?: string } }) => {
+      if (watching) committed = true;
       if (watching && !requested && !unasked && e.frame && !e.frame.parentId) unasked = { url: e.frame.url ?? '', unreachableUrl: e.frame.unreachableUrl };
     });
     try {
@@ -120,39 +126,58 @@ export async function performAction(
       const deadline = Date.now() + timeoutMs;
       throwIfCancelled(signal);
       // The element's document must be the frame's document when the input goes out. The frame
-      // answering with the same document token says it still was a moment ago; from then until
-      // the input has been taken, a top-level document committing that nobody in the page asked
-      // for (a navigation started before the action, such as a failed goto's error page) means
-      // the input may have reached the new document instead. A navigation the input itself
-      // starts is asked for by the page first (Page.frameRequestedNavigation), so it is not one.
-      watching = true;
-      let before: PingResult | null = null;
-      if (prepared.doc !== undefined) {
-        before = await port.frameRequest<PingResult>(page, prepared.frameId, { type: 'dh:ping' }, 5000);
-        if (before.doc !== prepared.doc) throw documentChanged(page, target.selector, method, unasked);
+      // answered with its document token after the watch began, so when no document (of any
+      // frame) committed and no navigation was asked for while the element was looked for, that
+      // answer is the proof; otherwise (a navigation during the wait) the frame is asked again. From
+      // then until the input has been taken, a top-level document committing that nobody in
+      // the page asked for (a navigation started before the action, such as a failed goto's
+      // error page) means the input may have reached the new document instead. A navigation
+      // the input itself starts is asked for by the page first (Page.frameRequestedNavigation),
+      // so it is not one.
+      let before: { doc: string; inputs?: number } | null = prepared.doc !== undefined ? { doc: prepared.doc, inputs: prepared.inputs } : null;
+      const during = requested || committed ? unasked : undefined;
+      requested = false;
+      unasked = null;
+      committed = false;
+      navigating.clear();
+      if (before && during !== undefined) {
+        const now = await port.frameRequest<PingResult>(page, prepared.frameId, { type: 'dh:ping' }, 5000);
+        if (now.doc !== before.doc) throw documentChanged(page, target.selector, method, during ?? unasked);
+        before = now;
       }
+      // Whether the input reached the document (below): asked together with the round trip
+      // that lets a navigation the input caused be reported first.
+      const checkInput = before?.inputs !== undefined && SENDS_INPUT.has(method);
+      let after: PingResult | null = null;
+      let afterError: unknown = null;
       try {
         await execute(port, page, prepared, method, args, timeoutMs, signal);
-        // One round trip through the renderer: a navigation the input caused is requested by then.
-        if (POINTER.has(method) || method === 'press') await cdp.send('Runtime.evaluate', { expression: '0' }).catch(() => undefined);
+        await Promise.all([
+          // One round trip through the renderer: a navigation the input caused is requested by then.
+          POINTER.has(method) || method === 'press' ? cdp.send('Runtime.evaluate', { expression: '0' }).catch(() => undefined) : undefined,
+          checkInput
+            ? port.frameRequest<PingResult>(page, prepared.frameId, { type: 'dh:ping' }, 3000).then(
+                (r) => void (after = r),
+                (e: unknown) => void (afterError = e),
+              )
+            : undefined,
+        ]);
       } finally {
         watching = false;
       }
       if (unasked) throw documentChanged(page, target.selector, method, unasked);
       // Input the browser dropped never reached the document (it can, when a navigation is about
       // to replace it): the same document, and not one trusted input event more, is no success.
-      // A navigation the page asked for means the input was taken, so nothing is asked then.
-      if (before?.inputs !== undefined && !requested && SENDS_INPUT.has(method)) {
-        const after = await port.frameRequest<PingResult>(page, prepared.frameId, { type: 'dh:ping' }, 3000).catch((e: unknown) => {
-          // The frame is Chromium's error page now: the input went nowhere useful. Any other
-          // silence (a frame the click itself removed, say) proves nothing either way.
-          if (e instanceof DeckhandError && e.code === ErrorCode.PageError) throw e;
-          return null;
-        });
-        if (after && after.doc === before.doc && after.inputs === before.inputs) {
+      // A navigation the page asked for means the input was taken, so nothing is concluded then.
+      if (checkInput && !requested) {
+        // The frame is Chromium's error page now: the input went nowhere useful. Any other
+        // silence (a frame the click itself removed, say) proves nothing either way.
+        if (afterError instanceof DeckhandError && afterError.code === ErrorCode.PageError) throw afterError;
+        const a = after as PingResult | null;
+        if (a && a.doc === before!.doc && a.inputs === before!.inputs) {
           throw new DeckhandError(ErrorCode.ActionFailed, `the ${method} on '${target.selector}' was sent but never reached the page (the browser dropped the input, as it does while a navigation is replacing the document); nothing was done`, { page });
         }
-        if (after && after.doc !== before.doc) throw documentChanged(page, target.selector, method, { url: after.url });
+        if (a && a.doc !== before!.doc) throw documentChanged(page, target.selector, method, { url: a.url });
       }
       if (navigating.size) await waitForLoads(port, page, cdp, navigating, Math.max(0, deadline - Date.now()), signal);
       return { element: prepared.description };

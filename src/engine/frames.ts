@@ -18,6 +18,8 @@ export interface Prepared {
   description: string;
   /** The document the element was found in (see PingResult); absent from older content scripts. */
   doc?: string;
+  /** Its trusted input count when the element was found. */
+  inputs?: number;
 }
 
 let waitSeq = 0;
@@ -50,7 +52,7 @@ export async function prepareTarget(
       // The caller gave up: end the wait in the page too, so it stops polling for the element.
       () => void port.frameRequest(page, inFrame, { type: 'dh:cancelWait', waitId }, 2000).catch(() => undefined),
     );
-    if (res.kind === 'ready') return { frameId, handle: res.handle, x: res.x + ox, y: res.y + oy, count: res.count, description: res.description, doc: res.doc };
+    if (res.kind === 'ready') return { frameId, handle: res.handle, x: res.x + ox, y: res.y + oy, count: res.count, description: res.description, doc: res.doc, inputs: res.inputs };
     if (res.kind === 'frame') {
       frameId = res.frameId;
       selector = res.rest;

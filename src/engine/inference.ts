@@ -3,6 +3,7 @@
  * model for element ids (or data), check the answer, then act through the
  * deterministic path. Usage is summed over every model call of the operation.
  */
+import { networkQuiet } from './network';
 import { clip, quote } from '../protocol/text';
 import { Validator } from '@cfworker/json-schema';
 import { z } from 'zod';
@@ -63,14 +64,32 @@ const remaining = (ctx: OpContext) => {
   return ms;
 };
 
+/** How long the network must stay idle, then the DOM quiet, before a model reads the page. */
+const NETWORK_QUIET_MS = 250;
+const DOM_QUIET_MS = 150;
+/** A page that never stops fetching (polling, analytics) is read anyway after this long. */
+const NETWORK_WAIT_MAX_MS = 3000;
+
+/**
+ * Wait until the page has settled: its document loaded, no request in flight for
+ * NETWORK_QUIET_MS (long-lived streams aside, see network.ts; at most NETWORK_WAIT_MAX_MS),
+ * then no DOM change for DOM_QUIET_MS; at most domSettleTimeoutMs in all, after which the page
+ * is read as it is. A page already quiet answers at once.
+ */
 async function settle(deps: InferenceDeps, ctx: OpContext): Promise<void> {
   if (ctx.domSettleTimeoutMs <= 0) return;
   const ms = Math.min(ctx.domSettleTimeoutMs, remaining(ctx));
+  const t0 = Date.now();
+  const cdp = await deps.port.cdp(ctx.page);
+  const net = await raceCancel(networkQuiet(cdp, NETWORK_QUIET_MS, Math.min(ms, NETWORK_WAIT_MAX_MS), ctx.signal), ctx.signal);
+  const left = Math.max(0, ms - (Date.now() - t0));
   const r = await raceCancel(
-    deps.port.frameRequest<{ settled: boolean }>(ctx.page, 0, { type: 'dh:settle', timeoutMs: ms, quietMs: 150 }, ms + 2000).catch(() => ({ settled: false })),
+    deps.port.frameRequest<{ settled: boolean }>(ctx.page, 0, { type: 'dh:settle', timeoutMs: left, quietMs: DOM_QUIET_MS }, left + 2000).catch(() => ({ settled: false })),
     ctx.signal,
   );
-  if (!r.settled) deps.log({ level: 'debug', message: `page still changing after ${ms} ms; reading it anyway`, data: { opId: ctx.opId } });
+  if (!net || !r.settled) {
+    deps.log({ level: 'debug', message: `page still ${net ? 'changing' : 'loading'} after ${ms} ms; reading it anyway`, data: { opId: ctx.opId } });
+  }
 }
 
 /** The parts of a prompt a model may read as data instead (see ModelRequest). */

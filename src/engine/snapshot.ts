@@ -55,7 +55,12 @@ export async function captureSnapshot(
   const budget = opts.budget ?? DEFAULTS.snapshotBudgetTokens;
   const timeoutMs = opts.timeoutMs ?? DEFAULTS.actionTimeoutMs;
   // Listener targets of the top frame (spans and divs with click handlers) get lines of their own.
-  const clickTargetsOfTop = await clickTargets(port, page, Math.min(timeoutMs, LISTENER_LOOKUP_MS)).catch(() => [] as string[]);
+  // The frame tree is read at the same time: with iframes, each frame (the top one too) is
+  // walked once, children first, instead of walking the top frame again once they are known.
+  const [clickTargetsOfTop, frameList] = await Promise.all([
+    clickTargets(port, page, Math.min(timeoutMs, LISTENER_LOOKUP_MS)).catch(() => [] as string[]),
+    opts.frames === false ? Promise.resolve(null) : port.frames(page).catch(() => null),
+  ]);
   const asked = { ...(opts.lines ? { lines: true } : {}), ...(opts.focus ? { focus: opts.focus.slice(0, 5000) } : {}) };
   const result = (r: Rendered): CapturedSnapshot => {
     const out: CapturedSnapshot = { text: r.text, tokens: r.tokens, folded: r.folded, url: r.url };
@@ -69,16 +74,17 @@ export async function captureSnapshot(
       { type: 'dh:snapshot', idPrefix: '', scope: opts.locator ?? null, ignore: opts.ignoreLocators ?? [], budget, frames: frameTexts, clickTargets: clickTargetsOfTop, ...asked },
       timeoutMs,
     );
-  // Most pages have no iframes: one request to the top frame is the whole snapshot.
-  const first = await mainRequest({});
-  if ('error' in first) throw new DeckhandError(first.error.code as ErrorCode, first.error.message);
-  // iframes: false leaves their content out (their lines stay, marked as not captured).
-  if (first.iframes === 0 || opts.frames === false) return result(first);
-  let frames: FrameInfo[] = [];
-  try {
-    frames = await port.frames(page);
-  } catch {
-    frames = [];
+  // Most pages have no iframes: one request to the top frame is the whole snapshot. So it is
+  // when the frame tree could not be read (the top frame's reply then says whether it found
+  // iframes), and with iframes: false, which leaves their content out (their lines stay,
+  // marked as not captured). A snapshot scoped by a locator asks first too: the iframes of
+  // the page are rarely inside its scope.
+  let frames: FrameInfo[] = frameList ?? [];
+  if (opts.frames === false || opts.locator || frameList === null || frameList.length <= 1) {
+    const first = await mainRequest({});
+    if ('error' in first) throw new DeckhandError(first.error.code as ErrorCode, first.error.message);
+    if (first.iframes === 0 || opts.frames === false) return result(first);
+    frames = await port.frames(page).catch(() => [] as FrameInfo[]);
   }
   const children = new Map<number, number[]>();
   for (const f of frames) if (f.frameId !== 0) (children.get(f.parentFrameId) ?? children.set(f.parentFrameId, []).get(f.parentFrameId)!).push(f.frameId);

@@ -62,8 +62,8 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
 export type FrameRequest = z.infer<typeof FrameRequestSchema>;
 
 export type PrepareResult =
-  /** `doc`: which document of the frame answered (see PingResult). */
-  | { kind: 'ready'; handle: number; x: number; y: number; count: number; description: string; doc?: string }
+  /** `doc` and `inputs`: which document of the frame answered and its input count when it did (see PingResult). */
+  | { kind: 'ready'; handle: number; x: number; y: number; count: number; description: string; doc?: string; inputs?: number }
   | { kind: 'frame'; frameId: number; rest: string; offsetX: number; offsetY: number }
   | { kind: 'error'; code: string; message: string; data?: Record<string, unknown> };
 

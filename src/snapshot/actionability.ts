@@ -175,7 +175,7 @@ export async function prepare(
       }
       last = await check(el, req.pointer, req.requireEnabled, req.reveal, rescrolls, shadowRootOf);
       if (last.reason === 'covered') rescrolls++;
-      if (last.ok) return { kind: 'ready', handle: idFor(el), x: last.x!, y: last.y!, count, description: describeElement(el) };
+      if (last.ok) return { kind: 'ready', handle: idFor(el), x: last.x!, y: last.y!, count, description: describeElement(el, req.pointer) };
     } else last = null;
     if (performance.now() >= deadline) break;
     await sleep(attempt < 5 ? 20 : 100);

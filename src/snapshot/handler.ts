@@ -15,8 +15,12 @@ import { finalizer, walk } from './walker';
 import { describeElement, Visibility } from './visibility';
 import { computeAccessibleName, getRole } from 'dom-accessibility-api';
 import type { SnapNode } from './tree';
+import { controlsIn, recall, remember, snapshotVersion, watchingShadowRoots } from './snapshot-cache';
 import type { LocatorSpec } from '../protocol/schemas';
 
+
+/** Shadow roots the snapshot walks are watched for changes (see snapshot-cache). */
+const watchedShadowRootOf = watchingShadowRoots(defaultShadowRootOf);
 
 function resolveLocal(spec: LocatorSpec): Element[] | string {
   const r = resolveSelector(spec.selector, document, defaultShadowRootOf);
@@ -65,6 +69,10 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
     case 'dh:settle':
       return { settled: await settle(req.timeoutMs, req.quietMs) };
     case 'dh:snapshot': {
+      const key = JSON.stringify(req);
+      const kept = recall(key);
+      if (kept !== undefined) return kept;
+      const at = snapshotVersion();
       const ignore = new Set<Element>();
       for (const spec of req.ignore) {
         const els = resolveLocal(spec);
@@ -84,7 +92,8 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
         const el = elementAtPath(path, defaultShadowRootOf);
         if (el) listened.add(el);
       }
-      const nodes = walk(root, { idPrefix: req.idPrefix, shadowRootOf: defaultShadowRootOf, frames, ignore, listened });
+      const nodes = walk(root, { idPrefix: req.idPrefix, shadowRootOf: watchedShadowRootOf, frames, ignore, listened });
+      const controls = controlsIn(nodes);
       if (frames.length) {
         const ids = await frameIdsOf(frames.map((f) => f.el));
         for (const f of frames) {
@@ -94,7 +103,9 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
           else f.node.children.push({ kind: 'frame', frameId: id, text: req.frames[String(id)], lines: req.frameLines?.[String(id)], children: [] });
         }
       }
-      return { ...render(nodes, req.budget, finalizer(new Visibility(), defaultShadowRootOf), { lines: req.lines, focus: req.focus }), iframes: frames.length, url: location.href };
+      const result = { ...render(nodes, req.budget, finalizer(new Visibility(), defaultShadowRootOf), { lines: req.lines, focus: req.focus }), iframes: frames.length, url: location.href };
+      remember(key, at, controls, result);
+      return result;
     }
     case 'dh:frameIndex':
       return ownFrameIndex();
@@ -103,7 +114,7 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
       if (req.waitId) waits.set(req.waitId, wait);
       try {
         const r = await prepare(req, defaultShadowRootOf, (el) => frameIdOf(el as HTMLIFrameElement), () => wait.cancelled);
-        return r.kind === 'ready' ? { ...r, doc: DOC } : r;
+        return r.kind === 'ready' ? { ...r, doc: DOC, inputs: inputsSeen } : r;
       } finally {
         if (req.waitId) waits.delete(req.waitId);
       }

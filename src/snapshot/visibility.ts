@@ -76,7 +76,15 @@ export class Visibility {
   private readonly overlays = new Map<Element, Overlay[]>();
   private readonly covererLists = new Map<Element, Coverer[]>();
   private hitTests = 0;
-  private hitBudget = -1;
+  /**
+   * -1: set from the page's size on the first hit test (counting every element is a walk of
+   * the whole document: right for a snapshot, which walks it anyway, not for one element).
+   */
+  constructor(
+    private hitBudget = -1,
+    /** An element a hit test has just found on top: its own text needs no hit tests of its own. */
+    private readonly onTop: Element | null = null,
+  ) {}
 
   /** Why `el` (with everything inside it) cannot be seen, or null when it can. */
   hiddenReason(el: Element): string | null {
@@ -413,6 +421,7 @@ export class Visibility {
     const r = this.rect(el);
     if (r.width === 0 && r.height === 0) return false;
     if (this.coveredBySibling(el, b, r)) return true;
+    if (this.onTop && composedContains(this.onTop, el)) return false;
     if (this.hitBudget < 0) this.hitBudget = Math.max(8, Math.min(150, Math.round(HIT_TEST_WORK / Math.max(1, document.getElementsByTagName('*').length))));
     if (this.hitTests >= this.hitBudget) return false;
     let left = Math.max(r.left, 0);
@@ -645,12 +654,14 @@ export function contrast(a: Rgba, b: Rgba): number {
  * A short description of an element for messages (tag, id, classes, the first words a person
  * can see). Messages can reach a model (an agent reads its tools' results), so hidden text stays out.
  */
-export function describeElement(el: Element): string {
+/** `onTop`: a hit test has just found `el` on top (an action's check), so its text is not covered. */
+export function describeElement(el: Element, onTop = false): string {
   const id = el.id ? `#${el.id}` : '';
   const cls = typeof el.className === 'string' && el.className.trim() ? '.' + el.className.trim().split(/\s+/).slice(0, 2).join('.') : '';
   let text = '';
   try {
-    text = new Visibility().visibleText(el).slice(0, 40);
+    // One element's few text boxes: a small fixed hit-test budget, so the cost does not grow with the page.
+    text = new Visibility(8, onTop ? el : null).visibleText(el).slice(0, 40);
   } catch {
     /* a detached element: no text */
   }

@@ -252,6 +252,25 @@ describe('waiting and refusing', () => {
   });
 });
 
+describe('the settle wait before a model reads the page', () => {
+  it('waits for requests in flight: a button that a click fetches is there when the next act reads the page', async () => {
+    const page = await h.open('/form.html');
+    await page.evaluate(() => {
+      document.body.insertAdjacentHTML('beforeend', '<button id="load" type="button">Load the report</button>');
+      document.getElementById('load')!.addEventListener('click', () => {
+        // Nothing in the page changes until the response is in, 900 ms later.
+        void fetch('/slow?ms=900&to=/target.html')
+          .then((r) => r.text())
+          .then(() => document.body.insertAdjacentHTML('beforeend', '<button id="fetched" type="button" onclick="window.__fetched = true">Open the fetched report</button>'));
+      });
+    });
+    await h.dh.act({ selector: '#load', description: 'Load the report', method: 'click' });
+    const r = await h.dh.act('click the Open the fetched report button');
+    expect(r.data.success).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { __fetched?: boolean }).__fetched)).toBe(true);
+  });
+});
+
 describe('bad input leaves the page unchanged', () => {
   it('gives typed errors with clear messages', async () => {
     const page = await h.open('/form.html');

@@ -116,6 +116,53 @@ describe('snapshot lines', () => {
   });
 });
 
+describe('a snapshot of an unchanged page is answered again, and any change shows at once', () => {
+  it('changes made by script with no event: a field value, a checkbox, text in open and closed shadow roots, a class', async () => {
+    const page = await h.open('/form.html');
+    await page.evaluate(() => {
+      const w = window as unknown as { __open: ShadowRoot; __closed: ShadowRoot };
+      for (const mode of ['open', 'closed'] as const) {
+        const host = document.createElement(`x-${mode}-box`);
+        const root = host.attachShadow({ mode });
+        root.innerHTML = `<button type="button">Before ${mode}</button>`;
+        if (mode === 'open') w.__open = root;
+        else w.__closed = root;
+        document.body.append(host);
+      }
+      document.body.insertAdjacentHTML('beforeend', '<style>.gone { display: none }</style><p id="note">A short note</p>');
+    });
+    const first = (await page.snapshot()).text;
+    expect(first).toContain('button "Before open"');
+    expect(first).toContain('button "Before closed"');
+    expect(first).toContain('A short note');
+    expect(first).toMatch(/checkbox "I accept the terms"\n/);
+    expect((await page.snapshot()).text).toBe(first);
+
+    await page.evaluate(() => void ((document.getElementById('name') as HTMLInputElement).value = 'Set by script'));
+    expect((await page.snapshot()).text).toContain('textbox "Full name" value="Set by script"');
+    await page.evaluate(() => void ((document.querySelector('input[type=checkbox]') as HTMLInputElement).checked = true));
+    expect((await page.snapshot()).text).toMatch(/checkbox "I accept the terms" checked/);
+    await page.evaluate(() => void ((window as unknown as { __open: ShadowRoot }).__open.querySelector('button')!.textContent = 'After open'));
+    expect((await page.snapshot()).text).toContain('button "After open"');
+    await page.evaluate(() => void ((window as unknown as { __closed: ShadowRoot }).__closed.querySelector('button')!.textContent = 'After closed'));
+    const t = (await page.snapshot()).text;
+    expect(t).toContain('button "After closed"');
+    expect(t).not.toContain('Before closed');
+    await page.evaluate(() => document.getElementById('note')!.classList.add('gone'));
+    expect((await page.snapshot()).text).not.toContain('A short note');
+  });
+
+  it('scrolling the page changes what the next snapshot folds', async () => {
+    const page = await h.open('/docs?sections=80');
+    const top = (await page.snapshot({ budget: 3000 })).text;
+    expect(top).toContain('heading "Section 1');
+    expect(top).not.toMatch(/heading "Section 80/);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const bottom = (await page.snapshot({ budget: 3000 })).text;
+    expect(bottom).toMatch(/heading "Section 80/);
+  });
+});
+
 describe('snapshot options', () => {
   it('scopes to a locator and leaves out ignored subtrees (nth leaves out one match only)', async () => {
     const page = await h.open('/table?rows=5');

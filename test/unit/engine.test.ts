@@ -23,6 +23,7 @@ type Answer = (call: FrameCall) => unknown;
 class FakePort implements BrowserPort {
   frameCalls: FrameCall[] = [];
   cdpCalls: CdpCall[] = [];
+  readonly networkWatched = new Set<number>();
   calls: string[] = [];
   closeHandlers = new Map<number, Set<() => void>>();
   active: PageInfo | null = { id: 1, url: 'https://example.test/', title: 'Example' };
@@ -60,7 +61,9 @@ class FakePort implements BrowserPort {
     this.calls.push(`cdp:${page}`);
     return {
       send: async <T,>(method: string, params?: Record<string, unknown>) => {
-        this.cdpCalls.push({ page, method, params });
+        // Request counting for the settle wait, kept apart from the calls that drive the page.
+        if (method === 'Network.enable') this.networkWatched.add(page);
+        else this.cdpCalls.push({ page, method, params });
         return {} as T;
       },
       on: () => () => undefined,
@@ -261,6 +264,8 @@ describe('Engine: deterministic act', () => {
       message: { type: 'dh:prepare', selector: '#a', nth: null, method: 'click', pointer: true, requireEnabled: true, reveal: true },
     });
 
+    // The page's requests are counted from the first action on it (for a later settle wait).
+    expect(port.networkWatched.has(1)).toBe(true);
     // Input, then one renderer round trip that lets a navigation caused by the click be seen.
     expect(port.cdpCalls.map((c) => c.method)).toEqual(['Input.dispatchMouseEvent', 'Input.dispatchMouseEvent', 'Input.dispatchMouseEvent', 'Runtime.evaluate']);
     expect(port.cdpCalls.every((c) => c.page === 1)).toBe(true);

@@ -89,12 +89,32 @@ async function failure(p: Promise<unknown>): Promise<DeckhandError> {
 }
 
 describe('act reports success only for input that reached the document the element was found in', () => {
-  it('the frame answering with another document: FRAME_DETACHED, no input sent', async () => {
-    const port = new FakePort((m) => (m.type === 'dh:prepare' ? READY : { ok: true, url: 'https://example.test/next', doc: 'doc-2' }));
+  it('a frame navigating while the element is looked for: the frame is asked again, and another document means FRAME_DETACHED, no input sent', async () => {
+    let port: FakePort;
+    port = new FakePort((m) => {
+      if (m.type !== 'dh:prepare') return { ok: true, url: 'https://example.test/next', doc: 'doc-2' };
+      // An iframe (the element's frame, say) commits a new document while the answer is on its way.
+      port.emit('Page.frameNavigated', { frame: { id: 'child', parentId: 'main', url: 'https://example.test/next' } });
+      return READY;
+    });
     const e = await failure(new Engine(port, 'ext').call('act', CLICK));
     expect(e.code).toBe(ErrorCode.FrameDetached);
     expect(e.message).toMatch(/the document changed .* after '#go' was found and before the click reached it; the click was not performed/);
     expect(port.inputs).toEqual([]);
+  });
+
+  it('no navigation while the element is looked for: its answer is the proof, so the only check is the one after the input', async () => {
+    const port = new FakePort((m) => (m.type === 'dh:prepare' ? { ...READY, inputs: 4 } : { ok: true, url: 'https://example.test/', doc: 'doc-1', inputs: 7 }));
+    await new Engine(port, 'ext').call('act', CLICK);
+    expect(port.frameCalls.map((m) => m.type)).toEqual(['dh:prepare', 'dh:ping']);
+    expect(port.inputs).toHaveLength(3);
+  });
+
+  it('input that never reached the document (the count did not move): ACTION_FAILED, not success', async () => {
+    const port = new FakePort((m) => (m.type === 'dh:prepare' ? { ...READY, inputs: 4 } : { ok: true, url: 'https://example.test/', doc: 'doc-1', inputs: 4 }));
+    const e = await failure(new Engine(port, 'ext').call('act', CLICK));
+    expect(e.code).toBe(ErrorCode.ActionFailed);
+    expect(e.message).toMatch(/was sent but never reached the page/);
   });
 
   it("Chromium's error page committing while the input goes out: PAGE_ERROR naming the address that failed", async () => {

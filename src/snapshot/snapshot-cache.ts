@@ -1,0 +1,95 @@
+/**
+ * The last snapshot of this frame, answered again while nothing it shows can have changed, so
+ * reading an unchanged page twice costs a message instead of a walk. "Changed" is watched, not
+ * guessed: any DOM mutation (shadow roots the walk entered included), and every event after
+ * which what a person sees may differ without one (scrolling, resizing, focus, pointer and
+ * keyboard input, typing, resources and fonts loading, animations and transitions, popovers and
+ * details toggling, history moves that change :target). Form controls can also change by script
+ * without any of those (`input.value = ...`), so their values are compared on every hit. A page
+ * with animations running is never answered from the cache, and an entry lives a few seconds at
+ * most.
+ */
+import type { ShadowRootOf } from './dom';
+import type { SnapNode } from './tree';
+
+const MAX_AGE_MS = 5000;
+const OBSERVE: MutationObserverInit = { subtree: true, childList: true, attributes: true, characterData: true };
+
+let version = 0;
+const bump = () => void version++;
+const observer = new MutationObserver(bump);
+observer.observe(document, OBSERVE);
+const watched = new WeakSet<ShadowRoot>();
+
+for (const type of [
+  'scroll', 'resize', 'focusin', 'focusout', 'input', 'change', 'pointerover', 'pointerout', 'pointerdown', 'pointerup',
+  'mouseover', 'mouseout', 'mousedown', 'mouseup', 'keydown', 'keyup', 'transitionrun', 'transitionend', 'transitioncancel',
+  'animationstart', 'animationend', 'animationcancel', 'toggle', 'hashchange', 'popstate', 'pageshow', 'fullscreenchange',
+]) {
+  window.addEventListener(type, bump, { capture: true, passive: true });
+}
+// load and error of images and other resources do not reach window listeners: document's see them.
+for (const type of ['load', 'error', 'visibilitychange']) document.addEventListener(type, bump, { capture: true, passive: true });
+document.fonts?.addEventListener('loadingdone', bump);
+
+/** A shadow-root lookup that also watches every shadow root it finds for mutations. */
+export const watchingShadowRoots =
+  (inner: ShadowRootOf): ShadowRootOf =>
+  (el) => {
+    const sr = inner(el);
+    if (sr && !watched.has(sr)) {
+      watched.add(sr);
+      observer.observe(sr, OBSERVE);
+    }
+    return sr;
+  };
+
+const CONTROLS = new Set(['input', 'textarea', 'select']);
+
+/** The form controls a walk printed (their values can change with no mutation and no event). */
+export function controlsIn(nodes: SnapNode[], out: Element[] = []): Element[] {
+  for (const n of nodes) {
+    if (n.el && CONTROLS.has(n.el.localName)) out.push(n.el);
+    if (n.children.length) controlsIn(n.children, out);
+  }
+  return out;
+}
+
+function valuesOf(controls: Element[]): string {
+  let s = '';
+  for (const c of controls) {
+    const i = c as HTMLInputElement & HTMLSelectElement;
+    s += `${i.isConnected ? 1 : 0}${i.value ?? ''}\u0000${i.checked ? 1 : 0}${i.selectedIndex ?? ''}\u0001`;
+  }
+  return s;
+}
+
+interface Entry {
+  key: string;
+  version: number;
+  expires: number;
+  controls: Element[];
+  values: string;
+  result: unknown;
+}
+let last: Entry | null = null;
+
+/** The version to pass to `remember` for a snapshot about to be taken. */
+export const snapshotVersion = (): number => version;
+
+/** The stored answer to the same request, when nothing it shows can have changed since. */
+export function recall(key: string): unknown {
+  const e = last;
+  if (!e || e.key !== key || e.version !== version || performance.now() > e.expires) return undefined;
+  if (document.getAnimations().length > 0 || valuesOf(e.controls) !== e.values) {
+    last = null;
+    return undefined;
+  }
+  return e.result;
+}
+
+/** Keep `result` for `key`, taken at `at` (snapshotVersion() before the walk: a change during it is seen). */
+export function remember(key: string, at: number, controls: Element[], result: unknown): void {
+  if (document.getAnimations().length > 0) return;
+  last = { key, version: at, expires: performance.now() + MAX_AGE_MS, controls, values: valuesOf(controls), result };
+}
