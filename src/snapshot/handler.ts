@@ -69,7 +69,8 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
     case 'dh:settle':
       return { settled: await settle(req.timeoutMs, req.quietMs) };
     case 'dh:snapshot': {
-      const key = JSON.stringify(req);
+      // The address too: history.pushState changes it with no event and no mutation.
+      const key = location.href + '\n' + JSON.stringify(req);
       const kept = recall(key);
       if (kept !== undefined) return kept;
       const at = snapshotVersion();

@@ -150,6 +150,8 @@ describe('a snapshot of an unchanged page is answered again, and any change show
     expect(t).not.toContain('Before closed');
     await page.evaluate(() => document.getElementById('note')!.classList.add('gone'));
     expect((await page.snapshot()).text).not.toContain('A short note');
+    await page.evaluate(() => history.pushState({}, '', '/form.html?step=2'));
+    expect((await page.snapshot()).url).toMatch(/\/form\.html\?step=2$/);
   });
 
   it('scrolling the page changes what the next snapshot folds', async () => {
