@@ -54,13 +54,22 @@ export async function captureSnapshot(
 ): Promise<CapturedSnapshot> {
   const budget = opts.budget ?? DEFAULTS.snapshotBudgetTokens;
   const timeoutMs = opts.timeoutMs ?? DEFAULTS.actionTimeoutMs;
-  // Listener targets of the top frame (spans and divs with click handlers) get lines of their own.
-  // The frame tree is read at the same time: with iframes, each frame (the top one too) is
-  // walked once, children first, instead of walking the top frame again once they are known.
-  const [clickTargetsOfTop, frameList] = await Promise.all([
-    clickTargets(port, page, Math.min(timeoutMs, LISTENER_LOOKUP_MS)).catch(() => [] as string[]),
-    opts.frames === false ? Promise.resolve(null) : port.frames(page).catch(() => null),
-  ]);
+  // The frame tree is read first (alongside the top frame's first answer when there is one):
+  // with iframes, each frame (the top one too) is walked once, children first, instead of
+  // walking the top frame again once they are known.
+  const frameTree = opts.frames === false ? Promise.resolve(null) : port.frames(page).catch(() => null);
+  // Listener targets of the top frame (spans and divs with click handlers) get lines of their
+  // own. Looking them up walks the whole page in the renderer, so the top frame is first asked
+  // to reuse the ones it was last given, which it does when nothing in it has changed since.
+  let targets: string[] | null = null;
+  const askTop = async (message: Record<string, unknown>): Promise<FrameReply> => {
+    if (targets === null) {
+      const r = await port.frameRequest<FrameReply | { stale: true }>(page, 0, { ...message, reuseTargets: true }, timeoutMs);
+      if (!('stale' in r)) return r;
+      targets = await clickTargets(port, page, Math.min(timeoutMs, LISTENER_LOOKUP_MS)).catch(() => [] as string[]);
+    }
+    return port.frameRequest<FrameReply>(page, 0, { ...message, clickTargets: targets }, timeoutMs);
+  };
   const asked = { ...(opts.lines ? { lines: true } : {}), ...(opts.focus ? { focus: opts.focus.slice(0, 5000) } : {}) };
   const result = (r: Rendered): CapturedSnapshot => {
     const out: CapturedSnapshot = { text: r.text, tokens: r.tokens, folded: r.folded, url: r.url };
@@ -68,17 +77,13 @@ export async function captureSnapshot(
     return out;
   };
   const mainRequest = (frameTexts: Record<string, string>) =>
-    port.frameRequest<FrameReply>(
-      page,
-      0,
-      { type: 'dh:snapshot', idPrefix: '', scope: opts.locator ?? null, ignore: opts.ignoreLocators ?? [], budget, frames: frameTexts, clickTargets: clickTargetsOfTop, ...asked },
-      timeoutMs,
-    );
+    askTop({ type: 'dh:snapshot', idPrefix: '', scope: opts.locator ?? null, ignore: opts.ignoreLocators ?? [], budget, frames: frameTexts, ...asked });
   // Most pages have no iframes: one request to the top frame is the whole snapshot. So it is
   // when the frame tree could not be read (the top frame's reply then says whether it found
   // iframes), and with iframes: false, which leaves their content out (their lines stay,
   // marked as not captured). A snapshot scoped by a locator asks first too: the iframes of
   // the page are rarely inside its scope.
+  const frameList = await frameTree;
   let frames: FrameInfo[] = frameList ?? [];
   if (opts.frames === false || opts.locator || frameList === null || frameList.length <= 1) {
     const first = await mainRequest({});
@@ -113,22 +118,17 @@ export async function captureSnapshot(
       if (r.lines) frameLines[String(k)] = r.lines;
     }
     const top = frameId === 0;
-    return port.frameRequest<FrameReply>(
-      page,
-      frameId,
-      {
-        type: 'dh:snapshot',
-        idPrefix: idPrefixFor(frameId),
-        scope: top ? (opts.locator ?? null) : null,
-        ignore: top ? (opts.ignoreLocators ?? []) : [],
-        budget: top ? budget : childBudget,
-        frames: frameTexts,
-        clickTargets: top ? clickTargetsOfTop : [],
-        ...asked,
-        ...(opts.lines ? { frameLines } : {}),
-      },
-      timeoutMs,
-    );
+    const message = {
+      type: 'dh:snapshot',
+      idPrefix: idPrefixFor(frameId),
+      scope: top ? (opts.locator ?? null) : null,
+      ignore: top ? (opts.ignoreLocators ?? []) : [],
+      budget: top ? budget : childBudget,
+      frames: frameTexts,
+      ...asked,
+      ...(opts.lines ? { frameLines } : {}),
+    };
+    return top ? askTop(message) : port.frameRequest<FrameReply>(page, frameId, { ...message, clickTargets: [] }, timeoutMs);
   };
   const r = await renderFrame(0);
   if ('error' in r) throw new DeckhandError(r.error.code as ErrorCode, r.error.message);

@@ -24,6 +24,12 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
     focus: z.string().max(5000).optional(),
     /** Elements with click-type listeners, as child-index paths from <html> ("s" enters a shadow root): see engine/listeners.ts. */
     clickTargets: z.array(z.string().max(2000)).max(5000).optional(),
+    /**
+     * Instead of clickTargets: use the ones this frame was last given, if nothing in it has
+     * changed since (see snapshot-cache.ts); otherwise answer `{ stale: true }` and the worker
+     * looks them up again.
+     */
+    reuseTargets: z.boolean().optional(),
   }),
   z.object({
     selfFrameId: z.number().int().optional(),

@@ -15,7 +15,7 @@ import { finalizer, walk } from './walker';
 import { describeElement, Visibility } from './visibility';
 import { computeAccessibleName, getRole } from 'dom-accessibility-api';
 import type { SnapNode } from './tree';
-import { controlsIn, recall, remember, snapshotVersion, watchingShadowRoots } from './snapshot-cache';
+import { controlsIn, keepTargets, recall, remember, reusableTargets, snapshotVersion, watchingShadowRoots } from './snapshot-cache';
 import type { LocatorSpec } from '../protocol/schemas';
 
 
@@ -69,8 +69,14 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
     case 'dh:settle':
       return { settled: await settle(req.timeoutMs, req.quietMs) };
     case 'dh:snapshot': {
+      let clickTargets = req.clickTargets ?? [];
+      if (req.reuseTargets) {
+        const kept = reusableTargets();
+        if (!kept) return { stale: true };
+        clickTargets = kept;
+      } else keepTargets(clickTargets);
       // The address too: history.pushState changes it with no event and no mutation.
-      const key = location.href + '\n' + JSON.stringify(req);
+      const key = location.href + '\n' + JSON.stringify({ ...req, clickTargets, reuseTargets: undefined });
       const kept = recall(key);
       if (kept !== undefined) return kept;
       const at = snapshotVersion();
@@ -89,7 +95,7 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
       }
       const frames: { el: Element; node: SnapNode }[] = [];
       const listened = new Set<Element>();
-      for (const path of req.clickTargets ?? []) {
+      for (const path of clickTargets) {
         const el = elementAtPath(path, defaultShadowRootOf);
         if (el) listened.add(el);
       }

@@ -74,6 +74,22 @@ interface Entry {
 }
 let last: Entry | null = null;
 
+/**
+ * The click-listener targets the worker last sent (looked up through CDP, which costs a walk
+ * of the whole page in the renderer): reused while nothing has changed. A listener added to
+ * an element with no mutation at all is seen once the entry expires.
+ */
+let targets: { list: string[]; version: number; expires: number } | null = null;
+
+export function keepTargets(list: string[]): void {
+  targets = { list, version, expires: performance.now() + MAX_AGE_MS };
+}
+
+/** The last targets, when nothing has changed since they came; null otherwise. */
+export function reusableTargets(): string[] | null {
+  return targets && targets.version === version && performance.now() <= targets.expires ? targets.list : null;
+}
+
 /** The version to pass to `remember` for a snapshot about to be taken. */
 export const snapshotVersion = (): number => version;
 

@@ -154,6 +154,26 @@ describe('a snapshot of an unchanged page is answered again, and any change show
     expect((await page.snapshot()).url).toMatch(/\/form\.html\?step=2$/);
   });
 
+  it('spans with click listeners: found by the listener lookup, kept while nothing changes, looked up again after a change', async () => {
+    const page = await h.open('/form.html');
+    const addSpan = (text: string) =>
+      page.evaluate((t) => {
+        const span = document.createElement('span');
+        span.textContent = t;
+        span.addEventListener('click', () => undefined);
+        document.body.append(span);
+      }, text);
+    const clickableLine = (text: string, name: string) => new RegExp(`\\[e\\d+\\] clickable "${name}"`).test(text);
+    await addSpan('Open the archive');
+    const first = (await page.snapshot()).text;
+    expect(clickableLine(first, 'Open the archive')).toBe(true);
+    expect((await page.snapshot()).text).toBe(first);
+    await addSpan('Show older posts');
+    const after = (await page.snapshot()).text;
+    expect(clickableLine(after, 'Show older posts')).toBe(true);
+    expect(clickableLine(after, 'Open the archive')).toBe(true);
+  });
+
   it('scrolling the page changes what the next snapshot folds', async () => {
     const page = await h.open('/docs?sections=80');
     const top = (await page.snapshot({ budget: 3000 })).text;
