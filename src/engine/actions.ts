@@ -3,6 +3,7 @@
  * trusted input after the element is attached, visible, stable, enabled, in view
  * and not covered. No model is involved.
  */
+import { actedOn } from './activity';
 import { watchNetwork } from './network';
 import { Input } from './input';
 import { parseChord } from './keys';
@@ -97,6 +98,7 @@ export async function performAction(
   const run = async () => {
     const cdp = await port.cdp(page);
     watchNetwork(cdp); // what the input starts loading counts for the next settle wait
+    actedOn(page);
     // While the element is looked for and the input is under way (see below): top-level
     // documents committing, and whether a navigation was asked for by the page meanwhile (as
     // the input itself may do).

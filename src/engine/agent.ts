@@ -5,6 +5,7 @@
  * the next step; reaching maxSteps ends the run incomplete. A run can be recorded
  * and replayed later with no model call, self-healing a step whose element moved.
  */
+import { actedOn } from './activity';
 import { Input } from './input';
 import { callModel } from '../models/call';
 import { maskValues, normalizeVariables, substitute } from '../protocol/variables';
@@ -212,6 +213,7 @@ async function pageTool(
   const sub = (v: unknown) => substitute([String(v ?? '')], vars)[0];
   const cdp = await ax.port.cdp(page);
   const input = new Input(cdp);
+  actedOn(page);
   const x = Number(a.x);
   const y = Number(a.y);
   if (highlightCursor && (tool === 'click_at' || tool === 'type_at' || tool === 'drag')) {

@@ -3,6 +3,7 @@
  * with a share of the budget, then spliced under their iframe lines by the
  * parent frame, which renders the whole within the budget.
  */
+import { actedSinceLastLook } from './activity';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import type { OutlineLine } from '../protocol/model';
 import { DEFAULTS, type LocatorSpec, type SnapshotResult } from '../protocol/schemas';
@@ -37,6 +38,9 @@ export function parseElementId(id: string): { frameId: number; local: number } |
 /** A snapshot with, when asked for, its lines as data (for model requests; never part of page.snapshot's answer). */
 export type CapturedSnapshot = SnapshotResult & { lines?: OutlineLine[] };
 
+const lookUpTargets = (port: BrowserPort, page: number, timeoutMs: number) =>
+  clickTargets(port, page, Math.min(timeoutMs, LISTENER_LOOKUP_MS)).catch(() => [] as string[]);
+
 export async function captureSnapshot(
   port: BrowserPort,
   page: number,
@@ -61,12 +65,13 @@ export async function captureSnapshot(
   // Listener targets of the top frame (spans and divs with click handlers) get lines of their
   // own. Looking them up walks the whole page in the renderer, so the top frame is first asked
   // to reuse the ones it was last given, which it does when nothing in it has changed since.
-  let targets: string[] | null = null;
+  // After the engine's own input or navigation the frame has surely changed: no point asking.
+  let targets: string[] | null = actedSinceLastLook(page) ? await lookUpTargets(port, page, timeoutMs) : null;
   const askTop = async (message: Record<string, unknown>): Promise<FrameReply> => {
     if (targets === null) {
       const r = await port.frameRequest<FrameReply | { stale: true }>(page, 0, { ...message, reuseTargets: true }, timeoutMs);
       if (!('stale' in r)) return r;
-      targets = await clickTargets(port, page, Math.min(timeoutMs, LISTENER_LOOKUP_MS)).catch(() => [] as string[]);
+      targets = await lookUpTargets(port, page, timeoutMs);
     }
     return port.frameRequest<FrameReply>(page, 0, { ...message, clickTargets: targets }, timeoutMs);
   };

@@ -1,0 +1,22 @@
+/**
+ * What the engine itself did to each page, as a counter: input sent, a navigation started. A
+ * snapshot taken after the engine acted on a page knows the page changed without asking it.
+ */
+const acted = new Map<number, number>();
+const seen = new Map<number, number>();
+
+/** The engine sent input to `page` or navigated it. */
+export function actedOn(page: number): void {
+  acted.set(page, (acted.get(page) ?? 0) + 1);
+}
+
+/**
+ * Whether the engine acted on `page` since the last call for it (true the first time): then
+ * whatever a frame kept from an earlier read is surely out of date.
+ */
+export function actedSinceLastLook(page: number): boolean {
+  const now = acted.get(page) ?? 0;
+  const last = seen.get(page);
+  seen.set(page, now);
+  return last === undefined || last !== now;
+}
