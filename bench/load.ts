@@ -2,8 +2,9 @@
  * Load on loopback, as a curve: for each number of concurrent sessions (LOAD_CURVE, default
  * 1,2,4,8,12), every session sends deterministic act requests over HTTP back to back (a
  * fill or a click on the form page), and the run reports failures, p50/p95 latency, requests
- * per second, the memory of the service and of its Chromium processes, and the CPU those
- * processes used per session. The last line names the most sessions kept under 100 ms p95.
+ * per second, the memory of the service and of its Chromium processes (PSS: shared pages
+ * counted once), and the CPU they and this process (the service, with the fixture server and
+ * the HTTP client of the bench) used per request. The last line names the most sessions kept under 100 ms p95.
  * `npm run bench`.
  */
 import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
@@ -46,7 +47,17 @@ function browserProcs(): Map<number, Proc> {
     for (let p = all.get(pid)?.ppid, depth = 0; p && depth < 16; p = all.get(p)?.ppid, depth++) if (p === process.pid) return true;
     return false;
   };
-  for (const [pid, p] of all) if (inTree(pid)) out.set(pid, { rssKb: p.rssKb, cpuS: p.cpuS });
+  for (const [pid, p] of all) {
+    if (!inTree(pid)) continue;
+    // Proportional set size: shared pages counted once across the processes that share them.
+    let pssKb = p.rssKb;
+    try {
+      pssKb = Number(/^Pss:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? p.rssKb);
+    } catch {
+      /* ended meanwhile: its RSS stands in */
+    }
+    out.set(pid, { rssKb: pssKb, cpuS: p.cpuS });
+  }
   return out;
 }
 const sum = (m: Map<number, Proc>, k: keyof Proc) => [...m.values()].reduce((a, p) => a + p[k], 0);
@@ -70,6 +81,7 @@ async function main(): Promise<void> {
     for (let i = 0; i < sessions; i++) ids.push((await call('/v1/sessions/start', {})).data.sessionId);
     await Promise.all(ids.map((id) => call(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/form.html` })));
     const procsBefore = browserProcs();
+    const serviceCpu = process.cpuUsage();
     const latencies: number[] = [];
     let failures = 0;
     const t0 = performance.now();
@@ -84,6 +96,10 @@ async function main(): Promise<void> {
       }),
     );
     const wall = performance.now() - t0;
+    const serviceCpuS = (() => {
+      const u = process.cpuUsage(serviceCpu);
+      return (u.user + u.system) / 1e6;
+    })();
     const procsAfter = browserProcs();
     // CPU the browsers spent during the requests (processes alive at both ends).
     let cpuS = 0;
@@ -101,9 +117,9 @@ async function main(): Promise<void> {
       'p50 ms': +pct(latencies, 50).toFixed(1),
       'p95 ms': +p95.toFixed(1),
       'req/s': +((latencies.length / wall) * 1000).toFixed(1),
-      'browser RSS MB (per session)': `${browserMb} (${Math.round(browserMb / sessions)})`,
+      'browser PSS MB (per session)': `${browserMb} (${Math.round(browserMb / sessions)})`,
       'browser processes': procsAfter.size,
-      'browser CPU s per session': +(cpuS / sessions).toFixed(2),
+      'CPU ms per request: browsers / service process': `${((cpuS / latencies.length) * 1000).toFixed(1)} / ${((serviceCpuS / latencies.length) * 1000).toFixed(1)}`,
       'service RSS MB before/at load': `${serviceBefore}/${serviceMb}`,
     });
     await new Promise((r) => setTimeout(r, 1000)); // let the ended browsers go before the next level
