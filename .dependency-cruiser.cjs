@@ -24,6 +24,13 @@ module.exports = {
       to: { dependencyTypes: ['core'] },
     },
     never('extension-not-node', 'extension code never imports Node-side code', EXTENSION_SIDE, NODE_SIDE),
+    {
+      name: 'worker-without-ai-sdk',
+      comment: 'the service worker cannot load code lazily: the ai SDK and its providers stay in the offscreen document (src/models/provider-call.ts)',
+      severity: 'error',
+      from: { path: '^entrypoints/background\\.ts$' },
+      to: { path: '(^src/models/(provider-call|providers)\\.ts$|node_modules/(ai|@ai-sdk/[^/]+)/)', reachable: true },
+    },
     never('client-over-protocol', 'the Node client speaks the protocol: never the engine, the worker adapters or the content scripts', '^src/client/', '^(src/(engine|browser|snapshot|panel|models|sessions|server|mcp|cli)/|entrypoints/|components/)'),
     never('sessions-over-client', 'the session manager sits on the client', '^src/sessions/', '^(src/(engine|browser|snapshot|panel|server|mcp|cli)/|entrypoints/|components/)'),
     never('mcp-over-sessions', 'MCP tools use sessions and the client, never the HTTP service', '^src/mcp/', '^(src/(engine|browser|snapshot|panel|server|cli)/|entrypoints/|components/)'),

@@ -15,7 +15,7 @@ export default defineConfig({
     // storage: metrics survive a stopped worker (session storage), panel settings (local, never sync).
     // sidePanel: the panel a person runs instructions from. alarms: wake a stopped worker so a
     // paired bridge client is reconnected.
-    permissions: ['debugger', 'scripting', 'webNavigation', 'storage', 'sidePanel', 'alarms'],
+    permissions: ['debugger', 'scripting', 'webNavigation', 'storage', 'sidePanel', 'alarms', 'offscreen'],
     action: { default_title: 'Open Deckhand' },
     host_permissions: ['<all_urls>'],
     // No web page and no other extension may message the worker.

@@ -20,6 +20,8 @@ import { PANEL_PORT, PanelClientMethods, PanelMethods, type BridgeStatus } from 
 import { describeZodError } from '../src/protocol/zod-errors';
 import { DeckhandError, ErrorCode } from '../src/protocol/errors';
 import { RpcPeer } from '../src/protocol/rpc';
+import { OFFSCREEN_PATH, OFFSCREEN_PORT } from '../src/protocol/offscreen';
+import { OffscreenProviders } from '../src/browser/offscreen-models';
 import type { z } from 'zod';
 
 /** A caller's cache store may wait up to 10 s on a locked SQLite file. */
@@ -40,7 +42,9 @@ export default defineBackground(() => {
     load: async (key: string) => (await chrome.storage.session.get(key))[key],
     save: (key: string, value: unknown) => chrome.storage.session.set({ [key]: value }),
   };
-  const engine = new Engine(new ChromeBrowserPort(state), chrome.runtime.id, state, undefined, new ChromeSelfEvaluator(), new IdbCacheStore());
+  // Provider model requests run in the offscreen document: the worker never loads the ai SDK.
+  const offscreen = new OffscreenProviders();
+  const engine = new Engine(new ChromeBrowserPort(state), chrome.runtime.id, state, offscreen.caller, new ChromeSelfEvaluator(), new IdbCacheStore());
 
   /**
    * An RPC peer over any transport, answering the engine's methods. The calls it serves stop
@@ -171,6 +175,12 @@ export default defineBackground(() => {
   void chrome.sidePanel?.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => undefined);
   const extensionOrigin = new URL(chrome.runtime.getURL('/')).origin;
   chrome.runtime.onConnect.addListener((port) => {
+    if (port.name === OFFSCREEN_PORT) {
+      // Only the offscreen document this extension opened.
+      if (port.sender?.id === chrome.runtime.id && port.sender?.url === chrome.runtime.getURL(OFFSCREEN_PATH)) offscreen.attach(port);
+      else port.disconnect();
+      return;
+    }
     if (port.name !== PANEL_PORT) return;
     // Only our own extension pages: content scripts share our id but run on web pages' origins.
     const from = port.sender?.url ? new URL(port.sender.url).origin : '';

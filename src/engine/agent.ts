@@ -189,7 +189,7 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
     const snap = p.mode === 'cua' ? null : await captureSnapshot(ax.port, page, { budget: 8000 }).catch(() => null);
     const images = p.mode !== 'dom' || p.autoScreenshot ? [await shot(ax, page)] : [];
     const prompt = maskValues(`Task: ${p.instruction}${varHelp}\n\nSteps so far:\n${history.length ? history.join('\n') : '(none)'}\n\nCurrent page: ${info.url} ("${info.title}")${snap ? `\n\nPage outline:\n${snap.text}` : ''}`, vars);
-    const r = await callModel(p.model, { system, prompt, schema: answerSchema(tools), images }, Math.max(1000, p.toolTimeout * 2), ax.deps.invokeCallback, ax.deps.languageModel, cancel.signal);
+    const r = await callModel(p.model, { system, prompt, schema: answerSchema(tools), images }, Math.max(1000, p.toolTimeout * 2), ax.deps.invokeCallback, ax.deps.providers, cancel.signal);
     usage = addUsage(usage, r.usage);
     const a = r.object as Answer;
     if (!a || typeof a.tool !== 'string' || !tools.includes(a.tool)) {

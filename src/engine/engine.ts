@@ -8,7 +8,7 @@ import { describeZodError } from '../protocol/zod-errors';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { Methods, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
 import { ActionSchema, DEFAULTS, ZERO_USAGE, type Action, type ActResult, type CacheInfo, type ExtractResult, type ObserveResult, type OperationOptions, type PageInfo, type Metrics, type ResultMetadata, type Usage } from '../protocol/schemas';
-import type { CallbackInvoker, LanguageModelFactory } from '../models/call';
+import type { CallbackInvoker, ProviderCaller } from '../models/call';
 import { focusedSelector, inferAct, inferExtract, inferObserve, type InferenceDeps, type LogEvent, type OpContext } from './inference';
 import { normalizeVariables } from '../protocol/variables';
 import { performAction, validateAction } from './actions';
@@ -111,7 +111,8 @@ export class Engine implements CommandClient {
     private readonly port: BrowserPort,
     private readonly extensionId: string,
     private readonly state?: StatePort,
-    private readonly languageModel?: LanguageModelFactory,
+    /** How provider models are called (the offscreen document in the extension). */
+    private readonly providers?: ProviderCaller,
     selfEvaluator?: SelfEvaluator,
     /** The extension's own result cache (`cache.store: 'extension'`): the side panel's. */
     private readonly cacheStore?: CacheStorePort,
@@ -289,7 +290,7 @@ export class Engine implements CommandClient {
   }
 
   private deps(ctx: CallContext): InferenceDeps {
-    return { port: this.port, invokeCallback: ctx.invokeCallback, log: ctx.log, languageModel: this.languageModel };
+    return { port: this.port, invokeCallback: ctx.invokeCallback, log: ctx.log, providers: this.providers };
   }
 
   private meta(usage: Usage, confidence?: number): ResultMetadata {

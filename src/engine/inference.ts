@@ -7,7 +7,7 @@ import { networkQuiet } from './network';
 import { clip, quote } from '../protocol/text';
 import { Validator } from '@cfworker/json-schema';
 import { z } from 'zod';
-import { callModel, type CallbackInvoker, type LanguageModelFactory } from '../models/call';
+import { callModel, type CallbackInvoker, type ProviderCaller } from '../models/call';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import type { ModelRequest, OutlineLine, ResolvedModel } from '../protocol/model';
 import { addUsage, DEFAULTS, ZERO_USAGE, type Action, type ActResult, type LocatorSpec, type ObserveResult, type Usage } from '../protocol/schemas';
@@ -32,8 +32,8 @@ export interface InferenceDeps {
   port: BrowserPort;
   invokeCallback: CallbackInvoker;
   log: (e: LogEvent) => void;
-  /** Swaps the ai SDK model construction (unit tests use the SDK's mock models). */
-  languageModel?: LanguageModelFactory;
+  /** How provider models are called: the offscreen document in the extension, the ai SDK in-process in tests. */
+  providers?: ProviderCaller;
   /** Cancels a whole run (the agent's). */
   cancel?: AbortSignal;
 }
@@ -111,7 +111,7 @@ async function ask(
   for (let attempt = 0; attempt < 2; attempt++) {
     deps.log({ level: 'debug', message: `${kind}: calling ${ctx.model.name}`, data: { opId: ctx.opId, attempt } });
     const req: ModelRequest = { system: systemPrompt(kind, ctx.systemPrompt), prompt: attemptPrompt, ...fields, schema, images };
-    const r = await callModel(ctx.model, req, remaining(ctx), deps.invokeCallback, deps.languageModel, ctx.signal).catch((e: unknown) => {
+    const r = await callModel(ctx.model, req, remaining(ctx), deps.invokeCallback, deps.providers, ctx.signal).catch((e: unknown) => {
       if (e instanceof DeckhandError && e.code === ErrorCode.ModelOutputInvalid && attempt === 0) return e;
       throw e;
     });

@@ -87,28 +87,31 @@ export function modelConfigSchemaFor(input: unknown): z.ZodTypeAny {
 
 export const KNOWN_PROVIDERS = ['openai', 'anthropic', 'google', 'vertex', 'azure', 'bedrock'] as const;
 
+/** A provider model, resolved: what one call to it needs (the key included). */
+export const ProviderModelSchema = z
+  .object({
+    kind: z.literal('provider'),
+    /** Name as the caller gave it, for messages and spans (never a key). */
+    name: z.string(),
+    provider: z.enum([...KNOWN_PROVIDERS, 'openai-compatible']),
+    modelId: z.string().min(1),
+    apiKey: z.string().optional(),
+    baseURL: z.string().optional(),
+    headers: z.record(z.string()).optional(),
+    openaiEndpointFormat: z.enum(OPENAI_ENDPOINT_FORMATS).optional(),
+    vertex: z
+      .object({ project: z.string(), location: z.string(), clientEmail: z.string(), privateKey: z.string(), privateKeyId: z.string().optional() })
+      .optional(),
+    azure: z.object({ resourceName: z.string().optional(), apiVersion: z.string().optional(), token: z.string().optional() }).optional(),
+    bedrock: z
+      .object({ region: z.string(), accessKeyId: z.string(), secretAccessKey: z.string(), sessionToken: z.string().optional() })
+      .optional(),
+  })
+  .strict();
+
 /** What the worker receives: everything needed for one call, already resolved. */
 export const ResolvedModelSchema = z.discriminatedUnion('kind', [
-  z
-    .object({
-      kind: z.literal('provider'),
-      /** Name as the caller gave it, for messages and spans (never a key). */
-      name: z.string(),
-      provider: z.enum([...KNOWN_PROVIDERS, 'openai-compatible']),
-      modelId: z.string().min(1),
-      apiKey: z.string().optional(),
-      baseURL: z.string().optional(),
-      headers: z.record(z.string()).optional(),
-      openaiEndpointFormat: z.enum(OPENAI_ENDPOINT_FORMATS).optional(),
-      vertex: z
-        .object({ project: z.string(), location: z.string(), clientEmail: z.string(), privateKey: z.string(), privateKeyId: z.string().optional() })
-        .optional(),
-      azure: z.object({ resourceName: z.string().optional(), apiVersion: z.string().optional(), token: z.string().optional() }).optional(),
-      bedrock: z
-        .object({ region: z.string(), accessKeyId: z.string(), secretAccessKey: z.string(), sessionToken: z.string().optional() })
-        .optional(),
-    })
-    .strict(),
+  ProviderModelSchema,
   z.object({ kind: z.literal('callback'), name: z.string(), callbackId: z.string() }).strict(),
   /** The built-in model, run in the worker. */
   z.object({ kind: z.literal('local'), name: z.literal('deckhand/local') }).strict(),

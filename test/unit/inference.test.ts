@@ -10,6 +10,7 @@ import { substitute } from '../../src/protocol/variables';
 import type { BrowserPort, CdpSession, FrameInfo } from '../../src/engine/ports';
 import { TEXT_EXTRACTION_SCHEMA } from '../../src/engine/prompts';
 import { DeckhandError } from '../../src/protocol/errors';
+import { providerCaller } from '../../src/models/provider-call';
 import type { ModelRequest, OutlineLine, ResolvedModel } from '../../src/protocol/model';
 import type { PageInfo } from '../../src/protocol/schemas';
 
@@ -149,10 +150,10 @@ function setup(answers: GenerateResult[] | ((o: CallOptions) => PromiseLike<Gene
       throw new Error('no callback model in these tests');
     },
     log: (e) => logs.push(e),
-    languageModel: (resolved) => {
+    providers: providerCaller((resolved) => {
       factoryCalls.push(resolved);
       return model;
-    },
+    }),
   };
   return { port, model, deps, logs, factoryCalls };
 }

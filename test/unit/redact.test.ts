@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { redactSecrets } from '../../src/protocol/redact';
 import { environmentSecrets, scrubCredentials } from '../../src/client/models';
-import { mapModelError } from '../../src/models/call';
+import { mapModelError } from '../../src/models/provider-call';
 import { APICallError } from 'ai';
 
 describe('redactSecrets', () => {
