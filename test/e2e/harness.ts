@@ -151,3 +151,12 @@ export async function workerEval(browser: BrowserHandle, expression: string): Pr
     await cdp.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);
   }
 }
+
+/** Poll `check` until it holds; fail naming `what` after `ms`. */
+export async function until(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

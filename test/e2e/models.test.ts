@@ -9,7 +9,7 @@ import { Deckhand, DeckhandError, localBrowser, type BrowserHandle, type Page } 
 import { startFixtureServers } from '../fixtures/server';
 import type { ModelRequest } from '../../src/protocol/model';
 import { idFor, startModelServer, type ModelServer } from '../fixtures/model-server';
-import { stopWorker } from './harness';
+import { stopWorker, until } from './harness';
 
 let servers: Awaited<ReturnType<typeof startFixtureServers>>;
 let ms: ModelServer;
@@ -220,6 +220,32 @@ describe('provider failures give typed errors, leave the page alone and add noth
     expect(e?.code).toBe('MODEL_UNREACHABLE');
     expect((await formValues()).log).toEqual([]);
     expect(await dh.metrics()).toEqual(before);
+  });
+});
+
+describe('provider requests run in the offscreen document', () => {
+  it('cancelling a provider call aborts its HTTP request at once', async () => {
+    await page.goto(`${servers.origin}/form.html`);
+    ms.script({ object: { found: true }, delayMs: 5000 });
+    const ac = new AbortController();
+    const pending = errorOf(dh.act('click the Multi button', { signal: ac.signal }));
+    await until(() => ms.requests.length === 1, 'the model request to start');
+    const t = Date.now();
+    ac.abort();
+    expect((await pending)?.code).toBe('CANCELLED');
+    expect(Date.now() - t).toBeLessThan(1000);
+    await until(() => ms.requests[0].abandoned === true, 'the model request to be aborted');
+    expect((await formValues()).log).toEqual([]);
+  });
+
+  it('still work after the worker was stopped (the document is opened again)', async () => {
+    await page.goto(`${servers.origin}/form.html`);
+    ms.script((_r, prompt) => answer(prompt, /button "Multi"/));
+    expect((await dh.act('click the Multi button')).data.success).toBe(true);
+    await stopWorker(browser);
+    expect((await dh.act('click the Multi button')).data.success).toBe(true);
+    expect((await formValues()).log).toEqual(['click:multi', 'click:multi']);
+    expect(ms.requests).toHaveLength(2);
   });
 });
 
