@@ -79,7 +79,9 @@ export class ExtensionLink implements WorkerLink {
         await this.startWorker().catch(() => undefined);
         started = true;
       }
-      await sleep(25);
+      // Short polls: the worker's start is on the launch's critical path (a Target.getTargets
+      // over the pipe costs a fraction of a millisecond).
+      await sleep(5);
       target = await this.findWorker();
       // A browser without the extension has no worker to start; after a short wait, try starting it once.
       if (!target && firstTime && !started && Date.now() > deadline - timeoutMs / 2) {
@@ -108,7 +110,7 @@ export class ExtensionLink implements WorkerLink {
       const r = await this.conn.send<{ result: { value?: unknown } }>('Runtime.evaluate', { expression: 'globalThis.__deckhand?.ready === true', returnByValue: true }, sid);
       if (r.result.value === true) break;
       if (Date.now() > deadline) throw new DeckhandError(ErrorCode.ExtensionMissing, `the extension's worker did not start its engine within ${timeoutMs} ms`);
-      await sleep(20);
+      await sleep(5);
     }
     this.state = 'up';
   }
