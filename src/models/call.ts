@@ -28,7 +28,7 @@ export type CallbackInvoker = (callbackId: string, request: ModelRequest, timeou
 const n = (v: number | undefined) => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
 
 /** The secret values a resolved model carries (its key, its headers, its signing material). */
-export function credentialsOf(model: ResolvedModel): string[] {
+function credentialsOf(model: ResolvedModel): string[] {
   if (model.kind !== 'provider') return [];
   const m = model as Record<string, any>;
   return [
