@@ -4,7 +4,6 @@
  * and not covered. No model is involved.
  */
 import { actedOn } from './activity';
-import { watchNetwork } from './network';
 import { Input } from './input';
 import { parseChord } from './keys';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
@@ -97,8 +96,7 @@ export async function performAction(
   closed.catch(() => undefined);
   const run = async () => {
     const cdp = await port.cdp(page);
-    watchNetwork(cdp); // what the input starts loading counts for the next settle wait
-    actedOn(page);
+    actedOn(page, cdp);
     // While the element is looked for and the input is under way (see below): top-level
     // documents committing, and whether a navigation was asked for by the page meanwhile (as
     // the input itself may do).

@@ -213,7 +213,7 @@ async function pageTool(
   const sub = (v: unknown) => substitute([String(v ?? '')], vars)[0];
   const cdp = await ax.port.cdp(page);
   const input = new Input(cdp);
-  actedOn(page);
+  actedOn(page, cdp);
   const x = Number(a.x);
   const y = Number(a.y);
   if (highlightCursor && (tool === 'click_at' || tool === 'type_at' || tool === 'drag')) {

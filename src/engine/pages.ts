@@ -1,6 +1,5 @@
 /** Page commands: navigation, evaluation, screenshots, page info. */
 import { actedOn } from './activity';
-import { watchNetwork } from './network';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { DEFAULTS, type GotoOptions, type PageInfo, type ScreenshotOptions } from '../protocol/schemas';
 import { assertUrlAllowed, schemeOf, urlRefusal } from '../protocol/url-policy';
@@ -28,8 +27,7 @@ export async function goto(port: BrowserPort, page: number, url: string, options
   const timeout = options.timeout ?? DEFAULTS.navigationTimeoutMs;
   const waitUntil = options.waitUntil ?? 'load';
   const cdp = await raceCancel(sessionLeaving(port, page), signal);
-  watchNetwork(cdp); // so the settle wait before a later read sees this page's requests from the start
-  actedOn(page);
+  actedOn(page, cdp);
   const eventName = waitUntil === 'domcontentloaded' ? 'Page.domContentEventFired' : 'Page.loadEventFired';
   let off = () => {};
   const loaded = new Promise<void>((resolve) => {

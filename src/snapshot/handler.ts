@@ -15,7 +15,7 @@ import { finalizer, walk } from './walker';
 import { describeElement, Visibility } from './visibility';
 import { computeAccessibleName, getRole } from 'dom-accessibility-api';
 import type { SnapNode } from './tree';
-import { controlsIn, keepTargets, recall, remember, reusableTargets, snapshotVersion, watchingShadowRoots } from './snapshot-cache';
+import { controlsIn, keepTargets, msSinceMutation, recall, remember, reusableTargets, snapshotVersion, watchingShadowRoots } from './snapshot-cache';
 import type { LocatorSpec } from '../protocol/schemas';
 
 
@@ -181,13 +181,11 @@ function outline(el: Element | null): void {
   outlineBox = box;
 }
 
-// When the DOM last changed, kept from document start so a settled page answers at once.
-let lastMutation = performance.now();
-new MutationObserver(() => (lastMutation = performance.now())).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
 
 /** Resolve once the document has loaded and the DOM has been quiet for `quietMs`, or false at the deadline. */
 function settle(timeoutMs: number, quietMs: number): Promise<boolean> {
-  if (document.readyState === 'complete' && performance.now() - lastMutation >= quietMs) return Promise.resolve(true);
+  // The DOM's last change is kept from document start (snapshot-cache), so a settled page answers at once.
+  if (document.readyState === 'complete' && msSinceMutation() >= quietMs) return Promise.resolve(true);
   return new Promise((resolve) => {
     let quietTimer: ReturnType<typeof setTimeout> | undefined;
     const finish = (ok: boolean) => {

@@ -17,7 +17,12 @@ const OBSERVE: MutationObserverInit = { subtree: true, childList: true, attribut
 
 let version = 0;
 const bump = () => void version++;
-const observer = new MutationObserver(bump);
+/** When the DOM last changed, kept from document start (the settle wait reads it too). */
+let lastMutation = performance.now();
+const observer = new MutationObserver(() => {
+  lastMutation = performance.now();
+  version++;
+});
 observer.observe(document, OBSERVE);
 const watched = new WeakSet<ShadowRoot>();
 
@@ -31,6 +36,9 @@ for (const type of [
 // load and error of images and other resources do not reach window listeners: document's see them.
 for (const type of ['load', 'error', 'visibilitychange']) document.addEventListener(type, bump, { capture: true, passive: true });
 document.fonts?.addEventListener('loadingdone', bump);
+
+/** Milliseconds since the DOM last changed (the document, and the shadow roots snapshots entered). */
+export const msSinceMutation = (): number => performance.now() - lastMutation;
 
 /** A shadow-root lookup that also watches every shadow root it finds for mutations. */
 export const watchingShadowRoots =

@@ -217,22 +217,27 @@ const addLateButton = (page: Page) =>
   page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<button id="never-there" onclick="window.__late = (window.__late || 0) + 1">Late</button>'));
 const lateClicks = (page: Page) => page.evaluate(() => (window as unknown as { __late?: number }).__late ?? 0);
 
+/**
+ * Abort `ac` while `pending` waits for #never-there: it fails with CANCELLED within a second,
+ * and the worker stopped waiting too (the element appearing now is not clicked).
+ */
+async function expectStoppedAtOnce(page: Page, ac: AbortController, pending: Promise<DeckhandError>): Promise<void> {
+  await sleep(300);
+  const t = Date.now();
+  ac.abort();
+  expect((await pending).code).toBe('CANCELLED');
+  expect(Date.now() - t).toBeLessThan(1000);
+  await addLateButton(page);
+  await sleep(800);
+  expect(await lateClicks(page)).toBe(0);
+}
+
 describe('cancelling deterministic work and navigation', () => {
   it('an Action waiting for an element that never appears stops at once when its signal aborts; the page is free right after', async () => {
     const page = await h.browser.context.activePage();
     await page.goto(`${site.origin}/form`);
     const ac = new AbortController();
-    const pending = failure(h.dh.act({ selector: '#never-there', description: 'nothing', method: 'click' }, { timeout: 20_000, signal: ac.signal }));
-    await sleep(300);
-    const t = Date.now();
-    ac.abort();
-    const e = await pending;
-    expect(e.code).toBe('CANCELLED');
-    expect(Date.now() - t).toBeLessThan(1000);
-    // The worker stopped waiting too: the element appearing now is not clicked by the cancelled act.
-    await addLateButton(page);
-    await sleep(800);
-    expect(await lateClicks(page)).toBe(0);
+    await expectStoppedAtOnce(page, ac, failure(h.dh.act({ selector: '#never-there', description: 'nothing', method: 'click' }, { timeout: 20_000, signal: ac.signal })));
     // And the next act on the page runs at once.
     const t2 = Date.now();
     await h.dh.act({ selector: '#name', description: 'the name box', method: 'fill', arguments: ['free'] });
@@ -244,15 +249,7 @@ describe('cancelling deterministic work and navigation', () => {
     const page = await h.browser.context.activePage();
     await page.goto(`${site.origin}/form`);
     const ac = new AbortController();
-    const pending = failure(page.locator('#never-there').click({ timeout: 20_000, signal: ac.signal }));
-    await sleep(300);
-    const t = Date.now();
-    ac.abort();
-    expect((await pending).code).toBe('CANCELLED');
-    expect(Date.now() - t).toBeLessThan(1000);
-    await addLateButton(page);
-    await sleep(800);
-    expect(await lateClicks(page)).toBe(0);
+    await expectStoppedAtOnce(page, ac, failure(page.locator('#never-there').click({ timeout: 20_000, signal: ac.signal })));
     await page.locator('#name').fill('after', { timeout: 2000 });
     // Already aborted: nothing is sent.
     expect((await failure(page.press('Enter', { signal: AbortSignal.abort() }))).code).toBe('CANCELLED');
@@ -264,24 +261,15 @@ describe('cancelling deterministic work and navigation', () => {
     const page = await h.browser.context.activePage();
     await page.goto(`${site.origin}/form`);
     const ac = new AbortController();
-    const pending = failure(
-      h.dh.experimentalBatch(
-        async (batch) => {
-          await batch.page.locator('#never-there').click({ timeout: 20_000 });
-          await batch.page.locator('#name').fill('after the cancel');
-        },
-        undefined,
-        { timeout: 30_000, signal: ac.signal },
-      ),
+    const batch = h.dh.experimentalBatch(
+      async (b) => {
+        await b.page.locator('#never-there').click({ timeout: 20_000 });
+        await b.page.locator('#name').fill('after the cancel');
+      },
+      undefined,
+      { timeout: 30_000, signal: ac.signal },
     );
-    await sleep(300);
-    const t = Date.now();
-    ac.abort();
-    expect((await pending).code).toBe('CANCELLED');
-    expect(Date.now() - t).toBeLessThan(1000);
-    await addLateButton(page);
-    await sleep(800);
-    expect(await lateClicks(page)).toBe(0);
+    await expectStoppedAtOnce(page, ac, failure(batch));
     expect(await page.evaluate(() => (document.getElementById('name') as HTMLInputElement).value)).toBe('');
     expect((await failure(h.dh.experimentalBatch(async () => 1, undefined, { signal: AbortSignal.abort() }))).code).toBe('CANCELLED');
   });
