@@ -5,7 +5,9 @@
  * which what a person sees may differ without one (scrolling, resizing, focus, pointer and
  * keyboard input, typing, resources and fonts loading, animations and transitions, popovers and
  * details toggling, history moves that change :target). Form controls can also change by script
- * without any of those (`input.value = ...`), so their values are compared on every hit. A page
+ * without any of those (`input.value = ...`), and a script's `scrollTo` fires its scroll event
+ * only at the next frame, so control values, the page's scroll and size, and the scroll of every
+ * box the walk printed as scrollable are compared on every hit. A page
  * with animations running is never answered from the cache, and an entry lives a few seconds at
  * most.
  */
@@ -54,20 +56,23 @@ export const watchingShadowRoots =
 
 const CONTROLS = new Set(['input', 'textarea', 'select']);
 
-/** The form controls a walk printed (their values can change with no mutation and no event). */
+/**
+ * The elements a walk printed whose state can change with no mutation and no event seen in
+ * time: form controls (their values) and scroll boxes (their scroll offsets).
+ */
 export function controlsIn(nodes: SnapNode[], out: Element[] = []): Element[] {
   for (const n of nodes) {
-    if (n.el && CONTROLS.has(n.el.localName)) out.push(n.el);
+    if (n.el && (CONTROLS.has(n.el.localName) || n.role === 'scrollable' || n.states?.includes('scrollable'))) out.push(n.el);
     if (n.children.length) controlsIn(n.children, out);
   }
   return out;
 }
 
 function valuesOf(controls: Element[]): string {
-  let s = '';
+  let s = `${window.scrollX},${window.scrollY},${window.innerWidth},${window.innerHeight}\u0002`;
   for (const c of controls) {
     const i = c as HTMLInputElement & HTMLSelectElement;
-    s += `${i.isConnected ? 1 : 0}${i.value ?? ''}\u0000${i.checked ? 1 : 0}${i.selectedIndex ?? ''}\u0001`;
+    s += `${i.isConnected ? 1 : 0}${i.value ?? ''}\u0000${i.checked ? 1 : 0}${i.selectedIndex ?? ''}\u0000${i.scrollTop},${i.scrollLeft}\u0001`;
   }
   return s;
 }
