@@ -18,13 +18,27 @@ const MAX_AGE_MS = 5000;
 const OBSERVE: MutationObserverInit = { subtree: true, childList: true, attributes: true, characterData: true };
 
 let version = 0;
+/** Bumped only when elements are added or removed: what moves child-index paths. */
+let structure = 0;
 const bump = () => void version++;
 /** When the DOM last changed, kept from document start (the settle wait reads it too). */
 let lastMutation = performance.now();
-const observer = new MutationObserver(() => {
+function note(records: MutationRecord[]): void {
+  if (!records.length) return;
   lastMutation = performance.now();
   version++;
-});
+  for (const r of records) {
+    if (r.type === 'childList' && (hasElement(r.addedNodes) || hasElement(r.removedNodes))) {
+      structure++;
+      break;
+    }
+  }
+}
+const observer = new MutationObserver(note);
+function hasElement(nodes: NodeList): boolean {
+  for (let i = 0; i < nodes.length; i++) if (nodes[i].nodeType === Node.ELEMENT_NODE) return true;
+  return false;
+}
 observer.observe(document, OBSERVE);
 const watched = new WeakSet<ShadowRoot>();
 
@@ -89,18 +103,23 @@ let last: Entry | null = null;
 
 /**
  * The click-listener targets the worker last sent (looked up through CDP, which costs a walk
- * of the whole page in the renderer): reused while nothing has changed. A listener added to
- * an element with no mutation at all is seen once the entry expires.
+ * of the whole page and three round trips): reused while no element was added or removed.
+ * Their child-index paths move only then, and scripts attach handlers mostly to elements they
+ * insert; a text, attribute or value change (a counter, a class toggled, a field typed into)
+ * keeps them. A listener added with no element inserted is seen once the entry expires, and
+ * the worker looks them up afresh after its own input or navigation anyway.
  */
-let targets: { list: string[]; version: number; expires: number } | null = null;
+let targets: { list: string[]; structure: number; expires: number } | null = null;
 
 export function keepTargets(list: string[]): void {
-  targets = { list, version, expires: performance.now() + MAX_AGE_MS };
+  targets = { list, structure, expires: performance.now() + MAX_AGE_MS };
 }
 
-/** The last targets, when nothing has changed since they came; null otherwise. */
+/** The last targets, when no element was added or removed since they came; null otherwise. */
 export function reusableTargets(): string[] | null {
-  return targets && targets.version === version && performance.now() <= targets.expires ? targets.list : null;
+  // Records still queued (a change in this same task) count too.
+  note(observer.takeRecords());
+  return targets && targets.structure === structure && performance.now() <= targets.expires ? targets.list : null;
 }
 
 /** The version to pass to `remember` for a snapshot about to be taken. */

@@ -172,6 +172,21 @@ describe('a snapshot of an unchanged page is answered again, and any change show
     const after = (await page.snapshot()).text;
     expect(clickableLine(after, 'Show older posts')).toBe(true);
     expect(clickableLine(after, 'Open the archive')).toBe(true);
+    // A text or attribute change moves no element: the kept targets still mark the same spans.
+    await page.evaluate(() => {
+      document.querySelector('h1')!.textContent = 'Renamed';
+      document.body.setAttribute('data-state', 'x');
+    });
+    const renamed = (await page.snapshot()).text;
+    expect(renamed).toContain('Renamed');
+    expect(clickableLine(renamed, 'Show older posts')).toBe(true);
+    expect(clickableLine(renamed, 'Open the archive')).toBe(true);
+    // Removing an element moves the paths after it: looked up again, the right span keeps its line.
+    await page.evaluate(() => document.querySelector('h1')!.remove());
+    const removed = (await page.snapshot()).text;
+    expect(removed).not.toContain('Renamed');
+    expect(clickableLine(removed, 'Show older posts')).toBe(true);
+    expect(clickableLine(removed, 'Open the archive')).toBe(true);
   });
 
   it('scrolling the page changes what the next snapshot folds', async () => {
