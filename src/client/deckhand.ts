@@ -486,7 +486,19 @@ export class Deckhand {
    * The earlier agent interface: `agent({ provider?, model, instructions, options, integrations, tools })`
    * returns `{ execute }`, which runs on the same agent loop as agentExecute.
    */
-  agent(config: AgentOptions): { execute(input: string | ExecuteInput): Promise<AgentResult> } {
+  agent(config: AgentOptions = {}): { execute(input: string | ExecuteInput): Promise<AgentResult> } {
+    // No configuration: the instance's model (the built-in one when none was given).
+    if (config === null || typeof config !== 'object' || Array.isArray(config)) {
+      throw new DeckhandError(ErrorCode.InvalidArgument, `agent configuration must be an object such as { model: 'openai/gpt-4.1' }, got ${config === null ? 'null' : Array.isArray(config) ? 'an array' : typeof config}`);
+    }
+    const strange = Object.keys(config).filter((k) => !['provider', 'model', 'instructions', 'options', 'integrations', 'tools'].includes(k));
+    if (strange.length) throw new DeckhandError(ErrorCode.InvalidArgument, `unknown agent configuration field${strange.length > 1 ? 's' : ''} ${strange.map((k) => `'${k}'`).join(', ')} (use provider, model, instructions, options, integrations, tools)`);
+    if (config.model !== undefined && (typeof config.model !== 'string' || !config.model.trim())) {
+      throw new DeckhandError(ErrorCode.InvalidArgument, `agent model must be a non-empty model name such as 'openai/gpt-4.1', got ${JSON.stringify(config.model)}`);
+    }
+    if (config.options !== undefined && (config.options === null || typeof config.options !== 'object' || Array.isArray(config.options))) {
+      throw new DeckhandError(ErrorCode.InvalidArgument, 'agent options must be an object such as { apiKey, baseURL }');
+    }
     const provider = config.provider;
     if (provider !== undefined && provider !== 'openai' && provider !== 'anthropic') {
       throw new DeckhandError(ErrorCode.InvalidArgument, `agent provider must be 'openai' or 'anthropic', got ${JSON.stringify(provider)}`);

@@ -20,6 +20,7 @@ import { PAGE_CONTENT_IS_DATA } from './prompts';
 import type { AgentStepSpan } from '../protocol/log-spans';
 import { sleep, type BrowserPort } from './ports';
 import { captureSnapshot } from './snapshot';
+import { runPlanned } from './agent-plan';
 
 /** The answer the model gives each step: one tool and the fields of every tool, the unused ones null. */
 function answerSchema(tools: string[]): Record<string, unknown> {
@@ -168,6 +169,26 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
     const live = await runAgent(ax, { ...p, replay: undefined });
     live.result.metadata = { ...live.result.metadata, replayed: false, replayFallback: why };
     return live;
+  }
+
+  if (p.model.kind === 'local') {
+    // The built-in model plans the instruction into single steps and grounds each on the page.
+    const out = await runPlanned({
+      port: ax.port,
+      page,
+      instruction: p.instruction,
+      maxSteps: p.maxSteps,
+      signal: cancel.signal,
+      act: async (say, reasoning, pageText, pageUrl) => (await step('act', { instruction: say }, reasoning, pageText, pageUrl)).text,
+      note: (instruction, reasoning, result, pageUrl, action) => {
+        const s: AgentStep = { type: 'act', reasoning, taskCompleted: false, action: { instruction }, timeMs: 0, pageText: '', pageUrl, instruction: p.instruction, result };
+        steps.push(s);
+        if (action) recorded.push({ tool: 'act', args: { instruction }, actions: [action] });
+        ax.deps.log({ level: 'info', message: maskValues(`step ${steps.length}: act ${JSON.stringify({ instruction })} → ${brief(result, 120)}`, vars), data: { opId: p.opId, span: 'agent-step', step: JSON.parse(maskValues(JSON.stringify(s), vars)) as AgentStep } satisfies AgentStepSpan });
+      },
+    });
+    const doneStep = await step('done', { answer: out.message, success: out.success }, out.success ? 'every step of the plan ran' : 'a step of the plan was beyond the built-in model', '', (await ax.port.pageInfo(page)).url);
+    return finish(out.success, out.success, doneStep.done?.answer || out.message);
   }
 
   const history: string[] = [];

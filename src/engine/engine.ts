@@ -175,9 +175,6 @@ export class Engine implements CommandClient {
         validateAction(p.method, p.arguments ?? []) &&
         performAction(this.port, p.page, { selector: p.locator.selector, nth: p.locator.nth }, p.method, p.arguments ?? [], p.timeout ?? DEFAULTS.actionTimeoutMs, ctx.signal),
       'agent.run': async (p: Params<'agent.run'>, ctx) => {
-        if (p.model.kind === 'local') {
-          throw new DeckhandError(ErrorCode.NoModelConfigured, 'the agent plans several steps, which the built-in local model cannot do; configure a model (e.g. openai/gpt-4.1-mini with OPENAI_API_KEY)');
-        }
         // A cached run: replay the recording stored under its key, or record this one.
         const store = p.cache ? ctx.cache ?? null : null;
         let replay = p.replay;

@@ -4,6 +4,7 @@
  * reading check state, and scrolling.
  */
 import { normalizeSpace } from './dom';
+import { valueForInput } from './input-values';
 import type { OpResult } from '../protocol/content-messages';
 
 const TEXT_TYPES = new Set(['', 'text', 'search', 'url', 'tel', 'password', 'email', 'number']);
@@ -36,8 +37,10 @@ export function runOp(el: Element, op: string, args: string[]): OpResult {
     case 'focusSelect': {
       if (el instanceof HTMLInputElement && SET_VALUE_TYPES.has(el.type)) {
         el.focus();
-        el.value = args[0] ?? '';
-        if (el.value !== (args[0] ?? '') && args[0]) return { ok: false, code: 'ACTION_FAILED', message: `'${args[0]}' is not a valid value for an input of type ${el.type}` };
+        // "11/05/2016" into a date input, "3:15 PM" into a time input: the form the input takes.
+        const want = valueForInput(el.type, args[0] ?? '');
+        el.value = want;
+        if (el.value !== want && args[0]) return { ok: false, code: 'ACTION_FAILED', message: `'${args[0]}' is not a valid value for an input of type ${el.type}` };
         fire(el);
         return { ok: true, mode: 'done' };
       }
