@@ -63,7 +63,7 @@ function ModelSettings() {
         </select>
       </label>
       {provider === 'local' ? (
-        <p className="muted small">Runs in the browser with no network and no key. It handles one clear step at a time; the agent needs a provider model.</p>
+        <p className="muted small">Runs in the browser with no network and no key. It handles one clear step at a time, and the agent splits a task of several plain steps into them; open-ended tasks need a provider model.</p>
       ) : (
         <>
           <label>

@@ -66,7 +66,7 @@ export async function endSession(st: McpSessionState): Promise<boolean> {
  * Run one tool's work on this MCP session's browser session. Calls wait their turn in the
  * order they came (clients send several at once); cancelling the call stops the work.
  */
-export async function withSession<T>(st: McpSessionState, fn: (s: Session, signal: AbortSignal) => Promise<T>, call: ToolCall = {}): Promise<T> {
+export async function withSession<T>(st: McpSessionState, fn: (s: Session, signal: AbortSignal) => Promise<T>, call: ToolCall = {}, deadlineMs?: number): Promise<T> {
   const s = await ensureSession(st);
   return st.sessions.run(
     s.id,
@@ -79,7 +79,7 @@ export async function withSession<T>(st: McpSessionState, fn: (s: Session, signa
         session.listener = null;
       }
     },
-    { queue: true, signal: call.signal },
+    { queue: true, signal: call.signal, ...(deadlineMs !== undefined ? { deadlineMs } : {}) },
   );
 }
 

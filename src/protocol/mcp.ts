@@ -25,5 +25,18 @@ export const McpTools = {
     input: { instruction: z.string().optional().describe('what to read, e.g. "the price of the first product"') },
     output: { extraction: z.string() },
   },
+  agent: {
+    input: {
+      instruction: z.string().min(1).describe('the whole task, e.g. "log in as ada with password x, then open Settings"'),
+      maxSteps: z.number().int().min(1).max(50).optional().describe('at most this many steps (default 20)'),
+    },
+    /** `steps`: each tool call as the agent ran it, with what it returned. */
+    output: {
+      success: z.boolean(),
+      completed: z.boolean(),
+      message: z.string(),
+      steps: z.array(z.object({ type: z.string(), action: z.record(z.unknown()), result: z.string().optional() })),
+    },
+  },
 } as const satisfies Record<string, { input: z.ZodRawShape; output: z.ZodRawShape }>;
 export type McpToolName = keyof typeof McpTools;

@@ -36,16 +36,18 @@ type ToolResult = { isError?: boolean; content: { type: string; text: string }[]
 const call = (c: Client, name: string, args: Record<string, unknown> = {}) => c.callTool({ name, arguments: args }) as Promise<ToolResult>;
 
 describe('MCP over Streamable HTTP', () => {
-  it('lists the six tools with their schemas', async () => {
+  it('lists the seven tools with their schemas', async () => {
     const c = await httpClient();
     const { tools } = await c.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['act', 'end', 'extract', 'navigate', 'observe', 'start']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['act', 'agent', 'end', 'extract', 'navigate', 'observe', 'start']);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.navigate.inputSchema).toMatchObject({ type: 'object', required: ['url'], properties: { url: { type: 'string' } } });
     expect(byName.act.inputSchema).toMatchObject({ required: ['action'] });
     expect(byName.observe.inputSchema).toMatchObject({ required: ['instruction'] });
     expect(byName.extract.inputSchema.required ?? []).toEqual([]);
     expect(byName.act.description).toMatch(/plain language/);
+    expect(byName.agent.inputSchema).toMatchObject({ required: ['instruction'] });
+    expect(byName.agent.annotations).toMatchObject({ destructiveHint: true });
     await c.close();
   });
 
@@ -79,6 +81,29 @@ describe('MCP over Streamable HTTP', () => {
     expect(svc.sessions.size).toBe(sizeBefore - 1);
     expect((await call(c, 'end')).structuredContent).toEqual({ ended: false });
     await c.close();
+  });
+
+  it('agent: a task of several steps with the built-in model, each step reported as progress; a step beyond it is a tool error with nothing done', async () => {
+    const c = await httpClient();
+    await call(c, 'navigate', { url: `${servers.origin}/form.html` });
+    const progress: { message?: string }[] = [];
+    const r = (await c.callTool({ name: 'agent', arguments: { instruction: 'Enter "Ada" into the full name field, type 42 in the age field, then tick I accept the terms' } }, undefined, {
+      onprogress: (p) => void progress.push(p),
+    })) as ToolResult;
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ success: true, completed: true });
+    expect(r.structuredContent.steps.map((s: { type: string }) => s.type)).toEqual(['act', 'act', 'act', 'done']);
+    expect(progress.some((p) => /step 1: act/.test(p.message ?? ''))).toBe(true);
+    const state = await call(c, 'extract', {});
+    expect(state.structuredContent.extraction).toMatch(/textbox "Full name" value="Ada"/);
+    expect(state.structuredContent.extraction).toMatch(/checkbox "I accept the terms" checked/);
+    // The second step names no field of this page: refused before the first runs.
+    const refused = await call(c, 'agent', { instruction: 'Enter "Bo" into the full name field and enter 7 into the shoe size field' });
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ success: false });
+    expect(refused.content[0].text).toMatch(/step 2 of 2.*nothing was done/);
+    expect((await call(c, 'extract', {})).structuredContent.extraction).toMatch(/textbox "Full name" value="Ada"/);
+    await (c.transport as StreamableHTTPClientTransport).terminateSession();
   });
 
   it('with cache=true, the second identical act is replayed from this key\'s cache', async () => {
@@ -195,7 +220,7 @@ describe('MCP over stdio', () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'src/cli/cli.ts', 'mcp', '--browserWidth', '900'], env, stderr: 'ignore' });
     const c = new Client({ name: 'stdio-test', version: '1.0.0' });
     await c.connect(transport);
-    expect((await c.listTools()).tools).toHaveLength(6);
+    expect((await c.listTools()).tools).toHaveLength(7);
     const nav = await call(c, 'navigate', { url: `${servers.origin}/form.html` });
     expect(nav.structuredContent.title).toBe('Sign up');
     const act = await call(c, 'act', { action: 'type "Ada" into the full name field' });

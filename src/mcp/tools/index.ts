@@ -1,5 +1,6 @@
 /** Every MCP tool, in the order clients list them. */
 import act from './act';
+import agent from './agent';
 import end from './end';
 import extract from './extract';
 import navigate from './navigate';
@@ -7,4 +8,4 @@ import observe from './observe';
 import start from './start';
 import type { Tool } from './tool';
 
-export const TOOLS: readonly Tool[] = [start, end, navigate, act, observe, extract] as unknown as Tool[];
+export const TOOLS: readonly Tool[] = [start, end, navigate, act, observe, extract, agent] as unknown as Tool[];

@@ -1,0 +1,28 @@
+import { McpTools } from '../../protocol/mcp';
+import { AGENT_DEFAULTS } from '../../protocol/agent';
+import { MAX_CALL_MS } from '../../protocol/schemas';
+import { clip } from '../../protocol/text';
+import { withSession } from '../session-state';
+import { defineTool, text } from './tool';
+
+export default defineTool({
+  name: 'agent',
+  title: 'Agent',
+  description:
+    'Carry out a task of several steps on the page, described in plain language: "enter the username ada and the password x, then press Log in". With no model configured, the built-in model plans the steps and stops, saying why, at a step it cannot ground; each step is reported as progress.',
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+  inputSchema: McpTools.agent.input,
+  outputSchema: McpTools.agent.output,
+  handler: async (st, { instruction, maxSteps }, call) => {
+    const r = await withSession(
+      st,
+      (s, signal) => s.dh.agentExecute({ agentConfig: {}, executeOptions: { instruction, maxSteps: maxSteps ?? AGENT_DEFAULTS.maxSteps } }, { signal }),
+      call,
+      // A run of many steps: as long as any one call may take (each step has its own deadline).
+      MAX_CALL_MS,
+    );
+    const steps = r.result.actions.map((a) => ({ type: a.type, action: a.action, ...(a.result !== undefined ? { result: clip(a.result, 300) } : {}) }));
+    const t = `${r.result.success ? 'Done' : 'Not done'}: ${r.result.message}`;
+    return { ...text(t, { success: r.result.success, completed: r.result.completed, message: r.result.message, steps }), ...(r.result.success ? {} : { isError: true }) };
+  },
+});
