@@ -75,18 +75,36 @@ function pageFacts(nodes: OutlineNode[]): { fields: string[]; names: string[] } 
   return { fields, names };
 }
 
-/** Controls that reveal hidden content, in page order: tabs not selected, collapsed disclosures. */
+/**
+ * Controls that reveal hidden content: tabs not selected and collapsed disclosures first, in
+ * page order, then headings that take clicks (accordions built without ARIA).
+ */
 function revealers(nodes: OutlineNode[], tried: Set<string>): OutlineNode[] {
-  return nodes.filter((n) => {
-    if (!n.id || n.states.disabled === true) return false;
-    const key = `${n.role}|${n.name}`;
-    if (tried.has(key)) return false;
-    if (n.role === 'tab') return n.states.selected !== true;
-    return n.states.expanded === 'false' || (n.role !== 'tab' && n.states.expanded === undefined && /^(summary|disclosure)$/.test(n.role));
-  });
+  const fresh = (n: OutlineNode) => !!n.id && n.states.disabled !== true && !tried.has(`${n.role}|${n.name}`);
+  const marked = nodes.filter((n) => fresh(n) && ((n.role === 'tab' && n.states.selected !== true) || (n.states.collapsed === true && !TEXT_ROLES.has(n.role) && n.role !== 'listbox')));
+  const loose = nodes.filter((n) => fresh(n) && n.role === 'heading' && n.states.clickable === true);
+  return [...marked, ...loose];
 }
 
 const describeStep = (i: number, n: number, s: string) => `step ${i + 1} of ${n}: ${s}`;
+
+/** Names of controls that lead to more of a form or a page: what follows them may not show yet. */
+const ONWARD = /\b(next|continue|proceed|more|show|expand|open|search|go|load|menu|options|step|start|begin|filter|add|new|edit|details|advanced|view)\b|[▸▾›»>+]/i;
+
+/**
+ * Whether a grounded step may bring up what a later step needs: a tab, a link, a disclosure, a
+ * control named like "Next" or "Show more", a key press, typing into a field with suggestions.
+ * Pressing "Play" or ticking a box does not, so a later step that grounds nowhere is refused
+ * before either runs.
+ */
+function reveals(pick: Pick, step: PlanStep): boolean {
+  const n = pick.node;
+  if (step.search || step.pick || pick.method === 'press') return true;
+  if (!n) return false;
+  if (n.role === 'combobox' || n.role === 'tab' || n.role === 'link' || n.role === 'menuitem' || n.states.collapsed === true || n.states.expanded === true) return true;
+  if (!CHANGES_PAGE.has(pick.method)) return false;
+  return ONWARD.test(n.name);
+}
 
 export async function runPlanned(r: PlannedRun): Promise<PlannedOutcome> {
   let view = await look(r.port, r.page);
@@ -106,6 +124,12 @@ export async function runPlanned(r: PlannedRun): Promise<PlannedOutcome> {
   // ground later either: refuse before anything is done.
   let mayChange = false;
   for (const [i, s] of plan.entries()) {
+    if (s.result !== undefined) {
+      // The results of a search the plan has not run yet: known only then.
+      if (mayChange) break;
+      if (!resultsOf(view.nodes).length) return { success: false, message: `${describeStep(i, plan.length, quote(s.say))} is beyond the built-in model on this page (it shows no list of results); nothing was done. Plan: ${listing}` };
+      continue;
+    }
     const g = ground(s, view.nodes);
     if ('why' in g) {
       if (!mayChange && !s.search) {
@@ -114,7 +138,7 @@ export async function runPlanned(r: PlannedRun): Promise<PlannedOutcome> {
       // From here on the page may differ: ground the rest when their turn comes.
       break;
     }
-    if (CHANGES_PAGE.has(g.pick.method) || (g.pick.node && g.pick.node.role === 'combobox')) mayChange = true;
+    if (reveals(g.pick, s)) mayChange = true;
   }
 
   const done: string[] = [];
@@ -125,6 +149,12 @@ export async function runPlanned(r: PlannedRun): Promise<PlannedOutcome> {
   for (const [i, s] of plan.entries()) {
     if (r.signal.aborted) return { success: false, message: `cancelled after ${done.length} of ${plan.length} steps` };
     if (i > 0) view = await look(r.port, r.page);
+    if (s.result !== undefined) {
+      const out = await clickResult(r, s, (v) => (view = v), () => view);
+      if (typeof out !== 'string' || out.startsWith('error:')) return stop(i, typeof out === 'string' ? out.slice(6).trim() : out.why);
+      done.push(out);
+      continue;
+    }
     let g = ground(s, view.nodes);
     if ('why' in g && s.search) g = await reveal(r, s, () => view, (v) => (view = v));
     if ('why' in g) return stop(i, g.why);
@@ -138,10 +168,18 @@ export async function runPlanned(r: PlannedRun): Promise<PlannedOutcome> {
     const result = await r.act(g.say, describeStep(i, plan.length, g.say), view.text, view.url);
     if (result.startsWith('error:')) return stop(i, result.slice(6).trim());
     done.push(g.say);
-    // A value typed into a field with suggestions goes in by the suggestion that is exactly it.
-    if (g.pick.node?.role === 'combobox' && g.pick.method === 'fill' && g.pick.args[0]) {
-      const picked = await pickSuggestion(r, g.pick.args[0]);
+    // A value typed into a field with suggestions goes in by the suggestion that is exactly it,
+    // or the one the step describes ("starts with Ger and ends with ny").
+    const typed = g.pick.method === 'fill' || g.pick.method === 'type' ? (g.pick.args[0] ?? '') : '';
+    if (s.pick?.startsWith || s.pick?.endsWith) {
+      const want = s.pick;
+      const picked = await pickSuggestion(r, (name) => (!want.startsWith || name.toLowerCase().startsWith(want.startsWith.toLowerCase())) && (!want.endsWith || name.toLowerCase().endsWith(want.endsWith.toLowerCase())), true);
+      if (!picked) return stop(i, `no single suggestion${want.startsWith ? ` starting with ${quote(want.startsWith)}` : ''}${want.endsWith ? ` and ending with ${quote(want.endsWith)}` : ''} appeared`);
+      done.push(picked);
+    } else if (typed && (s.pick?.typed || g.pick.node?.role === 'combobox')) {
+      const picked = await pickSuggestion(r, suggestionFor(typed), !!s.pick?.typed);
       if (picked) done.push(picked);
+      else if (s.pick?.typed) return stop(i, `no suggestion matching ${quote(typed)} appeared after typing it`);
     }
   }
   return { success: true, message: `done in ${plan.length} step${plan.length === 1 ? '' : 's'}: ${done.join('; ')}` };
@@ -168,19 +206,100 @@ async function reveal(r: PlannedRun, step: PlanStep, current: () => Awaited<Retu
   return 'why' in last ? { why: `${last.why} (looked in ${tried.size} hidden section${tried.size === 1 ? '' : 's'} or tab${tried.size === 1 ? '' : 's'})` } : last;
 }
 
-/** After typing into a combobox: click the suggestion named exactly what was typed, if one shows. */
-async function pickSuggestion(r: PlannedRun, value: string): Promise<string | null> {
-  const want = normalize(value);
-  for (let attempt = 0; attempt < 3; attempt++) {
+/** A suggestion that is what was typed, or begins with it ("Berlin" fits "Berlin, Germany"). */
+function suggestionFor(typed: string): (name: string) => boolean {
+  const t = normalize(typed);
+  return (name) => {
+    const n = normalize(name);
+    return n === t || (t.length >= 3 && n.startsWith(t));
+  };
+}
+
+const OUTSIDE_RESULTS = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'menu', 'menubar', 'tablist', 'toolbar']);
+const PAGER = /^(?:\d{1,3}|next|next page|previous|prev|previous page|more results|older|newer|first|last|[›»>‹«<]+)$/i;
+const NEXT_PAGE = /^(?:next|next page|more results|older|[›»>]+)$/i;
+
+function under(n: OutlineNode, roles: Set<string>): OutlineNode | null {
+  for (let p = n.parent; p; p = p.parent) if (roles.has(p.role)) return p;
+  return null;
+}
+
+/**
+ * The results a page lists: links after its search box (if it has one), outside navigation,
+ * headers, footers and sidebars, not page numbers; one per list item or article.
+ */
+function resultsOf(nodes: OutlineNode[]): OutlineNode[] {
+  const box = nodes.find((n) => n.id && (n.role === 'searchbox' || n.role === 'textbox' || n.role === 'combobox'));
+  const from = box ? box.index : -1;
+  const seen = new Set<OutlineNode>();
+  const out: OutlineNode[] = [];
+  for (const n of nodes) {
+    if (!n.id || n.role !== 'link' || n.index <= from || under(n, OUTSIDE_RESULTS) || PAGER.test(n.name.trim())) continue;
+    const item = under(n, new Set(['listitem', 'article', 'row']));
+    if (item) {
+      if (seen.has(item)) continue;
+      seen.add(item);
+    }
+    out.push(n);
+  }
+  return out;
+}
+
+/** Click the nth result of the page's results, going on to later result pages when the page has fewer. */
+async function clickResult(r: PlannedRun, s: PlanStep, set: (v: Awaited<ReturnType<typeof look>>) => void, current: () => Awaited<ReturnType<typeof look>>): Promise<string | { why: string }> {
+  let left = s.result!;
+  let counted = 0;
+  for (let pages = 0; pages < 6; pages++) {
+    const rs = resultsOf(current().nodes);
+    if (left === -1 && rs.length) left = rs.length;
+    if (left > 0 && left <= rs.length) {
+      const target = rs[left - 1];
+      const [sel] = await selectorsForIds(r.port, r.page, [target.id!]);
+      if (!sel) return { why: 'the result went away before it could be clicked' };
+      const { element } = await performAction(r.port, r.page, { selector: sel.selector }, 'click', [], 5000, r.signal);
+      r.note(s.say, `result ${counted + left} of the list`, `clicked ${element}`, current().url, { selector: sel.selector, description: element, method: 'click', arguments: [] });
+      return `${s.say} (${quote(target.name)})`;
+    }
+    left -= rs.length;
+    counted += rs.length;
+    const next = current().nodes.find((n) => n.id && (n.role === 'link' || n.role === 'button') && NEXT_PAGE.test(n.name.trim()) && n.states.disabled !== true);
+    if (!next || !rs.length) break;
+    const [sel] = await selectorsForIds(r.port, r.page, [next.id!]);
+    if (!sel) break;
+    const { element } = await performAction(r.port, r.page, { selector: sel.selector }, 'click', [], 5000, r.signal);
+    r.note(`click ${quote(next.name)}`, `result ${s.result} is past the ${counted} on this page: the next page`, `clicked ${element}`, current().url, { selector: sel.selector, description: element, method: 'click', arguments: [] });
+    set(await look(r.port, r.page));
+  }
+  return { why: `the page lists ${counted} result${counted === 1 ? '' : 's'}, fewer than ${s.result}` };
+}
+
+/** Roles of the items of a suggestion list (ARIA listboxes, jQuery UI menus, plain lists). */
+const SUGGESTION_ROLES = new Set(['option', 'menuitem', 'listitem', 'clickable']);
+const LISTS = new Set(['listbox', 'menu', 'list']);
+
+/**
+ * After typing: click the one suggestion `fits` accepts. `loose` allows list items and
+ * clickable rows of any list (plain autocomplete widgets); otherwise only ARIA options.
+ * Null when none or several fit.
+ */
+async function pickSuggestion(r: PlannedRun, fits: (name: string) => boolean, loose: boolean): Promise<string | null> {
+  for (let attempt = 0; attempt < 4; attempt++) {
     const v = await look(r.port, r.page);
-    const option = v.nodes.find((n) => n.id && n.role === 'option' && normalize(n.name) === want);
-    if (option) {
+    const inList = (n: OutlineNode) => {
+      for (let p = n.parent; p; p = p.parent) if (LISTS.has(p.role)) return true;
+      return false;
+    };
+    const options = v.nodes.filter((n) => n.id && (n.role === 'option' || (loose && SUGGESTION_ROLES.has(n.role) && inList(n))) && fits(n.name));
+    const names = new Set(options.map((o) => normalize(o.name)));
+    if (options.length && names.size === 1) {
+      const option = options[0];
       const [sel] = await selectorsForIds(r.port, r.page, [option.id!]);
       if (!sel) return null;
       const { element } = await performAction(r.port, r.page, { selector: sel.selector }, 'click', [], 5000, r.signal);
-      r.note(`click the suggestion ${quote(option.name)}`, 'pick the suggestion that is the value typed', `clicked ${element}`, v.url, { selector: sel.selector, description: element, method: 'click', arguments: [] });
+      r.note(`click the suggestion ${quote(option.name)}`, 'pick the suggestion that fits what was typed', `clicked ${element}`, v.url, { selector: sel.selector, description: element, method: 'click', arguments: [] });
       return `picked the suggestion ${quote(option.name)}`;
     }
+    if (names.size > 1) return null;
     // Suggestions often come after a short debounce.
     await new Promise((res) => setTimeout(res, 150));
   }

@@ -135,7 +135,9 @@ function statesOf(el: Element, role: string): string {
   } else if (ariaChecked === 'true') parts.push('checked');
   else if (ariaChecked === 'mixed') parts.push('checked=mixed');
   if ((h as { disabled?: boolean }).disabled === true || el.getAttribute('aria-disabled') === 'true') parts.push('disabled');
-  const expanded = el.getAttribute('aria-expanded');
+  // A <details> summary says whether its section is open, as the accessibility tree does.
+  const details = el.localName === 'summary' && el.parentElement?.localName === 'details' && el.parentElement.querySelector(':scope > summary') === el ? (el.parentElement as HTMLDetailsElement) : null;
+  const expanded = el.getAttribute('aria-expanded') ?? (details ? String(details.open) : null);
   if (expanded === 'true') parts.push('expanded');
   else if (expanded === 'false') parts.push('collapsed');
   if (el.getAttribute('aria-selected') === 'true') parts.push('selected');

@@ -8,7 +8,9 @@ const says = (instruction: string, p = page()) => planInstruction(instruction, p
 describe('the built-in planner splits compound instructions into single steps', () => {
   it('sequence words: and, then, commas, semicolons; quotes stay whole', () => {
     expect(says('Enter "tula" into the text field and press Submit.')).toEqual(['Enter "tula" into the text field', 'press Submit']);
-    expect(says('Click button ONE, then click button TWO.')).toEqual(['Click button ONE', 'click button TWO']);
+    expect(says('Click button ONE, then click button TWO.')).toEqual(['Click the "ONE" button', 'click the "TWO" button']);
+    expect(says('Press Play, then Next track, and then Pause')).toEqual(['Press Play', 'Press Next track', 'Pause']);
+    expect(says('press Continue twice and click Place order')).toEqual(['press Continue', 'press Continue', 'click Place order']);
     expect(says('Type "a, b and then c" in the box; then hit enter')).toEqual(['Type "a, b and then c" in the box', 'hit enter']);
     expect(says('Open Shipping and enter 12 Main St as the address, then save')).toEqual(['Open Shipping', 'enter 12 Main St as the address', 'save']);
   });
@@ -31,7 +33,37 @@ describe('the built-in planner splits compound instructions into single steps', 
       'click Create account',
     ]);
   });
+  it('entry lists in the ways people write them; selects and suggestions', () => {
+    expect(says('Enter Ada Lovelace as the name, 03/15/2024 as the preferred date and 2:30 PM as the time')).toEqual([
+      'enter "Ada Lovelace" into the name field',
+      'enter "03/15/2024" into the preferred date field',
+      'enter "2:30 PM" into the time field',
+    ]);
+    expect(says('Type "5 Elm Road" into Street and "Portland" into City')).toEqual(['enter "5 Elm Road" into the Street field', 'enter "Portland" into the City field']);
+    expect(says('set the timeout to 60 and the retries to 5')).toEqual(['enter "60" into the timeout field', 'enter "5" into the retries field']);
+    expect(says('First name: Alan, last name: Turing, email: alan@bletchley.uk. Then create the account')[0]).toBe('enter "Alan" into the First name field');
+    expect(says('Fill the contact form: name Linus Torvalds, email linus@kernel.org', page(['Name', 'Email']))).toEqual([
+      'enter "Linus Torvalds" into the name field',
+      'enter "linus@kernel.org" into the email field',
+    ]);
+    const [role] = planInstruction('select Product manager as the role and 09/01/2024 as the start date', page());
+    expect(role).toEqual({ say: 'select "Product manager" as the role', or: ['enter "Product manager" into the role field'] });
+    expect(says('Type "Por" into the city field, pick Porto from the suggestions and submit')).toEqual(['Type "Por" into the city field', 'click the "Porto" option', 'click submit']);
+    expect(says('Choose Bergen from the city suggestions and click Submit')).toEqual(['enter "Bergen" into the city field', 'click Submit']);
+    expect(says('Enter Berlin into the city field, choosing it from the suggestions, and submit')).toEqual(['Enter Berlin into the city field', 'click submit']);
+    expect(planInstruction('Enter an item that starts with "Ger" and ends with "ny", then press Submit.', page())[0].pick).toEqual({ startsWith: 'Ger', endsWith: 'ny' });
+    expect(says('Enter ada@example.com and click Next')).toEqual(['enter "ada@example.com" into the text field', 'click Next']);
+    expect(says('Use the textbox to enter "Ada" and press "Search", then find and click the 2nd search result')).toEqual(['enter "Ada" into the textbox', 'press "Search"', 'click the 2nd search result']);
+    expect(says('Search the docs for "token" and open the third result')).toEqual(['enter "token" into the search box', 'press Enter', 'open the third result']);
+  });
+
   it('into both fields, logins, submit, and other names for the button', () => {
+    expect(says('Use Tr0ub4dor&3 as the new password in both fields and click Save')).toEqual(['enter "Tr0ub4dor&3" into the first text field', 'enter "Tr0ub4dor&3" into the second text field', 'click Save']);
+    expect(says('Set the new password to "blue-Falcon-42", confirm it, and save')).toEqual(['Set the new password to "blue-Falcon-42"', 'enter "blue-Falcon-42" into the confirm field', 'save']);
+    expect(says('Sign in as jdoe using the password hunter2 and tick Remember me')).toEqual(['enter "jdoe" into the username field', 'enter "hunter2" into the password field', 'click the log in button', 'tick Remember me']);
+    expect(says('log in as tim, password: www1989')).toEqual(['enter "tim" into the username field', 'enter "www1989" into the password field', 'click the log in button']);
+    expect(says('Please log me in as Bryce, password is Tr0ub4dor')).toEqual(['enter "Bryce" into the username field', 'enter "Tr0ub4dor" into the password field', 'click the log in button']);
+    expect(says('Use the credentials jdoe / hunter2 to sign in')).toEqual(['enter "jdoe" into the username field', 'enter "hunter2" into the password field', 'click the log in button']);
     expect(says('Enter the password "x" into both text fields and press submit.')).toEqual(['enter "x" into the first text field', 'enter "x" into the second text field', 'press submit']);
     expect(says('Log in as ada with password "s3cret"')).toEqual(['enter "ada" into the username field', 'enter "s3cret" into the password field', 'click the log in button']);
     expect(says('Sign in with email a@b.co and password y')).toEqual(['enter "a@b.co" into the email field', 'enter "y" into the password field', 'click the log in button']);

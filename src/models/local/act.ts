@@ -499,6 +499,10 @@ function otherNames(node: OutlineNode): string[] {
   // A glyph's label follows it (▸ components); a bare control's comes before it (Distance, then the knob).
   const label = g || !/[a-z0-9]/i.test(normalize(node.name)) ? sibs[i + 1] : before;
   if (node.role === 'clickable' && label && label.role === 'text' && label.name.length <= 40) out.push(`${label.name} ${node.name}`);
+  // A field with no label of its own is known by the short text right before it ("Username",
+  // then the box) and by what it takes (a password, an email, a date).
+  if (FILLABLE.has(node.role) && !node.name && typeof node.states.placeholder !== 'string' && before?.role === 'text' && before.name.length <= 40) out.push(before.name);
+  if (FILLABLE.has(node.role) && typeof node.states.type === 'string' && TYPE_WORDS[node.states.type]) out.push(TYPE_WORDS[node.states.type]);
   // A card that takes clicks is known by its title.
   const title = node.role === 'clickable' || node.states.clickable === true ? node.children.find((c) => c.role === 'heading') : undefined;
   if (title) out.push(title.name);
@@ -506,6 +510,9 @@ function otherNames(node: OutlineNode): string[] {
   if ((node.role === 'button' || node.role === 'clickable') && (before?.role === 'searchbox' || hasAncestor(node, new Set(['search'])))) out.push(`search ${node.name}`);
   return out;
 }
+
+/** What an input of each type holds, in the words people use for it. */
+const TYPE_WORDS: Record<string, string> = { password: 'password', email: 'email', date: 'date', time: 'time', 'datetime-local': 'date and time', month: 'month', week: 'week', tel: 'phone', url: 'website', number: 'number', search: 'search' };
 
 function groupName(node: OutlineNode): string {
   for (let p = node.parent; p; p = p.parent) {
@@ -681,6 +688,13 @@ function chooseOne(intentIn: Intent, nodes: OutlineNode[]): Pick {
   if (!pick && tie) throw tie;
   if (!pick) throw new Refusal(`no element matches it well enough${lookedFor(intent, candidates)}`);
   if (method === 'click' && pick.node && CHECKABLE.has(pick.node.role) && pick.node.role === 'radio') method = 'click';
+  // "set the language to French" on a native select: the option, not typing.
+  if ((method === 'fill' || method === 'type') && pick.node && optionsOf(pick.node).length) {
+    const opt = optionsOf(pick.node).find((o) => exactMatch(o, value ?? '') || normalize(o) === normalize(value ?? ''));
+    if (!opt) throw new Refusal(`${quote(pick.node.name || 'the select')} offers no option ${quote(value ?? '')}`);
+    method = 'selectOption';
+    value = opt;
+  }
   if (method === 'selectOption' && pick.node) value = optionsOf(pick.node).find((o) => exactMatch(o, value ?? '') || normalize(o) === normalize(value ?? '')) ?? value;
   return { ...pick, method, args: value !== undefined ? [value] : [] };
 }

@@ -16,6 +16,15 @@ export interface PlanStep {
   or?: string[];
   /** The target may be hidden in a collapsed section or another tab: reveal them to look for it. */
   search?: boolean;
+  /**
+   * After typing, click the suggestion that fits: the one that is (or alone begins with) what
+   * was typed (`typed`), or the one the instruction describes ("starts with Ger and ends with ny").
+   */
+  pick?: { startsWith?: string; endsWith?: string; typed?: boolean };
+  /** "click the 3rd search result": the nth result of the page's results list (1-based; -1 the last), on later result pages if need be. */
+  result?: number;
+  /** A log-in or submit click the instruction implied rather than placed: it goes after the other steps. */
+  implied?: boolean;
 }
 
 /** What the planner knows of the page: the names (labels, placeholders) of its text fields and of its other controls. */
@@ -25,7 +34,7 @@ export interface PlanPage {
 }
 
 const VERBS =
-  'click|press|hit|tap|type|enter|fill|select|choose|pick|check|tick|uncheck|untick|open|expand|collapse|switch|go|submit|save|send|log|sign|login|set|write|put|input|clear|hover|scroll|toggle|mark|find|search|continue|confirm|accept|close|dismiss|add|remove|delete|focus|drag|double-click|right-click|provide|specify|use|register|create|choose|navigate|visit|follow|activate|push|key|paste|empty|erase|unselect|deselect|turn|enable|disable|agree|opt';
+  'click|press|hit|tap|type|enter|fill|select|choose|pick|check|tick|uncheck|untick|open|expand|collapse|switch|go|submit|save|send|log|sign|login|set|write|put|input|clear|hover|scroll|toggle|mark|find|search|continue|confirm|accept|close|dismiss|add|remove|delete|focus|drag|double-click|right-click|provide|specify|use|register|create|choose|navigate|visit|follow|activate|push|key|paste|empty|erase|unselect|deselect|turn|enable|disable|agree|opt|keep|leave|stay|remember|book|place|order|pay|buy|apply|upload|attach|subscribe|start|begin|retype|repeat|re-enter|reenter|mute|unmute|play|pause|stop|sort|filter|rate|like|share|reply|go back';
 const VERB_AHEAD = `(?=(?:${VERBS})\\b)`;
 
 const SEQUENCE = [
@@ -56,7 +65,7 @@ const bare = (s: string, quotes: string[]) => s.replace(/\u0000(\d+)\u0000/g, (_
 function splitAll(s: string): string[] {
   let parts = [s];
   for (const re of SEQUENCE) parts = parts.flatMap((p) => p.split(re));
-  return parts.map((p) => p.trim().replace(/^(?:and|then|also|next|finally)\s+/i, '').replace(/[,.]+$/, '').trim()).filter(Boolean);
+  return parts.map((p) => p.trim().replace(/^(?:and|then|also|finally)\s+/i, '').replace(/[,.]+$/, '').trim()).filter(Boolean);
 }
 
 const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9@.\s-]/g, ' ').replace(/\s+/g, ' ').trim();
@@ -108,45 +117,110 @@ function labelValue(pair: string, page: PlanPage, quotes: string[]): { label: st
   return { label: best, value: rest };
 }
 
-const ENTRY = /^(?:enter|type|fill in|fill out|fill|input|provide|put|write|use|key in|specify|set)\s+/i;
+const ENTRY = /^(?:enter|type|fill in|fill out|fill|input|provide|put|write|use|key in|specify|set|change|update)\s+/i;
 const INTO_FIELDS = /\s+(?:in|into|in to|on|to)\s+(?:the\s+)?(?:(?:text|input|form)\s+)?(?:fields?|boxes|inputs|form|textboxes|text boxes|blanks)$/i;
+/** "Fill in the shipping form with", "Fill the contact form:": an introduction to a list of entries. */
+const FORM_INTRO = /^(?:fill(?:\s+(?:in|out))?|complete)\s+(?:the\s+|this\s+|your\s+)?(?:[\w-]+\s+){0,2}form\s*(?::|with|using)?\s+(?:the\s+)?/i;
 
-/** "the username X and the password Y (into the text fields)": two or more label-value pairs. */
-function pairSteps(clause: string, page: PlanPage, quotes: string[]): PlanStep[] | null {
-  if (!ENTRY.test(clause)) return null;
-  const body = clause.replace(ENTRY, '').replace(INTO_FIELDS, '').trim();
-  const pieces = body.split(/\s*,\s*(?:and\s+)?|\s+and\s+/i).filter(Boolean);
+interface Entry {
+  label: string;
+  value: string;
+  /** "select Product manager as the role": the value is an option first. */
+  choose?: boolean;
+}
+
+const QUOTED = /^\u0000\d+\u0000$/;
+
+/** One "label/value" piece of an entry list, in any of the ways people write it; null when it is not one. */
+function entryOf(piece: string, verb: string, page: PlanPage, quotes: string[]): Entry | null {
+  const p = piece.replace(/^(?:the|your|a|an|my)\s+/i, '').trim();
+  const setVerb = /^(?:set|change|update)$/i.test(verb);
+  let m: RegExpExecArray | null;
+  // "V into L", "V in the L field".
+  if ((m = /^(.+?)\s+(?:into|in|in to|inside)\s+(?:the\s+)?(.+?)(?:\s+(?:field|box|input))?$/i.exec(p)) && !setVerb) return { label: bare(m[2], quotes), value: bare(m[1], quotes) };
+  // "L: V".
+  if ((m = /^([^:\d\u0000][^:\u0000]{0,39}?)\s*:\s+(.+)$/.exec(p))) return { label: bare(m[1], quotes), value: bare(m[2], quotes) };
+  // "L to V" (set, change, update), "V as the L" (enter, type, select).
+  if (setVerb && (m = /^(.+?)\s+(?:to|as|=)\s+(.+)$/i.exec(p))) return { label: bare(m[1], quotes), value: bare(m[2], quotes) };
+  if ((m = /^(.+?)\s+as\s+(?:the\s+|your\s+|a\s+|an\s+)?(.+)$/i.exec(p))) return { label: bare(m[2], quotes), value: bare(m[1], quotes), choose: /^(?:select|choose|pick)$/i.test(verb) };
+  // "first name Ada": a field name of the page, then the value.
+  const lv = labelValue(p, page, quotes);
+  return lv;
+}
+
+const entryStep = (e: Entry): PlanStep => {
+  const enter = `enter ${quoteValue(e.value)} into the ${e.label} field`;
+  const select = `select ${quoteValue(e.value)} as the ${e.label}`;
+  return e.choose ? { say: select, or: [enter] } : { say: enter, or: [select] };
+};
+
+/**
+ * Several entries in one clause: "the username X and the password Y (into the text fields)",
+ * "Ada as the name, 03/15/2024 as the date and 2:30 PM as the time", ""5 Elm Road" into
+ * Street and "Portland" into City", "set the timeout to 60 and the retries to 5", "First name:
+ * Alan, last name: Turing". Null unless every piece reads as an entry.
+ */
+function entrySteps(clause: string, page: PlanPage, quotes: string[]): PlanStep[] | null {
+  let verb = '';
+  let body = clause;
+  const intro = FORM_INTRO.exec(clause);
+  if (intro) {
+    verb = 'enter';
+    body = clause.slice(intro[0].length);
+  } else {
+    const m = /^(enter|type|fill in|fill out|fill|input|provide|put|write|use|key in|specify|set|change|update|select|choose|pick)\s+(.+)$/i.exec(clause);
+    if (m) {
+      verb = m[1];
+      body = m[2];
+    } else if (!/^[^:\d]{1,40}:\s+\S/.test(clause)) return null;
+  }
+  body = body.replace(INTO_FIELDS, '').trim();
+  const pieces = body.split(/\s*[,;]\s*(?:and\s+)?|\s+and\s+/i).filter(Boolean);
   if (pieces.length < 2) return null;
-  const pairs = pieces.map((p) => labelValue(p, page, quotes));
-  if (pairs.some((p) => !p)) return null;
-  return pairs.map((p) => ({ say: `enter ${quoteValue(p!.value)} into the ${p!.label} field` }));
+  const entries = pieces.map((p) => entryOf(p, verb || 'enter', page, quotes));
+  if (entries.some((e) => !e || !e.label || !e.value)) return null;
+  return entries.map((e) => entryStep(e!));
 }
 
 /** "Enter X into both (text/password) fields": the value into the first and the second of them. */
 function bothSteps(clause: string, quotes: string[]): PlanStep[] | null {
   const m = new RegExp(`${ENTRY.source}(?:the\\s+)?(?:(?:same\\s+)?(?:password|value|text|email|code|word|name)\\s+)?(.+?)\\s+(?:in|into|in to|on)\\s+both(?:\\s+of)?(?:\\s+the)?\\s*(.*)$`, 'i').exec(clause);
   if (!m) return null;
-  const value = bare(m[1], quotes);
+  const value = bare(m[1].replace(/\s+as\s+(?:the|your|a|an)\s+.*$/i, ''), quotes);
   let kind = m[2].trim().replace(/s$/i, '').replace(/\s+(?:fields?|boxes?|inputs?)$/i, ' field') || 'text field';
   if (!/field$/i.test(kind)) kind = `${kind} field`;
   if (/^(?:text )?field$/i.test(kind)) kind = 'text field';
   return [{ say: `enter ${quoteValue(value)} into the first ${kind}` }, { say: `enter ${quoteValue(value)} into the second ${kind}` }];
 }
 
-/** "Log in as ada with password x", "sign in with email a@b.c and password y". */
+/**
+ * "Log in as ada with password x", "sign in with email a@b.c and password y", "log me in as
+ * Bryce, password is Tr0ub4dor", "log in as tim, password: www1989", "use the credentials
+ * jdoe / hunter2 to sign in": the user name, the password, then the log-in button.
+ */
 function loginSteps(clause: string, quotes: string[]): PlanStep[] | null {
-  const m = /^(?:log ?in|sign ?in|login|log on|sign on)(?: to \S+)?\s+(?:with|using|as)\s+(?:the\s+)?(?:(username|user name|user|email|e-mail|login|account)\s+)?(.+?)(?:\s*,\s*|\s+)(?:and\s+)?(?:with\s+)?(?:the\s+)?(?:password|pass|passcode)\s+(.+)$/i.exec(clause);
-  const slash = /^(?:log ?in|sign ?in|login)\s+(?:with|using|as)\s+(\S+)\s*\/\s*(\S+)$/i.exec(clause);
-  if (!m && !slash) return null;
-  const kind = (m?.[1] ?? 'username').toLowerCase().replace('user name', 'username').replace('e-mail', 'email');
-  const user = bare(m ? m[2] : slash![1], quotes);
-  const pass = bare(m ? m[3] : slash![2], quotes);
+  const c = clause.replace(/\b(log|sign)\s+me\s+(in|on)\b/i, '$1 $2');
+  if (!/\b(?:log ?in|sign ?in|login|log on|sign on|credentials)\b/i.test(c)) return null;
+  let user: string | undefined;
+  let pass: string | undefined;
+  let kind = 'username';
+  const slash = /\b(?:as|with|using|credentials)\s+(\S+)\s*\/\s*(\S+)/i.exec(c);
+  if (slash) [user, pass] = [slash[1], slash[2]];
+  else {
+    const m = /^(?:log ?in|sign ?in|login|log on|sign on)(?:\s+to\s+\S+)?\s+(?:with|using|as)\s+(?:the\s+|my\s+)?(?:(username|user name|user|email|e-mail|login|account)\s+)?(.+?)(?:\s*,\s*|\s+)(?:and\s+)?(?:(?:with|using)\s+)?(?:the\s+|my\s+)?(?:password|pass|passcode)(?:\s+(?:is|of)|\s*[:=])?\s+(.+)$/i.exec(c);
+    if (!m) return null;
+    kind = (m[1] ?? 'username').toLowerCase().replace('user name', 'username').replace('e-mail', 'email');
+    if (!m[1] && /@/.test(bare(m[2], quotes))) kind = 'email';
+    [user, pass] = [m[2], m[3]];
+  }
+  user = bare(user, quotes);
+  pass = bare(pass.replace(/\s+(?:to|and)\s+(?:log ?in|sign ?in)$/i, ''), quotes);
   const userField = kind === 'email' ? 'email' : 'username';
-  const others = (kind === 'email' ? ['username', 'user', 'login'] : ['email', 'user', 'login', 'user id']).map((w) => `enter ${quoteValue(user)} into the ${w} field`);
+  const others = (kind === 'email' ? ['username', 'user', 'login'] : ['email', 'user', 'login', 'user id']).map((w) => `enter ${quoteValue(user!)} into the ${w} field`);
   return [
-    { say: `enter ${quoteValue(user)} into the ${userField} field`, or: [...others, `enter ${quoteValue(user)} into the first text field`] },
+    { say: `enter ${quoteValue(user)} into the ${userField} field`, or: others },
     { say: `enter ${quoteValue(pass)} into the password field` },
-    { say: 'click the log in button', or: LOGIN_WORDS.filter((w) => w !== 'log in').map((w) => `click the ${w} button`) },
+    { say: 'click the log in button', or: LOGIN_WORDS.filter((w) => w !== 'log in').map((w) => `click the ${w} button`), implied: true },
   ];
 }
 
@@ -173,48 +247,164 @@ function listSteps(clause: string, page: PlanPage, quotes: string[]): PlanStep[]
 const SEARCH_DIRECTION =
   /^(?:(?:switch|navigate|go|move|click|look|browse|flip|cycle)\s+(?:between|through|across|among|around)\s+(?:the\s+|all\s+(?:the\s+)?)?(?:tabs?|sections?|panels?|pages?)|(?:expand|open|browse)\s+(?:the\s+|all\s+(?:the\s+)?)?(?:sections?|panels?|tabs?|items?|headings?)(?:\s+(?:below|above|on the page|here))?|(?:look|search)\s+(?:around|through the page))$/i;
 
+const ORDINALS: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, last: -1, top: 1 };
+
+/** "third", "3rd", "last": the position it names (1-based, -1 the last); null for any other word. */
+function ordinalOf(w: string): number | null {
+  const m = /^(\d{1,2})(?:st|nd|rd|th)$/i.exec(w);
+  if (m) return Number(m[1]) || null;
+  return ORDINALS[w.toLowerCase()] ?? null;
+}
+
+const COUNTS: Record<string, number> = { twice: 2, 'two times': 2, thrice: 3, 'three times': 3, 'four times': 4, 'five times': 5 };
+const CLICK_VERB = /^(click|press|tap|hit|push)(?:\s+on)?\s+/i;
+const STARTS_WITH_VERB = new RegExp(`^(?:${VERBS})\\b`, 'i');
+
+/** What a clause's entry step types, when it is one ("Set the new password to X" types X). */
+function typedValue(say: string): string | null {
+  const { text, quotes } = protect(say);
+  const m =
+    /^(?:enter|type|input|write|put|key in|fill in|fill)\s+(\u0000\d+\u0000|\S+)\s+(?:into|in|as|on)\b/i.exec(text) ??
+    /^(?:set|change|update|fill(?:\s+in)?)\s+(?:the\s+)?.+?\s+(?:to|with|as)\s+(\u0000\d+\u0000|.+)$/i.exec(text);
+  return m ? bare(m[1], quotes) : null;
+}
+
 /**
  * Split `instruction` into single steps. Throws Refusal when the instruction has conditions or
  * repetition the planner cannot follow.
  */
 export function planInstruction(instruction: string, page: PlanPage): PlanStep[] {
   const { text, quotes } = protect(instruction.trim().replace(/[.!]+$/, ''));
-  let s = text.replace(/^(?:please|kindly|now|first|first of all|can you|could you|go ahead and|i want to|i'd like to)(?:[,\s]+|$)/gi, '').trim();
-  if (/\b(if|unless|until|while|as long as|every time|for each|repeat)\b/i.test(s)) throw new Refusal('it has conditions or repetition the built-in model does not follow');
+  let s = text.replace(/^(?:please|kindly|now|first,|first of all,?|can you|could you|go ahead and|i want to|i'd like to)(?:[,\s]+|$)/gi, '').trim();
+  if (/\b(if|unless|until|while|as long as|every time|for each|repeat until)\b/i.test(s)) throw new Refusal('it has conditions or repetition the built-in model does not follow');
   let search = false;
-  // "..., to find and click on the link X": a search for X, then the click.
+  const found = () => {
+    search = true;
+    return '';
+  };
+  // "Find the link X in the sections below and click it": a search for X, then the click.
+  s = s.replace(
+    /^(?:find|locate|look for)\s+(.+?)(?:\s+(?:in|among|inside|under|within|behind)\s+(?:the\s+|one of the\s+)?(?:tabs?|sections?|panels?|accordions?|pages?|headings?)(?:\s+(?:below|above|on the page))?)?,?\s+and\s+(click|open|select|press|tap|choose)(?:\s+on)?\s+(?:it|that|them)$/i,
+    (_m, what: string, verb: string) => {
+      search = true;
+      return `${verb} ${what}`;
+    },
+  );
+  // "..., to find and click on the link X", "then find and click the 2nd result".
   s = s.replace(/,?\s*(?:in order\s+)?to\s+(?:find|locate|reveal|look for)(?:\s+and\s+|\s*,\s*)/i, () => {
     search = true;
     return ' then ';
   });
-  s = s.replace(/^(?:find|locate|look for)\s+and\s+/i, () => {
-    search = true;
-    return '';
-  });
-  const whole = loginSteps(s, quotes);
-  if (whole) return whole;
+  s = s.replace(/\b(?:find|locate|look for)\s+and\s+(?=(?:click|open|select|press|tap|choose)\b)/gi, found);
   const steps: PlanStep[] = [];
+  let lastVerb = '';
+  let lastValue: string | null = null;
+  const push = (x: PlanStep) => {
+    steps.push(search && !x.search ? { ...x, search } : x);
+    lastValue = typedValue(x.say) ?? lastValue;
+  };
   for (const raw of splitAll(s)) {
-    let clause = raw.replace(/^(?:please|also|next|now)\s+/i, '').trim();
+    let clause = raw.replace(/^(?:please|also|now|and)\s+/i, '').trim();
     if (SEARCH_DIRECTION.test(clause)) {
       search = true;
       continue;
     }
+    // "press Continue twice": the same step again.
+    let times = 1;
+    let fromSuggestions = false;
+    clause = clause.replace(/\s+(twice|thrice|(?:two|three|four|five) times)$/i, (_m, n: string) => {
+      times = COUNTS[n.toLowerCase()] ?? 1;
+      return '';
+    });
     const login = loginSteps(clause, quotes);
     if (login) {
-      steps.push(...login);
+      login.forEach(push);
       continue;
     }
-    // "press login" at the end of a login form, "hit submit": the button, by any of its usual names.
-    clause = clause.replace(/^(?:submit|send)(?:\s+(?:it|the form|this form|the details|your answer|the answer))?$/i, 'click submit');
-    const expanded = bothSteps(clause, quotes) ?? pairSteps(clause, page, quotes) ?? listSteps(clause, page, quotes);
+    clause = clause
+      // "Use the textbox to enter X", "start typing X", "enter the text X".
+      .replace(/^use\s+(?:the\s+)?(.+?)\s+to\s+(enter|type|write|input)\s+(.+)$/i, '$2 $3 into the $1')
+      .replace(/^(?:start|begin)\s+typing\s+/i, 'type ')
+      .replace(/^(enter|type|input|write)\s+(?:the\s+)?(?:text|value|word|number|string|phrase)\s+(?=\u0000)/i, '$1 ')
+      // "Enter Berlin into the city field, choosing it from the suggestions": typing, then that suggestion.
+      .replace(/,?\s*(?:and\s+)?(?:choos|pick|select)(?:e|ing)?\s+(?:it|them)\s+from\s+the\s+(?:suggestions|suggestion list|autocomplete|dropdown|list|options)$/i, () => {
+        fromSuggestions = true;
+        return '';
+      })
+      // "keep me signed in", "remember me": the checkbox that says so.
+      .replace(/^(?:keep me (?:signed|logged) in|stay (?:signed|logged) in|remember me)$/i, (w) => `check ${quoteValue(w.replace(/^\w/, (c) => c.toUpperCase()))}`)
+      // "keep Standard delivery": make sure it is the one selected.
+      .replace(/^(?:keep|leave)\s+(.+?)(?:\s+(?:selected|checked|on|as it is))?$/i, 'select $1')
+      .replace(/^(?:submit|send)(?:\s+(?:it|the form|this form|the details|your answer|the answer|the application|the order))?$/i, 'click submit')
+      .replace(/^place\s+the\s+order$/i, 'click place order')
+      .replace(/^(?:continue|proceed)$/i, 'click continue')
+      // "click button ONE": the button named ONE (not the first button).
+      .replace(/^(click|press|tap|hit)(?:\s+on)?\s+(?:the\s+)?button\s+(\S+)$/i, (_m, v: string, name: string) => `${v} the ${/^\u0000/.test(name) ? name : quoteValue(name)} button`);
+    // "Search the docs for X": type it into the search box and press Enter.
+    let m = /^search(?:\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)?\s+for\s+(.+)$/i.exec(clause);
+    if (m) {
+      const v = quoteValue(bare(m[1], quotes));
+      push({ say: `enter ${v} into the search box`, or: [`enter ${v} into the search field`, `enter ${v} into the text field`] });
+      push({ say: 'press Enter' });
+      continue;
+    }
+    // "confirm it", "repeat it": the value just typed, into the field that confirms it.
+    if (/^(?:confirm|repeat|re-?enter|retype|re-?type|type)\s+(?:it|that|the password)(?:\s+again)?$/i.test(clause) && lastValue !== null) {
+      const v = quoteValue(lastValue);
+      push({ say: `enter ${v} into the confirm field`, or: [`enter ${v} into the confirm password field`, `enter ${v} into the second password field`] });
+      continue;
+    }
+    // "Enter an item that starts with "Ger" and ends with "ny"": type the start, pick the suggestion.
+    m = /^(?:enter|type|input|choose|pick|select)\s+(?:an?\s+)?(?:item|value|entry|option|word|country|city|name|one)\s+that\s+starts\s+with\s+(\S+)(?:\s+and\s+ends\s+with\s+(\S+))?$/i.exec(clause);
+    if (m) {
+      const start = bare(m[1], quotes);
+      push({ say: `enter ${quoteValue(start)} into the text field`, or: [`enter ${quoteValue(start)} into the combobox`], pick: { startsWith: start, ...(m[2] ? { endsWith: bare(m[2], quotes) } : {}) } });
+      continue;
+    }
+    // "pick Porto from the suggestions": the suggestion; "from the city suggestions": type it there first.
+    m = /^(?:pick|choose|select|click)\s+(.+?)\s+(?:from|in|among)\s+(?:the\s+)?(?:(.+?)\s+)?(?:suggestions|suggestion list|autocomplete(?: list)?|search results)$/i.exec(clause);
+    if (m) {
+      const v = quoteValue(bare(m[1], quotes));
+      if (m[2]) push({ say: `enter ${v} into the ${bare(m[2], quotes)} field`, pick: { typed: true } });
+      else push({ say: `click the ${v} option`, or: [`click ${v}`] });
+      continue;
+    }
+    // "click the 3rd search result", "open the first result".
+    m = /^(?:click|open|select|choose|follow|visit|pick)(?:\s+on)?\s+(?:the\s+)?(\w+)\s+(?:search\s+)?(?:result|hit|match)$/i.exec(clause);
+    if (m && ordinalOf(m[1]) !== null) {
+      push({ say: restore(clause, quotes), result: ordinalOf(m[1])! });
+      continue;
+    }
+    // A value with nowhere to go ("Enter ada@example.com", "Type "Ger""): the page's text field.
+    m = /^(?:enter|type|input|write|key in)\s+(\u0000\d+\u0000|\S+)$/i.exec(clause);
+    if (m && !STARTS_WITH_VERB.test(bare(m[1], quotes))) {
+      const v = quoteValue(bare(m[1], quotes));
+      push({ say: `enter ${v} into the text field`, or: [`enter ${v} into the search box`, `enter ${v} into the combobox`] });
+      continue;
+    }
+    // "Press Play, then Next track": a clause with no verb takes the click verb before it.
+    if (!STARTS_WITH_VERB.test(clause) && lastVerb && !/^[^:]{1,40}:/.test(clause)) clause = `${lastVerb} ${clause}`;
+    const cv = CLICK_VERB.exec(clause);
+    lastVerb = cv ? cv[1] : '';
+    const expanded = bothSteps(clause, quotes) ?? entrySteps(clause, page, quotes) ?? listSteps(clause, page, quotes);
     if (expanded) {
-      steps.push(...expanded.map((x) => (search ? { ...x, search } : x)));
+      expanded.forEach(push);
+      continue;
+    }
+    if (fromSuggestions && expanded === null && /^(?:enter|type|input|write|fill)\b/i.test(clause)) {
+      push({ say: restore(clause, quotes), pick: { typed: true } });
       continue;
     }
     const say = restore(clause, quotes);
     const or = buttonAlternatives(say);
-    steps.push({ say, ...(or ? { or } : {}), ...(search ? { search } : {}) });
+    for (let k = 0; k < times; k++) push({ say, ...(or ? { or } : {}) });
+  }
+  // A log-in click the phrasing implied goes after everything else asked for ("sign in as X
+  // using password Y and tick Remember me"), or away when a click of its own comes later.
+  const implied = steps.findIndex((x) => x.implied);
+  if (implied >= 0 && implied < steps.length - 1) {
+    const [click] = steps.splice(implied, 1);
+    if (!steps.slice(implied).some((x) => /^(?:click|press|hit|tap)\b.*\b(?:log ?in|sign ?in|submit|continue)\b/i.test(x.say))) steps.push(click);
   }
   if (!steps.length) throw new Refusal('it names no step to take');
   if (steps.length > 30) throw new Refusal(`it has ${steps.length} steps, more than the built-in model plans (30)`);
