@@ -25,6 +25,8 @@ export interface PlannedRun {
   instruction: string;
   maxSteps: number;
   signal: AbortSignal;
+  /** Wait for the page to settle (network idle, DOM quiet, bounded), as act does before it reads the page. */
+  settle: () => Promise<void>;
   /** Run one act step through the agent's step machinery (streamed, recorded); its result text, "error: ..." on failure. */
   act: (say: string, reasoning: string, pageText: string, pageUrl: string) => Promise<string>;
   /** Record a click the run made itself (a suggestion picked, a tab opened), streamed and replayable like an act step. */
@@ -124,6 +126,10 @@ export async function runPlanned(r: PlannedRun): Promise<PlannedOutcome> {
   // ground later either: refuse before anything is done.
   let mayChange = false;
   for (const [i, s] of plan.entries()) {
+    if (s.suggestion !== undefined) {
+      if (mayChange) break;
+      continue;
+    }
     if (s.result !== undefined) {
       // The results of a search the plan has not run yet: known only then.
       if (mayChange) break;
@@ -142,13 +148,24 @@ export async function runPlanned(r: PlannedRun): Promise<PlannedOutcome> {
   }
 
   const done: string[] = [];
+  let lastFill = false;
   const stop = (i: number, why: string) => ({
     success: false,
     message: `${done.length ? `did ${done.length} of ${plan.length} steps (${done.join('; ')}), then ` : ''}${describeStep(i, plan.length, quote(plan[i].say))} was beyond the built-in model: ${why}. ${i + 1 < plan.length ? `The steps after it were not run. ` : ''}Plan: ${listing}`,
   });
   for (const [i, s] of plan.entries()) {
     if (r.signal.aborted) return { success: false, message: `cancelled after ${done.length} of ${plan.length} steps` };
-    if (i > 0) view = await look(r.port, r.page);
+    if (i > 0) {
+      // What the last step started (an animation, a request) has finished before this one reads the page.
+      await r.settle();
+      view = await look(r.port, r.page);
+    }
+    if (s.suggestion !== undefined) {
+      const picked = await pickSuggestion(r, suggestionFor(s.suggestion, true), true);
+      if (!picked) return stop(i, `no suggestion matching ${quote(s.suggestion)} shows`);
+      done.push(picked);
+      continue;
+    }
     if (s.result !== undefined) {
       const out = await clickResult(r, s, (v) => (view = v), () => view);
       if (typeof out !== 'string' || out.startsWith('error:')) return stop(i, typeof out === 'string' ? out.slice(6).trim() : out.why);
@@ -165,8 +182,19 @@ export async function runPlanned(r: PlannedRun): Promise<PlannedOutcome> {
       done.push(`${g.say} (already checked)`);
       continue;
     }
-    const result = await r.act(g.say, describeStep(i, plan.length, g.say), view.text, view.url);
+    let result = await r.act(g.say, describeStep(i, plan.length, g.say), view.text, view.url);
+    // A field's popup (a date picker, suggestions) covers what comes next: leave the field, as a person would, and try again.
+    if (result.startsWith('error:') && /is covered by/.test(result) && lastFill) {
+      const left = await r.act('press Tab', 'leave the field just filled: its popup covers the next control', view.text, view.url);
+      if (!left.startsWith('error:')) {
+        await r.settle();
+        view = await look(r.port, r.page);
+        const again = ground(s, view.nodes);
+        if (!('why' in again)) result = await r.act(again.say, describeStep(i, plan.length, again.say), view.text, view.url);
+      }
+    }
     if (result.startsWith('error:')) return stop(i, result.slice(6).trim());
+    lastFill = g.pick.method === 'fill' || g.pick.method === 'type';
     done.push(g.say);
     // A value typed into a field with suggestions goes in by the suggestion that is exactly it,
     // or the one the step describes ("starts with Ger and ends with ny").
@@ -177,7 +205,7 @@ export async function runPlanned(r: PlannedRun): Promise<PlannedOutcome> {
       if (!picked) return stop(i, `no single suggestion${want.startsWith ? ` starting with ${quote(want.startsWith)}` : ''}${want.endsWith ? ` and ending with ${quote(want.endsWith)}` : ''} appeared`);
       done.push(picked);
     } else if (typed && (s.pick?.typed || g.pick.node?.role === 'combobox')) {
-      const picked = await pickSuggestion(r, suggestionFor(typed), !!s.pick?.typed);
+      const picked = await pickSuggestion(r, suggestionFor(typed, !!s.pick?.typed), !!s.pick?.typed);
       if (picked) done.push(picked);
       else if (s.pick?.typed) return stop(i, `no suggestion matching ${quote(typed)} appeared after typing it`);
     }
@@ -200,6 +228,7 @@ async function reveal(r: PlannedRun, step: PlanStep, current: () => Awaited<Retu
     if (!sel) break;
     const { element } = await performAction(r.port, r.page, { selector: sel.selector }, 'click', [], 5000, r.signal);
     r.note(`click ${quote(next.name || next.role)}`, `looking for ${quote(step.say)}: open ${next.role} ${quote(next.name)}`, `clicked ${element}`, current().url, { selector: sel.selector, description: element, method: 'click', arguments: [] });
+    await r.settle();
     set(await look(r.port, r.page));
     last = ground(step, current().nodes);
   }
@@ -207,11 +236,11 @@ async function reveal(r: PlannedRun, step: PlanStep, current: () => Awaited<Retu
 }
 
 /** A suggestion that is what was typed, or begins with it ("Berlin" fits "Berlin, Germany"). */
-function suggestionFor(typed: string): (name: string) => boolean {
+function suggestionFor(typed: string, prefix: boolean): (name: string) => boolean {
   const t = normalize(typed);
   return (name) => {
     const n = normalize(name);
-    return n === t || (t.length >= 3 && n.startsWith(t));
+    return n === t || (prefix && t.length >= 3 && n.startsWith(t));
   };
 }
 
@@ -268,6 +297,7 @@ async function clickResult(r: PlannedRun, s: PlanStep, set: (v: Awaited<ReturnTy
     if (!sel) break;
     const { element } = await performAction(r.port, r.page, { selector: sel.selector }, 'click', [], 5000, r.signal);
     r.note(`click ${quote(next.name)}`, `result ${s.result} is past the ${counted} on this page: the next page`, `clicked ${element}`, current().url, { selector: sel.selector, description: element, method: 'click', arguments: [] });
+    await r.settle();
     set(await look(r.port, r.page));
   }
   return { why: `the page lists ${counted} result${counted === 1 ? '' : 's'}, fewer than ${s.result}` };

@@ -14,7 +14,7 @@ import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { addUsage, ZERO_USAGE, type Usage } from '../protocol/schemas';
 import { REPLAY_STEP_TIMEOUT_MS, replayActions } from './replay';
 import { performAction, withNavigationWait } from './actions';
-import { focusedSelector, inferAct, inferExtract, type InferenceDeps, type OpContext } from './inference';
+import { focusedSelector, inferAct, inferExtract, settle, type InferenceDeps, type OpContext } from './inference';
 import { goto, withDeadline } from './pages';
 import { PAGE_CONTENT_IS_DATA } from './prompts';
 import type { AgentStepSpan } from '../protocol/log-spans';
@@ -179,6 +179,7 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
       instruction: p.instruction,
       maxSteps: p.maxSteps,
       signal: cancel.signal,
+      settle: () => settle(ax.deps, opCtx()),
       act: async (say, reasoning, pageText, pageUrl) => (await step('act', { instruction: say }, reasoning, pageText, pageUrl)).text,
       note: (instruction, reasoning, result, pageUrl, action) => {
         const s: AgentStep = { type: 'act', reasoning, taskCompleted: false, action: { instruction }, timeMs: 0, pageText: '', pageUrl, instruction: p.instruction, result };

@@ -76,7 +76,7 @@ const NETWORK_WAIT_MAX_MS = 3000;
  * then no DOM change for DOM_QUIET_MS; at most domSettleTimeoutMs in all, after which the page
  * is read as it is. A page already quiet answers at once.
  */
-async function settle(deps: InferenceDeps, ctx: OpContext): Promise<void> {
+export async function settle(deps: InferenceDeps, ctx: OpContext): Promise<void> {
   if (ctx.domSettleTimeoutMs <= 0) return;
   const ms = Math.min(ctx.domSettleTimeoutMs, remaining(ctx));
   const t0 = Date.now();

@@ -23,6 +23,8 @@ export interface PlanStep {
   pick?: { startsWith?: string; endsWith?: string; typed?: boolean };
   /** "click the 3rd search result": the nth result of the page's results list (1-based; -1 the last), on later result pages if need be. */
   result?: number;
+  /** "pick Porto from the suggestions": the shown suggestion that is (or alone begins with) this. */
+  suggestion?: string;
   /** A log-in or submit click the instruction implied rather than placed: it goes after the other steps. */
   implied?: boolean;
 }
@@ -74,10 +76,10 @@ const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9@.\s-]/g, ' ').repl
 const FIELD_ALIASES: Record<string, string[]> = {
   username: ['username', 'user name', 'user', 'login', 'user id', 'email', 'e-mail'],
   password: ['password', 'pass', 'passcode', 'pwd'],
-  email: ['email', 'e-mail', 'email address', 'mail'],
+  email: ['email', 'e-mail', 'email address', 'e-mail address', 'mail', 'address'],
 };
 
-const SUBMIT_WORDS = ['submit', 'send', 'continue', 'done', 'ok', 'save', 'go', 'next', 'confirm'];
+const SUBMIT_WORDS = ['submit', 'send', 'continue', 'done', 'ok', 'save', 'confirm'];
 const LOGIN_WORDS = ['log in', 'login', 'sign in', 'log on', 'sign on', 'submit', 'continue'];
 
 /** Other names for the button a click step names: the page may call "Log in" "Sign in". */
@@ -105,6 +107,15 @@ function labelValue(pair: string, page: PlanPage, quotes: string[]): { label: st
     if (head) candidates.add(head);
   }
   for (const list of Object.values(FIELD_ALIASES)) for (const a of list) candidates.add(a);
+  // "the street Rua Augusta" for "Street address", "the zip code 1100" for "ZIP code": a word of
+  // one field's name that no other field's name has.
+  const count = new Map<string, number>();
+  for (const f of page.fields) for (const w of new Set(norm(f).split(' '))) count.set(w, (count.get(w) ?? 0) + 1);
+  for (const f of page.fields) {
+    const ws = norm(f).split(' ');
+    for (const w of ws) if (w.length >= 3 && count.get(w) === 1 && !/^(?:the|your|and|for|with|enter|type|here)$/.test(w)) candidates.add(w);
+    if (ws.length >= 3) candidates.add(ws.slice(-2).join(' '));
+  }
   let best: string | null = null;
   for (const c of candidates) if ((lower === c || lower.startsWith(`${c} `)) && (!best || c.length > best.length)) best = c;
   if (!best) return null;
@@ -176,6 +187,11 @@ function entrySteps(clause: string, page: PlanPage, quotes: string[]): PlanStep[
   }
   body = body.replace(INTO_FIELDS, '').trim();
   const pieces = body.split(/\s*[,;]\s*(?:and\s+)?|\s+and\s+/i).filter(Boolean);
+  // One piece: only "the password X", a field's name then its value, needs reading here.
+  if (pieces.length === 1 && /^(?:enter|type|input|provide|put|write|use|key in|specify)$/i.test(verb) && !/\s(?:into|in|as|to|on)\s/i.test(body)) {
+    const lv = labelValue(body, page, quotes);
+    return lv && lv.value.split(/\s+/).length <= 4 ? [entryStep(lv)] : null;
+  }
   if (pieces.length < 2) return null;
   const entries = pieces.map((p) => entryOf(p, verb || 'enter', page, quotes));
   if (entries.some((e) => !e || !e.label || !e.value)) return null;
@@ -366,7 +382,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
     if (m) {
       const v = quoteValue(bare(m[1], quotes));
       if (m[2]) push({ say: `enter ${v} into the ${bare(m[2], quotes)} field`, pick: { typed: true } });
-      else push({ say: `click the ${v} option`, or: [`click ${v}`] });
+      else push({ say: `pick ${v} from the suggestions`, suggestion: bare(m[1], quotes) });
       continue;
     }
     // "click the 3rd search result", "open the first result".
@@ -391,6 +407,22 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       expanded.forEach(push);
       continue;
     }
+    // "Select 12/31/2016 as the date", "choose 10:30 AM as the time": an option, or a value typed in.
+    m = /^(?:select|choose|pick)\s+(\u0000\d+\u0000|[^,]+?)\s+as\s+(?:the\s+|your\s+)?(.+)$/i.exec(clause);
+    if (m) {
+      push({ say: restore(clause, quotes), or: [`enter ${quoteValue(bare(m[1], quotes))} into the ${bare(m[2], quotes)} field`] });
+      continue;
+    }
+    // "subscribe with the address grace@navy.mil": the field, then the button named by the verb.
+    m = /^([a-z]+)\s+(?:with|using)\s+(.+)$/i.exec(clause);
+    const lv = m && !/^(?:enter|type|fill|input|write|log|sign|login|select|choose|pick|click|press)$/i.test(m[1]) ? labelValue(m[2], page, quotes) : null;
+    if (m && lv) {
+      push({ say: `enter ${quoteValue(lv.value)} into the ${lv.label} field` });
+      push({ say: `click ${m[1].toLowerCase()}`, or: [`click the ${m[1].toLowerCase()} button`] });
+      continue;
+    }
+    // "Select nothing": nothing to select.
+    if (/^(?:select|check|tick|choose|pick)\s+(?:nothing|none|no\s+(?:options?|boxes|items|checkboxes))$/i.test(clause)) continue;
     if (fromSuggestions && expanded === null && /^(?:enter|type|input|write|fill)\b/i.test(clause)) {
       push({ say: restore(clause, quotes), pick: { typed: true } });
       continue;
