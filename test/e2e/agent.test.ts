@@ -153,7 +153,7 @@ describe('the agent loop', () => {
     expect(capped.result.actions).toHaveLength(3);
   });
 
-  it('search works with a configured provider; the local model cannot plan and says so', async () => {
+  it('search works with a configured provider; the built-in model refuses what it cannot ground, with nothing done', async () => {
     const search = createServer((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ results: [{ title: 'Deckhand docs', url: 'https://docs.example/deckhand', content: 'browser automation' }] })));
     await new Promise<void>((r) => search.listen(0, '127.0.0.1', r));
     await h.open('/app/login.html');
@@ -164,7 +164,10 @@ describe('the agent loop', () => {
     const r = await h.dh.agentExecute({ agentConfig: { model: model() }, executeOptions: { instruction: 'find the docs', useSearch: true } }, { searchUrl: `http://127.0.0.1:${(search.address() as AddressInfo).port}/search` });
     expect(r.result.message).toBe('found https://docs.example/deckhand');
     search.close();
-    await expect(h.dh.agentExecute({ agentConfig: { model: 'deckhand/local' }, executeOptions: { instruction: 'anything' } })).rejects.toMatchObject({ code: 'NO_MODEL_CONFIGURED', message: expect.stringMatching(/local model cannot/) });
+    const local = await h.dh.agentExecute({ agentConfig: { model: 'deckhand/local' }, executeOptions: { instruction: 'anything' } });
+    expect(local.result).toMatchObject({ success: false, completed: false, usage: { input_tokens: 0, output_tokens: 0 } });
+    expect(local.result.message).toMatch(/step 1 of 1: "anything" is beyond the built-in model.*nothing was done/);
+    expect(local.result.actions.map((a) => a.type)).toEqual(['done']);
   });
 });
 
@@ -223,6 +226,26 @@ describe('agentExecute over HTTP', () => {
     expect(replayed.data.result).toMatchObject({ success: true, completed: true, metadata: { replayed: true } });
     expect(ms.requests.length).toBe(before);
     expect(await spage.url()).toBe(`${h.origin}/app/settings.html?user=${SECRETS.user}`);
+    await post(`/v1/sessions/${id}/end`, {});
+  });
+
+  it('with no model configured, the built-in model plans a compound instruction: steps streamed, the page logged in, usage zero', async () => {
+    const { data } = (await (await post('/v1/sessions/start', {})).json()) as any;
+    const id = data.sessionId;
+    await post(`/v1/sessions/${id}/navigate`, { url: `${h.origin}/app/login.html` });
+    const body = { executeOptions: { instruction: 'Enter the username %user% and the password %pass% into the text fields and press Log in', variables: { user: SECRETS.user, pass: SECRETS.pass } } };
+    const events = await sse(await post(`/v1/sessions/${id}/agentExecute`, body, { 'x-stream-response': 'true' }));
+    const steps = events.filter((e) => e.status === 'running' && e.data?.step).map((e) => e.data.step);
+    expect(steps.map((s) => s.type)).toEqual(['act', 'act', 'act', 'done']);
+    expect(steps[0].action.instruction).toBe('enter "%user%" into the username field');
+    const fin = events.at(-1);
+    expect(fin.status).toBe('finished');
+    expect(fin.data.result).toMatchObject({ success: true, completed: true, usage: { input_tokens: 0, output_tokens: 0 } });
+    expect(fin.data.result.usage.inference_time_ms).toBeGreaterThan(0);
+    // The secrets went into the page, and never into the stream.
+    for (const v of [SECRETS.user, SECRETS.pass]) expect(JSON.stringify(events)).not.toContain(v);
+    const session = svc.sessions.get(id, svc.keys.tenantOf(KEY)!);
+    expect(await (await session.dh.context.activePage()).url()).toBe(`${h.origin}/app/settings.html?user=${SECRETS.user}`);
     await post(`/v1/sessions/${id}/end`, {});
   });
 
