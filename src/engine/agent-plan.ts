@@ -36,6 +36,8 @@ export interface PlannedRun {
 export interface PlannedOutcome {
   success: boolean;
   message: string;
+  /** Compute spent planning and grounding steps (the act steps report their own). */
+  planningMs: number;
 }
 
 const SNAPSHOT_BUDGET = 8000;
@@ -44,14 +46,30 @@ const CHANGES_PAGE = new Set(['click', 'check', 'uncheck', 'selectOption', 'pres
 const TEXT_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
 const CHECKABLE = new Set(['checkbox', 'switch', 'menuitemcheckbox', 'radio']);
 
-async function look(port: BrowserPort, page: number): Promise<{ nodes: OutlineNode[]; text: string; url: string; lines: OutlineLine[] }> {
-  const snap = await captureSnapshot(port, page, { budget: SNAPSHOT_BUDGET, lines: true });
+/** The page as the model reads it; folded lists keep the items the instruction names. */
+async function look(port: BrowserPort, page: number, focus?: string): Promise<{ nodes: OutlineNode[]; text: string; url: string; lines: OutlineLine[] }> {
+  const snap = await captureSnapshot(port, page, { budget: SNAPSHOT_BUDGET, lines: true, ...(focus ? { focus } : {}) });
   const lines = snap.lines ?? [];
   return { nodes: buildOutline(lines), text: snap.text, url: snap.url, lines };
 }
 
 /** The first phrasing of `step` the single-step reading grounds on `nodes`, with its pick. */
-function ground(step: PlanStep, nodes: OutlineNode[]): { say: string; pick: Pick } | { why: string } {
+/** The model's compute in one run: planning and grounding, timed. */
+interface Clock {
+  ms: number;
+}
+
+/** The first phrasing of `step` the single-step reading grounds on `nodes` (timed as the model's compute). */
+function ground(step: PlanStep, nodes: OutlineNode[], clock: Clock): { say: string; pick: Pick } | { why: string } {
+  const t0 = performance.now();
+  try {
+    return groundNow(step, nodes);
+  } finally {
+    clock.ms += performance.now() - t0;
+  }
+}
+
+function groundNow(step: PlanStep, nodes: OutlineNode[]): { say: string; pick: Pick } | { why: string } {
   let why = '';
   for (const say of [step.say, ...(step.or ?? [])]) {
     try {
@@ -108,11 +126,21 @@ function reveals(pick: Pick, step: PlanStep): boolean {
   return ONWARD.test(n.name);
 }
 
-export async function runPlanned(r: PlannedRun): Promise<PlannedOutcome> {
-  let view = await look(r.port, r.page);
+export async function runPlanned(run: PlannedRun): Promise<PlannedOutcome> {
+  const clock: Clock = { ms: 0 };
+  const out = await runPlan({ ...run, clock });
+  return { ...out, planningMs: Math.round(clock.ms * 1000) / 1000 };
+}
+
+type Run = PlannedRun & { clock: Clock };
+
+async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
+  let view = await look(r.port, r.page, r.instruction);
   let plan: PlanStep[];
+  const t0 = performance.now();
   try {
     plan = planInstruction(r.instruction, pageFacts(view.nodes));
+    r.clock.ms += performance.now() - t0;
   } catch (e) {
     if (!(e instanceof Refusal)) throw e;
     return { success: false, message: `the built-in model could not plan ${quote(r.instruction)}: ${e.message}; nothing was done (configure a model for tasks like this)` };
@@ -136,7 +164,7 @@ export async function runPlanned(r: PlannedRun): Promise<PlannedOutcome> {
       if (!resultsOf(view.nodes).length) return { success: false, message: `${describeStep(i, plan.length, quote(s.say))} is beyond the built-in model on this page (it shows no list of results); nothing was done. Plan: ${listing}` };
       continue;
     }
-    const g = ground(s, view.nodes);
+    const g = ground(s, view.nodes, r.clock);
     if ('why' in g) {
       if (!mayChange && !s.search) {
         return { success: false, message: `${describeStep(i, plan.length, quote(s.say))} is beyond the built-in model on this page (${g.why}); nothing was done. Plan: ${listing}` };
@@ -158,7 +186,7 @@ export async function runPlanned(r: PlannedRun): Promise<PlannedOutcome> {
     if (i > 0) {
       // What the last step started (an animation, a request) has finished before this one reads the page.
       await r.settle();
-      view = await look(r.port, r.page);
+      view = await look(r.port, r.page, r.instruction);
     }
     if (s.suggestion !== undefined) {
       const picked = await pickSuggestion(r, suggestionFor(s.suggestion, true), true);
@@ -172,7 +200,7 @@ export async function runPlanned(r: PlannedRun): Promise<PlannedOutcome> {
       done.push(out);
       continue;
     }
-    let g = ground(s, view.nodes);
+    let g = ground(s, view.nodes, r.clock);
     if ('why' in g && s.search) g = await reveal(r, s, () => view, (v) => (view = v));
     if ('why' in g) return stop(i, g.why);
     // "Select 1, 5 and 9" on checkboxes: one already ticked stays ticked (a click would clear it).
@@ -188,8 +216,8 @@ export async function runPlanned(r: PlannedRun): Promise<PlannedOutcome> {
       const left = await r.act('press Tab', 'leave the field just filled: its popup covers the next control', view.text, view.url);
       if (!left.startsWith('error:')) {
         await r.settle();
-        view = await look(r.port, r.page);
-        const again = ground(s, view.nodes);
+        view = await look(r.port, r.page, r.instruction);
+        const again = ground(s, view.nodes, r.clock);
         if (!('why' in again)) result = await r.act(again.say, describeStep(i, plan.length, again.say), view.text, view.url);
       }
     }
@@ -217,9 +245,9 @@ export async function runPlanned(r: PlannedRun): Promise<PlannedOutcome> {
  * Open tabs and collapsed sections one at a time until `step` grounds; each click is a step of
  * the run. Gives up after 12 reveals.
  */
-async function reveal(r: PlannedRun, step: PlanStep, current: () => Awaited<ReturnType<typeof look>>, set: (v: Awaited<ReturnType<typeof look>>) => void): Promise<ReturnType<typeof ground>> {
+async function reveal(r: Run, step: PlanStep, current: () => Awaited<ReturnType<typeof look>>, set: (v: Awaited<ReturnType<typeof look>>) => void): Promise<ReturnType<typeof ground>> {
   const tried = new Set<string>();
-  let last = ground(step, current().nodes);
+  let last = ground(step, current().nodes, r.clock);
   for (let k = 0; k < 12 && 'why' in last; k++) {
     const next = revealers(current().nodes, tried)[0];
     if (!next) break;
@@ -229,8 +257,8 @@ async function reveal(r: PlannedRun, step: PlanStep, current: () => Awaited<Retu
     const { element } = await performAction(r.port, r.page, { selector: sel.selector }, 'click', [], 5000, r.signal);
     r.note(`click ${quote(next.name || next.role)}`, `looking for ${quote(step.say)}: open ${next.role} ${quote(next.name)}`, `clicked ${element}`, current().url, { selector: sel.selector, description: element, method: 'click', arguments: [] });
     await r.settle();
-    set(await look(r.port, r.page));
-    last = ground(step, current().nodes);
+    set(await look(r.port, r.page, r.instruction));
+    last = ground(step, current().nodes, r.clock);
   }
   return 'why' in last ? { why: `${last.why} (looked in ${tried.size} hidden section${tried.size === 1 ? '' : 's'} or tab${tried.size === 1 ? '' : 's'})` } : last;
 }
@@ -298,7 +326,7 @@ async function clickResult(r: PlannedRun, s: PlanStep, set: (v: Awaited<ReturnTy
     const { element } = await performAction(r.port, r.page, { selector: sel.selector }, 'click', [], 5000, r.signal);
     r.note(`click ${quote(next.name)}`, `result ${s.result} is past the ${counted} on this page: the next page`, `clicked ${element}`, current().url, { selector: sel.selector, description: element, method: 'click', arguments: [] });
     await r.settle();
-    set(await look(r.port, r.page));
+    set(await look(r.port, r.page, r.instruction));
   }
   return { why: `the page lists ${counted} result${counted === 1 ? '' : 's'}, fewer than ${s.result}` };
 }
@@ -314,7 +342,7 @@ const LISTS = new Set(['listbox', 'menu', 'list']);
  */
 async function pickSuggestion(r: PlannedRun, fits: (name: string) => boolean, loose: boolean): Promise<string | null> {
   for (let attempt = 0; attempt < 4; attempt++) {
-    const v = await look(r.port, r.page);
+    const v = await look(r.port, r.page, r.instruction);
     const inList = (n: OutlineNode) => {
       for (let p = n.parent; p; p = p.parent) if (LISTS.has(p.role)) return true;
       return false;

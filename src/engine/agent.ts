@@ -188,6 +188,7 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
         ax.deps.log({ level: 'info', message: maskValues(`step ${steps.length}: act ${JSON.stringify({ instruction })} → ${brief(result, 120)}`, vars), data: { opId: p.opId, span: 'agent-step', step: JSON.parse(maskValues(JSON.stringify(s), vars)) as AgentStep } satisfies AgentStepSpan });
       },
     });
+    usage = addUsage(usage, { ...ZERO_USAGE, inferenceTimeMs: out.planningMs });
     const doneStep = await step('done', { answer: out.message, success: out.success }, out.success ? 'every step of the plan ran' : 'a step of the plan was beyond the built-in model', '', (await ax.port.pageInfo(page)).url);
     return finish(out.success, out.success, doneStep.done?.answer || out.message);
   }
