@@ -177,6 +177,8 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
 
   const done: string[] = [];
   let lastFill = false;
+  /** Options chosen so far in each multiple-choice list, by its name. */
+  const chosen = new Map<string, string[]>();
   const stop = (i: number, why: string) => ({
     success: false,
     message: `${done.length ? `did ${done.length} of ${plan.length} steps (${done.join('; ')}), then ` : ''}${describeStep(i, plan.length, quote(plan[i].say))} was beyond the built-in model: ${why}. ${i + 1 < plan.length ? `The steps after it were not run. ` : ''}Plan: ${listing}`,
@@ -208,6 +210,23 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     if (n && g.pick.method === 'click' && CHECKABLE.has(n.role) && n.states.checked === true && /^(?:select|choose|pick|check|tick|mark)\b/i.test(g.say)) {
       r.note(g.say, describeStep(i, plan.length, g.say), `${n.role} ${quote(n.name)} is already checked; left as it is`, view.url, null);
       done.push(`${g.say} (already checked)`);
+      continue;
+    }
+    // "Select A and B from the list" on a list that takes several: each choice keeps the ones before it.
+    if (n && g.pick.method === 'selectOption' && typeof n.states.value === 'string' && n.states.value.startsWith('[')) {
+      const before = chosen.get(n.name) ?? [];
+      const want = [...new Set([...before, ...g.pick.args])];
+      const [sel] = await selectorsForIds(r.port, r.page, [n.id!]);
+      if (!sel) return stop(i, 'the list went away');
+      try {
+        const { element } = await performAction(r.port, r.page, { selector: sel.selector }, 'selectOption', want, 5000, r.signal);
+        r.note(g.say, describeStep(i, plan.length, g.say), `selected ${want.map((w) => quote(w)).join(', ')} in ${element}`, view.url, { selector: sel.selector, description: element, method: 'selectOption', arguments: want });
+      } catch (e) {
+        return stop(i, (e as Error).message);
+      }
+      chosen.set(n.name, want);
+      done.push(g.say);
+      lastFill = false;
       continue;
     }
     let result = await r.act(g.say, describeStep(i, plan.length, g.say), view.text, view.url);

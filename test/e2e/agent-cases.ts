@@ -36,6 +36,7 @@ export type AgentFamily =
   | 'mixed-controls'
   | 'wizard-steps'
   | 'search-then-click'
+  | 'trees-and-scroll-lists'
   | 'refusals';
 
 /** A submitted value: text, a lone checkbox's state, or a checkbox group's checked values. */
@@ -109,6 +110,8 @@ const FS = 'form-sequence.html';
 const WA = 'wizard-account.html';
 const WS = 'wizard-shipping.html';
 const SR = 'search-engine.html';
+const FT = 'file-tree.html';
+const SL = 'scroll-list.html';
 const DO = 'docs-search.html';
 
 /**
@@ -118,6 +121,7 @@ const DO = 'docs-search.html';
  */
 const INITIAL: Record<string, Submission> = {
   [ET]: { tt: '' },
+  [SL]: { people: [] },
   [NL]: { email: '' },
   [FB]: { message: '' },
   [LU]: { username: '', password: '' },
@@ -347,9 +351,22 @@ const table: Record<AgentFamily, Row[]> = {
     [DO, 'Search the docs for "token" and open the third result', clicks('doc-token-scopes')],
     [DO, 'Type webhook into the search box, press Enter, and click the first result', clicks('doc-webhooks-overview')],
   ],
+  // A folder tree whose folders open on click (MiniWoB's navigate-tree), and a multiple-choice
+  // scroll list (click-scroll-list): each choice keeps the ones before it.
+  'trees-and-scroll-lists': [
+    [FT, 'Navigate through the file tree. Find and click on the folder or file named "Briana".', clicks('t-briana')],
+    [FT, 'Find Kasey in the file tree and click it', clicks('t-kasey')],
+    [FT, 'Open the Photos folder and click lake.jpg', clicks('t-lake')],
+    [FT, 'Navigate through the file tree. Find and click on the folder or file named "report-2019.pdf".', clicks('t-2019')],
+    [SL, 'Select Tiffany, Katharine from the scroll list and click Submit.', { people: ['Tiffany', 'Katharine'] }],
+    [SL, 'Select Zed from the list and click Submit.', { people: ['Zed'] }],
+    [SL, 'Select Bob, Lyda and Truda from the list, then press Submit', { people: ['Bob', 'Lyda', 'Truda'] }],
+  ],
   // A field, option, section, link or button the task names is not on the page, a value the
   // widget cannot hold, or no values given: the run must fail and submit and click nothing.
   refusals: [
+    [FT, 'Navigate through the file tree. Find and click on the folder or file named "Ludwig".', REFUSE],
+    [SL, 'Select Tiffany and Wilhelmina from the scroll list and click Submit.', REFUSE],
     [LU, 'Enter the username "kanesha", the password "3w" and the PIN "1234", then press login.', REFUSE],
     [LP, 'Enter the username and password and press Log in.', REFUSE],
     [SU, 'Fill in first name Ada, last name Lovelace and phone 555-0100, then click Create account', REFUSE],

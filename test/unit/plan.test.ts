@@ -71,6 +71,12 @@ describe('the built-in planner splits compound instructions into single steps', 
     expect(press.or).toContain('click the sign in button');
     expect(says('Fill the name field with Bo and submit')).toEqual(['Fill the name field with Bo', 'click submit']);
   });
+  it('menu paths, sentences, and a tree to look through', () => {
+    expect(says('Select File > Export > "PDF"')).toEqual(['click "File"', 'click "Export"', 'click "PDF"']);
+    expect(planInstruction('Navigate through the file tree. Find and click on the folder or file named "Briana".', page())).toEqual([{ say: 'click on the folder or file named "Briana"', search: true }]);
+    expect(says('Select Tiffany, Katharine from the scroll list and click Submit.')).toEqual(['select Tiffany from the list', 'select Katharine from the list', 'click Submit']);
+  });
+
   it('search directions become a search for the next step', () => {
     const steps = planInstruction('Expand the sections below, to find and click on the link "ipsum".', page());
     expect(steps).toEqual([{ say: 'click on the link "ipsum"', search: true }]);

@@ -40,6 +40,9 @@ const VERBS =
 const VERB_AHEAD = `(?=(?:${VERBS})\\b)`;
 
 const SEQUENCE = [
+  // Sentences: "Navigate through the file tree. Find and click ...".
+  /(?<=[a-z0-9)\]\u0000])\.\s+(?=[A-Z\u0000])/,
+  new RegExp(`(?<=[a-z0-9)\\]\\u0000])\\.\\s+${VERB_AHEAD}`, 'i'),
   /\s*;\s*/i,
   /,?\s+(?:and\s+)?then,?\s+/i,
   /,?\s+(?:and\s+)?after that,?\s+/i,
@@ -261,7 +264,7 @@ function listSteps(clause: string, page: PlanPage, quotes: string[]): PlanStep[]
 
 /** Directions to look around rather than steps: "switch between the tabs", "expand the sections below". */
 const SEARCH_DIRECTION =
-  /^(?:(?:switch|navigate|go|move|click|look|browse|flip|cycle)\s+(?:between|through|across|among|around)\s+(?:the\s+|all\s+(?:the\s+)?)?(?:tabs?|sections?|panels?|pages?)|(?:expand|open|browse)\s+(?:the\s+|all\s+(?:the\s+)?)?(?:sections?|panels?|tabs?|items?|headings?)(?:\s+(?:below|above|on the page|here))?|(?:look|search)\s+(?:around|through the page))$/i;
+  /^(?:(?:switch|navigate|go|move|click|look|browse|flip|cycle)\s+(?:between|through|across|among|around)\s+(?:the\s+|all\s+(?:the\s+)?)?(?:(?:file\s+)?(?:tabs?|sections?|panels?|pages?|tree|folders?|menus?))|(?:expand|open|browse)\s+(?:the\s+|all\s+(?:the\s+)?)?(?:sections?|panels?|tabs?|items?|headings?)(?:\s+(?:below|above|on the page|here))?|(?:look|search)\s+(?:around|through the page))$/i;
 
 const ORDINALS: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, last: -1, top: 1 };
 
@@ -300,7 +303,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   };
   // "Find the link X in the sections below and click it": a search for X, then the click.
   s = s.replace(
-    /^(?:find|locate|look for)\s+(.+?)(?:\s+(?:in|among|inside|under|within|behind)\s+(?:the\s+|one of the\s+)?(?:tabs?|sections?|panels?|accordions?|pages?|headings?)(?:\s+(?:below|above|on the page))?)?,?\s+and\s+(click|open|select|press|tap|choose)(?:\s+on)?\s+(?:it|that|them)$/i,
+    /^(?:find|locate|look for)\s+(.+?)(?:\s+(?:in|among|inside|under|within|behind)\s+(?:the\s+|one of the\s+)?(?:file\s+)?(?:tabs?|sections?|panels?|accordions?|pages?|headings?|tree|folders?|menus?)(?:\s+(?:below|above|on the page))?)?,?\s+and\s+(click|open|select|press|tap|choose)(?:\s+on)?\s+(?:it|that|them)$/i,
     (_m, what: string, verb: string) => {
       search = true;
       return `${verb} ${what}`;
@@ -338,6 +341,8 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       continue;
     }
     clause = clause
+      // "from the scroll list", "the drop-down list": a list, whatever its look.
+      .replace(/\b(?:scroll(?:ing|able)?|drop-?\s?down|select(?:ion)?)\s+(?:list|box|menu)\b/gi, 'list')
       // "Use the textbox to enter X", "start typing X", "enter the text X".
       .replace(/^use\s+(?:the\s+)?(.+?)\s+to\s+(enter|type|write|input)\s+(.+)$/i, '$2 $3 into the $1')
       .replace(/^(?:start|begin)\s+typing\s+/i, 'type ')
@@ -405,6 +410,12 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
     const expanded = bothSteps(clause, quotes) ?? entrySteps(clause, page, quotes) ?? listSteps(clause, page, quotes);
     if (expanded) {
       expanded.forEach(push);
+      continue;
+    }
+    // "Select File > Export > PDF": each item of the menu path in turn.
+    m = /^(?:select|click|choose|open|go to|navigate to)(?:\s+on)?\s+(?:the\s+)?([^>]+(?:\s*>\s*[^>]+)+)$/i.exec(clause);
+    if (m) {
+      for (const item of m[1].split(/\s*>\s*/)) push({ say: `click ${/^\u0000\d+\u0000$/.test(item.trim()) ? restore(item.trim(), quotes) : quoteValue(bare(item, quotes))}` });
       continue;
     }
     // "Select 12/31/2016 as the date", "choose 10:30 AM as the time": an option, or a value typed in.
