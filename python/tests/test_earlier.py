@@ -126,7 +126,13 @@ async def test_agent_execute_with_a_python_tool_and_its_options(browser, open_pa
         await d.close()
 
 
-async def test_the_local_model_cannot_plan_and_says_so(dh, open_page) -> None:
-    await open_page("/form.html")
-    e = await failure(dh.agent().execute("sign up as Ada and accept the terms", max_steps=3))
-    assert e.code == "NO_MODEL_CONFIGURED" and "local model cannot" in e.message
+async def test_the_local_model_plans_a_compound_instruction_and_refuses_what_it_cannot_ground(dh, open_page) -> None:
+    page = await open_page("/form.html")
+    r = await dh.agent().execute('Enter "Ada" into the full name field, then tick I accept the terms', max_steps=5)
+    assert r.success and r.completed, r.message
+    assert [a.type for a in r.actions] == ["act", "act", "done"]
+    assert await page.evaluate("() => [document.querySelector('#name').value, document.querySelector('#terms').checked]") == ["Ada", True]
+    # A step naming nothing on the page: refused before the first step runs.
+    refused = await dh.agent().execute('Enter "Bo" into the full name field and enter 7 into the shoe size field', max_steps=5)
+    assert not refused.success and "nothing was done" in refused.message
+    assert await page.evaluate("() => document.querySelector('#name').value") == "Ada"

@@ -6,29 +6,11 @@
  * agent-cases.ts). Reports correct / refused / wrong per family and overall; the bar is no wrong
  * outcome at all and at least 90% correct.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Deckhand, localBrowser, type BrowserHandle, type Page } from '../../src/index';
-import { startFixtureServers } from '../fixtures/server';
+import { describe, expect, it } from 'vitest';
 import { AGENT_CASES, AGENT_FAMILIES, judgeAgent, type AgentCase, type AgentVerdict } from './agent-cases';
+import { tally, useLocalModel } from './corpus';
 
-let servers: Awaited<ReturnType<typeof startFixtureServers>>;
-let browser: BrowserHandle;
-let dh: Deckhand;
-let page: Page;
-
-beforeAll(async () => {
-  servers = await startFixtureServers();
-  browser = await localBrowser.launch();
-  dh = await Deckhand.create({ browser, model: 'deckhand/local', domSettleTimeoutMs: 0 });
-  page = await browser.context.activePage();
-});
-afterAll(async () => {
-  await dh?.close();
-  await browser?.close();
-  await servers?.close();
-});
-
-const pct = (n: number, of: number) => `${((100 * n) / of).toFixed(1)}%`;
+const h = useLocalModel();
 
 describe('the agent with the local model on compound form tasks', () => {
   it('covers at least 110 cases in at least 13 families', () => {
@@ -38,17 +20,10 @@ describe('the agent with the local model on compound form tasks', () => {
 
   it(`does at least 90% of ${AGENT_CASES.length} tasks correctly and never does one wrongly`, { timeout: AGENT_CASES.length * 10_000 }, async () => {
     const results: (AgentCase & AgentVerdict)[] = [];
-    for (const c of AGENT_CASES) results.push({ ...c, ...(await judgeAgent(dh, page, servers.origin, c)) });
+    for (const c of AGENT_CASES) results.push({ ...c, ...(await judgeAgent(h.dh, h.page, h.origin, c)) });
 
-    const lines = ['compound form tasks, per family: correct / refused / wrong (of n)'];
-    for (const family of AGENT_FAMILIES) {
-      const rs = results.filter((r) => r.family === family);
-      const n = (o: string) => rs.filter((r) => r.outcome === o).length;
-      lines.push(`  ${family.padEnd(24)} ${String(n('correct')).padStart(3)} / ${String(n('refused')).padStart(3)} / ${String(n('wrong')).padStart(3)}  (of ${rs.length})`);
-    }
-    const count = (o: string) => results.filter((r) => r.outcome === o).length;
+    const { lines, count } = tally('compound form tasks, per family: correct / refused / wrong (of n)', 'compound form tasks overall', AGENT_FAMILIES, (r) => r.family, results, 24);
     const total = results.length;
-    lines.push(`compound form tasks overall: ${count('correct')}/${total} correct (${pct(count('correct'), total)}), ${count('refused')} refused, ${count('wrong')} wrong`);
     const report = (label: string, r: AgentCase & AgentVerdict) => {
       lines.push(`  ${label} [${r.family}] ${r.page}: ${r.say}`);
       lines.push(`      → ${r.detail}`);
