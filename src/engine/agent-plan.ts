@@ -10,7 +10,7 @@
  */
 import type { OutlineLine } from '../protocol/model';
 import type { Action } from '../protocol/schemas';
-import { quote } from '../protocol/text';
+import { clip, quote } from '../protocol/text';
 import { choose, parseIntent, Refusal, type Pick } from '../models/local/act';
 import { buildOutline, type OutlineNode } from '../models/local/outline';
 import { planInstruction, type PlanStep } from '../models/local/plan';
@@ -148,7 +148,8 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   if (plan.length > r.maxSteps) {
     return { success: false, message: `the plan has ${plan.length} steps, more than maxSteps (${r.maxSteps}); nothing was done` };
   }
-  const listing = plan.map((s, i) => `${i + 1}. ${s.say}`).join('; ');
+  // Step texts come from the caller's instruction: bounded, as every echo of caller input is.
+  const listing = clip(plan.map((s, i) => `${i + 1}. ${clip(s.say, 160)}`).join('; '), 1200);
   // Every step grounded on the page as it is now. A step that does not ground, with only steps
   // before it that cannot change what the page shows (text typed into plain fields), will not
   // ground later either: refuse before anything is done.
@@ -181,7 +182,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   const chosen = new Map<string, string[]>();
   const stop = (i: number, why: string) => ({
     success: false,
-    message: `${done.length ? `did ${done.length} of ${plan.length} steps (${done.join('; ')}), then ` : ''}${describeStep(i, plan.length, quote(plan[i].say))} was beyond the built-in model: ${why}. ${i + 1 < plan.length ? `The steps after it were not run. ` : ''}Plan: ${listing}`,
+    message: `${done.length ? `did ${done.length} of ${plan.length} steps (${clip(done.join('; '), 1200)}), then ` : ''}${describeStep(i, plan.length, quote(plan[i].say))} was beyond the built-in model: ${why}. ${i + 1 < plan.length ? `The steps after it were not run. ` : ''}Plan: ${listing}`,
   });
   for (const [i, s] of plan.entries()) {
     if (r.signal.aborted) return { success: false, message: `cancelled after ${done.length} of ${plan.length} steps` };
@@ -257,7 +258,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       else if (s.pick?.typed) return stop(i, `no suggestion matching ${quote(typed)} appeared after typing it`);
     }
   }
-  return { success: true, message: `done in ${plan.length} step${plan.length === 1 ? '' : 's'}: ${done.join('; ')}` };
+  return { success: true, message: `done in ${plan.length} step${plan.length === 1 ? '' : 's'}: ${clip(done.join('; '), 1200)}` };
 }
 
 /**

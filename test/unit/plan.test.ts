@@ -86,5 +86,9 @@ describe('the built-in planner splits compound instructions into single steps', 
     expect(() => planInstruction('click Next until the last page', page())).toThrow(Refusal);
     expect(() => planInstruction('if the box is empty, type hi', page())).toThrow(/conditions/);
     expect(() => planInstruction('please.', page())).toThrow(Refusal);
+    // A hostile length is refused at once, before any pattern reads it.
+    const t0 = performance.now();
+    expect(() => planInstruction(`log in as ${'a, '.repeat(10_000)}password x`, page())).toThrow(/characters long/);
+    expect(performance.now() - t0).toBeLessThan(1000);
   });
 });

@@ -275,6 +275,8 @@ function ordinalOf(w: string): number | null {
   return ORDINALS[w.toLowerCase()] ?? null;
 }
 
+const MAX_INSTRUCTION = 2000;
+
 const COUNTS: Record<string, number> = { twice: 2, 'two times': 2, thrice: 3, 'three times': 3, 'four times': 4, 'five times': 5 };
 const CLICK_VERB = /^(click|press|tap|hit|push)(?:\s+on)?\s+/i;
 const STARTS_WITH_VERB = new RegExp(`^(?:${VERBS})\\b`, 'i');
@@ -293,6 +295,8 @@ function typedValue(say: string): string | null {
  * repetition the planner cannot follow.
  */
 export function planInstruction(instruction: string, page: PlanPage): PlanStep[] {
+  // Tasks people write are short; a longer text is read by no pattern here in bounded time.
+  if (instruction.length > MAX_INSTRUCTION) throw new Refusal(`it is ${instruction.length} characters long, more than the built-in planner reads (${MAX_INSTRUCTION})`);
   const { text, quotes } = protect(instruction.trim().replace(/[.!]+$/, ''));
   let s = text.replace(/^(?:please|kindly|now|first,|first of all,?|can you|could you|go ahead and|i want to|i'd like to)(?:[,\s]+|$)/gi, '').trim();
   if (/\b(if|unless|until|while|as long as|every time|for each|repeat until)\b/i.test(s)) throw new Refusal('it has conditions or repetition the built-in model does not follow');
