@@ -231,15 +231,20 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       continue;
     }
     let result = await r.act(g.say, describeStep(i, plan.length, g.say), view.text, view.url);
-    // A field's popup (a date picker, suggestions) covers what comes next: leave the field, as a person would, and try again.
-    if (result.startsWith('error:') && /is covered by/.test(result) && lastFill) {
-      const left = await r.act('press Tab', 'leave the field just filled: its popup covers the next control', view.text, view.url);
-      if (!left.startsWith('error:')) {
-        await r.settle();
-        view = await look(r.port, r.page, r.instruction);
-        const again = ground(s, view.nodes, r.clock);
-        if (!('why' in again)) result = await r.act(again.say, describeStep(i, plan.length, again.say), view.text, view.url);
-      }
+    // Something covers the control: a dialog that popped up, closed by its close control (never
+    // by one that accepts or confirms); or a field's popup (a date picker, suggestions), left by
+    // leaving the field as a person would. After each, the step is tried again.
+    const clearings: (() => Promise<boolean>)[] = [
+      () => closeDialog(r, view),
+      async () => lastFill && !(await r.act('press Tab', 'leave the field just filled: its popup covers the next control', view.text, view.url)).startsWith('error:'),
+    ];
+    for (const clear of clearings) {
+      if (!(result.startsWith('error:') && /is covered by/.test(result))) break;
+      if (!(await clear())) continue;
+      await r.settle();
+      view = await look(r.port, r.page, r.instruction);
+      const again = ground(s, view.nodes, r.clock);
+      if (!('why' in again)) result = await r.act(again.say, describeStep(i, plan.length, again.say), view.text, view.url);
     }
     if (result.startsWith('error:')) return stop(i, result.slice(6).trim());
     lastFill = g.pick.method === 'fill' || g.pick.method === 'type';
@@ -349,6 +354,26 @@ async function clickResult(r: PlannedRun, s: PlanStep, set: (v: Awaited<ReturnTy
     set(await look(r.port, r.page, r.instruction));
   }
   return { why: `the page lists ${counted} result${counted === 1 ? '' : 's'}, fewer than ${s.result}` };
+}
+
+/** What closes a dialog without accepting anything in it, most certain first. */
+const CLOSERS = [/^(?:close|×|✕|✖|x|dismiss)$/i, /^close\b|\bdismiss\b/i, /^(?:no,? thanks|not now|maybe later|skip|cancel|no)$/i];
+
+/** Close the dialog that popped up over the page by its close control; false when there is none. */
+async function closeDialog(r: Run, view: Awaited<ReturnType<typeof look>>): Promise<boolean> {
+  const dialogs = new Set(['dialog', 'alertdialog']);
+  const inDialog = view.nodes.filter((n) => n.id && (n.role === 'button' || n.role === 'clickable' || n.role === 'link') && under(n, dialogs) && n.states.disabled !== true);
+  for (const re of CLOSERS) {
+    const closer = inDialog.find((n) => re.test(n.name.trim()));
+    if (!closer) continue;
+    const [sel] = await selectorsForIds(r.port, r.page, [closer.id!]);
+    if (!sel) return false;
+    const { element } = await performAction(r.port, r.page, { selector: sel.selector }, 'click', [], 5000, r.signal).catch(() => ({ element: '' }));
+    if (!element) return false;
+    r.note(`close the dialog (${quote(closer.name)})`, 'a dialog covers the control the step needs', `clicked ${element}`, view.url, { selector: sel.selector, description: element, method: 'click', arguments: [] });
+    return true;
+  }
+  return false;
 }
 
 /** Roles of the items of a suggestion list (ARIA listboxes, jQuery UI menus, plain lists). */

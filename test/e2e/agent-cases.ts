@@ -37,6 +37,7 @@ export type AgentFamily =
   | 'wizard-steps'
   | 'search-then-click'
   | 'trees-and-scroll-lists'
+  | 'popups'
   | 'refusals';
 
 /** A submitted value: text, a lone checkbox's state, or a checkbox group's checked values. */
@@ -111,6 +112,7 @@ const WA = 'wizard-account.html';
 const WS = 'wizard-shipping.html';
 const SR = 'search-engine.html';
 const FT = 'file-tree.html';
+const LX = 'login-popup.html';
 const SL = 'scroll-list.html';
 const DO = 'docs-search.html';
 
@@ -122,6 +124,7 @@ const DO = 'docs-search.html';
 const INITIAL: Record<string, Submission> = {
   [ET]: { tt: '' },
   [SL]: { people: [] },
+  [LX]: { username: '', password: '' },
   [NL]: { email: '' },
   [FB]: { message: '' },
   [LU]: { username: '', password: '' },
@@ -361,6 +364,13 @@ const table: Record<AgentFamily, Row[]> = {
     [SL, 'Select Tiffany, Katharine from the scroll list and click Submit.', { people: ['Tiffany', 'Katharine'] }],
     [SL, 'Select Zed from the list and click Submit.', { people: ['Zed'] }],
     [SL, 'Select Bob, Lyda and Truda from the list, then press Submit', { people: ['Bob', 'Lyda', 'Truda'] }],
+  ],
+  // A dialog pops up over the form midway (MiniWoB's login-user-popup): closed by its close
+  // control, never by Subscribe, then the step it covered runs.
+  popups: [
+    [LX, 'Enter the username "ronda" and the password "Yh8" into the text fields and press login.', { username: 'ronda', password: 'Yh8' }],
+    [LX, 'Log in as marcella with password 1234', { username: 'marcella', password: '1234' }],
+    [LX, 'Type kasey in the username field, type "pa ss" in the password field, then click Login', { username: 'kasey', password: 'pa ss' }],
   ],
   // A field, option, section, link or button the task names is not on the page, a value the
   // widget cannot hold, or no values given: the run must fail and submit and click nothing.
