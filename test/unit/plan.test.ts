@@ -61,6 +61,10 @@ describe('the built-in planner splits compound instructions into single steps', 
     expect(says('Use Tr0ub4dor&3 as the new password in both fields and click Save')).toEqual(['enter "Tr0ub4dor&3" into the first text field', 'enter "Tr0ub4dor&3" into the second text field', 'click Save']);
     expect(says('Set the new password to "blue-Falcon-42", confirm it, and save')).toEqual(['Set the new password to "blue-Falcon-42"', 'enter "blue-Falcon-42" into the confirm field', 'save']);
     expect(says('Sign in as jdoe using the password hunter2 and tick Remember me')).toEqual(['enter "jdoe" into the username field', 'enter "hunter2" into the password field', 'tick Remember me', 'click the log in button']);
+    expect(says('Sign in as jdoe using the password hunter2, then click Remember me')).toEqual(['enter "jdoe" into the username field', 'enter "hunter2" into the password field', 'click Remember me', 'click the log in button']);
+    expect(says('Sign in as jdoe using the password hunter2 and tick Remember me, then press Sign in')).toEqual(['enter "jdoe" into the username field', 'enter "hunter2" into the password field', 'tick Remember me', 'press Sign in']);
+    expect(says('Sign up with a@b.co and agree to the terms')).toEqual(['enter "a@b.co" into the email field', 'agree to the terms', 'click sign up']);
+    expect(says('Select 5 with the spinner and hit Submit')[0]).toBe('enter "5" into the spinner');
     expect(says('log in as tim, password: www1989')).toEqual(['enter "tim" into the username field', 'enter "www1989" into the password field', 'click the log in button']);
     expect(says('Please log me in as Bryce, password is Tr0ub4dor')).toEqual(['enter "Bryce" into the username field', 'enter "Tr0ub4dor" into the password field', 'click the log in button']);
     expect(says('Use the credentials jdoe / hunter2 to sign in')).toEqual(['enter "jdoe" into the username field', 'enter "hunter2" into the password field', 'click the log in button']);

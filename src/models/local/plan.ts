@@ -428,12 +428,21 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       push({ say: restore(clause, quotes), or: [`enter ${quoteValue(bare(m[1], quotes))} into the ${bare(m[2], quotes)} field`] });
       continue;
     }
-    // "subscribe with the address grace@navy.mil": the field, then the button named by the verb.
-    m = /^([a-z]+)\s+(?:with|using)\s+(.+)$/i.exec(clause);
-    const lv = m && !/^(?:enter|type|fill|input|write|log|sign|login|select|choose|pick|click|press)$/i.test(m[1]) ? labelValue(m[2], page, quotes) : null;
+    // "subscribe with the address grace@navy.mil", "sign up with a@b.co": the field, then the
+    // button named by the verb (after anything else the instruction asks for).
+    m = /^([a-z]+(?:\s+(?:up|in|on))?)\s+(?:with|using)\s+(.+)$/i.exec(clause);
+    const emailOnly = m && /^\S+@\S+\.\w+$/.test(bare(m[2], quotes)) ? { label: 'email', value: bare(m[2], quotes) } : null;
+    const lv = m && !/^(?:enter|type|fill|input|write|log in|sign in|login|select|choose|pick|click|press)$/i.test(m[1]) ? (labelValue(m[2], page, quotes) ?? emailOnly) : null;
     if (m && lv) {
+      const verb = m[1].toLowerCase();
       push({ say: `enter ${quoteValue(lv.value)} into the ${lv.label} field` });
-      push({ say: `click ${m[1].toLowerCase()}`, or: [`click the ${m[1].toLowerCase()} button`] });
+      push({ say: `click ${verb}`, or: [`click the ${verb} button`], implied: true });
+      continue;
+    }
+    // "Select 5 with the spinner", "set 30 on the slider": the value into that control.
+    m = /^(?:select|set|choose|pick|enter|put)\s+(\u0000\d+\u0000|\S+)\s+(?:with|using|on|in)\s+(?:the\s+)?(spinner|slider|stepper|counter|number\s+(?:field|box|input))$/i.exec(clause);
+    if (m) {
+      push({ say: `enter ${quoteValue(bare(m[1], quotes))} into the ${m[2]}` });
       continue;
     }
     // "Select nothing": nothing to select.
@@ -451,7 +460,10 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   const implied = steps.findIndex((x) => x.implied);
   if (implied >= 0 && implied < steps.length - 1) {
     const [click] = steps.splice(implied, 1);
-    if (!steps.slice(implied).some((x) => /^(?:click|press|hit|tap)\b.*\b(?:log ?in|sign ?in|submit|continue)\b/i.test(x.say))) steps.push(click);
+    // A later click of its own (on the log-in, submit or that very button) takes its place.
+    const own = click.say.replace(/^click\s+(?:the\s+)?/i, '').replace(/\s+button$/i, '').toLowerCase();
+    const same = (say: string) => /^(?:click|press|hit|tap)\b/i.test(say) && (/\b(?:log ?in|sign ?in|submit|continue)\b/i.test(say) || say.toLowerCase().includes(own));
+    if (!steps.slice(implied).some((x) => same(x.say))) steps.push(click);
   }
   if (!steps.length) throw new Refusal('it names no step to take');
   if (steps.length > 30) throw new Refusal(`it has ${steps.length} steps, more than the built-in model plans (30)`);
