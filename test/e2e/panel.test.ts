@@ -106,7 +106,7 @@ class PanelPage {
     writeFileSync(join(shots, `${name}.png`), Buffer.from(data, 'base64'));
   }
   /** Run one instruction from the panel with Enter and wait for its entry to settle. */
-  async runInstruction(kind: 'act' | 'observe' | 'extract', text: string, schema?: string): Promise<{ status: string; text: string }> {
+  async runInstruction(kind: 'act' | 'observe' | 'extract' | 'agent', text: string, schema?: string): Promise<{ status: string; text: string }> {
     const before = await this.count('[data-testid=entry]');
     await this.click(`[data-testid=kind-${kind}]`);
     if (schema) {
@@ -425,5 +425,22 @@ describe('side panel', () => {
     } finally {
       await attached.close();
     }
+  }, 60_000);
+
+  it('the Agent tab on the built-in model carries out a compound instruction, step by step', async () => {
+    // Back to the built-in model (an earlier test saved a provider).
+    await panel.click('[data-testid=tab-settings]');
+    await panel.eval(`(() => { const s = document.querySelector('[data-testid=provider]'); Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(s, 'local'); s.dispatchEvent(new Event('change', { bubbles: true })); })()`);
+    await panel.click('[data-testid=save-settings]');
+    await panel.waitFor(`document.querySelector('[data-testid=settings-message]')?.textContent`, 'the save message');
+    await panel.click('[data-testid=tab-run]');
+    await h.browser.context.page(fixtureTab).goto(h.origin + '/app/login.html');
+    const r = await panel.runInstruction('agent', 'Enter the username "grace" and the password "cobol" into the text fields and press Log in');
+    expect(r.status).toBe('done');
+    expect(r.text).toContain('deckhand/local');
+    expect(r.text).toContain('0 tokens');
+    // Each planned step showed as it ran.
+    expect(await panel.count('[data-testid=entry]:last-child .events li.step')).toBeGreaterThanOrEqual(3);
+    expect(await h.browser.context.page(fixtureTab).url()).toBe(`${h.origin}/app/settings.html?user=grace`);
   }, 60_000);
 });
