@@ -2,10 +2,12 @@
  * The built-in model's planner: a compound instruction ("Enter the username "ada" and the
  * password "x" into the text fields and press login") as single steps, each of which the
  * single-step reading in act.ts can ground on the page as it is when that step runs. It reads
- * sequence words (then, and, commas, semicolons), lists that one verb spreads over ("Select 1,
- * 5 and 9"), label-value pairs ("first name Ada, last name Lovelace"), "into both fields",
- * logins, and search directions ("switch between the tabs to find ..."). The page's own field
- * names tell a label from its value; nothing here acts.
+ * sequence words and sentences, lists one verb spreads over ("Select 1, 5 and 9"), entry lists
+ * in the forms people write them ("first name Ada, last name Lovelace", "Ada as the name",
+ * "set the timeout to 60"), "into both fields", "confirm it", logins, menu paths, suggestions,
+ * "the 3rd search result" and directions to look ("switch between the tabs to find ...").
+ * The page's own field names tell a label from its value; nothing here acts, and what it
+ * cannot read stays one step for act to ground or refuse.
  */
 import { Refusal } from './act';
 
@@ -36,7 +38,7 @@ export interface PlanPage {
 }
 
 const VERBS =
-  'click|press|hit|tap|type|enter|fill|select|choose|pick|check|tick|uncheck|untick|open|expand|collapse|switch|go|submit|save|send|log|sign|login|set|write|put|input|clear|hover|scroll|toggle|mark|find|search|continue|confirm|accept|close|dismiss|add|remove|delete|focus|drag|double-click|right-click|provide|specify|use|register|create|choose|navigate|visit|follow|activate|push|key|paste|empty|erase|unselect|deselect|turn|enable|disable|agree|opt|keep|leave|stay|remember|book|place|order|pay|buy|apply|upload|attach|subscribe|start|begin|retype|repeat|re-enter|reenter|mute|unmute|play|pause|stop|sort|filter|rate|like|share|reply|go back';
+  'click|press|hit|tap|type|enter|fill|select|choose|pick|check|tick|uncheck|untick|open|expand|collapse|switch|go|submit|save|send|log|sign|login|set|write|put|input|clear|hover|scroll|toggle|mark|find|search|continue|confirm|accept|close|dismiss|add|remove|delete|focus|drag|double-click|right-click|provide|specify|use|register|create|navigate|visit|follow|activate|push|key|paste|empty|erase|unselect|deselect|turn|enable|disable|agree|opt|keep|leave|stay|remember|book|place|order|pay|buy|apply|upload|attach|subscribe|start|begin|retype|repeat|re-enter|reenter|mute|unmute|play|pause|stop|sort|filter|rate|like|share|reply|go back';
 const VERB_AHEAD = `(?=(?:${VERBS})\\b)`;
 
 const SEQUENCE = [
