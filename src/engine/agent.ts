@@ -173,6 +173,7 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
 
   if (p.model.kind === 'local') {
     // The built-in model plans the instruction into single steps and grounds each on the page.
+    if (extra.length) ax.deps.log({ level: 'warn', message: `the built-in model's plan does not call the caller's own tools (${extra.map((t) => t.name).join(', ')}); configure a model for runs that need them`, data: { opId: p.opId } });
     const out = await runPlanned({
       port: ax.port,
       page,
