@@ -108,6 +108,22 @@ function revealers(nodes: OutlineNode[], tried: Set<string>): OutlineNode[] {
 
 const describeStep = (i: number, n: number, s: string) => `step ${i + 1} of ${n}: ${s}`;
 
+/** How long a direct action on a node of the outline may wait for it. */
+const NODE_ACTION_MS = 5000;
+
+/**
+ * Act on a node of the outline itself (a tab to open, a suggestion, a result), with no words to
+ * read, and record it as a step of the run. The element acted on; null when the node went away.
+ */
+async function actOnNode(r: PlannedRun, node: OutlineNode, method: 'click' | 'selectOption', args: string[], instruction: string, reasoning: string, url: string): Promise<string | null> {
+  const [sel] = await selectorsForIds(r.port, r.page, [node.id!]);
+  if (!sel) return null;
+  const { element } = await performAction(r.port, r.page, { selector: sel.selector }, method, args, NODE_ACTION_MS, r.signal);
+  const did = method === 'click' ? `clicked ${element}` : `selected ${args.map((a) => quote(a)).join(', ')} in ${element}`;
+  r.note(instruction, reasoning, did, url, { selector: sel.selector, description: element, method, arguments: args });
+  return element;
+}
+
 /** Names of controls that lead to more of a form or a page: what follows them may not show yet. */
 const ONWARD = /\b(next|continue|proceed|more|show|expand|open|search|go|load|menu|options|step|start|begin|filter|add|new|edit|details|advanced|view)\b|[▸▾›»>+]/i;
 
@@ -217,11 +233,8 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     if (n && g.pick.method === 'selectOption' && typeof n.states.value === 'string' && n.states.value.startsWith('[')) {
       const before = chosen.get(n.name) ?? [];
       const want = [...new Set([...before, ...g.pick.args])];
-      const [sel] = await selectorsForIds(r.port, r.page, [n.id!]);
-      if (!sel) return stop(i, 'the list went away');
       try {
-        const { element } = await performAction(r.port, r.page, { selector: sel.selector }, 'selectOption', want, 5000, r.signal);
-        r.note(g.say, describeStep(i, plan.length, g.say), `selected ${want.map((w) => quote(w)).join(', ')} in ${element}`, view.url, { selector: sel.selector, description: element, method: 'selectOption', arguments: want });
+        if (!(await actOnNode(r, n, 'selectOption', want, g.say, describeStep(i, plan.length, g.say), view.url))) return stop(i, 'the list went away');
       } catch (e) {
         return stop(i, (e as Error).message);
       }
@@ -277,10 +290,7 @@ async function reveal(r: Run, step: PlanStep, current: () => Awaited<ReturnType<
     const next = revealers(current().nodes, tried)[0];
     if (!next) break;
     tried.add(`${next.role}|${next.name}`);
-    const [sel] = await selectorsForIds(r.port, r.page, [next.id!]);
-    if (!sel) break;
-    const { element } = await performAction(r.port, r.page, { selector: sel.selector }, 'click', [], 5000, r.signal);
-    r.note(`click ${quote(next.name || next.role)}`, `looking for ${quote(step.say)}: open ${next.role} ${quote(next.name)}`, `clicked ${element}`, current().url, { selector: sel.selector, description: element, method: 'click', arguments: [] });
+    if (!(await actOnNode(r, next, 'click', [], `click ${quote(next.name || next.role)}`, `looking for ${quote(step.say)}: open ${next.role} ${quote(next.name)}`, current().url))) break;
     await r.settle();
     set(await look(r.port, r.page, r.instruction));
     last = ground(step, current().nodes, r.clock);
@@ -336,20 +346,14 @@ async function clickResult(r: PlannedRun, s: PlanStep, set: (v: Awaited<ReturnTy
     if (left === -1 && rs.length) left = rs.length;
     if (left > 0 && left <= rs.length) {
       const target = rs[left - 1];
-      const [sel] = await selectorsForIds(r.port, r.page, [target.id!]);
-      if (!sel) return { why: 'the result went away before it could be clicked' };
-      const { element } = await performAction(r.port, r.page, { selector: sel.selector }, 'click', [], 5000, r.signal);
-      r.note(s.say, `result ${counted + left} of the list`, `clicked ${element}`, current().url, { selector: sel.selector, description: element, method: 'click', arguments: [] });
+      if (!(await actOnNode(r, target, 'click', [], s.say, `result ${counted + left} of the list`, current().url))) return { why: 'the result went away before it could be clicked' };
       return `${s.say} (${quote(target.name)})`;
     }
     left -= rs.length;
     counted += rs.length;
     const next = current().nodes.find((n) => n.id && (n.role === 'link' || n.role === 'button') && NEXT_PAGE.test(n.name.trim()) && n.states.disabled !== true);
     if (!next || !rs.length) break;
-    const [sel] = await selectorsForIds(r.port, r.page, [next.id!]);
-    if (!sel) break;
-    const { element } = await performAction(r.port, r.page, { selector: sel.selector }, 'click', [], 5000, r.signal);
-    r.note(`click ${quote(next.name)}`, `result ${s.result} is past the ${counted} on this page: the next page`, `clicked ${element}`, current().url, { selector: sel.selector, description: element, method: 'click', arguments: [] });
+    if (!(await actOnNode(r, next, 'click', [], `click ${quote(next.name)}`, `result ${s.result} is past the ${counted} on this page: the next page`, current().url))) break;
     await r.settle();
     set(await look(r.port, r.page, r.instruction));
   }
@@ -366,12 +370,8 @@ async function closeDialog(r: Run, view: Awaited<ReturnType<typeof look>>): Prom
   for (const re of CLOSERS) {
     const closer = inDialog.find((n) => re.test(n.name.trim()));
     if (!closer) continue;
-    const [sel] = await selectorsForIds(r.port, r.page, [closer.id!]);
-    if (!sel) return false;
-    const { element } = await performAction(r.port, r.page, { selector: sel.selector }, 'click', [], 5000, r.signal).catch(() => ({ element: '' }));
-    if (!element) return false;
-    r.note(`close the dialog (${quote(closer.name)})`, 'a dialog covers the control the step needs', `clicked ${element}`, view.url, { selector: sel.selector, description: element, method: 'click', arguments: [] });
-    return true;
+    const closed = await actOnNode(r, closer, 'click', [], `close the dialog (${quote(closer.name)})`, 'a dialog covers the control the step needs', view.url).catch(() => null);
+    return !!closed;
   }
   return false;
 }
@@ -396,10 +396,7 @@ async function pickSuggestion(r: PlannedRun, fits: (name: string) => boolean, lo
     const names = new Set(options.map((o) => normalize(o.name)));
     if (options.length && names.size === 1) {
       const option = options[0];
-      const [sel] = await selectorsForIds(r.port, r.page, [option.id!]);
-      if (!sel) return null;
-      const { element } = await performAction(r.port, r.page, { selector: sel.selector }, 'click', [], 5000, r.signal);
-      r.note(`click the suggestion ${quote(option.name)}`, 'pick the suggestion that fits what was typed', `clicked ${element}`, v.url, { selector: sel.selector, description: element, method: 'click', arguments: [] });
+      if (!(await actOnNode(r, option, 'click', [], `click the suggestion ${quote(option.name)}`, 'pick the suggestion that fits what was typed', v.url))) return null;
       return `picked the suggestion ${quote(option.name)}`;
     }
     if (names.size > 1) return null;

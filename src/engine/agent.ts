@@ -128,6 +128,14 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
     }
   };
 
+  /** Add a step to the run: kept and streamed with variables by name only, and recorded for replay when `rec` is given. */
+  const publish = (s: AgentStep, rec: AgentRecording['steps'][number] | null, said: string) => {
+    const masked = JSON.parse(maskValues(JSON.stringify(s), vars)) as AgentStep;
+    steps.push(masked);
+    if (rec) recorded.push(rec);
+    ax.deps.log({ level: 'info', message: maskValues(`step ${steps.length}: ${said}`, vars), data: { opId: p.opId, span: 'agent-step', step: masked } satisfies AgentStepSpan });
+  };
+
   const step = async (tool: string, a: Record<string, unknown>, reasoning: string, pageText: string, pageUrl: string) => {
     if (extra.some((t) => t.name === tool)) a = { toolInput: a.toolInput ?? null };
     const t0 = Date.now();
@@ -141,12 +149,7 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
       rec.message = out.text;
     }
     const s: AgentStep = { type: tool, reasoning, taskCompleted: !!out.done, action: a, timeMs: Date.now() - t0, pageText: brief(pageText, 500), pageUrl, instruction: p.instruction, result: brief(out.text, 500) };
-    steps.push(s);
-    if (!out.text.startsWith('error:')) recorded.push(rec);
-    // Streamed steps show variables by name only.
-    const masked = JSON.parse(maskValues(JSON.stringify(s), vars)) as AgentStep;
-    steps[steps.length - 1] = masked;
-    ax.deps.log({ level: 'info', message: maskValues(`step ${steps.length}: ${tool} ${JSON.stringify(a)} → ${brief(out.text, 120)}`, vars), data: { opId: p.opId, span: 'agent-step', step: masked } satisfies AgentStepSpan });
+    publish(s, out.text.startsWith('error:') ? null : rec, `${tool} ${JSON.stringify(a)} → ${brief(out.text, 120)}`);
     if (p.waitBetweenActions) await sleep(p.waitBetweenActions);
     return out;
   };
@@ -182,12 +185,12 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
       signal: cancel.signal,
       settle: () => settle(ax.deps, opCtx()),
       act: async (say, reasoning, pageText, pageUrl) => (await step('act', { instruction: say }, reasoning, pageText, pageUrl)).text,
-      note: (instruction, reasoning, result, pageUrl, action) => {
-        const s: AgentStep = { type: 'act', reasoning, taskCompleted: false, action: { instruction }, timeMs: 0, pageText: '', pageUrl, instruction: p.instruction, result };
-        steps.push(s);
-        if (action) recorded.push({ tool: 'act', args: { instruction }, actions: [action] });
-        ax.deps.log({ level: 'info', message: maskValues(`step ${steps.length}: act ${JSON.stringify({ instruction })} → ${brief(result, 120)}`, vars), data: { opId: p.opId, span: 'agent-step', step: JSON.parse(maskValues(JSON.stringify(s), vars)) as AgentStep } satisfies AgentStepSpan });
-      },
+      note: (instruction, reasoning, result, pageUrl, action) =>
+        publish(
+          { type: 'act', reasoning, taskCompleted: false, action: { instruction }, timeMs: 0, pageText: '', pageUrl, instruction: p.instruction, result },
+          action ? { tool: 'act', args: { instruction }, actions: [action] } : null,
+          `act ${JSON.stringify({ instruction })} → ${brief(result, 120)}`,
+        ),
     });
     usage = addUsage(usage, { ...ZERO_USAGE, inferenceTimeMs: out.planningMs });
     const doneStep = await step('done', { answer: out.message, success: out.success }, out.success ? 'every step of the plan ran' : 'a step of the plan was beyond the built-in model', '', (await ax.port.pageInfo(page)).url);
