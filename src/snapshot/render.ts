@@ -23,7 +23,7 @@ export function lineOf(node: SnapNode): string {
 function computeLine(node: SnapNode): string {
   switch (node.kind) {
     case 'text':
-      return JSON.stringify(node.text ?? '');
+      return JSON.stringify(node.text ?? '') + cutMark(node);
     case 'summary':
       return `… ${node.text}`;
     case 'frame':
@@ -34,9 +34,34 @@ function computeLine(node: SnapNode): string {
       // A name that is not text on screen says where it came from (aria-label, alt, hidden-text, ...).
       if (node.name && node.nameFrom) s += ` namefrom=${node.nameFrom}`;
       if (node.states) s += ` ${node.states}`;
-      return s;
+      return s + cutMark(node);
     }
   }
+}
+
+const cutMark = (node: SnapNode): string => (node.cutChars ? ` (cut: ${fmt(node.cutChars)} more characters; scope a snapshot to it to read them)` : '');
+
+/**
+ * The node as printed within a line's share of the budget: a longer text or name is cut, with a
+ * mark, so one long line never costs the rest of the page.
+ */
+function clipped(node: SnapNode, share: number, memo: Map<SnapNode, SnapNode>): SnapNode {
+  let c = memo.get(node);
+  if (c) return c;
+  c = node;
+  const over = lineOf(node).length - share;
+  if (over > 0) {
+    const field = node.kind === 'text' ? 'text' : node.kind === 'element' ? 'name' : null;
+    const value = field ? node[field] : undefined;
+    if (field && value && value.length > over) {
+      // Room for the mark too; the cut falls on a word boundary when there is one near.
+      const keep = Math.max(40, value.length - over - 80);
+      const head = value.slice(0, keep).replace(/\s+\S*$/, '') || value.slice(0, keep);
+      c = { ...node, [field]: `${head}…`, cutChars: value.length - head.length };
+    }
+  }
+  memo.set(node, c);
+  return c;
 }
 
 /**
@@ -115,7 +140,7 @@ export function lineDataOf(node: SnapNode): LineData {
 function computeLineData(node: SnapNode): LineData {
   switch (node.kind) {
     case 'text':
-      return { kind: 'text', text: node.text ?? '', states: {} };
+      return { kind: 'text', text: node.text ?? '', states: node.cutChars ? { cut: String(node.cutChars) } : {} };
     case 'summary':
       return { kind: 'summary', text: node.text ?? '', states: {} };
     case 'frame':
@@ -127,16 +152,23 @@ function computeLineData(node: SnapNode): LineData {
         d.name = node.name;
         if (node.nameFrom) d.nameFrom = node.nameFrom;
       }
+      if (node.cutChars) d.states.cut = String(node.cutChars);
       return d;
     }
   }
 }
 
+/** How one render prints lines: each within its share of the budget. */
+interface Printer {
+  share: number;
+  memo: Map<SnapNode, SnapNode>;
+}
+
 /** Characters of the subtree when rendered (each line plus indent and newline). */
-function measure(node: SnapNode, depth: number, sizes: Map<SnapNode, number>): number {
-  let total = lineOf(node).length + depth * INDENT.length + 1;
+function measure(node: SnapNode, depth: number, sizes: Map<SnapNode, number>, pr: Printer): number {
+  let total = lineOf(clipped(node, pr.share, pr.memo)).length + depth * INDENT.length + 1;
   if (node.kind === 'frame' && node.text) total = node.text.length + (node.text.split('\n').length) * (depth * INDENT.length + 1);
-  for (const c of node.children) total += measure(c, depth + 1, sizes);
+  for (const c of node.children) total += measure(c, depth + 1, sizes, pr);
   sizes.set(node, total);
   return total;
 }
@@ -324,6 +356,10 @@ function collectHeadings(n: SnapNode, out: string[], finalize?: Finalize): void 
   for (const c of n.children) collectHeadings(c, out, finalize);
 }
 
+/** A line takes at most 1/LINE_SHARES of the budget (and never less room than LINE_SHARE_MIN characters). */
+const LINE_SHARES = 16;
+const LINE_SHARE_MIN = 240;
+
 /** Trees up to this many nodes are finalised before folding (exact sizes); bigger ones after, so only printed lines pay for the checks. */
 const EAGER_NODES = 1000;
 
@@ -355,7 +391,7 @@ function countLines(n: SnapNode): number {
 }
 
 /** Print a subtree; `data` (when asked for) gets the same lines as data, one for one. */
-function emit(node: SnapNode, depth: number, out: string[], data: OutlineLine[] | null): void {
+function emit(node: SnapNode, depth: number, out: string[], data: OutlineLine[] | null, pr: Printer): void {
   if (node.kind === 'frame' && node.text !== undefined) {
     // A child frame's snapshot, already rendered within its own share of the budget.
     const texts = node.text.split('\n');
@@ -368,9 +404,10 @@ function emit(node: SnapNode, depth: number, out: string[], data: OutlineLine[] 
     }
     return;
   }
-  out.push(INDENT.repeat(depth) + lineOf(node));
-  data?.push({ depth, ...lineDataOf(node) });
-  for (const c of node.children) emit(c, depth + 1, out, data);
+  const shown = clipped(node, pr.share, pr.memo);
+  out.push(INDENT.repeat(depth) + lineOf(shown));
+  data?.push({ depth, ...lineDataOf(shown) });
+  for (const c of node.children) emit(c, depth + 1, out, data, pr);
 }
 
 export interface RenderResult {
@@ -403,8 +440,9 @@ export function render(roots: SnapNode[], budgetTokens: number, finalize?: Final
     pending = false;
   }
   const sizes = new Map<SnapNode, number>();
+  const pr: Printer = { share: Math.max(LINE_SHARE_MIN, Math.floor(budgetChars / LINE_SHARES)), memo: new Map() };
   // Measure root.children, not roots: folding may replace the top-level list.
-  const total = () => root.children.reduce((s, r) => s + measure(r, 0, sizes), 0);
+  const total = () => root.children.reduce((s, r) => s + measure(r, 0, sizes, pr), 0);
   let size = total();
   let folded = false;
   let keep: Set<SnapNode> | undefined;
@@ -452,7 +490,7 @@ export function render(roots: SnapNode[], budgetTokens: number, finalize?: Final
 
   const lines: string[] = [];
   let data: OutlineLine[] | null = opts.lines ? [] : null;
-  for (const r of root.children) emit(r, 0, lines, data);
+  for (const r of root.children) emit(r, 0, lines, data, pr);
   let text: string;
   if (size > budgetChars) {
     // Last resort: cut at the budget and say how much is missing.

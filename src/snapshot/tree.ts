@@ -34,6 +34,10 @@ export interface SnapNode {
   parts?: { texts: string[]; from: (Element | null)[] };
   absorbed?: SnapNode;
   final?: boolean;
+  /** Characters of the text or name cut from this line to keep it within its share of the budget. */
+  cutChars?: number;
+  /** A clickable that holds other lines or much text: named by its own label only, never by its content or looks. */
+  container?: boolean;
   /** A finalised line that has nothing to say of its own (a region whose name went): print its children in its place. */
   unwrap?: boolean;
 }

@@ -103,14 +103,15 @@ export class Visibility {
   }
 
   /** The text of `el`'s subtree that a person can see, in document order, spaces normalised. */
-  visibleText(el: Element, exclude?: Element | null, shadowRootOf?: (el: Element) => ShadowRoot | null): string {
+  visibleText(el: Element, exclude?: Element | null, shadowRootOf?: (el: Element) => ShadowRoot | null, max = Infinity): string {
     if (this.hidden(el)) return '';
     // Fast path: a leaf's text is all visible or all hidden.
     if (el.childElementCount === 0 && !shadowRootOf?.(el)) {
       return normalize(this.leafText(el));
     }
     const out: string[] = [];
-    this.collect(el, out, exclude ?? null, shadowRootOf);
+    // A name needs its first words only: a page-wide container's text is not read to the end.
+    this.collect(el, out, exclude ?? null, shadowRootOf, { left: max });
     return normalize(out.join(''));
   }
 
@@ -123,14 +124,22 @@ export class Visibility {
     return this.textVisible(el) ? (el.textContent ?? '') : '';
   }
 
-  private collect(el: Element, out: string[], exclude: Element | null, shadowRootOf?: (el: Element) => ShadowRoot | null): void {
+  private collect(el: Element, out: string[], exclude: Element | null, shadowRootOf: ((el: Element) => ShadowRoot | null) | undefined, budget: { left: number }): void {
     const sr = shadowRootOf?.(el);
     const kids: Node[] = sr ? Array.from(sr.childNodes) : el.localName === 'slot' ? (el as HTMLSlotElement).assignedNodes({ flatten: true }) : [];
     if (!sr && !kids.length) for (let c = el.firstChild; c; c = c.nextSibling) kids.push(c);
+    // A closed <details> shows its summary only; text directly inside it is hidden like its elements.
+    const closed = el.localName === 'details' && !(el as HTMLDetailsElement).open;
     for (const c of kids) {
+      if (budget.left <= 0) return;
       if (c.nodeType === 3) {
+        if (closed) continue;
         const parent = (c as Text).assignedSlot ?? c.parentElement;
-        if (parent && this.textVisible(parent)) out.push(c.nodeValue ?? '');
+        if (parent && this.textVisible(parent)) {
+          const t = c.nodeValue ?? '';
+          out.push(t);
+          budget.left -= t.length;
+        }
       } else if (c.nodeType === 1) {
         const e = c as Element;
         if (e === exclude || SKIP.has(e.localName) || e.getAttribute('aria-hidden') === 'true' || this.hidden(e)) continue;
@@ -142,7 +151,7 @@ export class Visibility {
           // (<b>Hel</b>lo) is one. Its style is already read (hidden() above computed it).
           const gap = this.separate(e) ? ' ' : '';
           out.push(gap);
-          this.collect(e, out, exclude, shadowRootOf);
+          this.collect(e, out, exclude, shadowRootOf, budget);
           out.push(gap);
         }
       }

@@ -353,6 +353,11 @@ function walkComposedChildren(el: Element, env: WalkEnv, out: SnapNode[], sink: 
       return;
     }
   }
+  // A closed <details> renders its summary only: text directly inside it is as hidden as its elements.
+  if (el.localName === 'details' && !(el as HTMLDetailsElement).open) {
+    for (let c = el.firstChild; c; c = c.nextSibling) if (c.nodeType === 1) walkElement(c as Element, env, out, sink);
+    return;
+  }
   walkChildren(el, env, out, sink);
 }
 
@@ -424,14 +429,17 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
       walkComposedChildren(el, env, node.children, childSink);
       childSink.flush(node.children);
     }
-    // After its children: the walk has marked which of its spans are boxes of their own.
-    node.name = clickableName(el);
     // A clickable wrapper whose only content is one target is that target: one line.
     const only = node.children.length === 1 ? node.children[0] : null;
     if (only && only.kind === 'element' && only.id && (only.role === 'clickable' || CONTROL_ROLES.has(only.role ?? ''))) {
       out.push(only);
       return;
     }
+    // A container that takes clicks (React's root, a docs wrapper, a card holding links) is named
+    // by its own label only, as the accessibility tree names a generic: never by the text of
+    // everything in it. After its children: the walk has marked which of its spans are boxes.
+    node.container = isContainer(node);
+    node.name = node.container ? ownLabel(el) : clickableName(el);
     pruneRepeatedText(node);
     out.push(node);
     return;
@@ -516,10 +524,28 @@ const SKIP_CHILDREN = new Set(['img', 'input', 'select', 'textarea', 'svg:image'
 /** Longest name a clickable element takes from its text; a card's whole text is not a name. */
 const CLICKABLE_NAME_MAX = 100;
 
+/** Text lines past which a clickable element is a container of content, not a target named by it. */
+const CONTAINER_TEXT_LINES = 3;
+const CONTAINER_TEXT_CHARS = 300;
+
+/** Whether a clickable's walked content holds other lines (targets, headings, items) or more text than a name. */
+function isContainer(node: SnapNode): boolean {
+  let lines = 0;
+  let chars = 0;
+  for (const c of node.children) {
+    if (c.kind !== 'text') return true;
+    lines++;
+    chars += c.text?.length ?? 0;
+  }
+  return lines > CONTAINER_TEXT_LINES || chars > CONTAINER_TEXT_CHARS;
+}
+
+const ownLabel = (el: Element): string => normalizeSpace(el.getAttribute('aria-label') || el.getAttribute('title') || '');
+
 /** A clickable element's name while walking: its text, cut (the finaliser keeps the visible part). */
 function clickableName(el: Element): string {
-  const own = el.getAttribute('aria-label') || el.getAttribute('title');
-  if (own) return normalizeSpace(own);
+  const own = ownLabel(el);
+  if (own) return own;
   const out: string[] = [];
   spacedText(el, out, { left: CLICKABLE_NAME_MAX * 2 });
   const text = normalizeSpace(out.join(''));
@@ -625,6 +651,12 @@ const CONTENT_NAMED = new Set([
 const EMPTY_GOES = new Set(['heading', 'listitem', 'term', 'definition', 'row', 'note', 'paragraph', 'generic', 'blockquote', 'status', 'alert', 'option', 'list', 'article', 'figure']);
 /** A name that is not text on screen is cut to this length: an injected 300-character label must not become a prompt. */
 export const UNSEEN_NAME_MAX = 60;
+
+/**
+ * A name taken from content is at most this long: a link or button wrapping a whole card is
+ * named by its first words, as a person would call it, and a name never costs a page's text.
+ */
+const CONTENT_NAME_MAX = 160;
 
 const cut = (s: string, max = UNSEEN_NAME_MAX): string => (s.length > max ? s.slice(0, max).trimEnd() + '…' : s);
 /** Names compared as a person reads them: case, spacing and punctuation aside. */
@@ -767,7 +799,7 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
     return text ? { kind: 'text', text, children: [], offscreen: n.offscreen, final: true } : null;
   };
 
-  const visibleOf = (els: Element[], except: Element): string => normalizeSpace(els.map((e) => vis.visibleText(e, except, shadowRootOf)).join(' '));
+  const visibleOf = (els: Element[], except: Element): string => cut(normalizeSpace(els.map((e) => vis.visibleText(e, except, shadowRootOf, CONTENT_NAME_MAX * 2)).join(' ')), CONTENT_NAME_MAX);
 
   const settleName = (n: SnapNode, el: Element, role: string): { name: string; from?: string } => {
     const full = n.name ?? '';
@@ -781,7 +813,7 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
     const src = nameSource(el, role, labelsOf);
     switch (src.kind) {
       case 'content': {
-        const seen = vis.visibleText(el, null, shadowRootOf);
+        const seen = cut(vis.visibleText(el, null, shadowRootOf, CONTENT_NAME_MAX * 2), CONTENT_NAME_MAX);
         if (seen) return { name: simple(seen) === simple(full) ? full : seen };
         const title = normalizeSpace(el.getAttribute('title') ?? '');
         if (title && simple(title) === simple(full)) return unseen('title');
@@ -803,7 +835,7 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
         return vis.textVisible(el) ? { name: full } : unseen('hidden-text');
       default: {
         // aria-label, title, alt, an iframe's name: attributes, on screen only if the same words are.
-        const seen = vis.visibleText(el, null, shadowRootOf);
+        const seen = cut(vis.visibleText(el, null, shadowRootOf, CONTENT_NAME_MAX * 2), CONTENT_NAME_MAX);
         const ph = el.getAttribute('placeholder');
         if ((seen && simple(seen) === simple(full)) || (ph && simple(ph) === simple(full))) return { name: full };
         const kept = unseen(src.kind);
@@ -817,7 +849,7 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
   const rowName = (row: Element): string => {
     const parts: string[] = [];
     const cells = shadowRootOf(row)?.children ?? row.children;
-    for (const c of Array.from(cells)) parts.push(cut(vis.visibleText(c, null, shadowRootOf), 80));
+    for (const c of Array.from(cells)) parts.push(cut(vis.visibleText(c, null, shadowRootOf, 160), 80));
     return parts.join(' | ');
   };
 
@@ -845,7 +877,7 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
     else if (n.absorbed) name = fin(n.absorbed)?.text ?? '';
     else ({ name, from } = settleName(n, el, role));
     // A clickable icon, shape or swatch with no words of its own is named by what it looks like.
-    if (!name && (role === 'clickable' || /\bclickable\b/.test(n.states ?? ''))) {
+    if (!name && !n.container && (role === 'clickable' || /\bclickable\b/.test(n.states ?? ''))) {
       name = looksLike(el);
       if (name) from = 'inferred';
     }

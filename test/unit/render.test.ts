@@ -504,3 +504,27 @@ describe('render: folding keeps what the instruction names', () => {
     expect(r.text).toMatch(/lines below the viewport omitted/);
   });
 });
+
+describe('render: one long line never costs the rest of the page', () => {
+  it('cuts a line over its share of the budget, with a mark, and prints the lines after it', () => {
+    const huge = 'word '.repeat(30_000).trim();
+    const tree = [el('clickable', huge, [el('link', 'Home', [], { id: 'e2' })], { id: 'e1' }), txt('x'.repeat(9_000)), el('button', 'Buy', [], { id: 'e3' })];
+    const r = render(tree, 1000, undefined, { lines: true });
+    const lines = r.text.split('\n');
+    expect(lines).toHaveLength(4);
+    expect(lines[0]).toMatch(/^\[e1\] clickable "word( word)*…" \(cut: [\d,]+ more characters; scope a snapshot to it to read them\)$/);
+    expect(lines[0]!.length).toBeLessThanOrEqual(240);
+    expect(lines[1]).toBe('  [e2] link "Home"');
+    expect(lines[2]).toMatch(/^"x+…" \(cut: [\d,]+ more characters/);
+    expect(lines[3]).toBe('[e3] button "Buy"');
+    expect(r.text).not.toMatch(/omitted at the token budget/);
+    expect(r.lines?.[0]?.states.cut).toMatch(/^\d+$/);
+    expect(r.lines?.[0]?.name?.endsWith('…')).toBe(true);
+  });
+
+  it('gives a line more room under a bigger budget', () => {
+    const long = 'a'.repeat(2_000);
+    expect(render([txt(long)], 12_000).text).toBe(JSON.stringify(long));
+    expect(render([txt(long)], 2_000).text.length).toBeLessThan(600);
+  });
+});
