@@ -57,6 +57,7 @@ class TabSession implements CdpSession {
         await chrome.debugger.detach({ tabId: this.tabId }).catch(() => undefined);
         await chrome.debugger.attach({ tabId: this.tabId }, CDP_VERSION);
         await chrome.debugger.sendCommand({ tabId: this.tabId }, 'Page.enable', {});
+        await chrome.debugger.sendCommand({ tabId: this.tabId }, 'Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined);
         return this.send<T>(method, params, timeoutMs, true);
       }
       throw mapChromeError(e, `CDP ${method}`, this.page);
@@ -352,6 +353,9 @@ export class ChromeBrowserPort implements BrowserPort {
     const session = new TabSession(tab, page);
     this.live.set(tab, session);
     await session.send('Page.enable');
+    // A headless or background tab has no window focus: without this, focus() fires no focus
+    // event, :focus does not match and typing after focus misses what the page listens for.
+    await session.send('Emulation.setFocusEmulationEnabled', { enabled: true }).catch(() => undefined);
     return session;
   }
 

@@ -114,6 +114,19 @@ describe('deterministic act on the form page', () => {
   });
 });
 
+describe('focus in a headless tab', () => {
+  it('focus fires the page\'s focus and blur events, :focus matches, and keys go to the focused field', async () => {
+    const page = await h.open('/focus.html');
+    const focusLog = () => page.evaluate(() => (window as unknown as { __focus: string[] }).__focus);
+    await h.dh.act({ selector: '#tt', description: 'answer field', method: 'focus' });
+    expect(await focusLog()).toEqual(['focus:tt:true']);
+    await h.dh.act('focus into the Other textbox');
+    await h.dh.act({ selector: '#other', description: 'other field', method: 'press', arguments: ['a'] });
+    expect(await focusLog()).toEqual(['focus:tt:true', 'blur:tt', 'focus:other:true', 'key:other:a']);
+    expect(await page.evaluate(() => document.hasFocus())).toBe(true);
+  });
+});
+
 describe('scrolling', () => {
   it('scrollTo a percentage, nextChunk, prevChunk and scrollIntoView', async () => {
     const page = await h.open('/long.html');

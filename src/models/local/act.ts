@@ -429,7 +429,9 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
   }
   let rest = unq(t, quotes).replace(/\b(the|a|an|on|labeled|labelled|named|called|that says|saying|with the text|with text)\b/gi, ' ').replace(/\s+/g, ' ').trim();
   const plain = rest.replace(NOISE, ' ').replace(/\s+/g, ' ').trim();
-  if (plain || quoted !== undefined || roles || grid) rest = plain;
+  // "button ONE": a kind word that is all the target has left is its name, not filler ("the red one").
+  const named = !plain && /^(?:ones?|[A-Z]{2,})$/.test(rest);
+  if (!named && (plain || quoted !== undefined || roles || grid)) rest = plain;
   // "the email from Linus", "the Sent folder" placed by context: nothing but kind nouns is a kind.
   if (context && rest && words(rest).every((w) => SOFT_NOUNS.has(w) || SOFT_NOUNS.has(w.replace(/s$/, '')))) rest = '';
   return { target: rest, quoted, roles, ordinal, context, within, any, multiline, size, glyph, grid, month };
@@ -774,6 +776,12 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
     chosen = tied[k];
     if (kindOnly) confidence = 0.9;
   } else if (tied.length > 1) {
+    // Twins (two "yes" buttons in one dialog) differ in nothing a person could name: the first
+    // in reading order is what anyone would press, and the result says so. Rows that differ by
+    // their text ("Delete" in each row) are not twins.
+    if (!intent.any && tied.every((c) => twins(c.n, tied[0].n))) {
+      return { node: tied[0].n, method: 'click', args: [], confidence: top, description: `${tied[0].n.name || tied[0].n.role} ${tied[0].n.role} (the first of ${tied.length} identical ones)` };
+    }
     if (!intent.any) {
       throw new Refusal(`${tied.length} elements fit it equally well: ${tied.slice(0, 5).map((c) => shown(c.n)).join(', ')}${tied.length > 5 ? ` and ${tied.length - 5} more` : ''}; say which one (its position, like "the second", or the text next to it)`);
     }
@@ -787,6 +795,16 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
   if (confidence < 0.6) return null;
   return { node: chosen.n, method: 'click', args: [], confidence, description: `${chosen.n.name || chosen.n.role} ${chosen.n.role}`.trim() };
 }
+
+/** What tells an element apart: its role, name and states, and every container it sits in with its words. */
+function signature(n: OutlineNode): string {
+  const { offscreen: _o, ...states } = n.states;
+  const parts = [`${n.role}|${n.name}|${JSON.stringify(states)}`];
+  for (let p = n.parent; p && p.role !== 'root'; p = p.parent) parts.push(`${p.role}|${p.name}|${TIGHT.has(p.role) ? textOf(p, 300) : ''}`);
+  return parts.join('\n');
+}
+
+const twins = (a: OutlineNode, b: OutlineNode): boolean => a === b || signature(a) === signature(b);
 
 /**
  * "The top-left cell": rows of a table, or a square run of like siblings (a 3 by 3 board).
