@@ -13,7 +13,8 @@ import type { Action } from '../protocol/schemas';
 import { clip, quote } from '../protocol/text';
 import { choose, parseIntent, Refusal, type Pick } from '../models/local/act';
 import { buildOutline, type OutlineNode } from '../models/local/outline';
-import { planInstruction, type PlanStep } from '../models/local/plan';
+import { planInstruction, quoteValue, type Condition, type PlanStep } from '../models/local/plan';
+import { applyTransform, numberOf, resolveReference } from '../models/local/refs';
 import { normalize } from '../models/local/text';
 import type { BrowserPort } from './ports';
 import { captureSnapshot, selectorsForIds } from './snapshot';
@@ -71,6 +72,7 @@ function ground(step: PlanStep, nodes: OutlineNode[], clock: Clock): { say: stri
 
 function groundNow(step: PlanStep, nodes: OutlineNode[]): { say: string; pick: Pick } | { why: string } {
   let why = '';
+  if (step.ref) return { why: `the value ${quote(step.ref)} has not been read off the page yet` };
   for (const say of [step.say, ...(step.or ?? [])]) {
     try {
       return { say, pick: choose(parseIntent(say), nodes) };
@@ -81,6 +83,27 @@ function groundNow(step: PlanStep, nodes: OutlineNode[]): { say: string; pick: P
   }
   return { why };
 }
+
+/**
+ * The step with the value it describes read off the page ("the text below" → what the text
+ * says), changed as asked ("in lower case"); a `why` when the page does not settle it.
+ */
+function withValue(step: PlanStep, nodes: OutlineNode[], instruction: string, clock: Clock): { step: PlanStep; read?: string } | { why: string } {
+  if (!step.ref) return { step };
+  const t0 = performance.now();
+  try {
+    const value = applyTransform(resolveReference(step.ref, nodes, instruction), step.transform);
+    return { step: { ...step, ref: undefined, say: step.say.replace(quoteValue(step.ref), quoteValue(value)), or: step.or?.map((o) => o.replace(quoteValue(step.ref!), quoteValue(value))) }, read: `${step.ref} is ${quote(value)}` };
+  } catch (e) {
+    if (!(e instanceof Refusal)) throw e;
+    return { why: e.message };
+  } finally {
+    clock.ms += performance.now() - t0;
+  }
+}
+
+/** Only the step's own words, no other phrasings: a control named but hidden is looked for before a synonym stands in. */
+const primary = (s: PlanStep): PlanStep => ({ ...s, or: undefined });
 
 function pageFacts(nodes: OutlineNode[]): { fields: string[]; names: string[] } {
   const fields: string[] = [];
@@ -170,7 +193,21 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   // before it that cannot change what the page shows (text typed into plain fields), will not
   // ground later either: refuse before anything is done.
   let mayChange = false;
-  for (const [i, s] of plan.entries()) {
+  for (const [i, planned] of plan.entries()) {
+    if (planned.when && !numberOf(planned.when.subject, view.nodes) && !mayChange) {
+      return { success: false, message: `${describeStep(i, plan.length, quote(planned.say))} waits for ${quote(planned.when.text)}, and the page shows no single number for ${quote(planned.when.subject)}; nothing was done. Plan: ${listing}` };
+    }
+    if (planned.expand || planned.opens) {
+      // Opening a section or a menu changes what the page shows: the steps after it are grounded when their turn comes.
+      mayChange = true;
+      if (planned.expand) continue;
+    }
+    const valued = withValue(planned, view.nodes, r.instruction, r.clock);
+    if ('why' in valued) {
+      if (!mayChange) return { success: false, message: `${describeStep(i, plan.length, quote(planned.say))} is beyond the built-in model on this page (${valued.why}); nothing was done. Plan: ${listing}` };
+      break;
+    }
+    const s = valued.step;
     if (s.suggestion !== undefined) {
       if (mayChange) break;
       continue;
@@ -189,24 +226,41 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       // From here on the page may differ: ground the rest when their turn comes.
       break;
     }
-    if (reveals(g.pick, s)) mayChange = true;
+    if (reveals(g.pick, s) || planned.opens) mayChange = true;
   }
 
   const done: string[] = [];
   let lastFill = false;
+  /** The element the last step acted on, as a quoted name (a hovered menu item that may need a click). */
+  let lastTarget: string | null = null;
   /** Options chosen so far in each multiple-choice list, by its name. */
   const chosen = new Map<string, string[]>();
   const stop = (i: number, why: string) => ({
     success: false,
     message: `${done.length ? `did ${done.length} of ${plan.length} steps (${clip(done.join('; '), 1200)}), then ` : ''}${describeStep(i, plan.length, quote(plan[i].say))} was beyond the built-in model: ${why}. ${i + 1 < plan.length ? `The steps after it were not run. ` : ''}Plan: ${listing}`,
   });
-  for (const [i, s] of plan.entries()) {
+  for (const [i, planned] of plan.entries()) {
     if (r.signal.aborted) return { success: false, message: `cancelled after ${done.length} of ${plan.length} steps` };
     if (i > 0) {
       // What the last step started (an animation, a request) has finished before this one reads the page.
       await r.settle();
       view = await look(r.port, r.page, r.instruction);
     }
+    if (planned.expand) {
+      const out = await expandSection(r, planned, i, plan.length, () => view);
+      if (out.why) return stop(i, out.why);
+      done.push(out.did!);
+      continue;
+    }
+    if (planned.when) {
+      const waited = await watch(r, planned.when, (v) => (view = v));
+      if ('why' in waited) return stop(i, waited.why);
+      done.push(waited.did);
+    }
+    const valued = withValue(planned, view.nodes, r.instruction, r.clock);
+    if ('why' in valued) return stop(i, valued.why);
+    const s = valued.step;
+    if (valued.read) done.push(`read ${valued.read}`);
     if (s.suggestion !== undefined) {
       const picked = await pickSuggestion(r, suggestionFor(s.suggestion, true), true);
       if (!picked) return stop(i, `no suggestion matching ${quote(s.suggestion)} shows`);
@@ -219,9 +273,25 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       done.push(out);
       continue;
     }
-    let g = ground(s, view.nodes, r.clock);
-    if ('why' in g && s.search) g = await reveal(r, s, () => view, (v) => (view = v));
+    // The step's own words first; a control it names that is hidden (a collapsed section, another
+    // tab, a submenu) is revealed before another phrasing ("OK" for "Submit") may stand in.
+    let g = ground(primary(s), view.nodes, r.clock);
+    const prev = plan[i - 1];
+    if ('why' in g && prev?.opens && lastTarget) {
+      // Hovering the menu item before brought up nothing: it opens on a click.
+      if (!(await r.act(`click ${lastTarget}`, `${quote(lastTarget)} did not open on hover: click it`, view.text, view.url)).startsWith('error:')) {
+        await r.settle();
+        view = await look(r.port, r.page, r.instruction);
+        g = ground(primary(s), view.nodes, r.clock);
+      }
+    }
+    if ('why' in g && (s.search || revealers(view.nodes, new Set()).length)) g = await reveal(r, primary(s), () => view, (v) => (view = v));
+    if ('why' in g && s.or?.length) {
+      const alt = ground(s, view.nodes, r.clock);
+      if (!('why' in alt)) g = alt;
+    }
     if ('why' in g) return stop(i, g.why);
+    lastTarget = g.pick.node ? quoteValue(g.pick.node.name || g.pick.node.role) : null;
     // "Select 1, 5 and 9" on checkboxes: one already ticked stays ticked (a click would clear it).
     const n = g.pick.node;
     if (n && g.pick.method === 'click' && CHECKABLE.has(n.role) && n.states.checked === true && /^(?:select|choose|pick|check|tick|mark)\b/i.test(g.say)) {
@@ -296,6 +366,50 @@ async function reveal(r: Run, step: PlanStep, current: () => Awaited<ReturnType<
     last = ground(step, current().nodes, r.clock);
   }
   return 'why' in last ? { why: `${last.why} (looked in ${tried.size} hidden section${tried.size === 1 ? '' : 's'} or tab${tried.size === 1 ? '' : 's'})` } : last;
+}
+
+/**
+ * "Expand the section below": the one collapsed section or disclosure is opened; with several,
+ * the steps after it look through them; with none, a section already open is fine and no
+ * section at all is a refusal.
+ */
+async function expandSection(r: Run, step: PlanStep, i: number, n: number, current: () => Awaited<ReturnType<typeof look>>): Promise<{ did?: string; why?: string }> {
+  const nodes = current().nodes;
+  const folded = nodes.filter((x) => x.id && x.states.collapsed === true && !TEXT_ROLES.has(x.role) && x.role !== 'listbox' && x.states.disabled !== true);
+  if (folded.length === 1) {
+    const target = folded[0];
+    const did = await actOnNode(r, target, 'click', [], step.say, describeStep(i, n, `open ${target.role} ${quote(target.name)}`), current().url);
+    return did ? { did: `opened ${did}` } : { why: 'the section went away before it could be opened' };
+  }
+  if (folded.length > 1) return { did: `${folded.length} sections are collapsed: the next steps look through them` };
+  if (nodes.some((x) => x.id && x.states.expanded === true)) return { did: 'the section is already open' };
+  return { why: 'nothing on the page is collapsed to expand' };
+}
+
+/** How long a step may wait for the number it is conditioned on, and how often the page is read meanwhile. */
+const WATCH_MS = 30_000;
+const WATCH_EVERY_MS = 200;
+
+const holds = (c: Condition, v: number): boolean =>
+  c.op === '<' ? v < c.value : c.op === '<=' ? v <= c.value : c.op === '>' ? v > c.value : c.op === '>=' ? v >= c.value : v === c.value;
+
+/** Reads the page until the number `c` names passes its threshold (then the step runs), or the deadline passes. */
+async function watch(r: Run, c: Condition, set: (v: Awaited<ReturnType<typeof look>>) => void): Promise<{ did: string } | { why: string }> {
+  const until = Date.now() + WATCH_MS;
+  let last: string | null = null;
+  for (;;) {
+    if (r.signal.aborted) return { why: 'cancelled while waiting' };
+    const v = await look(r.port, r.page, r.instruction);
+    set(v);
+    const t0 = performance.now();
+    const seen = numberOf(c.subject, v.nodes);
+    r.clock.ms += performance.now() - t0;
+    if (!seen) return { why: `the page no longer shows a single number for ${quote(c.subject)}` };
+    last = seen.shown;
+    if (holds(c, seen.value)) return { did: `waited until ${quote(c.text)} (the page showed ${quote(seen.shown)})` };
+    if (Date.now() >= until) return { why: `waited ${WATCH_MS / 1000} s for ${quote(c.text)}; the page still showed ${quote(last)}` };
+    await new Promise((res) => setTimeout(res, WATCH_EVERY_MS));
+  }
 }
 
 /** A suggestion that is what was typed, or begins with it ("Berlin" fits "Berlin, Germany"). */

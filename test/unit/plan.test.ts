@@ -76,14 +76,18 @@ describe('the built-in planner splits compound instructions into single steps', 
     expect(says('Fill the name field with Bo and submit')).toEqual(['Fill the name field with Bo', 'click submit']);
   });
   it('menu paths, sentences, and a tree to look through', () => {
-    expect(says('Select File > Export > "PDF"')).toEqual(['click "File"', 'click "Export"', 'click "PDF"']);
+    // Menus that open on hover are hovered through; the last item is clicked.
+    expect(says('Select File > Export > "PDF"')).toEqual(['hover over "File"', 'hover over "Export"', 'click "PDF"']);
+    expect(planInstruction('Select Edit>Paste', page()).map((x) => x.opens ?? false)).toEqual([true, false]);
     expect(planInstruction('Navigate through the file tree. Find and click on the folder or file named "Briana".', page())).toEqual([{ say: 'click on the folder or file named "Briana"', search: true }]);
     expect(says('Select Tiffany, Katharine from the scroll list and click Submit.')).toEqual(['select Tiffany from the list', 'select Katharine from the list', 'click Submit']);
   });
 
   it('search directions become a search for the next step', () => {
     const steps = planInstruction('Expand the sections below, to find and click on the link "ipsum".', page());
-    expect(steps).toEqual([{ say: 'click on the link "ipsum"', search: true }]);
+    // Opening what is folded is a step of its own: no clause of the instruction is dropped.
+    expect(steps).toEqual([{ say: 'Expand the sections below', expand: true, search: true }, { say: 'click on the link "ipsum"', search: true }]);
+    expect(planInstruction('Expand the section below and click submit.', page()).map((x) => [x.say, !!x.expand])).toEqual([['Expand the section below', true], ['click submit', false]]);
     expect(planInstruction('Switch between the tabs to find and click on the link "X".', page())).toEqual([{ say: 'click on the link "X"', search: true }]);
   });
   it('refuses conditions and repetition, and an instruction with no step', () => {
@@ -96,3 +100,50 @@ describe('the built-in planner splits compound instructions into single steps', 
     expect(performance.now() - t0).toBeLessThan(1000);
   });
 });
+
+describe('planner: what must never become a wrong action', () => {
+  it('never splits inside brackets or numbers', () => {
+    expect(says('Click on the grid coordinate (-2,0).')).toEqual(['Click on the grid coordinate (-2,0)']);
+    expect(says('Select the point (3, 4) and press Submit')).toEqual(['Select the point (3, 4)', 'press Submit']);
+    expect(says('Enter 1,234.50 into the amount field, then click Pay')).toEqual(['Enter 1,234.50 into the amount field', 'click Pay']);
+  });
+
+  it('a value described rather than given is read off the page, never typed as written', () => {
+    for (const [say, ref] of [
+      ['Type the total number of blocks into the textbox and press Submit', 'the total number of blocks'],
+      ['Enter the value of Year of Birth into the text field and press Submit', 'the value of Year of Birth'],
+      ['Type the text below into the text field and press Submit', 'the text below'],
+      ['Type the 3rd word of the paragraph into the box', 'the 3rd word of the paragraph'],
+      ['enter the last word in the text area into the answer field', 'the last word in the text area'],
+    ] as const) {
+      expect(planInstruction(say, page())[0]?.ref, say).toBe(ref);
+    }
+    // Quoted, it is text to type.
+    expect(planInstruction('Type "the text below" into the text field', page())[0]?.ref).toBeUndefined();
+    expect(planInstruction('Enter the text "-1" into the textbox', page())[0]?.ref).toBeUndefined();
+  });
+
+  it('a numeric condition holds the step; any other condition is refused', () => {
+    const [buy] = planInstruction('Buy VOP stock when the price is less than $50.00', page());
+    expect(buy).toMatchObject({ say: 'Buy VOP stock', when: { subject: 'price', op: '<', value: 50 } });
+    expect(planInstruction('When the counter reaches 10, click Stop', page())[0]?.when).toMatchObject({ subject: 'counter', op: '>=', value: 10 });
+    for (const say of ['Click Submit once the checkbox is ticked', 'if the total is over 100 press Yes otherwise No', 'Press Stop as soon as the light turns green', 'Click Next until the last page']) {
+      expect(() => planInstruction(say, page()), say).toThrow(/conditions/);
+    }
+    expect(says('Click Submit once')).toEqual(['Click Submit once']);
+  });
+
+  it('a goal of several steps in one phrase is refused unless the page names it', () => {
+    for (const say of ['Book the cheapest one-way flight from Boston to Denver on 12/03', 'Click on the numbers in ascending order', 'Like all posts that mention cats', 'Click the greatest number']) {
+      expect(() => planInstruction(say, page()), say).toThrow(/goal of several steps/);
+    }
+    expect(says('Click Latest news', page([], ['Latest news']))).toEqual(['Click Latest news']);
+  });
+
+  it('text transforms change the value typed', () => {
+    expect(says('Enter "Hello World" in all lower case and press Submit')[0]).toBe('enter "hello world" into the text field');
+    expect(says('Type "abc" into the box in upper case')[0]).toBe('Type "ABC" into the box');
+    expect(says('Type "stressed" reversed into the box, then press Submit')[0]).toMatch(/"desserts"/);
+  });
+});
+

@@ -5,11 +5,11 @@
  */
 import { clip, quote } from '../../protocol/text';
 import { optionsOf, textOf, type OutlineNode } from './outline';
-import { canonical, coverage, exactMatch, glyphWords, normalize, similarity, SOFT_NOUNS, words } from './text';
+import { canonical, coverage, exactMatch, glyphWords, isReference, normalize, similarity, SOFT_NOUNS, words } from './text';
 
 export type Method =
   | 'click' | 'doubleClick' | 'rightClick' | 'hover' | 'fill' | 'type' | 'press' | 'selectOption' | 'check' | 'uncheck'
-  | 'scrollTo' | 'scrollIntoView' | 'nextChunk' | 'prevChunk' | 'focus';
+  | 'scrollTo' | 'scrollIntoView' | 'nextChunk' | 'prevChunk' | 'focus' | 'dragAndDrop';
 
 export interface Intent {
   method: Method;
@@ -43,6 +43,8 @@ export interface Intent {
   alternatives?: Intent[];
   /** Confidence taken off a pick made through this reading (a looser reading of the words). */
   penalty?: number;
+  /** dragAndDrop: where the element is dropped ("onto the box"). */
+  drop?: Intent;
 }
 
 export interface Pick {
@@ -116,7 +118,7 @@ export function parseIntent(instruction: string): Intent {
   if (/\b(and then|then|after that|afterwards|followed by)\b/.test(lower.replace(/^then /, '')) || /,\s*(then\s+)?(click|type|press|select|check|fill|open|enter)\b/.test(lower) || / and (click|type|press|select|check|uncheck|fill|open|enter|submit|hover|scroll)\b/.test(lower)) {
     throw new Refusal('it has several steps');
   }
-  if (/\b(if|unless|until|while|each|every|all of|wait)\b/.test(lower)) throw new Refusal('it has conditions or repetition');
+  if (/\b(if|unless|until|while|each|every|all of|wait|when|whenever|as soon as|in case)\b|\bonce\s+(?!more\b|again\b)(?=\S+\s+\S)/.test(lower)) throw new Refusal('it has conditions or repetition');
   s = rephrase(s);
 
   let m: RegExpExecArray | null;
@@ -140,12 +142,23 @@ export function parseIntent(instruction: string): Intent {
       return { method: 'press', value: key, target: '', roles: null, pageLevel: true };
     }
   }
+  // A drag onto a place ("drag the red block onto the box"); by a direction or a distance it is refused.
+  if ((m = /^drag(?: and drop)? (?:the )?(.+?) (?:to|onto|into|over|on|in) (?:the )?(.+)$/i.exec(s)) && !/^(?:the )?(?:left|right|top|bottom|up|down|\d+)\b/i.test(m[2])) {
+    const drop = target(m[2], 'dragAndDrop');
+    return { ...target(m[1], 'dragAndDrop'), drop: { ...drop, alternatives: undefined } };
+  }
+  if (/^(?:drag|swipe|slide|resize|draw)\b|^move (?!(?:the )?(?:mouse|pointer|cursor)\b)/i.test(s)) throw new Refusal('it asks for a drag by a direction or a distance, which the built-in model does not do');
   // Text entry: "type Q into X", "enter Q in X", "fill X with Q", "set X to Q".
+  // A value described rather than given ("the text below") is read from the page by the agent, never typed.
+  const literal = (v: string): string => {
+    if (!/^QQ\d+$/.test(v.trim()) && isReference(unq(v, quotes))) throw new Refusal(`the value ${quote(clip(unq(v, quotes), 60))} describes something on the page rather than giving the text to type`);
+    return unq(v, quotes);
+  };
   if ((m = /^(type|enter|write|input|put|key in|fill in|fill|insert|paste) (QQ\d+|.+?) (?:into|in|inside|to|onto|on|as) (?:the )?(.+)$/i.exec(s))) {
-    return target(m[3], /^type$/i.test(m[1]) ? 'type' : 'fill', unq(m[2], quotes));
+    return target(m[3], /^type$/i.test(m[1]) ? 'type' : 'fill', literal(m[2]));
   }
   if ((m = /^(?:fill(?: in| out)?|complete|set|change|update) (?:the )?(.+?) (?:with|to|as|using) (QQ\d+|.+)$/i.exec(s))) {
-    return target(m[1], 'fill', unq(m[2], quotes));
+    return target(m[1], 'fill', literal(m[2]));
   }
   // Options: "select Q from X", "pick X in the Y dropdown".
   if ((m = /^(?:select|pick|choose|set) (QQ\d+|.+?) (?:in|from|on|for|as)(?: the)? (.+)$/i.exec(s))) {
@@ -415,7 +428,7 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
   const lower = t.toLowerCase();
   if (!roles) {
     // "box", "bar" and "area" name a text field when text goes in; clicked, a box is any box (a coloured square).
-    const pointing = method === 'click' || method === 'hover' || method === 'doubleClick' || method === 'rightClick';
+    const pointing = method === 'click' || method === 'hover' || method === 'doubleClick' || method === 'rightClick' || method === 'dragAndDrop';
     for (const [re, rs] of ROLE_WORDS) {
       if (pointing && re === FIELD_WORDS && !FIELD_WORDS_STRICT.test(lower)) continue;
       if (re === TEXT_FIELD_WORDS && /\b(text ?areas?)\b/.test(lower)) multiline = true;
@@ -437,7 +450,11 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
   return { target: rest, quoted, roles, ordinal, context, within, any, multiline, size, glyph, grid, month };
 }
 
+/** What can be dragged or dropped onto: anything a person can point at. */
+const DRAGGABLE = new Set([...CLICKABLE, 'article', 'figure', 'region', 'group', 'list', 'table', 'dialog', 'tabpanel']);
+
 function allowedRoles(method: Method): Set<string> {
+  if (method === 'dragAndDrop') return DRAGGABLE;
   if (method === 'fill' || method === 'type') return FILLABLE;
   if (method === 'check' || method === 'uncheck') return CHECKABLE;
   if (method === 'selectOption') return SELECTABLE;
@@ -598,6 +615,13 @@ function isAncestor(a: OutlineNode, n: OutlineNode): boolean {
  */
 export function choose(intent: Intent, nodes: OutlineNode[]): Pick {
   const readings = [intent, ...(intent.alternatives ?? [])];
+  if (intent.drop) {
+    // Both ends of a drag, each a confident pick of its own, and not the same element.
+    const from = choose({ ...intent, drop: undefined }, nodes);
+    const to = choose({ ...intent.drop, method: 'dragAndDrop' }, nodes);
+    if (!from.node || !to.node || from.node === to.node) throw new Refusal('the element to drag and the place to drop it are the same');
+    return { ...from, method: 'dragAndDrop', args: [to.node.id!], confidence: Math.min(from.confidence, to.confidence), description: `${from.description} onto ${to.description}` };
+  }
   let best: Pick | null = null;
   let refusal: Refusal | null = null;
   for (const r of readings) {

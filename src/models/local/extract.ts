@@ -28,7 +28,7 @@ export function convert(raw: string | boolean | undefined, schema: Schema | unde
 }
 
 /** Label → value pairs visible on the page: form fields, "Label: value" lines, terms and definitions, two-cell rows. */
-function labelledValues(nodes: OutlineNode[]): { label: string; value: string | boolean; node: OutlineNode }[] {
+export function labelledValues(nodes: OutlineNode[]): { label: string; value: string | boolean; node: OutlineNode }[] {
   const out: { label: string; value: string | boolean; node: OutlineNode }[] = [];
   for (const [i, n] of nodes.entries()) {
     if (n.id && (n.role === 'checkbox' || n.role === 'switch' || n.role === 'radio')) out.push({ label: n.name, value: n.states.checked === true, node: n });

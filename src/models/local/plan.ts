@@ -10,6 +10,8 @@
  * cannot read stays one step for act to ground or refuse.
  */
 import { Refusal } from './act';
+import { applyTransform, type Transform } from './refs';
+import { isReference } from './text';
 
 export interface PlanStep {
   /** One instruction for the single-step engine. */
@@ -29,6 +31,30 @@ export interface PlanStep {
   suggestion?: string;
   /** A log-in or submit click the instruction implied rather than placed: it goes after the other steps. */
   implied?: boolean;
+  /**
+   * The value typed is a description of something on the page ("the value of Year of Birth",
+   * "the text below"): read it off the page when the step runs (its quoted form in `say` is
+   * replaced by what was read), or refuse. Never typed as written.
+   */
+  ref?: string;
+  /** "in all lower case", "reversed": applied to the value read for `ref`. */
+  transform?: Transform;
+  /** "expand the section below": open the one collapsed section (or look through several for the steps after it). */
+  expand?: boolean;
+  /** A menu item hovered to open its submenu: if the next item does not show, it is clicked instead. */
+  opens?: boolean;
+  /** "buy when the price is less than $50": watch the page until the number it names passes the threshold, then act. */
+  when?: Condition;
+}
+
+/** A numeric condition on a value the page shows. */
+export interface Condition {
+  /** What the number is called on the page ("price", "the VOP price"). */
+  subject: string;
+  op: '<' | '<=' | '>' | '>=' | '=';
+  value: number;
+  /** The words as the instruction has them, for messages. */
+  text: string;
 }
 
 /** What the planner knows of the page: the names (labels, placeholders) of its text fields and of its other controls. */
@@ -43,8 +69,8 @@ const VERB_AHEAD = `(?=(?:${VERBS})\\b)`;
 
 const SEQUENCE = [
   // Sentences: "Navigate through the file tree. Find and click ...".
-  /(?<=[a-z0-9)\]\u0000])\.\s+(?=[A-Z\u0000])/,
-  new RegExp(`(?<=[a-z0-9)\\]\\u0000])\\.\\s+${VERB_AHEAD}`, 'i'),
+  /(?<=[a-z0-9)\]\u0000\u0001])\.\s+(?=[A-Z\u0000\u0001])/,
+  new RegExp(`(?<=[a-z0-9)\\]\\u0000\\u0001])\\.\\s+${VERB_AHEAD}`, 'i'),
   /\s*;\s*/i,
   /,?\s+(?:and\s+)?then,?\s+/i,
   /,?\s+(?:and\s+)?after that,?\s+/i,
@@ -55,19 +81,29 @@ const SEQUENCE = [
   new RegExp(`\\s+and\\s+${VERB_AHEAD}`, 'i'),
 ];
 
-/** Quoted parts are kept whole: commas and "and" inside them split nothing. */
+/**
+ * Quoted parts are kept whole: commas and "and" inside them split nothing. So are brackets
+ * ("the grid coordinate (-2,0)") and numbers written with separators ("1,234.50"): they share
+ * the list of kept parts but come back as written, not quoted.
+ */
 function protect(s: string): { text: string; quotes: string[] } {
   const quotes: string[] = [];
-  const text = s.replace(/"([^"]*)"|“([^”]*)”|(?<![\w])'([^']+)'(?=\s|$|[.,;:!?])|‘([^’]*)’/g, (_m, a, b, c, d) => {
-    quotes.push(a ?? b ?? c ?? d ?? '');
-    return `\u0000${quotes.length - 1}\u0000`;
-  });
+  const text = s
+    .replace(/"([^"]*)"|“([^”]*)”|(?<![\w])'([^']+)'(?=\s|$|[.,;:!?])|‘([^’]*)’/g, (_m, a, b, c, d) => {
+      quotes.push(a ?? b ?? c ?? d ?? '');
+      return `\u0000${quotes.length - 1}\u0000`;
+    })
+    .replace(/\([^()\u0000]{0,40}\)|\[[^[\]\u0000]{0,40}\]|(?<![\w.])[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w,])/g, (m) => {
+      quotes.push(m);
+      return `\u0001${quotes.length - 1}\u0001`;
+    });
   return { text, quotes };
 }
 
-const restore = (s: string, quotes: string[]) => s.replace(/\u0000(\d+)\u0000/g, (_m, i) => quoteValue(quotes[Number(i)]));
-const quoteValue = (v: string) => (v.includes('"') ? `“${v}”` : `"${v}"`);
-const bare = (s: string, quotes: string[]) => s.replace(/\u0000(\d+)\u0000/g, (_m, i) => quotes[Number(i)]).trim();
+const unraw = (s: string, quotes: string[]) => s.replace(/\u0001(\d+)\u0001/g, (_m, i) => quotes[Number(i)] ?? '');
+const restore = (s: string, quotes: string[]) => unraw(s.replace(/\u0000(\d+)\u0000/g, (_m, i) => quoteValue(quotes[Number(i)])), quotes);
+export const quoteValue = (v: string) => (v.includes('"') ? `“${v}”` : `"${v}"`);
+const bare = (s: string, quotes: string[]) => unraw(s.replace(/\u0000(\d+)\u0000/g, (_m, i) => quotes[Number(i)]), quotes).trim();
 
 function splitAll(s: string): string[] {
   let parts = [s];
@@ -292,6 +328,68 @@ function typedValue(say: string): string | null {
   return m ? bare(m[1], quotes) : null;
 }
 
+/** Words that make a clause conditional or repeated: followed only when a reading below settles them. */
+const CONDITION = /\b(?:if|unless|until|while|as long as|every time|for each|repeat until|when|whenever|as soon as|in case|provided that|only after)\b|\bonce\s+(?!more\b|again\b|and\b|then\b)(?=\S+\s+\S)/i;
+
+/** Phrases that make one clause a goal of several steps: superlatives, orderings, "all the X that ...", trips. */
+const WHOLE_GOAL =
+  /\b(?:cheapest|most expensive|least expensive|shortest|longest|earliest|latest|fastest|slowest|lowest|highest|greatest|best|worst|newest|oldest)\b|\bin\s+(?:ascending|descending|alphabetical|numerical|numeric|reverse|increasing|decreasing|chronological)\s+order\b|\b(?:all|every|each)\s+(?:of\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}(?:that|which|who|whose|containing|mentioning|matching|with)\b|^(?:book|buy|order|reserve|purchase|schedule)\b.*\bfrom\s+\S+.*\bto\s+\S+/i;
+
+/** "Expand the section below", "open the collapsed panel": open what is folded, as a step. */
+const EXPAND_DIRECTION = /^(?:expand|open|unfold|show)\s+(?:the\s+|this\s+|that\s+)?(?:collapsed\s+|hidden\s+|folded\s+)?(?:sections?|panels?|accordions?|parts?|area|details|contents?)(?:\s+(?:below|above|on the page|here))?$/i;
+
+const COMPARE: [RegExp, Condition['op']][] = [
+  [/^(?:less|lower|smaller|fewer|cheaper)(?:\s+than)?$|^(?:below|under)$/i, '<'],
+  [/^(?:more|greater|higher|larger|bigger)(?:\s+than)?$|^(?:above|over)$/i, '>'],
+  [/^(?:at least|no less than|not less than)$/i, '>='],
+  [/^(?:at most|no more than|not more than)$/i, '<='],
+  [/^(?:equal to|exactly|equals?)$/i, '='],
+];
+
+/**
+ * "Buy VOP stock when the price is less than $50.00", "When the counter reaches 10, click Stop":
+ * the action and the numeric condition it waits for. Null when the instruction has no such
+ * condition (other conditions are refused by CONDITION).
+ */
+function conditionOf(s: string, quotes: string[]): { action: string; when: Condition } | null {
+  const OPS = '(less(?:\\s+than)?|lower(?:\\s+than)?|smaller(?:\\s+than)?|fewer(?:\\s+than)?|cheaper(?:\\s+than)?|below|under|more(?:\\s+than)?|greater(?:\\s+than)?|higher(?:\\s+than)?|larger(?:\\s+than)?|bigger(?:\\s+than)?|above|over|at least|at most|no less than|no more than|not less than|not more than|equal to|exactly|equals?)';
+  const SUBJ = '(?:the\\s+)?(.+?)\\s+(?:is|are|goes|drops|falls|rises|gets|becomes|reaches|hits|shows|reads)(?:\\s+(?:to|down to|up to))?';
+  const NUM = '([-+]?[$€£]?\\s?\\d[\\d,]*(?:\\.\\d+)?\\s?[%$€£]?|\\u0001\\d+\\u0001)';
+  let action: string | undefined;
+  let subject: string | undefined;
+  let opWord = 'equal to';
+  let num: string | undefined;
+  let m = new RegExp(`^(.+?),?\\s+(?:when|once|as soon as|whenever)\\s+${SUBJ}\\s+(?:${OPS}\\s+)?${NUM}$`, 'i').exec(s);
+  // "reaches 10" with no comparison word: at least that.
+  const reach = (): string => (/\b(?:reaches|hits|gets)\b/i.test(m![0]) ? 'at least' : 'equal to');
+  if (m) [, action, subject, opWord = reach(), num] = m;
+  else {
+    m = new RegExp(`^(?:when|once|as soon as)\\s+${SUBJ}\\s+(?:${OPS}\\s+)?${NUM},?\\s+(?:then\\s+)?(.+)$`, 'i').exec(s);
+    if (m) [, subject, opWord = reach(), num, action] = m;
+  }
+  if (!action || !subject || !num) return null;
+  const op = COMPARE.find(([re]) => re.test(opWord.trim()))?.[1];
+  num = bare(num, quotes).replace(/[,.]+$/, '');
+  const value = Number(num.replace(/[^\d.+-]/g, ''));
+  if (!op || !Number.isFinite(value)) return null;
+  const subj = bare(subject, quotes);
+  return { action, when: { subject: subj, op, value, text: `${subj} ${opWord} ${num}` } };
+}
+
+/** The value a step types, changed as the instruction asks ("in all lower case"). */
+function transformStep(x: PlanStep, t: Transform): void {
+  if (x.ref) {
+    x.transform = t;
+    return;
+  }
+  const v = typedValue(x.say);
+  if (v === null) return;
+  const q = quoteValue(v);
+  const swap = (say: string) => (say.includes(q) ? say.replace(q, quoteValue(applyTransform(v, t))) : say.replace(v, quoteValue(applyTransform(v, t))));
+  x.say = swap(x.say);
+  if (x.or) x.or = x.or.map(swap);
+}
+
 /**
  * Split `instruction` into single steps. Throws Refusal when the instruction has conditions or
  * repetition the planner cannot follow.
@@ -301,7 +399,17 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   if (instruction.length > MAX_INSTRUCTION) throw new Refusal(`it is ${instruction.length} characters long, more than the built-in planner reads (${MAX_INSTRUCTION})`);
   const { text, quotes } = protect(instruction.trim().replace(/[.!]+$/, ''));
   let s = text.replace(/^(?:please|kindly|now|first,|first of all,?|can you|could you|go ahead and|i want to|i'd like to)(?:[,\s]+|$)/gi, '').trim();
-  if (/\b(if|unless|until|while|as long as|every time|for each|repeat until)\b/i.test(s)) throw new Refusal('it has conditions or repetition the built-in model does not follow');
+  // "Buy VOP when the price is less than $50.00": the action, held until the page's number passes.
+  const cond = conditionOf(s, quotes);
+  if (cond) s = cond.action;
+  if (CONDITION.test(s)) throw new Refusal('it has conditions or repetition the built-in model does not follow');
+  // A goal of several steps in one phrase ("book the cheapest flight from A to B", "click the
+  // numbers in ascending order", "like all posts that mention cats"): one click never stands for
+  // it. Unless the page has a control of that name ("Latest news", "Sort: lowest price first").
+  const whole = WHOLE_GOAL.exec(s.replace(/\u0000\d+\u0000/g, ' '));
+  if (whole && !page.names.some((n) => norm(n).includes(norm(whole[0])))) {
+    throw new Refusal(`it asks for a goal of several steps (${JSON.stringify(whole[0])}) the built-in planner does not break down`);
+  }
   let search = false;
   const found = () => {
     search = true;
@@ -325,138 +433,178 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   let lastVerb = '';
   let lastValue: string | null = null;
   const push = (x: PlanStep) => {
+    const typed = typedValue(x.say);
+    // A value the instruction did not quote that describes something on the page is read there, never typed.
+    if (typed !== null && !x.ref && !quotes.includes(typed) && isReference(typed)) x = { ...x, ref: typed };
     steps.push(search && !x.search ? { ...x, search } : x);
-    lastValue = typedValue(x.say) ?? lastValue;
+    lastValue = typed ?? lastValue;
   };
   for (const raw of splitAll(s)) {
     let clause = raw.replace(/^(?:please|also|now|and)\s+/i, '').trim();
+    if (EXPAND_DIRECTION.test(clause)) {
+      // "Expand the section below": a step of its own (open the collapsed section); the steps
+      // after it may need to look in others too.
+      search = true;
+      push({ say: clause, expand: true });
+      continue;
+    }
     if (SEARCH_DIRECTION.test(clause)) {
       search = true;
       continue;
     }
-    // "press Continue twice": the same step again.
-    let times = 1;
-    let fromSuggestions = false;
-    clause = clause.replace(/\s+(twice|thrice|(?:two|three|four|five) times)$/i, (_m, n: string) => {
-      times = COUNTS[n.toLowerCase()] ?? 1;
+    // "... in all lower case", "reversed": the value typed is changed so.
+    let transform: Transform | undefined;
+    // Right after the value ("Type "stressed" reversed into the box") or at the end of the clause.
+    clause = clause.replace(/(\u0000\d+\u0000)\s+(?:(?:in\s+)?(?:all\s+)?(lower|upper)[\s-]?case(?:\s+letters)?|reversed|backwards)\b/i, (_m, q: string, c?: string) => {
+      transform = c ? (c.toLowerCase() as 'lower' | 'upper') : 'reverse';
+      return q;
+    });
+    clause = clause.replace(/,?\s+(?:(?:written|typed|entered)\s+)?(?:in\s+)?(?:all\s+)?(lower|upper)[\s-]?case(?:\s+letters)?$|,?\s+(?:in\s+reverse(?:\s+order)?|reversed|backwards|spelled\s+backwards)$/i, (_m, c?: string) => {
+      transform = c ? (c.toLowerCase() as 'lower' | 'upper') : 'reverse';
       return '';
     });
-    const login = loginSteps(clause, quotes);
-    if (login) {
-      login.forEach(push);
-      continue;
-    }
-    clause = clause
-      // "from the scroll list", "the drop-down list": a list, whatever its look.
-      .replace(/\b(?:scroll(?:ing|able)?|drop-?\s?down|select(?:ion)?)\s+(?:list|box|menu)\b/gi, 'list')
-      // "Use the textbox to enter X", "start typing X", "enter the text X".
-      .replace(/^use\s+(?:the\s+)?(.+?)\s+to\s+(enter|type|write|input)\s+(.+)$/i, '$2 $3 into the $1')
-      .replace(/^(?:start|begin)\s+typing\s+/i, 'type ')
-      .replace(/^(enter|type|input|write)\s+(?:the\s+)?(?:text|value|word|number|string|phrase)\s+(?=\u0000)/i, '$1 ')
-      // "Enter Berlin into the city field, choosing it from the suggestions": typing, then that suggestion.
-      .replace(/,?\s*(?:and\s+)?(?:choos|pick|select)(?:e|ing)?\s+(?:it|them)\s+from\s+the\s+(?:suggestions|suggestion list|autocomplete|dropdown|list|options)$/i, () => {
-        fromSuggestions = true;
+    // One clause into steps (returns early once a reading has taken it).
+    const planClause = (): void => {
+      // "press Continue twice": the same step again.
+      let times = 1;
+      let fromSuggestions = false;
+      clause = clause.replace(/\s+(twice|thrice|(?:two|three|four|five) times)$/i, (_m, n: string) => {
+        times = COUNTS[n.toLowerCase()] ?? 1;
         return '';
-      })
-      // "keep me signed in", "remember me": the checkbox that says so.
-      .replace(/^(?:keep me (?:signed|logged) in|stay (?:signed|logged) in|remember me)$/i, (w) => `check ${quoteValue(w.replace(/^\w/, (c) => c.toUpperCase()))}`)
-      // "keep Standard delivery": make sure it is the one selected.
-      .replace(/^(?:keep|leave)\s+(.+?)(?:\s+(?:selected|checked|on|as it is))?$/i, 'select $1')
-      .replace(/^(?:submit|send)(?:\s+(?:it|the form|this form|the details|your answer|the answer|the application|the order))?$/i, 'click submit')
-      .replace(/^place\s+the\s+order$/i, 'click place order')
-      .replace(/^(?:continue|proceed)$/i, 'click continue')
-      // "click button ONE": the button named ONE (not the first button).
-      .replace(/^(click|press|tap|hit)(?:\s+on)?\s+(?:the\s+)?button\s+(\S+)$/i, (_m, v: string, name: string) => `${v} the ${/^\u0000/.test(name) ? name : quoteValue(name)} button`);
-    // "Search the docs for X": type it into the search box and press Enter.
-    let m = /^search(?:\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)?\s+for\s+(.+)$/i.exec(clause);
-    if (m) {
-      const v = quoteValue(bare(m[1], quotes));
-      push({ say: `enter ${v} into the search box`, or: [`enter ${v} into the search field`, `enter ${v} into the text field`] });
-      push({ say: 'press Enter' });
-      continue;
-    }
-    // "confirm it", "repeat it": the value just typed, into the field that confirms it.
-    if (/^(?:confirm|repeat|re-?enter|retype|re-?type|type)\s+(?:it|that|the password)(?:\s+again)?$/i.test(clause) && lastValue !== null) {
-      const v = quoteValue(lastValue);
-      push({ say: `enter ${v} into the confirm field`, or: [`enter ${v} into the confirm password field`, `enter ${v} into the second password field`] });
-      continue;
-    }
-    // "Enter an item that starts with "Ger" and ends with "ny"": type the start, pick the suggestion.
-    m = /^(?:enter|type|input|choose|pick|select)\s+(?:an?\s+)?(?:item|value|entry|option|word|country|city|name|one)\s+that\s+starts\s+with\s+(\S+)(?:\s+and\s+ends\s+with\s+(\S+))?$/i.exec(clause);
-    if (m) {
-      const start = bare(m[1], quotes);
-      push({ say: `enter ${quoteValue(start)} into the text field`, or: [`enter ${quoteValue(start)} into the combobox`], pick: { startsWith: start, ...(m[2] ? { endsWith: bare(m[2], quotes) } : {}) } });
-      continue;
-    }
-    // "pick Porto from the suggestions": the suggestion; "from the city suggestions": type it there first.
-    m = /^(?:pick|choose|select|click)\s+(.+?)\s+(?:from|in|among)\s+(?:the\s+)?(?:(.+?)\s+)?(?:suggestions|suggestion list|autocomplete(?: list)?|search results)$/i.exec(clause);
-    if (m) {
-      const v = quoteValue(bare(m[1], quotes));
-      if (m[2]) push({ say: `enter ${v} into the ${bare(m[2], quotes)} field`, pick: { typed: true } });
-      else push({ say: `pick ${v} from the suggestions`, suggestion: bare(m[1], quotes) });
-      continue;
-    }
-    // "click the 3rd search result", "open the first result".
-    m = /^(?:click|open|select|choose|follow|visit|pick)(?:\s+on)?\s+(?:the\s+)?(\w+)\s+(?:search\s+)?(?:result|hit|match)$/i.exec(clause);
-    if (m && ordinalOf(m[1]) !== null) {
-      push({ say: restore(clause, quotes), result: ordinalOf(m[1])! });
-      continue;
-    }
-    // A value with nowhere to go ("Enter ada@example.com", "Type "Ger""): the page's text field.
-    m = /^(?:enter|type|input|write|key in)\s+(\u0000\d+\u0000|\S+)$/i.exec(clause);
-    if (m && !STARTS_WITH_VERB.test(bare(m[1], quotes))) {
-      const v = quoteValue(bare(m[1], quotes));
-      push({ say: `enter ${v} into the text field`, or: [`enter ${v} into the search box`, `enter ${v} into the combobox`] });
-      continue;
-    }
-    // "Press Play, then Next track": a clause with no verb takes the click verb before it.
-    if (!STARTS_WITH_VERB.test(clause) && lastVerb && !/^[^:]{1,40}:/.test(clause)) clause = `${lastVerb} ${clause}`;
-    const cv = CLICK_VERB.exec(clause);
-    lastVerb = cv ? cv[1] : '';
-    const expanded = bothSteps(clause, quotes) ?? entrySteps(clause, page, quotes) ?? listSteps(clause, page, quotes);
-    if (expanded) {
-      expanded.forEach(push);
-      continue;
-    }
-    // "Select File > Export > PDF": each item of the menu path in turn.
-    m = /^(?:select|click|choose|open|go to|navigate to)(?:\s+on)?\s+(?:the\s+)?([^>]+(?:\s*>\s*[^>]+)+)$/i.exec(clause);
-    if (m) {
-      for (const item of m[1].split(/\s*>\s*/)) push({ say: `click ${/^\u0000\d+\u0000$/.test(item.trim()) ? restore(item.trim(), quotes) : quoteValue(bare(item, quotes))}` });
-      continue;
-    }
-    // "Select 12/31/2016 as the date", "choose 10:30 AM as the time": an option, or a value typed in.
-    m = /^(?:select|choose|pick)\s+(\u0000\d+\u0000|[^,]+?)\s+as\s+(?:the\s+|your\s+)?(.+)$/i.exec(clause);
-    if (m) {
-      push({ say: restore(clause, quotes), or: [`enter ${quoteValue(bare(m[1], quotes))} into the ${bare(m[2], quotes)} field`] });
-      continue;
-    }
-    // "subscribe with the address grace@navy.mil", "sign up with a@b.co": the field, then the
-    // button named by the verb (after anything else the instruction asks for).
-    m = /^([a-z]+(?:\s+(?:up|in|on))?)\s+(?:with|using)\s+(.+)$/i.exec(clause);
-    const emailOnly = m && /^\S+@\S+\.\w+$/.test(bare(m[2], quotes)) ? { label: 'email', value: bare(m[2], quotes) } : null;
-    const lv = m && !/^(?:enter|type|fill|input|write|log in|sign in|login|select|choose|pick|click|press)$/i.test(m[1]) ? (labelValue(m[2], page, quotes) ?? emailOnly) : null;
-    if (m && lv) {
-      const verb = m[1].toLowerCase();
-      push({ say: `enter ${quoteValue(lv.value)} into the ${lv.label} field` });
-      push({ say: `click ${verb}`, or: [`click the ${verb} button`], implied: true });
-      continue;
-    }
-    // "Select 5 with the spinner", "set 30 on the slider": the value into that control.
-    m = /^(?:select|set|choose|pick|enter|put)\s+(\u0000\d+\u0000|\S+)\s+(?:with|using|on|in)\s+(?:the\s+)?(spinner|slider|stepper|counter|number\s+(?:field|box|input))$/i.exec(clause);
-    if (m) {
-      push({ say: `enter ${quoteValue(bare(m[1], quotes))} into the ${m[2]}` });
-      continue;
-    }
-    // "Select nothing": nothing to select.
-    if (/^(?:select|check|tick|choose|pick)\s+(?:nothing|none|no\s+(?:options?|boxes|items|checkboxes))$/i.test(clause)) continue;
-    if (fromSuggestions && expanded === null && /^(?:enter|type|input|write|fill)\b/i.test(clause)) {
-      push({ say: restore(clause, quotes), pick: { typed: true } });
-      continue;
-    }
-    const say = restore(clause, quotes);
-    const or = buttonAlternatives(say);
-    for (let k = 0; k < times; k++) push({ say, ...(or ? { or } : {}) });
+      });
+      // "Type the text below into the text field", "Enter the value of Year of Birth": a value
+      // described, not given; read off the page when the step runs.
+      let r = /^(?:enter|type|input|write|put|key in|paste|insert|copy)\s+(.+?)(?:\s+(?:into|in|inside|in to|on)\s+(?:the\s+)?((?:(?!\s(?:into|in|inside|on)\s).)+?))?$/i.exec(clause);
+      if (r && !/\u0000\d+\u0000|,/.test(r[1]) && r[1].split(/\s+/).length <= 10 && isReference(bare(r[1], quotes)) && !(r[2] && isReference(`the ${bare(r[2], quotes)}`) && !/\b(?:field|box|input|area|bar)$/i.test(r[2]))) {
+        const ref = bare(r[1], quotes);
+        const into = r[2] ? bare(r[2], quotes) : 'text field';
+        push({ say: `enter ${quoteValue(ref)} into the ${into}`, ref });
+        return;
+      }
+      const login = loginSteps(clause, quotes);
+      if (login) {
+        login.forEach(push);
+        return;
+      }
+      clause = clause
+        // "from the scroll list", "the drop-down list": a list, whatever its look.
+        .replace(/\b(?:scroll(?:ing|able)?|drop-?\s?down|select(?:ion)?)\s+(?:list|box|menu)\b/gi, 'list')
+        // "Use the textbox to enter X", "start typing X", "enter the text X".
+        .replace(/^use\s+(?:the\s+)?(.+?)\s+to\s+(enter|type|write|input)\s+(.+)$/i, '$2 $3 into the $1')
+        .replace(/^(?:start|begin)\s+typing\s+/i, 'type ')
+        .replace(/^(enter|type|input|write)\s+(?:the\s+)?(?:text|value|word|number|string|phrase)\s+(?=\u0000)/i, '$1 ')
+        // "Enter Berlin into the city field, choosing it from the suggestions": typing, then that suggestion.
+        .replace(/,?\s*(?:and\s+)?(?:choos|pick|select)(?:e|ing)?\s+(?:it|them)\s+from\s+the\s+(?:suggestions|suggestion list|autocomplete|dropdown|list|options)$/i, () => {
+          fromSuggestions = true;
+          return '';
+        })
+        // "keep me signed in", "remember me": the checkbox that says so.
+        .replace(/^(?:keep me (?:signed|logged) in|stay (?:signed|logged) in|remember me)$/i, (w) => `check ${quoteValue(w.replace(/^\w/, (c) => c.toUpperCase()))}`)
+        // "keep Standard delivery": make sure it is the one selected.
+        .replace(/^(?:keep|leave)\s+(.+?)(?:\s+(?:selected|checked|on|as it is))?$/i, 'select $1')
+        .replace(/^(?:submit|send)(?:\s+(?:it|the form|this form|the details|your answer|the answer|the application|the order))?$/i, 'click submit')
+        .replace(/^place\s+the\s+order$/i, 'click place order')
+        .replace(/^(?:continue|proceed)$/i, 'click continue')
+        // "click button ONE": the button named ONE (not the first button).
+        .replace(/^(click|press|tap|hit)(?:\s+on)?\s+(?:the\s+)?button\s+(\S+)$/i, (_m, v: string, name: string) => `${v} the ${/^\u0000/.test(name) ? name : quoteValue(name)} button`);
+      // "Search the docs for X": type it into the search box and press Enter.
+      let m = /^search(?:\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)?\s+for\s+(.+)$/i.exec(clause);
+      if (m) {
+        const v = quoteValue(bare(m[1], quotes));
+        push({ say: `enter ${v} into the search box`, or: [`enter ${v} into the search field`, `enter ${v} into the text field`] });
+        push({ say: 'press Enter' });
+        return;
+      }
+      // "confirm it", "repeat it": the value just typed, into the field that confirms it.
+      if (/^(?:confirm|repeat|re-?enter|retype|re-?type|type)\s+(?:it|that|the password)(?:\s+again)?$/i.test(clause) && lastValue !== null) {
+        const v = quoteValue(lastValue);
+        push({ say: `enter ${v} into the confirm field`, or: [`enter ${v} into the confirm password field`, `enter ${v} into the second password field`] });
+        return;
+      }
+      // "Enter an item that starts with "Ger" and ends with "ny"": type the start, pick the suggestion.
+      m = /^(?:enter|type|input|choose|pick|select)\s+(?:an?\s+)?(?:item|value|entry|option|word|country|city|name|one)\s+that\s+starts\s+with\s+(\S+)(?:\s+and\s+ends\s+with\s+(\S+))?$/i.exec(clause);
+      if (m) {
+        const start = bare(m[1], quotes);
+        push({ say: `enter ${quoteValue(start)} into the text field`, or: [`enter ${quoteValue(start)} into the combobox`], pick: { startsWith: start, ...(m[2] ? { endsWith: bare(m[2], quotes) } : {}) } });
+        return;
+      }
+      // "pick Porto from the suggestions": the suggestion; "from the city suggestions": type it there first.
+      m = /^(?:pick|choose|select|click)\s+(.+?)\s+(?:from|in|among)\s+(?:the\s+)?(?:(.+?)\s+)?(?:suggestions|suggestion list|autocomplete(?: list)?|search results)$/i.exec(clause);
+      if (m) {
+        const v = quoteValue(bare(m[1], quotes));
+        if (m[2]) push({ say: `enter ${v} into the ${bare(m[2], quotes)} field`, pick: { typed: true } });
+        else push({ say: `pick ${v} from the suggestions`, suggestion: bare(m[1], quotes) });
+        return;
+      }
+      // "click the 3rd search result", "open the first result".
+      m = /^(?:click|open|select|choose|follow|visit|pick)(?:\s+on)?\s+(?:the\s+)?(\w+)\s+(?:search\s+)?(?:result|hit|match)$/i.exec(clause);
+      if (m && ordinalOf(m[1]) !== null) {
+        push({ say: restore(clause, quotes), result: ordinalOf(m[1])! });
+        return;
+      }
+      // A value with nowhere to go ("Enter ada@example.com", "Type "Ger""): the page's text field.
+      m = /^(?:enter|type|input|write|key in)\s+(\u0000\d+\u0000|\S+)$/i.exec(clause);
+      if (m && !STARTS_WITH_VERB.test(bare(m[1], quotes))) {
+        const v = quoteValue(bare(m[1], quotes));
+        push({ say: `enter ${v} into the text field`, or: [`enter ${v} into the search box`, `enter ${v} into the combobox`] });
+        return;
+      }
+      // "Press Play, then Next track": a clause with no verb takes the click verb before it.
+      if (!STARTS_WITH_VERB.test(clause) && lastVerb && !/^[^:]{1,40}:/.test(clause)) clause = `${lastVerb} ${clause}`;
+      const cv = CLICK_VERB.exec(clause);
+      lastVerb = cv ? cv[1] : '';
+      const expanded = bothSteps(clause, quotes) ?? entrySteps(clause, page, quotes) ?? listSteps(clause, page, quotes);
+      if (expanded) {
+        expanded.forEach(push);
+        return;
+      }
+      // "Select File > Export > PDF": each item of the menu path in turn.
+      m = /^(?:select|click|choose|open|go to|navigate to)(?:\s+on)?\s+(?:the\s+)?([^>]+(?:\s*>\s*[^>]+)+)$/i.exec(clause);
+      if (m) {
+        // Each item but the last opens the next: hovered, as menus that open on hover need (and
+      // clicked only if hovering brings up nothing); the last is clicked.
+      const items = m[1].split(/\s*>\s*/).map((item) => (/^\u0000\d+\u0000$/.test(item.trim()) ? restore(item.trim(), quotes) : quoteValue(bare(item, quotes))));
+      items.forEach((item, k) => push(k < items.length - 1 ? { say: `hover over ${item}`, opens: true } : { say: `click ${item}` }));
+        return;
+      }
+      // "Select 12/31/2016 as the date", "choose 10:30 AM as the time": an option, or a value typed in.
+      m = /^(?:select|choose|pick)\s+(\u0000\d+\u0000|[^,]+?)\s+as\s+(?:the\s+|your\s+)?(.+)$/i.exec(clause);
+      if (m) {
+        push({ say: restore(clause, quotes), or: [`enter ${quoteValue(bare(m[1], quotes))} into the ${bare(m[2], quotes)} field`] });
+        return;
+      }
+      // "subscribe with the address grace@navy.mil", "sign up with a@b.co": the field, then the
+      // button named by the verb (after anything else the instruction asks for).
+      m = /^([a-z]+(?:\s+(?:up|in|on))?)\s+(?:with|using)\s+(.+)$/i.exec(clause);
+      const emailOnly = m && /^\S+@\S+\.\w+$/.test(bare(m[2], quotes)) ? { label: 'email', value: bare(m[2], quotes) } : null;
+      const lv = m && !/^(?:enter|type|fill|input|write|log in|sign in|login|select|choose|pick|click|press)$/i.test(m[1]) ? (labelValue(m[2], page, quotes) ?? emailOnly) : null;
+      if (m && lv) {
+        const verb = m[1].toLowerCase();
+        push({ say: `enter ${quoteValue(lv.value)} into the ${lv.label} field` });
+        push({ say: `click ${verb}`, or: [`click the ${verb} button`], implied: true });
+        return;
+      }
+      // "Select 5 with the spinner", "set 30 on the slider": the value into that control.
+      m = /^(?:select|set|choose|pick|enter|put)\s+(\u0000\d+\u0000|\S+)\s+(?:with|using|on|in)\s+(?:the\s+)?(spinner|slider|stepper|counter|number\s+(?:field|box|input))$/i.exec(clause);
+      if (m) {
+        push({ say: `enter ${quoteValue(bare(m[1], quotes))} into the ${m[2]}` });
+        return;
+      }
+      // "Select nothing": nothing to select.
+      if (/^(?:select|check|tick|choose|pick)\s+(?:nothing|none|no\s+(?:options?|boxes|items|checkboxes))$/i.test(clause)) return;
+      if (fromSuggestions && expanded === null && /^(?:enter|type|input|write|fill)\b/i.test(clause)) {
+        push({ say: restore(clause, quotes), pick: { typed: true } });
+        return;
+      }
+      const say = restore(clause, quotes);
+      const or = buttonAlternatives(say);
+      for (let k = 0; k < times; k++) push({ say, ...(or ? { or } : {}) });
+    };
+    const before = steps.length;
+    planClause();
+    if (transform) for (const x of steps.slice(before)) transformStep(x, transform);
   }
+  if (cond && steps.length) steps[0] = { ...steps[0], when: cond.when };
   // A log-in click the phrasing implied goes after everything else asked for ("sign in as X
   // using password Y and tick Remember me"), or away when a click of its own comes later.
   const implied = steps.findIndex((x) => x.implied);

@@ -198,3 +198,18 @@ export function coverage(target: string, text: string): number {
   }
   return hit / total;
 }
+
+/** Nouns and place words that make "the ..." a description of something on the page. */
+const REFERENCE_WORDS =
+  /\b(?:value|values|text|number|numbers|total|sum|count|word|words|answer|result|content|contents|amount|price|date|code|letters?|digits?|sentence|paragraph|below|above|shown|displayed|following|given|written|same|title|label|string|phrase|solution|expression|equation|entry|figure|quantity)\b/i;
+
+/**
+ * Whether an unquoted value is a description of something on the page ("the text below",
+ * "the value of Year of Birth", "the number of blocks") rather than text to type as it is.
+ */
+export function isReference(value: string): boolean {
+  const v = value.trim();
+  if (/^(?:what|whatever|how many|how much)\b/i.test(v)) return true;
+  if (/^(?:(?:the\s+)?(?:total\s+)?(?:number|amount|count|sum)\s+of)\b/i.test(v)) return true;
+  return /^(?:the|this|that|these|those|its|their|each|every)\s+\S/i.test(v) && REFERENCE_WORDS.test(v);
+}

@@ -1,0 +1,60 @@
+/** The built-in model reading a value the instruction describes ("the text below") off the page outline. */
+import { describe, expect, it } from 'vitest';
+import type { OutlineLine } from '../../src/protocol/model';
+import { Refusal } from '../../src/models/local/act';
+import { buildOutline } from '../../src/models/local/outline';
+import { applyTransform, isReference, numberOf, resolveReference } from '../../src/models/local/refs';
+
+const el = (depth: number, role: string, name: string, id: string, states: Record<string, string | true> = {}): OutlineLine => ({ depth, kind: 'element', role, name, id, states });
+const text = (depth: number, t: string): OutlineLine => ({ depth, kind: 'text', text: t, states: {} });
+
+describe('isReference', () => {
+  it('tells a description of something on the page from text to type', () => {
+    for (const v of ['the text below', 'the value of Year of Birth', 'the total number of blocks', 'the 3rd word of the paragraph', 'the last word in the text area', 'what the label says', 'number of rows']) expect(isReference(v), v).toBe(true);
+    for (const v of ['Kasey', 'hello world', 'the quick brown fox', 'ada@example.com', 'The Beatles']) expect(isReference(v), v).toBe(false);
+  });
+});
+
+describe('resolveReference', () => {
+  const nodes = buildOutline([
+    text(0, 'Type the text below into the text field and press Submit.'),
+    text(0, 'Lorem ipsum dolor sit amet.'),
+    el(0, 'table', '', 'e1'),
+    el(1, 'row', 'First name | Ada', 'e2'),
+    el(1, 'row', 'Year of Birth | 1815', 'e3'),
+    el(0, 'textbox', 'Notes', 'e4', { multiline: true, value: 'one two three four' }),
+    el(0, 'textbox', 'Answer', 'e5', { value: '' }),
+    el(0, 'button', 'Submit', 'e6'),
+  ]);
+  const instruction = 'Type the text below into the text field and press Submit.';
+
+  it('reads label-value pairs, the text below the instruction, words by position, a text area', () => {
+    expect(resolveReference('the value of Year of Birth', nodes, instruction)).toBe('1815');
+    expect(resolveReference('the Year of Birth value', nodes, instruction)).toBe('1815');
+    expect(resolveReference('the text below', nodes, instruction)).toBe('Lorem ipsum dolor sit amet.');
+    expect(resolveReference('the 2nd word of the paragraph', nodes, instruction)).toBe('ipsum');
+    expect(resolveReference('the last word in the text area', nodes, instruction)).toBe('four');
+  });
+
+  it('refuses what the page does not settle, naming why', () => {
+    expect(() => resolveReference('the value of Height', nodes, instruction)).toThrow(/no value on the page goes by "Height"/);
+    expect(() => resolveReference('the total number of blocks', nodes, instruction)).toThrow(Refusal);
+    const two = buildOutline([text(0, 'First paragraph here.'), text(0, 'Second paragraph here.')]);
+    expect(() => resolveReference('the text below', two, '')).toThrow(/2 blocks of text/);
+  });
+});
+
+describe('numberOf and transforms', () => {
+  it('finds the one number the page shows for a subject', () => {
+    const page = buildOutline([text(0, 'Stock: VOP'), text(0, 'Price: $53.24'), el(0, 'button', 'Buy', 'e1')]);
+    expect(numberOf('price', page)).toEqual({ value: 53.24, shown: 'Price: $53.24' });
+    expect(numberOf('temperature', page)).toBeNull();
+    const two = buildOutline([text(0, 'Price: $1.00'), text(0, 'Price: $2.00')]);
+    expect(numberOf('price', two)).toBeNull();
+  });
+  it('changes case and order', () => {
+    expect(applyTransform('Hello World', 'lower')).toBe('hello world');
+    expect(applyTransform('Hello World', 'upper')).toBe('HELLO WORLD');
+    expect(applyTransform('stressed', 'reverse')).toBe('desserts');
+  });
+});
