@@ -13,7 +13,7 @@ import type { Action } from '../protocol/schemas';
 import { clip, quote } from '../protocol/text';
 import { choose, parseIntent, Refusal, type Pick } from '../models/local/act';
 import { buildOutline, type OutlineNode } from '../models/local/outline';
-import { planInstruction, quoteValue, type Condition, type PlanStep } from '../models/local/plan';
+import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type PlanStep } from '../models/local/plan';
 import { applyTransform, numberOf, resolveReference } from '../models/local/refs';
 import { normalize } from '../models/local/text';
 import type { BrowserPort } from './ports';
@@ -101,6 +101,11 @@ function withValue(step: PlanStep, nodes: OutlineNode[], instruction: string, cl
     clock.ms += performance.now() - t0;
   }
 }
+
+/** The targets a page shows, by role and name. */
+const namesOf = (nodes: OutlineNode[]): Set<string> => new Set(nodes.filter((n) => n.id).map((n) => `${n.role}|${n.name}`));
+/** Whether the page shows a target it did not show before. */
+const shows = (nodes: OutlineNode[], before: Set<string>): boolean => nodes.some((n) => n.id && !before.has(`${n.role}|${n.name}`));
 
 /** Only the step's own words, no other phrasings: a control named but hidden is looked for before a synonym stands in. */
 const primary = (s: PlanStep): PlanStep => ({ ...s, or: undefined });
@@ -194,8 +199,15 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   // ground later either: refuse before anything is done.
   let mayChange = false;
   for (const [i, planned] of plan.entries()) {
-    if (planned.when && !numberOf(planned.when.subject, view.nodes) && !mayChange) {
-      return { success: false, message: `${describeStep(i, plan.length, quote(planned.say))} waits for ${quote(planned.when.text)}, and the page shows no single number for ${quote(planned.when.subject)}; nothing was done. Plan: ${listing}` };
+    if (planned.wait !== undefined) continue;
+    if (planned.when && !mayChange) {
+      const unread = conditionUnread(planned.when, view.nodes);
+      if (unread) return { success: false, message: `${describeStep(i, plan.length, quote(planned.say))} depends on ${quote(planned.when.text)}, and ${unread}; nothing was done. Plan: ${listing}` };
+    }
+    if (planned.otherwise !== undefined && !mayChange) {
+      // Either side may be the one taken: both must be there.
+      const other = ground({ say: planned.otherwise }, view.nodes, r.clock);
+      if ('why' in other) return { success: false, message: `${describeStep(i, plan.length, quote(planned.otherwise))} is beyond the built-in model on this page (${other.why}); nothing was done. Plan: ${listing}` };
     }
     if (planned.expand || planned.opens) {
       // Opening a section or a menu changes what the page shows: the steps after it are grounded when their turn comes.
@@ -233,6 +245,8 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   let lastFill = false;
   /** The element the last step acted on, as a quoted name (a hovered menu item that may need a click). */
   let lastTarget: string | null = null;
+  /** What the page showed before a menu item was hovered: whether hovering brought up anything. */
+  let beforeOpen: Set<string> | null = null;
   /** Options chosen so far in each multiple-choice list, by its name. */
   const chosen = new Map<string, string[]>();
   const stop = (i: number, why: string) => ({
@@ -252,12 +266,30 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       done.push(out.did!);
       continue;
     }
-    if (planned.when) {
+    if (planned.wait !== undefined) {
+      await pause(Math.min(planned.wait, WAIT_MAX_MS), r.signal);
+      done.push(planned.say);
+      continue;
+    }
+    let chosenStep = planned;
+    if (planned.when?.now) {
+      // Read once: this step when it holds, the other one (or nothing) when it does not.
+      const t0 = performance.now();
+      const seen = numberOf(planned.when.subject, view.nodes, planned.when.currency);
+      r.clock.ms += performance.now() - t0;
+      if (!seen) return stop(i, `the page shows no single number for ${quote(planned.when.subject)}`);
+      const yes = holds(planned.when, seen.value);
+      done.push(`read ${quote(seen.shown)}: ${quote(planned.when.text)} is ${yes ? 'true' : 'false'}`);
+      if (!yes) {
+        if (planned.otherwise === undefined) continue;
+        chosenStep = { say: planned.otherwise };
+      }
+    } else if (planned.when) {
       const waited = await watch(r, planned.when, (v) => (view = v));
       if ('why' in waited) return stop(i, waited.why);
       done.push(waited.did);
     }
-    const valued = withValue(planned, view.nodes, r.instruction, r.clock);
+    const valued = withValue(chosenStep, view.nodes, r.instruction, r.clock);
     if ('why' in valued) return stop(i, valued.why);
     const s = valued.step;
     if (valued.read) done.push(`read ${valued.read}`);
@@ -277,8 +309,9 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     // tab, a submenu) is revealed before another phrasing ("OK" for "Submit") may stand in.
     let g = ground(primary(s), view.nodes, r.clock);
     const prev = plan[i - 1];
-    if ('why' in g && prev?.opens && lastTarget) {
-      // Hovering the menu item before brought up nothing: it opens on a click.
+    if ('why' in g && prev?.opens && lastTarget && beforeOpen && !shows(view.nodes, beforeOpen)) {
+      // Hovering the menu item before brought up nothing new: it opens on a click. (When it did
+      // bring up a menu, the item asked for is not in it: clicking the parent would be a guess.)
       if (!(await r.act(`click ${lastTarget}`, `${quote(lastTarget)} did not open on hover: click it`, view.text, view.url)).startsWith('error:')) {
         await r.settle();
         view = await look(r.port, r.page, r.instruction);
@@ -313,6 +346,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       lastFill = false;
       continue;
     }
+    beforeOpen = planned.opens ? namesOf(view.nodes) : null;
     let result = await r.act(g.say, describeStep(i, plan.length, g.say), view.text, view.url);
     // Something covers the control: a dialog that popped up, closed by its close control (never
     // by one that accepts or confirms); or a field's popup (a date picker, suggestions), left by
@@ -393,7 +427,41 @@ const WATCH_EVERY_MS = 200;
 const holds = (c: Condition, v: number): boolean =>
   c.op === '<' ? v < c.value : c.op === '<=' ? v <= c.value : c.op === '>' ? v > c.value : c.op === '>=' ? v >= c.value : v === c.value;
 
-/** Reads the page until the number `c` names passes its threshold (then the step runs), or the deadline passes. */
+/** The box a "once the checkbox is ticked" condition watches, or why there is not exactly one. */
+function boxOf(c: Condition, nodes: OutlineNode[]): OutlineNode | string {
+  try {
+    const words = c.subject.replace(/\b(?:check ?box|box|tick ?box|switch|toggle)\b/gi, ' ').replace(/^\s*the\s+/i, '').trim();
+    const p = choose(parseIntent(words ? `check the ${quote(words).slice(1, -1)} checkbox` : 'check the checkbox'), nodes);
+    return p.node && CHECKABLE.has(p.node.role) ? p.node : `${quote(c.subject)} is not a box that can be ticked`;
+  } catch (e) {
+    if (!(e instanceof Refusal)) throw e;
+    return `no single box ${quote(c.subject)} shows (${e.message})`;
+  }
+}
+
+/** Why the page cannot answer a condition now (null when it can). */
+function conditionUnread(c: Condition, nodes: OutlineNode[]): string | null {
+  if (c.kind === 'checked') {
+    const box = boxOf(c, nodes);
+    return typeof box === 'string' ? box : null;
+  }
+  return numberOf(c.subject, nodes, c.currency) ? null : `the page shows no single number for ${quote(c.subject)}`;
+}
+
+/** A pause the instruction asked for, ended early by cancelling. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((res) => {
+    const t = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      res();
+    }
+  });
+}
+
+/** Reads the page until the condition holds (then the step runs), or the deadline passes. */
 async function watch(r: Run, c: Condition, set: (v: Awaited<ReturnType<typeof look>>) => void): Promise<{ did: string } | { why: string }> {
   const until = Date.now() + WATCH_MS;
   let last: string | null = null;
@@ -402,9 +470,13 @@ async function watch(r: Run, c: Condition, set: (v: Awaited<ReturnType<typeof lo
     const v = await look(r.port, r.page, r.instruction);
     set(v);
     const t0 = performance.now();
-    const seen = numberOf(c.subject, v.nodes);
+    let seen: { value: number; shown: string } | null;
+    if (c.kind === 'checked') {
+      const box = boxOf(c, v.nodes);
+      seen = typeof box === 'string' ? null : { value: box.states.checked === true ? 1 : 0, shown: `${box.name || box.role} ${box.states.checked === true ? 'checked' : 'not checked'}` };
+    } else seen = numberOf(c.subject, v.nodes, c.currency);
     r.clock.ms += performance.now() - t0;
-    if (!seen) return { why: `the page no longer shows a single number for ${quote(c.subject)}` };
+    if (!seen) return { why: c.kind === 'checked' ? `the box ${quote(c.subject)} went away` : `the page no longer shows a single number for ${quote(c.subject)}` };
     last = seen.shown;
     if (holds(c, seen.value)) return { did: `waited until ${quote(c.text)} (the page showed ${quote(seen.shown)})` };
     if (Date.now() >= until) return { why: `waited ${WATCH_MS / 1000} s for ${quote(c.text)}; the page still showed ${quote(last)}` };

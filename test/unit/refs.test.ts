@@ -58,3 +58,33 @@ describe('numberOf and transforms', () => {
     expect(applyTransform('stressed', 'reverse')).toBe('desserts');
   });
 });
+
+describe('the answer to an expression on the page', () => {
+  it('works out the one expression shown, and refuses when there is none or several', () => {
+    const page = (...lines: string[]) => buildOutline(lines.map((l) => text(0, l)));
+    expect(resolveReference('the answer', page('Solve: 12 x 3 + 4 =', 'Enter the answer below.'))).toBe('40');
+    expect(resolveReference('the result of the expression', page('(2 + 3) * 4'))).toBe('20');
+    expect(resolveReference('the answer', page('8 ÷ 2'))).toBe('4');
+    expect(() => resolveReference('the answer', page('No maths here.'))).toThrow(/no arithmetic expression/);
+    expect(() => resolveReference('the answer', page('1 + 1', '2 + 2'))).toThrow(/2 expressions/);
+  });
+});
+
+describe('what is not an expression', () => {
+  it('a date or a phone number is never worked out', () => {
+    const page = (...lines: string[]) => buildOutline(lines.map((l) => text(0, l)));
+    expect(() => resolveReference('the answer', page('Due 06/07/2024', 'Call 555-1234'))).toThrow(/no arithmetic expression/);
+  });
+});
+
+describe('values named by their label in a sentence, a table or a card', () => {
+  it('reads them, and refuses when they differ', () => {
+    const msg = buildOutline([text(0, 'Thank you! Your order number is A-48213. Keep it for tracking.'), el(0, 'textbox', 'Order number', 'e1', { value: '' })]);
+    expect(resolveReference('the order number from the message', msg)).toBe('A-48213');
+    const table = buildOutline([el(0, 'table', '', 'e1'), el(1, 'row', 'Name | City | Zip', 'e2'), el(1, 'row', 'Ada | Paris | 75001', 'e3')]);
+    expect(resolveReference('the City shown in the table', table)).toBe('Paris');
+    const staff = buildOutline([el(0, 'table', '', 'e1'), el(1, 'row', 'Name | Employee ID | Team', 'e2'), el(1, 'row', 'Maria Lopez | E-5521 | Ops', 'e3'), el(1, 'row', 'Tom Lee | E-1002 | Web', 'e4')]);
+    expect(resolveReference("Maria Lopez's employee ID", staff)).toBe('E-5521');
+    expect(() => resolveReference("Ana Diaz's employee ID", staff)).toThrow(/no "employee ID" for "Ana Diaz"/);
+  });
+});

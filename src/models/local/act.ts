@@ -112,7 +112,8 @@ const unq = (s: string, quotes: string[]) => s.replace(/QQ(\d+)/g, (_m, i) => qu
 export function parseIntent(instruction: string): Intent {
   const { text, quotes } = takeQuotes(instruction.trim().replace(/[.!]+$/, ''));
   // "Tom's comment" is the comment by Tom.
-  let s = text.replace(/\b(\w+)['’]s\b/g, '$1').replace(/^(please |now |then |kindly |can you |could you |go ahead and |i want to |i'd like to )+/i, '').trim();
+  // (Not in what is typed: "Maria Lopez's employee ID" is a description, checked as such below.)
+  let s = (/^(?:type|enter|write|input|put|key in|fill|insert|paste)\b/i.test(text) ? text : text.replace(/\b(\w+)['’]s\b/g, '$1')).replace(/^(please |now |then |kindly |can you |could you |go ahead and |i want to |i'd like to )+/i, '').trim();
   const lower = s.toLowerCase();
   // Several steps in one instruction are for a larger model.
   if (/\b(and then|then|after that|afterwards|followed by)\b/.test(lower.replace(/^then /, '')) || /,\s*(then\s+)?(click|type|press|select|check|fill|open|enter)\b/.test(lower) || / and (click|type|press|select|check|uncheck|fill|open|enter|submit|hover|scroll)\b/.test(lower)) {
@@ -217,6 +218,8 @@ const PURPOSE_SYNONYMS: Record<string, string[]> = {
   rename: ['rename', 'edit'], like: ['like', '♥'], favorite: ['favorite', '★'], favourite: ['favorite', '★'], star: ['star', '★'],
   add: ['add', '+'], edit: ['edit', 'rename'], show: ['show', 'expand'], reply: ['reply'], share: ['share'],
 };
+/** What a whole phrase names when it is a control's name ("start the free trial"). */
+const PHRASE_TARGETS = new Set(['button', 'link', 'clickable', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'option', 'treeitem', 'switch', 'checkbox', 'radio']);
 const GENERIC = new Set(['new', 'current', 'page', 'all', 'one', 'another', 'it', 'everything', 'them', 'add']);
 const NOT_PURPOSE = /^(is|are|was|were|be|the|a|an|i|you|we|it|this|that|there|what|where|how|why|when|which|who|my|your|do|does|did|can|should|would|will)$/;
 
@@ -231,9 +234,15 @@ function purposeIntent(s: string, quotes: string[]): Intent | null {
   if (!m || NOT_PURPOSE.test(m[1].toLowerCase())) return null;
   const verb = m[1].toLowerCase();
   const object = (m[2] ?? '').trim();
+  // "Track the order shown on this page": the object is described, not named; which control and
+  // which value that takes is beyond a one-step reading.
+  if (object && (isReference(unq(object, quotes)) || /\b(?:shown|displayed|listed|given)\b|\bon (?:this|the) page\b/i.test(unq(object, quotes)))) {
+    throw new Refusal(`it names what to ${verb} by a description (${quote(clip(unq(object, quotes), 60))}), not by its name`);
+  }
   const readings: Intent[] = [];
   if (object) {
-    let ctx: string | undefined = unq(object, quotes).replace(/^(?:the|a|an|this|that) /i, '');
+    // "the row for Priya Nair" places the control by Priya Nair: the kind of container is not a word to find.
+    let ctx: string | undefined = unq(object, quotes).replace(/^(?:the|a|an|this|that) /i, '').replace(/^(?:(?:row|item|card|entry|line|record|message|email|post|comment)s? )?(?:for|of|from|by|about|with) /i, '');
     // "compose a new email", "refresh the page": an object that names no particular thing places nothing.
     if (words(ctx).every((w) => SOFT_NOUNS.has(w) || GENERIC.has(w))) ctx = undefined;
     for (const [i, name] of (PURPOSE_SYNONYMS[verb] ?? [verb]).entries()) {
@@ -244,8 +253,12 @@ function purposeIntent(s: string, quotes: string[]): Intent | null {
     // "open the email from Linus", "view the report": the thing itself (never for "delete X": that would open X).
     if (/^(open|view|read|see|show|visit|launch|play|watch|browse|check out)$/.test(verb)) readings.push({ method: 'click', ...describeTarget(object, quotes, 'click'), penalty: 0.05 });
   }
-  // The whole phrase as a name ("start the free trial"); not when a quote names the object.
-  if (!/QQ\d/.test(s)) readings.push({ method: 'click', ...describeTarget(s, quotes, 'click'), penalty: 0.02 });
+  // The whole phrase as a name ("start the free trial"): a control's name, never a row or item
+  // that holds the control (a row's name has its Delete button's word in it); not when a quote names the object.
+  if (!/QQ\d/.test(s)) {
+    const whole = describeTarget(s, quotes, 'click');
+    readings.push({ method: 'click', ...whole, roles: whole.roles ?? PHRASE_TARGETS, penalty: 0.02 });
+  }
   const [first, ...rest] = readings;
   return { ...first, alternatives: rest };
 }
@@ -478,7 +491,8 @@ function nameScore(node: OutlineNode, intent: Intent): number {
       if (cand.trim() === q.trim()) best = Math.max(best, 1);
       else if (exactMatch(cand, q)) best = Math.max(best, 0.97);
       else if (` ${canonical(cand)} `.includes(` ${canonical(q)} `)) best = Math.max(best, 0.85);
-      else best = Math.max(best, 0.7 * similarity(q, cand));
+      // A quoted name is that text: a look-alike ("Yes" for "yes please") stays below the bar.
+      else best = Math.max(best, 0.58 * similarity(q, cand));
     }
     for (const cand of extra) best = Math.max(best, 0.9 * similarity(q, cand));
     if (intent.target) best = Math.min(1, best + 0.05 * similarity(intent.target, `${name} ${node.role}`));

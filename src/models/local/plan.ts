@@ -45,14 +45,26 @@ export interface PlanStep {
   opens?: boolean;
   /** "buy when the price is less than $50": watch the page until the number it names passes the threshold, then act. */
   when?: Condition;
+  /** "wait 1 second": a pause of this many milliseconds, nothing else. */
+  wait?: number;
+  /** With a condition read once: the step taken when it does not hold ("otherwise press No"). */
+  otherwise?: string;
 }
 
-/** A numeric condition on a value the page shows. */
+/** The longest pause an instruction may ask for. */
+export const WAIT_MAX_MS = 60_000;
+
+/** A condition on what the page shows: a number against a threshold, or a box that is ticked. */
 export interface Condition {
-  /** What the number is called on the page ("price", "the VOP price"). */
+  kind: 'number' | 'checked';
+  /** What the number is called on the page ("price"), or the box's name ("the checkbox"). */
   subject: string;
   op: '<' | '<=' | '>' | '>=' | '=';
   value: number;
+  /** The threshold was written as money ("$50", "50 dollars"): the page's one amount of money may be the number. */
+  currency?: boolean;
+  /** Read once when the step's turn comes (if/otherwise), rather than watched until it holds. */
+  now?: boolean;
   /** The words as the instruction has them, for messages. */
   text: string;
 }
@@ -64,7 +76,7 @@ export interface PlanPage {
 }
 
 const VERBS =
-  'click|press|hit|tap|type|enter|fill|select|choose|pick|check|tick|uncheck|untick|open|expand|collapse|switch|go|submit|save|send|log|sign|login|set|write|put|input|clear|hover|scroll|toggle|mark|find|search|continue|confirm|accept|close|dismiss|add|remove|delete|focus|drag|double-click|right-click|provide|specify|use|register|create|navigate|visit|follow|activate|push|key|paste|empty|erase|unselect|deselect|turn|enable|disable|agree|opt|keep|leave|stay|remember|book|place|order|pay|buy|apply|upload|attach|subscribe|start|begin|retype|repeat|re-enter|reenter|mute|unmute|play|pause|stop|sort|filter|rate|like|share|reply|go back';
+  'click|press|hit|tap|type|enter|fill|select|choose|pick|check|tick|uncheck|untick|open|expand|collapse|switch|go|submit|save|send|log|sign|login|set|write|put|input|clear|hover|scroll|toggle|mark|find|search|continue|confirm|accept|close|dismiss|add|remove|delete|focus|drag|double-click|right-click|provide|specify|use|register|create|navigate|visit|follow|activate|push|key|paste|empty|erase|unselect|deselect|turn|enable|disable|agree|opt|keep|leave|stay|remember|book|place|order|pay|buy|apply|upload|attach|subscribe|start|begin|retype|repeat|re-enter|reenter|mute|unmute|play|pause|stop|sort|filter|rate|like|share|reply|wait|copy|solve|calculate|go back';
 const VERB_AHEAD = `(?=(?:${VERBS})\\b)`;
 
 const SEQUENCE = [
@@ -120,7 +132,8 @@ const FIELD_ALIASES: Record<string, string[]> = {
   email: ['email', 'e-mail', 'email address', 'e-mail address', 'mail', 'address'],
 };
 
-const SUBMIT_WORDS = ['submit', 'send', 'continue', 'done', 'ok', 'save', 'confirm'];
+/** The ways pages write "log in": one name. */
+const SIGN_IN_WORDS = ['log in', 'login', 'sign in', 'log on', 'sign on'];
 const LOGIN_WORDS = ['log in', 'login', 'sign in', 'log on', 'sign on', 'submit', 'continue'];
 
 /** Other names for the button a click step names: the page may call "Log in" "Sign in". */
@@ -128,8 +141,10 @@ function buttonAlternatives(say: string): string[] | undefined {
   const m = /^(?:click|press|hit|tap|push|select)(?: on)? (?:the )?(?:"|“)?(log ?in|sign ?in|submit|send|continue|ok|done)(?:"|”)?(?: button)?$/i.exec(say);
   if (!m) return undefined;
   const word = m[1].toLowerCase().replace(/\s+/g, ' ');
-  const pool = /^(log ?in|sign ?in)$/.test(word) ? LOGIN_WORDS : SUBMIT_WORDS;
-  return pool.filter((w) => w !== word).map((w) => `click the ${w} button`);
+  // A button the instruction names keeps its name: only the ways of writing "log in" stand in for
+  // each other. "Submit" is never pressed for "Send" (a named control may be hidden, not renamed).
+  if (!/^(log ?in|sign ?in)$/.test(word)) return undefined;
+  return SIGN_IN_WORDS.filter((w) => w.replace(' ', '') !== word.replace(' ', '')).map((w) => `click the ${w} button`);
 }
 
 /**
@@ -346,34 +361,65 @@ const COMPARE: [RegExp, Condition['op']][] = [
   [/^(?:equal to|exactly|equals?)$/i, '='],
 ];
 
-/**
- * "Buy VOP stock when the price is less than $50.00", "When the counter reaches 10, click Stop":
- * the action and the numeric condition it waits for. Null when the instruction has no such
- * condition (other conditions are refused by CONDITION).
- */
-function conditionOf(s: string, quotes: string[]): { action: string; when: Condition } | null {
-  const OPS = '(less(?:\\s+than)?|lower(?:\\s+than)?|smaller(?:\\s+than)?|fewer(?:\\s+than)?|cheaper(?:\\s+than)?|below|under|more(?:\\s+than)?|greater(?:\\s+than)?|higher(?:\\s+than)?|larger(?:\\s+than)?|bigger(?:\\s+than)?|above|over|at least|at most|no less than|no more than|not less than|not more than|equal to|exactly|equals?)';
-  const SUBJ = '(?:the\\s+)?(.+?)\\s+(?:is|are|goes|drops|falls|rises|gets|becomes|reaches|hits|shows|reads)(?:\\s+(?:to|down to|up to))?';
-  const NUM = '([-+]?[$€£]?\\s?\\d[\\d,]*(?:\\.\\d+)?\\s?[%$€£]?|\\u0001\\d+\\u0001)';
-  let action: string | undefined;
-  let subject: string | undefined;
-  let opWord = 'equal to';
-  let num: string | undefined;
-  let m = new RegExp(`^(.+?),?\\s+(?:when|once|as soon as|whenever)\\s+${SUBJ}\\s+(?:${OPS}\\s+)?${NUM}$`, 'i').exec(s);
+const OPS = '(less(?:\\s+than)?|lower(?:\\s+than)?|smaller(?:\\s+than)?|fewer(?:\\s+than)?|cheaper(?:\\s+than)?|below|under|more(?:\\s+than)?|greater(?:\\s+than)?|higher(?:\\s+than)?|larger(?:\\s+than)?|bigger(?:\\s+than)?|above|over|at least|at most|no less than|no more than|not less than|not more than|equal to|exactly|equals?)';
+const SUBJ = '(?:the\\s+)?(.+?)\\s+(?:is|are|goes|drops|falls|rises|gets|becomes|reaches|hits|shows|reads|trades|costs|sells|stands)(?:\\s+(?:to|down to|up to|at|for))?';
+const NUM = '([-+]?[$€£]?\\s?\\d[\\d,]*(?:\\.\\d+)?\\s?(?:[%$€£]|dollars?|euros?|pounds?)?|\\u0001\\d+\\u0001)';
+const STATE = '(?:the\\s+)?(.+?)\\s+(?:is|gets|has been|becomes|to be|goes)\\s+(ticked|checked|selected|enabled|switched on|turned on|on)';
+
+/** A numeric condition from its words; null when they are not one. */
+function numeric(subject: string, opWord: string | undefined, num: string, whole: string, quotes: string[]): Condition | null {
   // "reaches 10" with no comparison word: at least that.
-  const reach = (): string => (/\b(?:reaches|hits|gets)\b/i.test(m![0]) ? 'at least' : 'equal to');
-  if (m) [, action, subject, opWord = reach(), num] = m;
-  else {
-    m = new RegExp(`^(?:when|once|as soon as)\\s+${SUBJ}\\s+(?:${OPS}\\s+)?${NUM},?\\s+(?:then\\s+)?(.+)$`, 'i').exec(s);
-    if (m) [, subject, opWord = reach(), num, action] = m;
-  }
-  if (!action || !subject || !num) return null;
-  const op = COMPARE.find(([re]) => re.test(opWord.trim()))?.[1];
-  num = bare(num, quotes).replace(/[,.]+$/, '');
-  const value = Number(num.replace(/[^\d.+-]/g, ''));
+  const word = opWord ?? (/\b(?:reaches|hits|gets)\b/i.test(whole) ? 'at least' : 'equal to');
+  const op = COMPARE.find(([re]) => re.test(word.trim()))?.[1];
+  const n = bare(num, quotes).replace(/[,.]+$/, '');
+  const value = Number(n.replace(/(?<=\d),(?=\d{3})/g, '').replace(/[^\d.+-]/g, ''));
   if (!op || !Number.isFinite(value)) return null;
   const subj = bare(subject, quotes);
-  return { action, when: { subject: subj, op, value, text: `${subj} ${opWord} ${num}` } };
+  return { kind: 'number', subject: subj, op, value, currency: /[$€£]|dollar|euro|pound/i.test(n), text: `${subj} ${word} ${n}` };
+}
+
+/**
+ * Conditions the built-in agent follows, with the action they hold:
+ * - watched until they hold (30 s at most): "Buy VOP stock when the price is less than $50.00",
+ *   "Wait until the price drops below $50, then click Buy", "Click Submit once the checkbox is
+ *   ticked", "As soon as the Upload complete box gets checked, click Submit";
+ * - read once, with what to do otherwise: "If the total is over 100 press Yes otherwise No",
+ *   "Press Yes if the total is more than $100, else press No", "Click Yes when the amount due is
+ *   above 100, and No when it is not".
+ * Null when the instruction has no such condition (any other is refused by CONDITION).
+ */
+function conditionOf(s: string, quotes: string[]): { action: string; when: Condition; otherwise?: string } | null {
+  let m: RegExpExecArray | null;
+  const rx = (src: string) => new RegExp(src, 'i');
+  // Read once, with an otherwise.
+  const ELSE = '(?:otherwise|else|if not|or else|and if not)';
+  if ((m = rx(`^(?:if|when)\\s+${SUBJ}\\s+(?:${OPS}\\s+)?${NUM},?\\s+(?:then\\s+)?(.+?)[,;]?\\s+${ELSE},?\\s+(.+)$`).exec(s))) {
+    const c = numeric(m[1], m[2], m[3], m[0], quotes);
+    return c ? { action: m[4], when: { ...c, now: true }, otherwise: m[5] } : null;
+  }
+  if ((m = rx(`^(.+?)\\s+(?:if|when)\\s+${SUBJ}\\s+(?:${OPS}\\s+)?${NUM}[,;]?\\s+(?:${ELSE}|and\\s+(?!.*\\b(?:is|are)\\s+(?!not)\\w))[,;]?\\s*(.+?)(?:\\s+(?:when|if)\\s+(?:it|that|they)\\s+(?:is|are)(?:\\s+not|n't)(?:\\s+so)?)?$`).exec(s))) {
+    const c = numeric(m[2], m[3], m[4], m[0], quotes);
+    return c ? { action: m[1], when: { ...c, now: true }, otherwise: m[5] } : null;
+  }
+  // "If ..." alone is read once; "when ..." is watched (below): it may come true later.
+  if ((m = rx(`^if\\s+${SUBJ}\\s+(?:${OPS}\\s+)?${NUM},?\\s+(?:then\\s+)?(.+)$`).exec(s))) {
+    const c = numeric(m[1], m[2], m[3], m[0], quotes);
+    return c ? { action: m[4], when: { ...c, now: true } } : null;
+  }
+  // Watched: a number.
+  if ((m = rx(`^(.+?),?\\s+(?:when|once|as soon as|whenever)\\s+${SUBJ}\\s+(?:${OPS}\\s+)?${NUM}$`).exec(s))) {
+    const c = numeric(m[2], m[3], m[4], m[0], quotes);
+    return c ? { action: m[1], when: c } : null;
+  }
+  if ((m = rx(`^(?:when|once|as soon as|wait\\s+(?:until|till|for))\\s+${SUBJ}\\s+(?:${OPS}\\s+)?${NUM},?\\s+(?:and\\s+)?(?:then\\s+)?(.+)$`).exec(s))) {
+    const c = numeric(m[1], m[2], m[3], m[0], quotes);
+    return c ? { action: m[4], when: c } : null;
+  }
+  // Watched: a box that gets ticked.
+  const ticked = (subject: string, action: string, state: string) => ({ action, when: { kind: 'checked' as const, subject: bare(subject, quotes), op: '=' as const, value: 1, text: `${bare(subject, quotes)} ${state}` } });
+  if ((m = rx(`^(.+?),?\\s+(?:when|once|as soon as|after)\\s+${STATE}$`).exec(s))) return ticked(m[2], m[1], m[3]);
+  if ((m = rx(`^(?:when|once|as soon as|wait\\s+(?:until|till|for))\\s+${STATE},?\\s+(?:and\\s+)?(?:then\\s+)?(.+)$`).exec(s))) return ticked(m[1], m[3], m[2]);
+  return null;
 }
 
 /** The value a step types, changed as the instruction asks ("in all lower case"). */
@@ -429,9 +475,17 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
     return ' then ';
   });
   s = s.replace(/\b(?:find|locate|look for)\s+and\s+(?=(?:click|open|select|press|tap|choose)\b)/gi, found);
+  // "In the Shop menu, choose Men, then Shoes": a menu path, hovered through like "Shop > Men > Shoes".
+  const menu = /^(?:in|from|under|open)\s+(?:the\s+)?(.+?)\s+menu,?\s+(?:and\s+)?(?:then\s+)?(?:choose|select|click(?:\s+on)?|pick|go\s+to|open|hover\s+over)\s+(.+)$/i.exec(s);
+  if (menu) {
+    const rest = menu[2].split(/\s*(?:,\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+)?then\s+|>)\s*(?:choose|select|click(?:\s+on)?|pick|go\s+to|open)?\s*/i).filter(Boolean);
+    if (rest.length && rest.every((x) => x.split(/\s+/).length <= 4 && !STARTS_WITH_VERB.test(x))) s = `select ${[menu[1], ...rest].join(' > ')}`;
+  }
   const steps: PlanStep[] = [];
   let lastVerb = '';
   let lastValue: string | null = null;
+  /** What "copy X" or "solve the expression" left for a later "paste it" or "enter the answer". */
+  let copied: string | null = null;
   const push = (x: PlanStep) => {
     const typed = typedValue(x.say);
     // A value the instruction did not quote that describes something on the page is read there, never typed.
@@ -472,6 +526,48 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         times = COUNTS[n.toLowerCase()] ?? 1;
         return '';
       });
+      // "wait 1 second", "wait for 2 seconds": a pause between steps.
+      let w = /^wait(?:\s+for)?\s+(?:about\s+)?(\d+(?:\.\d+)?|a|an|one|two|three|five|ten)\s*(seconds?|secs?|s|milliseconds?|ms|minutes?|mins?)$/i.exec(clause);
+      if (w) {
+        const n = Number(w[1]) || { a: 1, an: 1, one: 1, two: 2, three: 3, five: 5, ten: 10 }[w[1].toLowerCase()] || 1;
+        const ms = /^m(?:s|illi)/i.test(w[2]) ? n : /^min/i.test(w[2]) ? n * 60_000 : n * 1000;
+        if (ms > WAIT_MAX_MS) throw new Refusal(`it asks to wait ${w[1]} ${w[2]}, longer than the built-in agent waits (${WAIT_MAX_MS / 1000} s)`);
+        push({ say: `wait ${w[1]} ${w[2]}`, wait: ms });
+        return;
+      }
+      // "Solve the expression", "work out the sum": what the next step enters as "the answer".
+      if (/^(?:solve|calculate|compute|work out|evaluate|figure out|do)\s+(?:the\s+|this\s+)?(?:math\s+)?(?:expression|equation|sum|problem|calculation|arithmetic|captcha|puzzle)(?:\s+(?:below|above|shown|on the page))?$/i.test(clause)) {
+        copied = 'the answer';
+        return;
+      }
+      // "Copy the text from the paragraph": what "paste it" enters later.
+      // "Copy the order number from the message into the Order number box": read there, entered here.
+      w = /^copy\s+(.+?)\s+(?:into|in|to|onto|inside)\s+(?:the\s+)?((?:(?!\s(?:into|in|to|onto)\s).)+?)$/i.exec(clause);
+      if (w && !/^(?:the\s+)?clipboard$/i.test(w[2])) {
+        const literal = /^\u0000\d+\u0000$/.test(w[1].trim());
+        push(literal ? { say: `enter ${restore(w[1].trim(), quotes)} into the ${bare(w[2], quotes)}` } : { say: `enter ${quoteValue(bare(w[1], quotes))} into the ${bare(w[2], quotes)}`, ref: bare(w[1], quotes) });
+        return;
+      }
+      w = /^copy\s+(.+?)(?:\s+(?:to|onto)\s+(?:the\s+)?clipboard)?$/i.exec(clause);
+      if (w) {
+        copied = /^\u0000\d+\u0000$/.test(w[1].trim()) ? restore(w[1].trim(), quotes) : bare(w[1], quotes);
+        return;
+      }
+      // "Paste the quote into the box" with nothing copied: what it names is read off the page.
+      w = /^paste\s+((?!it\b|that\b|them\b)(?!\u0000).+?)\s+(?:into|in|inside|to|on)\s+(?:the\s+)?(.+)$/i.exec(clause);
+      if (w && copied === null) {
+        const ref = bare(w[1], quotes);
+        push({ say: `enter ${quoteValue(ref)} into the ${bare(w[2], quotes)}`, ref });
+        return;
+      }
+      w = /^(?:paste|enter|type|put)\s+(?:it|that|them|the copied text|the answer|the result|the solution)\s+(?:into|in|inside|to|on)\s+(?:the\s+)?(.+)$/i.exec(clause);
+      if (w && copied !== null) {
+        const into = bare(w[1], quotes);
+        if (/^".*"$|^“.*”$/.test(copied)) push({ say: `enter ${copied} into the ${into}` });
+        else push({ say: `enter ${quoteValue(copied)} into the ${into}`, ref: copied });
+        copied = null;
+        return;
+      }
       // "Type the text below into the text field", "Enter the value of Year of Birth": a value
       // described, not given; read off the page when the step runs.
       let r = /^(?:enter|type|input|write|put|key in|paste|insert|copy)\s+(.+?)(?:\s+(?:into|in|inside|in to|on)\s+(?:the\s+)?((?:(?!\s(?:into|in|inside|on)\s).)+?))?$/i.exec(clause);
@@ -604,7 +700,18 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
     planClause();
     if (transform) for (const x of steps.slice(before)) transformStep(x, transform);
   }
-  if (cond && steps.length) steps[0] = { ...steps[0], when: cond.when };
+  // Every clause is a step: what was copied or worked out and never entered is a dropped step.
+  if (copied !== null) throw new Refusal(`it reads ${JSON.stringify(copied)} and never says where it goes`);
+  if (cond && steps.length) {
+    if (cond.otherwise !== undefined) {
+      // One step each way: "press Yes ... otherwise No" (a bare name takes the first branch's verb).
+      if (steps.length !== 1) throw new Refusal('each side of its condition must be one step');
+      const verb = /^(click|press|tap|hit|select|choose|check)\b/i.exec(steps[0].say)?.[1] ?? 'click';
+      let other = bare(cond.otherwise, quotes).replace(/^(?:just\s+)?/i, '');
+      if (!STARTS_WITH_VERB.test(other)) other = `${verb} ${other}`;
+      steps[0] = { ...steps[0], when: cond.when, otherwise: other };
+    } else steps[0] = { ...steps[0], when: cond.when };
+  }
   // A log-in click the phrasing implied goes after everything else asked for ("sign in as X
   // using password Y and tick Remember me"), or away when a click of its own comes later.
   const implied = steps.findIndex((x) => x.implied);

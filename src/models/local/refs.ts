@@ -14,6 +14,72 @@ export { isReference } from './text';
 const ORDINAL: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, last: -1, final: -1 };
 const TEXTY = new Set(['text', 'paragraph', 'blockquote', 'code', 'note', 'status', 'definition', 'caption']);
 
+/** The value of `attribute` for `entity`: a table cell (entity's row, attribute's column) or a labelled value in the entity's card. */
+function attributeOf(entity: string, attribute: string, nodes: OutlineNode[]): string {
+  const found = new Set<string>();
+  const cellsOf = (row: OutlineNode) => row.name.split(' | ').map((c) => c.trim());
+  for (const table of nodes.filter((n) => ['table', 'grid', 'treegrid'].includes(n.role))) {
+    const rows = nodes.filter((n) => n.role === 'row' && n.index > table.index && n.depth > table.depth && isInside(n, table));
+    const header = rows.find((row) => cellsOf(row).some((c) => normalize(c) === normalize(attribute)));
+    if (!header) continue;
+    const k = cellsOf(header).findIndex((c) => normalize(c) === normalize(attribute));
+    for (const row of rows) {
+      if (row === header || !cellsOf(row).some((c) => coverage(entity, c) >= 0.99)) continue;
+      const v = cellsOf(row)[k];
+      if (v) found.add(v);
+    }
+  }
+  if (!found.size) {
+    // A card or item that names the entity, with the attribute as a label inside it.
+    for (const box of nodes.filter((n) => ['listitem', 'article', 'group', 'region', 'dialog', 'row', 'figure'].includes(n.role))) {
+      if (coverage(entity, `${box.name} ${box.children.filter((c) => !c.id).map((c) => c.name).join(' ')}`) < 0.99) continue;
+      const inside = nodes.filter((n) => isInside(n, box));
+      for (const p of labelledValues(inside)) if (typeof p.value === 'string' && normalize(p.label) === normalize(attribute)) found.add(p.value.trim());
+    }
+  }
+  if (found.size === 1) return [...found][0];
+  throw new Refusal(found.size ? `the page shows ${found.size} different values for ${JSON.stringify(`${entity}'s ${attribute}`)}` : `the page shows no ${JSON.stringify(attribute)} for ${JSON.stringify(entity)}`);
+}
+
+/**
+ * The one value the page gives `label`: a label-value pair ("Year of Birth | 1815", "Total: $12"),
+ * a table column with one row, or the words after the label in a sentence ("Your order number
+ * is A-48213"). A Refusal when none or several different ones.
+ */
+function labelled(label: string, nodes: OutlineNode[]): string {
+  const want = normalize(label);
+  const pairs = labelledValues(nodes).filter((p) => typeof p.value === 'string' && String(p.value).trim());
+  let hits = pairs.filter((p) => normalize(p.label) === want);
+  if (!hits.length) hits = pairs.filter((p) => coverage(label, p.label) >= 0.99 && coverage(p.label, label) >= 0.6);
+  // One label shown twice (a table and a summary) is one value when both say the same.
+  let values = [...new Set(hits.map((p) => String(p.value).trim()))];
+  if (!values.length) {
+    // A column of a table with one row of data.
+    for (const table of nodes.filter((n) => ['table', 'grid', 'treegrid'].includes(n.role))) {
+      const rows = nodes.filter((n) => n.role === 'row' && isInside(n, table)).map((row) => row.name.split(' | ').map((c) => c.trim()));
+      const k = rows[0]?.findIndex((c) => normalize(c) === want) ?? -1;
+      if (k >= 0 && rows.length === 2 && rows[1][k]) values.push(rows[1][k]);
+    }
+  }
+  if (!values.length) {
+    // "Your order number is A-48213.": the token after the label, when it holds a digit or is quoted.
+    const esc = label.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
+    const re = new RegExp(`\\b${esc}\\s*(?:is|was|reads|:|=|#|no\\.?)?\\s*(?:"([^"]+)"|“([^”]+)”|([\\p{L}\\p{N}][\\p{L}\\p{N}._/#-]*\\p{N}[\\p{L}\\p{N}._/#-]*|\\p{N}[\\p{L}\\p{N}._/#-]*))`, 'iu');
+    for (const n of nodes) {
+      const m = re.exec(n.name);
+      if (m) values.push((m[1] ?? m[2] ?? m[3]).replace(/[.,;:]+$/, ''));
+    }
+    values = [...new Set(values)];
+  }
+  if (values.length === 1) return values[0];
+  throw new Refusal(values.length ? `${values.length} values on the page go by ${JSON.stringify(label)}` : `no value on the page goes by ${JSON.stringify(label)}`);
+}
+
+function isInside(n: OutlineNode, box: OutlineNode): boolean {
+  for (let p = n.parent; p; p = p.parent) if (p === box) return true;
+  return false;
+}
+
 function ordinalOf(w: string): number | null {
   const m = /^(\d{1,3})(?:st|nd|rd|th)?$/i.exec(w);
   if (m) return Number(m[1]) || null;
@@ -66,24 +132,36 @@ export function resolveReference(ref: string, nodes: OutlineNode[], instruction 
     if (!w) throw new Refusal(`${m[2]} has ${ws.length} words, fewer than ${m[1]}`);
     return w;
   }
+  // "Maria Lopez's employee ID": the cell of her row under that column, or the value by that label in her card.
+  if ((m = /^(.+?)['’]s\s+(.+)$/.exec(r))) return attributeOf(m[1].replace(/^the\s+/i, ''), m[2], nodes);
   // "the text below", "the paragraph", "the text in the text area".
-  if ((m = /^(?:the\s+|this\s+)?(?:(?:text|words|sentence|string|phrase|content|contents)(?:\s+(?:below|above|shown|displayed|on the page|written|given))?(?:\s+(?:of|in|from|on)\s+(?:the\s+)?(.+))?|(paragraph|text ?area|following text|text below|text above))$/i.exec(r))) {
+  if ((m = /^(?:the\s+|this\s+)?(?:(?:text|words|sentence|string|phrase|content|contents|quote|quotation|passage|excerpt|message)(?:\s+(?:below|above|shown|displayed|on the page|written|given))?(?:\s+(?:of|in|from|on)\s+(?:the\s+)?(.+))?|(paragraph|text ?area|following text|text below|text above))$/i.exec(r))) {
     return sourceText(m[1] ?? m[2] ?? r, nodes, instruction);
+  }
+  // "the answer", "the result of the expression": the one arithmetic expression the page shows, worked out.
+  if (/^(?:the\s+)?(?:answer|result|solution|sum|total|value)(?:\s+(?:of|to|for)\s+(?:the\s+|this\s+)?(?:math\s+)?(?:expression|equation|problem|sum|calculation|question|captcha|puzzle)(?:\s+(?:below|above|shown|on the page))?)?$/i.test(r)) {
+    const found = new Set<string>();
+    for (const n of nodes) {
+      if (n.id && !(typeof n.states.value === 'string')) continue;
+      for (const e of n.name.match(EXPRESSION) ?? []) {
+        // A date (06/07/2024) or a phone number (555-1234) is not a sum: minus and slash need spaces around them.
+        if (!/\d\s*[+*x×÷]\s*[\d(]|\d\s+[-−/]\s+[\d(]/.test(e)) continue;
+        const v = evaluate(e);
+        if (v !== null) found.add(String(v));
+      }
+    }
+    if (found.size === 1) return [...found][0];
+    if (found.size > 1) throw new Refusal(`the page shows ${found.size} expressions with different answers`);
+    if (!/^(?:the\s+)?(?:sum|total|value)$/i.test(r)) throw new Refusal('the page shows no arithmetic expression to work out');
   }
   // "the value of Year of Birth", "the number next to Total", "Year of Birth's value", "the Zip code value".
   const label =
     /^(?:the\s+)?(?:value|number|text|amount|entry|content|contents|answer)\s+(?:of|for|in|next to|beside|by|under|after)\s+(?:the\s+)?(.+?)(?:\s+(?:field|row|label|cell|column|entry))?$/i.exec(r)?.[1] ??
-    /^(?:the\s+)?(.+?)\s+value$/i.exec(r)?.[1];
-  if (label) {
-    const want = normalize(label);
-    const pairs = labelledValues(nodes).filter((p) => typeof p.value === 'string' && String(p.value).trim());
-    let hits = pairs.filter((p) => normalize(p.label) === want);
-    if (!hits.length) hits = pairs.filter((p) => coverage(label, p.label) >= 0.99 && coverage(p.label, label) >= 0.6);
-    // One label shown twice (a table and a summary) is one value when both say the same.
-    const values = [...new Set(hits.map((p) => String(p.value).trim()))];
-    if (values.length === 1) return values[0];
-    throw new Refusal(values.length ? `${values.length} values on the page go by ${JSON.stringify(label)}` : `no value on the page goes by ${JSON.stringify(label)}`);
-  }
+    /^(?:the\s+)?(.+?)\s+value$/i.exec(r)?.[1] ??
+    // "the order number from the message", "the City shown in the table".
+    /^(?:the\s+|your\s+|my\s+|this\s+)?(.+?)\s+(?:(?:shown|written|given|listed|displayed)\s+)?(?:from|in|on|of|at)\s+(?:the\s+|this\s+)?(?:message|text|paragraph|page|email|table|confirmation|receipt|note|screen|list|card|form|banner|notice|alert|box|summary)$/i.exec(r)?.[1] ??
+    /^(?:the\s+)?(.+?)\s+(?:shown|displayed|written|given|listed)(?:\s+(?:above|below|here))?$/i.exec(r)?.[1];
+  if (label) return labelled(label.replace(/^(?:the|your|my)\s+/i, ''), nodes);
   throw new Refusal(`it names the value to type by a description (${JSON.stringify(ref.slice(0, 80))}) the built-in model cannot read off this page`);
 }
 
@@ -101,7 +179,7 @@ export function applyTransform(value: string, t: Transform | undefined): string 
  * The number the page shows for `subject` ("price" in "Price: $53.24", a table row "VOP | $53.24",
  * a line "Counter 7"): null when the page shows none, or several that differ.
  */
-export function numberOf(subject: string, nodes: OutlineNode[]): { value: number; shown: string } | null {
+export function numberOf(subject: string, nodes: OutlineNode[], currency = false): { value: number; shown: string } | null {
   const found = new Map<number, string>();
   const num = (s: string): number | null => {
     const ms = s.match(/[-+]?\d[\d,]*(?:\.\d+)?/g);
@@ -122,7 +200,67 @@ export function numberOf(subject: string, nodes: OutlineNode[]): { value: number
       if (v !== null) found.set(v, n.name);
     }
   }
+  if (!found.size && currency) {
+    // A threshold in money ("under $50") and one amount of money on the page (a ticker's "$53.24"): that amount.
+    for (const n of nodes) {
+      if (n.id || !TEXTY.has(n.role)) continue;
+      for (const a of n.name.match(/[$€£]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?(?:[$€£]|dollars?|euros?)/gi) ?? []) {
+        const v = Number(a.replace(/[^\d.]/g, ''));
+        if (Number.isFinite(v)) found.set(v, a);
+      }
+    }
+  }
   if (found.size !== 1) return null;
   const [[value, shown]] = [...found.entries()];
   return { value, shown };
+}
+
+/** Arithmetic as pages print it: "3 + 4", "12 x 3 =", "(2 + 3) * 4", "8 ÷ 2". */
+const EXPRESSION = /[(\d][\d\s.()+\-*/x×÷−]*[+\-*/x×÷−][\d\s.()+\-*/x×÷−]*[\d)]/g;
+
+/** The value of a small arithmetic expression (+, -, *, /, brackets), or null when it is not one. */
+export function evaluate(expr: string): number | null {
+  const src = expr.replace(/[x×]/g, '*').replace(/÷/g, '/').replace(/−/g, '-').replace(/\s+/g, '');
+  if (!/^[\d.()+\-*/]+$/.test(src) || !/\d[+\-*/(]/.test(src)) return null;
+  let i = 0;
+  const num = (): number | null => {
+    if (src[i] === '(') {
+      i++;
+      const v = sum();
+      if (src[i++] !== ')') return null;
+      return v;
+    }
+    if (src[i] === '-') {
+      i++;
+      const v = num();
+      return v === null ? null : -v;
+    }
+    const m = /^\d+(?:\.\d+)?/.exec(src.slice(i));
+    if (!m) return null;
+    i += m[0].length;
+    return Number(m[0]);
+  };
+  const product = (): number | null => {
+    let v = num();
+    while (v !== null && (src[i] === '*' || src[i] === '/')) {
+      const op = src[i++];
+      const w = num();
+      if (w === null || (op === '/' && w === 0)) return null;
+      v = op === '*' ? v * w : v / w;
+    }
+    return v;
+  };
+  const sum = (): number | null => {
+    let v = product();
+    while (v !== null && (src[i] === '+' || src[i] === '-')) {
+      const op = src[i++];
+      const w = product();
+      if (w === null) return null;
+      v = op === '+' ? v + w : v - w;
+    }
+    return v;
+  };
+  const v = sum();
+  if (v === null || i !== src.length || !Number.isFinite(v)) return null;
+  return Math.round(v * 1e9) / 1e9;
 }

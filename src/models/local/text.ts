@@ -4,7 +4,8 @@ const SYNONYMS: [string, string[]][] = [
   ['signin', ['sign in', 'log in', 'login', 'signin', 'logon', 'log on']],
   ['signout', ['sign out', 'log out', 'logout', 'signout']],
   ['signup', ['sign up', 'register', 'signup', 'create account']],
-  ['submit', ['submit', 'send', 'go']],
+  // "Send" and "Go" are names of their own: a page's "Submit" never stands in for them.
+  ['submit', ['submit']],
   ['ok', ['ok', 'okay', 'confirm']],
   ['cancel', ['cancel']],
   ['close', ['close', 'x', 'close window', 'close dialog', 'times', 'remove x']],
@@ -201,7 +202,7 @@ export function coverage(target: string, text: string): number {
 
 /** Nouns and place words that make "the ..." a description of something on the page. */
 const REFERENCE_WORDS =
-  /\b(?:value|values|text|number|numbers|total|sum|count|word|words|answer|result|content|contents|amount|price|date|code|letters?|digits?|sentence|paragraph|below|above|shown|displayed|following|given|written|same|title|label|string|phrase|solution|expression|equation|entry|figure|quantity)\b/i;
+  /\b(?:value|values|text|number|numbers|total|sum|count|word|words|answer|result|content|contents|amount|price|date|code|letters?|digits?|sentence|paragraph|below|above|shown|displayed|following|given|written|same|title|label|string|phrase|solution|expression|equation|entry|figure|quantity|quote|quotation|passage|excerpt)\b/i;
 
 /**
  * Whether an unquoted value is a description of something on the page ("the text below",
@@ -211,5 +212,7 @@ export function isReference(value: string): boolean {
   const v = value.trim();
   if (/^(?:what|whatever|how many|how much)\b/i.test(v)) return true;
   if (/^(?:(?:the\s+)?(?:total\s+)?(?:number|amount|count|sum)\s+of)\b/i.test(v)) return true;
+  // "Maria Lopez's employee ID": an attribute of someone or something on the page.
+  if (/^\p{Lu}[\p{L}.-]*(?:\s+\p{Lu}[\p{L}.-]*){0,3}['’]s\s+\S/u.test(v)) return true;
   return /^(?:the|this|that|these|those|its|their|each|every)\s+\S/i.test(v) && REFERENCE_WORDS.test(v);
 }
