@@ -127,7 +127,10 @@ describe('planner: what must never become a wrong action', () => {
     const [buy] = planInstruction('Buy VOP stock when the price is less than $50.00', page());
     expect(buy).toMatchObject({ say: 'Buy VOP stock', when: { subject: 'price', op: '<', value: 50 } });
     expect(planInstruction('When the counter reaches 10, click Stop', page())[0]?.when).toMatchObject({ subject: 'counter', op: '>=', value: 10 });
-    for (const say of ['Click Submit once the checkbox is ticked', 'if the total is over 100 press Yes otherwise No', 'Press Stop as soon as the light turns green', 'Click Next until the last page']) {
+    expect(planInstruction('Click Submit once the checkbox is ticked', page())[0]?.when).toMatchObject({ kind: 'checked', subject: 'checkbox' });
+    // Read once, with the other way to go.
+    expect(planInstruction('If the total is over 100 press Yes otherwise No', page())[0]).toMatchObject({ say: 'press Yes', otherwise: 'press No', when: { now: true, op: '>', value: 100 } });
+    for (const say of ['Press Stop as soon as the light turns green', 'Click Next until the last page', 'If the box is empty, type hi']) {
       expect(() => planInstruction(say, page()), say).toThrow(/conditions/);
     }
     expect(says('Click Submit once')).toEqual(['Click Submit once']);
