@@ -130,9 +130,13 @@ function pageFacts(nodes: OutlineNode[]): { fields: string[]; names: string[] } 
 function revealers(nodes: OutlineNode[], tried: Set<string>): OutlineNode[] {
   const fresh = (n: OutlineNode) => !!n.id && n.states.disabled !== true && !tried.has(`${n.role}|${n.name}`);
   const marked = nodes.filter((n) => fresh(n) && ((n.role === 'tab' && n.states.selected !== true) || (n.states.collapsed === true && !TEXT_ROLES.has(n.role) && n.role !== 'listbox')));
-  const loose = nodes.filter((n) => fresh(n) && n.role === 'heading' && n.states.clickable === true);
+  // Accordions built without ARIA: headings that take clicks, and controls named like a section or "more".
+  const loose = nodes.filter((n) => fresh(n) && !marked.includes(n) && ((n.role === 'heading' && n.states.clickable === true) || (LOOSE_ROLES.has(n.role) && SECTION_NAME.test(n.name) && !menuLike(n))));
   return [...marked, ...loose];
 }
+
+const LOOSE_ROLES = new Set(['clickable', 'button', 'heading']);
+const SECTION_NAME = /^(?:section|panel|part|chapter)\b|\b(?:section|panel)\s*#?\d+$|^(?:show|more|details|advanced|options|more options|show more|expand)$|^[+▸▶►]\s*\w/i;
 
 const describeStep = (i: number, n: number, s: string) => `step ${i + 1} of ${n}: ${s}`;
 
@@ -152,6 +156,15 @@ async function actOnNode(r: PlannedRun, node: OutlineNode, method: 'click' | 'se
   return element;
 }
 
+const MENUS = new Set(['menubar', 'menu', 'navigation']);
+
+/** A menu's item: a menuitem, or a target inside a menu bar, menu or navigation. */
+function menuLike(n: OutlineNode): boolean {
+  if (n.role === 'menuitem') return true;
+  for (let p = n.parent; p; p = p.parent) if (MENUS.has(p.role)) return true;
+  return false;
+}
+
 /** Names of controls that lead to more of a form or a page: what follows them may not show yet. */
 const ONWARD = /\b(next|continue|proceed|more|show|expand|open|search|go|load|menu|options|step|start|begin|filter|add|new|edit|details|advanced|view)\b|[▸▾›»>+]/i;
 
@@ -163,8 +176,10 @@ const ONWARD = /\b(next|continue|proceed|more|show|expand|open|search|go|load|me
  */
 function reveals(pick: Pick, step: PlanStep): boolean {
   const n = pick.node;
-  if (step.search || step.pick || pick.method === 'press') return true;
+  if (step.search || step.pick || step.opens || pick.method === 'press' || pick.method === 'hover') return true;
   if (!n) return false;
+  // "Open Section 2", "show the details": what the verb says it does; a menu's items open submenus.
+  if (/^(?:open|expand|show|unfold|reveal)\b/i.test(step.say) || menuLike(n)) return true;
   if (n.role === 'combobox' || n.role === 'tab' || n.role === 'link' || n.role === 'menuitem' || n.states.collapsed === true || n.states.expanded === true) return true;
   if (!CHANGES_PAGE.has(pick.method)) return false;
   return ONWARD.test(n.name);
@@ -247,6 +262,8 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   let lastTarget: string | null = null;
   /** What the page showed before a menu item was hovered: whether hovering brought up anything. */
   let beforeOpen: Set<string> | null = null;
+  /** The last step hovered a menu item to open it. */
+  let lastOpened = false;
   /** Options chosen so far in each multiple-choice list, by its name. */
   const chosen = new Map<string, string[]>();
   const stop = (i: number, why: string) => ({
@@ -308,8 +325,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     // The step's own words first; a control it names that is hidden (a collapsed section, another
     // tab, a submenu) is revealed before another phrasing ("OK" for "Submit") may stand in.
     let g = ground(primary(s), view.nodes, r.clock);
-    const prev = plan[i - 1];
-    if ('why' in g && prev?.opens && lastTarget && beforeOpen && !shows(view.nodes, beforeOpen)) {
+    if ('why' in g && lastOpened && lastTarget && beforeOpen && !shows(view.nodes, beforeOpen)) {
       // Hovering the menu item before brought up nothing new: it opens on a click. (When it did
       // bring up a menu, the item asked for is not in it: clicking the parent would be a guess.)
       if (!(await r.act(`click ${lastTarget}`, `${quote(lastTarget)} did not open on hover: click it`, view.text, view.url)).startsWith('error:')) {
@@ -346,7 +362,16 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       lastFill = false;
       continue;
     }
-    beforeOpen = planned.opens ? namesOf(view.nodes) : null;
+    // "Choose File, then Export": a menu item whose next step is not on the page yet opens a
+    // submenu: hovered (as menus that open on hover need), clicked only if that shows nothing.
+    let opensNow = !!planned.opens;
+    const next = plan[i + 1];
+    if (!opensNow && next && g.pick.method === 'click' && g.pick.node && menuLike(g.pick.node) && !next.wait && 'why' in ground(primary(next), view.nodes, r.clock)) {
+      opensNow = true;
+      g = { say: `hover over ${quoteValue(g.pick.node.name || g.pick.node.role)}`, pick: { ...g.pick, method: 'hover' } };
+    }
+    beforeOpen = opensNow ? namesOf(view.nodes) : null;
+    lastOpened = opensNow;
     let result = await r.act(g.say, describeStep(i, plan.length, g.say), view.text, view.url);
     // Something covers the control: a dialog that popped up, closed by its close control (never
     // by one that accepts or confirms); or a field's popup (a date picker, suggestions), left by
@@ -417,7 +442,14 @@ async function expandSection(r: Run, step: PlanStep, i: number, n: number, curre
   }
   if (folded.length > 1) return { did: `${folded.length} sections are collapsed: the next steps look through them` };
   if (nodes.some((x) => x.id && x.states.expanded === true)) return { did: 'the section is already open' };
-  return { why: 'nothing on the page is collapsed to expand' };
+  // Sections that do not say they are collapsed (a clickable header): the one there is, or the next steps look through several.
+  const loose = revealers(nodes, new Set());
+  if (loose.length === 1) {
+    const did = await actOnNode(r, loose[0], 'click', [], step.say, describeStep(i, n, `open ${loose[0].role} ${quote(loose[0].name)}`), current().url);
+    return did ? { did: `opened ${did}` } : { why: 'the section went away before it could be opened' };
+  }
+  if (loose.length > 1) return { did: `${loose.length} sections may be folded: the next steps look through them` };
+  return { did: 'nothing on the page shows as collapsed' };
 }
 
 /** How long a step may wait for the number it is conditioned on, and how often the page is read meanwhile. */

@@ -72,7 +72,8 @@ function candidates(el: Element, root: Document | ShadowRoot): string[] {
 function positionalStep(el: Element): string {
   const tag = tagTest(el);
   let i = 1;
-  for (let s = el.previousElementSibling; s; s = s.previousElementSibling) if (s.localName === el.localName) i++;
+  // `svg[2]` cannot be written for an element outside the HTML namespace: `*[n]` counts every element sibling.
+  for (let s = el.previousElementSibling; s; s = s.previousElementSibling) if (tag === '*' || s.localName === el.localName) i++;
   return `${tag}[${i}]`;
 }
 

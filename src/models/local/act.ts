@@ -100,10 +100,16 @@ export class Refusal extends Error {}
 /** Pull out quoted strings, replacing each with a marker. */
 function takeQuotes(s: string): { text: string; quotes: string[] } {
   const quotes: string[] = [];
-  const text = s.replace(/"([^"]*)"|“([^”]*)”|'([^']+)'(?=\s|$|[.,;:!?])|‘([^’]*)’/g, (_m, a, b, c, d) => {
-    quotes.push(a ?? b ?? c ?? d ?? '');
-    return ` QQ${quotes.length - 1} `;
-  });
+  const text = s
+    .replace(/"([^"]*)"|“([^”]*)”|'([^']+)'(?=\s|$|[.,;:!?])|‘([^’]*)’/g, (_m, a, b, c, d) => {
+      quotes.push(a ?? b ?? c ?? d ?? '');
+      return ` QQ${quotes.length - 1} `;
+    })
+    // A coordinate or a bracketed number ("(-2,0)", "(3, 4)") is a name as written: "(3, 4)" is not "(4, 3)".
+    .replace(/\(\s*[-+]?\d+(?:\.\d+)?\s*(?:,\s*[-+]?\d+(?:\.\d+)?\s*)*\)/g, (m) => {
+      quotes.push(m);
+      return ` QQ${quotes.length - 1} `;
+    });
   return { text: text.replace(/\s+/g, ' ').trim(), quotes };
 }
 
@@ -120,6 +126,8 @@ export function parseIntent(instruction: string): Intent {
     throw new Refusal('it has several steps');
   }
   if (/\b(if|unless|until|while|each|every|all of|wait|when|whenever|as soon as|in case)\b|\bonce\s+(?!more\b|again\b)(?=\S+\s+\S)/.test(lower)) throw new Refusal('it has conditions or repetition');
+  // "..., so that it has focus", "so the form is sent": a purpose, not a step.
+  s = s.replace(/,?\s+(?:so that|so as to|so|in order to)\s+(?:it|that|the \w+)\s+(?:has|gets|is|are|will)\b.*$/i, '').replace(/,?\s+to (?:give it|put it in|bring it into) focus$/i, '');
   s = rephrase(s);
 
   let m: RegExpExecArray | null;
@@ -131,6 +139,10 @@ export function parseIntent(instruction: string): Intent {
     if (edge) return { method: 'scrollTo', value: /top|start|beginning/i.test(edge) ? '0' : '100', target: '', roles: null, pageLevel: true };
     if (to) return target(to, 'scrollIntoView');
     if (dir) return { method: dir.toLowerCase() === 'up' ? 'prevChunk' : 'nextChunk', target: '', roles: null, pageLevel: true };
+  }
+  // "scroll the terms box to the bottom", "scroll through the terms to the end": a scrolling box, not the page.
+  if ((m = /^scroll(?: down| up)?(?: through| in| inside)? (?:the )?(.+?) (?:all the way )?(?:to|until) (?:the |its )?(top|bottom|end|start|beginning)(?: of (?:it|the (?:box|list|text|area)))?$/i.exec(s)) && !/^page$/i.test(m[1])) {
+    return { ...target(m[1], 'scrollTo', /top|start|beginning/i.test(m[2]) ? '0' : '100'), roles: SCROLLERS };
   }
   if ((m = /^scroll (?:to )?(?:the )?(top|bottom)(?: of the page)?$/i.exec(s))) {
     return { method: 'scrollTo', value: m[1].toLowerCase() === 'top' ? '0' : '100', target: '', roles: null, pageLevel: true };
@@ -352,7 +364,8 @@ const NOISE = /\b(widgets?|elements?|controls?|things?|objects?|ones?|colou?red|
 const SAID = / (?:labeled|labelled|named|called|titled|that says|which says|saying|that reads|reading|with the (?:text|label|caption|title|word)|with text|marked|captioned) (.+?) $/i;
 
 function describeOnce(raw: string, quotes: string[], splitContext: boolean, method: Method): Omit<Intent, 'method' | 'value'> {
-  let t = ` ${raw.trim()} `;
+  // "the text box below", "the button above": where it sits relative to the instruction, not a name.
+  let t = ` ${raw.trim().replace(/\s+(?:below|above|here|on (?:the|this) page)$/i, '')} `;
   let context: string | undefined;
   let within: Set<string> | undefined;
   // A container kind: "in the dialog", "inside the modal box".
@@ -463,11 +476,15 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
   return { target: rest, quoted, roles, ordinal, context, within, any, multiline, size, glyph, grid, month };
 }
 
+/** What scrolls: a box the snapshot marks scrollable, whatever its role. */
+const SCROLLERS = new Set(['scrollable', 'list', 'listbox', 'region', 'group', 'textbox', 'table', 'grid', 'article', 'main', 'dialog', 'tabpanel', 'tree', 'complementary', 'log', 'document']);
+
 /** What can be dragged or dropped onto: anything a person can point at. */
 const DRAGGABLE = new Set([...CLICKABLE, 'article', 'figure', 'region', 'group', 'list', 'table', 'dialog', 'tabpanel']);
 
 function allowedRoles(method: Method): Set<string> {
   if (method === 'dragAndDrop') return DRAGGABLE;
+  if (method === 'scrollTo') return SCROLLERS;
   if (method === 'fill' || method === 'type') return FILLABLE;
   if (method === 'check' || method === 'uncheck') return CHECKABLE;
   if (method === 'selectOption') return SELECTABLE;
@@ -488,7 +505,7 @@ function nameScore(node: OutlineNode, intent: Intent): number {
     const q = intent.quoted;
     for (const cand of [name, alt]) {
       if (!cand) continue;
-      if (cand.trim() === q.trim()) best = Math.max(best, 1);
+      if (cand.trim() === q.trim() || (/\d/.test(q) && cand.replace(/\s+/g, '') === q.replace(/\s+/g, ''))) best = Math.max(best, 1);
       else if (exactMatch(cand, q)) best = Math.max(best, 0.97);
       else if (` ${canonical(cand)} `.includes(` ${canonical(q)} `)) best = Math.max(best, 0.85);
       // A quoted name is that text: a look-alike ("Yes" for "yes please") stays below the bar.
@@ -607,6 +624,9 @@ function contextStrength(node: OutlineNode, context: string): number {
   return wide;
 }
 
+const DIALOGS = new Set(['dialog', 'alertdialog']);
+/** Words for a whole widget or page: what a control belongs to, not text beside it. */
+const WIDGET_NOUNS = new Set(['stopwatch', 'timer', 'clock', 'player', 'video', 'audio', 'music', 'song', 'track', 'form', 'page', 'dialog', 'window', 'popup', 'modal', 'app', 'game', 'counter', 'calculator', 'editor', 'widget', 'screen', 'toolbar', 'carousel', 'gallery', 'slideshow', 'quiz', 'survey', 'recorder', 'camera', 'microphone', 'mic', 'stream', 'playback', 'media']);
 const TIGHT = new Set(['row', 'listitem', 'article', 'treeitem', 'option', 'dialog', 'alertdialog', 'figure', 'group']);
 
 /** The nearest heading before the element among its and its ancestors' earlier siblings. */
@@ -675,6 +695,7 @@ function chooseOne(intentIn: Intent, nodes: OutlineNode[]): Pick {
   }
   // A row's name is its cells joined: it is a target only when it takes clicks itself.
   let candidates = nodes.filter((n) => n.id && roles.has(n.role) && (n.role !== 'row' || n.states.clickable === true || intent.roles?.has('row')));
+  if (method === 'scrollTo') candidates = candidates.filter((n) => n.role === 'scrollable' || n.states.scrollable === true);
   if (intent.multiline !== undefined) candidates = candidates.filter((n) => !FILLABLE.has(n.role) || (n.states.multiline === true) === intent.multiline);
   if (intent.glyph) candidates = candidates.filter((n) => (intent.glyph === 'digit' ? /^\d$/ : /^[a-z]$/i).test(n.name.trim()));
   if (intent.within) {
@@ -767,8 +788,12 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
   if (intent.context) {
     // Only what the context places, and of those only the most firmly placed.
     const placed = scored.map((c) => ({ ...c, k: c.s > 0.3 ? contextStrength(c.n, intent.context!) : 0 })).filter((c) => c.k > 0);
+    const fits = scored.filter((c) => c.s >= 0.6);
+    // "Start the stopwatch", "mute the player": the context names the widget itself, which pages
+    // rarely write out. With one control that fits, on a page that does not mention it, that is the one.
+    const widget = words(intent.context).length > 0 && words(intent.context).every((w) => WIDGET_NOUNS.has(w) || WIDGET_NOUNS.has(w.replace(/s$/, '')));
+    if (!placed.length && fits.length === 1 && widget) placed.push({ ...fits[0], k: 0.5 });
     if (!placed.length) {
-      const fits = scored.filter((c) => c.s >= 0.6);
       if (fits.length) throw new Refusal(`${fits.length === 1 ? `${shown(fits[0].n)} fits` : `${fits.length} elements fit`}, but nothing of that kind is by ${quote(intent.context)}`);
       return null;
     }
@@ -791,6 +816,9 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
   // Names tie: an enabled element beats a disabled one (hidden ones never reach the outline).
   const enabled = tied.filter((c) => c.n.states.disabled !== true);
   if (enabled.length && enabled.length < tied.length && intent.ordinal === undefined) tied = enabled;
+  // A dialog on top of the page is where a person looks: of equals, the one in the open dialog.
+  const inDialog = tied.filter((c) => hasAncestor(c.n, DIALOGS));
+  if (inDialog.length === 1 && tied.length > 1 && intent.ordinal === undefined) tied = inDialog;
   // Then one in view beats ones scrolled away (the outline marks the away ones among equals).
   const inView = tied.filter((c) => c.n.states.offscreen === undefined);
   if (inView.length && inView.length < tied.length && intent.ordinal === undefined && !intent.any) tied = inView;

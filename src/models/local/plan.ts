@@ -84,6 +84,8 @@ const SEQUENCE = [
   /(?<=[a-z0-9)\]\u0000\u0001])\.\s+(?=[A-Z\u0000\u0001])/,
   new RegExp(`(?<=[a-z0-9)\\]\\u0000\\u0001])\\.\\s+${VERB_AHEAD}`, 'i'),
   /\s*;\s*/i,
+  // "Click Submit, it is in the hidden section": a remark about where, split off to be read as one.
+  /,\s*(?=(?:it|that|which|they)(?:'s|\s+is|\s+are)\s)/i,
   /,?\s+(?:and\s+)?then,?\s+/i,
   /,?\s+(?:and\s+)?after that,?\s+/i,
   /,?\s+(?:and\s+)?afterwards,?\s+/i,
@@ -244,7 +246,7 @@ function entrySteps(clause: string, page: PlanPage, quotes: string[]): PlanStep[
   body = body.replace(INTO_FIELDS, '').trim();
   const pieces = body.split(/\s*[,;]\s*(?:and\s+)?|\s+and\s+/i).filter(Boolean);
   // One piece: only "the password X", a field's name then its value, needs reading here.
-  if (pieces.length === 1 && /^(?:enter|type|input|provide|put|write|use|key in|specify)$/i.test(verb) && !/\s(?:into|in|as|to|on)\s/i.test(body)) {
+  if (pieces.length === 1 && /^(?:enter|type|input|provide|put|write|use|key in|specify|fill in|fill)$/i.test(verb) && !/\s(?:into|in|as|to|on)\s/i.test(body)) {
     const lv = labelValue(body, page, quotes);
     return lv && lv.value.split(/\s+/).length <= 4 ? [entryStep(lv)] : null;
   }
@@ -509,12 +511,17 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
     // "... in all lower case", "reversed": the value typed is changed so.
     let transform: Transform | undefined;
     // Right after the value ("Type "stressed" reversed into the box") or at the end of the clause.
-    clause = clause.replace(/(\u0000\d+\u0000)\s+(?:(?:in\s+)?(?:all\s+)?(lower|upper)[\s-]?case(?:\s+letters)?|reversed|backwards)\b/i, (_m, q: string, c?: string) => {
-      transform = c ? (c.toLowerCase() as 'lower' | 'upper') : 'reverse';
+    const CASE = '(?:in\\s+)?(?:all\\s+)?(?:(lower|upper)[\\s-]?case(?:\\s+letters)?|(capital|small|block)\\s+letters|(capitals))';
+    const caseOf = (c1?: string, c2?: string, c3?: string): Transform | undefined => {
+      const w = (c1 ?? c2 ?? c3 ?? '').toLowerCase();
+      return w === 'lower' || w === 'small' ? 'lower' : w ? 'upper' : undefined;
+    };
+    clause = clause.replace(new RegExp(`(\\u0000\\d+\\u0000)\\s+(?:${CASE}|reversed|backwards)\\b`, 'i'), (_m, q: string, c1?: string, c2?: string, c3?: string) => {
+      transform = caseOf(c1, c2, c3) ?? 'reverse';
       return q;
     });
-    clause = clause.replace(/,?\s+(?:(?:written|typed|entered)\s+)?(?:in\s+)?(?:all\s+)?(lower|upper)[\s-]?case(?:\s+letters)?$|,?\s+(?:in\s+reverse(?:\s+order)?|reversed|backwards|spelled\s+backwards)$/i, (_m, c?: string) => {
-      transform = c ? (c.toLowerCase() as 'lower' | 'upper') : 'reverse';
+    clause = clause.replace(new RegExp(`,?\\s+(?:(?:written|typed|entered|spelled)\\s+)?${CASE}$|,?\\s+(?:in\\s+reverse(?:\\s+order)?|reversed|backwards|spelled\\s+backwards)$`, 'i'), (_m, c1?: string, c2?: string, c3?: string) => {
+      transform = caseOf(c1, c2, c3) ?? 'reverse';
       return '';
     });
     // One clause into steps (returns early once a reading has taken it).
@@ -526,6 +533,36 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         times = COUNTS[n.toLowerCase()] ?? 1;
         return '';
       });
+      // "stop the timer after about one second", "after a second click TWO": the pause, then the step.
+      let after = /^(.+?)\s+after\s+(?:about\s+|roughly\s+|around\s+)?(\d+(?:\.\d+)?|a|an|one|two|three|five|ten)\s+(seconds?|secs?|milliseconds?|ms)$/i.exec(clause);
+      let pre: string | null = null;
+      if (after) pre = `wait ${after[2]} ${after[3]}`;
+      else if ((after = /^after\s+(?:about\s+)?(\d+(?:\.\d+)?|a|an|one|two|three|five|ten)\s+(seconds?|secs?|milliseconds?|ms),?\s+(.+)$/i.exec(clause))) {
+        pre = `wait ${after[1]} ${after[2]}`;
+        after = [after[0], after[3]] as unknown as RegExpExecArray;
+      }
+      if (pre && after) {
+        const n = /(\d+(?:\.\d+)?|a|an|one|two|three|five|ten)\s+(\S+)$/.exec(pre)!;
+        const k = Number(n[1]) || { a: 1, an: 1, one: 1, two: 2, three: 3, five: 5, ten: 10 }[n[1].toLowerCase()] || 1;
+        push({ say: pre, wait: /^m(?:s|illi)/i.test(n[2]) ? k : k * 1000 });
+        clause = after[1].trim();
+      }
+      // "..., it is in the hidden section": a direction to look, not a step.
+      if (/^(?:it(?:'s| is)|that(?:'s| is)|which is|they are)\s+(?:in|inside|under|behind)\s+(?:a|the|one of the)\s+(?:hidden|collapsed|closed|folded)\s+\w+$/i.test(clause)) {
+        search = true;
+        for (const x of steps) x.search = true;
+        return;
+      }
+      clause = clause.replace(/\s+(?:in|inside|under)\s+(?:a|the)\s+(?:hidden|collapsed|closed|folded)\s+(?:section|panel|part|area|menu|tab)$/i, () => {
+        search = true;
+        return '';
+      });
+      // "Answer the math question", "enter the answer": the expression's answer into the answer field.
+      if (/^(?:answer|solve)\s+(?:the\s+|this\s+)?(?:math\s+|arithmetic\s+)?(?:question|captcha|problem|equation|expression|sum|puzzle)(?:\s+(?:below|above|shown))?$/i.test(clause) || (copied === 'the answer' && /^(?:enter|type|input|write|put|fill in)\s+(?:it|the answer|the result|the solution)$/i.test(clause))) {
+        copied = null;
+        push({ say: 'enter "the answer" into the answer field', or: ['enter "the answer" into the captcha field', 'enter "the answer" into the result field', 'enter "the answer" into the text field'], ref: 'the answer' });
+        return;
+      }
       // "wait 1 second", "wait for 2 seconds": a pause between steps.
       let w = /^wait(?:\s+for)?\s+(?:about\s+)?(\d+(?:\.\d+)?|a|an|one|two|three|five|ten)\s*(seconds?|secs?|s|milliseconds?|ms|minutes?|mins?)$/i.exec(clause);
       if (w) {
@@ -571,7 +608,10 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       // "Type the text below into the text field", "Enter the value of Year of Birth": a value
       // described, not given; read off the page when the step runs.
       let r = /^(?:enter|type|input|write|put|key in|paste|insert|copy)\s+(.+?)(?:\s+(?:into|in|inside|in to|on)\s+(?:the\s+)?((?:(?!\s(?:into|in|inside|on)\s).)+?))?$/i.exec(clause);
-      if (r && !/\u0000\d+\u0000|,/.test(r[1]) && r[1].split(/\s+/).length <= 10 && isReference(bare(r[1], quotes)) && !(r[2] && isReference(`the ${bare(r[2], quotes)}`) && !/\b(?:field|box|input|area|bar)$/i.test(r[2]))) {
+      // ("Enter the zip code 02139": a field of the page, then its value, is no description.)
+      const asEntry = r ? labelValue(r[1], page, quotes) : null;
+      const fieldValue = !!asEntry && !isReference(asEntry.value) && page.fields.some((f) => norm(f).includes(asEntry.label));
+      if (r && !fieldValue && !/\u0000\d+\u0000|,/.test(r[1]) && r[1].split(/\s+/).length <= 10 && isReference(bare(r[1], quotes)) && !(r[2] && isReference(`the ${bare(r[2], quotes)}`) && !/\b(?:field|box|input|area|bar)$/i.test(r[2]))) {
         const ref = bare(r[1], quotes);
         const into = r[2] ? bare(r[2], quotes) : 'text field';
         push({ say: `enter ${quoteValue(ref)} into the ${into}`, ref });
@@ -659,7 +699,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       if (m) {
         // Each item but the last opens the next: hovered, as menus that open on hover need (and
       // clicked only if hovering brings up nothing); the last is clicked.
-      const items = m[1].split(/\s*>\s*/).map((item) => (/^\u0000\d+\u0000$/.test(item.trim()) ? restore(item.trim(), quotes) : quoteValue(bare(item, quotes))));
+      const items = m[1].replace(/\s+(?:from|in|on)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:menu|menu ?bar|navigation)$/i, '').split(/\s*>\s*/).map((item) => (/^\u0000\d+\u0000$/.test(item.trim()) ? restore(item.trim(), quotes) : quoteValue(bare(item, quotes))));
       items.forEach((item, k) => push(k < items.length - 1 ? { say: `hover over ${item}`, opens: true } : { say: `click ${item}` }));
         return;
       }

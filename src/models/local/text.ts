@@ -214,5 +214,5 @@ export function isReference(value: string): boolean {
   if (/^(?:(?:the\s+)?(?:total\s+)?(?:number|amount|count|sum)\s+of)\b/i.test(v)) return true;
   // "Maria Lopez's employee ID": an attribute of someone or something on the page.
   if (/^\p{Lu}[\p{L}.-]*(?:\s+\p{Lu}[\p{L}.-]*){0,3}['’]s\s+\S/u.test(v)) return true;
-  return /^(?:the|this|that|these|those|its|their|each|every)\s+\S/i.test(v) && REFERENCE_WORDS.test(v);
+  return /^(?:the|this|that|these|those|its|their|each|every|your|my|our|his|her)\s+\S/i.test(v) && REFERENCE_WORDS.test(v);
 }
