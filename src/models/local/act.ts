@@ -248,7 +248,7 @@ function purposeIntent(s: string, quotes: string[]): Intent | null {
   const object = (m[2] ?? '').trim();
   // "Track the order shown on this page": the object is described, not named; which control and
   // which value that takes is beyond a one-step reading.
-  if (object && (isReference(unq(object, quotes)) || /\b(?:shown|displayed|listed|given)\b|\bon (?:this|the) page\b/i.test(unq(object, quotes)))) {
+  if (object && /\b(?:shown|displayed|listed|given|written)\b|\bon (?:this|the) page\b|^(?:the\s+)?(?:text|value|number)\s+(?:below|above|of)\b/i.test(unq(object, quotes))) {
     throw new Refusal(`it names what to ${verb} by a description (${quote(clip(unq(object, quotes), 60))}), not by its name`);
   }
   const readings: Intent[] = [];
