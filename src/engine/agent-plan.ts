@@ -372,6 +372,15 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     }
     beforeOpen = opensNow ? namesOf(view.nodes) : null;
     lastOpened = opensNow;
+    // An ARIA spinner (no input to type into) is set by its own step buttons, as a person would.
+    const spin = g.pick.method === 'fill' && g.pick.node?.role === 'spinbutton' && g.pick.node.states.type !== 'number' ? g.pick.node : null;
+    if (spin) {
+      const out = await spinTo(r, spin, g.pick.args[0] ?? '', view, describeStep(i, plan.length, g.say));
+      if (out.why) return stop(i, out.why);
+      done.push(g.say);
+      lastFill = false;
+      continue;
+    }
     let result = await r.act(g.say, describeStep(i, plan.length, g.say), view.text, view.url);
     // Something covers the control: a dialog that popped up, closed by its close control (never
     // by one that accepts or confirms); or a field's popup (a date picker, suggestions), left by
@@ -450,6 +459,36 @@ async function expandSection(r: Run, step: PlanStep, i: number, n: number, curre
   }
   if (loose.length > 1) return { did: `${loose.length} sections may be folded: the next steps look through them` };
   return { did: 'nothing on the page shows as collapsed' };
+}
+
+/** The most step-button presses a spinner is given to reach a value. */
+const SPIN_MAX = 50;
+
+/**
+ * Set an ARIA spinner by pressing its increase or decrease button (the ones beside it) as many
+ * times as the difference, then check the value it shows.
+ */
+async function spinTo(r: Run, node: OutlineNode, wanted: string, view: Awaited<ReturnType<typeof look>>, reasoning: string): Promise<{ why?: string }> {
+  const want = Number(wanted);
+  const now = Number(node.states.value);
+  if (!Number.isFinite(want) || !Number.isFinite(now)) return { why: `the spinner ${quote(node.name)} shows no number to step from, or ${quote(wanted)} is not a number` };
+  const delta = want - now;
+  if (delta === 0) return {};
+  if (Math.abs(delta) > SPIN_MAX) return { why: `the spinner would need ${Math.abs(delta)} presses, more than ${SPIN_MAX}` };
+  const sibs = node.parent?.children ?? [];
+  const up = /^(?:\+|＋|increase|increment|up|more|plus|▲|⏶|add)\b|^\+$/i;
+  const down = /^(?:-|−|–|decrease|decrement|down|less|minus|▼|⏷)\b|^[-−–]$/i;
+  const by = sibs.filter((n) => n.id && (n.role === 'button' || n.role === 'clickable') && (delta > 0 ? up : down).test(n.name.trim()));
+  if (by.length !== 1) return { why: `the spinner ${quote(node.name)} has ${by.length ? 'several' : 'no'} ${delta > 0 ? 'increase' : 'decrease'} button${by.length ? 's' : ''} beside it` };
+  for (let k = 0; k < Math.abs(delta); k++) {
+    if (r.signal.aborted) return { why: 'cancelled' };
+    if (!(await actOnNode(r, by[0], 'click', [], `click ${quote(by[0].name)}`, `${reasoning}: ${k + 1} of ${Math.abs(delta)}`, view.url))) return { why: 'the spinner button went away' };
+  }
+  await r.settle();
+  const after = await look(r.port, r.page, r.instruction);
+  const shown = after.nodes.find((n) => n.role === 'spinbutton' && n.name === node.name);
+  if (!shown || Number(shown.states.value) !== want) return { why: `after ${Math.abs(delta)} presses the spinner shows ${quote(String(shown?.states.value ?? 'nothing'))}, not ${quote(wanted)}` };
+  return {};
 }
 
 /** How long a step may wait for the number it is conditioned on, and how often the page is read meanwhile. */

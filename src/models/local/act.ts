@@ -73,6 +73,8 @@ const ROLE_WORDS: [RegExp, string[]][] = [
   [/\b(switch|toggle)\b/, ['switch', 'checkbox']],
   [/\b(links?|hyperlinks?|anchors?)\b/, ['link', 'clickable']],
   [/\b(buttons?|btn)\b/, ['button', 'clickable']],
+  [/\b(sliders?|range)\b/, ['slider']],
+  [/\b(spinners?|spin ?buttons?|steppers?|number (?:field|box|input))\b/, ['spinbutton']],
   [FIELD_WORDS, ['textbox', 'searchbox', 'spinbutton', 'combobox', 'slider']],
   [/\b(options?)\b/, ['option', 'radio']],
   // A picture word is a kind only at the end ("the Pictures folder" is a folder).
@@ -154,6 +156,10 @@ export function parseIntent(instruction: string): Intent {
       if (m[2]) return { ...target(m[2], 'press', key) };
       return { method: 'press', value: key, target: '', roles: null, pageLevel: true };
     }
+  }
+  // "Move the volume slider to 80", "set the slider to 42": the slider's value.
+  if ((m = /^(?:move|drag|slide|set|put|turn|adjust|change)(?: the)? (.*?(?:slider|range|knob|volume|brightness))(?: (?:to|at))? (QQ\d+|[-+]?\d+(?:\.\d+)?%?)$/i.exec(s))) {
+    return { ...target(m[1], 'fill', unq(m[2], quotes).replace(/%$/, '')), roles: new Set(/slider|range|knob/i.test(m[1]) ? ['slider'] : ['slider', 'spinbutton']) };
   }
   // A drag onto a place ("drag the red block onto the box"); by a direction or a distance it is refused.
   if ((m = /^drag(?: and drop)? (?:the )?(.+?) (?:to|onto|into|over|on|in) (?:the )?(.+)$/i.exec(s)) && !/^(?:the )?(?:left|right|top|bottom|up|down|\d+)\b/i.test(m[2])) {
@@ -866,9 +872,17 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
 function signature(n: OutlineNode): string {
   const { offscreen: _o, ...states } = n.states;
   const parts = [`${n.role}|${n.name}|${JSON.stringify(states)}`];
-  for (let p = n.parent; p && p.role !== 'root'; p = p.parent) parts.push(`${p.role}|${p.name}|${TIGHT.has(p.role) ? textOf(p, 300) : ''}`);
+  // The items it sits in, with their words; the landmark it sits in (a header's "Subscribe" is not
+  // the footer's), except inside a dialog, whose parts (its body, its footer) are all one question.
+  const inDialog = hasAncestor(n, DIALOGS);
+  for (let p = n.parent; p && p.role !== 'root'; p = p.parent) {
+    if (TIGHT.has(p.role)) parts.push(`${p.role}|${p.name}|${textOf(p, 300)}`);
+    else if (!inDialog && LANDMARK_ROLES.has(p.role)) parts.push(`${p.role}|${p.name}`);
+  }
   return parts.join('\n');
 }
+
+const LANDMARK_ROLES = new Set(['banner', 'contentinfo', 'navigation', 'main', 'complementary', 'region', 'form', 'search', 'table', 'list', 'menu', 'menubar', 'toolbar', 'tablist', 'tabpanel']);
 
 const twins = (a: OutlineNode, b: OutlineNode): boolean => a === b || signature(a) === signature(b);
 

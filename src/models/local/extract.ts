@@ -42,7 +42,8 @@ export function labelledValues(nodes: OutlineNode[]): { label: string; value: st
       if (next && next.role === 'definition') out.push({ label: n.name, value: next.name, node: next });
     }
     if (n.role === 'row') {
-      const cells = n.name.split(' | ');
+      // "Total | | $84.50": a label and one value, whatever empty cells lie between.
+      const cells = n.name.split(' | ').map((c) => c.trim()).filter(Boolean);
       if (cells.length === 2) out.push({ label: cells[0], value: cells[1], node: n });
     }
     // A text line followed by a text line: "Total" / "$12.00" as separate blocks.

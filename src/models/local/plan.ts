@@ -726,6 +726,14 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         push({ say: `enter ${quoteValue(bare(m[1], quotes))} into the ${m[2]}` });
         return;
       }
+      // "Set the number of speakers to 7 with the spinner": the field named so, by that widget.
+      m = /^(?:set|change|adjust|put)\s+(?:the\s+)?(.+?)\s+to\s+(\u0000\d+\u0000|[-+]?\d+(?:\.\d+)?)\s+(?:with|using|on)\s+(?:the\s+)?(spinner|slider|stepper|counter)$/i.exec(clause);
+      if (m) {
+        const v = quoteValue(bare(m[2], quotes));
+        const what = bare(m[1], quotes).replace(/^(?:number|amount|count)\s+of\s+/i, '');
+        push({ say: `enter ${v} into the ${what} ${m[3]}`, or: [`enter ${v} into the ${m[3]}`] });
+        return;
+      }
       // "Select nothing": nothing to select.
       if (/^(?:select|check|tick|choose|pick)\s+(?:nothing|none|no\s+(?:options?|boxes|items|checkboxes))$/i.test(clause)) return;
       if (fromSuggestions && expanded === null && /^(?:enter|type|input|write|fill)\b/i.test(clause)) {
