@@ -13,9 +13,9 @@ import type { Action } from '../protocol/schemas';
 import { clip, quote } from '../protocol/text';
 import { choose, parseIntent, Refusal, type Pick } from '../models/local/act';
 import { buildOutline, type OutlineNode } from '../models/local/outline';
-import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type PlanStep } from '../models/local/plan';
+import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type Each, type PlanStep } from '../models/local/plan';
 import { applyTransform, numberOf, resolveReference } from '../models/local/refs';
-import { normalize } from '../models/local/text';
+import { coverage, exactMatch, glyphWords, normalize } from '../models/local/text';
 import type { BrowserPort } from './ports';
 import { captureSnapshot, selectorsForIds } from './snapshot';
 import { performAction } from './actions';
@@ -215,6 +215,17 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   let mayChange = false;
   for (const [i, planned] of plan.entries()) {
     if (planned.wait !== undefined) continue;
+    if (planned.each || planned.openItem !== undefined) {
+      if (mayChange) break;
+      const t0 = performance.now();
+      const set = planned.each ? eachTargets(planned.each, view.nodes) : itemToOpen(planned.openItem!, view.nodes);
+      r.clock.ms += performance.now() - t0;
+      // One item whose control shows only once it is open: opening it is the way there.
+      const opens = planned.each?.one && typeof set === 'string' && typeof itemToOpen(planned.each.by!, view.nodes) !== 'string';
+      if (typeof set === 'string' && !opens) return { success: false, message: `${describeStep(i, plan.length, quote(planned.say))} is beyond the built-in model on this page (${set}); nothing was done. Plan: ${listing}` };
+      mayChange = true;
+      continue;
+    }
     if (planned.when && !mayChange) {
       const unread = conditionUnread(planned.when, view.nodes);
       if (unread) return { success: false, message: `${describeStep(i, plan.length, quote(planned.say))} depends on ${quote(planned.when.text)}, and ${unread}; nothing was done. Plan: ${listing}` };
@@ -286,6 +297,42 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     if (planned.wait !== undefined) {
       await pause(Math.min(planned.wait, WAIT_MAX_MS), r.signal);
       done.push(planned.say);
+      continue;
+    }
+    if (planned.openItem !== undefined) {
+      const item = itemToOpen(planned.openItem, view.nodes);
+      if (typeof item === 'string') return stop(i, item);
+      if (!(await actOnNode(r, item, 'click', [], planned.say, describeStep(i, plan.length, `open ${quote(clip(item.name, 60))}`), view.url))) return stop(i, 'the item went away');
+      done.push(`opened ${quote(clip(item.name || item.role, 60))}`);
+      continue;
+    }
+    if (planned.each) {
+      const t0 = performance.now();
+      let set = eachTargets(planned.each, view.nodes);
+      r.clock.ms += performance.now() - t0;
+      if (typeof set === 'string' && planned.each.one) {
+        // "Delete the email from Carol" where the list shows no Delete: open it, then its own control.
+        const item = itemToOpen(planned.each.by!, view.nodes);
+        if (typeof item === 'string') return stop(i, set);
+        if (!(await actOnNode(r, item, 'click', [], `open ${quote(clip(item.name, 60))}`, describeStep(i, plan.length, `open the item to find its ${quote(planned.each.verb!)} control`), view.url))) return stop(i, 'the item went away');
+        await r.settle();
+        view = await look(r.port, r.page, r.instruction);
+        const controls = view.nodes.filter((n) => n.id && ['button', 'clickable', 'link', 'menuitem'].includes(n.role) && named(n, planned.each!.verb!));
+        set = controls.length === 1 ? controls : `the open item shows ${controls.length || 'no'} ${quote(planned.each.verb!)} controls`;
+      }
+      if (typeof set === 'string') return stop(i, set);
+      const names: string[] = [];
+      for (const [k, n] of set.entries()) {
+        if (r.signal.aborted) return { success: false, message: `cancelled after ${done.length} of ${plan.length} steps` };
+        try {
+          if (!(await actOnNode(r, n, 'click', [], `click ${quote(n.name || n.role)}`, `${describeStep(i, plan.length, planned.say)}: ${k + 1} of ${set.length}`, view.url))) return stop(i, `${quote(n.name || n.role)} went away after ${names.length} of ${set.length}`);
+        } catch (e) {
+          return stop(i, `${names.length} of ${set.length} done, then ${(e as Error).message}`);
+        }
+        names.push(quote(n.name || n.role));
+        if (k + 1 < set.length) await r.settle();
+      }
+      done.push(`${planned.say} (${clip(names.join(', '), 300)})`);
       continue;
     }
     let chosenStep = planned;
@@ -459,6 +506,84 @@ async function expandSection(r: Run, step: PlanStep, i: number, n: number, curre
   }
   if (loose.length > 1) return { did: `${loose.length} sections may be folded: the next steps look through them` };
   return { did: 'nothing on the page shows as collapsed' };
+}
+
+/** The most targets one "each" step clicks. */
+const EACH_MAX = 30;
+const NUMBERED = new Set(['button', 'clickable', 'link', 'cell', 'gridcell', 'option', 'listitem', 'menuitem', 'tab']);
+const ITEMS = new Set(['article', 'listitem', 'row', 'group', 'region', 'figure', 'treeitem']);
+
+/** A word and its plural or singular ("cats" finds "cat's guide" and "Cats and houseplants"). */
+function mentions(text: string, what: string): boolean {
+  const ws = normalize(what).split(' ').filter(Boolean);
+  return ws.length > 0 && ws.every((w) => new RegExp(`\\b${w.replace(/(?:es|s)$/i, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:s|es)?\\b`, 'i').test(normalize(text)));
+}
+
+/** The targets an "each" step clicks, in order; a string saying why when the page does not settle them. */
+function eachTargets(each: Each, nodes: OutlineNode[]): OutlineNode[] | string {
+  if (each.order || each.pick) {
+    const nums = nodes
+      .filter((n) => n.id && NUMBERED.has(n.role) && n.states.disabled !== true && /^\s*[-+]?\d+(?:\.\d+)?\s*$/.test(n.name))
+      .map((n) => ({ n, v: Number(n.name) }));
+    if (!nums.length) return 'the page shows no targets named by a number';
+    if (each.order) {
+      if (nums.length > EACH_MAX) return `the page shows ${nums.length} numbers, more than ${EACH_MAX}`;
+      return [...nums].sort((a, b) => (each.order === 'asc' ? a.v - b.v : b.v - a.v) || a.n.index - b.n.index).map((x) => x.n);
+    }
+    const fit =
+      each.pick === 'odd' ? nums.filter((x) => Number.isInteger(x.v) && Math.abs(x.v % 2) === 1)
+      : each.pick === 'even' ? nums.filter((x) => Number.isInteger(x.v) && x.v % 2 === 0)
+      : nums.filter((x) => x.v === (each.pick === 'max' ? Math.max(...nums.map((y) => y.v)) : Math.min(...nums.map((y) => y.v))));
+    if (fit.length !== 1) return `${fit.length || 'no'} numbers on the page are the ${each.pick === 'max' ? 'greatest' : each.pick === 'min' ? 'least' : each.pick} one${fit.length > 1 ? `s (${fit.map((x) => x.n.name).join(', ')})` : ''}`;
+    return [fit[0].n];
+  }
+  if (each.mention) {
+    const roles = new Set(each.roles ?? []);
+    const hits = nodes.filter((n) => n.id && roles.has(n.role) && n.states.disabled !== true && mentions(n.name, each.mention!));
+    if (!hits.length) return `no ${[...roles][0] ?? 'target'} on the page mentions ${quote(each.mention)}`;
+    if (hits.length > EACH_MAX) return `${hits.length} targets mention ${quote(each.mention)}, more than ${EACH_MAX}`;
+    // A box already ticked stays ticked.
+    return hits.filter((n) => !(n.role === 'checkbox' && n.states.checked === true));
+  }
+  if (each.by && each.verb) {
+    const own = (box: OutlineNode) => [box.name, ...box.children.filter((c) => !c.id).map((c) => c.name)].join(' ');
+    const items = nodes.filter((n) => ITEMS.has(n.role) && coverage(each.by!.replace(/^@/, ''), own(n).replace(/@/g, ' ')) >= 0.99);
+    // The innermost items only: a list that holds them all is not one of them.
+    const inner = items.filter((b) => !items.some((o) => o !== b && isInside(o, b)));
+    if (!inner.length) return `no post, message or item on the page is by ${quote(each.by)}`;
+    const out: OutlineNode[] = [];
+    for (const item of inner) {
+      const controls = nodes.filter((n) => n.id && isInside(n, item) && ['button', 'clickable', 'link', 'menuitem'].includes(n.role) && named(n, each.verb!));
+      if (controls.length !== 1) return `the item by ${quote(each.by)} ${quote(clip(own(item), 40))} has ${controls.length || 'no'} ${quote(each.verb)} control${controls.length === 1 ? '' : 's'}`;
+      out.push(controls[0]);
+    }
+    if (each.one && out.length !== 1) return `${out.length} items are by ${quote(each.by)}`;
+    return out.length > EACH_MAX ? `${out.length} items, more than ${EACH_MAX}` : out;
+  }
+  return 'it names no set of targets';
+}
+
+/** What opens the one item (message, post, row) by or about `by`: the item when it takes clicks, else its one link. */
+function itemToOpen(by: string, nodes: OutlineNode[]): OutlineNode | string {
+  const own = (box: OutlineNode) => [box.name, ...box.children.filter((c) => !c.id).map((c) => c.name)].join(' ');
+  const items = nodes.filter((n) => (ITEMS.has(n.role) || n.role === 'clickable' || n.role === 'link') && coverage(by.replace(/^@/, ''), own(n).replace(/@/g, ' ')) >= 0.99);
+  const inner = items.filter((b) => !items.some((o) => o !== b && isInside(o, b)));
+  if (inner.length !== 1) return `${inner.length || 'no'} items on the page are by ${quote(by)}`;
+  const item = inner[0];
+  if (item.id && (item.role === 'clickable' || item.role === 'link' || item.states.clickable === true)) return item;
+  const links = nodes.filter((n) => n.id && n.role === 'link' && isInside(n, item));
+  return links.length === 1 ? links[0] : `the item by ${quote(by)} has no single control that opens it`;
+}
+
+/** Whether a control is called `verb`: its name, what its glyph means, or the words on its face. */
+function named(n: OutlineNode, verb: string): boolean {
+  if (exactMatch(n.name, verb) || glyphWords(n.name).split(' ').includes(verb.toLowerCase())) return true;
+  return n.children.some((c) => !c.id && c.role === 'text' && exactMatch(c.name, verb));
+}
+
+function isInside(n: OutlineNode, box: OutlineNode): boolean {
+  for (let p = n.parent; p; p = p.parent) if (p === box) return true;
+  return false;
 }
 
 /** The most step-button presses a spinner is given to reach a value. */

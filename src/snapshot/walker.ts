@@ -877,7 +877,8 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
     else if (n.absorbed) name = fin(n.absorbed)?.text ?? '';
     else ({ name, from } = settleName(n, el, role));
     // A clickable icon, shape or swatch with no words of its own is named by what it looks like.
-    if (!name && !n.container && (role === 'clickable' || /\bclickable\b/.test(n.states ?? ''))) {
+    // Not an element with words inside it: its class names say less than its text does.
+    if (!name && !n.container && !children.some((c) => c.kind === 'text') && (role === 'clickable' || /\bclickable\b/.test(n.states ?? ''))) {
       name = looksLike(el);
       if (name) from = 'inferred';
     }
@@ -891,6 +892,11 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
       const d = n.offscreen();
       if (d < 0) add('offscreen=above');
       else if (d > 0) add('offscreen=below');
+      // Equal short names ("5" and "5") are told apart by size, as people do ("the large 5").
+      if (name.length <= 24 && !/\bsize=/.test(states)) {
+        const box = el.getBoundingClientRect();
+        add(`size=${Math.round(box.width)}x${Math.round(box.height)}`);
+      }
     }
     // A glyph (▸, ×, +) is a control for the one text beside it: say which ("▸" for "components").
     if (name && INTERACTIVE.has(role) && (from === undefined || from === 'inferred') && (GLYPH.test(name) || from === 'inferred')) {

@@ -382,14 +382,14 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
   }
   // Nearby text: "in the row for Alice", "next to Bob", "for the Pro plan".
   const ctx = / (?:in|inside|within|under|underneath|below|beneath|above|after|before|on|of|from|for|next to|beside|near|by|belonging to|that belongs to) (?:the )?(?:(?:row|item|card|entry|line|section|list item|record|user|product|column) )?(?:for|of|with|containing|about|labeled|labelled|named|called|that says|saying)? ?(.+?) $/i.exec(t);
-  const placeWords = /^(?:(?:top|bottom|upper|lower|left|right|middle|center|centre|central|corner|hand)[- ]?)+$/i;
+  const placeWords = /^(?:(?:top|bottom|upper|lower|left|right|middle|center|centre|central|corner|hand|column|row|side|of|the)[- ]?)+$/i;
   if (splitContext && ctx && !/^(page|form|screen|top|bottom|header|footer)$/i.test(ctx[1].trim()) && !placeWords.test(ctx[1].trim())) {
     context = unq(ctx[1], quotes).replace(CONTAINER_WORDS, ' ').replace(/\s+/g, ' ').trim() || undefined;
     if (context) t = t.slice(0, ctx.index) + ' ';
   }
   // A place in a grid: "the top-left cell", "the bottom right square", "the cell in the center".
   let grid: { row?: number; col?: number } | undefined;
-  if (/ (?:cell|square|slot|spot|space|tile|corner|box)s? /i.test(t)) {
+  if (/ (?:cell|square|slot|spot|space|tile|corner|box|button)s? /i.test(t)) {
     const row = / (top|upper|bottom|lower)(?=[- ]|$)/i.exec(t)?.[1]?.toLowerCase();
     const col = /[- ](left|right)(?:[- ]hand)? /i.exec(t)?.[1]?.toLowerCase();
     const mid = / (middle|center|centre|central) /i.test(t);
@@ -400,7 +400,7 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
       grid = row && !col && !mid ? undefined : { row: rowAt, col: colAt };
       if (grid) {
         t = t.replace(/ (?:in|at|on) (?:the )?(?=(?:top|upper|bottom|lower|middle|center|centre|central|left|right)\b)/i, ' ').replace(/-/g, ' ');
-        t = t.replace(/\b(?:top|upper|bottom|lower|middle|center|centre|central|left|right|hand|corner|spot|space|one|square|tile|box|slot)s?\b/gi, ' ').replace(/\s+/g, ' ');
+        t = t.replace(/\b(?:top|upper|bottom|lower|middle|center|centre|central|left|right|hand|corner|spot|space|one|square|tile|box|slot|column|row|of the)s?\b/gi, ' ').replace(/\s+/g, ' ');
         t = ` ${t.trim()} `;
       }
     }
@@ -548,6 +548,8 @@ function otherNames(node: OutlineNode): string[] {
   const out: string[] = [];
   const g = glyphWords(node.name);
   if (g) out.push(g);
+  // A control whose label says one thing and whose face another ("Repost" showing "Share"): both are its names.
+  if (node.id && PHRASE_TARGETS.has(node.role)) for (const c of node.children) if (c.role === 'text' && !c.id && c.name.length <= 40 && /\p{L}/u.test(c.name)) out.push(c.name);
   if (typeof node.states.for === 'string') out.push(`${node.states.for} ${g || node.name}`);
   const sibs = node.parent?.children ?? [];
   const i = sibs.indexOf(node);
@@ -851,7 +853,8 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
     // Twins (two "yes" buttons in one dialog) differ in nothing a person could name: the first
     // in reading order is what anyone would press, and the result says so. Rows that differ by
     // their text ("Delete" in each row) are not twins.
-    if (!intent.any && tied.every((c) => twins(c.n, tied[0].n))) {
+    // Only when the words name them fully: "the button in the middle" left unread is no licence to take the first.
+    if (!intent.any && top >= 0.85 && !intent.context && tied.length <= TWINS_MAX && tied.every((c) => twins(c.n, tied[0].n))) {
       return { node: tied[0].n, method: 'click', args: [], confidence: top, description: `${tied[0].n.name || tied[0].n.role} ${tied[0].n.role} (the first of ${tied.length} identical ones)` };
     }
     if (!intent.any) {
@@ -884,6 +887,8 @@ function signature(n: OutlineNode): string {
 
 const LANDMARK_ROLES = new Set(['banner', 'contentinfo', 'navigation', 'main', 'complementary', 'region', 'form', 'search', 'table', 'list', 'menu', 'menubar', 'toolbar', 'tablist', 'tabpanel']);
 
+/** More look-alikes than this are a grid or a list, where which one is a position the instruction must give. */
+const TWINS_MAX = 3;
 const twins = (a: OutlineNode, b: OutlineNode): boolean => a === b || signature(a) === signature(b);
 
 /**

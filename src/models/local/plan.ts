@@ -49,6 +49,29 @@ export interface PlanStep {
   wait?: number;
   /** With a condition read once: the step taken when it does not hold ("otherwise press No"). */
   otherwise?: string;
+  /** A set of targets chosen on the page when the step runs, each clicked in turn (or one picked by a property). */
+  each?: Each;
+  /** "the email from Alice": open the item (message, post, row) by or about this, by clicking it. */
+  openItem?: string;
+}
+
+/**
+ * "Click the numbers in ascending order", "open all the links that mention cats", "like all posts
+ * by Kim", "click the greatest number", "click the odd number".
+ */
+export interface Each {
+  /** Targets named by a number, clicked in this order. */
+  order?: 'asc' | 'desc';
+  /** Of the targets named by a number, only the one that is: the greatest, the least, the only odd or even one. */
+  pick?: 'max' | 'min' | 'odd' | 'even';
+  /** Targets of these roles whose name mentions this. */
+  mention?: string;
+  roles?: string[];
+  /** Inside each item (post, message, row) by or about this, the control named `verb`. */
+  by?: string;
+  verb?: string;
+  /** Exactly one item is meant ("delete the email from Carol"); when it shows no such control, it is opened first. */
+  one?: boolean;
 }
 
 /** The longest pause an instruction may ask for. */
@@ -424,6 +447,68 @@ function conditionOf(s: string, quotes: string[]): { action: string; when: Condi
   return null;
 }
 
+/**
+ * Acting on one message or post named by its sender or author: open it and reply or forward,
+ * or use its own control (star, delete, share, like), opening it first when the list does not
+ * show that control.
+ */
+function itemSteps(clause: string, quotes: string[]): PlanStep[] | null {
+  const m = /^(reply(?:\s+to)?|respond\s+to|answer|forward|delete|remove|trash|archive|star|flag|pin|like|share|repost|retweet|bookmark|upvote|open|read|view)\s+(?:the\s+)?(?:latest\s+|last\s+|new\s+|newest\s+)?(?:e-?mail|message|mail|conversation|thread|post|tweet|comment|review)\s+(?:from|by|sent\s+by|of|posted\s+by|written\s+by)\s+(.+?)(?:\s+(?:with|saying|and\s+say|and\s+write)\s+(.+)|\s+to\s+(.+))?$/i.exec(clause);
+  if (!m) return null;
+  const verb = m[1].toLowerCase().replace(/\s+to$/, '');
+  const by = bare(m[2], quotes);
+  const say = restore(clause, quotes);
+  const text = m[3] !== undefined ? bare(m[3], quotes) : null;
+  const to = m[4] !== undefined ? bare(m[4], quotes) : null;
+  const open: PlanStep = { say: `open the item from ${quoteValue(by)}`, openItem: by };
+  if (/^(?:reply|respond|answer)$/.test(verb)) {
+    if (text === null) return null;
+    const v = quoteValue(text);
+    return [open, { say: 'click reply', or: ['click respond'] }, { say: `enter ${v} into the reply field`, or: [`enter ${v} into the message field`, `enter ${v} into the body field`, `enter ${v} into the text area`, `enter ${v} into the text field`] }, { say: 'click send' }];
+  }
+  if (verb === 'forward') {
+    if (to === null) return null;
+    const v = quoteValue(to);
+    return [open, { say: 'click forward' }, { say: `enter ${v} into the to field`, or: [`enter ${v} into the recipient field`, `enter ${v} into the email field`, `enter ${v} into the text field`] }, { say: 'click send' }];
+  }
+  if (/^(?:open|read|view)$/.test(verb)) return text === null && to === null ? [open] : null;
+  if (text !== null || to !== null) return null;
+  return [{ say, each: { verb: verb === 'trash' ? 'delete' : verb, by, one: true } }];
+}
+
+/** Words for numbers as a set of targets. */
+const NUMBER_NOUNS = '(?:numbers|digits|numbered\\s+(?:buttons|tiles|boxes)|buttons|tiles|boxes|items|cards)';
+const CLICK_ALL = '(?:click|press|tap|select|choose|hit)(?:\\s+on)?';
+
+/** The targets-chosen-on-the-page reading of a clause, or null. */
+function eachOf(clause: string, quotes: string[]): Each | null {
+  const c = bare(clause, quotes).replace(/[.!]+$/, '');
+  let m: RegExpExecArray | null;
+  const rx = (src: string) => new RegExp(src, 'i');
+  // "Click on the numbers in ascending order", "from largest to smallest", "smallest first".
+  if ((m = rx(`^${CLICK_ALL}\\s+(?:all\\s+|each\\s+|every\\s+)?(?:of\\s+)?(?:the\\s+)?${NUMBER_NOUNS}\\s*,?\\s+(?:in\\s+(ascending|increasing|descending|decreasing|numerical|numeric)\\s+order|from\\s+(?:the\\s+)?(smallest|lowest|least|largest|highest|biggest|greatest)\\s+to\\s+(?:the\\s+)?\\w+|(smallest|lowest|least|largest|highest|biggest|greatest)\\s+first)$`).exec(c)) ||
+      (m = rx(`^${CLICK_ALL}\\s+(?:every|each)\\s+(?:number|digit)\\s*,?\\s+(?:in\\s+(ascending|increasing|descending|decreasing)\\s+order|from\\s+(?:the\\s+)?(smallest|lowest|largest|highest|biggest|greatest)\\s+to\\s+\\w+|(smallest|lowest|largest|highest|biggest|greatest)\\s+first)$`).exec(c))) {
+    const w = (m[1] ?? m[2] ?? m[3]).toLowerCase();
+    return { order: /^(?:ascending|increasing|numerical|numeric|smallest|lowest|least)$/.test(w) ? 'asc' : 'desc' };
+  }
+  // "Click the greatest number", "the smallest digit", "the odd number", "the even one".
+  if ((m = rx(`^${CLICK_ALL}\\s+(?:the\\s+)?(greatest|largest|biggest|highest|smallest|lowest|least|odd|even)\\s+(?:number|value|digit|one)$`).exec(c))) {
+    const w = m[1].toLowerCase();
+    return { pick: w === 'odd' || w === 'even' ? w : /^(?:smallest|lowest|least)$/.test(w) ? 'min' : 'max' };
+  }
+  // "Click all the links that mention cats", "open every link about dogs", "check all boxes with Pro".
+  if ((m = rx(`^(?:click|open|select|check|tick|press|follow|visit)(?:\\s+on)?\\s+(?:all|every|each)\\s+(?:of\\s+)?(?:the\\s+)?(links?|buttons?|checkbox(?:es)?|boxes|options?|items?|entries)\\s+(?:that\\s+|which\\s+)?(?:mentions?|contains?|includes?|(?:are\\s+|is\\s+)?about|with|referring\\s+to|naming|saying)\\s+(.+)$`).exec(c))) {
+    const kind = m[1].toLowerCase();
+    const roles = kind.startsWith('link') ? ['link'] : kind.startsWith('button') ? ['button', 'clickable'] : /^(?:checkbox|boxes)/.test(kind) ? ['checkbox'] : /^option/.test(kind) ? ['option', 'checkbox', 'radio'] : ['link', 'button', 'clickable', 'listitem', 'option', 'checkbox'];
+    return { mention: m[2].replace(/^(?:the\s+)?(?:words?|text)\s+/i, '').trim(), roles };
+  }
+  // "Like all posts by Kim", "star every message from Bob", "delete all emails from Carol".
+  if ((m = rx(`^(like|star|share|repost|retweet|favou?rite|upvote|bookmark|delete|remove|archive|reply\\s+to|flag|pin)\\s+(?:all|every|each)\\s+(?:of\\s+)?(?:the\\s+)?(?:\\w+\\s+)?(?:posts?|tweets?|messages?|e-?mails?|comments?|items?|entries|photos?|reviews?|rows?|cards?)\\s+(?:by|from|of|written\\s+by|posted\\s+by|sent\\s+by|about|mentioning)\\s+(.+)$`).exec(c))) {
+    return { verb: m[1].toLowerCase().replace(/\s+to$/, ''), by: m[2].trim() };
+  }
+  return null;
+}
+
 /** The value a step types, changed as the instruction asks ("in all lower case"). */
 function transformStep(x: PlanStep, t: Transform): void {
   if (x.ref) {
@@ -454,9 +539,15 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   // A goal of several steps in one phrase ("book the cheapest flight from A to B", "click the
   // numbers in ascending order", "like all posts that mention cats"): one click never stands for
   // it. Unless the page has a control of that name ("Latest news", "Sort: lowest price first").
-  const whole = WHOLE_GOAL.exec(s.replace(/\u0000\d+\u0000/g, ' '));
-  if (whole && !page.names.some((n) => norm(n).includes(norm(whole[0])))) {
-    throw new Refusal(`it asks for a goal of several steps (${JSON.stringify(whole[0])}) the built-in planner does not break down`);
+  const wholeGoal = (text: string): void => {
+    const whole = WHOLE_GOAL.exec(text.replace(/\u0000\d+\u0000/g, ' '));
+    if (whole && !page.names.some((n) => norm(n).includes(norm(whole[0])))) {
+      throw new Refusal(`it asks for a goal of several steps (${JSON.stringify(bare(whole[0], quotes))}) the built-in planner does not break down`);
+    }
+  };
+  // A trip ("book ... from A to B") is one goal whatever the sentence does with it.
+  if (/^(?:book|buy|order|reserve|purchase|schedule|find)\b.*\bfrom\s+\S+.*\bto\s+\S+/i.test(s) && /\b(?:flights?|trains?|tickets?|trips?|buses|bus|fares?|rides?)\b/i.test(s)) {
+    throw new Refusal('it asks for a trip to be found and booked, a goal of several steps the built-in planner does not break down');
   }
   let search = false;
   const found = () => {
@@ -533,6 +624,19 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         times = COUNTS[n.toLowerCase()] ?? 1;
         return '';
       });
+      // "Reply to the email from Alice with 'Thanks!'", "delete the email from Carol", "share the post by @jane".
+      const mail = itemSteps(clause, quotes);
+      if (mail) {
+        mail.forEach(push);
+        return;
+      }
+      // Sets of targets and targets picked by a property, chosen on the page when the step runs.
+      const each = eachOf(clause, quotes);
+      if (each) {
+        push({ say: restore(clause, quotes), each });
+        return;
+      }
+      wholeGoal(clause);
       // "stop the timer after about one second", "after a second click TWO": the pause, then the step.
       let after = /^(.+?)\s+after\s+(?:about\s+|roughly\s+|around\s+)?(\d+(?:\.\d+)?|a|an|one|two|three|five|ten)\s+(seconds?|secs?|milliseconds?|ms)$/i.exec(clause);
       let pre: string | null = null;
