@@ -892,8 +892,8 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
       const d = n.offscreen();
       if (d < 0) add('offscreen=above');
       else if (d > 0) add('offscreen=below');
-      // Equal short names ("5" and "5") are told apart by size, as people do ("the large 5").
-      if (name.length <= 24 && !/\bsize=/.test(states)) {
+      // Equal glyph-short names ("5" and "5") are told apart by size, as people do ("the large 5").
+      if (name.length <= 3 && !/\bsize=/.test(states)) {
         const box = el.getBoundingClientRect();
         add(`size=${Math.round(box.width)}x${Math.round(box.height)}`);
       }

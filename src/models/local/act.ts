@@ -73,8 +73,8 @@ const ROLE_WORDS: [RegExp, string[]][] = [
   [/\b(switch|toggle)\b/, ['switch', 'checkbox']],
   [/\b(links?|hyperlinks?|anchors?)\b/, ['link', 'clickable']],
   [/\b(buttons?|btn)\b/, ['button', 'clickable']],
-  [/\b(sliders?|range)\b/, ['slider']],
-  [/\b(spinners?|spin ?buttons?|steppers?|number (?:field|box|input))\b/, ['spinbutton']],
+  [/\b(sliders?|range)\b/, ['slider', 'clickable']],
+  [/\b(spinners?|spin ?buttons?|steppers?|number (?:field|box|input))\b/, ['spinbutton', 'clickable']],
   [FIELD_WORDS, ['textbox', 'searchbox', 'spinbutton', 'combobox', 'slider']],
   [/\b(options?)\b/, ['option', 'radio']],
   // A picture word is a kind only at the end ("the Pictures folder" is a folder).
