@@ -328,3 +328,39 @@ async function execute(port: BrowserPort, page: number, p: Prepared, method: Act
     }
   }
 }
+
+/** How far past the viewport's edge a drag may not go: the pointer stays this many pixels inside. */
+const EDGE = 2;
+
+/**
+ * A real pointer drag of an element by an offset (press on it, move in steps, release), the
+ * end kept inside the viewport: what "drag the circle left" or "drag item 3 to the top" needs.
+ * `to` instead of an offset: the point to release at.
+ */
+export async function dragBy(
+  port: BrowserPort,
+  page: number,
+  target: ActTarget,
+  move: { dx: number; dy: number } | { to: { x: number; y: number } },
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<{ element: string; from: { x: number; y: number }; to: { x: number; y: number } }> {
+  const p = await prepareTarget(port, page, target, 'dragAndDrop', { timeoutMs, pointer: true, requireEnabled: false, signal });
+  throwIfCancelled(signal);
+  const cdp = await port.cdp(page);
+  actedOn(page, cdp);
+  const m = await cdp.send<{ cssLayoutViewport: { clientWidth: number; clientHeight: number } }>('Page.getLayoutMetrics');
+  const w = m.cssLayoutViewport.clientWidth;
+  const h = m.cssLayoutViewport.clientHeight;
+  const want = 'to' in move ? move.to : { x: p.x + move.dx, y: p.y + move.dy };
+  const to = { x: Math.min(w - EDGE, Math.max(EDGE, want.x)), y: Math.min(h - EDGE, Math.max(EDGE, want.y)) };
+  await raceCancel(new Input(cdp).drag({ x: p.x, y: p.y }, to), signal);
+  return { element: p.description, from: { x: p.x, y: p.y }, to };
+}
+
+/** Where an element is on the screen now (its centre), scrolled into view. */
+export async function pointOf(port: BrowserPort, page: number, target: ActTarget, timeoutMs: number, signal?: AbortSignal): Promise<{ x: number; y: number }> {
+  const p = await prepareTarget(port, page, target, 'hover', { timeoutMs, pointer: false, requireEnabled: false, signal });
+  return { x: p.x, y: p.y };
+}
+

@@ -18,7 +18,7 @@ import { applyTransform, numberOf, resolveReference } from '../models/local/refs
 import { coverage, exactMatch, glyphWords, normalize } from '../models/local/text';
 import type { BrowserPort } from './ports';
 import { captureSnapshot, selectorsForIds } from './snapshot';
-import { performAction } from './actions';
+import { dragBy, performAction, pointOf } from './actions';
 
 export interface PlannedRun {
   port: BrowserPort;
@@ -215,6 +215,13 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   let mayChange = false;
   for (const [i, planned] of plan.entries()) {
     if (planned.wait !== undefined) continue;
+    if (planned.drag) {
+      if (mayChange) break;
+      const g = ground({ say: `click ${planned.drag.target}` }, view.nodes, r.clock);
+      if ('why' in g) return { success: false, message: `${describeStep(i, plan.length, quote(planned.say))} is beyond the built-in model on this page (${g.why}); nothing was done. Plan: ${listing}` };
+      mayChange = true;
+      continue;
+    }
     if (planned.each || planned.openItem !== undefined) {
       if (mayChange) break;
       const t0 = performance.now();
@@ -297,6 +304,12 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     if (planned.wait !== undefined) {
       await pause(Math.min(planned.wait, WAIT_MAX_MS), r.signal);
       done.push(planned.say);
+      continue;
+    }
+    if (planned.drag) {
+      const out = await dragStep(r, planned, view, describeStep(i, plan.length, planned.say));
+      if ('why' in out) return stop(i, out.why);
+      done.push(out.did);
       continue;
     }
     if (planned.openItem !== undefined) {
@@ -506,6 +519,41 @@ async function expandSection(r: Run, step: PlanStep, i: number, n: number, curre
   }
   if (loose.length > 1) return { did: `${loose.length} sections may be folded: the next steps look through them` };
   return { did: 'nothing on the page shows as collapsed' };
+}
+
+/**
+ * A drag step: the element the words ground to, dragged by its offset, or onto the first or last
+ * place among its like siblings (past that sibling's middle, toward the end, as sortable lists need).
+ */
+async function dragStep(r: Run, step: PlanStep, view: Awaited<ReturnType<typeof look>>, reasoning: string): Promise<{ did: string } | { why: string }> {
+  const d = step.drag!;
+  const g = ground({ say: `click ${d.target}` }, view.nodes, r.clock);
+  if ('why' in g || !g.pick.node?.id) return { why: 'why' in g ? g.why : 'it names the page, not something to drag' };
+  const node = g.pick.node;
+  const [sel] = await selectorsForIds(r.port, r.page, [node.id!]);
+  if (!sel) return { why: 'the element went away' };
+  let move: { dx: number; dy: number } | { to: { x: number; y: number } } | null = d.dx !== undefined || d.dy !== undefined ? { dx: d.dx ?? 0, dy: d.dy ?? 0 } : null;
+  if (d.to) {
+    const sibs = (node.parent?.children ?? []).filter((n) => n.id && n.role === node.role);
+    if (sibs.length >= 2) {
+      const end = d.to === 'first' ? sibs[0] : sibs[sibs.length - 1];
+      if (end === node) return { did: `${quote(node.name || node.role)} is already ${d.to === 'first' ? 'first' : 'last'}` };
+      const ends = await selectorsForIds(r.port, r.page, [sibs[0].id!, sibs[sibs.length - 1].id!]);
+      if (!ends[0] || !ends[1]) return { why: 'the list went away' };
+      const a = await pointOf(r.port, r.page, { selector: ends[0].selector }, NODE_ACTION_MS, r.signal);
+      const b = await pointOf(r.port, r.page, { selector: ends[1].selector }, NODE_ACTION_MS, r.signal);
+      const at = d.to === 'first' ? a : b;
+      const sign = d.to === 'first' ? -1 : 1;
+      // A row of columns runs sideways, a list downwards.
+      const sideways = Math.abs(b.x - a.x) > Math.abs(b.y - a.y);
+      move = { to: sideways ? { x: at.x + sign * 8, y: at.y } : { x: at.x, y: at.y + sign * 8 } };
+    }
+  }
+  if (!move) return { why: `${quote(node.name || node.role)} has no list of like items to move within` };
+  const out = await dragBy(r.port, r.page, { selector: sel.selector }, move, NODE_ACTION_MS, r.signal);
+  const did = `dragged ${out.element} from (${Math.round(out.from.x)}, ${Math.round(out.from.y)}) to (${Math.round(out.to.x)}, ${Math.round(out.to.y)})`;
+  r.note(step.say, reasoning, did, view.url, null);
+  return { did };
 }
 
 /** The most targets one "each" step clicks. */

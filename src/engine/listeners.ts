@@ -11,7 +11,8 @@
 import type { BrowserPort } from './ports';
 
 /** Event types that mean "this element reacts to being clicked". */
-const CLICK_TYPES = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'dblclick', 'touchstart']);
+// A drop zone takes pointer input too: it is where a drag ends ("drag the block onto the box").
+const CLICK_TYPES = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'dblclick', 'touchstart', 'drop', 'dragover']);
 /**
  * Listener targets looked up per snapshot. Each costs a round trip; pages with more are
  * ones that attach a handler per row or per button, which mostly have roles already, and the

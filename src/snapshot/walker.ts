@@ -740,7 +740,17 @@ function looksLike(el: Element): string {
   const style = getComputedStyle(el);
   const colour = colourName(style.backgroundColor);
   const picture = imageWords(style.backgroundImage) || classWords(el);
-  return normalizeSpace(`${colour} ${picture}`);
+  return normalizeSpace(`${colour} ${boxShape(el, style)} ${picture}`);
+}
+
+/** A box drawn as a shape: "circle" (fully rounded and as wide as high), "square" (sharp and as wide as high). */
+function boxShape(el: Element, style: CSSStyleDeclaration): string {
+  const r = el.getBoundingClientRect();
+  if (r.width < 4 || r.height < 4 || Math.abs(r.width - r.height) > Math.max(2, r.width * 0.1)) return '';
+  const radius = parseFloat(style.borderTopLeftRadius) || 0;
+  const pct = /%$/.test(style.borderTopLeftRadius) ? (radius / 100) * r.width : radius;
+  if (pct >= r.width / 2 - 1) return 'circle';
+  return pct === 0 && colourName(style.backgroundColor) ? 'square' : '';
 }
 
 function isNativeControl(el: Element): boolean {
@@ -878,7 +888,7 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
     else ({ name, from } = settleName(n, el, role));
     // A clickable icon, shape or swatch with no words of its own is named by what it looks like.
     // Not an element with words inside it: its class names say less than its text does.
-    if (!name && !n.container && !children.some((c) => c.kind === 'text') && (role === 'clickable' || /\bclickable\b/.test(n.states ?? ''))) {
+    if (!name && !n.container && !children.some((c) => c.kind === 'text' || c.id) && (role === 'clickable' || /\bclickable\b/.test(n.states ?? ''))) {
       name = looksLike(el);
       if (name) from = 'inferred';
     }

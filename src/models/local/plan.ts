@@ -53,7 +53,17 @@ export interface PlanStep {
   each?: Each;
   /** "the email from Alice": open the item (message, post, row) by or about this, by clicking it. */
   openItem?: string;
+  /**
+   * A pointer drag of `target` (words for the single-step reading to ground): by a direction
+   * ("left", "all the way to the right"), or to the first or last place among its like siblings
+   * ("to the top of the list", "to the 1st position").
+   */
+  drag?: { target: string; dx?: number; dy?: number; to?: 'first' | 'last' };
 }
+
+/** How far "drag it left" goes; "all the way" goes to the edge (the drag end stays in the viewport). */
+export const DRAG_STEP = 120;
+const DRAG_FAR = 4000;
 
 /**
  * "Click the numbers in ascending order", "open all the links that mention cats", "like all posts
@@ -476,6 +486,30 @@ function itemSteps(clause: string, quotes: string[]): PlanStep[] | null {
   return [{ say, each: { verb: verb === 'trash' ? 'delete' : verb, by, one: true } }];
 }
 
+/** A drag by a direction or to an end of a list; null when the clause is not one (a drag onto a target is act's). */
+function dragOf(clause: string, quotes: string[]): PlanStep['drag'] | null {
+  const c = bare(clause, quotes).replace(/[.!]+$/, '').replace(/,?\s+by\s+dragging(?:\s+it)?$/i, '').replace(/^(?:use the mouse to|using the mouse,)\s+/i, '');
+  const verb = /^(?:drag|move|slide|pull|push|shift)\s+/i;
+  if (!verb.test(c)) return null;
+  const rest = c.replace(verb, '');
+  let m: RegExpExecArray | null;
+  // "to the top of the list", "to the 1st position", "to the bottom", "to the end".
+  if ((m = /^(.+?)\s+(?:to|into)\s+(?:the\s+)?(top|bottom|beginning|start|end|front|back|(?:1st|first)\s+(?:position|place|spot|slot)|(?:last|final)\s+(?:position|place|spot|slot))(?:\s+of\s+the\s+(?:list|column|row|queue|order|stack))?$/i.exec(rest)) && /\b(?:list|position|place|spot|slot|column|row|queue|order|stack)\b/i.test(rest)) {
+    return { target: m[1], to: /^(?:top|beginning|start|front|1st|first)/i.test(m[2]) ? 'first' : 'last' };
+  }
+  // "the circle left", "the ball to the right", "the slider all the way to the left edge of the box", "the box up by 50 px".
+  m = /^(.+?)\s+(?:(all the way|as far as (?:it|possible|it can go))\s+)?(?:to(?:wards)?\s+(?:the\s+)?|)(left|right|up|down|top|bottom)(?:wards)?(?:\s+(?:side|edge|end))?(?:\s+of\s+the\s+(?:box|area|container|track|page|screen|canvas))?(?:\s+(?:by|about)\s+(\d{1,4})\s*(?:px|pixels)?)?$/i.exec(rest);
+  if (!m) return null;
+  const dir = m[3].toLowerCase();
+  // "to the top" of nothing in particular: the first place among its like siblings when it has them.
+  if ((dir === 'top' || dir === 'bottom') && !m[2] && !m[4] && !/\b(?:edge|end|of the)\b/i.test(rest)) return { target: m[1], to: dir === 'top' ? 'first' : 'last', dy: dir === 'top' ? -DRAG_STEP : DRAG_STEP };
+  const far = !!m[2] || /\b(?:edge|end)\b/i.test(rest) || /^(?:top|bottom)$/.test(dir) && /\bof the\b/i.test(rest);
+  const d = m[4] ? Number(m[4]) : far ? DRAG_FAR : DRAG_STEP;
+  const dx = dir === 'left' ? -d : dir === 'right' ? d : 0;
+  const dy = dir === 'up' || dir === 'top' ? -d : dir === 'down' || dir === 'bottom' ? d : 0;
+  return { target: m[1], dx, dy };
+}
+
 /** Words for numbers as a set of targets. */
 const NUMBER_NOUNS = '(?:numbers|digits|numbered\\s+(?:buttons|tiles|boxes)|buttons|tiles|boxes|items|cards)';
 const CLICK_ALL = '(?:click|press|tap|select|choose|hit)(?:\\s+on)?';
@@ -628,6 +662,11 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       const mail = itemSteps(clause, quotes);
       if (mail) {
         mail.forEach(push);
+        return;
+      }
+      const drag = dragOf(clause, quotes);
+      if (drag) {
+        push({ say: restore(clause, quotes), drag });
         return;
       }
       // Sets of targets and targets picked by a property, chosen on the page when the step runs.

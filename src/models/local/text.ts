@@ -9,6 +9,7 @@ const SYNONYMS: [string, string[]][] = [
   ['ok', ['ok', 'okay', 'confirm']],
   ['cancel', ['cancel']],
   ['close', ['close', 'x', 'close window', 'close dialog', 'times', 'remove x']],
+  ['circle', ['circle', 'ball', 'dot', 'disc']],
   ['cyan', ['cyan', 'aqua']],
   ['magenta', ['magenta', 'fuchsia']],
   ['gray', ['gray', 'grey']],
