@@ -553,6 +553,19 @@ async function dragStep(r: Run, step: PlanStep, view: Awaited<ReturnType<typeof 
   const out = await dragBy(r.port, r.page, { selector: sel.selector }, move, NODE_ACTION_MS, r.signal);
   const did = `dragged ${out.element} from (${Math.round(out.from.x)}, ${Math.round(out.from.y)}) to (${Math.round(out.to.x)}, ${Math.round(out.to.y)})`;
   r.note(step.say, reasoning, did, view.url, null);
+  // Done means the page shows it done: the item now first or last, or the element moved.
+  await r.settle();
+  const after = await look(r.port, r.page, r.instruction);
+  if ('to' in move && d.to) {
+    const same = after.nodes.filter((n) => n.id && n.role === node.role && n.parent?.role === node.parent?.role);
+    const now = same.filter((n) => n.parent === same.find((x) => x.name === node.name)?.parent);
+    const at = d.to === 'first' ? now[0] : now[now.length - 1];
+    if (!at || at.name !== node.name) return { why: `${did}, but the list did not take the move (${quote(node.name)} is not ${d.to} now)` };
+  } else {
+    const [again] = await selectorsForIds(r.port, r.page, [node.id!]);
+    const p = again ? await pointOf(r.port, r.page, { selector: again.selector }, NODE_ACTION_MS, r.signal).catch(() => null) : null;
+    if (p && Math.hypot(p.x - out.from.x, p.y - out.from.y) < 3) return { why: `${did}, but it did not move (the page did not take the drag)` };
+  }
   return { did };
 }
 

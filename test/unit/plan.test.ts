@@ -137,9 +137,14 @@ describe('planner: what must never become a wrong action', () => {
   });
 
   it('a goal of several steps in one phrase is refused unless the page names it', () => {
-    for (const say of ['Book the cheapest one-way flight from Boston to Denver on 12/03', 'Click on the numbers in ascending order', 'Like all posts that mention cats', 'Click the greatest number']) {
+    for (const say of ['Book the cheapest one-way flight from Boston to Denver on 12/03', 'Click the best deal', 'Open the newest article about cats', 'Like all reviews that are five stars and reply to them']) {
       expect(() => planInstruction(say, page()), say).toThrow(/goal of several steps/);
     }
+    // What the agent does choose on the page: numbers in order, a number by a property, a set by what it mentions.
+    expect(planInstruction('Click on the numbers in ascending order', page())[0]?.each).toEqual({ order: 'asc' });
+    expect(planInstruction('Click the greatest number', page())[0]?.each).toEqual({ pick: 'max' });
+    expect(planInstruction('Click all the links that mention cats', page())[0]?.each).toMatchObject({ mention: 'cats', roles: ['link'] });
+    expect(planInstruction('Like all posts by Kim', page())[0]?.each).toEqual({ verb: 'like', by: 'Kim' });
     expect(says('Click Latest news', page([], ['Latest news']))).toEqual(['Click Latest news']);
   });
 
