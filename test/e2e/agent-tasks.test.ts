@@ -5,9 +5,9 @@
  * focus, duplicate names, hidden page text, a mail client and a feed, widgets, text
  * transforms, arithmetic, waits, multi-field searches and positions (pages in
  * test/fixtures/pages/tasks/, cases and judging in task-cases.ts). Reports correct / refused /
- * wrong / false-done per family and overall. The bar, for now, is that the agent never does a
- * task wrongly and never reports as done a task it did not carry out; the correct rate is
- * printed, not yet held to a minimum.
+ * wrong / false-done per family and overall. The bar: the agent never does a task wrongly,
+ * never reports as done a task it did not carry out, and does at least 65% correctly (72% when
+ * this floor was set; a fall below it is a regression to look at, not noise).
  */
 import { describe, expect, it } from 'vitest';
 import { TASK_CASES, TASK_FAMILIES, TASK_OUTCOMES, describeCheck, judgeTask, type TaskCase, type TaskOutcome, type TaskVerdict } from './task-cases';
@@ -60,5 +60,6 @@ describe('the agent with the local model on small web tasks', () => {
 
     const offending = (o: TaskOutcome) => results.filter((r) => r.outcome === o).map((r) => `${r.page}: ${r.say} → ${r.detail}`);
     expect({ wrong: offending('wrong'), falseDone: offending('false-done') }).toEqual({ wrong: [], falseDone: [] });
+    expect(results.filter((r) => r.outcome === 'correct').length / results.length).toBeGreaterThanOrEqual(0.65);
   });
 });
