@@ -12,7 +12,7 @@ import type { OutlineLine } from '../protocol/model';
 import type { Action } from '../protocol/schemas';
 import { clip, quote } from '../protocol/text';
 import { choose, parseIntent, Refusal, type Pick } from '../models/local/act';
-import { buildOutline, type OutlineNode } from '../models/local/outline';
+import { buildOutline, optionsOf, type OutlineNode } from '../models/local/outline';
 import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type Each, type PlanStep } from '../models/local/plan';
 import { applyTransform, numberOf, resolveReference } from '../models/local/refs';
 import { coverage, exactMatch, glyphWords, normalize } from '../models/local/text';
@@ -147,11 +147,11 @@ const NODE_ACTION_MS = 5000;
  * Act on a node of the outline itself (a tab to open, a suggestion, a result), with no words to
  * read, and record it as a step of the run. The element acted on; null when the node went away.
  */
-async function actOnNode(r: PlannedRun, node: OutlineNode, method: 'click' | 'selectOption', args: string[], instruction: string, reasoning: string, url: string): Promise<string | null> {
+async function actOnNode(r: PlannedRun, node: OutlineNode, method: 'click' | 'selectOption' | 'fill', args: string[], instruction: string, reasoning: string, url: string): Promise<string | null> {
   const [sel] = await selectorsForIds(r.port, r.page, [node.id!]);
   if (!sel) return null;
   const { element } = await performAction(r.port, r.page, { selector: sel.selector }, method, args, NODE_ACTION_MS, r.signal);
-  const did = method === 'click' ? `clicked ${element}` : `selected ${args.map((a) => quote(a)).join(', ')} in ${element}`;
+  const did = method === 'click' ? `clicked ${element}` : method === 'fill' ? `filled ${element} with ${quote(args[0] ?? '')}` : `selected ${args.map((a) => quote(a)).join(', ')} in ${element}`;
   r.note(instruction, reasoning, did, url, { selector: sel.selector, description: element, method, arguments: args });
   return element;
 }
@@ -215,6 +215,15 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   let mayChange = false;
   for (const [i, planned] of plan.entries()) {
     if (planned.wait !== undefined) continue;
+    if (planned.searchForm !== undefined) {
+      if (mayChange) break;
+      const t0 = performance.now();
+      const f = searchFields(planned.searchForm, view.nodes);
+      r.clock.ms += performance.now() - t0;
+      if (typeof f === 'string') return { success: false, message: `${describeStep(i, plan.length, quote(planned.say))} is beyond the built-in model on this page (${f}); nothing was done. Plan: ${listing}` };
+      mayChange = true;
+      continue;
+    }
     if (planned.drag) {
       if (mayChange) break;
       const g = ground({ say: `click ${planned.drag.target}` }, view.nodes, r.clock);
@@ -304,6 +313,20 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     if (planned.wait !== undefined) {
       await pause(Math.min(planned.wait, WAIT_MAX_MS), r.signal);
       done.push(planned.say);
+      continue;
+    }
+    if (planned.searchForm !== undefined) {
+      const f = searchFields(planned.searchForm, view.nodes);
+      if (typeof f === 'string') return stop(i, f);
+      for (const x of f.fill) {
+        try {
+          if (!(await actOnNode(r, x.node, x.method, [x.value], `${x.method === 'fill' ? 'enter' : 'select'} ${quote(x.value)} ${x.method === 'fill' ? 'into' : 'in'} ${quote(x.node.name)}`, describeStep(i, plan.length, `${x.node.name}: ${x.value}`), view.url))) return stop(i, `the ${quote(x.node.name)} field went away`);
+        } catch (e) {
+          return stop(i, (e as Error).message);
+        }
+      }
+      if (!(await actOnNode(r, f.submit, 'click', [], `click ${quote(f.submit.name)}`, describeStep(i, plan.length, 'run the search'), view.url))) return stop(i, 'the search button went away');
+      done.push(`searched with ${f.fill.map((x) => `${x.node.name} ${quote(x.value)}`).join(', ')}`);
       continue;
     }
     if (planned.drag) {
@@ -519,6 +542,73 @@ async function expandSection(r: Run, step: PlanStep, i: number, n: number, curre
   }
   if (loose.length > 1) return { did: `${loose.length} sections may be folded: the next steps look through them` };
   return { did: 'nothing on the page shows as collapsed' };
+}
+
+/** A word as a list may hold it: "comedies" and "Comedy", "films" and "film" are one. */
+const stem = (w: string): string => w.toLowerCase().replace(/ies$/, 'y').replace(/(?<=[^s])es$|(?<=[^s])s$/, '');
+const stems = (s: string): string => normalize(s).split(' ').filter(Boolean).map(stem).join(' ');
+
+/** Words a search sentence is made of besides its criteria. */
+const SEARCH_WORDS = new Set(['find', 'search', 'for', 'look', 'up', 'show', 'me', 'browse', 'list', 'the', 'a', 'an', 'all', 'any', 'some', 'movie', 'film', 'book', 'title', 'titled', 'called', 'named', 'by', 'directed', 'written', 'authored', 'released', 'published', 'from', 'in', 'of', 'made', 'year', 'and', 'with', 'that', 'are', 'were', 'item', 'result', 'product', 'record', 'song', 'album', 'track', 'article', 'paper', 'show', 'game', 'app', 'event']);
+
+/**
+ * The parts of a search sentence in the fields of the page's form: a year into the year (or
+ * published, released) field, the name after "directed by" / "written by" / "by" into the
+ * director, author or artist field, a quoted or "titled" title into the title field, and words
+ * that are an option of a list into that list. Every word of the sentence must find its field
+ * (a part no field takes is a refusal), and the form needs one search button.
+ */
+function searchFields(phrase: string, nodes: OutlineNode[]): { fill: { node: OutlineNode; method: 'fill' | 'selectOption'; value: string }[]; submit: OutlineNode } | string {
+  const fields = nodes.filter((n) => n.id && TEXT_ROLES.has(n.role) && n.name && n.states.disabled !== true && n.states.readonly !== true);
+  const fill: { node: OutlineNode; method: 'fill' | 'selectOption'; value: string }[] = [];
+  let rest = ` ${phrase} `;
+  const used = new Set<OutlineNode>();
+  const field = (re: RegExp) => fields.find((f) => !used.has(f) && !optionsOf(f).length && re.test(f.name));
+  const put = (node: OutlineNode, value: string, method: 'fill' | 'selectOption' = 'fill') => {
+    used.add(node);
+    fill.push({ node, method, value });
+  };
+  let m: RegExpExecArray | null;
+  // A title, quoted or after "titled".
+  if ((m = /\s(?:the\s+)?(?:title\s+|titled\s+|called\s+)?["“]([^"”]+)["”]/i.exec(rest))) {
+    const f = field(/\btitle|name\b/i);
+    if (!f) return `it names a title (${quote(m[1])}) and the form has no title field`;
+    put(f, m[1]);
+    rest = rest.replace(m[0], ' ');
+  }
+  // A year.
+  if ((m = /\s(?:(?:released|published|made|from|in|of)\s+(?:in\s+)?)?((?:19|20)\d{2})(?=\s)/i.exec(rest))) {
+    const f = field(/\b(?:year|published|released|date)\b/i);
+    if (!f) return `it names a year (${m[1]}) and the form has no year field`;
+    put(f, m[1]);
+    rest = rest.replace(m[0], ' ');
+  }
+  // A person: "directed by Holt", "by Le Guin", "starring Tom Hanks".
+  if ((m = /\s(directed\s+by|written\s+by|authored\s+by|composed\s+by|by|starring|featuring|with)\s+((?:[A-Z][\p{L}'’.-]*)(?:\s+[A-Z][\p{L}'’.-]*)*)(?=\s)/u.exec(rest))) {
+    const how = m[1].toLowerCase();
+    const re = /starring|featuring|with/.test(how) ? /\b(?:actor|actress|star|cast|starring)\b/i : /directed/.test(how) ? /\bdirector\b/i : /written|authored/.test(how) ? /\b(?:author|writer)\b/i : /\b(?:director|author|writer|artist|by|creator|composer)\b/i;
+    const f = field(re);
+    if (!f) return `it names ${quote(m[2])} (${how}) and the form has no field for that`;
+    put(f, m[2]);
+    rest = rest.replace(m[0], ' ');
+  }
+  // Words that are an option of one of the form's lists ("adventure", "comedies", "science fiction").
+  for (const list of fields.filter((f) => optionsOf(f).length && !used.has(f))) {
+    const want = ` ${stems(rest)} `;
+    const opts = optionsOf(list).filter((o) => !/^(?:any|all\b|none|select|choose|--)/i.test(o.trim()) && stems(o));
+    const hit = opts.filter((o) => want.includes(` ${stems(o)} `)).sort((a, b) => b.length - a.length)[0];
+    if (!hit) continue;
+    put(list, hit, 'selectOption');
+    // Take those words out of what is left.
+    const ws = stems(hit).split(' ');
+    rest = ` ${normalize(rest).split(' ').filter((w) => !ws.includes(stem(w))).join(' ')} `;
+  }
+  const left = normalize(rest).split(' ').filter((w) => w && !SEARCH_WORDS.has(stem(w)) && !SEARCH_WORDS.has(w.replace(/s$/, '')));
+  if (left.length) return `the search names ${quote(left.join(' '))}, which no field of the form takes`;
+  if (fill.length < 2) return 'it names fewer than two criteria for the form';
+  const submits = nodes.filter((n) => n.id && (n.role === 'button' || n.role === 'clickable') && /^(?:search|find|go|look up|submit|show results|apply)\b/i.test(n.name.trim()));
+  if (submits.length !== 1) return `the form has ${submits.length || 'no'} search buttons`;
+  return { fill, submit: submits[0] };
 }
 
 /**

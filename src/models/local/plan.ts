@@ -53,6 +53,8 @@ export interface PlanStep {
   each?: Each;
   /** "the email from Alice": open the item (message, post, row) by or about this, by clicking it. */
   openItem?: string;
+  /** "Find adventure movies directed by Holt from 1991": the parts of a search, into the form's fields, then its search button. */
+  searchForm?: string;
   /**
    * A pointer drag of `target` (words for the single-step reading to ground): by a direction
    * ("left", "all the way to the right"), or to the first or last place among its like siblings
@@ -662,6 +664,12 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       const mail = itemSteps(clause, quotes);
       if (mail) {
         mail.forEach(push);
+        return;
+      }
+      // A search by several criteria ("comedies by Nolan released in 2004"): the form's fields, when the page has them.
+      const sf = /^(?:find|search(?:\s+for)?|look\s+(?:for|up)|show(?:\s+me)?|browse|list)\s+(.+)$/i.exec(clause);
+      if (sf && /\b(?:by|directed by|written by|starring|released|published|from|titled|(?:19|20)\d{2})\b/i.test(bare(sf[1], quotes)) && page.fields.length >= 2 && !page.fields.some((f) => /\bsearch\b/i.test(f))) {
+        push({ say: restore(clause, quotes), searchForm: restore(sf[1], quotes) });
         return;
       }
       const drag = dragOf(clause, quotes);
