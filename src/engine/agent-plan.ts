@@ -14,7 +14,7 @@ import { clip, quote } from '../protocol/text';
 import { choose, parseIntent, Refusal, type Pick } from '../models/local/act';
 import { buildOutline, optionsOf, type OutlineNode } from '../models/local/outline';
 import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type Each, type PlanStep } from '../models/local/plan';
-import { applyTransform, numberOf, resolveReference } from '../models/local/refs';
+import { applyTransform, monthOf, numberOf, parseDate, resolveReference } from '../models/local/refs';
 import { coverage, exactMatch, glyphWords, normalize } from '../models/local/text';
 import type { BrowserPort } from './ports';
 import { captureSnapshot, selectorsForIds } from './snapshot';
@@ -455,6 +455,15 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     }
     beforeOpen = opensNow ? namesOf(view.nodes) : null;
     lastOpened = opensNow;
+    // A date field that takes no typing is set through its calendar, as a person would.
+    const dateField = g.pick.method === 'fill' && g.pick.node?.states.readonly === true && parseDate(g.pick.args[0] ?? '') ? g.pick.node : null;
+    if (dateField) {
+      const out = await pickDate(r, dateField, parseDate(g.pick.args[0]!)!, view, describeStep(i, plan.length, g.say));
+      if (out.why) return stop(i, out.why);
+      done.push(`${g.say} (with its calendar)`);
+      lastFill = false;
+      continue;
+    }
     // An ARIA spinner (no input to type into) is set by its own step buttons, as a person would.
     const spin = g.pick.method === 'fill' && g.pick.node?.role === 'spinbutton' && g.pick.node.states.type !== 'number' ? g.pick.node : null;
     if (spin) {
@@ -735,6 +744,53 @@ function named(n: OutlineNode, verb: string): boolean {
 function isInside(n: OutlineNode, box: OutlineNode): boolean {
   for (let p = n.parent; p; p = p.parent) if (p === box) return true;
   return false;
+}
+
+/** The most month pages a calendar is turned to reach a date. */
+const CALENDAR_MAX = 36;
+
+/**
+ * Set a read-only date field through the calendar it opens: click the field, turn the months
+ * with the calendar's next and previous controls until its heading shows the month, click the
+ * day, and check the field took a value.
+ */
+async function pickDate(r: Run, field: OutlineNode, date: { y: number; m: number; d: number }, view0: Awaited<ReturnType<typeof look>>, reasoning: string): Promise<{ why?: string }> {
+  if (!(await actOnNode(r, field, 'click', [], `open the calendar of ${quote(field.name)}`, reasoning, view0.url))) return { why: 'the date field went away' };
+  const wantIndex = date.y * 12 + date.m;
+  for (let k = 0; k < CALENDAR_MAX; k++) {
+    if (r.signal.aborted) return { why: 'cancelled' };
+    await r.settle();
+    const v = await look(r.port, r.page, r.instruction);
+    // The month on show: the one "Month YYYY" heading or text line.
+    const shown = new Set<number>();
+    for (const n of v.nodes) {
+      if (n.id && n.role !== 'heading') continue;
+      const m = /\b([A-Za-z]{3,9})\.?\s+(\d{4})\b/.exec(n.name);
+      if (m && monthOf(m[1]) >= 0 && n.name.length <= 40) shown.add(Number(m[2]) * 12 + monthOf(m[1]));
+    }
+    if (shown.size !== 1) return { why: shown.size ? 'the calendar shows several months' : 'no calendar with a month heading opened' };
+    const at = [...shown][0];
+    if (at === wantIndex) {
+      // A day is named by its number, or by its whole date ("June 14, 2024", as many calendars label them).
+      const isDay = (n: OutlineNode): boolean => {
+        if (n.name.trim() === String(date.d)) return true;
+        const p = parseDate(n.name.replace(/^[A-Za-z]+,\s+/, ''));
+        return !!p && p.y === date.y && p.m === date.m && p.d === date.d;
+      };
+      const days = v.nodes.filter((n) => n.id && ['link', 'button', 'clickable', 'cell', 'gridcell'].includes(n.role) && n.states.disabled !== true && isDay(n));
+      if (days.length !== 1) return { why: `the calendar shows ${days.length || 'no'} days numbered ${date.d}` };
+      if (!(await actOnNode(r, days[0], 'click', [], `click ${date.d}`, reasoning, v.url))) return { why: 'the day went away' };
+      await r.settle();
+      const after = await look(r.port, r.page, r.instruction);
+      const now = after.nodes.find((n) => n.role === field.role && n.name === field.name);
+      return now && typeof now.states.value === 'string' && now.states.value ? {} : { why: 'the date field is still empty after clicking the day' };
+    }
+    const forward = at < wantIndex;
+    const turn = v.nodes.filter((n) => n.id && ['button', 'link', 'clickable'].includes(n.role) && (forward ? /^(?:next(?: month)?|›|»|>|→|▶|⟩)$/i : /^(?:prev(?:ious)?(?: month)?|‹|«|<|←|◀|⟨)$/i).test(n.name.trim()));
+    if (turn.length !== 1) return { why: `the calendar has ${turn.length || 'no'} ${forward ? 'next' : 'previous'} month controls` };
+    if (!(await actOnNode(r, turn[0], 'click', [], `click ${quote(turn[0].name)}`, `${reasoning}: turn to ${forward ? 'the next' : 'the previous'} month`, v.url))) return { why: 'the calendar went away' };
+  }
+  return { why: `the date is more than ${CALENDAR_MAX} months away` };
 }
 
 /** The most step-button presses a spinner is given to reach a value. */

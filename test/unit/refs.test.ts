@@ -88,3 +88,14 @@ describe('values named by their label in a sentence, a table or a card', () => {
     expect(() => resolveReference("Ana Diaz's employee ID", staff)).toThrow(/no "employee ID" for "Ana Diaz"/);
   });
 });
+
+describe('parseDate', () => {
+  it('reads dates as people write them, and nothing else', async () => {
+    const { parseDate } = await import('../../src/models/local/refs');
+    expect(parseDate('06/14/2024')).toEqual({ y: 2024, m: 5, d: 14 });
+    expect(parseDate('2024-06-14')).toEqual({ y: 2024, m: 5, d: 14 });
+    expect(parseDate('July 3, 2024')).toEqual({ y: 2024, m: 6, d: 3 });
+    expect(parseDate('3rd of Jul 2024')).toEqual({ y: 2024, m: 6, d: 3 });
+    for (const bad of ['06/31/2024', 'Smarch 3, 2024', '14', 'June 2024']) expect(parseDate(bad), bad).toBeNull();
+  });
+});

@@ -142,7 +142,7 @@ function protect(s: string): { text: string; quotes: string[] } {
       quotes.push(a ?? b ?? c ?? d ?? '');
       return `\u0000${quotes.length - 1}\u0000`;
     })
-    .replace(/\([^()\u0000]{0,40}\)|\[[^[\]\u0000]{0,40}\]|(?<![\w.])[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w,])/g, (m) => {
+    .replace(/\([^()\u0000]{0,40}\)|\[[^[\]\u0000]{0,40}\]|(?<![\w.])[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w,])|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,\s*\d{4}\b/gi, (m) => {
       quotes.push(m);
       return `\u0001${quotes.length - 1}\u0001`;
     });
@@ -664,6 +664,13 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       const mail = itemSteps(clause, quotes);
       if (mail) {
         mail.forEach(push);
+        return;
+      }
+      // "Pick July 3, 2024 in the calendar": the date, into the date field (its calendar when it takes no typing).
+      const cal = /^(?:pick|select|choose|click|set)\s+(?:the\s+)?(?:date\s+)?(.+?)\s+(?:in|on|from|with)\s+(?:the\s+)?(?:calendar|date ?picker|picker)$/i.exec(clause);
+      if (cal) {
+        const v = quoteValue(bare(cal[1], quotes));
+        push({ say: `enter ${v} into the date field`, or: [`enter ${v} into the text field`] });
         return;
       }
       // A search by several criteria ("comedies by Nolan released in 2004"): the form's fields, when the page has them.

@@ -264,3 +264,26 @@ export function evaluate(expr: string): number | null {
   if (v === null || i !== src.length || !Number.isFinite(v)) return null;
   return Math.round(v * 1e9) / 1e9;
 }
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+
+/** The month (0-11) a word names ("Jul", "July"), or -1. */
+export function monthOf(word: string): number {
+  const w = word.toLowerCase().replace(/\.$/, '');
+  return w.length >= 3 ? MONTHS.findIndex((m) => m.startsWith(w)) : -1;
+}
+
+/** A calendar date as people write it: 06/14/2024, 2024-06-14, July 3, 2024, 3 July 2024; null otherwise. */
+export function parseDate(s: string): { y: number; m: number; d: number } | null {
+  const t = s.trim();
+  let m: RegExpExecArray | null;
+  let out: { y: number; m: number; d: number } | null = null;
+  if ((m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(t))) out = { y: Number(m[3]), m: Number(m[1]) - 1, d: Number(m[2]) };
+  else if ((m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t))) out = { y: Number(m[1]), m: Number(m[2]) - 1, d: Number(m[3]) };
+  else if ((m = /^([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})$/.exec(t)) && monthOf(m[1]) >= 0) out = { y: Number(m[3]), m: monthOf(m[1]), d: Number(m[2]) };
+  else if ((m = /^(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([A-Za-z]{3,9})\.?,?\s+(\d{4})$/.exec(t)) && monthOf(m[2]) >= 0) out = { y: Number(m[3]), m: monthOf(m[2]), d: Number(m[1]) };
+  if (!out || out.m < 0 || out.m > 11 || out.d < 1 || out.d > 31) return null;
+  // No 31st of June.
+  const check = new Date(out.y, out.m, out.d);
+  return check.getMonth() === out.m ? out : null;
+}
