@@ -80,6 +80,9 @@ function isInside(n: OutlineNode, box: OutlineNode): boolean {
   return false;
 }
 
+/** A line that tells the reader what to do. */
+const DIRECTION = /^(?:please\s+)?(?:read|type|enter|copy|click|press|fill|select|write|reproduce|repeat|submit|choose|use|find|answer|solve|drag|check)\b/i;
+
 function ordinalOf(w: string): number | null {
   const m = /^(\d{1,3})(?:st|nd|rd|th)?$/i.exec(w);
   if (m) return Number(m[1]) || null;
@@ -92,6 +95,8 @@ function textBlocks(nodes: OutlineNode[], instruction: string): OutlineNode[] {
     if (!TEXTY.has(n.role) || !n.name.trim()) return false;
     // Text inside a button or link is its name, not content.
     for (let p = n.parent; p; p = p.parent) if (p.id && ['button', 'link', 'option', 'menuitem', 'tab', 'clickable'].includes(p.role)) return false;
+    // Site furniture (a banner, a menu, a footer) is not the content an instruction points at.
+    for (let p = n.parent; p; p = p.parent) if (['banner', 'navigation', 'contentinfo'].includes(p.role)) return false;
     return !(instruction && similarity(n.name, instruction) > 0.8);
   });
 }
@@ -109,8 +114,9 @@ function sourceText(phrase: string, nodes: OutlineNode[], instruction: string): 
   const echo = nodes.find((n) => TEXTY.has(n.role) && instruction && similarity(n.name, instruction) > 0.8);
   const after = echo ? blocks.filter((b) => b.index > echo.index) : [];
   const pool = /\bbelow\b|\bfollowing\b/.test(p) && after.length ? after : blocks;
-  // A paragraph is one block of text; short labels beside fields are not paragraphs.
-  const long = pool.filter((b) => b.name.trim().split(/\s+/).length >= 2);
+  // A paragraph is one block of text; short labels beside fields are not paragraphs, and the
+  // page's own directions ("Read the line, then reproduce it") are not what they point at.
+  const long = pool.filter((b) => b.name.trim().split(/\s+/).length >= 2 && !DIRECTION.test(b.name.trim()));
   const pick = long.length === 1 ? long : pool.length === 1 ? pool : [];
   if (pick.length !== 1) throw new Refusal(`it reads a value from ${phrase}, and the page has ${pool.length || 'no'} blocks of text it could mean`);
   return pick[0].name.trim();
