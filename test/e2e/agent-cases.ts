@@ -18,6 +18,7 @@
  * import it.
  */
 import type { Deckhand, Page } from '../../src/index';
+import { runAgent } from './corpus';
 
 export type AgentFamily =
   | 'fill-and-submit'
@@ -446,15 +447,6 @@ function submitsMismatch(want: Submission[], got: Submission[]): string | null {
   return null;
 }
 
-function stepLines(actions: unknown): string[] {
-  if (!Array.isArray(actions)) return [];
-  return actions.map((a: { type?: string; instruction?: string; action?: Record<string, unknown>; result?: string; reasoning?: string }) => {
-    const args = a.action && typeof a.action === 'object' ? (a.action.instruction ?? a.action.url ?? a.action.answer ?? '') : '';
-    const what = String(args || a.instruction || '').slice(0, 140);
-    const out = String(a.result ?? a.reasoning ?? '').replace(/\s+/g, ' ').slice(0, 200);
-    return `${a.type ?? '?'}${what ? ` "${what}"` : ''}${out ? ` → ${out}` : ''}`;
-  });
-}
 
 /** Opens the case's page, runs the agent on the task, and judges what the page recorded. */
 export async function judgeAgent(dh: Deckhand, page: Page, origin: string, c: AgentCase): Promise<AgentVerdict> {
@@ -466,18 +458,7 @@ export async function judgeAgent(dh: Deckhand, page: Page, origin: string, c: Ag
   });
   if (!ready) throw new Error(`${c.page}: the page's recorder did not load`);
 
-  let success: boolean;
-  let message: string;
-  let steps: string[] = [];
-  try {
-    const r = await dh.agent({}).execute(c.say);
-    success = r.success === true;
-    message = r.message;
-    steps = stepLines(r.actions);
-  } catch (e) {
-    success = false;
-    message = `error: ${(e as Error).message}`;
-  }
+  const { success, message, steps } = await runAgent(dh, c.say);
 
   const rec: PageRecord | null = await page
     .evaluate(() => {

@@ -57,3 +57,25 @@ export function tally<R extends { outcome: Outcome }>(heading: string, overall: 
   lines.push(`${overall}: ${count('correct')}/${total} correct (${((100 * count('correct')) / total).toFixed(1)}%), ${count('refused')} refused, ${count('wrong')} wrong`);
   return { lines, count };
 }
+
+/** A run's steps, one line each: the tool, its instruction or arguments, and what it returned. */
+export function stepLines(actions: unknown): string[] {
+  if (!Array.isArray(actions)) return [];
+  return actions.map((a: { type?: string; instruction?: string; action?: Record<string, unknown>; result?: string; reasoning?: string }) => {
+    const args = a.action && typeof a.action === 'object' ? (a.action.instruction ?? a.action.url ?? a.action.answer ?? '') : '';
+    const what = String(args || a.instruction || '').slice(0, 140);
+    const out = String(a.result ?? a.reasoning ?? '').replace(/\s+/g, ' ').slice(0, 200);
+    return `${a.type ?? '?'}${what ? ` "${what}"` : ''}${out ? ` → ${out}` : ''}`;
+  });
+}
+
+/** The agent on one instruction: whether it reported success, its message and its steps (an error is a failure with the error as message). */
+export async function runAgent(dh: Deckhand, say: string): Promise<{ success: boolean; message: string; steps: string[] }> {
+  try {
+    const r = await dh.agent({}).execute(say);
+    return { success: r.success === true, message: r.message, steps: stepLines(r.actions) };
+  } catch (e) {
+    return { success: false, message: `error: ${(e as Error).message}`, steps: [] };
+  }
+}
+

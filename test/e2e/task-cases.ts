@@ -34,6 +34,7 @@
  * This module holds no test of its own, so other suites can import it.
  */
 import type { Deckhand, Page } from '../../src/index';
+import { runAgent } from './corpus';
 
 export type TaskFamily =
   | 'description-as-value'
@@ -543,15 +544,6 @@ export function outcomeOf(e: TaskCheck, success: boolean, found: { contrary: str
   return success ? { outcome: 'correct', why: 'done as asked' } : { outcome: 'refused', why: 'the task was carried out, yet the run reported failure' };
 }
 
-function stepLines(actions: unknown): string[] {
-  if (!Array.isArray(actions)) return [];
-  return actions.map((a: { type?: string; instruction?: string; action?: Record<string, unknown>; result?: string; reasoning?: string }) => {
-    const args = a.action && typeof a.action === 'object' ? (a.action.instruction ?? a.action.url ?? a.action.answer ?? '') : '';
-    const what = String(args || a.instruction || '').slice(0, 140);
-    const out = String(a.result ?? a.reasoning ?? '').replace(/\s+/g, ' ').slice(0, 200);
-    return `${a.type ?? '?'}${what ? ` "${what}"` : ''}${out ? ` → ${out}` : ''}`;
-  });
-}
 
 /** What a case expects, in a few words, for the report. */
 export function describeCheck(e: TaskCheck): string {
@@ -574,18 +566,7 @@ export async function judgeTask(dh: Deckhand, page: Page, origin: string, c: Tas
   });
   if (!start.ready) throw new Error(`${c.page}: the page's recorder did not load`);
 
-  let success: boolean;
-  let message: string;
-  let steps: string[] = [];
-  try {
-    const r = await dh.agent({}).execute(c.say);
-    success = r.success === true;
-    message = r.message;
-    steps = stepLines(r.actions);
-  } catch (e) {
-    success = false;
-    message = `error: ${(e as Error).message}`;
-  }
+  const { success, message, steps } = await runAgent(dh, c.say);
 
   const rec: PageRecord | null = await page
     .evaluate(() => {
