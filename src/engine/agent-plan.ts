@@ -449,7 +449,8 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     // submenu: hovered (as menus that open on hover need), clicked only if that shows nothing.
     let opensNow = !!planned.opens;
     const next = plan[i + 1];
-    if (!opensNow && next && g.pick.method === 'click' && g.pick.node && menuLike(g.pick.node) && !next.wait && 'why' in ground(primary(next), view.nodes, r.clock)) {
+    const plainNext = !!next && !next.wait && !next.each && !next.drag && next.openItem === undefined && next.searchForm === undefined && !next.when && !next.ref && !next.expand;
+    if (!opensNow && plainNext && g.pick.method === 'click' && g.pick.node && menuLike(g.pick.node) && 'why' in ground(primary(next!), view.nodes, r.clock)) {
       opensNow = true;
       g = { say: `hover over ${quoteValue(g.pick.node.name || g.pick.node.role)}`, pick: { ...g.pick, method: 'hover' } };
     }

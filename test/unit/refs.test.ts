@@ -99,3 +99,12 @@ describe('parseDate', () => {
     for (const bad of ['06/31/2024', 'Smarch 3, 2024', '14', 'June 2024']) expect(parseDate(bad), bad).toBeNull();
   });
 });
+
+describe('numberOf with money', () => {
+  it('takes an amount shown on its own, never one a label claims for something else', () => {
+    const ticker = buildOutline([text(0, 'VOP Vopak Holdings'), text(0, '$57.80 -0.70 today'), el(0, 'button', 'Buy', 'e1')]);
+    expect(numberOf('price', ticker, true)).toEqual({ value: 57.8, shown: '$57.80' });
+    const account = buildOutline([text(0, 'Balance: $20.00'), el(0, 'button', 'Buy', 'e1')]);
+    expect(numberOf('price', account, true)).toBeNull();
+  });
+});

@@ -210,6 +210,9 @@ export function numberOf(subject: string, nodes: OutlineNode[], currency = false
     // A threshold in money ("under $50") and one amount of money on the page (a ticker's "$53.24"): that amount.
     for (const n of nodes) {
       if (n.id || !TEXTY.has(n.role)) continue;
+      // Only an amount shown on its own (a ticker's price), not one a label claims ("Balance: $20").
+      const at = n.name.search(/[$€£]\s?\d|\d[\d,]*(?:\.\d+)?\s?(?:[$€£]|dollars?|euros?)/i);
+      if (at < 0 || /\p{L}/u.test(n.name.slice(0, at))) continue;
       for (const a of n.name.match(/[$€£]\s?\d[\d,]*(?:\.\d+)?|\d[\d,]*(?:\.\d+)?\s?(?:[$€£]|dollars?|euros?)/gi) ?? []) {
         const v = Number(a.replace(/[^\d.]/g, ''));
         if (Number.isFinite(v)) found.set(v, a);
