@@ -127,9 +127,10 @@ function pageFacts(nodes: OutlineNode[]): { fields: string[]; names: string[] } 
  * Controls that reveal hidden content: tabs not selected and collapsed disclosures first, in
  * page order, then headings that take clicks (accordions built without ARIA).
  */
-function revealers(nodes: OutlineNode[], tried: Set<string>): OutlineNode[] {
+function revealers(nodes: OutlineNode[], tried: Set<string>, looseToo = true): OutlineNode[] {
   const fresh = (n: OutlineNode) => !!n.id && n.states.disabled !== true && !tried.has(`${n.role}|${n.name}`);
   const marked = nodes.filter((n) => fresh(n) && ((n.role === 'tab' && n.states.selected !== true) || (n.states.collapsed === true && !TEXT_ROLES.has(n.role) && n.role !== 'listbox')));
+  if (!looseToo) return marked;
   // Accordions built without ARIA: headings that take clicks, and controls named like a section or "more".
   const loose = nodes.filter((n) => fresh(n) && !marked.includes(n) && ((n.role === 'heading' && n.states.clickable === true) || (LOOSE_ROLES.has(n.role) && SECTION_NAME.test(n.name) && !menuLike(n))));
   return [...marked, ...loose];
@@ -238,7 +239,8 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       r.clock.ms += performance.now() - t0;
       // One item whose control shows only once it is open: opening it is the way there.
       const opens = planned.each?.one && typeof set === 'string' && typeof itemToOpen(planned.each.by!, view.nodes) !== 'string';
-      if (typeof set === 'string' && !opens) return { success: false, message: `${describeStep(i, plan.length, quote(planned.say))} is beyond the built-in model on this page (${set}); nothing was done. Plan: ${listing}` };
+      const leaves = Array.isArray(set) ? leavingLinks(set, view.url) : null;
+      if ((typeof set === 'string' && !opens) || leaves) return { success: false, message: `${describeStep(i, plan.length, quote(planned.say))} is beyond the built-in model on this page (${leaves ?? set}); nothing was done. Plan: ${listing}` };
       mayChange = true;
       continue;
     }
@@ -357,6 +359,8 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
         set = controls.length === 1 ? controls : `the open item shows ${controls.length || 'no'} ${quote(planned.each.verb!)} controls`;
       }
       if (typeof set === 'string') return stop(i, set);
+      const leaves = leavingLinks(set, view.url);
+      if (leaves) return stop(i, leaves);
       const names: string[] = [];
       for (const [k, n] of set.entries()) {
         if (r.signal.aborted) return { success: false, message: `cancelled after ${done.length} of ${plan.length} steps` };
@@ -417,7 +421,9 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
         g = ground(primary(s), view.nodes, r.clock);
       }
     }
-    if ('why' in g && (s.search || revealers(view.nodes, new Set()).length)) g = await reveal(r, primary(s), () => view, (v) => (view = v));
+    // Only sections and tabs that say they are folded are opened unasked; guessing at "More" or a
+    // header that takes clicks is for a step the instruction said to look for.
+    if ('why' in g && (s.search || revealers(view.nodes, new Set(), false).length)) g = await reveal(r, primary(s), () => view, (v) => (view = v), !!s.search);
     if ('why' in g && s.or?.length) {
       const alt = ground(s, view.nodes, r.clock);
       if (!('why' in alt)) g = alt;
@@ -514,11 +520,11 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
  * Open tabs and collapsed sections one at a time until `step` grounds; each click is a step of
  * the run. Gives up after 12 reveals.
  */
-async function reveal(r: Run, step: PlanStep, current: () => Awaited<ReturnType<typeof look>>, set: (v: Awaited<ReturnType<typeof look>>) => void): Promise<ReturnType<typeof ground>> {
+async function reveal(r: Run, step: PlanStep, current: () => Awaited<ReturnType<typeof look>>, set: (v: Awaited<ReturnType<typeof look>>) => void, looseToo = true): Promise<ReturnType<typeof ground>> {
   const tried = new Set<string>();
   let last = ground(step, current().nodes, r.clock);
   for (let k = 0; k < 12 && 'why' in last; k++) {
-    const next = revealers(current().nodes, tried)[0];
+    const next = revealers(current().nodes, tried, looseToo)[0];
     if (!next) break;
     tried.add(`${next.role}|${next.name}`);
     if (!(await actOnNode(r, next, 'click', [], `click ${quote(next.name || next.role)}`, `looking for ${quote(step.say)}: open ${next.role} ${quote(next.name)}`, current().url))) break;
@@ -734,6 +740,31 @@ function itemToOpen(by: string, nodes: OutlineNode[]): OutlineNode | string {
   if (item.id && (item.role === 'clickable' || item.role === 'link' || item.states.clickable === true)) return item;
   const links = nodes.filter((n) => n.id && n.role === 'link' && isInside(n, item));
   return links.length === 1 ? links[0] : `the item by ${quote(by)} has no single control that opens it`;
+}
+
+/**
+ * Why clicking several links in turn cannot work: one that goes to another page takes the rest
+ * away with it. Null when they all stay on this page (a "#" link, a script's link).
+ */
+function leavingLinks(set: OutlineNode[], url: string): string | null {
+  if (set.length < 2) return null;
+  let here: URL;
+  try {
+    here = new URL(url);
+  } catch {
+    return null;
+  }
+  for (const n of set) {
+    const href = typeof n.states.href === 'string' ? n.states.href : '';
+    if (n.role !== 'link' || !href || href.startsWith('#') || /^javascript:/i.test(href)) continue;
+    try {
+      const to = new URL(href, here);
+      if (to.origin !== here.origin || to.pathname !== here.pathname || to.search !== here.search) return `${quote(n.name)} leads to another page, which would take the other ${set.length - 1} away`;
+    } catch {
+      /* an unreadable href stays on the page as far as anyone knows */
+    }
+  }
+  return null;
 }
 
 /** Whether a control is called `verb`: its name, what its glyph means, or the words on its face. */

@@ -125,6 +125,8 @@ const SH = 'shapes.html';
 const FL = 'flights.html';
 const NU = 'number-tiles.html';
 const PB = 'pet-blog.html';
+/** The same posts as links to other pages: clicking one takes the rest away. */
+const PN = 'pet-news.html';
 const FT = 'focus-text.html';
 const FI = 'focus-inputs.html';
 const WB = 'word-buttons.html';
@@ -303,6 +305,8 @@ const table: Record<TaskFamily, Row[]> = {
     [PB, 'Click all the links that mention cats', anyOrder('knead', 'windows', 'plants')],
     [PB, 'Click every link about dogs', anyOrder('sit', 'parks')],
     [PB, 'Open all the links that mention birds.', anyOrder('cage')],
+    [PN, 'Click all the links that mention cats', REFUSE],
+    [PN, 'Open every link about dogs', REFUSE],
   ],
   // Focus alone, recorded by focus events (which a background tab must still receive).
   focus: [
