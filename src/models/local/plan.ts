@@ -909,6 +909,11 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   // Every clause is a step: what was copied or worked out and never entered is a dropped step.
   if (copied !== null) throw new Refusal(`it reads ${JSON.stringify(copied)} and never says where it goes`);
   if (cond && steps.length) {
+    const first = steps[0];
+    // A condition holds a plain step (a click, a value typed); sets, drags, searches and pauses are not held.
+    if (first.each || first.drag || first.searchForm !== undefined || first.openItem !== undefined || first.expand || first.wait !== undefined) {
+      throw new Refusal('its condition holds a step of a kind the built-in agent does not wait for');
+    }
     if (cond.otherwise !== undefined) {
       // One step each way: "press Yes ... otherwise No" (a bare name takes the first branch's verb).
       if (steps.length !== 1) throw new Refusal('each side of its condition must be one step');
