@@ -12,9 +12,10 @@ import type { OutlineLine } from '../protocol/model';
 import type { Action } from '../protocol/schemas';
 import { clip, quote } from '../protocol/text';
 import { choose, parseIntent, Refusal, type Pick } from '../models/local/act';
-import { buildOutline, optionsOf, type OutlineNode } from '../models/local/outline';
+import { buildOutline, isInside, optionsOf, type OutlineNode } from '../models/local/outline';
 import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type Each, type PlanStep } from '../models/local/plan';
-import { applyTransform, monthOf, numberOf, parseDate, resolveReference } from '../models/local/refs';
+import { monthOf } from '../models/local/input-values';
+import { applyTransform, numberOf, parseDate, resolveReference } from '../models/local/refs';
 import { coverage, exactMatch, glyphWords, normalize } from '../models/local/text';
 import type { BrowserPort } from './ports';
 import { captureSnapshot, selectorsForIds } from './snapshot';
@@ -713,15 +714,12 @@ function eachTargets(each: Each, nodes: OutlineNode[]): OutlineNode[] | string {
     return hits.filter((n) => !(n.role === 'checkbox' && n.states.checked === true));
   }
   if (each.by && each.verb) {
-    const own = (box: OutlineNode) => [box.name, ...box.children.filter((c) => !c.id).map((c) => c.name)].join(' ');
-    const items = nodes.filter((n) => ITEMS.has(n.role) && coverage(each.by!.replace(/^@/, ''), own(n).replace(/@/g, ' ')) >= 0.99);
-    // The innermost items only: a list that holds them all is not one of them.
-    const inner = items.filter((b) => !items.some((o) => o !== b && isInside(o, b)));
+    const inner = itemsBy(each.by, nodes, (n) => ITEMS.has(n.role));
     if (!inner.length) return `no post, message or item on the page is by ${quote(each.by)}`;
     const out: OutlineNode[] = [];
     for (const item of inner) {
       const controls = nodes.filter((n) => n.id && isInside(n, item) && ['button', 'clickable', 'link', 'menuitem'].includes(n.role) && named(n, each.verb!));
-      if (controls.length !== 1) return `the item by ${quote(each.by)} ${quote(clip(own(item), 40))} has ${controls.length || 'no'} ${quote(each.verb)} control${controls.length === 1 ? '' : 's'}`;
+      if (controls.length !== 1) return `the item by ${quote(each.by)} ${quote(clip(ownText(item), 40))} has ${controls.length || 'no'} ${quote(each.verb)} control${controls.length === 1 ? '' : 's'}`;
       out.push(controls[0]);
     }
     if (each.one && out.length !== 1) return `${out.length} items are by ${quote(each.by)}`;
@@ -730,11 +728,18 @@ function eachTargets(each: Each, nodes: OutlineNode[]): OutlineNode[] | string {
   return 'it names no set of targets';
 }
 
+/** An item's own words: its name and its text lines, not its controls'. */
+const ownText = (box: OutlineNode): string => [box.name, ...box.children.filter((c) => !c.id).map((c) => c.name)].join(' ');
+
+/** The innermost items (of the kinds `kind` admits) whose own words name `by` ("Kim", "@jane"); a list that holds them all is not one. */
+function itemsBy(by: string, nodes: OutlineNode[], kind: (n: OutlineNode) => boolean): OutlineNode[] {
+  const items = nodes.filter((n) => kind(n) && coverage(by.replace(/^@/, ''), ownText(n).replace(/@/g, ' ')) >= 0.99);
+  return items.filter((b) => !items.some((o) => o !== b && isInside(o, b)));
+}
+
 /** What opens the one item (message, post, row) by or about `by`: the item when it takes clicks, else its one link. */
 function itemToOpen(by: string, nodes: OutlineNode[]): OutlineNode | string {
-  const own = (box: OutlineNode) => [box.name, ...box.children.filter((c) => !c.id).map((c) => c.name)].join(' ');
-  const items = nodes.filter((n) => (ITEMS.has(n.role) || n.role === 'clickable' || n.role === 'link') && coverage(by.replace(/^@/, ''), own(n).replace(/@/g, ' ')) >= 0.99);
-  const inner = items.filter((b) => !items.some((o) => o !== b && isInside(o, b)));
+  const inner = itemsBy(by, nodes, (n) => ITEMS.has(n.role) || n.role === 'clickable' || n.role === 'link');
   if (inner.length !== 1) return `${inner.length || 'no'} items on the page are by ${quote(by)}`;
   const item = inner[0];
   if (item.id && (item.role === 'clickable' || item.role === 'link' || item.states.clickable === true)) return item;
@@ -773,10 +778,6 @@ function named(n: OutlineNode, verb: string): boolean {
   return n.children.some((c) => !c.id && c.role === 'text' && exactMatch(c.name, verb));
 }
 
-function isInside(n: OutlineNode, box: OutlineNode): boolean {
-  for (let p = n.parent; p; p = p.parent) if (p === box) return true;
-  return false;
-}
 
 /** The most month pages a calendar is turned to reach a date. */
 const CALENDAR_MAX = 36;
@@ -798,7 +799,7 @@ async function pickDate(r: Run, field: OutlineNode, date: { y: number; m: number
     for (const n of v.nodes) {
       if (n.id && n.role !== 'heading') continue;
       const m = /\b([A-Za-z]{3,9})\.?\s+(\d{4})\b/.exec(n.name);
-      if (m && monthOf(m[1]) >= 0 && n.name.length <= 40) shown.add(Number(m[2]) * 12 + monthOf(m[1]));
+      if (m && monthOf(m[1]) && n.name.length <= 40) shown.add(Number(m[2]) * 12 + monthOf(m[1]) - 1);
     }
     if (shown.size !== 1) return { why: shown.size ? 'the calendar shows several months' : 'no calendar with a month heading opened' };
     const at = [...shown][0];

@@ -4,7 +4,7 @@
  * reading check state, and scrolling.
  */
 import { normalizeSpace } from './dom';
-import { valueForInput } from './input-values';
+import { valueForInput } from '../models/local/input-values';
 import type { OpResult } from '../protocol/content-messages';
 
 const TEXT_TYPES = new Set(['', 'text', 'search', 'url', 'tel', 'password', 'email', 'number']);

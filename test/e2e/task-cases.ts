@@ -126,7 +126,7 @@ const FL = 'flights.html';
 const NU = 'number-tiles.html';
 const PB = 'pet-blog.html';
 /** The same posts as links to other pages: clicking one takes the rest away. */
-const PN = 'pet-news.html';
+const PN = 'pet-blog.html?links=pages';
 const FT = 'focus-text.html';
 const FI = 'focus-inputs.html';
 const WB = 'word-buttons.html';

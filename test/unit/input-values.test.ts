@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isoDate, isoTime, valueForInput } from '../../src/snapshot/input-values';
+import { isoDate, isoTime, valueForInput } from '../../src/models/local/input-values';
 
 describe('values as people write them, for date and time inputs', () => {
   it('reads dates month first when slashed, and by month name', () => {

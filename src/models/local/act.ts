@@ -4,7 +4,7 @@
  * Candidates are scored against the outline; too little confidence is a refusal.
  */
 import { clip, quote } from '../../protocol/text';
-import { optionsOf, textOf, type OutlineNode } from './outline';
+import { isInside, optionsOf, textOf, type OutlineNode } from './outline';
 import { canonical, coverage, exactMatch, glyphWords, isReference, normalize, similarity, SOFT_NOUNS, words } from './text';
 
 export type Method =
@@ -646,10 +646,6 @@ function sectionHeading(node: OutlineNode): OutlineNode | null {
   return null;
 }
 
-function isAncestor(a: OutlineNode, n: OutlineNode): boolean {
-  for (let p = n.parent; p; p = p.parent) if (p === a) return true;
-  return false;
-}
 
 /**
  * The element an instruction means. Each reading of the words is tried; the most confident
@@ -816,7 +812,7 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
   scored = scored.map((c) => ({ ...c, s: (c.n.role === 'row' || c.n.role === 'listitem') && !exactMatch(c.n.name, intent.quoted ?? intent.target) && c.n.children.some((k) => k.id) ? c.s - 0.3 : c.s }));
   scored = scored.filter((c) => c.s > 0.3).sort((a, b) => b.s - a.s || a.n.index - b.n.index);
   // A heading or text inside a card that takes clicks is that card, not a rival to it.
-  scored = scored.filter((c) => !(PASSIVE.has(c.n.role) && c.n.states.clickable !== true && scored.some((o) => o !== c && o.s >= c.s - 0.05 && isAncestor(o.n, c.n))));
+  scored = scored.filter((c) => !(PASSIVE.has(c.n.role) && c.n.states.clickable !== true && scored.some((o) => o !== c && o.s >= c.s - 0.05 && isInside(c.n, o.n))));
   if (!scored.length) return null;
   if (intent.grid) return gridPick(intent, scored.map((c) => c.n));
   const top = scored[0].s;

@@ -62,3 +62,9 @@ export function textOf(n: OutlineNode, max = 400): string {
   n.children.forEach(walk);
   return parts.join(' ');
 }
+
+/** Whether `n` sits somewhere inside `box`. */
+export function isInside(n: OutlineNode, box: OutlineNode): boolean {
+  for (let p = n.parent; p; p = p.parent) if (p === box) return true;
+  return false;
+}

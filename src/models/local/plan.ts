@@ -512,6 +512,16 @@ function dragOf(clause: string, quotes: string[]): PlanStep['drag'] | null {
   return { target: m[1], dx, dy };
 }
 
+const COUNT_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, five: 5, ten: 10 };
+
+/** "wait 2 seconds", "after a second": a pause step; longer than the agent waits is a refusal, never a shorter wait. */
+function pauseStep(count: string, unit: string): PlanStep {
+  const n = Number(count) || COUNT_WORDS[count.toLowerCase()] || 1;
+  const ms = /^m(?:s|illi)/i.test(unit) ? n : /^min/i.test(unit) ? n * 60_000 : n * 1000;
+  if (ms > WAIT_MAX_MS) throw new Refusal(`it asks to wait ${count} ${unit}, longer than the built-in agent waits (${WAIT_MAX_MS / 1000} s)`);
+  return { say: `wait ${count} ${unit}`, wait: ms };
+}
+
 /** Words for numbers as a set of targets. */
 const NUMBER_NOUNS = '(?:numbers|digits|numbered\\s+(?:buttons|tiles|boxes)|buttons|tiles|boxes|items|cards)';
 const CLICK_ALL = '(?:click|press|tap|select|choose|hit)(?:\\s+on)?';
@@ -692,18 +702,13 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       }
       wholeGoal(clause);
       // "stop the timer after about one second", "after a second click TWO": the pause, then the step.
-      let after = /^(.+?)\s+after\s+(?:about\s+|roughly\s+|around\s+)?(\d+(?:\.\d+)?|a|an|one|two|three|five|ten)\s+(seconds?|secs?|milliseconds?|ms)$/i.exec(clause);
-      let pre: string | null = null;
-      if (after) pre = `wait ${after[2]} ${after[3]}`;
-      else if ((after = /^after\s+(?:about\s+)?(\d+(?:\.\d+)?|a|an|one|two|three|five|ten)\s+(seconds?|secs?|milliseconds?|ms),?\s+(.+)$/i.exec(clause))) {
-        pre = `wait ${after[1]} ${after[2]}`;
-        after = [after[0], after[3]] as unknown as RegExpExecArray;
-      }
-      if (pre && after) {
-        const n = /(\d+(?:\.\d+)?|a|an|one|two|three|five|ten)\s+(\S+)$/.exec(pre)!;
-        const k = Number(n[1]) || { a: 1, an: 1, one: 1, two: 2, three: 3, five: 5, ten: 10 }[n[1].toLowerCase()] || 1;
-        push({ say: pre, wait: /^m(?:s|illi)/i.test(n[2]) ? k : k * 1000 });
-        clause = after[1].trim();
+      const A = '(\\d+(?:\\.\\d+)?|a|an|one|two|three|five|ten)\\s+(seconds?|secs?|milliseconds?|ms)';
+      const late = new RegExp(`^(.+?)\\s+after\\s+(?:(?:about|roughly|around)\\s+)?${A}$`, 'i').exec(clause);
+      const early = late ? null : new RegExp(`^after\\s+(?:about\\s+)?${A},?\\s+(.+)$`, 'i').exec(clause);
+      if (late || early) {
+        const [count, unit, rest] = late ? [late[2], late[3], late[1]] : [early![1], early![2], early![3]];
+        push(pauseStep(count, unit));
+        clause = rest.trim();
       }
       // "..., it is in the hidden section": a direction to look, not a step.
       if (/^(?:it(?:'s| is)|that(?:'s| is)|which is|they are)\s+(?:in|inside|under|behind)\s+(?:a|the|one of the)\s+(?:hidden|collapsed|closed|folded)\s+\w+$/i.test(clause)) {
@@ -724,10 +729,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       // "wait 1 second", "wait for 2 seconds": a pause between steps.
       let w = /^wait(?:\s+for)?\s+(?:about\s+)?(\d+(?:\.\d+)?|a|an|one|two|three|five|ten)\s*(seconds?|secs?|s|milliseconds?|ms|minutes?|mins?)$/i.exec(clause);
       if (w) {
-        const n = Number(w[1]) || { a: 1, an: 1, one: 1, two: 2, three: 3, five: 5, ten: 10 }[w[1].toLowerCase()] || 1;
-        const ms = /^m(?:s|illi)/i.test(w[2]) ? n : /^min/i.test(w[2]) ? n * 60_000 : n * 1000;
-        if (ms > WAIT_MAX_MS) throw new Refusal(`it asks to wait ${w[1]} ${w[2]}, longer than the built-in agent waits (${WAIT_MAX_MS / 1000} s)`);
-        push({ say: `wait ${w[1]} ${w[2]}`, wait: ms });
+        push(pauseStep(w[1], w[2]));
         return;
       }
       // "Solve the expression", "work out the sum": what the next step enters as "the answer".

@@ -6,7 +6,8 @@
  */
 import { Refusal } from './act';
 import { labelledValues } from './extract';
-import type { OutlineNode } from './outline';
+import { isInside, type OutlineNode } from './outline';
+import { isoDate } from './input-values';
 import { coverage, normalize, similarity } from './text';
 
 export { isReference } from './text';
@@ -75,10 +76,6 @@ function labelled(label: string, nodes: OutlineNode[]): string {
   throw new Refusal(values.length ? `${values.length} values on the page go by ${JSON.stringify(label)}` : `no value on the page goes by ${JSON.stringify(label)}`);
 }
 
-function isInside(n: OutlineNode, box: OutlineNode): boolean {
-  for (let p = n.parent; p; p = p.parent) if (p === box) return true;
-  return false;
-}
 
 /** A line that tells the reader what to do. */
 const DIRECTION = /^(?:please\s+)?(?:read|type|enter|copy|click|press|fill|select|write|reproduce|repeat|submit|choose|use|find|answer|solve|drag|check)\b/i;
@@ -274,25 +271,10 @@ export function evaluate(expr: string): number | null {
   return Math.round(v * 1e9) / 1e9;
 }
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-
-/** The month (0-11) a word names ("Jul", "July"), or -1. */
-export function monthOf(word: string): number {
-  const w = word.toLowerCase().replace(/\.$/, '');
-  return w.length >= 3 ? MONTHS.findIndex((m) => m.startsWith(w)) : -1;
-}
-
-/** A calendar date as people write it: 06/14/2024, 2024-06-14, July 3, 2024, 3 July 2024; null otherwise. */
+/** A calendar date as people write it (06/14/2024, 2024-06-14, July 3, 2024, 3rd of July 2024), month 0-11; null otherwise. */
 export function parseDate(s: string): { y: number; m: number; d: number } | null {
-  const t = s.trim();
-  let m: RegExpExecArray | null;
-  let out: { y: number; m: number; d: number } | null = null;
-  if ((m = /^(\d{1,2})\/(\d{1,2})\/(\d{4})$/.exec(t))) out = { y: Number(m[3]), m: Number(m[1]) - 1, d: Number(m[2]) };
-  else if ((m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(t))) out = { y: Number(m[1]), m: Number(m[2]) - 1, d: Number(m[3]) };
-  else if ((m = /^([A-Za-z]{3,9})\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})$/.exec(t)) && monthOf(m[1]) >= 0) out = { y: Number(m[3]), m: monthOf(m[1]), d: Number(m[2]) };
-  else if ((m = /^(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([A-Za-z]{3,9})\.?,?\s+(\d{4})$/.exec(t)) && monthOf(m[2]) >= 0) out = { y: Number(m[3]), m: monthOf(m[2]), d: Number(m[1]) };
-  if (!out || out.m < 0 || out.m > 11 || out.d < 1 || out.d > 31) return null;
-  // No 31st of June.
-  const check = new Date(out.y, out.m, out.d);
-  return check.getMonth() === out.m ? out : null;
+  const iso = isoDate(s.replace(/\bof\s+/i, ''));
+  if (!iso) return null;
+  const [y, m, d] = iso.split('-').map(Number);
+  return { y, m: m - 1, d };
 }

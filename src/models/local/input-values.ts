@@ -20,7 +20,8 @@ function year(s: string): number {
   return s.length <= 2 ? 2000 + n : n;
 }
 
-const monthOf = (s: string): number => MONTHS.indexOf(s.slice(0, 3).toLowerCase()) + 1;
+/** The month (1 to 12) a word names ("Jul", "July"), or 0. */
+export const monthOf = (s: string): number => MONTHS.indexOf(s.slice(0, 3).toLowerCase()) + 1;
 
 /** A calendar date from common spellings, as YYYY-MM-DD; null when it is not one. */
 export function isoDate(input: string): string | null {
