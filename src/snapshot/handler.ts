@@ -15,7 +15,7 @@ import { finalizer, walk } from './walker';
 import { describeElement, Visibility } from './visibility';
 import { computeAccessibleName, getRole } from 'dom-accessibility-api';
 import type { SnapNode } from './tree';
-import { controlsIn, keepTargets, msSinceMutation, recall, remember, reusableTargets, snapshotVersion, watchingShadowRoots } from './snapshot-cache';
+import { controlsIn, keepTargets, msSinceStructuralChange, recall, remember, reusableTargets, snapshotVersion, watchingShadowRoots } from './snapshot-cache';
 import type { LocatorSpec } from '../protocol/schemas';
 
 
@@ -182,27 +182,23 @@ function outline(el: Element | null): void {
 }
 
 
-/** Resolve once the document has loaded and the DOM has been quiet for `quietMs`, or false at the deadline. */
+/** How often the settle wait looks again; the quiet spell is measured from the change itself, so this only rounds it up. */
+const SETTLE_POLL_MS = 20;
+
+/**
+ * Resolve once the document has loaded and its structure has been quiet for `quietMs` (see
+ * snapshot-cache: text and inline-style changes do not hold a page), or false at the deadline.
+ */
 function settle(timeoutMs: number, quietMs: number): Promise<boolean> {
-  // The DOM's last change is kept from document start (snapshot-cache), so a settled page answers at once.
-  if (document.readyState === 'complete' && msSinceMutation() >= quietMs) return Promise.resolve(true);
+  const settled = () => document.readyState === 'complete' && msSinceStructuralChange() >= quietMs;
+  if (settled()) return Promise.resolve(true);
+  const deadline = performance.now() + timeoutMs;
   return new Promise((resolve) => {
-    let quietTimer: ReturnType<typeof setTimeout> | undefined;
-    const finish = (ok: boolean) => {
-      clearTimeout(quietTimer);
-      clearTimeout(deadline);
-      observer.disconnect();
-      document.removeEventListener('readystatechange', arm);
-      resolve(ok);
+    const look = () => {
+      if (settled()) resolve(true);
+      else if (performance.now() >= deadline) resolve(false);
+      else setTimeout(look, Math.min(SETTLE_POLL_MS, Math.max(1, quietMs - msSinceStructuralChange()), Math.max(1, deadline - performance.now())));
     };
-    const arm = () => {
-      clearTimeout(quietTimer);
-      if (document.readyState === 'complete') quietTimer = setTimeout(() => finish(true), quietMs);
-    };
-    const observer = new MutationObserver(arm);
-    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-    document.addEventListener('readystatechange', arm);
-    const deadline = setTimeout(() => finish(false), timeoutMs);
-    arm();
+    look();
   });
 }

@@ -21,18 +21,25 @@ let version = 0;
 /** Bumped only when elements are added or removed: what moves child-index paths. */
 let structure = 0;
 const bump = () => void version++;
-/** When the DOM last changed, kept from document start (the settle wait reads it too). */
-let lastMutation = performance.now();
+/**
+ * When the page's structure last changed, kept from document start, for the settle wait:
+ * elements added or removed, or an attribute other than `style` set. Text and inline styles
+ * are left out: clocks, counters, tickers and script-driven animations rewrite them many times
+ * a second, so a page showing one would never count as settled, while a page still rendering
+ * adds elements or flips classes and `hidden`.
+ */
+let lastStructural = performance.now();
 function note(records: MutationRecord[]): void {
   if (!records.length) return;
-  lastMutation = performance.now();
   version++;
+  let moved = false;
   for (const r of records) {
-    if (r.type === 'childList' && (hasElement(r.addedNodes) || hasElement(r.removedNodes))) {
-      structure++;
-      break;
-    }
+    if (r.type === 'childList' && (hasElement(r.addedNodes) || hasElement(r.removedNodes))) moved = true;
+    else if (r.type !== 'attributes' || r.attributeName === 'style') continue;
+    lastStructural = performance.now();
+    if (moved) break;
   }
+  if (moved) structure++;
 }
 const observer = new MutationObserver(note);
 function hasElement(nodes: NodeList): boolean {
@@ -53,8 +60,8 @@ for (const type of [
 for (const type of ['load', 'error', 'visibilitychange']) document.addEventListener(type, bump, { capture: true, passive: true });
 document.fonts?.addEventListener('loadingdone', bump);
 
-/** Milliseconds since the DOM last changed (the document, and the shadow roots snapshots entered). */
-export const msSinceMutation = (): number => performance.now() - lastMutation;
+/** Milliseconds since the page's structure last changed (the document, and the shadow roots snapshots entered). */
+export const msSinceStructuralChange = (): number => performance.now() - lastStructural;
 
 /** A shadow-root lookup that also watches every shadow root it finds for mutations. */
 export const watchingShadowRoots =

@@ -282,6 +282,30 @@ describe('the settle wait before a model reads the page', () => {
     expect(r.data.success).toBe(true);
     expect(await page.evaluate(() => (window as unknown as { __fetched?: boolean }).__fetched)).toBe(true);
   });
+
+  it('a page still adding elements is read once they stop; a ticking clock does not hold it', async () => {
+    const page = await h.open('/form.html');
+    // Rows arrive every 40 ms for 600 ms, then the button that the instruction names.
+    await page.evaluate(() => {
+      const clock = document.createElement('p');
+      document.body.append(clock);
+      setInterval(() => (clock.textContent = `It is ${new Date().toISOString()}`), 30);
+      let n = 0;
+      const t = setInterval(() => {
+        document.body.insertAdjacentHTML('beforeend', `<p>Row ${++n}</p>`);
+        if (n < 15) return;
+        clearInterval(t);
+        document.body.insertAdjacentHTML('beforeend', '<button type="button" onclick="window.__late = true">Show the late report</button>');
+      }, 40);
+    });
+    const r = await h.dh.act('click the Show the late report button');
+    expect(r.data.success).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { __late?: boolean }).__late)).toBe(true);
+    // The clock still ticks: were text changes part of the wait, this act would wait out the
+    // whole settle time (20 s) and then miss its own 5 s deadline.
+    const clocked = await h.dh.act('click the Show the late report button', { domSettleTimeoutMs: 20_000, timeout: 5000 });
+    expect(clocked.data.success).toBe(true);
+  });
 });
 
 describe('bad input leaves the page unchanged', () => {
