@@ -213,22 +213,13 @@ func LaunchLocalBrowser(ctx context.Context, opts *LaunchOptions) (*Browser, err
 		"--user-data-dir=" + userDataDir,
 		"--disable-extensions-except=" + ext,
 		"--load-extension=" + ext,
-		"--no-sandbox",
-		"--disable-gpu",
-		"--disable-background-networking",
-		"--disable-component-update",
-		"--disable-sync",
-		"--no-first-run",
-		"--no-default-browser-check",
-		"--silent-debugger-extension-api",
-		"--disable-features=Translate,MediaRouter,OptimizationHints",
-		fmt.Sprintf("--window-size=%d,%d", w, h),
 	}
+	argv = append(argv, chromiumFlags...)
+	argv = append(argv, fmt.Sprintf("--window-size=%d,%d", w, h))
 	if !o.Headful {
 		argv = append(argv, "--headless")
 	}
 	argv = append(argv, o.Args...)
-	argv = append(argv, "about:blank")
 	// Chromium reads CDP from its fd 3 and writes to its fd 4.
 	toChromeR, toChromeW, err := os.Pipe()
 	if err != nil {
@@ -277,6 +268,12 @@ func LaunchLocalBrowser(ctx context.Context, opts *LaunchOptions) (*Browser, err
 		}
 	}()
 	link, err := openLink(lctx, conn, extID, timeout)
+	if err == nil {
+		// Chromium starts with no window; the first tab opens once the worker is up (a tab's
+		// renderer starting beside it slows the worker down). Should it fail, the engine opens
+		// one on the first call.
+		_ = conn.send(lctx, "Target.createTarget", map[string]any{"url": "about:blank"}, "", nil)
+	}
 	if err != nil {
 		conn.close()
 		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)

@@ -23,12 +23,18 @@ func TestTypesMatchTheJSONSchema(t *testing.T) {
 			Properties map[string]json.RawMessage `json:"properties"`
 			Enum       []string                   `json:"enum"`
 		} `json:"definitions"`
+		X struct {
+			ChromiumFlags []string `json:"chromiumFlags"`
+		} `json:"x-deckhand"`
 	}
 	if err := json.Unmarshal(raw, &s); err != nil {
 		t.Fatal(err)
 	}
 	if !reflect.DeepEqual(ErrorCodes, s.Definitions["ErrorCode"].Enum) {
 		t.Errorf("ErrorCodes differ from the schema: run go generate")
+	}
+	if !reflect.DeepEqual(chromiumFlags, s.X.ChromiumFlags) {
+		t.Errorf("chromiumFlags differ from the schema's x-deckhand.chromiumFlags: run go generate")
 	}
 	status := []string{string(CacheHit), string(CacheMiss), string(CacheDisabled)}
 	if !reflect.DeepEqual(status, s.Definitions["CacheStatus"].Enum) {

@@ -25,6 +25,7 @@ import { BridgeFrameSchema, BridgeStatusSchema, PanelMethods, QaRecordingSchema,
 import { RpcErrorSchema, RpcMessageSchema, RpcRequestSchema, RpcResultSchema } from '../src/protocol/rpc';
 import * as s from '../src/protocol/schemas';
 import { AllowSchemesSchema } from '../src/protocol/url-policy';
+import { CHROMIUM_FLAGS } from '../src/protocol/launch';
 
 export const SCHEMA_FILE = 'schema/deckhand.schema.json';
 /** Draft-07: the newest dialect zod-to-json-schema writes correctly, and the one SDK generators read best. */
@@ -183,9 +184,10 @@ export function generateSchema(): string {
     description:
       'Generated from the zod schemas in src/protocol by scripts/gen-schema.ts (npm run schema); do not edit. ' +
       'Each definition is one shape; x-deckhand maps RPC methods (frames: RpcMessage), HTTP routes (answers: ' +
-      'HttpSuccessBody around data, or HttpErrorBody) and MCP tools to their definitions.',
+      'HttpSuccessBody around data, or HttpErrorBody) and MCP tools to their definitions, and lists the ' +
+      'Chromium switches every launcher passes (chromiumFlags).',
     definitions: Object.fromEntries(names.map((n) => [n, converted.definitions[n]])),
-    'x-deckhand': tables,
+    'x-deckhand': { ...tables, chromiumFlags: CHROMIUM_FLAGS },
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

@@ -55,6 +55,7 @@ class Gen:
         self.simple_aliases: list[str] = []  # no reference to a class
         self.complex_aliases: list[tuple[str, str, set[str]]] = []  # (name, source, names used)
         self.exported: list[str] = []
+        self.flags: list[str] = doc["x-deckhand"]["chromiumFlags"]
 
     # -- type expressions ---------------------------------------------------------------
     def expr(self, s: dict | bool, ctx: str, used: set[str]) -> str:
@@ -214,6 +215,9 @@ class WireModel(BaseModel):
         body.append("for _m in [" + ", ".join(self.class_names) + "]:\n    _m.model_rebuild()")
         body.append("")
         body.append(f"DEFINITIONS = {json.dumps(sorted(self.exported))}")
+        body.append("")
+        body.append("# The Chromium switches every launcher passes (x-deckhand.chromiumFlags).")
+        body.append(f"CHROMIUM_FLAGS = {json.dumps(self.flags)}")
         body.append("")
         return "\n".join(body)
 

@@ -14,6 +14,7 @@ import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { checkMs } from '../protocol/schemas';
 import { BrowserContext, type FacadeHost } from '../facade/page';
 import { CdpConnection, PipeTransport, WebSocketTransport } from './cdp';
+import { CHROMIUM_FLAGS } from '../protocol/launch';
 import { BridgeLink, bridgeHost, newPairingToken } from './bridge';
 import { EXTENSION_ID, ExtensionLink } from './extension-link';
 import type { WorkerLink } from './link';
@@ -182,19 +183,10 @@ async function launch(options: LaunchOptions = {}): Promise<BrowserHandle> {
     `--user-data-dir=${options.userDataDir ?? tempProfile!.dir}`,
     `--disable-extensions-except=${ext}`,
     `--load-extension=${ext}`,
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-    '--no-default-browser-check',
-    '--silent-debugger-extension-api',
-    '--disable-features=Translate,MediaRouter,OptimizationHints',
+    ...CHROMIUM_FLAGS,
     `--window-size=${vp.width},${vp.height}`,
     ...(options.headless === false ? [] : ['--headless']),
     ...(options.args ?? []),
-    'about:blank',
   ];
   let proc: ChildProcess;
   try {
@@ -234,6 +226,10 @@ async function launch(options: LaunchOptions = {}): Promise<BrowserHandle> {
   });
   try {
     const link = await Promise.race([ExtensionLink.open(conn, { timeoutMs: timeout }), exited, overall]);
+    // Chromium starts with no window, and the first tab opens once the extension's worker is up:
+    // on two cores a tab's renderer starting beside the worker delays the worker by more than
+    // the tab takes on its own. Should it fail, the engine opens one on the first call.
+    await Promise.race([conn.send('Target.createTarget', { url: 'about:blank' }, undefined, timeout).catch(() => undefined), exited, overall]);
     // From now on Chromium exiting on its own (a crash, a kill) also removes the temporary profile.
     proc.once('exit', () => void tempProfile?.remove());
     if (proc.exitCode !== null || proc.signalCode !== null) void tempProfile?.remove();

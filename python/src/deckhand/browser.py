@@ -21,6 +21,7 @@ from ._cdp import CdpConnection, PipeTransport, WebSocketTransport
 from ._link import ExtensionLink, check_ms, extension_id_from_manifest
 from ._paths import extension_dir, find_chromium
 from ._profiles import TempProfile
+from ._wire import CHROMIUM_FLAGS
 from .errors import BrowserClosedError, DeckhandError, DeckhandTimeoutError, ExtensionMissingError, InvalidArgumentError, UnavailableError
 from .page import BrowserContext
 
@@ -204,19 +205,10 @@ async def launch(
         f"--user-data-dir={user_data_dir or profile.dir}",  # type: ignore[union-attr]
         f"--disable-extensions-except={ext}",
         f"--load-extension={ext}",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--no-default-browser-check",
-        "--silent-debugger-extension-api",
-        "--disable-features=Translate,MediaRouter,OptimizationHints",
+        *CHROMIUM_FLAGS,
         f"--window-size={vp['width']},{vp['height']}",
         *([] if headless is False else ["--headless"]),
         *(args or []),
-        "about:blank",
     ]
     # Chromium reads CDP from its fd 3 and writes to its fd 4.
     to_chrome_r, to_chrome_w = os.pipe()
@@ -282,6 +274,12 @@ async def launch(
         done, _ = await asyncio.wait({opening, exit_wait}, timeout=(timeout_ms + 2000) / 1000, return_when=asyncio.FIRST_COMPLETED)
         if opening in done:
             link = opening.result()
+            # Chromium starts with no window; the first tab opens once the worker is up (a tab's
+            # renderer starting beside it slows the worker down). Should it fail, the engine
+            # opens one on the first call.
+            first_tab = conn.send_nowait("Target.createTarget", {"url": "about:blank"}, None, timeout_ms)
+            first_tab.add_done_callback(lambda f: f.cancelled() or f.exception())
+            await asyncio.wait({first_tab, exit_wait}, timeout=timeout_ms / 1000, return_when=asyncio.FIRST_COMPLETED)
         elif exit_wait in done:
             opening.cancel()
             raise exited_during_launch()
