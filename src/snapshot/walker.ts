@@ -263,6 +263,24 @@ class TextSink {
 let parentCursor = 'auto';
 let insideControl = false;
 
+const HTML_NS = 'http://www.w3.org/1999/xhtml';
+/**
+ * Tags whose children are laid out as ordinary boxes. Below one of these (itself visible, its
+ * content-visibility not hidden) an HTML child is visible exactly when its own display is not
+ * none and its visibility is visible: the walk reads that from the style it computes anyway
+ * instead of asking checkVisibility, which costs a second style read per element. Below
+ * anything else (the walk's start, SVG, canvas, object and media fallback, closed details,
+ * custom elements) checkVisibility is asked.
+ */
+const PLAIN_PARENTS = new Set([
+  'html', 'body', 'div', 'span', 'p', 'section', 'article', 'main', 'aside', 'nav', 'header', 'footer', 'ul', 'ol', 'li',
+  'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'caption', 'form', 'fieldset', 'legend', 'label', 'a', 'button',
+  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'b', 'i', 'em', 'strong', 'small', 'code', 'pre', 'kbd', 'blockquote', 'dl', 'dt', 'dd',
+  'figure', 'figcaption', 'address', 'cite', 'abbr', 'mark', 'sub', 'sup', 'u', 's', 'q', 'time', 'var', 'samp', 'hgroup', 'search',
+]);
+/** Whether the element whose children are being walked is such a plain, visible box. */
+let parentPlain = false;
+
 /**
  * Whether an element that has no interactive role takes pointer input: its own click-type
  * listener, an inline handler, a focusable tabindex, draggable, or a pointer cursor that starts
@@ -285,6 +303,7 @@ export function walk(root: Element | ShadowRoot | Document, env: WalkEnv): SnapN
   clickables = new WeakSet();
   parentCursor = 'auto';
   insideControl = false;
+  parentPlain = false;
   const start = root instanceof Document ? null : root instanceof ShadowRoot ? root.host : root.parentElement;
   if (start) {
     parentCursor = getComputedStyle(start).cursor;
@@ -364,11 +383,13 @@ function walkComposedChildren(el: Element, env: WalkEnv, out: SnapNode[], sink: 
 function walkElement(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSink): void {
   const savedCursor = parentCursor;
   const savedInside = insideControl;
+  const savedPlain = parentPlain;
   try {
     walkElementIn(el, env, out, sink);
   } finally {
     parentCursor = savedCursor;
     insideControl = savedInside;
+    parentPlain = savedPlain;
   }
 }
 
@@ -382,7 +403,18 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
   }
   let selfHidden = false;
   let muted = false;
-  if (!el.checkVisibility({ visibilityProperty: true })) {
+  let known: CSSStyleDeclaration | null = null;
+  if (parentPlain && el.namespaceURI === HTML_NS) {
+    // Below a plain visible box, the element's own style decides, as checkVisibility would.
+    known = getComputedStyle(el);
+    const display = known.display;
+    if (display === 'none') return;
+    if (display === 'contents') selfHidden = true; // no box, children render
+    else if (known.visibility !== 'visible') {
+      selfHidden = true;
+      muted = true;
+    }
+  } else if (!el.checkVisibility({ visibilityProperty: true })) {
     if (el.checkVisibility()) {
       // visibility:hidden: its own text is hidden, but a child may be visible again.
       selfHidden = true;
@@ -390,6 +422,7 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
     } else if (tag === 'slot' || getComputedStyle(el).display === 'contents') selfHidden = true; // no box, children render
     else return;
   }
+  parentPlain = PLAIN_PARENTS.has(tag) && el.namespaceURI === HTML_NS && (known ?? getComputedStyle(el)).contentVisibility !== 'hidden';
   if (muted) {
     sink.flush(out);
     walkComposedChildren(el, env, out, new TextSink(el));
@@ -397,7 +430,7 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
   }
 
   let role = selfHidden ? 'generic' : roleOf(el);
-  const style = selfHidden ? null : getComputedStyle(el);
+  const style = selfHidden ? null : (known ?? getComputedStyle(el));
   // Children compare their cursor with this one; a control's insides are part of it.
   const cursor = style ? style.cursor : parentCursor;
   const inline = INLINE_TAGS.has(tag);

@@ -12,6 +12,7 @@ import { AgentExecuteRequestSchema } from '../../src/protocol/agent';
 import { CacheLookupRequestSchema, CacheRecordRequestSchema } from '../../src/protocol/cache';
 import { SerializedErrorSchema } from '../../src/protocol/errors';
 import { ActRequestSchema, HttpErrorBodySchema, StartSessionRequestSchema, StreamEventSchema } from '../../src/protocol/http';
+import { CHROMIUM_FLAGS } from '../../src/protocol/launch';
 import { McpTools } from '../../src/protocol/mcp';
 import { ClientMethods, Methods } from '../../src/protocol/methods';
 import { ModelConfigSchema, ModelRequestSchema, ResolvedModelSchema } from '../../src/protocol/model';
@@ -22,7 +23,7 @@ import { z } from 'zod';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const text = readFileSync(`${root}${SCHEMA_FILE}`, 'utf8');
-const doc = JSON.parse(text) as { definitions: Record<string, unknown>; 'x-deckhand': Record<string, Record<string, Record<string, string>>> };
+const doc = JSON.parse(text) as { definitions: Record<string, unknown>; 'x-deckhand': Record<string, Record<string, Record<string, string>>> & { chromiumFlags: string[] } };
 
 const validatorFor = (name: string) => {
   expect(doc.definitions, `no definition ${name}`).toHaveProperty([name]);
@@ -192,7 +193,10 @@ describe('schema/deckhand.schema.json', () => {
 
   it('every $ref and every x-deckhand entry names a definition', () => {
     const refs = [...text.matchAll(/"\$ref": "([^"]+)"/g)].map((m) => m[1]);
-    const tables = Object.values(doc['x-deckhand']).flatMap((t) => Object.values(t).flatMap((e) => Object.values(e)));
+    // Every entry but the launch switches (a plain list, checked below) is a table of definitions.
+    const { chromiumFlags, ...named } = doc['x-deckhand'];
+    expect(chromiumFlags).toEqual([...CHROMIUM_FLAGS]);
+    const tables = Object.values(named).flatMap((t) => Object.values(t).flatMap((e) => Object.values(e)));
     for (const r of [...refs, ...tables]) expect(doc.definitions, r).toHaveProperty([r.replace('#/definitions/', '')]);
     expect(Object.keys(doc['x-deckhand'].methods)).toEqual(Object.keys(Methods));
     expect(Object.keys(doc['x-deckhand'].mcpTools)).toEqual(Object.keys(McpTools));
