@@ -404,10 +404,11 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
   let selfHidden = false;
   let muted = false;
   let known: CSSStyleDeclaration | null = null;
+  let display: string | null = null;
   if (parentPlain && el.namespaceURI === HTML_NS) {
     // Below a plain visible box, the element's own style decides, as checkVisibility would.
     known = getComputedStyle(el);
-    const display = known.display;
+    display = known.display;
     if (display === 'none') return;
     if (display === 'contents') selfHidden = true; // no box, children render
     else if (known.visibility !== 'visible') {
@@ -422,7 +423,8 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
     } else if (tag === 'slot' || getComputedStyle(el).display === 'contents') selfHidden = true; // no box, children render
     else return;
   }
-  parentPlain = PLAIN_PARENTS.has(tag) && el.namespaceURI === HTML_NS && (known ?? getComputedStyle(el)).contentVisibility !== 'hidden';
+  // Only an element with element children passes anything on (one more style read, so only then).
+  parentPlain = el.firstElementChild !== null && PLAIN_PARENTS.has(tag) && el.namespaceURI === HTML_NS && (known ?? getComputedStyle(el)).contentVisibility !== 'hidden';
   if (muted) {
     sink.flush(out);
     walkComposedChildren(el, env, out, new TextSink(el));
@@ -437,7 +439,7 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
   // A span laid out as a box of its own (a flex or grid item, inline-block, block) is a separate
   // piece of text, as in innerText and Chrome's names: "Linus" "Re: patch", not "LinusRe: patch".
   // One more read of the style already computed; plain inline runs (<b>Hel</b>lo) stay joined.
-  const boxed = inline && !!style && separateBox(style.display);
+  const boxed = inline && !!style && separateBox(display ?? style.display);
   if (boxed) boxedSpans.add(el);
   const pointer = !selfHidden && !CONTROL_ROLES.has(role) && takesPointer(el, env, cursor);
   // A scrolling region is focusable for the keyboard's sake, not because it takes clicks.

@@ -352,6 +352,16 @@ describe('bad input leaves the page unchanged', () => {
 });
 
 describe('locators', () => {
+  it('an XPath that starts at an id matches that id exactly, duplicates included, in quirks mode too', async () => {
+    const page = await h.open('/quirks-ids.html');
+    expect(await page.evaluate(() => document.compatMode)).toBe('BackCompat');
+    expect(await page.locator("//*[@id='dup']").count()).toBe(2);
+    expect(await page.locator('//*[@id="box"]/button').count()).toBe(1);
+    expect(await page.locator("//*[@id='nope']/button").count()).toBe(0);
+    await h.dh.act({ selector: "//*[@id='box']/button[1]", description: 'B', method: 'click' });
+    expect(await page.evaluate(() => (window as unknown as { __hit?: string }).__hit)).toBe('B');
+  });
+
   it('nth picks one match; count counts', async () => {
     const page = await h.open('/form.html');
     const radios = page.locator('input[type=radio]');
