@@ -25,11 +25,41 @@ function countIn(root: Document | ShadowRoot, xpath: string): number {
   return n;
 }
 
-function unique(root: Document | ShadowRoot, xpath: string, el: Element): boolean {
+/** XPath's normalize-space(): only space, tab, CR and LF are white space (not a no-break space). */
+const xpathSpace = (s: string): string => s.replace(/[ \t\r\n]+/g, ' ').replace(/^ | $/g, '');
+
+/**
+ * A candidate `//tag[@attr='v']` or `//tag[normalize-space(.)='v']`, matched in script: the
+ * browser's XPath engine visits every node of the page and cannot stop at the second match,
+ * which made naming one button on a 5,000-row table cost tens of milliseconds per XPath.
+ */
+interface Candidate {
+  xpath: string;
+  test?: { tag: string; attr?: string; value: string };
+}
+
+function matches(e: Element, t: NonNullable<Candidate['test']>): boolean {
+  if (t.tag !== '*' && tagTest(e) !== t.tag) return false;
+  return t.attr ? e.getAttribute(t.attr) === t.value : xpathSpace(e.textContent ?? '') === t.value;
+}
+
+function unique(root: Document | ShadowRoot, c: Candidate, el: Element): boolean {
   try {
-    if (countIn(root, xpath) !== 1) return false;
+    if (c.test) {
+      const t = c.test;
+      // The id map for ids; otherwise the browser's selector engine narrows, the exact comparison decides.
+      const css = t.attr === 'id' ? `#${CSS.escape(t.value)}` : t.attr ? `[${t.attr}="${CSS.escape(t.value)}"]` : t.tag === '*' ? '*' : t.tag;
+      let found: Element | null = null;
+      for (const e of Array.from(root.querySelectorAll(css))) {
+        if (!matches(e, t)) continue;
+        if (found) return false;
+        found = e;
+      }
+      return found === el;
+    }
+    if (countIn(root, c.xpath) !== 1) return false;
     // Confirm it is this element (for documents; shadow roots trust the count).
-    if (root instanceof Document) return root.evaluate(xpath, root, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue === el;
+    if (root instanceof Document) return root.evaluate(c.xpath, root, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue === el;
     return true;
   } catch {
     return false;
@@ -38,34 +68,37 @@ function unique(root: Document | ShadowRoot, xpath: string, el: Element): boolea
 
 const tagTest = (el: Element): string => (el.namespaceURI === 'http://www.w3.org/1999/xhtml' ? el.localName : '*');
 
+const byAttr = (tag: string, attr: string, value: string): Candidate => ({ xpath: `//${tag}[@${attr}=${xpathLiteral(value)}]`, test: { tag, attr, value } });
+
 /** Candidate XPaths for `el` within `root`, most robust first. */
-function candidates(el: Element, root: Document | ShadowRoot): string[] {
-  const out: string[] = [];
+function candidates(el: Element, root: Document | ShadowRoot): Candidate[] {
+  const out: Candidate[] = [];
   const tag = tagTest(el);
-  if (el.id && !looksGenerated(el.id)) out.push(`//*[@id=${xpathLiteral(el.id)}]`);
+  if (el.id && !looksGenerated(el.id)) out.push(byAttr('*', 'id', el.id));
   for (const a of TEST_ATTRS) {
     const v = el.getAttribute(a);
-    if (v) out.push(`//*[@${a}=${xpathLiteral(v)}]`);
+    if (v) out.push(byAttr('*', a, v));
   }
   const name = el.getAttribute('name');
-  if (name && /^(input|select|textarea|button|iframe|form)$/.test(el.localName)) out.push(`//${tag}[@name=${xpathLiteral(name)}]`);
+  if (name && /^(input|select|textarea|button|iframe|form)$/.test(el.localName)) out.push(byAttr(tag, 'name', name));
   const aria = el.getAttribute('aria-label');
-  if (aria) out.push(`//${tag}[@aria-label=${xpathLiteral(aria)}]`);
+  if (aria) out.push(byAttr(tag, 'aria-label', aria));
   if (el.id && root instanceof Document) {
     const label = root.querySelector(`label[for="${CSS.escape(el.id)}"]`);
     const lt = label ? normalizeSpace(label.textContent ?? '') : '';
-    if (lt) out.push(`//${tag}[@id=//label[normalize-space(.)=${xpathLiteral(lt)}]/@for]`);
+    if (lt) out.push({ xpath: `//${tag}[@id=//label[normalize-space(.)=${xpathLiteral(lt)}]/@for]` });
   }
   const placeholder = el.getAttribute('placeholder');
-  if (placeholder) out.push(`//${tag}[@placeholder=${xpathLiteral(placeholder)}]`);
+  if (placeholder) out.push(byAttr(tag, 'placeholder', placeholder));
   if (/^(button|a|summary|option|label|h[1-6])$/.test(el.localName) || /^(button|link|tab|menuitem)$/.test(el.getAttribute('role') ?? '')) {
-    const text = normalizeSpace(el.textContent ?? '');
-    if (text && text.length <= 60) out.push(`//${tag}[normalize-space(.)=${xpathLiteral(text)}]`);
+    const text = xpathSpace(el.textContent ?? '');
+    // Matched in script only by tag name: reading the text of every element of the page would cost more than XPath.
+    if (text && text.length <= 60) out.push({ xpath: `//${tag}[normalize-space(.)=${xpathLiteral(text)}]`, ...(tag === '*' ? {} : { test: { tag, value: text } }) });
   }
   const title = el.getAttribute('title');
-  if (title) out.push(`//${tag}[@title=${xpathLiteral(title)}]`);
+  if (title) out.push(byAttr(tag, 'title', title));
   const alt = el.getAttribute('alt');
-  if (alt) out.push(`//${tag}[@alt=${xpathLiteral(alt)}]`);
+  if (alt) out.push(byAttr(tag, 'alt', alt));
   return out;
 }
 
@@ -79,13 +112,13 @@ function positionalStep(el: Element): string {
 
 /** Selector for `el` within its own root (document or shadow root). */
 function partFor(el: Element, root: Document | ShadowRoot): string {
-  for (const c of candidates(el, root)) if (unique(root, c, el)) return c;
+  for (const c of candidates(el, root)) if (unique(root, c, el)) return c.xpath;
   // Positional path from the nearest ancestor that has a unique stable anchor, else from the root.
   const steps: string[] = [];
   for (let n: Element | null = el; n; n = n.parentElement) {
     if (n !== el && n.id && !looksGenerated(n.id)) {
-      const anchor = `//*[@id=${xpathLiteral(n.id)}]`;
-      if (unique(root, anchor, n)) return `${anchor}/${steps.reverse().join('/')}`;
+      const anchor = byAttr('*', 'id', n.id);
+      if (unique(root, anchor, n)) return `${anchor.xpath}/${steps.reverse().join('/')}`;
     }
     steps.push(positionalStep(n));
     if (n.parentNode === root) break;
