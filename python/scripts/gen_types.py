@@ -56,6 +56,7 @@ class Gen:
         self.complex_aliases: list[tuple[str, str, set[str]]] = []  # (name, source, names used)
         self.exported: list[str] = []
         self.flags: list[str] = doc["x-deckhand"]["chromiumFlags"]
+        self.schema_limits: dict = doc["x-deckhand"]["schemaLimits"]
 
     # -- type expressions ---------------------------------------------------------------
     def expr(self, s: dict | bool, ctx: str, used: set[str]) -> str:
@@ -218,6 +219,9 @@ class WireModel(BaseModel):
         body.append("")
         body.append("# The Chromium switches every launcher passes (x-deckhand.chromiumFlags).")
         body.append(f"CHROMIUM_FLAGS = {json.dumps(self.flags)}")
+        body.append("")
+        body.append("# How deep (JSON nesting) and large (values) a schema for extract may be (x-deckhand.schemaLimits).")
+        body.append(f"SCHEMA_LIMITS = {json.dumps(self.schema_limits)}")
         body.append("")
         return "\n".join(body)
 

@@ -122,6 +122,15 @@ async def test_rejections_happen_before_anything_is_sent(dh, open_page) -> None:
     assert e.code == "UNSUPPORTED_METHOD"
     e = await failure(dh.act({"selector": "#multi", "description": "x", "extra": 1}))
     assert e.code == "INVALID_ARGUMENT" and "extra" in e.message
+    # A schema nested 5,000 levels deep, or too large: named before json.dumps meets it.
+    deep: dict = {"type": "string"}
+    for _ in range(5000):
+        deep = {"type": "object", "properties": {"a": deep}}
+    e = await failure(dh.extract("x", schema=deep))
+    assert isinstance(e, InvalidArgumentError) and "nested more than 64 levels deep" in e.message, e
+    wide = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(6000)}}
+    e = await failure(dh.extract("x", schema=wide))
+    assert isinstance(e, InvalidArgumentError) and "more than 10,000 values" in e.message, e
     assert await page.evaluate("() => window.__log") == []  # the page was not touched
 
 

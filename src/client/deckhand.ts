@@ -13,7 +13,7 @@ import { Logger, type LoggingOptions } from './logging';
 import { CallbackRegistry, defaultModel, resolveModel, type ModelSpec } from './models';
 import { cacheBase, cacheSettings, type CacheOption, type CacheSettings } from './cache/cache';
 import { cacheForCall, parseCacheCallOption } from '../protocol/cache';
-import { notJson } from '../protocol/json';
+import { notJson, schemaTooBig } from '../protocol/json';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { checkMs, MAX_CALL_MS, type Action, type ActResult, type ExtractResult, type Metrics, type ObserveResult, type OperationOptions } from '../protocol/schemas';
@@ -329,6 +329,8 @@ export class Deckhand {
   ): Promise<ExtractResult<S extends ZodTypeAny ? z.infer<S> : S extends undefined ? { extraction: string } : unknown>> {
     const isZod = !!schema && typeof (schema as { safeParse?: unknown }).safeParse === 'function';
     const json = schema === undefined ? undefined : isZod ? jsonSchemaOf(schema as ZodTypeAny) : schema;
+    const tooBig = json === undefined ? null : schemaTooBig(json);
+    if (tooBig) throw new DeckhandError(ErrorCode.InvalidArgument, `extract: ${tooBig}`);
     const r = (await this.#operation('extract', { instruction, schema: json }, options, true)) as ExtractResult<unknown>;
     if (isZod) {
       const parsed = (schema as ZodTypeAny).safeParse(r.data);

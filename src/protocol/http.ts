@@ -13,6 +13,7 @@ import { HttpModelSchema, ModelConfigSchema } from './model';
 import {
   ActionSchema, ActResultSchema, ExtractResultSchema, GotoOptionsSchema, LocatorSpecSchema, ObserveResultSchema, PageInfoSchema,
   TimeoutMsSchema, VariablesSchema, WaitMsSchema,
+  ExtractSchemaBodySchema,
 } from './schemas';
 
 export { HttpModelSchema };
@@ -53,7 +54,7 @@ export const NavigateRequestSchema = z
 export const ActRequestSchema = z.object({ input: z.union([z.string().min(1), ActionSchema]), ...common, ...opOptions }).strict();
 export const ObserveRequestSchema = z.object({ instruction: z.string().optional(), ...common, ...opOptions }).strict();
 export const ExtractRequestSchema = z
-  .object({ instruction: z.string().optional(), schema: z.record(z.unknown()).optional(), ...common, ...opOptions })
+  .object({ instruction: z.string().optional(), schema: ExtractSchemaBodySchema.optional(), ...common, ...opOptions })
   .strict();
 export const EndRequestSchema = z.object({ streamResponse: z.boolean().optional() }).strict();
 

@@ -23,3 +23,24 @@ export function notJson(v: unknown, path = 'result', seen = new Set<unknown>()):
   seen.delete(v);
   return null;
 }
+
+/** How deep and how large a JSON Schema a caller may send for extract (JSON nesting, values). */
+export const SCHEMA_LIMITS = { depth: 64, values: 10_000 } as const;
+
+/**
+ * Why a caller's JSON Schema is too deep or too large, or null. Measured without recursion, so
+ * a schema nested thousands of levels is refused here, before any recursive code (a serializer,
+ * a validator, a model's prompt) meets it.
+ */
+export function schemaTooBig(v: unknown): string | null {
+  const stack: [unknown, number][] = [[v, 1]];
+  let values = 0;
+  while (stack.length) {
+    const [x, depth] = stack.pop()!;
+    if (++values > SCHEMA_LIMITS.values) return `the schema has more than ${SCHEMA_LIMITS.values.toLocaleString('en-US')} values (keys' values and array items, counted through every level); at most ${SCHEMA_LIMITS.values.toLocaleString('en-US')} are allowed`;
+    if (x === null || typeof x !== 'object') continue;
+    if (depth > SCHEMA_LIMITS.depth) return `the schema is nested more than ${SCHEMA_LIMITS.depth} levels deep (JSON objects and arrays inside one another); at most ${SCHEMA_LIMITS.depth} are allowed`;
+    for (const c of Object.values(x as object)) stack.push([c, depth + 1]);
+  }
+  return null;
+}

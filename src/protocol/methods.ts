@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import {
-  ActionSchema, ActResultSchema, ExtractResultSchema, GotoOptionsSchema, LocatorSpecSchema,
+  ActionSchema, ActResultSchema, ExtractResultSchema, ExtractSchemaParamSchema, GotoOptionsSchema, LocatorSpecSchema,
   MetricsSchema, ObserveResultSchema, OperationOptionsSchema, PageIdSchema, PageInfoSchema,
   ScreenshotOptionsSchema, SnapshotOptionsSchema, SnapshotResultSchema, TimeoutMsSchema, UsageSchema, VariablesSchema,
 } from './schemas';
@@ -162,7 +162,7 @@ export const Methods = {
   },
   extract: {
     params: z
-      .object({ instruction: z.string().optional(), schema: z.unknown().optional(), options: OperationOptionsSchema.optional() })
+      .object({ instruction: z.string().optional(), schema: ExtractSchemaParamSchema.optional(), options: OperationOptionsSchema.optional() })
       .strict(),
     result: ExtractResultSchema,
   },

@@ -54,9 +54,18 @@ export class RpcPeer {
         this.pending.delete(id);
         reject(new DeckhandError(ErrorCode.Timeout, `'${method}' timed out after ${timeoutMs} ms waiting for the ${this.label}`, { method, timeoutMs }));
       }, timeoutMs);
+      let raw: string;
+      try {
+        raw = JSON.stringify({ kind: 'req', id, method, params });
+      } catch (e) {
+        // The caller's parameters (a cycle, a BigInt, nesting past the stack), not the far side.
+        clearTimeout(timer);
+        reject(new DeckhandError(ErrorCode.InvalidArgument, `the parameters of '${method}' cannot be sent as JSON: ${(e as Error).message}`));
+        return;
+      }
       this.pending.set(id, { method, resolve, reject, timer });
       try {
-        this.sendRaw(JSON.stringify({ kind: 'req', id, method, params }), id);
+        this.sendRaw(raw, id);
       } catch (e) {
         clearTimeout(timer);
         this.pending.delete(id);

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ResolvedModelSchema } from './model';
 import { DeckhandError, ErrorCode } from './errors';
+import { schemaTooBig } from './json';
 
 export const ACT_METHODS = [
   'click', 'doubleClick', 'rightClick', 'hover', 'fill', 'type', 'press', 'selectOption',
@@ -226,3 +227,13 @@ export const DEFAULTS = {
   modelOperationTimeoutMs: 120_000,
   domSettleTimeoutMs: 3_000,
 } as const;
+
+/** A caller's JSON Schema for extract, bounded in depth and size (SCHEMA_LIMITS) wherever it arrives. */
+const boundedSchema = (v: unknown, ctx: z.RefinementCtx): void => {
+  const problem = schemaTooBig(v);
+  if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
+};
+/** On the worker's RPC: any value (its shape is checked where it is used), bounded. */
+export const ExtractSchemaParamSchema = z.unknown().superRefine(boundedSchema);
+/** In HTTP requests: a JSON object, bounded. */
+export const ExtractSchemaBodySchema = z.record(z.unknown()).superRefine(boundedSchema);

@@ -326,6 +326,12 @@ describe('bad input leaves the page unchanged', () => {
     expect(refused.data.success).toBe(false);
     await expectError(h.dh.extract('the CEO salary', { type: 'object', properties: { ceoSalary: { type: 'number' } } }), 'MODEL_REFUSED', /configure a model/);
     await expectError(h.dh.act('   '), 'INVALID_ARGUMENT', /non-empty instruction/);
+    // A schema nested 5,000 levels deep, or with too many values: refused by name, before anything is sent.
+    let deep: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 5000; i++) deep = { type: 'object', properties: { a: deep } };
+    await expectError(h.dh.extract('x', deep), 'INVALID_ARGUMENT', /schema is nested more than 64 levels deep/);
+    const wide = { type: 'object', properties: Object.fromEntries(Array.from({ length: 6000 }, (_, i) => [`p${i}`, { type: 'string' }])) };
+    await expectError(h.dh.extract('x', wide), 'INVALID_ARGUMENT', /more than 10,000 values/);
     expect(await log(page)).toEqual([]);
     expect(await value(page, '#name')).toBe('');
     expect(await value(page, '#locked')).toBe('fixed');

@@ -169,6 +169,8 @@ describe('bad input gets the documented status and body, and the service keeps s
       [400, 'INVALID_SESSION_ID', post('/v1/sessions/%E0%A4%A/act', { input: 'x' })],
       [404, 'NOT_FOUND', post('/v1/nothing-here', {})],
       [413, 'BODY_TOO_LARGE', post(`/v1/sessions/${id}/act`, { input: 'x'.repeat(100_000) })],
+      // A schema nested 5,000 levels deep (30 kB): refused by name before it reaches the worker.
+      [400, 'INVALID_ARGUMENT', post(`/v1/sessions/${id}/extract`, `{"instruction":"x","schema":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`)],
       [504, 'TIMEOUT', post(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/slow?ms=3000&to=/form.html`, options: { timeout: 300 } })],
     ];
     for (const [status, code, p] of cases) {
@@ -177,6 +179,8 @@ describe('bad input gets the documented status and body, and the service keeps s
       expect({ status: r.status, code: b.error?.code, success: b.success }).toEqual({ status, code, success: false });
       expect(b.error.message).not.toMatch(/\n\s+at /); // never a stack trace
     }
+    const deep = await post(`/v1/sessions/${id}/extract`, `{"instruction":"x","schema":${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}}`);
+    expect(((await deep.json()) as any).error.message).toMatch(/schema.*nested more than 64 levels deep/);
     await json(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/form.html` });
     const [first, second] = await Promise.all([
       post(`/v1/sessions/${id}/act`, { input: { selector: '#never', description: 'x' }, timeout: 1500 }),

@@ -13,6 +13,7 @@ import { CacheLookupRequestSchema, CacheRecordRequestSchema } from '../../src/pr
 import { SerializedErrorSchema } from '../../src/protocol/errors';
 import { ActRequestSchema, HttpErrorBodySchema, StartSessionRequestSchema, StreamEventSchema } from '../../src/protocol/http';
 import { CHROMIUM_FLAGS } from '../../src/protocol/launch';
+import { SCHEMA_LIMITS } from '../../src/protocol/json';
 import { McpTools } from '../../src/protocol/mcp';
 import { ClientMethods, Methods } from '../../src/protocol/methods';
 import { ModelConfigSchema, ModelRequestSchema, ResolvedModelSchema } from '../../src/protocol/model';
@@ -23,7 +24,7 @@ import { z } from 'zod';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const text = readFileSync(`${root}${SCHEMA_FILE}`, 'utf8');
-const doc = JSON.parse(text) as { definitions: Record<string, unknown>; 'x-deckhand': Record<string, Record<string, Record<string, string>>> & { chromiumFlags: string[] } };
+const doc = JSON.parse(text) as { definitions: Record<string, unknown>; 'x-deckhand': Record<string, Record<string, Record<string, string>>> & { chromiumFlags: string[]; schemaLimits: unknown } };
 
 const validatorFor = (name: string) => {
   expect(doc.definitions, `no definition ${name}`).toHaveProperty([name]);
@@ -194,8 +195,9 @@ describe('schema/deckhand.schema.json', () => {
   it('every $ref and every x-deckhand entry names a definition', () => {
     const refs = [...text.matchAll(/"\$ref": "([^"]+)"/g)].map((m) => m[1]);
     // Every entry but the launch switches (a plain list, checked below) is a table of definitions.
-    const { chromiumFlags, ...named } = doc['x-deckhand'];
+    const { chromiumFlags, schemaLimits, ...named } = doc['x-deckhand'];
     expect(chromiumFlags).toEqual([...CHROMIUM_FLAGS]);
+    expect(schemaLimits).toEqual(SCHEMA_LIMITS);
     const tables = Object.values(named).flatMap((t) => Object.values(t).flatMap((e) => Object.values(e)));
     for (const r of [...refs, ...tables]) expect(doc.definitions, r).toHaveProperty([r.replace('#/definitions/', '')]);
     expect(Object.keys(doc['x-deckhand'].methods)).toEqual(Object.keys(Methods));

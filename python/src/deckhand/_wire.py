@@ -1270,3 +1270,6 @@ DEFINITIONS = ["ActMethod", "ActParams", "ActReplayParams", "ActReplayResult", "
 
 # The Chromium switches every launcher passes (x-deckhand.chromiumFlags).
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check", "--silent-debugger-extension-api", "--disable-features=Translate,MediaRouter,OptimizationHints", "--disable-field-trial-config", "--password-store=basic", "--use-mock-keychain", "--no-startup-window"]
+
+# How deep (JSON nesting) and large (values) a schema for extract may be (x-deckhand.schemaLimits).
+SCHEMA_LIMITS = {"depth": 64, "values": 10000}

@@ -119,8 +119,35 @@ def json_schema_of(schema: Any) -> dict[str, Any]:
 
         return inline(raw)
     if isinstance(schema, Mapping):
+        problem = _schema_too_big(schema)
+        if problem:
+            raise InvalidArgumentError(None, f"extract: {problem}")
         return dict(schema)
     raise InvalidArgumentError(None, "a schema is a pydantic model class or a JSON Schema dict")
+
+
+def _schema_too_big(schema: Any) -> str | None:
+    """Why a JSON Schema is too deep or too large (the worker's own bound), measured without
+    recursion, so a schema nested thousands of levels deep is refused by name before json.dumps
+    meets it."""
+    depth_max, values_max = _wire.SCHEMA_LIMITS["depth"], _wire.SCHEMA_LIMITS["values"]
+    stack: list[tuple[Any, int]] = [(schema, 1)]
+    values = 0
+    while stack:
+        x, depth = stack.pop()
+        values += 1
+        if values > values_max:
+            return f"the schema has more than {values_max:,} values (keys' values and array items, counted through every level); at most {values_max:,} are allowed"
+        if isinstance(x, Mapping):
+            children: Any = x.values()
+        elif isinstance(x, (list, tuple)):
+            children = x
+        else:
+            continue
+        if depth > depth_max:
+            return f"the schema is nested more than {depth_max} levels deep (JSON objects and arrays inside one another); at most {depth_max} are allowed"
+        stack.extend((c, depth + 1) for c in children)
+    return None
 
 
 class _Telemetry:
