@@ -67,7 +67,11 @@ export default defineBackground(() => {
             // Any answer means it is there (an older client answers that it has no 'ping').
             (e: unknown) => e instanceof DeckhandError && (e.code === ErrorCode.Timeout || e.code === ErrorCode.WorkerGone),
           );
-          if (gone) peer.failAll(new DeckhandError(ErrorCode.Closed, `the ${label} stopped answering (no answer within ${PROBE_TIMEOUT_MS} ms)`), true);
+          if (gone) {
+            // Said in the worker's own console too: the caller that would read the error is gone.
+            console.warn(`[deckhand] the ${label} stopped answering (no answer within ${PROBE_TIMEOUT_MS} ms): its ${running} running call(s) are stopped`);
+            peer.failAll(new DeckhandError(ErrorCode.Closed, `the ${label} stopped answering (no answer within ${PROBE_TIMEOUT_MS} ms)`), true);
+          }
         }
       } finally {
         probing = false;

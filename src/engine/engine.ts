@@ -28,7 +28,7 @@ import { captureSnapshot, fingerprint, selectorsForIds } from './snapshot';
 
 
 /** How far past its own timeout the engine lets an operation run before answering TIMEOUT for it. */
-const DEADLINE_MARGIN_MS = 1_000;
+const DEADLINE_MARGIN_MS = 150;
 
 /** How long an operation may take in all: its own timeout, else its default; null where a method keeps its own. */
 function operationDeadline(method: MethodName, p: any): number | null {

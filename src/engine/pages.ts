@@ -28,6 +28,10 @@ export async function goto(port: BrowserPort, page: number, url: string, options
   const waitUntil = options.waitUntil ?? 'load';
   const cdp = await raceCancel(sessionLeaving(port, page), signal);
   actedOn(page, cdp);
+  // A page whose main thread does not answer (a script in an endless loop) cannot run its
+  // unload, so no navigation of that tab ever commits: the URL opens in a fresh tab, which
+  // then takes the page's place and id (the hung tab is closed).
+  if (port.adoptPage && !(await answers(cdp, Math.min(HUNG_PROBE_MS, timeout / 4)))) return gotoThroughNewTab(port, page, url, options, allow, signal);
   const eventName = waitUntil === 'domcontentloaded' ? 'Page.domContentEventFired' : 'Page.loadEventFired';
   let off = () => {};
   const loaded = new Promise<void>((resolve) => {
@@ -107,8 +111,19 @@ export async function goto(port: BrowserPort, page: number, url: string, options
   return port.pageInfo(page);
 }
 
+/** How long a page's main thread may take to answer before a navigation treats it as hung. */
+const HUNG_PROBE_MS = 1000;
+
+/** Whether the page's main thread runs script within `ms`. */
+async function answers(cdp: CdpSession, ms: number): Promise<boolean> {
+  return cdp.send('Runtime.evaluate', { expression: '0' }, ms).then(
+    () => true,
+    (e: unknown) => !(e instanceof DeckhandError && e.code === ErrorCode.Timeout),
+  );
+}
+
 /**
- * goto for a data: URL. Chromium refuses an extension's navigation of an open tab to data:
+ * goto for a data: URL, or away from a hung page. Chromium refuses an extension's navigation of an open tab to data:
  * (the debugger's Page.navigate answers net::ERR_ABORTED whatever its frameId or
  * transitionType, tabs.update does nothing, and script in the page setting location is a
  * renderer-initiated top-level data: navigation, which Chromium blocks), but lets it create a

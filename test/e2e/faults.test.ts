@@ -3,11 +3,12 @@
  * (Chromium's error page), a caller that gives up (cancellation), a caller that disappears
  * (its batch must stop).
  */
+import { spawn } from 'node:child_process';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createServer as createTcpServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deckhand, DeckhandError, localBrowser, type BrowserHandle, type Page, type PairingInfo } from '../../src/index';
-import { chromiumWithPort, useBrowser, workerEval, type PortedChromium } from './harness';
+import { chromiumWithPort, useBrowser, workerEval, workerLog, type PortedChromium } from './harness';
 
 const h = useBrowser();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -101,6 +102,27 @@ async function until<T>(read: () => Promise<T>, ok: (v: T) => boolean, what: str
     await sleep(100);
   }
 }
+
+describe('a page whose main thread hangs', () => {
+  it('a deterministic act answers by its own deadline; goto leaves the page for a fresh tab that keeps its id', async () => {
+    const page = await h.open('/hang.html?ms=60000');
+    const tabs = (await h.browser.context.pages()).length;
+    // The page's own script starts the endless work, so this call is not the one that hangs.
+    await page.evaluate(() => void setTimeout(() => document.getElementById('hang')!.click(), 50));
+    await sleep(300);
+    const t = Date.now();
+    const err = await h.dh.act({ selector: '#other', description: 'Other', method: 'click' }, { timeout: 3000 }).catch((e: unknown) => e);
+    expect(Date.now() - t).toBeLessThan(3250);
+    expect(err).toMatchObject({ code: 'TIMEOUT' });
+    await page.goto(`${h.origin}/form.html`, { timeout: 10_000 });
+    expect(await page.url()).toBe(`${h.origin}/form.html`);
+    expect(await page.evaluate(() => document.querySelector('h1')?.textContent ?? '')).not.toBe('');
+    expect((await h.browser.context.pages()).length).toBe(tabs);
+    // The page works as before: a click lands.
+    await h.dh.act({ selector: '#name', description: 'Name', method: 'fill', arguments: ['after the hang'] }, { page });
+    expect(await page.evaluate(() => (document.getElementById('name') as HTMLInputElement).value)).toBe('after the hang');
+  });
+});
 
 describe('closing the last tab', () => {
   it('after page.close() on the only page, activePage, newPage and acts open a new window and work', async () => {
@@ -356,6 +378,24 @@ describe('a batch whose caller disconnects stops driving the page', () => {
     expect(await running).toMatchObject({ code: 'BROWSER_CLOSED' });
     // The worker finds the client gone when its question goes unanswered (10 s) and stops the batch.
     await expectStopped(page.id, 16_000);
+  });
+
+  it('a client process killed with SIGKILL: its batch stops within the ping window, and the worker says so', { timeout: 60_000 }, async () => {
+    const page = await observer.context.newPage(`${site.origin}/counter`);
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/batch-and-wait.ts', chromium.devtoolsUrl, String(page.id)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise((r) => child.once('exit', r));
+    cleanup.push(async () => {
+      child.kill('SIGKILL');
+      await exited;
+    });
+    await until(() => count(page), (n) => n >= 3, 'the child clicking');
+    const worker = await workerLog(observer);
+    child.kill('SIGKILL');
+    await exited;
+    await expectStopped(page.id, 16_000);
+    const lines = await worker.lines();
+    await worker.close();
+    expect(lines.some((l) => /stopped answering.*stopped/.test(l)), lines.join('\n')).toBe(true);
   });
 
   it('a client over the WebSocket bridge that goes away: its batch stops', { timeout: 60_000 }, async () => {

@@ -152,6 +152,28 @@ export async function workerEval(browser: BrowserHandle, expression: string): Pr
   }
 }
 
+/** The extension worker's console from now on (what it logs, as its DevTools console shows it). */
+export async function workerLog(browser: BrowserHandle): Promise<{ lines: () => Promise<string[]>; close: () => Promise<void> }> {
+  const cdp = browser.cdp;
+  const targets = (await cdp.send('Target.getTargets')).targetInfos as { targetId: string; type: string; url: string }[];
+  const worker = targets.find((t) => t.type === 'service_worker' && t.url.startsWith(`chrome-extension://${browser.extensionId}/`));
+  if (!worker) throw new Error('no extension worker to watch');
+  const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: worker.targetId, flatten: true });
+  const seen: string[] = [];
+  const onEvent = (e: { method: string; params: { args?: { value?: unknown; description?: string }[] }; sessionId?: string }) => {
+    if (e.sessionId === sessionId && e.method === 'Runtime.consoleAPICalled') seen.push((e.params.args ?? []).map((a) => String(a.value ?? a.description ?? '')).join(' '));
+  };
+  cdp.on('event', onEvent);
+  await cdp.send('Runtime.enable', {}, sessionId);
+  return {
+    lines: async () => [...seen],
+    close: async () => {
+      cdp.off('event', onEvent);
+      await cdp.send('Target.detachFromTarget', { sessionId }).catch(() => undefined);
+    },
+  };
+}
+
 /** Poll `check` until it holds; fail naming `what` after `ms`. */
 export async function until(check: () => boolean | Promise<boolean>, what: string, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;

@@ -29,6 +29,22 @@ async function until(what: string, check: () => boolean, ms: number): Promise<nu
 }
 
 describe('the HTTP service under faults', () => {
+  it('a deterministic act on a page whose main thread hangs answers 504 by its own deadline; navigate then leaves the page', async () => {
+    const { body } = await h.post('/v1/sessions/start', {});
+    const id = body.data.sessionId;
+    // The page stops answering by itself a moment after it loads.
+    expect((await h.post(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/hang.html?ms=60000&after=300` })).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 1000));
+    const t = Date.now();
+    const hung = await h.post(`/v1/sessions/${id}/act`, { input: { selector: '#other', description: 'Other', method: 'click' }, timeout: 3000 });
+    expect(Date.now() - t).toBeLessThan(3250);
+    expect(hung.status).toBe(504);
+    const away = await h.post(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/form.html`, options: { timeout: 10_000 } });
+    expect(away.status).toBe(200);
+    expect((await h.post(`/v1/sessions/${id}/act`, { input: { selector: '#name', description: 'Name', method: 'fill', arguments: ['x'] } })).status).toBe(200);
+    await h.post(`/v1/sessions/${id}/end`, {});
+  });
+
   it('a browser killed under its session ends the session within 2 s and frees its slot (the limit is 1)', async () => {
     const { body } = await h.post('/v1/sessions/start', {});
     const id = body.data.sessionId as string;
