@@ -266,13 +266,21 @@ export class Deckhand {
     });
   }
 
+  /**
+   * The checks of create() that need no browser: a service runs them before it launches one,
+   * so a bad model answers at once and costs no browser.
+   */
+  static checkOptions(options: Omit<CreateOptions, 'browser'>): void {
+    if (options.model !== undefined) resolveModel(options.model, new CallbackRegistry()); // fail now on a bad config
+    if (options.domSettleTimeoutMs !== undefined) checkMs('domSettleTimeoutMs', options.domSettleTimeoutMs, { min: 0 });
+  }
+
   static async create(options: CreateOptions): Promise<Deckhand> {
     const browser = options?.browser;
     if (!browser || typeof browser !== 'object' || !('link' in browser)) {
       throw new DeckhandError(ErrorCode.InvalidArgument, 'Deckhand.create needs { browser } from localBrowser.launch(), localBrowser.connect() or localBrowser.attach()');
     }
-    if (options.model !== undefined) resolveModel(options.model, new CallbackRegistry()); // fail now on a bad config
-    if (options.domSettleTimeoutMs !== undefined) checkMs('domSettleTimeoutMs', options.domSettleTimeoutMs, { min: 0 });
+    Deckhand.checkOptions(options);
     if (browser.claimedBy) throw new DeckhandError(ErrorCode.AlreadyInUse, 'this browser handle already backs a Deckhand instance; close that instance first or launch another browser');
     if (!browser.isConnected) throw new DeckhandError(ErrorCode.BrowserClosed, 'the browser is closed');
     let instance: Deckhand;

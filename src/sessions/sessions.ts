@@ -86,6 +86,15 @@ export class SessionManager {
     if (this.sessions.size + this.starting >= this.limits.maxSessions) {
       throw new HttpError('TOO_MANY_SESSIONS', `this service runs at most ${this.limits.maxSessions} sessions at once; end one first`);
     }
+    // Everything that can be checked without a browser is checked before one is launched.
+    const options = {
+      ...this.defaults,
+      ...(req.model !== undefined ? { model: req.model as never } : {}),
+      ...(req.systemPrompt !== undefined ? { systemPrompt: req.systemPrompt } : {}),
+      ...(req.domSettleTimeoutMs !== undefined ? { domSettleTimeoutMs: req.domSettleTimeoutMs } : {}),
+      ...(req.selfHeal !== undefined ? { selfHeal: req.selfHeal } : {}),
+    };
+    Deckhand.checkOptions(options);
     this.starting++;
     let browser: BrowserHandle | null = null;
     try {
@@ -98,12 +107,8 @@ export class SessionManager {
         id: randomUUID(), owner, browser, ownsBrowser: !req.cdpUrl, busy: false, lastUsed: Date.now(), abort: null, deadline: 0, listener: null, dh: null as never, tail: Promise.resolve(), waiting: 0,
       };
       session.dh = await Deckhand.create({
-        ...this.defaults,
+        ...options,
         browser,
-        ...(req.model !== undefined ? { model: req.model as never } : {}),
-        ...(req.systemPrompt !== undefined ? { systemPrompt: req.systemPrompt } : {}),
-        ...(req.domSettleTimeoutMs !== undefined ? { domSettleTimeoutMs: req.domSettleTimeoutMs } : {}),
-        ...(req.selfHeal !== undefined ? { selfHeal: req.selfHeal } : {}),
         ...(this.cacheStore ? { cache: { store: forTenant(this.cacheStore, owner), enabled: false } } : {}),
         logging: { level: 'debug', callback: (line) => session.listener?.(line) },
       });

@@ -200,6 +200,28 @@ describe('bad input gets the documented status and body, and the service keeps s
   });
 });
 
+describe('a session start is checked before a browser is launched', () => {
+  it('a bad model answers 400 naming the model, with no Chromium started', async () => {
+    // With no Chromium to be found, a launch would fail naming Chromium instead.
+    const saved = process.env.DECKHAND_CHROMIUM;
+    process.env.DECKHAND_CHROMIUM = '/nonexistent/chromium';
+    try {
+      for (const model of ['bogus-provider/x', { modelName: 'openai/x', baseURL: 'not a url' }]) {
+        const r = await post('/v1/sessions/start', { model });
+        const b = (await r.json()) as { error: { code: string; message: string } };
+        expect(r.status).toBe(400);
+        expect(b.error.code).toBe('INVALID_ARGUMENT');
+        expect(b.error.message).toMatch(/model/);
+        expect(b.error.message).not.toMatch(/Chromium/);
+      }
+    } finally {
+      if (saved === undefined) delete process.env.DECKHAND_CHROMIUM;
+      else process.env.DECKHAND_CHROMIUM = saved;
+    }
+    expect(svc.sessions.size).toBe(0);
+  });
+});
+
 describe('operating it', () => {
   it('SIGTERM ends every session and the process exits cleanly; a generated key is printed once', async () => {
     const home = mkdtempSync(join(tmpdir(), 'dh-svc-proc-'));
