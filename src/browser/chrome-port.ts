@@ -400,9 +400,10 @@ export class ChromeBrowserPort implements BrowserPort {
       if (/showing error page/i.test(msg)) throw (await this.errorPage(page, tab, frameId, true))!;
       if (/Cannot access|cannot be scripted|chrome:\/\//i.test(msg)) {
         const refused = new DeckhandError(ErrorCode.ActionFailed, `page ${page} cannot be read by extensions (${msg})`, { page });
-        // A top-level data: page takes no content script, but the debugger reaches it.
+        // A top-level data: page, and a fresh tab or about:blank (what a script writes into it
+        // included), take no content script, but the debugger reaches them.
         const top = frameId === 0 ? await chrome.webNavigation.getFrame({ tabId: tab, frameId: 0 }).catch(() => null) : null;
-        if (top?.url.startsWith('data:')) return this.requestThroughDebugger<T>(page, message, timeoutMs, refused);
+        if (top && (top.url.startsWith('data:') || /^about:blank([?#]|$)/.test(top.url))) return this.requestThroughDebugger<T>(page, message, timeoutMs, refused);
         throw refused;
       }
       throw mapChromeError(e, 'injecting the content script', page);
@@ -437,7 +438,7 @@ export class ChromeBrowserPort implements BrowserPort {
   /**
    * A frame request answered by the content script's handler run through the debugger, in an
    * isolated world of the top frame (entrypoints/frame-agent.ts): for documents Chromium gives
-   * no content script: a top-level data: page. The world is kept per document and
+   * no content script: a top-level data: page, about:blank. The world is kept per document and
    * debugger session, so element ids given by one snapshot resolve in the next request.
    * `refused` is the error to report when the debugger cannot reach the page either.
    */

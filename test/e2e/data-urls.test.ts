@@ -145,6 +145,25 @@ describe('page.goto(data:) on an open page', () => {
   });
 });
 
+describe('a fresh tab and about:blank', () => {
+  it('read as an empty page; what a script writes there is snapshot, observed, filled and clicked', async () => {
+    const page = await browser.context.newPage();
+    expect((await page.snapshot()).text).toBe('');
+    expect((await dh.observe('the buttons')).data).toEqual([]);
+    await page.evaluate(() => {
+      document.body.innerHTML = '<label>Name <input id="n"></label><button id="b" onclick="window.__clicks = (window.__clicks || 0) + 1">Go</button>';
+    });
+    expect((await page.snapshot()).text).toMatch(/textbox "Name"[\s\S]*button "Go"/);
+    await dh.act({ selector: '#n', description: 'Name', method: 'fill', arguments: ['Ada'] }, { page });
+    expect((await dh.act('click the Go button', { page })).data.success).toBe(true);
+    expect(await page.evaluate(() => [(document.getElementById('n') as HTMLInputElement).value, (window as unknown as { __clicks?: number }).__clicks])).toEqual(['Ada', 1]);
+    // about:blank reached by a navigation reads the same way.
+    await page.goto('about:blank');
+    expect((await page.snapshot()).text).toBe('');
+    await page.close();
+  });
+});
+
 describe('the HTTP service and the MCP server', () => {
   const KEY = 'data-urls-key';
   const service = useService(KEY);
