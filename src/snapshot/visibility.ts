@@ -43,6 +43,8 @@ interface Overlay {
   el: Element;
   rect: DOMRect;
   z: number;
+  /** An absolutely positioned ::before or ::after of `el` (its box drawn over `el`'s in-flow content). */
+  pseudo?: boolean;
 }
 interface Coverer {
   o: Overlay;
@@ -311,7 +313,7 @@ export class Visibility {
     // text-indent: -9999px, off the page or out of a box that clips it (the image-replacement trick).
     if (indent < 0 && (this.outOfReach(el, b, indent) || (b.inner === el && -indent >= this.rect(el).width))) return false;
     if (this.outOfReach(el, b) || this.textOutOfReach(el, b)) return false; // e.g. static text pushed away by negative margins
-    if (this.covered(el, b)) return false;
+    if (this.covered(el, b) || this.behindBackground(el)) return false;
     return true;
   }
 
@@ -475,6 +477,8 @@ export class Visibility {
       // What orders the text against x's siblings: its nearest positioned box inside x, if any. A positioned
       // box paints over in-flow content; over another positioned box only when higher, or as high and later.
       const st = b.stacker && (b.stacker === x || composedContains(x, b.stacker)) ? b.stacker : null;
+      // A pseudo-element's order against positioned content is not worked out: it covers in-flow content only.
+      if (o.pseudo && st) continue;
       if (st) {
         const zs = parseInt(this.box(st).style?.getPropertyValue('z-index') ?? '', 10) || 0;
         if (o.z < zs || (o.z === zs && !(st.compareDocumentPosition(o.el) & Node.DOCUMENT_POSITION_FOLLOWING))) continue;
@@ -504,7 +508,7 @@ export class Visibility {
     return list;
   }
 
-  /** Opaque absolutely positioned children of `parent` (parents of a few children only: a long list has no overlays worth the cost). */
+  /** Opaque absolutely or relatively positioned children of `parent` (parents of a few children only: a long list has no overlays worth the cost). */
   private overlaysIn(parent: Element): Overlay[] {
     let list = this.overlays.get(parent);
     if (!list) {
@@ -514,13 +518,74 @@ export class Visibility {
         for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
           // Siblings of printed content are mostly printed too: their boxes are wanted anyway.
           const cb = this.box(c);
-          if (cb.hidden || cb.position !== 'absolute' || !this.opaqueCover(c)) continue;
+          // Relatively positioned boxes paint over in-flow content too (one pulled over the text by a negative margin, say).
+          if (cb.hidden || (cb.position !== 'absolute' && cb.position !== 'relative') || !this.opaqueCover(c)) continue;
           list.push({ el: c, rect: this.rect(c), z: parseInt(cb.style?.getPropertyValue('z-index') ?? '', 10) || 0 });
         }
       }
+      if (n <= 50) list.push(...this.pseudoCovers(parent));
       this.overlays.set(parent, list);
     }
     return list;
+  }
+
+  /**
+   * The ::before and ::after of a positioned element laid over its content: absolutely
+   * positioned, opaque, with a box of their own. Their box is worked out from the element's
+   * padding box and the pseudo-element's resolved offsets and size (the browser gives no rect).
+   */
+  private pseudoCovers(host: Element): Overlay[] {
+    const hb = this.box(host);
+    if (hb.hidden || hb.position === 'static' || !hb.style || hb.opacity < 0.9) return [];
+    const out: Overlay[] = [];
+    for (const which of ['::before', '::after']) {
+      const ps = getComputedStyle(host, which);
+      const content = ps.getPropertyValue('content');
+      if (content === 'none' || content === 'normal' || ps.getPropertyValue('position') !== 'absolute' || ps.getPropertyValue('display') === 'none') continue;
+      if (num(ps.getPropertyValue('opacity'), 1) < 0.9 || ps.getPropertyValue('visibility') !== 'visible') continue;
+      const bg = parseColor(ps.getPropertyValue('background-color'));
+      if (ps.getPropertyValue('background-image') === 'none' && !(bg && bg[3] >= 0.9)) continue;
+      const hr = this.rect(host);
+      const left = hr.left + host.clientLeft + num(ps.getPropertyValue('left'), 0);
+      const top = hr.top + host.clientTop + num(ps.getPropertyValue('top'), 0);
+      const width = num(ps.getPropertyValue('width'), 0);
+      const height = num(ps.getPropertyValue('height'), 0);
+      if (width < 1 || height < 1) continue;
+      out.push({ el: host, rect: new DOMRect(left, top, width, height), z: parseInt(ps.getPropertyValue('z-index'), 10) || 0, pseudo: true });
+    }
+    return out;
+  }
+
+  /**
+   * Text of a box with a negative z-index is painted under the backgrounds of the in-flow boxes
+   * around it, up to its stacking context: an opaque one of those over the text hides it.
+   * The root and body are left out (their background is the canvas, painted under everything).
+   */
+  private behindBackground(el: Element): boolean {
+    // The nearest positioned box with a z-index of its own decides the layer (only positioned
+    // boxes are read: the others are many, and a z-index does nothing on them).
+    let below: Element | null = null;
+    for (let st = this.box(el).stacker; st && !below; ) {
+      const z = parseInt(this.box(st).style?.getPropertyValue('z-index') ?? '', 10);
+      if (!Number.isNaN(z)) {
+        if (z >= 0) return false;
+        below = st;
+      } else {
+        const up = composedParent(st);
+        st = up ? this.box(up).stacker : null;
+      }
+    }
+    if (!below) return false;
+    const r = this.rect(el);
+    for (let a = composedParent(below); a && a !== document.body && a !== document.documentElement; a = composedParent(a)) {
+      const s = this.box(a).style;
+      if (!s || makesContext(s)) break;
+      const ar = this.rect(a);
+      if (ar.left > r.left || ar.top > r.top || ar.right < r.right || ar.bottom < r.bottom) continue;
+      const bg = parseColor(s.getPropertyValue('background-color'));
+      if (s.getPropertyValue('background-image') !== 'none' || (bg && bg[3] >= 0.9)) return true;
+    }
+    return false;
   }
 
   private opaqueCover(e: Element): boolean {
@@ -530,6 +595,20 @@ export class Visibility {
     const c = parseColor(b.style.getPropertyValue('background-color'));
     return !!c && c[3] >= 0.9;
   }
+}
+
+/** Whether a box's style makes it a stacking context (what a negative z-index is painted within). */
+function makesContext(s: CSSStyleDeclaration): boolean {
+  if (s.getPropertyValue('position') !== 'static' && s.getPropertyValue('z-index') !== 'auto') return true;
+  return (
+    num(s.getPropertyValue('opacity'), 1) < 1 ||
+    s.getPropertyValue('transform') !== 'none' ||
+    s.getPropertyValue('filter') !== 'none' ||
+    s.getPropertyValue('isolation') === 'isolate' ||
+    s.getPropertyValue('mix-blend-mode') !== 'normal' ||
+    s.getPropertyValue('position') === 'fixed' ||
+    s.getPropertyValue('position') === 'sticky'
+  );
 }
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'datalist']);

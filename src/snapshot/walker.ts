@@ -6,6 +6,7 @@
  * cannot be seen (see visibility.ts) and settles names, for the lines that are
  * printed.
  */
+import { readsAsInstructions, WITHHELD_FROM, WITHHELD_NAME } from './injection';
 import { computeAccessibleName, getRole } from 'dom-accessibility-api';
 import { idFor } from './registry';
 import { normalizeSpace, type ShadowRootOf } from './dom';
@@ -851,8 +852,9 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
     if (!full) return { name: '' };
     const keeps = INTERACTIVE.has(role) || NAMED_OBJECTS.has(role);
     const unseen = (from: string): { name: string; from?: string } => {
-      if (keeps) return { name: cut(full), from };
-      if (LANDMARKS.has(role) && (from === 'aria-label' || from === 'title')) return { name: cut(full, LANDMARK_NAME_MAX), from };
+      const shown = (name: string) => (readsAsInstructions(name) ? { name: WITHHELD_NAME, from: from + WITHHELD_FROM } : { name, from });
+      if (keeps) return shown(cut(full));
+      if (LANDMARKS.has(role) && (from === 'aria-label' || from === 'title')) return shown(cut(full, LANDMARK_NAME_MAX));
       return { name: '' };
     };
     const src = nameSource(el, role, labelsOf);
@@ -950,7 +952,10 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
     }
     // A title the name does not already say ("?" button titled "Help") is how people refer to a control.
     const title = normalizeSpace(el.getAttribute('title') ?? '');
-    if (title && INTERACTIVE.has(role) && from !== 'title' && !name.includes(title)) states = `${states ? `${states} ` : ''}title=${quote(title, UNSEEN_NAME_MAX)}`;
+    if (title && INTERACTIVE.has(role) && from !== 'title' && !name.includes(title)) {
+      const shown = title.length > UNSEEN_NAME_MAX ? title.slice(0, UNSEEN_NAME_MAX) : title;
+      states = `${states ? `${states} ` : ''}title=${readsAsInstructions(shown) ? quote(WITHHELD_NAME) : quote(title, UNSEEN_NAME_MAX)}`;
+    }
     const out: SnapNode = { ...n, name, states, children, final: true };
     delete out.absorbed;
     if (from) out.nameFrom = from;

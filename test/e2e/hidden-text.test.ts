@@ -73,6 +73,21 @@ describe('hidden text never reaches a model', () => {
     expect(await page.title()).toBe('clicked search');
   });
 
+  it('withholds a name no one sees when it reads as instructions to an AI, and says so', async () => {
+    const page = await h.open('/hidden-text.html');
+    const lines = plain((await page.snapshot()).text).map((l) => l.trim());
+    expect(lines).toContain('button "[withheld]" namefrom=aria-label:instructions-withheld');
+    expect(lines).toContain('link "Promo VISIBLE-28" href=/promo title="[withheld]"');
+    expect(lines).toContain('img "[withheld]" namefrom=alt:instructions-withheld');
+  });
+
+  it('leaves out text covered by something opaque: a positioned sibling, a pseudo-element, a box pulled over it, the background over a negative z-index; in view and below it', async () => {
+    const page = await h.open('/covered.html');
+    const { text } = await page.snapshot();
+    expect(text, text).not.toMatch(/SECRET/);
+    for (const v of ['Visible paragraph one.', 'Visible behind nothing opaque.', 'Visible beside a badge.', 'Visible paragraph two.', 'Visible paragraph far below.']) expect(text).toContain(v);
+  });
+
   it('the built-in local model extracts and observes none of the hidden text', async () => {
     await h.open('/hidden-text.html');
     const answers: unknown[] = [];
