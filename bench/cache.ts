@@ -1,8 +1,14 @@
 /**
  * Cache hit latency against the same act computed live, with the built-in local
  * model and with a scripted OpenAI-format server on loopback (no network latency,
- * so the ratio understates what a hit saves against a real provider). `npm run bench`.
+ * so the ratio understates what a hit saves against a real provider); and the SQLite
+ * store's cost per new record at 1,000 and at 10,000 entries, which should not grow
+ * with the table. `npm run bench`.
  */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SqliteStore } from '../src/client/cache/store';
 import { Deckhand, localBrowser } from '../src/index';
 import { startFixtureServers } from '../test/fixtures/server';
 import { idFor, startModelServer } from '../test/fixtures/model-server';
@@ -22,7 +28,45 @@ async function timeActs(dh: Deckhand, opts: Parameters<Deckhand['act']>[1]): Pro
   return { ms: median(out), statuses };
 }
 
+const BLOCKS = 20;
+const BLOCK = 100;
+
+/**
+ * Milliseconds per record of a new key into a file store whose tenant already holds
+ * `existing` entries, under the default bound (10,000: at 10,000 the writes also evict):
+ * the median over blocks of writes, so another process's burst on the machine moves it less.
+ */
+async function writeCost(existing: number): Promise<number> {
+  const dir = mkdtempSync(join(tmpdir(), 'dh-bench-cache-'));
+  const store = await SqliteStore.open(join(dir, 'cache.db'));
+  const usage = { inputTokens: 900, outputTokens: 40, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 700 };
+  const record = (i: number) =>
+    store.record({ key: `${i}`.padStart(64, 'k'), baseKey: `${i % 50}`.padStart(64, 'b'), op: 'act', result: [{ selector: `xpath=/html/body/div[${i}]/button`, method: 'click', arguments: [], description: 'a button' }], usage }, 'bench');
+  try {
+    let i = 0;
+    while (i < existing) await record(i++);
+    const blocks: number[] = [];
+    for (let b = 0; b < BLOCKS; b++) {
+      const t = performance.now();
+      for (let j = 0; j < BLOCK; j++) await record(i++);
+      blocks.push((performance.now() - t) / BLOCK);
+    }
+    return median(blocks);
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main(): Promise<void> {
+  const small = await writeCost(1_000);
+  const large = await writeCost(10_000);
+  console.table([
+    { entries: 1_000, 'ms per record': +small.toFixed(4) },
+    { entries: 10_000, 'ms per record': +large.toFixed(4) },
+  ]);
+  console.log(`cache write cost at 10,000 entries / at 1,000: ${(large / small).toFixed(2)} (goal: at most 1.5)`);
+
   const servers = await startFixtureServers();
   const ms = await startModelServer();
   ms.script((_r, prompt) => ({ object: { found: true, elementId: idFor(prompt, /button "Multi"/), method: 'click', arguments: [], description: 'Multi button', twoStep: false, reason: '' } }));
