@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Deckhand, localBrowser } from '../index';
 import { deckhandHome } from '../client/deckhand';
 import { startService } from '../server/service';
-import { listOf } from '../server/hosts';
+import { checkBindHost, listOf } from '../server/hosts';
 import { parseAllowSchemes } from '../protocol/url-policy';
 import { SessionManager } from '../sessions/sessions';
 import { SqliteStore } from '../client/cache/store';
@@ -152,14 +152,17 @@ async function mcp(f: McpFlags): Promise<void> {
     const sessions = new SessionManager({ maxSessions, idleTimeoutMs, allowUrlSchemes }, {}, undefined, store);
     return runStdio(options, sessions, home);
   }
+  const bindHost = host ?? 'localhost';
+  const hosts = listOf(allowedHosts ?? process.env.DECKHAND_ALLOWED_HOSTS);
+  checkBindHost({ bindHost, allowedHosts: hosts }, '--allowedHosts'); // startService checks too, naming serve's flag
   const svc = await startService({
     home,
-    host: host ?? 'localhost',
+    host: bindHost,
     port: portOf(port, 0),
     maxSessions,
     idleTimeoutMs,
     mcpOptions: raw,
-    allowedHosts: listOf(allowedHosts ?? process.env.DECKHAND_ALLOWED_HOSTS),
+    allowedHosts: hosts,
     allowedOrigins: listOf(allowedOrigins ?? process.env.DECKHAND_ALLOWED_ORIGINS),
     allowUrlSchemes,
     log: (l) => console.error(l),
@@ -206,11 +209,11 @@ Environment:
   cmd
     .command('serve')
     .description('run the HTTP service (sessions, act/observe/extract, agent, cache, and MCP at /mcp)')
-    .option('--host <host>', 'address to bind (also HOST)', undefined)
+    .option('--host <host>', 'address to bind (also HOST; default 127.0.0.1; any other than loopback needs --allowed-hosts)', undefined)
     .option('--port <port>', 'port (also PORT; default 3000)')
     .option('--max-sessions <n>', 'sessions at once (also DECKHAND_MAX_SESSIONS; default 4)')
     .option('--idle-timeout <seconds>', 'end a session unused this long (also DECKHAND_IDLE_TIMEOUT_S; default 600)')
-    .option('--allowed-hosts <list>', 'Host header values answered besides loopback names (also DECKHAND_ALLOWED_HOSTS)')
+    .option('--allowed-hosts <list>', "Host header values answered besides loopback names, '*' for any (also DECKHAND_ALLOWED_HOSTS)")
     .option('--allowed-origins <list>', 'web-page origins allowed to call (also DECKHAND_ALLOWED_ORIGINS)')
     .option('--allow-url-schemes <list>', 'URL schemes opened for every session, e.g. file (also DECKHAND_ALLOW_URL_SCHEMES)')
     .action((o: ServeFlags) => serve(o));
@@ -220,8 +223,8 @@ Environment:
     .command('mcp')
     .description('the MCP tool server: stdio, or Streamable HTTP at /mcp with --port')
     .option('--port <port>', 'serve Streamable HTTP on this port instead of stdio')
-    .option('--host <host>', 'address to bind with --port (default localhost; 0.0.0.0 for all)')
-    .option('--allowedHosts <list>', 'Host header values answered besides loopback names')
+    .option('--host <host>', 'address to bind with --port (default localhost; any other than loopback needs --allowedHosts)')
+    .option('--allowedHosts <list>', "Host header values answered besides loopback names, '*' for any")
     .option('--allowedOrigins <list>', 'web-page origins allowed to call')
     .option('--allowUrlSchemes <list>', 'URL schemes opened for every session, e.g. file')
     .option('--modelName <model>', 'model for the tools (default deckhand/local, the built-in model)')

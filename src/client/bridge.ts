@@ -8,6 +8,8 @@
  * upgrade must come from the extension's own origin (web pages can open WebSockets
  * to localhost, but not with a chrome-extension:// Origin); and the first frame
  * must carry the one-time token (spent on first use) or the secret issued with it.
+ * A local process can forge the Origin, so guesses at the token are slowed down: after a
+ * refused attempt, on any connection, the next is judged only after a backoff.
  */
 import { createHash, randomBytes, randomInt, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -16,7 +18,7 @@ import type { Duplex } from 'node:stream';
 import WebSocket, { WebSocketServer } from 'ws';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { ClientMethods, Methods, type MethodName, type Params, type Result } from '../protocol/methods';
-import { BRIDGE_BYE_FROM_PANEL, BRIDGE_REFUSED, readBridgeFrame, readBridgeMessage, type BridgeFrame } from '../protocol/panel';
+import { BRIDGE_BYE_FROM_PANEL, BRIDGE_REFUSED, BRIDGE_TRY_LATER, readBridgeFrame, readBridgeMessage, type BridgeFrame } from '../protocol/panel';
 import { RpcPeer } from '../protocol/rpc';
 import { rpcDeadline, type ClientHandler, type ClientMethodName, type WorkerLink } from './link';
 
@@ -26,6 +28,19 @@ const HELLO_TIMEOUT_MS = 5_000;
 const CLOSE_GRACE_MS = 1_000;
 /** Results such as full-page screenshots are large; CDP allows 512 MB, this is plenty. */
 const MAX_PAYLOAD = 256 * 1024 * 1024;
+/**
+ * After n refused pairing attempts in a row the next is judged 100 ms x 2^(n-1) after the
+ * last, at most 5 s: a token guesser gets one guess per 5 s, a person who mistyped barely waits.
+ */
+const PAIRING_BACKOFF_FIRST_MS = 100;
+const PAIRING_BACKOFF_MAX_MS = 5_000;
+/**
+ * The longest a hello is held for its turn; one whose turn is further off is closed with
+ * BRIDGE_TRY_LATER at once. Below the worker's 5 s wait for welcome, so a held worker is answered.
+ */
+const PAIRING_HOLD_MAX_MS = 4_000;
+
+const pairingBackoff = (refusals: number): number => Math.min(PAIRING_BACKOFF_FIRST_MS * 2 ** Math.max(0, refusals - 1), PAIRING_BACKOFF_MAX_MS);
 
 export interface BridgeListenOptions {
   /** Where to listen: a loopback address (see bridgeHost). */
@@ -103,6 +118,13 @@ export class BridgeLink implements WorkerLink {
   private closing: Promise<void> | null = null;
   private readonly peer: RpcPeer;
   private readonly waiters = new Set<Waiter>();
+  /** Pairing attempts refused since the last pairing, on any connection. */
+  private refusals = 0;
+  /** Hellos held for their turn, not yet judged. */
+  private heldHellos = 0;
+  /** When the next hello may be judged (ms since the epoch). */
+  private nextTurnAt = 0;
+  private readonly turnTimers = new Set<NodeJS.Timeout>();
 
   private constructor(
     private readonly http: Server,
@@ -167,28 +189,67 @@ export class BridgeLink implements WorkerLink {
 
   private onConnection(ws: WebSocket): void {
     ws.on('error', () => undefined); // a close event follows
-    let paired = false;
+    let stage: 'hello' | 'judging' | 'paired' = 'hello';
     const helloTimer = setTimeout(() => ws.close(1008, `no hello within ${HELLO_TIMEOUT_MS} ms`), HELLO_TIMEOUT_MS);
     ws.on('message', (data, isBinary) => {
       if (isBinary) return;
       const text = data.toString();
-      if (!paired) {
-        clearTimeout(helloTimer);
+      if (stage === 'paired') {
+        if (ws === this.socket) this.route(ws, text);
+        return;
+      }
+      // One hello per connection: nothing else is expected before welcome.
+      if (stage === 'judging') return;
+      stage = 'judging';
+      clearTimeout(helloTimer);
+      this.inTurn(ws, () => {
         const refusal = this.admit(readBridgeFrame(text));
         if (refusal) {
+          if (this.state !== 'closed') this.refusals++;
           ws.close(BRIDGE_REFUSED, refusal);
           return;
         }
-        paired = true;
+        this.refusals = 0;
+        this.nextTurnAt = Date.now();
+        stage = 'paired';
         this.install(ws);
-        return;
-      }
-      if (ws === this.socket) this.route(ws, text);
+      });
     });
     ws.on('close', () => {
       clearTimeout(helloTimer);
       if (ws === this.socket) this.onDrop();
     });
+  }
+
+  /**
+   * Run `judge` on this hello's turn: at once when no attempt was refused lately, else one
+   * backoff after the turn before it. Each turn is booked as if it will be refused too, so
+   * hellos sent together are judged one backoff apart, not all at once; a turn more than
+   * PAIRING_HOLD_MAX_MS away is not booked (BRIDGE_TRY_LATER), which bounds every wait.
+   */
+  private inTurn(ws: WebSocket, judge: () => void): void {
+    const now = Date.now();
+    const at = Math.max(now, this.nextTurnAt);
+    if (at - now > PAIRING_HOLD_MAX_MS) {
+      ws.close(BRIDGE_TRY_LATER, `too many refused pairing attempts; try again in ${Math.ceil((at - now) / 1000)} s`);
+      return;
+    }
+    this.heldHellos++;
+    this.nextTurnAt = at + pairingBackoff(this.refusals + this.heldHellos);
+    const run = () => {
+      this.heldHellos--;
+      // A hello whose socket went away while held is not judged: it guessed nothing.
+      if (ws.readyState === WebSocket.OPEN) judge();
+    };
+    if (at <= now) {
+      run();
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.turnTimers.delete(timer);
+      run();
+    }, at - now);
+    this.turnTimers.add(timer);
   }
 
   /** Check the first frame; returns why it is refused, or null (and the secret is set). */
@@ -318,6 +379,8 @@ export class BridgeLink implements WorkerLink {
       this.peer.failAll(error, true);
       for (const w of this.waiters) w.reject(error);
       this.waiters.clear();
+      for (const t of this.turnTimers) clearTimeout(t);
+      this.turnTimers.clear();
       const ws = this.socket;
       this.socket = null;
       if (ws && byeReason !== null && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ kind: 'bye', reason: byeReason } satisfies BridgeFrame));

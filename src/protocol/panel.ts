@@ -81,6 +81,13 @@ export function readBridgeFrame(data: unknown): BridgeFrame | null {
 }
 /** WebSocket close code for a refused pairing (wrong or spent token, unknown secret). */
 export const BRIDGE_REFUSED = 4001;
+/**
+ * WebSocket close code (1013, "try again later") for a pairing attempt not judged at all:
+ * after refused attempts the client judges them one backoff apart, and this one's turn was
+ * too far off. Unlike BRIDGE_REFUSED it says nothing about the credentials, so a worker keeps
+ * its pairing and retries.
+ */
+export const BRIDGE_TRY_LATER = 1013;
 export const BRIDGE_KEEPALIVE_MS = 20_000;
 /** The `bye` reason the worker gives when the person disconnects in the side panel. */
 export const BRIDGE_BYE_FROM_PANEL = 'disconnected from the side panel';

@@ -1,11 +1,12 @@
 /**
- * Which Host and Origin headers the service answers. Bound to loopback, only loopback
- * names are valid hosts, so a web page that rebinds its own DNS name to 127.0.0.1 is
- * refused; browser pages (any Origin header) are refused unless the operator lists their
- * origin. Other setups (a proxy, another interface) list their host names.
+ * Where the service may listen, and which Host and Origin headers it answers. Bound to
+ * loopback, only loopback names are valid hosts, so a web page that rebinds its own DNS name
+ * to 127.0.0.1 is refused; browser pages (any Origin header) are refused unless the operator
+ * lists their origin. Any other address needs the host names it will be called by.
  */
 import type { IncomingMessage } from 'node:http';
 import { isIP } from 'node:net';
+import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { HttpError } from '../sessions/http-error';
 
 export interface HostPolicy {
@@ -25,6 +26,23 @@ export function isLoopback(host: string): boolean {
   return isIP(h) === 4 && h.startsWith('127.');
 }
 
+/**
+ * Refuses to listen beyond loopback unless the operator named the host names clients will
+ * use: opening the service to other machines (all of them that can route to it, for 0.0.0.0
+ * or ::) has to be a decision, and the list keeps the Host check on there.
+ */
+export function checkBindHost(policy: HostPolicy, flag = '--allowed-hosts'): void {
+  if (isLoopback(policy.bindHost) || (policy.allowedHosts ?? []).length > 0) return;
+  const what = ['0.0.0.0', '::', '[::]'].includes(policy.bindHost) ? `${policy.bindHost} (every network interface)` : policy.bindHost;
+  throw new DeckhandError(
+    ErrorCode.HostNotAllowed,
+    `refusing to listen on ${what}: it is not a loopback address, so the service would be open to other machines. ` +
+      `Name the host names clients will call it by with ${flag} (or DECKHAND_ALLOWED_HOSTS; allowedHosts in startService's options), ` +
+      `e.g. ${flag} deckhand.example.com ('*' answers any Host), or listen on 127.0.0.1 behind a reverse proxy`,
+    { host: policy.bindHost },
+  );
+}
+
 /** A comma-separated list (from a flag or an environment variable) as trimmed, non-empty items. */
 export function listOf(value: string | undefined): string[] {
   return (value ?? '').split(',').map((v) => v.trim()).filter(Boolean);
@@ -39,8 +57,9 @@ export class HostCheck {
   constructor(policy: HostPolicy) {
     this.origins = new Set((policy.allowedOrigins ?? []).map((o) => o.toLowerCase().replace(/\/+$/, '')));
     this.extraHosts = new Set((policy.allowedHosts ?? []).map((h) => h.toLowerCase()));
-    // Loopback binds always check Host; other binds only once the operator lists hosts.
-    this.checkHost = isLoopback(policy.bindHost) || this.extraHosts.size > 0;
+    // Every bind checks Host (checkBindHost sees to a list beyond loopback), unless the
+    // operator answers any Host with '*', where something in front checks it.
+    this.checkHost = !this.extraHosts.has('*') && (isLoopback(policy.bindHost) || this.extraHosts.size > 0);
   }
 
   /** The port is known once the server listens. */

@@ -29,7 +29,7 @@ import type { CallOptions } from '../client/deckhand';
 import { HttpError } from '../sessions/http-error';
 import { loadKeys, type KeyRing } from '../sessions/keys';
 import { SessionManager, type Session } from '../sessions/sessions';
-import { HostCheck } from './hosts';
+import { checkBindHost, HostCheck } from './hosts';
 import { DOCUMENT_CONFIG, OpenApiDocumentRoute, OPERATIONS, operation, registerComponents, type HttpPath } from './routes';
 import { McpHttpHandler } from '../mcp/http';
 import type { RawOptions } from '../mcp/options';
@@ -45,7 +45,10 @@ export interface ServiceOptions {
   maxBodyBytes?: number;
   /** URL schemes the operator opens for every session (e.g. ['file']); default none beyond http(s), data and about:blank. */
   allowUrlSchemes?: string[];
-  /** Host header values accepted besides loopback names (for a service behind a proxy or on another interface). */
+  /**
+   * Host header values accepted besides loopback names (for a service behind a proxy or on
+   * another interface; '*' for any). A host that is not loopback is refused without them.
+   */
   allowedHosts?: string[];
   /** Origins (scheme://host:port) whose browser pages may call the service; none by default. */
   allowedOrigins?: string[];
@@ -136,6 +139,8 @@ const invalid = (what: string): Hook<unknown, Env, string, undefined> => (r, c) 
 type Emit = (e: Omit<StreamEvent, 'id'>) => void;
 
 export async function startService(o: ServiceOptions): Promise<RunningService> {
+  const bindHost = o.host ?? '127.0.0.1';
+  checkBindHost({ bindHost, allowedHosts: o.allowedHosts }); // before anything is created or bound
   ensurePrivateDir(o.home);
   const keys = loadKeys(o.home);
   const rawLog = o.log ?? (() => undefined);
@@ -150,7 +155,6 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     return p;
   };
   const mcp = o.mcp === false ? null : new McpHttpHandler(keys, sessions, o.home, o.mcpOptions);
-  const bindHost = o.host ?? '127.0.0.1';
   const hosts = new HostCheck({ bindHost, allowedHosts: o.allowedHosts, allowedOrigins: o.allowedOrigins });
 
   const limit = bodyLimit({

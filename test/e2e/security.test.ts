@@ -1,18 +1,20 @@
 /**
  * The service as a hostile client would try it: the operator's provider key, local files,
- * deadlines, slow bodies, two tenants, Host/Origin, content types and malformed ids. Real
- * HTTP, real Chromium, and a capture server standing in for the model provider.
+ * deadlines, slow bodies, two tenants, Host/Origin, content types and malformed ids, and
+ * binds beyond loopback. Real HTTP, real Chromium, and a capture server standing in for the
+ * model provider.
  */
-import { request as httpRequest } from 'node:http';
-import { connect } from 'node:net';
-import { mkdtempSync, statSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { createServer, request as httpRequest } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startService, type RunningService } from '../../src/server/service';
-import { localBrowser } from '../../src/index';
+import { DeckhandError, localBrowser } from '../../src/index';
 import { startFixtureServers } from '../fixtures/server';
 import { startModelServer, type ModelServer } from '../fixtures/model-server';
 import { readEvents } from './sse';
@@ -58,8 +60,8 @@ const end = (id: string, key = KEY_A) => json(`/v1/sessions/${id}/end`, {}, key)
 const sawEnvKey = () => ms.requests.some((r) => JSON.stringify(r.headers).includes(ENV_KEY) || r.raw.includes(ENV_KEY));
 
 /** A raw HTTP exchange, for headers fetch will not let a caller set (Host) or slow bodies. */
-function rawRequest(opts: { path: string; headers: Record<string, string>; body?: string }): Promise<{ status: number; body: any }> {
-  const u = new URL(svc.url);
+function rawRequest(opts: { path: string; headers: Record<string, string>; body?: string; url?: string }): Promise<{ status: number; body: any }> {
+  const u = new URL(opts.url ?? svc.url);
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: u.hostname, port: u.port, path: opts.path, method: 'POST', headers: opts.headers }, (res) => {
       let text = '';
@@ -399,6 +401,90 @@ describe('requests a browser page could forge', () => {
       expect(((await r.json()) as any).error.code).toBe('INVALID_SESSION_ID');
     }
   });
+});
+
+describe('binding beyond loopback', () => {
+  /** A loopback port that was free a moment ago. */
+  const freePort = () =>
+    new Promise<number>((resolve) => {
+      const s = createServer().listen(0, '127.0.0.1', () => {
+        const { port } = s.address() as AddressInfo;
+        s.close(() => resolve(port));
+      });
+    });
+  const nothingListens = (port: number) =>
+    new Promise<boolean>((resolve) => {
+      const s = connect(port, '127.0.0.1');
+      s.once('connect', () => (s.destroy(), resolve(false)));
+      s.once('error', () => resolve(true));
+    });
+  const lookupAs = (url: string, host: string) =>
+    rawRequest({ url, path: '/v1/cache/lookup', headers: { host, 'content-type': 'application/json', 'x-dh-api-key': KEY_A }, body: JSON.stringify({ key: 'e'.repeat(20), baseKey: 'f'.repeat(20) }) });
+  /** The CLI in a process of its own, ended after 30 s at most (a start that should fail may not). */
+  const cli = (args: string[], env: Record<string, string> = {}) => {
+    const p = spawn(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', ...args], { env: { ...process.env, DECKHAND_HOME: mkdtempSync(join(tmpdir(), 'dh-bind-cli-')), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    p.stdout!.on('data', (d) => (out += d));
+    p.stderr!.on('data', (d) => (out += d));
+    const kill = setTimeout(() => p.kill('SIGKILL'), 30_000);
+    const exited = new Promise<number | null>((resolve) => p.once('exit', (code) => (clearTimeout(kill), resolve(code))));
+    return { p, exited, output: () => out };
+  };
+
+  it('startService refuses a non-loopback address without allowed hosts: a typed error naming it, nothing bound or created', async () => {
+    for (const [host, allowedHosts] of [['0.0.0.0', undefined], ['::', []], ['192.0.2.1', undefined], ['deckhand.example.com', undefined]] as const) {
+      const dataHome = join(mkdtempSync(join(tmpdir(), 'dh-bind-')), 'home');
+      const port = await freePort();
+      const e = await startService({ home: dataHome, host, port, allowedHosts: allowedHosts && [...allowedHosts] }).then(
+        (s) => (void s.close(), null),
+        (err: unknown) => err,
+      );
+      expect(e, host).toBeInstanceOf(DeckhandError);
+      expect((e as DeckhandError).code, host).toBe('HOST_NOT_ALLOWED');
+      expect((e as DeckhandError).message, host).toContain(host);
+      expect((e as DeckhandError).message, host).toContain('--allowed-hosts');
+      expect(await nothingListens(port), host).toBe(true);
+      expect(existsSync(dataHome), host).toBe(false);
+    }
+  });
+
+  it("with allowed hosts it listens on every interface, answers those host names and refuses others; '*' answers any", async () => {
+    const open = await startService({ home: mkdtempSync(join(tmpdir(), 'dh-bind-')), host: '0.0.0.0', port: 0, allowedHosts: ['deckhand.example.com'] });
+    try {
+      const url = `http://127.0.0.1:${new URL(open.url).port}`;
+      expect((await lookupAs(url, 'deckhand.example.com')).status).toBe(200);
+      const other = await lookupAs(url, 'attacker.example');
+      expect(other.status).toBe(403);
+      expect(other.body.error.code).toBe('HOST_NOT_ALLOWED');
+    } finally {
+      await open.close();
+    }
+    const any = await startService({ home: mkdtempSync(join(tmpdir(), 'dh-bind-')), host: '::', port: 0, allowedHosts: ['*'] });
+    try {
+      expect((await lookupAs(`http://127.0.0.1:${new URL(any.url).port}`, 'whatever.example')).status).toBe(200);
+    } finally {
+      await any.close();
+    }
+  });
+
+  it('the CLI: HOST=0.0.0.0 (serve) and --host 0.0.0.0 (mcp) fail at start naming the address and the flag; with --allowed-hosts serve listens', async () => {
+    const refused = cli(['serve', '--port', '0'], { HOST: '0.0.0.0' });
+    expect(await refused.exited).toBe(1);
+    expect(refused.output()).toMatch(/deckhand: .*0\.0\.0\.0.*--allowed-hosts/s);
+    expect(refused.output()).not.toMatch(/listening/);
+    const mcp = cli(['mcp', '--port', '0', '--host', '0.0.0.0']);
+    expect(await mcp.exited).toBe(1);
+    expect(mcp.output()).toMatch(/deckhand: .*0\.0\.0\.0.*--allowedHosts/s);
+    const allowed = cli(['serve', '--port', '0', '--allowed-hosts', 'deckhand.example.com'], { HOST: '0.0.0.0' });
+    try {
+      const deadline = Date.now() + 20_000;
+      while (!/listening on/.test(allowed.output()) && allowed.p.exitCode === null && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(allowed.output()).toMatch(/listening on http:\/\/0\.0\.0\.0:\d+/);
+    } finally {
+      allowed.p.kill('SIGTERM');
+      await allowed.exited;
+    }
+  }, 100_000);
 });
 
 describe('the data folder', () => {

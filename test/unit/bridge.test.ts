@@ -10,7 +10,7 @@ import { BRIDGE_GIVE_UP_MS, WorkerBridge, type BridgeEnv, type BridgeSocket, typ
 import { BridgeLink, bridgeHost, newPairingToken, refuseUpgrade } from '../../src/client/bridge';
 import { EXTENSION_ID } from '../../src/client/extension-link';
 import { DeckhandError } from '../../src/protocol/errors';
-import type { BridgeStatus } from '../../src/protocol/panel';
+import { BRIDGE_REFUSED, BRIDGE_TRY_LATER, type BridgeStatus } from '../../src/protocol/panel';
 import { RpcPeer } from '../../src/protocol/rpc';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -182,6 +182,85 @@ describe('WorkerBridge with BridgeLink', () => {
     await until(() => w.sockets.length >= 2, 'the first retry', 2000);
     await until(() => /retrying in 1.0 s$/.test(w.bridge.status().message ?? ''), 'the doubled delay', 2000);
   });
+});
+
+/** One pairing attempt on a socket of its own, as fast as a local process can make it: how it ended, and when. */
+function hello(port: number, credentials: { token: string } | { secret: string }): Promise<{ code: number; reason: string; at: number; welcome: boolean }> {
+  return new Promise((resolve) => {
+    const ws = new WsClient(`ws://127.0.0.1:${port}`, { origin: `chrome-extension://${EXTENSION_ID}` });
+    let welcome = false;
+    ws.on('open', () => ws.send(JSON.stringify({ kind: 'hello', ...credentials, extensionId: EXTENSION_ID, version: '0' })));
+    ws.on('message', (d) => {
+      if (JSON.parse(d.toString()).kind === 'welcome') {
+        welcome = true;
+        ws.close();
+      }
+    });
+    ws.on('error', () => undefined);
+    ws.on('close', (code, reason) => resolve({ code, reason: reason.toString(), at: Date.now(), welcome }));
+  });
+}
+
+describe('wrong tokens and secrets back off', () => {
+  it('wrong tokens sent one after another as fast as possible are judged ever more slowly; the right one still pairs within the cap', async () => {
+    const { link, token } = await client();
+    const t0 = Date.now();
+    const judged: number[] = [];
+    // Every refusal closes its socket, so each guess is a new connection: the backoff is the bridge's, not the socket's.
+    while (Date.now() - t0 < 4_000) {
+      const r = await hello(link.port, { token: 'zzzz-zzzz-zzzz-zzzz' });
+      expect(r.code).toBe(BRIDGE_REFUSED); // held for its turn, never more than 4 s away here
+      judged.push(r.at - t0);
+    }
+    // 100 ms after the first refusal, then 200, 400, 800, 1600: at most 6 guesses checked in 4 s
+    // (the last one sent may be held past the 4 s and judged after them).
+    expect(judged.filter((t) => t < 4_000).length).toBeGreaterThanOrEqual(4);
+    expect(judged.filter((t) => t < 4_000).length).toBeLessThanOrEqual(6);
+    const gaps = judged.slice(1).map((t, i) => t - judged[i]);
+    gaps.forEach((g, i) => expect(g, `gap ${i + 1}`).toBeGreaterThanOrEqual(100 * 2 ** i - 15));
+
+    // The right token gets in once its turn comes, retried like the worker does on 1013.
+    const start = Date.now();
+    let r = await hello(link.port, { token });
+    while (!r.welcome && r.code === BRIDGE_TRY_LATER && Date.now() - start < 10_000) {
+      await sleep(500);
+      r = await hello(link.port, { token });
+    }
+    expect(r.welcome).toBe(true);
+    expect(Date.now() - start).toBeLessThan(5_000 + 1_500); // the cap, and the 500 ms between retries
+    // A pairing resets the backoff: the next wrong guess is judged at once.
+    const next = await hello(link.port, { secret: 'not-the-secret' });
+    expect(next).toMatchObject({ code: BRIDGE_REFUSED, reason: 'unknown pairing; pair again with a new token' });
+    expect(next.at - r.at).toBeLessThan(100);
+  }, 20_000);
+
+  it('20 wrong tokens sent at once are judged one backoff apart, the rest told to come back; nothing is held past the bound', async () => {
+    const { link } = await client();
+    const t0 = Date.now();
+    const all = await Promise.all(Array.from({ length: 20 }, () => hello(link.port, { token: 'zzzz-zzzz-zzzz-zzzz' })));
+    const judged = all.filter((r) => r.code === BRIDGE_REFUSED).map((r) => r.at - t0).sort((a, b) => a - b);
+    // Turns at 0, 0.1, 0.3, 0.7, 1.5 and 3.1 s; the next would be 6.3 s away, past the 4 s a hello may be held.
+    expect(judged.length).toBeLessThanOrEqual(6);
+    expect(judged.at(-1)!).toBeGreaterThanOrEqual(1_500);
+    expect(Math.max(...all.map((r) => r.at - t0))).toBeLessThan(4_000 + 500);
+    const later = all.filter((r) => r.code === BRIDGE_TRY_LATER);
+    expect(later).toHaveLength(20 - judged.length);
+    for (const r of later) expect(r.reason).toMatch(/^too many refused pairing attempts; try again in \d+ s$/);
+  }, 20_000);
+
+  it('a paired worker that dials back in just after a burst of wrong tokens keeps its pairing and gets back in', async () => {
+    const { link, token } = await client();
+    const w = worker();
+    const t = Date.now();
+    await w.bridge.connect(link.port, token);
+    expect(Date.now() - t).toBeLessThan(1_000); // the first attempt pairs at once
+    await Promise.all(Array.from({ length: 10 }, () => hello(link.port, { token: 'zzzz-zzzz-zzzz-zzzz' })));
+    w.sockets[0].terminate();
+    await until(() => w.bridge.status().state === 'attached' && w.sockets.length > 1, 'the worker back in', 15_000);
+    expect(w.store.pairing).toMatchObject({ port: link.port });
+    expect(w.statuses.map((s) => s.state)).not.toContain('refused');
+    expect(await link.call('engine.ping', {})).toMatchObject({ version: 'test' });
+  }, 20_000);
 });
 
 describe('the pure pieces', () => {

@@ -27,6 +27,12 @@ export interface CacheStore {
 /** Entries one tenant may keep before the least recently used are evicted. */
 export const DEFAULT_MAX_ENTRIES_PER_TENANT = 10_000;
 
+/**
+ * What a tenant keeps after going over its bound: 99% of it. Evicting 1% at once spreads
+ * the cost of an eviction over the next 1% of new keys instead of paying it on every one.
+ */
+const keptAfterEviction = (max: number) => max - Math.floor(max / 100);
+
 /** A view of a store bound to one tenant: what the service hands to each caller's operations. */
 export function forTenant(store: CacheStore, tenant: string): CacheStore {
   return {
@@ -38,7 +44,8 @@ export function forTenant(store: CacheStore, tenant: string): CacheStore {
 
 export class MemoryStore implements CacheStore {
   private readonly counts = new Map<string, number>();
-  private readonly entries = new Map<string, CacheEntry & { baseKey: string }>();
+  /** Each tenant's entries in order of use, the least recently used first. */
+  private readonly tenants = new Map<string, Map<string, CacheEntry & { baseKey: string }>>();
   /** Live entries per tenant and base key: a miss whose base key has one is `pageChanged`, as in SQLite. */
   private readonly bases = new Map<string, number>();
 
@@ -46,44 +53,51 @@ export class MemoryStore implements CacheStore {
 
   async lookup(key: string, baseKey: string, tenant = ''): Promise<CacheLookupResponse> {
     const k = `${tenant}\0${key}`;
-    const e = this.entries.get(k);
+    const mine = this.tenants.get(tenant);
+    const e = mine?.get(key);
     // Only keys with an entry are counted, so lookups cannot grow the store.
     const count = (this.counts.get(k) ?? 0) + 1;
-    if (e) {
+    if (mine && e) {
       this.counts.set(k, count);
-      this.entries.delete(k); // most recently used last
-      this.entries.set(k, e);
+      mine.delete(key); // most recently used last
+      mine.set(key, e);
     }
     return { count, entry: e ? { key: e.key, op: e.op, result: e.result, usage: e.usage, agree: e.agree } : null, pageChanged: !e && (this.bases.get(`${tenant}\0${baseKey}`) ?? 0) > 0 };
   }
 
   async record(r: CacheRecordRequest, tenant = ''): Promise<{ agree: number }> {
     const k = `${tenant}\0${r.key}`;
-    const prev = this.entries.get(k);
-    const agree = nextAgree(prev, r);
-    this.remove(k, tenant);
-    this.entries.set(k, { key: r.key, baseKey: r.baseKey, op: r.op, result: r.result, usage: r.usage, agree });
+    let mine = this.tenants.get(tenant);
+    if (!mine) this.tenants.set(tenant, (mine = new Map()));
+    const agree = nextAgree(mine.get(r.key), r);
+    this.remove(tenant, r.key);
+    mine.set(r.key, { key: r.key, baseKey: r.baseKey, op: r.op, result: r.result, usage: r.usage, agree });
     if (!this.counts.has(k)) this.counts.set(k, 1);
     const base = `${tenant}\0${r.baseKey}`;
     this.bases.set(base, (this.bases.get(base) ?? 0) + 1);
-    const mine = [...this.entries.keys()].filter((x) => x.startsWith(`${tenant}\0`));
-    for (const old of mine.slice(0, Math.max(0, mine.length - this.maxEntries))) {
-      this.remove(old, tenant);
-      this.counts.delete(old);
+    if (mine.size > this.maxEntries) {
+      // The oldest come first in the tenant's map, so evicting visits only them.
+      const keep = keptAfterEviction(this.maxEntries);
+      for (const old of mine.keys()) {
+        if (mine.size <= keep) break;
+        this.remove(tenant, old);
+        this.counts.delete(`${tenant}\0${old}`);
+      }
     }
     return { agree };
   }
 
   async invalidate(key: string, tenant = ''): Promise<void> {
-    this.remove(`${tenant}\0${key}`, tenant);
+    this.remove(tenant, key);
     this.counts.delete(`${tenant}\0${key}`);
   }
 
   /** Drop one entry, and its share of its base key. */
-  private remove(k: string, tenant: string): void {
-    const e = this.entries.get(k);
-    if (!e) return;
-    this.entries.delete(k);
+  private remove(tenant: string, key: string): void {
+    const mine = this.tenants.get(tenant);
+    const e = mine?.get(key);
+    if (!mine || !e) return;
+    mine.delete(key);
     const base = `${tenant}\0${e.baseKey}`;
     const n = (this.bases.get(base) ?? 1) - 1;
     if (n > 0) this.bases.set(base, n);
@@ -121,6 +135,17 @@ const MIGRATIONS: string[] = [
    ALTER TABLE entries2 RENAME TO entries;
    CREATE INDEX entries_base ON entries(tenant, base_key);
    CREATE INDEX entries_used ON entries(tenant, used_at);`,
+  // Each tenant's entry count, kept by triggers in the writing transaction, so the bound is
+  // checked without counting; triggers also keep it right for the Python and Go clients,
+  // which write this file with their own statements.
+  `CREATE TABLE tenant_sizes (tenant TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+   INSERT INTO tenant_sizes (tenant, n) SELECT tenant, COUNT(*) FROM entries GROUP BY tenant;
+   CREATE TRIGGER entries_added AFTER INSERT ON entries BEGIN
+     INSERT INTO tenant_sizes (tenant, n) VALUES (NEW.tenant, 1) ON CONFLICT (tenant) DO UPDATE SET n = n + 1;
+   END;
+   CREATE TRIGGER entries_removed AFTER DELETE ON entries BEGIN
+     UPDATE tenant_sizes SET n = n - 1 WHERE tenant = OLD.tenant;
+   END;`,
 ];
 
 type Db = import('better-sqlite3').Database;
@@ -142,12 +167,32 @@ async function withBusyRetry(path: string, fn: () => void): Promise<void> {
   }
 }
 
+/** The statements a store runs, prepared once rather than parsed again on every call. */
+function statements(db: Db) {
+  return {
+    touch: db.prepare('UPDATE entries SET count = count + 1, used_at = ? WHERE tenant = ? AND key = ?'),
+    get: db.prepare('SELECT op, result, usage, agree, count FROM entries WHERE tenant = ? AND key = ?'),
+    sibling: db.prepare('SELECT 1 FROM entries WHERE tenant = ? AND base_key = ? AND key != ? LIMIT 1'),
+    prev: db.prepare('SELECT result, agree FROM entries WHERE tenant = ? AND key = ?'),
+    put: db.prepare(`INSERT INTO entries (tenant, key, base_key, op, result, usage, agree, count, used_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)
+                     ON CONFLICT(tenant, key) DO UPDATE SET op = excluded.op, result = excluded.result, usage = excluded.usage, agree = excluded.agree, used_at = excluded.used_at`),
+    size: db.prepare('SELECT n FROM tenant_sizes WHERE tenant = ?'),
+    // The oldest first, read off the (tenant, used_at) index: a seek, not a walk over the tenant.
+    evict: db.prepare('DELETE FROM entries WHERE rowid IN (SELECT rowid FROM entries WHERE tenant = ? ORDER BY used_at, rowid LIMIT ?)'),
+    drop: db.prepare('DELETE FROM entries WHERE tenant = ? AND key = ?'),
+  };
+}
+
 /** SQLite on disk: WAL mode and immediate transactions, so several sessions (and processes) can share it. */
 export class SqliteStore implements CacheStore {
+  private readonly sql: ReturnType<typeof statements>;
+
   private constructor(
     private readonly db: Db,
     private readonly maxEntries: number,
-  ) {}
+  ) {
+    this.sql = statements(db);
+  }
 
   static async open(path: string, options: { maxEntriesPerTenant?: number } = {}): Promise<SqliteStore> {
     let Database: typeof import('better-sqlite3');
@@ -183,12 +228,10 @@ export class SqliteStore implements CacheStore {
   async lookup(key: string, baseKey: string, tenant = ''): Promise<CacheLookupResponse> {
     const tx = this.db.transaction(() => {
       // Only an existing entry is touched: a lookup never adds a row.
-      this.db.prepare('UPDATE entries SET count = count + 1, used_at = ? WHERE tenant = ? AND key = ?').run(Date.now(), tenant, key);
-      const row = this.db.prepare('SELECT op, result, usage, agree, count FROM entries WHERE tenant = ? AND key = ?').get(tenant, key) as
-        | { op: string; result: string; usage: string; agree: number; count: number }
-        | undefined;
+      this.sql.touch.run(Date.now(), tenant, key);
+      const row = this.sql.get.get(tenant, key) as { op: string; result: string; usage: string; agree: number; count: number } | undefined;
       const entry = row ? { key, op: row.op as CacheEntry['op'], result: JSON.parse(row.result), usage: JSON.parse(row.usage), agree: row.agree } : null;
-      const pageChanged = !entry && !!this.db.prepare('SELECT 1 FROM entries WHERE tenant = ? AND base_key = ? AND key != ? LIMIT 1').get(tenant, baseKey, key);
+      const pageChanged = !entry && !!this.sql.sibling.get(tenant, baseKey, key);
       return CacheLookupResponseSchema.parse({ count: row?.count ?? 1, entry, pageChanged });
     });
     return tx.immediate();
@@ -196,20 +239,15 @@ export class SqliteStore implements CacheStore {
 
   async record(r: CacheRecordRequest, tenant = ''): Promise<{ agree: number }> {
     const tx = this.db.transaction(() => {
-      const prev = this.db.prepare('SELECT result, agree FROM entries WHERE tenant = ? AND key = ?').get(tenant, r.key) as { result: string; agree: number } | undefined;
+      const prev = this.sql.prev.get(tenant, r.key) as { result: string; agree: number } | undefined;
       const json = JSON.stringify(r.result ?? null);
       const agree = nextAgree(prev && { result: JSON.parse(prev.result), agree: prev.agree }, r);
-      const now = Date.now();
-      this.db
-        .prepare(`INSERT INTO entries (tenant, key, base_key, op, result, usage, agree, count, used_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)
-                  ON CONFLICT(tenant, key) DO UPDATE SET op = excluded.op, result = excluded.result, usage = excluded.usage, agree = excluded.agree, used_at = excluded.used_at`)
-        .run(tenant, r.key, r.baseKey, r.op, json, JSON.stringify(r.usage), agree, now);
+      this.sql.put.run(tenant, r.key, r.baseKey, r.op, json, JSON.stringify(r.usage), agree, Date.now());
       if (!prev) {
-        // Keep each tenant within its bound: evict the least recently used beyond it.
-        this.db
-          .prepare(`DELETE FROM entries WHERE tenant = ? AND key IN (
-                      SELECT key FROM entries WHERE tenant = ? ORDER BY used_at DESC, rowid DESC LIMIT -1 OFFSET ?)`)
-          .run(tenant, tenant, this.maxEntries);
+        // Keep each tenant within its bound, the least recently used evicted first. The kept
+        // size answers "over?" without counting, and the oldest are a seek on (tenant, used_at).
+        const n = (this.sql.size.get(tenant) as { n: number } | undefined)?.n ?? 0;
+        if (n > this.maxEntries) this.sql.evict.run(tenant, n - keptAfterEviction(this.maxEntries));
       }
       return CacheRecordResponseSchema.parse({ agree });
     });
@@ -217,7 +255,7 @@ export class SqliteStore implements CacheStore {
   }
 
   async invalidate(key: string, tenant = ''): Promise<void> {
-    this.db.prepare('DELETE FROM entries WHERE tenant = ? AND key = ?').run(tenant, key);
+    this.sql.drop.run(tenant, key);
   }
 
   close(): void {
