@@ -32,14 +32,14 @@ function idOfStep(step: XPathStep): string | null {
 }
 
 /**
- * The elements of the document's light DOM with exactly this id, in document order. The
- * browser's XPath engine answers `//*[@id='x']` by visiting every node (tens of milliseconds on
- * a page of 30,000 elements); its id map answers at once. The filter keeps XPath's exact,
- * case-sensitive comparison (quirks-mode CSS compares ids ignoring case).
+ * The elements of a document's (or shadow root's) own tree with exactly this id, in document
+ * order. The browser's XPath engine answers `//*[@id='x']` by visiting every node (tens of
+ * milliseconds on a page of 30,000 elements); its id map answers at once. The filter keeps
+ * XPath's exact, case-sensitive comparison (quirks-mode CSS compares ids ignoring case).
  */
-function byId(doc: Document, id: string): Element[] {
+export function byId(root: Document | ShadowRoot, id: string): Element[] {
   if (!id) return [];
-  return Array.from(doc.querySelectorAll(`#${CSS.escape(id)}`)).filter((e) => e.getAttribute('id') === id);
+  return Array.from(root.querySelectorAll(`#${CSS.escape(id)}`)).filter((e) => e.getAttribute('id') === id);
 }
 
 /** Evaluate one location step from a context (a document, element or shadow root). */

@@ -6,6 +6,7 @@
  * one XPath whose step after a host continues in the host's shadow root.
  */
 import { normalizeSpace, type ShadowRootOf } from './dom';
+import { byId } from './resolve';
 import { xpathLiteral } from './xpath';
 
 const TEST_ATTRS = ['data-testid', 'data-test-id', 'data-test', 'data-qa', 'data-cy'];
@@ -48,9 +49,9 @@ function unique(root: Document | ShadowRoot, c: Candidate, el: Element): boolean
     if (c.test) {
       const t = c.test;
       // The id map for ids; otherwise the browser's selector engine narrows, the exact comparison decides.
-      const css = t.attr === 'id' ? `#${CSS.escape(t.value)}` : t.attr ? `[${t.attr}="${CSS.escape(t.value)}"]` : t.tag === '*' ? '*' : t.tag;
+      const near = t.attr === 'id' ? byId(root, t.value) : Array.from(root.querySelectorAll(t.attr ? `[${t.attr}="${CSS.escape(t.value)}"]` : t.tag));
       let found: Element | null = null;
-      for (const e of Array.from(root.querySelectorAll(css))) {
+      for (const e of near) {
         if (!matches(e, t)) continue;
         if (found) return false;
         found = e;
