@@ -103,22 +103,49 @@ function roleOf(el: Element): string {
 /** Cheap name for common cases; dom-accessibility-api for anything with labels or ARIA. */
 function nameOf(el: Element, role: string): string {
   if (role === 'iframe') return normalizeSpace(el.getAttribute('title') ?? el.getAttribute('name') ?? '');
-  if (
-    el.childElementCount === 0 &&
-    !el.hasAttribute('aria-label') &&
-    !el.hasAttribute('aria-labelledby') &&
-    !el.hasAttribute('title') &&
-    (role === 'button' || role === 'link' || role === 'heading' || role === 'tab' || role === 'option' || role === 'menuitem') &&
-    el.localName !== 'input'
-  ) {
-    return normalizeSpace(el.textContent ?? '');
-  }
   try {
     return normalizeSpace(computeAccessibleName(el));
   } catch {
     return '';
   }
 }
+
+/** Roles whose name is their content when they have no label of their own. */
+const CONTENT_NAME_ROLES = new Set(['button', 'link', 'heading', 'tab', 'option', 'menuitem']);
+/** Tags whose text counts in their ancestor's name just as it stands (no alternative text of their own). */
+const PLAIN_TEXT_TAGS = INLINE_TAGS;
+/** Descendants looked at before leaving the name to dom-accessibility-api. */
+const PLAIN_NAME_MAX_ELEMENTS = 16;
+
+/**
+ * Whether the element's name is its text, read as the walk reads text: a control or heading
+ * with no label of its own whose content is text and plain inline tags only (`<a><code>str</code></a>`,
+ * `<button><b>Save</b> draft</button>`). Anything that brings its own alternative (an image, a field,
+ * an ARIA label or role, a hidden part, a shadow root) goes to dom-accessibility-api, which
+ * reads the computed style of every descendant and costs far more on pages of thousands of links.
+ */
+function namedByPlainText(el: Element, role: string, env: WalkEnv): boolean {
+  if (!CONTENT_NAME_ROLES.has(role) || el.localName === 'input' || el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.shadowRoot) return false;
+  const all = el.getElementsByTagName('*');
+  if (all.length > PLAIN_NAME_MAX_ELEMENTS) return false;
+  for (let i = 0; i < all.length; i++) {
+    const d = all[i];
+    if (!PLAIN_TEXT_TAGS.has(d.localName) || d.namespaceURI !== HTML_NS || d.shadowRoot || env.listened?.has(d)) return false;
+    if (d.hasAttribute('role') || d.hasAttribute('aria-label') || d.hasAttribute('aria-labelledby') || d.hasAttribute('aria-hidden') || d.hasAttribute('hidden')) return false;
+    // An empty part with a title is named by the title: the text alone would miss it.
+    if (d.hasAttribute('title') && !d.textContent?.trim()) return false;
+  }
+  return true;
+}
+
+/** A name read from plain text (see namedByPlainText): after the walk of the children, which marks the spans laid out as boxes. */
+function plainTextName(el: Element): string {
+  const out: string[] = [];
+  spacedText(el, out, { left: PLAIN_NAME_CHARS });
+  return normalizeSpace(out.join(''));
+}
+/** Longer plain-text names are cut: the finaliser prints at most CONTENT_NAME_MAX characters of one. */
+const PLAIN_NAME_CHARS = 1000;
 
 const quote = (s: string, max = 120): string => JSON.stringify(s.length > max ? s.slice(0, max) + '…' : s);
 
@@ -190,14 +217,13 @@ function statesOf(el: Element, role: string): string {
   return parts.join(' ');
 }
 
+/** The top frame's origin, read once per walk ("" in a child frame or an opaque origin: nothing is shortened). */
+let ownOrigin = '';
+
 function shortUrl(href: string): string {
-  try {
-    const u = new URL(href);
-    // Only the top frame shortens: a path from a child frame would be read against the page's URL.
-    if (u.origin === location.origin && window.top === window) return u.pathname + u.search + u.hash;
-  } catch {
-    /* keep as written */
-  }
+  // Only the top frame shortens: a path from a child frame would be read against the page's URL.
+  // `href` is the browser's own serialisation, so a same-origin one starts with the origin and a slash.
+  if (ownOrigin && href.startsWith(ownOrigin) && href.charCodeAt(ownOrigin.length) === 47) return href.slice(ownOrigin.length);
   return href;
 }
 
@@ -300,6 +326,7 @@ function takesPointer(el: Element, env: WalkEnv, cursor: string): boolean {
 
 export function walk(root: Element | ShadowRoot | Document, env: WalkEnv): SnapNode[] {
   distances = new WeakMap();
+  ownOrigin = window.top === window && location.origin !== 'null' ? location.origin : '';
   boxedSpans = new WeakSet();
   clickables = new WeakSet();
   parentCursor = 'auto';
@@ -513,13 +540,14 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
 
   sink.flush(out);
   const node: SnapNode = { kind: 'element', role, children: [], id: `${env.idPrefix}e${idFor(el)}`, offscreen: offscreenOf(el), el };
+  const plainName = namedByPlainText(el, role, env);
   const fromAuthorOnly = NAME_FROM_AUTHOR.has(role);
   if (role === 'row') {
     node.name = rowName(el, env);
   } else if (tag === 'fieldset' && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby')) {
     node.name = normalizeSpace(el.querySelector(':scope > legend')?.textContent ?? '');
   } else {
-    node.name = fromAuthorOnly && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby') && !isLabelable(el) && role !== 'iframe' && tag !== 'table' && tag !== 'img' ? '' : nameOf(el, role);
+    node.name = fromAuthorOnly && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby') && !isLabelable(el) && role !== 'iframe' && tag !== 'table' && tag !== 'img' ? '' : plainName ? '' : nameOf(el, role);
   }
   let states = statesOf(el, role);
   // An item, row, image or heading with a click handler says so: it is a target, not only content.
@@ -544,9 +572,15 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
     return;
   }
 
-  const childSink = new TextSink(el);
-  walkComposedChildren(el, env, node.children, childSink);
-  childSink.flush(node.children);
+  // A control named by its plain text holds nothing else: its text is its name (what it printed
+  // would go again as repeated), and nothing inside takes input of its own (no listener was
+  // found there; a cursor or tabindex inside a control marks nothing). A heading's parts can.
+  if (!plainName || !CONTROL_ROLES.has(role)) {
+    const childSink = new TextSink(el);
+    walkComposedChildren(el, env, node.children, childSink);
+    childSink.flush(node.children);
+  }
+  if (plainName) node.name = plainTextName(el) || nameOf(el, role);
   // An editable box's content is its value: not a second time as text.
   if ((role === 'textbox' || role === 'searchbox') && (el as HTMLElement).isContentEditable) node.children = node.children.filter((c) => c.kind !== 'text');
   pruneRepeatedText(node);

@@ -51,6 +51,8 @@ describe('hidden text never reaches a model', () => {
     expect(lines).toContain('checkbox "Remember me VISIBLE-04"');
     // Names made of text keep only the part on screen.
     expect(lines).toContain('link "Home VISIBLE-12" href=/home');
+    expect(lines).toContain('link "str.join guide VISIBLE-29" href=/guide');
+    expect(lines).toContain('button "Archive VISIBLE-30"');
     expect(lines).toContain('textbox "Email VISIBLE-15" type=email value=""');
     expect(lines).toContain('heading "Billing VISIBLE-09" level=2');
     expect(lines).toContain('  row "Invoice 7 VISIBLE-14 | 12.00 EUR"');
