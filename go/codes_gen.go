@@ -20,6 +20,7 @@ const (
 	CodeEvaluationFailed     = "EVALUATION_FAILED"
 	CodeWorkerGone           = "WORKER_GONE"
 	CodeBrowserClosed        = "BROWSER_CLOSED"
+	CodeBrowserUnavailable   = "BROWSER_UNAVAILABLE"
 	CodeExtensionMissing     = "EXTENSION_MISSING"
 	CodeNotInitialized       = "NOT_INITIALIZED"
 	CodeAlreadyInUse         = "ALREADY_IN_USE"
@@ -49,6 +50,7 @@ const (
 	CodeUnsupportedMediaType = "UNSUPPORTED_MEDIA_TYPE"
 	CodeHostNotAllowed       = "HOST_NOT_ALLOWED"
 	CodeOriginNotAllowed     = "ORIGIN_NOT_ALLOWED"
+	CodeCdpHostNotAllowed    = "CDP_HOST_NOT_ALLOWED"
 )
 
 // ErrorCodes lists every code of the schema, in its order.
@@ -69,6 +71,7 @@ var ErrorCodes = []string{
 	CodeEvaluationFailed,
 	CodeWorkerGone,
 	CodeBrowserClosed,
+	CodeBrowserUnavailable,
 	CodeExtensionMissing,
 	CodeNotInitialized,
 	CodeAlreadyInUse,
@@ -98,6 +101,7 @@ var ErrorCodes = []string{
 	CodeUnsupportedMediaType,
 	CodeHostNotAllowed,
 	CodeOriginNotAllowed,
+	CodeCdpHostNotAllowed,
 }
 
 // chromiumFlags are the Chromium switches every launcher passes, the same as the Node client's.

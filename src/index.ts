@@ -1,6 +1,7 @@
 /** Deckhand's Node client library. */
 export { Deckhand, type CreateOptions, type CallOptions } from './client/deckhand';
 export { localBrowser, BrowserHandle, type LaunchOptions, type ConnectOptions, type AttachOptions, type PairingInfo } from './client/browser';
+export { gridBrowser, type GridLaunchOptions } from './client/grid';
 export { EXTENSION_ID } from './client/extension-link';
 export { BrowserContext, Page, Locator, type ActOptions, type PageGotoOptions } from './facade/page';
 export { DeckhandError, ErrorCode, isDeckhandError } from './protocol/errors';

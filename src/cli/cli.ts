@@ -12,7 +12,7 @@ import { deckhandHome } from '../client/deckhand';
 import { startService } from '../server/service';
 import { checkBindHost, listOf } from '../server/hosts';
 import { parseAllowSchemes } from '../protocol/url-policy';
-import { SessionManager } from '../sessions/sessions';
+import { SessionManager, type SessionLimits } from '../sessions/sessions';
 import { SqliteStore } from '../client/cache/store';
 import { resolveMcpOptions, type RawOptions } from '../mcp/options';
 import { runStdio } from '../mcp/stdio';
@@ -102,6 +102,17 @@ interface ServeFlags {
   allowedHosts?: string;
   allowedOrigins?: string;
   allowUrlSchemes?: string;
+  grid?: string;
+  gridExtensionDir?: string;
+  allowCdpHosts?: string;
+}
+
+/** The Selenium Grid sessions' browsers come from (--grid, DECKHAND_GRID_URL), if any. */
+function gridOf(url: string | undefined, extensionDir: string | undefined): SessionLimits['grid'] {
+  const u = url ?? process.env.DECKHAND_GRID_URL;
+  if (!u) return undefined;
+  const dir = extensionDir ?? process.env.DECKHAND_GRID_EXTENSION_DIR;
+  return { url: u, ...(dir ? { extensionDir: dir } : {}) };
 }
 
 async function serve(o: ServeFlags): Promise<void> {
@@ -115,6 +126,8 @@ async function serve(o: ServeFlags): Promise<void> {
     allowedHosts: listOf(o.allowedHosts ?? process.env.DECKHAND_ALLOWED_HOSTS),
     allowedOrigins: listOf(o.allowedOrigins ?? process.env.DECKHAND_ALLOWED_ORIGINS),
     allowUrlSchemes: urlSchemes(o.allowUrlSchemes),
+    grid: gridOf(o.grid, o.gridExtensionDir),
+    allowCdpHosts: listOf(o.allowCdpHosts ?? process.env.DECKHAND_ALLOW_CDP_HOSTS),
     log: (l) => console.error(l),
   });
   console.log(`deckhand service listening on ${svc.url} (data in ${home})`);
@@ -136,11 +149,14 @@ type McpFlags = { [K in keyof RawOptions]?: string | boolean } & {
   allowUrlSchemes?: string;
   idleTimeout?: string;
   maxSessions?: string;
+  grid?: string;
+  gridExtensionDir?: string;
 };
 
 async function mcp(f: McpFlags): Promise<void> {
   const home = deckhandHome();
-  const { port, host, allowedHosts, allowedOrigins, allowUrlSchemes: schemes, idleTimeout, maxSessions: max, ...rest } = f;
+  const { port, host, allowedHosts, allowedOrigins, allowUrlSchemes: schemes, idleTimeout, maxSessions: max, grid: gridUrl, gridExtensionDir, ...rest } = f;
+  const grid = gridOf(gridUrl, gridExtensionDir);
   const raw = rest as RawOptions;
   const allowUrlSchemes = urlSchemes(schemes);
   const options = resolveMcpOptions(raw); // fails at once, clearly, on bad flags
@@ -149,7 +165,7 @@ async function mcp(f: McpFlags): Promise<void> {
   if (port === undefined) {
     // The same cache database as the service's, scoped to the one local tenant.
     const store = options.cache ? await SqliteStore.open(join(home, 'cache.db')) : undefined;
-    const sessions = new SessionManager({ maxSessions, idleTimeoutMs, allowUrlSchemes }, {}, undefined, store);
+    const sessions = new SessionManager({ maxSessions, idleTimeoutMs, allowUrlSchemes, grid }, {}, undefined, store);
     return runStdio(options, sessions, home);
   }
   const bindHost = host ?? 'localhost';
@@ -165,6 +181,7 @@ async function mcp(f: McpFlags): Promise<void> {
     allowedHosts: hosts,
     allowedOrigins: listOf(allowedOrigins ?? process.env.DECKHAND_ALLOWED_ORIGINS),
     allowUrlSchemes,
+    grid,
     log: (l) => console.error(l),
   });
   console.log(`deckhand MCP server listening on ${svc.url}/mcp`);
@@ -216,6 +233,9 @@ Environment:
     .option('--allowed-hosts <list>', "Host header values answered besides loopback names, '*' for any (also DECKHAND_ALLOWED_HOSTS)")
     .option('--allowed-origins <list>', 'web-page origins allowed to call (also DECKHAND_ALLOWED_ORIGINS)')
     .option('--allow-url-schemes <list>', 'URL schemes opened for every session, e.g. file (also DECKHAND_ALLOW_URL_SCHEMES)')
+    .option('--grid <url>', "sessions' browsers from this Selenium Grid 4 instead of this machine (also DECKHAND_GRID_URL)")
+    .option('--grid-extension-dir <dir>', "the built extension's folder on the Grid's nodes (also DECKHAND_GRID_EXTENSION_DIR; default: this machine's build)")
+    .option('--allow-cdp-hosts <list>', "hosts (name or name:port, '*' for any) whose DevTools address callers may pass as cdpUrl; none by default (also DECKHAND_ALLOW_CDP_HOSTS)")
     .action((o: ServeFlags) => serve(o));
   // Boolean MCP options: bare means true; otherwise exactly true or false (checked by resolveMcpOptions).
   const bool = (name: string, what: string) => new Option(`--${name} [true|false]`, what);
@@ -227,6 +247,8 @@ Environment:
     .option('--allowedHosts <list>', "Host header values answered besides loopback names, '*' for any")
     .option('--allowedOrigins <list>', 'web-page origins allowed to call')
     .option('--allowUrlSchemes <list>', 'URL schemes opened for every session, e.g. file')
+    .option('--grid <url>', "browsers from this Selenium Grid 4 instead of this machine (also DECKHAND_GRID_URL)")
+    .option('--gridExtensionDir <dir>', "the built extension's folder on the Grid's nodes (also DECKHAND_GRID_EXTENSION_DIR)")
     .option('--modelName <model>', 'model for the tools (default deckhand/local, the built-in model)')
     .option('--modelApiKey <key>', 'key for --modelName (required with any model but the built-in one)')
     .addOption(bool('keepAlive', 'keep the browser when the MCP session closes'))

@@ -96,6 +96,8 @@ export class BrowserHandle {
     private readonly proc: ChildProcess | null,
     private readonly tempProfile: TempProfile | null,
     allowUrlSchemes: readonly OptionalUrlScheme[] = [],
+    /** Ends what the handle holds elsewhere once its connection is closed (a Grid session). */
+    private readonly release: (() => Promise<void>) | null = null,
   ) {
     this.allowUrlSchemes = Object.freeze([...allowUrlSchemes]);
     this.context = new BrowserContext(link, this.host, this.allowUrlSchemes);
@@ -145,6 +147,7 @@ export class BrowserHandle {
         await waitForExit(this.proc, 5000);
       } else this.conn?.close();
       await this.tempProfile?.remove();
+      await this.release?.();
     })();
     return this.closing;
   }
@@ -345,3 +348,15 @@ async function attach(options: AttachOptions = {}): Promise<BrowserHandle> {
 }
 
 export const localBrowser = { launch, connect, attach };
+
+/** @internal A handle over a CDP WebSocket to a browser with the extension, for launchers elsewhere (the Grid's). */
+export async function handleOver(wsUrl: string, o: { headers?: Record<string, string>; timeoutMs: number; allowUrlSchemes: readonly OptionalUrlScheme[]; release: () => Promise<void> }): Promise<BrowserHandle> {
+  const conn = new CdpConnection(await WebSocketTransport.connect(wsUrl, o.headers, o.timeoutMs));
+  try {
+    const link = await ExtensionLink.open(conn, { timeoutMs: o.timeoutMs });
+    return new BrowserHandle(link, conn, null, null, o.allowUrlSchemes, o.release);
+  } catch (e) {
+    conn.close();
+    throw e;
+  }
+}

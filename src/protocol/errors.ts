@@ -24,6 +24,8 @@ export const ErrorCode = {
   EvaluationFailed: 'EVALUATION_FAILED',
   WorkerGone: 'WORKER_GONE',
   BrowserClosed: 'BROWSER_CLOSED',
+  /** No browser could be had: the Selenium Grid refused the new session, its queue is full, or it is down (its own words in the message). */
+  BrowserUnavailable: 'BROWSER_UNAVAILABLE',
   ExtensionMissing: 'EXTENSION_MISSING',
   NotInitialized: 'NOT_INITIALIZED',
   AlreadyInUse: 'ALREADY_IN_USE',
@@ -54,6 +56,8 @@ export const ErrorCode = {
   UnsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
   HostNotAllowed: 'HOST_NOT_ALLOWED',
   OriginNotAllowed: 'ORIGIN_NOT_ALLOWED',
+  /** A caller's DevTools address (cdpUrl) names a host the operator has not opened (--allow-cdp-hosts). */
+  CdpHostNotAllowed: 'CDP_HOST_NOT_ALLOWED',
 } as const;
 export type ErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 export const ErrorCodeSchema = z.enum(Object.values(ErrorCode) as [ErrorCode, ...ErrorCode[]]);
@@ -87,6 +91,7 @@ export const ERROR_MAP: Readonly<Record<ErrorCode, { http: number; mcp: number |
   MODEL_RATE_LIMITED: { http: 503, mcp: null },
   WORKER_GONE: { http: 503, mcp: null },
   BROWSER_CLOSED: { http: 503, mcp: null },
+  BROWSER_UNAVAILABLE: { http: 503, mcp: null },
   UNAVAILABLE: { http: 503, mcp: null },
   PAGE_CLOSED: { http: 409, mcp: null },
   FRAME_DETACHED: { http: 409, mcp: null },
@@ -110,6 +115,7 @@ export const ERROR_MAP: Readonly<Record<ErrorCode, { http: number; mcp: number |
   UNSUPPORTED_MEDIA_TYPE: { http: 415, mcp: -32600 },
   HOST_NOT_ALLOWED: { http: 403, mcp: -32600 },
   ORIGIN_NOT_ALLOWED: { http: 403, mcp: -32600 },
+  CDP_HOST_NOT_ALLOWED: { http: 403, mcp: null },
 };
 
 /** An error as Deckhand sends it, whatever the transport. */

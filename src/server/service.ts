@@ -28,7 +28,7 @@ import { MAX_CALL_MS, MAX_TIMEOUT_MS, DEFAULTS } from '../protocol/schemas';
 import type { CallOptions } from '../client/deckhand';
 import { HttpError } from '../sessions/http-error';
 import { loadKeys, type KeyRing } from '../sessions/keys';
-import { SessionManager, type Session } from '../sessions/sessions';
+import { SessionManager, type Session, type SessionLimits } from '../sessions/sessions';
 import { checkBindHost, HostCheck } from './hosts';
 import { DOCUMENT_CONFIG, OpenApiDocumentRoute, OPERATIONS, operation, registerComponents, type HttpPath } from './routes';
 import { McpHttpHandler } from '../mcp/http';
@@ -45,6 +45,10 @@ export interface ServiceOptions {
   maxBodyBytes?: number;
   /** URL schemes the operator opens for every session (e.g. ['file']); default none beyond http(s), data and about:blank. */
   allowUrlSchemes?: string[];
+  /** Sessions' browsers come from this Selenium Grid instead of this machine. */
+  grid?: SessionLimits['grid'];
+  /** Hosts whose DevTools address callers may pass as cdpUrl ('*' for any); none by default. */
+  allowCdpHosts?: string[];
   /**
    * Host header values accepted besides loopback names (for a service behind a proxy or on
    * another interface; '*' for any). A host that is not loopback is refused without them.
@@ -147,7 +151,12 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
   const log = (line: string) => rawLog(scrubCredentials(line, keys.secrets));
   const store = o.store ?? (await SqliteStore.open(join(o.home, 'cache.db')));
   const maxBody = o.maxBodyBytes ?? 1024 * 1024;
-  const sessions = new SessionManager({ maxSessions: o.maxSessions ?? 4, idleTimeoutMs: o.idleTimeoutMs ?? 10 * 60_000, allowUrlSchemes: o.allowUrlSchemes }, {}, log, store);
+  const sessions = new SessionManager(
+    { maxSessions: o.maxSessions ?? 4, idleTimeoutMs: o.idleTimeoutMs ?? 10 * 60_000, allowUrlSchemes: o.allowUrlSchemes, grid: o.grid, allowCdpHosts: o.allowCdpHosts },
+    {},
+    log,
+    store,
+  );
   const inflight = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>): Promise<T> => {
     inflight.add(p);

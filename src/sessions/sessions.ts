@@ -8,6 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { Deckhand, type CreateOptions } from '../client/deckhand';
 import { localBrowser, type BrowserHandle } from '../client/browser';
+import { gridBrowser } from '../client/grid';
 import type { LogLine } from '../client/logging';
 import { forTenant, type CacheStore } from '../client/cache/store';
 import { DEFAULTS, MAX_CALL_MS } from '../protocol/schemas';
@@ -41,6 +42,31 @@ export interface SessionLimits {
   idleTimeoutMs: number;
   /** URL schemes the operator opened beyond the default (file, say); callers cannot widen it. */
   allowUrlSchemes?: string[];
+  /** Browsers come from this Selenium Grid instead of this machine (see gridBrowser). */
+  grid?: { url: string; headers?: Record<string, string>; extensionDir?: string; binary?: string };
+  /**
+   * Hosts (name, or name:port) whose DevTools address a caller may pass as `cdpUrl`; '*' for any.
+   * None by default: a caller's cdpUrl would otherwise make the service open connections to any
+   * address it can reach (the operator's own Chrome, an internal network).
+   */
+  allowCdpHosts?: string[];
+}
+
+/** Whether `cdpUrl`'s host is one the operator opened (by name, or name and port). */
+export function cdpHostAllowed(cdpUrl: string, allowed: readonly string[] = []): boolean {
+  if (allowed.includes('*')) return true;
+  let u: URL;
+  try {
+    u = new URL(cdpUrl);
+  } catch {
+    return false;
+  }
+  const name = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  const port = u.port || (u.protocol === 'https:' || u.protocol === 'wss:' ? '443' : '80');
+  return allowed.some((a) => {
+    const entry = a.trim().toLowerCase().replace(/^\[|\](?=(:\d+)?$)/g, '');
+    return entry === name || entry === `${name}:${port}`;
+  });
 }
 
 /** Session ids are UUIDs; anything else is a malformed id (400), never a lookup. */
@@ -95,14 +121,26 @@ export class SessionManager {
       ...(req.selfHeal !== undefined ? { selfHeal: req.selfHeal } : {}),
     };
     Deckhand.checkOptions(options);
+    if (req.cdpUrl && !cdpHostAllowed(req.cdpUrl, this.limits.allowCdpHosts)) {
+      throw new HttpError(
+        'CDP_HOST_NOT_ALLOWED',
+        `this service does not connect to DevTools addresses its callers name (${new URL(req.cdpUrl).host}); the operator can allow hosts with --allow-cdp-hosts`,
+      );
+    }
+    if (this.limits.grid && launch.userDataDir && !req.cdpUrl) {
+      throw new HttpError('INVALID_ARGUMENT', "a named browser profile lives on this machine, and this service's browsers come from a Selenium Grid: leave the profile out");
+    }
     this.starting++;
     let browser: BrowserHandle | null = null;
     try {
+      const grid = this.limits.grid;
       browser = req.cdpUrl
         ? await localBrowser.connect({ cdpUrl: req.cdpUrl, headers: req.cdpHeaders, allowUrlSchemes: this.limits.allowUrlSchemes })
-        : await localBrowser.launch({
-            headless: req.headless ?? true, viewport: req.viewport, args: launch.args, userDataDir: launch.userDataDir, allowUrlSchemes: this.limits.allowUrlSchemes,
-          });
+        : grid
+          ? await gridBrowser.launch({ ...grid, headless: req.headless ?? true, viewport: req.viewport, args: launch.args, allowUrlSchemes: this.limits.allowUrlSchemes })
+          : await localBrowser.launch({
+              headless: req.headless ?? true, viewport: req.viewport, args: launch.args, userDataDir: launch.userDataDir, allowUrlSchemes: this.limits.allowUrlSchemes,
+            });
       const session: Session = {
         id: randomUUID(), owner, browser, ownsBrowser: !req.cdpUrl, busy: false, lastUsed: Date.now(), abort: null, deadline: 0, listener: null, dh: null as never, tail: Promise.resolve(), waiting: 0,
       };

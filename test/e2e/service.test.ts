@@ -1,5 +1,6 @@
 /** The HTTP service over real HTTP, with real Chromium behind it and the scripted model server. */
 import { spawn } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -8,6 +9,7 @@ import { startService, type RunningService } from '../../src/server/service';
 import { startFixtureServers } from '../fixtures/server';
 import { idFor, startModelServer, type ModelServer } from '../fixtures/model-server';
 import { readEvents } from './sse';
+import { chromiumWithPort } from './harness';
 
 const KEY = 'svc-test-key';
 const OTHER_KEY = 'svc-other-key';
@@ -219,6 +221,48 @@ describe('a session start is checked before a browser is launched', () => {
       else process.env.DECKHAND_CHROMIUM = saved;
     }
     expect(svc.sessions.size).toBe(0);
+  });
+});
+
+describe("a caller's DevTools address (cdpUrl)", () => {
+  it('is refused unless the operator opened its host, and nothing is contacted; an opened host is driven', async () => {
+    // A listener that records whether the service tried to reach it.
+    let contacted = 0;
+    const trap = createServer((sock) => {
+      contacted++;
+      sock.destroy();
+    });
+    await new Promise<void>((r) => trap.listen(0, '127.0.0.1', r));
+    const trapUrl = `http://127.0.0.1:${(trap.address() as AddressInfo).port}`;
+    try {
+      const r = await json('/v1/sessions/start', { cdpUrl: trapUrl });
+      expect(r.status).toBe(403);
+      expect(r.body.error?.code).toBe('CDP_HOST_NOT_ALLOWED');
+      expect(r.body.error?.message).toMatch(/--allow-cdp-hosts/);
+      expect(contacted).toBe(0);
+      expect(svc.sessions.size).toBe(0);
+    } finally {
+      trap.close();
+    }
+    const remote = await chromiumWithPort({ extension: true });
+    const port = new URL(remote.devtoolsUrl).port;
+    const opened = await startService({ home: mkdtempSync(join(tmpdir(), 'dh-svc-')), port: 0, allowCdpHosts: [`127.0.0.1:${port}`] });
+    try {
+      const call = (path: string, body: unknown) =>
+        fetch(opened.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY }, body: JSON.stringify(body) }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
+      // Another port of the same host is still closed.
+      expect((await call('/v1/sessions/start', { cdpUrl: trapUrl })).body.error.code).toBe('CDP_HOST_NOT_ALLOWED');
+      const started = await call('/v1/sessions/start', { cdpUrl: remote.devtoolsUrl });
+      expect(started.status).toBe(200);
+      const id = started.body.data.sessionId;
+      expect((await call(`/v1/sessions/${id}/navigate`, { url: servers.origin + '/form.html' })).status).toBe(200);
+      const acted = await call(`/v1/sessions/${id}/act`, { input: { selector: '#multi', description: 'multi', method: 'click' } });
+      expect(acted.body.data.data.success).toBe(true);
+      expect((await call(`/v1/sessions/${id}/end`, {})).status).toBe(200);
+    } finally {
+      await opened.close();
+      await remote.kill();
+    }
   });
 });
 

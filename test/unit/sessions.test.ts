@@ -1,6 +1,6 @@
 /** The session manager's rules, with stand-in sessions: tenants, ids, the hard deadline, /end cancelling. */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SessionManager, type Session } from '../../src/sessions/sessions';
+import { SessionManager, cdpHostAllowed, type Session } from '../../src/sessions/sessions';
 
 const ID = '7d4c1a52-9a4e-4a8e-8f5e-0c1d2e3f4a5b';
 
@@ -95,5 +95,23 @@ describe('SessionManager', () => {
     await Promise.all([first, last]);
     expect(order).toEqual(['first', 'last']);
     void mgr.endAll();
+  });
+});
+
+describe('cdpHostAllowed', () => {
+  it('opens only the hosts the operator listed, by name or name and port', () => {
+    expect(cdpHostAllowed('http://127.0.0.1:9222', [])).toBe(false);
+    expect(cdpHostAllowed('http://127.0.0.1:9222', undefined)).toBe(false);
+    expect(cdpHostAllowed('http://127.0.0.1:9222', ['127.0.0.1'])).toBe(true);
+    expect(cdpHostAllowed('ws://127.0.0.1:9222/devtools/browser/x', ['127.0.0.1:9222'])).toBe(true);
+    expect(cdpHostAllowed('ws://127.0.0.1:9333/devtools/browser/x', ['127.0.0.1:9222'])).toBe(false);
+    expect(cdpHostAllowed('http://Browsers.Internal:9222', ['browsers.internal'])).toBe(true);
+    expect(cdpHostAllowed('http://browsers.internal.evil.example:9222', ['browsers.internal'])).toBe(false);
+    expect(cdpHostAllowed('http://[::1]:9222', ['[::1]:9222'])).toBe(true);
+    expect(cdpHostAllowed('http://[::1]:9222', ['::1'])).toBe(true);
+    expect(cdpHostAllowed('https://cdp.example', ['cdp.example:443'])).toBe(true);
+    expect(cdpHostAllowed('not a url', ['*'])).toBe(true);
+    expect(cdpHostAllowed('not a url', ['not a url'])).toBe(false);
+    expect(cdpHostAllowed('http://10.0.0.5:9222', ['*'])).toBe(true);
   });
 });

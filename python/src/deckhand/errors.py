@@ -68,6 +68,7 @@ UrlNotAllowedError = _cls("URL_NOT_ALLOWED", "UrlNotAllowedError")
 EvaluationFailedError = _cls("EVALUATION_FAILED", "EvaluationFailedError")
 WorkerGoneError = _cls("WORKER_GONE", "WorkerGoneError", ConnectionError)
 BrowserClosedError = _cls("BROWSER_CLOSED", "BrowserClosedError", ConnectionError)
+BrowserUnavailableError = _cls("BROWSER_UNAVAILABLE", "BrowserUnavailableError", ConnectionError)
 ExtensionMissingError = _cls("EXTENSION_MISSING", "ExtensionMissingError")
 NotInitializedError = _cls("NOT_INITIALIZED", "NotInitializedError")
 AlreadyInUseError = _cls("ALREADY_IN_USE", "AlreadyInUseError")
@@ -97,6 +98,7 @@ BodyTooLargeError = _cls("BODY_TOO_LARGE", "BodyTooLargeError")
 UnsupportedMediaTypeError = _cls("UNSUPPORTED_MEDIA_TYPE", "UnsupportedMediaTypeError")
 HostNotAllowedError = _cls("HOST_NOT_ALLOWED", "HostNotAllowedError")
 OriginNotAllowedError = _cls("ORIGIN_NOT_ALLOWED", "OriginNotAllowedError")
+CdpHostNotAllowedError = _cls("CDP_HOST_NOT_ALLOWED", "CdpHostNotAllowedError")
 
 #: code -> exception class; every code of the schema has one (python/tests/test_types.py checks).
 ERROR_CLASSES: dict[str, type[DeckhandError]] = {

@@ -1,0 +1,156 @@
+/**
+ * `gridBrowser.launch()`: a browser from a Selenium Grid 4 instead of this machine. The Grid
+ * queues the new-session request, a node starts Chromium with the extension, and the handle
+ * drives it through the session's `se:cdp` WebSocket (which the Grid's router proxies), the
+ * same way `localBrowser.connect()` drives any browser with the extension. Closing the
+ * handle deletes the Grid session. The Grid ends sessions that see no WebDriver command for
+ * a while (CDP traffic does not count), so the handle sends a cheap one periodically.
+ */
+import { DeckhandError, ErrorCode } from '../protocol/errors';
+import { CHROMIUM_FLAGS } from '../protocol/launch';
+import { checkMs } from '../protocol/schemas';
+import { parseAllowSchemes } from '../protocol/url-policy';
+import { handleOver, type BrowserHandle } from './browser';
+import { extensionDir } from './paths';
+
+export interface GridLaunchOptions {
+  /** The Grid's address (its router or standalone server), e.g. http://127.0.0.1:4444 or http://grid:4444/wd/hub. */
+  url: string;
+  /** Headers for every request to the Grid and its CDP proxy (a reverse proxy's Authorization, say). Never logged. */
+  headers?: Record<string, string>;
+  /** Default true. */
+  headless?: boolean;
+  viewport?: { width: number; height: number };
+  /**
+   * The built extension's folder as the node sees it; default: this machine's build (right when
+   * the node runs here, or has the same path mounted). Chromium and Chrome for Testing load it;
+   * branded Chrome 137 and later ignore --load-extension.
+   */
+  extensionDir?: string;
+  /** Chromium's path on the node (goog:chromeOptions.binary); default: the node's own choice. */
+  binary?: string;
+  /** More switches for the node's Chromium. */
+  args?: string[];
+  /** More W3C capabilities to match a node by (platformName, se:name, ...); goog:chromeOptions is Deckhand's. */
+  capabilities?: Record<string, unknown>;
+  /** How long the new session may take, the Grid's queue included, in ms; default 60000. */
+  timeout?: number;
+  /** How often the handle tells the Grid the session is in use, in ms; default 60000 (keep it under the Grid's --session-timeout). */
+  keepAlive?: number;
+  /** See localBrowser.launch: extra URL schemes this browser may open. */
+  allowUrlSchemes?: string[];
+}
+
+/** Switches that only make sense when Deckhand starts the process itself (chromedriver needs a window to attach to). */
+const LOCAL_ONLY = new Set(['--no-startup-window']);
+
+/** The Grid's own words from a WebDriver error body, short. */
+async function gridSays(res: Response): Promise<string> {
+  const text = await res.text().catch(() => '');
+  let msg = text;
+  try {
+    const v = (JSON.parse(text) as { value?: { error?: string; message?: string } }).value;
+    if (v?.message) msg = v.error ? `${v.error}: ${v.message}` : v.message;
+  } catch {
+    /* not JSON: the text as it came */
+  }
+  msg = msg.split('\n')[0].trim();
+  return msg.length > 300 ? msg.slice(0, 297) + '...' : msg || `HTTP ${res.status}`;
+}
+
+function baseOf(url: unknown): string {
+  if (typeof url !== 'string') throw new DeckhandError(ErrorCode.InvalidArgument, 'gridBrowser.launch() needs { url }: the Grid\'s address, e.g. http://127.0.0.1:4444');
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    throw new DeckhandError(ErrorCode.InvalidArgument, `the Grid's url must be an http(s):// URL, got '${url.slice(0, 200)}'`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new DeckhandError(ErrorCode.InvalidArgument, `the Grid's url must be an http(s):// URL, got '${url.slice(0, 200)}'`);
+  if (u.username || u.password) throw new DeckhandError(ErrorCode.InvalidArgument, "put the Grid's credentials in headers (Authorization), not in its url");
+  return u.origin + u.pathname.replace(/\/+$/, '');
+}
+
+async function launch(options: GridLaunchOptions): Promise<BrowserHandle> {
+  if (typeof options !== 'object' || options === null) throw new DeckhandError(ErrorCode.InvalidArgument, 'gridBrowser.launch() takes an options object with the Grid\'s url');
+  const base = baseOf(options.url);
+  const allowUrlSchemes = parseAllowSchemes(options.allowUrlSchemes);
+  const timeout = options.timeout === undefined ? 60_000 : checkMs('timeout', options.timeout, { whole: false });
+  const keepAlive = options.keepAlive === undefined ? 60_000 : checkMs('keepAlive', options.keepAlive, { whole: false });
+  if (keepAlive < 1000) throw new DeckhandError(ErrorCode.InvalidArgument, `keepAlive must be at least 1000 ms, got ${keepAlive}`);
+  const vp = options.viewport ?? { width: 1280, height: 800 };
+  if (!(vp.width > 0 && vp.height > 0)) throw new DeckhandError(ErrorCode.InvalidArgument, 'viewport needs positive width and height');
+  const ext = options.extensionDir ?? extensionDir();
+  const headers = { ...(options.headers ?? {}) };
+  const deadline = Date.now() + timeout;
+  const left = () => Math.max(1, deadline - Date.now());
+
+  const args = [
+    ...CHROMIUM_FLAGS.filter((f) => !LOCAL_ONLY.has(f)),
+    `--disable-extensions-except=${ext}`,
+    `--load-extension=${ext}`,
+    `--window-size=${vp.width},${vp.height}`,
+    ...(options.headless === false ? [] : ['--headless=new']),
+    ...(options.args ?? []),
+  ];
+  const chromeOptions: Record<string, unknown> = { args };
+  if (options.binary) chromeOptions.binary = options.binary;
+  const body = { capabilities: { alwaysMatch: { browserName: 'chrome', ...(options.capabilities ?? {}), 'goog:chromeOptions': chromeOptions } } };
+
+  let res: Response;
+  try {
+    res = await fetch(`${base}/session`, {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json; charset=utf-8' },
+      body: JSON.stringify(body),
+      signal: AbortSignal.timeout(left()),
+    });
+  } catch (e) {
+    const err = e as Error;
+    if (err.name === 'TimeoutError' || err.name === 'AbortError') {
+      throw new DeckhandError(ErrorCode.Timeout, `the Selenium Grid at ${base} gave no browser within ${timeout} ms (its queue may be full, or no node matches)`, { timeoutMs: timeout });
+    }
+    const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
+    throw new DeckhandError(ErrorCode.BrowserUnavailable, `the Selenium Grid at ${base} could not be reached: ${cause?.code ?? cause?.message ?? err.message}`);
+  }
+  if (!res.ok) throw new DeckhandError(ErrorCode.BrowserUnavailable, `the Selenium Grid at ${base} gave no browser: ${await gridSays(res)}`, { status: res.status });
+  const value = ((await res.json().catch(() => null)) as { value?: { sessionId?: string; capabilities?: Record<string, unknown> } } | null)?.value;
+  const id = value?.sessionId;
+  if (typeof id !== 'string' || !/^[\w-]{1,200}$/.test(id)) throw new DeckhandError(ErrorCode.BrowserUnavailable, `the Selenium Grid at ${base} answered a new session without a session id`);
+
+  let ended: Promise<void> | null = null;
+  let timer: NodeJS.Timeout | undefined;
+  /** Delete the Grid session (once; a Grid that is gone already ended it). */
+  const end = (): Promise<void> => {
+    clearInterval(timer);
+    ended ??= fetch(`${base}/session/${id}`, { method: 'DELETE', headers, signal: AbortSignal.timeout(10_000) }).then(
+      () => undefined,
+      () => undefined,
+    );
+    return ended;
+  };
+  const cdp = value?.capabilities?.['se:cdp'];
+  if (typeof cdp !== 'string' || !/^wss?:\/\//.test(cdp)) {
+    await end();
+    throw new DeckhandError(ErrorCode.BrowserUnavailable, `the Selenium Grid at ${base} gave a session with no se:cdp address: its node's browser is not Chromium, or the Grid does not proxy CDP`);
+  }
+  // Any WebDriver command resets the Grid's idle clock; asking for the window handle costs the node nothing.
+  timer = setInterval(() => {
+    void fetch(`${base}/session/${id}/window`, { headers, signal: AbortSignal.timeout(Math.min(keepAlive, 30_000)) }).catch(() => undefined);
+  }, keepAlive);
+  timer.unref();
+  try {
+    const handle = await handleOver(cdp, { headers, timeoutMs: Math.min(left(), 30_000), allowUrlSchemes, release: end });
+    // A node that dies (or a Grid that ends the session) drops the CDP link: stop asking for it.
+    handle.onDisconnect(() => void end());
+    return handle;
+  } catch (e) {
+    await end();
+    if (e instanceof DeckhandError && e.code === ErrorCode.ExtensionMissing) {
+      e.message += ` (the Grid's node was asked to load it from ${ext}: that folder must exist on the node, with the extension built)`;
+    }
+    throw e;
+  }
+}
+
+export const gridBrowser = { launch };
