@@ -26,7 +26,7 @@ export const StartSessionRequestSchema = z
     domSettleTimeoutMs: WaitMsSchema.optional(),
     selfHeal: z.boolean().optional(),
     systemPrompt: z.string().optional(),
-    /** A remote Chromium (with the extension) instead of a local one. */
+    /** A remote Chromium (with the extension) instead of a local one; only on hosts the operator opened (--allow-cdp-hosts). */
     cdpUrl: z.string().url().optional(),
     cdpHeaders: z.record(z.string()).optional(),
     streamResponse: z.boolean().optional(),
