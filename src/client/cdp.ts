@@ -153,7 +153,9 @@ export class CdpConnection extends EventEmitter {
     this.emit('close');
   }
 
+  /** Close the connection; calls still waiting fail at once (a peer that never acknowledges the close cannot hold them). */
   close(): void {
     this.transport.close();
+    this.onClose();
   }
 }

@@ -41,6 +41,14 @@ export interface GridLaunchOptions {
   allowUrlSchemes?: string[];
 }
 
+/**
+ * How often the handle checks that the browser behind the Grid still answers, and how long it
+ * waits: the Grid's CDP proxy keeps the WebSocket open when a node's browser dies, so without
+ * this a call would wait out its own deadline.
+ */
+const HEALTH_EVERY_MS = 5000;
+const HEALTH_WAIT_MS = 10_000;
+
 /** Switches that only make sense when Deckhand starts the process itself (chromedriver needs a window to attach to). */
 const LOCAL_ONLY = new Set(['--no-startup-window']);
 
@@ -120,9 +128,11 @@ async function launch(options: GridLaunchOptions): Promise<BrowserHandle> {
 
   let ended: Promise<void> | null = null;
   let timer: NodeJS.Timeout | undefined;
+  let health: NodeJS.Timeout | undefined;
   /** Delete the Grid session (once; a Grid that is gone already ended it). */
   const end = (): Promise<void> => {
     clearInterval(timer);
+    clearInterval(health);
     ended ??= fetch(`${base}/session/${id}`, { method: 'DELETE', headers, signal: AbortSignal.timeout(10_000) }).then(
       () => undefined,
       () => undefined,
@@ -134,16 +144,33 @@ async function launch(options: GridLaunchOptions): Promise<BrowserHandle> {
     await end();
     throw new DeckhandError(ErrorCode.BrowserUnavailable, `the Selenium Grid at ${base} gave a session with no se:cdp address: its node's browser is not Chromium, or the Grid does not proxy CDP`);
   }
+  let handle: BrowserHandle | null = null;
+  /** The browser is gone: calls in flight and later ones fail with BROWSER_CLOSED, and the Grid session is ended. */
+  const lost = () => {
+    if (handle?.isConnected) handle.cdp.close();
+    void end();
+  };
   // Any WebDriver command resets the Grid's idle clock; asking for the window handle costs the node nothing.
+  // A session the Grid no longer knows (it timed out, its node went away) is a browser that is gone.
   timer = setInterval(() => {
-    void fetch(`${base}/session/${id}/window`, { headers, signal: AbortSignal.timeout(Math.min(keepAlive, 30_000)) }).catch(() => undefined);
+    void fetch(`${base}/session/${id}/window`, { headers, signal: AbortSignal.timeout(Math.min(keepAlive, 30_000)) }).then(
+      (res) => {
+        if (res.status === 404) lost();
+      },
+      () => undefined,
+    );
   }, keepAlive);
   timer.unref();
   try {
-    const handle = await handleOver(cdp, { headers, timeoutMs: Math.min(left(), 30_000), allowUrlSchemes, release: end });
-    // A node that dies (or a Grid that ends the session) drops the CDP link: stop asking for it.
-    handle.onDisconnect(() => void end());
-    return handle;
+    handle = await handleOver(cdp, { headers, timeoutMs: Math.min(left(), 30_000), allowUrlSchemes, release: end });
+    const h = handle;
+    h.onDisconnect(() => void end());
+    health = setInterval(() => {
+      if (!h.isConnected) return void clearInterval(health);
+      h.cdp.send('Browser.getVersion', {}, undefined, HEALTH_WAIT_MS).catch(() => lost());
+    }, HEALTH_EVERY_MS);
+    health.unref();
+    return h;
   } catch (e) {
     await end();
     if (e instanceof DeckhandError && e.code === ErrorCode.ExtensionMissing) {
