@@ -18,6 +18,7 @@ from .browser import Browser, local_browser
 from .cache import MemoryStore, RemoteStore, SqliteStore
 from .deckhand import Agent, Deckhand
 from .errors import DeckhandError
+from .grid import grid_browser
 from .models import LOCAL_MODEL
 from .page import BrowserContext, Locator, Page
 from .types import ActResult, Action, ExtractResult, Metrics, ModelReply, ModelRequest, ObserveResult
@@ -27,6 +28,7 @@ __version__ = "0.1.0"
 __all__ = [
     "Deckhand",
     "local_browser",
+    "grid_browser",
     "Browser",
     "BrowserContext",
     "Page",

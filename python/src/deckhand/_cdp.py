@@ -238,4 +238,7 @@ class CdpConnection:
                 pass
 
     def close(self) -> None:
+        """Close the connection; calls still waiting fail at once (a peer that never acknowledges
+        the close, such as a proxy whose browser died, cannot hold them)."""
         self._transport.close()
+        self._on_close()

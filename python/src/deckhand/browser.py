@@ -14,7 +14,7 @@ import signal
 import subprocess
 import urllib.parse
 import urllib.request
-from typing import Any, Callable, Sequence
+from typing import Any, Awaitable, Callable, Sequence
 
 from . import _json
 from ._cdp import CdpConnection, PipeTransport, WebSocketTransport
@@ -98,8 +98,11 @@ class Browser:
         proc: asyncio.subprocess.Process | None,
         profile: TempProfile | None,
         allow_url_schemes: list[str],
+        release: Callable[[], Awaitable[None]] | None = None,
     ) -> None:
         self._link = link
+        #: Ends what the handle holds elsewhere once its connection is closed (a Grid session).
+        self._release = release
         self._conn = conn
         self._proc = proc
         self._profile = profile
@@ -152,6 +155,8 @@ class Browser:
             self._conn.close()
         if self._profile is not None:
             self._profile.remove()
+        if self._release is not None:
+            await self._release()
 
     async def __aenter__(self) -> "Browser":
         return self
@@ -348,13 +353,26 @@ async def connect(
         ws_url = info["webSocketDebuggerUrl"]
     elif not re.match(r"^wss?:", cdp_url):
         raise InvalidArgumentError(None, f"cdp_url must be an http(s):// or ws(s):// URL, got '{cdp_url}'")
+    return await _browser_over(ws_url, headers, timeout_ms, min(timeout_ms, 3000), allow)
+
+
+async def _browser_over(
+    ws_url: str,
+    headers: dict[str, str] | None,
+    timeout_ms: float,
+    link_timeout_ms: float,
+    allow: list[str],
+    release: Callable[[], Awaitable[None]] | None = None,
+) -> Browser:
+    """A Browser over a CDP WebSocket to a browser with the extension (connect's, and launchers
+    elsewhere: the Grid's)."""
     conn = CdpConnection(await WebSocketTransport.connect(ws_url, headers, timeout_ms))
     try:
-        link = await ExtensionLink.open(conn, extension_id_from_manifest(extension_dir()), min(timeout_ms, 3000))
+        link = await ExtensionLink.open(conn, extension_id_from_manifest(extension_dir()), link_timeout_ms)
     except BaseException:
         conn.close()
         raise
-    return Browser(link, conn, None, None, allow)
+    return Browser(link, conn, None, None, allow, release)
 
 
 class _LocalBrowser:

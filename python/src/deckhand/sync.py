@@ -27,6 +27,7 @@ from typing import Any
 
 from . import browser as _browser
 from . import deckhand as _deckhand
+from . import grid as _grid
 from . import page as _page
 
 _loop: asyncio.AbstractEventLoop | None = None
@@ -127,6 +128,11 @@ class _SyncLocalBrowser:
         return Sync(run(_browser.local_browser.connect(**options)))
 
 
+class _SyncGridBrowser:
+    def launch(self, **options: Any) -> Any:
+        return Sync(run(_grid.grid_browser.launch(**options)))
+
+
 class _SyncDeckhand:
     @staticmethod
     def create(**options: Any) -> Any:
@@ -134,6 +140,7 @@ class _SyncDeckhand:
 
 
 local_browser = _SyncLocalBrowser()
+grid_browser = _SyncGridBrowser()
 Deckhand = _SyncDeckhand()
 
 

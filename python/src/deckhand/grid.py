@@ -1,0 +1,325 @@
+"""`grid_browser.launch(url=...)`: a browser from a Selenium Grid 4 instead of this machine.
+
+The Grid queues the new-session request, a node starts Chromium with the extension, and the
+Browser drives it through the session's `se:cdp` WebSocket (which the Grid's router proxies),
+the same way `local_browser.connect()` drives any browser with the extension. Closing the
+Browser deletes the Grid session. The Grid ends sessions that see no WebDriver command for a
+while (CDP traffic does not count), so the Browser sends a cheap one periodically.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import errno
+import json
+import re
+import time
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+from . import _json
+from ._cdp import CdpConnection
+from ._link import check_ms
+from ._paths import extension_dir as _default_extension_dir
+from ._wire import CHROMIUM_FLAGS
+from .browser import Browser, _browser_over, parse_allow_schemes
+from .errors import BrowserUnavailableError, DeckhandError, DeckhandTimeoutError, ExtensionMissingError, InvalidArgumentError
+
+# How often the Browser checks that the browser behind the Grid still answers, and how long it
+# waits: the Grid's CDP proxy keeps the WebSocket open when a node's browser dies, so without
+# this a call would wait out its own deadline.
+HEALTH_EVERY_S = 5.0
+HEALTH_WAIT_MS = 10_000
+
+# Switches that only make sense when Deckhand starts the process itself (chromedriver needs a
+# window to attach to).
+_LOCAL_ONLY = frozenset({"--no-startup-window"})
+
+_SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{1,200}$")
+
+
+def _http(method: str, url: str, headers: Mapping[str, str], body: bytes | None, timeout_s: float) -> tuple[int, bytes]:
+    """One request in a worker thread: (status, body) for any HTTP status; network failures raise."""
+    req = urllib.request.Request(url, data=body, headers=dict(headers), method=method)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout_s) as res:  # noqa: S310 (an address the caller gave)
+            return res.status, res.read()
+    except urllib.error.HTTPError as e:
+        with e:
+            try:
+                return e.code, e.read()
+            except OSError:
+                return e.code, b""
+
+
+def _is_timeout(e: BaseException) -> bool:
+    return isinstance(e, TimeoutError) or isinstance(e, urllib.error.URLError) and isinstance(e.reason, TimeoutError)
+
+
+def _why_unreachable(e: BaseException) -> str:
+    """ECONNREFUSED and the like, as Node's fetch names them; else the error's own words."""
+    reason = e.reason if isinstance(e, urllib.error.URLError) else e
+    code = getattr(reason, "errno", None)
+    if isinstance(code, int) and code in errno.errorcode:
+        return errno.errorcode[code]
+    return str(reason) or type(reason).__name__
+
+
+def _grid_says(status: int, raw: bytes) -> str:
+    """The Grid's own words from a WebDriver error body, short."""
+    text = raw.decode("utf-8", "replace")
+    msg = text
+    try:
+        v = json.loads(text).get("value")
+        if isinstance(v, dict) and v.get("message"):
+            msg = f"{v['error']}: {v['message']}" if v.get("error") else str(v["message"])
+    except (ValueError, AttributeError):
+        pass  # not JSON: the text as it came
+    msg = msg.split("\n")[0].strip()
+    if len(msg) > 300:
+        return msg[:297] + "..."
+    return msg or f"HTTP {status}"
+
+
+def _base_of(url: Any) -> str:
+    """The Grid's address without a trailing slash; http(s) only, and no credentials in it."""
+    if not isinstance(url, str):
+        raise InvalidArgumentError(None, "grid_browser.launch() needs url=: the Grid's address, e.g. http://127.0.0.1:4444")
+    bad = InvalidArgumentError(None, f"the Grid's url must be an http(s):// URL, got '{url[:200]}'")
+    try:
+        u = urllib.parse.urlsplit(url.strip())
+        port = u.port
+    except ValueError:
+        raise bad from None
+    # Before anything that echoes the url: a password must not land in an error message or a log.
+    if u.username or u.password:
+        raise InvalidArgumentError(None, "put the Grid's credentials in headers (Authorization), not in its url")
+    scheme = u.scheme.lower()
+    if scheme not in ("http", "https") or not u.hostname:
+        raise bad
+    host = f"[{u.hostname}]" if ":" in u.hostname else u.hostname
+    if port is not None and port != (80 if scheme == "http" else 443):
+        host += f":{port}"
+    return f"{scheme}://{host}{u.path.rstrip('/')}"
+
+
+class _GridSession:
+    """One Grid session: its keep-alive, the browser's health check, and its deletion (once)."""
+
+    def __init__(self, base: str, session_id: str, headers: dict[str, str]) -> None:
+        self.url = f"{base}/session/{session_id}"
+        self._headers = headers
+        self._conn: CdpConnection | None = None
+        self._ended: asyncio.Future[Any] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+
+    def _spawn(self, coro: Any) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def end(self) -> asyncio.Future[Any]:
+        """Delete the Grid session (once; a Grid that is gone already ended it)."""
+        me = asyncio.current_task()
+        for t in list(self._tasks):
+            if t is not me:
+                t.cancel()
+        if self._ended is None:
+            self._ended = asyncio.ensure_future(asyncio.to_thread(_http, "DELETE", self.url, self._headers, None, 10))
+            self._ended.add_done_callback(lambda f: f.cancelled() or f.exception())
+        return self._ended
+
+    async def release(self) -> None:
+        try:
+            await asyncio.shield(self.end())
+        except Exception:  # noqa: BLE001 (the Grid may be gone already)
+            pass
+
+    def lost(self) -> None:
+        """The browser is gone: calls in flight and later ones fail, and the Grid session is ended."""
+        if self._conn is not None and not self._conn.closed:
+            self._conn.close()
+        self.end()
+
+    def keep_alive(self, every_ms: float) -> None:
+        self._spawn(self._keep_alive(every_ms / 1000))
+
+    async def _keep_alive(self, every_s: float) -> None:
+        # Any WebDriver command resets the Grid's idle clock; asking for the window handle costs
+        # the node nothing. A session the Grid no longer knows (it timed out, its node went away)
+        # is a browser that is gone.
+        loop = asyncio.get_running_loop()
+        tick = loop.time()
+        while True:
+            tick += every_s
+            await asyncio.sleep(max(0.0, tick - loop.time()))
+            try:
+                status, _ = await asyncio.to_thread(_http, "GET", f"{self.url}/window", self._headers, None, min(every_s, 30.0))
+            except Exception:  # noqa: BLE001 (a Grid that does not answer once is not a lost browser)
+                continue
+            if status == 404:
+                return self.lost()
+
+    def watch(self, browser: Browser) -> None:
+        self._conn = browser.cdp
+        browser.on_disconnect(self.end)
+        self._spawn(self._health(browser.cdp))
+
+    async def _health(self, conn: CdpConnection) -> None:
+        while not conn.closed:
+            await asyncio.sleep(HEALTH_EVERY_S)
+            if conn.closed:
+                return
+            try:
+                await conn.send("Browser.getVersion", {}, None, HEALTH_WAIT_MS)
+            except DeckhandError:
+                return self.lost()
+
+
+def _abandoned(base: str, headers: Mapping[str, str]) -> Any:
+    """For a new-session request its caller stopped waiting for (cancelled): delete the session
+    it still produced, so the Grid's slot is not held until its idle timeout."""
+
+    def done(f: asyncio.Future[tuple[int, bytes]]) -> None:
+        if f.cancelled() or f.exception() is not None:
+            return
+        status, raw = f.result()
+        try:
+            sid = json.loads(raw)["value"]["sessionId"]
+        except (ValueError, KeyError, TypeError):
+            return
+        if 200 <= status < 300 and isinstance(sid, str) and _SESSION_ID.match(sid):
+            gone = asyncio.get_running_loop().run_in_executor(None, _http, "DELETE", f"{base}/session/{sid}", headers, None, 10)
+            gone.add_done_callback(lambda g: g.cancelled() or g.exception())
+
+    return done
+
+
+async def launch(
+    *,
+    url: str,
+    headers: Mapping[str, str] | None = None,
+    headless: bool = True,
+    viewport: dict[str, int] | None = None,
+    extension_dir: str | Path | None = None,
+    binary: str | None = None,
+    args: Sequence[str] | None = None,
+    capabilities: Mapping[str, Any] | None = None,
+    timeout: float | None = None,
+    keep_alive: float | None = None,
+    allow_url_schemes: Sequence[str] | None = None,
+) -> Browser:
+    """A browser from the Selenium Grid 4 at `url` (its router or standalone server, e.g.
+    http://127.0.0.1:4444 or http://grid:4444/wd/hub), with the Deckhand extension loaded.
+
+    - `headers`: sent with every request to the Grid and its CDP proxy (a reverse proxy's
+      Authorization, say); never logged.
+    - `extension_dir`: the built extension's folder as the node sees it; default: this machine's
+      build (right when the node runs here, or has the same path mounted). Chromium and Chrome
+      for Testing load it; branded Chrome 137 and later ignore --load-extension.
+    - `binary`: Chromium's path on the node (goog:chromeOptions.binary); default: the node's choice.
+    - `args`: more switches for the node's Chromium.
+    - `capabilities`: more W3C capabilities to match a node by (platformName, se:name, ...);
+      goog:chromeOptions is Deckhand's.
+    - `timeout`: how long the new session may take, the Grid's queue included, in ms; default 60000.
+    - `keep_alive`: how often the Browser tells the Grid the session is in use, in ms; default
+      60000, at least 1000 (keep it under the Grid's --session-timeout).
+    - `allow_url_schemes`: see local_browser.launch.
+
+    Closing the Browser deletes the Grid session. A browser that stops answering (it crashed,
+    its node went away) is taken for gone within 15 s: calls fail with BrowserClosedError and the
+    Grid session is deleted.
+    """
+    base = _base_of(url)
+    allow = parse_allow_schemes(allow_url_schemes)
+    timeout_ms = 60_000 if timeout is None else check_ms("timeout", timeout, whole=False)
+    keep_alive_ms = 60_000 if keep_alive is None else check_ms("keep_alive", keep_alive, whole=False)
+    if keep_alive_ms < 1000:
+        raise InvalidArgumentError(None, f"keep_alive must be at least 1000 ms, got {_json.js_number(keep_alive_ms)}")
+    vp = viewport or {"width": 1280, "height": 800}
+    if not (isinstance(vp, dict) and vp.get("width", 0) > 0 and vp.get("height", 0) > 0):
+        raise InvalidArgumentError(None, "viewport needs positive width and height")
+    ext = str(extension_dir if extension_dir is not None else _default_extension_dir())
+    hdrs = dict(headers or {})
+    deadline = time.monotonic() + timeout_ms / 1000
+
+    def left_ms() -> float:
+        return max(1.0, (deadline - time.monotonic()) * 1000)
+
+    chrome_args = [
+        *(f for f in CHROMIUM_FLAGS if f not in _LOCAL_ONLY),
+        f"--disable-extensions-except={ext}",
+        f"--load-extension={ext}",
+        f"--window-size={vp['width']},{vp['height']}",
+        *([] if headless is False else ["--headless=new"]),
+        *(args or []),
+    ]
+    chrome_options: dict[str, Any] = {"args": chrome_args}
+    if binary:
+        chrome_options["binary"] = binary
+    body = {"capabilities": {"alwaysMatch": {"browserName": "chrome", **(capabilities or {}), "goog:chromeOptions": chrome_options}}}
+    post_headers = {k: v for k, v in hdrs.items() if k.lower() != "content-type"}
+    post_headers["Content-Type"] = "application/json; charset=utf-8"
+    data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+    posting = asyncio.ensure_future(asyncio.to_thread(_http, "POST", f"{base}/session", post_headers, data, left_ms() / 1000))
+    try:
+        status, raw = await asyncio.shield(posting)
+    except asyncio.CancelledError:
+        posting.add_done_callback(_abandoned(base, hdrs))
+        raise
+    except Exception as e:  # noqa: BLE001
+        if _is_timeout(e):
+            raise DeckhandTimeoutError(
+                None,
+                f"the Selenium Grid at {base} gave no browser within {_json.js_number(timeout_ms)} ms (its queue may be full, or no node matches)",
+                {"timeoutMs": timeout_ms},
+            ) from None
+        raise BrowserUnavailableError(None, f"the Selenium Grid at {base} could not be reached: {_why_unreachable(e)}") from None
+    if not 200 <= status < 300:
+        raise BrowserUnavailableError(None, f"the Selenium Grid at {base} gave no browser: {_grid_says(status, raw)}", {"status": status})
+    try:
+        value = json.loads(raw).get("value")
+    except (ValueError, AttributeError):
+        value = None
+    value = value if isinstance(value, dict) else {}
+    sid = value.get("sessionId")
+    if not isinstance(sid, str) or not _SESSION_ID.match(sid):
+        raise BrowserUnavailableError(None, f"the Selenium Grid at {base} answered a new session without a session id")
+
+    session = _GridSession(base, sid, hdrs)
+    caps = value.get("capabilities")
+    cdp = caps.get("se:cdp") if isinstance(caps, dict) else None
+    if not isinstance(cdp, str) or not re.match(r"^wss?://", cdp):
+        await session.release()
+        raise BrowserUnavailableError(
+            None,
+            f"the Selenium Grid at {base} gave a session with no se:cdp address: its node's browser is not Chromium, or the Grid does not proxy CDP",
+        )
+    session.keep_alive(keep_alive_ms)
+    try:
+        wait = min(left_ms(), 30_000)
+        browser = await _browser_over(cdp, hdrs, wait, wait, allow, session.release)
+    except Exception as e:
+        await session.release()
+        if isinstance(e, ExtensionMissingError):
+            e.message += f" (the Grid's node was asked to load it from {ext}: that folder must exist on the node, with the extension built)"
+            e.args = (e.message,)
+        raise
+    except BaseException:
+        session.end()
+        raise
+    session.watch(browser)
+    return browser
+
+
+class _GridBrowser:
+    """`grid_browser.launch(url=...)`."""
+
+    launch = staticmethod(launch)
+
+
+grid_browser = _GridBrowser()
