@@ -46,6 +46,10 @@ type Browser struct {
 	exited  chan struct{}
 	profile string
 
+	// release ends what the handle holds elsewhere (a Grid session) once its connection is
+	// closed; Close calls it.
+	release func()
+
 	mu        sync.Mutex
 	claimedBy *Client
 	closeOnce sync.Once
@@ -367,9 +371,19 @@ func ConnectLocalBrowser(ctx context.Context, cdpURL string) (*Browser, error) {
 	default:
 		return nil, newError(CodeInvalidArgument, "cdpURL must be an http(s):// or ws(s):// URL, got %q", cdpURL)
 	}
-	dctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	extID, err := extensionIDFromManifest(ExtensionDir())
+	if err != nil {
+		return nil, err
+	}
+	return dialBrowser(ctx, wsURL, nil, extID, 10*time.Second, 3*time.Second)
+}
+
+// dialBrowser opens a CDP WebSocket at wsURL (headers go on the handshake) and links to the
+// extension's worker there: dialWait bounds the handshake, linkWait the wait for the worker.
+func dialBrowser(ctx context.Context, wsURL string, headers http.Header, extID string, dialWait, linkWait time.Duration) (*Browser, error) {
+	dctx, cancel := context.WithTimeout(ctx, dialWait)
 	defer cancel()
-	c, _, err := websocket.Dial(dctx, wsURL, nil)
+	c, _, err := websocket.Dial(dctx, wsURL, &websocket.DialOptions{HTTPHeader: headers})
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -379,12 +393,7 @@ func ConnectLocalBrowser(ctx context.Context, cdpURL string) (*Browser, error) {
 	c.SetReadLimit(512 << 20)
 	tctx, tcancel := context.WithCancel(context.Background())
 	conn := newCDPConn(&wsTransport{c: c, ctx: tctx, cancel: tcancel})
-	extID, err := extensionIDFromManifest(ExtensionDir())
-	if err != nil {
-		conn.close()
-		return nil, err
-	}
-	link, err := openLink(ctx, conn, extID, 3*time.Second)
+	link, err := openLink(ctx, conn, extID, linkWait)
 	if err != nil {
 		conn.close()
 		return nil, err
@@ -398,8 +407,8 @@ func (b *Browser) ExtensionID() string { return b.link.extensionID }
 // Connected reports whether the browser is still there.
 func (b *Browser) Connected() bool { return b.link.connected() }
 
-// Close closes a launched browser (or disconnects from a connected one). It runs once; later
-// calls return the first call's result.
+// Close closes a launched browser (or disconnects from a connected one; a Grid browser's
+// session is deleted). It runs once; later calls return the first call's result.
 func (b *Browser) Close() error {
 	b.closeOnce.Do(func() {
 		what := "the browser connection was closed"
@@ -419,6 +428,9 @@ func (b *Browser) Close() error {
 			<-b.exited
 		}
 		b.conn.close()
+		if b.release != nil {
+			b.release()
+		}
 		if b.profile != "" {
 			if err := os.RemoveAll(b.profile); err != nil {
 				b.closeErr = err

@@ -57,7 +57,8 @@ type TelemetryOptions struct {
 
 // CreateOptions configure Create.
 type CreateOptions struct {
-	// Browser is from LaunchLocalBrowser or ConnectLocalBrowser (required; one client per handle).
+	// Browser is from LaunchLocalBrowser, ConnectLocalBrowser or LaunchGridBrowser (required; one
+	// client per handle).
 	Browser *Browser
 	// APIKey and APIURL name a Deckhand service whose cache this client uses (RemoteStore).
 	APIKey, APIURL string

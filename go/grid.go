@@ -1,0 +1,366 @@
+package deckhand
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+)
+
+// GridOptions configure LaunchGridBrowser.
+type GridOptions struct {
+	// URL is the Grid's address (its router or standalone server), e.g. http://127.0.0.1:4444
+	// or http://grid:4444/wd/hub. Required.
+	URL string
+	// Headers go on every request to the Grid and its CDP proxy (a reverse proxy's
+	// Authorization, say). They are never put in error messages.
+	Headers map[string]string
+	// Headful shows the window on the node (the default is headless).
+	Headful bool
+	// ViewportWidth and ViewportHeight set the window size (default 1280x800).
+	ViewportWidth, ViewportHeight int
+	// ExtensionDir is the built extension's folder as the node sees it (default: this
+	// machine's, ExtensionDir(); right when the node runs here or has the same path mounted).
+	// Chromium and Chrome for Testing load it; branded Chrome 137 and later ignore
+	// --load-extension.
+	ExtensionDir string
+	// Binary is Chromium's path on the node (goog:chromeOptions.binary; default: the node's choice).
+	Binary string
+	// Args are extra Chromium flags for the node's browser.
+	Args []string
+	// Capabilities are more W3C capabilities to match a node by (platformName, se:name, ...);
+	// goog:chromeOptions is Deckhand's.
+	Capabilities map[string]any
+	// Timeout bounds the new session, the Grid's queue included (default 60 s).
+	Timeout time.Duration
+	// KeepAlive is how often the handle tells the Grid the session is in use (default 60 s, at
+	// least 1 s; keep it under the Grid's --session-timeout).
+	KeepAlive time.Duration
+}
+
+const (
+	// How often a Grid browser is asked whether it still answers, and how long for: the Grid's
+	// CDP proxy keeps the WebSocket open when a node's browser dies, so without this a call
+	// would wait out its own deadline.
+	gridHealthEvery = 5 * time.Second
+	gridHealthWait  = 10 * time.Second
+)
+
+var gridSessionID = regexp.MustCompile(`^[\w-]{1,200}$`)
+
+// gridBase checks the Grid's address and returns it without a trailing slash.
+func gridBase(raw string) (string, error) {
+	if raw == "" {
+		return "", newError(CodeInvalidArgument, "LaunchGridBrowser needs GridOptions.URL: the Grid's address, e.g. http://127.0.0.1:4444")
+	}
+	u, err := url.Parse(raw)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		shown := raw
+		if err == nil {
+			shown = u.Redacted()
+		}
+		if len(shown) > 200 {
+			shown = shown[:200]
+		}
+		return "", newError(CodeInvalidArgument, "the Grid's url must be an http(s):// URL, got '%s'", shown)
+	}
+	if u.User != nil {
+		return "", newError(CodeInvalidArgument, "put the Grid's credentials in Headers (Authorization), not in its url")
+	}
+	return u.Scheme + "://" + u.Host + strings.TrimRight(u.EscapedPath(), "/"), nil
+}
+
+// gridSays is the Grid's own words from a WebDriver error body, short.
+func gridSays(res *http.Response) string {
+	text, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
+	msg := string(text)
+	var body struct {
+		Value struct {
+			Error   string `json:"error"`
+			Message string `json:"message"`
+		} `json:"value"`
+	}
+	if json.Unmarshal(text, &body) == nil && body.Value.Message != "" {
+		msg = body.Value.Message
+		if body.Value.Error != "" {
+			msg = body.Value.Error + ": " + msg
+		}
+	}
+	msg = strings.TrimSpace(strings.SplitN(msg, "\n", 2)[0])
+	if msg == "" {
+		return fmt.Sprintf("HTTP %d", res.StatusCode)
+	}
+	if r := []rune(msg); len(r) > 300 {
+		msg = string(r[:297]) + "..."
+	}
+	return msg
+}
+
+// reachErr is why a request did not reach the Grid, without the URL net/http repeats.
+func reachErr(err error) string {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err.Error()
+	}
+	return err.Error()
+}
+
+// gridSession is one Grid session held by a Browser: the keep-alive and health loops and the
+// session's deletion.
+type gridSession struct {
+	base, id string
+	headers  http.Header
+	ctx      context.Context // ends with the session
+	cancel   context.CancelFunc
+	once     sync.Once
+}
+
+func (g *gridSession) request(ctx context.Context, method, path string, wait time.Duration) (*http.Response, error) {
+	rctx, cancel := context.WithTimeout(ctx, wait)
+	req, err := http.NewRequestWithContext(rctx, method, g.base+path, nil)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	req.Header = g.headers.Clone()
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		cancel()
+		return nil, err
+	}
+	io.Copy(io.Discard, io.LimitReader(res.Body, 1<<20))
+	res.Body.Close()
+	cancel()
+	return res, nil
+}
+
+// end stops the loops and deletes the Grid session, once; later callers wait for the first.
+// Errors are ignored: a Grid that is gone has ended the session already.
+func (g *gridSession) end() {
+	g.once.Do(func() {
+		g.cancel()
+		_, _ = g.request(context.Background(), http.MethodDelete, "/session/"+g.id, 10*time.Second)
+	})
+}
+
+// watch runs while the browser is open. Any WebDriver command resets the Grid's idle clock
+// (CDP traffic does not), and asking for the window handle costs the node nothing; a session
+// the Grid no longer knows, or a browser that stops answering CDP, is a browser that is gone.
+func (g *gridSession) watch(b *Browser, keepAlive time.Duration) {
+	lost := func() {
+		if g.ctx.Err() != nil {
+			return
+		}
+		// Calls in flight and later ones fail with BROWSER_CLOSED at once, before the
+		// WebSocket's closing handshake, which a dead peer may leave waiting.
+		b.conn.shutdown()
+		b.conn.close()
+		g.end()
+	}
+	go func() {
+		t := time.NewTicker(keepAlive)
+		defer t.Stop()
+		for {
+			select {
+			case <-g.ctx.Done():
+				return
+			case <-t.C:
+				go func() {
+					res, err := g.request(g.ctx, http.MethodGet, "/session/"+g.id+"/window", min(keepAlive, 30*time.Second))
+					if err == nil && res.StatusCode == http.StatusNotFound {
+						lost()
+					}
+				}()
+			}
+		}
+	}()
+	go func() {
+		t := time.NewTicker(gridHealthEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-g.ctx.Done():
+				return
+			case <-t.C:
+				if b.conn.isClosed() {
+					return
+				}
+				if err := b.conn.sendTimeout(g.ctx, "Browser.getVersion", nil, "", nil, gridHealthWait); err != nil {
+					lost()
+				}
+			}
+		}
+	}()
+}
+
+// LaunchGridBrowser starts a browser with the Deckhand extension on a Selenium Grid 4 node
+// and connects to it through the session's se:cdp WebSocket, which the Grid's router proxies.
+// Close deletes the Grid session; so does the browser going away on its own (it crashed, the
+// Grid ended the session), after which calls fail with BROWSER_CLOSED. While the handle is
+// open it sends the Grid a cheap WebDriver command every KeepAlive, since the Grid ends
+// sessions that see no WebDriver command for a while (CDP traffic does not count).
+//
+// Failures: a bad URL is INVALID_ARGUMENT; a Grid that cannot be reached, or that refuses the
+// session (in its own words), is BROWSER_UNAVAILABLE; no browser within Timeout is TIMEOUT;
+// ctx ending returns ctx.Err().
+//
+//	b, err := deckhand.LaunchGridBrowser(ctx, deckhand.GridOptions{
+//		URL:     "http://grid:4444",
+//		Headers: map[string]string{"Authorization": "Bearer " + token},
+//	})
+//	if err != nil {
+//		return err
+//	}
+//	defer b.Close()
+//	c, err := deckhand.Create(ctx, deckhand.CreateOptions{Browser: b})
+func LaunchGridBrowser(ctx context.Context, o GridOptions) (*Browser, error) {
+	base, err := gridBase(o.URL)
+	if err != nil {
+		return nil, err
+	}
+	timeout := o.Timeout
+	if timeout == 0 {
+		timeout = 60 * time.Second
+	}
+	if timeout < time.Millisecond || timeout > maxTimeoutMs*time.Millisecond {
+		return nil, newError(CodeInvalidArgument, "the Grid timeout must be from 1 ms to 10 minutes, got %s", timeout)
+	}
+	keepAlive := o.KeepAlive
+	if keepAlive == 0 {
+		keepAlive = 60 * time.Second
+	}
+	if keepAlive < time.Second || keepAlive > maxTimeoutMs*time.Millisecond {
+		return nil, newError(CodeInvalidArgument, "KeepAlive must be from 1 s to 10 minutes, got %s", keepAlive)
+	}
+	w, h := o.ViewportWidth, o.ViewportHeight
+	if w == 0 && h == 0 {
+		w, h = 1280, 800
+	}
+	if w <= 0 || h <= 0 {
+		return nil, newError(CodeInvalidArgument, "the viewport needs a positive width and height")
+	}
+	ext := o.ExtensionDir
+	if ext == "" {
+		ext = ExtensionDir()
+		if abs, err := filepath.Abs(ext); err == nil {
+			ext = abs
+		}
+	}
+	// The id follows the manifest's key, the same in every build: a folder that exists only on
+	// the node is read from this machine's build instead.
+	extID, err := extensionIDFromManifest(ext)
+	if err != nil && o.ExtensionDir != "" {
+		extID, err = extensionIDFromManifest(ExtensionDir())
+	}
+	if err != nil {
+		return nil, err
+	}
+	headers := http.Header{}
+	for k, v := range o.Headers {
+		headers.Set(k, v)
+	}
+
+	args := make([]string, 0, len(chromiumFlags)+5+len(o.Args))
+	for _, f := range chromiumFlags {
+		// chromedriver needs a window to attach to.
+		if f != "--no-startup-window" {
+			args = append(args, f)
+		}
+	}
+	args = append(args, "--disable-extensions-except="+ext, "--load-extension="+ext, fmt.Sprintf("--window-size=%d,%d", w, h))
+	if !o.Headful {
+		args = append(args, "--headless=new")
+	}
+	args = append(args, o.Args...)
+	chromeOptions := map[string]any{"args": args}
+	if o.Binary != "" {
+		chromeOptions["binary"] = o.Binary
+	}
+	match := map[string]any{"browserName": "chrome"}
+	for k, v := range o.Capabilities {
+		match[k] = v
+	}
+	match["goog:chromeOptions"] = chromeOptions
+	body, err := marshalJS(map[string]any{"capabilities": map[string]any{"alwaysMatch": match}})
+	if err != nil {
+		return nil, newError(CodeInvalidArgument, "the capabilities cannot be sent as JSON: %v", err)
+	}
+
+	deadline := time.Now().Add(timeout)
+	pctx, cancel := context.WithDeadline(ctx, deadline)
+	defer cancel()
+	req, err := http.NewRequestWithContext(pctx, http.MethodPost, base+"/session", bytes.NewReader(body))
+	if err != nil {
+		return nil, newError(CodeInvalidArgument, "the Grid's url: %v", err)
+	}
+	req.Header = headers.Clone()
+	req.Header.Set("Content-Type", "application/json; charset=utf-8")
+	gaveNone := func() error {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return &Error{Code: CodeTimeout, Message: fmt.Sprintf("the Selenium Grid at %s gave no browser within %d ms (its queue may be full, or no node matches)", base, timeout.Milliseconds()), Data: map[string]any{"timeoutMs": float64(timeout.Milliseconds())}}
+	}
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		if pctx.Err() != nil {
+			return nil, gaveNone()
+		}
+		return nil, newError(CodeBrowserUnavailable, "the Selenium Grid at %s could not be reached: %s", base, reachErr(err))
+	}
+	if res.StatusCode/100 != 2 {
+		msg := gridSays(res)
+		res.Body.Close()
+		if pctx.Err() != nil {
+			return nil, gaveNone()
+		}
+		return nil, &Error{Code: CodeBrowserUnavailable, Message: fmt.Sprintf("the Selenium Grid at %s gave no browser: %s", base, msg), Data: map[string]any{"status": float64(res.StatusCode)}}
+	}
+	var created struct {
+		Value struct {
+			SessionID    string         `json:"sessionId"`
+			Capabilities map[string]any `json:"capabilities"`
+		} `json:"value"`
+	}
+	raw, readErr := io.ReadAll(io.LimitReader(res.Body, 16<<20))
+	res.Body.Close()
+	if readErr != nil && pctx.Err() != nil {
+		return nil, gaveNone()
+	}
+	_ = json.Unmarshal(raw, &created)
+	id := created.Value.SessionID
+	if !gridSessionID.MatchString(id) {
+		return nil, newError(CodeBrowserUnavailable, "the Selenium Grid at %s answered a new session without a session id", base)
+	}
+	g := &gridSession{base: base, id: id, headers: headers}
+	g.ctx, g.cancel = context.WithCancel(context.Background())
+	cdpURL, _ := created.Value.Capabilities["se:cdp"].(string)
+	if !strings.HasPrefix(cdpURL, "ws://") && !strings.HasPrefix(cdpURL, "wss://") {
+		g.end()
+		return nil, newError(CodeBrowserUnavailable, "the Selenium Grid at %s gave a session with no se:cdp address: its node's browser is not Chromium, or the Grid does not proxy CDP", base)
+	}
+	wait := min(max(time.Until(deadline), time.Millisecond), 30*time.Second)
+	b, err := dialBrowser(ctx, cdpURL, headers, extID, wait, wait)
+	if err != nil {
+		g.end()
+		var e *Error
+		if errors.As(err, &e) && e.Code == CodeExtensionMissing {
+			e.Message += fmt.Sprintf(" (the Grid's node was asked to load it from %s: that folder must exist on the node, with the extension built)", ext)
+		}
+		return nil, err
+	}
+	b.release = g.end
+	// The connection dropping (the proxy closed it, the node went away) also ends the session.
+	b.conn.whenClosed(func() { go g.end() })
+	g.watch(b, keepAlive)
+	return b, nil
+}
