@@ -74,8 +74,9 @@ function baseOf(url: unknown): string {
   } catch {
     throw new DeckhandError(ErrorCode.InvalidArgument, `the Grid's url must be an http(s):// URL, got '${url.slice(0, 200)}'`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new DeckhandError(ErrorCode.InvalidArgument, `the Grid's url must be an http(s):// URL, got '${url.slice(0, 200)}'`);
+  // Before any message that repeats the url: it would repeat the password too.
   if (u.username || u.password) throw new DeckhandError(ErrorCode.InvalidArgument, "put the Grid's credentials in headers (Authorization), not in its url");
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new DeckhandError(ErrorCode.InvalidArgument, `the Grid's url must be an http(s):// URL, got '${url.slice(0, 200)}'`);
   return u.origin + u.pathname.replace(/\/+$/, '');
 }
 

@@ -88,6 +88,7 @@ describe('gridBrowser', () => {
     await expect(gridBrowser.launch({ url: `http://127.0.0.1:${await closedPort()}` })).rejects.toMatchObject({ code: 'BROWSER_UNAVAILABLE', message: expect.stringMatching(/could not be reached/) });
     expect(Date.now() - t0).toBeLessThan(5000);
     await expect(gridBrowser.launch({ url: 'ftp://grid' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(gridBrowser.launch({ url: 'ftp://user:secret-pw@grid' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.not.stringMatching(/secret-pw/) });
     await expect(gridBrowser.launch({ url: 'http://user:pw@127.0.0.1:4444' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.not.stringMatching(/pw/) });
     // The Grid's two slots taken: the next request waits in its queue until the caller's deadline.
     const taken = [await gridBrowser.launch({ url: grid.url }), await gridBrowser.launch({ url: grid.url })];
