@@ -12,7 +12,7 @@ export default function setup(): () => void {
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   if (!process.env.DECKHAND_SKIP_BUILD) {
-    execSync('npx wxt build', { cwd: root, stdio: 'pipe' });
+    execSync('npx wxt build && node scripts/pack-extension.mjs', { cwd: root, stdio: 'pipe' });
     execSync('npx tsup', { cwd: root, stdio: 'pipe' });
   }
   return () => rmSync(tmp, { recursive: true, force: true });

@@ -112,6 +112,8 @@ function gridOf(url: string | undefined, extensionDir: string | undefined): Sess
   const u = url ?? process.env.DECKHAND_GRID_URL;
   if (!u) return undefined;
   const dir = extensionDir ?? process.env.DECKHAND_GRID_EXTENSION_DIR;
+  // "packed": the nodes get the extension with each session request instead of from a folder of theirs.
+  if (dir === 'packed') return { url: u, packedExtension: true };
   return { url: u, ...(dir ? { extensionDir: dir } : {}) };
 }
 
@@ -234,7 +236,7 @@ Environment:
     .option('--allowed-origins <list>', 'web-page origins allowed to call (also DECKHAND_ALLOWED_ORIGINS)')
     .option('--allow-url-schemes <list>', 'URL schemes opened for every session, e.g. file (also DECKHAND_ALLOW_URL_SCHEMES)')
     .option('--grid <url>', "sessions' browsers from this Selenium Grid 4 instead of this machine (also DECKHAND_GRID_URL)")
-    .option('--grid-extension-dir <dir>', "the built extension's folder on the Grid's nodes (also DECKHAND_GRID_EXTENSION_DIR; default: this machine's build)")
+    .option('--grid-extension-dir <dir>', "the built extension's folder on the Grid's nodes, or 'packed' to send it with each session (also DECKHAND_GRID_EXTENSION_DIR; default: this machine's build)")
     .option('--allow-cdp-hosts <list>', "hosts (name or name:port, '*' for any) whose DevTools address callers may pass as cdpUrl; none by default (also DECKHAND_ALLOW_CDP_HOSTS)")
     .action((o: ServeFlags) => serve(o));
   // Boolean MCP options: bare means true; otherwise exactly true or false (checked by resolveMcpOptions).
@@ -248,7 +250,7 @@ Environment:
     .option('--allowedOrigins <list>', 'web-page origins allowed to call')
     .option('--allowUrlSchemes <list>', 'URL schemes opened for every session, e.g. file')
     .option('--grid <url>', "browsers from this Selenium Grid 4 instead of this machine (also DECKHAND_GRID_URL)")
-    .option('--gridExtensionDir <dir>', "the built extension's folder on the Grid's nodes (also DECKHAND_GRID_EXTENSION_DIR)")
+    .option('--gridExtensionDir <dir>', "the built extension's folder on the Grid's nodes, or 'packed' to send it with each session (also DECKHAND_GRID_EXTENSION_DIR)")
     .option('--modelName <model>', 'model for the tools (default deckhand/local, the built-in model)')
     .option('--modelApiKey <key>', 'key for --modelName (required with any model but the built-in one)')
     .addOption(bool('keepAlive', 'keep the browser when the MCP session closes'))

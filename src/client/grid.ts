@@ -6,6 +6,7 @@
  * handle deletes the Grid session. The Grid ends sessions that see no WebDriver command for
  * a while (CDP traffic does not count), so the handle sends a cheap one periodically.
  */
+import { readFile } from 'node:fs/promises';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { CHROMIUM_FLAGS } from '../protocol/launch';
 import { checkMs } from '../protocol/schemas';
@@ -27,6 +28,12 @@ export interface GridLaunchOptions {
    * branded Chrome 137 and later ignore --load-extension.
    */
   extensionDir?: string;
+  /**
+   * Send the extension with the session request instead (the package `npm run build` writes
+   * beside the build, .output/chrome-mv3.crx, in goog:chromeOptions.extensions): for nodes that
+   * do not have its files. chromedriver unpacks it and loads it with --load-extension itself.
+   */
+  packedExtension?: boolean;
   /** Chromium's path on the node (goog:chromeOptions.binary); default: the node's own choice. */
   binary?: string;
   /** More switches for the node's Chromium. */
@@ -90,20 +97,30 @@ async function launch(options: GridLaunchOptions): Promise<BrowserHandle> {
   const vp = options.viewport ?? { width: 1280, height: 800 };
   if (!(vp.width > 0 && vp.height > 0)) throw new DeckhandError(ErrorCode.InvalidArgument, 'viewport needs positive width and height');
   const ext = options.extensionDir ?? extensionDir();
+  let packed: string | null = null;
+  if (options.packedExtension) {
+    const crx = `${extensionDir()}.crx`;
+    try {
+      packed = (await readFile(crx)).toString('base64');
+    } catch {
+      throw new DeckhandError(ErrorCode.ExtensionMissing, `no packed extension at ${crx}: npm run build writes it where Chromium is installed`);
+    }
+  }
   const headers = { ...(options.headers ?? {}) };
   const deadline = Date.now() + timeout;
   const left = () => Math.max(1, deadline - Date.now());
 
   const args = [
     ...CHROMIUM_FLAGS.filter((f) => !LOCAL_ONLY.has(f)),
-    `--disable-extensions-except=${ext}`,
-    `--load-extension=${ext}`,
+    // A packed extension is unpacked by chromedriver into a folder of its choosing, which it loads itself.
+    ...(packed ? [] : [`--disable-extensions-except=${ext}`, `--load-extension=${ext}`]),
     `--window-size=${vp.width},${vp.height}`,
     ...(options.headless === false ? [] : ['--headless=new']),
     ...(options.args ?? []),
   ];
   const chromeOptions: Record<string, unknown> = { args };
   if (options.binary) chromeOptions.binary = options.binary;
+  if (packed) chromeOptions.extensions = [packed];
   const body = { capabilities: { alwaysMatch: { browserName: 'chrome', ...(options.capabilities ?? {}), 'goog:chromeOptions': chromeOptions } } };
 
   let res: Response;
@@ -174,7 +191,7 @@ async function launch(options: GridLaunchOptions): Promise<BrowserHandle> {
     return h;
   } catch (e) {
     await end();
-    if (e instanceof DeckhandError && e.code === ErrorCode.ExtensionMissing) {
+    if (e instanceof DeckhandError && e.code === ErrorCode.ExtensionMissing && !packed) {
       e.message += ` (the Grid's node was asked to load it from ${ext}: that folder must exist on the node, with the extension built)`;
     }
     throw e;

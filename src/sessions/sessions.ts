@@ -43,7 +43,7 @@ export interface SessionLimits {
   /** URL schemes the operator opened beyond the default (file, say); callers cannot widen it. */
   allowUrlSchemes?: string[];
   /** Browsers come from this Selenium Grid instead of this machine (see gridBrowser). */
-  grid?: { url: string; headers?: Record<string, string>; extensionDir?: string; binary?: string };
+  grid?: { url: string; headers?: Record<string, string>; extensionDir?: string; packedExtension?: boolean; binary?: string };
   /**
    * Hosts (name, or name:port) whose DevTools address a caller may pass as `cdpUrl`; '*' for any.
    * None by default: a caller's cdpUrl would otherwise make the service open connections to any

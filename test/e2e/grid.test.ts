@@ -9,7 +9,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Deckhand, gridBrowser, type BrowserHandle } from '../../src/index';
+import { Deckhand, EXTENSION_ID, gridBrowser, type BrowserHandle } from '../../src/index';
 import { startService } from '../../src/server/service';
 import { startFixtureServers } from '../fixtures/server';
 import { gridSessions, startGrid } from '../fixtures/grid';
@@ -82,6 +82,19 @@ describe('gridBrowser', () => {
       await unkept.close();
     }
   }, 120_000);
+
+  it('a node without the extension folder gets it packed with the session request', async () => {
+    const browser = await gridBrowser.launch({ url: grid.url, packedExtension: true, extensionDir: '/nonexistent/on/the/node' });
+    try {
+      expect(browser.extensionId).toBe(EXTENSION_ID);
+      const page = await browser.context.activePage();
+      await page.goto(`${servers.origin}/form.html`);
+      expect(await page.title()).toBe('Sign up');
+    } finally {
+      await browser.close();
+    }
+    expect(await sessionsBecome(0)).toBe(0);
+  }, 60_000);
 
   it('a Grid that is down is BROWSER_UNAVAILABLE at once; a full one is a TIMEOUT at the caller deadline', async () => {
     const t0 = Date.now();
