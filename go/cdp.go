@@ -280,7 +280,9 @@ func (c *cdpConn) whenClosed(f func()) {
 	c.mu.Unlock()
 }
 
+// close fails the calls still waiting at once, then closes the transport: a peer that never
+// acknowledges the close (a Grid proxy whose browser died) cannot hold them.
 func (c *cdpConn) close() {
-	c.t.close()
 	c.shutdown()
+	c.t.close()
 }

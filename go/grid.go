@@ -153,16 +153,15 @@ func (g *gridSession) end() {
 }
 
 // watch runs while the browser is open. Any WebDriver command resets the Grid's idle clock
-// (CDP traffic does not), and asking for the window handle costs the node nothing; a session
+// (so does CDP traffic, in Grid 4.41; the health check below is some), and asking for the window handle costs the node nothing; a session
 // the Grid no longer knows, or a browser that stops answering CDP, is a browser that is gone.
 func (g *gridSession) watch(b *Browser, keepAlive time.Duration) {
 	lost := func() {
 		if g.ctx.Err() != nil {
 			return
 		}
-		// Calls in flight and later ones fail with BROWSER_CLOSED at once, before the
-		// WebSocket's closing handshake, which a dead peer may leave waiting.
-		b.conn.shutdown()
+		// Calls in flight and later ones fail with BROWSER_CLOSED at once (close fails them
+		// before the WebSocket's closing handshake, which a dead peer may leave waiting).
 		b.conn.close()
 		g.end()
 	}

@@ -3,8 +3,9 @@
  * queues the new-session request, a node starts Chromium with the extension, and the handle
  * drives it through the session's `se:cdp` WebSocket (which the Grid's router proxies), the
  * same way `localBrowser.connect()` drives any browser with the extension. Closing the
- * handle deletes the Grid session. The Grid ends sessions that see no WebDriver command for
- * a while (CDP traffic does not count), so the handle sends a cheap one periodically.
+ * handle deletes the Grid session. The Grid ends sessions that see no command for a while;
+ * the handle's health check over CDP (Grid 4.41 counts that traffic) and a periodic cheap
+ * WebDriver command keep an open handle's session alive.
  */
 import { readFile } from 'node:fs/promises';
 import { DeckhandError, ErrorCode } from '../protocol/errors';

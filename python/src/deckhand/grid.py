@@ -3,8 +3,9 @@
 The Grid queues the new-session request, a node starts Chromium with the extension, and the
 Browser drives it through the session's `se:cdp` WebSocket (which the Grid's router proxies),
 the same way `local_browser.connect()` drives any browser with the extension. Closing the
-Browser deletes the Grid session. The Grid ends sessions that see no WebDriver command for a
-while (CDP traffic does not count), so the Browser sends a cheap one periodically.
+Browser deletes the Grid session. The Grid ends sessions that see no command for a while; the
+Browser's health check over CDP (Grid 4.41 counts that traffic) and a periodic cheap WebDriver
+command keep an open Browser's session alive.
 """
 
 from __future__ import annotations
