@@ -189,12 +189,9 @@ func LaunchLocalBrowser(ctx context.Context, opts *LaunchOptions) (*Browser, err
 	if abs, err := filepath.Abs(ext); err == nil {
 		ext = abs
 	}
-	w, h := o.ViewportWidth, o.ViewportHeight
-	if w == 0 && h == 0 {
-		w, h = 1280, 800
-	}
-	if w <= 0 || h <= 0 {
-		return nil, newError(CodeInvalidArgument, "the viewport needs a positive width and height")
+	w, h, err := viewportSize(o.ViewportWidth, o.ViewportHeight)
+	if err != nil {
+		return nil, err
 	}
 	timeout := o.Timeout
 	if timeout == 0 {
@@ -438,4 +435,15 @@ func (b *Browser) Close() error {
 		}
 	})
 	return b.closeErr
+}
+
+// viewportSize is the window size a launcher asks for: 1280x800 when neither is set.
+func viewportSize(w, h int) (int, int, error) {
+	if w == 0 && h == 0 {
+		return 1280, 800, nil
+	}
+	if w <= 0 || h <= 0 {
+		return 0, 0, newError(CodeInvalidArgument, "the viewport needs a positive width and height")
+	}
+	return w, h, nil
 }

@@ -240,12 +240,9 @@ func LaunchGridBrowser(ctx context.Context, o GridOptions) (*Browser, error) {
 	if keepAlive < time.Second || keepAlive > maxTimeoutMs*time.Millisecond {
 		return nil, newError(CodeInvalidArgument, "KeepAlive must be from 1 s to 10 minutes, got %s", keepAlive)
 	}
-	w, h := o.ViewportWidth, o.ViewportHeight
-	if w == 0 && h == 0 {
-		w, h = 1280, 800
-	}
-	if w <= 0 || h <= 0 {
-		return nil, newError(CodeInvalidArgument, "the viewport needs a positive width and height")
+	w, h, err := viewportSize(o.ViewportWidth, o.ViewportHeight)
+	if err != nil {
+		return nil, err
 	}
 	ext := o.ExtensionDir
 	if ext == "" {

@@ -112,7 +112,9 @@ describe('a page whose main thread hangs', () => {
     await sleep(300);
     const t = Date.now();
     const err = await h.dh.act({ selector: '#other', description: 'Other', method: 'click' }, { timeout: 3000 }).catch((e: unknown) => e);
-    expect(Date.now() - t).toBeLessThan(3250);
+    // By its deadline, not the page's 60 s: with the page spinning one of two cores and other
+    // test files running, the worker's own timer can fire a few hundred ms late.
+    expect(Date.now() - t).toBeLessThan(4000);
     expect(err).toMatchObject({ code: 'TIMEOUT' });
     await page.goto(`${h.origin}/form.html`, { timeout: 10_000 });
     expect(await page.url()).toBe(`${h.origin}/form.html`);
