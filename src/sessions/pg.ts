@@ -66,18 +66,61 @@ export async function migrate(pool: Pool, part: string, migrations: readonly str
   });
 }
 
-/** Run `fn` in a transaction on one connection; rolled back when it throws. */
-export async function inTransaction<T>(pool: Pool, fn: (c: PoolClient) => Promise<T>): Promise<T> {
+export type Isolation = 'read committed' | 'repeatable read' | 'serializable';
+
+/**
+ * Run `fn` in a transaction on one connection; rolled back when it throws. `isolation` pins the
+ * level whatever the database's default. A connection that failed as a connection (dropped,
+ * timed out mid-query) is discarded rather than handed back to the pool.
+ */
+export async function inTransaction<T>(pool: Pool, fn: (c: PoolClient) => Promise<T>, opts: { isolation?: Isolation } = {}): Promise<T> {
   const c = await pool.connect();
+  let broken: Error | undefined;
   try {
-    await c.query('BEGIN');
+    await c.query(opts.isolation ? `BEGIN ISOLATION LEVEL ${opts.isolation.toUpperCase()}` : 'BEGIN');
     const out = await fn(c);
     await c.query('COMMIT');
     return out;
   } catch (e) {
-    await c.query('ROLLBACK').catch(() => undefined);
+    // A query that timed out may still be running: a ROLLBACK would wait behind it.
+    if (isConnectionFailure(e)) broken = e as Error;
+    else await c.query('ROLLBACK').catch((r: Error) => void (broken = r));
     throw e;
   } finally {
-    c.release();
+    c.release(broken);
   }
+}
+
+/** The pg driver's own words when a connection failed or never came (it gives them no code). */
+const CLIENT_FAILURES = /connection terminated|timeout exceeded when trying to connect|timeout expired|query read timeout|not queryable/i;
+
+/**
+ * Whether `e` says the database could not be reached or the connection failed, rather than
+ * the database refusing a statement: network errors (ECONNREFUSED, ECONNRESET, ...), the
+ * driver's timeouts, and the server's connection exceptions (SQLSTATE 08..., shutting down,
+ * starting up, too many connections).
+ */
+export function isConnectionFailure(e: unknown): boolean {
+  const { code, message } = (e ?? {}) as { code?: unknown; message?: unknown };
+  if (typeof code === 'string') {
+    if (/^E[A-Z_]+$/.test(code)) return true;
+    if (code.startsWith('08') || ['57P01', '57P02', '57P03', '53300'].includes(code)) return true;
+  }
+  return typeof message === 'string' && CLIENT_FAILURES.test(message);
+}
+
+/**
+ * A DeckhandError for an error from the pg driver, `what` saying what failed ("the cache
+ * store"): UNAVAILABLE when PostgreSQL could not be reached, CLOSED for a pool already ended,
+ * TIMEOUT for a statement or lock timeout, INTERNAL for anything else the database refused.
+ */
+export function databaseError(e: unknown, what: string): DeckhandError {
+  if (e instanceof DeckhandError) return e;
+  const { code, message } = (e ?? {}) as { code?: unknown; message?: unknown };
+  // Node's AggregateError (several addresses refused) has an empty message and only a code.
+  const said = (typeof message === 'string' && message) || (typeof code === 'string' && code) || String(e);
+  if (isConnectionFailure(e)) return new DeckhandError(ErrorCode.Unavailable, `${what}: PostgreSQL did not answer: ${said}`);
+  if (/after calling end on the pool/i.test(said)) return new DeckhandError(ErrorCode.Closed, `${what} is closed`);
+  if (code === '57014' || code === '55P03') return new DeckhandError(ErrorCode.Timeout, `${what}: PostgreSQL gave up waiting: ${said}`);
+  return new DeckhandError(ErrorCode.Internal, `${what}: PostgreSQL refused a statement: ${said}`);
 }

@@ -31,7 +31,7 @@ export const DEFAULT_MAX_ENTRIES_PER_TENANT = 10_000;
  * What a tenant keeps after going over its bound: 99% of it. Evicting 1% at once spreads
  * the cost of an eviction over the next 1% of new keys instead of paying it on every one.
  */
-const keptAfterEviction = (max: number) => max - Math.floor(max / 100);
+export const keptAfterEviction = (max: number) => max - Math.floor(max / 100);
 
 /** A view of a store bound to one tenant: what the service hands to each caller's operations. */
 export function forTenant(store: CacheStore, tenant: string): CacheStore {
