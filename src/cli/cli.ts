@@ -130,10 +130,14 @@ async function serve(o: ServeFlags): Promise<void> {
     allowUrlSchemes: urlSchemes(o.allowUrlSchemes),
     grid: gridOf(o.grid, o.gridExtensionDir),
     allowCdpHosts: listOf(o.allowCdpHosts ?? process.env.DECKHAND_ALLOW_CDP_HOSTS),
+    // From the environment only: a password on the command line shows in every process listing.
+    databaseUrl: process.env.DECKHAND_DATABASE_URL || undefined,
+    replica: process.env.DECKHAND_REPLICA || undefined,
     log: (l) => console.error(l),
   });
-  console.log(`deckhand service listening on ${svc.url} (data in ${home})`);
-  if (svc.keys.generated) console.log(`created an API key (stored in ${join(home, 'api-keys')}; shown only now): ${svc.keys.generated}`);
+  const shared = !!process.env.DECKHAND_DATABASE_URL;
+  console.log(`deckhand service listening on ${svc.url} (${shared ? 'sessions, keys and cache in PostgreSQL' : `data in ${home}`})`);
+  if (svc.keys.generated) console.log(`created an API key (stored ${shared ? 'as a digest in PostgreSQL' : `in ${join(home, 'api-keys')}`}; shown only now): ${svc.keys.generated}`);
   // A clean shutdown ends every session; remote browsers are disconnected from, never closed.
   const stop = () => {
     console.log('shutting down: ending sessions');
@@ -205,7 +209,8 @@ function program(): Command {
 Environment:
   DECKHAND_MODEL              model for instructions (default: a provider's model when its key is set, else deckhand/local)
   DECKHAND_ALLOW_URL_SCHEMES  URL schemes to open beyond http(s), data and about:blank (e.g. file)
-  DECKHAND_HOME               data folder (keys, cache, profiles); default ~/.deckhand`,
+  DECKHAND_HOME               data folder (keys, cache, profiles); default ~/.deckhand
+  DECKHAND_DATABASE_URL       serve: postgres://... for sessions, keys and cache shared by replicas (default: this process and SQLite)`,
     );
   cmd
     .command('demo', { isDefault: true })

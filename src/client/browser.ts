@@ -137,6 +137,27 @@ export class BrowserHandle {
     return this.conn;
   }
 
+  /**
+   * @internal Where another process can reach this browser when it came from a Selenium Grid:
+   * the Grid, its session id and the session's se:cdp address (a service's replicas share it).
+   */
+  grid: { url: string; sessionId: string; cdpUrl: string } | null = null;
+
+  /**
+   * @internal Let go of the browser without ending it or what the handle holds elsewhere (its
+   * Grid session): another process goes on using it.
+   */
+  detach(): Promise<void> {
+    this.detached = true;
+    this.closing ??= (async () => {
+      await this.link.close(new DeckhandError(ErrorCode.BrowserClosed, 'the browser connection was closed'));
+      this.conn?.close();
+    })();
+    return this.closing;
+  }
+  /** @internal Set once detach() was called: the disconnect that follows is not the browser going away. */
+  detached = false;
+
   /** Close a launched browser (or disconnect from a connected one). Safe to call twice. */
   close(): Promise<void> {
     this.closing ??= (async () => {

@@ -145,24 +145,48 @@ async function launch(options: GridLaunchOptions): Promise<BrowserHandle> {
   const id = value?.sessionId;
   if (typeof id !== 'string' || !/^[\w-]{1,200}$/.test(id)) throw new DeckhandError(ErrorCode.BrowserUnavailable, `the Selenium Grid at ${base} answered a new session without a session id`);
 
+  const cdp = value?.capabilities?.['se:cdp'];
+  if (typeof cdp !== 'string' || !/^wss?:\/\//.test(cdp)) {
+    await deleteSession(base, id, headers);
+    throw new DeckhandError(ErrorCode.BrowserUnavailable, `the Selenium Grid at ${base} gave a session with no se:cdp address: its node's browser is not Chromium, or the Grid does not proxy CDP`);
+  }
+  try {
+    return await over(base, id, cdp, { headers, keepAlive, timeoutMs: Math.min(left(), 30_000), allowUrlSchemes });
+  } catch (e) {
+    if (e instanceof DeckhandError && e.code === ErrorCode.ExtensionMissing && !packed) {
+      e.message += ` (the Grid's node was asked to load it from ${ext}: that folder must exist on the node, with the extension built)`;
+    }
+    throw e;
+  }
+}
+
+/** Delete a Grid session; a Grid that is gone, or no longer knows it, already ended it. */
+function deleteSession(base: string, id: string, headers: Record<string, string>): Promise<void> {
+  return fetch(`${base}/session/${encodeURIComponent(id)}`, { method: 'DELETE', headers, signal: AbortSignal.timeout(10_000) }).then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
+/**
+ * A handle on Grid session `id` through its se:cdp address, keeping the session alive while it
+ * is open. Closing it deletes the session; detaching leaves it to whoever goes on using it.
+ */
+async function over(base: string, id: string, cdp: string, o: { headers: Record<string, string>; keepAlive: number; timeoutMs: number; allowUrlSchemes: ReturnType<typeof parseAllowSchemes> }): Promise<BrowserHandle> {
+  const { headers, keepAlive } = o;
   let ended: Promise<void> | null = null;
   let timer: NodeJS.Timeout | undefined;
   let health: NodeJS.Timeout | undefined;
-  /** Delete the Grid session (once; a Grid that is gone already ended it). */
-  const end = (): Promise<void> => {
+  const stopTimers = () => {
     clearInterval(timer);
     clearInterval(health);
-    ended ??= fetch(`${base}/session/${id}`, { method: 'DELETE', headers, signal: AbortSignal.timeout(10_000) }).then(
-      () => undefined,
-      () => undefined,
-    );
+  };
+  /** Delete the Grid session (once). */
+  const end = (): Promise<void> => {
+    stopTimers();
+    ended ??= deleteSession(base, id, headers);
     return ended;
   };
-  const cdp = value?.capabilities?.['se:cdp'];
-  if (typeof cdp !== 'string' || !/^wss?:\/\//.test(cdp)) {
-    await end();
-    throw new DeckhandError(ErrorCode.BrowserUnavailable, `the Selenium Grid at ${base} gave a session with no se:cdp address: its node's browser is not Chromium, or the Grid does not proxy CDP`);
-  }
   let handle: BrowserHandle | null = null;
   /** The browser is gone: calls in flight and later ones fail with BROWSER_CLOSED, and the Grid session is ended. */
   const lost = () => {
@@ -172,18 +196,16 @@ async function launch(options: GridLaunchOptions): Promise<BrowserHandle> {
   // Any WebDriver command resets the Grid's idle clock; asking for the window handle costs the node nothing.
   // A session the Grid no longer knows (it timed out, its node went away) is a browser that is gone.
   timer = setInterval(() => {
-    void fetch(`${base}/session/${id}/window`, { headers, signal: AbortSignal.timeout(Math.min(keepAlive, 30_000)) }).then(
-      (res) => {
-        if (res.status === 404) lost();
-      },
-      () => undefined,
-    );
+    void keepAliveOnce(base, id, headers, Math.min(keepAlive, 30_000)).then((known) => {
+      if (!known) lost();
+    });
   }, keepAlive);
   timer.unref();
   try {
-    handle = await handleOver(cdp, { headers, timeoutMs: Math.min(left(), 30_000), allowUrlSchemes, release: end });
+    handle = await handleOver(cdp, { headers, timeoutMs: o.timeoutMs, allowUrlSchemes: o.allowUrlSchemes, release: end });
     const h = handle;
-    h.onDisconnect(() => void end());
+    h.grid = { url: base, sessionId: id, cdpUrl: cdp };
+    h.onDisconnect(() => void (h.detached ? stopTimers() : end()));
     health = setInterval(() => {
       if (!h.isConnected) return void clearInterval(health);
       h.cdp.send('Browser.getVersion', {}, undefined, HEALTH_WAIT_MS).catch(() => lost());
@@ -192,11 +214,68 @@ async function launch(options: GridLaunchOptions): Promise<BrowserHandle> {
     return h;
   } catch (e) {
     await end();
-    if (e instanceof DeckhandError && e.code === ErrorCode.ExtensionMissing && !packed) {
-      e.message += ` (the Grid's node was asked to load it from ${ext}: that folder must exist on the node, with the extension built)`;
-    }
     throw e;
   }
 }
 
-export const gridBrowser = { launch };
+/**
+ * Tell the Grid session `id` is in use (a cheap WebDriver command); false when the Grid answers
+ * that it does not know the session (it ended, or its node went away). An unreachable Grid is
+ * not taken for an ended session: true.
+ */
+async function keepAliveOnce(base: string, id: string, headers: Record<string, string>, timeoutMs = 30_000): Promise<boolean> {
+  try {
+    const res = await fetch(`${base}/session/${encodeURIComponent(id)}/window`, { headers, signal: AbortSignal.timeout(timeoutMs) });
+    await res.body?.cancel().catch(() => undefined);
+    return res.status !== 404;
+  } catch {
+    return true;
+  }
+}
+
+export interface GridAttachOptions {
+  /** The Grid's address, as for launch. */
+  url: string;
+  /** The Grid session to attach to (one a gridBrowser.launch() elsewhere started). */
+  sessionId: string;
+  /** Its se:cdp address; default the Grid's own form, ws(s)://<grid>/session/<id>/se/cdp. */
+  cdpUrl?: string;
+  headers?: Record<string, string>;
+  /** How long attaching may take, in ms; default 30000. */
+  timeout?: number;
+  keepAlive?: number;
+  allowUrlSchemes?: string[];
+}
+
+/**
+ * Attach to a Grid session another process started with launch() (a service's other replica,
+ * say): the same handle, keeping the session alive; close() deletes the Grid session.
+ */
+async function attach(options: GridAttachOptions): Promise<BrowserHandle> {
+  if (typeof options !== 'object' || options === null) throw new DeckhandError(ErrorCode.InvalidArgument, 'gridBrowser.attach() takes { url, sessionId }');
+  const base = baseOf(options.url);
+  if (typeof options.sessionId !== 'string' || !/^[\w-]{1,200}$/.test(options.sessionId)) throw new DeckhandError(ErrorCode.InvalidArgument, 'gridBrowser.attach() needs { sessionId }: a Grid session id');
+  const allowUrlSchemes = parseAllowSchemes(options.allowUrlSchemes);
+  const timeout = options.timeout === undefined ? 30_000 : checkMs('timeout', options.timeout, { whole: false });
+  const keepAlive = options.keepAlive === undefined ? 60_000 : checkMs('keepAlive', options.keepAlive, { whole: false });
+  if (keepAlive < 1000) throw new DeckhandError(ErrorCode.InvalidArgument, `keepAlive must be at least 1000 ms, got ${keepAlive}`);
+  const cdp = options.cdpUrl ?? `${base.replace(/^http/, 'ws')}/session/${options.sessionId}/se/cdp`;
+  if (!/^wss?:\/\//.test(cdp)) throw new DeckhandError(ErrorCode.InvalidArgument, `cdpUrl must be a ws(s):// address, got '${cdp.slice(0, 200)}'`);
+  const headers = { ...(options.headers ?? {}) };
+  if (!(await keepAliveOnce(base, options.sessionId, headers, Math.min(timeout, 10_000)))) {
+    throw new DeckhandError(ErrorCode.BrowserUnavailable, `the Selenium Grid at ${base} has no session ${options.sessionId} (it ended, or its node went away)`);
+  }
+  return over(base, options.sessionId, cdp, { headers, keepAlive, timeoutMs: timeout, allowUrlSchemes });
+}
+
+/** End Grid session `sessionId` without attaching to it (a service ending a session another replica started). */
+async function end(options: { url: string; sessionId: string; headers?: Record<string, string> }): Promise<void> {
+  await deleteSession(baseOf(options.url), options.sessionId, { ...(options.headers ?? {}) });
+}
+
+/** Keep Grid session `sessionId` alive once; false when the Grid no longer knows it. */
+function keepAlive(options: { url: string; sessionId: string; headers?: Record<string, string> }): Promise<boolean> {
+  return keepAliveOnce(baseOf(options.url), options.sessionId, { ...(options.headers ?? {}) });
+}
+
+export const gridBrowser = { launch, attach, end, keepAlive };

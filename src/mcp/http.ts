@@ -76,7 +76,7 @@ export class McpHttpHandler {
   }
 
   /** The caller's tenant from its key (Authorization: Bearer, x-dh-api-key, or ?dhApiKey=), or null. */
-  tenantOf(req: IncomingMessage): string | null {
+  tenantOf(req: IncomingMessage): Promise<string | null> {
     const url = new URL(req.url ?? '/mcp', 'http://mcp.invalid');
     const auth = req.headers.authorization;
     const bearer = auth && /^Bearer\s+(.+)$/i.exec(auth)?.[1];

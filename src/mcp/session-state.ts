@@ -33,7 +33,7 @@ export interface ToolCall {
 export async function ensureSession(st: McpSessionState): Promise<Session> {
   if (st.session) {
     try {
-      return st.sessions.get(st.session.id, st.tenant);
+      return await st.sessions.get(st.session.id, st.tenant);
     } catch {
       st.session = null; // it ended (idle timeout): start a new one
     }

@@ -28,6 +28,12 @@ import { MAX_CALL_MS, MAX_TIMEOUT_MS, DEFAULTS } from '../protocol/schemas';
 import type { CallOptions } from '../client/deckhand';
 import { HttpError } from '../sessions/http-error';
 import { loadKeys, type KeyRing } from '../sessions/keys';
+import { openPool } from '../sessions/pg';
+import { loadPgKeys } from '../sessions/pg-keys';
+import { PgCacheStore } from '../sessions/pg-cache';
+import { PgSessionRegistry } from '../sessions/pg-registry';
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
 import { SessionManager, type Session, type SessionLimits } from '../sessions/sessions';
 import { checkBindHost, HostCheck } from './hosts';
 import { DOCUMENT_CONFIG, OpenApiDocumentRoute, OPERATIONS, operation, registerComponents, type HttpPath } from './routes';
@@ -49,6 +55,13 @@ export interface ServiceOptions {
   grid?: SessionLimits['grid'];
   /** Hosts whose DevTools address callers may pass as cdpUrl ('*' for any); none by default. */
   allowCdpHosts?: string[];
+  /**
+   * PostgreSQL (postgres://...) for the sessions' registry, the API keys and the result cache,
+   * shared with the service's other replicas; default: this process and its SQLite file.
+   */
+  databaseUrl?: string;
+  /** This replica's name in the shared registry; default host name, process id and a random part. */
+  replica?: string;
   /**
    * Host header values accepted besides loopback names (for a service behind a proxy or on
    * another interface; '*' for any). A host that is not loopback is refused without them.
@@ -142,20 +155,36 @@ const invalid = (what: string): Hook<unknown, Env, string, undefined> => (r, c) 
 
 type Emit = (e: Omit<StreamEvent, 'id'>) => void;
 
+/** The state replicas share in PostgreSQL: keys, cache and sessions' registry on one pool. */
+async function openShared(url: string, replica = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`) {
+  const pool = await openPool(url);
+  try {
+    const keys = await loadPgKeys(pool);
+    const store = await PgCacheStore.open(pool);
+    const registry = await PgSessionRegistry.open(pool);
+    return { pool, keys, store, shared: { registry, replica } };
+  } catch (e) {
+    await pool.end().catch(() => undefined);
+    throw e;
+  }
+}
+
 export async function startService(o: ServiceOptions): Promise<RunningService> {
   const bindHost = o.host ?? '127.0.0.1';
   checkBindHost({ bindHost, allowedHosts: o.allowedHosts }); // before anything is created or bound
   ensurePrivateDir(o.home);
-  const keys = loadKeys(o.home);
+  const db = o.databaseUrl ? await openShared(o.databaseUrl, o.replica) : null;
+  const keys = db ? db.keys : loadKeys(o.home);
   const rawLog = o.log ?? (() => undefined);
   const log = (line: string) => rawLog(scrubCredentials(line, keys.secrets));
-  const store = o.store ?? (await SqliteStore.open(join(o.home, 'cache.db')));
+  const store = o.store ?? db?.store ?? (await SqliteStore.open(join(o.home, 'cache.db')));
   const maxBody = o.maxBodyBytes ?? 1024 * 1024;
   const sessions = new SessionManager(
     { maxSessions: o.maxSessions ?? 4, idleTimeoutMs: o.idleTimeoutMs ?? 10 * 60_000, allowUrlSchemes: o.allowUrlSchemes, grid: o.grid, allowCdpHosts: o.allowCdpHosts },
     {},
     log,
     store,
+    db?.shared,
   );
   const inflight = new Set<Promise<unknown>>();
   const track = <T>(p: Promise<T>): Promise<T> => {
@@ -174,7 +203,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
   });
   const auth: MiddlewareHandler<Env> = async (c, next) => {
     // x-dh-project-id is accepted and ignored: keys are project-scoped.
-    const tenant = keys.tenantOf(c.req.header('x-dh-api-key'));
+    const tenant = await keys.tenantOf(c.req.header('x-dh-api-key'));
     if (!tenant) throw new HttpError('UNAUTHORIZED', 'missing or wrong x-dh-api-key');
     c.set('tenant', tenant);
     await next();
@@ -219,7 +248,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     const tenant = c.get('tenant');
     const left = c.req.raw.signal;
     if (!streamIt) return answer(c, 200, { success: true, data: await sessions.run(id, tenant, fn, { deadlineMs, signal: left }) });
-    sessions.get(id, tenant); // 400/404 before the stream opens
+    await sessions.get(id, tenant); // 400/404 before the stream opens
     return events(c, async (emit) => {
       emit({ status: 'starting' });
       try {
@@ -263,7 +292,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
       async (c, next) => {
         const { incoming: req, outgoing: res } = c.env;
         // The key is checked before a byte of the body is read.
-        const tenant = mcp.tenantOf(req);
+        const tenant = await mcp.tenantOf(req);
         if (!tenant) {
           if (!req.complete) res.setHeader('connection', 'close');
           mcp.unauthorized(res);
@@ -417,6 +446,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
       server.closeAllConnections();
       await Promise.allSettled([...inflight]);
       await store.close?.();
+      await db?.pool.end().catch(() => undefined);
     },
   };
 }

@@ -15,6 +15,7 @@ import { DEFAULTS, MAX_CALL_MS } from '../protocol/schemas';
 import type { StartSessionRequest } from '../protocol/http';
 import { HttpError } from './http-error';
 import { DeckhandError } from '../protocol/errors';
+import type { SessionRecord, SessionRegistry } from './registry';
 
 export interface Session {
   id: string;
@@ -35,7 +36,25 @@ export interface Session {
   tail: Promise<void>;
   /** Operations waiting their turn (queued callers only). */
   waiting: number;
+  /** In the shared registry, reachable by other replicas (false for a browser only this machine reaches). */
+  shared: boolean;
 }
+
+/** Replicas that share their sessions: the registry, and this replica's name in it. */
+export interface SharedSessions {
+  registry: SessionRegistry;
+  replica: string;
+}
+
+/**
+ * How long an operation's lease runs before it is renewed: a replica that dies mid-operation
+ * holds its session at most this long. Renewed every third of it while the operation runs.
+ */
+export const LEASE_MS = 10_000;
+/** How often some replica tells the Grid each shared session is in use (any replica may: the one that started it may be gone). */
+const KEEP_ALIVE_EVERY_MS = 20_000;
+/** How often a queued operation asks again for a lease another replica holds. */
+const LEASE_POLL_MS = 100;
 
 export interface SessionLimits {
   maxSessions: number;
@@ -93,6 +112,8 @@ export class SessionManager {
     private readonly log: (line: string) => void = () => undefined,
     /** The result cache: each session sees only its owner's entries, and looks up when a call asks (`cache` on act/observe/extract). */
     private readonly cacheStore?: CacheStore,
+    /** Set when replicas share sessions (PostgreSQL): any replica serves any session whose browser it can reach. */
+    private readonly shared?: SharedSessions,
   ) {
     // Forgotten, overdue and crashed sessions end on the next sweep.
     this.sweeper = setInterval(() => void this.sweep(), Math.min(5_000, Math.max(1000, limits.idleTimeoutMs / 4)));
@@ -141,19 +162,30 @@ export class SessionManager {
           : await localBrowser.launch({
               headless: req.headless ?? true, viewport: req.viewport, args: launch.args, userDataDir: launch.userDataDir, allowUrlSchemes: this.limits.allowUrlSchemes,
             });
-      const session: Session = {
-        id: randomUUID(), owner, browser, ownsBrowser: !req.cdpUrl, busy: false, lastUsed: Date.now(), abort: null, deadline: 0, listener: null, dh: null as never, tail: Promise.resolve(), waiting: 0,
-      };
-      session.dh = await Deckhand.create({
-        ...options,
-        browser,
-        ...(this.cacheStore ? { cache: { store: forTenant(this.cacheStore, owner), enabled: false } } : {}),
-        logging: { level: 'debug', callback: (line) => session.listener?.(line) },
-      });
-      this.sessions.set(session.id, session);
-      // A browser that exits (a crash, a kill) ends its session at once and frees its slot;
-      // the call in flight already failed with BROWSER_CLOSED from its own connection.
-      browser.onDisconnect(() => void this.finish(session, 'its browser exited: ending it'));
+      const id = randomUUID();
+      const reach: SessionRecord['browser'] = browser.grid
+        ? { grid: { url: browser.grid.url, sessionId: browser.grid.sessionId }, cdpUrl: browser.grid.cdpUrl }
+        : req.cdpUrl
+          ? { cdpUrl: req.cdpUrl, ...(req.cdpHeaders ? { cdpHeaders: req.cdpHeaders } : {}) }
+          : null;
+      const session = await this.instance(id, owner, browser, options, !req.cdpUrl, !!reach);
+      if (this.shared) {
+        // A model key a caller sent stays on this replica: the registry keeps the model's name only.
+        const model = typeof req.model === 'string' ? req.model : typeof req.model?.modelName === 'string' ? req.model.modelName : undefined;
+        const shared: SessionRecord['options'] = {
+          ...(model !== undefined ? { model } : {}),
+          ...(req.systemPrompt !== undefined ? { systemPrompt: req.systemPrompt } : {}),
+          ...(req.domSettleTimeoutMs !== undefined ? { domSettleTimeoutMs: req.domSettleTimeoutMs } : {}),
+          ...(req.selfHeal !== undefined ? { selfHeal: req.selfHeal } : {}),
+        };
+        try {
+          await this.shared.registry.add({ id, owner, replica: this.shared.replica, browser: reach, options: shared });
+        } catch (e) {
+          await session.dh.close().catch(() => undefined);
+          throw new HttpError('UNAVAILABLE', `the sessions' registry could not record the new session: ${(e as Error).message}`);
+        }
+      }
+      this.adopt(session);
       return session;
     } catch (e) {
       await browser?.close().catch(() => undefined);
@@ -163,12 +195,95 @@ export class SessionManager {
     }
   }
 
-  /** The caller's own session; a malformed id is 400, someone else's is 404 like a missing one. */
-  get(id: string, owner: string): Session {
+  /** A Deckhand instance on `browser` for session `id`. */
+  private async instance(id: string, owner: string, browser: BrowserHandle, options: Partial<CreateOptions>, ownsBrowser: boolean, shared: boolean): Promise<Session> {
+    const session: Session = {
+      id, owner, browser, ownsBrowser, busy: false, lastUsed: Date.now(), abort: null, deadline: 0, listener: null, dh: null as never, tail: Promise.resolve(), waiting: 0, shared,
+    };
+    session.dh = await Deckhand.create({
+      ...this.defaults,
+      ...options,
+      browser,
+      ...(this.cacheStore ? { cache: { store: forTenant(this.cacheStore, owner), enabled: false } } : {}),
+      logging: { level: 'debug', callback: (line) => session.listener?.(line) },
+    });
+    return session;
+  }
+
+  private adopt(session: Session): void {
+    this.sessions.set(session.id, session);
+    // A browser that exits (a crash, a kill) ends its session at once and frees its slot;
+    // the call in flight already failed with BROWSER_CLOSED from its own connection.
+    session.browser.onDisconnect(() => void (session.browser.detached ? undefined : this.finish(session, 'its browser exited: ending it')));
+  }
+
+  private readonly attaching = new Map<string, Promise<Session>>();
+
+  /**
+   * The caller's own session; a malformed id is 400, someone else's is 404 like a missing one.
+   * With shared sessions, one another replica started is attached to here (its browser is in a
+   * Grid, or at a DevTools address), with the options it was started with.
+   */
+  async get(id: string, owner: string): Promise<Session> {
     if (!SESSION_ID.test(id)) throw new HttpError('INVALID_SESSION_ID', `'${id.slice(0, 80)}' is not a session id (session ids are UUIDs)`);
+    const notFound = () => new HttpError('SESSION_NOT_FOUND', `no active session '${id}' (it never existed, ended, or timed out idle)`);
     const s = this.sessions.get(id);
-    if (!s || s.owner !== owner) throw new HttpError('SESSION_NOT_FOUND', `no active session '${id}' (it never existed, ended, or timed out idle)`);
-    return s;
+    if (s) {
+      if (s.owner !== owner) throw notFound();
+      return s;
+    }
+    if (!this.shared) throw notFound();
+    const rec = await this.shared.registry.find(id).catch((e: Error) => {
+      throw new HttpError('UNAVAILABLE', `the sessions' registry did not answer: ${e.message}`);
+    });
+    if (!rec || rec.owner !== owner) throw notFound();
+    if (!rec.browser) {
+      throw new HttpError('SESSION_NOT_FOUND', `session '${id}' runs on replica ${rec.replica}, in a browser only that machine reaches; give the service a Grid (--grid) to share sessions between replicas`);
+    }
+    let pending = this.attaching.get(id);
+    if (!pending) {
+      pending = this.attach(rec).finally(() => this.attaching.delete(id));
+      this.attaching.set(id, pending);
+    }
+    return pending;
+  }
+
+  /** Attach to the browser of a session another replica started. */
+  private async attach(rec: SessionRecord): Promise<Session> {
+    if (this.sessions.size + this.starting >= this.limits.maxSessions) {
+      throw new HttpError('TOO_MANY_SESSIONS', `this replica serves at most ${this.limits.maxSessions} sessions at once; try another replica, or end one first`);
+    }
+    const reach = rec.browser!;
+    this.starting++;
+    let browser: BrowserHandle | null = null;
+    try {
+      const grid = this.limits.grid;
+      browser = reach.grid
+        ? await gridBrowser.attach({
+            url: reach.grid.url,
+            sessionId: reach.grid.sessionId,
+            cdpUrl: reach.cdpUrl,
+            // The operator's Grid headers go to the operator's Grid only.
+            headers: grid && sameGrid(grid.url, reach.grid.url) ? grid.headers : undefined,
+            allowUrlSchemes: this.limits.allowUrlSchemes,
+          })
+        : await localBrowser.connect({ cdpUrl: reach.cdpUrl, headers: reach.cdpHeaders, allowUrlSchemes: this.limits.allowUrlSchemes });
+      const options = {
+        ...(rec.options.model !== undefined ? { model: rec.options.model as never } : {}),
+        ...(rec.options.systemPrompt !== undefined ? { systemPrompt: rec.options.systemPrompt } : {}),
+        ...(rec.options.domSettleTimeoutMs !== undefined ? { domSettleTimeoutMs: rec.options.domSettleTimeoutMs } : {}),
+        ...(rec.options.selfHeal !== undefined ? { selfHeal: rec.options.selfHeal } : {}),
+      };
+      const session = await this.instance(rec.id, rec.owner, browser, options, !!reach.grid, true);
+      this.adopt(session);
+      this.log(`session ${rec.id}: attached (started on replica ${rec.replica})`);
+      return session;
+    } catch (e) {
+      await browser?.detach().catch(() => undefined);
+      throw e;
+    } finally {
+      this.starting--;
+    }
   }
 
   /**
@@ -179,20 +294,24 @@ export class SessionManager {
    * its turn included.
    */
   async run<T>(id: string, owner: string, fn: (s: Session, signal: AbortSignal) => Promise<T>, opts: { deadlineMs?: number; signal?: AbortSignal; queue?: boolean } = {}): Promise<T> {
-    const s = this.get(id, owner);
+    const started = Date.now();
+    const s = await this.get(id, owner);
     if ((s.busy || s.waiting) && !opts.queue) throw new HttpError('SESSION_BUSY', `session '${id}' is running another operation; operations on one session run one at a time`);
     const limit = Math.min(opts.deadlineMs ?? DEFAULT_OPERATION_MS, MAX_CALL_MS);
     const before = s.tail;
     let release!: () => void;
     s.tail = new Promise<void>((r) => (release = r));
+    let lease: Lease | null = null;
     try {
       await this.turn(s, before, limit, opts.signal);
+      if (this.shared && s.shared) lease = await this.lease(s, started + limit, !!opts.queue, opts.signal);
     } catch (e) {
       // Leave the queue in order: the next caller still waits for the ones before this one.
       void before.then(release);
       throw e;
     }
     const abort = new AbortController();
+    lease?.onLost((why) => abort.abort(why));
     const onCallerGone = () => abort.abort(opts.signal?.reason);
     opts.signal?.addEventListener('abort', onCallerGone, { once: true });
     s.busy = true;
@@ -219,17 +338,23 @@ export class SessionManager {
     });
     gone.catch(() => undefined);
     const work = fn(s, abort.signal);
+    let settled = false;
+    const done = work.then(
+      () => void (settled = true),
+      () => void (settled = true),
+    );
     try {
       return await Promise.race([work, overdue, gone]);
     } finally {
+      // A finished operation lets go of its lease before its caller hears back, so the caller's
+      // next operation, through whichever replica, finds the session free.
+      if (settled) await lease?.release();
       clearTimeout(timer);
       opts.signal?.removeEventListener('abort', onCallerGone);
       // The session is free for the next operation only once this one has wound down (a
       // cancelled operation stops at its next step), so two never drive the page at once.
-      void work.then(
-        () => undefined,
-        () => undefined,
-      ).then(() => {
+      void done.then(async () => {
+        await lease?.release();
         s.busy = false;
         s.abort = null;
         s.lastUsed = Date.now();
@@ -263,18 +388,64 @@ export class SessionManager {
     }
   }
 
-  /** End a session, cancelling whatever runs in it. */
-  async end(id: string, owner: string): Promise<void> {
-    const s = this.get(id, owner);
-    await this.finish(s, 'ended by its caller');
+  /**
+   * Take the session's lease in the shared registry, so one operation runs on it across all
+   * replicas; a queued caller waits for another replica's operation until `deadline`.
+   */
+  private async lease(s: Session, deadline: number, queue: boolean, signal?: AbortSignal): Promise<Lease> {
+    const { registry, replica } = this.shared!;
+    const holder = `${replica}/${randomUUID().slice(0, 8)}`;
+    for (;;) {
+      const answer = await registry.lease(s.id, holder, LEASE_MS).catch((e: Error) => {
+        throw new HttpError('UNAVAILABLE', `the sessions' registry did not answer: ${e.message}`);
+      });
+      if (answer === 'ok') return new Lease(registry, s.id, holder, this.log);
+      if (answer === 'gone') {
+        void this.finish(s, 'it was ended through another replica', 'detach');
+        throw new HttpError('SESSION_NOT_FOUND', `session '${s.id}' ended (through another replica)`);
+      }
+      if (!queue) throw new HttpError('SESSION_BUSY', `session '${s.id}' is running another operation (through another replica); operations on one session run one at a time`);
+      if (Date.now() + LEASE_POLL_MS > deadline) throw new HttpError('TIMEOUT', `session '${s.id}' stayed busy on another replica until this operation's deadline; it never started`);
+      if (signal?.aborted) throw new HttpError('CANCELLED', `cancelled while waiting for session '${s.id}'; it never started`);
+      await new Promise((r) => setTimeout(r, LEASE_POLL_MS));
+    }
   }
 
-  private async finish(s: Session, why: string): Promise<void> {
+  /** End a session, cancelling whatever runs in it; with shared sessions, from any replica. */
+  async end(id: string, owner: string): Promise<void> {
+    const local = this.sessions.get(id);
+    if (local || !this.shared) {
+      const s = await this.get(id, owner);
+      return this.finish(s, 'ended by its caller');
+    }
+    if (!SESSION_ID.test(id)) throw new HttpError('INVALID_SESSION_ID', `'${id.slice(0, 80)}' is not a session id (session ids are UUIDs)`);
+    const rec = await this.shared.registry.find(id);
+    if (!rec || rec.owner !== owner) throw new HttpError('SESSION_NOT_FOUND', `no active session '${id}' (it never existed, ended, or timed out idle)`);
+    // Ended without attaching: the replica that holds it lets go on its next sweep.
+    if (await this.shared.registry.remove(id)) await this.endBrowserOf(rec);
+    this.log(`session ${id}: ended by its caller (started on replica ${rec.replica})`);
+  }
+
+  /** End the Grid session of a registry record no replica holds here. */
+  private async endBrowserOf(rec: SessionRecord): Promise<void> {
+    const g = rec.browser?.grid;
+    if (!g) return; // a caller's own browser is never closed; another machine's is its replica's
+    const grid = this.limits.grid;
+    await gridBrowser.end({ url: g.url, sessionId: g.sessionId, headers: grid && sameGrid(grid.url, g.url) ? grid.headers : undefined }).catch(() => undefined);
+  }
+
+  /**
+   * Let a session go here. 'end' ends it for everyone (the registry forgets it, its browser is
+   * closed); 'detach' only lets go of this replica's attachment, for another to go on.
+   */
+  private async finish(s: Session, why: string, how: 'end' | 'detach' = 'end'): Promise<void> {
     if (this.sessions.get(s.id) !== s) return;
     this.sessions.delete(s.id);
     s.abort?.abort(new HttpError('CANCELLED', `session '${s.id}' ended (${why}) while this operation ran`));
     this.log(`session ${s.id}: ${why}`);
     await s.dh.close().catch(() => undefined);
+    if (how === 'detach') return void (await s.browser.detach().catch(() => undefined));
+    if (this.shared && s.shared) await this.shared.registry.remove(s.id).catch(() => undefined);
     // A remote browser is only disconnected from, never closed: this service did not start it.
     await s.browser.close().catch(() => undefined);
   }
@@ -284,12 +455,83 @@ export class SessionManager {
     for (const s of [...this.sessions.values()]) {
       if (!s.browser.isConnected) await this.finish(s, 'its browser is gone: ending it');
       else if (s.busy && now > s.deadline) await this.finish(s, 'its operation outlived its deadline: ending it'); // a backstop for the timer in run()
-      else if (!s.busy && now - s.lastUsed > this.limits.idleTimeoutMs) await this.finish(s, `idle for ${Math.round((now - s.lastUsed) / 1000)} s: ending it`);
+      else if (!s.busy && now - s.lastUsed > this.limits.idleTimeoutMs) {
+        // A shared session idle here may be busy elsewhere: the registry decides when it ends.
+        await this.finish(s, `idle for ${Math.round((now - s.lastUsed) / 1000)} s: ${this.shared && s.shared ? 'letting go here' : 'ending it'}`, this.shared && s.shared ? 'detach' : 'end');
+      }
+    }
+    if (this.shared) await this.sweepShared().catch((e: Error) => this.log(`the sessions' registry did not answer the sweep: ${e.message}`));
+  }
+
+  /** Shared sessions: forget what other replicas ended, end what is idle everywhere, keep Grid sessions alive. */
+  private async sweepShared(): Promise<void> {
+    const { registry } = this.shared!;
+    const mine = [...this.sessions.values()].filter((s) => s.shared);
+    const still = await registry.existing(mine.map((s) => s.id));
+    for (const s of mine) if (!still.has(s.id) && !s.busy) await this.finish(s, 'it was ended through another replica', 'detach');
+    for (const rec of await registry.takeIdle(this.limits.idleTimeoutMs)) {
+      const s = this.sessions.get(rec.id);
+      if (s) await this.finish(s, 'idle on every replica: ending it');
+      else await this.endBrowserOf(rec);
+      this.log(`session ${rec.id}: idle on every replica: ended`);
+    }
+    const grid = this.limits.grid;
+    for (const rec of await registry.takeKeepAlive(KEEP_ALIVE_EVERY_MS)) {
+      const g = rec.browser?.grid;
+      if (!g) continue;
+      const known = await gridBrowser.keepAlive({ url: g.url, sessionId: g.sessionId, headers: grid && sameGrid(grid.url, g.url) ? grid.headers : undefined });
+      if (!known && (await registry.remove(rec.id))) {
+        const s = this.sessions.get(rec.id);
+        if (s) await this.finish(s, 'its Grid session is gone: ending it');
+        this.log(`session ${rec.id}: its Grid session is gone: ended`);
+      }
     }
   }
 
   async endAll(): Promise<void> {
     clearInterval(this.sweeper);
-    await Promise.all([...this.sessions.values()].map((s) => this.finish(s, 'the service is stopping')));
+    // Sessions other replicas can reach outlive this one: it only lets go of them.
+    await Promise.all([...this.sessions.values()].map((s) => this.finish(s, 'the service is stopping', this.shared && s.shared ? 'detach' : 'end')));
+  }
+}
+
+/** Whether two Grid addresses name the same Grid. */
+function sameGrid(a: string, b: string): boolean {
+  const norm = (u: string) => u.replace(/\/+$/, '').toLowerCase();
+  return norm(a) === norm(b);
+}
+
+/** An operation's lease in the shared registry, renewed while it runs. */
+class Lease {
+  private readonly timer: NodeJS.Timeout;
+  private lost: ((why: Error) => void) | null = null;
+
+  constructor(
+    private readonly registry: SessionRegistry,
+    private readonly id: string,
+    private readonly holder: string,
+    log: (line: string) => void,
+  ) {
+    this.timer = setInterval(() => {
+      void registry.renew(id, holder, LEASE_MS).then(
+        (held) => {
+          if (!held) this.lost?.(new HttpError('SESSION_NOT_FOUND', `session '${id}' ended (through another replica) while this operation ran`));
+        },
+        (e: Error) => log(`session ${id}: the lease could not be renewed: ${e.message}`),
+      );
+    }, LEASE_MS / 3);
+    this.timer.unref();
+  }
+
+  onLost(f: (why: Error) => void): void {
+    this.lost = f;
+  }
+
+  private released: Promise<void> | null = null;
+
+  release(): Promise<void> {
+    clearInterval(this.timer);
+    this.released ??= this.registry.release(this.id, this.holder).catch(() => undefined);
+    return this.released;
   }
 }

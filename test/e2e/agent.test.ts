@@ -190,7 +190,7 @@ describe('agentExecute over HTTP', () => {
     const { data } = (await (await post('/v1/sessions/start', {})).json()) as any;
     const id = data.sessionId;
     // The session's own browser: the planner reads state from it through the test's evaluate helper, so point it there.
-    const session = svc.sessions.get(id, svc.keys.tenantOf(KEY)!);
+    const session = await svc.sessions.get(id, (await svc.keys.tenantOf(KEY))!);
     const spage = await session.dh.context.activePage();
     await post(`/v1/sessions/${id}/navigate`, { url: `${h.origin}/app/login.html` });
     const sstate = <T,>(fn: () => T) => spage.evaluate(fn);
@@ -244,7 +244,7 @@ describe('agentExecute over HTTP', () => {
     expect(fin.data.result.usage.inference_time_ms).toBeGreaterThan(0);
     // The secrets went into the page, and never into the stream.
     for (const v of [SECRETS.user, SECRETS.pass]) expect(JSON.stringify(events)).not.toContain(v);
-    const session = svc.sessions.get(id, svc.keys.tenantOf(KEY)!);
+    const session = await svc.sessions.get(id, (await svc.keys.tenantOf(KEY))!);
     expect(await (await session.dh.context.activePage()).url()).toBe(`${h.origin}/app/settings.html?user=${SECRETS.user}`);
     await post(`/v1/sessions/${id}/end`, {});
   });

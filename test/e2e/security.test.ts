@@ -230,7 +230,7 @@ describe('deadlines', () => {
     await expect(localBrowser.connect({ cdpUrl: 'http://127.0.0.1:9', timeout: 2 ** 31 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     const id = await start();
     try {
-      const dh = svc.sessions.get(id, svc.keys.tenantOf(KEY_A)!).dh;
+      const dh = (await svc.sessions.get(id, (await svc.keys.tenantOf(KEY_A))!)).dh;
       const t0 = Date.now();
       await expect(dh.act({ selector: 'body', description: 'b', method: 'click' }, { timeout: 2 ** 31 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
       await expect(dh.experimentalBatch(async () => 1, undefined, { timeout: 2 ** 31 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
@@ -246,7 +246,7 @@ describe('deadlines', () => {
     try {
       await json(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/form.html` });
       // Hang the page's main thread for longer than the act may take.
-      const page = await svc.sessions.get(id, svc.keys.tenantOf(KEY_A)!).dh.context.activePage();
+      const page = await (await svc.sessions.get(id, (await svc.keys.tenantOf(KEY_A))!)).dh.context.activePage();
       await page.evaluate(() => void setTimeout(() => {
         const until = Date.now() + 20_000;
         while (Date.now() < until) { /* busy */ }
@@ -326,7 +326,7 @@ describe('API keys are tenants', () => {
         expect(r.status, path).toBe(404);
         expect(r.body.error!.code).toBe('SESSION_NOT_FOUND');
       }
-      const page = await svc.sessions.get(id, svc.keys.tenantOf(KEY_A)!).dh.context.activePage();
+      const page = await (await svc.sessions.get(id, (await svc.keys.tenantOf(KEY_A))!)).dh.context.activePage();
       expect(await page.url()).toBe(`${servers.origin}/form.html`);
       expect(await page.evaluate(() => (document.getElementById('name') as HTMLInputElement).value)).toBe('');
     } finally {

@@ -19,11 +19,11 @@ function withSession(owner = 'tenant-a') {
 afterEach(() => vi.useRealTimers());
 
 describe('SessionManager', () => {
-  it("another tenant's session is 404, a malformed id 400", () => {
+  it("another tenant's session is 404, a malformed id 400", async () => {
     const { mgr } = withSession();
-    expect(() => mgr.get(ID, 'tenant-b')).toThrow(expect.objectContaining({ status: 404, code: 'SESSION_NOT_FOUND' }));
-    expect(() => mgr.get('../etc', 'tenant-a')).toThrow(expect.objectContaining({ status: 400, code: 'INVALID_SESSION_ID' }));
-    expect(mgr.get(ID, 'tenant-a').id).toBe(ID);
+    await expect(mgr.get(ID, 'tenant-b')).rejects.toMatchObject({ status: 404, code: 'SESSION_NOT_FOUND' });
+    await expect(mgr.get('../etc', 'tenant-a')).rejects.toMatchObject({ status: 400, code: 'INVALID_SESSION_ID' });
+    expect((await mgr.get(ID, 'tenant-a')).id).toBe(ID);
     void mgr.endAll();
   });
 

@@ -1,0 +1,137 @@
+/**
+ * Past one machine, for real: a Selenium Grid, one PostgreSQL, two `deckhand serve` replicas
+ * and a round-robin in front. Sessions started through one replica are driven, streamed and
+ * ended through the other; one replica killed with SIGKILL mid-run loses no session; nothing is
+ * left in the Grid or the registry afterwards.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { startCluster, type Cluster } from '../fixtures/cluster';
+import { gridSessions } from '../fixtures/grid';
+import { readEvents } from './sse';
+
+const SESSIONS = 20;
+let cluster: Cluster;
+let pages: Server;
+let origin: string;
+/** Clicks each page counted, by its number: what really changed in the pages. */
+const hits = new Map<number, number>();
+
+beforeAll(async () => {
+  pages = createServer((req, res) => {
+    const u = new URL(req.url ?? '/', 'http://x');
+    if (u.pathname === '/hit') {
+      const n = Number(u.searchParams.get('s'));
+      hits.set(n, (hits.get(n) ?? 0) + 1);
+      return void res.writeHead(204).end();
+    }
+    res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>Counter ${u.searchParams.get('s')}</title>
+      <h1>Counter</h1><p id="n">0</p>
+      <button onclick="fetch('/hit' + location.search).then(() => { document.getElementById('n').textContent = String(Number(document.getElementById('n').textContent) + 1); })">Add one</button>`);
+  });
+  await new Promise<void>((r) => pages.listen(0, '127.0.0.1', r));
+  origin = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
+  cluster = await startCluster({ replicas: 2, gridSlots: SESSIONS });
+}, 180_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+  pages?.close();
+});
+
+/** Retryable answers: the replica went away (UNAVAILABLE), or a dead replica's lease has not expired yet (SESSION_BUSY). */
+const RETRYABLE = new Set(['UNAVAILABLE', 'SESSION_BUSY']);
+
+async function callRetrying(path: string, body: unknown): Promise<{ body: any; attempts: number }> {
+  const deadline = Date.now() + 45_000;
+  for (let attempts = 1; ; attempts++) {
+    const r = await cluster.call(path, body);
+    if (r.body?.success || !RETRYABLE.has(r.body?.error?.code) || Date.now() > deadline) return { body: r.body, attempts };
+    await new Promise((res) => setTimeout(res, 250));
+  }
+}
+
+async function hitsBecome(n: number, want: number): Promise<number> {
+  const deadline = Date.now() + 5000;
+  while ((hits.get(n) ?? 0) < want && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  return hits.get(n) ?? 0;
+}
+
+describe('two replicas on one PostgreSQL and a Grid', () => {
+  it('serve any session from either replica, survive a SIGKILL of one, and leave nothing behind', async () => {
+    const ids: string[] = [];
+    // Twenty sessions, started through the round-robin: both replicas start some.
+    for (const started of await Promise.all(Array.from({ length: SESSIONS }, () => cluster.call('/v1/sessions/start', {})))) {
+      expect(started.body?.success, JSON.stringify(started.body)).toBe(true);
+      ids.push(started.body.data.sessionId);
+    }
+    const perReplica = new Map<string, number>();
+    for (const id of ids) perReplica.set(cluster.rr.startedOn.get(id)!, (perReplica.get(cluster.rr.startedOn.get(id)!) ?? 0) + 1);
+    expect([...perReplica.values()].sort()).toEqual([SESSIONS / 2, SESSIONS / 2]);
+
+    // A short flow on each: its requests alternate between the replicas.
+    await Promise.all(
+      ids.map(async (id, n) => {
+        const nav = await cluster.call(`/v1/sessions/${id}/navigate`, { url: `${origin}/?s=${n}` });
+        expect(nav.body?.data?.title, JSON.stringify(nav.body)).toBe(`Counter ${n}`);
+        const acted = await cluster.call(`/v1/sessions/${id}/act`, { input: 'click the Add one button', model: 'deckhand/local' });
+        expect(acted.body?.data?.data?.success, JSON.stringify(acted.body)).toBe(true);
+        expect(await hitsBecome(n, 1)).toBe(1);
+        // Streamed: the events of one operation arrive in order, through whichever replica answers.
+        const res = await fetch(`${cluster.rr.url}/v1/sessions/${id}/act`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-dh-api-key': cluster.apiKey, 'x-stream-response': 'true' },
+          body: JSON.stringify({ input: 'click the Add one button', model: 'deckhand/local' }),
+        });
+        const events = await readEvents(res);
+        expect(events[0].status).toBe('starting');
+        const last = events.at(-1);
+        expect(last.status, JSON.stringify(last)).toBe('finished');
+        expect(last.data.data.success).toBe(true);
+        expect(await hitsBecome(n, 2)).toBe(2);
+      }),
+    );
+    const served = [...cluster.rr.served.values()];
+    expect(served.length).toBe(2);
+    expect(Math.min(...served)).toBeGreaterThan(SESSIONS);
+
+    // Replica a dies mid-run, with operations in flight on it.
+    const victim = cluster.replicas[0];
+    const round = ids.map((id) => callRetrying(`/v1/sessions/${id}/act`, { input: 'click the Add one button', model: 'deckhand/local' }));
+    await new Promise((r) => setTimeout(r, 300));
+    victim.proc.kill('SIGKILL');
+    const outcomes = await Promise.all(round);
+    for (const [n, o] of outcomes.entries()) {
+      expect(o.body?.data?.data?.success, JSON.stringify(o.body)).toBe(true);
+      // An operation that failed in flight may have clicked before its replica died; its retry clicks again.
+      const count = await hitsBecome(n, 3);
+      expect(o.attempts > 1 ? [3, 4] : [3]).toContain(count);
+    }
+    expect(victim.alive).toBe(false);
+
+    // Every session goes on through the replica that is left, then ends there.
+    await Promise.all(
+      ids.map(async (id, n) => {
+        const before = hits.get(n)!;
+        const acted = await cluster.call(`/v1/sessions/${id}/act`, { input: 'click the Add one button', model: 'deckhand/local' });
+        expect(acted.body?.data?.data?.success, JSON.stringify(acted.body)).toBe(true);
+        expect(await hitsBecome(n, before + 1)).toBe(before + 1);
+        const ended = await cluster.call(`/v1/sessions/${id}/end`, {});
+        expect(ended.body?.data?.ended, JSON.stringify(ended.body)).toBe(true);
+      }),
+    );
+    // Nothing left running: not in the Grid, not in the registry.
+    const deadline = Date.now() + 15_000;
+    while ((await gridSessions(cluster.grid.url)) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+    expect(await gridSessions(cluster.grid.url)).toBe(0);
+    const db = new pg.Client({ connectionString: cluster.pg.url });
+    await db.connect();
+    try {
+      expect((await db.query('SELECT count(*)::int AS n FROM dh_sessions')).rows[0].n).toBe(0);
+    } finally {
+      await db.end();
+    }
+  }, 300_000);
+});
