@@ -4,41 +4,25 @@
  * ended through the other; one replica killed with SIGKILL mid-run loses no session; nothing is
  * left in the Grid or the registry afterwards.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
-import { startCluster, type Cluster } from '../fixtures/cluster';
+import { startCluster, startCounterPages, type Cluster, type CounterPages } from '../fixtures/cluster';
 import { gridSessions } from '../fixtures/grid';
 import { readEvents } from './sse';
+import { RemoteStore } from '../../src/client/cache/store';
 
 const SESSIONS = 20;
 let cluster: Cluster;
-let pages: Server;
-let origin: string;
-/** Clicks each page counted, by its number: what really changed in the pages. */
-const hits = new Map<number, number>();
+let pages: CounterPages;
 
 beforeAll(async () => {
-  pages = createServer((req, res) => {
-    const u = new URL(req.url ?? '/', 'http://x');
-    if (u.pathname === '/hit') {
-      const n = Number(u.searchParams.get('s'));
-      hits.set(n, (hits.get(n) ?? 0) + 1);
-      return void res.writeHead(204).end();
-    }
-    res.writeHead(200, { 'content-type': 'text/html' }).end(`<!doctype html><title>Counter ${u.searchParams.get('s')}</title>
-      <h1>Counter</h1><p id="n">0</p>
-      <button onclick="fetch('/hit' + location.search).then(() => { document.getElementById('n').textContent = String(Number(document.getElementById('n').textContent) + 1); })">Add one</button>`);
-  });
-  await new Promise<void>((r) => pages.listen(0, '127.0.0.1', r));
-  origin = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
+  pages = await startCounterPages();
   cluster = await startCluster({ replicas: 2, gridSlots: SESSIONS });
 }, 180_000);
 
 afterAll(async () => {
   await cluster?.stop();
-  pages?.close();
+  await pages?.close();
 });
 
 /** Retryable answers: the replica went away (UNAVAILABLE), or a dead replica's lease has not expired yet (SESSION_BUSY). */
@@ -53,11 +37,8 @@ async function callRetrying(path: string, body: unknown): Promise<{ body: any; a
   }
 }
 
-async function hitsBecome(n: number, want: number): Promise<number> {
-  const deadline = Date.now() + 5000;
-  while ((hits.get(n) ?? 0) < want && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-  return hits.get(n) ?? 0;
-}
+const { hitsBecome } = { hitsBecome: (n: number, want: number) => pages.hitsBecome(n, want) };
+const hits = { get: (n: number) => pages.hits.get(n) };
 
 describe('two replicas on one PostgreSQL and a Grid', () => {
   it('serve any session from either replica, survive a SIGKILL of one, and leave nothing behind', async () => {
@@ -74,7 +55,7 @@ describe('two replicas on one PostgreSQL and a Grid', () => {
     // A short flow on each: its requests alternate between the replicas.
     await Promise.all(
       ids.map(async (id, n) => {
-        const nav = await cluster.call(`/v1/sessions/${id}/navigate`, { url: `${origin}/?s=${n}` });
+        const nav = await cluster.call(`/v1/sessions/${id}/navigate`, { url: `${pages.origin}/?s=${n}` });
         expect(nav.body?.data?.title, JSON.stringify(nav.body)).toBe(`Counter ${n}`);
         const acted = await cluster.call(`/v1/sessions/${id}/act`, { input: 'click the Add one button', model: 'deckhand/local' });
         expect(acted.body?.data?.data?.success, JSON.stringify(acted.body)).toBe(true);
@@ -96,6 +77,18 @@ describe('two replicas on one PostgreSQL and a Grid', () => {
     const served = [...cluster.rr.served.values()];
     expect(served.length).toBe(2);
     expect(Math.min(...served)).toBeGreaterThan(SESSIONS);
+
+    // The result cache is one for both replicas: what one records, the other answers, counted once each.
+    const store = new RemoteStore(cluster.rr.url, cluster.apiKey);
+    const key = 'r'.repeat(32);
+    const usage = { inputTokens: 1, outputTokens: 1, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 1 };
+    const servedBefore = new Map(cluster.rr.served);
+    await store.record({ key, baseKey: 'q'.repeat(32), op: 'extract', result: { v: 1 }, usage });
+    await Promise.all(Array.from({ length: 10 }, () => store.lookup(key, 'q'.repeat(32))));
+    expect((await store.lookup(key, 'q'.repeat(32))).entry?.result).toEqual({ v: 1 });
+    expect((await store.lookup(key, 'q'.repeat(32))).count).toBe(13);
+    for (const r of cluster.replicas) expect((cluster.rr.served.get(r.url) ?? 0) - (servedBefore.get(r.url) ?? 0)).toBeGreaterThan(0);
+    await expect(new RemoteStore(cluster.rr.url, 'not-a-key').lookup(key, key)).rejects.toThrow(/401/);
 
     // Replica a dies mid-run, with operations in flight on it.
     const victim = cluster.replicas[0];
