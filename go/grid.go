@@ -265,13 +265,9 @@ func LaunchGridBrowser(ctx context.Context, o GridOptions) (*Browser, error) {
 		headers.Set(k, v)
 	}
 
-	args := make([]string, 0, len(chromiumFlags)+5+len(o.Args))
-	for _, f := range chromiumFlags {
-		// chromedriver needs a window to attach to.
-		if f != "--no-startup-window" {
-			args = append(args, f)
-		}
-	}
+	// Not the switches only for a Chromium Deckhand starts itself (src/protocol/launch.ts).
+	args := make([]string, 0, len(sharedChromiumFlags)+5+len(o.Args))
+	args = append(args, sharedChromiumFlags...)
 	args = append(args, "--disable-extensions-except="+ext, "--load-extension="+ext, fmt.Sprintf("--window-size=%d,%d", w, h))
 	if !o.Headful {
 		args = append(args, "--headless=new")

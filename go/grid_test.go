@@ -291,10 +291,8 @@ func TestGridLaunchAgainstAScriptedGrid(t *testing.T) {
 		t.Fatalf("content-type %q, authorization %q", contentType, auth)
 	}
 	var args []any
-	for _, f := range chromiumFlags {
-		if f != "--no-startup-window" {
-			args = append(args, f)
-		}
+	for _, f := range sharedChromiumFlags {
+		args = append(args, f)
 	}
 	args = append(args, "--disable-extensions-except=/on/the/node/chrome-mv3", "--load-extension=/on/the/node/chrome-mv3", "--window-size=1000,700", "--headless=new", "--lang=fr")
 	want := map[string]any{"capabilities": map[string]any{"alwaysMatch": map[string]any{

@@ -19,7 +19,7 @@ import pytest
 import pytest_asyncio
 
 from deckhand import Deckhand, grid_browser
-from deckhand._wire import CHROMIUM_FLAGS
+from deckhand._wire import SHARED_CHROMIUM_FLAGS
 from deckhand.errors import BrowserClosedError, BrowserUnavailableError, DeckhandTimeoutError, InvalidArgumentError
 
 from conftest import ROOT
@@ -198,15 +198,13 @@ async def test_what_is_asked_of_the_grid_and_its_refusals(stand_in: tuple[str, t
     method, path, headers, body = handler.seen[0]
     assert (method, path) == ("POST", "/wd/hub/session")
     assert headers["Content-Type"] == "application/json; charset=utf-8" and headers["Authorization"] == "Bearer t"
-    flags = [f for f in CHROMIUM_FLAGS if f != "--no-startup-window"]
-    assert len(flags) == len(CHROMIUM_FLAGS) - 1
     assert body == {
         "capabilities": {
             "alwaysMatch": {
                 "browserName": "chrome",
                 "platformName": "linux",
                 "goog:chromeOptions": {
-                    "args": [*flags, "--disable-extensions-except=/opt/deckhand/ext", "--load-extension=/opt/deckhand/ext", "--window-size=1280,800", "--lang=fr"],
+                    "args": [*SHARED_CHROMIUM_FLAGS, "--disable-extensions-except=/opt/deckhand/ext", "--load-extension=/opt/deckhand/ext", "--window-size=1280,800", "--lang=fr"],
                     "binary": "/usr/bin/chromium",
                 },
             }

@@ -25,7 +25,7 @@ from . import _json
 from ._cdp import CdpConnection
 from ._link import check_ms
 from ._paths import extension_dir as _default_extension_dir
-from ._wire import CHROMIUM_FLAGS
+from ._wire import SHARED_CHROMIUM_FLAGS
 from .browser import Browser, _browser_over, parse_allow_schemes
 from .errors import BrowserUnavailableError, DeckhandError, DeckhandTimeoutError, ExtensionMissingError, InvalidArgumentError
 
@@ -34,10 +34,6 @@ from .errors import BrowserUnavailableError, DeckhandError, DeckhandTimeoutError
 # this a call would wait out its own deadline.
 HEALTH_EVERY_S = 5.0
 HEALTH_WAIT_MS = 10_000
-
-# Switches that only make sense when Deckhand starts the process itself (chromedriver needs a
-# window to attach to).
-_LOCAL_ONLY = frozenset({"--no-startup-window"})
 
 _SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{1,200}$")
 
@@ -251,7 +247,8 @@ async def launch(
         return max(1.0, (deadline - time.monotonic()) * 1000)
 
     chrome_args = [
-        *(f for f in CHROMIUM_FLAGS if f not in _LOCAL_ONLY),
+        # Not the switches only for a Chromium Deckhand starts itself (src/protocol/launch.ts).
+        *SHARED_CHROMIUM_FLAGS,
         f"--disable-extensions-except={ext}",
         f"--load-extension={ext}",
         f"--window-size={vp['width']},{vp['height']}",
