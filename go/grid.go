@@ -3,12 +3,14 @@ package deckhand
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
 	"net/url"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -33,6 +35,11 @@ type GridOptions struct {
 	// Chromium and Chrome for Testing load it; branded Chrome 137 and later ignore
 	// --load-extension.
 	ExtensionDir string
+	// PackedExtension sends the extension with the session request instead (the package
+	// `npm run build` writes beside the build, .output/chrome-mv3.crx, in
+	// goog:chromeOptions.extensions): for nodes that do not have its files. chromedriver unpacks
+	// it and loads it with --load-extension itself. No package is EXTENSION_MISSING.
+	PackedExtension bool
 	// Binary is Chromium's path on the node (goog:chromeOptions.binary; default: the node's choice).
 	Binary string
 	// Args are extra Chromium flags for the node's browser.
@@ -251,8 +258,21 @@ func LaunchGridBrowser(ctx context.Context, o GridOptions) (*Browser, error) {
 			ext = abs
 		}
 	}
-	// The id follows the manifest's key, the same in every build: a folder that exists only on
-	// the node is read from this machine's build instead.
+	var packed string
+	if o.PackedExtension {
+		crx := ExtensionDir()
+		if abs, err := filepath.Abs(crx); err == nil {
+			crx = abs
+		}
+		crx += ".crx"
+		raw, err := os.ReadFile(crx)
+		if err != nil {
+			return nil, newError(CodeExtensionMissing, "no packed extension at %s: npm run build writes it where Chromium is installed", crx)
+		}
+		packed = base64.StdEncoding.EncodeToString(raw)
+	}
+	// The id follows the manifest's key, the same in every build and in the package: a folder
+	// that exists only on the node is read from this machine's build instead.
 	extID, err := extensionIDFromManifest(ext)
 	if err != nil && o.ExtensionDir != "" {
 		extID, err = extensionIDFromManifest(ExtensionDir())
@@ -265,14 +285,14 @@ func LaunchGridBrowser(ctx context.Context, o GridOptions) (*Browser, error) {
 		headers.Set(k, v)
 	}
 
-	args := make([]string, 0, len(chromiumFlags)+5+len(o.Args))
-	for _, f := range chromiumFlags {
-		// chromedriver needs a window to attach to.
-		if f != "--no-startup-window" {
-			args = append(args, f)
-		}
+	// Not the switches only for a Chromium Deckhand starts itself (src/protocol/launch.ts).
+	args := make([]string, 0, len(sharedChromiumFlags)+5+len(o.Args))
+	args = append(args, sharedChromiumFlags...)
+	if packed == "" {
+		// A packed extension is unpacked by chromedriver into a folder of its choosing, which it loads itself.
+		args = append(args, "--disable-extensions-except="+ext, "--load-extension="+ext)
 	}
-	args = append(args, "--disable-extensions-except="+ext, "--load-extension="+ext, fmt.Sprintf("--window-size=%d,%d", w, h))
+	args = append(args, fmt.Sprintf("--window-size=%d,%d", w, h))
 	if !o.Headful {
 		args = append(args, "--headless=new")
 	}
@@ -280,6 +300,9 @@ func LaunchGridBrowser(ctx context.Context, o GridOptions) (*Browser, error) {
 	chromeOptions := map[string]any{"args": args}
 	if o.Binary != "" {
 		chromeOptions["binary"] = o.Binary
+	}
+	if packed != "" {
+		chromeOptions["extensions"] = []string{packed}
 	}
 	match := map[string]any{"browserName": "chrome"}
 	for k, v := range o.Capabilities {
@@ -349,7 +372,7 @@ func LaunchGridBrowser(ctx context.Context, o GridOptions) (*Browser, error) {
 	if err != nil {
 		g.end()
 		var e *Error
-		if errors.As(err, &e) && e.Code == CodeExtensionMissing {
+		if errors.As(err, &e) && e.Code == CodeExtensionMissing && packed == "" {
 			e.Message += fmt.Sprintf(" (the Grid's node was asked to load it from %s: that folder must exist on the node, with the extension built)", ext)
 		}
 		return nil, err

@@ -7,6 +7,7 @@ package deckhand
 import (
 	"bufio"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"net"
@@ -165,6 +166,34 @@ func TestGridBrowser(t *testing.T) {
 		}
 	})
 
+	t.Run("a node without the extension folder gets it packed with the session request", func(t *testing.T) {
+		ctx := context.Background()
+		b, err := LaunchGridBrowser(ctx, GridOptions{URL: gridURL, PackedExtension: true, ExtensionDir: "/nonexistent/on/the/node"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer b.Close()
+		if id, _ := extensionIDFromManifest(ExtensionDir()); b.ExtensionID() != id {
+			t.Fatalf("extension id %q, the build's is %q", b.ExtensionID(), id)
+		}
+		c, err := Create(ctx, CreateOptions{Browser: b})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		open(t, c, "/form.html")
+		if title := eval[string](t, c, "document.title"); title != "Sign up" {
+			t.Fatalf("title %q", title)
+		}
+		c.Close()
+		if err := b.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if n := sessionsBecome(t, gridURL, 0); n != 0 {
+			t.Fatalf("%d Grid sessions after Close", n)
+		}
+	})
+
 	t.Run("a browser that crashes fails the next call with BROWSER_CLOSED and leaves no session", func(t *testing.T) {
 		ctx := context.Background()
 		b, err := LaunchGridBrowser(ctx, GridOptions{URL: gridURL})
@@ -291,10 +320,8 @@ func TestGridLaunchAgainstAScriptedGrid(t *testing.T) {
 		t.Fatalf("content-type %q, authorization %q", contentType, auth)
 	}
 	var args []any
-	for _, f := range chromiumFlags {
-		if f != "--no-startup-window" {
-			args = append(args, f)
-		}
+	for _, f := range sharedChromiumFlags {
+		args = append(args, f)
 	}
 	args = append(args, "--disable-extensions-except=/on/the/node/chrome-mv3", "--load-extension=/on/the/node/chrome-mv3", "--window-size=1000,700", "--headless=new", "--lang=fr")
 	want := map[string]any{"capabilities": map[string]any{"alwaysMatch": map[string]any{
@@ -354,6 +381,64 @@ func TestGridLaunchAgainstAScriptedGrid(t *testing.T) {
 	defer cancel()
 	if _, err = LaunchGridBrowser(cctx, GridOptions{URL: opts.URL}); err != context.DeadlineExceeded {
 		t.Fatalf("got %v", err)
+	}
+}
+
+// PackedExtension sends the package beside the build (base64, in goog:chromeOptions.extensions)
+// instead of asking the node to load a folder; no package is EXTENSION_MISSING, before any request.
+func TestGridLaunchWithThePackedExtension(t *testing.T) {
+	var mu sync.Mutex
+	var posted map[string]any
+	requests := 0
+	grid := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		defer mu.Unlock()
+		requests++
+		if r.Method == "POST" && r.URL.Path == "/session" {
+			posted = nil
+			json.NewDecoder(r.Body).Decode(&posted)
+		}
+		w.WriteHeader(500)
+		w.Write([]byte(`{"value":{"error":"session not created","message":"no node"}}`))
+	}))
+	defer grid.Close()
+	// A build of its own: a manifest with a key (the extension's id) and a package beside it.
+	build := filepath.Join(t.TempDir(), "chrome-mv3")
+	if err := os.MkdirAll(build, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(build, "manifest.json"), []byte(`{"key":"AAAA"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("DECKHAND_EXTENSION_DIR", build)
+	ctx := context.Background()
+
+	_, err := LaunchGridBrowser(ctx, GridOptions{URL: grid.URL, PackedExtension: true})
+	if codeOf(err) != CodeExtensionMissing || !strings.Contains(err.Error(), "no packed extension at "+build+".crx") || !strings.Contains(err.Error(), "npm run build writes it") {
+		t.Fatalf("got %v", err)
+	}
+	mu.Lock()
+	if requests != 0 {
+		t.Fatalf("%d requests to the Grid without a package", requests)
+	}
+	mu.Unlock()
+
+	crx := []byte("Cr24\x03\x00\x00\x00 not really a package")
+	if err := os.WriteFile(build+".crx", crx, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = LaunchGridBrowser(ctx, GridOptions{URL: grid.URL, PackedExtension: true, ExtensionDir: "/nonexistent/on/the/node"})
+	if codeOf(err) != CodeBrowserUnavailable {
+		t.Fatalf("got %v", err)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	goog := posted["capabilities"].(map[string]any)["alwaysMatch"].(map[string]any)["goog:chromeOptions"].(map[string]any)
+	if !reflect.DeepEqual(goog["extensions"], []any{base64.StdEncoding.EncodeToString(crx)}) {
+		t.Fatalf("extensions %v", goog["extensions"])
+	}
+	if a := jsonOf(goog["args"]); strings.Contains(a, "--load-extension") || strings.Contains(a, "--disable-extensions-except") || strings.Contains(a, "/nonexistent") {
+		t.Fatalf("args %s", a)
 	}
 }
 

@@ -24,7 +24,8 @@ func TestTypesMatchTheJSONSchema(t *testing.T) {
 			Enum       []string                   `json:"enum"`
 		} `json:"definitions"`
 		X struct {
-			ChromiumFlags []string `json:"chromiumFlags"`
+			ChromiumFlags       []string `json:"chromiumFlags"`
+			SharedChromiumFlags []string `json:"sharedChromiumFlags"`
 		} `json:"x-deckhand"`
 	}
 	if err := json.Unmarshal(raw, &s); err != nil {
@@ -35,6 +36,9 @@ func TestTypesMatchTheJSONSchema(t *testing.T) {
 	}
 	if !reflect.DeepEqual(chromiumFlags, s.X.ChromiumFlags) {
 		t.Errorf("chromiumFlags differ from the schema's x-deckhand.chromiumFlags: run go generate")
+	}
+	if !reflect.DeepEqual(sharedChromiumFlags, s.X.SharedChromiumFlags) {
+		t.Errorf("sharedChromiumFlags differ from the schema's x-deckhand.sharedChromiumFlags: run go generate")
 	}
 	status := []string{string(CacheHit), string(CacheMiss), string(CacheDisabled)}
 	if !reflect.DeepEqual(status, s.Definitions["CacheStatus"].Enum) {

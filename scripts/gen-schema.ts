@@ -25,7 +25,7 @@ import { BridgeFrameSchema, BridgeStatusSchema, PanelMethods, QaRecordingSchema,
 import { RpcErrorSchema, RpcMessageSchema, RpcRequestSchema, RpcResultSchema } from '../src/protocol/rpc';
 import * as s from '../src/protocol/schemas';
 import { AllowSchemesSchema } from '../src/protocol/url-policy';
-import { CHROMIUM_FLAGS } from '../src/protocol/launch';
+import { CHROMIUM_FLAGS, SHARED_CHROMIUM_FLAGS } from '../src/protocol/launch';
 import { SCHEMA_LIMITS } from '../src/protocol/json';
 
 export const SCHEMA_FILE = 'schema/deckhand.schema.json';
@@ -186,9 +186,10 @@ export function generateSchema(): string {
       'Generated from the zod schemas in src/protocol by scripts/gen-schema.ts (npm run schema); do not edit. ' +
       'Each definition is one shape; x-deckhand maps RPC methods (frames: RpcMessage), HTTP routes (answers: ' +
       'HttpSuccessBody around data, or HttpErrorBody) and MCP tools to their definitions, and lists the ' +
-      'Chromium switches every launcher passes (chromiumFlags) and how deep and large a schema for extract may be (schemaLimits).',
+      'Chromium switches a launcher passes to a Chromium it starts itself (chromiumFlags), the part of them every launcher ' +
+      'passes, a Selenium Grid launcher too (sharedChromiumFlags), and how deep and large a schema for extract may be (schemaLimits).',
     definitions: Object.fromEntries(names.map((n) => [n, converted.definitions[n]])),
-    'x-deckhand': { ...tables, chromiumFlags: CHROMIUM_FLAGS, schemaLimits: SCHEMA_LIMITS },
+    'x-deckhand': { ...tables, chromiumFlags: CHROMIUM_FLAGS, sharedChromiumFlags: SHARED_CHROMIUM_FLAGS, schemaLimits: SCHEMA_LIMITS },
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

@@ -56,6 +56,7 @@ class Gen:
         self.complex_aliases: list[tuple[str, str, set[str]]] = []  # (name, source, names used)
         self.exported: list[str] = []
         self.flags: list[str] = doc["x-deckhand"]["chromiumFlags"]
+        self.shared_flags: list[str] = doc["x-deckhand"]["sharedChromiumFlags"]
         self.schema_limits: dict = doc["x-deckhand"]["schemaLimits"]
 
     # -- type expressions ---------------------------------------------------------------
@@ -217,8 +218,11 @@ class WireModel(BaseModel):
         body.append("")
         body.append(f"DEFINITIONS = {json.dumps(sorted(self.exported))}")
         body.append("")
-        body.append("# The Chromium switches every launcher passes (x-deckhand.chromiumFlags).")
+        body.append("# The Chromium switches a launcher passes to a Chromium it starts itself (x-deckhand.chromiumFlags).")
         body.append(f"CHROMIUM_FLAGS = {json.dumps(self.flags)}")
+        body.append("")
+        body.append("# The part of them every launcher passes, a Selenium Grid launcher too (x-deckhand.sharedChromiumFlags).")
+        body.append(f"SHARED_CHROMIUM_FLAGS = {json.dumps(self.shared_flags)}")
         body.append("")
         body.append("# How deep (JSON nesting) and large (values) a schema for extract may be (x-deckhand.schemaLimits).")
         body.append(f"SCHEMA_LIMITS = {json.dumps(self.schema_limits)}")

@@ -6,6 +6,7 @@ slowly or never (its errors, a session without se:cdp, no answer at all)."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import json
 import socket
 import subprocess
@@ -13,14 +14,17 @@ import threading
 import time
 import urllib.request
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any, AsyncIterator, Iterator
 
 import pytest
 import pytest_asyncio
 
 from deckhand import Deckhand, grid_browser
-from deckhand._wire import CHROMIUM_FLAGS
-from deckhand.errors import BrowserClosedError, BrowserUnavailableError, DeckhandTimeoutError, InvalidArgumentError
+from deckhand._link import extension_id_from_manifest
+from deckhand._paths import extension_dir
+from deckhand._wire import SHARED_CHROMIUM_FLAGS
+from deckhand.errors import BrowserClosedError, BrowserUnavailableError, DeckhandTimeoutError, ExtensionMissingError, InvalidArgumentError
 
 from conftest import ROOT
 from helpers import failure
@@ -97,6 +101,18 @@ async def test_acts_in_a_grid_browser_and_ends_the_session_on_close(grid: str, o
     finally:
         await browser.close()
     await browser.close()  # a second close deletes nothing more
+    assert await sessions_become(grid, 0) == 0
+
+
+async def test_a_node_without_the_extension_folder_gets_it_packed_with_the_session_request(grid: str, origin: str) -> None:
+    browser = await grid_browser.launch(url=grid, packed_extension=True, extension_dir="/nonexistent/on/the/node")
+    try:
+        assert browser.extension_id == extension_id_from_manifest(extension_dir())
+        page = await browser.context.active_page()
+        await page.goto(origin + "/form.html")
+        assert await page.title() == "Sign up"
+    finally:
+        await browser.close()
     assert await sessions_become(grid, 0) == 0
 
 
@@ -198,15 +214,13 @@ async def test_what_is_asked_of_the_grid_and_its_refusals(stand_in: tuple[str, t
     method, path, headers, body = handler.seen[0]
     assert (method, path) == ("POST", "/wd/hub/session")
     assert headers["Content-Type"] == "application/json; charset=utf-8" and headers["Authorization"] == "Bearer t"
-    flags = [f for f in CHROMIUM_FLAGS if f != "--no-startup-window"]
-    assert len(flags) == len(CHROMIUM_FLAGS) - 1
     assert body == {
         "capabilities": {
             "alwaysMatch": {
                 "browserName": "chrome",
                 "platformName": "linux",
                 "goog:chromeOptions": {
-                    "args": [*flags, "--disable-extensions-except=/opt/deckhand/ext", "--load-extension=/opt/deckhand/ext", "--window-size=1280,800", "--lang=fr"],
+                    "args": [*SHARED_CHROMIUM_FLAGS, "--disable-extensions-except=/opt/deckhand/ext", "--load-extension=/opt/deckhand/ext", "--window-size=1280,800", "--lang=fr"],
                     "binary": "/usr/bin/chromium",
                 },
             }
@@ -222,6 +236,29 @@ async def test_what_is_asked_of_the_grid_and_its_refusals(stand_in: tuple[str, t
     e = await failure(grid_browser.launch(url=url))
     assert isinstance(e, BrowserUnavailableError) and "no se:cdp" in e.message
     assert handler.seen[-1][:2] == ("DELETE", "/wd/hub/session/abc-123")
+
+
+async def test_the_packed_extension_goes_with_the_session_request(stand_in: tuple[str, type[_StandIn]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    url, handler = stand_in
+    build = tmp_path / "chrome-mv3"
+    monkeypatch.setenv("DECKHAND_EXTENSION_DIR", str(build))
+    # No package beside the build: EXTENSION_MISSING, naming it, before any request.
+    e = await failure(grid_browser.launch(url=url, packed_extension=True))
+    assert isinstance(e, ExtensionMissingError) and e.code == "EXTENSION_MISSING", e
+    assert f"no packed extension at {build}.crx" in e.message and "npm run build writes it" in e.message
+    assert handler.seen == []
+
+    crx = b"Cr24\x03\x00\x00\x00 not really a package"
+    Path(f"{build}.crx").write_bytes(crx)
+    handler.reply = (500, {"value": {"error": "session not created", "message": "no node"}})
+    from deckhand import sync
+
+    # The sync form takes it too (it runs its own loop: from a thread here).
+    e = await failure(asyncio.to_thread(sync.grid_browser.launch, url=url, packed_extension=True, extension_dir="/nonexistent/on/the/node"))
+    assert isinstance(e, BrowserUnavailableError) and "no node" in e.message, e
+    goog = handler.seen[-1][3]["capabilities"]["alwaysMatch"]["goog:chromeOptions"]
+    assert goog["extensions"] == [base64.b64encode(crx).decode()]
+    assert goog["args"] == [*SHARED_CHROMIUM_FLAGS, "--window-size=1280,800", "--headless=new"]
 
 
 async def test_a_grid_that_never_answers_is_a_timeout_with_the_ms() -> None:

@@ -23,6 +23,11 @@ def test_generated_types_are_up_to_date_with_the_schema() -> None:
     assert gen_types.OUT.read_text() == gen_types.generate(), "python/src/deckhand/_wire.py is stale: run `python python/scripts/gen_types.py`"
 
 
+def test_the_launch_switches_are_the_schemas() -> None:
+    assert _wire.CHROMIUM_FLAGS == SCHEMA["x-deckhand"]["chromiumFlags"]
+    assert _wire.SHARED_CHROMIUM_FLAGS == SCHEMA["x-deckhand"]["sharedChromiumFlags"]
+
+
 def test_every_definition_has_a_python_type() -> None:
     assert _wire.DEFINITIONS == sorted(SCHEMA["definitions"])
     for name in SCHEMA["definitions"]:

@@ -9,7 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
-import { CHROMIUM_FLAGS } from '../protocol/launch';
+import { SHARED_CHROMIUM_FLAGS } from '../protocol/launch';
 import { checkMs } from '../protocol/schemas';
 import { parseAllowSchemes } from '../protocol/url-policy';
 import { handleOver, type BrowserHandle } from './browser';
@@ -56,9 +56,6 @@ export interface GridLaunchOptions {
  */
 const HEALTH_EVERY_MS = 5000;
 const HEALTH_WAIT_MS = 10_000;
-
-/** Switches that only make sense when Deckhand starts the process itself (chromedriver needs a window to attach to). */
-const LOCAL_ONLY = new Set(['--no-startup-window']);
 
 /** The Grid's own words from a WebDriver error body, short. */
 async function gridSays(res: Response): Promise<string> {
@@ -112,7 +109,8 @@ async function launch(options: GridLaunchOptions): Promise<BrowserHandle> {
   const left = () => Math.max(1, deadline - Date.now());
 
   const args = [
-    ...CHROMIUM_FLAGS.filter((f) => !LOCAL_ONLY.has(f)),
+    // Not the switches only for a Chromium Deckhand starts itself (src/protocol/launch.ts).
+    ...SHARED_CHROMIUM_FLAGS,
     // A packed extension is unpacked by chromedriver into a folder of its choosing, which it loads itself.
     ...(packed ? [] : [`--disable-extensions-except=${ext}`, `--load-extension=${ext}`]),
     `--window-size=${vp.width},${vp.height}`,

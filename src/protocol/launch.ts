@@ -1,10 +1,12 @@
 /**
- * The Chromium switches every launcher passes (Node, Python and Go), declared once here and
- * generated into the other two through schema/deckhand.schema.json (`x-deckhand.chromiumFlags`).
- * Per-launch switches (the pipe, the profile, the extension, the window size, headless) are
- * added by each launcher around these.
+ * The Chromium switches the launchers pass (Node, Python and Go), declared once here and
+ * generated into the other two through schema/deckhand.schema.json (`x-deckhand.chromiumFlags`
+ * and `x-deckhand.sharedChromiumFlags`). Per-launch switches (the pipe, the profile, the
+ * extension, the window size, headless) are added by each launcher around these.
  */
-export const CHROMIUM_FLAGS = [
+
+/** The switches every launcher passes: to a Chromium it starts itself, and to a Selenium Grid node's. */
+export const SHARED_CHROMIUM_FLAGS = [
   '--no-sandbox',
   '--disable-gpu',
   '--disable-background-networking',
@@ -14,11 +16,18 @@ export const CHROMIUM_FLAGS = [
   '--no-default-browser-check',
   '--silent-debugger-extension-api',
   '--disable-features=Translate,MediaRouter,OptimizationHints',
-  // Startup: no field-trial setup, no keyring probe (both cost tens of milliseconds on Linux),
-  // and no startup window: the first tab is opened while the extension's worker starts, instead
-  // of before it.
+  // Startup: no field-trial setup, no keyring probe (both cost tens of milliseconds on Linux).
   '--disable-field-trial-config',
   '--password-store=basic',
   '--use-mock-keychain',
-  '--no-startup-window',
 ] as const;
+
+/**
+ * The switches only for a Chromium the launcher starts itself, left out when a Grid node starts
+ * it: no startup window, so the first tab is opened while the extension's worker starts instead
+ * of before it (chromedriver, which starts a Grid node's Chromium, needs a window to attach to).
+ */
+export const LOCAL_CHROMIUM_FLAGS = ['--no-startup-window'] as const;
+
+/** All the switches a launcher passes to a Chromium it starts itself. */
+export const CHROMIUM_FLAGS = [...SHARED_CHROMIUM_FLAGS, ...LOCAL_CHROMIUM_FLAGS] as const;

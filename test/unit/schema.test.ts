@@ -12,7 +12,7 @@ import { AgentExecuteRequestSchema } from '../../src/protocol/agent';
 import { CacheLookupRequestSchema, CacheRecordRequestSchema } from '../../src/protocol/cache';
 import { SerializedErrorSchema } from '../../src/protocol/errors';
 import { ActRequestSchema, HttpErrorBodySchema, StartSessionRequestSchema, StreamEventSchema } from '../../src/protocol/http';
-import { CHROMIUM_FLAGS } from '../../src/protocol/launch';
+import { CHROMIUM_FLAGS, LOCAL_CHROMIUM_FLAGS, SHARED_CHROMIUM_FLAGS } from '../../src/protocol/launch';
 import { SCHEMA_LIMITS } from '../../src/protocol/json';
 import { McpTools } from '../../src/protocol/mcp';
 import { ClientMethods, Methods } from '../../src/protocol/methods';
@@ -24,7 +24,7 @@ import { z } from 'zod';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const text = readFileSync(`${root}${SCHEMA_FILE}`, 'utf8');
-const doc = JSON.parse(text) as { definitions: Record<string, unknown>; 'x-deckhand': Record<string, Record<string, Record<string, string>>> & { chromiumFlags: string[]; schemaLimits: unknown } };
+const doc = JSON.parse(text) as { definitions: Record<string, unknown>; 'x-deckhand': Record<string, Record<string, Record<string, string>>> & { chromiumFlags: string[]; sharedChromiumFlags: string[]; schemaLimits: unknown } };
 
 const validatorFor = (name: string) => {
   expect(doc.definitions, `no definition ${name}`).toHaveProperty([name]);
@@ -194,9 +194,12 @@ describe('schema/deckhand.schema.json', () => {
 
   it('every $ref and every x-deckhand entry names a definition', () => {
     const refs = [...text.matchAll(/"\$ref": "([^"]+)"/g)].map((m) => m[1]);
-    // Every entry but the launch switches (a plain list, checked below) is a table of definitions.
-    const { chromiumFlags, schemaLimits, ...named } = doc['x-deckhand'];
+    // Every entry but the launch switches (plain lists, checked below) is a table of definitions.
+    const { chromiumFlags, sharedChromiumFlags, schemaLimits, ...named } = doc['x-deckhand'];
     expect(chromiumFlags).toEqual([...CHROMIUM_FLAGS]);
+    expect(sharedChromiumFlags).toEqual([...SHARED_CHROMIUM_FLAGS]);
+    // The Grid launchers pass the shared list: what is left out is exactly the local-only switches.
+    expect(chromiumFlags.filter((f) => !sharedChromiumFlags.includes(f))).toEqual([...LOCAL_CHROMIUM_FLAGS]);
     expect(schemaLimits).toEqual(SCHEMA_LIMITS);
     const tables = Object.values(named).flatMap((t) => Object.values(t).flatMap((e) => Object.values(e)));
     for (const r of [...refs, ...tables]) expect(doc.definitions, r).toHaveProperty([r.replace('#/definitions/', '')]);

@@ -11,6 +11,7 @@ command keep an open Browser's session alive.
 from __future__ import annotations
 
 import asyncio
+import base64
 import errno
 import json
 import re
@@ -25,7 +26,7 @@ from . import _json
 from ._cdp import CdpConnection
 from ._link import check_ms
 from ._paths import extension_dir as _default_extension_dir
-from ._wire import CHROMIUM_FLAGS
+from ._wire import SHARED_CHROMIUM_FLAGS
 from .browser import Browser, _browser_over, parse_allow_schemes
 from .errors import BrowserUnavailableError, DeckhandError, DeckhandTimeoutError, ExtensionMissingError, InvalidArgumentError
 
@@ -34,10 +35,6 @@ from .errors import BrowserUnavailableError, DeckhandError, DeckhandTimeoutError
 # this a call would wait out its own deadline.
 HEALTH_EVERY_S = 5.0
 HEALTH_WAIT_MS = 10_000
-
-# Switches that only make sense when Deckhand starts the process itself (chromedriver needs a
-# window to attach to).
-_LOCAL_ONLY = frozenset({"--no-startup-window"})
 
 _SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{1,200}$")
 
@@ -206,6 +203,7 @@ async def launch(
     headless: bool = True,
     viewport: dict[str, int] | None = None,
     extension_dir: str | Path | None = None,
+    packed_extension: bool = False,
     binary: str | None = None,
     args: Sequence[str] | None = None,
     capabilities: Mapping[str, Any] | None = None,
@@ -221,6 +219,10 @@ async def launch(
     - `extension_dir`: the built extension's folder as the node sees it; default: this machine's
       build (right when the node runs here, or has the same path mounted). Chromium and Chrome
       for Testing load it; branded Chrome 137 and later ignore --load-extension.
+    - `packed_extension`: send the extension with the session request instead (the package
+      `npm run build` writes beside the build, .output/chrome-mv3.crx, in
+      goog:chromeOptions.extensions): for nodes that do not have its files. chromedriver unpacks
+      it and loads it with --load-extension itself. No package is ExtensionMissingError.
     - `binary`: Chromium's path on the node (goog:chromeOptions.binary); default: the node's choice.
     - `args`: more switches for the node's Chromium.
     - `capabilities`: more W3C capabilities to match a node by (platformName, se:name, ...);
@@ -244,6 +246,13 @@ async def launch(
     if not (isinstance(vp, dict) and vp.get("width", 0) > 0 and vp.get("height", 0) > 0):
         raise InvalidArgumentError(None, "viewport needs positive width and height")
     ext = str(extension_dir if extension_dir is not None else _default_extension_dir())
+    packed: str | None = None
+    if packed_extension:
+        crx = f"{_default_extension_dir()}.crx"
+        try:
+            packed = base64.b64encode(await asyncio.to_thread(Path(crx).read_bytes)).decode("ascii")
+        except OSError:
+            raise ExtensionMissingError(None, f"no packed extension at {crx}: npm run build writes it where Chromium is installed") from None
     hdrs = dict(headers or {})
     deadline = time.monotonic() + timeout_ms / 1000
 
@@ -251,9 +260,10 @@ async def launch(
         return max(1.0, (deadline - time.monotonic()) * 1000)
 
     chrome_args = [
-        *(f for f in CHROMIUM_FLAGS if f not in _LOCAL_ONLY),
-        f"--disable-extensions-except={ext}",
-        f"--load-extension={ext}",
+        # Not the switches only for a Chromium Deckhand starts itself (src/protocol/launch.ts).
+        *SHARED_CHROMIUM_FLAGS,
+        # A packed extension is unpacked by chromedriver into a folder of its choosing, which it loads itself.
+        *([] if packed else [f"--disable-extensions-except={ext}", f"--load-extension={ext}"]),
         f"--window-size={vp['width']},{vp['height']}",
         *([] if headless is False else ["--headless=new"]),
         *(args or []),
@@ -261,6 +271,8 @@ async def launch(
     chrome_options: dict[str, Any] = {"args": chrome_args}
     if binary:
         chrome_options["binary"] = binary
+    if packed:
+        chrome_options["extensions"] = [packed]
     body = {"capabilities": {"alwaysMatch": {"browserName": "chrome", **(capabilities or {}), "goog:chromeOptions": chrome_options}}}
     post_headers = {k: v for k, v in hdrs.items() if k.lower() != "content-type"}
     post_headers["Content-Type"] = "application/json; charset=utf-8"
@@ -306,7 +318,7 @@ async def launch(
         browser = await _browser_over(cdp, hdrs, wait, wait, allow, session.release)
     except Exception as e:
         await session.release()
-        if isinstance(e, ExtensionMissingError):
+        if isinstance(e, ExtensionMissingError) and not packed:
             e.message += f" (the Grid's node was asked to load it from {ext}: that folder must exist on the node, with the extension built)"
             e.args = (e.message,)
         raise
