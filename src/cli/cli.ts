@@ -6,8 +6,12 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Deckhand, localBrowser } from '../index';
+import { newApiKey } from '../sessions/keys';
+import { openPool } from '../sessions/pg';
+import { addPgKey, revokePgKey } from '../sessions/pg-keys';
 import { deckhandHome } from '../client/deckhand';
 import { startService } from '../server/service';
 import { checkBindHost, listOf } from '../server/hosts';
@@ -270,7 +274,47 @@ Environment:
     .option('--idle-timeout <seconds>', 'end an MCP session and its browser unused this long (also DECKHAND_IDLE_TIMEOUT_S; default 1800)')
     .option('--max-sessions <n>', 'browser sessions at once (also DECKHAND_MAX_SESSIONS; default 4)')
     .action((o: McpFlags) => mcp(o));
+  const keys = cmd.command('keys').description("the service's API keys: in PostgreSQL with DECKHAND_DATABASE_URL, else in $DECKHAND_HOME/api-keys");
+  keys
+    .command('create')
+    .description('make a new key, store it and print it (once)')
+    .action(() => keyCommand('create'));
+  keys
+    .command('revoke')
+    .description('revoke the key read from standard input (never an argument: it would show in process listings)')
+    .action(() => keyCommand('revoke'));
   return cmd;
+}
+
+async function keyCommand(what: 'create' | 'revoke'): Promise<void> {
+  const url = process.env.DECKHAND_DATABASE_URL;
+  const key = what === 'revoke' ? (await readStdin()).trim() : newApiKey();
+  if (!key) throw new InvalidArgumentError('send the key to revoke on standard input');
+  if (url) {
+    const pool = await openPool(url);
+    try {
+      if (what === 'create') console.log(await addPgKey(pool, key));
+      else if (!(await revokePgKey(pool, key))) throw new InvalidArgumentError('no such key in the database (or it was revoked already)');
+    } finally {
+      await pool.end();
+    }
+    return;
+  }
+  const file = join(deckhandHome(), 'api-keys');
+  const now = existsSync(file) ? readFileSync(file, 'utf8').split('\n').map((k) => k.trim()).filter(Boolean) : [];
+  if (what === 'revoke' && !now.includes(key)) throw new InvalidArgumentError(`no such key in ${file}`);
+  const next = what === 'create' ? [...now, key] : now.filter((k) => k !== key);
+  mkdirSync(deckhandHome(), { recursive: true, mode: 0o700 });
+  writeFileSync(file, next.map((k) => `${k}\n`).join(''), { mode: 0o600 });
+  if (what === 'create') console.log(key);
+  // A running service read the file at its start: it takes the change at its next start.
+  console.error(`${what === 'create' ? 'stored in' : 'removed from'} ${file}; a running service takes it at its next start`);
+}
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const c of process.stdin) chunks.push(c as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 program()

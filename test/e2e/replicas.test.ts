@@ -6,6 +6,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { startCluster, startCounterPages, type Cluster, type CounterPages } from '../fixtures/cluster';
 import { gridSessions } from '../fixtures/grid';
 import { readEvents } from './sse';
@@ -41,6 +44,31 @@ const { hitsBecome } = { hitsBecome: (n: number, want: number) => pages.hitsBeco
 const hits = { get: (n: number) => pages.hits.get(n) };
 
 describe('two replicas on one PostgreSQL and a Grid', () => {
+  it('a key made with `deckhand keys create` works on every replica at once; revoked, on none', async () => {
+    const cli = join(fileURLToPath(new URL('../../', import.meta.url)), 'dist/cli.js');
+    const env = { ...process.env, DECKHAND_DATABASE_URL: cluster.pg.url };
+    const key = execFileSync(process.execPath, [cli, 'keys', 'create'], { env, encoding: 'utf8' }).trim();
+    expect(key).toMatch(/^dh_[\w-]{20,}$/);
+    const lookup = () =>
+      Promise.all(
+        cluster.replicas.map(() =>
+          fetch(`${cluster.rr.url}/v1/cache/lookup`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': key }, body: JSON.stringify({ key: 'z'.repeat(32), baseKey: 'y'.repeat(32) }) }).then((res) => res.status),
+        ),
+      );
+    expect(await lookup()).toEqual([200, 200]);
+    execFileSync(process.execPath, [cli, 'keys', 'revoke'], { env, input: key });
+    // Each replica remembers a key's answer for at most 5 s.
+    await new Promise((r) => setTimeout(r, 5500));
+    expect(await lookup()).toEqual([401, 401]);
+    const db = new pg.Client({ connectionString: cluster.pg.url });
+    await db.connect();
+    try {
+      expect(JSON.stringify((await db.query('SELECT * FROM dh_api_keys')).rows)).not.toContain(key);
+    } finally {
+      await db.end();
+    }
+  }, 60_000);
+
   it('serve any session from either replica, survive a SIGKILL of one, and leave nothing behind', async () => {
     const ids: string[] = [];
     // Twenty sessions, started through the round-robin: both replicas start some.
@@ -127,4 +155,5 @@ describe('two replicas on one PostgreSQL and a Grid', () => {
       await db.end();
     }
   }, 300_000);
+
 });
