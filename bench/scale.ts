@@ -23,6 +23,9 @@ const ACTS = Number(process.env.SCALE_ACTS ?? 5);
 const KEY = 'scale-key';
 const ACT = { input: 'click the Add one button', model: 'deckhand/local' };
 const RETRYABLE = new Set(['UNAVAILABLE', 'SESSION_BUSY']);
+/** A model's think time between a session's operations. */
+const THINK_MS = Number(process.env.SCALE_THINK_MS ?? 1000);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Call = (path: string, body: unknown) => Promise<{ status: number; body: any }>;
 
@@ -33,7 +36,7 @@ interface FlowFigures {
   failures: number;
 }
 
-/** Start the sessions, then on each: navigate, and ACTS acts one after another; every act checked against the page's own count. */
+/** Start the sessions, then on each: navigate, and ACTS acts with the think time before each; every act checked against the page's own count. */
 async function flow(call: Call, pages: CounterPages, offset: number): Promise<{ ids: string[]; figures: FlowFigures }> {
   const t0 = performance.now();
   const ids = await Promise.all(
@@ -44,14 +47,18 @@ async function flow(call: Call, pages: CounterPages, offset: number): Promise<{ 
     }),
   );
   const figures: FlowFigures = { startS: (performance.now() - t0) / 1000, navigate: [], act: [], failures: 0 };
+  await sleep(3000); // let the browsers' start-up work end: the flow is measured on a quiet machine
   await Promise.all(
     ids.map(async (id, i) => {
       const n = offset + i;
+      // Spread over the think time, as independent agents would be.
+      await sleep((THINK_MS * i) / ids.length);
       let t = performance.now();
       const nav = await call(`/v1/sessions/${id}/navigate`, { url: `${pages.origin}/?s=${n}` });
       figures.navigate.push(performance.now() - t);
       if (nav.body?.data?.title !== `Counter ${n}`) figures.failures++;
       for (let k = 1; k <= ACTS; k++) {
+        await sleep(THINK_MS);
         t = performance.now();
         const r = await call(`/v1/sessions/${id}/act`, ACT);
         figures.act.push(performance.now() - t);
@@ -83,7 +90,7 @@ async function main(): Promise<void> {
   try {
     const grid = await flow(cluster.call, pages, 1000);
     const ratio = (a: number[], b: number[], p: number) => (pct(a, p) / pct(b, p)).toFixed(2);
-    console.log(`\n${SESSIONS} sessions, each: start, navigate, ${ACTS} acts (deterministic, local model) one after another\n`);
+    console.log(`\n${SESSIONS} sessions, each: start, navigate, then ${ACTS} times: think ${THINK_MS} ms, act by instruction with the built-in model (checked against the page's own count)\n`);
     console.log('| setup | start all s | navigate p50 ms | navigate p95 ms | act p50 ms | act p95 ms | failures |');
     console.log('|---|---:|---:|---:|---:|---:|---:|');
     for (const [name, f] of [['embedded (one process, local Chromium, SQLite)', peer.figures], ['Grid + 2 replicas + PostgreSQL + round-robin', grid.figures]] as const) {

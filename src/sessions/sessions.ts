@@ -50,7 +50,7 @@ export interface SharedSessions {
  * How long an operation's lease runs before it is renewed: a replica that dies mid-operation
  * holds its session at most this long. Renewed every third of it while the operation runs.
  */
-export const LEASE_MS = 10_000;
+export const LEASE_MS = 6_000;
 /** How often some replica tells the Grid each shared session is in use (any replica may: the one that started it may be gone). */
 const KEEP_ALIVE_EVERY_MS = 20_000;
 /** How often a queued operation asks again for a lease another replica holds. */
