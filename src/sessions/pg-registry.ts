@@ -20,6 +20,9 @@ const MIGRATIONS = [
    );
    CREATE INDEX dh_sessions_used ON dh_sessions (used_at);
    CREATE INDEX dh_sessions_kept ON dh_sessions (kept_at);`,
+  // json keeps the text as given: jsonb refuses \u0000 and lone surrogates, which a caller's
+  // system prompt may hold (a start on a shared service then failed as if the database were down).
+  `ALTER TABLE dh_sessions ALTER COLUMN browser TYPE JSON USING browser::json, ALTER COLUMN options TYPE JSON USING options::json;`,
 ];
 
 type Row = { id: string; owner: string; replica: string; browser: SessionRecord['browser']; options: SessionRecord['options'] };
