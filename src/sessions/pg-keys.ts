@@ -29,7 +29,8 @@ export async function loadPgKeys(pool: Pool, env: Record<string, string | undefi
     await c.query('SELECT pg_advisory_xact_lock($1)', [FIRST_KEY_LOCK]);
     for (const k of configured) await c.query('INSERT INTO dh_api_keys (tenant) VALUES ($1) ON CONFLICT (tenant) DO NOTHING', [tenantDigest(k)]);
     const live = await c.query('SELECT 1 FROM dh_api_keys WHERE revoked_at IS NULL LIMIT 1');
-    if (!live.rowCount) {
+    // Keys the operator configured are the keys, even revoked: none is made behind their back.
+    if (!live.rowCount && !configured.length) {
       generated = newApiKey();
       known.add(generated);
       await c.query('INSERT INTO dh_api_keys (tenant) VALUES ($1)', [tenantDigest(generated)]);
