@@ -21,5 +21,8 @@ export default defineConfig({
     // No web page and no other extension may message the worker.
     externally_connectable: { ids: [] },
     minimum_chrome_version: '116',
+    // Where a browser allows it in isolated (off-the-record) contexts, each context gets a worker
+    // and engine of its own: a service's sessions sharing one browser never share a page or state.
+    incognito: 'split',
   },
 });

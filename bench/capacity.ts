@@ -6,8 +6,9 @@
  * reports p50/p95 of the act, failures, the memory (PSS) of the browsers and the service
  * process, and the CPU they used (in cores); before the load, the memory of the open, idle
  * sessions. The last line names the most sessions with p95 under 250 ms and no failure at
- * 1 s think time. `node --import tsx bench/capacity.ts` (not part of `npm run bench`: a full
- * curve takes several minutes).
+ * 1 s think time. CAPACITY_CONTEXTS=n puts n sessions in one browser, each in an isolated
+ * context. `node --import tsx bench/capacity.ts` (not part of `npm run bench`: a full curve
+ * takes several minutes).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,6 +20,8 @@ import { browserProcs, pct, sum } from './procs';
 const CURVE = (process.env.CAPACITY_CURVE ?? '1,4,16,32,64').split(',').map(Number);
 const THINK = (process.env.CAPACITY_THINK_MS ?? '1000,5000').split(',').map(Number);
 const SECONDS = Number(process.env.CAPACITY_SECONDS ?? 20);
+/** Sessions per browser, each in an isolated context (the service's contextsPerBrowser); 1 is a browser each. */
+const CONTEXTS = Number(process.env.CAPACITY_CONTEXTS ?? 1);
 /** Sessions started at once: launching many browsers together only queues them on the CPU. */
 const START_BATCH = 4;
 const KEY = 'capacity-key';
@@ -29,7 +32,8 @@ const mb = (kb: number) => Math.round(kb / 1024);
 async function main(): Promise<void> {
   process.env.DECKHAND_API_KEYS = KEY;
   const servers = await startFixtureServers();
-  const svc = await startService({ home: mkdtempSync(join(tmpdir(), 'dh-capacity-')), port: 0, maxSessions: Math.max(...CURVE), idleTimeoutMs: 3_600_000 });
+  const svc = await startService({ home: mkdtempSync(join(tmpdir(), 'dh-capacity-')), port: 0, maxSessions: Math.max(...CURVE), idleTimeoutMs: 3_600_000, contextsPerBrowser: CONTEXTS });
+  console.log(`sessions per browser: ${CONTEXTS}${CONTEXTS > 1 ? ' (isolated contexts)' : ''}`);
   const call = async (path: string, body: unknown) => {
     const r = await fetch(svc.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY }, body: JSON.stringify(body) });
     const j = (await r.json()) as { success: boolean; data?: any; error?: { code: string; message: string } };

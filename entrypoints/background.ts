@@ -38,9 +38,15 @@ const PROBE_TIMEOUT_MS = 10_000;
 
 export default defineBackground(() => {
   // Session storage: survives the worker being stopped, gone when the browser closes; never sync storage.
+  // Every isolated context's worker shares it with the others: each keeps its state under a
+  // tag of its own, kept in its context's IndexedDB (which is the context's alone).
+  const prefix = chrome.extension.inIncognitoContext ? contextTag().then((t) => `ctx:${t}:`) : Promise.resolve('');
   const state = {
-    load: async (key: string) => (await chrome.storage.session.get(key))[key],
-    save: (key: string, value: unknown) => chrome.storage.session.set({ [key]: value }),
+    load: async (key: string) => {
+      const k = (await prefix) + key;
+      return (await chrome.storage.session.get(k))[k];
+    },
+    save: async (key: string, value: unknown) => chrome.storage.session.set({ [(await prefix) + key]: value }),
   };
   // Provider model requests run in the offscreen document: the worker never loads the ai SDK.
   const offscreen = new OffscreenProviders();
@@ -156,9 +162,10 @@ export default defineBackground(() => {
     },
   });
   chrome.alarms.onAlarm.addListener((a) => {
-    if (a.name === BRIDGE_ALARM) void bridge.resume();
+    if (a.name === BRIDGE_ALARM && !chrome.extension.inIncognitoContext) void bridge.resume();
   });
-  void bridge.resume();
+  // A pairing belongs to the person's own windows, never to an isolated context's worker.
+  if (!chrome.extension.inIncognitoContext) void bridge.resume();
 
   /** The panel-only methods, validated with their schemas. */
   const panelRuns: { [M in keyof typeof PanelMethods]: (p: z.infer<(typeof PanelMethods)[M]['params']>) => Promise<BridgeStatus> | BridgeStatus } = {
@@ -209,3 +216,23 @@ export default defineBackground(() => {
     });
   });
 });
+
+/** This context's tag: made once and kept in its IndexedDB, so its worker finds it after a restart. */
+function contextTag(): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const open = indexedDB.open('deckhand-context', 1);
+    open.onupgradeneeded = () => open.result.createObjectStore('tag');
+    open.onerror = () => reject(open.error);
+    open.onsuccess = () => {
+      const tx = open.result.transaction('tag', 'readwrite');
+      const store = tx.objectStore('tag');
+      const get = store.get('tag');
+      get.onsuccess = () => {
+        const tag = (get.result as string | undefined) ?? crypto.randomUUID();
+        if (!get.result) store.put(tag, 'tag');
+        tx.oncomplete = () => resolve(tag);
+      };
+      tx.onerror = () => reject(tx.error);
+    };
+  });
+}

@@ -109,6 +109,7 @@ interface ServeFlags {
   grid?: string;
   gridExtensionDir?: string;
   allowCdpHosts?: string;
+  contextsPerBrowser?: string;
 }
 
 /** The Selenium Grid sessions' browsers come from (--grid, DECKHAND_GRID_URL), if any. */
@@ -134,6 +135,7 @@ async function serve(o: ServeFlags): Promise<void> {
     allowUrlSchemes: urlSchemes(o.allowUrlSchemes),
     grid: gridOf(o.grid, o.gridExtensionDir),
     allowCdpHosts: listOf(o.allowCdpHosts ?? process.env.DECKHAND_ALLOW_CDP_HOSTS),
+    contextsPerBrowser: positive('contexts-per-browser', o.contextsPerBrowser, process.env.DECKHAND_CONTEXTS_PER_BROWSER, 1),
     // From the environment only: a password on the command line shows in every process listing.
     databaseUrl: process.env.DECKHAND_DATABASE_URL || undefined,
     replica: process.env.DECKHAND_REPLICA || undefined,
@@ -247,6 +249,7 @@ Environment:
     .option('--grid <url>', "sessions' browsers from this Selenium Grid 4 instead of this machine (also DECKHAND_GRID_URL)")
     .option('--grid-extension-dir <dir>', "the built extension's folder on the Grid's nodes, or 'packed' to send it with each session (also DECKHAND_GRID_EXTENSION_DIR; default: this machine's build)")
     .option('--allow-cdp-hosts <list>', "hosts (name or name:port, '*' for any) whose DevTools address callers may pass as cdpUrl; none by default (also DECKHAND_ALLOW_CDP_HOSTS)")
+    .option('--contexts-per-browser <n>', "one tenant's sessions per local browser, each in an isolated context (own cookies, storage, pages and engine); default 1 (also DECKHAND_CONTEXTS_PER_BROWSER)")
     .action((o: ServeFlags) => serve(o));
   // Boolean MCP options: bare means true; otherwise exactly true or false (checked by resolveMcpOptions).
   const bool = (name: string, what: string) => new Option(`--${name} [true|false]`, what);

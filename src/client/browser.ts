@@ -7,7 +7,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
@@ -42,6 +42,11 @@ export interface LaunchOptions {
   timeout?: number;
   /** See AllowUrlSchemes: extra URL schemes this browser may open, e.g. ['file']. */
   allowUrlSchemes?: string[];
+  /**
+   * Let this browser serve isolated contexts (`newContext()`): the extension is allowed in them,
+   * each with its own worker and engine. Only with a temporary profile (no userDataDir).
+   */
+  isolatedContexts?: boolean;
 }
 
 export interface ConnectOptions extends AllowUrlSchemes {
@@ -96,8 +101,10 @@ export class BrowserHandle {
     private readonly proc: ChildProcess | null,
     private readonly tempProfile: TempProfile | null,
     allowUrlSchemes: readonly OptionalUrlScheme[] = [],
-    /** Ends what the handle holds elsewhere once its connection is closed (a Grid session). */
+    /** Ends what the handle holds elsewhere once its connection is closed (a Grid session, an isolated context). */
     private readonly release: (() => Promise<void>) | null = null,
+    /** False for an isolated context's handle: the connection is its browser's, which outlives it. */
+    private readonly ownsConnection = true,
   ) {
     this.allowUrlSchemes = Object.freeze([...allowUrlSchemes]);
     this.context = new BrowserContext(link, this.host, this.allowUrlSchemes);
@@ -151,12 +158,43 @@ export class BrowserHandle {
     this.detached = true;
     this.closing ??= (async () => {
       await this.link.close(new DeckhandError(ErrorCode.BrowserClosed, 'the browser connection was closed'));
-      this.conn?.close();
+      if (this.ownsConnection) this.conn?.close();
     })();
     return this.closing;
   }
   /** @internal Set once detach() was called: the disconnect that follows is not the browser going away. */
   detached = false;
+
+  /**
+   * A new isolated context in this browser (launched with `isolatedContexts`), as a handle of its
+   * own for one Deckhand instance: its own cookies, storage and downloads, its own engine (the
+   * extension's worker for that context) and pages. Closing it removes the context and all it
+   * holds; the browser stays. Much lighter than a browser of its own (one renderer and one worker
+   * more, against a whole browser).
+   */
+  async newContext(options: { viewport?: { width: number; height: number }; timeout?: number } = {}): Promise<BrowserHandle> {
+    const conn = this.cdp;
+    if (!this.proc) throw new DeckhandError(ErrorCode.InvalidArgument, 'newContext() needs a browser launched here with localBrowser.launch({ isolatedContexts: true })');
+    const timeout = positiveMs('timeout', options.timeout, 15_000);
+    const vp = options.viewport ?? { width: 1280, height: 800 };
+    if (!(vp.width > 0 && vp.height > 0)) throw new DeckhandError(ErrorCode.InvalidArgument, 'viewport needs positive width and height');
+    const { browserContextId } = await conn.send<{ browserContextId: string }>('Target.createBrowserContext', { disposeOnDetach: false }, undefined, timeout);
+    const dispose = async () => {
+      await conn.send('Target.disposeBrowserContext', { browserContextId }, undefined, 5000).catch(() => undefined);
+    };
+    try {
+      // The context's first page: its worker starts for it, and it is the engine's first active page.
+      await conn.send('Target.createTarget', { url: 'about:blank', browserContextId, newWindow: true, width: vp.width, height: vp.height }, undefined, timeout);
+      const link = await ExtensionLink.open(conn, { timeoutMs: timeout, browserContextId });
+      return new BrowserHandle(link, conn, null, null, this.allowUrlSchemes, dispose, false);
+    } catch (e) {
+      await dispose();
+      if (e instanceof DeckhandError && e.code === ErrorCode.ExtensionMissing) {
+        e.message = `the extension did not start in the new context (was the browser launched with isolatedContexts: true?): ${e.message}`;
+      }
+      throw e;
+    }
+  }
 
   /** Close a launched browser (or disconnect from a connected one). Safe to call twice. */
   close(): Promise<void> {
@@ -166,7 +204,7 @@ export class BrowserHandle {
       if (this.proc && this.conn) {
         await this.conn.send('Browser.close', {}, undefined, 3000).catch(() => undefined);
         await waitForExit(this.proc, 5000);
-      } else this.conn?.close();
+      } else if (this.ownsConnection) this.conn?.close();
       await this.tempProfile?.remove();
       await this.release?.();
     })();
@@ -201,7 +239,14 @@ async function launch(options: LaunchOptions = {}): Promise<BrowserHandle> {
   const vp = options.viewport ?? { width: 1280, height: 800 };
   if (!(vp.width > 0 && vp.height > 0)) throw new DeckhandError(ErrorCode.InvalidArgument, 'viewport needs positive width and height');
   const timeout = positiveMs('timeout', options.timeout, 15_000);
+  if (options.isolatedContexts && options.userDataDir) throw new DeckhandError(ErrorCode.InvalidArgument, 'isolatedContexts needs a temporary profile: leave userDataDir out');
   const tempProfile = options.userDataDir ? null : await createTempProfile();
+  if (options.isolatedContexts) {
+    // Isolated contexts are off-the-record: an extension runs there only when the profile allows
+    // it. The manifest's "incognito": "split" then gives each context a worker of its own.
+    await mkdir(join(tempProfile!.dir, 'Default'), { recursive: true });
+    await writeFile(join(tempProfile!.dir, 'Default', 'Preferences'), JSON.stringify({ extensions: { settings: { [EXTENSION_ID]: { incognito: true } } } }));
+  }
   const args = [
     '--remote-debugging-pipe',
     `--user-data-dir=${options.userDataDir ?? tempProfile!.dir}`,

@@ -100,6 +100,8 @@ export class CdpConnection extends EventEmitter {
 
   constructor(private readonly transport: CdpTransport) {
     super();
+    // A browser serving isolated contexts has a link and a handle per context on this one connection.
+    this.setMaxListeners(0);
     transport.onmessage = (raw) => this.onMessage(raw);
     transport.onclose = () => this.onClose();
   }

@@ -23,6 +23,7 @@ interface TargetInfo {
   targetId: string;
   type: string;
   url: string;
+  browserContextId?: string;
 }
 
 type State = 'up' | 'stopped' | 'detached' | 'closed';
@@ -42,6 +43,12 @@ export class ExtensionLink implements WorkerLink {
   private constructor(
     private readonly conn: CdpConnection,
     readonly extensionId: string,
+    /**
+     * The browser context whose worker this link talks to: with the extension in split mode each
+     * isolated context has its own worker (and engine). Set from the first worker found when not
+     * given, so a restart never lands on another context's worker.
+     */
+    private browserContextId?: string,
   ) {
     this.peer = new RpcPeer((raw, id) => this.deliver(raw, id), "extension's service worker");
     // The worker asks while this client's calls run: CDP never tells it when this end goes away.
@@ -54,8 +61,8 @@ export class ExtensionLink implements WorkerLink {
   }
 
   /** Attach to the extension in a browser; fails fast with EXTENSION_MISSING when it is not there. */
-  static async open(conn: CdpConnection, opts: { extensionId?: string; timeoutMs?: number } = {}): Promise<ExtensionLink> {
-    const link = new ExtensionLink(conn, opts.extensionId ?? EXTENSION_ID);
+  static async open(conn: CdpConnection, opts: { extensionId?: string; timeoutMs?: number; browserContextId?: string } = {}): Promise<ExtensionLink> {
+    const link = new ExtensionLink(conn, opts.extensionId ?? EXTENSION_ID, opts.browserContextId);
     await conn.send('Target.setDiscoverTargets', { discover: true });
     await link.connect(opts.timeoutMs ?? 5_000, true);
     return link;
@@ -67,7 +74,11 @@ export class ExtensionLink implements WorkerLink {
 
   private async findWorker(): Promise<TargetInfo | undefined> {
     const { targetInfos } = await this.conn.send<{ targetInfos: TargetInfo[] }>('Target.getTargets');
-    return targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(this.workerUrlPrefix()));
+    return targetInfos.find((t) => t.type === 'service_worker' && t.url.startsWith(this.workerUrlPrefix()) && this.inContext(t));
+  }
+
+  private inContext(t: TargetInfo): boolean {
+    return this.browserContextId === undefined || t.browserContextId === undefined || t.browserContextId === this.browserContextId;
   }
 
   private async connect(timeoutMs: number, firstTime: boolean): Promise<void> {
@@ -97,6 +108,7 @@ export class ExtensionLink implements WorkerLink {
           : `the extension's service worker did not come back within ${timeoutMs} ms`,
       );
     }
+    this.browserContextId ??= target.browserContextId;
     const { sessionId } = await this.conn.send<{ sessionId: string }>('Target.attachToTarget', { targetId: target.targetId, flatten: true });
     this.sessionId = sessionId;
     await this.afterAttach(Math.max(1000, deadline - Date.now()));
@@ -118,10 +130,14 @@ export class ExtensionLink implements WorkerLink {
   /** Wake a stopped worker through the ServiceWorker domain of any page. */
   private async startWorker(): Promise<void> {
     const { targetInfos } = await this.conn.send<{ targetInfos: TargetInfo[] }>('Target.getTargets');
-    let page = targetInfos.find((t) => t.type === 'page');
+    let page = targetInfos.find((t) => t.type === 'page' && this.inContext(t));
     let created: string | null = null;
     if (!page) {
-      const { targetId } = await this.conn.send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', background: true });
+      const { targetId } = await this.conn.send<{ targetId: string }>('Target.createTarget', {
+        url: 'about:blank',
+        background: true,
+        ...(this.browserContextId ? { browserContextId: this.browserContextId } : {}),
+      });
       created = targetId;
       page = { targetId, type: 'page', url: 'about:blank' };
     }

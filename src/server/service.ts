@@ -55,6 +55,8 @@ export interface ServiceOptions {
   grid?: SessionLimits['grid'];
   /** Hosts whose DevTools address callers may pass as cdpUrl ('*' for any); none by default. */
   allowCdpHosts?: string[];
+  /** Sessions of one tenant per browser on this machine, each in an isolated context; default 1. */
+  contextsPerBrowser?: number;
   /**
    * PostgreSQL (postgres://...) for the sessions' registry, the API keys and the result cache,
    * shared with the service's other replicas; default: this process and its SQLite file.
@@ -180,7 +182,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
   const store = o.store ?? db?.store ?? (await SqliteStore.open(join(o.home, 'cache.db')));
   const maxBody = o.maxBodyBytes ?? 1024 * 1024;
   const sessions = new SessionManager(
-    { maxSessions: o.maxSessions ?? 4, idleTimeoutMs: o.idleTimeoutMs ?? 10 * 60_000, allowUrlSchemes: o.allowUrlSchemes, grid: o.grid, allowCdpHosts: o.allowCdpHosts },
+    { maxSessions: o.maxSessions ?? 4, idleTimeoutMs: o.idleTimeoutMs ?? 10 * 60_000, allowUrlSchemes: o.allowUrlSchemes, grid: o.grid, allowCdpHosts: o.allowCdpHosts, contextsPerBrowser: o.contextsPerBrowser },
     {},
     log,
     store,

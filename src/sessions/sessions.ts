@@ -38,6 +38,16 @@ export interface Session {
   waiting: number;
   /** In the shared registry, reachable by other replicas (false for a browser only this machine reaches). */
   shared: boolean;
+  /** The shared browser whose isolated context this session is, if it is one. */
+  pooled?: PooledBrowser;
+}
+
+/** A browser on this machine serving several sessions of one tenant, each in an isolated context. */
+interface PooledBrowser {
+  key: string;
+  ready: Promise<BrowserHandle>;
+  /** Contexts open or being opened in it. */
+  contexts: number;
 }
 
 /** Replicas that share their sessions: the registry, and this replica's name in it. */
@@ -63,6 +73,12 @@ export interface SessionLimits {
   allowUrlSchemes?: string[];
   /** Browsers come from this Selenium Grid instead of this machine (see gridBrowser). */
   grid?: { url: string; headers?: Record<string, string>; extensionDir?: string; packedExtension?: boolean; binary?: string };
+  /**
+   * Sessions of one tenant that share a browser on this machine, each in an isolated context (its
+   * own cookies, storage, downloads, pages and engine); default 1: a browser per session. Sessions
+   * of different tenants never share a browser, nor do sessions with their own profile or switches.
+   */
+  contextsPerBrowser?: number;
   /**
    * Hosts (name, or name:port) whose DevTools address a caller may pass as `cdpUrl`; '*' for any.
    * None by default: a caller's cdpUrl would otherwise make the service open connections to any
@@ -153,9 +169,12 @@ export class SessionManager {
     }
     this.starting++;
     let browser: BrowserHandle | null = null;
+    let pooled: PooledBrowser | undefined;
     try {
       const grid = this.limits.grid;
-      browser = req.cdpUrl
+      const share = !req.cdpUrl && !grid && !launch.userDataDir && !launch.args?.length && (this.limits.contextsPerBrowser ?? 1) > 1;
+      if (share) ({ browser, pooled } = await this.pooledContext(owner, req.headless ?? true, req.viewport));
+      browser ??= req.cdpUrl
         ? await localBrowser.connect({ cdpUrl: req.cdpUrl, headers: req.cdpHeaders, allowUrlSchemes: this.limits.allowUrlSchemes })
         : grid
           ? await gridBrowser.launch({ ...grid, headless: req.headless ?? true, viewport: req.viewport, args: launch.args, allowUrlSchemes: this.limits.allowUrlSchemes })
@@ -169,6 +188,8 @@ export class SessionManager {
           ? { cdpUrl: req.cdpUrl, ...(req.cdpHeaders ? { cdpHeaders: req.cdpHeaders } : {}) }
           : null;
       const session = await this.instance(id, owner, browser, options, !req.cdpUrl, !!reach);
+      session.pooled = pooled;
+      pooled = undefined;
       if (this.shared) {
         // A model key a caller sent stays on this replica: the registry keeps the model's name only.
         const model = typeof req.model === 'string' ? req.model : typeof req.model?.modelName === 'string' ? req.model.modelName : undefined;
@@ -189,10 +210,54 @@ export class SessionManager {
       return session;
     } catch (e) {
       await browser?.close().catch(() => undefined);
+      if (pooled) await this.unpool(pooled);
       throw e;
     } finally {
       this.starting--;
     }
+  }
+
+  private readonly pool = new Map<string, PooledBrowser[]>();
+
+  /** An isolated context in a browser of `owner`'s with room, launching one when none has. */
+  private async pooledContext(owner: string, headless: boolean, viewport?: { width: number; height: number }): Promise<{ browser: BrowserHandle; pooled: PooledBrowser }> {
+    const key = `${owner}\0${headless}`;
+    const list = this.pool.get(key) ?? [];
+    this.pool.set(key, list);
+    let entry = list.find((e) => e.contexts < this.limits.contextsPerBrowser!);
+    if (!entry) {
+      const ready = localBrowser.launch({ headless, isolatedContexts: true, allowUrlSchemes: this.limits.allowUrlSchemes });
+      const made: PooledBrowser = { key, ready, contexts: 0 };
+      entry = made;
+      list.push(made);
+      // A browser that failed to start, or exits, takes no more sessions (its sessions end on their own disconnect).
+      ready.then(
+        (b) => b.onDisconnect(() => this.forget(made)),
+        () => this.forget(made),
+      );
+    }
+    entry.contexts++;
+    try {
+      const shared = await entry.ready;
+      return { browser: await shared.newContext({ viewport }), pooled: entry };
+    } catch (e) {
+      await this.unpool(entry);
+      throw e;
+    }
+  }
+
+  private forget(entry: PooledBrowser): void {
+    const list = this.pool.get(entry.key);
+    const i = list?.indexOf(entry) ?? -1;
+    if (list && i >= 0) list.splice(i, 1);
+    if (list && !list.length) this.pool.delete(entry.key);
+  }
+
+  /** A context of `entry` is gone: the browser closes with its last one. */
+  private async unpool(entry: PooledBrowser): Promise<void> {
+    if (--entry.contexts > 0) return;
+    this.forget(entry);
+    await entry.ready.then((b) => b.close()).catch(() => undefined);
   }
 
   /** A Deckhand instance on `browser` for session `id`. */
@@ -447,7 +512,9 @@ export class SessionManager {
     if (how === 'detach') return void (await s.browser.detach().catch(() => undefined));
     if (this.shared && s.shared) await this.shared.registry.remove(s.id).catch(() => undefined);
     // A remote browser is only disconnected from, never closed: this service did not start it.
+    // An isolated context is removed, and its browser closed with its last context.
     await s.browser.close().catch(() => undefined);
+    if (s.pooled) await this.unpool(s.pooled);
   }
 
   private async sweep(): Promise<void> {
