@@ -3,7 +3,6 @@
  * storage and alarms, and `ws` standing in for the browser's WebSocket) against
  * the real Node-side BridgeLink on 127.0.0.1.
  */
-import { createServer } from 'node:net';
 import WsClient from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { BRIDGE_GIVE_UP_MS, WorkerBridge, type BridgeEnv, type BridgeSocket, type StoredPairing } from '../../src/browser/bridge';
@@ -12,6 +11,7 @@ import { EXTENSION_ID } from '../../src/client/extension-link';
 import { DeckhandError } from '../../src/protocol/errors';
 import { BRIDGE_REFUSED, BRIDGE_TRY_LATER, type BridgeStatus } from '../../src/protocol/panel';
 import { RpcPeer } from '../../src/protocol/rpc';
+import { freePort } from '../fixtures/ports';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const failure = async (p: Promise<unknown>) => (await p.then(() => null, (e: unknown) => e)) as DeckhandError;
@@ -67,13 +67,6 @@ async function until(ok: () => boolean, what: string, ms = 5000): Promise<void> 
   }
 }
 
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', () => r()));
-  const port = (s.address() as { port: number }).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 describe('WorkerBridge with BridgeLink', () => {
   it('pairs with the token, stores the secret and the wake-up, and carries RPC both ways', async () => {

@@ -14,6 +14,7 @@ import { forTenant, SqliteStore, type CacheStore } from '../../src/client/cache/
 import { ErrorCode } from '../../src/protocol/errors';
 import { PgCacheStore } from '../../src/sessions/pg-cache';
 import { startPostgres, type RunningPostgres } from '../fixtures/postgres';
+import { freePort } from '../fixtures/ports';
 
 const usage = { inputTokens: 1, outputTokens: 2, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 3 };
 const k = (c: string) => c.repeat(20);
@@ -460,9 +461,3 @@ async function listen(srv: Server, onPort = 0): Promise<Server> {
 
 const port = (srv: Server) => (srv.address() as { port: number }).port;
 
-async function freePort(): Promise<number> {
-  const srv = await listen(createServer());
-  const p = port(srv);
-  await new Promise((r) => srv.close(r));
-  return p;
-}
