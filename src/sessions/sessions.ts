@@ -188,8 +188,6 @@ export class SessionManager {
           ? { cdpUrl: req.cdpUrl, ...(req.cdpHeaders ? { cdpHeaders: req.cdpHeaders } : {}) }
           : null;
       const session = await this.instance(id, owner, browser, options, !req.cdpUrl, !!reach);
-      session.pooled = pooled;
-      pooled = undefined;
       if (this.shared) {
         // A model key a caller sent stays on this replica: the registry keeps the model's name only.
         const model = typeof req.model === 'string' ? req.model : typeof req.model?.modelName === 'string' ? req.model.modelName : undefined;
@@ -206,6 +204,9 @@ export class SessionManager {
           throw new HttpError('UNAVAILABLE', `the sessions' registry could not record the new session: ${(e as Error).message}`);
         }
       }
+      // From here the session holds its place in the shared browser; ending it gives the place back.
+      session.pooled = pooled;
+      pooled = undefined;
       this.adopt(session);
       return session;
     } catch (e) {
