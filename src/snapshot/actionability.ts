@@ -9,6 +9,7 @@ import { describeElement } from './visibility';
 import { idFor } from './registry';
 import { resolveSelector } from './resolve';
 import type { PrepareResult } from '../protocol/content-messages';
+import { msSinceStyleChange } from './snapshot-cache';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const nextFrame = () => new Promise<void>((r) => {
@@ -31,9 +32,13 @@ function isDisabled(el: Element): boolean {
   return el.getAttribute('aria-disabled') === 'true';
 }
 
+/** An inline style written this recently may be a script animation's last frame: the box is compared across a frame. */
+const SCRIPT_MOTION_MS = 100;
+
 async function isStable(el: Element): Promise<boolean> {
-  // No running animation or transition anywhere: the box cannot be moving (JS-driven motion aside).
-  if (document.getAnimations().length === 0) return true;
+  // No running animation or transition anywhere, and no script writing inline styles frame after
+  // frame (jQuery's animate, an accordion sliding open): the box cannot be moving.
+  if (document.getAnimations().length === 0 && msSinceStyleChange() > SCRIPT_MOTION_MS) return true;
   const a = el.getBoundingClientRect();
   await nextFrame();
   const b = el.getBoundingClientRect();

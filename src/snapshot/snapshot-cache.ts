@@ -29,13 +29,18 @@ const bump = () => void version++;
  * adds elements or flips classes and `hidden`.
  */
 let lastStructural = performance.now();
+/** When an inline style last changed: what script-driven motion (jQuery's animate, say) writes every frame. */
+let lastStyle = -Infinity;
 function note(records: MutationRecord[]): void {
   if (!records.length) return;
   version++;
   let moved = false;
   for (const r of records) {
     if (r.type === 'childList' && (hasElement(r.addedNodes) || hasElement(r.removedNodes))) moved = true;
-    else if (r.type !== 'attributes' || r.attributeName === 'style') continue;
+    else if (r.type === 'attributes' && r.attributeName === 'style') {
+      lastStyle = performance.now();
+      continue;
+    } else if (r.type !== 'attributes') continue;
     lastStructural = performance.now();
     if (moved) break;
   }
@@ -59,6 +64,9 @@ for (const type of [
 // load and error of images and other resources do not reach window listeners: document's see them.
 for (const type of ['load', 'error', 'visibilitychange']) document.addEventListener(type, bump, { capture: true, passive: true });
 document.fonts?.addEventListener('loadingdone', bump);
+
+/** Milliseconds since an inline style last changed (the document, and the shadow roots snapshots entered). */
+export const msSinceStyleChange = (): number => performance.now() - lastStyle;
 
 /** Milliseconds since the page's structure last changed (the document, and the shadow roots snapshots entered). */
 export const msSinceStructuralChange = (): number => performance.now() - lastStructural;

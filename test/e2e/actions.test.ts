@@ -247,6 +247,15 @@ describe('waiting and refusing', () => {
     expect(await text(page, '#out')).toBe('moving clicked');
   });
 
+  it('waits for an element a script is moving (jQuery animate, no CSS animation) before it clicks', async () => {
+    const page = await h.open('/script-motion.html');
+    // The panel above the links slides shut over 700 ms; the link moves up under the pointer.
+    await h.dh.act({ selector: '#collapse', description: 'collapse', method: 'click' });
+    await h.dh.act({ selector: '#target', description: 'target', method: 'click' });
+    expect(await text(page, '#out')).toBe('target clicked');
+    expect(await page.evaluate(() => document.getElementById('panel')!.getBoundingClientRect().height)).toBe(0);
+  });
+
   it('refuses to click a covered button and names the cover', async () => {
     const page = await h.open('/overlay.html');
     const e = await expectError(h.dh.act({ selector: '#covered', description: 'covered', method: 'click' }, { timeout: 700 }), 'ELEMENT_COVERED', /covered by <div#overlay/);

@@ -96,6 +96,35 @@ describe('gridBrowser', () => {
     expect(await sessionsBecome(0)).toBe(0);
   }, 60_000);
 
+  it('attach() drives a Grid session another handle started; detaching leaves it, closing ends it', async () => {
+    const first = await gridBrowser.launch({ url: grid.url });
+    let second: BrowserHandle | null = null;
+    try {
+      const dh1 = await Deckhand.create({ browser: first, model: 'deckhand/local' });
+      const page1 = await first.context.activePage();
+      await page1.goto(`${servers.origin}/form.html`);
+      // Another process would know the Grid and the session id (a replica reads them from the registry).
+      second = await gridBrowser.attach({ url: grid.url, sessionId: first.grid!.sessionId });
+      const dh2 = await Deckhand.create({ browser: second, model: 'deckhand/local' });
+      expect(await (await second.context.activePage()).title()).toBe('Sign up');
+      await dh2.act('type Grace Hopper in the Full name field');
+      expect(await page1.evaluate("document.querySelector('#name').value")).toBe('Grace Hopper');
+      // The first lets go without ending the session: the second goes on.
+      await dh1.close();
+      await first.detach();
+      expect(await (await second.context.activePage()).title()).toBe('Sign up');
+      expect(await gridSessions(grid.url)).toBe(1);
+      await dh2.close();
+      await second.close();
+      expect(await sessionsBecome(0)).toBe(0);
+    } finally {
+      await second?.close();
+      await first.close();
+    }
+    await expect(gridBrowser.attach({ url: grid.url, sessionId: 'no-such-session' })).rejects.toMatchObject({ code: 'BROWSER_UNAVAILABLE' });
+    await expect(gridBrowser.attach({ url: grid.url, sessionId: '../x' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  }, 60_000);
+
   it('a Grid that is down is BROWSER_UNAVAILABLE at once; a full one is a TIMEOUT at the caller deadline', async () => {
     const t0 = Date.now();
     await expect(gridBrowser.launch({ url: `http://127.0.0.1:${await closedPort()}` })).rejects.toMatchObject({ code: 'BROWSER_UNAVAILABLE', message: expect.stringMatching(/could not be reached/) });
