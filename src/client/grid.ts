@@ -149,7 +149,7 @@ async function launch(options: GridLaunchOptions): Promise<BrowserHandle> {
     throw new DeckhandError(ErrorCode.BrowserUnavailable, `the Selenium Grid at ${base} gave a session with no se:cdp address: its node's browser is not Chromium, or the Grid does not proxy CDP`);
   }
   try {
-    return await over(base, id, cdp, { headers, keepAlive, timeoutMs: Math.min(left(), 30_000), allowUrlSchemes });
+    return await over(base, id, cdp, { headers, keepAlive, timeoutMs: Math.min(left(), 30_000), allowUrlSchemes, endOnFailure: true });
   } catch (e) {
     if (e instanceof DeckhandError && e.code === ErrorCode.ExtensionMissing && !packed) {
       e.message += ` (the Grid's node was asked to load it from ${ext}: that folder must exist on the node, with the extension built)`;
@@ -169,8 +169,15 @@ function deleteSession(base: string, id: string, headers: Record<string, string>
 /**
  * A handle on Grid session `id` through its se:cdp address, keeping the session alive while it
  * is open. Closing it deletes the session; detaching leaves it to whoever goes on using it.
+ * `endOnFailure`: a session this handle was to start is deleted when the handle cannot be made;
+ * one another process started (attach) is left to it.
  */
-async function over(base: string, id: string, cdp: string, o: { headers: Record<string, string>; keepAlive: number; timeoutMs: number; allowUrlSchemes: ReturnType<typeof parseAllowSchemes> }): Promise<BrowserHandle> {
+async function over(
+  base: string,
+  id: string,
+  cdp: string,
+  o: { headers: Record<string, string>; keepAlive: number; timeoutMs: number; allowUrlSchemes: ReturnType<typeof parseAllowSchemes>; endOnFailure: boolean },
+): Promise<BrowserHandle> {
   const { headers, keepAlive } = o;
   let ended: Promise<void> | null = null;
   let timer: NodeJS.Timeout | undefined;
@@ -211,7 +218,8 @@ async function over(base: string, id: string, cdp: string, o: { headers: Record<
     health.unref();
     return h;
   } catch (e) {
-    await end();
+    if (o.endOnFailure) await end();
+    else stopTimers();
     throw e;
   }
 }
@@ -263,7 +271,7 @@ async function attach(options: GridAttachOptions): Promise<BrowserHandle> {
   if (!(await keepAliveOnce(base, options.sessionId, headers, Math.min(timeout, 10_000)))) {
     throw new DeckhandError(ErrorCode.BrowserUnavailable, `the Selenium Grid at ${base} has no session ${options.sessionId} (it ended, or its node went away)`);
   }
-  return over(base, options.sessionId, cdp, { headers, keepAlive, timeoutMs: timeout, allowUrlSchemes });
+  return over(base, options.sessionId, cdp, { headers, keepAlive, timeoutMs: timeout, allowUrlSchemes, endOnFailure: false });
 }
 
 /** End Grid session `sessionId` without attaching to it (a service ending a session another replica started). */

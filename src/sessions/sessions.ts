@@ -323,24 +323,18 @@ export class SessionManager {
     this.starting++;
     let browser: BrowserHandle | null = null;
     try {
-      const grid = this.limits.grid;
       browser = reach.grid
         ? await gridBrowser.attach({
             url: reach.grid.url,
             sessionId: reach.grid.sessionId,
             cdpUrl: reach.cdpUrl,
             // The operator's Grid headers go to the operator's Grid only.
-            headers: grid && sameGrid(grid.url, reach.grid.url) ? grid.headers : undefined,
+            headers: this.gridHeaders(reach.grid.url),
             allowUrlSchemes: this.limits.allowUrlSchemes,
           })
         : await localBrowser.connect({ cdpUrl: reach.cdpUrl, headers: reach.cdpHeaders, allowUrlSchemes: this.limits.allowUrlSchemes });
-      const options = {
-        ...(rec.options.model !== undefined ? { model: rec.options.model as never } : {}),
-        ...(rec.options.systemPrompt !== undefined ? { systemPrompt: rec.options.systemPrompt } : {}),
-        ...(rec.options.domSettleTimeoutMs !== undefined ? { domSettleTimeoutMs: rec.options.domSettleTimeoutMs } : {}),
-        ...(rec.options.selfHeal !== undefined ? { selfHeal: rec.options.selfHeal } : {}),
-      };
-      const session = await this.instance(rec.id, rec.owner, browser, options, !!reach.grid, true);
+      // The record holds only the options that were set (JSON has no undefined).
+      const session = await this.instance(rec.id, rec.owner, browser, rec.options as Partial<CreateOptions>, !!reach.grid, true);
       this.adopt(session);
       this.log(`session ${rec.id}: attached (started on replica ${rec.replica})`);
       return session;
@@ -496,8 +490,7 @@ export class SessionManager {
   private async endBrowserOf(rec: SessionRecord): Promise<void> {
     const g = rec.browser?.grid;
     if (!g) return; // a caller's own browser is never closed; another machine's is its replica's
-    const grid = this.limits.grid;
-    await gridBrowser.end({ url: g.url, sessionId: g.sessionId, headers: grid && sameGrid(grid.url, g.url) ? grid.headers : undefined }).catch(() => undefined);
+    await gridBrowser.end({ url: g.url, sessionId: g.sessionId, headers: this.gridHeaders(g.url) }).catch(() => undefined);
   }
 
   /**
@@ -543,17 +536,22 @@ export class SessionManager {
       else await this.endBrowserOf(rec);
       this.log(`session ${rec.id}: idle on every replica: ended`);
     }
-    const grid = this.limits.grid;
     for (const rec of await registry.takeKeepAlive(KEEP_ALIVE_EVERY_MS)) {
       const g = rec.browser?.grid;
       if (!g) continue;
-      const known = await gridBrowser.keepAlive({ url: g.url, sessionId: g.sessionId, headers: grid && sameGrid(grid.url, g.url) ? grid.headers : undefined });
+      const known = await gridBrowser.keepAlive({ url: g.url, sessionId: g.sessionId, headers: this.gridHeaders(g.url) });
       if (!known && (await registry.remove(rec.id))) {
         const s = this.sessions.get(rec.id);
         if (s) await this.finish(s, 'its Grid session is gone: ending it');
         this.log(`session ${rec.id}: its Grid session is gone: ended`);
       }
     }
+  }
+
+  /** The operator's Grid headers, for the operator's Grid only (never sent to a Grid a record names otherwise). */
+  private gridHeaders(url: string): Record<string, string> | undefined {
+    const grid = this.limits.grid;
+    return grid && sameGrid(grid.url, url) ? grid.headers : undefined;
   }
 
   async endAll(): Promise<void> {
