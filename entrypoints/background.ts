@@ -12,6 +12,7 @@
 import { ChromeBrowserPort } from '../src/browser/chrome-port';
 import { ChromeSelfEvaluator } from '../src/browser/self-eval';
 import { IdbCacheStore } from '../src/browser/idb-store';
+import { IdbFlowStore } from '../src/browser/idb-flows';
 import { WorkerBridge, BRIDGE_ALARM } from '../src/browser/bridge';
 import { Engine, type CallContext } from '../src/engine/engine';
 import { ENGINE_VERSION } from '../src/protocol/version';
@@ -50,7 +51,7 @@ export default defineBackground(() => {
   };
   // Provider model requests run in the offscreen document: the worker never loads the ai SDK.
   const offscreen = new OffscreenProviders();
-  const engine = new Engine(new ChromeBrowserPort(state), chrome.runtime.id, state, offscreen.caller, new ChromeSelfEvaluator(), new IdbCacheStore());
+  const engine = new Engine(new ChromeBrowserPort(state), chrome.runtime.id, state, offscreen.caller, new ChromeSelfEvaluator(), new IdbCacheStore(), new IdbFlowStore());
 
   /**
    * An RPC peer over any transport, answering the engine's methods. The calls it serves stop

@@ -16,7 +16,9 @@ import { countTarget, highlightTarget } from './frames';
 import { MetricsBook } from './metrics';
 import { evaluate, goto, openPage, screenshot, withDeadline } from './pages';
 import { raceCancel, throwIfCancelled } from './cancel';
-import type { BrowserPort, CacheStorePort, SelfEvaluator, StatePort } from './ports';
+import type { BrowserPort, CacheStorePort, FlowStorePort, SelfEvaluator, StatePort } from './ports';
+import { MemoryFlowStore, replayFlow } from './flows';
+import { FlowSchema, flowKey, summarizeFlow, type Flow } from '../protocol/flows';
 import { agentCacheKey, runCached, type CachedOp, type KeyParts } from './cache';
 import { replayActions, ReplayFailed, type Healer } from './replay';
 import { ENGINE_VERSION } from '../protocol/version';
@@ -55,6 +57,7 @@ function opIdOf(method: MethodName, p: any): string | undefined {
       return p.options?.opId;
     case 'agent.run':
     case 'batch.run':
+    case 'flow.replay':
     case 'page.goto':
     case 'locator.act':
     case 'page.press':
@@ -116,6 +119,8 @@ export class Engine implements CommandClient {
     selfEvaluator?: SelfEvaluator,
     /** The extension's own result cache (`cache.store: 'extension'`): the side panel's. */
     private readonly cacheStore?: CacheStorePort,
+    /** The extension's saved flows (the side panel's). */
+    private readonly flows: FlowStorePort = new MemoryFlowStore(),
   ) {
     this.batches = new BatchRunner(this, selfEvaluator, async () => (await this.activePage()).id);
     // Metrics outlive a stopped worker: restore them before the first command.
@@ -240,6 +245,45 @@ export class Engine implements CommandClient {
         await this.restored;
         return this.metricsBook.snapshot();
       },
+      'flow.replay': async (p: Params<'flow.replay'>, ctx) => {
+        const flow = p.flow ?? (await this.findFlow(p.name!, ctx));
+        const page = p.page ?? (await this.activePage()).id;
+        const op = p.model ? await this.opContext('act', { page, model: p.model, variables: p.variables, opId: p.opId }, ctx) : null;
+        return replayFlow(
+          {
+            port: this.port,
+            page,
+            vars: normalizeVariables(p.variables),
+            heal: op ? this.healer(op, ctx) : null,
+            extract: op
+              ? async (step) => {
+                  const r = await inferExtract(this.deps(ctx), { ...op, deadline: Date.now() + op.timeoutMs }, step.description, step.schema);
+                  await this.addUsage('extract', r.usage);
+                  return { data: r.data, usage: r.usage };
+                }
+              : null,
+            stepTimeoutMs: p.stepTimeout,
+            signal: ctx.signal,
+            log: (message, data) => ctx.log({ level: 'info', message, data: { ...data, opId: p.opId } }),
+          },
+          flow,
+        );
+      },
+      'flow.list': async () => (await this.flows.list()).map(summarizeFlow),
+      'flow.get': async (p: Params<'flow.get'>) => (await this.flows.get(p.name.trim())) ?? this.noFlow(p.name),
+      'flow.save': async (p: Params<'flow.save'>) => {
+        const flow = FlowSchema.parse(p.flow);
+        await this.flows.put(flow);
+        return summarizeFlow(flow);
+      },
+      'flow.rename': async (p: Params<'flow.rename'>) => {
+        const [from, to] = [p.from.trim(), p.to.trim()];
+        const r = await this.flows.rename(from, to);
+        if (r === 'missing') this.noFlow(from);
+        if (r === 'taken') throw new DeckhandError(ErrorCode.AlreadyInUse, `a flow named "${to}" is already saved; delete or rename it first`);
+        return summarizeFlow((await this.flows.get(to))!);
+      },
+      'flow.delete': async (p: Params<'flow.delete'>) => ({ deleted: await this.flows.delete(p.name.trim()) }),
     };
   }
 
@@ -365,6 +409,20 @@ export class Engine implements CommandClient {
       if (h.result.data.success) await this.addUsage('act', h.usage);
       return { success: h.result.data.success, message: h.result.data.message, actions: h.result.data.actions, usage: h.usage };
     };
+  }
+
+  /** A flow by name: the caller's own store (its tenant's) first, then the extension's. */
+  private async findFlow(name: string, ctx: CallContext): Promise<Flow> {
+    const key = await flowKey(name);
+    // A client with no store of its own (or one that does not answer) has no flows of its own.
+    const look = ctx.cache ? await ctx.cache.lookup(key, key).catch(() => null) : null;
+    const mine = look?.entry?.op === 'flow' ? FlowSchema.safeParse(look.entry.result) : null;
+    if (mine?.success) return mine.data;
+    return (await this.flows.get(name.trim())) ?? this.noFlow(name);
+  }
+
+  private noFlow(name: string): never {
+    throw new DeckhandError(ErrorCode.NotFound, `no flow named "${name.trim()}" is saved, in this client's store or in the extension (the side panel's flows)`, { flow: name.trim() });
   }
 
   private async activePage(): Promise<PageInfo> {

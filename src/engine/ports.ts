@@ -82,3 +82,14 @@ export interface CacheStorePort {
   /** Drop an entry whose stored steps no longer work. */
   invalidate(key: string): Promise<void>;
 }
+
+/** The extension's saved flows (the side panel's): IndexedDB in the worker, memory in tests. */
+export interface FlowStorePort {
+  /** Newest first. */
+  list(): Promise<import('../protocol/flows').Flow[]>;
+  get(name: string): Promise<import('../protocol/flows').Flow | null>;
+  put(flow: import('../protocol/flows').Flow): Promise<void>;
+  /** Atomic: the flow is under `to` and no longer under `from`, or nothing changed (false: `from` is not there, or `to` is taken). */
+  rename(from: string, to: string): Promise<'renamed' | 'missing' | 'taken'>;
+  delete(name: string): Promise<boolean>;
+}

@@ -45,7 +45,7 @@ const CacheKeySchema = z
 export const CacheLookupRequestSchema = z.object({ key: CacheKeySchema, baseKey: CacheKeySchema }).strict();
 export const CacheEntrySchema = z.object({
   key: z.string(),
-  op: z.enum(['act', 'observe', 'extract', 'agent']),
+  op: z.enum(['act', 'observe', 'extract', 'agent', 'flow']),
   /** act: the Actions performed (variables as %name%); observe/extract: the data. Never keys or variable values. */
   result: z.unknown(),
   /** Usage of the inference this entry stands for (reported as tokensSaved on a hit). */
@@ -67,7 +67,7 @@ export const CacheRecordRequestSchema = z
   .object({
     key: CacheKeySchema,
     baseKey: CacheKeySchema,
-    op: z.enum(['act', 'observe', 'extract', 'agent']),
+    op: z.enum(['act', 'observe', 'extract', 'agent', 'flow']),
     result: z.unknown(),
     usage: UsageSchema,
     /** Replace the stored result without counting it as agreement (a self-healed replay). */

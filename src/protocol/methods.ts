@@ -12,6 +12,7 @@ import { ModelReplySchema, ModelRequestSchema, ResolvedModelSchema } from './mod
 import { AgentCacheEntrySchema, AgentRecordingSchema, AgentResultSchema, AgentRunParamsSchema } from './agent';
 import { AllowSchemesSchema } from './url-policy';
 import { CacheClientMethods } from './cache';
+import { FlowMethods } from './flows';
 
 const page = z.object({ page: PageIdSchema }).strict();
 /** Names a call so that `op.cancel` can stop it (the caller gave up); any unique string, a UUID say. */
@@ -167,6 +168,7 @@ export const Methods = {
     result: ExtractResultSchema,
   },
   metrics: { params: z.object({}).strict(), result: MetricsSchema },
+  ...FlowMethods,
 } as const;
 
 export type MethodName = keyof typeof Methods;

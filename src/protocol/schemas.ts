@@ -17,6 +17,23 @@ export type ActMethod = z.infer<typeof ActMethodSchema>;
 /** A page is a browser tab; its id is the tab id. */
 export const PageIdSchema = z.number().int().nonnegative();
 
+/**
+ * What an action's selector pointed at when the action was chosen: its role and accessible
+ * name as the page snapshot showed them, its surroundings, and how many elements then had the
+ * same role and name. A replay performs the action only where the page still has that element
+ * (engine/targets.ts), so a stored selector that now points at something else is never acted on.
+ */
+export const ActionTargetSchema = z
+  .object({
+    role: z.string().max(100),
+    name: z.string().max(500),
+    /** The other text of its row, list item or card, or the label of its group (form, dialog, section); '' for none. */
+    context: z.string().max(500),
+    count: z.number().int().nonnegative(),
+  })
+  .strict();
+export type ActionTarget = z.infer<typeof ActionTargetSchema>;
+
 export const ActionSchema = z
   .object({
     selector: z.string().trim().min(1, 'selector must be a non-empty CSS or XPath selector'),
@@ -24,6 +41,7 @@ export const ActionSchema = z
     // Left open here so an unknown method is reported by name (UNSUPPORTED_METHOD), not as a schema error.
     method: z.string().optional(),
     arguments: z.array(z.string()).optional(),
+    target: ActionTargetSchema.optional(),
   })
   .strict();
 export type Action = z.infer<typeof ActionSchema>;

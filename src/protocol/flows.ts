@@ -1,0 +1,105 @@
+/**
+ * Named flows: a recording (the side panel's QA recording, or an agent run turned into one)
+ * kept under a name, so any client replays it with no model. The extension keeps the flows a
+ * person saves in its side panel; a client's own store (its tenant's) keeps the flows it saves.
+ * A replay by name looks in the caller's store first, then in the extension's.
+ */
+import { z } from 'zod';
+import { QaRecordingSchema } from './recording';
+import { PageIdSchema, TimeoutMsSchema, UsageSchema, VariablesSchema } from './schemas';
+import { ResolvedModelSchema } from './model';
+
+/** A flow's name: what a person typed, trimmed; no control characters. */
+export const FlowNameSchema = z
+  .string()
+  .trim()
+  .min(1, 'a flow name must not be empty')
+  .max(120, 'a flow name is at most 120 characters')
+  // eslint-disable-next-line no-control-regex
+  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'a flow name must not contain control characters');
+
+export const FlowSchema = z
+  .object({
+    version: z.literal(1),
+    name: FlowNameSchema,
+    /** Where it came from: recorded in the side panel, an agent run, or saved by a client. */
+    source: z.enum(['panel', 'agent', 'client']),
+    /** When it was saved (ISO 8601). */
+    savedAt: z.string(),
+    recording: QaRecordingSchema,
+  })
+  .strict();
+export type Flow = z.infer<typeof FlowSchema>;
+
+/** A flow as a list shows it. */
+export const FlowSummarySchema = z.object({
+  name: z.string(),
+  title: z.string(),
+  source: FlowSchema.shape.source,
+  savedAt: z.string(),
+  startUrl: z.string(),
+  steps: z.number().int().nonnegative(),
+});
+export type FlowSummary = z.infer<typeof FlowSummarySchema>;
+
+export function summarizeFlow(f: Flow): FlowSummary {
+  return { name: f.name, title: f.recording.title, source: f.source, savedAt: f.savedAt, startUrl: f.recording.startUrl, steps: f.recording.steps.length };
+}
+
+/** What a replay did with each step. */
+export const FlowStepOutcomeSchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  description: z.string(),
+  /** done: performed as recorded; healed: its element had moved and was found again. */
+  status: z.enum(['done', 'healed']),
+  /** extract steps: the data pulled out now. */
+  data: z.unknown().optional(),
+});
+
+export const FlowReplayParamsSchema = z
+  .object({
+    /** The flow to replay, by name (the caller's store, then the extension's)... */
+    name: FlowNameSchema.optional(),
+    /** ...or given whole (an exported flow, the side panel's current recording). */
+    flow: FlowSchema.optional(),
+    page: PageIdSchema.optional(),
+    /** Values for %name% placeholders in the recorded arguments. */
+    variables: VariablesSchema.optional(),
+    /** Re-finds a step whose element is gone or changed, and runs extract steps; none: such a step stops the replay. */
+    model: ResolvedModelSchema.optional(),
+    /** How long each step may wait for its element (default 3 s). */
+    stepTimeout: TimeoutMsSchema.optional(),
+    opId: z.string().min(1).max(200).optional(),
+  })
+  .strict()
+  .refine((p) => (p.name === undefined) !== (p.flow === undefined), 'give exactly one of name and flow');
+export type FlowReplayParams = z.input<typeof FlowReplayParamsSchema>;
+
+export const FlowReplayResultSchema = z.object({
+  name: z.string(),
+  steps: z.array(FlowStepOutcomeSchema),
+  /** The page's URL when the replay ended. */
+  url: z.string(),
+  /** Model usage of self-healing and extract steps (zero for a replay that needed no model). */
+  usage: UsageSchema,
+});
+export type FlowReplayResult = z.infer<typeof FlowReplayResultSchema>;
+
+export const FlowMethods = {
+  /** Replay a flow with no model (unless a step needs healing and a model is given). */
+  'flow.replay': { params: FlowReplayParamsSchema, result: FlowReplayResultSchema },
+  /** The extension's saved flows (the side panel's), newest first. */
+  'flow.list': { params: z.object({}).strict(), result: z.array(FlowSummarySchema) },
+  'flow.get': { params: z.object({ name: FlowNameSchema }).strict(), result: FlowSchema },
+  /** Save (or replace) a flow in the extension. */
+  'flow.save': { params: z.object({ flow: FlowSchema }).strict(), result: FlowSummarySchema },
+  'flow.rename': { params: z.object({ from: FlowNameSchema, to: FlowNameSchema }).strict(), result: FlowSummarySchema },
+  'flow.delete': { params: z.object({ name: FlowNameSchema }).strict(), result: z.object({ deleted: z.boolean() }) },
+} as const;
+
+/** The key a flow is stored under in a caller's cache store (op 'flow'). */
+export async function flowKey(name: string): Promise<string> {
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(JSON.stringify({ v: 1, op: 'flow', name: name.trim() })));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
