@@ -8,17 +8,25 @@ import type { AgentRunParams } from '../protocol/agent';
 import type { CacheEntry } from '../protocol/cache';
 import type { CacheInfo, CacheRun, Usage } from '../protocol/schemas';
 import type { CacheStorePort } from './ports';
-import { ReplayFailed } from './replay';
+import { ReplayFailed } from './replay-failed';
+import { TargetChanged } from './targets';
 
 export type CachedOp = 'act' | 'observe' | 'extract';
 
-/** What makes two calls the same call on the same page. */
+/** What a stored observe or extract result read has changed on the page: served no more. */
+export class ContentChanged extends ReplayFailed {}
+
+/**
+ * What makes two calls the same call. Not the page's content: whether what was stored still
+ * applies is decided when it is served (targets.ts for act and observe, the region an
+ * extraction read for extract), so a banner or a badge elsewhere on the page costs no miss.
+ */
 export interface KeyParts {
   op: CachedOp;
   /** The instruction (or an Action's JSON). */
   instruction: string;
+  /** The page's URL, as cacheUrl gives it. */
   url: string;
-  fingerprint: string;
   /** JSON Schema for extract. */
   schema?: unknown;
   /** Variable names only: values never reach the cache. */
@@ -32,10 +40,31 @@ async function hash(v: unknown): Promise<string> {
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-/** The key, and the same without the page fingerprint (to tell "page changed" from "never seen"). */
+/** Query parameters that say where a visitor came from, not what the page shows. */
+const TRACKING = /^(utm_.*|gclid|gclsrc|dclid|gbraid|wbraid|fbclid|msclkid|yclid|twclid|ttclid|li_fat_id|igshid|mc_cid|mc_eid|_ga|_gl|_hsenc|_hsmi|mkt_tok|vero_id|oly_anon_id|oly_enc_id|wickedid|rb_clickid|s_cid|ref_src|spm)$/i;
+
+/**
+ * The URL a cache entry is for: host lower-cased, query parameters sorted, tracking parameters
+ * dropped, and the fragment dropped unless the page routes by it (`#/cart`, `#!/cart`).
+ */
+export function cacheUrl(raw: string): string {
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    return raw;
+  }
+  if (!/^#!?\//.test(u.hash)) u.hash = '';
+  for (const name of [...new Set(u.searchParams.keys())]) if (TRACKING.test(name)) u.searchParams.delete(name);
+  u.searchParams.sort();
+  const s = u.href.replace(/\?(?=#|$)/, '');
+  return u.hash ? s : s.replace(/\/$/, '');
+}
+
+/** The key. `baseKey` is the same: entries no longer key on the page's content, so there is no "other version of the page". */
 export async function cacheKeys(p: KeyParts): Promise<{ key: string; baseKey: string }> {
-  const base = { v: 1, op: p.op, instruction: p.instruction.trim(), url: p.url, schema: p.schema ?? null, vars: [...p.variableNames].sort(), screenshot: p.screenshot };
-  return { key: await hash({ ...base, fingerprint: p.fingerprint }), baseKey: await hash(base) };
+  const key = await hash({ v: 2, op: p.op, instruction: p.instruction.trim(), url: p.url, schema: p.schema ?? null, vars: [...p.variableNames].sort(), screenshot: p.screenshot });
+  return { key, baseKey: key };
 }
 
 /** The key of a whole agent run: its instruction, start URL and configuration; never variable values or keys. */
@@ -60,7 +89,7 @@ export interface CachedRun<R> {
    */
   replay: (entry: CacheEntry) => Promise<{ result: R; healed?: unknown }>;
   /** The part of a computed result to store, or undefined to store nothing (a failed act). */
-  cacheable: (r: R) => unknown | undefined;
+  cacheable: (r: R) => unknown | Promise<unknown>;
   usageOf: (r: R) => Usage;
   withCache: (r: R, info: CacheInfo) => R;
 }
@@ -79,13 +108,16 @@ export async function runCached<R>(store: CacheStorePort | null, setting: CacheR
       return run.withCache(hit.result, { status: 'HIT', count: look.count, threshold, tokensSaved: tokensSaved(look.entry.usage) });
     } catch (e) {
       if (!(e instanceof ReplayFailed)) throw e;
-      missReason = 'replay_failed';
+      missReason = e instanceof TargetChanged ? 'target_changed' : e instanceof ContentChanged ? 'content_changed' : 'replay_failed';
       // The stored steps no longer work on this page: what is computed now starts afresh.
       await store.invalidate(keys.key);
     }
   }
   const r = await run.compute();
-  const value = run.cacheable(r);
+  // What cannot be read for storing (the page went away meanwhile) is not stored; the result stands.
+  const value = await Promise.resolve()
+    .then(() => run.cacheable(r))
+    .catch(() => undefined);
   if (value !== undefined) await store.record({ ...keys, op: run.op, result: value, usage: run.usageOf(r) });
   return run.withCache(r, { status: 'MISS', count: look.count, threshold, missReason });
 }

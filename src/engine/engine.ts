@@ -19,15 +19,19 @@ import { raceCancel, throwIfCancelled } from './cancel';
 import type { BrowserPort, CacheStorePort, FlowStorePort, SelfEvaluator, StatePort } from './ports';
 import { MemoryFlowStore, replayFlow } from './flows';
 import { FlowSchema, flowKey, summarizeFlow, type Flow } from '../protocol/flows';
-import { agentCacheKey, runCached, type CachedOp, type KeyParts } from './cache';
+import { agentCacheKey, cacheUrl, ContentChanged, runCached, type CachedOp, type KeyParts } from './cache';
+import { checkObserved, readRegion, StoredExtractSchema, withPageCounts, type StoredExtract } from './cache-checks';
 import { replayActions, ReplayFailed, type Healer } from './replay';
 import { ENGINE_VERSION } from '../protocol/version';
 import { AgentRecordingSchema } from '../protocol/agent';
 import { normalizeUrl } from '../protocol/url-policy';
 import { BatchRunner } from './batch';
 import { runAgent } from './agent';
-import { captureSnapshot, fingerprint, selectorsForIds } from './snapshot';
+import { captureSnapshot, selectorsForIds } from './snapshot';
 
+
+/** How long a cache hit's first step looks for its element: the page is already there, and a miss then costs a model call anyway. */
+const FIRST_STEP_WAIT_MS = 1_000;
 
 /** How far past its own timeout the engine lets an operation run before answering TIMEOUT for it. */
 const DEADLINE_MARGIN_MS = 150;
@@ -158,10 +162,6 @@ export class Engine implements CommandClient {
           timeoutMs: p.timeout,
         }),
       'page.selectors': async (p: Params<'page.selectors'>) => selectorsForIds(this.port, p.page, p.ids),
-      'page.fingerprint': async (p: Params<'page.fingerprint'>) => {
-        const page = p.page ?? (await this.activePage()).id;
-        return { page, ...(await fingerprint(this.port, page)) };
-      },
       'page.press': async (p: Params<'page.press'>, ctx) =>
         validateAction('press', [p.keys]) &&
         performAction(this.port, p.page, { selector: await focusedSelector(this.port, p.page) }, 'press', [p.keys], p.timeout ?? DEFAULTS.actionTimeoutMs, ctx.signal),
@@ -368,9 +368,12 @@ export class Engine implements CommandClient {
   }
 
   /**
-   * act/observe/extract through the result cache (engine/cache.ts). A hit of act replays its
-   * stored Actions, re-inferring a step whose element moved when selfHeal is on; a hit of
-   * observe or extract returns the stored data. A locator or ignoreLocators skips the lookup.
+   * act/observe/extract through the result cache (engine/cache.ts). Keys name the call, not the
+   * page's content; what decides whether a stored result still applies is checked on the hit:
+   * act replays its stored Actions only on the elements they were recorded on (targets.ts),
+   * healing a moved one; observe's elements must all still be there, as many of each as there
+   * were; extract's data is served while the part of the page it came from reads the same.
+   * A locator or ignoreLocators skips the lookup.
    */
   private cached<R extends { metadata: ResultMetadata }>(
     kind: CachedOp, options: OperationOptions | undefined, ctx: CallContext, op: OpContext, instruction: string, schema: unknown, compute: () => Promise<R>,
@@ -378,7 +381,7 @@ export class Engine implements CommandClient {
     const setting = options?.locator || options?.ignoreLocators ? undefined : options?.cache;
     const store = (setting?.store === 'extension' ? this.cacheStore : ctx.cache) ?? null;
     const keyParts = async (): Promise<Omit<KeyParts, 'op'>> => ({
-      instruction, ...(await fingerprint(this.port, op.page)), ...(schema !== undefined ? { schema } : {}),
+      instruction, url: cacheUrl((await this.port.pageInfo(op.page)).url), ...(schema !== undefined ? { schema } : {}),
       variableNames: Object.keys(op.variables ?? {}), screenshot: !!op.screenshot,
     });
     return runCached<R>(store, setting, {
@@ -386,8 +389,20 @@ export class Engine implements CommandClient {
       keyParts,
       compute,
       replay: async (entry) => {
-        if (kind !== 'act') return { result: { data: entry.result, metadata: this.meta({ ...ZERO_USAGE }) } as unknown as R };
-        const r = await replayActions(this.port, op.page, entry.result as Action[], normalizeVariables(op.variables), setting!.selfHeal ? this.healer(op, ctx) : null, undefined, op.signal);
+        if (kind === 'extract') {
+          const stored = StoredExtractSchema.safeParse(entry.result);
+          if (!stored.success) throw new ContentChanged('the stored extraction is in an older form');
+          if ((await readRegion(this.port, op.page, stored.data.data)).digest !== stored.data.region) throw new ContentChanged('the part of the page the data came from has changed');
+          return { result: { data: stored.data.data, metadata: this.meta({ ...ZERO_USAGE }) } as unknown as R };
+        }
+        if (kind === 'observe') {
+          const data = await checkObserved(this.port, op.page, entry.result as Action[], op.signal);
+          return { result: { data, metadata: this.meta({ ...ZERO_USAGE }) } as unknown as R };
+        }
+        const r = await replayActions(this.port, op.page, entry.result as Action[], normalizeVariables(op.variables), setting!.selfHeal ? this.healer(op, ctx) : null, undefined, op.signal, {
+          healChangedTargets: false,
+          firstWaitMs: FIRST_STEP_WAIT_MS,
+        });
         const n = r.actions.length;
         const result: ActResult = {
           data: { success: true, message: `replayed ${n} cached action${n === 1 ? '' : 's'}${r.healed ? ' (self-healed)' : ''}`, actionDescription: clip(instruction, 1000), actions: r.actions },
@@ -395,7 +410,15 @@ export class Engine implements CommandClient {
         };
         return { result: result as unknown as R, ...(r.healed ? { healed: r.actions } : {}) };
       },
-      cacheable: (r) => (kind !== 'act' ? (r as unknown as { data: unknown }).data : (r as unknown as ActResult).data.success && (r as unknown as ActResult).data.actions.length ? (r as unknown as ActResult).data.actions : undefined),
+      cacheable: async (r) => {
+        if (kind === 'extract') {
+          const data = (r as unknown as ExtractResult<unknown>).data;
+          return { v: 2, data, region: (await readRegion(this.port, op.page, data)).digest } satisfies StoredExtract;
+        }
+        if (kind === 'observe') return withPageCounts(this.port, op.page, (r as unknown as ObserveResult).data);
+        const act = r as unknown as ActResult;
+        return act.data.success && act.data.actions.length ? act.data.actions : undefined;
+      },
       usageOf: (r) => r.metadata.usage,
       withCache: (r, cache: CacheInfo) => ({ ...r, metadata: { ...r.metadata, cache } }),
     });

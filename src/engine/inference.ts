@@ -19,6 +19,7 @@ import {
   ACT_JSON_SCHEMA, ActAnswerSchema, OBSERVE_JSON_SCHEMA, ObserveAnswerSchema, systemPrompt, TEXT_EXTRACTION_SCHEMA, userPrompt, variablesHelp, type ActAnswer,
 } from './prompts';
 import { captureSnapshot, selectorsForIds, type CapturedSnapshot } from './snapshot';
+import { targetsOf } from './targets';
 import type { ModelCallSpan } from '../protocol/log-spans';
 import { maskLines, maskValues, normalizeVariables, substitute, unmaskValues, type Variables } from '../protocol/variables';
 
@@ -187,7 +188,10 @@ export async function inferAct(deps: InferenceDeps, ctx: OpContext, instruction:
       };
     }
     // "page": a page-level action (scrolling the page, a key press to whatever has focus).
-    const selector = answer.elementId.trim() === 'page' ? await pageSelector(deps, ctx, answer.method) : await toSelector(deps, ctx, answer.elementId);
+    // An element's target (role, name, surroundings) goes with its action, so a replay can tell it is still the same element.
+    const id = answer.elementId.trim();
+    const chosen = id !== 'page' && /^(f\d+)?e\d+$/.test(id) ? (await targetsOf(deps.port, ctx.page, snap.text, [id])).get(id) : undefined;
+    const selector = id === 'page' ? await pageSelector(deps, ctx, answer.method) : chosen?.selector ?? null;
     if (!selector) {
       return {
         result: { data: { success: false, message: `the model chose '${answer.elementId}', which is not an element of the page snapshot; nothing was done`, actionDescription: clip(instruction, 1000), actions } },
@@ -196,7 +200,7 @@ export async function inferAct(deps: InferenceDeps, ctx: OpContext, instruction:
     }
     let args = answer.arguments;
     if (answer.method === 'dragAndDrop' && args[0]) args = [(await toSelector(deps, ctx, args[0])) ?? args[0], ...args.slice(1)];
-    const action: Action = { selector, description: answer.description, method: answer.method, arguments: args };
+    const action: Action = { selector, description: answer.description, method: answer.method, arguments: args, ...(chosen?.target ? { target: chosen.target } : {}) };
     await performAction(deps.port, ctx.page, { selector }, answer.method, substitute(args, vars), Math.min(remaining(ctx), DEFAULTS.actionTimeoutMs), ctx.signal);
     actions.push(action);
     if (!answer.twoStep) break;
@@ -228,12 +232,12 @@ export async function inferObserve(deps: InferenceDeps, ctx: OpContext, instruct
   const fields: PromptFields = { instruction, outline: snap.lines && maskLines(snap.lines, vars) };
   const { object, usage, confidence } = await ask(deps, ctx, 'observe', userPrompt({ instruction, snapshot: maskValues(snap.text, vars), url: snap.url, extra: variablesHelp(vars) }), fields, OBSERVE_JSON_SCHEMA, zodCheck(ObserveAnswerSchema));
   const elements = (object as z.infer<typeof ObserveAnswerSchema>).elements;
-  const refs = await selectorsForIds(deps.port, ctx.page, elements.map((e) => e.elementId.trim()).filter((id) => /^(f\d+)?e\d+$/.test(id)));
-  const byId = new Map(refs.filter((r): r is NonNullable<typeof r> => !!r).map((r) => [r.id, r.selector]));
+  const ids = elements.map((e) => e.elementId.trim()).filter((id) => /^(f\d+)?e\d+$/.test(id));
+  const byId = await targetsOf(deps.port, ctx.page, snap.text, ids);
   const data: Action[] = [];
   for (const e of elements) {
-    const selector = byId.get(e.elementId.trim());
-    if (selector) data.push({ selector, description: e.description, method: e.method, arguments: e.arguments });
+    const found = byId.get(e.elementId.trim());
+    if (found) data.push({ selector: found.selector, description: e.description, method: e.method, arguments: e.arguments, ...(found.target ? { target: found.target } : {}) });
     else deps.log({ level: 'warn', message: `observe: dropped '${e.elementId}', which is not in the page snapshot`, data: { opId: ctx.opId } });
   }
   return { data, usage, confidence };

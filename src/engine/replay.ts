@@ -10,11 +10,13 @@ import { addUsage, ZERO_USAGE, type Action, type Usage } from '../protocol/schem
 import { performAction } from './actions';
 import { substitute } from '../protocol/variables';
 import type { BrowserPort } from './ports';
+import { ReplayFailed } from './replay-failed';
+import { locateTarget, TargetChanged } from './targets';
 
 /** A stored step that no longer resolves fails fast, so self-healing or a live run can take over. */
 export const REPLAY_STEP_TIMEOUT_MS = 3_000;
 
-export class ReplayFailed extends Error {}
+export { ReplayFailed };
 
 /** Re-infers one step from an instruction: what it performed and what that cost. */
 export type Healer = (instruction: string) => Promise<{ success: boolean; message: string; actions: Action[]; usage: Usage }>;
@@ -60,22 +62,46 @@ export async function replayActions(
   stepTimeoutMs = REPLAY_STEP_TIMEOUT_MS,
   /** Stops the replay (the caller cancelled, or went away). */
   signal?: AbortSignal,
+  opts: {
+    /**
+     * Re-infer a step whose recorded element is gone or ambiguous (default). The cache turns it
+     * off: such a hit is a miss (target_changed), and the whole instruction is computed afresh.
+     */
+    healChangedTargets?: boolean;
+    /** How long the first step looks for its element (the page is already there). */
+    firstWaitMs?: number;
+  } = {},
 ): Promise<{ actions: Action[]; usage: Usage; healed: boolean }> {
   const actions: Action[] = [];
   let usage: Usage = { ...ZERO_USAGE };
   let healed = false;
-  for (const a of stored) {
+  const reinfer = async (a: Action, why: string) => {
+    if (!heal) throw new ReplayFailed(`step "${a.description}" failed: ${why}`);
+    const h = await heal(healInstruction(a));
+    usage = addUsage(usage, h.usage);
+    if (!h.success || !h.actions.length) throw new ReplayFailed(`step "${a.description}" could not be found again: ${h.message}`);
+    actions.push(...h.actions);
+    healed = true;
+  };
+  for (const [i, a] of stored.entries()) {
+    let selector = a.selector;
+    if (a.target) {
+      try {
+        const at = await locateTarget(port, page, { ...a, target: a.target }, i === 0 ? Math.min(stepTimeoutMs, opts.firstWaitMs ?? stepTimeoutMs) : stepTimeoutMs, signal);
+        selector = at.selector;
+        healed ||= at.moved;
+      } catch (e) {
+        if (!(e instanceof TargetChanged) || opts.healChangedTargets === false) throw e;
+        await reinfer(a, e.message);
+        continue;
+      }
+    }
     try {
-      await performAction(port, page, { selector: a.selector }, a.method, substitute(a.arguments ?? [], vars), stepTimeoutMs, signal);
-      actions.push(a);
+      await performAction(port, page, { selector }, a.method, substitute(a.arguments ?? [], vars), stepTimeoutMs, signal);
+      actions.push(selector === a.selector ? a : { ...a, selector });
     } catch (e) {
       if (!(e instanceof DeckhandError) || !HEALABLE.has(e.code)) throw e;
-      if (!heal) throw new ReplayFailed(`step "${a.description}" failed: ${e.message}`);
-      const h = await heal(healInstruction(a));
-      usage = addUsage(usage, h.usage);
-      if (!h.success || !h.actions.length) throw new ReplayFailed(`step "${a.description}" could not be found again: ${h.message}`);
-      actions.push(...h.actions);
-      healed = true;
+      await reinfer(a, e.message);
     }
   }
   return { actions, usage, healed };

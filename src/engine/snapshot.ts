@@ -9,7 +9,6 @@ import type { OutlineLine } from '../protocol/model';
 import { DEFAULTS, type LocatorSpec, type SnapshotResult } from '../protocol/schemas';
 import { clickTargets } from './listeners';
 import type { BrowserPort, FrameInfo } from './ports';
-import { normalizeUrl } from '../protocol/url-policy';
 
 /** The listener lookup is an aid to the snapshot, never a reason for it to wait long. */
 const LISTENER_LOOKUP_MS = 2000;
@@ -145,7 +144,9 @@ export async function selectorsForIds(
   port: BrowserPort,
   page: number,
   ids: string[],
-): Promise<({ id: string; selector: string; role: string; name: string } | null)[]> {
+  /** Also each element's surroundings (snapshot/surroundings.ts). */
+  withContext = false,
+): Promise<({ id: string; selector: string; role: string; name: string; context?: string } | null)[]> {
   const frames = await port.frames(page).catch(() => [] as FrameInfo[]);
   const parentOf = new Map(frames.map((f) => [f.frameId, f.parentFrameId]));
   const prefixes = new Map<number, Promise<string | null>>();
@@ -169,14 +170,14 @@ export async function selectorsForIds(
   const parsed = ids.map((id) => ({ id, ref: parseElementId(id) }));
   const byFrame = new Map<number, number[]>();
   for (const { ref } of parsed) if (ref) (byFrame.get(ref.frameId) ?? byFrame.set(ref.frameId, []).get(ref.frameId)!).push(ref.local);
-  const answers = new Map<string, { selector: string; role: string; name: string } | null>();
+  const answers = new Map<string, { selector: string; role: string; name: string; context?: string } | null>();
   await Promise.all(
     [...byFrame].map(async ([frameId, locals]) => {
       const prefix = await prefixFor(frameId);
-      const res = await port.frameRequest<({ id: number; selector: string; role: string; name: string } | null)[]>(page, frameId, { type: 'dh:describe', ids: locals }, 5000);
+      const res = await port.frameRequest<({ id: number; selector: string; role: string; name: string; context?: string } | null)[]>(page, frameId, { type: 'dh:describe', ids: locals, ...(withContext ? { context: true } : {}) }, 5000);
       res.forEach((r, i) => {
         const key = `${idPrefixFor(frameId)}e${locals[i]}`;
-        answers.set(key, r && prefix !== null ? { selector: prefix + r.selector, role: r.role, name: r.name } : null);
+        answers.set(key, r && prefix !== null ? { selector: prefix + r.selector, role: r.role, name: r.name, ...(r.context !== undefined ? { context: r.context } : {}) } : null);
       });
     }),
   );
@@ -185,24 +186,4 @@ export async function selectorsForIds(
     const a = answers.get(`${idPrefixFor(ref.frameId)}e${ref.local}`);
     return a ? { id, ...a } : null;
   });
-}
-
-const STRUCTURAL = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'tab', 'menuitem', 'switch', 'slider', 'spinbutton', 'heading', 'form', 'navigation', 'main', 'dialog', 'iframe']);
-
-
-/**
- * A fingerprint of the page's structure: the roles and names of its controls and
- * headings, order-insensitive, without values or ids. A renamed id or a moved
- * element keeps it; a control added, removed or renamed changes it.
- */
-export async function fingerprint(port: BrowserPort, page: number): Promise<{ url: string; fingerprint: string }> {
-  const snap = await captureSnapshot(port, page, { budget: 50_000 });
-  const items = new Set<string>();
-  for (const line of snap.text.split('\n')) {
-    const m = /^\s*\[(?:f\d+)?e\d+\] ([a-z]+)(?: ("(?:[^"\\]|\\.)*"))?/.exec(line);
-    if (m && STRUCTURAL.has(m[1])) items.add(`${m[1]} ${m[2] ?? ''}`);
-  }
-  const data = new TextEncoder().encode([...items].sort().join('\n'));
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', data));
-  return { url: normalizeUrl(snap.url), fingerprint: Array.from(digest.slice(0, 16), (b) => b.toString(16).padStart(2, '0')).join('') };
 }

@@ -58,8 +58,10 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
     op: z.enum(['focus', 'focusSelect', 'selectOption', 'state', 'scrollTo', 'scrollIntoView', 'scrollChunk', 'blur']),
     args: z.array(z.string()).default([]),
   }),
-  z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:describe'), ids: z.array(z.number().int()) }),
+  z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:describe'), ids: z.array(z.number().int()), context: z.boolean().optional() }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:ping') }),
+  /** The visible text of the part of the page holding these values (snapshot/region.ts): what a cached extraction read. */
+  z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:region'), values: z.array(z.string().max(2000)).max(200) }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:settle'), timeoutMs: z.number().int().nonnegative(), quietMs: z.number().int().nonnegative() }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:frameSelector'), frameId: z.number().int() }),
   /** Where this frame's window sits in its parent's window.frames (the worker matching iframes to frame ids). */
@@ -87,6 +89,8 @@ export interface DescribeResult {
   selector: string;
   role: string;
   name: string;
+  /** With `context`: the element's surroundings (snapshot/surroundings.ts). */
+  context?: string;
 }
 
 export type OpResult =

@@ -73,11 +73,6 @@ export const Methods = {
     params: z.object({ page: PageIdSchema, ids: z.array(z.string()) }).strict(),
     result: z.array(z.object({ id: z.string(), selector: z.string(), role: z.string(), name: z.string() }).nullable()),
   },
-  /** The page's normalised URL and a structural fingerprint (what the cache keys on). */
-  'page.fingerprint': {
-    params: z.object({ page: PageIdSchema.optional() }).strict(),
-    result: z.object({ page: PageIdSchema, url: z.string(), fingerprint: z.string() }),
-  },
   /** Press keys on whatever has focus in the page (the agent's press tool, a recorded key step). */
   'page.press': {
     params: z.object({ page: PageIdSchema, keys: z.string().min(1, 'keys must not be empty'), timeout: TimeoutMsSchema.optional(), opId: OpIdSchema.optional() }).strict(),

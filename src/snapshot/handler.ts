@@ -13,6 +13,8 @@ import { frameIdOf, frameIdsOf, ownFrameIndex } from './frame-ids';
 import { selectorFor } from './selector';
 import { finalizer, walk } from './walker';
 import { describeElement, Visibility } from './visibility';
+import { surroundings } from './surroundings';
+import { regionText } from './region';
 import { computeAccessibleName, getRole } from 'dom-accessibility-api';
 import type { SnapNode } from './tree';
 import { controlsIn, keepTargets, msSinceStructuralChange, recall, remember, reusableTargets, snapshotVersion, watchingShadowRoots } from './snapshot-cache';
@@ -150,6 +152,8 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
       }
       return { selector: null };
     }
+    case 'dh:region':
+      return regionText(req.values);
     case 'dh:describe': {
       const out: (DescribeResult | null)[] = req.ids.map((id) => {
         const el = elementFor(id);
@@ -160,7 +164,7 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
         } catch {
           name = describeElement(el);
         }
-        return { id, selector: selectorFor(el, defaultShadowRootOf), role: el.getAttribute('role') ?? getRole(el) ?? 'generic', name };
+        return { id, selector: selectorFor(el, defaultShadowRootOf), role: el.getAttribute('role') ?? getRole(el) ?? 'generic', name, ...(req.context ? { context: surroundings(el) } : {}) };
       });
       return out;
     }

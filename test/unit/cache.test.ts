@@ -1,6 +1,7 @@
 /** The engine's cache policy against the store port, with the in-memory store: thresholds, miss reasons, self-heal. */
 import { describe, expect, it } from 'vitest';
-import { cacheKeys, runCached, type CachedRun } from '../../src/engine/cache';
+import { cacheKeys, cacheUrl, ContentChanged, runCached, type CachedRun } from '../../src/engine/cache';
+import { TargetChanged } from '../../src/engine/targets';
 import { ReplayFailed } from '../../src/engine/replay';
 import { forTenant, MemoryStore } from '../../src/client/cache/store';
 import type { CacheInfo, CacheRun, Usage } from '../../src/protocol/schemas';
@@ -13,7 +14,7 @@ interface R { data: string[]; cache?: CacheInfo; healed?: boolean }
 function call(page: { fingerprint: string; computes: number }, replay: CachedRun<R>['replay'] = async (e) => ({ result: { data: e.result as string[] } })): CachedRun<R> {
   return {
     op: 'act',
-    keyParts: async () => ({ instruction: 'click the Multi button', url: 'https://a.test/', fingerprint: page.fingerprint, variableNames: [], screenshot: false }),
+    keyParts: async () => ({ instruction: 'click the Multi button', url: 'https://a.test/', variableNames: [], screenshot: false }),
     compute: async () => {
       page.computes++;
       return { data: [`#multi-${page.fingerprint}`] };
@@ -62,10 +63,31 @@ describe('the cache policy', () => {
     expect((await runCached(store, setting(), failed)).cache).toMatchObject({ status: 'MISS', missReason: 'not_found' });
   });
 
-  it('the same call on a changed page misses with page_changed', async () => {
+  it('the page\'s content is not part of the key: what the replay finds decides (target_changed, content_changed)', async () => {
     const store = forTenant(new MemoryStore(), 't');
-    await runCached(store, setting(), call({ fingerprint: 'f1', computes: 0 }));
-    expect((await runCached(store, setting(), call({ fingerprint: 'f2', computes: 0 }))).cache).toMatchObject({ status: 'MISS', missReason: 'page_changed' });
+    const page = { fingerprint: 'f1', computes: 0 };
+    await runCached(store, setting(), call(page));
+    // Another version of the page: the same key, served.
+    expect((await runCached(store, setting(), call({ fingerprint: 'f2', computes: 0 }))).cache).toMatchObject({ status: 'HIT' });
+    const gone = call(page, async () => {
+      throw new TargetChanged('button "Multi" is no longer on the page', 'gone');
+    });
+    expect((await runCached(store, setting(), gone)).cache).toMatchObject({ status: 'MISS', missReason: 'target_changed' });
+    const changed = call(page, async () => {
+      throw new ContentChanged('the part of the page the data came from has changed');
+    });
+    expect((await runCached(store, setting(), changed)).cache).toMatchObject({ status: 'MISS', missReason: 'content_changed' });
+    expect(page.computes).toBe(3);
+  });
+
+  it('cacheUrl: sorted query, tracking parameters and non-route fragments dropped', () => {
+    expect(cacheUrl('https://Shop.Test/p?b=2&utm_source=news&a=1&gclid=x#reviews')).toBe('https://shop.test/p?a=1&b=2');
+    expect(cacheUrl('https://shop.test/p?fbclid=1&msclkid=2&_ga=3')).toBe('https://shop.test/p');
+    expect(cacheUrl('https://shop.test/')).toBe(cacheUrl('https://shop.test/?utm_campaign=x#top'));
+    expect(cacheUrl('https://shop.test/app#/cart')).toBe('https://shop.test/app#/cart');
+    expect(cacheUrl('https://shop.test/app#!/cart')).not.toBe(cacheUrl('https://shop.test/app#!/orders'));
+    expect(cacheUrl('https://shop.test/p?id=1')).not.toBe(cacheUrl('https://shop.test/p?id=2'));
+    expect(cacheUrl('not a url')).toBe('not a url');
   });
 
   it('self-heal: a healed replay is a HIT and replaces the entry without counting as agreement', async () => {
@@ -95,15 +117,17 @@ describe('the cache policy', () => {
     await expect(runCached(store, setting(), call(page, async () => { throw new Error('page closed'); }))).rejects.toThrow('page closed');
   });
 
-  it('keys: no variable values, the page fingerprint apart from the base key, the same SHA-256 hex as before the move', async () => {
-    const a = await cacheKeys({ op: 'act', instruction: ' type %who% ', url: 'u', fingerprint: 'f', variableNames: ['who'], screenshot: false });
-    const b = await cacheKeys({ op: 'act', instruction: 'type %who%', url: 'u', fingerprint: 'g', variableNames: ['who'], screenshot: false });
+  it('keys: no variable values, nothing of the page\'s content, SHA-256 hex of the call', async () => {
+    const a = await cacheKeys({ op: 'act', instruction: ' type %who% ', url: 'u', variableNames: ['who'], screenshot: false });
+    const b = await cacheKeys({ op: 'act', instruction: 'type %who%', url: 'u', variableNames: ['who'], screenshot: false });
+    const c = await cacheKeys({ op: 'observe', instruction: 'type %who%', url: 'u', variableNames: ['who'], screenshot: false });
     expect(a.key).toMatch(/^[0-9a-f]{64}$/);
-    expect(a.key).not.toBe(b.key);
-    expect(a.baseKey).toBe(b.baseKey);
+    expect(a.key).toBe(b.key);
+    expect(a.baseKey).toBe(a.key);
+    expect(c.key).not.toBe(a.key);
     const { createHash } = await import('node:crypto');
-    const base = { v: 1, op: 'act', instruction: 'type %who%', url: 'u', schema: null, vars: ['who'], screenshot: false };
-    expect(a.baseKey).toBe(createHash('sha256').update(JSON.stringify(base)).digest('hex'));
+    const base = { v: 2, op: 'act', instruction: 'type %who%', url: 'u', schema: null, vars: ['who'], screenshot: false };
+    expect(a.key).toBe(createHash('sha256').update(JSON.stringify(base)).digest('hex'));
   });
 });
 

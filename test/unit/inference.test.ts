@@ -249,7 +249,8 @@ describe('inferAct', () => {
       success: true,
       message: 'performed: click on Create account button',
       actionDescription: 'click create account',
-      actions: [{ selector: "//*[@id='x3']", description: 'Create account button', method: 'click', arguments: [] }],
+      // What the element was goes with the action, so a replay can tell it is still there.
+      actions: [{ selector: "//*[@id='x3']", description: 'Create account button', method: 'click', arguments: [], target: { role: 'button', name: 'Create account', context: '', count: 1 } }],
     });
   });
 
@@ -319,7 +320,7 @@ describe('inferAct', () => {
     expect(port.ofType('dh:op')[0].message).toMatchObject({ op: 'focusSelect', args: ['ada@secret.test'] });
     expect(port.cdpCalls.filter((c) => c.method === 'Input.insertText').map((c) => c.params)).toEqual([{ text: 'ada@secret.test' }]);
     expect(r.result.data.success).toBe(true);
-    expect(r.result.data.actions).toEqual([{ selector: "//*[@id='x2']", description: 'Email field', method: 'fill', arguments: ['%email%'] }]);
+    expect(r.result.data.actions).toEqual([{ selector: "//*[@id='x2']", description: 'Email field', method: 'fill', arguments: ['%email%'], target: { role: 'textbox', name: 'Email', context: '', count: 1 } }]);
     expect(JSON.stringify(r.result)).not.toContain('ada@secret.test');
   });
 
@@ -448,8 +449,8 @@ describe('inferObserve', () => {
     // Only ids of the snapshot's form are described.
     expect(port.ofType('dh:describe').map((c) => c.message.ids)).toEqual([[3, 2, 99]]);
     expect(r.data).toEqual([
-      { selector: "//*[@id='x3']", description: 'Create account button', method: 'click', arguments: [] },
-      { selector: "//*[@id='x2']", description: 'Email field', method: 'fill', arguments: ['%email%'] },
+      { selector: "//*[@id='x3']", description: 'Create account button', method: 'click', arguments: [], target: { role: 'button', name: 'Create account', context: '', count: 1 } },
+      { selector: "//*[@id='x2']", description: 'Email field', method: 'fill', arguments: ['%email%'], target: { role: 'textbox', name: 'Email', context: '', count: 1 } },
     ]);
     const warnings = logs.filter((l) => l.level === 'warn').map((l) => l.message);
     expect(warnings).toHaveLength(2);
@@ -481,7 +482,7 @@ describe('inferObserve', () => {
       { frameId: 3, parentFrameId: 0, url: 'http://pay.test/checkout' },
     ];
     const r = await inferObserve(deps, context(), 'find the pay button');
-    expect(port.ofType('dh:describe')).toEqual([expect.objectContaining({ frameId: 3, message: { type: 'dh:describe', ids: [7] } })]);
+    expect(port.ofType('dh:describe')).toEqual([expect.objectContaining({ frameId: 3, message: { type: 'dh:describe', ids: [7], context: true } })]);
     expect(port.ofType('dh:frameSelector')).toEqual([expect.objectContaining({ frameId: 0, message: { type: 'dh:frameSelector', frameId: 3 } })]);
     expect(r.data).toEqual([{ selector: "//iframe[@id='pay']//button[7]", description: 'Pay button', method: 'click', arguments: [] }]);
   });
