@@ -83,14 +83,28 @@ describe('MISS, then HIT', () => {
     });
   });
 
-  it('a changed page misses; locator, ignoreLocators and cache:false skip the lookup; bad settings are clear errors', async () => {
+  it('an unrelated change hits; a renamed target misses (target_changed) and is never clicked; locator, ignoreLocators and cache:false skip the lookup; bad settings are clear errors', async () => {
     await withDeckhand({ cache: { store: 'memory' } }, async (dh) => {
       await page.goto(`${servers.origin}/form.html`);
       await dh.act('click the Multi button');
-      await page.evaluate(() => document.getElementById('submit')!.remove());
+      // Another control goes and a new one comes: the same call, served.
+      await page.evaluate(() => {
+        document.getElementById('submit')!.remove();
+        document.body.insertAdjacentHTML('afterbegin', '<button type="button">Delayed</button>');
+      });
+      expect((await dh.act('click the Multi button')).metadata.cache).toMatchObject({ status: 'HIT' });
+      expect(ms.requests).toHaveLength(1);
+      expect(await clicks()).toBe(2);
+      // The button at the stored selector now means something else: not replayed; computed with the model.
+      await page.evaluate(() => (document.getElementById('multi')!.textContent = 'Delete account'));
+      ms.script(() => ({ object: { found: false, elementId: '', method: 'click', arguments: [], description: '', twoStep: false, reason: 'there is no Multi button' }, usage: { input: 400, output: 30 } }));
       const changed = await dh.act('click the Multi button');
-      expect(changed.metadata.cache).toMatchObject({ status: 'MISS', missReason: 'page_changed' });
-      expect((await dh.act('click the Multi button', { locator: 'body' })).metadata.cache).toEqual({ status: 'DISABLED' });
+      expect(changed.metadata.cache).toMatchObject({ status: 'MISS', missReason: 'target_changed' });
+      expect(changed.data.success).toBe(false);
+      expect(await clicks()).toBe(2);
+      expect(ms.requests).toHaveLength(2);
+      await page.evaluate(() => (document.getElementById('multi')!.textContent = 'Multi'));
+    expect((await dh.act('click the Multi button', { locator: 'body' })).metadata.cache).toEqual({ status: 'DISABLED' });
       expect((await dh.act('click the Multi button', { ignoreLocators: ['#log'] })).metadata.cache).toEqual({ status: 'DISABLED' });
       expect((await dh.act('click the Multi button', { cache: false })).metadata.cache).toEqual({ status: 'DISABLED' });
       await expect(dh.act('click the Multi button', { cache: { threshold: 0 } })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/threshold/) });
@@ -104,7 +118,7 @@ describe('MISS, then HIT', () => {
 });
 
 describe('replay and self-heal', () => {
-  it('an element that moved still replays (its selector survives); a renamed id self-heals when selfHeal is on', async () => {
+  it('an element that moved replays; one whose selector no longer resolves is found again by what it was, with no model call', async () => {
     await withDeckhand({ cache: { store: 'memory' } }, async (dh) => {
       await page.goto(`${servers.origin}/form.html`);
       await dh.act('click the Multi button');
@@ -112,7 +126,7 @@ describe('replay and self-heal', () => {
       await page.evaluate(() => document.body.prepend(document.getElementById('multi')!));
       expect((await dh.act('click the Multi button')).metadata.cache.status).toBe('HIT');
       expect(ms.requests).toHaveLength(1);
-      // Rename its id: the stored selector no longer resolves; the step is re-inferred.
+      // Rename its id: the stored selector no longer resolves; its role, name and surroundings find it.
       await page.evaluate(() => (document.getElementById('multi')!.id = 'multi-renamed'));
       const before = await dh.metrics();
       const healed = await dh.act('click the Multi button');
@@ -120,26 +134,30 @@ describe('replay and self-heal', () => {
       expect(healed.metadata.cache.status).toBe('HIT');
       expect(healed.data.message).toMatch(/self-healed/);
       expect(healed.data.actions[0].selector).toBe("//*[@id='multi-renamed']");
-      expect(healed.metadata.usage.inputTokens).toBe(400); // the re-inference is counted
-      expect((await dh.metrics()).actPromptTokens - before.actPromptTokens).toBe(400);
-      expect(ms.requests).toHaveLength(2);
-      // The entry was updated: the next replay needs no model.
+      expect(healed.metadata.usage.inputTokens).toBe(0);
+      expect(await dh.metrics()).toEqual(before);
+      expect(ms.requests).toHaveLength(1);
+      // The entry was updated: the next replay goes straight to it.
       expect((await dh.act('click the Multi button')).metadata.cache.status).toBe('HIT');
-      expect(ms.requests).toHaveLength(2);
+      expect(ms.requests).toHaveLength(1);
       expect(await clicks()).toBe(4);
     });
   });
 
-  it('with selfHeal off, a failed replay is a MISS (replay_failed) and falls back to full inference', async () => {
-    await withDeckhand({ cache: { store: 'memory' }, selfHeal: false }, async (dh) => {
-      await page.goto(`${servers.origin}/form.html`);
-      await dh.act('click the Multi button');
-      await page.evaluate(() => (document.getElementById('multi')!.id = 'other-id'));
-      const r = await dh.act('click the Multi button');
-      expect(r.metadata.cache).toMatchObject({ status: 'MISS', missReason: 'replay_failed' });
-      expect(r.data.success).toBe(true);
-      expect(ms.requests).toHaveLength(2);
-    });
+  it('with selfHeal on or off, a moved element found again by its recorded target is a HIT with no model call', async () => {
+    for (const selfHeal of [true, false]) {
+      ms.requests.length = 0;
+      await withDeckhand({ cache: { store: 'memory' }, selfHeal }, async (dh) => {
+        await page.goto(`${servers.origin}/form.html`);
+        const first = await dh.act('click the Multi button');
+        expect(first.data.actions[0].target).toMatchObject({ role: 'button', name: 'Multi' });
+        await page.evaluate(() => (document.getElementById('multi')!.id = 'other-id'));
+        const r = await dh.act('click the Multi button');
+        expect(r.data.success).toBe(true);
+        expect(r.metadata.cache.status).toBe('HIT'); // found again by its target, either way
+        expect(ms.requests).toHaveLength(1);
+      });
+    }
   });
 });
 
