@@ -2,8 +2,9 @@
  * What a cache hit of observe or extract checks before it is served (cache.ts keys entries by
  * the call, not by the page's content):
  *   - observe: every stored element is still on the page (targets.ts, its selector updated if
- *     it moved), and there are as many elements of each stored role and name as there were, so
- *     "every Delete button" is not served one short after a row was added;
+ *     it moved), and where the observation returned every element of a role and name, there
+ *     are still exactly that many, so "every Delete button" is not served one short after a
+ *     row was added (one that picked a few among many is not affected by more coming);
  *   - extract: the part of the page the data came from (snapshot/region.ts: the smallest element
  *     holding every extracted value) reads exactly as it did, by the digest of its visible text.
  */
@@ -59,9 +60,18 @@ export async function checkObserved(port: BrowserPort, page: number, stored: Act
   if (!stored.some((a) => a.target)) return stored;
   const els = await pageElements(port, page, 10_000);
   const count = counter(els);
+  // An observation that returned every element of a role and name ("the Delete buttons") no
+  // longer holds once there are more or fewer; one that picked some among many holds while
+  // each of them is still found (below).
+  const groups = new Map<string, { t: NonNullable<Action['target']>; k: number }>();
   for (const a of stored) {
-    const n = a.target ? count(a.target.role, a.target.name) : 0;
-    if (a.target && n !== a.target.count) throw new ContentChanged(`the page now has ${n} ${a.target.role} "${a.target.name}" where ${a.target.count} were observed`);
+    if (!a.target) continue;
+    const g = `${a.target.role}\u0000${a.target.name}`;
+    groups.set(g, { t: a.target, k: (groups.get(g)?.k ?? 0) + 1 });
+  }
+  for (const { t, k } of groups.values()) {
+    const n = count(t.role, t.name);
+    if (k >= t.count && n !== t.count) throw new ContentChanged(`the page now has ${n} ${t.role} "${t.name}" where ${t.count} were observed`);
   }
   const out: Action[] = [];
   for (const a of stored) {
