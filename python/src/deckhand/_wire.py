@@ -34,6 +34,7 @@ ContextActivePageParams = Dict[str, Any]
 ContextPagesParams = Dict[str, Any]
 EnginePingParams = Dict[str, Any]
 ErrorCode = Literal['INVALID_ARGUMENT', 'INVALID_SELECTOR', 'ELEMENT_NOT_FOUND', 'ELEMENT_NOT_ACTIONABLE', 'ELEMENT_COVERED', 'UNSUPPORTED_METHOD', 'ACTION_FAILED', 'TIMEOUT', 'PAGE_CLOSED', 'FRAME_DETACHED', 'NAVIGATION_FAILED', 'PAGE_ERROR', 'URL_NOT_ALLOWED', 'EVALUATION_FAILED', 'WORKER_GONE', 'BROWSER_CLOSED', 'BROWSER_UNAVAILABLE', 'EXTENSION_MISSING', 'NOT_INITIALIZED', 'ALREADY_IN_USE', 'CLOSED', 'NO_MODEL_CONFIGURED', 'MODEL_AUTH_FAILED', 'MODEL_RATE_LIMITED', 'MODEL_PROVIDER_ERROR', 'MODEL_UNREACHABLE', 'MODEL_OUTPUT_INVALID', 'MODEL_REFUSED', 'BATCH_FAILED', 'UNAVAILABLE', 'CANCELLED', 'PROTOCOL_ERROR', 'INTERNAL', 'UNAUTHORIZED', 'SESSION_NOT_FOUND', 'INVALID_SESSION_ID', 'SESSION_BUSY', 'TOO_MANY_SESSIONS', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'INVALID_JSON', 'INVALID_HEADER', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'HOST_NOT_ALLOWED', 'ORIGIN_NOT_ALLOWED', 'CDP_HOST_NOT_ALLOWED']
+FlowListParams = Dict[str, Any]
 HttpModel = Union[Annotated[str, Field(min_length=1)], Dict[str, Any]]
 LogResult = None
 McpEndInput = Dict[str, Any]
@@ -108,6 +109,16 @@ class Action(WireModel):
     description: str
     method: Optional[str] = Field(default=None)
     arguments: Optional[List[str]] = Field(default=None)
+    target: Optional[ActionTarget] = Field(default=None)
+
+
+class ActionTarget(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    role: Annotated[str, Field(max_length=100)]
+    name: Annotated[str, Field(max_length=500)]
+    context: Annotated[str, Field(max_length=500)]
+    count: Annotated[int, Field(ge=0)]
 
 
 class AgentConfig(WireModel):
@@ -362,7 +373,7 @@ class CacheEntry(WireModel):
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     key: str
-    op: Literal['act', 'observe', 'extract', 'agent']
+    op: Literal['act', 'observe', 'extract', 'agent', 'flow']
     result: Optional[Any] = Field(default=None)
     usage: Usage
     agree: Annotated[int, Field(ge=0)]
@@ -412,7 +423,7 @@ class CacheRecordRequest(WireModel):
 
     key: Annotated[str, Field(min_length=16)]
     base_key: Annotated[str, Field(min_length=16)] = Field(alias='baseKey')
-    op: Literal['act', 'observe', 'extract', 'agent']
+    op: Literal['act', 'observe', 'extract', 'agent', 'flow']
     result: Optional[Any] = Field(default=None)
     usage: Usage
     replace: Optional[bool] = Field(default=None)
@@ -499,6 +510,89 @@ class ExtractResult(WireModel):
 
     data: Optional[Any] = Field(default=None)
     metadata: ResultMetadata
+
+
+class Flow(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    version: Literal[1]
+    name: Annotated[str, Field(min_length=1, max_length=120)]
+    source: Literal['panel', 'agent', 'client']
+    saved_at: str = Field(alias='savedAt')
+    recording: QaRecording
+
+
+class FlowDeleteParams(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    name: Annotated[str, Field(min_length=1, max_length=120)]
+
+
+class FlowDeleteResult(WireModel):
+    model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
+
+    deleted: bool
+
+
+class FlowGetParams(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    name: Annotated[str, Field(min_length=1, max_length=120)]
+
+
+class FlowRenameParams(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    from_: Annotated[str, Field(min_length=1, max_length=120)] = Field(alias='from')
+    to: Annotated[str, Field(min_length=1, max_length=120)]
+
+
+class FlowReplayParams(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    name: Optional[Annotated[str, Field(min_length=1, max_length=120)]] = Field(default=None)
+    flow: Optional[Flow] = Field(default=None)
+    page: Optional[PageId] = Field(default=None)
+    variables: Optional[Variables] = Field(default=None)
+    model: Optional[ResolvedModel] = Field(default=None)
+    step_timeout: Optional[TimeoutMs] = Field(default=None, alias='stepTimeout')
+    op_id: Optional[Annotated[str, Field(min_length=1, max_length=200)]] = Field(default=None, alias='opId')
+
+
+class FlowReplayResult(WireModel):
+    model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
+
+    name: str
+    steps: List[FlowStepOutcome]
+    url: str
+    usage: Usage
+
+
+class FlowSaveParams(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    flow: Flow
+
+
+class FlowStepOutcome(WireModel):
+    model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
+
+    id: str
+    kind: str
+    description: str
+    status: Literal['done', 'healed']
+    data: Optional[Any] = Field(default=None)
+
+
+class FlowSummary(WireModel):
+    model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
+
+    name: str
+    title: str
+    source: Literal['panel', 'agent', 'client']
+    saved_at: str = Field(alias='savedAt')
+    start_url: str = Field(alias='startUrl')
+    steps: Annotated[int, Field(ge=0)]
 
 
 class GenericModelConfig(WireModel):
@@ -1254,6 +1348,7 @@ class VertexModelConfig(WireModel):
 BridgeFrame = Union[BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye]
 CacheCallOption = Union[bool, CacheCallOption1]
 ContextPagesResult = List[PageInfo]
+FlowListResult = List[FlowSummary]
 ModelConfig = Union[VertexModelConfig, AzureEntraModelConfig, AzureApiKeyModelConfig, GenericModelConfig]
 PageSelectorsResult = List[Union[PageSelectorsResultItem, None]]
 QaStep = Union[QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract]
@@ -1263,10 +1358,10 @@ ServiceAccount = Union[ServiceAccount0, ServiceAccount1]
 Variables = Dict[str, Union[str, VariablesValue1]]
 
 
-for _m in [ActParams, ActReplayParams, ActReplayResult, ActRequest, ActResult, ActResultData, Action, AgentConfig, AgentExecuteRequest, AgentExecuteResult, AgentExecuteResultCacheEntry, AgentRecording, AgentRecordingStepsItem, AgentResult, AgentRunParams, AgentRunParamsExtraToolsItem, AgentRunResult, AgentRunResultCacheEntry, AgentStep, AgentUsage, AzureApiKeyModelConfig, AzureEntraModelConfig, AzureEntraModelConfigAuth, BatchRunParams, BatchRunResult, BridgeConnectParams, BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye, BridgeStatus, CacheCallOption1, CacheEntry, CacheInfo, CacheInfoTokensSaved, CacheInvalidateParams, CacheLookupRequest, CacheLookupResponse, CacheRecordRequest, CacheRecordResponse, ContextNewPageParams, EndRequest, EndResult, EnginePingResult, Error, ExecuteOptions, ExtractParams, ExtractRequest, ExtractResult, GenericModelConfig, GotoOptions, HttpError, HttpErrorBody, HttpSuccessBody, LocatorActParams, LocatorActResult, LocatorCountParams, LocatorCountResult, LocatorSpec, LogParams, McpActInput, McpActOutput, McpAgentInput, McpAgentOutput, McpAgentOutputStepsItem, McpEndOutput, McpExtractInput, McpExtractOutput, McpNavigateInput, McpNavigateOutput, McpObserveInput, McpObserveOutput, McpStartOutput, Metrics, ModelGenerateParams, ModelReply, ModelReplyUsage, ModelRequest, ModelRequestImagesItem, NavigateRequest, ObserveParams, ObserveRequest, ObserveResult, OpCancelParams, OpCancelResult, OperationOptions, OperationOptionsCache, OutlineLine, PageCloseResult, PageEvaluateParams, PageEvaluateResult, PageFingerprintParams, PageFingerprintResult, PageGotoParams, PageHighlightParams, PageHighlightResult, PageInfo, PageInfoParams, PagePressParams, PagePressResult, PageScreenshotParams, PageScreenshotResult, PageSelectorsParams, PageSelectorsResultItem, QaRecording, QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract, ReceivedError, ResolvedModelProvider, ResolvedModelProviderVertex, ResolvedModelProviderAzure, ResolvedModelProviderBedrock, ResolvedModelCallback, ResolvedModelLocal, ResultMetadata, RpcError, RpcRequest, RpcResult, ScreenshotOptions, ServiceAccount0, ServiceAccount1, SnapshotOptions, SnapshotResult, StartSessionRequest, StartSessionRequestViewport, StartSessionResult, StreamEvent, ToolCallParams, ToolCallResult, Usage, VariablesValue1, VertexModelConfig, VertexModelConfigProviderOptions, VertexModelConfigProviderOptionsVertex]:
+for _m in [ActParams, ActReplayParams, ActReplayResult, ActRequest, ActResult, ActResultData, Action, ActionTarget, AgentConfig, AgentExecuteRequest, AgentExecuteResult, AgentExecuteResultCacheEntry, AgentRecording, AgentRecordingStepsItem, AgentResult, AgentRunParams, AgentRunParamsExtraToolsItem, AgentRunResult, AgentRunResultCacheEntry, AgentStep, AgentUsage, AzureApiKeyModelConfig, AzureEntraModelConfig, AzureEntraModelConfigAuth, BatchRunParams, BatchRunResult, BridgeConnectParams, BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye, BridgeStatus, CacheCallOption1, CacheEntry, CacheInfo, CacheInfoTokensSaved, CacheInvalidateParams, CacheLookupRequest, CacheLookupResponse, CacheRecordRequest, CacheRecordResponse, ContextNewPageParams, EndRequest, EndResult, EnginePingResult, Error, ExecuteOptions, ExtractParams, ExtractRequest, ExtractResult, Flow, FlowDeleteParams, FlowDeleteResult, FlowGetParams, FlowRenameParams, FlowReplayParams, FlowReplayResult, FlowSaveParams, FlowStepOutcome, FlowSummary, GenericModelConfig, GotoOptions, HttpError, HttpErrorBody, HttpSuccessBody, LocatorActParams, LocatorActResult, LocatorCountParams, LocatorCountResult, LocatorSpec, LogParams, McpActInput, McpActOutput, McpAgentInput, McpAgentOutput, McpAgentOutputStepsItem, McpEndOutput, McpExtractInput, McpExtractOutput, McpNavigateInput, McpNavigateOutput, McpObserveInput, McpObserveOutput, McpStartOutput, Metrics, ModelGenerateParams, ModelReply, ModelReplyUsage, ModelRequest, ModelRequestImagesItem, NavigateRequest, ObserveParams, ObserveRequest, ObserveResult, OpCancelParams, OpCancelResult, OperationOptions, OperationOptionsCache, OutlineLine, PageCloseResult, PageEvaluateParams, PageEvaluateResult, PageFingerprintParams, PageFingerprintResult, PageGotoParams, PageHighlightParams, PageHighlightResult, PageInfo, PageInfoParams, PagePressParams, PagePressResult, PageScreenshotParams, PageScreenshotResult, PageSelectorsParams, PageSelectorsResultItem, QaRecording, QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract, ReceivedError, ResolvedModelProvider, ResolvedModelProviderVertex, ResolvedModelProviderAzure, ResolvedModelProviderBedrock, ResolvedModelCallback, ResolvedModelLocal, ResultMetadata, RpcError, RpcRequest, RpcResult, ScreenshotOptions, ServiceAccount0, ServiceAccount1, SnapshotOptions, SnapshotResult, StartSessionRequest, StartSessionRequestViewport, StartSessionResult, StreamEvent, ToolCallParams, ToolCallResult, Usage, VariablesValue1, VertexModelConfig, VertexModelConfigProviderOptions, VertexModelConfigProviderOptionsVertex]:
     _m.model_rebuild()
 
-DEFINITIONS = ["ActMethod", "ActParams", "ActReplayParams", "ActReplayResult", "ActRequest", "ActResult", "Action", "AgentConfig", "AgentExecuteRequest", "AgentExecuteResult", "AgentMode", "AgentRecording", "AgentResult", "AgentRunParams", "AgentRunResult", "AgentStep", "AgentUsage", "AllowSchemes", "AzureApiKeyModelConfig", "AzureEntraModelConfig", "BatchRunParams", "BatchRunResult", "BridgeConnectParams", "BridgeDisconnectParams", "BridgeFrame", "BridgeStatus", "BridgeStatusParams", "CacheCallOption", "CacheEntry", "CacheInfo", "CacheInvalidateParams", "CacheInvalidateResult", "CacheLookupRequest", "CacheLookupResponse", "CacheRecordRequest", "CacheRecordResponse", "CacheStatus", "ContextActivePageParams", "ContextNewPageParams", "ContextPagesParams", "ContextPagesResult", "EndRequest", "EndResult", "EnginePingParams", "EnginePingResult", "Error", "ErrorCode", "ExecuteOptions", "ExtractParams", "ExtractRequest", "ExtractResult", "GenericModelConfig", "GotoOptions", "HttpError", "HttpErrorBody", "HttpModel", "HttpSuccessBody", "LocatorActParams", "LocatorActResult", "LocatorCountParams", "LocatorCountResult", "LocatorSpec", "LogParams", "LogResult", "McpActInput", "McpActOutput", "McpAgentInput", "McpAgentOutput", "McpEndInput", "McpEndOutput", "McpExtractInput", "McpExtractOutput", "McpNavigateInput", "McpNavigateOutput", "McpObserveInput", "McpObserveOutput", "McpStartInput", "McpStartOutput", "Metrics", "MetricsParams", "ModelConfig", "ModelGenerateParams", "ModelReply", "ModelRequest", "NavigateRequest", "ObserveParams", "ObserveRequest", "ObserveResult", "OpCancelParams", "OpCancelResult", "OperationOptions", "OutlineLine", "PageCloseResult", "PageEvaluateParams", "PageEvaluateResult", "PageFingerprintParams", "PageFingerprintResult", "PageGotoParams", "PageHighlightParams", "PageHighlightResult", "PageId", "PageInfo", "PageInfoParams", "PagePressParams", "PagePressResult", "PageScreenshotParams", "PageScreenshotResult", "PageSelectorsParams", "PageSelectorsResult", "PingParams", "PingResult", "QaRecording", "QaStep", "ReceivedError", "ResolvedModel", "ResultMetadata", "RpcError", "RpcMessage", "RpcRequest", "RpcResult", "ScreenshotOptions", "ServiceAccount", "SnapshotOptions", "SnapshotResult", "StartSessionRequest", "StartSessionResult", "StreamEvent", "TimeoutMs", "ToolCallParams", "ToolCallResult", "Usage", "Variables", "VertexModelConfig", "WaitMs"]
+DEFINITIONS = ["ActMethod", "ActParams", "ActReplayParams", "ActReplayResult", "ActRequest", "ActResult", "Action", "ActionTarget", "AgentConfig", "AgentExecuteRequest", "AgentExecuteResult", "AgentMode", "AgentRecording", "AgentResult", "AgentRunParams", "AgentRunResult", "AgentStep", "AgentUsage", "AllowSchemes", "AzureApiKeyModelConfig", "AzureEntraModelConfig", "BatchRunParams", "BatchRunResult", "BridgeConnectParams", "BridgeDisconnectParams", "BridgeFrame", "BridgeStatus", "BridgeStatusParams", "CacheCallOption", "CacheEntry", "CacheInfo", "CacheInvalidateParams", "CacheInvalidateResult", "CacheLookupRequest", "CacheLookupResponse", "CacheRecordRequest", "CacheRecordResponse", "CacheStatus", "ContextActivePageParams", "ContextNewPageParams", "ContextPagesParams", "ContextPagesResult", "EndRequest", "EndResult", "EnginePingParams", "EnginePingResult", "Error", "ErrorCode", "ExecuteOptions", "ExtractParams", "ExtractRequest", "ExtractResult", "Flow", "FlowDeleteParams", "FlowDeleteResult", "FlowGetParams", "FlowListParams", "FlowListResult", "FlowRenameParams", "FlowReplayParams", "FlowReplayResult", "FlowSaveParams", "FlowStepOutcome", "FlowSummary", "GenericModelConfig", "GotoOptions", "HttpError", "HttpErrorBody", "HttpModel", "HttpSuccessBody", "LocatorActParams", "LocatorActResult", "LocatorCountParams", "LocatorCountResult", "LocatorSpec", "LogParams", "LogResult", "McpActInput", "McpActOutput", "McpAgentInput", "McpAgentOutput", "McpEndInput", "McpEndOutput", "McpExtractInput", "McpExtractOutput", "McpNavigateInput", "McpNavigateOutput", "McpObserveInput", "McpObserveOutput", "McpStartInput", "McpStartOutput", "Metrics", "MetricsParams", "ModelConfig", "ModelGenerateParams", "ModelReply", "ModelRequest", "NavigateRequest", "ObserveParams", "ObserveRequest", "ObserveResult", "OpCancelParams", "OpCancelResult", "OperationOptions", "OutlineLine", "PageCloseResult", "PageEvaluateParams", "PageEvaluateResult", "PageFingerprintParams", "PageFingerprintResult", "PageGotoParams", "PageHighlightParams", "PageHighlightResult", "PageId", "PageInfo", "PageInfoParams", "PagePressParams", "PagePressResult", "PageScreenshotParams", "PageScreenshotResult", "PageSelectorsParams", "PageSelectorsResult", "PingParams", "PingResult", "QaRecording", "QaStep", "ReceivedError", "ResolvedModel", "ResultMetadata", "RpcError", "RpcMessage", "RpcRequest", "RpcResult", "ScreenshotOptions", "ServiceAccount", "SnapshotOptions", "SnapshotResult", "StartSessionRequest", "StartSessionResult", "StreamEvent", "TimeoutMs", "ToolCallParams", "ToolCallResult", "Usage", "Variables", "VertexModelConfig", "WaitMs"]
 
 # The Chromium switches a launcher passes to a Chromium it starts itself (x-deckhand.chromiumFlags).
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check", "--silent-debugger-extension-api", "--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup", "--disable-field-trial-config", "--password-store=basic", "--use-mock-keychain", "--no-startup-window"]
