@@ -1,6 +1,25 @@
 // Package deckhand drives the Deckhand browser-automation runtime from Go: Chromium with the
 // Deckhand extension, whose service worker hosts the engine, reached over CDP with the same
 // RPC protocol as the Node and Python clients (the worker's calls to the client included).
+//
+// # Saved flows
+//
+// A flow is a recording (made in the side panel, or an agent run's) saved under a name.
+// Client.Replay runs it step by step with no model call: it opens the flow's start page and
+// performs each recorded action, %name% placeholders in the recorded arguments filled from
+// ReplayOptions.Variables. By name, it looks in the client's own cache store first, then in the
+// extension's saved flows (the side panel's). A step whose element is gone returns an *Error
+// with CodeActionFailed whose Data["step"] holds its index, id and description; with
+// ReplayOptions.Model (or UseClientModel) the step is found again with that model instead.
+// Client.ReplayFlow takes a Flow given whole.
+//
+//	r, err := c.Replay(ctx, "checkout", &deckhand.ReplayOptions{
+//		Variables: map[string]deckhand.Variable{"email": {Value: "ada@example.com"}},
+//	})
+//
+// Client.Flows lists, gets, saves, renames and deletes them: in the extension
+// (FlowInExtension), or in the client's own store (FlowInStore), under FlowKey(name), the key
+// the Node and Python clients compute too.
 package deckhand
 
 import (

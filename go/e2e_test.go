@@ -21,6 +21,8 @@ import (
 )
 
 var (
+	// afterAll run once the tests are done (browsers some tests share, their folders).
+	afterAll   []func()
 	shared     *Browser
 	origin     string
 	launchErr  error
@@ -61,6 +63,9 @@ func TestMain(m *testing.M) {
 	}))
 	origin = srv.URL
 	code := m.Run()
+	for _, f := range afterAll {
+		f()
+	}
 	if shared != nil {
 		shared.Close()
 	}

@@ -11,6 +11,19 @@ type Action struct {
 	Description string   `json:"description"`
 	Method      string   `json:"method,omitempty"`
 	Arguments   []string `json:"arguments,omitzero"`
+	// Target is what the selector pointed at when the action was chosen; a replay performs the
+	// action only where the page still has that element.
+	Target *ActionTarget `json:"target,omitempty"`
+}
+
+// ActionTarget is an action's element as the page snapshot showed it when the action was
+// chosen: its role and accessible name, the other text of its row, card or group (Context), and
+// how many elements then had the same role and name.
+type ActionTarget struct {
+	Role    string `json:"role"`
+	Name    string `json:"name"`
+	Context string `json:"context"`
+	Count   int    `json:"count"`
 }
 
 // Usage is an operation's model usage.

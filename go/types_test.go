@@ -66,6 +66,12 @@ func TestTypesMatchTheJSONSchema(t *testing.T) {
 		{"CacheRecordRequest", CacheRecord{}, nil},
 		{"Error", Error{}, nil},
 		{"GenericModelConfig", ModelConfig{}, nil},
+		{"ActionTarget", ActionTarget{}, nil},
+		{"Flow", Flow{}, nil},
+		{"QaRecording", QaRecording{}, nil},
+		{"FlowSummary", FlowSummary{}, nil},
+		{"FlowStepOutcome", FlowStepOutcome{}, nil},
+		{"FlowReplayResult", FlowReplayResult{}, nil},
 	} {
 		d, ok := s.Definitions[c.def]
 		if !ok {
@@ -107,4 +113,38 @@ func jsonFields(t reflect.Type) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// QaStep is one Go type for the schema's six kinds of step: its fields are theirs together.
+func TestTypesQaStepHasEveryKindsFields(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(repoRoot(t), "schema", "deckhand.schema.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var s struct {
+		Definitions struct {
+			QaStep struct {
+				AnyOf []struct {
+					Properties map[string]json.RawMessage `json:"properties"`
+				} `json:"anyOf"`
+			} `json:"QaStep"`
+		} `json:"definitions"`
+	}
+	if err := json.Unmarshal(raw, &s); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, m := range s.Definitions.QaStep.AnyOf {
+		for k := range m.Properties {
+			seen[k] = true
+		}
+	}
+	var want []string
+	for k := range seen {
+		want = append(want, k)
+	}
+	sort.Strings(want)
+	if got := jsonFields(reflect.TypeOf(QaStep{})); len(want) == 0 || !reflect.DeepEqual(got, want) {
+		t.Errorf("QaStep: Go fields %v, the kinds' properties %v", got, want)
+	}
 }

@@ -16,6 +16,7 @@ import { z, type ZodTypeAny } from 'zod';
 import { ignoreOverride, zodToJsonSchema } from 'zod-to-json-schema';
 import * as agent from '../src/protocol/agent';
 import * as cache from '../src/protocol/cache';
+import * as flows from '../src/protocol/flows';
 import { ErrorCodeSchema, ReceivedErrorSchema, SerializedErrorSchema } from '../src/protocol/errors';
 import * as http from '../src/protocol/http';
 import { McpTools } from '../src/protocol/mcp';
@@ -36,6 +37,7 @@ const DIALECT = 'http://json-schema.org/draft-07/schema#';
 const NAMED: Record<string, ZodTypeAny> = {
   // Shared building blocks and the operations' results (schemas.ts).
   Action: s.ActionSchema,
+  ActionTarget: s.ActionTargetSchema,
   ActMethod: s.ActMethodSchema,
   PageId: s.PageIdSchema,
   LocatorSpec: s.LocatorSpecSchema,
@@ -113,6 +115,10 @@ const NAMED: Record<string, ZodTypeAny> = {
   BridgeFrame: BridgeFrameSchema,
   QaStep: QaStepSchema,
   QaRecording: QaRecordingSchema,
+  // Named flows: a recording saved under a name, replayed by any client.
+  Flow: flows.FlowSchema,
+  FlowSummary: flows.FlowSummarySchema,
+  FlowStepOutcome: flows.FlowStepOutcomeSchema,
 };
 
 const ref = (name: string) => `#/definitions/${name}`;

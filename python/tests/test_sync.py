@@ -33,3 +33,13 @@ def test_a_script_without_asyncio(servers) -> None:
             assert d2.extract("the heading", page=page).data == {"extraction": "Sign up"}
             assert seen == ["the heading"] and d2.initialized
         assert page.evaluate("() => document.getElementById('plan-pro').checked") is True
+        # A flow: given whole, then saved and listed (replay and flows block too).
+        step = {"kind": "act", "id": "a", "description": "click Multi", "actions": [{"selector": "#multi", "description": "Multi", "method": "click"}], "urlAfter": ""}
+        flow = {"name": "sync flow", "recording": {"version": 1, "title": "Sign up", "startUrl": servers.origin + "/form.html", "steps": [step]}}
+        with Deckhand.create(browser=browser) as d3:
+            r = d3.replay(flow)
+            assert [s.status for s in r.steps] == ["done"] and r.usage.input_tokens == 0
+            assert page.evaluate("() => window.__log") == ["click:multi"]
+            assert d3.flows.save(flow).name == "sync flow"
+            assert [f.name for f in d3.flows.list()] == ["sync flow"]
+            assert d3.replay("sync flow").name == "sync flow"

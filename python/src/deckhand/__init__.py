@@ -7,6 +7,7 @@
     page = await browser.context.active_page()
     await page.goto("https://example.com")
     await deckhand.act("click the More information link")
+    await deckhand.replay("checkout", variables={"email": "ada@example.com"})  # a saved flow, no model
     await deckhand.close()
     await browser.close()
 """
@@ -18,10 +19,11 @@ from .browser import Browser, local_browser
 from .cache import MemoryStore, RemoteStore, SqliteStore
 from .deckhand import Agent, Deckhand
 from .errors import DeckhandError
+from .flows import Flows, flow_key
 from .grid import grid_browser
 from .models import LOCAL_MODEL
 from .page import BrowserContext, Locator, Page
-from .types import ActResult, Action, ExtractResult, Metrics, ModelReply, ModelRequest, ObserveResult
+from .types import ActResult, Action, ExtractResult, Flow, FlowReplayResult, FlowSummary, Metrics, ModelReply, ModelRequest, ObserveResult
 
 __version__ = "0.1.0"
 
@@ -42,6 +44,11 @@ __all__ = [
     "ExtractResult",
     "Action",
     "Metrics",
+    "Flow",
+    "FlowSummary",
+    "FlowReplayResult",
+    "Flows",
+    "flow_key",
     "ModelRequest",
     "ModelReply",
     "MemoryStore",

@@ -16,7 +16,7 @@ from typing import Any, Awaitable, Callable, Mapping, Sequence, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from . import _wire
-from ._link import MAX_CALL_MS, check_ms
+from ._link import MAX_CALL_MS, MAX_TIMEOUT_MS, check_ms
 from ._logging import Logger
 from .browser import Browser
 from .cache import MemoryStore, RemoteStore, SqliteStore, call_store
@@ -25,11 +25,13 @@ from .errors import (
     BrowserClosedError,
     ClosedError,
     DeckhandError,
+    DeckhandTimeoutError,
     InvalidArgumentError,
     ModelOutputInvalidError,
     NoModelConfiguredError,
     ProtocolError,
 )
+from .flows import Flows, as_flow, flow_name
 from .models import CallbackRegistry, default_model, resolve_model
 from .page import BrowserContext, Locator, Page, locator_spec
 
@@ -230,6 +232,7 @@ class Deckhand:
         self._cache_enabled = False
         self._threshold = 1
         self._self_heal = True
+        self._flows = Flows(self)
 
     # -- creation ---------------------------------------------------------------------------
     @classmethod
@@ -636,6 +639,59 @@ class Deckhand:
         params.update({"timeout": t, "defaults": defaults, "cacheByDefault": self._cache_enabled, "opId": op_id})
         r = await self._call_cancellable(op_id, "batch.run", params, t + 10_000)
         return r.get("value") if r.get("hasValue") else None
+
+    # -- named flows -------------------------------------------------------------------------
+    @property
+    def flows(self) -> Flows:
+        """The saved flows: `list()`, `get(name)`, `save(flow, to='extension'|'store')`,
+        `rename(name, new_name)`, `delete(name)` (see deckhand.flows)."""
+        return self._flows
+
+    async def replay(
+        self,
+        flow: str | Mapping[str, Any] | _wire.Flow,
+        *,
+        variables: Mapping[str, Any] | None = None,
+        page: Page | int | None = None,
+        model: Any = None,
+        step_timeout: int | None = None,
+        timeout: int | None = None,
+    ) -> _wire.FlowReplayResult:
+        """Replay a saved flow step by step, with no model: by name (this client's store first,
+        then the extension's flows, the side panel's among them) or given whole (a Flow or its
+        dict). It opens the flow's start page on `page` (default: the active page) and performs
+        each recorded step there. `variables` fill the %name% placeholders of the recorded
+        arguments. A step whose element is gone stops the replay with ActionFailedError, whose
+        `data["step"]` is `{"index", "id", "description"}`; with `model`, that step is found
+        again with the model instead (status 'healed'), and extract steps run. `step_timeout`: how
+        long each step waits for its element (ms, default 3000); `timeout`: the whole replay (ms,
+        default 10 minutes), past which the worker stops it and DeckhandTimeoutError is raised.
+        Cancelling the task stops the replay in the worker too."""
+        params: dict[str, Any] = {}
+        if isinstance(flow, str):
+            params["name"] = flow_name(flow)
+        else:
+            params["flow"] = as_flow(flow).to_wire()
+        if page is not None:
+            params["page"] = page.id if isinstance(page, Page) else page
+        v = _variables(variables)
+        if v is not None:
+            params["variables"] = v
+        if model is not None:
+            params["model"] = resolve_model(model, self._callbacks)
+        if step_timeout is not None:
+            params["stepTimeout"] = check_ms("replay: step_timeout", step_timeout)
+        t = MAX_TIMEOUT_MS if timeout is None else check_ms("replay: timeout", timeout)
+        op_id = str(uuid.uuid4())
+        params["opId"] = op_id
+        try:
+            async with asyncio.timeout(t / 1000) as window:
+                r = await self._call_cancellable(op_id, "flow.replay", params, t)
+        except TimeoutError:
+            if window.expired():  # the task was cancelled at the deadline: op.cancel went out
+                raise DeckhandTimeoutError(None, f"the replay did not finish within {t} ms", {"timeoutMs": t}) from None
+            raise
+        return _parse(_wire.FlowReplayResult, r, "flow.replay")
 
     # -- the agent ---------------------------------------------------------------------------
     def agent(

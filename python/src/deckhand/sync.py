@@ -27,6 +27,7 @@ from typing import Any
 
 from . import browser as _browser
 from . import deckhand as _deckhand
+from . import flows as _flows
 from . import grid as _grid
 from . import page as _page
 
@@ -53,7 +54,7 @@ def run(coro: Any) -> Any:
     return asyncio.run_coroutine_threadsafe(coro, loop).result()
 
 
-_WRAPPED = (_browser.Browser, _page.BrowserContext, _page.Page, _page.Locator, _deckhand.Deckhand, _deckhand.Agent)
+_WRAPPED = (_browser.Browser, _page.BrowserContext, _page.Page, _page.Locator, _deckhand.Deckhand, _deckhand.Agent, _flows.Flows)
 
 
 def _wrap(v: Any) -> Any:

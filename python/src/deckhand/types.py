@@ -2,6 +2,7 @@
 
 from ._wire import (  # noqa: F401
     Action,
+    ActionTarget,
     ActResult,
     ActResultData,
     AgentResult,
@@ -10,6 +11,10 @@ from ._wire import (  # noqa: F401
     CacheInfo,
     CacheInfoTokensSaved,
     ExtractResult,
+    Flow,
+    FlowReplayResult,
+    FlowStepOutcome,
+    FlowSummary,
     GenericModelConfig,
     Metrics,
     ModelConfig,
@@ -19,6 +24,8 @@ from ._wire import (  # noqa: F401
     ObserveResult,
     OutlineLine,
     PageInfo,
+    QaRecording,
+    QaStep,
     ResultMetadata,
     SnapshotResult,
     Usage,

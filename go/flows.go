@@ -1,0 +1,521 @@
+package deckhand
+
+// Named flows (src/protocol/flows.ts): a recording kept under a name, replayed step by step
+// with no model.
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf16"
+)
+
+// Flow is a recording saved under a name: the side panel's (Source "panel"), an agent run's
+// ("agent") or a client's ("client").
+type Flow struct {
+	// Version is 1 (Save fills it in when 0).
+	Version int `json:"version"`
+	// Name is what a replay by name finds it by: 1 to 120 characters, no control characters,
+	// trimmed.
+	Name string `json:"name"`
+	// Source is "panel", "agent" or "client" (Save fills in "client" when empty).
+	Source string `json:"source"`
+	// SavedAt is when it was saved, ISO 8601 (Save fills in now when empty).
+	SavedAt   string      `json:"savedAt"`
+	Recording QaRecording `json:"recording"`
+}
+
+// QaRecording is what a person (or an agent) asked for and what was performed, step by step,
+// from StartURL.
+type QaRecording struct {
+	Version  int      `json:"version"`
+	Title    string   `json:"title"`
+	StartURL string   `json:"startUrl"`
+	Steps    []QaStep `json:"steps"`
+}
+
+// QaStep is one recorded step. Kind says which fields it has: "goto" (URL), "act" (Actions:
+// the Actions performed, arguments with %name% placeholders), "press" (Keys, pressed on
+// whatever had focus), "back", "wait" (Ms) and "extract" (Schema, Data). Every kind but
+// "wait" has URLAfter, the page's URL after the step.
+type QaStep struct {
+	Kind        string          `json:"kind"`
+	ID          string          `json:"id"`
+	Description string          `json:"description"`
+	URL         string          `json:"url,omitempty"`
+	Actions     []Action        `json:"actions,omitempty"`
+	Keys        string          `json:"keys,omitempty"`
+	Ms          int             `json:"ms,omitempty"`
+	Schema      json.RawMessage `json:"schema,omitempty"`
+	Data        json.RawMessage `json:"data,omitempty"`
+	URLAfter    string          `json:"urlAfter,omitempty"`
+}
+
+// MarshalJSON writes the fields of the step's kind, in the schema's order (a step refuses the
+// fields of other kinds).
+func (s QaStep) MarshalJSON() ([]byte, error) {
+	o := object{{"kind", s.Kind}, {"id", s.ID}, {"description", s.Description}}
+	switch s.Kind {
+	case "goto":
+		o = append(o, kv{"url", s.URL}, kv{"urlAfter", s.URLAfter})
+	case "act":
+		actions := s.Actions
+		if actions == nil {
+			actions = []Action{}
+		}
+		o = append(o, kv{"actions", actions}, kv{"urlAfter", s.URLAfter})
+	case "press":
+		o = append(o, kv{"keys", s.Keys}, kv{"urlAfter", s.URLAfter})
+	case "back":
+		o = append(o, kv{"urlAfter", s.URLAfter})
+	case "wait":
+		o = append(o, kv{"ms", s.Ms})
+	case "extract":
+		if len(s.Schema) > 0 {
+			o = append(o, kv{"schema", s.Schema})
+		}
+		if len(s.Data) > 0 {
+			o = append(o, kv{"data", s.Data})
+		}
+		o = append(o, kv{"urlAfter", s.URLAfter})
+	default: // not a kind this client knows: what it has, for the worker to judge
+		type plain QaStep
+		return marshalJS(plain(s))
+	}
+	return o.MarshalJSON()
+}
+
+// FlowSummary is a saved flow as a list shows it.
+type FlowSummary struct {
+	Name     string `json:"name"`
+	Title    string `json:"title"`
+	Source   string `json:"source"`
+	SavedAt  string `json:"savedAt"`
+	StartURL string `json:"startUrl"`
+	Steps    int    `json:"steps"`
+}
+
+// FlowStepOutcome is what a replay did with one step: Status "done" (performed as recorded)
+// or "healed" (its element had moved and a model found it again); Data is what an extract
+// step read.
+type FlowStepOutcome struct {
+	ID          string          `json:"id"`
+	Kind        string          `json:"kind"`
+	Description string          `json:"description"`
+	Status      string          `json:"status"`
+	Data        json.RawMessage `json:"data,omitempty"`
+}
+
+// FlowReplayResult is Replay's result: each step's outcome, the page's URL at the end, and the
+// model usage of healed and extract steps (zero when no model was needed).
+type FlowReplayResult struct {
+	Name  string            `json:"name"`
+	Steps []FlowStepOutcome `json:"steps"`
+	URL   string            `json:"url"`
+	Usage Usage             `json:"usage"`
+}
+
+// ReplayOptions configure Replay and ReplayFlow (nil for defaults).
+type ReplayOptions struct {
+	// Variables fill the %name% placeholders of the recorded arguments.
+	Variables map[string]Variable
+	// Page is the page to replay on (nil: the active page).
+	Page *int
+	// Model re-finds a step whose element is gone or changed, and runs extract steps. With
+	// no Model (and UseClientModel false) no model is sent: such a step stops the replay with
+	// an *Error (CodeActionFailed) whose Data["step"] names it.
+	Model *ModelConfig
+	// UseClientModel sends the client's own model (CreateOptions.Model or Generate) as Model.
+	UseClientModel bool
+	// StepTimeout is how long each step waits for its element (default 3 s).
+	StepTimeout time.Duration
+	// Timeout bounds the whole replay (default 10 minutes); past it the worker stops the
+	// replay and Replay returns an *Error with CodeTimeout.
+	Timeout time.Duration
+}
+
+// FlowPlace says where a flow is kept.
+type FlowPlace string
+
+const (
+	// FlowAnywhere (for Get) looks where a replay by name does: the client's store, then the
+	// extension.
+	FlowAnywhere FlowPlace = ""
+	// FlowInExtension is the extension's IndexedDB: the side panel's flows, and those saved there.
+	FlowInExtension FlowPlace = "extension"
+	// FlowInStore is the client's own cache store (CreateOptions.Cache's, or the service's for
+	// APIKey and APIURL), under FlowKey(name) with op "flow": only its tenant replays them.
+	FlowInStore FlowPlace = "store"
+)
+
+// FlowKey is the key a flow is stored under in a client's cache store (op "flow"): the SHA-256,
+// in hex, of JSON.stringify({v: 1, op: "flow", name}) with the name trimmed, as the worker
+// computes it.
+func FlowKey(name string) string {
+	b, _ := marshalJS(object{{"v", 1}, {"op", "flow"}, {"name", jsTrim(name)}})
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:])
+}
+
+// jsTrim trims as JavaScript's String.prototype.trim: WhiteSpace and LineTerminator.
+func jsTrim(s string) string {
+	return strings.TrimFunc(s, func(r rune) bool {
+		switch r {
+		case '\t', '\n', '\v', '\f', '\r', ' ', 0xa0, 0x1680, 0x2028, 0x2029, 0x202f, 0x205f, 0x3000, 0xfeff:
+			return true
+		}
+		return r >= 0x2000 && r <= 0x200a
+	})
+}
+
+// flowName checks a flow's name as the worker does (FlowNameSchema) and trims it.
+func flowName(name string) (string, error) {
+	n := jsTrim(name)
+	if n == "" {
+		return "", newError(CodeInvalidArgument, "a flow name must not be empty")
+	}
+	if len(utf16.Encode([]rune(n))) > 120 {
+		return "", newError(CodeInvalidArgument, "a flow name is at most 120 characters")
+	}
+	if strings.IndexFunc(n, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
+		return "", newError(CodeInvalidArgument, "a flow name must not contain control characters")
+	}
+	return n, nil
+}
+
+// prepared is a copy of f with the name trimmed and Version, Source and SavedAt filled in.
+func (f *Flow) prepared() (*Flow, error) {
+	if f == nil {
+		return nil, newError(CodeInvalidArgument, "a flow is needed")
+	}
+	g := *f
+	var err error
+	if g.Name, err = flowName(g.Name); err != nil {
+		return nil, err
+	}
+	if g.Version == 0 {
+		g.Version = 1
+	}
+	if g.Source == "" {
+		g.Source = "client"
+	}
+	if g.SavedAt == "" {
+		g.SavedAt = time.Now().UTC().Format("2006-01-02T15:04:05.000Z")
+	}
+	if g.Recording.Version == 0 {
+		g.Recording.Version = 1
+	}
+	if g.Recording.Steps == nil {
+		g.Recording.Steps = []QaStep{}
+	}
+	return &g, nil
+}
+
+func (f *Flow) summary() *FlowSummary {
+	return &FlowSummary{Name: f.Name, Title: f.Recording.Title, Source: f.Source, SavedAt: f.SavedAt, StartURL: f.Recording.StartURL, Steps: len(f.Recording.Steps)}
+}
+
+// Replay replays the flow saved under name, step by step, with no model: the client's own
+// store is looked in first, then the extension's flows (the side panel's among them). It
+// opens the flow's start page on the page (default: the active one) and performs each recorded
+// step there. A step whose element is gone stops the replay with an *Error (CodeActionFailed)
+// whose Data["step"] is {"index", "id", "description"}, unless a model is given
+// (ReplayOptions.Model): then it is re-found with it. Cancelling ctx stops the replay in the
+// worker too.
+func (c *Client) Replay(ctx context.Context, name string, opts *ReplayOptions) (*FlowReplayResult, error) {
+	n, err := flowName(name)
+	if err != nil {
+		return nil, err
+	}
+	return c.replay(ctx, kv{"name", n}, opts)
+}
+
+// ReplayFlow replays a flow given whole (an exported one, say), as Replay does.
+func (c *Client) ReplayFlow(ctx context.Context, flow *Flow, opts *ReplayOptions) (*FlowReplayResult, error) {
+	f, err := flow.prepared()
+	if err != nil {
+		return nil, err
+	}
+	return c.replay(ctx, kv{"flow", f}, opts)
+}
+
+func (c *Client) replay(ctx context.Context, which kv, opts *ReplayOptions) (*FlowReplayResult, error) {
+	o := ReplayOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	params := object{which}
+	if o.Page != nil {
+		if *o.Page < 0 {
+			return nil, newError(CodeInvalidArgument, "a page id is a whole number from 0, got %d", *o.Page)
+		}
+		params = append(params, kv{"page", *o.Page})
+	}
+	if o.Variables != nil {
+		params = append(params, kv{"variables", o.Variables})
+	}
+	if o.Model != nil || o.UseClientModel {
+		m, err := c.defaultModel(o.Model)
+		if err != nil {
+			return nil, err
+		}
+		params = append(params, kv{"model", m})
+	}
+	if o.StepTimeout != 0 {
+		st, err := timeoutMs("replay: StepTimeout", o.StepTimeout)
+		if err != nil {
+			return nil, err
+		}
+		params = append(params, kv{"stepTimeout", st})
+	}
+	t, err := timeoutMs("replay: Timeout", o.Timeout)
+	if err != nil {
+		return nil, err
+	}
+	if t == 0 {
+		t = maxTimeoutMs
+	}
+	opID := uuid4()
+	params = append(params, kv{"opId", opID})
+	within, cancel := context.WithTimeout(ctx, time.Duration(t)*time.Millisecond)
+	defer cancel()
+	raw, err := c.call(within, "flow.replay", params, t)
+	if err != nil {
+		if within.Err() == nil {
+			return nil, err
+		}
+		// The caller gave up, or the replay ran out of time: stop it in the worker too.
+		c.cancelOp(opID)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		e := newError(CodeTimeout, "the replay did not finish within %d ms", t)
+		e.Data = map[string]any{"timeoutMs": t}
+		return nil, e
+	}
+	var r FlowReplayResult
+	if err := decodeAnswer("flow.replay", raw, &r, nil); err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+// Flows are the saved flows: the extension's and the client's own store's.
+type Flows struct{ c *Client }
+
+// Flows gives the saved flows: List, Get, Save, Rename, Delete.
+func (c *Client) Flows() *Flows { return &Flows{c} }
+
+func (f *Flows) store() (CacheStore, error) {
+	if f.c.isClosed() {
+		return nil, newError(CodeClosed, "cannot use the flows of a closed Deckhand client")
+	}
+	if f.c.store == nil {
+		return nil, newError(CodeInvalidArgument, "this client has no cache store to keep flows in: create it with CreateOptions.Cache (or APIKey and APIURL)")
+	}
+	return f.c.store, nil
+}
+
+func (f *Flows) fromStore(ctx context.Context, name string) (*Flow, error) {
+	s, err := f.store()
+	if err != nil {
+		return nil, err
+	}
+	key := FlowKey(name)
+	look, err := s.Lookup(ctx, key, key)
+	if err != nil {
+		return nil, err
+	}
+	if look == nil || look.Entry == nil || look.Entry.Op != "flow" {
+		return nil, nil
+	}
+	var fl Flow
+	if err := json.Unmarshal(look.Entry.Result, &fl); err != nil || fl.Version != 1 {
+		return nil, nil // not a flow this client can read: as the worker, take it for absent
+	}
+	return &fl, nil
+}
+
+func notInStore(name string) error {
+	e := newError(CodeNotFound, "no flow named \"%s\" is saved in this client's store", name)
+	e.Data = map[string]any{"flow": name}
+	return e
+}
+
+func place(p FlowPlace, what string, anywhere bool) (FlowPlace, error) {
+	switch p {
+	case FlowInExtension, FlowInStore:
+		return p, nil
+	case FlowAnywhere:
+		if anywhere {
+			return p, nil
+		}
+		return FlowInExtension, nil
+	}
+	return "", newError(CodeInvalidArgument, "%s must be FlowInExtension or FlowInStore, got %q", what, string(p))
+}
+
+// List returns the extension's saved flows (the side panel's and those saved there), newest
+// first. A store keeps flows by key and cannot list them.
+func (f *Flows) List(ctx context.Context) ([]FlowSummary, error) {
+	raw, err := f.c.call(ctx, "flow.list", struct{}{}, 0)
+	if err != nil {
+		return nil, err
+	}
+	var out []FlowSummary
+	if err := decodeAnswer("flow.list", raw, &out, nil); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Get returns a saved flow. FlowAnywhere looks where a replay by name does: the client's store
+// (when it has one), then the extension. An *Error with CodeNotFound when it is not there.
+func (f *Flows) Get(ctx context.Context, name string, where FlowPlace) (*Flow, error) {
+	n, err := flowName(name)
+	if err != nil {
+		return nil, err
+	}
+	if where, err = place(where, "where", true); err != nil {
+		return nil, err
+	}
+	if where == FlowInStore || (where == FlowAnywhere && f.c.store != nil) {
+		fl, err := f.fromStore(ctx, n)
+		if err != nil || fl != nil {
+			return fl, err
+		}
+		if where == FlowInStore {
+			return nil, notInStore(n)
+		}
+	}
+	raw, err := f.c.call(ctx, "flow.get", object{{"name", n}}, 0)
+	if err != nil {
+		return nil, err
+	}
+	var fl Flow
+	if err := decodeAnswer("flow.get", raw, &fl, nil); err != nil {
+		return nil, err
+	}
+	return &fl, nil
+}
+
+// Save saves (or replaces) a flow under its name: in the extension (FlowInExtension, or ""),
+// where the side panel lists it, or in the client's own store (FlowInStore), where only its
+// tenant replays it. Version, Source ("client") and SavedAt (now) are filled in when empty.
+func (f *Flows) Save(ctx context.Context, flow *Flow, to FlowPlace) (*FlowSummary, error) {
+	fl, err := flow.prepared()
+	if err != nil {
+		return nil, err
+	}
+	if to, err = place(to, "to", false); err != nil {
+		return nil, err
+	}
+	if to == FlowInExtension {
+		raw, err := f.c.call(ctx, "flow.save", object{{"flow", fl}}, 0)
+		if err != nil {
+			return nil, err
+		}
+		var s FlowSummary
+		if err := decodeAnswer("flow.save", raw, &s, nil); err != nil {
+			return nil, err
+		}
+		return &s, nil
+	}
+	s, err := f.store()
+	if err != nil {
+		return nil, err
+	}
+	result, err := marshalJS(fl)
+	if err != nil {
+		return nil, err
+	}
+	usage, _ := marshalJS(Usage{})
+	key := FlowKey(fl.Name)
+	if _, err := s.Record(ctx, &CacheRecord{Key: key, BaseKey: key, Op: "flow", Result: result, Usage: usage}); err != nil {
+		return nil, err
+	}
+	return fl.summary(), nil
+}
+
+// Rename renames a saved flow (in the extension for ""). In the extension, a name already
+// taken is an *Error with CodeAlreadyInUse; in a store, a flow under the new name is replaced.
+func (f *Flows) Rename(ctx context.Context, from, to string, where FlowPlace) (*FlowSummary, error) {
+	old, err := flowName(from)
+	if err != nil {
+		return nil, err
+	}
+	nu, err := flowName(to)
+	if err != nil {
+		return nil, err
+	}
+	if where, err = place(where, "where", false); err != nil {
+		return nil, err
+	}
+	if where == FlowInExtension {
+		raw, err := f.c.call(ctx, "flow.rename", object{{"from", old}, {"to", nu}}, 0)
+		if err != nil {
+			return nil, err
+		}
+		var s FlowSummary
+		if err := decodeAnswer("flow.rename", raw, &s, nil); err != nil {
+			return nil, err
+		}
+		return &s, nil
+	}
+	fl, err := f.fromStore(ctx, old)
+	if err != nil {
+		return nil, err
+	}
+	if fl == nil {
+		return nil, notInStore(old)
+	}
+	fl.Name = nu
+	s, err := f.Save(ctx, fl, FlowInStore)
+	if err != nil {
+		return nil, err
+	}
+	if FlowKey(old) != FlowKey(nu) {
+		if err := f.c.store.Invalidate(ctx, FlowKey(old)); err != nil {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// Delete deletes a saved flow (from the extension for ""); false when there was none.
+func (f *Flows) Delete(ctx context.Context, name string, where FlowPlace) (bool, error) {
+	n, err := flowName(name)
+	if err != nil {
+		return false, err
+	}
+	if where, err = place(where, "where", false); err != nil {
+		return false, err
+	}
+	if where == FlowInExtension {
+		raw, err := f.c.call(ctx, "flow.delete", object{{"name", n}}, 0)
+		if err != nil {
+			return false, err
+		}
+		var r struct {
+			Deleted *bool `json:"deleted"`
+		}
+		if err := decodeAnswer("flow.delete", raw, &r, func() error {
+			if r.Deleted == nil {
+				return fmt.Errorf("deleted is missing")
+			}
+			return nil
+		}); err != nil {
+			return false, err
+		}
+		return *r.Deleted, nil
+	}
+	fl, err := f.fromStore(ctx, n)
+	if err != nil || fl == nil {
+		return false, err
+	}
+	return true, f.c.store.Invalidate(ctx, FlowKey(n))
+}
