@@ -17,6 +17,26 @@ const browser = await localBrowser.launch();
 const page = await browser.context.activePage();
 const ops = ['act', 'observe', 'extract'] as const;
 const outcomes: LivingOutcome[] = [];
+/** Pairs the earlier keying would have served: the page's URL and structure unchanged between the calls. */
+let before = 0;
+
+/**
+ * The key the cache used before, measured on the page: its URL without fragment, query sorted,
+ * and the roles and names of its controls and headings (what fingerprint() hashed).
+ */
+const STRUCTURAL = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'tab', 'menuitem', 'switch', 'slider', 'spinbutton', 'heading', 'form', 'navigation', 'main', 'dialog', 'iframe']);
+async function structureKey(p: typeof page): Promise<string> {
+  const snap = await p.snapshot({ budget: 50_000 });
+  const items = new Set<string>();
+  for (const line of snap.text.split('\n')) {
+    const m = /^\s*\[(?:f\d+)?e\d+\] ([a-z]+)(?: ("(?:[^"\\]|\\.)*"))?/.exec(line);
+    if (m && STRUCTURAL.has(m[1])) items.add(`${m[1]} ${m[2] ?? ''}`);
+  }
+  const u = new URL(snap.url);
+  u.hash = '';
+  u.searchParams.sort();
+  return `${u.href}\n${[...items].sort().join('\n')}`;
+}
 const t0 = performance.now();
 try {
   for (const op of ops) {
@@ -25,7 +45,10 @@ try {
         // A fresh store per pair: each pair measures its own second call.
         const dh = await Deckhand.create({ browser, model: { modelName: 'openai/gpt-4.1-mini', apiKey: 'sk-bench', baseURL: ms.url }, cache: { store: 'memory' } });
         try {
-          outcomes.push(await runLiving(dh, page, ms, living.origin, m, change, op));
+          const keys: string[] = [];
+          const o = await runLiving(dh, page, ms, living.origin, m, change, op, async () => void keys.push(await structureKey(page)));
+          outcomes.push(o);
+          if (keys[0] === keys[1]) before++;
         } catch (e) {
           outcomes.push({ markup: m.name, change: change.kind, op, status: 'ERROR', missReason: (e as Error).message.slice(0, 120), correct: false });
         } finally {
@@ -58,11 +81,8 @@ try {
     return `${c.kind} ${mine.filter((o) => o.status === 'HIT' && o.correct).length}/${mine.length}`;
   });
   console.log(`\nBy kind: ${byKind.join(', ')}`);
-  // The peer: keyed by the page's controls and headings, every change that adds, removes or
-  // renames one (all but the URL, timing-only and text-only kinds) changes the key: a miss.
-  const textOnly = new Set(['clock', 'toast']);
-  const peer = outcomes.filter((o) => o.change === 'tracking parameters' ? false : textOnly.has(o.change) && o.status === 'HIT' && o.correct).length;
-  console.log(`Keyed by page structure and raw URL (before): ${peer}/${outcomes.length} hits (${((100 * peer) / outcomes.length).toFixed(1)}%); now ${outcomes.filter((o) => o.status === 'HIT' && o.correct).length}/${outcomes.length}`);
+  const now = outcomes.filter((o) => o.status === 'HIT' && o.correct).length;
+  console.log(`Keyed by URL and page structure, as before (peer, same run): ${before}/${outcomes.length} pairs would hit (${((100 * before) / outcomes.length).toFixed(1)}%); now ${now}/${outcomes.length} (${((100 * now) / outcomes.length).toFixed(1)}%)`);
 
   console.log('\n| change to the target | op | second call | wrong |');
   console.log('|---|---|---|---|');
