@@ -26,7 +26,7 @@ export class TargetChanged extends ReplayFailed {
   }
 }
 
-/** The budget of a snapshot that finds targets again: the whole page, unfolded, as fingerprints had it. */
+/** The budget of a snapshot that finds targets again: the whole page, unfolded. */
 const FIND_BUDGET = 50_000;
 const POLL_MS = 150;
 
