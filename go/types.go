@@ -58,6 +58,9 @@ type CacheInfo struct {
 	Threshold   *int         `json:"threshold,omitempty"`
 	MissReason  string       `json:"missReason,omitempty"`
 	TokensSaved *TokensSaved `json:"tokensSaved,omitempty"`
+	// CostSavedUsd is, on a hit, what the replaced inference would cost now in US dollars
+	// (nil when the model's price is unknown).
+	CostSavedUsd *float64 `json:"costSavedUsd,omitempty"`
 }
 
 // ResultMetadata comes with every act, observe and extract result.
@@ -66,6 +69,9 @@ type ResultMetadata struct {
 	Cache      CacheInfo `json:"cache"`
 	Usage      Usage     `json:"usage"`
 	Confidence *float64  `json:"confidence,omitempty"`
+	// CostUsd is what the call's model usage cost in US dollars: 0 when no model was called,
+	// nil when the model's price is unknown.
+	CostUsd *float64 `json:"costUsd,omitempty"`
 }
 
 // ActData is what act did.
@@ -94,29 +100,42 @@ type ExtractResult[T any] struct {
 	Metadata ResultMetadata `json:"metadata"`
 }
 
-// Metrics are the instance's counters (act, extract, observe and total x prompt, completion,
-// reasoning and cached input tokens and inference time).
+// Metrics are the instance's counters: act, extract, observe and total x prompt, completion,
+// reasoning and cached input tokens, inference time, cost in US dollars (models with a known
+// price), and the tokens and dollars cache hits saved.
 type Metrics struct {
 	ActPromptTokens          float64 `json:"actPromptTokens"`
 	ActCompletionTokens      float64 `json:"actCompletionTokens"`
 	ActReasoningTokens       float64 `json:"actReasoningTokens"`
 	ActCachedInputTokens     float64 `json:"actCachedInputTokens"`
 	ActInferenceTimeMs       float64 `json:"actInferenceTimeMs"`
+	ActCostUsd               float64 `json:"actCostUsd"`
+	ActCacheSavedTokens      float64 `json:"actCacheSavedTokens"`
+	ActCacheSavedCostUsd     float64 `json:"actCacheSavedCostUsd"`
 	ExtractPromptTokens      float64 `json:"extractPromptTokens"`
 	ExtractCompletionTokens  float64 `json:"extractCompletionTokens"`
 	ExtractReasoningTokens   float64 `json:"extractReasoningTokens"`
 	ExtractCachedInputTokens float64 `json:"extractCachedInputTokens"`
 	ExtractInferenceTimeMs   float64 `json:"extractInferenceTimeMs"`
+	ExtractCostUsd           float64 `json:"extractCostUsd"`
+	ExtractCacheSavedTokens  float64 `json:"extractCacheSavedTokens"`
+	ExtractCacheSavedCostUsd float64 `json:"extractCacheSavedCostUsd"`
 	ObservePromptTokens      float64 `json:"observePromptTokens"`
 	ObserveCompletionTokens  float64 `json:"observeCompletionTokens"`
 	ObserveReasoningTokens   float64 `json:"observeReasoningTokens"`
 	ObserveCachedInputTokens float64 `json:"observeCachedInputTokens"`
 	ObserveInferenceTimeMs   float64 `json:"observeInferenceTimeMs"`
+	ObserveCostUsd           float64 `json:"observeCostUsd"`
+	ObserveCacheSavedTokens  float64 `json:"observeCacheSavedTokens"`
+	ObserveCacheSavedCostUsd float64 `json:"observeCacheSavedCostUsd"`
 	TotalPromptTokens        float64 `json:"totalPromptTokens"`
 	TotalCompletionTokens    float64 `json:"totalCompletionTokens"`
 	TotalReasoningTokens     float64 `json:"totalReasoningTokens"`
 	TotalCachedInputTokens   float64 `json:"totalCachedInputTokens"`
 	TotalInferenceTimeMs     float64 `json:"totalInferenceTimeMs"`
+	TotalCostUsd             float64 `json:"totalCostUsd"`
+	TotalCacheSavedTokens    float64 `json:"totalCacheSavedTokens"`
+	TotalCacheSavedCostUsd   float64 `json:"totalCacheSavedCostUsd"`
 }
 
 // PageInfo describes a tab.

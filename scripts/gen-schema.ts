@@ -22,6 +22,7 @@ import * as http from '../src/protocol/http';
 import { McpTools } from '../src/protocol/mcp';
 import { ClientMethods, Methods } from '../src/protocol/methods';
 import * as model from '../src/protocol/model';
+import { ModelPriceSchema, PricesSchema } from '../src/protocol/prices';
 import { BridgeFrameSchema, BridgeStatusSchema, PanelMethods, QaRecordingSchema, QaStepSchema } from '../src/protocol/panel';
 import { RpcErrorSchema, RpcMessageSchema, RpcRequestSchema, RpcResultSchema } from '../src/protocol/rpc';
 import * as s from '../src/protocol/schemas';
@@ -76,6 +77,8 @@ const NAMED: Record<string, ZodTypeAny> = {
   ServiceAccount: model.ServiceAccountSchema,
   HttpModel: model.HttpModelSchema,
   ResolvedModel: model.ResolvedModelSchema,
+  ModelPrice: ModelPriceSchema,
+  Prices: PricesSchema,
   OutlineLine: model.OutlineLineSchema,
   ModelRequest: model.ModelRequestSchema,
   ModelReply: model.ModelReplySchema,

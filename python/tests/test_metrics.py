@@ -1,4 +1,4 @@
-"""metrics(): the twenty snake_case counters and their five rules, on a browser of its own so
+"""metrics(): the thirty-two snake_case counters and their five rules, on a browser of its own so
 they start at zero:
 1. they start at zero;
 2. each successful operation adds its usage;
@@ -18,7 +18,11 @@ from deckhand.types import Metrics, ModelRequest
 
 from helpers import click_answer, element_id, failure, stop_worker
 
-NAMES = [f"{op}_{c}" for op in ("act", "extract", "observe", "total") for c in ("prompt_tokens", "completion_tokens", "reasoning_tokens", "cached_input_tokens", "inference_time_ms")]
+NAMES = [
+    f"{op}_{c}"
+    for op in ("act", "extract", "observe", "total")
+    for c in ("prompt_tokens", "completion_tokens", "reasoning_tokens", "cached_input_tokens", "inference_time_ms", "cost_usd", "cache_saved_tokens", "cache_saved_cost_usd")
+]
 
 
 @pytest_asyncio.fixture(scope="module")
@@ -46,7 +50,7 @@ async def test_the_five_rules_with_a_python_generation_callback(fresh_browser, o
         page = await fresh_browser.context.active_page()
         await page.goto(origin + "/form.html")
 
-        # 1. Twenty snake_case counters, floats, all zero.
+        # 1. Thirty-two snake_case counters, floats, all zero.
         m0 = await d.metrics()
         assert isinstance(m0, Metrics)
         assert sorted(m0.model_dump()) == sorted(NAMES)
@@ -56,12 +60,15 @@ async def test_the_five_rules_with_a_python_generation_callback(fresh_browser, o
         r = await d.act("click the Multi button")
         assert r.data.success
         assert r.metadata.usage.input_tokens == 77 and r.metadata.usage.output_tokens == 7
+        # A callback's price is unknown: no cost, rather than a cost of 0.
+        assert r.metadata.cost_usd is None
         assert requests[-1].instruction == "click the Multi button"
         assert requests[-1].json_schema["type"] == "object" and any(l.role == "button" for l in requests[-1].outline)
         assert await page.evaluate("() => window.__log") == ["click:multi"]
         m1 = await d.metrics()
         assert (m1.act_prompt_tokens, m1.act_completion_tokens) == (77.0, 7.0)
         assert m1.total_prompt_tokens == 77.0 and m1.act_inference_time_ms > 0
+        assert m1.total_cost_usd == 0.0
         x = await d.extract("the page heading")
         assert x.data == {"extraction": "Sign up"}
         m2 = await d.metrics()
@@ -69,7 +76,7 @@ async def test_the_five_rules_with_a_python_generation_callback(fresh_browser, o
         assert m2.total_prompt_tokens == 107 and m2.act_prompt_tokens == 77
 
         # 3. Deterministic actions, failed calls and an act that found no element add nothing.
-        await d.act({"selector": "#multi", "description": "Multi"})
+        assert (await d.act({"selector": "#multi", "description": "Multi"})).metadata.cost_usd == 0  # no model called
         await page.locator("#multi").click()
         e = await failure(d.act("fail please"))
         assert e.code == "INTERNAL" and "the model service is down" in e.message

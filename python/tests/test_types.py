@@ -58,8 +58,14 @@ def test_snake_case_fields_with_wire_aliases() -> None:
     assert r.metadata.action_id == "a" and r.data.action_description == "d"
     assert r.metadata.cache.tokens_saved.total_tokens == 3
     assert r.to_wire()["metadata"]["cache"]["tokensSaved"] == {"inputTokens": 1, "outputTokens": 2, "totalTokens": 3}
-    m = _wire.Metrics.model_validate({f"{o}{c}": 1 for o in ("act", "extract", "observe", "total") for c in ("PromptTokens", "CompletionTokens", "ReasoningTokens", "CachedInputTokens", "InferenceTimeMs")})
+    counters = ("PromptTokens", "CompletionTokens", "ReasoningTokens", "CachedInputTokens", "InferenceTimeMs", "CostUsd", "CacheSavedTokens", "CacheSavedCostUsd")
+    m = _wire.Metrics.model_validate({f"{o}{c}": 1 for o in ("act", "extract", "observe", "total") for c in counters})
     assert m.act_prompt_tokens == 1.0 and isinstance(m.total_inference_time_ms, float)
+    assert m.total_cost_usd == 1.0 and m.act_cache_saved_cost_usd == 1.0
+    # What a call cost, and what a hit saved, when the model's price is known; absent otherwise.
+    priced = _wire.ResultMetadata.model_validate({**r.metadata.to_wire(), "costUsd": 0.0025, "cache": {"status": "HIT", "costSavedUsd": 0.001}})
+    assert priced.cost_usd == 0.0025 and priced.cache.cost_saved_usd == 0.001
+    assert r.metadata.cost_usd is None and "costUsd" not in r.metadata.to_wire()
     # Objects the schema closes (zod's .strict()) refuse unknown fields; bounds hold.
     with pytest.raises(ValidationError):
         _wire.Action.model_validate({"selector": "#a", "description": "", "extra": 1})

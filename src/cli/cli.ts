@@ -22,6 +22,7 @@ import { resolveMcpOptions, type RawOptions } from '../mcp/options';
 import { runStdio } from '../mcp/stdio';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { ENGINE_VERSION } from '../protocol/version';
+import { parsePrices, type Prices } from '../protocol/prices';
 
 const DEMO_PAGE = `<!doctype html><title>Deckhand demo</title>
 <h1>Deckhand demo</h1>
@@ -98,6 +99,27 @@ function portOf(value: string | undefined, fallback: number): number {
   return port;
 }
 
+/**
+ * The operator's model prices: a JSON file (--prices, else DECKHAND_PRICES) of
+ * { "provider/model": { inputPerMTok, outputPerMTok, cachedInputPerMTok? } }. A file that is
+ * missing or wrong fails the start, naming the entry at fault.
+ */
+function pricesFrom(file: string | undefined): Prices | undefined {
+  const path = file ?? process.env.DECKHAND_PRICES;
+  if (!path) return undefined;
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new InvalidArgumentError(`the prices file ${path} could not be read as JSON: ${(e as Error).message}`);
+  }
+  try {
+    return parsePrices(raw, `prices in ${path}`);
+  } catch (e) {
+    throw new InvalidArgumentError((e as Error).message);
+  }
+}
+
 interface ServeFlags {
   host?: string;
   port?: string;
@@ -110,6 +132,7 @@ interface ServeFlags {
   gridExtensionDir?: string;
   allowCdpHosts?: string;
   contextsPerBrowser?: string;
+  prices?: string;
 }
 
 /** The Selenium Grid sessions' browsers come from (--grid, DECKHAND_GRID_URL), if any. */
@@ -136,6 +159,7 @@ async function serve(o: ServeFlags): Promise<void> {
     grid: gridOf(o.grid, o.gridExtensionDir),
     allowCdpHosts: listOf(o.allowCdpHosts ?? process.env.DECKHAND_ALLOW_CDP_HOSTS),
     contextsPerBrowser: positive('contexts-per-browser', o.contextsPerBrowser, process.env.DECKHAND_CONTEXTS_PER_BROWSER, 1),
+    prices: pricesFrom(o.prices),
     // From the environment only: a password on the command line shows in every process listing.
     databaseUrl: process.env.DECKHAND_DATABASE_URL || undefined,
     replica: process.env.DECKHAND_REPLICA || undefined,
@@ -174,10 +198,11 @@ async function mcp(f: McpFlags): Promise<void> {
   const options = resolveMcpOptions(raw); // fails at once, clearly, on bad flags
   const maxSessions = positive('max-sessions', max, process.env.DECKHAND_MAX_SESSIONS, 4);
   const idleTimeoutMs = positive('idle-timeout', idleTimeout, process.env.DECKHAND_IDLE_TIMEOUT_S, 1800) * 1000;
+  const prices = pricesFrom(undefined);
   if (port === undefined) {
     // The same cache database as the service's, scoped to the one local tenant.
     const store = options.cache ? await SqliteStore.open(join(home, 'cache.db')) : undefined;
-    const sessions = new SessionManager({ maxSessions, idleTimeoutMs, allowUrlSchemes, grid }, {}, undefined, store);
+    const sessions = new SessionManager({ maxSessions, idleTimeoutMs, allowUrlSchemes, grid }, prices ? { prices } : {}, undefined, store);
     return runStdio(options, sessions, home);
   }
   const bindHost = host ?? 'localhost';
@@ -194,6 +219,7 @@ async function mcp(f: McpFlags): Promise<void> {
     allowedOrigins: listOf(allowedOrigins ?? process.env.DECKHAND_ALLOWED_ORIGINS),
     allowUrlSchemes,
     grid,
+    prices,
     log: (l) => console.error(l),
   });
   console.log(`deckhand MCP server listening on ${svc.url}/mcp`);
@@ -216,7 +242,8 @@ Environment:
   DECKHAND_MODEL              model for instructions (default: a provider's model when its key is set, else deckhand/local)
   DECKHAND_ALLOW_URL_SCHEMES  URL schemes to open beyond http(s), data and about:blank (e.g. file)
   DECKHAND_HOME               data folder (keys, cache, profiles); default ~/.deckhand
-  DECKHAND_DATABASE_URL       serve: postgres://... for sessions, keys and cache shared by replicas (default: this process and SQLite)`,
+  DECKHAND_DATABASE_URL       serve: postgres://... for sessions, keys and cache shared by replicas (default: this process and SQLite)
+  DECKHAND_PRICES             serve, mcp: a JSON file of model prices, {"provider/model": {"inputPerMTok", "outputPerMTok", "cachedInputPerMTok"}} (USD per million tokens)`,
     );
   cmd
     .command('demo', { isDefault: true })
@@ -250,6 +277,7 @@ Environment:
     .option('--grid-extension-dir <dir>', "the built extension's folder on the Grid's nodes, or 'packed' to send it with each session (also DECKHAND_GRID_EXTENSION_DIR; default: this machine's build)")
     .option('--allow-cdp-hosts <list>', "hosts (name or name:port, '*' for any) whose DevTools address callers may pass as cdpUrl; none by default (also DECKHAND_ALLOW_CDP_HOSTS)")
     .option('--contexts-per-browser <n>', "one tenant's sessions per local browser, each in an isolated context (own cookies, storage, pages and engine); default 1 (also DECKHAND_CONTEXTS_PER_BROWSER)")
+    .option('--prices <file>', "a JSON file of model prices in USD per million tokens, over the built-in list prices: {\"openai/gpt-4.1-mini\": {\"inputPerMTok\": 0.4, \"outputPerMTok\": 1.6, \"cachedInputPerMTok\": 0.1}} (also DECKHAND_PRICES)")
     .action((o: ServeFlags) => serve(o));
   // Boolean MCP options: bare means true; otherwise exactly true or false (checked by resolveMcpOptions).
   const bool = (name: string, what: string) => new Option(`--${name} [true|false]`, what);

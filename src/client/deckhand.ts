@@ -10,7 +10,9 @@ import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { ClientMethods, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
 import { Logger, type LoggingOptions } from './logging';
-import { CallbackRegistry, defaultModel, resolveModel, type ModelSpec } from './models';
+import { CallbackRegistry, defaultModel, resolveModel, withPrice, type ModelSpec } from './models';
+import { parsePrices, type ModelPrice } from '../protocol/prices';
+import type { ResolvedModel } from '../protocol/model';
 import { cacheBase, cacheSettings, type CacheOption, type CacheSettings } from './cache/cache';
 import { cacheForCall, parseCacheCallOption } from '../protocol/cache';
 import { notJson, schemaTooBig } from '../protocol/json';
@@ -48,6 +50,13 @@ export interface CreateOptions {
   apiUrl?: string;
   /** Re-infer a cached step whose element no longer resolves (default true). */
   selfHeal?: boolean;
+  /**
+   * Your own model prices, in US dollars per million tokens, by model name (`provider/model`,
+   * or a callback model's name): `{ 'openai/gpt-4.1-mini': { inputPerMTok: 0.4, outputPerMTok: 1.6,
+   * cachedInputPerMTok: 0.1 } }`. They win over the built-in list prices (protocol/prices.ts)
+   * in results' `metadata.costUsd` and the cost counters of `metrics()`.
+   */
+  prices?: Record<string, ModelPrice>;
 }
 
 export interface CallOptions extends Omit<OperationOptions, 'page' | 'locator' | 'ignoreLocators' | 'model' | 'opId' | 'systemPrompt' | 'cache'> {
@@ -158,6 +167,7 @@ export class Deckhand {
   readonly #client: CommandClient;
   readonly #options: CreateOptions;
   readonly #callbacks = new CallbackRegistry();
+  readonly #prices: Record<string, ModelPrice> | undefined;
   readonly #logger: Logger;
   readonly #tracer: Tracer;
   readonly #spans = new Map<string, Span>();
@@ -172,6 +182,7 @@ export class Deckhand {
     this.#browser = browser;
     this.#client = browser.link;
     this.#options = options;
+    this.#prices = options.prices === undefined ? undefined : parsePrices(options.prices);
     this.#logger = new Logger(options.logging);
     this.#tracer = options.telemetry?.tracer ?? trace.getTracer(options.telemetry?.tracerName ?? 'deckhand');
   }
@@ -215,11 +226,16 @@ export class Deckhand {
     });
   }
 
+  /** A model spec as the worker gets it: resolved, with this instance's own price for it. */
+  #resolve(spec: ModelSpec): ResolvedModel {
+    return withPrice(resolveModel(spec, this.#callbacks), this.#prices);
+  }
+
   /** Run one model operation: resolve the model, wrap it in a span, send it. */
   async #operation<M extends 'act' | 'observe' | 'extract'>(op: M, params: Omit<Params<M>, 'options'>, options: CallOptions | undefined, needsModel: boolean): Promise<Result<M>> {
     const opId = randomUUID();
     const spec = options?.model ?? this.#options.model ?? defaultModel();
-    const model = needsModel ? resolveModel(spec, this.#callbacks) : undefined;
+    const model = needsModel ? this.#resolve(spec) : undefined;
     const cache = cacheForCall(cacheBase(this.#cache), this.#cache.enabled, options?.cache);
     const wire = toWire(options, {
       opId,
@@ -273,6 +289,7 @@ export class Deckhand {
   static checkOptions(options: Omit<CreateOptions, 'browser'>): void {
     if (options.model !== undefined) resolveModel(options.model, new CallbackRegistry()); // fail now on a bad config
     if (options.domSettleTimeoutMs !== undefined) checkMs('domSettleTimeoutMs', options.domSettleTimeoutMs, { min: 0 });
+    if (options.prices !== undefined) parsePrices(options.prices);
   }
 
   static async create(options: CreateOptions): Promise<Deckhand> {
@@ -390,7 +407,7 @@ export class Deckhand {
     }
     const o = rest[1] ?? {};
     const timeout = checkMs('the batch timeout', o.timeout ?? 30_000);
-    const model = resolveModel(this.#options.model ?? defaultModel(), this.#callbacks);
+    const model = this.#resolve(this.#options.model ?? defaultModel());
     // Every call in the batch applies its own cache option over these, as the library's calls do.
     const cache = cacheBase(this.#cache);
     const defaults = toWire(undefined, {
@@ -443,8 +460,8 @@ export class Deckhand {
     const mode = c.mode ?? (c.cua ? 'cua' : 'dom');
     const name = (m: unknown) => (typeof m === 'string' && c.provider && !m.includes('/') ? `${c.provider}/${m}` : m);
     const spec = (c.model !== undefined ? name(c.model) : this.#options.model ?? defaultModel()) as ModelSpec;
-    const model = resolveModel(spec, this.#callbacks);
-    const executionModel = c.executionModel !== undefined ? resolveModel(name(c.executionModel) as ModelSpec, this.#callbacks) : model;
+    const model = this.#resolve(spec);
+    const executionModel = c.executionModel !== undefined ? this.#resolve(name(c.executionModel) as ModelSpec) : model;
     if (x.useSearch && !opts.searchUrl) {
       throw new DeckhandError(ErrorCode.InvalidArgument, 'useSearch needs a search provider, and none is configured: set DECKHAND_SEARCH_URL on the service');
     }

@@ -11,6 +11,7 @@ import {
 } from '../protocol/model';
 import { describeZodError } from '../protocol/zod-errors';
 import { redactSecrets } from '../protocol/redact';
+import { findPrice, type Prices } from '../protocol/prices';
 
 /** A caller's own model: given the prompt and the JSON Schema of the answer, it returns the object. */
 export type CallbackModel = (request: ModelRequest) => Promise<ModelReply> | ModelReply;
@@ -208,6 +209,17 @@ export function resolveModel(spec: ModelSpec, callbacks: CallbackRegistry, env: 
     headers: c.headers,
     openaiEndpointFormat: c.openaiEndpointFormat,
   };
+}
+
+/**
+ * `model` carrying the caller's own price for it, when `prices` names it (by its name, the
+ * same with a lower-case provider, or without a snapshot date: protocol/prices.ts). The engine
+ * prices the call with it instead of the list price. The built-in model is free and takes none.
+ */
+export function withPrice(model: ResolvedModel, prices: Prices | undefined): ResolvedModel {
+  if (!prices || model.kind === 'local') return model;
+  const price = findPrice(model.name, prices);
+  return price ? { ...model, price } : model;
 }
 
 /** Every credential this process could send on its own, for scrubbing them from output. */

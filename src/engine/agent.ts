@@ -12,6 +12,8 @@ import { maskValues, normalizeVariables, substitute } from '../protocol/variable
 import { AGENT_TOOLS, agentToolsFor, isAgentTool, type AgentRecording, type AgentResult, type AgentRunParams, type AgentStep, type AgentToolName } from '../protocol/agent';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { addUsage, ZERO_USAGE, type Usage } from '../protocol/schemas';
+import type { ResolvedModel } from '../protocol/model';
+import { costOf, roundUsd } from '../protocol/prices';
 import { REPLAY_STEP_TIMEOUT_MS, replayActions } from './replay';
 import { performAction, withNavigationWait } from './actions';
 import { focusedSelector, inferAct, inferExtract, settle, type InferenceDeps, type OpContext } from './inference';
@@ -50,7 +52,8 @@ export interface AgentContext {
   deps: InferenceDeps;
   port: BrowserPort;
   activePage: () => Promise<number>;
-  addUsage: (u: Usage) => Promise<void>;
+  /** The run's usage, and what it cost when every model it called has a known price. */
+  addUsage: (u: Usage, costUsd?: number) => Promise<void>;
   invokeTool?: (name: string, input: unknown, timeoutMs: number) => Promise<string>;
 }
 
@@ -67,6 +70,13 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
   const cancel = new AbortController();
   ax.deps.cancel?.addEventListener('abort', () => cancel.abort(), { once: true });
   let usage: Usage = { ...ZERO_USAGE };
+  let cost: number | undefined = 0;
+  /** One model call's usage, priced at `model`'s price; the run's cost is unknown once one call's is. */
+  const spend = (u: Usage, model: ResolvedModel) => {
+    usage = addUsage(usage, u);
+    const c = costOf(u, model);
+    cost = cost === undefined || c === undefined ? undefined : roundUsd(cost + c);
+  };
   const steps: AgentStep[] = [];
   const recorded: AgentRecording['steps'] = [];
   const startUrl = (await ax.port.pageInfo(page)).url;
@@ -81,14 +91,14 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
     switch (tool) {
       case 'act': {
         const r = await inferAct(ax.deps, opCtx(), String(a.instruction ?? ''));
-        usage = addUsage(usage, r.usage);
+        spend(r.usage, p.executionModel);
         rec.actions = r.result.data.actions;
         if (!r.result.data.success) throw new DeckhandError(ErrorCode.ActionFailed, r.result.data.message);
         return { text: r.result.data.message };
       }
       case 'extract': {
         const r = await inferExtract(ax.deps, opCtx(), String(a.instruction ?? ''), undefined);
-        usage = addUsage(usage, r.usage);
+        spend(r.usage, p.executionModel);
         return { text: brief(JSON.stringify(r.data), 2000) };
       }
       case 'goto':
@@ -155,17 +165,17 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
   };
 
   const finish = async (success: boolean, completed: boolean, message: string, extra: Record<string, unknown> = {}) => {
-    await ax.addUsage(usage);
+    await ax.addUsage(usage, cost);
     const result: AgentResult = {
       success, completed, message, actions: steps,
-      metadata: { mode: p.mode, steps: steps.length, durationMs: Date.now() - started, ...extra },
+      metadata: { mode: p.mode, steps: steps.length, durationMs: Date.now() - started, ...(cost !== undefined ? { costUsd: cost } : {}), ...extra },
       usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, inference_time_ms: usage.inferenceTimeMs, reasoning_tokens: usage.reasoningTokens, cached_input_tokens: usage.cachedInputTokens },
     };
     return { result, recording: p.record && completed ? { version: 1 as const, instruction: p.instruction, startUrl, steps: recorded, finalMessage: message } : undefined };
   };
 
   if (p.replay) {
-    const why = await replay(ax, p, page, p.replay, (u) => (usage = addUsage(usage, u)), steps);
+    const why = await replay(ax, p, page, p.replay, (u) => spend(u, p.executionModel), steps);
     if (!why) return finish(true, true, p.replay.finalMessage, { replayed: true });
     ax.deps.log({ level: 'warn', message: `replay stopped (${why}); running live`, data: { opId: p.opId } });
     steps.length = 0;
@@ -192,7 +202,7 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
           `act ${JSON.stringify({ instruction })} → ${brief(result, 120)}`,
         ),
     });
-    usage = addUsage(usage, { ...ZERO_USAGE, inferenceTimeMs: out.planningMs });
+    spend({ ...ZERO_USAGE, inferenceTimeMs: out.planningMs }, p.model);
     const doneStep = await step('done', { answer: out.message, success: out.success }, out.success ? 'every step of the plan ran' : 'a step of the plan was beyond the built-in model', '', (await ax.port.pageInfo(page)).url);
     return finish(out.success, out.success, doneStep.done?.answer || out.message);
   }
@@ -217,7 +227,7 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
     const images = p.mode !== 'dom' || p.autoScreenshot ? [await shot(ax, page)] : [];
     const prompt = maskValues(`Task: ${p.instruction}${varHelp}\n\nSteps so far:\n${history.length ? history.join('\n') : '(none)'}\n\nCurrent page: ${info.url} ("${info.title}")${snap ? `\n\nPage outline:\n${snap.text}` : ''}`, vars);
     const r = await callModel(p.model, { system, prompt, schema: answerSchema(tools), images }, Math.max(1000, p.toolTimeout * 2), ax.deps.invokeCallback, ax.deps.providers, cancel.signal);
-    usage = addUsage(usage, r.usage);
+    spend(r.usage, p.model);
     const a = r.object as Answer;
     if (!a || typeof a.tool !== 'string' || !tools.includes(a.tool)) {
       history.push(`${i + 1}. (invalid answer: ${brief(JSON.stringify(a), 200)}) → error: choose one of ${tools.join(', ')}`);

@@ -92,6 +92,10 @@ export interface CachedRun<R> {
   cacheable: (r: R) => unknown | Promise<unknown>;
   usageOf: (r: R) => Usage;
   withCache: (r: R, info: CacheInfo) => R;
+  /** A hit's saving in US dollars: the stored usage at the current model's price (undefined when unknown). */
+  costOf?: (u: Usage) => number | undefined;
+  /** Told of every hit served, with what it saved. */
+  onHit?: (info: CacheInfo) => Promise<void> | void;
 }
 
 /** Run one operation through the cache: `setting` absent (or no store) means no lookup at all. */
@@ -105,7 +109,10 @@ export async function runCached<R>(store: CacheStorePort | null, setting: CacheR
     try {
       const hit = await run.replay(look.entry);
       if (hit.healed !== undefined) await store.record({ ...keys, op: run.op, result: hit.healed, usage: look.entry.usage, replace: true });
-      return run.withCache(hit.result, { status: 'HIT', count: look.count, threshold, tokensSaved: tokensSaved(look.entry.usage) });
+      const costSavedUsd = run.costOf?.(look.entry.usage);
+      const info: CacheInfo = { status: 'HIT', count: look.count, threshold, tokensSaved: tokensSaved(look.entry.usage), ...(costSavedUsd !== undefined ? { costSavedUsd } : {}) };
+      await run.onHit?.(info);
+      return run.withCache(hit.result, info);
     } catch (e) {
       if (!(e instanceof ReplayFailed)) throw e;
       missReason = e instanceof TargetChanged ? 'target_changed' : e instanceof ContentChanged ? 'content_changed' : 'replay_failed';

@@ -9,6 +9,8 @@ import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { Methods, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
 import { ActionSchema, DEFAULTS, ZERO_USAGE, type Action, type ActResult, type CacheInfo, type ExtractResult, type ObserveResult, type OperationOptions, type PageInfo, type Metrics, type ResultMetadata, type Usage } from '../protocol/schemas';
 import type { CallbackInvoker, ProviderCaller } from '../models/call';
+import type { ResolvedModel } from '../protocol/model';
+import { costOf } from '../protocol/prices';
 import { focusedSelector, inferAct, inferExtract, inferObserve, type InferenceDeps, type LogEvent, type OpContext } from './inference';
 import { normalizeVariables } from '../protocol/variables';
 import { performAction, validateAction } from './actions';
@@ -192,7 +194,7 @@ export class Engine implements CommandClient {
           if (stored?.success) replay = stored.data;
         }
         const r = await runAgent(
-          { deps: { ...this.deps(ctx), cancel: ctx.signal }, port: this.port, activePage: async () => (await this.activePage()).id, addUsage: (u) => this.addUsage('act', u), invokeTool: ctx.invokeTool },
+          { deps: { ...this.deps(ctx), cancel: ctx.signal }, port: this.port, activePage: async () => (await this.activePage()).id, addUsage: (u, cost) => this.addUsage('act', u, cost), invokeTool: ctx.invokeTool },
           { ...p, ...(replay ? { replay } : {}), record: p.record || (!!cacheKey && !replay) },
         );
         if (store && cacheKey && r.recording) await store.record({ key: cacheKey, baseKey: cacheKey, op: 'agent', result: r.recording, usage: { ...ZERO_USAGE } });
@@ -226,8 +228,9 @@ export class Engine implements CommandClient {
         const op = await this.opContext('observe', p.options, ctx);
         return this.cached<ObserveResult>('observe', p.options, ctx, op, p.instruction ?? '', undefined, async () => {
           const r = await inferObserve(this.deps(ctx), op, p.instruction);
-          await this.addUsage('observe', r.usage);
-          return { data: r.data, metadata: this.meta(r.usage, r.confidence) };
+          const metadata = this.meta(r.usage, r.confidence, op.model);
+          await this.addUsage('observe', r.usage, metadata.costUsd);
+          return { data: r.data, metadata };
         });
       },
       extract: async (p: Params<'extract'>, ctx) => {
@@ -237,8 +240,9 @@ export class Engine implements CommandClient {
         const op = await this.opContext('extract', p.options, ctx);
         return this.cached<ExtractResult<unknown>>('extract', p.options, ctx, op, p.instruction ?? '', p.schema, async () => {
           const r = await inferExtract(this.deps(ctx), op, p.instruction, p.schema as Record<string, unknown> | undefined);
-          await this.addUsage('extract', r.usage);
-          return { data: r.data, metadata: this.meta(r.usage, r.confidence) };
+          const metadata = this.meta(r.usage, r.confidence, op.model);
+          await this.addUsage('extract', r.usage, metadata.costUsd);
+          return { data: r.data, metadata };
         });
       },
       metrics: async () => {
@@ -334,13 +338,22 @@ export class Engine implements CommandClient {
     return { port: this.port, invokeCallback: ctx.invokeCallback, log: ctx.log, providers: this.providers };
   }
 
-  private meta(usage: Usage, confidence?: number): ResultMetadata {
-    return { actionId: crypto.randomUUID(), cache: { status: 'DISABLED' }, usage, ...(confidence !== undefined ? { confidence } : {}) };
+  /** A result's metadata. `model`: the model the call used, whose price gives `costUsd`; without one, nothing was spent. */
+  private meta(usage: Usage, confidence?: number, model?: ResolvedModel): ResultMetadata {
+    const costUsd = model ? costOf(usage, model) : 0;
+    return { actionId: crypto.randomUUID(), cache: { status: 'DISABLED' }, usage, ...(confidence !== undefined ? { confidence } : {}), ...(costUsd !== undefined ? { costUsd } : {}) };
   }
 
-  private async addUsage(op: 'act' | 'observe' | 'extract', usage: Usage): Promise<void> {
+  private async addUsage(op: 'act' | 'observe' | 'extract', usage: Usage, costUsd?: number): Promise<void> {
     await this.restored;
-    this.metricsBook.add(op, usage);
+    this.metricsBook.add(op, usage, costUsd);
+    await this.state?.save('metrics', this.metricsBook.snapshot()).catch(() => undefined);
+  }
+
+  /** A cache hit: what it saved counts in metrics. */
+  private async addSaved(op: CachedOp, info: CacheInfo): Promise<void> {
+    await this.restored;
+    this.metricsBook.addSaved(op, info.tokensSaved?.totalTokens ?? 0, info.costSavedUsd);
     await this.state?.save('metrics', this.metricsBook.snapshot()).catch(() => undefined);
   }
 
@@ -406,7 +419,7 @@ export class Engine implements CommandClient {
         const n = r.actions.length;
         const result: ActResult = {
           data: { success: true, message: `replayed ${n} cached action${n === 1 ? '' : 's'}${r.healed ? ' (self-healed)' : ''}`, actionDescription: clip(instruction, 1000), actions: r.actions },
-          metadata: this.meta(r.usage),
+          metadata: this.meta(r.usage, undefined, op.model),
         };
         return { result: result as unknown as R, ...(r.healed ? { healed: r.actions } : {}) };
       },
@@ -421,6 +434,8 @@ export class Engine implements CommandClient {
       },
       usageOf: (r) => r.metadata.usage,
       withCache: (r, cache: CacheInfo) => ({ ...r, metadata: { ...r.metadata, cache } }),
+      costOf: (u) => costOf(u, op.model),
+      onHit: (info) => this.addSaved(kind, info),
     });
   }
 
@@ -429,7 +444,7 @@ export class Engine implements CommandClient {
     return async (instruction) => {
       ctx.log({ level: 'info', message: `cache: self-healing with "${instruction}"`, data: { opId: op.opId } });
       const h = await inferAct(this.deps(ctx), { ...op, model }, instruction);
-      if (h.result.data.success) await this.addUsage('act', h.usage);
+      if (h.result.data.success) await this.addUsage('act', h.usage, costOf(h.usage, model));
       return { success: h.result.data.success, message: h.result.data.message, actions: h.result.data.actions, usage: h.usage };
     };
   }
@@ -468,9 +483,10 @@ export class Engine implements CommandClient {
       const instruction = p.input;
       return this.cached<ActResult>('act', p.options, ctx, op, instruction, undefined, async () => {
         const r = await inferAct(this.deps(ctx), op, instruction);
+        const metadata = this.meta(r.usage, r.confidence, op.model);
         // Only a successful operation counts towards metrics.
-        if (r.result.data.success) await this.addUsage('act', r.usage);
-        return { ...r.result, metadata: this.meta(r.usage, r.confidence) };
+        if (r.result.data.success) await this.addUsage('act', r.usage, metadata.costUsd);
+        return { ...r.result, metadata };
       });
     }
     const parsed = ActionSchema.safeParse(p.input);

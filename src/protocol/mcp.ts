@@ -5,6 +5,9 @@
 import { z } from 'zod';
 import { ActionSchema, CacheStatusSchema } from './schemas';
 
+/** What the call's model usage cost, in US dollars, as results' metadata.costUsd (absent when the model's price is unknown). */
+const costUsd = z.number().nonnegative().optional();
+
 export const McpTools = {
   start: { input: {}, output: { sessionId: z.string(), reused: z.boolean() } },
   end: { input: {}, output: { ended: z.boolean() } },
@@ -15,15 +18,15 @@ export const McpTools = {
   act: {
     input: { action: z.string().min(1).describe('one action in plain language') },
     /** `cache`: HIT, MISS or DISABLED (HIT: replayed from the cache, no model call). */
-    output: { success: z.boolean(), message: z.string(), actions: z.array(ActionSchema), cache: CacheStatusSchema },
+    output: { success: z.boolean(), message: z.string(), actions: z.array(ActionSchema), cache: CacheStatusSchema, costUsd },
   },
   observe: {
     input: { instruction: z.string().min(1).describe('what to look for, e.g. "the buttons that delete a row"') },
-    output: { elements: z.array(ActionSchema) },
+    output: { elements: z.array(ActionSchema), costUsd },
   },
   extract: {
     input: { instruction: z.string().optional().describe('what to read, e.g. "the price of the first product"') },
-    output: { extraction: z.string() },
+    output: { extraction: z.string(), costUsd },
   },
   agent: {
     input: {
@@ -36,6 +39,7 @@ export const McpTools = {
       completed: z.boolean(),
       message: z.string(),
       steps: z.array(z.object({ type: z.string(), action: z.record(z.unknown()), result: z.string().optional() })),
+      costUsd,
     },
   },
 } as const satisfies Record<string, { input: z.ZodRawShape; output: z.ZodRawShape }>;

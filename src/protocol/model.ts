@@ -5,6 +5,7 @@
  * ResolvedModel sent with each call; the worker never stores it.
  */
 import { z } from 'zod';
+import { ModelPriceSchema } from './prices';
 
 export const OPENAI_ENDPOINT_FORMATS = ['responses', 'chat'] as const;
 
@@ -106,13 +107,16 @@ export const ProviderModelSchema = z
     bedrock: z
       .object({ region: z.string(), accessKeyId: z.string(), secretAccessKey: z.string(), sessionToken: z.string().optional() })
       .optional(),
+    /** The caller's own price for this model (its `prices`); without it the engine uses the list price, if any (prices.ts). */
+    price: ModelPriceSchema.optional(),
   })
   .strict();
 
 /** What the worker receives: everything needed for one call, already resolved. */
 export const ResolvedModelSchema = z.discriminatedUnion('kind', [
   ProviderModelSchema,
-  z.object({ kind: z.literal('callback'), name: z.string(), callbackId: z.string() }).strict(),
+  /** `price`: the caller's own for a callback of this name; a callback without one has no known cost. */
+  z.object({ kind: z.literal('callback'), name: z.string(), callbackId: z.string(), price: ModelPriceSchema.optional() }).strict(),
   /** The built-in model, run in the worker. */
   z.object({ kind: z.literal('local'), name: z.literal('deckhand/local') }).strict(),
 ]);

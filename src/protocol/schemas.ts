@@ -85,6 +85,8 @@ export const CacheInfoSchema = z.object({
   tokensSaved: z
     .object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() })
     .optional(),
+  /** On a hit: what the replaced inference would cost now, at the current model's price (absent when that is unknown). */
+  costSavedUsd: z.number().nonnegative().optional(),
 });
 export type CacheInfo = z.infer<typeof CacheInfoSchema>;
 
@@ -104,6 +106,11 @@ export const ResultMetadataSchema = z.object({
   usage: UsageSchema,
   /** How sure the built-in local model was (0 to 1); absent for other models. */
   confidence: z.number().min(0).max(1).optional(),
+  /**
+   * What the call's model usage cost in US dollars (protocol/prices.ts): 0 when no model was
+   * called (a deterministic Action, a cache hit); absent when the model's price is unknown.
+   */
+  costUsd: z.number().nonnegative().optional(),
 });
 export type ResultMetadata = z.infer<typeof ResultMetadataSchema>;
 
@@ -131,7 +138,14 @@ export const ExtractResultSchema = z.object({
 export type ExtractResult<T = unknown> = { data: T; metadata: ResultMetadata };
 
 const OPS = ['act', 'extract', 'observe', 'total'] as const;
-export const METRIC_COUNTERS = ['PromptTokens', 'CompletionTokens', 'ReasoningTokens', 'CachedInputTokens', 'InferenceTimeMs'] as const;
+/**
+ * Per operation: the usage of the model calls that counted, what they cost (`CostUsd`, for
+ * models whose price is known), and what cache hits saved (`CacheSavedTokens`, input plus
+ * output; `CacheSavedCostUsd`).
+ */
+export const METRIC_COUNTERS = [
+  'PromptTokens', 'CompletionTokens', 'ReasoningTokens', 'CachedInputTokens', 'InferenceTimeMs', 'CostUsd', 'CacheSavedTokens', 'CacheSavedCostUsd',
+] as const;
 export type MetricName = `${(typeof OPS)[number]}${(typeof METRIC_COUNTERS)[number]}`;
 export const METRIC_NAMES = OPS.flatMap((o) => METRIC_COUNTERS.map((c) => `${o}${c}` as MetricName));
 export const MetricsSchema = z.object(

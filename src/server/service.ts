@@ -39,6 +39,7 @@ import { checkBindHost, HostCheck } from './hosts';
 import { DOCUMENT_CONFIG, OpenApiDocumentRoute, OPERATIONS, operation, registerComponents, type HttpPath } from './routes';
 import { McpHttpHandler } from '../mcp/http';
 import type { RawOptions } from '../mcp/options';
+import { parsePrices, type ModelPrice } from '../protocol/prices';
 
 export interface ServiceOptions {
   host?: string;
@@ -75,6 +76,11 @@ export interface ServiceOptions {
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
   log?: (line: string) => void;
+  /**
+   * The operator's model prices (USD per million tokens, by model name) for every session's
+   * `costUsd` and metrics, over the built-in list prices. Callers cannot set them.
+   */
+  prices?: Record<string, ModelPrice>;
   /** Mount the MCP server at /mcp (default true), with these defaults for its options. */
   mcp?: boolean;
   mcpOptions?: RawOptions;
@@ -174,6 +180,7 @@ async function openShared(url: string, replica = `${hostname()}-${process.pid}-$
 export async function startService(o: ServiceOptions): Promise<RunningService> {
   const bindHost = o.host ?? '127.0.0.1';
   checkBindHost({ bindHost, allowedHosts: o.allowedHosts }); // before anything is created or bound
+  const prices = o.prices === undefined ? undefined : parsePrices(o.prices);
   ensurePrivateDir(o.home);
   const db = o.databaseUrl ? await openShared(o.databaseUrl, o.replica) : null;
   const keys = db ? db.keys : loadKeys(o.home);
@@ -183,7 +190,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
   const maxBody = o.maxBodyBytes ?? 1024 * 1024;
   const sessions = new SessionManager(
     { maxSessions: o.maxSessions ?? 4, idleTimeoutMs: o.idleTimeoutMs ?? 10 * 60_000, allowUrlSchemes: o.allowUrlSchemes, grid: o.grid, allowCdpHosts: o.allowCdpHosts, contextsPerBrowser: o.contextsPerBrowser },
-    {},
+    prices ? { prices } : {},
     log,
     store,
     db?.shared,

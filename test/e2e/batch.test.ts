@@ -146,7 +146,8 @@ describe('experimentalBatch', () => {
       });
       expect(r).toEqual([
         { cache: { status: 'MISS', count: 1, threshold: 1, missReason: 'not_found' }, success: true },
-        { cache: { status: 'HIT', count: 2, threshold: 1, tokensSaved: { inputTokens: 77, outputTokens: 7, totalTokens: 84 } }, success: true },
+        // 77 × 0.40 + 7 × 1.60 per million: gpt-4.1-mini's list price.
+        { cache: { status: 'HIT', count: 2, threshold: 1, tokensSaved: { inputTokens: 77, outputTokens: 7, totalTokens: 84 }, costSavedUsd: 0.000042 }, success: true },
         { cache: { status: 'DISABLED' }, success: true },
       ]);
       expect(ms.requests).toHaveLength(2); // the first act and the one with cache: false

@@ -46,7 +46,7 @@ async function withDeckhand<T>(opts: Partial<Parameters<typeof Deckhand.create>[
 const clicks = () => page.evaluate(() => (window as unknown as { __log: string[] }).__log.filter((l) => l === 'click:multi').length);
 
 describe('MISS, then HIT', () => {
-  it('threshold 1: the second identical act is served from the cache, with no model call and no metrics', async () => {
+  it('threshold 1: the second identical act is served from the cache, with no model call and nothing spent in metrics', async () => {
     await withDeckhand({ cache: { store: 'memory' } }, async (dh) => {
       await page.goto(`${servers.origin}/form.html`);
       const first = await dh.act('click the Multi button');
@@ -55,10 +55,16 @@ describe('MISS, then HIT', () => {
       expect(ms.requests).toHaveLength(1);
       const second = await dh.act('click the Multi button');
       expect(second.data.success).toBe(true);
-      expect(second.metadata.cache).toEqual({ status: 'HIT', count: 2, threshold: 1, tokensSaved: { inputTokens: 400, outputTokens: 30, totalTokens: 430 } });
+      // 400 × 0.40 + 30 × 1.60 per million: gpt-4.1-mini's list price.
+      expect(second.metadata.cache).toEqual({ status: 'HIT', count: 2, threshold: 1, tokensSaved: { inputTokens: 400, outputTokens: 30, totalTokens: 430 }, costSavedUsd: 0.000208 });
       expect(second.metadata.usage.inputTokens).toBe(0);
       expect(ms.requests).toHaveLength(1); // no request on the hit
-      expect(await dh.metrics()).toEqual(metrics);
+      // Only what the hit saved is counted.
+      const saved = ['actCacheSavedTokens', 'actCacheSavedCostUsd', 'totalCacheSavedTokens', 'totalCacheSavedCostUsd'] as const;
+      const after = await dh.metrics();
+      expect({ ...after, ...Object.fromEntries(saved.map((n) => [n, metrics[n]])) }).toEqual(metrics);
+      expect(after.actCacheSavedTokens - metrics.actCacheSavedTokens).toBe(430);
+      expect(after.actCacheSavedCostUsd - metrics.actCacheSavedCostUsd).toBeCloseTo(0.000208, 12);
       expect(await clicks()).toBe(2); // the hit really acted on the page
       expect(second.data.actions).toEqual(first.data.actions);
     });

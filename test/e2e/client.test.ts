@@ -40,7 +40,7 @@ describe('Deckhand.create and close', () => {
       expect(browser.isConnected).toBe(true);
       const again = await Deckhand.create({ browser });
       expect(await again.metrics()).toMatchObject({ totalPromptTokens: 0, actInferenceTimeMs: 0 });
-      expect(Object.keys(await again.metrics())).toHaveLength(20);
+      expect(Object.keys(await again.metrics())).toHaveLength(32);
       await again.close();
     } finally {
       await browser.close();

@@ -64,11 +64,14 @@ describe('MCP over Streamable HTTP', () => {
     expect(obs.content[0].text).toMatch(/Found 3/);
     const act = await call(c, 'act', { action: 'click the Billing tab' });
     expect(act.isError).toBeFalsy();
-    expect(act.structuredContent).toMatchObject({ success: true });
+    // The built-in model's work is free, and said so.
+    expect(act.structuredContent).toMatchObject({ success: true, costUsd: 0 });
+    expect(obs.structuredContent.costUsd).toBe(0);
     const ext = await call(c, 'extract', { instruction: 'the order number' });
-    expect(ext.structuredContent).toEqual({ extraction: 'A-1042' });
+    expect(ext.structuredContent).toEqual({ extraction: 'A-1042', costUsd: 0 });
     const outline = await call(c, 'extract', {});
     expect(outline.structuredContent.extraction).toMatch(/tab "Billing"/);
+    expect(outline.structuredContent).not.toHaveProperty('costUsd'); // a snapshot: no model call
     // A refusal is a tool error the calling model can read, not a crashed server.
     const refused = await call(c, 'act', { action: 'click the launch rocket button' });
     expect(refused.isError).toBe(true);
@@ -91,7 +94,7 @@ describe('MCP over Streamable HTTP', () => {
       onprogress: (p) => void progress.push(p),
     })) as ToolResult;
     expect(r.isError).toBeFalsy();
-    expect(r.structuredContent).toMatchObject({ success: true, completed: true });
+    expect(r.structuredContent).toMatchObject({ success: true, completed: true, costUsd: 0 });
     expect(r.structuredContent.steps.map((s: { type: string }) => s.type)).toEqual(['act', 'act', 'act', 'done']);
     expect(progress.some((p) => /step 1: act/.test(p.message ?? ''))).toBe(true);
     const state = await call(c, 'extract', {});

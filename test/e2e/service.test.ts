@@ -21,7 +21,11 @@ beforeAll(async () => {
   process.env.DECKHAND_API_KEYS = `${KEY},${OTHER_KEY}`;
   servers = await startFixtureServers();
   ms = await startModelServer();
-  svc = await startService({ home: mkdtempSync(join(tmpdir(), 'dh-svc-')), port: 0, maxSessions: 3, maxBodyBytes: 64 * 1024 });
+  svc = await startService({
+    home: mkdtempSync(join(tmpdir(), 'dh-svc-')), port: 0, maxSessions: 3, maxBodyBytes: 64 * 1024,
+    // The operator's price for the scripted model, over its list price.
+    prices: { 'openai/gpt-4.1-mini': { inputPerMTok: 1, outputPerMTok: 10, cachedInputPerMTok: 0.25 } },
+  });
 });
 afterAll(async () => {
   await svc?.close();
@@ -67,6 +71,18 @@ describe('the session lifecycle', () => {
     // The built-in local model per call, by name.
     const local = await json(`/v1/sessions/${id}/act`, { input: 'click the Multi button', model: 'deckhand/local' });
     expect(local.body.data.data.success).toBe(true);
+    // What each call cost, at the operator's price (the scripted 100 in, 20 out: 100 × 1 + 20 × 10 per million); the built-in model and an Action cost nothing.
+    expect(act.body.data.metadata.costUsd).toBe(0.0003);
+    expect(obs.body.data.metadata.costUsd).toBe(0.0003);
+    expect(ext.body.data.metadata.costUsd).toBe(0.0003);
+    expect(local.body.data.metadata.costUsd).toBe(0);
+    expect(det.body.data.metadata.costUsd).toBe(0);
+    // A caller cannot price a model itself, for its session or a call: only the operator's prices count.
+    const priced = { ...model(), price: { inputPerMTok: 0, outputPerMTok: 0 } };
+    for (const r of [await json('/v1/sessions/start', { model: priced }), await json(`/v1/sessions/${id}/act`, { input: 'click the Multi button', model: priced })]) {
+      expect(r.status).toBe(400);
+      expect(r.body.error!.message).toMatch(/unknown property 'price'/);
+    }
     expect((await json(`/v1/sessions/${id}/end`, {})).body).toEqual({ success: true, data: { ended: true } });
     const after = await json(`/v1/sessions/${id}/act`, { input: { selector: '#multi', description: 'x' } });
     expect(after.status).toBe(404);
@@ -86,13 +102,17 @@ describe('the result cache over HTTP', () => {
     const before = ms.requests.length;
     const plain = await json(`/v1/sessions/${id}/act`, { input: 'click the Multi button' });
     expect(plain.body.data.metadata.cache).toEqual({ status: 'DISABLED' });
+    // Priced at the operator's price: 120 × 1 + 12 × 10 per million.
+    expect(plain.body.data.metadata.costUsd).toBe(0.00024);
     const first = await json(`/v1/sessions/${id}/act`, { input: 'click the Multi button', cache: true });
     expect(first.body.data.metadata.cache).toEqual({ status: 'MISS', count: 1, threshold: 1, missReason: 'not_found' });
+    expect(first.body.data.metadata.costUsd).toBe(0.00024);
     const second = await json(`/v1/sessions/${id}/act`, { input: 'click the Multi button', cache: true });
     expect(second.status).toBe(200);
     expect(second.body.data.data.success).toBe(true);
-    expect(second.body.data.metadata.cache).toEqual({ status: 'HIT', count: 2, threshold: 1, tokensSaved: { inputTokens: 120, outputTokens: 12, totalTokens: 132 } });
+    expect(second.body.data.metadata.cache).toEqual({ status: 'HIT', count: 2, threshold: 1, tokensSaved: { inputTokens: 120, outputTokens: 12, totalTokens: 132 }, costSavedUsd: 0.00024 });
     expect(second.body.data.metadata.usage.inputTokens).toBe(0);
+    expect(second.body.data.metadata.costUsd).toBe(0);
     expect(ms.requests.length - before).toBe(2); // the hit made no model call
     await json(`/v1/sessions/${id}/end`, {});
     // The other key's session, same page and instruction: its own cache has nothing.

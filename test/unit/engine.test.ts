@@ -212,13 +212,15 @@ describe('Engine: validation before touching the page', () => {
 });
 
 describe('Engine: simple commands', () => {
-  it('metrics returns twenty zeros', async () => {
+  it('metrics returns thirty-two zeros', async () => {
     const { engine } = setup();
     const m = await engine.call('metrics', {});
-    expect(Object.keys(m)).toHaveLength(20);
+    expect(Object.keys(m)).toHaveLength(32);
     expect(Object.values(m).every((v) => v === 0)).toBe(true);
     expect(m).toHaveProperty('totalInferenceTimeMs', 0);
     expect(m).toHaveProperty('observeCachedInputTokens', 0);
+    expect(m).toHaveProperty('totalCostUsd', 0);
+    expect(m).toHaveProperty('totalCacheSavedCostUsd', 0);
   });
 
   it('engine.ping reports the version and extension id', async () => {
@@ -254,6 +256,8 @@ describe('Engine: deterministic act', () => {
     });
     expect(r.metadata.cache).toEqual({ status: 'DISABLED' });
     expect(r.metadata.usage).toEqual({ inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 0 });
+    // No model was called: it cost nothing.
+    expect(r.metadata.costUsd).toBe(0);
     expect(r.metadata.actionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
     // The content script of the active page's top frame was asked to prepare a pointer action.

@@ -1,21 +1,23 @@
-/** The twenty usage counters. */
+/** The thirty-two usage counters: tokens, time, dollars spent and what cache hits saved. */
 import { describe, expect, it } from 'vitest';
 import { MetricsBook } from '../../src/engine/metrics';
 import type { Usage } from '../../src/protocol/schemas';
 
 // Written out independently of the source's METRIC_NAMES, so a renamed counter fails here.
 const OPS = ['act', 'extract', 'observe', 'total'];
-const COUNTERS = ['PromptTokens', 'CompletionTokens', 'ReasoningTokens', 'CachedInputTokens', 'InferenceTimeMs'];
+const COUNTERS = ['PromptTokens', 'CompletionTokens', 'ReasoningTokens', 'CachedInputTokens', 'InferenceTimeMs', 'CostUsd', 'CacheSavedTokens', 'CacheSavedCostUsd'];
 const NAMES = OPS.flatMap((o) => COUNTERS.map((c) => `${o}${c}`));
+/** The counters of the version before costs: what a worker saved then. */
+const OLD_NAMES = OPS.flatMap((o) => COUNTERS.slice(0, 5).map((c) => `${o}${c}`));
 
 const usage = (inputTokens: number, outputTokens: number, reasoningTokens: number, cachedInputTokens: number, inferenceTimeMs: number): Usage => ({
   inputTokens, outputTokens, reasoningTokens, cachedInputTokens, inferenceTimeMs,
 });
 
 describe('MetricsBook', () => {
-  it('starts with exactly twenty counters, all zero', () => {
+  it('starts with exactly thirty-two counters, all zero', () => {
     const m = new MetricsBook().snapshot();
-    expect(NAMES).toHaveLength(20);
+    expect(NAMES).toHaveLength(32);
     expect(Object.keys(m).sort()).toEqual([...NAMES].sort());
     for (const n of NAMES) expect(m[n as keyof typeof m]).toBe(0);
   });
@@ -89,8 +91,66 @@ describe('MetricsBook', () => {
     expect(m.actPromptTokens).toBe(12);
     expect(m.totalPromptTokens).toBe(12);
     expect(m.extractCompletionTokens).toBe(0);
-    expect(Object.keys(m)).toHaveLength(20);
+    expect(Object.keys(m)).toHaveLength(32);
     book.add('act', usage(1, 0, 0, 0, 0));
     expect(book.snapshot().actPromptTokens).toBe(13);
+  });
+
+  it('adds what a call cost, when it is known, to its operation and the total', () => {
+    const book = new MetricsBook();
+    book.add('act', usage(1000, 100, 0, 0, 10), 0.0025);
+    book.add('act', usage(10, 1, 0, 0, 10)); // a model whose price is unknown: tokens count, dollars do not
+    book.add('extract', usage(500, 50, 0, 0, 10), 0.0001);
+    book.add('observe', usage(0, 0, 0, 0, 1), 0); // the built-in model
+    const m = book.snapshot();
+    expect(m.actCostUsd).toBe(0.0025);
+    expect(m.extractCostUsd).toBe(0.0001);
+    expect(m.observeCostUsd).toBe(0);
+    expect(m.totalCostUsd).toBe(0.0026);
+    expect(m.actPromptTokens).toBe(1010);
+  });
+
+  it('dollar sums read as written: 0.1 + 0.2 is 0.3, however many calls it took', () => {
+    const book = new MetricsBook();
+    for (let i = 0; i < 10; i++) book.add('act', usage(1, 1, 0, 0, 1), 0.1);
+    book.add('extract', usage(1, 1, 0, 0, 1), 0.2);
+    const m = book.snapshot();
+    expect(m.actCostUsd).toBe(1);
+    expect(m.totalCostUsd).toBe(1.2);
+  });
+
+  it('cache hits add what they saved, and nothing to the spent counters', () => {
+    const book = new MetricsBook();
+    book.addSaved('act', 132, 0.0000672);
+    book.addSaved('act', 132, 0.0000672);
+    book.addSaved('extract', 40); // price unknown: the tokens count, the dollars do not
+    const m = book.snapshot();
+    expect(m.actCacheSavedTokens).toBe(264);
+    expect(m.actCacheSavedCostUsd).toBe(0.0001344);
+    expect(m.extractCacheSavedTokens).toBe(40);
+    expect(m.extractCacheSavedCostUsd).toBe(0);
+    expect(m.totalCacheSavedTokens).toBe(304);
+    expect(m.totalCacheSavedCostUsd).toBe(0.0001344);
+    expect(m.totalPromptTokens).toBe(0);
+    expect(m.totalCostUsd).toBe(0);
+  });
+
+  it('restores counters a version before costs saved: the new counters start at zero and keep counting', () => {
+    const book = new MetricsBook();
+    book.restore(Object.fromEntries(OLD_NAMES.map((n) => [n, 5])) as never);
+    let m = book.snapshot();
+    expect(Object.keys(m)).toHaveLength(32);
+    expect(m.actPromptTokens).toBe(5);
+    expect(m.totalPromptTokens).toBe(15);
+    expect(m.actCostUsd).toBe(0);
+    expect(m.totalCacheSavedTokens).toBe(0);
+    book.add('act', usage(1, 0, 0, 0, 0), 0.5);
+    book.addSaved('observe', 7, 0.25);
+    // A saved set of today's counters round-trips, dollars included.
+    const again = new MetricsBook();
+    again.restore(book.snapshot());
+    m = again.snapshot();
+    expect(m).toEqual(book.snapshot());
+    expect(m).toMatchObject({ actCostUsd: 0.5, totalCostUsd: 0.5, observeCacheSavedTokens: 7, observeCacheSavedCostUsd: 0.25, totalCacheSavedCostUsd: 0.25 });
   });
 });

@@ -395,6 +395,7 @@ class CacheInfo(WireModel):
     threshold: Optional[int] = Field(default=None)
     miss_reason: Optional[str] = Field(default=None, alias='missReason')
     tokens_saved: Optional[CacheInfoTokensSaved] = Field(default=None, alias='tokensSaved')
+    cost_saved_usd: Optional[Annotated[float, Field(ge=0)]] = Field(default=None, alias='costSavedUsd')
 
 
 class CacheInvalidateParams(WireModel):
@@ -692,6 +693,7 @@ class McpActOutput(WireModel):
     message: str
     actions: List[Action]
     cache: CacheStatus
+    cost_usd: Optional[Annotated[float, Field(ge=0)]] = Field(default=None, alias='costUsd')
 
 
 class McpAgentInput(WireModel):
@@ -716,6 +718,7 @@ class McpAgentOutput(WireModel):
     completed: bool
     message: str
     steps: List[McpAgentOutputStepsItem]
+    cost_usd: Optional[Annotated[float, Field(ge=0)]] = Field(default=None, alias='costUsd')
 
 
 class McpEndOutput(WireModel):
@@ -734,6 +737,7 @@ class McpExtractOutput(WireModel):
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     extraction: str
+    cost_usd: Optional[Annotated[float, Field(ge=0)]] = Field(default=None, alias='costUsd')
 
 
 class McpNavigateInput(WireModel):
@@ -759,6 +763,7 @@ class McpObserveOutput(WireModel):
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     elements: List[Action]
+    cost_usd: Optional[Annotated[float, Field(ge=0)]] = Field(default=None, alias='costUsd')
 
 
 class McpStartOutput(WireModel):
@@ -776,21 +781,33 @@ class Metrics(WireModel):
     act_reasoning_tokens: float = Field(alias='actReasoningTokens')
     act_cached_input_tokens: float = Field(alias='actCachedInputTokens')
     act_inference_time_ms: float = Field(alias='actInferenceTimeMs')
+    act_cost_usd: float = Field(alias='actCostUsd')
+    act_cache_saved_tokens: float = Field(alias='actCacheSavedTokens')
+    act_cache_saved_cost_usd: float = Field(alias='actCacheSavedCostUsd')
     extract_prompt_tokens: float = Field(alias='extractPromptTokens')
     extract_completion_tokens: float = Field(alias='extractCompletionTokens')
     extract_reasoning_tokens: float = Field(alias='extractReasoningTokens')
     extract_cached_input_tokens: float = Field(alias='extractCachedInputTokens')
     extract_inference_time_ms: float = Field(alias='extractInferenceTimeMs')
+    extract_cost_usd: float = Field(alias='extractCostUsd')
+    extract_cache_saved_tokens: float = Field(alias='extractCacheSavedTokens')
+    extract_cache_saved_cost_usd: float = Field(alias='extractCacheSavedCostUsd')
     observe_prompt_tokens: float = Field(alias='observePromptTokens')
     observe_completion_tokens: float = Field(alias='observeCompletionTokens')
     observe_reasoning_tokens: float = Field(alias='observeReasoningTokens')
     observe_cached_input_tokens: float = Field(alias='observeCachedInputTokens')
     observe_inference_time_ms: float = Field(alias='observeInferenceTimeMs')
+    observe_cost_usd: float = Field(alias='observeCostUsd')
+    observe_cache_saved_tokens: float = Field(alias='observeCacheSavedTokens')
+    observe_cache_saved_cost_usd: float = Field(alias='observeCacheSavedCostUsd')
     total_prompt_tokens: float = Field(alias='totalPromptTokens')
     total_completion_tokens: float = Field(alias='totalCompletionTokens')
     total_reasoning_tokens: float = Field(alias='totalReasoningTokens')
     total_cached_input_tokens: float = Field(alias='totalCachedInputTokens')
     total_inference_time_ms: float = Field(alias='totalInferenceTimeMs')
+    total_cost_usd: float = Field(alias='totalCostUsd')
+    total_cache_saved_tokens: float = Field(alias='totalCacheSavedTokens')
+    total_cache_saved_cost_usd: float = Field(alias='totalCacheSavedCostUsd')
 
 
 class ModelGenerateParams(WireModel):
@@ -798,6 +815,14 @@ class ModelGenerateParams(WireModel):
 
     callback_id: str = Field(alias='callbackId')
     request: ModelRequest
+
+
+class ModelPrice(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    input_per_m_tok: Annotated[float, Field(ge=0)] = Field(alias='inputPerMTok')
+    output_per_m_tok: Annotated[float, Field(ge=0)] = Field(alias='outputPerMTok')
+    cached_input_per_m_tok: Optional[Annotated[float, Field(ge=0)]] = Field(default=None, alias='cachedInputPerMTok')
 
 
 class ModelReplyUsage(WireModel):
@@ -1145,6 +1170,7 @@ class ResolvedModelProvider(WireModel):
     vertex: Optional[ResolvedModelProviderVertex] = Field(default=None)
     azure: Optional[ResolvedModelProviderAzure] = Field(default=None)
     bedrock: Optional[ResolvedModelProviderBedrock] = Field(default=None)
+    price: Optional[ModelPrice] = Field(default=None)
 
 
 class ResolvedModelCallback(WireModel):
@@ -1153,6 +1179,7 @@ class ResolvedModelCallback(WireModel):
     kind: Literal['callback']
     name: str
     callback_id: str = Field(alias='callbackId')
+    price: Optional[ModelPrice] = Field(default=None)
 
 
 class ResolvedModelLocal(WireModel):
@@ -1169,6 +1196,7 @@ class ResultMetadata(WireModel):
     cache: CacheInfo
     usage: Usage
     confidence: Optional[Annotated[float, Field(ge=0, le=1)]] = Field(default=None)
+    cost_usd: Optional[Annotated[float, Field(ge=0)]] = Field(default=None, alias='costUsd')
 
 
 class RpcError(WireModel):
@@ -1337,6 +1365,7 @@ ContextPagesResult = List[PageInfo]
 FlowListResult = List[FlowSummary]
 ModelConfig = Union[VertexModelConfig, AzureEntraModelConfig, AzureApiKeyModelConfig, GenericModelConfig]
 PageSelectorsResult = List[Union[PageSelectorsResultItem, None]]
+Prices = Dict[str, ModelPrice]
 QaStep = Union[QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract]
 ResolvedModel = Union[ResolvedModelProvider, ResolvedModelCallback, ResolvedModelLocal]
 RpcMessage = Union[RpcRequest, RpcResult, RpcError]
@@ -1344,10 +1373,10 @@ ServiceAccount = Union[ServiceAccount0, ServiceAccount1]
 Variables = Dict[str, Union[str, VariablesValue1]]
 
 
-for _m in [ActParams, ActReplayParams, ActReplayResult, ActRequest, ActResult, ActResultData, Action, ActionTarget, AgentConfig, AgentExecuteRequest, AgentExecuteResult, AgentExecuteResultCacheEntry, AgentRecording, AgentRecordingStepsItem, AgentResult, AgentRunParams, AgentRunParamsExtraToolsItem, AgentRunResult, AgentRunResultCacheEntry, AgentStep, AgentUsage, AzureApiKeyModelConfig, AzureEntraModelConfig, AzureEntraModelConfigAuth, BatchRunParams, BatchRunResult, BridgeConnectParams, BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye, BridgeStatus, CacheCallOption1, CacheEntry, CacheInfo, CacheInfoTokensSaved, CacheInvalidateParams, CacheLookupRequest, CacheLookupResponse, CacheRecordRequest, CacheRecordResponse, ContextNewPageParams, EndRequest, EndResult, EnginePingResult, Error, ExecuteOptions, ExtractParams, ExtractRequest, ExtractResult, Flow, FlowDeleteParams, FlowDeleteResult, FlowGetParams, FlowRenameParams, FlowReplayParams, FlowReplayResult, FlowSaveParams, FlowStepOutcome, FlowSummary, GenericModelConfig, GotoOptions, HttpError, HttpErrorBody, HttpSuccessBody, LocatorActParams, LocatorActResult, LocatorCountParams, LocatorCountResult, LocatorSpec, LogParams, McpActInput, McpActOutput, McpAgentInput, McpAgentOutput, McpAgentOutputStepsItem, McpEndOutput, McpExtractInput, McpExtractOutput, McpNavigateInput, McpNavigateOutput, McpObserveInput, McpObserveOutput, McpStartOutput, Metrics, ModelGenerateParams, ModelReply, ModelReplyUsage, ModelRequest, ModelRequestImagesItem, NavigateRequest, ObserveParams, ObserveRequest, ObserveResult, OpCancelParams, OpCancelResult, OperationOptions, OperationOptionsCache, OutlineLine, PageCloseResult, PageEvaluateParams, PageEvaluateResult, PageGotoParams, PageHighlightParams, PageHighlightResult, PageInfo, PageInfoParams, PagePressParams, PagePressResult, PageScreenshotParams, PageScreenshotResult, PageSelectorsParams, PageSelectorsResultItem, QaRecording, QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract, ReceivedError, ResolvedModelProvider, ResolvedModelProviderVertex, ResolvedModelProviderAzure, ResolvedModelProviderBedrock, ResolvedModelCallback, ResolvedModelLocal, ResultMetadata, RpcError, RpcRequest, RpcResult, ScreenshotOptions, ServiceAccount0, ServiceAccount1, SnapshotOptions, SnapshotResult, StartSessionRequest, StartSessionRequestViewport, StartSessionResult, StreamEvent, ToolCallParams, ToolCallResult, Usage, VariablesValue1, VertexModelConfig, VertexModelConfigProviderOptions, VertexModelConfigProviderOptionsVertex]:
+for _m in [ActParams, ActReplayParams, ActReplayResult, ActRequest, ActResult, ActResultData, Action, ActionTarget, AgentConfig, AgentExecuteRequest, AgentExecuteResult, AgentExecuteResultCacheEntry, AgentRecording, AgentRecordingStepsItem, AgentResult, AgentRunParams, AgentRunParamsExtraToolsItem, AgentRunResult, AgentRunResultCacheEntry, AgentStep, AgentUsage, AzureApiKeyModelConfig, AzureEntraModelConfig, AzureEntraModelConfigAuth, BatchRunParams, BatchRunResult, BridgeConnectParams, BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye, BridgeStatus, CacheCallOption1, CacheEntry, CacheInfo, CacheInfoTokensSaved, CacheInvalidateParams, CacheLookupRequest, CacheLookupResponse, CacheRecordRequest, CacheRecordResponse, ContextNewPageParams, EndRequest, EndResult, EnginePingResult, Error, ExecuteOptions, ExtractParams, ExtractRequest, ExtractResult, Flow, FlowDeleteParams, FlowDeleteResult, FlowGetParams, FlowRenameParams, FlowReplayParams, FlowReplayResult, FlowSaveParams, FlowStepOutcome, FlowSummary, GenericModelConfig, GotoOptions, HttpError, HttpErrorBody, HttpSuccessBody, LocatorActParams, LocatorActResult, LocatorCountParams, LocatorCountResult, LocatorSpec, LogParams, McpActInput, McpActOutput, McpAgentInput, McpAgentOutput, McpAgentOutputStepsItem, McpEndOutput, McpExtractInput, McpExtractOutput, McpNavigateInput, McpNavigateOutput, McpObserveInput, McpObserveOutput, McpStartOutput, Metrics, ModelGenerateParams, ModelPrice, ModelReply, ModelReplyUsage, ModelRequest, ModelRequestImagesItem, NavigateRequest, ObserveParams, ObserveRequest, ObserveResult, OpCancelParams, OpCancelResult, OperationOptions, OperationOptionsCache, OutlineLine, PageCloseResult, PageEvaluateParams, PageEvaluateResult, PageGotoParams, PageHighlightParams, PageHighlightResult, PageInfo, PageInfoParams, PagePressParams, PagePressResult, PageScreenshotParams, PageScreenshotResult, PageSelectorsParams, PageSelectorsResultItem, QaRecording, QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract, ReceivedError, ResolvedModelProvider, ResolvedModelProviderVertex, ResolvedModelProviderAzure, ResolvedModelProviderBedrock, ResolvedModelCallback, ResolvedModelLocal, ResultMetadata, RpcError, RpcRequest, RpcResult, ScreenshotOptions, ServiceAccount0, ServiceAccount1, SnapshotOptions, SnapshotResult, StartSessionRequest, StartSessionRequestViewport, StartSessionResult, StreamEvent, ToolCallParams, ToolCallResult, Usage, VariablesValue1, VertexModelConfig, VertexModelConfigProviderOptions, VertexModelConfigProviderOptionsVertex]:
     _m.model_rebuild()
 
-DEFINITIONS = ["ActMethod", "ActParams", "ActReplayParams", "ActReplayResult", "ActRequest", "ActResult", "Action", "ActionTarget", "AgentConfig", "AgentExecuteRequest", "AgentExecuteResult", "AgentMode", "AgentRecording", "AgentResult", "AgentRunParams", "AgentRunResult", "AgentStep", "AgentUsage", "AllowSchemes", "AzureApiKeyModelConfig", "AzureEntraModelConfig", "BatchRunParams", "BatchRunResult", "BridgeConnectParams", "BridgeDisconnectParams", "BridgeFrame", "BridgeStatus", "BridgeStatusParams", "CacheCallOption", "CacheEntry", "CacheInfo", "CacheInvalidateParams", "CacheInvalidateResult", "CacheLookupRequest", "CacheLookupResponse", "CacheRecordRequest", "CacheRecordResponse", "CacheStatus", "ContextActivePageParams", "ContextNewPageParams", "ContextPagesParams", "ContextPagesResult", "EndRequest", "EndResult", "EnginePingParams", "EnginePingResult", "Error", "ErrorCode", "ExecuteOptions", "ExtractParams", "ExtractRequest", "ExtractResult", "Flow", "FlowDeleteParams", "FlowDeleteResult", "FlowGetParams", "FlowListParams", "FlowListResult", "FlowRenameParams", "FlowReplayParams", "FlowReplayResult", "FlowSaveParams", "FlowStepOutcome", "FlowSummary", "GenericModelConfig", "GotoOptions", "HttpError", "HttpErrorBody", "HttpModel", "HttpSuccessBody", "LocatorActParams", "LocatorActResult", "LocatorCountParams", "LocatorCountResult", "LocatorSpec", "LogParams", "LogResult", "McpActInput", "McpActOutput", "McpAgentInput", "McpAgentOutput", "McpEndInput", "McpEndOutput", "McpExtractInput", "McpExtractOutput", "McpNavigateInput", "McpNavigateOutput", "McpObserveInput", "McpObserveOutput", "McpStartInput", "McpStartOutput", "Metrics", "MetricsParams", "ModelConfig", "ModelGenerateParams", "ModelReply", "ModelRequest", "NavigateRequest", "ObserveParams", "ObserveRequest", "ObserveResult", "OpCancelParams", "OpCancelResult", "OperationOptions", "OutlineLine", "PageCloseResult", "PageEvaluateParams", "PageEvaluateResult", "PageGotoParams", "PageHighlightParams", "PageHighlightResult", "PageId", "PageInfo", "PageInfoParams", "PagePressParams", "PagePressResult", "PageScreenshotParams", "PageScreenshotResult", "PageSelectorsParams", "PageSelectorsResult", "PingParams", "PingResult", "QaRecording", "QaStep", "ReceivedError", "ResolvedModel", "ResultMetadata", "RpcError", "RpcMessage", "RpcRequest", "RpcResult", "ScreenshotOptions", "ServiceAccount", "SnapshotOptions", "SnapshotResult", "StartSessionRequest", "StartSessionResult", "StreamEvent", "TimeoutMs", "ToolCallParams", "ToolCallResult", "Usage", "Variables", "VertexModelConfig", "WaitMs"]
+DEFINITIONS = ["ActMethod", "ActParams", "ActReplayParams", "ActReplayResult", "ActRequest", "ActResult", "Action", "ActionTarget", "AgentConfig", "AgentExecuteRequest", "AgentExecuteResult", "AgentMode", "AgentRecording", "AgentResult", "AgentRunParams", "AgentRunResult", "AgentStep", "AgentUsage", "AllowSchemes", "AzureApiKeyModelConfig", "AzureEntraModelConfig", "BatchRunParams", "BatchRunResult", "BridgeConnectParams", "BridgeDisconnectParams", "BridgeFrame", "BridgeStatus", "BridgeStatusParams", "CacheCallOption", "CacheEntry", "CacheInfo", "CacheInvalidateParams", "CacheInvalidateResult", "CacheLookupRequest", "CacheLookupResponse", "CacheRecordRequest", "CacheRecordResponse", "CacheStatus", "ContextActivePageParams", "ContextNewPageParams", "ContextPagesParams", "ContextPagesResult", "EndRequest", "EndResult", "EnginePingParams", "EnginePingResult", "Error", "ErrorCode", "ExecuteOptions", "ExtractParams", "ExtractRequest", "ExtractResult", "Flow", "FlowDeleteParams", "FlowDeleteResult", "FlowGetParams", "FlowListParams", "FlowListResult", "FlowRenameParams", "FlowReplayParams", "FlowReplayResult", "FlowSaveParams", "FlowStepOutcome", "FlowSummary", "GenericModelConfig", "GotoOptions", "HttpError", "HttpErrorBody", "HttpModel", "HttpSuccessBody", "LocatorActParams", "LocatorActResult", "LocatorCountParams", "LocatorCountResult", "LocatorSpec", "LogParams", "LogResult", "McpActInput", "McpActOutput", "McpAgentInput", "McpAgentOutput", "McpEndInput", "McpEndOutput", "McpExtractInput", "McpExtractOutput", "McpNavigateInput", "McpNavigateOutput", "McpObserveInput", "McpObserveOutput", "McpStartInput", "McpStartOutput", "Metrics", "MetricsParams", "ModelConfig", "ModelGenerateParams", "ModelPrice", "ModelReply", "ModelRequest", "NavigateRequest", "ObserveParams", "ObserveRequest", "ObserveResult", "OpCancelParams", "OpCancelResult", "OperationOptions", "OutlineLine", "PageCloseResult", "PageEvaluateParams", "PageEvaluateResult", "PageGotoParams", "PageHighlightParams", "PageHighlightResult", "PageId", "PageInfo", "PageInfoParams", "PagePressParams", "PagePressResult", "PageScreenshotParams", "PageScreenshotResult", "PageSelectorsParams", "PageSelectorsResult", "PingParams", "PingResult", "Prices", "QaRecording", "QaStep", "ReceivedError", "ResolvedModel", "ResultMetadata", "RpcError", "RpcMessage", "RpcRequest", "RpcResult", "ScreenshotOptions", "ServiceAccount", "SnapshotOptions", "SnapshotResult", "StartSessionRequest", "StartSessionResult", "StreamEvent", "TimeoutMs", "ToolCallParams", "ToolCallResult", "Usage", "Variables", "VertexModelConfig", "WaitMs"]
 
 # The Chromium switches a launcher passes to a Chromium it starts itself (x-deckhand.chromiumFlags).
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check", "--silent-debugger-extension-api", "--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup", "--disable-field-trial-config", "--password-store=basic", "--use-mock-keychain", "--no-startup-window"]

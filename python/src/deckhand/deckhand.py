@@ -605,8 +605,9 @@ class Deckhand:
         return r.data
 
     async def metrics(self) -> _wire.Metrics:
-        """The twenty counters (act|extract|observe|total x prompt, completion, reasoning,
-        cached input tokens and inference time), as floats."""
+        """The thirty-two counters (act|extract|observe|total x prompt, completion, reasoning and
+        cached input tokens, inference time, cost in US dollars, and the tokens and dollars cache
+        hits saved), as floats."""
         return _parse(_wire.Metrics, await self._call("metrics", {}), "metrics")
 
     async def experimental_batch(self, source: str, input: Any = _OMIT, *, timeout: int | None = None, page: Page | int | None = None) -> Any:

@@ -1,6 +1,6 @@
 import { McpTools } from '../../protocol/mcp';
 import { cacheOf, withSession } from '../session-state';
-import { defineTool, text } from './tool';
+import { costOf, defineTool, text } from './tool';
 
 export default defineTool({
   name: 'act',
@@ -13,6 +13,6 @@ export default defineTool({
   handler: async (st, { action }, call) => {
     const r = await withSession(st, (s, signal) => s.dh.act(action, { ...cacheOf(st), signal }), call);
     const t = r.data.success ? `Done: ${r.data.message}.` : `Nothing was done: ${r.data.message}`;
-    return { ...text(t, { success: r.data.success, message: r.data.message, actions: r.data.actions, cache: r.metadata.cache.status }), ...(r.data.success ? {} : { isError: true }) };
+    return { ...text(t, { success: r.data.success, message: r.data.message, actions: r.data.actions, cache: r.metadata.cache.status, ...costOf(r.metadata) }), ...(r.data.success ? {} : { isError: true }) };
   },
 });

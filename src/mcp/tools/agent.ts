@@ -3,7 +3,7 @@ import { AGENT_DEFAULTS } from '../../protocol/agent';
 import { MAX_CALL_MS } from '../../protocol/schemas';
 import { clip } from '../../protocol/text';
 import { withSession } from '../session-state';
-import { defineTool, text } from './tool';
+import { costOf, defineTool, text } from './tool';
 
 export default defineTool({
   name: 'agent',
@@ -23,6 +23,6 @@ export default defineTool({
     );
     const steps = r.result.actions.map((a) => ({ type: a.type, action: a.action, ...(a.result !== undefined ? { result: clip(a.result, 300) } : {}) }));
     const t = `${r.result.success ? 'Done' : 'Not done'}: ${r.result.message}`;
-    return { ...text(t, { success: r.result.success, completed: r.result.completed, message: r.result.message, steps }), ...(r.result.success ? {} : { isError: true }) };
+    return { ...text(t, { success: r.result.success, completed: r.result.completed, message: r.result.message, steps, ...costOf(r.result.metadata ?? {}) }), ...(r.result.success ? {} : { isError: true }) };
   },
 });

@@ -1,6 +1,6 @@
 import { McpTools } from '../../protocol/mcp';
 import { cacheOf, withSession } from '../session-state';
-import { defineTool, text } from './tool';
+import { costOf, defineTool, text } from './tool';
 
 export default defineTool({
   name: 'extract',
@@ -10,12 +10,15 @@ export default defineTool({
   inputSchema: McpTools.extract.input,
   outputSchema: McpTools.extract.output,
   handler: async (st, { instruction }, call) => {
-    const extraction = await withSession(
+    const { extraction, cost } = await withSession(
       st,
-      async (s, signal) =>
-        instruction ? (await s.dh.extract(instruction, undefined, { ...cacheOf(st), signal })).data.extraction : (await (await s.dh.context.activePage()).snapshot()).text,
+      async (s, signal) => {
+        if (!instruction) return { extraction: (await (await s.dh.context.activePage()).snapshot()).text, cost: {} };
+        const r = await s.dh.extract(instruction, undefined, { ...cacheOf(st), signal });
+        return { extraction: r.data.extraction, cost: costOf(r.metadata) };
+      },
       call,
     );
-    return text(extraction, { extraction });
+    return text(extraction, { extraction, ...cost });
   },
 });

@@ -1,6 +1,6 @@
 import { McpTools } from '../../protocol/mcp';
 import { cacheOf, withSession } from '../session-state';
-import { defineTool, text } from './tool';
+import { costOf, defineTool, text } from './tool';
 
 export default defineTool({
   name: 'observe',
@@ -12,6 +12,6 @@ export default defineTool({
   handler: async (st, { instruction }, call) => {
     const r = await withSession(st, (s, signal) => s.dh.observe(instruction, { ...cacheOf(st), signal }), call);
     const lines = r.data.map((a, i) => `${i + 1}. ${a.description} (${a.method ?? 'click'}${a.arguments?.length ? ` ${JSON.stringify(a.arguments)}` : ''})`);
-    return text(lines.length ? `Found ${lines.length}:\n${lines.join('\n')}` : 'Nothing on the page matches that.', { elements: r.data });
+    return text(lines.length ? `Found ${lines.length}:\n${lines.join('\n')}` : 'Nothing on the page matches that.', { elements: r.data, ...costOf(r.metadata) });
   },
 });

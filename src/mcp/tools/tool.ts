@@ -27,3 +27,7 @@ export interface Tool<I extends z.ZodRawShape = z.ZodRawShape> {
 export const text = (t: string, structured: Record<string, unknown>): ToolResult => ({ content: [{ type: 'text', text: t }], structuredContent: structured });
 
 export const defineTool = <I extends z.ZodRawShape>(t: Tool<I>): Tool<I> => t;
+
+/** A result's `costUsd` for structured content, when its model's price was known. */
+export const costOf = (metadata: { costUsd?: unknown }): { costUsd?: number } =>
+  typeof metadata.costUsd === 'number' ? { costUsd: metadata.costUsd } : {};
