@@ -87,6 +87,8 @@ export interface AgentOptions {
 
 export interface ExecuteInput {
   instruction: string;
+  /** Save the run, when it succeeds, as a flow under this name (this client's store, else the browser's), to replay later with no model. */
+  saveAs?: string;
   maxSteps?: number;
   autoScreenshot?: boolean;
   waitBetweenActions?: number;
@@ -445,6 +447,8 @@ export class Deckhand {
       replay?: AgentRecording;
       /** Look the run up in this client's cache and replay it on a hit; record it when computed. */
       cache?: boolean;
+      /** Save the run, when it succeeds, as a named flow: this client's store, else the extension's (see `flow` in the result). */
+      saveAs?: string;
       context?: string;
       waitBetweenActions?: number;
       autoScreenshot?: boolean;
@@ -494,6 +498,7 @@ export class Deckhand {
           ...(opts.replay ? { replay: opts.replay } : {}),
           ...(opts.record ? { record: true } : {}),
           ...(opts.cache ? { cache: true } : {}),
+          ...(opts.saveAs !== undefined ? { saveAs: opts.saveAs } : {}),
           ...(opts.context ? { context: opts.context } : {}),
           ...(opts.waitBetweenActions ? { waitBetweenActions: opts.waitBetweenActions } : {}),
           ...(opts.autoScreenshot ? { autoScreenshot: true } : {}),
@@ -550,7 +555,7 @@ export class Deckhand {
               agentConfig: { ...(model !== undefined ? { model: model as never } : {}), ...(config.instructions ? { systemPrompt: config.instructions } : {}) },
               executeOptions: { instruction: x.instruction, maxSteps: x.maxSteps ?? 20 },
             },
-            { autoScreenshot: x.autoScreenshot ?? true, waitBetweenActions: x.waitBetweenActions ?? 0, context: x.context, tools: tools.list },
+            { autoScreenshot: x.autoScreenshot ?? true, waitBetweenActions: x.waitBetweenActions ?? 0, context: x.context, tools: tools.list, ...(x.saveAs !== undefined ? { saveAs: x.saveAs } : {}) },
           );
           return r.result;
         } finally {

@@ -20,7 +20,9 @@ import { evaluate, goto, openPage, screenshot, withDeadline } from './pages';
 import { raceCancel, throwIfCancelled } from './cancel';
 import type { BrowserPort, CacheStorePort, FlowStorePort, SelfEvaluator, StatePort } from './ports';
 import { MemoryFlowStore, replayFlow } from './flows';
-import { FlowSchema, flowKey, summarizeFlow, type Flow } from '../protocol/flows';
+import { FlowSchema, flowKey, summarizeFlow, type Flow, type SavedFlow } from '../protocol/flows';
+import { qaStepsFromAgent } from '../protocol/recording';
+import type { AgentRecording } from '../protocol/agent';
 import { agentCacheKey, cacheUrl, ContentChanged, runCached, type CachedOp, type KeyParts } from './cache';
 import { checkObserved, readRegion, StoredExtractSchema, withPageCounts, type StoredExtract } from './cache-checks';
 import { replayActions, ReplayFailed, type Healer } from './replay';
@@ -193,13 +195,15 @@ export class Engine implements CommandClient {
           const stored = look.entry ? AgentRecordingSchema.safeParse(look.entry.result) : null;
           if (stored?.success) replay = stored.data;
         }
+        const startUrl = p.saveAs ? (p.page !== undefined ? await this.port.pageInfo(p.page) : await this.activePage()).url : '';
         const r = await runAgent(
           { deps: { ...this.deps(ctx), cancel: ctx.signal }, port: this.port, activePage: async () => (await this.activePage()).id, addUsage: (u, cost) => this.addUsage('act', u, cost), invokeTool: ctx.invokeTool },
-          { ...p, ...(replay ? { replay } : {}), record: p.record || (!!cacheKey && !replay) },
+          { ...p, ...(replay ? { replay } : {}), record: p.record || !!p.saveAs || (!!cacheKey && !replay) },
         );
         if (store && cacheKey && r.recording) await store.record({ key: cacheKey, baseKey: cacheKey, op: 'agent', result: r.recording, usage: { ...ZERO_USAGE } });
         const entry = r.recording ?? (r.result.metadata?.replayed ? replay : undefined);
-        return { ...r, ...(cacheKey && entry ? { cacheEntry: { cacheKey, entry } } : {}) };
+        const saved = p.saveAs && r.result.success && entry ? await this.saveAgentFlow(p.saveAs, p.instruction, startUrl, entry, ctx) : undefined;
+        return { ...r, ...(cacheKey && entry ? { cacheEntry: { cacheKey, entry } } : {}), ...(saved ? { flow: saved } : {}) };
       },
       'op.cancel': async (p: Params<'op.cancel'>) => {
         const c = this.cancels.get(p.opId);
@@ -447,6 +451,23 @@ export class Engine implements CommandClient {
       if (h.result.data.success) await this.addUsage('act', h.usage, costOf(h.usage, model));
       return { success: h.result.data.success, message: h.result.data.message, actions: h.result.data.actions, usage: h.usage };
     };
+  }
+
+  /** An agent run kept as a named flow: in the caller's own store when it has one, else in the extension. */
+  private async saveAgentFlow(name: string, instruction: string, startUrl: string, rec: AgentRecording, ctx: CallContext): Promise<SavedFlow> {
+    let n = 0;
+    const finalUrl = rec.steps.length ? (await this.activePage()).url : startUrl;
+    const flow: Flow = {
+      version: 1, name: name.trim(), source: 'agent', savedAt: new Date().toISOString(),
+      recording: { version: 1, title: clip(instruction, 200), startUrl, steps: qaStepsFromAgent(rec.steps, () => `s${++n}`, finalUrl) },
+    };
+    if (ctx.cache) {
+      const key = await flowKey(flow.name);
+      const stored = await ctx.cache.record({ key, baseKey: key, op: 'flow', result: flow, usage: { ...ZERO_USAGE } }).then(() => true, () => false);
+      if (stored) return { ...summarizeFlow(flow), savedIn: 'store' };
+    }
+    await this.flows.put(flow);
+    return { ...summarizeFlow(flow), savedIn: 'extension' };
   }
 
   /** A flow by name: the caller's own store (its tenant's) first, then the extension's. */

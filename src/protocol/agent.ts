@@ -3,6 +3,7 @@
  * steps it reports, its result, and the recording that cached replay uses.
  */
 import { z } from 'zod';
+import { FlowNameSchema } from './flows';
 import { HttpModelSchema, ResolvedModelSchema } from './model';
 import { ActionSchema, TimeoutMsSchema, VariablesSchema, WaitMsSchema } from './schemas';
 import { AllowSchemesSchema } from './url-policy';
@@ -162,6 +163,8 @@ export const AgentRunParamsSchema = z
     /** Replay this recording instead of asking the model (self-healing where a step fails). */
     replay: AgentRecordingSchema.optional(),
     record: z.boolean().optional(),
+    /** Save the run, when it succeeds, as a named flow (protocol/flows.ts): in the caller's own store, else the extension's. */
+    saveAs: FlowNameSchema.optional(),
     /** Look the run up in the caller's cache (by instruction, start URL and configuration) and replay it on a hit; record it when computed. */
     cache: z.boolean().optional(),
     /** Extra context or constraints for the run. */

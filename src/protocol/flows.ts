@@ -42,6 +42,10 @@ export const FlowSummarySchema = z.object({
 });
 export type FlowSummary = z.infer<typeof FlowSummarySchema>;
 
+/** A flow just saved, and where: the caller's own store (its tenant's) or the extension's. */
+export const SavedFlowSchema = FlowSummarySchema.extend({ savedIn: z.enum(['store', 'extension']) });
+export type SavedFlow = z.infer<typeof SavedFlowSchema>;
+
 export function summarizeFlow(f: Flow): FlowSummary {
   return { name: f.name, title: f.recording.title, source: f.source, savedAt: f.savedAt, startUrl: f.recording.startUrl, steps: f.recording.steps.length };
 }

@@ -12,7 +12,7 @@ import { ModelReplySchema, ModelRequestSchema, ResolvedModelSchema } from './mod
 import { AgentCacheEntrySchema, AgentRecordingSchema, AgentResultSchema, AgentRunParamsSchema } from './agent';
 import { AllowSchemesSchema } from './url-policy';
 import { CacheClientMethods } from './cache';
-import { FlowMethods } from './flows';
+import { FlowMethods, SavedFlowSchema } from './flows';
 
 const page = z.object({ page: PageIdSchema }).strict();
 /** Names a call so that `op.cancel` can stop it (the caller gave up); any unique string, a UUID say. */
@@ -109,6 +109,8 @@ export const Methods = {
       recording: AgentRecordingSchema.optional(),
       /** With `cache`: the run's cache key and the recording stored (or replayed) under it. */
       cacheEntry: AgentCacheEntrySchema.optional(),
+      /** With `saveAs`: the flow saved, and where. */
+      flow: SavedFlowSchema.optional(),
     }),
   },
   /**

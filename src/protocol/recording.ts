@@ -33,3 +33,34 @@ export const QaRecordingSchema = z
   })
   .strict();
 export type QaRecording = z.infer<typeof QaRecordingSchema>;
+
+/** One recorded agent step, as far as a recording needs it (protocol/agent.ts has the whole shape). */
+interface AgentStepLike {
+  tool: string;
+  args: Record<string, unknown>;
+  actions?: z.infer<typeof ActionSchema>[];
+}
+
+/**
+ * An agent run's recorded steps as recording steps: what it performed, not what it looked at.
+ * Coordinate tools (click_at, type_at, drag), extract and done are left out: they cannot be
+ * replayed without a model. `finalUrl` goes on the last step.
+ */
+export function qaStepsFromAgent(steps: AgentStepLike[], newId: () => string, finalUrl: string): QaStep[] {
+  const out: QaStep[] = [];
+  for (const s of steps) {
+    const a = s.args;
+    if (s.tool === 'act' && s.actions?.length) out.push({ kind: 'act', id: newId(), description: String(a.instruction ?? s.actions[0].description), actions: s.actions, urlAfter: '' });
+    else if (s.tool === 'goto') out.push({ kind: 'goto', id: newId(), description: `Open ${a.url}`, url: String(a.url), urlAfter: String(a.url) });
+    else if (s.tool === 'press') out.push({ kind: 'press', id: newId(), description: `Press ${a.keys ?? 'Enter'}`, keys: String(a.keys ?? 'Enter'), urlAfter: '' });
+    else if (s.tool === 'back') out.push({ kind: 'back', id: newId(), description: 'Go back', urlAfter: '' });
+    else if (s.tool === 'wait') out.push({ kind: 'wait', id: newId(), description: `Wait ${a.ms ?? 1000} ms`, ms: Math.max(0, Math.round(Number(a.ms ?? 1000))) });
+    else if (s.tool === 'scroll') {
+      const method = a.direction === 'up' ? 'prevChunk' : 'nextChunk';
+      out.push({ kind: 'act', id: newId(), description: `Scroll ${a.direction === 'up' ? 'up' : 'down'}`, actions: [{ selector: 'html', description: 'the page', method, arguments: [] }], urlAfter: '' });
+    }
+  }
+  const last = out.at(-1);
+  if (last && 'urlAfter' in last) last.urlAfter = finalUrl;
+  return out;
+}
