@@ -18,6 +18,7 @@ import * as agent from '../src/protocol/agent';
 import * as cache from '../src/protocol/cache';
 import { ErrorCodeSchema, ReceivedErrorSchema, SerializedErrorSchema } from '../src/protocol/errors';
 import * as http from '../src/protocol/http';
+import * as flows from '../src/protocol/flows';
 import { McpTools } from '../src/protocol/mcp';
 import { ClientMethods, Methods } from '../src/protocol/methods';
 import * as model from '../src/protocol/model';
@@ -108,6 +109,16 @@ const NAMED: Record<string, ZodTypeAny> = {
   HttpErrorBody: http.HttpErrorBodySchema,
   HttpSuccessBody: http.HttpSuccessBodySchema,
   StreamEvent: http.StreamEventSchema,
+  ReplayRequest: http.ReplayRequestSchema,
+  // Named flows.
+  FlowName: flows.FlowNameSchema,
+  Flow: flows.FlowSchema,
+  FlowSummary: flows.FlowSummarySchema,
+  FlowList: flows.FlowListSchema,
+  FlowDeleteResult: flows.FlowDeleteResultSchema,
+  FlowStepOutcome: flows.FlowStepOutcomeSchema,
+  FlowReplayParams: flows.FlowReplayParamsSchema,
+  FlowReplayResult: flows.FlowReplayResultSchema,
   // The side panel's export and the bridge's control frames.
   BridgeStatus: BridgeStatusSchema,
   BridgeFrame: BridgeFrameSchema,
@@ -148,9 +159,21 @@ function catalogue(): { defs: Map<string, ZodTypeAny>; tables: Record<string, Re
       methods: methods(Methods),
       clientMethods: methods(ClientMethods),
       panelMethods: methods(PanelMethods),
-      http: Object.fromEntries(
-        Object.entries(http.HttpRoutes).map(([path, r]) => [`POST ${path}`, { request: ref(add(`${pascal(path)}Request`, r.request)), data: ref(add(`${pascal(path)}Data`, r.data)) }]),
-      ),
+      http: {
+        ...Object.fromEntries(
+          Object.entries(http.HttpRoutes).map(([path, r]) => [`POST ${path}`, { request: ref(add(`${pascal(path)}Request`, r.request)), data: ref(add(`${pascal(path)}Data`, r.data)) }]),
+        ),
+        // Keyed `METHOD path` already; only PUT takes a body.
+        ...Object.fromEntries(
+          Object.entries(http.HttpResourceRoutes).map(([route, r]) => {
+            const name = route.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1).toLowerCase()).join('');
+            const entry: Record<string, string> = {};
+            if ('request' in r) entry.request = ref(add(`${name}Request`, r.request));
+            entry.data = ref(add(`${name}Data`, r.data));
+            return [route, entry];
+          }),
+        ),
+      },
       mcpTools: Object.fromEntries(
         Object.entries(McpTools).map(([tool, t]) => [
           tool,
