@@ -1,18 +1,25 @@
-/** The panel's frame: header (target tab, attached client), three views, global keys. */
+/** The panel's frame: header (target tab, attached client), four views, global keys. */
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { PanelClient } from '../src/panel/client';
 import type { PanelSession } from '../src/panel/session';
 import { BridgeChip } from './BridgeChip';
+import { FlowsView } from './FlowsView';
 import { RecordingView } from './RecordingView';
 import { RunView } from './RunView';
 import { SettingsView } from './SettingsView';
 
-type View = 'run' | 'recording' | 'settings';
+type View = 'run' | 'recording' | 'flows' | 'settings';
 
 export function App({ session, client }: { session: PanelSession; client: PanelClient }) {
   const state = useSyncExternalStore(session.subscribe, session.get);
   const [view, setView] = useState<View>('run');
   const steps = state.recording?.steps.length ?? 0;
+  const flows = state.flows?.length ?? 0;
+
+  // The saved flows, for the tab's count (the Flows view reads them again when it opens).
+  useEffect(() => {
+    void session.refreshFlows();
+  }, [session]);
 
   // Escape stops whatever runs, wherever the focus is.
   useEffect(() => {
@@ -52,6 +59,9 @@ export function App({ session, client }: { session: PanelSession; client: PanelC
         <button role="tab" aria-selected={view === 'recording'} onClick={() => setView('recording')} data-testid="tab-recording">
           Recording{steps ? <span className="count">{steps}</span> : null}
         </button>
+        <button role="tab" aria-selected={view === 'flows'} onClick={() => setView('flows')} data-testid="tab-flows">
+          Flows{flows ? <span className="count">{flows}</span> : null}
+        </button>
         <button role="tab" aria-selected={view === 'settings'} onClick={() => setView('settings')} data-testid="tab-settings">
           Settings
         </button>
@@ -59,6 +69,7 @@ export function App({ session, client }: { session: PanelSession; client: PanelC
       <main className="view">
         {view === 'run' && <RunView session={session} state={state} />}
         {view === 'recording' && <RecordingView session={session} state={state} />}
+        {view === 'flows' && <FlowsView session={session} state={state} onReplay={() => setView('run')} />}
         {view === 'settings' && <SettingsView client={client} />}
       </main>
     </div>

@@ -1,8 +1,12 @@
-/** The manual QA recording: the steps performed, replay, and export. */
-import { useState } from 'react';
+/** The manual QA recording: the steps performed, replay, save as a flow, and export. */
+import { useState, type FormEvent } from 'react';
 import type { QaStep } from '../src/protocol/panel';
 import type { PanelSession, PanelState } from '../src/panel/session';
 import { recordingFileName, toDeckhandScript, toPlaywrightTest } from '../src/panel/export';
+import { copyText, downloadText } from './save-text';
+
+/** The title a new recording gets: not worth offering as a flow's name. */
+const DEFAULT_TITLE = 'Recorded in Deckhand';
 
 type Format = 'playwright' | 'deckhand';
 
@@ -10,6 +14,8 @@ export function RecordingView({ session, state }: { session: PanelSession; state
   const rec = state.recording;
   const [format, setFormat] = useState<Format>('playwright');
   const [notice, setNotice] = useState<string | null>(null);
+  const [saving, setSaving] = useState<{ name: string; exists?: boolean; error?: string } | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
   if (!rec || rec.steps.length === 0) {
     return (
       <div className="empty" data-testid="recording-empty">
@@ -23,27 +29,24 @@ export function RecordingView({ session, state }: { session: PanelSession; state
   const fileName = recordingFileName(rec, format);
 
   const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(code);
-    } catch {
-      // The clipboard API needs focus; a selected textarea and execCommand work without it.
-      const ta = document.createElement('textarea');
-      ta.value = code;
-      document.body.appendChild(ta);
-      ta.select();
-      document.execCommand('copy');
-      ta.remove();
-    }
+    await copyText(code);
     setNotice(`Copied ${fileName}`);
   };
   const download = () => {
-    const url = URL.createObjectURL(new Blob([code], { type: 'text/plain' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = fileName;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    downloadText(code, fileName);
     setNotice(`Saved ${fileName}`);
+  };
+  const saveFlow = async (e: FormEvent) => {
+    e.preventDefault();
+    if (!saving) return;
+    try {
+      const r = await session.saveFlow(saving.name, !!saving.exists);
+      if (r === 'exists') return setSaving({ ...saving, exists: true, error: undefined });
+      setSaving(null);
+      setSaved(`Saved flow "${saving.name.trim()}": find it in Flows`);
+    } catch (err) {
+      setSaving({ ...saving, error: err instanceof Error ? err.message : String(err) });
+    }
   };
 
   return (
@@ -59,10 +62,60 @@ export function RecordingView({ session, state }: { session: PanelSession; state
         <button className="primary" disabled={busy} onClick={() => void session.replay()} data-testid="replay">
           Replay (no model)
         </button>
-        <button className="quiet" disabled={busy} onClick={() => session.clearRecording()}>
+        <button
+          disabled={busy}
+          onClick={() => {
+            setSaved(null);
+            setSaving({ name: rec.title.trim() === DEFAULT_TITLE ? '' : rec.title.trim() });
+          }}
+          data-testid="save-flow"
+        >
+          Save as flow
+        </button>
+        <button className="quiet" disabled={busy} onClick={() => session.clearRecording()} data-testid="clear-recording">
           Clear
         </button>
+        {saved && (
+          <span className="muted small" role="status" data-testid="flow-saved">
+            {saved}
+          </span>
+        )}
       </div>
+      {saving && (
+        <form className="card" onSubmit={(e) => void saveFlow(e)} data-testid="save-flow-form">
+          <label>
+            Flow name
+            <input
+              value={saving.name}
+              maxLength={120}
+              placeholder="e.g. checkout"
+              onChange={(e) => setSaving({ name: e.target.value })}
+              aria-label="Flow name"
+              data-testid="save-flow-name"
+              autoFocus
+            />
+          </label>
+          <p className="muted small">Saved flows replay by name, with no model, from the Flows tab and from Node, Python, Go, the HTTP service and MCP.</p>
+          {saving.exists && (
+            <p className="warn small" role="alert" data-testid="save-flow-exists">
+              A flow named "{saving.name.trim()}" is already saved. Replace it, or choose another name.
+            </p>
+          )}
+          {saving.error && (
+            <p className="error small" role="alert" data-testid="save-flow-error">
+              {saving.error}
+            </p>
+          )}
+          <div className="actions">
+            <button className="primary" type="submit" disabled={busy} data-testid="save-flow-confirm">
+              {saving.exists ? 'Replace it' : 'Save'}
+            </button>
+            <button className="quiet" type="button" onClick={() => setSaving(null)}>
+              Cancel
+            </button>
+          </div>
+        </form>
+      )}
       <section className="export">
         <div className="segmented" role="radiogroup" aria-label="Export format">
           <button role="radio" aria-checked={format === 'playwright'} onClick={() => setFormat('playwright')} data-testid="format-playwright">

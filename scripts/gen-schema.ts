@@ -113,15 +113,21 @@ const NAMED: Record<string, ZodTypeAny> = {
   HttpErrorBody: http.HttpErrorBodySchema,
   HttpSuccessBody: http.HttpSuccessBodySchema,
   StreamEvent: http.StreamEventSchema,
+  ReplayRequest: http.ReplayRequestSchema,
+  // Named flows.
+  FlowName: flows.FlowNameSchema,
+  Flow: flows.FlowSchema,
+  FlowSummary: flows.FlowSummarySchema,
+  FlowList: flows.FlowListSchema,
+  FlowDeleteResult: flows.FlowDeleteResultSchema,
+  FlowStepOutcome: flows.FlowStepOutcomeSchema,
+  FlowReplayParams: flows.FlowReplayParamsSchema,
+  FlowReplayResult: flows.FlowReplayResultSchema,
   // The side panel's export and the bridge's control frames.
   BridgeStatus: BridgeStatusSchema,
   BridgeFrame: BridgeFrameSchema,
   QaStep: QaStepSchema,
   QaRecording: QaRecordingSchema,
-  // Named flows: a recording saved under a name, replayed by any client.
-  Flow: flows.FlowSchema,
-  FlowSummary: flows.FlowSummarySchema,
-  FlowStepOutcome: flows.FlowStepOutcomeSchema,
 };
 
 const ref = (name: string) => `#/definitions/${name}`;
@@ -157,9 +163,21 @@ function catalogue(): { defs: Map<string, ZodTypeAny>; tables: Record<string, Re
       methods: methods(Methods),
       clientMethods: methods(ClientMethods),
       panelMethods: methods(PanelMethods),
-      http: Object.fromEntries(
-        Object.entries(http.HttpRoutes).map(([path, r]) => [`POST ${path}`, { request: ref(add(`${pascal(path)}Request`, r.request)), data: ref(add(`${pascal(path)}Data`, r.data)) }]),
-      ),
+      http: {
+        ...Object.fromEntries(
+          Object.entries(http.HttpRoutes).map(([path, r]) => [`POST ${path}`, { request: ref(add(`${pascal(path)}Request`, r.request)), data: ref(add(`${pascal(path)}Data`, r.data)) }]),
+        ),
+        // Keyed `METHOD path` already; only PUT takes a body.
+        ...Object.fromEntries(
+          Object.entries(http.HttpResourceRoutes).map(([route, r]) => {
+            const name = route.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1).toLowerCase()).join('');
+            const entry: Record<string, string> = {};
+            if ('request' in r) entry.request = ref(add(`${name}Request`, r.request));
+            entry.data = ref(add(`${name}Data`, r.data));
+            return [route, entry];
+          }),
+        ),
+      },
       mcpTools: Object.fromEntries(
         Object.entries(McpTools).map(([tool, t]) => [
           tool,

@@ -1,5 +1,5 @@
 /** Deckhand's Node client library. */
-export { Deckhand, type CreateOptions, type CallOptions } from './client/deckhand';
+export { Deckhand, type CreateOptions, type CallOptions, type ReplayOptions, type FlowsApi, type FlowPlace } from './client/deckhand';
 export { localBrowser, BrowserHandle, type LaunchOptions, type ConnectOptions, type AttachOptions, type PairingInfo } from './client/browser';
 export { gridBrowser, type GridLaunchOptions } from './client/grid';
 export { EXTENSION_ID } from './client/extension-link';
@@ -12,3 +12,7 @@ export * from './protocol/schemas';
 // What a generation callback used as the model receives and answers.
 export type { ModelRequest, ModelReply, OutlineLine } from './protocol/model';
 export type { CallbackModel, ModelSpec } from './client/models';
+// Named flows: a recording saved under a name, replayed with no model.
+export { FlowSchema, type Flow, type FlowSummary, type FlowReplayResult } from './protocol/flows';
+export type { QaRecording, QaStep } from './protocol/recording';
+export type { Variables } from './protocol/variables';

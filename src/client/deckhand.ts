@@ -18,13 +18,16 @@ import { cacheForCall, parseCacheCallOption } from '../protocol/cache';
 import { notJson, schemaTooBig } from '../protocol/json';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { checkMs, MAX_CALL_MS, type Action, type ActResult, type ExtractResult, type Metrics, type ObserveResult, type OperationOptions } from '../protocol/schemas';
+import { checkMs, DEFAULTS, MAX_CALL_MS, type Action, type ActResult, type ExtractResult, type Metrics, type ObserveResult, type OperationOptions } from '../protocol/schemas';
 import type { CacheCallOption } from '../protocol/cache';
 import { AGENT_DEFAULTS, AgentExecuteRequestSchema, type AgentExecuteRequest, type AgentRecording, type AgentResult, type AgentStep } from '../protocol/agent';
 import { describeZodError } from '../protocol/zod-errors';
 import { spanOf } from '../protocol/log-spans';
 import { Locator, type BrowserContext, type Page, type PageExtractOptions } from '../facade/page';
 import type { BrowserHandle } from './browser';
+import { FlowSchema, summarizeFlow, type Flow, type FlowReplayResult, type FlowSummary } from '../protocol/flows';
+import type { Variables } from '../protocol/variables';
+import { deleteFlow, getFlow, putFlow } from './flows';
 
 export interface CreateOptions {
   browser: BrowserHandle;
@@ -71,6 +74,43 @@ export interface CallOptions extends Omit<OperationOptions, 'page' | 'locator' |
 }
 
 const CREATE = Symbol('create');
+
+export interface ReplayOptions {
+  /** Values for the %name% placeholders in the flow's recorded arguments. */
+  variables?: Variables;
+  /** The page to replay on (default: the active page); the replay opens the flow's start URL there. */
+  page?: Page | number;
+  /**
+   * Re-find a step whose element is gone or changed (and run extract steps) with this model.
+   * None by default: no model is called, and such a step stops the replay with a typed error.
+   */
+  model?: ModelSpec;
+  /** true: heal with this instance's model (as act would use it), unless `model` names another. */
+  selfHeal?: boolean;
+  /** How long each step may wait for its element (default 3000 ms). */
+  stepTimeout?: number;
+  /** How long the whole replay may take (default 120000 ms); past it the replay stops with TIMEOUT. */
+  timeout?: number;
+  /** Aborting it stops the replay in the worker (CANCELLED). */
+  signal?: AbortSignal;
+}
+
+/** Where a flow is kept: the extension's saved flows (the side panel's, in the browser profile), or this client's own cache store. */
+export type FlowPlace = 'extension' | 'store';
+
+/** The flows the extension keeps (the side panel's), and those in this client's own store. */
+export interface FlowsApi {
+  /** The extension's saved flows, newest first. */
+  list(): Promise<FlowSummary[]>;
+  /** A saved flow, whole (the extension's by default). NOT_FOUND when there is none. */
+  get(name: string, options?: { from?: FlowPlace }): Promise<Flow>;
+  /** Save (or replace) a flow: in the extension (default), or in this client's own store, where a replay by name looks first. */
+  save(flow: Flow, options?: { to?: FlowPlace }): Promise<FlowSummary>;
+  /** Rename one of the extension's flows (ALREADY_IN_USE when `to` is taken). */
+  rename(from: string, to: string): Promise<FlowSummary>;
+  /** Delete a flow (the extension's by default); whether there was one. */
+  delete(name: string, options?: { from?: FlowPlace }): Promise<boolean>;
+}
 
 export interface AgentOptions {
   provider?: 'anthropic' | 'openai';
@@ -147,6 +187,8 @@ export interface BatchContextApi {
   observe(instruction?: string, options?: Record<string, unknown>): Promise<ObserveResult>;
   extract(instruction?: string, schema?: Record<string, unknown>, options?: Record<string, unknown>): Promise<ExtractResult<unknown>>;
   metrics(): Promise<Metrics>;
+  /** A flow, by name or whole, on the batch's page (or `page`), with no model unless `selfHeal` (then the batch's model). */
+  replay(flow: string | Flow, options?: { variables?: Variables; page?: Page | number; stepTimeout?: number; timeout?: number; selfHeal?: boolean }): Promise<FlowReplayResult>;
 }
 
 export const deckhandHome = () => process.env.DECKHAND_HOME ?? join(homedir(), '.deckhand');
@@ -388,7 +430,8 @@ export class Deckhand {
    * Run a trusted, self-contained callback inside the extension's service worker, so the
    * operations it makes skip the client round trip. It is called with (batch, input):
    * `batch.page` (the `page` option or the active page at the start, fixed for the batch),
-   * `batch.context`, `batch.act`, `batch.observe`, `batch.extract`, `batch.metrics`.
+   * `batch.context`, `batch.act`, `batch.observe`, `batch.extract`, `batch.metrics`,
+   * `batch.replay` (a flow, as `replay` here, on the batch's page).
    *
    * The function is sent as its source: variables from your scope are NOT captured and Node
    * APIs do not exist there; pass values through `input` (JSON). The result must be JSON
@@ -561,6 +604,95 @@ export class Deckhand {
         } finally {
           await tools.close();
         }
+      },
+    };
+  }
+
+  /**
+   * Replay a flow (a recording saved under a name) with no model: by name, from this client's
+   * own store first and then the extension's saved flows (the side panel's), or given whole.
+   * Each step is performed as recorded; one that no longer applies stops the replay with a
+   * typed error whose `data.step` names it ({ index, id, description }), unless a model heals it
+   * (`model`, or `selfHeal: true` for this instance's model).
+   */
+  async replay(nameOrFlow: string | Flow, options: ReplayOptions = {}): Promise<FlowReplayResult> {
+    const target = typeof nameOrFlow === 'string' ? { name: nameOrFlow } : { flow: this.#flow(nameOrFlow) };
+    const timeout = checkMs('the replay timeout', options.timeout ?? DEFAULTS.modelOperationTimeoutMs);
+    if (options.stepTimeout !== undefined) checkMs('stepTimeout', options.stepTimeout);
+    const spec = options.model ?? (options.selfHeal ? this.#options.model ?? defaultModel() : undefined);
+    const model = spec !== undefined ? resolveModel(spec, this.#callbacks) : undefined;
+    const page = options.page === undefined ? undefined : typeof options.page === 'number' ? options.page : options.page.id;
+    const opId = randomUUID();
+    return this.#tracer.startActiveSpan('deckhand.replay', { attributes: { 'deckhand.operation': 'replay', ...(model ? { 'deckhand.model': model.name } : {}) } }, async (span) => {
+      this.#spans.set(opId, span);
+      try {
+        return await this.#cancellable(opId, options.signal, 'replay', () =>
+          this.#call(
+            'flow.replay',
+            {
+              ...target,
+              opId,
+              timeout,
+              ...(page !== undefined ? { page } : {}),
+              ...(options.variables ? { variables: options.variables } : {}),
+              ...(model ? { model } : {}),
+              ...(options.stepTimeout !== undefined ? { stepTimeout: options.stepTimeout } : {}),
+            },
+            timeout + DEFAULTS.rpcGraceMs,
+          ),
+        );
+      } catch (e) {
+        span.recordException(e as Error);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error).message });
+        throw e;
+      } finally {
+        this.#spans.delete(opId);
+        span.end();
+      }
+    });
+  }
+
+  /** A flow a caller passed, checked here so a bad one is named before anything is sent. */
+  #flow(flow: unknown): Flow {
+    const parsed = FlowSchema.safeParse(flow);
+    if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, 'flow'));
+    return parsed.data;
+  }
+
+  #store() {
+    if (!this.#cache.store) {
+      throw new DeckhandError(ErrorCode.InvalidArgument, "this client has no cache store to keep flows in: create it with cache: true (or a store, or apiKey and apiUrl), or keep the flow in the extension (to: 'extension')");
+    }
+    return this.#cache.store;
+  }
+
+  #place(where: unknown, option: string): FlowPlace {
+    if (where === undefined || where === 'extension' || where === 'store') return where ?? 'extension';
+    throw new DeckhandError(ErrorCode.InvalidArgument, `${option} must be 'extension' or 'store', got ${JSON.stringify(where)}`);
+  }
+
+  /** The flows the extension keeps (the side panel's) and this client's own store. */
+  get flows(): FlowsApi {
+    const noFlow = (name: string, where: string): never => {
+      throw new DeckhandError(ErrorCode.NotFound, `no flow named "${name.trim()}" is saved in ${where}`, { flow: name.trim() });
+    };
+    return {
+      list: () => this.#call('flow.list', {}),
+      get: async (name, o = {}) => {
+        if (this.#place(o.from, 'from') === 'extension') return this.#call('flow.get', { name });
+        return (await getFlow(this.#store(), name)) ?? noFlow(name, "this client's store");
+      },
+      save: async (flow, o = {}) => {
+        const f = this.#flow(flow);
+        if (this.#place(o.to, 'to') === 'extension') return this.#call('flow.save', { flow: f });
+        if (this.#closed) throw new DeckhandError(ErrorCode.Closed, 'cannot save a flow: this Deckhand instance is closed');
+        await putFlow(this.#store(), f);
+        return summarizeFlow(f);
+      },
+      rename: (from, to) => this.#call('flow.rename', { from, to }),
+      delete: async (name, o = {}) => {
+        if (this.#place(o.from, 'from') === 'extension') return (await this.#call('flow.delete', { name })).deleted;
+        return deleteFlow(this.#store(), name);
       },
     };
   }

@@ -17,6 +17,8 @@ import { BrowserContext, Page } from '../facade/page';
 import type { CallContext } from './engine';
 import type { SelfEvaluator } from './ports';
 import { notJson } from '../protocol/json';
+import type { Flow } from '../protocol/flows';
+import type { Variables } from '../protocol/variables';
 
 interface BatchState {
   params: Params<'batch.run'>;
@@ -129,6 +131,19 @@ export class BatchRunner {
       observe: (instruction?: string, o?: Record<string, unknown>) => client.call('observe', { instruction, options: opts(o) }),
       extract: (instruction?: string, schema?: unknown, o?: Record<string, unknown>) => client.call('extract', { instruction, schema, options: opts(o) }),
       metrics: () => client.call('metrics', {}),
+      // A flow on the batch's page, with no model unless selfHeal (then the batch's model heals).
+      replay: (flow: unknown, o?: Record<string, unknown>) => {
+        const { page, variables, stepTimeout, timeout, selfHeal } = (o ?? {}) as { page?: number | { id?: number }; variables?: Variables; stepTimeout?: number; timeout?: number; selfHeal?: boolean };
+        const pageId = page === undefined ? st.pageId : typeof page === 'number' ? page : page.id;
+        return client.call('flow.replay', {
+          ...(typeof flow === 'string' ? { name: flow } : { flow: flow as Flow }),
+          ...(pageId !== undefined ? { page: pageId } : {}),
+          ...(variables ? { variables } : {}),
+          ...(stepTimeout !== undefined ? { stepTimeout } : {}),
+          ...(timeout !== undefined ? { timeout } : {}),
+          ...(selfHeal && defaults.model ? { model: defaults.model } : {}),
+        });
+      },
       experimentalBatch: () => Promise.reject(unavailable('a nested experimentalBatch')),
       close: () => Promise.reject(unavailable('close() (instance lifecycle)')),
       init: () => Promise.reject(unavailable('init() (instance lifecycle)')),

@@ -36,6 +36,7 @@ import { captureSnapshot, selectorsForIds } from './snapshot';
 
 /** How long a cache hit's first step looks for its element: the page is already there, and a miss then costs a model call anyway. */
 const FIRST_STEP_WAIT_MS = 1_000;
+const EXTENSION_FLOWS = "the extension (the side panel's flows)";
 
 /** How far past its own timeout the engine lets an operation run before answering TIMEOUT for it. */
 const DEADLINE_MARGIN_MS = 150;
@@ -51,6 +52,8 @@ function operationDeadline(method: MethodName, p: any): number | null {
     case 'locator.act':
     case 'page.press':
       return p.timeout ?? DEFAULTS.actionTimeoutMs;
+    case 'flow.replay':
+      return p.timeout ?? DEFAULTS.modelOperationTimeoutMs;
     default:
       return null;
   }
@@ -278,7 +281,7 @@ export class Engine implements CommandClient {
         );
       },
       'flow.list': async () => (await this.flows.list()).map(summarizeFlow),
-      'flow.get': async (p: Params<'flow.get'>) => (await this.flows.get(p.name.trim())) ?? this.noFlow(p.name),
+      'flow.get': async (p: Params<'flow.get'>) => (await this.flows.get(p.name.trim())) ?? this.noFlow(p.name, EXTENSION_FLOWS),
       'flow.save': async (p: Params<'flow.save'>) => {
         const flow = FlowSchema.parse(p.flow);
         await this.flows.put(flow);
@@ -287,7 +290,7 @@ export class Engine implements CommandClient {
       'flow.rename': async (p: Params<'flow.rename'>) => {
         const [from, to] = [p.from.trim(), p.to.trim()];
         const r = await this.flows.rename(from, to);
-        if (r === 'missing') this.noFlow(from);
+        if (r === 'missing') this.noFlow(from, EXTENSION_FLOWS);
         if (r === 'taken') throw new DeckhandError(ErrorCode.AlreadyInUse, `a flow named "${to}" is already saved; delete or rename it first`);
         return summarizeFlow((await this.flows.get(to))!);
       },
@@ -480,8 +483,8 @@ export class Engine implements CommandClient {
     return (await this.flows.get(name.trim())) ?? this.noFlow(name);
   }
 
-  private noFlow(name: string): never {
-    throw new DeckhandError(ErrorCode.NotFound, `no flow named "${name.trim()}" is saved, in this client's store or in the extension (the side panel's flows)`, { flow: name.trim() });
+  private noFlow(name: string, where = "this client's store or the extension (the side panel's flows)"): never {
+    throw new DeckhandError(ErrorCode.NotFound, `no flow named "${name.trim()}" is saved in ${where}`, { flow: name.trim() });
   }
 
   private async activePage(): Promise<PageInfo> {

@@ -8,6 +8,7 @@
  * it uses neither chrome.* nor node: APIs.
  */
 import { keyDef } from '../engine/keys';
+import type { Flow } from '../protocol/flows';
 import type { QaRecording, QaStep } from '../protocol/panel';
 import type { Action } from '../protocol/schemas';
 import { joinXPath, parseSelector, splitXPath, type XPathStep } from '../snapshot/xpath';
@@ -497,8 +498,13 @@ export function toDeckhandScript(rec: QaRecording): string {
 
 // ---------------------------------------------------------------------------
 
+/** A saved flow as the file its Export gives: the JSON that PUT /v1/flows/{name}, flows.save and replay take. */
+export function toFlowJson(flow: Flow): string {
+  return `${JSON.stringify(flow, null, 2)}\n`;
+}
+
 /** A file name for an export: the title as a slug, with the format's extension. */
-export function recordingFileName(rec: QaRecording, kind: 'playwright' | 'deckhand'): string {
+export function recordingFileName(rec: QaRecording, kind: 'playwright' | 'deckhand' | 'flow'): string {
   const slug =
     rec.title
       .normalize('NFKD')
@@ -508,5 +514,5 @@ export function recordingFileName(rec: QaRecording, kind: 'playwright' | 'deckha
       .replace(/^-+|-+$/g, '')
       .slice(0, 60)
       .replace(/-+$/, '') || 'recording';
-  return kind === 'playwright' ? `${slug}.spec.ts` : `${slug}.deckhand.mjs`;
+  return kind === 'playwright' ? `${slug}.spec.ts` : kind === 'flow' ? `${slug}.flow.json` : `${slug}.deckhand.mjs`;
 }

@@ -7,10 +7,11 @@ import { spanOf } from '../protocol/log-spans';
 import { DeckhandError, ErrorCode, isDeckhandError } from '../protocol/errors';
 import type { AgentRecording, AgentStep } from '../protocol/agent';
 import { QaRecordingSchema, type QaRecording, type QaStep } from '../protocol/panel';
-import type { Action, CacheInfo, CacheRun, Metrics, Usage } from '../protocol/schemas';
+import { MAX_TIMEOUT_MS, type Action, type CacheInfo, type CacheRun, type Metrics, type Usage } from '../protocol/schemas';
 import type { CommandClient } from '../protocol/methods';
 import type { ResolvedModel } from '../protocol/model';
 import type { LogLine } from './client';
+import { FlowNameSchema, type Flow, type FlowReplayParams, type FlowSummary } from '../protocol/flows';
 
 export type RunKind = 'act' | 'observe' | 'extract' | 'agent';
 
@@ -46,6 +47,8 @@ export interface PanelState {
   recording: QaRecording | null;
   /** A recorded step being replayed or re-run, for the UI to mark. */
   busyStep: string | null;
+  /** The extension's saved flows, newest first (null until first read). */
+  flows: FlowSummary[] | null;
 }
 
 export interface SessionDeps {
@@ -64,9 +67,11 @@ const PANEL_CACHE: CacheRun = { threshold: 1, selfHeal: true, store: 'extension'
 const errorOf = (e: unknown) => (isDeckhandError(e) ? { code: e.code, message: e.message } : { code: ErrorCode.Internal, message: e instanceof Error ? e.message : String(e) });
 
 export class PanelSession {
-  private state: PanelState = { target: null, entries: [], running: null, metrics: null, recording: null, busyStep: null };
+  private state: PanelState = { target: null, entries: [], running: null, metrics: null, recording: null, busyStep: null, flows: null };
   private readonly listeners = new Set<() => void>();
   private opId: string | null = null;
+  /** The ids of the recording's steps while the recording itself is replayed, to mark each as it runs. */
+  private replaying: string[] | null = null;
 
   constructor(private readonly deps: SessionDeps) {
     deps.onLog((line) => {
@@ -76,6 +81,9 @@ export class PanelSession {
       const s = spanOf(line.data);
       const step = s?.span === 'agent-step' ? s.step : undefined;
       this.update(run.id, { events: [...run.events, { at: Date.now(), message: line.message, ...(step ? { step } : {}) }] });
+      // A replayed step is done (engine/flows.ts logs each with its number): mark the next one.
+      const done = (line.data?.step as { index?: unknown } | undefined)?.index;
+      if (this.replaying && typeof done === 'number') this.set({ busyStep: this.replaying[done] ?? null });
     });
   }
 
@@ -287,7 +295,7 @@ export class PanelSession {
     if (rec) this.setRecording({ ...rec, title });
   }
 
-  /** Perform one recorded step with no model. */
+  /** Perform one recorded step with no model (a re-run of a step that is not an instruction). */
   private async perform(page: number, step: QaStep): Promise<string> {
     const c = this.deps.client;
     switch (step.kind) {
@@ -318,34 +326,98 @@ export class PanelSession {
     }
   }
 
-  /** Replay the whole recording on the target tab, from its start URL, with no model (extract steps aside). */
+  /**
+   * Replay the whole recording on the target tab, from its start URL: the engine's one flow
+   * replay (flow.replay), given the recording inline. No model runs unless a step's element
+   * moved (the panel's model finds it again) or the step is an extract.
+   */
   async replay(): Promise<void> {
     const rec = this.state.recording;
     if (!rec || this.state.running) return;
-    const entry: Entry = { id: newId(), kind: 'replay', instruction: `Replay ${rec.steps.length} step${rec.steps.length === 1 ? '' : 's'}`, status: 'running', startedAt: Date.now(), events: [] };
+    const name = rec.title.trim().slice(0, 120) || 'Recording';
+    const flow: Flow = { version: 1, name: FlowNameSchema.safeParse(name).success ? name : 'Recording', source: 'panel', savedAt: new Date().toISOString(), recording: rec };
+    this.replaying = rec.steps.map((s) => s.id);
+    this.set({ busyStep: rec.steps[0]?.id ?? null });
+    await this.runReplay(`Replay ${rec.steps.length} step${rec.steps.length === 1 ? '' : 's'}`, { flow });
+  }
+
+  /** Replay a saved flow on the target tab. */
+  async replayFlow(name: string): Promise<void> {
+    if (this.state.running) return;
+    this.replaying = null;
+    await this.runReplay(`Replay flow "${name}"`, { name });
+  }
+
+  private async runReplay(label: string, what: Pick<FlowReplayParams, 'name' | 'flow'>): Promise<void> {
+    const entry: Entry = { id: newId(), kind: 'replay', instruction: label, status: 'running', startedAt: Date.now(), events: [] };
     this.set({ entries: [...this.state.entries, entry], running: entry });
-    const log = (message: string) => {
-      const cur = this.state.entries.find((e) => e.id === entry.id)!;
-      this.update(entry.id, { events: [...cur.events, { at: Date.now(), message }] });
-    };
     try {
       const page = await this.deps.targetTab();
-      await this.deps.client.call('page.goto', { page, url: rec.startUrl });
-      log(`opened ${rec.startUrl}`);
-      for (const step of rec.steps) {
-        if (this.state.entries.find((e) => e.id === entry.id)?.status !== 'running') return;
-        this.set({ busyStep: step.id });
-        const t0 = Date.now();
-        await this.perform(page, step);
-        log(`${step.description} (${Date.now() - t0} ms)`);
-      }
-      this.finish(entry, 'done', { message: 'replayed every step' });
+      const model = await this.deps.resolveModel().catch(() => undefined);
+      const opId = (this.opId = newId());
+      // As long as the engine allows: the person watches each step and stops it with Escape.
+      const r = await this.deps.client.call('flow.replay', { ...what, page, opId, timeout: MAX_TIMEOUT_MS, ...(model ? { model } : {}) });
+      const healed = r.steps.filter((s) => s.status === 'healed').length;
+      this.finish(entry, 'done', { usage: r.usage, message: `replayed every step${healed ? ` (${healed} found again by the model)` : ''}` });
     } catch (e) {
-      this.finish(entry, 'failed', {}, errorOf(e));
+      const err = errorOf(e);
+      const stopped = err.code === ErrorCode.Cancelled;
+      this.finish(entry, stopped ? 'stopped' : 'failed', stopped ? { message: 'stopped by you' } : {}, stopped ? undefined : err);
     } finally {
+      this.opId = null;
+      this.replaying = null;
       this.set({ busyStep: null });
+      void this.refreshMetrics();
       void this.refreshTarget();
     }
+  }
+
+  // --- saved flows (the extension's, in IndexedDB) ---
+
+  async refreshFlows(): Promise<void> {
+    try {
+      this.set({ flows: await this.deps.client.call('flow.list', {}) });
+    } catch {
+      // Shown as empty; the next change refreshes it.
+      this.set({ flows: this.state.flows ?? [] });
+    }
+  }
+
+  /** A flow name as the person typed it, or an error that says what is wrong with it. */
+  private flowName(raw: string): string {
+    const n = FlowNameSchema.safeParse(raw);
+    if (!n.success) throw new DeckhandError(ErrorCode.InvalidArgument, n.error.issues.map((i) => i.message).join('; '));
+    return n.data;
+  }
+
+  /**
+   * Save the current recording as a flow named `name`. 'exists' (nothing saved) when a flow
+   * of that name is already saved and `replace` is not set.
+   */
+  async saveFlow(rawName: string, replace = false): Promise<'saved' | 'exists'> {
+    const rec = this.state.recording;
+    if (!rec || !rec.steps.length) throw new DeckhandError(ErrorCode.InvalidArgument, 'there is nothing recorded to save');
+    const name = this.flowName(rawName);
+    const c = this.deps.client;
+    if (!replace && (await c.call('flow.list', {})).some((f) => f.name === name)) return 'exists';
+    await c.call('flow.save', { flow: { version: 1, name, source: 'panel', savedAt: new Date().toISOString(), recording: rec } });
+    await this.refreshFlows();
+    return 'saved';
+  }
+
+  async renameFlow(from: string, rawTo: string): Promise<void> {
+    await this.deps.client.call('flow.rename', { from, to: this.flowName(rawTo) });
+    await this.refreshFlows();
+  }
+
+  async deleteFlow(name: string): Promise<void> {
+    await this.deps.client.call('flow.delete', { name });
+    await this.refreshFlows();
+  }
+
+  /** A saved flow, whole (to export it). */
+  getFlow(name: string): Promise<Flow> {
+    return this.deps.client.call('flow.get', { name });
   }
 
   /** Run a recorded step's instruction again with the model and keep what it performs now. */

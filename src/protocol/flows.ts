@@ -8,6 +8,8 @@ import { z } from 'zod';
 import { QaRecordingSchema } from './recording';
 import { PageIdSchema, TimeoutMsSchema, UsageSchema, VariablesSchema } from './schemas';
 import { ResolvedModelSchema } from './model';
+import { DeckhandError, ErrorCode } from './errors';
+import { describeZodError } from './zod-errors';
 
 /** A flow's name: what a person typed, trimmed; no control characters. */
 export const FlowNameSchema = z
@@ -45,6 +47,8 @@ export type FlowSummary = z.infer<typeof FlowSummarySchema>;
 /** A flow just saved, and where: the caller's own store (its tenant's) or the extension's. */
 export const SavedFlowSchema = FlowSummarySchema.extend({ savedIn: z.enum(['store', 'extension']) });
 export type SavedFlow = z.infer<typeof SavedFlowSchema>;
+/** Flows as a list shows them, newest first. */
+export const FlowListSchema = z.array(FlowSummarySchema);
 
 export function summarizeFlow(f: Flow): FlowSummary {
   return { name: f.name, title: f.recording.title, source: f.source, savedAt: f.savedAt, startUrl: f.recording.startUrl, steps: f.recording.steps.length };
@@ -74,6 +78,8 @@ export const FlowReplayParamsSchema = z
     model: ResolvedModelSchema.optional(),
     /** How long each step may wait for its element (default 3 s). */
     stepTimeout: TimeoutMsSchema.optional(),
+    /** How long the whole replay may take (default 120 s); past it the replay stops with TIMEOUT. */
+    timeout: TimeoutMsSchema.optional(),
     opId: z.string().min(1).max(200).optional(),
   })
   .strict()
@@ -90,17 +96,27 @@ export const FlowReplayResultSchema = z.object({
 });
 export type FlowReplayResult = z.infer<typeof FlowReplayResultSchema>;
 
+/** Whether a flow was there to delete. */
+export const FlowDeleteResultSchema = z.object({ deleted: z.boolean() });
+
 export const FlowMethods = {
   /** Replay a flow with no model (unless a step needs healing and a model is given). */
   'flow.replay': { params: FlowReplayParamsSchema, result: FlowReplayResultSchema },
   /** The extension's saved flows (the side panel's), newest first. */
-  'flow.list': { params: z.object({}).strict(), result: z.array(FlowSummarySchema) },
+  'flow.list': { params: z.object({}).strict(), result: FlowListSchema },
   'flow.get': { params: z.object({ name: FlowNameSchema }).strict(), result: FlowSchema },
   /** Save (or replace) a flow in the extension. */
   'flow.save': { params: z.object({ flow: FlowSchema }).strict(), result: FlowSummarySchema },
   'flow.rename': { params: z.object({ from: FlowNameSchema, to: FlowNameSchema }).strict(), result: FlowSummarySchema },
-  'flow.delete': { params: z.object({ name: FlowNameSchema }).strict(), result: z.object({ deleted: z.boolean() }) },
+  'flow.delete': { params: z.object({ name: FlowNameSchema }).strict(), result: FlowDeleteResultSchema },
 } as const;
+
+/** A flow with another name: how a flow is stored under the name a caller chose (HTTP PUT /v1/flows/{name}, rename). */
+export function renamedFlow(flow: Flow, name: string): Flow {
+  const n = FlowNameSchema.safeParse(name);
+  if (!n.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(n.error, 'flow name'));
+  return { ...flow, name: n.data };
+}
 
 /** The key a flow is stored under in a caller's cache store (op 'flow'). */
 export async function flowKey(name: string): Promise<string> {

@@ -10,6 +10,7 @@ import {
   CacheRecordRequestSchema, CacheRecordResponseSchema,
 } from './cache';
 import { HttpModelSchema, ModelConfigSchema } from './model';
+import { FlowDeleteResultSchema, FlowListSchema, FlowNameSchema, FlowReplayResultSchema, FlowSchema, FlowSummarySchema } from './flows';
 import {
   ActionSchema, ActResultSchema, ExtractResultSchema, GotoOptionsSchema, LocatorSpecSchema, ObserveResultSchema, PageInfoSchema,
   TimeoutMsSchema, VariablesSchema, WaitMsSchema,
@@ -58,6 +59,28 @@ export const ExtractRequestSchema = z
   .strict();
 export const EndRequestSchema = z.object({ streamResponse: z.boolean().optional() }).strict();
 
+/**
+ * Replay a named flow (this key's, stored with PUT /v1/flows/{name}, else one saved in the
+ * session browser's side panel) or one given whole, with no model. `selfHeal: true` lets the
+ * session's model re-find a step whose element is gone or changed, and run extract steps;
+ * without it such a step stops the replay with a typed error naming the step.
+ */
+export const ReplayRequestSchema = z
+  .object({
+    name: FlowNameSchema.optional(),
+    flow: FlowSchema.optional(),
+    variables: VariablesSchema.optional(),
+    /** How long each step may wait for its element (default 3000). */
+    stepTimeout: TimeoutMsSchema.optional(),
+    /** How long the whole replay may take (default 120000). */
+    timeout: TimeoutMsSchema.optional(),
+    selfHeal: z.boolean().optional(),
+    streamResponse: z.boolean().optional(),
+  })
+  .strict()
+  .refine((b) => (b.name === undefined) !== (b.flow === undefined), 'give exactly one of name and flow');
+export type ReplayRequest = z.infer<typeof ReplayRequestSchema>;
+
 export const ModelConfigInputSchema = ModelConfigSchema;
 
 /**
@@ -102,8 +125,22 @@ export const HttpRoutes = {
   '/v1/sessions/{id}/observe': { request: ObserveRequestSchema, data: ObserveResultSchema },
   '/v1/sessions/{id}/extract': { request: ExtractRequestSchema, data: ExtractResultSchema },
   '/v1/sessions/{id}/agentExecute': { request: AgentExecuteRequestSchema, data: AgentExecuteResultSchema },
+  '/v1/sessions/{id}/replay': { request: ReplayRequestSchema, data: FlowReplayResultSchema },
   '/v1/sessions/{id}/end': { request: EndRequestSchema, data: EndResultSchema },
   '/v1/cache/lookup': { request: CacheLookupRequestSchema, data: CacheLookupResponseSchema },
   '/v1/cache/record': { request: CacheRecordRequestSchema, data: CacheRecordResponseSchema },
   '/v1/cache/invalidate': { request: CacheInvalidateRequestSchema, data: CacheInvalidateResponseSchema },
 } as const;
+
+/**
+ * The routes that are not a POST with a JSON body, keyed `METHOD path`: the flows a key keeps in
+ * its own store (so replay by name works in any session browser of that key), and the flows
+ * saved in a session browser's side panel. `request` is the JSON body, for those that take one.
+ */
+export const HttpResourceRoutes = {
+  'GET /v1/sessions/{id}/flows': { data: FlowListSchema },
+  'PUT /v1/flows/{name}': { request: FlowSchema, data: FlowSummarySchema },
+  'GET /v1/flows/{name}': { data: FlowSchema },
+  'DELETE /v1/flows/{name}': { data: FlowDeleteResultSchema },
+} as const;
+export type HttpResourceRoute = keyof typeof HttpResourceRoutes;

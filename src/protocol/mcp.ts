@@ -3,7 +3,8 @@
  * shapes the MCP SDK takes. Tools without arguments have an empty input shape.
  */
 import { z } from 'zod';
-import { ActionSchema, CacheStatusSchema } from './schemas';
+import { ActionSchema, CacheStatusSchema, UsageSchema, VariablesSchema } from './schemas';
+import { FlowNameSchema, FlowStepOutcomeSchema, FlowSummarySchema } from './flows';
 
 /** What the call's model usage cost, in US dollars, as results' metadata.costUsd (absent when the model's price is unknown). */
 const costUsd = z.number().nonnegative().optional();
@@ -41,6 +42,19 @@ export const McpTools = {
       steps: z.array(z.object({ type: z.string(), action: z.record(z.unknown()), result: z.string().optional() })),
       costUsd,
     },
+  },
+  replay: {
+    input: {
+      name: FlowNameSchema.describe('the saved flow to replay, e.g. "checkout" (this key\'s flows first, then those saved in the browser\'s side panel)'),
+      variables: VariablesSchema.optional().describe('values for the %name% placeholders in the flow, e.g. { "email": "ada@example.com" }'),
+      selfHeal: z.boolean().optional().describe('let the session\'s model re-find a step whose element is gone or changed (default false: such a step stops the replay)'),
+    },
+    /** `steps`: what each recorded step did (done, or healed: its element had moved). */
+    output: { name: z.string(), url: z.string(), steps: z.array(FlowStepOutcomeSchema), usage: UsageSchema },
+  },
+  flows: {
+    input: {},
+    output: { flows: z.array(FlowSummarySchema) },
   },
 } as const satisfies Record<string, { input: z.ZodRawShape; output: z.ZodRawShape }>;
 export type McpToolName = keyof typeof McpTools;

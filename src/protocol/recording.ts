@@ -15,7 +15,7 @@ export const QaStepSchema = z.discriminatedUnion('kind', [
   /** Keys pressed on whatever had focus (the agent's press tool). */
   z.object({ kind: z.literal('press'), id: z.string(), description: z.string(), keys: z.string(), urlAfter: z.string() }).strict(),
   z.object({ kind: z.literal('back'), id: z.string(), description: z.string(), urlAfter: z.string() }).strict(),
-  z.object({ kind: z.literal('wait'), id: z.string(), description: z.string(), ms: z.number().int().nonnegative() }).strict(),
+  z.object({ kind: z.literal('wait'), id: z.string(), description: z.string(), ms: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER) }).strict(),
   /** Data pulled out of the page; exported scripts extract again, Playwright tests cannot. */
   z
     .object({ kind: z.literal('extract'), id: z.string(), description: z.string(), schema: z.record(z.unknown()).optional(), data: z.unknown(), urlAfter: z.string() })

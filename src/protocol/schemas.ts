@@ -29,7 +29,7 @@ export const ActionTargetSchema = z
     name: z.string().max(500),
     /** The other text of its row, list item or card, or the label of its group (form, dialog, section); '' for none. */
     context: z.string().max(500),
-    count: z.number().int().nonnegative(),
+    count: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
   })
   .strict();
 export type ActionTarget = z.infer<typeof ActionTargetSchema>;

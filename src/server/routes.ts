@@ -6,8 +6,9 @@
  */
 import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
 import { ERROR_MAP } from '../protocol/errors';
-import { HttpErrorBodySchema, HttpRoutes, HttpSuccessBodySchema, StreamEventSchema } from '../protocol/http';
+import { HttpErrorBodySchema, HttpResourceRoutes, HttpRoutes, HttpSuccessBodySchema, StreamEventSchema, type HttpResourceRoute } from '../protocol/http';
 import { ENGINE_VERSION } from '../protocol/version';
+import { FlowNameSchema } from '../protocol/flows';
 
 export type HttpPath = keyof typeof HttpRoutes;
 
@@ -28,6 +29,12 @@ export const OPERATIONS: Record<HttpPath, Operation> = {
   '/v1/sessions/{id}/observe': { what: 'observe request', summary: 'List the elements an instruction could act on', header: true, streams: true },
   '/v1/sessions/{id}/extract': { what: 'extract request', summary: 'Extract data from the page', header: true, streams: true },
   '/v1/sessions/{id}/agentExecute': { what: 'agentExecute request', summary: 'Run the autonomous agent', header: true, streams: true },
+  '/v1/sessions/{id}/replay': {
+    what: 'replay request',
+    summary: "Replay a flow by name (this key's, then the session browser's) or given whole, with no model unless selfHeal",
+    header: true,
+    streams: true,
+  },
   // Takes the stream flag for symmetry but always answers JSON.
   '/v1/sessions/{id}/end': { what: 'end request', summary: 'End the session, cancelling what runs in it', header: true, streams: false },
   '/v1/cache/lookup': { what: 'cache lookup', summary: "Look a key up in this API key's result cache", header: false, streams: false },
@@ -48,6 +55,18 @@ const StreamHeaders = z.object({
     .optional()
     .openapi({ description: 'Answer with Server-Sent Events; must agree with streamResponse in the body when both are given' }),
 });
+
+const FlowParams = z.object({
+  // The name's own rules (trimmed, 1 to 120 characters, no control characters): a bad one is a 400 naming it.
+  name: FlowNameSchema.openapi({ param: { name: 'name', in: 'path' }, description: 'A flow name (1 to 120 characters, no control characters), URL-encoded' }),
+});
+
+export const RESOURCE_OPERATIONS: Record<HttpResourceRoute, { what: string; summary: string }> = {
+  'GET /v1/sessions/{id}/flows': { what: 'flow list request', summary: "The flows saved in the session browser's side panel (its extension), newest first" },
+  'PUT /v1/flows/{name}': { what: 'flow', summary: "Store a flow (as the side panel exports it) in this key's store, under the name in the path" },
+  'GET /v1/flows/{name}': { what: 'flow request', summary: "A flow from this key's store" },
+  'DELETE /v1/flows/{name}': { what: 'flow request', summary: "Remove a flow from this key's store" },
+};
 
 /** Every status of the error table, with the codes that answer with it. */
 const errorResponses = Object.fromEntries(
@@ -85,6 +104,26 @@ export function operation(path: HttpPath) {
             : {}),
         },
       },
+      ...errorResponses,
+    },
+  });
+}
+
+/** A route of HttpResourceRoutes: its method, path parameters, JSON body (PUT) and answer. */
+export function resourceOperation(route: HttpResourceRoute) {
+  const [method, path] = route.split(' ');
+  const r = HttpResourceRoutes[route] as { request?: z.ZodTypeAny; data: z.ZodTypeAny };
+  return createRoute({
+    method: method.toLowerCase() as 'get' | 'put' | 'delete',
+    path,
+    tags: ['flows'],
+    summary: RESOURCE_OPERATIONS[route].summary,
+    request: {
+      params: path.includes('{id}') ? SessionParams : FlowParams,
+      ...(r.request ? { body: { required: true, content: { 'application/json': { schema: r.request } } } } : {}),
+    },
+    responses: {
+      200: { description: 'The result', content: { 'application/json': { schema: HttpSuccessBodySchema.extend({ data: r.data }) } } },
       ...errorResponses,
     },
   });

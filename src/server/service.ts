@@ -19,9 +19,11 @@ import { stream } from 'hono/streaming';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import type { output } from 'zod';
 import { DeckhandError, ERROR_MAP } from '../protocol/errors';
-import type { HttpRoutes, StreamEvent } from '../protocol/http';
+import type { HttpResourceRoute, HttpResourceRoutes, HttpRoutes, StreamEvent } from '../protocol/http';
+import { renamedFlow, summarizeFlow } from '../protocol/flows';
+import { deleteFlow, getFlow, putFlow } from '../client/flows';
 import { describeZodError } from '../protocol/zod-errors';
-import { SqliteStore, type CacheStore } from '../client/cache/store';
+import { forTenant, SqliteStore, type CacheStore } from '../client/cache/store';
 import { ensurePrivateDir } from '../client/private-files';
 import { scrubCredentials } from '../client/models';
 import { MAX_CALL_MS, MAX_TIMEOUT_MS, DEFAULTS } from '../protocol/schemas';
@@ -36,7 +38,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { SessionManager, type Session, type SessionLimits } from '../sessions/sessions';
 import { checkBindHost, HostCheck } from './hosts';
-import { DOCUMENT_CONFIG, OpenApiDocumentRoute, OPERATIONS, operation, registerComponents, type HttpPath } from './routes';
+import { DOCUMENT_CONFIG, OpenApiDocumentRoute, OPERATIONS, operation, registerComponents, RESOURCE_OPERATIONS, resourceOperation, type HttpPath } from './routes';
 import { McpHttpHandler } from '../mcp/http';
 import type { RawOptions } from '../mcp/options';
 import { parsePrices, type ModelPrice } from '../protocol/prices';
@@ -100,6 +102,8 @@ type Env = { Bindings: HttpBindings; Variables: { tenant: string } };
 type Ctx = Context<Env>;
 /** A route's body as its schema has validated it. */
 type RequestOf<P extends HttpPath> = output<(typeof HttpRoutes)[P]['request']>;
+/** A resource route's JSON body (PUT), as its schema has validated it. */
+type BodyOf<R extends HttpResourceRoute> = (typeof HttpResourceRoutes)[R] extends { request: infer S } ? output<S & import('zod').ZodTypeAny> : undefined;
 
 /** The one error body; messages are scrubbed of credentials, which providers sometimes echo. */
 function errorBody(e: unknown, log?: (l: string) => void): { status: number; body: { success: false; error: { code: string; message: string } } } {
@@ -369,6 +373,18 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
       return { result: r.result, ...(r.cacheEntry ? { cacheEntry: r.cacheEntry } : {}) };
     });
   });
+  post('/v1/sessions/{id}/replay', (c, b, id) =>
+    operate(c, id, wantsStream(c, b), opDeadline(b.timeout), (s, signal) =>
+      s.dh.replay(b.flow ?? b.name!, {
+        signal,
+        ...(b.variables ? { variables: b.variables } : {}),
+        ...(b.stepTimeout !== undefined ? { stepTimeout: b.stepTimeout } : {}),
+        ...(b.timeout !== undefined ? { timeout: b.timeout } : {}),
+        // The session's own model heals only when the caller asks: a replay otherwise calls no model.
+        ...(b.selfHeal ? { selfHeal: true } : {}),
+      }),
+    ),
+  );
   post('/v1/sessions/{id}/end', async (c, b, id) => {
     wantsStream(c, b);
     // Always ends: whatever runs in the session is cancelled.
@@ -384,8 +400,43 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     return answer(c, 200, { success: true, data: null });
   });
 
+  /** A route of HttpResourceRoutes: authenticated, then (PUT) a JSON body within the limit, validated by its schemas. */
+  const resource = <R extends HttpResourceRoute>(route: R, handle: (c: Ctx, params: Record<string, string>, body: BodyOf<R>) => Promise<Response>) => {
+    const withBody = route.startsWith('PUT ');
+    app.openapi(
+      { ...resourceOperation(route), middleware: withBody ? [auth, jsonType, limit, object] : [auth] },
+      ((c: Ctx) => handle(c, c.req.valid('param' as never) as Record<string, string>, (withBody ? c.req.valid('json' as never) : undefined) as BodyOf<R>)) as never,
+      invalid(RESOURCE_OPERATIONS[route].what) as never,
+    );
+  };
+  /** This key's own store: the flows it keeps, which replays by name in its sessions find first. */
+  const tenantStore = (c: Ctx) => forTenant(store, c.get('tenant'));
+  const noFlow = (name: string) => new HttpError('NOT_FOUND', `no flow named "${name.trim()}" is stored for this key (PUT /v1/flows/{name} stores one)`);
+  resource('GET /v1/sessions/{id}/flows', (c, p) => operate(c, p.id, false, DEFAULTS.actionTimeoutMs, (s) => s.dh.flows.list()));
+  resource('PUT /v1/flows/{name}', async (c, p, flow) => {
+    // Stored under the path's name, whatever name the exported flow had.
+    const f = renamedFlow(flow, p.name);
+    await putFlow(tenantStore(c), f);
+    return answer(c, 200, { success: true, data: summarizeFlow(f) });
+  });
+  resource('GET /v1/flows/{name}', async (c, p) => {
+    const flow = await getFlow(tenantStore(c), p.name);
+    if (!flow) throw noFlow(p.name);
+    return answer(c, 200, { success: true, data: flow });
+  });
+  resource('DELETE /v1/flows/{name}', async (c, p) => answer(c, 200, { success: true, data: { deleted: await deleteFlow(tenantStore(c), p.name) } }));
+
   // A known path with another method is a 405 (before authentication, as an unknown path is a 404).
-  for (const [path, method, allow] of [...Object.keys(OPERATIONS).map((p) => [p, 'POST', 'POST']), ['/v1/openapi.json', 'GET', 'GET, HEAD']]) {
+  const resourcePaths = new Map<string, string[]>();
+  for (const route of Object.keys(RESOURCE_OPERATIONS)) {
+    const [method, path] = route.split(' ');
+    resourcePaths.set(path, [...(resourcePaths.get(path) ?? []), ...(method === 'GET' ? ['GET', 'HEAD'] : [method])]);
+  }
+  for (const [path, method, allow] of [
+    ...Object.keys(OPERATIONS).map((p) => [p, 'POST', 'POST']),
+    ['/v1/openapi.json', 'GET', 'GET, HEAD'],
+    ...[...resourcePaths].map(([p, methods]) => [p, methods.filter((m) => m !== 'HEAD').join(' or '), methods.join(', ')]),
+  ]) {
     app.all(path.replace(/\{(\w+)\}/g, ':$1'), (c) => {
       const e = new HttpError('METHOD_NOT_ALLOWED', `${new URL(c.req.url).pathname} takes ${method}`);
       return answer(c, e.status, errorBody(e).body, { allow, ...(c.env.incoming.complete ? {} : { connection: 'close' }) });

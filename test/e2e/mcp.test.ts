@@ -36,10 +36,10 @@ type ToolResult = { isError?: boolean; content: { type: string; text: string }[]
 const call = (c: Client, name: string, args: Record<string, unknown> = {}) => c.callTool({ name, arguments: args }) as Promise<ToolResult>;
 
 describe('MCP over Streamable HTTP', () => {
-  it('lists the seven tools with their schemas', async () => {
+  it('lists the nine tools with their schemas', async () => {
     const c = await httpClient();
     const { tools } = await c.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(['act', 'agent', 'end', 'extract', 'navigate', 'observe', 'start']);
+    expect(tools.map((t) => t.name).sort()).toEqual(['act', 'agent', 'end', 'extract', 'flows', 'navigate', 'observe', 'replay', 'start']);
     const byName = Object.fromEntries(tools.map((t) => [t.name, t]));
     expect(byName.navigate.inputSchema).toMatchObject({ type: 'object', required: ['url'], properties: { url: { type: 'string' } } });
     expect(byName.act.inputSchema).toMatchObject({ required: ['action'] });
@@ -48,6 +48,9 @@ describe('MCP over Streamable HTTP', () => {
     expect(byName.act.description).toMatch(/plain language/);
     expect(byName.agent.inputSchema).toMatchObject({ required: ['instruction'] });
     expect(byName.agent.annotations).toMatchObject({ destructiveHint: true });
+    expect(byName.replay.inputSchema).toMatchObject({ required: ['name'], properties: { name: { type: 'string' }, variables: { type: 'object' } } });
+    expect(byName.replay.outputSchema).toMatchObject({ required: expect.arrayContaining(['name', 'url', 'steps', 'usage']) });
+    expect(byName.flows.annotations).toMatchObject({ readOnlyHint: true });
     await c.close();
   });
 
@@ -223,7 +226,7 @@ describe('MCP over stdio', () => {
     const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'src/cli/cli.ts', 'mcp', '--browserWidth', '900'], env, stderr: 'ignore' });
     const c = new Client({ name: 'stdio-test', version: '1.0.0' });
     await c.connect(transport);
-    expect((await c.listTools()).tools).toHaveLength(7);
+    expect((await c.listTools()).tools).toHaveLength(9);
     const nav = await call(c, 'navigate', { url: `${servers.origin}/form.html` });
     expect(nav.structuredContent.title).toBe('Sign up');
     const act = await call(c, 'act', { action: 'type "Ada" into the full name field' });

@@ -13,9 +13,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it, beforeAll } from 'vitest';
-import { Deckhand, EXTENSION_ID, localBrowser } from '../../src/index';
+import { Deckhand, localBrowser } from '../../src/index';
 import { findChromium } from '../../src/client/paths';
 import { startModelServer } from '../fixtures/model-server';
+import { PanelPage } from '../fixtures/panel-page';
 import { useBrowser } from './harness';
 
 /** One scripted agent turn (the agent's answer object: every tool field present, unused ones null). */
@@ -28,104 +29,6 @@ const root = fileURLToPath(new URL('../../', import.meta.url));
 const shots = join(root, process.env.DECKHAND_PANEL_SHOTS === 'docs' ? 'test/artifacts/panel' : 'test-output/panel');
 const h = useBrowser();
 
-/** Drives the panel page over CDP with trusted input, as a person would. */
-class PanelPage {
-  constructor(private readonly sid: string) {}
-  private get cdp() {
-    return h.browser.cdp;
-  }
-  async eval<T>(expression: string): Promise<T> {
-    const r = await this.cdp
-      .send<{ result: { value: T }; exceptionDetails?: { text: string; exception?: { description?: string } } }>('Runtime.evaluate', { expression, returnByValue: true, awaitPromise: true }, this.sid)
-      .catch((e: Error) => {
-        throw new Error(`panel evaluate of ${expression.slice(0, 120)} failed: ${e.message}`);
-      });
-    if (r.exceptionDetails) throw new Error(`panel evaluate failed: ${r.exceptionDetails.exception?.description ?? r.exceptionDetails.text}`);
-    return r.result.value;
-  }
-  /** Poll until `expression` is truthy; the error names what never happened. */
-  async waitFor<T>(expression: string, what: string, timeoutMs = 15_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      // Elements cannot be returned by value: report them as true.
-      const v = await this.eval<T>(`(() => { const v = (${expression}); return v instanceof Node ? true : v; })()`);
-      if (v) return v;
-      if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  private async center(css: string): Promise<{ x: number; y: number }> {
-    const p = await this.eval<{ x: number; y: number } | null>(
-      `(() => { const el = document.querySelector(${JSON.stringify(css)}); if (!el) return null; el.scrollIntoView({ block: 'center' }); const r = el.getBoundingClientRect(); return { x: r.x + r.width / 2, y: r.y + r.height / 2 }; })()`,
-    );
-    if (!p) throw new Error(`no ${css} in the panel`);
-    return p;
-  }
-  async click(css: string): Promise<void> {
-    const { x, y } = await this.center(css);
-    for (const type of ['mouseMoved', 'mousePressed', 'mouseReleased'] as const) {
-      await this.cdp.send('Input.dispatchMouseEvent', { type, x, y, button: type === 'mouseMoved' ? 'none' : 'left', clickCount: 1 }, this.sid);
-    }
-  }
-  async hover(css: string): Promise<void> {
-    const { x, y } = await this.center(css);
-    await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'none' }, this.sid);
-  }
-  async type(css: string, text: string): Promise<void> {
-    await this.click(css);
-    await this.eval(`document.querySelector(${JSON.stringify(css)}).select?.()`);
-    await this.cdp.send('Input.insertText', { text }, this.sid);
-  }
-  async key(key: 'Enter' | 'Escape'): Promise<void> {
-    const code = key === 'Enter' ? 13 : 27;
-    await this.cdp.send('Input.dispatchKeyEvent', { type: 'rawKeyDown', key, code: key, windowsVirtualKeyCode: code, ...(key === 'Enter' ? { text: '\r' } : {}) }, this.sid);
-    await this.cdp.send('Input.dispatchKeyEvent', { type: 'keyUp', key, code: key, windowsVirtualKeyCode: code }, this.sid);
-  }
-  text(css: string): Promise<string> {
-    return this.eval(`document.querySelector(${JSON.stringify(css)})?.textContent ?? ''`);
-  }
-  count(css: string): Promise<number> {
-    return this.eval(`document.querySelectorAll(${JSON.stringify(css)}).length`);
-  }
-  /** Close and reopen the panel's page (a reload starts it from nothing, as reopening does). */
-  async reload(): Promise<void> {
-    const marker = await this.eval<number>('(window.__loadMark = Math.random())');
-    await this.cdp.send('Page.reload', {}, this.sid);
-    // Evaluations fail while the old document goes: wait until the new one answers.
-    const deadline = Date.now() + 10_000;
-    while ((await this.eval<number | null>('window.__loadMark ?? null').catch(() => marker)) === marker) {
-      if (Date.now() > deadline) throw new Error('timed out after 10000 ms waiting for the panel page to reload');
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    await this.waitFor(`document.readyState === 'complete' && document.querySelector('[data-testid=target]')?.textContent.includes('http')`, 'the panel to load again');
-  }
-  async screenshot(name: string): Promise<void> {
-    await this.eval('document.activeElement?.blur?.()');
-    const { data } = await this.cdp.send<{ data: string }>('Page.captureScreenshot', { format: 'png', captureBeyondViewport: false }, this.sid);
-    mkdirSync(shots, { recursive: true }); // the exported Playwright test's runner may clear sibling output folders
-    writeFileSync(join(shots, `${name}.png`), Buffer.from(data, 'base64'));
-  }
-  /** Run one instruction from the panel with Enter and wait for its entry to settle. */
-  async runInstruction(kind: 'act' | 'observe' | 'extract' | 'agent', text: string, schema?: string): Promise<{ status: string; text: string }> {
-    const before = await this.count('[data-testid=entry]');
-    await this.click(`[data-testid=kind-${kind}]`);
-    if (schema) {
-      await this.waitFor('document.querySelector(".schema")', 'the JSON Schema field');
-      if (!(await this.eval('document.querySelector(".schema").open'))) await this.click('.schema summary');
-      await this.type('[data-testid=schema]', schema);
-    }
-    await this.type('[data-testid=instruction]', text);
-    await this.key('Enter');
-    await this.waitFor(`document.querySelectorAll('[data-testid=entry]').length > ${before}`, `a new entry for "${text}"`);
-    const status = await this.waitFor<string>(
-      `(() => { const e = [...document.querySelectorAll('[data-testid=entry]')].at(-1); const s = e?.dataset.status; return s && s !== 'running' ? s : ''; })()`,
-      `"${text}" to finish`,
-      30_000,
-    );
-    return { status, text: await this.eval(`[...document.querySelectorAll('[data-testid=entry]')].at(-1).textContent`) };
-  }
-}
-
 let panel: PanelPage;
 let fixtureTab: number;
 const fixtureValue = (css: string, prop = 'value') =>
@@ -136,20 +39,7 @@ beforeAll(async () => {
   const page = await h.open('/app/login.html');
   fixtureTab = page.id;
   // The panel in its own window at a side panel's width, so the fixture tab stays visible in its window.
-  const cdp = h.browser.cdp;
-  const { targetId } = await cdp.send<{ targetId: string }>('Target.createTarget', {
-    url: `chrome-extension://${EXTENSION_ID}/sidepanel.html?tab=${fixtureTab}`,
-    newWindow: true,
-    width: 380,
-    height: 860,
-  });
-  const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
-  await cdp.send('Runtime.enable', {}, sessionId);
-  cdp.on('event', (e: { method: string; params: any; sessionId?: string }) => {
-    if (e.sessionId === sessionId && (e.method === 'Runtime.exceptionThrown' || (e.method === 'Runtime.consoleAPICalled' && e.params.type === 'error'))) console.error('PANEL', e.params.exceptionDetails?.exception?.description ?? JSON.stringify(e.params.args).slice(0, 800));
-  });
-  await cdp.send('Emulation.setDeviceMetricsOverride', { width: 380, height: 860, deviceScaleFactor: 1, mobile: false }, sessionId);
-  panel = new PanelPage(sessionId);
+  panel = await PanelPage.open(h.browser, fixtureTab, { shots });
   await panel.waitFor(`document.querySelector('[data-testid=target]')?.textContent.includes('Log in')`, 'the panel to show the fixture tab');
 });
 
@@ -271,6 +161,10 @@ describe('side panel', () => {
       30_000,
     );
     expect(status).toBe('done');
+    // The engine's replay (flow.replay) reported each step as it went, in the entry's timeline.
+    const events = await panel.eval<string[]>(`[...[...document.querySelectorAll('[data-testid=entry]')].at(-1).querySelectorAll('[data-testid=events] li')].map((li) => li.textContent)`);
+    expect(events.filter((e) => /step \d\/5 done/.test(e))).toHaveLength(5);
+    expect(events.at(-1)).toMatch(/step 5\/5 done: click Save/);
     expect(await page.url()).toContain('/app/settings.html?user=ada');
     expect(await fixtureValue('#status', 'textContent')).toBe('Saved: notifications on');
     expect(await fixtureValue('#notify', 'checked')).toBe(true);

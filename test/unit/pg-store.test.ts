@@ -13,6 +13,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forTenant, SqliteStore, type CacheStore } from '../../src/client/cache/store';
 import { ErrorCode } from '../../src/protocol/errors';
 import { PgCacheStore } from '../../src/sessions/pg-cache';
+import { deleteFlow, getFlow, putFlow } from '../../src/client/flows';
+import type { Flow } from '../../src/protocol/flows';
 import { startPostgres, type RunningPostgres } from '../fixtures/postgres';
 import { freePort } from '../fixtures/ports';
 
@@ -108,6 +110,26 @@ describe.each(backends)('the %s cache store', (_name, open) => {
       expect(JSON.stringify(hit.entry!.result)).toBe(JSON.stringify(result));
       await t.record({ key: k('u'), baseKey: k('v'), op: 'extract', result: undefined, usage });
       expect((await t.lookup(k('u'), k('v'))).entry).toMatchObject({ op: 'extract', result: null });
+    }));
+
+  it("flows (client/flows.ts): saved, replaced, read and deleted by name, each tenant seeing only its own", () =>
+    withStore(10, async (s) => {
+      const a = forTenant(s, 'flows-a');
+      const b = forTenant(s, 'flows-b');
+      const flow = (startUrl: string): Flow => ({
+        version: 1, name: 'checkout', source: 'panel', savedAt: '2026-01-01T00:00:00.000Z',
+        recording: { version: 1, title: 'Checkout', startUrl, steps: [{ kind: 'act', id: 's1', description: 'type %email% 😀', actions: [{ selector: '#email', description: 'Email', method: 'fill', arguments: ['%email%'] }], urlAfter: startUrl }] },
+      });
+      expect(await getFlow(a, 'checkout')).toBeNull();
+      await putFlow(a, flow('https://a.example/cart'));
+      await putFlow(a, flow('https://a.example/cart2'));
+      expect(await getFlow(a, ' checkout ')).toEqual(flow('https://a.example/cart2'));
+      expect(await getFlow(b, 'checkout')).toBeNull();
+      expect(await deleteFlow(b, 'checkout')).toBe(false);
+      expect(await getFlow(a, 'checkout')).not.toBeNull();
+      expect(await deleteFlow(a, 'checkout')).toBe(true);
+      expect(await getFlow(a, 'checkout')).toBeNull();
+      expect(await deleteFlow(a, 'checkout')).toBe(false);
     }));
 
   it('counts: lookups count only existing entries; a record keeps the count; an invalidated key starts over', () =>

@@ -19,6 +19,7 @@ import { ClientMethods, Methods } from '../../src/protocol/methods';
 import { ModelConfigSchema, ModelRequestSchema, ResolvedModelSchema } from '../../src/protocol/model';
 import { BridgeFrameSchema, QaRecordingSchema } from '../../src/protocol/panel';
 import { RpcMessageSchema } from '../../src/protocol/rpc';
+import { FlowReplayResultSchema, FlowSchema } from '../../src/protocol/flows';
 import { ActionSchema, ActResultSchema } from '../../src/protocol/schemas';
 import { z } from 'zod';
 
@@ -184,6 +185,28 @@ const CASES: { name: string; zod: ZodTypeAny; valid: unknown[]; invalid: unknown
     zod: QaRecordingSchema,
     valid: [{ version: 1, title: 'Sign in', startUrl: 'https://example.com', steps: [{ kind: 'act', id: 's1', description: 'click sign in', actions: [click], urlAfter: 'https://example.com/in' }] }],
     invalid: [{ version: 1, title: 't', startUrl: 'u', steps: [{ kind: 'act', id: 's1', description: 'd', actions: [], urlAfter: 'u' }] }],
+  },
+  {
+    name: 'Flow',
+    zod: FlowSchema,
+    valid: [
+      {
+        version: 1, name: 'checkout', source: 'panel', savedAt: '2026-01-01T00:00:00.000Z',
+        recording: { version: 1, title: 'Checkout', startUrl: 'https://example.com/cart', steps: [{ kind: 'act', id: 's1', description: 'type %email%', actions: [{ ...click, method: 'fill', arguments: ['%email%'] }], urlAfter: 'https://example.com/cart' }, { kind: 'wait', id: 's2', description: 'wait', ms: 500 }] },
+      },
+    ],
+    invalid: [
+      { version: 2, name: 'x', source: 'panel', savedAt: '', recording: { version: 1, title: '', startUrl: '', steps: [] } },
+      { version: 1, name: '', source: 'panel', savedAt: '', recording: { version: 1, title: '', startUrl: '', steps: [] } },
+      { version: 1, name: 'x', source: 'someone', savedAt: '', recording: { version: 1, title: '', startUrl: '', steps: [] } },
+      { version: 1, name: 'x', source: 'panel', savedAt: '', recording: { version: 1, title: '', startUrl: '', steps: [{ kind: 'wait', id: 'w', description: '', ms: 2 ** 60 }] } },
+    ],
+  },
+  {
+    name: 'FlowReplayResult',
+    zod: FlowReplayResultSchema,
+    valid: [{ name: 'checkout', url: 'https://example.com/done', steps: [{ id: 's1', kind: 'act', description: 'click', status: 'done' }, { id: 's2', kind: 'extract', description: 'total', status: 'healed', data: { total: 3 } }], usage: metadata.usage }],
+    invalid: [{ name: 'checkout', url: 'u', steps: [{ id: 's1', kind: 'act', description: 'click', status: 'skipped' }], usage: metadata.usage }],
   },
 ];
 

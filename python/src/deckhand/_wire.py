@@ -35,9 +35,11 @@ ContextPagesParams = Dict[str, Any]
 EnginePingParams = Dict[str, Any]
 ErrorCode = Literal['INVALID_ARGUMENT', 'INVALID_SELECTOR', 'ELEMENT_NOT_FOUND', 'ELEMENT_NOT_ACTIONABLE', 'ELEMENT_COVERED', 'UNSUPPORTED_METHOD', 'ACTION_FAILED', 'TIMEOUT', 'PAGE_CLOSED', 'FRAME_DETACHED', 'NAVIGATION_FAILED', 'PAGE_ERROR', 'URL_NOT_ALLOWED', 'EVALUATION_FAILED', 'WORKER_GONE', 'BROWSER_CLOSED', 'BROWSER_UNAVAILABLE', 'EXTENSION_MISSING', 'NOT_INITIALIZED', 'ALREADY_IN_USE', 'CLOSED', 'NO_MODEL_CONFIGURED', 'MODEL_AUTH_FAILED', 'MODEL_RATE_LIMITED', 'MODEL_PROVIDER_ERROR', 'MODEL_UNREACHABLE', 'MODEL_OUTPUT_INVALID', 'MODEL_REFUSED', 'BATCH_FAILED', 'UNAVAILABLE', 'CANCELLED', 'PROTOCOL_ERROR', 'INTERNAL', 'UNAUTHORIZED', 'SESSION_NOT_FOUND', 'INVALID_SESSION_ID', 'SESSION_BUSY', 'TOO_MANY_SESSIONS', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'INVALID_JSON', 'INVALID_HEADER', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'HOST_NOT_ALLOWED', 'ORIGIN_NOT_ALLOWED', 'CDP_HOST_NOT_ALLOWED']
 FlowListParams = Dict[str, Any]
+FlowName = Annotated[str, Field(min_length=1, max_length=120)]
 HttpModel = Union[Annotated[str, Field(min_length=1)], Dict[str, Any]]
 LogResult = None
 McpEndInput = Dict[str, Any]
+McpFlowsInput = Dict[str, Any]
 McpStartInput = Dict[str, Any]
 MetricsParams = Dict[str, Any]
 PageId = Annotated[int, Field(ge=0)]
@@ -118,7 +120,7 @@ class ActionTarget(WireModel):
     role: Annotated[str, Field(max_length=100)]
     name: Annotated[str, Field(max_length=500)]
     context: Annotated[str, Field(max_length=500)]
-    count: Annotated[int, Field(ge=0)]
+    count: Annotated[int, Field(ge=0, le=9007199254740991)]
 
 
 class AgentConfig(WireModel):
@@ -212,6 +214,7 @@ class AgentRunParams(WireModel):
     op_id: Optional[str] = Field(default=None, alias='opId')
     replay: Optional[AgentRecording] = Field(default=None)
     record: Optional[bool] = Field(default=None)
+    save_as: Optional[FlowName] = Field(default=None, alias='saveAs')
     cache: Optional[bool] = Field(default=None)
     context: Optional[str] = Field(default=None)
     wait_between_actions: Optional[WaitMs] = Field(default=None, alias='waitBetweenActions')
@@ -227,12 +230,25 @@ class AgentRunResultCacheEntry(WireModel):
     entry: AgentRecording
 
 
+class AgentRunResultFlow(WireModel):
+    model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
+
+    name: str
+    title: str
+    source: Literal['panel', 'agent', 'client']
+    saved_at: str = Field(alias='savedAt')
+    start_url: str = Field(alias='startUrl')
+    steps: Annotated[int, Field(ge=0)]
+    saved_in: Literal['store', 'extension'] = Field(alias='savedIn')
+
+
 class AgentRunResult(WireModel):
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     result: AgentResult
     recording: Optional[AgentRecording] = Field(default=None)
     cache_entry: Optional[AgentRunResultCacheEntry] = Field(default=None, alias='cacheEntry')
+    flow: Optional[AgentRunResultFlow] = Field(default=None)
 
 
 class AgentStep(WireModel):
@@ -517,7 +533,7 @@ class Flow(WireModel):
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
     version: Literal[1]
-    name: Annotated[str, Field(min_length=1, max_length=120)]
+    name: FlowName
     source: Literal['panel', 'agent', 'client']
     saved_at: str = Field(alias='savedAt')
     recording: QaRecording
@@ -526,7 +542,7 @@ class Flow(WireModel):
 class FlowDeleteParams(WireModel):
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
-    name: Annotated[str, Field(min_length=1, max_length=120)]
+    name: FlowName
 
 
 class FlowDeleteResult(WireModel):
@@ -538,25 +554,26 @@ class FlowDeleteResult(WireModel):
 class FlowGetParams(WireModel):
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
-    name: Annotated[str, Field(min_length=1, max_length=120)]
+    name: FlowName
 
 
 class FlowRenameParams(WireModel):
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
-    from_: Annotated[str, Field(min_length=1, max_length=120)] = Field(alias='from')
-    to: Annotated[str, Field(min_length=1, max_length=120)]
+    from_: FlowName = Field(alias='from')
+    to: FlowName
 
 
 class FlowReplayParams(WireModel):
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
-    name: Optional[Annotated[str, Field(min_length=1, max_length=120)]] = Field(default=None)
+    name: Optional[FlowName] = Field(default=None)
     flow: Optional[Flow] = Field(default=None)
     page: Optional[PageId] = Field(default=None)
     variables: Optional[Variables] = Field(default=None)
     model: Optional[ResolvedModel] = Field(default=None)
     step_timeout: Optional[TimeoutMs] = Field(default=None, alias='stepTimeout')
+    timeout: Optional[TimeoutMs] = Field(default=None)
     op_id: Optional[Annotated[str, Field(min_length=1, max_length=200)]] = Field(default=None, alias='opId')
 
 
@@ -740,6 +757,12 @@ class McpExtractOutput(WireModel):
     cost_usd: Optional[Annotated[float, Field(ge=0)]] = Field(default=None, alias='costUsd')
 
 
+class McpFlowsOutput(WireModel):
+    model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
+
+    flows: List[FlowSummary]
+
+
 class McpNavigateInput(WireModel):
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
@@ -764,6 +787,23 @@ class McpObserveOutput(WireModel):
 
     elements: List[Action]
     cost_usd: Optional[Annotated[float, Field(ge=0)]] = Field(default=None, alias='costUsd')
+
+
+class McpReplayInput(WireModel):
+    model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
+
+    name: Annotated[str, Field(min_length=1, max_length=120)]
+    variables: Optional[Variables] = Field(default=None)
+    self_heal: Optional[bool] = Field(default=None, alias='selfHeal')
+
+
+class McpReplayOutput(WireModel):
+    model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
+
+    name: str
+    url: str
+    steps: List[FlowStepOutcome]
+    usage: Usage
 
 
 class McpStartOutput(WireModel):
@@ -1107,7 +1147,7 @@ class QaStepWait(WireModel):
     kind: Literal['wait']
     id: str
     description: str
-    ms: Annotated[int, Field(ge=0)]
+    ms: Annotated[int, Field(ge=0, le=9007199254740991)]
 
 
 class QaStepExtract(WireModel):
@@ -1127,6 +1167,18 @@ class ReceivedError(WireModel):
     code: str
     message: str
     data: Optional[Dict[str, Any]] = Field(default=None)
+
+
+class ReplayRequest(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    name: Optional[FlowName] = Field(default=None)
+    flow: Optional[Flow] = Field(default=None)
+    variables: Optional[Variables] = Field(default=None)
+    step_timeout: Optional[TimeoutMs] = Field(default=None, alias='stepTimeout')
+    timeout: Optional[TimeoutMs] = Field(default=None)
+    self_heal: Optional[bool] = Field(default=None, alias='selfHeal')
+    stream_response: Optional[bool] = Field(default=None, alias='streamResponse')
 
 
 class ResolvedModelProviderVertex(WireModel):
@@ -1362,7 +1414,7 @@ class VertexModelConfig(WireModel):
 BridgeFrame = Union[BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye]
 CacheCallOption = Union[bool, CacheCallOption1]
 ContextPagesResult = List[PageInfo]
-FlowListResult = List[FlowSummary]
+FlowList = List[FlowSummary]
 ModelConfig = Union[VertexModelConfig, AzureEntraModelConfig, AzureApiKeyModelConfig, GenericModelConfig]
 PageSelectorsResult = List[Union[PageSelectorsResultItem, None]]
 Prices = Dict[str, ModelPrice]
@@ -1373,10 +1425,10 @@ ServiceAccount = Union[ServiceAccount0, ServiceAccount1]
 Variables = Dict[str, Union[str, VariablesValue1]]
 
 
-for _m in [ActParams, ActReplayParams, ActReplayResult, ActRequest, ActResult, ActResultData, Action, ActionTarget, AgentConfig, AgentExecuteRequest, AgentExecuteResult, AgentExecuteResultCacheEntry, AgentRecording, AgentRecordingStepsItem, AgentResult, AgentRunParams, AgentRunParamsExtraToolsItem, AgentRunResult, AgentRunResultCacheEntry, AgentStep, AgentUsage, AzureApiKeyModelConfig, AzureEntraModelConfig, AzureEntraModelConfigAuth, BatchRunParams, BatchRunResult, BridgeConnectParams, BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye, BridgeStatus, CacheCallOption1, CacheEntry, CacheInfo, CacheInfoTokensSaved, CacheInvalidateParams, CacheLookupRequest, CacheLookupResponse, CacheRecordRequest, CacheRecordResponse, ContextNewPageParams, EndRequest, EndResult, EnginePingResult, Error, ExecuteOptions, ExtractParams, ExtractRequest, ExtractResult, Flow, FlowDeleteParams, FlowDeleteResult, FlowGetParams, FlowRenameParams, FlowReplayParams, FlowReplayResult, FlowSaveParams, FlowStepOutcome, FlowSummary, GenericModelConfig, GotoOptions, HttpError, HttpErrorBody, HttpSuccessBody, LocatorActParams, LocatorActResult, LocatorCountParams, LocatorCountResult, LocatorSpec, LogParams, McpActInput, McpActOutput, McpAgentInput, McpAgentOutput, McpAgentOutputStepsItem, McpEndOutput, McpExtractInput, McpExtractOutput, McpNavigateInput, McpNavigateOutput, McpObserveInput, McpObserveOutput, McpStartOutput, Metrics, ModelGenerateParams, ModelPrice, ModelReply, ModelReplyUsage, ModelRequest, ModelRequestImagesItem, NavigateRequest, ObserveParams, ObserveRequest, ObserveResult, OpCancelParams, OpCancelResult, OperationOptions, OperationOptionsCache, OutlineLine, PageCloseResult, PageEvaluateParams, PageEvaluateResult, PageGotoParams, PageHighlightParams, PageHighlightResult, PageInfo, PageInfoParams, PagePressParams, PagePressResult, PageScreenshotParams, PageScreenshotResult, PageSelectorsParams, PageSelectorsResultItem, QaRecording, QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract, ReceivedError, ResolvedModelProvider, ResolvedModelProviderVertex, ResolvedModelProviderAzure, ResolvedModelProviderBedrock, ResolvedModelCallback, ResolvedModelLocal, ResultMetadata, RpcError, RpcRequest, RpcResult, ScreenshotOptions, ServiceAccount0, ServiceAccount1, SnapshotOptions, SnapshotResult, StartSessionRequest, StartSessionRequestViewport, StartSessionResult, StreamEvent, ToolCallParams, ToolCallResult, Usage, VariablesValue1, VertexModelConfig, VertexModelConfigProviderOptions, VertexModelConfigProviderOptionsVertex]:
+for _m in [ActParams, ActReplayParams, ActReplayResult, ActRequest, ActResult, ActResultData, Action, ActionTarget, AgentConfig, AgentExecuteRequest, AgentExecuteResult, AgentExecuteResultCacheEntry, AgentRecording, AgentRecordingStepsItem, AgentResult, AgentRunParams, AgentRunParamsExtraToolsItem, AgentRunResult, AgentRunResultCacheEntry, AgentRunResultFlow, AgentStep, AgentUsage, AzureApiKeyModelConfig, AzureEntraModelConfig, AzureEntraModelConfigAuth, BatchRunParams, BatchRunResult, BridgeConnectParams, BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye, BridgeStatus, CacheCallOption1, CacheEntry, CacheInfo, CacheInfoTokensSaved, CacheInvalidateParams, CacheLookupRequest, CacheLookupResponse, CacheRecordRequest, CacheRecordResponse, ContextNewPageParams, EndRequest, EndResult, EnginePingResult, Error, ExecuteOptions, ExtractParams, ExtractRequest, ExtractResult, Flow, FlowDeleteParams, FlowDeleteResult, FlowGetParams, FlowRenameParams, FlowReplayParams, FlowReplayResult, FlowSaveParams, FlowStepOutcome, FlowSummary, GenericModelConfig, GotoOptions, HttpError, HttpErrorBody, HttpSuccessBody, LocatorActParams, LocatorActResult, LocatorCountParams, LocatorCountResult, LocatorSpec, LogParams, McpActInput, McpActOutput, McpAgentInput, McpAgentOutput, McpAgentOutputStepsItem, McpEndOutput, McpExtractInput, McpExtractOutput, McpFlowsOutput, McpNavigateInput, McpNavigateOutput, McpObserveInput, McpObserveOutput, McpReplayInput, McpReplayOutput, McpStartOutput, Metrics, ModelGenerateParams, ModelPrice, ModelReply, ModelReplyUsage, ModelRequest, ModelRequestImagesItem, NavigateRequest, ObserveParams, ObserveRequest, ObserveResult, OpCancelParams, OpCancelResult, OperationOptions, OperationOptionsCache, OutlineLine, PageCloseResult, PageEvaluateParams, PageEvaluateResult, PageGotoParams, PageHighlightParams, PageHighlightResult, PageInfo, PageInfoParams, PagePressParams, PagePressResult, PageScreenshotParams, PageScreenshotResult, PageSelectorsParams, PageSelectorsResultItem, QaRecording, QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract, ReceivedError, ReplayRequest, ResolvedModelProvider, ResolvedModelProviderVertex, ResolvedModelProviderAzure, ResolvedModelProviderBedrock, ResolvedModelCallback, ResolvedModelLocal, ResultMetadata, RpcError, RpcRequest, RpcResult, ScreenshotOptions, ServiceAccount0, ServiceAccount1, SnapshotOptions, SnapshotResult, StartSessionRequest, StartSessionRequestViewport, StartSessionResult, StreamEvent, ToolCallParams, ToolCallResult, Usage, VariablesValue1, VertexModelConfig, VertexModelConfigProviderOptions, VertexModelConfigProviderOptionsVertex]:
     _m.model_rebuild()
 
-DEFINITIONS = ["ActMethod", "ActParams", "ActReplayParams", "ActReplayResult", "ActRequest", "ActResult", "Action", "ActionTarget", "AgentConfig", "AgentExecuteRequest", "AgentExecuteResult", "AgentMode", "AgentRecording", "AgentResult", "AgentRunParams", "AgentRunResult", "AgentStep", "AgentUsage", "AllowSchemes", "AzureApiKeyModelConfig", "AzureEntraModelConfig", "BatchRunParams", "BatchRunResult", "BridgeConnectParams", "BridgeDisconnectParams", "BridgeFrame", "BridgeStatus", "BridgeStatusParams", "CacheCallOption", "CacheEntry", "CacheInfo", "CacheInvalidateParams", "CacheInvalidateResult", "CacheLookupRequest", "CacheLookupResponse", "CacheRecordRequest", "CacheRecordResponse", "CacheStatus", "ContextActivePageParams", "ContextNewPageParams", "ContextPagesParams", "ContextPagesResult", "EndRequest", "EndResult", "EnginePingParams", "EnginePingResult", "Error", "ErrorCode", "ExecuteOptions", "ExtractParams", "ExtractRequest", "ExtractResult", "Flow", "FlowDeleteParams", "FlowDeleteResult", "FlowGetParams", "FlowListParams", "FlowListResult", "FlowRenameParams", "FlowReplayParams", "FlowReplayResult", "FlowSaveParams", "FlowStepOutcome", "FlowSummary", "GenericModelConfig", "GotoOptions", "HttpError", "HttpErrorBody", "HttpModel", "HttpSuccessBody", "LocatorActParams", "LocatorActResult", "LocatorCountParams", "LocatorCountResult", "LocatorSpec", "LogParams", "LogResult", "McpActInput", "McpActOutput", "McpAgentInput", "McpAgentOutput", "McpEndInput", "McpEndOutput", "McpExtractInput", "McpExtractOutput", "McpNavigateInput", "McpNavigateOutput", "McpObserveInput", "McpObserveOutput", "McpStartInput", "McpStartOutput", "Metrics", "MetricsParams", "ModelConfig", "ModelGenerateParams", "ModelPrice", "ModelReply", "ModelRequest", "NavigateRequest", "ObserveParams", "ObserveRequest", "ObserveResult", "OpCancelParams", "OpCancelResult", "OperationOptions", "OutlineLine", "PageCloseResult", "PageEvaluateParams", "PageEvaluateResult", "PageGotoParams", "PageHighlightParams", "PageHighlightResult", "PageId", "PageInfo", "PageInfoParams", "PagePressParams", "PagePressResult", "PageScreenshotParams", "PageScreenshotResult", "PageSelectorsParams", "PageSelectorsResult", "PingParams", "PingResult", "Prices", "QaRecording", "QaStep", "ReceivedError", "ResolvedModel", "ResultMetadata", "RpcError", "RpcMessage", "RpcRequest", "RpcResult", "ScreenshotOptions", "ServiceAccount", "SnapshotOptions", "SnapshotResult", "StartSessionRequest", "StartSessionResult", "StreamEvent", "TimeoutMs", "ToolCallParams", "ToolCallResult", "Usage", "Variables", "VertexModelConfig", "WaitMs"]
+DEFINITIONS = ["ActMethod", "ActParams", "ActReplayParams", "ActReplayResult", "ActRequest", "ActResult", "Action", "ActionTarget", "AgentConfig", "AgentExecuteRequest", "AgentExecuteResult", "AgentMode", "AgentRecording", "AgentResult", "AgentRunParams", "AgentRunResult", "AgentStep", "AgentUsage", "AllowSchemes", "AzureApiKeyModelConfig", "AzureEntraModelConfig", "BatchRunParams", "BatchRunResult", "BridgeConnectParams", "BridgeDisconnectParams", "BridgeFrame", "BridgeStatus", "BridgeStatusParams", "CacheCallOption", "CacheEntry", "CacheInfo", "CacheInvalidateParams", "CacheInvalidateResult", "CacheLookupRequest", "CacheLookupResponse", "CacheRecordRequest", "CacheRecordResponse", "CacheStatus", "ContextActivePageParams", "ContextNewPageParams", "ContextPagesParams", "ContextPagesResult", "EndRequest", "EndResult", "EnginePingParams", "EnginePingResult", "Error", "ErrorCode", "ExecuteOptions", "ExtractParams", "ExtractRequest", "ExtractResult", "Flow", "FlowDeleteParams", "FlowDeleteResult", "FlowGetParams", "FlowList", "FlowListParams", "FlowName", "FlowRenameParams", "FlowReplayParams", "FlowReplayResult", "FlowSaveParams", "FlowStepOutcome", "FlowSummary", "GenericModelConfig", "GotoOptions", "HttpError", "HttpErrorBody", "HttpModel", "HttpSuccessBody", "LocatorActParams", "LocatorActResult", "LocatorCountParams", "LocatorCountResult", "LocatorSpec", "LogParams", "LogResult", "McpActInput", "McpActOutput", "McpAgentInput", "McpAgentOutput", "McpEndInput", "McpEndOutput", "McpExtractInput", "McpExtractOutput", "McpFlowsInput", "McpFlowsOutput", "McpNavigateInput", "McpNavigateOutput", "McpObserveInput", "McpObserveOutput", "McpReplayInput", "McpReplayOutput", "McpStartInput", "McpStartOutput", "Metrics", "MetricsParams", "ModelConfig", "ModelGenerateParams", "ModelPrice", "ModelReply", "ModelRequest", "NavigateRequest", "ObserveParams", "ObserveRequest", "ObserveResult", "OpCancelParams", "OpCancelResult", "OperationOptions", "OutlineLine", "PageCloseResult", "PageEvaluateParams", "PageEvaluateResult", "PageGotoParams", "PageHighlightParams", "PageHighlightResult", "PageId", "PageInfo", "PageInfoParams", "PagePressParams", "PagePressResult", "PageScreenshotParams", "PageScreenshotResult", "PageSelectorsParams", "PageSelectorsResult", "PingParams", "PingResult", "Prices", "QaRecording", "QaStep", "ReceivedError", "ReplayRequest", "ResolvedModel", "ResultMetadata", "RpcError", "RpcMessage", "RpcRequest", "RpcResult", "ScreenshotOptions", "ServiceAccount", "SnapshotOptions", "SnapshotResult", "StartSessionRequest", "StartSessionResult", "StreamEvent", "TimeoutMs", "ToolCallParams", "ToolCallResult", "Usage", "Variables", "VertexModelConfig", "WaitMs"]
 
 # The Chromium switches a launcher passes to a Chromium it starts itself (x-deckhand.chromiumFlags).
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check", "--silent-debugger-extension-api", "--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup", "--disable-field-trial-config", "--password-store=basic", "--use-mock-keychain", "--no-startup-window"]
