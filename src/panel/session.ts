@@ -7,6 +7,7 @@ import { spanOf } from '../protocol/log-spans';
 import { DeckhandError, ErrorCode, isDeckhandError } from '../protocol/errors';
 import type { AgentRecording, AgentStep } from '../protocol/agent';
 import { QaRecordingSchema, type QaRecording, type QaStep } from '../protocol/panel';
+import { qaStepsFromAgent } from '../protocol/recording';
 import { MAX_TIMEOUT_MS, type Action, type CacheInfo, type CacheRun, type Metrics, type Usage } from '../protocol/schemas';
 import type { CommandClient } from '../protocol/methods';
 import type { ResolvedModel } from '../protocol/model';
@@ -261,24 +262,9 @@ export class PanelSession {
   }
 
   /** Turn an agent's recording into QA steps: what it performed, not what it looked at. */
+  /** An agent's run as QA steps: what it performed, not what it looked at (protocol/recording.ts). */
   private async recordAgent(r: AgentRecording, finalUrl: string): Promise<void> {
-    const out: QaStep[] = [];
-    for (const s of r.steps) {
-      const a = s.args as Record<string, unknown>;
-      if (s.tool === 'act' && s.actions?.length) out.push({ kind: 'act', id: newId(), description: String(a.instruction ?? s.actions[0].description), actions: s.actions, urlAfter: '' });
-      else if (s.tool === 'goto') out.push({ kind: 'goto', id: newId(), description: `Open ${a.url}`, url: String(a.url), urlAfter: String(a.url) });
-      else if (s.tool === 'press') out.push({ kind: 'press', id: newId(), description: `Press ${a.keys ?? 'Enter'}`, keys: String(a.keys ?? 'Enter'), urlAfter: '' });
-      else if (s.tool === 'back') out.push({ kind: 'back', id: newId(), description: 'Go back', urlAfter: '' });
-      else if (s.tool === 'wait') out.push({ kind: 'wait', id: newId(), description: `Wait ${a.ms ?? 1000} ms`, ms: Math.max(0, Math.round(Number(a.ms ?? 1000))) });
-      else if (s.tool === 'scroll') {
-        const method = a.direction === 'up' ? 'prevChunk' : 'nextChunk';
-        out.push({ kind: 'act', id: newId(), description: `Scroll ${a.direction === 'up' ? 'up' : 'down'}`, actions: [{ selector: 'html', description: 'the page', method, arguments: [] }], urlAfter: '' });
-      }
-      // Coordinate tools (click_at, type_at, drag) and done/extract are not replayable without a model.
-    }
-    const last = out.at(-1);
-    if (last && 'urlAfter' in last) last.urlAfter = finalUrl;
-    for (const step of out) await this.record(step);
+    for (const step of qaStepsFromAgent(r.steps, newId, finalUrl)) await this.record(step);
   }
 
   deleteStep(id: string): void {
