@@ -32,19 +32,6 @@ var (
 	flowProfile string
 )
 
-// seededFlow is what the side panel records for flowInstructions on flow-order.html, written
-// out by hand.
-func seededFlow(url string) *Flow {
-	return &Flow{Version: 1, Name: goFlow, Source: "panel", SavedAt: "2026-01-01T00:00:00.000Z", Recording: QaRecording{
-		Version: 1, Title: "Order", StartURL: url, Steps: []QaStep{
-			{Kind: "act", ID: "s1", Description: flowInstructions[0], URLAfter: url, Actions: []Action{
-				{Selector: "xpath=/html/body/form/div[1]/input", Description: "Email textbox", Method: "fill", Arguments: []string{"%email%"}}}},
-			{Kind: "act", ID: "s2", Description: flowInstructions[1], URLAfter: url, Actions: []Action{
-				{Selector: "xpath=/html/body/form/p/button", Description: "Place order button", Method: "click", Arguments: []string{}}}},
-		},
-	}}
-}
-
 // flowBrowser is a browser on a profile whose extension has goFlow saved, shared by the flow
 // tests and closed after them (TestMain).
 func flowBrowser(t *testing.T) (*Browser, string) {
@@ -62,36 +49,19 @@ func flowBrowser(t *testing.T) (*Browser, string) {
 			}
 			os.RemoveAll(flowProfile)
 		})
+		// Recorded in the side panel, as a person would (typed instructions, the built-in model, Save as flow).
 		recorder := filepath.Join(repoRoot(t), "test", "fixtures", "record-flow.ts")
-		_, statErr := os.Stat(recorder)
-		recorded := statErr == nil
-		if recorded {
-			args := []string{"--import", "tsx", recorder, "--profile", flowProfile, "--name", goFlow, "--url", url}
-			for _, i := range flowInstructions {
-				args = append(args, "--instruction", i)
-			}
-			cmd := exec.CommandContext(ctx, "node", args...)
-			cmd.Dir = repoRoot(t)
-			if out, err := cmd.CombinedOutput(); err != nil {
-				flowErr = errors.New("record-flow.ts failed: " + err.Error() + ": " + tail(string(out), 2000))
-				return
-			}
+		args := []string{"--import", "tsx", recorder, "--profile", flowProfile, "--name", goFlow, "--url", url}
+		for _, i := range flowInstructions {
+			args = append(args, "--instruction", i)
 		}
-		if flowShared, flowErr = LaunchLocalBrowser(ctx, &LaunchOptions{UserDataDir: flowProfile, ViewportWidth: 1000, ViewportHeight: 700}); flowErr != nil {
+		cmd := exec.CommandContext(ctx, "node", args...)
+		cmd.Dir = repoRoot(t)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			flowErr = errors.New("record-flow.ts failed: " + err.Error() + ": " + tail(string(out), 2000))
 			return
 		}
-		if !recorded {
-			// SEEDED FLOW: until test/fixtures/record-flow.ts is in this branch, the flow the side
-			// panel would record is saved into the extension through the client. Remove this
-			// branch (and seededFlow) once the recorder lands.
-			c, err := Create(ctx, CreateOptions{Browser: flowShared})
-			if err != nil {
-				flowErr = err
-				return
-			}
-			_, flowErr = c.Flows().Save(ctx, seededFlow(url), FlowInExtension)
-			c.Close()
-		}
+		flowShared, flowErr = LaunchLocalBrowser(ctx, &LaunchOptions{UserDataDir: flowProfile, ViewportWidth: 1000, ViewportHeight: 700})
 	})
 	if flowErr != nil {
 		t.Fatalf("the flow's browser: %v", flowErr)

@@ -28,59 +28,20 @@ FLOW = "python order"
 INSTRUCTIONS = ["type %email% into the Email field", "click the Place order button"]
 
 
-def seeded_flow(url: str) -> dict[str, Any]:
-    """What the side panel records for INSTRUCTIONS on flow-order.html, written out by hand."""
-    return {
-        "version": 1,
-        "name": FLOW,
-        "source": "panel",
-        "savedAt": "2026-01-01T00:00:00.000Z",
-        "recording": {
-            "version": 1,
-            "title": "Order",
-            "startUrl": url,
-            "steps": [
-                {
-                    "kind": "act",
-                    "id": "s1",
-                    "description": INSTRUCTIONS[0],
-                    "actions": [{"selector": "xpath=/html/body/form/div[1]/input", "description": "Email textbox", "method": "fill", "arguments": ["%email%"]}],
-                    "urlAfter": url,
-                },
-                {
-                    "kind": "act",
-                    "id": "s2",
-                    "description": INSTRUCTIONS[1],
-                    "actions": [{"selector": "xpath=/html/body/form/p/button", "description": "Place order button", "method": "click", "arguments": []}],
-                    "urlAfter": url,
-                },
-            ],
-        },
-    }
-
-
 @pytest_asyncio.fixture(scope="module")
 async def flow_browser(origin: str, tmp_path_factory: pytest.TempPathFactory) -> AsyncIterator[tuple[Any, str]]:
     """A browser on a profile that has FLOW saved in its extension, and the flow's page."""
     profile = tmp_path_factory.mktemp("flow-profile")
     url = origin + "/flow-order.html"
-    recorded = RECORDER.exists()
-    if recorded:
-        argv = ["--import", "tsx", str(RECORDER), "--profile", str(profile), "--name", FLOW, "--url", url]
-        for i in INSTRUCTIONS:
-            argv += ["--instruction", i]
-        proc = await asyncio.create_subprocess_exec("node", *argv, cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
-        out, _ = await asyncio.wait_for(proc.communicate(), 60)
-        assert proc.returncode == 0, f"record-flow.ts failed: {out.decode(errors='replace')[-2000:]}"
+    argv = ["--import", "tsx", str(RECORDER), "--profile", str(profile), "--name", FLOW, "--url", url]
+    for i in INSTRUCTIONS:
+        argv += ["--instruction", i]
+    # Recorded in the side panel, as a person would (typed instructions, the built-in model, Save as flow).
+    proc = await asyncio.create_subprocess_exec("node", *argv, cwd=ROOT, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.STDOUT)
+    out, _ = await asyncio.wait_for(proc.communicate(), 90)
+    assert proc.returncode == 0, f"record-flow.ts failed: {out.decode(errors='replace')[-2000:]}"
     b = await local_browser.launch(user_data_dir=str(profile), viewport={"width": 1000, "height": 700})
     try:
-        if not recorded:
-            # SEEDED FLOW: until test/fixtures/record-flow.ts is in this branch, the flow the side
-            # panel would record is saved into the extension through the client. Remove this
-            # branch (and seeded_flow) once the recorder lands.
-            d = await Deckhand.create(browser=b)
-            await d.flows.save(seeded_flow(url))
-            await d.close()
         yield b, url
     finally:
         await b.close()
