@@ -159,12 +159,16 @@ describe('replay from Node', () => {
     expect(ms.requests).toHaveLength(0);
   });
 
-  it('heals a step whose button moved only when given a model, and the model then finds it again', async () => {
+  it('a step whose button moved is found again by what it was, with no model; one whose button was renamed only with a model', async () => {
     const flow = await dh.flows.get('checkout');
-    const moved: Flow = { ...flow, recording: { ...flow.recording, startUrl: `${flow.recording.startUrl}?moved` } };
-    await expect(dh.replay(moved, { page, variables: { email: 'gus@example.com' }, stepTimeout: 1000 })).rejects.toMatchObject({ code: 'ACTION_FAILED', message: expect.stringContaining('pass a model to replay') });
+    const at = (q: string): Flow => ({ ...flow, recording: { ...flow.recording, startUrl: `${flow.recording.startUrl}?${q}` } });
+    const moved = await dh.replay(at('moved'), { page, variables: { email: 'fay@example.com' }, stepTimeout: 1000 });
+    expect(moved.steps.map((s) => s.status)).toEqual(['done', 'healed']);
+    expect(moved.usage.inputTokens).toBe(0);
+    expect(await orders(page)).toEqual([{ email: 'fay@example.com', qty: '1' }]);
+    await expect(dh.replay(at('renamed'), { page, variables: { email: 'gus@example.com' }, stepTimeout: 1000 })).rejects.toMatchObject({ code: 'ACTION_FAILED', message: expect.stringContaining('pass a model to replay') });
     expect(await orders(page)).toEqual([]);
-    const r = await dh.replay(moved, { page, variables: { email: 'gus@example.com' }, stepTimeout: 1000, model: 'deckhand/local' });
+    const r = await dh.replay(at('renamed'), { page, variables: { email: 'gus@example.com' }, stepTimeout: 1000, model: 'deckhand/local' });
     expect(r.steps.map((s) => s.status)).toEqual(['done', 'healed']);
     expect(await orders(page)).toEqual([{ email: 'gus@example.com', qty: '1' }]);
     // The model given was the built-in one: the scripted provider still saw nothing.
@@ -296,8 +300,8 @@ describe('replay over HTTP', () => {
     const closed = { ...exported, recording: { ...exported.recording, startUrl: `${exported.recording.startUrl}?closed` } };
     const failed = await call(KEY_A, 'POST', `/v1/sessions/${a}/replay`, { flow: closed, variables: { email: 'ivy@example.com' }, stepTimeout: 1000 });
     expect(failed).toMatchObject({ status: 422, body: { error: { code: 'ACTION_FAILED', message: expect.stringContaining('step 2 of flow "checkout" ("click the Place order button") no longer applies') } } });
-    // Moved: the session's model (the built-in one here) finds it again only with selfHeal.
-    const moved = { ...exported, recording: { ...exported.recording, startUrl: `${exported.recording.startUrl}?moved` } };
+    // Renamed: the session's model (the built-in one here) finds it again only with selfHeal.
+    const moved = { ...exported, recording: { ...exported.recording, startUrl: `${exported.recording.startUrl}?renamed` } };
     expect((await call(KEY_A, 'POST', `/v1/sessions/${a}/replay`, { flow: moved, variables: { email: 'jo@example.com' }, stepTimeout: 1000 })).status).toBe(422);
     const healed = await call(KEY_A, 'POST', `/v1/sessions/${a}/replay`, { flow: moved, variables: { email: 'jo@example.com' }, stepTimeout: 1000, selfHeal: true });
     expect(healed.body.data?.steps.map((s: { status: string }) => s.status), JSON.stringify(healed.body)).toEqual(['done', 'healed']);
