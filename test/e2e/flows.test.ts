@@ -175,6 +175,33 @@ describe('replay from Node', () => {
     expect(ms.requests).toHaveLength(0);
   });
 
+  it('an agent run saved with saveAs replays by name with no model, from this client\'s store', async () => {
+    const own = await localBrowser.launch({ viewport: { width: 1000, height: 700 } });
+    const agentDh = await Deckhand.create({ browser: own, cache: { store: 'memory' } }); // the built-in model
+    const page = await own.context.activePage();
+    try {
+      await page.goto(`${servers.origin}/flows/checkout.html`);
+      const run = await agentDh.agentExecute(
+        { agentConfig: {}, executeOptions: { instruction: 'type "ann@example.com" into the email field, then click the Place order button', maxSteps: 8 } },
+        { page, saveAs: 'agent checkout' },
+      );
+      expect(run.result.success).toBe(true);
+      expect(run.flow).toMatchObject({ name: 'agent checkout', source: 'agent', savedIn: 'store' });
+      expect(await orders(page)).toEqual([{ email: 'ann@example.com', qty: '1' }]);
+      const before = await agentDh.metrics();
+      const r = await agentDh.replay('agent checkout', { page });
+      expect(r.steps.length).toBeGreaterThanOrEqual(2);
+      expect(r.usage.inputTokens).toBe(0);
+      expect((await agentDh.metrics()).totalPromptTokens).toBe(before.totalPromptTokens);
+      expect(await orders(page)).toEqual([{ email: 'ann@example.com', qty: '1' }]);
+      // In this client's store, not the browser's.
+      expect((await agentDh.flows.list()).map((f) => f.name)).not.toContain('agent checkout');
+    } finally {
+      await agentDh.close();
+      await own.close();
+    }
+  });
+
   it("finds a flow in this client's own store before the extension's, and a name in neither is NOT_FOUND", async () => {
     const flow = await dh.flows.get('checkout');
     // Same name, another start page: the store's copy wins.
