@@ -7,7 +7,7 @@
  */
 const UNIT = 'tr, li, [role="row"], [role="listitem"], [role="option"], [role="treeitem"]';
 const GROUP = 'fieldset, dialog, [role="dialog"], [role="alertdialog"], form, section, [role="region"], [role="group"], [role="tabpanel"], table';
-const HEADING = 'h1, h2, h3, h4, h5, h6, [role="heading"], legend, caption';
+const HEADING = 'h1, h2, h3, h4, h5, h6, [role="heading"]';
 /** Past this, a row is not a row: its text would hold too much that changes on its own. */
 const MAX_UNIT_CHARS = 400;
 const MAX_CHARS = 200;
@@ -28,10 +28,9 @@ function labelOf(el: Element): string {
       .join(' ');
     if (t) return norm(t);
   }
-  if (el.matches('fieldset')) {
-    const legend = el.querySelector(':scope > legend');
-    if (legend) return visibleText(legend);
-  }
+  // A legend or caption names only its own group, so they are read here, not as headings.
+  const own = el.matches('fieldset') ? el.querySelector(':scope > legend') : el.matches('table') ? el.querySelector(':scope > caption') : null;
+  if (own) return visibleText(own);
   return '';
 }
 

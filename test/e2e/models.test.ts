@@ -134,8 +134,8 @@ describe('act with a model', () => {
     }));
     const r = await dh.observe('find the submit button and the country');
     expect(r.data).toEqual([
-      { selector: "//*[@id='submit']", description: 'Create account button', method: 'click', arguments: [] },
-      { selector: "//*[@id='country']", description: 'Country select', method: 'selectOption', arguments: ['France'] },
+      { selector: "//*[@id='submit']", description: 'Create account button', method: 'click', arguments: [], target: expect.objectContaining({ role: 'button', name: 'Create account', count: 1 }) },
+      { selector: "//*[@id='country']", description: 'Country select', method: 'selectOption', arguments: ['France'], target: expect.objectContaining({ role: 'combobox', name: 'Country', count: 1 }) },
     ]);
     expect(r.metadata.usage.inputTokens).toBe(100);
     const count = ms.requests.length;
