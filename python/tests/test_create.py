@@ -59,7 +59,7 @@ async def test_one_handle_backs_one_instance_close_releases_it_and_repeats(brows
         with pytest.raises(AttributeError):
             b.initialized = False  # type: ignore[misc]
         m = await b.metrics()
-        assert len(m.model_fields_set) == 20
+        assert len(m.model_fields_set) == 32
     finally:
         await b.close()
 
