@@ -35,6 +35,13 @@ module.exports = {
     never('sessions-over-client', 'the session manager sits on the client', '^src/sessions/', '^(src/(engine|browser|snapshot|panel|server|mcp|cli)/|entrypoints/|components/)'),
     never('mcp-over-sessions', 'MCP tools use sessions and the client, never the HTTP service', '^src/mcp/', '^(src/(engine|browser|snapshot|panel|server|cli)/|entrypoints/|components/)'),
     never('server-over-sessions', 'the HTTP service uses sessions and the client (and mounts the MCP handler)', '^src/server/', '^(src/(engine|browser|snapshot|panel|cli)/|entrypoints/|components/)'),
+    {
+      name: 'no-circular',
+      comment: 'modules that import each other (even for types only) cannot be read, tested or moved one at a time',
+      severity: 'error',
+      from: { pathNot: 'node_modules' },
+      to: { circular: true },
+    },
     never('cli-not-engine', 'the command line composes Node-side parts only', '^src/cli/', '^(src/(engine|browser|snapshot|panel)/|entrypoints/|components/)'),
   ],
   options: {

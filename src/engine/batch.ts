@@ -14,7 +14,7 @@ import type { CommandClient, MethodName, Params, Result } from '../protocol/meth
 import type { OperationOptions } from '../protocol/schemas';
 import { cacheForCall } from '../protocol/cache';
 import { BrowserContext, Page } from '../facade/page';
-import type { CallContext } from './engine';
+import type { CallContext } from './ports';
 import type { SelfEvaluator } from './ports';
 import { notJson } from '../protocol/json';
 import type { Flow } from '../protocol/flows';

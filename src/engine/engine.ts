@@ -18,7 +18,8 @@ import { countTarget, highlightTarget } from './frames';
 import { MetricsBook } from './metrics';
 import { evaluate, goto, openPage, screenshot, withDeadline } from './pages';
 import { raceCancel, throwIfCancelled } from './cancel';
-import type { BrowserPort, CacheStorePort, FlowStorePort, SelfEvaluator, StatePort } from './ports';
+import type { BrowserPort, CacheStorePort, CallContext, FlowStorePort, SelfEvaluator, StatePort } from './ports';
+export type { CallContext };
 import { MemoryFlowStore, replayFlow } from './flows';
 import { FlowSchema, flowKey, summarizeFlow, type Flow, type SavedFlow } from '../protocol/flows';
 import { qaStepsFromAgent } from '../protocol/recording';
@@ -82,22 +83,6 @@ function opIdOf(method: MethodName, p: any): string | undefined {
 const EARLY_CANCEL_MS = 60_000;
 
 type Handler = (params: any, ctx: CallContext) => Promise<unknown>;
-
-/** What the engine may ask of the caller that sent a command (its callback models, its log). */
-export interface CallContext {
-  /**
-   * Aborted when the caller is gone (its transport closed) or no longer wants the call; the
-   * reason is the DeckhandError to report. Inside a call it is that call's own signal: also
-   * aborted by op.cancel with the call's opId, and at its deadline.
-   */
-  signal?: AbortSignal;
-  invokeCallback: CallbackInvoker;
-  log: (e: LogEvent) => void;
-  /** Run one of the caller's own agent tools on the caller's side. */
-  invokeTool?: (name: string, input: unknown, timeoutMs: number) => Promise<string>;
-  /** The caller's result cache (`cache.store: 'caller'`), answered by the caller within its own tenant. */
-  cache?: CacheStorePort;
-}
 
 const NO_CALLER: CallContext = {
   invokeCallback: async () => {

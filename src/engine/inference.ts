@@ -14,6 +14,7 @@ import { addUsage, DEFAULTS, ZERO_USAGE, type Action, type ActResult, type Locat
 import { performAction } from './actions';
 import { withDeadline } from './pages';
 import { raceCancel } from './cancel';
+import type { LogEvent } from './ports';
 import type { BrowserPort } from './ports';
 import {
   ACT_JSON_SCHEMA, ActAnswerSchema, OBSERVE_JSON_SCHEMA, ObserveAnswerSchema, systemPrompt, TEXT_EXTRACTION_SCHEMA, userPrompt, variablesHelp, type ActAnswer,
@@ -23,11 +24,7 @@ import { targetsOf } from './targets';
 import type { ModelCallSpan } from '../protocol/log-spans';
 import { maskLines, maskValues, normalizeVariables, substitute, unmaskValues, type Variables } from '../protocol/variables';
 
-export interface LogEvent {
-  level: 'debug' | 'info' | 'warn' | 'error';
-  message: string;
-  data?: Record<string, unknown>;
-}
+export type { LogEvent };
 
 export interface InferenceDeps {
   port: BrowserPort;

@@ -4,6 +4,7 @@
  */
 import type { PageInfo } from '../protocol/schemas';
 import type { CacheLookupResponse, CacheRecordRequest } from '../protocol/cache';
+import type { CallbackInvoker } from '../models/call';
 
 export interface CdpSession {
   send<T = unknown>(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<T>;
@@ -92,4 +93,27 @@ export interface FlowStorePort {
   /** Atomic: the flow is under `to` and no longer under `from`, or nothing changed (false: `from` is not there, or `to` is taken). */
   rename(from: string, to: string): Promise<'renamed' | 'missing' | 'taken'>;
   delete(name: string): Promise<boolean>;
+}
+
+/** A log line of an operation, for its caller (never keys or variable values). */
+export interface LogEvent {
+  level: 'debug' | 'info' | 'warn' | 'error';
+  message: string;
+  data?: Record<string, unknown>;
+}
+
+/** What the engine may ask of the caller that sent a command (its callback models, its log). */
+export interface CallContext {
+  /**
+   * Aborted when the caller is gone (its transport closed) or no longer wants the call; the
+   * reason is the DeckhandError to report. Inside a call it is that call's own signal: also
+   * aborted by op.cancel with the call's opId, and at its deadline.
+   */
+  signal?: AbortSignal;
+  invokeCallback: CallbackInvoker;
+  log: (e: LogEvent) => void;
+  /** Run one of the caller's own agent tools on the caller's side. */
+  invokeTool?: (name: string, input: unknown, timeoutMs: number) => Promise<string>;
+  /** The caller's result cache (`cache.store: 'caller'`), answered by the caller within its own tenant. */
+  cache?: CacheStorePort;
 }

@@ -5,7 +5,6 @@
  * ResolvedModel sent with each call; the worker never stores it.
  */
 import { z } from 'zod';
-import { ModelPriceSchema } from './prices';
 
 export const OPENAI_ENDPOINT_FORMATS = ['responses', 'chat'] as const;
 
@@ -87,6 +86,17 @@ export function modelConfigSchemaFor(input: unknown): z.ZodTypeAny {
 }
 
 export const KNOWN_PROVIDERS = ['openai', 'anthropic', 'google', 'vertex', 'azure', 'bedrock'] as const;
+
+const perMTok = () => z.number().finite().nonnegative('must not be negative');
+/** A model's price: USD per million tokens (prices.ts holds the list). Cached input is priced as input when its price is not given. */
+export const ModelPriceSchema = z
+  .object({
+    inputPerMTok: perMTok(),
+    outputPerMTok: perMTok(),
+    cachedInputPerMTok: perMTok().optional(),
+  })
+  .strict();
+export type ModelPrice = z.infer<typeof ModelPriceSchema>;
 
 /** A provider model, resolved: what one call to it needs (the key included). */
 export const ProviderModelSchema = z

@@ -6,21 +6,11 @@
  * `--prices FILE`) travel with the resolved model and win over this table.
  */
 import { z } from 'zod';
-import type { ResolvedModel } from './model';
+import { ModelPriceSchema, type ModelPrice, type ResolvedModel } from './model';
 import type { Usage } from './schemas';
 import { DeckhandError, ErrorCode } from './errors';
 
-const perMTok = () => z.number().finite().nonnegative('must not be negative');
-
-/** USD per million tokens. Cached input is priced as input when its price is not given. */
-export const ModelPriceSchema = z
-  .object({
-    inputPerMTok: perMTok(),
-    outputPerMTok: perMTok(),
-    cachedInputPerMTok: perMTok().optional(),
-  })
-  .strict();
-export type ModelPrice = z.infer<typeof ModelPriceSchema>;
+export { ModelPriceSchema, type ModelPrice };
 
 /** Prices by model name as the model is named to Deckhand: `provider/model`, or a callback model's name. */
 export const PricesSchema = z.record(z.string().trim().min(1, 'a model name must not be empty'), ModelPriceSchema);
