@@ -22,6 +22,8 @@ import { checkMs, DEFAULTS, MAX_CALL_MS, type Action, type ActResult, type Extra
 import type { CacheCallOption } from '../protocol/cache';
 import { AGENT_DEFAULTS, AgentExecuteRequestSchema, type AgentExecuteRequest, type AgentRecording, type AgentResult, type AgentStep } from '../protocol/agent';
 import { describeZodError } from '../protocol/zod-errors';
+import { agentModel, agentTools, type AgentOptions, type ExecuteInput } from './agent-options';
+export type { AgentOptions, ExecuteInput };
 import { spanOf } from '../protocol/log-spans';
 import { Locator, type BrowserContext, type Page, type PageExtractOptions } from '../facade/page';
 import type { BrowserHandle } from './browser';
@@ -110,73 +112,6 @@ export interface FlowsApi {
   rename(from: string, to: string): Promise<FlowSummary>;
   /** Delete a flow (the extension's by default); whether there was one. */
   delete(name: string, options?: { from?: FlowPlace }): Promise<boolean>;
-}
-
-export interface AgentOptions {
-  provider?: 'anthropic' | 'openai';
-  /** A model name (provider-prefixed, or bare with provider). Default: the instance's model. */
-  model?: string;
-  /** Instructions for the whole run (the agent's system prompt). */
-  instructions?: string;
-  options?: { apiKey?: string; baseURL?: string; organization?: string };
-  /** MCP servers (URLs or connected clients) whose tools become the agent's tools. */
-  integrations?: (string | McpClient)[];
-  /** Custom tools: name → { description, inputSchema (zod), execute }. */
-  tools?: Record<string, { description?: string; inputSchema: ZodTypeAny; execute: (input: any) => unknown }>;
-}
-
-export interface ExecuteInput {
-  instruction: string;
-  /** Save the run, when it succeeds, as a flow under this name (this client's store, else the browser's), to replay later with no model. */
-  saveAs?: string;
-  maxSteps?: number;
-  autoScreenshot?: boolean;
-  waitBetweenActions?: number;
-  context?: string;
-}
-
-/** The custom tools and MCP integrations of an agent, as the tools an agent run can call. */
-async function agentTools(config: AgentOptions): Promise<{ list: { name: string; description: string; inputSchema: Record<string, unknown>; run: (input: unknown) => Promise<string> }[]; close: () => Promise<void> }> {
-  const list: { name: string; description: string; inputSchema: Record<string, unknown>; run: (input: unknown) => Promise<string> }[] = [];
-  for (const [name, t] of Object.entries(config.tools ?? {})) {
-    list.push({
-      name,
-      description: t.description ?? name,
-      inputSchema: jsonSchemaOf(t.inputSchema),
-      run: async (input) => {
-        const parsed = t.inputSchema.safeParse(input);
-        if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, `arguments for tool ${name} do not fit its schema: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`);
-        const out = await t.execute(parsed.data);
-        return typeof out === 'string' ? out : JSON.stringify(out ?? null);
-      },
-    });
-  }
-  const opened: McpClient[] = [];
-  for (const integration of config.integrations ?? []) {
-    let client: McpClient;
-    if (typeof integration === 'string') {
-      const { Client } = await import('@modelcontextprotocol/sdk/client/index.js');
-      const { StreamableHTTPClientTransport } = await import('@modelcontextprotocol/sdk/client/streamableHttp.js');
-      client = new Client({ name: 'deckhand-agent', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(integration)));
-      opened.push(client);
-    } else client = integration;
-    const { tools } = await client.listTools();
-    for (const t of tools) {
-      list.push({
-        name: t.name,
-        description: t.description ?? t.name,
-        inputSchema: t.inputSchema as Record<string, unknown>,
-        run: async (input) => {
-          const r = (await client.callTool({ name: t.name, arguments: (input ?? {}) as Record<string, unknown> })) as { content?: { type: string; text?: string }[]; isError?: boolean };
-          const text = (r.content ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
-          if (r.isError) throw new DeckhandError(ErrorCode.ActionFailed, `tool ${t.name} failed: ${text}`);
-          return text;
-        },
-      });
-    }
-  }
-  return { list, close: async () => void (await Promise.all(opened.map((c) => c.close().catch(() => undefined)))) };
 }
 
 /** What a batch callback receives as its first argument. */
@@ -562,31 +497,8 @@ export class Deckhand {
    * returns `{ execute }`, which runs on the same agent loop as agentExecute.
    */
   agent(config: AgentOptions = {}): { execute(input: string | ExecuteInput): Promise<AgentResult> } {
-    // No configuration: the instance's model (the built-in one when none was given).
-    if (config === null || typeof config !== 'object' || Array.isArray(config)) {
-      throw new DeckhandError(ErrorCode.InvalidArgument, `agent configuration must be an object such as { model: 'openai/gpt-4.1' }, got ${config === null ? 'null' : Array.isArray(config) ? 'an array' : typeof config}`);
-    }
-    const strange = Object.keys(config).filter((k) => !['provider', 'model', 'instructions', 'options', 'integrations', 'tools'].includes(k));
-    if (strange.length) throw new DeckhandError(ErrorCode.InvalidArgument, `unknown agent configuration field${strange.length > 1 ? 's' : ''} ${strange.map((k) => `'${k}'`).join(', ')} (use provider, model, instructions, options, integrations, tools)`);
-    if (config.model !== undefined && (typeof config.model !== 'string' || !config.model.trim())) {
-      throw new DeckhandError(ErrorCode.InvalidArgument, `agent model must be a non-empty model name such as 'openai/gpt-4.1', got ${JSON.stringify(config.model)}`);
-    }
-    if (config.options !== undefined && (config.options === null || typeof config.options !== 'object' || Array.isArray(config.options))) {
-      throw new DeckhandError(ErrorCode.InvalidArgument, 'agent options must be an object such as { apiKey, baseURL }');
-    }
-    const provider = config.provider;
-    if (provider !== undefined && provider !== 'openai' && provider !== 'anthropic') {
-      throw new DeckhandError(ErrorCode.InvalidArgument, `agent provider must be 'openai' or 'anthropic', got ${JSON.stringify(provider)}`);
-    }
-    const name = config.model && provider && !config.model.includes('/') ? `${provider}/${config.model}` : config.model;
-    const o = config.options ?? {};
-    const unknown = Object.keys(o).filter((k) => !['apiKey', 'baseURL', 'organization'].includes(k));
-    if (unknown.length) throw new DeckhandError(ErrorCode.InvalidArgument, `unknown agent option${unknown.length > 1 ? 's' : ''} ${unknown.map((k) => `'${k}'`).join(', ')} (use apiKey, baseURL, organization)`);
-    const model: ModelSpec | undefined = name
-      ? o.apiKey || o.baseURL || o.organization
-        ? { modelName: name, ...(o.apiKey ? { apiKey: o.apiKey } : {}), ...(o.baseURL ? { baseURL: o.baseURL } : {}), ...(o.organization ? { headers: { 'OpenAI-Organization': o.organization } } : {}) }
-        : name
-      : undefined;
+    // No model configured: the instance's (the built-in one when none was given).
+    const model = agentModel(config);
     if (model !== undefined) resolveModel(model, this.#callbacks); // a bad config fails here, not at execute
     return {
       execute: async (input) => {
