@@ -3,7 +3,7 @@
  * get an instance; it claims the browser handle so one handle backs one instance.
  */
 import { randomUUID } from 'node:crypto';
-import { context, SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
+import { SpanStatusCode, trace, type Span, type Tracer } from '@opentelemetry/api';
 import { jsonSchemaOf } from './json-schema';
 import type { z, ZodTypeAny } from 'zod';
 import type { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
@@ -22,6 +22,7 @@ import { checkMs, DEFAULTS, MAX_CALL_MS, type Action, type ActResult, type Extra
 import type { CacheCallOption } from '../protocol/cache';
 import { AGENT_DEFAULTS, AgentExecuteRequestSchema, type AgentExecuteRequest, type AgentRecording, type AgentResult, type AgentStep } from '../protocol/agent';
 import { describeZodError } from '../protocol/zod-errors';
+import { serveWorkerCalls } from './worker-calls';
 import { agentModel, agentTools, type AgentOptions, type ExecuteInput } from './agent-options';
 export type { AgentOptions, ExecuteInput };
 import { spanOf } from '../protocol/log-spans';
@@ -166,42 +167,17 @@ export class Deckhand {
     this.#tracer = options.telemetry?.tracer ?? trace.getTracer(options.telemetry?.tracerName ?? 'deckhand');
   }
 
-  /** Worker → client calls: callback models, tools, the cache and log lines. */
+  /** Worker → client calls: callback models, tools, the cache and log lines (worker-calls.ts). */
   #serve(): void {
-    // The worker names keys only: this instance's store (a service's is scoped to the caller's key) answers.
-    const store = () => {
-      if (!this.#cache.store) throw new DeckhandError(ErrorCode.InvalidArgument, 'this client has no cache store');
-      return this.#cache.store;
-    };
-    const link = this.#browser.link;
-    link.serve('cache.lookup', (p) => store().lookup(p.key, p.baseKey));
-    link.serve('cache.record', (p) => store().record(p));
-    link.serve('cache.invalidate', async (p) => {
-      await store().invalidate(p.key);
-      return null;
-    });
-    link.serve('model.generate', async (p) => {
-      const fn = this.#callbacks.get(p.callbackId);
-      if (!fn) throw new DeckhandError(ErrorCode.NoModelConfigured, 'the callback model is no longer registered with this client');
-      return await fn(p.request);
-    });
-    link.serve('tool.call', async (p) => {
-      const fn = this.#tools.get(p.name);
-      if (!fn) throw new DeckhandError(ErrorCode.InvalidArgument, `no tool '${p.name}' is registered with this client`);
-      return { output: await fn(p.input) };
-    });
-    link.serve('log', (p) => {
-      this.#logger.log(p.level, p.message, p.data);
-      for (const l of this.#stepListeners) l(p);
-      const d = spanOf(p.data);
-      const parent = d?.span === 'model-call' && d.opId ? this.#spans.get(d.opId) : undefined;
-      if (d?.span === 'model-call' && parent) {
-        // Model calls ran in the worker; record them as child spans with their real times.
-        const ctx = trace.setSpan(context.active(), parent);
-        const span = this.#tracer.startSpan('deckhand.model_call', { startTime: d.startedAt, attributes: { 'deckhand.model': d.model, 'gen_ai.usage.input_tokens': d.inputTokens, 'gen_ai.usage.output_tokens': d.outputTokens } }, ctx);
-        span.end(d.endedAt);
-      }
-      return null;
+    serveWorkerCalls({
+      link: this.#browser.link,
+      store: () => this.#cache.store,
+      callbacks: this.#callbacks,
+      tools: this.#tools,
+      logger: this.#logger,
+      stepListeners: this.#stepListeners,
+      spans: this.#spans,
+      tracer: this.#tracer,
     });
   }
 
