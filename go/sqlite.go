@@ -23,38 +23,6 @@ func DeckhandHome() string {
 	return filepath.Join(home, ".deckhand")
 }
 
-// The Node client's migrations (src/client/cache/sqlite.ts), so the file is shared.
-var sqliteMigrations = []string{
-	`CREATE TABLE entries (
-     key TEXT PRIMARY KEY,
-     base_key TEXT NOT NULL,
-     op TEXT NOT NULL,
-     result TEXT,
-     usage TEXT,
-     agree INTEGER NOT NULL DEFAULT 0,
-     count INTEGER NOT NULL DEFAULT 0,
-     updated_at INTEGER NOT NULL
-   );
-   CREATE INDEX entries_base ON entries(base_key);`,
-	`CREATE TABLE entries2 (
-     tenant TEXT NOT NULL,
-     key TEXT NOT NULL,
-     base_key TEXT NOT NULL,
-     op TEXT NOT NULL,
-     result TEXT NOT NULL,
-     usage TEXT NOT NULL,
-     agree INTEGER NOT NULL,
-     count INTEGER NOT NULL,
-     used_at INTEGER NOT NULL,
-     PRIMARY KEY (tenant, key)
-   );
-   INSERT INTO entries2 SELECT '', key, base_key, op, result, usage, agree, count, updated_at FROM entries WHERE result IS NOT NULL AND agree > 0;
-   DROP TABLE entries;
-   ALTER TABLE entries2 RENAME TO entries;
-   CREATE INDEX entries_base ON entries(tenant, base_key);
-   CREATE INDEX entries_used ON entries(tenant, used_at);`,
-}
-
 // SqliteStore keeps the cache in a SQLite file in the Node client's format (same tables and
 // migrations, WAL mode, immediate transactions), so Node, Python and Go programs share it.
 type SqliteStore struct {
@@ -151,10 +119,7 @@ func (s *SqliteStore) migrate(db *sql.Conn) error {
 		return err
 	}
 	for ; v < len(sqliteMigrations); v++ {
-		for _, stmt := range strings.Split(sqliteMigrations[v], ";") {
-			if strings.TrimSpace(stmt) == "" {
-				continue
-			}
+		for _, stmt := range sqlStatements(sqliteMigrations[v]) {
 			if _, err := db.ExecContext(ctx, stmt); err != nil {
 				return err
 			}
@@ -248,3 +213,33 @@ func (s *SqliteStore) Invalidate(ctx context.Context, key string) error {
 
 // Close closes the file.
 func (s *SqliteStore) Close() error { return s.db.Close() }
+
+// sqlStatements splits one migration into whole statements: a trigger's body (BEGIN ... END)
+// holds semicolons of its own.
+func sqlStatements(sql string) []string {
+	var out []string
+	var buf strings.Builder
+	depth := 0
+	for _, part := range strings.SplitAfter(sql, ";") {
+		buf.WriteString(part)
+		for _, w := range strings.Fields(strings.ToUpper(part)) {
+			switch strings.Trim(w, ";") {
+			case "BEGIN":
+				depth++
+			case "END":
+				depth--
+			}
+		}
+		if depth <= 0 {
+			if s := strings.TrimSpace(buf.String()); s != "" && s != ";" {
+				out = append(out, s)
+			}
+			buf.Reset()
+			depth = 0
+		}
+	}
+	if s := strings.TrimSpace(buf.String()); s != "" {
+		out = append(out, s)
+	}
+	return out
+}

@@ -28,6 +28,7 @@ import { RpcErrorSchema, RpcMessageSchema, RpcRequestSchema, RpcResultSchema } f
 import * as s from '../src/protocol/schemas';
 import { AllowSchemesSchema } from '../src/protocol/url-policy';
 import { CHROMIUM_FLAGS, SHARED_CHROMIUM_FLAGS } from '../src/protocol/launch';
+import { SQLITE_CACHE_MIGRATIONS } from '../src/protocol/cache-sql';
 import { SCHEMA_LIMITS } from '../src/protocol/json';
 
 export const SCHEMA_FILE = 'schema/deckhand.schema.json';
@@ -214,16 +215,26 @@ export function generateSchema(): string {
       'Each definition is one shape; x-deckhand maps RPC methods (frames: RpcMessage), HTTP routes (answers: ' +
       'HttpSuccessBody around data, or HttpErrorBody) and MCP tools to their definitions, and lists the ' +
       'Chromium switches a launcher passes to a Chromium it starts itself (chromiumFlags), the part of them every launcher ' +
-      'passes, a Selenium Grid launcher too (sharedChromiumFlags), and how deep and large a schema for extract may be (schemaLimits).',
+      'passes, a Selenium Grid launcher too (sharedChromiumFlags), how deep and large a schema for extract may be (schemaLimits), ' +
+      'and the migrations of the result cache\'s SQLite file, in order (sqliteCacheMigrations).',
     definitions: Object.fromEntries(names.map((n) => [n, converted.definitions[n]])),
-    'x-deckhand': { ...tables, chromiumFlags: CHROMIUM_FLAGS, sharedChromiumFlags: SHARED_CHROMIUM_FLAGS, schemaLimits: SCHEMA_LIMITS },
+    'x-deckhand': { ...tables, chromiumFlags: CHROMIUM_FLAGS, sharedChromiumFlags: SHARED_CHROMIUM_FLAGS, schemaLimits: SCHEMA_LIMITS, sqliteCacheMigrations: SQLITE_CACHE_MIGRATIONS },
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }
 
+export const CACHE_SQL_FILE = 'schema/cache.sql';
+
+/** The result cache's SQLite migrations as one SQL file, for people and tools that read SQL (src/protocol/cache-sql.ts holds them). */
+export function generateCacheSql(): string {
+  const head = '-- Generated from src/protocol/cache-sql.ts by scripts/gen-schema.ts (npm run schema); do not edit.\n-- The result cache\'s SQLite file ($DECKHAND_HOME/cache.db): its migrations, in order. schema_version holds how many ran.\n';
+  return head + SQLITE_CACHE_MIGRATIONS.map((m, i) => `\n-- migration ${i + 1}\n${m.trim()}\n`).join('');
+}
+
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
-  const out = resolve(dirname(fileURLToPath(import.meta.url)), '..', SCHEMA_FILE);
-  mkdirSync(dirname(out), { recursive: true });
-  writeFileSync(out, generateSchema());
-  console.log(`wrote ${SCHEMA_FILE}`);
+  const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+  mkdirSync(dirname(resolve(root, SCHEMA_FILE)), { recursive: true });
+  writeFileSync(resolve(root, SCHEMA_FILE), generateSchema());
+  writeFileSync(resolve(root, CACHE_SQL_FILE), generateCacheSql());
+  console.log(`wrote ${SCHEMA_FILE} and ${CACHE_SQL_FILE}`);
 }

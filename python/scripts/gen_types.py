@@ -58,6 +58,7 @@ class Gen:
         self.flags: list[str] = doc["x-deckhand"]["chromiumFlags"]
         self.shared_flags: list[str] = doc["x-deckhand"]["sharedChromiumFlags"]
         self.schema_limits: dict = doc["x-deckhand"]["schemaLimits"]
+        self.cache_migrations: list[str] = doc["x-deckhand"]["sqliteCacheMigrations"]
 
     # -- type expressions ---------------------------------------------------------------
     def expr(self, s: dict | bool, ctx: str, used: set[str]) -> str:
@@ -226,6 +227,9 @@ class WireModel(BaseModel):
         body.append("")
         body.append("# How deep (JSON nesting) and large (values) a schema for extract may be (x-deckhand.schemaLimits).")
         body.append(f"SCHEMA_LIMITS = {json.dumps(self.schema_limits)}")
+        body.append("")
+        body.append("# The result cache's SQLite migrations, in order (x-deckhand.sqliteCacheMigrations).")
+        body.append(f"SQLITE_CACHE_MIGRATIONS = {json.dumps(self.cache_migrations, indent=4)}")
         body.append("")
         return "\n".join(body)
 

@@ -7,7 +7,8 @@ import { fileURLToPath } from 'node:url';
 import { Validator } from '@cfworker/json-schema';
 import type { ZodTypeAny } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { generateSchema, SCHEMA_FILE } from '../../scripts/gen-schema';
+import { SQLITE_CACHE_MIGRATIONS } from '../../src/protocol/cache-sql';
+import { CACHE_SQL_FILE, generateCacheSql, generateSchema, SCHEMA_FILE } from '../../scripts/gen-schema';
 import { AgentExecuteRequestSchema } from '../../src/protocol/agent';
 import { CacheLookupRequestSchema, CacheRecordRequestSchema } from '../../src/protocol/cache';
 import { SerializedErrorSchema } from '../../src/protocol/errors';
@@ -211,6 +212,10 @@ const CASES: { name: string; zod: ZodTypeAny; valid: unknown[]; invalid: unknown
 ];
 
 describe('schema/deckhand.schema.json', () => {
+  it('schema/cache.sql is what scripts/gen-schema.ts writes from src/protocol/cache-sql.ts today (else run `npm run schema`)', () => {
+    expect(readFileSync(`${root}${CACHE_SQL_FILE}`, 'utf8') === generateCacheSql(), `${CACHE_SQL_FILE} is stale: run \`npm run schema\` and commit the result`).toBe(true);
+  });
+
   it('is what scripts/gen-schema.ts writes from the zod schemas today (else run `npm run schema`)', () => {
     expect(text === generateSchema(), `${SCHEMA_FILE} is stale: run \`npm run schema\` and commit the result`).toBe(true);
   });
@@ -218,7 +223,8 @@ describe('schema/deckhand.schema.json', () => {
   it('every $ref and every x-deckhand entry names a definition', () => {
     const refs = [...text.matchAll(/"\$ref": "([^"]+)"/g)].map((m) => m[1]);
     // Every entry but the launch switches (plain lists, checked below) is a table of definitions.
-    const { chromiumFlags, sharedChromiumFlags, schemaLimits, ...named } = doc['x-deckhand'];
+    const { chromiumFlags, sharedChromiumFlags, schemaLimits, sqliteCacheMigrations, ...named } = doc['x-deckhand'];
+    expect(sqliteCacheMigrations).toEqual([...SQLITE_CACHE_MIGRATIONS]);
     expect(chromiumFlags).toEqual([...CHROMIUM_FLAGS]);
     expect(sharedChromiumFlags).toEqual([...SHARED_CHROMIUM_FLAGS]);
     // The Grid launchers pass the shared list: what is left out is exactly the local-only switches.

@@ -1438,3 +1438,10 @@ SHARED_CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-
 
 # How deep (JSON nesting) and large (values) a schema for extract may be (x-deckhand.schemaLimits).
 SCHEMA_LIMITS = {"depth": 64, "values": 10000}
+
+# The result cache's SQLite migrations, in order (x-deckhand.sqliteCacheMigrations).
+SQLITE_CACHE_MIGRATIONS = [
+    "CREATE TABLE entries (\n     key TEXT PRIMARY KEY,\n     base_key TEXT NOT NULL,\n     op TEXT NOT NULL,\n     result TEXT,\n     usage TEXT,\n     agree INTEGER NOT NULL DEFAULT 0,\n     count INTEGER NOT NULL DEFAULT 0,\n     updated_at INTEGER NOT NULL\n   );\n   CREATE INDEX entries_base ON entries(base_key);",
+    "CREATE TABLE entries2 (\n     tenant TEXT NOT NULL,\n     key TEXT NOT NULL,\n     base_key TEXT NOT NULL,\n     op TEXT NOT NULL,\n     result TEXT NOT NULL,\n     usage TEXT NOT NULL,\n     agree INTEGER NOT NULL,\n     count INTEGER NOT NULL,\n     used_at INTEGER NOT NULL,\n     PRIMARY KEY (tenant, key)\n   );\n   INSERT INTO entries2 SELECT '', key, base_key, op, result, usage, agree, count, updated_at FROM entries WHERE result IS NOT NULL AND agree > 0;\n   DROP TABLE entries;\n   ALTER TABLE entries2 RENAME TO entries;\n   CREATE INDEX entries_base ON entries(tenant, base_key);\n   CREATE INDEX entries_used ON entries(tenant, used_at);",
+    "CREATE TABLE tenant_sizes (tenant TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;\n   INSERT INTO tenant_sizes (tenant, n) SELECT tenant, COUNT(*) FROM entries GROUP BY tenant;\n   CREATE TRIGGER entries_added AFTER INSERT ON entries BEGIN\n     INSERT INTO tenant_sizes (tenant, n) VALUES (NEW.tenant, 1) ON CONFLICT (tenant) DO UPDATE SET n = n + 1;\n   END;\n   CREATE TRIGGER entries_removed AFTER DELETE ON entries BEGIN\n     UPDATE tenant_sizes SET n = n - 1 WHERE tenant = OLD.tenant;\n   END;"
+]

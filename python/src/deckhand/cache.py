@@ -18,6 +18,7 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
+from ._wire import SQLITE_CACHE_MIGRATIONS
 from typing import Any, Protocol
 
 from . import _json
@@ -83,36 +84,19 @@ class MemoryStore:
         self._counts.pop(key, None)
 
 
-MIGRATIONS = [
-    """CREATE TABLE entries (
-     key TEXT PRIMARY KEY,
-     base_key TEXT NOT NULL,
-     op TEXT NOT NULL,
-     result TEXT,
-     usage TEXT,
-     agree INTEGER NOT NULL DEFAULT 0,
-     count INTEGER NOT NULL DEFAULT 0,
-     updated_at INTEGER NOT NULL
-   );
-   CREATE INDEX entries_base ON entries(base_key);""",
-    """CREATE TABLE entries2 (
-     tenant TEXT NOT NULL,
-     key TEXT NOT NULL,
-     base_key TEXT NOT NULL,
-     op TEXT NOT NULL,
-     result TEXT NOT NULL,
-     usage TEXT NOT NULL,
-     agree INTEGER NOT NULL,
-     count INTEGER NOT NULL,
-     used_at INTEGER NOT NULL,
-     PRIMARY KEY (tenant, key)
-   );
-   INSERT INTO entries2 SELECT '', key, base_key, op, result, usage, agree, count, updated_at FROM entries WHERE result IS NOT NULL AND agree > 0;
-   DROP TABLE entries;
-   ALTER TABLE entries2 RENAME TO entries;
-   CREATE INDEX entries_base ON entries(tenant, base_key);
-   CREATE INDEX entries_used ON entries(tenant, used_at);""",
-]
+def _statements(sql: str) -> list[str]:
+    """One migration's statements, whole: a trigger's body holds semicolons of its own."""
+    out: list[str] = []
+    buf = ""
+    for line in sql.splitlines(keepends=True):
+        buf += line
+        if sqlite3.complete_statement(buf):
+            if buf.strip():
+                out.append(buf)
+            buf = ""
+    if buf.strip():
+        out.append(buf)
+    return out
 
 
 def _now_ms() -> int:
@@ -172,10 +156,9 @@ class SqliteStore:
             v = row[0] if row else 0
             if not row:
                 db.execute("INSERT INTO schema_version (version) VALUES (0)")
-            while v < len(MIGRATIONS):
-                for stmt in MIGRATIONS[v].split(";"):
-                    if stmt.strip():
-                        db.execute(stmt)
+            while v < len(SQLITE_CACHE_MIGRATIONS):
+                for stmt in _statements(SQLITE_CACHE_MIGRATIONS[v]):
+                    db.execute(stmt)
                 v += 1
             db.execute("UPDATE schema_version SET version = ?", (v,))
 
