@@ -12,17 +12,6 @@ const LocalModel = "deckhand/local"
 
 var knownProviders = []string{"openai", "anthropic", "google", "vertex", "azure", "bedrock"}
 
-var envKeys = map[string][]string{
-	"openai":    {"OPENAI_API_KEY"},
-	"anthropic": {"ANTHROPIC_API_KEY"},
-	"google":    {"GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY"},
-	"azure":     {"AZURE_API_KEY", "AZURE_OPENAI_API_KEY"},
-}
-
-var envBaseURLs = map[string]string{
-	"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL", "google": "GOOGLE_GENERATIVE_AI_BASE_URL", "azure": "AZURE_BASE_URL",
-}
-
 func fromEnv(names []string) string {
 	for _, n := range names {
 		if v := os.Getenv(n); strings.TrimSpace(v) != "" {

@@ -216,9 +216,9 @@ export function generateSchema(): string {
       'HttpSuccessBody around data, or HttpErrorBody) and MCP tools to their definitions, and lists the ' +
       'Chromium switches a launcher passes to a Chromium it starts itself (chromiumFlags), the part of them every launcher ' +
       'passes, a Selenium Grid launcher too (sharedChromiumFlags), how deep and large a schema for extract may be (schemaLimits), ' +
-      'and the migrations of the result cache\'s SQLite file, in order (sqliteCacheMigrations).',
+      'the migrations of the result cache\'s SQLite file, in order (sqliteCacheMigrations), and where a provider\'s key and endpoint are read from the operator\'s environment (providerEnv).',
     definitions: Object.fromEntries(names.map((n) => [n, converted.definitions[n]])),
-    'x-deckhand': { ...tables, chromiumFlags: CHROMIUM_FLAGS, sharedChromiumFlags: SHARED_CHROMIUM_FLAGS, schemaLimits: SCHEMA_LIMITS, sqliteCacheMigrations: SQLITE_CACHE_MIGRATIONS },
+    'x-deckhand': { ...tables, chromiumFlags: CHROMIUM_FLAGS, sharedChromiumFlags: SHARED_CHROMIUM_FLAGS, schemaLimits: SCHEMA_LIMITS, sqliteCacheMigrations: SQLITE_CACHE_MIGRATIONS, providerEnv: model.PROVIDER_ENV },
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

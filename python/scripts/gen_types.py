@@ -59,6 +59,7 @@ class Gen:
         self.shared_flags: list[str] = doc["x-deckhand"]["sharedChromiumFlags"]
         self.schema_limits: dict = doc["x-deckhand"]["schemaLimits"]
         self.cache_migrations: list[str] = doc["x-deckhand"]["sqliteCacheMigrations"]
+        self.provider_env: dict = doc["x-deckhand"]["providerEnv"]
 
     # -- type expressions ---------------------------------------------------------------
     def expr(self, s: dict | bool, ctx: str, used: set[str]) -> str:
@@ -230,6 +231,10 @@ class WireModel(BaseModel):
         body.append("")
         body.append("# The result cache's SQLite migrations, in order (x-deckhand.sqliteCacheMigrations).")
         body.append(f"SQLITE_CACHE_MIGRATIONS = {json.dumps(self.cache_migrations, indent=4)}")
+        body.append("")
+        body.append("# Where a provider's key (first set wins) and endpoint are read from the operator's environment (x-deckhand.providerEnv).")
+        body.append(f"PROVIDER_ENV_KEYS: dict[str, list[str]] = {json.dumps(self.provider_env['keys'])}")
+        body.append(f"PROVIDER_ENV_BASE_URLS: dict[str, str] = {json.dumps(self.provider_env['baseUrls'])}")
         body.append("")
         return "\n".join(body)
 

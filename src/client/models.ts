@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import {
-  KNOWN_PROVIDERS, modelConfigSchemaFor, type ModelConfig, type ModelReply, type ModelRequest, type ResolvedModel,
+  KNOWN_PROVIDERS, modelConfigSchemaFor, PROVIDER_ENV, type ModelConfig, type ModelReply, type ModelRequest, type ResolvedModel,
 } from '../protocol/model';
 import { describeZodError } from '../protocol/zod-errors';
 import { redactSecrets } from '../protocol/redact';
@@ -20,22 +20,12 @@ export type ModelSpec = string | ModelConfig | CallbackModel | { modelName?: str
 
 type Env = Record<string, string | undefined>;
 
-const ENV_KEYS: Record<string, string[]> = {
-  openai: ['OPENAI_API_KEY'],
-  anthropic: ['ANTHROPIC_API_KEY'],
-  google: ['GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY'],
-  azure: ['AZURE_API_KEY', 'AZURE_OPENAI_API_KEY'],
-};
+const ENV_KEYS = PROVIDER_ENV.keys;
 
-const fromEnv = (env: Env, names: string[] = []) => names.map((n) => env[n]).find((v) => v && v.trim());
+const fromEnv = (env: Env, names: readonly string[] = []) => names.map((n) => env[n]).find((v) => v && v.trim());
 
 /** Where the operator may point a provider's SDK; its environment key may go there too. */
-const ENV_BASE_URLS: Record<string, string> = {
-  openai: 'OPENAI_BASE_URL',
-  anthropic: 'ANTHROPIC_BASE_URL',
-  google: 'GOOGLE_GENERATIVE_AI_BASE_URL',
-  azure: 'AZURE_BASE_URL',
-};
+const ENV_BASE_URLS = PROVIDER_ENV.baseUrls;
 
 const sameEndpoint = (a: string, b: string) => a.trim().replace(/\/+$/, '').toLowerCase() === b.trim().replace(/\/+$/, '').toLowerCase();
 

@@ -87,6 +87,26 @@ export function modelConfigSchemaFor(input: unknown): z.ZodTypeAny {
 
 export const KNOWN_PROVIDERS = ['openai', 'anthropic', 'google', 'vertex', 'azure', 'bedrock'] as const;
 
+/**
+ * Where each client looks for a provider's key in the operator's environment, first set wins
+ * (declared once; the Python and Go clients get it generated), and the variable that points
+ * the provider's SDK elsewhere: that key may go there too, and nowhere else.
+ */
+export const PROVIDER_ENV = {
+  keys: {
+    openai: ['OPENAI_API_KEY'],
+    anthropic: ['ANTHROPIC_API_KEY'],
+    google: ['GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY'],
+    azure: ['AZURE_API_KEY', 'AZURE_OPENAI_API_KEY'],
+  } as Record<string, readonly string[]>,
+  baseUrls: {
+    openai: 'OPENAI_BASE_URL',
+    anthropic: 'ANTHROPIC_BASE_URL',
+    google: 'GOOGLE_GENERATIVE_AI_BASE_URL',
+    azure: 'AZURE_BASE_URL',
+  } as Record<string, string>,
+};
+
 const perMTok = () => z.number().finite().nonnegative('must not be negative');
 /** A model's price: USD per million tokens (prices.ts holds the list). Cached input is priced as input when its price is not given. */
 export const ModelPriceSchema = z

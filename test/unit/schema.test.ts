@@ -8,6 +8,7 @@ import { Validator } from '@cfworker/json-schema';
 import type { ZodTypeAny } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { SQLITE_CACHE_MIGRATIONS } from '../../src/protocol/cache-sql';
+import { PROVIDER_ENV } from '../../src/protocol/model';
 import { CACHE_SQL_FILE, generateCacheSql, generateSchema, SCHEMA_FILE } from '../../scripts/gen-schema';
 import { AgentExecuteRequestSchema } from '../../src/protocol/agent';
 import { CacheLookupRequestSchema, CacheRecordRequestSchema } from '../../src/protocol/cache';
@@ -223,7 +224,8 @@ describe('schema/deckhand.schema.json', () => {
   it('every $ref and every x-deckhand entry names a definition', () => {
     const refs = [...text.matchAll(/"\$ref": "([^"]+)"/g)].map((m) => m[1]);
     // Every entry but the launch switches (plain lists, checked below) is a table of definitions.
-    const { chromiumFlags, sharedChromiumFlags, schemaLimits, sqliteCacheMigrations, ...named } = doc['x-deckhand'];
+    const { chromiumFlags, sharedChromiumFlags, schemaLimits, sqliteCacheMigrations, providerEnv, ...named } = doc['x-deckhand'];
+    expect(providerEnv).toEqual(PROVIDER_ENV);
     expect(sqliteCacheMigrations).toEqual([...SQLITE_CACHE_MIGRATIONS]);
     expect(chromiumFlags).toEqual([...CHROMIUM_FLAGS]);
     expect(sharedChromiumFlags).toEqual([...SHARED_CHROMIUM_FLAGS]);

@@ -21,18 +21,8 @@ from .errors import InvalidArgumentError, NoModelConfiguredError
 LOCAL_MODEL = "deckhand/local"
 KNOWN_PROVIDERS = ("openai", "anthropic", "google", "vertex", "azure", "bedrock")
 
-ENV_KEYS: dict[str, list[str]] = {
-    "openai": ["OPENAI_API_KEY"],
-    "anthropic": ["ANTHROPIC_API_KEY"],
-    "google": ["GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY"],
-    "azure": ["AZURE_API_KEY", "AZURE_OPENAI_API_KEY"],
-}
-ENV_BASE_URLS = {
-    "openai": "OPENAI_BASE_URL",
-    "anthropic": "ANTHROPIC_BASE_URL",
-    "google": "GOOGLE_GENERATIVE_AI_BASE_URL",
-    "azure": "AZURE_BASE_URL",
-}
+ENV_KEYS = _wire.PROVIDER_ENV_KEYS
+ENV_BASE_URLS = _wire.PROVIDER_ENV_BASE_URLS
 
 #: A generation callback: gets a ModelRequest (system, prompt, json_schema, images, and for act,
 #: observe and extract the instruction and the outline lines) and returns a ModelReply or a dict
