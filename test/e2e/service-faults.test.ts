@@ -2,7 +2,7 @@
  * The HTTP service under real faults: a browser killed under its session, a caller that
  * hangs up in the middle of a deterministic operation or a navigation.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFixtureServers } from '../fixtures/server';
 import { useService } from './harness';
 
@@ -14,6 +14,12 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await servers?.close();
+});
+// The service runs one session at a time here: a test that fails part-way must not leave its
+// session to fail the next test's start as well.
+afterEach(async () => {
+  const live = (h.svc.sessions as unknown as { sessions: Map<string, unknown> }).sessions;
+  for (const id of [...live.keys()]) await h.post(`/v1/sessions/${id}/end`, {}).catch(() => undefined);
 });
 
 /** The session's Chromium process (the manager keeps sessions private). */
