@@ -20,7 +20,7 @@ import * as flows from '../src/protocol/flows';
 import { ErrorCodeSchema, ReceivedErrorSchema, SerializedErrorSchema } from '../src/protocol/errors';
 import * as http from '../src/protocol/http';
 import { McpTools } from '../src/protocol/mcp';
-import { ClientMethods, Methods } from '../src/protocol/methods';
+import { ClientMethods, Methods, OPERATIONS, type OperationDecl } from '../src/protocol/methods';
 import * as model from '../src/protocol/model';
 import { ModelPriceSchema, PricesSchema } from '../src/protocol/prices';
 import { BridgeFrameSchema, BridgeStatusSchema, PanelMethods, QaRecordingSchema, QaStepSchema } from '../src/protocol/panel';
@@ -154,14 +154,17 @@ function catalogue(): { defs: Map<string, ZodTypeAny>; tables: Record<string, Re
     return name;
   };
   for (const [name, schema] of Object.entries(NAMED)) add(name, schema);
-  const methods = (table: MethodTable) =>
+  const methods = (table: MethodTable, operations: Record<string, OperationDecl | undefined> = {}) =>
     Object.fromEntries(
-      Object.entries(table).map(([m, { params, result }]) => [m, { params: ref(add(`${pascal(m)}Params`, params)), result: ref(add(`${pascal(m)}Result`, result)) }]),
+      Object.entries(table).map(([m, { params, result }]) => [
+        m,
+        { params: ref(add(`${pascal(m)}Params`, params)), result: ref(add(`${pascal(m)}Result`, result)), ...(operations[m] ? { ...operations[m] } : {}) },
+      ]),
     );
   return {
     defs,
     tables: {
-      methods: methods(Methods),
+      methods: methods(Methods, OPERATIONS),
       clientMethods: methods(ClientMethods),
       panelMethods: methods(PanelMethods),
       http: {

@@ -6,7 +6,7 @@
 import { clip } from '../protocol/text';
 import { describeZodError } from '../protocol/zod-errors';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
-import { Methods, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
+import { Methods, OPERATIONS, paramAt, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
 import { ActionSchema, DEFAULTS, ZERO_USAGE, type Action, type ActResult, type CacheInfo, type ExtractResult, type ObserveResult, type OperationOptions, type PageInfo, type Metrics, type ResultMetadata, type Usage } from '../protocol/schemas';
 import type { CallbackInvoker, ProviderCaller } from '../models/call';
 import type { ResolvedModel } from '../protocol/model';
@@ -42,41 +42,21 @@ const EXTENSION_FLOWS = "the extension (the side panel's flows)";
 /** How far past its own timeout the engine lets an operation run before answering TIMEOUT for it. */
 const DEADLINE_MARGIN_MS = 150;
 
-/** How long an operation may take in all: its own timeout, else its default; null where a method keeps its own. */
-function operationDeadline(method: MethodName, p: any): number | null {
-  switch (method) {
-    case 'act':
-      return p.options?.timeout ?? (typeof p.input === 'string' ? DEFAULTS.modelOperationTimeoutMs : DEFAULTS.actionTimeoutMs);
-    case 'observe':
-    case 'extract':
-      return p.options?.timeout ?? DEFAULTS.modelOperationTimeoutMs;
-    case 'locator.act':
-    case 'page.press':
-      return p.timeout ?? DEFAULTS.actionTimeoutMs;
-    case 'flow.replay':
-      return p.timeout ?? DEFAULTS.modelOperationTimeoutMs;
-    default:
-      return null;
-  }
+/** How long an operation may take in all: its own timeout, else its default; null where a method keeps its own (protocol/methods.ts OPERATIONS). */
+function operationDeadline(method: MethodName, p: unknown): number | null {
+  const o = OPERATIONS[method];
+  if (!o?.deadline) return null;
+  const t = o.timeout ? paramAt(p, o.timeout) : undefined;
+  if (typeof t === 'number') return t;
+  const model = o.deadline === 'model' || (o.deadline === 'instruction' && typeof paramAt(p, 'input') === 'string');
+  return model ? DEFAULTS.modelOperationTimeoutMs : DEFAULTS.actionTimeoutMs;
 }
 
 /** The opId a call may be cancelled by (op.cancel), for the methods that take one. */
-function opIdOf(method: MethodName, p: any): string | undefined {
-  switch (method) {
-    case 'act':
-    case 'observe':
-    case 'extract':
-      return p.options?.opId;
-    case 'agent.run':
-    case 'batch.run':
-    case 'flow.replay':
-    case 'page.goto':
-    case 'locator.act':
-    case 'page.press':
-      return p.opId;
-    default:
-      return undefined;
-  }
+function opIdOf(method: MethodName, p: unknown): string | undefined {
+  const o = OPERATIONS[method];
+  const id = o ? paramAt(p, o.opId) : undefined;
+  return typeof id === 'string' ? id : undefined;
 }
 
 /** How long an op.cancel for an opId not (yet) running is kept, for a call that arrives after its cancel. */

@@ -170,6 +170,38 @@ export const Methods = {
 
 export type MethodName = keyof typeof Methods;
 
+/** Where an operation's opId and timeout sit in its params, and its default deadline (see OPERATIONS). */
+export interface OperationDecl {
+  /** The params field (dotted path) holding the opId that op.cancel stops it by. */
+  opId: string;
+  /** The params field holding the caller's timeout; with `deadline`, the engine answers by it. */
+  timeout?: string;
+  /** The deadline without a timeout: model (DEFAULTS.modelOperationTimeoutMs), action (DEFAULTS.actionTimeoutMs), or instruction (model for an instruction, action for an Action). */
+  deadline?: 'model' | 'action' | 'instruction';
+}
+
+/**
+ * The methods that are operations, declared once: which field carries the opId a caller cancels
+ * them by, and which deadline the engine holds them to. Carried into the JSON Schema's method
+ * table for the Python and Go clients. agent.run, batch.run and page.goto keep deadlines of their own.
+ */
+export const OPERATIONS: Partial<Record<MethodName, OperationDecl>> = {
+  act: { opId: 'options.opId', timeout: 'options.timeout', deadline: 'instruction' },
+  observe: { opId: 'options.opId', timeout: 'options.timeout', deadline: 'model' },
+  extract: { opId: 'options.opId', timeout: 'options.timeout', deadline: 'model' },
+  'locator.act': { opId: 'opId', timeout: 'timeout', deadline: 'action' },
+  'page.press': { opId: 'opId', timeout: 'timeout', deadline: 'action' },
+  'flow.replay': { opId: 'opId', timeout: 'timeout', deadline: 'model' },
+  'agent.run': { opId: 'opId' },
+  'batch.run': { opId: 'opId' },
+  'page.goto': { opId: 'opId' },
+};
+
+/** A params field by dotted path ('options.opId'). */
+export function paramAt(params: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), params);
+}
+
 /** Calls the worker makes to the client that sent a command. */
 export const ClientMethods = {
   /** Whether the caller is still there: asked while its calls run over a transport that does not say when it closes (CDP). Any answer will do. */

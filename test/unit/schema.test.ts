@@ -17,7 +17,7 @@ import { ActRequestSchema, HttpErrorBodySchema, StartSessionRequestSchema, Strea
 import { CHROMIUM_FLAGS, LOCAL_CHROMIUM_FLAGS, SHARED_CHROMIUM_FLAGS } from '../../src/protocol/launch';
 import { SCHEMA_LIMITS } from '../../src/protocol/json';
 import { McpTools } from '../../src/protocol/mcp';
-import { ClientMethods, Methods } from '../../src/protocol/methods';
+import { ClientMethods, Methods, OPERATIONS } from '../../src/protocol/methods';
 import { ModelConfigSchema, ModelRequestSchema, ResolvedModelSchema } from '../../src/protocol/model';
 import { BridgeFrameSchema, QaRecordingSchema } from '../../src/protocol/panel';
 import { RpcMessageSchema } from '../../src/protocol/rpc';
@@ -232,7 +232,9 @@ describe('schema/deckhand.schema.json', () => {
     // The Grid launchers pass the shared list: what is left out is exactly the local-only switches.
     expect(chromiumFlags.filter((f) => !sharedChromiumFlags.includes(f))).toEqual([...LOCAL_CHROMIUM_FLAGS]);
     expect(schemaLimits).toEqual(SCHEMA_LIMITS);
-    const tables = Object.values(named).flatMap((t) => Object.values(t).flatMap((e) => Object.values(e)));
+    // The operations' opId, timeout and deadline ride along in the method table (OPERATIONS); the rest are references.
+    const tables = Object.values(named).flatMap((t) => Object.values(t).flatMap((e) => Object.entries(e).filter(([k]) => !['opId', 'timeout', 'deadline'].includes(k)).map(([, v]) => v)));
+    for (const [m, o] of Object.entries(OPERATIONS)) expect(doc['x-deckhand'].methods[m], m).toMatchObject(o!);
     for (const r of [...refs, ...tables]) expect(doc.definitions, r).toHaveProperty([r.replace('#/definitions/', '')]);
     expect(Object.keys(doc['x-deckhand'].methods)).toEqual(Object.keys(Methods));
     expect(Object.keys(doc['x-deckhand'].mcpTools)).toEqual(Object.keys(McpTools));
