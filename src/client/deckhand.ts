@@ -452,7 +452,7 @@ export class Deckhand {
           ...(opts.replay ? { replay: opts.replay } : {}),
           ...(opts.record ? { record: true } : {}),
           ...(opts.cache ? { cache: true } : {}),
-          ...(opts.saveAs !== undefined ? { saveAs: opts.saveAs } : {}),
+          ...((opts.saveAs ?? x.saveAs) !== undefined ? { saveAs: opts.saveAs ?? x.saveAs } : {}),
           ...(opts.context ? { context: opts.context } : {}),
           ...(opts.waitBetweenActions ? { waitBetweenActions: opts.waitBetweenActions } : {}),
           ...(opts.autoScreenshot ? { autoScreenshot: true } : {}),

@@ -75,6 +75,8 @@ export const ExecuteOptionsSchema = z
     useSearch: z.boolean().optional(),
     toolTimeout: TimeoutMsSchema.optional(),
     variables: VariablesSchema.optional(),
+    /** Save the run, when it succeeds, as a named flow in the caller's own store (its key's, on the service), to replay with no model. */
+    saveAs: FlowNameSchema.optional(),
   })
   .strict();
 

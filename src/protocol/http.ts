@@ -10,7 +10,7 @@ import {
   CacheRecordRequestSchema, CacheRecordResponseSchema,
 } from './cache';
 import { HttpModelSchema, ModelConfigSchema } from './model';
-import { FlowDeleteResultSchema, FlowListSchema, FlowNameSchema, FlowReplayResultSchema, FlowSchema, FlowSummarySchema } from './flows';
+import { FlowDeleteResultSchema, FlowListSchema, FlowNameSchema, FlowReplayResultSchema, FlowSchema, FlowSummarySchema, SavedFlowSchema } from './flows';
 import {
   ActionSchema, ActResultSchema, ExtractResultSchema, GotoOptionsSchema, LocatorSpecSchema, ObserveResultSchema, PageInfoSchema,
   TimeoutMsSchema, VariablesSchema, WaitMsSchema,
@@ -111,6 +111,8 @@ export const AgentExecuteResultSchema = z.object({
   result: AgentResultSchema,
   /** With shouldCache: the key and the recording stored (or replayed) under it. */
   cacheEntry: AgentCacheEntrySchema.optional(),
+  /** With executeOptions.saveAs: the flow saved, and where. */
+  flow: SavedFlowSchema.optional(),
 });
 export const EndResultSchema = z.object({ ended: z.literal(true) });
 

@@ -370,7 +370,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     // The engine looks the run up in this key's cache and records it (engine/cache.ts agentCacheKey).
     return operate(c, id, streamIt, MAX_CALL_MS, async (s, signal) => {
       const r = await s.dh.agentExecute(b, { signal, searchUrl, cache: !!b.shouldCache });
-      return { result: r.result, ...(r.cacheEntry ? { cacheEntry: r.cacheEntry } : {}) };
+      return { result: r.result, ...(r.cacheEntry ? { cacheEntry: r.cacheEntry } : {}), ...(r.flow ? { flow: r.flow } : {}) };
     });
   });
   post('/v1/sessions/{id}/replay', (c, b, id) =>

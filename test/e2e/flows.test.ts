@@ -335,6 +335,15 @@ describe('replay over HTTP', () => {
     expect(await orders(await sessionPage(KEY_A, a))).toEqual([{ email: 'jo@example.com', qty: '1' }]);
     expect(await call(KEY_A, 'POST', `/v1/sessions/${a}/replay`, { variables: {} })).toMatchObject({ status: 400, body: { error: { code: 'INVALID_ARGUMENT', message: expect.stringContaining('exactly one of name and flow') } } });
     expect(await call(KEY_B, 'POST', `/v1/sessions/${a}/replay`, { name: 'checkout' })).toMatchObject({ status: 404, body: { error: { code: 'SESSION_NOT_FOUND' } } });
+    // An agent run kept as a flow (the session's built-in model), then replayed by name with no model.
+    await call(KEY_A, 'POST', `/v1/sessions/${a}/navigate`, { url: `${servers.origin}/flows/checkout.html` });
+    const agent = await call(KEY_A, 'POST', `/v1/sessions/${a}/agentExecute`, {
+      executeOptions: { instruction: 'type "kim@example.com" into the email field, then click the Place order button', maxSteps: 8, saveAs: 'agent order' },
+    });
+    expect(agent.body.data, JSON.stringify(agent.body)).toMatchObject({ result: { success: true }, flow: { name: 'agent order', source: 'agent' } });
+    const again = await call(KEY_A, 'POST', `/v1/sessions/${a}/replay`, { name: 'agent order' });
+    expect(again.body.data?.usage.inputTokens, JSON.stringify(again.body)).toBe(0);
+    expect(await orders(await sessionPage(KEY_A, a))).toEqual([{ email: 'kim@example.com', qty: '1' }]);
     await call(KEY_A, 'POST', `/v1/sessions/${a}/end`, {});
 
     const b = (await call(KEY_B, 'POST', '/v1/sessions/start', {})).body.data.sessionId as string;
