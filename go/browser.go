@@ -10,10 +10,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
+	"slices"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/coder/websocket"
@@ -25,8 +24,8 @@ type LaunchOptions struct {
 	Headful bool
 	// ExecutablePath is Chromium's binary (default: DECKHAND_CHROMIUM, CHROME_PATH, then the usual places).
 	ExecutablePath string
-	// ExtensionDir is the built extension (default: DECKHAND_EXTENSION_DIR, else the
-	// repository's .output/chrome-mv3).
+	// ExtensionDir is a built extension's folder (default: DECKHAND_EXTENSION_DIR, else the
+	// extension embedded in this module, unpacked on first use; see ExtensionDir()).
 	ExtensionDir string
 	// ViewportWidth and ViewportHeight set the window size (default 1280x800).
 	ViewportWidth, ViewportHeight int
@@ -36,6 +35,9 @@ type LaunchOptions struct {
 	Args []string
 	// Timeout bounds the launch (default 15 s).
 	Timeout time.Duration
+	// AllowURLSchemes are URL schemes this browser may open beyond http:, https:, data: and
+	// about:blank, as in ConnectOptions.
+	AllowURLSchemes []string
 }
 
 // Browser is a browser with the Deckhand extension. At most one Client may use it at a time.
@@ -45,6 +47,8 @@ type Browser struct {
 	cmd     *exec.Cmd
 	exited  chan struct{}
 	profile string
+	// allowURLSchemes go with each navigation (Goto) as allowSchemes.
+	allowURLSchemes []string
 
 	// release ends what the handle holds elsewhere (a Grid session) once its connection is
 	// closed; Close calls it.
@@ -78,33 +82,6 @@ func findChromium() string {
 		}
 	}
 	return ""
-}
-
-// ExtensionDir is where the built extension is: DECKHAND_EXTENSION_DIR, else the nearest
-// .output/chrome-mv3 above the working directory or this package's source.
-func ExtensionDir() string {
-	if v := os.Getenv("DECKHAND_EXTENSION_DIR"); v != "" {
-		return v
-	}
-	var starts []string
-	if wd, err := os.Getwd(); err == nil {
-		starts = append(starts, wd)
-	}
-	if _, file, _, ok := runtime.Caller(0); ok {
-		starts = append(starts, filepath.Dir(file))
-	}
-	for _, s := range starts {
-		for d := s; ; d = filepath.Dir(d) {
-			c := filepath.Join(d, ".output", "chrome-mv3")
-			if _, err := os.Stat(filepath.Join(c, "manifest.json")); err == nil {
-				return c
-			}
-			if filepath.Dir(d) == d {
-				break
-			}
-		}
-	}
-	return filepath.Join(".output", "chrome-mv3")
 }
 
 var logLine = regexp.MustCompile(`^\[[^\]]*?:(VERBOSE\d*|INFO|WARNING|ERROR|FATAL):([^\]:]+)(?::\d+)?\]\s*(.*)$`)
@@ -178,9 +155,15 @@ func LaunchLocalBrowser(ctx context.Context, opts *LaunchOptions) (*Browser, err
 	if _, err := os.Stat(exe); err != nil {
 		return nil, newError(CodeInvalidArgument, "no Chromium at %s", exe)
 	}
+	allow, err := parseAllowSchemes("LaunchOptions.AllowURLSchemes", o.AllowURLSchemes)
+	if err != nil {
+		return nil, err
+	}
 	ext := o.ExtensionDir
 	if ext == "" {
-		ext = ExtensionDir()
+		if ext, _, err = extensionDir(); err != nil {
+			return nil, err
+		}
 	}
 	extID, err := extensionIDFromManifest(ext)
 	if err != nil {
@@ -210,10 +193,18 @@ func LaunchLocalBrowser(ctx context.Context, opts *LaunchOptions) (*Browser, err
 		userDataDir = profile
 	}
 	argv := []string{
-		"--remote-debugging-pipe",
 		"--user-data-dir=" + userDataDir,
 		"--disable-extensions-except=" + ext,
 		"--load-extension=" + ext,
+	}
+	activePort := ""
+	if cdpOverPipe {
+		argv = append([]string{"--remote-debugging-pipe"}, argv...)
+	} else {
+		// Port 0: Chromium picks a free one on 127.0.0.1 and writes it to DevToolsActivePort.
+		argv = append([]string{"--remote-debugging-port=0"}, argv...)
+		activePort = filepath.Join(userDataDir, "DevToolsActivePort")
+		_ = os.Remove(activePort) // one left by an earlier run names a port that is gone
 	}
 	argv = append(argv, chromiumFlags...)
 	argv = append(argv, fmt.Sprintf("--window-size=%d,%d", w, h))
@@ -221,32 +212,43 @@ func LaunchLocalBrowser(ctx context.Context, opts *LaunchOptions) (*Browser, err
 		argv = append(argv, "--headless")
 	}
 	argv = append(argv, o.Args...)
-	// Chromium reads CDP from its fd 3 and writes to its fd 4.
-	toChromeR, toChromeW, err := os.Pipe()
-	if err != nil {
-		return nil, newError(CodeInternal, "pipe: %v", err)
-	}
-	fromChromeR, fromChromeW, err := os.Pipe()
-	if err != nil {
-		return nil, newError(CodeInternal, "pipe: %v", err)
-	}
 	cmd := exec.Command(exe, argv...)
 	stderr := &tailBuffer{}
 	cmd.Stderr = stderr
-	cmd.ExtraFiles = []*os.File{toChromeR, fromChromeW}
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = newProcessGroup()
+	var pipe *pipeTransport
+	var childEnds []*os.File
+	if cdpOverPipe {
+		// Chromium reads CDP from its fd 3 and writes to its fd 4.
+		toChromeR, toChromeW, err := os.Pipe()
+		if err != nil {
+			return nil, newError(CodeInternal, "pipe: %v", err)
+		}
+		fromChromeR, fromChromeW, err := os.Pipe()
+		if err != nil {
+			toChromeR.Close()
+			toChromeW.Close()
+			return nil, newError(CodeInternal, "pipe: %v", err)
+		}
+		cmd.ExtraFiles = []*os.File{toChromeR, fromChromeW}
+		pipe = &pipeTransport{w: toChromeW, r: fromChromeR}
+		childEnds = []*os.File{toChromeR, fromChromeW}
+	}
 	if err := cmd.Start(); err != nil {
-		toChromeR.Close()
-		toChromeW.Close()
-		fromChromeR.Close()
-		fromChromeW.Close()
+		for _, f := range childEnds {
+			f.Close()
+		}
+		if pipe != nil {
+			pipe.close()
+		}
 		if profile != "" {
 			os.RemoveAll(profile)
 		}
 		return nil, &Error{Code: CodeBrowserClosed, Message: fmt.Sprintf("could not start Chromium at %s: %v", exe, err), Data: map[string]any{"executablePath": exe}}
 	}
-	toChromeR.Close()
-	fromChromeW.Close()
+	for _, f := range childEnds {
+		f.Close()
+	}
 	exited := make(chan struct{})
 	go func() {
 		_ = cmd.Wait()
@@ -258,17 +260,25 @@ func LaunchLocalBrowser(ctx context.Context, opts *LaunchOptions) (*Browser, err
 		}
 		return ""
 	}
-	conn := newCDPConn(&pipeTransport{w: toChromeW, r: fromChromeR})
 	lctx, cancel := context.WithTimeout(ctx, timeout+2*time.Second)
 	defer cancel()
-	go func() {
-		select {
-		case <-exited:
-			conn.close()
-		case <-lctx.Done():
-		}
-	}()
-	link, err := openLink(lctx, conn, extID, timeout)
+	var conn *cdpConn
+	var link *extensionLink
+	if pipe != nil {
+		conn = newCDPConn(pipe)
+	} else {
+		conn, err = dialActivePort(lctx, activePort, exited, timeout)
+	}
+	if conn != nil {
+		go func() {
+			select {
+			case <-exited:
+				conn.close()
+			case <-lctx.Done():
+			}
+		}()
+		link, err = openLink(lctx, conn, extID, timeout)
+	}
 	if err == nil {
 		// Chromium starts with no window; the first tab opens once the worker is up (a tab's
 		// renderer starting beside it slows the worker down). Should it fail, the engine opens
@@ -276,8 +286,10 @@ func LaunchLocalBrowser(ctx context.Context, opts *LaunchOptions) (*Browser, err
 		_ = conn.send(lctx, "Target.createTarget", map[string]any{"url": "about:blank"}, "", nil)
 	}
 	if err != nil {
-		conn.close()
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		if conn != nil {
+			conn.close()
+		}
+		endChromium(cmd.Process, exited)
 		<-exited
 		if profile != "" {
 			os.RemoveAll(profile)
@@ -299,16 +311,51 @@ func LaunchLocalBrowser(ctx context.Context, opts *LaunchOptions) (*Browser, err
 		e := asError(err)
 		return nil, &Error{Code: e.Code, Message: e.Message + said(), Data: e.Data}
 	}
-	b := &Browser{link: link, conn: conn, cmd: cmd, exited: exited, profile: profile}
+	b := &Browser{link: link, conn: conn, cmd: cmd, exited: exited, profile: profile, allowURLSchemes: allow}
 	if profile != "" {
 		// Chromium exiting on its own (a crash, a kill) also removes the temporary profile.
 		go func() {
 			<-exited
-			_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+			endChromium(cmd.Process, exited)
 			os.RemoveAll(profile)
 		}()
 	}
 	return b, nil
+}
+
+// dialActivePort waits for a Chromium started with --remote-debugging-port=0 to write its
+// port and browser path to file (its profile's DevToolsActivePort), then opens a CDP
+// WebSocket there. It gives up when the browser exits or ctx ends.
+func dialActivePort(ctx context.Context, file string, exited <-chan struct{}, timeout time.Duration) (*cdpConn, error) {
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		if raw, err := os.ReadFile(file); err == nil {
+			lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+			if len(lines) >= 2 && strings.TrimSpace(lines[0]) != "" {
+				wsURL := "ws://127.0.0.1:" + strings.TrimSpace(lines[0]) + strings.TrimSpace(lines[1])
+				return dialCDP(ctx, wsURL, nil, timeout)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-exited:
+			return nil, newError(CodeBrowserClosed, "Chromium exited before it opened its debugging port")
+		case <-tick.C:
+		}
+	}
+}
+
+// endChromium kills a launched Chromium and its helpers: the whole tree while it runs, what it
+// left behind once it has exited.
+func endChromium(p *os.Process, exited <-chan struct{}) {
+	select {
+	case <-exited:
+		killLeftovers(p)
+	default:
+		killProcessTree(p)
+	}
 }
 
 func errorsIsTimeout(ctx context.Context) bool { return ctx.Err() == context.DeadlineExceeded }
@@ -332,15 +379,63 @@ func removeStaleProfiles() {
 		if pid == os.Getpid() || pid <= 0 {
 			continue
 		}
-		if err := syscall.Kill(pid, 0); err == syscall.ESRCH {
+		if !processAlive(pid) {
 			os.RemoveAll(filepath.Join(tmp, e.Name()))
 		}
 	}
 }
 
+// ConnectOptions configure ConnectLocalBrowserWith; nil is what ConnectLocalBrowser does.
+type ConnectOptions struct {
+	// Headers go on the /json/version request and on the WebSocket handshake (a reverse
+	// proxy's Authorization, say). They are never put in error messages.
+	Headers map[string]string
+	// Timeout bounds reaching the browser: the /json/version request and the WebSocket
+	// handshake (default 10 s, at most 10 minutes). The wait for the extension's worker is the
+	// smaller of it and 3 s.
+	Timeout time.Duration
+	// AllowURLSchemes are URL schemes this browser may open beyond http:, https:, data: and
+	// about:blank, for whoever owns the machine: any of "file", "about", "chrome",
+	// "chrome-extension", "devtools", "view-source" and "blob" ("FILE:" is read as "file").
+	// Every Goto through this handle may then open them. javascript: is never opened: naming
+	// it, or an unknown scheme, is INVALID_ARGUMENT.
+	AllowURLSchemes []string
+}
+
 // ConnectLocalBrowser attaches to a running Chromium (an http:// or ws:// DevTools address)
 // that already has the Deckhand extension. Close disconnects and leaves the browser running.
+// It is ConnectLocalBrowserWith(ctx, cdpURL, nil).
 func ConnectLocalBrowser(ctx context.Context, cdpURL string) (*Browser, error) {
+	return ConnectLocalBrowserWith(ctx, cdpURL, nil)
+}
+
+// ConnectLocalBrowserWith is ConnectLocalBrowser with options (headers, a timeout, extra URL
+// schemes); opts may be nil.
+//
+//	b, err := deckhand.ConnectLocalBrowserWith(ctx, "http://127.0.0.1:9222", &deckhand.ConnectOptions{
+//		Headers: map[string]string{"Authorization": "Bearer " + token},
+//		Timeout: 5 * time.Second,
+//	})
+func ConnectLocalBrowserWith(ctx context.Context, cdpURL string, opts *ConnectOptions) (*Browser, error) {
+	o := ConnectOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	timeout := o.Timeout
+	if timeout == 0 {
+		timeout = 10 * time.Second
+	}
+	if timeout < time.Millisecond || timeout > maxTimeoutMs*time.Millisecond {
+		return nil, newError(CodeInvalidArgument, "the connect timeout must be from 1 ms to 10 minutes, got %s", timeout)
+	}
+	allow, err := parseAllowSchemes("ConnectOptions.AllowURLSchemes", o.AllowURLSchemes)
+	if err != nil {
+		return nil, err
+	}
+	headers := http.Header{}
+	for k, v := range o.Headers {
+		headers.Set(k, v)
+	}
 	wsURL := cdpURL
 	switch {
 	case strings.HasPrefix(cdpURL, "http://") || strings.HasPrefix(cdpURL, "https://"):
@@ -349,14 +444,21 @@ func ConnectLocalBrowser(ctx context.Context, cdpURL string) (*Browser, error) {
 			return nil, newError(CodeInvalidArgument, "bad cdpURL %q: %v", cdpURL, err)
 		}
 		u.Path = "/json/version"
-		rctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+		rctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
 		req, _ := http.NewRequestWithContext(rctx, "GET", u.String(), nil)
+		req.Header = headers.Clone()
 		res, err := http.DefaultClient.Do(req)
 		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
 			return nil, newError(CodeBrowserClosed, "cannot reach %s: %v", u, err)
 		}
 		defer res.Body.Close()
+		if res.StatusCode != http.StatusOK {
+			return nil, newError(CodeBrowserClosed, "%s answered %d", u, res.StatusCode)
+		}
 		var info struct {
 			WebSocketDebuggerURL string `json:"webSocketDebuggerUrl"`
 		}
@@ -368,16 +470,20 @@ func ConnectLocalBrowser(ctx context.Context, cdpURL string) (*Browser, error) {
 	default:
 		return nil, newError(CodeInvalidArgument, "cdpURL must be an http(s):// or ws(s):// URL, got %q", cdpURL)
 	}
-	extID, err := extensionIDFromManifest(ExtensionDir())
+	extID, err := defaultExtensionID()
 	if err != nil {
 		return nil, err
 	}
-	return dialBrowser(ctx, wsURL, nil, extID, 10*time.Second, 3*time.Second)
+	b, err := dialBrowser(ctx, wsURL, headers, extID, timeout, min(timeout, 3*time.Second))
+	if err != nil {
+		return nil, err
+	}
+	b.allowURLSchemes = allow
+	return b, nil
 }
 
-// dialBrowser opens a CDP WebSocket at wsURL (headers go on the handshake) and links to the
-// extension's worker there: dialWait bounds the handshake, linkWait the wait for the worker.
-func dialBrowser(ctx context.Context, wsURL string, headers http.Header, extID string, dialWait, linkWait time.Duration) (*Browser, error) {
+// dialCDP opens a CDP WebSocket at wsURL (headers go on the handshake), bounded by dialWait.
+func dialCDP(ctx context.Context, wsURL string, headers http.Header, dialWait time.Duration) (*cdpConn, error) {
 	dctx, cancel := context.WithTimeout(ctx, dialWait)
 	defer cancel()
 	c, _, err := websocket.Dial(dctx, wsURL, &websocket.DialOptions{HTTPHeader: headers})
@@ -389,13 +495,46 @@ func dialBrowser(ctx context.Context, wsURL string, headers http.Header, extID s
 	}
 	c.SetReadLimit(512 << 20)
 	tctx, tcancel := context.WithCancel(context.Background())
-	conn := newCDPConn(&wsTransport{c: c, ctx: tctx, cancel: tcancel})
+	return newCDPConn(&wsTransport{c: c, ctx: tctx, cancel: tcancel}), nil
+}
+
+// dialBrowser opens a CDP WebSocket at wsURL (headers go on the handshake) and links to the
+// extension's worker there: dialWait bounds the handshake, linkWait the wait for the worker.
+func dialBrowser(ctx context.Context, wsURL string, headers http.Header, extID string, dialWait, linkWait time.Duration) (*Browser, error) {
+	conn, err := dialCDP(ctx, wsURL, headers, dialWait)
+	if err != nil {
+		return nil, err
+	}
 	link, err := openLink(ctx, conn, extID, linkWait)
 	if err != nil {
 		conn.close()
 		return nil, err
 	}
 	return &Browser{link: link, conn: conn}, nil
+}
+
+// AllowURLSchemes are the URL schemes this browser opens beyond the default ones.
+func (b *Browser) AllowURLSchemes() []string { return append([]string(nil), b.allowURLSchemes...) }
+
+// parseAllowSchemes normalises an AllowURLSchemes list ("FILE:" is "file"; http, https and
+// data are open already and dropped); javascript and unknown names are INVALID_ARGUMENT.
+func parseAllowSchemes(what string, in []string) ([]string, error) {
+	var out []string
+	for _, raw := range in {
+		name := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(raw)), ":")
+		switch {
+		case name == "javascript":
+			return nil, newError(CodeInvalidArgument, "%s: javascript: URLs are never opened; run script in a page with ExperimentalBatch (page.evaluate)", what)
+		case name == "http" || name == "https" || name == "data":
+			continue
+		case !slices.Contains(optionalURLSchemes, name):
+			return nil, newError(CodeInvalidArgument, "%s: %q is not a scheme Deckhand can open; allowed values: %s (Deckhand opens http:, https:, data: and about:blank already)", what, raw, strings.Join(optionalURLSchemes, ", "))
+		}
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	return out, nil
 }
 
 // ExtensionID is the extension's id in this browser.
@@ -421,7 +560,7 @@ func (b *Browser) Close() error {
 			case <-b.exited:
 			case <-time.After(5 * time.Second):
 			}
-			_ = syscall.Kill(-b.cmd.Process.Pid, syscall.SIGKILL)
+			endChromium(b.cmd.Process, b.exited)
 			<-b.exited
 		}
 		b.conn.close()

@@ -2,6 +2,13 @@
 // Deckhand extension, whose service worker hosts the engine, reached over CDP with the same
 // RPC protocol as the Node and Python clients (the worker's calls to the client included).
 //
+// # The extension
+//
+// The built extension is embedded in the module and unpacked on first use into the user's
+// cache folder (ExtensionDir says where); DECKHAND_EXTENSION_DIR or LaunchOptions.ExtensionDir
+// loads another build. The module needs Go 1.24 and builds on Linux, macOS and Windows; on
+// Windows a launched Chromium is reached over a debugging port on 127.0.0.1 instead of a pipe.
+//
 // # Saved flows
 //
 // A flow is a recording (made in the side panel, or an agent run's) saved under a name.
@@ -955,6 +962,9 @@ func (c *Client) Goto(ctx context.Context, url string, opts *GotoOptions) (*Page
 	}
 	if po != nil {
 		params = append(params, kv{"options", po})
+	}
+	if len(c.browser.allowURLSchemes) > 0 {
+		params = append(params, kv{"allowSchemes", c.browser.allowURLSchemes})
 	}
 	// A context that can be cancelled gets an opId, so cancelling it stops the navigation in
 	// the worker too (as the Node client's AbortSignal does).

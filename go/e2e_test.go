@@ -15,7 +15,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -561,16 +560,20 @@ func chromiumWithPort(t *testing.T, extension bool) (*exec.Cmd, string) {
 	args := []string{"--headless", "--remote-debugging-port=0", "--user-data-dir=" + profile, "--no-sandbox", "--disable-gpu", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync"}
 	if extension {
-		ext, _ := filepath.Abs(ExtensionDir())
+		ext, _, err := extensionDir()
+		if err != nil {
+			t.Fatal(err)
+		}
+		ext, _ = filepath.Abs(ext)
 		args = append(args, "--disable-extensions-except="+ext, "--load-extension="+ext)
 	}
 	cmd := exec.Command(findChromium(), append(args, "about:blank")...)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = newProcessGroup()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {
-		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		killProcessTree(cmd.Process)
 		cmd.Wait()
 	})
 	for deadline := time.Now().Add(15 * time.Second); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
@@ -603,7 +606,7 @@ func TestConnectAttachesToARunningChromiumWithTheExtension(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Disconnecting leaves the browser running.
-	if err := cmd.Process.Signal(syscall.Signal(0)); err != nil {
+	if !processAlive(cmd.Process.Pid) {
 		t.Fatal("the browser was closed by a disconnect")
 	}
 	if _, err := ConnectLocalBrowser(ctx, "ftp://x"); codeOf(err) != CodeInvalidArgument {

@@ -9,7 +9,14 @@ import (
 
 // Error is every Deckhand failure: Code is one of the Code* constants (the same codes the Node
 // client uses), Message says what went wrong and Data carries details (e.g. a batch's stack).
-// Use errors.As(err, &*deckhand.Error) to read it.
+// Read it with errors.As:
+//
+//	var de *deckhand.Error
+//	if errors.As(err, &de) && de.Code == deckhand.CodeElementNotFound {
+//		// ...
+//	}
+//
+// or match a code alone with errors.Is(err, &deckhand.Error{Code: deckhand.CodeTimeout}).
 type Error struct {
 	Code    string         `json:"code"`
 	Message string         `json:"message"`

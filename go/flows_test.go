@@ -61,7 +61,13 @@ func flowBrowser(t *testing.T) (*Browser, string) {
 			flowErr = errors.New("record-flow.ts failed: " + err.Error() + ": " + tail(string(out), 2000))
 			return
 		}
-		flowShared, flowErr = LaunchLocalBrowser(ctx, &LaunchOptions{UserDataDir: flowProfile, ViewportWidth: 1000, ViewportHeight: 700})
+		// The folder the recorder loaded (the Node library's: DECKHAND_EXTENSION_DIR, else the
+		// checkout's build), so the profile sees its extension where it was installed.
+		ext := os.Getenv("DECKHAND_EXTENSION_DIR")
+		if ext == "" {
+			ext = filepath.Join(repoRoot(t), ".output", "chrome-mv3")
+		}
+		flowShared, flowErr = LaunchLocalBrowser(ctx, &LaunchOptions{UserDataDir: flowProfile, ExtensionDir: ext, ViewportWidth: 1000, ViewportHeight: 700})
 	})
 	if flowErr != nil {
 		t.Fatalf("the flow's browser: %v", flowErr)

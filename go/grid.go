@@ -10,7 +10,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -35,10 +34,11 @@ type GridOptions struct {
 	// Chromium and Chrome for Testing load it; branded Chrome 137 and later ignore
 	// --load-extension.
 	ExtensionDir string
-	// PackedExtension sends the extension with the session request instead (the package
-	// `npm run build` writes beside the build, .output/chrome-mv3.crx, in
-	// goog:chromeOptions.extensions): for nodes that do not have its files. chromedriver unpacks
-	// it and loads it with --load-extension itself. No package is EXTENSION_MISSING.
+	// PackedExtension sends the extension with the session request instead, as a CRX package in
+	// goog:chromeOptions.extensions: for nodes that do not have its files. The package is the
+	// extension embedded in this module, or with DECKHAND_EXTENSION_DIR set, the one `npm run
+	// build` writes beside that folder (<dir>.crx; none there is EXTENSION_MISSING).
+	// chromedriver unpacks it and loads it with --load-extension itself.
 	PackedExtension bool
 	// Binary is Chromium's path on the node (goog:chromeOptions.binary; default: the node's choice).
 	Binary string
@@ -253,21 +253,18 @@ func LaunchGridBrowser(ctx context.Context, o GridOptions) (*Browser, error) {
 	}
 	ext := o.ExtensionDir
 	if ext == "" {
-		ext = ExtensionDir()
+		if ext, _, err = extensionDir(); err != nil {
+			return nil, err
+		}
 		if abs, err := filepath.Abs(ext); err == nil {
 			ext = abs
 		}
 	}
 	var packed string
 	if o.PackedExtension {
-		crx := ExtensionDir()
-		if abs, err := filepath.Abs(crx); err == nil {
-			crx = abs
-		}
-		crx += ".crx"
-		raw, err := os.ReadFile(crx)
+		raw, err := packedExtension()
 		if err != nil {
-			return nil, newError(CodeExtensionMissing, "no packed extension at %s: npm run build writes it where Chromium is installed", crx)
+			return nil, err
 		}
 		packed = base64.StdEncoding.EncodeToString(raw)
 	}
@@ -275,7 +272,7 @@ func LaunchGridBrowser(ctx context.Context, o GridOptions) (*Browser, error) {
 	// that exists only on the node is read from this machine's build instead.
 	extID, err := extensionIDFromManifest(ext)
 	if err != nil && o.ExtensionDir != "" {
-		extID, err = extensionIDFromManifest(ExtensionDir())
+		extID, err = defaultExtensionID()
 	}
 	if err != nil {
 		return nil, err

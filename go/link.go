@@ -21,21 +21,28 @@ const (
 	navigationTimeout = 30_000
 )
 
-// extensionIDFromManifest is the id Chromium gives the extension: derived from the manifest's key.
+// extensionIDFromManifest is the id Chromium gives the extension in dir: derived from its
+// manifest's key, so it is the same wherever the folder is.
 func extensionIDFromManifest(dir string) (string, error) {
 	raw, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	if err != nil {
 		return "", newError(CodeExtensionMissing, "the extension is not built (no %s/manifest.json); run npm run build:ext in the repository", dir)
 	}
+	return extensionIDFromManifestJSON(raw, dir+"/manifest.json")
+}
+
+// extensionIDFromManifestJSON is the id for a manifest's key: the first 128 bits of the
+// SHA-256 of the key (a DER public key), written with the letters a to p.
+func extensionIDFromManifestJSON(raw []byte, where string) (string, error) {
 	var m struct {
 		Key string `json:"key"`
 	}
 	if err := json.Unmarshal(raw, &m); err != nil || m.Key == "" {
-		return "", newError(CodeExtensionMissing, "%s/manifest.json has no key", dir)
+		return "", newError(CodeExtensionMissing, "%s has no key", where)
 	}
 	der, err := base64.StdEncoding.DecodeString(m.Key)
 	if err != nil {
-		return "", newError(CodeExtensionMissing, "%s/manifest.json has a bad key: %v", dir, err)
+		return "", newError(CodeExtensionMissing, "%s has a bad key: %v", where, err)
 	}
 	sum := sha256.Sum256(der)
 	h := hex.EncodeToString(sum[:])[:32]

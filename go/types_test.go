@@ -22,6 +22,9 @@ func TestTypesMatchTheJSONSchema(t *testing.T) {
 		Definitions map[string]struct {
 			Properties map[string]json.RawMessage `json:"properties"`
 			Enum       []string                   `json:"enum"`
+			Items      struct {
+				Enum []string `json:"enum"`
+			} `json:"items"`
 		} `json:"definitions"`
 		X struct {
 			ChromiumFlags       []string `json:"chromiumFlags"`
@@ -36,6 +39,9 @@ func TestTypesMatchTheJSONSchema(t *testing.T) {
 	}
 	if !reflect.DeepEqual(chromiumFlags, s.X.ChromiumFlags) {
 		t.Errorf("chromiumFlags differ from the schema's x-deckhand.chromiumFlags: run go generate")
+	}
+	if !reflect.DeepEqual(optionalURLSchemes, s.Definitions["AllowSchemes"].Items.Enum) {
+		t.Errorf("optionalURLSchemes differ from the schema's AllowSchemes: run go generate")
 	}
 	if !reflect.DeepEqual(sharedChromiumFlags, s.X.SharedChromiumFlags) {
 		t.Errorf("sharedChromiumFlags differ from the schema's x-deckhand.sharedChromiumFlags: run go generate")
