@@ -105,7 +105,7 @@ if (!installed.includes(`version ${SCHEMATHESIS}`)) {
     process.exit(1);
   }
 }
-// The Python client (python/) and its test dependencies, pinned in python/pyproject.toml,
+// The Python client (python/) and its test dependencies, declared as ranges in python/pyproject.toml,
 // installed editable into the same virtualenv; redone when pyproject.toml changes.
 const stamp = '.venv/.deckhand-python';
 const wanted = createHash('sha256').update(readFileSync('python/pyproject.toml')).digest('hex');

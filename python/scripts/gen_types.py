@@ -150,12 +150,23 @@ class Gen:
             else:
                 if isinstance(ps, dict) and "default" in ps:
                     d = ps["default"]
-                    args.insert(0, "default_factory=list" if d == [] else f"default={d!r}")
+                    if d == []:
+                        args.insert(0, "default_factory=list")
+                    elif d == {}:  # an empty object: a fresh one per instance, of the field's class
+                        args.insert(0, f"default_factory=lambda: {t}()" if self._is_class(ps) else "default_factory=dict")
+                    else:
+                        args.insert(0, f"default={d!r}")
                 else:
                     args.insert(0, "default=None")
                     t = f"Optional[{t}]"
                 lines.append(f"    {field}: {t} = Field({', '.join(args)})")
         self.classes.append("\n".join(lines))
+
+    def _is_class(self, s: dict) -> bool:
+        """Whether a property's schema becomes a generated class (an object with properties)."""
+        if "$ref" in s:
+            s = self.defs[s["$ref"].split("/")[-1]]
+        return s.get("type") == "object" and bool(s.get("properties"))
 
     # -- definitions --------------------------------------------------------------------
     def definition(self, name: str, s: dict) -> None:
@@ -216,7 +227,8 @@ class WireModel(BaseModel):
         body = [head, "", *self.simple_aliases, "", ""]
         body.append("\n\n\n".join(self.classes))
         body += ["", "", *ordered, "", ""]
-        body.append("for _m in [" + ", ".join(self.class_names) + "]:\n    _m.model_rebuild()")
+        body.append("_MODELS: List[type[WireModel]] = [" + ", ".join(self.class_names) + "]")
+        body.append("for _m in _MODELS:\n    _m.model_rebuild()")
         body.append("")
         body.append(f"DEFINITIONS = {json.dumps(sorted(self.exported))}")
         body.append("")

@@ -19,6 +19,12 @@ ROOT = Path(__file__).resolve().parents[2]
 PAGES = ROOT / "test" / "fixtures" / "pages"
 VECTORS = ROOT / "test" / "vectors"
 
+# A temporary folder outside the repository, for what must not see it (the packaging test's
+# virtualenv and program): the temp folder this process started with.
+_OUTSIDE_BASE = Path(os.environ.get("TMPDIR") or "/tmp")
+if _OUTSIDE_BASE.resolve() == ROOT or ROOT in _OUTSIDE_BASE.resolve().parents:
+    _OUTSIDE_BASE = Path("/tmp")
+
 # Chromium leaves folders in TMPDIR: keep them in a folder of the repository's .tmp/ that the
 # session removes at its end.
 _TMP = ROOT / ".tmp" / "python"
@@ -81,6 +87,14 @@ class Servers:
 def _clean_tmp() -> Any:
     yield
     shutil.rmtree(_TMP, ignore_errors=True)
+
+
+@pytest.fixture
+def outside_tmp() -> Any:
+    """A fresh folder outside the repository (removed afterwards)."""
+    d = Path(tempfile.mkdtemp(prefix="deckhand-outside-", dir=_OUTSIDE_BASE))
+    yield d
+    shutil.rmtree(d, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

@@ -14,7 +14,8 @@
 
 from __future__ import annotations
 
-from . import errors, types
+from . import errors, options, types
+from ._paths import extension_dir
 from .browser import Browser, local_browser
 from .cache import MemoryStore, RemoteStore, SqliteStore
 from .deckhand import Agent, Deckhand
@@ -38,7 +39,9 @@ __all__ = [
     "Agent",
     "DeckhandError",
     "errors",
+    "options",
     "types",
+    "extension_dir",
     "ActResult",
     "ObserveResult",
     "ExtractResult",

@@ -144,7 +144,7 @@ class CdpConnection:
         self._next_id = 1
         self._pending: dict[int, tuple[str, asyncio.Future[Any], asyncio.TimerHandle]] = {}
         self._listeners: list[EventListener] = []
-        self._close_listeners: list[Callable[[], None]] = []
+        self._close_listeners: list[Callable[[], object]] = []
         self.closed = False
         transport.on_message = self._on_message
         transport.on_close = self._on_close
@@ -156,10 +156,10 @@ class CdpConnection:
         if f in self._listeners:
             self._listeners.remove(f)
 
-    def on_close(self, f: Callable[[], None]) -> None:
+    def on_close(self, f: Callable[[], object]) -> None:
         self._close_listeners.append(f)
 
-    def off_close(self, f: Callable[[], None]) -> None:
+    def off_close(self, f: Callable[[], object]) -> None:
         if f in self._close_listeners:
             self._close_listeners.remove(f)
 

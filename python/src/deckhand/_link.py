@@ -20,7 +20,7 @@ from typing import Any, Callable
 from . import _json
 from ._cdp import CdpConnection
 from ._rpc import RpcPeer
-from .errors import ClosedError, DeckhandError, ExtensionMissingError, WorkerGoneError, BrowserClosedError, InvalidArgumentError
+from .errors import BrowserClosedError, ClosedError, DeckhandError, ExtensionMissingError, InvalidArgumentError, WorkerGoneError, type_error
 
 #: Longest single deadline (src/protocol/schemas.ts MAX_TIMEOUT_MS) and longest call in all.
 MAX_TIMEOUT_MS = 600_000
@@ -36,18 +36,19 @@ def extension_id_from_manifest(ext_dir: Path) -> str:
     return "".join(chr(97 + int(c, 16)) for c in digest)
 
 
-def check_ms(what: str, value: Any, *, minimum: float = 1, whole: bool = True) -> float:
-    """A caller's milliseconds, bounded as every deadline is; INVALID_ARGUMENT otherwise."""
-    ok = isinstance(value, (int, float)) and not isinstance(value, bool)
-    if ok:
+def check_ms(what: str, value: object, *, minimum: float = 1, whole: bool = True) -> float:
+    """A caller's milliseconds, bounded as every deadline is; INVALID_ARGUMENT otherwise (a value
+    that is not a number at all: InvalidArgumentTypeError, also a TypeError). Returns the value."""
+    number = ok = False
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        number = True
         v = float(value)
         ok = v == v and v not in (float("inf"), float("-inf")) and (not whole or v.is_integer()) and minimum <= v <= MAX_TIMEOUT_MS
     if not ok:
         got = _json.dumps(value) if isinstance(value, (int, float, str, bool, type(None), list, dict)) else repr(value)
-        raise InvalidArgumentError(
-            None,
-            f"{what} must be a {'whole ' if whole else ''}number of milliseconds from {_json.js_number(minimum)} to {MAX_TIMEOUT_MS} (10 minutes), got {got}",
-        )
+        why = f"{what} must be a {'whole ' if whole else ''}number of milliseconds from {_json.js_number(minimum)} to {MAX_TIMEOUT_MS} (10 minutes), got {got}"
+        raise InvalidArgumentError(None, why) if number else type_error(why)
+    assert isinstance(value, (int, float))
     return value
 
 
@@ -98,7 +99,8 @@ class ExtensionLink:
         r = await self.conn.send("Target.getTargets")
         for t in r["targetInfos"]:
             if t["type"] == "service_worker" and t["url"].startswith(self._prefix):
-                return t
+                target: dict[str, Any] = t
+                return target
         return None
 
     async def _connect(self, timeout_ms: float, first_time: bool) -> None:

@@ -10,6 +10,7 @@ import os
 import re
 import shutil
 import signal
+import sys
 import tempfile
 from pathlib import Path
 
@@ -30,10 +31,7 @@ class TempProfile:
 
     def kill_group(self) -> None:
         if self.pid:
-            try:
-                os.killpg(self.pid, signal.SIGKILL)
-            except (ProcessLookupError, PermissionError):
-                pass
+            kill_group(self.pid)
 
     def remove(self) -> None:
         """End Chromium's helpers (they write into the profile), then remove the folder."""
@@ -45,7 +43,20 @@ class TempProfile:
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
+def kill_group(pid: int) -> None:
+    """SIGKILL a process group (Chromium's, with its helpers). POSIX only: elsewhere nothing is
+    launched (local_browser.launch() refuses), so there is nothing to end."""
+    if sys.platform == "win32" or not hasattr(os, "killpg"):
+        return
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
 def _alive(pid: int) -> bool:
+    if sys.platform == "win32":  # os.kill(pid, 0) would end the process there: take it for alive
+        return True
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

@@ -1,17 +1,21 @@
 """Browser handles: `local_browser.launch()` starts Chromium with the extension loaded (CDP over
 a pipe: no debugging port is opened); `local_browser.connect(cdp_url=...)` attaches to a
 running Chromium that already has the extension.
+
+Launching needs a POSIX system (Linux, macOS): Chromium reads CDP from its fd 3 and 4 and runs
+in a process group of its own. The package imports everywhere; on Windows `launch()` raises
+UnavailableError and `connect()` works.
 """
 
 from __future__ import annotations
 
 import asyncio
-import fcntl
 import json
 import os
 import re
 import signal
 import subprocess
+import sys
 import urllib.parse
 import urllib.request
 from typing import Any, Awaitable, Callable, Sequence
@@ -20,7 +24,7 @@ from . import _json
 from ._cdp import CdpConnection, PipeTransport, WebSocketTransport
 from ._link import ExtensionLink, check_ms, extension_id_from_manifest
 from ._paths import extension_dir, find_chromium
-from ._profiles import TempProfile
+from ._profiles import TempProfile, kill_group
 from ._wire import CHROMIUM_FLAGS
 from .errors import BrowserClosedError, DeckhandError, DeckhandTimeoutError, ExtensionMissingError, InvalidArgumentError, UnavailableError
 from .page import BrowserContext
@@ -126,7 +130,7 @@ class Browser:
         """The raw CDP connection (for tools and tests that need it)."""
         return self._conn
 
-    def on_disconnect(self, f: Callable[[], None]) -> Callable[[], None]:
+    def on_disconnect(self, f: Callable[[], object]) -> Callable[[], None]:
         """Call `f` once when the browser goes away on its own; returns the unsubscribe function."""
         if self._conn.closed:
             asyncio.get_running_loop().call_soon(f)
@@ -171,11 +175,24 @@ async def _wait_exit(proc: asyncio.subprocess.Process, seconds: float) -> None:
     try:
         await asyncio.wait_for(proc.wait(), seconds)
     except asyncio.TimeoutError:
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        kill_group(proc.pid)
         await proc.wait()
+
+
+def launch_unsupported() -> str | None:
+    """Why `launch()` cannot start Chromium on this platform, or None when it can."""
+    why = (
+        f"local_browser.launch() needs a POSIX system (Linux, macOS) to start Chromium with CDP over a pipe; this is {sys.platform}. "
+        "Start Chromium yourself with the extension loaded (--load-extension= the folder deckhand.extension_dir() names) "
+        "and --remote-debugging-port=9222, then use local_browser.connect(cdp_url='http://127.0.0.1:9222')"
+    )
+    if sys.platform == "win32" or not hasattr(os, "killpg"):
+        return why
+    try:
+        import fcntl  # noqa: F401  (POSIX only: the pipes are moved to Chromium's fd 3 and 4 with it)
+    except ImportError:
+        return why
+    return None
 
 
 def _positive_ms(name: str, value: Any, fallback: float) -> float:
@@ -192,7 +209,15 @@ async def launch(
     timeout: float | None = None,
     allow_url_schemes: Sequence[str] | None = None,
 ) -> Browser:
-    """Start Chromium with the Deckhand extension loaded; CDP runs over a pipe."""
+    """Start Chromium with the Deckhand extension loaded; CDP runs over a pipe (Linux and macOS;
+    elsewhere UnavailableError: use connect())."""
+    unsupported = launch_unsupported()
+    if unsupported is not None:
+        raise UnavailableError(None, unsupported)
+    if sys.platform == "win32":  # launch_unsupported() said so already; this says it to type checkers
+        raise UnavailableError(None, "local_browser.launch() needs a POSIX system")
+    import fcntl
+
     allow = parse_allow_schemes(allow_url_schemes)
     exe = executable_path or find_chromium()
     if not exe or not os.path.exists(exe):
@@ -204,10 +229,15 @@ async def launch(
     if not (isinstance(vp, dict) and vp.get("width", 0) > 0 and vp.get("height", 0) > 0):
         raise InvalidArgumentError(None, "viewport needs positive width and height")
     timeout_ms = _positive_ms("timeout", timeout, 15_000)
-    profile = None if user_data_dir else TempProfile()
+    profile: TempProfile | None = None
+    if user_data_dir:
+        data_dir = user_data_dir
+    else:
+        profile = TempProfile()
+        data_dir = profile.dir
     argv = [
         "--remote-debugging-pipe",
-        f"--user-data-dir={user_data_dir or profile.dir}",  # type: ignore[union-attr]
+        f"--user-data-dir={data_dir}",
         f"--disable-extensions-except={ext}",
         f"--load-extension={ext}",
         *CHROMIUM_FLAGS,
@@ -308,10 +338,7 @@ async def launch(
             e.message += said()
             e.args = (e.message,)
         conn.close()
-        try:
-            os.killpg(proc.pid, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
+        kill_group(proc.pid)
         await proc.wait()
         stderr_task.cancel()
         if profile:

@@ -18,13 +18,15 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
-from ._wire import SQLITE_CACHE_MIGRATIONS
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol, TypeVar
 
 from . import _json
+from ._wire import SQLITE_CACHE_MIGRATIONS
 from .errors import DeckhandTimeoutError, InternalError, InvalidArgumentError
 
 DEFAULT_MAX_ENTRIES_PER_TENANT = 10_000
+
+T = TypeVar("T")
 
 
 class CacheStore(Protocol):
@@ -121,7 +123,7 @@ class SqliteStore:
         self._retry(lambda: self._db.execute("PRAGMA journal_mode=WAL").fetchone())
         self._retry(self._migrate)
 
-    def _retry(self, fn: Any) -> Any:
+    def _retry(self, fn: Callable[[], T]) -> T:
         deadline = time.monotonic() + 10
         attempt = 0
         while True:
@@ -135,8 +137,8 @@ class SqliteStore:
                 time.sleep(min(0.2, 0.01 * 2**attempt) * (0.5 + random.random()))
                 attempt += 1
 
-    def _tx(self, fn: Any) -> Any:
-        def run() -> Any:
+    def _tx(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+        def run() -> T:
             with self._lock:
                 self._db.execute("BEGIN IMMEDIATE")
                 try:
@@ -238,10 +240,12 @@ class RemoteStore:
             raise InternalError(None, f"the cache service at {self._url} could not be reached: {e}") from None
 
     def lookup(self, key: str, base_key: str) -> dict[str, Any]:
-        return self._post("v1/cache/lookup", {"key": key, "baseKey": base_key})
+        r: dict[str, Any] = self._post("v1/cache/lookup", {"key": key, "baseKey": base_key})
+        return r
 
     def record(self, req: dict[str, Any]) -> dict[str, Any]:
-        return self._post("v1/cache/record", req)
+        r: dict[str, Any] = self._post("v1/cache/record", req)
+        return r
 
     def invalidate(self, key: str) -> None:
         self._post("v1/cache/invalidate", {"key": key})

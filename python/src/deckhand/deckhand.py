@@ -11,7 +11,7 @@ import math
 import os
 import uuid
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Mapping, Sequence, TypeVar
+from typing import Any, Awaitable, Callable, Literal, Mapping, Sequence, TypeVar, cast, overload
 
 from pydantic import BaseModel, ValidationError
 
@@ -30,10 +30,25 @@ from .errors import (
     ModelOutputInvalidError,
     NoModelConfiguredError,
     ProtocolError,
+    type_error,
 )
 from .flows import Flows, as_flow, flow_name
 from .models import CallbackRegistry, default_model, resolve_model
-from .page import BrowserContext, Locator, Page, locator_spec
+from .options import (
+    AgentOptions,
+    AgentTool,
+    CacheCallOption,
+    CacheOption,
+    CacheStore,
+    CallbackModel,
+    LocatorLike,
+    LoggingOptions,
+    ModelSpec,
+    TelemetryOptions,
+    Variables,
+)
+from .page import BrowserContext, Page, locator_spec
+from .types import ExtractResult
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -56,18 +71,21 @@ def _parse(model: type[M], value: Any, method: str) -> M:
         raise ProtocolError(None, f"invalid the answer to '{method}': {e}") from None
 
 
-def parse_cache_call_option(v: Any) -> Any:
+def parse_cache_call_option(v: object) -> bool | dict[str, int] | None:
     """Per call: False (no lookup), True, or {"threshold": n} with n a positive integer."""
     if v is None or isinstance(v, bool):
         return v
-    if isinstance(v, Mapping) and set(v) == {"threshold"}:
+    why = f"invalid cache option: {v!r} (use False, True or {{'threshold': n}} with n a positive integer)"
+    if not isinstance(v, Mapping):
+        raise type_error(why)
+    if set(v) == {"threshold"}:
         t = v["threshold"]
         if isinstance(t, int) and not isinstance(t, bool) and t > 0:
             return {"threshold": t}
-    raise InvalidArgumentError(None, f"invalid cache option: {v!r} (use False, True or {{'threshold': n}} with n a positive integer)")
+    raise InvalidArgumentError(None, why)
 
 
-def cache_for_call(base: dict[str, Any] | None, on_by_default: bool, option: Any) -> dict[str, Any] | None:
+def cache_for_call(base: dict[str, Any] | None, on_by_default: bool, option: object) -> dict[str, Any] | None:
     """The `cache` an operation carries (src/protocol/cache.ts cacheForCall)."""
     setting = parse_cache_call_option(option)
     wanted = on_by_default if setting is None else setting is not False
@@ -99,7 +117,7 @@ def _not_json(v: Any, path: str, seen: set[int] | None = None) -> str | None:
     return f"{path} is a {type(v).__name__}"
 
 
-def json_schema_of(schema: Any) -> dict[str, Any]:
+def json_schema_of(schema: object) -> dict[str, Any]:
     """A pydantic model class as an inlined JSON Schema (no $ref), as the worker reads it."""
     if isinstance(schema, type) and issubclass(schema, BaseModel):
         raw = schema.model_json_schema()
@@ -109,7 +127,7 @@ def json_schema_of(schema: Any) -> dict[str, Any]:
             if isinstance(s, dict):
                 if not in_props and "$ref" in s and s["$ref"].startswith("#/$defs/"):
                     return inline(defs[s["$ref"].split("/")[-1]])
-                out = {}
+                out: dict[str, Any] = {}
                 for k, v in s.items():
                     if not in_props and k == "title":
                         continue
@@ -119,13 +137,14 @@ def json_schema_of(schema: Any) -> dict[str, Any]:
                 return [inline(x) for x in s]
             return s
 
-        return inline(raw)
+        inlined: dict[str, Any] = inline(raw)
+        return inlined
     if isinstance(schema, Mapping):
         problem = _schema_too_big(schema)
         if problem:
             raise InvalidArgumentError(None, f"extract: {problem}")
         return dict(schema)
-    raise InvalidArgumentError(None, "a schema is a pydantic model class or a JSON Schema dict")
+    raise type_error(f"a schema is a pydantic model class or a JSON Schema dict, got {type(schema).__name__}")
 
 
 def _schema_too_big(schema: Any) -> str | None:
@@ -152,29 +171,37 @@ def _schema_too_big(schema: Any) -> str | None:
     return None
 
 
+def _opentelemetry_trace() -> Any:
+    """The opentelemetry.trace module, or None when opentelemetry-api is not installed."""
+    try:
+        import opentelemetry.trace as trace
+    except ImportError:
+        return None
+    return trace
+
+
 class _Telemetry:
     """OpenTelemetry spans when opentelemetry-api is installed (a no-op otherwise)."""
 
-    def __init__(self, options: Mapping[str, Any] | None) -> None:
-        o = dict(options or {})
+    def __init__(self, options: TelemetryOptions | None) -> None:
+        if options is not None and not isinstance(options, Mapping):
+            raise type_error(f"telemetry must be a dict (tracer=, tracer_name=), got {type(options).__name__}")
+        o: dict[str, Any] = dict(options or {})
         unknown = set(o) - {"tracer", "tracer_name"}
         if unknown:
             raise InvalidArgumentError(None, f"unknown telemetry option {', '.join(repr(k) for k in sorted(unknown))} (use tracer, tracer_name)")
-        try:
-            from opentelemetry import trace  # type: ignore[import-not-found]
-        except ImportError:
-            trace = None
+        trace = _opentelemetry_trace()
         if o.get("tracer") is not None and trace is None:
             raise InvalidArgumentError(None, "telemetry with a tracer needs the opentelemetry-api package")
-        self.trace = trace
-        self.tracer = o.get("tracer") or (trace.get_tracer(o.get("tracer_name") or "deckhand") if trace else None)
+        self.trace: Any = trace
+        self.tracer: Any = o.get("tracer") or (trace.get_tracer(o.get("tracer_name") or "deckhand") if trace else None)
 
 
 class Agent:
     """`deckhand.agent(...)`: `await agent.execute(instruction, max_steps=, auto_screenshot=,
     wait_between_actions=, context=)` runs the autonomous agent on the active page."""
 
-    def __init__(self, owner: "Deckhand", model: Any, instructions: str | None, tools: dict[str, Any]) -> None:
+    def __init__(self, owner: "Deckhand", model: Any, instructions: str | None, tools: dict[str, dict[str, Any]]) -> None:
         self._owner = owner
         self._model = model
         self._instructions = instructions
@@ -192,13 +219,17 @@ class Agent:
         if isinstance(instruction, Mapping):
             o = dict(instruction)
             instruction = o.pop("instruction", None)
+            if not isinstance(instruction, str) and instruction is not None:
+                raise type_error(f"execute: the instruction must be a string, got {type(instruction).__name__}")
             max_steps = o.pop("max_steps", max_steps)
             auto_screenshot = o.pop("auto_screenshot", auto_screenshot)
             wait_between_actions = o.pop("wait_between_actions", wait_between_actions)
             context = o.pop("context", context)
             if o:
                 raise InvalidArgumentError(None, f"unknown execute option {', '.join(repr(k) for k in o)}")
-        if not isinstance(instruction, str) or not instruction:
+        if instruction is not None and not isinstance(instruction, str):
+            raise type_error(f"execute takes an instruction (a string) or a dict of options, got {type(instruction).__name__}")
+        if not instruction:
             raise InvalidArgumentError(None, "invalid agentExecute request: executeOptions.instruction: instruction must not be empty")
         return await self._owner._agent_run(
             instruction=instruction,
@@ -217,18 +248,18 @@ class Deckhand:
 
     def __init__(self, _token: object, browser: Browser, options: dict[str, Any]) -> None:
         if _token is not _CREATE:
-            raise InvalidArgumentError(None, "use `await Deckhand.create(browser=...)` to make an instance")
+            raise type_error("use `await Deckhand.create(browser=...)` to make an instance")
         self._browser = browser
         self._link = browser._link
         self._o = options
         self._closed = False
         self._callbacks = CallbackRegistry()
-        self._logger = Logger(options.get("logging"))
-        self._telemetry = _Telemetry(options.get("telemetry"))
+        self._logger: Logger = options["logger"]
+        self._telemetry: _Telemetry = options["telemetry"]
         self._spans: dict[str, Any] = {}
         self._step_listeners: set[Callable[[dict[str, Any]], None]] = set()
         self._tools: dict[str, Callable[[Any], Awaitable[str]]] = {}
-        self._store: Any = None
+        self._store: CacheStore | None = None
         self._cache_enabled = False
         self._threshold = 1
         self._self_heal = True
@@ -242,27 +273,49 @@ class Deckhand:
         browser: Browser,
         api_key: str | None = None,
         api_url: str | None = None,
-        model: Any = None,
+        model: ModelSpec | None = None,
         model_api_key: str | None = None,
         model_headers: Mapping[str, str] | None = None,
         system_prompt: str | None = None,
         self_heal: bool | None = None,
         dom_settle_timeout_ms: int | None = None,
-        cache: Any = None,
-        logging: Mapping[str, Any] | None = None,
-        telemetry: Mapping[str, Any] | None = None,
+        cache: CacheOption | None = None,
+        logging: LoggingOptions | None = None,
+        telemetry: TelemetryOptions | None = None,
     ) -> "Deckhand":
+        """Attach to the extension's engine in `browser` (from local_browser.launch(),
+        local_browser.connect() or grid_browser.launch()); one browser handle backs one instance.
+
+        - `model`: the default model of act, observe, extract and the agent: a 'provider/model'
+          name, a ModelConfig, or a generation callback (default: a provider's model when its key
+          is in the environment, else the built-in local model 'deckhand/local').
+        - `model_api_key`, `model_headers`: added to a model given by name or config.
+        - `cache`: True (SQLite in $DECKHAND_HOME), a store, or CacheOptions; `api_key` and
+          `api_url` use a Deckhand service's cache instead.
+        - `logging`: LoggingOptions; `telemetry`: TelemetryOptions (OpenTelemetry spans).
+        """
         if not isinstance(browser, Browser):
-            raise InvalidArgumentError(None, "Deckhand.create needs browser= from local_browser.launch() or local_browser.connect()")
+            raise type_error("Deckhand.create needs browser= from local_browser.launch() or local_browser.connect()")
+        for name, value in (("api_key", api_key), ("api_url", api_url), ("model_api_key", model_api_key)):
+            if value is not None and not isinstance(value, str):
+                raise type_error(f"{name} must be a string, got {type(value).__name__}")
+        if model_headers is not None and not isinstance(model_headers, Mapping):
+            raise type_error(f"model_headers must be a dict of header names to values, got {type(model_headers).__name__}")
+        if logging is not None and not isinstance(logging, Mapping):
+            raise type_error(f"logging must be a dict (level=, format=, callback=), got {type(logging).__name__}")
+        if cache is not None and not isinstance(cache, (bool, Mapping)) and not _is_store(cache):
+            raise type_error("cache must be True, False, a store, or {'threshold': n, 'store': ..., 'enabled': bool}")
+        logger = Logger(logging)
+        tracing = _Telemetry(telemetry)
         model = _combine_model(model, model_api_key, model_headers)
         if model is not None:
             resolve_model(model, CallbackRegistry())  # a bad configuration fails now
         if dom_settle_timeout_ms is not None:
             check_ms("dom_settle_timeout_ms", dom_settle_timeout_ms, minimum=0)
         if system_prompt is not None and not isinstance(system_prompt, str):
-            raise InvalidArgumentError(None, "system_prompt must be a string")
+            raise type_error("system_prompt must be a string")
         if self_heal is not None and not isinstance(self_heal, bool):
-            raise InvalidArgumentError(None, "self_heal must be True or False")
+            raise type_error("self_heal must be True or False")
         if browser._claimed_by is not None:
             raise AlreadyInUseError(None, "this browser handle already backs a Deckhand instance; close that instance first or launch another browser")
         if not browser.is_connected:
@@ -271,8 +324,8 @@ class Deckhand:
             "model": model,
             "system_prompt": system_prompt,
             "dom_settle_timeout_ms": dom_settle_timeout_ms,
-            "logging": logging,
-            "telemetry": telemetry,
+            "logger": logger,
+            "telemetry": tracing,
         }
         instance = cls(_CREATE, browser, options)
         instance._configure_cache(cache, self_heal, api_key, api_url)
@@ -288,10 +341,10 @@ class Deckhand:
             raise
         return instance
 
-    def _configure_cache(self, c: Any, self_heal: bool | None, api_key: str | None, api_url: str | None) -> None:
+    def _configure_cache(self, c: object, self_heal: bool | None, api_key: str | None, api_url: str | None) -> None:
         if c is not None and not isinstance(c, (bool, Mapping)) and not _is_store(c):
-            raise InvalidArgumentError(None, "cache must be True, False, a store, or {'threshold': n, 'store': ..., 'enabled': bool}")
-        o = dict(c) if isinstance(c, Mapping) else {}
+            raise type_error("cache must be True, False, a store, or {'threshold': n, 'store': ..., 'enabled': bool}")
+        o: dict[str, Any] = dict(c) if isinstance(c, Mapping) else {}
         unknown = set(o) - {"threshold", "store", "enabled"}
         if unknown:
             raise InvalidArgumentError(None, f"unknown cache option {', '.join(repr(k) for k in sorted(unknown))} (use threshold, store, enabled)")
@@ -309,14 +362,14 @@ class Deckhand:
                 self._cache_enabled = True
             return
         if _is_store(c):
-            self._store = c
+            self._store = cast(CacheStore, c)
             return
         if not c:
             self._store, self._cache_enabled = None, False
             return
         where = o.get("store", "local")
         if _is_store(where):
-            self._store = where
+            self._store = cast(CacheStore, where)
         elif where == "memory":
             self._store = MemoryStore()
         elif where == "local":
@@ -333,7 +386,7 @@ class Deckhand:
     def _serve(self) -> None:
         link = self._link
 
-        def store() -> Any:
+        def store() -> CacheStore:
             if self._store is None:
                 raise InvalidArgumentError(None, "this client has no cache store")
             return self._store
@@ -386,7 +439,7 @@ class Deckhand:
             f(p)
         d = params.data or {}
         if d.get("span") == "model-call" and self._telemetry.trace is not None:
-            parent = self._spans.get(d.get("opId"))
+            parent = self._spans.get(str(d.get("opId")))
             if parent is not None:
                 ctx = self._telemetry.trace.set_span_in_context(parent)
                 span = self._telemetry.tracer.start_span(
@@ -432,15 +485,14 @@ class Deckhand:
                 out[name] = o[key]
         out.update(extra)
         if o.get("page") is not None:
-            pg = o["page"]
-            out["page"] = pg.id if isinstance(pg, Page) else pg
+            out["page"] = o["page"]
         if o.get("locator") is not None:
             out["locator"] = locator_spec(o["locator"])
         if o.get("ignore_locators") is not None:
             out["ignoreLocators"] = [locator_spec(l) for l in o["ignore_locators"]]
         return out
 
-    async def _call_cancellable(self, op_id: str, method: str, params: dict[str, Any], deadline: int | None) -> Any:
+    async def _call_cancellable(self, op_id: str, method: str, params: dict[str, Any], deadline: float | None) -> Any:
         """A call whose params carry op_id: when the caller's task is cancelled, op.cancel stops it
         in the worker too (a model request, a wait, a batch's running operation)."""
         try:
@@ -496,31 +548,33 @@ class Deckhand:
         self,
         instruction_or_action: str | Mapping[str, Any] | _wire.Action,
         *,
-        cache: Any = None,
-        ignore_locators: Sequence[Any] | None = None,
-        locator: Any = None,
-        model: Any = None,
+        cache: CacheCallOption | None = None,
+        ignore_locators: Sequence[LocatorLike] | None = None,
+        locator: LocatorLike | None = None,
+        model: ModelSpec | None = None,
         timeout: int | None = None,
-        variables: Mapping[str, Any] | None = None,
+        variables: Variables | None = None,
         page: Page | int | None = None,
         dom_settle_timeout_ms: int | None = None,
         frame_id: int | None = None,
     ) -> _wire.ActResult:
         """Do one thing: an Action runs deterministically (no model); an instruction is carried
         out by the model (or replayed from the cache)."""
-        o = dict(
-            cache=cache, ignore_locators=ignore_locators, locator=locator, model=model, timeout=timeout,
-            variables=_variables(variables), page=page, dom_settle_timeout_ms=dom_settle_timeout_ms, frame_id=frame_id,
+        o = _call_options(
+            "act", cache=cache, ignore_locators=ignore_locators, locator=locator, model=model, timeout=timeout,
+            variables=variables, page=page, dom_settle_timeout_ms=dom_settle_timeout_ms, frame_id=frame_id,
         )
-        x = instruction_or_action
+        x: object = instruction_or_action
         if isinstance(x, str):
             r = await self._operation("act", {"input": x}, o, True)
         else:
             if isinstance(x, BaseModel):
                 x = x.model_dump(by_alias=True, exclude_unset=True)
             if not isinstance(x, Mapping):
-                raise InvalidArgumentError(None, "act takes an instruction (a string) or an Action ({'selector': ..., 'description': ..., 'method': ..., 'arguments': [...]})")
-            parse_cache_call_option(cache)
+                raise type_error(
+                    "act takes an instruction (a string) or an Action ({'selector': ..., 'description': ..., 'method': ..., 'arguments': [...]}), "
+                    f"got {type(x).__name__}"
+                )
             r = await self._operation("act", {"input": dict(x)}, {**o, "cache": False, "model": None}, False)
         return _parse(_wire.ActResult, r, "act")
 
@@ -528,54 +582,116 @@ class Deckhand:
         self,
         instruction: str | None = None,
         *,
-        cache: Any = None,
-        ignore_locators: Sequence[Any] | None = None,
-        locator: Any = None,
-        model: Any = None,
+        cache: CacheCallOption | None = None,
+        ignore_locators: Sequence[LocatorLike] | None = None,
+        locator: LocatorLike | None = None,
+        model: ModelSpec | None = None,
         timeout: int | None = None,
-        variables: Mapping[str, Any] | None = None,
+        variables: Variables | None = None,
         page: Page | int | None = None,
         dom_settle_timeout_ms: int | None = None,
         frame_id: int | None = None,
     ) -> _wire.ObserveResult:
         """Elements that match the instruction (or the page's main controls), as Actions act() runs."""
-        o = dict(
-            cache=cache, ignore_locators=ignore_locators, locator=locator, model=model, timeout=timeout,
-            variables=_variables(variables), page=page, dom_settle_timeout_ms=dom_settle_timeout_ms, frame_id=frame_id,
+        if instruction is not None and not isinstance(instruction, str):
+            raise type_error(f"observe takes an instruction (a string) or nothing, got {type(instruction).__name__}")
+        o = _call_options(
+            "observe", cache=cache, ignore_locators=ignore_locators, locator=locator, model=model, timeout=timeout,
+            variables=variables, page=page, dom_settle_timeout_ms=dom_settle_timeout_ms, frame_id=frame_id,
         )
         params: dict[str, Any] = {} if instruction is None else {"instruction": instruction}
         return _parse(_wire.ObserveResult, await self._operation("observe", params, o, True), "observe")
 
+    @overload
     async def extract(
         self,
-        instruction: str | None = None,
-        schema: Any = None,
+        instruction: str | None,
+        schema: type[M],
         *,
-        cache: Any = None,
-        ignore_locators: Sequence[Any] | None = None,
-        locator: Any = None,
-        model: Any = None,
+        cache: CacheCallOption | None = None,
+        ignore_locators: Sequence[LocatorLike] | None = None,
+        locator: LocatorLike | None = None,
+        model: ModelSpec | None = None,
         timeout: int | None = None,
-        variables: Mapping[str, Any] | None = None,
+        variables: Variables | None = None,
         page: Page | int | None = None,
         screenshot: bool | None = None,
         dom_settle_timeout_ms: int | None = None,
         iframes: bool | None = None,
         frame_id: int | None = None,
-    ) -> _wire.ExtractResult:
-        """Data from the page. With a pydantic model class as schema, `data` is an instance of it;
-        with a JSON Schema dict, the data as JSON; without one, `{"extraction": str}`."""
-        o = dict(
-            cache=cache, ignore_locators=ignore_locators, locator=locator, model=model, timeout=timeout,
-            variables=_variables(variables), page=page, screenshot=screenshot, dom_settle_timeout_ms=dom_settle_timeout_ms,
-            iframes=iframes, frame_id=frame_id,
+    ) -> ExtractResult[M]: ...
+
+    @overload
+    async def extract(
+        self,
+        instruction: str | None = None,
+        *,
+        schema: type[M],
+        cache: CacheCallOption | None = None,
+        ignore_locators: Sequence[LocatorLike] | None = None,
+        locator: LocatorLike | None = None,
+        model: ModelSpec | None = None,
+        timeout: int | None = None,
+        variables: Variables | None = None,
+        page: Page | int | None = None,
+        screenshot: bool | None = None,
+        dom_settle_timeout_ms: int | None = None,
+        iframes: bool | None = None,
+        frame_id: int | None = None,
+    ) -> ExtractResult[M]: ...
+
+    @overload
+    async def extract(
+        self,
+        instruction: str | None = None,
+        schema: Mapping[str, Any] | None = None,
+        *,
+        cache: CacheCallOption | None = None,
+        ignore_locators: Sequence[LocatorLike] | None = None,
+        locator: LocatorLike | None = None,
+        model: ModelSpec | None = None,
+        timeout: int | None = None,
+        variables: Variables | None = None,
+        page: Page | int | None = None,
+        screenshot: bool | None = None,
+        dom_settle_timeout_ms: int | None = None,
+        iframes: bool | None = None,
+        frame_id: int | None = None,
+    ) -> ExtractResult[Any]: ...
+
+    async def extract(
+        self,
+        instruction: str | None = None,
+        schema: type[BaseModel] | Mapping[str, Any] | None = None,
+        *,
+        cache: CacheCallOption | None = None,
+        ignore_locators: Sequence[LocatorLike] | None = None,
+        locator: LocatorLike | None = None,
+        model: ModelSpec | None = None,
+        timeout: int | None = None,
+        variables: Variables | None = None,
+        page: Page | int | None = None,
+        screenshot: bool | None = None,
+        dom_settle_timeout_ms: int | None = None,
+        iframes: bool | None = None,
+        frame_id: int | None = None,
+    ) -> ExtractResult[Any]:
+        """Data from the page. With a pydantic model class as schema, an ExtractResult[Model]:
+        `data` is an instance of it; with a JSON Schema dict, the data as JSON; without one,
+        `{"extraction": str}`."""
+        if instruction is not None and not isinstance(instruction, str):
+            raise type_error(f"extract takes an instruction (a string) or nothing, got {type(instruction).__name__}")
+        o = _call_options(
+            "extract", cache=cache, ignore_locators=ignore_locators, locator=locator, model=model, timeout=timeout,
+            variables=variables, page=page, dom_settle_timeout_ms=dom_settle_timeout_ms, frame_id=frame_id,
         )
+        o.update(screenshot=_flag("screenshot", screenshot), iframes=_flag("iframes", iframes))
         params: dict[str, Any] = {}
         if instruction is not None:
             params["instruction"] = instruction
         if schema is not None:
             params["schema"] = json_schema_of(schema)
-        r = _parse(_wire.ExtractResult, await self._operation("extract", params, o, True), "extract")
+        r: ExtractResult[Any] = _parse(ExtractResult, await self._operation("extract", params, o, True), "extract")
         if isinstance(schema, type) and issubclass(schema, BaseModel):
             try:
                 r.data = schema.model_validate(r.data)
@@ -583,24 +699,34 @@ class Deckhand:
                 raise ModelOutputInvalidError(None, f"the extracted data does not fit the schema: {e}") from None
         return r
 
-    async def _page_extract(self, page_id: int, **o: Any) -> Any:
+    async def _page_extract(
+        self,
+        page_id: int,
+        *,
+        instruction: str | None,
+        schema: type[BaseModel] | Mapping[str, Any] | None,
+        selector: str | None,
+        iframes: bool | None,
+        model_name: str | None,
+        model_client_options: Mapping[str, Any] | None,
+        dom_settle_timeout_ms: int | None,
+    ) -> Any:
         """page.extract with an instruction or schema: extract on that page with the earlier defaults."""
-        model: Any = None
-        if o.get("model_name"):
-            opts = dict(o.get("model_client_options") or {})
-            model = {"modelName": o["model_name"], **opts} if opts else o["model_name"]
-        selector = o.get("selector")
-        loc = None
+        model: ModelSpec | None = None
+        if model_name:
+            opts = dict(model_client_options or {})
+            model = cast(ModelSpec, {"modelName": model_name, **opts}) if opts else model_name
+        loc: LocatorLike | None = None
         if selector:
             loc = {"selector": selector if selector.startswith(("xpath=", "/")) else f"xpath={selector}"}
         r = await self.extract(
-            o.get("instruction"),
-            o.get("schema"),
+            instruction,
+            schema,
             page=page_id,
-            dom_settle_timeout_ms=o.get("dom_settle_timeout_ms") if o.get("dom_settle_timeout_ms") is not None else 30_000,
+            dom_settle_timeout_ms=dom_settle_timeout_ms if dom_settle_timeout_ms is not None else 30_000,
             model=model,
             locator=loc,
-            iframes=o.get("iframes") if o.get("iframes") is not None else False,
+            iframes=iframes if iframes is not None else False,
         )
         return r.data
 
@@ -610,11 +736,13 @@ class Deckhand:
         hits saved), as floats."""
         return _parse(_wire.Metrics, await self._call("metrics", {}), "metrics")
 
-    async def experimental_batch(self, source: str, input: Any = _OMIT, *, timeout: int | None = None, page: Page | int | None = None) -> Any:
+    async def experimental_batch(self, source: str, input: object = _OMIT, *, timeout: int | None = None, page: Page | int | None = None) -> Any:
         """Run a trusted, self-contained JavaScript callback `async (batch, input) => ...` inside the
         extension's worker. `source` is the function's source; `input` must be JSON (omitted: the
         callback gets undefined; None: null); the result comes back as JSON. Default timeout 30 s."""
-        if not isinstance(source, str) or not source.strip():
+        if not isinstance(source, str):
+            raise type_error("experimental_batch needs the JavaScript source of a function, e.g. 'async (batch, input) => ...'")
+        if not source.strip():
             raise InvalidArgumentError(None, "experimental_batch needs the JavaScript source of a function, e.g. 'async (batch, input) => ...'")
         has_input = input is not _OMIT
         if has_input:
@@ -635,7 +763,7 @@ class Deckhand:
         if has_input:
             params["input"] = input
         if page is not None:
-            params["page"] = page.id if isinstance(page, Page) else page
+            params["page"] = _page_id(page)
         op_id = str(uuid.uuid4())
         params.update({"timeout": t, "defaults": defaults, "cacheByDefault": self._cache_enabled, "opId": op_id})
         r = await self._call_cancellable(op_id, "batch.run", params, t + 10_000)
@@ -652,9 +780,9 @@ class Deckhand:
         self,
         flow: str | Mapping[str, Any] | _wire.Flow,
         *,
-        variables: Mapping[str, Any] | None = None,
+        variables: Variables | None = None,
         page: Page | int | None = None,
-        model: Any = None,
+        model: ModelSpec | None = None,
         step_timeout: int | None = None,
         timeout: int | None = None,
     ) -> _wire.FlowReplayResult:
@@ -674,7 +802,7 @@ class Deckhand:
         else:
             params["flow"] = as_flow(flow).to_wire()
         if page is not None:
-            params["page"] = page.id if isinstance(page, Page) else page
+            params["page"] = _page_id(page)
         v = _variables(variables)
         if v is not None:
             params["variables"] = v
@@ -698,11 +826,11 @@ class Deckhand:
     def agent(
         self,
         *,
-        model: Any = None,
+        model: str | CallbackModel | None = None,
         instructions: str | None = None,
-        options: Mapping[str, Any] | None = None,
-        provider: str | None = None,
-        tools: Mapping[str, Any] | None = None,
+        options: AgentOptions | None = None,
+        provider: Literal["openai", "anthropic"] | None = None,
+        tools: Mapping[str, AgentTool] | None = None,
         integrations: Sequence[Any] | None = None,
     ) -> Agent:
         """The earlier agent interface: `agent(model=, instructions=, options=).execute(...)`.
@@ -712,7 +840,9 @@ class Deckhand:
             raise InvalidArgumentError(None, f"agent provider must be 'openai' or 'anthropic', got {provider!r}")
         if integrations:
             raise InvalidArgumentError(None, "integrations (MCP servers) are not supported by the Python client yet: pass tools= instead")
-        o = dict(options or {})
+        if options is not None and not isinstance(options, Mapping):
+            raise type_error(f"agent options must be a dict (api_key, base_url, organization), got {type(options).__name__}")
+        o: dict[str, Any] = dict(options or {})
         aliases = {"apiKey": "api_key", "baseURL": "base_url"}
         o = {aliases.get(k, k): v for k, v in o.items()}
         unknown = [k for k in o if k not in ("api_key", "base_url", "organization")]
@@ -725,7 +855,7 @@ class Deckhand:
             spec = model
         elif model is not None:
             if not isinstance(model, str):
-                raise InvalidArgumentError(None, "agent model must be a model name or a generation callback")
+                raise type_error("agent model must be a model name or a generation callback")
             name = f"{provider}/{model}" if provider and "/" not in model else model
             if o.get("api_key") or o.get("base_url") or o.get("organization"):
                 spec = {"modelName": name}
@@ -739,6 +869,8 @@ class Deckhand:
                 spec = name
         if spec is not None:
             resolve_model(spec, self._callbacks)  # a bad configuration fails here, not at execute
+        if instructions is not None and not isinstance(instructions, str):
+            raise type_error("agent instructions must be a string")
         return Agent(self, spec, instructions, _agent_tools(tools))
 
     async def _agent_run(
@@ -751,7 +883,7 @@ class Deckhand:
         auto_screenshot: bool,
         wait_between_actions: int,
         context: str | None,
-        tools: dict[str, Any],
+        tools: dict[str, dict[str, Any]],
     ) -> _wire.AgentResult:
         if not isinstance(max_steps, int) or isinstance(max_steps, bool) or not 1 <= max_steps <= 200:
             raise InvalidArgumentError(None, f"invalid agentExecute request: executeOptions.maxSteps: must be a whole number from 1 to 200, got {max_steps!r}")
@@ -808,12 +940,61 @@ def _is_store(x: Any) -> bool:
     return x is not None and not isinstance(x, (bool, str, Mapping)) and callable(getattr(x, "lookup", None)) and callable(getattr(x, "record", None))
 
 
-def _variables(v: Mapping[str, Any] | None) -> dict[str, Any] | None:
+def _variables(v: object) -> dict[str, Any] | None:
     if v is None:
         return None
     if not isinstance(v, Mapping):
-        raise InvalidArgumentError(None, "variables must be a dict of name -> value or {'value': ..., 'description': ...}")
+        raise type_error("variables must be a dict of name -> value or {'value': ..., 'description': ...}")
     return dict(v)
+
+
+def _page_id(page: object) -> int | None:
+    """A `page=` option: a Page or a page id."""
+    if page is None:
+        return None
+    if isinstance(page, Page):
+        return page.id
+    if isinstance(page, int) and not isinstance(page, bool):
+        return page
+    raise type_error(f"page must be a Page or a page id (an int), got {type(page).__name__}")
+
+
+def _number(what: str, value: object) -> None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        raise type_error(f"{what} must be a number, got {type(value).__name__}")
+
+
+def _flag(what: str, value: object) -> bool | None:
+    if value is not None and not isinstance(value, bool):
+        raise type_error(f"{what} must be True or False, got {type(value).__name__}")
+    return value
+
+
+def _call_options(
+    op: str,
+    *,
+    cache: object,
+    ignore_locators: object,
+    locator: object,
+    model: object,
+    timeout: object,
+    variables: object,
+    page: object,
+    dom_settle_timeout_ms: object,
+    frame_id: object,
+) -> dict[str, Any]:
+    """The options of act, observe and extract, with their types checked (a wrong type is
+    InvalidArgumentTypeError, also a TypeError) before anything is sent."""
+    parse_cache_call_option(cache)
+    if ignore_locators is not None and (isinstance(ignore_locators, (str, bytes, Mapping)) or not isinstance(ignore_locators, Sequence)):
+        raise type_error(f"{op}: ignore_locators must be a list of locators, got {type(ignore_locators).__name__}")
+    _number(f"{op}: timeout", timeout)
+    _number(f"{op}: dom_settle_timeout_ms", dom_settle_timeout_ms)
+    _number(f"{op}: frame_id", frame_id)
+    return dict(
+        cache=cache, ignore_locators=ignore_locators, locator=locator, model=model, timeout=timeout,
+        variables=_variables(variables), page=_page_id(page), dom_settle_timeout_ms=dom_settle_timeout_ms, frame_id=frame_id,
+    )
 
 
 def _checked(model: type[M], value: Any, method: str) -> M:

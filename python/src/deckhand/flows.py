@@ -65,7 +65,7 @@ def _now_iso() -> str:
     return datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%f")[:-3] + "Z"
 
 
-def as_flow(flow: Any) -> _wire.Flow:
+def as_flow(flow: object) -> _wire.Flow:
     """A Flow from a Flow model or its wire dict; a dict may leave out `version` (1), `source`
     ('client') and `savedAt` (now). The name is trimmed as the worker trims it."""
     if isinstance(flow, _wire.Flow):
@@ -90,10 +90,12 @@ def summarize(f: _wire.Flow) -> _wire.FlowSummary:
     return _wire.FlowSummary(name=f.name, title=r.title, source=f.source, saved_at=f.saved_at, start_url=r.start_url, steps=len(r.steps))
 
 
-def _where(value: Any, what: str) -> Where:
-    if value not in ("extension", "store"):
-        raise InvalidArgumentError(None, f"{what} must be 'extension' or 'store', got {value!r}")
-    return value
+def _where(value: object, what: str) -> Where:
+    if value == "extension":
+        return "extension"
+    if value == "store":
+        return "store"
+    raise InvalidArgumentError(None, f"{what} must be 'extension' or 'store', got {value!r}")
 
 
 class Flows:
@@ -149,7 +151,7 @@ class Flows:
         except ValidationError as e:
             raise ProtocolError(None, f"invalid the answer to 'flow.get': {e}") from None
 
-    async def save(self, flow: Any, *, to: Where = "extension") -> _wire.FlowSummary:
+    async def save(self, flow: _wire.Flow | Mapping[str, Any], *, to: Where = "extension") -> _wire.FlowSummary:
         """Save (or replace) a flow under its name: in the extension (`to='extension'`, where
         the side panel lists it), or in this client's own store (`to='store'`, under
         flow_key(name), op 'flow'), where only this client's tenant replays it."""

@@ -16,7 +16,7 @@ from typing import Any, Callable, Mapping
 from pydantic import BaseModel, ValidationError
 
 from . import _wire
-from .errors import InvalidArgumentError, NoModelConfiguredError
+from .errors import InvalidArgumentError, NoModelConfiguredError, type_error
 
 LOCAL_MODEL = "deckhand/local"
 KNOWN_PROVIDERS = ("openai", "anthropic", "google", "vertex", "azure", "bedrock")
@@ -135,10 +135,10 @@ def resolve_model(spec: Any, callbacks: CallbackRegistry, env: Mapping[str, str]
         rest = {k: v for k, v in spec.items() if k not in ("callback", "model_name", "modelName")}
         fn = spec["callback"]
         if not callable(fn):
-            raise InvalidArgumentError(None, "model['callback'] must be a function")
-        secret = [k for k in ("api_key", "apiKey", "headers", "auth", "base_url", "baseURL") if k in rest]
-        if secret:
-            raise InvalidArgumentError(None, f"a callback model cannot also take {', '.join(secret)}: the callback makes its own requests")
+            raise type_error("model['callback'] must be a function")
+        secrets = [k for k in ("api_key", "apiKey", "headers", "auth", "base_url", "baseURL") if k in rest]
+        if secrets:
+            raise InvalidArgumentError(None, f"a callback model cannot also take {', '.join(secrets)}: the callback makes its own requests")
         if rest:
             raise InvalidArgumentError(None, f"unknown {'properties' if len(rest) > 1 else 'property'} {', '.join(repr(k) for k in rest)} in a callback model")
         name = spec.get("model_name") or spec.get("modelName") or _callback_name(fn)
@@ -148,7 +148,7 @@ def resolve_model(spec: Any, callbacks: CallbackRegistry, env: Mapping[str, str]
     elif isinstance(spec, (Mapping, BaseModel)):
         raw = _config_dict(spec)
     else:
-        raise InvalidArgumentError(None, "model must be a 'provider/model' name, a ModelConfig or a generation callback")
+        raise type_error(f"model must be a 'provider/model' name, a ModelConfig or a generation callback, got {type(spec).__name__}")
     schema = _config_model(raw)
     try:
         c = schema.model_validate(raw).model_dump(by_alias=True, exclude_none=True)

@@ -9,20 +9,26 @@ from __future__ import annotations
 import base64
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol, Sequence, Union
+from typing import TYPE_CHECKING, Any, Literal, Mapping, Protocol, Sequence, TypeVar, overload
+
+from pydantic import BaseModel
 
 from . import _wire
-from .errors import InvalidArgumentError, InvalidSelectorError, ProtocolError, UnavailableError
+from .errors import InvalidArgumentError, InvalidSelectorError, ProtocolError, UnavailableError, type_error
+from .options import LocatorDict, LocatorLike
 
 if TYPE_CHECKING:
     from .browser import Browser
+
+W = TypeVar("W", bound=BaseModel)
+M = TypeVar("M", bound=BaseModel)
 
 
 class CommandClient(Protocol):
     async def call(self, method: str, params: Any, timeout_ms: float | None = None) -> Any: ...
 
 
-def _parse(model: Any, value: Any, method: str) -> Any:
+def _parse(model: type[W], value: Any, method: str) -> W:
     try:
         return model.model_validate(value)
     except Exception as e:  # noqa: BLE001  (pydantic.ValidationError)
@@ -47,7 +53,9 @@ def is_function_source(source: str) -> bool:
 
 class Locator:
     def __init__(self, client: CommandClient, page: "Page", selector: str, index: int | None = None) -> None:
-        if not isinstance(selector, str) or not selector.strip():
+        if not isinstance(selector, str):
+            raise type_error(f"a locator needs a CSS or XPath selector (a string), got {type(selector).__name__}")
+        if not selector.strip():
             raise InvalidSelectorError(None, "a locator needs a non-empty CSS or XPath selector")
         self._client = client
         self.page = page
@@ -56,14 +64,16 @@ class Locator:
 
     def nth(self, i: int) -> "Locator":
         """The i-th match (0-based) of this locator's selector."""
-        if not isinstance(i, int) or isinstance(i, bool) or i < 0:
+        if not isinstance(i, int) or isinstance(i, bool):
+            raise type_error(f"nth() takes a non-negative integer, got {i!r}")
+        if i < 0:
             raise InvalidArgumentError(None, f"nth() takes a non-negative integer, got {i!r}")
         return Locator(self._client, self.page, self.selector, i)
 
     def first(self) -> "Locator":
         return self.nth(0)
 
-    def to_spec(self) -> dict[str, Any]:
+    def to_spec(self) -> LocatorDict:
         return {"selector": self.selector} if self._index is None else {"selector": self.selector, "nth": self._index}
 
     async def _run(self, method: str, args: list[str] | None = None, timeout: float | None = None) -> None:
@@ -125,17 +135,19 @@ def _num(x: float) -> str:
     return js_number(x)
 
 
-LocatorLike = Union[Locator, str, dict]
-
-
-def locator_spec(l: LocatorLike) -> dict[str, Any]:
+def locator_spec(l: object) -> LocatorDict:
+    """A locator option (LocatorLike) as the wire's LocatorSpec."""
     if isinstance(l, str):
         return {"selector": l}
     if isinstance(l, Locator):
         return l.to_spec()
-    if isinstance(l, dict) and isinstance(l.get("selector"), str):
-        return {"selector": l["selector"], **({"nth": l["nth"]} if l.get("nth") is not None else {})}
-    raise InvalidArgumentError(None, f"a locator is a selector string, a Locator or {{'selector': ..., 'nth': ...}}, got {l!r}")
+    if isinstance(l, Mapping) and isinstance(l.get("selector"), str):
+        out: LocatorDict = {"selector": l["selector"]}
+        if l.get("nth") is not None:
+            out["nth"] = l["nth"]
+        return out
+    why = f"a locator is a selector string, a Locator or {{'selector': ..., 'nth': ...}}, got {l!r}"
+    raise InvalidArgumentError(None, why) if isinstance(l, Mapping) else type_error(why)
 
 
 class Page:
@@ -150,7 +162,11 @@ class Page:
             params["allowSchemes"] = list(allow)
         return params
 
-    async def goto(self, url: str, *, wait_until: str | None = None, timeout: float | None = None) -> _wire.PageInfo:
+    async def goto(
+        self, url: str, *, wait_until: Literal["load", "domcontentloaded", "commit"] | None = None, timeout: float | None = None
+    ) -> _wire.PageInfo:
+        if not isinstance(url, str):
+            raise type_error(f"goto takes a URL (a string), got {type(url).__name__}")
         options: dict[str, Any] = {}
         _put(options, "waitUntil", wait_until)
         _put(options, "timeout", timeout)
@@ -172,7 +188,9 @@ class Page:
     async def evaluate(self, source: str, arg: Any = None, *, timeout: float | None = None, is_function: bool | None = None) -> Any:
         """Run JavaScript in the page: a function's source (called with `arg`) or an expression.
         The argument and the result are JSON values."""
-        if not isinstance(source, str) or not source.strip():
+        if not isinstance(source, str):
+            raise type_error("page.evaluate takes JavaScript source: a function or an expression")
+        if not source.strip():
             raise InvalidArgumentError(None, "page.evaluate takes JavaScript source: a function or an expression")
         fn = is_function_source(source) if is_function is None else is_function
         params: dict[str, Any] = {"page": self.id, "source": source, "isFunction": fn}
@@ -182,7 +200,12 @@ class Page:
         return r.get("value")
 
     async def screenshot(
-        self, *, type: str | None = None, quality: int | None = None, full_page: bool | None = None, path: str | Path | None = None
+        self,
+        *,
+        type: Literal["png", "jpeg"] | None = None,
+        quality: int | None = None,
+        full_page: bool | None = None,
+        path: str | Path | None = None,
     ) -> bytes:
         options: dict[str, Any] = {}
         _put(options, "type", type)
@@ -230,22 +253,49 @@ class Page:
         _put(params, "timeout", timeout)
         return _parse(_wire.SnapshotResult, await self._client.call("page.snapshot", params), "page.snapshot")
 
+    @overload
     async def extract(
         self,
         instruction: str | None = None,
         *,
-        schema: Any = None,
+        schema: type[M],
         selector: str | None = None,
         iframes: bool | None = None,
         model_name: str | None = None,
-        model_client_options: dict[str, Any] | None = None,
+        model_client_options: Mapping[str, Any] | None = None,
+        dom_settle_timeout_ms: int | None = None,
+    ) -> M: ...
+
+    @overload
+    async def extract(
+        self,
+        instruction: str | None = None,
+        *,
+        schema: Mapping[str, Any] | None = None,
+        selector: str | None = None,
+        iframes: bool | None = None,
+        model_name: str | None = None,
+        model_client_options: Mapping[str, Any] | None = None,
+        dom_settle_timeout_ms: int | None = None,
+    ) -> Any: ...
+
+    async def extract(
+        self,
+        instruction: str | None = None,
+        *,
+        schema: type[BaseModel] | Mapping[str, Any] | None = None,
+        selector: str | None = None,
+        iframes: bool | None = None,
+        model_name: str | None = None,
+        model_client_options: Mapping[str, Any] | None = None,
         dom_settle_timeout_ms: int | None = None,
     ) -> Any:
         """The earlier extract: `extract()` -> `{"page_text": ...}` (no model); `extract(instruction)`
         -> `{"extraction": ...}`; with `schema=` (and `selector=`, `iframes=`, `model_name=`,
-        `model_client_options=`, `dom_settle_timeout_ms=`) -> the data."""
+        `model_client_options=`, `dom_settle_timeout_ms=`) -> the data (an instance of the
+        schema when it is a pydantic model class)."""
         if instruction is not None and not isinstance(instruction, str):
-            raise InvalidArgumentError(None, "page.extract takes nothing, an instruction, or keyword options")
+            raise type_error("page.extract takes nothing, an instruction, or keyword options")
         if not instruction and schema is None:
             params: dict[str, Any] = {"page": self.id, "budget": 50_000_000}
             if selector:
