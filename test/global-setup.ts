@@ -12,8 +12,11 @@ export default function setup(): () => void {
   rmSync(tmp, { recursive: true, force: true });
   mkdirSync(tmp, { recursive: true });
   if (!process.env.DECKHAND_SKIP_BUILD) {
-    execSync('npx wxt build && node scripts/pack-extension.mjs', { cwd: root, stdio: 'pipe' });
-    execSync('npx tsup', { cwd: root, stdio: 'pipe' });
+    // Built as it ships: vitest sets NODE_ENV=test, which would give a different bundle than
+    // `npm run build` (and than the copy the Go module embeds).
+    const { NODE_ENV: _test, ...env } = process.env;
+    execSync('npx wxt build && node scripts/pack-extension.mjs', { cwd: root, stdio: 'pipe', env });
+    execSync('npx tsup', { cwd: root, stdio: 'pipe', env });
   }
   return () => rmSync(tmp, { recursive: true, force: true });
 }
