@@ -43,7 +43,9 @@ describe('the HTTP service under faults', () => {
     await new Promise((r) => setTimeout(r, 1000));
     const t = Date.now();
     const hung = await h.post(`/v1/sessions/${id}/act`, { input: { selector: '#other', description: 'Other', method: 'click' }, timeout: 3000 });
-    expect(Date.now() - t).toBeLessThan(3250);
+    // By its own deadline (3 s), plus the engine's 150 ms margin and room for a loaded two-core
+    // machine running other suites beside this one (a hung call would take the page's 60 s).
+    expect(Date.now() - t).toBeLessThan(3500);
     expect(hung.status).toBe(504);
     const away = await h.post(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/form.html`, options: { timeout: 10_000 } });
     expect(away.status).toBe(200);
