@@ -24,6 +24,9 @@ type ActionTarget struct {
 	Name    string `json:"name"`
 	Context string `json:"context"`
 	Count   int    `json:"count"`
+	// Alike is how many of those had these surroundings too, itself included (above one, only its
+	// place told it apart); absent in targets stored before it was kept.
+	Alike *int `json:"alike,omitempty"`
 }
 
 // Usage is an operation's model usage.

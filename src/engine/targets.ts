@@ -86,8 +86,15 @@ export async function targetsOf(port: BrowserPort, page: number, text: string, i
   for (const d of await selectorsForIds(port, page, ids.map((id) => id.trim()), true)) {
     if (!d) continue;
     const me = byId.get(d.id);
-    const count = me ? els.filter((e) => e.role === me.role && sameName(e.name, me.name)).length : 0;
-    out.set(d.id, { selector: d.selector, ...(me ? { target: { role: me.role, name: me.name.slice(0, 500), context: (d.context ?? '').slice(0, 500), count } } : {}) });
+    if (!me) {
+      out.set(d.id, { selector: d.selector });
+      continue;
+    }
+    const same = els.filter((e) => e.role === me.role && sameName(e.name, me.name));
+    const context = (d.context ?? '').slice(0, 500);
+    // Several alike: how many of them its surroundings do not tell apart (a replay may then go by place only).
+    const alike = same.length > 1 ? (await selectorsForIds(port, page, same.map((e) => e.id), true)).filter((o) => o && sameSurroundings(context, o.context ?? '')).length : 1;
+    out.set(d.id, { selector: d.selector, target: { role: me.role, name: me.name.slice(0, 500), context, count: same.length, alike: Math.max(1, alike) } });
   }
   return out;
 }
@@ -106,15 +113,27 @@ export async function candidates(port: BrowserPort, page: number, t: ActionTarge
   return { selectors, sameRoleAndName: same.length };
 }
 
-/** Where `a`'s element is in one look at the page, or why it cannot be acted on. */
+/**
+ * Where `a`'s element is in one look at the page, or why it cannot be acted on. One match is it
+ * (moved, if its selector changed) only when its surroundings told it apart when it was chosen;
+ * where several looked the same, only the same set, unchanged, with the stored selector among
+ * them, is acted on (by place). Anything else is a TargetChanged: nothing is done.
+ */
 export function placeIn(a: Action & { target: ActionTarget }, c: { selectors: string[]; sameRoleAndName: number }): { selector: string; moved: boolean } | TargetChanged {
   const t = a.target;
-  if (c.selectors.length === 1) return { selector: c.selectors[0], moved: c.selectors[0] !== a.selector };
-  // Several alike were there when it was chosen too: the same one, by its place, as long as none came or went.
-  if (c.selectors.length > 1 && c.sameRoleAndName === t.count && c.selectors.includes(a.selector)) return { selector: a.selector, moved: false };
-  return c.selectors.length
-    ? new TargetChanged(`${c.selectors.length} elements now match ${describe(t)}, where one was recorded; nothing was done`, 'ambiguous')
-    : new TargetChanged(`${describe(t)} is no longer on the page${c.sameRoleAndName ? ' (elements with that name are, in other places)' : ''}; nothing was done`, 'gone');
+  // Targets stored before `alike` was kept: one of a kind is told apart, several are not known to be.
+  const alike = t.alike ?? (t.count <= 1 ? 1 : undefined);
+  if (c.selectors.length === 1 && alike === 1) return { selector: c.selectors[0], moved: c.selectors[0] !== a.selector };
+  if (c.selectors.length >= 1 && c.sameRoleAndName === t.count && (alike === undefined || c.selectors.length === alike) && c.selectors.includes(a.selector)) {
+    return { selector: a.selector, moved: false };
+  }
+  if (!c.selectors.length) return new TargetChanged(`${describe(t)} is no longer on the page${c.sameRoleAndName ? ' (elements with that name are, in other places)' : ''}; nothing was done`, 'gone');
+  return new TargetChanged(
+    c.selectors.length === 1
+      ? `${describe(t)} was one of ${alike ?? t.count} alike, told apart by its place only, and the others are gone; nothing was done`
+      : `${c.selectors.length} elements now match ${describe(t)}, where ${alike ?? 1} did; nothing was done`,
+    'ambiguous',
+  );
 }
 
 function describe(t: ActionTarget): string {

@@ -30,6 +30,8 @@ export const ActionTargetSchema = z
     /** The other text of its row, list item or card, or the label of its group (form, dialog, section); '' for none. */
     context: z.string().max(500),
     count: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    /** How many of those had these surroundings too, itself included: above one, only its place told it apart. */
+    alike: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
   })
   .strict();
 export type ActionTarget = z.infer<typeof ActionTargetSchema>;

@@ -39,7 +39,7 @@ const markup = (name: string) => MARKUPS.find((m) => m.name === name)!;
 
 describe('unrelated change between two identical calls', () => {
   // Each kind, on the markups where the target is hardest to tell apart.
-  const plan: [string, 'act' | 'observe' | 'extract'][] = [['table', 'act'], ['divs', 'act'], ['cards', 'observe'], ['form', 'extract']];
+  const plan: [string, 'act' | 'observe' | 'extract'][] = [['table', 'act'], ['divs', 'act'], ['alike', 'act'], ['cards', 'observe'], ['form', 'extract']];
   for (const [name, op] of plan) {
     it(`${op} on the ${name} page hits, and does the right thing, after each of ${CHANGES.length} kinds of change`, async () => {
       const out: LivingOutcome[] = [];

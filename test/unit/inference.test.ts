@@ -250,7 +250,7 @@ describe('inferAct', () => {
       message: 'performed: click on Create account button',
       actionDescription: 'click create account',
       // What the element was goes with the action, so a replay can tell it is still there.
-      actions: [{ selector: "//*[@id='x3']", description: 'Create account button', method: 'click', arguments: [], target: { role: 'button', name: 'Create account', context: '', count: 1 } }],
+      actions: [{ selector: "//*[@id='x3']", description: 'Create account button', method: 'click', arguments: [], target: { role: 'button', name: 'Create account', context: '', count: 1, alike: 1 } }],
     });
   });
 
@@ -320,7 +320,7 @@ describe('inferAct', () => {
     expect(port.ofType('dh:op')[0].message).toMatchObject({ op: 'focusSelect', args: ['ada@secret.test'] });
     expect(port.cdpCalls.filter((c) => c.method === 'Input.insertText').map((c) => c.params)).toEqual([{ text: 'ada@secret.test' }]);
     expect(r.result.data.success).toBe(true);
-    expect(r.result.data.actions).toEqual([{ selector: "//*[@id='x2']", description: 'Email field', method: 'fill', arguments: ['%email%'], target: { role: 'textbox', name: 'Email', context: '', count: 1 } }]);
+    expect(r.result.data.actions).toEqual([{ selector: "//*[@id='x2']", description: 'Email field', method: 'fill', arguments: ['%email%'], target: { role: 'textbox', name: 'Email', context: '', count: 1, alike: 1 } }]);
     expect(JSON.stringify(r.result)).not.toContain('ada@secret.test');
   });
 
@@ -449,8 +449,8 @@ describe('inferObserve', () => {
     // Only ids of the snapshot's form are described.
     expect(port.ofType('dh:describe').map((c) => c.message.ids)).toEqual([[3, 2, 99]]);
     expect(r.data).toEqual([
-      { selector: "//*[@id='x3']", description: 'Create account button', method: 'click', arguments: [], target: { role: 'button', name: 'Create account', context: '', count: 1 } },
-      { selector: "//*[@id='x2']", description: 'Email field', method: 'fill', arguments: ['%email%'], target: { role: 'textbox', name: 'Email', context: '', count: 1 } },
+      { selector: "//*[@id='x3']", description: 'Create account button', method: 'click', arguments: [], target: { role: 'button', name: 'Create account', context: '', count: 1, alike: 1 } },
+      { selector: "//*[@id='x2']", description: 'Email field', method: 'fill', arguments: ['%email%'], target: { role: 'textbox', name: 'Email', context: '', count: 1, alike: 1 } },
     ]);
     const warnings = logs.filter((l) => l.level === 'warn').map((l) => l.message);
     expect(warnings).toHaveLength(2);

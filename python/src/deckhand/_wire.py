@@ -121,6 +121,7 @@ class ActionTarget(WireModel):
     name: Annotated[str, Field(max_length=500)]
     context: Annotated[str, Field(max_length=500)]
     count: Annotated[int, Field(ge=0, le=9007199254740991)]
+    alike: Optional[Annotated[int, Field(ge=0, le=9007199254740991)]] = Field(default=None)
 
 
 class AgentConfig(WireModel):
