@@ -82,19 +82,30 @@ export function sameSurroundings(stored: string, now: string): boolean {
 export async function targetsOf(port: BrowserPort, page: number, text: string, ids: string[]): Promise<Map<string, { selector: string; target?: ActionTarget }>> {
   const els = elementsOf(text);
   const byId = new Map(els.map((e) => [e.id, e]));
+  const wanted = ids.map((id) => id.trim());
+  const alikeOf = (me: SnapElement) => els.filter((e) => e.role === me.role && sameName(e.name, me.name));
+  // One request describes the ids and, where several share a role and name, those others too.
+  const all = new Set(wanted);
+  for (const id of wanted) {
+    const me = byId.get(id);
+    const peers = me ? alikeOf(me) : [];
+    if (peers.length > 1) for (const p of peers) all.add(p.id);
+  }
+  const described = new Map((await selectorsForIds(port, page, [...all], true)).flatMap((d) => (d ? [[d.id, d] as const] : [])));
   const out = new Map<string, { selector: string; target?: ActionTarget }>();
-  for (const d of await selectorsForIds(port, page, ids.map((id) => id.trim()), true)) {
+  for (const id of wanted) {
+    const d = described.get(id);
     if (!d) continue;
-    const me = byId.get(d.id);
+    const me = byId.get(id);
     if (!me) {
-      out.set(d.id, { selector: d.selector });
+      out.set(id, { selector: d.selector });
       continue;
     }
-    const same = els.filter((e) => e.role === me.role && sameName(e.name, me.name));
+    const same = alikeOf(me);
     const context = (d.context ?? '').slice(0, 500);
     // Several alike: how many of them its surroundings do not tell apart (a replay may then go by place only).
-    const alike = same.length > 1 ? (await selectorsForIds(port, page, same.map((e) => e.id), true)).filter((o) => o && sameSurroundings(context, o.context ?? '')).length : 1;
-    out.set(d.id, { selector: d.selector, target: { role: me.role, name: me.name.slice(0, 500), context, count: same.length, alike: Math.max(1, alike) } });
+    const alike = same.length > 1 ? same.filter((e) => { const o = described.get(e.id); return !!o && sameSurroundings(context, o.context ?? ''); }).length : 1;
+    out.set(id, { selector: d.selector, target: { role: me.role, name: me.name.slice(0, 500), context, count: same.length, alike: Math.max(1, alike) } });
   }
   return out;
 }
