@@ -14,47 +14,6 @@ import (
 	"unicode/utf16"
 )
 
-// Flow is a recording saved under a name: the side panel's (Source "panel"), an agent run's
-// ("agent") or a client's ("client").
-type Flow struct {
-	// Version is 1 (Save fills it in when 0).
-	Version int `json:"version"`
-	// Name is what a replay by name finds it by: 1 to 120 characters, no control characters,
-	// trimmed.
-	Name string `json:"name"`
-	// Source is "panel", "agent" or "client" (Save fills in "client" when empty).
-	Source string `json:"source"`
-	// SavedAt is when it was saved, ISO 8601 (Save fills in now when empty).
-	SavedAt   string      `json:"savedAt"`
-	Recording QaRecording `json:"recording"`
-}
-
-// QaRecording is what a person (or an agent) asked for and what was performed, step by step,
-// from StartURL.
-type QaRecording struct {
-	Version  int      `json:"version"`
-	Title    string   `json:"title"`
-	StartURL string   `json:"startUrl"`
-	Steps    []QaStep `json:"steps"`
-}
-
-// QaStep is one recorded step. Kind says which fields it has: "goto" (URL), "act" (Actions:
-// the Actions performed, arguments with %name% placeholders), "press" (Keys, pressed on
-// whatever had focus), "back", "wait" (Ms) and "extract" (Schema, Data). Every kind but
-// "wait" has URLAfter, the page's URL after the step.
-type QaStep struct {
-	Kind        string          `json:"kind"`
-	ID          string          `json:"id"`
-	Description string          `json:"description"`
-	URL         string          `json:"url,omitempty"`
-	Actions     []Action        `json:"actions,omitempty"`
-	Keys        string          `json:"keys,omitempty"`
-	Ms          int             `json:"ms,omitempty"`
-	Schema      json.RawMessage `json:"schema,omitempty"`
-	Data        json.RawMessage `json:"data,omitempty"`
-	URLAfter    string          `json:"urlAfter,omitempty"`
-}
-
 // MarshalJSON writes the fields of the step's kind, in the schema's order (a step refuses the
 // fields of other kinds).
 func (s QaStep) MarshalJSON() ([]byte, error) {
@@ -87,36 +46,6 @@ func (s QaStep) MarshalJSON() ([]byte, error) {
 		return marshalJS(plain(s))
 	}
 	return o.MarshalJSON()
-}
-
-// FlowSummary is a saved flow as a list shows it.
-type FlowSummary struct {
-	Name     string `json:"name"`
-	Title    string `json:"title"`
-	Source   string `json:"source"`
-	SavedAt  string `json:"savedAt"`
-	StartURL string `json:"startUrl"`
-	Steps    int    `json:"steps"`
-}
-
-// FlowStepOutcome is what a replay did with one step: Status "done" (performed as recorded)
-// or "healed" (its element had moved and a model found it again); Data is what an extract
-// step read.
-type FlowStepOutcome struct {
-	ID          string          `json:"id"`
-	Kind        string          `json:"kind"`
-	Description string          `json:"description"`
-	Status      string          `json:"status"`
-	Data        json.RawMessage `json:"data,omitempty"`
-}
-
-// FlowReplayResult is Replay's result: each step's outcome, the page's URL at the end, and the
-// model usage of healed and extract steps (zero when no model was needed).
-type FlowReplayResult struct {
-	Name  string            `json:"name"`
-	Steps []FlowStepOutcome `json:"steps"`
-	URL   string            `json:"url"`
-	Usage Usage             `json:"usage"`
 }
 
 // ReplayOptions configure Replay and ReplayFlow (nil for defaults).

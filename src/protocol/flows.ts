@@ -18,30 +18,29 @@ export const FlowNameSchema = z
   .min(1, 'a flow name must not be empty')
   .max(120, 'a flow name is at most 120 characters')
   // eslint-disable-next-line no-control-regex
-  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'a flow name must not contain control characters');
+  .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), 'a flow name must not contain control characters')
+  .describe('what a replay by name finds it by: 1 to 120 characters, no control characters, trimmed');
 
 export const FlowSchema = z
   .object({
     version: z.literal(1),
     name: FlowNameSchema,
-    /** Where it came from: recorded in the side panel, an agent run, or saved by a client. */
-    source: z.enum(['panel', 'agent', 'client']),
-    /** When it was saved (ISO 8601). */
-    savedAt: z.string(),
+    source: z.enum(['panel', 'agent', 'client']).describe('where it came from: recorded in the side panel, an agent run, or saved by a client'),
+    savedAt: z.string().describe('when it was saved (ISO 8601)'),
     recording: QaRecordingSchema,
   })
-  .strict();
+  .strict()
+  .describe('a named recording that replays step by step with no model');
 export type Flow = z.infer<typeof FlowSchema>;
 
-/** A flow as a list shows it. */
 export const FlowSummarySchema = z.object({
   name: z.string(),
   title: z.string(),
   source: FlowSchema.shape.source,
   savedAt: z.string(),
   startUrl: z.string(),
-  steps: z.number().int().nonnegative(),
-});
+  steps: z.number().int().nonnegative().describe('how many steps it has'),
+}).describe('a flow as a list shows it');
 export type FlowSummary = z.infer<typeof FlowSummarySchema>;
 
 /** A flow just saved, and where: the caller's own store (its tenant's) or the extension's. */
@@ -54,16 +53,13 @@ export function summarizeFlow(f: Flow): FlowSummary {
   return { name: f.name, title: f.recording.title, source: f.source, savedAt: f.savedAt, startUrl: f.recording.startUrl, steps: f.recording.steps.length };
 }
 
-/** What a replay did with each step. */
 export const FlowStepOutcomeSchema = z.object({
   id: z.string(),
   kind: z.string(),
   description: z.string(),
-  /** done: performed as recorded; healed: its element had moved and was found again. */
-  status: z.enum(['done', 'healed']),
-  /** extract steps: the data pulled out now. */
-  data: z.unknown().optional(),
-});
+  status: z.enum(['done', 'healed']).describe('done (performed as recorded) or healed (its element had moved and was found again)'),
+  data: z.unknown().optional().describe('the data an extract step pulled out now'),
+}).describe('what a replay did with one step');
 
 export const FlowReplayParamsSchema = z
   .object({
@@ -89,11 +85,10 @@ export type FlowReplayParams = z.input<typeof FlowReplayParamsSchema>;
 export const FlowReplayResultSchema = z.object({
   name: z.string(),
   steps: z.array(FlowStepOutcomeSchema),
-  /** The page's URL when the replay ended. */
-  url: z.string(),
-  /** Model usage of self-healing and extract steps (zero for a replay that needed no model). */
+  url: z.string().describe("the page's URL when the replay ended"),
+  // usage: the model usage of self-healing and extract steps (zero for a replay that needed no model).
   usage: UsageSchema,
-});
+}).describe('what a replay did');
 export type FlowReplayResult = z.infer<typeof FlowReplayResultSchema>;
 
 /** Whether a flow was there to delete. */

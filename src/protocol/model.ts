@@ -152,53 +152,44 @@ export const ResolvedModelSchema = z.discriminatedUnion('kind', [
 ]);
 export type ResolvedModel = z.infer<typeof ResolvedModelSchema>;
 
-/**
- * One printed line of the page outline, as data: the outline in a prompt is exactly these
- * lines rendered, in order, with frames spliced in. A model that reads structure (the local
- * model) reads these instead of parsing the text back.
- */
+// The outline in a prompt is exactly these lines rendered, in order, with frames spliced in: a
+// model that reads structure (the local model) reads these instead of parsing the text back.
 export const OutlineLineSchema = z.object({
   depth: z.number().int().nonnegative(),
-  /** element: a node with a role; text: page text; summary: a fold ("… rows 4 to 4,999 omitted"); frame: a note about a frame's content. */
-  kind: z.enum(['element', 'text', 'summary', 'frame']),
-  /** Element id as printed in brackets, e.g. "e12" or "f1e3". */
-  id: z.string().optional(),
+  kind: z
+    .enum(['element', 'text', 'summary', 'frame'])
+    .describe('element (a node with a role), text (page text), summary (a fold: "… rows 4 to 4,999 omitted") or frame (a note about a frame\'s content)'),
+  id: z.string().optional().describe('the element id as printed in brackets, e.g. "e12" or "f1e3"'),
   role: z.string().optional(),
   name: z.string().optional(),
-  /** A state flag is true (`disabled`), a valued state its value, unquoted (`value="x"` → "x"); lists stay JSON text (`options`). */
-  states: z.record(z.union([z.string(), z.literal(true)])),
-  /** Where a name that is not on screen came from (aria-label, title, alt, ...). */
-  nameFrom: z.string().optional(),
-  /** Text of text, summary and frame lines. */
-  text: z.string().optional(),
-});
+  states: z
+    .record(z.union([z.string(), z.literal(true)]))
+    .describe('its states: a flag is true (disabled), a valued state its value, unquoted (value="x" gives "x"); lists stay JSON text (options)'),
+  nameFrom: z.string().optional().describe('where a name that is not on screen came from (aria-label, title, alt, ...)'),
+  text: z.string().optional().describe('the text of text, summary and frame lines'),
+}).describe('one printed line of the page outline a model request carries, as data');
 export type OutlineLine = z.infer<typeof OutlineLineSchema>;
 
-/** A generation request as a callback model receives it. */
+// instruction, outline and alreadyDone are the parts of act, observe and extract prompts as data,
+// for models that read structure rather than text (the local model, a callback that wants them).
 export const ModelRequestSchema = z.object({
   system: z.string(),
-  /** The whole user prompt; provider models read only this (and the images). */
-  prompt: z.string(),
-  /**
-   * The parts of act, observe and extract prompts as data, for models that read structure
-   * rather than text (the local model, a caller's callback that wants them).
-   */
+  prompt: z.string().describe('the whole user prompt; provider models read only this (and the images)'),
   instruction: z.string().optional(),
-  /** The page outline the prompt shows, line for line (variable values masked as in the prompt). */
   outline: z.array(OutlineLineSchema).optional(),
-  /** act's second step: what the first step already did for this instruction. */
-  alreadyDone: z.string().optional(),
-  /** JSON Schema of the expected object. */
-  schema: z.record(z.unknown()),
-  /** Base64 PNG/JPEG screenshots, when the operation asked for one. */
-  images: z.array(z.object({ data: z.string(), mimeType: z.string() })).default([]),
+  alreadyDone: z.string().optional().describe("act's second step: what the first step already did for this instruction"),
+  schema: z.record(z.unknown()).describe('the JSON Schema of the expected object'),
+  images: z
+    .array(z.object({ data: z.string(), mimeType: z.string() }).describe('an image sent to the model'))
+    .default([])
+    .describe('the base64 PNG/JPEG screenshots, when the operation asked for one'),
   timeoutMs: z.number().int().positive().optional(),
-});
+}).describe('what the engine asks a callback model');
 export type ModelRequest = z.infer<typeof ModelRequestSchema>;
 
 export const ModelReplySchema = z
   .object({
-    object: z.unknown(),
+    object: z.unknown().describe("the answer; it fits the request's schema"),
     usage: z
       .object({
         inputTokens: z.number().nonnegative().optional(),
@@ -207,7 +198,9 @@ export const ModelReplySchema = z
         cachedInputTokens: z.number().nonnegative().optional(),
       })
       .strict()
+      .describe("a callback model's token counts (zero counts may be left out)")
       .optional(),
   })
-  .strict();
+  .strict()
+  .describe("a callback model's answer");
 export type ModelReply = z.infer<typeof ModelReplySchema>;

@@ -20,18 +20,20 @@ export const QaStepSchema = z.discriminatedUnion('kind', [
   z
     .object({ kind: z.literal('extract'), id: z.string(), description: z.string(), schema: z.record(z.unknown()).optional(), data: z.unknown(), urlAfter: z.string() })
     .strict(),
-]);
+]).describe(
+  'one recorded step; its kind says which fields it has: goto (url), act (actions: the Actions performed, arguments with %name% placeholders), press (keys, pressed on whatever had focus), back, wait (ms) and extract (schema, data); every kind but wait has urlAfter, the page\'s URL after the step',
+);
 export type QaStep = z.infer<typeof QaStepSchema>;
 
 export const QaRecordingSchema = z
   .object({
     version: z.literal(1),
     title: z.string(),
-    /** The page the recording starts on. */
-    startUrl: z.string(),
+    startUrl: z.string().describe('the page the recording starts on'),
     steps: z.array(QaStepSchema),
   })
-  .strict();
+  .strict()
+  .describe('what a person asked for and what was actually performed, step by step, as the side panel records and exports it');
 export type QaRecording = z.infer<typeof QaRecordingSchema>;
 
 /** One recorded agent step, as far as a recording needs it (protocol/agent.ts has the whole shape). */

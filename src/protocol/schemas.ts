@@ -17,23 +17,21 @@ export type ActMethod = z.infer<typeof ActMethodSchema>;
 /** A page is a browser tab; its id is the tab id. */
 export const PageIdSchema = z.number().int().nonnegative();
 
-/**
- * What an action's selector pointed at when the action was chosen: its role and accessible
- * name as the page snapshot showed them, its surroundings, and how many elements then had the
- * same role and name. A replay performs the action only where the page still has that element
- * (engine/targets.ts), so a stored selector that now points at something else is never acted on.
- */
+// A replay performs an action only where the page still has its target (engine/targets.ts), so a
+// stored selector that now points at something else is never acted on. Descriptions here and
+// below become the doc comments of the generated Python and Go types.
 export const ActionTargetSchema = z
   .object({
-    role: z.string().max(100),
-    name: z.string().max(500),
-    /** The other text of its row, list item or card, or the label of its group (form, dialog, section); '' for none. */
-    context: z.string().max(500),
-    count: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-    /** How many of those had these surroundings too, itself included: above one, only its place told it apart. */
-    alike: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+    role: z.string().max(100).describe('its role as the page snapshot showed it'),
+    name: z.string().max(500).describe('its accessible name as the page snapshot showed it'),
+    context: z.string().max(500).describe("the other text of its row, list item or card, or the label of its group (form, dialog, section); '' for none"),
+    count: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).describe('how many elements then had the same role and name'),
+    alike: z
+      .number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional()
+      .describe('how many of those had these surroundings too, itself included: above one, only its place told it apart'),
   })
-  .strict();
+  .strict()
+  .describe("what an action's selector pointed at when the action was chosen; a replay performs the action only where the page still has that element");
 export type ActionTarget = z.infer<typeof ActionTargetSchema>;
 
 export const ActionSchema = z
@@ -45,15 +43,17 @@ export const ActionSchema = z
     arguments: z.array(z.string()).optional(),
     target: ActionTargetSchema.optional(),
   })
-  .strict();
+  .strict()
+  .describe('one step on the page: a selector, what it is, the method and its arguments');
 export type Action = z.infer<typeof ActionSchema>;
 
 export const LocatorSpecSchema = z
   .object({
     selector: z.string().trim().min(1, 'locator selector must not be empty'),
-    nth: z.number().int().nonnegative().optional(),
+    nth: z.number().int().nonnegative().optional().describe('which of several matches, from 0'),
   })
-  .strict();
+  .strict()
+  .describe('an element an operation is scoped to');
 export type LocatorSpec = z.infer<typeof LocatorSpecSchema>;
 
 export const UsageSchema = z.object({
@@ -62,7 +62,7 @@ export const UsageSchema = z.object({
   reasoningTokens: z.number(),
   cachedInputTokens: z.number(),
   inferenceTimeMs: z.number(),
-});
+}).describe("an operation's model usage");
 export type Usage = z.infer<typeof UsageSchema>;
 export const ZERO_USAGE: Usage = Object.freeze({
   inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 0,
@@ -78,7 +78,7 @@ export function addUsage(a: Usage, b: Usage): Usage {
   };
 }
 
-export const CacheStatusSchema = z.enum(['HIT', 'MISS', 'DISABLED']);
+export const CacheStatusSchema = z.enum(['HIT', 'MISS', 'DISABLED']).describe('HIT, MISS or DISABLED');
 export const CacheInfoSchema = z.object({
   status: CacheStatusSchema,
   count: z.number().int().optional(),
@@ -86,10 +86,12 @@ export const CacheInfoSchema = z.object({
   missReason: z.string().optional(),
   tokensSaved: z
     .object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() })
+    .describe('what a cache hit saved')
     .optional(),
-  /** On a hit: what the replaced inference would cost now, at the current model's price (absent when that is unknown). */
-  costSavedUsd: z.number().nonnegative().optional(),
-});
+  costSavedUsd: z
+    .number().nonnegative().optional()
+    .describe("what the replaced inference would cost now in US dollars, on a hit, at the current model's price (absent when that is unknown)"),
+}).describe('how the cache took part in an operation');
 export type CacheInfo = z.infer<typeof CacheInfoSchema>;
 
 /**
@@ -106,14 +108,12 @@ export const ResultMetadataSchema = z.object({
   actionId: z.string(),
   cache: CacheInfoSchema,
   usage: UsageSchema,
-  /** How sure the built-in local model was (0 to 1); absent for other models. */
-  confidence: z.number().min(0).max(1).optional(),
-  /**
-   * What the call's model usage cost in US dollars (protocol/prices.ts): 0 when no model was
-   * called (a deterministic Action, a cache hit); absent when the model's price is unknown.
-   */
-  costUsd: z.number().nonnegative().optional(),
-});
+  confidence: z.number().min(0).max(1).optional().describe('how sure the built-in local model was (0 to 1); absent for other models'),
+  // Prices: protocol/prices.ts.
+  costUsd: z
+    .number().nonnegative().optional()
+    .describe("what the call's model usage cost in US dollars: 0 when no model was called (a deterministic Action, a cache hit); absent when the model's price is unknown"),
+}).describe('what comes with every act, observe and extract result');
 export type ResultMetadata = z.infer<typeof ResultMetadataSchema>;
 
 export const ActResultSchema = z.object({
@@ -122,21 +122,21 @@ export const ActResultSchema = z.object({
     message: z.string(),
     actionDescription: z.string(),
     actions: z.array(ActionSchema),
-  }),
+  }).describe('what act did'),
   metadata: ResultMetadataSchema,
-});
+}).describe("act's result");
 export type ActResult = z.infer<typeof ActResultSchema>;
 
 export const ObserveResultSchema = z.object({
   data: z.array(ActionSchema),
   metadata: ResultMetadataSchema,
-});
+}).describe("observe's result: actions act can run");
 export type ObserveResult = z.infer<typeof ObserveResultSchema>;
 
 export const ExtractResultSchema = z.object({
   data: z.unknown(),
   metadata: ResultMetadataSchema,
-});
+}).describe("extract's result: the data, in the caller's schema when one was given");
 export type ExtractResult<T = unknown> = { data: T; metadata: ResultMetadata };
 
 const OPS = ['act', 'extract', 'observe', 'total'] as const;
@@ -152,6 +152,8 @@ export type MetricName = `${(typeof OPS)[number]}${(typeof METRIC_COUNTERS)[numb
 export const METRIC_NAMES = OPS.flatMap((o) => METRIC_COUNTERS.map((c) => `${o}${c}` as MetricName));
 export const MetricsSchema = z.object(
   Object.fromEntries(METRIC_NAMES.map((n) => [n, z.number()])) as Record<MetricName, z.ZodNumber>,
+).describe(
+  "the instance's counters: act, extract, observe and total x prompt, completion, reasoning and cached input tokens, inference time, cost in US dollars (models with a known price), and the tokens and dollars cache hits saved",
 );
 export type Metrics = Record<MetricName, number>;
 
@@ -250,7 +252,7 @@ export const ScreenshotOptionsSchema = z
   .strict();
 export type ScreenshotOptions = z.infer<typeof ScreenshotOptionsSchema>;
 
-export const PageInfoSchema = z.object({ id: PageIdSchema, url: z.string(), title: z.string() });
+export const PageInfoSchema = z.object({ id: PageIdSchema, url: z.string(), title: z.string() }).describe('a tab: its id, URL and title');
 export type PageInfo = z.infer<typeof PageInfoSchema>;
 
 export const DEFAULTS = {

@@ -1,17 +1,21 @@
-// Command gencodes writes codes_gen.go from schema/deckhand.schema.json: the ErrorCode enum, the
+// Command gencodes writes codes_gen.go and types_gen.go from schema/deckhand.schema.json.
+// codes_gen.go: the ErrorCode enum, the
 // Chromium switches the launchers pass (x-deckhand.chromiumFlags, all of them for a Chromium a
 // launcher starts itself; x-deckhand.sharedChromiumFlags, the part a Grid launcher passes too)
-// and the URL schemes an operator may open (AllowSchemes).
-// Run by `go generate` in go/.
+// and the URL schemes an operator may open (AllowSchemes), the cache's SQLite migrations and the
+// provider key table. types_gen.go: the wire types (types.go in this folder).
+// Run by `go generate` in go/; -out writes elsewhere (the staleness test compares).
 package main
 
 import (
 	"bytes"
 	"encoding/json"
+	"flag"
 	"fmt"
 	"go/format"
 	"log"
 	"os"
+	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -19,6 +23,8 @@ import (
 var initialisms = map[string]string{"Url": "URL", "Id": "ID", "Json": "JSON"}
 
 func main() {
+	outDir := flag.String("out", ".", "where to write the generated files")
+	flag.Parse()
 	raw, err := os.ReadFile("../schema/deckhand.schema.json")
 	if err != nil {
 		log.Fatal(err)
@@ -95,7 +101,14 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	if err := os.WriteFile("codes_gen.go", out, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(*outDir, "codes_gen.go"), out, 0o644); err != nil {
+		log.Fatal(err)
+	}
+	types, err := format.Source(writeTypes(raw))
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(*outDir, "types_gen.go"), types, 0o644); err != nil {
 		log.Fatal(err)
 	}
 }

@@ -89,6 +89,7 @@ class ActRequest(WireModel):
 
 
 class ActResultData(WireModel):
+    "what act did"
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     success: bool
@@ -98,6 +99,7 @@ class ActResultData(WireModel):
 
 
 class ActResult(WireModel):
+    "act's result"
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     data: ActResultData
@@ -105,6 +107,7 @@ class ActResult(WireModel):
 
 
 class Action(WireModel):
+    "one step on the page: a selector, what it is, the method and its arguments"
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
     selector: Annotated[str, Field(min_length=1)]
@@ -115,6 +118,7 @@ class Action(WireModel):
 
 
 class ActionTarget(WireModel):
+    "what an action's selector pointed at when the action was chosen; a replay performs the action only where the page still has that element"
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
     role: Annotated[str, Field(max_length=100)]
@@ -153,6 +157,7 @@ class AgentExecuteResultCacheEntry(WireModel):
 
 
 class AgentExecuteResultFlow(WireModel):
+    "a flow as a list shows it"
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     name: str
@@ -245,6 +250,7 @@ class AgentRunResultCacheEntry(WireModel):
 
 
 class AgentRunResultFlow(WireModel):
+    "a flow as a list shows it"
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     name: str
@@ -410,6 +416,7 @@ class CacheEntry(WireModel):
 
 
 class CacheInfoTokensSaved(WireModel):
+    "what a cache hit saved"
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     input_tokens: float = Field(alias='inputTokens')
@@ -418,6 +425,7 @@ class CacheInfoTokensSaved(WireModel):
 
 
 class CacheInfo(WireModel):
+    "how the cache took part in an operation"
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     status: CacheStatus
@@ -538,6 +546,7 @@ class ExtractRequest(WireModel):
 
 
 class ExtractResult(WireModel):
+    "extract's result: the data, in the caller's schema when one was given"
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     data: Optional[Any] = Field(default=None)
@@ -545,6 +554,7 @@ class ExtractResult(WireModel):
 
 
 class Flow(WireModel):
+    "a named recording that replays step by step with no model"
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
     version: Literal[1]
@@ -593,6 +603,7 @@ class FlowReplayParams(WireModel):
 
 
 class FlowReplayResult(WireModel):
+    "what a replay did"
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     name: str
@@ -608,6 +619,7 @@ class FlowSaveParams(WireModel):
 
 
 class FlowStepOutcome(WireModel):
+    "what a replay did with one step"
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     id: str
@@ -618,6 +630,7 @@ class FlowStepOutcome(WireModel):
 
 
 class FlowSummary(WireModel):
+    "a flow as a list shows it"
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     name: str
@@ -698,6 +711,7 @@ class LocatorCountResult(WireModel):
 
 
 class LocatorSpec(WireModel):
+    "an element an operation is scoped to"
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
     selector: Annotated[str, Field(min_length=1)]
@@ -829,6 +843,7 @@ class McpStartOutput(WireModel):
 
 
 class Metrics(WireModel):
+    "the instance's counters: act, extract, observe and total x prompt, completion, reasoning and cached input tokens, inference time, cost in US dollars (models with a known price), and the tokens and dollars cache hits saved"
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     act_prompt_tokens: float = Field(alias='actPromptTokens')
@@ -881,6 +896,7 @@ class ModelPrice(WireModel):
 
 
 class ModelReplyUsage(WireModel):
+    "a callback model's token counts (zero counts may be left out)"
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
     input_tokens: Optional[Annotated[float, Field(ge=0)]] = Field(default=None, alias='inputTokens')
@@ -890,6 +906,7 @@ class ModelReplyUsage(WireModel):
 
 
 class ModelReply(WireModel):
+    "a callback model's answer"
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
     object: Optional[Any] = Field(default=None)
@@ -897,6 +914,7 @@ class ModelReply(WireModel):
 
 
 class ModelRequestImagesItem(WireModel):
+    "an image sent to the model"
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     data: str
@@ -904,6 +922,7 @@ class ModelRequestImagesItem(WireModel):
 
 
 class ModelRequest(WireModel):
+    "what the engine asks a callback model"
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     system: str
@@ -947,6 +966,7 @@ class ObserveRequest(WireModel):
 
 
 class ObserveResult(WireModel):
+    "observe's result: actions act can run"
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     data: List[Action]
@@ -992,6 +1012,7 @@ class OperationOptions(WireModel):
 
 
 class OutlineLine(WireModel):
+    "one printed line of the page outline a model request carries, as data"
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     depth: Annotated[int, Field(ge=0)]
@@ -1050,6 +1071,7 @@ class PageHighlightResult(WireModel):
 
 
 class PageInfo(WireModel):
+    "a tab: its id, URL and title"
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     id: PageId
@@ -1109,6 +1131,7 @@ class PageSelectorsResultItem(WireModel):
 
 
 class QaRecording(WireModel):
+    "what a person asked for and what was actually performed, step by step, as the side panel records and exports it"
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
     version: Literal[1]
@@ -1257,6 +1280,7 @@ class ResolvedModelLocal(WireModel):
 
 
 class ResultMetadata(WireModel):
+    "what comes with every act, observe and extract result"
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     action_id: str = Field(alias='actionId')
@@ -1386,6 +1410,7 @@ class ToolCallResult(WireModel):
 
 
 class Usage(WireModel):
+    "an operation's model usage"
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     input_tokens: float = Field(alias='inputTokens')
