@@ -18,7 +18,8 @@ from . import errors, options, types
 from ._paths import extension_dir
 from .browser import Browser, local_browser
 from .cache import MemoryStore, RemoteStore, SqliteStore
-from .deckhand import Agent, Deckhand
+from ._agent import Agent
+from .deckhand import Deckhand
 from .errors import DeckhandError
 from .flows import Flows, flow_key
 from .grid import grid_browser

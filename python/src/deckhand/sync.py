@@ -28,7 +28,7 @@ from typing import Any, Callable, Coroutine, Literal, Mapping, Sequence, TypeVar
 
 from pydantic import BaseModel
 
-from . import _wire
+from . import _agent, _wire
 from . import browser as _browser
 from . import deckhand as _deckhand
 from . import flows as _flows
@@ -378,9 +378,9 @@ class Browser(_Blocking):
 class Agent(_Blocking):
     """`deckhand.agent(...)` (blocking): `execute(instruction, ...)` runs the agent."""
 
-    _async: _deckhand.Agent
+    _async: _agent.Agent
 
-    def __init__(self, obj: _deckhand.Agent) -> None:
+    def __init__(self, obj: _agent.Agent) -> None:
         super().__init__(obj)
 
     def execute(

@@ -1,0 +1,228 @@
+"""The checks a call's arguments pass before anything is sent, and the small helpers the client's
+modules share (the Node client's zod schemas and src/protocol helpers, in Python)."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import math
+from typing import Any, Awaitable, Callable, Mapping, Sequence, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from . import _wire
+from .errors import InvalidArgumentError, ProtocolError, type_error
+from .page import Page
+
+M = TypeVar("M", bound=BaseModel)
+
+
+def parse_answer(model: type[M], value: Any, method: str) -> M:
+    try:
+        return model.model_validate(value)
+    except ValidationError as e:
+        raise ProtocolError(None, f"invalid the answer to '{method}': {e}") from None
+
+
+def parse_cache_call_option(v: object) -> bool | dict[str, int] | None:
+    """Per call: False (no lookup), True, or {"threshold": n} with n a positive integer."""
+    if v is None or isinstance(v, bool):
+        return v
+    why = f"invalid cache option: {v!r} (use False, True or {{'threshold': n}} with n a positive integer)"
+    if not isinstance(v, Mapping):
+        raise type_error(why)
+    if set(v) == {"threshold"}:
+        t = v["threshold"]
+        if isinstance(t, int) and not isinstance(t, bool) and t > 0:
+            return {"threshold": t}
+    raise InvalidArgumentError(None, why)
+
+
+def cache_for_call(base: dict[str, Any] | None, on_by_default: bool, option: object) -> dict[str, Any] | None:
+    """The `cache` an operation carries (src/protocol/cache.ts cacheForCall)."""
+    setting = parse_cache_call_option(option)
+    wanted = on_by_default if setting is None else setting is not False
+    if not base or not wanted:
+        return None
+    return {**base, "threshold": setting["threshold"]} if isinstance(setting, dict) else base
+
+
+def not_json(v: Any, path: str, seen: set[int] | None = None) -> str | None:
+    """Why a value cannot travel as JSON (src/protocol/json.ts notJson), or None."""
+    seen = set() if seen is None else seen
+    if v is None or isinstance(v, (str, bool)):
+        return None
+    if isinstance(v, (int, float)):
+        return None if math.isfinite(v) else f"{path} is {v}"
+    if isinstance(v, (list, tuple, dict)):
+        if id(v) in seen:
+            return f"{path} refers back to itself"
+        seen.add(id(v))
+        items = enumerate(v) if not isinstance(v, dict) else v.items()
+        for k, x in items:
+            if isinstance(v, dict) and not isinstance(k, str):
+                return f"{path} has a key that is not a string ({k!r})"
+            p = not_json(x, f"{path}[{k}]" if not isinstance(v, dict) else f"{path}.{k}", seen)
+            if p:
+                return p
+        seen.discard(id(v))
+        return None
+    return f"{path} is a {type(v).__name__}"
+
+
+def json_schema_of(schema: object) -> dict[str, Any]:
+    """A pydantic model class as an inlined JSON Schema (no $ref), as the worker reads it."""
+    if isinstance(schema, type) and issubclass(schema, BaseModel):
+        raw = schema.model_json_schema()
+        defs = raw.pop("$defs", {})
+
+        def inline(s: Any, in_props: bool = False) -> Any:
+            if isinstance(s, dict):
+                if not in_props and "$ref" in s and s["$ref"].startswith("#/$defs/"):
+                    return inline(defs[s["$ref"].split("/")[-1]])
+                out: dict[str, Any] = {}
+                for k, v in s.items():
+                    if not in_props and k == "title":
+                        continue
+                    out[k] = inline(v, k == "properties" and not in_props)
+                return out
+            if isinstance(s, list):
+                return [inline(x) for x in s]
+            return s
+
+        inlined: dict[str, Any] = inline(raw)
+        return inlined
+    if isinstance(schema, Mapping):
+        problem = schema_too_big(schema)
+        if problem:
+            raise InvalidArgumentError(None, f"extract: {problem}")
+        return dict(schema)
+    raise type_error(f"a schema is a pydantic model class or a JSON Schema dict, got {type(schema).__name__}")
+
+
+def schema_too_big(schema: Any) -> str | None:
+    """Why a JSON Schema is too deep or too large (the worker's own bound), measured without
+    recursion, so a schema nested thousands of levels deep is refused by name before json.dumps
+    meets it."""
+    depth_max, values_max = _wire.SCHEMA_LIMITS["depth"], _wire.SCHEMA_LIMITS["values"]
+    stack: list[tuple[Any, int]] = [(schema, 1)]
+    values = 0
+    while stack:
+        x, depth = stack.pop()
+        values += 1
+        if values > values_max:
+            return f"the schema has more than {values_max:,} values (keys' values and array items, counted through every level); at most {values_max:,} are allowed"
+        if isinstance(x, Mapping):
+            children: Any = x.values()
+        elif isinstance(x, (list, tuple)):
+            children = x
+        else:
+            continue
+        if depth > depth_max:
+            return f"the schema is nested more than {depth_max} levels deep (JSON objects and arrays inside one another); at most {depth_max} are allowed"
+        stack.extend((c, depth + 1) for c in children)
+    return None
+
+
+def is_store(x: Any) -> bool:
+    return x is not None and not isinstance(x, (bool, str, Mapping)) and callable(getattr(x, "lookup", None)) and callable(getattr(x, "record", None))
+
+
+def variables_option(v: object) -> dict[str, Any] | None:
+    if v is None:
+        return None
+    if not isinstance(v, Mapping):
+        raise type_error("variables must be a dict of name -> value or {'value': ..., 'description': ...}")
+    return dict(v)
+
+
+def page_id(page: object) -> int | None:
+    """A `page=` option: a Page or a page id."""
+    if page is None:
+        return None
+    if isinstance(page, Page):
+        return page.id
+    if isinstance(page, int) and not isinstance(page, bool):
+        return page
+    raise type_error(f"page must be a Page or a page id (an int), got {type(page).__name__}")
+
+
+def check_number(what: str, value: object) -> None:
+    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
+        raise type_error(f"{what} must be a number, got {type(value).__name__}")
+
+
+def check_flag(what: str, value: object) -> bool | None:
+    if value is not None and not isinstance(value, bool):
+        raise type_error(f"{what} must be True or False, got {type(value).__name__}")
+    return value
+
+
+def call_options(
+    op: str,
+    *,
+    cache: object,
+    ignore_locators: object,
+    locator: object,
+    model: object,
+    timeout: object,
+    variables: object,
+    page: object,
+    dom_settle_timeout_ms: object,
+    frame_id: object,
+) -> dict[str, Any]:
+    """The options of act, observe and extract, with their types checked (a wrong type is
+    InvalidArgumentTypeError, also a TypeError) before anything is sent."""
+    parse_cache_call_option(cache)
+    if ignore_locators is not None and (isinstance(ignore_locators, (str, bytes, Mapping)) or not isinstance(ignore_locators, Sequence)):
+        raise type_error(f"{op}: ignore_locators must be a list of locators, got {type(ignore_locators).__name__}")
+    check_number(f"{op}: timeout", timeout)
+    check_number(f"{op}: dom_settle_timeout_ms", dom_settle_timeout_ms)
+    check_number(f"{op}: frame_id", frame_id)
+    return dict(
+        cache=cache, ignore_locators=ignore_locators, locator=locator, model=model, timeout=timeout,
+        variables=variables_option(variables), page=page_id(page), dom_settle_timeout_ms=dom_settle_timeout_ms, frame_id=frame_id,
+    )
+
+
+def checked_params(model: type[M], value: Any, method: str) -> M:
+    try:
+        return model.model_validate(value if value is not None else {})
+    except ValidationError as e:
+        raise InvalidArgumentError(None, f"invalid {method} parameters: {e}") from None
+
+
+async def run_user(fn: Callable[..., Any], *args: Any) -> Any:
+    """A caller's function, sync or async; sync ones run in a thread so the loop keeps serving."""
+    if inspect.iscoroutinefunction(fn) or inspect.iscoroutinefunction(getattr(fn, "__call__", None)):
+        return await fn(*args)
+    out = await asyncio.to_thread(fn, *args)
+    if inspect.isawaitable(out):
+        out = await out
+    return out
+
+
+async def quiet(aw: Awaitable[Any]) -> None:
+    try:
+        await aw
+    except Exception:  # noqa: BLE001
+        pass
+
+
+def combine_model(model: Any, api_key: str | None, headers: Mapping[str, str] | None) -> Any:
+    """`model` with `model_api_key` / `model_headers`: a ModelConfig; with a callback: refused."""
+    if api_key is None and headers is None:
+        return model
+    given = ", ".join(n for n, v in (("model_api_key", api_key), ("model_headers", headers)) if v is not None)
+    if model is None:
+        raise InvalidArgumentError(None, f"{given} needs model= (a model name such as 'openai/gpt-4.1-mini')")
+    if callable(model) and not isinstance(model, (str, BaseModel, type)) or isinstance(model, Mapping) and "callback" in model:
+        raise InvalidArgumentError(None, f"a generation callback cannot be combined with {given}: the callback makes its own requests")
+    cfg: dict[str, Any] = {"modelName": model} if isinstance(model, str) else (
+        model.model_dump(by_alias=True, exclude_unset=True) if isinstance(model, BaseModel) else dict(model)
+    )
+    if api_key is not None:
+        cfg["apiKey"] = api_key
+    if headers is not None:
+        cfg["headers"] = dict(headers)
+    return cfg

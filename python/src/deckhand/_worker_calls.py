@@ -1,0 +1,110 @@
+"""The worker's calls to this client (src/client/worker-calls.ts in Python): the cache store,
+callback models, the caller's agent tools and log lines. Each is checked against its wire
+schema before it runs; anything else the worker asks is answered with an error by the link."""
+
+from __future__ import annotations
+
+from typing import Any, Awaitable, Callable
+
+from pydantic import BaseModel, ValidationError
+
+from . import _wire
+from ._checks import checked_params, parse_answer, run_user
+from ._link import ExtensionLink
+from ._logging import Logger
+from .cache import call_store
+from .errors import InvalidArgumentError, NoModelConfiguredError
+from .models import CallbackRegistry
+from .options import CacheStore
+
+
+class WorkerCalls:
+    """What one Deckhand instance answers. `store` is read at each call: the instance sets its
+    cache store after it starts serving."""
+
+    def __init__(
+        self,
+        *,
+        store: Callable[[], CacheStore | None],
+        callbacks: CallbackRegistry,
+        tools: dict[str, Callable[[Any], Awaitable[str]]],
+        logger: Logger,
+        step_listeners: set[Callable[[dict[str, Any]], None]],
+        telemetry: Any,
+        spans: dict[str, Any],
+    ) -> None:
+        self._store = store
+        self._callbacks = callbacks
+        self._tools = tools
+        self._logger = logger
+        self._step_listeners = step_listeners
+        self._telemetry = telemetry
+        self._spans = spans
+
+    def serve(self, link: ExtensionLink) -> None:
+        link.serve("cache.lookup", self._lookup)
+        link.serve("cache.record", self._record)
+        link.serve("cache.invalidate", self._invalidate)
+        link.serve("model.generate", self._generate)
+        link.serve("tool.call", self._tool_call)
+        link.serve("log", self._log)
+
+    def _store_or_refuse(self) -> CacheStore:
+        s = self._store()
+        if s is None:
+            raise InvalidArgumentError(None, "this client has no cache store")
+        return s
+
+    async def _lookup(self, p: Any) -> Any:
+        req = parse_answer(_wire.CacheLookupRequest, p, "cache.lookup")
+        return await call_store(self._store_or_refuse().lookup, req.key, req.base_key)
+
+    async def _record(self, p: Any) -> Any:
+        parse_answer(_wire.CacheRecordRequest, p, "cache.record")
+        return await call_store(self._store_or_refuse().record, p)
+
+    async def _invalidate(self, p: Any) -> Any:
+        req = parse_answer(_wire.CacheInvalidateParams, p, "cache.invalidate")
+        await call_store(self._store_or_refuse().invalidate, req.key)
+        return None
+
+    async def _generate(self, p: Any) -> Any:
+        params = checked_params(_wire.ModelGenerateParams, p, "model.generate")
+        fn = self._callbacks.get(params.callback_id)
+        if fn is None:
+            raise NoModelConfiguredError(None, "the callback model is no longer registered with this client")
+        out = await run_user(fn, params.request)
+        if isinstance(out, BaseModel) and not isinstance(out, _wire.ModelReply):
+            out = out.model_dump(by_alias=True, exclude_unset=True)
+        try:
+            reply = out if isinstance(out, _wire.ModelReply) else _wire.ModelReply.model_validate(out)
+        except ValidationError as e:
+            raise InvalidArgumentError(None, f"the generation callback must return {{'object': ..., 'usage': {{...}}}}: {e}") from None
+        return reply.to_wire()
+
+    async def _tool_call(self, p: Any) -> Any:
+        params = checked_params(_wire.ToolCallParams, p, "tool.call")
+        fn = self._tools.get(params.name)
+        if fn is None:
+            raise InvalidArgumentError(None, f"no tool '{params.name}' is registered with this client")
+        return {"output": await fn(params.input)}
+
+    def _log(self, p: Any) -> None:
+        params = checked_params(_wire.LogParams, p, "log")
+        self._logger.log(params.level, params.message, params.data)
+        for f in list(self._step_listeners):
+            f(p)
+        d = params.data or {}
+        # A model call's span is a child of its operation's, which the instance keeps by opId.
+        if d.get("span") == "model-call" and self._telemetry.trace is not None:
+            parent = self._spans.get(str(d.get("opId")))
+            if parent is not None:
+                ctx = self._telemetry.trace.set_span_in_context(parent)
+                span = self._telemetry.tracer.start_span(
+                    "deckhand.model_call",
+                    context=ctx,
+                    start_time=int(d.get("startedAt", 0) * 1_000_000),
+                    attributes={"deckhand.model": d.get("model", ""), "gen_ai.usage.input_tokens": d.get("inputTokens", 0), "gen_ai.usage.output_tokens": d.get("outputTokens", 0)},
+                )
+                span.end(end_time=int(d.get("endedAt", 0) * 1_000_000))
+        return None
