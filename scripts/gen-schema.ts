@@ -219,9 +219,11 @@ export function generateSchema(): string {
       'HttpSuccessBody around data, or HttpErrorBody) and MCP tools to their definitions, and lists the ' +
       'Chromium switches a launcher passes to a Chromium it starts itself (chromiumFlags), the part of them every launcher ' +
       'passes, a Selenium Grid launcher too (sharedChromiumFlags), how deep and large a schema for extract may be (schemaLimits), ' +
-      'the migrations of the result cache\'s SQLite file, in order (sqliteCacheMigrations), and where a provider\'s key and endpoint are read from the operator\'s environment (providerEnv).',
+      'the migrations of the result cache\'s SQLite file, in order (sqliteCacheMigrations), where a provider\'s key and endpoint are read from the operator\'s environment (providerEnv), ' +
+      'and the default deadlines and bounds every client and the worker share (defaults, agentDefaults). A method that is an operation says ' +
+      'where its opId and timeout sit (dotted paths) and which deadline applies without a timeout (deadline; instruction: the model\'s when that field is a string).',
     definitions: Object.fromEntries(names.map((n) => [n, converted.definitions[n]])),
-    'x-deckhand': { ...tables, chromiumFlags: CHROMIUM_FLAGS, sharedChromiumFlags: SHARED_CHROMIUM_FLAGS, schemaLimits: SCHEMA_LIMITS, sqliteCacheMigrations: SQLITE_CACHE_MIGRATIONS, providerEnv: model.PROVIDER_ENV },
+    'x-deckhand': { ...tables, chromiumFlags: CHROMIUM_FLAGS, sharedChromiumFlags: SHARED_CHROMIUM_FLAGS, schemaLimits: SCHEMA_LIMITS, sqliteCacheMigrations: SQLITE_CACHE_MIGRATIONS, providerEnv: model.PROVIDER_ENV, defaults: { ...s.DEFAULTS, maxTimeoutMs: s.MAX_TIMEOUT_MS, maxCallMs: s.MAX_CALL_MS }, agentDefaults: agent.AGENT_DEFAULTS },
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

@@ -60,6 +60,10 @@ class Gen:
         self.schema_limits: dict = doc["x-deckhand"]["schemaLimits"]
         self.cache_migrations: list[str] = doc["x-deckhand"]["sqliteCacheMigrations"]
         self.provider_env: dict = doc["x-deckhand"]["providerEnv"]
+        self.defaults: dict = doc["x-deckhand"]["defaults"]
+        self.agent_defaults: dict = doc["x-deckhand"]["agentDefaults"]
+        keys = ("opId", "timeout", "deadline", "instruction")
+        self.operations = {m: {k: d[k] for k in keys if k in d} for m, d in doc["x-deckhand"]["methods"].items() if "opId" in d}
 
     # -- type expressions ---------------------------------------------------------------
     def expr(self, s: dict | bool, ctx: str, used: set[str]) -> str:
@@ -247,6 +251,14 @@ class WireModel(BaseModel):
         body.append("# Where a provider's key (first set wins) and endpoint are read from the operator's environment (x-deckhand.providerEnv).")
         body.append(f"PROVIDER_ENV_KEYS: dict[str, list[str]] = {json.dumps(self.provider_env['keys'])}")
         body.append(f"PROVIDER_ENV_BASE_URLS: dict[str, str] = {json.dumps(self.provider_env['baseUrls'])}")
+        body.append("")
+        body.append("# The default deadlines and bounds every client and the worker share (x-deckhand.defaults, agentDefaults).")
+        body.append(f"DEFAULTS: dict[str, int] = {json.dumps(self.defaults)}")
+        body.append(f"AGENT_DEFAULTS: dict[str, int] = {json.dumps(self.agent_defaults)}")
+        body.append("")
+        body.append("# The methods that are operations: where their opId and timeout sit (dotted paths), and which")
+        body.append("# deadline applies without a timeout (x-deckhand.methods).")
+        body.append(f"OPERATIONS: dict[str, dict[str, str]] = {json.dumps(self.operations, indent=4)}")
         body.append("")
         return "\n".join(body)
 

@@ -4,7 +4,7 @@
  * bridge the worker dials out to (BridgeLink).
  */
 import type { DeckhandError } from '../protocol/errors';
-import type { ClientMethods, CommandClient, MethodName, Params } from '../protocol/methods';
+import { isModelOperation, type ClientMethods, type CommandClient, type MethodName, type Params } from '../protocol/methods';
 import type { z } from 'zod';
 import { checkMs, DEFAULTS, MAX_CALL_MS } from '../protocol/schemas';
 
@@ -29,7 +29,6 @@ export function rpcDeadline<M extends MethodName>(method: M, params: Params<M>, 
   // Checked here too, before anything is sent: past 2^31 ms Node's timers fire at once.
   if (given !== undefined) checkMs(`${method}: timeout`, given);
   // A model operation without a timeout may take the engine's model default (120 s), not a navigation's.
-  const modelOp = method === 'observe' || method === 'extract' || (method === 'act' && typeof (params as { input?: unknown }).input === 'string');
-  const opTimeout = opts.timeoutMs ?? given ?? (modelOp ? DEFAULTS.modelOperationTimeoutMs : DEFAULTS.navigationTimeoutMs);
+  const opTimeout = opts.timeoutMs ?? given ?? (isModelOperation(method, params) ? DEFAULTS.modelOperationTimeoutMs : DEFAULTS.navigationTimeoutMs);
   return Math.min(opTimeout, MAX_CALL_MS) + DEFAULTS.rpcGraceMs;
 }

@@ -6,7 +6,7 @@
 import { clip } from '../protocol/text';
 import { describeZodError } from '../protocol/zod-errors';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
-import { Methods, OPERATIONS, paramAt, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
+import { isModelOperation, Methods, OPERATIONS, paramAt, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
 import { ActionSchema, DEFAULTS, ZERO_USAGE, type Action, type ActResult, type CacheInfo, type ExtractResult, type ObserveResult, type OperationOptions, type PageInfo, type Metrics, type ResultMetadata, type Usage } from '../protocol/schemas';
 import type { CallbackInvoker, ProviderCaller } from '../models/call';
 import type { ResolvedModel } from '../protocol/model';
@@ -48,8 +48,7 @@ function operationDeadline(method: MethodName, p: unknown): number | null {
   if (!o?.deadline) return null;
   const t = o.timeout ? paramAt(p, o.timeout) : undefined;
   if (typeof t === 'number') return t;
-  const model = o.deadline === 'model' || (o.deadline === 'instruction' && typeof paramAt(p, 'input') === 'string');
-  return model ? DEFAULTS.modelOperationTimeoutMs : DEFAULTS.actionTimeoutMs;
+  return isModelOperation(method, p) ? DEFAULTS.modelOperationTimeoutMs : DEFAULTS.actionTimeoutMs;
 }
 
 /** The opId a call may be cancelled by (op.cancel), for the methods that take one. */

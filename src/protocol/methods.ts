@@ -178,6 +178,8 @@ export interface OperationDecl {
   timeout?: string;
   /** The deadline without a timeout: model (DEFAULTS.modelOperationTimeoutMs), action (DEFAULTS.actionTimeoutMs), or instruction (model for an instruction, action for an Action). */
   deadline?: 'model' | 'action' | 'instruction';
+  /** With deadline 'instruction': the params field that is a string for an instruction (else an Action). */
+  instruction?: string;
 }
 
 /**
@@ -186,7 +188,7 @@ export interface OperationDecl {
  * table for the Python and Go clients. agent.run, batch.run and page.goto keep deadlines of their own.
  */
 export const OPERATIONS: Partial<Record<MethodName, OperationDecl>> = {
-  act: { opId: 'options.opId', timeout: 'options.timeout', deadline: 'instruction' },
+  act: { opId: 'options.opId', timeout: 'options.timeout', deadline: 'instruction', instruction: 'input' },
   observe: { opId: 'options.opId', timeout: 'options.timeout', deadline: 'model' },
   extract: { opId: 'options.opId', timeout: 'options.timeout', deadline: 'model' },
   'locator.act': { opId: 'opId', timeout: 'timeout', deadline: 'action' },
@@ -200,6 +202,12 @@ export const OPERATIONS: Partial<Record<MethodName, OperationDecl>> = {
 /** A params field by dotted path ('options.opId'). */
 export function paramAt(params: unknown, path: string): unknown {
   return path.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), params);
+}
+
+/** Whether a call may wait on a model, so that the model deadline applies to it (OPERATIONS). */
+export function isModelOperation(method: string, params: unknown): boolean {
+  const o = OPERATIONS[method as MethodName];
+  return o?.deadline === 'model' || (o?.deadline === 'instruction' && !!o.instruction && typeof paramAt(params, o.instruction) === 'string');
 }
 
 /** Calls the worker makes to the client that sent a command. */

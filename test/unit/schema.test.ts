@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { SQLITE_CACHE_MIGRATIONS } from '../../src/protocol/cache-sql';
 import { PROVIDER_ENV } from '../../src/protocol/model';
 import { CACHE_SQL_FILE, generateCacheSql, generateSchema, SCHEMA_FILE } from '../../scripts/gen-schema';
-import { AgentExecuteRequestSchema } from '../../src/protocol/agent';
+import { AGENT_DEFAULTS, AgentExecuteRequestSchema } from '../../src/protocol/agent';
 import { CacheLookupRequestSchema, CacheRecordRequestSchema } from '../../src/protocol/cache';
 import { SerializedErrorSchema } from '../../src/protocol/errors';
 import { ActRequestSchema, HttpErrorBodySchema, StartSessionRequestSchema, StreamEventSchema } from '../../src/protocol/http';
@@ -22,7 +22,7 @@ import { ModelConfigSchema, ModelRequestSchema, ResolvedModelSchema } from '../.
 import { BridgeFrameSchema, QaRecordingSchema } from '../../src/protocol/panel';
 import { RpcMessageSchema } from '../../src/protocol/rpc';
 import { FlowReplayResultSchema, FlowSchema } from '../../src/protocol/flows';
-import { ActionSchema, ActResultSchema } from '../../src/protocol/schemas';
+import { ActionSchema, ActResultSchema, DEFAULTS, MAX_CALL_MS, MAX_TIMEOUT_MS } from '../../src/protocol/schemas';
 import { z } from 'zod';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -224,7 +224,9 @@ describe('schema/deckhand.schema.json', () => {
   it('every $ref and every x-deckhand entry names a definition', () => {
     const refs = [...text.matchAll(/"\$ref": "([^"]+)"/g)].map((m) => m[1]);
     // Every entry but the launch switches (plain lists, checked below) is a table of definitions.
-    const { chromiumFlags, sharedChromiumFlags, schemaLimits, sqliteCacheMigrations, providerEnv, ...named } = doc['x-deckhand'];
+    const { chromiumFlags, sharedChromiumFlags, schemaLimits, sqliteCacheMigrations, providerEnv, defaults, agentDefaults, ...named } = doc['x-deckhand'];
+    expect(defaults).toEqual({ ...DEFAULTS, maxTimeoutMs: MAX_TIMEOUT_MS, maxCallMs: MAX_CALL_MS });
+    expect(agentDefaults).toEqual(AGENT_DEFAULTS);
     expect(providerEnv).toEqual(PROVIDER_ENV);
     expect(sqliteCacheMigrations).toEqual([...SQLITE_CACHE_MIGRATIONS]);
     expect(chromiumFlags).toEqual([...CHROMIUM_FLAGS]);
@@ -233,7 +235,7 @@ describe('schema/deckhand.schema.json', () => {
     expect(chromiumFlags.filter((f) => !sharedChromiumFlags.includes(f))).toEqual([...LOCAL_CHROMIUM_FLAGS]);
     expect(schemaLimits).toEqual(SCHEMA_LIMITS);
     // The operations' opId, timeout and deadline ride along in the method table (OPERATIONS); the rest are references.
-    const tables = Object.values(named).flatMap((t) => Object.values(t).flatMap((e) => Object.entries(e).filter(([k]) => !['opId', 'timeout', 'deadline'].includes(k)).map(([, v]) => v)));
+    const tables = Object.values(named).flatMap((t) => Object.values(t).flatMap((e) => Object.entries(e).filter(([k]) => !['opId', 'timeout', 'deadline', 'instruction'].includes(k)).map(([, v]) => v)));
     for (const [m, o] of Object.entries(OPERATIONS)) expect(doc['x-deckhand'].methods[m], m).toMatchObject(o!);
     for (const r of [...refs, ...tables]) expect(doc.definitions, r).toHaveProperty([r.replace('#/definitions/', '')]);
     expect(Object.keys(doc['x-deckhand'].methods)).toEqual(Object.keys(Methods));

@@ -10,13 +10,14 @@ from typing import Any, Awaitable, Callable, Mapping, Sequence
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import _wire
+from ._wire import AGENT_DEFAULTS
 from ._checks import json_schema_of, run_user
 from ._link import check_ms
 from .errors import InvalidArgumentError, type_error
 from .options import AgentOptions, AgentTool, CallbackModel
 
-AGENT_MAX_STEPS = 20
-AGENT_TOOL_TIMEOUT_MS = 30_000
+AGENT_MAX_STEPS = AGENT_DEFAULTS["maxSteps"]
+AGENT_TOOL_TIMEOUT_MS = AGENT_DEFAULTS["toolTimeoutMs"]
 
 
 class _Settings(BaseModel):

@@ -18,15 +18,29 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import _json
+from ._wire import DEFAULTS, OPERATIONS
 from ._cdp import CdpConnection
 from ._rpc import RpcPeer
 from .errors import BrowserClosedError, ClosedError, DeckhandError, ExtensionMissingError, InvalidArgumentError, WorkerGoneError, type_error
 
-#: Longest single deadline (src/protocol/schemas.ts MAX_TIMEOUT_MS) and longest call in all.
-MAX_TIMEOUT_MS = 600_000
-MAX_CALL_MS = 3 * MAX_TIMEOUT_MS
-RPC_GRACE_MS = 5_000
-NAVIGATION_TIMEOUT_MS = 30_000
+#: Longest single deadline and longest call in all.
+MAX_TIMEOUT_MS = DEFAULTS["maxTimeoutMs"]
+MAX_CALL_MS = DEFAULTS["maxCallMs"]
+NAVIGATION_TIMEOUT_MS = DEFAULTS["navigationTimeoutMs"]
+
+
+def param_at(params: Any, path: str) -> Any:
+    """A params field by dotted path ('options.opId')."""
+    for k in path.split("."):
+        params = params.get(k) if isinstance(params, dict) else None
+    return params
+
+
+def is_model_operation(method: str, params: Any) -> bool:
+    """Whether a call may wait on a model, so that the model deadline applies to it (OPERATIONS)."""
+    o = OPERATIONS.get(method, {})
+    kind = o.get("deadline")
+    return kind == "model" or (kind == "instruction" and isinstance(param_at(params, o.get("instruction", "")), str))
 
 
 def extension_id_from_manifest(ext_dir: Path) -> str:
@@ -61,8 +75,10 @@ def rpc_deadline(method: str, params: Any, timeout_ms: float | None) -> float:
             given = params["options"].get("timeout")
     if given is not None:
         check_ms(f"{method}: timeout", given)
-    op = timeout_ms if timeout_ms is not None else given if given is not None else NAVIGATION_TIMEOUT_MS
-    return min(op, MAX_CALL_MS) + RPC_GRACE_MS
+    # A model operation without a timeout may take the engine's model default, not a navigation's.
+    default = DEFAULTS["modelOperationTimeoutMs"] if is_model_operation(method, params) else NAVIGATION_TIMEOUT_MS
+    op = timeout_ms if timeout_ms is not None else given if given is not None else default
+    return min(op, MAX_CALL_MS) + DEFAULTS["rpcGraceMs"]
 
 
 class ExtensionLink:

@@ -1490,3 +1490,52 @@ SQLITE_CACHE_MIGRATIONS = [
 # Where a provider's key (first set wins) and endpoint are read from the operator's environment (x-deckhand.providerEnv).
 PROVIDER_ENV_KEYS: dict[str, list[str]] = {"openai": ["OPENAI_API_KEY"], "anthropic": ["ANTHROPIC_API_KEY"], "google": ["GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY"], "azure": ["AZURE_API_KEY", "AZURE_OPENAI_API_KEY"]}
 PROVIDER_ENV_BASE_URLS: dict[str, str] = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL", "google": "GOOGLE_GENERATIVE_AI_BASE_URL", "azure": "AZURE_BASE_URL"}
+
+# The default deadlines and bounds every client and the worker share (x-deckhand.defaults, agentDefaults).
+DEFAULTS: dict[str, int] = {"actionTimeoutMs": 15000, "navigationTimeoutMs": 30000, "snapshotBudgetTokens": 12000, "rpcGraceMs": 5000, "modelOperationTimeoutMs": 120000, "domSettleTimeoutMs": 3000, "maxTimeoutMs": 600000, "maxCallMs": 1800000}
+AGENT_DEFAULTS: dict[str, int] = {"maxSteps": 20, "toolTimeoutMs": 30000}
+
+# The methods that are operations: where their opId and timeout sit (dotted paths), and which
+# deadline applies without a timeout (x-deckhand.methods).
+OPERATIONS: dict[str, dict[str, str]] = {
+    "page.goto": {
+        "opId": "opId"
+    },
+    "page.press": {
+        "opId": "opId",
+        "timeout": "timeout",
+        "deadline": "action"
+    },
+    "locator.act": {
+        "opId": "opId",
+        "timeout": "timeout",
+        "deadline": "action"
+    },
+    "agent.run": {
+        "opId": "opId"
+    },
+    "batch.run": {
+        "opId": "opId"
+    },
+    "act": {
+        "opId": "options.opId",
+        "timeout": "options.timeout",
+        "deadline": "instruction",
+        "instruction": "input"
+    },
+    "observe": {
+        "opId": "options.opId",
+        "timeout": "options.timeout",
+        "deadline": "model"
+    },
+    "extract": {
+        "opId": "options.opId",
+        "timeout": "options.timeout",
+        "deadline": "model"
+    },
+    "flow.replay": {
+        "opId": "opId",
+        "timeout": "timeout",
+        "deadline": "model"
+    }
+}

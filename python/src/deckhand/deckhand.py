@@ -65,7 +65,6 @@ M = TypeVar("M", bound=BaseModel)
 #: Marks an omitted argument (experimental_batch's input: omitted is undefined, None is null).
 _OMIT: Any = type("_Omitted", (), {"__repr__": lambda self: "<omitted>"})()
 
-MODEL_OPERATION_TIMEOUT_MS = 120_000
 
 
 def deckhand_home() -> Path:
@@ -319,10 +318,8 @@ class Deckhand:
             span = tracer.start_span(f"deckhand.{op}", attributes={"deckhand.operation": op, **({"deckhand.model": model["name"]} if model else {})})
             self._spans[op_id] = span
         try:
-            # Without a timeout, a model operation may take the engine's default (120 s) before the
-            # RPC gives up on it; a deterministic act has the usual default.
-            deadline = o.get("timeout") if o.get("timeout") is not None else MODEL_OPERATION_TIMEOUT_MS if needs_model else None
-            r = await self._call_cancellable(op_id, op, {**params, "options": wire}, deadline)
+            # The call's deadline follows from the operation's (rpc_deadline).
+            r = await self._call_cancellable(op_id, op, {**params, "options": wire}, None)
             if span is not None:
                 usage = (r.get("metadata") or {}).get("usage") or {}
                 span.set_attributes({"gen_ai.usage.input_tokens": usage.get("inputTokens", 0), "gen_ai.usage.output_tokens": usage.get("outputTokens", 0)})
