@@ -1,5 +1,5 @@
-"""Typing: `mypy --strict` passes on the package (its config in python/pyproject.toml) and on
-the Python examples of python/README.md; typed results and options say what they should (a
+"""Typing: `mypy --strict` passes on the package (its config in python/pyproject.toml), on
+examples/python/ and on the Python examples of python/README.md; typed results and options say what they should (a
 program using them is checked, and one with mistakes must fail the check where expected); and
 the run-time side of it: wrong argument types are TypeErrors, CANCELLED is not asyncio's."""
 
@@ -23,6 +23,7 @@ from helpers import failure
 
 ROOT = Path(__file__).resolve().parents[2]
 PYTHON = ROOT / "python"
+EXAMPLES = ROOT / "examples" / "python"
 CACHE = ROOT / ".tmp" / "mypy-cache"
 
 
@@ -129,7 +130,7 @@ def checked(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
         files.append(str(f))
     (d / "uses.py").write_text(USES)
     (d / "mistakes.py").write_text(MISTAKES)
-    code, out = mypy("src/deckhand", *files, str(d / "uses.py"), str(d / "mistakes.py"))
+    code, out = mypy("src/deckhand", str(EXAMPLES), *files, str(d / "uses.py"), str(d / "mistakes.py"))
     # mypy ran to its end (not, say, missing: the test extra installs it).
     assert re.search(r"^(Success: no issues found in \d+ source files?|Found \d+ errors? in \d+ files? \(checked \d+ source files?\))$", out, re.M), out
     return {"dir": d, "code": code, "out": out, "readme": files}
@@ -147,6 +148,16 @@ def test_mypy_strict_passes_on_the_package(checked: dict[str, Any]) -> None:
 def test_mypy_strict_passes_on_the_readme_examples(checked: dict[str, Any]) -> None:
     assert len(checked["readme"]) >= 5
     assert errors_in(checked["out"], "readme_example_") == [], checked["out"]
+
+
+def test_mypy_strict_passes_on_the_examples(checked: dict[str, Any]) -> None:
+    examples = sorted(EXAMPLES.glob("*.py"))
+    assert len(examples) >= 9
+    assert errors_in(checked["out"], "examples/python/") == [], checked["out"]
+    # mypy read them: its summary counts every file it checked.
+    m = re.search(r"(\d+) source files?\)?$", checked["out"].strip())
+    given = len(list((PYTHON / "src" / "deckhand").glob("*.py"))) + len(examples) + len(checked["readme"]) + 2
+    assert m and int(m.group(1)) >= given, checked["out"]
 
 
 def test_typed_results_and_options(checked: dict[str, Any]) -> None:

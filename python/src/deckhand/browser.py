@@ -114,7 +114,7 @@ class Browser:
         self._claimed_by: object | None = None
         self.allow_url_schemes: tuple[str, ...] = tuple(allow_url_schemes)
         #: Set by the Deckhand instance that uses this browser (page.extract with a model).
-        self._extract: Callable[..., Any] | None = None
+        self._extract: Callable[..., Awaitable[Any]] | None = None
         self.context = BrowserContext(link, self)
 
     @property

@@ -16,16 +16,13 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime, timezone
-from typing import TYPE_CHECKING, Any, Literal, Mapping
+from typing import Any, Literal, Mapping, Protocol
 
 from pydantic import ValidationError
 
 from . import _json, _wire
-from .cache import call_store
+from .cache import CacheStore, call_store
 from .errors import ClosedError, InvalidArgumentError, NotFoundError, ProtocolError
-
-if TYPE_CHECKING:
-    from .deckhand import Deckhand
 
 #: What JavaScript's String.prototype.trim removes: WhiteSpace and LineTerminator.
 _JS_SPACE = "\t\n\v\f\r \u00a0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000\ufeff"
@@ -98,10 +95,23 @@ def _where(value: object, what: str) -> Where:
     raise InvalidArgumentError(None, f"{what} must be 'extension' or 'store', got {value!r}")
 
 
+class FlowsOwner(Protocol):
+    """What Flows needs from the Deckhand instance that owns it. Declared here, rather than
+    importing Deckhand, so that deckhand.py can import this module without a cycle."""
+
+    @property
+    def _closed(self) -> bool: ...
+
+    @property
+    def _store(self) -> CacheStore | None: ...
+
+    async def _call(self, method: str, params: Any, timeout_ms: float | None = None) -> Any: ...
+
+
 class Flows:
     """`deckhand.flows`: the saved flows, in the extension and in this client's own store."""
 
-    def __init__(self, owner: "Deckhand") -> None:
+    def __init__(self, owner: FlowsOwner) -> None:
         self._owner = owner
 
     def _store(self) -> Any:

@@ -9,14 +9,13 @@ InvalidArgumentError (InvalidArgumentTypeError, also a TypeError, for a wrong ty
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Awaitable, Callable, Literal, Mapping, NotRequired, Protocol, Required, TypedDict, Union
+from typing import Any, Awaitable, Callable, Literal, Mapping, NotRequired, Protocol, Required, TypedDict, Union
 
 from pydantic import BaseModel
 
 from . import _wire
-
-if TYPE_CHECKING:
-    from .page import Locator
+from .page import LocatorDict as LocatorDict
+from .page import LocatorLike as LocatorLike
 
 # -- the result cache ----------------------------------------------------------------------
 
@@ -63,15 +62,9 @@ CacheCallOption = Union[bool, CacheThreshold]
 # -- locators ------------------------------------------------------------------------------
 
 
-class LocatorDict(TypedDict):
-    """`{"selector": css_or_xpath, "nth": i}`."""
-
-    selector: str
-    nth: NotRequired[int]
-
-
-#: Where an operation looks: a CSS or XPath selector, a Locator, or a LocatorDict.
-LocatorLike = Union["Locator", str, LocatorDict]
+# Declared beside Locator in page.py (which must not import this module back) and named here
+# with the other options: LocatorDict is `{"selector": css_or_xpath, "nth": i}`; LocatorLike,
+# where an operation looks, is a CSS or XPath selector, a Locator, or a LocatorDict.
 
 # -- models --------------------------------------------------------------------------------
 

@@ -9,16 +9,12 @@ from __future__ import annotations
 import base64
 import re
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Mapping, Protocol, Sequence, TypeVar, overload
+from typing import Any, Awaitable, Callable, Literal, Mapping, NotRequired, Protocol, Sequence, TypedDict, TypeVar, Union, overload
 
 from pydantic import BaseModel
 
 from . import _wire
 from .errors import InvalidArgumentError, InvalidSelectorError, ProtocolError, UnavailableError, type_error
-from .options import LocatorDict, LocatorLike
-
-if TYPE_CHECKING:
-    from .browser import Browser
 
 W = TypeVar("W", bound=BaseModel)
 M = TypeVar("M", bound=BaseModel)
@@ -26,6 +22,29 @@ M = TypeVar("M", bound=BaseModel)
 
 class CommandClient(Protocol):
     async def call(self, method: str, params: Any, timeout_ms: float | None = None) -> Any: ...
+
+
+class PageHost(Protocol):
+    """What pages need from the browser handle that made them. Declared here, rather than
+    importing Browser, so that browser.py can import this module without a cycle."""
+
+    @property
+    def allow_url_schemes(self) -> tuple[str, ...]: ...
+
+    #: page.extract with a model: set by the Deckhand instance that uses the browser, else None.
+    @property
+    def _extract(self) -> Callable[..., Awaitable[Any]] | None: ...
+
+
+# The locator shapes live beside Locator (options.py re-exports them), so that options.py
+# imports this module and not the other way round.
+
+
+class LocatorDict(TypedDict):
+    """`{"selector": css_or_xpath, "nth": i}`."""
+
+    selector: str
+    nth: NotRequired[int]
 
 
 def _parse(model: type[W], value: Any, method: str) -> W:
@@ -129,6 +148,10 @@ class Locator:
         return f"Locator({self.selector!r}{'' if self._index is None else f', nth={self._index}'})"
 
 
+#: Where an operation looks: a CSS or XPath selector, a Locator, or a LocatorDict.
+LocatorLike = Union[Locator, str, LocatorDict]
+
+
 def _num(x: float) -> str:
     from ._json import js_number
 
@@ -151,7 +174,7 @@ def locator_spec(l: object) -> LocatorDict:
 
 
 class Page:
-    def __init__(self, client: CommandClient, page_id: int, browser: "Browser | None" = None) -> None:
+    def __init__(self, client: CommandClient, page_id: int, browser: PageHost | None = None) -> None:
         self._client = client
         self.id = page_id
         self._browser = browser
@@ -320,7 +343,7 @@ class Page:
 
 
 class BrowserContext:
-    def __init__(self, client: CommandClient, browser: "Browser | None" = None) -> None:
+    def __init__(self, client: CommandClient, browser: PageHost | None = None) -> None:
         self._client = client
         self._browser = browser
         self._pages: dict[int, Page] = {}
