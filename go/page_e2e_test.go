@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -261,5 +262,65 @@ func TestAgentExecuteFillsTheFormWithTheLocalModel(t *testing.T) {
 	}
 	if _, err := c.Agent(nil).Execute(ctx, "do it", &ExecuteOptions{MaxSteps: 500}); codeOf(err) != CodeInvalidArgument || !strings.Contains(err.Error(), "maxSteps") {
 		t.Fatalf("too many steps: %v", err)
+	}
+}
+
+// agentStep is one step object an agent's model answers with.
+func agentStep(tool string, args map[string]any) *ModelReply {
+	o := map[string]any{"reasoning": "next: " + tool, "tool": tool, "instruction": nil, "url": nil, "direction": nil, "ms": nil, "keys": nil, "x": nil, "y": nil,
+		"text": nil, "toX": nil, "toY": nil, "query": nil, "answer": nil, "success": nil, "toolInput": nil, "taskCompleted": tool == "done"}
+	for k, v := range args {
+		o[k] = v
+	}
+	return &ModelReply{Object: o, Usage: &ReplyUsage{InputTokens: 40, OutputTokens: 8}}
+}
+
+func TestAgentToolsRunInGoWhenTheModelCallsThem(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	c := newClient(t, CreateOptions{})
+	open(t, c, "/store.html")
+	var seen []float64
+	turn := 0
+	var prompts []string
+	scripted := Callback("scripted", func(ctx context.Context, req *ModelRequest) (*ModelReply, error) {
+		turn++
+		prompts = append(prompts, req.System+"\n"+req.Prompt)
+		switch turn {
+		case 1:
+			return agentStep("currency", map[string]any{"toolInput": `{"usd":9.5}`}), nil
+		default:
+			return agentStep("done", map[string]any{"answer": "The trowel costs 8.55 EUR", "success": true}), nil
+		}
+	})
+	type usd struct {
+		USD float64 `json:"usd"`
+	}
+	agent := c.Agent(&AgentOptions{
+		Model:        scripted,
+		Instructions: "Convert prices with the currency tool.",
+		Tools: map[string]AgentTool{"currency": Tool("Convert USD to EUR", func(ctx context.Context, in usd) (any, error) {
+			seen = append(seen, in.USD)
+			return fmt.Sprintf("%.2f EUR", in.USD*0.9), nil
+		})},
+	})
+	r, err := agent.Execute(ctx, "how much is the trowel in euros?", &ExecuteOptions{MaxSteps: 4, AutoScreenshot: Bool(false), Context: "Be brief."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Success || r.Message != "The trowel costs 8.55 EUR" || len(r.Actions) != 2 || r.Actions[0].Type != "currency" || r.Actions[1].Type != "done" {
+		t.Fatalf("%+v", r)
+	}
+	if len(seen) != 1 || seen[0] != 9.5 {
+		t.Fatalf("the tool saw %v", seen)
+	}
+	if !strings.Contains(prompts[0], "currency(toolInput)") || !strings.Contains(prompts[0], "Convert prices with the currency tool.") || !strings.Contains(prompts[0], "Be brief.") {
+		t.Fatalf("first prompt: %s", prompts[0])
+	}
+	if !strings.Contains(prompts[1], "8.55 EUR") {
+		t.Fatalf("the tool's answer is not in the next prompt: %s", prompts[1])
+	}
+	if r.Usage == nil || r.Usage.InputTokens != 80 {
+		t.Fatalf("usage %+v", r.Usage)
 	}
 }
