@@ -39,7 +39,9 @@ func TestPageAndLocatorsFillTheFormAndReadItBack(t *testing.T) {
 		do   func() error
 	}{
 		{"fill", func() error { return page.Locator("#name").Fill(ctx, "Ada Lovelace", nil) }},
-		{"type", func() error { return page.Locator("#bio").Type(ctx, "Analyst", &ActionOptions{Timeout: 5 * time.Second}) }},
+		{"type", func() error {
+			return page.Locator("#bio").Type(ctx, "Analyst", &ActionOptions{Timeout: 5 * time.Second})
+		}},
 		{"check", func() error { return page.Locator("#terms").Check(ctx, nil) }},
 		{"uncheck", func() error { return page.Locator("#news").Uncheck(ctx, nil) }},
 		{"nth radio", func() error { return page.Locator("input[type=radio]").Nth(1).Check(ctx, nil) }},
