@@ -9,6 +9,30 @@
 // loads another build. The module needs Go 1.24 and builds on Linux, macOS and Windows; on
 // Windows a launched Chromium is reached over a debugging port on 127.0.0.1 instead of a pipe.
 //
+// # Pages, locators and the agent
+//
+// Client.Context gives the browser's pages (Pages, ActivePage, NewPage; Client.Page(id) names
+// one). A *Page navigates (Goto), reads (Info, URL, Title, Evaluate, EvaluateFunction,
+// Screenshot, Snapshot), presses keys, and runs Act, Observe and Extract on itself; its
+// Locator(selector) clicks, fills, checks, selects and drags without a model, and scopes an
+// operation (ActOptions.Locator). Page.Extract is the earlier page.extract: the page's text with
+// no model, a model's extraction, or data into a type of yours (PageExtractOptions.Into).
+//
+//	page, _ := c.Context().NewPage(ctx, "https://example.com/signup", nil)
+//	page.Locator("#email").Fill(ctx, "ada@example.com", nil)
+//	page.Act(ctx, deckhand.ActInstruction("accept the terms"), nil)
+//	r, _ := c.Agent(nil).Execute(ctx, `Type "Ada" into Name and press Save`, nil)
+//
+// Client.Agent(&AgentOptions{...}).Execute runs the autonomous agent; AgentOptions.Tools are Go
+// functions the model may call (Tool derives a tool's input schema from a type).
+//
+// # Models
+//
+// A ModelSpec is a ModelName ("openai/gpt-4.1-mini", LocalModel), a *ModelConfig (a key,
+// headers, an OpenAI-compatible BaseURL), a *VertexModelConfig, an *AzureModelConfig (an API
+// key or an Entra ID token) or Callback(name, fn); ParseModelConfig reads the Node client's
+// JSON shapes. With no model and no provider key the built-in local model runs in the worker.
+//
 // # Saved flows
 //
 // A flow is a recording (made in the side panel, or an agent run's) saved under a name.
