@@ -9,6 +9,30 @@
 // loads another build. The module needs Go 1.24 and builds on Linux, macOS and Windows; on
 // Windows a launched Chromium is reached over a debugging port on 127.0.0.1 instead of a pipe.
 //
+// # Pages, locators and the agent
+//
+// Client.Context gives the browser's pages (Pages, ActivePage, NewPage; Client.Page(id) names
+// one). A *Page navigates (Goto), reads (Info, URL, Title, Evaluate, EvaluateFunction,
+// Screenshot, Snapshot), presses keys, and runs Act, Observe and Extract on itself; its
+// Locator(selector) clicks, fills, checks, selects and drags without a model, and scopes an
+// operation (ActOptions.Locator). Page.Extract is the earlier page.extract: the page's text with
+// no model, a model's extraction, or data into a type of yours (PageExtractOptions.Into).
+//
+//	page, _ := c.Context().NewPage(ctx, "https://example.com/signup", nil)
+//	page.Locator("#email").Fill(ctx, "ada@example.com", nil)
+//	page.Act(ctx, deckhand.ActInstruction("accept the terms"), nil)
+//	r, _ := c.Agent(nil).Execute(ctx, `Type "Ada" into Name and press Save`, nil)
+//
+// Client.Agent(&AgentOptions{...}).Execute runs the autonomous agent; AgentOptions.Tools are Go
+// functions the model may call (Tool derives a tool's input schema from a type).
+//
+// # Models
+//
+// A ModelSpec is a ModelName ("openai/gpt-4.1-mini", LocalModel), a *ModelConfig (a key,
+// headers, an OpenAI-compatible BaseURL), a *VertexModelConfig, an *AzureModelConfig (an API
+// key or an Entra ID token) or Callback(name, fn); ParseModelConfig reads the Node client's
+// JSON shapes. With no model and no provider key the built-in local model runs in the worker.
+//
 // # Saved flows
 //
 // A flow is a recording (made in the side panel, or an agent run's) saved under a name.
@@ -35,6 +59,7 @@ import (
 	"crypto/rand"
 	"encoding/json"
 	"fmt"
+	"io"
 	"path/filepath"
 	"sync"
 	"time"
@@ -63,11 +88,18 @@ type CacheConfig struct {
 	Disabled bool
 }
 
-// LoggingOptions receive the engine's log lines.
+// LoggingOptions say which of the engine's log lines are reported and how. Without Logging a
+// client writes warnings and errors to stderr as text, as the Node and Python clients do.
 type LoggingOptions struct {
-	// Level is the least level passed on: "debug", "info" (default), "warn" or "error".
+	// Level is the least level reported: "debug", "info", "warn" (default), "error" or
+	// "silent" (none).
 	Level string
-	// Func gets each line.
+	// Format is how lines are written when there is no Func: "text" (default) or "json" (one
+	// object per line: level, message, timestamp, data).
+	Format string
+	// Writer receives the written lines (default os.Stderr).
+	Writer io.Writer
+	// Func gets each line instead of the Writer.
 	Func func(level, message string, data map[string]any)
 }
 
@@ -88,10 +120,12 @@ type CreateOptions struct {
 	Browser *Browser
 	// APIKey and APIURL name a Deckhand service whose cache this client uses (RemoteStore).
 	APIKey, APIURL string
-	// Model is the default model (nil: a provider's default when its key is in the
+	// Model is the default model: a ModelName, *ModelConfig, *VertexModelConfig,
+	// *AzureModelConfig or Callback(...) (nil: a provider's default when its key is in the
 	// environment, else LocalModel).
-	Model *ModelConfig
-	// Generate is a generation callback used as the model instead of Model.
+	Model ModelSpec
+	// Generate is a generation callback used as the model instead of Model (the same as
+	// Model: Callback("", fn)).
 	Generate GenerateFunc
 	// SystemPrompt is added to every model request.
 	SystemPrompt string
@@ -112,8 +146,13 @@ type Client struct {
 	browser   *Browser
 	link      *extensionLink
 	o         CreateOptions
-	model     *resolvedModel // nil: resolved per call from o.Model
-	callback  string
+	genModel  *CallbackModel // CreateOptions.Generate as a model
+	callback  string         // genModel's callback id
+	callbacks map[string]*CallbackModel
+	cbIDs     map[*CallbackModel]string
+	tools     map[string]AgentTool // the running agents' own tools, by name
+	logMu     sync.Mutex           // one written log line at a time
+	pages     map[int]*Page
 	store     CacheStore
 	cacheOn   bool
 	threshold int
@@ -152,16 +191,20 @@ func Create(ctx context.Context, o CreateOptions) (*Client, error) {
 	if o.Browser == nil {
 		return nil, newError(CodeInvalidArgument, "Create needs CreateOptions.Browser from LaunchLocalBrowser or ConnectLocalBrowser")
 	}
-	c := &Client{browser: o.Browser, link: o.Browser.link, o: o, threshold: 1, selfHeal: true, gens: map[*context.CancelFunc]struct{}{}, spans: map[string]trace.Span{}}
+	c := &Client{browser: o.Browser, link: o.Browser.link, o: o, threshold: 1, selfHeal: true, gens: map[*context.CancelFunc]struct{}{}, spans: map[string]trace.Span{},
+		callbacks: map[string]*CallbackModel{}, cbIDs: map[*CallbackModel]string{}, tools: map[string]AgentTool{}, pages: map[int]*Page{}}
 	c.tracer = tracerFor(o.Telemetry)
+	if isNilSpec(o.Model) {
+		c.o.Model = nil
+	}
 	if o.Generate != nil {
-		if o.Model != nil {
-			return nil, newError(CodeInvalidArgument, "give Model or Generate, not both")
+		if c.o.Model != nil {
+			return nil, newError(CodeInvalidArgument, "give Model or Generate, not both: a callback makes its own requests, so it takes no model configuration")
 		}
-		c.callback = uuid4()
-		c.model = &resolvedModel{Kind: "callback", Name: callbackName(o.Generate), CallbackID: c.callback}
-	} else if o.Model != nil {
-		if _, err := resolveModel(o.Model); err != nil {
+		c.genModel = Callback("", o.Generate)
+		c.callback = c.register(c.genModel)
+	} else if c.o.Model != nil {
+		if _, err := resolveModel(c.o.Model, nil); err != nil {
 			return nil, err
 		}
 	}
@@ -198,8 +241,11 @@ func Create(ctx context.Context, o CreateOptions) (*Client, error) {
 	}
 	if o.Logging != nil && o.Logging.Level != "" {
 		if _, ok := logLevels[o.Logging.Level]; !ok {
-			return nil, newError(CodeInvalidArgument, "the logging level must be debug, info, warn or error, got '%s'", o.Logging.Level)
+			return nil, newError(CodeInvalidArgument, "the logging level must be debug, info, warn, error or silent, got '%s'", o.Logging.Level)
 		}
+	}
+	if o.Logging != nil && o.Logging.Format != "" && o.Logging.Format != "text" && o.Logging.Format != "json" {
+		return nil, newError(CodeInvalidArgument, "the logging format must be 'text' or 'json', got '%s'", o.Logging.Format)
 	}
 	b := o.Browser
 	b.mu.Lock()
@@ -227,7 +273,22 @@ func Create(ctx context.Context, o CreateOptions) (*Client, error) {
 	return c, nil
 }
 
-var logLevels = map[string]int{"debug": 0, "info": 1, "warn": 2, "error": 3}
+var logLevels = map[string]int{"debug": 0, "info": 1, "warn": 2, "error": 3, "silent": 100}
+
+// register gives a callback model its id, the same one each time for the same *CallbackModel.
+func (c *Client) register(m *CallbackModel) string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if id, ok := c.cbIDs[m]; ok {
+		return id
+	}
+	id := uuid4()
+	c.cbIDs[m], c.callbacks[id] = id, m
+	return id
+}
+
+// resolve is a model's wire form, its callback registered with this client.
+func (c *Client) resolve(spec ModelSpec) (*wireModel, error) { return resolveModel(spec, c.register) }
 
 // Browser is the handle this client uses.
 func (c *Client) Browser() *Browser { return c.browser }
@@ -333,13 +394,7 @@ func (c *Client) serve() {
 		return nil, s.Invalidate(ctx, req.Key)
 	})
 	l.peer.handle("model.generate", c.generate)
-	l.peer.handle("tool.call", func(_ context.Context, p json.RawMessage) (any, error) {
-		var req struct {
-			Name string `json:"name"`
-		}
-		_ = json.Unmarshal(p, &req)
-		return nil, newError(CodeInvalidArgument, "no tool '%s' is registered with this client", req.Name)
-	})
+	l.peer.handle("tool.call", c.toolCall)
 	l.peer.handle("log", func(_ context.Context, p json.RawMessage) (any, error) {
 		var req struct {
 			Level   string          `json:"level"`
@@ -350,17 +405,7 @@ func (c *Client) serve() {
 			return nil, newError(CodeInvalidArgument, "invalid log parameters: %v", err)
 		}
 		c.recordModelCall(req.Data)
-		if lg := c.o.Logging; lg != nil && lg.Func != nil {
-			min := lg.Level
-			if min == "" {
-				min = "info"
-			}
-			if logLevels[req.Level] >= logLevels[min] {
-				var data map[string]any
-				_ = json.Unmarshal(req.Data, &data) // absent or not an object: nil
-				lg.Func(req.Level, req.Message, data)
-			}
-		}
+		c.log(req.Level, req.Message, req.Data)
 		return nil, nil
 	})
 }
@@ -373,7 +418,10 @@ func (c *Client) generate(ctx context.Context, p json.RawMessage) (any, error) {
 	if err := json.Unmarshal(p, &params); err != nil {
 		return nil, newError(CodeInvalidArgument, "invalid model.generate parameters: %v", err)
 	}
-	if c.callback == "" || params.CallbackID != c.callback || c.isClosed() {
+	c.mu.Lock()
+	m := c.callbacks[params.CallbackID]
+	c.mu.Unlock()
+	if m == nil || c.isClosed() {
 		return nil, newError(CodeNoModelConfigured, "the callback model is no longer registered with this client")
 	}
 	var req ModelRequest
@@ -396,7 +444,7 @@ func (c *Client) generate(ctx context.Context, p json.RawMessage) (any, error) {
 		delete(c.gens, &cancel)
 		c.mu.Unlock()
 	}()
-	reply, err := c.o.Generate(ctx, &req)
+	reply, err := m.Generate(ctx, &req)
 	if err != nil {
 		return nil, err
 	}
@@ -425,6 +473,26 @@ func CacheWithThreshold(n int) *CacheOption {
 	return &CacheOption{enabled: true, threshold: n, set: true}
 }
 
+// UnmarshalJSON reads a cache option as the Node client takes it: false, true or
+// {"threshold": n}; anything else is an INVALID_ARGUMENT error.
+func (o *CacheOption) UnmarshalJSON(raw []byte) error {
+	var on bool
+	if json.Unmarshal(raw, &on) == nil {
+		*o = CacheOption{enabled: on}
+		return nil
+	}
+	var th struct {
+		Threshold *int `json:"threshold"`
+	}
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.DisallowUnknownFields()
+	if d.Decode(&th) != nil || th.Threshold == nil {
+		return newError(CodeInvalidArgument, "invalid cache option %s: use false, true or {\"threshold\": n}", raw)
+	}
+	*o = *CacheWithThreshold(*th.Threshold)
+	return checkCache(o)
+}
+
 // ActInput is what Act does: ActInstruction(text) or ObservedAction(action).
 type ActInput interface{ actInput() any }
 
@@ -442,14 +510,20 @@ func ObservedAction(a Action) ActInput { return observedAction{a} }
 
 // ActOptions configure Act (nil for defaults).
 type ActOptions struct {
-	Cache          *CacheOption
-	IgnoreLocators []LocatorSpec
-	Locator        *LocatorSpec
-	Model          *ModelConfig
-	Timeout        time.Duration
-	Variables      map[string]Variable
-	// Page is the page id to act on (nil: the active page).
-	Page               *int
+	// Cache is this call's cache setting (nil: the client's).
+	Cache *CacheOption
+	// IgnoreLocators are parts of the page the model does not read (made by Page.Locator).
+	IgnoreLocators []*Locator
+	// Locator scopes the call to an element and what it holds (made by Page.Locator).
+	Locator *Locator
+	// Model is this call's model (nil: the client's).
+	Model ModelSpec
+	// Timeout bounds the call (0: the engine's default), at most 10 minutes.
+	Timeout time.Duration
+	// Variables fill %name% in the instruction; the model never reads their values.
+	Variables map[string]Variable
+	// Page is the page to act on (nil: the active page).
+	Page               *Page
 	DOMSettleTimeoutMs *int
 }
 
@@ -459,12 +533,12 @@ type ObserveOptions = ActOptions
 // ExtractOptions configure Extract (nil for defaults).
 type ExtractOptions struct {
 	Cache              *CacheOption
-	IgnoreLocators     []LocatorSpec
-	Locator            *LocatorSpec
-	Model              *ModelConfig
+	IgnoreLocators     []*Locator
+	Locator            *Locator
+	Model              ModelSpec
 	Timeout            time.Duration
 	Variables          map[string]Variable
-	Page               *int
+	Page               *Page
 	DOMSettleTimeoutMs *int
 	// Screenshot sends a screenshot of the page with the request.
 	Screenshot bool
@@ -485,12 +559,12 @@ func timeoutMs(what string, d time.Duration) (int64, error) {
 
 type opOptions struct {
 	cache          *CacheOption
-	ignoreLocators []LocatorSpec
-	locator        *LocatorSpec
-	model          *ModelConfig
+	ignoreLocators []*Locator
+	locator        *Locator
+	model          ModelSpec
 	timeout        time.Duration
 	variables      map[string]Variable
-	page           *int
+	page           *Page
 	settle         *int
 	screenshot     bool
 	iframes        bool
@@ -534,14 +608,15 @@ func (c *Client) cacheBase(threshold int) object {
 	return object{{"threshold", threshold}, {"selfHeal", c.selfHeal}, {"store", "caller"}}
 }
 
-func (c *Client) defaultModel(per *ModelConfig) (*resolvedModel, error) {
-	if per != nil {
-		return resolveModel(per)
+// defaultModel is per's wire form, else the client's model's.
+func (c *Client) defaultModel(per ModelSpec) (*wireModel, error) {
+	if !isNilSpec(per) {
+		return c.resolve(per)
 	}
-	if c.model != nil {
-		return c.model, nil
+	if c.genModel != nil {
+		return c.resolve(c.genModel)
 	}
-	return resolveModel(c.o.Model)
+	return c.resolve(c.o.Model)
 }
 
 func (c *Client) operation(ctx context.Context, op string, params object, o opOptions, needsModel bool) (json.RawMessage, error) {
@@ -555,20 +630,29 @@ func (c *Client) operation(ctx context.Context, op string, params object, o opOp
 	if o.settle != nil && (*o.settle < 0 || *o.settle > maxTimeoutMs) {
 		return nil, newError(CodeInvalidArgument, "DOMSettleTimeoutMs must be from 0 to %d, got %d", maxTimeoutMs, *o.settle)
 	}
-	if o.page != nil && *o.page < 0 {
-		return nil, newError(CodeInvalidArgument, "a page id is a whole number from 0, got %d", *o.page)
+	if err := c.checkPage(o.page); err != nil {
+		return nil, err
 	}
+	var locator *LocatorSpec
 	if o.locator != nil {
-		if err := checkLocator(*o.locator); err != nil {
+		s, err := o.locator.wire()
+		if err != nil {
 			return nil, err
 		}
+		locator = &s
+	}
+	var ignore []LocatorSpec
+	if o.ignoreLocators != nil {
+		ignore = []LocatorSpec{}
 	}
 	for _, l := range o.ignoreLocators {
-		if err := checkLocator(l); err != nil {
+		s, err := l.wire()
+		if err != nil {
 			return nil, err
 		}
+		ignore = append(ignore, s)
 	}
-	var model *resolvedModel
+	var model *wireModel
 	if needsModel {
 		if model, err = c.defaultModel(o.model); err != nil {
 			return nil, err
@@ -611,13 +695,13 @@ func (c *Client) operation(ctx context.Context, op string, params object, o opOp
 		w = append(w, kv{"domSettleTimeoutMs", *c.o.DOMSettleTimeoutMs})
 	}
 	if o.page != nil {
-		w = append(w, kv{"page", *o.page})
+		w = append(w, kv{"page", o.page.id})
 	}
-	if o.locator != nil {
-		w = append(w, kv{"locator", o.locator})
+	if locator != nil {
+		w = append(w, kv{"locator", locator})
 	}
-	if o.ignoreLocators != nil {
-		w = append(w, kv{"ignoreLocators", o.ignoreLocators})
+	if ignore != nil {
+		w = append(w, kv{"ignoreLocators", ignore})
 	}
 	params = append(params, kv{"options", w})
 	deadline := t
@@ -667,16 +751,6 @@ func (c *Client) cancelOp(opID string) {
 func checkCache(o *CacheOption) error {
 	if o != nil && o.set && o.threshold < 1 {
 		return newError(CodeInvalidArgument, "invalid cache option: CacheWithThreshold(%d) (the threshold must be a positive integer)", o.threshold)
-	}
-	return nil
-}
-
-func checkLocator(l LocatorSpec) error {
-	if len(bytes.TrimSpace([]byte(l.Selector))) == 0 {
-		return newError(CodeInvalidSelector, "a locator needs a selector")
-	}
-	if l.Nth != nil && *l.Nth < 0 {
-		return newError(CodeInvalidArgument, "a locator's nth must be 0 or more, got %d", *l.Nth)
 	}
 	return nil
 }
@@ -775,6 +849,43 @@ func Extract[T any](ctx context.Context, c *Client, instruction string, opts *Ex
 	if err != nil {
 		return nil, err
 	}
+	var w struct {
+		Data     json.RawMessage `json:"data"`
+		Metadata ResultMetadata  `json:"metadata"`
+	}
+	raw, err := c.extractRaw(ctx, instruction, schema, opts)
+	if err != nil {
+		return nil, err
+	}
+	if err := decodeAnswer("extract", raw, &w, func() error { return checkMetadata(&w.Metadata) }); err != nil {
+		return nil, err
+	}
+	r := &ExtractResult[T]{Metadata: w.Metadata}
+	if len(w.Data) > 0 {
+		if err := json.Unmarshal(w.Data, &r.Data); err != nil {
+			return nil, newError(CodeModelOutputInvalid, "the extracted data does not fit the schema: %v", err)
+		}
+	}
+	return r, nil
+}
+
+// extract is an extract's data, as JSON.
+func (c *Client) extract(ctx context.Context, instruction string, schema json.RawMessage, opts *ExtractOptions) (json.RawMessage, error) {
+	raw, err := c.extractRaw(ctx, instruction, schema, opts)
+	if err != nil {
+		return nil, err
+	}
+	var w struct {
+		Data     json.RawMessage `json:"data"`
+		Metadata ResultMetadata  `json:"metadata"`
+	}
+	if err := decodeAnswer("extract", raw, &w, func() error { return checkMetadata(&w.Metadata) }); err != nil {
+		return nil, err
+	}
+	return w.Data, nil
+}
+
+func (c *Client) extractRaw(ctx context.Context, instruction string, schema json.RawMessage, opts *ExtractOptions) (json.RawMessage, error) {
 	params := object{}
 	if instruction != "" {
 		params = append(params, kv{"instruction", instruction})
@@ -787,24 +898,7 @@ func Extract[T any](ctx context.Context, c *Client, instruction string, opts *Ex
 		o = opOptions{cache: opts.Cache, ignoreLocators: opts.IgnoreLocators, locator: opts.Locator, model: opts.Model, timeout: opts.Timeout,
 			variables: opts.Variables, page: opts.Page, settle: opts.DOMSettleTimeoutMs, screenshot: opts.Screenshot, iframes: opts.Iframes}
 	}
-	raw, err := c.operation(ctx, "extract", params, o, true)
-	if err != nil {
-		return nil, err
-	}
-	var w struct {
-		Data     json.RawMessage `json:"data"`
-		Metadata ResultMetadata  `json:"metadata"`
-	}
-	if err := decodeAnswer("extract", raw, &w, func() error { return checkMetadata(&w.Metadata) }); err != nil {
-		return nil, err
-	}
-	r := &ExtractResult[T]{Metadata: w.Metadata}
-	if len(w.Data) > 0 {
-		if err := json.Unmarshal(w.Data, &r.Data); err != nil {
-			return nil, newError(CodeModelOutputInvalid, "the extracted data does not fit the schema: %v", err)
-		}
-	}
-	return r, nil
+	return c.operation(ctx, "extract", params, o, true)
 }
 
 // Metrics are the instance's counters.
@@ -825,7 +919,7 @@ type BatchOptions struct {
 	// Timeout bounds the batch (default 30 s, at most 10 minutes).
 	Timeout time.Duration
 	// Page is the page the callback's batch.page is (nil: the active page).
-	Page *int
+	Page *Page
 }
 
 // ExperimentalBatch runs a trusted, self-contained JavaScript callback
@@ -856,10 +950,10 @@ func (c *Client) ExperimentalBatch(ctx context.Context, source string, input any
 		params = append(params, kv{"input", json.RawMessage(in)})
 	}
 	if o.Page != nil {
-		if *o.Page < 0 {
-			return newError(CodeInvalidArgument, "a page id is a whole number from 0, got %d", *o.Page)
+		if err := c.checkPage(o.Page); err != nil {
+			return err
 		}
-		params = append(params, kv{"page", *o.Page})
+		params = append(params, kv{"page", o.Page.id})
 	}
 	model, err := c.defaultModel(nil)
 	if err != nil {
@@ -910,79 +1004,4 @@ func (c *Client) ExperimentalBatch(ctx context.Context, source string, input any
 		return newError(CodeInvalidArgument, "the batch's value does not decode into %T: %v", result, err)
 	}
 	return nil
-}
-
-// GotoOptions configure Goto (nil for defaults).
-type GotoOptions struct {
-	// Page is the page to navigate (nil: the active page).
-	Page *int
-	// WaitUntil is "load" (default), "domcontentloaded" or "commit".
-	WaitUntil string
-	Timeout   time.Duration
-}
-
-// ActivePage is the page operations use by default.
-func (c *Client) ActivePage(ctx context.Context) (*PageInfo, error) {
-	raw, err := c.call(ctx, "context.activePage", struct{}{}, 0)
-	if err != nil {
-		return nil, err
-	}
-	var p PageInfo
-	if err := decodeAnswer("context.activePage", raw, &p, nil); err != nil {
-		return nil, err
-	}
-	return &p, nil
-}
-
-// Goto navigates a page (the active one unless opts.Page) to url.
-func (c *Client) Goto(ctx context.Context, url string, opts *GotoOptions) (*PageInfo, error) {
-	o := GotoOptions{}
-	if opts != nil {
-		o = *opts
-	}
-	t, err := timeoutMs("goto: timeout", o.Timeout)
-	if err != nil {
-		return nil, err
-	}
-	id := o.Page
-	if id == nil {
-		p, err := c.ActivePage(ctx)
-		if err != nil {
-			return nil, err
-		}
-		id = &p.ID
-	}
-	params := object{{"page", *id}, {"url", url}}
-	var po object
-	if o.WaitUntil != "" {
-		po = append(po, kv{"waitUntil", o.WaitUntil})
-	}
-	if t > 0 {
-		po = append(po, kv{"timeout", t})
-	}
-	if po != nil {
-		params = append(params, kv{"options", po})
-	}
-	if len(c.browser.allowURLSchemes) > 0 {
-		params = append(params, kv{"allowSchemes", c.browser.allowURLSchemes})
-	}
-	// A context that can be cancelled gets an opId, so cancelling it stops the navigation in
-	// the worker too (as the Node client's AbortSignal does).
-	opID := ""
-	if ctx.Done() != nil {
-		opID = uuid4()
-		params = append(params, kv{"opId", opID})
-	}
-	raw, err := c.call(ctx, "page.goto", params, t)
-	if err != nil {
-		if opID != "" && ctx.Err() != nil {
-			c.cancelOp(opID)
-		}
-		return nil, err
-	}
-	var p PageInfo
-	if err := decodeAnswer("page.goto", raw, &p, nil); err != nil {
-		return nil, err
-	}
-	return &p, nil
 }

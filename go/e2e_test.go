@@ -281,7 +281,11 @@ func TestAGenerateCallbackAnswersTheWorker(t *testing.T) {
 		t.Fatalf("actions %+v", r.Data.Actions)
 	}
 	// Locator scopes what the model reads.
-	if _, err := c.Act(ctx, ActInstruction("type my email"), &ActOptions{Variables: map[string]Variable{"email": {Value: "x@y.z"}}, Locator: &LocatorSpec{Selector: "#signup"}}); err != nil {
+	page, err := c.ActivePage(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := page.Act(ctx, ActInstruction("type my email"), &ActOptions{Variables: map[string]Variable{"email": {Value: "x@y.z"}}, Locator: page.Locator("#signup")}); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log"
+	"strings"
 	"time"
 
 	"github.com/deckhand-dev/deckhand/go"
@@ -40,21 +41,35 @@ func Example() {
 	// Output: true Done
 }
 
-// Act on a plain-language instruction; the built-in local model picks the element when no
-// model or key is configured.
-func ExampleClient_Act() {
+// launchClient launches Chromium with the extension and creates a client on it, as Example
+// does; the examples below start with it.
+func launchClient(o deckhand.CreateOptions) (*deckhand.Client, func()) {
 	ctx := context.Background()
 	browser, err := deckhand.LaunchLocalBrowser(ctx, nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer browser.Close()
-	client, err := deckhand.Create(ctx, deckhand.CreateOptions{Browser: browser})
+	o.Browser = browser
+	client, err := deckhand.Create(ctx, o)
 	if err != nil {
+		browser.Close()
 		log.Fatal(err)
 	}
-	defer client.Close()
-	client.Goto(ctx, "https://example.com/signup", nil)
+	return client, func() { client.Close(); browser.Close() }
+}
+
+const signupPage = `data:text/html,<title>Sign up</title><h1>Sign up</h1>
+<label>Name <input id=name></label> <label>Email <input id=email type=email></label>
+<label><input type=checkbox id=terms> I accept the terms</label>
+<button id=save onclick="this.textContent='Saved'">Save</button>`
+
+// Act on a plain-language instruction; the built-in local model picks the element when no
+// model or key is configured. Variables keep a value from the model: it reads %email%.
+func ExampleClient_Act() {
+	ctx := context.Background()
+	client, done := launchClient(deckhand.CreateOptions{})
+	defer done()
+	client.Goto(ctx, signupPage, nil)
 	r, err := client.Act(ctx, deckhand.ActInstruction(`type %email% into the Email field`), &deckhand.ActOptions{
 		Variables: map[string]deckhand.Variable{"email": {Value: "ada@example.com"}},
 		Timeout:   20 * time.Second,
@@ -62,70 +77,79 @@ func ExampleClient_Act() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	fmt.Println(r.Data.Message)
+	page, _ := client.ActivePage(ctx)
+	var email string
+	page.Evaluate(ctx, "document.getElementById('email').value", &email, nil)
+	fmt.Println(r.Data.Success, email)
+	// Output: true ada@example.com
 }
 
 // Observe lists the actions a page offers for an instruction; any of them can be acted on
 // later without a model.
 func ExampleClient_Observe() {
 	ctx := context.Background()
-	var client *deckhand.Client // from deckhand.Create
-	r, err := client.Observe(ctx, deckhand.String("the sign-up button"), nil)
+	client, done := launchClient(deckhand.CreateOptions{})
+	defer done()
+	client.Goto(ctx, signupPage, nil)
+	r, err := client.Observe(ctx, deckhand.String("the Save button"), nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, a := range r.Data {
-		fmt.Println(a.Selector, a.Description)
+	a := r.Data[0]
+	fmt.Println(a.Method, a.Description)
+	if _, err := client.Act(ctx, deckhand.ObservedAction(a), nil); err != nil { // no model asked
+		log.Fatal(err)
 	}
-	if len(r.Data) > 0 {
-		client.Act(ctx, deckhand.ObservedAction(r.Data[0]), nil)
-	}
+	page, _ := client.ActivePage(ctx)
+	label, _ := page.Locator("#save").Count(ctx)
+	var text string
+	page.Evaluate(ctx, "document.getElementById('save').textContent", &text, nil)
+	fmt.Println(label, text)
+	// Output:
+	// click Save button
+	// 1 Saved
 }
 
 // Extract into a Go type: its JSON Schema is derived from the struct (json tags name the
 // fields, jsonschema tags describe them).
 func ExampleExtract() {
 	ctx := context.Background()
-	var client *deckhand.Client // from deckhand.Create
-	type Product struct {
-		Name  string  `json:"name"`
-		Price float64 `json:"price" jsonschema:"description=the price in euros"`
+	client, done := launchClient(deckhand.CreateOptions{})
+	defer done()
+	client.Goto(ctx, signupPage, nil)
+	type Heading struct {
+		Heading string `json:"heading" jsonschema:"description=the page's main heading"`
 	}
-	type Page struct {
-		Products []Product `json:"products"`
-	}
-	r, err := deckhand.Extract[Page](ctx, client, "every product with its price", nil)
+	r, err := deckhand.Extract[Heading](ctx, client, "the page heading", nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	for _, p := range r.Data.Products {
-		fmt.Printf("%s: %.2f\n", p.Name, p.Price)
-	}
+	fmt.Println(r.Data.Heading)
+	// Output: Sign up
 }
 
 // With a cache, an act, observe or extract seen before is replayed without asking the model;
 // the SQLite file is shared with the Node and Python clients. Metadata.Cache says what happened.
 func ExampleCreate_cache() {
 	ctx := context.Background()
-	var browser *deckhand.Browser // from deckhand.LaunchLocalBrowser
-	client, err := deckhand.Create(ctx, deckhand.CreateOptions{
-		Browser: browser,
-		Cache:   &deckhand.CacheConfig{Store: deckhand.NewMemoryStore()}, // nil Store: $DECKHAND_HOME/cache.db
+	client, done := launchClient(deckhand.CreateOptions{
+		Cache: &deckhand.CacheConfig{Store: deckhand.NewMemoryStore()}, // nil Store: $DECKHAND_HOME/cache.db
 	})
-	if err != nil {
-		log.Fatal(err)
-	}
-	defer client.Close()
+	defer done()
 	for i := 0; i < 2; i++ {
-		r, err := client.Act(ctx, deckhand.ActInstruction("click Sign up"), nil)
+		client.Goto(ctx, signupPage, nil)
+		r, err := client.Act(ctx, deckhand.ActInstruction("click Save"), nil)
 		if err != nil {
 			log.Fatal(err)
 		}
-		fmt.Println(r.Metadata.Cache.Status) // MISS, then HIT
+		fmt.Println(r.Metadata.Cache.Status)
 	}
-	// Per call: skip the cache, or ask for more sightings before a replay.
-	client.Act(ctx, deckhand.ActInstruction("click Sign up"), &deckhand.ActOptions{Cache: deckhand.CacheEnabled(false)})
-	client.Act(ctx, deckhand.ActInstruction("click Sign up"), &deckhand.ActOptions{Cache: deckhand.CacheWithThreshold(3)})
+	// Per call, ActOptions.Cache skips the cache (CacheEnabled(false)) or asks for more
+	// sightings before a replay (CacheWithThreshold(3)).
+
+	// Output:
+	// MISS
+	// HIT
 }
 
 // Replay a flow saved under a name (recorded in the side panel, by an agent, or saved by a
@@ -148,7 +172,6 @@ func ExampleClient_Replay() {
 // outline; a real one would call a model with req.System, req.Prompt and req.Schema.
 func ExampleGenerateFunc() {
 	ctx := context.Background()
-	var browser *deckhand.Browser // from deckhand.LaunchLocalBrowser
 	generate := func(ctx context.Context, req *deckhand.ModelRequest) (*deckhand.ModelReply, error) {
 		for _, l := range req.Outline {
 			if l.Kind == "element" && l.Role == "button" {
@@ -160,12 +183,97 @@ func ExampleGenerateFunc() {
 		}
 		return &deckhand.ModelReply{Object: map[string]any{"found": false, "elementId": "", "method": "", "arguments": []string{}, "description": "", "twoStep": false, "reason": "no button"}}, nil
 	}
-	client, err := deckhand.Create(ctx, deckhand.CreateOptions{Browser: browser, Generate: generate})
+	// Model: deckhand.Callback("my-model", generate) names it; ActOptions.Model takes one per call.
+	client, done := launchClient(deckhand.CreateOptions{Generate: generate})
+	defer done()
+	client.Goto(ctx, signupPage, nil)
+	r, err := client.Act(ctx, deckhand.ActInstruction("click the first button"), nil)
 	if err != nil {
 		log.Fatal(err)
 	}
-	defer client.Close()
-	client.Act(ctx, deckhand.ActInstruction("click the first button"), nil)
+	fmt.Println(r.Data.Actions[0].Description, r.Metadata.Usage.InputTokens)
+	// Output: Save 120
+}
+
+// The engine's log lines go to a function of yours (or, with no Func, to stderr as text or JSON
+// lines: Format "json").
+func ExampleLoggingOptions() {
+	ctx := context.Background()
+	levels := map[string]bool{}
+	client, done := launchClient(deckhand.CreateOptions{Logging: &deckhand.LoggingOptions{
+		Level: "debug",
+		Func:  func(level, message string, data map[string]any) { levels[level] = true },
+	}})
+	defer done()
+	client.Goto(ctx, signupPage, nil)
+	if _, err := client.Act(ctx, deckhand.ActInstruction("click Save"), nil); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(levels["debug"] || levels["info"])
+	// Output: true
+}
+
+// ExperimentalBatch runs a JavaScript callback inside the extension's worker, so its calls
+// (batch.page, batch.act, batch.extract, ...) make no round trip to Go.
+func ExampleClient_ExperimentalBatch() {
+	ctx := context.Background()
+	client, done := launchClient(deckhand.CreateOptions{})
+	defer done()
+	client.Goto(ctx, signupPage, nil)
+	var out struct {
+		Heading string `json:"heading"`
+		Saved   string `json:"saved"`
+	}
+	err := client.ExperimentalBatch(ctx, `async (batch, input) => {
+		await batch.act({ selector: input.button, description: 'the Save button', method: 'click' });
+		return { heading: await batch.page.evaluate('document.querySelector("h1").textContent'), saved: await batch.page.evaluate('document.querySelector("#save").textContent') };
+	}`, map[string]string{"button": "#save"}, &out, &deckhand.BatchOptions{Timeout: 10 * time.Second})
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(out.Heading, out.Saved)
+	// Output: Sign up Saved
+}
+
+// The agent takes a task of several steps; with no model configured the built-in one plans
+// it, grounds each step on the page and carries it out.
+func ExampleAgent_Execute() {
+	ctx := context.Background()
+	client, done := launchClient(deckhand.CreateOptions{})
+	defer done()
+	client.Goto(ctx, signupPage, nil)
+	agent := client.Agent(&deckhand.AgentOptions{Instructions: "Stay on the form."})
+	r, err := agent.Execute(ctx, `Type "Ada" into Name and "ada@example.com" into Email`, &deckhand.ExecuteOptions{MaxSteps: 5})
+	if err != nil {
+		log.Fatal(err)
+	}
+	page, _ := client.ActivePage(ctx)
+	var values []string
+	page.Evaluate(ctx, "[document.getElementById('name').value, document.getElementById('email').value]", &values, nil)
+	fmt.Println(r.Success, values)
+	// Output: true [Ada ada@example.com]
+}
+
+// Pages and locators: open a page, fill and check elements by selector, read it back. Every
+// call names its page, so a *Page stays valid across navigations.
+func ExamplePage() {
+	ctx := context.Background()
+	client, done := launchClient(deckhand.CreateOptions{})
+	defer done()
+	page, err := client.Context().NewPage(ctx, signupPage, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	page.Locator("#name").Fill(ctx, "Ada", nil)
+	page.Locator("input").Nth(2).Check(ctx, &deckhand.ActionOptions{Timeout: 5 * time.Second})
+	page.Locator("#save").Click(ctx, nil)
+	inputs, _ := page.Locator("input").Count(ctx)
+	var state []any
+	page.EvaluateFunction(ctx, "(ids) => ids.map((id) => document.getElementById(id)).map((e) => e.type === 'checkbox' ? e.checked : e.value || e.textContent)",
+		[]string{"name", "terms", "save"}, &state, nil)
+	text, _ := page.Extract(ctx, "", nil) // the page's text, no model
+	fmt.Println(inputs, state, strings.Contains(text.PageText, `heading "Sign up"`))
+	// Output: 3 [Ada true Saved] true
 }
 
 // Attach to a Chromium that is already running with the extension loaded, through its

@@ -53,11 +53,11 @@ type ReplayOptions struct {
 	// Variables fill the %name% placeholders of the recorded arguments.
 	Variables map[string]Variable
 	// Page is the page to replay on (nil: the active page).
-	Page *int
+	Page *Page
 	// Model re-finds a step whose element is gone or changed, and runs extract steps. With
 	// no Model (and UseClientModel false) no model is sent: such a step stops the replay with
 	// an *Error (CodeActionFailed) whose Data["step"] names it.
-	Model *ModelConfig
+	Model ModelSpec
 	// UseClientModel sends the client's own model (CreateOptions.Model or Generate) as Model.
 	UseClientModel bool
 	// StepTimeout is how long each step waits for its element (default 3 s).
@@ -179,15 +179,15 @@ func (c *Client) replay(ctx context.Context, which kv, opts *ReplayOptions) (*Fl
 	}
 	params := object{which}
 	if o.Page != nil {
-		if *o.Page < 0 {
-			return nil, newError(CodeInvalidArgument, "a page id is a whole number from 0, got %d", *o.Page)
+		if err := c.checkPage(o.Page); err != nil {
+			return nil, err
 		}
-		params = append(params, kv{"page", *o.Page})
+		params = append(params, kv{"page", o.Page.id})
 	}
 	if o.Variables != nil {
 		params = append(params, kv{"variables", o.Variables})
 	}
-	if o.Model != nil || o.UseClientModel {
+	if !isNilSpec(o.Model) || o.UseClientModel {
 		m, err := c.defaultModel(o.Model)
 		if err != nil {
 			return nil, err

@@ -15,7 +15,11 @@ var rawMessageType = reflect.TypeOf(json.RawMessage(nil))
 // (inlined, no $ref; field names from json tags; `jsonschema:"description=..."` tags carry
 // descriptions). T = json.RawMessage or an interface type gives nil: no schema.
 func SchemaOf[T any]() (json.RawMessage, error) {
-	t := reflect.TypeOf((*T)(nil)).Elem()
+	return schemaOfType(reflect.TypeOf((*T)(nil)).Elem())
+}
+
+// schemaOfType is SchemaOf for a type known at run time.
+func schemaOfType(t reflect.Type) (json.RawMessage, error) {
 	if t == rawMessageType || t.Kind() == reflect.Interface {
 		return nil, nil
 	}

@@ -30,7 +30,7 @@ func tracerFor(o *TelemetryOptions) trace.Tracer {
 
 // startOperationSpan opens the span of one operation under the caller's context and registers
 // it under opID for the worker's model-call log lines.
-func (c *Client) startOperationSpan(ctx context.Context, op, opID string, model *resolvedModel) trace.Span {
+func (c *Client) startOperationSpan(ctx context.Context, op, opID string, model *wireModel) trace.Span {
 	attrs := []attribute.KeyValue{attribute.String("deckhand.operation", op)}
 	if model != nil {
 		attrs = append(attrs, attribute.String("deckhand.model", model.Name))

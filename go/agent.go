@@ -1,0 +1,292 @@
+package deckhand
+
+import (
+	"context"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// The agent's defaults (AGENT_DEFAULTS in the protocol).
+const (
+	agentMaxSteps      = 20
+	agentToolTimeoutMs = 30_000
+)
+
+// AgentOptions configure Client.Agent (nil: the client's model and system prompt, no tools).
+type AgentOptions struct {
+	// Provider, "openai" or "anthropic", prefixes a ModelName given without a provider.
+	Provider string
+	// Model is the agent's model (nil: the client's).
+	Model ModelSpec
+	// Instructions are the run's instructions (its system prompt; default the client's).
+	Instructions string
+	// Options are the settings of a model given by name.
+	Options *AgentModelOptions
+	// Tools are the agent's own tools, by name: the model may call them, and they run here.
+	Tools map[string]AgentTool
+}
+
+// AgentModelOptions are the settings of an agent's model given by name.
+type AgentModelOptions struct {
+	APIKey       string `json:"apiKey,omitempty"`
+	BaseURL      string `json:"baseURL,omitempty"`
+	Organization string `json:"organization,omitempty"`
+}
+
+// AgentTool is a tool of the caller's own for the agent. Tool makes one with a typed input.
+type AgentTool struct {
+	// Description tells the model what the tool does (default: its name).
+	Description string
+	// InputSchema is the JSON Schema of the tool's input (nil: any object).
+	InputSchema json.RawMessage
+	// Execute runs the tool on the model's input; a string is sent back as it is, any other
+	// value as JSON. An error is reported to the model as the tool's failure.
+	Execute func(ctx context.Context, input json.RawMessage) (any, error)
+}
+
+// Tool is an AgentTool whose input is decoded into In, its JSON Schema derived from In (as
+// SchemaOf does).
+func Tool[In any](description string, execute func(ctx context.Context, input In) (any, error)) AgentTool {
+	schema, err := SchemaOf[In]()
+	return AgentTool{
+		Description: description,
+		InputSchema: schema,
+		Execute: func(ctx context.Context, raw json.RawMessage) (any, error) {
+			if err != nil {
+				return nil, err
+			}
+			var in In
+			if err := json.Unmarshal(orNull(raw), &in); err != nil {
+				return nil, newError(CodeInvalidArgument, "the tool's input does not fit %T: %v", in, err)
+			}
+			return execute(ctx, in)
+		},
+	}
+}
+
+var toolNamePattern = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
+
+// Agent runs the autonomous agent: made by Client.Agent, run with Execute.
+type Agent struct {
+	c            *Client
+	model        ModelSpec // nil: the client's
+	instructions string
+	tools        []toolDecl
+	run          map[string]AgentTool
+	err          error // why the configuration cannot be used; Execute returns it
+}
+
+// Agent is the earlier agent interface: a configuration that Execute runs on the active page
+// (or ExecuteOptions.Page). A configuration that cannot be used (an unknown provider, a bad
+// model) makes Execute fail with CodeInvalidArgument before anything is sent.
+func (c *Client) Agent(opts *AgentOptions) *Agent {
+	a := &Agent{c: c, run: map[string]AgentTool{}}
+	if opts == nil {
+		return a
+	}
+	a.instructions = opts.Instructions
+	a.model, a.err = agentModel(opts)
+	if a.err == nil && a.model != nil {
+		_, a.err = resolveModel(a.model, nil)
+	}
+	for name, t := range opts.Tools {
+		if a.err != nil {
+			break
+		}
+		if !toolNamePattern.MatchString(name) {
+			a.err = newError(CodeInvalidArgument, "invalid agent configuration: tool name '%s' must be 1 to 64 letters, digits, '_', '.' or '-'", name)
+			break
+		}
+		if t.Execute == nil {
+			a.err = newError(CodeInvalidArgument, "invalid agent configuration: tool '%s' needs Execute", name)
+			break
+		}
+		schema := t.InputSchema
+		if schema == nil {
+			schema = json.RawMessage(`{"type":"object"}`)
+		} else if s, err := parseOrdered(schema); err != nil {
+			a.err = newError(CodeInvalidArgument, "invalid agent configuration: tool '%s': InputSchema is not JSON: %v", name, err)
+			break
+		} else if _, ok := s.(object); !ok {
+			a.err = newError(CodeInvalidArgument, "invalid agent configuration: tool '%s': InputSchema must be a JSON Schema object", name)
+			break
+		}
+		desc := t.Description
+		if desc == "" {
+			desc = name
+		}
+		a.tools = append(a.tools, toolDecl{Name: name, Description: desc, InputSchema: schema})
+		a.run[name] = t
+	}
+	return a
+}
+
+// agentModel is the model an agent configuration names (nil: the client's).
+func agentModel(o *AgentOptions) (ModelSpec, error) {
+	if o.Provider != "" && o.Provider != "openai" && o.Provider != "anthropic" {
+		return nil, newError(CodeInvalidArgument, "invalid agent configuration: provider must be 'openai' or 'anthropic', got '%s'", o.Provider)
+	}
+	if isNilSpec(o.Model) {
+		if o.Options != nil {
+			return nil, newError(CodeInvalidArgument, "invalid agent configuration: Options (APIKey, BaseURL, Organization) go with a Model name")
+		}
+		return nil, nil
+	}
+	name, ok := o.Model.(ModelName)
+	if !ok {
+		if o.Options != nil {
+			return nil, newError(CodeInvalidArgument, "invalid agent configuration: Options go with a Model name, not a %T (give the settings in the model itself)", o.Model)
+		}
+		return o.Model, nil
+	}
+	n := strings.TrimSpace(string(name))
+	if n == "" {
+		return nil, newError(CodeInvalidArgument, "invalid agent configuration: model must be a non-empty model name such as 'openai/gpt-4.1'")
+	}
+	if o.Provider != "" && !strings.Contains(n, "/") {
+		n = o.Provider + "/" + n
+	}
+	opt := o.Options
+	if opt == nil || (opt.APIKey == "" && opt.BaseURL == "" && opt.Organization == "") {
+		return ModelName(n), nil
+	}
+	m := &ModelConfig{ModelName: n, APIKey: opt.APIKey, BaseURL: opt.BaseURL}
+	if opt.Organization != "" {
+		m.Headers = map[string]string{"OpenAI-Organization": opt.Organization}
+	}
+	return m, nil
+}
+
+// ExecuteOptions configure Agent.Execute (nil for defaults).
+type ExecuteOptions struct {
+	// MaxSteps bounds the run, 1 to 200 (default 20).
+	MaxSteps int
+	// AutoScreenshot sends a screenshot with each step (default true).
+	AutoScreenshot *bool
+	// WaitBetweenActions is a pause after each action.
+	WaitBetweenActions time.Duration
+	// Context is more for the model to know about the task.
+	Context string
+	// SaveAs saves a successful run as a flow under this name, to replay later with no model.
+	SaveAs string
+	// Page is the page the agent starts on (nil: the active page).
+	Page *Page
+}
+
+// Execute runs the agent on instruction until it is done or out of steps. Cancelling ctx stops
+// the run in the worker too.
+func (a *Agent) Execute(ctx context.Context, instruction string, opts *ExecuteOptions) (*AgentResult, error) {
+	if a == nil || a.c == nil {
+		return nil, newError(CodeInvalidArgument, "no agent: make one with Client.Agent")
+	}
+	if a.err != nil {
+		return nil, a.err
+	}
+	c := a.c
+	if strings.TrimSpace(instruction) == "" {
+		return nil, newError(CodeInvalidArgument, "invalid agentExecute request: executeOptions.instruction: instruction must not be empty")
+	}
+	o := ExecuteOptions{}
+	if opts != nil {
+		o = *opts
+	}
+	if o.MaxSteps == 0 {
+		o.MaxSteps = agentMaxSteps
+	}
+	if o.MaxSteps < 1 || o.MaxSteps > 200 {
+		return nil, newError(CodeInvalidArgument, "invalid agentExecute request: executeOptions.maxSteps: must be a whole number from 1 to 200, got %d", o.MaxSteps)
+	}
+	wait, err := timeoutMs("WaitBetweenActions", o.WaitBetweenActions)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.checkPage(o.Page); err != nil {
+		return nil, err
+	}
+	p := agentRunParams{Instruction: instruction, Mode: "dom", MaxSteps: o.MaxSteps, ToolTimeout: agentToolTimeoutMs, Context: o.Context, WaitBetweenActions: wait,
+		AutoScreenshot: o.AutoScreenshot == nil || *o.AutoScreenshot, ExtraTools: a.tools}
+	if o.SaveAs != "" {
+		if p.SaveAs, err = flowName(o.SaveAs); err != nil {
+			return nil, err
+		}
+	}
+	if p.Model, err = c.defaultModel(a.model); err != nil {
+		return nil, err
+	}
+	p.ExecutionModel = p.Model
+	p.SystemPrompt = a.instructions
+	if p.SystemPrompt == "" {
+		p.SystemPrompt = c.o.SystemPrompt
+	}
+	if o.Page != nil {
+		id := o.Page.id
+		p.Page = &id
+	}
+	if len(c.browser.allowURLSchemes) > 0 {
+		p.AllowSchemes = c.browser.allowURLSchemes
+	}
+	p.OpID = uuid4()
+	c.mu.Lock()
+	for name, t := range a.run {
+		c.tools[name] = t
+	}
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		for name := range a.run {
+			delete(c.tools, name)
+		}
+		c.mu.Unlock()
+	}()
+	deadline := min(int64(o.MaxSteps)*(agentToolTimeoutMs*3+10_000), maxCallMs)
+	raw, err := c.call(ctx, "agent.run", p, deadline)
+	if err != nil {
+		if ctx.Err() != nil {
+			c.cancelOp(p.OpID)
+			return nil, ctx.Err()
+		}
+		return nil, err
+	}
+	var r struct {
+		Result *AgentResult `json:"result"`
+	}
+	if err := decodeAnswer("agent.run", raw, &r, func() error {
+		if r.Result == nil {
+			return errMissing("result")
+		}
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	return r.Result, nil
+}
+
+// toolCall runs one of a running agent's own tools for the worker.
+func (c *Client) toolCall(ctx context.Context, p json.RawMessage) (any, error) {
+	var req struct {
+		Name  string          `json:"name"`
+		Input json.RawMessage `json:"input"`
+	}
+	_ = json.Unmarshal(p, &req)
+	c.mu.Lock()
+	t, ok := c.tools[req.Name]
+	c.mu.Unlock()
+	if !ok {
+		return nil, newError(CodeInvalidArgument, "no tool '%s' is registered with this client", req.Name)
+	}
+	out, err := t.Execute(ctx, req.Input)
+	if err != nil {
+		return nil, err
+	}
+	s, isText := out.(string)
+	if !isText {
+		b, err := marshalJS(out)
+		if err != nil {
+			return nil, newError(CodeInvalidArgument, "tool '%s' returned a value that is not JSON: %v", req.Name, err)
+		}
+		s = string(b)
+	}
+	return object{{"output", s}}, nil
+}

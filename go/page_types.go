@@ -1,0 +1,196 @@
+package deckhand
+
+import "encoding/json"
+
+// Wire shapes of pages, locators, the agent and the provider-specific model configurations, with
+// the schema's names (schema/deckhand.schema.json). They are kept in this one file so that they
+// can be folded into the generated types later.
+
+// SnapshotResult is the text a model reads for a page (page.snapshot).
+type SnapshotResult struct {
+	Text string `json:"text"`
+	// Tokens is the text's estimated size in tokens.
+	Tokens float64 `json:"tokens"`
+	// Folded says long runs (rows, list items) were summarised to fit the budget.
+	Folded bool   `json:"folded"`
+	URL    string `json:"url"`
+}
+
+// ScreenshotOptions configure Page.Screenshot (nil for a PNG of the viewport).
+type ScreenshotOptions struct {
+	// Type is "png" (default) or "jpeg".
+	Type string `json:"type,omitempty"`
+	// Quality is a JPEG's quality, 0 to 100.
+	Quality *int `json:"quality,omitempty"`
+	// FullPage captures the whole page instead of the viewport.
+	FullPage bool `json:"fullPage,omitempty"`
+	// Path, when set, also writes the image to this file.
+	Path string `json:"-"`
+}
+
+// PageExtraction is what Page.Extract returns without Into: the page's text (no instruction:
+// no model is asked) or the model's extraction (an instruction).
+type PageExtraction struct {
+	PageText   string `json:"pageText,omitempty"`
+	Extraction string `json:"extraction,omitempty"`
+}
+
+// AgentStep is one step of an agent run: the tool it called and why.
+type AgentStep struct {
+	Type          string         `json:"type"`
+	Reasoning     string         `json:"reasoning"`
+	TaskCompleted bool           `json:"taskCompleted"`
+	Action        map[string]any `json:"action"`
+	TimeMs        float64        `json:"timeMs"`
+	PageText      string         `json:"pageText"`
+	PageURL       string         `json:"pageUrl"`
+	Instruction   string         `json:"instruction"`
+	Result        string         `json:"result,omitempty"`
+}
+
+// AgentUsage is an agent run's model usage (snake_case on the wire, as the earlier API had it).
+type AgentUsage struct {
+	InputTokens       float64 `json:"input_tokens"`
+	OutputTokens      float64 `json:"output_tokens"`
+	InferenceTimeMs   float64 `json:"inference_time_ms"`
+	ReasoningTokens   float64 `json:"reasoning_tokens"`
+	CachedInputTokens float64 `json:"cached_input_tokens"`
+}
+
+// AgentResult is what Agent.Execute returns.
+type AgentResult struct {
+	Success   bool           `json:"success"`
+	Message   string         `json:"message"`
+	Actions   []AgentStep    `json:"actions"`
+	Completed bool           `json:"completed"`
+	Metadata  map[string]any `json:"metadata,omitempty"`
+	Usage     *AgentUsage    `json:"usage,omitempty"`
+}
+
+// -- provider-specific model configurations (the schema's VertexModelConfig,
+// AzureApiKeyModelConfig and AzureEntraModelConfig) ------------------------------------------
+
+// ServiceAccount is a Google service account's key. It decodes from a JSON key file as Google
+// writes it (client_email, private_key, private_key_id; other members ignored) or from the
+// camelCase form.
+type ServiceAccount struct {
+	ClientEmail  string `json:"clientEmail"`
+	PrivateKey   string `json:"privateKey"`
+	PrivateKeyID string `json:"privateKeyId,omitempty"`
+}
+
+// VertexModelConfig is a Gemini model on Google Vertex AI, reached with a service account.
+type VertexModelConfig struct {
+	// ModelName is the model id, e.g. "gemini-2.5-flash".
+	ModelName   string
+	Project     string
+	Location    string
+	Credentials ServiceAccount
+	// BaseURL and Headers are optional: another endpoint, extra request headers.
+	BaseURL string
+	Headers map[string]string
+}
+
+// AzureModelConfig is a deployment of Azure OpenAI, authorised by an API key or by a Microsoft
+// Entra ID token (exactly one of APIKey and EntraToken).
+type AzureModelConfig struct {
+	// ModelName is the deployment's name.
+	ModelName string
+	// ResourceName is the Azure resource (default: $AZURE_RESOURCE_NAME), or give BaseURL.
+	ResourceName string
+	BaseURL      string
+	APIVersion   string
+	Headers      map[string]string
+	APIKey       string
+	EntraToken   string
+}
+
+// vertexWire is VertexModelConfig as the schema writes it.
+type vertexWire struct {
+	Provider        string            `json:"provider"`
+	ModelName       string            `json:"modelName"`
+	Auth            json.RawMessage   `json:"auth"`
+	ProviderOptions vertexOptionsWire `json:"providerOptions"`
+}
+
+type vertexOptionsWire struct {
+	Vertex *struct {
+		Project  string            `json:"project"`
+		Location string            `json:"location"`
+		BaseURL  string            `json:"baseURL,omitempty"`
+		Headers  map[string]string `json:"headers,omitempty"`
+	} `json:"vertex"`
+}
+
+// azureWire is both Azure shapes as the schema writes them (apiKey, or auth with a token).
+type azureWire struct {
+	Provider     string            `json:"provider"`
+	ModelName    string            `json:"modelName"`
+	ResourceName string            `json:"resourceName,omitempty"`
+	BaseURL      string            `json:"baseURL,omitempty"`
+	APIVersion   string            `json:"apiVersion,omitempty"`
+	Headers      map[string]string `json:"headers,omitempty"`
+	APIKey       string            `json:"apiKey,omitempty"`
+	Auth         *struct {
+		Type  string `json:"type"`
+		Token string `json:"token"`
+	} `json:"auth,omitempty"`
+}
+
+// -- the resolved model's provider-specific parts (ResolvedModel) ---------------------------
+
+type vertexResolved struct {
+	Project      string `json:"project"`
+	Location     string `json:"location"`
+	ClientEmail  string `json:"clientEmail"`
+	PrivateKey   string `json:"privateKey"`
+	PrivateKeyID string `json:"privateKeyId,omitempty"`
+}
+
+type azureResolved struct {
+	ResourceName string `json:"resourceName,omitempty"`
+	APIVersion   string `json:"apiVersion,omitempty"`
+	Token        string `json:"token,omitempty"`
+}
+
+type bedrockResolved struct {
+	Region          string `json:"region"`
+	AccessKeyID     string `json:"accessKeyId"`
+	SecretAccessKey string `json:"secretAccessKey"`
+	SessionToken    string `json:"sessionToken,omitempty"`
+}
+
+// wireModel is a ResolvedModel: the common members, then a provider's own.
+type wireModel struct {
+	resolvedModel
+	Vertex  *vertexResolved  `json:"vertex,omitempty"`
+	Azure   *azureResolved   `json:"azure,omitempty"`
+	Bedrock *bedrockResolved `json:"bedrock,omitempty"`
+}
+
+// agentRunParams is agent.run's params in the order the Node client writes them.
+type agentRunParams struct {
+	Instruction        string     `json:"instruction"`
+	Mode               string     `json:"mode"`
+	Model              *wireModel `json:"model"`
+	ExecutionModel     *wireModel `json:"executionModel"`
+	SystemPrompt       string     `json:"systemPrompt,omitempty"`
+	MaxSteps           int        `json:"maxSteps"`
+	ToolTimeout        int64      `json:"toolTimeout"`
+	HighlightCursor    bool       `json:"highlightCursor"`
+	Page               *int       `json:"page,omitempty"`
+	OpID               string     `json:"opId"`
+	SaveAs             string     `json:"saveAs,omitempty"`
+	Context            string     `json:"context,omitempty"`
+	WaitBetweenActions int64      `json:"waitBetweenActions,omitempty"`
+	AutoScreenshot     bool       `json:"autoScreenshot,omitempty"`
+	ExtraTools         []toolDecl `json:"extraTools,omitempty"`
+	AllowSchemes       []string   `json:"allowSchemes,omitempty"`
+}
+
+// toolDecl is one of the caller's agent tools as the worker sees it.
+type toolDecl struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+}
