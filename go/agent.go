@@ -8,12 +8,6 @@ import (
 	"time"
 )
 
-// The agent's defaults (AGENT_DEFAULTS in the protocol).
-const (
-	agentMaxSteps      = 20
-	agentToolTimeoutMs = 30_000
-)
-
 // AgentOptions configure Client.Agent (nil: the client's model and system prompt, no tools).
 type AgentOptions struct {
 	// Provider, "openai" or "anthropic", prefixes a ModelName given without a provider.

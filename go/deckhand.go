@@ -67,10 +67,22 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-const (
-	modelOperationTimeoutMs = 120_000
-	defaultBatchTimeout     = 30 * time.Second
-)
+const defaultBatchTimeout = 30 * time.Second
+
+// operationDeadlineMs is the deadline an operation without a timeout is held to when it may wait
+// on a model (OPERATIONS); 0 leaves the call the navigation default. instruction says whether the
+// call carries an instruction rather than an Action.
+func operationDeadlineMs(method string, instruction bool) int64 {
+	switch operations[method].deadline {
+	case "model":
+		return modelOperationTimeoutMs
+	case "instruction":
+		if instruction {
+			return modelOperationTimeoutMs
+		}
+	}
+	return 0
+}
 
 // GenerateFunc is a generation callback used as the model: the engine sends it a request and
 // it returns an object that fits req.Schema (with the token usage, if known). ctx ends when the
@@ -705,8 +717,8 @@ func (c *Client) operation(ctx context.Context, op string, params object, o opOp
 	}
 	params = append(params, kv{"options", w})
 	deadline := t
-	if deadline == 0 && needsModel {
-		deadline = modelOperationTimeoutMs
+	if deadline == 0 {
+		deadline = operationDeadlineMs(op, needsModel)
 	}
 	span := c.startOperationSpan(ctx, op, opID, model)
 	c.mu.Lock()

@@ -14,13 +14,6 @@ import (
 	"time"
 )
 
-const (
-	maxTimeoutMs      = 600_000
-	maxCallMs         = 3 * maxTimeoutMs
-	rpcGraceMs        = 5_000
-	navigationTimeout = 30_000
-)
-
 // extensionIDFromManifest is the id Chromium gives the extension in dir: derived from its
 // manifest's key, so it is the same wherever the folder is.
 func extensionIDFromManifest(dir string) (string, error) {
@@ -429,7 +422,7 @@ func (l *extensionLink) deliver(raw []byte, id int64) error {
 // call runs one method in the worker: its deadline is the operation's own plus a grace.
 func (l *extensionLink) call(ctx context.Context, method string, params any, opMs int64) (json.RawMessage, error) {
 	if opMs <= 0 {
-		opMs = navigationTimeout
+		opMs = navigationTimeoutMs
 	}
 	if opMs > maxCallMs {
 		opMs = maxCallMs

@@ -11,10 +11,6 @@ import (
 	"time"
 )
 
-// actionTimeoutMs is how long a locator action or a key press waits for its element by default
-// (the engine's DEFAULTS.actionTimeoutMs).
-const actionTimeoutMs = 15_000
-
 // BrowserContext is the browser's pages, as the engine sees them (tabs). Get it with
 // Client.Context.
 type BrowserContext struct{ c *Client }
