@@ -14,6 +14,7 @@ from deckhand import _wire, errors
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "python" / "scripts"))
+import gen_sync  # noqa: E402
 import gen_types  # noqa: E402
 
 SCHEMA = json.loads((ROOT / "schema" / "deckhand.schema.json").read_text())
@@ -21,6 +22,23 @@ SCHEMA = json.loads((ROOT / "schema" / "deckhand.schema.json").read_text())
 
 def test_generated_types_are_up_to_date_with_the_schema() -> None:
     assert gen_types.OUT.read_text() == gen_types.generate(), "python/src/deckhand/_wire.py is stale: run `python python/scripts/gen_types.py`"
+
+
+def test_the_blocking_api_is_generated_from_the_async_one() -> None:
+    assert gen_sync.OUT.read_text() == gen_sync.generate(), "python/src/deckhand/sync.py is stale: run `python python/scripts/gen_sync.py`"
+
+
+def test_the_blocking_api_has_every_public_method_of_the_async_one() -> None:
+    import inspect
+
+    import deckhand
+    import deckhand.sync as blocking
+
+    for name in ("Locator", "Page", "BrowserContext", "Browser", "Agent", "Flows", "Deckhand"):
+        async_cls, view = getattr(deckhand, name), getattr(blocking, name)
+        public = {n for n, _ in inspect.getmembers(async_cls) if not n.startswith("_")}
+        missing = public - set(dir(view))
+        assert not missing, f"deckhand.sync.{name} lacks {sorted(missing)}"
 
 
 def test_the_launch_switches_are_the_schemas() -> None:

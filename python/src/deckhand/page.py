@@ -71,6 +71,8 @@ def is_function_source(source: str) -> bool:
 
 
 class Locator:
+    """Elements of a page by CSS or XPath selector: `page.locator(selector)`, `.nth(i)`, `.first()`."""
+
     def __init__(self, client: CommandClient, page: "Page", selector: str, index: int | None = None) -> None:
         if not isinstance(selector, str):
             raise type_error(f"a locator needs a CSS or XPath selector (a string), got {type(selector).__name__}")
@@ -174,6 +176,8 @@ def locator_spec(l: object) -> LocatorDict:
 
 
 class Page:
+    """One tab: navigation, JavaScript, screenshots, key presses, locators and the earlier extract."""
+
     def __init__(self, client: CommandClient, page_id: int, browser: PageHost | None = None) -> None:
         self._client = client
         self.id = page_id
@@ -343,6 +347,8 @@ class Page:
 
 
 class BrowserContext:
+    """The browser's pages: `browser.context.pages()`, `active_page()`, `new_page(url)`."""
+
     def __init__(self, client: CommandClient, browser: PageHost | None = None) -> None:
         self._client = client
         self._browser = browser
