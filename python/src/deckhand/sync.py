@@ -34,6 +34,7 @@ from . import deckhand as _deckhand
 from . import flows as _flows
 from . import grid as _grid
 from . import page as _page
+from ._bridge import PairingInfo
 from ._cdp import CdpConnection
 from .deckhand import _OMIT
 from .flows import Where
@@ -695,7 +696,7 @@ class Deckhand(_Blocking):
 
 
 class LocalBrowser:
-    """`local_browser.launch(...)` and `local_browser.connect(cdp_url=...)`, blocking."""
+    """`local_browser.launch(...)`, `local_browser.connect(cdp_url=...)` and `local_browser.attach(...)`, blocking."""
 
     def launch(
         self,
@@ -733,6 +734,35 @@ class LocalBrowser:
     ) -> Browser:
         """See deckhand.local_browser.connect."""
         return Browser(run(_browser.connect(cdp_url=cdp_url, headers=headers, timeout=timeout, allow_url_schemes=allow_url_schemes)))
+
+    def attach(
+        self,
+        *,
+        port: int | None = None,
+        token: str | None = None,
+        host: str | None = None,
+        timeout: float | None = None,
+        reconnect_timeout: float | None = None,
+        name: str | None = None,
+        on_pairing: Callable[[PairingInfo], object] | None = None,
+        allow_url_schemes: Sequence[str] | None = None,
+    ) -> Browser:
+        """See deckhand.local_browser.attach. Blocks until the extension pairs (or the timeout);
+        on_pairing is called from the wrapper's loop thread, so it must not call back into this wrapper."""
+        return Browser(
+            run(
+                _browser.attach(
+                    port=port,
+                    token=token,
+                    host=host,
+                    timeout=timeout,
+                    reconnect_timeout=reconnect_timeout,
+                    name=name,
+                    on_pairing=on_pairing,
+                    allow_url_schemes=allow_url_schemes,
+                )
+            )
+        )
 
 
 class GridBrowser:
@@ -795,6 +825,7 @@ __all__ = [
     "LocalBrowser",
     "Locator",
     "Page",
+    "PairingInfo",
     "grid_browser",
     "local_browser",
     "run",
