@@ -535,8 +535,8 @@ func TestAttachWireRefusesStrangersAndSpentTokensAndTakesBackTheSecret(t *testin
 	}
 	// The extension's origin with a wrong token (or a frame that is not a strict hello): close 4001.
 	for frame, want := range map[string]string{
-		helloFrame(extID, "token", "zzzz-zzzz-zzzz-zzzz"):                                   "the pairing token is wrong or already used",
-		`{"kind":"ping"}`:                                                                  "the first frame must be hello",
+		helloFrame(extID, "token", "zzzz-zzzz-zzzz-zzzz"): "the pairing token is wrong or already used",
+		`{"kind":"ping"}`: "the first frame must be hello",
 		strings.TrimSuffix(helloFrame(extID, "token", pairing.Token), "}") + `,"extra":1}`: "the first frame must be hello",
 		`{"kind":"hello","token":null,"extensionId":"` + extID + `","version":"0"}`:        "the first frame must be hello",
 	} {
