@@ -183,16 +183,13 @@ async def test_the_attach_example_pairs_acts_and_prints_the_result(person: Perso
         offer = (await asyncio.wait_for(proc.stdout.readline(), 30)).decode()
         m = re.search(r"enter port (\d+) and token ([a-z0-9-]+)", offer)
         assert m, f"no pairing offered: {offer!r} {(await proc.stderr.read()).decode()[-2000:]}"
-        print("T offer", time.monotonic())
         paired = await person.pair(int(m.group(1)), m.group(2))
-        print("T paired", time.monotonic())
         assert paired["paired"] is True and paired["message"] == f"attached to the attach example on 127.0.0.1:{m.group(1)}"
         out, err = await asyncio.wait_for(proc.communicate(), 60)
     finally:
         if proc.returncode is None:
             proc.kill()
             await proc.wait()
-    print("T done", time.monotonic())
     assert proc.returncode == 0, err.decode()[-2000:]
     result = json.loads(out.decode().strip().splitlines()[-1])
     assert result["success"] is True and "Shipping" in result["action"]
