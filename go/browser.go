@@ -550,6 +550,8 @@ func (b *Browser) Close() error {
 		what := "the browser connection was closed"
 		if b.cmd != nil {
 			what = "the browser was closed"
+		} else if b.conn == nil {
+			what = "the bridge connection was closed"
 		}
 		b.link.close(newError(CodeBrowserClosed, "%s", what))
 		if b.cmd != nil {
@@ -563,7 +565,9 @@ func (b *Browser) Close() error {
 			endChromium(b.cmd.Process, b.exited)
 			<-b.exited
 		}
-		b.conn.close()
+		if b.conn != nil { // nil over the WebSocket bridge
+			b.conn.close()
+		}
 		if b.release != nil {
 			b.release()
 		}

@@ -78,6 +78,10 @@ type extensionLink struct {
 	state     linkState
 	restart   *restartOp // the restart in progress
 	unlisten  func()
+
+	// bridge, when set, carries the calls instead of CDP (conn is nil): the browser came from
+	// AttachLocalBrowser and talks to the worker over the WebSocket bridge.
+	bridge *bridgeLink
 }
 
 func newTag() string {
@@ -427,6 +431,9 @@ func (l *extensionLink) call(ctx context.Context, method string, params any, opM
 	if opMs > maxCallMs {
 		opMs = maxCallMs
 	}
+	if l.bridge != nil {
+		return l.bridge.call(ctx, method, params, time.Duration(opMs+rpcGraceMs)*time.Millisecond)
+	}
 	if err := l.ensureUp(ctx); err != nil {
 		return nil, err
 	}
@@ -434,6 +441,9 @@ func (l *extensionLink) call(ctx context.Context, method string, params any, opM
 }
 
 func (l *extensionLink) connected() bool {
+	if l.bridge != nil {
+		return l.bridge.connected()
+	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.state != stateClosed && !l.conn.isClosed()
@@ -454,7 +464,9 @@ func (l *extensionLink) close(reason *Error) {
 	}
 	l.peer.failAll(reason, true)
 	l.unlisten()
-	if sid != "" && !l.conn.isClosed() {
+	if l.bridge != nil {
+		l.bridge.close(reason)
+	} else if sid != "" && !l.conn.isClosed() {
 		ctx := context.Background()
 		_ = l.conn.sendTimeout(ctx, "Runtime.evaluate", map[string]any{"expression": "globalThis.__deckhand?.release(" + jsString(l.tag) + ")"}, sid, nil, 2*time.Second)
 		_ = l.conn.sendTimeout(ctx, "Runtime.removeBinding", map[string]any{"name": l.binding}, sid, nil, 2*time.Second)

@@ -15,6 +15,7 @@
 from __future__ import annotations
 
 from . import errors, options, types
+from ._bridge import PairingInfo
 from ._paths import extension_dir
 from .browser import Browser, local_browser
 from .cache import MemoryStore, RemoteStore, SqliteStore
@@ -34,6 +35,7 @@ __all__ = [
     "local_browser",
     "grid_browser",
     "Browser",
+    "PairingInfo",
     "BrowserContext",
     "Page",
     "Locator",

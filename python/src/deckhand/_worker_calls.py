@@ -4,18 +4,23 @@ schema before it runs; anything else the worker asks is answered with an error b
 
 from __future__ import annotations
 
-from typing import Any, Awaitable, Callable
+from typing import Any, Awaitable, Callable, Protocol
 
 from pydantic import BaseModel, ValidationError
 
 from . import _wire
 from ._checks import checked_params, parse_answer, run_user
-from ._link import ExtensionLink
 from ._logging import Logger
 from .cache import call_store
 from .errors import InvalidArgumentError, NoModelConfiguredError
 from .models import CallbackRegistry
 from .options import CacheStore
+
+
+class Serves(Protocol):
+    """Either link to the worker (CDP or the WebSocket bridge): what it lets this client answer."""
+
+    def serve(self, method: str, handler: Callable[[Any], Any]) -> None: ...
 
 
 class WorkerCalls:
@@ -41,7 +46,7 @@ class WorkerCalls:
         self._telemetry = telemetry
         self._spans = spans
 
-    def serve(self, link: ExtensionLink) -> None:
+    def serve(self, link: Serves) -> None:
         link.serve("cache.lookup", self._lookup)
         link.serve("cache.record", self._record)
         link.serve("cache.invalidate", self._invalidate)

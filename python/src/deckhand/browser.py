@@ -1,6 +1,7 @@
 """Browser handles: `local_browser.launch()` starts Chromium with the extension loaded (CDP over
 a pipe: no debugging port is opened); `local_browser.connect(cdp_url=...)` attaches to a
-running Chromium that already has the extension.
+running Chromium that already has the extension; `local_browser.attach()` waits for the
+extension in a person's own Chrome to dial in over the WebSocket bridge (no remote debugging).
 
 Launching needs a POSIX system (Linux, macOS): Chromium reads CDP from its fd 3 and 4 and runs
 in a process group of its own. The package imports everywhere; on Windows `launch()` raises
@@ -20,7 +21,8 @@ import urllib.parse
 import urllib.request
 from typing import Any, Awaitable, Callable, Sequence
 
-from . import _json
+from . import _bridge, _json
+from ._bridge import PairingInfo
 from ._cdp import CdpConnection, PipeTransport, WebSocketTransport
 from ._link import ExtensionLink, check_ms, extension_id_from_manifest
 from ._paths import extension_dir, find_chromium
@@ -97,8 +99,9 @@ class Browser:
 
     def __init__(
         self,
-        link: ExtensionLink,
-        conn: CdpConnection,
+        link: ExtensionLink | _bridge.BridgeLink,
+        #: None over the WebSocket bridge: it carries Deckhand calls only.
+        conn: CdpConnection | None,
         proc: asyncio.subprocess.Process | None,
         profile: TempProfile | None,
         allow_url_schemes: list[str],
@@ -128,15 +131,23 @@ class Browser:
     @property
     def cdp(self) -> CdpConnection:
         """The raw CDP connection (for tools and tests that need it)."""
+        if self._conn is None:
+            raise UnavailableError(
+                None, "this browser is attached over the WebSocket bridge, which carries Deckhand calls only: there is no CDP connection"
+            )
         return self._conn
 
     def on_disconnect(self, f: Callable[[], object]) -> Callable[[], None]:
-        """Call `f` once when the browser goes away on its own; returns the unsubscribe function."""
-        if self._conn.closed:
+        """Call `f` once when the browser goes away on its own; returns the unsubscribe function.
+        Over the WebSocket bridge nothing is reported here; `is_connected` still turns False."""
+        conn = self._conn
+        if conn is None:
+            return lambda: None
+        if conn.closed:
             asyncio.get_running_loop().call_soon(f)
             return lambda: None
-        self._conn.on_close(f)
-        return lambda: self._conn.off_close(f)
+        conn.on_close(f)
+        return lambda: conn.off_close(f)
 
     async def close(self) -> None:
         """Close a launched browser (or disconnect from a connected one). Safe to call twice."""
@@ -145,18 +156,24 @@ class Browser:
         await asyncio.shield(self._closing)
 
     async def _close(self) -> None:
-        what = "the browser was closed" if self._proc else "the browser connection was closed"
+        what = (
+            "the browser was closed"
+            if self._proc
+            else "the browser connection was closed"
+            if self._conn
+            else "the bridge connection was closed"
+        )
         await self._link.close(BrowserClosedError(None, what))
-        if self._proc is not None:
-            if not self._conn.closed:
+        conn = self._conn
+        if conn is not None and self._proc is not None:
+            if not conn.closed:
                 try:
-                    await self._conn.send("Browser.close", {}, None, 3000)
+                    await conn.send("Browser.close", {}, None, 3000)
                 except DeckhandError:
                     pass
             await _wait_exit(self._proc, 5.0)
-            self._conn.close()
-        else:
-            self._conn.close()
+        if conn is not None:
+            conn.close()
         if self._profile is not None:
             self._profile.remove()
         if self._release is not None:
@@ -402,19 +419,46 @@ async def _browser_over(
     return Browser(link, conn, None, None, allow, release)
 
 
+async def attach(
+    *,
+    port: int | None = None,
+    token: str | None = None,
+    host: str | None = None,
+    timeout: float | None = None,
+    reconnect_timeout: float | None = None,
+    name: str | None = None,
+    on_pairing: Callable[[PairingInfo], object] | None = None,
+    allow_url_schemes: Sequence[str] | None = None,
+) -> Browser:
+    """Wait for the Deckhand extension in a person's own Chrome to pair with this process over the
+    WebSocket bridge (no remote debugging), then return its handle. Listens on 127.0.0.1 only.
+
+    port: 0 (default) picks a free one; else 1024 to 65535. token: the one-time pairing token
+    (default: a random one). timeout: how long to wait for the pairing, in ms (default 120000).
+    reconnect_timeout: how long a call waits for a restarted worker to dial back in, in ms
+    (default 45000). name: how the side panel names this client (default: the script and pid).
+    on_pairing: told the PairingInfo (port, token, host) to show the person; default: one line on
+    stderr. The browser has no CDP connection: `browser.cdp` raises UnavailableError."""
+    allow = parse_allow_schemes(allow_url_schemes)
+    link = await _bridge.pair(
+        extension_id=extension_id_from_manifest(extension_dir()),
+        port=port,
+        token=token,
+        host=host,
+        timeout=timeout,
+        reconnect_timeout=reconnect_timeout,
+        name=name,
+        on_pairing=on_pairing,
+    )
+    return Browser(link, None, None, None, allow)
+
+
 class _LocalBrowser:
-    """`local_browser.launch(...)` and `local_browser.connect(cdp_url=...)`."""
+    """`local_browser.launch(...)`, `local_browser.connect(cdp_url=...)` and `local_browser.attach(...)`."""
 
     launch = staticmethod(launch)
     connect = staticmethod(connect)
-
-    @staticmethod
-    async def attach(**_: Any) -> Browser:
-        raise UnavailableError(
-            None,
-            "local_browser.attach() (pairing with your own Chrome over the WebSocket bridge) is not in the Python client yet; "
-            "use launch() or connect(cdp_url=...)",
-        )
+    attach = staticmethod(attach)
 
 
 local_browser = _LocalBrowser()

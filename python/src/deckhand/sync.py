@@ -30,6 +30,7 @@ from . import flows as _flows
 from . import grid as _grid
 from . import page as _page
 from . import _wire
+from ._bridge import PairingInfo
 from ._cdp import CdpConnection
 from .deckhand import _OMIT
 from .flows import Where
@@ -310,7 +311,9 @@ class Browser(Blocking):
         return self._async.cdp
 
     def on_disconnect(self, f: Callable[[], object]) -> Callable[[], None]:
-        """Call `f` once when the browser goes away on its own; returns the unsubscribe function."""
+        """Call `f` once when the browser goes away on its own; returns the unsubscribe function.
+        Over the WebSocket bridge nothing is reported here; `is_connected` still turns False.
+        """
         return on_loop(self._async.on_disconnect, f)
 
     def close(self) -> None:
@@ -707,7 +710,7 @@ register(_deckhand.Deckhand, Deckhand)
 
 
 class LocalBrowser:
-    """`local_browser.launch(...)` and `local_browser.connect(cdp_url=...)`, blocking."""
+    """`local_browser.launch(...)`, `local_browser.connect(cdp_url=...)` and `local_browser.attach(...)`, blocking."""
 
     def launch(
         self,
@@ -746,6 +749,39 @@ class LocalBrowser:
             cdp_url=cdp_url,
             headers=headers,
             timeout=timeout,
+            allow_url_schemes=allow_url_schemes,
+        ))))
+
+    def attach(
+        self,
+        *,
+        port: int | None = None,
+        token: str | None = None,
+        host: str | None = None,
+        timeout: float | None = None,
+        reconnect_timeout: float | None = None,
+        name: str | None = None,
+        on_pairing: Callable[[PairingInfo], object] | None = None,
+        allow_url_schemes: Sequence[str] | None = None,
+    ) -> Browser:
+        """Wait for the Deckhand extension in a person's own Chrome to pair with this process over the
+        WebSocket bridge (no remote debugging), then return its handle. Listens on 127.0.0.1 only.
+
+        port: 0 (default) picks a free one; else 1024 to 65535. token: the one-time pairing token
+        (default: a random one). timeout: how long to wait for the pairing, in ms (default 120000).
+        reconnect_timeout: how long a call waits for a restarted worker to dial back in, in ms
+        (default 45000). name: how the side panel names this client (default: the script and pid).
+        on_pairing: told the PairingInfo (port, token, host) to show the person; default: one line on
+        stderr. The browser has no CDP connection: `browser.cdp` raises UnavailableError.
+        """
+        return cast('Browser', wrap(run(_browser.attach(
+            port=port,
+            token=token,
+            host=host,
+            timeout=timeout,
+            reconnect_timeout=reconnect_timeout,
+            name=name,
+            on_pairing=on_pairing,
             allow_url_schemes=allow_url_schemes,
         ))))
 
