@@ -639,15 +639,7 @@ func (c *Client) extractRaw(ctx context.Context, instruction string, schema json
 
 // Metrics are the instance's counters.
 func (c *Client) Metrics(ctx context.Context) (*Metrics, error) {
-	raw, err := c.call(ctx, "metrics", struct{}{}, 0)
-	if err != nil {
-		return nil, err
-	}
-	var m Metrics
-	if err := decodeAnswer("metrics", raw, &m, nil); err != nil {
-		return nil, err
-	}
-	return &m, nil
+	return callAs[Metrics](ctx, c, "metrics", struct{}{}, 0)
 }
 
 // BatchOptions configure ExperimentalBatch (nil for defaults).
@@ -740,4 +732,18 @@ func (c *Client) ExperimentalBatch(ctx context.Context, source string, input any
 		return newError(CodeInvalidArgument, "the batch's value does not decode into %T: %v", result, err)
 	}
 	return nil
+}
+
+// callAs runs one method in the worker and decodes its answer into T (PROTOCOL_ERROR, naming the
+// method, when the answer does not fit).
+func callAs[T any](ctx context.Context, c *Client, method string, params any, opMs int64) (*T, error) {
+	raw, err := c.call(ctx, method, params, opMs)
+	if err != nil {
+		return nil, err
+	}
+	var v T
+	if err := decodeAnswer(method, raw, &v, nil); err != nil {
+		return nil, err
+	}
+	return &v, nil
 }

@@ -291,15 +291,11 @@ func place(p FlowPlace, what string, anywhere bool) (FlowPlace, error) {
 // List returns the extension's saved flows (the side panel's and those saved there), newest
 // first. A store keeps flows by key and cannot list them.
 func (f *Flows) List(ctx context.Context) ([]FlowSummary, error) {
-	raw, err := f.c.call(ctx, "flow.list", struct{}{}, 0)
+	out, err := callAs[[]FlowSummary](ctx, f.c, "flow.list", struct{}{}, 0)
 	if err != nil {
 		return nil, err
 	}
-	var out []FlowSummary
-	if err := decodeAnswer("flow.list", raw, &out, nil); err != nil {
-		return nil, err
-	}
-	return out, nil
+	return *out, nil
 }
 
 // Get returns a saved flow. FlowAnywhere looks where a replay by name does: the client's store
@@ -321,15 +317,7 @@ func (f *Flows) Get(ctx context.Context, name string, where FlowPlace) (*Flow, e
 			return nil, notInStore(n)
 		}
 	}
-	raw, err := f.c.call(ctx, "flow.get", object{{"name", n}}, 0)
-	if err != nil {
-		return nil, err
-	}
-	var fl Flow
-	if err := decodeAnswer("flow.get", raw, &fl, nil); err != nil {
-		return nil, err
-	}
-	return &fl, nil
+	return callAs[Flow](ctx, f.c, "flow.get", object{{"name", n}}, 0)
 }
 
 // Save saves (or replaces) a flow under its name: in the extension (FlowInExtension, or ""),
@@ -344,15 +332,7 @@ func (f *Flows) Save(ctx context.Context, flow *Flow, to FlowPlace) (*FlowSummar
 		return nil, err
 	}
 	if to == FlowInExtension {
-		raw, err := f.c.call(ctx, "flow.save", object{{"flow", fl}}, 0)
-		if err != nil {
-			return nil, err
-		}
-		var s FlowSummary
-		if err := decodeAnswer("flow.save", raw, &s, nil); err != nil {
-			return nil, err
-		}
-		return &s, nil
+		return callAs[FlowSummary](ctx, f.c, "flow.save", object{{"flow", fl}}, 0)
 	}
 	s, err := f.store()
 	if err != nil {
@@ -385,15 +365,7 @@ func (f *Flows) Rename(ctx context.Context, from, to string, where FlowPlace) (*
 		return nil, err
 	}
 	if where == FlowInExtension {
-		raw, err := f.c.call(ctx, "flow.rename", object{{"from", old}, {"to", nu}}, 0)
-		if err != nil {
-			return nil, err
-		}
-		var s FlowSummary
-		if err := decodeAnswer("flow.rename", raw, &s, nil); err != nil {
-			return nil, err
-		}
-		return &s, nil
+		return callAs[FlowSummary](ctx, f.c, "flow.rename", object{{"from", old}, {"to", nu}}, 0)
 	}
 	fl, err := f.fromStore(ctx, old)
 	if err != nil {

@@ -36,16 +36,12 @@ func (x *BrowserContext) Page(id int) *Page {
 
 // Pages are the browser's open pages.
 func (x *BrowserContext) Pages(ctx context.Context) ([]*Page, error) {
-	raw, err := x.c.call(ctx, "context.pages", struct{}{}, 0)
+	infos, err := callAs[[]PageInfo](ctx, x.c, "context.pages", struct{}{}, 0)
 	if err != nil {
 		return nil, err
 	}
-	var infos []PageInfo
-	if err := decodeAnswer("context.pages", raw, &infos, nil); err != nil {
-		return nil, err
-	}
-	out := make([]*Page, len(infos))
-	for i, info := range infos {
+	out := make([]*Page, len(*infos))
+	for i, info := range *infos {
 		out[i] = x.Page(info.ID)
 	}
 	return out, nil
@@ -53,12 +49,8 @@ func (x *BrowserContext) Pages(ctx context.Context) ([]*Page, error) {
 
 // ActivePage is the page operations use when they name none.
 func (x *BrowserContext) ActivePage(ctx context.Context) (*Page, error) {
-	raw, err := x.c.call(ctx, "context.activePage", struct{}{}, 0)
+	info, err := callAs[PageInfo](ctx, x.c, "context.activePage", struct{}{}, 0)
 	if err != nil {
-		return nil, err
-	}
-	var info PageInfo
-	if err := decodeAnswer("context.activePage", raw, &info, nil); err != nil {
 		return nil, err
 	}
 	return x.Page(info.ID), nil
@@ -90,12 +82,8 @@ func (x *BrowserContext) NewPage(ctx context.Context, url string, opts *NewPageO
 	if len(x.c.browser.allowURLSchemes) > 0 {
 		params = append(params, kv{"allowSchemes", x.c.browser.allowURLSchemes})
 	}
-	raw, err := x.c.call(ctx, "context.newPage", params, t)
+	info, err := callAs[PageInfo](ctx, x.c, "context.newPage", params, t)
 	if err != nil {
-		return nil, err
-	}
-	var info PageInfo
-	if err := decodeAnswer("context.newPage", raw, &info, nil); err != nil {
 		return nil, err
 	}
 	return x.Page(info.ID), nil
@@ -164,15 +152,7 @@ func (p *Page) info(ctx context.Context, method string) (*PageInfo, error) {
 	if err := p.valid(); err != nil {
 		return nil, err
 	}
-	raw, err := p.c.call(ctx, method, object{{"page", p.id}}, 0)
-	if err != nil {
-		return nil, err
-	}
-	var info PageInfo
-	if err := decodeAnswer(method, raw, &info, nil); err != nil {
-		return nil, err
-	}
-	return &info, nil
+	return callAs[PageInfo](ctx, p.c, method, object{{"page", p.id}}, 0)
 }
 
 // cancellable sends a call the worker stops (op.cancel) when ctx ends first. The opId goes in
@@ -418,15 +398,7 @@ func (p *Page) Snapshot(ctx context.Context, opts *SnapshotOptions) (*SnapshotRe
 }
 
 func (p *Page) snapshot(ctx context.Context, params object, t int64) (*SnapshotResult, error) {
-	raw, err := p.c.call(ctx, "page.snapshot", params, t)
-	if err != nil {
-		return nil, err
-	}
-	var r SnapshotResult
-	if err := decodeAnswer("page.snapshot", raw, &r, nil); err != nil {
-		return nil, err
-	}
-	return &r, nil
+	return callAs[SnapshotResult](ctx, p.c, "page.snapshot", params, t)
 }
 
 // ActionOptions configure a locator's action or a key press (nil for defaults).
