@@ -366,6 +366,9 @@ func (c *Client) operation(ctx context.Context, op string, params object, o opOp
 	if o.settle != nil && (*o.settle < 0 || *o.settle > maxTimeoutMs) {
 		return nil, newError(CodeInvalidArgument, "DOMSettleTimeoutMs must be from 0 to %d, got %d", maxTimeoutMs, *o.settle)
 	}
+	if err := checkVariables(o.variables); err != nil {
+		return nil, err
+	}
 	if err := c.checkPage(o.page); err != nil {
 		return nil, err
 	}

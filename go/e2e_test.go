@@ -294,6 +294,14 @@ func TestAGenerateCallbackAnswersTheWorker(t *testing.T) {
 	if strings.Contains(last.Prompt, "Multi") {
 		t.Fatal("the locator did not scope the prompt")
 	}
+	// An observed action's placeholders are filled as it runs: a number as its text.
+	fill := ObservedAction(Action{Selector: "#age", Description: "age", Method: "fill", Arguments: []string{"%age%"}})
+	if _, err := page.Act(ctx, fill, &ActOptions{Variables: map[string]Variable{"age": {Value: 42}}}); err != nil {
+		t.Fatal(err)
+	}
+	if got := eval[string](t, c, "document.getElementById('age').value"); got != "42" {
+		t.Fatalf("age field %q", got)
+	}
 	m, err := c.Metrics(ctx)
 	if err != nil || m.ActPromptTokens < 77 || m.ActCompletionTokens < 7 {
 		t.Fatal(err, m)

@@ -185,6 +185,9 @@ func (c *Client) replay(ctx context.Context, which kv, opts *ReplayOptions) (*Fl
 		params = append(params, kv{"page", o.Page.id})
 	}
 	if o.Variables != nil {
+		if err := checkVariables(o.Variables); err != nil {
+			return nil, err
+		}
 		params = append(params, kv{"variables", o.Variables})
 	}
 	if !isNilSpec(o.Model) || o.UseClientModel {

@@ -29,6 +29,13 @@ async def test_act_with_an_action_is_deterministic_and_typed(dh, open_page) -> N
     await dh.act(Action(selector="#name", description="name", method="fill", arguments=["Ada"]))
     assert await page.evaluate("() => window.__log") == ["click:multi"]
     assert await page.evaluate("document.getElementById('name').value") == "Ada"
+    # Placeholders are filled as the action runs: a number or a boolean as its text.
+    r = await dh.act(
+        Action(selector="#name", description="name", method="fill", arguments=["%n% items, gift %g%"]),
+        variables={"n": 3, "g": {"value": True, "description": "gift wrap"}},
+    )
+    assert await page.evaluate("document.getElementById('name').value") == "3 items, gift true"
+    assert r.data.actions[0].arguments == ["%n% items, gift %g%"]
 
 
 async def test_the_local_model_by_default_with_no_key(dh, open_page) -> None:

@@ -12,7 +12,7 @@ import type { CallbackInvoker, ProviderCaller } from '../models/call';
 import type { ResolvedModel } from '../protocol/model';
 import { costOf } from '../protocol/prices';
 import { focusedSelector, inferAct, inferExtract, inferObserve, type InferenceDeps, type LogEvent, type OpContext } from './inference';
-import { normalizeVariables } from '../protocol/variables';
+import { normalizeVariables, substitute } from '../protocol/variables';
 import { performAction, validateAction } from './actions';
 import { countTarget, highlightTarget } from './frames';
 import { MetricsBook } from './metrics';
@@ -485,7 +485,10 @@ export class Engine implements CommandClient {
     const method = validateAction(action.method, args); // before any page is looked up or opened
     const page = opts.page ?? (await this.activePage()).id;
     const timeout = opts.timeout ?? DEFAULTS.actionTimeoutMs;
-    const { element } = await performAction(this.port, page, { selector: action.selector, frameId: opts.frameId }, method, args, timeout, ctx.signal);
+    // An observed action keeps %name% placeholders; their values are filled in only as it runs, and
+    // the result reports the placeholders, never the values.
+    const filled = substitute(args, normalizeVariables(opts.variables));
+    const { element } = await performAction(this.port, page, { selector: action.selector, frameId: opts.frameId }, method, filled, timeout, ctx.signal);
     return {
       data: {
         success: true,

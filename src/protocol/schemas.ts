@@ -187,7 +187,9 @@ export function checkMs(what: string, value: unknown, { min = 1, whole = true }:
 }
 
 /** `%name%` variables: a value, or a value with a description the model may see. */
-export const VariablesSchema = z.record(z.union([z.string(), z.object({ value: z.string(), description: z.string().optional() }).strict()]));
+// A number or a boolean is filled in as its text (3, 2.5, true), so what runs is always a string.
+const VariableValueSchema = z.union([z.string(), z.number().finite(), z.boolean()]);
+export const VariablesSchema = z.record(z.union([VariableValueSchema, z.object({ value: VariableValueSchema, description: z.string().optional() }).strict()]));
 
 /** Options common to act/observe/extract. Model-related ones are accepted and used once models land. */
 export const OperationOptionsSchema = z

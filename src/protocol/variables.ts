@@ -5,11 +5,15 @@
  */
 import type { OutlineLine } from './model';
 
-export type Variables = Record<string, string | { value: string; description?: string }>;
+/** As a caller gives them: a value may be a string, a number or a boolean (filled in as its text). */
+export type VariableValue = string | number | boolean;
+export type Variables = Record<string, VariableValue | { value: VariableValue; description?: string }>;
 
 export function normalizeVariables(v?: Variables): Record<string, { value: string; description?: string }> {
   const out: Record<string, { value: string; description?: string }> = {};
-  for (const [k, val] of Object.entries(v ?? {})) out[k] = typeof val === 'string' ? { value: val } : val;
+  for (const [k, val] of Object.entries(v ?? {})) {
+    out[k] = typeof val === 'object' && val !== null ? { ...val, value: String(val.value) } : { value: String(val) };
+  }
   return out;
 }
 

@@ -61,6 +61,22 @@ describe('deterministic act on the form page', () => {
     expect(await text(page, '#hover-target')).toBe('Hovered');
   });
 
+  it('variables fill %name% placeholders: a number or a boolean as its text, strings as given', async () => {
+    const page = await h.open('/form.html');
+    const r = await h.dh.act({ selector: '#age', description: 'age', method: 'fill', arguments: ['%age%'] }, { variables: { age: 42 } });
+    expect(await value(page, '#age')).toBe('42');
+    expect(r.data.actions[0]!.arguments).toEqual(['%age%']); // the result names the variable, never its value
+    await h.dh.act({ selector: '#name', description: 'name', method: 'fill', arguments: ['%who% (%vip%, %score%)'] }, {
+      variables: { who: 'Ada', vip: true, score: { value: 2.5, description: 'the score' } },
+    });
+    expect(await value(page, '#name')).toBe('Ada (true, 2.5)');
+    // Anything else is refused by name before the page is touched.
+    for (const bad of [{ x: null }, { x: [1] }, { x: { value: {} } }, { x: Number.NaN }]) {
+      await expectError(h.dh.act({ selector: '#name', description: 'name', method: 'fill', arguments: ['%x%'] }, { variables: bad as never }), 'INVALID_ARGUMENT', /variables/);
+    }
+    expect(await value(page, '#name')).toBe('Ada (true, 2.5)');
+  });
+
   it('fill clears then sets; type goes key by key; press sends keys and chords', async () => {
     const page = await h.open('/form.html');
     await h.dh.act({ selector: '#name', description: 'name', method: 'fill', arguments: ['Grace'] });

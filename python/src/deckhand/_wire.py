@@ -1423,7 +1423,7 @@ class Usage(WireModel):
 class VariablesValue1(WireModel):
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
-    value: str
+    value: Union[str, float, bool]
     description: Optional[str] = Field(default=None)
 
 
@@ -1462,7 +1462,7 @@ QaStep = Union[QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaSte
 ResolvedModel = Union[ResolvedModelProvider, ResolvedModelCallback, ResolvedModelLocal]
 RpcMessage = Union[RpcRequest, RpcResult, RpcError]
 ServiceAccount = Union[ServiceAccount0, ServiceAccount1]
-Variables = Dict[str, Union[str, VariablesValue1]]
+Variables = Dict[str, Union[Union[str, float, bool], VariablesValue1]]
 
 
 _MODELS: List[type[WireModel]] = [ActParams, ActReplayParams, ActReplayResult, ActRequest, ActResult, ActResultData, Action, ActionTarget, AgentConfig, AgentExecuteRequest, AgentExecuteResult, AgentExecuteResultCacheEntry, AgentExecuteResultFlow, AgentRecording, AgentRecordingStepsItem, AgentResult, AgentRunParams, AgentRunParamsExtraToolsItem, AgentRunResult, AgentRunResultCacheEntry, AgentRunResultFlow, AgentStep, AgentUsage, AzureApiKeyModelConfig, AzureEntraModelConfig, AzureEntraModelConfigAuth, BatchRunParams, BatchRunResult, BridgeConnectParams, BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye, BridgeStatus, CacheCallOption1, CacheEntry, CacheInfo, CacheInfoTokensSaved, CacheInvalidateParams, CacheLookupRequest, CacheLookupResponse, CacheRecordRequest, CacheRecordResponse, ContextNewPageParams, EndRequest, EndResult, EnginePingResult, Error, ExecuteOptions, ExtractParams, ExtractRequest, ExtractResult, Flow, FlowDeleteParams, FlowDeleteResult, FlowGetParams, FlowRenameParams, FlowReplayParams, FlowReplayResult, FlowSaveParams, FlowStepOutcome, FlowSummary, GenericModelConfig, GotoOptions, HttpError, HttpErrorBody, HttpSuccessBody, LocatorActParams, LocatorActResult, LocatorCountParams, LocatorCountResult, LocatorSpec, LogParams, McpActInput, McpActOutput, McpAgentInput, McpAgentOutput, McpAgentOutputStepsItem, McpEndOutput, McpExtractInput, McpExtractOutput, McpFlowsOutput, McpNavigateInput, McpNavigateOutput, McpObserveInput, McpObserveOutput, McpReplayInput, McpReplayOutput, McpStartOutput, Metrics, ModelGenerateParams, ModelPrice, ModelReply, ModelReplyUsage, ModelRequest, ModelRequestImagesItem, NavigateRequest, ObserveParams, ObserveRequest, ObserveResult, OpCancelParams, OpCancelResult, OperationOptions, OperationOptionsCache, OutlineLine, PageCloseResult, PageEvaluateParams, PageEvaluateResult, PageGotoParams, PageHighlightParams, PageHighlightResult, PageInfo, PageInfoParams, PagePressParams, PagePressResult, PageScreenshotParams, PageScreenshotResult, PageSelectorsParams, PageSelectorsResultItem, QaRecording, QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract, ReceivedError, ReplayRequest, ResolvedModelProvider, ResolvedModelProviderVertex, ResolvedModelProviderAzure, ResolvedModelProviderBedrock, ResolvedModelCallback, ResolvedModelLocal, ResultMetadata, RpcError, RpcRequest, RpcResult, ScreenshotOptions, ServiceAccount0, ServiceAccount1, SnapshotOptions, SnapshotResult, StartSessionRequest, StartSessionRequestViewport, StartSessionResult, StreamEvent, ToolCallParams, ToolCallResult, Usage, VariablesValue1, VertexModelConfig, VertexModelConfigProviderOptions, VertexModelConfigProviderOptionsVertex]

@@ -217,15 +217,19 @@ class AgentTool(TypedDict):
 # -- variables -----------------------------------------------------------------------------
 
 
+#: A variable's value: a number or a boolean is filled in as its text (3, 2.5, true).
+VariableValue = Union[str, int, float, bool]
+
+
 class VariableDict(TypedDict):
     """A variable with a description the model may read (the value itself is never sent to it)."""
 
-    value: str
+    value: VariableValue
     description: NotRequired[str]
 
 
 #: Values for %name% placeholders: name -> value, or name -> {'value': ..., 'description': ...}.
-Variables = Mapping[str, Union[str, VariableDict]]
+Variables = Mapping[str, Union[VariableValue, VariableDict]]
 
 
 __all__ = [
