@@ -2,19 +2,9 @@ package deckhand
 
 import "encoding/json"
 
-// Wire shapes of pages, locators, the agent and the provider-specific model configurations, with
-// the schema's names (schema/deckhand.schema.json). They are kept in this one file so that they
-// can be folded into the generated types later.
-
-// SnapshotResult is the text a model reads for a page (page.snapshot).
-type SnapshotResult struct {
-	Text string `json:"text"`
-	// Tokens is the text's estimated size in tokens.
-	Tokens float64 `json:"tokens"`
-	// Folded says long runs (rows, list items) were summarised to fit the budget.
-	Folded bool   `json:"folded"`
-	URL    string `json:"url"`
-}
+// The options a caller fills in for pages and screenshots, the provider-specific model
+// configurations, and their wire forms: idiomatic Go over the schema's shapes
+// (schema/deckhand.schema.json), so written by hand. The results are generated (types_gen.go).
 
 // ScreenshotOptions configure Page.Screenshot (nil for a PNG of the viewport).
 type ScreenshotOptions struct {
@@ -33,38 +23,6 @@ type ScreenshotOptions struct {
 type PageExtraction struct {
 	PageText   string `json:"pageText,omitempty"`
 	Extraction string `json:"extraction,omitempty"`
-}
-
-// AgentStep is one step of an agent run: the tool it called and why.
-type AgentStep struct {
-	Type          string         `json:"type"`
-	Reasoning     string         `json:"reasoning"`
-	TaskCompleted bool           `json:"taskCompleted"`
-	Action        map[string]any `json:"action"`
-	TimeMs        float64        `json:"timeMs"`
-	PageText      string         `json:"pageText"`
-	PageURL       string         `json:"pageUrl"`
-	Instruction   string         `json:"instruction"`
-	Result        string         `json:"result,omitempty"`
-}
-
-// AgentUsage is an agent run's model usage (snake_case on the wire, as the earlier API had it).
-type AgentUsage struct {
-	InputTokens       float64 `json:"input_tokens"`
-	OutputTokens      float64 `json:"output_tokens"`
-	InferenceTimeMs   float64 `json:"inference_time_ms"`
-	ReasoningTokens   float64 `json:"reasoning_tokens"`
-	CachedInputTokens float64 `json:"cached_input_tokens"`
-}
-
-// AgentResult is what Agent.Execute returns.
-type AgentResult struct {
-	Success   bool           `json:"success"`
-	Message   string         `json:"message"`
-	Actions   []AgentStep    `json:"actions"`
-	Completed bool           `json:"completed"`
-	Metadata  map[string]any `json:"metadata,omitempty"`
-	Usage     *AgentUsage    `json:"usage,omitempty"`
 }
 
 // -- provider-specific model configurations (the schema's VertexModelConfig,

@@ -290,3 +290,48 @@ type FlowReplayResult struct {
 	URL   string `json:"url"`
 	Usage Usage  `json:"usage"`
 }
+
+// SnapshotResult is the text a model reads for a page (page.snapshot).
+type SnapshotResult struct {
+	Text string `json:"text"`
+	// Tokens is the text's estimated size in tokens (a conservative character-based estimate).
+	Tokens float64 `json:"tokens"`
+	// Folded is whether long runs (rows, list items) were folded into summary lines to fit the budget.
+	Folded bool   `json:"folded"`
+	URL    string `json:"url"`
+}
+
+// AgentStep is one step of an agent run: the tool it called and why.
+type AgentStep struct {
+	Type          string         `json:"type"`
+	Reasoning     string         `json:"reasoning"`
+	TaskCompleted bool           `json:"taskCompleted"`
+	Action        map[string]any `json:"action"`
+	TimeMs        float64        `json:"timeMs"`
+	PageText      string         `json:"pageText"`
+	PageURL       string         `json:"pageUrl"`
+	Instruction   string         `json:"instruction"`
+	// Result is what the tool returned, briefly (or its error).
+	Result string `json:"result,omitempty"`
+}
+
+// AgentUsage is an agent run's model usage (snake_case on the wire, as the earlier API had it).
+type AgentUsage struct {
+	InputTokens       float64 `json:"input_tokens"`
+	OutputTokens      float64 `json:"output_tokens"`
+	InferenceTimeMs   float64 `json:"inference_time_ms"`
+	ReasoningTokens   float64 `json:"reasoning_tokens"`
+	CachedInputTokens float64 `json:"cached_input_tokens"`
+}
+
+// AgentResult is what an agent run did: each step, whether the task was completed, and the run's
+// usage.
+type AgentResult struct {
+	Success   bool           `json:"success"`
+	Message   string         `json:"message"`
+	Actions   []AgentStep    `json:"actions"`
+	Completed bool           `json:"completed"`
+	Metadata  map[string]any `json:"metadata,omitempty"`
+	// Usage is an agent run's model usage (snake_case on the wire, as the earlier API had it).
+	Usage *AgentUsage `json:"usage,omitempty"`
+}

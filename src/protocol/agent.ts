@@ -101,9 +101,8 @@ export const AgentStepSchema = z.object({
   pageText: z.string(),
   pageUrl: z.string(),
   instruction: z.string(),
-  /** What the tool returned, briefly (or its error). */
-  result: z.string().optional(),
-});
+  result: z.string().optional().describe('what the tool returned, briefly (or its error)'),
+}).describe('one step of an agent run: the tool it called and why');
 export type AgentStep = z.infer<typeof AgentStepSchema>;
 
 export const AgentUsageSchema = z.object({
@@ -112,7 +111,7 @@ export const AgentUsageSchema = z.object({
   inference_time_ms: z.number(),
   reasoning_tokens: z.number(),
   cached_input_tokens: z.number(),
-});
+}).describe("an agent run's model usage (snake_case on the wire, as the earlier API had it)");
 
 export const AgentResultSchema = z.object({
   success: z.boolean(),
@@ -121,7 +120,7 @@ export const AgentResultSchema = z.object({
   completed: z.boolean(),
   metadata: z.record(z.unknown()).optional(),
   usage: AgentUsageSchema.optional(),
-});
+}).describe("what an agent run did: each step, whether the task was completed, and the run's usage");
 export type AgentResult = z.infer<typeof AgentResultSchema>;
 
 /** A recorded run: what replay performs, with %variable% placeholders and no secrets. */

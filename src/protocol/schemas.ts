@@ -229,12 +229,10 @@ export type SnapshotOptions = z.infer<typeof SnapshotOptionsSchema>;
 
 export const SnapshotResultSchema = z.object({
   text: z.string(),
-  /** Estimated tokens of `text` (a conservative character-based estimate). */
-  tokens: z.number(),
-  /** True when content was folded into summary lines to fit the budget. */
-  folded: z.boolean(),
+  tokens: z.number().describe("the text's estimated size in tokens (a conservative character-based estimate)"),
+  folded: z.boolean().describe('whether long runs (rows, list items) were folded into summary lines to fit the budget'),
   url: z.string(),
-});
+}).describe('the text a model reads for a page (page.snapshot)');
 export type SnapshotResult = z.infer<typeof SnapshotResultSchema>;
 
 export const GotoOptionsSchema = z

@@ -23,6 +23,8 @@ type wireType struct {
 	nested map[string]string
 	// generic makes this property's type the type parameter T (a result decoded into the caller's type).
 	generic string
+	// maps are the open-object properties read as map[string]any rather than left raw.
+	maps []string
 	// written marks a type the caller fills in: optional numbers are plain values left out
 	// when zero, and an open value is `any`, so a caller can write a literal.
 	written bool
@@ -50,6 +52,10 @@ var wireTypes = []wireType{
 	{name: "FlowSummary", def: "FlowSummary"},
 	{name: "FlowStepOutcome", def: "FlowStepOutcome"},
 	{name: "FlowReplayResult", def: "FlowReplayResult"},
+	{name: "SnapshotResult", def: "SnapshotResult"},
+	{name: "AgentStep", def: "AgentStep", maps: []string{"action"}},
+	{name: "AgentUsage", def: "AgentUsage"},
+	{name: "AgentResult", def: "AgentResult", maps: []string{"metadata"}},
 }
 
 // schemaNode is the part of a JSON Schema node the generator reads.
@@ -328,6 +334,9 @@ func (g *typeGen) fieldType(t wireType, key string, p *schemaNode, later *[]func
 			if len(add.AnyOf) > 0 {
 				return "map[string]json.RawMessage"
 			}
+			if contains(t.maps, key) {
+				return "map[string]any"
+			}
 			return "json.RawMessage"
 		}
 		log.Fatalf("%s.%s: an inline object needs a Go name in wireTypes' nested", t.name, key)
@@ -346,13 +355,16 @@ func goField(k string) string {
 	var words []string
 	start := 0
 	for i := 1; i <= len(k); i++ {
-		if i == len(k) || (unicode.IsUpper(rune(k[i])) && !unicode.IsUpper(rune(k[i-1]))) {
-			words = append(words, k[start:i])
+		if i == len(k) || k[i] == '_' || (unicode.IsUpper(rune(k[i])) && !unicode.IsUpper(rune(k[i-1]))) {
+			words = append(words, strings.TrimPrefix(k[start:i], "_"))
 			start = i
 		}
 	}
 	var b strings.Builder
 	for _, w := range words {
+		if w == "" {
+			continue
+		}
 		up := strings.ToUpper(w[:1]) + w[1:]
 		switch strings.ToLower(w) {
 		case "id", "url", "api", "json":

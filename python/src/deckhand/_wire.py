@@ -197,6 +197,7 @@ class AgentRecording(WireModel):
 
 
 class AgentResult(WireModel):
+    "what an agent run did: each step, whether the task was completed, and the run's usage"
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     success: bool
@@ -272,6 +273,7 @@ class AgentRunResult(WireModel):
 
 
 class AgentStep(WireModel):
+    "one step of an agent run: the tool it called and why"
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     type: str
@@ -286,6 +288,7 @@ class AgentStep(WireModel):
 
 
 class AgentUsage(WireModel):
+    "an agent run's model usage (snake_case on the wire, as the earlier API had it)"
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     input_tokens: float
@@ -1350,6 +1353,7 @@ class SnapshotOptions(WireModel):
 
 
 class SnapshotResult(WireModel):
+    "the text a model reads for a page (page.snapshot)"
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     text: str
