@@ -11,6 +11,8 @@ import (
 	"github.com/deckhand-dev/deckhand/go"
 )
 
+// #region example
+
 // Launch Chromium with the extension, create a client and act with an Action: a selector and
 // a method, so no model is asked. This example runs in `go test` with a real browser.
 func Example() {
@@ -41,6 +43,8 @@ func Example() {
 	// Output: true Done
 }
 
+// #endregion example
+
 // launchClient launches Chromium with the extension and creates a client on it, as Example
 // does; the examples below start with it.
 func launchClient(o deckhand.CreateOptions) (*deckhand.Client, func()) {
@@ -63,6 +67,8 @@ const signupPage = `data:text/html,<title>Sign up</title><h1>Sign up</h1>
 <label><input type=checkbox id=terms> I accept the terms</label>
 <button id=save onclick="this.textContent='Saved'">Save</button>`
 
+// #region act
+
 // Act on a plain-language instruction; the built-in local model picks the element when no
 // model or key is configured. Variables keep a value from the model: it reads %email%.
 func ExampleClient_Act() {
@@ -83,6 +89,8 @@ func ExampleClient_Act() {
 	fmt.Println(r.Data.Success, email)
 	// Output: true ada@example.com
 }
+
+// #endregion act
 
 // Observe lists the actions a page offers for an instruction; any of them can be acted on
 // later without a model.
@@ -110,6 +118,8 @@ func ExampleClient_Observe() {
 	// 1 Saved
 }
 
+// #region extract
+
 // Extract into a Go type: its JSON Schema is derived from the struct (json tags name the
 // fields, jsonschema tags describe them).
 func ExampleExtract() {
@@ -127,6 +137,10 @@ func ExampleExtract() {
 	fmt.Println(r.Data.Heading)
 	// Output: Sign up
 }
+
+// #endregion extract
+
+// #region cache
 
 // With a cache, an act, observe or extract seen before is replayed without asking the model;
 // the SQLite file is shared with the Node and Python clients. Metadata.Cache says what happened.
@@ -152,6 +166,8 @@ func ExampleCreate_cache() {
 	// HIT
 }
 
+// #endregion cache
+
 // Replay a flow saved under a name (recorded in the side panel, by an agent, or saved by a
 // client), filling its %name% placeholders; no model is needed unless a step must be healed.
 func ExampleClient_Replay() {
@@ -166,6 +182,8 @@ func ExampleClient_Replay() {
 	}
 	fmt.Println(len(r.Steps), "steps, ended at", r.URL)
 }
+
+// #region custom-model
 
 // A Go function as the model: the engine sends each request (a prompt, the page outline and
 // the JSON Schema the answer must fit) to it. This stand-in clicks the first button of the
@@ -195,6 +213,8 @@ func ExampleGenerateFunc() {
 	// Output: Save 120
 }
 
+// #endregion custom-model
+
 // The engine's log lines go to a function of yours (or, with no Func, to stderr as text or JSON
 // lines: Format "json").
 func ExampleLoggingOptions() {
@@ -212,6 +232,8 @@ func ExampleLoggingOptions() {
 	fmt.Println(levels["debug"] || levels["info"])
 	// Output: true
 }
+
+// #region batch
 
 // ExperimentalBatch runs a JavaScript callback inside the extension's worker, so its calls
 // (batch.page, batch.act, batch.extract, ...) make no round trip to Go.
@@ -235,6 +257,10 @@ func ExampleClient_ExperimentalBatch() {
 	// Output: Sign up Saved
 }
 
+// #endregion batch
+
+// #region agent
+
 // The agent takes a task of several steps; with no model configured the built-in one plans
 // it, grounds each step on the page and carries it out.
 func ExampleAgent_Execute() {
@@ -253,6 +279,10 @@ func ExampleAgent_Execute() {
 	fmt.Println(r.Success, values)
 	// Output: true [Ada ada@example.com]
 }
+
+// #endregion agent
+
+// #region page
 
 // Pages and locators: open a page, fill and check elements by selector, read it back. Every
 // call names its page, so a *Page stays valid across navigations.
@@ -275,6 +305,8 @@ func ExamplePage() {
 	fmt.Println(inputs, state, strings.Contains(text.PageText, `heading "Sign up"`))
 	// Output: 3 [Ada true Saved] true
 }
+
+// #endregion page
 
 // Attach to a Chromium that is already running with the extension loaded, through its
 // DevTools address, with a header for the proxy in front of it.
