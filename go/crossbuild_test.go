@@ -30,7 +30,7 @@ func TestTheModuleBuildsForWindowsAndMacOS(t *testing.T) {
 	}
 }
 
-// The README promises Go 1.24: go.mod's go line stays there (a dependency upgraded to a release
+// README.md and docs/start/install.md promise Go 1.24+: go.mod's go line stays there (a dependency upgraded to a release
 // that needs a newer Go raises it; pick an older release of it instead).
 func TestGoModAsksForGo124(t *testing.T) {
 	raw, err := os.ReadFile("go.mod")
@@ -48,6 +48,6 @@ func TestGoModAsksForGo124(t *testing.T) {
 		}
 	}
 	if goLine != "1.24" && !strings.HasPrefix(goLine, "1.24.") {
-		t.Fatalf("go.mod says go %q; the README and npm run setup promise Go 1.24+", goLine)
+		t.Fatalf("go.mod says go %q; README.md, docs/start/install.md and npm run setup promise Go 1.24+", goLine)
 	}
 }

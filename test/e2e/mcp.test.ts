@@ -181,15 +181,15 @@ describe('MCP over Streamable HTTP', () => {
 });
 
 describe('MCP over stdio', () => {
-  it('starts from the README\'s client configuration, as written, with the built CLI', async () => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
-    const block = /```json\n(\{ "mcpServers": \{ "deckhand": \{ "command": "node"[^\n]*)\n```/.exec(readme);
-    expect(block, 'the README\'s stdio configuration').not.toBeNull();
+  it('starts from the desktop-host configuration of docs/start/mcp-desktop.md, as written, with the built CLI', async () => {
+    const doc = readFileSync(join(ROOT, 'docs/start/mcp-desktop.md'), 'utf8');
+    const block = /```json\n(\{ "mcpServers": \{ "deckhand": \{ "command": "node"[^\n]*)\n```/.exec(doc);
+    expect(block, 'the stdio configuration of docs/start/mcp-desktop.md').not.toBeNull();
     const server = (JSON.parse(block![1]) as { mcpServers: { deckhand: { command: string; args: string[] } } }).mcpServers.deckhand;
     const args = server.args.map((a) => a.replace('/path/to/deckhand', ROOT));
     expect(existsSync(args[0]), `${args[0]} (built by npm run setup)`).toBe(true);
-    const env = { ...process.env, DECKHAND_HOME: mkdtempSync(join(tmpdir(), 'dh-mcp-readme-')) } as Record<string, string>;
-    const c = new Client({ name: 'readme-config', version: '1.0.0' });
+    const env = { ...process.env, DECKHAND_HOME: mkdtempSync(join(tmpdir(), 'dh-mcp-desktop-')) } as Record<string, string>;
+    const c = new Client({ name: 'desktop-config', version: '1.0.0' });
     await c.connect(new StdioClientTransport({ command: server.command === 'node' ? process.execPath : server.command, args, env, stderr: 'ignore' }));
     const nav = await call(c, 'navigate', { url: `${servers.origin}/form.html` });
     expect(nav.structuredContent.title).toBe('Sign up');

@@ -5,7 +5,7 @@
  * replays it, and exports a Playwright test and a Deckhand script that both pass
  * when run against the fixture. Screenshots of the main states go to test-output/panel/
  * (ignored) for review; `npm run shots:panel` writes them to test/artifacts/panel/, the
- * pictures the README shows, so an ordinary test run never rewrites tracked files.
+ * pictures kept in the repository, so an ordinary test run never rewrites tracked files.
  */
 import { execFile } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
