@@ -75,7 +75,9 @@ func ExampleClient_Act() {
 	ctx := context.Background()
 	client, done := launchClient(deckhand.CreateOptions{})
 	defer done()
-	client.Goto(ctx, signupPage, nil)
+	if _, err := client.Goto(ctx, signupPage, nil); err != nil {
+		log.Fatal(err)
+	}
 	r, err := client.Act(ctx, deckhand.ActInstruction(`type %email% into the Email field`), &deckhand.ActOptions{
 		Variables: map[string]deckhand.Variable{"email": {Value: "ada@example.com"}},
 		Timeout:   20 * time.Second,
@@ -98,7 +100,9 @@ func ExampleClient_Observe() {
 	ctx := context.Background()
 	client, done := launchClient(deckhand.CreateOptions{})
 	defer done()
-	client.Goto(ctx, signupPage, nil)
+	if _, err := client.Goto(ctx, signupPage, nil); err != nil {
+		log.Fatal(err)
+	}
 	r, err := client.Observe(ctx, deckhand.String("the Save button"), nil)
 	if err != nil {
 		log.Fatal(err)
@@ -126,7 +130,9 @@ func ExampleExtract() {
 	ctx := context.Background()
 	client, done := launchClient(deckhand.CreateOptions{})
 	defer done()
-	client.Goto(ctx, signupPage, nil)
+	if _, err := client.Goto(ctx, signupPage, nil); err != nil {
+		log.Fatal(err)
+	}
 	type Heading struct {
 		Heading string `json:"heading" jsonschema:"description=the page's main heading"`
 	}
@@ -151,7 +157,9 @@ func ExampleCreate_cache() {
 	})
 	defer done()
 	for i := 0; i < 2; i++ {
-		client.Goto(ctx, signupPage, nil)
+		if _, err := client.Goto(ctx, signupPage, nil); err != nil {
+			log.Fatal(err)
+		}
 		r, err := client.Act(ctx, deckhand.ActInstruction("click Save"), nil)
 		if err != nil {
 			log.Fatal(err)
@@ -204,7 +212,9 @@ func ExampleGenerateFunc() {
 	// Model: deckhand.Callback("my-model", generate) names it; ActOptions.Model takes one per call.
 	client, done := launchClient(deckhand.CreateOptions{Generate: generate})
 	defer done()
-	client.Goto(ctx, signupPage, nil)
+	if _, err := client.Goto(ctx, signupPage, nil); err != nil {
+		log.Fatal(err)
+	}
 	r, err := client.Act(ctx, deckhand.ActInstruction("click the first button"), nil)
 	if err != nil {
 		log.Fatal(err)
@@ -225,7 +235,9 @@ func ExampleLoggingOptions() {
 		Func:  func(level, message string, data map[string]any) { levels[level] = true },
 	}})
 	defer done()
-	client.Goto(ctx, signupPage, nil)
+	if _, err := client.Goto(ctx, signupPage, nil); err != nil {
+		log.Fatal(err)
+	}
 	if _, err := client.Act(ctx, deckhand.ActInstruction("click Save"), nil); err != nil {
 		log.Fatal(err)
 	}
@@ -241,7 +253,9 @@ func ExampleClient_ExperimentalBatch() {
 	ctx := context.Background()
 	client, done := launchClient(deckhand.CreateOptions{})
 	defer done()
-	client.Goto(ctx, signupPage, nil)
+	if _, err := client.Goto(ctx, signupPage, nil); err != nil {
+		log.Fatal(err)
+	}
 	var out struct {
 		Heading string `json:"heading"`
 		Saved   string `json:"saved"`
@@ -267,7 +281,9 @@ func ExampleAgent_Execute() {
 	ctx := context.Background()
 	client, done := launchClient(deckhand.CreateOptions{})
 	defer done()
-	client.Goto(ctx, signupPage, nil)
+	if _, err := client.Goto(ctx, signupPage, nil); err != nil {
+		log.Fatal(err)
+	}
 	agent := client.Agent(&deckhand.AgentOptions{Instructions: "Stay on the form."})
 	r, err := agent.Execute(ctx, `Type "Ada" into Name and "ada@example.com" into Email`, &deckhand.ExecuteOptions{MaxSteps: 5})
 	if err != nil {
