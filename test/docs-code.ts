@@ -11,7 +11,8 @@
  *
  * Fences are parsed as CommonMark does: ``` or ~~~ of any length from 3, closed by the same
  * character at least as long, an info string (no backtick in it for ``` fences), and fences
- * indented inside list items. Indented (4-space) code blocks are not looked at.
+ * indented inside list items or in blockquotes. Markers are HTML comments on one line of their
+ * own. Indented (4-space) code blocks are not looked at.
  */
 import { existsSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
@@ -60,7 +61,11 @@ const INCLUDE = /^\s*<<<\s+(.*?)\s*$/;
 // VitePress's own include syntax: path, then #region, {highlighted lines and/or lang}, [title].
 const INCLUDE_PARTS = /^([^\s#{[]+)(?:#([\w*-]+))?(?:\s*\{([^}]*)\})?(?:\s*\[([^\]]*)\])?$/;
 
+const QUOTE = /^(?: {0,3}> ?)+/;
+
 const indentOf = (s: string) => s.length - s.trimStart().length;
+/** A line without its blockquote prefix (GitHub's `> [!NOTE]` alerts may hold code blocks). */
+const unquote = (s: string) => s.replace(QUOTE, '');
 
 /** The fences, includes and misplaced markers of a Markdown page, in order. */
 export function parseMarkdown(md: string): Item[] {
@@ -79,7 +84,8 @@ export function parseMarkdown(md: string): Item[] {
   const orphan = (m: Marker, why: string) => items.push({ type: 'problem', line: m.line, message: `<!-- ${m.kind}: --> marker ${why}` });
 
   for (; i < lines.length; i++) {
-    let text = lines[i].replace(/\t/g, '    ');
+    const quoted = QUOTE.test(lines[i]);
+    let text = unquote(lines[i]).replace(/\t/g, '    ');
     if (text.trim() === '') continue;
     let ind = indentOf(text);
     while (lists.length && ind < lists[lists.length - 1]) lists.pop();
@@ -110,17 +116,19 @@ export function parseMarkdown(md: string): Item[] {
       let closed = false;
       let j = i + 1;
       for (; j < lines.length; j++) {
-        if (close.test(lines[j])) {
+        // A fence opened in a blockquote ends with it.
+        if (quoted && !QUOTE.test(lines[j])) break;
+        const l = quoted ? unquote(lines[j]) : lines[j];
+        if (close.test(l)) {
           closed = true;
           break;
         }
         // Drop the fence's own indentation, as CommonMark does.
-        const l = lines[j];
         body.push({ text: l.slice(Math.min(ind, indentOf(l))), line: j + 1 });
       }
       items.push({ type: 'fence', line: i + 1, fence, info: open[3].trim(), body, closed, marker: pending });
       pending = undefined;
-      i = j;
+      i = closed ? j : j - 1;
       continue;
     }
 

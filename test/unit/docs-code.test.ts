@@ -72,6 +72,14 @@ describe('the checker', () => {
     ]);
   });
 
+  it('finds a fence in a blockquote, ended by the quote', () => {
+    const md = '> [!NOTE]\n> <!-- not-run: an alert -->\n> ```sh\n> ls\n> ```\n\n> ```js\n> open\n\nafter\n';
+    expect(fences(md).map((f) => [f.line, f.body.map((l) => l.text), f.closed, f.marker?.kind])).toEqual([
+      [3, ['ls'], true, 'not-run'],
+      [7, ['open'], false, undefined],
+    ]);
+  });
+
   it('reports a fence that is never closed', () => {
     expect(check('<!-- not-run: x -->\n````\n```\n')).toEqual(['docs/sample.md:2: code block (````) is never closed']);
   });
