@@ -13,6 +13,8 @@ import { join } from 'node:path';
 import { startService } from '../src/server/service';
 import { startFixtureServers } from '../test/fixtures/server';
 import { browserProcs, pct, sum } from './procs';
+import { markdownTable, publish } from './publish';
+import { lineChart } from './svg-chart';
 
 const CURVE = (process.env.LOAD_CURVE ?? '1,2,4,8,12').split(',').map(Number);
 const PER_SESSION = Number(process.env.LOAD_REQUESTS_PER_SESSION ?? 40);
@@ -29,7 +31,7 @@ async function main(): Promise<void> {
     const j = (await r.json()) as { success: boolean; data?: any };
     return { ok: r.ok && j.success, data: j.data };
   };
-  const rows: Record<string, string | number>[] = [];
+  const rows: LoadRow[] = [];
   let best = 0;
   for (const sessions of CURVE) {
     const serviceBefore = rssMb();
@@ -70,21 +72,74 @@ async function main(): Promise<void> {
       sessions,
       requests: latencies.length,
       failures,
-      'p50 ms': +pct(latencies, 50).toFixed(1),
-      'p95 ms': +p95.toFixed(1),
-      'req/s': +((latencies.length / wall) * 1000).toFixed(1),
-      'browser PSS MB (per session)': `${browserMb} (${Math.round(browserMb / sessions)})`,
-      'browser processes': procsAfter.size,
-      'CPU ms per request: browsers / service process': `${((cpuS / latencies.length) * 1000).toFixed(1)} / ${((serviceCpuS / latencies.length) * 1000).toFixed(1)}`,
-      'service RSS MB before/at load': `${serviceBefore}/${serviceMb}`,
+      p50Ms: +pct(latencies, 50).toFixed(1),
+      p95Ms: +p95.toFixed(1),
+      reqPerS: +((latencies.length / wall) * 1000).toFixed(1),
+      browserPssMb: browserMb,
+      browserProcesses: procsAfter.size,
+      browserCpuMsPerRequest: +((cpuS / latencies.length) * 1000).toFixed(1),
+      serviceCpuMsPerRequest: +((serviceCpuS / latencies.length) * 1000).toFixed(1),
+      serviceRssMbBefore: serviceBefore,
+      serviceRssMbAtLoad: serviceMb,
     });
     await new Promise((r) => setTimeout(r, 1000)); // let the ended browsers go before the next level
   }
   await svc.close();
   await servers.close();
-  console.table(rows);
-  console.log(`most concurrent sessions with p95 under ${P95_GOAL_MS} ms and no failure: ${best || 'none of those tried'}`);
+  const table = rows.map(display);
+  console.table(table);
+  const most = `most concurrent sessions with p95 under ${P95_GOAL_MS} ms and no failure: ${best || 'none of those tried'}`;
+  console.log(most);
+  const written = publish('load', {
+    about: `HTTP service on loopback: each of N concurrent sessions sends ${PER_SESSION} deterministic acts (fill/click alternating on the form page) back to back`,
+    parameters: { curve: CURVE, requestsPerSession: PER_SESSION, p95GoalMs: P95_GOAL_MS, mostSessionsUnderGoal: best },
+    rows,
+    svg: lineChart({
+      title: 'HTTP service: act latency by concurrent sessions',
+      xLabel: 'concurrent sessions, each sending acts back to back',
+      yLabel: 'latency per act (ms)',
+      series: [
+        { name: 'p50', points: rows.map((r) => [r.sessions, r.p50Ms]) },
+        { name: 'p95', points: rows.map((r) => [r.sessions, r.p95Ms]) },
+      ],
+      rule: { y: P95_GOAL_MS, label: `${P95_GOAL_MS} ms goal` },
+      format: (v) => `${v} ms`,
+    }),
+    markdown: `${markdownTable(table)}\n${most[0].toUpperCase()}${most.slice(1)}.\n`,
+  });
+  if (written) console.log(`wrote ${written} and its chart`);
 }
+
+interface LoadRow {
+  sessions: number;
+  requests: number;
+  failures: number;
+  p50Ms: number;
+  p95Ms: number;
+  reqPerS: number;
+  /** PSS of all the session browsers' processes. */
+  browserPssMb: number;
+  browserProcesses: number;
+  browserCpuMsPerRequest: number;
+  /** This process: the service, the fixture server and the bench's HTTP client. */
+  serviceCpuMsPerRequest: number;
+  serviceRssMbBefore: number;
+  serviceRssMbAtLoad: number;
+}
+
+/** A row as the console and the docs table show it. */
+const display = (r: LoadRow): Record<string, string | number> => ({
+  sessions: r.sessions,
+  requests: r.requests,
+  failures: r.failures,
+  'p50 ms': r.p50Ms,
+  'p95 ms': r.p95Ms,
+  'req/s': r.reqPerS,
+  'browser PSS MB (per session)': `${r.browserPssMb} (${Math.round(r.browserPssMb / r.sessions)})`,
+  'browser processes': r.browserProcesses,
+  'CPU ms per request: browsers / service process': `${r.browserCpuMsPerRequest} / ${r.serviceCpuMsPerRequest}`,
+  'service RSS MB before/at load': `${r.serviceRssMbBefore}/${r.serviceRssMbAtLoad}`,
+});
 
 main().catch((e) => {
   console.error(e);

@@ -1,8 +1,12 @@
 /**
- * Prompt size: the tokens (o200k) that act, observe and extract send to a model
- * for the benchmark pages, against the same pages' Playwright aria snapshot,
- * measured in the same run. A callback model records each prompt and answers
- * minimally, so no provider is needed. `npm run bench`.
+ * Prompt size: the tokens (o200k) of Deckhand's page snapshot and of the prompts act,
+ * observe and extract send to a model for the benchmark pages, against the same pages'
+ * Playwright aria snapshot (`locator('body').ariaSnapshot()`) and Chromium's accessibility
+ * tree as CDP returns it (`Accessibility.getFullAXTree`, its nodes as JSON: what a tool
+ * sending the raw tree would send), measured in the same run. A callback model records each
+ * prompt and answers minimally, so no provider is needed.
+ * Writes docs/public/bench/tokens.{json,svg} and the table in docs/benchmarks.md
+ * (bench/publish.ts). `npm run bench`.
  */
 import { chromium } from 'playwright-core';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
@@ -10,6 +14,8 @@ import { Deckhand, localBrowser } from '../src/index';
 import type { ModelRequest } from '../src/protocol/model';
 import { findChromium } from '../src/client/paths';
 import { startFixtureServers } from '../test/fixtures/server';
+import { publish } from './publish';
+import { barChart } from './svg-chart';
 
 const PAGES = [
   { name: 'form (30 fields)', path: '/bench-form' },
@@ -41,9 +47,10 @@ async function main(): Promise<void> {
     return n;
   };
   let calls = 0;
-  const ours: Record<string, { act: number; observe: number; extract: number; extractCalls: number }> = {};
+  const ours: Record<string, { snapshot: number; act: number; observe: number; extract: number; extractCalls: number }> = {};
   for (const p of PAGES) {
     await page.goto(servers.origin + p.path);
+    const snapshot = countTokens((await page.snapshot()).text);
     prompts = [];
     await dh.act('click the first Edit button');
     const act = tokensOf();
@@ -51,7 +58,7 @@ async function main(): Promise<void> {
     const observe = tokensOf();
     await dh.extract('the page title');
     const extract = tokensOf();
-    ours[p.name] = { act, observe, extract, extractCalls: calls };
+    ours[p.name] = { snapshot, act, observe, extract, extractCalls: calls };
   }
   await dh.close();
   await browser.close();
@@ -62,12 +69,46 @@ async function main(): Promise<void> {
   for (const p of PAGES) {
     await ppage.goto(servers.origin + p.path);
     const aria = countTokens(await ppage.locator('body').ariaSnapshot());
+    const cdp = await ppage.context().newCDPSession(ppage);
+    const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+    const axTree = countTokens(JSON.stringify(nodes));
+    await cdp.detach();
     const o = ours[p.name];
-    rows.push({ page: p.name, 'act tokens': o.act, 'observe tokens': o.observe, 'extract tokens': o.extract, 'extract calls': o.extractCalls, 'pw aria tokens': aria, 'act / aria': +(o.act / aria).toFixed(3) });
+    rows.push({
+      page: p.name,
+      'snapshot tokens': o.snapshot,
+      'act tokens': o.act,
+      'observe tokens': o.observe,
+      'extract tokens': o.extract,
+      'extract calls': o.extractCalls,
+      'pw aria tokens': aria,
+      'CDP AX tree tokens': axTree,
+      'snapshot / aria': +(o.snapshot / aria).toFixed(3),
+      'snapshot / AX tree': +(o.snapshot / axTree).toFixed(4),
+      'act / aria': +(o.act / aria).toFixed(3),
+    });
+    console.error(JSON.stringify(rows.at(-1)));
   }
   await pw.close();
   await servers.close();
   console.table(rows);
+  const written = publish('tokens', {
+    about: "o200k tokens of Deckhand's snapshot and of act/observe/extract prompts, against Playwright's aria snapshot and the CDP accessibility tree (JSON), on the same pages in one run",
+    parameters: { pages: PAGES, tokenizer: 'o200k_base (gpt-tokenizer)' },
+    rows,
+    svg: barChart({
+      title: 'Snapshot tokens as a share of other page representations',
+      categories: PAGES.map((p) => p.name),
+      series: [
+        { name: "vs Playwright's aria snapshot", values: rows.map((r) => r['snapshot / aria'] as number) },
+        { name: 'vs CDP accessibility tree (JSON)', values: rows.map((r) => r['snapshot / AX tree'] as number) },
+      ],
+      yLabel: 'Deckhand snapshot tokens ÷ theirs',
+      rule: { y: 1, label: 'same size' },
+      format: (v) => (v < 0.01 ? v.toFixed(4) : v.toFixed(3)),
+    }),
+  });
+  if (written) console.log(`wrote ${written} and its chart`);
 }
 
 main().catch((e) => {
