@@ -56,6 +56,8 @@ async function typescript(): Promise<void> {
     out: join(out, 'typescript'),
     name: 'TypeScript API',
     readme: 'none',
+    // "Defined in: src/client/deckhand.ts:144": paths from the repository's root.
+    basePath: root,
     entryFileName: 'index',
     excludePrivate: true,
     excludeInternal: true,

@@ -151,8 +151,11 @@ export interface OpenApiDocument {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 
-/** The heading of one operation, e.g. `POST /v1/sessions/{id}/act`. */
-export const operationHeading = (method: string, path: string) => `${method.toUpperCase()} ${path}`;
+/**
+ * The heading of one operation, e.g. POST `/v1/sessions/{id}/act`. The path is a code span: a
+ * heading ending in `{name}` would be read as attributes for the heading (markdown-it-attrs).
+ */
+export const operationHeading = (method: string, path: string) => `${method.toUpperCase()} \`${path}\``;
 
 export function openApiMarkdown(doc: OpenApiDocument): string {
   const ops = Object.entries(doc.paths).flatMap(([path, item]) =>

@@ -66,13 +66,13 @@ describe('the HTTP reference', () => {
     for (const [path, item] of Object.entries(doc.paths)) {
       for (const method of Object.keys(item)) expect(page).toContain(`\n### ${operationHeading(method, path)}\n`);
     }
-    expect(page).toContain('\n### POST /v1/sessions/{id}/act\n');
-    expect(page).toContain('\n### PUT /v1/flows/{name}\n');
+    expect(page).toContain('\n### POST `/v1/sessions/{id}/act`\n');
+    expect(page).toContain('\n### PUT `/v1/flows/{name}`\n');
     expect(page).toContain('\n## Errors\n');
   });
 
   it('shows request fields, parameters and the statuses an operation fails with', () => {
-    const act = page.slice(page.indexOf('### POST /v1/sessions/{id}/act'), page.indexOf('### POST /v1/sessions/{id}/observe'));
+    const act = page.slice(page.indexOf('### POST `/v1/sessions/{id}/act`'), page.indexOf('### POST `/v1/sessions/{id}/observe`'));
     expect(act).toContain('**Request body** (`application/json`, required)');
     expect(act).toMatch(/\| `id` \| path \| `string \(uuid\)` \| yes \|/);
     expect(act).toMatch(/\| `input` \| `string \\\| object` \| yes \|/);
