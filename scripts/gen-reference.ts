@@ -141,12 +141,10 @@ async function main(): Promise<void> {
   const started = Date.now();
   clean();
   // The child processes run while TypeDoc (in this process) works.
-  const children = [cli(), python(), go(), errors()];
-  http();
-  mcp();
-  await typescript();
-  const results = await Promise.allSettled(children);
-  const failed = results.flatMap((r) => (r.status === 'rejected' ? [r.reason as Error] : []));
+  // (Settled at once, so a failure waits for the report below rather than ending the process.)
+  const children = Promise.allSettled([cli(), python(), go(), errors()]);
+  const here = await Promise.allSettled([(async () => http())(), (async () => mcp())(), typescript()]);
+  const failed = [...here, ...(await children)].flatMap((r) => (r.status === 'rejected' ? [r.reason as Error] : []));
   if (failed.length) {
     for (const e of failed) console.error(`gen-reference: ${e instanceof Missing ? `missing: ${e.message}` : e.message}`);
     process.exit(1);
