@@ -1,4 +1,7 @@
-/** Deckhand's Node client library. */
+/**
+ * Deckhand's Node client library.
+ * @packageDocumentation
+ */
 export { Deckhand, type CreateOptions, type CallOptions, type ReplayOptions, type FlowsApi, type FlowPlace } from './client/deckhand';
 export { localBrowser, BrowserHandle, type LaunchOptions, type ConnectOptions, type AttachOptions, type PairingInfo } from './client/browser';
 export { gridBrowser, type GridLaunchOptions } from './client/grid';

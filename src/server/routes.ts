@@ -4,7 +4,7 @@
  * header, the success body around the route's `data` and the one error body. The service
  * validates requests with these declarations and serves the OpenAPI document they make.
  */
-import { createRoute, z, type OpenAPIHono } from '@hono/zod-openapi';
+import { createRoute, OpenAPIHono, z } from '@hono/zod-openapi';
 import { ERROR_MAP } from '../protocol/errors';
 import { HttpErrorBodySchema, HttpResourceRoutes, HttpRoutes, HttpSuccessBodySchema, StreamEventSchema, type HttpResourceRoute } from '../protocol/http';
 import { ENGINE_VERSION } from '../protocol/version';
@@ -158,3 +158,16 @@ export const DOCUMENT_CONFIG = {
   },
   security: [{ apiKey: [] }],
 };
+
+/**
+ * The OpenAPI document of every operation above, built without a running service: the service
+ * serves it at /v1/openapi.json and the docs site renders it (scripts/gen-reference.ts).
+ */
+export function openApiDocument(): ReturnType<OpenAPIHono['getOpenAPIDocument']> {
+  const app = new OpenAPIHono();
+  registerComponents(app.openAPIRegistry);
+  app.openAPIRegistry.registerPath(OpenApiDocumentRoute);
+  for (const path of Object.keys(OPERATIONS) as HttpPath[]) app.openAPIRegistry.registerPath(operation(path));
+  for (const route of Object.keys(RESOURCE_OPERATIONS) as HttpResourceRoute[]) app.openAPIRegistry.registerPath(resourceOperation(route));
+  return app.getOpenAPIDocument(DOCUMENT_CONFIG);
+}

@@ -38,7 +38,7 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { SessionManager, type Session, type SessionLimits } from '../sessions/sessions';
 import { checkBindHost, HostCheck } from './hosts';
-import { DOCUMENT_CONFIG, OpenApiDocumentRoute, OPERATIONS, operation, registerComponents, RESOURCE_OPERATIONS, resourceOperation, type HttpPath } from './routes';
+import { OpenApiDocumentRoute, openApiDocument, OPERATIONS, operation, registerComponents, RESOURCE_OPERATIONS, resourceOperation, type HttpPath } from './routes';
 import { McpHttpHandler } from '../mcp/http';
 import type { RawOptions } from '../mcp/options';
 import { parsePrices, type ModelPrice } from '../protocol/prices';
@@ -325,7 +325,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
   }
 
   let document: unknown;
-  app.openapi(OpenApiDocumentRoute, ((c: Ctx) => answer(c, 200, (document ??= app.getOpenAPIDocument(DOCUMENT_CONFIG)))) as never);
+  app.openapi(OpenApiDocumentRoute, ((c: Ctx) => answer(c, 200, (document ??= openApiDocument()))) as never);
 
   /** A POST operation: authenticated, then a JSON body within the limit, then validated by its schemas. */
   const post = <P extends HttpPath>(path: P, handle: (c: Ctx, body: RequestOf<P>, id: string) => Promise<Response>) => {
