@@ -27,6 +27,8 @@ export default defineConfig({
   markdown: {
     // Generated pages quote source positions such as "schemas.ts:128"; keep line numbers off code.
     lineNumbers: false,
+    // The Node examples are .mjs files, included as they are.
+    languageAlias: { mjs: 'js' },
   },
   themeConfig: {
     // A section's entry stays lit on all of its pages (/guides/..., /reference/typescript/...).
