@@ -274,7 +274,7 @@ describe('agentExecute over HTTP', () => {
       [{ executeOptions: { instruction: 'x', maxSteps: 0 } }, /maxSteps/],
       [{ executeOptions: { instruction: 'x' }, agentConfig: { mode: 'telepathy' } }, /mode/],
       [{ executeOptions: { instruction: 'x', colour: 1 } }, /unknown property 'colour'/],
-      [{ executeOptions: { instruction: 'x', variables: { a: 5 } } }, /variables/],
+      [{ executeOptions: { instruction: 'x', variables: { a: [5] } } }, /variables/],
       [{ executeOptions: { instruction: 'x' }, agentConfig: { model: { provider: 'azure', modelName: 'd', auth: { type: 'azureEntraId', token: '' } } } }, /at least 1 character/],
       [{ executeOptions: { instruction: 'x', useSearch: true } }, /DECKHAND_SEARCH_URL/],
     ];
