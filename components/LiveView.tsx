@@ -59,7 +59,7 @@ function RunItem({ run: r }: { run: LiveRun }) {
       {r.steps.length > 0 && (
         <ol className="events" role="log" aria-label="Steps" data-testid="live-steps">
           {r.steps.map((s) => (
-            <li key={s.seq} className={s.type ? `step ${s.outcome}` : s.outcome} data-testid="live-step" data-outcome={s.outcome} data-seq={s.seq} data-at={s.at} data-shown-at={s.shownAt.toFixed(1)}>
+            <li key={s.seq} className={s.type ? `step ${s.outcome}` : s.outcome} data-testid="live-step" data-type={s.type} data-outcome={s.outcome} data-seq={s.seq} data-at={s.at} data-shown-at={s.shownAt.toFixed(1)}>
               {s.type ? (
                 <>
                   <b>{s.type}</b> {s.reasoning && <span className="muted">— {s.reasoning}</span>}
