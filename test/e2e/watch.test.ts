@@ -83,6 +83,23 @@ describe('watching a program from the side panel', () => {
     expect(await panel.eval(`document.querySelector('img[data-testid=live-thumb]').naturalWidth`)).toBe(320);
     expect(await panel.eval(`document.documentElement.outerHTML.includes(${JSON.stringify(SECRET)})`)).toBe(false);
     expect((await stats()).thumbnails).toBeGreaterThan(0);
+    // In the picture, the field holding the value is painted over (dark grey where the page is white).
+    const box = await page.evaluate(() => {
+      const r = document.querySelector('#user')!.getBoundingClientRect();
+      return { x: r.left, y: r.top + r.height / 2, width: r.width, w: innerWidth };
+    });
+    // Every pixel across the field: unpainted, the white between the letters would show.
+    const brightest = await panel.eval<number>(`(() => {
+      const img = document.querySelector('[data-testid=live-run][data-op=act] img');
+      const c = document.createElement('canvas');
+      c.width = img.naturalWidth; c.height = img.naturalHeight;
+      const g = c.getContext('2d');
+      g.drawImage(img, 0, 0);
+      const k = img.naturalWidth / ${box.w};
+      const row = g.getImageData(Math.round(${box.x} * k) + 2, Math.round(${box.y} * k), Math.round(${box.width} * k) - 4, 1).data;
+      return Math.max(...row.filter((_, i) => i % 4 !== 3));
+    })()`);
+    expect(brightest).toBeLessThan(110);
   });
 
   it('shows an agent run step by step, in order, with each outcome and the latest page', { timeout: 60_000 }, async () => {
