@@ -2,16 +2,20 @@
 import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { PanelClient } from '../src/panel/client';
 import type { PanelSession } from '../src/panel/session';
+import type { LiveRuns } from '../src/panel/live';
+import { LiveView } from './LiveView';
 import { BridgeChip } from './BridgeChip';
 import { FlowsView } from './FlowsView';
 import { RecordingView } from './RecordingView';
 import { RunView } from './RunView';
 import { SettingsView } from './SettingsView';
 
-type View = 'run' | 'recording' | 'flows' | 'settings';
+type View = 'run' | 'live' | 'recording' | 'flows' | 'settings';
 
-export function App({ session, client }: { session: PanelSession; client: PanelClient }) {
+export function App({ session, client, live }: { session: PanelSession; client: PanelClient; live: LiveRuns }) {
   const state = useSyncExternalStore(session.subscribe, session.get);
+  const runs = useSyncExternalStore(live.subscribe, live.get);
+  const driving = runs.filter((r) => r.status === 'running').length;
   const [view, setView] = useState<View>('run');
   const steps = state.recording?.steps.length ?? 0;
   const flows = state.flows?.length ?? 0;
@@ -56,6 +60,9 @@ export function App({ session, client }: { session: PanelSession; client: PanelC
         <button role="tab" aria-selected={view === 'run'} onClick={() => setView('run')} data-testid="tab-run">
           Run
         </button>
+        <button role="tab" aria-selected={view === 'live'} onClick={() => setView('live')} data-testid="tab-live" title="Runs by other programs on this browser">
+          Live{driving ? <span className="count" aria-label={`${driving} running`}>{driving}</span> : null}
+        </button>
         <button role="tab" aria-selected={view === 'recording'} onClick={() => setView('recording')} data-testid="tab-recording">
           Recording{steps ? <span className="count">{steps}</span> : null}
         </button>
@@ -68,6 +75,7 @@ export function App({ session, client }: { session: PanelSession; client: PanelC
       </nav>
       <main className="view">
         {view === 'run' && <RunView session={session} state={state} />}
+        {view === 'live' && <LiveView live={live} runs={runs} />}
         {view === 'recording' && <RecordingView session={session} state={state} />}
         {view === 'flows' && <FlowsView session={session} state={state} onReplay={() => setView('run')} />}
         {view === 'settings' && <SettingsView client={client} />}

@@ -15,9 +15,10 @@ import { IdbCacheStore } from '../src/browser/idb-store';
 import { IdbFlowStore } from '../src/browser/idb-flows';
 import { WorkerBridge, BRIDGE_ALARM } from '../src/browser/bridge';
 import { Engine, type CallContext } from '../src/engine/engine';
+import { Watch } from '../src/engine/watch';
 import { ENGINE_VERSION } from '../src/protocol/version';
-import { ClientMethods, Methods, type MethodName } from '../src/protocol/methods';
-import { PANEL_PORT, PanelClientMethods, PanelMethods, type BridgeStatus } from '../src/protocol/panel';
+import { CallerInfoSchema, ClientMethods, Methods, type MethodName } from '../src/protocol/methods';
+import { PANEL_PORT, PanelClientMethods, PanelMethods, type BridgeStatus, type WatchCaller } from '../src/protocol/panel';
 import { describeZodError } from '../src/protocol/zod-errors';
 import { DeckhandError, ErrorCode } from '../src/protocol/errors';
 import { RpcPeer } from '../src/protocol/rpc';
@@ -51,18 +52,25 @@ export default defineBackground(() => {
   };
   // Provider model requests run in the offscreen document: the worker never loads the ai SDK.
   const offscreen = new OffscreenProviders();
-  const engine = new Engine(new ChromeBrowserPort(state), chrome.runtime.id, state, offscreen.caller, new ChromeSelfEvaluator(), new IdbCacheStore(), new IdbFlowStore());
+  const port = new ChromeBrowserPort(state);
+  const engine = new Engine(port, chrome.runtime.id, state, offscreen.caller, new ChromeSelfEvaluator(), new IdbCacheStore(), new IdbFlowStore());
+  // The side panels connected now: other callers' runs are shown to them (see `watch` below).
+  const panels = new Set<RpcPeer>();
+  const watch = new Watch(port, (e) => {
+    for (const p of panels) void p.call(PanelClientMethods, 'watch', e, 5000).catch(() => undefined);
+  });
 
   /**
    * An RPC peer over any transport, answering the engine's methods. The calls it serves stop
    * when its caller is gone (peer.closed: the transport's close calls failAll(…, true)).
    * `probe`: the transport never reports its close, so ask the caller while its calls run.
+   * `caller`: who it is, for side panels watching its runs; none for a panel's own calls.
    */
-  const serve = (send: (raw: string) => void, label: string, probe = false): RpcPeer => {
+  const serve = (send: (raw: string) => void, label: string, probe = false, caller?: WatchCaller): RpcPeer => {
     const peer = new RpcPeer(send, label);
     let running = 0;
     let probing = false;
-    const watch = async () => {
+    const probeCaller = async () => {
       if (probing) return;
       probing = true;
       try {
@@ -99,9 +107,29 @@ export default defineBackground(() => {
     for (const name of Object.keys(Methods) as MethodName[]) {
       peer.handle(name, async (params) => {
         running++;
-        if (probe) void watch();
+        if (probe) void probeCaller();
+        // What the caller says of itself when it connects names it in the panels from then on.
+        if (caller && name === 'engine.ping') {
+          const info = (params as { client?: unknown } | null)?.client;
+          const said = CallerInfoSchema.safeParse(info);
+          if (said.success) caller.info = said.data;
+        }
+        // Only while a panel is connected: with none, no watch work and no screenshots at all.
+        const run = caller && panels.size > 0 ? watch.begin(name, params, { ...caller }) : null;
         try {
-          return await engine.call(name, params as never, undefined, ctx);
+          if (!run) return await engine.call(name, params as never, undefined, ctx);
+          const r = await engine.call(name, params as never, undefined, {
+            ...ctx,
+            log: (e) => {
+              ctx.log(e);
+              run.log(e);
+            },
+          });
+          run.finish(r);
+          return r;
+        } catch (e) {
+          run?.fail(e);
+          throw e;
         } finally {
           running--;
         }
@@ -124,6 +152,7 @@ export default defineBackground(() => {
         },
         'client',
         true,
+        { id: crypto.randomUUID(), transport: 'cdp' },
       ));
       peers.set(tag, self);
       // A client found gone is forgotten; should it speak again, it gets a new peer.
@@ -150,14 +179,15 @@ export default defineBackground(() => {
      * worker: how tests play the person at the panel. No page can reach the worker's globals.
      */
     panel: (name: string, params: unknown) => panelCall(name, params),
+    /** Thumbnails taken for watching panels, and the panels connected: tests check none are taken with no panel open. */
+    watchStats: () => ({ ...watch.stats, panels: panels.size }),
   };
 
   // --- The WebSocket bridge (dial-out to a local Node client) ---
-  const panels = new Set<RpcPeer>();
   const bridge = new WorkerBridge({
     extensionId: chrome.runtime.id,
     version: ENGINE_VERSION,
-    serve: (send) => serve(send, 'local client'),
+    serve: (send, client) => serve(send, 'local client', false, { id: crypto.randomUUID(), transport: 'bridge', bridgeClient: client }),
     onStatus: (s: BridgeStatus) => {
       for (const p of panels) void p.call(PanelClientMethods, 'bridge.changed', s, 5000).catch(() => undefined);
     },

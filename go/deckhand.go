@@ -208,7 +208,8 @@ func Create(ctx context.Context, o CreateOptions) (*Client, error) {
 	b.claimedBy = c
 	b.mu.Unlock()
 	c.serve()
-	if _, err := c.call(ctx, "engine.ping", struct{}{}, 0); err != nil {
+	// Names this program in a side panel watching the browser.
+	if _, err := c.call(ctx, "engine.ping", map[string]any{"client": map[string]string{"kind": "go"}}, 0); err != nil {
 		c.Close()
 		return nil, err
 	}

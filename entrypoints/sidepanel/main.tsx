@@ -8,6 +8,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from '../../components/App';
 import { PanelClient } from '../../src/panel/client';
 import { PanelSession } from '../../src/panel/session';
+import { LiveRuns } from '../../src/panel/live';
 import { resolvePanelModel } from '../../src/panel/settings';
 import './style.css';
 
@@ -38,6 +39,10 @@ const recordingStore = {
 
 const session = new PanelSession({ client, onLog: (f) => client.onLog(f), resolveModel: resolvePanelModel, targetTab, recordingStore });
 void session.restoreRecording();
+// Other programs' runs: the worker sends them to a connected panel, so connect as the panel opens.
+const live = new LiveRuns();
+client.onWatch((e) => live.add(e));
+client.connect();
 const refresh = () => void session.refreshTarget();
 chrome.tabs.onActivated.addListener(refresh);
 chrome.tabs.onUpdated.addListener((_id, change) => {
@@ -48,6 +53,6 @@ void session.refreshMetrics();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App session={session} client={client} />
+    <App session={session} client={client} live={live} />
   </StrictMode>,
 );

@@ -77,7 +77,8 @@ export interface WorkerBridgeOptions {
   extensionId: string;
   version: string;
   /** Make an RPC peer that sends through `send` and answers the engine's methods. */
-  serve: (send: (raw: string) => void) => BridgeTransportPeer;
+  /** `client`: the name the client gave in its welcome. */
+  serve: (send: (raw: string) => void, client: string) => BridgeTransportPeer;
   onStatus: (status: BridgeStatus) => void;
   /** Defaults to chromeBridgeEnv(). */
   env?: BridgeEnv;
@@ -270,7 +271,7 @@ export class WorkerBridge {
     const peer = this.opts.serve((raw) => {
       if (socket.readyState !== OPEN) throw new Error(`the connection to the local client on ${where(port)} is closed`);
       socket.send(raw);
-    });
+    }, welcome.client);
     const live: Live = { socket, peer, port, keepalive: setInterval(() => sendFrame(socket, { kind: 'ping' }), BRIDGE_KEEPALIVE_MS) };
     this.live = live;
     this.pairing = { port, secret: welcome.secret };

@@ -10,6 +10,7 @@
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import type { PageInfo } from '../protocol/schemas';
 import type { BrowserPort, CdpSession, FrameInfo, StatePort } from '../engine/ports';
+import { takeThumbnail } from './thumbnail';
 
 const CDP_VERSION = '1.3';
 const CONTENT_SCRIPT = '/content-scripts/content.js';
@@ -335,6 +336,10 @@ export class ChromeBrowserPort implements BrowserPort {
       });
     }
     return s;
+  }
+
+  async thumbnail(page: number, options: { width: number; quality: number; hide: string[] }): Promise<string> {
+    return takeThumbnail(await this.cdp(page), options);
   }
 
   private async attach(tab: number, page: number): Promise<TabSession> {

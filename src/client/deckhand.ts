@@ -41,6 +41,11 @@ export interface CreateOptions {
   /** Longest wait for the page to settle (DOM quiet, loaded) before an operation reads it; default 3000. */
   domSettleTimeoutMs?: number;
   logging?: LoggingOptions;
+  /**
+   * How a side panel watching this browser names the program driving it: `kind` (default
+   * 'node'), the service `session` it serves, a `name` of your choosing.
+   */
+  client?: { kind?: string; session?: string; name?: string };
   /** OpenTelemetry: spans go to this tracer, or to the global provider's tracer of this name (a no-op unless you register one). */
   telemetry?: { tracer?: Tracer; tracerName?: string };
   /**
@@ -265,7 +270,12 @@ export class Deckhand {
     browser.claimedBy = instance;
     browser.host.extract = (page, args) => instance.#pageExtract(page, args);
     instance.#serve();
-    await instance.#call('engine.ping', {});
+    const client = { kind: options.client?.kind ?? 'node', ...(options.client?.session ? { session: options.client.session } : {}), ...(options.client?.name ? { name: options.client.name } : {}) };
+    // An extension from before callers named themselves refuses the field: it is only a label.
+    await instance.#call('engine.ping', { client }).catch((e: unknown) => {
+      if (e instanceof DeckhandError && e.code === ErrorCode.InvalidArgument) return instance.#call('engine.ping', {});
+      throw e;
+    });
     return instance;
   }
 

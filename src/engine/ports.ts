@@ -53,6 +53,12 @@ export interface BrowserPort {
    * leave it out, and goto then reports that data: cannot be opened in an open page.
    */
   adoptPage?(page: number, tab: number): Promise<void>;
+  /**
+   * A small JPEG of what the tab shows, as a data URL, `width` CSS pixels wide at most, with any
+   * field or text holding one of `hide` painted over: the side panel's view of another caller's
+   * run. Ports that cannot (test fakes) leave it out, and the panel shows no picture.
+   */
+  thumbnail?(page: number, options: { width: number; quality: number; hide: string[] }): Promise<string>;
   /** Resolves when the tab is closed (used to fail in-flight work at once). */
   onPageClosed(page: number, handler: () => void): () => void;
 }

@@ -45,7 +45,7 @@ export async function ensureSession(st: McpSessionState): Promise<Session> {
         model: st.options.modelName === LOCAL_MODEL ? LOCAL_MODEL : { modelName: st.options.modelName, apiKey: st.options.modelApiKey },
         viewport: st.options.viewport,
       },
-      { args: st.options.proxyArgs, userDataDir: st.options.contextId ? contextDir(st.home, st.tenant, st.options.contextId) : undefined },
+      { args: st.options.proxyArgs, userDataDir: st.options.contextId ? contextDir(st.home, st.tenant, st.options.contextId) : undefined, via: 'mcp' },
     )
     .finally(() => (st.starting = null));
   st.session = await st.starting;

@@ -5,7 +5,7 @@
  */
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { ClientMethods, Methods, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
-import { PANEL_PORT, PanelClientMethods, PanelMethods, type BridgeStatus, type PanelMethodName } from '../protocol/panel';
+import { PANEL_PORT, PanelClientMethods, PanelMethods, type BridgeStatus, type PanelMethodName, type WatchEvent } from '../protocol/panel';
 import { DEFAULTS } from '../protocol/schemas';
 import { RpcPeer } from '../protocol/rpc';
 import { z } from 'zod';
@@ -17,6 +17,7 @@ export class PanelClient implements CommandClient {
   private readonly peer: RpcPeer;
   private readonly logListeners = new Set<(line: LogLine) => void>();
   private readonly bridgeListeners = new Set<(s: BridgeStatus) => void>();
+  private readonly watchListeners = new Set<(e: WatchEvent) => void>();
 
   constructor() {
     this.peer = new RpcPeer((raw) => this.ensurePort().postMessage(raw), "extension's service worker");
@@ -28,6 +29,18 @@ export class PanelClient implements CommandClient {
       for (const f of this.bridgeListeners) f(s);
       return null;
     });
+    this.peer.serve(PanelClientMethods, 'watch', (e) => {
+      for (const f of this.watchListeners) f(e);
+      return null;
+    });
+  }
+
+  /**
+   * Connect now: the worker tells a connected panel about other callers' runs, so the panel
+   * connects as it opens rather than on its first call.
+   */
+  connect(): void {
+    this.ensurePort();
   }
 
   private ensurePort(): chrome.runtime.Port {
@@ -38,6 +51,8 @@ export class PanelClient implements CommandClient {
     });
     port.onDisconnect.addListener(() => {
       if (this.port === port) this.port = null;
+      // A stopped worker comes back when a program attaches again: be connected then to watch it.
+      if (this.watchListeners.size) setTimeout(() => this.port ?? (this.watchListeners.size ? this.ensurePort() : null), 1000);
       this.peer.failAll(new DeckhandError(ErrorCode.WorkerGone, "the extension's service worker stopped before answering; run it again"));
     });
     this.port = port;
@@ -57,6 +72,11 @@ export class PanelClient implements CommandClient {
   onLog(f: (line: LogLine) => void): () => void {
     this.logListeners.add(f);
     return () => this.logListeners.delete(f);
+  }
+
+  onWatch(f: (e: WatchEvent) => void): () => void {
+    this.watchListeners.add(f);
+    return () => this.watchListeners.delete(f);
   }
 
   onBridge(f: (s: BridgeStatus) => void): () => void {

@@ -18,8 +18,25 @@ const page = z.object({ page: PageIdSchema }).strict();
 /** Names a call so that `op.cancel` can stop it (the caller gave up); any unique string, a UUID say. */
 const OpIdSchema = z.string().min(1).max(200);
 
+/**
+ * Who a caller is, as it says when it connects (engine.ping): what the side panel shows as
+ * driving a run it watches. Optional: a caller that says nothing is known by its transport only.
+ */
+export const CallerInfoSchema = z
+  .object({
+    /** node, python, go (a client library), http (the HTTP service), mcp (the MCP server), or another program's own word. */
+    kind: z.string().trim().min(1).max(40),
+    /** The service's session this caller serves, when it serves one. */
+    session: z.string().max(200).optional(),
+    /** A name the program gives itself. */
+    name: z.string().max(200).optional(),
+  })
+  .strict()
+  .describe('who a caller is: its kind, the service session it serves, a name it gives itself');
+export type CallerInfo = z.infer<typeof CallerInfoSchema>;
+
 export const Methods = {
-  'engine.ping': { params: z.object({}).strict(), result: z.object({ version: z.string(), extensionId: z.string() }) },
+  'engine.ping': { params: z.object({ client: CallerInfoSchema.optional() }).strict(), result: z.object({ version: z.string(), extensionId: z.string() }) },
   'context.pages': { params: z.object({}).strict(), result: z.array(PageInfoSchema) },
   'context.activePage': { params: z.object({}).strict(), result: PageInfoSchema },
   'context.newPage': {

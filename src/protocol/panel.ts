@@ -4,7 +4,7 @@
  * manual QA recording the panel keeps and exports.
  */
 import { z } from 'zod';
-import { ClientMethods } from './methods';
+import { CallerInfoSchema, ClientMethods } from './methods';
 
 /** The chrome.runtime port name the side panel connects with. */
 export const PANEL_PORT = 'deckhand-panel';
@@ -31,10 +31,78 @@ export const PanelMethods = {
 } as const;
 export type PanelMethodName = keyof typeof PanelMethods;
 
-/** Calls the worker makes to a side panel: the log lines of its operations, and bridge changes. */
+/** Who drives a run the panel watches: the transport the caller came over, and what it said of itself. */
+export const WatchCallerSchema = z
+  .object({
+    /** Stable for one connection, so the runs of one caller group together. */
+    id: z.string(),
+    /** cdp: a client attached to the worker (a launched or connected browser); bridge: the local client the worker dialled. */
+    transport: z.enum(['cdp', 'bridge']),
+    /** What the caller said in engine.ping (kind node/python/go/http/mcp, session, name); absent when it said nothing. */
+    info: CallerInfoSchema.optional(),
+    /** The bridge client's name from its pairing. */
+    bridgeClient: z.string().optional(),
+  })
+  .strict();
+export type WatchCaller = z.infer<typeof WatchCallerSchema>;
+
+/** The operations a panel watches. */
+export const WatchOpSchema = z.enum(['act', 'act.replay', 'observe', 'extract', 'agent', 'batch', 'flow']);
+export type WatchOp = z.infer<typeof WatchOpSchema>;
+
+/**
+ * One moment of another caller's run, for the side panel: it started, a step happened, a
+ * thumbnail of the page was taken, it finished. Text is what the engine prints, with every
+ * variable's value shown as its %name%; a value never travels here.
+ */
+export const WatchEventSchema = z
+  .object({
+    /** The run: the operation's opId when the caller gave one, else an id the worker made. */
+    runId: z.string(),
+    caller: WatchCallerSchema,
+    op: WatchOpSchema,
+    /** The instruction, or the Action's description (act with an Action), variables masked. */
+    description: z.string(),
+    phase: z.enum(['started', 'step', 'thumbnail', 'finished']),
+    /** When it happened in the worker (ms since epoch). */
+    at: z.number(),
+    /** Order within the run, from 0 at `started`. */
+    seq: z.number().int().nonnegative(),
+    /** With phase step: an agent step (its tool and why) or an operation's log line. */
+    step: z
+      .object({
+        /** The agent's tool (click, type, goto, done, ...); absent for a log line. */
+        type: z.string().optional(),
+        message: z.string(),
+        reasoning: z.string().optional(),
+        result: z.string().optional(),
+        /** failure: the step reported an error (the run may go on). */
+        outcome: z.enum(['success', 'failure', 'info']),
+      })
+      .strict()
+      .optional(),
+    /** With phase finished. */
+    outcome: z
+      .object({
+        success: z.boolean(),
+        message: z.string().optional(),
+        error: z.object({ code: z.string(), message: z.string() }).strict().optional(),
+        durationMs: z.number().nonnegative(),
+      })
+      .strict()
+      .optional(),
+    /** A small JPEG of the page after the step or at the end (phase thumbnail). */
+    thumbnail: z.string().startsWith('data:image/jpeg;base64,').optional(),
+  })
+  .strict();
+export type WatchEvent = z.infer<typeof WatchEventSchema>;
+
+/** Calls the worker makes to a side panel: the log lines of its operations, bridge changes, and other callers' runs. */
 export const PanelClientMethods = {
   log: ClientMethods.log,
   'bridge.changed': { params: BridgeStatusSchema, result: z.null() },
+  /** Sent only while a panel is connected; never for the panel's own calls. */
+  watch: { params: WatchEventSchema, result: z.null() },
 } as const;
 
 /**

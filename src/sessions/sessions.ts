@@ -145,7 +145,7 @@ export class SessionManager {
     return this.limits.idleTimeoutMs;
   }
 
-  async start(owner: string, req: StartSessionRequest, launch: { args?: string[]; userDataDir?: string } = {}): Promise<Session> {
+  async start(owner: string, req: StartSessionRequest, launch: { args?: string[]; userDataDir?: string; via?: 'http' | 'mcp' } = {}): Promise<Session> {
     if (this.sessions.size + this.starting >= this.limits.maxSessions) {
       throw new HttpError('TOO_MANY_SESSIONS', `this service runs at most ${this.limits.maxSessions} sessions at once; end one first`);
     }
@@ -187,7 +187,7 @@ export class SessionManager {
         : req.cdpUrl
           ? { cdpUrl: req.cdpUrl, ...(req.cdpHeaders ? { cdpHeaders: req.cdpHeaders } : {}) }
           : null;
-      const session = await this.instance(id, owner, browser, options, !req.cdpUrl, !!reach);
+      const session = await this.instance(id, owner, browser, options, !req.cdpUrl, !!reach, launch.via);
       if (this.shared) {
         // A model key a caller sent stays on this replica: the registry keeps the model's name only.
         const model = typeof req.model === 'string' ? req.model : typeof req.model?.modelName === 'string' ? req.model.modelName : undefined;
@@ -262,7 +262,7 @@ export class SessionManager {
   }
 
   /** A Deckhand instance on `browser` for session `id`. */
-  private async instance(id: string, owner: string, browser: BrowserHandle, options: Partial<CreateOptions>, ownsBrowser: boolean, shared: boolean): Promise<Session> {
+  private async instance(id: string, owner: string, browser: BrowserHandle, options: Partial<CreateOptions>, ownsBrowser: boolean, shared: boolean, via: 'http' | 'mcp' = 'http'): Promise<Session> {
     const session: Session = {
       id, owner, browser, ownsBrowser, busy: false, lastUsed: Date.now(), abort: null, deadline: 0, listener: null, dh: null as never, tail: Promise.resolve(), waiting: 0, shared,
     };
@@ -272,6 +272,8 @@ export class SessionManager {
       browser,
       ...(this.cacheStore ? { cache: { store: forTenant(this.cacheStore, owner), enabled: false } } : {}),
       logging: { level: 'debug', callback: (line) => session.listener?.(line) },
+      // A side panel watching the browser names the service and the session driving it.
+      client: { kind: via, session: id },
     });
     return session;
   }

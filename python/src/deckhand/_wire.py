@@ -32,7 +32,6 @@ CacheInvalidateResult = None
 CacheStatus = Literal['HIT', 'MISS', 'DISABLED']
 ContextActivePageParams = Dict[str, Any]
 ContextPagesParams = Dict[str, Any]
-EnginePingParams = Dict[str, Any]
 ErrorCode = Literal['INVALID_ARGUMENT', 'INVALID_SELECTOR', 'ELEMENT_NOT_FOUND', 'ELEMENT_NOT_ACTIONABLE', 'ELEMENT_COVERED', 'UNSUPPORTED_METHOD', 'ACTION_FAILED', 'TIMEOUT', 'PAGE_CLOSED', 'FRAME_DETACHED', 'NAVIGATION_FAILED', 'PAGE_ERROR', 'URL_NOT_ALLOWED', 'EVALUATION_FAILED', 'WORKER_GONE', 'BROWSER_CLOSED', 'BROWSER_UNAVAILABLE', 'EXTENSION_MISSING', 'NOT_INITIALIZED', 'ALREADY_IN_USE', 'CLOSED', 'NO_MODEL_CONFIGURED', 'MODEL_AUTH_FAILED', 'MODEL_RATE_LIMITED', 'MODEL_PROVIDER_ERROR', 'MODEL_UNREACHABLE', 'MODEL_OUTPUT_INVALID', 'MODEL_REFUSED', 'BATCH_FAILED', 'UNAVAILABLE', 'CANCELLED', 'PROTOCOL_ERROR', 'INTERNAL', 'UNAUTHORIZED', 'SESSION_NOT_FOUND', 'INVALID_SESSION_ID', 'SESSION_BUSY', 'TOO_MANY_SESSIONS', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'INVALID_JSON', 'INVALID_HEADER', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'HOST_NOT_ALLOWED', 'ORIGIN_NOT_ALLOWED', 'CDP_HOST_NOT_ALLOWED']
 FlowListParams = Dict[str, Any]
 FlowName = Annotated[str, Field(min_length=1, max_length=120)]
@@ -495,6 +494,21 @@ class EndResult(WireModel):
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     ended: Literal[True]
+
+
+class EnginePingParamsClient(WireModel):
+    "who a caller is: its kind, the service session it serves, a name it gives itself"
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    kind: Annotated[str, Field(min_length=1, max_length=40)]
+    session: Optional[Annotated[str, Field(max_length=200)]] = Field(default=None)
+    name: Optional[Annotated[str, Field(max_length=200)]] = Field(default=None)
+
+
+class EnginePingParams(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    client: Optional[EnginePingParamsClient] = Field(default=None)
 
 
 class EnginePingResult(WireModel):
@@ -1469,7 +1483,7 @@ ServiceAccount = Union[ServiceAccount0, ServiceAccount1]
 Variables = Dict[str, Union[Union[str, float, bool], VariablesValue1]]
 
 
-_MODELS: List[type[WireModel]] = [ActParams, ActReplayParams, ActReplayResult, ActRequest, ActResult, ActResultData, Action, ActionTarget, AgentConfig, AgentExecuteRequest, AgentExecuteResult, AgentExecuteResultCacheEntry, AgentExecuteResultFlow, AgentRecording, AgentRecordingStepsItem, AgentResult, AgentRunParams, AgentRunParamsExtraToolsItem, AgentRunResult, AgentRunResultCacheEntry, AgentRunResultFlow, AgentStep, AgentUsage, AzureApiKeyModelConfig, AzureEntraModelConfig, AzureEntraModelConfigAuth, BatchRunParams, BatchRunResult, BridgeConnectParams, BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye, BridgeStatus, CacheCallOption1, CacheEntry, CacheInfo, CacheInfoTokensSaved, CacheInvalidateParams, CacheLookupRequest, CacheLookupResponse, CacheRecordRequest, CacheRecordResponse, ContextNewPageParams, EndRequest, EndResult, EnginePingResult, Error, ExecuteOptions, ExtractParams, ExtractRequest, ExtractResult, Flow, FlowDeleteParams, FlowDeleteResult, FlowGetParams, FlowRenameParams, FlowReplayParams, FlowReplayResult, FlowSaveParams, FlowStepOutcome, FlowSummary, GenericModelConfig, GotoOptions, HttpError, HttpErrorBody, HttpSuccessBody, LocatorActParams, LocatorActResult, LocatorCountParams, LocatorCountResult, LocatorSpec, LogParams, McpActInput, McpActOutput, McpAgentInput, McpAgentOutput, McpAgentOutputStepsItem, McpEndOutput, McpExtractInput, McpExtractOutput, McpFlowsOutput, McpNavigateInput, McpNavigateOutput, McpObserveInput, McpObserveOutput, McpReplayInput, McpReplayOutput, McpStartOutput, Metrics, ModelGenerateParams, ModelPrice, ModelReply, ModelReplyUsage, ModelRequest, ModelRequestImagesItem, NavigateRequest, ObserveParams, ObserveRequest, ObserveResult, OpCancelParams, OpCancelResult, OperationOptions, OperationOptionsCache, OutlineLine, PageCloseResult, PageEvaluateParams, PageEvaluateResult, PageGotoParams, PageHighlightParams, PageHighlightResult, PageInfo, PageInfoParams, PagePressParams, PagePressResult, PageScreenshotParams, PageScreenshotResult, PageSelectorsParams, PageSelectorsResultItem, QaRecording, QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract, ReceivedError, ReplayRequest, ResolvedModelProvider, ResolvedModelProviderVertex, ResolvedModelProviderAzure, ResolvedModelProviderBedrock, ResolvedModelCallback, ResolvedModelLocal, ResultMetadata, RpcError, RpcRequest, RpcResult, ScreenshotOptions, ServiceAccount0, ServiceAccount1, SnapshotOptions, SnapshotResult, StartSessionRequest, StartSessionRequestViewport, StartSessionResult, StreamEvent, ToolCallParams, ToolCallResult, Usage, VariablesValue1, VertexModelConfig, VertexModelConfigProviderOptions, VertexModelConfigProviderOptionsVertex]
+_MODELS: List[type[WireModel]] = [ActParams, ActReplayParams, ActReplayResult, ActRequest, ActResult, ActResultData, Action, ActionTarget, AgentConfig, AgentExecuteRequest, AgentExecuteResult, AgentExecuteResultCacheEntry, AgentExecuteResultFlow, AgentRecording, AgentRecordingStepsItem, AgentResult, AgentRunParams, AgentRunParamsExtraToolsItem, AgentRunResult, AgentRunResultCacheEntry, AgentRunResultFlow, AgentStep, AgentUsage, AzureApiKeyModelConfig, AzureEntraModelConfig, AzureEntraModelConfigAuth, BatchRunParams, BatchRunResult, BridgeConnectParams, BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye, BridgeStatus, CacheCallOption1, CacheEntry, CacheInfo, CacheInfoTokensSaved, CacheInvalidateParams, CacheLookupRequest, CacheLookupResponse, CacheRecordRequest, CacheRecordResponse, ContextNewPageParams, EndRequest, EndResult, EnginePingParams, EnginePingParamsClient, EnginePingResult, Error, ExecuteOptions, ExtractParams, ExtractRequest, ExtractResult, Flow, FlowDeleteParams, FlowDeleteResult, FlowGetParams, FlowRenameParams, FlowReplayParams, FlowReplayResult, FlowSaveParams, FlowStepOutcome, FlowSummary, GenericModelConfig, GotoOptions, HttpError, HttpErrorBody, HttpSuccessBody, LocatorActParams, LocatorActResult, LocatorCountParams, LocatorCountResult, LocatorSpec, LogParams, McpActInput, McpActOutput, McpAgentInput, McpAgentOutput, McpAgentOutputStepsItem, McpEndOutput, McpExtractInput, McpExtractOutput, McpFlowsOutput, McpNavigateInput, McpNavigateOutput, McpObserveInput, McpObserveOutput, McpReplayInput, McpReplayOutput, McpStartOutput, Metrics, ModelGenerateParams, ModelPrice, ModelReply, ModelReplyUsage, ModelRequest, ModelRequestImagesItem, NavigateRequest, ObserveParams, ObserveRequest, ObserveResult, OpCancelParams, OpCancelResult, OperationOptions, OperationOptionsCache, OutlineLine, PageCloseResult, PageEvaluateParams, PageEvaluateResult, PageGotoParams, PageHighlightParams, PageHighlightResult, PageInfo, PageInfoParams, PagePressParams, PagePressResult, PageScreenshotParams, PageScreenshotResult, PageSelectorsParams, PageSelectorsResultItem, QaRecording, QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract, ReceivedError, ReplayRequest, ResolvedModelProvider, ResolvedModelProviderVertex, ResolvedModelProviderAzure, ResolvedModelProviderBedrock, ResolvedModelCallback, ResolvedModelLocal, ResultMetadata, RpcError, RpcRequest, RpcResult, ScreenshotOptions, ServiceAccount0, ServiceAccount1, SnapshotOptions, SnapshotResult, StartSessionRequest, StartSessionRequestViewport, StartSessionResult, StreamEvent, ToolCallParams, ToolCallResult, Usage, VariablesValue1, VertexModelConfig, VertexModelConfigProviderOptions, VertexModelConfigProviderOptionsVertex]
 for _m in _MODELS:
     _m.model_rebuild()
 

@@ -197,7 +197,8 @@ class Deckhand:
             spans=instance._spans,
         ).serve(instance._link)
         try:
-            await instance._call("engine.ping", {})
+            # Names this program in a side panel watching the browser.
+            await instance._call("engine.ping", {"client": {"kind": "python"}})
         except BaseException:
             await instance.close()
             raise
