@@ -176,22 +176,15 @@ const (
 	agentToolTimeoutMs      = 30000
 )
 
-// operationDecl says where an operation's opId and timeout sit in its params (dotted paths) and
-// which deadline holds it without a timeout (model, action, or instruction: the model's when the
-// instruction field is a string).
-type operationDecl struct{ opID, timeout, deadline, instruction string }
-
-// operations are the methods that are operations (x-deckhand.methods).
-var operations = map[string]operationDecl{
-	"act":         {"options.opId", "options.timeout", "instruction", "input"},
-	"agent.run":   {"opId", "", "", ""},
-	"batch.run":   {"opId", "", "", ""},
-	"extract":     {"options.opId", "options.timeout", "model", ""},
-	"flow.replay": {"opId", "timeout", "model", ""},
-	"locator.act": {"opId", "timeout", "action", ""},
-	"observe":     {"options.opId", "options.timeout", "model", ""},
-	"page.goto":   {"opId", "", "", ""},
-	"page.press":  {"opId", "timeout", "action", ""},
+// operationDeadlines say which deadline holds an operation without a timeout (x-deckhand.methods):
+// model, action, or instruction (the model's when the call carries an instruction).
+var operationDeadlines = map[string]string{
+	"act":         "instruction",
+	"extract":     "model",
+	"flow.replay": "model",
+	"locator.act": "action",
+	"observe":     "model",
+	"page.press":  "action",
 }
 
 // optionalURLSchemes are the URL schemes an operator may open beyond the default ones

@@ -72,7 +72,7 @@ const defaultBatchTimeout = 30 * time.Second
 // on a model (OPERATIONS); 0 leaves the call the navigation default. instruction says whether the
 // call carries an instruction rather than an Action.
 func operationDeadlineMs(method string, instruction bool) int64 {
-	switch operations[method].deadline {
+	switch operationDeadlines[method] {
 	case "model":
 		return modelOperationTimeoutMs
 	case "instruction":

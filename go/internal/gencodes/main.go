@@ -47,10 +47,7 @@ func main() {
 			Defaults            map[string]int64 `json:"defaults"`
 			AgentDefaults       map[string]int64 `json:"agentDefaults"`
 			Methods             map[string]struct {
-				OpID        string `json:"opId"`
-				Timeout     string `json:"timeout"`
-				Deadline    string `json:"deadline"`
-				Instruction string `json:"instruction"`
+				Deadline string `json:"deadline"`
 			} `json:"methods"`
 			ProviderEnv struct {
 				Keys     map[string][]string `json:"keys"`
@@ -107,13 +104,11 @@ func main() {
 	for _, k := range sortedKeys(s.X.AgentDefaults) {
 		fmt.Fprintf(&b, "\tagent%s = %d\n", strings.ToUpper(k[:1])+k[1:], s.X.AgentDefaults[k])
 	}
-	b.WriteString(")\n\n// operationDecl says where an operation's opId and timeout sit in its params (dotted paths) and\n// which deadline holds it without a timeout (model, action, or instruction: the model's when the\n// instruction field is a string).\ntype operationDecl struct{ opID, timeout, deadline, instruction string }\n\n// operations are the methods that are operations (x-deckhand.methods).\nvar operations = map[string]operationDecl{\n")
+	b.WriteString(")\n\n// operationDeadlines say which deadline holds an operation without a timeout (x-deckhand.methods):\n// model, action, or instruction (the model's when the call carries an instruction).\nvar operationDeadlines = map[string]string{\n")
 	for _, m := range sortedKeys(s.X.Methods) {
-		d := s.X.Methods[m]
-		if d.OpID == "" {
-			continue
+		if d := s.X.Methods[m].Deadline; d != "" {
+			fmt.Fprintf(&b, "\t%q: %q,\n", m, d)
 		}
-		fmt.Fprintf(&b, "\t%q: {%q, %q, %q, %q},\n", m, d.OpID, d.Timeout, d.Deadline, d.Instruction)
 	}
 	b.WriteString("}\n\n// optionalURLSchemes are the URL schemes an operator may open beyond the default ones\n// (AllowURLSchemes).\nvar optionalURLSchemes = []string{\n")
 	for _, f := range s.Definitions.AllowSchemes.Items.Enum {
