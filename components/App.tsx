@@ -3,6 +3,8 @@ import { useEffect, useState, useSyncExternalStore } from 'react';
 import type { PanelClient } from '../src/panel/client';
 import type { PanelSession } from '../src/panel/session';
 import type { LiveRuns } from '../src/panel/live';
+import type { Approvals } from '../src/panel/approvals';
+import { ApprovalPrompts } from './ApprovalPrompts';
 import { LiveView } from './LiveView';
 import { BridgeChip } from './BridgeChip';
 import { FlowsView } from './FlowsView';
@@ -12,7 +14,7 @@ import { SettingsView } from './SettingsView';
 
 type View = 'run' | 'live' | 'recording' | 'flows' | 'settings';
 
-export function App({ session, client, live }: { session: PanelSession; client: PanelClient; live: LiveRuns }) {
+export function App({ session, client, live, approvals }: { session: PanelSession; client: PanelClient; live: LiveRuns; approvals: Approvals }) {
   const state = useSyncExternalStore(session.subscribe, session.get);
   const runs = useSyncExternalStore(live.subscribe, live.get);
   const driving = runs.filter((r) => r.status === 'running').length;
@@ -56,6 +58,7 @@ export function App({ session, client, live }: { session: PanelSession; client: 
           <span className="muted">No page to work on: open a web page in this window.</span>
         )}
       </div>
+      <ApprovalPrompts approvals={approvals} />
       <nav className="tabs" role="tablist">
         <button role="tab" aria-selected={view === 'run'} onClick={() => setView('run')} data-testid="tab-run">
           Run

@@ -16,6 +16,7 @@ import { IdbFlowStore } from '../src/browser/idb-flows';
 import { WorkerBridge, BRIDGE_ALARM } from '../src/browser/bridge';
 import { Engine, type CallContext } from '../src/engine/engine';
 import { Watch } from '../src/engine/watch';
+import { ApprovalDesk, type Answerer } from '../src/engine/approval';
 import { ENGINE_VERSION } from '../src/protocol/version';
 import { CallerInfoSchema, ClientMethods, Methods, type MethodName } from '../src/protocol/methods';
 import { PANEL_PORT, PanelClientMethods, PanelMethods, type BridgeStatus, type WatchCaller } from '../src/protocol/panel';
@@ -59,6 +60,14 @@ export default defineBackground(() => {
   const watch = new Watch(port, (e) => {
     for (const p of panels) void p.call(PanelClientMethods, 'watch', e, 5000).catch(() => undefined);
   });
+  // Steps waiting for approval: put to every side panel (those opened meanwhile too) and to the caller.
+  const desk = new ApprovalDesk();
+  const panelAnswerers = new Map<RpcPeer, Answerer>();
+  const answererOf = (peer: RpcPeer, name: string, table: typeof PanelClientMethods | typeof ClientMethods): Answerer => ({
+    name,
+    ask: (req) => peer.call(table as typeof ClientMethods, 'approval.request', req, Math.max(1000, req.deadline - Date.now() + 1000)),
+    settled: (end) => void peer.call(table as typeof ClientMethods, 'approval.settled', end, 5000).catch(() => undefined),
+  });
 
   /**
    * An RPC peer over any transport, answering the engine's methods. The calls it serves stop
@@ -68,6 +77,8 @@ export default defineBackground(() => {
    */
   const serve = (send: (raw: string) => void, label: string, probe = false, caller?: WatchCaller): RpcPeer => {
     const peer = new RpcPeer(send, label);
+    // The caller may decide on its own steps (a handler of its own, an MCP host, the HTTP endpoint); a panel's own steps go to the panels.
+    const self = caller ? answererOf(peer, `the ${label}`, ClientMethods) : null;
     let running = 0;
     let probing = false;
     const probeCaller = async () => {
@@ -97,6 +108,7 @@ export default defineBackground(() => {
       invokeCallback: (callbackId, request, timeoutMs) => peer.request('model.generate', { callbackId, request }, timeoutMs + 2000),
       log: (e) => void peer.request('log', e, 5000).catch(() => undefined),
       invokeTool: async (name, input, timeoutMs) => (await peer.call(ClientMethods, 'tool.call', { name, input }, timeoutMs)).output,
+      askApproval: (req, signal) => desk.ask(req, [...panelAnswerers.values(), ...(self ? [self] : [])], signal),
       // The caller's store: it scopes entries to its own key; this side only names cache keys.
       cache: {
         lookup: (key, baseKey) => peer.call(ClientMethods, 'cache.lookup', { key, baseKey }, CACHE_CALL_MS),
@@ -237,12 +249,16 @@ export default defineBackground(() => {
     }, 'side panel');
     for (const name of Object.keys(PanelMethods)) peer.handle(name, (raw) => panelCall(name, raw));
     panels.add(peer);
+    const answerer = answererOf(peer, 'the side panel', PanelClientMethods);
+    panelAnswerers.set(peer, answerer);
+    desk.offer(answerer);
     port.onMessage.addListener((m) => {
       if (typeof m === 'string') peer.receive(m);
     });
     port.onDisconnect.addListener(() => {
       open = false;
       panels.delete(peer);
+      panelAnswerers.delete(peer);
       peer.failAll(new DeckhandError(ErrorCode.Closed, 'the side panel was closed'), true);
     });
   });

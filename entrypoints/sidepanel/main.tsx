@@ -9,6 +9,7 @@ import { App } from '../../components/App';
 import { PanelClient } from '../../src/panel/client';
 import { PanelSession } from '../../src/panel/session';
 import { LiveRuns } from '../../src/panel/live';
+import { Approvals } from '../../src/panel/approvals';
 import { resolvePanelModel } from '../../src/panel/settings';
 import './style.css';
 
@@ -42,6 +43,9 @@ void session.restoreRecording();
 // Other programs' runs: the worker sends them to a connected panel, so connect as the panel opens.
 const live = new LiveRuns();
 client.onWatch((e) => live.add(e));
+// Steps of any caller that wait for the person's approval.
+const approvals = new Approvals();
+client.approvals = approvals;
 client.connect();
 const refresh = () => void session.refreshTarget();
 chrome.tabs.onActivated.addListener(refresh);
@@ -53,6 +57,6 @@ void session.refreshMetrics();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <App session={session} client={client} live={live} />
+    <App session={session} client={client} live={live} approvals={approvals} />
   </StrictMode>,
 );

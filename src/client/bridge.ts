@@ -367,6 +367,10 @@ export class BridgeLink implements WorkerLink {
     this.peer.serve(ClientMethods, method, handler);
   }
 
+  hold<T>(p: Promise<T>): Promise<T> {
+    return this.peer.hold(p);
+  }
+
   /** Say goodbye to the worker (it forgets the pairing) and stop listening. Safe to call twice. */
   close(reason = new DeckhandError(ErrorCode.Closed, 'the client was closed')): Promise<void> {
     return this.shutdown(reason, 'the program closed it');

@@ -23,6 +23,7 @@ import type { CacheCallOption } from '../protocol/cache';
 import { AGENT_DEFAULTS, AgentExecuteRequestSchema, type AgentExecuteRequest, type AgentRecording, type AgentResult, type AgentStep } from '../protocol/agent';
 import { describeZodError } from '../protocol/zod-errors';
 import { serveWorkerCalls } from './worker-calls';
+import type { ApprovalDecision, ApprovalPolicy, ApprovalPolicyInput, ApprovalRequest } from '../protocol/approval';
 import { agentModel, agentTools, type AgentOptions, type ExecuteInput } from './agent-options';
 export type { AgentOptions, ExecuteInput };
 import { spanOf } from '../protocol/log-spans';
@@ -68,7 +69,22 @@ export interface CreateOptions {
    * in results' `metadata.costUsd` and the cost counters of `metrics()`.
    */
   prices?: Record<string, ModelPrice>;
+  /**
+   * Risky steps of act, agentExecute and experimentalBatch wait for approval: `{ when: ['submit',
+   * 'pay'], words?: [...], timeout?: ms }` (see ApprovalPolicy). A call's own `approval` wins.
+   */
+  approval?: ApprovalPolicyInput;
+  /**
+   * Decides a step that waits for approval, for every call of this instance without a handler of
+   * its own. Return 'approve', 'skip' or 'stop', or null to leave it to the side panel (and, with
+   * no answer by the deadline, a NOT_APPROVED refusal). `signal` aborts when the request ends
+   * another way (someone else decided, or it timed out).
+   */
+  onApproval?: ApprovalHandler;
 }
+
+/** Decides one step that waits for approval (see CreateOptions.onApproval). */
+export type ApprovalHandler = (request: ApprovalRequest, ctx: { signal: AbortSignal }) => ApprovalDecision | null | undefined | Promise<ApprovalDecision | null | undefined>;
 
 export interface CallOptions extends Omit<OperationOptions, 'page' | 'locator' | 'ignoreLocators' | 'model' | 'opId' | 'systemPrompt' | 'cache'> {
   model?: ModelSpec;
@@ -79,6 +95,10 @@ export interface CallOptions extends Omit<OperationOptions, 'page' | 'locator' |
   page?: Page | number;
   locator?: Locator | { selector: string; nth?: number } | string;
   ignoreLocators?: (Locator | { selector: string; nth?: number } | string)[];
+  /** act: risky steps wait for approval (the instance's `approval` otherwise). */
+  approval?: ApprovalPolicyInput;
+  /** Decides this call's steps that wait for approval (the instance's `onApproval` otherwise). */
+  onApproval?: ApprovalHandler;
 }
 
 const CREATE = Symbol('create');
@@ -136,7 +156,7 @@ export const deckhandHome = () => process.env.DECKHAND_HOME ?? join(homedir(), '
 
 function toWire(options: CallOptions | undefined, extra: Partial<OperationOptions>): OperationOptions {
   const spec = (l: NonNullable<CallOptions['locator']>) => (typeof l === 'string' ? { selector: l } : l instanceof Locator ? l.toSpec() : l);
-  const { page, locator, ignoreLocators, model: _model, cache: _cache, signal: _signal, ...rest } = options ?? {};
+  const { page, locator, ignoreLocators, model: _model, cache: _cache, signal: _signal, onApproval: _onApproval, ...rest } = options ?? {};
   return {
     ...rest,
     ...extra,
@@ -160,6 +180,8 @@ export class Deckhand {
   readonly #stepListeners = new Set<(line: { data?: Record<string, unknown> }) => void>();
   /** The caller's own agent tools, by name, while an agent run uses them. */
   readonly #tools = new Map<string, (input: unknown) => Promise<string>>();
+  /** Calls' own approval handlers, by opId, while they run. */
+  readonly #approvers = new Map<string, ApprovalHandler>();
 
   /** Use `Deckhand.create()`. */
   private constructor(token: symbol, browser: BrowserHandle, options: CreateOptions) {
@@ -176,6 +198,7 @@ export class Deckhand {
   #serve(): void {
     serveWorkerCalls({
       link: this.#browser.link,
+      approver: (opId) => (opId !== undefined ? this.#approvers.get(opId) : undefined) ?? this.#options.onApproval,
       store: () => this.#cache.store,
       callbacks: this.#callbacks,
       tools: this.#tools,
@@ -197,8 +220,10 @@ export class Deckhand {
     const spec = options?.model ?? this.#options.model ?? defaultModel();
     const model = needsModel ? this.#resolve(spec) : undefined;
     const cache = cacheForCall(cacheBase(this.#cache), this.#cache.enabled, options?.cache);
+    const approval = op === 'act' ? options?.approval ?? this.#options.approval : undefined;
     const wire = toWire(options, {
       opId,
+      ...(approval ? { approval: approval as ApprovalPolicy } : {}),
       ...(cache ? { cache } : {}),
       ...(model ? { model } : {}),
       ...(this.#options.systemPrompt !== undefined ? { systemPrompt: this.#options.systemPrompt } : {}),
@@ -206,6 +231,7 @@ export class Deckhand {
     });
     return this.#tracer.startActiveSpan(`deckhand.${op}`, { attributes: { 'deckhand.operation': op, ...(model ? { 'deckhand.model': model.name } : {}) } }, async (span) => {
       this.#spans.set(opId, span);
+      if (options?.onApproval) this.#approvers.set(opId, options.onApproval);
       try {
         const r = await this.#cancellable(opId, options?.signal, op, () => this.#call(op, { ...params, options: wire } as Params<M>, options?.timeout));
         const usage = (r as { metadata: { usage: { inputTokens: number; outputTokens: number } } }).metadata.usage;
@@ -218,6 +244,7 @@ export class Deckhand {
         throw e;
       } finally {
         this.#spans.delete(opId);
+        this.#approvers.delete(opId);
         span.end();
       }
     });
@@ -361,7 +388,7 @@ export class Deckhand {
    */
   async experimentalBatch<R = unknown, I = unknown>(
     callback: ((batch: BatchContextApi, input: I) => R | Promise<R>) | string,
-    ...rest: [input?: I, options?: { timeout?: number; page?: Page | number; signal?: AbortSignal }]
+    ...rest: [input?: I, options?: { timeout?: number; page?: Page | number; signal?: AbortSignal; approval?: ApprovalPolicyInput; onApproval?: ApprovalHandler }]
   ): Promise<R> {
     const source = typeof callback === 'function' ? callback.toString() : callback;
     if (typeof source !== 'string' || !source.trim()) throw new DeckhandError(ErrorCode.InvalidArgument, 'experimentalBatch needs a function or its source as a string');
@@ -384,15 +411,23 @@ export class Deckhand {
     });
     const page = o.page === undefined ? undefined : typeof o.page === 'number' ? o.page : o.page.id;
     const opId = randomUUID();
+    const approval = (o.approval ?? this.#options.approval) as ApprovalPolicy | undefined;
+    if (o.onApproval) this.#approvers.set(opId, o.onApproval);
     try {
       const r = await this.#cancellable(opId, o.signal, 'experimentalBatch', () =>
-        this.#call('batch.run', { source, hasInput, ...(hasInput ? { input } : {}), ...(page !== undefined ? { page } : {}), timeout, defaults, cacheByDefault: this.#cache.enabled, opId }, timeout + 10_000),
+        this.#call(
+          'batch.run',
+          { source, hasInput, ...(hasInput ? { input } : {}), ...(page !== undefined ? { page } : {}), timeout, defaults, cacheByDefault: this.#cache.enabled, opId, ...(approval ? { approval } : {}) },
+          timeout + 10_000,
+        ),
       );
       return (r.hasValue ? r.value : undefined) as R;
     } catch (e) {
       // Errors thrown in the callback come back with their message and the callback's stack.
       if (e instanceof DeckhandError && typeof e.data?.stack === 'string') e.stack = e.data.stack;
       throw e;
+    } finally {
+      this.#approvers.delete(opId);
     }
   }
 
@@ -419,6 +454,8 @@ export class Deckhand {
       page?: Page | number;
       /** The caller's own tools: name → JSON Schema, description and a function run here, in Node. */
       tools?: { name: string; description: string; inputSchema: Record<string, unknown>; run: (input: unknown) => Promise<string> }[];
+      /** Decides this run's steps that wait for approval (executeOptions.approval, or the instance's). */
+      onApproval?: ApprovalHandler;
     } = {},
   ): Promise<Result<'agent.run'>> {
     const parsed = AgentExecuteRequestSchema.safeParse(req);
@@ -440,6 +477,8 @@ export class Deckhand {
     };
     this.#stepListeners.add(stepListener);
     for (const t of opts.tools ?? []) this.#tools.set(t.name, t.run);
+    if (opts.onApproval) this.#approvers.set(opId, opts.onApproval);
+    const approval = x.approval ?? (this.#options.approval as ApprovalPolicy | undefined);
     const maxSteps = x.maxSteps ?? AGENT_DEFAULTS.maxSteps;
     const toolTimeout = x.toolTimeout ?? AGENT_DEFAULTS.toolTimeoutMs;
     try {
@@ -455,6 +494,7 @@ export class Deckhand {
           toolTimeout,
           highlightCursor: x.highlightCursor ?? false,
           ...(x.variables ? { variables: x.variables } : {}),
+          ...(approval ? { approval } : {}),
           ...(x.useSearch && opts.searchUrl ? { searchUrl: opts.searchUrl } : {}),
           ...(opts.page !== undefined ? { page: typeof opts.page === 'number' ? opts.page : opts.page.id } : {}),
           ...(parsed.data.frameId !== undefined ? { frameId: parsed.data.frameId } : {}),
@@ -475,6 +515,7 @@ export class Deckhand {
     } finally {
       this.#stepListeners.delete(stepListener);
       for (const t of opts.tools ?? []) this.#tools.delete(t.name);
+      this.#approvers.delete(opId);
     }
   }
 

@@ -236,6 +236,10 @@ export class ExtensionLink implements WorkerLink {
     this.peer.serve(ClientMethods, method, handler);
   }
 
+  hold<T>(p: Promise<T>): Promise<T> {
+    return this.peer.hold(p);
+  }
+
   /** Detach from the worker; the browser and its tabs are left alone. */
   async close(reason = new DeckhandError(ErrorCode.Closed, 'the client was closed')): Promise<void> {
     if (this.state === 'closed') return;

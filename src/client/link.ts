@@ -14,6 +14,8 @@ export interface WorkerLink extends CommandClient {
   readonly isConnected: boolean;
   /** Answer a call the worker makes to this client (callback models, tools, the cache, log lines); params arrive checked. */
   serve<M extends ClientMethodName>(method: M, handler: ClientHandler<M>): void;
+  /** Stop the deadlines of the calls in flight while `p` runs (the worker waits on a person's approval). */
+  hold<T>(p: Promise<T>): Promise<T>;
   close(reason?: DeckhandError): Promise<void>;
 }
 

@@ -11,6 +11,8 @@ import type { CacheStore } from './cache/store';
 import type { WorkerLink } from './link';
 import type { Logger } from './logging';
 import type { CallbackRegistry } from './models';
+import { ApprovalDecisionSchema } from '../protocol/approval';
+import type { ApprovalHandler } from './deckhand';
 
 export interface WorkerCallDeps {
   link: WorkerLink;
@@ -23,6 +25,8 @@ export interface WorkerCallDeps {
   /** Running operations' spans, by opId. */
   spans: Map<string, Span>;
   tracer: Tracer;
+  /** The handler that decides a step of the call with this opId (its own, else the instance's), if any. */
+  approver: (opId: string | undefined) => ApprovalHandler | undefined;
 }
 
 export function serveWorkerCalls(d: WorkerCallDeps): void {
@@ -46,6 +50,38 @@ export function serveWorkerCalls(d: WorkerCallDeps): void {
     const fn = d.tools.get(p.name);
     if (!fn) throw new DeckhandError(ErrorCode.InvalidArgument, `no tool '${p.name}' is registered with this client`);
     return { output: await fn(p.input) };
+  });
+  // A step waits for approval: the call's handler decides (or says null: the side panel may).
+  // Meanwhile the worker's clock for that call stands still, and so do this side's deadlines.
+  const asking = new Map<string, AbortController>();
+  d.link.serve('approval.request', async (req) => {
+    const ended = new AbortController();
+    asking.set(req.id, ended);
+    // Until the request ends (whoever decides, the side panel included), or a moment past its deadline.
+    void d.link.hold(
+      new Promise<void>((resolve) => {
+        const t = setTimeout(resolve, Math.max(0, req.deadline - Date.now()) + 5_000);
+        ended.signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+      }),
+    );
+    const handler = d.approver(req.opId);
+    if (!handler) return { decision: null };
+    try {
+      const decision = await handler(req, { signal: ended.signal });
+      if (decision !== null && decision !== undefined && !ApprovalDecisionSchema.safeParse(decision).success) {
+        throw new DeckhandError(ErrorCode.InvalidArgument, `onApproval returned ${JSON.stringify(decision)}; return 'approve', 'skip', 'stop' or null`);
+      }
+      return { decision: decision ?? null, by: 'the caller' };
+    } catch (e) {
+      // A handler that failed cannot decide; the others still may.
+      d.logger.log('warn', `onApproval failed: ${(e as Error).message}`);
+      return { decision: null };
+    }
+  });
+  d.link.serve('approval.settled', (end) => {
+    asking.get(end.id)?.abort(new DeckhandError(ErrorCode.Cancelled, `approval ${end.id} ended: ${end.decision}`));
+    asking.delete(end.id);
+    return null;
   });
   d.link.serve('log', (p) => {
     d.logger.log(p.level, p.message, p.data);

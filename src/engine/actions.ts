@@ -12,6 +12,8 @@ import type { OpResult, PingResult } from '../protocol/content-messages';
 import { prepareTarget, type Prepared } from './frames';
 import type { BrowserPort, CdpSession } from './ports';
 import { raceCancel, throwIfCancelled } from './cancel';
+import { Gate, gateOf } from './approval';
+import { RiskFactsSchema, type RiskFacts } from '../protocol/approval';
 
 export interface ActTarget {
   selector: string;
@@ -116,13 +118,23 @@ export async function performAction(
       if (watching && !requested && !unasked && e.frame && !e.frame.parentId) unasked = { url: e.frame.url ?? '', unreachableUrl: e.frame.unreachableUrl };
     });
     try {
-      const prepared = await prepareTarget(port, page, target, method, {
-        timeoutMs,
-        pointer: POINTER.has(method),
-        requireEnabled: NEEDS_ENABLED.has(method),
-        reveal: !SCROLLS.has(method),
-        signal,
-      });
+      const prepare = () =>
+        prepareTarget(port, page, target, method, {
+          timeoutMs,
+          pointer: POINTER.has(method),
+          requireEnabled: NEEDS_ENABLED.has(method),
+          reveal: !SCROLLS.has(method),
+          signal,
+        });
+      let prepared = await prepare();
+      // A call that asked for approval: a risky step waits here, found but not yet acted on. After
+      // a wait the element is found again (the page may have moved on while the person looked).
+      const gate = gateOf(signal);
+      if (gate && Gate.gates(method)) {
+        const before = gate.heldMs();
+        await gate.check({ method, args, pageUrl: (await port.pageInfo(page)).url, facts: await riskFacts(port, page, prepared), element: prepared.description }, signal);
+        if (gate.heldMs() > before) prepared = await prepare();
+      }
       const deadline = Date.now() + timeoutMs;
       throwIfCancelled(signal);
       // The element's document must be the frame's document when the input goes out. The frame
@@ -364,3 +376,12 @@ export async function pointOf(port: BrowserPort, page: number, target: ActTarget
   return { x: p.x, y: p.y };
 }
 
+
+/** What acting on the prepared element may set off (for approval); null when the page cannot say. */
+async function riskFacts(port: BrowserPort, page: number, prepared: Prepared): Promise<RiskFacts | null> {
+  const r = await port
+    .frameRequest<OpResult>(page, prepared.frameId, { type: 'dh:op', handle: prepared.handle, op: 'risk', args: [] }, 3000)
+    .catch(() => null);
+  const facts = r?.ok ? RiskFactsSchema.safeParse(r.value) : null;
+  return facts?.success ? facts.data : null;
+}

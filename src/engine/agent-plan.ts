@@ -20,6 +20,7 @@ import { coverage, exactMatch, glyphWords, normalize } from '../models/local/tex
 import type { BrowserPort } from './ports';
 import { captureSnapshot, selectorsForIds } from './snapshot';
 import { dragBy, performAction, pointOf } from './actions';
+import { endsRun } from './approval';
 
 export interface PlannedRun {
   port: BrowserPort;
@@ -325,6 +326,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
         try {
           if (!(await actOnNode(r, x.node, x.method, [x.value], `${x.method === 'fill' ? 'enter' : 'select'} ${quote(x.value)} ${x.method === 'fill' ? 'into' : 'in'} ${quote(x.node.name)}`, describeStep(i, plan.length, `${x.node.name}: ${x.value}`), view.url))) return stop(i, `the ${quote(x.node.name)} field went away`);
         } catch (e) {
+        if (endsRun(e)) throw e; // stopped or unanswered approval: the run ends refused
           return stop(i, (e as Error).message);
         }
       }
@@ -368,6 +370,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
         try {
           if (!(await actOnNode(r, n, 'click', [], `click ${quote(n.name || n.role)}`, `${describeStep(i, plan.length, planned.say)}: ${k + 1} of ${set.length}`, view.url))) return stop(i, `${quote(n.name || n.role)} went away after ${names.length} of ${set.length}`);
         } catch (e) {
+        if (endsRun(e)) throw e; // stopped or unanswered approval: the run ends refused
           return stop(i, `${names.length} of ${set.length} done, then ${(e as Error).message}`);
         }
         names.push(quote(n.name || n.role));
@@ -445,6 +448,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       try {
         if (!(await actOnNode(r, n, 'selectOption', want, g.say, describeStep(i, plan.length, g.say), view.url))) return stop(i, 'the list went away');
       } catch (e) {
+        if (endsRun(e)) throw e; // stopped or unanswered approval: the run ends refused
         return stop(i, (e as Error).message);
       }
       chosen.set(n.name, want);

@@ -23,6 +23,7 @@ import type { AgentStepSpan } from '../protocol/log-spans';
 import { sleep, type BrowserPort } from './ports';
 import { captureSnapshot } from './snapshot';
 import { runPlanned } from './agent-plan';
+import { bindGate, endsRun, gateOf } from './approval';
 
 /** The answer the model gives each step: one tool and the fields of every tool, the unused ones null. */
 function answerSchema(tools: string[]): Record<string, unknown> {
@@ -69,6 +70,9 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
   const page = p.page ?? (await ax.activePage());
   const cancel = new AbortController();
   ax.deps.cancel?.addEventListener('abort', () => cancel.abort(), { once: true });
+  // The run's approval reaches the actions made under the run's own signal as well.
+  const gate = gateOf(ax.deps.cancel);
+  bindGate(cancel.signal, gate);
   let usage: Usage = { ...ZERO_USAGE };
   let cost: number | undefined = 0;
   /** One model call's usage, priced at `model`'s price; the run's cost is unknown once one call's is. */
@@ -152,8 +156,10 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
     const rec: AgentRecording['steps'][number] = { tool, args: a };
     let out: Awaited<ReturnType<typeof runTool>>;
     try {
-      out = await withDeadline(runTool(tool, a, rec), p.toolTimeout, `tool ${tool}`);
+      out = await withDeadline(runTool(tool, a, rec), p.toolTimeout, `tool ${tool}`, undefined, gate ? () => gate.heldMs() : undefined);
     } catch (e) {
+      // Stop, or no answer in time: the run ends here, refused. A skipped step is one the model hears of.
+      if (endsRun(e)) throw e;
       // A failing tool is a result the model sees, not the end of the run.
       out = { text: `error: ${(e as Error).message}` };
       rec.message = out.text;

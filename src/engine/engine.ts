@@ -12,7 +12,7 @@ import type { CallbackInvoker, ProviderCaller } from '../models/call';
 import type { ResolvedModel } from '../protocol/model';
 import { costOf } from '../protocol/prices';
 import { focusedSelector, inferAct, inferExtract, inferObserve, type InferenceDeps, type LogEvent, type OpContext } from './inference';
-import { normalizeVariables, substitute } from '../protocol/variables';
+import { normalizeVariables, substitute, type Variables } from '../protocol/variables';
 import { performAction, validateAction } from './actions';
 import { countTarget, highlightTarget } from './frames';
 import { MetricsBook } from './metrics';
@@ -33,6 +33,8 @@ import { normalizeUrl } from '../protocol/url-policy';
 import { BatchRunner } from './batch';
 import { runAgent } from './agent';
 import { captureSnapshot, selectorsForIds } from './snapshot';
+import { bindGate, Gate, type ApprovalAsker } from './approval';
+import type { ApprovalPolicy } from '../protocol/approval';
 
 
 /** How long a cache hit's first step looks for its element: the page is already there, and a miss then costs a model call anyway. */
@@ -282,9 +284,12 @@ export class Engine implements CommandClient {
     };
     if (caller?.aborted) callerGone();
     else caller?.addEventListener('abort', callerGone, { once: true });
+    // Approval: the call's own policy, else the one of the batch it runs in; its actions find it by the signal.
+    const gate = this.gateFor(method, parsed.data, opId, ctx) ?? ctx.gate;
+    bindGate(control.signal, gate);
     try {
       throwIfCancelled(control.signal);
-      const run = this.handlers[method](parsed.data, { ...ctx, signal: control.signal });
+      const run = this.handlers[method](parsed.data, { ...ctx, signal: control.signal, ...(gate ? { gate } : {}) });
       const own = operationDeadline(method, parsed.data);
       // A call that was cancelled answers at once; the work winds down behind it.
       if (own === null) return (await raceCancel(run, control.signal)) as Result<M>;
@@ -294,7 +299,8 @@ export class Engine implements CommandClient {
       // The whole operation answers by its deadline, even when a step inside it hangs (a hung
       // renderer never answers its content script); the running work is told to stop.
       try {
-        return (await raceCancel(withDeadline(run, limit, method, own), control.signal)) as Result<M>;
+        // Time spent waiting on a person's approval does not count against the deadline.
+        return (await raceCancel(withDeadline(run, limit, method, own, gate ? () => gate.heldMs() : undefined), control.signal)) as Result<M>;
       } catch (e) {
         if (e instanceof DeckhandError && e.code === ErrorCode.Timeout && !control.signal.aborted) control.abort(e);
         throw e;
@@ -303,6 +309,18 @@ export class Engine implements CommandClient {
       caller?.removeEventListener('abort', callerGone);
       if (opId !== undefined && this.cancels.get(opId) === control) this.cancels.delete(opId);
     }
+  }
+
+  /** The Gate of a call that asked for approval (act, agent.run, batch.run); none for others. */
+  private gateFor(method: MethodName, p: unknown, opId: string | undefined, ctx: CallContext): Gate | undefined {
+    const q = p as { approval?: ApprovalPolicy; options?: { approval?: ApprovalPolicy; variables?: Variables }; variables?: Variables; input?: unknown; instruction?: string };
+    const policy = method === 'act' ? q.options?.approval : method === 'agent.run' || method === 'batch.run' ? q.approval : undefined;
+    if (!policy) return undefined;
+    const vars = normalizeVariables(method === 'act' ? q.options?.variables : q.variables);
+    const instruction = typeof q.input === 'string' ? q.input : q.instruction;
+    // With nobody to ask, a step that needs approval is refused at once, saying so.
+    const ask: ApprovalAsker = ctx.askApproval ?? (async () => null);
+    return new Gate(policy, ask, vars, opId, instruction);
   }
 
   private deps(ctx: CallContext): InferenceDeps {

@@ -5,12 +5,26 @@ import { DEFAULTS, type GotoOptions, type PageInfo, type ScreenshotOptions } fro
 import { assertUrlAllowed, schemeOf, urlRefusal } from '../protocol/url-policy';
 import { sleep, type BrowserPort, type CdpSession } from './ports';
 import { cancellableSleep, raceCancel, throwIfCancelled } from './cancel';
+import { gateOf } from './approval';
 
-export function withDeadline<T>(p: Promise<T>, ms: number, what: string, /** The caller's own timeout, when `ms` adds a margin to it. */ given?: number): Promise<T> {
+/**
+ * `p`, or TIMEOUT after `ms`. `held`: time the work has spent waiting on a person (an approval),
+ * which does not count: the deadline moves out by it.
+ */
+export function withDeadline<T>(
+  p: Promise<T>, ms: number, what: string, /** The caller's own timeout, when `ms` adds a margin to it. */ given?: number, held?: () => number,
+): Promise<T> {
   let timer: ReturnType<typeof setTimeout>;
+  const started = Date.now();
+  const heldAtStart = held?.() ?? 0;
   const t = new Promise<never>((_, reject) => {
     const said = given !== undefined ? `${what} timed out after ${given} ms (its timeout)` : `${what} timed out after ${ms} ms`;
-    timer = setTimeout(() => reject(new DeckhandError(ErrorCode.Timeout, said, { timeoutMs: given ?? ms })), ms);
+    const check = () => {
+      const left = ms - (Date.now() - started - ((held?.() ?? 0) - heldAtStart));
+      if (left > 0) timer = setTimeout(check, left);
+      else reject(new DeckhandError(ErrorCode.Timeout, said, { timeoutMs: given ?? ms }));
+    };
+    timer = setTimeout(check, ms);
   });
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
@@ -23,6 +37,12 @@ export function withDeadline<T>(p: Promise<T>, ms: number, what: string, /** The
 export async function goto(port: BrowserPort, page: number, url: string, options: GotoOptions = {}, allow: readonly string[] = [], signal?: AbortSignal): Promise<PageInfo> {
   assertUrlAllowed(url, allow);
   throwIfCancelled(signal);
+  // A call that asked for approval: going to another site waits for one.
+  const gate = gateOf(signal);
+  if (gate) {
+    const here = (await port.pageInfo(page).catch(() => null))?.url ?? '';
+    await gate.check({ method: 'goto', args: [url], pageUrl: here, facts: null, target: url, element: url }, signal);
+  }
   if (schemeOf(url) === 'data' && port.adoptPage) return gotoThroughNewTab(port, page, url, options, allow, signal);
   const timeout = options.timeout ?? DEFAULTS.navigationTimeoutMs;
   const waitUntil = options.waitUntil ?? 'load';

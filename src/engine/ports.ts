@@ -5,6 +5,7 @@
 import type { PageInfo } from '../protocol/schemas';
 import type { CacheLookupResponse, CacheRecordRequest } from '../protocol/cache';
 import type { CallbackInvoker } from '../models/call';
+import type { ApprovalAsker, Gate } from './approval';
 
 export interface CdpSession {
   send<T = unknown>(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<T>;
@@ -122,4 +123,8 @@ export interface CallContext {
   invokeTool?: (name: string, input: unknown, timeoutMs: number) => Promise<string>;
   /** The caller's result cache (`cache.store: 'caller'`), answered by the caller within its own tenant. */
   cache?: CacheStorePort;
+  /** Puts a step that waits for approval to whoever can decide (side panels, the caller); none: nobody can, and such a step is refused. */
+  askApproval?: ApprovalAsker;
+  /** The approval of the call this one runs inside (a batch's), which its own calls keep. */
+  gate?: Gate;
 }

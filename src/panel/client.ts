@@ -8,6 +8,7 @@ import { ClientMethods, Methods, type CommandClient, type MethodName, type Param
 import { PANEL_PORT, PanelClientMethods, PanelMethods, type BridgeStatus, type PanelMethodName, type WatchEvent } from '../protocol/panel';
 import { DEFAULTS } from '../protocol/schemas';
 import { RpcPeer } from '../protocol/rpc';
+import type { Approvals } from './approvals';
 import { z } from 'zod';
 
 export type LogLine = z.infer<(typeof ClientMethods)['log']['params']>;
@@ -33,7 +34,16 @@ export class PanelClient implements CommandClient {
       for (const f of this.watchListeners) f(e);
       return null;
     });
+    // With no prompt to show it in (not mounted yet), this panel cannot decide: others may.
+    this.peer.serve(PanelClientMethods, 'approval.request', (req) => this.approvals?.request(req) ?? { decision: null });
+    this.peer.serve(PanelClientMethods, 'approval.settled', (end) => {
+      this.approvals?.settled(end);
+      return null;
+    });
   }
+
+  /** Where requests for approval go (the panel's prompt). */
+  approvals: Approvals | null = null;
 
   /**
    * Connect now: the worker tells a connected panel about other callers' runs, so the panel

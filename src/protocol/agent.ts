@@ -7,6 +7,7 @@ import { FlowNameSchema } from './flows';
 import { HttpModelSchema, ResolvedModelSchema } from './model';
 import { ActionSchema, TimeoutMsSchema, VariablesSchema, WaitMsSchema } from './schemas';
 import { AllowSchemesSchema } from './url-policy';
+import { ApprovalPolicySchema } from './approval';
 
 export const AGENT_MODES = ['dom', 'hybrid', 'cua'] as const;
 export const AgentModeSchema = z.enum(AGENT_MODES);
@@ -77,6 +78,8 @@ export const ExecuteOptionsSchema = z
     variables: VariablesSchema.optional(),
     /** Save the run, when it succeeds, as a named flow in the caller's own store (its key's, on the service), to replay with no model. */
     saveAs: FlowNameSchema.optional(),
+    /** Risky steps (submitting a form, deleting, paying, leaving the site, uploading, the caller's words) wait for approval. */
+    approval: ApprovalPolicySchema.optional(),
   })
   .strict();
 
@@ -156,6 +159,8 @@ export const AgentRunParamsSchema = z
     toolTimeout: TimeoutMsSchema,
     highlightCursor: z.boolean(),
     variables: VariablesSchema.optional(),
+    /** Steps (clicks, typing, key presses, gotos) that wait for approval before the agent carries them out. */
+    approval: ApprovalPolicySchema.optional(),
     /** A search endpoint, when the caller asked for search and the service has one. */
     searchUrl: z.string().url().optional(),
     page: z.number().int().nonnegative().optional(),

@@ -55,7 +55,7 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
     selfFrameId: z.number().int().optional(),
     type: z.literal('dh:op'),
     handle: z.number().int(),
-    op: z.enum(['focus', 'focusSelect', 'selectOption', 'state', 'scrollTo', 'scrollIntoView', 'scrollChunk', 'blur']),
+    op: z.enum(['focus', 'focusSelect', 'selectOption', 'state', 'risk', 'scrollTo', 'scrollIntoView', 'scrollChunk', 'blur']),
     args: z.array(z.string()).default([]),
   }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:describe'), ids: z.array(z.number().int()), context: z.boolean().optional() }),

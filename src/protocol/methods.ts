@@ -12,6 +12,7 @@ import { ModelReplySchema, ModelRequestSchema, ResolvedModelSchema } from './mod
 import { AgentCacheEntrySchema, AgentRecordingSchema, AgentResultSchema, AgentRunParamsSchema } from './agent';
 import { AllowSchemesSchema } from './url-policy';
 import { CacheClientMethods } from './cache';
+import { ApprovalClientMethods, ApprovalPolicySchema } from './approval';
 import { FlowMethods, SavedFlowSchema } from './flows';
 
 const page = z.object({ page: PageIdSchema }).strict();
@@ -153,6 +154,8 @@ export const Methods = {
         cacheByDefault: z.boolean().optional(),
         /** See op.cancel: cancelling aborts the batch and every call it is making. */
         opId: OpIdSchema.optional(),
+        /** Steps of the batch (its act calls, locator actions, key presses, gotos) that wait for approval. */
+        approval: ApprovalPolicySchema.optional(),
       })
       .strict(),
     result: z.object({ hasValue: z.boolean(), value: z.unknown().optional() }),
@@ -243,6 +246,8 @@ export const ClientMethods = {
   },
   /** The caller's result cache (protocol/cache.ts). */
   ...CacheClientMethods,
+  /** A step of the caller's waits for approval (protocol/approval.ts): the caller may decide, or answer null. */
+  ...ApprovalClientMethods,
   /** A log line of an operation (never holds keys or variable values). */
   log: {
     params: z

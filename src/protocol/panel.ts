@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { CallerInfoSchema, ClientMethods } from './methods';
+import { ApprovalClientMethods } from './approval';
 
 /** The chrome.runtime port name the side panel connects with. */
 export const PANEL_PORT = 'deckhand-panel';
@@ -103,6 +104,8 @@ export const PanelClientMethods = {
   'bridge.changed': { params: BridgeStatusSchema, result: z.null() },
   /** Sent only while a panel is connected; never for the panel's own calls. */
   watch: { params: WatchEventSchema, result: z.null() },
+  /** A step of any caller waits for approval: the panel shows it with Approve / Skip / Stop. */
+  ...ApprovalClientMethods,
 } as const;
 
 /**

@@ -27,7 +27,11 @@ interface Pending {
   method: string;
   resolve: (v: unknown) => void;
   reject: (e: Error) => void;
-  timer: ReturnType<typeof setTimeout>;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  /** Time left on its deadline when last armed, and when that was (see hold). */
+  left: number;
+  armedAt: number;
+  expire: () => void;
 }
 
 export class RpcPeer {
@@ -50,10 +54,12 @@ export class RpcPeer {
     if (this.closedError) return Promise.reject(this.closedError);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const expire = () => {
         this.pending.delete(id);
         reject(new DeckhandError(ErrorCode.Timeout, `'${method}' timed out after ${timeoutMs} ms waiting for the ${this.label}`, { method, timeoutMs }));
-      }, timeoutMs);
+      };
+      // While a hold is on, the clock of a new call starts when it ends.
+      const timer = this.holds ? undefined : setTimeout(expire, timeoutMs);
       let raw: string;
       try {
         raw = JSON.stringify({ kind: 'req', id, method, params });
@@ -63,7 +69,7 @@ export class RpcPeer {
         reject(new DeckhandError(ErrorCode.InvalidArgument, `the parameters of '${method}' cannot be sent as JSON: ${(e as Error).message}`));
         return;
       }
-      this.pending.set(id, { method, resolve, reject, timer });
+      this.pending.set(id, { method, resolve, reject, timer, left: timeoutMs, armedAt: Date.now(), expire });
       try {
         this.sendRaw(raw, id);
       } catch (e) {
@@ -148,6 +154,36 @@ export class RpcPeer {
       // The caller is gone; its own deadline reports that.
     }
   }
+
+  /**
+   * Stop the clocks of the calls in flight while `p` runs: the far side is waiting on a person
+   * (an approval), and that time is not the call's. Their deadlines resume, with what was left,
+   * when the last hold ends.
+   */
+  async hold<T>(p: Promise<T>): Promise<T> {
+    if (this.holds++ === 0) {
+      const now = Date.now();
+      for (const x of this.pending.values()) {
+        if (x.timer === undefined) continue;
+        clearTimeout(x.timer);
+        x.timer = undefined;
+        x.left = Math.max(0, x.left - (now - x.armedAt));
+      }
+    }
+    try {
+      return await p;
+    } finally {
+      if (--this.holds === 0) {
+        const now = Date.now();
+        for (const x of this.pending.values()) {
+          x.armedAt = now;
+          x.timer = setTimeout(x.expire, x.left);
+        }
+      }
+    }
+  }
+
+  private holds = 0;
 
   /** Fail one call in flight (its message could not be delivered). */
   fail(id: number, error: DeckhandError): void {

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ResolvedModelSchema } from './model';
 import { DeckhandError, ErrorCode } from './errors';
 import { schemaTooBig } from './json';
+import { ApprovalPolicySchema } from './approval';
 
 export const ACT_METHODS = [
   'click', 'doubleClick', 'rightClick', 'hover', 'fill', 'type', 'press', 'selectOption',
@@ -211,6 +212,8 @@ export const OperationOptionsSchema = z
     iframes: z.boolean().optional(),
     /** The result cache for act/observe/extract; ignored by other methods. */
     cache: CacheRunSchema.optional(),
+    /** act: a risky step waits for approval (see protocol/approval.ts); ignored by observe and extract, which change nothing. */
+    approval: ApprovalPolicySchema.optional(),
   })
   .strict();
 export type OperationOptions = z.infer<typeof OperationOptionsSchema>;

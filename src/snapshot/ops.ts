@@ -6,6 +6,7 @@
 import { normalizeSpace } from './dom';
 import { valueForInput } from '../models/local/input-values';
 import type { OpResult } from '../protocol/content-messages';
+import type { RiskFacts } from '../protocol/approval';
 
 const TEXT_TYPES = new Set(['', 'text', 'search', 'url', 'tel', 'password', 'email', 'number']);
 /** Input types whose value cannot be typed; Playwright sets these directly too. */
@@ -28,6 +29,8 @@ function scrollContainer(el: Element): Element | null {
 export function runOp(el: Element, op: string, args: string[]): OpResult {
   const h = el as HTMLElement;
   switch (op) {
+    case 'risk':
+      return { ok: true, value: riskFacts(el) };
     case 'focus':
       h.focus({ preventScroll: true });
       return { ok: true };
@@ -122,3 +125,33 @@ export function runOp(el: Element, op: string, args: string[]): OpResult {
       return { ok: false, code: 'UNSUPPORTED_METHOD', message: `unknown operation '${op}'` };
   }
 }
+
+/**
+ * What an action on `el` may set off, for approval (engine/approval.ts): whether it submits a
+ * form, where a link or a form leads, whether it chooses a file, and the words it shows. Read
+ * only; the page is not changed.
+ */
+function riskFacts(el: Element): RiskFacts {
+  const link = el.closest('a[href]') as HTMLAnchorElement | null;
+  const label = el.closest('label') as HTMLLabelElement | null;
+  const control = el instanceof HTMLLabelElement ? el.control : label?.control ?? null;
+  const input = el instanceof HTMLInputElement ? el : control instanceof HTMLInputElement ? control : null;
+  const button = el.closest('button, input[type=submit], input[type=image]') as HTMLButtonElement | HTMLInputElement | null;
+  const form = (button?.form ?? (el as HTMLInputElement).form ?? el.closest('form')) as HTMLFormElement | null;
+  const submits = !!button && !!button.form && (button instanceof HTMLButtonElement ? button.type === 'submit' : true);
+  const textField = el instanceof HTMLInputElement && TEXT_TYPES.has(el.type);
+  const text = normalizeSpace([el.getAttribute('aria-label'), (el as HTMLElement).innerText, (el as HTMLInputElement).value && el instanceof HTMLInputElement && !textField ? el.value : null, el.getAttribute('title'), el.getAttribute('alt')].filter(Boolean).join(' ')).slice(0, 300);
+  return {
+    tag: el.localName,
+    type: el instanceof HTMLInputElement || el instanceof HTMLButtonElement ? el.type : undefined,
+    role: el.getAttribute('role') ?? undefined,
+    text,
+    href: link ? link.href : undefined,
+    submits,
+    // Enter in a single-line field submits its form (implicit submission).
+    enterSubmits: !!form && textField,
+    formAction: form ? form.action || location.href : undefined,
+    file: input?.type === 'file',
+  };
+}
+

@@ -72,6 +72,10 @@ class FakeLink implements WorkerLink {
   serve<M extends ClientMethodName>(method: M, handler: ClientHandler<M>): void {
     this.peer.serve(ClientMethods, method, handler);
   }
+
+  hold<T>(p: Promise<T>): Promise<T> {
+    return this.peer.hold(p);
+  }
   async close(): Promise<void> {}
 }
 
