@@ -26,13 +26,14 @@ class WireModel(BaseModel):
 ActMethod = Literal['click', 'doubleClick', 'rightClick', 'hover', 'fill', 'type', 'press', 'selectOption', 'check', 'uncheck', 'scrollTo', 'scrollIntoView', 'nextChunk', 'prevChunk', 'dragAndDrop', 'focus']
 AgentMode = Literal['dom', 'hybrid', 'cua']
 AllowSchemes = Annotated[List[Literal['file', 'about', 'chrome', 'chrome-extension', 'devtools', 'view-source', 'blob']], Field(max_length=7)]
+ApprovalSettledResult = None
 BridgeDisconnectParams = Dict[str, Any]
 BridgeStatusParams = Dict[str, Any]
 CacheInvalidateResult = None
 CacheStatus = Literal['HIT', 'MISS', 'DISABLED']
 ContextActivePageParams = Dict[str, Any]
 ContextPagesParams = Dict[str, Any]
-ErrorCode = Literal['INVALID_ARGUMENT', 'INVALID_SELECTOR', 'ELEMENT_NOT_FOUND', 'ELEMENT_NOT_ACTIONABLE', 'ELEMENT_COVERED', 'UNSUPPORTED_METHOD', 'ACTION_FAILED', 'TIMEOUT', 'PAGE_CLOSED', 'FRAME_DETACHED', 'NAVIGATION_FAILED', 'PAGE_ERROR', 'URL_NOT_ALLOWED', 'EVALUATION_FAILED', 'WORKER_GONE', 'BROWSER_CLOSED', 'BROWSER_UNAVAILABLE', 'EXTENSION_MISSING', 'NOT_INITIALIZED', 'ALREADY_IN_USE', 'CLOSED', 'NO_MODEL_CONFIGURED', 'MODEL_AUTH_FAILED', 'MODEL_RATE_LIMITED', 'MODEL_PROVIDER_ERROR', 'MODEL_UNREACHABLE', 'MODEL_OUTPUT_INVALID', 'MODEL_REFUSED', 'BATCH_FAILED', 'UNAVAILABLE', 'CANCELLED', 'PROTOCOL_ERROR', 'INTERNAL', 'UNAUTHORIZED', 'SESSION_NOT_FOUND', 'INVALID_SESSION_ID', 'SESSION_BUSY', 'TOO_MANY_SESSIONS', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'INVALID_JSON', 'INVALID_HEADER', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'HOST_NOT_ALLOWED', 'ORIGIN_NOT_ALLOWED', 'CDP_HOST_NOT_ALLOWED']
+ErrorCode = Literal['INVALID_ARGUMENT', 'INVALID_SELECTOR', 'ELEMENT_NOT_FOUND', 'ELEMENT_NOT_ACTIONABLE', 'ELEMENT_COVERED', 'UNSUPPORTED_METHOD', 'ACTION_FAILED', 'TIMEOUT', 'PAGE_CLOSED', 'FRAME_DETACHED', 'NAVIGATION_FAILED', 'PAGE_ERROR', 'URL_NOT_ALLOWED', 'EVALUATION_FAILED', 'WORKER_GONE', 'BROWSER_CLOSED', 'BROWSER_UNAVAILABLE', 'EXTENSION_MISSING', 'NOT_INITIALIZED', 'ALREADY_IN_USE', 'CLOSED', 'NO_MODEL_CONFIGURED', 'MODEL_AUTH_FAILED', 'MODEL_RATE_LIMITED', 'MODEL_PROVIDER_ERROR', 'MODEL_UNREACHABLE', 'MODEL_OUTPUT_INVALID', 'MODEL_REFUSED', 'BATCH_FAILED', 'UNAVAILABLE', 'CANCELLED', 'NOT_APPROVED', 'PROTOCOL_ERROR', 'INTERNAL', 'UNAUTHORIZED', 'SESSION_NOT_FOUND', 'INVALID_SESSION_ID', 'SESSION_BUSY', 'TOO_MANY_SESSIONS', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'INVALID_JSON', 'INVALID_HEADER', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'HOST_NOT_ALLOWED', 'ORIGIN_NOT_ALLOWED', 'CDP_HOST_NOT_ALLOWED']
 FlowListParams = Dict[str, Any]
 FlowName = Annotated[str, Field(min_length=1, max_length=120)]
 HttpModel = Union[Annotated[str, Field(min_length=1)], Dict[str, Any]]
@@ -207,6 +208,15 @@ class AgentResult(WireModel):
     usage: Optional[AgentUsage] = Field(default=None)
 
 
+class AgentRunParamsApproval(WireModel):
+    "steps that wait for a person (or the caller) to approve them before they are carried out"
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    when: Optional[Annotated[List[Literal['submit', 'delete', 'pay', 'leave-site', 'upload']], Field(max_length=5)]] = Field(default=None)
+    words: Optional[Annotated[List[Annotated[str, Field(min_length=1, max_length=100)]], Field(max_length=50)]] = Field(default=None)
+    timeout: Optional[Annotated[int, Field(ge=100, le=600000)]] = Field(default=None)
+
+
 class AgentRunParamsExtraToolsItem(WireModel):
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
@@ -227,6 +237,7 @@ class AgentRunParams(WireModel):
     tool_timeout: TimeoutMs = Field(alias='toolTimeout')
     highlight_cursor: bool = Field(alias='highlightCursor')
     variables: Optional[Variables] = Field(default=None)
+    approval: Optional[AgentRunParamsApproval] = Field(default=None)
     search_url: Optional[str] = Field(default=None, alias='searchUrl')
     page: Optional[Annotated[int, Field(ge=0)]] = Field(default=None)
     frame_id: Optional[Annotated[int, Field(ge=0)]] = Field(default=None, alias='frameId')
@@ -297,6 +308,38 @@ class AgentUsage(WireModel):
     cached_input_tokens: float
 
 
+class ApprovalRequestParams(WireModel):
+    "a step that waits for approval: what will be done, to which element, and why"
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    id: str
+    op_id: Optional[str] = Field(default=None, alias='opId')
+    kinds: Annotated[List[Union[Literal['submit', 'delete', 'pay', 'leave-site', 'upload'], Literal['words']]], Field(min_length=1)]
+    words: Optional[List[str]] = Field(default=None)
+    method: str
+    arguments: List[str]
+    element: str
+    url: str
+    target: Optional[str] = Field(default=None)
+    summary: str
+    deadline: float
+
+
+class ApprovalRequestResult(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    decision: Union[Literal['approve', 'skip', 'stop'], None]
+    by: Optional[Annotated[str, Field(max_length=100)]] = Field(default=None)
+
+
+class ApprovalSettledParams(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    id: str
+    decision: Union[Literal['approve', 'skip', 'stop'], Literal['timeout'], Literal['cancelled']]
+    by: Optional[str] = Field(default=None)
+
+
 class AzureApiKeyModelConfig(WireModel):
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
@@ -328,6 +371,15 @@ class AzureEntraModelConfig(WireModel):
     auth: AzureEntraModelConfigAuth
 
 
+class BatchRunParamsApproval(WireModel):
+    "steps that wait for a person (or the caller) to approve them before they are carried out"
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    when: Optional[Annotated[List[Literal['submit', 'delete', 'pay', 'leave-site', 'upload']], Field(max_length=5)]] = Field(default=None)
+    words: Optional[Annotated[List[Annotated[str, Field(min_length=1, max_length=100)]], Field(max_length=50)]] = Field(default=None)
+    timeout: Optional[Annotated[int, Field(ge=100, le=600000)]] = Field(default=None)
+
+
 class BatchRunParams(WireModel):
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
@@ -339,6 +391,7 @@ class BatchRunParams(WireModel):
     defaults: Optional[OperationOptions] = Field(default=None)
     cache_by_default: Optional[bool] = Field(default=None, alias='cacheByDefault')
     op_id: Optional[Annotated[str, Field(min_length=1, max_length=200)]] = Field(default=None, alias='opId')
+    approval: Optional[BatchRunParamsApproval] = Field(default=None)
 
 
 class BatchRunResult(WireModel):
@@ -526,6 +579,15 @@ class Error(WireModel):
     data: Optional[Dict[str, Any]] = Field(default=None)
 
 
+class ExecuteOptionsApproval(WireModel):
+    "steps that wait for a person (or the caller) to approve them before they are carried out"
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    when: Optional[Annotated[List[Literal['submit', 'delete', 'pay', 'leave-site', 'upload']], Field(max_length=5)]] = Field(default=None)
+    words: Optional[Annotated[List[Annotated[str, Field(min_length=1, max_length=100)]], Field(max_length=50)]] = Field(default=None)
+    timeout: Optional[Annotated[int, Field(ge=100, le=600000)]] = Field(default=None)
+
+
 class ExecuteOptions(WireModel):
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
@@ -536,6 +598,7 @@ class ExecuteOptions(WireModel):
     tool_timeout: Optional[TimeoutMs] = Field(default=None, alias='toolTimeout')
     variables: Optional[Variables] = Field(default=None)
     save_as: Optional[FlowName] = Field(default=None, alias='saveAs')
+    approval: Optional[ExecuteOptionsApproval] = Field(default=None)
 
 
 class ExtractParams(WireModel):
@@ -1010,6 +1073,15 @@ class OperationOptionsCache(WireModel):
     store: Literal['caller', 'extension']
 
 
+class OperationOptionsApproval(WireModel):
+    "steps that wait for a person (or the caller) to approve them before they are carried out"
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    when: Optional[Annotated[List[Literal['submit', 'delete', 'pay', 'leave-site', 'upload']], Field(max_length=5)]] = Field(default=None)
+    words: Optional[Annotated[List[Annotated[str, Field(min_length=1, max_length=100)]], Field(max_length=50)]] = Field(default=None)
+    timeout: Optional[Annotated[int, Field(ge=100, le=600000)]] = Field(default=None)
+
+
 class OperationOptions(WireModel):
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
@@ -1026,6 +1098,7 @@ class OperationOptions(WireModel):
     op_id: Optional[str] = Field(default=None, alias='opId')
     iframes: Optional[bool] = Field(default=None)
     cache: Optional[OperationOptionsCache] = Field(default=None)
+    approval: Optional[OperationOptionsApproval] = Field(default=None)
 
 
 class OutlineLine(WireModel):
@@ -1483,11 +1556,11 @@ ServiceAccount = Union[ServiceAccount0, ServiceAccount1]
 Variables = Dict[str, Union[Union[str, float, bool], VariablesValue1]]
 
 
-_MODELS: List[type[WireModel]] = [ActParams, ActReplayParams, ActReplayResult, ActRequest, ActResult, ActResultData, Action, ActionTarget, AgentConfig, AgentExecuteRequest, AgentExecuteResult, AgentExecuteResultCacheEntry, AgentExecuteResultFlow, AgentRecording, AgentRecordingStepsItem, AgentResult, AgentRunParams, AgentRunParamsExtraToolsItem, AgentRunResult, AgentRunResultCacheEntry, AgentRunResultFlow, AgentStep, AgentUsage, AzureApiKeyModelConfig, AzureEntraModelConfig, AzureEntraModelConfigAuth, BatchRunParams, BatchRunResult, BridgeConnectParams, BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye, BridgeStatus, CacheCallOption1, CacheEntry, CacheInfo, CacheInfoTokensSaved, CacheInvalidateParams, CacheLookupRequest, CacheLookupResponse, CacheRecordRequest, CacheRecordResponse, ContextNewPageParams, EndRequest, EndResult, EnginePingParams, EnginePingParamsClient, EnginePingResult, Error, ExecuteOptions, ExtractParams, ExtractRequest, ExtractResult, Flow, FlowDeleteParams, FlowDeleteResult, FlowGetParams, FlowRenameParams, FlowReplayParams, FlowReplayResult, FlowSaveParams, FlowStepOutcome, FlowSummary, GenericModelConfig, GotoOptions, HttpError, HttpErrorBody, HttpSuccessBody, LocatorActParams, LocatorActResult, LocatorCountParams, LocatorCountResult, LocatorSpec, LogParams, McpActInput, McpActOutput, McpAgentInput, McpAgentOutput, McpAgentOutputStepsItem, McpEndOutput, McpExtractInput, McpExtractOutput, McpFlowsOutput, McpNavigateInput, McpNavigateOutput, McpObserveInput, McpObserveOutput, McpReplayInput, McpReplayOutput, McpStartOutput, Metrics, ModelGenerateParams, ModelPrice, ModelReply, ModelReplyUsage, ModelRequest, ModelRequestImagesItem, NavigateRequest, ObserveParams, ObserveRequest, ObserveResult, OpCancelParams, OpCancelResult, OperationOptions, OperationOptionsCache, OutlineLine, PageCloseResult, PageEvaluateParams, PageEvaluateResult, PageGotoParams, PageHighlightParams, PageHighlightResult, PageInfo, PageInfoParams, PagePressParams, PagePressResult, PageScreenshotParams, PageScreenshotResult, PageSelectorsParams, PageSelectorsResultItem, QaRecording, QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract, ReceivedError, ReplayRequest, ResolvedModelProvider, ResolvedModelProviderVertex, ResolvedModelProviderAzure, ResolvedModelProviderBedrock, ResolvedModelCallback, ResolvedModelLocal, ResultMetadata, RpcError, RpcRequest, RpcResult, ScreenshotOptions, ServiceAccount0, ServiceAccount1, SnapshotOptions, SnapshotResult, StartSessionRequest, StartSessionRequestViewport, StartSessionResult, StreamEvent, ToolCallParams, ToolCallResult, Usage, VariablesValue1, VertexModelConfig, VertexModelConfigProviderOptions, VertexModelConfigProviderOptionsVertex]
+_MODELS: List[type[WireModel]] = [ActParams, ActReplayParams, ActReplayResult, ActRequest, ActResult, ActResultData, Action, ActionTarget, AgentConfig, AgentExecuteRequest, AgentExecuteResult, AgentExecuteResultCacheEntry, AgentExecuteResultFlow, AgentRecording, AgentRecordingStepsItem, AgentResult, AgentRunParams, AgentRunParamsApproval, AgentRunParamsExtraToolsItem, AgentRunResult, AgentRunResultCacheEntry, AgentRunResultFlow, AgentStep, AgentUsage, ApprovalRequestParams, ApprovalRequestResult, ApprovalSettledParams, AzureApiKeyModelConfig, AzureEntraModelConfig, AzureEntraModelConfigAuth, BatchRunParams, BatchRunParamsApproval, BatchRunResult, BridgeConnectParams, BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye, BridgeStatus, CacheCallOption1, CacheEntry, CacheInfo, CacheInfoTokensSaved, CacheInvalidateParams, CacheLookupRequest, CacheLookupResponse, CacheRecordRequest, CacheRecordResponse, ContextNewPageParams, EndRequest, EndResult, EnginePingParams, EnginePingParamsClient, EnginePingResult, Error, ExecuteOptions, ExecuteOptionsApproval, ExtractParams, ExtractRequest, ExtractResult, Flow, FlowDeleteParams, FlowDeleteResult, FlowGetParams, FlowRenameParams, FlowReplayParams, FlowReplayResult, FlowSaveParams, FlowStepOutcome, FlowSummary, GenericModelConfig, GotoOptions, HttpError, HttpErrorBody, HttpSuccessBody, LocatorActParams, LocatorActResult, LocatorCountParams, LocatorCountResult, LocatorSpec, LogParams, McpActInput, McpActOutput, McpAgentInput, McpAgentOutput, McpAgentOutputStepsItem, McpEndOutput, McpExtractInput, McpExtractOutput, McpFlowsOutput, McpNavigateInput, McpNavigateOutput, McpObserveInput, McpObserveOutput, McpReplayInput, McpReplayOutput, McpStartOutput, Metrics, ModelGenerateParams, ModelPrice, ModelReply, ModelReplyUsage, ModelRequest, ModelRequestImagesItem, NavigateRequest, ObserveParams, ObserveRequest, ObserveResult, OpCancelParams, OpCancelResult, OperationOptions, OperationOptionsCache, OperationOptionsApproval, OutlineLine, PageCloseResult, PageEvaluateParams, PageEvaluateResult, PageGotoParams, PageHighlightParams, PageHighlightResult, PageInfo, PageInfoParams, PagePressParams, PagePressResult, PageScreenshotParams, PageScreenshotResult, PageSelectorsParams, PageSelectorsResultItem, QaRecording, QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract, ReceivedError, ReplayRequest, ResolvedModelProvider, ResolvedModelProviderVertex, ResolvedModelProviderAzure, ResolvedModelProviderBedrock, ResolvedModelCallback, ResolvedModelLocal, ResultMetadata, RpcError, RpcRequest, RpcResult, ScreenshotOptions, ServiceAccount0, ServiceAccount1, SnapshotOptions, SnapshotResult, StartSessionRequest, StartSessionRequestViewport, StartSessionResult, StreamEvent, ToolCallParams, ToolCallResult, Usage, VariablesValue1, VertexModelConfig, VertexModelConfigProviderOptions, VertexModelConfigProviderOptionsVertex]
 for _m in _MODELS:
     _m.model_rebuild()
 
-DEFINITIONS = ["ActMethod", "ActParams", "ActReplayParams", "ActReplayResult", "ActRequest", "ActResult", "Action", "ActionTarget", "AgentConfig", "AgentExecuteRequest", "AgentExecuteResult", "AgentMode", "AgentRecording", "AgentResult", "AgentRunParams", "AgentRunResult", "AgentStep", "AgentUsage", "AllowSchemes", "AzureApiKeyModelConfig", "AzureEntraModelConfig", "BatchRunParams", "BatchRunResult", "BridgeConnectParams", "BridgeDisconnectParams", "BridgeFrame", "BridgeStatus", "BridgeStatusParams", "CacheCallOption", "CacheEntry", "CacheInfo", "CacheInvalidateParams", "CacheInvalidateResult", "CacheLookupRequest", "CacheLookupResponse", "CacheRecordRequest", "CacheRecordResponse", "CacheStatus", "ContextActivePageParams", "ContextNewPageParams", "ContextPagesParams", "ContextPagesResult", "EndRequest", "EndResult", "EnginePingParams", "EnginePingResult", "Error", "ErrorCode", "ExecuteOptions", "ExtractParams", "ExtractRequest", "ExtractResult", "Flow", "FlowDeleteParams", "FlowDeleteResult", "FlowGetParams", "FlowList", "FlowListParams", "FlowName", "FlowRenameParams", "FlowReplayParams", "FlowReplayResult", "FlowSaveParams", "FlowStepOutcome", "FlowSummary", "GenericModelConfig", "GotoOptions", "HttpError", "HttpErrorBody", "HttpModel", "HttpSuccessBody", "LocatorActParams", "LocatorActResult", "LocatorCountParams", "LocatorCountResult", "LocatorSpec", "LogParams", "LogResult", "McpActInput", "McpActOutput", "McpAgentInput", "McpAgentOutput", "McpEndInput", "McpEndOutput", "McpExtractInput", "McpExtractOutput", "McpFlowsInput", "McpFlowsOutput", "McpNavigateInput", "McpNavigateOutput", "McpObserveInput", "McpObserveOutput", "McpReplayInput", "McpReplayOutput", "McpStartInput", "McpStartOutput", "Metrics", "MetricsParams", "ModelConfig", "ModelGenerateParams", "ModelPrice", "ModelReply", "ModelRequest", "NavigateRequest", "ObserveParams", "ObserveRequest", "ObserveResult", "OpCancelParams", "OpCancelResult", "OperationOptions", "OutlineLine", "PageCloseResult", "PageEvaluateParams", "PageEvaluateResult", "PageGotoParams", "PageHighlightParams", "PageHighlightResult", "PageId", "PageInfo", "PageInfoParams", "PagePressParams", "PagePressResult", "PageScreenshotParams", "PageScreenshotResult", "PageSelectorsParams", "PageSelectorsResult", "PingParams", "PingResult", "Prices", "QaRecording", "QaStep", "ReceivedError", "ReplayRequest", "ResolvedModel", "ResultMetadata", "RpcError", "RpcMessage", "RpcRequest", "RpcResult", "ScreenshotOptions", "ServiceAccount", "SnapshotOptions", "SnapshotResult", "StartSessionRequest", "StartSessionResult", "StreamEvent", "TimeoutMs", "ToolCallParams", "ToolCallResult", "Usage", "Variables", "VertexModelConfig", "WaitMs"]
+DEFINITIONS = ["ActMethod", "ActParams", "ActReplayParams", "ActReplayResult", "ActRequest", "ActResult", "Action", "ActionTarget", "AgentConfig", "AgentExecuteRequest", "AgentExecuteResult", "AgentMode", "AgentRecording", "AgentResult", "AgentRunParams", "AgentRunResult", "AgentStep", "AgentUsage", "AllowSchemes", "ApprovalRequestParams", "ApprovalRequestResult", "ApprovalSettledParams", "ApprovalSettledResult", "AzureApiKeyModelConfig", "AzureEntraModelConfig", "BatchRunParams", "BatchRunResult", "BridgeConnectParams", "BridgeDisconnectParams", "BridgeFrame", "BridgeStatus", "BridgeStatusParams", "CacheCallOption", "CacheEntry", "CacheInfo", "CacheInvalidateParams", "CacheInvalidateResult", "CacheLookupRequest", "CacheLookupResponse", "CacheRecordRequest", "CacheRecordResponse", "CacheStatus", "ContextActivePageParams", "ContextNewPageParams", "ContextPagesParams", "ContextPagesResult", "EndRequest", "EndResult", "EnginePingParams", "EnginePingResult", "Error", "ErrorCode", "ExecuteOptions", "ExtractParams", "ExtractRequest", "ExtractResult", "Flow", "FlowDeleteParams", "FlowDeleteResult", "FlowGetParams", "FlowList", "FlowListParams", "FlowName", "FlowRenameParams", "FlowReplayParams", "FlowReplayResult", "FlowSaveParams", "FlowStepOutcome", "FlowSummary", "GenericModelConfig", "GotoOptions", "HttpError", "HttpErrorBody", "HttpModel", "HttpSuccessBody", "LocatorActParams", "LocatorActResult", "LocatorCountParams", "LocatorCountResult", "LocatorSpec", "LogParams", "LogResult", "McpActInput", "McpActOutput", "McpAgentInput", "McpAgentOutput", "McpEndInput", "McpEndOutput", "McpExtractInput", "McpExtractOutput", "McpFlowsInput", "McpFlowsOutput", "McpNavigateInput", "McpNavigateOutput", "McpObserveInput", "McpObserveOutput", "McpReplayInput", "McpReplayOutput", "McpStartInput", "McpStartOutput", "Metrics", "MetricsParams", "ModelConfig", "ModelGenerateParams", "ModelPrice", "ModelReply", "ModelRequest", "NavigateRequest", "ObserveParams", "ObserveRequest", "ObserveResult", "OpCancelParams", "OpCancelResult", "OperationOptions", "OutlineLine", "PageCloseResult", "PageEvaluateParams", "PageEvaluateResult", "PageGotoParams", "PageHighlightParams", "PageHighlightResult", "PageId", "PageInfo", "PageInfoParams", "PagePressParams", "PagePressResult", "PageScreenshotParams", "PageScreenshotResult", "PageSelectorsParams", "PageSelectorsResult", "PingParams", "PingResult", "Prices", "QaRecording", "QaStep", "ReceivedError", "ReplayRequest", "ResolvedModel", "ResultMetadata", "RpcError", "RpcMessage", "RpcRequest", "RpcResult", "ScreenshotOptions", "ServiceAccount", "SnapshotOptions", "SnapshotResult", "StartSessionRequest", "StartSessionResult", "StreamEvent", "TimeoutMs", "ToolCallParams", "ToolCallResult", "Usage", "Variables", "VertexModelConfig", "WaitMs"]
 
 # The Chromium switches a launcher passes to a Chromium it starts itself (x-deckhand.chromiumFlags).
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check", "--silent-debugger-extension-api", "--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup", "--disable-field-trial-config", "--password-store=basic", "--use-mock-keychain", "--no-startup-window"]

@@ -207,6 +207,11 @@ class OperationCancelledError(DeckhandError, code="CANCELLED"):
     """
 
 
+class NotApprovedError(DeckhandError, code="NOT_APPROVED"):
+    """A step the call asked to approve was refused: Stop or Skip was chosen, or nobody answered
+    by the approval's deadline; it was not done. `data["decision"]` says which."""
+
+
 class ProtocolError(DeckhandError, code="PROTOCOL_ERROR"):
     """A message that does not follow the protocol (an answer of the wrong shape, say)."""
 
