@@ -298,6 +298,8 @@ Environment:
     .addOption(bool('proxies', 'route the browser through DECKHAND_PROXY'))
     .addOption(bool('verified', 'verified browser identity (a hosted feature: refused)'))
     .addOption(bool('experimental', 'accepted; no experimental tools yet'))
+    .option('--approve <kinds>', 'risky steps of act and agent wait for approval (the host asks its user, or the side panel): submit, delete, pay, leave-site, upload, comma-separated')
+    .option('--approveTimeout <seconds>', 'how long such a step waits before it is refused (default 120)')
     .option('--contextId <id>', 'a named browser profile in $DECKHAND_HOME/contexts/<id>')
     .option('--persist <true|false>', 'keep the --contextId profile after the session (default true)')
     .option('--browserWidth <px>', 'viewport width (default 1024)')

@@ -112,6 +112,8 @@ export class McpHttpHandler {
         ...(q('proxies') !== undefined ? { proxies: q('proxies') } : {}),
         ...(q('verified') !== undefined ? { verified: q('verified') } : {}),
         ...(q('cache') !== undefined ? { cache: q('cache') } : {}),
+        ...(q('approve') !== undefined ? { approve: q('approve') } : {}),
+        ...(q('approveTimeout') !== undefined ? { approveTimeout: q('approveTimeout') } : {}),
       });
     } catch (e) {
       if (e instanceof OptionError) return reply(res, 'INVALID_ARGUMENT', e.message);

@@ -5,6 +5,7 @@
  * "verified" (a hosted identity feature) is refused rather than pretended.
  */
 import { join } from 'node:path';
+import { APPROVAL_KINDS, APPROVAL_MAX_TIMEOUT_MS, ApprovalKindSchema, type ApprovalPolicy } from '../protocol/approval';
 
 export const LOCAL_MODEL = 'deckhand/local';
 
@@ -21,6 +22,8 @@ export interface McpOptions {
   experimental: boolean;
   /** act, observe and extract look up and record in the result cache (this key's entries only). */
   cache: boolean;
+  /** The act and agent tools' risky steps wait for approval (the host's elicitation, or the side panel). */
+  approval?: ApprovalPolicy;
 }
 
 export class OptionError extends Error {}
@@ -44,6 +47,10 @@ export interface RawOptions {
   browserHeight?: string;
   experimental?: string | boolean;
   cache?: string | boolean;
+  /** Comma-separated approval kinds (submit, delete, pay, leave-site, upload). */
+  approve?: string;
+  /** Seconds a step waits for approval before it is refused. */
+  approveTimeout?: string;
 }
 
 export function resolveMcpOptions(raw: RawOptions, env: Record<string, string | undefined> = process.env): McpOptions {
@@ -74,7 +81,25 @@ export function resolveMcpOptions(raw: RawOptions, env: Record<string, string | 
     viewport: { width: size('browserWidth', raw.browserWidth, 1024), height: size('browserHeight', raw.browserHeight, 768) },
     experimental: parseBool('experimental', raw.experimental, false),
     cache: parseBool('cache', raw.cache, false),
+    ...approvalOf(raw.approve, raw.approveTimeout),
   };
+}
+
+function approvalOf(kinds: string | undefined, seconds: string | undefined): { approval?: ApprovalPolicy } {
+  if (kinds === undefined) {
+    if (seconds !== undefined) throw new OptionError('approveTimeout needs approve (the kinds of step that wait for approval)');
+    return {};
+  }
+  const when = kinds.split(',').map((k) => k.trim()).filter(Boolean);
+  const bad = when.filter((k) => !ApprovalKindSchema.safeParse(k).success);
+  if (!when.length || bad.length) throw new OptionError(`approve takes a comma-separated list of ${APPROVAL_KINDS.join(', ')}; got ${JSON.stringify(kinds)}`);
+  let timeout: number | undefined;
+  if (seconds !== undefined) {
+    const n = Number(seconds);
+    if (!Number.isFinite(n) || n < 1 || n * 1000 > APPROVAL_MAX_TIMEOUT_MS) throw new OptionError(`approveTimeout must be a number of seconds from 1 to ${APPROVAL_MAX_TIMEOUT_MS / 1000}, got ${JSON.stringify(seconds)}`);
+    timeout = Math.round(n * 1000);
+  }
+  return { approval: { when: when as ApprovalPolicy['when'], ...(timeout !== undefined ? { timeout } : {}) } };
 }
 
 /** A named browser profile, kept apart per tenant so one key never opens another's logins. */

@@ -4,7 +4,9 @@
  * model can read, never a crashed server.
  */
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SetLevelRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { ElicitResultSchema, SetLevelRequestSchema, type ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { ApprovalHandler } from '../client/deckhand';
+import { ApprovalDecisionSchema } from '../protocol/approval';
 import type { LogLine } from '../client/logging';
 import { scrubCredentials } from '../client/models';
 import { DeckhandError } from '../protocol/errors';
@@ -40,6 +42,8 @@ export function createMcpServer(st: McpSessionState): McpServer {
         let progress = 0;
         const call: ToolCall = {
           signal: extra.signal,
+          // A step that waits for approval is put to the host's user, when the host can ask (elicitation).
+          ...(server.server.getClientCapabilities()?.elicitation ? { approve: elicitApproval(extra.sendRequest) } : {}),
           // The operation's lines go back on this call's own stream: as log messages at or
           // above the session's level, and as progress when the client asked for it.
           onLog: (line) => {
@@ -61,4 +65,40 @@ export function createMcpServer(st: McpSessionState): McpServer {
     );
   }
   return server;
+}
+
+/**
+ * Ask the host's user about one step, with the protocol's elicitation request (form mode): a
+ * choice of approve, skip or stop. Declining is a Stop; dismissing it (cancel) decides nothing,
+ * leaving it to the side panel or the deadline.
+ */
+function elicitApproval(send: (r: ServerRequest, schema: typeof ElicitResultSchema, o?: { signal?: AbortSignal; timeout?: number }) => Promise<{ action: string; content?: Record<string, unknown> }>): ApprovalHandler {
+  return async (req, { signal }) => {
+    const r = await send(
+      {
+        method: 'elicitation/create',
+        params: {
+          message: `Deckhand is about to ${req.summary}, on ${req.url}${req.target ? ` (it leads to ${req.target})` : ''}. Approve it?`,
+          requestedSchema: {
+            type: 'object',
+            properties: {
+              decision: {
+                type: 'string',
+                title: 'Decision',
+                description: 'approve: do it; skip: do not do this step; stop: end the run',
+                enum: ['approve', 'skip', 'stop'],
+              },
+            },
+            required: ['decision'],
+          },
+        },
+      },
+      ElicitResultSchema,
+      { signal, timeout: Math.max(1000, req.deadline - Date.now()) },
+    );
+    if (r.action === 'decline') return 'stop';
+    if (r.action !== 'accept') return null;
+    const d = ApprovalDecisionSchema.safeParse(r.content?.decision);
+    return d.success ? d.data : null;
+  };
 }

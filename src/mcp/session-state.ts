@@ -5,6 +5,8 @@
 import { rm } from 'node:fs/promises';
 import type { SessionManager, Session } from '../sessions/sessions';
 import type { LogLine } from '../client/logging';
+import type { ApprovalHandler } from '../client/deckhand';
+import type { ApprovalPolicyInput } from '../protocol/approval';
 import { contextDir, LOCAL_MODEL, type McpOptions } from './options';
 
 export interface McpSessionState {
@@ -28,7 +30,15 @@ export interface ToolCall {
   signal?: AbortSignal;
   /** The operation's log lines (steps, model calls), for progress and logging notifications. */
   onLog?: (line: LogLine) => void;
+  /** Decides a step waiting for approval by asking the host's user (absent when the host cannot ask). */
+  approve?: ApprovalHandler;
 }
+
+/** The approval of a tool's call: its own, else the server's; and who decides it. */
+export const approvalOf = (st: McpSessionState, own: ApprovalPolicyInput | undefined, call: ToolCall): { approval?: ApprovalPolicyInput; onApproval?: ApprovalHandler } => {
+  const approval = own ?? st.options.approval;
+  return approval ? { approval, ...(call.approve ? { onApproval: call.approve } : {}) } : {};
+};
 
 export async function ensureSession(st: McpSessionState): Promise<Session> {
   if (st.session) {

@@ -5,6 +5,7 @@
  */
 import { z } from 'zod';
 import { AgentCacheEntrySchema, AgentExecuteRequestSchema, AgentResultSchema } from './agent';
+import { ApprovalDecisionSchema, ApprovalPolicySchema, ApprovalRequestSchema } from './approval';
 import {
   CacheCallOptionSchema, CacheInvalidateRequestSchema, CacheInvalidateResponseSchema, CacheLookupRequestSchema, CacheLookupResponseSchema,
   CacheRecordRequestSchema, CacheRecordResponseSchema,
@@ -52,7 +53,9 @@ const opOptions = {
 export const NavigateRequestSchema = z
   .object({ url: z.string().min(1), options: GotoOptionsSchema.optional(), streamResponse: z.boolean().optional() })
   .strict();
-export const ActRequestSchema = z.object({ input: z.union([z.string().min(1), ActionSchema]), ...common, ...opOptions }).strict();
+export const ActRequestSchema = z
+  .object({ input: z.union([z.string().min(1), ActionSchema]), ...common, ...opOptions, approval: ApprovalPolicySchema.optional() })
+  .strict();
 export const ObserveRequestSchema = z.object({ instruction: z.string().optional(), ...common, ...opOptions }).strict();
 export const ExtractRequestSchema = z
   .object({ instruction: z.string().optional(), schema: ExtractSchemaBodySchema.optional(), ...common, ...opOptions })
@@ -92,7 +95,8 @@ export const HttpErrorSchema = z.object({ code: z.string(), message: z.string() 
 /** One Server-Sent Event's JSON payload. */
 export const StreamEventSchema = z.object({
   id: z.number().int(),
-  status: z.enum(['starting', 'connected', 'running', 'finished', 'error']),
+  /** approval: a step waits for a decision (`data` is the ApprovalRequest; answer at POST /v1/sessions/{id}/approvals/{approvalId}). */
+  status: z.enum(['starting', 'connected', 'running', 'approval', 'finished', 'error']),
   message: z.string().optional(),
   data: z.unknown().optional(),
   error: HttpErrorSchema.optional(),
@@ -134,6 +138,11 @@ export const HttpRoutes = {
   '/v1/cache/invalidate': { request: CacheInvalidateRequestSchema, data: CacheInvalidateResponseSchema },
 } as const;
 
+/** A decision on a step of this session that waits for approval. */
+export const ApprovalAnswerRequestSchema = z.object({ decision: ApprovalDecisionSchema }).strict();
+/** `settled`: the decision was taken (false: that request no longer waits, decided by someone else or timed out). */
+export const ApprovalAnswerResultSchema = z.object({ settled: z.boolean() });
+
 /**
  * The routes that are not a POST with a JSON body, keyed `METHOD path`: the flows a key keeps in
  * its own store (so replay by name works in any session browser of that key), and the flows
@@ -144,5 +153,7 @@ export const HttpResourceRoutes = {
   'PUT /v1/flows/{name}': { request: FlowSchema, data: FlowSummarySchema },
   'GET /v1/flows/{name}': { data: FlowSchema },
   'DELETE /v1/flows/{name}': { data: FlowDeleteResultSchema },
+  'GET /v1/sessions/{id}/approvals': { data: z.array(ApprovalRequestSchema) },
+  'POST /v1/sessions/{id}/approvals/{approvalId}': { request: ApprovalAnswerRequestSchema, data: ApprovalAnswerResultSchema },
 } as const;
 export type HttpResourceRoute = keyof typeof HttpResourceRoutes;

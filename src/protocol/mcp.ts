@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { ActionSchema, CacheStatusSchema, UsageSchema, VariablesSchema } from './schemas';
 import { FlowNameSchema, FlowStepOutcomeSchema, FlowSummarySchema } from './flows';
+import { ApprovalPolicySchema } from './approval';
 
 /** What the call's model usage cost, in US dollars, as results' metadata.costUsd (absent when the model's price is unknown). */
 const costUsd = z.number().nonnegative().optional();
@@ -17,7 +18,7 @@ export const McpTools = {
     output: { url: z.string(), title: z.string() },
   },
   act: {
-    input: { action: z.string().min(1).describe('one action in plain language') },
+    input: { action: z.string().min(1).describe('one action in plain language'), approval: ApprovalPolicySchema.optional().describe('risky steps wait for the user to approve them (asked through the host when it supports elicitation); the server may require it anyway') },
     /** `cache`: HIT, MISS or DISABLED (HIT: replayed from the cache, no model call). */
     output: { success: z.boolean(), message: z.string(), actions: z.array(ActionSchema), cache: CacheStatusSchema, costUsd },
   },
@@ -33,6 +34,7 @@ export const McpTools = {
     input: {
       instruction: z.string().min(1).describe('the whole task, e.g. "log in as ada with password x, then open Settings"'),
       maxSteps: z.number().int().min(1).max(50).optional().describe('at most this many steps (default 20)'),
+      approval: ApprovalPolicySchema.optional().describe('risky steps (submit, delete, pay, leave-site, upload, your words) wait for the user to approve them'),
     },
     /** `steps`: each tool call as the agent ran it, with what it returned. */
     output: {

@@ -56,6 +56,10 @@ const StreamHeaders = z.object({
     .openapi({ description: 'Answer with Server-Sent Events; must agree with streamResponse in the body when both are given' }),
 });
 
+const ApprovalParams = SessionParams.extend({
+  approvalId: z.string().max(100).openapi({ param: { name: 'approvalId', in: 'path' }, description: "A waiting step's id (the `approval` event's data.id, or GET .../approvals)" }),
+});
+
 const FlowParams = z.object({
   // The name's own rules (trimmed, 1 to 120 characters, no control characters): a bad one is a 400 naming it.
   name: FlowNameSchema.openapi({ param: { name: 'name', in: 'path' }, description: 'A flow name (1 to 120 characters, no control characters), URL-encoded' }),
@@ -66,6 +70,8 @@ export const RESOURCE_OPERATIONS: Record<HttpResourceRoute, { what: string; summ
   'PUT /v1/flows/{name}': { what: 'flow', summary: "Store a flow (as the side panel exports it) in this key's store, under the name in the path" },
   'GET /v1/flows/{name}': { what: 'flow request', summary: "A flow from this key's store" },
   'DELETE /v1/flows/{name}': { what: 'flow request', summary: "Remove a flow from this key's store" },
+  'GET /v1/sessions/{id}/approvals': { what: 'approval list request', summary: "The session's steps waiting for approval now (act, agentExecute with `approval`)" },
+  'POST /v1/sessions/{id}/approvals/{approvalId}': { what: 'approval decision', summary: 'Approve, skip or stop a step of the session that waits for approval' },
 };
 
 /** Every status of the error table, with the codes that answer with it. */
@@ -114,12 +120,12 @@ export function resourceOperation(route: HttpResourceRoute) {
   const [method, path] = route.split(' ');
   const r = HttpResourceRoutes[route] as { request?: z.ZodTypeAny; data: z.ZodTypeAny };
   return createRoute({
-    method: method.toLowerCase() as 'get' | 'put' | 'delete',
+    method: method.toLowerCase() as 'get' | 'put' | 'post' | 'delete',
     path,
-    tags: ['flows'],
+    tags: [path.includes('/approvals') ? 'approvals' : 'flows'],
     summary: RESOURCE_OPERATIONS[route].summary,
     request: {
-      params: path.includes('{id}') ? SessionParams : FlowParams,
+      params: path.includes('{approvalId}') ? ApprovalParams : path.includes('{id}') ? SessionParams : FlowParams,
       ...(r.request ? { body: { required: true, content: { 'application/json': { schema: r.request } } } } : {}),
     },
     responses: {

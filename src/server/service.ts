@@ -42,6 +42,8 @@ import { OpenApiDocumentRoute, openApiDocument, OPERATIONS, operation, registerC
 import { McpHttpHandler } from '../mcp/http';
 import type { RawOptions } from '../mcp/options';
 import { parsePrices, type ModelPrice } from '../protocol/prices';
+import { APPROVAL_DEFAULT_TIMEOUT_MS, type ApprovalDecision } from '../protocol/approval';
+import type { ApprovalHandler } from '../client/deckhand';
 
 export interface ServiceOptions {
   host?: string;
@@ -271,6 +273,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
           async (s, signal) => {
             emit({ status: 'connected', message: `session ${s.id}` });
             s.listener = (line) => {
+              if (line.data?.span === 'approval') return emit({ status: 'approval', message: line.message, data: line.data.request });
               const span = spanOf(line.data);
               emit({ status: 'running', message: line.message, data: { level: line.level, ...(span?.span === 'agent-step' ? { step: span.step } : {}) } });
             };
@@ -289,10 +292,28 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     });
   };
 
-  const callOptions = (b: Record<string, unknown>, signal: AbortSignal): CallOptions => {
+  const callOptions = (b: Record<string, unknown>, signal: AbortSignal, s?: Session): CallOptions => {
     const { input: _i, instruction: _n, schema: _s, streamResponse: _sr, ...rest } = b;
-    return { ...(rest as CallOptions), signal };
+    return { ...(rest as CallOptions), signal, ...(s && rest.approval ? { onApproval: approver(s) } : {}) };
   };
+  /**
+   * A step of the session's operation waits for approval: it is listed at GET .../approvals and
+   * sent as an `approval` event on a streamed request, and waits for POST .../approvals/{id}
+   * (or the side panel, or its deadline).
+   */
+  const approver = (s: Session): ApprovalHandler => (req, { signal }) =>
+    new Promise((resolve) => {
+      const list = (s.approvals ??= new Map());
+      const end = (d: ApprovalDecision | null) => {
+        list.delete(req.id);
+        resolve(d);
+      };
+      list.set(req.id, { req, decide: end });
+      signal.addEventListener('abort', () => end(null), { once: true });
+      s.listener?.({ level: 'info', message: `waiting for approval: ${req.summary}`, timestamp: new Date().toISOString(), data: { span: 'approval', request: req } });
+    });
+  /** How long an operation may run, with the wait on a person added when it asked for approval. */
+  const withApproval = (ms: number, a: { timeout?: number } | undefined) => (a ? ms + (a.timeout ?? APPROVAL_DEFAULT_TIMEOUT_MS) : ms);
   /** How long a model operation may run: its own timeout, else the default, never past the bound. */
   const opDeadline = (timeout: number | undefined) => Math.min(timeout ?? DEFAULTS.modelOperationTimeoutMs, MAX_TIMEOUT_MS);
 
@@ -353,7 +374,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     return operate(c, id, wantsStream(c, b), deadline, async (s, signal) => (await s.dh.context.activePage()).goto(b.url, { ...b.options, signal }));
   });
   post('/v1/sessions/{id}/act', (c, b, id) =>
-    operate(c, id, wantsStream(c, b), opDeadline(b.timeout), (s, signal) => s.dh.act(b.input, callOptions(b, signal))),
+    operate(c, id, wantsStream(c, b), withApproval(opDeadline(b.timeout), b.approval), (s, signal) => s.dh.act(b.input, callOptions(b, signal, s))),
   );
   post('/v1/sessions/{id}/observe', (c, b, id) =>
     operate(c, id, wantsStream(c, b), opDeadline(b.timeout), (s, signal) => s.dh.observe(b.instruction, callOptions(b, signal))),
@@ -369,7 +390,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     }
     // The engine looks the run up in this key's cache and records it (engine/cache.ts agentCacheKey).
     return operate(c, id, streamIt, MAX_CALL_MS, async (s, signal) => {
-      const r = await s.dh.agentExecute(b, { signal, searchUrl, cache: !!b.shouldCache });
+      const r = await s.dh.agentExecute(b, { signal, searchUrl, cache: !!b.shouldCache, ...(b.executeOptions.approval ? { onApproval: approver(s) } : {}) });
       return { result: r.result, ...(r.cacheEntry ? { cacheEntry: r.cacheEntry } : {}), ...(r.flow ? { flow: r.flow } : {}) };
     });
   });
@@ -402,7 +423,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
 
   /** A route of HttpResourceRoutes: authenticated, then (PUT) a JSON body within the limit, validated by its schemas. */
   const resource = <R extends HttpResourceRoute>(route: R, handle: (c: Ctx, params: Record<string, string>, body: BodyOf<R>) => Promise<Response>) => {
-    const withBody = route.startsWith('PUT ');
+    const withBody = route.startsWith('PUT ') || route.startsWith('POST ');
     app.openapi(
       { ...resourceOperation(route), middleware: withBody ? [auth, jsonType, limit, object] : [auth] },
       ((c: Ctx) => handle(c, c.req.valid('param' as never) as Record<string, string>, (withBody ? c.req.valid('json' as never) : undefined) as BodyOf<R>)) as never,
@@ -413,6 +434,17 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
   const tenantStore = (c: Ctx) => forTenant(store, c.get('tenant'));
   const noFlow = (name: string) => new HttpError('NOT_FOUND', `no flow named "${name.trim()}" is stored for this key (PUT /v1/flows/{name} stores one)`);
   resource('GET /v1/sessions/{id}/flows', (c, p) => operate(c, p.id, false, DEFAULTS.actionTimeoutMs, (s) => s.dh.flows.list()));
+  // Not queued behind the operation that waits: these answer it.
+  resource('GET /v1/sessions/{id}/approvals', async (c, p) => {
+    const s = await sessions.get(p.id, c.get('tenant'));
+    return answer(c, 200, { success: true, data: [...(s.approvals?.values() ?? [])].map((a) => a.req) });
+  });
+  resource('POST /v1/sessions/{id}/approvals/{approvalId}', async (c, p, body) => {
+    const s = await sessions.get(p.id, c.get('tenant'));
+    const waiting = s.approvals?.get(p.approvalId);
+    waiting?.decide(body.decision);
+    return answer(c, 200, { success: true, data: { settled: !!waiting } });
+  });
   resource('PUT /v1/flows/{name}', async (c, p, flow) => {
     // Stored under the path's name, whatever name the exported flow had.
     const f = renamedFlow(flow, p.name);

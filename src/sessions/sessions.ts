@@ -16,6 +16,7 @@ import type { StartSessionRequest } from '../protocol/http';
 import { HttpError } from './http-error';
 import { DeckhandError } from '../protocol/errors';
 import type { SessionRecord, SessionRegistry } from './registry';
+import type { ApprovalDecision, ApprovalRequest } from '../protocol/approval';
 
 export interface Session {
   id: string;
@@ -40,6 +41,8 @@ export interface Session {
   shared: boolean;
   /** The shared browser whose isolated context this session is, if it is one. */
   pooled?: PooledBrowser;
+  /** Steps of its running operation that wait for approval, by request id, each with how to decide it. */
+  approvals?: Map<string, { req: ApprovalRequest; decide: (d: ApprovalDecision) => void }>;
 }
 
 /** A browser on this machine serving several sessions of one tenant, each in an isolated context. */

@@ -133,10 +133,10 @@ describe('approval of risky steps', () => {
     const e = await dh.act({ selector: '#send', method: 'click', description: 'Send' }, { approval: { when: ['submit'] }, onApproval: () => 'skip' }).then(() => null, (x: unknown) => x);
     expect((e as DeckhandError).code).toBe('NOT_APPROVED');
     expect((e as DeckhandError).data).toMatchObject({ decision: 'skip' });
-    const bad = await dh.act({ selector: '#send', method: 'click' }, { approval: { when: ['explode' as 'submit'] } }).then(() => null, (x: unknown) => x);
+    const bad = await dh.act({ selector: '#send', method: 'click', description: 'Send' }, { approval: { when: ['explode' as 'submit'] } }).then(() => null, (x: unknown) => x);
     expect((bad as DeckhandError).code).toBe('INVALID_ARGUMENT');
     expect((bad as DeckhandError).message).toMatch(/approval/);
-    const empty = await dh.act({ selector: '#send', method: 'click' }, { approval: {} }).then(() => null, (x: unknown) => x);
+    const empty = await dh.act({ selector: '#send', method: 'click', description: 'Send' }, { approval: {} }).then(() => null, (x: unknown) => x);
     expect((empty as DeckhandError).code).toBe('INVALID_ARGUMENT');
     expect(contactPosts()).toEqual([]);
     expect(errors).toEqual([]);

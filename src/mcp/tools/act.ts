@@ -1,6 +1,8 @@
 import { McpTools } from '../../protocol/mcp';
-import { cacheOf, withSession } from '../session-state';
+import { approvalOf, cacheOf, withSession } from '../session-state';
 import { costOf, defineTool, text } from './tool';
+import { APPROVAL_DEFAULT_TIMEOUT_MS } from '../../protocol/approval';
+import { DEFAULTS } from '../../protocol/schemas';
 
 export default defineTool({
   name: 'act',
@@ -10,8 +12,11 @@ export default defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   inputSchema: McpTools.act.input,
   outputSchema: McpTools.act.output,
-  handler: async (st, { action }, call) => {
-    const r = await withSession(st, (s, signal) => s.dh.act(action, { ...cacheOf(st), signal }), call);
+  handler: async (st, { action, approval }, call) => {
+    const a = approvalOf(st, approval, call);
+    // A step may wait on the user as well: that wait is added to the call's own deadline.
+    const deadline = a.approval ? DEFAULTS.modelOperationTimeoutMs + (a.approval.timeout ?? APPROVAL_DEFAULT_TIMEOUT_MS) : undefined;
+    const r = await withSession(st, (s, signal) => s.dh.act(action, { ...cacheOf(st), ...a, signal }), call, deadline);
     const t = r.data.success ? `Done: ${r.data.message}.` : `Nothing was done: ${r.data.message}`;
     return { ...text(t, { success: r.data.success, message: r.data.message, actions: r.data.actions, cache: r.metadata.cache.status, ...costOf(r.metadata) }), ...(r.data.success ? {} : { isError: true }) };
   },

@@ -2,7 +2,7 @@ import { McpTools } from '../../protocol/mcp';
 import { AGENT_DEFAULTS } from '../../protocol/agent';
 import { MAX_CALL_MS } from '../../protocol/schemas';
 import { clip } from '../../protocol/text';
-import { withSession } from '../session-state';
+import { approvalOf, withSession } from '../session-state';
 import { costOf, defineTool, text } from './tool';
 
 export default defineTool({
@@ -13,10 +13,15 @@ export default defineTool({
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   inputSchema: McpTools.agent.input,
   outputSchema: McpTools.agent.output,
-  handler: async (st, { instruction, maxSteps }, call) => {
+  handler: async (st, { instruction, maxSteps, approval }, call) => {
+    const { approval: policy, onApproval } = approvalOf(st, approval, call);
     const r = await withSession(
       st,
-      (s, signal) => s.dh.agentExecute({ agentConfig: {}, executeOptions: { instruction, maxSteps: maxSteps ?? AGENT_DEFAULTS.maxSteps } }, { signal }),
+      (s, signal) =>
+        s.dh.agentExecute(
+          { agentConfig: {}, executeOptions: { instruction, maxSteps: maxSteps ?? AGENT_DEFAULTS.maxSteps, ...(policy ? { approval: policy } : {}) } },
+          { signal, ...(onApproval ? { onApproval } : {}) },
+        ),
       call,
       // A run of many steps: as long as any one call may take (each step has its own deadline).
       MAX_CALL_MS,
