@@ -141,4 +141,40 @@ describe('approval of risky steps', () => {
     expect(contactPosts()).toEqual([]);
     expect(errors).toEqual([]);
   });
+
+  it('reads what a step would do on real-world markup: span and icon buttons, links off the site, file choosers, Enter in a search field', async () => {
+    await page.goto(`${servers.origin}/approval-kinds.html`);
+    const asked: Record<string, string[]> = {};
+    const attempt = async (key: string, action: { selector: string; method?: string; arguments?: string[] }, when: ('submit' | 'delete' | 'pay' | 'leave-site' | 'upload')[], words?: string[]) => {
+      const r = await dh
+        .act({ description: key, ...action }, { approval: { when, ...(words ? { words } : {}) }, onApproval: (req) => ((asked[key] = [...req.kinds]), 'skip') })
+        .then(() => 'done', (e: DeckhandError) => e.code);
+      return r;
+    };
+    const all = ['submit', 'delete', 'pay', 'leave-site', 'upload'] as const;
+    expect(await attempt('span', { selector: '#del-span', method: 'click' }, [...all])).toBe('NOT_APPROVED');
+    expect(asked.span).toEqual(['delete']);
+    expect(await attempt('icon', { selector: '#remove-icon', method: 'click' }, [...all])).toBe('NOT_APPROVED');
+    expect(asked.icon).toEqual(['delete']);
+    expect(await attempt('buy', { selector: '#buy', method: 'click' }, [...all])).toBe('NOT_APPROVED');
+    expect(asked.buy).toEqual(['pay']);
+    expect(await attempt('away', { selector: '#away', method: 'click' }, [...all])).toBe('NOT_APPROVED');
+    expect(asked.away).toEqual(['leave-site']);
+    expect(await attempt('upload', { selector: '#pick', method: 'click' }, [...all])).toBe('NOT_APPROVED');
+    expect(asked.upload).toEqual(['upload']);
+    expect(await attempt('enter', { selector: '#q', method: 'press', arguments: ['Enter'] }, [...all])).toBe('NOT_APPROVED');
+    expect(asked.enter).toEqual(['submit']);
+    expect(await attempt('words', { selector: '#plain', method: 'click' }, ['submit'], ['show more'])).toBe('NOT_APPROVED');
+    expect(asked.words).toEqual(['words']);
+    // Nothing of the above happened in the page.
+    expect(await page.evaluate(() => document.querySelector('#log')!.textContent)).toBe('');
+    // Steps that match no kind asked for go ahead unasked: a link on the site, a plain button,
+    // typing, Enter in a textarea, a delete when only payments wait.
+    expect(await attempt('plain', { selector: '#plain', method: 'click' }, [...all])).toBe('done');
+    expect(await attempt('type', { selector: '#q', method: 'fill', arguments: ['hose'] }, [...all])).toBe('done');
+    expect(await attempt('note', { selector: '#note', method: 'press', arguments: ['Enter'] }, [...all])).toBe('done');
+    expect(await attempt('only-pay', { selector: '#del-span', method: 'click' }, ['pay'])).toBe('done');
+    expect(await attempt('here', { selector: '#here', method: 'click' }, ['leave-site', 'delete', 'pay', 'upload'])).toBe('done');
+    expect(Object.keys(asked).sort()).toEqual(['away', 'buy', 'enter', 'icon', 'span', 'upload', 'words']);
+  });
 });

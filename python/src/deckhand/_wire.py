@@ -73,6 +73,15 @@ class ActReplayResult(WireModel):
     usage: Usage
 
 
+class ActRequestApproval(WireModel):
+    "steps that wait for a person (or the caller) to approve them before they are carried out"
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    when: Optional[Annotated[List[Literal['submit', 'delete', 'pay', 'leave-site', 'upload']], Field(max_length=5)]] = Field(default=None)
+    words: Optional[Annotated[List[Annotated[str, Field(min_length=1, max_length=100)]], Field(max_length=50)]] = Field(default=None)
+    timeout: Optional[Annotated[int, Field(ge=100, le=600000)]] = Field(default=None)
+
+
 class ActRequest(WireModel):
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
@@ -86,6 +95,7 @@ class ActRequest(WireModel):
     frame_id: Optional[Annotated[int, Field(ge=0)]] = Field(default=None, alias='frameId')
     locator: Optional[LocatorSpec] = Field(default=None)
     ignore_locators: Optional[List[LocatorSpec]] = Field(default=None, alias='ignoreLocators')
+    approval: Optional[ActRequestApproval] = Field(default=None)
 
 
 class ActResultData(WireModel):
@@ -806,10 +816,20 @@ class LogParams(WireModel):
     data: Optional[Dict[str, Any]] = Field(default=None)
 
 
+class McpActInputApproval(WireModel):
+    "risky steps wait for the user to approve them (asked through the host when it supports elicitation); the server may require it anyway"
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    when: Optional[Annotated[List[Literal['submit', 'delete', 'pay', 'leave-site', 'upload']], Field(max_length=5)]] = Field(default=None)
+    words: Optional[Annotated[List[Annotated[str, Field(min_length=1, max_length=100)]], Field(max_length=50)]] = Field(default=None)
+    timeout: Optional[Annotated[int, Field(ge=100, le=600000)]] = Field(default=None)
+
+
 class McpActInput(WireModel):
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     action: Annotated[str, Field(min_length=1)]
+    approval: Optional[McpActInputApproval] = Field(default=None)
 
 
 class McpActOutput(WireModel):
@@ -822,11 +842,21 @@ class McpActOutput(WireModel):
     cost_usd: Optional[Annotated[float, Field(ge=0)]] = Field(default=None, alias='costUsd')
 
 
+class McpAgentInputApproval(WireModel):
+    "risky steps (submit, delete, pay, leave-site, upload, your words) wait for the user to approve them"
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    when: Optional[Annotated[List[Literal['submit', 'delete', 'pay', 'leave-site', 'upload']], Field(max_length=5)]] = Field(default=None)
+    words: Optional[Annotated[List[Annotated[str, Field(min_length=1, max_length=100)]], Field(max_length=50)]] = Field(default=None)
+    timeout: Optional[Annotated[int, Field(ge=100, le=600000)]] = Field(default=None)
+
+
 class McpAgentInput(WireModel):
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     instruction: Annotated[str, Field(min_length=1)]
     max_steps: Optional[Annotated[int, Field(ge=1, le=50)]] = Field(default=None, alias='maxSteps')
+    approval: Optional[McpAgentInputApproval] = Field(default=None)
 
 
 class McpAgentOutputStepsItem(WireModel):
@@ -1220,6 +1250,18 @@ class PageSelectorsResultItem(WireModel):
     name: str
 
 
+class PostV1SessionsIdApprovalsApprovalidData(WireModel):
+    model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
+
+    settled: bool
+
+
+class PostV1SessionsIdApprovalsApprovalidRequest(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    decision: Literal['approve', 'skip', 'stop']
+
+
 class QaRecording(WireModel):
     "what a person asked for and what was actually performed, step by step, as the side panel records and exports it"
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
@@ -1481,7 +1523,7 @@ class StreamEvent(WireModel):
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     id: int
-    status: Literal['starting', 'connected', 'running', 'finished', 'error']
+    status: Literal['starting', 'connected', 'running', 'approval', 'finished', 'error']
     message: Optional[str] = Field(default=None)
     data: Optional[Any] = Field(default=None)
     error: Optional[HttpError] = Field(default=None)
@@ -1546,6 +1588,7 @@ BridgeFrame = Union[BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, Bridg
 CacheCallOption = Union[bool, CacheCallOption1]
 ContextPagesResult = List[PageInfo]
 FlowList = List[FlowSummary]
+GetV1SessionsIdApprovalsData = List[ApprovalRequestParams]
 ModelConfig = Union[VertexModelConfig, AzureEntraModelConfig, AzureApiKeyModelConfig, GenericModelConfig]
 PageSelectorsResult = List[Union[PageSelectorsResultItem, None]]
 Prices = Dict[str, ModelPrice]
@@ -1556,11 +1599,11 @@ ServiceAccount = Union[ServiceAccount0, ServiceAccount1]
 Variables = Dict[str, Union[Union[str, float, bool], VariablesValue1]]
 
 
-_MODELS: List[type[WireModel]] = [ActParams, ActReplayParams, ActReplayResult, ActRequest, ActResult, ActResultData, Action, ActionTarget, AgentConfig, AgentExecuteRequest, AgentExecuteResult, AgentExecuteResultCacheEntry, AgentExecuteResultFlow, AgentRecording, AgentRecordingStepsItem, AgentResult, AgentRunParams, AgentRunParamsApproval, AgentRunParamsExtraToolsItem, AgentRunResult, AgentRunResultCacheEntry, AgentRunResultFlow, AgentStep, AgentUsage, ApprovalRequestParams, ApprovalRequestResult, ApprovalSettledParams, AzureApiKeyModelConfig, AzureEntraModelConfig, AzureEntraModelConfigAuth, BatchRunParams, BatchRunParamsApproval, BatchRunResult, BridgeConnectParams, BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye, BridgeStatus, CacheCallOption1, CacheEntry, CacheInfo, CacheInfoTokensSaved, CacheInvalidateParams, CacheLookupRequest, CacheLookupResponse, CacheRecordRequest, CacheRecordResponse, ContextNewPageParams, EndRequest, EndResult, EnginePingParams, EnginePingParamsClient, EnginePingResult, Error, ExecuteOptions, ExecuteOptionsApproval, ExtractParams, ExtractRequest, ExtractResult, Flow, FlowDeleteParams, FlowDeleteResult, FlowGetParams, FlowRenameParams, FlowReplayParams, FlowReplayResult, FlowSaveParams, FlowStepOutcome, FlowSummary, GenericModelConfig, GotoOptions, HttpError, HttpErrorBody, HttpSuccessBody, LocatorActParams, LocatorActResult, LocatorCountParams, LocatorCountResult, LocatorSpec, LogParams, McpActInput, McpActOutput, McpAgentInput, McpAgentOutput, McpAgentOutputStepsItem, McpEndOutput, McpExtractInput, McpExtractOutput, McpFlowsOutput, McpNavigateInput, McpNavigateOutput, McpObserveInput, McpObserveOutput, McpReplayInput, McpReplayOutput, McpStartOutput, Metrics, ModelGenerateParams, ModelPrice, ModelReply, ModelReplyUsage, ModelRequest, ModelRequestImagesItem, NavigateRequest, ObserveParams, ObserveRequest, ObserveResult, OpCancelParams, OpCancelResult, OperationOptions, OperationOptionsCache, OperationOptionsApproval, OutlineLine, PageCloseResult, PageEvaluateParams, PageEvaluateResult, PageGotoParams, PageHighlightParams, PageHighlightResult, PageInfo, PageInfoParams, PagePressParams, PagePressResult, PageScreenshotParams, PageScreenshotResult, PageSelectorsParams, PageSelectorsResultItem, QaRecording, QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract, ReceivedError, ReplayRequest, ResolvedModelProvider, ResolvedModelProviderVertex, ResolvedModelProviderAzure, ResolvedModelProviderBedrock, ResolvedModelCallback, ResolvedModelLocal, ResultMetadata, RpcError, RpcRequest, RpcResult, ScreenshotOptions, ServiceAccount0, ServiceAccount1, SnapshotOptions, SnapshotResult, StartSessionRequest, StartSessionRequestViewport, StartSessionResult, StreamEvent, ToolCallParams, ToolCallResult, Usage, VariablesValue1, VertexModelConfig, VertexModelConfigProviderOptions, VertexModelConfigProviderOptionsVertex]
+_MODELS: List[type[WireModel]] = [ActParams, ActReplayParams, ActReplayResult, ActRequest, ActRequestApproval, ActResult, ActResultData, Action, ActionTarget, AgentConfig, AgentExecuteRequest, AgentExecuteResult, AgentExecuteResultCacheEntry, AgentExecuteResultFlow, AgentRecording, AgentRecordingStepsItem, AgentResult, AgentRunParams, AgentRunParamsApproval, AgentRunParamsExtraToolsItem, AgentRunResult, AgentRunResultCacheEntry, AgentRunResultFlow, AgentStep, AgentUsage, ApprovalRequestParams, ApprovalRequestResult, ApprovalSettledParams, AzureApiKeyModelConfig, AzureEntraModelConfig, AzureEntraModelConfigAuth, BatchRunParams, BatchRunParamsApproval, BatchRunResult, BridgeConnectParams, BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye, BridgeStatus, CacheCallOption1, CacheEntry, CacheInfo, CacheInfoTokensSaved, CacheInvalidateParams, CacheLookupRequest, CacheLookupResponse, CacheRecordRequest, CacheRecordResponse, ContextNewPageParams, EndRequest, EndResult, EnginePingParams, EnginePingParamsClient, EnginePingResult, Error, ExecuteOptions, ExecuteOptionsApproval, ExtractParams, ExtractRequest, ExtractResult, Flow, FlowDeleteParams, FlowDeleteResult, FlowGetParams, FlowRenameParams, FlowReplayParams, FlowReplayResult, FlowSaveParams, FlowStepOutcome, FlowSummary, GenericModelConfig, GotoOptions, HttpError, HttpErrorBody, HttpSuccessBody, LocatorActParams, LocatorActResult, LocatorCountParams, LocatorCountResult, LocatorSpec, LogParams, McpActInput, McpActInputApproval, McpActOutput, McpAgentInput, McpAgentInputApproval, McpAgentOutput, McpAgentOutputStepsItem, McpEndOutput, McpExtractInput, McpExtractOutput, McpFlowsOutput, McpNavigateInput, McpNavigateOutput, McpObserveInput, McpObserveOutput, McpReplayInput, McpReplayOutput, McpStartOutput, Metrics, ModelGenerateParams, ModelPrice, ModelReply, ModelReplyUsage, ModelRequest, ModelRequestImagesItem, NavigateRequest, ObserveParams, ObserveRequest, ObserveResult, OpCancelParams, OpCancelResult, OperationOptions, OperationOptionsCache, OperationOptionsApproval, OutlineLine, PageCloseResult, PageEvaluateParams, PageEvaluateResult, PageGotoParams, PageHighlightParams, PageHighlightResult, PageInfo, PageInfoParams, PagePressParams, PagePressResult, PageScreenshotParams, PageScreenshotResult, PageSelectorsParams, PageSelectorsResultItem, PostV1SessionsIdApprovalsApprovalidData, PostV1SessionsIdApprovalsApprovalidRequest, QaRecording, QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract, ReceivedError, ReplayRequest, ResolvedModelProvider, ResolvedModelProviderVertex, ResolvedModelProviderAzure, ResolvedModelProviderBedrock, ResolvedModelCallback, ResolvedModelLocal, ResultMetadata, RpcError, RpcRequest, RpcResult, ScreenshotOptions, ServiceAccount0, ServiceAccount1, SnapshotOptions, SnapshotResult, StartSessionRequest, StartSessionRequestViewport, StartSessionResult, StreamEvent, ToolCallParams, ToolCallResult, Usage, VariablesValue1, VertexModelConfig, VertexModelConfigProviderOptions, VertexModelConfigProviderOptionsVertex]
 for _m in _MODELS:
     _m.model_rebuild()
 
-DEFINITIONS = ["ActMethod", "ActParams", "ActReplayParams", "ActReplayResult", "ActRequest", "ActResult", "Action", "ActionTarget", "AgentConfig", "AgentExecuteRequest", "AgentExecuteResult", "AgentMode", "AgentRecording", "AgentResult", "AgentRunParams", "AgentRunResult", "AgentStep", "AgentUsage", "AllowSchemes", "ApprovalRequestParams", "ApprovalRequestResult", "ApprovalSettledParams", "ApprovalSettledResult", "AzureApiKeyModelConfig", "AzureEntraModelConfig", "BatchRunParams", "BatchRunResult", "BridgeConnectParams", "BridgeDisconnectParams", "BridgeFrame", "BridgeStatus", "BridgeStatusParams", "CacheCallOption", "CacheEntry", "CacheInfo", "CacheInvalidateParams", "CacheInvalidateResult", "CacheLookupRequest", "CacheLookupResponse", "CacheRecordRequest", "CacheRecordResponse", "CacheStatus", "ContextActivePageParams", "ContextNewPageParams", "ContextPagesParams", "ContextPagesResult", "EndRequest", "EndResult", "EnginePingParams", "EnginePingResult", "Error", "ErrorCode", "ExecuteOptions", "ExtractParams", "ExtractRequest", "ExtractResult", "Flow", "FlowDeleteParams", "FlowDeleteResult", "FlowGetParams", "FlowList", "FlowListParams", "FlowName", "FlowRenameParams", "FlowReplayParams", "FlowReplayResult", "FlowSaveParams", "FlowStepOutcome", "FlowSummary", "GenericModelConfig", "GotoOptions", "HttpError", "HttpErrorBody", "HttpModel", "HttpSuccessBody", "LocatorActParams", "LocatorActResult", "LocatorCountParams", "LocatorCountResult", "LocatorSpec", "LogParams", "LogResult", "McpActInput", "McpActOutput", "McpAgentInput", "McpAgentOutput", "McpEndInput", "McpEndOutput", "McpExtractInput", "McpExtractOutput", "McpFlowsInput", "McpFlowsOutput", "McpNavigateInput", "McpNavigateOutput", "McpObserveInput", "McpObserveOutput", "McpReplayInput", "McpReplayOutput", "McpStartInput", "McpStartOutput", "Metrics", "MetricsParams", "ModelConfig", "ModelGenerateParams", "ModelPrice", "ModelReply", "ModelRequest", "NavigateRequest", "ObserveParams", "ObserveRequest", "ObserveResult", "OpCancelParams", "OpCancelResult", "OperationOptions", "OutlineLine", "PageCloseResult", "PageEvaluateParams", "PageEvaluateResult", "PageGotoParams", "PageHighlightParams", "PageHighlightResult", "PageId", "PageInfo", "PageInfoParams", "PagePressParams", "PagePressResult", "PageScreenshotParams", "PageScreenshotResult", "PageSelectorsParams", "PageSelectorsResult", "PingParams", "PingResult", "Prices", "QaRecording", "QaStep", "ReceivedError", "ReplayRequest", "ResolvedModel", "ResultMetadata", "RpcError", "RpcMessage", "RpcRequest", "RpcResult", "ScreenshotOptions", "ServiceAccount", "SnapshotOptions", "SnapshotResult", "StartSessionRequest", "StartSessionResult", "StreamEvent", "TimeoutMs", "ToolCallParams", "ToolCallResult", "Usage", "Variables", "VertexModelConfig", "WaitMs"]
+DEFINITIONS = ["ActMethod", "ActParams", "ActReplayParams", "ActReplayResult", "ActRequest", "ActResult", "Action", "ActionTarget", "AgentConfig", "AgentExecuteRequest", "AgentExecuteResult", "AgentMode", "AgentRecording", "AgentResult", "AgentRunParams", "AgentRunResult", "AgentStep", "AgentUsage", "AllowSchemes", "ApprovalRequestParams", "ApprovalRequestResult", "ApprovalSettledParams", "ApprovalSettledResult", "AzureApiKeyModelConfig", "AzureEntraModelConfig", "BatchRunParams", "BatchRunResult", "BridgeConnectParams", "BridgeDisconnectParams", "BridgeFrame", "BridgeStatus", "BridgeStatusParams", "CacheCallOption", "CacheEntry", "CacheInfo", "CacheInvalidateParams", "CacheInvalidateResult", "CacheLookupRequest", "CacheLookupResponse", "CacheRecordRequest", "CacheRecordResponse", "CacheStatus", "ContextActivePageParams", "ContextNewPageParams", "ContextPagesParams", "ContextPagesResult", "EndRequest", "EndResult", "EnginePingParams", "EnginePingResult", "Error", "ErrorCode", "ExecuteOptions", "ExtractParams", "ExtractRequest", "ExtractResult", "Flow", "FlowDeleteParams", "FlowDeleteResult", "FlowGetParams", "FlowList", "FlowListParams", "FlowName", "FlowRenameParams", "FlowReplayParams", "FlowReplayResult", "FlowSaveParams", "FlowStepOutcome", "FlowSummary", "GenericModelConfig", "GetV1SessionsIdApprovalsData", "GotoOptions", "HttpError", "HttpErrorBody", "HttpModel", "HttpSuccessBody", "LocatorActParams", "LocatorActResult", "LocatorCountParams", "LocatorCountResult", "LocatorSpec", "LogParams", "LogResult", "McpActInput", "McpActOutput", "McpAgentInput", "McpAgentOutput", "McpEndInput", "McpEndOutput", "McpExtractInput", "McpExtractOutput", "McpFlowsInput", "McpFlowsOutput", "McpNavigateInput", "McpNavigateOutput", "McpObserveInput", "McpObserveOutput", "McpReplayInput", "McpReplayOutput", "McpStartInput", "McpStartOutput", "Metrics", "MetricsParams", "ModelConfig", "ModelGenerateParams", "ModelPrice", "ModelReply", "ModelRequest", "NavigateRequest", "ObserveParams", "ObserveRequest", "ObserveResult", "OpCancelParams", "OpCancelResult", "OperationOptions", "OutlineLine", "PageCloseResult", "PageEvaluateParams", "PageEvaluateResult", "PageGotoParams", "PageHighlightParams", "PageHighlightResult", "PageId", "PageInfo", "PageInfoParams", "PagePressParams", "PagePressResult", "PageScreenshotParams", "PageScreenshotResult", "PageSelectorsParams", "PageSelectorsResult", "PingParams", "PingResult", "PostV1SessionsIdApprovalsApprovalidData", "PostV1SessionsIdApprovalsApprovalidRequest", "Prices", "QaRecording", "QaStep", "ReceivedError", "ReplayRequest", "ResolvedModel", "ResultMetadata", "RpcError", "RpcMessage", "RpcRequest", "RpcResult", "ScreenshotOptions", "ServiceAccount", "SnapshotOptions", "SnapshotResult", "StartSessionRequest", "StartSessionResult", "StreamEvent", "TimeoutMs", "ToolCallParams", "ToolCallResult", "Usage", "Variables", "VertexModelConfig", "WaitMs"]
 
 # The Chromium switches a launcher passes to a Chromium it starts itself (x-deckhand.chromiumFlags).
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check", "--silent-debugger-extension-api", "--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup", "--disable-field-trial-config", "--password-store=basic", "--use-mock-keychain", "--no-startup-window"]
