@@ -23,7 +23,7 @@ import type { CacheCallOption } from '../protocol/cache';
 import { AGENT_DEFAULTS, AgentExecuteRequestSchema, type AgentExecuteRequest, type AgentRecording, type AgentResult, type AgentStep } from '../protocol/agent';
 import { describeZodError } from '../protocol/zod-errors';
 import { serveWorkerCalls } from './worker-calls';
-import type { ApprovalDecision, ApprovalPolicy, ApprovalPolicyInput, ApprovalRequest } from '../protocol/approval';
+import type { ApprovalHandler, ApprovalPolicy, ApprovalPolicyInput } from '../protocol/approval';
 import { agentModel, agentTools, type AgentOptions, type ExecuteInput } from './agent-options';
 export type { AgentOptions, ExecuteInput };
 import { spanOf } from '../protocol/log-spans';
@@ -83,8 +83,7 @@ export interface CreateOptions {
   onApproval?: ApprovalHandler;
 }
 
-/** Decides one step that waits for approval (see CreateOptions.onApproval). */
-export type ApprovalHandler = (request: ApprovalRequest, ctx: { signal: AbortSignal }) => ApprovalDecision | null | undefined | Promise<ApprovalDecision | null | undefined>;
+export type { ApprovalHandler };
 
 export interface CallOptions extends Omit<OperationOptions, 'page' | 'locator' | 'ignoreLocators' | 'model' | 'opId' | 'systemPrompt' | 'cache'> {
   model?: ModelSpec;

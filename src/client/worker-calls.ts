@@ -11,8 +11,7 @@ import type { CacheStore } from './cache/store';
 import type { WorkerLink } from './link';
 import type { Logger } from './logging';
 import type { CallbackRegistry } from './models';
-import { ApprovalDecisionSchema } from '../protocol/approval';
-import type { ApprovalHandler } from './deckhand';
+import { ApprovalDecisionSchema, type ApprovalHandler } from '../protocol/approval';
 
 export interface WorkerCallDeps {
   link: WorkerLink;

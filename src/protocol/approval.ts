@@ -108,3 +108,10 @@ export const RiskFactsSchema = z.object({
   file: z.boolean(),
 });
 export type RiskFacts = z.infer<typeof RiskFactsSchema>;
+
+/**
+ * Decides one step that waits for approval, on the caller's side (a client's onApproval): 'approve',
+ * 'skip' or 'stop', or null to leave it to others (the side panel) and the deadline. `signal`
+ * aborts when the request ends another way.
+ */
+export type ApprovalHandler = (request: ApprovalRequest, ctx: { signal: AbortSignal }) => ApprovalDecision | null | undefined | Promise<ApprovalDecision | null | undefined>;
