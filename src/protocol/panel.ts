@@ -5,6 +5,8 @@
  */
 import { z } from 'zod';
 import { CallerInfoSchema, ClientMethods } from './methods';
+import { ScheduleMethods } from './schedule';
+import { FlowNameSchema } from './flows';
 
 /** The chrome.runtime port name the side panel connects with. */
 export const PANEL_PORT = 'deckhand-panel';
@@ -28,6 +30,7 @@ export const PanelMethods = {
   'bridge.connect': { params: z.object({ port: BridgePortSchema, token: PairingTokenSchema }).strict(), result: BridgeStatusSchema },
   'bridge.disconnect': { params: z.object({}).strict(), result: BridgeStatusSchema },
   'bridge.status': { params: z.object({}).strict(), result: BridgeStatusSchema },
+  ...ScheduleMethods,
 } as const;
 export type PanelMethodName = keyof typeof PanelMethods;
 
@@ -103,6 +106,8 @@ export const PanelClientMethods = {
   'bridge.changed': { params: BridgeStatusSchema, result: z.null() },
   /** Sent only while a panel is connected; never for the panel's own calls. */
   watch: { params: WatchEventSchema, result: z.null() },
+  /** A flow's schedule or history changed (set, removed, a run ended): the panel reads them again. */
+  'schedule.changed': { params: z.object({ flow: FlowNameSchema }).strict(), result: z.null() },
 } as const;
 
 /**
