@@ -14,8 +14,9 @@ export default defineConfig({
     // tabs that predate the extension. webNavigation: the frame tree for nested snapshots.
     // storage: metrics survive a stopped worker (session storage), panel settings (local, never sync).
     // sidePanel: the panel a person runs instructions from. alarms: wake a stopped worker so a
-    // paired bridge client is reconnected.
-    permissions: ['debugger', 'scripting', 'webNavigation', 'storage', 'sidePanel', 'alarms', 'offscreen'],
+    // paired bridge client is reconnected, and run scheduled flows. notifications: tell the person
+    // a scheduled flow failed.
+    permissions: ['debugger', 'scripting', 'webNavigation', 'storage', 'sidePanel', 'alarms', 'offscreen', 'notifications'],
     action: { default_title: 'Open Deckhand' },
     host_permissions: ['<all_urls>'],
     // No web page and no other extension may message the worker.

@@ -80,7 +80,7 @@ export function App({ session, client, live, approvals }: { session: PanelSessio
         {view === 'run' && <RunView session={session} state={state} />}
         {view === 'live' && <LiveView live={live} runs={runs} />}
         {view === 'recording' && <RecordingView session={session} state={state} />}
-        {view === 'flows' && <FlowsView session={session} state={state} onReplay={() => setView('run')} />}
+        {view === 'flows' && <FlowsView session={session} client={client} state={state} onReplay={() => setView('run')} />}
         {view === 'settings' && <SettingsView client={client} />}
       </main>
     </div>

@@ -1,7 +1,10 @@
 /** The flows saved in this browser (the extension's): replay, rename, delete and export each. */
 import { useEffect, useState, type FormEvent } from 'react';
 import type { Flow, FlowSummary } from '../src/protocol/flows';
+import type { ScheduleInfo } from '../src/protocol/schedule';
+import type { PanelClient } from '../src/panel/client';
 import type { PanelSession, PanelState } from '../src/panel/session';
+import { ScheduleBox } from './ScheduleBox';
 import { recordingFileName, toDeckhandScript, toFlowJson, toPlaywrightTest } from '../src/panel/export';
 import { copyText, downloadText } from './save-text';
 
@@ -14,10 +17,30 @@ const FORMATS: { id: Format; label: string }[] = [
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
-export function FlowsView({ session, state, onReplay }: { session: PanelSession; state: PanelState; onReplay: () => void }) {
+export function FlowsView({ session, client, state, onReplay }: { session: PanelSession; client: PanelClient; state: PanelState; onReplay: () => void }) {
   useEffect(() => {
     void session.refreshFlows();
   }, [session]);
+  // Schedules by flow, and how often each flow's schedule or history changed (its row reads its history again).
+  const [schedules, setSchedules] = useState<Map<string, ScheduleInfo>>(new Map());
+  const [changes, setChanges] = useState<Record<string, number>>({});
+  useEffect(() => {
+    let live = true;
+    const load = () =>
+      void client.panel('schedule.list', {}).then(
+        (l) => live && setSchedules(new Map(l.map((s) => [s.flow, s]))),
+        () => undefined,
+      );
+    load();
+    const off = client.onSchedule((flow) => {
+      load();
+      setChanges((c) => ({ ...c, [flow]: (c[flow] ?? 0) + 1 }));
+    });
+    return () => {
+      live = false;
+      off();
+    };
+  }, [client]);
   const flows = state.flows;
   if (flows === null) return <p className="muted">Reading the saved flows…</p>;
   if (!flows.length) {
@@ -33,14 +56,30 @@ export function FlowsView({ session, state, onReplay }: { session: PanelSession;
   return (
     <ul className="flows" data-testid="flows">
       {flows.map((f) => (
-        <FlowRow key={f.name} flow={f} session={session} busy={!!state.running} onReplay={onReplay} />
+        <FlowRow key={f.name} flow={f} session={session} client={client} schedule={schedules.get(f.name) ?? null} changes={changes[f.name] ?? 0} busy={!!state.running} onReplay={onReplay} />
       ))}
     </ul>
   );
 }
 
-function FlowRow({ flow, session, busy, onReplay }: { flow: FlowSummary; session: PanelSession; busy: boolean; onReplay: () => void }) {
-  const [mode, setMode] = useState<null | 'rename' | 'delete' | 'export'>(null);
+function FlowRow({
+  flow,
+  session,
+  client,
+  schedule,
+  changes,
+  busy,
+  onReplay,
+}: {
+  flow: FlowSummary;
+  session: PanelSession;
+  client: PanelClient;
+  schedule: ScheduleInfo | null;
+  changes: number;
+  busy: boolean;
+  onReplay: () => void;
+}) {
+  const [mode, setMode] = useState<null | 'rename' | 'delete' | 'export' | 'schedule'>(null);
   const [newName, setNewName] = useState(flow.name);
   const [error, setError] = useState<string | null>(null);
   const [full, setFull] = useState<Flow | null>(null);
@@ -116,10 +155,14 @@ function FlowRow({ flow, session, busy, onReplay }: { flow: FlowSummary; session
         <button className="small" aria-expanded={mode === 'export'} onClick={() => void showExport()} data-testid="flow-export">
           Export
         </button>
+        <button className="small" aria-expanded={mode === 'schedule'} onClick={() => open('schedule')} data-testid="flow-schedule-open">
+          Schedule
+        </button>
         <button className="small" aria-expanded={mode === 'delete'} onClick={() => open('delete')} data-testid="flow-delete">
           Delete
         </button>
       </div>
+      <ScheduleBox flow={flow.name} client={client} schedule={schedule} changes={changes} editing={mode === 'schedule'} onDone={() => setMode(null)} onError={setError} />
       {mode === 'rename' && (
         <form className="inline-form" onSubmit={(e) => void rename(e)}>
           <input value={newName} maxLength={120} onChange={(e) => setNewName(e.target.value)} aria-label={`New name for ${flow.name}`} data-testid="flow-rename-input" autoFocus />

@@ -14,6 +14,8 @@ import { ChromeSelfEvaluator } from '../src/browser/self-eval';
 import { IdbCacheStore } from '../src/browser/idb-store';
 import { IdbFlowStore } from '../src/browser/idb-flows';
 import { WorkerBridge, BRIDGE_ALARM } from '../src/browser/bridge';
+import { chromeAlarms, IdbScheduleStore, notifyFailure } from '../src/browser/scheduler';
+import { replayInOwnTab, Scheduler } from '../src/engine/schedule';
 import { Engine, type CallContext } from '../src/engine/engine';
 import { Watch } from '../src/engine/watch';
 import { ApprovalDesk, type Answerer } from '../src/engine/approval';
@@ -54,7 +56,8 @@ export default defineBackground(() => {
   // Provider model requests run in the offscreen document: the worker never loads the ai SDK.
   const offscreen = new OffscreenProviders();
   const port = new ChromeBrowserPort(state);
-  const engine = new Engine(port, chrome.runtime.id, state, offscreen.caller, new ChromeSelfEvaluator(), new IdbCacheStore(), new IdbFlowStore());
+  const flowStore = new IdbFlowStore();
+  const engine = new Engine(port, chrome.runtime.id, state, offscreen.caller, new ChromeSelfEvaluator(), new IdbCacheStore(), flowStore);
   // The side panels connected now: other callers' runs are shown to them (see `watch` below).
   const panels = new Set<RpcPeer>();
   const watch = new Watch(port, (e) => {
@@ -204,24 +207,45 @@ export default defineBackground(() => {
       for (const p of panels) void p.call(PanelClientMethods, 'bridge.changed', s, 5000).catch(() => undefined);
     },
   });
+  // --- Scheduled flows: replayed by the worker itself, with no client and no model ---
+  // Isolated contexts' workers have no scheduled flows: those belong to the person's own profile.
+  const scheduler = new Scheduler({
+    store: new IdbScheduleStore(),
+    alarms: chromeAlarms,
+    notifyFailure,
+    // Each run in a background tab of its own, closed after it: the person's tabs are left alone.
+    replay: (flow) => replayInOwnTab(port, (page) => engine.call('flow.replay', { name: flow, page })),
+    flowExists: async (flow) => (await flowStore.get(flow)) !== null,
+    changed: (flow) => {
+      for (const p of panels) void p.call(PanelClientMethods, 'schedule.changed', { flow }, 5000).catch(() => undefined);
+    },
+  });
+  // Registered synchronously at the top level: an alarm is what wakes a stopped worker, and its event goes to listeners present by then.
   chrome.alarms.onAlarm.addListener((a) => {
     if (a.name === BRIDGE_ALARM && !chrome.extension.inIncognitoContext) void bridge.resume();
+    else if (!chrome.extension.inIncognitoContext) void scheduler.fired(a.name).catch((e: unknown) => console.warn('[deckhand] a scheduled flow could not run:', e));
   });
+  if (!chrome.extension.inIncognitoContext) void scheduler.restore().catch(() => undefined);
   // A pairing belongs to the person's own windows, never to an isolated context's worker.
   if (!chrome.extension.inIncognitoContext) void bridge.resume();
 
   /** The panel-only methods, validated with their schemas. */
-  const panelRuns: { [M in keyof typeof PanelMethods]: (p: z.infer<(typeof PanelMethods)[M]['params']>) => Promise<BridgeStatus> | BridgeStatus } = {
+  type PanelResult<M extends keyof typeof PanelMethods> = z.infer<(typeof PanelMethods)[M]['result']>;
+  const panelRuns: { [M in keyof typeof PanelMethods]: (p: z.infer<(typeof PanelMethods)[M]['params']>) => Promise<PanelResult<M>> | PanelResult<M> } = {
     'bridge.connect': (p) => bridge.connect(p.port, p.token),
     'bridge.disconnect': () => bridge.disconnect(),
     'bridge.status': () => bridge.status(),
+    'schedule.set': (p) => scheduler.set(p),
+    'schedule.remove': (p) => scheduler.remove(p.flow),
+    'schedule.list': () => scheduler.list(),
+    'schedule.history': (p) => scheduler.history(p.flow),
   };
-  const panelCall = async (name: string, raw: unknown): Promise<BridgeStatus> => {
+  const panelCall = async (name: string, raw: unknown): Promise<unknown> => {
     if (!Object.hasOwn(PanelMethods, name)) throw new DeckhandError(ErrorCode.InvalidArgument, `unknown panel method '${name}'`);
     const method = name as keyof typeof PanelMethods;
     const parsed = PanelMethods[method].params.safeParse(raw ?? {});
     if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, `${name} parameters`));
-    return (panelRuns[method] as (p: unknown) => Promise<BridgeStatus> | BridgeStatus)(parsed.data);
+    return (panelRuns[method] as (p: unknown) => unknown)(parsed.data);
   };
 
   // --- The side panel ---

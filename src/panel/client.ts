@@ -19,6 +19,7 @@ export class PanelClient implements CommandClient {
   private readonly logListeners = new Set<(line: LogLine) => void>();
   private readonly bridgeListeners = new Set<(s: BridgeStatus) => void>();
   private readonly watchListeners = new Set<(e: WatchEvent) => void>();
+  private readonly scheduleListeners = new Set<(flow: string) => void>();
 
   constructor() {
     this.peer = new RpcPeer((raw) => this.ensurePort().postMessage(raw), "extension's service worker");
@@ -28,6 +29,10 @@ export class PanelClient implements CommandClient {
     });
     this.peer.serve(PanelClientMethods, 'bridge.changed', (s) => {
       for (const f of this.bridgeListeners) f(s);
+      return null;
+    });
+    this.peer.serve(PanelClientMethods, 'schedule.changed', ({ flow }) => {
+      for (const f of this.scheduleListeners) f(flow);
       return null;
     });
     this.peer.serve(PanelClientMethods, 'watch', (e) => {
@@ -75,8 +80,14 @@ export class PanelClient implements CommandClient {
     return this.peer.call(Methods, method, params, timeout + DEFAULTS.rpcGraceMs);
   }
 
-  async panel<M extends PanelMethodName>(method: M, params: z.input<(typeof PanelMethods)[M]['params']>): Promise<BridgeStatus> {
+  async panel<M extends PanelMethodName>(method: M, params: z.input<(typeof PanelMethods)[M]['params']>): Promise<z.infer<(typeof PanelMethods)[M]['result']>> {
     return this.peer.call(PanelMethods, method, params, 15_000);
+  }
+
+  /** A flow's schedule or history changed in the worker. */
+  onSchedule(f: (flow: string) => void): () => void {
+    this.scheduleListeners.add(f);
+    return () => this.scheduleListeners.delete(f);
   }
 
   onLog(f: (line: LogLine) => void): () => void {

@@ -6,6 +6,8 @@
 import { z } from 'zod';
 import { CallerInfoSchema, ClientMethods } from './methods';
 import { ApprovalClientMethods } from './approval';
+import { ScheduleMethods } from './schedule';
+import { FlowNameSchema } from './flows';
 
 /** The chrome.runtime port name the side panel connects with. */
 export const PANEL_PORT = 'deckhand-panel';
@@ -29,6 +31,7 @@ export const PanelMethods = {
   'bridge.connect': { params: z.object({ port: BridgePortSchema, token: PairingTokenSchema }).strict(), result: BridgeStatusSchema },
   'bridge.disconnect': { params: z.object({}).strict(), result: BridgeStatusSchema },
   'bridge.status': { params: z.object({}).strict(), result: BridgeStatusSchema },
+  ...ScheduleMethods,
 } as const;
 export type PanelMethodName = keyof typeof PanelMethods;
 
@@ -106,6 +109,8 @@ export const PanelClientMethods = {
   watch: { params: WatchEventSchema, result: z.null() },
   /** A step of any caller waits for approval: the panel shows it with Approve / Skip / Stop. */
   ...ApprovalClientMethods,
+  /** A flow's schedule or history changed (set, removed, a run ended): the panel reads them again. */
+  'schedule.changed': { params: z.object({ flow: FlowNameSchema }).strict(), result: z.null() },
 } as const;
 
 /**

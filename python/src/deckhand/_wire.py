@@ -45,6 +45,7 @@ MetricsParams = Dict[str, Any]
 PageId = Annotated[int, Field(ge=0)]
 PingParams = Dict[str, Any]
 PingResult = None
+ScheduleListParams = Dict[str, Any]
 TimeoutMs = Annotated[int, Field(le=600000, gt=0)]
 WaitMs = Annotated[int, Field(ge=0, le=600000)]
 
@@ -1447,6 +1448,97 @@ class RpcResult(WireModel):
     result: Optional[Any] = Field(default=None)
 
 
+class ScheduleHistoryParams(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    flow: FlowName
+
+
+class ScheduleHistoryResultItemError(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    code: str
+    message: str
+
+
+class ScheduleHistoryResultItemFailedStep(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    index: int
+    id: str
+    description: str
+
+
+class ScheduleHistoryResultItem(WireModel):
+    "one run of a scheduled flow"
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    flow: str
+    started_at: float = Field(alias='startedAt')
+    ended_at: float = Field(alias='endedAt')
+    success: bool
+    error: Optional[ScheduleHistoryResultItemError] = Field(default=None)
+    failed_step: Optional[ScheduleHistoryResultItemFailedStep] = Field(default=None, alias='failedStep')
+    steps: Optional[List[FlowStepOutcome]] = Field(default=None)
+    data: Optional[List[Any]] = Field(default=None)
+    url: Optional[str] = Field(default=None)
+
+
+class ScheduleRemoveParams(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    flow: FlowName
+
+
+class ScheduleRemoveResult(WireModel):
+    model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
+
+    removed: bool
+
+
+class ScheduleSetParamsEvery0(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    minutes: Annotated[float, Field(ge=0.5, le=10080)]
+
+
+class ScheduleSetParamsEvery1(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    daily_at: Annotated[str, Field(pattern='^([01]\\d|2[0-3]):[0-5]\\d$')] = Field(alias='dailyAt')
+
+
+class ScheduleSetParams(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    flow: FlowName
+    every: Union[ScheduleSetParamsEvery0, ScheduleSetParamsEvery1]
+    enabled: Optional[bool] = Field(default=None)
+
+
+class ScheduleSetResultEvery0(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    minutes: Annotated[float, Field(ge=0.5, le=10080)]
+
+
+class ScheduleSetResultEvery1(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    daily_at: Annotated[str, Field(pattern='^([01]\\d|2[0-3]):[0-5]\\d$')] = Field(alias='dailyAt')
+
+
+class ScheduleSetResult(WireModel):
+    "a saved flow the extension replays on its own"
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    flow: FlowName
+    every: Union[ScheduleSetResultEvery0, ScheduleSetResultEvery1]
+    enabled: bool
+    created_at: str = Field(alias='createdAt')
+    next_run_at: Optional[float] = Field(default=None, alias='nextRunAt')
+
+
 class ScreenshotOptions(WireModel):
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
@@ -1595,15 +1687,17 @@ Prices = Dict[str, ModelPrice]
 QaStep = Union[QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract]
 ResolvedModel = Union[ResolvedModelProvider, ResolvedModelCallback, ResolvedModelLocal]
 RpcMessage = Union[RpcRequest, RpcResult, RpcError]
+ScheduleHistoryResult = List[ScheduleHistoryResultItem]
+ScheduleListResult = List[ScheduleSetResult]
 ServiceAccount = Union[ServiceAccount0, ServiceAccount1]
 Variables = Dict[str, Union[Union[str, float, bool], VariablesValue1]]
 
 
-_MODELS: List[type[WireModel]] = [ActParams, ActReplayParams, ActReplayResult, ActRequest, ActRequestApproval, ActResult, ActResultData, Action, ActionTarget, AgentConfig, AgentExecuteRequest, AgentExecuteResult, AgentExecuteResultCacheEntry, AgentExecuteResultFlow, AgentRecording, AgentRecordingStepsItem, AgentResult, AgentRunParams, AgentRunParamsApproval, AgentRunParamsExtraToolsItem, AgentRunResult, AgentRunResultCacheEntry, AgentRunResultFlow, AgentStep, AgentUsage, ApprovalRequestParams, ApprovalRequestResult, ApprovalSettledParams, AzureApiKeyModelConfig, AzureEntraModelConfig, AzureEntraModelConfigAuth, BatchRunParams, BatchRunParamsApproval, BatchRunResult, BridgeConnectParams, BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye, BridgeStatus, CacheCallOption1, CacheEntry, CacheInfo, CacheInfoTokensSaved, CacheInvalidateParams, CacheLookupRequest, CacheLookupResponse, CacheRecordRequest, CacheRecordResponse, ContextNewPageParams, EndRequest, EndResult, EnginePingParams, EnginePingParamsClient, EnginePingResult, Error, ExecuteOptions, ExecuteOptionsApproval, ExtractParams, ExtractRequest, ExtractResult, Flow, FlowDeleteParams, FlowDeleteResult, FlowGetParams, FlowRenameParams, FlowReplayParams, FlowReplayResult, FlowSaveParams, FlowStepOutcome, FlowSummary, GenericModelConfig, GotoOptions, HttpError, HttpErrorBody, HttpSuccessBody, LocatorActParams, LocatorActResult, LocatorCountParams, LocatorCountResult, LocatorSpec, LogParams, McpActInput, McpActInputApproval, McpActOutput, McpAgentInput, McpAgentInputApproval, McpAgentOutput, McpAgentOutputStepsItem, McpEndOutput, McpExtractInput, McpExtractOutput, McpFlowsOutput, McpNavigateInput, McpNavigateOutput, McpObserveInput, McpObserveOutput, McpReplayInput, McpReplayOutput, McpStartOutput, Metrics, ModelGenerateParams, ModelPrice, ModelReply, ModelReplyUsage, ModelRequest, ModelRequestImagesItem, NavigateRequest, ObserveParams, ObserveRequest, ObserveResult, OpCancelParams, OpCancelResult, OperationOptions, OperationOptionsCache, OperationOptionsApproval, OutlineLine, PageCloseResult, PageEvaluateParams, PageEvaluateResult, PageGotoParams, PageHighlightParams, PageHighlightResult, PageInfo, PageInfoParams, PagePressParams, PagePressResult, PageScreenshotParams, PageScreenshotResult, PageSelectorsParams, PageSelectorsResultItem, PostV1SessionsIdApprovalsApprovalidData, PostV1SessionsIdApprovalsApprovalidRequest, QaRecording, QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract, ReceivedError, ReplayRequest, ResolvedModelProvider, ResolvedModelProviderVertex, ResolvedModelProviderAzure, ResolvedModelProviderBedrock, ResolvedModelCallback, ResolvedModelLocal, ResultMetadata, RpcError, RpcRequest, RpcResult, ScreenshotOptions, ServiceAccount0, ServiceAccount1, SnapshotOptions, SnapshotResult, StartSessionRequest, StartSessionRequestViewport, StartSessionResult, StreamEvent, ToolCallParams, ToolCallResult, Usage, VariablesValue1, VertexModelConfig, VertexModelConfigProviderOptions, VertexModelConfigProviderOptionsVertex]
+_MODELS: List[type[WireModel]] = [ActParams, ActReplayParams, ActReplayResult, ActRequest, ActRequestApproval, ActResult, ActResultData, Action, ActionTarget, AgentConfig, AgentExecuteRequest, AgentExecuteResult, AgentExecuteResultCacheEntry, AgentExecuteResultFlow, AgentRecording, AgentRecordingStepsItem, AgentResult, AgentRunParams, AgentRunParamsApproval, AgentRunParamsExtraToolsItem, AgentRunResult, AgentRunResultCacheEntry, AgentRunResultFlow, AgentStep, AgentUsage, ApprovalRequestParams, ApprovalRequestResult, ApprovalSettledParams, AzureApiKeyModelConfig, AzureEntraModelConfig, AzureEntraModelConfigAuth, BatchRunParams, BatchRunParamsApproval, BatchRunResult, BridgeConnectParams, BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye, BridgeStatus, CacheCallOption1, CacheEntry, CacheInfo, CacheInfoTokensSaved, CacheInvalidateParams, CacheLookupRequest, CacheLookupResponse, CacheRecordRequest, CacheRecordResponse, ContextNewPageParams, EndRequest, EndResult, EnginePingParams, EnginePingParamsClient, EnginePingResult, Error, ExecuteOptions, ExecuteOptionsApproval, ExtractParams, ExtractRequest, ExtractResult, Flow, FlowDeleteParams, FlowDeleteResult, FlowGetParams, FlowRenameParams, FlowReplayParams, FlowReplayResult, FlowSaveParams, FlowStepOutcome, FlowSummary, GenericModelConfig, GotoOptions, HttpError, HttpErrorBody, HttpSuccessBody, LocatorActParams, LocatorActResult, LocatorCountParams, LocatorCountResult, LocatorSpec, LogParams, McpActInput, McpActInputApproval, McpActOutput, McpAgentInput, McpAgentInputApproval, McpAgentOutput, McpAgentOutputStepsItem, McpEndOutput, McpExtractInput, McpExtractOutput, McpFlowsOutput, McpNavigateInput, McpNavigateOutput, McpObserveInput, McpObserveOutput, McpReplayInput, McpReplayOutput, McpStartOutput, Metrics, ModelGenerateParams, ModelPrice, ModelReply, ModelReplyUsage, ModelRequest, ModelRequestImagesItem, NavigateRequest, ObserveParams, ObserveRequest, ObserveResult, OpCancelParams, OpCancelResult, OperationOptions, OperationOptionsCache, OperationOptionsApproval, OutlineLine, PageCloseResult, PageEvaluateParams, PageEvaluateResult, PageGotoParams, PageHighlightParams, PageHighlightResult, PageInfo, PageInfoParams, PagePressParams, PagePressResult, PageScreenshotParams, PageScreenshotResult, PageSelectorsParams, PageSelectorsResultItem, PostV1SessionsIdApprovalsApprovalidData, PostV1SessionsIdApprovalsApprovalidRequest, QaRecording, QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract, ReceivedError, ReplayRequest, ResolvedModelProvider, ResolvedModelProviderVertex, ResolvedModelProviderAzure, ResolvedModelProviderBedrock, ResolvedModelCallback, ResolvedModelLocal, ResultMetadata, RpcError, RpcRequest, RpcResult, ScheduleHistoryParams, ScheduleHistoryResultItem, ScheduleHistoryResultItemError, ScheduleHistoryResultItemFailedStep, ScheduleRemoveParams, ScheduleRemoveResult, ScheduleSetParams, ScheduleSetParamsEvery0, ScheduleSetParamsEvery1, ScheduleSetResult, ScheduleSetResultEvery0, ScheduleSetResultEvery1, ScreenshotOptions, ServiceAccount0, ServiceAccount1, SnapshotOptions, SnapshotResult, StartSessionRequest, StartSessionRequestViewport, StartSessionResult, StreamEvent, ToolCallParams, ToolCallResult, Usage, VariablesValue1, VertexModelConfig, VertexModelConfigProviderOptions, VertexModelConfigProviderOptionsVertex]
 for _m in _MODELS:
     _m.model_rebuild()
 
-DEFINITIONS = ["ActMethod", "ActParams", "ActReplayParams", "ActReplayResult", "ActRequest", "ActResult", "Action", "ActionTarget", "AgentConfig", "AgentExecuteRequest", "AgentExecuteResult", "AgentMode", "AgentRecording", "AgentResult", "AgentRunParams", "AgentRunResult", "AgentStep", "AgentUsage", "AllowSchemes", "ApprovalRequestParams", "ApprovalRequestResult", "ApprovalSettledParams", "ApprovalSettledResult", "AzureApiKeyModelConfig", "AzureEntraModelConfig", "BatchRunParams", "BatchRunResult", "BridgeConnectParams", "BridgeDisconnectParams", "BridgeFrame", "BridgeStatus", "BridgeStatusParams", "CacheCallOption", "CacheEntry", "CacheInfo", "CacheInvalidateParams", "CacheInvalidateResult", "CacheLookupRequest", "CacheLookupResponse", "CacheRecordRequest", "CacheRecordResponse", "CacheStatus", "ContextActivePageParams", "ContextNewPageParams", "ContextPagesParams", "ContextPagesResult", "EndRequest", "EndResult", "EnginePingParams", "EnginePingResult", "Error", "ErrorCode", "ExecuteOptions", "ExtractParams", "ExtractRequest", "ExtractResult", "Flow", "FlowDeleteParams", "FlowDeleteResult", "FlowGetParams", "FlowList", "FlowListParams", "FlowName", "FlowRenameParams", "FlowReplayParams", "FlowReplayResult", "FlowSaveParams", "FlowStepOutcome", "FlowSummary", "GenericModelConfig", "GetV1SessionsIdApprovalsData", "GotoOptions", "HttpError", "HttpErrorBody", "HttpModel", "HttpSuccessBody", "LocatorActParams", "LocatorActResult", "LocatorCountParams", "LocatorCountResult", "LocatorSpec", "LogParams", "LogResult", "McpActInput", "McpActOutput", "McpAgentInput", "McpAgentOutput", "McpEndInput", "McpEndOutput", "McpExtractInput", "McpExtractOutput", "McpFlowsInput", "McpFlowsOutput", "McpNavigateInput", "McpNavigateOutput", "McpObserveInput", "McpObserveOutput", "McpReplayInput", "McpReplayOutput", "McpStartInput", "McpStartOutput", "Metrics", "MetricsParams", "ModelConfig", "ModelGenerateParams", "ModelPrice", "ModelReply", "ModelRequest", "NavigateRequest", "ObserveParams", "ObserveRequest", "ObserveResult", "OpCancelParams", "OpCancelResult", "OperationOptions", "OutlineLine", "PageCloseResult", "PageEvaluateParams", "PageEvaluateResult", "PageGotoParams", "PageHighlightParams", "PageHighlightResult", "PageId", "PageInfo", "PageInfoParams", "PagePressParams", "PagePressResult", "PageScreenshotParams", "PageScreenshotResult", "PageSelectorsParams", "PageSelectorsResult", "PingParams", "PingResult", "PostV1SessionsIdApprovalsApprovalidData", "PostV1SessionsIdApprovalsApprovalidRequest", "Prices", "QaRecording", "QaStep", "ReceivedError", "ReplayRequest", "ResolvedModel", "ResultMetadata", "RpcError", "RpcMessage", "RpcRequest", "RpcResult", "ScreenshotOptions", "ServiceAccount", "SnapshotOptions", "SnapshotResult", "StartSessionRequest", "StartSessionResult", "StreamEvent", "TimeoutMs", "ToolCallParams", "ToolCallResult", "Usage", "Variables", "VertexModelConfig", "WaitMs"]
+DEFINITIONS = ["ActMethod", "ActParams", "ActReplayParams", "ActReplayResult", "ActRequest", "ActResult", "Action", "ActionTarget", "AgentConfig", "AgentExecuteRequest", "AgentExecuteResult", "AgentMode", "AgentRecording", "AgentResult", "AgentRunParams", "AgentRunResult", "AgentStep", "AgentUsage", "AllowSchemes", "ApprovalRequestParams", "ApprovalRequestResult", "ApprovalSettledParams", "ApprovalSettledResult", "AzureApiKeyModelConfig", "AzureEntraModelConfig", "BatchRunParams", "BatchRunResult", "BridgeConnectParams", "BridgeDisconnectParams", "BridgeFrame", "BridgeStatus", "BridgeStatusParams", "CacheCallOption", "CacheEntry", "CacheInfo", "CacheInvalidateParams", "CacheInvalidateResult", "CacheLookupRequest", "CacheLookupResponse", "CacheRecordRequest", "CacheRecordResponse", "CacheStatus", "ContextActivePageParams", "ContextNewPageParams", "ContextPagesParams", "ContextPagesResult", "EndRequest", "EndResult", "EnginePingParams", "EnginePingResult", "Error", "ErrorCode", "ExecuteOptions", "ExtractParams", "ExtractRequest", "ExtractResult", "Flow", "FlowDeleteParams", "FlowDeleteResult", "FlowGetParams", "FlowList", "FlowListParams", "FlowName", "FlowRenameParams", "FlowReplayParams", "FlowReplayResult", "FlowSaveParams", "FlowStepOutcome", "FlowSummary", "GenericModelConfig", "GetV1SessionsIdApprovalsData", "GotoOptions", "HttpError", "HttpErrorBody", "HttpModel", "HttpSuccessBody", "LocatorActParams", "LocatorActResult", "LocatorCountParams", "LocatorCountResult", "LocatorSpec", "LogParams", "LogResult", "McpActInput", "McpActOutput", "McpAgentInput", "McpAgentOutput", "McpEndInput", "McpEndOutput", "McpExtractInput", "McpExtractOutput", "McpFlowsInput", "McpFlowsOutput", "McpNavigateInput", "McpNavigateOutput", "McpObserveInput", "McpObserveOutput", "McpReplayInput", "McpReplayOutput", "McpStartInput", "McpStartOutput", "Metrics", "MetricsParams", "ModelConfig", "ModelGenerateParams", "ModelPrice", "ModelReply", "ModelRequest", "NavigateRequest", "ObserveParams", "ObserveRequest", "ObserveResult", "OpCancelParams", "OpCancelResult", "OperationOptions", "OutlineLine", "PageCloseResult", "PageEvaluateParams", "PageEvaluateResult", "PageGotoParams", "PageHighlightParams", "PageHighlightResult", "PageId", "PageInfo", "PageInfoParams", "PagePressParams", "PagePressResult", "PageScreenshotParams", "PageScreenshotResult", "PageSelectorsParams", "PageSelectorsResult", "PingParams", "PingResult", "PostV1SessionsIdApprovalsApprovalidData", "PostV1SessionsIdApprovalsApprovalidRequest", "Prices", "QaRecording", "QaStep", "ReceivedError", "ReplayRequest", "ResolvedModel", "ResultMetadata", "RpcError", "RpcMessage", "RpcRequest", "RpcResult", "ScheduleHistoryParams", "ScheduleHistoryResult", "ScheduleListParams", "ScheduleListResult", "ScheduleRemoveParams", "ScheduleRemoveResult", "ScheduleSetParams", "ScheduleSetResult", "ScreenshotOptions", "ServiceAccount", "SnapshotOptions", "SnapshotResult", "StartSessionRequest", "StartSessionResult", "StreamEvent", "TimeoutMs", "ToolCallParams", "ToolCallResult", "Usage", "Variables", "VertexModelConfig", "WaitMs"]
 
 # The Chromium switches a launcher passes to a Chromium it starts itself (x-deckhand.chromiumFlags).
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check", "--silent-debugger-extension-api", "--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup", "--disable-field-trial-config", "--password-store=basic", "--use-mock-keychain", "--no-startup-window"]
