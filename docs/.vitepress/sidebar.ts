@@ -41,6 +41,7 @@ export const sections: Section[] = [
       { text: 'The HTTP service', link: '/guides/http-service' },
       { text: 'The MCP server', link: '/guides/mcp-server' },
       { text: 'The side panel', link: '/guides/side-panel' },
+      { text: 'Approval of risky steps', link: '/guides/approval' },
       { text: 'Attach to your own Chrome', link: '/guides/attach' },
       { text: 'Many browsers', link: '/guides/many-browsers' },
       { text: 'Security for operators', link: '/guides/security' },

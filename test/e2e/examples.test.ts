@@ -53,11 +53,21 @@ function lines(r: Run): string[] {
 }
 
 describe('the Node examples', { timeout: 120_000 }, () => {
-  const CASES = ['act', 'observe', 'extract', 'cache', 'custom-model', 'logging', 'batch', 'agent', 'pages-and-locators'];
+  const CASES = ['act', 'observe', 'extract', 'cache', 'custom-model', 'logging', 'batch', 'agent', 'pages-and-locators', 'approval'];
 
   it('are all run here', () => {
     const files = readdirSync(EXAMPLES).filter((f) => f.endsWith('.mjs')).map((f) => f.replace(/\.mjs$/, ''));
     expect(files.filter((f) => !RUN_ELSEWHERE.has(f)).sort()).toEqual([...CASES].sort());
+  });
+
+  it('approval: the submit waits for the handler, which approves it; a Stop refuses with NOT_APPROVED', async () => {
+    const out = lines(await run('approval', '/examples/contact.html'));
+    expect(out[0]).toMatch(/^asked: click on .*Send.* submits a form/);
+    expect(out).toContain('agent: done');
+    expect(out).toContain('refused: NOT_APPROVED (stop)');
+    expect(out.at(-1)).toBe('page now: Contact us · Harbor Supply');
+    // One post: the approved one; the refused click sent nothing.
+    expect(servers.posts).toEqual([{ path: '/contact', fields: expect.objectContaining({ name: 'Ada Lovelace', email: 'ada@example.com' }) }]);
   });
 
   it('act fills the contact form from instructions and sends it', async () => {
