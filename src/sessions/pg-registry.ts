@@ -23,11 +23,13 @@ const MIGRATIONS = [
   // json keeps the text as given: jsonb refuses \u0000 and lone surrogates, which a caller's
   // system prompt may hold (a start on a shared service then failed as if the database were down).
   `ALTER TABLE dh_sessions ALTER COLUMN browser TYPE JSON USING browser::json, ALTER COLUMN options TYPE JSON USING options::json;`,
+  // Which service started it, so a side panel watching the browser names the same driver on every replica.
+  `ALTER TABLE dh_sessions ADD COLUMN via TEXT NOT NULL DEFAULT 'http';`,
 ];
 
-type Row = { id: string; owner: string; replica: string; browser: SessionRecord['browser']; options: SessionRecord['options'] };
-const recordOf = (r: Row): SessionRecord => ({ id: r.id, owner: r.owner, replica: r.replica, browser: r.browser, options: r.options });
-const COLUMNS = 'id, owner, replica, browser, options';
+type Row = { id: string; owner: string; replica: string; browser: SessionRecord['browser']; options: SessionRecord['options']; via: string };
+const recordOf = (r: Row): SessionRecord => ({ id: r.id, owner: r.owner, replica: r.replica, browser: r.browser, options: r.options, via: r.via === 'mcp' ? 'mcp' : 'http' });
+const COLUMNS = 'id, owner, replica, browser, options, via';
 
 export class PgSessionRegistry implements SessionRegistry {
   private constructor(private readonly pool: Pool) {}
@@ -38,8 +40,8 @@ export class PgSessionRegistry implements SessionRegistry {
   }
 
   async add(rec: SessionRecord): Promise<void> {
-    await this.pool.query('INSERT INTO dh_sessions (id, owner, replica, browser, options) VALUES ($1, $2, $3, $4, $5)', [
-      rec.id, rec.owner, rec.replica, rec.browser === null ? null : JSON.stringify(rec.browser), JSON.stringify(rec.options),
+    await this.pool.query('INSERT INTO dh_sessions (id, owner, replica, browser, options, via) VALUES ($1, $2, $3, $4, $5, $6)', [
+      rec.id, rec.owner, rec.replica, rec.browser === null ? null : JSON.stringify(rec.browser), JSON.stringify(rec.options), rec.via ?? 'http',
     ]);
   }
 

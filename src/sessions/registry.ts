@@ -19,6 +19,8 @@ export interface SessionRecord {
   browser: { grid?: { url: string; sessionId: string }; cdpUrl: string; cdpHeaders?: Record<string, string> } | null;
   /** The options the session was started with, to make the same instance elsewhere (never a model key). */
   options: Pick<StartSessionRequest, 'model' | 'systemPrompt' | 'domSettleTimeoutMs' | 'selfHeal'>;
+  /** The service that started it (the HTTP service or the MCP server): how a watching side panel names its driver. */
+  via?: 'http' | 'mcp';
 }
 
 export type LeaseAnswer = 'ok' | 'busy' | 'gone';

@@ -201,7 +201,7 @@ export class SessionManager {
           ...(req.selfHeal !== undefined ? { selfHeal: req.selfHeal } : {}),
         };
         try {
-          await this.shared.registry.add({ id, owner, replica: this.shared.replica, browser: reach, options: shared });
+          await this.shared.registry.add({ id, owner, replica: this.shared.replica, browser: reach, options: shared, via: launch.via ?? 'http' });
         } catch (e) {
           await session.dh.close().catch(() => undefined);
           throw new HttpError('UNAVAILABLE', `the sessions' registry could not record the new session: ${(e as Error).message}`);
@@ -339,7 +339,7 @@ export class SessionManager {
           })
         : await localBrowser.connect({ cdpUrl: reach.cdpUrl, headers: reach.cdpHeaders, allowUrlSchemes: this.limits.allowUrlSchemes });
       // The record holds only the options that were set (JSON has no undefined).
-      const session = await this.instance(rec.id, rec.owner, browser, rec.options as Partial<CreateOptions>, !!reach.grid, true);
+      const session = await this.instance(rec.id, rec.owner, browser, rec.options as Partial<CreateOptions>, !!reach.grid, true, rec.via);
       this.adopt(session);
       this.log(`session ${rec.id}: attached (started on replica ${rec.replica})`);
       return session;

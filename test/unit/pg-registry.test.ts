@@ -41,6 +41,7 @@ const record = (over: Partial<SessionRecord> = {}): SessionRecord => ({
   replica: 'replica-1',
   browser: null,
   options: { model: 'openai/gpt-4.1-mini', systemPrompt: 'Be brief. "Quotes", é 😀', domSettleTimeoutMs: 750, selfHeal: false },
+  via: 'http',
   ...over,
 });
 const gridRecord = (over: Partial<SessionRecord> = {}): SessionRecord =>
@@ -127,7 +128,11 @@ describe('PgSessionRegistry: records', () => {
     const odd = record({ options: { systemPrompt: 'x\u0000\ud800' } });
     await one.add(odd);
     expect(await two.find(odd.id)).toEqual(odd);
-    expect((await db.query("SELECT version FROM dh_schema WHERE part = 'sessions'")).rows).toEqual([{ version: 2 }]);
+    expect((await db.query("SELECT version FROM dh_schema WHERE part = 'sessions'")).rows).toEqual([{ version: 3 }]);
+    // Which service started a session travels to every replica (the rows of before were the HTTP service's).
+    const fromMcp = record({ via: 'mcp' });
+    await one.add(fromMcp);
+    expect((await two.find(fromMcp.id))!.via).toBe('mcp');
   });
 
   it('the same id twice is refused', async () => {
