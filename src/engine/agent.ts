@@ -265,6 +265,14 @@ async function pageTool(
       expression: `(() => { let d = document.getElementById('__deckhand_cursor'); if (!d) { d = document.createElement('div'); d.id = '__deckhand_cursor'; d.style.cssText = 'position:fixed;z-index:2147483647;width:18px;height:18px;margin:-9px 0 0 -9px;border-radius:50%;background:rgba(255,64,64,.55);border:2px solid #fff;pointer-events:none;transition:left .15s,top .15s'; document.documentElement.appendChild(d); } d.style.left = ${x} + 'px'; d.style.top = ${y} + 'px'; })()`,
     }).catch(() => undefined);
   }
+  // A click, typing or drag at a point names no element the engine can read first: under an
+  // approval policy each one waits, for every kind the policy names (never unchecked).
+  const gate = gateOf(ax.deps.cancel);
+  if (gate && (tool === 'click_at' || tool === 'type_at' || tool === 'drag')) {
+    const method = tool === 'type_at' ? 'type' : tool === 'drag' ? 'dragAndDrop' : 'click';
+    const pageUrl = (await ax.port.pageInfo(page)).url;
+    await gate.check({ method, args: tool === 'type_at' ? [sub(a.text)] : [], pageUrl, facts: null, element: `the point (${x}, ${y}) of the page` }, ax.deps.cancel);
+  }
   switch (tool) {
     case 'goto': {
       const info = await goto(ax.port, page, sub(a.url), { timeout: timeoutMs }, allowSchemes, ax.deps.cancel);
