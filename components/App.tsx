@@ -4,6 +4,7 @@ import type { PanelClient } from '../src/panel/client';
 import type { PanelSession } from '../src/panel/session';
 import type { LiveRuns } from '../src/panel/live';
 import { LiveView } from './LiveView';
+import { useTakeover } from './TakeOver';
 import { BridgeChip } from './BridgeChip';
 import { FlowsView } from './FlowsView';
 import { RecordingView } from './RecordingView';
@@ -17,6 +18,8 @@ export function App({ session, client, live }: { session: PanelSession; client: 
   const runs = useSyncExternalStore(live.subscribe, live.get);
   const driving = runs.filter((r) => r.status === 'running').length;
   const [view, setView] = useState<View>('run');
+  // Kept here, not in the Live view: the Live tab shows Paused even while another view is open.
+  const takeover = useTakeover(client);
   const steps = state.recording?.steps.length ?? 0;
   const flows = state.flows?.length ?? 0;
 
@@ -61,7 +64,8 @@ export function App({ session, client, live }: { session: PanelSession; client: 
           Run
         </button>
         <button role="tab" aria-selected={view === 'live'} onClick={() => setView('live')} data-testid="tab-live" title="Runs by other programs on this browser">
-          Live{driving ? <span className="count" aria-label={`${driving} running`}>{driving}</span> : null}
+          Live{takeover?.paused ? <span className="count warn" data-testid="tab-live-paused">Paused</span> : null}
+          {driving ? <span className="count" aria-label={`${driving} running`}>{driving}</span> : null}
         </button>
         <button role="tab" aria-selected={view === 'recording'} onClick={() => setView('recording')} data-testid="tab-recording">
           Recording{steps ? <span className="count">{steps}</span> : null}
@@ -75,7 +79,7 @@ export function App({ session, client, live }: { session: PanelSession; client: 
       </nav>
       <main className="view">
         {view === 'run' && <RunView session={session} state={state} />}
-        {view === 'live' && <LiveView live={live} runs={runs} />}
+        {view === 'live' && <LiveView live={live} runs={runs} client={client} takeover={takeover} />}
         {view === 'recording' && <RecordingView session={session} state={state} />}
         {view === 'flows' && <FlowsView session={session} state={state} onReplay={() => setView('run')} />}
         {view === 'settings' && <SettingsView client={client} />}

@@ -35,6 +35,7 @@ const (
 	CodeBatchFailed          = "BATCH_FAILED"
 	CodeUnavailable          = "UNAVAILABLE"
 	CodeCancelled            = "CANCELLED"
+	CodePaused               = "PAUSED"
 	CodeProtocolError        = "PROTOCOL_ERROR"
 	CodeInternal             = "INTERNAL"
 	CodeUnauthorized         = "UNAUTHORIZED"
@@ -86,6 +87,7 @@ var ErrorCodes = []string{
 	CodeBatchFailed,
 	CodeUnavailable,
 	CodeCancelled,
+	CodePaused,
 	CodeProtocolError,
 	CodeInternal,
 	CodeUnauthorized,

@@ -109,6 +109,8 @@ export interface LogEvent {
 }
 
 /** What the engine may ask of the caller that sent a command (its callback models, its log). */
+import type { PausePort } from './pause';
+
 export interface CallContext {
   /**
    * Aborted when the caller is gone (its transport closed) or no longer wants the call; the
@@ -122,4 +124,6 @@ export interface CallContext {
   invokeTool?: (name: string, input: unknown, timeoutMs: number) => Promise<string>;
   /** The caller's result cache (`cache.store: 'caller'`), answered by the caller within its own tenant. */
   cache?: CacheStorePort;
+  /** Where the call waits while the person has paused programs in the side panel (pause.ts); none for the panel's own calls. */
+  pause?: PausePort;
 }

@@ -40,6 +40,8 @@ export const ErrorCode = {
   BatchFailed: 'BATCH_FAILED',
   Unavailable: 'UNAVAILABLE',
   Cancelled: 'CANCELLED',
+  /** The person at the browser paused programs' runs in the side panel, and the operation's own timeout ran out before they resumed. */
+  Paused: 'PAUSED',
   ProtocolError: 'PROTOCOL_ERROR',
   Internal: 'INTERNAL',
   // Errors of the Node services (HTTP and MCP): who may call, which session, what request.
@@ -97,6 +99,7 @@ export const ERROR_MAP: Readonly<Record<ErrorCode, { http: number; mcp: number |
   FRAME_DETACHED: { http: 409, mcp: null },
   CLOSED: { http: 409, mcp: null },
   CANCELLED: { http: 409, mcp: null },
+  PAUSED: { http: 409, mcp: null },
   NOT_INITIALIZED: { http: 409, mcp: null },
   ALREADY_IN_USE: { http: 409, mcp: null },
   TIMEOUT: { http: 504, mcp: null },

@@ -207,6 +207,11 @@ class OperationCancelledError(DeckhandError, code="CANCELLED"):
     """
 
 
+class PausedError(DeckhandError, code="PAUSED"):
+    """The person at the browser pressed Pause in Deckhand's side panel and did not press Resume
+    before the operation's own timeout ran out; nothing was done. Run it again once they resume."""
+
+
 class ProtocolError(DeckhandError, code="PROTOCOL_ERROR"):
     """A message that does not follow the protocol (an answer of the wrong shape, say)."""
 
