@@ -40,6 +40,8 @@ const CACHE_CALL_MS = 15_000;
  * debugger pause) is not taken for dead.
  */
 const PROBE_EVERY_MS = 1_000;
+/** The methods that may send the page trusted input (the panel's own runs of these are not the person's steps). */
+const SENDS_INPUT: ReadonlySet<string> = new Set(['act', 'act.replay', 'agent.run', 'batch.run', 'flow.replay', 'locator.act', 'page.press']);
 const PROBE_TIMEOUT_MS = 10_000;
 
 export default defineBackground(() => {
@@ -147,6 +149,8 @@ export default defineBackground(() => {
         }
         // Only while a panel is connected: with none, no watch work and no screenshots at all.
         const run = caller && panels.size > 0 ? watch.begin(name, params, { ...caller }) : null;
+        // The panel's own runs send trusted input too: not the person's steps.
+        const own = !caller && takeover.paused && SENDS_INPUT.has(name) ? takeover.ownRun() : null;
         try {
           if (!run) return await engine.call(name, params as never, undefined, ctx);
           const r = await engine.call(name, params as never, undefined, {
@@ -165,6 +169,7 @@ export default defineBackground(() => {
           throw e;
         } finally {
           running--;
+          own?.();
         }
       });
     }

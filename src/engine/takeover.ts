@@ -16,6 +16,8 @@ export const KEEP_FAILED_RUNS = 20;
 export const KEEP_FAILED_MS = 30 * 60_000;
 /** The person's steps kept per pause: more is not a fix of one step. */
 export const MAX_RECORDED = 200;
+/** A step arriving this soon after the panel's own run ended is that run's input, late. */
+export const OWN_RUN_TAIL_MS = 300;
 
 export interface TakeoverHooks {
   /** Tell the panels what changed. */
@@ -46,6 +48,8 @@ export class Takeover {
   private steps: Action[] = [];
   private resumedBecause: string | undefined;
   private readonly failedRuns = new Map<string, FailedAct>();
+  private ownRuns = 0;
+  private ownEnded = 0;
 
   constructor(
     private readonly gate: PauseGate,
@@ -54,6 +58,25 @@ export class Takeover {
     private readonly now: () => number = Date.now,
   ) {
     gate.onChange(() => this.hooks.changed(this.state()));
+  }
+
+  get paused(): boolean {
+    return this.gate.paused;
+  }
+
+  /**
+   * The panel's own call runs now (it is never held): the trusted input it sends is not the
+   * person's, so steps are not recorded until it ends. Returns its end.
+   */
+  ownRun(): () => void {
+    this.ownRuns++;
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      this.ownRuns--;
+      this.ownEnded = this.now();
+    };
   }
 
   state(): TakeoverState {
@@ -83,7 +106,7 @@ export class Takeover {
 
   /** One step of the person's, while paused. `merge`: more typing into the field of the previous step. */
   recorded(action: Action, merge: boolean): void {
-    if (!this.gate.paused) return;
+    if (!this.gate.paused || this.ownRuns > 0 || this.now() - this.ownEnded < OWN_RUN_TAIL_MS) return;
     const last = this.steps.at(-1);
     if (merge && last && last.selector === action.selector && last.method === 'fill' && action.method === 'fill') this.steps[this.steps.length - 1] = action;
     else if (this.steps.length < MAX_RECORDED) this.steps.push(action);

@@ -186,6 +186,9 @@ describe('take over from the side panel', () => {
     const own = await panel.runInstruction('act', 'click the Reply button');
     expect(own.status).toBe('done');
     expect(await pageLog()).toContain('reply');
+    // Its click was the panel's, not the person's: nothing recorded.
+    await new Promise((r) => setTimeout(r, 500));
+    expect(await ask('takeover.preview', failed)).toMatchObject({ code: 'INVALID_ARGUMENT' });
 
     await panel.click('[data-testid=tab-live]');
     await panel.waitFor(`document.querySelector('[data-testid=live-resume]')`, 'the Resume button in the Live tab');

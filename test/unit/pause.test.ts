@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine';
 import { GATED_METHODS, PauseGate, pauseBudget, RESUMED_BY_PERSON } from '../../src/engine/pause';
-import { KEEP_FAILED_MS, KEEP_FAILED_RUNS, Takeover, type TakeoverHooks } from '../../src/engine/takeover';
+import { KEEP_FAILED_MS, KEEP_FAILED_RUNS, OWN_RUN_TAIL_MS, Takeover, type TakeoverHooks } from '../../src/engine/takeover';
 import type { BrowserPort, CallContext } from '../../src/engine/ports';
 import { DeckhandError } from '../../src/protocol/errors';
 import type { Params } from '../../src/protocol/methods';
@@ -218,6 +218,20 @@ describe('Takeover', () => {
     await t.pause();
     expect(t.state().recorded).toEqual([]);
     expect(recording).toEqual([true, false, true]);
+  });
+
+  it("does not take the panel's own run for the person's steps, nor its input arriving just after", async () => {
+    const { t, tick } = setup();
+    await t.pause();
+    const end = t.ownRun();
+    t.recorded(click, false);
+    end();
+    tick(OWN_RUN_TAIL_MS - 1);
+    t.recorded(click, false);
+    expect(t.state().recorded).toEqual([]);
+    tick(2);
+    t.recorded(click, false);
+    expect(t.state().recorded).toEqual([click]);
   });
 
   it('previews and stores a fix for a remembered failed act, with typed refusals', async () => {
