@@ -6,6 +6,7 @@ import type { LiveRuns } from '../src/panel/live';
 import type { Approvals } from '../src/panel/approvals';
 import { ApprovalPrompts } from './ApprovalPrompts';
 import { LiveView } from './LiveView';
+import { useTakeover } from './TakeOver';
 import { BridgeChip } from './BridgeChip';
 import { FlowsView } from './FlowsView';
 import { RecordingView } from './RecordingView';
@@ -19,6 +20,8 @@ export function App({ session, client, live, approvals }: { session: PanelSessio
   const runs = useSyncExternalStore(live.subscribe, live.get);
   const driving = runs.filter((r) => r.status === 'running').length;
   const [view, setView] = useState<View>('run');
+  // Kept here, not in the Live view: the Live tab shows Paused even while another view is open.
+  const takeover = useTakeover(client);
   const steps = state.recording?.steps.length ?? 0;
   const flows = state.flows?.length ?? 0;
 
@@ -64,7 +67,8 @@ export function App({ session, client, live, approvals }: { session: PanelSessio
           Run
         </button>
         <button role="tab" aria-selected={view === 'live'} onClick={() => setView('live')} data-testid="tab-live" title="Runs by other programs on this browser">
-          Live{driving ? <span className="count" aria-label={`${driving} running`}>{driving}</span> : null}
+          Live{takeover?.paused ? <span className="count warn" data-testid="tab-live-paused">Paused</span> : null}
+          {driving ? <span className="count" aria-label={`${driving} running`}>{driving}</span> : null}
         </button>
         <button role="tab" aria-selected={view === 'recording'} onClick={() => setView('recording')} data-testid="tab-recording">
           Recording{steps ? <span className="count">{steps}</span> : null}
@@ -78,7 +82,7 @@ export function App({ session, client, live, approvals }: { session: PanelSessio
       </nav>
       <main className="view">
         {view === 'run' && <RunView session={session} state={state} />}
-        {view === 'live' && <LiveView live={live} runs={runs} />}
+        {view === 'live' && <LiveView live={live} runs={runs} client={client} takeover={takeover} />}
         {view === 'recording' && <RecordingView session={session} state={state} />}
         {view === 'flows' && <FlowsView session={session} client={client} state={state} onReplay={() => setView('run')} />}
         {view === 'settings' && <SettingsView client={client} />}

@@ -2,11 +2,14 @@
 import { useEffect, useRef } from 'react';
 import { describeCaller, type LiveRun, type LiveRuns } from '../src/panel/live';
 import { ms } from './Timeline';
+import type { PanelClient } from '../src/panel/client';
+import type { TakeoverState } from '../src/protocol/panel';
+import { PauseBar, SaveFix } from './TakeOver';
 
 const STATUS: Record<LiveRun['status'], string> = { running: 'Running', done: 'Done', failed: 'Failed' };
 const OUTCOME: Record<'success' | 'failure' | 'info', string> = { success: 'succeeded', failure: 'failed', info: '' };
 
-export function LiveView({ live, runs }: { live: LiveRuns; runs: LiveRun[] }) {
+export function LiveView({ live, runs, client, takeover }: { live: LiveRuns; runs: LiveRun[]; client: PanelClient; takeover: TakeoverState | null }) {
   const end = useRef<HTMLDivElement>(null);
   const last = runs.at(-1);
   useEffect(() => {
@@ -14,15 +17,21 @@ export function LiveView({ live, runs }: { live: LiveRuns; runs: LiveRun[] }) {
   }, [runs.length, last?.steps.length, last?.status]);
   if (!runs.length) {
     return (
-      <div className="empty" data-testid="live-empty">
-        <p>No program is driving this browser.</p>
-        <p className="muted">When a script or a service (Node, Python, Go, HTTP, MCP) runs act, observe, extract, an agent, a batch or a flow here, its steps show up as they happen.</p>
+      <div className="live">
+        <div className="actions">
+          <PauseBar client={client} state={takeover} />
+        </div>
+        <div className="empty" data-testid="live-empty">
+          <p>No program is driving this browser.</p>
+          <p className="muted">When a script or a service (Node, Python, Go, HTTP, MCP) runs act, observe, extract, an agent, a batch or a flow here, its steps show up as they happen.</p>
+        </div>
       </div>
     );
   }
   return (
     <div className="live">
       <div className="actions">
+        <PauseBar client={client} state={takeover} />
         {runs.some((r) => r.status !== 'running') && (
           <button className="quiet" onClick={() => live.clear()}>
             Clear finished
@@ -31,7 +40,7 @@ export function LiveView({ live, runs }: { live: LiveRuns; runs: LiveRun[] }) {
       </div>
       <ol className="timeline" data-testid="live-runs" aria-label="Runs by other programs">
         {runs.map((r) => (
-          <RunItem key={`${r.caller.id}:${r.runId}`} run={r} />
+          <RunItem key={`${r.caller.id}:${r.runId}`} run={r} client={client} takeover={takeover} />
         ))}
       </ol>
       <div ref={end} />
@@ -39,10 +48,10 @@ export function LiveView({ live, runs }: { live: LiveRuns; runs: LiveRun[] }) {
   );
 }
 
-function RunItem({ run: r }: { run: LiveRun }) {
+function RunItem({ run: r, client, takeover }: { run: LiveRun; client: PanelClient; takeover: TakeoverState | null }) {
   const who = describeCaller(r.caller);
   return (
-    <li className={`entry ${r.status}`} data-testid="live-run" data-status={r.status} data-op={r.op} data-run-id={r.runId} aria-label={`${r.op} by ${who}: ${STATUS[r.status]}`}>
+    <li className={`entry ${r.status}`} data-testid="live-run" data-status={r.status} data-op={r.op} data-run-id={r.runId} data-caller-id={r.caller.id} aria-label={`${r.op} by ${who}: ${STATUS[r.status]}`}>
       <div className="entry-head">
         <span className={`dot ${r.status}`} aria-hidden="true" />
         <span className="kind">{r.op}</span>
@@ -87,6 +96,10 @@ function RunItem({ run: r }: { run: LiveRun }) {
         <p className="error" data-testid="live-error">
           {r.outcome.message}
         </p>
+      )}
+      {/* A program's act that failed: the person may do the step by hand and store it as this step. */}
+      {r.op === 'act' && r.byInstruction && r.status === 'failed' && (takeover?.paused || !!takeover?.recorded.length) && (
+        <SaveFix client={client} runId={r.runId} callerId={r.caller.id} recorded={takeover?.recorded.length ?? 0} />
       )}
     </li>
   );

@@ -19,7 +19,11 @@ import { replayInOwnTab, Scheduler } from '../src/engine/schedule';
 import { Engine, type CallContext } from '../src/engine/engine';
 import { Watch } from '../src/engine/watch';
 import { ApprovalDesk, type Answerer } from '../src/engine/approval';
+import { PauseGate } from '../src/engine/pause';
+import { Takeover } from '../src/engine/takeover';
+import { ManualActionMessageSchema } from '../src/protocol/content-messages';
 import { ENGINE_VERSION } from '../src/protocol/version';
+import type { Params } from '../src/protocol/methods';
 import { CallerInfoSchema, ClientMethods, Methods, type MethodName } from '../src/protocol/methods';
 import { PANEL_PORT, PanelClientMethods, PanelMethods, type BridgeStatus, type WatchCaller } from '../src/protocol/panel';
 import { describeZodError } from '../src/protocol/zod-errors';
@@ -39,6 +43,8 @@ const CACHE_CALL_MS = 15_000;
  * debugger pause) is not taken for dead.
  */
 const PROBE_EVERY_MS = 1_000;
+/** The methods that may send the page trusted input (the panel's own runs of these are not the person's steps). */
+const SENDS_INPUT: ReadonlySet<string> = new Set(['act', 'act.replay', 'agent.run', 'batch.run', 'flow.replay', 'locator.act', 'page.press']);
 const PROBE_TIMEOUT_MS = 10_000;
 
 export default defineBackground(() => {
@@ -70,6 +76,31 @@ export default defineBackground(() => {
     name,
     ask: (req) => peer.call(table as typeof ClientMethods, 'approval.request', req, Math.max(1000, req.deadline - Date.now() + 1000)),
     settled: (end) => void peer.call(table as typeof ClientMethods, 'approval.settled', end, 5000).catch(() => undefined),
+  });
+  // Take over: the person pauses programs' runs from a panel and may store their own fix of a failed act.
+  const gate = new PauseGate();
+  const takeover = new Takeover(gate, engine, {
+    changed: (s) => {
+      for (const p of panels) void p.call(PanelClientMethods, 'control.changed', s, 5000).catch(() => undefined);
+    },
+    // The person's steps are recorded in every tab's top frame while paused (a new document asks nothing: see onUpdated below).
+    record: async (on) => {
+      const tabs = await chrome.tabs.query({});
+      await Promise.all(tabs.map((t) => (t.id === undefined ? null : chrome.tabs.sendMessage(t.id, { type: 'dh:record', on }, { frameId: 0 }).catch(() => undefined))));
+    },
+    pageUrl: async (page) => (page !== undefined ? await port.pageInfo(page) : await port.activePage())?.url ?? '',
+  });
+  // A document that loads while paused starts recording too.
+  chrome.tabs.onUpdated.addListener((tabId, info) => {
+    if (info.status === 'complete' && gate.paused) void chrome.tabs.sendMessage(tabId, { type: 'dh:record', on: true }, { frameId: 0 }).catch(() => undefined);
+  });
+  // The person's steps, from the content scripts of this extension's own tabs' top frames.
+  chrome.runtime.onMessage.addListener((msg, sender) => {
+    if (sender.id !== chrome.runtime.id || !sender.tab || sender.frameId !== 0) return false;
+    if ((msg as { type?: unknown } | null)?.type !== 'dh:manual') return false;
+    const m = ManualActionMessageSchema.safeParse(msg);
+    if (m.success) takeover.recorded(m.data.action, m.data.merge);
+    return false;
   });
 
   /**
@@ -118,6 +149,8 @@ export default defineBackground(() => {
         record: (req) => peer.call(ClientMethods, 'cache.record', req, CACHE_CALL_MS),
         invalidate: async (key) => void (await peer.call(ClientMethods, 'cache.invalidate', { key }, CACHE_CALL_MS)),
       },
+      // Other programs wait while the person has paused them; the panel's own calls never do.
+      ...(caller ? { pause: gate } : {}),
     };
     for (const name of Object.keys(Methods) as MethodName[]) {
       peer.handle(name, async (params) => {
@@ -131,6 +164,8 @@ export default defineBackground(() => {
         }
         // Only while a panel is connected: with none, no watch work and no screenshots at all.
         const run = caller && panels.size > 0 ? watch.begin(name, params, { ...caller }) : null;
+        // The panel's own runs send trusted input too: not the person's steps.
+        const own = !caller && takeover.paused && SENDS_INPUT.has(name) ? takeover.ownRun() : null;
         try {
           if (!run) return await engine.call(name, params as never, undefined, ctx);
           const r = await engine.call(name, params as never, undefined, {
@@ -141,12 +176,15 @@ export default defineBackground(() => {
             },
           });
           run.finish(r);
+          if (name === 'act' && (r as { data?: { success?: boolean } }).data?.success === false) void takeover.failed({ runId: run.runId, callerId: caller!.id, description: run.description }, params as Params<'act'>, ctx, peer.closed);
           return r;
         } catch (e) {
           run?.fail(e);
+          if (run && caller && name === 'act') void takeover.failed({ runId: run.runId, callerId: caller.id, description: run.description }, params as Params<'act'>, ctx, peer.closed);
           throw e;
         } finally {
           running--;
+          own?.();
         }
       });
     }
@@ -230,7 +268,7 @@ export default defineBackground(() => {
   if (!chrome.extension.inIncognitoContext) void bridge.resume();
 
   /** The panel-only methods, validated with their schemas. */
-  type PanelResult<M extends keyof typeof PanelMethods> = z.infer<(typeof PanelMethods)[M]['result']>;
+  type PanelResult<M extends keyof typeof PanelMethods> = z.input<(typeof PanelMethods)[M]['result']>;
   const panelRuns: { [M in keyof typeof PanelMethods]: (p: z.infer<(typeof PanelMethods)[M]['params']>) => Promise<PanelResult<M>> | PanelResult<M> } = {
     'bridge.connect': (p) => bridge.connect(p.port, p.token),
     'bridge.disconnect': () => bridge.disconnect(),
@@ -239,6 +277,11 @@ export default defineBackground(() => {
     'schedule.remove': (p) => scheduler.remove(p.flow),
     'schedule.list': () => scheduler.list(),
     'schedule.history': (p) => scheduler.history(p.flow),
+    'control.pause': () => takeover.pause(),
+    'control.resume': () => takeover.resume(),
+    'control.status': () => takeover.state(),
+    'takeover.preview': (p) => takeover.preview(p.runId, p.callerId),
+    'takeover.save': (p) => takeover.save(p.runId, p.callerId),
   };
   const panelCall = async (name: string, raw: unknown): Promise<unknown> => {
     if (!Object.hasOwn(PanelMethods, name)) throw new DeckhandError(ErrorCode.InvalidArgument, `unknown panel method '${name}'`);
@@ -284,6 +327,8 @@ export default defineBackground(() => {
       panels.delete(peer);
       panelAnswerers.delete(peer);
       peer.failAll(new DeckhandError(ErrorCode.Closed, 'the side panel was closed'), true);
+      // Nobody is left to press Resume: programs go on.
+      if (panels.size === 0) void takeover.resume('every side panel was closed, so nobody was left to press Resume');
     });
   });
 });

@@ -36,6 +36,7 @@ const (
 	CodeUnavailable          = "UNAVAILABLE"
 	CodeCancelled            = "CANCELLED"
 	CodeNotApproved          = "NOT_APPROVED"
+	CodePaused               = "PAUSED"
 	CodeProtocolError        = "PROTOCOL_ERROR"
 	CodeInternal             = "INTERNAL"
 	CodeUnauthorized         = "UNAUTHORIZED"
@@ -88,6 +89,7 @@ var ErrorCodes = []string{
 	CodeUnavailable,
 	CodeCancelled,
 	CodeNotApproved,
+	CodePaused,
 	CodeProtocolError,
 	CodeInternal,
 	CodeUnauthorized,

@@ -56,6 +56,8 @@ export interface AgentContext {
   /** The run's usage, and what it cost when every model it called has a known price. */
   addUsage: (u: Usage, costUsd?: number) => Promise<void>;
   invokeTool?: (name: string, input: unknown, timeoutMs: number) => Promise<string>;
+  /** Before each step after the first: waits while the person has paused programs in the side panel. */
+  between?: () => Promise<void>;
 }
 
 const brief = (s: string, n = 300) => (s.length > n ? `${s.slice(0, n)}…` : s);
@@ -225,6 +227,7 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
   const varHelp = Object.keys(vars).length ? `\nVariables: ${Object.entries(vars).map(([k, v]) => `%${k}%${v.description ? ` (${v.description})` : ''}`).join(', ')}` : '';
 
   for (let i = 0; i < p.maxSteps; i++) {
+    if (i > 0) await ax.between?.();
     if (cancel.signal.aborted) break;
     // Let a navigation a tool started finish before reading the page.
     for (let k = 0; k < 100 && (await ax.port.isLoading(page)); k++) await sleep(50);
@@ -326,6 +329,7 @@ async function shot(ax: AgentContext, page: number): Promise<{ data: string; mim
 async function replay(ax: AgentContext, p: AgentRunParams, page: number, rec: AgentRecording, onUsage: (u: Usage) => void, steps: AgentStep[]): Promise<string | null> {
   const vars = normalizeVariables(p.variables);
   for (const s of rec.steps) {
+    if (s !== rec.steps[0]) await ax.between?.();
     const t0 = Date.now();
     try {
       if (isAgentTool(s.tool) && AGENT_TOOLS[s.tool].replay === 'act') {

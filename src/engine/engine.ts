@@ -7,7 +7,7 @@ import { clip } from '../protocol/text';
 import { describeZodError } from '../protocol/zod-errors';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { isModelOperation, Methods, OPERATIONS, paramAt, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
-import { ActionSchema, DEFAULTS, ZERO_USAGE, type Action, type ActResult, type CacheInfo, type ExtractResult, type ObserveResult, type OperationOptions, type PageInfo, type Metrics, type ResultMetadata, type Usage } from '../protocol/schemas';
+import { ActionSchema, DEFAULTS, MAX_TIMEOUT_MS, ZERO_USAGE, type Action, type ActResult, type CacheInfo, type ExtractResult, type ObserveResult, type OperationOptions, type PageInfo, type Metrics, type ResultMetadata, type Usage } from '../protocol/schemas';
 import type { CallbackInvoker, ProviderCaller } from '../models/call';
 import type { ResolvedModel } from '../protocol/model';
 import { costOf } from '../protocol/prices';
@@ -24,7 +24,7 @@ import { MemoryFlowStore, replayFlow } from './flows';
 import { FlowSchema, flowKey, summarizeFlow, type Flow, type SavedFlow } from '../protocol/flows';
 import { qaStepsFromAgent } from '../protocol/recording';
 import type { AgentRecording } from '../protocol/agent';
-import { agentCacheKey, cacheUrl, ContentChanged, runCached, type CachedOp, type KeyParts } from './cache';
+import { agentCacheKey, cacheKeys, cacheUrl, ContentChanged, runCached, type CachedOp, type KeyParts } from './cache';
 import { checkObserved, readRegion, StoredExtractSchema, withPageCounts, type StoredExtract } from './cache-checks';
 import { replayActions, ReplayFailed, type Healer } from './replay';
 import { ENGINE_VERSION } from '../protocol/version';
@@ -35,6 +35,7 @@ import { runAgent } from './agent';
 import { captureSnapshot, selectorsForIds } from './snapshot';
 import { bindGate, Gate, type ApprovalAsker } from './approval';
 import type { ApprovalPolicy } from '../protocol/approval';
+import { GATED_METHODS, pauseBudget, type Resumed } from './pause';
 
 
 /** How long a cache hit's first step looks for its element: the page is already there, and a miss then costs a model call anyway. */
@@ -64,6 +65,23 @@ function opIdOf(method: MethodName, p: unknown): string | undefined {
 const EARLY_CANCEL_MS = 60_000;
 
 type Handler = (params: any, ctx: CallContext) => Promise<unknown>;
+
+/** What a cached call is keyed on (cache.ts cacheKeys): the same for a computed result and for a fix stored by hand. */
+function keyPartsOf(instruction: string, url: string, o: { variables?: unknown; screenshot?: boolean }, schema?: unknown): Omit<KeyParts, 'op'> {
+  return {
+    instruction, url: cacheUrl(url), ...(schema !== undefined ? { schema } : {}),
+    variableNames: Object.keys((o.variables as Record<string, unknown> | undefined) ?? {}), screenshot: !!o.screenshot,
+  };
+}
+
+/** Said once when a call starts waiting at the pause gate: to its caller's log and the watching panel. */
+function pausedLog(ctx: CallContext, what: string, opId: string | undefined): void {
+  ctx.log({ level: 'info', message: `${what} waits: the run is paused in Deckhand's side panel until the person presses Resume`, data: { opId, paused: true } });
+}
+
+function resumedLog(ctx: CallContext, what: string, opId: string | undefined, r: Resumed): void {
+  ctx.log({ level: 'info', message: `${what} goes on after ${r.waitedMs} ms paused: ${r.reason}`, data: { opId, paused: false } });
+}
 
 const NO_CALLER: CallContext = {
   invokeCallback: async () => {
@@ -166,7 +184,16 @@ export class Engine implements CommandClient {
         }
         const startUrl = p.saveAs ? (p.page !== undefined ? await this.port.pageInfo(p.page) : await this.activePage()).url : '';
         const r = await runAgent(
-          { deps: { ...this.deps(ctx), cancel: ctx.signal }, port: this.port, activePage: async () => (await this.activePage()).id, addUsage: (u, cost) => this.addUsage('act', u, cost), invokeTool: ctx.invokeTool },
+          {
+            deps: { ...this.deps(ctx), cancel: ctx.signal }, port: this.port, activePage: async () => (await this.activePage()).id, addUsage: (u, cost) => this.addUsage('act', u, cost), invokeTool: ctx.invokeTool,
+            // Paused mid-run: the next step waits, as long as a step may take.
+            between: ctx.pause
+              ? async () => {
+                  const resumed = await ctx.pause!.wait("the agent's next step", Math.min(p.toolTimeout * 3 + 10_000, MAX_TIMEOUT_MS), ctx.signal, () => pausedLog(ctx, 'the agent', p.opId));
+                  if (resumed) resumedLog(ctx, 'the agent', p.opId, resumed);
+                }
+              : undefined,
+          },
           { ...p, ...(replay ? { replay } : {}), record: p.record || !!p.saveAs || (!!cacheKey && !replay) },
         );
         if (store && cacheKey && r.recording) await store.record({ key: cacheKey, baseKey: cacheKey, op: 'agent', result: r.recording, usage: { ...ZERO_USAGE } });
@@ -289,7 +316,15 @@ export class Engine implements CommandClient {
     bindGate(control.signal, gate);
     try {
       throwIfCancelled(control.signal);
-      const run = this.handlers[method](parsed.data, { ...ctx, signal: control.signal, ...(gate ? { gate } : {}) });
+      const inner = { ...ctx, signal: control.signal, ...(gate ? { gate } : {}) };
+      // Paused by the person in the side panel: wait first; the wait counts towards the call's deadline.
+      const paused = ctx.pause && GATED_METHODS.has(method) ? ctx.pause : null;
+      const run = paused
+        ? paused.wait(method, pauseBudget(method, parsed.data), control.signal, () => pausedLog(ctx, method, opId)).then((resumed) => {
+            if (resumed) resumedLog(ctx, method, opId, resumed);
+            return this.handlers[method](parsed.data, inner);
+          })
+        : this.handlers[method](parsed.data, inner);
       const own = operationDeadline(method, parsed.data);
       // A call that was cancelled answers at once; the work winds down behind it.
       if (own === null) return (await raceCancel(run, control.signal)) as Result<M>;
@@ -382,10 +417,7 @@ export class Engine implements CommandClient {
   ): Promise<R> {
     const setting = options?.locator || options?.ignoreLocators ? undefined : options?.cache;
     const store = (setting?.store === 'extension' ? this.cacheStore : ctx.cache) ?? null;
-    const keyParts = async (): Promise<Omit<KeyParts, 'op'>> => ({
-      instruction, url: cacheUrl((await this.port.pageInfo(op.page)).url), ...(schema !== undefined ? { schema } : {}),
-      variableNames: Object.keys(op.variables ?? {}), screenshot: !!op.screenshot,
-    });
+    const keyParts = async (): Promise<Omit<KeyParts, 'op'>> => keyPartsOf(instruction, (await this.port.pageInfo(op.page)).url, op, schema);
     return runCached<R>(store, setting, {
       op: kind,
       keyParts,
@@ -426,6 +458,26 @@ export class Engine implements CommandClient {
       costOf: (u) => costOf(u, op.model),
       onHit: (info) => this.addSaved(kind, info),
     });
+  }
+
+  /**
+   * Store what the person did by hand as the cached result of an act that failed (Take over in
+   * the side panel): under the key that same act computes on that page, in the store that act
+   * would read (the caller's, or the extension's for `cache.store: 'extension'`), so the next
+   * identical call replays the person's steps with no model.
+   */
+  async storeFix(p: Params<'act'>, startUrl: string, ctx: CallContext, actions: Action[]): Promise<{ store: 'caller' | 'extension'; key: string }> {
+    if (typeof p.input !== 'string') throw new DeckhandError(ErrorCode.InvalidArgument, 'only an act with an instruction can take a fix: an Action is replayed as it is');
+    if (!actions.length) throw new DeckhandError(ErrorCode.InvalidArgument, 'there are no recorded actions to store');
+    for (const a of actions) validateAction(a.method, a.arguments ?? []);
+    const o = p.options ?? {};
+    if (o.locator || o.ignoreLocators) throw new DeckhandError(ErrorCode.InvalidArgument, 'this act was scoped with locator or ignoreLocators, which never use the cache: a fix stored for it would never be read');
+    const extension = o.cache && o.cache.store === 'extension';
+    const store = extension ? this.cacheStore : ctx.cache;
+    if (!store) throw new DeckhandError(ErrorCode.Unavailable, extension ? 'the extension has no result cache here' : 'the program that ran this act has no result cache to store the fix in');
+    const { key, baseKey } = await cacheKeys({ op: 'act', ...keyPartsOf(p.input, startUrl, o) });
+    await store.record({ key, baseKey, op: 'act', result: actions, usage: { ...ZERO_USAGE }, replace: true });
+    return { store: extension ? 'extension' : 'caller', key };
   }
 
   /** Re-infer one stored step with the operation's model; a successful heal counts towards metrics. */

@@ -110,6 +110,8 @@ export interface LogEvent {
 }
 
 /** What the engine may ask of the caller that sent a command (its callback models, its log). */
+import type { PausePort } from './pause';
+
 export interface CallContext {
   /**
    * Aborted when the caller is gone (its transport closed) or no longer wants the call; the
@@ -127,4 +129,6 @@ export interface CallContext {
   askApproval?: ApprovalAsker;
   /** The approval of the call this one runs inside (a batch's), which its own calls keep. */
   gate?: Gate;
+  /** Where the call waits while the person has paused programs in the side panel (pause.ts); none for the panel's own calls. */
+  pause?: PausePort;
 }

@@ -109,6 +109,7 @@ export class WatchRun {
   private readonly vars: Record<string, { value: string }>;
   private readonly page: number | undefined;
   readonly description: string;
+  private readonly byInstruction: boolean | undefined;
 
   constructor(
     private readonly watch: Watch,
@@ -122,6 +123,7 @@ export class WatchRun {
     const page = p.page ?? options.page;
     this.page = typeof page === 'number' ? page : undefined;
     this.description = this.mask(describe(op, p));
+    this.byInstruction = op === 'act' ? typeof p.input === 'string' : undefined;
     this.event('started', {});
   }
 
@@ -131,7 +133,8 @@ export class WatchRun {
   }
 
   private event(phase: WatchEvent['phase'], rest: Partial<WatchEvent>): void {
-    this.watch.emit({ runId: this.runId, caller: this.caller, op: this.op, description: this.description, phase, at: Date.now(), seq: this.seq++, ...rest });
+    const by = this.byInstruction === undefined ? {} : { byInstruction: this.byInstruction };
+    this.watch.emit({ runId: this.runId, caller: this.caller, op: this.op, description: this.description, ...by, phase, at: Date.now(), seq: this.seq++, ...rest });
   }
 
   private picture(): void {

@@ -5,7 +5,7 @@
  */
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { ClientMethods, Methods, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
-import { PANEL_PORT, PanelClientMethods, PanelMethods, type BridgeStatus, type PanelMethodName, type WatchEvent } from '../protocol/panel';
+import { PANEL_PORT, PanelClientMethods, PanelMethods, type BridgeStatus, type PanelMethodName, type TakeoverState, type WatchEvent } from '../protocol/panel';
 import { DEFAULTS } from '../protocol/schemas';
 import { RpcPeer } from '../protocol/rpc';
 import type { Approvals } from './approvals';
@@ -20,6 +20,7 @@ export class PanelClient implements CommandClient {
   private readonly bridgeListeners = new Set<(s: BridgeStatus) => void>();
   private readonly watchListeners = new Set<(e: WatchEvent) => void>();
   private readonly scheduleListeners = new Set<(flow: string) => void>();
+  private readonly controlListeners = new Set<(s: TakeoverState) => void>();
 
   constructor() {
     this.peer = new RpcPeer((raw) => this.ensurePort().postMessage(raw), "extension's service worker");
@@ -43,6 +44,10 @@ export class PanelClient implements CommandClient {
     this.peer.serve(PanelClientMethods, 'approval.request', (req) => this.approvals?.request(req) ?? { decision: null });
     this.peer.serve(PanelClientMethods, 'approval.settled', (end) => {
       this.approvals?.settled(end);
+      return null;
+    });
+    this.peer.serve(PanelClientMethods, 'control.changed', (s) => {
+      for (const f of this.controlListeners) f(s);
       return null;
     });
   }
@@ -80,7 +85,7 @@ export class PanelClient implements CommandClient {
     return this.peer.call(Methods, method, params, timeout + DEFAULTS.rpcGraceMs);
   }
 
-  async panel<M extends PanelMethodName>(method: M, params: z.input<(typeof PanelMethods)[M]['params']>): Promise<z.infer<(typeof PanelMethods)[M]['result']>> {
+  async panel<M extends PanelMethodName>(method: M, params: z.input<(typeof PanelMethods)[M]['params']>): Promise<z.output<(typeof PanelMethods)[M]['result']>> {
     return this.peer.call(PanelMethods, method, params, 15_000);
   }
 
@@ -98,6 +103,12 @@ export class PanelClient implements CommandClient {
   onWatch(f: (e: WatchEvent) => void): () => void {
     this.watchListeners.add(f);
     return () => this.watchListeners.delete(f);
+  }
+
+  /** Take over: paused or resumed, calls waiting, the person's steps recorded. */
+  onControl(f: (s: TakeoverState) => void): () => void {
+    this.controlListeners.add(f);
+    return () => this.controlListeners.delete(f);
   }
 
   onBridge(f: (s: BridgeStatus) => void): () => void {

@@ -22,6 +22,8 @@ export interface LiveRun {
   caller: WatchCaller;
   op: WatchOp;
   description: string;
+  /** act: given an instruction (a failed one can take the person's fix). */
+  byInstruction?: boolean;
   startedAt: number;
   status: 'running' | 'done' | 'failed';
   steps: LiveStep[];
@@ -63,7 +65,7 @@ export class LiveRuns {
     let run = this.runs.find((r) => r.runId === e.runId && r.caller.id === e.caller.id);
     if (!run) {
       // A run whose start this panel missed (it opened mid-run) still shows, from what arrives.
-      run = { runId: e.runId, caller: e.caller, op: e.op, description: e.description, startedAt: e.at, status: 'running', steps: [] };
+      run = { runId: e.runId, caller: e.caller, op: e.op, description: e.description, ...(e.byInstruction !== undefined ? { byInstruction: e.byInstruction } : {}), startedAt: e.at, status: 'running', steps: [] };
       this.runs = [...this.runs, run].slice(-MAX_RUNS);
     }
     const next: LiveRun = { ...run, caller: e.caller };

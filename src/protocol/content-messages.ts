@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { OutlineLineSchema } from './model';
-import { LocatorSpecSchema } from './schemas';
+import { ActionSchema, LocatorSpecSchema } from './schemas';
 
 export const FrameRequestSchema = z.discriminatedUnion('type', [
   z.object({
@@ -66,6 +66,8 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:frameSelector'), frameId: z.number().int() }),
   /** Where this frame's window sits in its parent's window.frames (the worker matching iframes to frame ids). */
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:frameIndex') }),
+  /** Take over: record the person's own clicks, typing and choices in this frame (while programs are paused), or stop. */
+  z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:record'), on: z.boolean() }),
 ]);
 export type FrameRequest = z.infer<typeof FrameRequestSchema>;
 
@@ -96,3 +98,17 @@ export interface DescribeResult {
 export type OpResult =
   | { ok: true; mode?: 'insertText' | 'done'; state?: { checked?: boolean; value?: string; tag: string; type?: string }; value?: unknown }
   | { ok: false; code: string; message: string };
+
+/**
+ * Content script → worker, while recording (dh:record): one thing the person did on the page,
+ * as an Action the engine can replay. `merge`: it continues the previous one (more typing into
+ * the same field), which it replaces.
+ */
+export const ManualActionMessageSchema = z
+  .object({
+    type: z.literal('dh:manual'),
+    action: ActionSchema,
+    merge: z.boolean(),
+  })
+  .strict();
+export type ManualActionMessage = z.infer<typeof ManualActionMessageSchema>;

@@ -42,6 +42,8 @@ export const ErrorCode = {
   Cancelled: 'CANCELLED',
   /** A step the caller asked to approve was refused: Stop or Skip was chosen, or nobody answered by the approval's deadline. */
   NotApproved: 'NOT_APPROVED',
+  /** The person at the browser paused programs' runs in the side panel, and the operation's own timeout ran out before they resumed. */
+  Paused: 'PAUSED',
   ProtocolError: 'PROTOCOL_ERROR',
   Internal: 'INTERNAL',
   // Errors of the Node services (HTTP and MCP): who may call, which session, what request.
@@ -100,6 +102,7 @@ export const ERROR_MAP: Readonly<Record<ErrorCode, { http: number; mcp: number |
   CLOSED: { http: 409, mcp: null },
   CANCELLED: { http: 409, mcp: null },
   NOT_APPROVED: { http: 409, mcp: null },
+  PAUSED: { http: 409, mcp: null },
   NOT_INITIALIZED: { http: 409, mcp: null },
   ALREADY_IN_USE: { http: 409, mcp: null },
   TIMEOUT: { http: 504, mcp: null },

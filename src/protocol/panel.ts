@@ -8,6 +8,7 @@ import { CallerInfoSchema, ClientMethods } from './methods';
 import { ApprovalClientMethods } from './approval';
 import { ScheduleMethods } from './schedule';
 import { FlowNameSchema } from './flows';
+import { ActionSchema } from './schemas';
 
 /** The chrome.runtime port name the side panel connects with. */
 export const PANEL_PORT = 'deckhand-panel';
@@ -26,12 +27,57 @@ export type BridgeStatus = z.infer<typeof BridgeStatusSchema>;
 export const BridgePortSchema = z.number().int().min(1024, 'port must be 1024 or above').max(65535, 'port must be at most 65535');
 export const PairingTokenSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{6,128}$/, 'the pairing token is 6 to 128 letters, digits, - or _');
 
+/**
+ * Take over: whether programs' runs are paused, and what the person has done on the page since
+ * the latest Pause (the steps "Save my fix as this step" would store).
+ */
+export const TakeoverStateSchema = z
+  .object({
+    paused: z.boolean(),
+    /** When the pause began (ms since epoch). */
+    since: z.number().optional(),
+    /** Programs' calls waiting for Resume now. */
+    waiting: z.number().int().nonnegative(),
+    /** The person's steps recorded since the latest Pause (kept after Resume until the next Pause). */
+    recorded: z.array(ActionSchema),
+    /** Why the last resume happened when it was not the person's Resume (every panel was closed). */
+    resumedBecause: z.string().optional(),
+  })
+  .strict();
+export type TakeoverState = z.infer<typeof TakeoverStateSchema>;
+
+/** A failed act run of another program, named as the Live tab shows it. */
+const FailedRunRefSchema = z.object({ runId: z.string().min(1).max(200), callerId: z.string().min(1).max(200) }).strict();
+
+/** What "Save my fix as this step" would store, shown before the person confirms. */
+export const FixPreviewSchema = z
+  .object({
+    runId: z.string(),
+    /** The act's instruction, variables shown as %name%. */
+    instruction: z.string(),
+    /** The page the act ran on (its cache key's URL). */
+    url: z.string(),
+    actions: z.array(ActionSchema),
+    /** Whose store it goes to: the program's own (its cache), or the extension's (`cache.store: 'extension'`). */
+    store: z.enum(['caller', 'extension']),
+  })
+  .strict();
+export type FixPreview = z.infer<typeof FixPreviewSchema>;
+
 /** Methods only the side panel may call (the engine's Methods are available to it as well). */
 export const PanelMethods = {
   'bridge.connect': { params: z.object({ port: BridgePortSchema, token: PairingTokenSchema }).strict(), result: BridgeStatusSchema },
   'bridge.disconnect': { params: z.object({}).strict(), result: BridgeStatusSchema },
   'bridge.status': { params: z.object({}).strict(), result: BridgeStatusSchema },
   ...ScheduleMethods,
+  /** Take over: programs' new operations wait (or fail with PAUSED after their timeout); the person's steps are recorded. */
+  'control.pause': { params: z.object({}).strict(), result: TakeoverStateSchema },
+  'control.resume': { params: z.object({}).strict(), result: TakeoverStateSchema },
+  'control.status': { params: z.object({}).strict(), result: TakeoverStateSchema },
+  /** What saving the person's steps as that failed act's cached result would store. */
+  'takeover.preview': { params: FailedRunRefSchema, result: FixPreviewSchema },
+  /** Store them: the program's next identical act replays them with no model. */
+  'takeover.save': { params: FailedRunRefSchema, result: FixPreviewSchema.extend({ key: z.string() }) },
 } as const;
 export type PanelMethodName = keyof typeof PanelMethods;
 
@@ -67,6 +113,8 @@ export const WatchEventSchema = z
     op: WatchOpSchema,
     /** The instruction, or the Action's description (act with an Action), variables masked. */
     description: z.string(),
+    /** act only: true when it was given an instruction (a failed one can take the person's fix), false for an Action. */
+    byInstruction: z.boolean().optional(),
     phase: z.enum(['started', 'step', 'thumbnail', 'finished']),
     /** When it happened in the worker (ms since epoch). */
     at: z.number(),
@@ -111,6 +159,8 @@ export const PanelClientMethods = {
   ...ApprovalClientMethods,
   /** A flow's schedule or history changed (set, removed, a run ended): the panel reads them again. */
   'schedule.changed': { params: z.object({ flow: FlowNameSchema }).strict(), result: z.null() },
+  /** Take over: paused or resumed, a call started or stopped waiting, a step of the person's was recorded. */
+  'control.changed': { params: TakeoverStateSchema, result: z.null() },
 } as const;
 
 /**

@@ -11,6 +11,7 @@ import { render } from './render';
 import { deepQueryAll, resolveSelector } from './resolve';
 import { frameIdOf, frameIdsOf, ownFrameIndex } from './frame-ids';
 import { selectorFor } from './selector';
+import { isRecording, setRecording } from './recorder';
 import { finalizer, walk } from './walker';
 import { describeElement, Visibility } from './visibility';
 import { surroundings } from './surroundings';
@@ -61,6 +62,9 @@ const waits = new Map<string, { cancelled: boolean }>();
 export async function handleFrameRequest(raw: unknown): Promise<unknown> {
   const req: FrameRequest = FrameRequestSchema.parse(raw);
   switch (req.type) {
+    case 'dh:record':
+      setRecording(req.on);
+      return { recording: isRecording() };
     case 'dh:ping':
       return { ok: true, url: location.href, doc: DOC, inputs: inputsSeen } satisfies PingResult;
     case 'dh:cancelWait': {

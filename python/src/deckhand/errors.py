@@ -210,6 +210,9 @@ class OperationCancelledError(DeckhandError, code="CANCELLED"):
 class NotApprovedError(DeckhandError, code="NOT_APPROVED"):
     """A step the call asked to approve was refused: Stop or Skip was chosen, or nobody answered
     by the approval's deadline; it was not done. `data["decision"]` says which."""
+class PausedError(DeckhandError, code="PAUSED"):
+    """The person at the browser pressed Pause in Deckhand's side panel and did not press Resume
+    before the operation's own timeout ran out; nothing was done. Run it again once they resume."""
 
 
 class ProtocolError(DeckhandError, code="PROTOCOL_ERROR"):
