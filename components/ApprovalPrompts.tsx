@@ -51,7 +51,7 @@ export function ApprovalPrompts({ approvals }: { approvals: Approvals }) {
               </>
             )}
             <dt>Waits</dt>
-            <dd>{Math.max(0, Math.ceil((req.deadline - now) / 1000))} s more, then it is refused</dd>
+            <dd>{Math.max(0, Math.round((req.deadline - now) / 1000))} s more, then it is refused</dd>
           </dl>
           <div className="choices">
             <button className="primary" data-testid="approval-approve" onClick={() => approvals.decide(req.id, 'approve')}>

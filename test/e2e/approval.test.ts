@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deckhand, DeckhandError, localBrowser, type BrowserHandle, type Page } from '../../src/index';
 import { startFixtureServers } from '../fixtures/server';
-import { PanelPage } from '../fixtures/panel-page';
+import { PANEL_SHOTS, PanelPage } from '../fixtures/panel-page';
 
 let servers: Awaited<ReturnType<typeof startFixtureServers>>;
 let browser: BrowserHandle;
@@ -29,7 +29,7 @@ beforeAll(async () => {
   dh = await Deckhand.create({ browser });
   page = await browser.context.activePage();
   await page.goto(`${servers.origin}/examples/contact.html`);
-  panel = await PanelPage.open(browser, page.id, { onError: (t) => errors.push(t) });
+  panel = await PanelPage.open(browser, page.id, { shots: PANEL_SHOTS, onError: (t) => errors.push(t) });
   await page.bringToFront();
 });
 
@@ -60,6 +60,7 @@ describe('approval of risky steps', () => {
     expect(shown.summary).toMatch(/click on .*Send/);
     expect(shown.element).toMatch(/Send/);
     expect(shown.kinds).toContain('submits a form');
+    await panel.screenshot('10-approval');
     // The form is filled, and nothing was submitted while the step waits.
     expect(await page.evaluate(() => (document.querySelector('#name') as HTMLInputElement).value)).toBe('Ada Lovelace');
     await new Promise((r) => setTimeout(r, 500));

@@ -4,7 +4,7 @@
  * observe list with hover outlines and extract JSON, records what was performed,
  * replays it, and exports a Playwright test and a Deckhand script that both pass
  * when run against the fixture. Screenshots of the main states go to test-output/panel/
- * (ignored) for review; `npm run shots:panel` writes them to test/artifacts/panel/, the
+ * (ignored) for review; `npm run shots:panel` writes them to docs/public/panel/, the
  * pictures kept in the repository, so an ordinary test run never rewrites tracked files.
  */
 import { execFile } from 'node:child_process';
@@ -16,7 +16,7 @@ import { describe, expect, it, beforeAll } from 'vitest';
 import { Deckhand, localBrowser } from '../../src/index';
 import { findChromium } from '../../src/client/paths';
 import { startModelServer } from '../fixtures/model-server';
-import { PanelPage } from '../fixtures/panel-page';
+import { PANEL_SHOTS, PanelPage } from '../fixtures/panel-page';
 import { useBrowser } from './harness';
 
 /** One scripted agent turn (the agent's answer object: every tool field present, unused ones null). */
@@ -26,7 +26,7 @@ const agentStep = (tool: string, args: Record<string, unknown>) => ({
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const shots = join(root, process.env.DECKHAND_PANEL_SHOTS === 'docs' ? 'test/artifacts/panel' : 'test-output/panel');
+const shots = PANEL_SHOTS;
 const h = useBrowser();
 
 let panel: PanelPage;

@@ -14,7 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deckhand, localBrowser, type Flow } from '../../src/index';
 import { CdpConnection, WebSocketTransport } from '../../src/client/cdp';
-import { PanelPage } from '../fixtures/panel-page';
+import { PANEL_SHOTS, PanelPage } from '../fixtures/panel-page';
 import { chromiumWithPort, until, type PortedChromium } from './harness';
 
 const PAGE = readFileSync(new URL('../fixtures/pages/schedule/report.html', import.meta.url), 'utf8');
@@ -86,7 +86,7 @@ describe('a scheduled flow', () => {
     const page = await browser.context.activePage();
     await page.goto(`${origin}/report.html`);
     const errors: string[] = [];
-    const panel = await PanelPage.open(browser, page.id, { onError: (t) => errors.push(t) });
+    const panel = await PanelPage.open(browser, page.id, { shots: PANEL_SHOTS, onError: (t) => errors.push(t) });
     await panel.click('[data-testid=tab-flows]');
     await panel.waitFor(`document.querySelectorAll('[data-testid=flow]').length === 2`, 'both saved flows in the Flows view');
 
@@ -105,6 +105,7 @@ describe('a scheduled flow', () => {
       const line = await panel.waitFor<string>(`document.querySelector('${row(flow)} [data-testid=flow-schedule]')?.textContent`, `the schedule line of "${flow}"`);
       expect(line).toMatch(/^Runs every 0\.5 minutes · next /);
     }
+    await panel.screenshot('13-schedule');
     // The scheduled flow's row still exports it as a Playwright test.
     await panel.click(`${row('send report')} [data-testid=flow-export]`);
     await panel.waitFor(`document.querySelector('${row('send report')} [data-testid=flow-format-playwright]')`, 'the export formats');

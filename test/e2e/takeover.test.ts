@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deckhand, localBrowser, type BrowserHandle, type Page } from '../../src/index';
 import { DeckhandError } from '../../src/protocol/errors';
 import { startFixtureServers } from '../fixtures/server';
-import { PanelPage } from '../fixtures/panel-page';
+import { PANEL_SHOTS, PanelPage } from '../fixtures/panel-page';
 import { workerEval } from './harness';
 
 const INSTRUCTION = 'archive this message';
@@ -70,7 +70,7 @@ beforeAll(async () => {
   const target = targetInfos.find((t) => t.type === 'page' && t.url.endsWith('/takeover.html'));
   if (!target) throw new Error('the fixture tab is not among the targets');
   ({ sessionId: tab } = await browser.cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId: target.targetId, flatten: true }));
-  panel = await PanelPage.open(browser, page.id, { onError: (t) => errors.push(t) });
+  panel = await PanelPage.open(browser, page.id, { shots: PANEL_SHOTS, onError: (t) => errors.push(t) });
   await page.bringToFront();
   await panel.click('[data-testid=tab-live]');
 }, 60_000);
@@ -121,6 +121,7 @@ describe('take over from the side panel', () => {
     // "Save my fix as this step" shows what it will store, then stores it.
     await panel.click('[data-testid=live-run][data-status=failed] [data-testid=save-fix]');
     await panel.waitFor(`document.querySelector('[data-testid=fix-preview]')`, 'the preview of the fix');
+    await panel.screenshot('12-take-over');
     const shown = await panel.eval<string[]>(`[...document.querySelectorAll('[data-testid=fix-action]')].map((e) => e.textContent)`);
     expect(shown).toEqual(['click on button with no name (class tb-icon)']);
     expect(await panel.text('[data-testid=fix-preview]')).toContain(INSTRUCTION);

@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deckhand, localBrowser, type BrowserHandle, type Page } from '../../src/index';
 import { startFixtureServers } from '../fixtures/server';
-import { PanelPage } from '../fixtures/panel-page';
+import { PANEL_SHOTS, PanelPage } from '../fixtures/panel-page';
 import { workerEval } from './harness';
 
 /** The value no part of the panel may ever show. */
@@ -61,7 +61,7 @@ describe('watching a program from the side panel', () => {
   });
 
   it('shows who drives, the act as it runs and its outcome, with the variable by name only', async () => {
-    panel = await PanelPage.open(browser, page.id, { onError: (t) => errors.push(t) });
+    panel = await PanelPage.open(browser, page.id, { shots: PANEL_SHOTS, onError: (t) => errors.push(t) });
     // The panel's tab opened last: make the fixture the page a program works on again.
     await page.bringToFront();
     await panel.click('[data-testid=tab-live]');
@@ -73,6 +73,7 @@ describe('watching a program from the side panel', () => {
     expect(r.data.success).toBe(true);
     await panel.waitFor(`document.querySelector('[data-testid=live-run][data-op=act][data-status=done]')`, 'the act to show as done');
     await panel.waitFor(`document.querySelector('[data-testid=live-run][data-op=act] img[data-testid=live-thumb]')`, "the act's thumbnail");
+    await panel.screenshot('11-live');
     const [act] = await liveRuns();
     expect(act.who).toBe('Driven by Node client');
     expect(act.description).toBe('type %who% into the Username field');
