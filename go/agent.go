@@ -227,10 +227,8 @@ func (a *Agent) Execute(ctx context.Context, instruction string, opts *ExecuteOp
 	if len(c.browser.allowURLSchemes) > 0 {
 		p.AllowSchemes = c.browser.allowURLSchemes
 	}
-	if approval, err := c.approvalFor("Execute", o.Approval); err != nil {
+	if p.Approval, err = c.approvalFor("Execute", o.Approval); err != nil {
 		return nil, err
-	} else if approval != nil {
-		p.Approval = approval
 	}
 	p.OpID = uuid4()
 	defer c.withApprover(p.OpID, o.OnApproval)()
