@@ -167,6 +167,12 @@ type ExecuteOptions struct {
 	SaveAs string
 	// Page is the page the agent starts on (nil: the active page).
 	Page *Page
+	// Approval makes the run's risky steps wait for approval (nil: the client's policy): a
+	// skipped step is reported to the agent and it goes on; a stopped one, or one not approved
+	// in time, ends the run with CodeNotApproved.
+	Approval *ApprovalPolicy
+	// OnApproval decides the run's steps that wait (nil: the client's OnApproval).
+	OnApproval ApprovalFunc
 }
 
 // Execute runs the agent on instruction until it is done or out of steps. Cancelling ctx stops
@@ -221,7 +227,11 @@ func (a *Agent) Execute(ctx context.Context, instruction string, opts *ExecuteOp
 	if len(c.browser.allowURLSchemes) > 0 {
 		p.AllowSchemes = c.browser.allowURLSchemes
 	}
+	if p.Approval, err = c.approvalFor("Execute", o.Approval); err != nil {
+		return nil, err
+	}
 	p.OpID = uuid4()
+	defer c.withApprover(p.OpID, o.OnApproval)()
 	c.mu.Lock()
 	for name, t := range a.run {
 		c.tools[name] = t

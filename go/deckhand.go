@@ -109,6 +109,8 @@ type Client struct {
 	gens      map[*context.CancelFunc]struct{} // Generate calls in flight
 	tracer    trace.Tracer
 	spans     map[string]trace.Span // operation spans by opId, parents of the model_call spans
+	approvers map[string]ApprovalFunc       // calls' own approval handlers, by opId, while they run
+	asking    map[string]context.CancelFunc // approval requests still open, by id
 }
 
 func uuid4() string {
@@ -133,8 +135,12 @@ func Create(ctx context.Context, o CreateOptions) (*Client, error) {
 	if o.Browser == nil {
 		return nil, newError(CodeInvalidArgument, "Create needs CreateOptions.Browser from LaunchLocalBrowser or ConnectLocalBrowser")
 	}
+	if _, err := o.Approval.wire("Create"); err != nil {
+		return nil, err
+	}
 	c := &Client{browser: o.Browser, link: o.Browser.link, o: o, threshold: 1, selfHeal: true, gens: map[*context.CancelFunc]struct{}{}, spans: map[string]trace.Span{},
-		callbacks: map[string]*CallbackModel{}, cbIDs: map[*CallbackModel]string{}, tools: map[string]AgentTool{}, pages: map[int]*Page{}}
+		callbacks: map[string]*CallbackModel{}, cbIDs: map[*CallbackModel]string{}, tools: map[string]AgentTool{}, pages: map[int]*Page{},
+		approvers: map[string]ApprovalFunc{}, asking: map[string]context.CancelFunc{}}
 	c.tracer = tracerFor(o.Telemetry)
 	if isNilSpec(o.Model) {
 		c.o.Model = nil
@@ -305,6 +311,9 @@ type opOptions struct {
 	settle         *int
 	screenshot     bool
 	iframes        bool
+	approval       object // act's own policy, checked
+	clientApproval object // else the client's
+	onApproval     ApprovalFunc
 }
 
 // kv is one member of an object written in a fixed order.
@@ -415,7 +424,14 @@ func (c *Client) operation(ctx context.Context, op string, params object, o opOp
 	if o.iframes {
 		w = append(w, kv{"iframes", true})
 	}
+	// The call's own policy is among its options; the client's comes after the opId, as Node writes it.
+	if o.approval != nil {
+		w = append(w, kv{"approval", o.approval})
+	}
 	w = append(w, kv{"opId", opID})
+	if o.clientApproval != nil {
+		w = append(w, kv{"approval", o.clientApproval})
+	}
 	wanted := c.cacheOn
 	threshold := 0
 	if o.cache != nil {
@@ -449,6 +465,7 @@ func (c *Client) operation(ctx context.Context, op string, params object, o opOp
 		deadline = operationDeadlineMs(op, needsModel)
 	}
 	span := c.startOperationSpan(ctx, op, opID, model)
+	defer c.withApprover(opID, o.onApproval)()
 	c.mu.Lock()
 	c.ops++
 	c.mu.Unlock()
@@ -520,7 +537,7 @@ func actOptions(o *ActOptions) opOptions {
 	if o == nil {
 		return opOptions{}
 	}
-	return opOptions{cache: o.Cache, ignoreLocators: o.IgnoreLocators, locator: o.Locator, model: o.Model, timeout: o.Timeout, variables: o.Variables, page: o.Page, settle: o.DOMSettleTimeoutMs}
+	return opOptions{cache: o.Cache, ignoreLocators: o.IgnoreLocators, locator: o.Locator, model: o.Model, timeout: o.Timeout, variables: o.Variables, page: o.Page, settle: o.DOMSettleTimeoutMs, onApproval: o.OnApproval}
 }
 
 // Act does one thing on the page: an ObservedAction runs deterministically (no model); an
@@ -530,8 +547,16 @@ func (c *Client) Act(ctx context.Context, input ActInput, opts *ActOptions) (*Ac
 		return nil, newError(CodeInvalidArgument, "Act takes ActInstruction(text) or ObservedAction(action)")
 	}
 	o := actOptions(opts)
-	var raw json.RawMessage
 	var err error
+	if opts != nil && opts.Approval != nil {
+		o.approval, err = opts.Approval.wire("act")
+	} else {
+		o.clientApproval, err = c.o.Approval.wire("act")
+	}
+	if err != nil {
+		return nil, err
+	}
+	var raw json.RawMessage
 	switch x := input.(type) {
 	case ActInstruction:
 		if x == "" {
@@ -563,6 +588,9 @@ func (c *Client) Act(ctx context.Context, input ActInput, opts *ActOptions) (*Ac
 // Observe finds elements that match the instruction (nil: the page's main controls), as
 // Actions Act can run.
 func (c *Client) Observe(ctx context.Context, instruction *string, opts *ObserveOptions) (*ObserveResult, error) {
+	if opts != nil && (opts.Approval != nil || opts.OnApproval != nil) {
+		return nil, newError(CodeInvalidArgument, "observe does nothing that needs approval: Approval and OnApproval are for Act")
+	}
 	params := object{}
 	if instruction != nil {
 		params = append(params, kv{"instruction", *instruction})
@@ -652,6 +680,10 @@ type BatchOptions struct {
 	Timeout time.Duration
 	// Page is the page the callback's batch.page is (nil: the active page).
 	Page *Page
+	// Approval makes the batch's risky steps wait for approval (nil: the client's policy).
+	Approval *ApprovalPolicy
+	// OnApproval decides the batch's steps that wait (nil: the client's OnApproval).
+	OnApproval ApprovalFunc
 }
 
 // ExperimentalBatch runs a trusted, self-contained JavaScript callback
@@ -705,6 +737,14 @@ func (c *Client) ExperimentalBatch(ctx context.Context, source string, input any
 	// ends and no later one starts.
 	opID := uuid4()
 	params = append(params, kv{"timeout", t}, kv{"defaults", defaults}, kv{"cacheByDefault", c.cacheOn}, kv{"opId", opID})
+	approval, err := c.approvalFor("ExperimentalBatch", o.Approval)
+	if err != nil {
+		return err
+	}
+	if approval != nil {
+		params = append(params, kv{"approval", approval})
+	}
+	defer c.withApprover(opID, o.OnApproval)()
 	raw, err := c.call(ctx, "batch.run", params, t+10_000)
 	if err != nil {
 		if ctx.Err() != nil {

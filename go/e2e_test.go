@@ -46,6 +46,13 @@ func TestMain(m *testing.M) {
 			}
 			return
 		}
+		if r.Method == http.MethodPost && r.URL.Path == "/contact" { // the contact form's POST, recorded
+			_ = r.ParseForm()
+			formPosts.add(r.URL.Path, r.PostForm)
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			fmt.Fprint(w, `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Message sent</title></head><body><h1>Thanks!</h1></body></html>`)
+			return
+		}
 		if strings.HasSuffix(r.URL.Path, ".html") {
 			body, err := os.ReadFile(filepath.Join(pages, filepath.Clean("/"+r.URL.Path)))
 			if err != nil {

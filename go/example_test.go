@@ -298,6 +298,44 @@ func ExampleAgent_Execute() {
 
 // #endregion agent
 
+// #region approval
+
+// Risky steps wait for approval: here a form's submit, decided by the caller's handler (without
+// one, a person decides in the side panel). Stop refuses the step: nothing is submitted, and
+// the call fails with CodeNotApproved.
+func ExampleApprovalPolicy() {
+	ctx := context.Background()
+	client, done := launchClient(deckhand.CreateOptions{})
+	defer done()
+	form := `data:text/html,<title>Contact</title><form onsubmit="event.preventDefault(); document.title='Sent'">
+<label>Name <input id=name></label> <button id=send>Send</button></form>`
+	if _, err := client.Goto(ctx, form, nil); err != nil {
+		log.Fatal(err)
+	}
+	_, err := client.Act(ctx, deckhand.ObservedAction(deckhand.Action{Selector: "#send", Method: "click", Description: "Send"}), &deckhand.ActOptions{
+		Approval: &deckhand.ApprovalPolicy{When: []deckhand.ApprovalKind{deckhand.ApprovalSubmit}, Timeout: time.Minute},
+		OnApproval: func(ctx context.Context, req *deckhand.ApprovalRequest) (deckhand.ApprovalDecision, error) {
+			fmt.Println("asked:", req.Kinds, req.Method)
+			return deckhand.DecisionStop, nil // or DecisionApprove, DecisionSkip, NoDecision (leave it to the side panel)
+		},
+	})
+	var de *deckhand.Error
+	if errors.As(err, &de) && de.Code == deckhand.CodeNotApproved {
+		fmt.Println("refused:", de.Data["decision"])
+	}
+	var title string
+	if err := client.ExperimentalBatch(ctx, `async (batch) => batch.page.evaluate("document.title")`, nil, &title, nil); err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println(title)
+	// Output:
+	// asked: [submit] click
+	// refused: stop
+	// Contact
+}
+
+// #endregion approval
+
 // #region page
 
 // Pages and locators: open a page, fill and check elements by selector, read it back. Every

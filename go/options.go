@@ -79,6 +79,12 @@ type CreateOptions struct {
 	Logging *LoggingOptions
 	// Telemetry picks where spans go (nil: the global OpenTelemetry provider's "deckhand" tracer).
 	Telemetry *TelemetryOptions
+	// Approval makes risky steps of Act, Agent.Execute and ExperimentalBatch wait for approval
+	// (a call's own policy wins).
+	Approval *ApprovalPolicy
+	// OnApproval decides those steps for every call without a handler of its own (nil: the side
+	// panel, else the deadline, decides).
+	OnApproval ApprovalFunc
 }
 
 // CacheOption is a per-call cache setting: CacheEnabled(false) skips the lookup,
@@ -150,6 +156,11 @@ type ActOptions struct {
 	// Page is the page to act on (nil: the active page).
 	Page               *Page
 	DOMSettleTimeoutMs *int
+	// Approval makes Act's risky steps wait for approval (nil: the client's policy). Observe
+	// takes no approval.
+	Approval *ApprovalPolicy
+	// OnApproval decides this call's steps that wait (nil: the client's OnApproval).
+	OnApproval ApprovalFunc
 }
 
 // ObserveOptions configure Observe (nil for defaults).

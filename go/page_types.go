@@ -136,6 +136,7 @@ type agentRunParams struct {
 	MaxSteps           int        `json:"maxSteps"`
 	ToolTimeout        int64      `json:"toolTimeout"`
 	HighlightCursor    bool       `json:"highlightCursor"`
+	Approval           object     `json:"approval,omitempty"`
 	Page               *int       `json:"page,omitempty"`
 	OpID               string     `json:"opId"`
 	SaveAs             string     `json:"saveAs,omitempty"`

@@ -20,6 +20,19 @@ type rpcResult struct {
 type pendingCall struct {
 	method string
 	ch     chan rpcResult
+	// expired is closed when the deadline passes. The clock stops while a hold is on: timer is
+	// nil then, and left is what remained of the deadline when it was last armed (at armedAt).
+	expired chan struct{}
+	timer   *time.Timer
+	left    time.Duration
+	armedAt time.Time
+	once    sync.Once // closes expired
+}
+
+// arm starts the call's clock with what is left of its deadline (p.mu held).
+func (pc *pendingCall) arm() {
+	pc.armedAt = time.Now()
+	pc.timer = time.AfterFunc(pc.left, func() { pc.once.Do(func() { close(pc.expired) }) })
 }
 
 // rpcPeer is one end of the RPC (src/protocol/rpc.ts): either side may call the other. Frames
@@ -34,6 +47,7 @@ type rpcPeer struct {
 	pending  map[int64]*pendingCall
 	handlers map[string]handler
 	closed   *Error
+	holds    int             // holds in force (see hold)
 	ctx      context.Context // handlers run under it; cancelled when the peer closes
 	cancel   context.CancelFunc
 	wg       sync.WaitGroup
@@ -67,7 +81,11 @@ func (p *rpcPeer) request(ctx context.Context, method string, params any, timeou
 	}
 	id := p.nextID
 	p.nextID++
-	pc := &pendingCall{method: method, ch: make(chan rpcResult, 1)}
+	pc := &pendingCall{method: method, ch: make(chan rpcResult, 1), expired: make(chan struct{}), left: timeout}
+	// While a hold is on, the clock of a new call starts when it ends.
+	if p.holds == 0 {
+		pc.arm()
+	}
 	p.pending[id] = pc
 	p.mu.Unlock()
 	raw, err := marshalJS(reqFrame{Kind: "req", ID: id, Method: method, Params: params})
@@ -83,12 +101,10 @@ func (p *rpcPeer) request(ctx context.Context, method string, params any, timeou
 		}
 		return nil, newError(CodeWorkerGone, "could not send '%s' to the %s: %v", method, p.label, err)
 	}
-	timer := time.NewTimer(timeout)
-	defer timer.Stop()
 	select {
 	case r := <-pc.ch:
 		return r.result, r.err
-	case <-timer.C:
+	case <-pc.expired:
 		p.drop(id)
 		return nil, &Error{Code: CodeTimeout, Message: fmt.Sprintf("'%s' timed out after %s ms waiting for the %s", method, strconv.FormatInt(timeout.Milliseconds(), 10), p.label),
 			Data: map[string]any{"method": method, "timeoutMs": float64(timeout.Milliseconds())}}
@@ -100,13 +116,57 @@ func (p *rpcPeer) request(ctx context.Context, method string, params any, timeou
 
 func (p *rpcPeer) drop(id int64) {
 	p.mu.Lock()
+	if pc := p.pending[id]; pc != nil && pc.timer != nil {
+		pc.timer.Stop()
+	}
 	delete(p.pending, id)
 	p.mu.Unlock()
+}
+
+// hold stops the clocks of the calls in flight until release is called: the far side waits on
+// a person (an approval), and that time is not the call's. Their deadlines resume, with what
+// was left, when the last hold ends. release may be called more than once.
+func (p *rpcPeer) hold() (release func()) {
+	p.mu.Lock()
+	if p.holds == 0 {
+		now := time.Now()
+		for _, pc := range p.pending {
+			if pc.timer == nil {
+				continue
+			}
+			if pc.timer.Stop() {
+				pc.left = max(0, pc.left-now.Sub(pc.armedAt))
+			}
+			pc.timer = nil
+		}
+	}
+	p.holds++
+	p.mu.Unlock()
+	var once sync.Once
+	return func() {
+		once.Do(func() {
+			p.mu.Lock()
+			defer p.mu.Unlock()
+			if p.holds--; p.holds > 0 {
+				return
+			}
+			for _, pc := range p.pending {
+				select {
+				case <-pc.expired: // it ran out before the hold began
+				default:
+					pc.arm()
+				}
+			}
+		})
+	}
 }
 
 func (p *rpcPeer) settle(id int64, r rpcResult) {
 	p.mu.Lock()
 	pc := p.pending[id]
+	if pc != nil && pc.timer != nil {
+		pc.timer.Stop()
+	}
 	delete(p.pending, id)
 	p.mu.Unlock()
 	if pc != nil {

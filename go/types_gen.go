@@ -335,3 +335,18 @@ type AgentResult struct {
 	// Usage is an agent run's model usage (snake_case on the wire, as the earlier API had it).
 	Usage *AgentUsage `json:"usage,omitempty"`
 }
+
+// ApprovalRequest is a step that waits for approval: what will be done, to which element, and why.
+type ApprovalRequest struct {
+	ID        string   `json:"id"`
+	OpID      string   `json:"opId,omitempty"`
+	Kinds     []string `json:"kinds"`
+	Words     []string `json:"words,omitzero"`
+	Method    string   `json:"method"`
+	Arguments []string `json:"arguments"`
+	Element   string   `json:"element"`
+	URL       string   `json:"url"`
+	Target    string   `json:"target,omitempty"`
+	Summary   string   `json:"summary"`
+	Deadline  float64  `json:"deadline"`
+}

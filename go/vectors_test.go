@@ -202,6 +202,19 @@ type vectorOptions struct {
 	Quality        *int                `json:"quality"`
 	FullPage       bool                `json:"fullPage"`
 	Budget         int                 `json:"budget"`
+	Approval       *struct {
+		When    []ApprovalKind `json:"when"`
+		Words   []string       `json:"words"`
+		Timeout int            `json:"timeout"`
+	} `json:"approval"`
+}
+
+// approval is the vector's approval option as an ApprovalPolicy (nil: none).
+func (o *vectorOptions) approval() *ApprovalPolicy {
+	if o.Approval == nil {
+		return nil
+	}
+	return &ApprovalPolicy{When: o.Approval.When, Words: o.Approval.Words, Timeout: time.Duration(o.Approval.Timeout) * time.Millisecond}
 }
 
 // locatorOf makes the Go Locator for a vector's locator: a selector, or {selector, nth}.
@@ -380,7 +393,7 @@ func run(ctx context.Context, c *Client, call vectorCall) (any, error) {
 		return c.Agent(ag).Execute(ctx, x.Instruction, &ExecuteOptions{MaxSteps: x.MaxSteps, AutoScreenshot: x.AutoScreenshot,
 			WaitBetweenActions: time.Duration(x.WaitBetweenActions) * time.Millisecond, Context: x.Context})
 	case "deckhand":
-		ao := &ActOptions{Cache: o.Cache, IgnoreLocators: ignore, Locator: locator, Timeout: timeout, Variables: o.Variables, Page: pageOpt}
+		ao := &ActOptions{Cache: o.Cache, IgnoreLocators: ignore, Locator: locator, Timeout: timeout, Variables: o.Variables, Page: pageOpt, Approval: o.approval()}
 		switch call.Method {
 		case "act":
 			if s := str(call.Args[0]); s != "" {
@@ -422,7 +435,7 @@ func run(ctx context.Context, c *Client, call vectorCall) (any, error) {
 				input = call.Args[1]
 			}
 			var out any
-			err := c.ExperimentalBatch(ctx, str(call.Args[0]), input, &out, &BatchOptions{Timeout: timeout, Page: pageOpt})
+			err := c.ExperimentalBatch(ctx, str(call.Args[0]), input, &out, &BatchOptions{Timeout: timeout, Page: pageOpt, Approval: o.approval()})
 			return out, err
 		}
 	}

@@ -7,7 +7,7 @@ import (
 )
 
 // The worker's calls to this client (src/client/worker-calls.ts in Go): the cache store, callback
-// models, the caller's agent tools and log lines.
+// models, the caller's agent tools, approvals of risky steps (approval.go) and log lines.
 
 func (c *Client) serve() {
 	l := c.link
@@ -63,6 +63,8 @@ func (c *Client) serve() {
 	})
 	l.peer.handle("model.generate", c.generate)
 	l.peer.handle("tool.call", c.toolCall)
+	l.peer.handle("approval.request", c.approvalRequest)
+	l.peer.handle("approval.settled", c.approvalSettled)
 	l.peer.handle("log", func(_ context.Context, p json.RawMessage) (any, error) {
 		var req struct {
 			Level   string          `json:"level"`

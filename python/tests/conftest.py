@@ -7,6 +7,7 @@ from __future__ import annotations
 import os
 import shutil
 import threading
+import urllib.parse
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -66,6 +67,20 @@ class _Pages(SimpleHTTPRequestHandler):
             return
         super().do_GET()
 
+    #: Form POSTs received (path and fields), newest last: what a test reads to know what was submitted.
+    posts: list[dict[str, Any]] = []
+
+    def do_POST(self) -> None:  # noqa: N802
+        size = int(self.headers.get("Content-Length") or 0)
+        fields = dict(urllib.parse.parse_qsl(self.rfile.read(min(size, 65_536)).decode(), keep_blank_values=True))
+        self.posts.append({"path": urllib.parse.urlsplit(self.path).path, "fields": fields})
+        body = b'<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Message sent</title></head><body><h1>Thanks!</h1></body></html>'
+        self.send_response(200)
+        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
 
 class Servers:
     def __init__(self) -> None:
@@ -102,6 +117,13 @@ def servers() -> Any:
     s = Servers()
     yield s
     s.close()
+
+
+@pytest.fixture
+def form_posts(servers: Servers) -> list[dict[str, Any]]:
+    """The form POSTs the fixture servers receive during this test."""
+    _Pages.posts.clear()
+    return _Pages.posts
 
 
 @pytest.fixture(scope="session")

@@ -56,6 +56,7 @@ var wireTypes = []wireType{
 	{name: "AgentStep", def: "AgentStep", maps: []string{"action"}},
 	{name: "AgentUsage", def: "AgentUsage"},
 	{name: "AgentResult", def: "AgentResult", maps: []string{"metadata"}},
+	{name: "ApprovalRequest", def: "ApprovalRequestParams"},
 }
 
 // schemaNode is the part of a JSON Schema node the generator reads.
@@ -341,6 +342,9 @@ func (g *typeGen) fieldType(t wireType, key string, p *schemaNode, later *[]func
 		}
 		log.Fatalf("%s.%s: an inline object needs a Go name in wireTypes' nested", t.name, key)
 	case "":
+		if stringUnion(p) {
+			return "string"
+		}
 		if t.written {
 			return "any"
 		}
@@ -348,6 +352,16 @@ func (g *typeGen) fieldType(t wireType, key string, p *schemaNode, later *[]func
 	}
 	log.Fatalf("%s.%s: no Go type for schema type %q", t.name, key, p.Type)
 	return ""
+}
+
+// stringUnion says whether every variant of a union is a string (an enum or a constant).
+func stringUnion(p *schemaNode) bool {
+	for _, v := range p.AnyOf {
+		if v.Type != "string" {
+			return false
+		}
+	}
+	return len(p.AnyOf) > 0
 }
 
 // goField is a property's Go name: PascalCase, with Go's initialisms (ID, URL, API).

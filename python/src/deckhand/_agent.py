@@ -11,10 +11,10 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from . import _wire
 from ._wire import AGENT_DEFAULTS
-from ._checks import json_schema_of, run_user
+from ._checks import approval_handler, approval_option, json_schema_of, run_user
 from ._link import check_ms
 from .errors import InvalidArgumentError, type_error
-from .options import AgentOptions, AgentTool, CallbackModel
+from .options import AgentOptions, AgentTool, ApprovalHandler, ApprovalPolicy, CallbackModel
 
 AGENT_MAX_STEPS = AGENT_DEFAULTS["maxSteps"]
 AGENT_TOOL_TIMEOUT_MS = AGENT_DEFAULTS["toolTimeoutMs"]
@@ -114,13 +114,22 @@ def agent_tools(tools: Mapping[str, AgentTool] | None) -> dict[str, Any]:
 
 
 def agent_run_params(
-    run: _Execute, resolved: Any, system_prompt: str | None, tools: dict[str, Any], allow_schemes: Sequence[str], op_id: str
+    run: _Execute,
+    resolved: Any,
+    system_prompt: str | None,
+    tools: dict[str, Any],
+    allow_schemes: Sequence[str],
+    op_id: str,
+    approval: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """agent.run's params, in the order the Node client writes them."""
     params: dict[str, Any] = {"instruction": run.instruction, "mode": "dom", "model": resolved, "executionModel": resolved}
     if system_prompt:
         params["systemPrompt"] = system_prompt
-    params.update({"maxSteps": run.max_steps, "toolTimeout": AGENT_TOOL_TIMEOUT_MS, "highlightCursor": False, "opId": op_id})
+    params.update({"maxSteps": run.max_steps, "toolTimeout": AGENT_TOOL_TIMEOUT_MS, "highlightCursor": False})
+    if approval:
+        params["approval"] = approval
+    params["opId"] = op_id
     if run.context:
         params["context"] = run.context
     if run.wait_between_actions:
@@ -139,7 +148,7 @@ def agent_deadline_ms(max_steps: int, cap_ms: float) -> float:
     return min(max_steps * (AGENT_TOOL_TIMEOUT_MS * 3 + 10_000), cap_ms)
 
 
-AgentRunner = Callable[[_Execute, Any, "str | None", dict[str, Any]], Awaitable[_wire.AgentResult]]
+AgentRunner = Callable[[_Execute, Any, "str | None", dict[str, Any], "dict[str, Any] | None", "ApprovalHandler | None"], Awaitable[_wire.AgentResult]]
 
 
 class Agent:
@@ -162,14 +171,25 @@ class Agent:
         auto_screenshot: bool | None = None,
         wait_between_actions: int | None = None,
         context: str | None = None,
+        approval: ApprovalPolicy | None = None,
+        on_approval: ApprovalHandler | None = None,
     ) -> _wire.AgentResult:
+        """Run the agent. With `approval` (or the instance's), a risky step waits for
+        `on_approval` (or the instance's, or the side panel): 'skip' tells the agent it was
+        skipped and it goes on; 'stop', or no answer in time, raises NotApprovedError."""
         given: dict[str, Any] = {"max_steps": max_steps, "auto_screenshot": auto_screenshot, "wait_between_actions": wait_between_actions, "context": context}
         if isinstance(instruction, Mapping):
             given.update(instruction)
+            # The earlier dict form may carry the policy too (executeOptions.approval).
+            in_dict, handler_in_dict = given.pop("approval", None), given.pop("on_approval", None)
+            approval = in_dict if approval is None else approval
+            on_approval = handler_in_dict if on_approval is None else on_approval
         elif isinstance(instruction, str):
             given["instruction"] = instruction
         else:
             raise type_error(f"execute takes an instruction (a string) or a dict of options, got {type(instruction).__name__}")
+        policy = approval_option("execute", approval)
+        approval_handler("execute", on_approval)
         if not isinstance(given.get("instruction"), str):
             raise type_error(f"execute: the instruction must be a string, got {type(given.get('instruction')).__name__}")
         if not given["instruction"]:
@@ -180,5 +200,5 @@ class Agent:
             run = _Execute.model_validate({k: v for k, v in given.items() if v is not None})
         except ValidationError as e:
             raise _first_problem(e, "execute") from None
-        return await self._runner(run, self._model, self._instructions, self._tools)
+        return await self._runner(run, self._model, self._instructions, self._tools, policy, on_approval)
 

@@ -136,6 +136,33 @@ def variables_option(v: object) -> dict[str, Any] | None:
     return dict(v)
 
 
+def approval_option(where: str, v: object) -> dict[str, Any] | None:
+    """An `approval=` policy ({'when': [...], 'words': [...], 'timeout': ms}), checked here as the
+    worker checks it, so a bad one fails before anything is sent."""
+    if v is None:
+        return None
+    if isinstance(v, BaseModel):
+        v = v.model_dump(by_alias=True, exclude_none=True)
+    if not isinstance(v, Mapping):
+        raise type_error(f"{where}: approval must be a dict (when=, words=, timeout=), got {type(v).__name__}")
+    try:
+        policy = _wire.ActRequestApproval.model_validate(dict(v))
+    except ValidationError as e:
+        err = e.errors()[0]
+        at = ".".join(str(x) for x in err["loc"])
+        raise InvalidArgumentError(None, f"{where}: invalid approval {at}: {err['msg']}, got {err.get('input')!r}") from None
+    if not policy.when and not policy.words:
+        raise InvalidArgumentError(None, f"{where}: approval needs at least one kind in `when` or one word in `words`")
+    out: dict[str, Any] = policy.model_dump(by_alias=True, exclude_none=True)
+    return out
+
+
+def approval_handler(where: str, fn: object) -> Any:
+    if fn is not None and not callable(fn):
+        raise type_error(f"{where}: on_approval must be a function (sync or async), got {type(fn).__name__}")
+    return fn
+
+
 def page_id(page: object) -> int | None:
     """A `page=` option: a Page or a page id."""
     if page is None:

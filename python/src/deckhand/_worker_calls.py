@@ -1,24 +1,29 @@
 """The worker's calls to this client (src/client/worker-calls.ts in Python): the cache store,
-callback models, the caller's agent tools and log lines. Each is checked against its wire
+callback models, the caller's agent tools, approvals of risky steps and log lines. Each is checked against its wire
 schema before it runs; anything else the worker asks is answered with an error by the link."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from typing import Any, Awaitable, Callable, Protocol
 
 from pydantic import BaseModel, ValidationError
 
 from . import _wire
 from ._checks import checked_params, parse_answer, run_user
+from ._rpc import RpcPeer
 from ._logging import Logger
 from .cache import call_store
 from .errors import InvalidArgumentError, NoModelConfiguredError
 from .models import CallbackRegistry
-from .options import CacheStore
+from .options import ApprovalHandler, CacheStore
 
 
 class Serves(Protocol):
     """Either link to the worker (CDP or the WebSocket bridge): what it lets this client answer."""
+
+    peer: RpcPeer
 
     def serve(self, method: str, handler: Callable[[Any], Any]) -> None: ...
 
@@ -37,6 +42,7 @@ class WorkerCalls:
         step_listeners: set[Callable[[dict[str, Any]], None]],
         telemetry: Any,
         spans: dict[str, Any],
+        approver: Callable[[str | None], ApprovalHandler | None],
     ) -> None:
         self._store = store
         self._callbacks = callbacks
@@ -45,13 +51,20 @@ class WorkerCalls:
         self._step_listeners = step_listeners
         self._telemetry = telemetry
         self._spans = spans
+        self._approver = approver
+        #: Requests still open, by id: set when they end (whoever decided).
+        self._asking: dict[str, asyncio.Event] = {}
+        self._peer: RpcPeer | None = None
 
     def serve(self, link: Serves) -> None:
+        self._peer = link.peer
         link.serve("cache.lookup", self._lookup)
         link.serve("cache.record", self._record)
         link.serve("cache.invalidate", self._invalidate)
         link.serve("model.generate", self._generate)
         link.serve("tool.call", self._tool_call)
+        link.serve("approval.request", self._approval_request)
+        link.serve("approval.settled", self._approval_settled)
         link.serve("log", self._log)
 
     def _store_or_refuse(self) -> CacheStore:
@@ -93,6 +106,55 @@ class WorkerCalls:
         if fn is None:
             raise InvalidArgumentError(None, f"no tool '{params.name}' is registered with this client")
         return {"output": await fn(params.input)}
+
+    async def _approval_request(self, p: Any) -> Any:
+        """A step waits for approval: the call's handler decides (or says None: the side panel
+        may). Meanwhile the worker's clock for that call stands still, and so do this side's."""
+        req = checked_params(_wire.ApprovalRequestParams, p, "approval.request")
+        ended = asyncio.Event()
+        self._asking[req.id] = ended
+        assert self._peer is not None
+
+        async def until_ended() -> None:
+            # Until the request ends (whoever decides, the side panel included), or a moment past its deadline.
+            try:
+                await asyncio.wait_for(ended.wait(), max(0.0, req.deadline / 1000 - time.time()) + 5)
+            except TimeoutError:
+                pass
+            finally:
+                self._asking.pop(req.id, None)
+
+        self._peer.hold(until_ended())
+        handler = self._approver(req.op_id)
+        if handler is None:
+            return {"decision": None}
+        # The handler is cancelled when the request ends another way.
+        decide = asyncio.ensure_future(run_user(handler, req))
+        waiting = asyncio.ensure_future(ended.wait())
+        try:
+            await asyncio.wait({decide, waiting}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            waiting.cancel()
+            if not decide.done():
+                decide.cancel()
+        if decide.cancelled():
+            return {"decision": None}
+        try:
+            decision = decide.result()
+            if decision is not None and decision not in ("approve", "skip", "stop"):
+                raise InvalidArgumentError(None, f"on_approval returned {decision!r}; return 'approve', 'skip', 'stop' or None")
+        except Exception as e:  # noqa: BLE001
+            # A handler that failed cannot decide; the others still may.
+            self._logger.log("warn", f"on_approval failed: {e}")
+            return {"decision": None}
+        return {"decision": decision, "by": "the caller"}
+
+    def _approval_settled(self, p: Any) -> None:
+        end = checked_params(_wire.ApprovalSettledParams, p, "approval.settled")
+        ended = self._asking.pop(end.id, None)
+        if ended is not None:
+            ended.set()
+        return None
 
     def _log(self, p: Any) -> None:
         params = checked_params(_wire.LogParams, p, "log")

@@ -15,6 +15,8 @@ from pydantic import BaseModel, ValidationError
 from . import _wire
 from ._agent import Agent, agent_deadline_ms, agent_model, agent_run_params, agent_tools
 from ._checks import (
+    approval_handler,
+    approval_option,
     cache_for_call,
     call_options,
     check_flag,
@@ -46,6 +48,8 @@ from .flows import Flows, as_flow, flow_name
 from .models import CallbackRegistry, default_model, resolve_model
 from .options import (
     AgentOptions,
+    ApprovalHandler,
+    ApprovalPolicy,
     AgentTool,
     CacheCallOption,
     CacheOption,
@@ -113,6 +117,8 @@ class Deckhand:
         self._spans: dict[str, Any] = {}
         self._step_listeners: set[Callable[[dict[str, Any]], None]] = set()
         self._tools: dict[str, Callable[[Any], Awaitable[str]]] = {}
+        #: Calls' own approval handlers, by opId, while they run.
+        self._approvers: dict[str, ApprovalHandler] = {}
         self._store: CacheStore | None = None
         self._cache_enabled = False
         self._threshold = 1
@@ -136,6 +142,8 @@ class Deckhand:
         cache: CacheOption | None = None,
         logging: LoggingOptions | None = None,
         telemetry: TelemetryOptions | None = None,
+        approval: ApprovalPolicy | None = None,
+        on_approval: ApprovalHandler | None = None,
     ) -> "Deckhand":
         """Attach to the extension's engine in `browser` (from local_browser.launch(),
         local_browser.connect() or grid_browser.launch()); one browser handle backs one instance.
@@ -147,6 +155,10 @@ class Deckhand:
         - `cache`: True (SQLite in $DECKHAND_HOME), a store, or CacheOptions; `api_key` and
           `api_url` use a Deckhand service's cache instead.
         - `logging`: LoggingOptions; `telemetry`: TelemetryOptions (OpenTelemetry spans).
+        - `approval`: risky steps of act, the agent and experimental_batch wait for approval
+          (`{"when": ["submit", "pay"], "words": [...], "timeout": ms}`; a call's own wins);
+          `on_approval` decides them for calls without a handler of their own (else the side
+          panel, else the deadline refuses them: NotApprovedError).
         """
         if not isinstance(browser, Browser):
             raise type_error("Deckhand.create needs browser= from local_browser.launch() or local_browser.connect()")
@@ -170,6 +182,8 @@ class Deckhand:
             raise type_error("system_prompt must be a string")
         if self_heal is not None and not isinstance(self_heal, bool):
             raise type_error("self_heal must be True or False")
+        policy = approval_option("Deckhand.create", approval)
+        approval_handler("Deckhand.create", on_approval)
         if browser._claimed_by is not None:
             raise AlreadyInUseError(None, "this browser handle already backs a Deckhand instance; close that instance first or launch another browser")
         if not browser.is_connected:
@@ -180,6 +194,8 @@ class Deckhand:
             "dom_settle_timeout_ms": dom_settle_timeout_ms,
             "logger": logger,
             "telemetry": tracing,
+            "approval": policy,
+            "on_approval": on_approval,
         }
         instance = cls(_CREATE, browser, options)
         instance._configure_cache(cache, self_heal, api_key, api_url)
@@ -195,6 +211,7 @@ class Deckhand:
             step_listeners=instance._step_listeners,
             telemetry=instance._telemetry,
             spans=instance._spans,
+            approver=instance._approver,
         ).serve(instance._link)
         try:
             # Names this program in a side panel watching the browser.
@@ -203,6 +220,11 @@ class Deckhand:
             await instance.close()
             raise
         return instance
+
+    def _approver(self, op_id: str | None) -> ApprovalHandler | None:
+        """The handler that decides a step of the call with this opId: its own, else the instance's."""
+        own = self._approvers.get(op_id) if op_id is not None else None
+        return own if own is not None else cast("ApprovalHandler | None", self._o["on_approval"])
 
     def _configure_cache(self, c: object, self_heal: bool | None, api_key: str | None, api_url: str | None) -> None:
         if c is not None and not isinstance(c, (bool, Mapping)) and not is_store(c):
@@ -274,6 +296,7 @@ class Deckhand:
             ("screenshot", "screenshot"),
             ("dom_settle_timeout_ms", "domSettleTimeoutMs"),
             ("iframes", "iframes"),
+            ("approval", "approval"),
         ):
             if o.get(key) is not None:
                 out[name] = o[key]
@@ -304,6 +327,9 @@ class Deckhand:
             model = resolve_model(spec, self._callbacks)
         cache = cache_for_call(self._cache_base(), self._cache_enabled, o.get("cache"))
         extra: dict[str, Any] = {"opId": op_id}
+        # The call's own policy is among its options; the instance's comes after the opId, as Node writes it.
+        if op == "act" and not o.get("approval") and self._o["approval"]:
+            extra["approval"] = self._o["approval"]
         if cache:
             extra["cache"] = cache
         if model:
@@ -318,6 +344,8 @@ class Deckhand:
         if tracer is not None:
             span = tracer.start_span(f"deckhand.{op}", attributes={"deckhand.operation": op, **({"deckhand.model": model["name"]} if model else {})})
             self._spans[op_id] = span
+        if o.get("on_approval") is not None:
+            self._approvers[op_id] = o["on_approval"]
         try:
             # The call's deadline follows from the operation's (rpc_deadline).
             r = await self._call_cancellable(op_id, op, {**params, "options": wire}, None)
@@ -333,6 +361,7 @@ class Deckhand:
             raise
         finally:
             self._spans.pop(op_id, None)
+            self._approvers.pop(op_id, None)
             if span is not None:
                 span.end()
 
@@ -349,13 +378,19 @@ class Deckhand:
         page: Page | int | None = None,
         dom_settle_timeout_ms: int | None = None,
         frame_id: int | None = None,
+        approval: ApprovalPolicy | None = None,
+        on_approval: ApprovalHandler | None = None,
     ) -> _wire.ActResult:
         """Do one thing: an Action runs deterministically (no model); an instruction is carried
-        out by the model (or replayed from the cache)."""
+        out by the model (or replayed from the cache). With `approval` (or the instance's), a
+        risky step waits for `on_approval` (or the instance's, or the side panel) to approve it;
+        refused, or not approved in time, it raises NotApprovedError (`data["decision"]`:
+        'skip', 'stop' or 'timeout')."""
         o = call_options(
             "act", cache=cache, ignore_locators=ignore_locators, locator=locator, model=model, timeout=timeout,
             variables=variables, page=page, dom_settle_timeout_ms=dom_settle_timeout_ms, frame_id=frame_id,
         )
+        o.update(approval=approval_option("act", approval), on_approval=approval_handler("act", on_approval))
         x: object = instruction_or_action
         if isinstance(x, str):
             r = await self._operation("act", {"input": x}, o, True)
@@ -528,10 +563,20 @@ class Deckhand:
         hits saved), as floats."""
         return parse_answer(_wire.Metrics, await self._call("metrics", {}), "metrics")
 
-    async def experimental_batch(self, source: str, input: object = _OMIT, *, timeout: int | None = None, page: Page | int | None = None) -> Any:
+    async def experimental_batch(
+        self,
+        source: str,
+        input: object = _OMIT,
+        *,
+        timeout: int | None = None,
+        page: Page | int | None = None,
+        approval: ApprovalPolicy | None = None,
+        on_approval: ApprovalHandler | None = None,
+    ) -> Any:
         """Run a trusted, self-contained JavaScript callback `async (batch, input) => ...` inside the
         extension's worker. `source` is the function's source; `input` must be JSON (omitted: the
-        callback gets undefined; None: null); the result comes back as JSON. Default timeout 30 s."""
+        callback gets undefined; None: null); the result comes back as JSON. Default timeout 30 s.
+        `approval` and `on_approval`: its risky steps wait for approval, as act's do."""
         if not isinstance(source, str):
             raise type_error("experimental_batch needs the JavaScript source of a function, e.g. 'async (batch, input) => ...'")
         if not source.strip():
@@ -542,6 +587,8 @@ class Deckhand:
             if problem:
                 raise InvalidArgumentError(None, f"the batch input must be JSON-serialisable: {problem}")
         t = check_ms("the batch timeout", 30_000 if timeout is None else timeout)
+        policy = approval_option("experimental_batch", approval) or self._o["approval"]
+        approval_handler("experimental_batch", on_approval)
         model = resolve_model(self._o["model"] if self._o["model"] is not None else default_model(), self._callbacks)
         defaults: dict[str, Any] = {"model": model}
         base = self._cache_base()
@@ -558,7 +605,14 @@ class Deckhand:
             params["page"] = page_id(page)
         op_id = str(uuid.uuid4())
         params.update({"timeout": t, "defaults": defaults, "cacheByDefault": self._cache_enabled, "opId": op_id})
-        r = await self._call_cancellable(op_id, "batch.run", params, t + 10_000)
+        if policy:
+            params["approval"] = policy
+        if on_approval is not None:
+            self._approvers[op_id] = on_approval
+        try:
+            r = await self._call_cancellable(op_id, "batch.run", params, t + 10_000)
+        finally:
+            self._approvers.pop(op_id, None)
         return r.get("value") if r.get("hasValue") else None
 
     # -- named flows -------------------------------------------------------------------------
@@ -633,18 +687,25 @@ class Deckhand:
             resolve_model(spec, self._callbacks)  # a bad configuration fails here, not at execute
         return Agent(self._agent_run, spec, instructions, agent_tools(tools))
 
-    async def _agent_run(self, run: Any, model: Any, system_prompt: str | None, tools: dict[str, Any]) -> _wire.AgentResult:
+    async def _agent_run(
+        self, run: Any, model: Any, system_prompt: str | None, tools: dict[str, Any], approval: dict[str, Any] | None, on_approval: ApprovalHandler | None
+    ) -> _wire.AgentResult:
         spec = model if model is not None else self._o["model"] if self._o["model"] is not None else default_model()
         resolved = resolve_model(spec, self._callbacks)
         op_id = str(uuid.uuid4())
-        params = agent_run_params(run, resolved, system_prompt or self._o["system_prompt"], tools, self._browser.allow_url_schemes, op_id)
+        params = agent_run_params(
+            run, resolved, system_prompt or self._o["system_prompt"], tools, self._browser.allow_url_schemes, op_id, approval or self._o["approval"]
+        )
         for n, t in tools.items():
             self._tools[n] = t["run"]
+        if on_approval is not None:
+            self._approvers[op_id] = on_approval
         try:
             r = await self._call_cancellable(op_id, "agent.run", params, agent_deadline_ms(run.max_steps, MAX_CALL_MS))
         finally:
             for n in tools:
                 self._tools.pop(n, None)
+            self._approvers.pop(op_id, None)
         return parse_answer(_wire.AgentRunResult, r, "agent.run").result
 
     # -- lifecycle ---------------------------------------------------------------------------

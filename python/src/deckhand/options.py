@@ -214,6 +214,38 @@ class AgentTool(TypedDict):
     input_schema: NotRequired[type[BaseModel] | Mapping[str, Any]]
 
 
+# -- approval of risky steps ----------------------------------------------------------------
+
+#: The kinds of step that can wait for approval: submitting a form; deleting or removing
+#: something; paying, buying, ordering; going to another site; choosing a file to upload.
+ApprovalKind = Literal["submit", "delete", "pay", "leave-site", "upload"]
+
+
+class ApprovalPolicy(TypedDict, total=False):
+    """`approval={...}` on Deckhand.create, act, the agent's execute and experimental_batch:
+    steps that wait for a person (the side panel) or the caller's `on_approval` before they are
+    carried out. At least one kind in `when` or one word in `words`."""
+
+    #: The kinds of step that wait.
+    when: list[ApprovalKind]
+    #: Also any step whose element or instruction says one of these words (whole words, any case).
+    words: list[str]
+    #: How long a step waits for a decision (ms, default 120000, at most 600000); then it is refused.
+    timeout: int
+
+
+#: approve: carry it out; skip: do not, and go on (an agent is told it was skipped); stop: do
+#: not, and end the run. None: this handler cannot decide (the side panel or the deadline will).
+ApprovalDecision = Literal["approve", "skip", "stop"]
+
+#: Decides one step that waits for approval: gets the ApprovalRequest (what will be done, to
+#: which element, on which page, why) and returns a decision or None. Sync or async; an async
+#: one is cancelled when the request ends another way (decided in the side panel, timed out).
+ApprovalHandler = Callable[
+    [_wire.ApprovalRequestParams],
+    Union[ApprovalDecision, None, Awaitable[Union[ApprovalDecision, None]]],
+]
+
 # -- variables -----------------------------------------------------------------------------
 
 
@@ -234,6 +266,10 @@ Variables = Mapping[str, Union[VariableValue, VariableDict]]
 
 __all__ = [
     "AgentOptions",
+    "ApprovalDecision",
+    "ApprovalHandler",
+    "ApprovalKind",
+    "ApprovalPolicy",
     "AgentTool",
     "AzureEntraAuth",
     "AzureModelConfigDict",

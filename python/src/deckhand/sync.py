@@ -34,7 +34,7 @@ from ._bridge import PairingInfo
 from ._cdp import CdpConnection
 from .deckhand import _OMIT
 from .flows import Where
-from .options import AgentOptions, AgentTool, CacheCallOption, CacheOption, CallbackModel, LoggingOptions, ModelSpec, TelemetryOptions, Variables
+from .options import AgentOptions, AgentTool, ApprovalHandler, ApprovalPolicy, CacheCallOption, CacheOption, CallbackModel, LoggingOptions, ModelSpec, TelemetryOptions, Variables
 from .page import LocatorDict, M
 from .types import ExtractResult
 from pathlib import Path
@@ -346,13 +346,21 @@ wait_between_actions=, context=)` runs the autonomous agent on the active page.
         auto_screenshot: bool | None = None,
         wait_between_actions: int | None = None,
         context: str | None = None,
+        approval: ApprovalPolicy | None = None,
+        on_approval: ApprovalHandler | None = None,
     ) -> _wire.AgentResult:
+        """Run the agent. With `approval` (or the instance's), a risky step waits for
+        `on_approval` (or the instance's, or the side panel): 'skip' tells the agent it was
+        skipped and it goes on; 'stop', or no answer in time, raises NotApprovedError.
+        """
         return run(self._async.execute(
             instruction,
             max_steps=max_steps,
             auto_screenshot=auto_screenshot,
             wait_between_actions=wait_between_actions,
             context=context,
+            approval=approval,
+            on_approval=on_approval,
         ))
 
 
@@ -422,6 +430,8 @@ class Deckhand(Blocking):
         cache: CacheOption | None = None,
         logging: LoggingOptions | None = None,
         telemetry: TelemetryOptions | None = None,
+        approval: ApprovalPolicy | None = None,
+        on_approval: ApprovalHandler | None = None,
     ) -> Deckhand:
         """Attach to the extension's engine in `browser` (from local_browser.launch(),
         local_browser.connect() or grid_browser.launch()); one browser handle backs one instance.
@@ -433,6 +443,10 @@ class Deckhand(Blocking):
         - `cache`: True (SQLite in $DECKHAND_HOME), a store, or CacheOptions; `api_key` and
           `api_url` use a Deckhand service's cache instead.
         - `logging`: LoggingOptions; `telemetry`: TelemetryOptions (OpenTelemetry spans).
+        - `approval`: risky steps of act, the agent and experimental_batch wait for approval
+          (`{"when": ["submit", "pay"], "words": [...], "timeout": ms}`; a call's own wins);
+          `on_approval` decides them for calls without a handler of their own (else the side
+          panel, else the deadline refuses them: NotApprovedError).
         """
         return cast('Deckhand', wrap(run(_deckhand.Deckhand.create(
             browser=unwrap(browser),
@@ -447,6 +461,8 @@ class Deckhand(Blocking):
             cache=cache,
             logging=logging,
             telemetry=telemetry,
+            approval=approval,
+            on_approval=on_approval,
         ))))
 
     @property
@@ -474,9 +490,14 @@ class Deckhand(Blocking):
         page: Page | int | None = None,
         dom_settle_timeout_ms: int | None = None,
         frame_id: int | None = None,
+        approval: ApprovalPolicy | None = None,
+        on_approval: ApprovalHandler | None = None,
     ) -> _wire.ActResult:
         """Do one thing: an Action runs deterministically (no model); an instruction is carried
-        out by the model (or replayed from the cache).
+        out by the model (or replayed from the cache). With `approval` (or the instance's), a
+        risky step waits for `on_approval` (or the instance's, or the side panel) to approve it;
+        refused, or not approved in time, it raises NotApprovedError (`data["decision"]`:
+        'skip', 'stop' or 'timeout').
         """
         return run(self._async.act(
             instruction_or_action,
@@ -489,6 +510,8 @@ class Deckhand(Blocking):
             page=unwrap(page),
             dom_settle_timeout_ms=dom_settle_timeout_ms,
             frame_id=frame_id,
+            approval=approval,
+            on_approval=on_approval,
         ))
 
     def observe(
@@ -627,12 +650,22 @@ class Deckhand(Blocking):
         *,
         timeout: int | None = None,
         page: Page | int | None = None,
+        approval: ApprovalPolicy | None = None,
+        on_approval: ApprovalHandler | None = None,
     ) -> Any:
         """Run a trusted, self-contained JavaScript callback `async (batch, input) => ...` inside the
         extension's worker. `source` is the function's source; `input` must be JSON (omitted: the
         callback gets undefined; None: null); the result comes back as JSON. Default timeout 30 s.
+        `approval` and `on_approval`: its risky steps wait for approval, as act's do.
         """
-        return run(self._async.experimental_batch(source, input, timeout=timeout, page=unwrap(page)))
+        return run(self._async.experimental_batch(
+            source,
+            input,
+            timeout=timeout,
+            page=unwrap(page),
+            approval=approval,
+            on_approval=on_approval,
+        ))
 
     @property
     def flows(self) -> Flows:

@@ -16,6 +16,7 @@ from ._wire import (
     AgentResult,
     AgentStep,
     AgentUsage,
+    ApprovalRequestParams,
     CacheInfo,
     CacheInfoTokensSaved,
     Flow,
@@ -41,6 +42,11 @@ from ._wire import (
 
 T = TypeVar("T")
 
+#: A step that waits for approval, as an `on_approval` handler receives it: `id`, `op_id` (the
+#: call it belongs to), `kinds` (['submit'], ...), `words`, `method`, `arguments`, `element`
+#: ("button 'Send'"), `url`, `target`, `summary` (one line) and `deadline` (ms since epoch).
+ApprovalRequest = ApprovalRequestParams
+
 
 class ExtractResult(_wire.ExtractResult, Generic[T]):
     """What `extract` returns: `data` and `metadata`.
@@ -65,6 +71,7 @@ __all__ = [
     "AgentResult",
     "AgentStep",
     "AgentUsage",
+    "ApprovalRequest",
     "CacheInfo",
     "CacheInfoTokensSaved",
     "ExtractResult",
