@@ -8,6 +8,7 @@ import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { describeZodError } from '../protocol/zod-errors';
 import { jsonSchemaOf } from './json-schema';
 import type { ModelSpec } from './models';
+import type { ApprovalHandler, ApprovalPolicyInput } from '../protocol/approval';
 
 export interface AgentOptions {
   provider?: 'anthropic' | 'openai';
@@ -30,6 +31,10 @@ export interface ExecuteInput {
   autoScreenshot?: boolean;
   waitBetweenActions?: number;
   context?: string;
+  /** Risky steps wait for approval (the instance's `approval` otherwise); see agentExecute. */
+  approval?: ApprovalPolicyInput;
+  /** Decides this run's steps that wait for approval (the instance's `onApproval` otherwise). */
+  onApproval?: ApprovalHandler;
 }
 
 /** The custom tools and MCP integrations of an agent, as the tools an agent run can call. */

@@ -534,9 +534,12 @@ export class Deckhand {
           const r = await this.agentExecute(
             {
               agentConfig: { ...(model !== undefined ? { model: model as never } : {}), ...(config.instructions ? { systemPrompt: config.instructions } : {}) },
-              executeOptions: { instruction: x.instruction, maxSteps: x.maxSteps ?? 20 },
+              executeOptions: { instruction: x.instruction, maxSteps: x.maxSteps ?? 20, ...(x.approval ? { approval: x.approval as ApprovalPolicy } : {}) },
             },
-            { autoScreenshot: x.autoScreenshot ?? true, waitBetweenActions: x.waitBetweenActions ?? 0, context: x.context, tools: tools.list, ...(x.saveAs !== undefined ? { saveAs: x.saveAs } : {}) },
+            {
+              autoScreenshot: x.autoScreenshot ?? true, waitBetweenActions: x.waitBetweenActions ?? 0, context: x.context, tools: tools.list,
+              ...(x.saveAs !== undefined ? { saveAs: x.saveAs } : {}), ...(x.onApproval ? { onApproval: x.onApproval } : {}),
+            },
           );
           return r.result;
         } finally {

@@ -129,6 +129,19 @@ describe('approval of risky steps', () => {
     expect(contactPosts()).toHaveLength(1);
   });
 
+  it("the earlier agent interface takes a run's approval and handler too", async () => {
+    await fresh();
+    const kinds: string[][] = [];
+    const e = await dh
+      .agent()
+      .execute({ instruction: FILL, approval: { when: ['submit'] }, onApproval: (req) => (kinds.push(req.kinds), 'stop') })
+      .then(() => null, (x: unknown) => x);
+    expect((e as DeckhandError).code).toBe('NOT_APPROVED');
+    expect(kinds).toEqual([['submit']]);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(contactPosts()).toEqual([]);
+  });
+
   it('Skip refuses an act with NOT_APPROVED (decision skip); a bad policy is a typed error naming it', async () => {
     await fresh();
     const e = await dh.act({ selector: '#send', method: 'click', description: 'Send' }, { approval: { when: ['submit'] }, onApproval: () => 'skip' }).then(() => null, (x: unknown) => x);
