@@ -125,6 +125,38 @@ describe('multi-step tasks in each mode', () => {
   }
 });
 
+describe('approval with a provider model', () => {
+  it("a click at a point waits (no element to read first) and Stop refuses it; a skipped act is an error the model hears, and the run goes on", async () => {
+    const page = await h.open('/examples/contact.html');
+    const at = await center('#send');
+    ms.script(step('click_at', at));
+    const asked: string[][] = [];
+    const stopped = await h.dh
+      .agentExecute(
+        { agentConfig: { model: model(), mode: 'cua' }, executeOptions: { instruction: 'send the form', approval: { when: ['submit'] } } },
+        { onApproval: (req) => (asked.push([req.method, ...req.kinds]), 'stop') },
+      )
+      .then(() => null, (e: { code?: string; data?: unknown }) => e);
+    expect(stopped).toMatchObject({ code: 'NOT_APPROVED', data: { decision: 'stop' } });
+    expect(asked).toEqual([['click', 'submit']]);
+    expect(await page.title()).toBe('Contact us · Harbor Supply');
+
+    let turn = 0;
+    ms.script((_r, prompt) => {
+      turn++;
+      if (turn === 1) return step('act', { instruction: 'click the Send button' });
+      expect(prompt).toMatch(/1\. act .* error: not approved: click on .*Send.* it submits a form; the caller chose Skip/);
+      return step('done', { answer: 'the person did not want it sent', success: false });
+    });
+    const skipped = await h.dh.agentExecute(
+      { agentConfig: { model: model(), executionModel: 'deckhand/local' }, executeOptions: { instruction: 'send the form', approval: { when: ['submit'] } } },
+      { onApproval: () => 'skip' },
+    );
+    expect(skipped.result).toMatchObject({ success: false, completed: true, message: 'the person did not want it sent' });
+    expect(await page.title()).toBe('Contact us · Harbor Supply');
+  });
+});
+
 describe('the agent loop', () => {
   it('a failing or slow tool is an error the model sees; maxSteps ends the run incomplete', async () => {
     await h.open('/app/login.html');
