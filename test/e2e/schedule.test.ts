@@ -139,10 +139,18 @@ describe('a scheduled flow', () => {
       await new Promise((r) => setTimeout(r, 500));
     }
 
+    // The schedules keep firing every half minute and a run may be under way now: wait for a
+    // moment between runs, when each run's tab has been closed (only the page and the panel are
+    // left) and the history lists every run that posted the form.
+    const pages = async () => ((await cdp!.send('Target.getTargets')).targetInfos as { type: string; url: string }[]).filter((t) => t.type === 'page');
+    const successes = async () => (await runsIn(watched, 'send report')).filter((r) => r.success === 'true').length;
+    await until(async () => (await pages()).length === 2 && (await successes()) === posts.length, "a moment between runs: every run's tab closed, every post in the history", 60_000);
+    expect((await pages()).filter((t) => t.url === `${origin}/report.html`).length).toBe(1);
+    expect((await pages()).filter((t) => t.url.includes('/sidepanel.html')).length).toBe(1);
+
     const ok = await runsIn(watched, 'send report');
     expect(ok.length).toBeGreaterThanOrEqual(2);
     expect(ok.every((r) => r.success === 'true' && r.text.startsWith('✓'))).toBe(true);
-    // Each successful run posted the form once, from the extension's own tab.
     expect(posts.length).toBe(ok.length);
     expect(posts.every((p) => p === 'scheduled')).toBe(true);
     expect(await watched.text(`${row('send report')} [data-testid=schedule-history] summary`)).toMatch(/History \(\d+ runs, last succeeded\)/);
@@ -157,13 +165,8 @@ describe('a scheduled flow', () => {
     const notified = () => watched.eval<string[]>('chrome.notifications.getAll().then((n) => Object.keys(n))');
     await until(async () => (await notified()).includes('deckhand-schedule-failed:read report'), 'the notification of the failed runs of "read report"');
     expect(await notified()).toEqual(['deckhand-schedule-failed:read report']);
-    // Each run's tab was closed after it: only the page and the panel are left.
-    const pages = ((await cdp.send('Target.getTargets')).targetInfos as { type: string; url: string }[]).filter((t) => t.type === 'page');
-    expect(pages.length).toBe(2);
-    expect(pages.filter((t) => t.url === `${origin}/report.html`).length).toBe(1);
-    expect(pages.filter((t) => t.url.includes('/sidepanel.html')).length).toBe(1);
 
-    // Removing the schedules from the panel clears them.
+    // Removing the schedules from the panel clears their alarms.
     for (const flow of ['send report', 'read report']) {
       await watched.click(`${row(flow)} [data-testid=flow-schedule-open]`);
       await watched.click(`${row(flow)} [data-testid=schedule-remove]`);
