@@ -12,22 +12,12 @@ import (
 // Approval of risky steps (src/protocol/approval.ts in Go): what a caller asks to approve, and
 // the worker's calls to this client while such a step waits.
 
-// ApprovalKind is a kind of step that can wait for approval.
+// ApprovalKind is a kind of step that can wait for approval (the constants are generated, in
+// codes_gen.go): ApprovalSubmit, submitting a form (a submit button, Enter in a form's field, a
+// button or link that says so); ApprovalDelete, deleting or removing something; ApprovalPay,
+// paying, buying, ordering or subscribing; ApprovalLeaveSite, going to another site (a link or
+// a goto to another host); ApprovalUpload, choosing a file to upload.
 type ApprovalKind string
-
-const (
-	// ApprovalSubmit is submitting a form (a submit button, Enter in a form's field, a button
-	// or link that says so).
-	ApprovalSubmit ApprovalKind = "submit"
-	// ApprovalDelete is deleting or removing something.
-	ApprovalDelete ApprovalKind = "delete"
-	// ApprovalPay is paying, buying, ordering or subscribing.
-	ApprovalPay ApprovalKind = "pay"
-	// ApprovalLeaveSite is going to another site (a link or a goto to another host).
-	ApprovalLeaveSite ApprovalKind = "leave-site"
-	// ApprovalUpload is choosing a file to upload.
-	ApprovalUpload ApprovalKind = "upload"
-)
 
 // ApprovalPolicy says which steps of Act, Agent.Execute and ExperimentalBatch wait for a person
 // (the side panel) or the caller's OnApproval before they are carried out. It needs at least
@@ -61,8 +51,6 @@ const (
 // the deadline, fails its call with an *Error of CodeNotApproved whose Data["decision"] is
 // "skip", "stop" or "timeout".
 type ApprovalFunc func(ctx context.Context, req *ApprovalRequest) (ApprovalDecision, error)
-
-var approvalKinds = []ApprovalKind{ApprovalSubmit, ApprovalDelete, ApprovalPay, ApprovalLeaveSite, ApprovalUpload}
 
 // wire is the policy as the worker reads it, checked as the worker checks it (nil: none).
 func (p *ApprovalPolicy) wire(where string) (object, error) {

@@ -27,6 +27,7 @@ import { BridgeFrameSchema, BridgeStatusSchema, PanelMethods, QaRecordingSchema,
 import { RpcErrorSchema, RpcMessageSchema, RpcRequestSchema, RpcResultSchema } from '../src/protocol/rpc';
 import * as s from '../src/protocol/schemas';
 import { AllowSchemesSchema } from '../src/protocol/url-policy';
+import { ApprovalKindSchema, ApprovalPolicySchema, ApprovalRequestSchema } from '../src/protocol/approval';
 import { CHROMIUM_FLAGS, SHARED_CHROMIUM_FLAGS } from '../src/protocol/launch';
 import { SQLITE_CACHE_MIGRATIONS } from '../src/protocol/cache-sql';
 import { SCHEMA_LIMITS } from '../src/protocol/json';
@@ -61,6 +62,10 @@ const NAMED: Record<string, ZodTypeAny> = {
   ScreenshotOptions: s.ScreenshotOptionsSchema,
   PageInfo: s.PageInfoSchema,
   AllowSchemes: AllowSchemesSchema,
+  // Approval of risky steps.
+  ApprovalKind: ApprovalKindSchema,
+  ApprovalPolicy: ApprovalPolicySchema,
+  ApprovalRequest: ApprovalRequestSchema,
   // Errors and RPC frames.
   ErrorCode: ErrorCodeSchema,
   Error: SerializedErrorSchema,

@@ -56,7 +56,7 @@ var wireTypes = []wireType{
 	{name: "AgentStep", def: "AgentStep", maps: []string{"action"}},
 	{name: "AgentUsage", def: "AgentUsage"},
 	{name: "AgentResult", def: "AgentResult", maps: []string{"metadata"}},
-	{name: "ApprovalRequest", def: "ApprovalRequestParams"},
+	{name: "ApprovalRequest", def: "ApprovalRequest"},
 }
 
 // schemaNode is the part of a JSON Schema node the generator reads.
@@ -342,7 +342,7 @@ func (g *typeGen) fieldType(t wireType, key string, p *schemaNode, later *[]func
 		}
 		log.Fatalf("%s.%s: an inline object needs a Go name in wireTypes' nested", t.name, key)
 	case "":
-		if stringUnion(p) {
+		if g.stringUnion(p) {
 			return "string"
 		}
 		if t.written {
@@ -354,10 +354,14 @@ func (g *typeGen) fieldType(t wireType, key string, p *schemaNode, later *[]func
 	return ""
 }
 
-// stringUnion says whether every variant of a union is a string (an enum or a constant).
-func stringUnion(p *schemaNode) bool {
+// stringUnion says whether every variant of a union is a string (an enum, a constant, or a
+// definition that is one).
+func (g *typeGen) stringUnion(p *schemaNode) bool {
 	for _, v := range p.AnyOf {
-		if v.Type != "string" {
+		if v.Ref != "" {
+			v = g.defs[strings.TrimPrefix(v.Ref, "#/definitions/")]
+		}
+		if v == nil || v.Type != "string" {
 			return false
 		}
 	}

@@ -146,7 +146,7 @@ def approval_option(where: str, v: object) -> dict[str, Any] | None:
     if not isinstance(v, Mapping):
         raise type_error(f"{where}: approval must be a dict (when=, words=, timeout=), got {type(v).__name__}")
     try:
-        policy = _wire.ActRequestApproval.model_validate(dict(v))
+        policy = _wire.ApprovalPolicy.model_validate(dict(v))
     except ValidationError as e:
         err = e.errors()[0]
         at = ".".join(str(x) for x in err["loc"])

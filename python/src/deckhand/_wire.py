@@ -26,6 +26,7 @@ class WireModel(BaseModel):
 ActMethod = Literal['click', 'doubleClick', 'rightClick', 'hover', 'fill', 'type', 'press', 'selectOption', 'check', 'uncheck', 'scrollTo', 'scrollIntoView', 'nextChunk', 'prevChunk', 'dragAndDrop', 'focus']
 AgentMode = Literal['dom', 'hybrid', 'cua']
 AllowSchemes = Annotated[List[Literal['file', 'about', 'chrome', 'chrome-extension', 'devtools', 'view-source', 'blob']], Field(max_length=7)]
+ApprovalKind = Literal['submit', 'delete', 'pay', 'leave-site', 'upload']
 ApprovalSettledResult = None
 BridgeDisconnectParams = Dict[str, Any]
 BridgeStatusParams = Dict[str, Any]
@@ -77,15 +78,6 @@ class ActReplayResult(WireModel):
     usage: Usage
 
 
-class ActRequestApproval(WireModel):
-    "steps that wait for a person (or the caller) to approve them before they are carried out"
-    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
-
-    when: Optional[Annotated[List[Literal['submit', 'delete', 'pay', 'leave-site', 'upload']], Field(max_length=5)]] = Field(default=None)
-    words: Optional[Annotated[List[Annotated[str, Field(min_length=1, max_length=100)]], Field(max_length=50)]] = Field(default=None)
-    timeout: Optional[Annotated[int, Field(ge=100, le=600000)]] = Field(default=None)
-
-
 class ActRequest(WireModel):
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
@@ -99,7 +91,7 @@ class ActRequest(WireModel):
     frame_id: Optional[Annotated[int, Field(ge=0)]] = Field(default=None, alias='frameId')
     locator: Optional[LocatorSpec] = Field(default=None)
     ignore_locators: Optional[List[LocatorSpec]] = Field(default=None, alias='ignoreLocators')
-    approval: Optional[ActRequestApproval] = Field(default=None)
+    approval: Optional[ApprovalPolicy] = Field(default=None)
 
 
 class ActResultData(WireModel):
@@ -222,15 +214,6 @@ class AgentResult(WireModel):
     usage: Optional[AgentUsage] = Field(default=None)
 
 
-class AgentRunParamsApproval(WireModel):
-    "steps that wait for a person (or the caller) to approve them before they are carried out"
-    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
-
-    when: Optional[Annotated[List[Literal['submit', 'delete', 'pay', 'leave-site', 'upload']], Field(max_length=5)]] = Field(default=None)
-    words: Optional[Annotated[List[Annotated[str, Field(min_length=1, max_length=100)]], Field(max_length=50)]] = Field(default=None)
-    timeout: Optional[Annotated[int, Field(ge=100, le=600000)]] = Field(default=None)
-
-
 class AgentRunParamsExtraToolsItem(WireModel):
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
@@ -251,7 +234,7 @@ class AgentRunParams(WireModel):
     tool_timeout: TimeoutMs = Field(alias='toolTimeout')
     highlight_cursor: bool = Field(alias='highlightCursor')
     variables: Optional[Variables] = Field(default=None)
-    approval: Optional[AgentRunParamsApproval] = Field(default=None)
+    approval: Optional[ApprovalPolicy] = Field(default=None)
     search_url: Optional[str] = Field(default=None, alias='searchUrl')
     page: Optional[Annotated[int, Field(ge=0)]] = Field(default=None)
     frame_id: Optional[Annotated[int, Field(ge=0)]] = Field(default=None, alias='frameId')
@@ -322,13 +305,22 @@ class AgentUsage(WireModel):
     cached_input_tokens: float
 
 
-class ApprovalRequestParams(WireModel):
+class ApprovalPolicy(WireModel):
+    "steps that wait for a person (or the caller) to approve them before they are carried out"
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    when: Optional[Annotated[List[ApprovalKind], Field(max_length=5)]] = Field(default=None)
+    words: Optional[Annotated[List[Annotated[str, Field(min_length=1, max_length=100)]], Field(max_length=50)]] = Field(default=None)
+    timeout: Optional[Annotated[int, Field(ge=100, le=600000)]] = Field(default=None)
+
+
+class ApprovalRequest(WireModel):
     "a step that waits for approval: what will be done, to which element, and why"
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
     id: str
     op_id: Optional[str] = Field(default=None, alias='opId')
-    kinds: Annotated[List[Union[Literal['submit', 'delete', 'pay', 'leave-site', 'upload'], Literal['words']]], Field(min_length=1)]
+    kinds: Annotated[List[Union[ApprovalKind, Literal['words']]], Field(min_length=1)]
     words: Optional[List[str]] = Field(default=None)
     method: str
     arguments: List[str]
@@ -385,15 +377,6 @@ class AzureEntraModelConfig(WireModel):
     auth: AzureEntraModelConfigAuth
 
 
-class BatchRunParamsApproval(WireModel):
-    "steps that wait for a person (or the caller) to approve them before they are carried out"
-    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
-
-    when: Optional[Annotated[List[Literal['submit', 'delete', 'pay', 'leave-site', 'upload']], Field(max_length=5)]] = Field(default=None)
-    words: Optional[Annotated[List[Annotated[str, Field(min_length=1, max_length=100)]], Field(max_length=50)]] = Field(default=None)
-    timeout: Optional[Annotated[int, Field(ge=100, le=600000)]] = Field(default=None)
-
-
 class BatchRunParams(WireModel):
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
@@ -405,7 +388,7 @@ class BatchRunParams(WireModel):
     defaults: Optional[OperationOptions] = Field(default=None)
     cache_by_default: Optional[bool] = Field(default=None, alias='cacheByDefault')
     op_id: Optional[Annotated[str, Field(min_length=1, max_length=200)]] = Field(default=None, alias='opId')
-    approval: Optional[BatchRunParamsApproval] = Field(default=None)
+    approval: Optional[ApprovalPolicy] = Field(default=None)
 
 
 class BatchRunResult(WireModel):
@@ -603,15 +586,6 @@ class Error(WireModel):
     data: Optional[Dict[str, Any]] = Field(default=None)
 
 
-class ExecuteOptionsApproval(WireModel):
-    "steps that wait for a person (or the caller) to approve them before they are carried out"
-    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
-
-    when: Optional[Annotated[List[Literal['submit', 'delete', 'pay', 'leave-site', 'upload']], Field(max_length=5)]] = Field(default=None)
-    words: Optional[Annotated[List[Annotated[str, Field(min_length=1, max_length=100)]], Field(max_length=50)]] = Field(default=None)
-    timeout: Optional[Annotated[int, Field(ge=100, le=600000)]] = Field(default=None)
-
-
 class ExecuteOptions(WireModel):
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
@@ -622,7 +596,7 @@ class ExecuteOptions(WireModel):
     tool_timeout: Optional[TimeoutMs] = Field(default=None, alias='toolTimeout')
     variables: Optional[Variables] = Field(default=None)
     save_as: Optional[FlowName] = Field(default=None, alias='saveAs')
-    approval: Optional[ExecuteOptionsApproval] = Field(default=None)
+    approval: Optional[ApprovalPolicy] = Field(default=None)
 
 
 class ExtractParams(WireModel):
@@ -830,20 +804,11 @@ class LogParams(WireModel):
     data: Optional[Dict[str, Any]] = Field(default=None)
 
 
-class McpActInputApproval(WireModel):
-    "risky steps wait for the user to approve them (asked through the host when it supports elicitation); the server may require it anyway"
-    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
-
-    when: Optional[Annotated[List[Literal['submit', 'delete', 'pay', 'leave-site', 'upload']], Field(max_length=5)]] = Field(default=None)
-    words: Optional[Annotated[List[Annotated[str, Field(min_length=1, max_length=100)]], Field(max_length=50)]] = Field(default=None)
-    timeout: Optional[Annotated[int, Field(ge=100, le=600000)]] = Field(default=None)
-
-
 class McpActInput(WireModel):
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     action: Annotated[str, Field(min_length=1)]
-    approval: Optional[McpActInputApproval] = Field(default=None)
+    approval: Optional[ApprovalPolicy] = Field(default=None)
 
 
 class McpActOutput(WireModel):
@@ -856,21 +821,12 @@ class McpActOutput(WireModel):
     cost_usd: Optional[Annotated[float, Field(ge=0)]] = Field(default=None, alias='costUsd')
 
 
-class McpAgentInputApproval(WireModel):
-    "risky steps (submit, delete, pay, leave-site, upload, your words) wait for the user to approve them"
-    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
-
-    when: Optional[Annotated[List[Literal['submit', 'delete', 'pay', 'leave-site', 'upload']], Field(max_length=5)]] = Field(default=None)
-    words: Optional[Annotated[List[Annotated[str, Field(min_length=1, max_length=100)]], Field(max_length=50)]] = Field(default=None)
-    timeout: Optional[Annotated[int, Field(ge=100, le=600000)]] = Field(default=None)
-
-
 class McpAgentInput(WireModel):
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     instruction: Annotated[str, Field(min_length=1)]
     max_steps: Optional[Annotated[int, Field(ge=1, le=50)]] = Field(default=None, alias='maxSteps')
-    approval: Optional[McpAgentInputApproval] = Field(default=None)
+    approval: Optional[ApprovalPolicy] = Field(default=None)
 
 
 class McpAgentOutputStepsItem(WireModel):
@@ -1117,15 +1073,6 @@ class OperationOptionsCache(WireModel):
     store: Literal['caller', 'extension']
 
 
-class OperationOptionsApproval(WireModel):
-    "steps that wait for a person (or the caller) to approve them before they are carried out"
-    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
-
-    when: Optional[Annotated[List[Literal['submit', 'delete', 'pay', 'leave-site', 'upload']], Field(max_length=5)]] = Field(default=None)
-    words: Optional[Annotated[List[Annotated[str, Field(min_length=1, max_length=100)]], Field(max_length=50)]] = Field(default=None)
-    timeout: Optional[Annotated[int, Field(ge=100, le=600000)]] = Field(default=None)
-
-
 class OperationOptions(WireModel):
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
@@ -1142,7 +1089,7 @@ class OperationOptions(WireModel):
     op_id: Optional[str] = Field(default=None, alias='opId')
     iframes: Optional[bool] = Field(default=None)
     cache: Optional[OperationOptionsCache] = Field(default=None)
-    approval: Optional[OperationOptionsApproval] = Field(default=None)
+    approval: Optional[ApprovalPolicy] = Field(default=None)
 
 
 class OutlineLine(WireModel):
@@ -1721,7 +1668,7 @@ BridgeFrame = Union[BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, Bridg
 CacheCallOption = Union[bool, CacheCallOption1]
 ContextPagesResult = List[PageInfo]
 FlowList = List[FlowSummary]
-GetV1SessionsIdApprovalsData = List[ApprovalRequestParams]
+GetV1SessionsIdApprovalsData = List[ApprovalRequest]
 ModelConfig = Union[VertexModelConfig, AzureEntraModelConfig, AzureApiKeyModelConfig, GenericModelConfig]
 PageSelectorsResult = List[Union[PageSelectorsResultItem, None]]
 Prices = Dict[str, ModelPrice]
@@ -1734,11 +1681,11 @@ ServiceAccount = Union[ServiceAccount0, ServiceAccount1]
 Variables = Dict[str, Union[Union[str, float, bool], VariablesValue1]]
 
 
-_MODELS: List[type[WireModel]] = [ActParams, ActReplayParams, ActReplayResult, ActRequest, ActRequestApproval, ActResult, ActResultData, Action, ActionTarget, AgentConfig, AgentExecuteRequest, AgentExecuteResult, AgentExecuteResultCacheEntry, AgentExecuteResultFlow, AgentRecording, AgentRecordingStepsItem, AgentResult, AgentRunParams, AgentRunParamsApproval, AgentRunParamsExtraToolsItem, AgentRunResult, AgentRunResultCacheEntry, AgentRunResultFlow, AgentStep, AgentUsage, ApprovalRequestParams, ApprovalRequestResult, ApprovalSettledParams, AzureApiKeyModelConfig, AzureEntraModelConfig, AzureEntraModelConfigAuth, BatchRunParams, BatchRunParamsApproval, BatchRunResult, BridgeConnectParams, BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye, BridgeStatus, CacheCallOption1, CacheEntry, CacheInfo, CacheInfoTokensSaved, CacheInvalidateParams, CacheLookupRequest, CacheLookupResponse, CacheRecordRequest, CacheRecordResponse, ContextNewPageParams, ControlPauseResult, EndRequest, EndResult, EnginePingParams, EnginePingParamsClient, EnginePingResult, Error, ExecuteOptions, ExecuteOptionsApproval, ExtractParams, ExtractRequest, ExtractResult, Flow, FlowDeleteParams, FlowDeleteResult, FlowGetParams, FlowRenameParams, FlowReplayParams, FlowReplayResult, FlowSaveParams, FlowStepOutcome, FlowSummary, GenericModelConfig, GotoOptions, HttpError, HttpErrorBody, HttpSuccessBody, LocatorActParams, LocatorActResult, LocatorCountParams, LocatorCountResult, LocatorSpec, LogParams, McpActInput, McpActInputApproval, McpActOutput, McpAgentInput, McpAgentInputApproval, McpAgentOutput, McpAgentOutputStepsItem, McpEndOutput, McpExtractInput, McpExtractOutput, McpFlowsOutput, McpNavigateInput, McpNavigateOutput, McpObserveInput, McpObserveOutput, McpReplayInput, McpReplayOutput, McpStartOutput, Metrics, ModelGenerateParams, ModelPrice, ModelReply, ModelReplyUsage, ModelRequest, ModelRequestImagesItem, NavigateRequest, ObserveParams, ObserveRequest, ObserveResult, OpCancelParams, OpCancelResult, OperationOptions, OperationOptionsCache, OperationOptionsApproval, OutlineLine, PageCloseResult, PageEvaluateParams, PageEvaluateResult, PageGotoParams, PageHighlightParams, PageHighlightResult, PageInfo, PageInfoParams, PagePressParams, PagePressResult, PageScreenshotParams, PageScreenshotResult, PageSelectorsParams, PageSelectorsResultItem, PostV1SessionsIdApprovalsApprovalidData, PostV1SessionsIdApprovalsApprovalidRequest, QaRecording, QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract, ReceivedError, ReplayRequest, ResolvedModelProvider, ResolvedModelProviderVertex, ResolvedModelProviderAzure, ResolvedModelProviderBedrock, ResolvedModelCallback, ResolvedModelLocal, ResultMetadata, RpcError, RpcRequest, RpcResult, ScheduleHistoryParams, ScheduleHistoryResultItem, ScheduleHistoryResultItemError, ScheduleHistoryResultItemFailedStep, ScheduleRemoveParams, ScheduleRemoveResult, ScheduleSetParams, ScheduleSetParamsEvery0, ScheduleSetParamsEvery1, ScheduleSetResult, ScheduleSetResultEvery0, ScheduleSetResultEvery1, ScreenshotOptions, ServiceAccount0, ServiceAccount1, SnapshotOptions, SnapshotResult, StartSessionRequest, StartSessionRequestViewport, StartSessionResult, StreamEvent, TakeoverPreviewParams, TakeoverPreviewResult, TakeoverSaveResult, ToolCallParams, ToolCallResult, Usage, VariablesValue1, VertexModelConfig, VertexModelConfigProviderOptions, VertexModelConfigProviderOptionsVertex]
+_MODELS: List[type[WireModel]] = [ActParams, ActReplayParams, ActReplayResult, ActRequest, ActResult, ActResultData, Action, ActionTarget, AgentConfig, AgentExecuteRequest, AgentExecuteResult, AgentExecuteResultCacheEntry, AgentExecuteResultFlow, AgentRecording, AgentRecordingStepsItem, AgentResult, AgentRunParams, AgentRunParamsExtraToolsItem, AgentRunResult, AgentRunResultCacheEntry, AgentRunResultFlow, AgentStep, AgentUsage, ApprovalPolicy, ApprovalRequest, ApprovalRequestResult, ApprovalSettledParams, AzureApiKeyModelConfig, AzureEntraModelConfig, AzureEntraModelConfigAuth, BatchRunParams, BatchRunResult, BridgeConnectParams, BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye, BridgeStatus, CacheCallOption1, CacheEntry, CacheInfo, CacheInfoTokensSaved, CacheInvalidateParams, CacheLookupRequest, CacheLookupResponse, CacheRecordRequest, CacheRecordResponse, ContextNewPageParams, ControlPauseResult, EndRequest, EndResult, EnginePingParams, EnginePingParamsClient, EnginePingResult, Error, ExecuteOptions, ExtractParams, ExtractRequest, ExtractResult, Flow, FlowDeleteParams, FlowDeleteResult, FlowGetParams, FlowRenameParams, FlowReplayParams, FlowReplayResult, FlowSaveParams, FlowStepOutcome, FlowSummary, GenericModelConfig, GotoOptions, HttpError, HttpErrorBody, HttpSuccessBody, LocatorActParams, LocatorActResult, LocatorCountParams, LocatorCountResult, LocatorSpec, LogParams, McpActInput, McpActOutput, McpAgentInput, McpAgentOutput, McpAgentOutputStepsItem, McpEndOutput, McpExtractInput, McpExtractOutput, McpFlowsOutput, McpNavigateInput, McpNavigateOutput, McpObserveInput, McpObserveOutput, McpReplayInput, McpReplayOutput, McpStartOutput, Metrics, ModelGenerateParams, ModelPrice, ModelReply, ModelReplyUsage, ModelRequest, ModelRequestImagesItem, NavigateRequest, ObserveParams, ObserveRequest, ObserveResult, OpCancelParams, OpCancelResult, OperationOptions, OperationOptionsCache, OutlineLine, PageCloseResult, PageEvaluateParams, PageEvaluateResult, PageGotoParams, PageHighlightParams, PageHighlightResult, PageInfo, PageInfoParams, PagePressParams, PagePressResult, PageScreenshotParams, PageScreenshotResult, PageSelectorsParams, PageSelectorsResultItem, PostV1SessionsIdApprovalsApprovalidData, PostV1SessionsIdApprovalsApprovalidRequest, QaRecording, QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract, ReceivedError, ReplayRequest, ResolvedModelProvider, ResolvedModelProviderVertex, ResolvedModelProviderAzure, ResolvedModelProviderBedrock, ResolvedModelCallback, ResolvedModelLocal, ResultMetadata, RpcError, RpcRequest, RpcResult, ScheduleHistoryParams, ScheduleHistoryResultItem, ScheduleHistoryResultItemError, ScheduleHistoryResultItemFailedStep, ScheduleRemoveParams, ScheduleRemoveResult, ScheduleSetParams, ScheduleSetParamsEvery0, ScheduleSetParamsEvery1, ScheduleSetResult, ScheduleSetResultEvery0, ScheduleSetResultEvery1, ScreenshotOptions, ServiceAccount0, ServiceAccount1, SnapshotOptions, SnapshotResult, StartSessionRequest, StartSessionRequestViewport, StartSessionResult, StreamEvent, TakeoverPreviewParams, TakeoverPreviewResult, TakeoverSaveResult, ToolCallParams, ToolCallResult, Usage, VariablesValue1, VertexModelConfig, VertexModelConfigProviderOptions, VertexModelConfigProviderOptionsVertex]
 for _m in _MODELS:
     _m.model_rebuild()
 
-DEFINITIONS = ["ActMethod", "ActParams", "ActReplayParams", "ActReplayResult", "ActRequest", "ActResult", "Action", "ActionTarget", "AgentConfig", "AgentExecuteRequest", "AgentExecuteResult", "AgentMode", "AgentRecording", "AgentResult", "AgentRunParams", "AgentRunResult", "AgentStep", "AgentUsage", "AllowSchemes", "ApprovalRequestParams", "ApprovalRequestResult", "ApprovalSettledParams", "ApprovalSettledResult", "AzureApiKeyModelConfig", "AzureEntraModelConfig", "BatchRunParams", "BatchRunResult", "BridgeConnectParams", "BridgeDisconnectParams", "BridgeFrame", "BridgeStatus", "BridgeStatusParams", "CacheCallOption", "CacheEntry", "CacheInfo", "CacheInvalidateParams", "CacheInvalidateResult", "CacheLookupRequest", "CacheLookupResponse", "CacheRecordRequest", "CacheRecordResponse", "CacheStatus", "ContextActivePageParams", "ContextNewPageParams", "ContextPagesParams", "ContextPagesResult", "ControlPauseParams", "ControlPauseResult", "ControlResumeParams", "ControlStatusParams", "EndRequest", "EndResult", "EnginePingParams", "EnginePingResult", "Error", "ErrorCode", "ExecuteOptions", "ExtractParams", "ExtractRequest", "ExtractResult", "Flow", "FlowDeleteParams", "FlowDeleteResult", "FlowGetParams", "FlowList", "FlowListParams", "FlowName", "FlowRenameParams", "FlowReplayParams", "FlowReplayResult", "FlowSaveParams", "FlowStepOutcome", "FlowSummary", "GenericModelConfig", "GetV1SessionsIdApprovalsData", "GotoOptions", "HttpError", "HttpErrorBody", "HttpModel", "HttpSuccessBody", "LocatorActParams", "LocatorActResult", "LocatorCountParams", "LocatorCountResult", "LocatorSpec", "LogParams", "LogResult", "McpActInput", "McpActOutput", "McpAgentInput", "McpAgentOutput", "McpEndInput", "McpEndOutput", "McpExtractInput", "McpExtractOutput", "McpFlowsInput", "McpFlowsOutput", "McpNavigateInput", "McpNavigateOutput", "McpObserveInput", "McpObserveOutput", "McpReplayInput", "McpReplayOutput", "McpStartInput", "McpStartOutput", "Metrics", "MetricsParams", "ModelConfig", "ModelGenerateParams", "ModelPrice", "ModelReply", "ModelRequest", "NavigateRequest", "ObserveParams", "ObserveRequest", "ObserveResult", "OpCancelParams", "OpCancelResult", "OperationOptions", "OutlineLine", "PageCloseResult", "PageEvaluateParams", "PageEvaluateResult", "PageGotoParams", "PageHighlightParams", "PageHighlightResult", "PageId", "PageInfo", "PageInfoParams", "PagePressParams", "PagePressResult", "PageScreenshotParams", "PageScreenshotResult", "PageSelectorsParams", "PageSelectorsResult", "PingParams", "PingResult", "PostV1SessionsIdApprovalsApprovalidData", "PostV1SessionsIdApprovalsApprovalidRequest", "Prices", "QaRecording", "QaStep", "ReceivedError", "ReplayRequest", "ResolvedModel", "ResultMetadata", "RpcError", "RpcMessage", "RpcRequest", "RpcResult", "ScheduleHistoryParams", "ScheduleHistoryResult", "ScheduleListParams", "ScheduleListResult", "ScheduleRemoveParams", "ScheduleRemoveResult", "ScheduleSetParams", "ScheduleSetResult", "ScreenshotOptions", "ServiceAccount", "SnapshotOptions", "SnapshotResult", "StartSessionRequest", "StartSessionResult", "StreamEvent", "TakeoverPreviewParams", "TakeoverPreviewResult", "TakeoverSaveResult", "TimeoutMs", "ToolCallParams", "ToolCallResult", "Usage", "Variables", "VertexModelConfig", "WaitMs"]
+DEFINITIONS = ["ActMethod", "ActParams", "ActReplayParams", "ActReplayResult", "ActRequest", "ActResult", "Action", "ActionTarget", "AgentConfig", "AgentExecuteRequest", "AgentExecuteResult", "AgentMode", "AgentRecording", "AgentResult", "AgentRunParams", "AgentRunResult", "AgentStep", "AgentUsage", "AllowSchemes", "ApprovalKind", "ApprovalPolicy", "ApprovalRequest", "ApprovalRequestResult", "ApprovalSettledParams", "ApprovalSettledResult", "AzureApiKeyModelConfig", "AzureEntraModelConfig", "BatchRunParams", "BatchRunResult", "BridgeConnectParams", "BridgeDisconnectParams", "BridgeFrame", "BridgeStatus", "BridgeStatusParams", "CacheCallOption", "CacheEntry", "CacheInfo", "CacheInvalidateParams", "CacheInvalidateResult", "CacheLookupRequest", "CacheLookupResponse", "CacheRecordRequest", "CacheRecordResponse", "CacheStatus", "ContextActivePageParams", "ContextNewPageParams", "ContextPagesParams", "ContextPagesResult", "ControlPauseParams", "ControlPauseResult", "ControlResumeParams", "ControlStatusParams", "EndRequest", "EndResult", "EnginePingParams", "EnginePingResult", "Error", "ErrorCode", "ExecuteOptions", "ExtractParams", "ExtractRequest", "ExtractResult", "Flow", "FlowDeleteParams", "FlowDeleteResult", "FlowGetParams", "FlowList", "FlowListParams", "FlowName", "FlowRenameParams", "FlowReplayParams", "FlowReplayResult", "FlowSaveParams", "FlowStepOutcome", "FlowSummary", "GenericModelConfig", "GetV1SessionsIdApprovalsData", "GotoOptions", "HttpError", "HttpErrorBody", "HttpModel", "HttpSuccessBody", "LocatorActParams", "LocatorActResult", "LocatorCountParams", "LocatorCountResult", "LocatorSpec", "LogParams", "LogResult", "McpActInput", "McpActOutput", "McpAgentInput", "McpAgentOutput", "McpEndInput", "McpEndOutput", "McpExtractInput", "McpExtractOutput", "McpFlowsInput", "McpFlowsOutput", "McpNavigateInput", "McpNavigateOutput", "McpObserveInput", "McpObserveOutput", "McpReplayInput", "McpReplayOutput", "McpStartInput", "McpStartOutput", "Metrics", "MetricsParams", "ModelConfig", "ModelGenerateParams", "ModelPrice", "ModelReply", "ModelRequest", "NavigateRequest", "ObserveParams", "ObserveRequest", "ObserveResult", "OpCancelParams", "OpCancelResult", "OperationOptions", "OutlineLine", "PageCloseResult", "PageEvaluateParams", "PageEvaluateResult", "PageGotoParams", "PageHighlightParams", "PageHighlightResult", "PageId", "PageInfo", "PageInfoParams", "PagePressParams", "PagePressResult", "PageScreenshotParams", "PageScreenshotResult", "PageSelectorsParams", "PageSelectorsResult", "PingParams", "PingResult", "PostV1SessionsIdApprovalsApprovalidData", "PostV1SessionsIdApprovalsApprovalidRequest", "Prices", "QaRecording", "QaStep", "ReceivedError", "ReplayRequest", "ResolvedModel", "ResultMetadata", "RpcError", "RpcMessage", "RpcRequest", "RpcResult", "ScheduleHistoryParams", "ScheduleHistoryResult", "ScheduleListParams", "ScheduleListResult", "ScheduleRemoveParams", "ScheduleRemoveResult", "ScheduleSetParams", "ScheduleSetResult", "ScreenshotOptions", "ServiceAccount", "SnapshotOptions", "SnapshotResult", "StartSessionRequest", "StartSessionResult", "StreamEvent", "TakeoverPreviewParams", "TakeoverPreviewResult", "TakeoverSaveResult", "TimeoutMs", "ToolCallParams", "ToolCallResult", "Usage", "Variables", "VertexModelConfig", "WaitMs"]
 
 # The Chromium switches a launcher passes to a Chromium it starts itself (x-deckhand.chromiumFlags).
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check", "--silent-debugger-extension-api", "--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup", "--disable-field-trial-config", "--password-store=basic", "--use-mock-keychain", "--no-startup-window"]

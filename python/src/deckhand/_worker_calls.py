@@ -110,7 +110,7 @@ class WorkerCalls:
     async def _approval_request(self, p: Any) -> Any:
         """A step waits for approval: the call's handler decides (or says None: the side panel
         may). Meanwhile the worker's clock for that call stands still, and so do this side's."""
-        req = checked_params(_wire.ApprovalRequestParams, p, "approval.request")
+        req = checked_params(_wire.ApprovalRequest, p, "approval.request")
         ended = asyncio.Event()
         self._asking[req.id] = ended
         assert self._peer is not None

@@ -218,7 +218,7 @@ class AgentTool(TypedDict):
 
 #: The kinds of step that can wait for approval: submitting a form; deleting or removing
 #: something; paying, buying, ordering; going to another site; choosing a file to upload.
-ApprovalKind = Literal["submit", "delete", "pay", "leave-site", "upload"]
+ApprovalKind = _wire.ApprovalKind
 
 
 class ApprovalPolicy(TypedDict, total=False):
@@ -242,7 +242,7 @@ ApprovalDecision = Literal["approve", "skip", "stop"]
 #: which element, on which page, why) and returns a decision or None. Sync or async; an async
 #: one is cancelled when the request ends another way (decided in the side panel, timed out).
 ApprovalHandler = Callable[
-    [_wire.ApprovalRequestParams],
+    [_wire.ApprovalRequest],
     Union[ApprovalDecision, None, Awaitable[Union[ApprovalDecision, None]]],
 ]
 

@@ -16,7 +16,7 @@ from ._wire import (
     AgentResult,
     AgentStep,
     AgentUsage,
-    ApprovalRequestParams,
+    ApprovalRequest,
     CacheInfo,
     CacheInfoTokensSaved,
     Flow,
@@ -41,12 +41,6 @@ from ._wire import (
 )
 
 T = TypeVar("T")
-
-#: A step that waits for approval, as an `on_approval` handler receives it: `id`, `op_id` (the
-#: call it belongs to), `kinds` (['submit'], ...), `words`, `method`, `arguments`, `element`
-#: ("button 'Send'"), `url`, `target`, `summary` (one line) and `deadline` (ms since epoch).
-ApprovalRequest = ApprovalRequestParams
-
 
 class ExtractResult(_wire.ExtractResult, Generic[T]):
     """What `extract` returns: `data` and `metadata`.
