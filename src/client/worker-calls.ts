@@ -59,7 +59,8 @@ export function serveWorkerCalls(d: WorkerCallDeps): void {
     // Until the request ends (whoever decides, the side panel included), or a moment past its deadline.
     void d.link.hold(
       new Promise<void>((resolve) => {
-        const t = setTimeout(resolve, Math.max(0, req.deadline - Date.now()) + 5_000);
+        // No word of its end (a worker that went away): forget it then as well.
+        const t = setTimeout(() => (asking.delete(req.id), resolve()), Math.max(0, req.deadline - Date.now()) + 5_000);
         ended.signal.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
       }),
     );

@@ -133,7 +133,15 @@ export async function performAction(
       if (gate && Gate.gates(method)) {
         const before = gate.heldMs();
         await gate.check({ method, args, pageUrl: (await port.pageInfo(page)).url, facts: await riskFacts(port, page, prepared), element: prepared.description }, signal);
-        if (gate.heldMs() > before) prepared = await prepare();
+        if (gate.heldMs() > before) {
+          const approved = prepared.description;
+          prepared = await prepare();
+          // What was approved is that element: one that reads differently now (a list re-rendered
+          // while the person looked) is not acted on. Classes aside: hovering may change them.
+          if (withoutClasses(prepared.description) !== withoutClasses(approved)) {
+            throw new DeckhandError(ErrorCode.ActionFailed, `'${target.selector}' was ${approved} when the ${method} was approved and is ${prepared.description} now; the ${method} was not performed`, { page });
+          }
+        }
       }
       const deadline = Date.now() + timeoutMs;
       throwIfCancelled(signal);
@@ -385,3 +393,6 @@ async function riskFacts(port: BrowserPort, page: number, prepared: Prepared): P
   const facts = r?.ok ? RiskFactsSchema.safeParse(r.value) : null;
   return facts?.success ? facts.data : null;
 }
+
+/** An element's description (describeElement) without its classes, which hover and focus may change. */
+const withoutClasses = (d: string) => d.replace(/^<([^\s>]*?)((?:#[^.>\s]*)?)(?:\.[^>\s]*)?>/, '<$1$2>');

@@ -129,6 +129,23 @@ describe('approval of risky steps', () => {
     expect(contactPosts()).toHaveLength(1);
   });
 
+  it('an element that changed while its step waited is not acted on, even when approved', async () => {
+    await page.goto(`${servers.origin}/approval-kinds.html`);
+    const e = await dh
+      .act({ selector: '#buy', method: 'click', description: 'Buy now' }, {
+        approval: { when: ['pay'] },
+        onApproval: async () => {
+          // The page moves on while the person looks: the same selector now names another offer.
+          await page.evaluate(() => void (document.querySelector('#buy')!.textContent = 'Buy the annual plan'));
+          return 'approve' as const;
+        },
+      })
+      .then(() => null, (x: unknown) => x);
+    expect((e as DeckhandError).code).toBe('ACTION_FAILED');
+    expect((e as DeckhandError).message).toMatch(/was <div#buy.btn> "Buy now" when the click was approved and is <div#buy.btn> "Buy the annual plan" now; the click was not performed/);
+    expect(await page.evaluate(() => document.querySelector('#log')!.textContent)).toBe('');
+  });
+
   it("the earlier agent interface takes a run's approval and handler too", async () => {
     await fresh();
     const kinds: string[][] = [];
