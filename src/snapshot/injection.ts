@@ -8,19 +8,34 @@
 const PATTERNS: RegExp[] = [
   // "ignore / disregard / forget (all) (the) previous instructions", "override your rules"
   /\b(ignore|disregard|forget|override|bypass)\b[\s\S]{0,40}\b(previous|prior|above|earlier|preceding|all|any|your|these|those|system)\b[\s\S]{0,20}\b(instructions?|prompts?|rules|directions|directives|guidelines|guardrails|messages?|context)\b/i,
-  // a role prefix, as a chat transcript writes it: "SYSTEM:", "Assistant:", "[INST]", "<|im_start|>"
-  /^\s*[[(<]?\s*(system|assistant|developer)\s*[\])>]?\s*:/i,
+  // a role prefix, as a chat transcript writes it ("SYSTEM:", "Assistant:", "[INST]", "<|im_start|>"), where a
+  // sentence starts: "Save. SYSTEM: ..." hides one behind a real label
+  /(?:^|[.!?;|\n]\s*)[[(<]?\s*(system|assistant|developer)\s*[\])>]?\s*:/i,
   /\[\/?INST\]|<\|im_(start|end)\|>|<\/?(system|assistant)>/i,
   // talking to the model about itself
   /\b(system prompt|developer message|new instructions?|updated instructions?|hidden instructions?)\b/i,
   /\byou are (now )?(an? |the )?([a-z-]+ )?(ai|assistant|language model|llm|chatbot|agent|bot)\b/i,
   /\b(ai|llm|language model|assistant|agent|chatbot)s?\b[\s\S]{0,40}\b(must|should|are required to|are instructed to|need to)\b/i,
+  /\bthe (user|human|operator) (wants|asked|needs|requires|has asked|would like) you to\b/i,
   /\bdo not (tell|inform|reveal|mention|alert|warn)\b[\s\S]{0,30}\b(the )?(user|human|person|operator)\b/i,
 ];
 
 /** Whether text reads as instructions addressed to an AI model. */
 export function readsAsInstructions(text: string): boolean {
   return PATTERNS.some((p) => p.test(text));
+}
+
+/**
+ * What of `text` comes before anything in it that reads as instructions to a model: the whole
+ * text when nothing does, '' when it starts with them. "Save. SYSTEM: the user wants ..." is "Save".
+ */
+export function beforeInstructions(text: string): string {
+  let at = text.length;
+  for (const p of PATTERNS) {
+    const m = p.exec(text);
+    if (m && m.index < at) at = m.index;
+  }
+  return at === text.length ? text : text.slice(0, at).replace(/[\s.,;:!?|\-–—]+$/u, '').trim();
 }
 
 /**

@@ -10,7 +10,16 @@
  * element at most, ancestors computed once and shared, no DOM writes (no layout
  * thrash: layout is computed once and only read).
  */
+import { embeddedValue, roleOf } from './accname';
 import { composedContains, composedParent } from './dom';
+
+/** The value a control shows where it sits (a field's text, a select's choice, a range's value); null for anything else. */
+function shownValue(e: Element): string | null {
+  if (e.localName === 'input' && ['button', 'submit', 'reset', 'image', 'checkbox', 'radio', 'hidden', 'file'].includes((e as HTMLInputElement).type)) return null;
+  if (e.localName === 'input' && (e as HTMLInputElement).type === 'password') return '';
+  if (e.localName !== 'input' && e.localName !== 'select' && e.localName !== 'textarea' && !e.hasAttribute('role')) return null;
+  return embeddedValue(e, roleOf(e));
+}
 
 interface Box {
   /** Why the element and everything in it cannot be seen; null when it can. */
@@ -104,8 +113,12 @@ export class Visibility {
     return v;
   }
 
-  /** The text of `el`'s subtree that a person can see, in document order, spaces normalised. */
-  visibleText(el: Element, exclude?: Element | null, shadowRootOf?: (el: Element) => ShadowRoot | null, max = Infinity): string {
+  /**
+   * The text of `el`'s subtree that a person can see, in document order, spaces normalised.
+   * With `values`, a field, select or range inside gives the value it shows, as it does in a
+   * label's name ("Flash the screen 3 times").
+   */
+  visibleText(el: Element, exclude?: Element | null, shadowRootOf?: (el: Element) => ShadowRoot | null, max = Infinity, values = false): string {
     if (this.hidden(el)) return '';
     // Fast path: a leaf's text is all visible or all hidden.
     if (el.childElementCount === 0 && !shadowRootOf?.(el)) {
@@ -113,7 +126,7 @@ export class Visibility {
     }
     const out: string[] = [];
     // A name needs its first words only: a page-wide container's text is not read to the end.
-    this.collect(el, out, exclude ?? null, shadowRootOf, { left: max });
+    this.collect(el, out, exclude ?? null, shadowRootOf, { left: max, values });
     return normalize(out.join(''));
   }
 
@@ -126,7 +139,13 @@ export class Visibility {
     return this.textVisible(el) ? (el.textContent ?? '') : '';
   }
 
-  private collect(el: Element, out: string[], exclude: Element | null, shadowRootOf: ((el: Element) => ShadowRoot | null) | undefined, budget: { left: number }): void {
+  private collect(
+    el: Element,
+    out: string[],
+    exclude: Element | null,
+    shadowRootOf: ((el: Element) => ShadowRoot | null) | undefined,
+    budget: { left: number; values?: boolean },
+  ): void {
     const sr = shadowRootOf?.(el);
     const kids: Node[] = sr ? Array.from(sr.childNodes) : el.localName === 'slot' ? (el as HTMLSlotElement).assignedNodes({ flatten: true }) : [];
     if (!sr && !kids.length) for (let c = el.firstChild; c; c = c.nextSibling) kids.push(c);
@@ -145,7 +164,9 @@ export class Visibility {
       } else if (c.nodeType === 1) {
         const e = c as Element;
         if (e === exclude || SKIP.has(e.localName) || e.getAttribute('aria-hidden') === 'true' || this.hidden(e)) continue;
-        if (e.localName === 'br') out.push(' ');
+        const value = budget.values ? shownValue(e) : null;
+        if (value !== null) out.push(' ', value, ' ');
+        else if (e.localName === 'br') out.push(' ');
         else if (e.localName === 'input' || e.localName === 'img') out.push(' ', this.leafText(e), ' ');
         else {
           // Children laid out as boxes of their own (blocks, flex and grid items, inline-blocks,

@@ -6,8 +6,9 @@
  * cannot be seen (see visibility.ts) and settles names, for the lines that are
  * printed.
  */
-import { readsAsInstructions, WITHHELD_FROM, WITHHELD_NAME } from './injection';
-import { computeAccessibleName, getRole } from 'dom-accessibility-api';
+import { beforeInstructions, readsAsInstructions, WITHHELD_FROM, WITHHELD_NAME } from './injection';
+import { getRole } from 'dom-accessibility-api';
+import { accessibleName, hasLabelledby, labelledbyRefs, pseudoText } from './accname';
 import { idFor } from './registry';
 import { normalizeSpace, type ShadowRootOf } from './dom';
 import type { Finalize, SnapNode } from './tree';
@@ -79,6 +80,18 @@ function isEditingHost(el: Element): boolean {
 
 const composedParentEl = (el: Element): Element | null => el.parentElement ?? ((el.parentNode as ShadowRoot | null)?.host ?? null);
 
+const SVG_NS = 'http://www.w3.org/2000/svg';
+const svgNamed = (el: Element): boolean =>
+  !!el.getAttribute('aria-label')?.trim() || hasLabelledby(el) || Array.from(el.children).some((c) => c.localName === 'title' && !!c.textContent?.trim());
+
+/** Focusable by nature or by tabindex: a role of none or presentation does not apply to it. */
+function focusable(el: Element): boolean {
+  const t = el.localName;
+  if (el.hasAttribute('tabindex') || el.hasAttribute('contenteditable')) return true;
+  if (t === 'input') return (el as HTMLInputElement).type !== 'hidden';
+  return t === 'select' || t === 'textarea' || t === 'button' || (t === 'a' && el.hasAttribute('href'));
+}
+
 function roleOf(el: Element): string {
   const explicit = el.getAttribute('role');
   if (!explicit) {
@@ -88,6 +101,12 @@ function roleOf(el: Element): string {
   if (explicit) {
     const first = explicit.trim().split(/\s+/)[0];
     if (first && first !== 'none' && first !== 'presentation') return first;
+    // ARIA's conflict rule: a focusable element keeps its own role (a labelled field with role="none" is still a field).
+    if (focusable(el)) {
+      const bare = el.cloneNode(false) as Element;
+      bare.removeAttribute('role');
+      return roleOf(bare);
+    }
   }
   if (el.localName === 'iframe' || el.localName === 'frame') return 'iframe';
   // An editing host is a text box, except a heading: an editable title is still the page's title (statesOf says `editable`).
@@ -100,11 +119,11 @@ function roleOf(el: Element): string {
   return r ?? 'generic';
 }
 
-/** Cheap name for common cases; dom-accessibility-api for anything with labels or ARIA. */
-function nameOf(el: Element, role: string): string {
+/** The accessible name as Chrome computes it (accname.ts); an iframe by its title or name. */
+function nameOf(el: Element, role: string, env: WalkEnv): string {
   if (role === 'iframe') return normalizeSpace(el.getAttribute('title') ?? el.getAttribute('name') ?? '');
   try {
-    return normalizeSpace(computeAccessibleName(el));
+    return accessibleName(el, env.shadowRootOf);
   } catch {
     return '';
   }
@@ -125,13 +144,13 @@ const PLAIN_NAME_MAX_ELEMENTS = 16;
  * reads the computed style of every descendant and costs far more on pages of thousands of links.
  */
 function namedByPlainText(el: Element, role: string, env: WalkEnv): boolean {
-  if (!CONTENT_NAME_ROLES.has(role) || el.localName === 'input' || el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.shadowRoot) return false;
+  if (!CONTENT_NAME_ROLES.has(role) || el.localName === 'input' || el.hasAttribute('aria-label') || hasLabelledby(el) || el.shadowRoot) return false;
   const all = el.getElementsByTagName('*');
   if (all.length > PLAIN_NAME_MAX_ELEMENTS) return false;
   for (let i = 0; i < all.length; i++) {
     const d = all[i];
     if (!PLAIN_TEXT_TAGS.has(d.localName) || d.namespaceURI !== HTML_NS || d.shadowRoot || env.listened?.has(d)) return false;
-    if (d.hasAttribute('role') || d.hasAttribute('aria-label') || d.hasAttribute('aria-labelledby') || d.hasAttribute('aria-hidden') || d.hasAttribute('hidden')) return false;
+    if (d.hasAttribute('role') || d.hasAttribute('aria-label') || hasLabelledby(d) || d.hasAttribute('aria-hidden') || d.hasAttribute('hidden')) return false;
     // An empty part with a title is named by the title: the text alone would miss it.
     if (d.hasAttribute('title') && !d.textContent?.trim()) return false;
   }
@@ -140,8 +159,10 @@ function namedByPlainText(el: Element, role: string, env: WalkEnv): boolean {
 
 /** A name read from plain text (see namedByPlainText): after the walk of the children, which marks the spans laid out as boxes. */
 function plainTextName(el: Element): string {
-  const out: string[] = [];
+  const out: string[] = [pseudoText(el, '::before')];
   spacedText(el, out, { left: PLAIN_NAME_CHARS });
+  // The element's own generated content counts, as in Chrome's names ("Options ▾"); its children's is not read here.
+  out.push(pseudoText(el, '::after'));
   return normalizeSpace(out.join(''));
 }
 /** Longer plain-text names are cut: the finaliser prints at most CONTENT_NAME_MAX characters of one. */
@@ -460,6 +481,8 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
   }
 
   let role = selfHidden ? 'generic' : roleOf(el);
+  // A picture drawn in SVG with a name of its own is an image, as Chrome says; inside a control it is part of the control's name.
+  if (tag === 'svg' && role !== 'img' && !insideControl && el.namespaceURI === SVG_NS && svgNamed(el)) role = 'img';
   const style = selfHidden ? null : (known ?? getComputedStyle(el));
   // Children compare their cursor with this one; a control's insides are part of it.
   const cursor = style ? style.cursor : parentCursor;
@@ -517,7 +540,7 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
   }
 
   if (!LINE_ROLES.has(role)) {
-    const author = el.getAttribute('aria-label') || el.hasAttribute('aria-labelledby') || (tag === 'fieldset' && el.querySelector(':scope > legend'));
+    const author = el.getAttribute('aria-label') || hasLabelledby(el) || (tag === 'fieldset' && el.querySelector(':scope > legend'));
     const scroll = !inline && !selfHidden && isScrollable(el);
     if (!(NAMED_ONLY.has(role) && author) && !scroll) {
       // A label's text is already its control's name (when the control is there): keep its children, drop its text.
@@ -544,10 +567,10 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
   const fromAuthorOnly = NAME_FROM_AUTHOR.has(role);
   if (role === 'row') {
     node.name = rowName(el, env);
-  } else if (tag === 'fieldset' && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby')) {
+  } else if (tag === 'fieldset' && !el.hasAttribute('aria-label') && !hasLabelledby(el)) {
     node.name = normalizeSpace(el.querySelector(':scope > legend')?.textContent ?? '');
   } else {
-    node.name = fromAuthorOnly && !el.hasAttribute('aria-label') && !el.hasAttribute('aria-labelledby') && !isLabelable(el) && role !== 'iframe' && tag !== 'table' && tag !== 'img' ? '' : plainName ? '' : nameOf(el, role);
+    node.name = fromAuthorOnly && !el.hasAttribute('aria-label') && !hasLabelledby(el) && !isLabelable(el) && !el.hasAttribute('aria-placeholder') && role !== 'iframe' && tag !== 'table' && tag !== 'img' ? '' : plainName ? '' : nameOf(el, role, env);
   }
   let states = statesOf(el, role);
   // An item, row, image or heading with a click handler says so: it is a target, not only content.
@@ -567,7 +590,7 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
     out.push(node);
     return;
   }
-  if (tag === 'select' || tag === 'input' || tag === 'textarea' || tag === 'img') {
+  if (tag === 'select' || tag === 'input' || tag === 'textarea' || tag === 'img' || (tag === 'svg' && role === 'img')) {
     out.push(node);
     return;
   }
@@ -580,7 +603,7 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
     walkComposedChildren(el, env, node.children, childSink);
     childSink.flush(node.children);
   }
-  if (plainName) node.name = plainTextName(el) || nameOf(el, role);
+  if (plainName) node.name = plainTextName(el) || nameOf(el, role, env);
   // An editable box's content is its value: not a second time as text.
   if ((role === 'textbox' || role === 'searchbox') && (el as HTMLElement).isContentEditable) node.children = node.children.filter((c) => c.kind !== 'text');
   pruneRepeatedText(node);
@@ -740,17 +763,14 @@ type NameSource =
 function nameSource(el: Element, role: string, labelsOf: (el: Element) => Element[]): NameSource {
   const tag = el.localName;
   if (role === 'iframe') return { kind: el.hasAttribute('title') ? 'title' : 'name' };
-  const ids = el.getAttribute('aria-labelledby')?.trim();
-  if (ids) {
-    const root = el.getRootNode() as Document | ShadowRoot;
-    const els = ids.split(/\s+/).map((id) => root.getElementById(id)).filter((e): e is HTMLElement => !!e);
-    if (els.length) return { kind: 'aria-labelledby', els };
-  }
+  const els = labelledbyRefs(el);
+  if (els.length) return { kind: 'aria-labelledby', els };
   if (el.getAttribute('aria-label')?.trim()) return { kind: 'aria-label' };
   const labels = labelsOf(el);
   if (labels.length) return { kind: 'label', els: labels };
   const type = tag === 'input' ? (el as HTMLInputElement).type : '';
   if ((tag === 'img' || tag === 'area' || type === 'image') && el.hasAttribute('alt')) return { kind: 'alt' };
+  if (tag === 'svg' && el.querySelector(':scope > title')) return { kind: 'title' };
   if (type === 'button' || type === 'submit' || type === 'reset') return { kind: 'value' };
   if (tag === 'fieldset') {
     const legend = el.querySelector(':scope > legend');
@@ -762,7 +782,7 @@ function nameSource(el: Element, role: string, labelsOf: (el: Element) => Elemen
   }
   if (CONTENT_NAMED.has(role)) return { kind: 'content' };
   if (el.getAttribute('title')?.trim()) return { kind: 'title' };
-  if (el.hasAttribute('placeholder')) return { kind: 'placeholder' };
+  if (el.hasAttribute('placeholder') || el.hasAttribute('aria-placeholder')) return { kind: 'placeholder' };
   return { kind: 'content' };
 }
 
@@ -879,40 +899,59 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
     return text ? { kind: 'text', text, children: [], offscreen: n.offscreen, final: true } : null;
   };
 
-  const visibleOf = (els: Element[], except: Element): string => cut(normalizeSpace(els.map((e) => vis.visibleText(e, except, shadowRootOf, CONTENT_NAME_MAX * 2)).join(' ')), CONTENT_NAME_MAX);
+  // Fields and selects inside a label show their values, which are part of its name.
+  const visibleOf = (els: Element[], except: Element): string =>
+    cut(normalizeSpace(els.map((e) => vis.visibleText(e, except, shadowRootOf, CONTENT_NAME_MAX * 2, true)).join(' ')), CONTENT_NAME_MAX);
 
   const settleName = (n: SnapNode, el: Element, role: string): { name: string; from?: string } => {
     const full = n.name ?? '';
     if (!full) return { name: '' };
     const keeps = INTERACTIVE.has(role) || NAMED_OBJECTS.has(role);
     const unseen = (from: string): { name: string; from?: string } => {
-      const shown = (name: string) => (readsAsInstructions(name) ? { name: WITHHELD_NAME, from: from + WITHHELD_FROM } : { name, from });
-      if (keeps) return shown(cut(full));
-      if (LANDMARKS.has(role) && (from === 'aria-label' || from === 'title')) return shown(cut(full, LANDMARK_NAME_MAX));
+      // The whole name is read for instructions, wherever they sit: what comes before them is the
+      // name (when it has words), and the line says something was withheld.
+      const shown = (max: number) => {
+        const clean = beforeInstructions(full);
+        if (clean === full) return { name: cut(full, max), from };
+        return { name: simple(clean) ? cut(clean, max) : WITHHELD_NAME, from: from + WITHHELD_FROM };
+      };
+      if (keeps) return shown(UNSEEN_NAME_MAX);
+      if (LANDMARKS.has(role) && (from === 'aria-label' || from === 'title')) return shown(LANDMARK_NAME_MAX);
       return { name: '' };
     };
     const src = nameSource(el, role, labelsOf);
     switch (src.kind) {
       case 'content': {
         const seen = cut(vis.visibleText(el, null, shadowRootOf, CONTENT_NAME_MAX * 2), CONTENT_NAME_MAX);
-        if (seen) return { name: simple(seen) === simple(full) ? full : seen };
+        // Generated content (::before, ::after) is on screen as well: "Options ▾", "More »".
+        if (seen && simple(seen) === simple(full)) return { name: full };
+        if (seen && simple(`${pseudoText(el, '::before')} ${seen} ${pseudoText(el, '::after')}`) === simple(full)) return { name: full };
+        // Only a glyph shows (×, ⋮) and the name has words (an aria-label or alt inside): the words, marked.
+        if (seen && (simple(seen) || !keeps || !simple(full))) return { name: seen };
         const title = normalizeSpace(el.getAttribute('title') ?? '');
         if (title && simple(title) === simple(full)) return unseen('title');
         const ph = el.getAttribute('placeholder');
         if (ph && simple(ph) === simple(full)) return { name: full };
-        return unseen(vis.hasVisibleImage(el) ? 'alt' : 'hidden-text');
+        return unseen(vis.hasVisibleImage(el) ? 'alt' : el.querySelector('[aria-label]') ? 'aria-label' : 'hidden-text');
       }
       case 'aria-labelledby':
       case 'label':
       case 'legend':
       case 'caption': {
         const seen = visibleOf(src.els, el);
-        if (seen) return { name: simple(seen) === simple(full) ? full : seen };
+        if (seen && simple(seen) === simple(full)) return { name: full };
+        // Part of what aria-labelledby names is not on screen: it is the author's label all the
+        // same, as an aria-label is, so a control keeps the browser's whole name, marked. Not
+        // when it reads as instructions: then what shows is the name.
+        if (seen && !(src.kind === 'aria-labelledby' && keeps && !readsAsInstructions(full))) return { name: seen };
         return unseen(src.kind === 'aria-labelledby' ? 'aria-labelledby' : 'hidden-text');
       }
-      case 'value':
       case 'placeholder':
-        // An input button shows its value; an empty field shows its placeholder.
+        // A field named by its placeholder only: the line's placeholder= says it, as the hint it is.
+        if (vis.textVisible(el) && el.hasAttribute(el.hasAttribute('placeholder') ? 'placeholder' : 'aria-placeholder')) return { name: '' };
+        return vis.textVisible(el) ? { name: full } : unseen('hidden-text');
+      case 'value':
+        // An input button shows its value.
         return vis.textVisible(el) ? { name: full } : unseen('hidden-text');
       default: {
         // aria-label, title, alt, an iframe's name: attributes, on screen only if the same words are.
@@ -987,8 +1026,8 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
     // A title the name does not already say ("?" button titled "Help") is how people refer to a control.
     const title = normalizeSpace(el.getAttribute('title') ?? '');
     if (title && INTERACTIVE.has(role) && from !== 'title' && !name.includes(title)) {
-      const shown = title.length > UNSEEN_NAME_MAX ? title.slice(0, UNSEEN_NAME_MAX) : title;
-      states = `${states ? `${states} ` : ''}title=${readsAsInstructions(shown) ? quote(WITHHELD_NAME) : quote(title, UNSEEN_NAME_MAX)}`;
+      const clean = beforeInstructions(title);
+      states = `${states ? `${states} ` : ''}title=${simple(clean) ? quote(clean, UNSEEN_NAME_MAX) : quote(WITHHELD_NAME)}`;
     }
     const out: SnapNode = { ...n, name, states, children, final: true };
     delete out.absorbed;

@@ -57,13 +57,14 @@ describe('hidden text never reaches a model', () => {
     expect(lines).toContain('heading "Billing VISIBLE-09" level=2');
     expect(lines).toContain('  row "Invoice 7 VISIBLE-14 | 12.00 EUR"');
     expect(lines).toContain('combobox value="Free" options=["Free","Pro"]');
-    // Attribute names on controls and images: kept, marked, cut before the injected part.
+    // Attribute names on controls and images: kept, marked, cut before the injected part; the
+    // line says instructions were withheld even where the cut already left them out.
     const line = (start: string) => lines.find((l) => l.startsWith(start)) ?? '';
-    expect(line('button "Open the help center')).toMatch(/^button "Open the help center in a new panel[^"]{0,40}…" namefrom=aria-label$/);
+    expect(line('button "Open the help center')).toMatch(/^button "Open the help center in a new panel[^"]{0,40}…" namefrom=aria-label:instructions-withheld$/);
     expect(line('button "Info"')).toMatch(/^button "Info" title="Shows information about your account[^"]*…"$/);
-    expect(line('img "Profile picture')).toMatch(/^img "Profile picture of the account owner[^"]*…" namefrom=alt$/);
-    expect(line('button "Export all the data')).toMatch(/namefrom=aria-labelledby$/);
-    expect(line('navigation "Secondary navigation')).toMatch(/namefrom=aria-label$/);
+    expect(line('img "Profile picture')).toMatch(/^img "Profile picture of the account owner[^"]*…" namefrom=alt:instructions-withheld$/);
+    expect(line('button "Export all the data')).toMatch(/namefrom=aria-labelledby:instructions-withheld$/);
+    expect(line('navigation "Secondary navigation')).toMatch(/namefrom=aria-label:instructions-withheld$/);
     for (const l of lines) {
       const name = /^\s*\S+ "((?:[^"\\]|\\.)*)" namefrom=/.exec(l)?.[1];
       if (name) expect(JSON.parse(`"${name}"`).length, l).toBeLessThanOrEqual(61);

@@ -1,0 +1,256 @@
+/**
+ * Accessible names as Chrome computes them: the accname 1.2 algorithm with HTML-AAM's native
+ * labels, over the composed tree (shadow roots and slots), as Chrome's accessibility tree does.
+ *
+ * Written here rather than taken from dom-accessibility-api, which the walker still uses for
+ * roles: its name traversal reads light-DOM children only (no shadow roots: upstream
+ * eps1lon/dom-accessibility-api#768, open since 2021), resolves aria-labelledby in the document
+ * rather than the element's own tree, drops the hidden descendants of a hidden referenced node
+ * (accname 2B says they count), ignores `aria-labeledby` and the values of controls embedded in
+ * a label. None of that can be layered on top: the traversal itself is the part that differs.
+ *
+ * What a name may show a model (the parts on screen, instruction-like text) is decided later,
+ * by the walker's finaliser; this file computes the name as the browser does.
+ */
+import { getRole } from 'dom-accessibility-api';
+import { normalizeSpace, type ShadowRootOf } from './dom';
+
+/** Roles whose name comes from their content (ARIA 1.2, and Chrome's own additions). */
+const FROM_CONTENT = new Set([
+  'button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio',
+  'option', 'radio', 'row', 'rowheader', 'switch', 'tab', 'tooltip', 'treeitem', 'sectionhead', 'comment', 'suggestion', 'caption',
+  'legend', 'term', 'clickable',
+]);
+const RANGE = new Set(['slider', 'spinbutton', 'scrollbar', 'progressbar', 'meter']);
+const TEXT_INPUT = new Set(['', 'text', 'email', 'tel', 'url', 'search', 'password', 'number', 'date', 'time', 'datetime-local', 'month', 'week']);
+/** Elements whose content never counts as text (scripts, styles, templates). */
+const NO_TEXT = new Set(['script', 'style', 'template', 'noscript', 'head', 'title']);
+const SVG = 'http://www.w3.org/2000/svg';
+
+interface Ctx {
+  /** The element whose name is being computed (never its own embedded value). */
+  root: Element;
+  /** Inside an aria-labelledby traversal: labelledby is not followed again. */
+  labelledby: boolean;
+  /** Hidden content counts: the traversal started at a hidden node that aria-labelledby names. */
+  hiddenOk: boolean;
+  /** Below the root: content of any role counts, embedded controls give their value. */
+  recursion: boolean;
+  /** Elements on the current path, so a cycle of references ends. */
+  path: Set<Element>;
+}
+
+export const roleOf = (el: Element): string => {
+  const explicit = el.getAttribute('role')?.trim().split(/\s+/)[0];
+  if (explicit && explicit !== 'none' && explicit !== 'presentation') return explicit;
+  return getRole(el) ?? '';
+};
+
+/** Hidden for accname: not rendered, visibility hidden or collapse, or aria-hidden. */
+function hiddenSelf(el: Element): boolean {
+  if (el.getAttribute('aria-hidden') === 'true') return true;
+  const s = getComputedStyle(el);
+  return s.display === 'none' || s.visibility === 'hidden' || s.visibility === 'collapse';
+}
+
+/** Hidden itself or through an ancestor (a referenced node inside a hidden container). */
+function hiddenDeep(el: Element): boolean {
+  if (el.closest('[aria-hidden="true"]')) return true;
+  return !el.checkVisibility({ visibilityProperty: true });
+}
+
+/** Whether the element names its labels by id (aria-labelledby, or the misspelling browsers honour). */
+export const hasLabelledby = (el: Element): boolean => el.hasAttribute('aria-labelledby') || el.hasAttribute('aria-labeledby');
+
+/** The referenced elements of aria-labelledby (or the misspelling browsers honour), in the element's own tree. */
+export function labelledbyRefs(el: Element): Element[] {
+  const ids = (el.getAttribute('aria-labelledby') ?? el.getAttribute('aria-labeledby'))?.trim();
+  if (!ids) return [];
+  const root = el.getRootNode() as Document | ShadowRoot;
+  if (typeof root.getElementById !== 'function') return [];
+  return ids.split(/\s+/).map((id) => root.getElementById(id)).filter((e): e is HTMLElement => !!e);
+}
+
+/** Text of a ::before or ::after: its quoted strings (the alternative after "/" when given); icon-font glyphs left out. */
+export function pseudoText(el: Element, which: '::before' | '::after'): string {
+  const s = getComputedStyle(el, which);
+  const content = s.content;
+  if (!content || content === 'none' || content === 'normal' || s.display === 'none') return '';
+  const alt = /\/\s*((?:"(?:[^"\\]|\\.)*"\s*)+)$/.exec(content);
+  const strings = (alt ? alt[1] : content).match(/"(?:[^"\\]|\\.)*"/g) ?? [];
+  // Private-use glyphs are icon-font pictures, not words (a model cannot read U+F1F8).
+  const text = strings.map((q) => q.slice(1, -1).replace(/\\(.)/g, '$1')).join('').replace(/[\uE000-\uF8FF]/g, '');
+  // A box of its own (a flex item, a block) is a separate word: "Contact ▾", not "Contact▾".
+  return text && s.display !== 'inline' ? ` ${text} ` : text;
+}
+
+/** Block-level boxes set their text apart, inline ones run on ("<b>Hel</b>lo" is "Hello"). */
+function separates(el: Element): boolean {
+  const d = getComputedStyle(el).display;
+  return d !== 'inline' && d !== 'contents' && d !== 'none';
+}
+
+/** The value a control embedded in a label contributes (accname 2C). */
+export function embeddedValue(el: Element, role: string): string | null {
+  const tag = el.localName;
+  if (role === 'textbox' || role === 'searchbox') {
+    // A password never becomes part of a name.
+    if (tag === 'input' && (el as HTMLInputElement).type === 'password') return '';
+    if (tag === 'input' || tag === 'textarea') return (el as HTMLInputElement).value;
+    return el.textContent ?? '';
+  }
+  if (role === 'combobox' || role === 'listbox') {
+    if (tag === 'select') return Array.from((el as HTMLSelectElement).selectedOptions, (o) => o.label || o.text).join(' ');
+    if (tag === 'input') return (el as HTMLInputElement).value;
+    const selected = el.querySelectorAll('[role="option"][aria-selected="true"]');
+    if (selected.length) return Array.from(selected, (o) => o.textContent ?? '').join(' ');
+    return role === 'combobox' ? (el.textContent ?? '') : '';
+  }
+  if (RANGE.has(role)) {
+    const text = el.getAttribute('aria-valuetext');
+    if (text) return text;
+    const now = el.getAttribute('aria-valuenow');
+    if (now) return now;
+    if (tag === 'input' || tag === 'progress' || tag === 'meter') return String((el as HTMLInputElement).value ?? '');
+    return '';
+  }
+  return null;
+}
+
+/** Children in the composed tree: a host's shadow root, a slot's assigned nodes (or its default content). */
+function childrenOf(el: Element, shadowRootOf: ShadowRootOf): Node[] {
+  const sr = shadowRootOf(el);
+  if (sr) return Array.from(sr.childNodes);
+  if (el.localName === 'slot') {
+    const assigned = (el as HTMLSlotElement).assignedNodes();
+    if (assigned.length) return assigned;
+  }
+  return Array.from(el.childNodes);
+}
+
+/** The labels of a labelable element, joined (HTML-AAM). */
+function labelsText(el: Element, ctx: Ctx, shadowRootOf: ShadowRootOf): string {
+  const labels = (el as HTMLInputElement).labels;
+  if (!labels?.length) return '';
+  const parts: string[] = [];
+  for (const l of Array.from(labels)) {
+    if (ctx.path.has(l)) continue;
+    parts.push(content(l, { ...ctx, recursion: true }, shadowRootOf));
+  }
+  return normalizeSpace(parts.join(' '));
+}
+
+/** Name from content (accname 2F): pseudo-elements, then each child's text alternative. */
+function content(el: Element, ctx: Ctx, shadowRootOf: ShadowRootOf): string {
+  ctx.path.add(el);
+  try {
+    let out = pseudoText(el, '::before');
+    for (const c of childrenOf(el, shadowRootOf)) {
+      if (c.nodeType === 3) out += c.nodeValue ?? '';
+      else if (c.nodeType === 1) {
+        const e = c as Element;
+        if (NO_TEXT.has(e.localName) || ctx.path.has(e)) continue;
+        if (e.localName === 'br') {
+          out += ' ';
+          continue;
+        }
+        const part = alternative(e, { ...ctx, recursion: true }, shadowRootOf);
+        out += e.namespaceURI === SVG || !separates(e) ? part : ` ${part} `;
+      }
+    }
+    return out + pseudoText(el, '::after');
+  } finally {
+    ctx.path.delete(el);
+  }
+}
+
+/** The native label of an element (accname 2E with HTML-AAM), or null when it has none. */
+function hostLabel(el: Element, ctx: Ctx, shadowRootOf: ShadowRootOf): string | null {
+  const tag = el.localName;
+  if (el.namespaceURI === SVG) {
+    const title = Array.from(el.children).find((c) => c.localName === 'title');
+    return title ? normalizeSpace(title.textContent ?? '') || null : null;
+  }
+  if (tag === 'input') {
+    const i = el as HTMLInputElement;
+    const type = i.type;
+    if (type === 'button' || type === 'submit' || type === 'reset') {
+      if (i.hasAttribute('value')) return i.value;
+      if (type !== 'button') return type === 'submit' ? 'Submit' : 'Reset';
+      return labelsText(el, ctx, shadowRootOf) || null;
+    }
+    if (type === 'image') return el.getAttribute('alt') || el.getAttribute('value') || el.getAttribute('title') || 'Submit';
+    return labelsText(el, ctx, shadowRootOf) || null;
+  }
+  if (tag === 'textarea' || tag === 'select' || tag === 'meter' || tag === 'progress' || tag === 'output' || tag === 'button') {
+    return labelsText(el, ctx, shadowRootOf) || null;
+  }
+  if (tag === 'img' || tag === 'area') return el.hasAttribute('alt') ? el.getAttribute('alt') : null;
+  if (tag === 'fieldset' || tag === 'table' || tag === 'figure') {
+    const sel = tag === 'fieldset' ? 'legend' : tag === 'table' ? 'caption' : 'figcaption';
+    const cap = Array.from(el.children).find((c) => c.localName === sel);
+    return cap ? normalizeSpace(content(cap, { ...ctx, recursion: true }, shadowRootOf)) || null : null;
+  }
+  if (tag === 'optgroup') return el.getAttribute('label');
+  if (tag === 'option' && el.hasAttribute('label')) return el.getAttribute('label');
+  if (tag === 'iframe' || tag === 'frame') return el.getAttribute('title');
+  return null;
+}
+
+function alternative(el: Element, ctx: Ctx, shadowRootOf: ShadowRootOf): string {
+  // 2A: hidden content counts only below a hidden node that aria-labelledby names.
+  if (el !== ctx.root && !ctx.hiddenOk && hiddenSelf(el)) return '';
+  // 2B: aria-labelledby, once per traversal.
+  if (!ctx.labelledby) {
+    const refs = labelledbyRefs(el).filter((r) => !ctx.path.has(r) || r === el);
+    if (refs.length) {
+      const parts = refs.map((r) => {
+        const sub: Ctx = { root: ctx.root, labelledby: true, hiddenOk: hiddenDeep(r), recursion: false, path: new Set(ctx.path) };
+        return r === el ? selfAlternative(r, sub, shadowRootOf) : referenced(r, sub, shadowRootOf);
+      });
+      const joined = normalizeSpace(parts.join(' '));
+      if (joined) return joined;
+    }
+  }
+  const role = roleOf(el);
+  // 2C: a control inside a label or content gives its value.
+  if (ctx.recursion && el !== ctx.root) {
+    const v = embeddedValue(el, role);
+    if (v !== null) return v;
+  }
+  return selfAlternative(el, ctx, shadowRootOf, role);
+}
+
+/** A node aria-labelledby names: its own label, else its content whatever its role. */
+function referenced(el: Element, ctx: Ctx, shadowRootOf: ShadowRootOf): string {
+  const own = selfAlternative(el, ctx, shadowRootOf);
+  return own || normalizeSpace(content(el, { ...ctx, recursion: true }, shadowRootOf));
+}
+
+/** Steps 2D to 2I for one element. */
+function selfAlternative(el: Element, ctx: Ctx, shadowRootOf: ShadowRootOf, role = roleOf(el)): string {
+  // 2D: aria-label.
+  const label = el.getAttribute('aria-label')?.trim();
+  if (label) return label;
+  // 2E: the host language's own label.
+  const host = hostLabel(el, ctx, shadowRootOf);
+  if (host !== null && (host.trim() || el.localName === 'img' || el.localName === 'area')) return host;
+  // 2F: content, for roles named by it and anything below the element being named.
+  if (FROM_CONTENT.has(role) || ctx.recursion || (ctx.labelledby && el !== ctx.root)) {
+    const text = normalizeSpace(content(el, ctx, shadowRootOf));
+    if (text) return text;
+  }
+  // 2I: the tooltip, then a field's placeholder.
+  const title = el.getAttribute('title')?.trim();
+  if (title) return title;
+  if ((el.localName === 'input' && TEXT_INPUT.has((el as HTMLInputElement).type)) || el.localName === 'textarea') {
+    const ph = el.getAttribute('placeholder')?.trim();
+    if (ph) return ph;
+  }
+  return el.getAttribute('aria-placeholder')?.trim() ?? '';
+}
+
+/** The accessible name of `el` as Chrome computes it, whitespace collapsed. */
+export function accessibleName(el: Element, shadowRootOf: ShadowRootOf): string {
+  return normalizeSpace(alternative(el, { root: el, labelledby: false, hiddenOk: false, recursion: false, path: new Set([el]) }, shadowRootOf));
+}
