@@ -27,7 +27,19 @@ const TEXT_INPUT = new Set(['', 'text', 'email', 'tel', 'url', 'search', 'passwo
 const NO_TEXT = new Set(['script', 'style', 'template', 'noscript', 'head', 'title']);
 const SVG = 'http://www.w3.org/2000/svg';
 
+/** What a person can see, when only the part of a name on screen is wanted (visibility.ts). */
+export interface Shown {
+  hidden(el: Element): boolean;
+  textVisible(el: Element): boolean;
+}
+
 interface Ctx {
+  /** With it, content a person cannot see is left out, as display:none is. */
+  shown?: Shown;
+  /** The root's role as the walker sees it (a clickable span is named by its content). */
+  rootRole?: string;
+  /** Characters a name from content reads at most: a card's whole text is not a name. */
+  budget: { left: number };
   /** The element whose name is being computed (never its own embedded value). */
   root: Element;
   /** Inside an aria-labelledby traversal: labelledby is not followed again. */
@@ -143,22 +155,35 @@ function labelsText(el: Element, ctx: Ctx, shadowRootOf: ShadowRootOf): string {
 /** Name from content (accname 2F): pseudo-elements, then each child's text alternative. */
 function content(el: Element, ctx: Ctx, shadowRootOf: ShadowRootOf): string {
   ctx.path.add(el);
+  const shown = ctx.hiddenOk ? undefined : ctx.shown;
+  const pseudo = !shown || shown.textVisible(el);
   try {
-    let out = pseudoText(el, '::before');
+    // Below a reference that is not rendered there is no layout: no generated content, every
+    // element a separate word, and text right inside a shadow root is not read (Chrome's reading).
+    const unrendered = ctx.hiddenOk && ctx.labelledby;
+    let out = pseudo && !unrendered ? pseudoText(el, '::before') : '';
     for (const c of childrenOf(el, shadowRootOf)) {
-      if (c.nodeType === 3) out += c.nodeValue ?? '';
-      else if (c.nodeType === 1) {
+      if (ctx.budget.left <= 0) break;
+      if (c.nodeType === 3) {
+        const t = c.nodeValue ?? '';
+        const parent = (c as Text).assignedSlot ?? c.parentElement ?? (c.parentNode as ShadowRoot | null)?.host ?? null;
+        if (shown && parent && !shown.textVisible(parent)) continue;
+        if (unrendered && !c.parentElement && !(c as Text).assignedSlot) continue;
+        out += t;
+        ctx.budget.left -= t.length;
+      } else if (c.nodeType === 1) {
         const e = c as Element;
-        if (NO_TEXT.has(e.localName) || ctx.path.has(e)) continue;
+        if (NO_TEXT.has(e.localName) || ctx.path.has(e) || (shown && shown.hidden(e))) continue;
         if (e.localName === 'br') {
           out += ' ';
           continue;
         }
         const part = alternative(e, { ...ctx, recursion: true }, shadowRootOf);
-        out += e.namespaceURI === SVG || !separates(e) ? part : ` ${part} `;
+        // A slot's content is set apart, as Chrome does ("[ slotted ]").
+        out += !unrendered && (e.namespaceURI === SVG || (!separates(e) && e.localName !== 'slot')) ? part : ` ${part} `;
       }
     }
-    return out + pseudoText(el, '::after');
+    return out + (pseudo && !unrendered ? pseudoText(el, '::after') : '');
   } finally {
     ctx.path.delete(el);
   }
@@ -205,14 +230,16 @@ function alternative(el: Element, ctx: Ctx, shadowRootOf: ShadowRootOf): string 
     const refs = labelledbyRefs(el).filter((r) => !ctx.path.has(r) || r === el);
     if (refs.length) {
       const parts = refs.map((r) => {
-        const sub: Ctx = { root: ctx.root, labelledby: true, hiddenOk: hiddenDeep(r), recursion: false, path: new Set(ctx.path) };
+        // Only what shows, when that is asked: a hidden reference is left out whole.
+        if (ctx.shown && (ctx.shown.hidden(r) || hiddenDeep(r))) return '';
+        const sub: Ctx = { ...ctx, labelledby: true, hiddenOk: hiddenDeep(r), recursion: false, path: new Set(ctx.path) };
         return r === el ? selfAlternative(r, sub, shadowRootOf) : referenced(r, sub, shadowRootOf);
       });
       const joined = normalizeSpace(parts.join(' '));
       if (joined) return joined;
     }
   }
-  const role = roleOf(el);
+  const role = el === ctx.root && ctx.rootRole ? ctx.rootRole : roleOf(el);
   // 2C: a control inside a label or content gives its value.
   if (ctx.recursion && el !== ctx.root) {
     const v = embeddedValue(el, role);
@@ -250,7 +277,15 @@ function selfAlternative(el: Element, ctx: Ctx, shadowRootOf: ShadowRootOf, role
   return el.getAttribute('aria-placeholder')?.trim() ?? '';
 }
 
-/** The accessible name of `el` as Chrome computes it, whitespace collapsed. */
-export function accessibleName(el: Element, shadowRootOf: ShadowRootOf): string {
-  return normalizeSpace(alternative(el, { root: el, labelledby: false, hiddenOk: false, recursion: false, path: new Set([el]) }, shadowRootOf));
+/** Characters of content read for one name. */
+const NAME_BUDGET = 2000;
+
+/**
+ * The accessible name of `el` as Chrome computes it, whitespace collapsed. With `shown`, the
+ * part of it a person can see: content hidden from the eye (an "sr-only" span, a hidden
+ * reference) is left out as if it were not rendered.
+ */
+export function accessibleName(el: Element, shadowRootOf: ShadowRootOf, shown?: Shown, role?: string): string {
+  const ctx: Ctx = { root: el, rootRole: role, labelledby: false, hiddenOk: false, recursion: false, path: new Set([el]), budget: { left: NAME_BUDGET } };
+  return normalizeSpace(alternative(el, shown ? { ...ctx, shown } : ctx, shadowRootOf));
 }

@@ -155,7 +155,8 @@ export class Visibility {
       if (budget.left <= 0) return;
       if (c.nodeType === 3) {
         if (closed) continue;
-        const parent = (c as Text).assignedSlot ?? c.parentElement;
+        // Text right inside a shadow root belongs to its host.
+        const parent = (c as Text).assignedSlot ?? c.parentElement ?? (c.parentNode as ShadowRoot | null)?.host ?? null;
         if (parent && this.textVisible(parent)) {
           const t = c.nodeValue ?? '';
           out.push(t);

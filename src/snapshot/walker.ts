@@ -123,7 +123,7 @@ function roleOf(el: Element): string {
 function nameOf(el: Element, role: string, env: WalkEnv): string {
   if (role === 'iframe') return normalizeSpace(el.getAttribute('title') ?? el.getAttribute('name') ?? '');
   try {
-    return accessibleName(el, env.shadowRootOf);
+    return accessibleName(el, env.shadowRootOf, undefined, role);
   } catch {
     return '';
   }
@@ -922,10 +922,10 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
     const src = nameSource(el, role, labelsOf);
     switch (src.kind) {
       case 'content': {
-        const seen = cut(vis.visibleText(el, null, shadowRootOf, CONTENT_NAME_MAX * 2), CONTENT_NAME_MAX);
-        // Generated content (::before, ::after) is on screen as well: "Options ▾", "More »".
+        // The name with what a person cannot see left out: pictures by their alt, generated
+        // content, field values and shadow content count, an "sr-only" part does not.
+        const seen = cut(accessibleName(el, shadowRootOf, vis, role), CONTENT_NAME_MAX);
         if (seen && simple(seen) === simple(full)) return { name: full };
-        if (seen && simple(`${pseudoText(el, '::before')} ${seen} ${pseudoText(el, '::after')}`) === simple(full)) return { name: full };
         // Only a glyph shows (×, ⋮) and the name has words (an aria-label or alt inside): the words, marked.
         if (seen && (simple(seen) || !keeps || !simple(full))) return { name: seen };
         const title = normalizeSpace(el.getAttribute('title') ?? '');
@@ -938,7 +938,7 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
       case 'label':
       case 'legend':
       case 'caption': {
-        const seen = visibleOf(src.els, el);
+        const seen = cut(accessibleName(el, shadowRootOf, vis, role), CONTENT_NAME_MAX);
         if (seen && simple(seen) === simple(full)) return { name: full };
         // Part of what aria-labelledby names is not on screen: it is the author's label all the
         // same, as an aria-label is, so a control keeps the browser's whole name, marked. Not
@@ -947,9 +947,8 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
         return unseen(src.kind === 'aria-labelledby' ? 'aria-labelledby' : 'hidden-text');
       }
       case 'placeholder':
-        // A field named by its placeholder only: the line's placeholder= says it, as the hint it is.
-        if (vis.textVisible(el) && el.hasAttribute(el.hasAttribute('placeholder') ? 'placeholder' : 'aria-placeholder')) return { name: '' };
-        return vis.textVisible(el) ? { name: full } : unseen('hidden-text');
+        // A field named by its placeholder only, as Chrome names it; marked, since a hint ("you@example.com") is not a label.
+        return vis.textVisible(el) ? { name: full, from: 'placeholder' } : unseen('hidden-text');
       case 'value':
         // An input button shows its value.
         return vis.textVisible(el) ? { name: full } : unseen('hidden-text');
@@ -1029,6 +1028,8 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
       const clean = beforeInstructions(title);
       states = `${states ? `${states} ` : ''}title=${simple(clean) ? quote(clean, UNSEEN_NAME_MAX) : quote(WITHHELD_NAME)}`;
     }
+    // The name says the placeholder already.
+    if (from === 'placeholder') states = states.replace(/(^| )placeholder="(?:[^"\\]|\\.)*"/, '').trim();
     const out: SnapNode = { ...n, name, states, children, final: true };
     delete out.absorbed;
     if (from) out.nameFrom = from;
