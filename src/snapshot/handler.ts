@@ -16,7 +16,8 @@ import { finalizer, walk } from './walker';
 import { describeElement, Visibility } from './visibility';
 import { surroundings } from './surroundings';
 import { regionText } from './region';
-import { computeAccessibleName, getRole } from 'dom-accessibility-api';
+import { getRole } from 'dom-accessibility-api';
+import { accessibleName } from './accname';
 import type { SnapNode } from './tree';
 import { controlsIn, keepTargets, msSinceStructuralChange, recall, remember, reusableTargets, snapshotVersion, watchingShadowRoots } from './snapshot-cache';
 import type { LocatorSpec } from '../protocol/schemas';
@@ -164,7 +165,7 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
         if (!el) return null;
         let name = '';
         try {
-          name = computeAccessibleName(el);
+          name = accessibleName(el, defaultShadowRootOf);
         } catch {
           name = describeElement(el);
         }

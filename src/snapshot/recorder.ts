@@ -9,7 +9,8 @@
  *   - Enter in a field → press Enter.
  * Password fields are not recorded: their value would be stored in the cache.
  */
-import { computeAccessibleName, getRole } from 'dom-accessibility-api';
+import { getRole } from 'dom-accessibility-api';
+import { accessibleName } from './accname';
 import type { ManualActionMessage } from '../protocol/content-messages';
 import type { Action } from '../protocol/schemas';
 import { defaultShadowRootOf, normalizeSpace } from './dom';
@@ -49,7 +50,7 @@ function targetOf(e: Event): Element | null {
 function describe(el: Element): string {
   let name = '';
   try {
-    name = normalizeSpace(computeAccessibleName(el));
+    name = accessibleName(el, defaultShadowRootOf);
   } catch {
     // An element the library cannot name: described by its role and hints below.
   }

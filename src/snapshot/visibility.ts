@@ -451,9 +451,12 @@ export class Visibility {
    * corners.
    */
   private covered(el: Element, b: Box): boolean {
-    const r = this.rect(el);
-    if (r.width === 0 && r.height === 0) return false;
-    if (this.coveredBySibling(el, b, r)) return true;
+    const box = this.rect(el);
+    if (box.width === 0 && box.height === 0) return false;
+    if (this.coveredBySibling(el, b, box)) return true;
+    // Where the words are, not the whole box: a block's line runs on past its text, and a cover
+    // sized to the words leaves the rest of the box bare.
+    const r = this.textRect(el) ?? box;
     if (this.onTop && composedContains(this.onTop, el)) return false;
     if (this.hitBudget < 0) this.hitBudget = Math.max(8, Math.min(150, Math.round(HIT_TEST_WORK / Math.max(1, document.getElementsByTagName('*').length))));
     if (this.hitTests >= this.hitBudget) return false;
@@ -482,7 +485,7 @@ export class Visibility {
       let coveredHere = false;
       for (const e of root.elementsFromPoint(x, y)) {
         if (e === el || composedContains(el, e) || composedContains(e, el)) break; // ours (or its ancestor: ours is not hit-testable) comes first
-        if (this.opaqueCover(e)) {
+        if (this.opaqueCover(e) || this.coveredInside(e, x, y)) {
           coveredHere = true;
           break;
         }
@@ -490,6 +493,34 @@ export class Visibility {
       if (!coveredHere) return false;
     }
     return true;
+  }
+
+  /** A shadow host on top at (x, y): whether what it paints there from its shadow root is opaque (the hit test stops at the host). */
+  private coveredInside(host: Element, x: number, y: number): boolean {
+    const sr = host.shadowRoot;
+    if (!sr) return false;
+    for (const e of sr.elementsFromPoint(x, y)) {
+      if (e === host || !composedContains(host, e)) break;
+      if (this.opaqueCover(e) || this.coveredInside(e, x, y)) return true;
+    }
+    return false;
+  }
+
+  /** The box of the text right inside `el` (its own text nodes), null when it has none. */
+  private textRect(el: Element): DOMRect | null {
+    let l = Infinity;
+    let t = Infinity;
+    let r = -Infinity;
+    let b = -Infinity;
+    const range = document.createRange();
+    for (let c = el.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType !== 3 || !c.nodeValue?.trim()) continue;
+      range.selectNodeContents(c);
+      const x = range.getBoundingClientRect();
+      if (x.width === 0 && x.height === 0) continue;
+      [l, t, r, b] = [Math.min(l, x.left), Math.min(t, x.top), Math.max(r, x.right), Math.max(b, x.bottom)];
+    }
+    return r > l ? new DOMRect(l, t, r - l, b - t) : null;
   }
 
   private coveredBySibling(el: Element, b: Box, r: DOMRect): boolean {

@@ -943,7 +943,8 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
         // Part of what aria-labelledby names is not on screen: it is the author's label all the
         // same, as an aria-label is, so a control keeps the browser's whole name, marked. Not
         // when it reads as instructions: then what shows is the name.
-        if (seen && !(src.kind === 'aria-labelledby' && keeps && !readsAsInstructions(full))) return { name: seen };
+        // A glyph alone (⤓) is no name when the label has words.
+        if (seen && (simple(seen) || !simple(full)) && !(src.kind === 'aria-labelledby' && keeps && !readsAsInstructions(full))) return { name: seen };
         return unseen(src.kind === 'aria-labelledby' ? 'aria-labelledby' : 'hidden-text');
       }
       case 'placeholder':

@@ -91,6 +91,13 @@ describe('hidden text never reaches a model', () => {
     for (const v of ['Visible paragraph one.', 'Visible behind nothing opaque.', 'Visible beside a badge.', 'Visible paragraph two.', 'Visible paragraph far below.']) expect(text).toContain(v);
   });
 
+  it('leaves out words covered by a box from anywhere: one sized to the words, a block whose line runs on bare, a picture, a cover in a shadow root', async () => {
+    const page = await h.open('/covered-more.html');
+    const { text } = await page.snapshot();
+    expect(text, text).not.toMatch(/SECRET/);
+    for (const v of ['Visible paragraph one.', 'Visible paragraph two.', 'Visible under a translucent box.', 'Visible beside a box.']) expect(text).toContain(v);
+  });
+
   it('the built-in local model extracts and observes none of the hidden text', async () => {
     await h.open('/hidden-text.html');
     const answers: unknown[] = [];
