@@ -996,6 +996,11 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
     if (role === 'row') name = rowName(el);
     else if (n.absorbed) name = fin(n.absorbed)?.text ?? '';
     else ({ name, from } = settleName(n, el, role));
+    // A row's cells or an item's text past a name's length is content: it goes on a text line of its own.
+    if ((role === 'row' || n.absorbed) && name.length > CONTENT_NAME_MAX) {
+      children.unshift({ kind: 'text', text: name, children: [], final: true });
+      name = '';
+    }
     // A clickable icon, shape or swatch with no words of its own is named by what it looks like.
     // Not an element with words inside it: its class names say less than its text does.
     if (!name && !n.container && !children.some((c) => c.kind === 'text' || c.id) && (role === 'clickable' || /\bclickable\b/.test(n.states ?? ''))) {
