@@ -38,6 +38,7 @@ interface Ctx {
   shown?: Shown;
   /** The root's role as the walker sees it (a clickable span is named by its content). */
   rootRole?: string;
+  labelsOf?: (el: Element) => Element[];
   /** Characters a name from content reads at most: a card's whole text is not a name. */
   budget: { left: number };
   /** The element whose name is being computed (never its own embedded value). */
@@ -140,12 +141,36 @@ function childrenOf(el: Element, shadowRootOf: ShadowRootOf): Node[] {
   return Array.from(el.childNodes);
 }
 
+const LABELABLE = new Set(['input', 'select', 'textarea', 'button', 'meter', 'progress', 'output']);
+
+/**
+ * The labels of each labelable element, read from an index built once per tree: element.labels
+ * walks the whole document on each call, which costs a page of a thousand buttons a second.
+ */
+export function labelIndex(): (el: Element) => Element[] {
+  const index = new Map<Node, Map<Element, Element[]>>();
+  return (el) => {
+    if (!LABELABLE.has(el.localName)) return [];
+    const root = el.getRootNode();
+    let of = index.get(root);
+    if (!of) {
+      of = new Map();
+      for (const l of Array.from((root as Document | ShadowRoot).querySelectorAll('label'))) {
+        const c = (l as HTMLLabelElement).control;
+        if (c) (of.get(c) ?? of.set(c, []).get(c)!).push(l);
+      }
+      index.set(root, of);
+    }
+    return of.get(el) ?? [];
+  };
+}
+
 /** The labels of a labelable element, joined (HTML-AAM). */
 function labelsText(el: Element, ctx: Ctx, shadowRootOf: ShadowRootOf): string {
-  const labels = (el as HTMLInputElement).labels;
-  if (!labels?.length) return '';
+  const labels = ctx.labelsOf ? ctx.labelsOf(el) : Array.from((el as HTMLInputElement).labels ?? []);
+  if (!labels.length) return '';
   const parts: string[] = [];
-  for (const l of Array.from(labels)) {
+  for (const l of labels) {
     if (ctx.path.has(l)) continue;
     parts.push(content(l, { ...ctx, recursion: true }, shadowRootOf));
   }
@@ -285,7 +310,19 @@ const NAME_BUDGET = 2000;
  * part of it a person can see: content hidden from the eye (an "sr-only" span, a hidden
  * reference) is left out as if it were not rendered.
  */
-export function accessibleName(el: Element, shadowRootOf: ShadowRootOf, shown?: Shown, role?: string): string {
-  const ctx: Ctx = { root: el, rootRole: role, labelledby: false, hiddenOk: false, recursion: false, path: new Set([el]), budget: { left: NAME_BUDGET } };
-  return normalizeSpace(alternative(el, shown ? { ...ctx, shown } : ctx, shadowRootOf));
+export interface NameOptions {
+  /** Only the part a person can see. */
+  shown?: Shown;
+  /** The element's role as the walker sees it. */
+  role?: string;
+  /** A label index (labelIndex()) shared by the names of one snapshot. */
+  labelsOf?: (el: Element) => Element[];
+}
+
+export function accessibleName(el: Element, shadowRootOf: ShadowRootOf, opts: NameOptions = {}): string {
+  const ctx: Ctx = {
+    root: el, rootRole: opts.role, labelsOf: opts.labelsOf, shown: opts.shown,
+    labelledby: false, hiddenOk: false, recursion: false, path: new Set([el]), budget: { left: NAME_BUDGET },
+  };
+  return normalizeSpace(alternative(el, ctx, shadowRootOf));
 }

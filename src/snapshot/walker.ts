@@ -8,7 +8,7 @@
  */
 import { beforeInstructions, readsAsInstructions, WITHHELD_FROM, WITHHELD_NAME } from './injection';
 import { getRole } from 'dom-accessibility-api';
-import { accessibleName, hasLabelledby, labelledbyRefs, pseudoText } from './accname';
+import { accessibleName, hasLabelledby, labelIndex, labelledbyRefs, pseudoText, type NameOptions } from './accname';
 import { idFor } from './registry';
 import { normalizeSpace, type ShadowRootOf } from './dom';
 import type { Finalize, SnapNode } from './tree';
@@ -25,6 +25,8 @@ export interface WalkEnv {
   ignore: Set<Element>;
   /** Elements with their own click-type event listeners (found by the worker through CDP). */
   listened?: Set<Element>;
+  /** The labels of each labelable element, indexed once per walk (accname.ts). */
+  labelsOf?: (el: Element) => Element[];
 }
 
 const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'base', 'title', 'datalist', 'param', 'source', 'track']);
@@ -116,6 +118,8 @@ function roleOf(el: Element): string {
   if (!r && el.localName === 'input') return 'textbox';
   if (r === 'none' || r === 'presentation') return 'generic';
   if (r === 'Details' || r === 'details') return 'group';
+  // Not in dom-accessibility-api's table.
+  if (!r && el.localName === 'meter') return 'meter';
   return r ?? 'generic';
 }
 
@@ -123,7 +127,7 @@ function roleOf(el: Element): string {
 function nameOf(el: Element, role: string, env: WalkEnv): string {
   if (role === 'iframe') return normalizeSpace(el.getAttribute('title') ?? el.getAttribute('name') ?? '');
   try {
-    return accessibleName(el, env.shadowRootOf, undefined, role);
+    return accessibleName(el, env.shadowRootOf, { role, labelsOf: env.labelsOf ??= labelIndex() });
   } catch {
     return '';
   }
@@ -858,24 +862,8 @@ function isNativeControl(el: Element): boolean {
  */
 export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize {
   const done = new WeakMap<SnapNode, SnapNode | null>();
-  // element.labels walks the whole document on each call (one list per element): index the labels
-  // of each root once instead.
-  const labelIndex = new Map<Node, Map<Element, Element[]>>();
-  const labelsOf = (el: Element): Element[] => {
-    const t = el.localName;
-    if (t !== 'input' && t !== 'select' && t !== 'textarea' && t !== 'button' && t !== 'meter' && t !== 'progress' && t !== 'output') return [];
-    const root = el.getRootNode();
-    let index = labelIndex.get(root);
-    if (!index) {
-      index = new Map();
-      for (const l of Array.from((root as Document | ShadowRoot).querySelectorAll('label'))) {
-        const c = (l as HTMLLabelElement).control;
-        if (c) (index.get(c) ?? index.set(c, []).get(c)!).push(l);
-      }
-      labelIndex.set(root, index);
-    }
-    return index.get(el) ?? [];
-  };
+  const labelsOf = labelIndex();
+  const names: NameOptions = { labelsOf };
 
   const fin: Finalize = (n) => {
     if (n.final || n.kind === 'summary' || n.kind === 'frame') return n;
@@ -924,7 +912,7 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
       case 'content': {
         // The name with what a person cannot see left out: pictures by their alt, generated
         // content, field values and shadow content count, an "sr-only" part does not.
-        const seen = cut(accessibleName(el, shadowRootOf, vis, role), CONTENT_NAME_MAX);
+        const seen = cut(accessibleName(el, shadowRootOf, { ...names, shown: vis, role }), CONTENT_NAME_MAX);
         if (seen && simple(seen) === simple(full)) return { name: full };
         // Only a glyph shows (×, ⋮) and the name has words (an aria-label or alt inside): the words, marked.
         if (seen && (simple(seen) || !keeps || !simple(full))) return { name: seen };
@@ -938,7 +926,7 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
       case 'label':
       case 'legend':
       case 'caption': {
-        const seen = cut(accessibleName(el, shadowRootOf, vis, role), CONTENT_NAME_MAX);
+        const seen = cut(accessibleName(el, shadowRootOf, { ...names, shown: vis, role }), CONTENT_NAME_MAX);
         if (seen && simple(seen) === simple(full)) return { name: full };
         // Part of what aria-labelledby names is not on screen: it is the author's label all the
         // same, as an aria-label is, so a control keeps the browser's whole name, marked. Not
