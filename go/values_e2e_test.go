@@ -27,7 +27,8 @@ type valueCase struct {
 // dateIn is the page's date plus days, written in format (YYYY, MM, DD and the separators).
 func dateIn(today [3]int, days int, format string) string {
 	d := time.Date(today[0], time.Month(today[1]), today[2], 12, 0, 0, 0, time.UTC).AddDate(0, 0, days)
-	return strings.NewReplacer("YYYY", fmt.Sprintf("%04d", d.Year()), "MM", fmt.Sprintf("%02d", int(d.Month())), "DD", fmt.Sprintf("%02d", d.Day())).Replace(format)
+	parts := strings.NewReplacer("YYYY", fmt.Sprintf("%04d", d.Year()), "MM", fmt.Sprintf("%02d", int(d.Month())), "DD", fmt.Sprintf("%02d", d.Day()))
+	return parts.Replace(format)
 }
 
 func TestValuesAsThePersonMeansThem(t *testing.T) {
@@ -72,7 +73,8 @@ func TestValuesAsThePersonMeansThem(t *testing.T) {
 					t.Fatal(err)
 				}
 				q, _ := json.Marshal(sel)
-				got := eval[any](t, c, fmt.Sprintf("(() => { const el = document.querySelector(%s); return el.type === 'checkbox' || el.type === 'radio' ? el.checked : el.value; })()", q))
+				read := "(() => { const el = document.querySelector(%s); return el.type === 'checkbox' || el.type === 'radio' ? el.checked : el.value; })()"
+				got := eval[any](t, c, fmt.Sprintf(read, q))
 				if got != want {
 					t.Errorf("%s holds %#v after %q, want %#v (%s)", sel, got, vc.Say, want, message)
 				}

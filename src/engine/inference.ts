@@ -174,8 +174,11 @@ export async function inferAct(deps: InferenceDeps, ctx: OpContext, instruction:
   for (let step = 0; step < 2; step++) {
     await settle(deps, ctx);
     const snap = await snapshotFor(deps, ctx, { focus: instruction });
-    const extra = variablesHelp(vars) + (today ? todayLine(today) : '') + (previous ? `\n\nAlready done for this instruction: ${previous}. Now finish it on the page as it is now.` : '');
-    const fields: PromptFields = { instruction, outline: snap.lines && maskLines(snap.lines, vars), ...(previous ? { alreadyDone: previous } : {}), ...(today ? { today } : {}) };
+    const done = previous ? `\n\nAlready done for this instruction: ${previous}. Now finish it on the page as it is now.` : '';
+    const extra = variablesHelp(vars) + (today ? todayLine(today) : '') + done;
+    const fields: PromptFields = {
+      instruction, outline: snap.lines && maskLines(snap.lines, vars), ...(previous ? { alreadyDone: previous } : {}), ...(today ? { today } : {}),
+    };
     const { object, usage: u, confidence: c } = await ask(deps, ctx, 'act', userPrompt({ instruction, snapshot: maskValues(snap.text, vars), url: snap.url, extra }), fields, ACT_JSON_SCHEMA, zodCheck(ActAnswerSchema));
     usage = addUsage(usage, u);
     if (step === 0) confidence = c;

@@ -51,7 +51,8 @@ describe('MISS, then HIT', () => {
       await page.goto(`${servers.origin}/form.html`);
       ms.script((_r, prompt) => {
         const today = /Today's date on the page: (\d{4}-\d{2}-\d{2})/.exec(prompt)?.[1] ?? 'no date';
-        return { object: { found: true, elementId: idFor(prompt, /"Date of birth"/), method: 'fill', arguments: [today], description: 'Date of birth field', twoStep: false, reason: '' } };
+        const answer = { found: true, elementId: idFor(prompt, /"Date of birth"/), method: 'fill', arguments: [today], description: 'Date of birth field' };
+        return { object: { ...answer, twoStep: false, reason: '' } };
       });
       for (let i = 0; i < 2; i++) {
         const r = await dh.act("enter today's date into the Date of birth field");

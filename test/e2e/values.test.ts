@@ -26,8 +26,17 @@ const vectors = JSON.parse(readFileSync(fileURLToPath(new URL('../vectors/values
 /** The page's date plus `days`, written in `format` (YYYY, MM, DD): what every client computes the same way. */
 function dateIn(today: [number, number, number], days: number, format: string): string {
   const d = new Date(Date.UTC(today[0], today[1] - 1, today[2]) + days * 86_400_000);
-  const parts: Record<string, string> = { YYYY: String(d.getUTCFullYear()).padStart(4, '0'), MM: String(d.getUTCMonth() + 1).padStart(2, '0'), DD: String(d.getUTCDate()).padStart(2, '0') };
+  const two = (n: number) => String(n).padStart(2, '0');
+  const parts: Record<string, string> = { YYYY: String(d.getUTCFullYear()).padStart(4, '0'), MM: two(d.getUTCMonth() + 1), DD: two(d.getUTCDate()) };
   return format.replace(/YYYY|MM|DD/g, (t) => parts[t]);
+}
+
+/** The page's own date, as year, month and day. */
+function pageDay(page: Page): Promise<[number, number, number]> {
+  return page.evaluate(() => {
+    const d = new Date();
+    return [d.getFullYear(), d.getMonth() + 1, d.getDate()] as [number, number, number];
+  });
 }
 
 async function held(page: Page, selector: string): Promise<string | boolean> {
@@ -43,10 +52,7 @@ describe('values as the person means them (test/vectors/values.json)', () => {
   for (const c of vectors.cases) {
     it(`${c.run}: ${c.name}`, { timeout: 60_000 }, async () => {
       await h.page.goto(h.origin + c.page);
-      const today = await h.page.evaluate(() => {
-        const d = new Date();
-        return [d.getFullYear(), d.getMonth() + 1, d.getDate()] as [number, number, number];
-      });
+      const today = await pageDay(h.page);
       let success: boolean;
       let message: string;
       if (c.run === 'act') {
@@ -68,7 +74,7 @@ describe('values as the person means them (test/vectors/values.json)', () => {
   it("reads today in the page's own time zone", { timeout: 60_000 }, async () => {
     await h.page.goto(`${h.origin}/values/order.html`);
     // Of UTC-12 and UTC+14, one is always on another day than this machine's clock (in UTC or near it).
-    const here = dateIn(await h.page.evaluate(() => { const d = new Date(); return [d.getFullYear(), d.getMonth() + 1, d.getDate()] as [number, number, number]; }), 0, 'YYYY-MM-DD');
+    const here = dateIn(await pageDay(h.page), 0, 'YYYY-MM-DD');
     const cdp = h.dh.browser.cdp;
     const { targetInfos } = await cdp.send<{ targetInfos: { targetId: string; type: string; url: string }[] }>('Target.getTargets', {});
     const target = targetInfos.find((t) => t.type === 'page' && t.url.endsWith('/values/order.html'))!;
@@ -78,7 +84,7 @@ describe('values as the person means them (test/vectors/values.json)', () => {
       let there = here;
       for (const z of ['Etc/GMT+12', 'Pacific/Kiritimati']) {
         await cdp.send('Emulation.setTimezoneOverride', { timezoneId: z }, sessionId);
-        there = dateIn(await h.page.evaluate(() => { const d = new Date(); return [d.getFullYear(), d.getMonth() + 1, d.getDate()] as [number, number, number]; }), 0, 'YYYY-MM-DD');
+        there = dateIn(await pageDay(h.page), 0, 'YYYY-MM-DD');
         zone = z;
         if (there !== here) break;
       }

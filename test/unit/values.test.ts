@@ -11,7 +11,9 @@ import { planInstruction } from '../../src/models/local/plan';
 import { appendOf, dateValueFor, dayOf, exampleFormat, mentionsNamedDate, namedDate, writtenFormat } from '../../src/models/local/values';
 import type { OutlineLine } from '../../src/protocol/model';
 
-const el = (depth: number, role: string, name: string, id: string, states: Record<string, string | true> = {}): OutlineLine => ({ depth, kind: 'element', role, name, id, states });
+const el = (depth: number, role: string, name: string, id: string, states: Record<string, string | true> = {}): OutlineLine => ({
+  depth, kind: 'element', role, name, id, states,
+});
 const text = (depth: number, t: string): OutlineLine => ({ depth, kind: 'text', text: t, states: {} });
 /** 2024-05-15 is a Wednesday. */
 const WED: Facts = { today: '2024-05-15' };
@@ -107,11 +109,19 @@ describe('dates named by description', () => {
 
 describe('text entry: the field ends up holding exactly the value', () => {
   it('every entry verb replaces; only an instruction that says so adds to the text', () => {
-    for (const say of ['type "3" into the Quantity field', 'enter 3 in the quantity', 'put 3 in the Quantity field', 'write "3" into Quantity', 'input 3 into quantity', 'fill the quantity with 3', 'set Quantity to 3']) {
+    const replacing = [
+      'type "3" into the Quantity field', 'enter 3 in the quantity', 'put 3 in the Quantity field', 'write "3" into Quantity', 'input 3 into quantity',
+      'fill the quantity with 3', 'set Quantity to 3',
+    ];
+    for (const say of replacing) {
       expect(act(say, FORM), say).toEqual({ id: 'e2', method: 'fill', args: ['3'] });
     }
     expect(act('type "X1" into the Coupon field', FORM)).toEqual({ id: 'e3', method: 'fill', args: ['X1'] });
-    for (const say of ['append "X1" to the Coupon field', 'add "X1" to the end of the coupon field', 'type "X1" at the end of the Coupon field', 'type X1 after the existing text in the Coupon field', 'type "X1" into the coupon field without clearing it']) {
+    const adding = [
+      'append "X1" to the Coupon field', 'add "X1" to the end of the coupon field', 'type "X1" at the end of the Coupon field',
+      'type X1 after the existing text in the Coupon field', 'type "X1" into the coupon field without clearing it',
+    ];
+    for (const say of adding) {
       expect(act(say, FORM), say).toEqual({ id: 'e3', method: 'type', args: ['X1'] });
     }
     expect(appendOf('append QQ0 to the Coupon field')).toEqual({ value: 'QQ0', field: 'the Coupon field' });
@@ -158,7 +168,8 @@ describe('the kind of a control', () => {
     // Not when the page calls something else "Submit": Send is never pressed for it.
     const both = [el(0, 'button', 'Send', 'e1', { submit: true }), el(0, 'link', 'Submit', 'e2')];
     expect(act('click the submit button', both)).toHaveProperty('refused');
-    expect(act('click the submit button', [el(0, 'button', 'Send', 'e1', { submit: true }), el(0, 'button', 'Submit', 'e2')])).toEqual({ id: 'e2', method: 'click', args: [] });
+    const named = [el(0, 'button', 'Send', 'e1', { submit: true }), el(0, 'button', 'Submit', 'e2')];
+    expect(act('click the submit button', named)).toEqual({ id: 'e2', method: 'click', args: [] });
     // "click Submit" names a control; with none so named, nothing is pressed.
     expect(act('click Submit', docs)).toHaveProperty('refused');
   });
@@ -170,7 +181,8 @@ describe('the kind of a control', () => {
     });
     const boxes = [el(0, 'checkbox', 'Remember me', 'e1'), el(0, 'button', 'Sign in', 'e2')];
     expect(act('check the checkbox', boxes)).toEqual({ id: 'e1', method: 'check', args: [] });
-    expect(act('check the checkbox', [...boxes, el(0, 'checkbox', 'Newsletter', 'e3')])).toEqual({ refused: expect.stringMatching(/2 elements fit it equally well/) });
+    const two = [...boxes, el(0, 'checkbox', 'Newsletter', 'e3')];
+    expect(act('check the checkbox', two)).toEqual({ refused: expect.stringMatching(/2 elements fit it equally well/) });
   });
 });
 

@@ -163,7 +163,8 @@ export function parseIntent(instruction: string): Intent {
   }
   // Keys: "press Enter", "hit ctrl+a in the search box".
   // 'type "tab" into the notes field' is text: a quoted value after "type" is a key only when called one ("type the "Tab" key").
-  if ((m = /^(press|hit|tap|type|send)(?: the)? (.+?)( key| keys)?(?: (?:in|on|into|inside) (.+))?$/i.exec(s)) && !(/^type$/i.test(m[1]) && /^QQ\d+$/.test(m[2]) && !m[3])) {
+  m = /^(press|hit|tap|type|send)(?: the)? (.+?)( key| keys)?(?: (?:in|on|into|inside) (.+))?$/i.exec(s);
+  if (m && !(/^type$/i.test(m[1]) && /^QQ\d+$/.test(m[2]) && !m[3])) {
     const key = keyName(unq(m[2], quotes));
     if (key) {
       if (m[4]) return { ...target(m[4], 'press', key) };
@@ -794,7 +795,9 @@ function chooseOne(intentIn: Intent, nodes: OutlineNode[], facts: Facts): Pick {
   if (!pick) throw new Refusal(`no element matches it well enough${lookedFor(intent, candidates)}`);
   if (method === 'click' && pick.node && CHECKABLE.has(pick.node.role) && pick.node.role === 'radio') method = 'click';
   if (intent.date && pick.node) {
-    if (optionsOf(pick.node).length) throw new Refusal(`${quote(pick.node.name || 'the select')} offers options, and the instruction names a date by description`);
+    if (optionsOf(pick.node).length) {
+      throw new Refusal(`${quote(pick.node.name || 'the select')} offers options, and the instruction names a date by description`);
+    }
     value = dateFor(pick.node, intent.date, facts);
   }
   // "set the language to French" on a native select: the option, not typing.
@@ -816,7 +819,10 @@ function dateField(n: OutlineNode): DateField {
   const beside = [sibs[i - 1], sibs[i + 1]].filter((x) => x && !x.id && x.role === 'text' && x.name.length <= 80).map((x) => x.name);
   const value = str(n.states.value);
   // A value the outline clipped ("…") is no example of anything.
-  return { type: str(n.states.type) ?? '', name: n.name, placeholder: str(n.states.placeholder), pattern: str(n.states.pattern), value: value && !value.endsWith('…') ? value : undefined, beside };
+  return {
+    type: str(n.states.type) ?? '', name: n.name, placeholder: str(n.states.placeholder), pattern: str(n.states.pattern),
+    value: value && !value.endsWith('…') ? value : undefined, beside,
+  };
 }
 
 /** The day a description names, as the chosen field takes it (values.ts), or a Refusal. */
@@ -867,7 +873,10 @@ function byKind(intent: Intent, candidates: OutlineNode[], nodes: OutlineNode[])
     const firm = Math.max(0, ...placed.map((c) => c.k));
     pool = placed.filter((c) => c.k === firm).map((c) => c.n);
   }
-  if (pool.length > 1) throw new Refusal(`${pool.length} elements are each a ${kind}: ${pool.slice(0, 5).map((n) => shown(n)).join(', ')}${pool.length > 5 ? ` and ${pool.length - 5} more` : ''}; say which one`);
+  if (pool.length > 1) {
+    const named = `${pool.slice(0, 5).map((n) => shown(n)).join(', ')}${pool.length > 5 ? ` and ${pool.length - 5} more` : ''}`;
+    throw new Refusal(`${pool.length} elements are each a ${kind}: ${named}; say which one`);
+  }
   if (!pool.length) return null;
   const n = pool[0];
   return { node: n, method: 'click', args: [], confidence: 0.85, description: `${n.name || n.role} ${n.role} (the only ${kind})` };

@@ -247,12 +247,15 @@ function entryOf(piece: string, verb: string, page: PlanPage, quotes: string[]):
   let m: RegExpExecArray | null;
   // "V into L", "V in the L field".
   const q = (raw: string) => QUOTED.test(raw.trim());
-  if ((m = /^(.+?)\s+(?:into|in|in to|inside)\s+(?:the\s+)?(.+?)(?:\s+(?:field|box|input))?$/i.exec(p)) && !setVerb) return { label: bare(m[2], quotes), value: bare(m[1], quotes), quoted: q(m[1]) };
+  const entry = (label: string, value: string, more: Partial<Entry> = {}): Entry => ({
+    label: bare(label, quotes), value: bare(value, quotes), quoted: q(value), ...more,
+  });
+  if ((m = /^(.+?)\s+(?:into|in|in to|inside)\s+(?:the\s+)?(.+?)(?:\s+(?:field|box|input))?$/i.exec(p)) && !setVerb) return entry(m[2], m[1]);
   // "L: V".
-  if ((m = /^([^:\d\u0000][^:\u0000]{0,39}?)\s*:\s+(.+)$/.exec(p))) return { label: bare(m[1], quotes), value: bare(m[2], quotes), quoted: q(m[2]) };
+  if ((m = /^([^:\d\u0000][^:\u0000]{0,39}?)\s*:\s+(.+)$/.exec(p))) return entry(m[1], m[2]);
   // "L to V" (set, change, update), "V as the L" (enter, type, select).
-  if (setVerb && (m = /^(.+?)\s+(?:to|as|=)\s+(.+)$/i.exec(p))) return { label: bare(m[1], quotes), value: bare(m[2], quotes), quoted: q(m[2]) };
-  if ((m = /^(.+?)\s+as\s+(?:the\s+|your\s+|a\s+|an\s+)?(.+)$/i.exec(p))) return { label: bare(m[2], quotes), value: bare(m[1], quotes), quoted: q(m[1]), choose: /^(?:select|choose|pick)$/i.test(verb) };
+  if (setVerb && (m = /^(.+?)\s+(?:to|as|=)\s+(.+)$/i.exec(p))) return entry(m[1], m[2]);
+  if ((m = /^(.+?)\s+as\s+(?:the\s+|your\s+|a\s+|an\s+)?(.+)$/i.exec(p))) return entry(m[2], m[1], { choose: /^(?:select|choose|pick)$/i.test(verb) });
   // "first name Ada": a field name of the page, then the value.
   const lv = labelValue(p, page, quotes);
   return lv;

@@ -23,7 +23,8 @@ const count = (w: string) => COUNTS[w] ?? Number(w);
 
 /** The date a description names, or null when the words are not one of the family. */
 export function namedDate(value: string): NamedDate | null {
-  const v = value.trim().toLowerCase().replace(/[’`]/g, "'").replace(/[.!]+$/, '').replace(/\s+/g, ' ').replace(/^(?:the )?date (?:of |for )?(today|tomorrow|yesterday)$/, '$1');
+  const v = value.trim().toLowerCase().replace(/[’`]/g, "'").replace(/[.!]+$/, '').replace(/\s+/g, ' ')
+    .replace(/^(?:the )?date (?:of |for )?(today|tomorrow|yesterday)$/, '$1');
   let m: RegExpExecArray | null;
   // "today's date", "todays date", "today date" (an instruction's "'s" may have been read off already).
   if (/^(?:today(?:'?s?(?: date)?)?|(?:the )?(?:current|present) date|(?:the )?date today)$/.test(v)) return { days: 0 };
@@ -42,9 +43,15 @@ export function namedDate(value: string): NamedDate | null {
   return null;
 }
 
+const MENTIONS = new RegExp(
+  '\\b(?:today|tomorrow|yesterday|current date|present date|(?:next|last|coming|past|previous) (?:sunday|monday|tuesday|wednesday|thursday|friday|saturday)' +
+    '|(?:days?|weeks?) (?:ago|from (?:today|now)|before today|after today))\\b|\\bin \\S+ (?:days?|weeks?)\\b',
+  'i',
+);
+
 /** Whether an instruction names a date by description anywhere in it (the engine then reads the page's date). */
 export function mentionsNamedDate(instruction: string): boolean {
-  return /\b(?:today|tomorrow|yesterday|current date|present date|(?:next|last|coming|past|previous) (?:sunday|monday|tuesday|wednesday|thursday|friday|saturday)|(?:days?|weeks?) (?:ago|from (?:today|now)|before today|after today))\b|\bin \S+ (?:days?|weeks?)\b/i.test(instruction);
+  return MENTIONS.test(instruction);
 }
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
@@ -203,9 +210,14 @@ export function appendOf(s: string): { value: string; field: string } | null {
   let m: RegExpExecArray | null;
   if ((m = /^append (QQ\d+|.+?) (?:to|onto|into|in|at the end of)(?: the end of)? (.+)$/i.exec(s))) return { value: m[1], field: m[2] };
   if ((m = /^(?:add|type|enter|write|put|insert|input|key in) (QQ\d+|.+?) (?:to|at|onto) the end of (.+)$/i.exec(s))) return { value: m[1], field: m[2] };
-  const after = /^(?:add|type|enter|write|put|insert|input|key in) (QQ\d+|.+?) after (?:the (?:existing|current) (?:text|value|contents?)|what(?: is|'s) (?:already )?(?:there|in it)) (?:in|of) (.+)$/i;
+  const existing = "(?:the (?:existing|current) (?:text|value|contents?)|what(?: is|'s) (?:already )?(?:there|in it))";
+  const after = new RegExp(`^(?:add|type|enter|write|put|insert|input|key in) (QQ\\d+|.+?) after ${existing} (?:in|of) (.+)$`, 'i');
   if ((m = after.exec(s))) return { value: m[1], field: m[2] };
-  const keeping = /^(?:type|enter|write|put|insert|input|key in|add) (QQ\d+|.+?) (?:into|in|to) (.+?),? (?:without (?:clearing|erasing|replacing|deleting|removing)(?: it| its (?:text|value|contents?)| what is (?:already )?(?:there|in it)| the existing text)?|keeping (?:its|the existing|the current) (?:text|value|contents?))$/i;
+  const unless =
+    '(?:without (?:clearing|erasing|replacing|deleting|removing)' +
+    '(?: it| its (?:text|value|contents?)| what is (?:already )?(?:there|in it)| the existing text)?' +
+    '|keeping (?:its|the existing|the current) (?:text|value|contents?))';
+  const keeping = new RegExp(`^(?:type|enter|write|put|insert|input|key in|add) (QQ\\d+|.+?) (?:into|in|to) (.+?),? ${unless}$`, 'i');
   if ((m = keeping.exec(s))) return { value: m[1], field: m[2] };
   return null;
 }
