@@ -191,6 +191,9 @@ type ModelRequest struct {
 	Outline     []OutlineLine `json:"outline,omitzero"`
 	// AlreadyDone is act's second step: what the first step already did for this instruction.
 	AlreadyDone string `json:"alreadyDone,omitempty"`
+	// Today is the page's local date (YYYY-MM-DD), sent when the instruction names a date by
+	// description (today, tomorrow, next Monday).
+	Today string `json:"today,omitempty"`
 	// Schema is the JSON Schema of the expected object.
 	Schema json.RawMessage `json:"schema"`
 	// Images is the base64 PNG/JPEG screenshots, when the operation asked for one.

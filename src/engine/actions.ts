@@ -307,7 +307,7 @@ async function execute(port: BrowserPort, page: number, p: Prepared, method: Act
       return;
     }
     case 'type':
-      await op(port, page, p, 'focus');
+      await op(port, page, p, 'focusEnd');
       return input.type(args[0]);
     case 'press':
       await op(port, page, p, 'focus');

@@ -11,7 +11,9 @@
 import type { OutlineLine } from '../protocol/model';
 import type { Action } from '../protocol/schemas';
 import { clip, quote } from '../protocol/text';
-import { choose, parseIntent, Refusal, type Pick } from '../models/local/act';
+import { choose, parseIntent, Refusal, type Facts, type Pick } from '../models/local/act';
+import { mentionsNamedDate } from '../models/local/values';
+import { pageToday } from './today';
 import { buildOutline, isInside, optionsOf, type OutlineNode } from '../models/local/outline';
 import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type Each, type PlanStep } from '../models/local/plan';
 import { monthOf } from '../models/local/input-values';
@@ -60,24 +62,26 @@ async function look(port: BrowserPort, page: number, focus?: string): Promise<{ 
 /** The model's compute in one run: planning and grounding, timed. */
 interface Clock {
   ms: number;
+  /** What grounding needs besides the page: its date, when the instruction names one by description. */
+  facts: Facts;
 }
 
 /** The first phrasing of `step` the single-step reading grounds on `nodes` (timed as the model's compute). */
 function ground(step: PlanStep, nodes: OutlineNode[], clock: Clock): { say: string; pick: Pick } | { why: string } {
   const t0 = performance.now();
   try {
-    return groundNow(step, nodes);
+    return groundNow(step, nodes, clock.facts);
   } finally {
     clock.ms += performance.now() - t0;
   }
 }
 
-function groundNow(step: PlanStep, nodes: OutlineNode[]): { say: string; pick: Pick } | { why: string } {
+function groundNow(step: PlanStep, nodes: OutlineNode[], facts: Facts): { say: string; pick: Pick } | { why: string } {
   let why = '';
   if (step.ref) return { why: `the value ${quote(step.ref)} has not been read off the page yet` };
   for (const say of [step.say, ...(step.or ?? [])]) {
     try {
-      return { say, pick: choose(parseIntent(say), nodes) };
+      return { say, pick: choose(parseIntent(say), nodes, facts) };
     } catch (e) {
       if (!(e instanceof Refusal)) throw e;
       why ||= e.message;
@@ -189,7 +193,7 @@ function reveals(pick: Pick, step: PlanStep): boolean {
 }
 
 export async function runPlanned(run: PlannedRun): Promise<PlannedOutcome> {
-  const clock: Clock = { ms: 0 };
+  const clock: Clock = { ms: 0, facts: mentionsNamedDate(run.instruction) ? { today: await pageToday(run.port, run.page) } : {} };
   const out = await runPlan({ ...run, clock });
   return { ...out, planningMs: Math.round(clock.ms * 1000) / 1000 };
 }

@@ -24,6 +24,7 @@ import { MemoryFlowStore, replayFlow } from './flows';
 import { FlowSchema, flowKey, summarizeFlow, type Flow, type SavedFlow } from '../protocol/flows';
 import { qaStepsFromAgent } from '../protocol/recording';
 import type { AgentRecording } from '../protocol/agent';
+import { mentionsNamedDate } from '../models/local/values';
 import { agentCacheKey, cacheKeys, cacheUrl, ContentChanged, runCached, type CachedOp, type KeyParts } from './cache';
 import { checkObserved, readRegion, StoredExtractSchema, withPageCounts, type StoredExtract } from './cache-checks';
 import { replayActions, ReplayFailed, type Healer } from './replay';
@@ -172,7 +173,8 @@ export class Engine implements CommandClient {
         performAction(this.port, p.page, { selector: p.locator.selector, nth: p.locator.nth }, p.method, p.arguments ?? [], p.timeout ?? DEFAULTS.actionTimeoutMs, ctx.signal),
       'agent.run': async (p: Params<'agent.run'>, ctx) => {
         // A cached run: replay the recording stored under its key, or record this one.
-        const store = p.cache ? ctx.cache ?? null : null;
+        // A run that names a date by description ("today's date") is not replayed on another day: never cached.
+        const store = p.cache && !mentionsNamedDate(p.instruction) ? ctx.cache ?? null : null;
         let replay = p.replay;
         let cacheKey: string | undefined;
         if (store && !replay) {
@@ -539,7 +541,9 @@ export class Engine implements CommandClient {
       if (!p.input.trim()) throw new DeckhandError(ErrorCode.InvalidArgument, 'act needs a non-empty instruction or an Action');
       const op = await this.opContext('act', p.options, ctx);
       const instruction = p.input;
-      return this.cached<ActResult>('act', p.options, ctx, op, instruction, undefined, async () => {
+      // "Enter today's date" is another value tomorrow: what was done today is no answer to replay then.
+      const options = mentionsNamedDate(instruction) && p.options?.cache ? { ...p.options, cache: undefined } : p.options;
+      return this.cached<ActResult>('act', options, ctx, op, instruction, undefined, async () => {
         const r = await inferAct(this.deps(ctx), op, instruction);
         const metadata = this.meta(r.usage, r.confidence, op.model);
         // Only a successful operation counts towards metrics.

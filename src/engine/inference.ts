@@ -21,6 +21,8 @@ import {
 } from './prompts';
 import { captureSnapshot, selectorsForIds, type CapturedSnapshot } from './snapshot';
 import { targetsOf } from './targets';
+import { pageToday, todayLine } from './today';
+import { mentionsNamedDate } from '../models/local/values';
 import type { ModelCallSpan } from '../protocol/log-spans';
 import { maskLines, maskValues, normalizeVariables, substitute, unmaskValues, type Variables } from '../protocol/variables';
 
@@ -91,7 +93,7 @@ export async function settle(deps: InferenceDeps, ctx: OpContext): Promise<void>
 }
 
 /** The parts of a prompt a model may read as data instead (see ModelRequest). */
-type PromptFields = Pick<ModelRequest, 'instruction' | 'outline' | 'alreadyDone'>;
+type PromptFields = Pick<ModelRequest, 'instruction' | 'outline' | 'alreadyDone' | 'today'>;
 
 /** One model call whose answer must match `check`; a bad answer gets one retry that shows the model its mistake. */
 async function ask(
@@ -167,11 +169,16 @@ export async function inferAct(deps: InferenceDeps, ctx: OpContext, instruction:
   let confidence: number | undefined;
   const actions: Action[] = [];
   let previous = '';
+  // A date named by description is counted from the page's own date, which the model cannot know otherwise.
+  const today = mentionsNamedDate(instruction) ? await pageToday(deps.port, ctx.page) : undefined;
   for (let step = 0; step < 2; step++) {
     await settle(deps, ctx);
     const snap = await snapshotFor(deps, ctx, { focus: instruction });
-    const extra = variablesHelp(vars) + (previous ? `\n\nAlready done for this instruction: ${previous}. Now finish it on the page as it is now.` : '');
-    const fields: PromptFields = { instruction, outline: snap.lines && maskLines(snap.lines, vars), ...(previous ? { alreadyDone: previous } : {}) };
+    const done = previous ? `\n\nAlready done for this instruction: ${previous}. Now finish it on the page as it is now.` : '';
+    const extra = variablesHelp(vars) + (today ? todayLine(today) : '') + done;
+    const fields: PromptFields = {
+      instruction, outline: snap.lines && maskLines(snap.lines, vars), ...(previous ? { alreadyDone: previous } : {}), ...(today ? { today } : {}),
+    };
     const { object, usage: u, confidence: c } = await ask(deps, ctx, 'act', userPrompt({ instruction, snapshot: maskValues(snap.text, vars), url: snap.url, extra }), fields, ACT_JSON_SCHEMA, zodCheck(ActAnswerSchema));
     usage = addUsage(usage, u);
     if (step === 0) confidence = c;

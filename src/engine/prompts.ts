@@ -8,7 +8,9 @@ import { ACT_METHODS } from '../protocol/schemas';
 
 const METHOD_HELP = `Methods and their arguments:
 - click, doubleClick, rightClick, hover: no arguments
-- fill: [text] replaces a field's value; type: [text] types key by key
+- fill: [text] replaces the field's whole value, so the field ends up holding exactly text. Use fill for "type / enter / put / write / fill X into F"
+- type: [text] presses the keys at the caret, after the text the field already holds: use it only when the instruction says
+  to add to that text ("append X", "add X to the end of F")
 - press: [key or chord], e.g. "Enter", "Tab", "Control+A"
 - selectOption: [option label] for a native select (combobox with options=[...])
 - check, uncheck: checkboxes, radios, switches

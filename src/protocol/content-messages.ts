@@ -55,11 +55,13 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
     selfFrameId: z.number().int().optional(),
     type: z.literal('dh:op'),
     handle: z.number().int(),
-    op: z.enum(['focus', 'focusSelect', 'selectOption', 'state', 'risk', 'scrollTo', 'scrollIntoView', 'scrollChunk', 'blur']),
+    op: z.enum(['focus', 'focusEnd', 'focusSelect', 'selectOption', 'state', 'risk', 'scrollTo', 'scrollIntoView', 'scrollChunk', 'blur']),
     args: z.array(z.string()).default([]),
   }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:describe'), ids: z.array(z.number().int()), context: z.boolean().optional() }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:ping') }),
+  /** The page's local date (YYYY-MM-DD), in its own time zone: where "today" and "next Monday" are counted from. */
+  z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:today') }),
   /** The visible text of the part of the page holding these values (snapshot/region.ts): what a cached extraction read. */
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:region'), values: z.array(z.string().max(2000)).max(200) }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:settle'), timeoutMs: z.number().int().nonnegative(), quietMs: z.number().int().nonnegative() }),

@@ -178,6 +178,11 @@ export const ModelRequestSchema = z.object({
   instruction: z.string().optional(),
   outline: z.array(OutlineLineSchema).optional(),
   alreadyDone: z.string().optional().describe("act's second step: what the first step already did for this instruction"),
+  today: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}$/)
+    .optional()
+    .describe("the page's local date (YYYY-MM-DD), sent when the instruction names a date by description (today, tomorrow, next Monday)"),
   schema: z.record(z.unknown()).describe('the JSON Schema of the expected object'),
   images: z
     .array(z.object({ data: z.string(), mimeType: z.string() }).describe('an image sent to the model'))

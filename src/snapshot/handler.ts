@@ -68,6 +68,11 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
       return { recording: isRecording() };
     case 'dh:ping':
       return { ok: true, url: location.href, doc: DOC, inputs: inputsSeen } satisfies PingResult;
+    case 'dh:today': {
+      // Read here, in the page's renderer: its time zone is the page's own (an emulated one included), and page scripts cannot touch this world's Date.
+      const d = new Date();
+      return { today: `${String(d.getFullYear()).padStart(4, '0')}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}` };
+    }
     case 'dh:cancelWait': {
       const w = waits.get(req.waitId);
       if (w) w.cancelled = true;

@@ -12,6 +12,13 @@ const TEXT_TYPES = new Set(['', 'text', 'search', 'url', 'tel', 'password', 'ema
 /** Input types whose value cannot be typed; Playwright sets these directly too. */
 const SET_VALUE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
 
+/** The focused element, inside open shadow roots too. */
+function deepActive(): Element | null {
+  let a = document.activeElement;
+  while (a?.shadowRoot?.activeElement) a = a.shadowRoot.activeElement;
+  return a;
+}
+
 function fire(el: Element): void {
   el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   el.dispatchEvent(new Event('change', { bubbles: true }));
@@ -34,6 +41,15 @@ export function runOp(el: Element, op: string, args: string[]): OpResult {
     case 'focus':
       h.focus({ preventScroll: true });
       return { ok: true };
+    case 'focusEnd': {
+      // `type` presses keys at the caret. A field it gives focus to gets the caret after its text, as a
+      // person clicking past the text would (Chrome's focus() leaves it before: "3" into "1" made "31").
+      // A field that has focus already keeps its caret where it is.
+      if (deepActive() === el) return { ok: true };
+      h.focus({ preventScroll: true });
+      getSelection()?.modify('move', 'forward', 'documentboundary');
+      return { ok: true };
+    }
     case 'blur':
       h.blur();
       return { ok: true };

@@ -174,6 +174,12 @@ const PLAIN_NAME_CHARS = 1000;
 
 const quote = (s: string, max = 120): string => JSON.stringify(s.length > max ? s.slice(0, max) + '…' : s);
 
+/** A submit button with a form to submit: `<input type=submit|image>`, a `<button>` of type submit (the default). */
+function submitsForm(el: Element): boolean {
+  if (el instanceof HTMLButtonElement) return el.type === 'submit' && !!el.form;
+  return el instanceof HTMLInputElement && (el.type === 'submit' || el.type === 'image') && !!el.form;
+}
+
 function statesOf(el: Element, role: string): string {
   const parts: string[] = [];
   const h = el as HTMLInputElement;
@@ -221,7 +227,13 @@ function statesOf(el: Element, role: string): string {
       parts.push(`value=${quote(v)}`);
       const ph = h.placeholder;
       if (ph && !v) parts.push(`placeholder=${quote(ph)}`);
-    }
+      // The format a text field checks (\d{4}-\d{2}-\d{2}): what a date is written as when it is named by description.
+      const pattern = el.localName === 'input' ? el.getAttribute('pattern') : null;
+      if (pattern) parts.push(`pattern=${quote(pattern, 80)}`);
+    } else if (role === 'button' && submitsForm(el)) parts.push('submit');
+  } else if (role === 'button' && submitsForm(el)) {
+    // "the submit button" is the control that submits its form, whatever it is called ("Go").
+    parts.push('submit');
   } else if (role === 'textbox' && (el as HTMLElement).isContentEditable) {
     // A block box takes lines like a text area; an inline one (a tag inside a sentence) is one line.
     const ml = el.getAttribute('aria-multiline');

@@ -46,6 +46,28 @@ async function withDeckhand<T>(opts: Partial<Parameters<typeof Deckhand.create>[
 const clicks = () => page.evaluate(() => (window as unknown as { __log: string[] }).__log.filter((l) => l === 'click:multi').length);
 
 describe('MISS, then HIT', () => {
+  it('an act that names a date by description is never served from the cache: tomorrow the words mean another day', async () => {
+    await withDeckhand({ cache: { store: 'memory' } }, async (dh) => {
+      await page.goto(`${servers.origin}/form.html`);
+      ms.script((_r, prompt) => {
+        const today = /Today's date on the page: (\d{4}-\d{2}-\d{2})/.exec(prompt)?.[1] ?? 'no date';
+        const answer = { found: true, elementId: idFor(prompt, /"Date of birth"/), method: 'fill', arguments: [today], description: 'Date of birth field' };
+        return { object: { ...answer, twoStep: false, reason: '' } };
+      });
+      for (let i = 0; i < 2; i++) {
+        const r = await dh.act("enter today's date into the Date of birth field");
+        expect(r.data.success, r.data.message).toBe(true);
+        expect(r.metadata.cache).toEqual({ status: 'DISABLED' });
+      }
+      expect(ms.requests).toHaveLength(2);
+      const today = await page.evaluate(() => {
+        const d = new Date();
+        return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+      });
+      expect(await page.evaluate(() => (document.getElementById('dob') as HTMLInputElement).value)).toBe(today);
+    });
+  });
+
   it('threshold 1: the second identical act is served from the cache, with no model call and nothing spent in metrics', async () => {
     await withDeckhand({ cache: { store: 'memory' } }, async (dh) => {
       await page.goto(`${servers.origin}/form.html`);

@@ -45,8 +45,11 @@ describe('snapshot lines', () => {
       // Named only by aria-label (no label on screen): kept, and marked as such.
       // A contenteditable box takes lines like a text area.
       '  textbox "Notes" namefrom=aria-label multiline value=""',
-      '  button "Create account"',
+      // The control that submits the form says so: "the submit button" is it, whatever its name.
+      '  button "Create account" submit',
     ]) expect(lines).toContain(expected);
+    // A type=button button submits nothing.
+    expect(lines.find((l) => l.includes('button "Multi"'))).toMatch(/button "Multi"$/);
     // The password itself never reaches the text a model reads.
     expect(text).not.toContain('hunter2');
     // Label text is the field's name, not a line of its own.

@@ -254,6 +254,22 @@ describe('inferAct', () => {
     });
   });
 
+  it('tells the model fill replaces and type adds at the caret; a date named by description comes with the page date', async () => {
+    const { model, deps } = setup([reply(actAnswer()), reply(actAnswer())]);
+    await inferAct(deps, context(), 'type "3" into the Quantity field');
+    expect(promptOf(model).system).toMatch(/fill: \[text\] replaces the field's whole value.*exactly text/);
+    expect(promptOf(model).system).toMatch(/type: \[text\] presses the keys at the caret, after the text the field already holds/);
+    expect(promptOf(model).user).not.toContain("Today's date");
+    const asked: Record<string, unknown>[] = [];
+    const port = new FakePort((call) => {
+      asked.push(call.message);
+      return call.message.type === 'dh:today' ? { today: '2024-05-15' } : defaultAnswer(call);
+    });
+    await inferAct({ ...deps, port }, context(), "enter today's date into the Delivery date field");
+    expect(asked[0]).toEqual({ type: 'dh:today' });
+    expect(promptOf(model, 1).user).toContain("Today's date on the page: 2024-05-15 (Wednesday).");
+  });
+
   it('skips settling when domSettleTimeoutMs is 0', async () => {
     const { port, deps } = setup([reply(actAnswer())]);
     await inferAct(deps, context({ domSettleTimeoutMs: 0 }), 'click create account');

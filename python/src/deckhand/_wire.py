@@ -1010,6 +1010,7 @@ class ModelRequest(WireModel):
     instruction: Optional[str] = Field(default=None)
     outline: Optional[List[OutlineLine]] = Field(default=None)
     already_done: Optional[str] = Field(default=None, alias='alreadyDone')
+    today: Optional[Annotated[str, Field(pattern='^\\d{4}-\\d{2}-\\d{2}$')]] = Field(default=None)
     json_schema: Dict[str, Any] = Field(alias='schema')
     images: List[ModelRequestImagesItem] = Field(default_factory=list)
     timeout_ms: Optional[Annotated[int, Field(gt=0)]] = Field(default=None, alias='timeoutMs')

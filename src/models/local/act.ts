@@ -5,6 +5,8 @@
  */
 import { clip, quote } from '../../protocol/text';
 import { isInside, optionsOf, textOf, type OutlineNode } from './outline';
+import { Refusal } from './refusal';
+import { appendOf, dateValueFor, dayOf, namedDate, type DateField, type NamedDate } from './values';
 import { canonical, coverage, exactMatch, glyphWords, isReference, normalize, similarity, SOFT_NOUNS, words } from './text';
 
 export type Method =
@@ -45,6 +47,16 @@ export interface Intent {
   penalty?: number;
   /** dragAndDrop: where the element is dropped ("onto the box"). */
   drop?: Intent;
+  /** The value is a date named by description: written as the chosen field takes it (values.ts). */
+  date?: NamedDate;
+  /** "Enter today's date": no field named, so the one field that takes a date. */
+  dateField?: boolean;
+}
+
+/** What the reading needs from outside the page outline. */
+export interface Facts {
+  /** The page's local date, YYYY-MM-DD: where a date named by description is counted from. */
+  today?: string;
 }
 
 export interface Pick {
@@ -97,7 +109,7 @@ const ORDINALS: Record<string, number | 'last'> = {
 };
 const VERBS = /^(click|press|tap|hit|choose|open|follow|push|activate|select|pick|type|enter|fill|write|input|put|set|check|tick|uncheck|untick|mark|unmark|hover|scroll|focus|clear|double|right|go|visit|navigate|toggle|turn|switch|enable|disable|expand|collapse|submit|empty|erase)\b/;
 
-export class Refusal extends Error {}
+export { Refusal };
 
 /** Pull out quoted strings, replacing each with a marker. */
 function takeQuotes(s: string): { text: string; quotes: string[] } {
@@ -150,10 +162,12 @@ export function parseIntent(instruction: string): Intent {
     return { method: 'scrollTo', value: m[1].toLowerCase() === 'top' ? '0' : '100', target: '', roles: null, pageLevel: true };
   }
   // Keys: "press Enter", "hit ctrl+a in the search box".
-  if ((m = /^(?:press|hit|tap|type|send)(?: the)? (.+?)(?: key| keys)?(?: (?:in|on|into|inside) (.+))?$/i.exec(s))) {
-    const key = keyName(unq(m[1], quotes));
+  // 'type "tab" into the notes field' is text: a quoted value after "type" is a key only when called one ("type the "Tab" key").
+  m = /^(press|hit|tap|type|send)(?: the)? (.+?)( key| keys)?(?: (?:in|on|into|inside) (.+))?$/i.exec(s);
+  if (m && !(/^type$/i.test(m[1]) && /^QQ\d+$/.test(m[2]) && !m[3])) {
+    const key = keyName(unq(m[2], quotes));
     if (key) {
-      if (m[2]) return { ...target(m[2], 'press', key) };
+      if (m[4]) return { ...target(m[4], 'press', key) };
       return { method: 'press', value: key, target: '', roles: null, pageLevel: true };
     }
   }
@@ -173,11 +187,26 @@ export function parseIntent(instruction: string): Intent {
     if (!/^QQ\d+$/.test(v.trim()) && isReference(unq(v, quotes))) throw new Refusal(`the value ${quote(clip(unq(v, quotes), 60))} describes something on the page rather than giving the text to type`);
     return unq(v, quotes);
   };
+  // A date named by description ("today's date", "next Monday") is a day, written as the field takes it once the
+  // field is known (values.ts); it is never typed as words. A quoted value is text as written.
+  const entry = (t: string, method: Method, v: string): Intent => {
+    const when = /^QQ\d+$/.test(v.trim()) ? null : namedDate(unq(v, quotes));
+    return when ? dated(target(t, method, unq(v, quotes)), when) : target(t, method, literal(v));
+  };
+  // Text added to what the field holds, only when the instruction says so ("append X to F", "type X at the end of F"):
+  // `type` presses the keys after the field's text.
+  const added = appendOf(s);
+  if (added) return entry(added.field.replace(/^the /i, ''), 'type', added.value);
+  // Any other text entry leaves the field holding exactly the value, whatever the verb: "type 3 into Quantity" on "1" is "3".
   if ((m = /^(type|enter|write|input|put|key in|fill in|fill|insert|paste) (QQ\d+|.+?) (?:into|in|inside|to|onto|on|as) (?:the )?(.+)$/i.exec(s))) {
-    return target(m[3], /^type$/i.test(m[1]) ? 'type' : 'fill', literal(m[2]));
+    return entry(m[3], 'fill', m[2]);
   }
   if ((m = /^(?:fill(?: in| out)?|complete|set|change|update) (?:the )?(.+?) (?:with|to|as|using) (QQ\d+|.+)$/i.exec(s))) {
-    return target(m[1], 'fill', literal(m[2]));
+    return entry(m[1], 'fill', m[2]);
+  }
+  // "Enter today's date": the field that takes a date.
+  if ((m = /^(?:type|enter|write|input|put|key in|fill in|insert) (.+)$/i.exec(s)) && !/QQ\d/.test(m[1]) && namedDate(m[1])) {
+    return dated(target('date', 'fill', m[1]), namedDate(m[1])!, true);
   }
   // Options: "select Q from X", "pick X in the Y dropdown".
   if ((m = /^(?:select|pick|choose|set) (QQ\d+|.+?) (?:in|from|on|for|as)(?: the)? (.+)$/i.exec(s))) {
@@ -227,6 +256,11 @@ function withSplits(intent: Intent): Intent {
   ];
   return { ...intent, alternatives: [...(intent.alternatives ?? []), ...alternatives] };
 }
+
+/** Every reading of the words carries the date: none may type the description itself. */
+const dated = (i: Intent, date: NamedDate, dateField?: boolean): Intent => ({
+  ...i, date, ...(dateField ? { dateField } : {}), alternatives: i.alternatives?.map((a) => dated(a, date, dateField)),
+});
 
 /** Verbs whose control is often named after a synonym or drawn as a glyph. */
 const PURPOSE_SYNONYMS: Record<string, string[]> = {
@@ -651,12 +685,12 @@ function sectionHeading(node: OutlineNode): OutlineNode | null {
  * The element an instruction means. Each reading of the words is tried; the most confident
  * pick wins (less its reading's penalty), and with none, the first reading's refusal explains.
  */
-export function choose(intent: Intent, nodes: OutlineNode[]): Pick {
+export function choose(intent: Intent, nodes: OutlineNode[], facts: Facts = {}): Pick {
   const readings = [intent, ...(intent.alternatives ?? [])];
   if (intent.drop) {
     // Both ends of a drag, each a confident pick of its own, and not the same element.
-    const from = choose({ ...intent, drop: undefined }, nodes);
-    const to = choose({ ...intent.drop, method: 'dragAndDrop' }, nodes);
+    const from = choose({ ...intent, drop: undefined }, nodes, facts);
+    const to = choose({ ...intent.drop, method: 'dragAndDrop' }, nodes, facts);
     if (!from.node || !to.node || from.node === to.node) throw new Refusal('the element to drag and the place to drop it are the same');
     return { ...from, method: 'dragAndDrop', args: [to.node.id!], confidence: Math.min(from.confidence, to.confidence), description: `${from.description} onto ${to.description}` };
   }
@@ -664,7 +698,7 @@ export function choose(intent: Intent, nodes: OutlineNode[]): Pick {
   let refusal: Refusal | null = null;
   for (const r of readings) {
     try {
-      const p = chooseOne(r, nodes);
+      const p = chooseOne(r, nodes, facts);
       const confidence = p.confidence - (r.penalty ?? 0);
       if (!best || confidence > best.confidence) best = { ...p, confidence };
     } catch (e) {
@@ -677,7 +711,7 @@ export function choose(intent: Intent, nodes: OutlineNode[]): Pick {
   throw refusal ?? new Refusal(`no element matches it well enough${lookedFor(intent, nodes.filter((n) => n.id))}`);
 }
 
-function chooseOne(intentIn: Intent, nodes: OutlineNode[]): Pick {
+function chooseOne(intentIn: Intent, nodes: OutlineNode[], facts: Facts): Pick {
   let intent = intentIn;
   if (intent.month) {
     // "March 22" on a calendar that shows March: the day; on one that shows April: not here.
@@ -745,14 +779,27 @@ function chooseOne(intentIn: Intent, nodes: OutlineNode[]): Pick {
       return null;
     }
   };
+  // "Enter today's date": "date" belongs to the value, so no field is named; the kind decides (byKind).
+  if (intent.dateField) {
+    const p = byKind(intent, candidates, nodes);
+    if (!p) throw new Refusal('no field on the page says it takes a date (a date input, or a format in its placeholder, label or pattern)');
+    return { ...p, method, args: [dateFor(p.node!, intent.date!, facts)] };
+  }
   let pick = intent.whole ? attempt({ ...intent, ...intent.whole, context: undefined }) : null;
   if (!pick || pick.confidence < 0.85) {
     const split = attempt(intent);
     if (split && (!pick || split.confidence > pick.confidence)) pick = split;
   }
+  if (!pick && !tie) pick = byKind(intent, candidates, nodes);
   if (!pick && tie) throw tie;
   if (!pick) throw new Refusal(`no element matches it well enough${lookedFor(intent, candidates)}`);
   if (method === 'click' && pick.node && CHECKABLE.has(pick.node.role) && pick.node.role === 'radio') method = 'click';
+  if (intent.date && pick.node) {
+    if (optionsOf(pick.node).length) {
+      throw new Refusal(`${quote(pick.node.name || 'the select')} offers options, and the instruction names a date by description`);
+    }
+    value = dateFor(pick.node, intent.date, facts);
+  }
   // "set the language to French" on a native select: the option, not typing.
   if ((method === 'fill' || method === 'type') && pick.node && optionsOf(pick.node).length) {
     const opt = optionsOf(pick.node).find((o) => exactMatch(o, value ?? '') || normalize(o) === normalize(value ?? ''));
@@ -762,6 +809,77 @@ function chooseOne(intentIn: Intent, nodes: OutlineNode[]): Pick {
   }
   if (method === 'selectOption' && pick.node) value = optionsOf(pick.node).find((o) => exactMatch(o, value ?? '') || normalize(o) === normalize(value ?? '')) ?? value;
   return { ...pick, method, args: value !== undefined ? [value] : [] };
+}
+
+/** What a field says about the dates it takes, read off the outline: its type, placeholder, pattern, value and the text beside it. */
+function dateField(n: OutlineNode): DateField {
+  const str = (v: string | true | undefined) => (typeof v === 'string' ? v : undefined);
+  const sibs = n.parent?.children ?? [];
+  const i = sibs.indexOf(n);
+  const beside = [sibs[i - 1], sibs[i + 1]].filter((x) => x && !x.id && x.role === 'text' && x.name.length <= 80).map((x) => x.name);
+  const value = str(n.states.value);
+  // A value the outline clipped ("…") is no example of anything.
+  return {
+    type: str(n.states.type) ?? '', name: n.name, placeholder: str(n.states.placeholder), pattern: str(n.states.pattern),
+    value: value && !value.endsWith('…') ? value : undefined, beside,
+  };
+}
+
+/** The day a description names, as the chosen field takes it (values.ts), or a Refusal. */
+function dateFor(n: OutlineNode, named: NamedDate, facts: Facts): string {
+  const field = dateField(n);
+  dateValueFor(field, [2000, 1, 31]); // the field's format first: a field that takes no date is refused for that
+  return dateValueFor(field, dayOf(named, facts.today ?? ''));
+}
+
+const takesDate = (n: OutlineNode): boolean => {
+  try {
+    dateValueFor(dateField(n), [2000, 1, 31]);
+    return true;
+  } catch (e) {
+    if (e instanceof Refusal) return false;
+    throw e;
+  }
+};
+
+const SEARCH_LANDMARK = new Set(['search']);
+
+/**
+ * The kind of control as part of what it is, tried when no name fits: "the submit button" is
+ * the control that submits a form (an `<input type=submit value=Go>`, a `<button>` in a form),
+ * "the search box" the search field, "Enter today's date" the field that takes a date, whatever
+ * each is called. One of the kind in scope is the one; several are named in a refusal. A page
+ * that has anything called "Submit" never gets another submit control pressed in its stead.
+ */
+function byKind(intent: Intent, candidates: OutlineNode[], nodes: OutlineNode[]): Pick | null {
+  const t = intent.quoted === undefined ? normalize(intent.target) : '';
+  let kind: string;
+  let fits: (n: OutlineNode) => boolean;
+  if (t === 'submit' && intent.roles?.has('button')) {
+    if (nodes.some((n) => n.id && words(n.name).includes('submit'))) return null;
+    kind = 'submit button';
+    fits = (n) => n.states.submit === true;
+  } else if (t === 'search' && intent.roles?.has('searchbox')) {
+    kind = 'search box';
+    fits = (n) => FILLABLE.has(n.role) && (n.role === 'searchbox' || n.states.type === 'search' || hasAncestor(n, SEARCH_LANDMARK));
+  } else if (intent.dateField) {
+    kind = 'field that takes a date';
+    fits = (n) => FILLABLE.has(n.role) && takesDate(n);
+  } else return null;
+  let pool = candidates.filter((n) => n.states.disabled !== true && fits(n));
+  if (intent.context && pool.length) {
+    // "the submit button in the login form": of the kind, the ones the words place, the most firmly placed.
+    const placed = pool.map((n) => ({ n, k: contextStrength(n, intent.context!) })).filter((c) => c.k > 0);
+    const firm = Math.max(0, ...placed.map((c) => c.k));
+    pool = placed.filter((c) => c.k === firm).map((c) => c.n);
+  }
+  if (pool.length > 1) {
+    const named = `${pool.slice(0, 5).map((n) => shown(n)).join(', ')}${pool.length > 5 ? ` and ${pool.length - 5} more` : ''}`;
+    throw new Refusal(`${pool.length} elements are each a ${kind}: ${named}; say which one`);
+  }
+  if (!pool.length) return null;
+  const n = pool[0];
+  return { node: n, method: 'click', args: [], confidence: 0.85, description: `${n.name || n.role} ${n.role} (the only ${kind})` };
 }
 
 function hasAncestor(n: OutlineNode, roles: Set<string>): boolean {

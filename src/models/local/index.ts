@@ -7,7 +7,7 @@
 import { quote } from '../../protocol/text';
 import { DeckhandError, ErrorCode } from '../../protocol/errors';
 import type { ModelRequest } from '../../protocol/model';
-import { choose, parseIntent, Refusal, type Pick } from './act';
+import { choose, parseIntent, Refusal, type Facts, type Pick } from './act';
 import { localExtract } from './extract';
 import { buildOutline, type OutlineNode } from './outline';
 import { similarity } from './text';
@@ -21,7 +21,7 @@ export function localGenerate(req: ModelRequest): { object: unknown; confidence:
   const instruction = req.instruction?.trim() ?? '';
   const nodes = buildOutline(req.outline ?? []);
   const props = (req.schema as { properties?: Record<string, unknown> }).properties ?? {};
-  if ('found' in props && 'elementId' in props) return act(instruction, nodes, req.alreadyDone !== undefined);
+  if ('found' in props && 'elementId' in props) return act(instruction, nodes, req.alreadyDone !== undefined, { today: req.today });
   if ('elements' in props) return observe(instruction, nodes);
   try {
     return localExtract(instruction, req.schema as never, nodes);
@@ -46,10 +46,10 @@ function answer(p: Pick): { object: unknown; confidence: number } {
   };
 }
 
-function act(instruction: string, nodes: OutlineNode[], secondStep: boolean): { object: unknown; confidence: number } {
+function act(instruction: string, nodes: OutlineNode[], secondStep: boolean, facts: Facts): { object: unknown; confidence: number } {
   if (secondStep) return { object: { found: false, elementId: '', method: 'click', arguments: [], description: '', twoStep: false, reason: 'done' }, confidence: 1 };
   try {
-    return answer(choose(parseIntent(instruction), nodes));
+    return answer(choose(parseIntent(instruction), nodes, facts));
   } catch (e) {
     if (e instanceof Refusal) {
       return {

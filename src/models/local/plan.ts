@@ -12,6 +12,7 @@
 import { Refusal } from './act';
 import { applyTransform, type Transform } from './refs';
 import { isReference } from './text';
+import { namedDate } from './values';
 
 export interface PlanStep {
   /** One instruction for the single-step engine. */
@@ -111,7 +112,7 @@ export interface PlanPage {
 }
 
 const VERBS =
-  'click|press|hit|tap|type|enter|fill|select|choose|pick|check|tick|uncheck|untick|open|expand|collapse|switch|go|submit|save|send|log|sign|login|set|write|put|input|clear|hover|scroll|toggle|mark|find|search|continue|confirm|accept|close|dismiss|add|remove|delete|focus|drag|double-click|right-click|provide|specify|use|register|create|navigate|visit|follow|activate|push|key|paste|empty|erase|unselect|deselect|turn|enable|disable|agree|opt|keep|leave|stay|remember|book|place|order|pay|buy|apply|upload|attach|subscribe|start|begin|retype|repeat|re-enter|reenter|mute|unmute|play|pause|stop|sort|filter|rate|like|share|reply|wait|copy|solve|calculate|go back';
+  'click|press|hit|tap|type|append|enter|fill|select|choose|pick|check|tick|uncheck|untick|open|expand|collapse|switch|go|submit|save|send|log|sign|login|set|write|put|input|clear|hover|scroll|toggle|mark|find|search|continue|confirm|accept|close|dismiss|add|remove|delete|focus|drag|double-click|right-click|provide|specify|use|register|create|navigate|visit|follow|activate|push|key|paste|empty|erase|unselect|deselect|turn|enable|disable|agree|opt|keep|leave|stay|remember|book|place|order|pay|buy|apply|upload|attach|subscribe|start|begin|retype|repeat|re-enter|reenter|mute|unmute|play|pause|stop|sort|filter|rate|like|share|reply|wait|copy|solve|calculate|go back';
 const VERB_AHEAD = `(?=(?:${VERBS})\\b)`;
 
 const SEQUENCE = [
@@ -188,7 +189,7 @@ function buttonAlternatives(say: string): string[] | undefined {
  * "first name Ada": the longest page field name (or an alias of one) that starts the text,
  * and the rest as the value. Null when no field name starts it.
  */
-function labelValue(pair: string, page: PlanPage, quotes: string[]): { label: string; value: string } | null {
+function labelValue(pair: string, page: PlanPage, quotes: string[]): Entry | null {
   const text = pair.replace(/^(?:the|your|a|an|my)\s+/i, '').trim();
   const lower = norm(bare(text.replace(/\u0000\d+\u0000/g, ' '), quotes));
   const candidates = new Set<string>();
@@ -215,10 +216,12 @@ function labelValue(pair: string, page: PlanPage, quotes: string[]): { label: st
   // Cut the label's words off the original text (it may hold quotes).
   const n = best.split(' ').length;
   const tokens = text.split(/\s+/);
-  let rest = tokens.slice(n).join(' ').replace(/^(?:of|as|is|to|=|:)\s+/i, '').trim();
+  // "fill the coupon with SAVE20": the value is SAVE20, not "with SAVE20".
+  let rest = tokens.slice(n).join(' ').replace(/^(?:of|as|is|to|with|=|:)\s+/i, '').trim();
   if (!rest) return null;
+  const quoted = QUOTED.test(rest);
   rest = bare(rest, quotes);
-  return { label: best, value: rest };
+  return { label: best, value: rest, quoted };
 }
 
 const ENTRY = /^(?:enter|type|fill in|fill out|fill|input|provide|put|write|use|key in|specify|set|change|update)\s+/i;
@@ -229,6 +232,8 @@ const FORM_INTRO = /^(?:fill(?:\s+(?:in|out))?|complete)\s+(?:the\s+|this\s+|you
 interface Entry {
   label: string;
   value: string;
+  /** The value was quoted: text as written, even when it reads like a date named by description. */
+  quoted?: boolean;
   /** "select Product manager as the role": the value is an option first. */
   choose?: boolean;
 }
@@ -241,20 +246,27 @@ function entryOf(piece: string, verb: string, page: PlanPage, quotes: string[]):
   const setVerb = /^(?:set|change|update)$/i.test(verb);
   let m: RegExpExecArray | null;
   // "V into L", "V in the L field".
-  if ((m = /^(.+?)\s+(?:into|in|in to|inside)\s+(?:the\s+)?(.+?)(?:\s+(?:field|box|input))?$/i.exec(p)) && !setVerb) return { label: bare(m[2], quotes), value: bare(m[1], quotes) };
+  const q = (raw: string) => QUOTED.test(raw.trim());
+  const entry = (label: string, value: string, more: Partial<Entry> = {}): Entry => ({
+    label: bare(label, quotes), value: bare(value, quotes), quoted: q(value), ...more,
+  });
+  if ((m = /^(.+?)\s+(?:into|in|in to|inside)\s+(?:the\s+)?(.+?)(?:\s+(?:field|box|input))?$/i.exec(p)) && !setVerb) return entry(m[2], m[1]);
   // "L: V".
-  if ((m = /^([^:\d\u0000][^:\u0000]{0,39}?)\s*:\s+(.+)$/.exec(p))) return { label: bare(m[1], quotes), value: bare(m[2], quotes) };
+  if ((m = /^([^:\d\u0000][^:\u0000]{0,39}?)\s*:\s+(.+)$/.exec(p))) return entry(m[1], m[2]);
   // "L to V" (set, change, update), "V as the L" (enter, type, select).
-  if (setVerb && (m = /^(.+?)\s+(?:to|as|=)\s+(.+)$/i.exec(p))) return { label: bare(m[1], quotes), value: bare(m[2], quotes) };
-  if ((m = /^(.+?)\s+as\s+(?:the\s+|your\s+|a\s+|an\s+)?(.+)$/i.exec(p))) return { label: bare(m[2], quotes), value: bare(m[1], quotes), choose: /^(?:select|choose|pick)$/i.test(verb) };
+  if (setVerb && (m = /^(.+?)\s+(?:to|as|=)\s+(.+)$/i.exec(p))) return entry(m[1], m[2]);
+  if ((m = /^(.+?)\s+as\s+(?:the\s+|your\s+|a\s+|an\s+)?(.+)$/i.exec(p))) return entry(m[2], m[1], { choose: /^(?:select|choose|pick)$/i.test(verb) });
   // "first name Ada": a field name of the page, then the value.
   const lv = labelValue(p, page, quotes);
   return lv;
 }
 
 const entryStep = (e: Entry): PlanStep => {
-  const enter = `enter ${quoteValue(e.value)} into the ${e.label} field`;
-  const select = `select ${quoteValue(e.value)} as the ${e.label}`;
+  // A date named by description stays words ("enter tomorrow into ..."): the step writes the day as the field takes it.
+  const v = !e.quoted && namedDate(e.value) ? e.value : quoteValue(e.value);
+  const enter = `enter ${v} into the ${e.label} field`;
+  const select = `select ${v} as the ${e.label}`;
+  if (v === e.value) return { say: enter };
   return e.choose ? { say: select, or: [enter] } : { say: enter, or: [select] };
 };
 
@@ -281,6 +293,8 @@ function entrySteps(clause: string, page: PlanPage, quotes: string[]): PlanStep[
   body = body.replace(INTO_FIELDS, '').trim();
   const pieces = body.split(/\s*[,;]\s*(?:and\s+)?|\s+and\s+/i).filter(Boolean);
   // One piece: only "the password X", a field's name then its value, needs reading here.
+  // "Enter today's date" is a date named by description, not the field "Today's ..." and the value "date".
+  if (pieces.length === 1 && namedDate(bare(body, quotes)) && !QUOTED.test(body.trim())) return null;
   if (pieces.length === 1 && /^(?:enter|type|input|provide|put|write|use|key in|specify|fill in|fill)$/i.test(verb) && !/\s(?:into|in|as|to|on)\s/i.test(body)) {
     const lv = labelValue(body, page, quotes);
     return lv && lv.value.split(/\s+/).length <= 4 ? [entryStep(lv)] : null;
@@ -679,7 +693,9 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       // "Pick July 3, 2024 in the calendar": the date, into the date field (its calendar when it takes no typing).
       const cal = /^(?:pick|select|choose|click|set)\s+(?:the\s+)?(?:date\s+)?(.+?)\s+(?:in|on|from|with)\s+(?:the\s+)?(?:calendar|date ?picker|picker)$/i.exec(clause);
       if (cal) {
-        const v = quoteValue(bare(cal[1], quotes));
+        const raw = bare(cal[1], quotes);
+        // "pick tomorrow in the calendar": the words stay unquoted, so the step writes the day rather than them.
+        const v = !QUOTED.test(cal[1].trim()) && namedDate(raw) ? raw : quoteValue(raw);
         push({ say: `enter ${v} into the date field`, or: [`enter ${v} into the text field`] });
         return;
       }
