@@ -26,6 +26,8 @@ const TEXT_INPUT = new Set(['', 'text', 'email', 'tel', 'url', 'search', 'passwo
 /** Elements whose content never counts as text (scripts, styles, templates). */
 const NO_TEXT = new Set(['script', 'style', 'template', 'noscript', 'head', 'title']);
 const SVG = 'http://www.w3.org/2000/svg';
+const NESTS = new Set(['treeitem', 'menuitem', 'option']);
+const NESTED = new Set(['group', 'tree', 'menu', 'listbox', 'list', 'treeitem']);
 
 /** What a person can see, when only the part of a name on screen is wanted (visibility.ts). */
 export interface Shown {
@@ -89,12 +91,14 @@ export function pseudoText(el: Element, which: '::before' | '::after'): string {
   const s = getComputedStyle(el, which);
   const content = s.content;
   if (!content || content === 'none' || content === 'normal' || s.display === 'none') return '';
-  const alt = /\/\s*((?:"(?:[^"\\]|\\.)*"\s*)+)$/.exec(content);
-  const strings = (alt ? alt[1] : content).match(/"(?:[^"\\]|\\.)*"/g) ?? [];
+  // Pictures (url(...)) have no words; "★" / "Starred" says its words after the slash.
+  const bare = content.replace(/url\((?:"(?:[^"\\]|\\.)*"|'[^']*'|[^)]*)\)/g, '');
+  const alt = /\/\s*((?:"(?:[^"\\]|\\.)*"\s*)+)$/.exec(bare);
+  const strings = (alt ? alt[1] : bare).match(/"(?:[^"\\]|\\.)*"/g) ?? [];
   // Private-use glyphs are icon-font pictures, not words (a model cannot read U+F1F8).
   const text = strings.map((q) => q.slice(1, -1).replace(/\\(.)/g, '$1')).join('').replace(/[\uE000-\uF8FF]/g, '');
   // A box of its own (a flex item, a block) is a separate word: "Contact ▾", not "Contact▾".
-  return text && s.display !== 'inline' ? ` ${text} ` : text;
+  return text && (s.display !== 'inline' || alt) ? ` ${text} ` : text;
 }
 
 /** Block-level boxes set their text apart, inline ones run on ("<b>Hel</b>lo" is "Hello"). */
@@ -172,7 +176,8 @@ function labelsText(el: Element, ctx: Ctx, shadowRootOf: ShadowRootOf): string {
   const parts: string[] = [];
   for (const l of labels) {
     if (ctx.path.has(l)) continue;
-    parts.push(content(l, { ...ctx, recursion: true }, shadowRootOf));
+    // An empty label is named by its title.
+    parts.push(normalizeSpace(content(l, { ...ctx, recursion: true }, shadowRootOf)) || (ctx.shown ? '' : (l.getAttribute('title') ?? '')));
   }
   return normalizeSpace(parts.join(' '));
 }
@@ -199,6 +204,8 @@ function content(el: Element, ctx: Ctx, shadowRootOf: ShadowRootOf): string {
       } else if (c.nodeType === 1) {
         const e = c as Element;
         if (NO_TEXT.has(e.localName) || ctx.path.has(e) || (shown && shown.hidden(e))) continue;
+        // A tree item or menu item is named by its own line, not by the items nested under it.
+        if (NESTS.has(ctx.rootRole ?? roleOf(ctx.root)) && NESTED.has(roleOf(e))) continue;
         if (e.localName === 'br') {
           out += ' ';
           continue;
@@ -258,7 +265,9 @@ function alternative(el: Element, ctx: Ctx, shadowRootOf: ShadowRootOf): string 
         // Only what shows, when that is asked: a hidden reference is left out whole.
         if (ctx.shown && (ctx.shown.hidden(r) || hiddenDeep(r))) return '';
         const sub: Ctx = { ...ctx, labelledby: true, hiddenOk: hiddenDeep(r), recursion: false, path: new Set(ctx.path) };
-        return r === el ? selfAlternative(r, sub, shadowRootOf) : referenced(r, sub, shadowRootOf);
+        // The element itself among its labels: its aria-label, else the value it holds (Chrome's reading).
+        if (r === el) return r.getAttribute('aria-label')?.trim() || embeddedValue(r, roleOf(r)) || selfAlternative(r, sub, shadowRootOf);
+        return referenced(r, sub, shadowRootOf);
       });
       const joined = normalizeSpace(parts.join(' '));
       if (joined) return joined;
@@ -292,9 +301,9 @@ function selfAlternative(el: Element, ctx: Ctx, shadowRootOf: ShadowRootOf, role
     const text = normalizeSpace(content(el, ctx, shadowRootOf));
     if (text) return text;
   }
-  // 2I: the tooltip, then a field's placeholder.
+  // 2I: the tooltip (never on screen), then a field's placeholder.
   const title = el.getAttribute('title')?.trim();
-  if (title) return title;
+  if (title && !ctx.shown) return title;
   if ((el.localName === 'input' && TEXT_INPUT.has((el as HTMLInputElement).type)) || el.localName === 'textarea') {
     const ph = el.getAttribute('placeholder')?.trim();
     if (ph) return ph;
