@@ -225,6 +225,8 @@ function content(el: Element, ctx: Ctx, shadowRootOf: ShadowRootOf): string {
 function hostLabel(el: Element, ctx: Ctx, shadowRootOf: ShadowRootOf): string | null {
   const tag = el.localName;
   if (el.namespaceURI === SVG) {
+    // An SVG <title> is a tooltip: not on screen.
+    if (ctx.shown) return null;
     const title = Array.from(el.children).find((c) => c.localName === 'title');
     return title ? normalizeSpace(title.textContent ?? '') || null : null;
   }

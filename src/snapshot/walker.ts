@@ -606,7 +606,7 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
     out.push(node);
     return;
   }
-  if (tag === 'select' || tag === 'input' || tag === 'textarea' || tag === 'img' || (tag === 'svg' && role === 'img')) {
+  if (tag === 'select' || tag === 'input' || tag === 'textarea' || tag === 'img') {
     out.push(node);
     return;
   }
