@@ -563,7 +563,12 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
       const control = tag === 'label' ? (el as HTMLLabelElement).control : null;
       if (control && control.checkVisibility()) {
         sink.flush(out);
-        walkComposedChildren(el, env, out, new TextSink(el));
+        // Around its control, the label's text would come out as a line before it: dropped too,
+        // unless the control is named otherwise (then the label is only text on screen).
+        const inner: SnapNode[] = [];
+        walkComposedChildren(el, env, inner, new TextSink(el));
+        const named = control.hasAttribute('aria-label') || hasLabelledby(control);
+        for (const c of inner) if (c.kind !== 'text' || named) out.push(c);
         return;
       }
       // Collapse: generic wrapper. Block wrappers end the current text line; a span that is a box

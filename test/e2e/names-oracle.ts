@@ -53,8 +53,17 @@ function resolverScript(): string {
   const r = buildSync({
     stdin: {
       contents: `import { resolveSelector } from ${JSON.stringify(entry)};
-        window.__dhResolve = (sel) => { const r = resolveSelector(sel, document, (el) => el.shadowRoot || (window.__dhClosed && window.__dhClosed.get(el)) || null);
-          return r.kind === 'elements' ? r.elements.map((e) => e.getAttribute('data-dhk')) : [r.kind]; };`,
+        window.__dhResolve = (sel) => {
+          const r = resolveSelector(sel, document, (el) => el.shadowRoot || (window.__dhClosed && window.__dhClosed.get(el)) || null);
+          if (r.kind === 'elements') return r.elements.map((e) => e.getAttribute('data-dhk'));
+          // Into a same-origin frame, by the frame's own copy (instanceof checks are per window); a cross-origin one is out of reach.
+          const w = r.kind === 'frame' ? r.frameElement.contentWindow : null;
+          try {
+            return w && w.__dhResolve ? w.__dhResolve(r.rest) : [r.kind];
+          } catch {
+            return [r.kind];
+          }
+        };`,
       resolveDir: process.cwd(),
       loader: 'ts',
     },
@@ -72,9 +81,10 @@ const KEEP_CLOSED = `(() => { const m = new WeakMap(); const a = Element.prototy
   Object.defineProperty(window, '__dhClosed', { value: m });
   Element.prototype.attachShadow = function (init) { const r = a.call(this, init); if (init && init.mode === 'closed') m.set(this, r); return r; }; })()`;
 
-const NUMBER = `(() => { let n = 0; const visit = (root) => { for (const el of root.querySelectorAll('*')) {
-  el.setAttribute('data-dhk', String(++n)); const sr = el.shadowRoot || window.__dhClosed.get(el); if (sr) visit(sr); } };
-  visit(document); return n; })()`;
+const NUMBER = `(() => { let n = 0; const visit = (root, w) => { for (const el of root.querySelectorAll('*')) {
+  el.setAttribute('data-dhk', String(++n)); const sr = el.shadowRoot || (w.__dhClosed && w.__dhClosed.get(el)); if (sr) visit(sr, w);
+  if (el.localName === 'iframe' || el.localName === 'frame') { try { const d = el.contentDocument; if (d) visit(d, d.defaultView); } catch {} } } };
+  visit(document, window); return n; })()`;
 
 interface AXNode {
   nodeId: string;
@@ -125,9 +135,14 @@ export async function compareNames(browser: BrowserHandle, page: Page, url: stri
       return r.result.value as T;
     };
     await evaluate(NUMBER);
-    await evaluate(resolverScript());
+    // The resolver in the top window and in every same-origin frame's own window.
+    await evaluate(`(() => { const src = ${JSON.stringify(resolverScript())};
+      const frames = (root, w, out) => { for (const el of root.querySelectorAll('*')) { const sr = el.shadowRoot || (w.__dhClosed && w.__dhClosed.get(el));
+        if (sr) frames(sr, w, out); if (el.localName === 'iframe' || el.localName === 'frame') out.push(el); } return out; };
+      const put = (w) => { w.eval(src); for (const f of frames(w.document, w, [])) { try { if (f.contentDocument) put(f.contentWindow); } catch {} } };
+      put(window); })()`);
     const snap = await page.snapshot({ budget: 200_000 });
-    const lines = parseLines(snap.text).filter((l) => !/^f\d/.test(l.id));
+    const lines = parseLines(snap.text);
     const refs = await page.selectorsFor(lines.map((l) => l.id));
     const keys = await evaluate<(string | null)[][]>(`${JSON.stringify(refs.map((r) => r?.selector ?? null))}.map((s) => s ? window.__dhResolve(s) : [])`);
     const lineOf = new Map<string, Line>();
@@ -140,15 +155,24 @@ export async function compareNames(browser: BrowserHandle, page: Page, url: stri
     await send('Accessibility.enable');
     const { root } = (await send('DOM.getDocument', { depth: -1, pierce: true })) as { root: DomNode };
     const keyOf = new Map<number, { key: string; tag: string }>();
-    const walk = (n: DomNode, inFrame: boolean): void => {
+    const walk = (n: DomNode): void => {
       const a = n.attributes ?? [];
       const i = a.indexOf('data-dhk');
-      if (i >= 0 && !inFrame) keyOf.set(n.backendNodeId, { key: a[i + 1], tag: n.nodeName.toLowerCase() });
-      for (const c of [...(n.shadowRoots ?? []), ...(n.children ?? [])]) walk(c, inFrame);
-      if (n.contentDocument) walk(n.contentDocument, true);
+      if (i >= 0) keyOf.set(n.backendNodeId, { key: a[i + 1], tag: n.nodeName.toLowerCase() });
+      for (const c of [...(n.shadowRoots ?? []), ...(n.children ?? [])]) walk(c);
+      if (n.contentDocument) walk(n.contentDocument);
     };
-    walk(root, false);
-    const { nodes } = (await send('Accessibility.getFullAXTree')) as { nodes: AXNode[] };
+    walk(root);
+    // The top frame and its same-origin frames (a cross-origin one lives in another process, out of this session's reach).
+    interface FrameTree { frame: { id: string }; childFrames?: FrameTree[] }
+    const frameIds: string[] = [];
+    const collect = (t: FrameTree) => {
+      frameIds.push(t.frame.id);
+      for (const c of t.childFrames ?? []) collect(c);
+    };
+    collect(((await send('Page.getFrameTree')) as { frameTree: FrameTree }).frameTree);
+    const nodes: AXNode[] = [];
+    for (const frameId of frameIds) nodes.push(...((await send('Accessibility.getFullAXTree', { frameId }).catch(() => ({ nodes: [] }))) as { nodes: AXNode[] }).nodes);
     const compared: Compared[] = [];
     for (const ax of nodes) {
       if (ax.ignored || ax.backendDOMNodeId === undefined) continue;
