@@ -18,6 +18,7 @@ export function todayLine(today: string): string {
   const weekday = new Date(Date.UTC(y, m - 1, d)).toLocaleDateString('en-US', { weekday: 'long', timeZone: 'UTC' });
   return (
     `\n\nToday's date on the page: ${today} (${weekday}). A date the instruction names by description (today, tomorrow, next Monday) ` +
-    'is counted from it and written in the format the field takes (its type, placeholder or pattern); answer found=false when the field does not say which format.'
+    'is counted from it and written in the format the field takes (its type, placeholder or pattern); ' +
+    'answer found=false when the field does not say which format.'
   );
 }

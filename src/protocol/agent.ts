@@ -40,7 +40,12 @@ export const AGENT_TOOLS = {
   wait: { help: 'wait(ms): wait up to 10000 ms for the page to change', args: { ms: 'number' }, modes: AGENT_MODES, replay: 'page' },
   press: { help: 'press(keys): press a key or chord in whatever has focus, e.g. "Enter", "Control+A"', args: { keys: 'string' }, modes: AGENT_MODES, replay: 'page' },
   click_at: { help: 'click_at(x, y): click at a point of the screenshot (CSS pixels)', args: { x: 'number', y: 'number' }, modes: ['hybrid', 'cua'], replay: 'page' },
-  type_at: { help: 'type_at(x, y, text): click at a point, then type text at the caret (added to what a field holds; act replaces a value)', args: { x: 'number', y: 'number', text: 'string' }, modes: ['hybrid', 'cua'], replay: 'page' },
+  type_at: {
+    help: 'type_at(x, y, text): click at a point, then type text at the caret (added to what a field holds; act replaces a value)',
+    args: { x: 'number', y: 'number', text: 'string' },
+    modes: ['hybrid', 'cua'],
+    replay: 'page',
+  },
   drag: { help: 'drag(x, y, toX, toY): drag from one point to another', args: { x: 'number', y: 'number', toX: 'number', toY: 'number' }, modes: ['hybrid', 'cua'], replay: 'page' },
   search: { help: 'search(query): search the web; returns titles, URLs and snippets', args: { query: 'string' }, modes: AGENT_MODES, replay: 'none' },
   done: { help: 'done(answer, success): finish; answer says what happened or what was found', args: { answer: 'string', success: 'boolean' }, modes: AGENT_MODES, replay: 'none' },

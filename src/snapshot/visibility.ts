@@ -13,9 +13,11 @@
 import { embeddedValue, roleOf } from './accname';
 import { composedContains, composedParent } from './dom';
 
+const NO_VALUE_SHOWN = new Set(['button', 'submit', 'reset', 'image', 'checkbox', 'radio', 'hidden', 'file']);
+
 /** The value a control shows where it sits (a field's text, a select's choice, a range's value); null for anything else. */
 function shownValue(e: Element): string | null {
-  if (e.localName === 'input' && ['button', 'submit', 'reset', 'image', 'checkbox', 'radio', 'hidden', 'file'].includes((e as HTMLInputElement).type)) return null;
+  if (e.localName === 'input' && NO_VALUE_SHOWN.has((e as HTMLInputElement).type)) return null;
   if (e.localName === 'input' && (e as HTMLInputElement).type === 'password') return '';
   if (e.localName !== 'input' && e.localName !== 'select' && e.localName !== 'textarea' && !e.hasAttribute('role')) return null;
   return embeddedValue(e, roleOf(e));

@@ -591,7 +591,8 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
   } else if (tag === 'fieldset' && !el.hasAttribute('aria-label') && !hasLabelledby(el)) {
     node.name = normalizeSpace(el.querySelector(':scope > legend')?.textContent ?? '');
   } else {
-    node.name = fromAuthorOnly && !el.hasAttribute('aria-label') && !hasLabelledby(el) && !isLabelable(el) && !el.hasAttribute('aria-placeholder') && role !== 'iframe' && tag !== 'table' && tag !== 'img' ? '' : plainName ? '' : nameOf(el, role, env);
+    const authored = el.hasAttribute('aria-label') || hasLabelledby(el) || isLabelable(el) || el.hasAttribute('aria-placeholder');
+    node.name = fromAuthorOnly && !authored && role !== 'iframe' && tag !== 'table' && tag !== 'img' ? '' : plainName ? '' : nameOf(el, role, env);
   }
   let states = statesOf(el, role);
   // An item, row, image or heading with a click handler says so: it is a target, not only content.

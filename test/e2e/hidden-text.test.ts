@@ -60,7 +60,8 @@ describe('hidden text never reaches a model', () => {
     // Attribute names on controls and images: kept, marked, cut before the injected part; the
     // line says instructions were withheld even where the cut already left them out.
     const line = (start: string) => lines.find((l) => l.startsWith(start)) ?? '';
-    expect(line('button "Open the help center')).toMatch(/^button "Open the help center in a new panel[^"]{0,40}…" namefrom=aria-label:instructions-withheld$/);
+    const help = /^button "Open the help center in a new panel[^"]{0,40}…" namefrom=aria-label:instructions-withheld$/;
+    expect(line('button "Open the help center')).toMatch(help);
     expect(line('button "Info"')).toMatch(/^button "Info" title="Shows information about your account[^"]*…"$/);
     expect(line('img "Profile picture')).toMatch(/^img "Profile picture of the account owner[^"]*…" namefrom=alt:instructions-withheld$/);
     expect(line('button "Export all the data')).toMatch(/namefrom=aria-labelledby:instructions-withheld$/);
@@ -91,11 +92,13 @@ describe('hidden text never reaches a model', () => {
     for (const v of ['Visible paragraph one.', 'Visible behind nothing opaque.', 'Visible beside a badge.', 'Visible paragraph two.', 'Visible paragraph far below.']) expect(text).toContain(v);
   });
 
-  it('leaves out words covered by a box from anywhere: one sized to the words, a block whose line runs on bare, a picture, a cover in a shadow root', async () => {
+  it('leaves out words covered by a box from anywhere: sized to the words, over a block whose line runs on bare, a picture, in a shadow root', async () => {
     const page = await h.open('/covered-more.html');
     const { text } = await page.snapshot();
     expect(text, text).not.toMatch(/SECRET/);
-    for (const v of ['Visible paragraph one.', 'Visible paragraph two.', 'Visible under a translucent box.', 'Visible beside a box.']) expect(text).toContain(v);
+    for (const v of ['Visible paragraph one.', 'Visible paragraph two.', 'Visible under a translucent box.', 'Visible beside a box.']) {
+      expect(text).toContain(v);
+    }
   });
 
   it('the built-in local model extracts and observes none of the hidden text', async () => {

@@ -172,13 +172,17 @@ export async function compareNames(browser: BrowserHandle, page: Page, url: stri
     };
     collect(((await send('Page.getFrameTree')) as { frameTree: FrameTree }).frameTree);
     const nodes: AXNode[] = [];
-    for (const frameId of frameIds) nodes.push(...((await send('Accessibility.getFullAXTree', { frameId }).catch(() => ({ nodes: [] }))) as { nodes: AXNode[] }).nodes);
+    for (const frameId of frameIds) {
+      const tree = (await send('Accessibility.getFullAXTree', { frameId }).catch(() => ({ nodes: [] }))) as { nodes: AXNode[] };
+      nodes.push(...tree.nodes);
+    }
     const compared: Compared[] = [];
     for (const ax of nodes) {
       if (ax.ignored || ax.backendDOMNodeId === undefined) continue;
       const k = keyOf.get(ax.backendDOMNodeId);
       if (!k) continue;
-      compared.push({ key: k.key, tag: k.tag, line: lineOf.get(k.key) ?? null, chrome: { role: ax.role?.value ?? '', name: (ax.name?.value ?? '').replace(/\s+/g, ' ').trim() } });
+      const chrome = { role: ax.role?.value ?? '', name: (ax.name?.value ?? '').replace(/\s+/g, ' ').trim() };
+      compared.push({ key: k.key, tag: k.tag, line: lineOf.get(k.key) ?? null, chrome });
     }
     return { compared, text: snap.text };
   } finally {

@@ -78,7 +78,8 @@ describe('accessible names as Chrome computes them', () => {
         }
         if (same || !(control || c.line)) continue;
         const why = rule(p, c);
-        const report = `${p} <${c.tag}> ${c.chrome.role} ${JSON.stringify(c.chrome.name)}: ${c.line ? `${c.line.role} ${JSON.stringify(c.line.name)}` : 'no line'}`;
+        const ours = c.line ? `${c.line.role} ${JSON.stringify(c.line.name)}` : 'no line';
+        const report = `${p} <${c.tag}> ${c.chrome.role} ${JSON.stringify(c.chrome.name)}: ${ours}`;
         if (!why) unexplained.push(report);
         if (control && c.line && !c.line.name) nameless.push(report);
       }

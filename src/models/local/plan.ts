@@ -111,8 +111,14 @@ export interface PlanPage {
   names: string[];
 }
 
-const VERBS =
-  'click|press|hit|tap|type|append|enter|fill|select|choose|pick|check|tick|uncheck|untick|open|expand|collapse|switch|go|submit|save|send|log|sign|login|set|write|put|input|clear|hover|scroll|toggle|mark|find|search|continue|confirm|accept|close|dismiss|add|remove|delete|focus|drag|double-click|right-click|provide|specify|use|register|create|navigate|visit|follow|activate|push|key|paste|empty|erase|unselect|deselect|turn|enable|disable|agree|opt|keep|leave|stay|remember|book|place|order|pay|buy|apply|upload|attach|subscribe|start|begin|retype|repeat|re-enter|reenter|mute|unmute|play|pause|stop|sort|filter|rate|like|share|reply|wait|copy|solve|calculate|go back';
+const VERBS = [
+  'click|press|hit|tap|type|append|enter|fill|select|choose|pick|check|tick|uncheck|untick|open|expand|collapse|switch|go',
+  'submit|save|send|log|sign|login|set|write|put|input|clear|hover|scroll|toggle|mark|find|search|continue|confirm|accept',
+  'close|dismiss|add|remove|delete|focus|drag|double-click|right-click|provide|specify|use|register|create|navigate|visit',
+  'follow|activate|push|key|paste|empty|erase|unselect|deselect|turn|enable|disable|agree|opt|keep|leave|stay|remember|book',
+  'place|order|pay|buy|apply|upload|attach|subscribe|start|begin|retype|repeat|re-enter|reenter|mute|unmute|play|pause|stop',
+  'sort|filter|rate|like|share|reply|wait|copy|solve|calculate|go back',
+].join('|');
 const VERB_AHEAD = `(?=(?:${VERBS})\\b)`;
 
 const SEQUENCE = [
