@@ -4,7 +4,8 @@
  */
 import { prepare } from './actionability';
 import { defaultShadowRootOf, elementAtPath } from './dom';
-import { FrameRequestSchema, type DescribeResult, type FrameRequest, type PingResult } from '../protocol/content-messages';
+import { FrameRequestSchema, type DescribeResult, type FrameMark, type FrameRequest, type PingResult } from '../protocol/content-messages';
+import { markFrame } from './marks';
 import { runOp } from './ops';
 import { elementFor } from './registry';
 import { render } from './render';
@@ -67,6 +68,8 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
       return { recording: isRecording() };
     case 'dh:ping':
       return { ok: true, url: location.href, doc: DOC, inputs: inputsSeen } satisfies PingResult;
+    case 'dh:mark':
+      return { ...markFrame(), doc: DOC } satisfies FrameMark;
     case 'dh:cancelWait': {
       const w = waits.get(req.waitId);
       if (w) w.cancelled = true;

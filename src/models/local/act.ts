@@ -45,6 +45,11 @@ export interface Intent {
   penalty?: number;
   /** dragAndDrop: where the element is dropped ("onto the box"). */
   drop?: Intent;
+  /**
+   * The words read as "VERB OBJECT" with a verb that is the purpose of a control ("delete
+   * report.pdf", "upload any file"): the control clicked must carry that purpose (see agent-plan).
+   */
+  purpose?: { verb: string; object: string };
 }
 
 export interface Pick {
@@ -208,7 +213,7 @@ export function parseIntent(instruction: string): Intent {
   if (!VERBS.test(lower) && /\b(button|link|tab|checkbox|radio|icon|menu item)$/i.test(s)) return target(s, 'click');
   // A verb that names a purpose ("delete report.pdf", "approve order #1002", "like Priya's comment").
   const purpose = purposeIntent(s, quotes);
-  if (purpose) return purpose;
+  if (purpose) return { ...purpose, purpose: { verb: s.split(' ')[0].toLowerCase(), object: unq(s.slice(s.indexOf(' ') + 1 || s.length), quotes) } };
   if (!VERBS.test(lower)) throw new Refusal('it does not start with an action it knows (click, type, select, check, hover, scroll, press, focus, clear)');
   throw new Refusal('its wording is beyond the local model');
 }
@@ -229,7 +234,7 @@ function withSplits(intent: Intent): Intent {
 }
 
 /** Verbs whose control is often named after a synonym or drawn as a glyph. */
-const PURPOSE_SYNONYMS: Record<string, string[]> = {
+export const PURPOSE_SYNONYMS: Record<string, string[]> = {
   close: ['close', 'x', 'dismiss'], dismiss: ['dismiss', 'close', 'x'], hide: ['hide', 'close', 'x'], exit: ['close', 'x', 'exit'],
   increase: ['increase', '+', 'plus', 'more'], decrease: ['decrease', '-', 'minus', 'less'], raise: ['increase', '+'], lower: ['decrease', '-'],
   expand: ['expand', '▸'], collapse: ['collapse', '▾'], open: ['open', 'expand', '▸'], remove: ['remove', 'delete'], delete: ['delete', 'remove'],
