@@ -86,7 +86,7 @@ function groundNow(step: PlanStep, nodes: OutlineNode[]): { say: string; pick: P
     } catch (e) {
       if (!(e instanceof Refusal)) throw e;
       // A set named ("all circles") is the reason, whatever else kept the words from grounding.
-      const set = A_SET.exec(say);
+      const set = A_SET.exec(unquoted(say));
       why ||= set ? `it asks for ${quote(set[0])}, and a step acts on one element` : e.message;
     }
   }
@@ -104,6 +104,8 @@ const FILLER = new Set(['the', 'a', 'an', 'any', 'all', 'some', 'this', 'that', 
 const sameWord = (a: string, b: string): boolean => a === b || (a.length >= 5 && b.length >= 5 && a.slice(0, 5) === b.slice(0, 5)) || (a.length >= 4 && (b === `${a}s` || b === `${a}ed` || b === `${a}ing`));
 /** "all circles", "every box", "both fields": a set of things, which one step on one element does not cover. */
 const A_SET = /\b(?:all|both)\s+(?:of\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}?[\w-]+s\b|\b(?:every|each)\s+(?:one\s+of\s+the\s+)?[\w-]+/i;
+/** The words of a step without its quoted values ("enter "every day" into the box" names no set). */
+const unquoted = (say: string): string => say.replace(/"[^"]*"|“[^”]*”/g, '""');
 /** What follows a purpose's verb and is a goal of its own: "(download) and read the note", "to solve the riddles". */
 const MORE_GOAL = /^(?:and|&|then)\s+[a-z]+|\b(?:in order to|so as to|to)\s+(?!(?:the|a|an|my|your|our|their|his|her|its|this|that|these|those|all|each|every|some|any)\b)[a-z]{3,}\s+(?:the|a|an|it|them|this|that|these|those|all|my|your|our|their|his|her|its|some|every|each)\b/i;
 
@@ -121,7 +123,7 @@ function uncovered(say: string, intent: Intent, pick: Pick): string | null {
   const node = pick.node;
   if (!node) return null;
   const label = `the ${node.role} ${quote(clip(node.name || node.role, 60))}`;
-  const set = A_SET.exec(say);
+  const set = A_SET.exec(unquoted(say));
   if (set && !normalize(node.name).split(' ').includes(set[0].split(/\s+/)[0].toLowerCase())) {
     return `it asks for ${quote(set[0])}, and a step acts on one element (here ${label})`;
   }

@@ -99,7 +99,7 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
    */
   const acted: { said: string; shows: boolean | null }[] = [];
   let lastError: string | null = null;
-  const watch = new EffectWatch(ax.port, page);
+  const watch = new EffectWatch(ax.port, page, true);
 
   /** Run one tool; the returned text is what the model sees next. */
   const runTool = async (tool: string, a: Record<string, unknown>, rec: AgentRecording['steps'][number]): Promise<{ text: string; done?: { answer: string; success: boolean } }> => {

@@ -32,8 +32,13 @@ const SHOWS: Record<StepKind, ReadonlySet<EffectKind>> = {
   navigate: new Set(['navigated', 'values', 'elements', 'attributes', 'text', 'style']),
 };
 
-/** Kinds a page may change by itself, and so are not credited to a step when they changed while it was left alone. */
-const NOISY: ReadonlySet<EffectKind> = new Set(['values', 'elements', 'attributes', 'text', 'style', 'focus', 'selection']);
+/**
+ * Kinds a page changes by itself (clocks, tickers, animations rewrite the DOM), and so are not
+ * credited to a step when they changed while the page was left alone. Values, focus and the
+ * selection are not among them: what changes those late is a step's own doing (a mask formatting
+ * what was typed).
+ */
+const NOISY: ReadonlySet<EffectKind> = new Set(['elements', 'attributes', 'text', 'style']);
 
 const MARK_MS = 1500;
 
@@ -84,8 +89,8 @@ export interface Effect {
 
 /**
  * Marks around the steps of one run. `rest` marks the start of a spell the page is left alone
- * (before a model thinks, say); `begin` the start of a step; `end` reads the step's effect and
- * starts the next spell.
+ * (before a model thinks, say); `begin` the start of a step; `end` reads the step's effect and,
+ * with `restsBetween` (nothing else acts on the page between steps), starts the next spell.
  */
 export class EffectWatch {
   private idle: PageMark | null = null;
@@ -94,6 +99,7 @@ export class EffectWatch {
   constructor(
     private readonly port: BrowserPort,
     private readonly page: number,
+    private readonly restsBetween = false,
   ) {}
 
   async rest(): Promise<void> {
@@ -108,7 +114,7 @@ export class EffectWatch {
     const after = await markPage(this.port, this.page);
     const before = this.before;
     const noise = this.idle && before ? changesBetween(this.idle, before) : new Set<EffectKind>();
-    this.idle = after;
+    this.idle = this.restsBetween ? after : null;
     this.before = null;
     if (!before || !before.frames.has(0) || !after.frames.has(0)) return { shows: null, seen: [] };
     const seen = [...changesBetween(before, after)].filter((k) => !(NOISY.has(k) && noise.has(k)));
