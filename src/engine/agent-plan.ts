@@ -219,6 +219,39 @@ function menuLike(n: OutlineNode): boolean {
   return false;
 }
 
+/** The index of a menu path's last step: the steps after `i` that a hover opens, and the one after the last hover. */
+function pathEnd(plan: PlanStep[], i: number): number {
+  let j = i;
+  while (j + 1 < plan.length && (j === i || plan[j].opens)) j++;
+  return j;
+}
+
+/**
+ * Why a menu path cannot be followed from `item`, or null: the words of the menu it opens,
+ * when that menu is in the page already (shown or hidden), lack a later item of the path
+ * ("File > Print" where File's menu holds Export and Save). A menu a script builds on opening
+ * is not in the page yet, and is not judged.
+ */
+async function notInMenu(r: Run, item: OutlineNode, rest: PlanStep[]): Promise<string | null> {
+  const [sel] = await selectorsForIds(r.port, r.page, [item.id!]).catch(() => [null]);
+  if (!sel || !rest.length) return null;
+  const { texts } = await r.port.frameRequest<{ texts: string[] }>(r.page, 0, { type: 'dh:menuTexts', selector: sel.selector }, 3000).catch(() => ({ texts: [] as string[] }));
+  if (!texts.length) return null;
+  for (const step of rest) {
+    const intent = (() => {
+      try {
+        return parseIntent(step.say);
+      } catch {
+        return null;
+      }
+    })();
+    const want = intent?.quoted ?? intent?.target ?? '';
+    if (!want || texts.some((t) => coverage(want, t) >= 0.99)) continue;
+    return `the menu ${quote(clip(item.name, 40))} opens holds no ${quote(clip(want, 40))} (it holds ${clip(texts.map((t) => quote(t)).join(', '), 200)}), so the path was not followed`;
+  }
+  return null;
+}
+
 /** Names of controls that lead to more of a form or a page: what follows them may not show yet. */
 const ONWARD = /\b(next|continue|proceed|more|show|expand|open|search|go|load|menu|options|step|start|begin|filter|add|new|edit|details|advanced|view)\b|[▸▾›»>+]/i;
 
@@ -516,6 +549,12 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     if (!opensNow && plainNext && g.pick.method === 'click' && g.pick.node && menuLike(g.pick.node) && 'why' in ground(primary(next!), view.nodes, r.clock)) {
       opensNow = true;
       g = { say: `hover over ${quoteValue(g.pick.node.name || g.pick.node.role)}`, pick: { ...g.pick, method: 'hover' } };
+    }
+    if (opensNow && g.pick.node && !lastOpened) {
+      // Before the first hover of a path: a menu that is already in the page, hidden, must hold
+      // the path's next items, or the path is given up before anything is hovered.
+      const missing = await notInMenu(r, g.pick.node, plan.slice(i + 1, pathEnd(plan, i) + 1));
+      if (missing) return stop(i, missing);
     }
     beforeOpen = opensNow ? namesOf(view.nodes) : null;
     lastOpened = opensNow;

@@ -60,6 +60,11 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
   }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:describe'), ids: z.array(z.number().int()), context: z.boolean().optional() }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:ping') }),
+  /**
+   * The words of the menu an item opens, shown or not yet (its list item's nested lists, or what
+   * it controls): a path's next item is looked for there before anything is hovered.
+   */
+  z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:menuTexts'), selector: z.string() }),
   /** What the frame shows, in a few numbers and digests: read before and after an agent's step (engine/effect.ts). */
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:mark') }),
   /** The visible text of the part of the page holding these values (snapshot/region.ts): what a cached extraction read. */

@@ -5,7 +5,7 @@
 import { prepare } from './actionability';
 import { defaultShadowRootOf, elementAtPath } from './dom';
 import { FrameRequestSchema, type DescribeResult, type FrameMark, type FrameRequest, type PingResult } from '../protocol/content-messages';
-import { markFrame } from './marks';
+import { markFrame, menuTexts } from './marks';
 import { runOp } from './ops';
 import { elementFor } from './registry';
 import { render } from './render';
@@ -68,6 +68,10 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
       return { recording: isRecording() };
     case 'dh:ping':
       return { ok: true, url: location.href, doc: DOC, inputs: inputsSeen } satisfies PingResult;
+    case 'dh:menuTexts': {
+      const r = resolveSelector(req.selector, document, defaultShadowRootOf);
+      return { texts: r.kind === 'elements' && r.elements[0] ? menuTexts(r.elements[0]) : [] };
+    }
     case 'dh:mark':
       return { ...markFrame(), doc: DOC } satisfies FrameMark;
     case 'dh:cancelWait': {

@@ -128,3 +128,36 @@ export function markFrame(): FrameMark {
     ...(moved !== undefined ? { moved } : {}),
   };
 }
+
+/**
+ * The words of the menu `item` opens, whether it shows yet or not: the texts (and labels) of the
+ * lists nested in its list item, or of what it says it controls. Empty when the menu is not in
+ * the page (one a script builds when it opens).
+ */
+export function menuTexts(item: Element): string[] {
+  const boxes = new Set<Element>();
+  const li = item.closest('li');
+  if (li) for (const list of li.querySelectorAll('ul, ol, [role=menu], [role=group]')) if (!list.contains(item)) boxes.add(list);
+  for (const attr of ['aria-controls', 'aria-owns']) {
+    for (const id of (item.getAttribute(attr) ?? '').split(/\s+/).filter(Boolean)) {
+      const el = document.getElementById(id);
+      if (el) boxes.add(el);
+    }
+  }
+  const out: string[] = [];
+  const seen = new Set<Element>();
+  for (const box of boxes) {
+    for (const el of [box, ...box.querySelectorAll('*')]) {
+      if (seen.has(el)) continue;
+      seen.add(el);
+      if (out.length >= 500) return out;
+      let own = '';
+      for (const n of el.childNodes) if (n.nodeType === Node.TEXT_NODE) own += n.textContent ?? '';
+      own = own.replace(/\s+/g, ' ').trim();
+      if (own) out.push(own);
+      const label = el.getAttribute('aria-label');
+      if (label) out.push(label);
+    }
+  }
+  return out;
+}

@@ -59,6 +59,25 @@ describe('the built-in agent refuses a goal no planned step carries out', () => 
     });
   }
 
+  it('a menu path the page\'s menu does not hold is given up before anything is hovered', async () => {
+    const page = await h.open('/tasks/menubar-css.html');
+    // Hovers count on some pages (a menu that records what was opened): none may happen.
+    await page.evaluate(() => {
+      const w = window as unknown as { __hovers: string[] };
+      w.__hovers = [];
+      document.addEventListener('mouseover', (e) => w.__hovers.push((e.target as Element).closest('[data-track]')?.getAttribute('data-track') ?? ''), true);
+    });
+    const r = (await local('Select File > Print')).result;
+    expect(r.success).toBe(false);
+    expect(r.message).toMatch(/the menu "File" opens holds no "Print"/);
+    expect(await page.evaluate(() => (window as unknown as { __hovers: string[] }).__hovers.filter(Boolean))).toEqual([]);
+    expect(await page.evaluate(() => (window as unknown as { __clicks: string[] }).__clicks)).toEqual([]);
+    // A path the menu holds is followed to its end.
+    const ok = (await local('Select File > Export > PNG')).result;
+    expect(ok.success, ok.message).toBe(true);
+    expect(await page.evaluate(() => (window as unknown as { __clicks: string[] }).__clicks)).toEqual(['file-export-png']);
+  });
+
   it('a drag that moves nothing is not a step done: the run fails, saying so', async () => {
     const page = await h.open('/done/circles.html');
     const before = await placeOf(page, 'c-red');
