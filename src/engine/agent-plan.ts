@@ -99,15 +99,22 @@ const CONTROLS = new Set([
   'combobox', 'listbox', 'textbox', 'searchbox', 'spinbutton', 'slider',
 ]);
 /** Words that place or count rather than name ("the", "any", "for"), left out of what a control may carry. */
-const FILLER = new Set(['the', 'a', 'an', 'any', 'all', 'some', 'this', 'that', 'it', 'them', 'for', 'of', 'to', 'in', 'on', 'with', 'from', 'by', 'and', 'my', 'your']);
+const FILLER = new Set([
+  'the', 'a', 'an', 'any', 'all', 'some', 'this', 'that', 'it', 'them', 'for', 'of', 'to', 'in', 'on', 'with', 'from', 'by', 'and', 'my', 'your',
+]);
 /** A word and its forms ("subscribe", "subscription"; "book", "booking"): the same first five letters, or the same short word. */
-const sameWord = (a: string, b: string): boolean => a === b || (a.length >= 5 && b.length >= 5 && a.slice(0, 5) === b.slice(0, 5)) || (a.length >= 4 && (b === `${a}s` || b === `${a}ed` || b === `${a}ing`));
+const sameWord = (a: string, b: string): boolean =>
+  a === b || (a.length >= 5 && b.length >= 5 && a.slice(0, 5) === b.slice(0, 5)) || (a.length >= 4 && (b === `${a}s` || b === `${a}ed` || b === `${a}ing`));
 /** "all circles", "every box", "both fields": a set of things, which one step on one element does not cover. */
 const A_SET = /\b(?:all|both)\s+(?:of\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}?[\w-]+s\b|\b(?:every|each)\s+(?:one\s+of\s+the\s+)?[\w-]+/i;
 /** The words of a step without its quoted values ("enter "every day" into the box" names no set). */
 const unquoted = (say: string): string => say.replace(/"[^"]*"|“[^”]*”/g, '""');
 /** What follows a purpose's verb and is a goal of its own: "(download) and read the note", "to solve the riddles". */
-const MORE_GOAL = /^(?:and|&|then)\s+[a-z]+|\b(?:in order to|so as to|to)\s+(?!(?:the|a|an|my|your|our|their|his|her|its|this|that|these|those|all|each|every|some|any)\b)[a-z]{3,}\s+(?:the|a|an|it|them|this|that|these|those|all|my|your|our|their|his|her|its|some|every|each)\b/i;
+const DETERMINERS = 'the|a|an|my|your|our|their|his|her|its|this|that|these|those|all|each|every|some|any';
+const MORE_GOAL = new RegExp(
+  `^(?:and|&|then)\\s+[a-z]+|\\b(?:in order to|so as to|to)\\s+(?!(?:${DETERMINERS})\\b)[a-z]{3,}\\s+(?:${DETERMINERS}|it|them)\\b`,
+  'i',
+);
 
 /**
  * Why the element a step grounded on does not carry out what the step asks, or null when it does.
@@ -235,7 +242,9 @@ function pathEnd(plan: PlanStep[], i: number): number {
 async function notInMenu(r: Run, item: OutlineNode, rest: PlanStep[]): Promise<string | null> {
   const [sel] = await selectorsForIds(r.port, r.page, [item.id!]).catch(() => [null]);
   if (!sel || !rest.length) return null;
-  const { texts } = await r.port.frameRequest<{ texts: string[] }>(r.page, 0, { type: 'dh:menuTexts', selector: sel.selector }, 3000).catch(() => ({ texts: [] as string[] }));
+  const { texts } = await r.port
+    .frameRequest<{ texts: string[] }>(r.page, 0, { type: 'dh:menuTexts', selector: sel.selector }, 3000)
+    .catch(() => ({ texts: [] as string[] }));
   if (!texts.length) return null;
   for (const step of rest) {
     const intent = (() => {
@@ -247,7 +256,8 @@ async function notInMenu(r: Run, item: OutlineNode, rest: PlanStep[]): Promise<s
     })();
     const want = intent?.quoted ?? intent?.target ?? '';
     if (!want || texts.some((t) => coverage(want, t) >= 0.99)) continue;
-    return `the menu ${quote(clip(item.name, 40))} opens holds no ${quote(clip(want, 40))} (it holds ${clip(texts.map((t) => quote(t)).join(', '), 200)}), so the path was not followed`;
+    const holds = clip(texts.map((t) => quote(t)).join(', '), 200);
+    return `the menu ${quote(clip(item.name, 40))} opens holds no ${quote(clip(want, 40))} (it holds ${holds}), so the path was not followed`;
   }
   return null;
 }
@@ -602,7 +612,8 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       if (meant === 'drag') await r.settle();
       const effect = await effects.end(meant).catch(() => null);
       const held = meant === 'fill' && g.pick.node?.states.value === (g.pick.args[0] ?? '');
-      if (effect?.shows === false && !held) return stop(i, `${result}, but ${meant === 'fill' ? 'the field does not hold it' : 'nothing moved'}: ${describeEffect(effect)}`);
+      const missed = meant === 'fill' ? 'the field does not hold it' : 'nothing moved';
+      if (effect?.shows === false && !held) return stop(i, `${result}, but ${missed}: ${describeEffect(effect)}`);
     }
     lastFill = g.pick.method === 'fill' || g.pick.method === 'type';
     done.push(g.say);

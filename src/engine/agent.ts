@@ -205,7 +205,8 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
       usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, inference_time_ms: usage.inferenceTimeMs, reasoning_tokens: usage.reasoningTokens, cached_input_tokens: usage.cachedInputTokens },
     };
     // Only a run that did its task is kept to replay: a replay reports success.
-    return { result, recording: p.record && completed && success ? { version: 1 as const, instruction: p.instruction, startUrl, steps: recorded, finalMessage: message } : undefined };
+    const keep = p.record && completed && success;
+    return { result, recording: keep ? { version: 1 as const, instruction: p.instruction, startUrl, steps: recorded, finalMessage: message } : undefined };
   };
 
   if (p.replay) {
@@ -283,8 +284,8 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
   return finish(false, false, `stopped after ${p.maxSteps} steps without finishing the task (maxSteps ${p.maxSteps})`);
 }
 
-/** The tools that act on the page, whose effect is looked for (scroll and wait only move about or pass time). */
-const ACTS_ON_PAGE = new Set(['act', 'goto', 'back', 'press', 'click_at', 'type_at', 'drag']);
+/** The tools that act on the page, whose effect is looked for (wait only passes time). */
+const ACTS_ON_PAGE = new Set(['act', 'goto', 'back', 'press', 'click_at', 'type_at', 'drag', 'scroll']);
 
 /** What a step that acted on the page meant to do; null for a means to an end (hovering, scrolling, focusing). */
 function stepKind(tool: string, rec: AgentRecording['steps'][number]): StepKind | null {
@@ -300,12 +301,15 @@ function stepKind(tool: string, rec: AgentRecording['steps'][number]): StepKind 
     case 'goto':
     case 'back':
       return 'navigate';
+    case 'scroll':
+      return 'scroll';
   }
   const method = rec.actions?.at(-1)?.method ?? 'click';
   if (['fill', 'type', 'selectOption', 'check', 'uncheck'].includes(method)) return 'fill';
   if (method === 'dragAndDrop') return 'drag';
   if (method === 'press') return 'press';
   if (['click', 'doubleClick', 'rightClick'].includes(method)) return 'click';
+  if (['scrollTo', 'scrollIntoView', 'nextChunk', 'prevChunk'].includes(method)) return 'scroll';
   return null;
 }
 

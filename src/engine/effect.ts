@@ -19,17 +19,20 @@ export interface PageMark {
   frames: Map<number, FrameMark>;
 }
 
-export type EffectKind = 'navigated' | 'values' | 'elements' | 'attributes' | 'text' | 'style' | 'focus' | 'selection' | 'moved' | 'taken' | 'download';
+export type EffectKind =
+  | 'navigated' | 'values' | 'elements' | 'attributes' | 'text' | 'style' | 'focus' | 'selection' | 'scrolled' | 'moved' | 'taken' | 'download';
 
 /** What a step meant to do, which decides the changes that show it done. */
-export type StepKind = 'click' | 'fill' | 'drag' | 'press' | 'navigate';
+export type StepKind = 'click' | 'fill' | 'drag' | 'press' | 'navigate' | 'scroll';
 
 const SHOWS: Record<StepKind, ReadonlySet<EffectKind>> = {
-  click: new Set(['navigated', 'values', 'elements', 'attributes', 'text', 'style', 'focus', 'selection', 'moved', 'taken']),
+  click: new Set(['navigated', 'values', 'elements', 'attributes', 'text', 'style', 'focus', 'selection', 'scrolled', 'moved', 'taken']),
   fill: new Set(['navigated', 'values', 'elements', 'text']),
   drag: new Set(['navigated', 'values', 'elements', 'moved']),
-  press: new Set(['navigated', 'values', 'elements', 'attributes', 'text', 'style', 'focus', 'selection', 'moved']),
+  press: new Set(['navigated', 'values', 'elements', 'attributes', 'text', 'style', 'focus', 'selection', 'scrolled', 'moved']),
   navigate: new Set(['navigated', 'values', 'elements', 'attributes', 'text', 'style']),
+  // The view moved, or more of the page loaded (an endless list).
+  scroll: new Set(['navigated', 'scrolled', 'elements']),
 };
 
 /**
@@ -72,6 +75,7 @@ export function changesBetween(a: PageMark, b: PageMark): Set<EffectKind> {
     if (y.values !== x.values) out.add('values');
     if (y.focus !== x.focus) out.add('focus');
     if (y.selection !== x.selection) out.add('selection');
+    if (y.scrolls > x.scrolls) out.add('scrolled');
     if (y.taken > x.taken) out.add('taken');
     if (y.downloads > x.downloads) out.add('download');
     if (y.presses > x.presses && y.moved) out.add('moved');
@@ -132,11 +136,18 @@ export function describeEffect(e: Effect): string {
 
 /** A question, or a request to find, read or tell: answered from the page, with nothing on it to change. */
 const QUESTION = /\?\s*$|^(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|does|do|did|can|could|has|have|will|would|should)\b/i;
-const TELL =
-  /^(?:(?:please|kindly)\s+)?(?:find(?:\s+out)?|tell|say|read|extract|get|fetch|look\s+up|lookup|see|list|count|summari[sz]e|describe|report|give|show\s+me|return|identify|determine|compare|search(?:\s+for)?|locate|name|check\s+(?:whether|if|that|how|what|which|who|when|where))\b/i;
+const TELL_WORDS = [
+  'find(?:\\s+out)?', 'tell', 'say', 'read', 'extract', 'get', 'fetch', 'look\\s+up', 'lookup', 'see', 'list', 'count', 'summari[sz]e', 'describe', 'report',
+  'give', 'show\\s+me', 'return', 'identify', 'determine', 'compare', 'search(?:\\s+for)?', 'locate', 'name',
+  'check\\s+(?:whether|if|that|how|what|which|who|when|where)',
+];
+const TELL = new RegExp(`^(?:(?:please|kindly)\\s+)?(?:${TELL_WORDS.join('|')})\\b`, 'i');
 /** A later part of the sentence that asks for a change after all ("find the cheapest one and add it to the cart"). */
-const THEN_ACT =
-  /(?:\band\b|\bthen\b|[,;:?.!]|\bto\b)\s+(?:then\s+)?(?:click|press|type|enter|fill|select|choose|tick|submit|send|buy|purchase|add|remove|delete|upload|attach|download|drag|move|book|order|sign|log|register|subscribe|save|post|reply|like|share|set|change|update|create|apply|pay|place|clear|toggle|turn|enable|disable|open|close|go|navigate|install|rate|comment|write|star|follow|accept|agree|reserve|schedule|cancel)\b/i;
+const ACT_WORDS =
+  'click|press|type|enter|fill|select|choose|tick|submit|send|buy|purchase|add|remove|delete|upload|attach|download|drag|move|book|order|sign|log|register|' +
+  'subscribe|save|post|reply|like|share|set|change|update|create|apply|pay|place|clear|toggle|turn|enable|disable|open|close|go|navigate|install|rate|' +
+  'comment|write|star|follow|accept|agree|reserve|schedule|cancel';
+const THEN_ACT = new RegExp(`(?:\\band\\b|\\bthen\\b|[,;:?.!]|\\bto\\b)\\s+(?:then\\s+)?(?:${ACT_WORDS})\\b`, 'i');
 
 /** Whether an instruction asks for something on the page to change (not only for information read off it). */
 export function asksForChange(instruction: string): boolean {

@@ -107,6 +107,8 @@ export interface FrameMark {
   values: string;
   selection: string;
   focus: number;
+  /** Scroll events seen, the window's and any element's. */
+  scrolls: number;
   /** Trusted clicks on something that takes clicks; on download links; pointer presses. */
   taken: number;
   downloads: number;

@@ -52,6 +52,7 @@ let taken = 0;
 let downloads = 0;
 let pressed: { el: Element; x: number; y: number; seq: number } | null = null;
 let presses = 0;
+let scrolls = 0;
 
 /** An element's place in the document (not the viewport: scrolling does not move it). */
 function placeOf(el: Element): { x: number; y: number } {
@@ -70,6 +71,7 @@ window.addEventListener(
   },
   { capture: true, passive: true },
 );
+window.addEventListener('scroll', () => void scrolls++, { capture: true, passive: true });
 window.addEventListener(
   'pointerdown',
   (e) => {
@@ -121,6 +123,7 @@ export function markFrame(): FrameMark {
     ...m,
     values: digest(values),
     focus: idOf(document.activeElement === document.body ? null : document.activeElement),
+    scrolls,
     selection: digest(String(getSelection() ?? '')),
     taken,
     downloads,

@@ -52,7 +52,8 @@ function note(records: MutationRecord[]): void {
   if (moved) structure++;
 }
 /** The engine's own elements in the page (the side panel's highlight, the agent's cursor). */
-const ours = (n: Node): boolean => n.nodeType === Node.ELEMENT_NODE && ((n as Element).localName === 'deckhand-highlight' || (n as Element).id === '__deckhand_cursor');
+const ours = (n: Node): boolean =>
+  n.nodeType === Node.ELEMENT_NODE && ((n as Element).localName === 'deckhand-highlight' || (n as Element).id === '__deckhand_cursor');
 function count(r: MutationRecord): void {
   if (ours(r.target)) return;
   if (r.type === 'childList') {

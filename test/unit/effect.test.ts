@@ -4,7 +4,9 @@ import type { FrameMark } from '../../src/protocol/content-messages';
 import type { BrowserPort } from '../../src/engine/ports';
 
 const frame = (o: Partial<FrameMark> = {}): FrameMark => ({
-  url: 'http://x/', doc: 'd1', elements: 0, attributes: 0, text: 0, style: 0, values: 'v', selection: 's', focus: -1, taken: 0, downloads: 0, presses: 0, ...o,
+  url: 'http://x/', doc: 'd1', elements: 0, attributes: 0, text: 0, style: 0, values: 'v', selection: 's', focus: -1, scrolls: 0,
+  taken: 0, downloads: 0, presses: 0,
+  ...o,
 });
 const mark = (...frames: [number, Partial<FrameMark>][]): PageMark => ({ frames: new Map(frames.map(([id, f]) => [id, frame(f)])) });
 
@@ -18,6 +20,7 @@ describe("a step's effect, from the page's marks", () => {
     expect([...changesBetween(mark([0, {}]), mark([0, { presses: 1, moved: false }]))]).toEqual([]);
     expect([...changesBetween(mark([0, {}]), mark([0, { presses: 1, moved: true }]))]).toEqual(['moved']);
     expect([...changesBetween(mark([0, {}]), mark([0, { downloads: 1 }]))]).toEqual(['download']);
+    expect([...changesBetween(mark([0, {}]), mark([0, { scrolls: 3 }]))]).toEqual(['scrolled']);
     // An iframe added or removed changes the page's elements.
     expect([...changesBetween(mark([0, {}]), mark([0, {}], [7, {}]))]).toEqual(['elements']);
     expect([...changesBetween(mark([0, {}], [7, {}]), mark([0, {}]))]).toEqual(['elements']);
@@ -39,6 +42,8 @@ describe("a step's effect, from the page's marks", () => {
     expect(await step({}, { taken: 1 }, 'click')).toEqual({ shows: true, seen: ['taken'] });
     // A value typed: a focus change alone is not it; a download shows nothing.
     expect(await step({}, { focus: 3 }, 'fill')).toEqual({ shows: false, seen: ['focus'] });
+    expect(await step({}, { scrolls: 1 }, 'scroll')).toEqual({ shows: true, seen: ['scrolled'] });
+    expect(await step({}, {}, 'scroll')).toEqual({ shows: false, seen: [] });
     expect(await step({}, { downloads: 1 }, 'click')).toEqual({ shows: false, seen: ['download'] });
     // A drag that moved nothing: hover styles do not make it one.
     expect(await step({}, { presses: 1, moved: false, attributes: 2 }, 'drag')).toEqual({ shows: false, seen: ['attributes'] });
@@ -54,10 +59,12 @@ describe("a step's effect, from the page's marks", () => {
   });
 
   it('a task that asks for a change, or only for information', () => {
-    for (const t of ['Upload any file', 'Transcribe the bar chart into CSV', 'log in as ada', 'Find the cheapest laptop and add it to the cart', 'How many blocks are there? Enter the number and submit.']) {
+    const change = ['Upload any file', 'Transcribe the bar chart into CSV', 'log in as ada', 'Find the cheapest laptop and add it to the cart'];
+    for (const t of [...change, 'How many blocks are there? Enter the number and submit.']) {
       expect(asksForChange(t), t).toBe(true);
     }
-    for (const t of ['What is the price of the blue kettle?', 'find the docs', 'Tell me the title of the first post', 'Which fruits does the chart show?', 'Check whether the store is open on Sunday']) {
+    const info = ['What is the price of the blue kettle?', 'find the docs', 'Tell me the title of the first post', 'Which fruits does the chart show?'];
+    for (const t of [...info, 'Check whether the store is open on Sunday']) {
       expect(asksForChange(t), t).toBe(false);
     }
   });
