@@ -2,10 +2,11 @@
  * "done" only when done: the agent's final word is checked against what its steps did. With the
  * built-in model, a goal no planned step carries out is refused with nothing done (a file to
  * upload, a chart to transcribe, a path to plan, a note to download and read, a set of circles to
- * drag), and a step whose effect does not show (a drag that moves nothing) ends the run as a
- * failure. With a provider model (the scripted model server), a "done, success" after steps that
- * changed nothing, or right after a failed step, is success false with the model's answer kept;
- * a task done, or a question answered, stays a success. Pages: test/fixtures/pages/done/.
+ * drag, a menu path the menu does not hold), and a step whose effect does not show (a drag that
+ * moves nothing, a value the field does not take) ends the run as a failure. With a provider
+ * model (the scripted model server), a "done, success" after steps that changed nothing, or right
+ * after a failed step, is success false with the model's answer kept; a task done, or a question
+ * answered, stays a success. Pages: test/fixtures/pages/done/.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { Page } from '../../src/index';
@@ -46,6 +47,7 @@ describe('the built-in agent refuses a goal no planned step carries out', () => 
     ['ladybird.html', "Plan the ladybird's path to the leaf", /plan.*not what|beyond the built-in model/i],
     ['riddles.html', 'Download and read the note to solve the riddles', /asks for more than a click/],
     ['circles.html', 'Drag all circles into the black box', /"all circles", and a step acts on one element/],
+    ['dates.html', "Enter today's date", /to enter is not done by clicking the heading/],
   ];
   for (const [path, say, why] of cases) {
     it(`${path}: ${say}`, async () => {
@@ -85,6 +87,14 @@ describe('the built-in agent refuses a goal no planned step carries out', () => 
     expect(r.success, r.message).toBe(false);
     expect(r.message).toMatch(/nothing moved/);
     expect(await placeOf(page, 'c-red')).toEqual(before);
+  });
+
+  it('a value the field does not take is not a step done: the run fails, saying so', async () => {
+    const page = await h.open('/done/dates.html');
+    const r = (await local('Type "date" into the Birthday field, then click Save')).result;
+    expect(r.success, r.message).toBe(false);
+    expect(r.message).toMatch(/Birthday textbox, but the field does not hold it.*The steps after it were not run/);
+    expect(await record(page)).toMatchObject({ clicks: [] });
   });
 
   it('the same pages, tasks it can do: still done', async () => {
