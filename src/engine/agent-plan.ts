@@ -11,7 +11,7 @@
 import type { OutlineLine } from '../protocol/model';
 import type { Action } from '../protocol/schemas';
 import { clip, quote } from '../protocol/text';
-import { choose, parseIntent, Refusal, type Facts, type Pick } from '../models/local/act';
+import { choose, parseIntent, PURPOSE_SYNONYMS, Refusal, type Facts, type Intent, type Pick } from '../models/local/act';
 import { mentionsNamedDate } from '../models/local/values';
 import { pageToday } from './today';
 import { buildOutline, isInside, optionsOf, type OutlineNode } from '../models/local/outline';
@@ -23,6 +23,7 @@ import type { BrowserPort } from './ports';
 import { captureSnapshot, selectorsForIds } from './snapshot';
 import { dragBy, performAction, pointOf } from './actions';
 import { endsRun } from './approval';
+import { describeEffect, EffectWatch } from './effect';
 
 export interface PlannedRun {
   port: BrowserPort;
@@ -81,13 +82,70 @@ function groundNow(step: PlanStep, nodes: OutlineNode[], facts: Facts): { say: s
   if (step.ref) return { why: `the value ${quote(step.ref)} has not been read off the page yet` };
   for (const say of [step.say, ...(step.or ?? [])]) {
     try {
-      return { say, pick: choose(parseIntent(say), nodes, facts) };
+      const intent = parseIntent(say);
+      const pick = choose(intent, nodes, facts);
+      const short = uncovered(say, intent, pick);
+      if (short) throw new Refusal(short);
+      return { say, pick };
     } catch (e) {
       if (!(e instanceof Refusal)) throw e;
-      why ||= e.message;
+      // A set named ("all circles") is the reason, whatever else kept the words from grounding.
+      const set = A_SET.exec(unquoted(say));
+      why ||= set ? `it asks for ${quote(set[0])}, and a step acts on one element` : e.message;
     }
   }
   return { why };
+}
+
+/** Roles of the controls a purpose ("delete", "mute", "like") may be the name of. */
+const CONTROLS = new Set([
+  'button', 'link', 'clickable', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'option', 'treeitem', 'switch', 'checkbox', 'radio',
+  'combobox', 'listbox', 'textbox', 'searchbox', 'spinbutton', 'slider',
+]);
+/** Words that place or count rather than name ("the", "any", "for"), left out of what a control may carry. */
+const FILLER = new Set([
+  'the', 'a', 'an', 'any', 'all', 'some', 'this', 'that', 'it', 'them', 'for', 'of', 'to', 'in', 'on', 'with', 'from', 'by', 'and', 'my', 'your',
+]);
+/** A word and its forms ("subscribe", "subscription"; "book", "booking"): the same first five letters, or the same short word. */
+const sameWord = (a: string, b: string): boolean =>
+  a === b || (a.length >= 5 && b.length >= 5 && a.slice(0, 5) === b.slice(0, 5)) || (a.length >= 4 && (b === `${a}s` || b === `${a}ed` || b === `${a}ing`));
+/** "all circles", "every box", "both fields": a set of things, which one step on one element does not cover. */
+const A_SET = /\b(?:all|both)\s+(?:of\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}?[\w-]+s\b|\b(?:every|each)\s+(?:one\s+of\s+the\s+)?[\w-]+/i;
+/** The words of a step without its quoted values ("enter "every day" into the box" names no set). */
+const unquoted = (say: string): string => say.replace(/"[^"]*"|“[^”]*”/g, '""');
+/** What follows a purpose's verb and is a goal of its own: "(download) and read the note", "to solve the riddles". */
+const DETERMINERS = 'the|a|an|my|your|our|their|his|her|its|this|that|these|those|all|each|every|some|any';
+const MORE_GOAL = new RegExp(
+  `^(?:and|&|then)\\s+[a-z]+|\\b(?:in order to|so as to|to)\\s+(?!(?:${DETERMINERS})\\b)[a-z]{3,}\\s+(?:${DETERMINERS}|it|them)\\b`,
+  'i',
+);
+
+/**
+ * Why the element a step grounded on does not carry out what the step asks, or null when it does.
+ * A step that names a set ("all circles") is not done by acting on one element (unless the
+ * element is the one for all of them, "Select all"). A step read as a purpose ("upload any file",
+ * "plan the path", "download and read the note") is done only by clicking a control that carries
+ * that purpose: a button, link or other control whose name has the verb (or a word for it, or a
+ * word of its object: "answer the dialog with yes" is the Yes button), never a heading or text
+ * that merely repeats the words, and only when nothing else is asked beside it ("and read it",
+ * "to solve the riddles").
+ */
+function uncovered(say: string, intent: Intent, pick: Pick): string | null {
+  const node = pick.node;
+  if (!node) return null;
+  const label = `the ${node.role} ${quote(clip(node.name || node.role, 60))}`;
+  const set = A_SET.exec(unquoted(say));
+  if (set && !normalize(node.name).split(' ').includes(set[0].split(/\s+/)[0].toLowerCase())) {
+    return `it asks for ${quote(set[0])}, and a step acts on one element (here ${label})`;
+  }
+  if (!intent.purpose) return null;
+  const { verb, object } = intent.purpose;
+  if (MORE_GOAL.test(object)) return `${quote(clip(`${verb} ${object}`, 80))} asks for more than a click on ${label} does`;
+  if (!CONTROLS.has(node.role)) return `to ${verb} is not done by clicking ${label}, which is not a control`;
+  const carried = [verb, ...(PURPOSE_SYNONYMS[verb] ?? []), ...normalize(object).split(' ').filter((w) => w.length > 1 && !FILLER.has(w))];
+  const named = [...normalize(node.name).split(' '), ...glyphWords(node.name).split(' ')].filter(Boolean);
+  if (!named.some((w) => carried.some((c) => sameWord(c, w)))) return `to ${verb} is not what ${label} does (its name does not say it)`;
+  return null;
 }
 
 /**
@@ -172,6 +230,42 @@ function menuLike(n: OutlineNode): boolean {
   return false;
 }
 
+/** The index of a menu path's last step: the steps after `i` that a hover opens, and the one after the last hover. */
+function pathEnd(plan: PlanStep[], i: number): number {
+  let j = i;
+  while (j + 1 < plan.length && (j === i || plan[j].opens)) j++;
+  return j;
+}
+
+/**
+ * Why a menu path cannot be followed from `item`, or null: the words of the menu it opens,
+ * when that menu is in the page already (shown or hidden), lack a later item of the path
+ * ("File > Print" where File's menu holds Export and Save). A menu a script builds on opening
+ * is not in the page yet, and is not judged.
+ */
+async function notInMenu(r: Run, item: OutlineNode, rest: PlanStep[]): Promise<string | null> {
+  const [sel] = await selectorsForIds(r.port, r.page, [item.id!]).catch(() => [null]);
+  if (!sel || !rest.length) return null;
+  const { texts } = await r.port
+    .frameRequest<{ texts: string[] }>(r.page, 0, { type: 'dh:menuTexts', selector: sel.selector }, 3000)
+    .catch(() => ({ texts: [] as string[] }));
+  if (!texts.length) return null;
+  for (const step of rest) {
+    const intent = (() => {
+      try {
+        return parseIntent(step.say);
+      } catch {
+        return null;
+      }
+    })();
+    const want = intent?.quoted ?? intent?.target ?? '';
+    if (!want || texts.some((t) => coverage(want, t) >= 0.99)) continue;
+    const holds = clip(texts.map((t) => quote(t)).join(', '), 200);
+    return `the menu ${quote(clip(item.name, 40))} opens holds no ${quote(clip(want, 40))} (it holds ${holds}), so the path was not followed`;
+  }
+  return null;
+}
+
 /** Names of controls that lead to more of a form or a page: what follows them may not show yet. */
 const ONWARD = /\b(next|continue|proceed|more|show|expand|open|search|go|load|menu|options|step|start|begin|filter|add|new|edit|details|advanced|view)\b|[▸▾›»>+]/i;
 
@@ -202,6 +296,7 @@ type Run = PlannedRun & { clock: Clock };
 
 async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   let view = await look(r.port, r.page, r.instruction);
+  const effects = new EffectWatch(r.port, r.page);
   let plan: PlanStep[];
   const t0 = performance.now();
   try {
@@ -469,6 +564,12 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       opensNow = true;
       g = { say: `hover over ${quoteValue(g.pick.node.name || g.pick.node.role)}`, pick: { ...g.pick, method: 'hover' } };
     }
+    if (opensNow && g.pick.node && !lastOpened) {
+      // Before the first hover of a path: a menu that is already in the page, hidden, must hold
+      // the path's next items, or the path is given up before anything is hovered.
+      const missing = await notInMenu(r, g.pick.node, plan.slice(i + 1, pathEnd(plan, i) + 1));
+      if (missing) return stop(i, missing);
+    }
     beforeOpen = opensNow ? namesOf(view.nodes) : null;
     lastOpened = opensNow;
     // A date field that takes no typing is set through its calendar, as a person would.
@@ -489,6 +590,10 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       lastFill = false;
       continue;
     }
+    // A value typed or an item dragged counts when it shows: the field holds a value it did not
+    // (or held this one already), the item moved. A click is its own effect.
+    const meant = g.pick.method === 'fill' || g.pick.method === 'type' ? 'fill' : g.pick.method === 'dragAndDrop' ? 'drag' : null;
+    if (meant) await effects.begin().catch(() => undefined);
     let result = await r.act(g.say, describeStep(i, plan.length, g.say), view.text, view.url);
     // Something covers the control: a dialog that popped up, closed by its close control (never
     // by one that accepts or confirms); or a field's popup (a date picker, suggestions), left by
@@ -503,9 +608,17 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       await r.settle();
       view = await look(r.port, r.page, r.instruction);
       const again = ground(s, view.nodes, r.clock);
+      if (meant) await effects.begin().catch(() => undefined);
       if (!('why' in again)) result = await r.act(again.say, describeStep(i, plan.length, again.say), view.text, view.url);
     }
     if (result.startsWith('error:')) return stop(i, result.slice(6).trim());
+    if (meant) {
+      if (meant === 'drag') await r.settle();
+      const effect = await effects.end(meant).catch(() => null);
+      const held = meant === 'fill' && g.pick.node?.states.value === (g.pick.args[0] ?? '');
+      const missed = meant === 'fill' ? 'the field does not hold it' : 'nothing moved';
+      if (effect?.shows === false && !held) return stop(i, `${result}, but ${missed}: ${describeEffect(effect)}`);
+    }
     lastFill = g.pick.method === 'fill' || g.pick.method === 'type';
     done.push(g.say);
     // A value typed into a field with suggestions goes in by the suggestion that is exactly it,

@@ -24,6 +24,7 @@ import { sleep, type BrowserPort } from './ports';
 import { captureSnapshot } from './snapshot';
 import { runPlanned } from './agent-plan';
 import { bindGate, endsRun, gateOf } from './approval';
+import { asksForChange, describeEffect, EffectWatch, type StepKind } from './effect';
 
 /** The answer the model gives each step: one tool and the fields of every tool, the unused ones null. */
 function answerSchema(tools: string[]): Record<string, unknown> {
@@ -92,6 +93,14 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
     page, model, timeoutMs: p.toolTimeout, deadline: Date.now() + p.toolTimeout, domSettleTimeoutMs: 1500, variables: p.variables, opId: p.opId, signal: cancel.signal,
   });
 
+  /**
+   * What the steps did, for checking a model's "done" against it: each step that acts on the page,
+   * with whether its effect showed (null: the page could not be read), and the last step's error.
+   */
+  const acted: { said: string; shows: boolean | null }[] = [];
+  let lastError: string | null = null;
+  const watch = new EffectWatch(ax.port, page, true);
+
   /** Run one tool; the returned text is what the model sees next. */
   const runTool = async (tool: string, a: Record<string, unknown>, rec: AgentRecording['steps'][number]): Promise<{ text: string; done?: { answer: string; success: boolean } }> => {
     switch (tool) {
@@ -152,10 +161,14 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
     ax.deps.log({ level: 'info', message: maskValues(`step ${steps.length}: ${said}`, vars), data: { opId: p.opId, span: 'agent-step', step: masked } satisfies AgentStepSpan });
   };
 
-  const step = async (tool: string, a: Record<string, unknown>, reasoning: string, pageText: string, pageUrl: string) => {
-    if (extra.some((t) => t.name === tool)) a = { toolInput: a.toolInput ?? null };
+  /** `measure`: read the page before and after a step that acts on it, and tell the model when nothing changed. */
+  const step = async (tool: string, a: Record<string, unknown>, reasoning: string, pageText: string, pageUrl: string, measure = false) => {
+    const caller = extra.some((t) => t.name === tool);
+    if (caller) a = { toolInput: a.toolInput ?? null };
     const t0 = Date.now();
     const rec: AgentRecording['steps'][number] = { tool, args: a };
+    const acts = measure && ACTS_ON_PAGE.has(tool);
+    if (acts) await watch.begin().catch(() => undefined);
     let out: Awaited<ReturnType<typeof runTool>>;
     try {
       out = await withDeadline(runTool(tool, a, rec), p.toolTimeout, `tool ${tool}`, undefined, gate ? () => gate.heldMs() : undefined);
@@ -166,6 +179,18 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
       out = { text: `error: ${(e as Error).message}` };
       rec.message = out.text;
     }
+    const failed = out.text.startsWith('error:');
+    if (!out.done) lastError = failed ? `${tool}: ${brief(out.text.slice(6).trim(), 200)}` : null;
+    const said = `${tool} ${brief(JSON.stringify(a), 120)}`;
+    if (acts && !failed) {
+      // What the step set off (a request, a render) has landed before the page is read again.
+      await settle(ax.deps, opCtx()).catch(() => undefined);
+      const kind = stepKind(tool, rec);
+      const effect = await watch.end(kind ?? 'click').catch(() => null);
+      if (kind) acted.push({ said, shows: effect?.shows ?? null });
+      if (kind && effect?.shows === false) out = { ...out, text: `${out.text} (${describeEffect(effect)})` };
+    } else if (acts) acted.push({ said, shows: false });
+    else if (measure && caller && !failed) acted.push({ said, shows: null }); // the caller's own tool: what it did is not on the page to see
     const s: AgentStep = { type: tool, reasoning, taskCompleted: !!out.done, action: a, timeMs: Date.now() - t0, pageText: brief(pageText, 500), pageUrl, instruction: p.instruction, result: brief(out.text, 500) };
     publish(s, out.text.startsWith('error:') ? null : rec, `${tool} ${JSON.stringify(a)} → ${brief(out.text, 120)}`);
     if (p.waitBetweenActions) await sleep(p.waitBetweenActions);
@@ -179,7 +204,9 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
       metadata: { mode: p.mode, steps: steps.length, durationMs: Date.now() - started, ...(cost !== undefined ? { costUsd: cost } : {}), ...extra },
       usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, inference_time_ms: usage.inferenceTimeMs, reasoning_tokens: usage.reasoningTokens, cached_input_tokens: usage.cachedInputTokens },
     };
-    return { result, recording: p.record && completed ? { version: 1 as const, instruction: p.instruction, startUrl, steps: recorded, finalMessage: message } : undefined };
+    // Only a run that did its task is kept to replay: a replay reports success.
+    const keep = p.record && completed && success;
+    return { result, recording: keep ? { version: 1 as const, instruction: p.instruction, startUrl, steps: recorded, finalMessage: message } : undefined };
   };
 
   if (p.replay) {
@@ -226,6 +253,7 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
   ].filter(Boolean).join('\n\n');
   const varHelp = Object.keys(vars).length ? `\nVariables: ${Object.entries(vars).map(([k, v]) => `%${k}%${v.description ? ` (${v.description})` : ''}`).join(', ')}` : '';
 
+  await watch.rest().catch(() => undefined);
   for (let i = 0; i < p.maxSteps; i++) {
     if (i > 0) await ax.between?.();
     if (cancel.signal.aborted) break;
@@ -243,11 +271,58 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
       continue;
     }
     const args = isAgentTool(a.tool) ? argsOf(a, a.tool) : { toolInput: a.toolInput ?? null };
-    const out = await step(a.tool, args, String(a.reasoning ?? ''), snap?.text ?? '', info.url);
+    const out = await step(a.tool, args, String(a.reasoning ?? ''), snap?.text ?? '', info.url, true);
     history.push(`${i + 1}. ${a.tool} ${JSON.stringify(args)} → ${brief(out.text, 400)}`);
-    if (out.done) return finish(out.done.success, true, out.done.answer || 'done');
+    if (out.done) {
+      const answer = out.done.answer || 'done';
+      // "done" is checked against what the steps did; the model's own answer is kept in the message.
+      const why = out.done.success ? notDone(p.instruction, acted, lastError) : null;
+      if (why) return finish(false, true, `not done: ${why}. The model said: ${answer}`, { modelAnswer: answer });
+      return finish(out.done.success, true, answer);
+    }
   }
   return finish(false, false, `stopped after ${p.maxSteps} steps without finishing the task (maxSteps ${p.maxSteps})`);
+}
+
+/** The tools that act on the page, whose effect is looked for (wait only passes time). */
+const ACTS_ON_PAGE = new Set(['act', 'goto', 'back', 'press', 'click_at', 'type_at', 'drag', 'scroll']);
+
+/** What a step that acted on the page meant to do; null for a means to an end (hovering, scrolling, focusing). */
+function stepKind(tool: string, rec: AgentRecording['steps'][number]): StepKind | null {
+  switch (tool) {
+    case 'click_at':
+      return 'click';
+    case 'type_at':
+      return 'fill';
+    case 'drag':
+      return 'drag';
+    case 'press':
+      return 'press';
+    case 'goto':
+    case 'back':
+      return 'navigate';
+    case 'scroll':
+      return 'scroll';
+  }
+  const method = rec.actions?.at(-1)?.method ?? 'click';
+  if (['fill', 'type', 'selectOption', 'check', 'uncheck'].includes(method)) return 'fill';
+  if (method === 'dragAndDrop') return 'drag';
+  if (method === 'press') return 'press';
+  if (['click', 'doubleClick', 'rightClick'].includes(method)) return 'click';
+  if (['scrollTo', 'scrollIntoView', 'nextChunk', 'prevChunk'].includes(method)) return 'scroll';
+  return null;
+}
+
+/**
+ * Why a model's "done, success" does not stand, or null when it does: the step just before it
+ * failed, or the task asks for a change and no step that acted on the page had an effect there
+ * (every one failed, or nothing showed). A task that asks only for information needs no change.
+ */
+function notDone(instruction: string, acted: { said: string; shows: boolean | null }[], lastError: string | null): string | null {
+  if (lastError) return `the step before it failed (${lastError})`;
+  if (!asksForChange(instruction) || acted.some((a) => a.shows !== false)) return null;
+  if (!acted.length) return 'the task asks for a change on the page, and no step acted on it';
+  return `the task asks for a change on the page, and no step changed it (${brief(acted.map((a) => a.said).join('; '), 600)})`;
 }
 
 /** The tools that change the page with no model: one implementation for live steps and for replay. */

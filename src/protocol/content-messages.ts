@@ -62,6 +62,13 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:ping') }),
   /** The page's local date (YYYY-MM-DD), in its own time zone: where "today" and "next Monday" are counted from. */
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:today') }),
+  /**
+   * The words of the menu an item opens, shown or not yet (its list item's nested lists, or what
+   * it controls): a path's next item is looked for there before anything is hovered.
+   */
+  z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:menuTexts'), selector: z.string() }),
+  /** What the frame shows, in a few numbers and digests: read before and after an agent's step (engine/effect.ts). */
+  z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:mark') }),
   /** The visible text of the part of the page holding these values (snapshot/region.ts): what a cached extraction read. */
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:region'), values: z.array(z.string().max(2000)).max(200) }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:settle'), timeoutMs: z.number().int().nonnegative(), quietMs: z.number().int().nonnegative() }),
@@ -86,6 +93,30 @@ export interface PingResult {
   doc: string;
   /** Trusted input events that have reached this document so far. */
   inputs?: number;
+}
+
+/** dh:mark's answer (snapshot/marks.ts): counters only grow, digests change with what they digest. */
+export interface FrameMark {
+  url: string;
+  /** The document (as PingResult's doc): another one means the frame navigated. */
+  doc?: string;
+  /** DOM mutations by kind since the document started: elements added or removed, attributes, text, inline styles. */
+  elements: number;
+  attributes: number;
+  text: number;
+  style: number;
+  /** Digests of the fields' values and checked states, and of the selected text; the focused element's number. */
+  values: string;
+  selection: string;
+  focus: number;
+  /** Scroll events seen, the window's and any element's. */
+  scrolls: number;
+  /** Trusted clicks on something that takes clicks; on download links; pointer presses. */
+  taken: number;
+  downloads: number;
+  presses: number;
+  /** Whether the element last pressed on has moved (or gone) since the press. */
+  moved?: boolean;
 }
 
 export interface DescribeResult {

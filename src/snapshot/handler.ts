@@ -4,7 +4,8 @@
  */
 import { prepare } from './actionability';
 import { defaultShadowRootOf, elementAtPath } from './dom';
-import { FrameRequestSchema, type DescribeResult, type FrameRequest, type PingResult } from '../protocol/content-messages';
+import { FrameRequestSchema, type DescribeResult, type FrameMark, type FrameRequest, type PingResult } from '../protocol/content-messages';
+import { markFrame, menuTexts } from './marks';
 import { runOp } from './ops';
 import { elementFor } from './registry';
 import { render } from './render';
@@ -73,6 +74,12 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
       const d = new Date();
       return { today: `${String(d.getFullYear()).padStart(4, '0')}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}` };
     }
+    case 'dh:menuTexts': {
+      const r = resolveSelector(req.selector, document, defaultShadowRootOf);
+      return { texts: r.kind === 'elements' && r.elements[0] ? menuTexts(r.elements[0]) : [] };
+    }
+    case 'dh:mark':
+      return { ...markFrame(), doc: DOC } satisfies FrameMark;
     case 'dh:cancelWait': {
       const w = waits.get(req.waitId);
       if (w) w.cancelled = true;

@@ -31,20 +31,44 @@ const bump = () => void version++;
 let lastStructural = performance.now();
 /** When an inline style last changed: what script-driven motion (jQuery's animate, say) writes every frame. */
 let lastStyle = -Infinity;
+/**
+ * Mutations by kind since the document started, the page's own only (not the engine's cursor or
+ * highlight): what a step's effect is measured by (marks.ts).
+ */
+export const mutations = { elements: 0, attributes: 0, text: 0, style: 0 };
 function note(records: MutationRecord[]): void {
   if (!records.length) return;
   version++;
   let moved = false;
   for (const r of records) {
+    count(r);
     if (r.type === 'childList' && (hasElement(r.addedNodes) || hasElement(r.removedNodes))) moved = true;
     else if (r.type === 'attributes' && r.attributeName === 'style') {
       lastStyle = performance.now();
       continue;
     } else if (r.type !== 'attributes') continue;
     lastStructural = performance.now();
-    if (moved) break;
   }
   if (moved) structure++;
+}
+/** The engine's own elements in the page (the side panel's highlight, the agent's cursor). */
+const ours = (n: Node): boolean =>
+  n.nodeType === Node.ELEMENT_NODE && ((n as Element).localName === 'deckhand-highlight' || (n as Element).id === '__deckhand_cursor');
+function count(r: MutationRecord): void {
+  if (ours(r.target)) return;
+  if (r.type === 'childList') {
+    const added = [...r.addedNodes, ...r.removedNodes].filter((n) => !ours(n));
+    if (!added.length) return;
+    if (added.some((n) => n.nodeType === Node.ELEMENT_NODE)) mutations.elements++;
+    else mutations.text++;
+  } else if (r.type === 'characterData') mutations.text++;
+  else if (r.attributeName === 'style') mutations.style++;
+  else mutations.attributes++;
+}
+/** The counts, with records still queued (a change in this same task) counted. */
+export function mutationCounts(): typeof mutations {
+  note(observer.takeRecords());
+  return { ...mutations };
 }
 const observer = new MutationObserver(note);
 function hasElement(nodes: NodeList): boolean {

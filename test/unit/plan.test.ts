@@ -90,6 +90,12 @@ describe('the built-in planner splits compound instructions into single steps', 
     expect(planInstruction('Expand the section below and click submit.', page()).map((x) => [x.say, !!x.expand])).toEqual([['Expand the section below', true], ['click submit', false]]);
     expect(planInstruction('Switch between the tabs to find and click on the link "X".', page())).toEqual([{ say: 'click on the link "X"', search: true }]);
   });
+  it('refuses a file to upload: it has none to give, and a click on the upload control uploads nothing', () => {
+    for (const t of ['Upload any file', 'Attach your CV and press Send', 'Choose a photo to upload', 'Enter "Ada" as the name, then upload a picture']) {
+      expect(() => planInstruction(t, page()), t).toThrow(/file to be uploaded/);
+    }
+    expect(says('Wait for the Upload complete box to be checked, then press Submit').length).toBe(1);
+  });
   it('refuses conditions and repetition, and an instruction with no step', () => {
     expect(() => planInstruction('click Next until the last page', page())).toThrow(Refusal);
     expect(() => planInstruction('if the box is empty, type hi', page())).toThrow(/conditions/);

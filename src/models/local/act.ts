@@ -51,6 +51,11 @@ export interface Intent {
   date?: NamedDate;
   /** "Enter today's date": no field named, so the one field that takes a date. */
   dateField?: boolean;
+  /**
+   * The words read as "VERB OBJECT" with a verb that is the purpose of a control ("delete
+   * report.pdf", "upload any file"): the control clicked must carry that purpose (see agent-plan).
+   */
+  purpose?: { verb: string; object: string };
 }
 
 /** What the reading needs from outside the page outline. */
@@ -237,7 +242,7 @@ export function parseIntent(instruction: string): Intent {
   if (!VERBS.test(lower) && /\b(button|link|tab|checkbox|radio|icon|menu item)$/i.test(s)) return target(s, 'click');
   // A verb that names a purpose ("delete report.pdf", "approve order #1002", "like Priya's comment").
   const purpose = purposeIntent(s, quotes);
-  if (purpose) return purpose;
+  if (purpose) return { ...purpose, purpose: { verb: s.split(' ')[0].toLowerCase(), object: unq(s.slice(s.indexOf(' ') + 1 || s.length), quotes) } };
   if (!VERBS.test(lower)) throw new Refusal('it does not start with an action it knows (click, type, select, check, hover, scroll, press, focus, clear)');
   throw new Refusal('its wording is beyond the local model');
 }
@@ -263,7 +268,7 @@ const dated = (i: Intent, date: NamedDate, dateField?: boolean): Intent => ({
 });
 
 /** Verbs whose control is often named after a synonym or drawn as a glyph. */
-const PURPOSE_SYNONYMS: Record<string, string[]> = {
+export const PURPOSE_SYNONYMS: Record<string, string[]> = {
   close: ['close', 'x', 'dismiss'], dismiss: ['dismiss', 'close', 'x'], hide: ['hide', 'close', 'x'], exit: ['close', 'x', 'exit'],
   increase: ['increase', '+', 'plus', 'more'], decrease: ['decrease', '-', 'minus', 'less'], raise: ['increase', '+'], lower: ['decrease', '-'],
   expand: ['expand', '▸'], collapse: ['collapse', '▾'], open: ['open', 'expand', '▸'], remove: ['remove', 'delete'], delete: ['delete', 'remove'],

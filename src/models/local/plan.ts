@@ -723,6 +723,11 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         return;
       }
       wholeGoal(clause);
+      // "Upload any file", "attach your CV", "choose a photo to upload": the built-in agent has no
+      // file to give, and clicking the upload control or a heading that names it uploads nothing.
+      if (/^(?:upload|re-?upload|attach)\b|\b(?:to|and)\s+(?:upload|attach)\b/i.test(bare(clause, quotes))) {
+        throw new Refusal('it asks for a file to be uploaded, and the built-in agent has no file to give');
+      }
       // "stop the timer after about one second", "after a second click TWO": the pause, then the step.
       const A = '(\\d+(?:\\.\\d+)?|a|an|one|two|three|five|ten)\\s+(seconds?|secs?|milliseconds?|ms)';
       const late = new RegExp(`^(.+?)\\s+after\\s+(?:(?:about|roughly|around)\\s+)?${A}$`, 'i').exec(clause);
