@@ -949,6 +949,9 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
   // Then one in view beats ones scrolled away (the outline marks the away ones among equals).
   const inView = tied.filter((c) => c.n.states.offscreen === undefined);
   if (inView.length && inView.length < tied.length && intent.ordinal === undefined && !intent.any) tied = inView;
+  // Of equals, the one whose own name is the words ("the Date field") beats one they only describe (a field that takes a date).
+  const own = tied.filter((c) => exactMatch(c.n.name, intent.quoted ?? intent.target));
+  if (own.length === 1 && tied.length > 1 && intent.ordinal === undefined && !intent.any) tied = own;
   // Only a kind was given ("the text field", "the 3rd input", "a checkbox"): the kind decides.
   const kindOnly = !intent.target && intent.quoted === undefined;
   if (intent.size && tied.length > 1) {
