@@ -498,7 +498,7 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
 
   let role = selfHidden ? 'generic' : roleOf(el);
   // A picture drawn in SVG with a name of its own is an image, as Chrome says; inside a control it is part of the control's name.
-  if (tag === 'svg' && role !== 'img' && !insideControl && el.namespaceURI === SVG_NS && svgNamed(el)) role = 'img';
+  if (tag === 'svg' && !el.hasAttribute('role') && !insideControl && el.namespaceURI === SVG_NS && svgNamed(el)) role = 'img';
   const style = selfHidden ? null : (known ?? getComputedStyle(el));
   // Children compare their cursor with this one; a control's insides are part of it.
   const cursor = style ? style.cursor : parentCursor;
