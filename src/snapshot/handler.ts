@@ -13,7 +13,7 @@ import { deepQueryAll, resolveSelector } from './resolve';
 import { frameIdOf, frameIdsOf, ownFrameIndex } from './frame-ids';
 import { selectorFor } from './selector';
 import { isRecording, setRecording } from './recorder';
-import { finalizer, walk } from './walker';
+import { finalizer, roleOf, walk } from './walker';
 import { describeElement, Visibility } from './visibility';
 import { surroundings } from './surroundings';
 import { regionText } from './region';
@@ -172,16 +172,19 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
     case 'dh:region':
       return regionText(req.values);
     case 'dh:describe': {
+      // Names settled as the snapshot settles them (what a model may read: the part on screen, marked names cut short, instructions withheld).
+      const settle = finalizer(new Visibility(), defaultShadowRootOf);
       const out: (DescribeResult | null)[] = req.ids.map((id) => {
         const el = elementFor(id);
         if (!el) return null;
+        const role = el.getAttribute('role') ?? getRole(el) ?? 'generic';
         let name = '';
         try {
-          name = accessibleName(el, defaultShadowRootOf);
+          name = settle({ kind: 'element', role: roleOf(el), name: accessibleName(el, defaultShadowRootOf), children: [], el })?.name ?? '';
         } catch {
           name = describeElement(el);
         }
-        return { id, selector: selectorFor(el, defaultShadowRootOf), role: el.getAttribute('role') ?? getRole(el) ?? 'generic', name, ...(req.context ? { context: surroundings(el) } : {}) };
+        return { id, selector: selectorFor(el, defaultShadowRootOf), role, name, ...(req.context ? { context: surroundings(el) } : {}) };
       });
       return out;
     }

@@ -94,7 +94,8 @@ function focusable(el: Element): boolean {
   return t === 'select' || t === 'textarea' || t === 'button' || (t === 'a' && el.hasAttribute('href'));
 }
 
-function roleOf(el: Element): string {
+/** The role an element's line takes (the walker's reading: an editing host is a textbox, a meter a meter). */
+export function roleOf(el: Element): string {
   const explicit = el.getAttribute('role');
   if (!explicit) {
     const fast = FAST_ROLES[el.localName];

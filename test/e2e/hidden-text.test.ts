@@ -83,6 +83,10 @@ describe('hidden text never reaches a model', () => {
     expect(lines).toContain('button "[withheld]" namefrom=aria-label:instructions-withheld');
     expect(lines).toContain('link "Promo VISIBLE-28" href=/promo title="[withheld]"');
     expect(lines).toContain('img "[withheld]" namefrom=alt:instructions-withheld');
+    // The names an element's description gives (selectors, action results) keep out what the snapshot keeps out.
+    const ids = [...(await page.snapshot()).text.matchAll(/\[(e\d+)\]/g)].map((m) => m[1]);
+    const names = (await page.selectorsFor(ids)).map((r) => r?.name ?? '');
+    expect(names.join('\n')).not.toMatch(/INJECT-\d+|SYSTEM: ignore|ignore previous instructions/i);
   });
 
   it('leaves out text covered by something opaque: a positioned sibling, a pseudo-element, a box pulled over it, the background over a negative z-index; in view and below it', async () => {
