@@ -264,9 +264,10 @@ function alternative(el: Element, ctx: Ctx, shadowRootOf: ShadowRootOf): string 
     const refs = labelledbyRefs(el).filter((r) => !ctx.path.has(r) || r === el);
     if (refs.length) {
       const parts = refs.map((r) => {
+        const hidden = hiddenDeep(r);
         // Only what shows, when that is asked: a hidden reference is left out whole.
-        if (ctx.shown && (ctx.shown.hidden(r) || hiddenDeep(r))) return '';
-        const sub: Ctx = { ...ctx, labelledby: true, hiddenOk: hiddenDeep(r), recursion: false, path: new Set(ctx.path) };
+        if (ctx.shown && (hidden || ctx.shown.hidden(r))) return '';
+        const sub: Ctx = { ...ctx, labelledby: true, hiddenOk: hidden, recursion: false, path: new Set(ctx.path) };
         // The element itself among its labels: its aria-label, else the value it holds (Chrome's reading).
         if (r === el) return r.getAttribute('aria-label')?.trim() || embeddedValue(r, roleOf(r)) || selfAlternative(r, sub, shadowRootOf);
         return referenced(r, sub, shadowRootOf);

@@ -54,13 +54,24 @@ function note(records: MutationRecord[]): void {
 /** The engine's own elements in the page (the side panel's highlight, the agent's cursor). */
 const ours = (n: Node): boolean =>
   n.nodeType === Node.ELEMENT_NODE && ((n as Element).localName === 'deckhand-highlight' || (n as Element).id === '__deckhand_cursor');
+/** What a list of added or removed nodes holds, the engine's own left out: 2 an element, 1 text only, 0 nothing. */
+function kindOf(nodes: NodeList): number {
+  let k = 0;
+  for (let i = 0; i < nodes.length; i++) {
+    const n = nodes[i];
+    if (ours(n)) continue;
+    if (n.nodeType === Node.ELEMENT_NODE) return 2;
+    k = 1;
+  }
+  return k;
+}
+// Every record of every page passes here: no arrays made per record.
 function count(r: MutationRecord): void {
   if (ours(r.target)) return;
   if (r.type === 'childList') {
-    const added = [...r.addedNodes, ...r.removedNodes].filter((n) => !ours(n));
-    if (!added.length) return;
-    if (added.some((n) => n.nodeType === Node.ELEMENT_NODE)) mutations.elements++;
-    else mutations.text++;
+    const k = Math.max(kindOf(r.addedNodes), kindOf(r.removedNodes));
+    if (k === 2) mutations.elements++;
+    else if (k === 1) mutations.text++;
   } else if (r.type === 'characterData') mutations.text++;
   else if (r.attributeName === 'style') mutations.style++;
   else mutations.attributes++;
