@@ -157,7 +157,7 @@ func agentModel(o *AgentOptions) (ModelSpec, error) {
 type ExecuteOptions struct {
 	// MaxSteps bounds the run, 1 to 200 (default 20).
 	MaxSteps int
-	// AutoScreenshot sends a screenshot with each step (default true).
+	// AutoScreenshot sends a screenshot with each step in the dom mode too (the worker's default: only hybrid and cua steps carry one).
 	AutoScreenshot *bool
 	// WaitBetweenActions is a pause after each action.
 	WaitBetweenActions time.Duration
@@ -206,7 +206,7 @@ func (a *Agent) Execute(ctx context.Context, instruction string, opts *ExecuteOp
 		return nil, err
 	}
 	p := agentRunParams{Instruction: instruction, Mode: "dom", MaxSteps: o.MaxSteps, ToolTimeout: agentToolTimeoutMs, Context: o.Context, WaitBetweenActions: wait,
-		AutoScreenshot: o.AutoScreenshot == nil || *o.AutoScreenshot, ExtraTools: a.tools}
+		AutoScreenshot: o.AutoScreenshot != nil && *o.AutoScreenshot, ExtraTools: a.tools}
 	if o.SaveAs != "" {
 		if p.SaveAs, err = flowName(o.SaveAs); err != nil {
 			return nil, err

@@ -159,11 +159,16 @@ function catalogue(): { defs: Map<string, ZodTypeAny>; tables: Record<string, Re
     return name;
   };
   for (const [name, schema] of Object.entries(NAMED)) add(name, schema);
+  // The output-token budget is the worker's alone: clients never send it.
+  const forClients = (decl: OperationDecl | undefined) => {
+    const { outputTokens: _budget, ...rest } = decl ?? {};
+    return rest;
+  };
   const methods = (table: MethodTable, operations: Record<string, OperationDecl | undefined> = {}) =>
     Object.fromEntries(
       Object.entries(table).map(([m, { params, result }]) => [
         m,
-        { params: ref(add(`${pascal(m)}Params`, params)), result: ref(add(`${pascal(m)}Result`, result)), ...(operations[m] ? { ...operations[m] } : {}) },
+        { params: ref(add(`${pascal(m)}Params`, params)), result: ref(add(`${pascal(m)}Result`, result)), ...forClients(operations[m]) },
       ]),
     );
   return {

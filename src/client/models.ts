@@ -198,6 +198,8 @@ export function resolveModel(spec: ModelSpec, callbacks: CallbackRegistry, env: 
     baseURL: c.baseURL ?? operatorBase,
     headers: c.headers,
     openaiEndpointFormat: c.openaiEndpointFormat,
+    structuredOutput: c.structuredOutput,
+    vision: c.vision,
   };
 }
 

@@ -11,6 +11,7 @@ import { callModel } from '../models/call';
 import { maskValues, normalizeVariables, substitute } from '../protocol/variables';
 import { AGENT_TOOLS, agentToolsFor, isAgentTool, type AgentRecording, type AgentResult, type AgentRunParams, type AgentStep, type AgentToolName } from '../protocol/agent';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
+import { OPERATIONS } from '../protocol/methods';
 import { addUsage, ZERO_USAGE, type Usage } from '../protocol/schemas';
 import type { ResolvedModel } from '../protocol/model';
 import { costOf, roundUsd } from '../protocol/prices';
@@ -261,9 +262,22 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
     for (let k = 0; k < 100 && (await ax.port.isLoading(page)); k++) await sleep(50);
     const info = await ax.port.pageInfo(page);
     const snap = p.mode === 'cua' ? null : await captureSnapshot(ax.port, page, { budget: 8000 }).catch(() => null);
-    const images = p.mode !== 'dom' || p.autoScreenshot ? [await shot(ax, page)] : [];
+    // A screenshot goes with hybrid and cua steps, and with dom steps only when the caller asks.
+    const images = p.mode !== 'dom' || p.autoScreenshot === true ? [await shot(ax, page)] : [];
     const prompt = maskValues(`Task: ${p.instruction}${varHelp}\n\nSteps so far:\n${history.length ? history.join('\n') : '(none)'}\n\nCurrent page: ${info.url} ("${info.title}")${snap ? `\n\nPage outline:\n${snap.text}` : ''}`, vars);
-    const r = await callModel(p.model, { system, prompt, schema: answerSchema(tools), images }, Math.max(1000, p.toolTimeout * 2), ax.deps.invokeCallback, ax.deps.providers, cancel.signal);
+    const request = { system, prompt, schema: answerSchema(tools), images, maxOutputTokens: OPERATIONS['agent.run']?.outputTokens };
+    const call = (req: typeof request) => callModel(p.model, req, Math.max(1000, p.toolTimeout * 2), ax.deps.invokeCallback, ax.deps.providers, cancel.signal);
+    let r: Awaited<ReturnType<typeof call>>;
+    try {
+      r = await call(request).catch((e: unknown) => {
+        // A reply that does not parse gets one more try, told what was wrong with it.
+        if (!(e instanceof DeckhandError) || e.code !== ErrorCode.ModelOutputInvalid) throw e;
+        return call({ ...request, prompt: `${prompt}\n\nYour previous answer could not be used: ${brief(e.message, 600)}. Answer again with one JSON object that follows the schema.` });
+      });
+    } catch (e) {
+      if (!(e instanceof DeckhandError) || e.code !== ErrorCode.ModelOutputInvalid) throw e;
+      return finish(false, false, `stopped at step ${i + 1}: ${e.message}`, { error: { code: e.code, message: e.message } });
+    }
     spend(r.usage, p.model);
     const a = r.object as Answer;
     if (!a || typeof a.tool !== 'string' || !tools.includes(a.tool)) {

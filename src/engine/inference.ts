@@ -9,6 +9,7 @@ import { Validator } from '@cfworker/json-schema';
 import { z } from 'zod';
 import { callModel, type CallbackInvoker, type ProviderCaller } from '../models/call';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
+import { OPERATIONS } from '../protocol/methods';
 import type { ModelRequest, OutlineLine, ResolvedModel } from '../protocol/model';
 import { addUsage, DEFAULTS, ZERO_USAGE, type Action, type ActResult, type LocatorSpec, type ObserveResult, type Usage } from '../protocol/schemas';
 import { performAction } from './actions';
@@ -110,7 +111,7 @@ async function ask(
   let attemptPrompt = prompt;
   for (let attempt = 0; attempt < 2; attempt++) {
     deps.log({ level: 'debug', message: `${kind}: calling ${ctx.model.name}`, data: { opId: ctx.opId, attempt } });
-    const req: ModelRequest = { system: systemPrompt(kind, ctx.systemPrompt), prompt: attemptPrompt, ...fields, schema, images };
+    const req: ModelRequest = { system: systemPrompt(kind, ctx.systemPrompt), prompt: attemptPrompt, ...fields, schema, images, maxOutputTokens: OPERATIONS[kind]?.outputTokens };
     const r = await callModel(ctx.model, req, remaining(ctx), deps.invokeCallback, deps.providers, ctx.signal).catch((e: unknown) => {
       if (e instanceof DeckhandError && e.code === ErrorCode.ModelOutputInvalid && attempt === 0) return e;
       throw e;

@@ -42,6 +42,26 @@ async function load<P extends keyof typeof PACKAGES>(pkg: P, model: ProviderMode
   }
 }
 
+/** Whether requests go to OpenAI's own API (no baseURL, or one on api.openai.com). */
+function onOpenAIsOwn(m: ProviderModel): boolean {
+  if (!m.baseURL) return m.provider === 'openai';
+  try {
+    return new URL(m.baseURL).hostname.toLowerCase() === 'api.openai.com';
+  } catch {
+    return false;
+  }
+}
+
+/** The OpenAI wire format a model is called in: the Responses API on OpenAI's own endpoint, Chat Completions anywhere else. */
+export function openaiFormatOf(m: ProviderModel): 'responses' | 'chat' {
+  return m.openaiEndpointFormat ?? (onOpenAIsOwn(m) ? 'responses' : 'chat');
+}
+
+/** Whether a model is called through Chat Completions on a server other than OpenAI's (chat-completions.ts). */
+export function usesCompatibleChat(m: ProviderModel): boolean {
+  return (m.provider === 'openai' || m.provider === 'openai-compatible') && openaiFormatOf(m) === 'chat' && !onOpenAIsOwn(m);
+}
+
 /** Settings are checked before the package is loaded, so a missing key fails the same way, and fast. */
 export async function languageModelFor(m: ProviderModel): Promise<LanguageModel> {
   switch (m.provider) {
@@ -50,7 +70,7 @@ export async function languageModelFor(m: ProviderModel): Promise<LanguageModel>
       const apiKey = m.apiKey ?? (m.provider === 'openai-compatible' ? 'not-needed' : need(m.apiKey, 'an API key (apiKey or OPENAI_API_KEY)', m));
       const { createOpenAI } = await load('@ai-sdk/openai', m);
       const openai = createOpenAI({ apiKey, baseURL: m.baseURL, headers: m.headers, name: m.provider === 'openai' ? 'openai' : 'openai-compatible' });
-      return (m.openaiEndpointFormat ?? 'responses') === 'chat' ? openai.chat(m.modelId) : openai.responses(m.modelId);
+      return openaiFormatOf(m) === 'chat' ? openai.chat(m.modelId) : openai.responses(m.modelId);
     }
     case 'anthropic': {
       const apiKey = need(m.apiKey, 'an API key (apiKey or ANTHROPIC_API_KEY)', m);

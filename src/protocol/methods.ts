@@ -200,6 +200,12 @@ export interface OperationDecl {
   deadline?: 'model' | 'action' | 'instruction';
   /** With deadline 'instruction': the params field that is a string for an instruction (else an Action). */
   instruction?: string;
+  /**
+   * The most tokens one model answer of this operation may take (an agent's: each step's). It
+   * bounds what a server generates for a call nobody waits for any more; generous, because a
+   * reasoning model spends part of it thinking.
+   */
+  outputTokens?: number;
 }
 
 /**
@@ -208,13 +214,13 @@ export interface OperationDecl {
  * table for the Python and Go clients. agent.run, batch.run and page.goto keep deadlines of their own.
  */
 export const OPERATIONS: Partial<Record<MethodName, OperationDecl>> = {
-  act: { opId: 'options.opId', timeout: 'options.timeout', deadline: 'instruction', instruction: 'input' },
-  observe: { opId: 'options.opId', timeout: 'options.timeout', deadline: 'model' },
-  extract: { opId: 'options.opId', timeout: 'options.timeout', deadline: 'model' },
+  act: { opId: 'options.opId', timeout: 'options.timeout', deadline: 'instruction', instruction: 'input', outputTokens: 2048 },
+  observe: { opId: 'options.opId', timeout: 'options.timeout', deadline: 'model', outputTokens: 4096 },
+  extract: { opId: 'options.opId', timeout: 'options.timeout', deadline: 'model', outputTokens: 8192 },
   'locator.act': { opId: 'opId', timeout: 'timeout', deadline: 'action' },
   'page.press': { opId: 'opId', timeout: 'timeout', deadline: 'action' },
-  'flow.replay': { opId: 'opId', timeout: 'timeout', deadline: 'model' },
-  'agent.run': { opId: 'opId' },
+  'flow.replay': { opId: 'opId', timeout: 'timeout', deadline: 'model', outputTokens: 2048 },
+  'agent.run': { opId: 'opId', outputTokens: 2048 },
   'batch.run': { opId: 'opId' },
   'page.goto': { opId: 'opId' },
 };

@@ -8,6 +8,24 @@ import { z } from 'zod';
 
 export const OPENAI_ENDPOINT_FORMATS = ['responses', 'chat'] as const;
 
+/**
+ * How a Chat Completions endpoint is asked for JSON, strongest first. `auto` starts at the top and
+ * steps down when a server refuses a `response_format` (remembered per endpoint); the others force
+ * one shape: `json_schema_strict` and `json_schema` (OpenAI's, strict or not), `json_object` (with
+ * the schema beside it and in the prompt, as llama.cpp-class servers take it), `text` (the schema
+ * in the prompt, the JSON read out of the reply), `tool` (one forced function call).
+ */
+export const STRUCTURED_OUTPUT_MODES = ['auto', 'json_schema_strict', 'json_schema', 'json_object', 'text', 'tool'] as const;
+export type StructuredOutputMode = (typeof STRUCTURED_OUTPUT_MODES)[number];
+
+const endpointSettings = {
+  /** Default: the Responses API on OpenAI's own endpoint, Chat Completions on any other baseURL. */
+  openaiEndpointFormat: z.enum(OPENAI_ENDPOINT_FORMATS).optional(),
+  structuredOutput: z.enum(STRUCTURED_OUTPUT_MODES).optional(),
+  /** Whether the model reads images (screenshots); default true for the named providers, false on an OpenAI-compatible server. */
+  vision: z.boolean().optional(),
+};
+
 /** Generic: any `provider/model` name, or any OpenAI-compatible endpoint through baseURL. */
 export const GenericModelConfigSchema = z
   .object({
@@ -15,7 +33,7 @@ export const GenericModelConfigSchema = z
     apiKey: z.string().min(1).optional(),
     baseURL: z.string().url().optional(),
     headers: z.record(z.string()).optional(),
-    openaiEndpointFormat: z.enum(OPENAI_ENDPOINT_FORMATS).optional(),
+    ...endpointSettings,
     provider: z.string().min(1).optional(),
   })
   .strict();
@@ -129,7 +147,7 @@ export const ProviderModelSchema = z
     apiKey: z.string().optional(),
     baseURL: z.string().optional(),
     headers: z.record(z.string()).optional(),
-    openaiEndpointFormat: z.enum(OPENAI_ENDPOINT_FORMATS).optional(),
+    ...endpointSettings,
     vertex: z
       .object({ project: z.string(), location: z.string(), clientEmail: z.string(), privateKey: z.string(), privateKeyId: z.string().optional() })
       .optional(),
@@ -189,6 +207,7 @@ export const ModelRequestSchema = z.object({
     .default([])
     .describe('the base64 PNG/JPEG screenshots, when the operation asked for one'),
   timeoutMs: z.number().int().positive().optional(),
+  maxOutputTokens: z.number().int().positive().optional().describe("the most tokens the answer may take (the operation's budget, OPERATIONS)"),
 }).describe('what the engine asks a callback model');
 export type ModelRequest = z.infer<typeof ModelRequestSchema>;
 

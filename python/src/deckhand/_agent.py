@@ -35,7 +35,7 @@ class _Execute(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True)
     instruction: str = Field(min_length=1)
     max_steps: int = Field(AGENT_MAX_STEPS, ge=1, le=200)
-    auto_screenshot: bool = True
+    auto_screenshot: bool | None = None
     wait_between_actions: int = Field(0, ge=0)
     context: str | None = None
 
@@ -134,8 +134,8 @@ def agent_run_params(
         params["context"] = run.context
     if run.wait_between_actions:
         params["waitBetweenActions"] = run.wait_between_actions
-    if run.auto_screenshot:
-        params["autoScreenshot"] = True
+    if run.auto_screenshot is not None:
+        params["autoScreenshot"] = run.auto_screenshot
     if tools:
         params["extraTools"] = [{"name": n, "description": t["description"], "inputSchema": t["input_schema"]} for n, t in tools.items()]
     if allow_schemes:

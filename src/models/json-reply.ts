@@ -1,0 +1,63 @@
+/**
+ * A model's reply as the JSON it was asked for. Servers that cannot hold a model to a schema
+ * (a plain-text or json_object reply) get answers wrapped in prose or code fences, or bent the
+ * way small models bend JSON (single quotes, trailing commas, Python literals, a cut-off end):
+ * the value is read out of the reply and repaired, then checked against the request's schema.
+ */
+import { Validator } from '@cfworker/json-schema';
+import { jsonrepair } from 'jsonrepair';
+import { clip } from '../protocol/text';
+
+/** How much of a raw reply an error shows. */
+export const REPLY_SHOWN_CHARS = 500;
+
+/** The first JSON object or array in `text`, from its opening bracket to the last closing one. */
+function jsonSpan(text: string): string | null {
+  const fenced = /```(?:json|JSON)?\s*\n?([\s\S]*?)(?:```|$)/.exec(text);
+  const body = fenced && /[{[]/.test(fenced[1]) ? fenced[1] : text;
+  const start = body.search(/[{[]/);
+  if (start < 0) return null;
+  const close = body[start] === '{' ? '}' : ']';
+  const end = body.lastIndexOf(close);
+  // No closing bracket: a reply cut off by its token budget; the repair closes what it can.
+  return end > start ? body.slice(start, end + 1) : body.slice(start);
+}
+
+/** The value the reply holds, or why none could be read. */
+export function readJson(text: string): { value: unknown } | { problem: string } {
+  const trimmed = text.trim();
+  if (!trimmed) return { problem: 'the reply was empty' };
+  try {
+    return { value: JSON.parse(trimmed) };
+  } catch {
+    // read out and repaired below
+  }
+  const span = jsonSpan(trimmed);
+  if (!span) return { problem: 'the reply holds no JSON object' };
+  try {
+    return { value: JSON.parse(jsonrepair(span)) };
+  } catch (e) {
+    return { problem: `the reply is not JSON (${(e as Error).message})` };
+  }
+}
+
+const validators = new WeakMap<object, Validator>();
+
+/** What in `value` does not fit `schema` (the first few problems), or null when it fits. */
+export function schemaProblem(value: unknown, schema: Record<string, unknown>): string | null {
+  let v = validators.get(schema);
+  if (!v) {
+    v = new Validator(schema as never, '7', false);
+    validators.set(schema, v);
+  }
+  const r = v.validate(value);
+  if (r.valid) return null;
+  // The deepest errors say what is wrong; the wrappers above them only repeat it.
+  const leaves = r.errors.filter((e) => !r.errors.some((o) => o !== e && o.instanceLocation.startsWith(e.instanceLocation) && o.instanceLocation !== e.instanceLocation));
+  return (leaves.length ? leaves : r.errors).slice(0, 4).map((e) => `${e.instanceLocation.replace(/^#\/?/, '') || 'answer'}: ${e.error}`).join('; ');
+}
+
+/** The start of a raw reply, for an error that shows what the model said. */
+export function replyExcerpt(text: string): string {
+  return JSON.stringify(clip(text.trim(), REPLY_SHOWN_CHARS));
+}
