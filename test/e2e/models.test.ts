@@ -10,6 +10,7 @@ import { startFixtureServers } from '../fixtures/server';
 import type { ModelRequest } from '../../src/protocol/model';
 import { idFor, startModelServer, type ModelServer } from '../fixtures/model-server';
 import { stopWorker, until } from './harness';
+import { OPERATIONS } from '../../src/protocol/methods';
 
 let servers: Awaited<ReturnType<typeof startFixtureServers>>;
 let ms: ModelServer;
@@ -24,7 +25,8 @@ beforeAll(async () => {
   browser = await localBrowser.launch();
   dh = await Deckhand.create({
     browser,
-    model: { modelName: 'openai/gpt-4.1-mini', apiKey: 'sk-test-key', baseURL: ms.url },
+    // The Responses API where asked (it is the default on OpenAI's own endpoint only).
+    model: { modelName: 'openai/gpt-4.1-mini', apiKey: 'sk-test-key', baseURL: ms.url, openaiEndpointFormat: 'responses' },
     systemPrompt: 'Always prefer buttons over links.',
     logging: { level: 'debug', callback: (l) => logs.push(`${l.level} ${l.message} ${JSON.stringify(l.data ?? {})}`) },
   });
@@ -75,16 +77,17 @@ describe('act with a model', () => {
     expect(await dh.metrics()).toEqual(after);
   });
 
-  it('the Chat Completions format works too, and variable values never reach the model', async () => {
+  it('Chat Completions is the default on any other baseURL (streamed, with the budget), and variable values never reach the model', async () => {
     await page.goto(`${servers.origin}/form.html`);
     ms.script((_r, prompt) => answer(prompt, /textbox "Full name"/, 'fill', ['%name%']));
     const r = await dh.act('type %name% into the full name field', {
-      model: { modelName: 'openai/gpt-4.1-mini', apiKey: 'sk-test-key', baseURL: ms.url, openaiEndpointFormat: 'chat' },
+      model: { modelName: 'openai/gpt-4.1-mini', apiKey: 'sk-test-key', baseURL: ms.url },
       variables: { name: { value: 'Secret Person 7731', description: 'the applicant name' } },
     });
     expect(r.data.success).toBe(true);
     expect((await formValues()).name).toBe('Secret Person 7731');
     expect(ms.requests[0].path).toBe('/v1/chat/completions');
+    expect(ms.requests[0].body).toMatchObject({ stream: true, max_tokens: OPERATIONS.act!.outputTokens, response_format: { type: 'json_schema', json_schema: { strict: true } } });
     expect(ms.requests[0].raw).toContain('%name%');
     expect(ms.requests[0].raw).toContain('the applicant name');
     // The value appeared in the page, but in no request, result or log line.

@@ -134,8 +134,8 @@ def agent_run_params(
         params["context"] = run.context
     if run.wait_between_actions:
         params["waitBetweenActions"] = run.wait_between_actions
-    if run.auto_screenshot is not None:
-        params["autoScreenshot"] = run.auto_screenshot
+    if run.auto_screenshot:
+        params["autoScreenshot"] = True
     if tools:
         params["extraTools"] = [{"name": n, "description": t["description"], "inputSchema": t["input_schema"]} for n, t in tools.items()]
     if allow_schemes:
