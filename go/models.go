@@ -8,6 +8,7 @@ import (
 	"os"
 	"reflect"
 	"runtime"
+	"slices"
 	"strings"
 )
 
@@ -207,11 +208,14 @@ func resolveGeneric(c *ModelConfig) (*wireModel, error) {
 	if strings.TrimSpace(c.ModelName) == "" {
 		return nil, badModel("modelName must not be empty")
 	}
-	if ModelName(c.ModelName) == LocalModel && c.Provider == "" && c.APIKey == "" && c.BaseURL == "" && c.Headers == nil && c.OpenAIEndpointFormat == "" {
+	if reflect.DeepEqual(*c, ModelConfig{ModelName: string(LocalModel)}) {
 		return &wireModel{resolvedModel: resolvedModel{Kind: "local", Name: string(LocalModel)}}, nil
 	}
-	if f := c.OpenAIEndpointFormat; f != "" && f != "chat" && f != "responses" {
-		return nil, badModel("openaiEndpointFormat must be 'chat' or 'responses', got '%s'", f)
+	if err := checkSetting("openaiEndpointFormat", c.OpenAIEndpointFormat, openaiEndpointFormats); err != nil {
+		return nil, err
+	}
+	if err := checkSetting("structuredOutput", c.StructuredOutput, structuredOutputModes); err != nil {
+		return nil, err
 	}
 	if err := checkURL("baseURL", c.BaseURL); err != nil {
 		return nil, err
@@ -317,7 +321,19 @@ func resolveGeneric(c *ModelConfig) (*wireModel, error) {
 	if compatible {
 		p = "openai-compatible"
 	}
-	return &wireModel{resolvedModel: resolvedModel{Kind: "provider", Name: c.ModelName, Provider: p, ModelID: modelID, APIKey: key, BaseURL: base, Headers: c.Headers, OpenAIEndpointFormat: c.OpenAIEndpointFormat}}, nil
+	return &wireModel{resolvedModel: resolvedModel{
+		Kind: "provider", Name: c.ModelName, Provider: p, ModelID: modelID, APIKey: key, BaseURL: base, Headers: c.Headers,
+		OpenAIEndpointFormat: c.OpenAIEndpointFormat, StructuredOutput: c.StructuredOutput, Vision: c.Vision,
+	}}, nil
+}
+
+// checkSetting refuses a value the schema does not list (the generated list), by name, before
+// anything is sent.
+func checkSetting(field, v string, allowed []string) error {
+	if v == "" || slices.Contains(allowed, v) {
+		return nil
+	}
+	return badModel("%s must be one of '%s', got '%s'", field, strings.Join(allowed, "', '"), v)
 }
 
 func isKnown(p string) bool {

@@ -46,6 +46,8 @@ func TestEveryModelShapeResolvesAsTheNodeClientSendsIt(t *testing.T) {
 	}{
 		{"a provider-prefixed name with a key", &ModelConfig{ModelName: "anthropic/claude-sonnet-4-5", APIKey: "k"}, `{"kind":"provider","name":"anthropic/claude-sonnet-4-5","provider":"anthropic","modelId":"claude-sonnet-4-5","apiKey":"k"}`},
 		{"an OpenAI-compatible endpoint", &ModelConfig{ModelName: "meta-llama/Llama-3", BaseURL: "http://127.0.0.1:8000/v1", APIKey: "k"}, `{"kind":"provider","name":"meta-llama/Llama-3","provider":"openai-compatible","modelId":"meta-llama/Llama-3","apiKey":"k","baseURL":"http://127.0.0.1:8000/v1"}`},
+		{"an OpenAI-compatible endpoint with its settings", &ModelConfig{ModelName: "gemma", BaseURL: "http://127.0.0.1:8000/v1", StructuredOutput: StructuredOutputTool, Vision: Bool(false)},
+			`{"kind":"provider","name":"gemma","provider":"openai-compatible","modelId":"gemma","baseURL":"http://127.0.0.1:8000/v1","structuredOutput":"tool","vision":false}`},
 		{"the local model by name", LocalModel, `{"kind":"local","name":"deckhand/local"}`},
 		{"Vertex with a service account", &VertexModelConfig{ModelName: "gemini-2.5-flash", Project: "p", Location: "europe-west4", Credentials: ServiceAccount{ClientEmail: "sa@p.iam", PrivateKey: "PK"}},
 			`{"kind":"provider","name":"vertex/gemini-2.5-flash","provider":"vertex","modelId":"gemini-2.5-flash","vertex":{"project":"p","location":"europe-west4","clientEmail":"sa@p.iam","privateKey":"PK"}}`},
@@ -72,6 +74,10 @@ func TestEveryModelShapeResolvesAsTheNodeClientSendsIt(t *testing.T) {
 		{&VertexModelConfig{ModelName: "g", Project: "p"}, CodeInvalidArgument, "Location"},
 		{ModelName("vertex/gemini"), CodeInvalidArgument, "VertexModelConfig"},
 		{&ModelConfig{ModelName: "x", BaseURL: "not a url"}, CodeInvalidArgument, "baseURL must be a URL"},
+		{&ModelConfig{ModelName: "x", BaseURL: "http://h/v1", StructuredOutput: "xml"}, CodeInvalidArgument, "structuredOutput must be one of 'auto', 'json_schema_strict'"},
+		{&ModelConfig{ModelName: "x", BaseURL: "http://h/v1", OpenAIEndpointFormat: "completions"}, CodeInvalidArgument, "openaiEndpointFormat must be one of 'responses', 'chat'"},
+		// A setting makes the local model's name a config for an endpoint, which it has none of.
+		{&ModelConfig{ModelName: string(LocalModel), Vision: Bool(true)}, CodeInvalidArgument, "unknown model provider"},
 		{ModelName("openai/gpt-4.1"), CodeNoModelConfigured, "OPENAI_API_KEY"},
 		{&CallbackModel{Name: "empty"}, CodeInvalidArgument, "Generate"},
 	} {
@@ -86,6 +92,7 @@ func TestParseModelConfigReadsTheNodeShapesAndNamesAnUnknownProperty(t *testing.
 	for raw, want := range map[string]ModelSpec{
 		`"openai/gpt-4.1"`: ModelName("openai/gpt-4.1"),
 		`{"modelName":"llama3","baseURL":"http://127.0.0.1:11434/v1","openaiEndpointFormat":"chat"}`:                                                                                                                             &ModelConfig{ModelName: "llama3", BaseURL: "http://127.0.0.1:11434/v1", OpenAIEndpointFormat: "chat"},
+		`{"modelName":"llama3","baseURL":"http://127.0.0.1:11434/v1","structuredOutput":"json_object","vision":false}`:                                                                                                           &ModelConfig{ModelName: "llama3", BaseURL: "http://127.0.0.1:11434/v1", StructuredOutput: "json_object", Vision: Bool(false)},
 		`{"provider":"vertex","modelName":"gemini-2.5-flash","auth":{"type":"service_account","client_email":"sa@p","private_key":"PK","project_id":"p"},"providerOptions":{"vertex":{"project":"p","location":"us-central1"}}}`: &VertexModelConfig{ModelName: "gemini-2.5-flash", Project: "p", Location: "us-central1", Credentials: ServiceAccount{ClientEmail: "sa@p", PrivateKey: "PK"}},
 		`{"provider":"azure","modelName":"d","resourceName":"r","auth":{"type":"azureEntraId","token":"t"}}`:                                                                                                                     &AzureModelConfig{ModelName: "d", ResourceName: "r", EntraToken: "t"},
 	} {

@@ -32,7 +32,10 @@ func checkVariables(vars map[string]Variable) error {
 	return nil
 }
 
-// ModelConfig names a model and how to reach it.
+// ModelConfig names a model and how to reach it. The endpoint settings left empty are decided
+// by the worker: OpenAIEndpointFormat (OpenAIEndpointResponses on OpenAI's own endpoint,
+// OpenAIEndpointChat on any other BaseURL), StructuredOutput (StructuredOutputAuto: the
+// strongest JSON shape the server takes) and Vision (whether the model reads screenshots).
 type ModelConfig struct {
 	ModelName            string            `json:"modelName"`
 	Provider             string            `json:"provider,omitempty"`
@@ -40,6 +43,9 @@ type ModelConfig struct {
 	BaseURL              string            `json:"baseURL,omitempty"`
 	Headers              map[string]string `json:"headers,omitempty"`
 	OpenAIEndpointFormat string            `json:"openaiEndpointFormat,omitempty"`
+	StructuredOutput     string            `json:"structuredOutput,omitempty"`
+	// Vision is a pointer so that false is sent (Bool(false)) rather than left to the worker.
+	Vision *bool `json:"vision,omitempty"`
 }
 
 // resolvedModel is the wire form of a model (ResolvedModel).
@@ -53,4 +59,6 @@ type resolvedModel struct {
 	BaseURL              string            `json:"baseURL,omitempty"`
 	Headers              map[string]string `json:"headers,omitempty"`
 	OpenAIEndpointFormat string            `json:"openaiEndpointFormat,omitempty"`
+	StructuredOutput     string            `json:"structuredOutput,omitempty"`
+	Vision               *bool             `json:"vision,omitempty"`
 }

@@ -199,6 +199,8 @@ type ModelRequest struct {
 	// Images is the base64 PNG/JPEG screenshots, when the operation asked for one.
 	Images    []ModelImage `json:"images,omitzero"`
 	TimeoutMs int          `json:"timeoutMs,omitempty"`
+	// MaxOutputTokens is the most tokens the answer may take (the operation's budget, OPERATIONS).
+	MaxOutputTokens int `json:"maxOutputTokens,omitempty"`
 }
 
 // ModelImage is an image sent to the model.

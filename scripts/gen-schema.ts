@@ -77,6 +77,8 @@ const NAMED: Record<string, ZodTypeAny> = {
   // Models.
   ModelConfig: model.ModelConfigSchema,
   GenericModelConfig: model.GenericModelConfigSchema,
+  OpenAIEndpointFormat: model.OpenAIEndpointFormatSchema,
+  StructuredOutputMode: model.StructuredOutputModeSchema,
   VertexModelConfig: model.VertexModelConfigSchema,
   AzureApiKeyModelConfig: model.AzureApiKeyModelConfigSchema,
   AzureEntraModelConfig: model.AzureEntraModelConfigSchema,

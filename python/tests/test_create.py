@@ -84,6 +84,8 @@ async def test_model_options_are_checked_at_create(browser) -> None:
     assert e.code == "NO_MODEL_CONFIGURED" and "OPENAI_API_KEY" in e.message
     e = await failure(Deckhand.create(browser=browser, model={"model_name": "openai/gpt-4.1-mini", "api_key": "k", "temperature": 0}))
     assert e.code == "INVALID_ARGUMENT" and "temperature" in e.message
+    e = await failure(Deckhand.create(browser=browser, model={"model_name": "gemma", "base_url": "http://127.0.0.1:8000/v1", "structured_output": "xml"}))
+    assert e.code == "INVALID_ARGUMENT" and "structured_output" in e.message and "'json_object'" in e.message
     e = await failure(Deckhand.create(browser=browser, dom_settle_timeout_ms=-1))
     assert e.code == "INVALID_ARGUMENT" and "dom_settle_timeout_ms" in e.message
     e = await failure(Deckhand.create(browser=browser, cache={"threshold": 0}))
@@ -98,6 +100,21 @@ async def test_model_options_are_checked_at_create(browser) -> None:
     # Nothing above claimed the browser.
     d = await Deckhand.create(browser=browser)
     await d.close()
+
+
+def test_a_model_configs_endpoint_settings_go_to_the_worker_as_given() -> None:
+    from deckhand.models import CallbackRegistry, resolve_model
+
+    base = {"kind": "provider", "name": "gemma", "provider": "openai-compatible", "modelId": "gemma", "baseURL": "http://127.0.0.1:8000/v1"}
+    # snake_case keys, wire names, or the generated model: the same wire form; False is sent, not dropped.
+    for spec in (
+        {"model_name": "gemma", "base_url": base["baseURL"], "structured_output": "tool", "vision": False},
+        {"modelName": "gemma", "baseURL": base["baseURL"], "structuredOutput": "tool", "vision": False},
+        deckhand._wire.GenericModelConfig(model_name="gemma", base_url=base["baseURL"], structured_output="tool", vision=False),
+    ):
+        assert resolve_model(spec, CallbackRegistry(), {}) == {**base, "structuredOutput": "tool", "vision": False}
+    # Left out, they are the worker's to decide: nothing is sent.
+    assert resolve_model({"model_name": "gemma", "base_url": base["baseURL"]}, CallbackRegistry(), {}) == base
 
 
 async def test_launch_rejects_bad_options() -> None:

@@ -7,6 +7,8 @@
 import { z } from 'zod';
 
 export const OPENAI_ENDPOINT_FORMATS = ['responses', 'chat'] as const;
+// Named schemas so the generated Python and Go clients get these lists as named types, not copies.
+export const OpenAIEndpointFormatSchema = z.enum(OPENAI_ENDPOINT_FORMATS);
 
 /**
  * How a Chat Completions endpoint is asked for JSON, strongest first. `auto` starts at the top and
@@ -17,11 +19,12 @@ export const OPENAI_ENDPOINT_FORMATS = ['responses', 'chat'] as const;
  */
 export const STRUCTURED_OUTPUT_MODES = ['auto', 'json_schema_strict', 'json_schema', 'json_object', 'text', 'tool'] as const;
 export type StructuredOutputMode = (typeof STRUCTURED_OUTPUT_MODES)[number];
+export const StructuredOutputModeSchema = z.enum(STRUCTURED_OUTPUT_MODES);
 
 const endpointSettings = {
   /** Default: the Responses API on OpenAI's own endpoint, Chat Completions on any other baseURL. */
-  openaiEndpointFormat: z.enum(OPENAI_ENDPOINT_FORMATS).optional(),
-  structuredOutput: z.enum(STRUCTURED_OUTPUT_MODES).optional(),
+  openaiEndpointFormat: OpenAIEndpointFormatSchema.optional(),
+  structuredOutput: StructuredOutputModeSchema.optional(),
   /** Whether the model reads images (screenshots); default true for the named providers, false on an OpenAI-compatible server. */
   vision: z.boolean().optional(),
 };
@@ -90,10 +93,23 @@ export type ModelConfig = z.infer<typeof ModelConfigSchema>;
 export type GenericModelConfig = z.infer<typeof GenericModelConfigSchema>;
 
 /**
- * A model as a remote caller names it (HTTP, agent configs): a name or a ModelConfig, checked
- * when it is resolved (callbacks cannot cross HTTP).
+ * A model as a remote caller names it (HTTP, MCP, agent configs): a name or a ModelConfig, checked
+ * when it is resolved (callbacks cannot cross HTTP). A caller that names its own endpoint brings
+ * its own key, whatever the service's environment holds, so that the answer never depends on
+ * which keys the operator has (a keyless server takes any placeholder).
  */
-export const HttpModelSchema = z.union([z.string().min(1), z.record(z.unknown())]);
+export const HttpModelSchema = z.union([
+  z.string().min(1),
+  z.record(z.unknown()).superRefine((m, ctx) => {
+    if (typeof m.baseURL === 'string' && m.apiKey === undefined && m.auth === undefined && m.provider !== 'azure') {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        path: ['apiKey'],
+        message: `a model with its own baseURL needs its own key here: pass apiKey (any placeholder, such as "none", for a server that takes no key); this service sends its own credentials only to the providers' own endpoints`,
+      });
+    }
+  }),
+]);
 
 /** Pick the one schema a config claims to be, so errors name the offending property. */
 export function modelConfigSchemaFor(input: unknown): z.ZodTypeAny {

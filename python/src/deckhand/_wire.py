@@ -46,10 +46,12 @@ McpEndInput = Dict[str, Any]
 McpFlowsInput = Dict[str, Any]
 McpStartInput = Dict[str, Any]
 MetricsParams = Dict[str, Any]
+OpenAIEndpointFormat = Literal['responses', 'chat']
 PageId = Annotated[int, Field(ge=0)]
 PingParams = Dict[str, Any]
 PingResult = None
 ScheduleListParams = Dict[str, Any]
+StructuredOutputMode = Literal['auto', 'json_schema_strict', 'json_schema', 'json_object', 'text', 'tool']
 TimeoutMs = Annotated[int, Field(le=600000, gt=0)]
 WaitMs = Annotated[int, Field(ge=0, le=600000)]
 
@@ -726,7 +728,9 @@ class GenericModelConfig(WireModel):
     api_key: Optional[Annotated[str, Field(min_length=1)]] = Field(default=None, alias='apiKey')
     base_url: Optional[str] = Field(default=None, alias='baseURL')
     headers: Optional[Dict[str, str]] = Field(default=None)
-    openai_endpoint_format: Optional[Literal['responses', 'chat']] = Field(default=None, alias='openaiEndpointFormat')
+    openai_endpoint_format: Optional[OpenAIEndpointFormat] = Field(default=None, alias='openaiEndpointFormat')
+    structured_output: Optional[StructuredOutputMode] = Field(default=None, alias='structuredOutput')
+    vision: Optional[bool] = Field(default=None)
     provider: Optional[Annotated[str, Field(min_length=1)]] = Field(default=None)
 
 
@@ -1014,6 +1018,7 @@ class ModelRequest(WireModel):
     json_schema: Dict[str, Any] = Field(alias='schema')
     images: List[ModelRequestImagesItem] = Field(default_factory=list)
     timeout_ms: Optional[Annotated[int, Field(gt=0)]] = Field(default=None, alias='timeoutMs')
+    max_output_tokens: Optional[Annotated[int, Field(gt=0)]] = Field(default=None, alias='maxOutputTokens')
 
 
 class NavigateRequest(WireModel):
@@ -1350,7 +1355,9 @@ class ResolvedModelProvider(WireModel):
     api_key: Optional[str] = Field(default=None, alias='apiKey')
     base_url: Optional[str] = Field(default=None, alias='baseURL')
     headers: Optional[Dict[str, str]] = Field(default=None)
-    openai_endpoint_format: Optional[Literal['responses', 'chat']] = Field(default=None, alias='openaiEndpointFormat')
+    openai_endpoint_format: Optional[OpenAIEndpointFormat] = Field(default=None, alias='openaiEndpointFormat')
+    structured_output: Optional[StructuredOutputMode] = Field(default=None, alias='structuredOutput')
+    vision: Optional[bool] = Field(default=None)
     vertex: Optional[ResolvedModelProviderVertex] = Field(default=None)
     azure: Optional[ResolvedModelProviderAzure] = Field(default=None)
     bedrock: Optional[ResolvedModelProviderBedrock] = Field(default=None)
@@ -1686,7 +1693,7 @@ _MODELS: List[type[WireModel]] = [ActParams, ActReplayParams, ActReplayResult, A
 for _m in _MODELS:
     _m.model_rebuild()
 
-DEFINITIONS = ["ActMethod", "ActParams", "ActReplayParams", "ActReplayResult", "ActRequest", "ActResult", "Action", "ActionTarget", "AgentConfig", "AgentExecuteRequest", "AgentExecuteResult", "AgentMode", "AgentRecording", "AgentResult", "AgentRunParams", "AgentRunResult", "AgentStep", "AgentUsage", "AllowSchemes", "ApprovalKind", "ApprovalPolicy", "ApprovalRequest", "ApprovalRequestResult", "ApprovalSettledParams", "ApprovalSettledResult", "AzureApiKeyModelConfig", "AzureEntraModelConfig", "BatchRunParams", "BatchRunResult", "BridgeConnectParams", "BridgeDisconnectParams", "BridgeFrame", "BridgeStatus", "BridgeStatusParams", "CacheCallOption", "CacheEntry", "CacheInfo", "CacheInvalidateParams", "CacheInvalidateResult", "CacheLookupRequest", "CacheLookupResponse", "CacheRecordRequest", "CacheRecordResponse", "CacheStatus", "ContextActivePageParams", "ContextNewPageParams", "ContextPagesParams", "ContextPagesResult", "ControlPauseParams", "ControlPauseResult", "ControlResumeParams", "ControlStatusParams", "EndRequest", "EndResult", "EnginePingParams", "EnginePingResult", "Error", "ErrorCode", "ExecuteOptions", "ExtractParams", "ExtractRequest", "ExtractResult", "Flow", "FlowDeleteParams", "FlowDeleteResult", "FlowGetParams", "FlowList", "FlowListParams", "FlowName", "FlowRenameParams", "FlowReplayParams", "FlowReplayResult", "FlowSaveParams", "FlowStepOutcome", "FlowSummary", "GenericModelConfig", "GetV1SessionsIdApprovalsData", "GotoOptions", "HttpError", "HttpErrorBody", "HttpModel", "HttpSuccessBody", "LocatorActParams", "LocatorActResult", "LocatorCountParams", "LocatorCountResult", "LocatorSpec", "LogParams", "LogResult", "McpActInput", "McpActOutput", "McpAgentInput", "McpAgentOutput", "McpEndInput", "McpEndOutput", "McpExtractInput", "McpExtractOutput", "McpFlowsInput", "McpFlowsOutput", "McpNavigateInput", "McpNavigateOutput", "McpObserveInput", "McpObserveOutput", "McpReplayInput", "McpReplayOutput", "McpStartInput", "McpStartOutput", "Metrics", "MetricsParams", "ModelConfig", "ModelGenerateParams", "ModelPrice", "ModelReply", "ModelRequest", "NavigateRequest", "ObserveParams", "ObserveRequest", "ObserveResult", "OpCancelParams", "OpCancelResult", "OperationOptions", "OutlineLine", "PageCloseResult", "PageEvaluateParams", "PageEvaluateResult", "PageGotoParams", "PageHighlightParams", "PageHighlightResult", "PageId", "PageInfo", "PageInfoParams", "PagePressParams", "PagePressResult", "PageScreenshotParams", "PageScreenshotResult", "PageSelectorsParams", "PageSelectorsResult", "PingParams", "PingResult", "PostV1SessionsIdApprovalsApprovalidData", "PostV1SessionsIdApprovalsApprovalidRequest", "Prices", "QaRecording", "QaStep", "ReceivedError", "ReplayRequest", "ResolvedModel", "ResultMetadata", "RpcError", "RpcMessage", "RpcRequest", "RpcResult", "ScheduleHistoryParams", "ScheduleHistoryResult", "ScheduleListParams", "ScheduleListResult", "ScheduleRemoveParams", "ScheduleRemoveResult", "ScheduleSetParams", "ScheduleSetResult", "ScreenshotOptions", "ServiceAccount", "SnapshotOptions", "SnapshotResult", "StartSessionRequest", "StartSessionResult", "StreamEvent", "TakeoverPreviewParams", "TakeoverPreviewResult", "TakeoverSaveResult", "TimeoutMs", "ToolCallParams", "ToolCallResult", "Usage", "Variables", "VertexModelConfig", "WaitMs"]
+DEFINITIONS = ["ActMethod", "ActParams", "ActReplayParams", "ActReplayResult", "ActRequest", "ActResult", "Action", "ActionTarget", "AgentConfig", "AgentExecuteRequest", "AgentExecuteResult", "AgentMode", "AgentRecording", "AgentResult", "AgentRunParams", "AgentRunResult", "AgentStep", "AgentUsage", "AllowSchemes", "ApprovalKind", "ApprovalPolicy", "ApprovalRequest", "ApprovalRequestResult", "ApprovalSettledParams", "ApprovalSettledResult", "AzureApiKeyModelConfig", "AzureEntraModelConfig", "BatchRunParams", "BatchRunResult", "BridgeConnectParams", "BridgeDisconnectParams", "BridgeFrame", "BridgeStatus", "BridgeStatusParams", "CacheCallOption", "CacheEntry", "CacheInfo", "CacheInvalidateParams", "CacheInvalidateResult", "CacheLookupRequest", "CacheLookupResponse", "CacheRecordRequest", "CacheRecordResponse", "CacheStatus", "ContextActivePageParams", "ContextNewPageParams", "ContextPagesParams", "ContextPagesResult", "ControlPauseParams", "ControlPauseResult", "ControlResumeParams", "ControlStatusParams", "EndRequest", "EndResult", "EnginePingParams", "EnginePingResult", "Error", "ErrorCode", "ExecuteOptions", "ExtractParams", "ExtractRequest", "ExtractResult", "Flow", "FlowDeleteParams", "FlowDeleteResult", "FlowGetParams", "FlowList", "FlowListParams", "FlowName", "FlowRenameParams", "FlowReplayParams", "FlowReplayResult", "FlowSaveParams", "FlowStepOutcome", "FlowSummary", "GenericModelConfig", "GetV1SessionsIdApprovalsData", "GotoOptions", "HttpError", "HttpErrorBody", "HttpModel", "HttpSuccessBody", "LocatorActParams", "LocatorActResult", "LocatorCountParams", "LocatorCountResult", "LocatorSpec", "LogParams", "LogResult", "McpActInput", "McpActOutput", "McpAgentInput", "McpAgentOutput", "McpEndInput", "McpEndOutput", "McpExtractInput", "McpExtractOutput", "McpFlowsInput", "McpFlowsOutput", "McpNavigateInput", "McpNavigateOutput", "McpObserveInput", "McpObserveOutput", "McpReplayInput", "McpReplayOutput", "McpStartInput", "McpStartOutput", "Metrics", "MetricsParams", "ModelConfig", "ModelGenerateParams", "ModelPrice", "ModelReply", "ModelRequest", "NavigateRequest", "ObserveParams", "ObserveRequest", "ObserveResult", "OpCancelParams", "OpCancelResult", "OpenAIEndpointFormat", "OperationOptions", "OutlineLine", "PageCloseResult", "PageEvaluateParams", "PageEvaluateResult", "PageGotoParams", "PageHighlightParams", "PageHighlightResult", "PageId", "PageInfo", "PageInfoParams", "PagePressParams", "PagePressResult", "PageScreenshotParams", "PageScreenshotResult", "PageSelectorsParams", "PageSelectorsResult", "PingParams", "PingResult", "PostV1SessionsIdApprovalsApprovalidData", "PostV1SessionsIdApprovalsApprovalidRequest", "Prices", "QaRecording", "QaStep", "ReceivedError", "ReplayRequest", "ResolvedModel", "ResultMetadata", "RpcError", "RpcMessage", "RpcRequest", "RpcResult", "ScheduleHistoryParams", "ScheduleHistoryResult", "ScheduleListParams", "ScheduleListResult", "ScheduleRemoveParams", "ScheduleRemoveResult", "ScheduleSetParams", "ScheduleSetResult", "ScreenshotOptions", "ServiceAccount", "SnapshotOptions", "SnapshotResult", "StartSessionRequest", "StartSessionResult", "StreamEvent", "StructuredOutputMode", "TakeoverPreviewParams", "TakeoverPreviewResult", "TakeoverSaveResult", "TimeoutMs", "ToolCallParams", "ToolCallResult", "Usage", "Variables", "VertexModelConfig", "WaitMs"]
 
 # The Chromium switches a launcher passes to a Chromium it starts itself (x-deckhand.chromiumFlags).
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check", "--silent-debugger-extension-api", "--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup", "--disable-field-trial-config", "--password-store=basic", "--use-mock-keychain", "--no-startup-window"]

@@ -286,5 +286,7 @@ def resolve_model(spec: Any, callbacks: CallbackRegistry, env: Mapping[str, str]
             "baseURL": base_url or operator_base,
             "headers": c.get("headers"),
             "openaiEndpointFormat": c.get("openaiEndpointFormat"),
+            "structuredOutput": c.get("structuredOutput"),
+            "vision": c.get("vision"),
         }
     )

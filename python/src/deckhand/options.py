@@ -84,13 +84,18 @@ class CallbackModelDict(TypedDict):
 
 class ModelConfigDict(TypedDict, total=False):
     """A model by name with its own settings: `{"model_name": "openai/gpt-4.1-mini", "api_key": ...}`,
-    or any OpenAI-compatible endpoint with `base_url`."""
+    or any OpenAI-compatible endpoint with `base_url`. The endpoint settings left out are decided by
+    the worker: `openai_endpoint_format` (the Responses API on OpenAI's own endpoint, Chat
+    Completions on any other base_url), `structured_output` ('auto': the strongest JSON shape the
+    server takes) and `vision` (whether the model reads screenshots)."""
 
     model_name: Required[str]
     api_key: str
     base_url: str
     headers: Mapping[str, str]
-    openai_endpoint_format: Literal["responses", "chat"]
+    openai_endpoint_format: _wire.OpenAIEndpointFormat
+    structured_output: _wire.StructuredOutputMode
+    vision: bool
     provider: str
 
 
