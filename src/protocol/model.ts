@@ -93,23 +93,10 @@ export type ModelConfig = z.infer<typeof ModelConfigSchema>;
 export type GenericModelConfig = z.infer<typeof GenericModelConfigSchema>;
 
 /**
- * A model as a remote caller names it (HTTP, MCP, agent configs): a name or a ModelConfig, checked
- * when it is resolved (callbacks cannot cross HTTP). A caller that names its own endpoint brings
- * its own key, whatever the service's environment holds, so that the answer never depends on
- * which keys the operator has (a keyless server takes any placeholder).
+ * A model as a remote caller names it (HTTP, agent configs): a name or a ModelConfig, checked
+ * when it is resolved (callbacks cannot cross HTTP).
  */
-export const HttpModelSchema = z.union([
-  z.string().min(1),
-  z.record(z.unknown()).superRefine((m, ctx) => {
-    if (typeof m.baseURL === 'string' && m.apiKey === undefined && m.auth === undefined && m.provider !== 'azure') {
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        path: ['apiKey'],
-        message: `a model with its own baseURL needs its own key here: pass apiKey (any placeholder, such as "none", for a server that takes no key); this service sends its own credentials only to the providers' own endpoints`,
-      });
-    }
-  }),
-]);
+export const HttpModelSchema = z.union([z.string().min(1), z.record(z.unknown())]);
 
 /** Pick the one schema a config claims to be, so errors name the offending property. */
 export function modelConfigSchemaFor(input: unknown): z.ZodTypeAny {
