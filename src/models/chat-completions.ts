@@ -72,8 +72,37 @@ export interface ChatReply {
   shape: Shape;
 }
 
+/**
+ * Watches a reply's text for the end of its first JSON value (brackets balanced outside
+ * strings). A model that goes on after its answer (prose, another object, whitespace a grammar
+ * allows) is stopped there rather than left to spend the rest of the budget.
+ */
+export function jsonEndWatcher(): (chunk: string) => boolean {
+  let depth = 0;
+  let started = false;
+  let inString = false;
+  let escaped = false;
+  return (chunk) => {
+    for (const ch of chunk) {
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (ch === '\\') escaped = true;
+        else if (ch === '"') inString = false;
+      } else if (ch === '"') inString = started;
+      else if (ch === '{' || ch === '[') {
+        started = true;
+        depth++;
+      } else if ((ch === '}' || ch === ']') && started && --depth === 0) return true;
+    }
+    return false;
+  };
+}
+
 /** One streamed request in one shape. */
-async function generate(m: ProviderModel, req: ModelRequest, shape: Shape, signal: AbortSignal): Promise<ChatReply> {
+async function generate(m: ProviderModel, req: ModelRequest, shape: Shape, outer: AbortSignal): Promise<ChatReply> {
+  // Ours to stop the stream once the answer is complete; the caller's to stop it any time.
+  const enough = new AbortController();
+  const signal = AbortSignal.any([outer, enough.signal]);
   const provider = createOpenAICompatible({
     name: 'openai-compatible',
     baseURL: m.baseURL ?? '',
@@ -101,9 +130,15 @@ async function generate(m: ProviderModel, req: ModelRequest, shape: Shape, signa
   let text = '';
   let args = '';
   let usage: ChatReply['usage'] = {};
+  const ended = jsonEndWatcher();
   for await (const part of stream.fullStream) {
-    if (part.type === 'text-delta') text += part.text;
-    else if (part.type === 'tool-input-delta') args += part.delta;
+    if (part.type === 'text-delta') {
+      text += part.text;
+      if (shape !== 'tool' && ended(part.text)) {
+        enough.abort();
+        break;
+      }
+    } else if (part.type === 'tool-input-delta') args += part.delta;
     else if (part.type === 'tool-call' && !args) args = JSON.stringify(part.input);
     else if (part.type === 'error') throw part.error;
     else if (part.type === 'finish') {
@@ -116,7 +151,7 @@ async function generate(m: ProviderModel, req: ModelRequest, shape: Shape, signa
       };
     }
   }
-  if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : Object.assign(new Error('aborted'), { name: 'AbortError' });
+  if (outer.aborted) throw outer.reason instanceof Error ? outer.reason : Object.assign(new Error('aborted'), { name: 'AbortError' });
   return { raw: shape === 'tool' ? args || text : text, usage, shape };
 }
 

@@ -156,9 +156,33 @@ function wantsStream(c: Ctx, body: { streamResponse?: boolean }): boolean {
   return h ?? b ?? false;
 }
 
+/**
+ * The field of a request whose model names its own endpoint without a key of its own. Callers
+ * bring their own key there, whatever keys the service holds, so that the answer never depends
+ * on which keys the operator has (the security guide).
+ */
+function keylessEndpoint(body: unknown): string | null {
+  const b = body as { model?: unknown; agentConfig?: { model?: unknown; executionModel?: unknown } } | undefined;
+  const named: [string, unknown][] = [['model', b?.model], ['agentConfig.model', b?.agentConfig?.model], ['agentConfig.executionModel', b?.agentConfig?.executionModel]];
+  for (const [field, m] of named) {
+    const o = m as Record<string, unknown> | undefined;
+    if (o && typeof o === 'object' && typeof o.baseURL === 'string' && o.apiKey === undefined && o.auth === undefined) return field;
+  }
+  return null;
+}
+
 /** A validation failure in the one error body: INVALID_HEADER for headers, else INVALID_ARGUMENT naming each field. */
 const invalid = (what: string): Hook<unknown, Env, string, undefined> => (r, c) => {
-  if (r.success) return;
+  if (r.success) {
+    const field = r.target === 'json' ? keylessEndpoint(r.data) : null;
+    if (field) {
+      throw new HttpError(
+        'INVALID_ARGUMENT',
+        `invalid ${what}: ${field} names its own baseURL, so it needs its own key: pass apiKey (any placeholder, such as "none", for a server that takes no key)`,
+      );
+    }
+    return;
+  }
   if (r.target === 'header') {
     const issue = r.error.issues[0];
     const name = String(issue.path[0]);

@@ -73,4 +73,117 @@ describe('an OpenAI-compatible server with only baseURL and a model name', () =>
     await outcome(() => dh.observe('the Save button', { timeout: 90_000 }));
     expect(taken(next).map((x) => x.body.response_format?.type)).toEqual(['json_object']);
   }, 240_000);
+
+  it('takes an agent run and an extract in the shape auto settled on', async () => {
+    await page.goto(PAGE);
+    const from = llama.exchanges.length;
+    const r = await outcome(() => dh.extract('the price of the trowel', PRICE, { timeout: 90_000 }));
+    if ('error' in r) expect(r.error.message).toMatch(/its reply began "/);
+    const run = await dh.agent().execute({ instruction: 'save the page', maxSteps: 2 });
+    expect(typeof run.success).toBe('boolean');
+    for (const x of taken(from)) {
+      expect(x.status).toBe(200);
+      expect(x.body.response_format.type).toBe('json_object');
+      expect(typeof x.body.messages.at(-1).content).toBe('string');
+    }
+    expect(taken(from).some((x) => x.body.max_tokens === OPERATIONS['agent.run']!.outputTokens)).toBe(true);
+  }, 300_000);
+});
+
+const PRICE = { type: 'object', properties: { item: { type: 'string' }, price: { type: 'number' } }, required: ['item', 'price'] };
+
+/** What each forced shape puts on the wire. */
+const SHAPES: Record<string, (body: any) => void> = {
+  json_object: (b) => expect(b.response_format).toMatchObject({ type: 'json_object', schema: { type: 'object' } }),
+  text: (b) => {
+    expect(b.response_format).toBeUndefined();
+    expect(b.messages.at(-1).content).toContain('JSON Schema');
+  },
+  tool: (b) => {
+    expect(b.response_format).toBeUndefined();
+    expect(b.tools).toEqual([expect.objectContaining({ type: 'function', function: expect.objectContaining({ name: 'answer' }) })]);
+    expect(b.tool_choice).toEqual({ type: 'function', function: { name: 'answer' } });
+  },
+};
+
+describe.each(Object.keys(SHAPES))('structuredOutput %s', (mode) => {
+  it('act, observe, extract with a schema and the agent are each taken by the server in that shape', async () => {
+    await page.goto(PAGE);
+    const model = { modelName: 'gemma-3-270m', baseURL: llama.url, structuredOutput: mode as 'text' };
+    const ops: [string, () => Promise<unknown>][] = [
+      ['act', () => dh.act('click the Save button', { model, timeout: 60_000 })],
+      ['observe', () => dh.observe('the Save button', { model, timeout: 60_000 })],
+      ['extract', () => dh.extract('the price of the trowel', PRICE, { model, timeout: 60_000 })],
+      ['agent', () => dh.agentExecute({ agentConfig: { model }, executeOptions: { instruction: 'save the page', maxSteps: 2 } })],
+    ];
+    for (const [name, op] of ops) {
+      const from = llama.exchanges.length;
+      const r = await outcome(op);
+      // A reply that does not fit shows itself; one still going at the deadline is stopped there.
+      if ('error' in r) expect(['MODEL_OUTPUT_INVALID', 'TIMEOUT'], `${name}: ${r.error.message}`).toContain(r.error.code);
+      // Nothing is left generating once the operation has answered.
+      await expect.poll(() => llama.exchanges.slice(from).every((x) => x.endedAt !== undefined), { timeout: 3000, message: name }).toBe(true);
+      for (const x of taken(from)) {
+        expect(x.status, `${name}: ${x.reply.slice(0, 300)}`).toBe(200);
+        expect(x.reply, name).toMatch(/^data: /);
+        expect(x.body.stream, name).toBe(true);
+        expect(x.body.max_tokens, name).toBeGreaterThan(0);
+        SHAPES[mode](x.body);
+      }
+    }
+  }, 420_000);
+});
+
+describe('failures and abandoned calls', () => {
+  it('a shape the server refuses, when forced, is a typed error naming the path and the setting', async () => {
+    await page.goto(PAGE);
+    const e = (await outcome(() => dh.act('click Save', { model: { modelName: 'g', baseURL: llama.url, structuredOutput: 'json_schema' } }))) as { error: DeckhandError };
+    expect(e.error.code).toBe('MODEL_PROVIDER_ERROR');
+    expect(e.error.message).toMatch(/HTTP 500 at POST http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions: .*Input should be 'text' or 'json_object'/);
+    expect(e.error.message).toMatch(/set structuredOutput to 'auto' or 'json_object' or 'text'/);
+    // The Responses API where the server has none: the path and the setting that fixes it.
+    const r = (await outcome(() => dh.act('click Save', { model: { modelName: 'g', baseURL: llama.url, openaiEndpointFormat: 'responses' } }))) as { error: DeckhandError };
+    expect(r.error.message).toMatch(/HTTP 404 at POST http:\/\/127\.0\.0\.1:\d+\/v1\/responses.*set openaiEndpointFormat: 'chat'/);
+  }, 120_000);
+
+  /** A schema the server's grammar makes slow to fill: a call on it runs a minute or more unless stopped. */
+  const LONG = { type: 'object', properties: { items: { type: 'array', items: { type: 'string' }, minItems: 300 } }, required: ['items'] };
+  const slow = () => ({ modelName: 'gemma-3-270m', baseURL: llama.url, structuredOutput: 'json_object' as const });
+
+  /** How long the server takes to answer a one-token request right after `abandon` gave up on a long one. */
+  async function nextStartsAfter(abandon: () => Promise<unknown>): Promise<number> {
+    await page.goto(PAGE);
+    const from = llama.exchanges.length;
+    await abandon();
+    const long = llama.exchanges.slice(from).find((x) => x.path === '/v1/chat/completions')!;
+    await expect.poll(() => long.abandoned, { timeout: 5000 }).toBe(true);
+    const t0 = Date.now();
+    const r = await fetch(`${llama.url}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'g', messages: [{ role: 'user', content: 'hi' }], max_tokens: 1 }),
+    });
+    expect(r.status).toBe(200);
+    await r.text();
+    return Date.now() - t0;
+  }
+
+  it('a call that runs out of its timeout stops generating on the server: the next call starts at once', async () => {
+    const ms = await nextStartsAfter(async () => {
+      const r = await outcome(() => dh.extract('every item', LONG, { model: slow(), timeout: 6000 }));
+      expect('error' in r && r.error.code).toBe('TIMEOUT');
+    });
+    expect(ms).toBeLessThan(1000);
+  }, 120_000);
+
+  it('a call its caller cancels stops generating on the server too', async () => {
+    const ms = await nextStartsAfter(async () => {
+      const ac = new AbortController();
+      // Past the prompt's reading (which llama.cpp-class servers finish before they look at the socket).
+      setTimeout(() => ac.abort(), 6000);
+      const r = await outcome(() => dh.extract('every item', LONG, { model: slow(), timeout: 90_000, signal: ac.signal }));
+      expect('error' in r && r.error.code).toBe('CANCELLED');
+    });
+    expect(ms).toBeLessThan(1000);
+  }, 120_000);
 });

@@ -91,10 +91,19 @@ describe("the operator's provider key", () => {
         expect(c.body.error!.code).toBe('INVALID_ARGUMENT');
         expect(c.body.error!.message).toMatch(/pass apiKey/);
       }
-      // A streamed agent run says the same in its error event.
+      // A streamed agent run is refused before its stream starts.
       const res = await post(`/v1/sessions/${id}/agentExecute`, { agentConfig: { model: hostile }, executeOptions: { instruction: 'click reset' }, streamResponse: true });
-      const events = await readEvents(res);
-      expect(events.at(-1)).toMatchObject({ status: 'error', error: { code: 'INVALID_ARGUMENT' } });
+      expect(res.status).toBe(400);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe('INVALID_ARGUMENT');
+      // Whatever the environment holds: a keyless endpoint by any name, with no provider key set.
+      delete process.env.OPENAI_API_KEY;
+      for (const model of [{ modelName: 'llama-3.2', baseURL: ms.url }, { modelName: 'x', baseURL: ms.url, openaiEndpointFormat: 'chat' }]) {
+        const r = await json('/v1/sessions/start', { model });
+        expect(r.status, JSON.stringify(r.body)).toBe(400);
+        expect(r.body.error!.message).toMatch(/model names its own baseURL.*pass apiKey/);
+      }
+      const exec = await json(`/v1/sessions/${id}/agentExecute`, { agentConfig: { executionModel: { modelName: 'm', baseURL: ms.url } }, executeOptions: { instruction: 'x' } });
+      expect(exec.body.error!.message).toMatch(/agentConfig\.executionModel names its own baseURL/);
       expect(sawEnvKey()).toBe(false);
       // Scrubbing keeps validation messages about credential fields readable.
       const shape = await json(`/v1/sessions/${id}/act`, { input: 'click reset', model: { provider: 'azure', modelName: 'dep' } });
