@@ -130,14 +130,17 @@ async function generate(m: ProviderModel, req: ModelRequest, shape: Shape, outer
   let text = '';
   let args = '';
   let usage: ChatReply['usage'] = {};
-  const ended = jsonEndWatcher();
+  const ends = jsonEndWatcher();
+  let complete = false;
   for await (const part of stream.fullStream) {
     if (part.type === 'text-delta') {
-      text += part.text;
-      if (shape !== 'tool' && ended(part.text)) {
+      // Text after the answer: stop there (the finish and usage events of a reply that ends come on their own).
+      if (complete) {
         enough.abort();
         break;
       }
+      text += part.text;
+      complete = shape !== 'tool' && ends(part.text);
     } else if (part.type === 'tool-input-delta') args += part.delta;
     else if (part.type === 'tool-call' && !args) args = JSON.stringify(part.input);
     else if (part.type === 'error') throw part.error;

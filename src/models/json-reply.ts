@@ -41,6 +41,34 @@ export function readJson(text: string): { value: unknown } | { problem: string }
   }
 }
 
+/** Whether a JSON Schema lets a value be null. */
+function nullable(schema: unknown): boolean {
+  const s = schema as { type?: unknown; anyOf?: unknown[]; oneOf?: unknown[] } | undefined;
+  if (!s || typeof s !== 'object') return false;
+  if (s.type === 'null' || (Array.isArray(s.type) && s.type.includes('null'))) return true;
+  return [...(s.anyOf ?? []), ...(s.oneOf ?? [])].some(nullable);
+}
+
+/**
+ * `value` with each required property that may be null, and is missing, set to null. A strict
+ * schema lists every property as required; a model not held to it leaves out the ones it has
+ * nothing for, which means the same.
+ */
+export function withNulls(value: unknown, schema: Record<string, unknown>): unknown {
+  if (!value || typeof value !== 'object') return value;
+  const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  if (Array.isArray(value)) {
+    const items = schema.items as Record<string, unknown> | undefined;
+    return items && typeof items === 'object' ? value.map((v) => withNulls(v, items)) : value;
+  }
+  const out: Record<string, unknown> = { ...(value as Record<string, unknown>) };
+  for (const [k, sub] of Object.entries(props)) {
+    if (k in out) out[k] = withNulls(out[k], sub);
+    else if (Array.isArray(schema.required) && schema.required.includes(k) && nullable(sub)) out[k] = null;
+  }
+  return out;
+}
+
 const validators = new WeakMap<object, Validator>();
 
 /** What in `value` does not fit `schema` (the first few problems), or null when it fits. */

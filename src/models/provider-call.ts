@@ -14,7 +14,7 @@ import type { Usage } from '../protocol/schemas';
 import { clip } from '../protocol/text';
 import { typedModelError, type ProviderCaller, type ProviderModel } from './call';
 import { chatCompletion, refusesShape } from './chat-completions';
-import { readJson, replyExcerpt, schemaProblem } from './json-reply';
+import { readJson, replyExcerpt, schemaProblem, withNulls } from './json-reply';
 import { languageModelFor, usesCompatibleChat } from './providers';
 
 /**
@@ -99,8 +99,9 @@ const readsImages = (m: ProviderModel) => m.vision ?? m.provider !== 'openai-com
 /** The object in a raw reply, checked against the request's schema; a typed error showing the reply when it is not there. */
 function objectOf(raw: string, req: ModelRequest, model: ProviderModel): unknown {
   const read = readJson(raw);
-  const problem = 'problem' in read ? read.problem : schemaProblem(read.value, req.schema);
-  if (problem === null && 'value' in read) return read.value;
+  const value = 'value' in read ? withNulls(read.value, req.schema) : undefined;
+  const problem = 'problem' in read ? read.problem : schemaProblem(value, req.schema);
+  if (problem === null) return value;
   throw new DeckhandError(ErrorCode.ModelOutputInvalid, `model '${model.name}' gave an answer that does not fit the schema (${problem}); its reply began ${replyExcerpt(raw)}`, {
     model: model.name,
   });
