@@ -12,6 +12,7 @@ import { chromium } from 'playwright-core';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { Deckhand, localBrowser } from '../src/index';
 import type { ModelRequest } from '../src/protocol/model';
+import { ACT_JSON_SCHEMA, OBSERVE_JSON_SCHEMA, systemPrompt } from '../src/engine/prompts';
 import { findChromium } from '../src/client/paths';
 import { startFixtureServers } from '../test/fixtures/server';
 import { publish } from './publish';
@@ -91,6 +92,12 @@ async function main(): Promise<void> {
   }
   await pw.close();
   await servers.close();
+  // The fixed part of every request: each operation's system prompt, and its answer schema as a
+  // server that cannot hold the model to it (structuredOutput json_object or text) reads it in the prompt.
+  for (const [op, schema] of [['act', ACT_JSON_SCHEMA], ['observe', OBSERVE_JSON_SCHEMA], ['extract', null]] as const) {
+    rows.push({ page: `(${op}: system prompt)`, [`${op} tokens`]: countTokens(systemPrompt(op)) });
+    if (schema) rows.push({ page: `(${op}: schema in the prompt)`, [`${op} tokens`]: countTokens(JSON.stringify(schema)) });
+  }
   console.table(rows);
   const written = publish('tokens', {
     about: "o200k tokens of Deckhand's snapshot and of act/observe/extract prompts, against Playwright's aria snapshot and the CDP accessibility tree (JSON), on the same pages in one run",
