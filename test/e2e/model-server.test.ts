@@ -11,6 +11,10 @@ import { Deckhand, DeckhandError, localBrowser, type BrowserHandle, type Page } 
 import { startFixtureServers, type FixtureServers } from '../fixtures/server';
 import { startLlamaServer, type Exchange, type LlamaServer } from '../fixtures/llama';
 import { OPERATIONS } from '../../src/protocol/methods';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { startService } from '../../src/server/service';
 
 let llama: LlamaServer;
 let servers: FixtureServers;
@@ -186,4 +190,37 @@ describe('failures and abandoned calls', () => {
     });
     expect(ms).toBeLessThan(1000);
   }, 120_000);
+});
+
+describe('the HTTP service', () => {
+  it("the operator's server through OPENAI_BASE_URL, and a caller's own with a placeholder key", async () => {
+    const env = { ...process.env };
+    process.env.DECKHAND_API_KEYS = 'model-server-test-key';
+    process.env.OPENAI_BASE_URL = llama.url;
+    process.env.OPENAI_API_KEY = 'none';
+    const svc = await startService({ home: mkdtempSync(join(tmpdir(), 'dh-llama-')), port: 0 });
+    const call = async (path: string, body: unknown) => {
+      const r = await fetch(svc.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': 'model-server-test-key' }, body: JSON.stringify(body) });
+      return { status: r.status, body: (await r.json()) as { data?: any; error?: { code: string; message: string } } };
+    };
+    try {
+      const s = await call('/v1/sessions/start', { model: 'openai/gemma-3-270m' });
+      expect(s.status, JSON.stringify(s.body)).toBe(200);
+      const id = s.body.data.sessionId as string;
+      await call(`/v1/sessions/${id}/navigate`, { url: PAGE });
+      for (const model of [undefined, { modelName: 'gemma-3-270m', baseURL: llama.url, apiKey: 'none', structuredOutput: 'text' }]) {
+        const from = llama.exchanges.length;
+        const r = await call(`/v1/sessions/${id}/act`, { input: 'click the Save button', timeout: 90_000, ...(model ? { model } : {}) });
+        if (r.status !== 200) expect(['MODEL_OUTPUT_INVALID', 'TIMEOUT']).toContain(r.body.error!.code);
+        const last = taken(from).at(-1)!;
+        expect(last.status).toBe(200);
+        expect(last.body.stream).toBe(true);
+        expect(last.body.response_format?.type).toBe(model ? undefined : 'json_object');
+      }
+      await call(`/v1/sessions/${id}/end`, {});
+    } finally {
+      await svc.close();
+      process.env = env;
+    }
+  }, 240_000);
 });
