@@ -92,8 +92,8 @@ describe('agent()', () => {
     expect(r.usage).toEqual({ input_tokens: 120, output_tokens: 24, inference_time_ms: expect.any(Number), reasoning_tokens: 0, cached_input_tokens: 0 });
     expect(ms.requests[0].headers.authorization).toBe('Bearer sk-agent-opt');
     expect(ms.requests[0].headers['openai-organization']).toBe('org-test');
-    // autoScreenshot defaults to true: the first request carried an image even in dom mode.
-    expect(ms.requests[0].raw).toMatch(/image|base64/);
+    // A dom step carries no screenshot unless asked (autoScreenshot): the prompt goes as plain text.
+    expect(typeof ms.requests[0].body.messages.at(-1).content).toBe('string');
   });
 
   it('execute(instruction) uses the defaults; waitBetweenActions waits; bad options are clear', async () => {
