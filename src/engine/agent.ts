@@ -272,7 +272,8 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
       r = await call(request).catch((e: unknown) => {
         // A reply that does not parse gets one more try, told what was wrong with it.
         if (!(e instanceof DeckhandError) || e.code !== ErrorCode.ModelOutputInvalid) throw e;
-        return call({ ...request, prompt: `${prompt}\n\nYour previous answer could not be used: ${brief(e.message, 600)}. Answer again with one JSON object that follows the schema.` });
+        const again = `${prompt}\n\nYour previous answer could not be used: ${brief(e.message, 600)}. Answer again with one JSON object that follows the schema.`;
+        return call({ ...request, prompt: again });
       });
     } catch (e) {
       if (!(e instanceof DeckhandError) || e.code !== ErrorCode.ModelOutputInvalid) throw e;

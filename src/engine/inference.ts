@@ -111,7 +111,9 @@ async function ask(
   let attemptPrompt = prompt;
   for (let attempt = 0; attempt < 2; attempt++) {
     deps.log({ level: 'debug', message: `${kind}: calling ${ctx.model.name}`, data: { opId: ctx.opId, attempt } });
-    const req: ModelRequest = { system: systemPrompt(kind, ctx.systemPrompt), prompt: attemptPrompt, ...fields, schema, images, maxOutputTokens: OPERATIONS[kind]?.outputTokens };
+    const req: ModelRequest = {
+      system: systemPrompt(kind, ctx.systemPrompt), prompt: attemptPrompt, ...fields, schema, images, maxOutputTokens: OPERATIONS[kind]?.outputTokens,
+    };
     const r = await callModel(ctx.model, req, remaining(ctx), deps.invokeCallback, deps.providers, ctx.signal).catch((e: unknown) => {
       if (e instanceof DeckhandError && e.code === ErrorCode.ModelOutputInvalid && attempt === 0) return e;
       throw e;

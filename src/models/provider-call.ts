@@ -74,11 +74,10 @@ function classify(e: unknown, model: ResolvedModel): unknown {
     const status = e.statusCode;
     const at = `POST ${pathOf(e.url)}`;
     const detail = detailOf(e);
-    if (status === 401 || status === 403) return new DeckhandError(ErrorCode.ModelAuthFailed, `${name} rejected the credentials (HTTP ${status} at ${at}): ${detail}`, { model: model.name, status });
-    if (status === 429) return new DeckhandError(ErrorCode.ModelRateLimited, `${name} is rate limited (HTTP 429 at ${at}): ${detail}`, { model: model.name, status });
-    if (status !== undefined) {
-      return new DeckhandError(ErrorCode.ModelProviderError, `${name} failed with HTTP ${status} at ${at}: ${detail}${fixFor(e, model)}`, { model: model.name, status, url: pathOf(e.url) });
-    }
+    const data = { model: model.name, status, url: pathOf(e.url) };
+    if (status === 401 || status === 403) return new DeckhandError(ErrorCode.ModelAuthFailed, `${name} rejected the credentials (HTTP ${status} at ${at}): ${detail}`, data);
+    if (status === 429) return new DeckhandError(ErrorCode.ModelRateLimited, `${name} is rate limited (HTTP 429 at ${at}): ${detail}`, data);
+    if (status !== undefined) return new DeckhandError(ErrorCode.ModelProviderError, `${name} failed with HTTP ${status} at ${at}: ${detail}${fixFor(e, model)}`, data);
     return new DeckhandError(ErrorCode.ModelUnreachable, `${name} could not be reached at ${pathOf(e.url)}: ${detail}`, { model: model.name, url: pathOf(e.url) });
   }
   const err = e as { name?: string; message?: string };
@@ -86,9 +85,8 @@ function classify(e: unknown, model: ResolvedModel): unknown {
     return new DeckhandError(ErrorCode.ModelUnreachable, `${name} could not be reached: ${err.message}`, { model: model.name });
   }
   if (NoObjectGeneratedError.isInstance(e)) {
-    return new DeckhandError(ErrorCode.ModelOutputInvalid, `${name} did not return valid JSON for the requested schema: ${e.message}; its reply began ${replyExcerpt(e.text ?? '')}`, {
-      model: model.name,
-    });
+    const said = `${name} did not return valid JSON for the requested schema: ${e.message}; its reply began ${replyExcerpt(e.text ?? '')}`;
+    return new DeckhandError(ErrorCode.ModelOutputInvalid, said, { model: model.name });
   }
   return e;
 }
@@ -102,9 +100,8 @@ function objectOf(raw: string, req: ModelRequest, model: ProviderModel): unknown
   const value = 'value' in read ? withNulls(read.value, req.schema) : undefined;
   const problem = 'problem' in read ? read.problem : schemaProblem(value, req.schema);
   if (problem === null) return value;
-  throw new DeckhandError(ErrorCode.ModelOutputInvalid, `model '${model.name}' gave an answer that does not fit the schema (${problem}); its reply began ${replyExcerpt(raw)}`, {
-    model: model.name,
-  });
+  const said = `model '${model.name}' gave an answer that does not fit the schema (${problem}); its reply began ${replyExcerpt(raw)}`;
+  throw new DeckhandError(ErrorCode.ModelOutputInvalid, said, { model: model.name });
 }
 
 const usageOf = (u: { inputTokens?: number; outputTokens?: number; reasoningTokens?: number; cachedInputTokens?: number }): Usage => ({
@@ -122,7 +119,8 @@ export function providerCaller(factory: LanguageModelFactory = languageModelFor)
       if (req.images.length && !readsImages(model)) {
         throw new DeckhandError(
           ErrorCode.InvalidArgument,
-          `model '${model.name}' is not declared able to read images, and this call sends a screenshot: set vision: true in its ModelConfig if it reads them, or leave screenshots out (an agent's mode 'dom')`,
+          `model '${model.name}' is not declared able to read images, and this call sends a screenshot: ` +
+            "set vision: true in its ModelConfig if it reads them, or leave screenshots out (an agent's mode 'dom')",
           { model: model.name },
         );
       }

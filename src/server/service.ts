@@ -163,7 +163,11 @@ function wantsStream(c: Ctx, body: { streamResponse?: boolean }): boolean {
  */
 function keylessEndpoint(body: unknown): string | null {
   const b = body as { model?: unknown; agentConfig?: { model?: unknown; executionModel?: unknown } } | undefined;
-  const named: [string, unknown][] = [['model', b?.model], ['agentConfig.model', b?.agentConfig?.model], ['agentConfig.executionModel', b?.agentConfig?.executionModel]];
+  const named: [string, unknown][] = [
+    ['model', b?.model],
+    ['agentConfig.model', b?.agentConfig?.model],
+    ['agentConfig.executionModel', b?.agentConfig?.executionModel],
+  ];
   for (const [field, m] of named) {
     const o = m as Record<string, unknown> | undefined;
     if (o && typeof o === 'object' && typeof o.baseURL === 'string' && o.apiKey === undefined && o.auth === undefined) return field;
@@ -178,7 +182,8 @@ const invalid = (what: string): Hook<unknown, Env, string, undefined> => (r, c) 
     if (field) {
       throw new HttpError(
         'INVALID_ARGUMENT',
-        `invalid ${what}: ${field} names its own baseURL, so it needs its own key: pass apiKey (any placeholder, such as "none", for a server that takes no key)`,
+        `invalid ${what}: ${field} names its own baseURL, so it needs its own key: ` +
+          'pass apiKey (any placeholder, such as "none", for a server that takes no key)',
       );
     }
     return;

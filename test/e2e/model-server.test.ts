@@ -141,12 +141,14 @@ describe.each(Object.keys(SHAPES))('structuredOutput %s', (mode) => {
 describe('failures and abandoned calls', () => {
   it('a shape the server refuses, when forced, is a typed error naming the path and the setting', async () => {
     await page.goto(PAGE);
-    const e = (await outcome(() => dh.act('click Save', { model: { modelName: 'g', baseURL: llama.url, structuredOutput: 'json_schema' } }))) as { error: DeckhandError };
+    const forced = { modelName: 'g', baseURL: llama.url, structuredOutput: 'json_schema' as const };
+    const e = (await outcome(() => dh.act('click Save', { model: forced }))) as { error: DeckhandError };
     expect(e.error.code).toBe('MODEL_PROVIDER_ERROR');
     expect(e.error.message).toMatch(/HTTP 500 at POST http:\/\/127\.0\.0\.1:\d+\/v1\/chat\/completions: .*Input should be 'text' or 'json_object'/);
     expect(e.error.message).toMatch(/set structuredOutput to 'auto' or 'json_object' or 'text'/);
     // The Responses API where the server has none: the path and the setting that fixes it.
-    const r = (await outcome(() => dh.act('click Save', { model: { modelName: 'g', baseURL: llama.url, openaiEndpointFormat: 'responses' } }))) as { error: DeckhandError };
+    const responses = { modelName: 'g', baseURL: llama.url, openaiEndpointFormat: 'responses' as const };
+    const r = (await outcome(() => dh.act('click Save', { model: responses }))) as { error: DeckhandError };
     expect(r.error.message).toMatch(/HTTP 404 at POST http:\/\/127\.0\.0\.1:\d+\/v1\/responses.*set openaiEndpointFormat: 'chat'/);
   }, 120_000);
 
@@ -200,7 +202,8 @@ describe('the HTTP service', () => {
     process.env.OPENAI_API_KEY = 'none';
     const svc = await startService({ home: mkdtempSync(join(tmpdir(), 'dh-llama-')), port: 0 });
     const call = async (path: string, body: unknown) => {
-      const r = await fetch(svc.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': 'model-server-test-key' }, body: JSON.stringify(body) });
+      const headers = { 'content-type': 'application/json', 'x-dh-api-key': 'model-server-test-key' };
+      const r = await fetch(svc.url + path, { method: 'POST', headers, body: JSON.stringify(body) });
       return { status: r.status, body: (await r.json()) as { data?: any; error?: { code: string; message: string } } };
     };
     try {

@@ -87,7 +87,9 @@ describe('act with a model', () => {
     expect(r.data.success).toBe(true);
     expect((await formValues()).name).toBe('Secret Person 7731');
     expect(ms.requests[0].path).toBe('/v1/chat/completions');
-    expect(ms.requests[0].body).toMatchObject({ stream: true, max_tokens: OPERATIONS.act!.outputTokens, response_format: { type: 'json_schema', json_schema: { strict: true } } });
+    expect(ms.requests[0].body).toMatchObject({
+      stream: true, max_tokens: OPERATIONS.act!.outputTokens, response_format: { type: 'json_schema', json_schema: { strict: true } },
+    });
     expect(ms.requests[0].raw).toContain('%name%');
     expect(ms.requests[0].raw).toContain('the applicant name');
     // The value appeared in the page, but in no request, result or log line.

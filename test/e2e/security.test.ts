@@ -102,7 +102,8 @@ describe("the operator's provider key", () => {
         expect(r.status, JSON.stringify(r.body)).toBe(400);
         expect(r.body.error!.message).toMatch(/model names its own baseURL.*pass apiKey/);
       }
-      const exec = await json(`/v1/sessions/${id}/agentExecute`, { agentConfig: { executionModel: { modelName: 'm', baseURL: ms.url } }, executeOptions: { instruction: 'x' } });
+      const keyless = { modelName: 'm', baseURL: ms.url };
+      const exec = await json(`/v1/sessions/${id}/agentExecute`, { agentConfig: { executionModel: keyless }, executeOptions: { instruction: 'x' } });
       expect(exec.body.error!.message).toMatch(/agentConfig\.executionModel names its own baseURL/);
       expect(sawEnvKey()).toBe(false);
       // Scrubbing keeps validation messages about credential fields readable.

@@ -438,7 +438,8 @@ describe('inferAct', () => {
     const { deps } = setup(async () => {
       throw new APICallError({ message: 'Incorrect API key provided', url: 'https://api.test/v1', requestBodyValues: {}, statusCode: 401 });
     });
-    await failure(inferAct(deps, context(), 'click create account'), 'MODEL_AUTH_FAILED', /model 'openai\/mock' rejected the credentials \(HTTP 401 at POST [^)]+\)/);
+    const said = /model 'openai\/mock' rejected the credentials \(HTTP 401 at POST [^)]+\)/;
+    await failure(inferAct(deps, context(), 'click create account'), 'MODEL_AUTH_FAILED', said);
   });
 });
 
