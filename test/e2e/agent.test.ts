@@ -185,6 +185,31 @@ describe('the agent loop', () => {
     expect(capped.result.actions).toHaveLength(3);
   });
 
+  it('a reply that does not parse is asked again once with what was wrong; a second ends the run with the steps done and the reply shown', async () => {
+    await h.open('/app/login.html');
+    const secretish = 'sk-live-abcdefghijklmnopqrstuvwxyz0123456789';
+    let turn = 0;
+    ms.script((_r, prompt) => {
+      turn++;
+      if (turn === 1) return step('scroll', { direction: 'down' });
+      if (turn === 2) return { rawText: 'I think I should scroll again.' };
+      if (turn === 3) {
+        expect(prompt).toMatch(/Your previous answer could not be used: .*holds no JSON object/);
+        return { rawText: `{"tool": 42, "note": "key ${secretish} ${'x'.repeat(900)}"}` };
+      }
+      return step('done', { answer: 'x', success: true });
+    });
+    const r = await h.dh.agentExecute({ agentConfig: { model: model() }, executeOptions: { instruction: 'scroll twice', maxSteps: 5 } });
+    expect(turn).toBe(3);
+    expect(r.result).toMatchObject({ success: false, completed: false, metadata: { error: { code: 'MODEL_OUTPUT_INVALID' } } });
+    expect(r.result.actions.map((a) => a.type)).toEqual(['scroll']);
+    expect(r.result.message).toMatch(/^stopped at step 2: .*does not fit the schema \(tool: .*\); its reply began "\{\\"tool\\": 42/);
+    // The first 500 characters, with anything shaped like a credential masked.
+    expect(r.result.message).not.toContain(secretish);
+    expect(r.result.message).toContain('[redacted]');
+    expect(r.result.message.length).toBeLessThan(1200);
+  });
+
   it('search works with a configured provider; the built-in model refuses what it cannot ground, with nothing done', async () => {
     const search = createServer((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ results: [{ title: 'Deckhand docs', url: 'https://docs.example/deckhand', content: 'browser automation' }] })));
     await new Promise<void>((r) => search.listen(0, '127.0.0.1', r));
