@@ -143,7 +143,11 @@ async function generate(m: ProviderModel, req: ModelRequest, shape: Shape, outer
       complete = shape !== 'tool' && ends(part.text);
     } else if (part.type === 'tool-input-delta') args += part.delta;
     else if (part.type === 'tool-call' && !args) args = JSON.stringify(part.input);
-    else if (part.type === 'error') throw part.error;
+    else if (part.type === 'error') {
+      // Arguments the SDK could not take as the tool's input are still the reply, read and checked like any other.
+      if (shape === 'tool' && args && !APICallError.isInstance(part.error)) continue;
+      throw part.error;
+    }
     else if (part.type === 'finish') {
       const u = part.totalUsage;
       usage = {
