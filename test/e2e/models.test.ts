@@ -99,6 +99,24 @@ describe('act with a model', () => {
     // The next snapshot (as the model would see it) does show the filled field: that is page content.
   });
 
+  it('reads an answer in prose or a code fence (text), or in a tool call (tool); a reply with none is shown in the typed error', async () => {
+    await page.goto(`${servers.origin}/form.html`);
+    const base = { modelName: 'local-llm', apiKey: 'k', baseURL: ms.url };
+    ms.script((_r, prompt) => ({ rawText: `Sure!\n\`\`\`json\n${JSON.stringify(answer(prompt, /button "Multi"/).object)}\n\`\`\`\nDone.` }));
+    expect((await dh.act('click the Multi button', { model: { ...base, structuredOutput: 'text' } })).data.success).toBe(true);
+    expect(ms.requests.at(-1)!.body.response_format).toBeUndefined();
+    ms.script((_r, prompt) => answer(prompt, /button "Multi"/));
+    expect((await dh.act('click the Multi button', { model: { ...base, structuredOutput: 'tool' } })).data.success).toBe(true);
+    expect(ms.requests.at(-1)!.body.tool_choice).toEqual({ type: 'function', function: { name: 'answer' } });
+    expect((await formValues()).log).toEqual(['click:multi', 'click:multi']);
+    ms.script({ rawText: 'I would click the Multi button.' });
+    for (const structuredOutput of ['text', 'tool'] as const) {
+      const e = await errorOf(dh.act('click the Multi button', { model: { ...base, structuredOutput } }));
+      expect(e?.code, e?.message).toBe('MODEL_OUTPUT_INVALID');
+      expect(e!.message).toContain('its reply began "I would click the Multi button."');
+    }
+  });
+
   it('says so when no element fits, and touches nothing', async () => {
     await page.goto(`${servers.origin}/form.html`);
     const before = await dh.metrics();
