@@ -103,11 +103,14 @@ async def test_agent_execute_with_a_python_tool_and_its_options(browser, open_pa
         assert await page.evaluate("() => window.__log") == ["click:multi"]
         assert not turns[0].images  # auto_screenshot=False
 
-        # max_steps ends the run incomplete; auto_screenshot defaults to on.
+        # max_steps ends the run incomplete; the worker's default sends dom steps no screenshot.
         turns.clear()
         mode["wait"] = True
         capped = await d.agent().execute({"instruction": "wait around", "max_steps": 2})
         assert capped.completed is False and len(capped.actions) == 2 and "2" in capped.message
+        assert not turns[0].images
+        turns.clear()
+        await d.agent().execute("wait around", max_steps=1, auto_screenshot=True)
         assert turns[0].images
 
         # Bad options are clear.
