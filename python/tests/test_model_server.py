@@ -226,10 +226,10 @@ async def test_a_call_that_times_out_stops_the_generation_and_the_next_call_is_a
         await page.goto(PAGE)
         llama.clear()
         t0 = time.monotonic()
-        # 6 s: past the prompt's reading, which llama.cpp-class servers finish before they look at the socket.
-        e = await outcome(dh.extract("list 300 garden tools", schema=LONG, timeout=6000))
+        # 10 s: past the prompt's reading, which llama.cpp-class servers finish before they look at the socket.
+        e = await outcome(dh.extract("list 300 garden tools", schema=LONG, timeout=10_000))
         assert isinstance(e, DeckhandError) and e.code == "TIMEOUT", e
-        assert time.monotonic() - t0 < 15
+        assert time.monotonic() - t0 < 20
         xs = await llama.settled()
         log("extract", time.monotonic() - t0, e, xs)
         assert len(xs) == 1 and xs[0]["abandoned"], xs
