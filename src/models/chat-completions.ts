@@ -11,6 +11,7 @@ import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import { APICallError, jsonSchema, streamText, tool, type ModelMessage } from 'ai';
 import type { ModelRequest, StructuredOutputMode } from '../protocol/model';
 import type { ProviderModel } from './call';
+import { opensAnswer } from './json-reply';
 
 type Shape = Exclude<StructuredOutputMode, 'auto'>;
 
@@ -77,7 +78,7 @@ export interface ChatReply {
  * strings). A model that goes on after its answer (prose, another object, whitespace a grammar
  * allows) is stopped there rather than left to spend the rest of the budget.
  */
-export function jsonEndWatcher(): (chunk: string) => boolean {
+export function jsonEndWatcher(opens: RegExp = /[{[]/): (chunk: string) => boolean {
   let depth = 0;
   let started = false;
   let inString = false;
@@ -89,7 +90,7 @@ export function jsonEndWatcher(): (chunk: string) => boolean {
         else if (ch === '\\') escaped = true;
         else if (ch === '"') inString = false;
       } else if (ch === '"') inString = started;
-      else if (ch === '{' || ch === '[') {
+      else if ((ch === '{' || ch === '[') && (started || opens.test(ch))) {
         started = true;
         depth++;
       } else if ((ch === '}' || ch === ']') && started && --depth === 0) return true;
@@ -98,8 +99,8 @@ export function jsonEndWatcher(): (chunk: string) => boolean {
   };
 }
 
-/** One streamed request in one shape. */
-async function generate(m: ProviderModel, req: ModelRequest, shape: Shape, outer: AbortSignal): Promise<ChatReply> {
+/** One streamed request in one shape; `accepted` is called when the server starts answering. */
+async function generate(m: ProviderModel, req: ModelRequest, shape: Shape, outer: AbortSignal, accepted: () => void): Promise<ChatReply> {
   // Ours to stop the stream once the answer is complete; the caller's to stop it any time.
   const enough = new AbortController();
   const signal = AbortSignal.any([outer, enough.signal]);
@@ -130,25 +131,28 @@ async function generate(m: ProviderModel, req: ModelRequest, shape: Shape, outer
   let text = '';
   let args = '';
   let usage: ChatReply['usage'] = {};
-  const ends = jsonEndWatcher();
+  const ends = jsonEndWatcher(opensAnswer(req.schema));
   let complete = false;
   for await (const part of stream.fullStream) {
-    if (part.type === 'text-delta') {
-      // Text after the answer: stop there (the finish and usage events of a reply that ends come on their own).
+    if (part.type === 'text-delta' || part.type === 'tool-input-delta') {
+      accepted();
+      // More after the answer (text, or a tool call's arguments going on): stop there. The finish
+      // and usage events of a reply that ends come on their own.
       if (complete) {
         enough.abort();
         break;
       }
-      text += part.text;
-      complete = shape !== 'tool' && ends(part.text);
-    } else if (part.type === 'tool-input-delta') args += part.delta;
-    else if (part.type === 'tool-call' && !args) args = JSON.stringify(part.input);
+      const chunk = part.type === 'text-delta' ? part.text : part.delta;
+      if (part.type === 'text-delta') text += chunk;
+      else args += chunk;
+      // A tool call's arguments are one object; the text beside them is not watched.
+      if ((shape === 'tool') === (part.type === 'tool-input-delta')) complete = ends(chunk);
+    } else if (part.type === 'tool-call' && !args) args = JSON.stringify(part.input);
     else if (part.type === 'error') {
       // Arguments the SDK could not take as the tool's input are still the reply, read and checked like any other.
       if (shape === 'tool' && args && !APICallError.isInstance(part.error)) continue;
       throw part.error;
-    }
-    else if (part.type === 'finish') {
+    } else if (part.type === 'finish') {
       const u = part.totalUsage;
       usage = {
         inputTokens: u.inputTokens,
@@ -170,9 +174,10 @@ export async function chatCompletion(m: ProviderModel, req: ModelRequest, signal
   const shapes = shapesFor(m);
   for (const [i, shape] of shapes.entries()) {
     try {
-      const reply = await generate(m, req, shape, signal);
-      if ((m.structuredOutput ?? 'auto') === 'auto') learned.set(endpointOf(m), shape);
-      return reply;
+      // The shape is learned once the server takes it, even if this call ends before its answer does.
+      return await generate(m, req, shape, signal, () => {
+        if ((m.structuredOutput ?? 'auto') === 'auto') learned.set(endpointOf(m), shape);
+      });
     } catch (e) {
       if (i === shapes.length - 1 || signal.aborted || !refusesShape(e)) throw e;
     }

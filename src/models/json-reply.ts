@@ -11,11 +11,17 @@ import { clip } from '../protocol/text';
 /** How much of a raw reply an error shows. */
 export const REPLY_SHOWN_CHARS = 500;
 
-/** The first JSON object or array in `text`, from its opening bracket to the last closing one. */
-function jsonSpan(text: string): string | null {
+/**
+ * Where an answer may start: at a brace when the schema wants an object (every schema sent to a
+ * provider does), so that prose such as "[e2] heading" is never taken for the answer.
+ */
+export const opensAnswer = (schema?: Record<string, unknown>): RegExp => (schema?.type === 'object' ? /\{/ : /[{[]/);
+
+/** The first JSON value in `text` that can start the answer, from its opening bracket to the last closing one. */
+function jsonSpan(text: string, opens: RegExp): string | null {
   const fenced = /```(?:json|JSON)?\s*\n?([\s\S]*?)(?:```|$)/.exec(text);
-  const body = fenced && /[{[]/.test(fenced[1]) ? fenced[1] : text;
-  const start = body.search(/[{[]/);
+  const body = fenced && opens.test(fenced[1]) ? fenced[1] : text;
+  const start = body.search(opens);
   if (start < 0) return null;
   const close = body[start] === '{' ? '}' : ']';
   const end = body.lastIndexOf(close);
@@ -23,8 +29,8 @@ function jsonSpan(text: string): string | null {
   return end > start ? body.slice(start, end + 1) : body.slice(start);
 }
 
-/** The value the reply holds, or why none could be read. */
-export function readJson(text: string): { value: unknown } | { problem: string } {
+/** The value the reply holds (an object when `schema` wants one), or why none could be read. */
+export function readJson(text: string, schema?: Record<string, unknown>): { value: unknown } | { problem: string } {
   const trimmed = text.trim();
   if (!trimmed) return { problem: 'the reply was empty' };
   try {
@@ -32,7 +38,7 @@ export function readJson(text: string): { value: unknown } | { problem: string }
   } catch {
     // read out and repaired below
   }
-  const span = jsonSpan(trimmed);
+  const span = jsonSpan(trimmed, opensAnswer(schema));
   if (!span) return { problem: 'the reply holds no JSON object' };
   try {
     return { value: JSON.parse(jsonrepair(span)) };

@@ -96,7 +96,7 @@ const readsImages = (m: ProviderModel) => m.vision ?? m.provider !== 'openai-com
 
 /** The object in a raw reply, checked against the request's schema; a typed error showing the reply when it is not there. */
 function objectOf(raw: string, req: ModelRequest, model: ProviderModel): unknown {
-  const read = readJson(raw);
+  const read = readJson(raw, req.schema);
   const value = 'value' in read ? withNulls(read.value, req.schema) : undefined;
   const problem = 'problem' in read ? read.problem : schemaProblem(value, req.schema);
   if (problem === null) return value;

@@ -28,6 +28,12 @@ describe('readJson', () => {
     expect(value('{"found": true, "elementId": "e3", "reason": "the Save butt')).toEqual({ found: true, elementId: 'e3', reason: 'the Save butt' });
   });
 
+  it('takes only an object for a schema that wants one: an id in brackets in prose is not the answer', () => {
+    const schema = { type: 'object' };
+    expect(readJson('[e2] heading "Shop" is it: {"elementId": "e2"}', schema)).toEqual({ value: { elementId: 'e2' } });
+    expect(readJson('[e2] heading "Shop"', schema)).toEqual({ problem: 'the reply holds no JSON object' });
+  });
+
   it('says why when there is nothing to read', () => {
     expect(readJson('   ')).toEqual({ problem: 'the reply was empty' });
     expect(readJson('I cannot help with that.')).toEqual({ problem: 'the reply holds no JSON object' });
@@ -70,6 +76,11 @@ describe('the end of an answer', () => {
     expect(feed('{"a": "}{", ', '"b": [1, {"c": "\\"}"}]', '}', ' more')).toEqual([false, false, true, false]);
     expect(feed('Here: ', '[1, 2', ']')).toEqual([false, false, true]);
     expect(feed('{"a": "x\\\\"', '}')).toEqual([false, true]);
+  });
+
+  it('for an object answer, brackets before the first brace do not count', () => {
+    const ends = jsonEndWatcher(/\{/);
+    expect(['[e2] heading ', '"Shop" {"a": [1]', '}'].map((c) => ends(c))).toEqual([false, false, true]);
   });
 });
 
