@@ -9,7 +9,7 @@
  * type each in generated code, with no cross-file references for generators to resolve.
  * `x-deckhand` maps RPC methods, HTTP routes and MCP tools to their definitions.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { z, type ZodTypeAny } from 'zod';
@@ -17,7 +17,8 @@ import { ignoreOverride, zodToJsonSchema } from 'zod-to-json-schema';
 import * as agent from '../src/protocol/agent';
 import * as cache from '../src/protocol/cache';
 import * as flows from '../src/protocol/flows';
-import { ErrorCodeSchema, ReceivedErrorSchema, SerializedErrorSchema } from '../src/protocol/errors';
+import { ErrorCode, ErrorCodeSchema, ReceivedErrorSchema, SerializedErrorSchema } from '../src/protocol/errors';
+import { errorCodeDocs } from './reference/render';
 import * as http from '../src/protocol/http';
 import { McpTools } from '../src/protocol/mcp';
 import { ClientMethods, Methods, OPERATIONS, type OperationDecl } from '../src/protocol/methods';
@@ -204,6 +205,12 @@ function catalogue(): { defs: Map<string, ZodTypeAny>; tables: Record<string, Re
   };
 }
 
+/** Each error code's meaning (its comment in errors.ts), for the clients' own error types. */
+function errorTable(): Record<string, { doc: string }> {
+  const docs = errorCodeDocs(readFileSync(fileURLToPath(new URL('../src/protocol/errors.ts', import.meta.url)), 'utf8'));
+  return Object.fromEntries(Object.entries(ErrorCode).map(([name, code]) => [code, { doc: docs[name] ?? '' }]));
+}
+
 /** The whole document, as the JSON text written to SCHEMA_FILE. */
 export function generateSchema(): string {
   const { defs, tables } = catalogue();
@@ -228,14 +235,14 @@ export function generateSchema(): string {
     description:
       'Generated from the zod schemas in src/protocol by scripts/gen-schema.ts (npm run schema); do not edit. ' +
       'Each definition is one shape; x-deckhand maps RPC methods (frames: RpcMessage), HTTP routes (answers: ' +
-      'HttpSuccessBody around data, or HttpErrorBody) and MCP tools to their definitions, and lists the ' +
+      'HttpSuccessBody around data, or HttpErrorBody) and MCP tools to their definitions, and lists each error code\'s meaning (errors), the ' +
       'Chromium switches a launcher passes to a Chromium it starts itself (chromiumFlags), the part of them every launcher ' +
       'passes, a Selenium Grid launcher too (sharedChromiumFlags), how deep and large a schema for extract may be (schemaLimits), ' +
       'the migrations of the result cache\'s SQLite file, in order (sqliteCacheMigrations), where a provider\'s key and endpoint are read from the operator\'s environment (providerEnv), ' +
       'and the default deadlines and bounds every client and the worker share (defaults, agentDefaults). A method that is an operation says ' +
       'where its opId and timeout sit (dotted paths) and which deadline applies without a timeout (deadline; instruction: the model\'s when that field is a string).',
     definitions: Object.fromEntries(names.map((n) => [n, converted.definitions[n]])),
-    'x-deckhand': { ...tables, chromiumFlags: CHROMIUM_FLAGS, sharedChromiumFlags: SHARED_CHROMIUM_FLAGS, schemaLimits: SCHEMA_LIMITS, sqliteCacheMigrations: SQLITE_CACHE_MIGRATIONS, providerEnv: model.PROVIDER_ENV, defaults: { ...s.DEFAULTS, maxTimeoutMs: s.MAX_TIMEOUT_MS, maxCallMs: s.MAX_CALL_MS }, agentDefaults: agent.AGENT_DEFAULTS },
+    'x-deckhand': { ...tables, chromiumFlags: CHROMIUM_FLAGS, sharedChromiumFlags: SHARED_CHROMIUM_FLAGS, schemaLimits: SCHEMA_LIMITS, sqliteCacheMigrations: SQLITE_CACHE_MIGRATIONS, providerEnv: model.PROVIDER_ENV, defaults: { ...s.DEFAULTS, maxTimeoutMs: s.MAX_TIMEOUT_MS, maxCallMs: s.MAX_CALL_MS }, agentDefaults: agent.AGENT_DEFAULTS, errors: errorTable() },
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

@@ -28,6 +28,18 @@ SCHEMA = ROOT / "schema" / "deckhand.schema.json"
 OUT = ROOT / "python" / "src" / "deckhand" / "_wire.py"
 
 RENAMES = {"schema": "json_schema"}
+# Error classes: the code in PascalCase with Error after it (PROTOCOL_ERROR: ProtocolError), but for
+# these names, and with these built-in exceptions as second bases, so `except TimeoutError` works.
+ERROR_NAMES = {"TIMEOUT": "DeckhandTimeoutError", "CANCELLED": "OperationCancelledError"}
+ERROR_BASES = {
+    "INVALID_ARGUMENT": "ValueError",
+    "INVALID_SELECTOR": "ValueError",
+    "UNSUPPORTED_METHOD": "ValueError",
+    "TIMEOUT": "TimeoutError",
+    "WORKER_GONE": "ConnectionError",
+    "BROWSER_CLOSED": "ConnectionError",
+    "BROWSER_UNAVAILABLE": "ConnectionError",
+}
 RESERVED = {"model_config", "model_fields", "copy", "dict", "json", "validate", "construct", "fields"}
 
 
@@ -62,6 +74,7 @@ class Gen:
         self.provider_env: dict = doc["x-deckhand"]["providerEnv"]
         self.defaults: dict = doc["x-deckhand"]["defaults"]
         self.agent_defaults: dict = doc["x-deckhand"]["agentDefaults"]
+        self.errors: dict = doc["x-deckhand"]["errors"]
         keys = ("opId", "timeout", "deadline", "instruction")
         self.operations = {m: {k: d[k] for k in keys if k in d} for m, d in doc["x-deckhand"]["methods"].items() if "opId" in d}
 
@@ -186,6 +199,20 @@ class Gen:
         else:
             self.simple_aliases.append(src)
 
+    def error_classes(self) -> list[str]:
+        """One exception class per error code, its docstring the code's meaning."""
+        out, names = [], []
+        for code, e in self.errors.items():
+            name = ERROR_NAMES.get(code) or pascal(code.lower()).removesuffix("Error") + "Error"
+            base = ERROR_BASES.get(code)
+            doc = e["doc"] + (f" Also a {base}." if base else "")
+            bases = "DeckhandError" + (f", {base}" if base else "")
+            out.append(f'class {name}({bases}, code={code!r}):\n    {json.dumps(doc, ensure_ascii=False)}')
+            names.append(name)
+        out.append("# `from ._wire import *` (deckhand.errors) gives the error classes.")
+        out.append(f"__all__ = {json.dumps(names)}")
+        return out
+
     def render(self) -> str:
         for name in sorted(self.defs):
             self.definition(name, self.defs[name])
@@ -217,6 +244,8 @@ from __future__ import annotations
 from typing import Annotated, Any, Dict, List, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from ._error_base import DeckhandError
 
 
 class WireModel(BaseModel):
@@ -259,6 +288,13 @@ class WireModel(BaseModel):
         body.append("# The methods that are operations: where their opId and timeout sit (dotted paths), and which")
         body.append("# deadline applies without a timeout (x-deckhand.methods).")
         body.append(f"OPERATIONS: dict[str, dict[str, str]] = {json.dumps(self.operations, indent=4)}")
+        body.append("")
+        body.append("")
+        body.append("# The error codes' classes (x-deckhand.errors), each registered with its code by DeckhandError.")
+        body.append("\n\n\n".join(self.error_classes()[:-2]))
+        body.append("")
+        body.append("")
+        body += self.error_classes()[-2:]
         body.append("")
         return "\n".join(body)
 

@@ -6,59 +6,102 @@
 import { z } from 'zod';
 
 export const ErrorCode = {
+  /** An argument the call cannot take (a bad value or type, an unknown option). */
   InvalidArgument: 'INVALID_ARGUMENT',
+  /** A CSS or XPath selector that does not parse, or an empty one. */
   InvalidSelector: 'INVALID_SELECTOR',
+  /** No element matches (the selector, or what the model was asked for). */
   ElementNotFound: 'ELEMENT_NOT_FOUND',
+  /** The element is there but cannot take the action (hidden, disabled, detached). */
   ElementNotActionable: 'ELEMENT_NOT_ACTIONABLE',
+  /** Another element covers the point a click would land on. */
   ElementCovered: 'ELEMENT_COVERED',
+  /** An Action's method is not one the engine performs. */
   UnsupportedMethod: 'UNSUPPORTED_METHOD',
+  /** The action ran and failed (a replayed flow's step whose element is gone, say). */
   ActionFailed: 'ACTION_FAILED',
+  /** A deadline passed. */
   Timeout: 'TIMEOUT',
+  /** The page was closed before or during the call. */
   PageClosed: 'PAGE_CLOSED',
+  /** The frame acted in went away. */
   FrameDetached: 'FRAME_DETACHED',
+  /** A navigation failed (the address did not answer, the load was aborted). */
   NavigationFailed: 'NAVIGATION_FAILED',
   /** The page (or the frame acted in) shows Chromium's error page for a navigation that failed: there is no document to act on. */
   PageError: 'PAGE_ERROR',
   /** A URL whose scheme the operator has not opened (file:, chrome:, ...). */
   UrlNotAllowed: 'URL_NOT_ALLOWED',
+  /** JavaScript given to page.evaluate threw or did not compile. */
   EvaluationFailed: 'EVALUATION_FAILED',
+  /** The extension's service worker stopped before answering; the next call starts it again. */
   WorkerGone: 'WORKER_GONE',
+  /** The browser is closed, or its connection dropped. */
   BrowserClosed: 'BROWSER_CLOSED',
   /** No browser could be had: the Selenium Grid refused the new session, its queue is full, or it is down (its own words in the message). */
   BrowserUnavailable: 'BROWSER_UNAVAILABLE',
+  /** The browser has no Deckhand extension, or the extension is not built. */
   ExtensionMissing: 'EXTENSION_MISSING',
+  /** Used before it was set up. */
   NotInitialized: 'NOT_INITIALIZED',
+  /** The browser handle already backs a Deckhand instance (or a name is taken). */
   AlreadyInUse: 'ALREADY_IN_USE',
+  /** This Deckhand instance or connection is closed. */
   Closed: 'CLOSED',
+  /** A model operation with no usable model (a provider name without its key, say). */
   NoModelConfigured: 'NO_MODEL_CONFIGURED',
+  /** The model provider refused the credentials. */
   ModelAuthFailed: 'MODEL_AUTH_FAILED',
+  /** The model provider is rate limiting. */
   ModelRateLimited: 'MODEL_RATE_LIMITED',
+  /** The model provider answered with an error. */
   ModelProviderError: 'MODEL_PROVIDER_ERROR',
+  /** The model provider could not be reached. */
   ModelUnreachable: 'MODEL_UNREACHABLE',
+  /** The model's answer does not fit what was asked (extract's schema, say). */
   ModelOutputInvalid: 'MODEL_OUTPUT_INVALID',
+  /** The model declined the request. */
   ModelRefused: 'MODEL_REFUSED',
+  /** An experimentalBatch callback threw; `data.stack` has its JavaScript stack when the worker sent it. */
   BatchFailed: 'BATCH_FAILED',
+  /** Not available here: a feature this client or platform does not have. */
   Unavailable: 'UNAVAILABLE',
+  /** The operation was stopped in the worker before it finished: its caller or another client cancelled it, or a batch stopped its operations. */
   Cancelled: 'CANCELLED',
   /** A step the caller asked to approve was refused: Stop or Skip was chosen, or nobody answered by the approval's deadline. */
   NotApproved: 'NOT_APPROVED',
   /** The person at the browser paused programs' runs in the side panel, and the operation's own timeout ran out before they resumed. */
   Paused: 'PAUSED',
+  /** A message that does not follow the protocol (an answer of the wrong shape, say). */
   ProtocolError: 'PROTOCOL_ERROR',
+  /** A failure with no more specific code (and any code this client does not know). */
   Internal: 'INTERNAL',
   // Errors of the Node services (HTTP and MCP): who may call, which session, what request.
+  /** The Deckhand service refused the API key. */
   Unauthorized: 'UNAUTHORIZED',
+  /** The Deckhand service has no such session. */
   SessionNotFound: 'SESSION_NOT_FOUND',
+  /** A session id that is not well formed. */
   InvalidSessionId: 'INVALID_SESSION_ID',
+  /** The session is running another call. */
   SessionBusy: 'SESSION_BUSY',
+  /** The Deckhand service runs as many sessions as it may. */
   TooManySessions: 'TOO_MANY_SESSIONS',
+  /** Nothing under that name or path (a saved flow, an HTTP route). */
   NotFound: 'NOT_FOUND',
+  /** An HTTP method the route does not take. */
   MethodNotAllowed: 'METHOD_NOT_ALLOWED',
+  /** A request body that is not JSON. */
   InvalidJson: 'INVALID_JSON',
+  /** A request header that is not well formed. */
   InvalidHeader: 'INVALID_HEADER',
+  /** A request body over the service's limit. */
   BodyTooLarge: 'BODY_TOO_LARGE',
+  /** A request body of a type the service does not read. */
   UnsupportedMediaType: 'UNSUPPORTED_MEDIA_TYPE',
+  /** A Host header the service does not answer to. */
   HostNotAllowed: 'HOST_NOT_ALLOWED',
+  /** A browser Origin the service does not answer to. */
   OriginNotAllowed: 'ORIGIN_NOT_ALLOWED',
   /** A caller's DevTools address (cdpUrl) names a host the operator has not opened (--allow-cdp-hosts). */
   CdpHostNotAllowed: 'CDP_HOST_NOT_ALLOWED',

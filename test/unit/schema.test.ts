@@ -12,7 +12,7 @@ import { PROVIDER_ENV } from '../../src/protocol/model';
 import { CACHE_SQL_FILE, generateCacheSql, generateSchema, SCHEMA_FILE } from '../../scripts/gen-schema';
 import { AGENT_DEFAULTS, AgentExecuteRequestSchema } from '../../src/protocol/agent';
 import { CacheLookupRequestSchema, CacheRecordRequestSchema } from '../../src/protocol/cache';
-import { SerializedErrorSchema } from '../../src/protocol/errors';
+import { ErrorCode, SerializedErrorSchema } from '../../src/protocol/errors';
 import { ActRequestSchema, HttpErrorBodySchema, StartSessionRequestSchema, StreamEventSchema } from '../../src/protocol/http';
 import { CHROMIUM_FLAGS, LOCAL_CHROMIUM_FLAGS, SHARED_CHROMIUM_FLAGS } from '../../src/protocol/launch';
 import { SCHEMA_LIMITS } from '../../src/protocol/json';
@@ -224,7 +224,10 @@ describe('schema/deckhand.schema.json', () => {
   it('every $ref and every x-deckhand entry names a definition', () => {
     const refs = [...text.matchAll(/"\$ref": "([^"]+)"/g)].map((m) => m[1]);
     // Every entry but the launch switches (plain lists, checked below) is a table of definitions.
-    const { chromiumFlags, sharedChromiumFlags, schemaLimits, sqliteCacheMigrations, providerEnv, defaults, agentDefaults, ...named } = doc['x-deckhand'];
+    const { chromiumFlags, sharedChromiumFlags, schemaLimits, sqliteCacheMigrations, providerEnv, defaults, agentDefaults, errors, ...named } = doc['x-deckhand'];
+    // Every code has its meaning, which the clients' error types carry.
+    expect(Object.keys(errors)).toEqual(Object.values(ErrorCode));
+    for (const [code, e] of Object.entries(errors)) expect(e.doc, code).not.toBe('');
     expect(defaults).toEqual({ ...DEFAULTS, maxTimeoutMs: MAX_TIMEOUT_MS, maxCallMs: MAX_CALL_MS });
     expect(agentDefaults).toEqual(AGENT_DEFAULTS);
     expect(providerEnv).toEqual(PROVIDER_ENV);

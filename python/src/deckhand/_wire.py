@@ -12,6 +12,8 @@ from typing import Annotated, Any, Dict, List, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from ._error_base import DeckhandError
+
 
 class WireModel(BaseModel):
     """Base of every generated model: snake_case fields, wire names as aliases."""
@@ -1763,3 +1765,204 @@ OPERATIONS: dict[str, dict[str, str]] = {
         "deadline": "model"
     }
 }
+
+
+# The error codes' classes (x-deckhand.errors), each registered with its code by DeckhandError.
+class InvalidArgumentError(DeckhandError, ValueError, code='INVALID_ARGUMENT'):
+    "An argument the call cannot take (a bad value or type, an unknown option). Also a ValueError."
+
+
+class InvalidSelectorError(DeckhandError, ValueError, code='INVALID_SELECTOR'):
+    "A CSS or XPath selector that does not parse, or an empty one. Also a ValueError."
+
+
+class ElementNotFoundError(DeckhandError, code='ELEMENT_NOT_FOUND'):
+    "No element matches (the selector, or what the model was asked for)."
+
+
+class ElementNotActionableError(DeckhandError, code='ELEMENT_NOT_ACTIONABLE'):
+    "The element is there but cannot take the action (hidden, disabled, detached)."
+
+
+class ElementCoveredError(DeckhandError, code='ELEMENT_COVERED'):
+    "Another element covers the point a click would land on."
+
+
+class UnsupportedMethodError(DeckhandError, ValueError, code='UNSUPPORTED_METHOD'):
+    "An Action's method is not one the engine performs. Also a ValueError."
+
+
+class ActionFailedError(DeckhandError, code='ACTION_FAILED'):
+    "The action ran and failed (a replayed flow's step whose element is gone, say)."
+
+
+class DeckhandTimeoutError(DeckhandError, TimeoutError, code='TIMEOUT'):
+    "A deadline passed. Also a TimeoutError."
+
+
+class PageClosedError(DeckhandError, code='PAGE_CLOSED'):
+    "The page was closed before or during the call."
+
+
+class FrameDetachedError(DeckhandError, code='FRAME_DETACHED'):
+    "The frame acted in went away."
+
+
+class NavigationFailedError(DeckhandError, code='NAVIGATION_FAILED'):
+    "A navigation failed (the address did not answer, the load was aborted)."
+
+
+class PageError(DeckhandError, code='PAGE_ERROR'):
+    "The page (or the frame acted in) shows Chromium's error page for a navigation that failed: there is no document to act on."
+
+
+class UrlNotAllowedError(DeckhandError, code='URL_NOT_ALLOWED'):
+    "A URL whose scheme the operator has not opened (file:, chrome:, ...)."
+
+
+class EvaluationFailedError(DeckhandError, code='EVALUATION_FAILED'):
+    "JavaScript given to page.evaluate threw or did not compile."
+
+
+class WorkerGoneError(DeckhandError, ConnectionError, code='WORKER_GONE'):
+    "The extension's service worker stopped before answering; the next call starts it again. Also a ConnectionError."
+
+
+class BrowserClosedError(DeckhandError, ConnectionError, code='BROWSER_CLOSED'):
+    "The browser is closed, or its connection dropped. Also a ConnectionError."
+
+
+class BrowserUnavailableError(DeckhandError, ConnectionError, code='BROWSER_UNAVAILABLE'):
+    "No browser could be had: the Selenium Grid refused the new session, its queue is full, or it is down (its own words in the message). Also a ConnectionError."
+
+
+class ExtensionMissingError(DeckhandError, code='EXTENSION_MISSING'):
+    "The browser has no Deckhand extension, or the extension is not built."
+
+
+class NotInitializedError(DeckhandError, code='NOT_INITIALIZED'):
+    "Used before it was set up."
+
+
+class AlreadyInUseError(DeckhandError, code='ALREADY_IN_USE'):
+    "The browser handle already backs a Deckhand instance (or a name is taken)."
+
+
+class ClosedError(DeckhandError, code='CLOSED'):
+    "This Deckhand instance or connection is closed."
+
+
+class NoModelConfiguredError(DeckhandError, code='NO_MODEL_CONFIGURED'):
+    "A model operation with no usable model (a provider name without its key, say)."
+
+
+class ModelAuthFailedError(DeckhandError, code='MODEL_AUTH_FAILED'):
+    "The model provider refused the credentials."
+
+
+class ModelRateLimitedError(DeckhandError, code='MODEL_RATE_LIMITED'):
+    "The model provider is rate limiting."
+
+
+class ModelProviderError(DeckhandError, code='MODEL_PROVIDER_ERROR'):
+    "The model provider answered with an error."
+
+
+class ModelUnreachableError(DeckhandError, code='MODEL_UNREACHABLE'):
+    "The model provider could not be reached."
+
+
+class ModelOutputInvalidError(DeckhandError, code='MODEL_OUTPUT_INVALID'):
+    "The model's answer does not fit what was asked (extract's schema, say)."
+
+
+class ModelRefusedError(DeckhandError, code='MODEL_REFUSED'):
+    "The model declined the request."
+
+
+class BatchFailedError(DeckhandError, code='BATCH_FAILED'):
+    "An experimentalBatch callback threw; `data.stack` has its JavaScript stack when the worker sent it."
+
+
+class UnavailableError(DeckhandError, code='UNAVAILABLE'):
+    "Not available here: a feature this client or platform does not have."
+
+
+class OperationCancelledError(DeckhandError, code='CANCELLED'):
+    "The operation was stopped in the worker before it finished: its caller or another client cancelled it, or a batch stopped its operations."
+
+
+class NotApprovedError(DeckhandError, code='NOT_APPROVED'):
+    "A step the caller asked to approve was refused: Stop or Skip was chosen, or nobody answered by the approval's deadline."
+
+
+class PausedError(DeckhandError, code='PAUSED'):
+    "The person at the browser paused programs' runs in the side panel, and the operation's own timeout ran out before they resumed."
+
+
+class ProtocolError(DeckhandError, code='PROTOCOL_ERROR'):
+    "A message that does not follow the protocol (an answer of the wrong shape, say)."
+
+
+class InternalError(DeckhandError, code='INTERNAL'):
+    "A failure with no more specific code (and any code this client does not know)."
+
+
+class UnauthorizedError(DeckhandError, code='UNAUTHORIZED'):
+    "The Deckhand service refused the API key."
+
+
+class SessionNotFoundError(DeckhandError, code='SESSION_NOT_FOUND'):
+    "The Deckhand service has no such session."
+
+
+class InvalidSessionIdError(DeckhandError, code='INVALID_SESSION_ID'):
+    "A session id that is not well formed."
+
+
+class SessionBusyError(DeckhandError, code='SESSION_BUSY'):
+    "The session is running another call."
+
+
+class TooManySessionsError(DeckhandError, code='TOO_MANY_SESSIONS'):
+    "The Deckhand service runs as many sessions as it may."
+
+
+class NotFoundError(DeckhandError, code='NOT_FOUND'):
+    "Nothing under that name or path (a saved flow, an HTTP route)."
+
+
+class MethodNotAllowedError(DeckhandError, code='METHOD_NOT_ALLOWED'):
+    "An HTTP method the route does not take."
+
+
+class InvalidJsonError(DeckhandError, code='INVALID_JSON'):
+    "A request body that is not JSON."
+
+
+class InvalidHeaderError(DeckhandError, code='INVALID_HEADER'):
+    "A request header that is not well formed."
+
+
+class BodyTooLargeError(DeckhandError, code='BODY_TOO_LARGE'):
+    "A request body over the service's limit."
+
+
+class UnsupportedMediaTypeError(DeckhandError, code='UNSUPPORTED_MEDIA_TYPE'):
+    "A request body of a type the service does not read."
+
+
+class HostNotAllowedError(DeckhandError, code='HOST_NOT_ALLOWED'):
+    "A Host header the service does not answer to."
+
+
+class OriginNotAllowedError(DeckhandError, code='ORIGIN_NOT_ALLOWED'):
+    "A browser Origin the service does not answer to."
+
+
+class CdpHostNotAllowedError(DeckhandError, code='CDP_HOST_NOT_ALLOWED'):
+    "A caller's DevTools address (cdpUrl) names a host the operator has not opened (--allow-cdp-hosts)."
+
+
+# `from ._wire import *` (deckhand.errors) gives the error classes.
+__all__ = ["InvalidArgumentError", "InvalidSelectorError", "ElementNotFoundError", "ElementNotActionableError", "ElementCoveredError", "UnsupportedMethodError", "ActionFailedError", "DeckhandTimeoutError", "PageClosedError", "FrameDetachedError", "NavigationFailedError", "PageError", "UrlNotAllowedError", "EvaluationFailedError", "WorkerGoneError", "BrowserClosedError", "BrowserUnavailableError", "ExtensionMissingError", "NotInitializedError", "AlreadyInUseError", "ClosedError", "NoModelConfiguredError", "ModelAuthFailedError", "ModelRateLimitedError", "ModelProviderError", "ModelUnreachableError", "ModelOutputInvalidError", "ModelRefusedError", "BatchFailedError", "UnavailableError", "OperationCancelledError", "NotApprovedError", "PausedError", "ProtocolError", "InternalError", "UnauthorizedError", "SessionNotFoundError", "InvalidSessionIdError", "SessionBusyError", "TooManySessionsError", "NotFoundError", "MethodNotAllowedError", "InvalidJsonError", "InvalidHeaderError", "BodyTooLargeError", "UnsupportedMediaTypeError", "HostNotAllowedError", "OriginNotAllowedError", "CdpHostNotAllowedError"]
