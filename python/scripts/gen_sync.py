@@ -145,6 +145,7 @@ class Writer:
         self.modules: dict[str, Module] = {}
         self.needed: dict[str, tuple[str, str | None]] = {}
         self.aliases: dict[str, str] = {}
+        self.dicts: dict[str, str] = {}
         self.lines: list[str] = []
 
     def module(self, name: str) -> Module:
@@ -152,12 +153,47 @@ class Writer:
             self.modules[name] = Module.load(name)
         return self.modules[name]
 
+    def source_of(self, mod: Module, n: str) -> Module | None:
+        """The module that defines `n` as `mod` sees it (following re-exports), or None."""
+        origin = mod.origins.get(n)
+        if origin is None:
+            return None
+        source = self.module(origin[0][1:]) if origin[0].startswith(".") and origin[0] != "." else mod
+        if source is not mod and source.origins.get(n, ("",))[0] != "." + source.name:
+            return self.source_of(source, n)
+        return source
+
+    def typed_dict(self, mod: Module, n: str) -> tuple[Module, ast.ClassDef] | None:
+        """A TypedDict of options that names a blocking view (page=Page): declared again here, so
+        that its names mean the views; None for anything else."""
+        source = self.source_of(mod, n)
+        node = next((c for c in source.tree.body if isinstance(c, ast.ClassDef) and c.name == n), None) if source else None
+        if source is None or node is None:
+            return None
+        bases = [ast.unparse(b) for b in node.bases]
+        if "TypedDict" not in bases and not any(self.typed_dict(source, b) for b in bases):
+            return None
+        fields = [f.annotation for f in node.body if isinstance(f, ast.AnnAssign)]
+        if any(mentions_view(f) for f in fields) or any(self.typed_dict(source, b) for b in bases):
+            return source, node
+        return None
+
     def need(self, mod: Module, node: ast.AST | None) -> None:
         for n in names_in(node) - WRAPPED:
-            if n in dir(__builtins__) or n in self.needed or n in self.aliases:
+            if n in dir(__builtins__) or n in self.needed or n in self.aliases or n in self.dicts:
                 continue
             origin = mod.origins.get(n)
             if origin is None:
+                continue
+            found = self.typed_dict(mod, n)
+            if found is not None:
+                source, cls = found
+                for b in cls.bases:
+                    self.need(source, b)
+                for f in cls.body:
+                    if isinstance(f, ast.AnnAssign):
+                        self.need(source, f.annotation)
+                self.dicts[n] = ast.unparse(cls)
                 continue
             source = self.module(origin[0][1:]) if origin[0].startswith(".") and origin[0] != "." else mod
             value = source.alias_value(n)
@@ -212,9 +248,11 @@ class Writer:
         a = fn.args
         out: list[str] = []
 
+        def views(arg: ast.arg) -> bool:
+            return mentions_view(arg.annotation) or bool(names_in(arg.annotation) & (set(self.aliases) | set(self.dicts)))
+
         def value(arg: ast.arg) -> str:
-            views = mentions_view(arg.annotation) or bool(names_in(arg.annotation) & set(self.aliases))
-            return f"unwrap({arg.arg})" if views else arg.arg
+            return f"unwrap({arg.arg})" if views(arg) else arg.arg
 
         positional = a.posonlyargs + a.args
         for i, arg in enumerate(positional):
@@ -226,7 +264,8 @@ class Writer:
         for arg in a.kwonlyargs:
             out.append(f"{arg.arg}={value(arg)}")
         if a.kwarg:
-            out.append(f"**{a.kwarg.arg}")
+            k = a.kwarg.arg
+            out.append(f"**{{k: unwrap(v) for k, v in {k}.items()}}" if views(a.kwarg) else f"**{k}")
         return ", ".join(out)
 
     def docstring(self, fn: ast.AST, indent: str) -> list[str]:
@@ -379,6 +418,8 @@ class Writer:
             imports.append("from typing import TypeAlias")
             imports.append("")
             imports += [f"{n}: TypeAlias = {v!r}" for n, v in sorted(self.aliases.items())]
+        for src in self.dicts.values():
+            imports += ["", "", src]
         exported = [n for n, _ in CLASSES] + [v for v, _, _, _ in NAMESPACES] + [i for _, i, _, _ in NAMESPACES] + ["run"]
         body = "\n".join(self.lines).lstrip("\n")
         return HEADER + "\n" + "\n".join(imports) + "\n\n\n" + body + "\n\n\n__all__ = " + repr(sorted(exported)).replace("'", '"') + "\n"

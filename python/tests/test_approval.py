@@ -139,12 +139,13 @@ async def test_a_batch_waits_too_and_skip_refuses(dh, open_page, form_posts) -> 
     assert form_posts == []
 
 
-async def test_a_bad_policy_or_handler_is_a_typed_error_before_anything_is_sent(dh) -> None:
+async def test_a_bad_policy_or_handler_is_a_typed_error_before_anything_is_done(dh) -> None:
+    # The worker checks the policy and names the field.
     with pytest.raises(InvalidArgumentError, match="approval needs at least one kind"):
         await dh.act(SEND, approval={})
-    with pytest.raises(InvalidArgumentError, match="approval when"):
+    with pytest.raises(InvalidArgumentError, match="approval.when"):
         await dh.act(SEND, approval={"when": ["explode"]})  # type: ignore[list-item]
-    with pytest.raises(InvalidArgumentError, match="approval timeout"):
+    with pytest.raises(InvalidArgumentError, match="approval.timeout"):
         await dh.act(SEND, approval={"when": ["pay"], "timeout": 50})
     with pytest.raises(InvalidArgumentTypeError, match="on_approval must be a function"):
         await dh.act(SEND, approval={"when": ["pay"]}, on_approval="approve")  # type: ignore[arg-type]

@@ -124,43 +124,25 @@ def schema_too_big(schema: Any) -> str | None:
     return None
 
 
+def known_keys(what: str, options: object, keys: tuple[str, ...]) -> dict[str, Any]:
+    """An options dict with only these keys (None: empty); a wrong type or an unknown key is refused."""
+    if options is not None and not isinstance(options, Mapping):
+        raise type_error(f"{what} must be a dict ({', '.join(f'{k}=' for k in keys)}), got {type(options).__name__}")
+    o = dict(options or {})
+    unknown = sorted(set(o) - set(keys))
+    if unknown:
+        raise InvalidArgumentError(None, f"unknown {what} option {', '.join(repr(k) for k in unknown)} (use {', '.join(keys)})")
+    return o
+
+
+def callable_or_none(what: str, fn: Any) -> Any:
+    if fn is not None and not callable(fn):
+        raise type_error(f"{what} must be a function (sync or async), got {type(fn).__name__}")
+    return fn
+
+
 def is_store(x: Any) -> bool:
     return x is not None and not isinstance(x, (bool, str, Mapping)) and callable(getattr(x, "lookup", None)) and callable(getattr(x, "record", None))
-
-
-def variables_option(v: object) -> dict[str, Any] | None:
-    if v is None:
-        return None
-    if not isinstance(v, Mapping):
-        raise type_error("variables must be a dict of name -> value or {'value': ..., 'description': ...}")
-    return dict(v)
-
-
-def approval_option(where: str, v: object) -> dict[str, Any] | None:
-    """An `approval=` policy ({'when': [...], 'words': [...], 'timeout': ms}), checked here as the
-    worker checks it, so a bad one fails before anything is sent."""
-    if v is None:
-        return None
-    if isinstance(v, BaseModel):
-        v = v.model_dump(by_alias=True, exclude_none=True)
-    if not isinstance(v, Mapping):
-        raise type_error(f"{where}: approval must be a dict (when=, words=, timeout=), got {type(v).__name__}")
-    try:
-        policy = _wire.ApprovalPolicy.model_validate(dict(v))
-    except ValidationError as e:
-        err = e.errors()[0]
-        at = ".".join(str(x) for x in err["loc"])
-        raise InvalidArgumentError(None, f"{where}: invalid approval {at}: {err['msg']}, got {err.get('input')!r}") from None
-    if not policy.when and not policy.words:
-        raise InvalidArgumentError(None, f"{where}: approval needs at least one kind in `when` or one word in `words`")
-    out: dict[str, Any] = policy.model_dump(by_alias=True, exclude_none=True)
-    return out
-
-
-def approval_handler(where: str, fn: object) -> Any:
-    if fn is not None and not callable(fn):
-        raise type_error(f"{where}: on_approval must be a function (sync or async), got {type(fn).__name__}")
-    return fn
 
 
 def page_id(page: object) -> int | None:
@@ -172,44 +154,6 @@ def page_id(page: object) -> int | None:
     if isinstance(page, int) and not isinstance(page, bool):
         return page
     raise type_error(f"page must be a Page or a page id (an int), got {type(page).__name__}")
-
-
-def check_number(what: str, value: object) -> None:
-    if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float))):
-        raise type_error(f"{what} must be a number, got {type(value).__name__}")
-
-
-def check_flag(what: str, value: object) -> bool | None:
-    if value is not None and not isinstance(value, bool):
-        raise type_error(f"{what} must be True or False, got {type(value).__name__}")
-    return value
-
-
-def call_options(
-    op: str,
-    *,
-    cache: object,
-    ignore_locators: object,
-    locator: object,
-    model: object,
-    timeout: object,
-    variables: object,
-    page: object,
-    dom_settle_timeout_ms: object,
-    frame_id: object,
-) -> dict[str, Any]:
-    """The options of act, observe and extract, with their types checked (a wrong type is
-    InvalidArgumentTypeError, also a TypeError) before anything is sent."""
-    parse_cache_call_option(cache)
-    if ignore_locators is not None and (isinstance(ignore_locators, (str, bytes, Mapping)) or not isinstance(ignore_locators, Sequence)):
-        raise type_error(f"{op}: ignore_locators must be a list of locators, got {type(ignore_locators).__name__}")
-    check_number(f"{op}: timeout", timeout)
-    check_number(f"{op}: dom_settle_timeout_ms", dom_settle_timeout_ms)
-    check_number(f"{op}: frame_id", frame_id)
-    return dict(
-        cache=cache, ignore_locators=ignore_locators, locator=locator, model=model, timeout=timeout,
-        variables=variables_option(variables), page=page_id(page), dom_settle_timeout_ms=dom_settle_timeout_ms, frame_id=frame_id,
-    )
 
 
 def checked_params(model: type[M], value: Any, method: str) -> M:

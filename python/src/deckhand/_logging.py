@@ -8,7 +8,8 @@ import json
 import sys
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
-from .errors import InvalidArgumentError, type_error
+from ._checks import callable_or_none, known_keys
+from .errors import InvalidArgumentError
 
 if TYPE_CHECKING:
     from .options import LoggingOptions
@@ -18,21 +19,14 @@ RANK = {"debug": 10, "info": 20, "warn": 30, "error": 40, "silent": 100}
 
 class Logger:
     def __init__(self, options: LoggingOptions | Mapping[str, Any] | None = None) -> None:
-        if options is not None and not isinstance(options, Mapping):
-            raise type_error(f"logging must be a dict (level=, format=, callback=), got {type(options).__name__}")
-        o: dict[str, Any] = dict(options or {})
-        unknown = set(o) - {"level", "format", "callback"}
-        if unknown:
-            raise InvalidArgumentError(None, f"unknown logging option {', '.join(repr(k) for k in sorted(unknown))} (use level, format, callback)")
+        o = known_keys("logging", options, ("level", "format", "callback"))
         self.level: str = o.get("level", "warn")
         if self.level not in RANK:
             raise InvalidArgumentError(None, f"logging level must be one of {', '.join(RANK)}, got {self.level!r}")
         self.format: str = o.get("format", "text")
         if self.format not in ("text", "json"):
             raise InvalidArgumentError(None, "logging format must be 'text' or 'json'")
-        self.callback: Callable[[dict[str, Any]], Any] | None = o.get("callback")
-        if self.callback is not None and not callable(self.callback):
-            raise type_error("logging callback must be callable")
+        self.callback: Callable[[dict[str, Any]], Any] | None = callable_or_none("logging callback", o.get("callback"))
 
     def log(self, level: str, message: str, data: dict[str, Any] | None = None) -> None:
         if RANK.get(level, 0) < RANK[self.level]:

@@ -28,30 +28,26 @@ class Serves(Protocol):
     def serve(self, method: str, handler: Callable[[Any], Any]) -> None: ...
 
 
-class WorkerCalls:
-    """What one Deckhand instance answers. `store` is read at each call: the instance sets its
-    cache store after it starts serving."""
+class Owner(Protocol):
+    """What the Deckhand instance keeps that the worker's calls use (its cache store is set after
+    it starts serving, so each is read at the call)."""
 
-    def __init__(
-        self,
-        *,
-        store: Callable[[], CacheStore | None],
-        callbacks: CallbackRegistry,
-        tools: dict[str, Callable[[Any], Awaitable[str]]],
-        logger: Logger,
-        step_listeners: set[Callable[[dict[str, Any]], None]],
-        telemetry: Any,
-        spans: dict[str, Any],
-        approver: Callable[[str | None], ApprovalHandler | None],
-    ) -> None:
-        self._store = store
-        self._callbacks = callbacks
-        self._tools = tools
-        self._logger = logger
-        self._step_listeners = step_listeners
-        self._telemetry = telemetry
-        self._spans = spans
-        self._approver = approver
+    _store: CacheStore | None
+    _callbacks: CallbackRegistry
+    _tools: dict[str, Callable[[Any], Awaitable[str]]]
+    _logger: Logger
+    _step_listeners: set[Callable[[dict[str, Any]], None]]
+    _telemetry: Any
+    _spans: dict[str, Any]
+
+    def _approver(self, op_id: str | None) -> ApprovalHandler | None: ...
+
+
+class WorkerCalls:
+    """What one Deckhand instance answers."""
+
+    def __init__(self, owner: Owner) -> None:
+        self._o = owner
         #: Requests still open, by id: set when they end (whoever decided).
         self._asking: dict[str, asyncio.Event] = {}
         self._peer: RpcPeer | None = None
@@ -68,7 +64,7 @@ class WorkerCalls:
         link.serve("log", self._log)
 
     def _store_or_refuse(self) -> CacheStore:
-        s = self._store()
+        s = self._o._store
         if s is None:
             raise InvalidArgumentError(None, "this client has no cache store")
         return s
@@ -88,7 +84,7 @@ class WorkerCalls:
 
     async def _generate(self, p: Any) -> Any:
         params = checked_params(_wire.ModelGenerateParams, p, "model.generate")
-        fn = self._callbacks.get(params.callback_id)
+        fn = self._o._callbacks.get(params.callback_id)
         if fn is None:
             raise NoModelConfiguredError(None, "the callback model is no longer registered with this client")
         out = await run_user(fn, params.request)
@@ -102,7 +98,7 @@ class WorkerCalls:
 
     async def _tool_call(self, p: Any) -> Any:
         params = checked_params(_wire.ToolCallParams, p, "tool.call")
-        fn = self._tools.get(params.name)
+        fn = self._o._tools.get(params.name)
         if fn is None:
             raise InvalidArgumentError(None, f"no tool '{params.name}' is registered with this client")
         return {"output": await fn(params.input)}
@@ -125,7 +121,7 @@ class WorkerCalls:
                 self._asking.pop(req.id, None)
 
         self._peer.hold(until_ended())
-        handler = self._approver(req.op_id)
+        handler = self._o._approver(req.op_id)
         if handler is None:
             return {"decision": None}
         # The handler is cancelled when the request ends another way.
@@ -145,7 +141,7 @@ class WorkerCalls:
                 raise InvalidArgumentError(None, f"on_approval returned {decision!r}; return 'approve', 'skip', 'stop' or None")
         except Exception as e:  # noqa: BLE001
             # A handler that failed cannot decide; the others still may.
-            self._logger.log("warn", f"on_approval failed: {e}")
+            self._o._logger.log("warn", f"on_approval failed: {e}")
             return {"decision": None}
         return {"decision": decision, "by": "the caller"}
 
@@ -158,16 +154,16 @@ class WorkerCalls:
 
     def _log(self, p: Any) -> None:
         params = checked_params(_wire.LogParams, p, "log")
-        self._logger.log(params.level, params.message, params.data)
-        for f in list(self._step_listeners):
+        self._o._logger.log(params.level, params.message, params.data)
+        for f in list(self._o._step_listeners):
             f(p)
         d = params.data or {}
         # A model call's span is a child of its operation's, which the instance keeps by opId.
-        if d.get("span") == "model-call" and self._telemetry.trace is not None:
-            parent = self._spans.get(str(d.get("opId")))
+        if d.get("span") == "model-call" and self._o._telemetry.trace is not None:
+            parent = self._o._spans.get(str(d.get("opId")))
             if parent is not None:
-                ctx = self._telemetry.trace.set_span_in_context(parent)
-                span = self._telemetry.tracer.start_span(
+                ctx = self._o._telemetry.trace.set_span_in_context(parent)
+                span = self._o._telemetry.tracer.start_span(
                     "deckhand.model_call",
                     context=ctx,
                     start_time=int(d.get("startedAt", 0) * 1_000_000),

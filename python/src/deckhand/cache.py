@@ -51,41 +51,6 @@ def next_agree(prev: dict[str, Any] | None, req: dict[str, Any]) -> int:
     return 1
 
 
-class MemoryStore:
-    def __init__(self, max_entries: int = DEFAULT_MAX_ENTRIES_PER_TENANT) -> None:
-        self._counts: dict[str, int] = {}
-        self._entries: dict[str, dict[str, Any]] = {}
-        self._bases: set[str] = set()
-        self._max = max_entries
-
-    def lookup(self, key: str, base_key: str) -> dict[str, Any]:
-        e = self._entries.get(key)
-        count = self._counts.get(key, 0) + 1
-        if e is not None:
-            self._counts[key] = count
-            self._entries.pop(key)
-            self._entries[key] = e  # most recently used last
-        entry = None if e is None else {"key": e["key"], "op": e["op"], "result": e["result"], "usage": e["usage"], "agree": e["agree"]}
-        return {"count": count, "entry": entry, "pageChanged": e is None and base_key in self._bases}
-
-    def record(self, req: dict[str, Any]) -> dict[str, Any]:
-        key = req["key"]
-        agree = next_agree(self._entries.get(key), req)
-        self._entries.pop(key, None)
-        self._entries[key] = {"key": key, "baseKey": req["baseKey"], "op": req["op"], "result": req.get("result"), "usage": req["usage"], "agree": agree}
-        self._counts.setdefault(key, 1)
-        self._bases.add(req["baseKey"])
-        while len(self._entries) > self._max:
-            old = next(iter(self._entries))
-            self._entries.pop(old)
-            self._counts.pop(old, None)
-        return {"agree": agree}
-
-    def invalidate(self, key: str) -> None:
-        self._entries.pop(key, None)
-        self._counts.pop(key, None)
-
-
 def _statements(sql: str) -> list[str]:
     """One migration's statements, whole: a trigger's body holds semicolons of its own."""
     out: list[str] = []
@@ -209,6 +174,13 @@ class SqliteStore:
 
     def close(self) -> None:
         self._db.close()
+
+
+class MemoryStore(SqliteStore):
+    """The same store in this process's memory, gone when it ends."""
+
+    def __init__(self, max_entries: int = DEFAULT_MAX_ENTRIES_PER_TENANT) -> None:
+        super().__init__(":memory:", max_entries)
 
 
 class RemoteStore:

@@ -13,6 +13,7 @@ asyncio.CancelledError (asyncio would take it for the task's own cancellation); 
 
 from __future__ import annotations
 
+import re
 import warnings
 from typing import TYPE_CHECKING, Any, get_args
 
@@ -28,6 +29,9 @@ for _c in (DeckhandError, *ERROR_CLASSES.values()):
     _c.__module__ = __name__
 
 
+_WRONG_TYPE = re.compile(r": Expected \w+, received \w+")
+
+
 class InvalidArgumentTypeError(InvalidArgumentError, TypeError):
     """An argument of the wrong type: INVALID_ARGUMENT, and a TypeError as Python expects."""
 
@@ -38,11 +42,14 @@ def error(code: str, message: str, data: dict[str, Any] | None = None) -> Deckha
 
 
 def from_wire(e: Any) -> DeckhandError:
-    """Rebuild an error received as `{code, message, data?}`."""
+    """Rebuild an error received as `{code, message, data?}`. The worker's refusal of a value of
+    the wrong type (zod's words) is an InvalidArgumentTypeError, as a refusal here would be."""
     if not isinstance(e, dict):
         return InternalError(None, f"a malformed error arrived: {e!r}")
-    data = e.get("data")
-    return error(str(e.get("code")), str(e.get("message", "")), data if isinstance(data, dict) else None)
+    data, message = e.get("data"), str(e.get("message", ""))
+    if e.get("code") == "INVALID_ARGUMENT" and _WRONG_TYPE.search(message):
+        return InvalidArgumentTypeError(None, message, data if isinstance(data, dict) else None)
+    return error(str(e.get("code")), message, data if isinstance(data, dict) else None)
 
 
 def type_error(message: str) -> InvalidArgumentTypeError:

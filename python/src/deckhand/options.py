@@ -9,13 +9,14 @@ InvalidArgumentError (InvalidArgumentTypeError, also a TypeError, for a wrong ty
 from __future__ import annotations
 
 import os
-from typing import Any, Awaitable, Callable, Literal, Mapping, NotRequired, Protocol, Required, TypedDict, Union
+from typing import Any, Awaitable, Callable, Literal, Mapping, NotRequired, Protocol, Required, Sequence, TypedDict, Union
 
 from pydantic import BaseModel
 
 from . import _wire
 from .page import LocatorDict as LocatorDict
 from .page import LocatorLike as LocatorLike
+from .page import Page
 
 # -- the result cache ----------------------------------------------------------------------
 
@@ -269,7 +270,51 @@ class VariableDict(TypedDict):
 Variables = Mapping[str, Union[VariableValue, VariableDict]]
 
 
+# -- the options of act, observe and extract -----------------------------------------------
+
+
+class CallOptions(TypedDict, total=False):
+    """The keyword options of act, observe and extract. Those this client does not read itself
+    go to the worker in camelCase (OperationOptions), which checks them."""
+
+    #: False: no cache lookup; True; or {'threshold': n}.
+    cache: CacheCallOption | None
+    #: Parts of the page the model does not read.
+    ignore_locators: Sequence[LocatorLike] | None
+    #: The part of the page the model reads.
+    locator: LocatorLike | None
+    #: This call's model instead of the instance's.
+    model: ModelSpec | None
+    #: How long the call may take (ms, at most 600000).
+    timeout: int | None
+    #: Values for %name% placeholders in the instruction (never sent to the model).
+    variables: Variables | None
+    #: The page to work on (default: the active page).
+    page: Page | int | None
+    #: Longest wait for the page to settle before it is read (ms).
+    dom_settle_timeout_ms: int | None
+    #: A frame of the page, by its id in the snapshot.
+    frame_id: int | None
+
+
+class ActOptions(CallOptions, total=False):
+    """act's options: CallOptions, and the approval of its risky steps."""
+
+    approval: ApprovalPolicy | None
+    on_approval: ApprovalHandler | None
+
+
+class ExtractOptions(CallOptions, total=False):
+    """extract's options: CallOptions, a screenshot for the model, and the page's iframes."""
+
+    screenshot: bool | None
+    iframes: bool | None
+
+
 __all__ = [
+    "ActOptions",
+    "CallOptions",
+    "ExtractOptions",
     "AgentOptions",
     "ApprovalDecision",
     "ApprovalHandler",

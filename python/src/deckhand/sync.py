@@ -39,11 +39,38 @@ from .page import LocatorDict, M
 from .types import ExtractResult
 from pathlib import Path
 from pydantic import BaseModel
-from typing import Any, Callable, Literal, Mapping, Sequence, Union
+from typing import Any, Callable, Literal, Mapping, Sequence, TypedDict, Union
+from typing_extensions import Unpack
 from ._sync_runtime import Blocking, on_loop, register, run, unwrap, wrap
 from typing import TypeAlias
 
 LocatorLike: TypeAlias = 'Union[Locator, str, LocatorDict]'
+
+
+class CallOptions(TypedDict, total=False):
+    """The keyword options of act, observe and extract. Those this client does not read itself
+    go to the worker in camelCase (OperationOptions), which checks them."""
+    cache: CacheCallOption | None
+    ignore_locators: Sequence[LocatorLike] | None
+    locator: LocatorLike | None
+    model: ModelSpec | None
+    timeout: int | None
+    variables: Variables | None
+    page: Page | int | None
+    dom_settle_timeout_ms: int | None
+    frame_id: int | None
+
+
+class ActOptions(CallOptions, total=False):
+    """act's options: CallOptions, and the approval of its risky steps."""
+    approval: ApprovalPolicy | None
+    on_approval: ApprovalHandler | None
+
+
+class ExtractOptions(CallOptions, total=False):
+    """extract's options: CallOptions, a screenshot for the model, and the page's iframes."""
+    screenshot: bool | None
+    iframes: bool | None
 
 
 class Locator(Blocking):
@@ -480,85 +507,26 @@ class Deckhand(Blocking):
     def act(
         self,
         instruction_or_action: str | Mapping[str, Any] | _wire.Action,
-        *,
-        cache: CacheCallOption | None = None,
-        ignore_locators: Sequence[LocatorLike] | None = None,
-        locator: LocatorLike | None = None,
-        model: ModelSpec | None = None,
-        timeout: int | None = None,
-        variables: Variables | None = None,
-        page: Page | int | None = None,
-        dom_settle_timeout_ms: int | None = None,
-        frame_id: int | None = None,
-        approval: ApprovalPolicy | None = None,
-        on_approval: ApprovalHandler | None = None,
+        **options: Unpack[ActOptions],
     ) -> _wire.ActResult:
         """Do one thing: an Action runs deterministically (no model); an instruction is carried
-        out by the model (or replayed from the cache). With `approval` (or the instance's), a
-        risky step waits for `on_approval` (or the instance's, or the side panel) to approve it;
-        refused, or not approved in time, it raises NotApprovedError (`data["decision"]`:
-        'skip', 'stop' or 'timeout').
+        out by the model (or replayed from the cache). Options: see ActOptions. With `approval`
+        (or the instance's), a risky step waits for `on_approval` (or the instance's, or the side
+        panel) to approve it; refused, or not approved in time, it raises NotApprovedError
+        (`data["decision"]`: 'skip', 'stop' or 'timeout').
         """
-        return run(self._async.act(
-            instruction_or_action,
-            cache=cache,
-            ignore_locators=unwrap(ignore_locators),
-            locator=unwrap(locator),
-            model=model,
-            timeout=timeout,
-            variables=variables,
-            page=unwrap(page),
-            dom_settle_timeout_ms=dom_settle_timeout_ms,
-            frame_id=frame_id,
-            approval=approval,
-            on_approval=on_approval,
-        ))
+        return run(self._async.act(instruction_or_action, **{k: unwrap(v) for k, v in options.items()}))
 
-    def observe(
-        self,
-        instruction: str | None = None,
-        *,
-        cache: CacheCallOption | None = None,
-        ignore_locators: Sequence[LocatorLike] | None = None,
-        locator: LocatorLike | None = None,
-        model: ModelSpec | None = None,
-        timeout: int | None = None,
-        variables: Variables | None = None,
-        page: Page | int | None = None,
-        dom_settle_timeout_ms: int | None = None,
-        frame_id: int | None = None,
-    ) -> _wire.ObserveResult:
+    def observe(self, instruction: str | None = None, **options: Unpack[CallOptions]) -> _wire.ObserveResult:
         """Elements that match the instruction (or the page's main controls), as Actions act() runs."""
-        return run(self._async.observe(
-            instruction,
-            cache=cache,
-            ignore_locators=unwrap(ignore_locators),
-            locator=unwrap(locator),
-            model=model,
-            timeout=timeout,
-            variables=variables,
-            page=unwrap(page),
-            dom_settle_timeout_ms=dom_settle_timeout_ms,
-            frame_id=frame_id,
-        ))
+        return run(self._async.observe(instruction, **{k: unwrap(v) for k, v in options.items()}))
 
     @overload
     def extract(
         self,
         instruction: str | None,
         schema: type[M],
-        *,
-        cache: CacheCallOption | None = None,
-        ignore_locators: Sequence[LocatorLike] | None = None,
-        locator: LocatorLike | None = None,
-        model: ModelSpec | None = None,
-        timeout: int | None = None,
-        variables: Variables | None = None,
-        page: Page | int | None = None,
-        screenshot: bool | None = None,
-        dom_settle_timeout_ms: int | None = None,
-        iframes: bool | None = None,
-        frame_id: int | None = None,
+        **options: Unpack[ExtractOptions],
     ) -> ExtractResult[M]: ...
 
     @overload
@@ -567,17 +535,7 @@ class Deckhand(Blocking):
         instruction: str | None = None,
         *,
         schema: type[M],
-        cache: CacheCallOption | None = None,
-        ignore_locators: Sequence[LocatorLike] | None = None,
-        locator: LocatorLike | None = None,
-        model: ModelSpec | None = None,
-        timeout: int | None = None,
-        variables: Variables | None = None,
-        page: Page | int | None = None,
-        screenshot: bool | None = None,
-        dom_settle_timeout_ms: int | None = None,
-        iframes: bool | None = None,
-        frame_id: int | None = None,
+        **options: Unpack[ExtractOptions],
     ) -> ExtractResult[M]: ...
 
     @overload
@@ -585,56 +543,20 @@ class Deckhand(Blocking):
         self,
         instruction: str | None = None,
         schema: Mapping[str, Any] | None = None,
-        *,
-        cache: CacheCallOption | None = None,
-        ignore_locators: Sequence[LocatorLike] | None = None,
-        locator: LocatorLike | None = None,
-        model: ModelSpec | None = None,
-        timeout: int | None = None,
-        variables: Variables | None = None,
-        page: Page | int | None = None,
-        screenshot: bool | None = None,
-        dom_settle_timeout_ms: int | None = None,
-        iframes: bool | None = None,
-        frame_id: int | None = None,
+        **options: Unpack[ExtractOptions],
     ) -> ExtractResult[Any]: ...
 
     def extract(
         self,
         instruction: str | None = None,
         schema: type[BaseModel] | Mapping[str, Any] | None = None,
-        *,
-        cache: CacheCallOption | None = None,
-        ignore_locators: Sequence[LocatorLike] | None = None,
-        locator: LocatorLike | None = None,
-        model: ModelSpec | None = None,
-        timeout: int | None = None,
-        variables: Variables | None = None,
-        page: Page | int | None = None,
-        screenshot: bool | None = None,
-        dom_settle_timeout_ms: int | None = None,
-        iframes: bool | None = None,
-        frame_id: int | None = None,
+        **options: Unpack[ExtractOptions],
     ) -> ExtractResult[Any]:
         """Data from the page. With a pydantic model class as schema, an ExtractResult[Model]:
         `data` is an instance of it; with a JSON Schema dict, the data as JSON; without one,
-        `{"extraction": str}`.
+        `{"extraction": str}`. Options: see ExtractOptions.
         """
-        return run(self._async.extract(
-            instruction,
-            schema,
-            cache=cache,
-            ignore_locators=unwrap(ignore_locators),
-            locator=unwrap(locator),
-            model=model,
-            timeout=timeout,
-            variables=variables,
-            page=unwrap(page),
-            screenshot=screenshot,
-            dom_settle_timeout_ms=dom_settle_timeout_ms,
-            iframes=iframes,
-            frame_id=frame_id,
-        ))
+        return run(self._async.extract(instruction, schema, **{k: unwrap(v) for k, v in options.items()}))
 
     def metrics(self) -> _wire.Metrics:
         """The thirty-two counters (act|extract|observe|total x prompt, completion, reasoning and
@@ -692,7 +614,7 @@ class Deckhand(Blocking):
         `data["step"]` is `{"index", "id", "description"}`; with `model`, that step is found
         again with the model instead (status 'healed'), and extract steps run. `step_timeout`: how
         long each step waits for its element (ms, default 3000); `timeout`: the whole replay (ms,
-        default 10 minutes), past which the worker stops it and DeckhandTimeoutError is raised.
+        default 2 minutes), past which the worker stops it and DeckhandTimeoutError is raised.
         Cancelling the task stops the replay in the worker too.
         """
         return run(self._async.replay(
