@@ -12,16 +12,8 @@ from pydantic import BaseModel, ValidationError
 
 from . import _wire
 from .errors import InvalidArgumentError, ProtocolError, type_error
-from .page import Page
 
 M = TypeVar("M", bound=BaseModel)
-
-
-def parse_answer(model: type[M], value: Any, method: str) -> M:
-    try:
-        return model.model_validate(value)
-    except ValidationError as e:
-        raise ProtocolError(None, f"invalid the answer to '{method}': {e}") from None
 
 
 def parse_cache_call_option(v: object) -> bool | dict[str, int] | None:
@@ -143,17 +135,6 @@ def callable_or_none(what: str, fn: Any) -> Any:
 
 def is_store(x: Any) -> bool:
     return x is not None and not isinstance(x, (bool, str, Mapping)) and callable(getattr(x, "lookup", None)) and callable(getattr(x, "record", None))
-
-
-def page_id(page: object) -> int | None:
-    """A `page=` option: a Page or a page id."""
-    if page is None:
-        return None
-    if isinstance(page, Page):
-        return page.id
-    if isinstance(page, int) and not isinstance(page, bool):
-        return page
-    raise type_error(f"page must be a Page or a page id (an int), got {type(page).__name__}")
 
 
 def checked_params(model: type[M], value: Any, method: str) -> M:

@@ -11,7 +11,8 @@ from typing import Any, Awaitable, Callable, Protocol
 from pydantic import BaseModel, ValidationError
 
 from . import _wire
-from ._checks import checked_params, parse_answer, run_user
+from ._checks import checked_params, run_user
+from .page import parse_answer
 from ._rpc import RpcPeer
 from ._logging import Logger
 from .cache import call_store

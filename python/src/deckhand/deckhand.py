@@ -18,7 +18,7 @@ from typing_extensions import Unpack
 
 from . import _wire
 from ._agent import Agent, agent_deadline_ms, agent_model, agent_run_params, agent_tools
-from ._checks import cache_for_call, callable_or_none, combine_model, is_store, json_schema_of, known_keys, not_json, page_id, parse_answer, quiet
+from ._checks import cache_for_call, callable_or_none, combine_model, is_store, json_schema_of, known_keys, not_json, quiet
 from ._link import MAX_CALL_MS, check_ms
 from ._logging import Logger
 from ._worker_calls import WorkerCalls
@@ -44,7 +44,7 @@ from .options import (
     TelemetryOptions,
     Variables,
 )
-from .page import BrowserContext, Page, locator_spec
+from .page import BrowserContext, Page, locator_spec, page_id, parse_answer
 from .types import ExtractResult
 
 M = TypeVar("M", bound=BaseModel)

@@ -1,7 +1,7 @@
 """Pages, locators and the browser context (src/facade/page.ts in Python).
 
 Every call is one method of the worker's command table (page.goto, locator.act, ...), sent
-with the same parameters the Node facade sends.
+with the same parameters the Node facade sends; the worker checks them.
 """
 
 from __future__ import annotations
@@ -11,13 +11,22 @@ import re
 from pathlib import Path
 from typing import Any, Awaitable, Callable, Literal, Mapping, NotRequired, Protocol, Sequence, TypedDict, TypeVar, Union, overload
 
-from pydantic import BaseModel
+from pydantic import BaseModel, ValidationError
 
 from . import _wire
+from ._json import js_number
 from .errors import InvalidArgumentError, InvalidSelectorError, ProtocolError, UnavailableError, type_error
 
 W = TypeVar("W", bound=BaseModel)
 M = TypeVar("M", bound=BaseModel)
+
+
+def parse_answer(model: type[W], value: Any, method: str) -> W:
+    """The worker's answer read as its result model; PROTOCOL_ERROR when it does not fit."""
+    try:
+        return model.model_validate(value)
+    except ValidationError as e:
+        raise ProtocolError(None, f"invalid the answer to '{method}': {e}") from None
 
 
 class CommandClient(Protocol):
@@ -25,8 +34,7 @@ class CommandClient(Protocol):
 
 
 class PageHost(Protocol):
-    """What pages need from the browser handle that made them. Declared here, rather than
-    importing Browser, so that browser.py can import this module without a cycle."""
+    """What pages need from the browser handle that made them (browser.py imports this module)."""
 
     @property
     def allow_url_schemes(self) -> tuple[str, ...]: ...
@@ -36,10 +44,6 @@ class PageHost(Protocol):
     def _extract(self) -> Callable[..., Awaitable[Any]] | None: ...
 
 
-# The locator shapes live beside Locator (options.py re-exports them), so that options.py
-# imports this module and not the other way round.
-
-
 class LocatorDict(TypedDict):
     """`{"selector": css_or_xpath, "nth": i}`."""
 
@@ -47,27 +51,14 @@ class LocatorDict(TypedDict):
     nth: NotRequired[int]
 
 
-def _parse(model: type[W], value: Any, method: str) -> W:
-    try:
-        return model.model_validate(value)
-    except Exception as e:  # noqa: BLE001  (pydantic.ValidationError)
-        raise ProtocolError(None, f"invalid the answer to '{method}': {e}") from e
-
-
-def _put(d: dict[str, Any], key: str, value: Any) -> dict[str, Any]:
-    """Set a key only when the value is given (Node's JSON.stringify drops undefined)."""
-    if value is not None:
-        d[key] = value
-    return d
+def _given(**values: Any) -> dict[str, Any]:
+    """The values that were given (Node's JSON.stringify drops undefined), in order."""
+    return {k: v for k, v in values.items() if v is not None}
 
 
 # A JavaScript function's source, as opposed to an expression: `function ...`, `async ...`,
 # `x => ...` or `(a, b) => ...`.
 _FUNCTION = re.compile(r"^\s*(async\s+)?(function\b|\(\s*[^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)")
-
-
-def is_function_source(source: str) -> bool:
-    return bool(_FUNCTION.match(source))
 
 
 class Locator:
@@ -97,10 +88,9 @@ class Locator:
     def to_spec(self) -> LocatorDict:
         return {"selector": self.selector} if self._index is None else {"selector": self.selector, "nth": self._index}
 
-    async def _run(self, method: str, args: list[str] | None = None, timeout: float | None = None) -> None:
-        params: dict[str, Any] = {"page": self.page.id, "locator": self.to_spec(), "method": method, "arguments": args or []}
-        _put(params, "timeout", timeout)
-        await self._client.call("locator.act", params)
+    async def _run(self, method: str, args: list[str], timeout: float | None) -> None:
+        params = {"page": self.page.id, "locator": self.to_spec(), "method": method, "arguments": args}
+        await self._client.call("locator.act", {**params, **_given(timeout=timeout)})
 
     async def click(self, *, timeout: float | None = None) -> None:
         await self._run("click", [], timeout)
@@ -136,7 +126,7 @@ class Locator:
         await self._run("scrollIntoView", [], timeout)
 
     async def scroll_to(self, percent: float | str, *, timeout: float | None = None) -> None:
-        await self._run("scrollTo", [percent if isinstance(percent, str) else _num(percent)], timeout)
+        await self._run("scrollTo", [percent if isinstance(percent, str) else js_number(percent)], timeout)
 
     async def drag_to(self, target: "Locator | str", *, timeout: float | None = None) -> None:
         await self._run("dragAndDrop", [target if isinstance(target, str) else target.selector], timeout)
@@ -154,12 +144,6 @@ class Locator:
 LocatorLike = Union[Locator, str, LocatorDict]
 
 
-def _num(x: float) -> str:
-    from ._json import js_number
-
-    return js_number(x)
-
-
 def locator_spec(l: object) -> LocatorDict:
     """A locator option (LocatorLike) as the wire's LocatorSpec."""
     if isinstance(l, str):
@@ -175,6 +159,21 @@ def locator_spec(l: object) -> LocatorDict:
     raise InvalidArgumentError(None, why) if isinstance(l, Mapping) else type_error(why)
 
 
+def page_id(page: object) -> int | None:
+    """A `page=` option: a Page or a page id."""
+    if page is None or isinstance(page, int) and not isinstance(page, bool):
+        return page
+    if isinstance(page, Page):
+        return page.id
+    raise type_error(f"page must be a Page or a page id (an int), got {type(page).__name__}")
+
+
+def _schemes(host: PageHost | None) -> dict[str, Any]:
+    """The URL schemes the browser's operator opened, for a call that navigates."""
+    allow = host.allow_url_schemes if host else ()
+    return {"allowSchemes": list(allow)} if allow else {}
+
+
 class Page:
     """One tab: navigation, JavaScript, screenshots, key presses, locators and the earlier extract."""
 
@@ -183,28 +182,15 @@ class Page:
         self.id = page_id
         self._browser = browser
 
-    def _schemes(self, params: dict[str, Any]) -> dict[str, Any]:
-        allow = self._browser.allow_url_schemes if self._browser else ()
-        if allow:
-            params["allowSchemes"] = list(allow)
-        return params
-
     async def goto(
         self, url: str, *, wait_until: Literal["load", "domcontentloaded", "commit"] | None = None, timeout: float | None = None
     ) -> _wire.PageInfo:
-        if not isinstance(url, str):
-            raise type_error(f"goto takes a URL (a string), got {type(url).__name__}")
-        options: dict[str, Any] = {}
-        _put(options, "waitUntil", wait_until)
-        _put(options, "timeout", timeout)
-        params: dict[str, Any] = {"page": self.id, "url": url}
-        if options:
-            params["options"] = options
-        r = await self._client.call("page.goto", self._schemes(params), timeout)
-        return _parse(_wire.PageInfo, r, "page.goto")
+        options = _given(waitUntil=wait_until, timeout=timeout)
+        params = {"page": self.id, "url": url, **({"options": options} if options else {}), **_schemes(self._browser)}
+        return parse_answer(_wire.PageInfo, await self._client.call("page.goto", params, timeout), "page.goto")
 
     async def info(self) -> _wire.PageInfo:
-        return _parse(_wire.PageInfo, await self._client.call("page.info", {"page": self.id}), "page.info")
+        return parse_answer(_wire.PageInfo, await self._client.call("page.info", {"page": self.id}), "page.info")
 
     async def url(self) -> str:
         return (await self.info()).url
@@ -215,31 +201,15 @@ class Page:
     async def evaluate(self, source: str, arg: Any = None, *, timeout: float | None = None, is_function: bool | None = None) -> Any:
         """Run JavaScript in the page: a function's source (called with `arg`) or an expression.
         The argument and the result are JSON values."""
-        if not isinstance(source, str):
-            raise type_error("page.evaluate takes JavaScript source: a function or an expression")
-        if not source.strip():
-            raise InvalidArgumentError(None, "page.evaluate takes JavaScript source: a function or an expression")
-        fn = is_function_source(source) if is_function is None else is_function
-        params: dict[str, Any] = {"page": self.id, "source": source, "isFunction": fn}
-        _put(params, "arg", arg)
-        _put(params, "timeout", timeout)
-        r = await self._client.call("page.evaluate", params)
-        return r.get("value")
+        fn = isinstance(source, str) and bool(_FUNCTION.match(source)) if is_function is None else is_function
+        params = {"page": self.id, "source": source, "isFunction": fn, **_given(arg=arg, timeout=timeout)}
+        return (await self._client.call("page.evaluate", params)).get("value")
 
     async def screenshot(
-        self,
-        *,
-        type: Literal["png", "jpeg"] | None = None,
-        quality: int | None = None,
-        full_page: bool | None = None,
-        path: str | Path | None = None,
+        self, *, type: Literal["png", "jpeg"] | None = None, quality: int | None = None, full_page: bool | None = None, path: str | Path | None = None
     ) -> bytes:
-        options: dict[str, Any] = {}
-        _put(options, "type", type)
-        _put(options, "quality", quality)
-        _put(options, "fullPage", full_page)
-        r = await self._client.call("page.screenshot", {"page": self.id, "options": options})
-        data = base64.b64decode(r["data"])
+        options = _given(type=type, quality=quality, fullPage=full_page)
+        data = base64.b64decode((await self._client.call("page.screenshot", {"page": self.id, "options": options}))["data"])
         if path is not None:
             Path(path).write_bytes(data)
         return data
@@ -255,12 +225,12 @@ class Page:
 
     async def press(self, keys: str, *, timeout: float | None = None) -> None:
         """Press keys ('Enter', 'Control+A') on whatever has focus in the page."""
-        await self._client.call("page.press", _put({"page": self.id, "keys": keys}, "timeout", timeout), timeout)
+        await self._client.call("page.press", {"page": self.id, "keys": keys, **_given(timeout=timeout)}, timeout)
 
     async def selectors_for(self, ids: Sequence[str]) -> list[_wire.PageSelectorsResultItem | None]:
         """Selectors for snapshot element ids (None where the element is gone)."""
         r = await self._client.call("page.selectors", {"page": self.id, "ids": list(ids)})
-        return [None if x is None else _parse(_wire.PageSelectorsResultItem, x, "page.selectors") for x in r]
+        return [None if x is None else parse_answer(_wire.PageSelectorsResultItem, x, "page.selectors") for x in r]
 
     async def snapshot(
         self,
@@ -271,14 +241,14 @@ class Page:
         timeout: float | None = None,
     ) -> _wire.SnapshotResult:
         """The text a model reads for this page."""
-        params: dict[str, Any] = {"page": self.id}
-        if locator is not None:
-            params["locator"] = locator_spec(locator)
-        if ignore_locators is not None:
-            params["ignoreLocators"] = [locator_spec(l) for l in ignore_locators]
-        _put(params, "budget", budget)
-        _put(params, "timeout", timeout)
-        return _parse(_wire.SnapshotResult, await self._client.call("page.snapshot", params), "page.snapshot")
+        params = _given(
+            page=self.id,
+            locator=None if locator is None else locator_spec(locator),
+            ignoreLocators=None if ignore_locators is None else [locator_spec(l) for l in ignore_locators],
+            budget=budget,
+            timeout=timeout,
+        )
+        return parse_answer(_wire.SnapshotResult, await self._client.call("page.snapshot", params), "page.snapshot")
 
     @overload
     async def extract(
@@ -321,14 +291,9 @@ class Page:
         -> `{"extraction": ...}`; with `schema=` (and `selector=`, `iframes=`, `model_name=`,
         `model_client_options=`, `dom_settle_timeout_ms=`) -> the data (an instance of the
         schema when it is a pydantic model class)."""
-        if instruction is not None and not isinstance(instruction, str):
-            raise type_error("page.extract takes nothing, an instruction, or keyword options")
         if not instruction and schema is None:
-            params: dict[str, Any] = {"page": self.id, "budget": 50_000_000}
-            if selector:
-                params = {"page": self.id, "locator": {"selector": selector}, "budget": 50_000_000}
-            r = await self._client.call("page.snapshot", params)
-            return {"page_text": r["text"]}
+            params = _given(page=self.id, locator={"selector": selector} if selector else None, budget=50_000_000)
+            return {"page_text": (await self._client.call("page.snapshot", params))["text"]}
         if self._browser is None or self._browser._extract is None:
             raise UnavailableError(None, "page.extract with an instruction or schema needs a Deckhand instance on this browser (Deckhand.create)")
         return await self._browser._extract(
@@ -368,11 +333,5 @@ class BrowserContext:
         return self.page((await self._client.call("context.activePage", {}))["id"])
 
     async def new_page(self, url: str | None = None, *, timeout: float | None = None) -> Page:
-        params: dict[str, Any] = {}
-        _put(params, "url", url)
-        _put(params, "timeout", timeout)
-        allow = self._browser.allow_url_schemes if self._browser else ()
-        if allow:
-            params["allowSchemes"] = list(allow)
-        info = await self._client.call("context.newPage", params, timeout)
-        return self.page(info["id"])
+        params = {**_given(url=url, timeout=timeout), **_schemes(self._browser)}
+        return self.page((await self._client.call("context.newPage", params, timeout))["id"])
