@@ -110,7 +110,7 @@ async def test_rule_5_timeout(dh, open_page) -> None:
     assert await page.evaluate("() => window.after ?? false") is False
     for bad in (0, 600_001, 2.5, "30s"):
         e = await failure(dh.experimental_batch("() => 1", timeout=bad))
-        assert e.code == "INVALID_ARGUMENT" and "batch timeout" in e.message
+        assert e.code == "INVALID_ARGUMENT" and "batch.run parameters: timeout" in e.message
 
 
 async def test_rule_6_usage_counts_in_metrics_and_batch_page_is_fixed(browser, open_page) -> None:

@@ -61,10 +61,8 @@ class FakeLink:
             reply = {"kind": "res", "id": rid, "result": self.answer}
         asyncio.get_running_loop().call_soon(self.peer.receive, json.dumps(reply))
 
-    async def call(self, method: str, params: Any, timeout_ms: float | None = None) -> Any:
-        from deckhand._link import rpc_deadline
-
-        return await self.peer.request(method, params, rpc_deadline(method, params, timeout_ms))
+    async def call(self, method: str, params: Any) -> Any:
+        return await self.peer.request(method, params)
 
     def serve(self, method: str, handler: Any) -> None:
         self.peer.handle(method, handler)

@@ -11,7 +11,6 @@ from pydantic import BaseModel, ValidationError
 
 from . import _wire
 from ._checks import callable_or_none, json_schema_of, known_keys, run_user
-from ._wire import AGENT_DEFAULTS
 from .errors import InvalidArgumentError, type_error
 from .options import AgentOptions, AgentTool, ApprovalHandler, ApprovalPolicy, CallbackModel
 
@@ -73,10 +72,11 @@ def agent_run_params(
     run: dict[str, Any], resolved: Any, system_prompt: str | None, tools: dict[str, Any], allow_schemes: Sequence[str], op_id: str, approval: Any
 ) -> dict[str, Any]:
     """agent.run's params, in the order the Node client writes them."""
-    params: dict[str, Any] = {"instruction": run["instruction"], "mode": "dom", "model": resolved, "executionModel": resolved}
+    params: dict[str, Any] = {"instruction": run["instruction"], "model": resolved, "executionModel": resolved}
     if system_prompt:
         params["systemPrompt"] = system_prompt
-    params.update({"maxSteps": run.get("max_steps", AGENT_DEFAULTS["maxSteps"]), "toolTimeout": AGENT_DEFAULTS["toolTimeoutMs"], "highlightCursor": False})
+    if "max_steps" in run:
+        params["maxSteps"] = run["max_steps"]
     if approval:
         params["approval"] = approval
     params["opId"] = op_id
@@ -88,11 +88,6 @@ def agent_run_params(
     if allow_schemes:
         params["allowSchemes"] = list(allow_schemes)
     return params
-
-
-def agent_deadline_ms(max_steps: int, cap_ms: float) -> float:
-    """How long an agent run may take before the call gives up: every step's tools, bounded."""
-    return min(max_steps * (AGENT_DEFAULTS["toolTimeoutMs"] * 3 + 10_000), cap_ms)
 
 
 AgentRunner = Callable[[dict[str, Any], Any, "str | None", dict[str, Any], Any, "ApprovalHandler | None"], Awaitable[_wire.AgentResult]]

@@ -36,7 +36,7 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from . import _json, _wire
-from ._link import check_ms, rpc_deadline
+from ._link import check_ms
 from ._rpc import RpcPeer
 from .errors import (
     BrowserClosedError,
@@ -482,8 +482,7 @@ class BridgeLink:
             ),
         )
 
-    async def call(self, method: str, params: Any, timeout_ms: float | None = None) -> Any:
-        deadline = rpc_deadline(method, params, timeout_ms)
+    async def call(self, method: str, params: Any) -> Any:
         if self._state != "up":
             ms = self._reconnect_timeout_ms
             await self._wait_up(
@@ -494,7 +493,7 @@ class BridgeLink:
                     {"method": method, "timeoutMs": ms},
                 ),
             )
-        return await self.peer.request(method, params, deadline)
+        return await self.peer.request(method, params)
 
     def serve(self, method: str, handler: Callable[[Any], Any]) -> None:
         self.peer.handle(method, handler)

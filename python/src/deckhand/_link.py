@@ -18,29 +18,13 @@ from pathlib import Path
 from typing import Any, Callable
 
 from . import _json
-from ._wire import DEFAULTS, OPERATIONS
+from ._wire import DEFAULTS
 from ._cdp import CdpConnection
 from ._rpc import RpcPeer
 from .errors import BrowserClosedError, ClosedError, DeckhandError, ExtensionMissingError, InvalidArgumentError, WorkerGoneError, type_error
 
-#: Longest single deadline and longest call in all.
+#: The longest deadline a caller may give.
 MAX_TIMEOUT_MS = DEFAULTS["maxTimeoutMs"]
-MAX_CALL_MS = DEFAULTS["maxCallMs"]
-NAVIGATION_TIMEOUT_MS = DEFAULTS["navigationTimeoutMs"]
-
-
-def param_at(params: Any, path: str) -> Any:
-    """A params field by dotted path ('options.opId')."""
-    for k in path.split("."):
-        params = params.get(k) if isinstance(params, dict) else None
-    return params
-
-
-def is_model_operation(method: str, params: Any) -> bool:
-    """Whether a call may wait on a model, so that the model deadline applies to it (OPERATIONS)."""
-    o = OPERATIONS.get(method, {})
-    kind = o.get("deadline")
-    return kind == "model" or (kind == "instruction" and isinstance(param_at(params, o.get("instruction", "")), str))
 
 
 def extension_id_from_manifest(ext_dir: Path) -> str:
@@ -64,21 +48,6 @@ def check_ms(what: str, value: object, *, minimum: float = 1, whole: bool = True
         raise InvalidArgumentError(None, why) if number else type_error(why)
     assert isinstance(value, (int, float))
     return value
-
-
-def rpc_deadline(method: str, params: Any, timeout_ms: float | None) -> float:
-    """The RPC deadline of a call: the operation's own timeout (or the default) plus a grace."""
-    given = None
-    if isinstance(params, dict):
-        given = params.get("timeout")
-        if given is None and isinstance(params.get("options"), dict):
-            given = params["options"].get("timeout")
-    if given is not None:
-        check_ms(f"{method}: timeout", given)
-    # A model operation without a timeout may take the engine's model default, not a navigation's.
-    default = DEFAULTS["modelOperationTimeoutMs"] if is_model_operation(method, params) else NAVIGATION_TIMEOUT_MS
-    op = timeout_ms if timeout_ms is not None else given if given is not None else default
-    return min(op, MAX_CALL_MS) + DEFAULTS["rpcGraceMs"]
 
 
 class ExtensionLink:
@@ -275,10 +244,9 @@ class ExtensionLink:
 
         fut.add_done_callback(done)
 
-    async def call(self, method: str, params: Any, timeout_ms: float | None = None) -> Any:
-        deadline = rpc_deadline(method, params, timeout_ms)
+    async def call(self, method: str, params: Any) -> Any:
         await self._ensure_up()
-        return await self.peer.request(method, params, deadline)
+        return await self.peer.request(method, params)
 
     @property
     def is_connected(self) -> bool:

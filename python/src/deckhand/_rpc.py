@@ -1,9 +1,10 @@
 """The RPC peer (src/protocol/rpc.ts in Python): either side may call the other.
 
-Frames are `{"kind": "req", "id", "method", "params"}`, `{"kind": "res", "id", "result"}` and
-`{"kind": "err", "id", "error": {"code", "message", "data"?}}`, written as JSON.stringify
-writes them. Every outgoing request has a deadline, so a call never hangs when the far side
-vanishes.
+Frames are `{"kind": "req", "id", "method", "params"}`, `{"kind": "res", "id", "result"}`,
+`{"kind": "err", "id", "error": {"code", "message", "data"?}}` and the worker's
+`{"kind": "ack", "id", "ms"}`, written as JSON.stringify writes them. The worker decides every
+call's deadline: a call waits DEFAULTS.rpcAckMs for its ack, then the ack's ms plus
+DEFAULTS.rpcGraceMs, so it never hangs when the far side vanishes.
 """
 
 from __future__ import annotations
@@ -15,7 +16,8 @@ from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, TypeVar
 
 from . import _json
-from .errors import DeckhandError, ProtocolError, WorkerGoneError, DeckhandTimeoutError, error, from_wire
+from ._wire import DEFAULTS
+from .errors import DeckhandError, DeckhandTimeoutError, ProtocolError, WorkerGoneError, error, from_wire, type_error
 
 Handler = Callable[[Any], "Awaitable[Any] | Any"]
 T = TypeVar("T")
@@ -25,12 +27,13 @@ T = TypeVar("T")
 class _Pending:
     method: str
     fut: asyncio.Future[Any]
-    expire: Callable[[], None]
     #: None while a hold stops the clock (see hold).
     timer: asyncio.TimerHandle | None
     #: Seconds left on the deadline when last armed, and when that was.
     left: float
     armed_at: float
+    #: What the far side's ack promised (ms), once it came.
+    acked: int | None = None
 
 
 class RpcPeer:
@@ -47,36 +50,42 @@ class RpcPeer:
     def handle(self, method: str, handler: Handler) -> None:
         self._handlers[method] = handler
 
-    async def request(self, method: str, params: Any, timeout_ms: float) -> Any:
+    def _expire(self, rid: int) -> None:
+        p = self._pending.pop(rid, None)
+        if p is None or p.fut.done():
+            return
+        grace = DEFAULTS["rpcGraceMs"]
+        waited = f"its promised {p.acked} ms and {grace} ms more" if p.acked is not None else f"{_json.js_number(DEFAULTS['rpcAckMs'])} ms"
+        data = {"method": p.method, "timeoutMs": p.acked + grace if p.acked is not None else DEFAULTS["rpcAckMs"]}
+        p.fut.set_exception(DeckhandTimeoutError(None, f"'{p.method}' timed out after {waited} waiting for the {self._label}", data))
+
+    def _arm(self, rid: int, p: _Pending, seconds: float) -> None:
+        p.left, p.armed_at = seconds, time.monotonic()
+        if p.timer is not None:
+            p.timer.cancel()
+        # While a hold is on, the clock stays stopped until it ends.
+        p.timer = None if self._holds else asyncio.get_running_loop().call_later(seconds, self._expire, rid)
+
+    async def request(self, method: str, params: Any) -> Any:
         if self._closed_error is not None:
             raise self._closed_error
-        loop = asyncio.get_running_loop()
+        try:
+            raw = _json.dumps({"kind": "req", "id": self._next_id, "method": method, "params": params})
+        except TypeError as e:
+            raise type_error(f"'{method}' cannot send its arguments: {e}") from None
         rid = self._next_id
         self._next_id += 1
-        fut: asyncio.Future[Any] = loop.create_future()
-
-        def on_timeout() -> None:
-            if self._pending.pop(rid, None) is not None and not fut.done():
-                fut.set_exception(
-                    DeckhandTimeoutError(
-                        None,
-                        f"'{method}' timed out after {_json.js_number(timeout_ms)} ms waiting for the {self._label}",
-                        {"method": method, "timeoutMs": timeout_ms},
-                    )
-                )
-
-        # While a hold is on, the clock of a new call starts when it ends.
-        timer = None if self._holds else loop.call_later(timeout_ms / 1000, on_timeout)
-        self._pending[rid] = _Pending(method, fut, on_timeout, timer, timeout_ms / 1000, time.monotonic())
+        p = self._pending[rid] = _Pending(method, asyncio.get_running_loop().create_future(), None, 0.0, 0.0)
+        self._arm(rid, p, DEFAULTS["rpcAckMs"] / 1000)
         try:
-            self._send_raw(_json.dumps({"kind": "req", "id": rid, "method": method, "params": params}), rid)
+            self._send_raw(raw, rid)
         except Exception as e:  # noqa: BLE001
             self._drop(rid)
             if isinstance(e, DeckhandError):
                 raise
             raise WorkerGoneError(None, f"could not send '{method}' to the {self._label}: {e}") from e
         try:
-            return await fut
+            return await p.fut
         except asyncio.CancelledError:
             self._drop(rid)
             raise
@@ -94,11 +103,10 @@ class RpcPeer:
         if self._holds == 0:
             now = time.monotonic()
             for p in self._pending.values():
-                if p.timer is None:
-                    continue
-                p.timer.cancel()
-                p.timer = None
-                p.left = max(0.0, p.left - (now - p.armed_at))
+                if p.timer is not None:
+                    p.timer.cancel()
+                    p.timer = None
+                    p.left = max(0.0, p.left - (now - p.armed_at))
         self._holds += 1
 
         async def run() -> T:
@@ -107,11 +115,8 @@ class RpcPeer:
             finally:
                 self._holds -= 1
                 if self._holds == 0:
-                    loop = asyncio.get_running_loop()
-                    now = time.monotonic()
-                    for p in self._pending.values():
-                        p.armed_at = now
-                        p.timer = loop.call_later(p.left, p.expire)
+                    for rid, p in list(self._pending.items()):
+                        self._arm(rid, p, p.left)
 
         task = asyncio.get_running_loop().create_task(run())
         self._tasks.add(task)
@@ -128,28 +133,31 @@ class RpcPeer:
     def receive_parsed(self, msg: Any) -> None:
         if not isinstance(msg, dict) or type(msg.get("id")) is not int:
             return
-        kind = msg.get("kind")
-        rid = msg["id"]
+        kind, rid = msg.get("kind"), msg["id"]
         if kind == "req":
-            if not isinstance(msg.get("method"), str):
-                return
-            task = asyncio.get_running_loop().create_task(self._dispatch(rid, msg["method"], msg.get("params")))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            if isinstance(msg.get("method"), str):
+                task = asyncio.get_running_loop().create_task(self._dispatch(rid, msg["method"], msg.get("params")))
+                self._tasks.add(task)
+                task.add_done_callback(self._tasks.discard)
             return
-        if kind not in ("res", "err"):
+        if kind == "ack":
+            p = self._pending.get(rid)
+            ms = msg.get("ms")
+            if p is not None and type(ms) is int and ms >= 0:
+                # The far side's promise replaces the wait for the ack; a hold in force keeps the clock stopped.
+                p.acked = ms
+                self._arm(rid, p, (ms + DEFAULTS["rpcGraceMs"]) / 1000)
             return
-        if kind == "err":
-            err = msg.get("error")
-            if not isinstance(err, dict) or not isinstance(err.get("code"), str) or not isinstance(err.get("message"), str):
-                return
+        err = msg.get("error")
+        if kind not in ("res", "err") or kind == "err" and not (isinstance(err, dict) and isinstance(err.get("code"), str) and isinstance(err.get("message"), str)):
+            return
         p = self._drop(rid)
         if p is None or p.fut.done():
             return
         if kind == "res":
             p.fut.set_result(msg.get("result"))
         else:
-            p.fut.set_exception(from_wire(msg["error"]))
+            p.fut.set_exception(from_wire(err))
 
     async def _dispatch(self, rid: int, method: str, params: Any) -> None:
         handler = self._handlers.get(method)
@@ -181,9 +189,9 @@ class RpcPeer:
     def fail_all(self, err: DeckhandError, permanently: bool = False) -> None:
         if permanently:
             self._closed_error = err
-        pending = list(self._pending.items())
+        pending = list(self._pending.values())
         self._pending.clear()
-        for _, p in pending:
+        for p in pending:
             if p.timer is not None:
                 p.timer.cancel()
             if not p.fut.done():

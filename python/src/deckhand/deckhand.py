@@ -17,9 +17,9 @@ from pydantic import BaseModel, ValidationError
 from typing_extensions import Unpack
 
 from . import _wire
-from ._agent import Agent, agent_deadline_ms, agent_model, agent_run_params, agent_tools
+from ._agent import Agent, agent_model, agent_run_params, agent_tools
 from ._checks import cache_for_call, callable_or_none, combine_model, is_store, json_schema_of, known_keys, not_json, quiet
-from ._link import MAX_CALL_MS, check_ms
+from ._link import check_ms
 from ._logging import Logger
 from ._worker_calls import WorkerCalls
 from .browser import Browser
@@ -225,16 +225,16 @@ class Deckhand:
     def context(self) -> BrowserContext:
         return self._browser.context
 
-    async def _call(self, method: str, params: Any, timeout_ms: float | None = None) -> Any:
+    async def _call(self, method: str, params: Any) -> Any:
         if self._closed:
             raise ClosedError(None, f"cannot call {method}: this Deckhand instance is closed")
-        return await self._link.call(method, params, timeout_ms)
+        return await self._link.call(method, params)
 
-    async def _call_cancellable(self, op_id: str, method: str, params: dict[str, Any], timeout_ms: float | None = None) -> Any:
+    async def _call_cancellable(self, op_id: str, method: str, params: dict[str, Any]) -> Any:
         """A call whose params carry op_id: when the caller's task is cancelled, op.cancel stops it
         in the worker too (a model request, a wait, a batch's running operation)."""
         try:
-            return await self._call(method, params, timeout_ms)
+            return await self._call(method, params)
         except asyncio.CancelledError:
             if not self._closed:
                 asyncio.ensure_future(quiet(self._call("op.cancel", {"opId": op_id})))
@@ -385,7 +385,6 @@ class Deckhand:
         problem = not_json(input, "input") if has_input else None
         if problem:
             raise InvalidArgumentError(None, f"the batch input must be JSON-serialisable: {problem}")
-        t = check_ms("the batch timeout", 30_000 if timeout is None else timeout)
         defaults: dict[str, Any] = {"model": self._model()}
         for key, value in (("cache", self._cache), ("systemPrompt", self._o["system_prompt"]), ("domSettleTimeoutMs", self._o["dom_settle_timeout_ms"])):
             if value is not None:
@@ -396,14 +395,16 @@ class Deckhand:
         if page is not None:
             params["page"] = page_id(page)
         op_id = str(uuid.uuid4())
-        params.update({"timeout": t, "defaults": defaults, "cacheByDefault": self._cache_enabled, "opId": op_id})
+        if timeout is not None:
+            params["timeout"] = timeout
+        params.update({"defaults": defaults, "cacheByDefault": self._cache_enabled, "opId": op_id})
         policy = approval or self._o["approval"]
         if policy:
             params["approval"] = policy
         if on_approval is not None:
             self._approvers[op_id] = callable_or_none("on_approval", on_approval)
         try:
-            r = await self._call_cancellable(op_id, "batch.run", params, t + 10_000)
+            r = await self._call_cancellable(op_id, "batch.run", params)
         finally:
             self._approvers.pop(op_id, None)
         return r.get("value") if r.get("hasValue") else None
@@ -473,7 +474,7 @@ class Deckhand:
         if on_approval is not None:
             self._approvers[op_id] = on_approval
         try:
-            r = await self._call_cancellable(op_id, "agent.run", params, agent_deadline_ms(params["maxSteps"], MAX_CALL_MS))
+            r = await self._call_cancellable(op_id, "agent.run", params)
         finally:
             for n in tools:
                 self._tools.pop(n, None)

@@ -32,9 +32,9 @@ from .errors import BrowserUnavailableError, DeckhandError, DeckhandTimeoutError
 
 # How often the Browser checks that the browser behind the Grid still answers, and how long it
 # waits: the Grid's CDP proxy keeps the WebSocket open when a node's browser dies, so without
-# this a call would wait out its own deadline.
-HEALTH_EVERY_S = 5.0
-HEALTH_WAIT_MS = 10_000
+# this a call would wait out its wait for the worker's ack (DEFAULTS.rpcAckMs, 10 s).
+HEALTH_EVERY_S = 3.0
+HEALTH_WAIT_MS = 5_000
 
 _SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{1,200}$")
 
@@ -233,8 +233,8 @@ async def launch(
     - `allow_url_schemes`: see local_browser.launch.
 
     Closing the Browser deletes the Grid session. A browser that stops answering (it crashed,
-    its node went away) is taken for gone within 15 s: calls fail with BrowserClosedError and the
-    Grid session is deleted.
+    its node went away) is taken for gone within 8 s, before a call's wait for the worker's ack
+    runs out: calls fail with BrowserClosedError and the Grid session is deleted.
     """
     base = _base_of(url)
     allow = parse_allow_schemes(allow_url_schemes)

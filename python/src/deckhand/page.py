@@ -30,7 +30,7 @@ def parse_answer(model: type[W], value: Any, method: str) -> W:
 
 
 class CommandClient(Protocol):
-    async def call(self, method: str, params: Any, timeout_ms: float | None = None) -> Any: ...
+    async def call(self, method: str, params: Any) -> Any: ...
 
 
 class PageHost(Protocol):
@@ -187,7 +187,7 @@ class Page:
     ) -> _wire.PageInfo:
         options = _given(waitUntil=wait_until, timeout=timeout)
         params = {"page": self.id, "url": url, **({"options": options} if options else {}), **_schemes(self._browser)}
-        return parse_answer(_wire.PageInfo, await self._client.call("page.goto", params, timeout), "page.goto")
+        return parse_answer(_wire.PageInfo, await self._client.call("page.goto", params), "page.goto")
 
     async def info(self) -> _wire.PageInfo:
         return parse_answer(_wire.PageInfo, await self._client.call("page.info", {"page": self.id}), "page.info")
@@ -225,7 +225,7 @@ class Page:
 
     async def press(self, keys: str, *, timeout: float | None = None) -> None:
         """Press keys ('Enter', 'Control+A') on whatever has focus in the page."""
-        await self._client.call("page.press", {"page": self.id, "keys": keys, **_given(timeout=timeout)}, timeout)
+        await self._client.call("page.press", {"page": self.id, "keys": keys, **_given(timeout=timeout)})
 
     async def selectors_for(self, ids: Sequence[str]) -> list[_wire.PageSelectorsResultItem | None]:
         """Selectors for snapshot element ids (None where the element is gone)."""
@@ -334,4 +334,4 @@ class BrowserContext:
 
     async def new_page(self, url: str | None = None, *, timeout: float | None = None) -> Page:
         params = {**_given(url=url, timeout=timeout), **_schemes(self._browser)}
-        return self.page((await self._client.call("context.newPage", params, timeout))["id"])
+        return self.page((await self._client.call("context.newPage", params))["id"])

@@ -785,8 +785,8 @@ class GridBrowser:
         - `allow_url_schemes`: see local_browser.launch.
 
         Closing the Browser deletes the Grid session. A browser that stops answering (it crashed,
-        its node went away) is taken for gone within 15 s: calls fail with BrowserClosedError and the
-        Grid session is deleted.
+        its node went away) is taken for gone within 8 s, before a call's wait for the worker's ack
+        runs out: calls fail with BrowserClosedError and the Grid session is deleted.
         """
         return cast('Browser', wrap(run(_grid.launch(
             url=url,
