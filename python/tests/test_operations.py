@@ -106,7 +106,8 @@ async def test_options_reach_the_worker(browser, open_page) -> None:
         await d.close()
 
 
-async def test_rejections_happen_before_anything_is_sent(dh, open_page) -> None:
+async def test_rejections_come_before_anything_is_done(dh, open_page) -> None:
+    # Refused here (what this side reads) or by the worker (what it checks), typed either way.
     page = await open_page("/form.html")
     cases = [
         dh.act("click Multi", cache="yes"),
@@ -129,12 +130,12 @@ async def test_rejections_happen_before_anything_is_sent(dh, open_page) -> None:
     assert e.code == "UNSUPPORTED_METHOD"
     e = await failure(dh.act({"selector": "#multi", "description": "x", "extra": 1}))
     assert e.code == "INVALID_ARGUMENT" and "extra" in e.message
-    # A schema nested 5,000 levels deep, or too large: named before json.dumps meets it.
+    # A schema nested 5,000 levels deep cannot be written as JSON; one too large the worker refuses by name.
     deep: dict = {"type": "string"}
     for _ in range(5000):
         deep = {"type": "object", "properties": {"a": deep}}
     e = await failure(dh.extract("x", schema=deep))
-    assert isinstance(e, InvalidArgumentError) and "nested more than 64 levels deep" in e.message, e
+    assert isinstance(e, InvalidArgumentError) and "cannot send its arguments as JSON" in e.message, e
     wide = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(6000)}}
     e = await failure(dh.extract("x", schema=wide))
     assert isinstance(e, InvalidArgumentError) and "more than 10,000 values" in e.message, e

@@ -17,7 +17,7 @@ import pytest
 from pydantic import BaseModel
 
 from deckhand import Deckhand
-from deckhand._json import dumps
+from deckhand._rpc import dumps
 from deckhand._rpc import RpcPeer
 from deckhand.browser import Browser
 from deckhand.errors import ERROR_CLASSES, DeckhandError, InternalError

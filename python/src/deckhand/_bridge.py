@@ -35,9 +35,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 from websockets.protocol import State
 
-from . import _json, _wire
+from . import _wire
 from ._link import check_ms
-from ._rpc import RpcPeer
+from ._rpc import RpcPeer, dumps
 from .errors import (
     BrowserClosedError,
     ClosedError,
@@ -192,7 +192,7 @@ def read_bridge_frame(data: Any) -> Any:
 
 
 def _dumps(frame: dict[str, Any]) -> str:
-    return _json.dumps(frame)
+    return dumps(frame)
 
 
 def _close_reason(reason: str) -> str:
@@ -471,7 +471,7 @@ class BridgeLink:
 
     async def paired(self, timeout_ms: float) -> None:
         """Return once the extension has paired with the token; DeckhandTimeoutError after timeout_ms."""
-        ms = _json.js_number(timeout_ms)
+        ms = f"{timeout_ms:g}"
         await self._wait_up(
             timeout_ms,
             lambda: DeckhandTimeoutError(
@@ -489,7 +489,7 @@ class BridgeLink:
                 ms,
                 lambda: WorkerGoneError(
                     None,
-                    f"'{method}' waited {_json.js_number(ms)} ms for the extension's service worker to reconnect to the bridge on {self._where()}, and it did not",
+                    f"'{method}' waited {ms:g} ms for the extension's service worker to reconnect to the bridge on {self._where()}, and it did not",
                     {"method": method, "timeoutMs": ms},
                 ),
             )

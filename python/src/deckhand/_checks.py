@@ -39,29 +39,6 @@ def cache_for_call(base: dict[str, Any] | None, on_by_default: bool, option: obj
     return {**base, "threshold": setting["threshold"]} if isinstance(setting, dict) else base
 
 
-def not_json(v: Any, path: str, seen: set[int] | None = None) -> str | None:
-    """Why a value cannot travel as JSON (src/protocol/json.ts notJson), or None."""
-    seen = set() if seen is None else seen
-    if v is None or isinstance(v, (str, bool)):
-        return None
-    if isinstance(v, (int, float)):
-        return None if math.isfinite(v) else f"{path} is {v}"
-    if isinstance(v, (list, tuple, dict)):
-        if id(v) in seen:
-            return f"{path} refers back to itself"
-        seen.add(id(v))
-        items = enumerate(v) if not isinstance(v, dict) else v.items()
-        for k, x in items:
-            if isinstance(v, dict) and not isinstance(k, str):
-                return f"{path} has a key that is not a string ({k!r})"
-            p = not_json(x, f"{path}[{k}]" if not isinstance(v, dict) else f"{path}.{k}", seen)
-            if p:
-                return p
-        seen.discard(id(v))
-        return None
-    return f"{path} is a {type(v).__name__}"
-
-
 def json_schema_of(schema: object) -> dict[str, Any]:
     """A pydantic model class as an inlined JSON Schema (no $ref), as the worker reads it."""
     if isinstance(schema, type) and issubclass(schema, BaseModel):
@@ -85,35 +62,8 @@ def json_schema_of(schema: object) -> dict[str, Any]:
         inlined: dict[str, Any] = inline(raw)
         return inlined
     if isinstance(schema, Mapping):
-        problem = schema_too_big(schema)
-        if problem:
-            raise InvalidArgumentError(None, f"extract: {problem}")
         return dict(schema)
     raise type_error(f"a schema is a pydantic model class or a JSON Schema dict, got {type(schema).__name__}")
-
-
-def schema_too_big(schema: Any) -> str | None:
-    """Why a JSON Schema is too deep or too large (the worker's own bound), measured without
-    recursion, so a schema nested thousands of levels deep is refused by name before json.dumps
-    meets it."""
-    depth_max, values_max = _wire.SCHEMA_LIMITS["depth"], _wire.SCHEMA_LIMITS["values"]
-    stack: list[tuple[Any, int]] = [(schema, 1)]
-    values = 0
-    while stack:
-        x, depth = stack.pop()
-        values += 1
-        if values > values_max:
-            return f"the schema has more than {values_max:,} values (keys' values and array items, counted through every level); at most {values_max:,} are allowed"
-        if isinstance(x, Mapping):
-            children: Any = x.values()
-        elif isinstance(x, (list, tuple)):
-            children = x
-        else:
-            continue
-        if depth > depth_max:
-            return f"the schema is nested more than {depth_max} levels deep (JSON objects and arrays inside one another); at most {depth_max} are allowed"
-        stack.extend((c, depth + 1) for c in children)
-    return None
 
 
 def known_keys(what: str, options: object, keys: tuple[str, ...]) -> dict[str, Any]:

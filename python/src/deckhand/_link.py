@@ -17,7 +17,6 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from . import _json
 from ._wire import DEFAULTS
 from ._cdp import CdpConnection
 from ._rpc import RpcPeer
@@ -35,18 +34,13 @@ def extension_id_from_manifest(ext_dir: Path) -> str:
 
 
 def check_ms(what: str, value: object, *, minimum: float = 1, whole: bool = True) -> float:
-    """A caller's milliseconds, bounded as every deadline is; INVALID_ARGUMENT otherwise (a value
-    that is not a number at all: InvalidArgumentTypeError, also a TypeError). Returns the value."""
-    number = ok = False
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
-        number = True
-        v = float(value)
-        ok = v == v and v not in (float("inf"), float("-inf")) and (not whole or v.is_integer()) and minimum <= v <= MAX_TIMEOUT_MS
-    if not ok:
-        got = _json.dumps(value) if isinstance(value, (int, float, str, bool, type(None), list, dict)) else repr(value)
-        why = f"{what} must be a {'whole ' if whole else ''}number of milliseconds from {_json.js_number(minimum)} to {MAX_TIMEOUT_MS} (10 minutes), got {got}"
-        raise InvalidArgumentError(None, why) if number else type_error(why)
-    assert isinstance(value, (int, float))
+    """A caller's milliseconds for an option this side reads, bounded as every deadline is;
+    INVALID_ARGUMENT otherwise (not a number at all: InvalidArgumentTypeError, also a TypeError)."""
+    why = f"{what} must be a {'whole ' if whole else ''}number of milliseconds from {minimum:g} to {MAX_TIMEOUT_MS} (10 minutes), got {value!r}"
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        raise type_error(why)
+    if not minimum <= value <= MAX_TIMEOUT_MS or whole and not float(value).is_integer():
+        raise InvalidArgumentError(None, why)
     return value
 
 
@@ -227,7 +221,7 @@ class ExtensionLink:
         sid = self._session_id
         if not sid or self._state != "up":
             raise WorkerGoneError(None, "the extension's service worker is not running")
-        expression = f"globalThis.__deckhand.receive({_json.js_string(raw)}, {_json.js_string(self._tag)})"
+        expression = f"globalThis.__deckhand.receive({json.dumps(raw)}, {json.dumps(self._tag)})"
         fut = self.conn.send_nowait("Runtime.evaluate", {"expression": expression}, sid)
 
         def done(f: asyncio.Future[Any]) -> None:
@@ -265,7 +259,7 @@ class ExtensionLink:
         self._session_id = None
         if sid and not self.conn.closed:
             for method, params, session in (
-                ("Runtime.evaluate", {"expression": f"globalThis.__deckhand?.release({_json.js_string(self._tag)})"}, sid),
+                ("Runtime.evaluate", {"expression": f"globalThis.__deckhand?.release({json.dumps(self._tag)})"}, sid),
                 ("Runtime.removeBinding", {"name": self._binding}, sid),
                 ("Target.detachFromTarget", {"sessionId": sid}, None),
             ):

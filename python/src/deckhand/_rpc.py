@@ -11,15 +11,31 @@ from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, TypeVar
 
-from . import _json
 from ._wire import DEFAULTS
-from .errors import DeckhandError, DeckhandTimeoutError, ProtocolError, WorkerGoneError, error, from_wire, type_error
+from .errors import DeckhandError, DeckhandTimeoutError, InvalidArgumentError, ProtocolError, WorkerGoneError, error, from_wire, type_error
 
 Handler = Callable[[Any], "Awaitable[Any] | Any"]
+
+
+def _js(v: Any) -> Any:
+    """A value as JavaScript holds it: generated models as their wire form, 2.0 as 2."""
+    if isinstance(v, float) and v.is_integer() and abs(v) < 1e21:
+        return int(v)
+    if isinstance(v, dict):
+        return {k: _js(x) for k, x in v.items()}
+    if isinstance(v, (list, tuple)):
+        return [_js(x) for x in v]
+    return _js(v.to_wire()) if hasattr(v, "to_wire") else v
+
+
+def dumps(value: Any) -> str:
+    """JSON as JSON.stringify writes it (no spaces, characters as they are), so frames match the Node client's."""
+    return json.dumps(_js(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
 T = TypeVar("T")
 
 
@@ -55,7 +71,7 @@ class RpcPeer:
         if p is None or p.fut.done():
             return
         grace = DEFAULTS["rpcGraceMs"]
-        waited = f"its promised {p.acked} ms and {grace} ms more" if p.acked is not None else f"{_json.js_number(DEFAULTS['rpcAckMs'])} ms"
+        waited = f"its promised {p.acked} ms and {grace} ms more" if p.acked is not None else f"{DEFAULTS['rpcAckMs']} ms"
         data = {"method": p.method, "timeoutMs": p.acked + grace if p.acked is not None else DEFAULTS["rpcAckMs"]}
         p.fut.set_exception(DeckhandTimeoutError(None, f"'{p.method}' timed out after {waited} waiting for the {self._label}", data))
 
@@ -70,9 +86,11 @@ class RpcPeer:
         if self._closed_error is not None:
             raise self._closed_error
         try:
-            raw = _json.dumps({"kind": "req", "id": self._next_id, "method": method, "params": params})
+            raw = dumps({"kind": "req", "id": self._next_id, "method": method, "params": params})
         except TypeError as e:
-            raise type_error(f"'{method}' cannot send its arguments: {e}") from None
+            raise type_error(f"'{method}' cannot send its arguments as JSON: {e}") from None
+        except (ValueError, RecursionError) as e:
+            raise InvalidArgumentError(None, f"'{method}' cannot send its arguments as JSON: {e}") from None
         rid = self._next_id
         self._next_id += 1
         p = self._pending[rid] = _Pending(method, asyncio.get_running_loop().create_future(), None, 0.0, 0.0)
@@ -125,7 +143,7 @@ class RpcPeer:
 
     def receive(self, raw: str) -> None:
         try:
-            value = _json.loads(raw)
+            value = json.loads(raw)
         except ValueError:
             return  # malformed: nothing sane to answer
         self.receive_parsed(value)
@@ -171,9 +189,9 @@ class RpcPeer:
         except Exception as e:  # noqa: BLE001
             reply = {"kind": "err", "id": rid, "error": serialize_error(e)}
         try:
-            raw = _json.dumps(reply)
+            raw = dumps(reply)
         except (TypeError, ValueError) as e:
-            raw = _json.dumps(
+            raw = dumps(
                 {"kind": "err", "id": rid, "error": {"code": "INTERNAL", "message": f"the result of '{method}' cannot be sent as JSON: {e}"}}
             )
         try:

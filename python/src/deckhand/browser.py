@@ -21,7 +21,7 @@ import urllib.parse
 import urllib.request
 from typing import Any, Awaitable, Callable, Sequence
 
-from . import _bridge, _json
+from . import _bridge
 from ._bridge import PairingInfo
 from ._cdp import CdpConnection, PipeTransport, WebSocketTransport
 from ._link import ExtensionLink, check_ms, extension_id_from_manifest
@@ -339,7 +339,7 @@ async def launch(
             opening.cancel()
             raise DeckhandTimeoutError(
                 None,
-                f"launching Chromium timed out after {_json.js_number(timeout_ms)} ms: the browser or the extension's worker did not come up{said()}",
+                f"launching Chromium timed out after {timeout_ms:g} ms: the browser or the extension's worker did not come up{said()}",
                 {"timeoutMs": timeout_ms},
             )
     except BaseException as e:

@@ -20,7 +20,7 @@ import urllib.request
 from pathlib import Path
 from typing import Any, Callable, Protocol, TypeVar
 
-from . import _json
+from ._rpc import dumps
 from ._wire import SQLITE_CACHE_MIGRATIONS
 from .errors import DeckhandTimeoutError, InternalError, InvalidArgumentError
 
@@ -38,7 +38,7 @@ class CacheStore(Protocol):
 
 
 def _same(a: Any, b: Any) -> bool:
-    return _json.dumps(a) == _json.dumps(b)
+    return dumps(a) == dumps(b)
 
 
 def next_agree(prev: dict[str, Any] | None, req: dict[str, Any]) -> int:
@@ -157,7 +157,7 @@ class SqliteStore:
                 """INSERT INTO entries (tenant, key, base_key, op, result, usage, agree, count, used_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)
                    ON CONFLICT(tenant, key) DO UPDATE SET op = excluded.op, result = excluded.result, usage = excluded.usage,
                    agree = excluded.agree, used_at = excluded.used_at""",
-                (t, req["key"], req["baseKey"], req["op"], _json.dumps(req.get("result")), _json.dumps(req["usage"]), agree, _now_ms()),
+                (t, req["key"], req["baseKey"], req["op"], dumps(req.get("result")), dumps(req["usage"]), agree, _now_ms()),
             )
             if not prev:
                 db.execute(
@@ -193,7 +193,7 @@ class RemoteStore:
     def _post(self, path: str, body: Any) -> Any:
         req = urllib.request.Request(
             self._url + path,
-            data=_json.dumps(body).encode("utf-8"),
+            data=dumps(body).encode("utf-8"),
             method="POST",
             headers={"content-type": "application/json", "x-dh-api-key": self._key},
         )

@@ -18,7 +18,7 @@ from typing_extensions import Unpack
 
 from . import _wire
 from ._agent import Agent, agent_model, agent_run_params, agent_tools
-from ._checks import cache_for_call, callable_or_none, combine_model, is_store, json_schema_of, known_keys, not_json, quiet
+from ._checks import cache_for_call, callable_or_none, combine_model, is_store, json_schema_of, known_keys, quiet
 from ._link import check_ms
 from ._logging import Logger
 from ._worker_calls import WorkerCalls
@@ -382,9 +382,6 @@ class Deckhand:
             why = "experimental_batch needs the JavaScript source of a function, e.g. 'async (batch, input) => ...'"
             raise type_error(why) if not isinstance(source, str) else InvalidArgumentError(None, why)
         has_input = input is not _OMIT
-        problem = not_json(input, "input") if has_input else None
-        if problem:
-            raise InvalidArgumentError(None, f"the batch input must be JSON-serialisable: {problem}")
         defaults: dict[str, Any] = {"model": self._model()}
         for key, value in (("cache", self._cache), ("systemPrompt", self._o["system_prompt"]), ("domSettleTimeoutMs", self._o["dom_settle_timeout_ms"])):
             if value is not None:

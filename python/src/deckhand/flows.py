@@ -20,7 +20,8 @@ from typing import Any, Literal, Mapping, Protocol
 
 from pydantic import ValidationError
 
-from . import _json, _wire
+from . import _wire
+from ._rpc import dumps
 from .cache import CacheStore, call_store
 from .errors import ClosedError, InvalidArgumentError, NotFoundError, ProtocolError
 
@@ -53,7 +54,7 @@ def flow_key(name: str) -> str:
     computes it (flowKey in src/protocol/flows.ts)."""
     if not isinstance(name, str):
         raise InvalidArgumentError(None, f"a flow name is a string, got {name!r}")
-    text = _json.dumps({"v": 1, "op": "flow", "name": name.strip(_JS_SPACE)})
+    text = dumps({"v": 1, "op": "flow", "name": name.strip(_JS_SPACE)})
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 

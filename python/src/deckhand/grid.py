@@ -22,7 +22,6 @@ import urllib.request
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
-from . import _json
 from ._cdp import CdpConnection
 from ._link import check_ms
 from ._paths import extension_dir as _default_extension_dir
@@ -241,7 +240,7 @@ async def launch(
     timeout_ms = 60_000 if timeout is None else check_ms("timeout", timeout, whole=False)
     keep_alive_ms = 60_000 if keep_alive is None else check_ms("keep_alive", keep_alive, whole=False)
     if keep_alive_ms < 1000:
-        raise InvalidArgumentError(None, f"keep_alive must be at least 1000 ms, got {_json.js_number(keep_alive_ms)}")
+        raise InvalidArgumentError(None, f"keep_alive must be at least 1000 ms, got {keep_alive_ms:g}")
     vp = viewport or {"width": 1280, "height": 800}
     if not (isinstance(vp, dict) and vp.get("width", 0) > 0 and vp.get("height", 0) > 0):
         raise InvalidArgumentError(None, "viewport needs positive width and height")
@@ -288,7 +287,7 @@ async def launch(
         if _is_timeout(e):
             raise DeckhandTimeoutError(
                 None,
-                f"the Selenium Grid at {base} gave no browser within {_json.js_number(timeout_ms)} ms (its queue may be full, or no node matches)",
+                f"the Selenium Grid at {base} gave no browser within {timeout_ms:g} ms (its queue may be full, or no node matches)",
                 {"timeoutMs": timeout_ms},
             ) from None
         raise BrowserUnavailableError(None, f"the Selenium Grid at {base} could not be reached: {_why_unreachable(e)}") from None

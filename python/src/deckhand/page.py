@@ -14,7 +14,6 @@ from typing import Any, Awaitable, Callable, Literal, Mapping, NotRequired, Prot
 from pydantic import BaseModel, ValidationError
 
 from . import _wire
-from ._json import js_number
 from .errors import InvalidArgumentError, InvalidSelectorError, ProtocolError, UnavailableError, type_error
 
 W = TypeVar("W", bound=BaseModel)
@@ -126,7 +125,7 @@ class Locator:
         await self._run("scrollIntoView", [], timeout)
 
     async def scroll_to(self, percent: float | str, *, timeout: float | None = None) -> None:
-        await self._run("scrollTo", [percent if isinstance(percent, str) else js_number(percent)], timeout)
+        await self._run("scrollTo", [percent if isinstance(percent, str) else f"{percent:g}"], timeout)
 
     async def drag_to(self, target: "Locator | str", *, timeout: float | None = None) -> None:
         await self._run("dragAndDrop", [target if isinstance(target, str) else target.selector], timeout)
