@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import errno
+import functools
 import hashlib
 import hmac
 import http
 import inspect
-import ipaddress
 import json
 import logging
 import os
@@ -38,38 +39,25 @@ from websockets.protocol import State
 from . import _wire
 from ._link import check_ms
 from ._rpc import RpcPeer, dumps
-from .errors import (
-    BrowserClosedError,
-    ClosedError,
-    DeckhandError,
-    DeckhandTimeoutError,
-    InvalidArgumentError,
-    UnavailableError,
-    WorkerGoneError,
-    type_error,
-)
+from .errors import BrowserClosedError, ClosedError, DeckhandError, DeckhandTimeoutError, InvalidArgumentError, UnavailableError, WorkerGoneError, type_error
 
-#: How long a fresh socket has to say hello (ms).
+#: How long a fresh socket has to say hello (ms); how long close() waits for the goodbye to be acknowledged (s).
 HELLO_TIMEOUT_MS = 5_000
-#: How long close() waits for the goodbye to be acknowledged before cutting the socket (s).
 CLOSE_GRACE_S = 1.0
 #: Results such as full-page screenshots are large; CDP allows 512 MB, this is plenty.
 MAX_PAYLOAD = 256 * 1024 * 1024
 #: After n refused pairing attempts in a row the next is judged 100 ms x 2^(n-1) after the last,
-#: at most 5 s: a token guesser gets one guess per 5 s, a person who mistyped barely waits.
+#: at most 5 s: a token guesser gets one guess per 5 s, a person who mistyped barely waits. A hello
+#: whose turn is further off than PAIRING_HOLD_MAX_MS (below the worker's 5 s wait for welcome) is
+#: closed with BRIDGE_TRY_LATER at once.
 PAIRING_BACKOFF_FIRST_MS = 100
 PAIRING_BACKOFF_MAX_MS = 5_000
-#: The longest a hello is held for its turn; one whose turn is further off is closed with
-#: BRIDGE_TRY_LATER at once. Below the worker's 5 s wait for welcome, so a held worker is answered.
 PAIRING_HOLD_MAX_MS = 4_000
-
-#: WebSocket close code for a refused pairing (wrong or spent token, unknown secret).
+#: Close codes: a refused pairing (wrong or spent token, unknown secret); "try again later".
 BRIDGE_REFUSED = 4001
-#: Close code ("try again later") for a pairing attempt not judged at all (its turn was too far off).
 BRIDGE_TRY_LATER = 1013
 #: The `bye` reason the worker gives when the person disconnects in the side panel.
 BRIDGE_BYE_FROM_PANEL = "disconnected from the side panel"
-
 DEFAULT_TIMEOUT_MS = 120_000
 #: The extension's alarm wakes a stopped worker within 30 s.
 DEFAULT_RECONNECT_TIMEOUT_MS = 45_000
@@ -77,6 +65,13 @@ DEFAULT_RECONNECT_TIMEOUT_MS = 45_000
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{6,128}$")
 _TOKEN_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
 _log = logging.getLogger("deckhand.bridge")
+_CONTROL_KINDS: dict[str, type[_wire.WireModel]] = {
+    "hello": _wire.BridgeFrameHello,
+    "welcome": _wire.BridgeFrameWelcome,
+    "ping": _wire.BridgeFramePing,
+    "pong": _wire.BridgeFramePong,
+    "bye": _wire.BridgeFrameBye,
+}
 
 
 @dataclass(frozen=True)
@@ -89,60 +84,14 @@ class PairingInfo:
     host: str
 
 
-def _backoff_ms(refusals: int) -> float:
-    return float(min(PAIRING_BACKOFF_FIRST_MS * 2 ** max(0, refusals - 1), PAIRING_BACKOFF_MAX_MS))
-
-
-def _is_ipv4(a: str) -> bool:
-    try:
-        ipaddress.IPv4Address(a)
-        return True
-    except ValueError:
-        return False
-
-
-def _is_loopback_address(a: str | None) -> bool:
-    if not a:
-        return False
-    if _is_ipv4(a):
-        return a.startswith("127.")
-    if a == "::1":
-        return True
-    return a.startswith("::ffff:") and _is_ipv4(a[7:]) and a[7:].startswith("127.")
-
-
-def bridge_host(host: Any) -> str:
-    """The address to listen on: loopback only, and the one the extension dials (127.0.0.1)."""
-    if host is None or host == "127.0.0.1" or (isinstance(host, str) and host.lower() == "localhost"):
-        return "127.0.0.1"
-    if not isinstance(host, str):
-        raise type_error(f"host must be a string (127.0.0.1 or localhost), got {host!r}")
-    if _is_loopback_address(host):
-        raise InvalidArgumentError(
-            None, f"host '{host}' is a loopback address, but the extension dials 127.0.0.1 only; leave host out or use 127.0.0.1"
-        )
-    raise InvalidArgumentError(
-        None, f"host must be a loopback address (127.0.0.1 or localhost), got '{host}': the bridge never listens on a network interface"
-    )
-
-
-def refuse_upgrade(remote_address: str | None, origin: str | None, host: str | None, extension_id: str, port: int) -> str | None:
+def refuse_upgrade(origin: str | None, host: str | None, extension_id: str, port: int) -> str | None:
     """Why an upgrade request is refused, or None to accept it."""
-    if not _is_loopback_address(remote_address):
-        return f"connections from {remote_address or 'an unknown address'} are refused: the bridge serves this machine only"
     if origin != f"chrome-extension://{extension_id}":
         return f"Origin {origin or '(none)'} is refused: only the Deckhand extension may connect"
     # A page that rebinds its own host name to 127.0.0.1 would also show up here with a foreign Host.
-    h = (host or "").lower()
-    if h not in (f"127.0.0.1:{port}", f"localhost:{port}"):
+    if (host or "").lower() not in (f"127.0.0.1:{port}", f"localhost:{port}"):
         return f"Host {host or '(none)'} is refused"
     return None
-
-
-def new_pairing_token() -> str:
-    """A one-time pairing token a person can read and type: four groups of four lower-case
-    letters and digits (about 82 bits), URL-safe."""
-    return "-".join("".join(secrets.choice(_TOKEN_ALPHABET) for _ in range(4)) for _ in range(4))
 
 
 def _same_secret(a: str, b: str) -> bool:
@@ -150,35 +99,20 @@ def _same_secret(a: str, b: str) -> bool:
     return hmac.compare_digest(hashlib.sha256(a.encode()).digest(), hashlib.sha256(b.encode()).digest())
 
 
-_CONTROL_KINDS: dict[str, type[_wire.WireModel]] = {
-    "hello": _wire.BridgeFrameHello,
-    "welcome": _wire.BridgeFrameWelcome,
-    "ping": _wire.BridgeFramePing,
-    "pong": _wire.BridgeFramePong,
-    "bye": _wire.BridgeFrameBye,
-}
-
-
-def _wire_names(model: type[_wire.WireModel]) -> set[str]:
-    return {f.alias or name for name, f in model.model_fields.items()}
-
-
 def read_bridge_message(data: Any) -> tuple[str, Any] | None:
     """One bridge message: ("frame", a control frame), ("rpc", the parsed RPC message), or None
     for anything unusable (dropped). Control frames are read as strictly as the Node client's
     zod schemas: no unknown keys, no nulls where a string goes."""
-    if not isinstance(data, str):
-        return None
     try:
-        msg = json.loads(data)
+        msg = json.loads(data) if isinstance(data, str) else None
     except ValueError:
         return None
     kind = msg.get("kind") if isinstance(msg, dict) else None
     model = _CONTROL_KINDS.get(kind) if isinstance(kind, str) else None
     if model is None:
-        return ("rpc", msg)
+        return ("rpc", msg) if msg is not None else None
     assert isinstance(msg, dict)
-    if not set(msg) <= _wire_names(model) or any(v is None for v in msg.values()):
+    if not set(msg) <= {f.alias or n for n, f in model.model_fields.items()} or any(v is None for v in msg.values()):
         return None
     try:
         return ("frame", model.model_validate(msg, strict=True))
@@ -186,28 +120,16 @@ def read_bridge_message(data: Any) -> tuple[str, Any] | None:
         return None
 
 
-def read_bridge_frame(data: Any) -> Any:
-    m = read_bridge_message(data)
-    return m[1] if m is not None and m[0] == "frame" else None
-
-
-def _dumps(frame: dict[str, Any]) -> str:
-    return dumps(frame)
-
-
 def _close_reason(reason: str) -> str:
     """A close reason that fits a close frame (at most 123 bytes of UTF-8)."""
-    raw = reason.encode()
-    return reason if len(raw) <= 123 else raw[:123].decode("utf-8", "ignore")
+    return reason.encode()[:123].decode("utf-8", "ignore")
 
 
 class BridgeLink:
     """The worker link over the bridge: the same calls as the CDP link (call, serve, close)."""
 
     def __init__(self, host: str, token: str, extension_id: str, reconnect_timeout_ms: float, client_name: str) -> None:
-        self._host = host
-        self._token = token
-        self.extension_id = extension_id
+        self._host, self._token, self.extension_id = host, token, extension_id
         self._reconnect_timeout_ms = reconnect_timeout_ms
         self._client_name = client_name
         self.port = 0
@@ -220,11 +142,10 @@ class BridgeLink:
         self._closed_error: DeckhandError | None = None
         self._closing: asyncio.Future[None] | None = None
         self._waiters: set[asyncio.Future[None]] = set()
-        #: Pairing attempts refused since the last pairing, on any connection.
+        #: Pairing attempts refused since the last pairing, on any connection; hellos held for their
+        #: turn; when the next hello may be judged (ms, monotonic).
         self._refusals = 0
-        #: Hellos held for their turn, not yet judged.
         self._held_hellos = 0
-        #: When the next hello may be judged (ms, on the loop's clock).
         self._next_turn_at = 0.0
         self._turn_timers: set[asyncio.TimerHandle] = set()
         self._connections: set[ServerConnection] = set()
@@ -232,45 +153,23 @@ class BridgeLink:
         self.peer = RpcPeer(self._send, "extension's service worker (over the bridge)")
         self.peer.handle("ping", lambda _params: None)
 
-    # -- listening ----------------------------------------------------------------------------
     async def listen(self, port: int) -> None:
         """Start listening. UnavailableError when the port is taken."""
         try:
             self._server = await serve(
-                self._on_connection,
-                self._host,
-                port,
-                process_request=self._process_request,
-                max_size=MAX_PAYLOAD,
-                compression=None,
+                self._on_connection, self._host, port, process_request=self._process_request, max_size=MAX_PAYLOAD, compression=None,
                 # The worker's own ping frames keep it alive; the Node client sends no protocol pings either.
-                ping_interval=None,
-                close_timeout=CLOSE_GRACE_S,
-                server_header=None,
-                logger=_log,
-            )
+                ping_interval=None, close_timeout=CLOSE_GRACE_S, server_header=None, logger=_log,
+            )  # fmt: skip
         except OSError as e:
-            import errno
-
             why = "the port is in use" if e.errno == errno.EADDRINUSE else (e.strerror or str(e))
             raise UnavailableError(None, f"cannot listen on {self._host}:{port}: {why}") from e
         self.port = int(next(iter(self._server.sockets)).getsockname()[1])
-
-    def _now_ms(self) -> float:
-        return time.monotonic() * 1000
 
     @property
     def is_connected(self) -> bool:
         # A worker restarting is expected back (its pairing is stored): still connected until bye or close.
         return self._state != "closed"
-
-    @property
-    def address(self) -> tuple[str, int]:
-        """Where the server listens."""
-        return (self._host, self.port)
-
-    def _where(self) -> str:
-        return f"{self._host}:{self.port}"
 
     def _spawn(self, coro: Any) -> None:
         task = asyncio.ensure_future(coro)
@@ -284,59 +183,45 @@ class BridgeLink:
         task.add_done_callback(done)
 
     def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
-        headers = request.headers
-        if "websocket" not in headers.get("Upgrade", "").lower():
+        h = request.headers
+        if "websocket" not in h.get("Upgrade", "").lower():
             # Plain HTTP requests get a short answer; only upgrades matter.
-            r = connection.respond(http.HTTPStatus.UPGRADE_REQUIRED, "Deckhand bridge: WebSocket connections from the Deckhand extension only\n")
-            return r
-        remote = connection.remote_address
-        refusal = (
-            "this client is closed"
-            if self._state == "closed"
-            else refuse_upgrade(
-                str(remote[0]) if remote else None, headers.get("Origin"), headers.get("Host"), self.extension_id, self.port
-            )
-        )
-        if refusal is not None:
-            return connection.respond(http.HTTPStatus.FORBIDDEN, f"{refusal}\n")
-        return None
+            return connection.respond(http.HTTPStatus.UPGRADE_REQUIRED, "Deckhand bridge: WebSocket connections from the Deckhand extension only\n")
+        closed = "this client is closed" if self._state == "closed" else None
+        refusal = closed or refuse_upgrade(h.get("Origin"), h.get("Host"), self.extension_id, self.port)
+        return None if refusal is None else connection.respond(http.HTTPStatus.FORBIDDEN, f"{refusal}\n")
 
-    # -- one connection -----------------------------------------------------------------------
     async def _on_connection(self, ws: ServerConnection) -> None:
         self._connections.add(ws)
-        loop = asyncio.get_running_loop()
         stage = "hello"  # hello | judging | paired
-        hello_timer = loop.call_later(
+        hello_timer = asyncio.get_running_loop().call_later(
             HELLO_TIMEOUT_MS / 1000, lambda: self._spawn(ws.close(1008, f"no hello within {HELLO_TIMEOUT_MS} ms"))
         )
+
+        def judge(text: str) -> None:
+            nonlocal stage
+            refusal = self._admit(read_bridge_message(text))
+            if refusal is not None:
+                if self._state != "closed":
+                    self._refusals += 1
+                self._spawn(ws.close(BRIDGE_REFUSED, _close_reason(refusal)))
+                return
+            self._refusals = 0
+            self._next_turn_at = time.monotonic() * 1000
+            stage = "paired"
+            self._install(ws)
+
         try:
             async for data in ws:
                 if not isinstance(data, str):
                     continue
-                if stage == "paired":
-                    if ws is self._socket:
-                        self._route(ws, data)
-                    continue
-                # One hello per connection: nothing else is expected before welcome.
-                if stage == "judging":
-                    continue
-                stage = "judging"
-                hello_timer.cancel()
-
-                def judge(text: str = data) -> None:
-                    nonlocal stage
-                    refusal = self._admit(read_bridge_frame(text))
-                    if refusal is not None:
-                        if self._state != "closed":
-                            self._refusals += 1
-                        self._spawn(ws.close(BRIDGE_REFUSED, _close_reason(refusal)))
-                        return
-                    self._refusals = 0
-                    self._next_turn_at = self._now_ms()
-                    stage = "paired"
-                    self._install(ws)
-
-                self._in_turn(ws, judge)
+                if stage == "paired" and ws is self._socket:
+                    self._route(ws, data)
+                elif stage == "hello":
+                    # One hello per connection: nothing else is expected before welcome.
+                    stage = "judging"
+                    hello_timer.cancel()
+                    self._in_turn(ws, functools.partial(judge, data))
         except ConnectionClosed:
             pass
         finally:
@@ -350,35 +235,31 @@ class BridgeLink:
         backoff after the turn before it. Each turn is booked as if it will be refused too, so
         hellos sent together are judged one backoff apart; a turn more than PAIRING_HOLD_MAX_MS
         away is not booked (BRIDGE_TRY_LATER), which bounds every wait."""
-        now = self._now_ms()
+        now = time.monotonic() * 1000
         at = max(now, self._next_turn_at)
         if at - now > PAIRING_HOLD_MAX_MS:
-            secs = -(-(at - now) // 1000)
-            self._spawn(ws.close(BRIDGE_TRY_LATER, f"too many refused pairing attempts; try again in {int(secs)} s"))
+            self._spawn(ws.close(BRIDGE_TRY_LATER, f"too many refused pairing attempts; try again in {int(-(-(at - now) // 1000))} s"))
             return
         self._held_hellos += 1
-        self._next_turn_at = at + _backoff_ms(self._refusals + self._held_hellos)
+        n = self._refusals + self._held_hellos
+        self._next_turn_at = at + min(PAIRING_BACKOFF_FIRST_MS * 2 ** max(0, n - 1), PAIRING_BACKOFF_MAX_MS)
+        handles: list[asyncio.TimerHandle] = []
 
         def run() -> None:
+            self._turn_timers.difference_update(handles)
             self._held_hellos -= 1
             # A hello whose socket went away while held is not judged: it guessed nothing.
             if ws.state is State.OPEN:
                 judge()
 
         if at <= now:
-            run()
-            return
-        handle: asyncio.TimerHandle
+            return run()
+        handles.append(asyncio.get_running_loop().call_later((at - now) / 1000, run))
+        self._turn_timers.update(handles)
 
-        def fire() -> None:
-            self._turn_timers.discard(handle)
-            run()
-
-        handle = asyncio.get_running_loop().call_later((at - now) / 1000, fire)
-        self._turn_timers.add(handle)
-
-    def _admit(self, frame: Any) -> str | None:
+    def _admit(self, message: tuple[str, Any] | None) -> str | None:
         """Check the first frame; returns why it is refused, or None (and the secret is set)."""
+        frame = message[1] if message is not None else None
         if self._state == "closed":
             return "this client is closed"
         if not isinstance(frame, _wire.BridgeFrameHello):
@@ -393,9 +274,7 @@ class BridgeLink:
             self._secret = base64.urlsafe_b64encode(os.urandom(32)).rstrip(b"=").decode()
             return None
         if frame.secret is not None:
-            if not self._secret or not _same_secret(frame.secret, self._secret):
-                return "unknown pairing; pair again with a new token"
-            return None
+            return None if self._secret and _same_secret(frame.secret, self._secret) else "unknown pairing; pair again with a new token"
         return "hello carries neither a token nor a secret"
 
     def _install(self, ws: ServerConnection) -> None:
@@ -404,46 +283,35 @@ class BridgeLink:
             # The worker restarted before its old socket reported closing: calls sent to the old one are lost.
             self._socket = None
             old.transport.abort()
-            self.peer.fail_all(
-                WorkerGoneError(None, "the extension's service worker restarted before answering; the next call goes to the new one")
-            )
-        assert self._secret is not None
-        self._spawn(ws.send(_dumps({"kind": "welcome", "secret": self._secret, "client": self._client_name})))
+            self.peer.fail_all(WorkerGoneError(None, "the extension's service worker restarted before answering; the next call goes to the new one"))
+        self._spawn(ws.send(dumps({"kind": "welcome", "secret": self._secret, "client": self._client_name})))
         self._socket = ws
         self._state = "up"
+        self._settle_waiters(None)
+
+    def _settle_waiters(self, error: DeckhandError | None) -> None:
         for w in self._waiters:
             if not w.done():
-                w.set_result(None)
+                w.set_result(None) if error is None else w.set_exception(error)
         self._waiters.clear()
 
     def _route(self, ws: ServerConnection, text: str) -> None:
-        msg = read_bridge_message(text)
-        if msg is None:
-            return
-        kind, value = msg
+        kind, value = read_bridge_message(text) or (None, None)
         if kind == "rpc":
             self.peer.receive_parsed(value)
-            return
-        if isinstance(value, _wire.BridgeFramePing):
-            self._spawn(ws.send(_dumps({"kind": "pong"})))
+        elif isinstance(value, _wire.BridgeFramePing):
+            self._spawn(ws.send(dumps({"kind": "pong"})))
         elif isinstance(value, _wire.BridgeFrameBye):
-            reason = value.reason
-            message = "the person disconnected this client in the Deckhand side panel" + (
-                "" if reason == BRIDGE_BYE_FROM_PANEL else f" ({reason})"
-            )
-            self._spawn(self._shutdown(BrowserClosedError(None, message, {"reason": reason}), None))
+            said = "" if value.reason == BRIDGE_BYE_FROM_PANEL else f" ({value.reason})"
+            message = f"the person disconnected this client in the Deckhand side panel{said}"
+            self._spawn(self._shutdown(BrowserClosedError(None, message, {"reason": value.reason}), None))
 
     def _on_drop(self) -> None:
         self._socket = None
-        if self._state == "closed":
-            return
-        self._state = "down"
-        self.peer.fail_all(
-            WorkerGoneError(
-                None,
-                "the extension's service worker disconnected from the bridge before answering; the next call waits for it to reconnect",
-            )
-        )
+        if self._state != "closed":
+            self._state = "down"
+            why = "the extension's service worker disconnected from the bridge before answering; the next call waits for it to reconnect"
+            self.peer.fail_all(WorkerGoneError(None, why))
 
     def _send(self, raw: str, _rid: int | None) -> None:
         ws = self._socket
@@ -452,13 +320,11 @@ class BridgeLink:
         # The frame is written before send() first yields, so frames leave in the order of these calls.
         self._spawn(ws.send(raw))
 
-    # -- waiting ------------------------------------------------------------------------------
     async def _wait_up(self, timeout_ms: float, on_timeout: Callable[[], DeckhandError]) -> None:
         """Wait until a worker is paired (or paired again), with a deadline."""
         if self._state == "up":
             return
-        if self._state == "closed":
-            assert self._closed_error is not None
+        if self._closed_error is not None:
             raise self._closed_error
         fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
         self._waiters.add(fut)
@@ -471,34 +337,21 @@ class BridgeLink:
 
     async def paired(self, timeout_ms: float) -> None:
         """Return once the extension has paired with the token; DeckhandTimeoutError after timeout_ms."""
-        ms = f"{timeout_ms:g}"
-        await self._wait_up(
-            timeout_ms,
-            lambda: DeckhandTimeoutError(
-                None,
-                f"waited {ms} ms for the Deckhand extension to pair on port {self.port}; open the Deckhand side panel, "
-                'choose "Connect to a local client" and enter the port and token',
-                {"port": self.port, "timeoutMs": timeout_ms},
-            ),
-        )
+        how = 'open the Deckhand side panel, choose "Connect to a local client" and enter the port and token'
+        why = f"waited {timeout_ms:g} ms for the Deckhand extension to pair on port {self.port}; {how}"
+        await self._wait_up(timeout_ms, lambda: DeckhandTimeoutError(None, why, {"port": self.port, "timeoutMs": timeout_ms}))
 
     async def call(self, method: str, params: Any) -> Any:
         if self._state != "up":
             ms = self._reconnect_timeout_ms
-            await self._wait_up(
-                ms,
-                lambda: WorkerGoneError(
-                    None,
-                    f"'{method}' waited {ms:g} ms for the extension's service worker to reconnect to the bridge on {self._where()}, and it did not",
-                    {"method": method, "timeoutMs": ms},
-                ),
-            )
+            where = f"{self._host}:{self.port}"
+            why = f"'{method}' waited {ms:g} ms for the extension's service worker to reconnect to the bridge on {where}, and it did not"
+            await self._wait_up(ms, lambda: WorkerGoneError(None, why, {"method": method, "timeoutMs": ms}))
         return await self.peer.request(method, params)
 
     def serve(self, method: str, handler: Callable[[Any], Any]) -> None:
         self.peer.handle(method, handler)
 
-    # -- closing ------------------------------------------------------------------------------
     async def close(self, reason: DeckhandError | None = None) -> None:
         """Say goodbye to the worker (it forgets the pairing) and stop listening. Safe to call twice."""
         await self._shutdown(reason or ClosedError(None, "the client was closed"), "the program closed it")
@@ -512,18 +365,13 @@ class BridgeLink:
         self._state = "closed"
         self._closed_error = error
         self.peer.fail_all(error, True)
-        for w in self._waiters:
-            if not w.done():
-                w.set_exception(error)
-        self._waiters.clear()
+        self._settle_waiters(error)
         for t in self._turn_timers:
             t.cancel()
-        self._turn_timers.clear()
-        ws = self._socket
-        self._socket = None
+        ws, self._socket = self._socket, None
         if ws is not None and bye_reason is not None and ws.state is State.OPEN:
             try:
-                await ws.send(_dumps({"kind": "bye", "reason": bye_reason}))
+                await ws.send(dumps({"kind": "bye", "reason": bye_reason}))
             except ConnectionClosed:
                 pass
         # Every socket closes with a handshake (the paired one after its goodbye, and any still
@@ -532,22 +380,6 @@ class BridgeLink:
         if self._server is not None:
             self._server.close()
             await self._server.wait_closed()
-
-
-def _default_name() -> str:
-    script = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "python"
-    return f"{script} (pid {os.getpid()})"
-
-
-def _print_pairing(p: PairingInfo) -> None:
-    sys.stderr.write(
-        f'Deckhand: in Chrome, open the Deckhand side panel, choose "Connect to a local client" and enter port {p.port} and token {p.token}\n'
-    )
-    sys.stderr.flush()
-
-
-def _ms(name: str, value: Any, fallback: float) -> float:
-    return fallback if value is None else float(check_ms(name, value, whole=False))
 
 
 async def pair(
@@ -562,30 +394,32 @@ async def pair(
     on_pairing: Any = None,
 ) -> BridgeLink:
     """Check attach()'s options, listen, offer the pairing and wait for the worker to pair."""
-    h = bridge_host(host)
+    if host is not None and not (isinstance(host, str) and host.lower() in ("127.0.0.1", "localhost")):
+        why = f"host must be a loopback address, and the extension dials 127.0.0.1 only (localhost is the same), got {host!r}"
+        raise InvalidArgumentError(None, f"{why}: the bridge never listens on a network interface")
     p = 0 if port is None else port
-    if isinstance(p, bool) or not isinstance(p, int):
-        raise type_error(f"port must be 0 (a free port) or 1024 to 65535, got {port!r}")
-    if p != 0 and not 1024 <= p <= 65535:
-        raise InvalidArgumentError(None, f"port must be 0 (a free port) or 1024 to 65535, got {p}")
-    tok = new_pairing_token()
+    if isinstance(p, bool) or not isinstance(p, int) or p != 0 and not 1024 <= p <= 65535:
+        raise InvalidArgumentError(None, f"port must be 0 (a free port) or 1024 to 65535, got {port!r}")
+    tok = "-".join("".join(secrets.choice(_TOKEN_ALPHABET) for _ in range(4)) for _ in range(4))  # about 82 bits, easy to type
     if token is not None:
-        if not isinstance(token, str):
-            raise type_error(f"token must be a string, got {token!r}")
-        if not _TOKEN.match(token.strip()):
+        if not isinstance(token, str) or not _TOKEN.match(token.strip()):
             raise InvalidArgumentError(None, "token: the pairing token is 6 to 128 letters, digits, - or _")
         tok = token.strip()
-    timeout_ms = _ms("timeout", timeout, DEFAULT_TIMEOUT_MS)
-    reconnect_ms = _ms("reconnect_timeout", reconnect_timeout, DEFAULT_RECONNECT_TIMEOUT_MS)
+    timeout_ms = DEFAULT_TIMEOUT_MS if timeout is None else check_ms("timeout", timeout, whole=False)
+    reconnect_ms = DEFAULT_RECONNECT_TIMEOUT_MS if reconnect_timeout is None else check_ms("reconnect_timeout", reconnect_timeout, whole=False)
     if on_pairing is not None and not callable(on_pairing):
         raise type_error(f"on_pairing must be a function that takes a PairingInfo, got {on_pairing!r}")
     if name is not None and not isinstance(name, str):
         raise type_error(f"name must be a string, got {name!r}")
-    link = BridgeLink(h, tok, extension_id, reconnect_ms, name if name is not None else _default_name())
+    script = os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "python"
+    link = BridgeLink("127.0.0.1", tok, extension_id, reconnect_ms, name if name is not None else f"{script} (pid {os.getpid()})")
     await link.listen(p)
     try:
-        offered = (on_pairing or _print_pairing)(PairingInfo(port=link.port, token=tok, host=h))
-        if inspect.isawaitable(offered):
+        info = PairingInfo(port=link.port, token=tok, host="127.0.0.1")
+        if on_pairing is None:
+            how = f'open the Deckhand side panel, choose "Connect to a local client" and enter port {info.port} and token {info.token}'
+            print(f"Deckhand: in Chrome, {how}", file=sys.stderr, flush=True)
+        elif inspect.isawaitable(offered := on_pairing(info)):
             await offered
         await link.paired(timeout_ms)
     except BaseException as e:
