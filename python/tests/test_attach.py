@@ -226,7 +226,7 @@ async def test_attach_times_out_naming_what_it_waited_for_and_frees_the_port() -
         ({"reconnect_timeout": -5}, "reconnect_timeout must be a number of milliseconds"),
         ({"on_pairing": 5}, "on_pairing must be a function"),
         ({"name": 5}, "name must be a string"),
-        ({"allow_url_schemes": ["javascript"]}, "allow_url_schemes: javascript: URLs are never opened"),
+        ({"allow_url_schemes": ["javascript"]}, "javascript: URLs are never opened"),
     ],
 )
 async def test_bad_options_are_invalid_argument_naming_the_option(options: dict[str, Any], names: str) -> None:

@@ -19,9 +19,10 @@ import subprocess
 import sys
 import urllib.parse
 import urllib.request
-from typing import Any, Awaitable, Callable, Sequence
+from typing import Any, Awaitable, Callable, Sequence, get_args
 
-from . import _bridge
+from . import _bridge, _wire
+from ._checks import quiet
 from ._bridge import PairingInfo
 from ._cdp import CdpConnection, PipeTransport, WebSocketTransport
 from ._link import ExtensionLink, check_ms, extension_id_from_manifest
@@ -31,67 +32,40 @@ from ._wire import CHROMIUM_FLAGS
 from .errors import BrowserClosedError, DeckhandError, DeckhandTimeoutError, ExtensionMissingError, InvalidArgumentError, UnavailableError
 from .page import BrowserContext
 
-DEFAULT_URL_SCHEMES = ("http", "https", "data")
-OPTIONAL_URL_SCHEMES = ("file", "about", "chrome", "chrome-extension", "devtools", "view-source", "blob")
-
-
 def parse_allow_schemes(value: Any, what: str = "allow_url_schemes") -> list[str]:
-    """Normalise an operator's extra URL schemes ('file', 'FILE:' -> 'file')."""
+    """The operator's extra URL schemes ('FILE:' -> 'file'): those the worker opens on request (AllowSchemes)."""
     if value is None:
         return []
-    allowed = ", ".join(f"'{s}'" for s in OPTIONAL_URL_SCHEMES)
+    optional = get_args(get_args(get_args(_wire.AllowSchemes)[0])[0])
+    allowed = f"{', '.join(repr(o) for o in optional)}; http:, https:, data: and about:blank are open already, javascript: URLs are never opened"
     if isinstance(value, (str, bytes)) or not isinstance(value, Sequence):
         raise InvalidArgumentError(None, f"{what} must be a list of scheme names ({allowed}), got {value!r}")
-    out: list[str] = []
-    for raw in value:
-        name = raw.strip().lower().removesuffix(":") if isinstance(raw, str) else raw
-        if name == "javascript":
-            raise InvalidArgumentError(None, f"{what}: javascript: URLs are never opened; run script in a page with page.evaluate")
-        if name in DEFAULT_URL_SCHEMES:
-            continue
-        if name not in OPTIONAL_URL_SCHEMES:
-            raise InvalidArgumentError(
-                None,
-                f"{what}: {raw!r} is not a scheme Deckhand can open; allowed values: {allowed} "
-                "(Deckhand opens http:, https:, data: and about:blank already)",
-            )
-        if name not in out:
-            out.append(name)
-    return out
+    names = [x.strip().lower().removesuffix(":") if isinstance(x, str) else x for x in value]
+    for n in names:
+        if n not in optional and n not in ("http", "https", "data"):
+            raise InvalidArgumentError(None, f"{what}: {n!r} is not a scheme Deckhand opens on request ({allowed})")
+    return list(dict.fromkeys(n for n in names if n in optional))
 
 
-# -- Chromium's stderr, for launch errors -----------------------------------------------------
+# Chromium's stderr, for launch errors: its log lines, and what is noise in them.
 _LOG_LINE = re.compile(r"^\[[^\]]*?:(VERBOSE\d*|INFO|WARNING|ERROR|FATAL):([^\]:]+)(?::\d+)?\]\s*(.*)$")
-
-
-def _noise(line: str, source: str | None = None) -> bool:
-    if line.endswith("unexpected operator"):
-        return True
-    if re.match(r"^#\d+ 0x[0-9a-f]+", line, re.I) or re.match(r"^(Received signal|Task trace:|Crash keys:|\[end of stack trace\])", line):
-        return True
-    if line.startswith("DevTools listening on"):
-        return True
-    return bool(source and re.match(r"^(dbus|gpu|components/viz|chrome/browser/(ui|updater|component_updater))/", source))
+_NOISE = re.compile(r"unexpected operator$|^#\d+ 0x[0-9a-f]+|^(Received signal|Task trace:|Crash keys:|\[end of stack trace\]|DevTools listening on)", re.I)
+_NOISY_SOURCE = re.compile(r"^(dbus|gpu|components/viz|chrome/browser/(ui|updater|component_updater))/")
 
 
 def chromium_reason(stderr: str, limit: int = 3) -> str:
     """The last meaningful lines of Chromium's stderr, errors first, joined with ' | '."""
     errors: list[str] = []
     other: list[str] = []
-    for raw in stderr.split("\n"):
-        line = raw.strip()
-        if not line:
-            continue
+    for line in filter(None, (raw.strip() for raw in stderr.split("\n"))):
         m = _LOG_LINE.match(line)
-        if m:
-            level, source, message = m.groups()
-            if _noise(line, source) or level.startswith(("VERBOSE", "INFO")):
-                continue
-            (errors if level in ("ERROR", "FATAL") else other).append(f"{'FATAL: ' if level == 'FATAL' else ''}{message.strip()}"[:300])
-        elif not _noise(line):
+        if _NOISE.search(line) or m and (_NOISY_SOURCE.match(m[2]) or m[1].startswith(("VERBOSE", "INFO"))):
+            continue
+        if m is None:
             other.append(line[:300])
-    pick = list(dict.fromkeys(errors or other))
-    return " | ".join(pick[-limit:])
+        else:
+            (errors if m[1] in ("ERROR", "FATAL") else other).append(f"{'FATAL: ' if m[1] == 'FATAL' else ''}{m[3].strip()}"[:300])
+    return " | ".join(list(dict.fromkeys(errors or other))[-limit:])
 
 
 class Browser:
@@ -156,22 +130,16 @@ class Browser:
         await asyncio.shield(self._closing)
 
     async def _close(self) -> None:
-        what = (
-            "the browser was closed"
-            if self._proc
-            else "the browser connection was closed"
-            if self._conn
-            else "the bridge connection was closed"
-        )
+        what = "the browser was closed" if self._proc else "the browser connection was closed" if self._conn else "the bridge connection was closed"
         await self._link.close(BrowserClosedError(None, what))
-        conn = self._conn
-        if conn is not None and self._proc is not None:
-            if not conn.closed:
-                try:
-                    await conn.send("Browser.close", {}, None, 3000)
-                except DeckhandError:
-                    pass
-            await _wait_exit(self._proc, 5.0)
+        conn, proc = self._conn, self._proc
+        if conn is not None and proc is not None:
+            await quiet(conn.send("Browser.close", {}, None, 3000))
+            try:
+                await asyncio.wait_for(proc.wait(), 5)
+            except asyncio.TimeoutError:
+                kill_group(proc.pid)
+                await proc.wait()
         if conn is not None:
             conn.close()
         if self._profile is not None:
@@ -186,36 +154,6 @@ class Browser:
         await self.close()
 
 
-async def _wait_exit(proc: asyncio.subprocess.Process, seconds: float) -> None:
-    if proc.returncode is not None:
-        return
-    try:
-        await asyncio.wait_for(proc.wait(), seconds)
-    except asyncio.TimeoutError:
-        kill_group(proc.pid)
-        await proc.wait()
-
-
-def launch_unsupported() -> str | None:
-    """Why `launch()` cannot start Chromium on this platform, or None when it can."""
-    why = (
-        f"local_browser.launch() needs a POSIX system (Linux, macOS) to start Chromium with CDP over a pipe; this is {sys.platform}. "
-        "Start Chromium yourself with the extension loaded (--load-extension= the folder deckhand.extension_dir() names) "
-        "and --remote-debugging-port=9222, then use local_browser.connect(cdp_url='http://127.0.0.1:9222')"
-    )
-    if sys.platform == "win32" or not hasattr(os, "killpg"):
-        return why
-    try:
-        import fcntl  # noqa: F401  (POSIX only: the pipes are moved to Chromium's fd 3 and 4 with it)
-    except ImportError:
-        return why
-    return None
-
-
-def _positive_ms(name: str, value: Any, fallback: float) -> float:
-    return fallback if value is None else check_ms(name, value, whole=False)
-
-
 async def launch(
     *,
     headless: bool = True,
@@ -228,12 +166,14 @@ async def launch(
 ) -> Browser:
     """Start Chromium with the Deckhand extension loaded; CDP runs over a pipe (Linux and macOS;
     elsewhere UnavailableError: use connect())."""
-    unsupported = launch_unsupported()
-    if unsupported is not None:
-        raise UnavailableError(None, unsupported)
-    if sys.platform == "win32":  # launch_unsupported() said so already; this says it to type checkers
-        raise UnavailableError(None, "local_browser.launch() needs a POSIX system")
-    import fcntl
+    if sys.platform == "win32":
+        raise UnavailableError(
+            None,
+            f"local_browser.launch() needs a POSIX system (Linux, macOS) to start Chromium with CDP over a pipe; this is {sys.platform}. "
+            "Start Chromium yourself with the extension loaded (--load-extension= the folder deckhand.extension_dir() names) "
+            "and --remote-debugging-port=9222, then use local_browser.connect(cdp_url='http://127.0.0.1:9222')",
+        )
+    import fcntl  # POSIX: the pipes are moved to Chromium's fd 3 and 4 with it
 
     allow = parse_allow_schemes(allow_url_schemes)
     exe = executable_path or find_chromium()
@@ -245,16 +185,11 @@ async def launch(
     vp = viewport or {"width": 1280, "height": 800}
     if not (isinstance(vp, dict) and vp.get("width", 0) > 0 and vp.get("height", 0) > 0):
         raise InvalidArgumentError(None, "viewport needs positive width and height")
-    timeout_ms = _positive_ms("timeout", timeout, 15_000)
-    profile: TempProfile | None = None
-    if user_data_dir:
-        data_dir = user_data_dir
-    else:
-        profile = TempProfile()
-        data_dir = profile.dir
+    timeout_ms = 15_000 if timeout is None else check_ms("timeout", timeout, whole=False)
+    profile = None if user_data_dir else TempProfile()
     argv = [
         "--remote-debugging-pipe",
-        f"--user-data-dir={data_dir}",
+        f"--user-data-dir={user_data_dir or profile and profile.dir}",
         f"--disable-extensions-except={ext}",
         f"--load-extension={ext}",
         *CHROMIUM_FLAGS,
@@ -267,30 +202,21 @@ async def launch(
     from_chrome_r, from_chrome_w = os.pipe()
 
     def wire_pipes() -> None:  # runs in the child between fork and exec
-        a = fcntl.fcntl(to_chrome_r, fcntl.F_DUPFD, 10)
-        b = fcntl.fcntl(from_chrome_w, fcntl.F_DUPFD, 10)
+        a, b = fcntl.fcntl(to_chrome_r, fcntl.F_DUPFD, 10), fcntl.fcntl(from_chrome_w, fcntl.F_DUPFD, 10)
         os.dup2(a, 3)
         os.dup2(b, 4)
 
     try:
         proc = await asyncio.create_subprocess_exec(
-            exe,
-            *argv,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            pass_fds=(3, 4),
-            preexec_fn=wire_pipes,
-            start_new_session=True,
-        )
+            exe, *argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+            pass_fds=(3, 4), preexec_fn=wire_pipes, start_new_session=True,
+        )  # fmt: skip
     except OSError as e:
         for fd in (to_chrome_r, to_chrome_w, from_chrome_r, from_chrome_w):
             os.close(fd)
         if profile:
             profile.remove()
         raise BrowserClosedError(None, f"could not start Chromium at {exe}: {e}", {"executablePath": exe}) from e
-    finally:
-        pass
     os.close(to_chrome_r)
     os.close(from_chrome_w)
     if profile:
@@ -299,10 +225,7 @@ async def launch(
 
     async def read_stderr() -> None:
         assert proc.stderr is not None
-        while True:
-            chunk = await proc.stderr.read(4096)
-            if not chunk:
-                return
+        while chunk := await proc.stderr.read(4096):
             stderr_tail.extend(chunk)
             del stderr_tail[:-8192]
 
@@ -324,34 +247,24 @@ async def launch(
     exit_wait = asyncio.ensure_future(proc.wait())
     try:
         done, _ = await asyncio.wait({opening, exit_wait}, timeout=(timeout_ms + 2000) / 1000, return_when=asyncio.FIRST_COMPLETED)
-        if opening in done:
-            link = opening.result()
-            # Chromium starts with no window; the first tab opens once the worker is up (a tab's
-            # renderer starting beside it slows the worker down). Should it fail, the engine
-            # opens one on the first call.
-            first_tab = conn.send_nowait("Target.createTarget", {"url": "about:blank"}, None, timeout_ms)
-            first_tab.add_done_callback(lambda f: f.cancelled() or f.exception())
-            await asyncio.wait({first_tab, exit_wait}, timeout=timeout_ms / 1000, return_when=asyncio.FIRST_COMPLETED)
-        elif exit_wait in done:
+        if opening not in done:
             opening.cancel()
-            raise exited_during_launch()
-        else:
-            opening.cancel()
-            raise DeckhandTimeoutError(
-                None,
-                f"launching Chromium timed out after {timeout_ms:g} ms: the browser or the extension's worker did not come up{said()}",
-                {"timeoutMs": timeout_ms},
-            )
+            if exit_wait in done:
+                raise exited_during_launch()
+            why = f"launching Chromium timed out after {timeout_ms:g} ms: the browser or the extension's worker did not come up{said()}"
+            raise DeckhandTimeoutError(None, why, {"timeoutMs": timeout_ms})
+        link = opening.result()
+        # Chromium starts with no window; the first tab opens once the worker is up (a tab's
+        # renderer starting beside it slows the worker down). Should it fail, the engine
+        # opens one on the first call.
+        first_tab = conn.send_nowait("Target.createTarget", {"url": "about:blank"}, None, timeout_ms)
+        first_tab.add_done_callback(lambda f: f.cancelled() or f.exception())
+        await asyncio.wait({first_tab, exit_wait}, timeout=timeout_ms / 1000, return_when=asyncio.FIRST_COMPLETED)
     except BaseException as e:
-        err = e
         if isinstance(e, DeckhandError) and e.code == "BROWSER_CLOSED" and proc.returncode is None:
-            try:
-                await asyncio.wait_for(asyncio.shield(exit_wait), 1.0)
-            except asyncio.TimeoutError:
-                pass
-        if proc.returncode is not None and isinstance(e, DeckhandError):
-            err = exited_during_launch()
-        elif isinstance(e, DeckhandError) and "Chromium said:" not in e.message:
+            await asyncio.wait({exit_wait}, timeout=1.0)  # an exit that closed the pipe is about to be seen
+        err = exited_during_launch() if proc.returncode is not None and isinstance(e, DeckhandError) else e
+        if err is e and isinstance(e, DeckhandError) and "Chromium said:" not in e.message:
             e.message += said()
             e.args = (e.message,)
         conn.close()
@@ -386,7 +299,7 @@ async def connect(
     if not isinstance(cdp_url, str):
         raise InvalidArgumentError(None, "connect() needs cdp_url=")
     allow = parse_allow_schemes(allow_url_schemes)
-    timeout_ms = _positive_ms("timeout", timeout, 10_000)
+    timeout_ms = 10_000 if timeout is None else check_ms("timeout", timeout, whole=False)
     ws_url = cdp_url
     if re.match(r"^https?:", cdp_url):
         url = urllib.parse.urljoin(cdp_url, "/json/version")
@@ -440,17 +353,8 @@ async def attach(
     on_pairing: told the PairingInfo (port, token, host) to show the person; default: one line on
     stderr. The browser has no CDP connection: `browser.cdp` raises UnavailableError."""
     allow = parse_allow_schemes(allow_url_schemes)
-    link = await _bridge.pair(
-        extension_id=extension_id_from_manifest(extension_dir()),
-        port=port,
-        token=token,
-        host=host,
-        timeout=timeout,
-        reconnect_timeout=reconnect_timeout,
-        name=name,
-        on_pairing=on_pairing,
-    )
-    return Browser(link, None, None, None, allow)
+    options = dict(port=port, token=token, host=host, timeout=timeout, reconnect_timeout=reconnect_timeout, name=name, on_pairing=on_pairing)
+    return Browser(await _bridge.pair(extension_id=extension_id_from_manifest(extension_dir()), **options), None, None, None, allow)
 
 
 class _LocalBrowser:
