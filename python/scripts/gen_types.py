@@ -72,6 +72,8 @@ class Gen:
         self.schema_limits: dict = doc["x-deckhand"]["schemaLimits"]
         self.cache_migrations: list[str] = doc["x-deckhand"]["sqliteCacheMigrations"]
         self.provider_env: dict = doc["x-deckhand"]["providerEnv"]
+        self.cache_statements: dict = doc["x-deckhand"]["sqliteCacheStatements"]
+        self.cache_bounds: dict = doc["x-deckhand"]["cacheBounds"]
         self.defaults: dict = doc["x-deckhand"]["defaults"]
         self.agent_defaults: dict = doc["x-deckhand"]["agentDefaults"]
         self.errors: dict = doc["x-deckhand"]["errors"]
@@ -277,9 +279,17 @@ class WireModel(BaseModel):
         body.append("# The result cache's SQLite migrations, in order (x-deckhand.sqliteCacheMigrations).")
         body.append(f"SQLITE_CACHE_MIGRATIONS = {json.dumps(self.cache_migrations, indent=4)}")
         body.append("")
-        body.append("# Where a provider's key (first set wins) and endpoint are read from the operator's environment (x-deckhand.providerEnv).")
+        body.append("# The statements a cache store runs, with their positional parameters, and how many entries a tenant keeps")
+        body.append("# (x-deckhand.sqliteCacheStatements, cacheBounds).")
+        body.append(f"SQLITE_CACHE_STATEMENTS: dict[str, dict[str, Any]] = {json.dumps(self.cache_statements, indent=4)}")
+        body.append(f"CACHE_BOUNDS: dict[str, int] = {json.dumps(self.cache_bounds)}")
+        body.append("")
+        body.append("# Where a provider's key (first set wins) and endpoint are read from the operator's environment, every variable")
+        body.append("# its model reads (sent along with a NamedModel), and the default model by the first key set (x-deckhand.providerEnv).")
         body.append(f"PROVIDER_ENV_KEYS: dict[str, list[str]] = {json.dumps(self.provider_env['keys'])}")
         body.append(f"PROVIDER_ENV_BASE_URLS: dict[str, str] = {json.dumps(self.provider_env['baseUrls'])}")
+        body.append(f"PROVIDER_ENV_NAMES: dict[str, list[str]] = {json.dumps(self.provider_env['names'])}")
+        body.append(f"PROVIDER_DEFAULT_MODELS: list[list[str]] = {json.dumps(self.provider_env['defaults'])}")
         body.append("")
         body.append("# The default deadlines and bounds every client and the worker share (x-deckhand.defaults, agentDefaults).")
         body.append(f"DEFAULTS: dict[str, int] = {json.dumps(self.defaults)}")

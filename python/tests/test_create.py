@@ -105,16 +105,19 @@ async def test_model_options_are_checked_at_create(browser) -> None:
 def test_a_model_configs_endpoint_settings_go_to_the_worker_as_given() -> None:
     from deckhand.models import CallbackRegistry, resolve_model
 
-    base = {"kind": "provider", "name": "gemma", "provider": "openai-compatible", "modelId": "gemma", "baseURL": "http://127.0.0.1:8000/v1"}
-    # snake_case keys, wire names, or the generated model: the same wire form; False is sent, not dropped.
+    config = {"modelName": "gemma", "baseURL": "http://127.0.0.1:8000/v1"}
+    # snake_case keys, wire names, or the generated model: the same NamedModel; False is sent, not dropped.
     for spec in (
-        {"model_name": "gemma", "base_url": base["baseURL"], "structured_output": "tool", "vision": False},
-        {"modelName": "gemma", "baseURL": base["baseURL"], "structuredOutput": "tool", "vision": False},
-        deckhand._wire.GenericModelConfig(model_name="gemma", base_url=base["baseURL"], structured_output="tool", vision=False),
+        {"model_name": "gemma", "base_url": config["baseURL"], "structured_output": "tool", "vision": False},
+        {"modelName": "gemma", "baseURL": config["baseURL"], "structuredOutput": "tool", "vision": False},
+        deckhand._wire.GenericModelConfig(model_name="gemma", base_url=config["baseURL"], structured_output="tool", vision=False),
     ):
-        assert resolve_model(spec, CallbackRegistry(), {}) == {**base, "structuredOutput": "tool", "vision": False}
+        assert resolve_model(spec, CallbackRegistry(), {}) == {"kind": "named", "model": {**config, "structuredOutput": "tool", "vision": False}}
     # Left out, they are the worker's to decide: nothing is sent.
-    assert resolve_model({"model_name": "gemma", "base_url": base["baseURL"]}, CallbackRegistry(), {}) == base
+    assert resolve_model({"model_name": "gemma", "base_url": config["baseURL"]}, CallbackRegistry(), {}) == {"kind": "named", "model": config}
+    # A name goes as given, with the variables its provider reads that are set (and no others).
+    env = {"OPENAI_API_KEY": "sk-env", "ANTHROPIC_API_KEY": "ak-env", "OPENAI_BASE_URL": ""}
+    assert resolve_model("openai/gpt-4.1-mini", CallbackRegistry(), env) == {"kind": "named", "model": "openai/gpt-4.1-mini", "env": {"OPENAI_API_KEY": "sk-env"}}
 
 
 async def test_launch_rejects_bad_options() -> None:

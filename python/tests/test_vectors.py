@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -126,7 +127,39 @@ async def run(dh: Deckhand, browser: Browser, c: dict[str, Any]) -> Any:
     raise AssertionError(on)
 
 
+# The worker's own rule (src/protocol/resolve-model.ts) for a named model: what it makes of one.
+RESOLVE = """
+import { ModelParamSchema } from './src/protocol/resolve-model.ts';
+let s = '';
+process.stdin.on('data', (d) => (s += d)).on('end', () => process.stdout.write(JSON.stringify(JSON.parse(s).map((m) => ModelParamSchema.parse(m)))));
+"""
+
+
+def resolved_by_the_worker(frame: str) -> str:
+    """The frame as the worker reads it: the named models this client sends resolved there, so a
+    frame compares with the Node client's, which resolves them itself."""
+    msg = json.loads(frame)
+    found: list[dict[str, Any]] = []
+
+    def walk(v: Any) -> None:
+        for k, x in (v.items() if isinstance(v, dict) else enumerate(v) if isinstance(v, list) else []):
+            if isinstance(x, dict) and x.get("kind") == "named":
+                found.append({"at": (v, k), "model": x})
+            else:
+                walk(x)
+
+    walk(msg)
+    if not found:
+        return frame
+    out = subprocess.run(["node", "--import", "tsx", "--input-type=module", "-e", RESOLVE], input=json.dumps([f["model"] for f in found]),
+                         cwd=ROOT, capture_output=True, text=True, check=True).stdout  # fmt: skip
+    for f, resolved in zip(found, json.loads(out)):
+        f["at"][0][f["at"][1]] = resolved
+    return dumps(msg)
+
+
 def normalise(frame: str) -> str:
+    frame = resolved_by_the_worker(frame)
     frame = re.sub(r'^\{"kind":"req","id":\d+,', '{"kind":"req","id":%ID%,', frame)
     frame = re.sub(r'"opId":"[0-9a-f-]{36}"', '"opId":"%OPID%"', frame)
     return re.sub(r'"callbackId":"[0-9a-f-]{36}"', '"callbackId":"%CALLBACK%"', frame)

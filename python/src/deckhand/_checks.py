@@ -109,22 +109,3 @@ async def quiet(aw: Awaitable[Any]) -> None:
         await aw
     except Exception:  # noqa: BLE001
         pass
-
-
-def combine_model(model: Any, api_key: str | None, headers: Mapping[str, str] | None) -> Any:
-    """`model` with `model_api_key` / `model_headers`: a ModelConfig; with a callback: refused."""
-    if api_key is None and headers is None:
-        return model
-    given = ", ".join(n for n, v in (("model_api_key", api_key), ("model_headers", headers)) if v is not None)
-    if model is None:
-        raise InvalidArgumentError(None, f"{given} needs model= (a model name such as 'openai/gpt-4.1-mini')")
-    if callable(model) and not isinstance(model, (str, BaseModel, type)) or isinstance(model, Mapping) and "callback" in model:
-        raise InvalidArgumentError(None, f"a generation callback cannot be combined with {given}: the callback makes its own requests")
-    cfg: dict[str, Any] = {"modelName": model} if isinstance(model, str) else (
-        model.model_dump(by_alias=True, exclude_unset=True) if isinstance(model, BaseModel) else dict(model)
-    )
-    if api_key is not None:
-        cfg["apiKey"] = api_key
-    if headers is not None:
-        cfg["headers"] = dict(headers)
-    return cfg

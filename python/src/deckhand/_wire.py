@@ -1731,9 +1731,81 @@ SQLITE_CACHE_MIGRATIONS = [
     "CREATE TABLE tenant_sizes (tenant TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;\n   INSERT INTO tenant_sizes (tenant, n) SELECT tenant, COUNT(*) FROM entries GROUP BY tenant;\n   CREATE TRIGGER entries_added AFTER INSERT ON entries BEGIN\n     INSERT INTO tenant_sizes (tenant, n) VALUES (NEW.tenant, 1) ON CONFLICT (tenant) DO UPDATE SET n = n + 1;\n   END;\n   CREATE TRIGGER entries_removed AFTER DELETE ON entries BEGIN\n     UPDATE tenant_sizes SET n = n - 1 WHERE tenant = OLD.tenant;\n   END;"
 ]
 
-# Where a provider's key (first set wins) and endpoint are read from the operator's environment (x-deckhand.providerEnv).
+# The statements a cache store runs, with their positional parameters, and how many entries a tenant keeps
+# (x-deckhand.sqliteCacheStatements, cacheBounds).
+SQLITE_CACHE_STATEMENTS: dict[str, dict[str, Any]] = {
+    "touch": {
+        "sql": "UPDATE entries SET count = count + 1, used_at = ? WHERE tenant = ? AND key = ?",
+        "params": [
+            "now",
+            "tenant",
+            "key"
+        ]
+    },
+    "get": {
+        "sql": "SELECT op, result, usage, agree, count FROM entries WHERE tenant = ? AND key = ?",
+        "params": [
+            "tenant",
+            "key"
+        ]
+    },
+    "sibling": {
+        "sql": "SELECT 1 FROM entries WHERE tenant = ? AND base_key = ? AND key != ? LIMIT 1",
+        "params": [
+            "tenant",
+            "baseKey",
+            "key"
+        ]
+    },
+    "prev": {
+        "sql": "SELECT result, agree FROM entries WHERE tenant = ? AND key = ?",
+        "params": [
+            "tenant",
+            "key"
+        ]
+    },
+    "put": {
+        "sql": "INSERT INTO entries (tenant, key, base_key, op, result, usage, agree, count, used_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?) ON CONFLICT(tenant, key) DO UPDATE SET op = excluded.op, result = excluded.result, usage = excluded.usage, agree = excluded.agree, used_at = excluded.used_at",
+        "params": [
+            "tenant",
+            "key",
+            "baseKey",
+            "op",
+            "result",
+            "usage",
+            "agree",
+            "now"
+        ]
+    },
+    "size": {
+        "sql": "SELECT n FROM tenant_sizes WHERE tenant = ?",
+        "params": [
+            "tenant"
+        ]
+    },
+    "evict": {
+        "sql": "DELETE FROM entries WHERE rowid IN (SELECT rowid FROM entries WHERE tenant = ? ORDER BY used_at, rowid LIMIT ?)",
+        "params": [
+            "tenant",
+            "count"
+        ]
+    },
+    "drop": {
+        "sql": "DELETE FROM entries WHERE tenant = ? AND key = ?",
+        "params": [
+            "tenant",
+            "key"
+        ]
+    }
+}
+CACHE_BOUNDS: dict[str, int] = {"maxEntriesPerTenant": 10000, "keepPercent": 99}
+
+# Where a provider's key (first set wins) and endpoint are read from the operator's environment, every variable
+# its model reads (sent along with a NamedModel), and the default model by the first key set (x-deckhand.providerEnv).
 PROVIDER_ENV_KEYS: dict[str, list[str]] = {"openai": ["OPENAI_API_KEY"], "anthropic": ["ANTHROPIC_API_KEY"], "google": ["GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY"], "azure": ["AZURE_API_KEY", "AZURE_OPENAI_API_KEY"]}
 PROVIDER_ENV_BASE_URLS: dict[str, str] = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL", "google": "GOOGLE_GENERATIVE_AI_BASE_URL", "azure": "AZURE_BASE_URL"}
+PROVIDER_ENV_NAMES: dict[str, list[str]] = {"openai": ["OPENAI_API_KEY", "OPENAI_BASE_URL"], "anthropic": ["ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL"], "google": ["GOOGLE_GENERATIVE_AI_API_KEY", "GEMINI_API_KEY", "GOOGLE_GENERATIVE_AI_BASE_URL"], "azure": ["AZURE_API_KEY", "AZURE_OPENAI_API_KEY", "AZURE_BASE_URL", "AZURE_RESOURCE_NAME"], "vertex": ["GOOGLE_VERTEX_PROJECT", "GOOGLE_VERTEX_LOCATION", "GOOGLE_CLIENT_EMAIL", "GOOGLE_PRIVATE_KEY"], "bedrock": ["AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN"]}
+PROVIDER_DEFAULT_MODELS: list[list[str]] = [["openai", "openai/gpt-4.1-mini"], ["anthropic", "anthropic/claude-sonnet-4-5"], ["google", "google/gemini-2.5-flash"]]
 
 # The default deadlines and bounds every client and the worker share (x-deckhand.defaults, agentDefaults).
 DEFAULTS: dict[str, int] = {"actionTimeoutMs": 15000, "navigationTimeoutMs": 30000, "snapshotBudgetTokens": 12000, "rpcGraceMs": 5000, "rpcAckMs": 10000, "batchTimeoutMs": 30000, "modelOperationTimeoutMs": 120000, "domSettleTimeoutMs": 3000, "maxTimeoutMs": 600000, "maxCallMs": 1800000}

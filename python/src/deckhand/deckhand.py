@@ -18,7 +18,7 @@ from typing_extensions import Unpack
 
 from . import _wire
 from ._agent import Agent, agent_model, agent_run_params, agent_tools
-from ._checks import cache_for_call, callable_or_none, combine_model, is_store, json_schema_of, known_keys, quiet
+from ._checks import cache_for_call, callable_or_none, is_store, json_schema_of, known_keys, quiet
 from ._link import check_ms
 from ._logging import Logger
 from ._worker_calls import WorkerCalls
@@ -26,7 +26,7 @@ from .browser import Browser
 from .cache import MemoryStore, RemoteStore, SqliteStore
 from .errors import AlreadyInUseError, BrowserClosedError, ClosedError, DeckhandError, InvalidArgumentError, ModelOutputInvalidError, type_error
 from .flows import Flows, as_flow
-from .models import CallbackRegistry, default_model, resolve_model
+from .models import CallbackRegistry, combine_model, default_model, resolve_model
 from .options import (
     ActOptions,
     AgentOptions,
@@ -273,7 +273,9 @@ class Deckhand:
             wire["ignoreLocators"] = [locator_spec(x) for x in ignore]
         span, tracer = None, self._telemetry.tracer
         if tracer is not None:
-            span = tracer.start_span(f"deckhand.{op}", attributes={"deckhand.operation": op, **({"deckhand.model": model["name"]} if model else {})})
+            named = model and model.get("name", model.get("model"))
+            named = named.get("modelName") if isinstance(named, dict) else named
+            span = tracer.start_span(f"deckhand.{op}", attributes={"deckhand.operation": op, **({"deckhand.model": named} if named else {})})
             self._spans[op_id] = span
         if o.get("on_approval") is not None:
             self._approvers[op_id] = callable_or_none("on_approval", o["on_approval"])
