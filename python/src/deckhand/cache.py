@@ -10,6 +10,7 @@ migrations, WAL mode, immediate transactions), so Node and Python programs can s
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import random
@@ -21,24 +22,21 @@ from pathlib import Path
 from typing import Any, Callable, Protocol, TypeVar
 
 from ._rpc import dumps
-from ._wire import SQLITE_CACHE_MIGRATIONS
+from ._wire import CACHE_BOUNDS, SQLITE_CACHE_MIGRATIONS, SQLITE_CACHE_STATEMENTS
 from .errors import DeckhandTimeoutError, InternalError, InvalidArgumentError
 
-DEFAULT_MAX_ENTRIES_PER_TENANT = 10_000
+DEFAULT_MAX_ENTRIES_PER_TENANT = CACHE_BOUNDS["maxEntriesPerTenant"]
 
 T = TypeVar("T")
 
 
 class CacheStore(Protocol):
-    """A store of cache entries: what the worker's cache calls are answered from."""
+    """A store of cache entries, answering the worker's `cache.lookup`, `cache.record` and
+    `cache.invalidate` (MemoryStore, SqliteStore and RemoteStore are the ones shipped)."""
 
     def lookup(self, key: str, base_key: str) -> dict[str, Any]: ...
     def record(self, req: dict[str, Any]) -> dict[str, Any]: ...
     def invalidate(self, key: str) -> None: ...
-
-
-def _same(a: Any, b: Any) -> bool:
-    return dumps(a) == dumps(b)
 
 
 def next_agree(prev: dict[str, Any] | None, req: dict[str, Any]) -> int:
@@ -46,28 +44,15 @@ def next_agree(prev: dict[str, Any] | None, req: dict[str, Any]) -> int:
     one starts over, and a self-healed replacement keeps it (src/protocol/cache.ts)."""
     if req.get("replace"):
         return max(1, prev["agree"] if prev else 1)
-    if prev is not None and _same(prev.get("result"), req.get("result")):
+    if prev is not None and dumps(prev.get("result")) == dumps(req.get("result")):
         return int(prev["agree"]) + 1
     return 1
 
 
-def _statements(sql: str) -> list[str]:
-    """One migration's statements, whole: a trigger's body holds semicolons of its own."""
-    out: list[str] = []
-    buf = ""
-    for line in sql.splitlines(keepends=True):
-        buf += line
-        if sqlite3.complete_statement(buf):
-            if buf.strip():
-                out.append(buf)
-            buf = ""
-    if buf.strip():
-        out.append(buf)
-    return out
-
-
-def _now_ms() -> int:
-    return int(time.time() * 1000)
+def _run(db: sqlite3.Connection, name: str, values: dict[str, Any]) -> sqlite3.Cursor:
+    """One of the declared statements (x-deckhand.sqliteCacheStatements), its parameters by name."""
+    s = SQLITE_CACHE_STATEMENTS[name]
+    return db.execute(s["sql"], [values[p] for p in s["params"]])
 
 
 class SqliteStore:
@@ -79,19 +64,16 @@ class SqliteStore:
         self._tenant = tenant
         self._lock = threading.Lock()
         if self.path != ":memory:":
-            d = Path(self.path).parent
-            d.mkdir(parents=True, exist_ok=True, mode=0o700)
-            if not Path(self.path).exists():
-                Path(self.path).touch(mode=0o600)
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+            Path(self.path).touch(mode=0o600)
         # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE), as better-sqlite3's .immediate().
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=5.0)
         self._retry(lambda: self._db.execute("PRAGMA journal_mode=WAL").fetchone())
-        self._retry(self._migrate)
+        self._tx(self._migrate)
 
     def _retry(self, fn: Callable[[], T]) -> T:
         deadline = time.monotonic() + 10
-        attempt = 0
-        while True:
+        for attempt in itertools.count():
             try:
                 return fn()
             except sqlite3.OperationalError as e:
@@ -100,7 +82,7 @@ class SqliteStore:
                 if time.monotonic() > deadline:
                     raise DeckhandTimeoutError(None, f"the cache database {self.path} stayed locked by another process for 10 s") from e
                 time.sleep(min(0.2, 0.01 * 2**attempt) * (0.5 + random.random()))
-                attempt += 1
+        raise AssertionError("unreachable")
 
     def _tx(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         def run() -> T:
@@ -116,61 +98,53 @@ class SqliteStore:
 
         return self._retry(run)
 
-    def _migrate(self) -> None:
-        def m(db: sqlite3.Connection) -> None:
-            db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
-            row = db.execute("SELECT version FROM schema_version").fetchone()
-            v = row[0] if row else 0
-            if not row:
-                db.execute("INSERT INTO schema_version (version) VALUES (0)")
-            while v < len(SQLITE_CACHE_MIGRATIONS):
-                for stmt in _statements(SQLITE_CACHE_MIGRATIONS[v]):
-                    db.execute(stmt)
-                v += 1
-            db.execute("UPDATE schema_version SET version = ?", (v,))
-
-        self._tx(m)
+    @staticmethod
+    def _migrate(db: sqlite3.Connection) -> None:
+        db.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)")
+        row = db.execute("SELECT version FROM schema_version").fetchone()
+        if not row:
+            db.execute("INSERT INTO schema_version (version) VALUES (0)")
+        v = row[0] if row else 0
+        for migration in SQLITE_CACHE_MIGRATIONS[v:]:
+            # Whole statements: a trigger's body holds semicolons of its own.
+            buf = ""
+            for line in migration.splitlines(keepends=True):
+                buf += line
+                if sqlite3.complete_statement(buf):
+                    db.execute(buf)
+                    buf = ""
+        db.execute("UPDATE schema_version SET version = ?", (len(SQLITE_CACHE_MIGRATIONS),))
 
     def lookup(self, key: str, base_key: str) -> dict[str, Any]:
-        t = self._tenant
+        v = {"now": int(time.time() * 1000), "tenant": self._tenant, "key": key, "baseKey": base_key}
 
         def f(db: sqlite3.Connection) -> dict[str, Any]:
-            db.execute("UPDATE entries SET count = count + 1, used_at = ? WHERE tenant = ? AND key = ?", (_now_ms(), t, key))
-            row = db.execute("SELECT op, result, usage, agree, count FROM entries WHERE tenant = ? AND key = ?", (t, key)).fetchone()
-            entry = None
-            if row:
-                entry = {"key": key, "op": row[0], "result": json.loads(row[1]), "usage": json.loads(row[2]), "agree": row[3]}
-            changed = entry is None and db.execute(
-                "SELECT 1 FROM entries WHERE tenant = ? AND base_key = ? AND key != ? LIMIT 1", (t, base_key, key)
-            ).fetchone() is not None
+            _run(db, "touch", v)
+            row = _run(db, "get", v).fetchone()
+            entry = None if not row else {"key": key, "op": row[0], "result": json.loads(row[1]), "usage": json.loads(row[2]), "agree": row[3]}
+            changed = entry is None and _run(db, "sibling", v).fetchone() is not None
             return {"count": row[4] if row else 1, "entry": entry, "pageChanged": changed}
 
         return self._tx(f)
 
     def record(self, req: dict[str, Any]) -> dict[str, Any]:
-        t = self._tenant
+        v = {**req, "now": int(time.time() * 1000), "tenant": self._tenant, "result": dumps(req.get("result")), "usage": dumps(req["usage"])}
 
         def f(db: sqlite3.Connection) -> dict[str, Any]:
-            prev = db.execute("SELECT result, agree FROM entries WHERE tenant = ? AND key = ?", (t, req["key"])).fetchone()
-            agree = next_agree({"result": json.loads(prev[0]), "agree": prev[1]} if prev else None, req)
-            db.execute(
-                """INSERT INTO entries (tenant, key, base_key, op, result, usage, agree, count, used_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)
-                   ON CONFLICT(tenant, key) DO UPDATE SET op = excluded.op, result = excluded.result, usage = excluded.usage,
-                   agree = excluded.agree, used_at = excluded.used_at""",
-                (t, req["key"], req["baseKey"], req["op"], dumps(req.get("result")), dumps(req["usage"]), agree, _now_ms()),
-            )
-            if not prev:
-                db.execute(
-                    """DELETE FROM entries WHERE tenant = ? AND key IN (
-                         SELECT key FROM entries WHERE tenant = ? ORDER BY used_at DESC, rowid DESC LIMIT -1 OFFSET ?)""",
-                    (t, t, self._max),
-                )
-            return {"agree": agree}
+            prev = _run(db, "prev", v).fetchone()
+            v["agree"] = next_agree({"result": json.loads(prev[0]), "agree": prev[1]} if prev else None, req)
+            _run(db, "put", v)
+            n = 0 if prev else (_run(db, "size", v).fetchone() or [0])[0]
+            if n > self._max:
+                # Down to keepPercent of the bound: the cost of an eviction is spread over the next new keys.
+                kept = self._max - self._max * (100 - CACHE_BOUNDS["keepPercent"]) // 100
+                _run(db, "evict", {**v, "count": n - kept})
+            return {"agree": v["agree"]}
 
         return self._tx(f)
 
     def invalidate(self, key: str) -> None:
-        self._tx(lambda db: db.execute("DELETE FROM entries WHERE tenant = ? AND key = ?", (self._tenant, key)))
+        self._tx(lambda db: _run(db, "drop", {"tenant": self._tenant, "key": key}))
 
     def close(self) -> None:
         self._db.close()

@@ -14,20 +14,12 @@ from typing import Any, Awaitable, Callable, Literal, Mapping, NotRequired, Prot
 from pydantic import BaseModel
 
 from . import _wire
+from .cache import CacheStore as CacheStore
 from .page import LocatorDict as LocatorDict
 from .page import LocatorLike as LocatorLike
 from .page import Page
 
 # -- the result cache ----------------------------------------------------------------------
-
-
-class CacheStore(Protocol):
-    """A store of cache entries, answering the worker's `cache.lookup`, `cache.record` and
-    `cache.invalidate` (MemoryStore, SqliteStore and RemoteStore are the ones shipped)."""
-
-    def lookup(self, key: str, base_key: str) -> dict[str, Any]: ...
-    def record(self, req: dict[str, Any]) -> dict[str, Any]: ...
-    def invalidate(self, key: str) -> None: ...
 
 
 class SqlitePath(TypedDict):
