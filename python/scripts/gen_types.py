@@ -28,6 +28,9 @@ SCHEMA = ROOT / "schema" / "deckhand.schema.json"
 OUT = ROOT / "python" / "src" / "deckhand" / "_wire.py"
 
 RENAMES = {"schema": "json_schema"}
+# Shapes a caller writes as dicts (a ModelConfig, an approval policy, a locator): each also gets
+# a TypedDict, `<Name>Dict`, with the same fields in snake_case, for type checkers.
+TYPED_DICTS = ["GenericModelConfig", "AzureApiKeyModelConfig", "AzureEntraModelConfig", "VertexModelConfig", "ApprovalPolicy", "LocatorSpec"]
 # Error classes: the code in PascalCase with Error after it (PROTOCOL_ERROR: ProtocolError), but for
 # these names, and with these built-in exceptions as second bases, so `except TimeoutError` works.
 ERROR_NAMES = {"TIMEOUT": "DeckhandTimeoutError", "CANCELLED": "OperationCancelledError"}
@@ -67,6 +70,8 @@ class Gen:
         self.simple_aliases: list[str] = []  # no reference to a class
         self.complex_aliases: list[tuple[str, str, set[str]]] = []  # (name, source, names used)
         self.exported: list[str] = []
+        self.dicts: list[str] = []  # TypedDict source blocks, each after those it names
+        self.dict_names: list[str] = []
         self.flags: list[str] = doc["x-deckhand"]["chromiumFlags"]
         self.shared_flags: list[str] = doc["x-deckhand"]["sharedChromiumFlags"]
         self.schema_limits: dict = doc["x-deckhand"]["schemaLimits"]
@@ -201,6 +206,31 @@ class Gen:
         else:
             self.simple_aliases.append(src)
 
+    def dict_expr(self, s: dict, ctx: str) -> str:
+        """A type for a TypedDict field: objects as TypedDicts (`...Dict`), the rest as in expr()."""
+        if "$ref" in s:
+            name = s["$ref"].split("/")[-1]
+            target = self.defs[name]
+            if target.get("type") == "object" and target.get("properties") or "anyOf" in target and all(m.get("properties") for m in target["anyOf"]):
+                return self.dict_expr(target, name)
+            return self.expr(s, ctx, set())
+        if "anyOf" in s and all(m.get("properties") for m in s["anyOf"]):
+            return f"Union[{', '.join(self.dict_expr(m, f'{ctx}{i}') for i, m in enumerate(s['anyOf']))}]"
+        if s.get("type") == "object" and s.get("properties"):
+            name = f"{ctx}Dict"
+            if name not in self.dict_names:
+                self.dict_names.append(name)
+                required = set(s.get("required", []))
+                lines = [f"class {name}(TypedDict, total=False):"]
+                if s.get("description"):
+                    lines.append(f"    {json.dumps(s['description'])}")
+                for prop, ps in s["properties"].items():
+                    t = self.dict_expr(ps, ctx + pascal(prop))
+                    lines.append(f"    {snake(prop)}: {f'Required[{t}]' if prop in required else t}")
+                self.dicts.append("\n".join(lines))
+            return name
+        return self.expr(s, ctx, set())
+
     def error_classes(self) -> list[str]:
         """One exception class per error code, its docstring the code's meaning."""
         out, names = [], []
@@ -243,7 +273,7 @@ alias, and `to_wire()` gives the wire form back.
 # ruff: noqa
 from __future__ import annotations
 
-from typing import Annotated, Any, Dict, List, Literal, Optional, Union
+from typing import Annotated, Any, Dict, List, Literal, Optional, Required, TypedDict, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -266,6 +296,9 @@ class WireModel(BaseModel):
         body.append("for _m in _MODELS:\n    _m.model_rebuild()")
         body.append("")
         body.append(f"DEFINITIONS = {json.dumps(sorted(self.exported))}")
+        for name in TYPED_DICTS:
+            self.dict_expr(self.defs[name], name)
+        body += ["", "", "\n\n\n".join(self.dicts), ""]
         body.append("")
         body.append("# The Chromium switches a launcher passes to a Chromium it starts itself (x-deckhand.chromiumFlags).")
         body.append(f"CHROMIUM_FLAGS = {json.dumps(self.flags)}")

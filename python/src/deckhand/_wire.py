@@ -8,7 +8,7 @@ alias, and `to_wire()` gives the wire form back.
 # ruff: noqa
 from __future__ import annotations
 
-from typing import Annotated, Any, Dict, List, Literal, Optional, Union
+from typing import Annotated, Any, Dict, List, Literal, Optional, Required, TypedDict, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -1714,6 +1714,86 @@ for _m in _MODELS:
     _m.model_rebuild()
 
 DEFINITIONS = ["ActMethod", "ActParams", "ActReplayParams", "ActReplayResult", "ActRequest", "ActResult", "Action", "ActionTarget", "AgentConfig", "AgentExecuteRequest", "AgentExecuteResult", "AgentMode", "AgentRecording", "AgentResult", "AgentRunParams", "AgentRunResult", "AgentStep", "AgentUsage", "AllowSchemes", "ApprovalKind", "ApprovalPolicy", "ApprovalRequest", "ApprovalRequestResult", "ApprovalSettledParams", "ApprovalSettledResult", "AzureApiKeyModelConfig", "AzureEntraModelConfig", "BatchRunParams", "BatchRunResult", "BridgeConnectParams", "BridgeDisconnectParams", "BridgeFrame", "BridgeStatus", "BridgeStatusParams", "CacheCallOption", "CacheEntry", "CacheInfo", "CacheInvalidateParams", "CacheInvalidateResult", "CacheLookupRequest", "CacheLookupResponse", "CacheRecordRequest", "CacheRecordResponse", "CacheStatus", "ContextActivePageParams", "ContextNewPageParams", "ContextPagesParams", "ContextPagesResult", "ControlPauseParams", "ControlPauseResult", "ControlResumeParams", "ControlStatusParams", "EndRequest", "EndResult", "EnginePingParams", "EnginePingResult", "Error", "ErrorCode", "ExecuteOptions", "ExtractParams", "ExtractRequest", "ExtractResult", "Flow", "FlowDeleteParams", "FlowDeleteResult", "FlowGetParams", "FlowList", "FlowListParams", "FlowName", "FlowRenameParams", "FlowReplayParams", "FlowReplayResult", "FlowSaveParams", "FlowStepOutcome", "FlowSummary", "GenericModelConfig", "GetV1SessionsIdApprovalsData", "GotoOptions", "HttpError", "HttpErrorBody", "HttpModel", "HttpSuccessBody", "LocatorActParams", "LocatorActResult", "LocatorCountParams", "LocatorCountResult", "LocatorSpec", "LogParams", "LogResult", "McpActInput", "McpActOutput", "McpAgentInput", "McpAgentOutput", "McpEndInput", "McpEndOutput", "McpExtractInput", "McpExtractOutput", "McpFlowsInput", "McpFlowsOutput", "McpNavigateInput", "McpNavigateOutput", "McpObserveInput", "McpObserveOutput", "McpReplayInput", "McpReplayOutput", "McpStartInput", "McpStartOutput", "Metrics", "MetricsParams", "ModelConfig", "ModelGenerateParams", "ModelParam", "ModelPrice", "ModelReply", "ModelRequest", "NamedModel", "NavigateRequest", "ObserveParams", "ObserveRequest", "ObserveResult", "OpCancelParams", "OpCancelResult", "OpenAIEndpointFormat", "OperationOptions", "OutlineLine", "PageCloseResult", "PageEvaluateParams", "PageEvaluateResult", "PageGotoParams", "PageHighlightParams", "PageHighlightResult", "PageId", "PageInfo", "PageInfoParams", "PagePressParams", "PagePressResult", "PageScreenshotParams", "PageScreenshotResult", "PageSelectorsParams", "PageSelectorsResult", "PingParams", "PingResult", "PostV1SessionsIdApprovalsApprovalidData", "PostV1SessionsIdApprovalsApprovalidRequest", "Prices", "QaRecording", "QaStep", "ReceivedError", "ReplayRequest", "ResolvedModel", "ResultMetadata", "RpcError", "RpcMessage", "RpcRequest", "RpcResult", "ScheduleHistoryParams", "ScheduleHistoryResult", "ScheduleListParams", "ScheduleListResult", "ScheduleRemoveParams", "ScheduleRemoveResult", "ScheduleSetParams", "ScheduleSetResult", "ScreenshotOptions", "ServiceAccount", "SnapshotOptions", "SnapshotResult", "StartSessionRequest", "StartSessionResult", "StreamEvent", "StructuredOutputMode", "TakeoverPreviewParams", "TakeoverPreviewResult", "TakeoverSaveResult", "TimeoutMs", "ToolCallParams", "ToolCallResult", "Usage", "Variables", "VertexModelConfig", "WaitMs"]
+
+
+class GenericModelConfigDict(TypedDict, total=False):
+    model_name: Required[Annotated[str, Field(min_length=1)]]
+    api_key: Annotated[str, Field(min_length=1)]
+    base_url: str
+    headers: Dict[str, str]
+    openai_endpoint_format: OpenAIEndpointFormat
+    structured_output: StructuredOutputMode
+    vision: bool
+    provider: Annotated[str, Field(min_length=1)]
+
+
+class AzureApiKeyModelConfigDict(TypedDict, total=False):
+    provider: Required[Literal['azure']]
+    model_name: Required[Annotated[str, Field(min_length=1)]]
+    resource_name: Annotated[str, Field(min_length=1)]
+    base_url: str
+    api_version: Annotated[str, Field(min_length=1)]
+    headers: Dict[str, str]
+    api_key: Required[Annotated[str, Field(min_length=1)]]
+
+
+class AzureEntraModelConfigAuthDict(TypedDict, total=False):
+    type: Required[Literal['azureEntraId']]
+    token: Required[Annotated[str, Field(min_length=1)]]
+
+
+class AzureEntraModelConfigDict(TypedDict, total=False):
+    provider: Required[Literal['azure']]
+    model_name: Required[Annotated[str, Field(min_length=1)]]
+    resource_name: Annotated[str, Field(min_length=1)]
+    base_url: str
+    api_version: Annotated[str, Field(min_length=1)]
+    headers: Dict[str, str]
+    auth: Required[AzureEntraModelConfigAuthDict]
+
+
+class ServiceAccount0Dict(TypedDict, total=False):
+    client_email: Required[Annotated[str, Field(min_length=1)]]
+    private_key: Required[Annotated[str, Field(min_length=1)]]
+    private_key_id: str
+
+
+class ServiceAccount1Dict(TypedDict, total=False):
+    client_email: Required[Annotated[str, Field(min_length=1)]]
+    private_key: Required[Annotated[str, Field(min_length=1)]]
+    private_key_id: str
+
+
+class VertexModelConfigProviderOptionsVertexDict(TypedDict, total=False):
+    project: Required[Annotated[str, Field(min_length=1)]]
+    location: Required[Annotated[str, Field(min_length=1)]]
+    base_url: str
+    headers: Dict[str, str]
+
+
+class VertexModelConfigProviderOptionsDict(TypedDict, total=False):
+    vertex: Required[VertexModelConfigProviderOptionsVertexDict]
+
+
+class VertexModelConfigDict(TypedDict, total=False):
+    provider: Required[Literal['vertex']]
+    model_name: Required[Annotated[str, Field(min_length=1)]]
+    auth: Required[Union[ServiceAccount0Dict, ServiceAccount1Dict]]
+    provider_options: Required[VertexModelConfigProviderOptionsDict]
+
+
+class ApprovalPolicyDict(TypedDict, total=False):
+    "steps that wait for a person (or the caller) to approve them before they are carried out"
+    when: Annotated[List[ApprovalKind], Field(max_length=5)]
+    words: Annotated[List[Annotated[str, Field(min_length=1, max_length=100)]], Field(max_length=50)]
+    timeout: Annotated[int, Field(ge=100, le=600000)]
+
+
+class LocatorSpecDict(TypedDict, total=False):
+    "an element an operation is scoped to"
+    selector: Required[Annotated[str, Field(min_length=1)]]
+    nth: Annotated[int, Field(ge=0)]
+
 
 # The Chromium switches a launcher passes to a Chromium it starts itself (x-deckhand.chromiumFlags).
 CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check", "--silent-debugger-extension-api", "--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup", "--disable-field-trial-config", "--password-store=basic", "--use-mock-keychain", "--no-startup-window"]

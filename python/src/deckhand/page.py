@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64
 import re
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Literal, Mapping, NotRequired, Protocol, Sequence, TypedDict, TypeVar, Union, overload
+from typing import Any, Awaitable, Callable, Literal, Mapping, Protocol, Sequence, TypeVar, Union, overload
 
 from pydantic import BaseModel, ValidationError
 
@@ -43,11 +43,8 @@ class PageHost(Protocol):
     def _extract(self) -> Callable[..., Awaitable[Any]] | None: ...
 
 
-class LocatorDict(TypedDict):
-    """`{"selector": css_or_xpath, "nth": i}`."""
-
-    selector: str
-    nth: NotRequired[int]
+#: `{"selector": css_or_xpath, "nth": i}`.
+LocatorDict = _wire.LocatorSpecDict
 
 
 def _given(**values: Any) -> dict[str, Any]:

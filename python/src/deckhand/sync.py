@@ -48,8 +48,12 @@ LocatorLike: TypeAlias = 'Union[Locator, str, LocatorDict]'
 
 
 class CallOptions(TypedDict, total=False):
-    """The keyword options of act, observe and extract. Those this client does not read itself
-    go to the worker in camelCase (OperationOptions), which checks them."""
+    """The keyword options of act, observe and extract: `cache` (False: no lookup; True; or
+    {'threshold': n}), the part of the page the model reads (`locator`) or does not
+    (`ignore_locators`), this call's `model`, `timeout` (ms, at most 600000), `variables` for
+    %name% placeholders (never sent to the model), the `page` (default: the active page),
+    `dom_settle_timeout_ms` and a `frame_id`. Those this client does not read itself go to the
+    worker in camelCase (OperationOptions), which checks them."""
     cache: CacheCallOption | None
     ignore_locators: Sequence[LocatorLike] | None
     locator: LocatorLike | None
