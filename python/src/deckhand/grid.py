@@ -52,33 +52,17 @@ def _http(method: str, url: str, headers: Mapping[str, str], body: bytes | None,
                 return e.code, b""
 
 
-def _is_timeout(e: BaseException) -> bool:
-    return isinstance(e, TimeoutError) or isinstance(e, urllib.error.URLError) and isinstance(e.reason, TimeoutError)
-
-
-def _why_unreachable(e: BaseException) -> str:
-    """ECONNREFUSED and the like, as Node's fetch names them; else the error's own words."""
-    reason = e.reason if isinstance(e, urllib.error.URLError) else e
-    code = getattr(reason, "errno", None)
-    if isinstance(code, int) and code in errno.errorcode:
-        return errno.errorcode[code]
-    return str(reason) or type(reason).__name__
-
-
 def _grid_says(status: int, raw: bytes) -> str:
-    """The Grid's own words from a WebDriver error body, short."""
-    text = raw.decode("utf-8", "replace")
-    msg = text
+    """The Grid's own words from a WebDriver error body (else the text as it came), short."""
+    msg = raw.decode("utf-8", "replace")
     try:
-        v = json.loads(text).get("value")
+        v = json.loads(msg).get("value")
         if isinstance(v, dict) and v.get("message"):
             msg = f"{v['error']}: {v['message']}" if v.get("error") else str(v["message"])
     except (ValueError, AttributeError):
-        pass  # not JSON: the text as it came
+        pass
     msg = msg.split("\n")[0].strip()
-    if len(msg) > 300:
-        return msg[:297] + "..."
-    return msg or f"HTTP {status}"
+    return (msg[:297] + "...") if len(msg) > 300 else msg or f"HTTP {status}"
 
 
 def _base_of(url: Any) -> str:
@@ -211,25 +195,13 @@ async def launch(
     allow_url_schemes: Sequence[str] | None = None,
 ) -> Browser:
     """A browser from the Selenium Grid 4 at `url` (its router or standalone server, e.g.
-    http://127.0.0.1:4444 or http://grid:4444/wd/hub), with the Deckhand extension loaded.
-
-    - `headers`: sent with every request to the Grid and its CDP proxy (a reverse proxy's
-      Authorization, say); never logged.
-    - `extension_dir`: the built extension's folder as the node sees it; default: this machine's
-      build (right when the node runs here, or has the same path mounted). Chromium and Chrome
-      for Testing load it; branded Chrome 137 and later ignore --load-extension.
-    - `packed_extension`: send the extension with the session request instead (the package
-      `npm run build` writes beside the build, .output/chrome-mv3.crx, in
-      goog:chromeOptions.extensions): for nodes that do not have its files. chromedriver unpacks
-      it and loads it with --load-extension itself. No package is ExtensionMissingError.
-    - `binary`: Chromium's path on the node (goog:chromeOptions.binary); default: the node's choice.
-    - `args`: more switches for the node's Chromium.
-    - `capabilities`: more W3C capabilities to match a node by (platformName, se:name, ...);
-      goog:chromeOptions is Deckhand's.
-    - `timeout`: how long the new session may take, the Grid's queue included, in ms; default 60000.
-    - `keep_alive`: how often the Browser tells the Grid the session is in use, in ms; default
-      60000, at least 1000 (keep it under the Grid's --session-timeout).
-    - `allow_url_schemes`: see local_browser.launch.
+    http://127.0.0.1:4444 or http://grid:4444/wd/hub), with the Deckhand extension loaded from
+    `extension_dir` as the node sees it (default: this machine's build), or sent with the request
+    (`packed_extension`, the .crx `npm run build` writes). `headers` go with every request to the
+    Grid and its CDP proxy (never logged); `binary`, `args` and `capabilities` choose the node and
+    its Chromium; `timeout` (ms, default 60000) bounds the new session, the Grid's queue included;
+    `keep_alive` (ms, default 60000, at least 1000) is how often the session is said to be in use.
+    See docs/guides/many-browsers.md.
 
     Closing the Browser deletes the Grid session. A browser that stops answering (it crashed,
     its node went away) is taken for gone within 8 s, before a call's wait for the worker's ack
@@ -255,9 +227,6 @@ async def launch(
     hdrs = dict(headers or {})
     deadline = time.monotonic() + timeout_ms / 1000
 
-    def left_ms() -> float:
-        return max(1.0, (deadline - time.monotonic()) * 1000)
-
     chrome_args = [
         # Not the switches only for a Chromium Deckhand starts itself (src/protocol/launch.ts).
         *SHARED_CHROMIUM_FLAGS,
@@ -267,38 +236,34 @@ async def launch(
         *([] if headless is False else ["--headless=new"]),
         *(args or []),
     ]
-    chrome_options: dict[str, Any] = {"args": chrome_args}
-    if binary:
-        chrome_options["binary"] = binary
-    if packed:
-        chrome_options["extensions"] = [packed]
+    chrome_options = {"args": chrome_args, **({"binary": binary} if binary else {}), **({"extensions": [packed]} if packed else {})}
     body = {"capabilities": {"alwaysMatch": {"browserName": "chrome", **(capabilities or {}), "goog:chromeOptions": chrome_options}}}
     post_headers = {k: v for k, v in hdrs.items() if k.lower() != "content-type"}
     post_headers["Content-Type"] = "application/json; charset=utf-8"
     data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
-    posting = asyncio.ensure_future(asyncio.to_thread(_http, "POST", f"{base}/session", post_headers, data, left_ms() / 1000))
+    posting = asyncio.ensure_future(asyncio.to_thread(_http, "POST", f"{base}/session", post_headers, data, timeout_ms / 1000))
     try:
         status, raw = await asyncio.shield(posting)
     except asyncio.CancelledError:
         posting.add_done_callback(_abandoned(base, hdrs))
         raise
     except Exception as e:  # noqa: BLE001
-        if _is_timeout(e):
-            raise DeckhandTimeoutError(
-                None,
-                f"the Selenium Grid at {base} gave no browser within {timeout_ms:g} ms (its queue may be full, or no node matches)",
-                {"timeoutMs": timeout_ms},
-            ) from None
-        raise BrowserUnavailableError(None, f"the Selenium Grid at {base} could not be reached: {_why_unreachable(e)}") from None
+        reason = e.reason if isinstance(e, urllib.error.URLError) else e
+        if isinstance(reason, TimeoutError):
+            why = f"the Selenium Grid at {base} gave no browser within {timeout_ms:g} ms (its queue may be full, or no node matches)"
+            raise DeckhandTimeoutError(None, why, {"timeoutMs": timeout_ms}) from None
+        # ECONNREFUSED and the like, as Node's fetch names them; else the error's own words.
+        code = getattr(reason, "errno", None)
+        said = errno.errorcode[code] if isinstance(code, int) and code in errno.errorcode else str(reason) or type(reason).__name__
+        raise BrowserUnavailableError(None, f"the Selenium Grid at {base} could not be reached: {said}") from None
     if not 200 <= status < 300:
         raise BrowserUnavailableError(None, f"the Selenium Grid at {base} gave no browser: {_grid_says(status, raw)}", {"status": status})
     try:
-        value = json.loads(raw).get("value")
-    except (ValueError, AttributeError):
-        value = None
-    value = value if isinstance(value, dict) else {}
-    sid = value.get("sessionId")
+        value = json.loads(raw)["value"]
+        sid = value["sessionId"]
+    except (ValueError, KeyError, TypeError):
+        value, sid = {}, None
     if not isinstance(sid, str) or not _SESSION_ID.match(sid):
         raise BrowserUnavailableError(None, f"the Selenium Grid at {base} answered a new session without a session id")
 
@@ -307,13 +272,11 @@ async def launch(
     cdp = caps.get("se:cdp") if isinstance(caps, dict) else None
     if not isinstance(cdp, str) or not re.match(r"^wss?://", cdp):
         await session.release()
-        raise BrowserUnavailableError(
-            None,
-            f"the Selenium Grid at {base} gave a session with no se:cdp address: its node's browser is not Chromium, or the Grid does not proxy CDP",
-        )
+        why = "its node's browser is not Chromium, or the Grid does not proxy CDP"
+        raise BrowserUnavailableError(None, f"the Selenium Grid at {base} gave a session with no se:cdp address: {why}")
     session.keep_alive(keep_alive_ms)
     try:
-        wait = min(left_ms(), 30_000)
+        wait = min(max(1.0, (deadline - time.monotonic()) * 1000), 30_000)
         browser = await _browser_over(cdp, hdrs, wait, wait, allow, session.release)
     except Exception as e:
         await session.release()

@@ -768,25 +768,13 @@ class GridBrowser:
         allow_url_schemes: Sequence[str] | None = None,
     ) -> Browser:
         """A browser from the Selenium Grid 4 at `url` (its router or standalone server, e.g.
-        http://127.0.0.1:4444 or http://grid:4444/wd/hub), with the Deckhand extension loaded.
-
-        - `headers`: sent with every request to the Grid and its CDP proxy (a reverse proxy's
-          Authorization, say); never logged.
-        - `extension_dir`: the built extension's folder as the node sees it; default: this machine's
-          build (right when the node runs here, or has the same path mounted). Chromium and Chrome
-          for Testing load it; branded Chrome 137 and later ignore --load-extension.
-        - `packed_extension`: send the extension with the session request instead (the package
-          `npm run build` writes beside the build, .output/chrome-mv3.crx, in
-          goog:chromeOptions.extensions): for nodes that do not have its files. chromedriver unpacks
-          it and loads it with --load-extension itself. No package is ExtensionMissingError.
-        - `binary`: Chromium's path on the node (goog:chromeOptions.binary); default: the node's choice.
-        - `args`: more switches for the node's Chromium.
-        - `capabilities`: more W3C capabilities to match a node by (platformName, se:name, ...);
-          goog:chromeOptions is Deckhand's.
-        - `timeout`: how long the new session may take, the Grid's queue included, in ms; default 60000.
-        - `keep_alive`: how often the Browser tells the Grid the session is in use, in ms; default
-          60000, at least 1000 (keep it under the Grid's --session-timeout).
-        - `allow_url_schemes`: see local_browser.launch.
+        http://127.0.0.1:4444 or http://grid:4444/wd/hub), with the Deckhand extension loaded from
+        `extension_dir` as the node sees it (default: this machine's build), or sent with the request
+        (`packed_extension`, the .crx `npm run build` writes). `headers` go with every request to the
+        Grid and its CDP proxy (never logged); `binary`, `args` and `capabilities` choose the node and
+        its Chromium; `timeout` (ms, default 60000) bounds the new session, the Grid's queue included;
+        `keep_alive` (ms, default 60000, at least 1000) is how often the session is said to be in use.
+        See docs/guides/many-browsers.md.
 
         Closing the Browser deletes the Grid session. A browser that stops answering (it crashed,
         its node went away) is taken for gone within 8 s, before a call's wait for the worker's ack
