@@ -95,7 +95,6 @@ class Deckhand:
         self._logger: Logger = options["logger"]
         self._telemetry: _Telemetry = options["telemetry"]
         self._spans: dict[str, Any] = {}
-        self._step_listeners: set[Callable[[dict[str, Any]], None]] = set()
         self._tools: dict[str, Callable[[Any], Awaitable[str]]] = {}
         #: Calls' own approval handlers, by opId, while they run.
         self._approvers: dict[str, ApprovalHandler] = {}
