@@ -13,88 +13,72 @@ from typing import Any, Callable
 from .errors import BrowserClosedError, DeckhandTimeoutError, ProtocolError
 
 EventListener = Callable[[str, Any, "str | None"], None]
+#: CDP messages can be large (full-page screenshots); Chromium allows 512 MB.
+MAX_MESSAGE = 512 * 1024 * 1024
 
 
 class Transport:
+    """Messages both ways: `send`, `close`, and the connection's `on_message` and `on_close`."""
+
     on_message: Callable[[str], None] | None = None
     on_close: Callable[[], None] | None = None
+    _closed = False
 
-    def send(self, message: str) -> None:
-        raise NotImplementedError
+    def _done(self) -> None:
+        if not self._closed:
+            self._closed = True
+            if self.on_close:
+                self.on_close()
 
-    def close(self) -> None:
-        raise NotImplementedError
-
-
-class _PipeReader(asyncio.Protocol):
-    def __init__(self, owner: "PipeTransport") -> None:
-        self.owner = owner
-
-    def data_received(self, data: bytes) -> None:
-        self.owner._feed(data)
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self.owner._done()
-
-    def eof_received(self) -> bool:
-        self.owner._done()
-        return False
+    def _spawn_pump(self, pump: Any) -> None:
+        self._task = asyncio.get_running_loop().create_task(pump)
+        self._task.add_done_callback(lambda _t: self._done())
 
 
 class PipeTransport(Transport):
     """NUL-delimited JSON over two pipes: to Chromium (its fd 3) and from it (its fd 4)."""
 
-    def __init__(self) -> None:
-        self._buf = bytearray()
-        self._closed = False
-        self._writer: asyncio.WriteTransport | None = None
-        self._reader: asyncio.ReadTransport | None = None
-
     async def open(self, write_fd: int, read_fd: int) -> None:
         loop = asyncio.get_running_loop()
-        self._reader, _ = await loop.connect_read_pipe(lambda: _PipeReader(self), os.fdopen(read_fd, "rb", buffering=0))
+        reader = asyncio.StreamReader(limit=MAX_MESSAGE)
+        self._reading, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(read_fd, "rb", buffering=0))
         self._writer, _ = await loop.connect_write_pipe(asyncio.Protocol, os.fdopen(write_fd, "wb", buffering=0))
 
-    def _feed(self, data: bytes) -> None:
-        start = 0
-        while True:
-            i = data.find(b"\0", start)
-            if i == -1:
-                break
-            self._buf += data[start:i]
-            msg = self._buf.decode("utf-8", "replace")
-            self._buf = bytearray()
-            start = i + 1
-            if self.on_message:
-                self.on_message(msg)
-        if start < len(data):
-            self._buf += data[start:]
+        async def pump() -> None:
+            try:
+                while True:
+                    message = await reader.readuntil(b"\0")
+                    if self.on_message:
+                        self.on_message(message[:-1].decode("utf-8", "replace"))
+            except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
+                pass
 
-    def _done(self) -> None:
-        if self._closed:
-            return
-        self._closed = True
-        if self.on_close:
-            self.on_close()
+        self._spawn_pump(pump())
 
     def send(self, message: str) -> None:
-        if self._closed or self._writer is None or self._writer.is_closing():
+        if self._closed or self._writer.is_closing():
             raise BrowserClosedError(None, "the browser connection is closed")
         self._writer.write(message.encode("utf-8") + b"\0")
 
     def close(self) -> None:
-        if self._writer is not None:
-            self._writer.close()
-        if self._reader is not None:
-            self._reader.close()
+        self._writer.close()
+        self._reading.close()
         self._done()
 
 
 class WebSocketTransport(Transport):
     def __init__(self, ws: Any) -> None:
         self._ws = ws
-        self._closed = False
-        self._task = asyncio.get_running_loop().create_task(self._pump())
+
+        async def pump() -> None:
+            try:
+                async for msg in self._ws:
+                    if self.on_message:
+                        self.on_message(msg if isinstance(msg, str) else msg.decode("utf-8", "replace"))
+            except Exception:  # noqa: BLE001 (a dropped connection: on_close says so)
+                pass
+
+        self._spawn_pump(pump())
 
     @classmethod
     async def connect(cls, url: str, headers: dict[str, str] | None = None, timeout_ms: float = 10_000) -> "WebSocketTransport":
@@ -102,8 +86,7 @@ class WebSocketTransport(Transport):
 
         try:
             ws = await asyncio.wait_for(
-                connect(url, additional_headers=headers or None, max_size=512 * 1024 * 1024, compression=None, ping_interval=None),
-                timeout_ms / 1000,
+                connect(url, additional_headers=headers or None, max_size=MAX_MESSAGE, compression=None, ping_interval=None), timeout_ms / 1000
             )
         except asyncio.TimeoutError:
             raise BrowserClosedError(None, f"connecting to {url} timed out after {timeout_ms:g} ms") from None
@@ -111,35 +94,19 @@ class WebSocketTransport(Transport):
             raise BrowserClosedError(None, f"cannot connect to {url}: {e}") from e
         return cls(ws)
 
-    async def _pump(self) -> None:
-        try:
-            async for msg in self._ws:
-                if self.on_message:
-                    self.on_message(msg if isinstance(msg, str) else msg.decode("utf-8", "replace"))
-        except Exception:  # noqa: BLE001
-            pass
-        finally:
-            self._closed = True
-            if self.on_close:
-                self.on_close()
-
     def send(self, message: str) -> None:
         if self._closed:
             raise BrowserClosedError(None, "the browser connection is closed")
-        asyncio.get_running_loop().create_task(self._send(message))
-
-    async def _send(self, message: str) -> None:
-        try:
-            await self._ws.send(message)
-        except Exception:  # noqa: BLE001
-            pass  # the pump sees the close
+        # Written before the first yield of send(), so messages leave in order; a failure shows as the close.
+        task = asyncio.get_running_loop().create_task(self._ws.send(message))
+        task.add_done_callback(lambda t: t.cancelled() or t.exception())
 
     def close(self) -> None:
         asyncio.get_running_loop().create_task(self._ws.close())
 
 
 class CdpConnection:
-    def __init__(self, transport: Transport) -> None:
+    def __init__(self, transport: PipeTransport | WebSocketTransport) -> None:
         self._transport = transport
         self._next_id = 1
         self._pending: dict[int, tuple[str, asyncio.Future[Any], asyncio.TimerHandle]] = {}
@@ -177,18 +144,13 @@ class CdpConnection:
             if self._pending.pop(cid, None) is not None and not fut.done():
                 fut.set_exception(DeckhandTimeoutError(None, f"CDP {method} timed out after {timeout_ms:g} ms"))
 
-        timer = loop.call_later(timeout_ms / 1000, on_timeout)
-        self._pending[cid] = (method, fut, timer)
-        msg: dict[str, Any] = {"id": cid, "method": method, "params": params or {}}
-        if session_id:
-            msg["sessionId"] = session_id
+        self._pending[cid] = (method, fut, loop.call_later(timeout_ms / 1000, on_timeout))
+        msg = {"id": cid, "method": method, "params": params or {}, **({"sessionId": session_id} if session_id else {})}
         try:
             self._transport.send(json.dumps(msg, ensure_ascii=False, separators=(",", ":")))
         except Exception as e:  # noqa: BLE001
-            timer.cancel()
-            self._pending.pop(cid, None)
-            if not fut.done():
-                fut.set_exception(e)
+            self._pending.pop(cid)[2].cancel()
+            fut.set_exception(e)
         return fut
 
     async def send(self, method: str, params: dict[str, Any] | None = None, session_id: str | None = None, timeout_ms: float = 30_000) -> Any:
@@ -199,9 +161,8 @@ class CdpConnection:
             msg = json.loads(raw)
         except ValueError:
             return
-        cid = msg.get("id")
-        if cid is not None:
-            p = self._pending.pop(cid, None)
+        if msg.get("id") is not None:
+            p = self._pending.pop(msg["id"], None)
             if p is None:
                 return
             method, fut, timer = p
@@ -212,12 +173,10 @@ class CdpConnection:
                 fut.set_exception(ProtocolError(None, f"CDP {method}: {msg['error'].get('message')}"))
             else:
                 fut.set_result(msg.get("result"))
-            return
-        method = msg.get("method")
-        if method:
+        elif msg.get("method"):
             for f in list(self._listeners):
                 try:
-                    f(method, msg.get("params"), msg.get("sessionId"))
+                    f(msg["method"], msg.get("params"), msg.get("sessionId"))
                 except Exception:  # noqa: BLE001
                     pass
 
@@ -225,8 +184,7 @@ class CdpConnection:
         if self.closed:
             return
         self.closed = True
-        pending = list(self._pending.values())
-        self._pending.clear()
+        pending, self._pending = list(self._pending.values()), {}
         for method, fut, timer in pending:
             timer.cancel()
             if not fut.done():
