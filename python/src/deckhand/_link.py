@@ -17,9 +17,10 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from ._wire import DEFAULTS
 from ._cdp import CdpConnection
+from ._checks import quiet
 from ._rpc import RpcPeer
+from ._wire import DEFAULTS
 from .errors import BrowserClosedError, ClosedError, DeckhandError, ExtensionMissingError, InvalidArgumentError, WorkerGoneError, type_error
 
 #: The longest deadline a caller may give.
@@ -29,8 +30,7 @@ MAX_TIMEOUT_MS = DEFAULTS["maxTimeoutMs"]
 def extension_id_from_manifest(ext_dir: Path) -> str:
     """The id Chromium gives the extension: derived from the manifest's public key."""
     key = json.loads((ext_dir / "manifest.json").read_text())["key"]
-    digest = hashlib.sha256(base64.b64decode(key)).hexdigest()[:32]
-    return "".join(chr(97 + int(c, 16)) for c in digest)
+    return "".join(chr(97 + int(c, 16)) for c in hashlib.sha256(base64.b64decode(key)).hexdigest()[:32])
 
 
 def check_ms(what: str, value: object, *, minimum: float = 1, whole: bool = True) -> float:
@@ -48,6 +48,7 @@ class ExtensionLink:
     def __init__(self, conn: CdpConnection, extension_id: str) -> None:
         self.conn = conn
         self.extension_id = extension_id
+        self._prefix = f"chrome-extension://{extension_id}/"
         self._tag = secrets.token_hex(12)
         self._binding = f"__dh_{self._tag}"
         self.peer = RpcPeer(self._deliver, "extension's service worker")
@@ -70,37 +71,22 @@ class ExtensionLink:
         await link._connect(timeout_ms, True)
         return link
 
-    @property
-    def _prefix(self) -> str:
-        return f"chrome-extension://{self.extension_id}/"
-
-    async def _find_worker(self) -> dict[str, Any] | None:
-        r = await self.conn.send("Target.getTargets")
-        for t in r["targetInfos"]:
-            if t["type"] == "service_worker" and t["url"].startswith(self._prefix):
-                target: dict[str, Any] = t
-                return target
-        return None
+    async def _find_worker(self) -> Any:
+        targets = (await self.conn.send("Target.getTargets"))["targetInfos"]
+        return next((t for t in targets if t["type"] == "service_worker" and t["url"].startswith(self._prefix)), None)
 
     async def _connect(self, timeout_ms: float, first_time: bool) -> None:
         deadline = time.monotonic() + timeout_ms / 1000
         target = await self._find_worker()
         started = False
         while target is None and time.monotonic() < deadline:
-            if not started and not first_time:
-                try:
-                    await self._start_worker()
-                except DeckhandError:
-                    pass
+            # A restarting worker is started at once; on a first attach, only after half the wait
+            # (a browser without the extension has no worker to start).
+            if not started and (not first_time or time.monotonic() > deadline - timeout_ms / 2000):
                 started = True
+                await quiet(self._start_worker())
             await asyncio.sleep(0.025)
             target = await self._find_worker()
-            if target is None and first_time and not started and time.monotonic() > deadline - timeout_ms / 2000:
-                try:
-                    await self._start_worker()
-                except DeckhandError:
-                    pass
-                started = True
         if target is None:
             if first_time:
                 raise ExtensionMissingError(
@@ -109,20 +95,15 @@ class ExtensionLink:
                     "launch it with local_browser.launch() or load the extension the deckhand package ships",
                 )
             raise WorkerGoneError(None, f"the extension's service worker did not come back within {timeout_ms:g} ms")
-        r = await self.conn.send("Target.attachToTarget", {"targetId": target["targetId"], "flatten": True})
-        self._session_id = r["sessionId"]
+        self._session_id = (await self.conn.send("Target.attachToTarget", {"targetId": target["targetId"], "flatten": True}))["sessionId"]
         await self._after_attach(max(1000, (deadline - time.monotonic()) * 1000))
 
     async def _after_attach(self, timeout_ms: float) -> None:
         sid = self._session_id
         await self.conn.send("Runtime.addBinding", {"name": self._binding}, sid)
         deadline = time.monotonic() + timeout_ms / 1000
-        while True:
-            r = await self.conn.send(
-                "Runtime.evaluate", {"expression": "globalThis.__deckhand?.ready === true", "returnByValue": True}, sid
-            )
-            if r.get("result", {}).get("value") is True:
-                break
+        ready = {"expression": "globalThis.__deckhand?.ready === true", "returnByValue": True}
+        while (await self.conn.send("Runtime.evaluate", ready, sid)).get("result", {}).get("value") is not True:
             if time.monotonic() > deadline:
                 raise ExtensionMissingError(None, f"the extension's worker did not start its engine within {timeout_ms:g} ms")
             await asyncio.sleep(0.02)
@@ -130,43 +111,30 @@ class ExtensionLink:
 
     async def _start_worker(self) -> None:
         """Wake a stopped worker through the ServiceWorker domain of any page."""
-        r = await self.conn.send("Target.getTargets")
-        page = next((t for t in r["targetInfos"] if t["type"] == "page"), None)
-        created = None
-        if page is None:
-            c = await self.conn.send("Target.createTarget", {"url": "about:blank", "background": True})
-            created = c["targetId"]
-            page = {"targetId": created}
-        a = await self.conn.send("Target.attachToTarget", {"targetId": page["targetId"], "flatten": True})
-        sid = a["sessionId"]
+        targets = (await self.conn.send("Target.getTargets"))["targetInfos"]
+        page = next((t["targetId"] for t in targets if t["type"] == "page"), None)
+        created = None if page else (await self.conn.send("Target.createTarget", {"url": "about:blank", "background": True}))["targetId"]
+        sid = (await self.conn.send("Target.attachToTarget", {"targetId": page or created, "flatten": True}))["sessionId"]
         try:
             await self.conn.send("ServiceWorker.enable", {}, sid)
-            attempt = 0
-            while True:
+            # The domain learns registrations asynchronously after enable: retry until it knows ours.
+            for attempt in range(40):
                 try:
                     await self.conn.send("ServiceWorker.startWorker", {"scopeURL": self._prefix}, sid)
                     break
                 except DeckhandError:
-                    attempt += 1
-                    if attempt >= 40:
+                    if attempt == 39:
                         raise
                     await asyncio.sleep(0.05)
         finally:
-            try:
-                await self.conn.send("Target.detachFromTarget", {"sessionId": sid})
-            except DeckhandError:
-                pass
+            await quiet(self.conn.send("Target.detachFromTarget", {"sessionId": sid}))
             if created:
-                try:
-                    await self.conn.send("Target.closeTarget", {"targetId": created})
-                except DeckhandError:
-                    pass
+                await quiet(self.conn.send("Target.closeTarget", {"targetId": created}))
 
     def _handle_event(self, method: str, params: Any, session_id: str | None) -> None:
         params = params or {}
         if method == "Runtime.bindingCalled" and session_id == self._session_id and params.get("name") == self._binding:
-            self.peer.receive(str(params.get("payload")))
-            return
+            return self.peer.receive(str(params.get("payload")))
         ours = session_id == self._session_id or (method == "Target.detachedFromTarget" and params.get("sessionId") == self._session_id)
         if not ours or not self._session_id:
             return
@@ -176,46 +144,39 @@ class ExtensionLink:
             self._session_id = None
             self._down("detached")
         elif method == "Inspector.targetReloadedAfterCrash" and self._state != "closed":
-            task = asyncio.get_running_loop().create_task(self._after_attach(10_000))
-            task.add_done_callback(lambda t: t.exception() if not t.cancelled() else None)
+            # The worker came back on the same target: its globals are new, so add the binding again.
+            asyncio.get_running_loop().create_task(quiet(self._after_attach(10_000)))
 
     def _down(self, state: str) -> None:
-        if self._state == "closed":
-            return
-        self._state = state
-        self.peer.fail_all(WorkerGoneError(None, "the extension's service worker stopped before answering; the next call starts it again"))
+        if self._state != "closed":
+            self._state = state
+            self.peer.fail_all(WorkerGoneError(None, "the extension's service worker stopped before answering; the next call starts it again"))
 
     async def _ensure_up(self) -> None:
         if self._state == "up":
             return
         if self._state == "closed":
             raise ClosedError(None, "this connection is closed")
-        if self._restarting is not None:
-            return await asyncio.shield(self._restarting)
-        self._restarting = asyncio.ensure_future(self._restart())
-        try:
-            await asyncio.shield(self._restarting)
-        finally:
-            self._restarting = None
+        if self._restarting is None:
+            self._restarting = asyncio.ensure_future(self._restart())
+            self._restarting.add_done_callback(lambda _f: setattr(self, "_restarting", None))
+        await asyncio.shield(self._restarting)
 
     async def _restart(self) -> None:
-        if self._state == "stopped" and self._session_id:
-            await self._start_worker()
-            deadline = time.monotonic() + 10
-            while self._state != "up" and time.monotonic() < deadline:
-                if self._state == "detached":
-                    return await self._connect(max(1000, (deadline - time.monotonic()) * 1000), False)
-                await asyncio.sleep(0.02)
-            if self._state != "up":
-                if self._session_id:
-                    try:
-                        await self.conn.send("Target.detachFromTarget", {"sessionId": self._session_id})
-                    except DeckhandError:
-                        pass
-                self._session_id = None
-                return await self._connect(5_000, False)
-            return
-        return await self._connect(10_000, False)
+        if self._state != "stopped" or not self._session_id:
+            return await self._connect(10_000, False)
+        await self._start_worker()
+        deadline = time.monotonic() + 10
+        while self._state != "up" and time.monotonic() < deadline:
+            if self._state == "detached":
+                return await self._connect(max(1000, (deadline - time.monotonic()) * 1000), False)
+            await asyncio.sleep(0.02)
+        if self._state != "up":
+            # Fall back to a fresh attach if the old session never reported the restart.
+            if self._session_id:
+                await quiet(self.conn.send("Target.detachFromTarget", {"sessionId": self._session_id}))
+            self._session_id = None
+            await self._connect(5_000, False)
 
     def _deliver(self, raw: str, rid: int | None) -> None:
         sid = self._session_id
@@ -225,16 +186,13 @@ class ExtensionLink:
         fut = self.conn.send_nowait("Runtime.evaluate", {"expression": expression}, sid)
 
         def done(f: asyncio.Future[Any]) -> None:
-            if f.cancelled():
+            if f.cancelled() or rid is None:
                 return
             e = f.exception()
-            if rid is None:
-                return
             if e is not None:
                 self.peer.fail(rid, e if isinstance(e, DeckhandError) else WorkerGoneError(None, str(e)))
             elif (f.result() or {}).get("exceptionDetails"):
-                text = f.result()["exceptionDetails"].get("text", "")
-                self.peer.fail(rid, WorkerGoneError(None, f"the worker could not take the call: {text}"))
+                self.peer.fail(rid, WorkerGoneError(None, f"the worker could not take the call: {f.result()['exceptionDetails'].get('text', '')}"))
 
         fut.add_done_callback(done)
 
@@ -255,15 +213,8 @@ class ExtensionLink:
         self._state = "closed"
         self.peer.fail_all(reason or ClosedError(None, "the client was closed"), True)
         self.conn.off_event(self._handle_event)
-        sid = self._session_id
-        self._session_id = None
+        sid, self._session_id = self._session_id, None
         if sid and not self.conn.closed:
-            for method, params, session in (
-                ("Runtime.evaluate", {"expression": f"globalThis.__deckhand?.release({json.dumps(self._tag)})"}, sid),
-                ("Runtime.removeBinding", {"name": self._binding}, sid),
-                ("Target.detachFromTarget", {"sessionId": sid}, None),
-            ):
-                try:
-                    await self.conn.send(method, params, session, 2000)
-                except DeckhandError:
-                    pass
+            await quiet(self.conn.send("Runtime.evaluate", {"expression": f"globalThis.__deckhand?.release({json.dumps(self._tag)})"}, sid, 2000))
+            await quiet(self.conn.send("Runtime.removeBinding", {"name": self._binding}, sid, 2000))
+            await quiet(self.conn.send("Target.detachFromTarget", {"sessionId": sid}, None, 2000))
