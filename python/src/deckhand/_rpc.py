@@ -151,31 +151,25 @@ class RpcPeer:
     def receive_parsed(self, msg: Any) -> None:
         if not isinstance(msg, dict) or type(msg.get("id")) is not int:
             return
-        kind, rid = msg.get("kind"), msg["id"]
-        if kind == "req":
-            if isinstance(msg.get("method"), str):
-                task = asyncio.get_running_loop().create_task(self._dispatch(rid, msg["method"], msg.get("params")))
-                self._tasks.add(task)
-                task.add_done_callback(self._tasks.discard)
-            return
-        if kind == "ack":
-            p = self._pending.get(rid)
-            ms = msg.get("ms")
-            if p is not None and type(ms) is int and ms >= 0:
-                # The far side's promise replaces the wait for the ack; a hold in force keeps the clock stopped.
-                p.acked = ms
-                self._arm(rid, p, (ms + DEFAULTS["rpcGraceMs"]) / 1000)
-            return
-        err = msg.get("error")
-        if kind not in ("res", "err") or kind == "err" and not (isinstance(err, dict) and isinstance(err.get("code"), str) and isinstance(err.get("message"), str)):
-            return
+        kind, rid, err = msg.get("kind"), msg["id"], msg.get("error")
+        if kind == "req" and isinstance(msg.get("method"), str):
+            task = asyncio.get_running_loop().create_task(self._dispatch(rid, msg["method"], msg.get("params")))
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+        elif kind == "ack" and rid in self._pending and type(msg.get("ms")) is int and msg["ms"] >= 0:
+            # The far side's promise replaces the wait for the ack; a hold in force keeps the clock stopped.
+            p = self._pending[rid]
+            p.acked = msg["ms"]
+            self._arm(rid, p, (msg["ms"] + DEFAULTS["rpcGraceMs"]) / 1000)
+        elif kind == "res":
+            self._settle(rid, lambda f: f.set_result(msg.get("result")))
+        elif kind == "err" and isinstance(err, dict) and isinstance(err.get("code"), str) and isinstance(err.get("message"), str):
+            self._settle(rid, lambda f: f.set_exception(from_wire(err)))
+
+    def _settle(self, rid: int, how: Callable[[asyncio.Future[Any]], None]) -> None:
         p = self._drop(rid)
-        if p is None or p.fut.done():
-            return
-        if kind == "res":
-            p.fut.set_result(msg.get("result"))
-        else:
-            p.fut.set_exception(from_wire(err))
+        if p is not None and not p.fut.done():
+            how(p.fut)
 
     async def _dispatch(self, rid: int, method: str, params: Any) -> None:
         handler = self._handlers.get(method)
@@ -183,44 +177,24 @@ class RpcPeer:
             if handler is None:
                 raise ProtocolError(None, f"unknown method '{method}'")
             result = handler(params)
-            if inspect.isawaitable(result):
-                result = await result
-            reply: dict[str, Any] = {"kind": "res", "id": rid, "result": result}
+            reply: dict[str, Any] = {"kind": "res", "id": rid, "result": await result if inspect.isawaitable(result) else result}
         except Exception as e:  # noqa: BLE001
-            reply = {"kind": "err", "id": rid, "error": serialize_error(e)}
+            error = e.to_wire() if isinstance(e, DeckhandError) else {"code": "INTERNAL", "message": str(e) or type(e).__name__}
+            reply = {"kind": "err", "id": rid, "error": error}
         try:
             raw = dumps(reply)
         except (TypeError, ValueError) as e:
-            raw = dumps(
-                {"kind": "err", "id": rid, "error": {"code": "INTERNAL", "message": f"the result of '{method}' cannot be sent as JSON: {e}"}}
-            )
+            raw = dumps({"kind": "err", "id": rid, "error": {"code": "INTERNAL", "message": f"the result of '{method}' cannot be sent as JSON: {e}"}})
         try:
             self._send_raw(raw, None)
         except Exception:  # noqa: BLE001
             pass  # the caller is gone; its own deadline reports that
 
     def fail(self, rid: int, err: DeckhandError) -> None:
-        p = self._drop(rid)
-        if p is not None and not p.fut.done():
-            p.fut.set_exception(err)
+        self._settle(rid, lambda f: f.set_exception(err))
 
     def fail_all(self, err: DeckhandError, permanently: bool = False) -> None:
         if permanently:
             self._closed_error = err
-        pending = list(self._pending.values())
-        self._pending.clear()
-        for p in pending:
-            if p.timer is not None:
-                p.timer.cancel()
-            if not p.fut.done():
-                p.fut.set_exception(error(err.code, f"'{p.method}' failed: {err.message}", err.data))
-
-    @property
-    def in_flight(self) -> int:
-        return len(self._pending)
-
-
-def serialize_error(e: BaseException) -> dict[str, Any]:
-    if isinstance(e, DeckhandError):
-        return e.to_wire()
-    return {"code": "INTERNAL", "message": str(e) or type(e).__name__}
+        for rid, p in list(self._pending.items()):
+            self.fail(rid, error(err.code, f"'{p.method}' failed: {err.message}", err.data))
