@@ -28,22 +28,9 @@ from .errors import AlreadyInUseError, BrowserClosedError, ClosedError, Deckhand
 from .flows import Flows, as_flow
 from .models import CallbackRegistry, combine_model, default_model, resolve_model
 from .options import (
-    ActOptions,
-    AgentOptions,
-    AgentTool,
-    ApprovalHandler,
-    ApprovalPolicy,
-    CacheOption,
-    CacheStore,
-    CallbackModel,
-    CallOptions,
-    ExtractOptions,
-    LocatorLike,
-    LoggingOptions,
-    ModelSpec,
-    TelemetryOptions,
-    Variables,
-)
+    ActOptions, AgentOptions, AgentTool, ApprovalHandler, ApprovalPolicy, CacheOption, CacheStore, CallbackModel, CallOptions, ExtractOptions,
+    LocatorLike, LoggingOptions, ModelSpec, TelemetryOptions, Variables,
+)  # fmt: skip
 from .page import BrowserContext, Page, locator_spec, page_id, parse_answer
 from .types import ExtractResult
 

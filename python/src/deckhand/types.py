@@ -9,36 +9,10 @@ from pydantic import Field
 
 from . import _wire
 from ._wire import (
-    Action,
-    ActionTarget,
-    ActResult,
-    ActResultData,
-    AgentResult,
-    AgentStep,
-    AgentUsage,
-    ApprovalRequest,
-    CacheInfo,
-    CacheInfoTokensSaved,
-    Flow,
-    FlowReplayResult,
-    FlowStepOutcome,
-    FlowSummary,
-    GenericModelConfig,
-    Metrics,
-    ModelConfig,
-    ModelReply,
-    ModelReplyUsage,
-    ModelRequest,
-    ObserveResult,
-    OutlineLine,
-    PageInfo,
-    QaRecording,
-    QaStep,
-    ResultMetadata,
-    SnapshotResult,
-    Usage,
-    WireModel,
-)
+    Action, ActionTarget, ActResult, ActResultData, AgentResult, AgentStep, AgentUsage, ApprovalRequest, CacheInfo, CacheInfoTokensSaved, Flow,
+    FlowReplayResult, FlowStepOutcome, FlowSummary, GenericModelConfig, Metrics, ModelConfig, ModelReply, ModelReplyUsage, ModelRequest,
+    ObserveResult, OutlineLine, PageInfo, QaRecording, QaStep, ResultMetadata, SnapshotResult, Usage, WireModel,
+)  # fmt: skip
 
 T = TypeVar("T")
 
@@ -58,35 +32,8 @@ class ExtractResult(_wire.ExtractResult, Generic[T]):
 
 
 __all__ = [
-    "Action",
-    "ActionTarget",
-    "ActResult",
-    "ActResultData",
-    "AgentResult",
-    "AgentStep",
-    "AgentUsage",
-    "ApprovalRequest",
-    "CacheInfo",
-    "CacheInfoTokensSaved",
-    "ExtractResult",
-    "Flow",
-    "FlowReplayResult",
-    "FlowStepOutcome",
-    "FlowSummary",
-    "GenericModelConfig",
-    "Metrics",
-    "ModelConfig",
-    "ModelReply",
-    "ModelReplyUsage",
-    "ModelRequest",
-    "ObserveResult",
-    "OutlineLine",
-    "PageInfo",
-    "QaRecording",
-    "QaStep",
-    "ResultMetadata",
-    "SnapshotResult",
-    "Usage",
-    "WireModel",
-]
-
+    "Action", "ActionTarget", "ActResult", "ActResultData", "AgentResult", "AgentStep", "AgentUsage", "ApprovalRequest", "CacheInfo",
+    "CacheInfoTokensSaved", "ExtractResult", "Flow", "FlowReplayResult", "FlowStepOutcome", "FlowSummary", "GenericModelConfig", "Metrics",
+    "ModelConfig", "ModelReply", "ModelReplyUsage", "ModelRequest", "ObserveResult", "OutlineLine", "PageInfo", "QaRecording", "QaStep",
+    "ResultMetadata", "SnapshotResult", "Usage", "WireModel",
+]  # fmt: skip
