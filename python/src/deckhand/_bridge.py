@@ -37,6 +37,7 @@ from websockets.http11 import Request, Response
 from websockets.protocol import State
 
 from . import _wire
+from ._checks import spawn
 from ._link import check_ms
 from ._rpc import RpcPeer, dumps
 from .errors import BrowserClosedError, ClosedError, DeckhandError, DeckhandTimeoutError, InvalidArgumentError, UnavailableError, WorkerGoneError, type_error
@@ -172,15 +173,7 @@ class BridgeLink:
         return self._state != "closed"
 
     def _spawn(self, coro: Any) -> None:
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-
-        def done(t: asyncio.Future[Any]) -> None:
-            self._tasks.discard(t)
-            if not t.cancelled():
-                t.exception()  # a socket that went away meanwhile: nothing to report
-
-        task.add_done_callback(done)
+        spawn(coro, self._tasks)
 
     def _process_request(self, connection: ServerConnection, request: Request) -> Response | None:
         h = request.headers

@@ -79,6 +79,21 @@ async def run_user(fn: Callable[..., Any], *args: Any) -> Any:
     return await out if inspect.isawaitable(out) else out
 
 
+def spawn(coro: Any, tasks: set[asyncio.Future[Any]]) -> asyncio.Future[Any]:
+    """Run `coro` in the background, kept in `tasks` until it ends; what it raises is not reported
+    (a socket that went away meanwhile, say)."""
+    task: asyncio.Future[Any] = asyncio.ensure_future(coro)
+    tasks.add(task)
+
+    def done(t: asyncio.Future[Any]) -> None:
+        tasks.discard(t)
+        if not t.cancelled():
+            t.exception()
+
+    task.add_done_callback(done)
+    return task
+
+
 async def quiet(aw: Awaitable[Any]) -> None:
     try:
         await aw

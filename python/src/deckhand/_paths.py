@@ -8,13 +8,8 @@ from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
 
-CANDIDATES = [
-    "/usr/bin/chromium",
-    "/usr/bin/chromium-browser",
-    "/usr/bin/google-chrome",
-    "/usr/bin/google-chrome-stable",
-    "/Applications/Chromium.app/Contents/MacOS/Chromium",
-]
+CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable",
+              "/Applications/Chromium.app/Contents/MacOS/Chromium"]  # fmt: skip
 
 
 def extension_dir() -> Path:
@@ -36,13 +31,5 @@ def extension_dir() -> Path:
 
 def find_chromium() -> str | None:
     env = os.environ.get("DECKHAND_CHROMIUM") or os.environ.get("CHROME_PATH")
-    if env:
-        return env
-    for c in CANDIDATES:
-        if os.path.exists(c):
-            return c
-    for name in ("chromium", "chromium-browser", "google-chrome"):
-        found = shutil.which(name)
-        if found:
-            return found
-    return None
+    found = (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome"))
+    return env or next((c for c in CANDIDATES if os.path.exists(c)), None) or next((f for f in found if f), None)

@@ -16,6 +16,7 @@ import time
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable, TypeVar
 
+from ._checks import spawn
 from ._wire import DEFAULTS
 from .errors import DeckhandError, DeckhandTimeoutError, InvalidArgumentError, ProtocolError, WorkerGoneError, error, from_wire, type_error
 
@@ -61,7 +62,7 @@ class RpcPeer:
         self._holds = 0
         self._handlers: dict[str, Handler] = {}
         self._closed_error: DeckhandError | None = None
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self._tasks: set[asyncio.Future[Any]] = set()
 
     def handle(self, method: str, handler: Handler) -> None:
         self._handlers[method] = handler
@@ -153,9 +154,7 @@ class RpcPeer:
             return
         kind, rid, err = msg.get("kind"), msg["id"], msg.get("error")
         if kind == "req" and isinstance(msg.get("method"), str):
-            task = asyncio.get_running_loop().create_task(self._dispatch(rid, msg["method"], msg.get("params")))
-            self._tasks.add(task)
-            task.add_done_callback(self._tasks.discard)
+            spawn(self._dispatch(rid, msg["method"], msg.get("params")), self._tasks)
         elif kind == "ack" and rid in self._pending and type(msg.get("ms")) is int and msg["ms"] >= 0:
             # The far side's promise replaces the wait for the ack; a hold in force keeps the clock stopped.
             p = self._pending[rid]

@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ._cdp import CdpConnection
+from ._checks import spawn
 from ._link import check_ms
 from ._paths import extension_dir as _default_extension_dir
 from ._wire import SHARED_CHROMIUM_FLAGS
@@ -95,12 +96,7 @@ class _GridSession:
         self._headers = headers
         self._conn: CdpConnection | None = None
         self._ended: asyncio.Future[Any] | None = None
-        self._tasks: set[asyncio.Task[None]] = set()
-
-    def _spawn(self, coro: Any) -> None:
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._tasks: set[asyncio.Future[Any]] = set()
 
     def end(self) -> asyncio.Future[Any]:
         """Delete the Grid session (once; a Grid that is gone already ended it)."""
@@ -126,7 +122,7 @@ class _GridSession:
         self.end()
 
     def keep_alive(self, every_ms: float) -> None:
-        self._spawn(self._keep_alive(every_ms / 1000))
+        spawn(self._keep_alive(every_ms / 1000), self._tasks)
 
     async def _keep_alive(self, every_s: float) -> None:
         # Any WebDriver command resets the Grid's idle clock; asking for the window handle costs
@@ -147,7 +143,7 @@ class _GridSession:
     def watch(self, browser: Browser) -> None:
         self._conn = browser.cdp
         browser.on_disconnect(self.end)
-        self._spawn(self._health(browser.cdp))
+        spawn(self._health(browser.cdp), self._tasks)
 
     async def _health(self, conn: CdpConnection) -> None:
         while not conn.closed:
