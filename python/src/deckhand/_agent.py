@@ -5,7 +5,8 @@ agent.run request, which the worker checks."""
 from __future__ import annotations
 
 import json
-from typing import Any, Awaitable, Callable, Mapping, Sequence
+import uuid
+from typing import Any, Mapping, Sequence
 
 from pydantic import BaseModel, ValidationError
 
@@ -13,6 +14,7 @@ from . import _wire
 from ._checks import callable_or_none, json_schema_of, known_keys, run_user
 from .errors import InvalidArgumentError, type_error
 from .options import AgentOptions, AgentTool, ApprovalHandler, ApprovalPolicy, CallbackModel
+from .page import parse_answer
 
 #: execute()'s options, and their names in agent.run.
 _EXECUTE = {"instruction": "instruction", "max_steps": "maxSteps", "auto_screenshot": "autoScreenshot", "wait_between_actions": "waitBetweenActions", "context": "context"}
@@ -68,39 +70,15 @@ def agent_tools(tools: Mapping[str, AgentTool] | None) -> dict[str, Any]:
     return out
 
 
-def agent_run_params(
-    run: dict[str, Any], resolved: Any, system_prompt: str | None, tools: dict[str, Any], allow_schemes: Sequence[str], op_id: str, approval: Any
-) -> dict[str, Any]:
-    """agent.run's params, in the order the Node client writes them."""
-    params: dict[str, Any] = {"instruction": run["instruction"], "model": resolved, "executionModel": resolved}
-    if system_prompt:
-        params["systemPrompt"] = system_prompt
-    if "max_steps" in run:
-        params["maxSteps"] = run["max_steps"]
-    if approval:
-        params["approval"] = approval
-    params["opId"] = op_id
-    for key in ("context", "wait_between_actions", "auto_screenshot"):
-        if run.get(key):
-            params[_EXECUTE[key]] = run[key]
-    if tools:
-        params["extraTools"] = [{"name": n, "description": t["description"], "inputSchema": t["input_schema"]} for n, t in tools.items()]
-    if allow_schemes:
-        params["allowSchemes"] = list(allow_schemes)
-    return params
-
-
-AgentRunner = Callable[[dict[str, Any], Any, "str | None", dict[str, Any], Any, "ApprovalHandler | None"], Awaitable[_wire.AgentResult]]
-
-
 class Agent:
     """`deckhand.agent(...)`: `await agent.execute(instruction, max_steps=, auto_screenshot=,
     wait_between_actions=, context=)` runs the autonomous agent on the active page."""
 
-    def __init__(self, runner: AgentRunner, model: Any, instructions: str | None, tools: dict[str, dict[str, Any]]) -> None:
+    def __init__(self, owner: Any, model: Any, instructions: str | None, tools: dict[str, dict[str, Any]]) -> None:
         if instructions is not None and not isinstance(instructions, str):
             raise type_error("agent instructions must be a string")
-        self._runner = runner
+        #: The Deckhand instance: its model, system prompt, approval, tools and calls.
+        self._owner = owner
         self._model = model
         self._instructions = instructions
         self._tools = tools
@@ -130,4 +108,29 @@ class Agent:
         run = known_keys("execute", {k: v for k, v in given.items() if v is not None}, tuple(_EXECUTE))
         if not isinstance(run.get("instruction"), str):
             raise type_error(f"execute takes an instruction (a string) or a dict of options, got {type(run.get('instruction')).__name__}")
-        return await self._runner(run, self._model, self._instructions, self._tools, approval, callable_or_none("on_approval", on_approval))
+        o = self._owner
+        # agent.run's params in the order the Node client writes them; the worker defaults the rest.
+        model = o._model(self._model)
+        params: dict[str, Any] = {"instruction": run["instruction"], "model": model, "executionModel": model}
+        if self._instructions or o._o["system_prompt"]:
+            params["systemPrompt"] = self._instructions or o._o["system_prompt"]
+        if "max_steps" in run:
+            params["maxSteps"] = run["max_steps"]
+        if approval or o._o["approval"]:
+            params["approval"] = approval or o._o["approval"]
+        op_id = params["opId"] = str(uuid.uuid4())
+        params.update({_EXECUTE[k]: run[k] for k in ("context", "wait_between_actions", "auto_screenshot") if run.get(k)})
+        if self._tools:
+            params["extraTools"] = [{"name": n, "description": t["description"], "inputSchema": t["input_schema"]} for n, t in self._tools.items()]
+        if o._browser.allow_url_schemes:
+            params["allowSchemes"] = list(o._browser.allow_url_schemes)
+        o._tools.update({n: t["run"] for n, t in self._tools.items()})
+        if on_approval is not None:
+            o._approvers[op_id] = callable_or_none("on_approval", on_approval)
+        try:
+            r = await o._call_cancellable(op_id, "agent.run", params)
+        finally:
+            for n in self._tools:
+                o._tools.pop(n, None)
+            o._approvers.pop(op_id, None)
+        return parse_answer(_wire.AgentRunResult, r, "agent.run").result

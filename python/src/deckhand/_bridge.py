@@ -1,14 +1,7 @@
 """The Python end of the WebSocket bridge (src/client/bridge.ts in Python): a server on
 127.0.0.1 that the extension's worker dials out to once a person enters the pairing token in
-the side panel. No remote debugging is involved, so this drives the Chrome a person already uses.
-
-Three walls keep everyone else out: the server listens on loopback only; the upgrade must come
-from the extension's own origin (web pages can open WebSockets to localhost, but not with a
-chrome-extension:// Origin); and the first frame must carry the one-time token (spent on first
-use) or the secret issued with it. A local process can forge the Origin, so guesses at the token
-are slowed down: after a refused attempt, on any connection, the next is judged only after a
-backoff. Frames, close codes, limits and messages are the Node client's, so the worker cannot
-tell the clients apart.
+the side panel. Who may pair, and how guesses are slowed, is docs/guides/attach.md; frames, close
+codes, limits and messages are the Node client's, so the worker cannot tell the clients apart.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
-"""The client end of the RPC over CDP (src/client/extension-link.ts in Python).
-
-Attaches to the extension's service-worker target, adds a private binding (`__dh_<tag>`) for
-the worker's messages to this client, and delivers this client's messages with
-Runtime.evaluate of `globalThis.__deckhand.receive(message, tag)`. When Chromium stops the
-worker, calls in flight fail with WORKER_GONE and the next call starts the worker again.
+"""The client end of the RPC over CDP (src/client/extension-link.ts in Python): this client's
+messages go to the worker with Runtime.evaluate, the worker's come back through a private
+binding. A worker Chromium stopped fails the calls in flight (WORKER_GONE) and is started again
+by the next call.
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
-"""The RPC peer (src/protocol/rpc.ts in Python): either side may call the other.
-
-Frames are `{"kind": "req", "id", "method", "params"}`, `{"kind": "res", "id", "result"}`,
-`{"kind": "err", "id", "error": {"code", "message", "data"?}}` and the worker's
-`{"kind": "ack", "id", "ms"}`, written as JSON.stringify writes them. The worker decides every
-call's deadline: a call waits DEFAULTS.rpcAckMs for its ack, then the ack's ms plus
-DEFAULTS.rpcGraceMs, so it never hangs when the far side vanishes.
+"""The RPC peer (src/protocol/rpc.ts in Python): either side may call the other, with frames
+written as JSON.stringify writes them. The worker decides every call's deadline: a call waits
+DEFAULTS.rpcAckMs for its ack, then the ack's ms plus DEFAULTS.rpcGraceMs.
 """
 
 from __future__ import annotations

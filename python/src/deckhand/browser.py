@@ -1,11 +1,7 @@
 """Browser handles: `local_browser.launch()` starts Chromium with the extension loaded (CDP over
-a pipe: no debugging port is opened); `local_browser.connect(cdp_url=...)` attaches to a
-running Chromium that already has the extension; `local_browser.attach()` waits for the
-extension in a person's own Chrome to dial in over the WebSocket bridge (no remote debugging).
-
-Launching needs a POSIX system (Linux, macOS): Chromium reads CDP from its fd 3 and 4 and runs
-in a process group of its own. The package imports everywhere; on Windows `launch()` raises
-UnavailableError and `connect()` works.
+a pipe, so no debugging port is opened; POSIX only), `local_browser.connect(cdp_url=...)`
+attaches to a running Chromium that has the extension, and `local_browser.attach()` waits for
+the extension in a person's own Chrome to dial in over the WebSocket bridge.
 """
 
 from __future__ import annotations

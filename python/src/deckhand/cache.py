@@ -1,10 +1,6 @@
-"""The result cache's stores on the client side (src/client/cache/ in Python).
-
-The cache's policy (lookups, thresholds, replay, self-heal) runs in the extension's engine;
-the worker asks this client's store over `cache.lookup`, `cache.record` and
-`cache.invalidate`. The SQLite store uses the Node client's file format (same tables and
-migrations, WAL mode, immediate transactions), so Node and Python programs can share
-`$DECKHAND_HOME/cache.db`.
+"""The result cache's stores on this side (src/client/cache/ in Python); the policy runs in the
+worker, which asks the store over `cache.lookup`, `cache.record` and `cache.invalidate`. The SQLite
+store runs the declared migrations and statements, so Node and Python share `$DECKHAND_HOME/cache.db`.
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""The client: `await Deckhand.create(browser=...)` is the only way to get an instance; it claims
-the browser handle, so one handle backs one instance (src/client/deckhand.ts in Python).
-
-The worker checks every call's params and answers INVALID_ARGUMENT naming the field; this side
-checks only what it reads itself (its own options, the shapes it converts).
+"""The client (src/client/deckhand.ts in Python): `await Deckhand.create(browser=...)` claims the
+browser handle. The worker checks every call's params; this side checks what it reads itself.
 """
 
 from __future__ import annotations
@@ -17,7 +14,7 @@ from pydantic import BaseModel, ValidationError
 from typing_extensions import Unpack
 
 from . import _wire
-from ._agent import Agent, agent_model, agent_run_params, agent_tools
+from ._agent import Agent, agent_model, agent_tools
 from ._checks import cache_for_call, callable_or_none, is_store, json_schema_of, known_keys, quiet
 from ._link import check_ms
 from ._logging import Logger
@@ -445,26 +442,7 @@ class Deckhand:
         spec = agent_model(model, options, provider, integrations)
         if spec is not None:
             resolve_model(spec, self._callbacks)  # a bad configuration fails here, not at execute
-        return Agent(self._agent_run, spec, instructions, agent_tools(tools))
-
-    async def _agent_run(
-        self, run: Any, model: Any, system_prompt: str | None, tools: dict[str, Any], approval: dict[str, Any] | None, on_approval: ApprovalHandler | None
-    ) -> _wire.AgentResult:
-        op_id = str(uuid.uuid4())
-        params = agent_run_params(
-            run, self._model(model), system_prompt or self._o["system_prompt"], tools, self._browser.allow_url_schemes, op_id, approval or self._o["approval"]
-        )
-        for n, t in tools.items():
-            self._tools[n] = t["run"]
-        if on_approval is not None:
-            self._approvers[op_id] = on_approval
-        try:
-            r = await self._call_cancellable(op_id, "agent.run", params)
-        finally:
-            for n in tools:
-                self._tools.pop(n, None)
-            self._approvers.pop(op_id, None)
-        return parse_answer(_wire.AgentRunResult, r, "agent.run").result
+        return Agent(self, spec, instructions, agent_tools(tools))
 
     async def close(self) -> None:
         """Release this instance; the browser stays open. Safe to call more than once."""

@@ -1,11 +1,6 @@
-"""`grid_browser.launch(url=...)`: a browser from a Selenium Grid 4 instead of this machine.
-
-The Grid queues the new-session request, a node starts Chromium with the extension, and the
-Browser drives it through the session's `se:cdp` WebSocket (which the Grid's router proxies),
-the same way `local_browser.connect()` drives any browser with the extension. Closing the
-Browser deletes the Grid session. The Grid ends sessions that see no command for a while; the
-Browser's health check over CDP (Grid 4.41 counts that traffic) and a periodic cheap WebDriver
-command keep an open Browser's session alive.
+"""`grid_browser.launch(url=...)`: a browser from a Selenium Grid 4, driven through the session's
+`se:cdp` WebSocket as `local_browser.connect()` drives any browser with the extension. A health
+check over CDP and a periodic WebDriver command keep the session alive; closing deletes it.
 """
 
 from __future__ import annotations
