@@ -332,15 +332,13 @@ class Deckhand:
                 raise ModelOutputInvalidError(None, f"the extracted data does not fit the schema: {e}") from None
         return r
 
-    async def _page_extract(self, page_id: int, *, instruction: str | None, schema: Any, selector: str | None, iframes: bool | None,
-                            model_name: str | None, model_client_options: Mapping[str, Any] | None, dom_settle_timeout_ms: int | None) -> Any:
+    async def _page_extract(self, page_id: int, instruction: str | None, schema: Any, **o: Any) -> Any:
         """page.extract with an instruction or schema: extract on that page with the earlier defaults."""
-        model: Any = None
-        if model_name:
-            model = {"modelName": model_name, **model_client_options} if model_client_options else model_name
+        name, selector = o.get("model_name"), o.get("selector")
+        model: Any = {"modelName": name, **o["model_client_options"]} if name and o.get("model_client_options") else name or None
         loc = (selector if selector.startswith(("xpath=", "/")) else f"xpath={selector}") if selector else None
-        settle = 30_000 if dom_settle_timeout_ms is None else dom_settle_timeout_ms
-        r = await self.extract(instruction, schema, page=page_id, dom_settle_timeout_ms=settle, model=model, locator=loc, iframes=bool(iframes))
+        settle = 30_000 if o.get("dom_settle_timeout_ms") is None else o["dom_settle_timeout_ms"]
+        r = await self.extract(instruction, schema, page=page_id, dom_settle_timeout_ms=settle, model=model, locator=loc, iframes=bool(o.get("iframes")))
         return r.data
 
     async def metrics(self) -> _wire.Metrics:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 from ._cdp import CdpConnection
-from ._checks import spawn
+from ._checks import quiet, spawn
 from ._link import check_ms
 from ._paths import extension_dir as _default_extension_dir
 from ._wire import SHARED_CHROMIUM_FLAGS
@@ -83,6 +83,16 @@ def _base_of(url: Any) -> str:
     return f"{scheme}://{host}{u.path.rstrip('/')}"
 
 
+def _session(status: int, raw: bytes) -> tuple[dict[str, Any], str | None]:
+    """A new session's answer, and its id when it is one."""
+    try:
+        value = json.loads(raw)["value"]
+        sid = value["sessionId"]
+    except (ValueError, KeyError, TypeError):
+        return {}, None
+    return value, sid if 200 <= status < 300 and isinstance(sid, str) and _SESSION_ID.match(sid) else None
+
+
 class _GridSession:
     """One Grid session: its keep-alive, the browser's health check, and its deletion (once)."""
 
@@ -105,10 +115,7 @@ class _GridSession:
         return self._ended
 
     async def release(self) -> None:
-        try:
-            await asyncio.shield(self.end())
-        except Exception:  # noqa: BLE001 (the Grid may be gone already)
-            pass
+        await quiet(asyncio.shield(self.end()))  # the Grid may be gone already
 
     def lost(self) -> None:
         """The browser is gone: calls in flight and later ones fail, and the Grid session is ended."""
@@ -143,8 +150,6 @@ class _GridSession:
     async def _health(self, conn: CdpConnection) -> None:
         while not conn.closed:
             await asyncio.sleep(HEALTH_EVERY_S)
-            if conn.closed:
-                return
             try:
                 await conn.send("Browser.getVersion", {}, None, HEALTH_WAIT_MS)
             except DeckhandError:
@@ -156,14 +161,8 @@ def _abandoned(base: str, headers: Mapping[str, str]) -> Any:
     it still produced, so the Grid's slot is not held until its idle timeout."""
 
     def done(f: asyncio.Future[tuple[int, bytes]]) -> None:
-        if f.cancelled() or f.exception() is not None:
-            return
-        status, raw = f.result()
-        try:
-            sid = json.loads(raw)["value"]["sessionId"]
-        except (ValueError, KeyError, TypeError):
-            return
-        if 200 <= status < 300 and isinstance(sid, str) and _SESSION_ID.match(sid):
+        sid = None if f.cancelled() or f.exception() is not None else _session(*f.result())[1]
+        if sid:
             gone = asyncio.get_running_loop().run_in_executor(None, _http, "DELETE", f"{base}/session/{sid}", headers, None, 10)
             gone.add_done_callback(lambda g: g.cancelled() or g.exception())
 
@@ -250,12 +249,8 @@ async def launch(
         raise BrowserUnavailableError(None, f"the Selenium Grid at {base} could not be reached: {said}") from None
     if not 200 <= status < 300:
         raise BrowserUnavailableError(None, f"the Selenium Grid at {base} gave no browser: {_grid_says(status, raw)}", {"status": status})
-    try:
-        value = json.loads(raw)["value"]
-        sid = value["sessionId"]
-    except (ValueError, KeyError, TypeError):
-        value, sid = {}, None
-    if not isinstance(sid, str) or not _SESSION_ID.match(sid):
+    value, sid = _session(status, raw)
+    if sid is None:
         raise BrowserUnavailableError(None, f"the Selenium Grid at {base} answered a new session without a session id")
 
     session = _GridSession(base, sid, hdrs)

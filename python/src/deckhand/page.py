@@ -9,9 +9,10 @@ from __future__ import annotations
 import base64
 import re
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Literal, Mapping, Protocol, Sequence, TypeVar, Union, overload
+from typing import Any, Awaitable, Callable, Literal, Mapping, Protocol, Sequence, TypedDict, TypeVar, Union, overload
 
 from pydantic import BaseModel, ValidationError
+from typing_extensions import Unpack
 
 from . import _wire
 from .errors import InvalidArgumentError, InvalidSelectorError, ProtocolError, UnavailableError, type_error
@@ -26,6 +27,17 @@ def parse_answer(model: type[W], value: Any, method: str) -> W:
         return model.model_validate(value)
     except ValidationError as e:
         raise ProtocolError(None, f"invalid the answer to '{method}': {e}") from None
+
+
+class PageExtractOptions(TypedDict, total=False):
+    """page.extract's earlier options: an XPath `selector` to scope it, `iframes`, `model_name` with
+    its `model_client_options`, and `dom_settle_timeout_ms` (default 30000)."""
+
+    selector: str | None
+    iframes: bool | None
+    model_name: str | None
+    model_client_options: Mapping[str, Any] | None
+    dom_settle_timeout_ms: int | None
 
 
 class CommandClient(Protocol):
@@ -247,61 +259,24 @@ class Page:
         return parse_answer(_wire.SnapshotResult, await self._client.call("page.snapshot", params), "page.snapshot")
 
     @overload
-    async def extract(
-        self,
-        instruction: str | None = None,
-        *,
-        schema: type[M],
-        selector: str | None = None,
-        iframes: bool | None = None,
-        model_name: str | None = None,
-        model_client_options: Mapping[str, Any] | None = None,
-        dom_settle_timeout_ms: int | None = None,
-    ) -> M: ...
+    async def extract(self, instruction: str | None = None, *, schema: type[M], **options: Unpack[PageExtractOptions]) -> M: ...
 
     @overload
-    async def extract(
-        self,
-        instruction: str | None = None,
-        *,
-        schema: Mapping[str, Any] | None = None,
-        selector: str | None = None,
-        iframes: bool | None = None,
-        model_name: str | None = None,
-        model_client_options: Mapping[str, Any] | None = None,
-        dom_settle_timeout_ms: int | None = None,
-    ) -> Any: ...
+    async def extract(self, instruction: str | None = None, *, schema: Mapping[str, Any] | None = None, **options: Unpack[PageExtractOptions]) -> Any: ...
 
     async def extract(
-        self,
-        instruction: str | None = None,
-        *,
-        schema: type[BaseModel] | Mapping[str, Any] | None = None,
-        selector: str | None = None,
-        iframes: bool | None = None,
-        model_name: str | None = None,
-        model_client_options: Mapping[str, Any] | None = None,
-        dom_settle_timeout_ms: int | None = None,
+        self, instruction: str | None = None, *, schema: type[BaseModel] | Mapping[str, Any] | None = None, **options: Unpack[PageExtractOptions]
     ) -> Any:
         """The earlier extract: `extract()` -> `{"page_text": ...}` (no model); `extract(instruction)`
-        -> `{"extraction": ...}`; with `schema=` (and `selector=`, `iframes=`, `model_name=`,
-        `model_client_options=`, `dom_settle_timeout_ms=`) -> the data (an instance of the
-        schema when it is a pydantic model class)."""
+        -> `{"extraction": ...}`; with `schema=` (and PageExtractOptions) -> the data (an instance
+        of the schema when it is a pydantic model class)."""
         if not instruction and schema is None:
+            selector = options.get("selector")
             params = _given(page=self.id, locator={"selector": selector} if selector else None, budget=50_000_000)
             return {"page_text": (await self._client.call("page.snapshot", params))["text"]}
         if self._browser is None or self._browser._extract is None:
             raise UnavailableError(None, "page.extract with an instruction or schema needs a Deckhand instance on this browser (Deckhand.create)")
-        return await self._browser._extract(
-            self.id,
-            instruction=instruction,
-            schema=schema,
-            selector=selector,
-            iframes=iframes,
-            model_name=model_name,
-            model_client_options=model_client_options,
-            dom_settle_timeout_ms=dom_settle_timeout_ms,
-        )
+        return await self._browser._extract(self.id, instruction, schema, **options)
 
     def __repr__(self) -> str:
         return f"Page(id={self.id})"

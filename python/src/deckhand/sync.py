@@ -35,7 +35,7 @@ from ._cdp import CdpConnection
 from .deckhand import _OMIT
 from .flows import Where
 from .options import AgentOptions, AgentTool, ApprovalHandler, ApprovalPolicy, CacheCallOption, CacheOption, CallbackModel, LoggingOptions, ModelSpec, TelemetryOptions, Variables
-from .page import LocatorDict, M
+from .page import LocatorDict, M, PageExtractOptions
 from .types import ExtractResult
 from pathlib import Path
 from pydantic import BaseModel
@@ -239,11 +239,7 @@ class Page(Blocking):
         instruction: str | None = None,
         *,
         schema: type[M],
-        selector: str | None = None,
-        iframes: bool | None = None,
-        model_name: str | None = None,
-        model_client_options: Mapping[str, Any] | None = None,
-        dom_settle_timeout_ms: int | None = None,
+        **options: Unpack[PageExtractOptions],
     ) -> M: ...
 
     @overload
@@ -252,11 +248,7 @@ class Page(Blocking):
         instruction: str | None = None,
         *,
         schema: Mapping[str, Any] | None = None,
-        selector: str | None = None,
-        iframes: bool | None = None,
-        model_name: str | None = None,
-        model_client_options: Mapping[str, Any] | None = None,
-        dom_settle_timeout_ms: int | None = None,
+        **options: Unpack[PageExtractOptions],
     ) -> Any: ...
 
     def extract(
@@ -264,26 +256,13 @@ class Page(Blocking):
         instruction: str | None = None,
         *,
         schema: type[BaseModel] | Mapping[str, Any] | None = None,
-        selector: str | None = None,
-        iframes: bool | None = None,
-        model_name: str | None = None,
-        model_client_options: Mapping[str, Any] | None = None,
-        dom_settle_timeout_ms: int | None = None,
+        **options: Unpack[PageExtractOptions],
     ) -> Any:
         """The earlier extract: `extract()` -> `{"page_text": ...}` (no model); `extract(instruction)`
-        -> `{"extraction": ...}`; with `schema=` (and `selector=`, `iframes=`, `model_name=`,
-        `model_client_options=`, `dom_settle_timeout_ms=`) -> the data (an instance of the
-        schema when it is a pydantic model class).
+        -> `{"extraction": ...}`; with `schema=` (and PageExtractOptions) -> the data (an instance
+        of the schema when it is a pydantic model class).
         """
-        return run(self._async.extract(
-            instruction,
-            schema=schema,
-            selector=selector,
-            iframes=iframes,
-            model_name=model_name,
-            model_client_options=model_client_options,
-            dom_settle_timeout_ms=dom_settle_timeout_ms,
-        ))
+        return run(self._async.extract(instruction, schema=schema, **options))
 
 
 register(_page.Page, Page)
