@@ -11,7 +11,7 @@ from typing import Any, Mapping, Sequence
 from pydantic import BaseModel, ValidationError
 
 from . import _wire
-from ._checks import callable_or_none, json_schema_of, known_keys, run_user
+from ._checks import callable_or_none, given, json_schema_of, known_keys, run_user
 from .errors import InvalidArgumentError, type_error
 from .options import AgentOptions, AgentTool, ApprovalHandler, ApprovalPolicy, CallbackModel
 from .page import parse_answer
@@ -97,40 +97,32 @@ class Agent:
         """Run the agent. With `approval` (or the instance's), a risky step waits for
         `on_approval` (or the instance's, or the side panel): 'skip' tells the agent it was
         skipped and it goes on; 'stop', or no answer in time, raises NotApprovedError."""
-        given: dict[str, Any] = {"max_steps": max_steps, "auto_screenshot": auto_screenshot, "wait_between_actions": wait_between_actions, "context": context}
+        asked: dict[str, Any] = {"max_steps": max_steps, "auto_screenshot": auto_screenshot, "wait_between_actions": wait_between_actions, "context": context}
         if isinstance(instruction, Mapping):
             # The earlier dict form may carry the policy and its handler too (executeOptions.approval).
-            given.update({k: v for k, v in instruction.items() if k not in ("approval", "on_approval")})
+            asked.update({k: v for k, v in instruction.items() if k not in ("approval", "on_approval")})
             approval = instruction.get("approval") if approval is None else approval
             on_approval = instruction.get("on_approval") if on_approval is None else on_approval
         else:
-            given["instruction"] = instruction
-        run = known_keys("execute", {k: v for k, v in given.items() if v is not None}, tuple(_EXECUTE))
+            asked["instruction"] = instruction
+        run = known_keys("execute", {k: v for k, v in asked.items() if v is not None}, tuple(_EXECUTE))
         if not isinstance(run.get("instruction"), str):
             raise type_error(f"execute takes an instruction (a string) or a dict of options, got {type(run.get('instruction')).__name__}")
         o = self._owner
         # agent.run's params in the order the Node client writes them; the worker defaults the rest.
         model = o._model(self._model)
-        params: dict[str, Any] = {"instruction": run["instruction"], "model": model, "executionModel": model}
-        if self._instructions or o._o["system_prompt"]:
-            params["systemPrompt"] = self._instructions or o._o["system_prompt"]
-        if "max_steps" in run:
-            params["maxSteps"] = run["max_steps"]
-        if approval or o._o["approval"]:
-            params["approval"] = approval or o._o["approval"]
-        op_id = params["opId"] = str(uuid.uuid4())
-        params.update({_EXECUTE[k]: run[k] for k in ("context", "wait_between_actions", "auto_screenshot") if run.get(k)})
-        if self._tools:
-            params["extraTools"] = [{"name": n, "description": t["description"], "inputSchema": t["input_schema"]} for n, t in self._tools.items()]
-        if o._browser.allow_url_schemes:
-            params["allowSchemes"] = list(o._browser.allow_url_schemes)
+        tools = [{"name": n, "description": t["description"], "inputSchema": t["input_schema"]} for n, t in self._tools.items()]
+        op_id = str(uuid.uuid4())
+        params = {
+            "instruction": run["instruction"], "model": model, "executionModel": model,
+            **given(systemPrompt=self._instructions or o._o["system_prompt"] or None, maxSteps=run.get("max_steps"), approval=approval or o._o["approval"] or None),
+            "opId": op_id, **{_EXECUTE[k]: run[k] for k in ("context", "wait_between_actions", "auto_screenshot") if run.get(k)},
+            **given(extraTools=tools or None, allowSchemes=list(o._browser.allow_url_schemes) or None),
+        }  # fmt: skip
         o._tools.update({n: t["run"] for n, t in self._tools.items()})
-        if on_approval is not None:
-            o._approvers[op_id] = callable_or_none("on_approval", on_approval)
         try:
-            r = await o._call_cancellable(op_id, "agent.run", params)
+            r = await o._call_cancellable(op_id, "agent.run", params, on_approval)
         finally:
             for n in self._tools:
                 o._tools.pop(n, None)
-            o._approvers.pop(op_id, None)
         return parse_answer(_wire.AgentRunResult, r, "agent.run").result

@@ -51,6 +51,11 @@ def json_schema_of(schema: object) -> dict[str, Any]:
     return out
 
 
+def given(**values: Any) -> dict[str, Any]:
+    """The values that were given (Node's JSON.stringify drops undefined), in order."""
+    return {k: v for k, v in values.items() if v is not None}
+
+
 def known_keys(what: str, options: object, keys: tuple[str, ...]) -> dict[str, Any]:
     """An options dict with only these keys (None: empty); a wrong type or an unknown key is refused."""
     if options is not None and not isinstance(options, Mapping):

@@ -15,7 +15,7 @@ from typing_extensions import Unpack
 
 from . import _wire
 from ._agent import Agent, agent_model, agent_tools
-from ._checks import cache_for_call, callable_or_none, is_store, json_schema_of, known_keys, quiet
+from ._checks import cache_for_call, callable_or_none, given, is_store, json_schema_of, known_keys, quiet
 from ._link import check_ms
 from ._logging import Logger
 from ._worker_calls import WorkerCalls
@@ -213,15 +213,20 @@ class Deckhand:
             raise ClosedError(None, f"cannot call {method}: this Deckhand instance is closed")
         return await self._link.call(method, params)
 
-    async def _call_cancellable(self, op_id: str, method: str, params: dict[str, Any]) -> Any:
-        """A call whose params carry op_id: when the caller's task is cancelled, op.cancel stops it
-        in the worker too (a model request, a wait, a batch's running operation)."""
+    async def _call_cancellable(self, op_id: str, method: str, params: dict[str, Any], on_approval: ApprovalHandler | None = None) -> Any:
+        """A call whose params carry op_id, with its own approval handler while it runs: when the
+        caller's task is cancelled, op.cancel stops it in the worker too (a model request, a wait,
+        a batch's running operation)."""
+        if on_approval is not None:
+            self._approvers[op_id] = callable_or_none("on_approval", on_approval)
         try:
             return await self._call(method, params)
         except asyncio.CancelledError:
             if not self._closed:
                 asyncio.ensure_future(quiet(self._call("op.cancel", {"opId": op_id})))
             raise
+        finally:
+            self._approvers.pop(op_id, None)
 
     def _model(self, spec: Any = None) -> dict[str, Any]:
         """A model as the worker gets it: the given one, else the instance's, else the default."""
@@ -240,13 +245,8 @@ class Deckhand:
         if op == "act" and not o.get("approval") and self._o["approval"]:
             wire["approval"] = self._o["approval"]
         cache = cache_for_call(self._cache, self._cache_enabled, o.get("cache"))
-        for key, value in (("cache", cache), ("model", model), ("systemPrompt", self._o["system_prompt"])):
-            if value is not None:
-                wire[key] = value
-        if o.get("dom_settle_timeout_ms") is None and self._o["dom_settle_timeout_ms"] is not None:
-            wire["domSettleTimeoutMs"] = self._o["dom_settle_timeout_ms"]
-        if o.get("page") is not None:
-            wire["page"] = page_id(o["page"])
+        settle = self._o["dom_settle_timeout_ms"] if o.get("dom_settle_timeout_ms") is None else None
+        wire.update(given(cache=cache, model=model, systemPrompt=self._o["system_prompt"], domSettleTimeoutMs=settle, page=page_id(o.get("page"))))
         if o.get("locator") is not None:
             wire["locator"] = locator_spec(o["locator"])
         ignore = o.get("ignore_locators")
@@ -260,10 +260,8 @@ class Deckhand:
             named = named.get("modelName") if isinstance(named, dict) else named
             span = tracer.start_span(f"deckhand.{op}", attributes={"deckhand.operation": op, **({"deckhand.model": named} if named else {})})
             self._spans[op_id] = span
-        if o.get("on_approval") is not None:
-            self._approvers[op_id] = callable_or_none("on_approval", o["on_approval"])
         try:
-            r = await self._call_cancellable(op_id, op, {**params, "options": wire})
+            r = await self._call_cancellable(op_id, op, {**params, "options": wire}, o.get("on_approval"))
             if span is not None:
                 usage = (r.get("metadata") or {}).get("usage") or {}
                 span.set_attributes({"gen_ai.usage.input_tokens": usage.get("inputTokens", 0), "gen_ai.usage.output_tokens": usage.get("outputTokens", 0)})
@@ -276,7 +274,6 @@ class Deckhand:
             raise
         finally:
             self._spans.pop(op_id, None)
-            self._approvers.pop(op_id, None)
             if span is not None:
                 span.end()
 
@@ -364,29 +361,14 @@ class Deckhand:
         if not isinstance(source, str) or not source.strip():
             why = "experimental_batch needs the JavaScript source of a function, e.g. 'async (batch, input) => ...'"
             raise type_error(why) if not isinstance(source, str) else InvalidArgumentError(None, why)
-        has_input = input is not _OMIT
-        defaults: dict[str, Any] = {"model": self._model()}
-        for key, value in (("cache", self._cache), ("systemPrompt", self._o["system_prompt"]), ("domSettleTimeoutMs", self._o["dom_settle_timeout_ms"])):
-            if value is not None:
-                defaults[key] = value
-        params: dict[str, Any] = {"source": source, "hasInput": has_input}
-        if has_input:
-            params["input"] = input
-        if page is not None:
-            params["page"] = page_id(page)
-        op_id = str(uuid.uuid4())
-        if timeout is not None:
-            params["timeout"] = timeout
-        params.update({"defaults": defaults, "cacheByDefault": self._cache_enabled, "opId": op_id})
-        policy = approval or self._o["approval"]
-        if policy:
-            params["approval"] = policy
-        if on_approval is not None:
-            self._approvers[op_id] = callable_or_none("on_approval", on_approval)
-        try:
-            r = await self._call_cancellable(op_id, "batch.run", params)
-        finally:
-            self._approvers.pop(op_id, None)
+        has_input, op_id = input is not _OMIT, str(uuid.uuid4())
+        # Every call in the batch applies its own cache option over these, as the library's calls do.
+        defaults = {"model": self._model(), **given(cache=self._cache, systemPrompt=self._o["system_prompt"], domSettleTimeoutMs=self._o["dom_settle_timeout_ms"])}
+        params = {
+            "source": source, "hasInput": has_input, **({"input": input} if has_input else {}), **given(page=page_id(page), timeout=timeout),
+            "defaults": defaults, "cacheByDefault": self._cache_enabled, "opId": op_id, **given(approval=approval or self._o["approval"] or None),
+        }  # fmt: skip
+        r = await self._call_cancellable(op_id, "batch.run", params, on_approval)
         return r.get("value") if r.get("hasValue") else None
 
     @property
@@ -415,12 +397,11 @@ class Deckhand:
         long each step waits for its element (ms, default 3000); `timeout`: the whole replay (ms,
         default 2 minutes), past which the worker stops it and DeckhandTimeoutError is raised.
         Cancelling the task stops the replay in the worker too."""
-        params: dict[str, Any] = {"name": flow} if isinstance(flow, str) else {"flow": as_flow(flow).to_wire()}
-        for key, value in (("page", page_id(page)), ("variables", variables), ("model", model and resolve_model(model, self._callbacks)),
-                           ("stepTimeout", step_timeout), ("timeout", timeout)):
-            if value is not None:
-                params[key] = value
-        op_id = params["opId"] = str(uuid.uuid4())
+        op_id = str(uuid.uuid4())
+        params = {
+            **({"name": flow} if isinstance(flow, str) else {"flow": as_flow(flow).to_wire()}), "opId": op_id,
+            **given(timeout=timeout, page=page_id(page), variables=variables, model=model and resolve_model(model, self._callbacks), stepTimeout=step_timeout),
+        }  # fmt: skip
         r = await self._call_cancellable(op_id, "flow.replay", params)
         return parse_answer(_wire.FlowReplayResult, r, "flow.replay")
 

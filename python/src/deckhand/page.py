@@ -15,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 from typing_extensions import Unpack
 
 from . import _wire
+from ._checks import given as _given
 from .errors import InvalidArgumentError, InvalidSelectorError, ProtocolError, UnavailableError, type_error
 
 W = TypeVar("W", bound=BaseModel)
@@ -57,11 +58,6 @@ class PageHost(Protocol):
 
 #: `{"selector": css_or_xpath, "nth": i}`.
 LocatorDict = _wire.LocatorSpecDict
-
-
-def _given(**values: Any) -> dict[str, Any]:
-    """The values that were given (Node's JSON.stringify drops undefined), in order."""
-    return {k: v for k, v in values.items() if v is not None}
 
 
 # A JavaScript function's source, as opposed to an expression: `function ...`, `async ...`,
