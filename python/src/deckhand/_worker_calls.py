@@ -29,7 +29,7 @@ def _params(model: type[W], value: Any, method: str) -> W:
 
 class WorkerCalls:
     """What one Deckhand instance answers. `owner` is that instance: its cache store (read at each
-    call: it is set after serving starts), callbacks, tools, approval handlers, logger and spans."""
+    call: it is set after serving starts), callbacks, tools, approval handlers, logger and telemetry."""
 
     def __init__(self, owner: Any) -> None:
         self._o = owner
@@ -122,13 +122,4 @@ class WorkerCalls:
     def _log(self, p: Any) -> None:
         params = _params(_wire.LogParams, p, "log")
         self._o._logger.log(params.level, params.message, params.data)
-        d, trace = params.data or {}, self._o._telemetry.trace
-        # A model call's span is a child of its operation's, which the instance keeps by opId.
-        parent = self._o._spans.get(str(d.get("opId"))) if d.get("span") == "model-call" and trace is not None else None
-        if parent is not None:
-            tokens = {"gen_ai.usage.input_tokens": d.get("inputTokens", 0), "gen_ai.usage.output_tokens": d.get("outputTokens", 0)}
-            span = self._o._telemetry.tracer.start_span(
-                "deckhand.model_call", context=trace.set_span_in_context(parent), start_time=int(d.get("startedAt", 0) * 1_000_000),
-                attributes={"deckhand.model": d.get("model", ""), **tokens},
-            )  # fmt: skip
-            span.end(end_time=int(d.get("endedAt", 0) * 1_000_000))
+        self._o._telemetry.model_call(params.data or {})

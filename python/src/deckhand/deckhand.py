@@ -17,7 +17,7 @@ from . import _wire
 from ._agent import Agent, agent_model, agent_tools
 from ._checks import cache_for_call, callable_or_none, given, is_store, json_schema_of, known_keys, quiet
 from ._link import check_ms
-from ._logging import Logger
+from ._logging import Logger, Telemetry
 from ._worker_calls import WorkerCalls
 from .browser import Browser
 from .cache import MemoryStore, RemoteStore, SqliteStore
@@ -49,22 +49,6 @@ def _camel(name: str) -> str:
     return head + "".join(p[:1].upper() + p[1:] for p in rest)
 
 
-class _Telemetry:
-    """OpenTelemetry spans when opentelemetry-api is installed (a no-op otherwise)."""
-
-    def __init__(self, options: TelemetryOptions | None) -> None:
-        o = known_keys("telemetry", options, ("tracer", "tracer_name"))
-        trace: Any = None
-        try:
-            import opentelemetry.trace as trace
-        except ImportError:
-            pass
-        if o.get("tracer") is not None and trace is None:
-            raise InvalidArgumentError(None, "telemetry with a tracer needs the opentelemetry-api package")
-        self.trace: Any = trace
-        self.tracer: Any = o.get("tracer") or (trace.get_tracer(o.get("tracer_name") or "deckhand") if trace else None)
-
-
 class Deckhand:
     """Drives the extension's engine: act, observe, extract, metrics, experimental_batch, agent."""
 
@@ -77,8 +61,7 @@ class Deckhand:
         self._closed = False
         self._callbacks = CallbackRegistry()
         self._logger: Logger = options["logger"]
-        self._telemetry: _Telemetry = options["telemetry"]
-        self._spans: dict[str, Any] = {}
+        self._telemetry: Telemetry = options["telemetry"]
         self._tools: dict[str, Callable[[Any], Awaitable[str]]] = {}
         #: Calls' own approval handlers, by opId, while they run.
         self._approvers: dict[str, ApprovalHandler] = {}
@@ -143,7 +126,7 @@ class Deckhand:
             "system_prompt": system_prompt,
             "dom_settle_timeout_ms": dom_settle_timeout_ms,
             "logger": Logger(logging),
-            "telemetry": _Telemetry(telemetry),
+            "telemetry": Telemetry(telemetry),
             "approval": dict(approval) if approval else None,
             "on_approval": callable_or_none("on_approval", on_approval),
         }
@@ -254,28 +237,17 @@ class Deckhand:
             if isinstance(ignore, (str, bytes, Mapping)) or not isinstance(ignore, Sequence):
                 raise type_error(f"{op}: ignore_locators must be a list of locators, got {type(ignore).__name__}")
             wire["ignoreLocators"] = [locator_spec(x) for x in ignore]
-        span, tracer = None, self._telemetry.tracer
-        if tracer is not None:
-            named = model and model.get("name", model.get("model"))
-            named = named.get("modelName") if isinstance(named, dict) else named
-            span = tracer.start_span(f"deckhand.{op}", attributes={"deckhand.operation": op, **({"deckhand.model": named} if named else {})})
-            self._spans[op_id] = span
-        try:
-            r = await self._call_cancellable(op_id, op, {**params, "options": wire}, o.get("on_approval"))
+        named = model and model.get("name", model.get("model"))
+        with self._telemetry.operation(op, op_id, named.get("modelName") if isinstance(named, dict) else named) as span:
+            try:
+                r = await self._call_cancellable(op_id, op, {**params, "options": wire}, o.get("on_approval"))
+            except DeckhandError as e:
+                self._logger.log("debug", f"{op} failed: {e.message}", {"opId": op_id})
+                raise
             if span is not None:
                 usage = (r.get("metadata") or {}).get("usage") or {}
                 span.set_attributes({"gen_ai.usage.input_tokens": usage.get("inputTokens", 0), "gen_ai.usage.output_tokens": usage.get("outputTokens", 0)})
             return r
-        except DeckhandError as e:
-            if span is not None:
-                span.record_exception(e)
-                span.set_status(self._telemetry.trace.Status(self._telemetry.trace.StatusCode.ERROR, e.message))
-            self._logger.log("debug", f"{op} failed: {e.message}", {"opId": op_id})
-            raise
-        finally:
-            self._spans.pop(op_id, None)
-            if span is not None:
-                span.end()
 
     async def act(self, instruction_or_action: str | Mapping[str, Any] | _wire.Action, **options: Unpack[ActOptions]) -> _wire.ActResult:
         """Do one thing: an Action runs deterministically (no model); an instruction is carried
