@@ -6,16 +6,15 @@ store runs the declared migrations and statements, so Node and Python share `$DE
 from __future__ import annotations
 
 import asyncio
-import itertools
+import contextlib
 import json
 import os
-import random
 import sqlite3
 import threading
 import time
 import urllib.request
 from pathlib import Path
-from typing import Any, Callable, Protocol, TypeVar
+from typing import Any, Callable, Protocol, TypeVar, cast
 
 from ._rpc import dumps
 from ._wire import CACHE_BOUNDS, SQLITE_CACHE_MIGRATIONS, SQLITE_CACHE_STATEMENTS
@@ -62,37 +61,25 @@ class SqliteStore:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True, mode=0o700)
             Path(self.path).touch(mode=0o600)
-        # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE), as better-sqlite3's .immediate().
-        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=5.0)
-        self._retry(lambda: self._db.execute("PRAGMA journal_mode=WAL").fetchone())
+        # isolation_level=None: transactions are explicit (BEGIN IMMEDIATE), as better-sqlite3's .immediate();
+        # SQLite itself waits up to 10 s for another process's lock (its busy timeout).
+        self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False, timeout=10.0)
+        self._db.execute("PRAGMA journal_mode=WAL")
         self._tx(self._migrate)
 
-    def _retry(self, fn: Callable[[], T]) -> T:
-        deadline = time.monotonic() + 10
-        for attempt in itertools.count():
-            try:
-                return fn()
-            except sqlite3.OperationalError as e:
-                if "locked" not in str(e) and "busy" not in str(e):
-                    raise
-                if time.monotonic() > deadline:
-                    raise DeckhandTimeoutError(None, f"the cache database {self.path} stayed locked by another process for 10 s") from e
-                time.sleep(min(0.2, 0.01 * 2**attempt) * (0.5 + random.random()))
-        raise AssertionError("unreachable")
-
     def _tx(self, fn: Callable[[sqlite3.Connection], T]) -> T:
-        def run() -> T:
-            with self._lock:
+        with self._lock:
+            try:
                 self._db.execute("BEGIN IMMEDIATE")
-                try:
-                    out = fn(self._db)
-                except BaseException:
-                    self._db.execute("ROLLBACK")
-                    raise
-                self._db.execute("COMMIT")
-                return out
-
-        return self._retry(run)
+            except sqlite3.OperationalError as e:
+                raise DeckhandTimeoutError(None, f"the cache database {self.path} stayed locked by another process for 10 s: {e}") from e
+            try:
+                out = fn(self._db)
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+            return out
 
     @staticmethod
     def _migrate(db: sqlite3.Connection) -> None:
@@ -161,33 +148,24 @@ class RemoteStore:
         self._key = api_key
 
     def _post(self, path: str, body: Any) -> Any:
-        req = urllib.request.Request(
-            self._url + path,
-            data=dumps(body).encode("utf-8"),
-            method="POST",
-            headers={"content-type": "application/json", "x-dh-api-key": self._key},
-        )
+        headers = {"content-type": "application/json", "x-dh-api-key": self._key}
+        req = urllib.request.Request(self._url + path, data=dumps(body).encode("utf-8"), method="POST", headers=headers)
         try:
             with urllib.request.urlopen(req, timeout=10) as res:  # noqa: S310
                 return json.loads(res.read().decode("utf-8"))["data"]
         except urllib.error.HTTPError as e:
             text = e.read().decode("utf-8", "replace")
-            try:
+            with contextlib.suppress(ValueError, AttributeError):
                 text = json.loads(text).get("error", {}).get("message", text)
-            except ValueError:
-                pass
-            cls = InvalidArgumentError if e.code == 401 else InternalError
-            raise cls(None, f"the cache service answered {e.code}: {text}") from None
+            raise (InvalidArgumentError if e.code == 401 else InternalError)(None, f"the cache service answered {e.code}: {text}") from None
         except OSError as e:
             raise InternalError(None, f"the cache service at {self._url} could not be reached: {e}") from None
 
     def lookup(self, key: str, base_key: str) -> dict[str, Any]:
-        r: dict[str, Any] = self._post("v1/cache/lookup", {"key": key, "baseKey": base_key})
-        return r
+        return cast(dict[str, Any], self._post("v1/cache/lookup", {"key": key, "baseKey": base_key}))
 
     def record(self, req: dict[str, Any]) -> dict[str, Any]:
-        r: dict[str, Any] = self._post("v1/cache/record", req)
-        return r
+        return cast(dict[str, Any], self._post("v1/cache/record", req))
 
     def invalidate(self, key: str) -> None:
         self._post("v1/cache/invalidate", {"key": key})
