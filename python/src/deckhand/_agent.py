@@ -11,7 +11,7 @@ from typing import Any, Mapping, Sequence
 from pydantic import BaseModel, ValidationError
 
 from . import _wire
-from ._checks import callable_or_none, given, json_schema_of, known_keys, run_user
+from ._checks import given, json_schema_of, known_keys, run_user
 from .errors import InvalidArgumentError, type_error
 from .options import AgentOptions, AgentTool, ApprovalHandler, ApprovalPolicy, CallbackModel
 from .page import parse_answer

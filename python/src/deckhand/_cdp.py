@@ -8,7 +8,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from .errors import BrowserClosedError, DeckhandTimeoutError, ProtocolError
 
@@ -81,7 +81,7 @@ class WebSocketTransport(Transport):
         self._spawn_pump(pump())
 
     @classmethod
-    async def connect(cls, url: str, headers: dict[str, str] | None = None, timeout_ms: float = 10_000) -> "WebSocketTransport":
+    async def connect(cls, url: str, headers: Mapping[str, str] | None = None, timeout_ms: float = 10_000) -> "WebSocketTransport":
         from websockets.asyncio.client import connect
 
         try:

@@ -13,9 +13,10 @@ import re
 import signal
 import subprocess
 import sys
+import urllib.error
 import urllib.parse
 import urllib.request
-from typing import Any, Awaitable, Callable, Sequence, get_args
+from typing import Any, Awaitable, Callable, Mapping, Sequence, get_args
 
 from . import _bridge, _wire
 from ._checks import quiet
@@ -62,6 +63,20 @@ def chromium_reason(stderr: str, limit: int = 3) -> str:
         else:
             (errors if m[1] in ("ERROR", "FATAL") else other).append(f"{'FATAL: ' if m[1] == 'FATAL' else ''}{m[3].strip()}"[:300])
     return " | ".join(list(dict.fromkeys(errors or other))[-limit:])
+
+
+def _http(method: str, url: str, headers: Mapping[str, str], body: bytes | None, timeout_s: float) -> tuple[int, bytes]:
+    """One request in a worker thread: (status, body) for any HTTP status; network failures raise."""
+    req = urllib.request.Request(url, data=body, headers=dict(headers), method=method)
+    try:
+        with urllib.request.urlopen(req, timeout=timeout_s) as res:  # noqa: S310 (an address the caller gave)
+            return res.status, res.read()
+    except urllib.error.HTTPError as e:
+        with e:
+            try:
+                return e.code, e.read()
+            except OSError:
+                return e.code, b""
 
 
 class Browser:
@@ -278,12 +293,6 @@ async def launch(
     return Browser(link, conn, proc, profile, allow)
 
 
-def _fetch_json(url: str, headers: dict[str, str] | None, timeout_s: float) -> Any:
-    req = urllib.request.Request(url, headers=headers or {})
-    with urllib.request.urlopen(req, timeout=timeout_s) as res:  # noqa: S310 (an address the caller gave)
-        return json.loads(res.read().decode("utf-8"))
-
-
 async def connect(
     *,
     cdp_url: str,
@@ -300,25 +309,18 @@ async def connect(
     if re.match(r"^https?:", cdp_url):
         url = urllib.parse.urljoin(cdp_url, "/json/version")
         try:
-            info = await asyncio.to_thread(_fetch_json, url, headers, timeout_ms / 1000)
+            ws_url = json.loads((await asyncio.to_thread(_http, "GET", url, headers or {}, None, timeout_ms / 1000))[1])["webSocketDebuggerUrl"]
         except Exception as e:  # noqa: BLE001
             raise BrowserClosedError(None, f"cannot reach {url}: {e}") from e
-        ws_url = info["webSocketDebuggerUrl"]
     elif not re.match(r"^wss?:", cdp_url):
         raise InvalidArgumentError(None, f"cdp_url must be an http(s):// or ws(s):// URL, got '{cdp_url}'")
     return await _browser_over(ws_url, headers, timeout_ms, min(timeout_ms, 3000), allow)
 
 
 async def _browser_over(
-    ws_url: str,
-    headers: dict[str, str] | None,
-    timeout_ms: float,
-    link_timeout_ms: float,
-    allow: list[str],
-    release: Callable[[], Awaitable[None]] | None = None,
+    ws_url: str, headers: Mapping[str, str] | None, timeout_ms: float, link_timeout_ms: float, allow: list[str], release: Callable[[], Awaitable[None]] | None = None
 ) -> Browser:
-    """A Browser over a CDP WebSocket to a browser with the extension (connect's, and launchers
-    elsewhere: the Grid's)."""
+    """A Browser over a CDP WebSocket to a browser with the extension (connect's, and the Grid's)."""
     conn = CdpConnection(await WebSocketTransport.connect(ws_url, headers, timeout_ms))
     try:
         link = await ExtensionLink.open(conn, extension_id_from_manifest(extension_dir()), link_timeout_ms)

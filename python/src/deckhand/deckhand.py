@@ -26,7 +26,7 @@ from .flows import Flows, as_flow
 from .models import CallbackRegistry, combine_model, default_model, resolve_model
 from .options import (
     ActOptions, AgentOptions, AgentTool, ApprovalHandler, ApprovalPolicy, CacheOption, CacheStore, CallbackModel, CallOptions, ExtractOptions,
-    LocatorLike, LoggingOptions, ModelSpec, TelemetryOptions, Variables,
+    LoggingOptions, ModelSpec, TelemetryOptions, Variables,
 )  # fmt: skip
 from .page import BrowserContext, Page, locator_spec, page_id, parse_answer
 from .types import ExtractResult

@@ -13,7 +13,6 @@ import re
 import time
 import urllib.error
 import urllib.parse
-import urllib.request
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -22,7 +21,7 @@ from ._checks import quiet, spawn
 from ._link import check_ms
 from ._paths import extension_dir as _default_extension_dir
 from ._wire import SHARED_CHROMIUM_FLAGS
-from .browser import Browser, _browser_over, parse_allow_schemes
+from .browser import Browser, _browser_over, _http, parse_allow_schemes
 from .errors import BrowserUnavailableError, DeckhandError, DeckhandTimeoutError, ExtensionMissingError, InvalidArgumentError
 
 # How often the Browser checks that the browser behind the Grid still answers, and how long it
@@ -32,20 +31,6 @@ HEALTH_EVERY_S = 3.0
 HEALTH_WAIT_MS = 5_000
 
 _SESSION_ID = re.compile(r"^[A-Za-z0-9_-]{1,200}$")
-
-
-def _http(method: str, url: str, headers: Mapping[str, str], body: bytes | None, timeout_s: float) -> tuple[int, bytes]:
-    """One request in a worker thread: (status, body) for any HTTP status; network failures raise."""
-    req = urllib.request.Request(url, data=body, headers=dict(headers), method=method)
-    try:
-        with urllib.request.urlopen(req, timeout=timeout_s) as res:  # noqa: S310 (an address the caller gave)
-            return res.status, res.read()
-    except urllib.error.HTTPError as e:
-        with e:
-            try:
-                return e.code, e.read()
-            except OSError:
-                return e.code, b""
 
 
 def _grid_says(status: int, raw: bytes) -> str:
