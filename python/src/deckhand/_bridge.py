@@ -135,7 +135,8 @@ class BridgeLink:
         self._token_spent = False
         self._closed_error: DeckhandError | None = None
         self._closing: asyncio.Future[None] | None = None
-        self._waiters: set[asyncio.Future[None]] = set()
+        #: Set while a worker is paired, and once this client is closed: what waiting calls wait for.
+        self._up = asyncio.Event()
         #: Pairing attempts refused since the last pairing, on any connection; hellos held for their
         #: turn; when the next hello may be judged (ms, monotonic).
         self._refusals = 0
@@ -273,13 +274,7 @@ class BridgeLink:
         self._spawn(ws.send(dumps({"kind": "welcome", "secret": self._secret, "client": self._client_name})))
         self._socket = ws
         self._state = "up"
-        self._settle_waiters(None)
-
-    def _settle_waiters(self, error: DeckhandError | None) -> None:
-        for w in self._waiters:
-            if not w.done():
-                w.set_result(None) if error is None else w.set_exception(error)
-        self._waiters.clear()
+        self._up.set()
 
     def _route(self, ws: ServerConnection, text: str) -> None:
         kind, value = read_bridge_message(text) or (None, None)
@@ -296,6 +291,7 @@ class BridgeLink:
         self._socket = None
         if self._state != "closed":
             self._state = "down"
+            self._up.clear()
             why = "the extension's service worker disconnected from the bridge before answering; the next call waits for it to reconnect"
             self.peer.fail_all(WorkerGoneError(None, why))
 
@@ -308,18 +304,12 @@ class BridgeLink:
 
     async def _wait_up(self, timeout_ms: float, on_timeout: Callable[[], DeckhandError]) -> None:
         """Wait until a worker is paired (or paired again), with a deadline."""
-        if self._state == "up":
-            return
-        if self._closed_error is not None:
-            raise self._closed_error
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiters.add(fut)
         try:
-            await asyncio.wait_for(asyncio.shield(fut), timeout_ms / 1000)
+            await asyncio.wait_for(self._up.wait(), timeout_ms / 1000)
         except asyncio.TimeoutError:
             raise on_timeout() from None
-        finally:
-            self._waiters.discard(fut)
+        if self._closed_error is not None:
+            raise self._closed_error
 
     async def paired(self, timeout_ms: float) -> None:
         """Return once the extension has paired with the token; DeckhandTimeoutError after timeout_ms."""
@@ -351,7 +341,7 @@ class BridgeLink:
         self._state = "closed"
         self._closed_error = error
         self.peer.fail_all(error, True)
-        self._settle_waiters(error)
+        self._up.set()
         for t in self._turn_timers:
             t.cancel()
         ws, self._socket = self._socket, None
