@@ -342,14 +342,9 @@ async def attach(
     allow_url_schemes: Sequence[str] | None = None,
 ) -> Browser:
     """Wait for the Deckhand extension in a person's own Chrome to pair with this process over the
-    WebSocket bridge (no remote debugging), then return its handle. Listens on 127.0.0.1 only.
-
-    port: 0 (default) picks a free one; else 1024 to 65535. token: the one-time pairing token
-    (default: a random one). timeout: how long to wait for the pairing, in ms (default 120000).
-    reconnect_timeout: how long a call waits for a restarted worker to dial back in, in ms
-    (default 45000). name: how the side panel names this client (default: the script and pid).
-    on_pairing: told the PairingInfo (port, token, host) to show the person; default: one line on
-    stderr. The browser has no CDP connection: `browser.cdp` raises UnavailableError."""
+    WebSocket bridge (no remote debugging; on 127.0.0.1 only), then return its handle. The options
+    are docs/guides/attach.md's (times in ms); `on_pairing` is told the PairingInfo to show the
+    person (default: one line on stderr). `browser.cdp` raises UnavailableError: there is none."""
     allow = parse_allow_schemes(allow_url_schemes)
     options = dict(port=port, token=token, host=host, timeout=timeout, reconnect_timeout=reconnect_timeout, name=name, on_pairing=on_pairing)
     return Browser(await _bridge.pair(extension_id=extension_id_from_manifest(extension_dir()), **options), None, None, None, allow)

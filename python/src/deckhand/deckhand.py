@@ -89,21 +89,12 @@ class Deckhand:
         approval: ApprovalPolicy | None = None,
         on_approval: ApprovalHandler | None = None,
     ) -> "Deckhand":
-        """Attach to the extension's engine in `browser` (from local_browser.launch(),
-        local_browser.connect() or grid_browser.launch()); one browser handle backs one instance.
-
-        - `model`: the default model of act, observe, extract and the agent: a 'provider/model'
-          name, a ModelConfig, or a generation callback (default: a provider's model when its key
-          is in the environment, else the built-in local model 'deckhand/local').
-        - `model_api_key`, `model_headers`: added to a model given by name or config.
-        - `cache`: True (SQLite in $DECKHAND_HOME), a store, or CacheOptions; `api_key` and
-          `api_url` use a Deckhand service's cache instead.
-        - `logging`: LoggingOptions; `telemetry`: TelemetryOptions (OpenTelemetry spans).
-        - `approval`: risky steps of act, the agent and experimental_batch wait for approval
-          (`{"when": ["submit", "pay"], "words": [...], "timeout": ms}`; a call's own wins);
-          `on_approval` decides them for calls without a handler of their own (else the side
-          panel, else the deadline refuses them: NotApprovedError).
-        """
+        """Attach to the extension's engine in `browser` (one browser handle backs one instance).
+        `model`: the default model (a 'provider/model' name, a ModelConfig, or a generation
+        callback; default: a provider's model when its key is in the environment, else
+        'deckhand/local'), with `model_api_key` and `model_headers`. `cache`: True (SQLite in
+        $DECKHAND_HOME), a store, or CacheOptions; `api_key` and `api_url` use a Deckhand service's.
+        `approval` and `on_approval`: the default policy and handler of every call's risky steps."""
         if not isinstance(browser, Browser):
             raise type_error("Deckhand.create needs browser= from local_browser.launch() or local_browser.connect()")
         for name, value, kind in (
@@ -359,16 +350,11 @@ class Deckhand:
         step_timeout: int | None = None,
         timeout: int | None = None,
     ) -> _wire.FlowReplayResult:
-        """Replay a saved flow step by step, with no model: by name (this client's store first,
-        then the extension's flows, the side panel's among them) or given whole (a Flow or its
-        dict). It opens the flow's start page on `page` (default: the active page) and performs
-        each recorded step there. `variables` fill the %name% placeholders of the recorded
-        arguments. A step whose element is gone stops the replay with ActionFailedError, whose
-        `data["step"]` is `{"index", "id", "description"}`; with `model`, that step is found
-        again with the model instead (status 'healed'), and extract steps run. `step_timeout`: how
-        long each step waits for its element (ms, default 3000); `timeout`: the whole replay (ms,
-        default 2 minutes), past which the worker stops it and DeckhandTimeoutError is raised.
-        Cancelling the task stops the replay in the worker too."""
+        """Replay a saved flow step by step, with no model: by name (this client's store first, then
+        the extension's) or given whole, from its start page on `page` (default: the active page),
+        `variables` filling its %name% placeholders. A step whose element is gone stops it with
+        ActionFailedError (`data["step"]`), unless `model` finds it again. `step_timeout` (ms,
+        default 3000) bounds each step's wait, `timeout` (ms, default 2 minutes) the whole replay."""
         op_id = str(uuid.uuid4())
         params = {
             **({"name": flow} if isinstance(flow, str) else {"flow": as_flow(flow).to_wire()}), "opId": op_id,

@@ -1,14 +1,8 @@
-"""Errors: every failure is a DeckhandError with the same `code` the Node client uses.
-
-Each code has its own subclass (ElementNotFoundError for ELEMENT_NOT_FOUND, ...), generated from
-the error table, so a caller can catch one kind or branch on `code`. An error that crossed the
-RPC is rebuilt here from its wire form `{code, message, data?}`; a code this client does not
-know (a newer worker's) is read as INTERNAL, as the Node client does.
-
-An argument of the wrong type raises InvalidArgumentTypeError: an InvalidArgumentError (code
-INVALID_ARGUMENT) and a TypeError. CANCELLED is OperationCancelledError, deliberately not an
-asyncio.CancelledError (asyncio would take it for the task's own cancellation); the old name
-`CancelledError` is a deprecated alias, left out of `from deckhand.errors import *`.
+"""Errors: every failure is a DeckhandError with the same `code` the Node client uses, and each
+code has its own subclass, generated from the error table (ElementNotFoundError is
+ELEMENT_NOT_FOUND); a code this client does not know is read as INTERNAL. A wrong argument type is
+InvalidArgumentTypeError, also a TypeError. CANCELLED is OperationCancelledError, deliberately not
+asyncio's CancelledError; `CancelledError` is its deprecated alias (docs/guides/python.md).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64
 import re
 from pathlib import Path
-from typing import Any, Awaitable, Callable, Literal, Mapping, Protocol, Sequence, TypedDict, TypeVar, Union, overload
+from typing import Any, Literal, Mapping, Sequence, TypedDict, TypeVar, Union, overload
 
 from pydantic import BaseModel, ValidationError
 from typing_extensions import Unpack
@@ -41,19 +41,11 @@ class PageExtractOptions(TypedDict, total=False):
     dom_settle_timeout_ms: int | None
 
 
-class CommandClient(Protocol):
-    async def call(self, method: str, params: Any) -> Any: ...
-
-
-class PageHost(Protocol):
-    """What pages need from the browser handle that made them (browser.py imports this module)."""
-
-    @property
-    def allow_url_schemes(self) -> tuple[str, ...]: ...
-
-    #: page.extract with a model: set by the Deckhand instance that uses the browser, else None.
-    @property
-    def _extract(self) -> Callable[..., Awaitable[Any]] | None: ...
+#: What pages call: the link to the worker (`call(method, params)`).
+CommandClient = Any
+#: The Browser that made them (browser.py imports this module): its `allow_url_schemes`, and its
+#: `_extract`, set by the Deckhand instance that uses it (page.extract with a model).
+PageHost = Any
 
 
 #: `{"selector": css_or_xpath, "nth": i}`.

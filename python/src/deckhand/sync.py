@@ -443,20 +443,12 @@ class Deckhand(Blocking):
         approval: ApprovalPolicy | None = None,
         on_approval: ApprovalHandler | None = None,
     ) -> Deckhand:
-        """Attach to the extension's engine in `browser` (from local_browser.launch(),
-        local_browser.connect() or grid_browser.launch()); one browser handle backs one instance.
-
-        - `model`: the default model of act, observe, extract and the agent: a 'provider/model'
-          name, a ModelConfig, or a generation callback (default: a provider's model when its key
-          is in the environment, else the built-in local model 'deckhand/local').
-        - `model_api_key`, `model_headers`: added to a model given by name or config.
-        - `cache`: True (SQLite in $DECKHAND_HOME), a store, or CacheOptions; `api_key` and
-          `api_url` use a Deckhand service's cache instead.
-        - `logging`: LoggingOptions; `telemetry`: TelemetryOptions (OpenTelemetry spans).
-        - `approval`: risky steps of act, the agent and experimental_batch wait for approval
-          (`{"when": ["submit", "pay"], "words": [...], "timeout": ms}`; a call's own wins);
-          `on_approval` decides them for calls without a handler of their own (else the side
-          panel, else the deadline refuses them: NotApprovedError).
+        """Attach to the extension's engine in `browser` (one browser handle backs one instance).
+        `model`: the default model (a 'provider/model' name, a ModelConfig, or a generation
+        callback; default: a provider's model when its key is in the environment, else
+        'deckhand/local'), with `model_api_key` and `model_headers`. `cache`: True (SQLite in
+        $DECKHAND_HOME), a store, or CacheOptions; `api_key` and `api_url` use a Deckhand service's.
+        `approval` and `on_approval`: the default policy and handler of every call's risky steps.
         """
         return cast('Deckhand', wrap(run(_deckhand.Deckhand.create(
             browser=unwrap(browser),
@@ -589,16 +581,11 @@ class Deckhand(Blocking):
         step_timeout: int | None = None,
         timeout: int | None = None,
     ) -> _wire.FlowReplayResult:
-        """Replay a saved flow step by step, with no model: by name (this client's store first,
-        then the extension's flows, the side panel's among them) or given whole (a Flow or its
-        dict). It opens the flow's start page on `page` (default: the active page) and performs
-        each recorded step there. `variables` fill the %name% placeholders of the recorded
-        arguments. A step whose element is gone stops the replay with ActionFailedError, whose
-        `data["step"]` is `{"index", "id", "description"}`; with `model`, that step is found
-        again with the model instead (status 'healed'), and extract steps run. `step_timeout`: how
-        long each step waits for its element (ms, default 3000); `timeout`: the whole replay (ms,
-        default 2 minutes), past which the worker stops it and DeckhandTimeoutError is raised.
-        Cancelling the task stops the replay in the worker too.
+        """Replay a saved flow step by step, with no model: by name (this client's store first, then
+        the extension's) or given whole, from its start page on `page` (default: the active page),
+        `variables` filling its %name% placeholders. A step whose element is gone stops it with
+        ActionFailedError (`data["step"]`), unless `model` finds it again. `step_timeout` (ms,
+        default 3000) bounds each step's wait, `timeout` (ms, default 2 minutes) the whole replay.
         """
         return run(self._async.replay(
             flow,
@@ -703,14 +690,9 @@ class LocalBrowser:
         allow_url_schemes: Sequence[str] | None = None,
     ) -> Browser:
         """Wait for the Deckhand extension in a person's own Chrome to pair with this process over the
-        WebSocket bridge (no remote debugging), then return its handle. Listens on 127.0.0.1 only.
-
-        port: 0 (default) picks a free one; else 1024 to 65535. token: the one-time pairing token
-        (default: a random one). timeout: how long to wait for the pairing, in ms (default 120000).
-        reconnect_timeout: how long a call waits for a restarted worker to dial back in, in ms
-        (default 45000). name: how the side panel names this client (default: the script and pid).
-        on_pairing: told the PairingInfo (port, token, host) to show the person; default: one line on
-        stderr. The browser has no CDP connection: `browser.cdp` raises UnavailableError.
+        WebSocket bridge (no remote debugging; on 127.0.0.1 only), then return its handle. The options
+        are docs/guides/attach.md's (times in ms); `on_pairing` is told the PairingInfo to show the
+        person (default: one line on stderr). `browser.cdp` raises UnavailableError: there is none.
         """
         return cast('Browser', wrap(run(_browser.attach(
             port=port,

@@ -17,14 +17,9 @@ from ._wire import (
 T = TypeVar("T")
 
 class ExtractResult(_wire.ExtractResult, Generic[T]):
-    """What `extract` returns: `data` and `metadata`.
-
-    `extract(schema=Model)` with a pydantic model class gives an `ExtractResult[Model]`, whose
-    `data` is an instance of Model (validated here; data that does not fit is
-    ModelOutputInvalidError). With a JSON Schema dict, `data` is the JSON the model produced
-    (`ExtractResult[Any]`); with no schema, `{"extraction": str}`. It is still a
-    `_wire.ExtractResult`, the wire shape.
-    """
+    """What `extract` returns: `data` and `metadata`. With a pydantic model class as the schema,
+    `data` is an instance of it (ModelOutputInvalidError when the data does not fit); with a JSON
+    Schema dict, the JSON the model produced; with none, `{"extraction": str}`."""
 
     # None only when the wire leaves `data` out, which extract's answer does not (a pydantic
     # schema's data is always validated into the model).
