@@ -1,15 +1,8 @@
 """Deckhand for Python: drive a real Chromium with AI through the Deckhand extension's engine.
 
-    from deckhand import Deckhand, local_browser
-
     browser = await local_browser.launch(headless=True)
     deckhand = await Deckhand.create(browser=browser)
-    page = await browser.context.active_page()
-    await page.goto("https://example.com")
     await deckhand.act("click the More information link")
-    await deckhand.replay("checkout", variables={"email": "ada@example.com"})  # a saved flow, no model
-    await deckhand.close()
-    await browser.close()
 """
 
 from __future__ import annotations

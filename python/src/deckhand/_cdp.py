@@ -110,25 +110,23 @@ class CdpConnection:
         self._transport = transport
         self._next_id = 1
         self._pending: dict[int, tuple[str, asyncio.Future[Any], asyncio.TimerHandle]] = {}
-        self._listeners: list[EventListener] = []
-        self._close_listeners: list[Callable[[], object]] = []
+        self._listeners: set[EventListener] = set()
+        self._close_listeners: set[Callable[[], object]] = set()
         self.closed = False
         transport.on_message = self._on_message
         transport.on_close = self._on_close
 
     def on_event(self, f: EventListener) -> None:
-        self._listeners.append(f)
+        self._listeners.add(f)
 
     def off_event(self, f: EventListener) -> None:
-        if f in self._listeners:
-            self._listeners.remove(f)
+        self._listeners.discard(f)
 
     def on_close(self, f: Callable[[], object]) -> None:
-        self._close_listeners.append(f)
+        self._close_listeners.add(f)
 
     def off_close(self, f: Callable[[], object]) -> None:
-        if f in self._close_listeners:
-            self._close_listeners.remove(f)
+        self._close_listeners.discard(f)
 
     def send_nowait(self, method: str, params: dict[str, Any] | None = None, session_id: str | None = None, timeout_ms: float = 30_000) -> asyncio.Future[Any]:
         """Send a command; the future resolves with its result (or fails)."""

@@ -13,27 +13,22 @@ T = TypeVar("T")
 _LOOP_THREAD = "deckhand-loop"
 _loop: asyncio.AbstractEventLoop | None = None
 _lock = threading.Lock()
-
-
-def _get_loop() -> asyncio.AbstractEventLoop:
-    global _loop
-    with _lock:
-        if _loop is None:
-            loop = asyncio.new_event_loop()
-            t = threading.Thread(target=loop.run_forever, name=_LOOP_THREAD, daemon=True)
-            t.start()
-            _loop = loop
-        return _loop
+_views: dict[type, type[Blocking]] = {}
 
 
 def run(coro: Coroutine[Any, Any, T]) -> T:
     """Run a coroutine on the wrapper's loop and wait for its result."""
+    global _loop
     if threading.current_thread().name == _LOOP_THREAD:
         # A callback the loop runs (a callback model, a tool, a log function) that blocked on the
         # loop would wait for itself forever.
         coro.close()
         raise RuntimeError("deckhand.sync cannot be used from inside a callback it runs; use the async API there")
-    return asyncio.run_coroutine_threadsafe(coro, _get_loop()).result()
+    with _lock:
+        if _loop is None:
+            _loop = asyncio.new_event_loop()
+            threading.Thread(target=_loop.run_forever, name=_LOOP_THREAD, daemon=True).start()
+    return asyncio.run_coroutine_threadsafe(coro, _loop).result()
 
 
 def on_loop(fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
@@ -64,9 +59,6 @@ class Blocking:
         return f"sync {self._async!r}"
 
 
-_views: dict[type, type[Blocking]] = {}
-
-
 def register(async_type: type, view: type[Blocking]) -> None:
     _views[async_type] = view
 
@@ -75,18 +67,15 @@ def wrap(v: Any) -> Any:
     """An async object's blocking view (lists element by element); anything else as it is."""
     if isinstance(v, list):
         return [wrap(x) for x in v]
-    view = _views.get(type(v))
-    return view(v) if view is not None else v
+    return _views[type(v)](v) if type(v) in _views else v
 
 
 def unwrap(v: Any) -> Any:
     """The async object behind a blocking view (lists and tuples element by element); anything
     else as it is, for the async method to judge."""
-    if isinstance(v, Blocking):
-        return v._async
     if isinstance(v, (list, tuple)):
         return type(v)(unwrap(x) for x in v)
-    return v
+    return v._async if isinstance(v, Blocking) else v
 
 
 @atexit.register

@@ -1,11 +1,7 @@
-"""Models as the worker gets them: a generation callback is registered with this client; the
-built-in model is `deckhand/local`; a `provider/model` name or a ModelConfig is sent as a
-NamedModel, with the environment variables its provider reads (x-deckhand.providerEnv), and the
-worker resolves it by the rule the Node client runs (src/protocol/resolve-model.ts), so where a
-key may travel is decided in one place. Keys are never stored in the browser.
-
-With no model and no provider key in the environment, the built-in local model runs in the
-extension's worker: no network, no key.
+"""Models as the worker gets them: a generation callback is registered with this client, and a
+`provider/model` name or a ModelConfig goes as a NamedModel with the environment variables its
+provider reads (x-deckhand.providerEnv); the worker resolves it by the Node client's rule
+(src/protocol/resolve-model.ts). With no model and no key, the built-in `deckhand/local` runs.
 """
 
 from __future__ import annotations

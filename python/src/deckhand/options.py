@@ -1,10 +1,6 @@
-"""The shapes of the options Deckhand takes, for type checkers and readers.
-
-Each option is a TypedDict or a union of the forms it accepts, named after the Node client's
-types (`CacheOption`, `LoggingOptions`, `ModelSpec`, ...); those the worker also reads (a
-ModelConfig, an approval policy, a locator) are generated from its schema. At run time the dicts
-are plain dicts: an unknown key or a value of the wrong kind raises InvalidArgumentError
-(InvalidArgumentTypeError, also a TypeError, for a wrong type).
+"""The shapes of the options Deckhand takes, for type checkers and readers, named after the Node
+client's types; those the worker also reads (a ModelConfig, an approval policy, a locator) are
+generated from its schema. At run time they are plain dicts.
 """
 
 from __future__ import annotations
