@@ -44,6 +44,14 @@ def parse_allow_schemes(value: Any, what: str = "allow_url_schemes") -> list[str
     return list(dict.fromkeys(n for n in names if n in optional))
 
 
+def window_size(viewport: Any) -> str:
+    """The switch for a viewport (default 1280x800)."""
+    vp = viewport or {"width": 1280, "height": 800}
+    if not (isinstance(vp, dict) and vp.get("width", 0) > 0 and vp.get("height", 0) > 0):
+        raise InvalidArgumentError(None, "viewport needs positive width and height")
+    return f"--window-size={vp['width']},{vp['height']}"
+
+
 # Chromium's stderr, for launch errors: its log lines, and what is noise in them.
 _LOG_LINE = re.compile(r"^\[[^\]]*?:(VERBOSE\d*|INFO|WARNING|ERROR|FATAL):([^\]:]+)(?::\d+)?\]\s*(.*)$")
 _NOISE = re.compile(r"unexpected operator$|^#\d+ 0x[0-9a-f]+|^(Received signal|Task trace:|Crash keys:|\[end of stack trace\]|DevTools listening on)", re.I)
@@ -193,10 +201,7 @@ async def launch(
     ext = extension_dir()
     if not (ext / "manifest.json").exists():
         raise ExtensionMissingError(None, f"the extension is not built (no {ext}/manifest.json); run npm run build:ext in the repository")
-    vp = viewport or {"width": 1280, "height": 800}
-    if not (isinstance(vp, dict) and vp.get("width", 0) > 0 and vp.get("height", 0) > 0):
-        raise InvalidArgumentError(None, "viewport needs positive width and height")
-    timeout_ms = 15_000 if timeout is None else check_ms("timeout", timeout, whole=False)
+    timeout_ms, window = 15_000 if timeout is None else check_ms("timeout", timeout, whole=False), window_size(viewport)
     profile = None if user_data_dir else TempProfile()
     argv = [
         "--remote-debugging-pipe",
@@ -204,7 +209,7 @@ async def launch(
         f"--disable-extensions-except={ext}",
         f"--load-extension={ext}",
         *CHROMIUM_FLAGS,
-        f"--window-size={vp['width']},{vp['height']}",
+        window,
         *([] if headless is False else ["--headless"]),
         *(args or []),
     ]

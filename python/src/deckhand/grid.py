@@ -20,8 +20,9 @@ from ._cdp import CdpConnection
 from ._checks import quiet, spawn
 from ._link import check_ms
 from ._paths import extension_dir as _default_extension_dir
+from ._rpc import dumps
 from ._wire import SHARED_CHROMIUM_FLAGS
-from .browser import Browser, _browser_over, _http, parse_allow_schemes
+from .browser import Browser, _browser_over, _http, parse_allow_schemes, window_size
 from .errors import BrowserUnavailableError, DeckhandError, DeckhandTimeoutError, ExtensionMissingError, InvalidArgumentError
 
 # How often the Browser checks that the browser behind the Grid still answers, and how long it
@@ -169,28 +170,18 @@ async def launch(
     keep_alive: float | None = None,
     allow_url_schemes: Sequence[str] | None = None,
 ) -> Browser:
-    """A browser from the Selenium Grid 4 at `url` (its router or standalone server, e.g.
-    http://127.0.0.1:4444 or http://grid:4444/wd/hub), with the Deckhand extension loaded from
-    `extension_dir` as the node sees it (default: this machine's build), or sent with the request
-    (`packed_extension`, the .crx `npm run build` writes). `headers` go with every request to the
-    Grid and its CDP proxy (never logged); `binary`, `args` and `capabilities` choose the node and
-    its Chromium; `timeout` (ms, default 60000) bounds the new session, the Grid's queue included;
-    `keep_alive` (ms, default 60000, at least 1000) is how often the session is said to be in use.
-    See docs/guides/many-browsers.md.
-
-    Closing the Browser deletes the Grid session. A browser that stops answering (it crashed,
-    its node went away) is taken for gone within 8 s, before a call's wait for the worker's ack
-    runs out: calls fail with BrowserClosedError and the Grid session is deleted.
-    """
+    """A browser from the Selenium Grid 4 at `url` (its router or standalone server), with the
+    extension loaded from `extension_dir` as the node sees it (default: this machine's build) or
+    sent with the request (`packed_extension`); `headers` go with every request (never logged).
+    `timeout` (ms, default 60000) bounds the new session, queue included; `keep_alive` (ms, default
+    60000) is how often the session is said to be in use (docs/guides/many-browsers.md). Closing
+    deletes the session; a browser that stops answering is taken for gone within 8 s (BrowserClosedError)."""
     base = _base_of(url)
     allow = parse_allow_schemes(allow_url_schemes)
     timeout_ms = 60_000 if timeout is None else check_ms("timeout", timeout, whole=False)
     keep_alive_ms = 60_000 if keep_alive is None else check_ms("keep_alive", keep_alive, whole=False)
     if keep_alive_ms < 1000:
         raise InvalidArgumentError(None, f"keep_alive must be at least 1000 ms, got {keep_alive_ms:g}")
-    vp = viewport or {"width": 1280, "height": 800}
-    if not (isinstance(vp, dict) and vp.get("width", 0) > 0 and vp.get("height", 0) > 0):
-        raise InvalidArgumentError(None, "viewport needs positive width and height")
     ext = str(extension_dir if extension_dir is not None else _default_extension_dir())
     packed: str | None = None
     if packed_extension:
@@ -207,15 +198,14 @@ async def launch(
         *SHARED_CHROMIUM_FLAGS,
         # A packed extension is unpacked by chromedriver into a folder of its choosing, which it loads itself.
         *([] if packed else [f"--disable-extensions-except={ext}", f"--load-extension={ext}"]),
-        f"--window-size={vp['width']},{vp['height']}",
+        window_size(viewport),
         *([] if headless is False else ["--headless=new"]),
         *(args or []),
     ]
     chrome_options = {"args": chrome_args, **({"binary": binary} if binary else {}), **({"extensions": [packed]} if packed else {})}
     body = {"capabilities": {"alwaysMatch": {"browserName": "chrome", **(capabilities or {}), "goog:chromeOptions": chrome_options}}}
-    post_headers = {k: v for k, v in hdrs.items() if k.lower() != "content-type"}
-    post_headers["Content-Type"] = "application/json; charset=utf-8"
-    data = json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    post_headers = {**{k: v for k, v in hdrs.items() if k.lower() != "content-type"}, "Content-Type": "application/json; charset=utf-8"}
+    data = dumps(body).encode("utf-8")
 
     posting = asyncio.ensure_future(asyncio.to_thread(_http, "POST", f"{base}/session", post_headers, data, timeout_ms / 1000))
     try:

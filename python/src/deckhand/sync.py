@@ -728,18 +728,12 @@ class GridBrowser:
         keep_alive: float | None = None,
         allow_url_schemes: Sequence[str] | None = None,
     ) -> Browser:
-        """A browser from the Selenium Grid 4 at `url` (its router or standalone server, e.g.
-        http://127.0.0.1:4444 or http://grid:4444/wd/hub), with the Deckhand extension loaded from
-        `extension_dir` as the node sees it (default: this machine's build), or sent with the request
-        (`packed_extension`, the .crx `npm run build` writes). `headers` go with every request to the
-        Grid and its CDP proxy (never logged); `binary`, `args` and `capabilities` choose the node and
-        its Chromium; `timeout` (ms, default 60000) bounds the new session, the Grid's queue included;
-        `keep_alive` (ms, default 60000, at least 1000) is how often the session is said to be in use.
-        See docs/guides/many-browsers.md.
-
-        Closing the Browser deletes the Grid session. A browser that stops answering (it crashed,
-        its node went away) is taken for gone within 8 s, before a call's wait for the worker's ack
-        runs out: calls fail with BrowserClosedError and the Grid session is deleted.
+        """A browser from the Selenium Grid 4 at `url` (its router or standalone server), with the
+        extension loaded from `extension_dir` as the node sees it (default: this machine's build) or
+        sent with the request (`packed_extension`); `headers` go with every request (never logged).
+        `timeout` (ms, default 60000) bounds the new session, queue included; `keep_alive` (ms, default
+        60000) is how often the session is said to be in use (docs/guides/many-browsers.md). Closing
+        deletes the session; a browser that stops answering is taken for gone within 8 s (BrowserClosedError).
         """
         return cast('Browser', wrap(run(_grid.launch(
             url=url,
