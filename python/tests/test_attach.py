@@ -29,7 +29,7 @@ from websockets.exceptions import ConnectionClosed
 
 from deckhand import Deckhand, PairingInfo, local_browser
 from deckhand._link import extension_id_from_manifest
-from deckhand._paths import extension_dir
+from deckhand.browser import extension_dir
 from deckhand.errors import (
     BrowserClosedError,
     DeckhandTimeoutError,

@@ -14,7 +14,7 @@ import pytest
 
 import deckhand
 from deckhand import Deckhand, local_browser
-from deckhand._paths import extension_dir, find_chromium
+from deckhand.browser import extension_dir, find_chromium
 from deckhand.errors import DeckhandError
 
 from helpers import failure

@@ -22,7 +22,7 @@ import pytest_asyncio
 
 from deckhand import Deckhand, grid_browser
 from deckhand._link import extension_id_from_manifest
-from deckhand._paths import extension_dir
+from deckhand.browser import extension_dir
 from deckhand._wire import SHARED_CHROMIUM_FLAGS
 from deckhand.errors import BrowserClosedError, BrowserUnavailableError, DeckhandTimeoutError, ExtensionMissingError, InvalidArgumentError
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from . import errors, options, types
 from ._bridge import PairingInfo
-from ._paths import extension_dir
-from .browser import Browser, local_browser
+from .browser import Browser, extension_dir, local_browser
 from .cache import MemoryStore, RemoteStore, SqliteStore
 from ._agent import Agent
 from .deckhand import Deckhand

@@ -7,27 +7,111 @@ the extension in a person's own Chrome to dial in over the WebSocket bridge.
 from __future__ import annotations
 
 import asyncio
+import atexit
+import contextlib
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
+from pathlib import Path
 from typing import Any, Awaitable, Callable, Mapping, Sequence, get_args
 
 from . import _bridge, _wire
-from ._checks import quiet
 from ._bridge import PairingInfo
+from ._checks import quiet
 from ._cdp import CdpConnection, PipeTransport, WebSocketTransport
 from ._link import ExtensionLink, check_ms, extension_id_from_manifest
-from ._paths import extension_dir, find_chromium
-from ._profiles import TempProfile, kill_group
 from ._wire import CHROMIUM_FLAGS
 from .errors import BrowserClosedError, DeckhandError, DeckhandTimeoutError, ExtensionMissingError, InvalidArgumentError, UnavailableError
 from .page import BrowserContext
+
+# Where Chromium and the built extension are, and Chromium's temporary profiles: `deckhand-profile-<pid>-XXXXXX` in
+# the temp folder (the Node client's names), removed when the browser ends, when this process exits, or by a later
+# launch once the process that made them is gone.
+
+_PACKAGE = Path(__file__).resolve().parent
+
+CANDIDATES = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable",
+              "/Applications/Chromium.app/Contents/MacOS/Chromium"]  # fmt: skip
+
+
+def extension_dir() -> Path:
+    """The built extension: DECKHAND_EXTENSION_DIR, else the copy shipped in the package
+    (`deckhand/_extension`, put there when a wheel is built), else the checkout's
+    `.output/chrome-mv3` (an editable install of python/ in the repository)."""
+    env = os.environ.get("DECKHAND_EXTENSION_DIR")
+    if env:
+        return Path(env)
+    shipped = _PACKAGE / "_extension"
+    if (shipped / "manifest.json").exists():
+        return shipped
+    for parent in _PACKAGE.parents:
+        candidate = parent / ".output" / "chrome-mv3"
+        if (candidate / "manifest.json").exists() or (parent / "package.json").exists() and (parent / "python").is_dir():
+            return candidate
+    return shipped
+
+
+def find_chromium() -> str | None:
+    env = os.environ.get("DECKHAND_CHROMIUM") or os.environ.get("CHROME_PATH")
+    found = (shutil.which(n) for n in ("chromium", "chromium-browser", "google-chrome"))
+    return env or next((c for c in CANDIDATES if os.path.exists(c)), None) or next((f for f in found if f), None)
+
+
+_live: dict[str, "TempProfile"] = {}
+_NAME = re.compile(r"^deckhand-profile-(\d+)-")
+
+
+class TempProfile:
+    def __init__(self) -> None:
+        # First the profiles of processes that were killed outright (SIGKILL) and are gone now.
+        with contextlib.suppress(OSError):
+            for p in Path(tempfile.gettempdir()).iterdir():
+                m = _NAME.match(p.name)
+                if m and int(m[1]) != os.getpid() and not _alive(int(m[1])):
+                    shutil.rmtree(p, ignore_errors=True)
+        self.dir = tempfile.mkdtemp(prefix=f"deckhand-profile-{os.getpid()}-")
+        #: Chromium's process group, once it runs.
+        self.pid: int | None = None
+        _live[self.dir] = self
+
+    def remove(self) -> None:
+        """End Chromium's helpers (they write into the profile), then remove the folder."""
+        if _live.pop(self.dir, None) is not None:
+            if self.pid:
+                kill_group(self.pid)
+            shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def kill_group(pid: int) -> None:
+    """SIGKILL a process group (Chromium's, with its helpers)."""
+    if sys.platform != "win32":
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(pid, signal.SIGKILL)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        pass
+    return True
+
+
+@atexit.register
+def _remove_all() -> None:
+    for p in list(_live.values()):
+        p.remove()
+
 
 def parse_allow_schemes(value: Any, what: str = "allow_url_schemes") -> list[str]:
     """The operator's extra URL schemes ('FILE:' -> 'file'): those the worker opens on request (AllowSchemes)."""
@@ -185,14 +269,17 @@ async def launch(
 ) -> Browser:
     """Start Chromium with the Deckhand extension loaded; CDP runs over a pipe (Linux and macOS;
     elsewhere UnavailableError: use connect())."""
-    if sys.platform == "win32":
+    try:
+        if sys.platform == "win32":
+            raise ImportError
+        import fcntl  # POSIX: the pipes are moved to Chromium's fd 3 and 4 with it
+    except ImportError:
         raise UnavailableError(
             None,
             f"local_browser.launch() needs a POSIX system (Linux, macOS) to start Chromium with CDP over a pipe; this is {sys.platform}. "
             "Start Chromium yourself with the extension loaded (--load-extension= the folder deckhand.extension_dir() names) "
             "and --remote-debugging-port=9222, then use local_browser.connect(cdp_url='http://127.0.0.1:9222')",
-        )
-    import fcntl  # POSIX: the pipes are moved to Chromium's fd 3 and 4 with it
+        ) from None
 
     allow = parse_allow_schemes(allow_url_schemes)
     exe = executable_path or find_chromium()
@@ -236,7 +323,7 @@ async def launch(
     os.close(to_chrome_r)
     os.close(from_chrome_w)
     if profile:
-        profile.use(proc.pid)
+        profile.pid = proc.pid
     stderr_tail = bytearray()
 
     async def read_stderr() -> None:

@@ -19,10 +19,10 @@ from typing import Any, Mapping, Sequence
 from ._cdp import CdpConnection
 from ._checks import quiet, spawn
 from ._link import check_ms
-from ._paths import extension_dir as _default_extension_dir
 from ._rpc import dumps
 from ._wire import SHARED_CHROMIUM_FLAGS
 from .browser import Browser, _browser_over, _http, parse_allow_schemes, window_size
+from .browser import extension_dir as _default_extension_dir
 from .errors import BrowserUnavailableError, DeckhandError, DeckhandTimeoutError, ExtensionMissingError, InvalidArgumentError
 
 # How often the Browser checks that the browser behind the Grid still answers, and how long it
