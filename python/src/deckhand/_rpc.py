@@ -10,7 +10,7 @@ import inspect
 import json
 import time
 from dataclasses import dataclass
-from typing import Any, Awaitable, Callable, TypeVar
+from typing import Any, Awaitable, Callable
 
 from ._checks import spawn
 from ._wire import DEFAULTS
@@ -33,7 +33,6 @@ def _js(v: Any) -> Any:
 def dumps(value: Any) -> str:
     """JSON as JSON.stringify writes it (no spaces, characters as they are), so frames match the Node client's."""
     return json.dumps(_js(value), ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-T = TypeVar("T")
 
 
 @dataclass
@@ -111,10 +110,10 @@ class RpcPeer:
             p.timer.cancel()
         return p
 
-    def hold(self, aw: Awaitable[T]) -> "asyncio.Task[T]":
+    def hold(self, aw: Awaitable[Any]) -> None:
         """Stop the clocks of the calls in flight, now, until `aw` ends: the far side waits on a
         person (an approval), and that time is not the call's. Their deadlines resume, with what
-        was left, when the last hold ends. Returns the task that awaits `aw`."""
+        was left, when the last hold ends."""
         if self._holds == 0:
             now = time.monotonic()
             for p in self._pending.values():
@@ -124,19 +123,16 @@ class RpcPeer:
                     p.left = max(0.0, p.left - (now - p.armed_at))
         self._holds += 1
 
-        async def run() -> T:
+        async def run() -> None:
             try:
-                return await aw
+                await aw
             finally:
                 self._holds -= 1
                 if self._holds == 0:
                     for rid, p in list(self._pending.items()):
                         self._arm(rid, p, p.left)
 
-        task = asyncio.get_running_loop().create_task(run())
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
-        return task
+        spawn(run(), self._tasks)
 
     def receive(self, raw: str) -> None:
         try:

@@ -82,17 +82,8 @@ class WorkerCalls:
         may). Meanwhile the worker's clock for that call stands still, and so do this side's."""
         req = _params(_wire.ApprovalRequest, p, "approval.request")
         ended = self._asking[req.id] = asyncio.Event()
-
-        async def until_ended() -> None:
-            # Until the request ends (whoever decides, the side panel included), or a moment past its deadline.
-            try:
-                await asyncio.wait_for(ended.wait(), max(0.0, req.deadline / 1000 - time.time()) + 5)
-            except TimeoutError:
-                pass
-            finally:
-                self._asking.pop(req.id, None)
-
-        self._peer.hold(until_ended())
+        # Until the request ends (whoever decides, the side panel included), or a moment past its deadline.
+        self._peer.hold(asyncio.wait_for(ended.wait(), max(0.0, req.deadline / 1000 - time.time()) + 5))
         handler = self._o._approver(req.op_id)
         if handler is None:
             return {"decision": None}
