@@ -144,9 +144,8 @@ class Deckhand:
         return own if own is not None else cast("ApprovalHandler | None", self._o["on_approval"])
 
     def _configure_cache(self, c: object, self_heal: bool | None, api_key: str | None, api_url: str | None) -> None:
-        why = "cache must be True, False, a store, or {'threshold': n, 'store': ..., 'enabled': bool}"
         if c is not None and not isinstance(c, (bool, Mapping)) and not is_store(c):
-            raise type_error(why)
+            raise type_error("cache must be True, False, a store, or {'threshold': n, 'store': ..., 'enabled': bool}")
         o = known_keys("cache", c, ("threshold", "store", "enabled")) if isinstance(c, Mapping) else {}
         threshold = o.get("threshold", 1)
         if not isinstance(threshold, int) or isinstance(threshold, bool) or threshold < 1:
@@ -204,10 +203,8 @@ class Deckhand:
 
     def _model(self, spec: Any = None) -> dict[str, Any]:
         """A model as the worker gets it: the given one, else the instance's, else the default."""
-        for s in (spec, self._o["model"]):
-            if s is not None:
-                return resolve_model(s, self._callbacks)
-        return resolve_model(default_model(), self._callbacks)
+        spec = spec if spec is not None else self._o["model"]
+        return resolve_model(default_model() if spec is None else spec, self._callbacks)
 
     async def _operation(self, op: str, params: dict[str, Any], o: Mapping[str, Any], needs_model: bool) -> Any:
         """act, observe or extract: OperationOptions in the order the Node client writes them."""
@@ -241,11 +238,9 @@ class Deckhand:
             return r
 
     async def act(self, instruction_or_action: str | Mapping[str, Any] | _wire.Action, **options: Unpack[ActOptions]) -> _wire.ActResult:
-        """Do one thing: an Action runs deterministically (no model); an instruction is carried
-        out by the model (or replayed from the cache). Options: see ActOptions. With `approval`
-        (or the instance's), a risky step waits for `on_approval` (or the instance's, or the side
-        panel) to approve it; refused, or not approved in time, it raises NotApprovedError
-        (`data["decision"]`: 'skip', 'stop' or 'timeout')."""
+        """Do one thing: an Action runs deterministically (no model); an instruction is carried out by
+        the model (or replayed from the cache). Options: ActOptions; a risky step refused, or not
+        approved in time, raises NotApprovedError (docs/guides/approval.md)."""
         x: object = instruction_or_action
         if isinstance(x, str):
             return parse_answer(_wire.ActResult, await self._operation("act", {"input": x}, options, True), "act")
@@ -259,8 +254,7 @@ class Deckhand:
 
     async def observe(self, instruction: str | None = None, **options: Unpack[CallOptions]) -> _wire.ObserveResult:
         """Elements that match the instruction (or the page's main controls), as Actions act() runs."""
-        params: dict[str, Any] = {} if instruction is None else {"instruction": instruction}
-        return parse_answer(_wire.ObserveResult, await self._operation("observe", params, options, True), "observe")
+        return parse_answer(_wire.ObserveResult, await self._operation("observe", given(instruction=instruction), options, True), "observe")
 
     @overload
     async def extract(self, instruction: str | None, schema: type[M], **options: Unpack[ExtractOptions]) -> ExtractResult[M]: ...
@@ -279,11 +273,7 @@ class Deckhand:
         """Data from the page. With a pydantic model class as schema, an ExtractResult[Model]:
         `data` is an instance of it; with a JSON Schema dict, the data as JSON; without one,
         `{"extraction": str}`. Options: see ExtractOptions."""
-        params: dict[str, Any] = {}
-        if instruction is not None:
-            params["instruction"] = instruction
-        if schema is not None:
-            params["schema"] = json_schema_of(schema)
+        params = given(instruction=instruction, schema=None if schema is None else json_schema_of(schema))
         r: ExtractResult[Any] = parse_answer(ExtractResult, await self._operation("extract", params, options, True), "extract")
         if isinstance(schema, type) and issubclass(schema, BaseModel):
             try:
@@ -302,9 +292,8 @@ class Deckhand:
         return r.data
 
     async def metrics(self) -> _wire.Metrics:
-        """The thirty-two counters (act|extract|observe|total x prompt, completion, reasoning and
-        cached input tokens, inference time, cost in US dollars, and the tokens and dollars cache
-        hits saved), as floats."""
+        """The thirty-two counters (act|extract|observe|total x tokens, inference time, cost, and what
+        cache hits saved), as floats."""
         return parse_answer(_wire.Metrics, await self._call("metrics", {}), "metrics")
 
     async def experimental_batch(
@@ -317,10 +306,9 @@ class Deckhand:
         approval: ApprovalPolicy | None = None,
         on_approval: ApprovalHandler | None = None,
     ) -> Any:
-        """Run a trusted, self-contained JavaScript callback `async (batch, input) => ...` inside the
-        extension's worker. `source` is the function's source; `input` must be JSON (omitted: the
-        callback gets undefined; None: null); the result comes back as JSON. Default timeout 30 s.
-        `approval` and `on_approval`: its risky steps wait for approval, as act's do."""
+        """Run a trusted, self-contained JavaScript callback's `source`, `async (batch, input) => ...`,
+        inside the extension's worker; `input` and the result are JSON (input omitted: undefined;
+        None: null). Default timeout 30 s; risky steps wait for approval as act's do."""
         if not isinstance(source, str) or not source.strip():
             why = "experimental_batch needs the JavaScript source of a function, e.g. 'async (batch, input) => ...'"
             raise type_error(why) if not isinstance(source, str) else InvalidArgumentError(None, why)
@@ -383,8 +371,6 @@ class Deckhand:
 
     async def close(self) -> None:
         """Release this instance; the browser stays open. Safe to call more than once."""
-        if self._closed:
-            return
         self._closed = True
         if self._browser._claimed_by is self:
             self._browser._claimed_by = None

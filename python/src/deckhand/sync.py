@@ -484,11 +484,9 @@ class Deckhand(Blocking):
         instruction_or_action: str | Mapping[str, Any] | _wire.Action,
         **options: Unpack[ActOptions],
     ) -> _wire.ActResult:
-        """Do one thing: an Action runs deterministically (no model); an instruction is carried
-        out by the model (or replayed from the cache). Options: see ActOptions. With `approval`
-        (or the instance's), a risky step waits for `on_approval` (or the instance's, or the side
-        panel) to approve it; refused, or not approved in time, it raises NotApprovedError
-        (`data["decision"]`: 'skip', 'stop' or 'timeout').
+        """Do one thing: an Action runs deterministically (no model); an instruction is carried out by
+        the model (or replayed from the cache). Options: ActOptions; a risky step refused, or not
+        approved in time, raises NotApprovedError (docs/guides/approval.md).
         """
         return run(self._async.act(instruction_or_action, **{k: unwrap(v) for k, v in options.items()}))
 
@@ -534,9 +532,8 @@ class Deckhand(Blocking):
         return run(self._async.extract(instruction, schema, **{k: unwrap(v) for k, v in options.items()}))
 
     def metrics(self) -> _wire.Metrics:
-        """The thirty-two counters (act|extract|observe|total x prompt, completion, reasoning and
-        cached input tokens, inference time, cost in US dollars, and the tokens and dollars cache
-        hits saved), as floats.
+        """The thirty-two counters (act|extract|observe|total x tokens, inference time, cost, and what
+        cache hits saved), as floats.
         """
         return run(self._async.metrics())
 
@@ -550,10 +547,9 @@ class Deckhand(Blocking):
         approval: ApprovalPolicy | None = None,
         on_approval: ApprovalHandler | None = None,
     ) -> Any:
-        """Run a trusted, self-contained JavaScript callback `async (batch, input) => ...` inside the
-        extension's worker. `source` is the function's source; `input` must be JSON (omitted: the
-        callback gets undefined; None: null); the result comes back as JSON. Default timeout 30 s.
-        `approval` and `on_approval`: its risky steps wait for approval, as act's do.
+        """Run a trusted, self-contained JavaScript callback's `source`, `async (batch, input) => ...`,
+        inside the extension's worker; `input` and the result are JSON (input omitted: undefined;
+        None: null). Default timeout 30 s; risky steps wait for approval as act's do.
         """
         return run(self._async.experimental_batch(
             source,
