@@ -17,10 +17,13 @@ from .options import AgentOptions, AgentTool, ApprovalHandler, ApprovalPolicy, C
 from .page import parse_answer
 
 #: execute()'s options, and their names in agent.run.
-_EXECUTE = {"instruction": "instruction", "max_steps": "maxSteps", "auto_screenshot": "autoScreenshot", "wait_between_actions": "waitBetweenActions", "context": "context"}
+_EXECUTE = {"instruction": "instruction", "max_steps": "maxSteps", "auto_screenshot": "autoScreenshot", "wait_between_actions": "waitBetweenActions",
+            "context": "context"}  # fmt: skip
 
 
-def agent_model(model: str | CallbackModel | None, options: AgentOptions | Mapping[str, Any] | None, provider: str | None, integrations: Sequence[Any] | None) -> Any:
+def agent_model(
+    model: str | CallbackModel | None, options: AgentOptions | Mapping[str, Any] | None, provider: str | None, integrations: Sequence[Any] | None
+) -> Any:
     """The model spec an agent runs with (None: the instance's), or a typed error."""
     if provider is not None and provider not in ("openai", "anthropic"):
         raise InvalidArgumentError(None, f"agent provider must be 'openai' or 'anthropic', got {provider!r}")
@@ -38,10 +41,8 @@ def agent_model(model: str | CallbackModel | None, options: AgentOptions | Mappi
     name = f"{provider}/{model}" if provider and "/" not in model else model
     if not o:
         return name
-    spec: dict[str, Any] = {"modelName": name, "apiKey": o.get("api_key"), "baseURL": o.get("base_url")}
-    if o.get("organization"):
-        spec["headers"] = {"OpenAI-Organization": o["organization"]}
-    return {k: v for k, v in spec.items() if v}
+    org = {"OpenAI-Organization": o["organization"]} if o.get("organization") else None
+    return given(modelName=name, apiKey=o.get("api_key") or None, baseURL=o.get("base_url") or None, headers=org)
 
 
 def agent_tools(tools: Mapping[str, AgentTool] | None) -> dict[str, Any]:
@@ -115,7 +116,8 @@ class Agent:
         op_id = str(uuid.uuid4())
         params = {
             "instruction": run["instruction"], "model": model, "executionModel": model,
-            **given(systemPrompt=self._instructions or o._o["system_prompt"] or None, maxSteps=run.get("max_steps"), approval=approval or o._o["approval"] or None),
+            **given(systemPrompt=self._instructions or o._o["system_prompt"] or None, maxSteps=run.get("max_steps")),
+            **given(approval=approval or o._o["approval"] or None),
             "opId": op_id, **{_EXECUTE[k]: run[k] for k in ("context", "wait_between_actions", "auto_screenshot") if run.get(k)},
             **given(extraTools=tools or None, allowSchemes=list(o._browser.allow_url_schemes) or None),
         }  # fmt: skip

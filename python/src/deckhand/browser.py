@@ -410,7 +410,8 @@ async def connect(
 
 
 async def _browser_over(
-    ws_url: str, headers: Mapping[str, str] | None, timeout_ms: float, link_timeout_ms: float, allow: list[str], release: Callable[[], Awaitable[None]] | None = None
+    ws_url: str, headers: Mapping[str, str] | None, timeout_ms: float, link_timeout_ms: float, allow: list[str],
+    release: Callable[[], Awaitable[None]] | None = None,
 ) -> Browser:
     """A Browser over a CDP WebSocket to a browser with the extension (connect's, and the Grid's)."""
     conn = CdpConnection(await WebSocketTransport.connect(ws_url, headers, timeout_ms))

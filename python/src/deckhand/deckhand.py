@@ -153,7 +153,8 @@ class Deckhand:
         if (api_key is None) != (api_url is None):
             raise InvalidArgumentError(None, "api_key and api_url go together: give both to use a Deckhand service")
         where: Any = o.get("store", "local") if isinstance(c, Mapping) else c
-        self._cache_enabled = bool(o.get("enabled", True)) if isinstance(c, Mapping) else c is not None and c is not False or (c is None and api_key is not None)
+        enabled = o.get("enabled", True) if isinstance(c, Mapping) else c is not None and c is not False or (c is None and api_key is not None)
+        self._cache_enabled = bool(enabled)
         if api_key and api_url:
             self._store = RemoteStore(api_url, api_key)
         elif is_store(where):
@@ -247,7 +248,7 @@ class Deckhand:
         if isinstance(x, BaseModel):
             x = x.model_dump(by_alias=True, exclude_unset=True)
         if not isinstance(x, Mapping):
-            raise type_error(f"act takes an instruction (a string) or an Action ({{'selector': ..., 'description': ..., 'method': ...}}), got {type(x).__name__}")
+            raise type_error(f"act takes an instruction (a string) or an Action ({{'selector': ..., 'description': ...}}), got {type(x).__name__}")
         cache_for_call(None, False, options.get("cache"))  # a bad option is refused here too
         r = await self._operation("act", {"input": dict(x)}, {**options, "cache": False}, False)
         return parse_answer(_wire.ActResult, r, "act")
@@ -314,7 +315,8 @@ class Deckhand:
             raise type_error(why) if not isinstance(source, str) else InvalidArgumentError(None, why)
         has_input, op_id = input is not _OMIT, str(uuid.uuid4())
         # Every call in the batch applies its own cache option over these, as the library's calls do.
-        defaults = {"model": self._model(), **given(cache=self._cache, systemPrompt=self._o["system_prompt"], domSettleTimeoutMs=self._o["dom_settle_timeout_ms"])}
+        settle, prompt = self._o["dom_settle_timeout_ms"], self._o["system_prompt"]
+        defaults = {"model": self._model(), **given(cache=self._cache, systemPrompt=prompt, domSettleTimeoutMs=settle)}
         params = {
             "source": source, "hasInput": has_input, **({"input": input} if has_input else {}), **given(page=page_id(page), timeout=timeout),
             "defaults": defaults, "cacheByDefault": self._cache_enabled, "opId": op_id, **given(approval=approval or self._o["approval"] or None),

@@ -34,16 +34,15 @@ def default_model(env: Mapping[str, str] | None = None) -> str:
 
 
 class CallbackRegistry:
+    """Callbacks by the id the worker names them by; each is kept, so its id() stays its own."""
+
     def __init__(self) -> None:
         self._by_id: dict[str, GenerateCallback] = {}
         self._id_of: dict[int, str] = {}
 
     def register(self, fn: GenerateCallback) -> str:
-        cid = self._id_of.get(id(fn))
-        if cid is None or self._by_id.get(cid) is not fn:
-            cid = str(uuid.uuid4())
-            self._id_of[id(fn)] = cid
-            self._by_id[cid] = fn
+        cid = self._id_of.setdefault(id(fn), str(uuid.uuid4()))
+        self._by_id[cid] = fn
         return cid
 
     def get(self, cid: str) -> GenerateCallback | None:
@@ -59,7 +58,8 @@ def model_config(spec: Any) -> dict[str, Any]:
     """A ModelConfig (a pydantic model, or a dict with snake_case or wire names) in its wire names,
     its shape checked by the generated model of its provider."""
     raw = spec.model_dump(by_alias=True, exclude_unset=True) if isinstance(spec, BaseModel) else dict(spec)
-    shapes: dict[Any, type[_wire.WireModel]] = {"vertex": _wire.VertexModelConfig, "azure": _wire.AzureEntraModelConfig if "auth" in raw else _wire.AzureApiKeyModelConfig}
+    azure = _wire.AzureEntraModelConfig if "auth" in raw else _wire.AzureApiKeyModelConfig
+    shapes: dict[Any, type[_wire.WireModel]] = {"vertex": _wire.VertexModelConfig, "azure": azure}
     try:
         c: dict[str, Any] = shapes.get(raw.get("provider"), _wire.GenericModelConfig).model_validate(raw).model_dump(by_alias=True, exclude_none=True)
     except ValidationError as e:
@@ -96,11 +96,11 @@ def resolve_model(spec: Any, callbacks: CallbackRegistry, env: Mapping[str, str]
     provider = (c.get("provider") or (name[:i] if 0 < i < len(name) - 1 else "")).lower()
     if provider not in _wire.PROVIDER_ENV_NAMES and not c.get("baseURL"):
         providers = ", ".join(_wire.PROVIDER_ENV_NAMES)
-        raise InvalidArgumentError(
-            None, f"unknown model provider in '{name}': name a model as provider/model with one of {providers}, or give base_url for an OpenAI-compatible endpoint"
-        )
+        why = f"name a model as provider/model with one of {providers}, or give base_url for an OpenAI-compatible endpoint"
+        raise InvalidArgumentError(None, f"unknown model provider in '{name}': {why}")
     if provider in _wire.PROVIDER_ENV_KEYS and not (c.get("apiKey") or c.get("baseURL") or _env_key(env, provider)):
-        raise NoModelConfiguredError(None, f"model '{name}' needs an API key: pass api_key (model_api_key=) or set {' or '.join(_wire.PROVIDER_ENV_KEYS[provider])}")
+        names = " or ".join(_wire.PROVIDER_ENV_KEYS[provider])
+        raise NoModelConfiguredError(None, f"model '{name}' needs an API key: pass api_key (model_api_key=) or set {names}")
     found = {n: env[n] for n in _wire.PROVIDER_ENV_NAMES.get(provider, []) if env.get(n)}
     return {"kind": "named", "model": spec if isinstance(spec, str) else c, **({"env": found} if found else {})}
 
