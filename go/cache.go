@@ -7,7 +7,6 @@ import (
 	"io"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -67,98 +66,6 @@ func sameJSON(a, b json.RawMessage) bool {
 		return bytes.Equal(a, b)
 	}
 	return bytes.Equal(x.Bytes(), y.Bytes())
-}
-
-type memEntry struct {
-	CacheEntry
-	baseKey string
-}
-
-// MemoryStore keeps the cache in this process (at most 10,000 entries, least recently used
-// dropped first).
-type MemoryStore struct {
-	mu      sync.Mutex
-	counts  map[string]int
-	entries map[string]*memEntry
-	order   []string
-	bases   map[string]bool
-	max     int
-}
-
-// NewMemoryStore makes an empty in-memory store.
-func NewMemoryStore() *MemoryStore {
-	return &MemoryStore{counts: map[string]int{}, entries: map[string]*memEntry{}, bases: map[string]bool{}, max: 10_000}
-}
-
-func (s *MemoryStore) touch(key string) {
-	for i, k := range s.order {
-		if k == key {
-			s.order = append(s.order[:i], s.order[i+1:]...)
-			break
-		}
-	}
-	s.order = append(s.order, key)
-}
-
-// Lookup implements CacheStore.
-func (s *MemoryStore) Lookup(_ context.Context, key, baseKey string) (*CacheLookup, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e := s.entries[key]
-	count := s.counts[key] + 1
-	out := &CacheLookup{Count: count}
-	if e != nil {
-		s.counts[key] = count
-		s.touch(key)
-		c := e.CacheEntry
-		out.Entry = &c
-	} else {
-		out.PageChanged = s.bases[baseKey]
-	}
-	return out, nil
-}
-
-// Record implements CacheStore.
-func (s *MemoryStore) Record(_ context.Context, r *CacheRecord) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var prev *CacheEntry
-	if e := s.entries[r.Key]; e != nil {
-		prev = &e.CacheEntry
-	}
-	agree := NextAgree(prev, r)
-	result := r.Result
-	if result == nil {
-		result = json.RawMessage("null")
-	}
-	s.entries[r.Key] = &memEntry{CacheEntry: CacheEntry{Key: r.Key, Op: r.Op, Result: result, Usage: r.Usage, Agree: agree}, baseKey: r.BaseKey}
-	s.touch(r.Key)
-	if _, ok := s.counts[r.Key]; !ok {
-		s.counts[r.Key] = 1
-	}
-	s.bases[r.BaseKey] = true
-	for len(s.order) > s.max {
-		old := s.order[0]
-		s.order = s.order[1:]
-		delete(s.entries, old)
-		delete(s.counts, old)
-	}
-	return agree, nil
-}
-
-// Invalidate implements CacheStore.
-func (s *MemoryStore) Invalidate(_ context.Context, key string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.entries, key)
-	delete(s.counts, key)
-	for i, k := range s.order {
-		if k == key {
-			s.order = append(s.order[:i], s.order[i+1:]...)
-			break
-		}
-	}
-	return nil
 }
 
 // RemoteStore is the cache of a Deckhand service (`deckhand serve`) over HTTP, authenticated

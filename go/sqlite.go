@@ -31,6 +31,21 @@ type SqliteStore struct {
 	mu     sync.Mutex
 	max    int
 	tenant string
+	err    error // why the store cannot be used
+}
+
+// MemoryStore keeps the cache in this process: an SQLite database in memory, answering as the
+// file does (at most 10,000 entries, least recently used dropped first).
+type MemoryStore = SqliteStore
+
+// NewMemoryStore makes an empty in-memory store.
+func NewMemoryStore() *MemoryStore {
+	s, err := openSqlite(":memory:", "file::memory:")
+	if err != nil {
+		// Only a broken SQLite fails here; the store's calls then return why.
+		return &SqliteStore{path: ":memory:", err: err}
+	}
+	return s
 }
 
 // NewSqliteStore opens (or creates) the cache file at path.
@@ -43,13 +58,19 @@ func NewSqliteStore(path string) (*SqliteStore, error) {
 			f.Close()
 		}
 	}
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=busy_timeout(5000)")
+	return openSqlite(path, "file:"+path+"?_pragma=busy_timeout(5000)")
+}
+
+func openSqlite(path, dsn string) (*SqliteStore, error) {
+	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, newError(CodeInternal, "cannot open %s: %v", path, err)
 	}
 	s := &SqliteStore{path: path, db: db, max: 10_000}
 	ctx := context.Background()
-	if err := s.retry(func() error { _, err := db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); return err }); err != nil {
+	if path == ":memory:" {
+		db.SetMaxOpenConns(1) // every connection to :memory: is a database of its own
+	} else if err := s.retry(func() error { _, err := db.ExecContext(ctx, "PRAGMA journal_mode=WAL"); return err }); err != nil {
 		db.Close()
 		return nil, err
 	}
@@ -84,6 +105,9 @@ func (s *SqliteStore) retry(f func() error) error {
 
 // tx runs f in an immediate transaction on one connection.
 func (s *SqliteStore) tx(ctx context.Context, f func(*sql.Conn) error) error {
+	if s.err != nil {
+		return newError(CodeInternal, "the in-memory cache: %v", s.err)
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.retry(func() error {
@@ -212,7 +236,12 @@ func (s *SqliteStore) Invalidate(ctx context.Context, key string) error {
 }
 
 // Close closes the file.
-func (s *SqliteStore) Close() error { return s.db.Close() }
+func (s *SqliteStore) Close() error {
+	if s.db == nil {
+		return nil
+	}
+	return s.db.Close()
+}
 
 // sqlStatements splits one migration into whole statements: a trigger's body (BEGIN ... END)
 // holds semicolons of its own.
