@@ -123,6 +123,6 @@ func AttachLocalBrowser(ctx context.Context, opts *AttachOptions) (*Browser, err
 		bl.close(why)
 		return nil, err
 	}
-	link := &extensionLink{extensionID: extID, peer: bl.peer, bridge: bl, state: stateUp, unlisten: func() {}}
+	link := &extensionLink{extensionID: extID, peer: bl.peer, bridge: bl, state: stateUp}
 	return &Browser{link: link, allowURLSchemes: allow}, nil
 }

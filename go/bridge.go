@@ -285,7 +285,6 @@ func listenBridge(opts bridgeOptions, port int) (*bridgeLink, error) {
 		closed:     make(chan struct{}),
 	}
 	l.peer = newRPCPeer(l.send, "extension's service worker (over the bridge)")
-	l.peer.handle("ping", func(context.Context, json.RawMessage) (any, error) { return nil, nil })
 	l.srv = &http.Server{Handler: http.HandlerFunc(l.serveHTTP), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = l.srv.Serve(ln) }()
 	return l, nil

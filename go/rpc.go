@@ -55,7 +55,15 @@ type rpcPeer struct {
 
 func newRPCPeer(send func([]byte, int64) error, label string) *rpcPeer {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &rpcPeer{send: send, label: label, nextID: 1, pending: map[int64]*pendingCall{}, handlers: map[string]handler{}, ctx: ctx, cancel: cancel}
+	// The worker asks a client with calls running whether it is still there.
+	ping := func(context.Context, json.RawMessage) (any, error) { return nil, nil }
+	return &rpcPeer{send: send, label: label, nextID: 1, pending: map[int64]*pendingCall{}, handlers: map[string]handler{"ping": ping}, ctx: ctx, cancel: cancel}
+}
+
+func (p *rpcPeer) closedWith() *Error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.closed
 }
 
 func (p *rpcPeer) handle(method string, h handler) {

@@ -94,7 +94,7 @@ func (f *fakeWorker) sent() []string {
 func fakeBrowser() (*Browser, *fakeWorker) {
 	f := &fakeWorker{}
 	conn := newCDPConn(&idleTransport{done: make(chan struct{})})
-	l := &extensionLink{conn: conn, extensionID: "fake", tag: "t", state: stateUp, sessionID: "s", unlisten: func() {}}
+	l := &extensionLink{conn: conn, extensionID: "fake", tag: "t", state: stateUp, sessionID: "s"}
 	l.peer = newRPCPeer(f.send, "fake worker")
 	f.link = l
 	return &Browser{link: l, conn: conn}, f
