@@ -227,9 +227,7 @@ func (a *Agent) Execute(ctx context.Context, instruction string, opts *ExecuteOp
 	if len(c.browser.allowURLSchemes) > 0 {
 		p.AllowSchemes = c.browser.allowURLSchemes
 	}
-	if p.Approval, err = c.approvalFor("Execute", o.Approval); err != nil {
-		return nil, err
-	}
+	p.Approval = c.approvalFor(o.Approval)
 	p.OpID = uuid4()
 	defer c.withApprover(p.OpID, o.OnApproval)()
 	c.mu.Lock()

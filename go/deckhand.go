@@ -135,9 +135,6 @@ func Create(ctx context.Context, o CreateOptions) (*Client, error) {
 	if o.Browser == nil {
 		return nil, newError(CodeInvalidArgument, "Create needs CreateOptions.Browser from LaunchLocalBrowser or ConnectLocalBrowser")
 	}
-	if _, err := o.Approval.wire("Create"); err != nil {
-		return nil, err
-	}
 	c := &Client{browser: o.Browser, link: o.Browser.link, o: o, threshold: 1, selfHeal: true, gens: map[*context.CancelFunc]struct{}{}, spans: map[string]trace.Span{},
 		callbacks: map[string]*CallbackModel{}, cbIDs: map[*CallbackModel]string{}, tools: map[string]AgentTool{}, pages: map[int]*Page{},
 		approvers: map[string]ApprovalFunc{}, asking: map[string]context.CancelFunc{}}
@@ -311,8 +308,8 @@ type opOptions struct {
 	settle         *int
 	screenshot     bool
 	iframes        bool
-	approval       object // act's own policy, checked
-	clientApproval object // else the client's
+	approval       *ApprovalPolicy // act's own policy
+	clientApproval *ApprovalPolicy // else the client's
 	onApproval     ApprovalFunc
 }
 
@@ -547,16 +544,13 @@ func (c *Client) Act(ctx context.Context, input ActInput, opts *ActOptions) (*Ac
 		return nil, newError(CodeInvalidArgument, "Act takes ActInstruction(text) or ObservedAction(action)")
 	}
 	o := actOptions(opts)
-	var err error
 	if opts != nil && opts.Approval != nil {
-		o.approval, err = opts.Approval.wire("act")
+		o.approval = opts.Approval
 	} else {
-		o.clientApproval, err = c.o.Approval.wire("act")
-	}
-	if err != nil {
-		return nil, err
+		o.clientApproval = c.o.Approval
 	}
 	var raw json.RawMessage
+	var err error
 	switch x := input.(type) {
 	case ActInstruction:
 		if x == "" {
@@ -737,11 +731,7 @@ func (c *Client) ExperimentalBatch(ctx context.Context, source string, input any
 	// ends and no later one starts.
 	opID := uuid4()
 	params = append(params, kv{"timeout", t}, kv{"defaults", defaults}, kv{"cacheByDefault", c.cacheOn}, kv{"opId", opID})
-	approval, err := c.approvalFor("ExperimentalBatch", o.Approval)
-	if err != nil {
-		return err
-	}
-	if approval != nil {
+	if approval := c.approvalFor(o.Approval); approval != nil {
 		params = append(params, kv{"approval", approval})
 	}
 	defer c.withApprover(opID, o.OnApproval)()
