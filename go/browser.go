@@ -143,7 +143,7 @@ func LaunchLocalBrowser(ctx context.Context, opts *LaunchOptions) (*Browser, err
 	}
 	ext := o.ExtensionDir
 	if ext == "" {
-		if ext, _, err = extensionDir(); err != nil {
+		if ext, err = extensionDir(); err != nil {
 			return nil, err
 		}
 	}

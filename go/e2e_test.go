@@ -579,7 +579,7 @@ func chromiumWithPort(t *testing.T, extension bool) (*exec.Cmd, string) {
 	args := []string{"--headless", "--remote-debugging-port=0", "--user-data-dir=" + profile, "--no-sandbox", "--disable-gpu", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync"}
 	if extension {
-		ext, _, err := extensionDir()
+		ext, err := extensionDir()
 		if err != nil {
 			t.Fatal(err)
 		}

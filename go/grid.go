@@ -219,7 +219,7 @@ func LaunchGridBrowser(ctx context.Context, o GridOptions) (*Browser, error) {
 	}
 	ext := o.ExtensionDir
 	if ext == "" {
-		if ext, _, err = extensionDir(); err != nil {
+		if ext, err = extensionDir(); err != nil {
 			return nil, err
 		}
 		if abs, err := filepath.Abs(ext); err == nil {
