@@ -14,40 +14,6 @@ import (
 	"unicode/utf16"
 )
 
-// MarshalJSON writes the fields of the step's kind, in the schema's order (a step refuses the
-// fields of other kinds).
-func (s QaStep) MarshalJSON() ([]byte, error) {
-	o := object{{"kind", s.Kind}, {"id", s.ID}, {"description", s.Description}}
-	switch s.Kind {
-	case "goto":
-		o = append(o, kv{"url", s.URL}, kv{"urlAfter", s.URLAfter})
-	case "act":
-		actions := s.Actions
-		if actions == nil {
-			actions = []Action{}
-		}
-		o = append(o, kv{"actions", actions}, kv{"urlAfter", s.URLAfter})
-	case "press":
-		o = append(o, kv{"keys", s.Keys}, kv{"urlAfter", s.URLAfter})
-	case "back":
-		o = append(o, kv{"urlAfter", s.URLAfter})
-	case "wait":
-		o = append(o, kv{"ms", s.Ms})
-	case "extract":
-		if len(s.Schema) > 0 {
-			o = append(o, kv{"schema", s.Schema})
-		}
-		if len(s.Data) > 0 {
-			o = append(o, kv{"data", s.Data})
-		}
-		o = append(o, kv{"urlAfter", s.URLAfter})
-	default: // not a kind this client knows: what it has, for the worker to judge
-		type plain QaStep
-		return marshalJS(plain(s))
-	}
-	return o.MarshalJSON()
-}
-
 // ReplayOptions configure Replay and ReplayFlow (nil for defaults).
 type ReplayOptions struct {
 	// Variables fill the %name% placeholders of the recorded arguments.

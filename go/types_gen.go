@@ -264,6 +264,69 @@ type QaStep struct {
 	Data        json.RawMessage `json:"data,omitempty"`
 }
 
+// MarshalJSON writes the fields of the QaStep's kind, in the schema's order.
+func (q QaStep) MarshalJSON() ([]byte, error) {
+	switch q.Kind {
+	case "goto":
+		return marshalJS(struct {
+			Kind        string `json:"kind"`
+			ID          string `json:"id"`
+			Description string `json:"description"`
+			URL         string `json:"url"`
+			URLAfter    string `json:"urlAfter"`
+		}{q.Kind, q.ID, q.Description, q.URL, q.URLAfter})
+	case "act":
+		return marshalJS(struct {
+			Kind        string   `json:"kind"`
+			ID          string   `json:"id"`
+			Description string   `json:"description"`
+			Actions     []Action `json:"actions"`
+			URLAfter    string   `json:"urlAfter"`
+		}{q.Kind, q.ID, q.Description, nonNil(q.Actions), q.URLAfter})
+	case "press":
+		return marshalJS(struct {
+			Kind        string `json:"kind"`
+			ID          string `json:"id"`
+			Description string `json:"description"`
+			Keys        string `json:"keys"`
+			URLAfter    string `json:"urlAfter"`
+		}{q.Kind, q.ID, q.Description, q.Keys, q.URLAfter})
+	case "back":
+		return marshalJS(struct {
+			Kind        string `json:"kind"`
+			ID          string `json:"id"`
+			Description string `json:"description"`
+			URLAfter    string `json:"urlAfter"`
+		}{q.Kind, q.ID, q.Description, q.URLAfter})
+	case "wait":
+		return marshalJS(struct {
+			Kind        string `json:"kind"`
+			ID          string `json:"id"`
+			Description string `json:"description"`
+			Ms          int    `json:"ms"`
+		}{q.Kind, q.ID, q.Description, q.Ms})
+	case "extract":
+		return marshalJS(struct {
+			Kind        string          `json:"kind"`
+			ID          string          `json:"id"`
+			Description string          `json:"description"`
+			Schema      json.RawMessage `json:"schema,omitempty"`
+			Data        json.RawMessage `json:"data,omitempty"`
+			URLAfter    string          `json:"urlAfter"`
+		}{q.Kind, q.ID, q.Description, q.Schema, q.Data, q.URLAfter})
+	}
+	type plain QaStep
+	return marshalJS(plain(q))
+}
+
+// nonNil is a list that is written as [] when it is nil.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
 // FlowSummary is a flow as a list shows it.
 type FlowSummary struct {
 	Name  string `json:"name"`

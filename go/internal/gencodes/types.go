@@ -105,8 +105,9 @@ func (o *orderedProps) UnmarshalJSON(b []byte) error {
 type typeGen struct {
 	defs  map[string]*schemaNode
 	named map[string]string // definition -> Go name, for $refs
-	out   bytes.Buffer
-	done  map[string]bool
+	out    bytes.Buffer
+	done   map[string]bool
+	nonNil bool // the nonNil helper is written
 }
 
 func writeTypes(raw []byte) []byte {
@@ -244,8 +245,50 @@ func (g *typeGen) typ(t wireType, name, path string, n *schemaNode) {
 		fmt.Fprintf(&g.out, "\t%s %s `json:%q`\n", goField(k), goType, tag)
 	}
 	g.out.WriteString("}\n\n")
+	if union && path == "" {
+		g.unionMarshal(t, name, n)
+	}
 	for _, f := range later {
 		f()
+	}
+}
+
+// unionMarshal writes MarshalJSON for a flattened union whose variants a constant kind tells
+// apart: each kind is written with its own fields, in its variant's order, the required ones
+// always (a nil list as []); an unknown kind is written with what it has.
+func (g *typeGen) unionMarshal(t wireType, name string, n *schemaNode) {
+	r := strings.ToLower(name[:1])
+	fmt.Fprintf(&g.out, "// MarshalJSON writes the fields of the %s's kind, in the schema's order.\n", name)
+	fmt.Fprintf(&g.out, "func (%s %s) MarshalJSON() ([]byte, error) {\n\tswitch %s.Kind {\n", r, name, r)
+	for _, v := range n.AnyOf {
+		kind := v.Properties.values["kind"]
+		if kind == nil || len(kind.Const) == 0 {
+			log.Fatalf("%s: a union variant without a constant kind", name)
+		}
+		fmt.Fprintf(&g.out, "\tcase %s:\n\t\treturn marshalJS(struct {\n", kind.Const)
+		var values []string
+		for _, k := range v.Properties.keys {
+			p := v.Properties.values[k]
+			var later []func()
+			goType := "string"
+			if k != "kind" {
+				goType = g.fieldType(t, k, p, &later)
+			}
+			tag, value := k, r+"."+goField(k)
+			if !contains(v.Required, k) {
+				tag += ",omitempty"
+			} else if strings.HasPrefix(goType, "[]") {
+				value = "nonNil(" + value + ")"
+			}
+			fmt.Fprintf(&g.out, "\t\t\t%s %s `json:%q`\n", goField(k), goType, tag)
+			values = append(values, value)
+		}
+		fmt.Fprintf(&g.out, "\t\t}{%s})\n", strings.Join(values, ", "))
+	}
+	fmt.Fprintf(&g.out, "\t}\n\ttype plain %s\n\treturn marshalJS(plain(%s))\n}\n\n", name, r)
+	if !g.nonNil {
+		g.nonNil = true
+		g.out.WriteString("// nonNil is a list that is written as [] when it is nil.\nfunc nonNil[T any](s []T) []T {\n\tif s == nil {\n\t\treturn []T{}\n\t}\n\treturn s\n}\n\n")
 	}
 }
 
