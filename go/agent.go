@@ -266,12 +266,10 @@ func (a *Agent) Execute(ctx context.Context, instruction string, opts *ExecuteOp
 }
 
 // toolCall runs one of a running agent's own tools for the worker.
-func (c *Client) toolCall(ctx context.Context, p json.RawMessage) (any, error) {
-	var req struct {
-		Name  string          `json:"name"`
-		Input json.RawMessage `json:"input"`
-	}
-	_ = json.Unmarshal(p, &req)
+func (c *Client) toolCall(ctx context.Context, req *struct {
+	Name  string
+	Input json.RawMessage
+}) (any, error) {
 	c.mu.Lock()
 	t, ok := c.tools[req.Name]
 	c.mu.Unlock()
