@@ -506,7 +506,7 @@ func answerOne(t *testing.T, ws *websocket.Conn, result string) map[string]any {
 
 // linkActivePage asks the worker for the active page straight over the browser's link.
 func linkActivePage(b *Browser) (*PageInfo, error) {
-	raw, err := b.link.call(context.Background(), "context.activePage", struct{}{}, 0)
+	raw, err := b.link.call(context.Background(), "context.activePage", struct{}{})
 	if err != nil {
 		return nil, err
 	}

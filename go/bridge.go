@@ -505,7 +505,7 @@ func (l *bridgeLink) paired(ctx context.Context, timeout time.Duration) error {
 	})
 }
 
-func (l *bridgeLink) call(ctx context.Context, method string, params any, deadline time.Duration) (json.RawMessage, error) {
+func (l *bridgeLink) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	wait := l.opts.reconnectTimeout
 	err := l.waitUp(ctx, wait, func() *Error {
 		return &Error{Code: CodeWorkerGone,
@@ -515,7 +515,7 @@ func (l *bridgeLink) call(ctx context.Context, method string, params any, deadli
 	if err != nil {
 		return nil, err
 	}
-	return l.peer.request(ctx, method, params, deadline)
+	return l.peer.request(ctx, method, params)
 }
 
 // connected: a worker restarting is expected back (its pairing is stored), so the link stays

@@ -352,19 +352,15 @@ func (l *extensionLink) deliver(raw []byte, id int64) error {
 	return nil
 }
 
-// call runs one method in the worker: its deadline is the operation's own plus a grace.
-func (l *extensionLink) call(ctx context.Context, method string, params any, opMs int64) (json.RawMessage, error) {
-	if opMs <= 0 {
-		opMs = navigationTimeoutMs
-	}
-	deadline := time.Duration(min(opMs, maxCallMs)+rpcGraceMs) * time.Millisecond
+// call runs one method in the worker; its ack says how long the answer may take.
+func (l *extensionLink) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	if l.bridge != nil {
-		return l.bridge.call(ctx, method, params, deadline)
+		return l.bridge.call(ctx, method, params)
 	}
 	if err := l.ensureUp(ctx); err != nil {
 		return nil, err
 	}
-	return l.peer.request(ctx, method, params, deadline)
+	return l.peer.request(ctx, method, params)
 }
 
 func (l *extensionLink) connected() bool {

@@ -8,6 +8,22 @@ import (
 	"time"
 )
 
+var logLevels = map[string]int{"debug": 0, "info": 1, "warn": 2, "error": 3, "silent": 100}
+
+// checkLogging refuses a level or format the client does not know (nil: the defaults).
+func checkLogging(o *LoggingOptions) error {
+	if o == nil {
+		return nil
+	}
+	if _, ok := logLevels[o.Level]; !ok && o.Level != "" {
+		return newError(CodeInvalidArgument, "the logging level must be debug, info, warn, error or silent, got '%s'", o.Level)
+	}
+	if o.Format != "" && o.Format != "text" && o.Format != "json" {
+		return newError(CodeInvalidArgument, "the logging format must be 'text' or 'json', got '%s'", o.Format)
+	}
+	return nil
+}
+
 // log reports one of the engine's log lines as CreateOptions.Logging says: to Func, else written
 // as text or JSON (default: warnings and errors, as text on stderr, like the Node client).
 func (c *Client) log(level, message string, rawData json.RawMessage) {

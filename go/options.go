@@ -121,7 +121,15 @@ func (o *CacheOption) UnmarshalJSON(raw []byte) error {
 		return newError(CodeInvalidArgument, "invalid cache option %s: use false, true or {\"threshold\": n}", raw)
 	}
 	*o = *CacheWithThreshold(*th.Threshold)
-	return checkCache(o)
+	return o.check()
+}
+
+// check refuses a threshold below 1 (nil: no option, nothing to check).
+func (o *CacheOption) check() error {
+	if o != nil && o.set && o.threshold < 1 {
+		return newError(CodeInvalidArgument, "invalid cache option: CacheWithThreshold(%d) (the threshold must be a positive integer)", o.threshold)
+	}
+	return nil
 }
 
 // ActInput is what Act does: ActInstruction(text) or ObservedAction(action).

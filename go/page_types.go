@@ -125,31 +125,3 @@ type wireModel struct {
 	Azure   *azureResolved   `json:"azure,omitempty"`
 	Bedrock *bedrockResolved `json:"bedrock,omitempty"`
 }
-
-// agentRunParams is agent.run's params in the order the Node client writes them.
-type agentRunParams struct {
-	Instruction        string          `json:"instruction"`
-	Mode               string          `json:"mode"`
-	Model              *wireModel      `json:"model"`
-	ExecutionModel     *wireModel      `json:"executionModel"`
-	SystemPrompt       string          `json:"systemPrompt,omitempty"`
-	MaxSteps           int             `json:"maxSteps"`
-	ToolTimeout        int64           `json:"toolTimeout"`
-	HighlightCursor    bool            `json:"highlightCursor"`
-	Approval           *ApprovalPolicy `json:"approval,omitempty"`
-	Page               *int            `json:"page,omitempty"`
-	OpID               string          `json:"opId"`
-	SaveAs             string          `json:"saveAs,omitempty"`
-	Context            string          `json:"context,omitempty"`
-	WaitBetweenActions int64           `json:"waitBetweenActions,omitempty"`
-	AutoScreenshot     bool            `json:"autoScreenshot,omitempty"`
-	ExtraTools         []toolDecl      `json:"extraTools,omitempty"`
-	AllowSchemes       []string        `json:"allowSchemes,omitempty"`
-}
-
-// toolDecl is one of the caller's agent tools as the worker sees it.
-type toolDecl struct {
-	Name        string          `json:"name"`
-	Description string          `json:"description"`
-	InputSchema json.RawMessage `json:"inputSchema"`
-}

@@ -43,7 +43,7 @@ func (c *Client) startOperationSpan(ctx context.Context, op, opID string, model 
 }
 
 // endOperationSpan records how the operation ended: its usage, or its error.
-func (c *Client) endOperationSpan(span trace.Span, opID string, answer json.RawMessage, err error) {
+func (c *Client) endOperationSpan(span trace.Span, opID string, answer any, err error) {
 	// The worker's log lines are handled on their own goroutines, so a model-call line sent
 	// before the answer may be read after it: the ended span stays a parent for a while.
 	time.AfterFunc(spanGrace, func() {
@@ -54,18 +54,8 @@ func (c *Client) endOperationSpan(span trace.Span, opID string, answer json.RawM
 	if err != nil {
 		span.RecordError(err)
 		span.SetStatus(codes.Error, err.Error())
-	} else {
-		var r struct {
-			Metadata struct {
-				Usage struct {
-					InputTokens  int `json:"inputTokens"`
-					OutputTokens int `json:"outputTokens"`
-				} `json:"usage"`
-			} `json:"metadata"`
-		}
-		if json.Unmarshal(answer, &r) == nil {
-			span.SetAttributes(attribute.Int("gen_ai.usage.input_tokens", r.Metadata.Usage.InputTokens), attribute.Int("gen_ai.usage.output_tokens", r.Metadata.Usage.OutputTokens))
-		}
+	} else if m := metadataOf(answer); m != nil {
+		span.SetAttributes(attribute.Int("gen_ai.usage.input_tokens", int(m.Usage.InputTokens)), attribute.Int("gen_ai.usage.output_tokens", int(m.Usage.OutputTokens)))
 	}
 	span.End()
 }

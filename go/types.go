@@ -1,35 +1,13 @@
 package deckhand
 
-import "math"
-
 // The option types a caller fills in; the wire types are generated (types_gen.go).
 
 // Variable is a value substituted for %name% in an instruction; Description tells the model
 // what it is without showing the value. Value is a string, a bool or a number of any Go numeric
-// type (filled in as its text: true, 3, 2.5); anything else is refused with INVALID_ARGUMENT.
+// type (filled in as its text: true, 3, 2.5); the worker refuses anything else (INVALID_ARGUMENT).
 type Variable struct {
 	Value       any    `json:"value"`
 	Description string `json:"description,omitempty"`
-}
-
-// checkVariables refuses, by name, a value the worker could not fill in as text.
-func checkVariables(vars map[string]Variable) error {
-	for name, v := range vars {
-		switch x := v.Value.(type) {
-		case string, bool, int, int8, int16, int32, int64, uint, uint8, uint16, uint32, uint64:
-		case float32:
-			if math.IsNaN(float64(x)) || math.IsInf(float64(x), 0) {
-				return newError(CodeInvalidArgument, "variables.%s: a number must be finite, got %v", name, x)
-			}
-		case float64:
-			if math.IsNaN(x) || math.IsInf(x, 0) {
-				return newError(CodeInvalidArgument, "variables.%s: a number must be finite, got %v", name, x)
-			}
-		default:
-			return newError(CodeInvalidArgument, "variables.%s: a value is a string, a bool or a number, got %T", name, v.Value)
-		}
-	}
-	return nil
 }
 
 // ModelConfig names a model and how to reach it. The endpoint settings left empty are decided
