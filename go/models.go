@@ -146,7 +146,7 @@ func resolveModel(spec ModelSpec, register func(*CallbackModel) string) (*wireMo
 		if register != nil {
 			id = register(m)
 		}
-		return &wireModel{resolvedModel: resolvedModel{Kind: "callback", Name: name, CallbackID: id}}, nil
+		return &wireModel{Kind: "callback", Name: name, CallbackID: id}, nil
 	}
 	return nil, newError(CodeInvalidArgument, "unsupported model %T: use a ModelName, *ModelConfig, *VertexModelConfig, *AzureModelConfig or Callback(...)", spec)
 }
@@ -160,10 +160,7 @@ func resolveVertex(c *VertexModelConfig) (*wireModel, error) {
 	if err := checkURL("BaseURL", c.BaseURL); err != nil {
 		return nil, err
 	}
-	return &wireModel{
-		resolvedModel: resolvedModel{Kind: "provider", Name: "vertex/" + c.ModelName, Provider: "vertex", ModelID: c.ModelName, BaseURL: c.BaseURL, Headers: c.Headers},
-		Vertex:        &vertexResolved{Project: c.Project, Location: c.Location, ClientEmail: c.Credentials.ClientEmail, PrivateKey: c.Credentials.PrivateKey, PrivateKeyID: c.Credentials.PrivateKeyID},
-	}, nil
+	return &wireModel{Kind: "provider", Name: "vertex/" + c.ModelName, Provider: "vertex", ModelID: c.ModelName, BaseURL: c.BaseURL, Headers: c.Headers, Vertex: &vertexResolved{Project: c.Project, Location: c.Location, ClientEmail: c.Credentials.ClientEmail, PrivateKey: c.Credentials.PrivateKey, PrivateKeyID: c.Credentials.PrivateKeyID}}, nil
 }
 
 func resolveAzure(c *AzureModelConfig) (*wireModel, error) {
@@ -181,10 +178,7 @@ func resolveAzure(c *AzureModelConfig) (*wireModel, error) {
 		rn = os.Getenv("AZURE_RESOURCE_NAME")
 	}
 	az := &azureResolved{ResourceName: rn, APIVersion: c.APIVersion, Token: c.EntraToken}
-	return &wireModel{
-		resolvedModel: resolvedModel{Kind: "provider", Name: "azure/" + c.ModelName, Provider: "azure", ModelID: c.ModelName, APIKey: c.APIKey, BaseURL: c.BaseURL, Headers: c.Headers},
-		Azure:         az,
-	}, nil
+	return &wireModel{Kind: "provider", Name: "azure/" + c.ModelName, Provider: "azure", ModelID: c.ModelName, APIKey: c.APIKey, BaseURL: c.BaseURL, Headers: c.Headers, Azure: az}, nil
 }
 
 // refuseEnvCredential: a key from the environment belongs to the operator, so it goes only to
@@ -209,7 +203,7 @@ func resolveGeneric(c *ModelConfig) (*wireModel, error) {
 		return nil, badModel("modelName must not be empty")
 	}
 	if reflect.DeepEqual(*c, ModelConfig{ModelName: string(LocalModel)}) {
-		return &wireModel{resolvedModel: resolvedModel{Kind: "local", Name: string(LocalModel)}}, nil
+		return &wireModel{Kind: "local", Name: string(LocalModel)}, nil
 	}
 	if err := checkSetting("openaiEndpointFormat", c.OpenAIEndpointFormat, openaiEndpointFormats); err != nil {
 		return nil, err
@@ -251,10 +245,7 @@ func resolveGeneric(c *ModelConfig) (*wireModel, error) {
 				base = os.Getenv("AZURE_BASE_URL")
 			}
 		}
-		return &wireModel{
-			resolvedModel: resolvedModel{Kind: "provider", Name: c.ModelName, Provider: "azure", ModelID: modelID, APIKey: key, BaseURL: base, Headers: c.Headers},
-			Azure:         &azureResolved{ResourceName: os.Getenv("AZURE_RESOURCE_NAME")},
-		}, nil
+		return &wireModel{Kind: "provider", Name: c.ModelName, Provider: "azure", ModelID: modelID, APIKey: key, BaseURL: base, Headers: c.Headers, Azure: &azureResolved{ResourceName: os.Getenv("AZURE_RESOURCE_NAME")}}, nil
 	case "vertex":
 		project, email, pk := os.Getenv("GOOGLE_VERTEX_PROJECT"), os.Getenv("GOOGLE_CLIENT_EMAIL"), os.Getenv("GOOGLE_PRIVATE_KEY")
 		if project == "" || email == "" || pk == "" {
@@ -268,10 +259,7 @@ func resolveGeneric(c *ModelConfig) (*wireModel, error) {
 		if loc == "" {
 			loc = "us-central1"
 		}
-		return &wireModel{
-			resolvedModel: resolvedModel{Kind: "provider", Name: c.ModelName, Provider: "vertex", ModelID: modelID, Headers: c.Headers},
-			Vertex:        &vertexResolved{Project: project, Location: loc, ClientEmail: email, PrivateKey: strings.ReplaceAll(pk, `\n`, "\n")},
-		}, nil
+		return &wireModel{Kind: "provider", Name: c.ModelName, Provider: "vertex", ModelID: modelID, Headers: c.Headers, Vertex: &vertexResolved{Project: project, Location: loc, ClientEmail: email, PrivateKey: strings.ReplaceAll(pk, `\n`, "\n")}}, nil
 	case "bedrock":
 		region := os.Getenv("AWS_REGION")
 		if region == "" {
@@ -285,10 +273,7 @@ func resolveGeneric(c *ModelConfig) (*wireModel, error) {
 		if c.BaseURL != "" {
 			return nil, refuseEnvCredential("bedrock", c.ModelName, c.BaseURL)
 		}
-		return &wireModel{
-			resolvedModel: resolvedModel{Kind: "provider", Name: c.ModelName, Provider: "bedrock", ModelID: modelID, Headers: c.Headers},
-			Bedrock:       &bedrockResolved{Region: region, AccessKeyID: id, SecretAccessKey: secret, SessionToken: os.Getenv("AWS_SESSION_TOKEN")},
-		}, nil
+		return &wireModel{Kind: "provider", Name: c.ModelName, Provider: "bedrock", ModelID: modelID, Headers: c.Headers, Bedrock: &bedrockResolved{Region: region, AccessKeyID: id, SecretAccessKey: secret, SessionToken: os.Getenv("AWS_SESSION_TOKEN")}}, nil
 	}
 	if provider == "azure" || provider == "vertex" {
 		what := "resource"
@@ -321,10 +306,8 @@ func resolveGeneric(c *ModelConfig) (*wireModel, error) {
 	if compatible {
 		p = "openai-compatible"
 	}
-	return &wireModel{resolvedModel: resolvedModel{
-		Kind: "provider", Name: c.ModelName, Provider: p, ModelID: modelID, APIKey: key, BaseURL: base, Headers: c.Headers,
-		OpenAIEndpointFormat: c.OpenAIEndpointFormat, StructuredOutput: c.StructuredOutput, Vision: c.Vision,
-	}}, nil
+	return &wireModel{Kind: "provider", Name: c.ModelName, Provider: p, ModelID: modelID, APIKey: key, BaseURL: base, Headers: c.Headers,
+		OpenAIEndpointFormat: c.OpenAIEndpointFormat, StructuredOutput: c.StructuredOutput, Vision: c.Vision}, nil
 }
 
 // checkSetting refuses a value the schema does not list (the generated list), by name, before

@@ -94,34 +94,3 @@ type azureWire struct {
 		Token string `json:"token"`
 	} `json:"auth,omitempty"`
 }
-
-// -- the resolved model's provider-specific parts (ResolvedModel) ---------------------------
-
-type vertexResolved struct {
-	Project      string `json:"project"`
-	Location     string `json:"location"`
-	ClientEmail  string `json:"clientEmail"`
-	PrivateKey   string `json:"privateKey"`
-	PrivateKeyID string `json:"privateKeyId,omitempty"`
-}
-
-type azureResolved struct {
-	ResourceName string `json:"resourceName,omitempty"`
-	APIVersion   string `json:"apiVersion,omitempty"`
-	Token        string `json:"token,omitempty"`
-}
-
-type bedrockResolved struct {
-	Region          string `json:"region"`
-	AccessKeyID     string `json:"accessKeyId"`
-	SecretAccessKey string `json:"secretAccessKey"`
-	SessionToken    string `json:"sessionToken,omitempty"`
-}
-
-// wireModel is a ResolvedModel: the common members, then a provider's own.
-type wireModel struct {
-	resolvedModel
-	Vertex  *vertexResolved  `json:"vertex,omitempty"`
-	Azure   *azureResolved   `json:"azure,omitempty"`
-	Bedrock *bedrockResolved `json:"bedrock,omitempty"`
-}

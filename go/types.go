@@ -25,18 +25,3 @@ type ModelConfig struct {
 	// Vision is a pointer so that false is sent (Bool(false)) rather than left to the worker.
 	Vision *bool `json:"vision,omitempty"`
 }
-
-// resolvedModel is the wire form of a model (ResolvedModel).
-type resolvedModel struct {
-	Kind                 string            `json:"kind"`
-	Name                 string            `json:"name"`
-	CallbackID           string            `json:"callbackId,omitempty"`
-	Provider             string            `json:"provider,omitempty"`
-	ModelID              string            `json:"modelId,omitempty"`
-	APIKey               string            `json:"apiKey,omitempty"`
-	BaseURL              string            `json:"baseURL,omitempty"`
-	Headers              map[string]string `json:"headers,omitempty"`
-	OpenAIEndpointFormat string            `json:"openaiEndpointFormat,omitempty"`
-	StructuredOutput     string            `json:"structuredOutput,omitempty"`
-	Vision               *bool             `json:"vision,omitempty"`
-}

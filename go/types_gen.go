@@ -418,3 +418,76 @@ type ApprovalRequest struct {
 	Summary   string   `json:"summary"`
 	Deadline  float64  `json:"deadline"`
 }
+
+type wireModel struct {
+	Kind                 string            `json:"kind"`
+	Name                 string            `json:"name"`
+	Provider             string            `json:"provider,omitempty"`
+	ModelID              string            `json:"modelId,omitempty"`
+	APIKey               string            `json:"apiKey,omitempty"`
+	BaseURL              string            `json:"baseURL,omitempty"`
+	Headers              map[string]string `json:"headers,omitempty"`
+	OpenAIEndpointFormat string            `json:"openaiEndpointFormat,omitempty"`
+	StructuredOutput     string            `json:"structuredOutput,omitempty"`
+	Vision               *bool             `json:"vision,omitempty"`
+	Vertex               *vertexResolved   `json:"vertex,omitempty"`
+	Azure                *azureResolved    `json:"azure,omitempty"`
+	Bedrock              *bedrockResolved  `json:"bedrock,omitempty"`
+	CallbackID           string            `json:"callbackId,omitempty"`
+}
+
+// MarshalJSON writes the fields of the wireModel's kind, in the schema's order.
+func (w wireModel) MarshalJSON() ([]byte, error) {
+	switch w.Kind {
+	case "provider":
+		return marshalJS(struct {
+			Kind                 string            `json:"kind"`
+			Name                 string            `json:"name"`
+			Provider             string            `json:"provider"`
+			ModelID              string            `json:"modelId"`
+			APIKey               string            `json:"apiKey,omitempty"`
+			BaseURL              string            `json:"baseURL,omitempty"`
+			Headers              map[string]string `json:"headers,omitempty"`
+			OpenAIEndpointFormat string            `json:"openaiEndpointFormat,omitempty"`
+			StructuredOutput     string            `json:"structuredOutput,omitempty"`
+			Vision               *bool             `json:"vision,omitempty"`
+			Vertex               *vertexResolved   `json:"vertex,omitempty"`
+			Azure                *azureResolved    `json:"azure,omitempty"`
+			Bedrock              *bedrockResolved  `json:"bedrock,omitempty"`
+		}{w.Kind, w.Name, w.Provider, w.ModelID, w.APIKey, w.BaseURL, w.Headers, w.OpenAIEndpointFormat, w.StructuredOutput, w.Vision, w.Vertex, w.Azure, w.Bedrock})
+	case "callback":
+		return marshalJS(struct {
+			Kind       string `json:"kind"`
+			Name       string `json:"name"`
+			CallbackID string `json:"callbackId"`
+		}{w.Kind, w.Name, w.CallbackID})
+	case "local":
+		return marshalJS(struct {
+			Kind string `json:"kind"`
+			Name string `json:"name"`
+		}{w.Kind, w.Name})
+	}
+	type plain wireModel
+	return marshalJS(plain(w))
+}
+
+type vertexResolved struct {
+	Project      string `json:"project"`
+	Location     string `json:"location"`
+	ClientEmail  string `json:"clientEmail"`
+	PrivateKey   string `json:"privateKey"`
+	PrivateKeyID string `json:"privateKeyId,omitempty"`
+}
+
+type azureResolved struct {
+	ResourceName string `json:"resourceName,omitempty"`
+	APIVersion   string `json:"apiVersion,omitempty"`
+	Token        string `json:"token,omitempty"`
+}
+
+type bedrockResolved struct {
+	Region          string `json:"region"`
+	AccessKeyID     string `json:"accessKeyId"`
+	SecretAccessKey string `json:"secretAccessKey"`
+	SessionToken    string `json:"sessionToken,omitempty"`
+}

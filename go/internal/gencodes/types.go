@@ -28,6 +28,8 @@ type wireType struct {
 	// written marks a type the caller fills in: optional numbers are plain values left out
 	// when zero, and an open value is `any`, so a caller can write a literal.
 	written bool
+	// skip are properties Go never sends nor reads.
+	skip []string
 }
 
 var wireTypes = []wireType{
@@ -57,6 +59,8 @@ var wireTypes = []wireType{
 	{name: "AgentUsage", def: "AgentUsage"},
 	{name: "AgentResult", def: "AgentResult", maps: []string{"metadata"}},
 	{name: "ApprovalRequest", def: "ApprovalRequest"},
+	{name: "wireModel", def: "ResolvedModel", skip: []string{"price"},
+		nested: map[string]string{"vertex": "vertexResolved", "azure": "azureResolved", "bedrock": "bedrockResolved"}},
 }
 
 // schemaNode is the part of a JSON Schema node the generator reads.
@@ -103,8 +107,8 @@ func (o *orderedProps) UnmarshalJSON(b []byte) error {
 }
 
 type typeGen struct {
-	defs  map[string]*schemaNode
-	named map[string]string // definition -> Go name, for $refs
+	defs   map[string]*schemaNode
+	named  map[string]string // definition -> Go name, for $refs
 	out    bytes.Buffer
 	done   map[string]bool
 	nonNil bool // the nonNil helper is written
@@ -187,7 +191,11 @@ func (g *typeGen) typ(t wireType, name, path string, n *schemaNode) {
 	g.out.WriteString(doc(name, n.Description, ""))
 	fmt.Fprintf(&g.out, "type %s%s struct {\n", name, param)
 	var later []func()
+	fields := map[string][2]string{} // property -> Go type, tag
 	for _, k := range props.keys {
+		if contains(t.skip, k) {
+			continue
+		}
 		p := props.values[k]
 		key := k
 		if path != "" {
@@ -223,16 +231,16 @@ func (g *typeGen) typ(t wireType, name, path string, n *schemaNode) {
 				tag += ",omitzero"
 			case goType == "any":
 			case goType == "float64" || goType == "int" || goType == "bool":
-				// A zero that means something needs a pointer; a type the caller fills in, one field
+				// A zero that means something needs a pointer; a type the caller fills in, a number
 				// of a flattened union (the kind says which are there), or a number that cannot be
 				// zero leaves it out instead.
-				if t.written || union || (p.ExclusiveMinimum != nil && *p.ExclusiveMinimum >= 0) {
+				if t.written || union && goType != "bool" || (p.ExclusiveMinimum != nil && *p.ExclusiveMinimum >= 0) {
 					tag += ",omitempty"
 				} else {
 					ptr = true
 					tag += ",omitempty"
 				}
-			case g.isStruct(goType):
+			case g.isStruct(goType) || t.nested[key] == goType:
 				ptr = true
 				tag += ",omitempty"
 			default:
@@ -242,11 +250,12 @@ func (g *typeGen) typ(t wireType, name, path string, n *schemaNode) {
 		if ptr {
 			goType = "*" + goType
 		}
+		fields[k] = [2]string{goType, tag}
 		fmt.Fprintf(&g.out, "\t%s %s `json:%q`\n", goField(k), goType, tag)
 	}
 	g.out.WriteString("}\n\n")
 	if union && path == "" {
-		g.unionMarshal(t, name, n)
+		g.unionMarshal(t, name, n, fields)
 	}
 	for _, f := range later {
 		f()
@@ -256,7 +265,7 @@ func (g *typeGen) typ(t wireType, name, path string, n *schemaNode) {
 // unionMarshal writes MarshalJSON for a flattened union whose variants a constant kind tells
 // apart: each kind is written with its own fields, in its variant's order, the required ones
 // always (a nil list as []); an unknown kind is written with what it has.
-func (g *typeGen) unionMarshal(t wireType, name string, n *schemaNode) {
+func (g *typeGen) unionMarshal(t wireType, name string, n *schemaNode, fields map[string][2]string) {
 	r := strings.ToLower(name[:1])
 	fmt.Fprintf(&g.out, "// MarshalJSON writes the fields of the %s's kind, in the schema's order.\n", name)
 	fmt.Fprintf(&g.out, "func (%s %s) MarshalJSON() ([]byte, error) {\n\tswitch %s.Kind {\n", r, name, r)
@@ -268,17 +277,18 @@ func (g *typeGen) unionMarshal(t wireType, name string, n *schemaNode) {
 		fmt.Fprintf(&g.out, "\tcase %s:\n\t\treturn marshalJS(struct {\n", kind.Const)
 		var values []string
 		for _, k := range v.Properties.keys {
-			p := v.Properties.values[k]
-			var later []func()
-			goType := "string"
-			if k != "kind" {
-				goType = g.fieldType(t, k, p, &later)
+			if contains(t.skip, k) {
+				continue
 			}
-			tag, value := k, r+"."+goField(k)
-			if !contains(v.Required, k) {
+			goType, tag := fields[k][0], fields[k][1]
+			value := r + "." + goField(k)
+			if contains(v.Required, k) {
+				tag = k
+				if strings.HasPrefix(goType, "[]") {
+					value = "nonNil(" + value + ")"
+				}
+			} else if !strings.Contains(tag, ",") {
 				tag += ",omitempty"
-			} else if strings.HasPrefix(goType, "[]") {
-				value = "nonNil(" + value + ")"
 			}
 			fmt.Fprintf(&g.out, "\t\t\t%s %s `json:%q`\n", goField(k), goType, tag)
 			values = append(values, value)
@@ -430,6 +440,8 @@ func goField(k string) string {
 		switch strings.ToLower(w) {
 		case "id", "url", "api", "json":
 			up = strings.ToUpper(w)
+		case "openai":
+			up = "OpenAI"
 		}
 		b.WriteString(up)
 	}
