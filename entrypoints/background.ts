@@ -24,7 +24,7 @@ import { Takeover } from '../src/engine/takeover';
 import { ManualActionMessageSchema } from '../src/protocol/content-messages';
 import { ENGINE_VERSION } from '../src/protocol/version';
 import type { Params } from '../src/protocol/methods';
-import { CallerInfoSchema, ClientMethods, Methods, type MethodName } from '../src/protocol/methods';
+import { answerWithin, CallerInfoSchema, ClientMethods, Methods, type MethodName } from '../src/protocol/methods';
 import { PANEL_PORT, PanelClientMethods, PanelMethods, type BridgeStatus, type WatchCaller } from '../src/protocol/panel';
 import { describeZodError } from '../src/protocol/zod-errors';
 import { DeckhandError, ErrorCode } from '../src/protocol/errors';
@@ -111,6 +111,8 @@ export default defineBackground(() => {
    */
   const serve = (send: (raw: string) => void, label: string, probe = false, caller?: WatchCaller): RpcPeer => {
     const peer = new RpcPeer(send, label);
+    // Each call is acknowledged with the deadline the engine holds it to: callers compute none.
+    peer.ackWith(answerWithin);
     // The caller may decide on its own steps (a handler of its own, an MCP host, the HTTP endpoint); a panel's own steps go to the panels.
     const self = caller ? answererOf(peer, `the ${label}`, ClientMethods) : null;
     let running = 0;
@@ -167,8 +169,8 @@ export default defineBackground(() => {
         // The panel's own runs send trusted input too: not the person's steps.
         const own = !caller && takeover.paused && SENDS_INPUT.has(name) ? takeover.ownRun() : null;
         try {
-          if (!run) return await engine.call(name, params as never, undefined, ctx);
-          const r = await engine.call(name, params as never, undefined, {
+          if (!run) return await engine.call(name, params as never, ctx);
+          const r = await engine.call(name, params as never, {
             ...ctx,
             log: (e) => {
               ctx.log(e);

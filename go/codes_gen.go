@@ -169,11 +169,13 @@ var envBaseURLs = map[string]string{
 // agentDefaults).
 const (
 	actionTimeoutMs         = 15000
+	batchTimeoutMs          = 30000
 	domSettleTimeoutMs      = 3000
 	maxCallMs               = 1800000
 	maxTimeoutMs            = 600000
 	modelOperationTimeoutMs = 120000
 	navigationTimeoutMs     = 30000
+	rpcAckMs                = 10000
 	rpcGraceMs              = 5000
 	snapshotBudgetTokens    = 12000
 	agentMaxSteps           = 20

@@ -20,7 +20,7 @@ import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { ClientMethods, Methods, type MethodName, type Params, type Result } from '../protocol/methods';
 import { BRIDGE_BYE_FROM_PANEL, BRIDGE_REFUSED, BRIDGE_TRY_LATER, readBridgeFrame, readBridgeMessage, type BridgeFrame } from '../protocol/panel';
 import { RpcPeer } from '../protocol/rpc';
-import { rpcDeadline, type ClientHandler, type ClientMethodName, type WorkerLink } from './link';
+import { type ClientHandler, type ClientMethodName, type WorkerLink } from './link';
 
 /** How long a fresh socket has to say hello. */
 const HELLO_TIMEOUT_MS = 5_000;
@@ -352,7 +352,7 @@ export class BridgeLink implements WorkerLink {
     );
   }
 
-  async call<M extends MethodName>(method: M, params: Params<M>, opts: { timeoutMs?: number } = {}): Promise<Result<M>> {
+  async call<M extends MethodName>(method: M, params: Params<M>): Promise<Result<M>> {
     if (this.current !== 'up') {
       const ms = this.opts.reconnectTimeoutMs;
       await this.waitUp(
@@ -360,7 +360,7 @@ export class BridgeLink implements WorkerLink {
         () => new DeckhandError(ErrorCode.WorkerGone, `'${method}' waited ${ms} ms for the extension's service worker to reconnect to the bridge on ${this.where()}, and it did not`, { method, timeoutMs: ms }),
       );
     }
-    return this.peer.call(Methods, method, params, rpcDeadline(method, params, opts));
+    return this.peer.call(Methods, method, params);
   }
 
   serve<M extends ClientMethodName>(method: M, handler: ClientHandler<M>): void {

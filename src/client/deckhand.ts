@@ -18,9 +18,9 @@ import { cacheForCall, parseCacheCallOption } from '../protocol/cache';
 import { notJson, schemaTooBig } from '../protocol/json';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { checkMs, DEFAULTS, MAX_CALL_MS, type Action, type ActResult, type ExtractResult, type Metrics, type ObserveResult, type OperationOptions } from '../protocol/schemas';
+import { checkMs, type Action, type ActResult, type ExtractResult, type Metrics, type ObserveResult, type OperationOptions } from '../protocol/schemas';
 import type { CacheCallOption } from '../protocol/cache';
-import { AGENT_DEFAULTS, AgentExecuteRequestSchema, type AgentExecuteRequest, type AgentRecording, type AgentResult, type AgentStep } from '../protocol/agent';
+import { AgentExecuteRequestSchema, type AgentExecuteRequest, type AgentRecording, type AgentResult, type AgentStep } from '../protocol/agent';
 import { describeZodError } from '../protocol/zod-errors';
 import { serveWorkerCalls } from './worker-calls';
 import type { ApprovalHandler, ApprovalPolicy, ApprovalPolicyInput } from '../protocol/approval';
@@ -232,7 +232,7 @@ export class Deckhand {
       this.#spans.set(opId, span);
       if (options?.onApproval) this.#approvers.set(opId, options.onApproval);
       try {
-        const r = await this.#cancellable(opId, options?.signal, op, () => this.#call(op, { ...params, options: wire } as Params<M>, options?.timeout));
+        const r = await this.#cancellable(opId, options?.signal, op, () => this.#call(op, { ...params, options: wire } as Params<M>));
         const usage = (r as { metadata: { usage: { inputTokens: number; outputTokens: number } } }).metadata.usage;
         span.setAttributes({ 'gen_ai.usage.input_tokens': usage.inputTokens, 'gen_ai.usage.output_tokens': usage.outputTokens });
         return r;
@@ -315,9 +315,9 @@ export class Deckhand {
     return this.#browser.context;
   }
 
-  #call<M extends MethodName>(method: M, params: Params<M>, timeoutMs?: number): Promise<Result<M>> {
+  #call<M extends MethodName>(method: M, params: Params<M>): Promise<Result<M>> {
     if (this.#closed) return Promise.reject(new DeckhandError(ErrorCode.Closed, `cannot call ${method}: this Deckhand instance is closed`));
-    return this.#client.call(method, params, { timeoutMs });
+    return this.#client.call(method, params);
   }
 
   /** Do one thing: an Action runs deterministically; an instruction is carried out by the model (or replayed from the cache). */
@@ -398,7 +398,6 @@ export class Deckhand {
       if (problem) throw new DeckhandError(ErrorCode.InvalidArgument, `the batch input must be JSON-serialisable: ${problem}`);
     }
     const o = rest[1] ?? {};
-    const timeout = checkMs('the batch timeout', o.timeout ?? 30_000);
     const model = this.#resolve(this.#options.model ?? defaultModel());
     // Every call in the batch applies its own cache option over these, as the library's calls do.
     const cache = cacheBase(this.#cache);
@@ -416,8 +415,10 @@ export class Deckhand {
       const r = await this.#cancellable(opId, o.signal, 'experimentalBatch', () =>
         this.#call(
           'batch.run',
-          { source, hasInput, ...(hasInput ? { input } : {}), ...(page !== undefined ? { page } : {}), timeout, defaults, cacheByDefault: this.#cache.enabled, opId, ...(approval ? { approval } : {}) },
-          timeout + 10_000,
+          {
+            source, hasInput, ...(hasInput ? { input } : {}), ...(page !== undefined ? { page } : {}), ...(o.timeout !== undefined ? { timeout: o.timeout } : {}),
+            defaults, cacheByDefault: this.#cache.enabled, opId, ...(approval ? { approval } : {}),
+          },
         ),
       );
       return (r.hasValue ? r.value : undefined) as R;
@@ -460,8 +461,8 @@ export class Deckhand {
     const parsed = AgentExecuteRequestSchema.safeParse(req);
     if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, 'agentExecute request'));
     const { agentConfig: c, executeOptions: x } = parsed.data;
-    // mode wins over the deprecated cua flag when both are given.
-    const mode = c.mode ?? (c.cua ? 'cua' : 'dom');
+    // mode wins over the deprecated cua flag when both are given; with neither, the worker's default.
+    const mode = c.mode ?? (c.cua ? 'cua' : undefined);
     const name = (m: unknown) => (typeof m === 'string' && c.provider && !m.includes('/') ? `${c.provider}/${m}` : m);
     const spec = (c.model !== undefined ? name(c.model) : this.#options.model ?? defaultModel()) as ModelSpec;
     const model = this.#resolve(spec);
@@ -478,20 +479,18 @@ export class Deckhand {
     for (const t of opts.tools ?? []) this.#tools.set(t.name, t.run);
     if (opts.onApproval) this.#approvers.set(opId, opts.onApproval);
     const approval = x.approval ?? (this.#options.approval as ApprovalPolicy | undefined);
-    const maxSteps = x.maxSteps ?? AGENT_DEFAULTS.maxSteps;
-    const toolTimeout = x.toolTimeout ?? AGENT_DEFAULTS.toolTimeoutMs;
     try {
       return await this.#cancellable(opId, opts.signal, 'agentExecute', () => this.#call(
         'agent.run',
         {
           instruction: x.instruction,
-          mode,
+          ...(mode ? { mode } : {}),
           model,
           executionModel,
           ...(c.systemPrompt ?? this.#options.systemPrompt ? { systemPrompt: c.systemPrompt ?? this.#options.systemPrompt } : {}),
-          maxSteps,
-          toolTimeout,
-          highlightCursor: x.highlightCursor ?? false,
+          ...(x.maxSteps !== undefined ? { maxSteps: x.maxSteps } : {}),
+          ...(x.toolTimeout !== undefined ? { toolTimeout: x.toolTimeout } : {}),
+          ...(x.highlightCursor !== undefined ? { highlightCursor: x.highlightCursor } : {}),
           ...(x.variables ? { variables: x.variables } : {}),
           ...(approval ? { approval } : {}),
           ...(x.useSearch && opts.searchUrl ? { searchUrl: opts.searchUrl } : {}),
@@ -509,7 +508,6 @@ export class Deckhand {
           // The browser handle's URL opt-in, so the agent's goto opens what page.goto opens.
           ...(this.#browser.allowUrlSchemes.length ? { allowSchemes: [...this.#browser.allowUrlSchemes] } : {}),
         },
-        Math.min(maxSteps * (toolTimeout * 3 + 10_000), MAX_CALL_MS),
       ));
     } finally {
       this.#stepListeners.delete(stepListener);
@@ -534,7 +532,7 @@ export class Deckhand {
           const r = await this.agentExecute(
             {
               agentConfig: { ...(model !== undefined ? { model: model as never } : {}), ...(config.instructions ? { systemPrompt: config.instructions } : {}) },
-              executeOptions: { instruction: x.instruction, maxSteps: x.maxSteps ?? 20, ...(x.approval ? { approval: x.approval as ApprovalPolicy } : {}) },
+              executeOptions: { instruction: x.instruction, ...(x.maxSteps !== undefined ? { maxSteps: x.maxSteps } : {}), ...(x.approval ? { approval: x.approval as ApprovalPolicy } : {}) },
             },
             {
               ...(x.autoScreenshot !== undefined ? { autoScreenshot: x.autoScreenshot } : {}),
@@ -559,8 +557,6 @@ export class Deckhand {
    */
   async replay(nameOrFlow: string | Flow, options: ReplayOptions = {}): Promise<FlowReplayResult> {
     const target = typeof nameOrFlow === 'string' ? { name: nameOrFlow } : { flow: this.#flow(nameOrFlow) };
-    const timeout = checkMs('the replay timeout', options.timeout ?? DEFAULTS.modelOperationTimeoutMs);
-    if (options.stepTimeout !== undefined) checkMs('stepTimeout', options.stepTimeout);
     const spec = options.model ?? (options.selfHeal ? this.#options.model ?? defaultModel() : undefined);
     const model = spec !== undefined ? resolveModel(spec, this.#callbacks) : undefined;
     const page = options.page === undefined ? undefined : typeof options.page === 'number' ? options.page : options.page.id;
@@ -574,13 +570,12 @@ export class Deckhand {
             {
               ...target,
               opId,
-              timeout,
+              ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
               ...(page !== undefined ? { page } : {}),
               ...(options.variables ? { variables: options.variables } : {}),
               ...(model ? { model } : {}),
               ...(options.stepTimeout !== undefined ? { stepTimeout: options.stepTimeout } : {}),
             },
-            timeout + DEFAULTS.rpcGraceMs,
           ),
         );
       } catch (e) {

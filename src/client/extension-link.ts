@@ -10,7 +10,7 @@ import { ClientMethods, Methods, type MethodName, type Params, type Result } fro
 import { RpcPeer } from '../protocol/rpc';
 import { EXTENSION_KEY } from '../extension-key';
 import type { CdpConnection } from './cdp';
-import { rpcDeadline, type ClientHandler, type ClientMethodName, type WorkerLink } from './link';
+import { type ClientHandler, type ClientMethodName, type WorkerLink } from './link';
 
 export const EXTENSION_ID = (() => {
   const hex = createHash('sha256').update(Buffer.from(EXTENSION_KEY, 'base64')).digest('hex').slice(0, 32);
@@ -222,9 +222,9 @@ export class ExtensionLink implements WorkerLink {
     );
   }
 
-  async call<M extends MethodName>(method: M, params: Params<M>, opts: { timeoutMs?: number } = {}): Promise<Result<M>> {
+  async call<M extends MethodName>(method: M, params: Params<M>): Promise<Result<M>> {
     await this.ensureUp();
-    return this.peer.call(Methods, method, params, rpcDeadline(method, params, opts));
+    return this.peer.call(Methods, method, params);
   }
 
   get isConnected(): boolean {

@@ -4,9 +4,8 @@
  * bridge the worker dials out to (BridgeLink).
  */
 import type { DeckhandError } from '../protocol/errors';
-import { isModelOperation, type ClientMethods, type CommandClient, type MethodName, type Params } from '../protocol/methods';
+import type { ClientMethods, CommandClient } from '../protocol/methods';
 import type { z } from 'zod';
-import { checkMs, DEFAULTS, MAX_CALL_MS } from '../protocol/schemas';
 
 export interface WorkerLink extends CommandClient {
   readonly extensionId: string;
@@ -23,14 +22,3 @@ export type ClientMethodName = keyof typeof ClientMethods;
 export type ClientHandler<M extends ClientMethodName> = (
   params: z.output<(typeof ClientMethods)[M]['params']>,
 ) => Promise<z.input<(typeof ClientMethods)[M]['result']>> | z.input<(typeof ClientMethods)[M]['result']>;
-
-/** The RPC deadline of a call: the operation's own timeout (or the default) plus a grace for the trip. */
-export function rpcDeadline<M extends MethodName>(method: M, params: Params<M>, opts: { timeoutMs?: number }): number {
-  const p = params as { timeout?: number; options?: { timeout?: number } } | undefined;
-  const given = p?.timeout ?? p?.options?.timeout;
-  // Checked here too, before anything is sent: past 2^31 ms Node's timers fire at once.
-  if (given !== undefined) checkMs(`${method}: timeout`, given);
-  // A model operation without a timeout may take the engine's model default (120 s), not a navigation's.
-  const opTimeout = opts.timeoutMs ?? given ?? (isModelOperation(method, params) ? DEFAULTS.modelOperationTimeoutMs : DEFAULTS.navigationTimeoutMs);
-  return Math.min(opTimeout, MAX_CALL_MS) + DEFAULTS.rpcGraceMs;
-}

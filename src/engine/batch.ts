@@ -21,7 +21,7 @@ import type { Flow } from '../protocol/flows';
 import type { Variables } from '../protocol/variables';
 
 interface BatchState {
-  params: Params<'batch.run'>;
+  params: Params<'batch.run'> & { timeout: number };
   ctx: CallContext;
   pageId: number;
   timedOut: boolean;
@@ -72,7 +72,7 @@ export class BatchRunner {
     (globalThis as unknown as { __deckhandBatch: unknown }).__deckhandBatch = { start: (id: string, fn: unknown) => this.start(id, fn) };
   }
 
-  async run(params: Params<'batch.run'>, ctx: CallContext): Promise<Result<'batch.run'>> {
+  async run(params: Params<'batch.run'> & { timeout: number }, ctx: CallContext): Promise<Result<'batch.run'>> {
     if (!this.evaluator) throw unavailable('experimentalBatch itself');
     const id = crypto.randomUUID();
     const state: BatchState = { params, ctx, pageId: params.page ?? (await this.activePage()), timedOut: false };
@@ -112,7 +112,7 @@ export class BatchRunner {
           return Promise.reject(new DeckhandError(ErrorCode.Cancelled, `${why}: '${method}' of the batch was not started`));
         }
         if (method === 'batch.run') return Promise.reject(unavailable('a nested experimentalBatch'));
-        return this.engine.call(method, params, undefined, st.ctx);
+        return this.engine.call(method, params, st.ctx);
       },
     };
     const defaults = st.params.defaults ?? {};

@@ -6,7 +6,7 @@
 import { clip } from '../protocol/text';
 import { describeZodError } from '../protocol/zod-errors';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
-import { isModelOperation, Methods, OPERATIONS, paramAt, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
+import { DEADLINE_MARGIN_MS, Methods, operationDeadline, OPERATIONS, paramAt, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
 import { ActionSchema, DEFAULTS, MAX_TIMEOUT_MS, ZERO_USAGE, type Action, type ActResult, type CacheInfo, type ExtractResult, type ObserveResult, type OperationOptions, type PageInfo, type Metrics, type ResultMetadata, type Usage } from '../protocol/schemas';
 import type { CallbackInvoker, ProviderCaller } from '../models/call';
 import type { ResolvedModel } from '../protocol/model';
@@ -23,7 +23,7 @@ export type { CallContext };
 import { MemoryFlowStore, replayFlow } from './flows';
 import { FlowSchema, flowKey, summarizeFlow, type Flow, type SavedFlow } from '../protocol/flows';
 import { qaStepsFromAgent } from '../protocol/recording';
-import type { AgentRecording } from '../protocol/agent';
+import type { AgentRecording, AgentRunParams } from '../protocol/agent';
 import { mentionsNamedDate } from '../models/local/values';
 import { agentCacheKey, cacheKeys, cacheUrl, ContentChanged, runCached, type CachedOp, type KeyParts } from './cache';
 import { checkObserved, readRegion, StoredExtractSchema, withPageCounts, type StoredExtract } from './cache-checks';
@@ -42,18 +42,6 @@ import { GATED_METHODS, pauseBudget, type Resumed } from './pause';
 /** How long a cache hit's first step looks for its element: the page is already there, and a miss then costs a model call anyway. */
 const FIRST_STEP_WAIT_MS = 1_000;
 const EXTENSION_FLOWS = "the extension (the side panel's flows)";
-
-/** How far past its own timeout the engine lets an operation run before answering TIMEOUT for it. */
-const DEADLINE_MARGIN_MS = 150;
-
-/** How long an operation may take in all: its own timeout, else its default; null where a method keeps its own (protocol/methods.ts OPERATIONS). */
-function operationDeadline(method: MethodName, p: unknown): number | null {
-  const o = OPERATIONS[method];
-  if (!o?.deadline) return null;
-  const t = o.timeout ? paramAt(p, o.timeout) : undefined;
-  if (typeof t === 'number') return t;
-  return isModelOperation(method, p) ? DEFAULTS.modelOperationTimeoutMs : DEFAULTS.actionTimeoutMs;
-}
 
 /** The opId a call may be cancelled by (op.cancel), for the methods that take one. */
 function opIdOf(method: MethodName, p: unknown): string | undefined {
@@ -171,7 +159,7 @@ export class Engine implements CommandClient {
       'locator.act': async (p: Params<'locator.act'>, ctx) =>
         validateAction(p.method, p.arguments ?? []) &&
         performAction(this.port, p.page, { selector: p.locator.selector, nth: p.locator.nth }, p.method, p.arguments ?? [], p.timeout ?? DEFAULTS.actionTimeoutMs, ctx.signal),
-      'agent.run': async (p: Params<'agent.run'>, ctx) => {
+      'agent.run': async (p: AgentRunParams, ctx) => {
         // A cached run: replay the recording stored under its key, or record this one.
         // A run that names a date by description ("today's date") is not replayed on another day: never cached.
         const store = p.cache && !mentionsNamedDate(p.instruction) ? ctx.cache ?? null : null;
@@ -215,7 +203,7 @@ export class Engine implements CommandClient {
         this.cancelledEarly.set(p.opId, now);
         return { cancelled: false };
       },
-      'batch.run': async (p: Params<'batch.run'>, ctx) => this.batches.run(p, ctx),
+      'batch.run': async (p: Params<'batch.run'>, ctx) => this.batches.run({ ...p, timeout: p.timeout ?? DEFAULTS.batchTimeoutMs }, ctx),
       act: async (p: Params<'act'>, ctx) => this.act(p, ctx),
       'act.replay': async (p: Params<'act.replay'>, ctx) => {
         const heal = p.model ? this.healer(await this.opContext('act', { page: p.page, model: p.model, variables: p.variables }, ctx), ctx) : null;
@@ -293,7 +281,7 @@ export class Engine implements CommandClient {
     };
   }
 
-  async call<M extends MethodName>(method: M, params: Params<M>, _opts?: unknown, ctx: CallContext = NO_CALLER): Promise<Result<M>> {
+  async call<M extends MethodName>(method: M, params: Params<M>, ctx: CallContext = NO_CALLER): Promise<Result<M>> {
     const def = Methods[method];
     if (!def) throw new DeckhandError(ErrorCode.ProtocolError, `unknown method '${String(method)}'`);
     const parsed = def.params.safeParse(params ?? {});

@@ -153,7 +153,7 @@ export class Page {
     const { signal, ...wire } = options ?? {};
     const opts = options ? wire : undefined;
     return cancellable(this.client, signal, `goto ${url}`, (opId) =>
-      this.client.call('page.goto', { page: this.id, url, options: opts, ...withSchemes(this.allowSchemes), ...(opId ? { opId } : {}) }, { timeoutMs: options?.timeout }),
+      this.client.call('page.goto', { page: this.id, url, options: opts, ...withSchemes(this.allowSchemes), ...(opId ? { opId } : {}) }),
     );
   }
   async url(): Promise<string> {
@@ -189,7 +189,7 @@ export class Page {
   /** Press keys (e.g. 'Enter', 'Control+A') on whatever has focus in the page. */
   async press(keys: string, opts: ActOptions = {}): Promise<void> {
     await cancellable(this.client, opts.signal, `press ${keys}`, (opId) =>
-      this.client.call('page.press', { page: this.id, keys, timeout: opts.timeout, ...(opId ? { opId } : {}) }, { timeoutMs: opts.timeout }),
+      this.client.call('page.press', { page: this.id, keys, timeout: opts.timeout, ...(opId ? { opId } : {}) }),
     );
   }
   /**
@@ -247,7 +247,7 @@ export class BrowserContext {
     return this.page((await this.client.call('context.activePage', {})).id);
   }
   async newPage(url?: string, opts: { timeout?: number } = {}): Promise<Page> {
-    const info = await this.client.call('context.newPage', { url, timeout: opts.timeout, ...withSchemes(this.allowSchemes) }, { timeoutMs: opts.timeout });
+    const info = await this.client.call('context.newPage', { url, timeout: opts.timeout, ...withSchemes(this.allowSchemes) });
     return this.page(info.id);
   }
 }

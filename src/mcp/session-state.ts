@@ -76,7 +76,7 @@ export async function endSession(st: McpSessionState): Promise<boolean> {
  * Run one tool's work on this MCP session's browser session. Calls wait their turn in the
  * order they came (clients send several at once); cancelling the call stops the work.
  */
-export async function withSession<T>(st: McpSessionState, fn: (s: Session, signal: AbortSignal) => Promise<T>, call: ToolCall = {}, deadlineMs?: number): Promise<T> {
+export async function withSession<T>(st: McpSessionState, fn: (s: Session, signal: AbortSignal) => Promise<T>, call: ToolCall = {}): Promise<T> {
   const s = await ensureSession(st);
   return st.sessions.run(
     s.id,
@@ -89,7 +89,7 @@ export async function withSession<T>(st: McpSessionState, fn: (s: Session, signa
         session.listener = null;
       }
     },
-    { queue: true, signal: call.signal, ...(deadlineMs !== undefined ? { deadlineMs } : {}) },
+    { queue: true, signal: call.signal },
   );
 }
 

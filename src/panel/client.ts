@@ -6,7 +6,6 @@
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { ClientMethods, Methods, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
 import { PANEL_PORT, PanelClientMethods, PanelMethods, type BridgeStatus, type PanelMethodName, type TakeoverState, type WatchEvent } from '../protocol/panel';
-import { DEFAULTS } from '../protocol/schemas';
 import { RpcPeer } from '../protocol/rpc';
 import type { Approvals } from './approvals';
 import { z } from 'zod';
@@ -79,10 +78,9 @@ export class PanelClient implements CommandClient {
     return port;
   }
 
-  async call<M extends MethodName>(method: M, params: Params<M>, opts: { timeoutMs?: number } = {}): Promise<Result<M>> {
-    const p = params as { timeout?: number; options?: { timeout?: number } };
-    const timeout = opts.timeoutMs ?? p?.timeout ?? p?.options?.timeout ?? DEFAULTS.modelOperationTimeoutMs;
-    return this.peer.call(Methods, method, params, timeout + DEFAULTS.rpcGraceMs);
+  /** The worker acknowledges each call with its deadline (protocol/rpc.ts). */
+  async call<M extends MethodName>(method: M, params: Params<M>): Promise<Result<M>> {
+    return this.peer.call(Methods, method, params);
   }
 
   async panel<M extends PanelMethodName>(method: M, params: z.input<(typeof PanelMethods)[M]['params']>): Promise<z.output<(typeof PanelMethods)[M]['result']>> {

@@ -172,14 +172,8 @@ export class PanelSession {
         await this.record({ kind: 'extract', id: newId(), description: text || 'Extract the page', ...(schema ? { schema } : {}), data: r.data, urlAfter: await this.url(page) });
         this.finish(entry, 'done', { usage: r.metadata.usage, cache: r.metadata.cache, data: r.data });
       } else {
-        const maxSteps = 20;
-        const toolTimeout = 30_000;
-        const r = await this.deps.client.call(
-          'agent.run',
-          { instruction: text, mode: 'dom', model, executionModel: model, maxSteps, toolTimeout, highlightCursor: true, page, opId, record: true },
-          // The worker bounds each step; this only keeps the panel from waiting forever on a worker that vanished.
-          { timeoutMs: maxSteps * toolTimeout * 3 },
-        );
+        // Steps and their time are the worker's defaults; the panel shows the cursor.
+        const r = await this.deps.client.call('agent.run', { instruction: text, model, executionModel: model, highlightCursor: true, page, opId, record: true });
         const u = r.result.usage;
         if (r.recording) await this.recordAgent(r.recording, await this.url(page));
         const stopped = this.state.entries.find((e) => e.id === entry.id)?.status === 'stopped';

@@ -156,13 +156,13 @@ export type AgentRecording = z.infer<typeof AgentRecordingSchema>;
 export const AgentRunParamsSchema = z
   .object({
     instruction: z.string().min(1),
-    mode: AgentModeSchema,
+    mode: AgentModeSchema.default('dom'),
     model: ResolvedModelSchema,
     executionModel: ResolvedModelSchema,
     systemPrompt: z.string().optional(),
-    maxSteps: z.number().int().positive(),
-    toolTimeout: TimeoutMsSchema,
-    highlightCursor: z.boolean(),
+    maxSteps: z.number().int().positive().default(AGENT_DEFAULTS.maxSteps),
+    toolTimeout: TimeoutMsSchema.default(AGENT_DEFAULTS.toolTimeoutMs),
+    highlightCursor: z.boolean().default(false),
     variables: VariablesSchema.optional(),
     /** Steps (clicks, typing, key presses, gotos) that wait for approval before the agent carries them out. */
     approval: ApprovalPolicySchema.optional(),

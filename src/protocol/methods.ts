@@ -8,6 +8,8 @@ import {
   MetricsSchema, ObserveResultSchema, OperationOptionsSchema, PageIdSchema, PageInfoSchema,
   ScreenshotOptionsSchema, SnapshotOptionsSchema, SnapshotResultSchema, TimeoutMsSchema, UsageSchema, VariablesSchema,
 } from './schemas';
+import { DEFAULTS, MAX_CALL_MS } from './schemas';
+import { AGENT_DEFAULTS } from './agent';
 import { ModelReplySchema, ModelRequestSchema, ResolvedModelSchema } from './model';
 import { AgentCacheEntrySchema, AgentRecordingSchema, AgentResultSchema, AgentRunParamsSchema } from './agent';
 import { AllowSchemesSchema } from './url-policy';
@@ -147,7 +149,8 @@ export const Methods = {
         hasInput: z.boolean(),
         input: z.unknown().optional(),
         page: PageIdSchema.optional(),
-        timeout: TimeoutMsSchema,
+        /** The whole batch's deadline (default DEFAULTS.batchTimeoutMs). */
+        timeout: TimeoutMsSchema.optional(),
         /** Defaults for the AI calls made inside the batch (resolved by the client). */
         defaults: OperationOptionsSchema.optional(),
         /** Whether calls without their own cache option use defaults.cache (the instance's enabled). */
@@ -236,6 +239,50 @@ export function isModelOperation(method: string, params: unknown): boolean {
   return o?.deadline === 'model' || (o?.deadline === 'instruction' && !!o.instruction && typeof paramAt(params, o.instruction) === 'string');
 }
 
+/** How far past its own timeout the engine lets an operation run before answering TIMEOUT for it. */
+export const DEADLINE_MARGIN_MS = 150;
+/** How far past its own timeout a batch may take to answer: its callback's calls wind down first. */
+const BATCH_MARGIN_MS = 10_000;
+
+/** How long an operation may take in all: its own timeout, else its default; null where a method keeps its own (OPERATIONS). */
+export function operationDeadline(method: string, params: unknown): number | null {
+  const o = OPERATIONS[method as MethodName];
+  if (!o?.deadline) return null;
+  const t = o.timeout ? paramAt(params, o.timeout) : undefined;
+  if (typeof t === 'number') return t;
+  return isModelOperation(method, params) ? DEFAULTS.modelOperationTimeoutMs : DEFAULTS.actionTimeoutMs;
+}
+
+/** A caller's milliseconds where the params hold a sane number, else the default (bad params are refused by the schema anyway). */
+function msAt(params: unknown, path: string, fallback: number): number {
+  const v = paramAt(params, path);
+  return typeof v === 'number' && v >= 0 && v <= MAX_CALL_MS ? v : fallback;
+}
+
+/**
+ * How long the worker may take to answer a call: what its ack promises the client (RpcPeer
+ * ackWith), so no client computes a deadline of its own. One rule for every caller.
+ */
+export function answerWithin(method: string, params: unknown): number {
+  const own = operationDeadline(method, params);
+  if (own !== null) return Math.min(own, MAX_CALL_MS) + DEADLINE_MARGIN_MS;
+  const nav = DEFAULTS.navigationTimeoutMs;
+  switch (method) {
+    case 'agent.run': {
+      // Each step may take a tool's time thrice (model, settle, act) and some.
+      const steps = msAt(params, 'maxSteps', AGENT_DEFAULTS.maxSteps);
+      return Math.min(steps * (msAt(params, 'toolTimeout', AGENT_DEFAULTS.toolTimeoutMs) * 3 + 10_000), MAX_CALL_MS);
+    }
+    case 'batch.run':
+      return msAt(params, 'timeout', DEFAULTS.batchTimeoutMs) + BATCH_MARGIN_MS;
+    case 'page.goto':
+      return msAt(params, 'options.timeout', nav) + DEADLINE_MARGIN_MS;
+    default:
+      // context.newPage and page.evaluate carry a timeout of their own; the rest are quick.
+      return msAt(params, 'timeout', nav) + DEADLINE_MARGIN_MS;
+  }
+}
+
 /** Calls the worker makes to the client that sent a command. */
 export const ClientMethods = {
   /** Whether the caller is still there: asked while its calls run over a transport that does not say when it closes (CDP). Any answer will do. */
@@ -267,7 +314,7 @@ export type Result<M extends MethodName> = z.infer<(typeof Methods)[M]['result']
 
 /** The one interface both facades are built on: Node sends these over RPC, a batch runs them in-process. */
 export interface CommandClient {
-  call<M extends MethodName>(method: M, params: Params<M>, opts?: { timeoutMs?: number }): Promise<Result<M>>;
+  call<M extends MethodName>(method: M, params: Params<M>): Promise<Result<M>>;
 }
 
 export { ActionSchema };

@@ -1,11 +1,15 @@
 /**
  * A symmetric JSON-RPC-style peer: either side may call the other. Messages are
  * validated by zod on receipt; every outgoing request has a deadline, so a call
- * never hangs even if the far side vanishes without a word.
+ * never hangs even if the far side vanishes without a word. A side that decides its calls'
+ * deadlines (the worker: protocol/methods.ts answerWithin) acknowledges each request at once
+ * with how long its answer may take, and the caller waits that long plus a grace: callers
+ * compute no deadline of their own.
  */
 import { z } from 'zod';
 import { DeckhandError, ErrorCode, ReceivedErrorSchema, deserializeError, serializeError, type SerializedError } from './errors';
 import { describeZodError } from './zod-errors';
+import { DEFAULTS } from './schemas';
 
 /** A call; `method` names one of the Methods (or ClientMethods, PanelMethods) and `params` is its params. */
 export const RpcRequestSchema = z.object({ kind: z.literal('req'), id: z.number().int(), method: z.string(), params: z.unknown() });
@@ -13,7 +17,9 @@ export const RpcRequestSchema = z.object({ kind: z.literal('req'), id: z.number(
 export const RpcResultSchema = z.object({ kind: z.literal('res'), id: z.number().int(), result: z.unknown() });
 /** The failure of the request with the same id. */
 export const RpcErrorSchema = z.object({ kind: z.literal('err'), id: z.number().int(), error: ReceivedErrorSchema });
-export const RpcMessageSchema = z.discriminatedUnion('kind', [RpcRequestSchema, RpcResultSchema, RpcErrorSchema]);
+/** Sent at once for a request with the same id: its answer comes within `ms` milliseconds (the caller adds DEFAULTS.rpcGraceMs). */
+export const RpcAckSchema = z.object({ kind: z.literal('ack'), id: z.number().int(), ms: z.number().int().nonnegative().max(2_000_000_000) });
+export const RpcMessageSchema = z.discriminatedUnion('kind', [RpcRequestSchema, RpcResultSchema, RpcErrorSchema, RpcAckSchema]);
 export type RpcMessage = z.infer<typeof RpcMessageSchema>;
 
 export type RpcHandler = (params: unknown) => Promise<unknown> | unknown;
@@ -30,6 +36,8 @@ interface Pending {
   timer: ReturnType<typeof setTimeout> | undefined;
   /** Time left on its deadline when last armed, and when that was (see hold). */
   left: number;
+  /** What the far side's ack promised, once it came. */
+  acked?: number;
   armedAt: number;
   expire: () => void;
 }
@@ -50,13 +58,26 @@ export class RpcPeer {
     this.handlers.set(method, handler);
   }
 
-  request(method: string, params: unknown, timeoutMs: number): Promise<unknown> {
+  /** Acknowledge each request this side serves with how long its answer may take (`within` says; undefined: no ack). */
+  ackWith(within: (method: string, params: unknown) => number | undefined): void {
+    this.within = within;
+  }
+
+  private within: ((method: string, params: unknown) => number | undefined) | undefined;
+
+  /**
+   * Call the far side. `timeoutMs`: how long to wait for the answer, or, when the far side
+   * acknowledges calls, for its ack; the ack then sets the deadline (its ms plus DEFAULTS.rpcGraceMs).
+   */
+  request(method: string, params: unknown, timeoutMs: number = DEFAULTS.rpcAckMs): Promise<unknown> {
     if (this.closedError) return Promise.reject(this.closedError);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       const expire = () => {
+        const p = this.pending.get(id);
         this.pending.delete(id);
-        reject(new DeckhandError(ErrorCode.Timeout, `'${method}' timed out after ${timeoutMs} ms waiting for the ${this.label}`, { method, timeoutMs }));
+        const waited = p?.acked ? `its promised ${p.acked} ms and ${DEFAULTS.rpcGraceMs} ms more` : `${timeoutMs} ms`;
+        reject(new DeckhandError(ErrorCode.Timeout, `'${method}' timed out after ${waited} waiting for the ${this.label}`, { method, timeoutMs: p?.left ?? timeoutMs }));
       };
       // While a hold is on, the clock of a new call starts when it ends.
       const timer = this.holds ? undefined : setTimeout(expire, timeoutMs);
@@ -84,7 +105,7 @@ export class RpcPeer {
    * Call one method of a table. The answer is checked against the method's result schema, so
    * a far side of another version fails here, with the field named, not deep in the caller.
    */
-  async call<T extends MethodTable, M extends keyof T & string>(table: T, method: M, params: TableParams<T, M>, timeoutMs: number): Promise<TableResult<T, M>> {
+  async call<T extends MethodTable, M extends keyof T & string>(table: T, method: M, params: TableParams<T, M>, timeoutMs?: number): Promise<TableResult<T, M>> {
     const raw = await this.request(method, params, timeoutMs);
     const r = table[method].result.safeParse(raw);
     if (!r.success) throw new DeckhandError(ErrorCode.ProtocolError, describeZodError(r.error, `the answer to '${method}'`));
@@ -126,6 +147,17 @@ export class RpcPeer {
     }
     const p = this.pending.get(msg.id);
     if (!p) return;
+    if (msg.kind === 'ack') {
+      // The far side's promise replaces the wait for the ack; a hold in force keeps the clock stopped.
+      p.acked = msg.ms;
+      p.left = msg.ms + DEFAULTS.rpcGraceMs;
+      p.armedAt = Date.now();
+      if (p.timer !== undefined) {
+        clearTimeout(p.timer);
+        p.timer = setTimeout(p.expire, p.left);
+      }
+      return;
+    }
     this.pending.delete(msg.id);
     clearTimeout(p.timer);
     if (msg.kind === 'res') p.resolve(msg.result);
@@ -134,6 +166,14 @@ export class RpcPeer {
 
   private async dispatch(id: number, method: string, params: unknown): Promise<void> {
     const handler = this.handlers.get(method);
+    const ms = handler && this.within?.(method, params);
+    if (ms !== undefined && ms !== null) {
+      try {
+        this.sendRaw(JSON.stringify({ kind: 'ack', id, ms: Math.ceil(ms) }));
+      } catch {
+        // The caller is gone; its own deadline reports that.
+      }
+    }
     let reply: RpcMessage;
     try {
       if (!handler) throw new DeckhandError(ErrorCode.ProtocolError, `unknown method '${method}'`);

@@ -262,7 +262,12 @@ export const DEFAULTS = {
   actionTimeoutMs: 15_000,
   navigationTimeoutMs: 30_000,
   snapshotBudgetTokens: 12_000,
+  /** Past a call's promised answer time (the worker's ack), how long a client still waits: the trip back. */
   rpcGraceMs: 5_000,
+  /** How long a client waits for the worker to acknowledge a call (the ack says how long the answer may take). */
+  rpcAckMs: 10_000,
+  /** A batch's deadline when its caller names none. */
+  batchTimeoutMs: 30_000,
   modelOperationTimeoutMs: 120_000,
   domSettleTimeoutMs: 3_000,
 } as const;

@@ -26,7 +26,6 @@ import { describeZodError } from '../protocol/zod-errors';
 import { forTenant, SqliteStore, type CacheStore } from '../client/cache/store';
 import { ensurePrivateDir } from '../client/private-files';
 import { scrubCredentials } from '../client/models';
-import { MAX_CALL_MS, MAX_TIMEOUT_MS, DEFAULTS } from '../protocol/schemas';
 import type { CallOptions } from '../client/deckhand';
 import { HttpError } from '../sessions/http-error';
 import { loadKeys, type KeyRing } from '../sessions/keys';
@@ -42,7 +41,7 @@ import { OpenApiDocumentRoute, openApiDocument, OPERATIONS, operation, registerC
 import { McpHttpHandler } from '../mcp/http';
 import type { RawOptions } from '../mcp/options';
 import { parsePrices, type ModelPrice } from '../protocol/prices';
-import { APPROVAL_DEFAULT_TIMEOUT_MS, type ApprovalDecision } from '../protocol/approval';
+import type { ApprovalDecision } from '../protocol/approval';
 import type { ApprovalHandler } from '../client/deckhand';
 
 export interface ServiceOptions {
@@ -284,14 +283,15 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
   };
 
   /**
-   * Run an operation on one of the caller's sessions, as JSON or as an event stream, within
-   * `deadlineMs` (the request's own timeout, bounded). A client that leaves cancels it: the
-   * request's signal is aborted when the connection closes before the answer is complete.
+   * Run an operation on one of the caller's sessions, as JSON or as an event stream. Its
+   * timeout travels in its options to the worker, which holds it to its deadline (the client
+   * waits by the worker's ack). A client that leaves cancels it: the request's signal is
+   * aborted when the connection closes before the answer is complete.
    */
-  const operate = async (c: Ctx, id: string, streamIt: boolean, deadlineMs: number, fn: (s: Session, signal: AbortSignal) => Promise<unknown>): Promise<Response> => {
+  const operate = async (c: Ctx, id: string, streamIt: boolean, fn: (s: Session, signal: AbortSignal) => Promise<unknown>): Promise<Response> => {
     const tenant = c.get('tenant');
     const left = c.req.raw.signal;
-    if (!streamIt) return answer(c, 200, { success: true, data: await sessions.run(id, tenant, fn, { deadlineMs, signal: left }) });
+    if (!streamIt) return answer(c, 200, { success: true, data: await sessions.run(id, tenant, fn, { signal: left }) });
     await sessions.get(id, tenant); // 400/404 before the stream opens
     return events(c, async (emit) => {
       emit({ status: 'starting' });
@@ -312,7 +312,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
               s.listener = null;
             }
           },
-          { deadlineMs, signal: left },
+          { signal: left },
         );
         emit({ status: 'finished', data });
       } catch (e) {
@@ -341,10 +341,6 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
       signal.addEventListener('abort', () => end(null), { once: true });
       s.listener?.({ level: 'info', message: `waiting for approval: ${req.summary}`, timestamp: new Date().toISOString(), data: { span: 'approval', request: req } });
     });
-  /** How long an operation may run, with the wait on a person added when it asked for approval. */
-  const withApproval = (ms: number, a: { timeout?: number } | undefined) => (a ? ms + (a.timeout ?? APPROVAL_DEFAULT_TIMEOUT_MS) : ms);
-  /** How long a model operation may run: its own timeout, else the default, never past the bound. */
-  const opDeadline = (timeout: number | undefined) => Math.min(timeout ?? DEFAULTS.modelOperationTimeoutMs, MAX_TIMEOUT_MS);
 
   const app = new OpenAPIHono<Env>();
   registerComponents(app.openAPIRegistry);
@@ -398,18 +394,17 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
       }
     });
   });
-  post('/v1/sessions/{id}/navigate', (c, b, id) => {
-    const deadline = Math.min(b.options?.timeout ?? DEFAULTS.navigationTimeoutMs, MAX_TIMEOUT_MS);
-    return operate(c, id, wantsStream(c, b), deadline, async (s, signal) => (await s.dh.context.activePage()).goto(b.url, { ...b.options, signal }));
-  });
+  post('/v1/sessions/{id}/navigate', (c, b, id) =>
+    operate(c, id, wantsStream(c, b), async (s, signal) => (await s.dh.context.activePage()).goto(b.url, { ...b.options, signal })),
+  );
   post('/v1/sessions/{id}/act', (c, b, id) =>
-    operate(c, id, wantsStream(c, b), withApproval(opDeadline(b.timeout), b.approval), (s, signal) => s.dh.act(b.input, callOptions(b, signal, s))),
+    operate(c, id, wantsStream(c, b), (s, signal) => s.dh.act(b.input, callOptions(b, signal, s))),
   );
   post('/v1/sessions/{id}/observe', (c, b, id) =>
-    operate(c, id, wantsStream(c, b), opDeadline(b.timeout), (s, signal) => s.dh.observe(b.instruction, callOptions(b, signal))),
+    operate(c, id, wantsStream(c, b), (s, signal) => s.dh.observe(b.instruction, callOptions(b, signal))),
   );
   post('/v1/sessions/{id}/extract', (c, b, id) =>
-    operate(c, id, wantsStream(c, b), opDeadline(b.timeout), (s, signal) => s.dh.extract(b.instruction, b.schema, callOptions(b, signal))),
+    operate(c, id, wantsStream(c, b), (s, signal) => s.dh.extract(b.instruction, b.schema, callOptions(b, signal))),
   );
   post('/v1/sessions/{id}/agentExecute', async (c, b, id) => {
     const streamIt = wantsStream(c, b);
@@ -418,13 +413,13 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
       throw new HttpError('INVALID_ARGUMENT', 'useSearch needs a search provider, and this service has none: set DECKHAND_SEARCH_URL (a SearXNG-style JSON endpoint)');
     }
     // The engine looks the run up in this key's cache and records it (engine/cache.ts agentCacheKey).
-    return operate(c, id, streamIt, MAX_CALL_MS, async (s, signal) => {
+    return operate(c, id, streamIt, async (s, signal) => {
       const r = await s.dh.agentExecute(b, { signal, searchUrl, cache: !!b.shouldCache, ...(b.executeOptions.approval ? { onApproval: approver(s) } : {}) });
       return { result: r.result, ...(r.cacheEntry ? { cacheEntry: r.cacheEntry } : {}), ...(r.flow ? { flow: r.flow } : {}) };
     });
   });
   post('/v1/sessions/{id}/replay', (c, b, id) =>
-    operate(c, id, wantsStream(c, b), opDeadline(b.timeout), (s, signal) =>
+    operate(c, id, wantsStream(c, b), (s, signal) =>
       s.dh.replay(b.flow ?? b.name!, {
         signal,
         ...(b.variables ? { variables: b.variables } : {}),
@@ -462,7 +457,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
   /** This key's own store: the flows it keeps, which replays by name in its sessions find first. */
   const tenantStore = (c: Ctx) => forTenant(store, c.get('tenant'));
   const noFlow = (name: string) => new HttpError('NOT_FOUND', `no flow named "${name.trim()}" is stored for this key (PUT /v1/flows/{name} stores one)`);
-  resource('GET /v1/sessions/{id}/flows', (c, p) => operate(c, p.id, false, DEFAULTS.actionTimeoutMs, (s) => s.dh.flows.list()));
+  resource('GET /v1/sessions/{id}/flows', (c, p) => operate(c, p.id, false, (s) => s.dh.flows.list()));
   // Not queued behind the operation that waits: these answer it.
   resource('GET /v1/sessions/{id}/approvals', async (c, p) => {
     const s = await sessions.get(p.id, c.get('tenant'));

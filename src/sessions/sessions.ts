@@ -11,7 +11,7 @@ import { localBrowser, type BrowserHandle } from '../client/browser';
 import { gridBrowser } from '../client/grid';
 import type { LogLine } from '../client/logging';
 import { forTenant, type CacheStore } from '../client/cache/store';
-import { DEFAULTS, MAX_CALL_MS } from '../protocol/schemas';
+import { MAX_CALL_MS } from '../protocol/schemas';
 import type { StartSessionRequest } from '../protocol/http';
 import { HttpError } from './http-error';
 import { DeckhandError } from '../protocol/errors';
@@ -117,8 +117,12 @@ const SESSION_ID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12
  */
 const OVERRUN_GRACE_MS = 10_000;
 const hardLimit = (limit: number) => limit + Math.max(OVERRUN_GRACE_MS, limit);
-/** The deadline of an operation that names none. */
-const DEFAULT_OPERATION_MS = DEFAULTS.modelOperationTimeoutMs;
+/**
+ * How long an operation may run when its caller names no deadline: the longest any call may
+ * take. The worker holds each operation to its own deadline and the client link answers by
+ * it; this only catches an operation that never settles at all.
+ */
+const DEFAULT_OPERATION_MS = MAX_CALL_MS;
 
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();

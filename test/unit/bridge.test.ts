@@ -96,7 +96,7 @@ describe('WorkerBridge with BridgeLink', () => {
     const w = worker();
     await w.bridge.connect(link.port, token);
     w.peers[0].handle('engine.ping', () => new Promise(() => undefined)); // never answers
-    const inFlight = failure(link.call('engine.ping', {}, { timeoutMs: 10_000 }));
+    const inFlight = failure(link.call('engine.ping', {}));
     await sleep(50);
     w.sockets[0].terminate();
     expect(await inFlight).toMatchObject({ code: 'WORKER_GONE', message: expect.stringMatching(/next call waits for it to reconnect$/) });

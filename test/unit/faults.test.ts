@@ -210,13 +210,13 @@ describe('cancelling a call', () => {
     const engine = new Engine(port, 'ext');
     const gone = new AbortController();
     const ctx: CallContext = { signal: gone.signal, invokeCallback: async () => never(), log: () => undefined };
-    const pending = failure(engine.call('locator.act', { page: 1, locator: { selector: '#go' }, method: 'click', timeout: 20_000 }, undefined, ctx));
+    const pending = failure(engine.call('locator.act', { page: 1, locator: { selector: '#go' }, method: 'click', timeout: 20_000 }, ctx));
     await new Promise((r) => setTimeout(r, 20));
     gone.abort(new DeckhandError(ErrorCode.Closed, 'the connection to the local client dropped'));
     const e = await pending;
     expect(e.code).toBe(ErrorCode.Cancelled);
     expect(e.message).toBe('locator.act was stopped: its caller is gone (the connection to the local client dropped)');
-    expect((await failure(engine.call('page.info', { page: 1 }, undefined, ctx))).code).toBe(ErrorCode.Cancelled);
+    expect((await failure(engine.call('page.info', { page: 1 }, ctx))).code).toBe(ErrorCode.Cancelled);
   });
 });
 

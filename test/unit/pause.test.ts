@@ -135,8 +135,8 @@ describe('Engine.call with the pause gate', () => {
     const gate = new PauseGate();
     gate.pause();
     const lines: string[] = [];
-    const held = engine.call('page.close', { page: 1 }, undefined, ctxWith(gate, { log: (e) => lines.push(e.message) }));
-    expect(await engine.call('engine.ping', {}, undefined, ctxWith(gate))).toMatchObject({ extensionId: 'ext' });
+    const held = engine.call('page.close', { page: 1 }, ctxWith(gate, { log: (e) => lines.push(e.message) }));
+    expect(await engine.call('engine.ping', {}, ctxWith(gate))).toMatchObject({ extensionId: 'ext' });
     await engine.call('page.close', { page: 3 }); // the panel's own call: no gate in its context
     expect(port.calls).toEqual(['close:3']);
     expect(await settledWithin(held, 100)).toBe(false);
@@ -153,7 +153,7 @@ describe('Engine.call with the pause gate', () => {
     const gate = new PauseGate();
     gate.pause();
     const e = await engine
-      .call('locator.act', { page: 1, locator: { selector: '#buy' }, method: 'click', timeout: 150 }, undefined, ctxWith(gate))
+      .call('locator.act', { page: 1, locator: { selector: '#buy' }, method: 'click', timeout: 150 }, ctxWith(gate))
       .catch((x: unknown) => x);
     expect((e as DeckhandError).code).toBe('PAUSED');
     expect(port.calls).toEqual([]);

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DeckhandError, ErrorCode } from '../../src/protocol/errors';
 import { RpcPeer } from '../../src/protocol/rpc';
-import { rpcDeadline } from '../../src/client/link';
+import { answerWithin, DEADLINE_MARGIN_MS } from '../../src/protocol/methods';
 import { DEFAULTS } from '../../src/protocol/schemas';
 
 /** Two peers: node's messages arrive at the worker on a microtask, the worker's at node on a macrotask. */
@@ -296,14 +296,57 @@ describe('RpcPeer input validation', () => {
   });
 });
 
-describe('the client-side deadline of a call', () => {
-  it('a model operation without a timeout waits the engine\'s model default; other calls the navigation default; a given timeout wins', () => {
-    const grace = DEFAULTS.rpcGraceMs;
-    expect(rpcDeadline('act', { input: 'click Save' }, {})).toBe(DEFAULTS.modelOperationTimeoutMs + grace);
-    expect(rpcDeadline('observe', {}, {})).toBe(DEFAULTS.modelOperationTimeoutMs + grace);
-    expect(rpcDeadline('extract', { instruction: 'the title' }, {})).toBe(DEFAULTS.modelOperationTimeoutMs + grace);
-    expect(rpcDeadline('act', { input: { selector: '#a', method: 'click' } }, {})).toBe(DEFAULTS.navigationTimeoutMs + grace);
-    expect(rpcDeadline('act', { input: 'click Save', options: { timeout: 5000 } }, {})).toBe(5000 + grace);
-    expect(rpcDeadline('page.goto', { page: 1, url: 'https://a.test/' }, {})).toBe(DEFAULTS.navigationTimeoutMs + grace);
+describe('the deadline a worker acknowledges (answerWithin), and a caller that waits by it', () => {
+  it('a model operation without a timeout gets the model default; an Action the action default; a given timeout wins', () => {
+    const m = DEADLINE_MARGIN_MS;
+    expect(answerWithin('act', { input: 'click Save' })).toBe(DEFAULTS.modelOperationTimeoutMs + m);
+    expect(answerWithin('observe', {})).toBe(DEFAULTS.modelOperationTimeoutMs + m);
+    expect(answerWithin('extract', { instruction: 'the title' })).toBe(DEFAULTS.modelOperationTimeoutMs + m);
+    expect(answerWithin('act', { input: { selector: '#a', method: 'click' } })).toBe(DEFAULTS.actionTimeoutMs + m);
+    expect(answerWithin('act', { input: 'click Save', options: { timeout: 5000 } })).toBe(5000 + m);
+    expect(answerWithin('page.goto', { page: 1, url: 'https://a.test/' })).toBe(DEFAULTS.navigationTimeoutMs + m);
+    expect(answerWithin('page.goto', { page: 1, url: 'https://a.test/', options: { timeout: 700 } })).toBe(700 + m);
+    expect(answerWithin('batch.run', { source: 'x', hasInput: false })).toBe(DEFAULTS.batchTimeoutMs + 10_000);
+    expect(answerWithin('agent.run', { maxSteps: 2, toolTimeout: 1000 })).toBe(2 * (3 * 1000 + 10_000));
+    // Nonsense is bounded (the schema refuses it anyway): never a timer past the longest call.
+    expect(answerWithin('page.evaluate', { timeout: 1e15 })).toBe(DEFAULTS.navigationTimeoutMs + m);
+  });
+
+  it('the caller waits for the ack, then for what it promised plus the grace; a hold stops the clock', async () => {
+    vi.useFakeTimers();
+    const { peer: node, out } = lonely();
+    const p = rejection(node.request('act', { input: 'x' }));
+    const id = out[0].message.id as number;
+    await vi.advanceTimersByTimeAsync(DEFAULTS.rpcAckMs - 10);
+    node.receive(JSON.stringify({ kind: 'ack', id, ms: 30_000 }));
+    // Past the ack wait, but within the promise.
+    await vi.advanceTimersByTimeAsync(30_000);
+    let held!: () => void;
+    const hold = node.hold(new Promise<void>((r) => (held = r)));
+    await vi.advanceTimersByTimeAsync(600_000);
+    expect(node.inFlight).toBe(1);
+    held();
+    await hold;
+    await vi.advanceTimersByTimeAsync(DEFAULTS.rpcGraceMs + 10);
+    const e = await p;
+    expect(e.code).toBe(ErrorCode.Timeout);
+    expect(e.message).toContain('promised 30000 ms');
+  });
+
+  it('without an ack, the caller gives up after DEFAULTS.rpcAckMs', async () => {
+    vi.useFakeTimers();
+    const { peer: node } = lonely();
+    const p = rejection(node.request('act', { input: 'x' }));
+    await vi.advanceTimersByTimeAsync(DEFAULTS.rpcAckMs + 1);
+    expect((await p).code).toBe(ErrorCode.Timeout);
+  });
+
+  it('a serving peer with ackWith acknowledges before it answers', async () => {
+    const { node, worker, sent } = pair();
+    worker.ackWith(answerWithin);
+    worker.handle('observe', async () => 'ok');
+    await expect(node.request('observe', {})).resolves.toBe('ok');
+    expect(JSON.parse(sent.worker[0])).toEqual({ kind: 'ack', id: 1, ms: DEFAULTS.modelOperationTimeoutMs + DEADLINE_MARGIN_MS });
+    expect(JSON.parse(sent.worker[1])).toMatchObject({ kind: 'res', id: 1 });
   });
 });

@@ -250,10 +250,10 @@ describe('the engine enforces it where navigations land', () => {
     const logs: string[] = [];
     const ctx = { invokeCallback: async () => Promise.reject(new Error('no model in this test')), log: (e: { message: string }) => void logs.push(e.message) };
     // Without the opt-in the replayed goto is refused (and the run falls back to the model, which fails here).
-    await engine.call('agent.run', { ...base, replay }, undefined, ctx).catch(() => undefined);
+    await engine.call('agent.run', { ...base, replay }, ctx).catch(() => undefined);
     expect(logs.join('\n')).toMatch(/replay stopped \(step goto failed: file: URLs are not allowed/);
     expect(port.calls.filter((c) => c.startsWith('Page.navigate'))).toEqual([]);
-    const r = await engine.call('agent.run', { ...base, replay, allowSchemes: ['file'] }, undefined, ctx);
+    const r = await engine.call('agent.run', { ...base, replay, allowSchemes: ['file'] }, ctx);
     expect(r.result).toMatchObject({ success: true });
     expect(port.calls.filter((c) => c.startsWith('Page.navigate'))).toEqual(['Page.navigate:1:file:///tmp/x.html']);
   });

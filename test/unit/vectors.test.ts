@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BrowserHandle } from '../../src/client/browser';
 import { Deckhand } from '../../src/client/deckhand';
-import { rpcDeadline, type ClientHandler, type ClientMethodName, type WorkerLink } from '../../src/client/link';
+import { type ClientHandler, type ClientMethodName, type WorkerLink } from '../../src/client/link';
 import { DeckhandError } from '../../src/protocol/errors';
 import { ClientMethods, Methods, type MethodName, type Params } from '../../src/protocol/methods';
 import { RpcPeer } from '../../src/protocol/rpc';
@@ -66,8 +66,8 @@ class FakeLink implements WorkerLink {
           : { kind: 'res', id, result: this.answer };
     queueMicrotask(() => this.peer.receive(JSON.stringify(reply)));
   }, 'fake worker');
-  call<M extends MethodName>(method: M, params: Params<M>, opts: { timeoutMs?: number } = {}) {
-    return this.peer.call(Methods, method, params, rpcDeadline(method, params, opts));
+  call<M extends MethodName>(method: M, params: Params<M>) {
+    return this.peer.call(Methods, method, params);
   }
   serve<M extends ClientMethodName>(method: M, handler: ClientHandler<M>): void {
     this.peer.serve(ClientMethods, method, handler);

@@ -228,13 +228,13 @@ class AgentRunParams(WireModel):
     model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
 
     instruction: Annotated[str, Field(min_length=1)]
-    mode: AgentMode
+    mode: AgentMode = Field(default='dom')
     model: ResolvedModel
     execution_model: ResolvedModel = Field(alias='executionModel')
     system_prompt: Optional[str] = Field(default=None, alias='systemPrompt')
-    max_steps: Annotated[int, Field(gt=0)] = Field(alias='maxSteps')
-    tool_timeout: TimeoutMs = Field(alias='toolTimeout')
-    highlight_cursor: bool = Field(alias='highlightCursor')
+    max_steps: Annotated[int, Field(gt=0)] = Field(default=20, alias='maxSteps')
+    tool_timeout: TimeoutMs = Field(default=30000, alias='toolTimeout')
+    highlight_cursor: bool = Field(default=False, alias='highlightCursor')
     variables: Optional[Variables] = Field(default=None)
     approval: Optional[ApprovalPolicy] = Field(default=None)
     search_url: Optional[str] = Field(default=None, alias='searchUrl')
@@ -386,7 +386,7 @@ class BatchRunParams(WireModel):
     has_input: bool = Field(alias='hasInput')
     input: Optional[Any] = Field(default=None)
     page: Optional[PageId] = Field(default=None)
-    timeout: TimeoutMs
+    timeout: Optional[TimeoutMs] = Field(default=None)
     defaults: Optional[OperationOptions] = Field(default=None)
     cache_by_default: Optional[bool] = Field(default=None, alias='cacheByDefault')
     op_id: Optional[Annotated[str, Field(min_length=1, max_length=200)]] = Field(default=None, alias='opId')
@@ -1399,6 +1399,14 @@ class RpcError(WireModel):
     error: ReceivedError
 
 
+class RpcMessageAck(WireModel):
+    model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
+
+    kind: Literal['ack']
+    id: int
+    ms: Annotated[int, Field(ge=0, le=2000000000)]
+
+
 class RpcRequest(WireModel):
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
@@ -1682,14 +1690,14 @@ PageSelectorsResult = List[Union[PageSelectorsResultItem, None]]
 Prices = Dict[str, ModelPrice]
 QaStep = Union[QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract]
 ResolvedModel = Union[ResolvedModelProvider, ResolvedModelCallback, ResolvedModelLocal]
-RpcMessage = Union[RpcRequest, RpcResult, RpcError]
+RpcMessage = Union[RpcRequest, RpcResult, RpcError, RpcMessageAck]
 ScheduleHistoryResult = List[ScheduleHistoryResultItem]
 ScheduleListResult = List[ScheduleSetResult]
 ServiceAccount = Union[ServiceAccount0, ServiceAccount1]
 Variables = Dict[str, Union[Union[str, float, bool], VariablesValue1]]
 
 
-_MODELS: List[type[WireModel]] = [ActParams, ActReplayParams, ActReplayResult, ActRequest, ActResult, ActResultData, Action, ActionTarget, AgentConfig, AgentExecuteRequest, AgentExecuteResult, AgentExecuteResultCacheEntry, AgentExecuteResultFlow, AgentRecording, AgentRecordingStepsItem, AgentResult, AgentRunParams, AgentRunParamsExtraToolsItem, AgentRunResult, AgentRunResultCacheEntry, AgentRunResultFlow, AgentStep, AgentUsage, ApprovalPolicy, ApprovalRequest, ApprovalRequestResult, ApprovalSettledParams, AzureApiKeyModelConfig, AzureEntraModelConfig, AzureEntraModelConfigAuth, BatchRunParams, BatchRunResult, BridgeConnectParams, BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye, BridgeStatus, CacheCallOption1, CacheEntry, CacheInfo, CacheInfoTokensSaved, CacheInvalidateParams, CacheLookupRequest, CacheLookupResponse, CacheRecordRequest, CacheRecordResponse, ContextNewPageParams, ControlPauseResult, EndRequest, EndResult, EnginePingParams, EnginePingParamsClient, EnginePingResult, Error, ExecuteOptions, ExtractParams, ExtractRequest, ExtractResult, Flow, FlowDeleteParams, FlowDeleteResult, FlowGetParams, FlowRenameParams, FlowReplayParams, FlowReplayResult, FlowSaveParams, FlowStepOutcome, FlowSummary, GenericModelConfig, GotoOptions, HttpError, HttpErrorBody, HttpSuccessBody, LocatorActParams, LocatorActResult, LocatorCountParams, LocatorCountResult, LocatorSpec, LogParams, McpActInput, McpActOutput, McpAgentInput, McpAgentOutput, McpAgentOutputStepsItem, McpEndOutput, McpExtractInput, McpExtractOutput, McpFlowsOutput, McpNavigateInput, McpNavigateOutput, McpObserveInput, McpObserveOutput, McpReplayInput, McpReplayOutput, McpStartOutput, Metrics, ModelGenerateParams, ModelPrice, ModelReply, ModelReplyUsage, ModelRequest, ModelRequestImagesItem, NavigateRequest, ObserveParams, ObserveRequest, ObserveResult, OpCancelParams, OpCancelResult, OperationOptions, OperationOptionsCache, OutlineLine, PageCloseResult, PageEvaluateParams, PageEvaluateResult, PageGotoParams, PageHighlightParams, PageHighlightResult, PageInfo, PageInfoParams, PagePressParams, PagePressResult, PageScreenshotParams, PageScreenshotResult, PageSelectorsParams, PageSelectorsResultItem, PostV1SessionsIdApprovalsApprovalidData, PostV1SessionsIdApprovalsApprovalidRequest, QaRecording, QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract, ReceivedError, ReplayRequest, ResolvedModelProvider, ResolvedModelProviderVertex, ResolvedModelProviderAzure, ResolvedModelProviderBedrock, ResolvedModelCallback, ResolvedModelLocal, ResultMetadata, RpcError, RpcRequest, RpcResult, ScheduleHistoryParams, ScheduleHistoryResultItem, ScheduleHistoryResultItemError, ScheduleHistoryResultItemFailedStep, ScheduleRemoveParams, ScheduleRemoveResult, ScheduleSetParams, ScheduleSetParamsEvery0, ScheduleSetParamsEvery1, ScheduleSetResult, ScheduleSetResultEvery0, ScheduleSetResultEvery1, ScreenshotOptions, ServiceAccount0, ServiceAccount1, SnapshotOptions, SnapshotResult, StartSessionRequest, StartSessionRequestViewport, StartSessionResult, StreamEvent, TakeoverPreviewParams, TakeoverPreviewResult, TakeoverSaveResult, ToolCallParams, ToolCallResult, Usage, VariablesValue1, VertexModelConfig, VertexModelConfigProviderOptions, VertexModelConfigProviderOptionsVertex]
+_MODELS: List[type[WireModel]] = [ActParams, ActReplayParams, ActReplayResult, ActRequest, ActResult, ActResultData, Action, ActionTarget, AgentConfig, AgentExecuteRequest, AgentExecuteResult, AgentExecuteResultCacheEntry, AgentExecuteResultFlow, AgentRecording, AgentRecordingStepsItem, AgentResult, AgentRunParams, AgentRunParamsExtraToolsItem, AgentRunResult, AgentRunResultCacheEntry, AgentRunResultFlow, AgentStep, AgentUsage, ApprovalPolicy, ApprovalRequest, ApprovalRequestResult, ApprovalSettledParams, AzureApiKeyModelConfig, AzureEntraModelConfig, AzureEntraModelConfigAuth, BatchRunParams, BatchRunResult, BridgeConnectParams, BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye, BridgeStatus, CacheCallOption1, CacheEntry, CacheInfo, CacheInfoTokensSaved, CacheInvalidateParams, CacheLookupRequest, CacheLookupResponse, CacheRecordRequest, CacheRecordResponse, ContextNewPageParams, ControlPauseResult, EndRequest, EndResult, EnginePingParams, EnginePingParamsClient, EnginePingResult, Error, ExecuteOptions, ExtractParams, ExtractRequest, ExtractResult, Flow, FlowDeleteParams, FlowDeleteResult, FlowGetParams, FlowRenameParams, FlowReplayParams, FlowReplayResult, FlowSaveParams, FlowStepOutcome, FlowSummary, GenericModelConfig, GotoOptions, HttpError, HttpErrorBody, HttpSuccessBody, LocatorActParams, LocatorActResult, LocatorCountParams, LocatorCountResult, LocatorSpec, LogParams, McpActInput, McpActOutput, McpAgentInput, McpAgentOutput, McpAgentOutputStepsItem, McpEndOutput, McpExtractInput, McpExtractOutput, McpFlowsOutput, McpNavigateInput, McpNavigateOutput, McpObserveInput, McpObserveOutput, McpReplayInput, McpReplayOutput, McpStartOutput, Metrics, ModelGenerateParams, ModelPrice, ModelReply, ModelReplyUsage, ModelRequest, ModelRequestImagesItem, NavigateRequest, ObserveParams, ObserveRequest, ObserveResult, OpCancelParams, OpCancelResult, OperationOptions, OperationOptionsCache, OutlineLine, PageCloseResult, PageEvaluateParams, PageEvaluateResult, PageGotoParams, PageHighlightParams, PageHighlightResult, PageInfo, PageInfoParams, PagePressParams, PagePressResult, PageScreenshotParams, PageScreenshotResult, PageSelectorsParams, PageSelectorsResultItem, PostV1SessionsIdApprovalsApprovalidData, PostV1SessionsIdApprovalsApprovalidRequest, QaRecording, QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract, ReceivedError, ReplayRequest, ResolvedModelProvider, ResolvedModelProviderVertex, ResolvedModelProviderAzure, ResolvedModelProviderBedrock, ResolvedModelCallback, ResolvedModelLocal, ResultMetadata, RpcError, RpcMessageAck, RpcRequest, RpcResult, ScheduleHistoryParams, ScheduleHistoryResultItem, ScheduleHistoryResultItemError, ScheduleHistoryResultItemFailedStep, ScheduleRemoveParams, ScheduleRemoveResult, ScheduleSetParams, ScheduleSetParamsEvery0, ScheduleSetParamsEvery1, ScheduleSetResult, ScheduleSetResultEvery0, ScheduleSetResultEvery1, ScreenshotOptions, ServiceAccount0, ServiceAccount1, SnapshotOptions, SnapshotResult, StartSessionRequest, StartSessionRequestViewport, StartSessionResult, StreamEvent, TakeoverPreviewParams, TakeoverPreviewResult, TakeoverSaveResult, ToolCallParams, ToolCallResult, Usage, VariablesValue1, VertexModelConfig, VertexModelConfigProviderOptions, VertexModelConfigProviderOptionsVertex]
 for _m in _MODELS:
     _m.model_rebuild()
 
@@ -1716,7 +1724,7 @@ PROVIDER_ENV_KEYS: dict[str, list[str]] = {"openai": ["OPENAI_API_KEY"], "anthro
 PROVIDER_ENV_BASE_URLS: dict[str, str] = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL", "google": "GOOGLE_GENERATIVE_AI_BASE_URL", "azure": "AZURE_BASE_URL"}
 
 # The default deadlines and bounds every client and the worker share (x-deckhand.defaults, agentDefaults).
-DEFAULTS: dict[str, int] = {"actionTimeoutMs": 15000, "navigationTimeoutMs": 30000, "snapshotBudgetTokens": 12000, "rpcGraceMs": 5000, "modelOperationTimeoutMs": 120000, "domSettleTimeoutMs": 3000, "maxTimeoutMs": 600000, "maxCallMs": 1800000}
+DEFAULTS: dict[str, int] = {"actionTimeoutMs": 15000, "navigationTimeoutMs": 30000, "snapshotBudgetTokens": 12000, "rpcGraceMs": 5000, "rpcAckMs": 10000, "batchTimeoutMs": 30000, "modelOperationTimeoutMs": 120000, "domSettleTimeoutMs": 3000, "maxTimeoutMs": 600000, "maxCallMs": 1800000}
 AGENT_DEFAULTS: dict[str, int] = {"maxSteps": 20, "toolTimeoutMs": 30000}
 
 # The methods that are operations: where their opId and timeout sit (dotted paths), and which

@@ -1,8 +1,6 @@
 import { McpTools } from '../../protocol/mcp';
 import { approvalOf, cacheOf, withSession } from '../session-state';
 import { costOf, defineTool, text } from './tool';
-import { APPROVAL_DEFAULT_TIMEOUT_MS } from '../../protocol/approval';
-import { DEFAULTS } from '../../protocol/schemas';
 
 export default defineTool({
   name: 'act',
@@ -14,9 +12,7 @@ export default defineTool({
   outputSchema: McpTools.act.output,
   handler: async (st, { action, approval }, call) => {
     const a = approvalOf(st, approval, call);
-    // A step may wait on the user as well: that wait is added to the call's own deadline.
-    const deadline = a.approval ? DEFAULTS.modelOperationTimeoutMs + (a.approval.timeout ?? APPROVAL_DEFAULT_TIMEOUT_MS) : undefined;
-    const r = await withSession(st, (s, signal) => s.dh.act(action, { ...cacheOf(st), ...a, signal }), call, deadline);
+    const r = await withSession(st, (s, signal) => s.dh.act(action, { ...cacheOf(st), ...a, signal }), call);
     const t = r.data.success ? `Done: ${r.data.message}.` : `Nothing was done: ${r.data.message}`;
     return { ...text(t, { success: r.data.success, message: r.data.message, actions: r.data.actions, cache: r.metadata.cache.status, ...costOf(r.metadata) }), ...(r.data.success ? {} : { isError: true }) };
   },

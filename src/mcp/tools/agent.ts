@@ -1,6 +1,4 @@
 import { McpTools } from '../../protocol/mcp';
-import { AGENT_DEFAULTS } from '../../protocol/agent';
-import { MAX_CALL_MS } from '../../protocol/schemas';
 import { clip } from '../../protocol/text';
 import { approvalOf, withSession } from '../session-state';
 import { costOf, defineTool, text } from './tool';
@@ -19,12 +17,10 @@ export default defineTool({
       st,
       (s, signal) =>
         s.dh.agentExecute(
-          { agentConfig: {}, executeOptions: { instruction, maxSteps: maxSteps ?? AGENT_DEFAULTS.maxSteps, ...(policy ? { approval: policy } : {}) } },
+          { agentConfig: {}, executeOptions: { instruction, ...(maxSteps !== undefined ? { maxSteps } : {}), ...(policy ? { approval: policy } : {}) } },
           { signal, ...(onApproval ? { onApproval } : {}) },
         ),
       call,
-      // A run of many steps: as long as any one call may take (each step has its own deadline).
-      MAX_CALL_MS,
     );
     const steps = r.result.actions.map((a) => ({ type: a.type, action: a.action, ...(a.result !== undefined ? { result: clip(a.result, 300) } : {}) }));
     const t = `${r.result.success ? 'Done' : 'Not done'}: ${r.result.message}`;
