@@ -456,6 +456,9 @@ func (l *bridgeLink) onDrop(ws *websocket.Conn) {
 	l.peer.failAll(newError(CodeWorkerGone, "the extension's service worker disconnected from the bridge before answering; the next call waits for it to reconnect"), false)
 }
 
+// errNotSent is a call that never reached a worker: the socket went before it was written.
+var errNotSent = newError(CodeWorkerGone, "the extension's service worker is not connected to the bridge")
+
 func (l *bridgeLink) send(raw []byte, _ int64) error {
 	l.mu.Lock()
 	ws, why := l.socket, l.closedErr
@@ -463,11 +466,8 @@ func (l *bridgeLink) send(raw []byte, _ int64) error {
 	if ws == nil && why != nil {
 		return why
 	}
-	if ws == nil {
-		return newError(CodeWorkerGone, "the extension's service worker is not connected to the bridge")
-	}
-	if err := l.write(ws, raw); err != nil {
-		return newError(CodeWorkerGone, "the extension's service worker is not connected to the bridge: %v", err)
+	if ws == nil || l.write(ws, raw) != nil {
+		return errNotSent
 	}
 	return nil
 }
@@ -507,15 +507,26 @@ func (l *bridgeLink) paired(ctx context.Context, timeout time.Duration) error {
 
 func (l *bridgeLink) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	wait := l.opts.reconnectTimeout
-	err := l.waitUp(ctx, wait, func() *Error {
-		return &Error{Code: CodeWorkerGone,
-			Message: fmt.Sprintf("'%s' waited %d ms for the extension's service worker to reconnect to the bridge on %s:%d, and it did not", method, wait.Milliseconds(), l.opts.host, l.port),
-			Data:    map[string]any{"method": method, "timeoutMs": float64(wait.Milliseconds())}}
-	})
-	if err != nil {
-		return nil, err
+	for {
+		err := l.waitUp(ctx, wait, func() *Error {
+			return &Error{Code: CodeWorkerGone,
+				Message: fmt.Sprintf("'%s' waited %d ms for the extension's service worker to reconnect to the bridge on %s:%d, and it did not",
+					method, wait.Milliseconds(), l.opts.host, l.port),
+				Data: map[string]any{"method": method, "timeoutMs": float64(wait.Milliseconds())}}
+		})
+		if err != nil {
+			return nil, err
+		}
+		raw, err := l.peer.request(ctx, method, params)
+		if err != errNotSent {
+			return raw, err
+		}
+		// The socket went between the wait and the write: wait for the worker again, once its
+		// reader has seen it go.
+		if err := sleepCtx(ctx, 10*time.Millisecond); err != nil {
+			return nil, err
+		}
 	}
-	return l.peer.request(ctx, method, params)
 }
 
 // connected: a worker restarting is expected back (its pairing is stored), so the link stays

@@ -60,8 +60,8 @@ type GridOptions struct {
 // proxy keeps the WebSocket open when a node's browser dies, so without this a call would wait
 // out its own deadline.
 const (
-	gridHealthEvery = 5 * time.Second
-	gridHealthWait  = 10 * time.Second
+	gridHealthEvery = 3 * time.Second
+	gridHealthWait  = 5 * time.Second // with gridHealthEvery, under the wait for a call's ack
 )
 
 var gridSessionID = regexp.MustCompile(`^[\w-]{1,200}$`)

@@ -367,14 +367,10 @@ func (p *Page) Extract(ctx context.Context, instruction string, opts *PageExtrac
 	if opts != nil {
 		o = *opts
 	}
-	sel := o.Selector
-	if sel != "" && !strings.HasPrefix(sel, "xpath=") && !strings.HasPrefix(sel, "/") {
-		sel = "xpath=" + sel
-	}
 	if instruction == "" && o.Into == nil {
 		params := object{}
-		if sel != "" {
-			params = append(params, kv{"locator", LocatorSpec{Selector: sel}})
+		if o.Selector != "" {
+			params = append(params, kv{"locator", LocatorSpec{Selector: o.Selector}})
 		}
 		// The whole text: a budget no page reaches.
 		s, err := pageCall[SnapshotResult](ctx, p, "page.snapshot", append(params, kv{"budget", 50_000_000}), false)
@@ -400,7 +396,10 @@ func (p *Page) Extract(ctx context.Context, instruction string, opts *PageExtrac
 	} else if o.ModelName != "" {
 		eo.Model = ModelName(o.ModelName)
 	}
-	if sel != "" {
+	if sel := o.Selector; sel != "" {
+		if !strings.HasPrefix(sel, "xpath=") && !strings.HasPrefix(sel, "/") {
+			sel = "xpath=" + sel
+		}
 		eo.Locator = p.Locator(sel)
 	}
 	if err := p.valid(); err != nil {

@@ -290,5 +290,3 @@ func (p *rpcPeer) failAll(err *Error, permanently bool) {
 		pc.ch <- rpcResult{err: &Error{Code: err.Code, Message: fmt.Sprintf("'%s' failed: %s", pc.method, err.Message), Data: err.Data}}
 	}
 }
-
-const rpcAckMs = 10000 // until the schema's DEFAULTS carry it
