@@ -267,8 +267,6 @@ func (l *extensionLink) onEvent(ev cdpEvent) {
 		l.sessionID = ""
 		l.mu.Unlock()
 		l.down(stateDetached)
-	case ev.Method == "Inspector.targetReloadedAfterCrash" && ev.SessionID == sid:
-		go func() { _ = l.afterAttach(context.Background(), sid, 10*time.Second) }()
 	}
 }
 
@@ -277,46 +275,30 @@ func (l *extensionLink) down(s linkState) {
 	l.peer.failAll(newError(CodeWorkerGone, "the extension's service worker stopped before answering; the next call starts it again"), false)
 }
 
-// ensureUp starts the worker again when Chromium stopped it. Callers wait for each other's
-// restart: the first one's ctx ending stops it, and the next caller tries again.
+// ensureUp starts the worker again when Chromium stopped it (a crashed one is detached from
+// first). Callers wait for each other's restart: the first one's ctx ending stops it, and the
+// next caller tries again.
 func (l *extensionLink) ensureUp(ctx context.Context) error {
 	l.restarting.Lock()
 	defer l.restarting.Unlock()
 	l.mu.Lock()
 	state, sid := l.state, l.sessionID
 	l.mu.Unlock()
-	switch {
-	case state == stateUp:
+	switch state {
+	case stateUp:
 		return nil
-	case state == stateClosed:
+	case stateClosed:
 		if why := l.peer.closedWith(); why != nil {
 			return why
 		}
 		return newError(CodeClosed, "this connection is closed")
-	case state == stateDetached || sid == "":
-		return l.connect(ctx, 10*time.Second, false)
-	}
-	// Crashed but still attached: it may come back on the same session.
-	_ = l.startWorker(ctx)
-	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+	case stateStopped:
+		_ = l.conn.send(ctx, "Target.detachFromTarget", map[string]any{"sessionId": sid}, "", nil)
 		l.mu.Lock()
-		s := l.state
+		l.sessionID = ""
 		l.mu.Unlock()
-		if s == stateUp {
-			return nil
-		}
-		if s == stateDetached {
-			return l.connect(ctx, time.Until(deadline)+time.Second, false)
-		}
-		if err := sleepCtx(ctx, 20*time.Millisecond); err != nil {
-			return err
-		}
 	}
-	_ = l.conn.send(ctx, "Target.detachFromTarget", map[string]any{"sessionId": sid}, "", nil)
-	l.mu.Lock()
-	l.sessionID = ""
-	l.mu.Unlock()
-	return l.connect(ctx, 5*time.Second, false)
+	return l.connect(ctx, 10*time.Second, false)
 }
 
 func jsString(s string) string {
