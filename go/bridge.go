@@ -117,16 +117,6 @@ func sameSecret(a, b string) bool {
 	return subtle.ConstantTimeCompare(ha[:], hb[:]) == 1
 }
 
-// bridgeFrameFields are the fields each control frame has (true: required), as the Node
-// client's zod schemas declare them: nothing else is allowed, and every value is a string.
-var bridgeFrameFields = map[string]map[string]bool{
-	"hello":   {"token": false, "secret": false, "extensionId": true, "version": true},
-	"welcome": {"secret": true, "client": true},
-	"ping":    {},
-	"pong":    {},
-	"bye":     {"reason": true},
-}
-
 // readBridgeMessage reads one bridge message: a control frame (its kind and fields), an RPC
 // message (rpc true), or nothing usable (ok false: dropped).
 func readBridgeMessage(data []byte) (frame map[string]string, rpc bool, ok bool) {
