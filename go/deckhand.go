@@ -249,9 +249,6 @@ func invoke[T any](ctx context.Context, c *Client, method string, params any, op
 	if err := json.Unmarshal(raw, &v); err != nil {
 		return nil, newError(CodeProtocolError, "invalid answer to '%s': %v", method, err)
 	}
-	if m := metadataOf(&v); m != nil && m.Cache.Status != CacheHit && m.Cache.Status != CacheMiss && m.Cache.Status != CacheDisabled {
-		return nil, newError(CodeProtocolError, "invalid answer to '%s': metadata.cache.status: '%s' is not HIT, MISS or DISABLED", method, m.Cache.Status)
-	}
 	return &v, nil
 }
 

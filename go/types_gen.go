@@ -2,7 +2,10 @@
 
 package deckhand
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // The wire types, with the schema's names in PascalCase.
 
@@ -51,6 +54,20 @@ const (
 	CacheMiss     CacheStatus = "MISS"
 	CacheDisabled CacheStatus = "DISABLED"
 )
+
+// UnmarshalJSON refuses a value the schema does not list.
+func (s *CacheStatus) UnmarshalJSON(b []byte) error {
+	var v CacheStatus
+	if err := json.Unmarshal(b, (*string)(&v)); err != nil {
+		return err
+	}
+	switch v {
+	case CacheHit, CacheMiss, CacheDisabled:
+		*s = v
+		return nil
+	}
+	return fmt.Errorf("'%s' is not HIT, MISS, DISABLED", v)
+}
 
 // CacheInfo is how the cache took part in an operation.
 type CacheInfo struct {
