@@ -96,7 +96,7 @@ func agentModel(o *AgentOptions) (ModelSpec, error) {
 	if o.Provider != "" && o.Provider != "openai" && o.Provider != "anthropic" {
 		return nil, newError(CodeInvalidArgument, "invalid agent configuration: provider must be 'openai' or 'anthropic', got '%s'", o.Provider)
 	}
-	if isNilSpec(o.Model) {
+	if isNilValue(o.Model) {
 		if o.Options != nil {
 			return nil, newError(CodeInvalidArgument, "invalid agent configuration: Options (APIKey, BaseURL, Organization) go with a Model name")
 		}

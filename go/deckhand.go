@@ -21,6 +21,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -82,7 +83,7 @@ func Create(ctx context.Context, o CreateOptions) (*Client, error) {
 	c := &Client{browser: o.Browser, link: o.Browser.link, o: o, threshold: 1, gens: map[*context.CancelFunc]struct{}{}, spans: map[string]trace.Span{},
 		callbacks: map[string]*CallbackModel{}, cbIDs: map[*CallbackModel]string{}, tools: map[string]AgentTool{}, pages: map[int]*Page{},
 		approvers: map[string]ApprovalFunc{}, asking: map[string]context.CancelFunc{}, tracer: tracerFor(o.Telemetry)}
-	if isNilSpec(o.Model) {
+	if isNilValue(o.Model) {
 		c.o.Model = nil
 	}
 	switch {
@@ -292,33 +293,11 @@ func (o object) MarshalJSON() ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// with is o with k set to v unless v is empty (nil, a nil pointer or slice, "", false or 0).
+// with is o with k set to v unless v is empty (nil, a nil pointer, map or slice, "", false, 0
+// or an empty object).
 func (o object) with(k string, v any) object {
-	switch x := v.(type) {
-	case nil:
-		return o
-	case string:
-		if x == "" {
-			return o
-		}
-	case bool:
-		if !x {
-			return o
-		}
-	case int:
-		if x == 0 {
-			return o
-		}
-	case float64:
-		if x == 0 {
-			return o
-		}
-	case object:
-		if len(x) == 0 {
-			return o
-		}
-	}
-	if isNilValue(v) {
+	x, isObject := v.(object)
+	if r := reflect.ValueOf(v); !r.IsValid() || r.IsZero() || isObject && len(x) == 0 {
 		return o
 	}
 	return append(o, kv{k, v})
@@ -340,7 +319,7 @@ func (c *Client) cacheBase(threshold int) object {
 // defaultModel is per's wire form, else the client's model's.
 func (c *Client) defaultModel(per ModelSpec) (*wireModel, error) {
 	switch {
-	case !isNilSpec(per):
+	case !isNilValue(per):
 		return resolveModel(per, c.register)
 	case c.genModel != nil:
 		return resolveModel(c.genModel, c.register)
@@ -374,27 +353,15 @@ func operation[T any](ctx context.Context, c *Client, op string, params object, 
 	if err := c.checkPage(o.page); err != nil {
 		return nil, err
 	}
-	var locator *LocatorSpec
-	var ignore []LocatorSpec
-	if o.locator != nil {
-		s, err := o.locator.wire()
-		if err != nil {
-			return nil, err
-		}
-		locator = &s
+	locator, err := specOf(o.locator)
+	if err != nil {
+		return nil, err
 	}
-	for _, l := range o.ignoreLocators {
-		s, err := l.wire()
-		if err != nil {
-			return nil, err
-		}
-		ignore = append(ignore, s)
-	}
-	if o.ignoreLocators != nil && ignore == nil {
-		ignore = []LocatorSpec{}
+	ignore, err := specsOf(o.ignoreLocators)
+	if err != nil {
+		return nil, err
 	}
 	var model *wireModel
-	var err error
 	if needsModel {
 		if model, err = c.defaultModel(o.model); err != nil {
 			return nil, err
@@ -421,11 +388,7 @@ func operation[T any](ctx context.Context, c *Client, op string, params object, 
 	if o.page != nil {
 		w = append(w, kv{"page", o.page.id})
 	}
-	if ignore != nil {
-		w = append(w.with("locator", locator), kv{"ignoreLocators", ignore})
-	} else {
-		w = w.with("locator", locator)
-	}
+	w = w.with("locator", locator).with("ignoreLocators", ignore)
 	span := c.startOperationSpan(ctx, op, opID, model)
 	defer c.withApprover(opID, o.onApproval)()
 	c.mu.Lock()

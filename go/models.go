@@ -97,15 +97,6 @@ func sameURL(a, b string) bool {
 	return n(a) == n(b)
 }
 
-// isNilSpec is true for no model at all, including a nil pointer of a ModelSpec type.
-func isNilSpec(s ModelSpec) bool {
-	if s == nil {
-		return true
-	}
-	v := reflect.ValueOf(s)
-	return v.Kind() == reflect.Pointer && v.IsNil()
-}
-
 func badModel(format string, args ...any) *Error {
 	return newError(CodeInvalidArgument, "invalid model configuration: "+format, args...)
 }
@@ -123,7 +114,7 @@ func checkURL(field, s string) error {
 // resolveModel is the wire form (ResolvedModel) of a model; register gives a callback its id
 // (nil: callbacks are only checked).
 func resolveModel(spec ModelSpec, register func(*CallbackModel) string) (*wireModel, error) {
-	if isNilSpec(spec) {
+	if isNilValue(spec) {
 		spec = DefaultModel()
 	}
 	switch m := spec.(type) {

@@ -247,25 +247,15 @@ func (p *Page) Snapshot(ctx context.Context, opts *SnapshotOptions) (*SnapshotRe
 	if opts != nil {
 		o = *opts
 	}
-	params := object{}
-	if o.Locator != nil {
-		s, err := o.Locator.wire()
-		if err != nil {
-			return nil, err
-		}
-		params = append(params, kv{"locator", s})
+	locator, err := specOf(o.Locator)
+	if err != nil {
+		return nil, err
 	}
-	if o.IgnoreLocators != nil {
-		specs := []LocatorSpec{}
-		for _, l := range o.IgnoreLocators {
-			s, err := l.wire()
-			if err != nil {
-				return nil, err
-			}
-			specs = append(specs, s)
-		}
-		params = append(params, kv{"ignoreLocators", specs})
+	ignore, err := specsOf(o.IgnoreLocators)
+	if err != nil {
+		return nil, err
 	}
+	params := object{}.with("locator", locator).with("ignoreLocators", ignore)
 	return pageCall[SnapshotResult](ctx, p, "page.snapshot", params.with("budget", o.Budget).with("timeout", ms(o.Timeout)), false)
 }
 
@@ -463,6 +453,31 @@ func (l *Locator) Selector() string { return l.selector }
 
 // Page is the page the locator looks in.
 func (l *Locator) Page() *Page { return l.page }
+
+// specOf is a locator's wire form (nil: none).
+func specOf(l *Locator) (*LocatorSpec, error) {
+	if l == nil {
+		return nil, nil
+	}
+	s, err := l.wire()
+	return &s, err
+}
+
+// specsOf is locators' wire forms (nil: none).
+func specsOf(ls []*Locator) ([]LocatorSpec, error) {
+	if ls == nil {
+		return nil, nil
+	}
+	out := []LocatorSpec{}
+	for _, l := range ls {
+		s, err := l.wire()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
 
 // wire is the locator as the wire's LocatorSpec, or why it cannot be used.
 func (l *Locator) wire() (LocatorSpec, error) {
