@@ -29,7 +29,8 @@ import * as s from '../src/protocol/schemas';
 import { AllowSchemesSchema } from '../src/protocol/url-policy';
 import { ApprovalKindSchema, ApprovalPolicySchema, ApprovalRequestSchema } from '../src/protocol/approval';
 import { CHROMIUM_FLAGS, SHARED_CHROMIUM_FLAGS } from '../src/protocol/launch';
-import { SQLITE_CACHE_MIGRATIONS } from '../src/protocol/cache-sql';
+import { CACHE_BOUNDS, SQLITE_CACHE_MIGRATIONS, SQLITE_CACHE_STATEMENTS } from '../src/protocol/cache-sql';
+import { ModelParamSchema } from '../src/protocol/resolve-model';
 import { SCHEMA_LIMITS } from '../src/protocol/json';
 
 export const SCHEMA_FILE = 'schema/deckhand.schema.json';
@@ -85,6 +86,8 @@ const NAMED: Record<string, ZodTypeAny> = {
   ServiceAccount: model.ServiceAccountSchema,
   HttpModel: model.HttpModelSchema,
   ResolvedModel: model.ResolvedModelSchema,
+  NamedModel: model.NamedModelSchema,
+  ModelParam: ModelParamSchema,
   ModelPrice: ModelPriceSchema,
   Prices: PricesSchema,
   OutlineLine: model.OutlineLineSchema,
@@ -231,11 +234,17 @@ export function generateSchema(): string {
       'HttpSuccessBody around data, or HttpErrorBody) and MCP tools to their definitions, and lists the ' +
       'Chromium switches a launcher passes to a Chromium it starts itself (chromiumFlags), the part of them every launcher ' +
       'passes, a Selenium Grid launcher too (sharedChromiumFlags), how deep and large a schema for extract may be (schemaLimits), ' +
-      'the migrations of the result cache\'s SQLite file, in order (sqliteCacheMigrations), where a provider\'s key and endpoint are read from the operator\'s environment (providerEnv), ' +
+      'the migrations of the result cache\'s SQLite file, in order (sqliteCacheMigrations), the statements a store runs with their ' +
+      'positional parameters (sqliteCacheStatements) and how many entries a tenant keeps (cacheBounds), which environment variables ' +
+      'a provider\'s model reads, sent along with a NamedModel, and the default model by the key that is set (providerEnv), ' +
       'and the default deadlines and bounds every client and the worker share (defaults, agentDefaults). A method that is an operation says ' +
       'where its opId and timeout sit (dotted paths) and which deadline applies without a timeout (deadline; instruction: the model\'s when that field is a string).',
     definitions: Object.fromEntries(names.map((n) => [n, converted.definitions[n]])),
-    'x-deckhand': { ...tables, chromiumFlags: CHROMIUM_FLAGS, sharedChromiumFlags: SHARED_CHROMIUM_FLAGS, schemaLimits: SCHEMA_LIMITS, sqliteCacheMigrations: SQLITE_CACHE_MIGRATIONS, providerEnv: model.PROVIDER_ENV, defaults: { ...s.DEFAULTS, maxTimeoutMs: s.MAX_TIMEOUT_MS, maxCallMs: s.MAX_CALL_MS }, agentDefaults: agent.AGENT_DEFAULTS },
+    'x-deckhand': {
+      ...tables, chromiumFlags: CHROMIUM_FLAGS, sharedChromiumFlags: SHARED_CHROMIUM_FLAGS, schemaLimits: SCHEMA_LIMITS,
+      sqliteCacheMigrations: SQLITE_CACHE_MIGRATIONS, sqliteCacheStatements: SQLITE_CACHE_STATEMENTS, cacheBounds: CACHE_BOUNDS,
+      providerEnv: model.PROVIDER_ENV, defaults: { ...s.DEFAULTS, maxTimeoutMs: s.MAX_TIMEOUT_MS, maxCallMs: s.MAX_CALL_MS }, agentDefaults: agent.AGENT_DEFAULTS,
+    },
   };
   return `${JSON.stringify(doc, null, 2)}\n`;
 }

@@ -6,7 +6,7 @@
 import { clip } from '../protocol/text';
 import { describeZodError } from '../protocol/zod-errors';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
-import { DEADLINE_MARGIN_MS, Methods, operationDeadline, OPERATIONS, paramAt, type CommandClient, type MethodName, type Params, type Result } from '../protocol/methods';
+import { DEADLINE_MARGIN_MS, Methods, operationDeadline, OPERATIONS, paramAt, type CommandClient, type MethodName, type Params, type Parsed, type Result } from '../protocol/methods';
 import { ActionSchema, DEFAULTS, MAX_TIMEOUT_MS, ZERO_USAGE, type Action, type ActResult, type CacheInfo, type ExtractResult, type ObserveResult, type OperationOptions, type PageInfo, type Metrics, type ResultMetadata, type Usage } from '../protocol/schemas';
 import type { CallbackInvoker, ProviderCaller } from '../models/call';
 import type { ResolvedModel } from '../protocol/model';
@@ -118,34 +118,34 @@ export class Engine implements CommandClient {
       'engine.ping': async () => ({ version: ENGINE_VERSION, extensionId: this.extensionId }),
       'context.pages': async () => this.port.listPages(),
       'context.activePage': async () => this.activePage(),
-      'context.newPage': async (p: Params<'context.newPage'>, ctx) =>
+      'context.newPage': async (p: Parsed<'context.newPage'>, ctx) =>
         p.url ? openPage(this.port, p.url, { timeout: p.timeout }, p.allowSchemes, ctx.signal) : this.port.createPage(),
-      'page.goto': async (p: Params<'page.goto'>, ctx) => goto(this.port, p.page, p.url, p.options, p.allowSchemes, ctx.signal),
-      'page.info': async (p: Params<'page.info'>) => this.port.pageInfo(p.page),
-      'page.close': async (p: Params<'page.close'>) => {
+      'page.goto': async (p: Parsed<'page.goto'>, ctx) => goto(this.port, p.page, p.url, p.options, p.allowSchemes, ctx.signal),
+      'page.info': async (p: Parsed<'page.info'>) => this.port.pageInfo(p.page),
+      'page.close': async (p: Parsed<'page.close'>) => {
         await this.port.closePage(p.page);
         return { closed: true };
       },
-      'page.bringToFront': async (p: Params<'page.bringToFront'>) => {
+      'page.bringToFront': async (p: Parsed<'page.bringToFront'>) => {
         await this.port.bringToFront(p.page);
         return this.port.pageInfo(p.page);
       },
-      'page.evaluate': async (p: Params<'page.evaluate'>) => ({
+      'page.evaluate': async (p: Parsed<'page.evaluate'>) => ({
         value: await evaluate(this.port, p.page, p.source, p.isFunction, p.arg, p.timeout ?? DEFAULTS.navigationTimeoutMs),
       }),
-      'page.screenshot': async (p: Params<'page.screenshot'>) => screenshot(this.port, p.page, p.options),
-      'page.snapshot': async (p: Params<'page.snapshot'>) =>
+      'page.screenshot': async (p: Parsed<'page.screenshot'>) => screenshot(this.port, p.page, p.options),
+      'page.snapshot': async (p: Parsed<'page.snapshot'>) =>
         captureSnapshot(this.port, p.page ?? (await this.activePage()).id, {
           locator: p.locator,
           ignoreLocators: p.ignoreLocators,
           budget: p.budget,
           timeoutMs: p.timeout,
         }),
-      'page.selectors': async (p: Params<'page.selectors'>) => selectorsForIds(this.port, p.page, p.ids),
-      'page.press': async (p: Params<'page.press'>, ctx) =>
+      'page.selectors': async (p: Parsed<'page.selectors'>) => selectorsForIds(this.port, p.page, p.ids),
+      'page.press': async (p: Parsed<'page.press'>, ctx) =>
         validateAction('press', [p.keys]) &&
         performAction(this.port, p.page, { selector: await focusedSelector(this.port, p.page) }, 'press', [p.keys], p.timeout ?? DEFAULTS.actionTimeoutMs, ctx.signal),
-      'page.highlight': async (p: Params<'page.highlight'>) => {
+      'page.highlight': async (p: Parsed<'page.highlight'>) => {
         // Clear the outline wherever it was drawn last, then draw the new one.
         const last = this.highlighted;
         this.highlighted = null;
@@ -155,8 +155,8 @@ export class Engine implements CommandClient {
         if (r.count) this.highlighted = { page: p.page, frameId: r.frameId };
         return { count: r.count };
       },
-      'locator.count': async (p: Params<'locator.count'>) => ({ count: await countTarget(this.port, p.page, p.locator.selector, 10_000) }),
-      'locator.act': async (p: Params<'locator.act'>, ctx) =>
+      'locator.count': async (p: Parsed<'locator.count'>) => ({ count: await countTarget(this.port, p.page, p.locator.selector, 10_000) }),
+      'locator.act': async (p: Parsed<'locator.act'>, ctx) =>
         validateAction(p.method, p.arguments ?? []) &&
         performAction(this.port, p.page, { selector: p.locator.selector, nth: p.locator.nth }, p.method, p.arguments ?? [], p.timeout ?? DEFAULTS.actionTimeoutMs, ctx.signal),
       'agent.run': async (p: AgentRunParams, ctx) => {
@@ -191,7 +191,7 @@ export class Engine implements CommandClient {
         const saved = p.saveAs && r.result.success && entry ? await this.saveAgentFlow(p.saveAs, p.instruction, startUrl, entry, ctx) : undefined;
         return { ...r, ...(cacheKey && entry ? { cacheEntry: { cacheKey, entry } } : {}), ...(saved ? { flow: saved } : {}) };
       },
-      'op.cancel': async (p: Params<'op.cancel'>) => {
+      'op.cancel': async (p: Parsed<'op.cancel'>) => {
         const c = this.cancels.get(p.opId);
         if (c) {
           c.abort(new DeckhandError(ErrorCode.Cancelled, 'the operation was cancelled by its caller', { opId: p.opId }));
@@ -203,9 +203,9 @@ export class Engine implements CommandClient {
         this.cancelledEarly.set(p.opId, now);
         return { cancelled: false };
       },
-      'batch.run': async (p: Params<'batch.run'>, ctx) => this.batches.run({ ...p, timeout: p.timeout ?? DEFAULTS.batchTimeoutMs }, ctx),
-      act: async (p: Params<'act'>, ctx) => this.act(p, ctx),
-      'act.replay': async (p: Params<'act.replay'>, ctx) => {
+      'batch.run': async (p: Parsed<'batch.run'>, ctx) => this.batches.run({ ...p, timeout: p.timeout ?? DEFAULTS.batchTimeoutMs }, ctx),
+      act: async (p: Parsed<'act'>, ctx) => this.act(p, ctx),
+      'act.replay': async (p: Parsed<'act.replay'>, ctx) => {
         const heal = p.model ? this.healer(await this.opContext('act', { page: p.page, model: p.model, variables: p.variables }, ctx), ctx) : null;
         try {
           return await replayActions(this.port, p.page, p.actions, normalizeVariables(p.variables), heal, undefined, ctx.signal);
@@ -214,7 +214,7 @@ export class Engine implements CommandClient {
           throw e;
         }
       },
-      observe: async (p: Params<'observe'>, ctx) => {
+      observe: async (p: Parsed<'observe'>, ctx) => {
         const op = await this.opContext('observe', p.options, ctx);
         return this.cached<ObserveResult>('observe', p.options, ctx, op, p.instruction ?? '', undefined, async () => {
           const r = await inferObserve(this.deps(ctx), op, p.instruction);
@@ -223,7 +223,7 @@ export class Engine implements CommandClient {
           return { data: r.data, metadata };
         });
       },
-      extract: async (p: Params<'extract'>, ctx) => {
+      extract: async (p: Parsed<'extract'>, ctx) => {
         if (p.schema !== undefined && (typeof p.schema !== 'object' || p.schema === null || Array.isArray(p.schema))) {
           throw new DeckhandError(ErrorCode.InvalidArgument, 'the extract schema must be a zod schema or a JSON Schema object');
         }
@@ -239,7 +239,7 @@ export class Engine implements CommandClient {
         await this.restored;
         return this.metricsBook.snapshot();
       },
-      'flow.replay': async (p: Params<'flow.replay'>, ctx) => {
+      'flow.replay': async (p: Parsed<'flow.replay'>, ctx) => {
         const flow = p.flow ?? (await this.findFlow(p.name!, ctx));
         const page = p.page ?? (await this.activePage()).id;
         const op = p.model ? await this.opContext('act', { page, model: p.model, variables: p.variables, opId: p.opId }, ctx) : null;
@@ -264,20 +264,20 @@ export class Engine implements CommandClient {
         );
       },
       'flow.list': async () => (await this.flows.list()).map(summarizeFlow),
-      'flow.get': async (p: Params<'flow.get'>) => (await this.flows.get(p.name.trim())) ?? this.noFlow(p.name, EXTENSION_FLOWS),
-      'flow.save': async (p: Params<'flow.save'>) => {
+      'flow.get': async (p: Parsed<'flow.get'>) => (await this.flows.get(p.name.trim())) ?? this.noFlow(p.name, EXTENSION_FLOWS),
+      'flow.save': async (p: Parsed<'flow.save'>) => {
         const flow = FlowSchema.parse(p.flow);
         await this.flows.put(flow);
         return summarizeFlow(flow);
       },
-      'flow.rename': async (p: Params<'flow.rename'>) => {
+      'flow.rename': async (p: Parsed<'flow.rename'>) => {
         const [from, to] = [p.from.trim(), p.to.trim()];
         const r = await this.flows.rename(from, to);
         if (r === 'missing') this.noFlow(from, EXTENSION_FLOWS);
         if (r === 'taken') throw new DeckhandError(ErrorCode.AlreadyInUse, `a flow named "${to}" is already saved; delete or rename it first`);
         return summarizeFlow((await this.flows.get(to))!);
       },
-      'flow.delete': async (p: Params<'flow.delete'>) => ({ deleted: await this.flows.delete(p.name.trim()) }),
+      'flow.delete': async (p: Parsed<'flow.delete'>) => ({ deleted: await this.flows.delete(p.name.trim()) }),
     };
   }
 
@@ -456,7 +456,7 @@ export class Engine implements CommandClient {
    * would read (the caller's, or the extension's for `cache.store: 'extension'`), so the next
    * identical call replays the person's steps with no model.
    */
-  async storeFix(p: Params<'act'>, startUrl: string, ctx: CallContext, actions: Action[]): Promise<{ store: 'caller' | 'extension'; key: string }> {
+  async storeFix(p: Parsed<'act'>, startUrl: string, ctx: CallContext, actions: Action[]): Promise<{ store: 'caller' | 'extension'; key: string }> {
     if (typeof p.input !== 'string') throw new DeckhandError(ErrorCode.InvalidArgument, 'only an act with an instruction can take a fix: an Action is replayed as it is');
     if (!actions.length) throw new DeckhandError(ErrorCode.InvalidArgument, 'there are no recorded actions to store');
     for (const a of actions) validateAction(a.method, a.arguments ?? []);
@@ -524,7 +524,7 @@ export class Engine implements CommandClient {
     );
   }
 
-  private async act(p: Params<'act'>, ctx: CallContext): Promise<ActResult> {
+  private async act(p: Parsed<'act'>, ctx: CallContext): Promise<ActResult> {
     if (typeof p.input === 'string') {
       if (!p.input.trim()) throw new DeckhandError(ErrorCode.InvalidArgument, 'act needs a non-empty instruction or an Action');
       const op = await this.opContext('act', p.options, ctx);

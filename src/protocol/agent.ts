@@ -3,6 +3,7 @@
  * steps it reports, its result, and the recording that cached replay uses.
  */
 import { z } from 'zod';
+import { ModelParamSchema } from './resolve-model';
 import { FlowNameSchema } from './flows';
 import { HttpModelSchema, ResolvedModelSchema } from './model';
 import { ActionSchema, TimeoutMsSchema, VariablesSchema, WaitMsSchema } from './schemas';
@@ -157,8 +158,8 @@ export const AgentRunParamsSchema = z
   .object({
     instruction: z.string().min(1),
     mode: AgentModeSchema.default('dom'),
-    model: ResolvedModelSchema,
-    executionModel: ResolvedModelSchema,
+    model: ModelParamSchema,
+    executionModel: ModelParamSchema,
     systemPrompt: z.string().optional(),
     maxSteps: z.number().int().positive().default(AGENT_DEFAULTS.maxSteps),
     toolTimeout: TimeoutMsSchema.default(AGENT_DEFAULTS.toolTimeoutMs),

@@ -47,3 +47,42 @@ export const SQLITE_CACHE_MIGRATIONS: readonly string[] = [
      UPDATE tenant_sizes SET n = n - 1 WHERE tenant = OLD.tenant;
    END;`,
 ];
+
+/**
+ * The statements every client's SQLite store runs, declared once with their positional
+ * parameters in order (carried into x-deckhand.sqliteCacheStatements for Python and Go).
+ * A lookup runs touch, get, and sibling when get found nothing, in one immediate transaction;
+ * a record runs prev and put, and for a new key size, then evict when the tenant is over its
+ * bound (CACHE_BOUNDS); an invalidation runs drop. `result` and `usage` are JSON text.
+ */
+export const SQLITE_CACHE_STATEMENTS = {
+  touch: { sql: 'UPDATE entries SET count = count + 1, used_at = ? WHERE tenant = ? AND key = ?', params: ['now', 'tenant', 'key'] },
+  get: { sql: 'SELECT op, result, usage, agree, count FROM entries WHERE tenant = ? AND key = ?', params: ['tenant', 'key'] },
+  sibling: { sql: 'SELECT 1 FROM entries WHERE tenant = ? AND base_key = ? AND key != ? LIMIT 1', params: ['tenant', 'baseKey', 'key'] },
+  prev: { sql: 'SELECT result, agree FROM entries WHERE tenant = ? AND key = ?', params: ['tenant', 'key'] },
+  put: {
+    sql:
+      'INSERT INTO entries (tenant, key, base_key, op, result, usage, agree, count, used_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?) ' +
+      'ON CONFLICT(tenant, key) DO UPDATE SET op = excluded.op, result = excluded.result, usage = excluded.usage, agree = excluded.agree, used_at = excluded.used_at',
+    params: ['tenant', 'key', 'baseKey', 'op', 'result', 'usage', 'agree', 'now'],
+  },
+  size: { sql: 'SELECT n FROM tenant_sizes WHERE tenant = ?', params: ['tenant'] },
+  // The oldest first, read off the (tenant, used_at) index: a seek, not a walk over the tenant.
+  evict: { sql: 'DELETE FROM entries WHERE rowid IN (SELECT rowid FROM entries WHERE tenant = ? ORDER BY used_at, rowid LIMIT ?)', params: ['tenant', 'count'] },
+  drop: { sql: 'DELETE FROM entries WHERE tenant = ? AND key = ?', params: ['tenant', 'key'] },
+} as const satisfies Record<string, { sql: string; params: readonly string[] }>;
+
+/**
+ * How many entries a tenant keeps: at most maxEntriesPerTenant; one over it evicts down to
+ * keepPercent of it, which spreads the cost of an eviction over the next new keys instead of
+ * paying it on every one. Every store (SQLite, memory, PostgreSQL) counts it this way.
+ */
+export const CACHE_BOUNDS = { maxEntriesPerTenant: 10_000, keepPercent: 99 } as const;
+
+/** What a tenant keeps after going over its bound `max` (CACHE_BOUNDS). */
+export const keptAfterEviction = (max: number): number => max - Math.floor((max * (100 - CACHE_BOUNDS.keepPercent)) / 100);
+
+/** How many entries evict removes from a tenant holding `n` (CACHE_BOUNDS): none within the bound. */
+export function evictCount(n: number, max: number = CACHE_BOUNDS.maxEntriesPerTenant): number {
+  return n > max ? n - keptAfterEviction(max) : 0;
+}

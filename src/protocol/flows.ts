@@ -5,6 +5,7 @@
  * A replay by name looks in the caller's store first, then in the extension's.
  */
 import { z } from 'zod';
+import { ModelParamSchema } from './resolve-model';
 import { QaRecordingSchema } from './recording';
 import { PageIdSchema, TimeoutMsSchema, UsageSchema, VariablesSchema } from './schemas';
 import { ResolvedModelSchema } from './model';
@@ -71,7 +72,7 @@ export const FlowReplayParamsSchema = z
     /** Values for %name% placeholders in the recorded arguments. */
     variables: VariablesSchema.optional(),
     /** Re-finds a step whose element is gone or changed, and runs extract steps; none: such a step stops the replay. */
-    model: ResolvedModelSchema.optional(),
+    model: ModelParamSchema.optional(),
     /** How long each step may wait for its element (default 3 s). */
     stepTimeout: TimeoutMsSchema.optional(),
     /** How long the whole replay may take (default 120 s); past it the replay stops with TIMEOUT. */

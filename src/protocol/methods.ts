@@ -3,6 +3,7 @@
  * Both the Node facade and the worker-local facade (experimentalBatch) call these.
  */
 import { z } from 'zod';
+import { ModelParamSchema } from './resolve-model';
 import {
   ActionSchema, ActResultSchema, ExtractResultSchema, ExtractSchemaParamSchema, GotoOptionsSchema, LocatorSpecSchema,
   MetricsSchema, ObserveResultSchema, OperationOptionsSchema, PageIdSchema, PageInfoSchema,
@@ -173,7 +174,7 @@ export const Methods = {
    */
   'act.replay': {
     params: z
-      .object({ page: PageIdSchema, actions: z.array(ActionSchema).min(1), variables: VariablesSchema.optional(), model: ResolvedModelSchema.optional() })
+      .object({ page: PageIdSchema, actions: z.array(ActionSchema).min(1), variables: VariablesSchema.optional(), model: ModelParamSchema.optional() })
       .strict(),
     result: z.object({ actions: z.array(ActionSchema), healed: z.boolean(), usage: UsageSchema }),
   },
@@ -310,6 +311,8 @@ export const ClientMethods = {
   },
 } as const;
 export type Params<M extends MethodName> = z.input<(typeof Methods)[M]['params']>;
+/** A method's params as the worker holds them once checked: defaults filled, named models resolved. */
+export type Parsed<M extends MethodName> = z.output<(typeof Methods)[M]['params']>;
 export type Result<M extends MethodName> = z.infer<(typeof Methods)[M]['result']>;
 
 /** The one interface both facades are built on: Node sends these over RPC, a batch runs them in-process. */

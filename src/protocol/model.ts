@@ -126,7 +126,37 @@ export const PROVIDER_ENV = {
     google: 'GOOGLE_GENERATIVE_AI_BASE_URL',
     azure: 'AZURE_BASE_URL',
   } as Record<string, string>,
+  /** Every variable resolving a provider's model reads (resolve-model.ts): what a client sends with a named model. */
+  names: {
+    openai: ['OPENAI_API_KEY', 'OPENAI_BASE_URL'],
+    anthropic: ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'],
+    google: ['GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_BASE_URL'],
+    azure: ['AZURE_API_KEY', 'AZURE_OPENAI_API_KEY', 'AZURE_BASE_URL', 'AZURE_RESOURCE_NAME'],
+    vertex: ['GOOGLE_VERTEX_PROJECT', 'GOOGLE_VERTEX_LOCATION', 'GOOGLE_CLIENT_EMAIL', 'GOOGLE_PRIVATE_KEY'],
+    bedrock: ['AWS_REGION', 'AWS_DEFAULT_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'],
+  } as Record<string, readonly string[]>,
+  /** The model used when a caller names none: the first whose provider's key is set, else the built-in model. */
+  defaults: [
+    ['openai', 'openai/gpt-4.1-mini'],
+    ['anthropic', 'anthropic/claude-sonnet-4-5'],
+    ['google', 'google/gemini-2.5-flash'],
+  ] as readonly (readonly [string, string])[],
 };
+
+/**
+ * A model as the Python and Go clients send it: the caller's name or ModelConfig as given,
+ * with the operator's environment variables its provider reads (PROVIDER_ENV.names). The
+ * worker resolves it (resolve-model.ts), so where a key may travel is decided in one place.
+ */
+export const NamedModelSchema = z
+  .object({
+    kind: z.literal('named'),
+    model: z.union([z.string().min(1), z.record(z.unknown())]),
+    env: z.record(z.string()).optional(),
+  })
+  .strict()
+  .describe("a model by its caller's name or ModelConfig, with the operator's environment variables its provider reads");
+export type NamedModel = z.infer<typeof NamedModelSchema>;
 
 const perMTok = () => z.number().finite().nonnegative('must not be negative');
 /** A model's price: USD per million tokens (prices.ts holds the list). Cached input is priced as input when its price is not given. */

@@ -3,6 +3,7 @@
  * from these. The RPC, the client library and (later) HTTP/MCP validate with them.
  */
 import { z } from 'zod';
+import { ModelParamSchema } from './resolve-model';
 import { ResolvedModelSchema } from './model';
 import { DeckhandError, ErrorCode } from './errors';
 import { schemaTooBig } from './json';
@@ -201,7 +202,7 @@ export const OperationOptionsSchema = z
     ignoreLocators: z.array(LocatorSpecSchema).optional(),
     frameId: z.number().int().nonnegative().optional(),
     /** Resolved by the Node side; carries keys for this call only. */
-    model: ResolvedModelSchema.optional(),
+    model: ModelParamSchema.optional(),
     variables: VariablesSchema.optional(),
     screenshot: z.boolean().optional(),
     systemPrompt: z.string().optional(),

@@ -5,7 +5,7 @@ import { GATED_METHODS, PauseGate, pauseBudget, RESUMED_BY_PERSON } from '../../
 import { KEEP_FAILED_MS, KEEP_FAILED_RUNS, OWN_RUN_TAIL_MS, Takeover, type TakeoverHooks } from '../../src/engine/takeover';
 import type { BrowserPort, CallContext } from '../../src/engine/ports';
 import { DeckhandError } from '../../src/protocol/errors';
-import type { Params } from '../../src/protocol/methods';
+import type { Params, Parsed } from '../../src/protocol/methods';
 import type { Action } from '../../src/protocol/schemas';
 import type { TakeoverState } from '../../src/protocol/panel';
 
@@ -169,7 +169,7 @@ describe('Engine.storeFix', () => {
     const engine = new Engine(fakePort(), 'ext', undefined, undefined, undefined, extStore as never);
     const steps: Action[] = [{ selector: '//button[3]', method: 'click', arguments: [], description: 'button with no name' }];
     const ctx = ctxWith(new PauseGate(), { cache: store as never });
-    const p = { input: 'archive this message', options: { variables: { who: 'x' } } } as Params<'act'>;
+    const p = { input: 'archive this message', options: { variables: { who: 'x' } } } as Parsed<'act'>;
     const a = await engine.storeFix(p, 'https://shop.test/cart?utm_source=x', ctx, steps);
     const b = await engine.storeFix(p, 'https://shop.test/cart', ctx, steps);
     expect(a).toEqual({ store: 'caller', key: b.key }); // tracking parameters do not make another key

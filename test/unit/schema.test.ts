@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { Validator } from '@cfworker/json-schema';
 import type { ZodTypeAny } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { SQLITE_CACHE_MIGRATIONS } from '../../src/protocol/cache-sql';
+import { SQLITE_CACHE_MIGRATIONS, SQLITE_CACHE_STATEMENTS, CACHE_BOUNDS } from '../../src/protocol/cache-sql';
 import { PROVIDER_ENV } from '../../src/protocol/model';
 import { CACHE_SQL_FILE, generateCacheSql, generateSchema, SCHEMA_FILE } from '../../scripts/gen-schema';
 import { AGENT_DEFAULTS, AgentExecuteRequestSchema } from '../../src/protocol/agent';
@@ -224,7 +224,11 @@ describe('schema/deckhand.schema.json', () => {
   it('every $ref and every x-deckhand entry names a definition', () => {
     const refs = [...text.matchAll(/"\$ref": "([^"]+)"/g)].map((m) => m[1]);
     // Every entry but the launch switches (plain lists, checked below) is a table of definitions.
-    const { chromiumFlags, sharedChromiumFlags, schemaLimits, sqliteCacheMigrations, providerEnv, defaults, agentDefaults, ...named } = doc['x-deckhand'];
+    const {
+      chromiumFlags, sharedChromiumFlags, schemaLimits, sqliteCacheMigrations, sqliteCacheStatements, cacheBounds, providerEnv, defaults, agentDefaults, ...named
+    } = doc['x-deckhand'];
+    expect(sqliteCacheStatements).toEqual(JSON.parse(JSON.stringify(SQLITE_CACHE_STATEMENTS)));
+    expect(cacheBounds).toEqual(CACHE_BOUNDS);
     expect(defaults).toEqual({ ...DEFAULTS, maxTimeoutMs: MAX_TIMEOUT_MS, maxCallMs: MAX_CALL_MS });
     expect(agentDefaults).toEqual(AGENT_DEFAULTS);
     expect(providerEnv).toEqual(PROVIDER_ENV);

@@ -13,7 +13,7 @@
 import { dirname } from 'node:path';
 import { ensurePrivateDir, ensurePrivateFile } from '../private-files';
 import { DeckhandError, ErrorCode } from '../../protocol/errors';
-import { SQLITE_CACHE_MIGRATIONS } from '../../protocol/cache-sql';
+import { CACHE_BOUNDS, evictCount, keptAfterEviction, SQLITE_CACHE_MIGRATIONS, SQLITE_CACHE_STATEMENTS } from '../../protocol/cache-sql';
 import {
   CacheInvalidateResponseSchema, CacheLookupResponseSchema, CacheRecordResponseSchema, nextAgree, type CacheEntry, type CacheLookupResponse, type CacheRecordRequest,
 } from '../../protocol/cache';
@@ -26,13 +26,9 @@ export interface CacheStore {
 }
 
 /** Entries one tenant may keep before the least recently used are evicted. */
-export const DEFAULT_MAX_ENTRIES_PER_TENANT = 10_000;
+export const DEFAULT_MAX_ENTRIES_PER_TENANT: number = CACHE_BOUNDS.maxEntriesPerTenant;
 
-/**
- * What a tenant keeps after going over its bound: 99% of it. Evicting 1% at once spreads
- * the cost of an eviction over the next 1% of new keys instead of paying it on every one.
- */
-export const keptAfterEviction = (max: number) => max - Math.floor(max / 100);
+export { keptAfterEviction };
 
 /** A view of a store bound to one tenant: what the service hands to each caller's operations. */
 export function forTenant(store: CacheStore, tenant: string): CacheStore {
@@ -126,20 +122,10 @@ async function withBusyRetry(path: string, fn: () => void): Promise<void> {
   }
 }
 
-/** The statements a store runs, prepared once rather than parsed again on every call. */
+/** The statements a store runs (protocol/cache-sql.ts), prepared once rather than parsed again on every call. */
 function statements(db: Db) {
-  return {
-    touch: db.prepare('UPDATE entries SET count = count + 1, used_at = ? WHERE tenant = ? AND key = ?'),
-    get: db.prepare('SELECT op, result, usage, agree, count FROM entries WHERE tenant = ? AND key = ?'),
-    sibling: db.prepare('SELECT 1 FROM entries WHERE tenant = ? AND base_key = ? AND key != ? LIMIT 1'),
-    prev: db.prepare('SELECT result, agree FROM entries WHERE tenant = ? AND key = ?'),
-    put: db.prepare(`INSERT INTO entries (tenant, key, base_key, op, result, usage, agree, count, used_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?)
-                     ON CONFLICT(tenant, key) DO UPDATE SET op = excluded.op, result = excluded.result, usage = excluded.usage, agree = excluded.agree, used_at = excluded.used_at`),
-    size: db.prepare('SELECT n FROM tenant_sizes WHERE tenant = ?'),
-    // The oldest first, read off the (tenant, used_at) index: a seek, not a walk over the tenant.
-    evict: db.prepare('DELETE FROM entries WHERE rowid IN (SELECT rowid FROM entries WHERE tenant = ? ORDER BY used_at, rowid LIMIT ?)'),
-    drop: db.prepare('DELETE FROM entries WHERE tenant = ? AND key = ?'),
-  };
+  const all = Object.entries(SQLITE_CACHE_STATEMENTS).map(([name, st]) => [name, db.prepare(st.sql)]);
+  return Object.fromEntries(all) as Record<keyof typeof SQLITE_CACHE_STATEMENTS, import('better-sqlite3').Statement>;
 }
 
 /** SQLite on disk: WAL mode and immediate transactions, so several sessions (and processes) can share it. */
@@ -206,7 +192,8 @@ export class SqliteStore implements CacheStore {
         // Keep each tenant within its bound, the least recently used evicted first. The kept
         // size answers "over?" without counting, and the oldest are a seek on (tenant, used_at).
         const n = (this.sql.size.get(tenant) as { n: number } | undefined)?.n ?? 0;
-        if (n > this.maxEntries) this.sql.evict.run(tenant, n - keptAfterEviction(this.maxEntries));
+        const over = evictCount(n, this.maxEntries);
+        if (over > 0) this.sql.evict.run(tenant, over);
       }
       return CacheRecordResponseSchema.parse({ agree });
     });
