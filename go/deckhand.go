@@ -317,7 +317,7 @@ func (c *Client) cacheBase(threshold int) object {
 }
 
 // defaultModel is per's wire form, else the client's model's.
-func (c *Client) defaultModel(per ModelSpec) (*wireModel, error) {
+func (c *Client) defaultModel(per ModelSpec) (any, error) {
 	switch {
 	case !isNilValue(per):
 		return resolveModel(per, c.register)
@@ -361,7 +361,7 @@ func operation[T any](ctx context.Context, c *Client, op string, params object, 
 	if err != nil {
 		return nil, err
 	}
-	var model *wireModel
+	var model any
 	if needsModel {
 		if model, err = c.defaultModel(o.model); err != nil {
 			return nil, err

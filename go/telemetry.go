@@ -30,10 +30,10 @@ func tracerFor(o *TelemetryOptions) trace.Tracer {
 
 // startOperationSpan opens the span of one operation under the caller's context and registers
 // it under opID for the worker's model-call log lines.
-func (c *Client) startOperationSpan(ctx context.Context, op, opID string, model *wireModel) trace.Span {
+func (c *Client) startOperationSpan(ctx context.Context, op, opID string, model any) trace.Span {
 	attrs := []attribute.KeyValue{attribute.String("deckhand.operation", op)}
-	if model != nil {
-		attrs = append(attrs, attribute.String("deckhand.model", model.Name))
+	if name := modelLabel(model); name != "" {
+		attrs = append(attrs, attribute.String("deckhand.model", name))
 	}
 	_, span := c.tracer.Start(ctx, "deckhand."+op, trace.WithAttributes(attrs...))
 	c.mu.Lock()
