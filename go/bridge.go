@@ -1,16 +1,11 @@
 package deckhand
 
-// The Go end of the WebSocket bridge (src/client/bridge.ts in Go): a server on 127.0.0.1 that
-// the extension's worker dials out to once a person enters the pairing token in the side panel.
-// No remote debugging is involved, so this drives the Chrome a person already uses.
-//
-// Three walls keep everyone else out: the server listens on loopback only; the upgrade must come
-// from the extension's own origin (web pages can open WebSockets to localhost, but not with a
-// chrome-extension:// Origin); and the first frame must carry the one-time token (spent on first
-// use) or the secret issued with it. A local process can forge the Origin, so guesses at the
-// token are slowed down: after a refused attempt, on any connection, the next is judged only
-// after a backoff. Frames, close codes, limits and messages are the Node client's, so the worker
-// cannot tell the clients apart.
+// The WebSocket bridge (src/client/bridge.ts in Go): a server on 127.0.0.1 the extension's
+// worker dials once a person enters the pairing token in the side panel. Three walls keep
+// everyone else out: loopback only; the extension's own Origin (pages cannot forge it); the
+// one-time token in the first frame (then the secret issued with it). A local process can
+// forge the Origin, so refused guesses slow the next ones down (a backoff on any connection).
+// Frames, close codes and messages are the Node client's.
 
 import (
 	"bytes"
@@ -56,20 +51,14 @@ func pairingBackoff(refusals int) time.Duration {
 	return min(pairingBackoffFirst<<min(max(refusals-1, 0), 6), pairingBackoffMax)
 }
 
-func isLoopbackAddress(a string) bool {
-	ip := net.ParseIP(a)
-	return ip != nil && ip.IsLoopback()
-}
-
-// bridgeHost is the address to listen on: loopback only, and the one the extension dials.
+// bridgeHost is the address to listen on: loopback only (so only this machine connects), and
+// the one the extension dials.
 func bridgeHost(host string) (string, error) {
-	if host == "" || host == "127.0.0.1" || strings.EqualFold(host, "localhost") {
-		return "127.0.0.1", nil
+	if host != "" && host != "127.0.0.1" && !strings.EqualFold(host, "localhost") {
+		return "", newError(CodeInvalidArgument, "AttachOptions.Host must be a loopback address, and the extension dials 127.0.0.1 only: "+
+			"leave it empty, or use 127.0.0.1 or localhost; got %q (the bridge never listens on a network interface)", host)
 	}
-	if isLoopbackAddress(host) {
-		return "", newError(CodeInvalidArgument, "AttachOptions.Host %q is a loopback address, but the extension dials 127.0.0.1 only; leave Host empty or use 127.0.0.1", host)
-	}
-	return "", newError(CodeInvalidArgument, "AttachOptions.Host must be a loopback address (127.0.0.1 or localhost), got %q: the bridge never listens on a network interface", host)
+	return "127.0.0.1", nil
 }
 
 func orNone(s string) string {
@@ -80,13 +69,7 @@ func orNone(s string) string {
 }
 
 // refuseUpgrade says why an upgrade request is refused, or "" to accept it.
-func refuseUpgrade(remoteAddress, origin, host, extensionID string, port int) string {
-	if !isLoopbackAddress(remoteAddress) {
-		if remoteAddress == "" {
-			remoteAddress = "an unknown address"
-		}
-		return fmt.Sprintf("connections from %s are refused: the bridge serves this machine only", remoteAddress)
-	}
+func refuseUpgrade(origin, host, extensionID string, port int) string {
 	if origin != "chrome-extension://"+extensionID {
 		return fmt.Sprintf("Origin %s is refused: only the Deckhand extension may connect", orNone(origin))
 	}
@@ -225,10 +208,9 @@ func (l *bridgeLink) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		plainAnswer(w, http.StatusUpgradeRequired, "Deckhand bridge: WebSocket connections from the Deckhand extension only\n")
 		return
 	}
-	remote, _, _ := net.SplitHostPort(r.RemoteAddr)
 	refusal := "this client is closed"
 	if !l.isClosed() {
-		refusal = refuseUpgrade(remote, r.Header.Get("Origin"), r.Host, l.opts.extensionID, l.port)
+		refusal = refuseUpgrade(r.Header.Get("Origin"), r.Host, l.opts.extensionID, l.port)
 	}
 	if refusal != "" {
 		plainAnswer(w, http.StatusForbidden, refusal+"\n")
