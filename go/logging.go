@@ -1,7 +1,9 @@
 package deckhand
 
 import (
+	"cmp"
 	"encoding/json"
+	"io"
 	"fmt"
 	"os"
 	"strings"
@@ -27,44 +29,30 @@ func checkLogging(o *LoggingOptions) error {
 // log reports one of the engine's log lines as CreateOptions.Logging says: to Func, else written
 // as text or JSON (default: warnings and errors, as text on stderr, like the Node client).
 func (c *Client) log(level, message string, rawData json.RawMessage) {
-	lg := c.o.Logging
-	if lg == nil {
-		lg = &LoggingOptions{}
+	lg := LoggingOptions{Level: "warn", Writer: os.Stderr}
+	if o := c.o.Logging; o != nil {
+		lg = LoggingOptions{Level: cmp.Or(o.Level, lg.Level), Format: o.Format, Writer: cmp.Or[io.Writer](o.Writer, lg.Writer), Func: o.Func}
 	}
-	min := lg.Level
-	if min == "" {
-		min = "warn"
-	}
-	if logLevels[level] < logLevels[min] {
+	if logLevels[level] < logLevels[lg.Level] {
 		return
 	}
 	var data map[string]any
-	_ = json.Unmarshal(rawData, &data) // absent or not an object: nil
+	if json.Unmarshal(rawData, &data) != nil || len(data) == 0 {
+		rawData = nil // absent, empty or not an object
+	}
 	if lg.Func != nil {
-		func() {
-			// A failing log function must not fail the operation that logged.
-			defer func() { _ = recover() }()
-			lg.Func(level, message, data)
-		}()
+		// A failing log function must not fail the operation that logged.
+		defer func() { _ = recover() }()
+		lg.Func(level, message, data)
 		return
 	}
-	w := lg.Writer
-	if w == nil {
-		w = os.Stderr
-	}
 	ts := time.Now().UTC().Format("2006-01-02T15:04:05.000Z")
-	var line string
+	line := fmt.Sprintf("[deckhand] %s %s %s", ts, strings.ToUpper(level), message)
 	if lg.Format == "json" {
-		o := object{{"level", level}, {"message", message}, {"timestamp", ts}}
-		if len(data) > 0 {
-			o = append(o, kv{"data", json.RawMessage(rawData)})
-		}
-		b, _ := marshalJS(o)
+		b, _ := marshalJS(object{{"level", level}, {"message", message}, {"timestamp", ts}}.with("data", json.RawMessage(rawData)))
 		line = string(b)
-	} else {
-		line = fmt.Sprintf("[deckhand] %s %s %s", ts, strings.ToUpper(level), message)
 	}
 	c.logMu.Lock()
 	defer c.logMu.Unlock()
-	fmt.Fprintln(w, line)
+	fmt.Fprintln(lg.Writer, line)
 }
