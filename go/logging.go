@@ -3,8 +3,8 @@ package deckhand
 import (
 	"cmp"
 	"encoding/json"
-	"io"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"time"
