@@ -105,7 +105,8 @@ func agentModel(o *AgentOptions) (ModelSpec, error) {
 	name, ok := o.Model.(ModelName)
 	if !ok {
 		if o.Options != nil {
-			return nil, newError(CodeInvalidArgument, "invalid agent configuration: Options go with a Model name, not a %T (give the settings in the model itself)", o.Model)
+			return nil, newError(CodeInvalidArgument,
+				"invalid agent configuration: Options go with a Model name, not a %T (give the settings in the model itself)", o.Model)
 		}
 		return o.Model, nil
 	}
@@ -164,7 +165,8 @@ func (a *Agent) Execute(ctx context.Context, instruction string, opts *ExecuteOp
 		o = *opts
 	}
 	if o.MaxSteps < 0 || o.MaxSteps > agentMaxStepsLimit {
-		return nil, newError(CodeInvalidArgument, "invalid agentExecute request: executeOptions.maxSteps: must be from 1 to %d, got %d", agentMaxStepsLimit, o.MaxSteps)
+		return nil, newError(CodeInvalidArgument, "invalid agentExecute request: executeOptions.maxSteps: must be from 1 to %d, got %d",
+			agentMaxStepsLimit, o.MaxSteps)
 	}
 	if err := c.checkPage(o.Page); err != nil {
 		return nil, err

@@ -44,7 +44,8 @@ type AttachOptions struct {
 var pairingTokenPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{6,128}$`)
 
 func printPairing(p PairingInfo) {
-	fmt.Fprintf(os.Stderr, "Deckhand: in Chrome, open the Deckhand side panel, choose \"Connect to a local client\" and enter port %d and token %s\n", p.Port, p.Token)
+	fmt.Fprintf(os.Stderr, "Deckhand: in Chrome, open the Deckhand side panel, choose \"Connect to a local client\" and enter port %d and token %s\n",
+		p.Port, p.Token)
 }
 
 func attachWait(name string, d, fallback time.Duration) (time.Duration, error) {

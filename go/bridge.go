@@ -425,7 +425,8 @@ func (l *bridgeLink) onDrop(ws *websocket.Conn) {
 	}
 	l.setState(bridgeDown)
 	l.mu.Unlock()
-	l.peer.failAll(newError(CodeWorkerGone, "the extension's service worker disconnected from the bridge before answering; the next call waits for it to reconnect"), false)
+	l.peer.failAll(newError(CodeWorkerGone,
+		"the extension's service worker disconnected from the bridge before answering; the next call waits for it to reconnect"), false)
 }
 
 // errNotSent is a call that never reached a worker: the socket went before it was written.
@@ -472,8 +473,9 @@ func (l *bridgeLink) waitUp(ctx context.Context, timeout time.Duration, onTimeou
 func (l *bridgeLink) paired(ctx context.Context, timeout time.Duration) error {
 	return l.waitUp(ctx, timeout, func() *Error {
 		return &Error{Code: CodeTimeout,
-			Message: fmt.Sprintf(`waited %d ms for the Deckhand extension to pair on port %d; open the Deckhand side panel, choose "Connect to a local client" and enter the port and token`, timeout.Milliseconds(), l.port),
-			Data:    map[string]any{"port": float64(l.port), "timeoutMs": float64(timeout.Milliseconds())}}
+			Message: fmt.Sprintf(`waited %d ms for the Deckhand extension to pair on port %d; `+
+				`open the Deckhand side panel, choose "Connect to a local client" and enter the port and token`, timeout.Milliseconds(), l.port),
+			Data: map[string]any{"port": float64(l.port), "timeoutMs": float64(timeout.Milliseconds())}}
 	})
 }
 

@@ -474,7 +474,8 @@ func parseAllowSchemes(what string, in []string) ([]string, error) {
 		case name == "javascript":
 			return nil, newError(CodeInvalidArgument, "%s: javascript: URLs are never opened; run script in a page with ExperimentalBatch (page.evaluate)", what)
 		case name != "http" && name != "https" && name != "data" && !slices.Contains(optionalURLSchemes, name):
-			return nil, newError(CodeInvalidArgument, "%s: %q is not a scheme Deckhand can open; allowed values: %s (Deckhand opens http:, https:, data: and about:blank already)",
+			return nil, newError(CodeInvalidArgument,
+				"%s: %q is not a scheme Deckhand can open; allowed values: %s (Deckhand opens http:, https:, data: and about:blank already)",
 				what, raw, strings.Join(optionalURLSchemes, ", "))
 		case slices.Contains(optionalURLSchemes, name) && !slices.Contains(out, name):
 			out = append(out, name)

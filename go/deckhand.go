@@ -98,7 +98,8 @@ func Create(ctx context.Context, o CreateOptions) (*Client, error) {
 		}
 	}
 	if o.DOMSettleTimeoutMs != nil && (*o.DOMSettleTimeoutMs < 0 || *o.DOMSettleTimeoutMs > maxTimeoutMs) {
-		return nil, newError(CodeInvalidArgument, "DOMSettleTimeoutMs must be a whole number of milliseconds from 0 to %d (10 minutes), got %d", maxTimeoutMs, *o.DOMSettleTimeoutMs)
+		return nil, newError(CodeInvalidArgument, "DOMSettleTimeoutMs must be a whole number of milliseconds from 0 to %d (10 minutes), got %d",
+			maxTimeoutMs, *o.DOMSettleTimeoutMs)
 	}
 	if (o.APIKey == "") != (o.APIURL == "") {
 		return nil, newError(CodeInvalidArgument, "APIKey and APIURL go together: give both to use a Deckhand service")

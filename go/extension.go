@@ -104,7 +104,8 @@ func unpackEmbeddedExtension() (string, error) {
 		err = unpackInto(root, final, files)
 	}
 	if err != nil {
-		return "", newError(CodeExtensionMissing, "cannot unpack the embedded extension into %s: %v (set DECKHAND_EXTENSION_DIR to a built extension instead)", root, err)
+		return "", newError(CodeExtensionMissing, "cannot unpack the embedded extension into %s: %v (set DECKHAND_EXTENSION_DIR to a built extension instead)",
+			root, err)
 	}
 	unpacked.dir = final
 	return final, nil

@@ -258,7 +258,8 @@ func (f *Flows) Save(ctx context.Context, flow *Flow, to FlowPlace) (*FlowSummar
 	if _, err := s.Record(ctx, &CacheRecord{Key: key, BaseKey: key, Op: "flow", Result: result, Usage: usage}); err != nil {
 		return nil, err
 	}
-	return &FlowSummary{Name: fl.Name, Title: fl.Recording.Title, Source: fl.Source, SavedAt: fl.SavedAt, StartURL: fl.Recording.StartURL, Steps: len(fl.Recording.Steps)}, nil
+	r := fl.Recording
+	return &FlowSummary{Name: fl.Name, Title: r.Title, Source: fl.Source, SavedAt: fl.SavedAt, StartURL: r.StartURL, Steps: len(r.Steps)}, nil
 }
 
 // Rename renames a saved flow (in the extension for ""). In the extension, a name already

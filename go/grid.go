@@ -284,8 +284,9 @@ func LaunchGridBrowser(ctx context.Context, o GridOptions) (*Browser, error) {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return &Error{Code: CodeTimeout, Message: fmt.Sprintf("the Selenium Grid at %s gave no browser within %d ms (its queue may be full, or no node matches)", base, timeout.Milliseconds()),
-			Data: map[string]any{"timeoutMs": float64(timeout.Milliseconds())}}
+		return &Error{Code: CodeTimeout,
+			Message: fmt.Sprintf("the Selenium Grid at %s gave no browser within %d ms (its queue may be full, or no node matches)", base, timeout.Milliseconds()),
+			Data:    map[string]any{"timeoutMs": float64(timeout.Milliseconds())}}
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -304,7 +305,8 @@ func LaunchGridBrowser(ctx context.Context, o GridOptions) (*Browser, error) {
 		if pctx.Err() != nil {
 			return nil, gaveNone()
 		}
-		return nil, &Error{Code: CodeBrowserUnavailable, Message: fmt.Sprintf("the Selenium Grid at %s gave no browser: %s", base, msg), Data: map[string]any{"status": float64(res.StatusCode)}}
+		return nil, &Error{Code: CodeBrowserUnavailable, Message: fmt.Sprintf("the Selenium Grid at %s gave no browser: %s", base, msg),
+			Data: map[string]any{"status": float64(res.StatusCode)}}
 	}
 	var created struct {
 		Value struct {
@@ -326,7 +328,8 @@ func LaunchGridBrowser(ctx context.Context, o GridOptions) (*Browser, error) {
 	cdpURL, _ := created.Value.Capabilities["se:cdp"].(string)
 	if !strings.HasPrefix(cdpURL, "ws://") && !strings.HasPrefix(cdpURL, "wss://") {
 		g.end()
-		return nil, newError(CodeBrowserUnavailable, "the Selenium Grid at %s gave a session with no se:cdp address: its node's browser is not Chromium, or the Grid does not proxy CDP", base)
+		return nil, newError(CodeBrowserUnavailable,
+			"the Selenium Grid at %s gave a session with no se:cdp address: its node's browser is not Chromium, or the Grid does not proxy CDP", base)
 	}
 	wait := min(max(time.Until(deadline), time.Millisecond), 30*time.Second)
 	b, err := dialBrowser(ctx, cdpURL, headers, extID, wait, wait)

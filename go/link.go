@@ -170,7 +170,8 @@ func (l *extensionLink) connect(ctx context.Context, timeout time.Duration, firs
 		}
 	}
 	if firstTime {
-		return newError(CodeExtensionMissing, "the browser has no Deckhand extension (no service worker at %s); launch it with LaunchLocalBrowser or load the extension the repository builds", l.prefix())
+		return newError(CodeExtensionMissing, "the browser has no Deckhand extension (no service worker at %s); "+
+			"launch it with LaunchLocalBrowser or load the extension the repository builds", l.prefix())
 	}
 	return newError(CodeWorkerGone, "the extension's service worker did not come back within %d ms", timeout.Milliseconds())
 }
@@ -185,7 +186,8 @@ func (l *extensionLink) afterAttach(ctx context.Context, sid string, timeout tim
 				Value any `json:"value"`
 			} `json:"result"`
 		}
-		if err := l.conn.send(ctx, "Runtime.evaluate", map[string]any{"expression": "globalThis.__deckhand?.ready === true", "returnByValue": true}, sid, &r); err != nil {
+		ready := map[string]any{"expression": "globalThis.__deckhand?.ready === true", "returnByValue": true}
+		if err := l.conn.send(ctx, "Runtime.evaluate", ready, sid, &r); err != nil {
 			return err
 		}
 		if r.Result.Value == true {

@@ -132,7 +132,8 @@ func (c *VertexModelConfig) MarshalJSON() ([]byte, error) {
 
 // MarshalJSON writes the configuration in the Node client's shape, as the worker reads it.
 func (c *AzureModelConfig) MarshalJSON() ([]byte, error) {
-	w := azureWire{Provider: "azure", ModelName: c.ModelName, ResourceName: c.ResourceName, BaseURL: c.BaseURL, APIVersion: c.APIVersion, Headers: c.Headers, APIKey: c.APIKey}
+	w := azureWire{Provider: "azure", ModelName: c.ModelName, ResourceName: c.ResourceName, BaseURL: c.BaseURL, APIVersion: c.APIVersion,
+		Headers: c.Headers, APIKey: c.APIKey}
 	if c.EntraToken != "" {
 		w.Auth = &struct {
 			Type  string `json:"type"`
@@ -293,7 +294,8 @@ func ParseModelConfig(raw []byte) (ModelSpec, error) {
 		if err := strictJSON(raw, &w); err != nil {
 			return nil, err
 		}
-		c := &AzureModelConfig{ModelName: w.ModelName, ResourceName: w.ResourceName, BaseURL: w.BaseURL, APIVersion: w.APIVersion, Headers: w.Headers, APIKey: w.APIKey}
+		c := &AzureModelConfig{ModelName: w.ModelName, ResourceName: w.ResourceName, BaseURL: w.BaseURL, APIVersion: w.APIVersion,
+			Headers: w.Headers, APIKey: w.APIKey}
 		if w.Auth != nil {
 			c.EntraToken = w.Auth.Token
 		}

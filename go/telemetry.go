@@ -55,7 +55,8 @@ func (c *Client) endOperationSpan(span trace.Span, opID string, answer any, err 
 		span.RecordError(err)
 		span.SetStatus(codes.Error, err.Error())
 	} else if m := metadataOf(answer); m != nil {
-		span.SetAttributes(attribute.Int("gen_ai.usage.input_tokens", int(m.Usage.InputTokens)), attribute.Int("gen_ai.usage.output_tokens", int(m.Usage.OutputTokens)))
+		span.SetAttributes(attribute.Int("gen_ai.usage.input_tokens", int(m.Usage.InputTokens)),
+			attribute.Int("gen_ai.usage.output_tokens", int(m.Usage.OutputTokens)))
 	}
 	span.End()
 }
@@ -87,6 +88,7 @@ func (c *Client) recordModelCall(data json.RawMessage) {
 	ms := func(v float64) time.Time { return time.UnixMilli(int64(v)) }
 	_, span := c.tracer.Start(trace.ContextWithSpan(context.Background(), parent), "deckhand.model_call",
 		trace.WithTimestamp(ms(d.StartedAt)),
-		trace.WithAttributes(attribute.String("deckhand.model", d.Model), attribute.Int("gen_ai.usage.input_tokens", d.InputTokens), attribute.Int("gen_ai.usage.output_tokens", d.OutputTokens)))
+		trace.WithAttributes(attribute.String("deckhand.model", d.Model), attribute.Int("gen_ai.usage.input_tokens", d.InputTokens),
+			attribute.Int("gen_ai.usage.output_tokens", d.OutputTokens)))
 	span.End(trace.WithTimestamp(ms(d.EndedAt)))
 }
