@@ -96,7 +96,8 @@ func TestApprovalStopRefusesTheSubmit(t *testing.T) {
 	if kinds, _ := e.Data["kinds"].([]any); len(kinds) != 1 || kinds[0] != "submit" {
 		t.Fatalf("kinds: %v", e.Data["kinds"])
 	}
-	if len(seen) != 1 || strings.Join(seen[0].Kinds, ",") != "submit" || seen[0].Method != "click" || !strings.Contains(seen[0].Element, "Send") || seen[0].OpID == "" {
+	if len(seen) != 1 || strings.Join(seen[0].Kinds, ",") != "submit" || seen[0].Method != "click" || !strings.Contains(seen[0].Element, "Send") ||
+		seen[0].OpID == "" {
 		t.Fatalf("the handler saw %+v", seen)
 	}
 	noPosts(t)

@@ -19,7 +19,8 @@ func sentModel(t *testing.T, o CreateOptions, per ModelSpec) (string, error) {
 		return "", err
 	}
 	defer c.Close()
-	f.answer = json.RawMessage(`{"data":{"success":true,"message":"","actionDescription":"","actions":[]},"metadata":{"actionId":"a","cache":{"status":"DISABLED"},"usage":{"inputTokens":0,"outputTokens":0,"reasoningTokens":0,"cachedInputTokens":0,"inferenceTimeMs":0}}}`)
+	f.answer = json.RawMessage(`{"data":{"success":true,"message":"","actionDescription":"","actions":[]},"metadata":{"actionId":"a",` +
+		`"cache":{"status":"DISABLED"},"usage":{"inputTokens":0,"outputTokens":0,"reasoningTokens":0,"cachedInputTokens":0,"inferenceTimeMs":0}}}`)
 	if _, err := c.Act(context.Background(), ActInstruction("click"), &ActOptions{Model: per}); err != nil {
 		return "", err
 	}
@@ -49,11 +50,14 @@ func TestEveryModelShapeGoesAsTheCallerGaveIt(t *testing.T) {
 	}{
 		{"a name, with its provider's key from the environment", ModelName("anthropic/claude-sonnet-4-5"),
 			`{"kind":"named","model":"anthropic/claude-sonnet-4-5","env":{"ANTHROPIC_API_KEY":"ak"}}`},
-		{"an OpenAI-compatible endpoint with its settings", &ModelConfig{ModelName: "gemma", BaseURL: "http://127.0.0.1:8000/v1", StructuredOutput: StructuredOutputTool, Vision: Bool(false)},
+		{"an OpenAI-compatible endpoint with its settings", &ModelConfig{ModelName: "gemma", BaseURL: "http://127.0.0.1:8000/v1",
+			StructuredOutput: StructuredOutputTool, Vision: Bool(false)},
 			`{"kind":"named","model":{"modelName":"gemma","baseURL":"http://127.0.0.1:8000/v1","structuredOutput":"tool","vision":false}}`},
 		{"the local model by name", LocalModel, `{"kind":"local","name":"deckhand/local"}`},
-		{"Vertex with a service account", &VertexModelConfig{ModelName: "gemini-2.5-flash", Project: "p", Location: "europe-west4", Credentials: ServiceAccount{ClientEmail: "sa@p.iam", PrivateKey: "PK"}},
-			`{"kind":"named","model":{"provider":"vertex","modelName":"gemini-2.5-flash","auth":{"clientEmail":"sa@p.iam","privateKey":"PK"},"providerOptions":{"vertex":{"project":"p","location":"europe-west4"}}}}`},
+		{"Vertex with a service account", &VertexModelConfig{ModelName: "gemini-2.5-flash", Project: "p", Location: "europe-west4",
+			Credentials: ServiceAccount{ClientEmail: "sa@p.iam", PrivateKey: "PK"}},
+			`{"kind":"named","model":{"provider":"vertex","modelName":"gemini-2.5-flash","auth":{"clientEmail":"sa@p.iam","privateKey":"PK"},` +
+				`"providerOptions":{"vertex":{"project":"p","location":"europe-west4"}}}}`},
 		{"Azure with a key", &AzureModelConfig{ModelName: "gpt4o", ResourceName: "res", APIKey: "az", APIVersion: "2024-10-21"},
 			`{"kind":"named","model":{"provider":"azure","modelName":"gpt4o","resourceName":"res","apiVersion":"2024-10-21","apiKey":"az"}}`},
 		{"Azure with an Entra token", &AzureModelConfig{ModelName: "gpt4o", ResourceName: "res", EntraToken: "tok"},
@@ -101,10 +105,15 @@ func TestTheWorkerRefusesAModelItCannotUse(t *testing.T) {
 func TestParseModelConfigReadsTheNodeShapesAndNamesAnUnknownProperty(t *testing.T) {
 	for raw, want := range map[string]ModelSpec{
 		`"openai/gpt-4.1"`: ModelName("openai/gpt-4.1"),
-		`{"modelName":"llama3","baseURL":"http://127.0.0.1:11434/v1","openaiEndpointFormat":"chat"}`:                                                                                                                             &ModelConfig{ModelName: "llama3", BaseURL: "http://127.0.0.1:11434/v1", OpenAIEndpointFormat: "chat"},
-		`{"modelName":"llama3","baseURL":"http://127.0.0.1:11434/v1","structuredOutput":"json_object","vision":false}`:                                                                                                           &ModelConfig{ModelName: "llama3", BaseURL: "http://127.0.0.1:11434/v1", StructuredOutput: "json_object", Vision: Bool(false)},
-		`{"provider":"vertex","modelName":"gemini-2.5-flash","auth":{"type":"service_account","client_email":"sa@p","private_key":"PK","project_id":"p"},"providerOptions":{"vertex":{"project":"p","location":"us-central1"}}}`: &VertexModelConfig{ModelName: "gemini-2.5-flash", Project: "p", Location: "us-central1", Credentials: ServiceAccount{ClientEmail: "sa@p", PrivateKey: "PK"}},
-		`{"provider":"azure","modelName":"d","resourceName":"r","auth":{"type":"azureEntraId","token":"t"}}`:                                                                                                                     &AzureModelConfig{ModelName: "d", ResourceName: "r", EntraToken: "t"},
+		`{"modelName":"llama3","baseURL":"http://127.0.0.1:11434/v1","openaiEndpointFormat":"chat"}`: &ModelConfig{ModelName: "llama3",
+			BaseURL: "http://127.0.0.1:11434/v1", OpenAIEndpointFormat: "chat"},
+		`{"modelName":"llama3","baseURL":"http://127.0.0.1:11434/v1","structuredOutput":"json_object","vision":false}`: &ModelConfig{ModelName: "llama3",
+			BaseURL: "http://127.0.0.1:11434/v1", StructuredOutput: "json_object", Vision: Bool(false)},
+		`{"provider":"vertex","modelName":"gemini-2.5-flash","auth":{"type":"service_account","client_email":"sa@p","private_key":"PK","project_id":"p"},` +
+			`"providerOptions":{"vertex":{"project":"p","location":"us-central1"}}}`: &VertexModelConfig{ModelName: "gemini-2.5-flash", Project: "p",
+			Location: "us-central1", Credentials: ServiceAccount{ClientEmail: "sa@p", PrivateKey: "PK"}},
+		`{"provider":"azure","modelName":"d","resourceName":"r","auth":{"type":"azureEntraId","token":"t"}}`: &AzureModelConfig{ModelName: "d",
+			ResourceName: "r", EntraToken: "t"},
 	} {
 		got, err := ParseModelConfig([]byte(raw))
 		if err != nil {
@@ -119,7 +128,8 @@ func TestParseModelConfigReadsTheNodeShapesAndNamesAnUnknownProperty(t *testing.
 	for raw, prop := range map[string]string{
 		`{"modelName":"openai/x","apiKey":"k","temperature":0}`:              "temperature",
 		`{"provider":"azure","modelName":"d","apiKey":"k","deployment":"x"}`: "deployment",
-		`{"provider":"vertex","modelName":"g","auth":{"clientEmail":"e","privateKey":"k","extra":1},"providerOptions":{"vertex":{"project":"p","location":"l"}}}`: "extra",
+		`{"provider":"vertex","modelName":"g","auth":{"clientEmail":"e","privateKey":"k","extra":1},` +
+			`"providerOptions":{"vertex":{"project":"p","location":"l"}}}`: "extra",
 	} {
 		_, err := ParseModelConfig([]byte(raw))
 		if codeOf(err) != CodeInvalidArgument || !strings.Contains(err.Error(), "'"+prop+"'") {
@@ -146,7 +156,8 @@ func TestLoggingWritesJSONLinesWhenThereIsNoFunc(t *testing.T) {
 		Level, Message, Timestamp string
 		Data                      map[string]any
 	}
-	if err := json.Unmarshal(bytes.TrimSpace(buf.Bytes()), &line); err != nil || line.Level != "warn" || line.Message != "slow page" || line.Data["ms"] != 900.0 || line.Timestamp == "" {
+	if err := json.Unmarshal(bytes.TrimSpace(buf.Bytes()), &line); err != nil || line.Level != "warn" || line.Message != "slow page" ||
+		line.Data["ms"] != 900.0 || line.Timestamp == "" {
 		t.Fatalf("%v: %q", err, buf.String())
 	}
 	if _, err := Create(context.Background(), CreateOptions{Browser: b, Logging: &LoggingOptions{Format: "xml"}}); codeOf(err) != CodeInvalidArgument {
