@@ -173,6 +173,12 @@ func LaunchLocalBrowser(ctx context.Context, opts *LaunchOptions) (*Browser, err
 		}
 		userDataDir = profile
 	}
+	launched := false
+	defer func() {
+		if !launched && profile != "" {
+			os.RemoveAll(profile)
+		}
+	}()
 	argv := []string{"--remote-debugging-pipe", "--user-data-dir=" + userDataDir, "--disable-extensions-except=" + ext, "--load-extension=" + ext}
 	activePort := filepath.Join(userDataDir, "DevToolsActivePort")
 	if !cdpOverPipe {
@@ -212,9 +218,6 @@ func LaunchLocalBrowser(ctx context.Context, opts *LaunchOptions) (*Browser, err
 		if pipe != nil {
 			pipe.close()
 		}
-		if profile != "" {
-			os.RemoveAll(profile)
-		}
 		return nil, &Error{Code: CodeBrowserClosed, Message: fmt.Sprintf("could not start Chromium at %s: %v", exe, err), Data: map[string]any{"executablePath": exe}}
 	}
 	exited := make(chan struct{})
@@ -252,12 +255,9 @@ func LaunchLocalBrowser(ctx context.Context, opts *LaunchOptions) (*Browser, err
 		}
 		endChromium(cmd.Process, exited)
 		<-exited
-		if profile != "" {
-			os.RemoveAll(profile)
-		}
 		return nil, launchError(ctx, lctx, err, cmd, exe, timeout, chromiumReason(stderr.String()))
 	}
-	if profile != "" {
+	if launched = true; profile != "" {
 		// Chromium exiting on its own (a crash, a kill) also removes the temporary profile.
 		go func() {
 			<-exited

@@ -2,6 +2,7 @@ package deckhand
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"io"
@@ -84,14 +85,12 @@ func NewRemoteStore(apiURL, apiKey string) *RemoteStore {
 	return &RemoteStore{url: apiURL, key: apiKey, client: &http.Client{Timeout: 10 * time.Second}}
 }
 
+// post sends body to the service and decodes the data of its answer into out (nil: dropped).
 func (s *RemoteStore) post(ctx context.Context, path string, body, out any) error {
 	raw, err := marshalJS(body)
-	if err != nil {
-		return newError(CodeInternal, "%v", err)
-	}
-	req, err := http.NewRequestWithContext(ctx, "POST", s.url+path, bytes.NewReader(raw))
-	if err != nil {
-		return newError(CodeInvalidArgument, "bad cache service address %s: %v", s.url, err)
+	req, _ := http.NewRequestWithContext(ctx, "POST", s.url+path, bytes.NewReader(raw))
+	if err != nil || req == nil {
+		return newError(CodeInvalidArgument, "cannot ask the cache service at %s: %v", s.url, err)
 	}
 	req.Header.Set("content-type", "application/json")
 	req.Header.Set("x-dh-api-key", s.key)
@@ -100,34 +99,23 @@ func (s *RemoteStore) post(ctx context.Context, path string, body, out any) erro
 		return newError(CodeInternal, "the cache service at %s could not be reached: %v", s.url, err)
 	}
 	defer res.Body.Close()
+	var answer struct {
+		Data  json.RawMessage `json:"data"`
+		Error struct{ Message string }
+	}
 	text, _ := io.ReadAll(res.Body)
-	if res.StatusCode/100 != 2 {
-		msg := string(text)
-		var e struct {
-			Error struct {
-				Message string `json:"message"`
-			} `json:"error"`
-		}
-		if json.Unmarshal(text, &e) == nil && e.Error.Message != "" {
-			msg = e.Error.Message
-		}
+	jsonErr := json.Unmarshal(text, &answer)
+	switch {
+	case res.StatusCode/100 != 2:
 		code := CodeInternal
 		if res.StatusCode == 401 {
 			code = CodeInvalidArgument
 		}
-		return newError(code, "the cache service answered %d: %s", res.StatusCode, msg)
-	}
-	var env struct {
-		Data json.RawMessage `json:"data"`
-	}
-	if err := json.Unmarshal(text, &env); err != nil {
-		return newError(CodeInternal, "the cache service answered something that is not JSON: %v", err)
-	}
-	if out == nil {
-		return nil
-	}
-	if err := json.Unmarshal(env.Data, out); err != nil {
-		return newError(CodeInternal, "the cache service's answer to %s does not fit: %v", path, err)
+		return newError(code, "the cache service answered %d: %s", res.StatusCode, cmp.Or(answer.Error.Message, string(text)))
+	case jsonErr != nil:
+		return newError(CodeInternal, "the cache service answered something that is not JSON: %v", jsonErr)
+	case out != nil && json.Unmarshal(answer.Data, out) != nil:
+		return newError(CodeInternal, "the cache service's answer to %s does not fit", path)
 	}
 	return nil
 }
