@@ -46,7 +46,9 @@ if (!candidates.some((c) => c && existsSync(c))) {
 const chromedriver = () => [process.env.DECKHAND_CHROMEDRIVER, '/usr/bin/chromedriver', onPath('chromedriver')].find((c) => c && existsSync(c));
 if (!chromedriver()) {
   if (!existsSync('/usr/bin/apt-get')) {
-    console.error("No chromedriver found and no apt-get to install one: install the chromedriver of your Chromium's version and set DECKHAND_CHROMEDRIVER to its path.");
+    console.error(
+      "No chromedriver found and no apt-get to install one: install the chromedriver of your Chromium's version and set DECKHAND_CHROMEDRIVER to its path.",
+    );
     process.exit(1);
   }
   const sudo = process.getuid && process.getuid() === 0 ? '' : 'sudo ';
