@@ -43,7 +43,8 @@ async function main(): Promise<void> {
       const t = performance.timeOrigin + performance.now();
       for (const r of records) for (const n of r.addedNodes) {
         if (!(n instanceof Element)) continue;
-        for (const a of n.matches('[data-testid=approval]') ? [n] : n.querySelectorAll('[data-testid=approval]')) window.__prompts.push({ id: a.dataset.approvalId, shown: t });
+        for (const a of n.matches('[data-testid=approval]') ? [n] : n.querySelectorAll('[data-testid=approval]'))
+          window.__prompts.push({ id: a.dataset.approvalId, shown: t });
       }
     }).observe(document.body, { childList: true, subtree: true });
   })()`);

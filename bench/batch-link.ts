@@ -194,7 +194,8 @@ async function main(): Promise<void> {
     `| ${where} | ${x.callsMs} | ${x.batchMs} | ${x.ratio} | ${x.emptyCallMs} |`;
   console.log(
     [
-      `${f.clicks} clicks, one by one vs in one experimentalBatch (median of ${RUNS}); link: +${f.oneWayMs} ms each way, measured CDP round trip ${f.link.rttMs} ms`,
+      `${f.clicks} clicks, one by one vs in one experimentalBatch (median of ${RUNS}); ` +
+        `link: +${f.oneWayMs} ms each way, measured CDP round trip ${f.link.rttMs} ms`,
       '',
       '| browser | one by one ms | in a batch ms | speed-up | empty engine call ms |',
       '| --- | ---: | ---: | ---: | ---: |',

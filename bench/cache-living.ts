@@ -82,7 +82,10 @@ try {
   });
   console.log(`\nBy kind: ${byKind.join(', ')}`);
   const now = outcomes.filter((o) => o.status === 'HIT' && o.correct).length;
-  console.log(`Keyed by URL and page structure, as before (peer, same run): ${before}/${outcomes.length} pairs would hit (${((100 * before) / outcomes.length).toFixed(1)}%); now ${now}/${outcomes.length} (${((100 * now) / outcomes.length).toFixed(1)}%)`);
+  console.log(
+    `Keyed by URL and page structure, as before (peer, same run): ${before}/${outcomes.length} pairs would hit ` +
+      `(${((100 * before) / outcomes.length).toFixed(1)}%); now ${now}/${outcomes.length} (${((100 * now) / outcomes.length).toFixed(1)}%)`,
+  );
 
   console.log('\n| change to the target | op | second call | wrong |');
   console.log('|---|---|---|---|');

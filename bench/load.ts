@@ -91,7 +91,9 @@ async function main(): Promise<void> {
   const most = `most concurrent sessions with p95 under ${P95_GOAL_MS} ms and no failure: ${best || 'none of those tried'}`;
   console.log(most);
   const written = publish('load', {
-    about: `HTTP service on loopback: each of N concurrent sessions sends ${PER_SESSION} deterministic acts (fill/click alternating on the form page) back to back`,
+    about:
+      `HTTP service on loopback: each of N concurrent sessions sends ${PER_SESSION} deterministic acts ` +
+      '(fill/click alternating on the form page) back to back',
     parameters: { curve: CURVE, requestsPerSession: PER_SESSION, p95GoalMs: P95_GOAL_MS, mostSessionsUnderGoal: best },
     rows,
     svg: lineChart({

@@ -100,7 +100,9 @@ async function main(): Promise<void> {
   }
   console.table(rows);
   const written = publish('tokens', {
-    about: "o200k tokens of Deckhand's snapshot and of act/observe/extract prompts, against Playwright's aria snapshot and the CDP accessibility tree (JSON), on the same pages in one run",
+    about:
+      "o200k tokens of Deckhand's snapshot and of act/observe/extract prompts, against Playwright's aria snapshot " +
+      'and the CDP accessibility tree (JSON), on the same pages in one run',
     parameters: { pages: PAGES, tokenizer: 'o200k_base (gpt-tokenizer)' },
     rows,
     svg: barChart({

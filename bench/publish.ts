@@ -67,7 +67,7 @@ export function publish(name: string, p: Published): string | null {
   writeFileSync(json, JSON.stringify({ benchmark: name, about: p.about, measured, machine: m, parameters: p.parameters, rows: p.rows }, null, 1) + '\n');
   writeFileSync(join(BENCH_DIR, `${name}.svg`), p.svg);
   if (existsSync(PAGE)) {
-    const when = `Measured ${measured.slice(0, 10)} on ${m.cpus} cores (${m.cpu}), ${m.chromium}, Node ${m.node}; numbers in [${name}.json](/bench/${name}.json).`;
+    const when = `Measured ${measured.slice(0, 10)} on ${m.cpus} cores (${m.cpu}), ${m.chromium}, Node ${m.node}; ` + `numbers in [${name}.json](/bench/${name}.json).`;
     try {
       writeFileSync(PAGE, replaceBetweenMarkers(readFileSync(PAGE, 'utf8'), name, `${p.markdown ?? markdownTable(p.rows as Record<string, string | number>[])}\n${when}\n`));
     } catch (e) {

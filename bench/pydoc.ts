@@ -22,7 +22,10 @@ export function pythonDocs(): string {
     if (!deb) throw new Error('apt-get download left no .deb');
     execFileSync('dpkg-deb', ['-x', deb, '.'], { cwd: dir, timeout: 120_000 });
   } catch (err) {
-    throw new Error(`Python's documentation is needed for the documentation pages: install python3.11-doc (apt-get install python3.11-doc) or let apt-get download fetch it (${(err as Error).message})`);
+    throw new Error(
+      "Python's documentation is needed for the documentation pages: install python3.11-doc (apt-get install python3.11-doc) " +
+        `or let apt-get download fetch it (${(err as Error).message})`,
+    );
   }
   return join(dir, HTML);
 }

@@ -80,7 +80,9 @@ const touch = (p: Evaluates) =>
   run(
     p,
     `(n) => {
-      const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, { acceptNode: (t) => (/\\S/.test(t.data) && t.parentElement.closest('h1,h2,p,td,label,a,li') ? 1 : 3) });
+      const w = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT, {
+        acceptNode: (t) => (/\\S/.test(t.data) && t.parentElement.closest('h1,h2,p,td,label,a,li') ? 1 : 3)
+      });
       const t = w.nextNode();
       if (t) t.data = t.data.replace(/ ·\\d+$/, '') + ' ·' + n;
     }`,
@@ -89,7 +91,12 @@ const touch = (p: Evaluates) =>
 
 /** Record the element each click lands on (composed path, so shadow roots count), for the check below. */
 const recordClicks = (p: Evaluates) =>
-  run(p, `() => { if (window.__benchHooked) return; window.__benchHooked = true; document.addEventListener('click', (e) => (window.__benchLast = e.composedPath()[0]), true); }`, null);
+  run(
+    p,
+    '() => { if (window.__benchHooked) return; window.__benchHooked = true; ' +
+      "document.addEventListener('click', (e) => (window.__benchLast = e.composedPath()[0]), true); }",
+    null,
+  );
 
 /** Whether the last click landed on `css` (searched through open shadow roots). */
 const clickedOn = (p: Evaluates, css: string) =>

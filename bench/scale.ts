@@ -90,13 +90,22 @@ async function main(): Promise<void> {
   try {
     const grid = await flow(cluster.call, pages, 1000);
     const ratio = (a: number[], b: number[], p: number) => (pct(a, p) / pct(b, p)).toFixed(2);
-    console.log(`\n${SESSIONS} sessions, each: start, navigate, then ${ACTS} times: think ${THINK_MS} ms, act by instruction with the built-in model (checked against the page's own count)\n`);
+    console.log(
+      `\n${SESSIONS} sessions, each: start, navigate, then ${ACTS} times: think ${THINK_MS} ms, ` +
+        "act by instruction with the built-in model (checked against the page's own count)\n",
+    );
     console.log('| setup | start all s | navigate p50 ms | navigate p95 ms | act p50 ms | act p95 ms | failures |');
     console.log('|---|---:|---:|---:|---:|---:|---:|');
     for (const [name, f] of [['embedded (one process, local Chromium, SQLite)', peer.figures], ['Grid + 2 replicas + PostgreSQL + round-robin', grid.figures]] as const) {
-      console.log(`| ${name} | ${f.startS.toFixed(1)} | ${ms(pct(f.navigate, 50))} | ${ms(pct(f.navigate, 95))} | ${ms(pct(f.act, 50))} | ${ms(pct(f.act, 95))} | ${f.failures} |`);
+      console.log(
+        `| ${name} | ${f.startS.toFixed(1)} | ${ms(pct(f.navigate, 50))} | ${ms(pct(f.navigate, 95))} | ` + `${ms(pct(f.act, 50))} | ${ms(pct(f.act, 95))} | ${f.failures} |`,
+      );
     }
-    console.log(`| ratio (Grid / embedded) | ${(grid.figures.startS / peer.figures.startS).toFixed(2)} | ${ratio(grid.figures.navigate, peer.figures.navigate, 50)} | ${ratio(grid.figures.navigate, peer.figures.navigate, 95)} | ${ratio(grid.figures.act, peer.figures.act, 50)} | ${ratio(grid.figures.act, peer.figures.act, 95)} | |`);
+    console.log(
+      `| ratio (Grid / embedded) | ${(grid.figures.startS / peer.figures.startS).toFixed(2)} | ` +
+        `${ratio(grid.figures.navigate, peer.figures.navigate, 50)} | ${ratio(grid.figures.navigate, peer.figures.navigate, 95)} | ` +
+        `${ratio(grid.figures.act, peer.figures.act, 50)} | ${ratio(grid.figures.act, peer.figures.act, 95)} | |`,
+    );
     const started = new Map<string, number>();
     for (const id of grid.ids) started.set(cluster.rr.startedOn.get(id) ?? '?', (started.get(cluster.rr.startedOn.get(id) ?? '?') ?? 0) + 1);
     console.log('\n| replica | sessions started | requests answered |\n|---|---:|---:|');
@@ -131,9 +140,13 @@ async function main(): Promise<void> {
       left = await gridSessions(cluster.grid.url);
     }
     console.log('\nSIGKILL of one replica mid-round (acts retried on UNAVAILABLE and SESSION_BUSY)\n');
-    console.log('| sessions | in flight that failed, then retried | sessions lost | every session answered again after s | ended through the survivor | Grid sessions left |');
+    console.log(
+      '| sessions | in flight that failed, then retried | sessions lost | every session answered again after s | ' + 'ended through the survivor | Grid sessions left |',
+    );
     console.log('|---:|---:|---:|---:|---:|---:|');
-    console.log(`| ${SESSIONS} | ${retried.length} | ${lost.length} | ${recoveredS.toFixed(1)} | ${ended.filter((e) => e.body?.data?.ended).length}/${SESSIONS} | ${left} |`);
+    console.log(
+      `| ${SESSIONS} | ${retried.length} | ${lost.length} | ${recoveredS.toFixed(1)} | ` + `${ended.filter((e) => e.body?.data?.ended).length}/${SESSIONS} | ${left} |`,
+    );
     if (lost.length) console.log(`lost: ${JSON.stringify(lost.map((l) => l.error))}`);
   } finally {
     await cluster.stop();

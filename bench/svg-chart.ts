@@ -110,7 +110,9 @@ export function barChart(c: BarChart): string {
     c.series.forEach((s, k) => {
       const v = s.values[i];
       const x = x0 + k * barW;
-      out.push(`<rect class="bar" data-value="${v}" x="${n(x)}" y="${n(y(v))}" width="${n(barW - 2)}" height="${n(h - M.bottom - y(v))}" fill="${COLORS[k % COLORS.length]}"/>`);
+      out.push(
+        `<rect class="bar" data-value="${v}" x="${n(x)}" y="${n(y(v))}" width="${n(barW - 2)}" ` + `height="${n(h - M.bottom - y(v))}" fill="${COLORS[k % COLORS.length]}"/>`,
+      );
       out.push(`<text x="${n(x + barW / 2 - 1)}" y="${n(y(v)) - 4}" text-anchor="middle" font-size="11">${escapeXml(fmt(v))}</text>`);
     });
     out.push(`<text class="category" x="${n(M.left + (i + 0.5) * groupW)}" y="${h - M.bottom + 18}" text-anchor="middle">${escapeXml(cat)}</text>`);
@@ -140,7 +142,10 @@ export function lineChart(c: LineChart): string {
     const color = COLORS[k % COLORS.length];
     out.push(`<polyline class="line" fill="none" stroke="${color}" stroke-width="2" points="${s.points.map(([a, b]) => `${n(x(a))},${n(y(b))}`).join(' ')}"/>`);
     for (const [a, b] of s.points) {
-      out.push(`<circle class="point" data-x="${a}" data-y="${b}" cx="${n(x(a))}" cy="${n(y(b))}" r="3.5" fill="${color}"><title>${escapeXml(`${s.name}: ${fmt(b)} at ${plain(a)}`)}</title></circle>`);
+      out.push(
+        `<circle class="point" data-x="${a}" data-y="${b}" cx="${n(x(a))}" cy="${n(y(b))}" r="3.5" fill="${color}">` +
+          `<title>${escapeXml(`${s.name}: ${fmt(b)} at ${plain(a)}`)}</title></circle>`,
+      );
     }
   });
   out.push(...rule(c.rule, y, w), ...legend(c.series.map((s) => s.name), w), '</svg>');

@@ -35,7 +35,8 @@ async function main(): Promise<void> {
       for (const r of records) for (const n of r.addedNodes) {
         if (!(n instanceof Element)) continue;
         const rows = n.matches('[data-testid=live-step]') ? [n] : [...n.querySelectorAll('[data-testid=live-step]')];
-        for (const s of rows) window.__shown.push({ seq: Number(s.dataset.seq), at: Number(s.dataset.at), step: !!s.dataset.type, text: s.textContent, shown: t });
+        for (const s of rows)
+          window.__shown.push({ seq: Number(s.dataset.seq), at: Number(s.dataset.at), step: !!s.dataset.type, text: s.textContent, shown: t });
       }
     }).observe(document.body, { childList: true, subtree: true });
   })()`);

@@ -1,9 +1,10 @@
 package deckhand
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
-	"regexp"
+	"maps"
 	"strings"
 	"time"
 )
@@ -60,15 +61,12 @@ func Tool[In any](description string, execute func(ctx context.Context, input In
 	}
 }
 
-var toolNamePattern = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,64}$`)
-
 // Agent runs the autonomous agent: made by Client.Agent, run with Execute.
 type Agent struct {
 	c            *Client
 	model        ModelSpec // nil: the client's
 	instructions string
-	tools        []toolDecl
-	run          map[string]AgentTool
+	tools        map[string]AgentTool
 	err          error // why the configuration cannot be used; Execute returns it
 }
 
@@ -76,43 +74,19 @@ type Agent struct {
 // (or ExecuteOptions.Page). A configuration that cannot be used (an unknown provider, a bad
 // model) makes Execute fail with CodeInvalidArgument before anything is sent.
 func (c *Client) Agent(opts *AgentOptions) *Agent {
-	a := &Agent{c: c, run: map[string]AgentTool{}}
+	a := &Agent{c: c}
 	if opts == nil {
 		return a
 	}
-	a.instructions = opts.Instructions
+	a.instructions, a.tools = opts.Instructions, opts.Tools
 	a.model, a.err = agentModel(opts)
 	if a.err == nil && a.model != nil {
 		_, a.err = resolveModel(a.model, nil)
 	}
 	for name, t := range opts.Tools {
-		if a.err != nil {
-			break
-		}
-		if !toolNamePattern.MatchString(name) {
-			a.err = newError(CodeInvalidArgument, "invalid agent configuration: tool name '%s' must be 1 to 64 letters, digits, '_', '.' or '-'", name)
-			break
-		}
-		if t.Execute == nil {
+		if a.err == nil && t.Execute == nil {
 			a.err = newError(CodeInvalidArgument, "invalid agent configuration: tool '%s' needs Execute", name)
-			break
 		}
-		schema := t.InputSchema
-		if schema == nil {
-			schema = json.RawMessage(`{"type":"object"}`)
-		} else if s, err := parseOrdered(schema); err != nil {
-			a.err = newError(CodeInvalidArgument, "invalid agent configuration: tool '%s': InputSchema is not JSON: %v", name, err)
-			break
-		} else if _, ok := s.(object); !ok {
-			a.err = newError(CodeInvalidArgument, "invalid agent configuration: tool '%s': InputSchema must be a JSON Schema object", name)
-			break
-		}
-		desc := t.Description
-		if desc == "" {
-			desc = name
-		}
-		a.tools = append(a.tools, toolDecl{Name: name, Description: desc, InputSchema: schema})
-		a.run[name] = t
 	}
 	return a
 }
@@ -122,7 +96,7 @@ func agentModel(o *AgentOptions) (ModelSpec, error) {
 	if o.Provider != "" && o.Provider != "openai" && o.Provider != "anthropic" {
 		return nil, newError(CodeInvalidArgument, "invalid agent configuration: provider must be 'openai' or 'anthropic', got '%s'", o.Provider)
 	}
-	if isNilSpec(o.Model) {
+	if isNilValue(o.Model) {
 		if o.Options != nil {
 			return nil, newError(CodeInvalidArgument, "invalid agent configuration: Options (APIKey, BaseURL, Organization) go with a Model name")
 		}
@@ -131,7 +105,8 @@ func agentModel(o *AgentOptions) (ModelSpec, error) {
 	name, ok := o.Model.(ModelName)
 	if !ok {
 		if o.Options != nil {
-			return nil, newError(CodeInvalidArgument, "invalid agent configuration: Options go with a Model name, not a %T (give the settings in the model itself)", o.Model)
+			return nil, newError(CodeInvalidArgument,
+				"invalid agent configuration: Options go with a Model name, not a %T (give the settings in the model itself)", o.Model)
 		}
 		return o.Model, nil
 	}
@@ -185,95 +160,63 @@ func (a *Agent) Execute(ctx context.Context, instruction string, opts *ExecuteOp
 		return nil, a.err
 	}
 	c := a.c
-	if strings.TrimSpace(instruction) == "" {
-		return nil, newError(CodeInvalidArgument, "invalid agentExecute request: executeOptions.instruction: instruction must not be empty")
-	}
 	o := ExecuteOptions{}
 	if opts != nil {
 		o = *opts
 	}
-	if o.MaxSteps == 0 {
-		o.MaxSteps = agentMaxSteps
-	}
-	if o.MaxSteps < 1 || o.MaxSteps > 200 {
-		return nil, newError(CodeInvalidArgument, "invalid agentExecute request: executeOptions.maxSteps: must be a whole number from 1 to 200, got %d", o.MaxSteps)
-	}
-	wait, err := timeoutMs("WaitBetweenActions", o.WaitBetweenActions)
-	if err != nil {
-		return nil, err
+	if o.MaxSteps < 0 || o.MaxSteps > agentMaxStepsLimit {
+		return nil, newError(CodeInvalidArgument, "invalid agentExecute request: executeOptions.maxSteps: must be from 1 to %d, got %d",
+			agentMaxStepsLimit, o.MaxSteps)
 	}
 	if err := c.checkPage(o.Page); err != nil {
 		return nil, err
 	}
-	p := agentRunParams{Instruction: instruction, Mode: "dom", MaxSteps: o.MaxSteps, ToolTimeout: agentToolTimeoutMs, Context: o.Context, WaitBetweenActions: wait,
-		AutoScreenshot: o.AutoScreenshot != nil && *o.AutoScreenshot, ExtraTools: a.tools}
-	if o.SaveAs != "" {
-		if p.SaveAs, err = flowName(o.SaveAs); err != nil {
-			return nil, err
-		}
-	}
-	if p.Model, err = c.defaultModel(a.model); err != nil {
+	model, err := c.defaultModel(a.model)
+	if err != nil {
 		return nil, err
 	}
-	p.ExecutionModel = p.Model
-	p.SystemPrompt = a.instructions
-	if p.SystemPrompt == "" {
-		p.SystemPrompt = c.o.SystemPrompt
-	}
+	p := object{{"instruction", instruction}, {"model", model}, {"executionModel", model}}.with("systemPrompt", cmp.Or(a.instructions, c.o.SystemPrompt))
+	p = p.with("maxSteps", o.MaxSteps).with("approval", c.approvalFor(o.Approval))
 	if o.Page != nil {
-		id := o.Page.id
-		p.Page = &id
+		p = append(p, kv{"page", o.Page.id})
 	}
-	if len(c.browser.allowURLSchemes) > 0 {
-		p.AllowSchemes = c.browser.allowURLSchemes
+	opID := uuid4()
+	p = p.with("opId", opID).with("saveAs", o.SaveAs).with("context", o.Context).with("waitBetweenActions", ms(o.WaitBetweenActions))
+	p = p.with("autoScreenshot", o.AutoScreenshot != nil && *o.AutoScreenshot)
+	var tools []object
+	for name, t := range a.tools {
+		schema := t.InputSchema
+		if schema == nil {
+			schema = json.RawMessage(`{"type":"object"}`)
+		}
+		tools = append(tools, object{{"name", name}, {"description", cmp.Or(t.Description, name)}, {"inputSchema", schema}})
 	}
-	if p.Approval, err = c.approvalFor("Execute", o.Approval); err != nil {
-		return nil, err
-	}
-	p.OpID = uuid4()
-	defer c.withApprover(p.OpID, o.OnApproval)()
+	p = p.with("extraTools", tools).with("allowSchemes", c.browser.allowURLSchemes)
+	defer c.withApprover(opID, o.OnApproval)()
 	c.mu.Lock()
-	for name, t := range a.run {
-		c.tools[name] = t
-	}
+	maps.Copy(c.tools, a.tools)
 	c.mu.Unlock()
 	defer func() {
 		c.mu.Lock()
-		for name := range a.run {
+		for name := range a.tools {
 			delete(c.tools, name)
 		}
 		c.mu.Unlock()
 	}()
-	deadline := min(int64(o.MaxSteps)*(agentToolTimeoutMs*3+10_000), maxCallMs)
-	raw, err := c.call(ctx, "agent.run", p, deadline)
-	if err != nil {
-		if ctx.Err() != nil {
-			c.cancelOp(p.OpID)
-			return nil, ctx.Err()
-		}
-		return nil, err
-	}
-	var r struct {
+	r, err := invoke[struct {
 		Result *AgentResult `json:"result"`
-	}
-	if err := decodeAnswer("agent.run", raw, &r, func() error {
-		if r.Result == nil {
-			return errMissing("result")
-		}
-		return nil
-	}); err != nil {
+	}](ctx, c, "agent.run", p, opID)
+	if err != nil {
 		return nil, err
 	}
 	return r.Result, nil
 }
 
 // toolCall runs one of a running agent's own tools for the worker.
-func (c *Client) toolCall(ctx context.Context, p json.RawMessage) (any, error) {
-	var req struct {
-		Name  string          `json:"name"`
-		Input json.RawMessage `json:"input"`
-	}
-	_ = json.Unmarshal(p, &req)
+func (c *Client) toolCall(ctx context.Context, req *struct {
+	Name  string
+	Input json.RawMessage
+}) (any, error) {
 	c.mu.Lock()
 	t, ok := c.tools[req.Name]
 	c.mu.Unlock()

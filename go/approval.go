@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 )
 
@@ -21,15 +19,24 @@ type ApprovalKind string
 
 // ApprovalPolicy says which steps of Act, Agent.Execute and ExperimentalBatch wait for a person
 // (the side panel) or the caller's OnApproval before they are carried out. It needs at least
-// one kind in When or one word in Words.
+// one kind in When or one word in Words; the worker checks it (INVALID_ARGUMENT naming what is wrong).
 type ApprovalPolicy struct {
 	// When lists the kinds of step that wait.
-	When []ApprovalKind
+	When []ApprovalKind `json:"when,omitempty"`
 	// Words: also any step whose element or instruction says one of these (whole words, any case).
-	Words []string
+	Words []string `json:"words,omitempty"`
 	// Timeout is how long a step waits for a decision (0: 2 minutes; from 100 ms to 10
 	// minutes, whole milliseconds); then it is refused.
-	Timeout time.Duration
+	Timeout time.Duration `json:"-"`
+}
+
+// MarshalJSON writes the policy as the worker reads it: Timeout in milliseconds.
+func (p ApprovalPolicy) MarshalJSON() ([]byte, error) {
+	type plain ApprovalPolicy
+	return marshalJS(struct {
+		plain
+		Timeout float64 `json:"timeout,omitempty"`
+	}{plain(p), float64(p.Timeout) / float64(time.Millisecond)})
 }
 
 // ApprovalDecision answers a step that waits: DecisionApprove carries it out, DecisionSkip does
@@ -52,65 +59,17 @@ const (
 // "skip", "stop" or "timeout".
 type ApprovalFunc func(ctx context.Context, req *ApprovalRequest) (ApprovalDecision, error)
 
-// wire is the policy as the worker reads it, checked as the worker checks it (nil: none).
-func (p *ApprovalPolicy) wire(where string) (object, error) {
-	if p == nil {
-		return nil, nil
-	}
-	bad := func(format string, a ...any) error {
-		return newError(CodeInvalidArgument, "%s: invalid approval: %s", where, fmt.Sprintf(format, a...))
-	}
-	if len(p.When) == 0 && len(p.Words) == 0 {
-		return nil, bad("it needs at least one kind in When or one word in Words")
-	}
-	if len(p.When) > len(approvalKinds) {
-		return nil, bad("When lists %d kinds, at most %d", len(p.When), len(approvalKinds))
-	}
-	for _, k := range p.When {
-		if !slices.Contains(approvalKinds, k) {
-			return nil, bad("unknown kind %q in When (use submit, delete, pay, leave-site or upload)", k)
-		}
-	}
-	if len(p.Words) > 50 {
-		return nil, bad("Words lists %d words, at most 50", len(p.Words))
-	}
-	words := make([]string, len(p.Words))
-	for i, w := range p.Words {
-		words[i] = strings.TrimSpace(w)
-		if words[i] == "" || len(words[i]) > 100 {
-			return nil, bad("Words[%d] must be 1 to 100 characters, got %q", i, w)
-		}
-	}
-	var w object
-	if len(p.When) > 0 {
-		w = append(w, kv{"when", p.When})
-	}
-	if len(words) > 0 {
-		w = append(w, kv{"words", words})
-	}
-	if p.Timeout != 0 {
-		if p.Timeout < 100*time.Millisecond || p.Timeout > maxTimeoutMs*time.Millisecond || p.Timeout%time.Millisecond != 0 {
-			return nil, bad("Timeout must be whole milliseconds from 100 ms to 10 minutes, got %s", p.Timeout)
-		}
-		w = append(w, kv{"timeout", p.Timeout.Milliseconds()})
-	}
-	return w, nil
-}
-
 // approvalFor is the policy a call sends: its own, else the client's.
-func (c *Client) approvalFor(where string, own *ApprovalPolicy) (object, error) {
+func (c *Client) approvalFor(own *ApprovalPolicy) *ApprovalPolicy {
 	if own == nil {
-		own = c.o.Approval
+		return c.o.Approval
 	}
-	return own.wire(where)
+	return own
 }
 
 // withApprover makes fn decide the steps of the call opID while it runs; the returned function
 // ends that.
 func (c *Client) withApprover(opID string, fn ApprovalFunc) func() {
-	if fn == nil {
-		return func() {}
-	}
 	c.mu.Lock()
 	c.approvers[opID] = fn
 	c.mu.Unlock()
@@ -126,12 +85,11 @@ func (c *Client) withApprover(opID string, fn ApprovalFunc) func() {
 // that call stands still, and so do this client's deadlines.
 func (c *Client) approvalRequest(ctx context.Context, p json.RawMessage) (any, error) {
 	var req ApprovalRequest
-	if err := json.Unmarshal(p, &req); err != nil || req.ID == "" || len(req.Kinds) == 0 {
-		return nil, newError(CodeInvalidArgument, "invalid approval.request parameters")
-	}
+	_ = json.Unmarshal(p, &req)
 	ctx, end := context.WithCancel(ctx)
 	c.mu.Lock()
 	c.asking[req.ID] = end
+	fn := c.approvers[req.OpID]
 	c.mu.Unlock()
 	// Until the request ends (whoever decides, the side panel included), or a moment past its deadline.
 	release := c.link.peer.hold()
@@ -148,14 +106,12 @@ func (c *Client) approvalRequest(ctx context.Context, p json.RawMessage) (any, e
 		delete(c.asking, req.ID)
 		c.mu.Unlock()
 	}()
-	c.mu.Lock()
-	fn := c.approvers[req.OpID]
-	c.mu.Unlock()
 	if fn == nil {
 		fn = c.o.OnApproval
 	}
+	none := object{{"decision", nil}}
 	if fn == nil {
-		return object{{"decision", nil}}, nil
+		return none, nil
 	}
 	d, err := decide(ctx, fn, &req)
 	if err == nil && d != NoDecision && d != DecisionApprove && d != DecisionSkip && d != DecisionStop {
@@ -164,10 +120,10 @@ func (c *Client) approvalRequest(ctx context.Context, p json.RawMessage) (any, e
 	if err != nil {
 		// A handler that failed cannot decide; the others still may.
 		c.log("warn", fmt.Sprintf("OnApproval failed: %v", err), nil)
-		return object{{"decision", nil}}, nil
+		return none, nil
 	}
 	if d == NoDecision {
-		return object{{"decision", nil}}, nil
+		return none, nil
 	}
 	return object{{"decision", string(d)}, {"by", "the caller"}}, nil
 }
@@ -188,9 +144,7 @@ func (c *Client) approvalSettled(_ context.Context, p json.RawMessage) (any, err
 	var end struct {
 		ID string `json:"id"`
 	}
-	if err := json.Unmarshal(p, &end); err != nil || end.ID == "" {
-		return nil, newError(CodeInvalidArgument, "invalid approval.settled parameters")
-	}
+	_ = json.Unmarshal(p, &end)
 	c.mu.Lock()
 	stop := c.asking[end.ID]
 	c.mu.Unlock()

@@ -96,7 +96,8 @@ func TestApprovalStopRefusesTheSubmit(t *testing.T) {
 	if kinds, _ := e.Data["kinds"].([]any); len(kinds) != 1 || kinds[0] != "submit" {
 		t.Fatalf("kinds: %v", e.Data["kinds"])
 	}
-	if len(seen) != 1 || strings.Join(seen[0].Kinds, ",") != "submit" || seen[0].Method != "click" || !strings.Contains(seen[0].Element, "Send") || seen[0].OpID == "" {
+	if len(seen) != 1 || strings.Join(seen[0].Kinds, ",") != "submit" || seen[0].Method != "click" || !strings.Contains(seen[0].Element, "Send") ||
+		seen[0].OpID == "" {
 		t.Fatalf("the handler saw %+v", seen)
 	}
 	noPosts(t)
@@ -230,7 +231,8 @@ func TestApprovalABatchWaitsAndSkipRefuses(t *testing.T) {
 	noPosts(t)
 }
 
-func TestApprovalABadPolicyIsATypedErrorBeforeAnythingIsSent(t *testing.T) {
+// The worker checks the policy and names what is wrong.
+func TestApprovalABadPolicyIsATypedError(t *testing.T) {
 	ctx := context.Background()
 	c := newClient(t, CreateOptions{})
 	for _, tc := range []struct {
@@ -238,9 +240,9 @@ func TestApprovalABadPolicyIsATypedErrorBeforeAnythingIsSent(t *testing.T) {
 		want string
 	}{
 		{ApprovalPolicy{}, "at least one kind"},
-		{ApprovalPolicy{When: []ApprovalKind{"explode"}}, `unknown kind "explode"`},
-		{ApprovalPolicy{When: []ApprovalKind{ApprovalPay}, Timeout: 50 * time.Millisecond}, "Timeout must be"},
-		{ApprovalPolicy{Words: []string{" "}}, "Words[0]"},
+		{ApprovalPolicy{When: []ApprovalKind{"explode"}}, `options.approval.when.0`},
+		{ApprovalPolicy{When: []ApprovalKind{ApprovalPay}, Timeout: 50 * time.Millisecond}, "options.approval.timeout"},
+		{ApprovalPolicy{Words: []string{" "}}, "options.approval.words.0"},
 	} {
 		_, err := c.Act(ctx, sendButton, &ActOptions{Approval: &tc.p})
 		if codeOf(err) != CodeInvalidArgument || !strings.Contains(err.Error(), tc.want) {

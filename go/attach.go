@@ -44,7 +44,8 @@ type AttachOptions struct {
 var pairingTokenPattern = regexp.MustCompile(`^[A-Za-z0-9_-]{6,128}$`)
 
 func printPairing(p PairingInfo) {
-	fmt.Fprintf(os.Stderr, "Deckhand: in Chrome, open the Deckhand side panel, choose \"Connect to a local client\" and enter port %d and token %s\n", p.Port, p.Token)
+	fmt.Fprintf(os.Stderr, "Deckhand: in Chrome, open the Deckhand side panel, choose \"Connect to a local client\" and enter port %d and token %s\n",
+		p.Port, p.Token)
 }
 
 func attachWait(name string, d, fallback time.Duration) (time.Duration, error) {
@@ -123,6 +124,6 @@ func AttachLocalBrowser(ctx context.Context, opts *AttachOptions) (*Browser, err
 		bl.close(why)
 		return nil, err
 	}
-	link := &extensionLink{extensionID: extID, peer: bl.peer, bridge: bl, state: stateUp, unlisten: func() {}}
+	link := &extensionLink{extensionID: extID, peer: bl.peer, bridge: bl, state: stateUp}
 	return &Browser{link: link, allowURLSchemes: allow}, nil
 }

@@ -430,7 +430,8 @@ func upgradeRequest(port int, origin, host string) string {
 	if host == "" {
 		host = fmt.Sprintf("127.0.0.1:%d", port)
 	}
-	r := "GET / HTTP/1.1\r\nHost: " + host + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
+	r := "GET / HTTP/1.1\r\nHost: " + host + "\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
+		"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n"
 	if origin != "" {
 		r += "Origin: " + origin + "\r\n"
 	}
@@ -441,7 +442,8 @@ func dialAsWorker(t *testing.T, port int, extID string) *websocket.Conn {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
-	ws, _, err := websocket.Dial(ctx, fmt.Sprintf("ws://127.0.0.1:%d", port), &websocket.DialOptions{HTTPHeader: http.Header{"Origin": {"chrome-extension://" + extID}}})
+	ws, _, err := websocket.Dial(ctx, fmt.Sprintf("ws://127.0.0.1:%d", port),
+		&websocket.DialOptions{HTTPHeader: http.Header{"Origin": {"chrome-extension://" + extID}}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -506,7 +508,7 @@ func answerOne(t *testing.T, ws *websocket.Conn, result string) map[string]any {
 
 // linkActivePage asks the worker for the active page straight over the browser's link.
 func linkActivePage(b *Browser) (*PageInfo, error) {
-	raw, err := b.link.call(context.Background(), "context.activePage", struct{}{}, 0)
+	raw, err := b.link.call(context.Background(), "context.activePage", struct{}{})
 	if err != nil {
 		return nil, err
 	}
@@ -531,10 +533,12 @@ func TestAttachWireRefusesStrangersAndSpentTokensAndTakesBackTheSecret(t *testin
 	if s, _ := rawHTTP(t, port, upgradeRequest(port, "chrome-extension://abcdefghijklmnopabcdefghijklmnop", "")); s != 403 {
 		t.Fatalf("another extension: %d", s)
 	}
-	if s, b := rawHTTP(t, port, upgradeRequest(port, "chrome-extension://"+extID, fmt.Sprintf("rebound.example:%d", port))); s != 403 || b != fmt.Sprintf("Host rebound.example:%d is refused\n", port) {
+	if s, b := rawHTTP(t, port, upgradeRequest(port, "chrome-extension://"+extID, fmt.Sprintf("rebound.example:%d", port))); s != 403 ||
+		b != fmt.Sprintf("Host rebound.example:%d is refused\n", port) {
 		t.Fatalf("a forged host: %d %q", s, b)
 	}
-	if s, b := rawHTTP(t, port, fmt.Sprintf("GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n", port)); s != 426 || b != "Deckhand bridge: WebSocket connections from the Deckhand extension only\n" {
+	if s, b := rawHTTP(t, port, fmt.Sprintf("GET / HTTP/1.1\r\nHost: 127.0.0.1:%d\r\nConnection: close\r\n\r\n", port)); s != 426 ||
+		b != "Deckhand bridge: WebSocket connections from the Deckhand extension only\n" {
 		t.Fatalf("plain HTTP: %d %q", s, b)
 	}
 	// The extension's origin with a wrong token (or a frame that is not a strict hello): close 4001.
@@ -567,10 +571,12 @@ func TestAttachWireRefusesStrangersAndSpentTokensAndTakesBackTheSecret(t *testin
 	}
 	b := a.b
 	defer b.Close()
-	if code, reason := refusedWith(t, port, extID, helloFrame(extID, "token", pairing.Token)); code != bridgeRefused || reason != "the pairing token is wrong or already used" {
+	if code, reason := refusedWith(t, port, extID, helloFrame(extID, "token", pairing.Token)); code != bridgeRefused ||
+		reason != "the pairing token is wrong or already used" {
 		t.Fatalf("a spent token: %d %q", code, reason)
 	}
-	if code, reason := refusedWith(t, port, extID, helloFrame(extID, "secret", "not-the-secret")); code != bridgeRefused || reason != "unknown pairing; pair again with a new token" {
+	if code, reason := refusedWith(t, port, extID, helloFrame(extID, "secret", "not-the-secret")); code != bridgeRefused ||
+		reason != "unknown pairing; pair again with a new token" {
 		t.Fatalf("a wrong secret: %d %q", code, reason)
 	}
 	writeText(t, worker, `{"kind":"ping"}`)
@@ -635,7 +641,8 @@ func TestAttachWorkerThatDoesNotComeBackFailsTheCallAfterReconnectTimeout(t *tes
 	start := time.Now()
 	_, err := linkActivePage(a.b)
 	e := errorOf(t, err)
-	want := fmt.Sprintf("'context.activePage' waited 500 ms for the extension's service worker to reconnect to the bridge on 127.0.0.1:%d, and it did not", pairing.Port)
+	want := fmt.Sprintf("'context.activePage' waited 500 ms for the extension's service worker to reconnect to the bridge on 127.0.0.1:%d, and it did not",
+		pairing.Port)
 	if e.Code != CodeWorkerGone || e.Message != want || time.Since(start) < 450*time.Millisecond {
 		t.Fatalf("%v after %s", e, time.Since(start))
 	}

@@ -1,16 +1,11 @@
 package deckhand
 
-// The Go end of the WebSocket bridge (src/client/bridge.ts in Go): a server on 127.0.0.1 that
-// the extension's worker dials out to once a person enters the pairing token in the side panel.
-// No remote debugging is involved, so this drives the Chrome a person already uses.
-//
-// Three walls keep everyone else out: the server listens on loopback only; the upgrade must come
-// from the extension's own origin (web pages can open WebSockets to localhost, but not with a
-// chrome-extension:// Origin); and the first frame must carry the one-time token (spent on first
-// use) or the secret issued with it. A local process can forge the Origin, so guesses at the
-// token are slowed down: after a refused attempt, on any connection, the next is judged only
-// after a backoff. Frames, close codes, limits and messages are the Node client's, so the worker
-// cannot tell the clients apart.
+// The WebSocket bridge (src/client/bridge.ts in Go): a server on 127.0.0.1 the extension's
+// worker dials once a person enters the pairing token in the side panel. Three walls keep
+// everyone else out: loopback only; the extension's own Origin (pages cannot forge it); the
+// one-time token in the first frame (then the secret issued with it). A local process can
+// forge the Origin, so refused guesses slow the next ones down (a backoff on any connection).
+// Frames, close codes and messages are the Node client's.
 
 import (
 	"bytes"
@@ -27,6 +22,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -34,90 +30,52 @@ import (
 )
 
 const (
-	// bridgeHelloTimeout is how long a fresh socket has to say hello.
-	bridgeHelloTimeout = 5 * time.Second
-	// bridgeCloseGrace is how long close waits for the goodbye to be acknowledged.
-	bridgeCloseGrace = time.Second
-	// bridgeMaxPayload: results such as full-page screenshots are large; CDP allows 512 MB.
-	bridgeMaxPayload = 256 << 20
+	bridgeHelloTimeout = 5 * time.Second // for a fresh socket to say hello
+	bridgeCloseGrace   = time.Second     // for the goodbye to be acknowledged
+	bridgeMaxPayload   = 256 << 20       // results such as full-page screenshots are large
+	bridgeWriteWait    = time.Minute     // one frame's write: a worker that stops reading cannot hang a call
 	// After n refused pairing attempts in a row the next is judged 100 ms x 2^(n-1) after the
 	// last, at most 5 s: a token guesser gets one guess per 5 s, a person who mistyped barely waits.
+	// A hello whose turn is more than pairingHoldMax off (below the worker's 5 s wait for
+	// welcome) is closed with bridgeTryLater at once.
 	pairingBackoffFirst = 100 * time.Millisecond
 	pairingBackoffMax   = 5 * time.Second
-	// pairingHoldMax is the longest a hello is held for its turn; one whose turn is further off
-	// is closed with bridgeTryLater at once. Below the worker's 5 s wait for welcome.
-	pairingHoldMax = 4 * time.Second
-	// bridgeWriteWait bounds one frame's write, so a worker that stops reading cannot hang a call.
-	bridgeWriteWait = time.Minute
+	pairingHoldMax      = 4 * time.Second
 
-	// bridgeRefused is the close code of a refused pairing (wrong or spent token, unknown secret).
-	bridgeRefused websocket.StatusCode = 4001
-	// bridgeTryLater is the close code ("try again later") of a pairing attempt not judged at all.
-	bridgeTryLater websocket.StatusCode = 1013
-	// bridgeByeFromPanel is the bye reason the worker gives when the person disconnects in the panel.
-	bridgeByeFromPanel = "disconnected from the side panel"
+	bridgeRefused      websocket.StatusCode = 4001 // wrong or spent token, unknown secret
+	bridgeTryLater     websocket.StatusCode = 1013 // a pairing attempt not judged at all
+	bridgeByeFromPanel                      = "disconnected from the side panel"
 )
 
 func pairingBackoff(refusals int) time.Duration {
-	d := pairingBackoffFirst
-	for i := 1; i < refusals && d < pairingBackoffMax; i++ {
-		d *= 2
-	}
-	return min(d, pairingBackoffMax)
+	return min(pairingBackoffFirst<<min(max(refusals-1, 0), 6), pairingBackoffMax)
 }
 
-func isLoopbackAddress(a string) bool {
-	ip := net.ParseIP(a)
-	if ip == nil {
-		return false
-	}
-	if v4 := ip.To4(); v4 != nil && !strings.Contains(a, ":") {
-		return v4[0] == 127
-	}
-	if a == "::1" {
-		return true
-	}
-	// ::ffff:127.x.y.z, an IPv4 loopback address written as IPv6.
-	if strings.HasPrefix(strings.ToLower(a), "::ffff:") {
-		rest := a[7:]
-		return net.ParseIP(rest) != nil && strings.Contains(rest, ".") && strings.HasPrefix(rest, "127.")
-	}
-	return false
-}
-
-// bridgeHost is the address to listen on: loopback only, and the one the extension dials.
+// bridgeHost is the address to listen on: loopback only (so only this machine connects), and
+// the one the extension dials.
 func bridgeHost(host string) (string, error) {
-	if host == "" || host == "127.0.0.1" || strings.EqualFold(host, "localhost") {
-		return "127.0.0.1", nil
+	if host != "" && host != "127.0.0.1" && !strings.EqualFold(host, "localhost") {
+		return "", newError(CodeInvalidArgument, "AttachOptions.Host must be a loopback address, and the extension dials 127.0.0.1 only: "+
+			"leave it empty, or use 127.0.0.1 or localhost; got %q (the bridge never listens on a network interface)", host)
 	}
-	if isLoopbackAddress(host) {
-		return "", newError(CodeInvalidArgument, "AttachOptions.Host %q is a loopback address, but the extension dials 127.0.0.1 only; leave Host empty or use 127.0.0.1", host)
+	return "127.0.0.1", nil
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
 	}
-	return "", newError(CodeInvalidArgument, "AttachOptions.Host must be a loopback address (127.0.0.1 or localhost), got %q: the bridge never listens on a network interface", host)
+	return s
 }
 
 // refuseUpgrade says why an upgrade request is refused, or "" to accept it.
-func refuseUpgrade(remoteAddress, origin, host, extensionID string, port int) string {
-	if !isLoopbackAddress(remoteAddress) {
-		who := remoteAddress
-		if who == "" {
-			who = "an unknown address"
-		}
-		return fmt.Sprintf("connections from %s are refused: the bridge serves this machine only", who)
-	}
+func refuseUpgrade(origin, host, extensionID string, port int) string {
 	if origin != "chrome-extension://"+extensionID {
-		if origin == "" {
-			origin = "(none)"
-		}
-		return fmt.Sprintf("Origin %s is refused: only the Deckhand extension may connect", origin)
+		return fmt.Sprintf("Origin %s is refused: only the Deckhand extension may connect", orNone(origin))
 	}
 	// A page that rebinds its own host name to 127.0.0.1 would also show up here with a foreign Host.
-	h := strings.ToLower(host)
-	if h != fmt.Sprintf("127.0.0.1:%d", port) && h != fmt.Sprintf("localhost:%d", port) {
-		if host == "" {
-			host = "(none)"
-		}
-		return fmt.Sprintf("Host %s is refused", host)
+	if h := strings.ToLower(host); h != fmt.Sprintf("127.0.0.1:%d", port) && h != fmt.Sprintf("localhost:%d", port) {
+		return fmt.Sprintf("Host %s is refused", orNone(host))
 	}
 	return ""
 }
@@ -126,16 +84,14 @@ func refuseUpgrade(remoteAddress, origin, host, extensionID string, port int) st
 // lower-case letters and digits (about 82 bits), URL-safe.
 func newPairingToken() string {
 	const alphabet = "abcdefghijklmnopqrstuvwxyz0123456789"
-	groups := make([]string, 4)
-	for g := range groups {
-		b := make([]byte, 4)
-		for i := range b {
+	b := []byte("xxxx-xxxx-xxxx-xxxx")
+	for i := range b {
+		if b[i] != '-' {
 			n, _ := rand.Int(rand.Reader, big.NewInt(int64(len(alphabet))))
 			b[i] = alphabet[n.Int64()]
 		}
-		groups[g] = string(b)
 	}
-	return strings.Join(groups, "-")
+	return string(b)
 }
 
 // sameSecret compares secrets in constant time (hashing first makes the lengths equal).
@@ -144,84 +100,36 @@ func sameSecret(a, b string) bool {
 	return subtle.ConstantTimeCompare(ha[:], hb[:]) == 1
 }
 
-// bridgeFrame is a control frame; which fields it has depends on Kind.
-type bridgeFrame struct {
-	Kind        string
-	Token       *string
-	Secret      *string
-	ExtensionID string
-	Reason      string
-}
-
-// bridgeFrameFields are the fields each control frame has (true: required), as the Node
-// client's zod schemas declare them: nothing else is allowed, and every value is a string.
-var bridgeFrameFields = map[string]map[string]bool{
-	"hello":   {"token": false, "secret": false, "extensionId": true, "version": true},
-	"welcome": {"secret": true, "client": true},
-	"ping":    {},
-	"pong":    {},
-	"bye":     {"reason": true},
-}
-
-// readBridgeMessage reads one bridge message: a control frame, or an RPC message (rpc true), or
-// nothing usable (ok false: dropped).
-func readBridgeMessage(data []byte) (frame *bridgeFrame, rpc bool, ok bool) {
+// readBridgeMessage reads one bridge message: a control frame (its kind and fields), an RPC
+// message (rpc true), or nothing usable (ok false: dropped).
+func readBridgeMessage(data []byte) (frame map[string]string, rpc bool, ok bool) {
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(data, &m); err != nil {
-		// Not an object: not a control frame (RPC would drop it too).
-		return nil, json.Valid(data), json.Valid(data)
+		return nil, json.Valid(data), json.Valid(data) // not an object: not a control frame
 	}
 	// A kind that is not a string (or none) is not a control frame: the RPC reads it.
 	var kind string
-	if raw, has := m["kind"]; has {
-		_ = json.Unmarshal(raw, &kind)
-	}
+	_ = json.Unmarshal(m["kind"], &kind)
 	fields, control := bridgeFrameFields[kind]
 	if !control {
 		return nil, true, true
 	}
-	strs := map[string]string{}
+	frame = map[string]string{}
 	for k, raw := range m {
-		if k == "kind" {
-			continue
-		}
-		if _, known := fields[k]; !known {
-			return nil, false, false
-		}
 		var s string
-		if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) || json.Unmarshal(raw, &s) != nil {
+		if _, known := fields[k]; k != "kind" && (!known || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) || json.Unmarshal(raw, &s) != nil) {
 			return nil, false, false
 		}
-		strs[k] = s
+		frame[k] = s
 	}
+	frame["kind"] = kind
 	for k, required := range fields {
-		if _, has := strs[k]; required && !has {
+		if _, has := frame[k]; required && !has {
 			return nil, false, false
 		}
 	}
-	f := &bridgeFrame{Kind: kind, ExtensionID: strs["extensionId"], Reason: strs["reason"]}
-	if s, has := strs["token"]; has {
-		f.Token = &s
-	}
-	if s, has := strs["secret"]; has {
-		f.Secret = &s
-	}
-	return f, false, true
+	return frame, false, true
 }
-
-// closeReason fits a close reason into a close frame (at most 123 bytes).
-func closeReason(s string) string {
-	if len(s) <= 123 {
-		return s
-	}
-	s = s[:123]
-	for len(s) > 0 && !isUTF8Boundary(s) {
-		s = s[:len(s)-1]
-	}
-	return s
-}
-
-func isUTF8Boundary(s string) bool { return strings.ToValidUTF8(s, "") == s }
 
 type bridgeState int
 
@@ -233,11 +141,8 @@ const (
 )
 
 type bridgeOptions struct {
-	host             string
-	token            string
-	extensionID      string
-	reconnectTimeout time.Duration
-	clientName       string
+	host, token, extensionID, clientName string
+	reconnectTimeout                     time.Duration
 }
 
 // bridgeLink is the worker link over the bridge: extensionLink forwards its calls here when the
@@ -259,8 +164,8 @@ type bridgeLink struct {
 	refusals   int           // pairing attempts refused since the last pairing, on any connection
 	heldHellos int           // hellos held for their turn, not yet judged
 	nextTurnAt time.Time     // when the next hello may be judged
-	turnTimers map[*time.Timer]struct{}
 	conns      map[*websocket.Conn]struct{}
+	ending     chan struct{} // closed when shutdown begins
 	closeOnce  sync.Once
 	closed     chan struct{} // closed once shutdown has finished
 }
@@ -275,23 +180,13 @@ func listenBridge(opts bridgeOptions, port int) (*bridgeLink, error) {
 		}
 		return nil, newError(CodeUnavailable, "cannot listen on %s:%d: %s", opts.host, port, why)
 	}
-	l := &bridgeLink{
-		opts:       opts,
-		ln:         ln,
-		port:       ln.Addr().(*net.TCPAddr).Port,
-		changed:    make(chan struct{}),
-		turnTimers: map[*time.Timer]struct{}{},
-		conns:      map[*websocket.Conn]struct{}{},
-		closed:     make(chan struct{}),
-	}
+	l := &bridgeLink{opts: opts, ln: ln, port: ln.Addr().(*net.TCPAddr).Port, changed: make(chan struct{}),
+		conns: map[*websocket.Conn]struct{}{}, ending: make(chan struct{}), closed: make(chan struct{})}
 	l.peer = newRPCPeer(l.send, "extension's service worker (over the bridge)")
-	l.peer.handle("ping", func(context.Context, json.RawMessage) (any, error) { return nil, nil })
 	l.srv = &http.Server{Handler: http.HandlerFunc(l.serveHTTP), ReadHeaderTimeout: 10 * time.Second}
 	go func() { _ = l.srv.Serve(ln) }()
 	return l, nil
 }
-
-func (l *bridgeLink) where() string { return fmt.Sprintf("%s:%d", l.opts.host, l.port) }
 
 // setState changes the state and wakes everyone waiting for a change (l.mu held).
 func (l *bridgeLink) setState(s bridgeState) {
@@ -310,17 +205,12 @@ func plainAnswer(w http.ResponseWriter, status int, body string) {
 
 func (l *bridgeLink) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	if !strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
-		// Plain HTTP requests get a short answer; only upgrades matter.
 		plainAnswer(w, http.StatusUpgradeRequired, "Deckhand bridge: WebSocket connections from the Deckhand extension only\n")
 		return
 	}
-	remote, _, _ := net.SplitHostPort(r.RemoteAddr)
-	l.mu.Lock()
-	closed := l.state == bridgeClosed
-	l.mu.Unlock()
 	refusal := "this client is closed"
-	if !closed {
-		refusal = refuseUpgrade(remote, r.Header.Get("Origin"), r.Host, l.opts.extensionID, l.port)
+	if !l.isClosed() {
+		refusal = refuseUpgrade(r.Header.Get("Origin"), r.Host, l.opts.extensionID, l.port)
 	}
 	if refusal != "" {
 		plainAnswer(w, http.StatusForbidden, refusal+"\n")
@@ -343,15 +233,27 @@ func (l *bridgeLink) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	l.onConnection(ws)
 }
 
-// onConnection reads one socket until it closes (it runs in the server's handler goroutine).
+func (l *bridgeLink) isClosed() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.state == bridgeClosed
+}
+
+func (l *bridgeLink) isSocket(ws *websocket.Conn) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.socket == ws
+}
+
+// onConnection reads one socket until it closes (it runs in the server's handler goroutine). Its
+// first frame is judged on another goroutine, so the reader goes on answering the socket.
 func (l *bridgeLink) onConnection(ws *websocket.Conn) {
 	const (
 		stageHello = iota
 		stageJudging
 		stagePaired
 	)
-	var stageMu sync.Mutex
-	stage := stageHello
+	var stage atomic.Int32
 	helloTimer := time.AfterFunc(bridgeHelloTimeout, func() {
 		go ws.Close(websocket.StatusPolicyViolation, fmt.Sprintf("no hello within %d ms", bridgeHelloTimeout.Milliseconds()))
 	})
@@ -359,9 +261,8 @@ func (l *bridgeLink) onConnection(ws *websocket.Conn) {
 		helloTimer.Stop()
 		l.mu.Lock()
 		delete(l.conns, ws)
-		current := l.socket == ws
 		l.mu.Unlock()
-		if current {
+		if l.isSocket(ws) {
 			l.onDrop(ws)
 		}
 	}()
@@ -373,41 +274,26 @@ func (l *bridgeLink) onConnection(ws *websocket.Conn) {
 		if typ != websocket.MessageText {
 			continue
 		}
-		stageMu.Lock()
-		s := stage
-		if s == stageHello {
-			stage = stageJudging
-		}
-		stageMu.Unlock()
-		switch s {
-		case stagePaired:
-			l.mu.Lock()
-			current := l.socket == ws
-			l.mu.Unlock()
-			if current {
+		switch {
+		case stage.Load() == stagePaired:
+			if l.isSocket(ws) {
 				l.route(ws, data)
 			}
-		case stageJudging:
-			// One hello per connection: nothing else is expected before welcome.
-		case stageHello:
+		case stage.CompareAndSwap(stageHello, stageJudging): // one hello per connection; nothing else before welcome
 			helloTimer.Stop()
 			l.inTurn(ws, func() {
 				frame, _, _ := readBridgeMessage(data)
 				l.mu.Lock()
-				refusal := l.admit(frame)
-				if refusal != "" {
+				if refusal := l.admit(frame); refusal != "" {
 					if l.state != bridgeClosed {
 						l.refusals++
 					}
 					l.mu.Unlock()
-					go ws.Close(bridgeRefused, closeReason(refusal))
+					go ws.Close(bridgeRefused, strings.ToValidUTF8(refusal[:min(len(refusal), 123)], ""))
 					return
 				}
-				l.refusals = 0
-				l.nextTurnAt = time.Now()
-				stageMu.Lock()
-				stage = stagePaired
-				stageMu.Unlock()
+				l.refusals, l.nextTurnAt = 0, time.Now()
+				stage.Store(stagePaired)
 				l.install(ws) // unlocks l.mu
 			})
 		}
@@ -420,63 +306,51 @@ func (l *bridgeLink) onConnection(ws *websocket.Conn) {
 // (bridgeTryLater), which bounds every wait.
 func (l *bridgeLink) inTurn(ws *websocket.Conn, judge func()) {
 	l.mu.Lock()
-	now := time.Now()
-	at := now
-	if l.nextTurnAt.After(now) {
-		at = l.nextTurnAt
+	now, at := time.Now(), l.nextTurnAt
+	if at.Before(now) {
+		at = now
 	}
-	if at.Sub(now) > pairingHoldMax {
-		secs := (at.Sub(now) + time.Second - 1) / time.Second
+	if wait := at.Sub(now); wait > pairingHoldMax {
 		l.mu.Unlock()
-		go ws.Close(bridgeTryLater, fmt.Sprintf("too many refused pairing attempts; try again in %d s", secs))
+		go ws.Close(bridgeTryLater, fmt.Sprintf("too many refused pairing attempts; try again in %d s", (wait+time.Second-1)/time.Second))
 		return
 	}
 	l.heldHellos++
 	l.nextTurnAt = at.Add(pairingBackoff(l.refusals + l.heldHellos))
-	run := func() {
+	l.mu.Unlock()
+	go func() {
+		t := time.NewTimer(at.Sub(now))
+		defer t.Stop()
+		select {
+		case <-t.C:
+		case <-l.ending:
+			return
+		}
 		l.mu.Lock()
 		l.heldHellos--
-		// A hello whose socket went away while held is not judged: it guessed nothing (its
-		// reader has returned and removed it from conns).
+		// A hello whose socket went away while held is not judged: it guessed nothing.
 		_, open := l.conns[ws]
 		l.mu.Unlock()
 		if open {
 			judge()
 		}
-	}
-	if !at.After(now) {
-		l.mu.Unlock()
-		run()
-		return
-	}
-	var t *time.Timer
-	t = time.AfterFunc(at.Sub(now), func() {
-		l.mu.Lock()
-		_, live := l.turnTimers[t]
-		delete(l.turnTimers, t)
-		l.mu.Unlock()
-		if live {
-			run()
-		}
-	})
-	l.turnTimers[t] = struct{}{}
-	l.mu.Unlock()
+	}()
 }
 
 // admit checks the first frame (l.mu held): why it is refused, or "" (and the secret is set).
-func (l *bridgeLink) admit(f *bridgeFrame) string {
-	if l.state == bridgeClosed {
+func (l *bridgeLink) admit(f map[string]string) string {
+	token, hasToken := f["token"]
+	secret, hasSecret := f["secret"]
+	switch {
+	case l.state == bridgeClosed:
 		return "this client is closed"
-	}
-	if f == nil || f.Kind != "hello" {
+	case f["kind"] != "hello":
 		return "the first frame must be hello"
-	}
-	if f.ExtensionID != l.opts.extensionID {
-		return fmt.Sprintf("extension %s is not the Deckhand extension", f.ExtensionID)
-	}
-	if f.Token != nil {
+	case f["extensionId"] != l.opts.extensionID:
+		return fmt.Sprintf("extension %s is not the Deckhand extension", f["extensionId"])
+	case hasToken:
 		// The token is spent by the first pairing; only the secret issued then gets back in.
-		if l.tokenSpent || !sameSecret(strings.TrimSpace(*f.Token), l.opts.token) {
+		if l.tokenSpent || !sameSecret(strings.TrimSpace(token), l.opts.token) {
 			return "the pairing token is wrong or already used"
 		}
 		l.tokenSpent = true
@@ -484,9 +358,8 @@ func (l *bridgeLink) admit(f *bridgeFrame) string {
 		rand.Read(b)
 		l.secret = base64.RawURLEncoding.EncodeToString(b)
 		return ""
-	}
-	if f.Secret != nil {
-		if l.secret == "" || !sameSecret(*f.Secret, l.secret) {
+	case hasSecret:
+		if l.secret == "" || !sameSecret(secret, l.secret) {
 			return "unknown pairing; pair again with a new token"
 		}
 		return ""
@@ -497,13 +370,12 @@ func (l *bridgeLink) admit(f *bridgeFrame) string {
 // install makes ws the paired socket and says welcome (called with l.mu held; unlocks it).
 func (l *bridgeLink) install(ws *websocket.Conn) {
 	old := l.socket
-	replaced := old != nil && old != ws
 	// The socket is the worker's from now on (what it sends after welcome is routed), but calls
 	// wait for the state to be up, which comes after the welcome is written.
 	l.socket = ws
 	secret := l.secret
 	l.mu.Unlock()
-	if replaced {
+	if old != nil && old != ws {
 		// The worker restarted before its old socket reported closing: calls sent to the old one are lost.
 		go old.CloseNow()
 		l.peer.failAll(newError(CodeWorkerGone, "the extension's service worker restarted before answering; the next call goes to the new one"), false)
@@ -531,14 +403,14 @@ func (l *bridgeLink) route(ws *websocket.Conn, data []byte) {
 	case !ok:
 	case rpc:
 		l.peer.receive(data)
-	case frame.Kind == "ping":
+	case frame["kind"] == "ping":
 		_ = l.write(ws, []byte(`{"kind":"pong"}`))
-	case frame.Kind == "bye":
+	case frame["kind"] == "bye":
 		msg := "the person disconnected this client in the Deckhand side panel"
-		if frame.Reason != bridgeByeFromPanel {
-			msg += " (" + frame.Reason + ")"
+		if frame["reason"] != bridgeByeFromPanel {
+			msg += " (" + frame["reason"] + ")"
 		}
-		go l.shutdown(&Error{Code: CodeBrowserClosed, Message: msg, Data: map[string]any{"reason": frame.Reason}}, "")
+		go l.shutdown(&Error{Code: CodeBrowserClosed, Message: msg, Data: map[string]any{"reason": frame["reason"]}}, "")
 	}
 }
 
@@ -553,21 +425,22 @@ func (l *bridgeLink) onDrop(ws *websocket.Conn) {
 	}
 	l.setState(bridgeDown)
 	l.mu.Unlock()
-	l.peer.failAll(newError(CodeWorkerGone, "the extension's service worker disconnected from the bridge before answering; the next call waits for it to reconnect"), false)
+	l.peer.failAll(newError(CodeWorkerGone,
+		"the extension's service worker disconnected from the bridge before answering; the next call waits for it to reconnect"), false)
 }
+
+// errNotSent is a call that never reached a worker: the socket went before it was written.
+var errNotSent = newError(CodeWorkerGone, "the extension's service worker is not connected to the bridge")
 
 func (l *bridgeLink) send(raw []byte, _ int64) error {
 	l.mu.Lock()
 	ws, why := l.socket, l.closedErr
 	l.mu.Unlock()
-	if ws == nil {
-		if why != nil {
-			return why
-		}
-		return newError(CodeWorkerGone, "the extension's service worker is not connected to the bridge")
+	if ws == nil && why != nil {
+		return why
 	}
-	if err := l.write(ws, raw); err != nil {
-		return newError(CodeWorkerGone, "the extension's service worker is not connected to the bridge: %v", err)
+	if ws == nil || l.write(ws, raw) != nil {
+		return errNotSent
 	}
 	return nil
 }
@@ -600,38 +473,42 @@ func (l *bridgeLink) waitUp(ctx context.Context, timeout time.Duration, onTimeou
 func (l *bridgeLink) paired(ctx context.Context, timeout time.Duration) error {
 	return l.waitUp(ctx, timeout, func() *Error {
 		return &Error{Code: CodeTimeout,
-			Message: fmt.Sprintf(`waited %d ms for the Deckhand extension to pair on port %d; open the Deckhand side panel, choose "Connect to a local client" and enter the port and token`, timeout.Milliseconds(), l.port),
-			Data:    map[string]any{"port": float64(l.port), "timeoutMs": float64(timeout.Milliseconds())}}
+			Message: fmt.Sprintf(`waited %d ms for the Deckhand extension to pair on port %d; `+
+				`open the Deckhand side panel, choose "Connect to a local client" and enter the port and token`, timeout.Milliseconds(), l.port),
+			Data: map[string]any{"port": float64(l.port), "timeoutMs": float64(timeout.Milliseconds())}}
 	})
 }
 
-func (l *bridgeLink) call(ctx context.Context, method string, params any, deadline time.Duration) (json.RawMessage, error) {
+func (l *bridgeLink) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	wait := l.opts.reconnectTimeout
-	err := l.waitUp(ctx, wait, func() *Error {
-		return &Error{Code: CodeWorkerGone,
-			Message: fmt.Sprintf("'%s' waited %d ms for the extension's service worker to reconnect to the bridge on %s, and it did not", method, wait.Milliseconds(), l.where()),
-			Data:    map[string]any{"method": method, "timeoutMs": float64(wait.Milliseconds())}}
-	})
-	if err != nil {
-		return nil, err
+	for {
+		err := l.waitUp(ctx, wait, func() *Error {
+			return &Error{Code: CodeWorkerGone,
+				Message: fmt.Sprintf("'%s' waited %d ms for the extension's service worker to reconnect to the bridge on %s:%d, and it did not",
+					method, wait.Milliseconds(), l.opts.host, l.port),
+				Data: map[string]any{"method": method, "timeoutMs": float64(wait.Milliseconds())}}
+		})
+		if err != nil {
+			return nil, err
+		}
+		raw, err := l.peer.request(ctx, method, params)
+		if err != errNotSent {
+			return raw, err
+		}
+		// The socket went between the wait and the write: wait for the worker again, once its
+		// reader has seen it go.
+		if err := sleepCtx(ctx, 10*time.Millisecond); err != nil {
+			return nil, err
+		}
 	}
-	return l.peer.request(ctx, method, params, deadline)
 }
 
-func (l *bridgeLink) connected() bool {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	// A worker restarting is expected back (its pairing is stored): still connected until bye or close.
-	return l.state != bridgeClosed
-}
+// connected: a worker restarting is expected back (its pairing is stored), so the link stays
+// connected until bye or close.
+func (l *bridgeLink) connected() bool { return !l.isClosed() }
 
 // close says goodbye to the worker (it forgets the pairing) and stops listening. Safe to call twice.
-func (l *bridgeLink) close(reason *Error) {
-	if reason == nil {
-		reason = newError(CodeClosed, "the client was closed")
-	}
-	l.shutdown(reason, "the program closed it")
-}
+func (l *bridgeLink) close(reason *Error) { l.shutdown(reason, "the program closed it") }
 
 // shutdown ends the link with err; a non-empty bye is said to the paired worker first.
 func (l *bridgeLink) shutdown(err *Error, bye string) {
@@ -645,10 +522,7 @@ func (l *bridgeLink) shutdown(err *Error, bye string) {
 	l.mu.Lock()
 	l.closedErr = err
 	l.setState(bridgeClosed)
-	for t := range l.turnTimers {
-		t.Stop()
-	}
-	clear(l.turnTimers)
+	close(l.ending)
 	ws := l.socket
 	l.socket = nil
 	conns := make([]*websocket.Conn, 0, len(l.conns))
@@ -662,19 +536,19 @@ func (l *bridgeLink) shutdown(err *Error, bye string) {
 		_ = l.write(ws, b)
 	}
 	// Stop accepting, then close every socket with a handshake (the paired one after its
-	// goodbye, and any still saying hello), each cut off after bridgeCloseGrace.
+	// goodbye, and any still saying hello), each cut off after bridgeCloseGrace: past it the
+	// handshake is left to finish (or time out) on its own.
 	_ = l.ln.Close()
 	var wg sync.WaitGroup
 	for _, c := range conns {
 		wg.Add(1)
+		done := make(chan struct{})
+		go func() {
+			_ = c.Close(websocket.StatusNormalClosure, "bye")
+			close(done)
+		}()
 		go func() {
 			defer wg.Done()
-			done := make(chan struct{})
-			go func() {
-				_ = c.Close(websocket.StatusNormalClosure, "bye")
-				close(done)
-			}()
-			// Past the grace the handshake is left to finish (or time out) on its own.
 			select {
 			case <-done:
 			case <-time.After(bridgeCloseGrace):

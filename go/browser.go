@@ -42,27 +42,18 @@ type LaunchOptions struct {
 
 // Browser is a browser with the Deckhand extension. At most one Client may use it at a time.
 type Browser struct {
-	link    *extensionLink
-	conn    *cdpConn
-	cmd     *exec.Cmd
-	exited  chan struct{}
-	profile string
-	// allowURLSchemes go with each navigation (Goto) as allowSchemes.
-	allowURLSchemes []string
-
-	// release ends what the handle holds elsewhere (a Grid session) once its connection is
-	// closed; Close calls it.
-	release func()
+	link            *extensionLink
+	conn            *cdpConn // nil over the bridge
+	cmd             *exec.Cmd
+	exited          chan struct{}
+	profile         string
+	allowURLSchemes []string // sent with each navigation as allowSchemes
+	release         func()   // ends what the handle holds elsewhere (a Grid session); Close calls it
 
 	mu        sync.Mutex
 	claimedBy *Client
 	closeOnce sync.Once
 	closeErr  error
-}
-
-var chromiumCandidates = []string{
-	"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable",
-	"/Applications/Chromium.app/Contents/MacOS/Chromium",
 }
 
 func findChromium() string {
@@ -71,7 +62,8 @@ func findChromium() string {
 			return v
 		}
 	}
-	for _, c := range chromiumCandidates {
+	for _, c := range []string{"/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable",
+		"/Applications/Chromium.app/Contents/MacOS/Chromium"} {
 		if _, err := os.Stat(c); err == nil {
 			return c
 		}
@@ -84,39 +76,31 @@ func findChromium() string {
 	return ""
 }
 
-var logLine = regexp.MustCompile(`^\[[^\]]*?:(VERBOSE\d*|INFO|WARNING|ERROR|FATAL):([^\]:]+)(?::\d+)?\]\s*(.*)$`)
+var logLine = regexp.MustCompile(`^\[[^\]]*?:(VERBOSE\d*|INFO|WARNING|ERROR|FATAL):[^\]:]+(?::\d+)?\]\s*(.*)$`)
 
 // chromiumReason is the last meaningful lines of Chromium's stderr, errors first.
 func chromiumReason(stderr string) string {
 	var errs, other []string
-	for _, raw := range strings.Split(stderr, "\n") {
-		line := strings.TrimSpace(raw)
-		if line == "" || strings.HasPrefix(line, "DevTools listening on") {
-			continue
+	for _, line := range strings.Split(stderr, "\n") {
+		line = strings.TrimSpace(line)
+		m := logLine.FindStringSubmatch(line)
+		switch {
+		case line == "" || strings.HasPrefix(line, "DevTools listening on"):
+		case m == nil:
+			other = append(other, line)
+		case m[1] == "ERROR" || m[1] == "FATAL":
+			errs = append(errs, m[2])
+		case m[1] == "WARNING":
+			other = append(other, m[2])
 		}
-		if m := logLine.FindStringSubmatch(line); m != nil {
-			if strings.HasPrefix(m[1], "VERBOSE") || m[1] == "INFO" {
-				continue
-			}
-			if m[1] == "ERROR" || m[1] == "FATAL" {
-				errs = append(errs, strings.TrimSpace(m[3]))
-			} else {
-				other = append(other, strings.TrimSpace(m[3]))
-			}
-			continue
-		}
-		other = append(other, line)
 	}
-	pick := other
 	if len(errs) > 0 {
-		pick = errs
+		other = errs
 	}
-	if len(pick) > 3 {
-		pick = pick[len(pick)-3:]
-	}
-	return strings.Join(pick, " | ")
+	return strings.Join(other[max(0, len(other)-3):], " | ")
 }
 
+// tailBuffer keeps the last 8 KB written to it.
 type tailBuffer struct {
 	mu sync.Mutex
 	b  []byte
@@ -125,9 +109,7 @@ type tailBuffer struct {
 func (t *tailBuffer) Write(p []byte) (int, error) {
 	t.mu.Lock()
 	t.b = append(t.b, p...)
-	if len(t.b) > 8192 {
-		t.b = t.b[len(t.b)-8192:]
-	}
+	t.b = t.b[max(0, len(t.b)-8192):]
 	t.mu.Unlock()
 	return len(p), nil
 }
@@ -161,7 +143,7 @@ func LaunchLocalBrowser(ctx context.Context, opts *LaunchOptions) (*Browser, err
 	}
 	ext := o.ExtensionDir
 	if ext == "" {
-		if ext, _, err = extensionDir(); err != nil {
+		if ext, err = extensionDir(); err != nil {
 			return nil, err
 		}
 	}
@@ -186,38 +168,33 @@ func LaunchLocalBrowser(ctx context.Context, opts *LaunchOptions) (*Browser, err
 	profile, userDataDir := "", o.UserDataDir
 	if userDataDir == "" {
 		removeStaleProfiles()
-		profile, err = os.MkdirTemp("", fmt.Sprintf("deckhand-profile-%d-", os.Getpid()))
-		if err != nil {
+		if profile, err = os.MkdirTemp("", fmt.Sprintf("deckhand-profile-%d-", os.Getpid())); err != nil {
 			return nil, newError(CodeInternal, "cannot make a temporary profile: %v", err)
 		}
 		userDataDir = profile
 	}
-	argv := []string{
-		"--user-data-dir=" + userDataDir,
-		"--disable-extensions-except=" + ext,
-		"--load-extension=" + ext,
-	}
-	activePort := ""
-	if cdpOverPipe {
-		argv = append([]string{"--remote-debugging-pipe"}, argv...)
-	} else {
+	launched := false
+	defer func() {
+		if !launched && profile != "" {
+			os.RemoveAll(profile)
+		}
+	}()
+	argv := []string{"--remote-debugging-pipe", "--user-data-dir=" + userDataDir, "--disable-extensions-except=" + ext, "--load-extension=" + ext}
+	activePort := filepath.Join(userDataDir, "DevToolsActivePort")
+	if !cdpOverPipe {
 		// Port 0: Chromium picks a free one on 127.0.0.1 and writes it to DevToolsActivePort.
-		argv = append([]string{"--remote-debugging-port=0"}, argv...)
-		activePort = filepath.Join(userDataDir, "DevToolsActivePort")
+		argv[0] = "--remote-debugging-port=0"
 		_ = os.Remove(activePort) // one left by an earlier run names a port that is gone
 	}
-	argv = append(argv, chromiumFlags...)
-	argv = append(argv, fmt.Sprintf("--window-size=%d,%d", w, h))
+	argv = append(append(argv, chromiumFlags...), fmt.Sprintf("--window-size=%d,%d", w, h))
 	if !o.Headful {
 		argv = append(argv, "--headless")
 	}
-	argv = append(argv, o.Args...)
-	cmd := exec.Command(exe, argv...)
+	cmd := exec.Command(exe, append(argv, o.Args...)...)
 	stderr := &tailBuffer{}
 	cmd.Stderr = stderr
 	cmd.SysProcAttr = newProcessGroup()
 	var pipe *pipeTransport
-	var childEnds []*os.File
 	if cdpOverPipe {
 		// Chromium reads CDP from its fd 3 and writes to its fd 4.
 		toChromeR, toChromeW, err := os.Pipe()
@@ -232,34 +209,22 @@ func LaunchLocalBrowser(ctx context.Context, opts *LaunchOptions) (*Browser, err
 		}
 		cmd.ExtraFiles = []*os.File{toChromeR, fromChromeW}
 		pipe = &pipeTransport{w: toChromeW, r: fromChromeR}
-		childEnds = []*os.File{toChromeR, fromChromeW}
 	}
-	if err := cmd.Start(); err != nil {
-		for _, f := range childEnds {
-			f.Close()
-		}
+	err = cmd.Start()
+	for _, f := range cmd.ExtraFiles {
+		f.Close()
+	}
+	if err != nil {
 		if pipe != nil {
 			pipe.close()
 		}
-		if profile != "" {
-			os.RemoveAll(profile)
-		}
 		return nil, &Error{Code: CodeBrowserClosed, Message: fmt.Sprintf("could not start Chromium at %s: %v", exe, err), Data: map[string]any{"executablePath": exe}}
-	}
-	for _, f := range childEnds {
-		f.Close()
 	}
 	exited := make(chan struct{})
 	go func() {
 		_ = cmd.Wait()
 		close(exited)
 	}()
-	said := func() string {
-		if r := chromiumReason(stderr.String()); r != "" {
-			return "; Chromium said: " + r
-		}
-		return ""
-	}
 	lctx, cancel := context.WithTimeout(ctx, timeout+2*time.Second)
 	defer cancel()
 	var conn *cdpConn
@@ -277,13 +242,12 @@ func LaunchLocalBrowser(ctx context.Context, opts *LaunchOptions) (*Browser, err
 			case <-lctx.Done():
 			}
 		}()
-		link, err = openLink(lctx, conn, extID, timeout)
-	}
-	if err == nil {
-		// Chromium starts with no window; the first tab opens once the worker is up (a tab's
-		// renderer starting beside it slows the worker down). Should it fail, the engine opens
-		// one on the first call.
-		_ = conn.send(lctx, "Target.createTarget", map[string]any{"url": "about:blank"}, "", nil)
+		if link, err = openLink(lctx, conn, extID, timeout); err == nil {
+			// Chromium starts with no window; the first tab opens once the worker is up (a tab's
+			// renderer starting beside it slows the worker down). Should it fail, the engine opens
+			// one on the first call.
+			_ = conn.send(lctx, "Target.createTarget", map[string]any{"url": "about:blank"}, "", nil)
+		}
 	}
 	if err != nil {
 		if conn != nil {
@@ -291,28 +255,9 @@ func LaunchLocalBrowser(ctx context.Context, opts *LaunchOptions) (*Browser, err
 		}
 		endChromium(cmd.Process, exited)
 		<-exited
-		if profile != "" {
-			os.RemoveAll(profile)
-		}
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		if cmd.ProcessState != nil && !cmd.ProcessState.Success() && !errorsIsTimeout(lctx) {
-			how := cmd.ProcessState.String()
-			s := said()
-			if s == "" {
-				s = "; it printed nothing"
-			}
-			return nil, &Error{Code: CodeBrowserClosed, Message: fmt.Sprintf("Chromium exited during launch (%s)%s", how, s), Data: map[string]any{"executablePath": exe}}
-		}
-		if lctx.Err() != nil {
-			return nil, &Error{Code: CodeTimeout, Message: fmt.Sprintf("launching Chromium timed out after %d ms: the browser or the extension's worker did not come up%s", timeout.Milliseconds(), said()), Data: map[string]any{"timeoutMs": float64(timeout.Milliseconds())}}
-		}
-		e := asError(err)
-		return nil, &Error{Code: e.Code, Message: e.Message + said(), Data: e.Data}
+		return nil, launchError(ctx, lctx, err, cmd, exe, timeout, chromiumReason(stderr.String()))
 	}
-	b := &Browser{link: link, conn: conn, cmd: cmd, exited: exited, profile: profile, allowURLSchemes: allow}
-	if profile != "" {
+	if launched = true; profile != "" {
 		// Chromium exiting on its own (a crash, a kill) also removes the temporary profile.
 		go func() {
 			<-exited
@@ -320,7 +265,30 @@ func LaunchLocalBrowser(ctx context.Context, opts *LaunchOptions) (*Browser, err
 			os.RemoveAll(profile)
 		}()
 	}
-	return b, nil
+	return &Browser{link: link, conn: conn, cmd: cmd, exited: exited, profile: profile, allowURLSchemes: allow}, nil
+}
+
+// launchError says why a launch failed, with what Chromium printed.
+func launchError(ctx, lctx context.Context, err error, cmd *exec.Cmd, exe string, timeout time.Duration, said string) error {
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	if said != "" {
+		said = "; Chromium said: " + said
+	}
+	data := map[string]any{"executablePath": exe}
+	if cmd.ProcessState != nil && !cmd.ProcessState.Success() && lctx.Err() != context.DeadlineExceeded {
+		if said == "" {
+			said = "; it printed nothing"
+		}
+		return &Error{Code: CodeBrowserClosed, Message: fmt.Sprintf("Chromium exited during launch (%s)%s", cmd.ProcessState, said), Data: data}
+	}
+	if lctx.Err() != nil {
+		return &Error{Code: CodeTimeout, Message: fmt.Sprintf("launching Chromium timed out after %d ms: the browser or the extension's worker did not come up%s",
+			timeout.Milliseconds(), said), Data: map[string]any{"timeoutMs": float64(timeout.Milliseconds())}}
+	}
+	e := asError(err)
+	return &Error{Code: e.Code, Message: e.Message + said, Data: e.Data}
 }
 
 // dialActivePort waits for a Chromium started with --remote-debugging-port=0 to write its
@@ -330,12 +298,9 @@ func dialActivePort(ctx context.Context, file string, exited <-chan struct{}, ti
 	tick := time.NewTicker(20 * time.Millisecond)
 	defer tick.Stop()
 	for {
-		if raw, err := os.ReadFile(file); err == nil {
-			lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
-			if len(lines) >= 2 && strings.TrimSpace(lines[0]) != "" {
-				wsURL := "ws://127.0.0.1:" + strings.TrimSpace(lines[0]) + strings.TrimSpace(lines[1])
-				return dialCDP(ctx, wsURL, nil, timeout)
-			}
+		raw, _ := os.ReadFile(file)
+		if lines := strings.Fields(string(raw)); len(lines) >= 2 {
+			return dialCDP(ctx, "ws://127.0.0.1:"+lines[0]+lines[1], nil, timeout)
 		}
 		select {
 		case <-ctx.Done():
@@ -358,29 +323,18 @@ func endChromium(p *os.Process, exited <-chan struct{}) {
 	}
 }
 
-func errorsIsTimeout(ctx context.Context) bool { return ctx.Err() == context.DeadlineExceeded }
-
 var profileName = regexp.MustCompile(`^deckhand-profile-(\d+)-`)
 
 // removeStaleProfiles removes temporary profiles left by processes that are gone.
 func removeStaleProfiles() {
-	tmp := os.TempDir()
-	entries, err := os.ReadDir(tmp)
-	if err != nil {
-		return
-	}
+	entries, _ := os.ReadDir(os.TempDir())
 	for _, e := range entries {
-		m := profileName.FindStringSubmatch(e.Name())
-		if m == nil {
-			continue
-		}
 		var pid int
-		fmt.Sscan(m[1], &pid)
-		if pid == os.Getpid() || pid <= 0 {
-			continue
+		if m := profileName.FindStringSubmatch(e.Name()); m != nil {
+			fmt.Sscan(m[1], &pid)
 		}
-		if !processAlive(pid) {
-			os.RemoveAll(filepath.Join(tmp, e.Name()))
+		if pid > 0 && pid != os.Getpid() && !processAlive(pid) {
+			os.RemoveAll(filepath.Join(os.TempDir(), e.Name()))
 		}
 	}
 }
@@ -437,12 +391,9 @@ func ConnectLocalBrowserWith(ctx context.Context, cdpURL string, opts *ConnectOp
 		headers.Set(k, v)
 	}
 	wsURL := cdpURL
-	switch {
-	case strings.HasPrefix(cdpURL, "http://") || strings.HasPrefix(cdpURL, "https://"):
-		u, err := url.Parse(cdpURL)
-		if err != nil {
-			return nil, newError(CodeInvalidArgument, "bad cdpURL %q: %v", cdpURL, err)
-		}
+	if u, err := url.Parse(cdpURL); err != nil || (u.Scheme != "http" && u.Scheme != "https" && u.Scheme != "ws" && u.Scheme != "wss") {
+		return nil, newError(CodeInvalidArgument, "cdpURL must be an http(s):// or ws(s):// URL, got %q", cdpURL)
+	} else if u.Scheme == "http" || u.Scheme == "https" {
 		u.Path = "/json/version"
 		rctx, cancel := context.WithTimeout(ctx, timeout)
 		defer cancel()
@@ -456,19 +407,16 @@ func ConnectLocalBrowserWith(ctx context.Context, cdpURL string, opts *ConnectOp
 			return nil, newError(CodeBrowserClosed, "cannot reach %s: %v", u, err)
 		}
 		defer res.Body.Close()
-		if res.StatusCode != http.StatusOK {
-			return nil, newError(CodeBrowserClosed, "%s answered %d", u, res.StatusCode)
-		}
 		var info struct {
 			WebSocketDebuggerURL string `json:"webSocketDebuggerUrl"`
+		}
+		if res.StatusCode != http.StatusOK {
+			return nil, newError(CodeBrowserClosed, "%s answered %d", u, res.StatusCode)
 		}
 		if err := json.NewDecoder(res.Body).Decode(&info); err != nil || info.WebSocketDebuggerURL == "" {
 			return nil, newError(CodeBrowserClosed, "%s did not give a webSocketDebuggerUrl", u)
 		}
 		wsURL = info.WebSocketDebuggerURL
-	case strings.HasPrefix(cdpURL, "ws://") || strings.HasPrefix(cdpURL, "wss://"):
-	default:
-		return nil, newError(CodeInvalidArgument, "cdpURL must be an http(s):// or ws(s):// URL, got %q", cdpURL)
 	}
 	extID, err := defaultExtensionID()
 	if err != nil {
@@ -514,7 +462,7 @@ func dialBrowser(ctx context.Context, wsURL string, headers http.Header, extID s
 }
 
 // AllowURLSchemes are the URL schemes this browser opens beyond the default ones.
-func (b *Browser) AllowURLSchemes() []string { return append([]string(nil), b.allowURLSchemes...) }
+func (b *Browser) AllowURLSchemes() []string { return slices.Clone(b.allowURLSchemes) }
 
 // parseAllowSchemes normalises an AllowURLSchemes list ("FILE:" is "file"; http, https and
 // data are open already and dropped); javascript and unknown names are INVALID_ARGUMENT.
@@ -525,12 +473,11 @@ func parseAllowSchemes(what string, in []string) ([]string, error) {
 		switch {
 		case name == "javascript":
 			return nil, newError(CodeInvalidArgument, "%s: javascript: URLs are never opened; run script in a page with ExperimentalBatch (page.evaluate)", what)
-		case name == "http" || name == "https" || name == "data":
-			continue
-		case !slices.Contains(optionalURLSchemes, name):
-			return nil, newError(CodeInvalidArgument, "%s: %q is not a scheme Deckhand can open; allowed values: %s (Deckhand opens http:, https:, data: and about:blank already)", what, raw, strings.Join(optionalURLSchemes, ", "))
-		}
-		if !slices.Contains(out, name) {
+		case name != "http" && name != "https" && name != "data" && !slices.Contains(optionalURLSchemes, name):
+			return nil, newError(CodeInvalidArgument,
+				"%s: %q is not a scheme Deckhand can open; allowed values: %s (Deckhand opens http:, https:, data: and about:blank already)",
+				what, raw, strings.Join(optionalURLSchemes, ", "))
+		case slices.Contains(optionalURLSchemes, name) && !slices.Contains(out, name):
 			out = append(out, name)
 		}
 	}
@@ -565,16 +512,14 @@ func (b *Browser) Close() error {
 			endChromium(b.cmd.Process, b.exited)
 			<-b.exited
 		}
-		if b.conn != nil { // nil over the WebSocket bridge
+		if b.conn != nil {
 			b.conn.close()
 		}
 		if b.release != nil {
 			b.release()
 		}
 		if b.profile != "" {
-			if err := os.RemoveAll(b.profile); err != nil {
-				b.closeErr = err
-			}
+			b.closeErr = os.RemoveAll(b.profile)
 		}
 	})
 	return b.closeErr

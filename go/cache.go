@@ -2,12 +2,12 @@ package deckhand
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"io"
 	"net/http"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -69,98 +69,6 @@ func sameJSON(a, b json.RawMessage) bool {
 	return bytes.Equal(x.Bytes(), y.Bytes())
 }
 
-type memEntry struct {
-	CacheEntry
-	baseKey string
-}
-
-// MemoryStore keeps the cache in this process (at most 10,000 entries, least recently used
-// dropped first).
-type MemoryStore struct {
-	mu      sync.Mutex
-	counts  map[string]int
-	entries map[string]*memEntry
-	order   []string
-	bases   map[string]bool
-	max     int
-}
-
-// NewMemoryStore makes an empty in-memory store.
-func NewMemoryStore() *MemoryStore {
-	return &MemoryStore{counts: map[string]int{}, entries: map[string]*memEntry{}, bases: map[string]bool{}, max: 10_000}
-}
-
-func (s *MemoryStore) touch(key string) {
-	for i, k := range s.order {
-		if k == key {
-			s.order = append(s.order[:i], s.order[i+1:]...)
-			break
-		}
-	}
-	s.order = append(s.order, key)
-}
-
-// Lookup implements CacheStore.
-func (s *MemoryStore) Lookup(_ context.Context, key, baseKey string) (*CacheLookup, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	e := s.entries[key]
-	count := s.counts[key] + 1
-	out := &CacheLookup{Count: count}
-	if e != nil {
-		s.counts[key] = count
-		s.touch(key)
-		c := e.CacheEntry
-		out.Entry = &c
-	} else {
-		out.PageChanged = s.bases[baseKey]
-	}
-	return out, nil
-}
-
-// Record implements CacheStore.
-func (s *MemoryStore) Record(_ context.Context, r *CacheRecord) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var prev *CacheEntry
-	if e := s.entries[r.Key]; e != nil {
-		prev = &e.CacheEntry
-	}
-	agree := NextAgree(prev, r)
-	result := r.Result
-	if result == nil {
-		result = json.RawMessage("null")
-	}
-	s.entries[r.Key] = &memEntry{CacheEntry: CacheEntry{Key: r.Key, Op: r.Op, Result: result, Usage: r.Usage, Agree: agree}, baseKey: r.BaseKey}
-	s.touch(r.Key)
-	if _, ok := s.counts[r.Key]; !ok {
-		s.counts[r.Key] = 1
-	}
-	s.bases[r.BaseKey] = true
-	for len(s.order) > s.max {
-		old := s.order[0]
-		s.order = s.order[1:]
-		delete(s.entries, old)
-		delete(s.counts, old)
-	}
-	return agree, nil
-}
-
-// Invalidate implements CacheStore.
-func (s *MemoryStore) Invalidate(_ context.Context, key string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	delete(s.entries, key)
-	delete(s.counts, key)
-	for i, k := range s.order {
-		if k == key {
-			s.order = append(s.order[:i], s.order[i+1:]...)
-			break
-		}
-	}
-	return nil
-}
-
 // RemoteStore is the cache of a Deckhand service (`deckhand serve`) over HTTP, authenticated
 // with its API key; CreateOptions.APIKey and APIURL make one.
 type RemoteStore struct {
@@ -177,14 +85,12 @@ func NewRemoteStore(apiURL, apiKey string) *RemoteStore {
 	return &RemoteStore{url: apiURL, key: apiKey, client: &http.Client{Timeout: 10 * time.Second}}
 }
 
+// post sends body to the service and decodes the data of its answer into out (nil: dropped).
 func (s *RemoteStore) post(ctx context.Context, path string, body, out any) error {
 	raw, err := marshalJS(body)
-	if err != nil {
-		return newError(CodeInternal, "%v", err)
-	}
-	req, err := http.NewRequestWithContext(ctx, "POST", s.url+path, bytes.NewReader(raw))
-	if err != nil {
-		return newError(CodeInvalidArgument, "bad cache service address %s: %v", s.url, err)
+	req, _ := http.NewRequestWithContext(ctx, "POST", s.url+path, bytes.NewReader(raw))
+	if err != nil || req == nil {
+		return newError(CodeInvalidArgument, "cannot ask the cache service at %s: %v", s.url, err)
 	}
 	req.Header.Set("content-type", "application/json")
 	req.Header.Set("x-dh-api-key", s.key)
@@ -193,34 +99,23 @@ func (s *RemoteStore) post(ctx context.Context, path string, body, out any) erro
 		return newError(CodeInternal, "the cache service at %s could not be reached: %v", s.url, err)
 	}
 	defer res.Body.Close()
+	var answer struct {
+		Data  json.RawMessage `json:"data"`
+		Error struct{ Message string }
+	}
 	text, _ := io.ReadAll(res.Body)
-	if res.StatusCode/100 != 2 {
-		msg := string(text)
-		var e struct {
-			Error struct {
-				Message string `json:"message"`
-			} `json:"error"`
-		}
-		if json.Unmarshal(text, &e) == nil && e.Error.Message != "" {
-			msg = e.Error.Message
-		}
+	jsonErr := json.Unmarshal(text, &answer)
+	switch {
+	case res.StatusCode/100 != 2:
 		code := CodeInternal
 		if res.StatusCode == 401 {
 			code = CodeInvalidArgument
 		}
-		return newError(code, "the cache service answered %d: %s", res.StatusCode, msg)
-	}
-	var env struct {
-		Data json.RawMessage `json:"data"`
-	}
-	if err := json.Unmarshal(text, &env); err != nil {
-		return newError(CodeInternal, "the cache service answered something that is not JSON: %v", err)
-	}
-	if out == nil {
-		return nil
-	}
-	if err := json.Unmarshal(env.Data, out); err != nil {
-		return newError(CodeInternal, "the cache service's answer to %s does not fit: %v", path, err)
+		return newError(code, "the cache service answered %d: %s", res.StatusCode, cmp.Or(answer.Error.Message, string(text)))
+	case jsonErr != nil:
+		return newError(CodeInternal, "the cache service answered something that is not JSON: %v", jsonErr)
+	case out != nil && json.Unmarshal(answer.Data, out) != nil:
+		return newError(CodeInternal, "the cache service's answer to %s does not fit", path)
 	}
 	return nil
 }

@@ -2,7 +2,6 @@ package deckhand
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -16,8 +15,7 @@ import (
 // WebSocket.
 type transport interface {
 	send(msg []byte) error
-	// run reads messages until the connection ends.
-	run(on func([]byte))
+	run(on func([]byte)) // reads messages until the connection ends
 	close() error
 }
 
@@ -89,23 +87,25 @@ type cdpEvent struct {
 	SessionID string
 }
 
+type cdpPending struct {
+	method string
+	ch     chan cdpResult
+}
+
 // cdpConn is a CDP connection with flattened sessions. Every command has a deadline; when the
 // connection drops every pending command fails with BROWSER_CLOSED.
 type cdpConn struct {
-	t         transport
-	mu        sync.Mutex
-	nextID    int64
-	pending   map[int64]chan cdpResult
-	methods   map[int64]string
-	listeners map[int]func(cdpEvent)
-	nextL     int
-	onClose   []func()
-	closed    bool
-	done      chan struct{}
+	t       transport
+	mu      sync.Mutex
+	nextID  int64
+	pending map[int64]cdpPending
+	onEvent func(cdpEvent) // the worker link's
+	onClose []func()
+	closed  bool
 }
 
 func newCDPConn(t transport) *cdpConn {
-	c := &cdpConn{t: t, nextID: 1, pending: map[int64]chan cdpResult{}, methods: map[int64]string{}, listeners: map[int]func(cdpEvent){}, done: make(chan struct{})}
+	c := &cdpConn{t: t, nextID: 1, pending: map[int64]cdpPending{}}
 	go func() {
 		t.run(c.onMessage)
 		c.shutdown()
@@ -113,17 +113,10 @@ func newCDPConn(t transport) *cdpConn {
 	return c
 }
 
-func (c *cdpConn) addListener(f func(cdpEvent)) func() {
+func (c *cdpConn) listen(f func(cdpEvent)) {
 	c.mu.Lock()
-	id := c.nextL
-	c.nextL++
-	c.listeners[id] = f
+	c.onEvent = f
 	c.mu.Unlock()
-	return func() {
-		c.mu.Lock()
-		delete(c.listeners, id)
-		c.mu.Unlock()
-	}
 }
 
 func (c *cdpConn) isClosed() bool {
@@ -150,8 +143,7 @@ func (c *cdpConn) start(method string, params any, sessionID string) (int64, cha
 	}
 	id := c.nextID
 	c.nextID++
-	c.pending[id] = ch
-	c.methods[id] = method
+	c.pending[id] = cdpPending{method, ch}
 	c.mu.Unlock()
 	if params == nil {
 		params = struct{}{}
@@ -170,7 +162,6 @@ func (c *cdpConn) start(method string, params any, sessionID string) (int64, cha
 func (c *cdpConn) forget(id int64) {
 	c.mu.Lock()
 	delete(c.pending, id)
-	delete(c.methods, id)
 	c.mu.Unlock()
 }
 
@@ -185,15 +176,10 @@ func (c *cdpConn) sendTimeout(ctx context.Context, method string, params any, se
 	defer timer.Stop()
 	select {
 	case r := <-ch:
-		if r.err != nil {
-			return r.err
+		if r.err == nil && out != nil && json.Unmarshal(r.result, out) != nil {
+			return newError(CodeProtocolError, "CDP %s: an answer that does not fit", method)
 		}
-		if out != nil {
-			if err := json.Unmarshal(r.result, out); err != nil {
-				return newError(CodeProtocolError, "CDP %s: %v", method, err)
-			}
-		}
-		return nil
+		return r.err
 	case <-timer.C:
 		c.forget(id)
 		return newError(CodeTimeout, "CDP %s timed out after %d ms", method, timeout.Milliseconds())
@@ -214,38 +200,25 @@ func (c *cdpConn) onMessage(raw []byte) {
 		} `json:"error"`
 		SessionID string `json:"sessionId"`
 	}
-	if json.Unmarshal(bytes.Clone(raw), &msg) != nil {
+	if json.Unmarshal(raw, &msg) != nil {
 		return
 	}
-	if msg.ID != nil {
-		c.mu.Lock()
-		ch := c.pending[*msg.ID]
-		method := c.methods[*msg.ID]
-		delete(c.pending, *msg.ID)
-		delete(c.methods, *msg.ID)
-		c.mu.Unlock()
-		if ch == nil {
-			return
-		}
-		if msg.Error != nil {
-			ch <- cdpResult{err: newError(CodeProtocolError, "CDP %s: %s", method, msg.Error.Message)}
-		} else {
-			ch <- cdpResult{result: msg.Result}
-		}
-		return
-	}
-	if msg.Method == "" {
-		return
-	}
+	var p cdpPending
+	ok := false
 	c.mu.Lock()
-	ls := make([]func(cdpEvent), 0, len(c.listeners))
-	for _, f := range c.listeners {
-		ls = append(ls, f)
+	if msg.ID != nil {
+		p, ok = c.pending[*msg.ID]
+		delete(c.pending, *msg.ID)
 	}
+	on := c.onEvent
 	c.mu.Unlock()
-	ev := cdpEvent{Method: msg.Method, Params: msg.Params, SessionID: msg.SessionID}
-	for _, f := range ls {
-		f(ev)
+	switch {
+	case msg.ID != nil && ok && msg.Error != nil:
+		p.ch <- cdpResult{err: newError(CodeProtocolError, "CDP %s: %s", p.method, msg.Error.Message)}
+	case msg.ID != nil && ok:
+		p.ch <- cdpResult{result: msg.Result}
+	case msg.ID == nil && msg.Method != "" && on != nil:
+		on(cdpEvent{Method: msg.Method, Params: msg.Params, SessionID: msg.SessionID})
 	}
 }
 
@@ -256,14 +229,12 @@ func (c *cdpConn) shutdown() {
 		return
 	}
 	c.closed = true
-	pending, methods := c.pending, c.methods
-	c.pending, c.methods = map[int64]chan cdpResult{}, map[int64]string{}
-	closers := c.onClose
+	pending, closers := c.pending, c.onClose
+	c.pending = map[int64]cdpPending{}
 	c.mu.Unlock()
-	for id, ch := range pending {
-		ch <- cdpResult{err: newError(CodeBrowserClosed, "the browser closed during CDP %s", methods[id])}
+	for _, p := range pending {
+		p.ch <- cdpResult{err: newError(CodeBrowserClosed, "the browser closed during CDP %s", p.method)}
 	}
-	close(c.done)
 	for _, f := range closers {
 		f()
 	}
@@ -271,13 +242,13 @@ func (c *cdpConn) shutdown() {
 
 func (c *cdpConn) whenClosed(f func()) {
 	c.mu.Lock()
-	if c.closed {
+	if !c.closed {
+		c.onClose = append(c.onClose, f)
 		c.mu.Unlock()
-		f()
 		return
 	}
-	c.onClose = append(c.onClose, f)
 	c.mu.Unlock()
+	f()
 }
 
 // close fails the calls still waiting at once, then closes the transport: a peer that never

@@ -1,56 +1,17 @@
 // Package deckhand drives the Deckhand browser-automation runtime from Go: Chromium with the
-// Deckhand extension, whose service worker hosts the engine, reached over CDP with the same
-// RPC protocol as the Node and Python clients (the worker's calls to the client included).
+// Deckhand extension, whose service worker hosts the engine, reached over CDP (or the bridge a
+// person's own Chrome dials) with the same RPC protocol as the Node and Python clients. The
+// built extension is embedded in the module and unpacked on first use (ExtensionDir).
 //
-// # The extension
-//
-// The built extension is embedded in the module and unpacked on first use into the user's
-// cache folder (ExtensionDir says where); DECKHAND_EXTENSION_DIR or LaunchOptions.ExtensionDir
-// loads another build. The module needs Go 1.24 and builds on Linux, macOS and Windows; on
-// Windows a launched Chromium is reached over a debugging port on 127.0.0.1 instead of a pipe.
-//
-// # Pages, locators and the agent
-//
-// Client.Context gives the browser's pages (Pages, ActivePage, NewPage; Client.Page(id) names
-// one). A *Page navigates (Goto), reads (Info, URL, Title, Evaluate, EvaluateFunction,
-// Screenshot, Snapshot), presses keys, and runs Act, Observe and Extract on itself; its
-// Locator(selector) clicks, fills, checks, selects and drags without a model, and scopes an
-// operation (ActOptions.Locator). Page.Extract is the earlier page.extract: the page's text with
-// no model, a model's extraction, or data into a type of yours (PageExtractOptions.Into).
-//
+//	b, _ := deckhand.LaunchLocalBrowser(ctx, nil)
+//	c, _ := deckhand.Create(ctx, deckhand.CreateOptions{Browser: b})
 //	page, _ := c.Context().NewPage(ctx, "https://example.com/signup", nil)
 //	page.Locator("#email").Fill(ctx, "ada@example.com", nil)
 //	page.Act(ctx, deckhand.ActInstruction("accept the terms"), nil)
 //	r, _ := c.Agent(nil).Execute(ctx, `Type "Ada" into Name and press Save`, nil)
 //
-// Client.Agent(&AgentOptions{...}).Execute runs the autonomous agent; AgentOptions.Tools are Go
-// functions the model may call (Tool derives a tool's input schema from a type).
-//
-// # Models
-//
-// A ModelSpec is a ModelName ("openai/gpt-4.1-mini", LocalModel), a *ModelConfig (a key,
-// headers, an OpenAI-compatible BaseURL), a *VertexModelConfig, an *AzureModelConfig (an API
-// key or an Entra ID token) or Callback(name, fn); ParseModelConfig reads the Node client's
-// JSON shapes. With no model and no provider key the built-in local model runs in the worker.
-//
-// # Saved flows
-//
-// A flow is a recording (made in the side panel, or an agent run's) saved under a name.
-// Client.Replay runs it step by step with no model call: it opens the flow's start page and
-// performs each recorded action, %name% placeholders in the recorded arguments filled from
-// ReplayOptions.Variables. By name, it looks in the client's own cache store first, then in the
-// extension's saved flows (the side panel's). A step whose element is gone returns an *Error
-// with CodeActionFailed whose Data["step"] holds its index, id and description; with
-// ReplayOptions.Model (or UseClientModel) the step is found again with that model instead.
-// Client.ReplayFlow takes a Flow given whole.
-//
-//	r, err := c.Replay(ctx, "checkout", &deckhand.ReplayOptions{
-//		Variables: map[string]deckhand.Variable{"email": {Value: "ada@example.com"}},
-//	})
-//
-// Client.Flows lists, gets, saves, renames and deletes them: in the extension
-// (FlowInExtension), or in the client's own store (FlowInStore), under FlowKey(name), the key
-// the Node and Python clients compute too.
+// The worker owns every rule: the defaults and deadlines of each call, and the checks of its
+// parameters (an INVALID_ARGUMENT *Error naming the field). The guide is docs/guides/go.md.
 package deckhand
 
 import (
@@ -60,28 +21,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"sync"
 	"time"
 
 	"go.opentelemetry.io/otel/trace"
 )
-
-const defaultBatchTimeout = 30 * time.Second
-
-// operationDeadlineMs is the deadline an operation without a timeout is held to when it may wait
-// on a model (OPERATIONS); 0 leaves the call the navigation default. instruction says whether the
-// call carries an instruction rather than an Action.
-func operationDeadlineMs(method string, instruction bool) int64 {
-	switch operationDeadlines[method] {
-	case "model":
-		return modelOperationTimeoutMs
-	case "instruction":
-		if instruction {
-			return modelOperationTimeoutMs
-		}
-	}
-	return 0
-}
 
 // Client drives the extension's engine. Make one with Create.
 type Client struct {
@@ -98,7 +44,6 @@ type Client struct {
 	store     CacheStore
 	cacheOn   bool
 	threshold int
-	selfHeal  bool
 	ownStore  *SqliteStore // opened by Create, closed by Close
 
 	mu        sync.Mutex
@@ -108,7 +53,7 @@ type Client struct {
 	ops       int                              // operations in flight
 	gens      map[*context.CancelFunc]struct{} // Generate calls in flight
 	tracer    trace.Tracer
-	spans     map[string]trace.Span // operation spans by opId, parents of the model_call spans
+	spans     map[string]trace.Span         // operation spans by opId, parents of the model_call spans
 	approvers map[string]ApprovalFunc       // calls' own approval handlers, by opId, while they run
 	asking    map[string]context.CancelFunc // approval requests still open, by id
 }
@@ -135,32 +80,26 @@ func Create(ctx context.Context, o CreateOptions) (*Client, error) {
 	if o.Browser == nil {
 		return nil, newError(CodeInvalidArgument, "Create needs CreateOptions.Browser from LaunchLocalBrowser or ConnectLocalBrowser")
 	}
-	if _, err := o.Approval.wire("Create"); err != nil {
-		return nil, err
-	}
-	c := &Client{browser: o.Browser, link: o.Browser.link, o: o, threshold: 1, selfHeal: true, gens: map[*context.CancelFunc]struct{}{}, spans: map[string]trace.Span{},
+	c := &Client{browser: o.Browser, link: o.Browser.link, o: o, threshold: 1, gens: map[*context.CancelFunc]struct{}{}, spans: map[string]trace.Span{},
 		callbacks: map[string]*CallbackModel{}, cbIDs: map[*CallbackModel]string{}, tools: map[string]AgentTool{}, pages: map[int]*Page{},
-		approvers: map[string]ApprovalFunc{}, asking: map[string]context.CancelFunc{}}
-	c.tracer = tracerFor(o.Telemetry)
-	if isNilSpec(o.Model) {
+		approvers: map[string]ApprovalFunc{}, asking: map[string]context.CancelFunc{}, tracer: tracerFor(o.Telemetry)}
+	if isNilValue(o.Model) {
 		c.o.Model = nil
 	}
-	if o.Generate != nil {
-		if c.o.Model != nil {
-			return nil, newError(CodeInvalidArgument, "give Model or Generate, not both: a callback makes its own requests, so it takes no model configuration")
-		}
+	switch {
+	case o.Generate != nil && c.o.Model != nil:
+		return nil, newError(CodeInvalidArgument, "give Model or Generate, not both: a callback makes its own requests, so it takes no model configuration")
+	case o.Generate != nil:
 		c.genModel = Callback("", o.Generate)
 		c.callback = c.register(c.genModel)
-	} else if c.o.Model != nil {
+	case c.o.Model != nil:
 		if _, err := resolveModel(c.o.Model, nil); err != nil {
 			return nil, err
 		}
 	}
 	if o.DOMSettleTimeoutMs != nil && (*o.DOMSettleTimeoutMs < 0 || *o.DOMSettleTimeoutMs > maxTimeoutMs) {
-		return nil, newError(CodeInvalidArgument, "DOMSettleTimeoutMs must be a whole number of milliseconds from 0 to %d (10 minutes), got %d", maxTimeoutMs, *o.DOMSettleTimeoutMs)
-	}
-	if o.SelfHeal != nil {
-		c.selfHeal = *o.SelfHeal
+		return nil, newError(CodeInvalidArgument, "DOMSettleTimeoutMs must be a whole number of milliseconds from 0 to %d (10 minutes), got %d",
+			maxTimeoutMs, *o.DOMSettleTimeoutMs)
 	}
 	if (o.APIKey == "") != (o.APIURL == "") {
 		return nil, newError(CodeInvalidArgument, "APIKey and APIURL go together: give both to use a Deckhand service")
@@ -173,9 +112,7 @@ func Create(ctx context.Context, o CreateOptions) (*Client, error) {
 		if o.Cache.Threshold < 0 {
 			return nil, newError(CodeInvalidArgument, "the cache threshold must be a positive integer, got %d", o.Cache.Threshold)
 		}
-		if o.Cache.Threshold > 0 {
-			c.threshold = o.Cache.Threshold
-		}
+		c.threshold = max(o.Cache.Threshold, 1)
 		if o.Cache.Store != nil {
 			c.store = o.Cache.Store
 		} else if c.store == nil {
@@ -187,42 +124,38 @@ func Create(ctx context.Context, o CreateOptions) (*Client, error) {
 		}
 		c.cacheOn = !o.Cache.Disabled
 	}
-	if o.Logging != nil && o.Logging.Level != "" {
-		if _, ok := logLevels[o.Logging.Level]; !ok {
-			return nil, newError(CodeInvalidArgument, "the logging level must be debug, info, warn, error or silent, got '%s'", o.Logging.Level)
-		}
-	}
-	if o.Logging != nil && o.Logging.Format != "" && o.Logging.Format != "text" && o.Logging.Format != "json" {
-		return nil, newError(CodeInvalidArgument, "the logging format must be 'text' or 'json', got '%s'", o.Logging.Format)
+	if err := checkLogging(o.Logging); err != nil {
+		return nil, c.release(err)
 	}
 	b := o.Browser
 	b.mu.Lock()
-	if b.claimedBy != nil {
-		b.mu.Unlock()
-		if c.ownStore != nil {
-			c.ownStore.Close()
-		}
-		return nil, newError(CodeAlreadyInUse, "this browser handle already backs a Deckhand client; close that client first or launch another browser")
+	claimed, connected := b.claimedBy != nil, b.Connected()
+	if !claimed && connected {
+		b.claimedBy = c
 	}
-	if !b.Connected() {
-		b.mu.Unlock()
-		if c.ownStore != nil {
-			c.ownStore.Close()
-		}
-		return nil, newError(CodeBrowserClosed, "the browser is closed")
-	}
-	b.claimedBy = c
 	b.mu.Unlock()
+	if claimed {
+		return nil, c.release(newError(CodeAlreadyInUse, "this browser handle already backs a Deckhand client; close that client first or launch another browser"))
+	}
+	if !connected {
+		return nil, c.release(newError(CodeBrowserClosed, "the browser is closed"))
+	}
 	c.serve()
 	// Names this program in a side panel watching the browser.
-	if _, err := c.call(ctx, "engine.ping", map[string]any{"client": map[string]string{"kind": "go"}}, 0); err != nil {
+	if _, err := c.call(ctx, "engine.ping", map[string]any{"client": map[string]string{"kind": "go"}}); err != nil {
 		c.Close()
 		return nil, err
 	}
 	return c, nil
 }
 
-var logLevels = map[string]int{"debug": 0, "info": 1, "warn": 2, "error": 3, "silent": 100}
+// release closes what Create opened before it failed with err.
+func (c *Client) release(err error) error {
+	if c.ownStore != nil {
+		c.ownStore.Close()
+	}
+	return err
+}
 
 // register gives a callback model its id, the same one each time for the same *CallbackModel.
 func (c *Client) register(m *CallbackModel) string {
@@ -236,18 +169,11 @@ func (c *Client) register(m *CallbackModel) string {
 	return id
 }
 
-// resolve is a model's wire form, its callback registered with this client.
-func (c *Client) resolve(spec ModelSpec) (*wireModel, error) { return resolveModel(spec, c.register) }
-
 // Browser is the handle this client uses.
 func (c *Client) Browser() *Browser { return c.browser }
 
 // Initialized reports whether the client is open (created and not closed).
-func (c *Client) Initialized() bool {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return !c.closed
-}
+func (c *Client) Initialized() bool { return !c.isClosed() }
 
 // Close releases the client (the browser stays open). It runs once; later calls return the
 // first call's result.
@@ -260,9 +186,7 @@ func (c *Client) Close() error {
 		}
 		c.mu.Unlock()
 		c.bg.Wait()
-		if c.ownStore != nil {
-			c.ownStore.Close()
-		}
+		c.release(nil)
 		c.browser.mu.Lock()
 		if c.browser.claimedBy == c {
 			c.browser.claimedBy = nil
@@ -278,214 +202,25 @@ func (c *Client) isClosed() bool {
 	return c.closed
 }
 
-func (c *Client) call(ctx context.Context, method string, params any, opMs int64) (json.RawMessage, error) {
+func (c *Client) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	if c.isClosed() {
 		return nil, newError(CodeClosed, "cannot call %s: this Deckhand client is closed", method)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return c.link.call(ctx, method, params, opMs)
+	return c.link.call(ctx, method, params)
 }
 
-// -- operations ---------------------------------------------------------------------------------
-// timeoutMs checks a caller's duration: a whole number of milliseconds up to 10 minutes.
-func timeoutMs(what string, d time.Duration) (int64, error) {
-	if d == 0 {
-		return 0, nil
-	}
-	if d < time.Millisecond || d > maxTimeoutMs*time.Millisecond || d%time.Millisecond != 0 {
-		return 0, newError(CodeInvalidArgument, "%s must be a whole number of milliseconds from 1 to %d (10 minutes), got %s", what, maxTimeoutMs, d)
-	}
-	return d.Milliseconds(), nil
-}
-
-type opOptions struct {
-	cache          *CacheOption
-	ignoreLocators []*Locator
-	locator        *Locator
-	model          ModelSpec
-	timeout        time.Duration
-	variables      map[string]Variable
-	page           *Page
-	settle         *int
-	screenshot     bool
-	iframes        bool
-	approval       object // act's own policy, checked
-	clientApproval object // else the client's
-	onApproval     ApprovalFunc
-}
-
-// kv is one member of an object written in a fixed order.
-type kv struct {
-	k string
-	v any
-}
-
-type object []kv
-
-func (o object) MarshalJSON() ([]byte, error) {
-	var b bytes.Buffer
-	b.WriteByte('{')
-	for i, m := range o {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		k, _ := marshalJS(m.k)
-		b.Write(k)
-		b.WriteByte(':')
-		v, err := marshalJS(m.v)
-		if err != nil {
-			return nil, err
-		}
-		b.Write(v)
-	}
-	b.WriteByte('}')
-	return b.Bytes(), nil
-}
-
-func (c *Client) cacheBase(threshold int) object {
-	if c.store == nil {
-		return nil
-	}
-	if threshold == 0 {
-		threshold = c.threshold
-	}
-	return object{{"threshold", threshold}, {"selfHeal", c.selfHeal}, {"store", "caller"}}
-}
-
-// defaultModel is per's wire form, else the client's model's.
-func (c *Client) defaultModel(per ModelSpec) (*wireModel, error) {
-	if !isNilSpec(per) {
-		return c.resolve(per)
-	}
-	if c.genModel != nil {
-		return c.resolve(c.genModel)
-	}
-	return c.resolve(c.o.Model)
-}
-
-func (c *Client) operation(ctx context.Context, op string, params object, o opOptions, needsModel bool) (json.RawMessage, error) {
-	t, err := timeoutMs(op+": timeout", o.timeout)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkCache(o.cache); err != nil {
-		return nil, err
-	}
-	if o.settle != nil && (*o.settle < 0 || *o.settle > maxTimeoutMs) {
-		return nil, newError(CodeInvalidArgument, "DOMSettleTimeoutMs must be from 0 to %d, got %d", maxTimeoutMs, *o.settle)
-	}
-	if err := checkVariables(o.variables); err != nil {
-		return nil, err
-	}
-	if err := c.checkPage(o.page); err != nil {
-		return nil, err
-	}
-	var locator *LocatorSpec
-	if o.locator != nil {
-		s, err := o.locator.wire()
-		if err != nil {
-			return nil, err
-		}
-		locator = &s
-	}
-	var ignore []LocatorSpec
-	if o.ignoreLocators != nil {
-		ignore = []LocatorSpec{}
-	}
-	for _, l := range o.ignoreLocators {
-		s, err := l.wire()
-		if err != nil {
-			return nil, err
-		}
-		ignore = append(ignore, s)
-	}
-	var model *wireModel
-	if needsModel {
-		if model, err = c.defaultModel(o.model); err != nil {
-			return nil, err
-		}
-	}
-	opID := uuid4()
-	var w object
-	if t > 0 {
-		w = append(w, kv{"timeout", t})
-	}
-	if o.variables != nil {
-		w = append(w, kv{"variables", o.variables})
-	}
-	if o.screenshot {
-		w = append(w, kv{"screenshot", true})
-	}
-	if o.settle != nil {
-		w = append(w, kv{"domSettleTimeoutMs", *o.settle})
-	}
-	if o.iframes {
-		w = append(w, kv{"iframes", true})
-	}
-	// The call's own policy is among its options; the client's comes after the opId, as Node writes it.
-	if o.approval != nil {
-		w = append(w, kv{"approval", o.approval})
-	}
-	w = append(w, kv{"opId", opID})
-	if o.clientApproval != nil {
-		w = append(w, kv{"approval", o.clientApproval})
-	}
-	wanted := c.cacheOn
-	threshold := 0
-	if o.cache != nil {
-		wanted = o.cache.enabled
-		threshold = o.cache.threshold
-	}
-	if base := c.cacheBase(threshold); base != nil && wanted && needsModel {
-		w = append(w, kv{"cache", base})
-	}
-	if model != nil {
-		w = append(w, kv{"model", model})
-	}
-	if c.o.SystemPrompt != "" {
-		w = append(w, kv{"systemPrompt", c.o.SystemPrompt})
-	}
-	if o.settle == nil && c.o.DOMSettleTimeoutMs != nil {
-		w = append(w, kv{"domSettleTimeoutMs", *c.o.DOMSettleTimeoutMs})
-	}
-	if o.page != nil {
-		w = append(w, kv{"page", o.page.id})
-	}
-	if locator != nil {
-		w = append(w, kv{"locator", locator})
-	}
-	if ignore != nil {
-		w = append(w, kv{"ignoreLocators", ignore})
-	}
-	params = append(params, kv{"options", w})
-	deadline := t
-	if deadline == 0 {
-		deadline = operationDeadlineMs(op, needsModel)
-	}
-	span := c.startOperationSpan(ctx, op, opID, model)
-	defer c.withApprover(opID, o.onApproval)()
-	c.mu.Lock()
-	c.ops++
-	c.mu.Unlock()
-	r, err := c.call(ctx, op, params, deadline)
-	c.endOperationSpan(span, opID, r, err)
-	c.mu.Lock()
-	c.ops--
-	if err != nil && ctx.Err() != nil && c.ops == 0 {
-		// No other operation is running: the Generate calls in flight served this one.
-		for f := range c.gens {
-			(*f)()
-		}
-	}
-	c.mu.Unlock()
-	if err != nil && ctx.Err() != nil {
-		// The caller gave up: stop the operation in the worker too (its model request included).
+// send runs a call the worker can stop by its opId: when ctx ends first, op.cancel stops it
+// there too (its model request included) and the caller gets ctx's error.
+func (c *Client) send(ctx context.Context, method string, params any, opID string) (json.RawMessage, error) {
+	raw, err := c.call(ctx, method, params)
+	if err != nil && opID != "" && ctx.Err() != nil {
 		c.cancelOp(opID)
 		return nil, ctx.Err()
 	}
-	return r, err
+	return raw, err
 }
 
 // cancelOp tells the worker to stop an operation (op.cancel), in the background; Close waits
@@ -501,88 +236,206 @@ func (c *Client) cancelOp(opID string) {
 		defer c.bg.Done()
 		cctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
-		_, _ = c.link.call(cctx, "op.cancel", object{{"opId", opID}}, 5000)
+		_, _ = c.link.call(cctx, "op.cancel", object{{"opId", opID}})
 	}()
 }
 
-func checkCache(o *CacheOption) error {
-	if o != nil && o.set && o.threshold < 1 {
-		return newError(CodeInvalidArgument, "invalid cache option: CacheWithThreshold(%d) (the threshold must be a positive integer)", o.threshold)
+// invoke runs one method in the worker and decodes its answer into T (PROTOCOL_ERROR, naming the
+// method, when the answer does not fit); opID makes it a call ctx can stop in the worker.
+func invoke[T any](ctx context.Context, c *Client, method string, params any, opID string) (*T, error) {
+	raw, err := c.send(ctx, method, params, opID)
+	if err != nil {
+		return nil, err
+	}
+	var v T
+	if err := json.Unmarshal(raw, &v); err != nil {
+		return nil, newError(CodeProtocolError, "invalid answer to '%s': %v", method, err)
+	}
+	return &v, nil
+}
+
+func metadataOf(v any) *ResultMetadata {
+	switch r := v.(type) {
+	case *ActResult:
+		return &r.Metadata
+	case *ObserveResult:
+		return &r.Metadata
+	case *ExtractResult[json.RawMessage]:
+		return &r.Metadata
 	}
 	return nil
 }
 
-func decodeAnswer(method string, raw json.RawMessage, out any, check func() error) error {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	if err := dec.Decode(out); err != nil {
-		return newError(CodeProtocolError, "invalid answer to '%s': %v", method, err)
-	}
-	if check != nil {
-		if err := check(); err != nil {
-			return newError(CodeProtocolError, "invalid answer to '%s': %v", method, err)
+// kv is one member of an object written in a fixed order.
+type kv struct {
+	k string
+	v any
+}
+
+type object []kv
+
+func (o object) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, m := range o {
+		k, _ := marshalJS(m.k)
+		v, err := marshalJS(m.v)
+		if err != nil {
+			return nil, err
 		}
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.Write(k)
+		b.WriteByte(':')
+		b.Write(v)
 	}
-	return nil
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
-func checkMetadata(m *ResultMetadata) error {
-	switch m.Cache.Status {
-	case CacheHit, CacheMiss, CacheDisabled:
+// with is o with k set to v unless v is empty (nil, a nil pointer, map or slice, "", false, 0
+// or an empty object).
+func (o object) with(k string, v any) object {
+	x, isObject := v.(object)
+	if r := reflect.ValueOf(v); !r.IsValid() || r.IsZero() || isObject && len(x) == 0 {
+		return o
+	}
+	return append(o, kv{k, v})
+}
+
+// ms is a duration as the wire's milliseconds (a fraction stays, for the worker to refuse).
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func (c *Client) cacheBase(threshold int) object {
+	if c.store == nil {
 		return nil
 	}
-	return fmt.Errorf("metadata.cache.status: '%s' is not HIT, MISS or DISABLED", m.Cache.Status)
+	if threshold == 0 {
+		threshold = c.threshold
+	}
+	return object{{"threshold", threshold}, {"selfHeal", c.o.SelfHeal == nil || *c.o.SelfHeal}, {"store", "caller"}}
+}
+
+// defaultModel is per's wire form, else the client's model's.
+func (c *Client) defaultModel(per ModelSpec) (any, error) {
+	switch {
+	case !isNilValue(per):
+		return resolveModel(per, c.register)
+	case c.genModel != nil:
+		return resolveModel(c.genModel, c.register)
+	}
+	return resolveModel(c.o.Model, c.register)
+}
+
+// opOptions are the options of act, observe and extract.
+type opOptions struct {
+	cache          *CacheOption
+	ignoreLocators []*Locator
+	locator        *Locator
+	model          ModelSpec
+	timeout        time.Duration
+	variables      map[string]Variable
+	page           *Page
+	settle         *int
+	screenshot     bool
+	iframes        bool
+	approval       *ApprovalPolicy // act's own policy
+	clientApproval *ApprovalPolicy // else the client's
+	onApproval     ApprovalFunc
+}
+
+// operation sends act, observe or extract with its options in the order the Node client writes
+// them: the caller's own, then what the client adds.
+func operation[T any](ctx context.Context, c *Client, op string, params object, o opOptions, needsModel bool) (*T, error) {
+	if err := o.cache.check(); err != nil {
+		return nil, err
+	}
+	if err := c.checkPage(o.page); err != nil {
+		return nil, err
+	}
+	locator, err := specOf(o.locator)
+	if err != nil {
+		return nil, err
+	}
+	ignore, err := specsOf(o.ignoreLocators)
+	if err != nil {
+		return nil, err
+	}
+	var model any
+	if needsModel {
+		if model, err = c.defaultModel(o.model); err != nil {
+			return nil, err
+		}
+	}
+	opID := uuid4()
+	w := object{}.with("timeout", ms(o.timeout)).with("variables", o.variables).with("screenshot", o.screenshot)
+	if o.settle != nil {
+		w = append(w, kv{"domSettleTimeoutMs", *o.settle})
+	}
+	// The call's own policy is among its options; the client's comes after the opId.
+	w = w.with("iframes", o.iframes).with("approval", o.approval).with("opId", opID).with("approval", o.clientApproval)
+	wanted, threshold := c.cacheOn, 0
+	if o.cache != nil {
+		wanted, threshold = o.cache.enabled, o.cache.threshold
+	}
+	if needsModel && wanted {
+		w = w.with("cache", c.cacheBase(threshold))
+	}
+	w = w.with("model", model).with("systemPrompt", c.o.SystemPrompt)
+	if o.settle == nil && c.o.DOMSettleTimeoutMs != nil {
+		w = append(w, kv{"domSettleTimeoutMs", *c.o.DOMSettleTimeoutMs})
+	}
+	if o.page != nil {
+		w = append(w, kv{"page", o.page.id})
+	}
+	w = w.with("locator", locator).with("ignoreLocators", ignore)
+	span := c.startOperationSpan(ctx, op, opID, model)
+	defer c.withApprover(opID, o.onApproval)()
+	c.mu.Lock()
+	c.ops++
+	c.mu.Unlock()
+	r, err := invoke[T](ctx, c, op, append(params, kv{"options", w}), opID)
+	c.endOperationSpan(span, opID, r, err)
+	c.mu.Lock()
+	if c.ops--; err != nil && ctx.Err() != nil && c.ops == 0 {
+		// No other operation is running: the Generate calls in flight served this one.
+		for f := range c.gens {
+			(*f)()
+		}
+	}
+	c.mu.Unlock()
+	return r, err
 }
 
 func actOptions(o *ActOptions) opOptions {
 	if o == nil {
 		return opOptions{}
 	}
-	return opOptions{cache: o.Cache, ignoreLocators: o.IgnoreLocators, locator: o.Locator, model: o.Model, timeout: o.Timeout, variables: o.Variables, page: o.Page, settle: o.DOMSettleTimeoutMs, onApproval: o.OnApproval}
+	return opOptions{cache: o.Cache, ignoreLocators: o.IgnoreLocators, locator: o.Locator, model: o.Model, timeout: o.Timeout, variables: o.Variables,
+		page: o.Page, settle: o.DOMSettleTimeoutMs, onApproval: o.OnApproval}
 }
 
 // Act does one thing on the page: an ObservedAction runs deterministically (no model); an
 // ActInstruction is carried out by the model (or replayed from the cache).
 func (c *Client) Act(ctx context.Context, input ActInput, opts *ActOptions) (*ActResult, error) {
-	if input == nil {
-		return nil, newError(CodeInvalidArgument, "Act takes ActInstruction(text) or ObservedAction(action)")
-	}
 	o := actOptions(opts)
-	var err error
 	if opts != nil && opts.Approval != nil {
-		o.approval, err = opts.Approval.wire("act")
+		o.approval = opts.Approval
 	} else {
-		o.clientApproval, err = c.o.Approval.wire("act")
+		o.clientApproval = c.o.Approval
 	}
-	if err != nil {
-		return nil, err
-	}
-	var raw json.RawMessage
 	switch x := input.(type) {
 	case ActInstruction:
-		if x == "" {
-			return nil, newError(CodeInvalidArgument, "act: the instruction must not be empty")
-		}
-		raw, err = c.operation(ctx, "act", object{{"input", string(x)}}, o, true)
+		return operation[ActResult](ctx, c, "act", object{{"input", string(x)}}, o, true)
 	case observedAction:
-		if x.a.Selector == "" {
-			return nil, newError(CodeInvalidSelector, "an Action needs a selector")
-		}
-		if err := checkCache(o.cache); err != nil {
+		if err := o.cache.check(); err != nil {
 			return nil, err
 		}
 		o.cache, o.model = nil, nil
-		raw, err = c.operation(ctx, "act", object{{"input", x.a}}, o, false)
-	default:
-		return nil, newError(CodeInvalidArgument, "Act takes ActInstruction(text) or ObservedAction(action)")
+		return operation[ActResult](ctx, c, "act", object{{"input", x.a}}, o, false)
 	}
-	if err != nil {
-		return nil, err
-	}
-	var r ActResult
-	if err := decodeAnswer("act", raw, &r, func() error { return checkMetadata(&r.Metadata) }); err != nil {
-		return nil, err
-	}
-	return &r, nil
+	return nil, newError(CodeInvalidArgument, "Act takes ActInstruction(text) or ObservedAction(action)")
 }
 
 // Observe finds elements that match the instruction (nil: the page's main controls), as
@@ -595,15 +448,7 @@ func (c *Client) Observe(ctx context.Context, instruction *string, opts *Observe
 	if instruction != nil {
 		params = append(params, kv{"instruction", *instruction})
 	}
-	raw, err := c.operation(ctx, "observe", params, actOptions(opts), true)
-	if err != nil {
-		return nil, err
-	}
-	var r ObserveResult
-	if err := decodeAnswer("observe", raw, &r, func() error { return checkMetadata(&r.Metadata) }); err != nil {
-		return nil, err
-	}
-	return &r, nil
+	return operation[ObserveResult](ctx, c, "observe", params, actOptions(opts), true)
 }
 
 // Extract reads data from the page into a T: its JSON Schema is derived from T (see
@@ -617,47 +462,21 @@ func Extract[T any](ctx context.Context, c *Client, instruction string, opts *Ex
 	if err != nil {
 		return nil, err
 	}
-	var w struct {
-		Data     json.RawMessage `json:"data"`
-		Metadata ResultMetadata  `json:"metadata"`
-	}
-	raw, err := c.extractRaw(ctx, instruction, schema, opts)
+	raw, err := c.extract(ctx, instruction, schema, opts)
 	if err != nil {
 		return nil, err
 	}
-	if err := decodeAnswer("extract", raw, &w, func() error { return checkMetadata(&w.Metadata) }); err != nil {
-		return nil, err
-	}
-	r := &ExtractResult[T]{Metadata: w.Metadata}
-	if len(w.Data) > 0 {
-		if err := json.Unmarshal(w.Data, &r.Data); err != nil {
+	r := &ExtractResult[T]{Metadata: raw.Metadata}
+	if len(raw.Data) > 0 {
+		if err := json.Unmarshal(raw.Data, &r.Data); err != nil {
 			return nil, newError(CodeModelOutputInvalid, "the extracted data does not fit the schema: %v", err)
 		}
 	}
 	return r, nil
 }
 
-// extract is an extract's data, as JSON.
-func (c *Client) extract(ctx context.Context, instruction string, schema json.RawMessage, opts *ExtractOptions) (json.RawMessage, error) {
-	raw, err := c.extractRaw(ctx, instruction, schema, opts)
-	if err != nil {
-		return nil, err
-	}
-	var w struct {
-		Data     json.RawMessage `json:"data"`
-		Metadata ResultMetadata  `json:"metadata"`
-	}
-	if err := decodeAnswer("extract", raw, &w, func() error { return checkMetadata(&w.Metadata) }); err != nil {
-		return nil, err
-	}
-	return w.Data, nil
-}
-
-func (c *Client) extractRaw(ctx context.Context, instruction string, schema json.RawMessage, opts *ExtractOptions) (json.RawMessage, error) {
-	params := object{}
-	if instruction != "" {
-		params = append(params, kv{"instruction", instruction})
-	}
+func (c *Client) extract(ctx context.Context, instruction string, schema json.RawMessage, opts *ExtractOptions) (*ExtractResult[json.RawMessage], error) {
+	params := object{}.with("instruction", instruction)
 	if schema != nil {
 		params = append(params, kv{"schema", schema})
 	}
@@ -666,12 +485,12 @@ func (c *Client) extractRaw(ctx context.Context, instruction string, schema json
 		o = opOptions{cache: opts.Cache, ignoreLocators: opts.IgnoreLocators, locator: opts.Locator, model: opts.Model, timeout: opts.Timeout,
 			variables: opts.Variables, page: opts.Page, settle: opts.DOMSettleTimeoutMs, screenshot: opts.Screenshot, iframes: opts.Iframes}
 	}
-	return c.operation(ctx, "extract", params, o, true)
+	return operation[ExtractResult[json.RawMessage]](ctx, c, "extract", params, o, true)
 }
 
 // Metrics are the instance's counters.
 func (c *Client) Metrics(ctx context.Context) (*Metrics, error) {
-	return callAs[Metrics](ctx, c, "metrics", struct{}{}, 0)
+	return invoke[Metrics](ctx, c, "metrics", struct{}{}, "")
 }
 
 // BatchOptions configure ExperimentalBatch (nil for defaults).
@@ -690,20 +509,14 @@ type BatchOptions struct {
 // `async (batch, input) => ...` inside the extension's worker. input must be JSON (nil: the
 // callback gets undefined; json.RawMessage("null") gives null). When result is a non-nil
 // pointer it receives the callback's value decoded from JSON (undefined decodes as null).
+// Cancelling ctx stops the batch in the worker: its running operation ends and no later one starts.
 func (c *Client) ExperimentalBatch(ctx context.Context, source string, input any, result any, opts *BatchOptions) error {
-	if len(bytes.TrimSpace([]byte(source))) == 0 {
+	if strings.TrimSpace(source) == "" {
 		return newError(CodeInvalidArgument, "ExperimentalBatch needs the JavaScript source of a function, e.g. 'async (batch, input) => ...'")
 	}
 	o := BatchOptions{}
 	if opts != nil {
 		o = *opts
-	}
-	if o.Timeout == 0 {
-		o.Timeout = defaultBatchTimeout
-	}
-	t, err := timeoutMs("the batch timeout", o.Timeout)
-	if err != nil {
-		return err
 	}
 	params := object{{"source", source}, {"hasInput", input != nil}}
 	if input != nil {
@@ -713,81 +526,44 @@ func (c *Client) ExperimentalBatch(ctx context.Context, source string, input any
 		}
 		params = append(params, kv{"input", json.RawMessage(in)})
 	}
+	if err := c.checkPage(o.Page); err != nil {
+		return err
+	}
 	if o.Page != nil {
-		if err := c.checkPage(o.Page); err != nil {
-			return err
-		}
 		params = append(params, kv{"page", o.Page.id})
 	}
 	model, err := c.defaultModel(nil)
 	if err != nil {
 		return err
 	}
-	defaults := object{{"model", model}}
-	if base := c.cacheBase(0); base != nil {
-		defaults = append(defaults, kv{"cache", base})
-	}
-	if c.o.SystemPrompt != "" {
-		defaults = append(defaults, kv{"systemPrompt", c.o.SystemPrompt})
-	}
+	defaults := object{{"model", model}}.with("cache", c.cacheBase(0)).with("systemPrompt", c.o.SystemPrompt)
 	if c.o.DOMSettleTimeoutMs != nil {
 		defaults = append(defaults, kv{"domSettleTimeoutMs", *c.o.DOMSettleTimeoutMs})
 	}
-	// The opId lets a cancelled context stop the batch in the worker: its running operation
-	// ends and no later one starts.
 	opID := uuid4()
-	params = append(params, kv{"timeout", t}, kv{"defaults", defaults}, kv{"cacheByDefault", c.cacheOn}, kv{"opId", opID})
-	approval, err := c.approvalFor("ExperimentalBatch", o.Approval)
-	if err != nil {
-		return err
-	}
-	if approval != nil {
-		params = append(params, kv{"approval", approval})
-	}
+	params = params.with("timeout", ms(o.Timeout))
+	params = append(params, kv{"defaults", defaults}, kv{"cacheByDefault", c.cacheOn}, kv{"opId", opID})
 	defer c.withApprover(opID, o.OnApproval)()
-	raw, err := c.call(ctx, "batch.run", params, t+10_000)
-	if err != nil {
-		if ctx.Err() != nil {
-			c.cancelOp(opID)
-			return ctx.Err()
-		}
-		return err
-	}
-	var r struct {
-		HasValue *bool           `json:"hasValue"`
+	r, err := invoke[struct {
+		HasValue bool            `json:"hasValue"`
 		Value    json.RawMessage `json:"value"`
+	}](ctx, c, "batch.run", params.with("approval", c.approvalFor(o.Approval)), opID)
+	if err != nil || !r.HasValue {
+		return decodeInto("the batch's value", nil, result, err)
 	}
-	if err := decodeAnswer("batch.run", raw, &r, func() error {
-		if r.HasValue == nil {
-			return fmt.Errorf("hasValue is missing")
-		}
-		return nil
-	}); err != nil {
-		return err
-	}
-	if result == nil {
-		return nil
-	}
-	value := json.RawMessage("null")
-	if *r.HasValue && len(r.Value) > 0 {
-		value = r.Value
-	}
-	if err := json.Unmarshal(value, result); err != nil {
-		return newError(CodeInvalidArgument, "the batch's value does not decode into %T: %v", result, err)
-	}
-	return nil
+	return decodeInto("the batch's value", r.Value, result, nil)
 }
 
-// callAs runs one method in the worker and decodes its answer into T (PROTOCOL_ERROR, naming the
-// method, when the answer does not fit).
-func callAs[T any](ctx context.Context, c *Client, method string, params any, opMs int64) (*T, error) {
-	raw, err := c.call(ctx, method, params, opMs)
-	if err != nil {
-		return nil, err
+// decodeInto decodes a JSON value (absent: null) into result, a non-nil pointer (nil: dropped).
+func decodeInto(what string, value json.RawMessage, result any, err error) error {
+	if err != nil || result == nil {
+		return err
 	}
-	var v T
-	if err := decodeAnswer(method, raw, &v, nil); err != nil {
-		return nil, err
+	if len(value) == 0 {
+		value = json.RawMessage("null")
 	}
-	return &v, nil
+	if err := json.Unmarshal(value, result); err != nil {
+		return newError(CodeInvalidArgument, "%s does not decode into %T: %v", what, result, err)
+	}
+	return nil
 }

@@ -260,7 +260,8 @@ func TestAGenerateCallbackAnswersTheWorker(t *testing.T) {
 		mu.Lock()
 		seen = append(seen, req)
 		mu.Unlock()
-		return &ModelReply{Object: clickAnswer{Found: true, ElementID: elementID(t, req, "textbox", "Email"), Method: "fill", Arguments: []string{"%email%"}, Description: "Email"},
+		return &ModelReply{Object: clickAnswer{Found: true, ElementID: elementID(t, req, "textbox", "Email"), Method: "fill", Arguments: []string{"%email%"},
+			Description: "Email"},
 			Usage: &ReplyUsage{InputTokens: 77, OutputTokens: 7}}, nil
 	}
 	c := newClient(t, CreateOptions{Generate: gen, SystemPrompt: "Never submit payment forms."})
@@ -281,7 +282,8 @@ func TestAGenerateCallbackAnswersTheWorker(t *testing.T) {
 	mu.Lock()
 	first := seen[0]
 	mu.Unlock()
-	if !strings.Contains(first.System, "Never submit payment forms.") || strings.Contains(first.Prompt, "ada@example.com") || !strings.Contains(first.Prompt, "%email%") {
+	if !strings.Contains(first.System, "Never submit payment forms.") || strings.Contains(first.Prompt, "ada@example.com") || !strings.Contains(first.Prompt,
+		"%email%") {
 		t.Fatalf("request: %+v", first)
 	}
 	if len(r.Data.Actions) != 1 || len(r.Data.Actions[0].Arguments) != 1 || r.Data.Actions[0].Arguments[0] != "%email%" {
@@ -292,7 +294,8 @@ func TestAGenerateCallbackAnswersTheWorker(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := page.Act(ctx, ActInstruction("type my email"), &ActOptions{Variables: map[string]Variable{"email": {Value: "x@y.z"}}, Locator: page.Locator("#signup")}); err != nil {
+	if _, err := page.Act(ctx, ActInstruction("type my email"), &ActOptions{Variables: map[string]Variable{"email": {Value: "x@y.z"}},
+		Locator: page.Locator("#signup")}); err != nil {
 		t.Fatal(err)
 	}
 	mu.Lock()
@@ -442,7 +445,8 @@ func TestExperimentalBatchInputAndResult(t *testing.T) {
 		}
 	}
 	var title string
-	if err := c.ExperimentalBatch(ctx, "async (batch, input) => (await batch.page.title()) + input", "!", &title, &BatchOptions{Timeout: 10 * time.Second}); err != nil || title != "Sign up!" {
+	if err := c.ExperimentalBatch(ctx, "async (batch, input) => (await batch.page.title()) + input", "!", &title,
+		&BatchOptions{Timeout: 10 * time.Second}); err != nil || title != "Sign up!" {
 		t.Fatal(err, title)
 	}
 	// undefined decodes as JSON null.
@@ -506,7 +510,8 @@ func TestCacheReplaysWithAMemoryStore(t *testing.T) {
 		mu.Lock()
 		calls++
 		mu.Unlock()
-		return &ModelReply{Object: clickAnswer{Found: true, ElementID: elementID(t, req, "button", "Multi"), Method: "click", Arguments: []string{}, Description: "Multi"}, Usage: &ReplyUsage{InputTokens: 77, OutputTokens: 7}}, nil
+		return &ModelReply{Object: clickAnswer{Found: true, ElementID: elementID(t, req, "button", "Multi"), Method: "click", Arguments: []string{},
+			Description: "Multi"}, Usage: &ReplyUsage{InputTokens: 77, OutputTokens: 7}}, nil
 	}
 	c := newClient(t, CreateOptions{Generate: gen, Cache: &CacheConfig{Store: store}})
 	open(t, c, "/form.html")
@@ -579,7 +584,7 @@ func chromiumWithPort(t *testing.T, extension bool) (*exec.Cmd, string) {
 	args := []string{"--headless", "--remote-debugging-port=0", "--user-data-dir=" + profile, "--no-sandbox", "--disable-gpu", "--no-first-run",
 		"--disable-background-networking", "--disable-component-update", "--disable-sync"}
 	if extension {
-		ext, _, err := extensionDir()
+		ext, err := extensionDir()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -806,7 +811,8 @@ func TestAChromiumThatDiesAtStartSaysWhy(t *testing.T) {
 	os.WriteFile(script, []byte("#!/bin/sh\necho 'this is not a browser' >&2\nexit 3\n"), 0o755)
 	_, err := LaunchLocalBrowser(context.Background(), &LaunchOptions{ExecutablePath: script})
 	var e *Error
-	if !errors.As(err, &e) || e.Code != CodeBrowserClosed || !strings.Contains(e.Message, "this is not a browser") || !strings.Contains(e.Message, "exited during launch") {
+	if !errors.As(err, &e) || e.Code != CodeBrowserClosed || !strings.Contains(e.Message, "this is not a browser") || !strings.Contains(e.Message,
+		"exited during launch") {
 		t.Fatalf("got %v", err)
 	}
 }
@@ -862,7 +868,8 @@ func TestAPIKeyAndAPIURLUseTheServicesCache(t *testing.T) {
 	var calls atomic.Int32
 	gen := func(ctx context.Context, req *ModelRequest) (*ModelReply, error) {
 		calls.Add(1)
-		return &ModelReply{Object: clickAnswer{Found: true, ElementID: elementID(t, req, "button", "Multi"), Method: "click", Arguments: []string{}, Description: "Multi"}}, nil
+		return &ModelReply{Object: clickAnswer{Found: true, ElementID: elementID(t, req, "button", "Multi"), Method: "click", Arguments: []string{},
+			Description: "Multi"}}, nil
 	}
 	c := newClient(t, CreateOptions{Generate: gen, APIKey: "dh-key", APIURL: srv.URL})
 	open(t, c, "/form.html")

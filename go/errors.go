@@ -5,6 +5,7 @@ package deckhand
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 )
 
 // Error is every Deckhand failure: Code is one of the Code* constants (the same codes the Node
@@ -41,15 +42,6 @@ func newError(code, format string, args ...any) *Error {
 	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
 }
 
-func knownCode(code string) bool {
-	for _, c := range ErrorCodes {
-		if c == code {
-			return true
-		}
-	}
-	return false
-}
-
 // errorFromWire rebuilds an error received as {code, message, data?}; an unknown code (a newer
 // worker's) is read as INTERNAL, as the Node client does.
 func errorFromWire(raw json.RawMessage) *Error {
@@ -61,7 +53,7 @@ func errorFromWire(raw json.RawMessage) *Error {
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return newError(CodeInternal, "a malformed error arrived: %s", raw)
 	}
-	if !knownCode(w.Code) {
+	if !slices.Contains(ErrorCodes, w.Code) {
 		w.Code = CodeInternal
 	}
 	return &Error{Code: w.Code, Message: w.Message, Data: w.Data}

@@ -202,12 +202,14 @@ func ExampleGenerateFunc() {
 		for _, l := range req.Outline {
 			if l.Kind == "element" && l.Role == "button" {
 				return &deckhand.ModelReply{
-					Object: map[string]any{"found": true, "elementId": l.ID, "method": "click", "arguments": []string{}, "description": l.Name, "twoStep": false, "reason": ""},
-					Usage:  &deckhand.ReplyUsage{InputTokens: 120, OutputTokens: 20},
+					Object: map[string]any{"found": true, "elementId": l.ID, "method": "click", "arguments": []string{}, "description": l.Name, "twoStep": false,
+						"reason": ""},
+					Usage: &deckhand.ReplyUsage{InputTokens: 120, OutputTokens: 20},
 				}, nil
 			}
 		}
-		return &deckhand.ModelReply{Object: map[string]any{"found": false, "elementId": "", "method": "", "arguments": []string{}, "description": "", "twoStep": false, "reason": "no button"}}, nil
+		return &deckhand.ModelReply{Object: map[string]any{"found": false, "elementId": "", "method": "", "arguments": []string{}, "description": "",
+			"twoStep": false, "reason": "no button"}}, nil
 	}
 	// Model: deckhand.Callback("my-model", generate) names it; ActOptions.Model takes one per call.
 	client, done := launchClient(deckhand.CreateOptions{Generate: generate})
@@ -262,7 +264,8 @@ func ExampleClient_ExperimentalBatch() {
 	}
 	err := client.ExperimentalBatch(ctx, `async (batch, input) => {
 		await batch.act({ selector: input.button, description: 'the Save button', method: 'click' });
-		return { heading: await batch.page.evaluate('document.querySelector("h1").textContent'), saved: await batch.page.evaluate('document.querySelector("#save").textContent') };
+		return { heading: await batch.page.evaluate('document.querySelector("h1").textContent'),
+			saved: await batch.page.evaluate('document.querySelector("#save").textContent') };
 	}`, map[string]string{"button": "#save"}, &out, &deckhand.BatchOptions{Timeout: 10 * time.Second})
 	if err != nil {
 		log.Fatal(err)

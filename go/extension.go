@@ -63,20 +63,6 @@ func readExtensionZip(raw []byte) ([]extensionFile, error) {
 	return files, nil
 }
 
-// embeddedManifest is the embedded extension's manifest.json.
-func embeddedManifest() ([]byte, error) {
-	zr, err := zip.NewReader(bytes.NewReader(embeddedExtension), int64(len(embeddedExtension)))
-	if err != nil {
-		return nil, err
-	}
-	rc, err := zr.Open("manifest.json")
-	if err != nil {
-		return nil, err
-	}
-	defer rc.Close()
-	return io.ReadAll(rc)
-}
-
 // embeddedExtensionHash is the hex SHA-256 of the embedded archive: it names the cache folder.
 func embeddedExtensionHash() string {
 	sum := sha256.Sum256(embeddedExtension)
@@ -114,59 +100,44 @@ func unpackEmbeddedExtension() (string, error) {
 	}
 	root := extensionCacheRoot()
 	final := filepath.Join(root, "extension-"+embeddedExtensionHash()[:16])
-	if verifyExtensionDir(final, files) == nil {
-		unpacked.dir = final
-		return final, nil
+	if err = verifyExtensionDir(final, files); err != nil {
+		err = unpackInto(root, final, files)
 	}
-	fail := func(err error) (string, error) {
-		return "", newError(CodeExtensionMissing, "cannot unpack the embedded extension into %s: %v (set DECKHAND_EXTENSION_DIR to a built extension instead)", root, err)
+	if err != nil {
+		return "", newError(CodeExtensionMissing, "cannot unpack the embedded extension into %s: %v (set DECKHAND_EXTENSION_DIR to a built extension instead)",
+			root, err)
 	}
+	unpacked.dir = final
+	return final, nil
+}
+
+func unpackInto(root, final string, files []extensionFile) error {
 	if err := os.MkdirAll(root, 0o755); err != nil {
-		return fail(err)
+		return err
 	}
 	tmp, err := os.MkdirTemp(root, ".unpacking-")
 	if err != nil {
-		return fail(err)
+		return err
 	}
 	defer os.RemoveAll(tmp) // nothing left once renamed
 	for _, f := range files {
 		p := filepath.Join(tmp, filepath.FromSlash(f.name))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			return fail(err)
+			return err
 		}
 		if err := os.WriteFile(p, f.data, 0o644); err != nil {
-			return fail(err)
+			return err
 		}
 	}
-	if err := verifyExtensionDir(tmp, files); err != nil {
-		return fail(err)
+	// A bad copy is moved aside (an open file can keep it from being removed at once) and ours
+	// goes in its place; should another process put a good one there first, that one serves.
+	if os.Rename(final, tmp+".stale") == nil {
+		defer os.RemoveAll(tmp + ".stale")
 	}
-	if err := os.Rename(tmp, final); err != nil {
-		// Another process may have put a good copy there first; a bad one is moved aside
-		// (an open file can keep it from being removed at once) and ours goes in its place.
-		if verifyExtensionDir(final, files) != nil {
-			if _, statErr := os.Stat(final); statErr == nil {
-				old, err := os.MkdirTemp(root, ".stale-")
-				if err != nil {
-					return fail(err)
-				}
-				aside := filepath.Join(old, "extension")
-				if err := os.Rename(final, aside); err != nil {
-					os.RemoveAll(old)
-					return fail(err)
-				}
-				defer os.RemoveAll(old)
-			}
-			if err := os.Rename(tmp, final); err != nil && verifyExtensionDir(final, files) != nil {
-				return fail(err)
-			}
-		}
+	if err := os.Rename(tmp, final); err != nil && verifyExtensionDir(final, files) != nil {
+		return err
 	}
-	if err := verifyExtensionDir(final, files); err != nil {
-		return fail(err)
-	}
-	unpacked.dir = final
-	return final, nil
+	return verifyExtensionDir(final, files)
 }
 
 // verifyExtensionDir checks that dir holds every file with the archive's content (by SHA-256).
@@ -186,12 +157,11 @@ func verifyExtensionDir(dir string, files []extensionFile) error {
 
 // extensionDir is the extension a launcher loads: DECKHAND_EXTENSION_DIR, else the embedded
 // one, unpacked.
-func extensionDir() (dir string, embedded bool, err error) {
+func extensionDir() (string, error) {
 	if v := os.Getenv("DECKHAND_EXTENSION_DIR"); v != "" {
-		return v, false, nil
+		return v, nil
 	}
-	dir, err = unpackEmbeddedExtension()
-	return dir, true, err
+	return unpackEmbeddedExtension()
 }
 
 // ExtensionDir is the folder of the extension LaunchLocalBrowser loads by default:
@@ -199,10 +169,7 @@ func extensionDir() (dir string, embedded bool, err error) {
 // on first use into the user's cache folder (deckhand/extension-<hash>). It is "" when that
 // cannot be done; LaunchLocalBrowser then says why.
 func ExtensionDir() string {
-	dir, _, err := extensionDir()
-	if err != nil {
-		return ""
-	}
+	dir, _ := extensionDir()
 	return dir
 }
 
@@ -212,9 +179,11 @@ func defaultExtensionID() (string, error) {
 	if v := os.Getenv("DECKHAND_EXTENSION_DIR"); v != "" {
 		return extensionIDFromManifest(v)
 	}
-	raw, err := embeddedManifest()
-	if err != nil {
-		return "", newError(CodeExtensionMissing, "the extension embedded in the module has no manifest: %v", err)
+	files, err := readExtensionZip(embeddedExtension)
+	for _, f := range files {
+		if f.name == "manifest.json" {
+			return extensionIDFromManifestJSON(f.data, "the embedded extension's manifest.json")
+		}
 	}
-	return extensionIDFromManifestJSON(raw, "the embedded extension's manifest.json")
+	return "", newError(CodeExtensionMissing, "the extension embedded in the module has no manifest (%v)", err)
 }

@@ -61,7 +61,8 @@ func TestEmbeddedExtensionIsTheBuild(t *testing.T) {
 	}
 	sort.Strings(stale)
 	if len(stale) > 0 {
-		t.Fatalf("go/extension/chrome-mv3.zip is stale against .output/chrome-mv3: run npm run build:ext (or node scripts/pack-go-extension.mjs after wxt build) and commit it:\n  %s", strings.Join(stale, "\n  "))
+		t.Fatalf("go/extension/chrome-mv3.zip is stale against .output/chrome-mv3: run npm run build:ext "+
+			"(or node scripts/pack-go-extension.mjs after wxt build) and commit it:\n  %s", strings.Join(stale, "\n  "))
 	}
 }
 

@@ -14,40 +14,6 @@ import (
 	"unicode/utf16"
 )
 
-// MarshalJSON writes the fields of the step's kind, in the schema's order (a step refuses the
-// fields of other kinds).
-func (s QaStep) MarshalJSON() ([]byte, error) {
-	o := object{{"kind", s.Kind}, {"id", s.ID}, {"description", s.Description}}
-	switch s.Kind {
-	case "goto":
-		o = append(o, kv{"url", s.URL}, kv{"urlAfter", s.URLAfter})
-	case "act":
-		actions := s.Actions
-		if actions == nil {
-			actions = []Action{}
-		}
-		o = append(o, kv{"actions", actions}, kv{"urlAfter", s.URLAfter})
-	case "press":
-		o = append(o, kv{"keys", s.Keys}, kv{"urlAfter", s.URLAfter})
-	case "back":
-		o = append(o, kv{"urlAfter", s.URLAfter})
-	case "wait":
-		o = append(o, kv{"ms", s.Ms})
-	case "extract":
-		if len(s.Schema) > 0 {
-			o = append(o, kv{"schema", s.Schema})
-		}
-		if len(s.Data) > 0 {
-			o = append(o, kv{"data", s.Data})
-		}
-		o = append(o, kv{"urlAfter", s.URLAfter})
-	default: // not a kind this client knows: what it has, for the worker to judge
-		type plain QaStep
-		return marshalJS(plain(s))
-	}
-	return o.MarshalJSON()
-}
-
 // ReplayOptions configure Replay and ReplayFlow (nil for defaults).
 type ReplayOptions struct {
 	// Variables fill the %name% placeholders of the recorded arguments.
@@ -144,10 +110,6 @@ func (f *Flow) prepared() (*Flow, error) {
 	return &g, nil
 }
 
-func (f *Flow) summary() *FlowSummary {
-	return &FlowSummary{Name: f.Name, Title: f.Recording.Title, Source: f.Source, SavedAt: f.SavedAt, StartURL: f.Recording.StartURL, Steps: len(f.Recording.Steps)}
-}
-
 // Replay replays the flow saved under name, step by step, with no model: the client's own
 // store is looked in first, then the extension's flows (the side panel's among them). It
 // opens the flow's start page on the page (default: the active one) and performs each recorded
@@ -156,11 +118,7 @@ func (f *Flow) summary() *FlowSummary {
 // (ReplayOptions.Model): then it is re-found with it. Cancelling ctx stops the replay in the
 // worker too.
 func (c *Client) Replay(ctx context.Context, name string, opts *ReplayOptions) (*FlowReplayResult, error) {
-	n, err := flowName(name)
-	if err != nil {
-		return nil, err
-	}
-	return c.replay(ctx, kv{"name", n}, opts)
+	return c.replay(ctx, object{{"name", name}}, opts)
 }
 
 // ReplayFlow replays a flow given whole (an exported one, say), as Replay does.
@@ -169,71 +127,31 @@ func (c *Client) ReplayFlow(ctx context.Context, flow *Flow, opts *ReplayOptions
 	if err != nil {
 		return nil, err
 	}
-	return c.replay(ctx, kv{"flow", f}, opts)
+	return c.replay(ctx, object{{"flow", f}}, opts)
 }
 
-func (c *Client) replay(ctx context.Context, which kv, opts *ReplayOptions) (*FlowReplayResult, error) {
+func (c *Client) replay(ctx context.Context, params object, opts *ReplayOptions) (*FlowReplayResult, error) {
 	o := ReplayOptions{}
 	if opts != nil {
 		o = *opts
 	}
-	params := object{which}
+	if err := c.checkPage(o.Page); err != nil {
+		return nil, err
+	}
 	if o.Page != nil {
-		if err := c.checkPage(o.Page); err != nil {
-			return nil, err
-		}
 		params = append(params, kv{"page", o.Page.id})
 	}
-	if o.Variables != nil {
-		if err := checkVariables(o.Variables); err != nil {
-			return nil, err
-		}
-		params = append(params, kv{"variables", o.Variables})
-	}
-	if !isNilSpec(o.Model) || o.UseClientModel {
+	params = params.with("variables", o.Variables)
+	if !isNilValue(o.Model) || o.UseClientModel {
 		m, err := c.defaultModel(o.Model)
 		if err != nil {
 			return nil, err
 		}
 		params = append(params, kv{"model", m})
 	}
-	if o.StepTimeout != 0 {
-		st, err := timeoutMs("replay: StepTimeout", o.StepTimeout)
-		if err != nil {
-			return nil, err
-		}
-		params = append(params, kv{"stepTimeout", st})
-	}
-	t, err := timeoutMs("replay: Timeout", o.Timeout)
-	if err != nil {
-		return nil, err
-	}
-	if t == 0 {
-		t = maxTimeoutMs
-	}
 	opID := uuid4()
-	params = append(params, kv{"opId", opID})
-	within, cancel := context.WithTimeout(ctx, time.Duration(t)*time.Millisecond)
-	defer cancel()
-	raw, err := c.call(within, "flow.replay", params, t)
-	if err != nil {
-		if within.Err() == nil {
-			return nil, err
-		}
-		// The caller gave up, or the replay ran out of time: stop it in the worker too.
-		c.cancelOp(opID)
-		if ctx.Err() != nil {
-			return nil, ctx.Err()
-		}
-		e := newError(CodeTimeout, "the replay did not finish within %d ms", t)
-		e.Data = map[string]any{"timeoutMs": t}
-		return nil, e
-	}
-	var r FlowReplayResult
-	if err := decodeAnswer("flow.replay", raw, &r, nil); err != nil {
-		return nil, err
-	}
-	return &r, nil
+	params = params.with("stepTimeout", ms(o.StepTimeout)).with("timeout", ms(o.Timeout)).with("opId", opID)
+	return invoke[FlowReplayResult](ctx, c, "flow.replay", params, opID)
 }
 
 // Flows are the saved flows: the extension's and the client's own store's.
@@ -252,7 +170,8 @@ func (f *Flows) store() (CacheStore, error) {
 	return f.c.store, nil
 }
 
-func (f *Flows) fromStore(ctx context.Context, name string) (*Flow, error) {
+// fromStore is the flow under name in the client's store (nil: none); NOT_FOUND when must.
+func (f *Flows) fromStore(ctx context.Context, name string, must bool) (*Flow, error) {
 	s, err := f.store()
 	if err != nil {
 		return nil, err
@@ -262,30 +181,22 @@ func (f *Flows) fromStore(ctx context.Context, name string) (*Flow, error) {
 	if err != nil {
 		return nil, err
 	}
-	if look == nil || look.Entry == nil || look.Entry.Op != "flow" {
-		return nil, nil
-	}
 	var fl Flow
-	if err := json.Unmarshal(look.Entry.Result, &fl); err != nil || fl.Version != 1 {
-		return nil, nil // not a flow this client can read: as the worker, take it for absent
+	// Not a flow this client can read: as the worker, take it for absent.
+	if look != nil && look.Entry != nil && look.Entry.Op == "flow" && json.Unmarshal(look.Entry.Result, &fl) == nil && fl.Version == 1 {
+		return &fl, nil
 	}
-	return &fl, nil
-}
-
-func notInStore(name string) error {
-	e := newError(CodeNotFound, "no flow named \"%s\" is saved in this client's store", name)
-	e.Data = map[string]any{"flow": name}
-	return e
+	if must {
+		return nil, &Error{Code: CodeNotFound, Message: fmt.Sprintf("no flow named \"%s\" is saved in this client's store", name), Data: map[string]any{"flow": name}}
+	}
+	return nil, nil
 }
 
 func place(p FlowPlace, what string, anywhere bool) (FlowPlace, error) {
-	switch p {
-	case FlowInExtension, FlowInStore:
+	switch {
+	case p == FlowInExtension || p == FlowInStore || p == FlowAnywhere && anywhere:
 		return p, nil
-	case FlowAnywhere:
-		if anywhere {
-			return p, nil
-		}
+	case p == FlowAnywhere:
 		return FlowInExtension, nil
 	}
 	return "", newError(CodeInvalidArgument, "%s must be FlowInExtension or FlowInStore, got %q", what, string(p))
@@ -294,7 +205,7 @@ func place(p FlowPlace, what string, anywhere bool) (FlowPlace, error) {
 // List returns the extension's saved flows (the side panel's and those saved there), newest
 // first. A store keeps flows by key and cannot list them.
 func (f *Flows) List(ctx context.Context) ([]FlowSummary, error) {
-	out, err := callAs[[]FlowSummary](ctx, f.c, "flow.list", struct{}{}, 0)
+	out, err := invoke[[]FlowSummary](ctx, f.c, "flow.list", struct{}{}, "")
 	if err != nil {
 		return nil, err
 	}
@@ -304,23 +215,20 @@ func (f *Flows) List(ctx context.Context) ([]FlowSummary, error) {
 // Get returns a saved flow. FlowAnywhere looks where a replay by name does: the client's store
 // (when it has one), then the extension. An *Error with CodeNotFound when it is not there.
 func (f *Flows) Get(ctx context.Context, name string, where FlowPlace) (*Flow, error) {
-	n, err := flowName(name)
+	where, err := place(where, "where", true)
 	if err != nil {
 		return nil, err
 	}
-	if where, err = place(where, "where", true); err != nil {
-		return nil, err
-	}
 	if where == FlowInStore || (where == FlowAnywhere && f.c.store != nil) {
-		fl, err := f.fromStore(ctx, n)
-		if err != nil || fl != nil {
+		n, err := flowName(name)
+		if err != nil {
+			return nil, err
+		}
+		if fl, err := f.fromStore(ctx, n, where == FlowInStore); err != nil || fl != nil {
 			return fl, err
 		}
-		if where == FlowInStore {
-			return nil, notInStore(n)
-		}
 	}
-	return callAs[Flow](ctx, f.c, "flow.get", object{{"name", n}}, 0)
+	return invoke[Flow](ctx, f.c, "flow.get", object{{"name", name}}, "")
 }
 
 // Save saves (or replaces) a flow under its name: in the extension (FlowInExtension, or ""),
@@ -335,7 +243,7 @@ func (f *Flows) Save(ctx context.Context, flow *Flow, to FlowPlace) (*FlowSummar
 		return nil, err
 	}
 	if to == FlowInExtension {
-		return callAs[FlowSummary](ctx, f.c, "flow.save", object{{"flow", fl}}, 0)
+		return invoke[FlowSummary](ctx, f.c, "flow.save", object{{"flow", fl}}, "")
 	}
 	s, err := f.store()
 	if err != nil {
@@ -350,74 +258,59 @@ func (f *Flows) Save(ctx context.Context, flow *Flow, to FlowPlace) (*FlowSummar
 	if _, err := s.Record(ctx, &CacheRecord{Key: key, BaseKey: key, Op: "flow", Result: result, Usage: usage}); err != nil {
 		return nil, err
 	}
-	return fl.summary(), nil
+	r := fl.Recording
+	return &FlowSummary{Name: fl.Name, Title: r.Title, Source: fl.Source, SavedAt: fl.SavedAt, StartURL: r.StartURL, Steps: len(r.Steps)}, nil
 }
 
 // Rename renames a saved flow (in the extension for ""). In the extension, a name already
 // taken is an *Error with CodeAlreadyInUse; in a store, a flow under the new name is replaced.
 func (f *Flows) Rename(ctx context.Context, from, to string, where FlowPlace) (*FlowSummary, error) {
+	where, err := place(where, "where", false)
+	if err != nil {
+		return nil, err
+	}
+	if where == FlowInExtension {
+		return invoke[FlowSummary](ctx, f.c, "flow.rename", object{{"from", from}, {"to", to}}, "")
+	}
 	old, err := flowName(from)
 	if err != nil {
 		return nil, err
 	}
-	nu, err := flowName(to)
+	fl, err := f.fromStore(ctx, old, true)
 	if err != nil {
 		return nil, err
 	}
-	if where, err = place(where, "where", false); err != nil {
-		return nil, err
-	}
-	if where == FlowInExtension {
-		return callAs[FlowSummary](ctx, f.c, "flow.rename", object{{"from", old}, {"to", nu}}, 0)
-	}
-	fl, err := f.fromStore(ctx, old)
-	if err != nil {
-		return nil, err
-	}
-	if fl == nil {
-		return nil, notInStore(old)
-	}
-	fl.Name = nu
+	fl.Name = to
 	s, err := f.Save(ctx, fl, FlowInStore)
+	if err == nil && FlowKey(old) != FlowKey(s.Name) {
+		err = f.c.store.Invalidate(ctx, FlowKey(old))
+	}
 	if err != nil {
 		return nil, err
-	}
-	if FlowKey(old) != FlowKey(nu) {
-		if err := f.c.store.Invalidate(ctx, FlowKey(old)); err != nil {
-			return nil, err
-		}
 	}
 	return s, nil
 }
 
 // Delete deletes a saved flow (from the extension for ""); false when there was none.
 func (f *Flows) Delete(ctx context.Context, name string, where FlowPlace) (bool, error) {
+	where, err := place(where, "where", false)
+	if err != nil {
+		return false, err
+	}
+	if where == FlowInExtension {
+		r, err := invoke[struct {
+			Deleted bool `json:"deleted"`
+		}](ctx, f.c, "flow.delete", object{{"name", name}}, "")
+		if err != nil {
+			return false, err
+		}
+		return r.Deleted, nil
+	}
 	n, err := flowName(name)
 	if err != nil {
 		return false, err
 	}
-	if where, err = place(where, "where", false); err != nil {
-		return false, err
-	}
-	if where == FlowInExtension {
-		raw, err := f.c.call(ctx, "flow.delete", object{{"name", n}}, 0)
-		if err != nil {
-			return false, err
-		}
-		var r struct {
-			Deleted *bool `json:"deleted"`
-		}
-		if err := decodeAnswer("flow.delete", raw, &r, func() error {
-			if r.Deleted == nil {
-				return fmt.Errorf("deleted is missing")
-			}
-			return nil
-		}); err != nil {
-			return false, err
-		}
-		return *r.Deleted, nil
-	}
-	fl, err := f.fromStore(ctx, n)
+	fl, err := f.fromStore(ctx, n, false)
 	if err != nil || fl == nil {
 		return false, err
 	}

@@ -172,7 +172,8 @@ func TestFlowStepGoneStopsWithATypedErrorNamingIt(t *testing.T) {
 	var calls []string
 	c, url := flowClient(t, CreateOptions{Generate: func(_ context.Context, req *ModelRequest) (*ModelReply, error) {
 		calls = append(calls, req.Instruction)
-		return &ModelReply{Object: map[string]any{"found": false, "elementId": "", "method": "click", "arguments": []string{}, "description": "", "twoStep": false, "reason": "no such button"},
+		return &ModelReply{Object: map[string]any{"found": false, "elementId": "", "method": "click", "arguments": []string{}, "description": "", "twoStep": false,
+			"reason": "no such button"},
 			Usage: &ReplyUsage{InputTokens: 10, OutputTokens: 2}}, nil
 	}})
 	flow, err := c.Flows().Get(ctx, goFlow, FlowInExtension)
@@ -215,7 +216,8 @@ func TestFlowStepGoneStopsWithATypedErrorNamingIt(t *testing.T) {
 		t.Fatalf("the steps before it ran, not the click, and no model: %+v, %v", got, calls)
 	}
 	// With the client's model, the step is looked for again with it: here it finds nothing either.
-	_, err = c.Replay(ctx, goFlow, &ReplayOptions{Variables: map[string]Variable{"email": {Value: "ada@example.com"}}, StepTimeout: 500 * time.Millisecond, UseClientModel: true})
+	_, err = c.Replay(ctx, goFlow, &ReplayOptions{Variables: map[string]Variable{"email": {Value: "ada@example.com"}}, StepTimeout: 500 * time.Millisecond,
+		UseClientModel: true})
 	if !errors.As(err, &e) || e.Code != CodeActionFailed || !reflect.DeepEqual(e.Data["step"], want) {
 		t.Fatalf("with a model: %v", err)
 	}

@@ -2,12 +2,14 @@ package deckhand
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"net/url"
 	"path/filepath"
@@ -54,12 +56,12 @@ type GridOptions struct {
 	KeepAlive time.Duration
 }
 
+// How often a Grid browser is asked whether it still answers, and how long for: the Grid's CDP
+// proxy keeps the WebSocket open when a node's browser dies, so without this a call would wait
+// out its own deadline.
 const (
-	// How often a Grid browser is asked whether it still answers, and how long for: the Grid's
-	// CDP proxy keeps the WebSocket open when a node's browser dies, so without this a call
-	// would wait out its own deadline.
-	gridHealthEvery = 5 * time.Second
-	gridHealthWait  = 10 * time.Second
+	gridHealthEvery = 3 * time.Second
+	gridHealthWait  = 5 * time.Second // with gridHealthEvery, under the wait for a call's ack
 )
 
 var gridSessionID = regexp.MustCompile(`^[\w-]{1,200}$`)
@@ -75,10 +77,7 @@ func gridBase(raw string) (string, error) {
 		if err == nil {
 			shown = u.Redacted()
 		}
-		if len(shown) > 200 {
-			shown = shown[:200]
-		}
-		return "", newError(CodeInvalidArgument, "the Grid's url must be an http(s):// URL, got '%s'", shown)
+		return "", newError(CodeInvalidArgument, "the Grid's url must be an http(s):// URL, got '%s'", shown[:min(len(shown), 200)])
 	}
 	if u.User != nil {
 		return "", newError(CodeInvalidArgument, "put the Grid's credentials in Headers (Authorization), not in its url")
@@ -91,16 +90,10 @@ func gridSays(res *http.Response) string {
 	text, _ := io.ReadAll(io.LimitReader(res.Body, 1<<20))
 	msg := string(text)
 	var body struct {
-		Value struct {
-			Error   string `json:"error"`
-			Message string `json:"message"`
-		} `json:"value"`
+		Value struct{ Error, Message string } `json:"value"`
 	}
 	if json.Unmarshal(text, &body) == nil && body.Value.Message != "" {
-		msg = body.Value.Message
-		if body.Value.Error != "" {
-			msg = body.Value.Error + ": " + msg
-		}
+		msg = strings.TrimPrefix(body.Value.Error+": ", ": ") + body.Value.Message
 	}
 	msg = strings.TrimSpace(strings.SplitN(msg, "\n", 2)[0])
 	if msg == "" {
@@ -110,15 +103,6 @@ func gridSays(res *http.Response) string {
 		msg = string(r[:297]) + "..."
 	}
 	return msg
-}
-
-// reachErr is why a request did not reach the Grid, without the URL net/http repeats.
-func reachErr(err error) string {
-	var ue *url.Error
-	if errors.As(err, &ue) {
-		return ue.Err.Error()
-	}
-	return err.Error()
 }
 
 // gridSession is one Grid session held by a Browser: the keep-alive and health loops and the
@@ -131,23 +115,21 @@ type gridSession struct {
 	once     sync.Once
 }
 
-func (g *gridSession) request(ctx context.Context, method, path string, wait time.Duration) (*http.Response, error) {
+func (g *gridSession) request(ctx context.Context, method, path string, wait time.Duration) (int, error) {
 	rctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
 	req, err := http.NewRequestWithContext(rctx, method, g.base+path, nil)
 	if err != nil {
-		cancel()
-		return nil, err
+		return 0, err
 	}
 	req.Header = g.headers.Clone()
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
-		cancel()
-		return nil, err
+		return 0, err
 	}
 	io.Copy(io.Discard, io.LimitReader(res.Body, 1<<20))
 	res.Body.Close()
-	cancel()
-	return res, nil
+	return res.StatusCode, nil
 }
 
 // end stops the loops and deletes the Grid session, once; later callers wait for the first.
@@ -159,53 +141,44 @@ func (g *gridSession) end() {
 	})
 }
 
-// watch runs while the browser is open. Any WebDriver command resets the Grid's idle clock
-// (so does CDP traffic, in Grid 4.41; the health check below is some), and asking for the window handle costs the node nothing; a session
-// the Grid no longer knows, or a browser that stops answering CDP, is a browser that is gone.
+// every runs f every d until the session ends.
+func (g *gridSession) every(d time.Duration, f func()) {
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-g.ctx.Done():
+			return
+		case <-t.C:
+			f()
+		}
+	}
+}
+
+// watch runs while the browser is open. Any WebDriver command resets the Grid's idle clock,
+// and asking for the window handle costs the node nothing; a session the Grid no longer knows,
+// or a browser that stops answering CDP, is a browser that is gone.
 func (g *gridSession) watch(b *Browser, keepAlive time.Duration) {
 	lost := func() {
-		if g.ctx.Err() != nil {
-			return
+		if g.ctx.Err() == nil {
+			// Calls in flight and later ones fail with BROWSER_CLOSED at once (close fails them
+			// before the WebSocket's closing handshake, which a dead peer may leave waiting).
+			b.conn.close()
+			g.end()
 		}
-		// Calls in flight and later ones fail with BROWSER_CLOSED at once (close fails them
-		// before the WebSocket's closing handshake, which a dead peer may leave waiting).
-		b.conn.close()
-		g.end()
 	}
-	go func() {
-		t := time.NewTicker(keepAlive)
-		defer t.Stop()
-		for {
-			select {
-			case <-g.ctx.Done():
-				return
-			case <-t.C:
-				go func() {
-					res, err := g.request(g.ctx, http.MethodGet, "/session/"+g.id+"/window", min(keepAlive, 30*time.Second))
-					if err == nil && res.StatusCode == http.StatusNotFound {
-						lost()
-					}
-				}()
+	go g.every(keepAlive, func() {
+		go func() {
+			if status, err := g.request(g.ctx, http.MethodGet, "/session/"+g.id+"/window", min(keepAlive, 30*time.Second)); err == nil && status == http.StatusNotFound {
+				lost()
 			}
+		}()
+	})
+	go g.every(gridHealthEvery, func() {
+		if !b.conn.isClosed() && b.conn.sendTimeout(g.ctx, "Browser.getVersion", nil, "", nil, gridHealthWait) != nil {
+			lost()
 		}
-	}()
-	go func() {
-		t := time.NewTicker(gridHealthEvery)
-		defer t.Stop()
-		for {
-			select {
-			case <-g.ctx.Done():
-				return
-			case <-t.C:
-				if b.conn.isClosed() {
-					return
-				}
-				if err := b.conn.sendTimeout(g.ctx, "Browser.getVersion", nil, "", nil, gridHealthWait); err != nil {
-					lost()
-				}
-			}
-		}
-	}()
+	})
 }
 
 // LaunchGridBrowser starts a browser with the Deckhand extension on a Selenium Grid 4 node
@@ -233,16 +206,9 @@ func LaunchGridBrowser(ctx context.Context, o GridOptions) (*Browser, error) {
 	if err != nil {
 		return nil, err
 	}
-	timeout := o.Timeout
-	if timeout == 0 {
-		timeout = 60 * time.Second
-	}
+	timeout, keepAlive := cmp.Or(o.Timeout, 60*time.Second), cmp.Or(o.KeepAlive, 60*time.Second)
 	if timeout < time.Millisecond || timeout > maxTimeoutMs*time.Millisecond {
 		return nil, newError(CodeInvalidArgument, "the Grid timeout must be from 1 ms to 10 minutes, got %s", timeout)
-	}
-	keepAlive := o.KeepAlive
-	if keepAlive == 0 {
-		keepAlive = 60 * time.Second
 	}
 	if keepAlive < time.Second || keepAlive > maxTimeoutMs*time.Millisecond {
 		return nil, newError(CodeInvalidArgument, "KeepAlive must be from 1 s to 10 minutes, got %s", keepAlive)
@@ -253,7 +219,7 @@ func LaunchGridBrowser(ctx context.Context, o GridOptions) (*Browser, error) {
 	}
 	ext := o.ExtensionDir
 	if ext == "" {
-		if ext, _, err = extensionDir(); err != nil {
+		if ext, err = extensionDir(); err != nil {
 			return nil, err
 		}
 		if abs, err := filepath.Abs(ext); err == nil {
@@ -281,31 +247,28 @@ func LaunchGridBrowser(ctx context.Context, o GridOptions) (*Browser, error) {
 	for k, v := range o.Headers {
 		headers.Set(k, v)
 	}
-
 	// Not the switches only for a Chromium Deckhand starts itself (src/protocol/launch.ts).
-	args := make([]string, 0, len(sharedChromiumFlags)+5+len(o.Args))
-	args = append(args, sharedChromiumFlags...)
+	args := append([]string{}, sharedChromiumFlags...)
+	chromeOptions := map[string]any{}
 	if packed == "" {
-		// A packed extension is unpacked by chromedriver into a folder of its choosing, which it loads itself.
 		args = append(args, "--disable-extensions-except="+ext, "--load-extension="+ext)
+	} else {
+		// chromedriver unpacks a packed extension into a folder of its choosing and loads it itself.
+		chromeOptions["extensions"] = []string{packed}
 	}
 	args = append(args, fmt.Sprintf("--window-size=%d,%d", w, h))
 	if !o.Headful {
 		args = append(args, "--headless=new")
 	}
-	args = append(args, o.Args...)
-	chromeOptions := map[string]any{"args": args}
+	chromeOptions["args"] = append(args, o.Args...)
 	if o.Binary != "" {
 		chromeOptions["binary"] = o.Binary
 	}
-	if packed != "" {
-		chromeOptions["extensions"] = []string{packed}
+	match := maps.Clone(o.Capabilities)
+	if match == nil {
+		match = map[string]any{}
 	}
-	match := map[string]any{"browserName": "chrome"}
-	for k, v := range o.Capabilities {
-		match[k] = v
-	}
-	match["goog:chromeOptions"] = chromeOptions
+	match["browserName"], match["goog:chromeOptions"] = cmp.Or(match["browserName"], any("chrome")), chromeOptions
 	body, err := marshalJS(map[string]any{"capabilities": map[string]any{"alwaysMatch": match}})
 	if err != nil {
 		return nil, newError(CodeInvalidArgument, "the capabilities cannot be sent as JSON: %v", err)
@@ -314,32 +277,36 @@ func LaunchGridBrowser(ctx context.Context, o GridOptions) (*Browser, error) {
 	deadline := time.Now().Add(timeout)
 	pctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
-	req, err := http.NewRequestWithContext(pctx, http.MethodPost, base+"/session", bytes.NewReader(body))
-	if err != nil {
-		return nil, newError(CodeInvalidArgument, "the Grid's url: %v", err)
-	}
+	req, _ := http.NewRequestWithContext(pctx, http.MethodPost, base+"/session", bytes.NewReader(body))
 	req.Header = headers.Clone()
 	req.Header.Set("Content-Type", "application/json; charset=utf-8")
 	gaveNone := func() error {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return &Error{Code: CodeTimeout, Message: fmt.Sprintf("the Selenium Grid at %s gave no browser within %d ms (its queue may be full, or no node matches)", base, timeout.Milliseconds()), Data: map[string]any{"timeoutMs": float64(timeout.Milliseconds())}}
+		return &Error{Code: CodeTimeout,
+			Message: fmt.Sprintf("the Selenium Grid at %s gave no browser within %d ms (its queue may be full, or no node matches)", base, timeout.Milliseconds()),
+			Data:    map[string]any{"timeoutMs": float64(timeout.Milliseconds())}}
 	}
 	res, err := http.DefaultClient.Do(req)
 	if err != nil {
 		if pctx.Err() != nil {
 			return nil, gaveNone()
 		}
-		return nil, newError(CodeBrowserUnavailable, "the Selenium Grid at %s could not be reached: %s", base, reachErr(err))
+		var ue *url.Error
+		if errors.As(err, &ue) {
+			err = ue.Err // without the URL net/http repeats
+		}
+		return nil, newError(CodeBrowserUnavailable, "the Selenium Grid at %s could not be reached: %v", base, err)
 	}
+	defer res.Body.Close()
 	if res.StatusCode/100 != 2 {
 		msg := gridSays(res)
-		res.Body.Close()
 		if pctx.Err() != nil {
 			return nil, gaveNone()
 		}
-		return nil, &Error{Code: CodeBrowserUnavailable, Message: fmt.Sprintf("the Selenium Grid at %s gave no browser: %s", base, msg), Data: map[string]any{"status": float64(res.StatusCode)}}
+		return nil, &Error{Code: CodeBrowserUnavailable, Message: fmt.Sprintf("the Selenium Grid at %s gave no browser: %s", base, msg),
+			Data: map[string]any{"status": float64(res.StatusCode)}}
 	}
 	var created struct {
 		Value struct {
@@ -348,7 +315,6 @@ func LaunchGridBrowser(ctx context.Context, o GridOptions) (*Browser, error) {
 		} `json:"value"`
 	}
 	raw, readErr := io.ReadAll(io.LimitReader(res.Body, 16<<20))
-	res.Body.Close()
 	if readErr != nil && pctx.Err() != nil {
 		return nil, gaveNone()
 	}
@@ -362,14 +328,14 @@ func LaunchGridBrowser(ctx context.Context, o GridOptions) (*Browser, error) {
 	cdpURL, _ := created.Value.Capabilities["se:cdp"].(string)
 	if !strings.HasPrefix(cdpURL, "ws://") && !strings.HasPrefix(cdpURL, "wss://") {
 		g.end()
-		return nil, newError(CodeBrowserUnavailable, "the Selenium Grid at %s gave a session with no se:cdp address: its node's browser is not Chromium, or the Grid does not proxy CDP", base)
+		return nil, newError(CodeBrowserUnavailable,
+			"the Selenium Grid at %s gave a session with no se:cdp address: its node's browser is not Chromium, or the Grid does not proxy CDP", base)
 	}
 	wait := min(max(time.Until(deadline), time.Millisecond), 30*time.Second)
 	b, err := dialBrowser(ctx, cdpURL, headers, extID, wait, wait)
 	if err != nil {
 		g.end()
-		var e *Error
-		if errors.As(err, &e) && e.Code == CodeExtensionMissing && packed == "" {
+		if e := asError(err); e.Code == CodeExtensionMissing && packed == "" {
 			e.Message += fmt.Sprintf(" (the Grid's node was asked to load it from %s: that folder must exist on the node, with the extension built)", ext)
 		}
 		return nil, err

@@ -323,7 +323,8 @@ func TestGridLaunchAgainstAScriptedGrid(t *testing.T) {
 	for _, f := range sharedChromiumFlags {
 		args = append(args, f)
 	}
-	args = append(args, "--disable-extensions-except=/on/the/node/chrome-mv3", "--load-extension=/on/the/node/chrome-mv3", "--window-size=1000,700", "--headless=new", "--lang=fr")
+	args = append(args, "--disable-extensions-except=/on/the/node/chrome-mv3", "--load-extension=/on/the/node/chrome-mv3", "--window-size=1000,700",
+		"--headless=new", "--lang=fr")
 	want := map[string]any{"capabilities": map[string]any{"alwaysMatch": map[string]any{
 		"browserName":        "chrome",
 		"platformName":       "linux",
@@ -341,10 +342,12 @@ func TestGridLaunchAgainstAScriptedGrid(t *testing.T) {
 	// A refusal is reported in the Grid's own words: its first line, kept short.
 	answer = func(w http.ResponseWriter) {
 		w.WriteHeader(500)
-		w.Write([]byte(`{"value":{"error":"session not created","message":"Could not start a new session. No node supports the capabilities\nBuild info: version 4.41.0"}}`))
+		w.Write([]byte(`{"value":{"error":"session not created",` +
+			`"message":"Could not start a new session. No node supports the capabilities\nBuild info: version 4.41.0"}}`))
 	}
 	_, err = LaunchGridBrowser(ctx, GridOptions{URL: opts.URL, Headful: true})
-	if codeOf(err) != CodeBrowserUnavailable || !strings.HasSuffix(err.Error(), "gave no browser: session not created: Could not start a new session. No node supports the capabilities") {
+	if codeOf(err) != CodeBrowserUnavailable || !strings.HasSuffix(err.Error(),
+		"gave no browser: session not created: Could not start a new session. No node supports the capabilities") {
 		t.Fatalf("got %v", err)
 	}
 	mu.Lock()
@@ -357,7 +360,8 @@ func TestGridLaunchAgainstAScriptedGrid(t *testing.T) {
 		w.WriteHeader(503)
 		w.Write([]byte(strings.Repeat("x", 500)))
 	}
-	if _, err = LaunchGridBrowser(ctx, GridOptions{URL: opts.URL}); codeOf(err) != CodeBrowserUnavailable || !strings.HasSuffix(err.Error(), strings.Repeat("x", 297)+"...") {
+	if _, err = LaunchGridBrowser(ctx, GridOptions{URL: opts.URL}); codeOf(err) != CodeBrowserUnavailable || !strings.HasSuffix(err.Error(), strings.Repeat("x",
+		297)+"...") {
 		t.Fatalf("got %v", err)
 	}
 
@@ -414,7 +418,8 @@ func TestGridLaunchWithThePackedExtension(t *testing.T) {
 	ctx := context.Background()
 
 	_, err := LaunchGridBrowser(ctx, GridOptions{URL: grid.URL, PackedExtension: true})
-	if codeOf(err) != CodeExtensionMissing || !strings.Contains(err.Error(), "no packed extension at "+build+".crx") || !strings.Contains(err.Error(), "npm run build writes it") {
+	if codeOf(err) != CodeExtensionMissing || !strings.Contains(err.Error(), "no packed extension at "+build+".crx") || !strings.Contains(err.Error(),
+		"npm run build writes it") {
 		t.Fatalf("got %v", err)
 	}
 	mu.Lock()
@@ -437,7 +442,8 @@ func TestGridLaunchWithThePackedExtension(t *testing.T) {
 	if !reflect.DeepEqual(goog["extensions"], []any{base64.StdEncoding.EncodeToString(crx)}) {
 		t.Fatalf("extensions %v", goog["extensions"])
 	}
-	if a := jsonOf(goog["args"]); strings.Contains(a, "--load-extension") || strings.Contains(a, "--disable-extensions-except") || strings.Contains(a, "/nonexistent") {
+	if a := jsonOf(goog["args"]); strings.Contains(a, "--load-extension") || strings.Contains(a, "--disable-extensions-except") || strings.Contains(a,
+		"/nonexistent") {
 		t.Fatalf("args %s", a)
 	}
 }

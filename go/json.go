@@ -3,6 +3,7 @@ package deckhand
 import (
 	"bytes"
 	"encoding/json"
+	"reflect"
 )
 
 // marshalJS writes v as JavaScript's JSON.stringify writes it: no spaces, no HTML escaping,
@@ -39,4 +40,16 @@ func marshalJS(v any) ([]byte, error) {
 		out = append(out, b[i])
 	}
 	return out, nil
+}
+
+// isNilValue is true for nil and for a nil pointer, map or slice inside an interface.
+func isNilValue(v any) bool {
+	r := reflect.ValueOf(v)
+	switch r.Kind() {
+	case reflect.Invalid:
+		return true
+	case reflect.Pointer, reflect.Map, reflect.Slice, reflect.Interface:
+		return r.IsNil()
+	}
+	return false
 }

@@ -38,19 +38,11 @@ func extensionIDFromManifestJSON(raw []byte, where string) (string, error) {
 		return "", newError(CodeExtensionMissing, "%s has a bad key: %v", where, err)
 	}
 	sum := sha256.Sum256(der)
-	h := hex.EncodeToString(sum[:])[:32]
-	var b strings.Builder
-	for _, c := range h {
-		v := strings.IndexRune("0123456789abcdef", c)
-		b.WriteByte(byte('a' + v))
+	id := []byte(hex.EncodeToString(sum[:16]))
+	for i, c := range id {
+		id[i] = 'a' + byte(strings.IndexByte("0123456789abcdef", c))
 	}
-	return b.String(), nil
-}
-
-// restartOp is one restart of the worker: done closes when it ends, with err.
-type restartOp struct {
-	done chan struct{}
-	err  error
+	return string(id), nil
 }
 
 type linkState int
@@ -70,37 +62,26 @@ type extensionLink struct {
 	conn        *cdpConn
 	extensionID string
 	tag         string
-	binding     string
 	peer        *rpcPeer
 
-	mu        sync.Mutex
-	sessionID string
-	state     linkState
-	restart   *restartOp // the restart in progress
-	unlisten  func()
+	restarting sync.Mutex // one restart at a time
+	mu         sync.Mutex
+	sessionID  string
+	state      linkState
 
 	// bridge, when set, carries the calls instead of CDP (conn is nil): the browser came from
 	// AttachLocalBrowser and talks to the worker over the WebSocket bridge.
 	bridge *bridgeLink
 }
 
-func newTag() string {
-	b := make([]byte, 12)
-	rand.Read(b)
-	return hex.EncodeToString(b)
-}
-
 func openLink(ctx context.Context, conn *cdpConn, extensionID string, timeout time.Duration) (*extensionLink, error) {
-	l := &extensionLink{conn: conn, extensionID: extensionID, tag: newTag()}
-	l.binding = "__dh_" + l.tag
+	tag := make([]byte, 12)
+	rand.Read(tag)
+	l := &extensionLink{conn: conn, extensionID: extensionID, tag: hex.EncodeToString(tag)}
 	l.peer = newRPCPeer(l.deliver, "extension's service worker")
-	// The worker asks a client with calls running whether it is still there.
-	l.peer.handle("ping", func(context.Context, json.RawMessage) (any, error) { return nil, nil })
-	l.unlisten = conn.addListener(l.onEvent)
+	conn.listen(l.onEvent)
 	conn.whenClosed(func() {
-		l.mu.Lock()
-		l.state = stateClosed
-		l.mu.Unlock()
+		l.setState(stateClosed)
 		l.peer.failAll(newError(CodeBrowserClosed, "the browser closed"), true)
 	})
 	if err := conn.send(ctx, "Target.setDiscoverTargets", map[string]any{"discover": true}, "", nil); err != nil {
@@ -112,7 +93,16 @@ func openLink(ctx context.Context, conn *cdpConn, extensionID string, timeout ti
 	return l, nil
 }
 
-func (l *extensionLink) prefix() string { return "chrome-extension://" + l.extensionID + "/" }
+func (l *extensionLink) binding() string { return "__dh_" + l.tag }
+func (l *extensionLink) prefix() string  { return "chrome-extension://" + l.extensionID + "/" }
+
+func (l *extensionLink) setState(s linkState) {
+	l.mu.Lock()
+	if l.state != stateClosed {
+		l.state = s
+	}
+	l.mu.Unlock()
+}
 
 type targetInfo struct {
 	TargetID string `json:"targetId"`
@@ -120,20 +110,20 @@ type targetInfo struct {
 	URL      string `json:"url"`
 }
 
-func (l *extensionLink) findWorker(ctx context.Context) (*targetInfo, error) {
+// target is the first target of this type (and URL prefix), or "".
+func (l *extensionLink) target(ctx context.Context, typ, prefix string) (string, error) {
 	var r struct {
 		TargetInfos []targetInfo `json:"targetInfos"`
 	}
 	if err := l.conn.send(ctx, "Target.getTargets", nil, "", &r); err != nil {
-		return nil, err
+		return "", err
 	}
 	for _, t := range r.TargetInfos {
-		if t.Type == "service_worker" && strings.HasPrefix(t.URL, l.prefix()) {
-			t := t
-			return &t, nil
+		if t.Type == typ && strings.HasPrefix(t.URL, prefix) {
+			return t.TargetID, nil
 		}
 	}
-	return nil, nil
+	return "", nil
 }
 
 func sleepCtx(ctx context.Context, d time.Duration) error {
@@ -149,12 +139,28 @@ func sleepCtx(ctx context.Context, d time.Duration) error {
 
 func (l *extensionLink) connect(ctx context.Context, timeout time.Duration, firstTime bool) error {
 	deadline := time.Now().Add(timeout)
-	target, err := l.findWorker(ctx)
-	if err != nil {
-		return err
-	}
 	started := false
-	for target == nil && time.Now().Before(deadline) {
+	for {
+		target, err := l.target(ctx, "service_worker", l.prefix())
+		if err != nil || target != "" {
+			if err != nil {
+				return err
+			}
+			var a struct {
+				SessionID string `json:"sessionId"`
+			}
+			if err := l.conn.send(ctx, "Target.attachToTarget", map[string]any{"targetId": target, "flatten": true}, "", &a); err != nil {
+				return err
+			}
+			l.mu.Lock()
+			l.sessionID = a.SessionID
+			l.mu.Unlock()
+			return l.afterAttach(ctx, a.SessionID, max(time.Until(deadline), time.Second))
+		}
+		if !time.Now().Before(deadline) {
+			break
+		}
+		// A worker that is not there at first is given half the time to show up by itself.
 		if !started && (!firstTime || time.Until(deadline) < timeout/2) {
 			_ = l.startWorker(ctx)
 			started = true
@@ -162,48 +168,31 @@ func (l *extensionLink) connect(ctx context.Context, timeout time.Duration, firs
 		if err := sleepCtx(ctx, 25*time.Millisecond); err != nil {
 			return err
 		}
-		if target, err = l.findWorker(ctx); err != nil {
-			return err
-		}
 	}
-	if target == nil {
-		if firstTime {
-			return newError(CodeExtensionMissing, "the browser has no Deckhand extension (no service worker at %s); launch it with LaunchLocalBrowser or load the extension the repository builds", l.prefix())
-		}
-		return newError(CodeWorkerGone, "the extension's service worker did not come back within %d ms", timeout.Milliseconds())
+	if firstTime {
+		return newError(CodeExtensionMissing, "the browser has no Deckhand extension (no service worker at %s); "+
+			"launch it with LaunchLocalBrowser or load the extension the repository builds", l.prefix())
 	}
-	var a struct {
-		SessionID string `json:"sessionId"`
-	}
-	if err := l.conn.send(ctx, "Target.attachToTarget", map[string]any{"targetId": target.TargetID, "flatten": true}, "", &a); err != nil {
-		return err
-	}
-	l.mu.Lock()
-	l.sessionID = a.SessionID
-	l.mu.Unlock()
-	rest := time.Until(deadline)
-	if rest < time.Second {
-		rest = time.Second
-	}
-	return l.afterAttach(ctx, a.SessionID, rest)
+	return newError(CodeWorkerGone, "the extension's service worker did not come back within %d ms", timeout.Milliseconds())
 }
 
 func (l *extensionLink) afterAttach(ctx context.Context, sid string, timeout time.Duration) error {
-	if err := l.conn.send(ctx, "Runtime.addBinding", map[string]any{"name": l.binding}, sid, nil); err != nil {
+	if err := l.conn.send(ctx, "Runtime.addBinding", map[string]any{"name": l.binding()}, sid, nil); err != nil {
 		return err
 	}
-	deadline := time.Now().Add(timeout)
-	for {
+	for deadline := time.Now().Add(timeout); ; {
 		var r struct {
 			Result struct {
 				Value any `json:"value"`
 			} `json:"result"`
 		}
-		if err := l.conn.send(ctx, "Runtime.evaluate", map[string]any{"expression": "globalThis.__deckhand?.ready === true", "returnByValue": true}, sid, &r); err != nil {
+		ready := map[string]any{"expression": "globalThis.__deckhand?.ready === true", "returnByValue": true}
+		if err := l.conn.send(ctx, "Runtime.evaluate", ready, sid, &r); err != nil {
 			return err
 		}
 		if r.Result.Value == true {
-			break
+			l.setState(stateUp)
+			return nil
 		}
 		if time.Now().After(deadline) {
 			return newError(CodeExtensionMissing, "the extension's worker did not start its engine within %d ms", timeout.Milliseconds())
@@ -212,29 +201,15 @@ func (l *extensionLink) afterAttach(ctx context.Context, sid string, timeout tim
 			return err
 		}
 	}
-	l.mu.Lock()
-	if l.state != stateClosed {
-		l.state = stateUp
-	}
-	l.mu.Unlock()
-	return nil
 }
 
 // startWorker wakes a stopped worker through the ServiceWorker domain of a page.
 func (l *extensionLink) startWorker(ctx context.Context) error {
-	var r struct {
-		TargetInfos []targetInfo `json:"targetInfos"`
-	}
-	if err := l.conn.send(ctx, "Target.getTargets", nil, "", &r); err != nil {
+	pageID, err := l.target(ctx, "page", "")
+	if err != nil {
 		return err
 	}
-	pageID, created := "", ""
-	for _, t := range r.TargetInfos {
-		if t.Type == "page" {
-			pageID = t.TargetID
-			break
-		}
-	}
+	created := ""
 	if pageID == "" {
 		var c struct {
 			TargetID string `json:"targetId"`
@@ -260,129 +235,70 @@ func (l *extensionLink) startWorker(ctx context.Context) error {
 	if err := l.conn.send(ctx, "ServiceWorker.enable", nil, a.SessionID, nil); err != nil {
 		return err
 	}
-	var err error
-	for attempt := 0; attempt < 40; attempt++ {
-		if err = l.conn.send(ctx, "ServiceWorker.startWorker", map[string]any{"scopeURL": l.prefix()}, a.SessionID, nil); err == nil {
-			return nil
+	for attempt := 0; ; attempt++ {
+		err = l.conn.send(ctx, "ServiceWorker.startWorker", map[string]any{"scopeURL": l.prefix()}, a.SessionID, nil)
+		if err == nil || attempt == 39 {
+			return err
 		}
 		if e := sleepCtx(ctx, 50*time.Millisecond); e != nil {
 			return e
 		}
 	}
-	return err
 }
 
 func (l *extensionLink) onEvent(ev cdpEvent) {
 	l.mu.Lock()
 	sid := l.sessionID
 	l.mu.Unlock()
-	if ev.Method == "Runtime.bindingCalled" && ev.SessionID == sid && sid != "" {
-		var p struct {
-			Name    string `json:"name"`
-			Payload string `json:"payload"`
-		}
-		if json.Unmarshal(ev.Params, &p) == nil && p.Name == l.binding {
-			l.peer.receive([]byte(p.Payload))
-		}
-		return
-	}
 	if sid == "" {
 		return
 	}
-	switch ev.Method {
-	case "Inspector.targetCrashed":
-		if ev.SessionID == sid {
-			l.down(stateStopped)
-		}
-	case "Target.detachedFromTarget":
-		var p struct {
-			SessionID string `json:"sessionId"`
-		}
-		if json.Unmarshal(ev.Params, &p) == nil && p.SessionID == sid {
-			l.mu.Lock()
-			l.sessionID = ""
-			l.mu.Unlock()
-			l.down(stateDetached)
-		}
-	case "Inspector.targetReloadedAfterCrash":
-		if ev.SessionID == sid {
-			go func() { _ = l.afterAttach(context.Background(), sid, 10*time.Second) }()
-		}
+	var p struct {
+		Name      string `json:"name"`
+		Payload   string `json:"payload"`
+		SessionID string `json:"sessionId"`
+	}
+	_ = json.Unmarshal(ev.Params, &p)
+	switch {
+	case ev.Method == "Runtime.bindingCalled" && ev.SessionID == sid && p.Name == l.binding():
+		l.peer.receive([]byte(p.Payload))
+	case ev.Method == "Inspector.targetCrashed" && ev.SessionID == sid:
+		l.down(stateStopped)
+	case ev.Method == "Target.detachedFromTarget" && p.SessionID == sid:
+		l.mu.Lock()
+		l.sessionID = ""
+		l.mu.Unlock()
+		l.down(stateDetached)
 	}
 }
 
 func (l *extensionLink) down(s linkState) {
-	l.mu.Lock()
-	if l.state == stateClosed {
-		l.mu.Unlock()
-		return
-	}
-	l.state = s
-	l.mu.Unlock()
+	l.setState(s)
 	l.peer.failAll(newError(CodeWorkerGone, "the extension's service worker stopped before answering; the next call starts it again"), false)
 }
 
+// ensureUp starts the worker again when Chromium stopped it (a crashed one is detached from
+// first). Callers wait for each other's restart: the first one's ctx ending stops it, and the
+// next caller tries again.
 func (l *extensionLink) ensureUp(ctx context.Context) error {
+	l.restarting.Lock()
+	defer l.restarting.Unlock()
 	l.mu.Lock()
-	switch l.state {
+	state, sid := l.state, l.sessionID
+	l.mu.Unlock()
+	switch state {
 	case stateUp:
-		l.mu.Unlock()
 		return nil
 	case stateClosed:
-		l.mu.Unlock()
-		l.peer.mu.Lock()
-		why := l.peer.closed
-		l.peer.mu.Unlock()
-		if why != nil {
+		if why := l.peer.closedWith(); why != nil {
 			return why
 		}
 		return newError(CodeClosed, "this connection is closed")
-	}
-	op := l.restart
-	if op == nil {
-		// One restart at a time; every caller waiting gets its result.
-		op = &restartOp{done: make(chan struct{})}
-		l.restart = op
-		state, sid := l.state, l.sessionID
-		go func() {
-			op.err = l.doRestart(state, sid)
-			l.mu.Lock()
-			l.restart = nil
-			l.mu.Unlock()
-			close(op.done)
-		}()
-	}
-	l.mu.Unlock()
-	select {
-	case <-op.done:
-		return op.err
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-}
-
-func (l *extensionLink) doRestart(state linkState, sid string) error {
-	ctx := context.Background()
-	if state == stateStopped && sid != "" {
-		_ = l.startWorker(ctx)
-		deadline := time.Now().Add(10 * time.Second)
-		for time.Now().Before(deadline) {
-			l.mu.Lock()
-			s := l.state
-			l.mu.Unlock()
-			if s == stateUp {
-				return nil
-			}
-			if s == stateDetached {
-				return l.connect(ctx, time.Until(deadline)+time.Second, false)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+	case stateStopped:
 		_ = l.conn.send(ctx, "Target.detachFromTarget", map[string]any{"sessionId": sid}, "", nil)
 		l.mu.Lock()
 		l.sessionID = ""
 		l.mu.Unlock()
-		return l.connect(ctx, 5*time.Second, false)
 	}
 	return l.connect(ctx, 10*time.Second, false)
 }
@@ -401,14 +317,9 @@ func (l *extensionLink) deliver(raw []byte, id int64) error {
 	}
 	expr := "globalThis.__deckhand.receive(" + jsString(string(raw)) + ", " + jsString(l.tag) + ")"
 	_, ch := l.conn.start("Runtime.evaluate", map[string]any{"expression": expr}, sid)
-	if id == 0 {
-		go func() { <-ch }()
-		return nil
-	}
 	go func() {
 		r := <-ch
-		if r.err != nil {
-			l.peer.fail(id, asError(r.err))
+		if id == 0 {
 			return
 		}
 		var ev struct {
@@ -416,28 +327,24 @@ func (l *extensionLink) deliver(raw []byte, id int64) error {
 				Text string `json:"text"`
 			} `json:"exceptionDetails"`
 		}
-		if json.Unmarshal(r.result, &ev) == nil && ev.ExceptionDetails != nil {
+		if r.err != nil {
+			l.peer.fail(id, asError(r.err))
+		} else if json.Unmarshal(r.result, &ev) == nil && ev.ExceptionDetails != nil {
 			l.peer.fail(id, newError(CodeWorkerGone, "the worker could not take the call: %s", ev.ExceptionDetails.Text))
 		}
 	}()
 	return nil
 }
 
-// call runs one method in the worker: its deadline is the operation's own plus a grace.
-func (l *extensionLink) call(ctx context.Context, method string, params any, opMs int64) (json.RawMessage, error) {
-	if opMs <= 0 {
-		opMs = navigationTimeoutMs
-	}
-	if opMs > maxCallMs {
-		opMs = maxCallMs
-	}
+// call runs one method in the worker; its ack says how long the answer may take.
+func (l *extensionLink) call(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	if l.bridge != nil {
-		return l.bridge.call(ctx, method, params, time.Duration(opMs+rpcGraceMs)*time.Millisecond)
+		return l.bridge.call(ctx, method, params)
 	}
 	if err := l.ensureUp(ctx); err != nil {
 		return nil, err
 	}
-	return l.peer.request(ctx, method, params, time.Duration(opMs+rpcGraceMs)*time.Millisecond)
+	return l.peer.request(ctx, method, params)
 }
 
 func (l *extensionLink) connected() bool {
@@ -459,18 +366,14 @@ func (l *extensionLink) close(reason *Error) {
 	sid := l.sessionID
 	l.sessionID = ""
 	l.mu.Unlock()
-	if reason == nil {
-		reason = newError(CodeClosed, "the client was closed")
-	}
 	l.peer.failAll(reason, true)
-	l.unlisten()
 	if l.bridge != nil {
 		l.bridge.close(reason)
 	} else if sid != "" && !l.conn.isClosed() {
-		ctx := context.Background()
-		_ = l.conn.sendTimeout(ctx, "Runtime.evaluate", map[string]any{"expression": "globalThis.__deckhand?.release(" + jsString(l.tag) + ")"}, sid, nil, 2*time.Second)
-		_ = l.conn.sendTimeout(ctx, "Runtime.removeBinding", map[string]any{"name": l.binding}, sid, nil, 2*time.Second)
-		_ = l.conn.sendTimeout(ctx, "Target.detachFromTarget", map[string]any{"sessionId": sid}, "", nil, 2*time.Second)
+		ctx, wait := context.Background(), 2*time.Second
+		_ = l.conn.sendTimeout(ctx, "Runtime.evaluate", map[string]any{"expression": "globalThis.__deckhand?.release(" + jsString(l.tag) + ")"}, sid, nil, wait)
+		_ = l.conn.sendTimeout(ctx, "Runtime.removeBinding", map[string]any{"name": l.binding()}, sid, nil, wait)
+		_ = l.conn.sendTimeout(ctx, "Target.detachFromTarget", map[string]any{"sessionId": sid}, "", nil, wait)
 	}
 	// The worker's calls still running (a Generate callback) saw their context cancelled;
 	// wait a little for them, not forever (a callback may ignore its context).

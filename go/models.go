@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
-	"net/url"
 	"os"
 	"reflect"
 	"runtime"
-	"slices"
 	"strings"
 )
 
@@ -22,7 +20,10 @@ import (
 //   - &AzureModelConfig{...}: an Azure OpenAI deployment with an API key or an Entra ID token;
 //   - Callback(name, fn): a Go function as the model.
 //
-// ParseModelConfig reads one from JSON in the Node client's shapes.
+// The worker resolves a model by name or configuration, with the environment variables its
+// provider reads from this process (a key from the environment only goes to the provider's
+// own endpoint), and refuses one it cannot use with a typed error. ParseModelConfig reads one
+// from JSON in the Node client's shapes.
 type ModelSpec interface{ modelSpec() }
 
 // ModelName is a model by name: "provider/model" (openai, anthropic, google, vertex, azure,
@@ -34,6 +35,112 @@ type ModelName string
 type CallbackModel struct {
 	Name     string
 	Generate GenerateFunc
+}
+
+// ModelConfig names a model and how to reach it. The endpoint settings left empty are decided
+// by the worker: OpenAIEndpointFormat (OpenAIEndpointResponses on OpenAI's own endpoint,
+// OpenAIEndpointChat on any other BaseURL), StructuredOutput (StructuredOutputAuto: the
+// strongest JSON shape the server takes) and Vision (whether the model reads screenshots).
+type ModelConfig struct {
+	ModelName            string            `json:"modelName"`
+	Provider             string            `json:"provider,omitempty"`
+	APIKey               string            `json:"apiKey,omitempty"`
+	BaseURL              string            `json:"baseURL,omitempty"`
+	Headers              map[string]string `json:"headers,omitempty"`
+	OpenAIEndpointFormat string            `json:"openaiEndpointFormat,omitempty"`
+	StructuredOutput     string            `json:"structuredOutput,omitempty"`
+	// Vision is a pointer so that false is sent (Bool(false)) rather than left to the worker.
+	Vision *bool `json:"vision,omitempty"`
+}
+
+// ServiceAccount is a Google service account's key. It decodes from a JSON key file as Google
+// writes it (client_email, private_key, private_key_id; other members ignored) or from the
+// camelCase form.
+type ServiceAccount struct {
+	ClientEmail  string `json:"clientEmail"`
+	PrivateKey   string `json:"privateKey"`
+	PrivateKeyID string `json:"privateKeyId,omitempty"`
+}
+
+// VertexModelConfig is a Gemini model on Google Vertex AI, reached with a service account.
+type VertexModelConfig struct {
+	// ModelName is the model id, e.g. "gemini-2.5-flash".
+	ModelName   string
+	Project     string
+	Location    string
+	Credentials ServiceAccount
+	// BaseURL and Headers are optional: another endpoint, extra request headers.
+	BaseURL string
+	Headers map[string]string
+}
+
+// AzureModelConfig is a deployment of Azure OpenAI, authorised by an API key or by a Microsoft
+// Entra ID token (exactly one of APIKey and EntraToken).
+type AzureModelConfig struct {
+	// ModelName is the deployment's name.
+	ModelName string
+	// ResourceName is the Azure resource (default: $AZURE_RESOURCE_NAME), or give BaseURL.
+	ResourceName string
+	BaseURL      string
+	APIVersion   string
+	Headers      map[string]string
+	APIKey       string
+	EntraToken   string
+}
+
+// vertexWire is VertexModelConfig as the schema writes it.
+type vertexWire struct {
+	Provider        string         `json:"provider"`
+	ModelName       string         `json:"modelName"`
+	Auth            ServiceAccount `json:"auth"`
+	ProviderOptions struct {
+		Vertex *struct {
+			Project  string            `json:"project"`
+			Location string            `json:"location"`
+			BaseURL  string            `json:"baseURL,omitempty"`
+			Headers  map[string]string `json:"headers,omitempty"`
+		} `json:"vertex"`
+	} `json:"providerOptions"`
+}
+
+// azureWire is both Azure shapes as the schema writes them (apiKey, or auth with a token).
+type azureWire struct {
+	Provider     string            `json:"provider"`
+	ModelName    string            `json:"modelName"`
+	ResourceName string            `json:"resourceName,omitempty"`
+	BaseURL      string            `json:"baseURL,omitempty"`
+	APIVersion   string            `json:"apiVersion,omitempty"`
+	Headers      map[string]string `json:"headers,omitempty"`
+	APIKey       string            `json:"apiKey,omitempty"`
+	Auth         *struct {
+		Type  string `json:"type"`
+		Token string `json:"token"`
+	} `json:"auth,omitempty"`
+}
+
+// MarshalJSON writes the configuration in the Node client's shape, as the worker reads it.
+func (c *VertexModelConfig) MarshalJSON() ([]byte, error) {
+	w := vertexWire{Provider: "vertex", ModelName: c.ModelName, Auth: c.Credentials}
+	w.ProviderOptions.Vertex = &struct {
+		Project  string            `json:"project"`
+		Location string            `json:"location"`
+		BaseURL  string            `json:"baseURL,omitempty"`
+		Headers  map[string]string `json:"headers,omitempty"`
+	}{c.Project, c.Location, c.BaseURL, c.Headers}
+	return marshalJS(w)
+}
+
+// MarshalJSON writes the configuration in the Node client's shape, as the worker reads it.
+func (c *AzureModelConfig) MarshalJSON() ([]byte, error) {
+	w := azureWire{Provider: "azure", ModelName: c.ModelName, ResourceName: c.ResourceName, BaseURL: c.BaseURL, APIVersion: c.APIVersion,
+		Headers: c.Headers, APIKey: c.APIKey}
+	if c.EntraToken != "" {
+		w.Auth = &struct {
+			Type  string `json:"type"`
+			Token string `json:"token"`
+		}{"azureEntraId", c.EntraToken}
+	}
+	return marshalJS(w)
 }
 
 // Callback is fn as a model named name ("" names it after the function).
@@ -53,38 +160,22 @@ func (*CallbackModel) modelSpec()     {}
 // LocalModel is the built-in model that runs in the extension's worker: no network, no key.
 const LocalModel ModelName = "deckhand/local"
 
-var knownProviders = []string{"openai", "anthropic", "google", "vertex", "azure", "bedrock"}
-
-func fromEnv(names []string) string {
-	for _, n := range names {
-		if v := os.Getenv(n); strings.TrimSpace(v) != "" {
-			return v
-		}
-	}
-	return ""
-}
-
 // DefaultModel is a provider's default model when its key is in the environment, else LocalModel.
 func DefaultModel() ModelName {
-	switch {
-	case fromEnv(envKeys["openai"]) != "":
-		return "openai/gpt-4.1-mini"
-	case fromEnv(envKeys["anthropic"]) != "":
-		return "anthropic/claude-sonnet-4-5"
-	case fromEnv(envKeys["google"]) != "":
-		return "google/gemini-2.5-flash"
+	for _, d := range defaultModels {
+		for _, k := range envKeys[d[0]] {
+			if strings.TrimSpace(os.Getenv(k)) != "" {
+				return ModelName(d[1])
+			}
+		}
 	}
 	return LocalModel
 }
 
 func callbackName(fn any) string {
-	f := runtime.FuncForPC(reflect.ValueOf(fn).Pointer())
-	if f == nil {
-		return "callback"
-	}
-	name := f.Name()
-	if i := strings.LastIndex(name, "."); i >= 0 {
-		name = name[i+1:]
+	name := "callback"
+	if f := runtime.FuncForPC(reflect.ValueOf(fn).Pointer()); f != nil {
+		name = f.Name()[strings.LastIndex(f.Name(), ".")+1:]
 	}
 	if name == "" || strings.HasPrefix(name, "func") && strings.Trim(name[4:], "0123456789") == "" {
 		return "callback"
@@ -92,257 +183,82 @@ func callbackName(fn any) string {
 	return name
 }
 
-func sameURL(a, b string) bool {
-	n := func(s string) string { return strings.ToLower(strings.TrimRight(strings.TrimSpace(s), "/")) }
-	return n(a) == n(b)
+// namedModel is a model by the caller's name or configuration, with the environment variables
+// its provider reads, for the worker to resolve.
+type namedModel struct {
+	Kind  string            `json:"kind"`
+	Model ModelSpec         `json:"model"`
+	Env   map[string]string `json:"env,omitempty"`
 }
 
-// isNilSpec is true for no model at all, including a nil pointer of a ModelSpec type.
-func isNilSpec(s ModelSpec) bool {
-	if s == nil {
-		return true
-	}
-	v := reflect.ValueOf(s)
-	return v.Kind() == reflect.Pointer && v.IsNil()
-}
-
-func badModel(format string, args ...any) *Error {
-	return newError(CodeInvalidArgument, "invalid model configuration: "+format, args...)
-}
-
-func checkURL(field, s string) error {
-	if s == "" {
-		return nil
-	}
-	if u, err := url.Parse(s); err != nil || u.Scheme == "" || (u.Host == "" && u.Opaque == "") {
-		return badModel("%s must be a URL, got '%s'", field, s)
-	}
-	return nil
-}
-
-// resolveModel is the wire form (ResolvedModel) of a model; register gives a callback its id
-// (nil: callbacks are only checked).
-func resolveModel(spec ModelSpec, register func(*CallbackModel) string) (*wireModel, error) {
-	if isNilSpec(spec) {
+// resolveModel is a model's wire form: the built-in model, a callback (given its id by
+// register; nil: only checked), or a named model.
+func resolveModel(spec ModelSpec, register func(*CallbackModel) string) (any, error) {
+	if isNilValue(spec) {
 		spec = DefaultModel()
 	}
+	provider := ""
 	switch m := spec.(type) {
-	case ModelName:
-		return resolveGeneric(&ModelConfig{ModelName: string(m)})
-	case *ModelConfig:
-		return resolveGeneric(m)
-	case *VertexModelConfig:
-		return resolveVertex(m)
-	case *AzureModelConfig:
-		return resolveAzure(m)
 	case *CallbackModel:
 		if m.Generate == nil {
 			return nil, newError(CodeInvalidArgument, "a callback model needs its Generate function")
 		}
-		name, id := m.Name, ""
-		if name == "" {
-			name = callbackName(m.Generate)
+		w := &wireModel{Kind: "callback", Name: m.Name}
+		if w.Name == "" {
+			w.Name = callbackName(m.Generate)
 		}
 		if register != nil {
-			id = register(m)
+			w.CallbackID = register(m)
 		}
-		return &wireModel{resolvedModel: resolvedModel{Kind: "callback", Name: name, CallbackID: id}}, nil
+		return w, nil
+	case ModelName:
+		if m == LocalModel {
+			return &wireModel{Kind: "local", Name: string(LocalModel)}, nil
+		}
+		provider, _, _ = strings.Cut(string(m), "/")
+	case *ModelConfig:
+		provider, _, _ = strings.Cut(m.ModelName, "/")
+		if m.Provider != "" {
+			provider = m.Provider
+		}
+	case *VertexModelConfig:
+		provider = "vertex"
+	case *AzureModelConfig:
+		provider = "azure"
+	default:
+		return nil, newError(CodeInvalidArgument, "unsupported model %T: use a ModelName, *ModelConfig, *VertexModelConfig, *AzureModelConfig or Callback(...)", spec)
 	}
-	return nil, newError(CodeInvalidArgument, "unsupported model %T: use a ModelName, *ModelConfig, *VertexModelConfig, *AzureModelConfig or Callback(...)", spec)
+	env := map[string]string{}
+	for _, n := range envNames[strings.ToLower(provider)] {
+		if v := os.Getenv(n); v != "" {
+			env[n] = v
+		}
+	}
+	return &namedModel{Kind: "named", Model: spec, Env: env}, nil
 }
 
-func resolveVertex(c *VertexModelConfig) (*wireModel, error) {
-	for _, f := range []struct{ name, v string }{{"ModelName", c.ModelName}, {"Project", c.Project}, {"Location", c.Location}, {"Credentials.ClientEmail", c.Credentials.ClientEmail}, {"Credentials.PrivateKey", c.Credentials.PrivateKey}} {
-		if strings.TrimSpace(f.v) == "" {
-			return nil, badModel("a Vertex model needs %s", f.name)
+// modelLabel is the name a model shows in telemetry.
+func modelLabel(wire any) string {
+	switch m := wire.(type) {
+	case *wireModel:
+		return m.Name
+	case *namedModel:
+		switch s := m.Model.(type) {
+		case ModelName:
+			return string(s)
+		case *ModelConfig:
+			return s.ModelName
+		case *VertexModelConfig:
+			return "vertex/" + s.ModelName
+		case *AzureModelConfig:
+			return "azure/" + s.ModelName
 		}
 	}
-	if err := checkURL("BaseURL", c.BaseURL); err != nil {
-		return nil, err
-	}
-	return &wireModel{
-		resolvedModel: resolvedModel{Kind: "provider", Name: "vertex/" + c.ModelName, Provider: "vertex", ModelID: c.ModelName, BaseURL: c.BaseURL, Headers: c.Headers},
-		Vertex:        &vertexResolved{Project: c.Project, Location: c.Location, ClientEmail: c.Credentials.ClientEmail, PrivateKey: c.Credentials.PrivateKey, PrivateKeyID: c.Credentials.PrivateKeyID},
-	}, nil
+	return ""
 }
 
-func resolveAzure(c *AzureModelConfig) (*wireModel, error) {
-	if strings.TrimSpace(c.ModelName) == "" {
-		return nil, badModel("an Azure model needs ModelName (the deployment's name)")
-	}
-	if (c.APIKey == "") == (c.EntraToken == "") {
-		return nil, badModel("an Azure model takes exactly one of APIKey and EntraToken")
-	}
-	if err := checkURL("BaseURL", c.BaseURL); err != nil {
-		return nil, err
-	}
-	rn := c.ResourceName
-	if rn == "" {
-		rn = os.Getenv("AZURE_RESOURCE_NAME")
-	}
-	az := &azureResolved{ResourceName: rn, APIVersion: c.APIVersion, Token: c.EntraToken}
-	return &wireModel{
-		resolvedModel: resolvedModel{Kind: "provider", Name: "azure/" + c.ModelName, Provider: "azure", ModelID: c.ModelName, APIKey: c.APIKey, BaseURL: c.BaseURL, Headers: c.Headers},
-		Azure:         az,
-	}, nil
-}
-
-// refuseEnvCredential: a key from the environment belongs to the operator, so it goes only to
-// the provider's own endpoint (or the one the operator configured next to it).
-func refuseEnvCredential(provider, name, endpoint string) error {
-	return newError(CodeInvalidArgument, "model '%s' names its own endpoint (%s) but no APIKey: credentials from this machine's environment are only sent to %s's own endpoint, so pass APIKey with a BaseURL", name, endpoint, provider)
-}
-
-// callerEndpoint is the endpoint a caller named, unless it is the operator's own for provider.
-func callerEndpoint(provider, baseURL string) string {
-	if baseURL == "" {
-		return ""
-	}
-	if op := os.Getenv(envBaseURLs[provider]); envBaseURLs[provider] != "" && op != "" && sameURL(op, baseURL) {
-		return ""
-	}
-	return baseURL
-}
-
-func resolveGeneric(c *ModelConfig) (*wireModel, error) {
-	if strings.TrimSpace(c.ModelName) == "" {
-		return nil, badModel("modelName must not be empty")
-	}
-	if reflect.DeepEqual(*c, ModelConfig{ModelName: string(LocalModel)}) {
-		return &wireModel{resolvedModel: resolvedModel{Kind: "local", Name: string(LocalModel)}}, nil
-	}
-	if err := checkSetting("openaiEndpointFormat", c.OpenAIEndpointFormat, openaiEndpointFormats); err != nil {
-		return nil, err
-	}
-	if err := checkSetting("structuredOutput", c.StructuredOutput, structuredOutputModes); err != nil {
-		return nil, err
-	}
-	if err := checkURL("baseURL", c.BaseURL); err != nil {
-		return nil, err
-	}
-	provider, modelID := strings.ToLower(c.Provider), c.ModelName
-	if i := strings.Index(c.ModelName, "/"); i > 0 && i < len(c.ModelName)-1 {
-		p := strings.ToLower(c.ModelName[:i])
-		if provider == "" {
-			provider = p
-		}
-		// Only a provider prefix is stripped: "meta-llama/Llama-3" on a compatible server keeps its id.
-		if p == provider && isKnown(p) {
-			modelID = c.ModelName[i+1:]
-		}
-	}
-	known := isKnown(provider)
-	if !known && c.BaseURL == "" {
-		return nil, newError(CodeInvalidArgument, "unknown model provider in '%s': name a model as provider/model with one of %s, or give BaseURL for an OpenAI-compatible endpoint", c.ModelName, strings.Join(knownProviders, ", "))
-	}
-	switch provider {
-	case "azure":
-		envKey := fromEnv(envKeys["azure"])
-		if envKey == "" && c.APIKey == "" {
-			break
-		}
-		if c.APIKey == "" && callerEndpoint("azure", c.BaseURL) != "" {
-			return nil, refuseEnvCredential("azure", c.ModelName, c.BaseURL)
-		}
-		key, base := c.APIKey, c.BaseURL
-		if key == "" {
-			key = envKey
-			if base == "" {
-				base = os.Getenv("AZURE_BASE_URL")
-			}
-		}
-		return &wireModel{
-			resolvedModel: resolvedModel{Kind: "provider", Name: c.ModelName, Provider: "azure", ModelID: modelID, APIKey: key, BaseURL: base, Headers: c.Headers},
-			Azure:         &azureResolved{ResourceName: os.Getenv("AZURE_RESOURCE_NAME")},
-		}, nil
-	case "vertex":
-		project, email, pk := os.Getenv("GOOGLE_VERTEX_PROJECT"), os.Getenv("GOOGLE_CLIENT_EMAIL"), os.Getenv("GOOGLE_PRIVATE_KEY")
-		if project == "" || email == "" || pk == "" {
-			break
-		}
-		// A service account from the environment signs requests for Google's endpoint only.
-		if c.BaseURL != "" {
-			return nil, refuseEnvCredential("vertex", c.ModelName, c.BaseURL)
-		}
-		loc := os.Getenv("GOOGLE_VERTEX_LOCATION")
-		if loc == "" {
-			loc = "us-central1"
-		}
-		return &wireModel{
-			resolvedModel: resolvedModel{Kind: "provider", Name: c.ModelName, Provider: "vertex", ModelID: modelID, Headers: c.Headers},
-			Vertex:        &vertexResolved{Project: project, Location: loc, ClientEmail: email, PrivateKey: strings.ReplaceAll(pk, `\n`, "\n")},
-		}, nil
-	case "bedrock":
-		region := os.Getenv("AWS_REGION")
-		if region == "" {
-			region = os.Getenv("AWS_DEFAULT_REGION")
-		}
-		id, secret := os.Getenv("AWS_ACCESS_KEY_ID"), os.Getenv("AWS_SECRET_ACCESS_KEY")
-		if region == "" || id == "" || secret == "" {
-			return nil, newError(CodeNoModelConfigured, "'%s' needs AWS_REGION, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY", c.ModelName)
-		}
-		// AWS credentials from the environment sign requests for AWS's own endpoint only.
-		if c.BaseURL != "" {
-			return nil, refuseEnvCredential("bedrock", c.ModelName, c.BaseURL)
-		}
-		return &wireModel{
-			resolvedModel: resolvedModel{Kind: "provider", Name: c.ModelName, Provider: "bedrock", ModelID: modelID, Headers: c.Headers},
-			Bedrock:       &bedrockResolved{Region: region, AccessKeyID: id, SecretAccessKey: secret, SessionToken: os.Getenv("AWS_SESSION_TOKEN")},
-		}, nil
-	}
-	if provider == "azure" || provider == "vertex" {
-		what := "resource"
-		if provider == "vertex" {
-			what = "project/location"
-		}
-		return nil, newError(CodeInvalidArgument, "'%s' needs the %s model configuration (*%sModelConfig: credentials and %s), or the provider's environment variables", c.ModelName, provider, strings.ToUpper(provider[:1])+provider[1:], what)
-	}
-	envKey := ""
-	if known && c.APIKey == "" {
-		envKey = fromEnv(envKeys[provider])
-	}
-	foreign := callerEndpoint(provider, c.BaseURL)
-	if envKey != "" && foreign != "" {
-		return nil, refuseEnvCredential(provider, c.ModelName, foreign)
-	}
-	key := c.APIKey
-	if key == "" {
-		key = envKey
-	}
-	if key == "" && known && c.BaseURL == "" {
-		return nil, newError(CodeNoModelConfigured, "model '%s' needs an API key: pass ModelConfig.APIKey or set %s", c.ModelName, strings.Join(envKeys[provider], " or "))
-	}
-	compatible := !known || (provider == "openai" && c.BaseURL != "" && key == "")
-	base := c.BaseURL
-	if base == "" && envKey != "" {
-		base = strings.TrimSpace(os.Getenv(envBaseURLs[provider]))
-	}
-	p := provider
-	if compatible {
-		p = "openai-compatible"
-	}
-	return &wireModel{resolvedModel: resolvedModel{
-		Kind: "provider", Name: c.ModelName, Provider: p, ModelID: modelID, APIKey: key, BaseURL: base, Headers: c.Headers,
-		OpenAIEndpointFormat: c.OpenAIEndpointFormat, StructuredOutput: c.StructuredOutput, Vision: c.Vision,
-	}}, nil
-}
-
-// checkSetting refuses a value the schema does not list (the generated list), by name, before
-// anything is sent.
-func checkSetting(field, v string, allowed []string) error {
-	if v == "" || slices.Contains(allowed, v) {
-		return nil
-	}
-	return badModel("%s must be one of '%s', got '%s'", field, strings.Join(allowed, "', '"), v)
-}
-
-func isKnown(p string) bool {
-	for _, k := range knownProviders {
-		if k == p {
-			return true
-		}
-	}
-	return false
+func badModel(format string, args ...any) *Error {
+	return newError(CodeInvalidArgument, "invalid model configuration: "+format, args...)
 }
 
 // ParseModelConfig reads a model from JSON in the Node client's shapes: a name ("openai/gpt-4.1"),
@@ -371,25 +287,16 @@ func ParseModelConfig(raw []byte) (ModelSpec, error) {
 		if w.ProviderOptions.Vertex == nil {
 			return nil, badModel("providerOptions.vertex (project, location) is required")
 		}
-		var acct ServiceAccount
-		if len(w.Auth) == 0 {
-			return nil, badModel("auth (the service account) is required")
-		}
-		if err := json.Unmarshal(w.Auth, &acct); err != nil {
-			return nil, badModel("auth: %v", err)
-		}
 		v := w.ProviderOptions.Vertex
-		return &VertexModelConfig{ModelName: w.ModelName, Project: v.Project, Location: v.Location, Credentials: acct, BaseURL: v.BaseURL, Headers: v.Headers}, nil
+		return &VertexModelConfig{ModelName: w.ModelName, Project: v.Project, Location: v.Location, Credentials: w.Auth, BaseURL: v.BaseURL, Headers: v.Headers}, nil
 	case "azure":
 		var w azureWire
 		if err := strictJSON(raw, &w); err != nil {
 			return nil, err
 		}
-		c := &AzureModelConfig{ModelName: w.ModelName, ResourceName: w.ResourceName, BaseURL: w.BaseURL, APIVersion: w.APIVersion, Headers: w.Headers, APIKey: w.APIKey}
+		c := &AzureModelConfig{ModelName: w.ModelName, ResourceName: w.ResourceName, BaseURL: w.BaseURL, APIVersion: w.APIVersion,
+			Headers: w.Headers, APIKey: w.APIKey}
 		if w.Auth != nil {
-			if w.Auth.Type != "azureEntraId" {
-				return nil, badModel("auth.type must be 'azureEntraId', got '%s'", w.Auth.Type)
-			}
 			c.EntraToken = w.Auth.Token
 		}
 		return c, nil
@@ -406,12 +313,10 @@ func strictJSON(raw []byte, out any) error {
 	d := json.NewDecoder(bytes.NewReader(raw))
 	d.DisallowUnknownFields()
 	if err := d.Decode(out); err != nil {
-		msg := err.Error()
-		if f, ok := strings.CutPrefix(msg, "json: unknown field "); ok {
-			return badModel("unknown property '%s'", strings.Trim(f, `"`))
-		}
 		var te *json.UnmarshalTypeError
-		if errors.As(err, &te) {
+		if f, ok := strings.CutPrefix(err.Error(), "json: unknown field "); ok {
+			return badModel("unknown property '%s'", strings.Trim(f, `"`))
+		} else if errors.As(err, &te) {
 			return badModel("%s must be a %s", te.Field, te.Type)
 		}
 		return badModel("%v", err)
@@ -422,27 +327,18 @@ func strictJSON(raw []byte, out any) error {
 // UnmarshalJSON reads a service account key as Google's JSON key file writes it (snake_case,
 // other members ignored) or in camelCase (no other members).
 func (s *ServiceAccount) UnmarshalJSON(raw []byte) error {
-	var m map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &m); err != nil {
+	var k struct {
+		ClientEmail  *string `json:"client_email"`
+		PrivateKey   string  `json:"private_key"`
+		PrivateKeyID string  `json:"private_key_id"`
+	}
+	if err := json.Unmarshal(raw, &k); err != nil {
 		return err
 	}
-	if _, ok := m["client_email"]; ok {
-		var k struct {
-			ClientEmail  string `json:"client_email"`
-			PrivateKey   string `json:"private_key"`
-			PrivateKeyID string `json:"private_key_id"`
-		}
-		if err := json.Unmarshal(raw, &k); err != nil {
-			return err
-		}
-		*s = ServiceAccount{ClientEmail: k.ClientEmail, PrivateKey: k.PrivateKey, PrivateKeyID: k.PrivateKeyID}
+	if k.ClientEmail != nil {
+		*s = ServiceAccount{*k.ClientEmail, k.PrivateKey, k.PrivateKeyID}
 		return nil
 	}
 	type plain ServiceAccount
-	var p plain
-	if err := strictJSON(raw, &p); err != nil {
-		return err
-	}
-	*s = ServiceAccount(p)
-	return nil
+	return strictJSON(raw, (*plain)(s))
 }

@@ -10,7 +10,7 @@ import (
 	"go.opentelemetry.io/otel/trace"
 )
 
-// The options a caller fills in: Create's, and those of act, observe and extract.
+// The options a caller fills in (the wire types are generated, in types_gen.go).
 
 // GenerateFunc is a generation callback used as the model: the engine sends it a request and
 // it returns an object that fits req.Schema (with the token usage, if known). ctx ends when the
@@ -121,7 +121,15 @@ func (o *CacheOption) UnmarshalJSON(raw []byte) error {
 		return newError(CodeInvalidArgument, "invalid cache option %s: use false, true or {\"threshold\": n}", raw)
 	}
 	*o = *CacheWithThreshold(*th.Threshold)
-	return checkCache(o)
+	return o.check()
+}
+
+// check refuses a threshold below 1 (nil: no option, nothing to check).
+func (o *CacheOption) check() error {
+	if o != nil && o.set && o.threshold < 1 {
+		return newError(CodeInvalidArgument, "invalid cache option: CacheWithThreshold(%d) (the threshold must be a positive integer)", o.threshold)
+	}
+	return nil
 }
 
 // ActInput is what Act does: ActInstruction(text) or ObservedAction(action).
@@ -180,4 +188,31 @@ type ExtractOptions struct {
 	Screenshot bool
 	// Iframes includes the content of iframes.
 	Iframes bool
+}
+
+// Variable is a value substituted for %name% in an instruction; Description tells the model
+// what it is without showing the value. Value is a string, a bool or a number of any Go numeric
+// type (filled in as its text: true, 3, 2.5); the worker refuses anything else (INVALID_ARGUMENT).
+type Variable struct {
+	Value       any    `json:"value"`
+	Description string `json:"description,omitempty"`
+}
+
+// ScreenshotOptions configure Page.Screenshot (nil for a PNG of the viewport).
+type ScreenshotOptions struct {
+	// Type is "png" (default) or "jpeg".
+	Type string `json:"type,omitempty"`
+	// Quality is a JPEG's quality, 0 to 100.
+	Quality *int `json:"quality,omitempty"`
+	// FullPage captures the whole page instead of the viewport.
+	FullPage bool `json:"fullPage,omitempty"`
+	// Path, when set, also writes the image to this file.
+	Path string `json:"-"`
+}
+
+// PageExtraction is what Page.Extract returns without Into: the page's text (no instruction:
+// no model is asked) or the model's extraction (an instruction).
+type PageExtraction struct {
+	PageText   string `json:"pageText,omitempty"`
+	Extraction string `json:"extraction,omitempty"`
 }

@@ -49,7 +49,8 @@ func main() {
 		log.Fatal(err)
 	}
 	var status string
-	if err := client.ExperimentalBatch(ctx, "async (batch) => batch.page.evaluate(\"document.getElementById('status').textContent\")", nil, &status, nil); err != nil {
+	if err := client.ExperimentalBatch(ctx, "async (batch) => batch.page.evaluate(\"document.getElementById('status').textContent\")", nil, &status,
+		nil); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("success=%v status=%s extension=%s\n", r.Data.Success, status, deckhand.ExtensionDir())

@@ -2,9 +2,7 @@ package deckhand
 
 import (
 	"context"
-	"encoding/base64"
 	"encoding/json"
-	"fmt"
 	"os"
 	"reflect"
 	"strings"
@@ -26,17 +24,15 @@ func (x *BrowserContext) Page(id int) *Page {
 	c := x.c
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	p := c.pages[id]
-	if p == nil {
-		p = &Page{c: c, id: id}
-		c.pages[id] = p
+	if c.pages[id] == nil {
+		c.pages[id] = &Page{c: c, id: id}
 	}
-	return p
+	return c.pages[id]
 }
 
 // Pages are the browser's open pages.
 func (x *BrowserContext) Pages(ctx context.Context) ([]*Page, error) {
-	infos, err := callAs[[]PageInfo](ctx, x.c, "context.pages", struct{}{}, 0)
+	infos, err := invoke[[]PageInfo](ctx, x.c, "context.pages", struct{}{}, "")
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +45,10 @@ func (x *BrowserContext) Pages(ctx context.Context) ([]*Page, error) {
 
 // ActivePage is the page operations use when they name none.
 func (x *BrowserContext) ActivePage(ctx context.Context) (*Page, error) {
-	info, err := callAs[PageInfo](ctx, x.c, "context.activePage", struct{}{}, 0)
+	return x.pageOf(invoke[PageInfo](ctx, x.c, "context.activePage", struct{}{}, ""))
+}
+
+func (x *BrowserContext) pageOf(info *PageInfo, err error) (*Page, error) {
 	if err != nil {
 		return nil, err
 	}
@@ -64,29 +63,12 @@ type NewPageOptions struct {
 
 // NewPage opens a page at url ("": about:blank); it becomes the active page.
 func (x *BrowserContext) NewPage(ctx context.Context, url string, opts *NewPageOptions) (*Page, error) {
-	var o NewPageOptions
+	params := object{}.with("url", url)
 	if opts != nil {
-		o = *opts
+		params = params.with("timeout", ms(opts.Timeout))
 	}
-	t, err := timeoutMs("newPage: timeout", o.Timeout)
-	if err != nil {
-		return nil, err
-	}
-	params := object{}
-	if url != "" {
-		params = append(params, kv{"url", url})
-	}
-	if t > 0 {
-		params = append(params, kv{"timeout", t})
-	}
-	if len(x.c.browser.allowURLSchemes) > 0 {
-		params = append(params, kv{"allowSchemes", x.c.browser.allowURLSchemes})
-	}
-	info, err := callAs[PageInfo](ctx, x.c, "context.newPage", params, t)
-	if err != nil {
-		return nil, err
-	}
-	return x.Page(info.ID), nil
+	params = params.with("allowSchemes", x.c.browser.allowURLSchemes)
+	return x.pageOf(invoke[PageInfo](ctx, x.c, "context.newPage", params, ""))
 }
 
 // ActivePage is the page operations use when they name none.
@@ -103,15 +85,12 @@ type GotoOptions struct {
 
 // Goto navigates a page (the active one unless opts.Page) to url.
 func (c *Client) Goto(ctx context.Context, url string, opts *GotoOptions) (*PageInfo, error) {
-	p := (*Page)(nil)
-	if opts != nil {
-		p = opts.Page
+	if opts != nil && opts.Page != nil {
+		return opts.Page.Goto(ctx, url, opts)
 	}
-	if p == nil {
-		var err error
-		if p, err = c.ActivePage(ctx); err != nil {
-			return nil, err
-		}
+	p, err := c.ActivePage(ctx)
+	if err != nil {
+		return nil, err
 	}
 	return p.Goto(ctx, url, opts)
 }
@@ -129,14 +108,8 @@ func (p *Page) ID() int { return p.id }
 
 // checkPage refuses a page that is not one of c's.
 func (c *Client) checkPage(p *Page) error {
-	if p == nil {
-		return nil
-	}
-	if p.c != c {
+	if p != nil && p.c != c {
 		return newError(CodeInvalidArgument, "page %d belongs to another client (make pages with this client's Page, ActivePage or Context)", p.id)
-	}
-	if p.id < 0 {
-		return newError(CodeInvalidArgument, "a page id is a whole number from 0, got %d", p.id)
 	}
 	return nil
 }
@@ -145,75 +118,39 @@ func (p *Page) valid() error {
 	if p == nil || p.c == nil {
 		return newError(CodeInvalidArgument, "no page: make one with Client.Page, Client.ActivePage or Client.Context()")
 	}
-	return p.c.checkPage(p)
+	return nil
 }
 
-func (p *Page) info(ctx context.Context, method string) (*PageInfo, error) {
+// pageCall runs a method on this page: its params start with the page's id. A call with an opId
+// (cancellable) is one the worker stops when ctx ends first.
+func pageCall[T any](ctx context.Context, p *Page, method string, params object, cancellable bool) (*T, error) {
 	if err := p.valid(); err != nil {
 		return nil, err
 	}
-	return callAs[PageInfo](ctx, p.c, method, object{{"page", p.id}}, 0)
-}
-
-// cancellable sends a call the worker stops (op.cancel) when ctx ends first. The opId goes in
-// only when ctx can end, so a plain call sends the same frame as the Node client's.
-func (c *Client) cancellable(ctx context.Context, method string, params object, opMs int64) (json.RawMessage, error) {
 	opID := ""
-	if ctx.Done() != nil {
+	// The opId goes in only when ctx can end, so a plain call sends the same frame as the Node client's.
+	if cancellable && ctx.Done() != nil {
 		opID = uuid4()
-		params = append(params, kv{"opId", opID})
 	}
-	raw, err := c.call(ctx, method, params, opMs)
-	if err != nil && opID != "" && ctx.Err() != nil {
-		c.cancelOp(opID)
-		return nil, ctx.Err()
-	}
-	return raw, err
+	return invoke[T](ctx, p.c, method, append(object{{"page", p.id}}, params.with("opId", opID)...), opID)
 }
 
 // Goto navigates the page to url. opts.Page is not used here.
 func (p *Page) Goto(ctx context.Context, url string, opts *GotoOptions) (*PageInfo, error) {
+	params := object{{"url", url}}
+	if opts != nil {
+		params = params.with("options", object{}.with("waitUntil", opts.WaitUntil).with("timeout", ms(opts.Timeout)))
+	}
 	if err := p.valid(); err != nil {
 		return nil, err
 	}
-	o := GotoOptions{}
-	if opts != nil {
-		o = *opts
-	}
-	t, err := timeoutMs("goto: timeout", o.Timeout)
-	if err != nil {
-		return nil, err
-	}
-	if o.WaitUntil != "" && o.WaitUntil != "load" && o.WaitUntil != "domcontentloaded" && o.WaitUntil != "commit" {
-		return nil, newError(CodeInvalidArgument, "goto: WaitUntil must be load, domcontentloaded or commit, got '%s'", o.WaitUntil)
-	}
-	params := object{{"page", p.id}, {"url", url}}
-	var po object
-	if o.WaitUntil != "" {
-		po = append(po, kv{"waitUntil", o.WaitUntil})
-	}
-	if t > 0 {
-		po = append(po, kv{"timeout", t})
-	}
-	if po != nil {
-		params = append(params, kv{"options", po})
-	}
-	if len(p.c.browser.allowURLSchemes) > 0 {
-		params = append(params, kv{"allowSchemes", p.c.browser.allowURLSchemes})
-	}
-	raw, err := p.c.cancellable(ctx, "page.goto", params, t)
-	if err != nil {
-		return nil, err
-	}
-	var info PageInfo
-	if err := decodeAnswer("page.goto", raw, &info, nil); err != nil {
-		return nil, err
-	}
-	return &info, nil
+	return pageCall[PageInfo](ctx, p, "page.goto", params.with("allowSchemes", p.c.browser.allowURLSchemes), true)
 }
 
 // Info is the page's id, URL and title.
-func (p *Page) Info(ctx context.Context) (*PageInfo, error) { return p.info(ctx, "page.info") }
+func (p *Page) Info(ctx context.Context) (*PageInfo, error) {
+	return pageCall[PageInfo](ctx, p, "page.info", nil, false)
+}
 
 // URL is the page's address.
 func (p *Page) URL(ctx context.Context) (string, error) {
@@ -252,21 +189,7 @@ func (p *Page) EvaluateFunction(ctx context.Context, fn string, arg any, result 
 }
 
 func (p *Page) evaluate(ctx context.Context, source string, isFunction bool, arg, result any, opts *EvaluateOptions) error {
-	if err := p.valid(); err != nil {
-		return err
-	}
-	if strings.TrimSpace(source) == "" {
-		return newError(CodeInvalidArgument, "evaluate takes JavaScript source: a function or an expression")
-	}
-	var o EvaluateOptions
-	if opts != nil {
-		o = *opts
-	}
-	t, err := timeoutMs("evaluate: timeout", o.Timeout)
-	if err != nil {
-		return err
-	}
-	params := object{{"page", p.id}, {"source", source}, {"isFunction", isFunction}}
+	params := object{{"source", source}, {"isFunction", isFunction}}
 	if arg != nil {
 		a, err := marshalJS(arg)
 		if err != nil {
@@ -274,72 +197,37 @@ func (p *Page) evaluate(ctx context.Context, source string, isFunction bool, arg
 		}
 		params = append(params, kv{"arg", json.RawMessage(a)})
 	}
-	if t > 0 {
-		params = append(params, kv{"timeout", t})
+	if opts != nil {
+		params = params.with("timeout", ms(opts.Timeout))
 	}
-	raw, err := p.c.call(ctx, "page.evaluate", params, t)
+	r, err := pageCall[struct {
+		Value json.RawMessage `json:"value"`
+	}](ctx, p, "page.evaluate", params, false)
 	if err != nil {
 		return err
 	}
-	var r struct {
-		Value json.RawMessage `json:"value"`
-	}
-	if err := decodeAnswer("page.evaluate", raw, &r, nil); err != nil {
-		return err
-	}
-	return decodeInto("the evaluated value", r.Value, result)
-}
-
-// decodeInto decodes a JSON value (absent: null) into result, a non-nil pointer (nil: dropped).
-func decodeInto(what string, value json.RawMessage, result any) error {
-	if result == nil {
-		return nil
-	}
-	if len(value) == 0 {
-		value = json.RawMessage("null")
-	}
-	if err := json.Unmarshal(value, result); err != nil {
-		return newError(CodeInvalidArgument, "%s does not decode into %T: %v", what, result, err)
-	}
-	return nil
+	return decodeInto("the evaluated value", r.Value, result, nil)
 }
 
 // Screenshot is an image of the page (PNG unless opts.Type is "jpeg"); with opts.Path it is
 // also written to that file.
 func (p *Page) Screenshot(ctx context.Context, opts *ScreenshotOptions) ([]byte, error) {
-	if err := p.valid(); err != nil {
-		return nil, err
-	}
 	o := ScreenshotOptions{}
 	if opts != nil {
 		o = *opts
 	}
-	if o.Type != "" && o.Type != "png" && o.Type != "jpeg" {
-		return nil, newError(CodeInvalidArgument, "screenshot: Type must be png or jpeg, got '%s'", o.Type)
-	}
-	if o.Quality != nil && (*o.Quality < 0 || *o.Quality > 100) {
-		return nil, newError(CodeInvalidArgument, "screenshot: Quality must be from 0 to 100, got %d", *o.Quality)
-	}
-	raw, err := p.c.call(ctx, "page.screenshot", object{{"page", p.id}, {"options", o}}, 0)
+	r, err := pageCall[struct {
+		Data []byte `json:"data"` // base64, as encoding/json reads []byte
+	}](ctx, p, "page.screenshot", object{{"options", o}}, false)
 	if err != nil {
 		return nil, err
-	}
-	var r struct {
-		Data string `json:"data"`
-	}
-	if err := decodeAnswer("page.screenshot", raw, &r, nil); err != nil {
-		return nil, err
-	}
-	img, err := base64.StdEncoding.DecodeString(r.Data)
-	if err != nil {
-		return nil, newError(CodeProtocolError, "invalid answer to 'page.screenshot': data is not base64: %v", err)
 	}
 	if o.Path != "" {
-		if err := os.WriteFile(o.Path, img, 0o644); err != nil {
+		if err := os.WriteFile(o.Path, r.Data, 0o644); err != nil {
 			return nil, newError(CodeInvalidArgument, "screenshot: cannot write %s: %v", o.Path, err)
 		}
 	}
-	return img, nil
+	return r.Data, nil
 }
 
 // SnapshotOptions configure Snapshot (nil for the whole page).
@@ -355,50 +243,20 @@ type SnapshotOptions struct {
 
 // Snapshot is the text a model reads for this page: an outline of its elements with their ids.
 func (p *Page) Snapshot(ctx context.Context, opts *SnapshotOptions) (*SnapshotResult, error) {
-	if err := p.valid(); err != nil {
-		return nil, err
-	}
 	o := SnapshotOptions{}
 	if opts != nil {
 		o = *opts
 	}
-	t, err := timeoutMs("snapshot: timeout", o.Timeout)
+	locator, err := specOf(o.Locator)
 	if err != nil {
 		return nil, err
 	}
-	if o.Budget != 0 && o.Budget < 200 {
-		return nil, newError(CodeInvalidArgument, "snapshot: Budget must be at least 200 tokens, got %d", o.Budget)
+	ignore, err := specsOf(o.IgnoreLocators)
+	if err != nil {
+		return nil, err
 	}
-	params := object{{"page", p.id}}
-	if o.Locator != nil {
-		s, err := o.Locator.wire()
-		if err != nil {
-			return nil, err
-		}
-		params = append(params, kv{"locator", s})
-	}
-	if o.IgnoreLocators != nil {
-		specs := []LocatorSpec{}
-		for _, l := range o.IgnoreLocators {
-			s, err := l.wire()
-			if err != nil {
-				return nil, err
-			}
-			specs = append(specs, s)
-		}
-		params = append(params, kv{"ignoreLocators", specs})
-	}
-	if o.Budget != 0 {
-		params = append(params, kv{"budget", o.Budget})
-	}
-	if t > 0 {
-		params = append(params, kv{"timeout", t})
-	}
-	return p.snapshot(ctx, params, t)
-}
-
-func (p *Page) snapshot(ctx context.Context, params object, t int64) (*SnapshotResult, error) {
-	return callAs[SnapshotResult](ctx, p.c, "page.snapshot", params, t)
+	params := object{}.with("locator", locator).with("ignoreLocators", ignore)
+	return pageCall[SnapshotResult](ctx, p, "page.snapshot", params.with("budget", o.Budget).with("timeout", ms(o.Timeout)), false)
 }
 
 // ActionOptions configure a locator's action or a key press (nil for defaults).
@@ -407,49 +265,28 @@ type ActionOptions struct {
 	Timeout time.Duration
 }
 
-func actionDeadline(what string, opts *ActionOptions) (int64, int64, error) {
-	if opts == nil {
-		return 0, actionTimeoutMs, nil
+func (o *ActionOptions) timeout() float64 {
+	if o == nil {
+		return 0
 	}
-	t, err := timeoutMs(what+": timeout", opts.Timeout)
-	if err != nil || t > 0 {
-		return t, t, err
-	}
-	return 0, actionTimeoutMs, nil
+	return ms(o.Timeout)
 }
 
 // Press presses keys ("Enter", "Control+A") on whatever has focus in the page.
 func (p *Page) Press(ctx context.Context, keys string, opts *ActionOptions) error {
-	if err := p.valid(); err != nil {
-		return err
-	}
-	if keys == "" {
-		return newError(CodeInvalidArgument, "press: keys must not be empty")
-	}
-	t, deadline, err := actionDeadline("press", opts)
-	if err != nil {
-		return err
-	}
-	params := object{{"page", p.id}, {"keys", keys}}
-	if t > 0 {
-		params = append(params, kv{"timeout", t})
-	}
-	_, err = p.c.cancellable(ctx, "page.press", params, deadline)
+	_, err := pageCall[json.RawMessage](ctx, p, "page.press", object{{"keys", keys}}.with("timeout", opts.timeout()), true)
 	return err
 }
 
 // Close closes the page.
 func (p *Page) Close(ctx context.Context) error {
-	if err := p.valid(); err != nil {
-		return err
-	}
-	_, err := p.c.call(ctx, "page.close", object{{"page", p.id}}, 0)
+	_, err := pageCall[json.RawMessage](ctx, p, "page.close", nil, false)
 	return err
 }
 
 // BringToFront makes the page the active one.
 func (p *Page) BringToFront(ctx context.Context) error {
-	_, err := p.info(ctx, "page.bringToFront")
+	_, err := pageCall[PageInfo](ctx, p, "page.bringToFront", nil, false)
 	return err
 }
 
@@ -464,30 +301,24 @@ func (p *Page) Locator(selector string) *Locator {
 	return l
 }
 
-// withPage is opts with Page set to p.
-func withPage[T any](p *Page, opts *T, set func(*T)) *T {
-	var o T
+// on is opts with Page set to p.
+func (p *Page) on(opts *ActOptions) *ActOptions {
+	var o ActOptions
 	if opts != nil {
 		o = *opts
 	}
-	set(&o)
+	o.Page = p
 	return &o
 }
 
 // Act does one thing on this page (see Client.Act).
 func (p *Page) Act(ctx context.Context, input ActInput, opts *ActOptions) (*ActResult, error) {
-	if err := p.valid(); err != nil {
-		return nil, err
-	}
-	return p.c.Act(ctx, input, withPage(p, opts, func(o *ActOptions) { o.Page = p }))
+	return p.c.Act(ctx, input, p.on(opts))
 }
 
 // Observe finds elements of this page (see Client.Observe).
 func (p *Page) Observe(ctx context.Context, instruction *string, opts *ObserveOptions) (*ObserveResult, error) {
-	if err := p.valid(); err != nil {
-		return nil, err
-	}
-	return p.c.Observe(ctx, instruction, withPage(p, opts, func(o *ActOptions) { o.Page = p }))
+	return p.c.Observe(ctx, instruction, p.on(opts))
 }
 
 // ModelClientOptions are a model's own settings in Page.Extract's earlier form.
@@ -522,12 +353,21 @@ type PageExtractOptions struct {
 //	var h struct{ Heading string `json:"heading"` }
 //	page.Extract(ctx, "the heading", &deckhand.PageExtractOptions{Into: &h})
 func (p *Page) Extract(ctx context.Context, instruction string, opts *PageExtractOptions) (*PageExtraction, error) {
-	if err := p.valid(); err != nil {
-		return nil, err
-	}
 	o := PageExtractOptions{}
 	if opts != nil {
 		o = *opts
+	}
+	if instruction == "" && o.Into == nil {
+		params := object{}
+		if o.Selector != "" {
+			params = append(params, kv{"locator", LocatorSpec{Selector: o.Selector}})
+		}
+		// The whole text: a budget no page reaches.
+		s, err := pageCall[SnapshotResult](ctx, p, "page.snapshot", append(params, kv{"budget", 50_000_000}), false)
+		if err != nil {
+			return nil, err
+		}
+		return &PageExtraction{PageText: s.Text}, nil
 	}
 	var schema json.RawMessage
 	if o.Into != nil {
@@ -540,29 +380,11 @@ func (p *Page) Extract(ctx context.Context, instruction string, opts *PageExtrac
 			return nil, err
 		}
 	}
-	if instruction == "" && o.Into == nil {
-		params := object{{"page", p.id}}
-		if o.Selector != "" {
-			params = append(params, kv{"locator", LocatorSpec{Selector: o.Selector}})
-		}
-		params = append(params, kv{"budget", 50_000_000})
-		s, err := p.snapshot(ctx, params, 0)
-		if err != nil {
-			return nil, err
-		}
-		return &PageExtraction{PageText: s.Text}, nil
-	}
-	settle := 30_000
-	if o.DOMSettleTimeoutMs != nil {
-		settle = *o.DOMSettleTimeoutMs
-	}
-	eo := &ExtractOptions{Page: p, DOMSettleTimeoutMs: &settle, Iframes: o.Iframes}
-	if o.ModelName != "" {
-		if m := o.ModelClientOptions; m != nil && (m.APIKey != "" || m.BaseURL != "" || m.Headers != nil) {
-			eo.Model = &ModelConfig{ModelName: o.ModelName, APIKey: m.APIKey, BaseURL: m.BaseURL, Headers: m.Headers}
-		} else {
-			eo.Model = ModelName(o.ModelName)
-		}
+	eo := &ExtractOptions{Page: p, DOMSettleTimeoutMs: cmpOr(o.DOMSettleTimeoutMs, Int(30_000)), Iframes: o.Iframes}
+	if m := o.ModelClientOptions; o.ModelName != "" && m != nil && (m.APIKey != "" || m.BaseURL != "" || m.Headers != nil) {
+		eo.Model = &ModelConfig{ModelName: o.ModelName, APIKey: m.APIKey, BaseURL: m.BaseURL, Headers: m.Headers}
+	} else if o.ModelName != "" {
+		eo.Model = ModelName(o.ModelName)
 	}
 	if sel := o.Selector; sel != "" {
 		if !strings.HasPrefix(sel, "xpath=") && !strings.HasPrefix(sel, "/") {
@@ -570,21 +392,29 @@ func (p *Page) Extract(ctx context.Context, instruction string, opts *PageExtrac
 		}
 		eo.Locator = p.Locator(sel)
 	}
-	data, err := p.c.extract(ctx, instruction, schema, eo)
+	if err := p.valid(); err != nil {
+		return nil, err
+	}
+	r, err := p.c.extract(ctx, instruction, schema, eo)
 	if err != nil {
 		return nil, err
 	}
-	if o.Into != nil {
-		if err := json.Unmarshal(orNull(data), o.Into); err != nil {
-			return nil, newError(CodeModelOutputInvalid, "the extracted data does not fit %T: %v", o.Into, err)
-		}
-		return &PageExtraction{}, nil
+	var out PageExtraction
+	into := o.Into
+	if into == nil {
+		into = &out
 	}
-	var r PageExtraction
-	if err := json.Unmarshal(orNull(data), &r); err != nil {
-		return nil, newError(CodeProtocolError, "invalid answer to 'extract': %v", err)
+	if err := json.Unmarshal(orNull(r.Data), into); err != nil {
+		return nil, newError(CodeModelOutputInvalid, "the extracted data does not fit %T: %v", into, err)
 	}
-	return &r, nil
+	return &out, nil
+}
+
+func cmpOr[T any](p, fallback *T) *T {
+	if p == nil {
+		return fallback
+	}
+	return p
 }
 
 func orNull(v json.RawMessage) json.RawMessage {
@@ -624,15 +454,37 @@ func (l *Locator) Selector() string { return l.selector }
 // Page is the page the locator looks in.
 func (l *Locator) Page() *Page { return l.page }
 
+// specOf is a locator's wire form (nil: none).
+func specOf(l *Locator) (*LocatorSpec, error) {
+	if l == nil {
+		return nil, nil
+	}
+	s, err := l.wire()
+	return &s, err
+}
+
+// specsOf is locators' wire forms (nil: none).
+func specsOf(ls []*Locator) ([]LocatorSpec, error) {
+	if ls == nil {
+		return nil, nil
+	}
+	out := []LocatorSpec{}
+	for _, l := range ls {
+		s, err := l.wire()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
 // wire is the locator as the wire's LocatorSpec, or why it cannot be used.
 func (l *Locator) wire() (LocatorSpec, error) {
 	if l == nil {
 		return LocatorSpec{}, newError(CodeInvalidArgument, "no locator: make one with Page.Locator(selector)")
 	}
-	if l.err != nil {
-		return LocatorSpec{}, l.err
-	}
-	return LocatorSpec{Selector: l.selector, Nth: l.nth}, nil
+	return LocatorSpec{Selector: l.selector, Nth: l.nth}, l.err
 }
 
 func (l *Locator) act(ctx context.Context, method string, args []string, opts *ActionOptions) error {
@@ -640,21 +492,8 @@ func (l *Locator) act(ctx context.Context, method string, args []string, opts *A
 	if err != nil {
 		return err
 	}
-	if err := l.page.valid(); err != nil {
-		return err
-	}
-	t, deadline, err := actionDeadline(method, opts)
-	if err != nil {
-		return err
-	}
-	if args == nil {
-		args = []string{}
-	}
-	params := object{{"page", l.page.id}, {"locator", spec}, {"method", method}, {"arguments", args}}
-	if t > 0 {
-		params = append(params, kv{"timeout", t})
-	}
-	_, err = l.page.c.cancellable(ctx, "locator.act", params, deadline)
+	params := object{{"locator", spec}, {"method", method}, {"arguments", nonNil(args)}}.with("timeout", opts.timeout())
+	_, err = pageCall[json.RawMessage](ctx, l.page, "locator.act", params, true)
 	return err
 }
 
@@ -706,9 +545,6 @@ func (l *Locator) Uncheck(ctx context.Context, opts *ActionOptions) error {
 // SelectOption selects the options of a <select> with these values or labels (several for a
 // multiple select).
 func (l *Locator) SelectOption(ctx context.Context, values []string, opts *ActionOptions) error {
-	if len(values) == 0 {
-		return newError(CodeInvalidArgument, "SelectOption needs at least one value")
-	}
 	return l.act(ctx, "selectOption", values, opts)
 }
 
@@ -731,32 +567,16 @@ func (l *Locator) Count(ctx context.Context) (int, error) {
 	if _, err := l.wire(); err != nil {
 		return 0, err
 	}
-	if err := l.page.valid(); err != nil {
+	r, err := pageCall[struct {
+		Count int `json:"count"`
+	}](ctx, l.page, "locator.count", object{{"locator", LocatorSpec{Selector: l.selector}}}, false)
+	switch {
+	case err != nil:
 		return 0, err
+	case l.nth == nil:
+		return r.Count, nil
+	case r.Count > *l.nth:
+		return 1, nil
 	}
-	raw, err := l.page.c.call(ctx, "locator.count", object{{"page", l.page.id}, {"locator", LocatorSpec{Selector: l.selector}}}, 0)
-	if err != nil {
-		return 0, err
-	}
-	var r struct {
-		Count *int `json:"count"`
-	}
-	if err := decodeAnswer("locator.count", raw, &r, func() error {
-		if r.Count == nil {
-			return errMissing("count")
-		}
-		return nil
-	}); err != nil {
-		return 0, err
-	}
-	n := *r.Count
-	if l.nth != nil {
-		if n > *l.nth {
-			return 1, nil
-		}
-		return 0, nil
-	}
-	return n, nil
+	return 0, nil
 }
-
-func errMissing(field string) error { return fmt.Errorf("%s is missing", field) }

@@ -78,7 +78,8 @@ func TestPageAndLocatorsFillTheFormAndReadItBack(t *testing.T) {
 	if err := json.Unmarshal([]byte(text), &result); err != nil {
 		t.Fatalf("%v: %q", err, text)
 	}
-	if result.Name != "Ada Lovelace" || result.Email != "ada@example.com" || result.Bio != "Analyst" || !result.Terms || result.News || result.Plan != "pro" || result.Country != "fr" || strings.Join(result.Langs, ",") != "en,de" {
+	if result.Name != "Ada Lovelace" || result.Email != "ada@example.com" || result.Bio != "Analyst" || !result.Terms || result.News || result.Plan != "pro" ||
+		result.Country != "fr" || strings.Join(result.Langs, ",") != "en,de" {
 		t.Fatalf("the form holds %+v", result)
 	}
 	var log []string
@@ -116,7 +117,8 @@ func TestPageAndLocatorsFillTheFormAndReadItBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(snap.Text, "Full name") || strings.Contains(snap.Text, "Multi") || strings.Contains(snap.Text, "Germany") || snap.URL != origin+"/form.html" {
+	if !strings.Contains(snap.Text, "Full name") || strings.Contains(snap.Text, "Multi") || strings.Contains(snap.Text, "Germany") ||
+		snap.URL != origin+"/form.html" {
 		t.Fatalf("scoped snapshot: %s", snap.Text)
 	}
 
@@ -243,7 +245,8 @@ func TestAgentExecuteFillsTheFormWithTheLocalModel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := c.Agent(&AgentOptions{Instructions: "Stay on the form."}).Execute(ctx, `Type "Ada Lovelace" into Full name and "ada@example.com" into Email`, &ExecuteOptions{MaxSteps: 6, AutoScreenshot: Bool(false), Page: page})
+	r, err := c.Agent(&AgentOptions{Instructions: "Stay on the form."}).Execute(ctx, `Type "Ada Lovelace" into Full name and "ada@example.com" into Email`,
+		&ExecuteOptions{MaxSteps: 6, AutoScreenshot: Bool(false), Page: page})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -262,7 +265,8 @@ func TestAgentExecuteFillsTheFormWithTheLocalModel(t *testing.T) {
 	if codeOf(err) != CodeInvalidArgument || !strings.Contains(err.Error(), "martian") {
 		t.Fatalf("an unknown provider: %v", err)
 	}
-	if _, err := c.Agent(nil).Execute(ctx, "do it", &ExecuteOptions{MaxSteps: 500}); codeOf(err) != CodeInvalidArgument || !strings.Contains(err.Error(), "maxSteps") {
+	if _, err := c.Agent(nil).Execute(ctx, "do it", &ExecuteOptions{MaxSteps: 500}); codeOf(err) != CodeInvalidArgument || !strings.Contains(err.Error(),
+		"maxSteps") {
 		t.Fatalf("too many steps: %v", err)
 	}
 }
@@ -316,7 +320,8 @@ func TestAgentToolsRunInGoWhenTheModelCallsThem(t *testing.T) {
 	if len(seen) != 1 || seen[0] != 9.5 {
 		t.Fatalf("the tool saw %v", seen)
 	}
-	if !strings.Contains(prompts[0], "currency(toolInput)") || !strings.Contains(prompts[0], "Convert prices with the currency tool.") || !strings.Contains(prompts[0], "Be brief.") {
+	if !strings.Contains(prompts[0], "currency(toolInput)") || !strings.Contains(prompts[0], "Convert prices with the currency tool.") ||
+		!strings.Contains(prompts[0], "Be brief.") {
 		t.Fatalf("first prompt: %s", prompts[0])
 	}
 	if !strings.Contains(prompts[1], "8.55 EUR") {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strconv"
 	"sync"
 	"time"
 )
@@ -26,7 +25,8 @@ type pendingCall struct {
 	timer   *time.Timer
 	left    time.Duration
 	armedAt time.Time
-	once    sync.Once // closes expired
+	acked   *int64 // the answer time the far side's ack promised (ms), once it came
+	once    sync.Once
 }
 
 // arm starts the call's clock with what is left of its deadline (p.mu held).
@@ -36,8 +36,10 @@ func (pc *pendingCall) arm() {
 }
 
 // rpcPeer is one end of the RPC (src/protocol/rpc.ts): either side may call the other. Frames
-// are {"kind":"req","id","method","params"}, {"kind":"res","id","result"} and
-// {"kind":"err","id","error":{code,message,data?}}.
+// are {"kind":"req","id","method","params"}, {"kind":"res","id","result"},
+// {"kind":"err","id","error":{code,message,data?}} and the worker's {"kind":"ack","id","ms"}: it
+// promises the answer within ms, so this side computes no deadline of its own. A call waits
+// rpcAckMs for the ack, then the promised time and rpcGraceMs more.
 type rpcPeer struct {
 	send  func(raw []byte, id int64) error // id is 0 for replies
 	label string
@@ -55,13 +57,21 @@ type rpcPeer struct {
 
 func newRPCPeer(send func([]byte, int64) error, label string) *rpcPeer {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &rpcPeer{send: send, label: label, nextID: 1, pending: map[int64]*pendingCall{}, handlers: map[string]handler{}, ctx: ctx, cancel: cancel}
+	// The worker asks a client with calls running whether it is still there.
+	ping := func(context.Context, json.RawMessage) (any, error) { return nil, nil }
+	return &rpcPeer{send: send, label: label, nextID: 1, pending: map[int64]*pendingCall{}, handlers: map[string]handler{"ping": ping}, ctx: ctx, cancel: cancel}
 }
 
 func (p *rpcPeer) handle(method string, h handler) {
 	p.mu.Lock()
 	p.handlers[method] = h
 	p.mu.Unlock()
+}
+
+func (p *rpcPeer) closedWith() *Error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.closed
 }
 
 type reqFrame struct {
@@ -72,16 +82,15 @@ type reqFrame struct {
 }
 
 // request sends a call and waits for its answer, the deadline, or ctx.
-func (p *rpcPeer) request(ctx context.Context, method string, params any, timeout time.Duration) (json.RawMessage, error) {
+func (p *rpcPeer) request(ctx context.Context, method string, params any) (json.RawMessage, error) {
 	p.mu.Lock()
 	if p.closed != nil {
-		err := p.closed
 		p.mu.Unlock()
-		return nil, err
+		return nil, p.closed
 	}
 	id := p.nextID
 	p.nextID++
-	pc := &pendingCall{method: method, ch: make(chan rpcResult, 1), expired: make(chan struct{}), left: timeout}
+	pc := &pendingCall{method: method, ch: make(chan rpcResult, 1), expired: make(chan struct{}), left: rpcAckMs * time.Millisecond}
 	// While a hold is on, the clock of a new call starts when it ends.
 	if p.holds == 0 {
 		pc.arm()
@@ -105,9 +114,15 @@ func (p *rpcPeer) request(ctx context.Context, method string, params any, timeou
 	case r := <-pc.ch:
 		return r.result, r.err
 	case <-pc.expired:
+		p.mu.Lock()
+		waited, left := fmt.Sprintf("%d ms", rpcAckMs), pc.left
+		if pc.acked != nil {
+			waited = fmt.Sprintf("its promised %d ms and %d ms more", *pc.acked, rpcGraceMs)
+		}
+		p.mu.Unlock()
 		p.drop(id)
-		return nil, &Error{Code: CodeTimeout, Message: fmt.Sprintf("'%s' timed out after %s ms waiting for the %s", method, strconv.FormatInt(timeout.Milliseconds(), 10), p.label),
-			Data: map[string]any{"method": method, "timeoutMs": float64(timeout.Milliseconds())}}
+		return nil, &Error{Code: CodeTimeout, Message: fmt.Sprintf("'%s' timed out after %s waiting for the %s", method, waited, p.label),
+			Data: map[string]any{"method": method, "timeoutMs": float64(left.Milliseconds())}}
 	case <-ctx.Done():
 		p.drop(id)
 		return nil, ctx.Err()
@@ -129,13 +144,9 @@ func (p *rpcPeer) drop(id int64) {
 func (p *rpcPeer) hold() (release func()) {
 	p.mu.Lock()
 	if p.holds == 0 {
-		now := time.Now()
 		for _, pc := range p.pending {
-			if pc.timer == nil {
-				continue
-			}
-			if pc.timer.Stop() {
-				pc.left = max(0, pc.left-now.Sub(pc.armedAt))
+			if pc.timer != nil && pc.timer.Stop() {
+				pc.left = max(0, pc.left-time.Since(pc.armedAt))
 			}
 			pc.timer = nil
 		}
@@ -183,48 +194,37 @@ func (p *rpcPeer) receive(raw []byte) {
 		Params json.RawMessage `json:"params"`
 		Result json.RawMessage `json:"result"`
 		Error  json.RawMessage `json:"error"`
+		Ms     *int64          `json:"ms"`
 	}
 	if json.Unmarshal(raw, &msg) != nil || msg.ID == nil {
 		return
 	}
 	id, err := msg.ID.Int64()
-	if err != nil {
-		return
-	}
-	switch msg.Kind {
-	case "req":
-		if msg.Method == nil {
-			return
-		}
+	switch {
+	case err != nil:
+	case msg.Kind == "req" && msg.Method != nil:
 		p.wg.Add(1)
 		go p.dispatch(id, *msg.Method, msg.Params)
-	case "res":
-		if msg.Result == nil {
-			msg.Result = json.RawMessage("null")
-		}
+	case msg.Kind == "res" && msg.Result == nil:
+		p.settle(id, rpcResult{result: json.RawMessage("null")})
+	case msg.Kind == "res":
 		p.settle(id, rpcResult{result: msg.Result})
-	case "err":
-		var e struct {
-			Code    *string `json:"code"`
-			Message *string `json:"message"`
+	case msg.Kind == "err":
+		var e struct{ Code, Message *string }
+		if json.Unmarshal(msg.Error, &e) == nil && e.Code != nil && e.Message != nil {
+			p.settle(id, rpcResult{err: errorFromWire(msg.Error)})
 		}
-		if json.Unmarshal(msg.Error, &e) != nil || e.Code == nil || e.Message == nil {
-			return
+	case msg.Kind == "ack" && msg.Ms != nil && *msg.Ms >= 0:
+		// The promise replaces the wait for the ack; a hold in force keeps the clock stopped.
+		p.mu.Lock()
+		if pc := p.pending[id]; pc != nil {
+			pc.acked, pc.left = msg.Ms, time.Duration(*msg.Ms+rpcGraceMs)*time.Millisecond
+			if pc.timer != nil && pc.timer.Stop() {
+				pc.arm()
+			}
 		}
-		p.settle(id, rpcResult{err: errorFromWire(msg.Error)})
+		p.mu.Unlock()
 	}
-}
-
-type resFrame struct {
-	Kind   string `json:"kind"`
-	ID     int64  `json:"id"`
-	Result any    `json:"result"`
-}
-
-type errFrame struct {
-	Kind  string `json:"kind"`
-	ID    int64  `json:"id"`
-	Error *Error `json:"error"`
 }
 
 func (p *rpcPeer) dispatch(id int64, method string, params json.RawMessage) {
@@ -247,25 +247,27 @@ func (p *rpcPeer) dispatch(id int64, method string, params json.RawMessage) {
 		}()
 	}
 	var raw []byte
-	if err != nil {
-		raw, _ = marshalJS(errFrame{Kind: "err", ID: id, Error: asError(err)})
-	} else {
-		raw, err = marshalJS(resFrame{Kind: "res", ID: id, Result: result})
+	if err == nil {
+		raw, err = marshalJS(object{{"kind", "res"}, {"id", id}, {"result", result}})
 		if err != nil {
-			raw, _ = marshalJS(errFrame{Kind: "err", ID: id, Error: newError(CodeInternal, "the result of '%s' cannot be sent as JSON: %v", method, err)})
+			err = newError(CodeInternal, "the result of '%s' cannot be sent as JSON: %v", method, err)
 		}
+	}
+	if err != nil {
+		raw, _ = marshalJS(object{{"kind", "err"}, {"id", id}, {"error", asError(err)}})
 	}
 	_ = p.send(raw, 0) // the caller is gone if this fails; its own deadline reports that
 }
 
 func asError(err error) *Error {
-	if e, ok := err.(*Error); ok {
+	switch e := err.(type) {
+	case *Error:
 		return e
 	}
-	if err == context.Canceled {
+	switch err {
+	case context.Canceled:
 		return newError(CodeCancelled, "%v", err)
-	}
-	if err == context.DeadlineExceeded {
+	case context.DeadlineExceeded:
 		return newError(CodeTimeout, "%v", err)
 	}
 	return newError(CodeInternal, "%v", err)

@@ -38,7 +38,8 @@ func TestSqliteStoreAnswersAsTheMemoryStoreDoes(t *testing.T) {
 		}
 		l, _ = s.Lookup(ctx, keyA, keyB)
 		b, _ := marshalJS(l)
-		want := `{"count":2,"entry":{"key":"` + keyA + `","op":"act","result":[{"selector":"#multi","description":"the Multi button","method":"click"}],"usage":{"inputTokens":77,"outputTokens":7,"reasoningTokens":0,"cachedInputTokens":0,"inferenceTimeMs":12},"agree":2},"pageChanged":false}`
+		want := `{"count":2,"entry":{"key":"` + keyA + `","op":"act","result":[{"selector":"#multi","description":"the Multi button","method":"click"}],` +
+			`"usage":{"inputTokens":77,"outputTokens":7,"reasoningTokens":0,"cachedInputTokens":0,"inferenceTimeMs":12},"agree":2},"pageChanged":false}`
 		if string(b) != want {
 			t.Fatalf("%T hit:\n got %s\nwant %s", s, b, want)
 		}
@@ -65,7 +66,8 @@ func TestTheSqliteFileIsSharedWithThePythonClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Record(ctx, &CacheRecord{Key: keyA, BaseKey: keyB, Op: "act", Result: json.RawMessage(`["from go"]`), Usage: json.RawMessage(`{"inputTokens":1,"outputTokens":2,"reasoningTokens":0,"cachedInputTokens":0,"inferenceTimeMs":3}`)}); err != nil {
+	if _, err := s.Record(ctx, &CacheRecord{Key: keyA, BaseKey: keyB, Op: "act", Result: json.RawMessage(`["from go"]`),
+		Usage: json.RawMessage(`{"inputTokens":1,"outputTokens":2,"reasoningTokens":0,"cachedInputTokens":0,"inferenceTimeMs":3}`)}); err != nil {
 		t.Fatal(err)
 	}
 	script := `
@@ -73,7 +75,8 @@ import json, sys
 from deckhand.cache import SqliteStore
 s = SqliteStore(sys.argv[1])
 print(json.dumps(s.lookup(sys.argv[2], sys.argv[3])))
-s.record({"key": sys.argv[4], "baseKey": sys.argv[3], "op": "extract", "result": {"from": "python"}, "usage": {"inputTokens": 5, "outputTokens": 6, "reasoningTokens": 0, "cachedInputTokens": 0, "inferenceTimeMs": 7}})
+s.record({"key": sys.argv[4], "baseKey": sys.argv[3], "op": "extract", "result": {"from": "python"}, "usage": {"inputTokens": 5, "outputTokens": 6,
+	"reasoningTokens": 0, "cachedInputTokens": 0, "inferenceTimeMs": 7}})
 s.close()
 `
 	out, err := exec.Command(py, "-c", script, path, keyA, keyB, keyC).CombinedOutput()
@@ -97,7 +100,8 @@ func TestTheDefaultCacheIsTheSqliteFileInDeckhandHome(t *testing.T) {
 	var calls atomic.Int32
 	gen := func(ctx context.Context, req *ModelRequest) (*ModelReply, error) {
 		calls.Add(1)
-		return &ModelReply{Object: clickAnswer{Found: true, ElementID: elementID(t, req, "button", "Multi"), Method: "click", Arguments: []string{}, Description: "Multi"}}, nil
+		return &ModelReply{Object: clickAnswer{Found: true, ElementID: elementID(t, req, "button", "Multi"), Method: "click", Arguments: []string{},
+			Description: "Multi"}}, nil
 	}
 	c := newClient(t, CreateOptions{Generate: gen, Cache: &CacheConfig{}})
 	open(t, c, "/form.html")

@@ -30,10 +30,10 @@ func tracerFor(o *TelemetryOptions) trace.Tracer {
 
 // startOperationSpan opens the span of one operation under the caller's context and registers
 // it under opID for the worker's model-call log lines.
-func (c *Client) startOperationSpan(ctx context.Context, op, opID string, model *wireModel) trace.Span {
+func (c *Client) startOperationSpan(ctx context.Context, op, opID string, model any) trace.Span {
 	attrs := []attribute.KeyValue{attribute.String("deckhand.operation", op)}
-	if model != nil {
-		attrs = append(attrs, attribute.String("deckhand.model", model.Name))
+	if name := modelLabel(model); name != "" {
+		attrs = append(attrs, attribute.String("deckhand.model", name))
 	}
 	_, span := c.tracer.Start(ctx, "deckhand."+op, trace.WithAttributes(attrs...))
 	c.mu.Lock()
@@ -43,7 +43,7 @@ func (c *Client) startOperationSpan(ctx context.Context, op, opID string, model 
 }
 
 // endOperationSpan records how the operation ended: its usage, or its error.
-func (c *Client) endOperationSpan(span trace.Span, opID string, answer json.RawMessage, err error) {
+func (c *Client) endOperationSpan(span trace.Span, opID string, answer any, err error) {
 	// The worker's log lines are handled on their own goroutines, so a model-call line sent
 	// before the answer may be read after it: the ended span stays a parent for a while.
 	time.AfterFunc(spanGrace, func() {
@@ -54,18 +54,9 @@ func (c *Client) endOperationSpan(span trace.Span, opID string, answer json.RawM
 	if err != nil {
 		span.RecordError(err)
 		span.SetStatus(codes.Error, err.Error())
-	} else {
-		var r struct {
-			Metadata struct {
-				Usage struct {
-					InputTokens  int `json:"inputTokens"`
-					OutputTokens int `json:"outputTokens"`
-				} `json:"usage"`
-			} `json:"metadata"`
-		}
-		if json.Unmarshal(answer, &r) == nil {
-			span.SetAttributes(attribute.Int("gen_ai.usage.input_tokens", r.Metadata.Usage.InputTokens), attribute.Int("gen_ai.usage.output_tokens", r.Metadata.Usage.OutputTokens))
-		}
+	} else if m := metadataOf(answer); m != nil {
+		span.SetAttributes(attribute.Int("gen_ai.usage.input_tokens", int(m.Usage.InputTokens)),
+			attribute.Int("gen_ai.usage.output_tokens", int(m.Usage.OutputTokens)))
 	}
 	span.End()
 }
@@ -97,6 +88,7 @@ func (c *Client) recordModelCall(data json.RawMessage) {
 	ms := func(v float64) time.Time { return time.UnixMilli(int64(v)) }
 	_, span := c.tracer.Start(trace.ContextWithSpan(context.Background(), parent), "deckhand.model_call",
 		trace.WithTimestamp(ms(d.StartedAt)),
-		trace.WithAttributes(attribute.String("deckhand.model", d.Model), attribute.Int("gen_ai.usage.input_tokens", d.InputTokens), attribute.Int("gen_ai.usage.output_tokens", d.OutputTokens)))
+		trace.WithAttributes(attribute.String("deckhand.model", d.Model), attribute.Int("gen_ai.usage.input_tokens", d.InputTokens),
+			attribute.Int("gen_ai.usage.output_tokens", d.OutputTokens)))
 	span.End(trace.WithTimestamp(ms(d.EndedAt)))
 }

@@ -28,7 +28,8 @@ func TestOperationsAreSpansWithModelCallChildren(t *testing.T) {
 	defer tp.Shutdown(context.Background())
 	gen := func(ctx context.Context, req *ModelRequest) (*ModelReply, error) {
 		time.Sleep(30 * time.Millisecond)
-		return &ModelReply{Object: clickAnswer{Found: true, ElementID: elementID(t, req, "button", "Multi"), Method: "click", Arguments: []string{}, Description: "Multi"},
+		return &ModelReply{Object: clickAnswer{Found: true, ElementID: elementID(t, req, "button", "Multi"), Method: "click", Arguments: []string{},
+			Description: "Multi"},
 			Usage: &ReplyUsage{InputTokens: 77, OutputTokens: 7}}, nil
 	}
 	c := newClient(t, CreateOptions{Generate: gen, Telemetry: &TelemetryOptions{TracerProvider: tp, TracerName: "test"}})
@@ -81,7 +82,8 @@ func TestOperationsAreSpansWithModelCallChildren(t *testing.T) {
 		t.Fatalf("model_call usage %v", v)
 	}
 	// The worker's measured times: the callback slept 30 ms, inside the act.
-	if d := call.EndTime.Sub(call.StartTime); d < 25*time.Millisecond || call.StartTime.Before(act.StartTime.Add(-time.Second)) || call.EndTime.After(act.EndTime.Add(time.Second)) {
+	if d := call.EndTime.Sub(call.StartTime); d < 25*time.Millisecond || call.StartTime.Before(act.StartTime.Add(-time.Second)) ||
+		call.EndTime.After(act.EndTime.Add(time.Second)) {
 		t.Fatalf("model_call times %s..%s, act %s..%s", call.StartTime, call.EndTime, act.StartTime, act.EndTime)
 	}
 	if failed.Status.Description == "" || len(failed.Events) == 0 {

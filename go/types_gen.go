@@ -2,7 +2,10 @@
 
 package deckhand
 
-import "encoding/json"
+import (
+	"encoding/json"
+	"fmt"
+)
 
 // The wire types, with the schema's names in PascalCase.
 
@@ -51,6 +54,20 @@ const (
 	CacheMiss     CacheStatus = "MISS"
 	CacheDisabled CacheStatus = "DISABLED"
 )
+
+// UnmarshalJSON refuses a value the schema does not list.
+func (s *CacheStatus) UnmarshalJSON(b []byte) error {
+	var v CacheStatus
+	if err := json.Unmarshal(b, (*string)(&v)); err != nil {
+		return err
+	}
+	switch v {
+	case CacheHit, CacheMiss, CacheDisabled:
+		*s = v
+		return nil
+	}
+	return fmt.Errorf("'%s' is not HIT, MISS, DISABLED", v)
+}
 
 // CacheInfo is how the cache took part in an operation.
 type CacheInfo struct {
@@ -264,6 +281,69 @@ type QaStep struct {
 	Data        json.RawMessage `json:"data,omitempty"`
 }
 
+// MarshalJSON writes the fields of the QaStep's kind, in the schema's order.
+func (q QaStep) MarshalJSON() ([]byte, error) {
+	switch q.Kind {
+	case "goto":
+		return marshalJS(struct {
+			Kind        string `json:"kind"`
+			ID          string `json:"id"`
+			Description string `json:"description"`
+			URL         string `json:"url"`
+			URLAfter    string `json:"urlAfter"`
+		}{q.Kind, q.ID, q.Description, q.URL, q.URLAfter})
+	case "act":
+		return marshalJS(struct {
+			Kind        string   `json:"kind"`
+			ID          string   `json:"id"`
+			Description string   `json:"description"`
+			Actions     []Action `json:"actions"`
+			URLAfter    string   `json:"urlAfter"`
+		}{q.Kind, q.ID, q.Description, nonNil(q.Actions), q.URLAfter})
+	case "press":
+		return marshalJS(struct {
+			Kind        string `json:"kind"`
+			ID          string `json:"id"`
+			Description string `json:"description"`
+			Keys        string `json:"keys"`
+			URLAfter    string `json:"urlAfter"`
+		}{q.Kind, q.ID, q.Description, q.Keys, q.URLAfter})
+	case "back":
+		return marshalJS(struct {
+			Kind        string `json:"kind"`
+			ID          string `json:"id"`
+			Description string `json:"description"`
+			URLAfter    string `json:"urlAfter"`
+		}{q.Kind, q.ID, q.Description, q.URLAfter})
+	case "wait":
+		return marshalJS(struct {
+			Kind        string `json:"kind"`
+			ID          string `json:"id"`
+			Description string `json:"description"`
+			Ms          int    `json:"ms"`
+		}{q.Kind, q.ID, q.Description, q.Ms})
+	case "extract":
+		return marshalJS(struct {
+			Kind        string          `json:"kind"`
+			ID          string          `json:"id"`
+			Description string          `json:"description"`
+			Schema      json.RawMessage `json:"schema,omitempty"`
+			Data        json.RawMessage `json:"data,omitempty"`
+			URLAfter    string          `json:"urlAfter"`
+		}{q.Kind, q.ID, q.Description, q.Schema, q.Data, q.URLAfter})
+	}
+	type plain QaStep
+	return marshalJS(plain(q))
+}
+
+// nonNil is a list that is written as [] when it is nil.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
 // FlowSummary is a flow as a list shows it.
 type FlowSummary struct {
 	Name  string `json:"name"`
@@ -354,4 +434,77 @@ type ApprovalRequest struct {
 	Target    string   `json:"target,omitempty"`
 	Summary   string   `json:"summary"`
 	Deadline  float64  `json:"deadline"`
+}
+
+type wireModel struct {
+	Kind                 string            `json:"kind"`
+	Name                 string            `json:"name"`
+	Provider             string            `json:"provider,omitempty"`
+	ModelID              string            `json:"modelId,omitempty"`
+	APIKey               string            `json:"apiKey,omitempty"`
+	BaseURL              string            `json:"baseURL,omitempty"`
+	Headers              map[string]string `json:"headers,omitempty"`
+	OpenAIEndpointFormat string            `json:"openaiEndpointFormat,omitempty"`
+	StructuredOutput     string            `json:"structuredOutput,omitempty"`
+	Vision               *bool             `json:"vision,omitempty"`
+	Vertex               *vertexResolved   `json:"vertex,omitempty"`
+	Azure                *azureResolved    `json:"azure,omitempty"`
+	Bedrock              *bedrockResolved  `json:"bedrock,omitempty"`
+	CallbackID           string            `json:"callbackId,omitempty"`
+}
+
+// MarshalJSON writes the fields of the wireModel's kind, in the schema's order.
+func (w wireModel) MarshalJSON() ([]byte, error) {
+	switch w.Kind {
+	case "provider":
+		return marshalJS(struct {
+			Kind                 string            `json:"kind"`
+			Name                 string            `json:"name"`
+			Provider             string            `json:"provider"`
+			ModelID              string            `json:"modelId"`
+			APIKey               string            `json:"apiKey,omitempty"`
+			BaseURL              string            `json:"baseURL,omitempty"`
+			Headers              map[string]string `json:"headers,omitempty"`
+			OpenAIEndpointFormat string            `json:"openaiEndpointFormat,omitempty"`
+			StructuredOutput     string            `json:"structuredOutput,omitempty"`
+			Vision               *bool             `json:"vision,omitempty"`
+			Vertex               *vertexResolved   `json:"vertex,omitempty"`
+			Azure                *azureResolved    `json:"azure,omitempty"`
+			Bedrock              *bedrockResolved  `json:"bedrock,omitempty"`
+		}{w.Kind, w.Name, w.Provider, w.ModelID, w.APIKey, w.BaseURL, w.Headers, w.OpenAIEndpointFormat, w.StructuredOutput, w.Vision, w.Vertex, w.Azure, w.Bedrock})
+	case "callback":
+		return marshalJS(struct {
+			Kind       string `json:"kind"`
+			Name       string `json:"name"`
+			CallbackID string `json:"callbackId"`
+		}{w.Kind, w.Name, w.CallbackID})
+	case "local":
+		return marshalJS(struct {
+			Kind string `json:"kind"`
+			Name string `json:"name"`
+		}{w.Kind, w.Name})
+	}
+	type plain wireModel
+	return marshalJS(plain(w))
+}
+
+type vertexResolved struct {
+	Project      string `json:"project"`
+	Location     string `json:"location"`
+	ClientEmail  string `json:"clientEmail"`
+	PrivateKey   string `json:"privateKey"`
+	PrivateKeyID string `json:"privateKeyId,omitempty"`
+}
+
+type azureResolved struct {
+	ResourceName string `json:"resourceName,omitempty"`
+	APIVersion   string `json:"apiVersion,omitempty"`
+	Token        string `json:"token,omitempty"`
+}
+
+type bedrockResolved struct {
+	Region          string `json:"region"`
+	AccessKeyID     string `json:"accessKeyId"`
+	SecretAccessKey string `json:"secretAccessKey"`
+	SessionToken    string `json:"sessionToken,omitempty"`
 }

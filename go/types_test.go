@@ -2,8 +2,6 @@ package deckhand
 
 import (
 	"encoding/json"
-	"errors"
-	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -129,16 +127,3 @@ func TestGeneratedFilesAreCurrent(t *testing.T) {
 }
 
 // A variable's value is a string, a bool or a finite number; anything else is refused by name.
-func TestVariablesTakeStringsBoolsAndNumbers(t *testing.T) {
-	ok := map[string]Variable{"s": {Value: "x"}, "b": {Value: true}, "i": {Value: 3}, "u": {Value: uint8(7)}, "f": {Value: 2.5}}
-	if err := checkVariables(ok); err != nil {
-		t.Fatal(err)
-	}
-	for _, bad := range []Variable{{Value: nil}, {Value: []int{1}}, {Value: map[string]any{}}, {Value: math.NaN()}, {Value: float32(math.Inf(1))}} {
-		err := checkVariables(map[string]Variable{"qty": bad})
-		var e *Error
-		if !errors.As(err, &e) || e.Code != CodeInvalidArgument || !strings.Contains(e.Message, "variables.qty") {
-			t.Errorf("%#v: %v", bad.Value, err)
-		}
-	}
-}

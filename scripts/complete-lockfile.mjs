@@ -19,7 +19,12 @@ for (const [where, entry] of Object.entries(pkgs)) {
     if (pkgs[nested] || pkgs[`node_modules/${name}`]) continue;
     const view = (spec) => {
       try {
-        const out = JSON.parse(execFileSync('npm', ['view', spec, '--json', 'version', 'dist.integrity', 'os', 'cpu', 'libc', 'license'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }));
+        const out = JSON.parse(
+          execFileSync('npm', ['view', spec, '--json', 'version', 'dist.integrity', 'os', 'cpu', 'libc', 'license'], {
+            encoding: 'utf8',
+            stdio: ['ignore', 'pipe', 'ignore'],
+          }),
+        );
         return Array.isArray(out) ? out.at(-1) : out;
       } catch {
         return null;
@@ -44,4 +49,8 @@ for (const [where, entry] of Object.entries(pkgs)) {
 // npm keeps packages sorted by path.
 lock.packages = Object.fromEntries(Object.entries(pkgs).sort(([a], [b]) => (a === '' ? -1 : b === '' ? 1 : a.localeCompare(b))));
 writeFileSync(path, `${JSON.stringify(lock, null, 2)}\n`);
-console.log(added ? `added ${added} optional platform package${added === 1 ? '' : 's'} to package-lock.json` : 'package-lock.json already lists every optional platform package');
+console.log(
+  added
+    ? `added ${added} optional platform package${added === 1 ? '' : 's'} to package-lock.json`
+    : 'package-lock.json already lists every optional platform package',
+);

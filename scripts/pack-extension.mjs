@@ -28,11 +28,15 @@ try {
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   writeFileSync(key, privateKey.export({ type: 'pkcs8', format: 'pem' }));
   // Its own profile and temp folder, so nothing of this run is left behind.
-  execFileSync(chromium, ['--headless=new', '--no-sandbox', `--user-data-dir=${join(work, 'profile')}`, `--pack-extension=${dir}`, `--pack-extension-key=${key}`], {
-    stdio: 'ignore',
-    timeout: 60_000,
-    env: { ...process.env, TMPDIR: work },
-  });
+  execFileSync(
+    chromium,
+    ['--headless=new', '--no-sandbox', `--user-data-dir=${join(work, 'profile')}`, `--pack-extension=${dir}`, `--pack-extension-key=${key}`],
+    {
+      stdio: 'ignore',
+      timeout: 60_000,
+      env: { ...process.env, TMPDIR: work },
+    },
+  );
   if (!existsSync(crx)) throw new Error('Chromium wrote no package');
   console.log(`pack-extension: ${crx} (${Math.round(statSync(crx).size / 1024)} KB)`);
 } finally {

@@ -46,7 +46,9 @@ if (!candidates.some((c) => c && existsSync(c))) {
 const chromedriver = () => [process.env.DECKHAND_CHROMEDRIVER, '/usr/bin/chromedriver', onPath('chromedriver')].find((c) => c && existsSync(c));
 if (!chromedriver()) {
   if (!existsSync('/usr/bin/apt-get')) {
-    console.error("No chromedriver found and no apt-get to install one: install the chromedriver of your Chromium's version and set DECKHAND_CHROMEDRIVER to its path.");
+    console.error(
+      "No chromedriver found and no apt-get to install one: install the chromedriver of your Chromium's version and set DECKHAND_CHROMEDRIVER to its path.",
+    );
     process.exit(1);
   }
   const sudo = process.getuid && process.getuid() === 0 ? '' : 'sudo ';
@@ -61,7 +63,10 @@ if (!chromedriver()) {
 const chromium = candidates.find((c) => c && existsSync(c));
 const [browserMajor, driverMajor] = [majorVersion(chromium), majorVersion(chromedriver())];
 if (browserMajor && driverMajor && browserMajor !== driverMajor) {
-  console.error(`${chromedriver()} is for Chromium ${driverMajor} but ${chromium} is ${browserMajor}: install the matching pair (on Debian: apt-get install chromium chromium-driver).`);
+  console.error(
+    `${chromedriver()} is for Chromium ${driverMajor} but ${chromium} is ${browserMajor}: ` +
+      'install the matching pair (on Debian: apt-get install chromium chromium-driver).',
+  );
   process.exit(1);
 }
 // Grid's jars from Maven Central (grid/pom.xml pins them) into .tools/grid/lib; fetched again
@@ -71,7 +76,10 @@ const gridStamp = '.tools/grid/.pom-sha256';
 const gridWanted = createHash('sha256').update(readFileSync('grid/pom.xml')).digest('hex');
 if (!existsSync(gridStamp) || readFileSync(gridStamp, 'utf8') !== gridWanted || !existsSync(gridLib) || readdirSync(gridLib).length === 0) {
   if (!onPath('java') || !onPath('mvn')) {
-    console.error('Selenium Grid is fetched with Maven and runs on Java: install Java 11 or newer and Maven (on Debian: apt-get install openjdk-17-jre-headless maven) and run npm run setup again.');
+    console.error(
+      'Selenium Grid is fetched with Maven and runs on Java: install Java 11 or newer and Maven ' +
+        '(on Debian: apt-get install openjdk-17-jre-headless maven) and run npm run setup again.',
+    );
     process.exit(1);
   }
   // No stamp until the copy is complete, so an interrupted fetch is redone.

@@ -25,7 +25,9 @@ const fail = (msg) => {
   process.exit(1);
 };
 const site = createServer((_, res) =>
-  res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Smoke</title><label for=q>Search</label><input id=q><button onclick="document.title=\'clicked\'">Go</button>'),
+  res
+    .writeHead(200, { 'content-type': 'text/html' })
+    .end('<title>Smoke</title><label for=q>Search</label><input id=q><button onclick="document.title=\'clicked\'">Go</button>'),
 );
 await new Promise((r) => site.listen(0, '127.0.0.1', r));
 const timer = setTimeout(() => fail('no answer within 60 s'), 60_000);

@@ -29,7 +29,15 @@ function clickByName(request) {
   // The answer must follow request.schema: for act that is the fields below, all required.
   const answer = line
     ? { found: true, elementId: line.id, method: 'click', arguments: [], description: `${line.role} "${line.name}"`, twoStep: false, reason: '' }
-    : { found: false, elementId: '', method: 'click', arguments: [], description: '', twoStep: false, reason: `no element named ${JSON.stringify(wanted ?? '')}` };
+    : {
+        found: false,
+        elementId: '',
+        method: 'click',
+        arguments: [],
+        description: '',
+        twoStep: false,
+        reason: `no element named ${JSON.stringify(wanted ?? '')}`,
+      };
   // usage is optional; when given it shows up in results and metrics like a provider's.
   return { object: answer, usage: { inputTokens: request.prompt.length, outputTokens: 0 } };
 }

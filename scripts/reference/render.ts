@@ -188,7 +188,9 @@ export function openApiMarkdown(doc: OpenApiDocument): string {
       if (op.parameters?.length) {
         out.push('**Parameters**', '', '| name | in | type | required | description |', '|---|---|---|---|---|');
         for (const p of op.parameters) {
-          out.push(`| ${codeCell(p.name)} | ${p.in} | ${codeCell(typeOf(p.schema))} | ${p.required ? 'yes' : ''} | ${cell(p.description ?? p.schema?.description ?? '')} |`);
+          out.push(
+            `| ${codeCell(p.name)} | ${p.in} | ${codeCell(typeOf(p.schema))} | ${p.required ? 'yes' : ''} | ` + `${cell(p.description ?? p.schema?.description ?? '')} |`,
+          );
         }
         out.push('');
       }
@@ -276,7 +278,8 @@ const JSON_RPC_NAMES: Record<number, string> = {
 export function errorsMarkdown(rows: ErrorRow[], statusText: Record<number, string | undefined> = {}): string {
   const out = [
     'Every failure carries one of these codes, whichever way it reached you: a `DeckhandError` with `code` in Node, ' +
-      'a `DeckhandError` subclass in Python (the class below), a `*deckhand.Error` with `Code` in Go, `{ success: false, error: { code, message } }` over HTTP.',
+      'a `DeckhandError` subclass in Python (the class below), a `*deckhand.Error` with `Code` in Go, ' +
+      '`{ success: false, error: { code, message } }` over HTTP.',
     '',
     'Over MCP a code is either a JSON-RPC error of the request itself (its JSON-RPC code below) or, when the tool ran and failed, ' +
       'a tool result with `isError: true` whose text names the code.',

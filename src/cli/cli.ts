@@ -243,7 +243,8 @@ Environment:
   DECKHAND_ALLOW_URL_SCHEMES  URL schemes to open beyond http(s), data and about:blank (e.g. file)
   DECKHAND_HOME               data folder (keys, cache, profiles); default ~/.deckhand
   DECKHAND_DATABASE_URL       serve: postgres://... for sessions, keys and cache shared by replicas (default: this process and SQLite)
-  DECKHAND_PRICES             serve, mcp: a JSON file of model prices, {"provider/model": {"inputPerMTok", "outputPerMTok", "cachedInputPerMTok"}} (USD per million tokens)`,
+  DECKHAND_PRICES             serve, mcp: a JSON file of model prices, ` +
+        '{"provider/model": {"inputPerMTok", "outputPerMTok", "cachedInputPerMTok"}} (USD per million tokens)',
     );
   cmd
     .command('demo', { isDefault: true })
@@ -274,10 +275,22 @@ Environment:
     .option('--allowed-origins <list>', 'web-page origins allowed to call (also DECKHAND_ALLOWED_ORIGINS)')
     .option('--allow-url-schemes <list>', 'URL schemes opened for every session, e.g. file (also DECKHAND_ALLOW_URL_SCHEMES)')
     .option('--grid <url>', "sessions' browsers from this Selenium Grid 4 instead of this machine (also DECKHAND_GRID_URL)")
-    .option('--grid-extension-dir <dir>', "the built extension's folder on the Grid's nodes, or 'packed' to send it with each session (also DECKHAND_GRID_EXTENSION_DIR; default: this machine's build)")
+    .option(
+      '--grid-extension-dir <dir>',
+      "the built extension's folder on the Grid's nodes, or 'packed' to send it with each session " +
+        "(also DECKHAND_GRID_EXTENSION_DIR; default: this machine's build)",
+    )
     .option('--allow-cdp-hosts <list>', "hosts (name or name:port, '*' for any) whose DevTools address callers may pass as cdpUrl; none by default (also DECKHAND_ALLOW_CDP_HOSTS)")
-    .option('--contexts-per-browser <n>', "one tenant's sessions per local browser, each in an isolated context (own cookies, storage, pages and engine); default 1 (also DECKHAND_CONTEXTS_PER_BROWSER)")
-    .option('--prices <file>', "a JSON file of model prices in USD per million tokens, over the built-in list prices: {\"openai/gpt-4.1-mini\": {\"inputPerMTok\": 0.4, \"outputPerMTok\": 1.6, \"cachedInputPerMTok\": 0.1}} (also DECKHAND_PRICES)")
+    .option(
+      '--contexts-per-browser <n>',
+      "one tenant's sessions per local browser, each in an isolated context (own cookies, storage, pages and engine); " +
+        'default 1 (also DECKHAND_CONTEXTS_PER_BROWSER)',
+    )
+    .option(
+      '--prices <file>',
+      'a JSON file of model prices in USD per million tokens, over the built-in list prices: ' +
+        '{"openai/gpt-4.1-mini": {"inputPerMTok": 0.4, "outputPerMTok": 1.6, "cachedInputPerMTok": 0.1}} (also DECKHAND_PRICES)',
+    )
     .action((o: ServeFlags) => serve(o));
   // Boolean MCP options: bare means true; otherwise exactly true or false (checked by resolveMcpOptions).
   const bool = (name: string, what: string) => new Option(`--${name} [true|false]`, what);

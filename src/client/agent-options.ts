@@ -99,7 +99,13 @@ const AgentConfigSchema = z
 /** The model an agent configuration names (undefined: the instance's); INVALID_ARGUMENT naming what is wrong. */
 export function agentModel(config: unknown): ModelSpec | undefined {
   const r = AgentConfigSchema.safeParse(config);
-  if (!r.success) throw new DeckhandError(ErrorCode.InvalidArgument, `${describeZodError(r.error, 'agent configuration')} (fields: provider, model, instructions, options { apiKey, baseURL, organization }, integrations, tools)`);
+  if (!r.success) {
+    throw new DeckhandError(
+      ErrorCode.InvalidArgument,
+      `${describeZodError(r.error, 'agent configuration')} ` +
+        '(fields: provider, model, instructions, options { apiKey, baseURL, organization }, integrations, tools)',
+    );
+  }
   const { provider, model, options: o = {} } = r.data;
   const name = model && provider && !model.includes('/') ? `${provider}/${model}` : model;
   if (!name) return undefined;

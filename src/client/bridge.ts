@@ -346,7 +346,8 @@ export class BridgeLink implements WorkerLink {
       () =>
         new DeckhandError(
           ErrorCode.Timeout,
-          `waited ${timeoutMs} ms for the Deckhand extension to pair on port ${this.port}; open the Deckhand side panel, choose "Connect to a local client" and enter the port and token`,
+          `waited ${timeoutMs} ms for the Deckhand extension to pair on port ${this.port}; ` +
+            'open the Deckhand side panel, choose "Connect to a local client" and enter the port and token',
           { port: this.port, timeoutMs },
         ),
     );

@@ -598,7 +598,11 @@ export class Deckhand {
 
   #store() {
     if (!this.#cache.store) {
-      throw new DeckhandError(ErrorCode.InvalidArgument, "this client has no cache store to keep flows in: create it with cache: true (or a store, or apiKey and apiUrl), or keep the flow in the extension (to: 'extension')");
+      throw new DeckhandError(
+        ErrorCode.InvalidArgument,
+        'this client has no cache store to keep flows in: create it with cache: true (or a store, or apiKey and apiUrl), ' +
+          "or keep the flow in the extension (to: 'extension')",
+      );
     }
     return this.#cache.store;
   }

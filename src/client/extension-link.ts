@@ -104,7 +104,8 @@ export class ExtensionLink implements WorkerLink {
       throw new DeckhandError(
         firstTime ? ErrorCode.ExtensionMissing : ErrorCode.WorkerGone,
         firstTime
-          ? `the browser has no Deckhand extension (no service worker at ${this.workerUrlPrefix()}); launch it with localBrowser.launch() or load the extension from .output/chrome-mv3`
+          ? `the browser has no Deckhand extension (no service worker at ${this.workerUrlPrefix()}); ` +
+            'launch it with localBrowser.launch() or load the extension from .output/chrome-mv3'
           : `the extension's service worker did not come back within ${timeoutMs} ms`,
       );
     }

@@ -205,7 +205,13 @@ export class Page {
       const text = (await this.snapshot({ budget: 50_000_000, ...(opts.selector ? { locator: { selector: opts.selector } } : {}) })).text;
       return { pageText: text };
     }
-    if (!this.host?.extract) throw new DeckhandError(ErrorCode.Unavailable, 'page.extract with an instruction or schema needs a Deckhand instance on this browser (Deckhand.create), and is not available inside experimentalBatch (use batch.extract)');
+    if (!this.host?.extract) {
+      throw new DeckhandError(
+        ErrorCode.Unavailable,
+        'page.extract with an instruction or schema needs a Deckhand instance on this browser (Deckhand.create), ' +
+          'and is not available inside experimentalBatch (use batch.extract)',
+      );
+    }
     return this.host.extract(this.id, opts);
   }
 

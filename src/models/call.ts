@@ -80,7 +80,8 @@ export async function callModel(
       const raw = await invokeCallback(model.callbackId, { ...req, timeoutMs }, timeoutMs);
       const parsed = ModelReplySchema.safeParse(raw);
       if (!parsed.success) {
-        throw new DeckhandError(ErrorCode.ModelOutputInvalid, `callback model '${model.name}' must return { object, usage? }: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'reply'}: ${i.message}`).join('; ')}`);
+        const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'reply'}: ${i.message}`).join('; ');
+        throw new DeckhandError(ErrorCode.ModelOutputInvalid, `callback model '${model.name}' must return { object, usage? }: ${issues}`);
       }
       const reply: ModelReply = parsed.data;
       out = {

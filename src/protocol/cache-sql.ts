@@ -63,7 +63,8 @@ export const SQLITE_CACHE_STATEMENTS = {
   put: {
     sql:
       'INSERT INTO entries (tenant, key, base_key, op, result, usage, agree, count, used_at) VALUES (?, ?, ?, ?, ?, ?, ?, 1, ?) ' +
-      'ON CONFLICT(tenant, key) DO UPDATE SET op = excluded.op, result = excluded.result, usage = excluded.usage, agree = excluded.agree, used_at = excluded.used_at',
+      'ON CONFLICT(tenant, key) DO UPDATE SET op = excluded.op, result = excluded.result, usage = excluded.usage, ' +
+      'agree = excluded.agree, used_at = excluded.used_at',
     params: ['tenant', 'key', 'baseKey', 'op', 'result', 'usage', 'agree', 'now'],
   },
   size: { sql: 'SELECT n FROM tenant_sizes WHERE tenant = ?', params: ['tenant'] },

@@ -37,9 +37,19 @@ export function schemaTooBig(v: unknown): string | null {
   let values = 0;
   while (stack.length) {
     const [x, depth] = stack.pop()!;
-    if (++values > SCHEMA_LIMITS.values) return `the schema has more than ${SCHEMA_LIMITS.values.toLocaleString('en-US')} values (keys' values and array items, counted through every level); at most ${SCHEMA_LIMITS.values.toLocaleString('en-US')} are allowed`;
+    if (++values > SCHEMA_LIMITS.values) {
+      return (
+        `the schema has more than ${SCHEMA_LIMITS.values.toLocaleString('en-US')} values ` +
+        `(keys' values and array items, counted through every level); at most ${SCHEMA_LIMITS.values.toLocaleString('en-US')} are allowed`
+      );
+    }
     if (x === null || typeof x !== 'object') continue;
-    if (depth > SCHEMA_LIMITS.depth) return `the schema is nested more than ${SCHEMA_LIMITS.depth} levels deep (JSON objects and arrays inside one another); at most ${SCHEMA_LIMITS.depth} are allowed`;
+    if (depth > SCHEMA_LIMITS.depth) {
+      return (
+        `the schema is nested more than ${SCHEMA_LIMITS.depth} levels deep (JSON objects and arrays inside one another); ` +
+        `at most ${SCHEMA_LIMITS.depth} are allowed`
+      );
+    }
     for (const c of Object.values(x as object)) stack.push([c, depth + 1]);
   }
   return null;

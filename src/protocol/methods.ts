@@ -200,7 +200,10 @@ export interface OperationDecl {
   opId: string;
   /** The params field holding the caller's timeout; with `deadline`, the engine answers by it. */
   timeout?: string;
-  /** The deadline without a timeout: model (DEFAULTS.modelOperationTimeoutMs), action (DEFAULTS.actionTimeoutMs), or instruction (model for an instruction, action for an Action). */
+  /**
+   * The deadline without a timeout: model (DEFAULTS.modelOperationTimeoutMs), action (DEFAULTS.actionTimeoutMs),
+   * or instruction (model for an instruction, action for an Action).
+   */
   deadline?: 'model' | 'action' | 'instruction';
   /** With deadline 'instruction': the params field that is a string for an instruction (else an Action). */
   instruction?: string;

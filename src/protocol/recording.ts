@@ -21,7 +21,9 @@ export const QaStepSchema = z.discriminatedUnion('kind', [
     .object({ kind: z.literal('extract'), id: z.string(), description: z.string(), schema: z.record(z.unknown()).optional(), data: z.unknown(), urlAfter: z.string() })
     .strict(),
 ]).describe(
-  'one recorded step; its kind says which fields it has: goto (url), act (actions: the Actions performed, arguments with %name% placeholders), press (keys, pressed on whatever had focus), back, wait (ms) and extract (schema, data); every kind but wait has urlAfter, the page\'s URL after the step',
+  'one recorded step; its kind says which fields it has: goto (url), act (actions: the Actions performed, arguments with %name% placeholders), ' +
+    'press (keys, pressed on whatever had focus), back, wait (ms) and extract (schema, data); ' +
+    "every kind but wait has urlAfter, the page's URL after the step",
 );
 export type QaStep = z.infer<typeof QaStepSchema>;
 

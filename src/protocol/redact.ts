@@ -6,12 +6,15 @@
 
 const MASK = '[redacted]';
 
+/** Names a credential is given under, as key=value or "key": "value". */
+const SECRET_NAMES = ['(?:x-)?api[-_]?key', 'access[-_]?token', 'secret(?:[-_]?access[-_]?key)?', 'password', 'authorization', 'x-goog-api-key', 'private[-_]?key'];
+
 /** Token shapes that are credentials whatever their owner. */
 const SHAPES: RegExp[] = [
   // Authorization headers and their echoes.
   /\b(Bearer|Basic|Token)\s+[A-Za-z0-9._~+/=-]{8,}/gi,
   // key=value / "api_key": "..." / x-api-key: ...
-  /\b((?:x-)?api[-_]?key|access[-_]?token|secret(?:[-_]?access[-_]?key)?|password|authorization|x-goog-api-key|private[-_]?key)(["']?\s*[:=]\s*["']?)([^\s"',;&]{6,})/gi,
+  new RegExp(`\\b(${SECRET_NAMES.join('|')})(["']?\\s*[:=]\\s*["']?)([^\\s"',;&]{6,})`, 'gi'),
   // Well-known provider key prefixes (OpenAI, Anthropic, Google, AWS, GitHub, Deckhand's own).
   /\b(sk-(?:ant-|proj-)?[A-Za-z0-9_-]{12,}|AIza[0-9A-Za-z_-]{20,}|AKIA[0-9A-Z]{12,}|ASIA[0-9A-Z]{12,}|gh[pousr]_[A-Za-z0-9]{20,}|dh_[A-Za-z0-9_-]{16,})/g,
   // PEM private keys.

@@ -28,7 +28,8 @@ const sameEndpoint = (a: string, b: string) => a.trim().replace(/\/+$/, '').toLo
 export function refuseEnvCredentialFor(provider: string, modelName: string, endpoint: string): never {
   throw new DeckhandError(
     ErrorCode.InvalidArgument,
-    `model '${modelName}' names its own endpoint (${endpoint}) but no apiKey: credentials from this machine's environment are only sent to ${provider}'s own endpoint, so pass apiKey with a baseURL`,
+    `model '${modelName}' names its own endpoint (${endpoint}) but no apiKey: ` +
+      `credentials from this machine's environment are only sent to ${provider}'s own endpoint, so pass apiKey with a baseURL`,
   );
 }
 
@@ -108,7 +109,8 @@ export function resolveModelConfig(spec: string | ModelConfig, env: Env): Resolv
   if (!known && !c.baseURL) {
     throw new DeckhandError(
       ErrorCode.InvalidArgument,
-      `unknown model provider in '${c.modelName}': name a model as provider/model with one of ${KNOWN_PROVIDERS.join(', ')}, or give baseURL for an OpenAI-compatible endpoint`,
+      `unknown model provider in '${c.modelName}': name a model as provider/model with one of ${KNOWN_PROVIDERS.join(', ')}, ` +
+        'or give baseURL for an OpenAI-compatible endpoint',
     );
   }
   if (provider === 'vertex' || provider === 'azure') {
@@ -124,7 +126,11 @@ export function resolveModelConfig(spec: string | ModelConfig, env: Env): Resolv
         vertex: { project: env.GOOGLE_VERTEX_PROJECT, location: env.GOOGLE_VERTEX_LOCATION ?? 'us-central1', clientEmail: env.GOOGLE_CLIENT_EMAIL, privateKey: env.GOOGLE_PRIVATE_KEY.replace(/\\n/g, '\n') },
       };
     }
-    throw new DeckhandError(ErrorCode.InvalidArgument, `'${c.modelName}' needs the ${provider} ModelConfig shape (credentials and ${provider === 'vertex' ? 'project/location' : 'resource'}), or the provider's environment variables`);
+    throw new DeckhandError(
+      ErrorCode.InvalidArgument,
+      `'${c.modelName}' needs the ${provider} ModelConfig shape (credentials and ${provider === 'vertex' ? 'project/location' : 'resource'}), ` +
+        "or the provider's environment variables",
+    );
   }
   if (provider === 'bedrock') {
     const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION;

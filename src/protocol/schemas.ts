@@ -114,7 +114,10 @@ export const ResultMetadataSchema = z.object({
   // Prices: protocol/prices.ts.
   costUsd: z
     .number().nonnegative().optional()
-    .describe("what the call's model usage cost in US dollars: 0 when no model was called (a deterministic Action, a cache hit); absent when the model's price is unknown"),
+    .describe(
+      "what the call's model usage cost in US dollars: 0 when no model was called (a deterministic Action, a cache hit); " +
+        "absent when the model's price is unknown",
+    ),
 }).describe('what comes with every act, observe and extract result');
 export type ResultMetadata = z.infer<typeof ResultMetadataSchema>;
 
@@ -155,7 +158,8 @@ export const METRIC_NAMES = OPS.flatMap((o) => METRIC_COUNTERS.map((c) => `${o}$
 export const MetricsSchema = z.object(
   Object.fromEntries(METRIC_NAMES.map((n) => [n, z.number()])) as Record<MetricName, z.ZodNumber>,
 ).describe(
-  "the instance's counters: act, extract, observe and total x prompt, completion, reasoning and cached input tokens, inference time, cost in US dollars (models with a known price), and the tokens and dollars cache hits saved",
+  "the instance's counters: act, extract, observe and total x prompt, completion, reasoning and cached input tokens, inference time, " +
+    'cost in US dollars (models with a known price), and the tokens and dollars cache hits saved',
 );
 export type Metrics = Record<MetricName, number>;
 

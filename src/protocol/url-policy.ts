@@ -48,7 +48,8 @@ export function parseAllowSchemes(value: unknown, what = 'allowUrlSchemes'): Opt
     if (typeof name !== 'string' || !(OPTIONAL_URL_SCHEMES as readonly string[]).includes(name)) {
       throw new DeckhandError(
         ErrorCode.InvalidArgument,
-        `${what}: ${JSON.stringify(raw)} is not a scheme Deckhand can open; allowed values: ${OPTIONAL_URL_SCHEMES.map((s) => `'${s}'`).join(', ')} (${OPENED_BY_DEFAULT} already)`,
+        `${what}: ${JSON.stringify(raw)} is not a scheme Deckhand can open; ` +
+          `allowed values: ${OPTIONAL_URL_SCHEMES.map((s) => `'${s}'`).join(', ')} (${OPENED_BY_DEFAULT} already)`,
       );
     }
     if (!out.includes(name as OptionalUrlScheme)) out.push(name as OptionalUrlScheme);
@@ -75,10 +76,12 @@ export function urlRefusal(url: string, allow: readonly string[] = [], redirecte
     parsed = new URL(url);
   } catch {
     if (redirectedFrom !== undefined) {
-      return new DeckhandError(ErrorCode.UrlNotAllowed, `navigation to ${shortUrl(redirectedFrom)} ended on a page Deckhand cannot read (a browser page or another extension's); the page was sent to about:blank`, {
-        url: shortUrl(redirectedFrom),
-        redirected: true,
-      });
+      return new DeckhandError(
+        ErrorCode.UrlNotAllowed,
+        `navigation to ${shortUrl(redirectedFrom)} ended on a page Deckhand cannot read (a browser page or another extension's); ` +
+          'the page was sent to about:blank',
+        { url: shortUrl(redirectedFrom), redirected: true },
+      );
     }
     return new DeckhandError(ErrorCode.InvalidArgument, `'${shortUrl(url)}' is not an absolute URL (include the scheme, e.g. https://)`);
   }
@@ -94,11 +97,14 @@ export function urlRefusal(url: string, allow: readonly string[] = [], redirecte
   if ((NEVER_URL_SCHEMES as readonly string[]).includes(scheme)) {
     why = `${scheme}: URLs are never opened; run script in a page with page.evaluate`;
   } else if (scheme === 'about') {
-    why = `only about:blank is opened by default, not ${shortUrl(url)}; whoever launches the browser can open other about: pages with localBrowser.launch({ allowUrlSchemes: ['about'] }) (or connect/attach)`;
+    why =
+      `only about:blank is opened by default, not ${shortUrl(url)}; ` +
+      "whoever launches the browser can open other about: pages with localBrowser.launch({ allowUrlSchemes: ['about'] }) (or connect/attach)";
   } else if ((OPTIONAL_URL_SCHEMES as readonly string[]).includes(scheme)) {
     why =
       `${scheme}: URLs are not allowed (${shortUrl(url)}): ${OPENED_BY_DEFAULT}. ` +
-      `The operator who owns this machine can open ${scheme}: for a browser it launches or connects with localBrowser.launch({ allowUrlSchemes: ['${scheme}'] }) (or connect/attach); ` +
+      `The operator who owns this machine can open ${scheme}: ` +
+      `for a browser it launches or connects with localBrowser.launch({ allowUrlSchemes: ['${scheme}'] }) (or connect/attach); ` +
       'callers of the HTTP service and the MCP server cannot widen this';
   } else {
     why = `'${scheme}:' is not a scheme Deckhand opens (${shortUrl(url)}): ${OPENED_BY_DEFAULT}; for a web address include http:// or https://`;

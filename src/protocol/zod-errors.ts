@@ -4,7 +4,10 @@ import type { ZodError } from 'zod';
 export function describeZodError(e: ZodError, what: string): string {
   const parts = e.issues.map((i) => {
     const path = i.path.length ? i.path.join('.') : what;
-    if (i.code === 'unrecognized_keys') return `unknown ${i.keys.length > 1 ? 'properties' : 'property'} ${i.keys.map((k) => `'${k}'`).join(', ')}${i.path.length ? ` in ${i.path.join('.')}` : ''}`;
+    if (i.code === 'unrecognized_keys') {
+      const keys = i.keys.map((k) => `'${k}'`).join(', ');
+      return `unknown ${i.keys.length > 1 ? 'properties' : 'property'} ${keys}${i.path.length ? ` in ${i.path.join('.')}` : ''}`;
+    }
     return `${path}: ${i.message}`;
   });
   return `invalid ${what}: ${parts.join('; ')}`;

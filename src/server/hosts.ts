@@ -95,7 +95,11 @@ export class HostCheck {
   /** Throws a 403 naming the header that was refused. */
   check(req: IncomingMessage): void {
     if (this.checkHost && !this.hostAllowed(req.headers.host)) {
-      throw new HttpError('HOST_NOT_ALLOWED', `this service answers requests for its own address only, not for host ${JSON.stringify(req.headers.host ?? '')} (the operator can allow more with --allowed-hosts)`);
+      throw new HttpError(
+        'HOST_NOT_ALLOWED',
+        `this service answers requests for its own address only, not for host ${JSON.stringify(req.headers.host ?? '')} ` +
+          '(the operator can allow more with --allowed-hosts)',
+      );
     }
     const origin = req.headers.origin;
     if (origin !== undefined && !this.origins.has(origin.toLowerCase()) && !this.ownOrigin(origin)) {

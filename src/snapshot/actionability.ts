@@ -194,7 +194,9 @@ export async function prepare(
     return {
       kind: 'error',
       code: 'ELEMENT_COVERED',
-      message: `'${req.selector}' is covered by ${describeElement(last.covering)} at (${Math.round(last.x!)}, ${Math.round(last.y!)}); not clicking something else`,
+      message:
+        `'${req.selector}' is covered by ${describeElement(last.covering)} at (${Math.round(last.x!)}, ${Math.round(last.y!)}); ` +
+        'not clicking something else',
       data: { covering: describeElement(last.covering) },
     };
   }

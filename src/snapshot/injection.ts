@@ -5,9 +5,12 @@
  * The patterns ask for phrasing addressed to a model or about its instructions, so the labels
  * of real controls ("Ignore", "Instructions", "System settings", "New message") never match.
  */
+const SET_ASIDE = 'ignore|disregard|forget|override|bypass';
+const WHICH_RULES = 'previous|prior|above|earlier|preceding|all|any|your|these|those|system';
+const RULES = 'instructions?|prompts?|rules|directions|directives|guidelines|guardrails|messages?|context';
 const PATTERNS: RegExp[] = [
   // "ignore / disregard / forget (all) (the) previous instructions", "override your rules"
-  /\b(ignore|disregard|forget|override|bypass)\b[\s\S]{0,40}\b(previous|prior|above|earlier|preceding|all|any|your|these|those|system)\b[\s\S]{0,20}\b(instructions?|prompts?|rules|directions|directives|guidelines|guardrails|messages?|context)\b/i,
+  new RegExp(`\\b(${SET_ASIDE})\\b[\\s\\S]{0,40}\\b(${WHICH_RULES})\\b[\\s\\S]{0,20}\\b(${RULES})\\b`, 'i'),
   // a role prefix, as a chat transcript writes it ("SYSTEM:", "Assistant:", "[INST]", "<|im_start|>"), where a
   // sentence starts: "Save. SYSTEM: ..." hides one behind a real label
   /(?:^|[.!?;|\n]\s*)[[(<]?\s*(system|assistant|developer)\s*[\])>]?\s*:/i,

@@ -18,7 +18,9 @@ import { selectorFor } from './selector';
 
 type Sink = (m: ManualActionMessage) => void;
 
-const CLICKABLE = 'button, a[href], summary, label, input, [role=button], [role=link], [role=checkbox], [role=radio], [role=switch], [role=tab], [role=menuitem], [role=option], [onclick]';
+const CLICKABLE =
+  'button, a[href], summary, label, input, [role=button], [role=link], [role=checkbox], [role=radio], [role=switch], ' +
+  '[role=tab], [role=menuitem], [role=option], [onclick]';
 const TEXT_INPUT = /^(text|search|email|url|tel|number|date|time|datetime-local|month|week|)$/;
 
 let sink: Sink | null = null;

@@ -232,7 +232,9 @@ function applyGroups(groups: Group[]): void {
           kept.push({
             kind: 'summary',
             children: [],
-            text: `${noun} ${fmt(next + 1)} to ${fmt(i)} of ${fmt(n)} omitted here (same structure as above): scope a snapshot to this container or scroll to see them`,
+            text:
+              `${noun} ${fmt(next + 1)} to ${fmt(i)} of ${fmt(n)} omitted here (same structure as above): ` +
+              'scope a snapshot to this container or scroll to see them',
           });
         } else if (i === next + 1) kept.push(g.items[next]); // a gap of one item: the item itself is no longer than its summary
         kept.push(g.items[i]);
@@ -323,7 +325,7 @@ function foldOffscreen(node: SnapNode, margin: number, finalize?: Finalize, keep
       out.push({
         kind: 'summary',
         children: [],
-        text: `${fmt(lines)} lines ${where} the viewport omitted${headings.length ? ` (headings ${shown}${more})` : ''}: scroll there or scope a snapshot to see them`,
+        text: `${fmt(lines)} lines ${where} the viewport omitted${headings.length ? ` (headings ${shown}${more})` : ''}: ` + 'scroll there or scope a snapshot to see them',
       });
       changed = true;
     } else out.push(...run);
@@ -499,7 +501,8 @@ export function render(roots: SnapNode[], budgetTokens: number, finalize?: Final
     const reserve = 200;
     while (k < lines.length && used + lines[k].length + 1 <= budgetChars - reserve) used += lines[k++].length + 1;
     const rest = lines.length - k;
-    const cut = `${fmt(rest)} more lines omitted at the token budget (${fmt(budgetTokens)} tokens): scope a snapshot with a locator or raise the budget to see them`;
+    const cut =
+      `${fmt(rest)} more lines omitted at the token budget (${fmt(budgetTokens)} tokens): ` + 'scope a snapshot with a locator or raise the budget to see them';
     text = (k ? lines.slice(0, k).join('\n') + '\n' : '') + `… ${cut}`;
     if (data) data = [...data.slice(0, k), { depth: 0, kind: 'summary', text: cut, states: {} }];
     folded = true;

@@ -313,18 +313,18 @@ const table: Record<AgentFamily, Row[]> = {
   // Three to six fields by label, placeholder or aria-label, then the button.
   'multi-field': [
     [SU, 'Fill in first name Ada, last name Lovelace and email ada@example.com, then click Create account', { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' }],
-    [SU, 'Enter "Grace" as the first name, "Hopper" as the last name, "grace@navy.mil" as the email and "cobol" as the password, tick I agree to the Terms and press Create account.', { first_name: 'Grace', last_name: 'Hopper', email: 'grace@navy.mil', password: 'cobol', terms: true }],
+    [SU, 'Enter "Grace" as the first name, "Hopper" as the last name, "grace@navy.mil" as the email and "cobol" as the password, ' + 'tick I agree to the Terms and press Create account.', { first_name: 'Grace', last_name: 'Hopper', email: 'grace@navy.mil', password: 'cobol', terms: true }],
     [SU, 'First name: Alan, last name: Turing, email: alan@bletchley.uk, password: enigma. Then create the account.', { first_name: 'Alan', last_name: 'Turing', email: 'alan@bletchley.uk', password: 'enigma' }],
     [SU, 'Create an account for Hedy Lamarr (hedy@example.com) with the password frequency-hop', { first_name: 'Hedy', last_name: 'Lamarr', email: 'hedy@example.com', password: 'frequency-hop' }],
     [CT, 'Fill the contact form: name Linus Torvalds, email linus@kernel.org, subject Technical support, message "My kernel panics on boot", and then hit Send', { name: 'Linus Torvalds', email: 'linus@kernel.org', subject: 'support', message: 'My kernel panics on boot' }],
     [CT, 'Enter the name "Margaret Hamilton", the email "mh@nasa.gov" and the message "Apollo checklist attached" and click Send.', { name: 'Margaret Hamilton', email: 'mh@nasa.gov', message: 'Apollo checklist attached' }],
     [SA, 'Enter John Smith as the full name, 12 Main St as the street address, Springfield as the city and 62704 as the ZIP code, then press Continue', { name: 'John Smith', street: '12 Main St', city: 'Springfield', zip: '62704' }],
-    [SA, 'Fill in the shipping form with the name Ana Lima, the street Rua Augusta 100, the city Lisbon and the zip code 1100-048, choose Portugal as the country, then click Continue', { name: 'Ana Lima', street: 'Rua Augusta 100', city: 'Lisbon', zip: '1100-048', country: 'PT' }],
+    [SA, 'Fill in the shipping form with the name Ana Lima, the street Rua Augusta 100, the city Lisbon and the zip code 1100-048, ' + 'choose Portugal as the country, then click Continue', { name: 'Ana Lima', street: 'Rua Augusta 100', city: 'Lisbon', zip: '1100-048', country: 'PT' }],
     [PA, 'Set the display name to ada_l, the job title to Analyst and the company to Babbage & Co, then click Save', { display_name: 'ada_l', job_title: 'Analyst', company: 'Babbage & Co' }],
     [PA, 'Enter "https://ada.dev" as the website and "Countess" as the job title, then save.', { website: 'https://ada.dev', job_title: 'Countess' }],
     [JA, 'Fill in full name Katherine Johnson, email kj@nasa.gov and phone 555-0199, choose Designer as the role, and click Submit application', { fullname: 'Katherine Johnson', email: 'kj@nasa.gov', phone: '555-0199', role: 'designer' }],
-    [JA, 'Enter the full name Dorothy Vaughan, the email dv@nasa.gov, select Product manager as the role and 09/01/2024 as the start date, then submit the application', { fullname: 'Dorothy Vaughan', email: 'dv@nasa.gov', role: 'pm', start: '2024-09-01' }],
-    [AP, 'Book a cleaning for Grace Hopper on 06/07/2024 at 9:15 AM: fill in the name, the date and the time, set the reason to Cleaning, and click Book appointment', { name: 'Grace Hopper', date: '2024-06-07', time: '09:15', reason: 'cleaning' }],
+    [JA, 'Enter the full name Dorothy Vaughan, the email dv@nasa.gov, select Product manager as the role and 09/01/2024 as the start date, ' + 'then submit the application', { fullname: 'Dorothy Vaughan', email: 'dv@nasa.gov', role: 'pm', start: '2024-09-01' }],
+    [AP, 'Book a cleaning for Grace Hopper on 06/07/2024 at 9:15 AM: fill in the name, the date and the time, ' + 'set the reason to Cleaning, and click Book appointment', { name: 'Grace Hopper', date: '2024-06-07', time: '09:15', reason: 'cleaning' }],
   ],
   // Radios, checkboxes, selects and text together (MiniWoB form-sequence), ordinals included.
   'mixed-controls': [

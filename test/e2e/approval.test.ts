@@ -47,7 +47,10 @@ const fresh = async () => {
 /** The prompt as the panel shows it, once one is there. */
 const prompt = () =>
   panel.waitFor<{ id: string; summary: string; element: string; kinds: string }>(
-    `(() => { const a = document.querySelector('[data-testid=approval]'); return a && { id: a.dataset.approvalId, summary: a.querySelector('[data-testid=approval-summary]').textContent, element: a.querySelector('[data-testid=approval-element]').textContent, kinds: a.querySelector('[data-testid=approval-kinds]').textContent }; })()`,
+    "(() => { const a = document.querySelector('[data-testid=approval]'); return a && { id: a.dataset.approvalId, " +
+      "summary: a.querySelector('[data-testid=approval-summary]').textContent, " +
+      "element: a.querySelector('[data-testid=approval-element]').textContent, " +
+      "kinds: a.querySelector('[data-testid=approval-kinds]').textContent }; })()",
     'the approval prompt in the side panel',
     60_000,
   );

@@ -111,7 +111,7 @@ describe('MISS, then HIT', () => {
     });
   });
 
-  it('an unrelated change hits; a renamed target misses (target_changed) and is never clicked; locator, ignoreLocators and cache:false skip the lookup; bad settings are clear errors', async () => {
+  it('an unrelated change hits; a renamed target misses (target_changed) and is never clicked; ' + 'locator, ignoreLocators and cache:false skip the lookup; bad settings are clear errors', async () => {
     await withDeckhand({ cache: { store: 'memory' } }, async (dh) => {
       await page.goto(`${servers.origin}/form.html`);
       await dh.act('click the Multi button');

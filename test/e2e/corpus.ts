@@ -54,7 +54,7 @@ export function tally<R extends { outcome: Outcome }>(heading: string, overall: 
   }
   const count = (o: Outcome) => results.filter((r) => r.outcome === o).length;
   const total = results.length;
-  lines.push(`${overall}: ${count('correct')}/${total} correct (${((100 * count('correct')) / total).toFixed(1)}%), ${count('refused')} refused, ${count('wrong')} wrong`);
+  lines.push(`${overall}: ${count('correct')}/${total} correct (${((100 * count('correct')) / total).toFixed(1)}%), ` + `${count('refused')} refused, ${count('wrong')} wrong`);
   return { lines, count };
 }
 

@@ -12,7 +12,8 @@ import { startFixtureServers } from '../fixtures/server';
 import { stopWorker, useService } from './harness';
 
 const GO_PAGE =
-  'data:text/html,<title>Inline</title><button onclick="document.title=\'clicked\';document.getElementById(\'out\').textContent=\'went\'">Go</button><p id=out>waiting</p>';
+  'data:text/html,<title>Inline</title>' +
+  '<button onclick="document.title=\'clicked\';document.getElementById(\'out\').textContent=\'went\'">Go</button><p id=out>waiting</p>';
 const SECOND = 'data:text/html,<title>Second</title><p id=x>second inline page</p>';
 
 let servers: Awaited<ReturnType<typeof startFixtureServers>>;

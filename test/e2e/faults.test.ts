@@ -40,7 +40,12 @@ async function startSite(): Promise<Site> {
     switch (url.pathname) {
       case '/form': {
         const key = JSON.stringify(url.searchParams.get('key') ?? '');
-        return html(res, 'Form', `<form onsubmit="event.preventDefault()"><input id="name" aria-label="Name"><button id="go" type="button" onclick="navigator.sendBeacon('/beacon?key=' + encodeURIComponent(${key}))">Go</button></form>`);
+        return html(
+          res,
+          'Form',
+          '<form onsubmit="event.preventDefault()"><input id="name" aria-label="Name">' +
+            `<button id="go" type="button" onclick="navigator.sendBeacon('/beacon?key=' + encodeURIComponent(${key}))">Go</button></form>`,
+        );
       }
       case '/counter':
         return html(res, 'Counter', `<button id="inc" onclick="window.__count = (window.__count || 0) + 1">Add one</button>`);

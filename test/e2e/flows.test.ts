@@ -118,7 +118,8 @@ describe('flows in the side panel', () => {
     await panel.click('[data-testid=tab-flows]');
     await panel.click('[data-testid=flow-replay]');
     const status = await panel.waitFor<string>(
-      `(() => { const e = [...document.querySelectorAll('[data-testid=entry]')].at(-1); return e?.dataset.kind === 'replay' && e.dataset.status !== 'running' ? e.dataset.status : ''; })()`,
+      "(() => { const e = [...document.querySelectorAll('[data-testid=entry]')].at(-1); " +
+        "return e?.dataset.kind === 'replay' && e.dataset.status !== 'running' ? e.dataset.status : ''; })()",
       'the replay to finish',
       30_000,
     );

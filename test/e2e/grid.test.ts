@@ -48,7 +48,7 @@ async function closedPort(): Promise<number> {
 }
 
 describe('gridBrowser', () => {
-  it('acts in a Grid browser, keeps a quiet session alive past the Grid idle timeout (one no one speaks to is ended), and ends the Grid session on close', async () => {
+  it('acts in a Grid browser, keeps a quiet session alive past the Grid idle timeout (one no one speaks to is ended), ' + 'and ends the Grid session on close', async () => {
     const browser = await gridBrowser.launch({ url: grid.url });
     // The control: a session no one speaks to (started over WebDriver, not by Deckhand), which the Grid ends.
     const raw = await fetch(`${grid.url}/session`, {

@@ -89,7 +89,7 @@ describe('hidden text never reaches a model', () => {
     expect(names.join('\n')).not.toMatch(/INJECT-\d+|SYSTEM: ignore|ignore previous instructions/i);
   });
 
-  it('leaves out text covered by something opaque: a positioned sibling, a pseudo-element, a box pulled over it, the background over a negative z-index; in view and below it', async () => {
+  it('leaves out text covered by something opaque: a positioned sibling, a pseudo-element, a box pulled over it, ' + 'the background over a negative z-index; in view and below it', async () => {
     const page = await h.open('/covered.html');
     const { text } = await page.snapshot();
     expect(text, text).not.toMatch(/SECRET/);

@@ -262,7 +262,7 @@ describe('the local model', () => {
     }
     const count = (o: string) => results.filter((r) => r.outcome === o).length;
     const total = results.length;
-    const report = `local model: ${count('correct')}/${total} correct (${((100 * count('correct')) / total).toFixed(1)}%), ${count('refused')} refused, ${count('wrong')} wrong`;
+    const report = `local model: ${count('correct')}/${total} correct (${((100 * count('correct')) / total).toFixed(1)}%), ` + `${count('refused')} refused, ${count('wrong')} wrong`;
     console.log(report);
     for (const r of results.filter((x) => x.outcome !== 'correct')) console.log(`  ${r.outcome}: ${r.say}`);
     expect(total).toBeGreaterThanOrEqual(80);

@@ -92,7 +92,7 @@ describe('side panel', () => {
     // Run the observed action: the login form submits and the fixture tab moves on.
     const entries = await panel.count('[data-testid=entry]');
     await panel.click('[data-testid=observed-run]');
-    await panel.waitFor(`[...document.querySelectorAll('[data-testid=entry]')].at(-1)?.dataset.status === 'done' && document.querySelectorAll('[data-testid=entry]').length > ${entries}`, 'the observed action to run');
+    await panel.waitFor(`[...document.querySelectorAll('[data-testid=entry]')].at(-1)?.dataset.status === 'done' && ` + `document.querySelectorAll('[data-testid=entry]').length > ${entries}`, 'the observed action to run');
     await expect
       .poll(async () => (await h.browser.context.page(fixtureTab).url()), { timeout: 10_000, message: await panel.text('[data-testid=timeline]') })
       .toContain('/app/settings.html?user=ada');
@@ -115,7 +115,7 @@ describe('side panel', () => {
     expect(await panel.count('[data-testid=metrics] td[data-metric]')).toBe(20);
     // The local model counts its compute time, and total is the sum of the operations.
     const m = await panel.eval<Record<string, number>>(
-      `Object.fromEntries([...document.querySelectorAll('[data-testid=metrics] td[data-metric]')].map((td) => [td.dataset.metric, Number(td.title.split(': ')[1])]))`,
+      `Object.fromEntries([...document.querySelectorAll('[data-testid=metrics] td[data-metric]')]` + `.map((td) => [td.dataset.metric, Number(td.title.split(': ')[1])]))`,
     );
     expect(m.actInferenceTimeMs).toBeGreaterThan(0);
     expect(m.totalInferenceTimeMs).toBeCloseTo(m.actInferenceTimeMs + m.observeInferenceTimeMs + m.extractInferenceTimeMs, 9);
@@ -156,7 +156,7 @@ describe('side panel', () => {
     await panel.click('[data-testid=replay]');
     await panel.click('[data-testid=tab-run]');
     const status = await panel.waitFor<string>(
-      `(() => { const e = [...document.querySelectorAll('[data-testid=entry]')].at(-1); return e?.dataset.kind === 'replay' && e.dataset.status !== 'running' ? e.dataset.status : ''; })()`,
+      `(() => { const e = [...document.querySelectorAll('[data-testid=entry]')].at(-1); return e?.dataset.kind === 'replay' && ` + `e.dataset.status !== 'running' ? e.dataset.status : ''; })()`,
       'the replay to finish',
       30_000,
     );
@@ -182,7 +182,7 @@ describe('side panel', () => {
     writeFileSync(join(dir, 'recorded.spec.ts'), code);
     writeFileSync(
       join(dir, 'playwright.config.mjs'),
-      `export default { testDir: '.', timeout: 30000, reporter: 'line', use: { headless: true, launchOptions: { executablePath: ${JSON.stringify(findChromium())}, args: ['--no-sandbox', '--disable-gpu'] } } };\n`,
+      `export default { testDir: '.', timeout: 30000, reporter: 'line', ` + `use: { headless: true, launchOptions: { executablePath: ${JSON.stringify(findChromium())}, args: ['--no-sandbox', '--disable-gpu'] } } };\n`,
     );
     const out = await run(process.execPath, [join(root, 'node_modules/@playwright/test/cli.js'), 'test', '--config', join(dir, 'playwright.config.mjs')], {
       cwd: dir,
@@ -237,7 +237,7 @@ describe('side panel', () => {
     expect(await page.evaluate(() => (window as unknown as { __log: string[] }).__log.filter((l) => l === 'click:multi').length)).toBe(2);
     // The entry is in the extension's own IndexedDB (the panel shares the worker's origin).
     const stored = await panel.eval<number>(
-      `new Promise((resolve, reject) => { const r = indexedDB.open('deckhand-cache'); r.onerror = () => reject(r.error); r.onsuccess = () => { const q = r.result.transaction('entries').objectStore('entries').count(); q.onsuccess = () => { resolve(q.result); r.result.close(); }; }; })`,
+      `new Promise((resolve, reject) => { const r = indexedDB.open('deckhand-cache'); r.onerror = () => reject(r.error); ` + `r.onsuccess = () => { const q = r.result.transaction('entries').objectStore('entries').count(); ` + `q.onsuccess = () => { resolve(q.result); r.result.close(); }; }; })`,
     );
     expect(stored).toBeGreaterThanOrEqual(1);
   });
@@ -246,7 +246,7 @@ describe('side panel', () => {
     const ms = await startModelServer();
     try {
       await panel.click('[data-testid=tab-settings]');
-      await panel.eval(`(() => { const s = document.querySelector('[data-testid=provider]'); Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(s, 'openai'); s.dispatchEvent(new Event('change', { bubbles: true })); })()`);
+      await panel.eval(`(() => { const s = document.querySelector('[data-testid=provider]'); ` + `Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(s, 'openai'); ` + `` + `s.dispatchEvent(new Event('change', { bubbles: true })); })()`);
       await panel.type('[data-testid=model-name]', 'gpt-4.1-mini');
       await panel.type('[data-testid=api-key]', 'sk-panel-secret-9876');
       await panel.type('[data-testid=base-url]', ms.url);
@@ -324,7 +324,7 @@ describe('side panel', () => {
   it('the Agent tab on the built-in model carries out a compound instruction, step by step', async () => {
     // Back to the built-in model (an earlier test saved a provider).
     await panel.click('[data-testid=tab-settings]');
-    await panel.eval(`(() => { const s = document.querySelector('[data-testid=provider]'); Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(s, 'local'); s.dispatchEvent(new Event('change', { bubbles: true })); })()`);
+    await panel.eval(`(() => { const s = document.querySelector('[data-testid=provider]'); ` + `Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(s, 'local'); ` + `s.dispatchEvent(new Event('change', { bubbles: true })); })()`);
     await panel.click('[data-testid=save-settings]');
     await panel.waitFor(`document.querySelector('[data-testid=settings-message]')?.textContent`, 'the save message');
     await panel.click('[data-testid=tab-run]');

@@ -67,11 +67,11 @@ afterAll(async () => {
 /** The runs the panel lists in a flow's row. */
 const runsIn = (panel: PanelPage, flow: string) =>
   panel.eval<{ success: string; code: string; text: string }[]>(
-    `[...document.querySelectorAll('[data-testid=flow][data-name=${JSON.stringify(flow)}] [data-testid=schedule-run]')].map((r) => ({ success: r.dataset.success, code: r.dataset.code, text: r.textContent }))`,
+    `[...document.querySelectorAll('[data-testid=flow][data-name=${JSON.stringify(flow)}] [data-testid=schedule-run]')]` + `.map((r) => ({ success: r.dataset.success, code: r.dataset.code, text: r.textContent }))`,
   );
 
 describe('a scheduled flow', () => {
-  it('runs twice on its own from the panel\'s schedule, with no client attached, and its history shows both; a failing one is recorded and notified', async () => {
+  it('runs twice on its own from the panel\'s schedule, with no client attached, and its history shows both; ' + 'a failing one is recorded and notified', async () => {
     // --- With a client: save two flows, open the panel on a page and schedule both from it. ---
     const browser = await localBrowser.connect({ cdpUrl: chromium.devtoolsUrl });
     const dh = await Deckhand.create({ browser });
@@ -135,7 +135,7 @@ describe('a scheduled flow', () => {
       if (ok >= 2 && failed >= 1) break;
       // Nothing but the extension may drive it: no debugger client on the worker at any point.
       expect(await workerAttached()).toBe(false);
-      if (Date.now() > deadline) throw new Error(`timed out after 100 s waiting for two successful runs of "send report" (${ok}) and a failed run of "read report" (${failed}) in the panel's history; panel errors: ${errors.join('; ')}`);
+      if (Date.now() > deadline) throw new Error(`timed out after 100 s waiting for two successful runs of "send report" (${ok}) and a failed run of "read report" (${failed}) ` + `in the panel's history; ` + `panel errors: ${errors.join('; ')}`);
       await new Promise((r) => setTimeout(r, 500));
     }
 

@@ -41,7 +41,7 @@ const pageLog = () => inPage<string[]>('window.__log');
 
 /** The person clicks at the element's centre with the mouse: trusted input, as a hand gives. */
 async function personClicks(css: string): Promise<void> {
-  const p = await inPage<{ x: number; y: number } | null>(`(() => { const r = document.querySelector(${JSON.stringify(css)})?.getBoundingClientRect(); return r ? { x: r.x + r.width / 2, y: r.y + r.height / 2 } : null; })()`);
+  const p = await inPage<{ x: number; y: number } | null>(`(() => { const r = document.querySelector(${JSON.stringify(css)})?.getBoundingClientRect(); ` + `return r ? { x: r.x + r.width / 2, y: r.y + r.height / 2 } : null; })()`);
   if (!p) throw new Error(`no ${css} on the page`);
   for (const type of ['mouseMoved', 'mousePressed', 'mouseReleased'] as const) {
     await browser.cdp.send('Input.dispatchMouseEvent', { type, x: p.x, y: p.y, button: type === 'mouseMoved' ? 'none' : 'left', clickCount: 1 }, tab);
@@ -154,7 +154,7 @@ describe('take over from the side panel', () => {
     // Another act the model cannot carry out, with nothing recorded for it yet.
     const other = await dh.act('click the purple unicorn').then((r) => r.data.success, () => false);
     expect(other).toBe(false);
-    const failedRun = `[...document.querySelectorAll('[data-testid=live-run][data-op=act][data-status=failed]')].find((r) => r.querySelector('.instr').textContent === 'click the purple unicorn')`;
+    const failedRun = `[...document.querySelectorAll('[data-testid=live-run][data-op=act][data-status=failed]')].find((r) => ` + `r.querySelector('.instr').textContent === 'click the purple unicorn')`;
     await panel.waitFor(failedRun, 'the second failed act');
     await panel.click('[data-testid=live-pause]');
     await panel.waitFor(`document.querySelector('[data-testid=paused-banner]')`, 'the paused banner');
@@ -181,7 +181,7 @@ describe('take over from the side panel', () => {
     // Offered on the failed act, but not until the person has done something.
     expect(await panel.eval(`${failedRun}.querySelector('[data-testid=save-fix]').disabled`)).toBe(true);
     // Never offered on an act given an Action (it has no instruction whose result a fix could be).
-    expect(await panel.eval(`[...document.querySelectorAll('[data-testid=live-run][data-op=act][data-status=failed]')].some((r) => r.querySelector('.instr').textContent.includes('Reply button') && r.querySelector('[data-testid=save-fix]'))`)).toBe(false);
+    expect(await panel.eval(`[...document.querySelectorAll('[data-testid=live-run][data-op=act][data-status=failed]')].some((r) => ` + `r.querySelector('.instr').textContent.includes('Reply button') && r.querySelector('[data-testid=save-fix]'))`)).toBe(false);
 
     // The panel's own instruction runs while programs are paused.
     const own = await panel.runInstruction('act', 'click the Reply button');

@@ -129,21 +129,21 @@ describe('the checker', () => {
 
   it('fails the fixture page that breaks it, once per mistake', () => {
     const file = 'test/fixtures/docs-code/fail.md';
-    expect(checkMarkdown(readFileSync(root + file, 'utf8'), { root, file })).toMatchInlineSnapshot(`
-      [
-        "test/fixtures/docs-code/fail.md:3: code block (\`\`\`sh) has no <!-- runs: <path> --> or <!-- not-run: <reason> --> marker before it",
-        "test/fixtures/docs-code/fail.md:10: line not in test/fixtures/docs-code/greet.ts: return \`Goodbye, \${name}!\`;",
-        "test/fixtures/docs-code/fail.md:14: <!-- not-run: --> marker without a reason (for the code block (\`\`\`text) at line 15)",
-        "test/fixtures/docs-code/fail.md:19: runs: src/index.ts is not a file tests run (test/, examples/, python/tests/, go/*_test.go, go/examples/)",
-        "test/fixtures/docs-code/fail.md:24: runs: no file test/fixtures/docs-code/missing.mjs",
-        "test/fixtures/docs-code/fail.md:29: <!-- not-run: --> marker is not followed by a code block",
-        "test/fixtures/docs-code/fail.md:33: code block (\`\`\`ts) has no <!-- runs: <path> --> or <!-- not-run: <reason> --> marker before it",
-        "test/fixtures/docs-code/fail.md:37: include @/../test/fixtures/docs-code/greet.ts: no #region farewell (with an #endregion after it) in test/fixtures/docs-code/greet.ts",
-        "test/fixtures/docs-code/fail.md:38: include @/../examples/no-such-file.mjs: no file examples/no-such-file.mjs",
-        "test/fixtures/docs-code/fail.md:39: include @/../src/index.ts: src/index.ts is not a file tests run (test/, examples/, python/tests/, go/*_test.go, go/examples/)",
-        "test/fixtures/docs-code/fail.md:43: code block (~~~~py) is never closed",
-        "test/fixtures/docs-code/fail.md:43: code block (~~~~py) has no <!-- runs: <path> --> or <!-- not-run: <reason> --> marker before it",
-      ]
-    `);
+    expect(checkMarkdown(readFileSync(root + file, 'utf8'), { root, file })).toEqual([
+      'test/fixtures/docs-code/fail.md:3: code block (```sh) has no <!-- runs: <path> --> or <!-- not-run: <reason> --> marker before it',
+      'test/fixtures/docs-code/fail.md:10: line not in test/fixtures/docs-code/greet.ts: return `Goodbye, ${name}!`;',
+      'test/fixtures/docs-code/fail.md:14: <!-- not-run: --> marker without a reason (for the code block (```text) at line 15)',
+      'test/fixtures/docs-code/fail.md:19: runs: src/index.ts is not a file tests run (test/, examples/, python/tests/, go/*_test.go, go/examples/)',
+      'test/fixtures/docs-code/fail.md:24: runs: no file test/fixtures/docs-code/missing.mjs',
+      'test/fixtures/docs-code/fail.md:29: <!-- not-run: --> marker is not followed by a code block',
+      'test/fixtures/docs-code/fail.md:33: code block (```ts) has no <!-- runs: <path> --> or <!-- not-run: <reason> --> marker before it',
+      'test/fixtures/docs-code/fail.md:37: include @/../test/fixtures/docs-code/greet.ts: no #region farewell ' +
+        '(with an #endregion after it) in test/fixtures/docs-code/greet.ts',
+      'test/fixtures/docs-code/fail.md:38: include @/../examples/no-such-file.mjs: no file examples/no-such-file.mjs',
+      'test/fixtures/docs-code/fail.md:39: include @/../src/index.ts: src/index.ts is not a file tests run ' +
+        '(test/, examples/, python/tests/, go/*_test.go, go/examples/)',
+      'test/fixtures/docs-code/fail.md:43: code block (~~~~py) is never closed',
+      'test/fixtures/docs-code/fail.md:43: code block (~~~~py) has no <!-- runs: <path> --> or <!-- not-run: <reason> --> marker before it',
+    ]);
   });
 });

@@ -262,7 +262,13 @@ describe('toPlaywrightTest: methods', () => {
 
   it('notes a shadow or iframe selector above the line that uses it, for a drop target too', () => {
     const file = toPlaywrightTest(rec([act([one("//iframe[@name='x']//*[@id='a']", 'dragAndDrop', ["//*[@id='h']//*[@id='b']"])])]));
-    expect(file).toMatch(/\/\/ note: the recorded selector continues inside an iframe[^\n]*\n\s*\/\/ note \(drop target\): the recorded selector crosses into a shadow root[^\n]*\n\s*await page\.locator/);
+    // Both notes, one after the other, right before the drag's locator.
+    const notes = [
+      /\/\/ note: the recorded selector continues inside an iframe[^\n]*\n\s*/,
+      /\/\/ note \(drop target\): the recorded selector crosses into a shadow root[^\n]*\n\s*/,
+      /await page\.locator/,
+    ];
+    expect(file).toMatch(new RegExp(notes.map((r) => r.source).join('')));
   });
 });
 

@@ -36,7 +36,7 @@ const SNAPSHOT = { text: SNAPSHOT_TEXT, tokens: 30, folded: false, iframes: 0, u
  * A page that already shows the variables' values (a field filled earlier, a PIN echoed in
  * the text), so the masking tests check something that would reach the model without it.
  */
-const SECRET_SNAPSHOT_TEXT = '[e1] heading "Sign up" level=1\n[e2] textbox "Email" value="ada@secret.test"\n[e3] button "Create account"\n[e4] link "Docs" href=/docs\n[e5] paragraph "Your PIN is 98765"';
+const SECRET_SNAPSHOT_TEXT = '[e1] heading "Sign up" level=1\n[e2] textbox "Email" value="ada@secret.test"\n' + '[e3] button "Create account"\n[e4] link "Docs" href=/docs\n[e5] paragraph "Your PIN is 98765"';
 const showingSecrets: Answer = (call) => (call.message.type === 'dh:snapshot' ? { ...SNAPSHOT, text: SECRET_SNAPSHOT_TEXT } : defaultAnswer(call));
 
 /** Ids the page's top frame knows (dh:describe answers null for any other). */

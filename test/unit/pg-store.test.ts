@@ -372,9 +372,9 @@ describe('the PostgreSQL cache store, shared', () => {
     try {
       // Ten entries written by hand, all used at the same instant, inserted in reverse key order.
       for (let i = 9; i >= 0; i--) {
-        await db.query("INSERT INTO dh_cache_entries (tenant, key, base_key, op, result, usage, agree, count, used_at) VALUES ('tie', $1, $2, 'act', '[]', $3, 1, 1, '2000-01-01')", [num(i), k('p'), JSON.stringify(usage)]);
+        await db.query("INSERT INTO dh_cache_entries (tenant, key, base_key, op, result, usage, agree, count, used_at) VALUES ('tie', " + "$1, $2, 'act', '[]', $3, 1, 1, '2000-01-01')", [num(i), k('p'), JSON.stringify(usage)]);
       }
-      await db.query("INSERT INTO dh_cache_entries (tenant, key, base_key, op, result, usage, agree, count) SELECT 'bulk', 'k' || g, 'b', 'act', '[]', '{}', 1, 1 FROM generate_series(1, 30) g");
+      await db.query("INSERT INTO dh_cache_entries (tenant, key, base_key, op, result, usage, agree, count) SELECT 'bulk', " + "'k' || g, 'b', 'act', '[]', '{}', 1, 1 FROM generate_series(1, 30) g");
       await db.query("DELETE FROM dh_cache_entries WHERE tenant = 'bulk' AND key LIKE 'k1%'");
       await db.query("UPDATE dh_cache_entries SET tenant = 'moved' WHERE tenant = 'bulk' AND key LIKE 'k2%'");
       await s.record({ key: k('n'), baseKey: k('p'), op: 'act', result: [], usage }, 'tie');

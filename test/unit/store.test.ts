@@ -162,7 +162,11 @@ describe('cache stores', () => {
     (await SqliteStore.open(path)).close(); // made once, so the writers start writing at once
     // Each writer has its own tenant and prints a key once its record has committed.
     const script = (w: number) =>
-      `const { SqliteStore } = await import(${JSON.stringify(store)}); const s = await SqliteStore.open(${JSON.stringify(path)}, { maxEntriesPerTenant: ${bound} }); const usage = { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 0 }; for (let i = 0; ; i++) { const key = String(i).padStart(20, 'k'); await s.record({ key, baseKey: 'b'.repeat(20), op: 'act', result: [i], usage }, 'w${w}'); process.stdout.write(key + '\\n'); }`;
+      `const { SqliteStore } = await import(${JSON.stringify(store)}); ` +
+      `const s = await SqliteStore.open(${JSON.stringify(path)}, { maxEntriesPerTenant: ${bound} }); ` +
+      `const usage = { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 0 }; for (let i = 0; ; i++) { ` +
+      `const key = String(i).padStart(20, 'k'); await s.record({ key, baseKey: 'b'.repeat(20), op: 'act', result: [i], usage }, 'w${w}'); ` +
+      `process.stdout.write(key + '\\n'); }`;
     const writers = [0, 1, 2].map((w) => {
       const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(w)], { stdio: ['ignore', 'pipe', 'inherit'] });
       const done: string[] = [];
@@ -221,7 +225,12 @@ describe('cache stores', () => {
     const store = fileURLToPath(new URL('../../src/client/cache/store.ts', import.meta.url));
     // Every process loads first, then all open the new file at the same instant.
     const at = Date.now() + 4_000;
-    const script = `const { SqliteStore } = await import(${JSON.stringify(store)}); await new Promise((r) => setTimeout(r, ${at} - Date.now())); const s = await SqliteStore.open(${JSON.stringify(path)}); await s.record({ key: 'k'.repeat(20) + process.pid, baseKey: 'b'.repeat(20), op: 'act', result: [], usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 0 } }); s.close(); console.log('ok');`;
+    const script =
+      `const { SqliteStore } = await import(${JSON.stringify(store)}); await new Promise((r) => setTimeout(r, ${at} - Date.now())); ` +
+      `const s = await SqliteStore.open(${JSON.stringify(path)}); ` +
+      `await s.record({ key: 'k'.repeat(20) + process.pid, baseKey: 'b'.repeat(20), op: 'act', result: [], ` +
+      `usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 0 } }); ` +
+      `s.close(); console.log('ok');`;
     const run = promisify(execFile);
     const outs = await Promise.all(Array.from({ length: 12 }, () => run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 30_000 })));
     expect(outs.map((o) => o.stdout.trim())).toEqual(Array(12).fill('ok'));

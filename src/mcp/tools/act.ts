@@ -5,7 +5,9 @@ import { costOf, defineTool, text } from './tool';
 export default defineTool({
   name: 'act',
   title: 'Act',
-  description: 'Do one thing on the page, described in plain language: "click the Sign in button", "type \\"hello\\" into the search box", "select France from the country dropdown". One action per call.',
+  description:
+    'Do one thing on the page, described in plain language: "click the Sign in button", "type \\"hello\\" into the search box", ' +
+    '"select France from the country dropdown". One action per call.',
   // It changes the page (may submit a form or delete a row), and pages reach the web.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   inputSchema: McpTools.act.input,

@@ -7,7 +7,8 @@ export default defineTool({
   name: 'agent',
   title: 'Agent',
   description:
-    'Carry out a task of several steps on the page, described in plain language: "enter the username ada and the password x, then press Log in". With no model configured, the built-in model plans the steps and stops, saying why, at a step it cannot ground; each step is reported as progress.',
+    'Carry out a task of several steps on the page, described in plain language: "enter the username ada and the password x, then press Log in". ' +
+    'With no model configured, the built-in model plans the steps and stops, saying why, at a step it cannot ground; each step is reported as progress.',
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   inputSchema: McpTools.agent.input,
   outputSchema: McpTools.agent.output,

@@ -5,7 +5,9 @@ import { defineTool, text } from './tool';
 export default defineTool({
   name: 'flows',
   title: 'List saved flows',
-  description: "The flows saved in this session browser's side panel, newest first: each one's name, title, number of steps and start page. Replay one with the replay tool.",
+  description:
+    "The flows saved in this session browser's side panel, newest first: each one's name, title, number of steps and start page. " +
+    'Replay one with the replay tool.',
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   inputSchema: McpTools.flows.input,
   outputSchema: McpTools.flows.output,

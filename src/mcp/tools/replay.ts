@@ -6,7 +6,9 @@ export default defineTool({
   name: 'replay',
   title: 'Replay a flow',
   description:
-    'Replay a saved flow by name, with no model: the steps a person recorded in the side panel (or a flow stored for this key), from the flow\'s start page, with values for its %name% placeholders. A step that no longer applies stops the replay with an error naming the step, unless selfHeal lets the model find it again.',
+    "Replay a saved flow by name, with no model: the steps a person recorded in the side panel (or a flow stored for this key), from the flow's start page, " +
+    'with values for its %name% placeholders. ' +
+    'A step that no longer applies stops the replay with an error naming the step, unless selfHeal lets the model find it again.',
   // It performs recorded steps (may submit a form), on pages of the web.
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
   inputSchema: McpTools.replay.input,

@@ -72,7 +72,12 @@ export interface Pick {
   description: string;
 }
 
-const KEY_NAMES = /^(enter|return|tab|escape|esc|space|spacebar|backspace|delete|del|home|end|pageup|page up|pagedown|page down|arrowup|arrowdown|arrowleft|arrowright|up|down|left|right|up arrow|down arrow|left arrow|right arrow|f\d{1,2}|insert)$/;
+/** Keys as people name them ("page up", "up arrow", "F5"). */
+const KEY_WORDS = [
+  'enter|return|tab|escape|esc|space|spacebar|backspace|delete|del|home|end|pageup|page up|pagedown|page down',
+  'arrowup|arrowdown|arrowleft|arrowright|up|down|left|right|up arrow|down arrow|left arrow|right arrow|f\\d{1,2}|insert',
+].join('|');
+const KEY_NAMES = new RegExp(`^(${KEY_WORDS})$`);
 const MODIFIER = /^(ctrl|control|alt|option|shift|cmd|command|meta)$/;
 
 const FIELD_WORDS = /\b(text ?fields?|input ?fields?|input ?box(es)?|text ?box(es)?|text ?areas?|inputs?|fields?|box(es)?|bar|areas?)\b/;
@@ -112,7 +117,25 @@ const ORDINALS: Record<string, number | 'last'> = {
   seventh: 7, '7th': 7, eighth: 8, '8th': 8, ninth: 9, '9th': 9, tenth: 10, '10th': 10, last: 'last', final: 'last', top: 1,
   topmost: 1, bottom: 'last', bottommost: 'last',
 };
-const VERBS = /^(click|press|tap|hit|choose|open|follow|push|activate|select|pick|type|enter|fill|write|input|put|set|check|tick|uncheck|untick|mark|unmark|hover|scroll|focus|clear|double|right|go|visit|navigate|toggle|turn|switch|enable|disable|expand|collapse|submit|empty|erase)\b/;
+const VERB_WORDS = [
+  'click|press|tap|hit|choose|open|follow|push|activate|select|pick|type|enter|fill|write|input|put|set|check|tick|uncheck|untick|mark|unmark',
+  'hover|scroll|focus|clear|double|right|go|visit|navigate|toggle|turn|switch|enable|disable|expand|collapse|submit|empty|erase',
+].join('|');
+const VERBS = new RegExp(`^(${VERB_WORDS})\\b`);
+
+const EDGES = 'top|bottom|end|start|beginning';
+/** "scroll down", "scroll to the bottom of the page", "scroll until you see X": (1) the direction, (2) the edge, (3) the target. */
+const SCROLL_PAGE = new RegExp(`^scroll(?: the page| page)?(?: (up|down))?(?: (?:to|until) (?:the )?(${EDGES})(?: of the page)?)?(?: (?:to|until you see|until) (.+))?$`, 'i');
+/** "scroll the terms box to the bottom": (1) the box, (2) the edge. */
+const SCROLL_BOX = new RegExp(
+  '^scroll(?: down| up)?(?: through| in| inside)? (?:the )?(.+?) ' +
+    `(?:all the way )?(?:to|until) (?:the |its )?(${EDGES})(?: of (?:it|the (?:box|list|text|area)))?$`,
+  'i',
+);
+const SLIDER_VERBS = 'move|drag|slide|set|put|turn|adjust|change';
+const SLIDER_WORDS = 'slider|range|knob|volume|brightness';
+/** "Move the volume slider to 80": (1) the slider, (2) the value. */
+const SLIDER_TO = new RegExp(`^(?:${SLIDER_VERBS})(?: the)? (.*?(?:${SLIDER_WORDS}))(?: (?:to|at))? (QQ\\d+|[-+]?\\d+(?:\\.\\d+)?%?)$`, 'i');
 
 export { Refusal };
 
@@ -153,14 +176,14 @@ export function parseIntent(instruction: string): Intent {
   const target = (t: string, method: Method, value?: string): Intent => withSplits({ method, value, ...describeTarget(t, quotes, method) });
 
   // Scrolling.
-  if ((m = /^scroll(?: the page| page)?(?: (up|down))?(?: (?:to|until) (?:the )?(top|bottom|end|start|beginning)(?: of the page)?)?(?: (?:to|until you see|until) (.+))?$/i.exec(s))) {
+  if ((m = SCROLL_PAGE.exec(s))) {
     const [, dir, edge, to] = m;
     if (edge) return { method: 'scrollTo', value: /top|start|beginning/i.test(edge) ? '0' : '100', target: '', roles: null, pageLevel: true };
     if (to) return target(to, 'scrollIntoView');
     if (dir) return { method: dir.toLowerCase() === 'up' ? 'prevChunk' : 'nextChunk', target: '', roles: null, pageLevel: true };
   }
   // "scroll the terms box to the bottom", "scroll through the terms to the end": a scrolling box, not the page.
-  if ((m = /^scroll(?: down| up)?(?: through| in| inside)? (?:the )?(.+?) (?:all the way )?(?:to|until) (?:the |its )?(top|bottom|end|start|beginning)(?: of (?:it|the (?:box|list|text|area)))?$/i.exec(s)) && !/^page$/i.test(m[1])) {
+  if ((m = SCROLL_BOX.exec(s)) && !/^page$/i.test(m[1])) {
     return { ...target(m[1], 'scrollTo', /top|start|beginning/i.test(m[2]) ? '0' : '100'), roles: SCROLLERS };
   }
   if ((m = /^scroll (?:to )?(?:the )?(top|bottom)(?: of the page)?$/i.exec(s))) {
@@ -177,7 +200,7 @@ export function parseIntent(instruction: string): Intent {
     }
   }
   // "Move the volume slider to 80", "set the slider to 42": the slider's value.
-  if ((m = /^(?:move|drag|slide|set|put|turn|adjust|change)(?: the)? (.*?(?:slider|range|knob|volume|brightness))(?: (?:to|at))? (QQ\d+|[-+]?\d+(?:\.\d+)?%?)$/i.exec(s))) {
+  if ((m = SLIDER_TO.exec(s))) {
     return { ...target(m[1], 'fill', unq(m[2], quotes).replace(/%$/, '')), roles: new Set(/slider|range|knob/i.test(m[1]) ? ['slider'] : ['slider', 'spinbutton']) };
   }
   // A drag onto a place ("drag the red block onto the box"); by a direction or a distance it is refused.
@@ -405,8 +428,22 @@ const QUOTE_KINDS: Record<string, { roles: string[]; multiline?: boolean }> = {
   slider: { roles: ['slider'] }, search: { roles: ['searchbox'] }, tab: { roles: ['tab'] },
 };
 /** Words that say what kind of thing a target is without helping to find it. */
-const NOISE = /\b(widgets?|elements?|controls?|things?|objects?|ones?|colou?red|colou?rs?|shaped|digits?|letters?|characters?|symbols?|numbers?|box(es)?|swatch(es)?|items?|tiles?|shapes?|entries|entry)\b/gi;
-const SAID = / (?:labeled|labelled|named|called|titled|that says|which says|saying|that reads|reading|with the (?:text|label|caption|title|word)|with text|marked|captioned) (.+?) $/i;
+const NOISE_WORDS = [
+  'widgets?|elements?|controls?|things?|objects?|ones?|colou?red|colou?rs?|shaped|digits?|letters?|characters?|symbols?',
+  'numbers?|box(es)?|swatch(es)?|items?|tiles?|shapes?|entries|entry',
+].join('|');
+const NOISE = new RegExp(`\\b(${NOISE_WORDS})\\b`, 'gi');
+/** Words before the text a target shows: "labeled", "that says", "with the caption". */
+const SAYING = 'labeled|labelled|named|called|titled|that says|which says|saying|that reads|reading|with the (?:text|label|caption|title|word)|with text|marked|captioned';
+const SAID = new RegExp(` (?:${SAYING}) (.+?) $`, 'i');
+/** Words that put a target by other text ("in the row for Alice", "next to Bob"), what holds the two, and how it holds the text. */
+const NEAR = 'in|inside|within|under|underneath|below|beneath|above|after|before|on|of|from|for|next to|beside|near|by|belonging to|that belongs to';
+const HOLDERS = 'row|item|card|entry|line|section|list item|record|user|product|column';
+const HOLDING = 'for|of|with|containing|about|labeled|labelled|named|called|that says|saying';
+/** Nearby text: (1) the text. */
+const NEARBY = new RegExp(` (?:${NEAR}) (?:the )?(?:(?:${HOLDERS}) )?(?:${HOLDING})? ?(.+?) $`, 'i');
+/** An ordinal before the target ("the second link", "the last one"): (1) a word of ORDINALS. */
+const ORDINAL = new RegExp(` (?:the )?(${Object.keys(ORDINALS).join('|')})(?: one)? `, 'i');
 
 function describeOnce(raw: string, quotes: string[], splitContext: boolean, method: Method): Omit<Intent, 'method' | 'value'> {
   // "the text box below", "the button above": where it sits relative to the instruction, not a name.
@@ -420,7 +457,7 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
     t = t.slice(0, scope.index) + ' ';
   }
   // Nearby text: "in the row for Alice", "next to Bob", "for the Pro plan".
-  const ctx = / (?:in|inside|within|under|underneath|below|beneath|above|after|before|on|of|from|for|next to|beside|near|by|belonging to|that belongs to) (?:the )?(?:(?:row|item|card|entry|line|section|list item|record|user|product|column) )?(?:for|of|with|containing|about|labeled|labelled|named|called|that says|saying)? ?(.+?) $/i.exec(t);
+  const ctx = NEARBY.exec(t);
   const placeWords = /^(?:(?:top|bottom|upper|lower|left|right|middle|center|centre|central|corner|hand|column|row|side|of|the)[- ]?)+$/i;
   if (splitContext && ctx && !/^(page|form|screen|top|bottom|header|footer)$/i.test(ctx[1].trim()) && !placeWords.test(ctx[1].trim())) {
     context = unq(ctx[1], quotes).replace(CONTAINER_WORDS, ' ').replace(/\s+/g, ' ').trim() || undefined;
@@ -460,7 +497,7 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
     t = ` QQ${quotes.length - 1} `;
   }
   let ordinal: number | 'last' | undefined;
-  t = t.replace(/ (?:the )?(first|1st|second|2nd|third|3rd|fourth|4th|fifth|5th|sixth|6th|seventh|7th|eighth|8th|ninth|9th|tenth|10th|last|final|top|topmost|bottom|bottommost)(?: one)? /i, (_m, w: string) => {
+  t = t.replace(ORDINAL, (_m, w: string) => {
     ordinal = ORDINALS[w.toLowerCase()];
     return ' ';
   });
@@ -907,7 +944,8 @@ function lookedFor(intent: Intent, candidates: OutlineNode[]): string {
     .filter((c) => c.s > 0)
     .sort((a, b) => b.s - a.s)
     .slice(0, 3);
-  return `; it looked for ${what || 'a target'}${best.length ? `; best candidates: ${best.map((c) => shown(c.n, c.s)).join(', ')}` : '; nothing on the page comes close'}`;
+  const weighed = best.length ? `; best candidates: ${best.map((c) => shown(c.n, c.s)).join(', ')}` : '; nothing on the page comes close';
+  return `; it looked for ${what || 'a target'}${weighed}`;
 }
 
 function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {

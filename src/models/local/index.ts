@@ -52,8 +52,9 @@ function act(instruction: string, nodes: OutlineNode[], secondStep: boolean, fac
     return answer(choose(parseIntent(instruction), nodes, facts));
   } catch (e) {
     if (e instanceof Refusal) {
+      const why = `the local model could not find what ${quote(instruction)} refers to on this page (${e.message})`;
       return {
-        object: { found: false, elementId: '', method: 'click', arguments: [], description: '', twoStep: false, reason: `the local model could not find what ${quote(instruction)} refers to on this page (${e.message}); configure a model for instructions like this` },
+        object: { found: false, elementId: '', method: 'click', arguments: [], description: '', twoStep: false, reason: `${why}; configure a model for instructions like this` },
         confidence: 0,
       };
     }

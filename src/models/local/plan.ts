@@ -137,6 +137,18 @@ const SEQUENCE = [
   new RegExp(`\\s+and\\s+${VERB_AHEAD}`, 'i'),
 ];
 
+/** Parts kept whole and given back as written: each may hold a comma that must split nothing. */
+const AS_WRITTEN = [
+  // "(-2,0)", "[a, b]"
+  /\([^()\u0000]{0,40}\)/,
+  /\[[^[\]\u0000]{0,40}\]/,
+  // "1,234.50"
+  /(?<![\w.])[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w,])/,
+  // "March 3rd, 2024"
+  /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,\s*\d{4}\b/,
+];
+const KEPT_AS_WRITTEN = new RegExp(AS_WRITTEN.map((r) => r.source).join('|'), 'gi');
+
 /**
  * Quoted parts are kept whole: commas and "and" inside them split nothing. So are brackets
  * ("the grid coordinate (-2,0)") and numbers written with separators ("1,234.50"): they share
@@ -149,7 +161,7 @@ function protect(s: string): { text: string; quotes: string[] } {
       quotes.push(a ?? b ?? c ?? d ?? '');
       return `\u0000${quotes.length - 1}\u0000`;
     })
-    .replace(/\([^()\u0000]{0,40}\)|\[[^[\]\u0000]{0,40}\]|(?<![\w.])[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w,])|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,\s*\d{4}\b/gi, (m) => {
+    .replace(KEPT_AS_WRITTEN, (m) => {
       quotes.push(m);
       return `\u0001${quotes.length - 1}\u0001`;
     });
@@ -311,9 +323,15 @@ function entrySteps(clause: string, page: PlanPage, quotes: string[]): PlanStep[
   return entries.map((e) => entryStep(e!));
 }
 
+/** What a value typed into both fields may be called ("the same password"). */
+const BOTH_VALUE = 'password|value|text|email|code|word|name';
+
 /** "Enter X into both (text/password) fields": the value into the first and the second of them. */
 function bothSteps(clause: string, quotes: string[]): PlanStep[] | null {
-  const m = new RegExp(`${ENTRY.source}(?:the\\s+)?(?:(?:same\\s+)?(?:password|value|text|email|code|word|name)\\s+)?(.+?)\\s+(?:in|into|in to|on)\\s+both(?:\\s+of)?(?:\\s+the)?\\s*(.*)$`, 'i').exec(clause);
+  const m = new RegExp(
+    `${ENTRY.source}(?:the\\s+)?(?:(?:same\\s+)?(?:${BOTH_VALUE})\\s+)?(.+?)\\s+(?:in|into|in to|on)\\s+both(?:\\s+of)?(?:\\s+the)?\\s*(.*)$`,
+    'i',
+  ).exec(clause);
   if (!m) return null;
   const value = bare(m[1].replace(/\s+as\s+(?:the|your|a|an)\s+.*$/i, ''), quotes);
   let kind = m[2].trim().replace(/s$/i, '').replace(/\s+(?:fields?|boxes?|inputs?)$/i, ' field') || 'text field';
@@ -321,6 +339,16 @@ function bothSteps(clause: string, quotes: string[]): PlanStep[] | null {
   if (/^(?:text )?field$/i.test(kind)) kind = 'text field';
   return [{ say: `enter ${quoteValue(value)} into the first ${kind}` }, { say: `enter ${quoteValue(value)} into the second ${kind}` }];
 }
+
+/** What "log in as X" may call X. */
+const LOGIN_USER = 'username|user name|user|email|e-mail|login|account';
+/** "Log in as ada with password x": (1) what the user is called, if said, (2) the user, (3) the password. */
+const LOGIN_WITH = new RegExp(
+  '^(?:log ?in|sign ?in|login|log on|sign on)(?:\\s+to\\s+\\S+)?\\s+(?:with|using|as)\\s+(?:the\\s+|my\\s+)?' +
+    `(?:(${LOGIN_USER})\\s+)?(.+?)(?:\\s*,\\s*|\\s+)(?:and\\s+)?` +
+    '(?:(?:with|using)\\s+)?(?:the\\s+|my\\s+)?(?:password|pass|passcode)(?:\\s+(?:is|of)|\\s*[:=])?\\s+(.+)$',
+  'i',
+);
 
 /**
  * "Log in as ada with password x", "sign in with email a@b.c and password y", "log me in as
@@ -336,7 +364,7 @@ function loginSteps(clause: string, quotes: string[]): PlanStep[] | null {
   const slash = /\b(?:as|with|using|credentials)\s+(\S+)\s*\/\s*(\S+)/i.exec(c);
   if (slash) [user, pass] = [slash[1], slash[2]];
   else {
-    const m = /^(?:log ?in|sign ?in|login|log on|sign on)(?:\s+to\s+\S+)?\s+(?:with|using|as)\s+(?:the\s+|my\s+)?(?:(username|user name|user|email|e-mail|login|account)\s+)?(.+?)(?:\s*,\s*|\s+)(?:and\s+)?(?:(?:with|using)\s+)?(?:the\s+|my\s+)?(?:password|pass|passcode)(?:\s+(?:is|of)|\s*[:=])?\s+(.+)$/i.exec(c);
+    const m = LOGIN_WITH.exec(c);
     if (!m) return null;
     kind = (m[1] ?? 'username').toLowerCase().replace('user name', 'username').replace('e-mail', 'email');
     if (!m[1] && /@/.test(bare(m[2], quotes))) kind = 'email';
@@ -372,9 +400,16 @@ function listSteps(clause: string, page: PlanPage, quotes: string[]): PlanStep[]
   return items.map((x) => ({ say: `${verb} ${/^\u0000\d+\u0000$/.test(x) ? restore(x, quotes) : bare(x, quotes)}${suffix}` }));
 }
 
+/** "switch between", "browse through": moving among the places a target may be folded away in. */
+const LOOK_THROUGH = '(?:switch|navigate|go|move|click|look|browse|flip|cycle)\\s+(?:between|through|across|among|around)';
+const FOLDS = '(?:file\\s+)?(?:tabs?|sections?|panels?|pages?|tree|folders?|menus?)';
 /** Directions to look around rather than steps: "switch between the tabs", "expand the sections below". */
-const SEARCH_DIRECTION =
-  /^(?:(?:switch|navigate|go|move|click|look|browse|flip|cycle)\s+(?:between|through|across|among|around)\s+(?:the\s+|all\s+(?:the\s+)?)?(?:(?:file\s+)?(?:tabs?|sections?|panels?|pages?|tree|folders?|menus?))|(?:expand|open|browse)\s+(?:the\s+|all\s+(?:the\s+)?)?(?:sections?|panels?|tabs?|items?|headings?)(?:\s+(?:below|above|on the page|here))?|(?:look|search)\s+(?:around|through the page))$/i;
+const SEARCH_DIRECTION = new RegExp(
+  `^(?:${LOOK_THROUGH}\\s+(?:the\\s+|all\\s+(?:the\\s+)?)?(?:${FOLDS})` +
+    '|(?:expand|open|browse)\\s+(?:the\\s+|all\\s+(?:the\\s+)?)?(?:sections?|panels?|tabs?|items?|headings?)(?:\\s+(?:below|above|on the page|here))?' +
+    '|(?:look|search)\\s+(?:around|through the page))$',
+  'i',
+);
 
 const ORDINALS: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, last: -1, top: 1 };
 
@@ -401,14 +436,30 @@ function typedValue(say: string): string | null {
 }
 
 /** Words that make a clause conditional or repeated: followed only when a reading below settles them. */
-const CONDITION = /\b(?:if|unless|until|while|as long as|every time|for each|repeat until|when|whenever|as soon as|in case|provided that|only after)\b|\bonce\s+(?!more\b|again\b|and\b|then\b)(?=\S+\s+\S)/i;
+const CONDITION_WORDS = 'if|unless|until|while|as long as|every time|for each|repeat until|when|whenever|as soon as|in case|provided that|only after';
+// "once the box is ticked" is a condition; "click once more" is not.
+const CONDITION = new RegExp(`\\b(?:${CONDITION_WORDS})\\b|\\bonce\\s+(?!more\\b|again\\b|and\\b|then\\b)(?=\\S+\\s+\\S)`, 'i');
 
+const SUPERLATIVES = 'cheapest|most expensive|least expensive|shortest|longest|earliest|latest|fastest|slowest|lowest|highest|greatest|best|worst|newest|oldest';
+const ORDERINGS = 'ascending|descending|alphabetical|numerical|numeric|reverse|increasing|decreasing|chronological';
 /** Phrases that make one clause a goal of several steps: superlatives, orderings, "all the X that ...", trips. */
-const WHOLE_GOAL =
-  /\b(?:cheapest|most expensive|least expensive|shortest|longest|earliest|latest|fastest|slowest|lowest|highest|greatest|best|worst|newest|oldest)\b|\bin\s+(?:ascending|descending|alphabetical|numerical|numeric|reverse|increasing|decreasing|chronological)\s+order\b|\b(?:all|every|each)\s+(?:of\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}(?:that|which|who|whose|containing|mentioning|matching|with)\b|^(?:book|buy|order|reserve|purchase|schedule)\b.*\bfrom\s+\S+.*\bto\s+\S+/i;
+const WHOLE_GOAL = new RegExp(
+  [
+    `\\b(?:${SUPERLATIVES})\\b`,
+    `\\bin\\s+(?:${ORDERINGS})\\s+order\\b`,
+    '\\b(?:all|every|each)\\s+(?:of\\s+)?(?:the\\s+)?(?:[\\w-]+\\s+){0,2}(?:that|which|who|whose|containing|mentioning|matching|with)\\b',
+    '^(?:book|buy|order|reserve|purchase|schedule)\\b.*\\bfrom\\s+\\S+.*\\bto\\s+\\S+',
+  ].join('|'),
+  'i',
+);
 
+const FOLDED_PARTS = 'sections?|panels?|accordions?|parts?|area|details|contents?';
 /** "Expand the section below", "open the collapsed panel": open what is folded, as a step. */
-const EXPAND_DIRECTION = /^(?:expand|open|unfold|show)\s+(?:the\s+|this\s+|that\s+)?(?:collapsed\s+|hidden\s+|folded\s+)?(?:sections?|panels?|accordions?|parts?|area|details|contents?)(?:\s+(?:below|above|on the page|here))?$/i;
+const EXPAND_DIRECTION = new RegExp(
+  '^(?:expand|open|unfold|show)\\s+(?:the\\s+|this\\s+|that\\s+)?(?:collapsed\\s+|hidden\\s+|folded\\s+)?' +
+    `(?:${FOLDED_PARTS})(?:\\s+(?:below|above|on the page|here))?$`,
+  'i',
+);
 
 const COMPARE: [RegExp, Condition['op']][] = [
   [/^(?:less|lower|smaller|fewer|cheaper)(?:\s+than)?$|^(?:below|under)$/i, '<'],
@@ -418,7 +469,10 @@ const COMPARE: [RegExp, Condition['op']][] = [
   [/^(?:equal to|exactly|equals?)$/i, '='],
 ];
 
-const OPS = '(less(?:\\s+than)?|lower(?:\\s+than)?|smaller(?:\\s+than)?|fewer(?:\\s+than)?|cheaper(?:\\s+than)?|below|under|more(?:\\s+than)?|greater(?:\\s+than)?|higher(?:\\s+than)?|larger(?:\\s+than)?|bigger(?:\\s+than)?|above|over|at least|at most|no less than|no more than|not less than|not more than|equal to|exactly|equals?)';
+const OPS =
+  '(less(?:\\s+than)?|lower(?:\\s+than)?|smaller(?:\\s+than)?|fewer(?:\\s+than)?|cheaper(?:\\s+than)?|below|under|' +
+  'more(?:\\s+than)?|greater(?:\\s+than)?|higher(?:\\s+than)?|larger(?:\\s+than)?|bigger(?:\\s+than)?|above|over|' +
+  'at least|at most|no less than|no more than|not less than|not more than|equal to|exactly|equals?)';
 const SUBJ = '(?:the\\s+)?(.+?)\\s+(?:is|are|goes|drops|falls|rises|gets|becomes|reaches|hits|shows|reads|trades|costs|sells|stands)(?:\\s+(?:to|down to|up to|at|for))?';
 const NUM = '([-+]?[$€£]?\\s?\\d[\\d,]*(?:\\.\\d+)?\\s?(?:[%$€£]|dollars?|euros?|pounds?)?|\\u0001\\d+\\u0001)';
 const STATE = '(?:the\\s+)?(.+?)\\s+(?:is|gets|has been|becomes|to be|goes)\\s+(ticked|checked|selected|enabled|switched on|turned on|on)';
@@ -450,11 +504,13 @@ function conditionOf(s: string, quotes: string[]): { action: string; when: Condi
   const rx = (src: string) => new RegExp(src, 'i');
   // Read once, with an otherwise.
   const ELSE = '(?:otherwise|else|if not|or else|and if not)';
+  // "..., and No when it is not (so)": the otherwise branch's own condition, read as the negation.
+  const NOT_SO = "(?:\\s+(?:when|if)\\s+(?:it|that|they)\\s+(?:is|are)(?:\\s+not|n't)(?:\\s+so)?)?";
   if ((m = rx(`^(?:if|when)\\s+${SUBJ}\\s+(?:${OPS}\\s+)?${NUM},?\\s+(?:then\\s+)?(.+?)[,;]?\\s+${ELSE},?\\s+(.+)$`).exec(s))) {
     const c = numeric(m[1], m[2], m[3], m[0], quotes);
     return c ? { action: m[4], when: { ...c, now: true }, otherwise: m[5] } : null;
   }
-  if ((m = rx(`^(.+?)\\s+(?:if|when)\\s+${SUBJ}\\s+(?:${OPS}\\s+)?${NUM}[,;]?\\s+(?:${ELSE}|and\\s+(?!.*\\b(?:is|are)\\s+(?!not)\\w))[,;]?\\s*(.+?)(?:\\s+(?:when|if)\\s+(?:it|that|they)\\s+(?:is|are)(?:\\s+not|n't)(?:\\s+so)?)?$`).exec(s))) {
+  if ((m = rx(`^(.+?)\\s+(?:if|when)\\s+${SUBJ}\\s+(?:${OPS}\\s+)?${NUM}[,;]?\\s+(?:${ELSE}|and\\s+(?!.*\\b(?:is|are)\\s+(?!not)\\w))[,;]?\\s*(.+?)${NOT_SO}$`).exec(s))) {
     const c = numeric(m[2], m[3], m[4], m[0], quotes);
     return c ? { action: m[1], when: { ...c, now: true }, otherwise: m[5] } : null;
   }
@@ -479,13 +535,25 @@ function conditionOf(s: string, quotes: string[]): { action: string; when: Condi
   return null;
 }
 
+const ITEM_VERBS =
+  'reply(?:\\s+to)?|respond\\s+to|answer|forward|delete|remove|trash|archive|star|flag|pin|' +
+  'like|share|repost|retweet|bookmark|upvote|open|read|view';
+const ITEM_NOUNS = 'e-?mail|message|mail|conversation|thread|post|tweet|comment|review';
+const ITEM_BY = 'from|by|sent\\s+by|of|posted\\s+by|written\\s+by';
+/** "reply to the email from Alice with Thanks": (1) the verb, (2) who, then (3) the text or (4) whom it goes to. */
+const ONE_ITEM = new RegExp(
+  `^(${ITEM_VERBS})\\s+(?:the\\s+)?(?:latest\\s+|last\\s+|new\\s+|newest\\s+)?(?:${ITEM_NOUNS})\\s+(?:${ITEM_BY})\\s+(.+?)` +
+    '(?:\\s+(?:with|saying|and\\s+say|and\\s+write)\\s+(.+)|\\s+to\\s+(.+))?$',
+  'i',
+);
+
 /**
  * Acting on one message or post named by its sender or author: open it and reply or forward,
  * or use its own control (star, delete, share, like), opening it first when the list does not
  * show that control.
  */
 function itemSteps(clause: string, quotes: string[]): PlanStep[] | null {
-  const m = /^(reply(?:\s+to)?|respond\s+to|answer|forward|delete|remove|trash|archive|star|flag|pin|like|share|repost|retweet|bookmark|upvote|open|read|view)\s+(?:the\s+)?(?:latest\s+|last\s+|new\s+|newest\s+)?(?:e-?mail|message|mail|conversation|thread|post|tweet|comment|review)\s+(?:from|by|sent\s+by|of|posted\s+by|written\s+by)\s+(.+?)(?:\s+(?:with|saying|and\s+say|and\s+write)\s+(.+)|\s+to\s+(.+))?$/i.exec(clause);
+  const m = ONE_ITEM.exec(clause);
   if (!m) return null;
   const verb = m[1].toLowerCase().replace(/\s+to$/, '');
   const by = bare(m[2], quotes);
@@ -508,6 +576,21 @@ function itemSteps(clause: string, quotes: string[]): PlanStep[] | null {
   return [{ say, each: { verb: verb === 'trash' ? 'delete' : verb, by, one: true } }];
 }
 
+const SLOT = '(?:position|place|spot|slot)';
+/** "X to the top of the list", "to the 1st position": (1) what is dragged, (2) which end. */
+const DRAG_TO_END = new RegExp(
+  `^(.+?)\\s+(?:to|into)\\s+(?:the\\s+)?(top|bottom|beginning|start|end|front|back|(?:1st|first)\\s+${SLOT}|(?:last|final)\\s+${SLOT})` +
+    '(?:\\s+of\\s+the\\s+(?:list|column|row|queue|order|stack))?$',
+  'i',
+);
+/** "X all the way to the left edge of the box", "X up by 50 px": (1) what, (2) all the way, (3) the direction, (4) how far. */
+const DRAG_BY = new RegExp(
+  '^(.+?)\\s+(?:(all the way|as far as (?:it|possible|it can go))\\s+)?(?:to(?:wards)?\\s+(?:the\\s+)?|)(left|right|up|down|top|bottom)(?:wards)?' +
+    '(?:\\s+(?:side|edge|end))?(?:\\s+of\\s+the\\s+(?:box|area|container|track|page|screen|canvas))?' +
+    '(?:\\s+(?:by|about)\\s+(\\d{1,4})\\s*(?:px|pixels)?)?$',
+  'i',
+);
+
 /** A drag by a direction or to an end of a list; null when the clause is not one (a drag onto a target is act's). */
 function dragOf(clause: string, quotes: string[]): PlanStep['drag'] | null {
   const c = bare(clause, quotes).replace(/[.!]+$/, '').replace(/,?\s+by\s+dragging(?:\s+it)?$/i, '').replace(/^(?:use the mouse to|using the mouse,)\s+/i, '');
@@ -516,11 +599,11 @@ function dragOf(clause: string, quotes: string[]): PlanStep['drag'] | null {
   const rest = c.replace(verb, '');
   let m: RegExpExecArray | null;
   // "to the top of the list", "to the 1st position", "to the bottom", "to the end".
-  if ((m = /^(.+?)\s+(?:to|into)\s+(?:the\s+)?(top|bottom|beginning|start|end|front|back|(?:1st|first)\s+(?:position|place|spot|slot)|(?:last|final)\s+(?:position|place|spot|slot))(?:\s+of\s+the\s+(?:list|column|row|queue|order|stack))?$/i.exec(rest)) && /\b(?:list|position|place|spot|slot|column|row|queue|order|stack)\b/i.test(rest)) {
+  if ((m = DRAG_TO_END.exec(rest)) && /\b(?:list|position|place|spot|slot|column|row|queue|order|stack)\b/i.test(rest)) {
     return { target: m[1], to: /^(?:top|beginning|start|front|1st|first)/i.test(m[2]) ? 'first' : 'last' };
   }
   // "the circle left", "the ball to the right", "the slider all the way to the left edge of the box", "the box up by 50 px".
-  m = /^(.+?)\s+(?:(all the way|as far as (?:it|possible|it can go))\s+)?(?:to(?:wards)?\s+(?:the\s+)?|)(left|right|up|down|top|bottom)(?:wards)?(?:\s+(?:side|edge|end))?(?:\s+of\s+the\s+(?:box|area|container|track|page|screen|canvas))?(?:\s+(?:by|about)\s+(\d{1,4})\s*(?:px|pixels)?)?$/i.exec(rest);
+  m = DRAG_BY.exec(rest);
   if (!m) return null;
   const dir = m[3].toLowerCase();
   // "to the top" of nothing in particular: the first place among its like siblings when it has them.
@@ -545,6 +628,24 @@ function pauseStep(count: string, unit: string): PlanStep {
 /** Words for numbers as a set of targets. */
 const NUMBER_NOUNS = '(?:numbers|digits|numbered\\s+(?:buttons|tiles|boxes)|buttons|tiles|boxes|items|cards)';
 const CLICK_ALL = '(?:click|press|tap|select|choose|hit)(?:\\s+on)?';
+const ASCENDING = 'ascending|increasing|descending|decreasing';
+const LARGEST = 'largest|highest|biggest|greatest';
+/** "in ascending order", "from the smallest to the largest", "smallest first": (1), (2) or (3) says which way. */
+const NUMBER_ORDER =
+  `(?:in\\s+(${ASCENDING}|numerical|numeric)\\s+order` +
+  `|from\\s+(?:the\\s+)?(smallest|lowest|least|${LARGEST})\\s+to\\s+(?:the\\s+)?\\w+` +
+  `|(smallest|lowest|least|${LARGEST})\\s+first)`;
+/** The same after "every number", which takes fewer words ("numerical", "least", "to the" are not read). */
+const EVERY_NUMBER_ORDER =
+  `(?:in\\s+(${ASCENDING})\\s+order` +
+  `|from\\s+(?:the\\s+)?(smallest|lowest|${LARGEST})\\s+to\\s+\\w+` +
+  `|(smallest|lowest|${LARGEST})\\s+first)`;
+const CLICK_EVERY = '(?:click|open|select|check|tick|press|follow|visit)(?:\\s+on)?\\s+(?:all|every|each)';
+const MENTION_KINDS = 'links?|buttons?|checkbox(?:es)?|boxes|options?|items?|entries';
+const MENTIONS = 'mentions?|contains?|includes?|(?:are\\s+|is\\s+)?about|with|referring\\s+to|naming|saying';
+const EACH_ITEM_VERBS = 'like|star|share|repost|retweet|favou?rite|upvote|bookmark|delete|remove|archive|reply\\s+to|flag|pin';
+const ITEMS = 'posts?|tweets?|messages?|e-?mails?|comments?|items?|entries|photos?|reviews?|rows?|cards?';
+const ITEMS_BY = 'by|from|of|written\\s+by|posted\\s+by|sent\\s+by|about|mentioning';
 
 /** The targets-chosen-on-the-page reading of a clause, or null. */
 function eachOf(clause: string, quotes: string[]): Each | null {
@@ -552,8 +653,8 @@ function eachOf(clause: string, quotes: string[]): Each | null {
   let m: RegExpExecArray | null;
   const rx = (src: string) => new RegExp(src, 'i');
   // "Click on the numbers in ascending order", "from largest to smallest", "smallest first".
-  if ((m = rx(`^${CLICK_ALL}\\s+(?:all\\s+|each\\s+|every\\s+)?(?:of\\s+)?(?:the\\s+)?${NUMBER_NOUNS}\\s*,?\\s+(?:in\\s+(ascending|increasing|descending|decreasing|numerical|numeric)\\s+order|from\\s+(?:the\\s+)?(smallest|lowest|least|largest|highest|biggest|greatest)\\s+to\\s+(?:the\\s+)?\\w+|(smallest|lowest|least|largest|highest|biggest|greatest)\\s+first)$`).exec(c)) ||
-      (m = rx(`^${CLICK_ALL}\\s+(?:every|each)\\s+(?:number|digit)\\s*,?\\s+(?:in\\s+(ascending|increasing|descending|decreasing)\\s+order|from\\s+(?:the\\s+)?(smallest|lowest|largest|highest|biggest|greatest)\\s+to\\s+\\w+|(smallest|lowest|largest|highest|biggest|greatest)\\s+first)$`).exec(c))) {
+  if ((m = rx(`^${CLICK_ALL}\\s+(?:all\\s+|each\\s+|every\\s+)?(?:of\\s+)?(?:the\\s+)?${NUMBER_NOUNS}\\s*,?\\s+${NUMBER_ORDER}$`).exec(c)) ||
+      (m = rx(`^${CLICK_ALL}\\s+(?:every|each)\\s+(?:number|digit)\\s*,?\\s+${EVERY_NUMBER_ORDER}$`).exec(c))) {
     const w = (m[1] ?? m[2] ?? m[3]).toLowerCase();
     return { order: /^(?:ascending|increasing|numerical|numeric|smallest|lowest|least)$/.test(w) ? 'asc' : 'desc' };
   }
@@ -563,13 +664,13 @@ function eachOf(clause: string, quotes: string[]): Each | null {
     return { pick: w === 'odd' || w === 'even' ? w : /^(?:smallest|lowest|least)$/.test(w) ? 'min' : 'max' };
   }
   // "Click all the links that mention cats", "open every link about dogs", "check all boxes with Pro".
-  if ((m = rx(`^(?:click|open|select|check|tick|press|follow|visit)(?:\\s+on)?\\s+(?:all|every|each)\\s+(?:of\\s+)?(?:the\\s+)?(links?|buttons?|checkbox(?:es)?|boxes|options?|items?|entries)\\s+(?:that\\s+|which\\s+)?(?:mentions?|contains?|includes?|(?:are\\s+|is\\s+)?about|with|referring\\s+to|naming|saying)\\s+(.+)$`).exec(c))) {
+  if ((m = rx(`^${CLICK_EVERY}\\s+(?:of\\s+)?(?:the\\s+)?(${MENTION_KINDS})\\s+(?:that\\s+|which\\s+)?(?:${MENTIONS})\\s+(.+)$`).exec(c))) {
     const kind = m[1].toLowerCase();
     const roles = kind.startsWith('link') ? ['link'] : kind.startsWith('button') ? ['button', 'clickable'] : /^(?:checkbox|boxes)/.test(kind) ? ['checkbox'] : /^option/.test(kind) ? ['option', 'checkbox', 'radio'] : ['link', 'button', 'clickable', 'listitem', 'option', 'checkbox'];
     return { mention: m[2].replace(/^(?:the\s+)?(?:words?|text)\s+/i, '').trim(), roles };
   }
   // "Like all posts by Kim", "star every message from Bob", "delete all emails from Carol".
-  if ((m = rx(`^(like|star|share|repost|retweet|favou?rite|upvote|bookmark|delete|remove|archive|reply\\s+to|flag|pin)\\s+(?:all|every|each)\\s+(?:of\\s+)?(?:the\\s+)?(?:\\w+\\s+)?(?:posts?|tweets?|messages?|e-?mails?|comments?|items?|entries|photos?|reviews?|rows?|cards?)\\s+(?:by|from|of|written\\s+by|posted\\s+by|sent\\s+by|about|mentioning)\\s+(.+)$`).exec(c))) {
+  if ((m = rx(`^(${EACH_ITEM_VERBS})\\s+(?:all|every|each)\\s+(?:of\\s+)?(?:the\\s+)?(?:\\w+\\s+)?(?:${ITEMS})\\s+(?:${ITEMS_BY})\\s+(.+)$`).exec(c))) {
     return { verb: m[1].toLowerCase().replace(/\s+to$/, ''), by: m[2].trim() };
   }
   return null;
@@ -588,6 +689,54 @@ function transformStep(x: PlanStep, t: Transform): void {
   x.say = swap(x.say);
   if (x.or) x.or = x.or.map(swap);
 }
+
+// The readings of a clause below (planInstruction), in the order it tries them.
+
+/** Where a target may be hidden: "in the sections below", "inside one of the tabs". */
+const HIDDEN_IN = '(?:file\\s+)?(?:tabs?|sections?|panels?|accordions?|pages?|headings?|tree|folders?|menus?)';
+/** "Find the link X in the sections below and click it": (1) what to find, (2) the verb. */
+const FIND_AND_CLICK = new RegExp(
+  '^(?:find|locate|look for)\\s+(.+?)' +
+    `(?:\\s+(?:in|among|inside|under|within|behind)\\s+(?:the\\s+|one of the\\s+)?${HIDDEN_IN}(?:\\s+(?:below|above|on the page))?)?` +
+    ',?\\s+and\\s+(click|open|select|press|tap|choose)(?:\\s+on)?\\s+(?:it|that|them)$',
+  'i',
+);
+/** "In the Shop menu, choose Men": (1) the menu, (2) the rest of the path. */
+const MENU_CHOICE =
+  /^(?:in|from|under|open)\s+(?:the\s+)?(.+?)\s+menu,?\s+(?:and\s+)?(?:then\s+)?(?:choose|select|click(?:\s+on)?|pick|go\s+to|open|hover\s+over)\s+(.+)$/i;
+/** "..., it is in the hidden section": a direction to look, not a step. */
+const WHERE_HIDDEN =
+  /^(?:it(?:'s| is)|that(?:'s| is)|which is|they are)\s+(?:in|inside|under|behind)\s+(?:a|the|one of the)\s+(?:hidden|collapsed|closed|folded)\s+\w+$/i;
+const MATH_QUESTIONS = 'question|captcha|problem|equation|expression|sum|puzzle';
+/** "Answer the math question". */
+const ANSWER_MATH = new RegExp(`^(?:answer|solve)\\s+(?:the\\s+|this\\s+)?(?:math\\s+|arithmetic\\s+)?(?:${MATH_QUESTIONS})(?:\\s+(?:below|above|shown))?$`, 'i');
+const SOLVE_VERBS = 'solve|calculate|compute|work out|evaluate|figure out|do';
+const MATH_TASKS = 'expression|equation|sum|problem|calculation|arithmetic|captcha|puzzle';
+/** "Solve the expression", "work out the sum". */
+const SOLVE_MATH = new RegExp(`^(?:${SOLVE_VERBS})\\s+(?:the\\s+|this\\s+)?(?:math\\s+)?(?:${MATH_TASKS})(?:\\s+(?:below|above|shown|on the page))?$`, 'i');
+/** "Type the text below into the text field": (1) what is typed, (2) where, if said. */
+const ENTER_WHAT =
+  /^(?:enter|type|input|write|put|key in|paste|insert|copy)\s+(.+?)(?:\s+(?:into|in|inside|in to|on)\s+(?:the\s+)?((?:(?!\s(?:into|in|inside|on)\s).)+?))?$/i;
+const SUGGESTED = 'item|value|entry|option|word|country|city|name|one';
+/** "Enter an item that starts with "Ger" (and ends with "ny")": (1) the start, (2) the end. */
+const STARTS_WITH = new RegExp(
+  `^(?:enter|type|input|choose|pick|select)\\s+(?:an?\\s+)?(?:${SUGGESTED})\\s+that\\s+starts\\s+with\\s+(\\S+)(?:\\s+and\\s+ends\\s+with\\s+(\\S+))?$`,
+  'i',
+);
+const SUGGESTION_LISTS = 'suggestions|suggestion list|autocomplete(?: list)?|search results';
+/** "pick Porto from the (city) suggestions": (1) the suggestion, (2) the field. */
+const FROM_SUGGESTIONS = new RegExp(`^(?:pick|choose|select|click)\\s+(.+?)\\s+(?:from|in|among)\\s+(?:the\\s+)?(?:(.+?)\\s+)?(?:${SUGGESTION_LISTS})$`, 'i');
+const STEPPERS = 'spinner|slider|stepper|counter';
+/** "Select 5 with the spinner": (1) the value, (2) the widget. */
+const VALUE_BY_WIDGET = new RegExp(
+  `^(?:select|set|choose|pick|enter|put)\\s+(\\u0000\\d+\\u0000|\\S+)\\s+(?:with|using|on|in)\\s+(?:the\\s+)?(${STEPPERS}|number\\s+(?:field|box|input))$`,
+  'i',
+);
+/** "Set the number of speakers to 7 with the spinner": (1) the field, (2) the value, (3) the widget. */
+const FIELD_BY_WIDGET = new RegExp(
+  `^(?:set|change|adjust|put)\\s+(?:the\\s+)?(.+?)\\s+to\\s+(\\u0000\\d+\\u0000|[-+]?\\d+(?:\\.\\d+)?)\\s+(?:with|using|on)\\s+(?:the\\s+)?(${STEPPERS})$`,
+  'i',
+);
 
 /**
  * Split `instruction` into single steps. Throws Refusal when the instruction has conditions or
@@ -622,7 +771,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   };
   // "Find the link X in the sections below and click it": a search for X, then the click.
   s = s.replace(
-    /^(?:find|locate|look for)\s+(.+?)(?:\s+(?:in|among|inside|under|within|behind)\s+(?:the\s+|one of the\s+)?(?:file\s+)?(?:tabs?|sections?|panels?|accordions?|pages?|headings?|tree|folders?|menus?)(?:\s+(?:below|above|on the page))?)?,?\s+and\s+(click|open|select|press|tap|choose)(?:\s+on)?\s+(?:it|that|them)$/i,
+    FIND_AND_CLICK,
     (_m, what: string, verb: string) => {
       search = true;
       return `${verb} ${what}`;
@@ -635,7 +784,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   });
   s = s.replace(/\b(?:find|locate|look for)\s+and\s+(?=(?:click|open|select|press|tap|choose)\b)/gi, found);
   // "In the Shop menu, choose Men, then Shoes": a menu path, hovered through like "Shop > Men > Shoes".
-  const menu = /^(?:in|from|under|open)\s+(?:the\s+)?(.+?)\s+menu,?\s+(?:and\s+)?(?:then\s+)?(?:choose|select|click(?:\s+on)?|pick|go\s+to|open|hover\s+over)\s+(.+)$/i.exec(s);
+  const menu = MENU_CHOICE.exec(s);
   if (menu) {
     const rest = menu[2].split(/\s*(?:,\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+)?then\s+|>)\s*(?:choose|select|click(?:\s+on)?|pick|go\s+to|open)?\s*/i).filter(Boolean);
     if (rest.length && rest.every((x) => x.split(/\s+/).length <= 4 && !STARTS_WITH_VERB.test(x))) s = `select ${[menu[1], ...rest].join(' > ')}`;
@@ -738,7 +887,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         clause = rest.trim();
       }
       // "..., it is in the hidden section": a direction to look, not a step.
-      if (/^(?:it(?:'s| is)|that(?:'s| is)|which is|they are)\s+(?:in|inside|under|behind)\s+(?:a|the|one of the)\s+(?:hidden|collapsed|closed|folded)\s+\w+$/i.test(clause)) {
+      if (WHERE_HIDDEN.test(clause)) {
         search = true;
         for (const x of steps) x.search = true;
         return;
@@ -748,7 +897,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         return '';
       });
       // "Answer the math question", "enter the answer": the expression's answer into the answer field.
-      if (/^(?:answer|solve)\s+(?:the\s+|this\s+)?(?:math\s+|arithmetic\s+)?(?:question|captcha|problem|equation|expression|sum|puzzle)(?:\s+(?:below|above|shown))?$/i.test(clause) || (copied === 'the answer' && /^(?:enter|type|input|write|put|fill in)\s+(?:it|the answer|the result|the solution)$/i.test(clause))) {
+      if (ANSWER_MATH.test(clause) || (copied === 'the answer' && /^(?:enter|type|input|write|put|fill in)\s+(?:it|the answer|the result|the solution)$/i.test(clause))) {
         copied = null;
         push({ say: 'enter "the answer" into the answer field', or: ['enter "the answer" into the captcha field', 'enter "the answer" into the result field', 'enter "the answer" into the text field'], ref: 'the answer' });
         return;
@@ -760,7 +909,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         return;
       }
       // "Solve the expression", "work out the sum": what the next step enters as "the answer".
-      if (/^(?:solve|calculate|compute|work out|evaluate|figure out|do)\s+(?:the\s+|this\s+)?(?:math\s+)?(?:expression|equation|sum|problem|calculation|arithmetic|captcha|puzzle)(?:\s+(?:below|above|shown|on the page))?$/i.test(clause)) {
+      if (SOLVE_MATH.test(clause)) {
         copied = 'the answer';
         return;
       }
@@ -794,7 +943,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       }
       // "Type the text below into the text field", "Enter the value of Year of Birth": a value
       // described, not given; read off the page when the step runs.
-      let r = /^(?:enter|type|input|write|put|key in|paste|insert|copy)\s+(.+?)(?:\s+(?:into|in|inside|in to|on)\s+(?:the\s+)?((?:(?!\s(?:into|in|inside|on)\s).)+?))?$/i.exec(clause);
+      let r = ENTER_WHAT.exec(clause);
       // ("Enter the zip code 02139": a field of the page, then its value, is no description.)
       const asEntry = r ? labelValue(r[1], page, quotes) : null;
       const fieldValue = !!asEntry && !isReference(asEntry.value) && page.fields.some((f) => norm(f).includes(asEntry.label));
@@ -845,14 +994,14 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         return;
       }
       // "Enter an item that starts with "Ger" and ends with "ny"": type the start, pick the suggestion.
-      m = /^(?:enter|type|input|choose|pick|select)\s+(?:an?\s+)?(?:item|value|entry|option|word|country|city|name|one)\s+that\s+starts\s+with\s+(\S+)(?:\s+and\s+ends\s+with\s+(\S+))?$/i.exec(clause);
+      m = STARTS_WITH.exec(clause);
       if (m) {
         const start = bare(m[1], quotes);
         push({ say: `enter ${quoteValue(start)} into the text field`, or: [`enter ${quoteValue(start)} into the combobox`], pick: { startsWith: start, ...(m[2] ? { endsWith: bare(m[2], quotes) } : {}) } });
         return;
       }
       // "pick Porto from the suggestions": the suggestion; "from the city suggestions": type it there first.
-      m = /^(?:pick|choose|select|click)\s+(.+?)\s+(?:from|in|among)\s+(?:the\s+)?(?:(.+?)\s+)?(?:suggestions|suggestion list|autocomplete(?: list)?|search results)$/i.exec(clause);
+      m = FROM_SUGGESTIONS.exec(clause);
       if (m) {
         const v = quoteValue(bare(m[1], quotes));
         if (m[2]) push({ say: `enter ${v} into the ${bare(m[2], quotes)} field`, pick: { typed: true } });
@@ -908,13 +1057,13 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         return;
       }
       // "Select 5 with the spinner", "set 30 on the slider": the value into that control.
-      m = /^(?:select|set|choose|pick|enter|put)\s+(\u0000\d+\u0000|\S+)\s+(?:with|using|on|in)\s+(?:the\s+)?(spinner|slider|stepper|counter|number\s+(?:field|box|input))$/i.exec(clause);
+      m = VALUE_BY_WIDGET.exec(clause);
       if (m) {
         push({ say: `enter ${quoteValue(bare(m[1], quotes))} into the ${m[2]}` });
         return;
       }
       // "Set the number of speakers to 7 with the spinner": the field named so, by that widget.
-      m = /^(?:set|change|adjust|put)\s+(?:the\s+)?(.+?)\s+to\s+(\u0000\d+\u0000|[-+]?\d+(?:\.\d+)?)\s+(?:with|using|on)\s+(?:the\s+)?(spinner|slider|stepper|counter)$/i.exec(clause);
+      m = FIELD_BY_WIDGET.exec(clause);
       if (m) {
         const v = quoteValue(bare(m[2], quotes));
         const what = bare(m[1], quotes).replace(/^(?:number|amount|count)\s+of\s+/i, '');

@@ -42,6 +42,10 @@ function attributeOf(entity: string, attribute: string, nodes: OutlineNode[]): s
   throw new Refusal(found.size ? `the page shows ${found.size} different values for ${JSON.stringify(`${entity}'s ${attribute}`)}` : `the page shows no ${JSON.stringify(attribute)} for ${JSON.stringify(entity)}`);
 }
 
+const TOKEN = '[\\p{L}\\p{N}._/#-]*';
+/** What follows a label in a sentence ("is A-48213", ': "x"'): (1), (2) a quoted value or (3) a token with a digit in it. */
+const AFTER_LABEL = `\\s*(?:is|was|reads|:|=|#|no\\.?)?\\s*(?:"([^"]+)"|“([^”]+)”|([\\p{L}\\p{N}]${TOKEN}\\p{N}${TOKEN}|\\p{N}${TOKEN}))`;
+
 /**
  * The one value the page gives `label`: a label-value pair ("Year of Birth | 1815", "Total: $12"),
  * a table column with one row, or the words after the label in a sentence ("Your order number
@@ -65,7 +69,7 @@ function labelled(label: string, nodes: OutlineNode[]): string {
   if (!values.length) {
     // "Your order number is A-48213.": the token after the label, when it holds a digit or is quoted.
     const esc = label.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
-    const re = new RegExp(`\\b${esc}\\s*(?:is|was|reads|:|=|#|no\\.?)?\\s*(?:"([^"]+)"|“([^”]+)”|([\\p{L}\\p{N}][\\p{L}\\p{N}._/#-]*\\p{N}[\\p{L}\\p{N}._/#-]*|\\p{N}[\\p{L}\\p{N}._/#-]*))`, 'iu');
+    const re = new RegExp(`\\b${esc}${AFTER_LABEL}`, 'iu');
     for (const n of nodes) {
       const m = re.exec(n.name);
       if (m) values.push((m[1] ?? m[2] ?? m[3]).replace(/[.,;:]+$/, ''));
@@ -119,6 +123,35 @@ function sourceText(phrase: string, nodes: OutlineNode[], instruction: string): 
   return pick[0].name.trim();
 }
 
+const TEXT_WORDS = 'text|words|sentence|string|phrase|content|contents|quote|quotation|passage|excerpt|message';
+/** "the text below", "the paragraph", "the text in the text area": (1) where the text is, or (2) what it is called. */
+const TEXT_REF = new RegExp(
+  `^(?:the\\s+|this\\s+)?(?:(?:${TEXT_WORDS})(?:\\s+(?:below|above|shown|displayed|on the page|written|given))?(?:\\s+(?:of|in|from|on)\\s+(?:the\\s+)?(.+))?` +
+    '|(paragraph|text ?area|following text|text below|text above))$',
+  'i',
+);
+const MATH_WORDS = 'expression|equation|problem|sum|calculation|question|captcha|puzzle';
+/** "the answer", "the result of the expression". */
+const ANSWER_REF = new RegExp(
+  '^(?:the\\s+)?(?:answer|result|solution|sum|total|value)' +
+    `(?:\\s+(?:of|to|for)\\s+(?:the\\s+|this\\s+)?(?:math\\s+)?(?:${MATH_WORDS})(?:\\s+(?:below|above|shown|on the page))?)?$`,
+  'i',
+);
+const VALUE_WORDS = 'value|number|text|amount|entry|content|contents|answer';
+/** "the value of Year of Birth", "the number next to Total": (1) the label. */
+const VALUE_OF = new RegExp(
+  `^(?:the\\s+)?(?:${VALUE_WORDS})\\s+(?:of|for|in|next to|beside|by|under|after)\\s+(?:the\\s+)?(.+?)(?:\\s+(?:field|row|label|cell|column|entry))?$`,
+  'i',
+);
+/** Where a value may be shown. */
+const SHOWN_ON = 'message|text|paragraph|page|email|table|confirmation|receipt|note|screen|list|card|form|banner|notice|alert|box|summary';
+/** "the order number from the message", "the City shown in the table": (1) the label. */
+const SHOWN_IN = new RegExp(
+  '^(?:the\\s+|your\\s+|my\\s+|this\\s+)?(.+?)\\s+(?:(?:shown|written|given|listed|displayed)\\s+)?' +
+    `(?:from|in|on|of|at)\\s+(?:the\\s+|this\\s+)?(?:${SHOWN_ON})$`,
+  'i',
+);
+
 /**
  * The value `ref` describes, read off the page; a Refusal naming what could not be read.
  * `instruction` is the whole task, so its own text shown on the page is not taken for content.
@@ -138,11 +171,11 @@ export function resolveReference(ref: string, nodes: OutlineNode[], instruction 
   // "Maria Lopez's employee ID": the cell of her row under that column, or the value by that label in her card.
   if ((m = /^(.+?)['’]s\s+(.+)$/.exec(r))) return attributeOf(m[1].replace(/^the\s+/i, ''), m[2], nodes);
   // "the text below", "the paragraph", "the text in the text area".
-  if ((m = /^(?:the\s+|this\s+)?(?:(?:text|words|sentence|string|phrase|content|contents|quote|quotation|passage|excerpt|message)(?:\s+(?:below|above|shown|displayed|on the page|written|given))?(?:\s+(?:of|in|from|on)\s+(?:the\s+)?(.+))?|(paragraph|text ?area|following text|text below|text above))$/i.exec(r))) {
+  if ((m = TEXT_REF.exec(r))) {
     return sourceText(m[1] ?? m[2] ?? r, nodes, instruction);
   }
   // "the answer", "the result of the expression": the one arithmetic expression the page shows, worked out.
-  if (/^(?:the\s+)?(?:answer|result|solution|sum|total|value)(?:\s+(?:of|to|for)\s+(?:the\s+|this\s+)?(?:math\s+)?(?:expression|equation|problem|sum|calculation|question|captcha|puzzle)(?:\s+(?:below|above|shown|on the page))?)?$/i.test(r)) {
+  if (ANSWER_REF.test(r)) {
     const found = new Set<string>();
     for (const n of nodes) {
       if (n.id && !(typeof n.states.value === 'string')) continue;
@@ -159,10 +192,10 @@ export function resolveReference(ref: string, nodes: OutlineNode[], instruction 
   }
   // "the value of Year of Birth", "the number next to Total", "Year of Birth's value", "the Zip code value".
   const label =
-    /^(?:the\s+)?(?:value|number|text|amount|entry|content|contents|answer)\s+(?:of|for|in|next to|beside|by|under|after)\s+(?:the\s+)?(.+?)(?:\s+(?:field|row|label|cell|column|entry))?$/i.exec(r)?.[1] ??
+    VALUE_OF.exec(r)?.[1] ??
     /^(?:the\s+)?(.+?)\s+value$/i.exec(r)?.[1] ??
     // "the order number from the message", "the City shown in the table".
-    /^(?:the\s+|your\s+|my\s+|this\s+)?(.+?)\s+(?:(?:shown|written|given|listed|displayed)\s+)?(?:from|in|on|of|at)\s+(?:the\s+|this\s+)?(?:message|text|paragraph|page|email|table|confirmation|receipt|note|screen|list|card|form|banner|notice|alert|box|summary)$/i.exec(r)?.[1] ??
+    SHOWN_IN.exec(r)?.[1] ??
     /^(?:the\s+)?(.+?)\s+(?:shown|displayed|written|given|listed)(?:\s+(?:above|below|here))?$/i.exec(r)?.[1];
   if (label) return labelled(label.replace(/^(?:the|your|my)\s+/i, ''), nodes);
   throw new Refusal(`it names the value to type by a description (${JSON.stringify(ref.slice(0, 80))}) the built-in model cannot read off this page`);

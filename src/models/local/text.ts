@@ -202,8 +202,12 @@ export function coverage(target: string, text: string): number {
 }
 
 /** Nouns and place words that make "the ..." a description of something on the page. */
-const REFERENCE_WORDS =
-  /\b(?:value|values|text|number|numbers|total|sum|count|word|words|answer|result|content|contents|amount|price|date|code|letters?|digits?|sentence|paragraph|below|above|shown|displayed|following|given|written|same|title|label|string|phrase|solution|expression|equation|entry|figure|quantity|quote|quotation|passage|excerpt)\b/i;
+const REFERENCE_WORD_LIST = [
+  'value|values|text|number|numbers|total|sum|count|word|words|answer|result|content|contents|amount|price|date|code|letters?|digits?',
+  'sentence|paragraph|below|above|shown|displayed|following|given|written|same|title|label|string|phrase|solution|expression|equation',
+  'entry|figure|quantity|quote|quotation|passage|excerpt',
+].join('|');
+const REFERENCE_WORDS = new RegExp(`\\b(?:${REFERENCE_WORD_LIST})\\b`, 'i');
 
 /**
  * Whether an unquoted value is a description of something on the page ("the text below",
