@@ -373,7 +373,8 @@ class Writer:
             target = f"{alias(module)}.{name}" if "classmethod" in decorators else "self._async"
             self.method(mod, n, target, "overload" in decorators)
         if has_aexit:
-            self.lines += ["", f"    def __enter__(self) -> {name}:", "        return self", "", "    def __exit__(self, *exc: object) -> None:", "        self.close()"]
+            self.lines += ["", f"    def __enter__(self) -> {name}:", "        return self", ""]
+            self.lines += ["    def __exit__(self, *exc: object) -> None:", "        self.close()"]
         self.lines += ["", "", f"register({alias(module)}.{name}, {name})"]
 
     def namespace(self, view: str, instance: str, module: str, cls_name: str) -> None:

@@ -1,6 +1,7 @@
 """The result cache from Python: the worker asks this client's store over cache.lookup,
 cache.record and cache.invalidate; hit metadata (status, count, threshold, miss_reason,
-tokens_saved); hits spend nothing (they count what they saved); an unrelated change hits, a changed target does not replay; bypasses; the SQLite store in DECKHAND_HOME."""
+tokens_saved); hits spend nothing (they count what they saved); an unrelated change hits, a
+changed target does not replay; bypasses; the SQLite store in DECKHAND_HOME."""
 
 from __future__ import annotations
 

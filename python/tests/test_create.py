@@ -117,7 +117,8 @@ def test_a_model_configs_endpoint_settings_go_to_the_worker_as_given() -> None:
     assert resolve_model({"model_name": "gemma", "base_url": config["baseURL"]}, CallbackRegistry(), {}) == {"kind": "named", "model": config}
     # A name goes as given, with the variables its provider reads that are set (and no others).
     env = {"OPENAI_API_KEY": "sk-env", "ANTHROPIC_API_KEY": "ak-env", "OPENAI_BASE_URL": ""}
-    assert resolve_model("openai/gpt-4.1-mini", CallbackRegistry(), env) == {"kind": "named", "model": "openai/gpt-4.1-mini", "env": {"OPENAI_API_KEY": "sk-env"}}
+    named = {"kind": "named", "model": "openai/gpt-4.1-mini", "env": {"OPENAI_API_KEY": "sk-env"}}
+    assert resolve_model("openai/gpt-4.1-mini", CallbackRegistry(), env) == named
 
 
 async def test_launch_rejects_bad_options() -> None:

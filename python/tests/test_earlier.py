@@ -16,7 +16,8 @@ from helpers import click_answer, element_id, failure
 
 def step(tool: str, **args):
     base = {k: None for k in ("instruction", "url", "direction", "ms", "keys", "x", "y", "text", "toX", "toY", "query", "answer", "success", "toolInput")}
-    return {"object": {"reasoning": f"next: {tool}", "tool": tool, **base, "taskCompleted": tool == "done", **args}, "usage": {"input_tokens": 40, "output_tokens": 8}}
+    answer = {"reasoning": f"next: {tool}", "tool": tool, **base, "taskCompleted": tool == "done", **args}
+    return {"object": answer, "usage": {"input_tokens": 40, "output_tokens": 8}}
 
 
 class Heading(BaseModel):
@@ -48,7 +49,8 @@ async def test_page_extract_three_forms(browser, open_page) -> None:
         assert data == Heading(heading="Sign up")
         assert "Multi" not in seen[-1].prompt  # the selector scoped what the model read
         assert seen[-1].json_schema["properties"] == {"heading": {"type": "string"}}
-        data = await page.extract(instruction="the heading", schema={"type": "object", "properties": {"heading": {"type": "string"}}}, iframes=True, dom_settle_timeout_ms=1000)
+        heading = {"type": "object", "properties": {"heading": {"type": "string"}}}
+        data = await page.extract(instruction="the heading", schema=heading, iframes=True, dom_settle_timeout_ms=1000)
         assert data == {"heading": "Sign up"}
         e = await failure(page.extract(instruction="x", schema=Heading, model_name="openai/gpt-4.1-mini"))
         assert e.code == "NO_MODEL_CONFIGURED"

@@ -57,7 +57,9 @@ def refusing_model(calls: list):
 
 async def page_state(b: Any) -> dict[str, Any]:
     page = await b.context.active_page()
-    return await page.evaluate("() => ({ result: document.getElementById('result').textContent, log: window.__log, email: document.getElementById('email').value })")
+    return await page.evaluate(
+        "() => ({ result: document.getElementById('result').textContent, log: window.__log, email: document.getElementById('email').value })"
+    )
 
 
 async def test_a_recorded_flow_replays_by_name_with_no_model_call_and_variables(flow_browser) -> None:
@@ -108,7 +110,8 @@ async def test_a_step_whose_button_is_gone_stops_with_a_typed_error_naming_the_s
 
         def nothing_fits(request):
             calls.append(request.instruction)
-            return {"object": {"found": False, "elementId": "", "method": "click", "arguments": [], "description": "", "twoStep": False, "reason": "no such button"}, "usage": {"input_tokens": 10, "output_tokens": 2}}
+            answer = {"found": False, "elementId": "", "method": "click", "arguments": [], "description": "", "twoStep": False, "reason": "no such button"}
+            return {"object": answer, "usage": {"input_tokens": 10, "output_tokens": 2}}
 
         e = await failure(d.replay(FLOW, variables={"email": "ada@example.com"}, step_timeout=500, model=nothing_fits))
         assert e.code == "ACTION_FAILED" and e.data["step"]["index"] == at + 1
@@ -177,7 +180,8 @@ async def test_a_flow_given_whole_its_timeout_and_bad_arguments(flow_browser) ->
     b, url = flow_browser
     d = await Deckhand.create(browser=b)
     try:
-        waiting = {"name": "waits", "recording": {"version": 1, "title": "t", "startUrl": url, "steps": [{"kind": "wait", "id": "w", "description": "wait", "ms": 5000}]}}
+        wait = {"kind": "wait", "id": "w", "description": "wait", "ms": 5000}
+        waiting = {"name": "waits", "recording": {"version": 1, "title": "t", "startUrl": url, "steps": [wait]}}
         started = time.monotonic()
         e = await failure(d.replay(waiting, timeout=400))
         assert isinstance(e, DeckhandTimeoutError) and e.data == {"timeoutMs": 400}

@@ -220,7 +220,10 @@ async def test_what_is_asked_of_the_grid_and_its_refusals(stand_in: tuple[str, t
                 "browserName": "chrome",
                 "platformName": "linux",
                 "goog:chromeOptions": {
-                    "args": [*SHARED_CHROMIUM_FLAGS, "--disable-extensions-except=/opt/deckhand/ext", "--load-extension=/opt/deckhand/ext", "--window-size=1280,800", "--lang=fr"],
+                    "args": [
+                        *SHARED_CHROMIUM_FLAGS, "--disable-extensions-except=/opt/deckhand/ext", "--load-extension=/opt/deckhand/ext",
+                        "--window-size=1280,800", "--lang=fr",
+                    ],
                     "binary": "/usr/bin/chromium",
                 },
             }
@@ -238,7 +241,9 @@ async def test_what_is_asked_of_the_grid_and_its_refusals(stand_in: tuple[str, t
     assert handler.seen[-1][:2] == ("DELETE", "/wd/hub/session/abc-123")
 
 
-async def test_the_packed_extension_goes_with_the_session_request(stand_in: tuple[str, type[_StandIn]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_the_packed_extension_goes_with_the_session_request(
+    stand_in: tuple[str, type[_StandIn]], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     url, handler = stand_in
     build = tmp_path / "chrome-mv3"
     monkeypatch.setenv("DECKHAND_EXTENSION_DIR", str(build))

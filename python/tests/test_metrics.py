@@ -21,7 +21,10 @@ from helpers import click_answer, element_id, failure, stop_worker
 NAMES = [
     f"{op}_{c}"
     for op in ("act", "extract", "observe", "total")
-    for c in ("prompt_tokens", "completion_tokens", "reasoning_tokens", "cached_input_tokens", "inference_time_ms", "cost_usd", "cache_saved_tokens", "cache_saved_cost_usd")
+    for c in (
+        "prompt_tokens", "completion_tokens", "reasoning_tokens", "cached_input_tokens", "inference_time_ms", "cost_usd", "cache_saved_tokens",
+        "cache_saved_cost_usd",
+    )
 ]
 
 
@@ -38,7 +41,8 @@ async def test_the_five_rules_with_a_python_generation_callback(fresh_browser, o
     async def generate(request: ModelRequest):
         requests.append(request)
         if request.instruction == "click the Nope button":
-            return {"object": {**click_answer("", ""), "found": False, "reason": "there is no Nope button"}, "usage": {"input_tokens": 500, "output_tokens": 50}}
+            answer = {**click_answer("", ""), "found": False, "reason": "there is no Nope button"}
+            return {"object": answer, "usage": {"input_tokens": 500, "output_tokens": 50}}
         if request.instruction == "fail please":
             raise RuntimeError("the model service is down")
         if request.instruction and "heading" in request.instruction:

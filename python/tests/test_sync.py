@@ -34,7 +34,8 @@ def test_a_script_without_asyncio(servers) -> None:
             assert seen == ["the heading"] and d2.initialized
         assert page.evaluate("() => document.getElementById('plan-pro').checked") is True
         # A flow: given whole, then saved and listed (replay and flows block too).
-        step = {"kind": "act", "id": "a", "description": "click Multi", "actions": [{"selector": "#multi", "description": "Multi", "method": "click"}], "urlAfter": ""}
+        action = {"selector": "#multi", "description": "Multi", "method": "click"}
+        step = {"kind": "act", "id": "a", "description": "click Multi", "actions": [action], "urlAfter": ""}
         flow = {"name": "sync flow", "recording": {"version": 1, "title": "Sign up", "startUrl": servers.origin + "/form.html", "steps": [step]}}
         with Deckhand.create(browser=browser) as d3:
             r = d3.replay(flow)

@@ -76,7 +76,9 @@ def test_snake_case_fields_with_wire_aliases() -> None:
     assert r.metadata.action_id == "a" and r.data.action_description == "d"
     assert r.metadata.cache.tokens_saved.total_tokens == 3
     assert r.to_wire()["metadata"]["cache"]["tokensSaved"] == {"inputTokens": 1, "outputTokens": 2, "totalTokens": 3}
-    counters = ("PromptTokens", "CompletionTokens", "ReasoningTokens", "CachedInputTokens", "InferenceTimeMs", "CostUsd", "CacheSavedTokens", "CacheSavedCostUsd")
+    counters = (
+        "PromptTokens", "CompletionTokens", "ReasoningTokens", "CachedInputTokens", "InferenceTimeMs", "CostUsd", "CacheSavedTokens", "CacheSavedCostUsd"
+    )
     m = _wire.Metrics.model_validate({f"{o}{c}": 1 for o in ("act", "extract", "observe", "total") for c in counters})
     assert m.act_prompt_tokens == 1.0 and isinstance(m.total_inference_time_ms, float)
     assert m.total_cost_usd == 1.0 and m.act_cache_saved_cost_usd == 1.0

@@ -236,6 +236,7 @@ async def _wrong_types(dh: Deckhand, browser: Any) -> None:
         with pytest.raises(TypeError):
             bad()
     # The right type with a wrong value stays a ValueError only.
-    for c in (dh.act("click", cache={"threshold": 0}), dh.act("click", timeout=0), dh.extract("x", schema={"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(6000)}})):
+    wide = {"type": "object", "properties": {f"p{i}": {"type": "string"} for i in range(6000)}}
+    for c in (dh.act("click", cache={"threshold": 0}), dh.act("click", timeout=0), dh.extract("x", schema=wide)):
         e = await failure(c)
         assert isinstance(e, errors.InvalidArgumentError) and isinstance(e, ValueError) and not isinstance(e, TypeError), e
