@@ -85,14 +85,8 @@ class Agent:
         self._tools = tools
 
     async def execute(
-        self,
-        instruction: str | Mapping[str, Any],
-        *,
-        max_steps: int | None = None,
-        auto_screenshot: bool | None = None,
-        wait_between_actions: int | None = None,
-        context: str | None = None,
-        approval: ApprovalPolicy | None = None,
+        self, instruction: str | Mapping[str, Any], *, max_steps: int | None = None, auto_screenshot: bool | None = None,
+        wait_between_actions: int | None = None, context: str | None = None, approval: ApprovalPolicy | None = None,
         on_approval: ApprovalHandler | None = None,
     ) -> _wire.AgentResult:
         """Run the agent. With `approval` (or the instance's), a risky step waits for

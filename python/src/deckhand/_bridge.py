@@ -359,14 +359,7 @@ class BridgeLink:
 
 
 async def pair(
-    *,
-    extension_id: str,
-    port: Any = None,
-    token: Any = None,
-    host: Any = None,
-    timeout: Any = None,
-    reconnect_timeout: Any = None,
-    name: Any = None,
+    *, extension_id: str, port: Any = None, token: Any = None, host: Any = None, timeout: Any = None, reconnect_timeout: Any = None, name: Any = None,
     on_pairing: Any = None,
 ) -> BridgeLink:
     """Check attach()'s options, listen, offer the pairing and wait for the worker to pair."""

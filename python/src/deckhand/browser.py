@@ -258,14 +258,8 @@ class Browser:
 
 
 async def launch(
-    *,
-    headless: bool = True,
-    executable_path: str | None = None,
-    viewport: dict[str, int] | None = None,
-    user_data_dir: str | None = None,
-    args: Sequence[str] | None = None,
-    timeout: float | None = None,
-    allow_url_schemes: Sequence[str] | None = None,
+    *, headless: bool = True, executable_path: str | None = None, viewport: dict[str, int] | None = None, user_data_dir: str | None = None,
+    args: Sequence[str] | None = None, timeout: float | None = None, allow_url_schemes: Sequence[str] | None = None,
 ) -> Browser:
     """Start Chromium with the Deckhand extension loaded; CDP runs over a pipe (Linux and macOS;
     elsewhere UnavailableError: use connect())."""
@@ -424,14 +418,8 @@ async def _browser_over(
 
 
 async def attach(
-    *,
-    port: int | None = None,
-    token: str | None = None,
-    host: str | None = None,
-    timeout: float | None = None,
-    reconnect_timeout: float | None = None,
-    name: str | None = None,
-    on_pairing: Callable[[PairingInfo], object] | None = None,
+    *, port: int | None = None, token: str | None = None, host: str | None = None, timeout: float | None = None,
+    reconnect_timeout: float | None = None, name: str | None = None, on_pairing: Callable[[PairingInfo], object] | None = None,
     allow_url_schemes: Sequence[str] | None = None,
 ) -> Browser:
     """Wait for the Deckhand extension in a person's own Chrome to pair with this process over the

@@ -72,21 +72,10 @@ class Deckhand:
 
     @classmethod
     async def create(
-        cls,
-        *,
-        browser: Browser,
-        api_key: str | None = None,
-        api_url: str | None = None,
-        model: ModelSpec | None = None,
-        model_api_key: str | None = None,
-        model_headers: Mapping[str, str] | None = None,
-        system_prompt: str | None = None,
-        self_heal: bool | None = None,
-        dom_settle_timeout_ms: int | None = None,
-        cache: CacheOption | None = None,
-        logging: LoggingOptions | None = None,
-        telemetry: TelemetryOptions | None = None,
-        approval: ApprovalPolicy | None = None,
+        cls, *, browser: Browser, api_key: str | None = None, api_url: str | None = None, model: ModelSpec | None = None,
+        model_api_key: str | None = None, model_headers: Mapping[str, str] | None = None, system_prompt: str | None = None,
+        self_heal: bool | None = None, dom_settle_timeout_ms: int | None = None, cache: CacheOption | None = None,
+        logging: LoggingOptions | None = None, telemetry: TelemetryOptions | None = None, approval: ApprovalPolicy | None = None,
         on_approval: ApprovalHandler | None = None,
     ) -> "Deckhand":
         """Attach to the extension's engine in `browser` (one browser handle backs one instance).
@@ -298,14 +287,8 @@ class Deckhand:
         return parse_answer(_wire.Metrics, await self._call("metrics", {}), "metrics")
 
     async def experimental_batch(
-        self,
-        source: str,
-        input: object = _OMIT,
-        *,
-        timeout: int | None = None,
-        page: Page | int | None = None,
-        approval: ApprovalPolicy | None = None,
-        on_approval: ApprovalHandler | None = None,
+        self, source: str, input: object = _OMIT, *, timeout: int | None = None, page: Page | int | None = None,
+        approval: ApprovalPolicy | None = None, on_approval: ApprovalHandler | None = None,
     ) -> Any:
         """Run a trusted, self-contained JavaScript callback's `source`, `async (batch, input) => ...`,
         inside the extension's worker; `input` and the result are JSON (input omitted: undefined;
@@ -331,14 +314,8 @@ class Deckhand:
         return self._flows
 
     async def replay(
-        self,
-        flow: str | Mapping[str, Any] | _wire.Flow,
-        *,
-        variables: Variables | None = None,
-        page: Page | int | None = None,
-        model: ModelSpec | None = None,
-        step_timeout: int | None = None,
-        timeout: int | None = None,
+        self, flow: str | Mapping[str, Any] | _wire.Flow, *, variables: Variables | None = None, page: Page | int | None = None,
+        model: ModelSpec | None = None, step_timeout: int | None = None, timeout: int | None = None,
     ) -> _wire.FlowReplayResult:
         """Replay a saved flow step by step, with no model: by name (this client's store first, then
         the extension's) or given whole, from its start page on `page` (default: the active page),
@@ -354,13 +331,8 @@ class Deckhand:
         return parse_answer(_wire.FlowReplayResult, r, "flow.replay")
 
     def agent(
-        self,
-        *,
-        model: str | CallbackModel | None = None,
-        instructions: str | None = None,
-        options: AgentOptions | None = None,
-        provider: Literal["openai", "anthropic"] | None = None,
-        tools: Mapping[str, AgentTool] | None = None,
+        self, *, model: str | CallbackModel | None = None, instructions: str | None = None, options: AgentOptions | None = None,
+        provider: Literal["openai", "anthropic"] | None = None, tools: Mapping[str, AgentTool] | None = None,
         integrations: Sequence[Any] | None = None,
     ) -> Agent:
         """The earlier agent interface: `agent(model=, instructions=, options=).execute(...)`.

@@ -156,18 +156,9 @@ def _abandoned(base: str, headers: Mapping[str, str]) -> Any:
 
 
 async def launch(
-    *,
-    url: str,
-    headers: Mapping[str, str] | None = None,
-    headless: bool = True,
-    viewport: dict[str, int] | None = None,
-    extension_dir: str | Path | None = None,
-    packed_extension: bool = False,
-    binary: str | None = None,
-    args: Sequence[str] | None = None,
-    capabilities: Mapping[str, Any] | None = None,
-    timeout: float | None = None,
-    keep_alive: float | None = None,
+    *, url: str, headers: Mapping[str, str] | None = None, headless: bool = True, viewport: dict[str, int] | None = None,
+    extension_dir: str | Path | None = None, packed_extension: bool = False, binary: str | None = None, args: Sequence[str] | None = None,
+    capabilities: Mapping[str, Any] | None = None, timeout: float | None = None, keep_alive: float | None = None,
     allow_url_schemes: Sequence[str] | None = None,
 ) -> Browser:
     """A browser from the Selenium Grid 4 at `url` (its router or standalone server), with the
