@@ -114,11 +114,6 @@ def read_bridge_message(data: Any) -> tuple[str, Any] | None:
         return None
 
 
-def _close_reason(reason: str) -> str:
-    """A close reason that fits a close frame (at most 123 bytes of UTF-8)."""
-    return reason.encode()[:123].decode("utf-8", "ignore")
-
-
 class BridgeLink:
     """The worker link over the bridge: the same calls as the CDP link (call, serve, close)."""
 
@@ -191,7 +186,8 @@ class BridgeLink:
             if refusal is not None:
                 if self._state != "closed":
                     self._refusals += 1
-                self._spawn(ws.close(BRIDGE_REFUSED, _close_reason(refusal)))
+                # A close reason fits in 123 bytes of UTF-8.
+                self._spawn(ws.close(BRIDGE_REFUSED, refusal.encode()[:123].decode("utf-8", "ignore")))
                 return
             self._refusals = 0
             self._next_turn_at = time.monotonic() * 1000

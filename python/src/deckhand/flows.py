@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime, timezone
-from typing import Any, Literal, Mapping, TypeVar
+from typing import Any, Literal, Mapping, TypeVar, cast
 
 from pydantic import BaseModel, ValidationError
 
@@ -60,10 +60,10 @@ def as_flow(flow: object) -> _wire.Flow:
         raise InvalidArgumentError(None, f"invalid flow: {e}") from None
 
 
-def _where(value: object, what: str) -> Where:
+def _where(value: Any, what: str) -> Where:
     if value not in ("extension", "store"):
         raise InvalidArgumentError(None, f"{what} must be 'extension' or 'store', got {value!r}")
-    return "store" if value == "store" else "extension"
+    return cast(Where, value)
 
 
 class Flows:

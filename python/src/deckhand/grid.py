@@ -51,22 +51,17 @@ def _base_of(url: Any) -> str:
     """The Grid's address without a trailing slash; http(s) only, and no credentials in it."""
     if not isinstance(url, str):
         raise InvalidArgumentError(None, "grid_browser.launch() needs url=: the Grid's address, e.g. http://127.0.0.1:4444")
-    bad = InvalidArgumentError(None, f"the Grid's url must be an http(s):// URL, got '{url[:200]}'")
+    # Before anything that echoes the url: a password must not land in an error message or a log.
+    if "@" in url.strip().split("//", 1)[-1].split("/", 1)[0]:
+        raise InvalidArgumentError(None, "put the Grid's credentials in headers (Authorization), not in its url")
     try:
         u = urllib.parse.urlsplit(url.strip())
-        port = u.port
+        ok = u.scheme.lower() in ("http", "https") and bool(u.hostname) and (u.port is None or u.port > 0)
     except ValueError:
-        raise bad from None
-    # Before anything that echoes the url: a password must not land in an error message or a log.
-    if u.username or u.password:
-        raise InvalidArgumentError(None, "put the Grid's credentials in headers (Authorization), not in its url")
-    scheme = u.scheme.lower()
-    if scheme not in ("http", "https") or not u.hostname:
-        raise bad
-    host = f"[{u.hostname}]" if ":" in u.hostname else u.hostname
-    if port is not None and port != (80 if scheme == "http" else 443):
-        host += f":{port}"
-    return f"{scheme}://{host}{u.path.rstrip('/')}"
+        ok = False
+    if not ok:
+        raise InvalidArgumentError(None, f"the Grid's url must be an http(s):// URL, got '{url[:200]}'")
+    return f"{u.scheme.lower()}://{u.netloc.lower()}{u.path.rstrip('/')}"
 
 
 def _session(status: int, raw: bytes) -> tuple[dict[str, Any], str | None]:
