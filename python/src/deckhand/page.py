@@ -9,7 +9,7 @@ from __future__ import annotations
 import base64
 import re
 from pathlib import Path
-from typing import Any, Literal, Mapping, Sequence, TypedDict, TypeVar, Union, overload
+from typing import Any, Literal, Mapping, Sequence, TypedDict, TypeVar, Union, cast, overload
 
 from pydantic import BaseModel, ValidationError
 from typing_extensions import Unpack
@@ -146,13 +146,9 @@ def locator_spec(l: object) -> LocatorDict:
         return {"selector": l}
     if isinstance(l, Locator):
         return l.to_spec()
-    if isinstance(l, Mapping) and isinstance(l.get("selector"), str):
-        out: LocatorDict = {"selector": l["selector"]}
-        if l.get("nth") is not None:
-            out["nth"] = l["nth"]
-        return out
-    why = f"a locator is a selector string, a Locator or {{'selector': ..., 'nth': ...}}, got {l!r}"
-    raise InvalidArgumentError(None, why) if isinstance(l, Mapping) else type_error(why)
+    if isinstance(l, Mapping):
+        return cast(LocatorDict, {k: v for k, v in l.items() if v is not None})  # the worker checks it
+    raise type_error(f"a locator is a selector string, a Locator or {{'selector': ..., 'nth': ...}}, got {l!r}")
 
 
 def page_id(page: object) -> int | None:
