@@ -6,6 +6,10 @@
  */
 const NODE_SIDE = '^src/(client|sessions|server|mcp|cli)/';
 const EXTENSION_SIDE = '^(src/(browser|snapshot|panel)/|entrypoints/|components/)';
+/** The engine's own files outside its rooms: the dispatcher, the batch facade, metrics (not the ports). */
+const ENGINE_ROOT = '^src/engine/(engine|batch|metrics)\\.ts$';
+const ENGINE_ROOMS_AND_ROOT = '^src/engine/(core|agent|people|memory)/|' + ENGINE_ROOT;
+const ENGINE_PORTS = '^src/engine/ports\\.ts$';
 
 /** A rule that `from` may import nothing matching `to`. */
 const never = (name, comment, from, to) => ({ name, comment, severity: 'error', from: { path: from }, to: { path: to } });
@@ -16,6 +20,17 @@ module.exports = {
     never('facade-over-protocol', 'the Page/Locator facade serves Node and the worker alike: protocol only', '^src/facade/', '^(src/(?!(protocol|facade)/)|entrypoints/|components/)'),
     never('models-over-protocol', 'model resolution and the local model know the wire, nothing else', '^src/models/', '^(src/(?!(protocol|models)/)|entrypoints/|components/)'),
     never('engine-over-ports', 'the engine reaches the browser through its ports, never the adapters, and knows no transport', '^src/engine/', '^(src/(browser|snapshot|panel|client|sessions|server|mcp|cli)/|entrypoints/|components/)'),
+    // The engine's rooms: core operations at the bottom; memory, people and the agent over it;
+    // engine.ts puts them together. The ports (ports.ts) sit under every room.
+    never('ports-under-the-rooms', 'the ports are what the engine asks of the outside: they name no room', ENGINE_PORTS, ENGINE_ROOMS_AND_ROOT),
+    never('core-knows-no-room', 'core operations (act, observe, extract, pages, input, snapshots) know nothing of the agent, people or memory',
+      '^src/engine/core/', ENGINE_ROOMS_AND_ROOT.replace('core|', '')),
+    never('memory-over-core', 'the result cache, replay and flows use core operations, never the agent or people', '^src/engine/memory/',
+      '^src/engine/(agent|people)/|' + ENGINE_ROOT),
+    never('people-over-core', 'approval, pause, take over, watch and schedule use core only', '^src/engine/people/', '^src/engine/(agent|memory)/|' + ENGINE_ROOT),
+    never('rooms-meet-in-engine', 'engine.ts alone puts the rooms together: batch and metrics use the ports only', '^src/engine/(batch|metrics)\\.ts$',
+      '^src/engine/(core|agent|people|memory)/'),
+    never('agent-over-rooms', 'the agent runs on core, memory (its replay) and people (its approval); it is not the dispatcher', '^src/engine/agent/', ENGINE_ROOT),
     {
       name: 'engine-no-node',
       comment: 'the engine runs in the service worker: no node: built-ins',

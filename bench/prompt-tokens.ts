@@ -12,7 +12,7 @@ import { chromium } from 'playwright-core';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { Deckhand, localBrowser } from '../src/index';
 import type { ModelRequest } from '../src/protocol/model';
-import { ACT_JSON_SCHEMA, OBSERVE_JSON_SCHEMA, systemPrompt } from '../src/engine/prompts';
+import { ACT_JSON_SCHEMA, OBSERVE_JSON_SCHEMA, systemPrompt } from '../src/engine/core/prompts';
 import { findChromium } from '../src/client/paths';
 import { startFixtureServers } from '../test/fixtures/server';
 import { publish } from './publish';

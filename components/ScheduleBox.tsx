@@ -2,7 +2,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { PanelClient } from '../src/panel/client';
 import type { ScheduleInfo, ScheduleRun } from '../src/protocol/schedule';
-import { describeEvery } from '../src/engine/schedule';
+import { describeEvery } from '../src/engine/people/schedule';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const timeOf = (ms: number) => new Date(ms).toLocaleString();

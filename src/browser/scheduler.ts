@@ -1,5 +1,5 @@
 /**
- * The chrome.* side of scheduled flows (engine/schedule.ts): alarms, a system notification for
+ * The chrome.* side of scheduled flows (engine/people/schedule.ts): alarms, a system notification for
  * a failed run, and the schedules and their histories in IndexedDB.
  *
  * IndexedDB rather than chrome.storage.local: a history holds what extract steps pulled out,
@@ -7,7 +7,7 @@
  * and rewriting every other flow's; it is also where the flows themselves are kept
  * (idb-flows.ts), in the extension's origin, with the browser profile.
  */
-import type { AlarmPort, AlarmTime, ScheduleStorePort } from '../engine/schedule';
+import type { AlarmPort, AlarmTime, ScheduleStorePort } from '../engine/people/schedule';
 import { ScheduleRunSchema, ScheduleSchema, type Schedule, type ScheduleRun } from '../protocol/schedule';
 
 const SCHEDULES = 'schedules';

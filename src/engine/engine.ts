@@ -11,32 +11,33 @@ import { ActionSchema, DEFAULTS, MAX_TIMEOUT_MS, ZERO_USAGE, type Action, type A
 import type { CallbackInvoker, ProviderCaller } from '../models/call';
 import type { ResolvedModel } from '../protocol/model';
 import { costOf } from '../protocol/prices';
-import { focusedSelector, inferAct, inferExtract, inferObserve, type InferenceDeps, type LogEvent, type OpContext } from './inference';
+import { focusedSelector, inferAct, inferExtract, inferObserve, type InferenceDeps, type LogEvent, type OpContext } from './core/inference';
 import { normalizeVariables, substitute, type Variables } from '../protocol/variables';
-import { performAction, validateAction } from './actions';
-import { countTarget, highlightTarget } from './frames';
+import { performAction, validateAction } from './core/actions';
+import { countTarget, highlightTarget } from './core/frames';
 import { MetricsBook } from './metrics';
-import { evaluate, goto, openPage, screenshot, withDeadline } from './pages';
-import { raceCancel, throwIfCancelled } from './cancel';
-import type { BrowserPort, CacheStorePort, CallContext, FlowStorePort, SelfEvaluator, StatePort } from './ports';
+import { evaluate, goto, openPage, screenshot, withDeadline } from './core/pages';
+import { raceCancel, throwIfCancelled } from './core/cancel';
+import type { ApprovalAsker, BrowserPort, CacheStorePort, CallContext, FlowStorePort, Resumed, SelfEvaluator, StatePort } from './ports';
 export type { CallContext };
-import { MemoryFlowStore, replayFlow } from './flows';
+import { MemoryFlowStore, replayFlow } from './memory/flows';
 import { FlowSchema, flowKey, summarizeFlow, type Flow, type SavedFlow } from '../protocol/flows';
 import { qaStepsFromAgent } from '../protocol/recording';
 import type { AgentRecording, AgentRunParams } from '../protocol/agent';
 import { mentionsNamedDate } from '../models/local/values';
-import { agentCacheKey, cacheKeys, cacheUrl, ContentChanged, runCached, type CachedOp, type KeyParts } from './cache';
-import { checkObserved, readRegion, StoredExtractSchema, withPageCounts, type StoredExtract } from './cache-checks';
-import { replayActions, ReplayFailed, type Healer } from './replay';
+import { agentCacheKey, cacheKeys, cacheUrl, ContentChanged, runCached, type CachedOp, type KeyParts } from './memory/cache';
+import { checkObserved, readRegion, StoredExtractSchema, withPageCounts, type StoredExtract } from './memory/cache-checks';
+import { replayActions, ReplayFailed, type Healer } from './memory/replay';
 import { ENGINE_VERSION } from '../protocol/version';
 import { AgentRecordingSchema } from '../protocol/agent';
 import { normalizeUrl } from '../protocol/url-policy';
 import { BatchRunner } from './batch';
-import { runAgent } from './agent';
-import { captureSnapshot, selectorsForIds } from './snapshot';
-import { bindGate, Gate, type ApprovalAsker } from './approval';
+import { runAgent } from './agent/agent';
+import { captureSnapshot, selectorsForIds } from './core/snapshot';
+import { bindGate } from './core/gate';
+import { Gate } from './people/approval';
 import type { ApprovalPolicy } from '../protocol/approval';
-import { GATED_METHODS, pauseBudget, type Resumed } from './pause';
+import { GATED_METHODS, pauseBudget } from './people/pause';
 
 
 /** How long a cache hit's first step looks for its element: the page is already there, and a miss then costs a model call anyway. */
@@ -395,9 +396,9 @@ export class Engine implements CommandClient {
   }
 
   /**
-   * act/observe/extract through the result cache (engine/cache.ts). Keys name the call, not the
+   * act/observe/extract through the result cache (memory/cache.ts). Keys name the call, not the
    * page's content; what decides whether a stored result still applies is checked on the hit:
-   * act replays its stored Actions only on the elements they were recorded on (targets.ts),
+   * act replays its stored Actions only on the elements they were recorded on (memory/targets.ts),
    * healing a moved one; observe's elements must all still be there, as many of each as there
    * were; extract's data is served while the part of the page it came from reads the same.
    * A locator or ignoreLocators skips the lookup.

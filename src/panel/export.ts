@@ -7,7 +7,7 @@
  * Pure string generation: this module is bundled into the side panel page, so
  * it uses neither chrome.* nor node: APIs.
  */
-import { keyDef } from '../engine/keys';
+import { keyDef } from '../engine/core/keys';
 import type { Flow } from '../protocol/flows';
 import type { QaRecording, QaStep } from '../protocol/panel';
 import type { Action } from '../protocol/schemas';

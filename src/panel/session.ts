@@ -82,7 +82,7 @@ export class PanelSession {
       const s = spanOf(line.data);
       const step = s?.span === 'agent-step' ? s.step : undefined;
       this.update(run.id, { events: [...run.events, { at: Date.now(), message: line.message, ...(step ? { step } : {}) }] });
-      // A replayed step is done (engine/flows.ts logs each with its number): mark the next one.
+      // A replayed step is done (engine/memory/flows.ts logs each with its number): mark the next one.
       const done = (line.data?.step as { index?: unknown } | undefined)?.index;
       if (this.replaying && typeof done === 'number') this.set({ busyStep: this.replaying[done] ?? null });
     });
@@ -282,7 +282,7 @@ export class PanelSession {
       case 'goto':
         return (await c.call('page.goto', { page, url: step.url })).url;
       case 'act': {
-        // The one replay of stored Actions (engine/replay.ts); the model only re-finds a moved element.
+        // The one replay of stored Actions (engine/memory/replay.ts); the model only re-finds a moved element.
         const model = await this.deps.resolveModel().catch(() => undefined);
         await c.call('act.replay', { page, actions: step.actions, ...(model ? { model } : {}) }).catch((e: unknown) => {
           throw isDeckhandError(e) ? new DeckhandError(e.code, `"${step.description}": ${e.message}`, e.data) : e;

@@ -19,7 +19,7 @@ export type ActMethod = z.infer<typeof ActMethodSchema>;
 /** A page is a browser tab; its id is the tab id. */
 export const PageIdSchema = z.number().int().nonnegative();
 
-// A replay performs an action only where the page still has its target (engine/targets.ts), so a
+// A replay performs an action only where the page still has its target (engine/memory/targets.ts), so a
 // stored selector that now points at something else is never acted on. Descriptions here and
 // below become the doc comments of the generated Python and Go types.
 export const ActionTargetSchema = z

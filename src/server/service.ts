@@ -412,7 +412,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     if (b.executeOptions.useSearch && !searchUrl) {
       throw new HttpError('INVALID_ARGUMENT', 'useSearch needs a search provider, and this service has none: set DECKHAND_SEARCH_URL (a SearXNG-style JSON endpoint)');
     }
-    // The engine looks the run up in this key's cache and records it (engine/cache.ts agentCacheKey).
+    // The engine looks the run up in this key's cache and records it (engine/memory/cache.ts agentCacheKey).
     return operate(c, id, streamIt, async (s, signal) => {
       const r = await s.dh.agentExecute(b, { signal, searchUrl, cache: !!b.shouldCache, ...(b.executeOptions.approval ? { onApproval: approver(s) } : {}) });
       return { result: r.result, ...(r.cacheEntry ? { cacheEntry: r.cacheEntry } : {}), ...(r.flow ? { flow: r.flow } : {}) };

@@ -4,7 +4,7 @@
  * a deadline. Requests that stay open by design (WebSockets, event streams, long polls) would
  * keep a page busy forever, so a request open longer than LONG_LIVED_MS stops counting.
  */
-import type { CdpSession } from './ports';
+import type { CdpSession } from '../ports';
 
 const LONG_LIVED_MS = 2000;
 const FORGET_MS = 60_000;

@@ -4,7 +4,7 @@
  * the engine turns back into selectors; it never sees variable values.
  */
 import { z } from 'zod';
-import { ACT_METHODS } from '../protocol/schemas';
+import { ACT_METHODS } from '../../protocol/schemas';
 
 const METHOD_HELP = `Methods and their arguments:
 - click, doubleClick, rightClick, hover: no arguments

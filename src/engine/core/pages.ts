@@ -1,11 +1,11 @@
 /** Page commands: navigation, evaluation, screenshots, page info. */
 import { actedOn } from './activity';
-import { DeckhandError, ErrorCode } from '../protocol/errors';
-import { DEFAULTS, type GotoOptions, type PageInfo, type ScreenshotOptions } from '../protocol/schemas';
-import { assertUrlAllowed, schemeOf, urlRefusal } from '../protocol/url-policy';
-import { sleep, type BrowserPort, type CdpSession } from './ports';
+import { DeckhandError, ErrorCode } from '../../protocol/errors';
+import { DEFAULTS, type GotoOptions, type PageInfo, type ScreenshotOptions } from '../../protocol/schemas';
+import { assertUrlAllowed, schemeOf, urlRefusal } from '../../protocol/url-policy';
+import { sleep, type BrowserPort, type CdpSession } from '../ports';
 import { cancellableSleep, raceCancel, throwIfCancelled } from './cancel';
-import { gateOf } from './approval';
+import { gateOf } from './gate';
 
 /**
  * `p`, or TIMEOUT after `ms`. `held`: time the work has spent waiting on a person (an approval),

@@ -5,26 +5,27 @@
  * the next step; reaching maxSteps ends the run incomplete. A run can be recorded
  * and replayed later with no model call, self-healing a step whose element moved.
  */
-import { actedOn } from './activity';
-import { Input } from './input';
-import { callModel } from '../models/call';
-import { maskValues, normalizeVariables, substitute } from '../protocol/variables';
-import { AGENT_TOOLS, agentToolsFor, isAgentTool, type AgentRecording, type AgentResult, type AgentRunParams, type AgentStep, type AgentToolName } from '../protocol/agent';
-import { DeckhandError, ErrorCode } from '../protocol/errors';
-import { OPERATIONS } from '../protocol/methods';
-import { addUsage, ZERO_USAGE, type Usage } from '../protocol/schemas';
-import type { ResolvedModel } from '../protocol/model';
-import { costOf, roundUsd } from '../protocol/prices';
-import { REPLAY_STEP_TIMEOUT_MS, replayActions } from './replay';
-import { performAction, withNavigationWait } from './actions';
-import { focusedSelector, inferAct, inferExtract, settle, type InferenceDeps, type OpContext } from './inference';
-import { goto, withDeadline } from './pages';
-import { PAGE_CONTENT_IS_DATA } from './prompts';
-import type { AgentStepSpan } from '../protocol/log-spans';
-import { sleep, type BrowserPort } from './ports';
-import { captureSnapshot } from './snapshot';
+import { actedOn } from '../core/activity';
+import { Input } from '../core/input';
+import { callModel } from '../../models/call';
+import { maskValues, normalizeVariables, substitute } from '../../protocol/variables';
+import { AGENT_TOOLS, agentToolsFor, isAgentTool, type AgentRecording, type AgentResult, type AgentRunParams, type AgentStep, type AgentToolName } from '../../protocol/agent';
+import { DeckhandError, ErrorCode } from '../../protocol/errors';
+import { OPERATIONS } from '../../protocol/methods';
+import { addUsage, ZERO_USAGE, type Usage } from '../../protocol/schemas';
+import type { ResolvedModel } from '../../protocol/model';
+import { costOf, roundUsd } from '../../protocol/prices';
+import { REPLAY_STEP_TIMEOUT_MS, replayActions } from '../memory/replay';
+import { performAction, withNavigationWait } from '../core/actions';
+import { focusedSelector, inferAct, inferExtract, settle, type InferenceDeps, type OpContext } from '../core/inference';
+import { goto, withDeadline } from '../core/pages';
+import { PAGE_CONTENT_IS_DATA } from '../core/prompts';
+import type { AgentStepSpan } from '../../protocol/log-spans';
+import { sleep, type BrowserPort } from '../ports';
+import { captureSnapshot } from '../core/snapshot';
 import { runPlanned } from './agent-plan';
-import { bindGate, endsRun, gateOf } from './approval';
+import { bindGate, gateOf } from '../core/gate';
+import { endsRun } from '../people/approval';
 import { asksForChange, describeEffect, EffectWatch, type StepKind } from './effect';
 
 /** The answer the model gives each step: one tool and the fields of every tool, the unused ones null. */

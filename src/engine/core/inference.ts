@@ -4,28 +4,28 @@
  * deterministic path. Usage is summed over every model call of the operation.
  */
 import { networkQuiet } from './network';
-import { clip, quote } from '../protocol/text';
+import { clip, quote } from '../../protocol/text';
 import { Validator } from '@cfworker/json-schema';
 import { z } from 'zod';
-import { callModel, type CallbackInvoker, type ProviderCaller } from '../models/call';
-import { DeckhandError, ErrorCode } from '../protocol/errors';
-import { OPERATIONS } from '../protocol/methods';
-import type { ModelRequest, OutlineLine, ResolvedModel } from '../protocol/model';
-import { addUsage, DEFAULTS, ZERO_USAGE, type Action, type ActResult, type LocatorSpec, type ObserveResult, type Usage } from '../protocol/schemas';
+import { callModel, type CallbackInvoker, type ProviderCaller } from '../../models/call';
+import { DeckhandError, ErrorCode } from '../../protocol/errors';
+import { OPERATIONS } from '../../protocol/methods';
+import type { ModelRequest, OutlineLine, ResolvedModel } from '../../protocol/model';
+import { addUsage, DEFAULTS, ZERO_USAGE, type Action, type ActResult, type LocatorSpec, type ObserveResult, type Usage } from '../../protocol/schemas';
 import { performAction } from './actions';
 import { withDeadline } from './pages';
 import { raceCancel } from './cancel';
-import type { LogEvent } from './ports';
-import type { BrowserPort } from './ports';
+import type { LogEvent } from '../ports';
+import type { BrowserPort } from '../ports';
 import {
   ACT_JSON_SCHEMA, ActAnswerSchema, OBSERVE_JSON_SCHEMA, ObserveAnswerSchema, systemPrompt, TEXT_EXTRACTION_SCHEMA, userPrompt, variablesHelp, type ActAnswer,
 } from './prompts';
 import { captureSnapshot, selectorsForIds, type CapturedSnapshot } from './snapshot';
 import { targetsOf } from './targets';
 import { pageToday, todayLine } from './today';
-import { mentionsNamedDate } from '../models/local/values';
-import type { ModelCallSpan } from '../protocol/log-spans';
-import { maskLines, maskValues, normalizeVariables, substitute, unmaskValues, type Variables } from '../protocol/variables';
+import { mentionsNamedDate } from '../../models/local/values';
+import type { ModelCallSpan } from '../../protocol/log-spans';
+import { maskLines, maskValues, normalizeVariables, substitute, unmaskValues, type Variables } from '../../protocol/variables';
 
 export type { LogEvent };
 

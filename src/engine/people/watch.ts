@@ -4,12 +4,12 @@
  * thumbnails of the page through the port. The worker makes one Watch and asks it for a run
  * only while a panel is connected: with no panel there is no Watch work and no screenshot.
  */
-import { DeckhandError } from '../protocol/errors';
-import { OPERATIONS, paramAt, type MethodName } from '../protocol/methods';
-import type { WatchCaller, WatchEvent, WatchOp } from '../protocol/panel';
-import { spanOf } from '../protocol/log-spans';
-import { maskValues, normalizeVariables, type Variables } from '../protocol/variables';
-import type { BrowserPort, LogEvent } from './ports';
+import { DeckhandError } from '../../protocol/errors';
+import { OPERATIONS, paramAt, type MethodName } from '../../protocol/methods';
+import type { WatchCaller, WatchEvent, WatchOp } from '../../protocol/panel';
+import { spanOf } from '../../protocol/log-spans';
+import { maskValues, normalizeVariables, type Variables } from '../../protocol/variables';
+import type { BrowserPort, LogEvent } from '../ports';
 
 /** The methods a panel watches, by the name the panel shows. */
 const WATCHED: Partial<Record<MethodName, WatchOp>> = {

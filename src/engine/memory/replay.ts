@@ -5,11 +5,11 @@
  * fails too, ReplayFailed says why, and the caller decides (compute live, run the agent live,
  * report the step).
  */
-import { DeckhandError, ErrorCode } from '../protocol/errors';
-import { addUsage, ZERO_USAGE, type Action, type Usage } from '../protocol/schemas';
-import { performAction } from './actions';
-import { substitute } from '../protocol/variables';
-import type { BrowserPort } from './ports';
+import { DeckhandError, ErrorCode } from '../../protocol/errors';
+import { addUsage, ZERO_USAGE, type Action, type Usage } from '../../protocol/schemas';
+import { performAction } from '../core/actions';
+import { substitute } from '../../protocol/variables';
+import type { BrowserPort } from '../ports';
 import { ReplayFailed } from './replay-failed';
 import { locateTarget, TargetChanged } from './targets';
 

@@ -3,9 +3,9 @@
  * can and hands the rest of an XPath to the child frame it crosses into, with the
  * child's offset so points add up to tab viewport coordinates.
  */
-import { DeckhandError, ErrorCode } from '../protocol/errors';
-import type { PrepareResult } from '../protocol/content-messages';
-import type { BrowserPort } from './ports';
+import { DeckhandError, ErrorCode } from '../../protocol/errors';
+import type { PrepareResult } from '../../protocol/content-messages';
+import type { BrowserPort } from '../ports';
 import { raceCancel, throwIfCancelled } from './cancel';
 
 export interface Prepared {

@@ -2,7 +2,7 @@
  * Trusted input through CDP's Input domain: mouse, keyboard, text, and HTML5
  * drag and drop (intercepted drags replayed as drag events).
  */
-import type { CdpSession } from './ports';
+import type { CdpSession } from '../ports';
 import { keyDef, MODIFIER_BITS, parseChord, type KeyDef } from './keys';
 
 export type MouseButton = 'left' | 'right' | 'middle';

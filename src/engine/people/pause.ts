@@ -5,9 +5,10 @@
  * between its steps. The panel's own calls never pass here (the worker gives the gate only to
  * other callers' calls).
  */
-import { DeckhandError, ErrorCode } from '../protocol/errors';
-import { isModelOperation, OPERATIONS, paramAt, type MethodName } from '../protocol/methods';
-import { DEFAULTS, MAX_TIMEOUT_MS } from '../protocol/schemas';
+import { DeckhandError, ErrorCode } from '../../protocol/errors';
+import { isModelOperation, OPERATIONS, paramAt, type MethodName } from '../../protocol/methods';
+import { DEFAULTS, MAX_TIMEOUT_MS } from '../../protocol/schemas';
+import type { PausePort, Resumed } from '../ports';
 
 /** The methods that wait while paused: everything that acts on or reads the page. Not ping, metrics, op.cancel, flow listing. */
 export const GATED_METHODS: ReadonlySet<MethodName> = new Set<MethodName>([
@@ -29,21 +30,6 @@ export function pauseBudget(method: MethodName, params: unknown): number {
   if (given !== undefined) return Math.min(given, MAX_TIMEOUT_MS);
   if (o?.deadline === 'action' || (o?.deadline === 'instruction' && !isModelOperation(method, params))) return DEFAULTS.actionTimeoutMs;
   return isModelOperation(method, params) ? DEFAULTS.modelOperationTimeoutMs : DEFAULTS.navigationTimeoutMs;
-}
-
-/** What a call may be held at: the engine sees only this (CallContext.pause). */
-export interface PausePort {
-  /**
-   * Resolves at once (null) when not paused; else when resumed, saying how long it waited and
-   * why it goes on. Rejects with PAUSED after `budgetMs`, or with the signal's reason.
-   */
-  wait(what: string, budgetMs: number, signal?: AbortSignal, onWait?: () => void): Promise<Resumed | null>;
-}
-
-export interface Resumed {
-  waitedMs: number;
-  /** Why it goes on: the person pressed Resume, or nobody was left to press it. */
-  reason: string;
 }
 
 export const RESUMED_BY_PERSON = 'the person pressed Resume';

@@ -3,7 +3,7 @@
  * Monday"): read in the page (its time zone, an emulated one included), or from this clock when
  * the page cannot answer (a page still loading, a test's fake port).
  */
-import type { BrowserPort } from './ports';
+import type { BrowserPort } from '../ports';
 
 const local = (d: Date) => `${String(d.getFullYear()).padStart(4, '0')}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
 

@@ -12,8 +12,8 @@
  * change or as the click being taken by a control or link. A download starting shows nothing on
  * the page.
  */
-import type { FrameMark } from '../protocol/content-messages';
-import type { BrowserPort } from './ports';
+import type { FrameMark } from '../../protocol/content-messages';
+import type { BrowserPort } from '../ports';
 
 export interface PageMark {
   frames: Map<number, FrameMark>;

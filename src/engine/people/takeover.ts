@@ -4,12 +4,12 @@
  * can be stored as that act's cached result (Engine.storeFix). The worker supplies the
  * browser-facing hooks; nothing here touches chrome.*.
  */
-import { DeckhandError, ErrorCode } from '../protocol/errors';
-import type { Params } from '../protocol/methods';
-import type { FixPreview, TakeoverState } from '../protocol/panel';
-import type { Action } from '../protocol/schemas';
+import { DeckhandError, ErrorCode } from '../../protocol/errors';
+import type { Params } from '../../protocol/methods';
+import type { FixPreview, TakeoverState } from '../../protocol/panel';
+import type { Action } from '../../protocol/schemas';
 import type { PauseGate } from './pause';
-import type { CallContext } from './ports';
+import type { CallContext } from '../ports';
 
 /** Failed runs kept for a fix: the latest few, for half an hour (a person fixes a step soon or not at all). */
 export const KEEP_FAILED_RUNS = 20;

@@ -3,7 +3,7 @@
  * snapshot taken after the engine acted on a page knows the page changed without asking it.
  */
 import { watchNetwork } from './network';
-import type { CdpSession } from './ports';
+import type { CdpSession } from '../ports';
 
 const acted = new Map<number, number>();
 const seen = new Map<number, number>();

@@ -6,14 +6,14 @@
 import { actedOn } from './activity';
 import { Input } from './input';
 import { parseChord } from './keys';
-import { DeckhandError, ErrorCode } from '../protocol/errors';
-import { ACT_METHODS, type ActMethod } from '../protocol/schemas';
-import type { OpResult, PingResult } from '../protocol/content-messages';
+import { DeckhandError, ErrorCode } from '../../protocol/errors';
+import { ACT_METHODS, type ActMethod } from '../../protocol/schemas';
+import type { OpResult, PingResult } from '../../protocol/content-messages';
 import { prepareTarget, type Prepared } from './frames';
-import type { BrowserPort, CdpSession } from './ports';
+import type { BrowserPort, CdpSession } from '../ports';
 import { raceCancel, throwIfCancelled } from './cancel';
-import { Gate, gateOf } from './approval';
-import { RiskFactsSchema, type RiskFacts } from '../protocol/approval';
+import { gateOf } from './gate';
+import { RiskFactsSchema, type RiskFacts } from '../../protocol/approval';
 
 export interface ActTarget {
   selector: string;
@@ -130,7 +130,7 @@ export async function performAction(
       // A call that asked for approval: a risky step waits here, found but not yet acted on. After
       // a wait the element is found again (the page may have moved on while the person looked).
       const gate = gateOf(signal);
-      if (gate && Gate.gates(method)) {
+      if (gate && gate.gates(method)) {
         const before = gate.heldMs();
         await gate.check({ method, args, pageUrl: (await port.pageInfo(page)).url, facts: await riskFacts(port, page, prepared), element: prepared.description }, signal);
         if (gate.heldMs() > before) {

@@ -8,21 +8,21 @@
  * never half filled and submitted. A step that may be hidden ("switch between the tabs to
  * find ...") reveals collapsed sections and other tabs one at a time until it grounds.
  */
-import type { OutlineLine } from '../protocol/model';
-import type { Action } from '../protocol/schemas';
-import { clip, quote } from '../protocol/text';
-import { choose, parseIntent, PURPOSE_SYNONYMS, Refusal, type Facts, type Intent, type Pick } from '../models/local/act';
-import { mentionsNamedDate } from '../models/local/values';
-import { pageToday } from './today';
-import { buildOutline, isInside, optionsOf, type OutlineNode } from '../models/local/outline';
-import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type Each, type PlanStep } from '../models/local/plan';
-import { monthOf } from '../models/local/input-values';
-import { applyTransform, numberOf, parseDate, resolveReference } from '../models/local/refs';
-import { coverage, exactMatch, glyphWords, normalize } from '../models/local/text';
-import type { BrowserPort } from './ports';
-import { captureSnapshot, selectorsForIds } from './snapshot';
-import { dragBy, performAction, pointOf } from './actions';
-import { endsRun } from './approval';
+import type { OutlineLine } from '../../protocol/model';
+import type { Action } from '../../protocol/schemas';
+import { clip, quote } from '../../protocol/text';
+import { choose, parseIntent, PURPOSE_SYNONYMS, Refusal, type Facts, type Intent, type Pick } from '../../models/local/act';
+import { mentionsNamedDate } from '../../models/local/values';
+import { pageToday } from '../core/today';
+import { buildOutline, isInside, optionsOf, type OutlineNode } from '../../models/local/outline';
+import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type Each, type PlanStep } from '../../models/local/plan';
+import { monthOf } from '../../models/local/input-values';
+import { applyTransform, numberOf, parseDate, resolveReference } from '../../models/local/refs';
+import { coverage, exactMatch, glyphWords, normalize } from '../../models/local/text';
+import type { BrowserPort } from '../ports';
+import { captureSnapshot, selectorsForIds } from '../core/snapshot';
+import { dragBy, performAction, pointOf } from '../core/actions';
+import { endsRun } from '../people/approval';
 import { describeEffect, EffectWatch } from './effect';
 
 export interface PlannedRun {

@@ -4,11 +4,11 @@
  * parent frame, which renders the whole within the budget.
  */
 import { actedSinceLastLook } from './activity';
-import { DeckhandError, ErrorCode } from '../protocol/errors';
-import type { OutlineLine } from '../protocol/model';
-import { DEFAULTS, type LocatorSpec, type SnapshotResult } from '../protocol/schemas';
+import { DeckhandError, ErrorCode } from '../../protocol/errors';
+import type { OutlineLine } from '../../protocol/model';
+import { DEFAULTS, type LocatorSpec, type SnapshotResult } from '../../protocol/schemas';
 import { clickTargets } from './listeners';
-import type { BrowserPort, FrameInfo } from './ports';
+import type { BrowserPort, FrameInfo } from '../ports';
 
 /** The listener lookup is an aid to the snapshot, never a reason for it to wait long. */
 const LISTENER_LOOKUP_MS = 2000;

@@ -5,16 +5,16 @@
  * with the model when the caller gave one; otherwise the replay stops with a typed error
  * naming the step (its number, id and description in `data.step`).
  */
-import { DeckhandError, ErrorCode, isDeckhandError } from '../protocol/errors';
-import type { Flow, FlowReplayResult } from '../protocol/flows';
-import type { QaStep } from '../protocol/recording';
-import { addUsage, MAX_TIMEOUT_MS, ZERO_USAGE, type Usage } from '../protocol/schemas';
-import { substitute } from '../protocol/variables';
-import { performAction } from './actions';
-import { throwIfCancelled } from './cancel';
-import { focusedSelector } from './inference';
-import { evaluate, goto } from './pages';
-import type { BrowserPort, FlowStorePort } from './ports';
+import { DeckhandError, ErrorCode, isDeckhandError } from '../../protocol/errors';
+import type { Flow, FlowReplayResult } from '../../protocol/flows';
+import type { QaStep } from '../../protocol/recording';
+import { addUsage, MAX_TIMEOUT_MS, ZERO_USAGE, type Usage } from '../../protocol/schemas';
+import { substitute } from '../../protocol/variables';
+import { performAction } from '../core/actions';
+import { throwIfCancelled } from '../core/cancel';
+import { focusedSelector } from '../core/inference';
+import { evaluate, goto } from '../core/pages';
+import type { BrowserPort, FlowStorePort } from '../ports';
 import { replayActions, ReplayFailed, REPLAY_STEP_TIMEOUT_MS, type Healer } from './replay';
 
 export interface FlowRun {

@@ -8,7 +8,7 @@
  * patches DOM methods can only make the list wrong, which adds or drops ids; it
  * learns nothing and gets nothing run on its behalf.
  */
-import type { BrowserPort } from './ports';
+import type { BrowserPort } from '../ports';
 
 /** Event types that mean "this element reacts to being clicked". */
 // A drop zone takes pointer input too: it is where a drag ends ("drag the block onto the box").

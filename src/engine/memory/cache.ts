@@ -4,10 +4,10 @@
  * extract return the stored data), and record what was computed. Hits cost no tokens. Where
  * entries live is a port (CacheStorePort): the caller's store over RPC or the extension's own.
  */
-import type { AgentRunParams } from '../protocol/agent';
-import type { CacheEntry } from '../protocol/cache';
-import type { CacheInfo, CacheRun, Usage } from '../protocol/schemas';
-import type { CacheStorePort } from './ports';
+import type { AgentRunParams } from '../../protocol/agent';
+import type { CacheEntry } from '../../protocol/cache';
+import type { CacheInfo, CacheRun, Usage } from '../../protocol/schemas';
+import type { CacheStorePort } from '../ports';
 import { ReplayFailed } from './replay-failed';
 import { TargetChanged } from './targets';
 

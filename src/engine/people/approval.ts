@@ -1,20 +1,18 @@
 /**
  * Approval of risky steps (protocol/approval.ts). A call that asked for approval runs with a
- * Gate, carried by its signal so that every action it makes (act, the agent's steps, a batch's
- * calls, a replay) is checked in one place: performAction and goto ask the gate before any input
- * goes out. A step that matches the policy waits for a decision; anything but "approve" is a
+ * Gate, carried by its signal (core/gate.ts) so that every action it makes (act, the agent's
+ * steps, a batch's calls, a replay) is checked in one place: performAction and goto ask the gate
+ * before any input goes out. A step that matches the policy waits for a decision; anything but "approve" is a
  * NOT_APPROVED refusal and nothing is done. Time spent waiting on a person does not count
  * towards the call's own deadlines (heldMs).
  */
 import {
   APPROVAL_DEFAULT_TIMEOUT_MS, type ApprovalAnswer, type ApprovalDecision, type ApprovalKind, type ApprovalPolicy, type ApprovalRequest, type ApprovalSettled, type RiskFacts,
-} from '../protocol/approval';
-import { DeckhandError, ErrorCode } from '../protocol/errors';
-import { maskValues } from '../protocol/variables';
-import { throwIfCancelled } from './cancel';
-
-/** Asks whoever can decide (the side panels, the caller); resolves with the first decision, or null at the deadline. */
-export type ApprovalAsker = (req: ApprovalRequest, signal: AbortSignal | undefined) => Promise<{ decision: ApprovalDecision; by: string } | null>;
+} from '../../protocol/approval';
+import { DeckhandError, ErrorCode } from '../../protocol/errors';
+import { maskValues } from '../../protocol/variables';
+import { throwIfCancelled } from '../core/cancel';
+import type { ActionGate, ApprovalAsker, GatedStep } from '../ports';
 
 /** Methods that change something (a hover, a scroll or a focus never needs approval). */
 const GATED: ReadonlySet<string> = new Set(['click', 'doubleClick', 'rightClick', 'fill', 'type', 'press', 'selectOption', 'check', 'uncheck', 'dragAndDrop']);
@@ -93,7 +91,7 @@ const KIND_WORDS: Record<ApprovalRequest['kinds'][number], string> = {
 let requests = 0;
 
 /** One call's approval: its policy, who to ask, and how long it has waited on a person. */
-export class Gate {
+export class Gate implements ActionGate {
   private held = 0;
   private waitingSince: number | null = null;
 
@@ -116,11 +114,15 @@ export class Gate {
     return GATED.has(method) || method === 'goto';
   }
 
+  gates(method: string): boolean {
+    return Gate.gates(method);
+  }
+
   /**
    * Check one action; returns when it may go ahead. `describe` names the element as a person reads
    * it. Refused (skip, stop, no answer): NOT_APPROVED, with the decision in `data.decision`.
    */
-  async check(step: { method: string; args: string[]; pageUrl: string; facts: RiskFacts | null; target?: string; element: string }, signal: AbortSignal | undefined): Promise<void> {
+  async check(step: GatedStep, signal: AbortSignal | undefined): Promise<void> {
     if (!Gate.gates(step.method)) return;
     const m = classify(this.policy, { ...step, instruction: this.instruction });
     if (!m.kinds.length) return;
@@ -164,17 +166,6 @@ export class Gate {
 /** Whether an error is a refusal the run should end on (stop, or no answer), rather than a skipped step. */
 export function endsRun(e: unknown): boolean {
   return e instanceof DeckhandError && e.code === ErrorCode.NotApproved && (e.data as { decision?: string } | undefined)?.decision !== 'skip';
-}
-
-// A call's gate travels with its signal: every action of the call is given that signal already.
-const gates = new WeakMap<AbortSignal, Gate>();
-
-export function bindGate(signal: AbortSignal, gate: Gate | undefined): void {
-  if (gate) gates.set(signal, gate);
-}
-
-export function gateOf(signal: AbortSignal | undefined): Gate | undefined {
-  return signal ? gates.get(signal) : undefined;
 }
 
 /** One who may answer a request: a side panel, or the caller whose step waits. */

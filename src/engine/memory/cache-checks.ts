@@ -9,10 +9,11 @@
  *     holding every extracted value) reads exactly as it did, by the digest of its visible text.
  */
 import { z } from 'zod';
-import type { Action } from '../protocol/schemas';
+import type { Action } from '../../protocol/schemas';
 import { ContentChanged } from './cache';
-import type { BrowserPort } from './ports';
-import { locateTarget, pageElements, sameName, type SnapElement } from './targets';
+import type { BrowserPort } from '../ports';
+import { sameName, type SnapElement } from '../core/targets';
+import { locateTarget, pageElements } from './targets';
 
 export const StoredExtractSchema = z.object({ v: z.literal(2), data: z.unknown(), region: z.string() });
 export type StoredExtract = z.infer<typeof StoredExtractSchema>;

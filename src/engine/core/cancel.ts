@@ -4,7 +4,7 @@
  * deadline; the reason is the DeckhandError to report (CANCELLED, TIMEOUT). Every wait of a
  * cancellable operation races this signal, so it stops at once instead of at its own timeout.
  */
-import { DeckhandError, ErrorCode } from '../protocol/errors';
+import { DeckhandError, ErrorCode } from '../../protocol/errors';
 
 /** The error a cancelled signal stands for. */
 export function cancelledError(signal: AbortSignal): DeckhandError {

@@ -4,11 +4,11 @@
  * records. Alarms, storage and notifications come in through ports (src/browser/scheduler.ts
  * gives the chrome.* ones), so this runs under unit tests as it does in the worker.
  */
-import { DeckhandError, ErrorCode, isDeckhandError } from '../protocol/errors';
-import type { FlowReplayResult } from '../protocol/flows';
-import { SCHEDULE_HISTORY_LIMIT, ScheduleEverySchema, type Schedule, type ScheduleEvery, type ScheduleInfo, type ScheduleRun } from '../protocol/schedule';
-import { describeZodError } from '../protocol/zod-errors';
-import type { BrowserPort } from './ports';
+import { DeckhandError, ErrorCode, isDeckhandError } from '../../protocol/errors';
+import type { FlowReplayResult } from '../../protocol/flows';
+import { SCHEDULE_HISTORY_LIMIT, ScheduleEverySchema, type Schedule, type ScheduleEvery, type ScheduleInfo, type ScheduleRun } from '../../protocol/schedule';
+import { describeZodError } from '../../protocol/zod-errors';
+import type { BrowserPort } from '../ports';
 
 export interface ScheduleStorePort {
   list(): Promise<Schedule[]>;
