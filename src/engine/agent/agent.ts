@@ -23,7 +23,8 @@ import { PAGE_CONTENT_IS_DATA } from '../core/prompts';
 import type { AgentStepSpan } from '../../protocol/log-spans';
 import { sleep, type BrowserPort } from '../ports';
 import { captureSnapshot } from '../core/snapshot';
-import { runPlanned } from './agent-plan';
+import { runPlanned } from '../../models/local/agent';
+import { planSteps } from './plan-steps';
 import { bindGate, gateOf } from '../core/gate';
 import { endsRun } from '../people/approval';
 import { asksForChange, describeEffect, EffectWatch, type StepKind } from './effect';
@@ -224,7 +225,7 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
   if (p.model.kind === 'local') {
     // The built-in model plans the instruction into single steps and grounds each on the page.
     if (extra.length) ax.deps.log({ level: 'warn', message: `the built-in model's plan does not call the caller's own tools (${extra.map((t) => t.name).join(', ')}); configure a model for runs that need them`, data: { opId: p.opId } });
-    const out = await runPlanned({
+    const out = await runPlanned(planSteps({
       port: ax.port,
       page,
       instruction: p.instruction,
@@ -238,7 +239,7 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
           action ? { tool: 'act', args: { instruction }, actions: [action] } : null,
           `act ${JSON.stringify({ instruction })} → ${brief(result, 120)}`,
         ),
-    });
+    }));
     spend({ ...ZERO_USAGE, inferenceTimeMs: out.planningMs }, p.model);
     const doneStep = await step('done', { answer: out.message, success: out.success }, out.success ? 'every step of the plan ran' : 'a step of the plan was beyond the built-in model', '', (await ax.port.pageInfo(page)).url);
     return finish(out.success, out.success, doneStep.done?.answer || out.message);

@@ -6,38 +6,19 @@
  * runs, every step is grounded on the page as it is: a step that cannot be grounded, with
  * nothing before it that could change the page, ends the run with nothing done, so a form is
  * never half filled and submitted. A step that may be hidden ("switch between the tabs to
- * find ...") reveals collapsed sections and other tabs one at a time until it grounds.
+ * find ...") reveals collapsed sections and other tabs one at a time until it grounds. The
+ * page is read, and each step done, through the engine's StepRunner (step-runner.ts).
  */
 import type { OutlineLine } from '../../protocol/model';
-import type { Action } from '../../protocol/schemas';
 import { clip, quote } from '../../protocol/text';
-import { choose, parseIntent, PURPOSE_SYNONYMS, Refusal, type Facts, type Intent, type Pick } from '../../models/local/act';
-import { mentionsNamedDate } from '../../models/local/values';
-import { pageToday } from '../core/today';
-import { buildOutline, isInside, optionsOf, type OutlineNode } from '../../models/local/outline';
-import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type Each, type PlanStep } from '../../models/local/plan';
-import { monthOf } from '../../models/local/input-values';
-import { applyTransform, numberOf, parseDate, resolveReference } from '../../models/local/refs';
-import { coverage, exactMatch, glyphWords, normalize } from '../../models/local/text';
-import type { BrowserPort } from '../ports';
-import { captureSnapshot, selectorsForIds } from '../core/snapshot';
-import { dragBy, performAction, pointOf } from '../core/actions';
-import { endsRun } from '../people/approval';
-import { describeEffect, EffectWatch } from './effect';
-
-export interface PlannedRun {
-  port: BrowserPort;
-  page: number;
-  instruction: string;
-  maxSteps: number;
-  signal: AbortSignal;
-  /** Wait for the page to settle (network idle, DOM quiet, bounded), as act does before it reads the page. */
-  settle: () => Promise<void>;
-  /** Run one act step through the agent's step machinery (streamed, recorded); its result text, "error: ..." on failure. */
-  act: (say: string, reasoning: string, pageText: string, pageUrl: string) => Promise<string>;
-  /** Record a click the run made itself (a suggestion picked, a tab opened), streamed and replayable like an act step. */
-  note: (instruction: string, reasoning: string, result: string, pageUrl: string, action: Action | null) => void;
-}
+import { choose, parseIntent, PURPOSE_SYNONYMS, Refusal, type Facts, type Intent, type Pick } from './act';
+import { mentionsNamedDate } from './values';
+import { buildOutline, isInside, optionsOf, type OutlineNode } from './outline';
+import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type Each, type PlanStep } from './plan';
+import { monthOf } from './input-values';
+import { applyTransform, numberOf, parseDate, resolveReference } from './refs';
+import { coverage, exactMatch, glyphWords, normalize } from './text';
+import type { Point, StepRunner } from './step-runner';
 
 export interface PlannedOutcome {
   success: boolean;
@@ -46,20 +27,25 @@ export interface PlannedOutcome {
   planningMs: number;
 }
 
-const SNAPSHOT_BUDGET = 8000;
 /** Controls a text step may change the page through (a suggestion list, a section opening). */
 const CHANGES_PAGE = new Set(['click', 'check', 'uncheck', 'selectOption', 'press', 'doubleClick', 'rightClick', 'dragAndDrop', 'hover']);
 const TEXT_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
 const CHECKABLE = new Set(['checkbox', 'switch', 'menuitemcheckbox', 'radio']);
 
-/** The page as the model reads it; folded lists keep the items the instruction names. */
-async function look(port: BrowserPort, page: number, focus?: string): Promise<{ nodes: OutlineNode[]; text: string; url: string; lines: OutlineLine[] }> {
-  const snap = await captureSnapshot(port, page, { budget: SNAPSHOT_BUDGET, lines: true, ...(focus ? { focus } : {}) });
-  const lines = snap.lines ?? [];
-  return { nodes: buildOutline(lines), text: snap.text, url: snap.url, lines };
+/** The page as the model reads it: its outline, text and address. */
+interface View {
+  nodes: OutlineNode[];
+  text: string;
+  url: string;
+  lines: OutlineLine[];
 }
 
-/** The first phrasing of `step` the single-step reading grounds on `nodes`, with its pick. */
+/** The page as the model reads it; folded lists keep the items the instruction names. */
+async function look(r: StepRunner, focus?: string): Promise<View> {
+  const { lines, text, url } = await r.look(focus);
+  return { nodes: buildOutline(lines), text, url, lines };
+}
+
 /** The model's compute in one run: planning and grounding, timed. */
 interface Clock {
   ms: number;
@@ -157,7 +143,8 @@ function withValue(step: PlanStep, nodes: OutlineNode[], instruction: string, cl
   const t0 = performance.now();
   try {
     const value = applyTransform(resolveReference(step.ref, nodes, instruction), step.transform);
-    return { step: { ...step, ref: undefined, say: step.say.replace(quoteValue(step.ref), quoteValue(value)), or: step.or?.map((o) => o.replace(quoteValue(step.ref!), quoteValue(value))) }, read: `${step.ref} is ${quote(value)}` };
+    const put = (s: string) => s.replace(quoteValue(step.ref!), quoteValue(value));
+    return { step: { ...step, ref: undefined, say: put(step.say), or: step.or?.map(put) }, read: `${step.ref} is ${quote(value)}` };
   } catch (e) {
     if (!(e instanceof Refusal)) throw e;
     return { why: e.message };
@@ -193,31 +180,45 @@ function pageFacts(nodes: OutlineNode[]): { fields: string[]; names: string[] } 
  */
 function revealers(nodes: OutlineNode[], tried: Set<string>, looseToo = true): OutlineNode[] {
   const fresh = (n: OutlineNode) => !!n.id && n.states.disabled !== true && !tried.has(`${n.role}|${n.name}`);
-  const marked = nodes.filter((n) => fresh(n) && ((n.role === 'tab' && n.states.selected !== true) || (n.states.collapsed === true && !TEXT_ROLES.has(n.role) && n.role !== 'listbox')));
+  const folded = (n: OutlineNode) => n.states.collapsed === true && !TEXT_ROLES.has(n.role) && n.role !== 'listbox';
+  const marked = nodes.filter((n) => fresh(n) && ((n.role === 'tab' && n.states.selected !== true) || folded(n)));
   if (!looseToo) return marked;
   // Accordions built without ARIA: headings that take clicks, and controls named like a section or "more".
-  const loose = nodes.filter((n) => fresh(n) && !marked.includes(n) && ((n.role === 'heading' && n.states.clickable === true) || (LOOSE_ROLES.has(n.role) && SECTION_NAME.test(n.name) && !menuLike(n))));
+  const sectionLike = (n: OutlineNode) =>
+    (n.role === 'heading' && n.states.clickable === true) || (LOOSE_ROLES.has(n.role) && SECTION_NAME.test(n.name) && !menuLike(n));
+  const loose = nodes.filter((n) => fresh(n) && !marked.includes(n) && sectionLike(n));
   return [...marked, ...loose];
 }
 
 const LOOSE_ROLES = new Set(['clickable', 'button', 'heading']);
-const SECTION_NAME = /^(?:section|panel|part|chapter)\b|\b(?:section|panel)\s*#?\d+$|^(?:show|more|details|advanced|options|more options|show more|expand)$|^[+▸▶►]\s*\w/i;
+/** Names a section's own control may have alone ("More", "Show more"). */
+const SECTION_WORDS = 'show|more|details|advanced|options|more options|show more|expand';
+/** A control named like a section: "Section 2", "Panel #3", "More options", "+ Details". */
+const SECTION_NAME = new RegExp(`^(?:section|panel|part|chapter)\\b|\\b(?:section|panel)\\s*#?\\d+$|^(?:${SECTION_WORDS})$|^[+▸▶►]\\s*\\w`, 'i');
 
 const describeStep = (i: number, n: number, s: string) => `step ${i + 1} of ${n}: ${s}`;
-
-/** How long a direct action on a node of the outline may wait for it. */
-const NODE_ACTION_MS = 5000;
 
 /**
  * Act on a node of the outline itself (a tab to open, a suggestion, a result), with no words to
  * read, and record it as a step of the run. The element acted on; null when the node went away.
  */
-async function actOnNode(r: PlannedRun, node: OutlineNode, method: 'click' | 'selectOption' | 'fill', args: string[], instruction: string, reasoning: string, url: string): Promise<string | null> {
-  const [sel] = await selectorsForIds(r.port, r.page, [node.id!]);
-  if (!sel) return null;
-  const { element } = await performAction(r.port, r.page, { selector: sel.selector }, method, args, NODE_ACTION_MS, r.signal);
-  const did = method === 'click' ? `clicked ${element}` : method === 'fill' ? `filled ${element} with ${quote(args[0] ?? '')}` : `selected ${args.map((a) => quote(a)).join(', ')} in ${element}`;
-  r.note(instruction, reasoning, did, url, { selector: sel.selector, description: element, method, arguments: args });
+async function actOnNode(
+  r: StepRunner,
+  node: OutlineNode,
+  method: 'click' | 'selectOption' | 'fill',
+  args: string[],
+  instruction: string,
+  reasoning: string,
+  url: string,
+): Promise<string | null> {
+  const [selector] = await r.selectors([node.id!]);
+  if (!selector) return null;
+  const { element } = await r.perform(selector, method, args);
+  const did =
+    method === 'click' ? `clicked ${element}`
+    : method === 'fill' ? `filled ${element} with ${quote(args[0] ?? '')}`
+    : `selected ${args.map((a) => quote(a)).join(', ')} in ${element}`;
+  r.note(instruction, reasoning, did, url, { selector, description: element, method, arguments: args });
   return element;
 }
 
@@ -244,11 +245,9 @@ function pathEnd(plan: PlanStep[], i: number): number {
  * is not in the page yet, and is not judged.
  */
 async function notInMenu(r: Run, item: OutlineNode, rest: PlanStep[]): Promise<string | null> {
-  const [sel] = await selectorsForIds(r.port, r.page, [item.id!]).catch(() => [null]);
+  const [sel] = await r.selectors([item.id!]).catch(() => [null]);
   if (!sel || !rest.length) return null;
-  const { texts } = await r.port
-    .frameRequest<{ texts: string[] }>(r.page, 0, { type: 'dh:menuTexts', selector: sel.selector }, 3000)
-    .catch(() => ({ texts: [] as string[] }));
+  const texts = await r.menuTexts(sel);
   if (!texts.length) return null;
   for (const step of rest) {
     const intent = (() => {
@@ -267,7 +266,11 @@ async function notInMenu(r: Run, item: OutlineNode, rest: PlanStep[]): Promise<s
 }
 
 /** Names of controls that lead to more of a form or a page: what follows them may not show yet. */
-const ONWARD = /\b(next|continue|proceed|more|show|expand|open|search|go|load|menu|options|step|start|begin|filter|add|new|edit|details|advanced|view)\b|[▸▾›»>+]/i;
+const ONWARD_WORDS = 'next|continue|proceed|more|show|expand|open|search|go|load|menu|options|step|start|begin|filter|add|new|edit|details|advanced|view';
+const ONWARD = new RegExp(`\\b(${ONWARD_WORDS})\\b|[▸▾›»>+]`, 'i');
+
+/** Roles whose control brings up more: a list's choices, a tab's panel, another page, a submenu. */
+const OPENERS = new Set(['combobox', 'tab', 'link', 'menuitem']);
 
 /**
  * Whether a grounded step may bring up what a later step needs: a tab, a link, a disclosure, a
@@ -281,22 +284,22 @@ function reveals(pick: Pick, step: PlanStep): boolean {
   if (!n) return false;
   // "Open Section 2", "show the details": what the verb says it does; a menu's items open submenus.
   if (/^(?:open|expand|show|unfold|reveal)\b/i.test(step.say) || menuLike(n)) return true;
-  if (n.role === 'combobox' || n.role === 'tab' || n.role === 'link' || n.role === 'menuitem' || n.states.collapsed === true || n.states.expanded === true) return true;
+  if (OPENERS.has(n.role) || n.states.collapsed === true || n.states.expanded === true) return true;
   if (!CHANGES_PAGE.has(pick.method)) return false;
   return ONWARD.test(n.name);
 }
 
-export async function runPlanned(run: PlannedRun): Promise<PlannedOutcome> {
-  const clock: Clock = { ms: 0, facts: mentionsNamedDate(run.instruction) ? { today: await pageToday(run.port, run.page) } : {} };
+export async function runPlanned(run: StepRunner): Promise<PlannedOutcome> {
+  const clock: Clock = { ms: 0, facts: mentionsNamedDate(run.instruction) ? { today: await run.today() } : {} };
   const out = await runPlan({ ...run, clock });
   return { ...out, planningMs: Math.round(clock.ms * 1000) / 1000 };
 }
 
-type Run = PlannedRun & { clock: Clock };
+type Run = StepRunner & { clock: Clock };
 
 async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
-  let view = await look(r.port, r.page, r.instruction);
-  const effects = new EffectWatch(r.port, r.page);
+  let view = await look(r, r.instruction);
+  const effects = r.effects;
   let plan: PlanStep[];
   const t0 = performance.now();
   try {
@@ -304,13 +307,19 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     r.clock.ms += performance.now() - t0;
   } catch (e) {
     if (!(e instanceof Refusal)) throw e;
-    return { success: false, message: `the built-in model could not plan ${quote(r.instruction)}: ${e.message}; nothing was done (configure a model for tasks like this)` };
+    const message = `the built-in model could not plan ${quote(r.instruction)}: ${e.message}; nothing was done (configure a model for tasks like this)`;
+    return { success: false, message };
   }
   if (plan.length > r.maxSteps) {
     return { success: false, message: `the plan has ${plan.length} steps, more than maxSteps (${r.maxSteps}); nothing was done` };
   }
   // Step texts come from the caller's instruction: bounded, as every echo of caller input is.
   const listing = clip(plan.map((s, i) => `${i + 1}. ${clip(s.say, 160)}`).join('; '), 1200);
+  /** A step refused before anything was done. */
+  const beyond = (i: number, say: string, why: string) => ({
+    success: false,
+    message: `${describeStep(i, plan.length, quote(say))} is beyond the built-in model on this page (${why}); nothing was done. Plan: ${listing}`,
+  });
   // Every step grounded on the page as it is now. A step that does not ground, with only steps
   // before it that cannot change what the page shows (text typed into plain fields), will not
   // ground later either: refuse before anything is done.
@@ -322,14 +331,14 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       const t0 = performance.now();
       const f = searchFields(planned.searchForm, view.nodes);
       r.clock.ms += performance.now() - t0;
-      if (typeof f === 'string') return { success: false, message: `${describeStep(i, plan.length, quote(planned.say))} is beyond the built-in model on this page (${f}); nothing was done. Plan: ${listing}` };
+      if (typeof f === 'string') return beyond(i, planned.say, f);
       mayChange = true;
       continue;
     }
     if (planned.drag) {
       if (mayChange) break;
       const g = ground({ say: `click ${planned.drag.target}` }, view.nodes, r.clock);
-      if ('why' in g) return { success: false, message: `${describeStep(i, plan.length, quote(planned.say))} is beyond the built-in model on this page (${g.why}); nothing was done. Plan: ${listing}` };
+      if ('why' in g) return beyond(i, planned.say, g.why);
       mayChange = true;
       continue;
     }
@@ -341,18 +350,21 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       // One item whose control shows only once it is open: opening it is the way there.
       const opens = planned.each?.one && typeof set === 'string' && typeof itemToOpen(planned.each.by!, view.nodes) !== 'string';
       const leaves = Array.isArray(set) ? leavingLinks(set, view.url) : null;
-      if ((typeof set === 'string' && !opens) || leaves) return { success: false, message: `${describeStep(i, plan.length, quote(planned.say))} is beyond the built-in model on this page (${leaves ?? set}); nothing was done. Plan: ${listing}` };
+      if ((typeof set === 'string' && !opens) || leaves) return beyond(i, planned.say, String(leaves ?? set));
       mayChange = true;
       continue;
     }
     if (planned.when && !mayChange) {
       const unread = conditionUnread(planned.when, view.nodes);
-      if (unread) return { success: false, message: `${describeStep(i, plan.length, quote(planned.say))} depends on ${quote(planned.when.text)}, and ${unread}; nothing was done. Plan: ${listing}` };
+      if (unread) {
+        const depends = `${describeStep(i, plan.length, quote(planned.say))} depends on ${quote(planned.when.text)}, and ${unread}`;
+        return { success: false, message: `${depends}; nothing was done. Plan: ${listing}` };
+      }
     }
     if (planned.otherwise !== undefined && !mayChange) {
       // Either side may be the one taken: both must be there.
       const other = ground({ say: planned.otherwise }, view.nodes, r.clock);
-      if ('why' in other) return { success: false, message: `${describeStep(i, plan.length, quote(planned.otherwise))} is beyond the built-in model on this page (${other.why}); nothing was done. Plan: ${listing}` };
+      if ('why' in other) return beyond(i, planned.otherwise, other.why);
     }
     if (planned.expand || planned.opens) {
       // Opening a section or a menu changes what the page shows: the steps after it are grounded when their turn comes.
@@ -361,7 +373,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     }
     const valued = withValue(planned, view.nodes, r.instruction, r.clock);
     if ('why' in valued) {
-      if (!mayChange) return { success: false, message: `${describeStep(i, plan.length, quote(planned.say))} is beyond the built-in model on this page (${valued.why}); nothing was done. Plan: ${listing}` };
+      if (!mayChange) return beyond(i, planned.say, valued.why);
       break;
     }
     const s = valued.step;
@@ -372,13 +384,13 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     if (s.result !== undefined) {
       // The results of a search the plan has not run yet: known only then.
       if (mayChange) break;
-      if (!resultsOf(view.nodes).length) return { success: false, message: `${describeStep(i, plan.length, quote(s.say))} is beyond the built-in model on this page (it shows no list of results); nothing was done. Plan: ${listing}` };
+      if (!resultsOf(view.nodes).length) return beyond(i, s.say, 'it shows no list of results');
       continue;
     }
     const g = ground(s, view.nodes, r.clock);
     if ('why' in g) {
       if (!mayChange && !s.search) {
-        return { success: false, message: `${describeStep(i, plan.length, quote(s.say))} is beyond the built-in model on this page (${g.why}); nothing was done. Plan: ${listing}` };
+        return beyond(i, s.say, g.why);
       }
       // From here on the page may differ: ground the rest when their turn comes.
       break;
@@ -396,16 +408,18 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   let lastOpened = false;
   /** Options chosen so far in each multiple-choice list, by its name. */
   const chosen = new Map<string, string[]>();
-  const stop = (i: number, why: string) => ({
-    success: false,
-    message: `${done.length ? `did ${done.length} of ${plan.length} steps (${clip(done.join('; '), 1200)}), then ` : ''}${describeStep(i, plan.length, quote(plan[i].say))} was beyond the built-in model: ${why}. ${i + 1 < plan.length ? `The steps after it were not run. ` : ''}Plan: ${listing}`,
-  });
+  const stop = (i: number, why: string) => {
+    const before = done.length ? `did ${done.length} of ${plan.length} steps (${clip(done.join('; '), 1200)}), then ` : '';
+    const after = i + 1 < plan.length ? `The steps after it were not run. ` : '';
+    const step = describeStep(i, plan.length, quote(plan[i].say));
+    return { success: false, message: `${before}${step} was beyond the built-in model: ${why}. ${after}Plan: ${listing}` };
+  };
   for (const [i, planned] of plan.entries()) {
     if (r.signal.aborted) return { success: false, message: `cancelled after ${done.length} of ${plan.length} steps` };
     if (i > 0) {
       // What the last step started (an animation, a request) has finished before this one reads the page.
       await r.settle();
-      view = await look(r.port, r.page, r.instruction);
+      view = await look(r, r.instruction);
     }
     if (planned.expand) {
       const out = await expandSection(r, planned, i, plan.length, () => view);
@@ -422,14 +436,18 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       const f = searchFields(planned.searchForm, view.nodes);
       if (typeof f === 'string') return stop(i, f);
       for (const x of f.fill) {
+        const say = x.method === 'fill' ? `enter ${quote(x.value)} into ${quote(x.node.name)}` : `select ${quote(x.value)} in ${quote(x.node.name)}`;
         try {
-          if (!(await actOnNode(r, x.node, x.method, [x.value], `${x.method === 'fill' ? 'enter' : 'select'} ${quote(x.value)} ${x.method === 'fill' ? 'into' : 'in'} ${quote(x.node.name)}`, describeStep(i, plan.length, `${x.node.name}: ${x.value}`), view.url))) return stop(i, `the ${quote(x.node.name)} field went away`);
+          if (!(await actOnNode(r, x.node, x.method, [x.value], say, describeStep(i, plan.length, `${x.node.name}: ${x.value}`), view.url))) {
+            return stop(i, `the ${quote(x.node.name)} field went away`);
+          }
         } catch (e) {
-        if (endsRun(e)) throw e; // stopped or unanswered approval: the run ends refused
+          if (r.endsRun(e)) throw e; // stopped or unanswered approval: the run ends refused
           return stop(i, (e as Error).message);
         }
       }
-      if (!(await actOnNode(r, f.submit, 'click', [], `click ${quote(f.submit.name)}`, describeStep(i, plan.length, 'run the search'), view.url))) return stop(i, 'the search button went away');
+      const submitted = await actOnNode(r, f.submit, 'click', [], `click ${quote(f.submit.name)}`, describeStep(i, plan.length, 'run the search'), view.url);
+      if (!submitted) return stop(i, 'the search button went away');
       done.push(`searched with ${f.fill.map((x) => `${x.node.name} ${quote(x.value)}`).join(', ')}`);
       continue;
     }
@@ -442,7 +460,8 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     if (planned.openItem !== undefined) {
       const item = itemToOpen(planned.openItem, view.nodes);
       if (typeof item === 'string') return stop(i, item);
-      if (!(await actOnNode(r, item, 'click', [], planned.say, describeStep(i, plan.length, `open ${quote(clip(item.name, 60))}`), view.url))) return stop(i, 'the item went away');
+      const opened = await actOnNode(r, item, 'click', [], planned.say, describeStep(i, plan.length, `open ${quote(clip(item.name, 60))}`), view.url);
+      if (!opened) return stop(i, 'the item went away');
       done.push(`opened ${quote(clip(item.name || item.role, 60))}`);
       continue;
     }
@@ -454,9 +473,10 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
         // "Delete the email from Carol" where the list shows no Delete: open it, then its own control.
         const item = itemToOpen(planned.each.by!, view.nodes);
         if (typeof item === 'string') return stop(i, set);
-        if (!(await actOnNode(r, item, 'click', [], `open ${quote(clip(item.name, 60))}`, describeStep(i, plan.length, `open the item to find its ${quote(planned.each.verb!)} control`), view.url))) return stop(i, 'the item went away');
+        const why = describeStep(i, plan.length, `open the item to find its ${quote(planned.each.verb!)} control`);
+        if (!(await actOnNode(r, item, 'click', [], `open ${quote(clip(item.name, 60))}`, why, view.url))) return stop(i, 'the item went away');
         await r.settle();
-        view = await look(r.port, r.page, r.instruction);
+        view = await look(r, r.instruction);
         const controls = view.nodes.filter((n) => n.id && ['button', 'clickable', 'link', 'menuitem'].includes(n.role) && named(n, planned.each!.verb!));
         set = controls.length === 1 ? controls : `the open item shows ${controls.length || 'no'} ${quote(planned.each.verb!)} controls`;
       }
@@ -466,10 +486,13 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       const names: string[] = [];
       for (const [k, n] of set.entries()) {
         if (r.signal.aborted) return { success: false, message: `cancelled after ${done.length} of ${plan.length} steps` };
+        const reasoning = `${describeStep(i, plan.length, planned.say)}: ${k + 1} of ${set.length}`;
         try {
-          if (!(await actOnNode(r, n, 'click', [], `click ${quote(n.name || n.role)}`, `${describeStep(i, plan.length, planned.say)}: ${k + 1} of ${set.length}`, view.url))) return stop(i, `${quote(n.name || n.role)} went away after ${names.length} of ${set.length}`);
+          if (!(await actOnNode(r, n, 'click', [], `click ${quote(n.name || n.role)}`, reasoning, view.url))) {
+            return stop(i, `${quote(n.name || n.role)} went away after ${names.length} of ${set.length}`);
+          }
         } catch (e) {
-        if (endsRun(e)) throw e; // stopped or unanswered approval: the run ends refused
+          if (r.endsRun(e)) throw e; // stopped or unanswered approval: the run ends refused
           return stop(i, `${names.length} of ${set.length} done, then ${(e as Error).message}`);
         }
         names.push(quote(n.name || n.role));
@@ -520,7 +543,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       // bring up a menu, the item asked for is not in it: clicking the parent would be a guess.)
       if (!(await r.act(`click ${lastTarget}`, `${quote(lastTarget)} did not open on hover: click it`, view.text, view.url)).startsWith('error:')) {
         await r.settle();
-        view = await look(r.port, r.page, r.instruction);
+        view = await look(r, r.instruction);
         g = ground(primary(s), view.nodes, r.clock);
       }
     }
@@ -547,7 +570,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       try {
         if (!(await actOnNode(r, n, 'selectOption', want, g.say, describeStep(i, plan.length, g.say), view.url))) return stop(i, 'the list went away');
       } catch (e) {
-        if (endsRun(e)) throw e; // stopped or unanswered approval: the run ends refused
+        if (r.endsRun(e)) throw e; // stopped or unanswered approval: the run ends refused
         return stop(i, (e as Error).message);
       }
       chosen.set(n.name, want);
@@ -559,7 +582,9 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     // submenu: hovered (as menus that open on hover need), clicked only if that shows nothing.
     let opensNow = !!planned.opens;
     const next = plan[i + 1];
-    const plainNext = !!next && !next.wait && !next.each && !next.drag && next.openItem === undefined && next.searchForm === undefined && !next.when && !next.ref && !next.expand;
+    const plainNext =
+      !!next && !next.wait && !next.each && !next.drag && next.openItem === undefined && next.searchForm === undefined &&
+      !next.when && !next.ref && !next.expand;
     if (!opensNow && plainNext && g.pick.method === 'click' && g.pick.node && menuLike(g.pick.node) && 'why' in ground(primary(next!), view.nodes, r.clock)) {
       opensNow = true;
       g = { say: `hover over ${quoteValue(g.pick.node.name || g.pick.node.role)}`, pick: { ...g.pick, method: 'hover' } };
@@ -600,13 +625,16 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     // leaving the field as a person would. After each, the step is tried again.
     const clearings: (() => Promise<boolean>)[] = [
       () => closeDialog(r, view),
-      async () => lastFill && !(await r.act('press Tab', 'leave the field just filled: its popup covers the next control', view.text, view.url)).startsWith('error:'),
+      async () => {
+        if (!lastFill) return false;
+        return !(await r.act('press Tab', 'leave the field just filled: its popup covers the next control', view.text, view.url)).startsWith('error:');
+      },
     ];
     for (const clear of clearings) {
       if (!(result.startsWith('error:') && /is covered by/.test(result))) break;
       if (!(await clear())) continue;
       await r.settle();
-      view = await look(r.port, r.page, r.instruction);
+      view = await look(r, r.instruction);
       const again = ground(s, view.nodes, r.clock);
       if (meant) await effects.begin().catch(() => undefined);
       if (!('why' in again)) result = await r.act(again.say, describeStep(i, plan.length, again.say), view.text, view.url);
@@ -617,7 +645,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       const effect = await effects.end(meant).catch(() => null);
       const held = meant === 'fill' && g.pick.node?.states.value === (g.pick.args[0] ?? '');
       const missed = meant === 'fill' ? 'the field does not hold it' : 'nothing moved';
-      if (effect?.shows === false && !held) return stop(i, `${result}, but ${missed}: ${describeEffect(effect)}`);
+      if (effect?.shows === false && !held) return stop(i, `${result}, but ${missed}: ${effect.said}`);
     }
     lastFill = g.pick.method === 'fill' || g.pick.method === 'type';
     done.push(g.say);
@@ -626,8 +654,14 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     const typed = g.pick.method === 'fill' || g.pick.method === 'type' ? (g.pick.args[0] ?? '') : '';
     if (s.pick?.startsWith || s.pick?.endsWith) {
       const want = s.pick;
-      const picked = await pickSuggestion(r, (name) => (!want.startsWith || name.toLowerCase().startsWith(want.startsWith.toLowerCase())) && (!want.endsWith || name.toLowerCase().endsWith(want.endsWith.toLowerCase())), true);
-      if (!picked) return stop(i, `no single suggestion${want.startsWith ? ` starting with ${quote(want.startsWith)}` : ''}${want.endsWith ? ` and ending with ${quote(want.endsWith)}` : ''} appeared`);
+      const fits = (name: string) =>
+        (!want.startsWith || name.toLowerCase().startsWith(want.startsWith.toLowerCase())) &&
+        (!want.endsWith || name.toLowerCase().endsWith(want.endsWith.toLowerCase()));
+      const picked = await pickSuggestion(r, fits, true);
+      if (!picked) {
+        const starting = want.startsWith ? ` starting with ${quote(want.startsWith)}` : '';
+        return stop(i, `no single suggestion${starting}${want.endsWith ? ` and ending with ${quote(want.endsWith)}` : ''} appeared`);
+      }
       done.push(picked);
     } else if (typed && (s.pick?.typed || g.pick.node?.role === 'combobox')) {
       const picked = await pickSuggestion(r, suggestionFor(typed, !!s.pick?.typed), !!s.pick?.typed);
@@ -642,19 +676,21 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
  * Open tabs and collapsed sections one at a time until `step` grounds; each click is a step of
  * the run. Gives up after 12 reveals.
  */
-async function reveal(r: Run, step: PlanStep, current: () => Awaited<ReturnType<typeof look>>, set: (v: Awaited<ReturnType<typeof look>>) => void, looseToo = true): Promise<ReturnType<typeof ground>> {
+async function reveal(r: Run, step: PlanStep, current: () => View, set: (v: View) => void, looseToo = true): Promise<ReturnType<typeof ground>> {
   const tried = new Set<string>();
   let last = ground(step, current().nodes, r.clock);
   for (let k = 0; k < 12 && 'why' in last; k++) {
     const next = revealers(current().nodes, tried, looseToo)[0];
     if (!next) break;
     tried.add(`${next.role}|${next.name}`);
-    if (!(await actOnNode(r, next, 'click', [], `click ${quote(next.name || next.role)}`, `looking for ${quote(step.say)}: open ${next.role} ${quote(next.name)}`, current().url))) break;
+    const why = `looking for ${quote(step.say)}: open ${next.role} ${quote(next.name)}`;
+    if (!(await actOnNode(r, next, 'click', [], `click ${quote(next.name || next.role)}`, why, current().url))) break;
     await r.settle();
-    set(await look(r.port, r.page, r.instruction));
+    set(await look(r, r.instruction));
     last = ground(step, current().nodes, r.clock);
   }
-  return 'why' in last ? { why: `${last.why} (looked in ${tried.size} hidden section${tried.size === 1 ? '' : 's'} or tab${tried.size === 1 ? '' : 's'})` } : last;
+  const s = tried.size === 1 ? '' : 's';
+  return 'why' in last ? { why: `${last.why} (looked in ${tried.size} hidden section${s} or tab${s})` } : last;
 }
 
 /**
@@ -662,7 +698,7 @@ async function reveal(r: Run, step: PlanStep, current: () => Awaited<ReturnType<
  * the steps after it look through them; with none, a section already open is fine and no
  * section at all is a refusal.
  */
-async function expandSection(r: Run, step: PlanStep, i: number, n: number, current: () => Awaited<ReturnType<typeof look>>): Promise<{ did?: string; why?: string }> {
+async function expandSection(r: Run, step: PlanStep, i: number, n: number, current: () => View): Promise<{ did?: string; why?: string }> {
   const nodes = current().nodes;
   const folded = nodes.filter((x) => x.id && x.states.collapsed === true && !TEXT_ROLES.has(x.role) && x.role !== 'listbox' && x.states.disabled !== true);
   if (folded.length === 1) {
@@ -686,8 +722,39 @@ async function expandSection(r: Run, step: PlanStep, i: number, n: number, curre
 const stem = (w: string): string => w.toLowerCase().replace(/ies$/, 'y').replace(/(?<=[^s])es$|(?<=[^s])s$/, '');
 const stems = (s: string): string => normalize(s).split(' ').filter(Boolean).map(stem).join(' ');
 
+/** How a search sentence names a person: "directed by Holt", "by Le Guin", "starring Tom Hanks". */
+const PERSON_ROLES = 'directed\\s+by|written\\s+by|authored\\s+by|composed\\s+by|by|starring|featuring|with';
+/** A name as people write it: capitalised words ("Le Guin", "O’Brien", "J.R.R. Tolkien"). */
+const PERSON_NAME = "(?:[A-Z][\\p{L}'’.-]*)(?:\\s+[A-Z][\\p{L}'’.-]*)*";
+const PERSON = new RegExp(`\\s(${PERSON_ROLES})\\s+(${PERSON_NAME})(?=\\s)`, 'u');
+/** The field a person goes into, by how the sentence names them; the first that fits. */
+const PERSON_FIELDS: [said: RegExp, field: RegExp][] = [
+  [/starring|featuring|with/, /\b(?:actor|actress|star|cast|starring)\b/i],
+  [/directed/, /\bdirector\b/i],
+  [/written|authored/, /\b(?:author|writer)\b/i],
+];
+const ANY_PERSON_FIELD = /\b(?:director|author|writer|artist|by|creator|composer)\b/i;
+/** The names of a search form's button. */
+const SEARCH_BUTTON = /^(?:search|find|go|look up|submit|show results|apply)\b/i;
+
+/** A value the search form gets, and how. */
+interface FieldValue {
+  node: OutlineNode;
+  method: 'fill' | 'selectOption';
+  value: string;
+}
+
 /** Words a search sentence is made of besides its criteria. */
-const SEARCH_WORDS = new Set(['find', 'search', 'for', 'look', 'up', 'show', 'me', 'browse', 'list', 'the', 'a', 'an', 'all', 'any', 'some', 'movie', 'film', 'book', 'title', 'titled', 'called', 'named', 'by', 'directed', 'written', 'authored', 'released', 'published', 'from', 'in', 'of', 'made', 'year', 'and', 'with', 'that', 'are', 'were', 'item', 'result', 'product', 'record', 'song', 'album', 'track', 'article', 'paper', 'show', 'game', 'app', 'event']);
+const SEARCH_WORDS = new Set([
+  // asking
+  'find', 'search', 'for', 'look', 'up', 'show', 'me', 'browse', 'list',
+  // joining
+  'the', 'a', 'an', 'all', 'any', 'some', 'from', 'in', 'of', 'and', 'with', 'that', 'are', 'were',
+  // naming a criterion
+  'title', 'titled', 'called', 'named', 'by', 'directed', 'written', 'authored', 'released', 'published', 'made', 'year',
+  // what is searched for
+  'movie', 'film', 'book', 'item', 'result', 'product', 'record', 'song', 'album', 'track', 'article', 'paper', 'game', 'app', 'event',
+]);
 
 /**
  * The parts of a search sentence in the fields of the page's form: a year into the year (or
@@ -696,9 +763,9 @@ const SEARCH_WORDS = new Set(['find', 'search', 'for', 'look', 'up', 'show', 'me
  * that are an option of a list into that list. Every word of the sentence must find its field
  * (a part no field takes is a refusal), and the form needs one search button.
  */
-function searchFields(phrase: string, nodes: OutlineNode[]): { fill: { node: OutlineNode; method: 'fill' | 'selectOption'; value: string }[]; submit: OutlineNode } | string {
+function searchFields(phrase: string, nodes: OutlineNode[]): { fill: FieldValue[]; submit: OutlineNode } | string {
   const fields = nodes.filter((n) => n.id && TEXT_ROLES.has(n.role) && n.name && n.states.disabled !== true && n.states.readonly !== true);
-  const fill: { node: OutlineNode; method: 'fill' | 'selectOption'; value: string }[] = [];
+  const fill: FieldValue[] = [];
   let rest = ` ${phrase} `;
   const used = new Set<OutlineNode>();
   const field = (re: RegExp) => fields.find((f) => !used.has(f) && !optionsOf(f).length && re.test(f.name));
@@ -722,9 +789,9 @@ function searchFields(phrase: string, nodes: OutlineNode[]): { fill: { node: Out
     rest = rest.replace(m[0], ' ');
   }
   // A person: "directed by Holt", "by Le Guin", "starring Tom Hanks".
-  if ((m = /\s(directed\s+by|written\s+by|authored\s+by|composed\s+by|by|starring|featuring|with)\s+((?:[A-Z][\p{L}'’.-]*)(?:\s+[A-Z][\p{L}'’.-]*)*)(?=\s)/u.exec(rest))) {
+  if ((m = PERSON.exec(rest))) {
     const how = m[1].toLowerCase();
-    const re = /starring|featuring|with/.test(how) ? /\b(?:actor|actress|star|cast|starring)\b/i : /directed/.test(how) ? /\bdirector\b/i : /written|authored/.test(how) ? /\b(?:author|writer)\b/i : /\b(?:director|author|writer|artist|by|creator|composer)\b/i;
+    const re = PERSON_FIELDS.find(([said]) => said.test(how))?.[1] ?? ANY_PERSON_FIELD;
     const f = field(re);
     if (!f) return `it names ${quote(m[2])} (${how}) and the form has no field for that`;
     put(f, m[2]);
@@ -744,7 +811,7 @@ function searchFields(phrase: string, nodes: OutlineNode[]): { fill: { node: Out
   const left = normalize(rest).split(' ').filter((w) => w && !SEARCH_WORDS.has(stem(w)) && !SEARCH_WORDS.has(w.replace(/s$/, '')));
   if (left.length) return `the search names ${quote(left.join(' '))}, which no field of the form takes`;
   if (fill.length < 2) return 'it names fewer than two criteria for the form';
-  const submits = nodes.filter((n) => n.id && (n.role === 'button' || n.role === 'clickable') && /^(?:search|find|go|look up|submit|show results|apply)\b/i.test(n.name.trim()));
+  const submits = nodes.filter((n) => n.id && (n.role === 'button' || n.role === 'clickable') && SEARCH_BUTTON.test(n.name.trim()));
   if (submits.length !== 1) return `the form has ${submits.length || 'no'} search buttons`;
   return { fill, submit: submits[0] };
 }
@@ -753,23 +820,23 @@ function searchFields(phrase: string, nodes: OutlineNode[]): { fill: { node: Out
  * A drag step: the element the words ground to, dragged by its offset, or onto the first or last
  * place among its like siblings (past that sibling's middle, toward the end, as sortable lists need).
  */
-async function dragStep(r: Run, step: PlanStep, view: Awaited<ReturnType<typeof look>>, reasoning: string): Promise<{ did: string } | { why: string }> {
+async function dragStep(r: Run, step: PlanStep, view: View, reasoning: string): Promise<{ did: string } | { why: string }> {
   const d = step.drag!;
   const g = ground({ say: `click ${d.target}` }, view.nodes, r.clock);
   if ('why' in g || !g.pick.node?.id) return { why: 'why' in g ? g.why : 'it names the page, not something to drag' };
   const node = g.pick.node;
-  const [sel] = await selectorsForIds(r.port, r.page, [node.id!]);
+  const [sel] = await r.selectors([node.id!]);
   if (!sel) return { why: 'the element went away' };
-  let move: { dx: number; dy: number } | { to: { x: number; y: number } } | null = d.dx !== undefined || d.dy !== undefined ? { dx: d.dx ?? 0, dy: d.dy ?? 0 } : null;
+  let move: { dx: number; dy: number } | { to: Point } | null = d.dx !== undefined || d.dy !== undefined ? { dx: d.dx ?? 0, dy: d.dy ?? 0 } : null;
   if (d.to) {
     const sibs = (node.parent?.children ?? []).filter((n) => n.id && n.role === node.role);
     if (sibs.length >= 2) {
       const end = d.to === 'first' ? sibs[0] : sibs[sibs.length - 1];
       if (end === node) return { did: `${quote(node.name || node.role)} is already ${d.to === 'first' ? 'first' : 'last'}` };
-      const ends = await selectorsForIds(r.port, r.page, [sibs[0].id!, sibs[sibs.length - 1].id!]);
+      const ends = await r.selectors([sibs[0].id!, sibs[sibs.length - 1].id!]);
       if (!ends[0] || !ends[1]) return { why: 'the list went away' };
-      const a = await pointOf(r.port, r.page, { selector: ends[0].selector }, NODE_ACTION_MS, r.signal);
-      const b = await pointOf(r.port, r.page, { selector: ends[1].selector }, NODE_ACTION_MS, r.signal);
+      const a = await r.pointOf(ends[0]);
+      const b = await r.pointOf(ends[1]);
       const at = d.to === 'first' ? a : b;
       const sign = d.to === 'first' ? -1 : 1;
       // A row of columns runs sideways, a list downwards.
@@ -778,20 +845,20 @@ async function dragStep(r: Run, step: PlanStep, view: Awaited<ReturnType<typeof 
     }
   }
   if (!move) return { why: `${quote(node.name || node.role)} has no list of like items to move within` };
-  const out = await dragBy(r.port, r.page, { selector: sel.selector }, move, NODE_ACTION_MS, r.signal);
+  const out = await r.dragBy(sel, move);
   const did = `dragged ${out.element} from (${Math.round(out.from.x)}, ${Math.round(out.from.y)}) to (${Math.round(out.to.x)}, ${Math.round(out.to.y)})`;
   r.note(step.say, reasoning, did, view.url, null);
   // Done means the page shows it done: the item now first or last, or the element moved.
   await r.settle();
-  const after = await look(r.port, r.page, r.instruction);
+  const after = await look(r, r.instruction);
   if ('to' in move && d.to) {
     const same = after.nodes.filter((n) => n.id && n.role === node.role && n.parent?.role === node.parent?.role);
     const now = same.filter((n) => n.parent === same.find((x) => x.name === node.name)?.parent);
     const at = d.to === 'first' ? now[0] : now[now.length - 1];
     if (!at || at.name !== node.name) return { why: `${did}, but the list did not take the move (${quote(node.name)} is not ${d.to} now)` };
   } else {
-    const [again] = await selectorsForIds(r.port, r.page, [node.id!]);
-    const p = again ? await pointOf(r.port, r.page, { selector: again.selector }, NODE_ACTION_MS, r.signal).catch(() => null) : null;
+    const [again] = await r.selectors([node.id!]);
+    const p = again ? await r.pointOf(again).catch(() => null) : null;
     if (p && Math.hypot(p.x - out.from.x, p.y - out.from.y) < 3) return { why: `${did}, but it did not move (the page did not take the drag)` };
   }
   return { did };
@@ -805,7 +872,8 @@ const ITEMS = new Set(['article', 'listitem', 'row', 'group', 'region', 'figure'
 /** A word and its plural or singular ("cats" finds "cat's guide" and "Cats and houseplants"). */
 function mentions(text: string, what: string): boolean {
   const ws = normalize(what).split(' ').filter(Boolean);
-  return ws.length > 0 && ws.every((w) => new RegExp(`\\b${w.replace(/(?:es|s)$/i, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:s|es)?\\b`, 'i').test(normalize(text)));
+  const word = (w: string) => new RegExp(`\\b${w.replace(/(?:es|s)$/i, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:s|es)?\\b`, 'i');
+  return ws.length > 0 && ws.every((w) => word(w).test(normalize(text)));
 }
 
 /** The targets an "each" step clicks, in order; a string saying why when the page does not settle them. */
@@ -823,7 +891,9 @@ function eachTargets(each: Each, nodes: OutlineNode[]): OutlineNode[] | string {
       each.pick === 'odd' ? nums.filter((x) => Number.isInteger(x.v) && Math.abs(x.v % 2) === 1)
       : each.pick === 'even' ? nums.filter((x) => Number.isInteger(x.v) && x.v % 2 === 0)
       : nums.filter((x) => x.v === (each.pick === 'max' ? Math.max(...nums.map((y) => y.v)) : Math.min(...nums.map((y) => y.v))));
-    if (fit.length !== 1) return `${fit.length || 'no'} numbers on the page are the ${each.pick === 'max' ? 'greatest' : each.pick === 'min' ? 'least' : each.pick} one${fit.length > 1 ? `s (${fit.map((x) => x.n.name).join(', ')})` : ''}`;
+    const which = each.pick === 'max' ? 'greatest' : each.pick === 'min' ? 'least' : each.pick;
+    const ones = fit.length > 1 ? `s (${fit.map((x) => x.n.name).join(', ')})` : '';
+    if (fit.length !== 1) return `${fit.length || 'no'} numbers on the page are the ${which} one${ones}`;
     return [fit[0].n];
   }
   if (each.mention) {
@@ -840,7 +910,10 @@ function eachTargets(each: Each, nodes: OutlineNode[]): OutlineNode[] | string {
     const out: OutlineNode[] = [];
     for (const item of inner) {
       const controls = nodes.filter((n) => n.id && isInside(n, item) && ['button', 'clickable', 'link', 'menuitem'].includes(n.role) && named(n, each.verb!));
-      if (controls.length !== 1) return `the item by ${quote(each.by)} ${quote(clip(ownText(item), 40))} has ${controls.length || 'no'} ${quote(each.verb)} control${controls.length === 1 ? '' : 's'}`;
+      if (controls.length !== 1) {
+        const has = `${controls.length || 'no'} ${quote(each.verb)} control${controls.length === 1 ? '' : 's'}`;
+        return `the item by ${quote(each.by)} ${quote(clip(ownText(item), 40))} has ${has}`;
+      }
       out.push(controls[0]);
     }
     if (each.one && out.length !== 1) return `${out.length} items are by ${quote(each.by)}`;
@@ -885,7 +958,9 @@ function leavingLinks(set: OutlineNode[], url: string): string | null {
     if (n.role !== 'link' || !href || href.startsWith('#') || /^javascript:/i.test(href)) continue;
     try {
       const to = new URL(href, here);
-      if (to.origin !== here.origin || to.pathname !== here.pathname || to.search !== here.search) return `${quote(n.name)} leads to another page, which would take the other ${set.length - 1} away`;
+      if (to.origin !== here.origin || to.pathname !== here.pathname || to.search !== here.search) {
+        return `${quote(n.name)} leads to another page, which would take the other ${set.length - 1} away`;
+      }
     } catch {
       /* an unreadable href stays on the page as far as anyone knows */
     }
@@ -902,19 +977,24 @@ function named(n: OutlineNode, verb: string): boolean {
 
 /** The most month pages a calendar is turned to reach a date. */
 const CALENDAR_MAX = 36;
+/** A calendar's controls that turn to the next month, and to the previous one. */
+const NEXT_MONTH = /^(?:next(?: month)?|›|»|>|→|▶|⟩)$/i;
+const PREVIOUS_MONTH = /^(?:prev(?:ious)?(?: month)?|‹|«|<|←|◀|⟨)$/i;
+/** Roles a calendar's days take. */
+const DAY_ROLES = new Set(['link', 'button', 'clickable', 'cell', 'gridcell']);
 
 /**
  * Set a read-only date field through the calendar it opens: click the field, turn the months
  * with the calendar's next and previous controls until its heading shows the month, click the
  * day, and check the field took a value.
  */
-async function pickDate(r: Run, field: OutlineNode, date: { y: number; m: number; d: number }, view0: Awaited<ReturnType<typeof look>>, reasoning: string): Promise<{ why?: string }> {
+async function pickDate(r: Run, field: OutlineNode, date: { y: number; m: number; d: number }, view0: View, reasoning: string): Promise<{ why?: string }> {
   if (!(await actOnNode(r, field, 'click', [], `open the calendar of ${quote(field.name)}`, reasoning, view0.url))) return { why: 'the date field went away' };
   const wantIndex = date.y * 12 + date.m;
   for (let k = 0; k < CALENDAR_MAX; k++) {
     if (r.signal.aborted) return { why: 'cancelled' };
     await r.settle();
-    const v = await look(r.port, r.page, r.instruction);
+    const v = await look(r, r.instruction);
     // The month on show: the one "Month YYYY" heading or text line.
     const shown = new Set<number>();
     for (const n of v.nodes) {
@@ -931,18 +1011,19 @@ async function pickDate(r: Run, field: OutlineNode, date: { y: number; m: number
         const p = parseDate(n.name.replace(/^[A-Za-z]+,\s+/, ''));
         return !!p && p.y === date.y && p.m === date.m && p.d === date.d;
       };
-      const days = v.nodes.filter((n) => n.id && ['link', 'button', 'clickable', 'cell', 'gridcell'].includes(n.role) && n.states.disabled !== true && isDay(n));
+      const days = v.nodes.filter((n) => n.id && DAY_ROLES.has(n.role) && n.states.disabled !== true && isDay(n));
       if (days.length !== 1) return { why: `the calendar shows ${days.length || 'no'} days numbered ${date.d}` };
       if (!(await actOnNode(r, days[0], 'click', [], `click ${date.d}`, reasoning, v.url))) return { why: 'the day went away' };
       await r.settle();
-      const after = await look(r.port, r.page, r.instruction);
+      const after = await look(r, r.instruction);
       const now = after.nodes.find((n) => n.role === field.role && n.name === field.name);
       return now && typeof now.states.value === 'string' && now.states.value ? {} : { why: 'the date field is still empty after clicking the day' };
     }
     const forward = at < wantIndex;
-    const turn = v.nodes.filter((n) => n.id && ['button', 'link', 'clickable'].includes(n.role) && (forward ? /^(?:next(?: month)?|›|»|>|→|▶|⟩)$/i : /^(?:prev(?:ious)?(?: month)?|‹|«|<|←|◀|⟨)$/i).test(n.name.trim()));
+    const turn = v.nodes.filter((n) => n.id && ['button', 'link', 'clickable'].includes(n.role) && (forward ? NEXT_MONTH : PREVIOUS_MONTH).test(n.name.trim()));
     if (turn.length !== 1) return { why: `the calendar has ${turn.length || 'no'} ${forward ? 'next' : 'previous'} month controls` };
-    if (!(await actOnNode(r, turn[0], 'click', [], `click ${quote(turn[0].name)}`, `${reasoning}: turn to ${forward ? 'the next' : 'the previous'} month`, v.url))) return { why: 'the calendar went away' };
+    const why = `${reasoning}: turn to ${forward ? 'the next' : 'the previous'} month`;
+    if (!(await actOnNode(r, turn[0], 'click', [], `click ${quote(turn[0].name)}`, why, v.url))) return { why: 'the calendar went away' };
   }
   return { why: `the date is more than ${CALENDAR_MAX} months away` };
 }
@@ -954,10 +1035,12 @@ const SPIN_MAX = 50;
  * Set an ARIA spinner by pressing its increase or decrease button (the ones beside it) as many
  * times as the difference, then check the value it shows.
  */
-async function spinTo(r: Run, node: OutlineNode, wanted: string, view: Awaited<ReturnType<typeof look>>, reasoning: string): Promise<{ why?: string }> {
+async function spinTo(r: Run, node: OutlineNode, wanted: string, view: View, reasoning: string): Promise<{ why?: string }> {
   const want = Number(wanted);
   const now = Number(node.states.value);
-  if (!Number.isFinite(want) || !Number.isFinite(now)) return { why: `the spinner ${quote(node.name)} shows no number to step from, or ${quote(wanted)} is not a number` };
+  if (!Number.isFinite(want) || !Number.isFinite(now)) {
+    return { why: `the spinner ${quote(node.name)} shows no number to step from, or ${quote(wanted)} is not a number` };
+  }
   const delta = want - now;
   if (delta === 0) return {};
   if (Math.abs(delta) > SPIN_MAX) return { why: `the spinner would need ${Math.abs(delta)} presses, more than ${SPIN_MAX}` };
@@ -965,15 +1048,21 @@ async function spinTo(r: Run, node: OutlineNode, wanted: string, view: Awaited<R
   const up = /^(?:\+|＋|increase|increment|up|more|plus|▲|⏶|add)\b|^\+$/i;
   const down = /^(?:-|−|–|decrease|decrement|down|less|minus|▼|⏷)\b|^[-−–]$/i;
   const by = sibs.filter((n) => n.id && (n.role === 'button' || n.role === 'clickable') && (delta > 0 ? up : down).test(n.name.trim()));
-  if (by.length !== 1) return { why: `the spinner ${quote(node.name)} has ${by.length ? 'several' : 'no'} ${delta > 0 ? 'increase' : 'decrease'} button${by.length ? 's' : ''} beside it` };
+  if (by.length !== 1) {
+    const buttons = `${by.length ? 'several' : 'no'} ${delta > 0 ? 'increase' : 'decrease'} button${by.length ? 's' : ''}`;
+    return { why: `the spinner ${quote(node.name)} has ${buttons} beside it` };
+  }
   for (let k = 0; k < Math.abs(delta); k++) {
     if (r.signal.aborted) return { why: 'cancelled' };
-    if (!(await actOnNode(r, by[0], 'click', [], `click ${quote(by[0].name)}`, `${reasoning}: ${k + 1} of ${Math.abs(delta)}`, view.url))) return { why: 'the spinner button went away' };
+    const pressed = await actOnNode(r, by[0], 'click', [], `click ${quote(by[0].name)}`, `${reasoning}: ${k + 1} of ${Math.abs(delta)}`, view.url);
+    if (!pressed) return { why: 'the spinner button went away' };
   }
   await r.settle();
-  const after = await look(r.port, r.page, r.instruction);
+  const after = await look(r, r.instruction);
   const shown = after.nodes.find((n) => n.role === 'spinbutton' && n.name === node.name);
-  if (!shown || Number(shown.states.value) !== want) return { why: `after ${Math.abs(delta)} presses the spinner shows ${quote(String(shown?.states.value ?? 'nothing'))}, not ${quote(wanted)}` };
+  if (!shown || Number(shown.states.value) !== want) {
+    return { why: `after ${Math.abs(delta)} presses the spinner shows ${quote(String(shown?.states.value ?? 'nothing'))}, not ${quote(wanted)}` };
+  }
   return {};
 }
 
@@ -1019,21 +1108,24 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** Reads the page until the condition holds (then the step runs), or the deadline passes. */
-async function watch(r: Run, c: Condition, set: (v: Awaited<ReturnType<typeof look>>) => void): Promise<{ did: string } | { why: string }> {
+async function watch(r: Run, c: Condition, set: (v: View) => void): Promise<{ did: string } | { why: string }> {
   const until = Date.now() + WATCH_MS;
   let last: string | null = null;
   for (;;) {
     if (r.signal.aborted) return { why: 'cancelled while waiting' };
-    const v = await look(r.port, r.page, r.instruction);
+    const v = await look(r, r.instruction);
     set(v);
     const t0 = performance.now();
     let seen: { value: number; shown: string } | null;
     if (c.kind === 'checked') {
       const box = boxOf(c, v.nodes);
-      seen = typeof box === 'string' ? null : { value: box.states.checked === true ? 1 : 0, shown: `${box.name || box.role} ${box.states.checked === true ? 'checked' : 'not checked'}` };
+      const ticked = typeof box !== 'string' && box.states.checked === true;
+      seen = typeof box === 'string' ? null : { value: ticked ? 1 : 0, shown: `${box.name || box.role} ${ticked ? 'checked' : 'not checked'}` };
     } else seen = numberOf(c.subject, v.nodes, c.currency);
     r.clock.ms += performance.now() - t0;
-    if (!seen) return { why: c.kind === 'checked' ? `the box ${quote(c.subject)} went away` : `the page no longer shows a single number for ${quote(c.subject)}` };
+    if (!seen) {
+      return { why: c.kind === 'checked' ? `the box ${quote(c.subject)} went away` : `the page no longer shows a single number for ${quote(c.subject)}` };
+    }
     last = seen.shown;
     if (holds(c, seen.value)) return { did: `waited until ${quote(c.text)} (the page showed ${quote(seen.shown)})` };
     if (Date.now() >= until) return { why: `waited ${WATCH_MS / 1000} s for ${quote(c.text)}; the page still showed ${quote(last)}` };
@@ -1081,7 +1173,7 @@ function resultsOf(nodes: OutlineNode[]): OutlineNode[] {
 }
 
 /** Click the nth result of the page's results, going on to later result pages when the page has fewer. */
-async function clickResult(r: PlannedRun, s: PlanStep, set: (v: Awaited<ReturnType<typeof look>>) => void, current: () => Awaited<ReturnType<typeof look>>): Promise<string | { why: string }> {
+async function clickResult(r: StepRunner, s: PlanStep, set: (v: View) => void, current: () => View): Promise<string | { why: string }> {
   let left = s.result!;
   let counted = 0;
   for (let pages = 0; pages < 6; pages++) {
@@ -1089,16 +1181,18 @@ async function clickResult(r: PlannedRun, s: PlanStep, set: (v: Awaited<ReturnTy
     if (left === -1 && rs.length) left = rs.length;
     if (left > 0 && left <= rs.length) {
       const target = rs[left - 1];
-      if (!(await actOnNode(r, target, 'click', [], s.say, `result ${counted + left} of the list`, current().url))) return { why: 'the result went away before it could be clicked' };
+      const clicked = await actOnNode(r, target, 'click', [], s.say, `result ${counted + left} of the list`, current().url);
+      if (!clicked) return { why: 'the result went away before it could be clicked' };
       return `${s.say} (${quote(target.name)})`;
     }
     left -= rs.length;
     counted += rs.length;
     const next = current().nodes.find((n) => n.id && (n.role === 'link' || n.role === 'button') && NEXT_PAGE.test(n.name.trim()) && n.states.disabled !== true);
     if (!next || !rs.length) break;
-    if (!(await actOnNode(r, next, 'click', [], `click ${quote(next.name)}`, `result ${s.result} is past the ${counted} on this page: the next page`, current().url))) break;
+    const why = `result ${s.result} is past the ${counted} on this page: the next page`;
+    if (!(await actOnNode(r, next, 'click', [], `click ${quote(next.name)}`, why, current().url))) break;
     await r.settle();
-    set(await look(r.port, r.page, r.instruction));
+    set(await look(r, r.instruction));
   }
   return { why: `the page lists ${counted} result${counted === 1 ? '' : 's'}, fewer than ${s.result}` };
 }
@@ -1107,13 +1201,16 @@ async function clickResult(r: PlannedRun, s: PlanStep, set: (v: Awaited<ReturnTy
 const CLOSERS = [/^(?:close|×|✕|✖|x|dismiss)$/i, /^close\b|\bdismiss\b/i, /^(?:no,? thanks|not now|maybe later|skip|cancel|no)$/i];
 
 /** Close the dialog that popped up over the page by its close control; false when there is none. */
-async function closeDialog(r: Run, view: Awaited<ReturnType<typeof look>>): Promise<boolean> {
+async function closeDialog(r: Run, view: View): Promise<boolean> {
   const dialogs = new Set(['dialog', 'alertdialog']);
-  const inDialog = view.nodes.filter((n) => n.id && (n.role === 'button' || n.role === 'clickable' || n.role === 'link') && under(n, dialogs) && n.states.disabled !== true);
+  const inDialog = view.nodes.filter(
+    (n) => n.id && (n.role === 'button' || n.role === 'clickable' || n.role === 'link') && under(n, dialogs) && n.states.disabled !== true,
+  );
   for (const re of CLOSERS) {
     const closer = inDialog.find((n) => re.test(n.name.trim()));
     if (!closer) continue;
-    const closed = await actOnNode(r, closer, 'click', [], `close the dialog (${quote(closer.name)})`, 'a dialog covers the control the step needs', view.url).catch(() => null);
+    const closed = await actOnNode(r, closer, 'click', [], `close the dialog (${quote(closer.name)})`, 'a dialog covers the control the step needs', view.url)
+      .catch(() => null);
     return !!closed;
   }
   return false;
@@ -1128,9 +1225,9 @@ const LISTS = new Set(['listbox', 'menu', 'list']);
  * clickable rows of any list (plain autocomplete widgets); otherwise only ARIA options.
  * Null when none or several fit.
  */
-async function pickSuggestion(r: PlannedRun, fits: (name: string) => boolean, loose: boolean): Promise<string | null> {
+async function pickSuggestion(r: StepRunner, fits: (name: string) => boolean, loose: boolean): Promise<string | null> {
   for (let attempt = 0; attempt < 4; attempt++) {
-    const v = await look(r.port, r.page, r.instruction);
+    const v = await look(r, r.instruction);
     const inList = (n: OutlineNode) => {
       for (let p = n.parent; p; p = p.parent) if (LISTS.has(p.role)) return true;
       return false;
@@ -1139,7 +1236,8 @@ async function pickSuggestion(r: PlannedRun, fits: (name: string) => boolean, lo
     const names = new Set(options.map((o) => normalize(o.name)));
     if (options.length && names.size === 1) {
       const option = options[0];
-      if (!(await actOnNode(r, option, 'click', [], `click the suggestion ${quote(option.name)}`, 'pick the suggestion that fits what was typed', v.url))) return null;
+      const why = 'pick the suggestion that fits what was typed';
+      if (!(await actOnNode(r, option, 'click', [], `click the suggestion ${quote(option.name)}`, why, v.url))) return null;
       return `picked the suggestion ${quote(option.name)}`;
     }
     if (names.size > 1) return null;
