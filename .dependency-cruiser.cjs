@@ -5,7 +5,7 @@
  * over protocol and the facade; sessions, service, MCP and CLI over the client.
  */
 const NODE_SIDE = '^src/(client|sessions|server|mcp|cli)/';
-const EXTENSION_SIDE = '^(src/(browser|snapshot|panel)/|entrypoints/|components/)';
+const EXTENSION_SIDE = '^(src/(worker|snapshot|panel)/|entrypoints/|components/)';
 /** The engine's own files outside its rooms: the dispatcher, the batch facade, metrics (not the ports). */
 const ENGINE_ROOT = '^src/engine/(engine|batch|metrics)\\.ts$';
 const ENGINE_ROOMS_AND_ROOT = '^src/engine/(core|agent|people|memory)/|' + ENGINE_ROOT;
@@ -19,7 +19,7 @@ module.exports = {
     never('protocol-is-the-bottom', 'src/protocol imports zod and itself only', '^src/protocol/', '^(src/(?!protocol/)|entrypoints/|components/)'),
     never('facade-over-protocol', 'the Page/Locator facade serves Node and the worker alike: protocol only', '^src/facade/', '^(src/(?!(protocol|facade)/)|entrypoints/|components/)'),
     never('models-over-protocol', 'model resolution and the local model know the wire, nothing else', '^src/models/', '^(src/(?!(protocol|models)/)|entrypoints/|components/)'),
-    never('engine-over-ports', 'the engine reaches the browser through its ports, never the adapters, and knows no transport', '^src/engine/', '^(src/(browser|snapshot|panel|client|sessions|server|mcp|cli)/|entrypoints/|components/)'),
+    never('engine-over-ports', 'the engine reaches the browser through its ports, never the adapters, and knows no transport', '^src/engine/', '^(src/(worker|snapshot|panel|client|sessions|server|mcp|cli)/|entrypoints/|components/)'),
     // The engine's rooms: core operations at the bottom; memory, people and the agent over it;
     // engine.ts puts them together. The ports (ports.ts) sit under every room.
     never('ports-under-the-rooms', 'the ports are what the engine asks of the outside: they name no room', ENGINE_PORTS, ENGINE_ROOMS_AND_ROOT),
@@ -35,7 +35,7 @@ module.exports = {
       name: 'engine-no-node',
       comment: 'the engine runs in the service worker: no node: built-ins',
       severity: 'error',
-      from: { path: '^(src/(engine|browser|snapshot|panel|models|facade|protocol)/|entrypoints/|components/)' },
+      from: { path: '^(src/(engine|worker|snapshot|panel|models|facade|protocol)/|entrypoints/|components/)' },
       to: { dependencyTypes: ['core'] },
     },
     never('extension-not-node', 'extension code never imports Node-side code', EXTENSION_SIDE, NODE_SIDE),
@@ -46,10 +46,10 @@ module.exports = {
       from: { path: '^entrypoints/background\\.ts$' },
       to: { path: '(^src/models/(provider-call|providers)\\.ts$|node_modules/(ai|@ai-sdk/[^/]+)/)', reachable: true },
     },
-    never('client-over-protocol', 'the Node client speaks the protocol: never the engine, the worker adapters or the content scripts', '^src/client/', '^(src/(engine|browser|snapshot|panel|models|sessions|server|mcp|cli)/|entrypoints/|components/)'),
-    never('sessions-over-client', 'the session manager sits on the client', '^src/sessions/', '^(src/(engine|browser|snapshot|panel|server|mcp|cli)/|entrypoints/|components/)'),
-    never('mcp-over-sessions', 'MCP tools use sessions and the client, never the HTTP service', '^src/mcp/', '^(src/(engine|browser|snapshot|panel|server|cli)/|entrypoints/|components/)'),
-    never('server-over-sessions', 'the HTTP service uses sessions and the client (and mounts the MCP handler)', '^src/server/', '^(src/(engine|browser|snapshot|panel|cli)/|entrypoints/|components/)'),
+    never('client-over-protocol', 'the Node client speaks the protocol: never the engine, the worker adapters or the content scripts', '^src/client/', '^(src/(engine|worker|snapshot|panel|models|sessions|server|mcp|cli)/|entrypoints/|components/)'),
+    never('sessions-over-client', 'the session manager sits on the client', '^src/sessions/', '^(src/(engine|worker|snapshot|panel|server|mcp|cli)/|entrypoints/|components/)'),
+    never('mcp-over-sessions', 'MCP tools use sessions and the client, never the HTTP service', '^src/mcp/', '^(src/(engine|worker|snapshot|panel|server|cli)/|entrypoints/|components/)'),
+    never('server-over-sessions', 'the HTTP service uses sessions and the client (and mounts the MCP handler)', '^src/server/', '^(src/(engine|worker|snapshot|panel|cli)/|entrypoints/|components/)'),
     {
       name: 'no-circular',
       comment: 'modules that import each other (even for types only) cannot be read, tested or moved one at a time',
@@ -57,7 +57,7 @@ module.exports = {
       from: { pathNot: 'node_modules' },
       to: { circular: true },
     },
-    never('cli-not-engine', 'the command line composes Node-side parts only', '^src/cli/', '^(src/(engine|browser|snapshot|panel)/|entrypoints/|components/)'),
+    never('cli-not-engine', 'the command line composes Node-side parts only', '^src/cli/', '^(src/(engine|worker|snapshot|panel)/|entrypoints/|components/)'),
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -1,6 +1,6 @@
 /**
  * The offscreen document: runs provider model requests for the service worker (see
- * src/browser/offscreen-models.ts). Each provider's package is loaded on its first request.
+ * src/worker/offscreen-models.ts). Each provider's package is loaded on its first request.
  */
 import { providerCaller } from '../../src/models/provider-call';
 import { DeckhandError, ErrorCode } from '../../src/protocol/errors';

@@ -1,6 +1,6 @@
 /**
  * The engine's view of the browser. The worker implements these with chrome.*
- * (src/browser/chrome-port.ts); unit tests implement them with fakes.
+ * (src/worker/chrome-port.ts); unit tests implement them with fakes.
  */
 import type { PageInfo } from '../protocol/schemas';
 import type { CacheLookupResponse, CacheRecordRequest } from '../protocol/cache';
@@ -80,7 +80,7 @@ export interface SelfEvaluator {
 /**
  * Where the result cache keeps its entries (memory/cache.ts holds the policy). Implemented by
  * the caller's store over RPC (the SQLite file on the Node side, scoped there to the caller's
- * key), by IndexedDB in the extension (src/browser/idb-store.ts), and in memory for tests.
+ * key), by IndexedDB in the extension (src/worker/idb-store.ts), and in memory for tests.
  */
 export interface CacheStorePort {
   /** Count one more use of `key` and return its entry; `pageChanged` when only `baseKey` is known. */

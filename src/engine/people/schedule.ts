@@ -1,7 +1,7 @@
 /**
  * Scheduled flows (protocol/schedule.ts), apart from chrome.*: when a schedule fires next, what
  * one run does (the flow replayed by name in a tab of its own, with no model) and what it
- * records. Alarms, storage and notifications come in through ports (src/browser/scheduler.ts
+ * records. Alarms, storage and notifications come in through ports (src/worker/scheduler.ts
  * gives the chrome.* ones), so this runs under unit tests as it does in the worker.
  */
 import { DeckhandError, ErrorCode, isDeckhandError } from '../../protocol/errors';

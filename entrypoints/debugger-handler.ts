@@ -2,7 +2,7 @@
  * The content script's request handler, for documents Chromium gives no content script: a
  * top-level data: page (an extension may neither match nor inject into it). The worker
  * evaluates this file through the debugger in an isolated world of such a document (see
- * frameRequest in src/browser/chrome-port.ts) and then calls `__deckhandFrame(request)` there.
+ * frameRequest in src/worker/chrome-port.ts) and then calls `__deckhandFrame(request)` there.
  * An isolated world shares the page's DOM but not its globals, as a content script does, so
  * the page can neither see nor call any of this.
  */

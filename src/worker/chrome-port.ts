@@ -14,8 +14,8 @@ import { takeThumbnail } from './thumbnail';
 
 const CDP_VERSION = '1.3';
 const CONTENT_SCRIPT = '/content-scripts/content.js';
-/** The content script's handler alone, for documents that take no content script (entrypoints/frame-agent.ts). */
-const FRAME_AGENT = '/frame-agent.js';
+/** The content script's handler alone, run through the debugger in documents that take no content script (entrypoints/debugger-handler.ts). */
+const DEBUGGER_HANDLER = '/debugger-handler.js';
 /** Where the page-to-tab map is kept (session storage), so a restarted worker still knows it. */
 const ALIASES_KEY = 'pageAliases';
 
@@ -93,8 +93,8 @@ export class ChromeBrowserPort implements BrowserPort {
   private readonly retired = new Set<number>();
   /** The page-to-tab map restored from session storage (a restarted worker). */
   private readonly ready: Promise<void>;
-  /** The source of frame-agent.js, read once. */
-  private frameAgent: Promise<string> | null = null;
+  /** The source of debugger-handler.js, read once. */
+  private debuggerHandler: Promise<string> | null = null;
   /** The last failed navigation of each frame, by tab then frame id: what its error page stands for. */
   private readonly navErrors = new Map<number, Map<number, { url: string; error: string }>>();
 
@@ -442,7 +442,7 @@ export class ChromeBrowserPort implements BrowserPort {
 
   /**
    * A frame request answered by the content script's handler run through the debugger, in an
-   * isolated world of the top frame (entrypoints/frame-agent.ts): for documents Chromium gives
+   * isolated world of the top frame (entrypoints/debugger-handler.ts): for documents Chromium gives
    * no content script: a top-level data: page, about:blank. The world is kept per document and
    * debugger session, so element ids given by one snapshot resolve in the next request.
    * `refused` is the error to report when the debugger cannot reach the page either.
@@ -481,12 +481,12 @@ export class ChromeBrowserPort implements BrowserPort {
     const call = `${prelude} globalThis.__deckhandFrame ? globalThis.__deckhandFrame(${JSON.stringify({ ...message, selfFrameId: 0 })}) : 'not installed'`;
     let reply = await run(call);
     if (reply === 'not installed') {
-      this.frameAgent ??= fetch(chrome.runtime.getURL(FRAME_AGENT)).then((r) => {
-        if (!r.ok) throw new Error(`${FRAME_AGENT}: HTTP ${r.status}`);
+      this.debuggerHandler ??= fetch(chrome.runtime.getURL(DEBUGGER_HANDLER)).then((r) => {
+        if (!r.ok) throw new Error(`${DEBUGGER_HANDLER}: HTTP ${r.status}`);
         return r.text();
       });
-      this.frameAgent.catch(() => (this.frameAgent = null));
-      await run(await this.frameAgent);
+      this.debuggerHandler.catch(() => (this.debuggerHandler = null));
+      await run(await this.debuggerHandler);
       reply = await run(call);
     }
     const answer = reply as { result?: T; error?: { code: ErrorCode; message: string } } | undefined;
