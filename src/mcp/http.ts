@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ERROR_MAP, type ErrorCode } from '../protocol/errors';
-import type { KeyRing } from '../sessions/keys';
+import type { KeyRing } from '../keys/api-keys';
 import type { SessionManager } from '../sessions/sessions';
 import { createMcpServer, endSession, type McpSessionState } from './server';
 import { OptionError, resolveMcpOptions, type RawOptions } from './options';

@@ -2,8 +2,8 @@
  * The sessions' registry in PostgreSQL. Times are the database's own clock (now()), so replicas
  * whose clocks disagree still agree on who holds a lease and what is idle.
  */
-import { migrate, type Pool } from './pg';
-import type { LeaseAnswer, SessionRecord, SessionRegistry } from './registry';
+import { migrate, type Pool } from './pool';
+import type { LeaseAnswer, SessionRecord, SessionRegistry } from '../sessions/registry';
 
 const MIGRATIONS = [
   `CREATE TABLE dh_sessions (

@@ -17,7 +17,7 @@ import {
   CacheLookupResponseSchema, CacheRecordResponseSchema, nextAgree, type CacheEntry, type CacheLookupResponse, type CacheRecordRequest,
 } from '../protocol/cache';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
-import { databaseError, inTransaction, migrate, openPool, type Pool } from './pg';
+import { databaseError, inTransaction, migrate, openPool, type Pool } from './pool';
 
 const MIGRATIONS: readonly string[] = [
   // Results and usage are kept as the JSON text the store wrote (not jsonb, which reorders

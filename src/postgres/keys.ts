@@ -4,8 +4,8 @@
  * none there and none in the table, one is generated (by one replica, under a lock) and
  * printed once. Answers are remembered for a few seconds, so a request costs no query.
  */
-import { envKeys, newApiKey, tenantDigest, type KeyRing } from './keys';
-import { inTransaction, migrate, type Pool } from './pg';
+import { envKeys, newApiKey, tenantDigest, type KeyRing } from '../keys/api-keys';
+import { inTransaction, migrate, type Pool } from './pool';
 
 const MIGRATIONS = [
   `CREATE TABLE dh_api_keys (

@@ -2,7 +2,7 @@
  * The service's API keys: DECKHAND_API_KEYS (comma-separated), else the key file in
  * DECKHAND_HOME; with neither, one key is generated, stored there and printed once,
  * so the service is never open by accident. Replicas that share PostgreSQL keep the keys'
- * digests there instead (pg-keys.ts), so a key any replica accepts, every replica accepts.
+ * digests there instead (src/postgres/keys.ts), so a key any replica accepts, every replica accepts.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
