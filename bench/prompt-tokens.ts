@@ -35,7 +35,9 @@ async function main(): Promise<void> {
     model: async (req: ModelRequest) => {
       prompts.push(req);
       const props = (req.schema as { properties?: Record<string, unknown> }).properties ?? {};
-      if ('found' in props) return { object: { found: false, elementId: '', method: 'click', arguments: [], description: '', twoStep: false, reason: 'benchmark' } };
+      if ('found' in props) {
+        return { object: { found: false, elementId: '', method: 'click', arguments: [], description: '', twoStep: false, reason: 'benchmark' } };
+      }
       if ('elements' in props) return { object: { elements: [] } };
       return { object: { extraction: '' } };
     },
@@ -100,7 +102,9 @@ async function main(): Promise<void> {
   }
   console.table(rows);
   const written = publish('tokens', {
-    about: "o200k tokens of Deckhand's snapshot and of act/observe/extract prompts, against Playwright's aria snapshot and the CDP accessibility tree (JSON), on the same pages in one run",
+    about:
+      "o200k tokens of Deckhand's snapshot and of act/observe/extract prompts, against Playwright's aria snapshot and the CDP accessibility tree (JSON), " +
+      'on the same pages in one run',
     parameters: { pages: PAGES, tokenizer: 'o200k_base (gpt-tokenizer)' },
     rows,
     svg: barChart({

@@ -49,7 +49,8 @@ export default defineBackground(() => {
     // The person's steps are recorded in every tab's top frame while paused (a new document asks nothing: see onUpdated below).
     record: async (on) => {
       const tabs = await chrome.tabs.query({});
-      await Promise.all(tabs.map((t) => (t.id === undefined ? null : chrome.tabs.sendMessage(t.id, { type: 'dh:record', on }, { frameId: 0 }).catch(() => undefined))));
+      const tell = (tab: number) => chrome.tabs.sendMessage(tab, { type: 'dh:record', on }, { frameId: 0 }).catch(() => undefined);
+      await Promise.all(tabs.map((t) => (t.id === undefined ? null : tell(t.id))));
     },
     pageUrl: async (page) => (page !== undefined ? await port.pageInfo(page) : await port.activePage())?.url ?? '',
   });
@@ -109,7 +110,9 @@ export default defineBackground(() => {
   // Registered synchronously at the top level: an alarm is what wakes a stopped worker, and its event goes to listeners present by then.
   chrome.alarms.onAlarm.addListener((a) => {
     if (a.name === BRIDGE_ALARM && !chrome.extension.inIncognitoContext) void bridge.resume();
-    else if (!chrome.extension.inIncognitoContext) void scheduler.fired(a.name).catch((e: unknown) => console.warn('[deckhand] a scheduled flow could not run:', e));
+    else if (!chrome.extension.inIncognitoContext) {
+      void scheduler.fired(a.name).catch((e: unknown) => console.warn('[deckhand] a scheduled flow could not run:', e));
+    }
   });
   if (!chrome.extension.inIncognitoContext) void scheduler.restore().catch(() => undefined);
   // A pairing belongs to the person's own windows, never to an isolated context's worker.

@@ -95,7 +95,9 @@ function positive(name: string, value: string | undefined, env: string | undefin
 
 function portOf(value: string | undefined, fallback: number): number {
   const port = Number(value ?? fallback);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError(`--port must be a port number (0 to 65535), got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new InvalidArgumentError(`--port must be a port number (0 to 65535), got ${JSON.stringify(value)}`);
+  }
   return port;
 }
 
@@ -167,7 +169,8 @@ async function serve(o: ServeFlags): Promise<void> {
   });
   const shared = !!process.env.DECKHAND_DATABASE_URL;
   console.log(`deckhand service listening on ${svc.url} (${shared ? 'sessions, keys and cache in PostgreSQL' : `data in ${home}`})`);
-  if (svc.keys.generated) console.log(`created an API key (stored ${shared ? 'as a digest in PostgreSQL' : `in ${join(home, 'api-keys')}`}; shown only now): ${svc.keys.generated}`);
+  const where = shared ? 'as a digest in PostgreSQL' : `in ${join(home, 'api-keys')}`;
+  if (svc.keys.generated) console.log(`created an API key (stored ${where}; shown only now): ${svc.keys.generated}`);
   // A clean shutdown ends every session; remote browsers are disconnected from, never closed.
   const stop = () => {
     console.log('shutting down: ending sessions');
@@ -243,7 +246,8 @@ Environment:
   DECKHAND_ALLOW_URL_SCHEMES  URL schemes to open beyond http(s), data and about:blank (e.g. file)
   DECKHAND_HOME               data folder (keys, cache, profiles); default ~/.deckhand
   DECKHAND_DATABASE_URL       serve: postgres://... for sessions, keys and cache shared by replicas (default: this process and SQLite)
-  DECKHAND_PRICES             serve, mcp: a JSON file of model prices, {"provider/model": {"inputPerMTok", "outputPerMTok", "cachedInputPerMTok"}} (USD per million tokens)`,
+  DECKHAND_PRICES             serve, mcp: a JSON file of model prices, \
+{"provider/model": {"inputPerMTok", "outputPerMTok", "cachedInputPerMTok"}} (USD per million tokens)`,
     );
   cmd
     .command('demo', { isDefault: true })
@@ -274,10 +278,25 @@ Environment:
     .option('--allowed-origins <list>', 'web-page origins allowed to call (also DECKHAND_ALLOWED_ORIGINS)')
     .option('--allow-url-schemes <list>', 'URL schemes opened for every session, e.g. file (also DECKHAND_ALLOW_URL_SCHEMES)')
     .option('--grid <url>', "sessions' browsers from this Selenium Grid 4 instead of this machine (also DECKHAND_GRID_URL)")
-    .option('--grid-extension-dir <dir>', "the built extension's folder on the Grid's nodes, or 'packed' to send it with each session (also DECKHAND_GRID_EXTENSION_DIR; default: this machine's build)")
-    .option('--allow-cdp-hosts <list>', "hosts (name or name:port, '*' for any) whose DevTools address callers may pass as cdpUrl; none by default (also DECKHAND_ALLOW_CDP_HOSTS)")
-    .option('--contexts-per-browser <n>', "one tenant's sessions per local browser, each in an isolated context (own cookies, storage, pages and engine); default 1 (also DECKHAND_CONTEXTS_PER_BROWSER)")
-    .option('--prices <file>', "a JSON file of model prices in USD per million tokens, over the built-in list prices: {\"openai/gpt-4.1-mini\": {\"inputPerMTok\": 0.4, \"outputPerMTok\": 1.6, \"cachedInputPerMTok\": 0.1}} (also DECKHAND_PRICES)")
+    .option(
+      '--grid-extension-dir <dir>',
+      "the built extension's folder on the Grid's nodes, or 'packed' to send it with each session " +
+        "(also DECKHAND_GRID_EXTENSION_DIR; default: this machine's build)",
+    )
+    .option(
+      '--allow-cdp-hosts <list>',
+      "hosts (name or name:port, '*' for any) whose DevTools address callers may pass as cdpUrl; none by default (also DECKHAND_ALLOW_CDP_HOSTS)",
+    )
+    .option(
+      '--contexts-per-browser <n>',
+      "one tenant's sessions per local browser, each in an isolated context (own cookies, storage, pages and engine); " +
+        'default 1 (also DECKHAND_CONTEXTS_PER_BROWSER)',
+    )
+    .option(
+      '--prices <file>',
+      'a JSON file of model prices in USD per million tokens, over the built-in list prices: ' +
+        '{"openai/gpt-4.1-mini": {"inputPerMTok": 0.4, "outputPerMTok": 1.6, "cachedInputPerMTok": 0.1}} (also DECKHAND_PRICES)',
+    )
     .action((o: ServeFlags) => serve(o));
   // Boolean MCP options: bare means true; otherwise exactly true or false (checked by resolveMcpOptions).
   const bool = (name: string, what: string) => new Option(`--${name} [true|false]`, what);
@@ -290,7 +309,10 @@ Environment:
     .option('--allowedOrigins <list>', 'web-page origins allowed to call')
     .option('--allowUrlSchemes <list>', 'URL schemes opened for every session, e.g. file')
     .option('--grid <url>', "browsers from this Selenium Grid 4 instead of this machine (also DECKHAND_GRID_URL)")
-    .option('--gridExtensionDir <dir>', "the built extension's folder on the Grid's nodes, or 'packed' to send it with each session (also DECKHAND_GRID_EXTENSION_DIR)")
+    .option(
+      '--gridExtensionDir <dir>',
+      "the built extension's folder on the Grid's nodes, or 'packed' to send it with each session (also DECKHAND_GRID_EXTENSION_DIR)",
+    )
     .option('--modelName <model>', 'model for the tools (default deckhand/local, the built-in model)')
     .option('--modelApiKey <key>', 'key for --modelName (required with any model but the built-in one)')
     .addOption(bool('keepAlive', 'keep the browser when the MCP session closes'))
@@ -298,7 +320,10 @@ Environment:
     .addOption(bool('proxies', 'route the browser through DECKHAND_PROXY'))
     .addOption(bool('verified', 'verified browser identity (a hosted feature: refused)'))
     .addOption(bool('experimental', 'accepted; no experimental tools yet'))
-    .option('--approve <kinds>', 'risky steps of act and agent wait for approval (the host asks its user, or the side panel): submit, delete, pay, leave-site, upload, comma-separated')
+    .option(
+      '--approve <kinds>',
+      'risky steps of act and agent wait for approval (the host asks its user, or the side panel): submit, delete, pay, leave-site, upload, comma-separated',
+    )
     .option('--approveTimeout <seconds>', 'how long such a step waits before it is refused (default 120)')
     .option('--contextId <id>', 'a named browser profile in $DECKHAND_HOME/contexts/<id>')
     .option('--persist <true|false>', 'keep the --contextId profile after the session (default true)')

@@ -20,7 +20,8 @@ import { OptionError, resolveMcpOptions, type RawOptions } from './options';
 function reply(res: ServerResponse, code: ErrorCode, message: string, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
   const { http, mcp } = ERROR_MAP[code];
-  res.writeHead(http, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: mcp ?? -32600, message, data: { code } }, id: null }));
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code: mcp ?? -32600, message, data: { code } }, id: null });
+  res.writeHead(http, { 'content-type': 'application/json', ...headers }).end(body);
 }
 
 interface Entry {

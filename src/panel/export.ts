@@ -202,7 +202,8 @@ export function playwrightLocator(selector: string): { code: string; note?: stri
     } else {
       // An element with only an id may be an iframe too: the XPath alone cannot tell.
       notes.add(
-        "the recorded selector crosses into a shadow root (or an iframe, which then needs .contentFrame() after its locator); Playwright's CSS and getBy* locators pierce open shadow roots, XPath ones do not",
+        'the recorded selector crosses into a shadow root (or an iframe, which then needs .contentFrame() after its locator); ' +
+          "Playwright's CSS and getBy* locators pierce open shadow roots, XPath ones do not",
       );
     }
     code += partCall(parts[i]);
@@ -280,7 +281,12 @@ function playwrightActionLines(a: Action): string[] {
       if (args.length === 1) {
         // The recorded option may be its label or its value (both select it, in Deckhand and
         // Playwright); assert on the value it selected.
-        lines.push('{', `${INDENT}const [selected] = await ${loc}.selectOption(${argExpr(arg0)});`, `${INDENT}await expect(${loc}).toHaveValue(selected);`, '}');
+        lines.push(
+          '{',
+          `${INDENT}const [selected] = await ${loc}.selectOption(${argExpr(arg0)});`,
+          `${INDENT}await expect(${loc}).toHaveValue(selected);`,
+          '}',
+        );
       } else lines.push(`await ${loc}.selectOption([${args.map(argExpr).join(', ')}]);`);
       break;
     case 'scrollIntoView':
@@ -295,7 +301,8 @@ function playwrightActionLines(a: Action): string[] {
       // As Deckhand does: scroll the element when it scrolls itself, else the page.
       lines.push(
         `await ${loc}.evaluate((el, percent) => {`,
-        `${INDENT}const box = el !== document.documentElement && el !== document.body && el.scrollHeight > el.clientHeight + 1 ? el : document.scrollingElement ?? document.documentElement;`,
+        `${INDENT}const box = el !== document.documentElement && el !== document.body && el.scrollHeight > el.clientHeight + 1 ` +
+          '? el : document.scrollingElement ?? document.documentElement;',
         `${INDENT}box.scrollTop = ((box.scrollHeight - box.clientHeight) * percent) / 100;`,
         `}, ${pct});`,
       );

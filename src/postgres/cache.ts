@@ -158,7 +158,10 @@ export class PgCacheStore implements CacheStore {
     } catch (e) {
       throw databaseError(e, WHAT);
     }
-    const entry = row.op === null ? null : { key, op: row.op as CacheEntry['op'], result: JSON.parse(row.result!), usage: JSON.parse(row.usage!), agree: Number(row.agree) };
+    const entry =
+      row.op === null
+        ? null
+        : { key, op: row.op as CacheEntry['op'], result: JSON.parse(row.result!), usage: JSON.parse(row.usage!), agree: Number(row.agree) };
     return CacheLookupResponseSchema.parse({ count: row.count === null ? 1 : Number(row.count), entry, pageChanged: row.page_changed });
   }
 

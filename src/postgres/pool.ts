@@ -59,7 +59,8 @@ export async function migrate(pool: Pool, part: string, migrations: readonly str
     const row = (await c.query<{ version: number }>('SELECT version FROM dh_schema WHERE part = $1', [part])).rows[0];
     let v = row?.version ?? 0;
     if (v > migrations.length) {
-      throw new DeckhandError(ErrorCode.Internal, `the database's ${part} tables are at version ${v}, newer than this service knows (${migrations.length}): upgrade this replica`);
+      const why = `the database's ${part} tables are at version ${v}, newer than this service knows (${migrations.length}): upgrade this replica`;
+      throw new DeckhandError(ErrorCode.Internal, why);
     }
     for (; v < migrations.length; v++) await c.query(migrations[v]);
     await c.query('INSERT INTO dh_schema (part, version) VALUES ($1, $2) ON CONFLICT (part) DO UPDATE SET version = excluded.version', [part, v]);

@@ -28,7 +28,9 @@ const MIGRATIONS = [
 ];
 
 type Row = { id: string; owner: string; replica: string; browser: SessionRecord['browser']; options: SessionRecord['options']; via: string };
-const recordOf = (r: Row): SessionRecord => ({ id: r.id, owner: r.owner, replica: r.replica, browser: r.browser, options: r.options, via: r.via === 'mcp' ? 'mcp' : 'http' });
+const recordOf = (r: Row): SessionRecord => ({
+  id: r.id, owner: r.owner, replica: r.replica, browser: r.browser, options: r.options, via: r.via === 'mcp' ? 'mcp' : 'http',
+});
 const COLUMNS = 'id, owner, replica, browser, options, via';
 
 export class PgSessionRegistry implements SessionRegistry {
@@ -65,7 +67,10 @@ export class PgSessionRegistry implements SessionRegistry {
   }
 
   async renew(id: string, holder: string, ms: number): Promise<boolean> {
-    const r = await this.pool.query('UPDATE dh_sessions SET lease_until = now() + make_interval(secs => $3 / 1000.0) WHERE id = $1 AND lease_holder = $2', [id, holder, ms]);
+    const r = await this.pool.query(
+      'UPDATE dh_sessions SET lease_until = now() + make_interval(secs => $3 / 1000.0) WHERE id = $1 AND lease_holder = $2',
+      [id, holder, ms],
+    );
     return (r.rowCount ?? 0) > 0;
   }
 
@@ -75,7 +80,8 @@ export class PgSessionRegistry implements SessionRegistry {
 
   async takeIdle(idleMs: number): Promise<SessionRecord[]> {
     const r = await this.pool.query<Row>(
-      `DELETE FROM dh_sessions WHERE used_at < now() - make_interval(secs => $1 / 1000.0) AND (lease_holder IS NULL OR lease_until < now()) RETURNING ${COLUMNS}`,
+      'DELETE FROM dh_sessions WHERE used_at < now() - make_interval(secs => $1 / 1000.0) AND (lease_holder IS NULL OR lease_until < now()) ' +
+        `RETURNING ${COLUMNS}`,
       [idleMs],
     );
     return r.rows.map(recordOf);

@@ -114,7 +114,10 @@ export const ResultMetadataSchema = z.object({
   // Prices: protocol/prices.ts.
   costUsd: z
     .number().nonnegative().optional()
-    .describe("what the call's model usage cost in US dollars: 0 when no model was called (a deterministic Action, a cache hit); absent when the model's price is unknown"),
+    .describe(
+      "what the call's model usage cost in US dollars: 0 when no model was called (a deterministic Action, a cache hit); " +
+        "absent when the model's price is unknown",
+    ),
 }).describe('what comes with every act, observe and extract result');
 export type ResultMetadata = z.infer<typeof ResultMetadataSchema>;
 
@@ -155,7 +158,8 @@ export const METRIC_NAMES = OPS.flatMap((o) => METRIC_COUNTERS.map((c) => `${o}$
 export const MetricsSchema = z.object(
   Object.fromEntries(METRIC_NAMES.map((n) => [n, z.number()])) as Record<MetricName, z.ZodNumber>,
 ).describe(
-  "the instance's counters: act, extract, observe and total x prompt, completion, reasoning and cached input tokens, inference time, cost in US dollars (models with a known price), and the tokens and dollars cache hits saved",
+  "the instance's counters: act, extract, observe and total x prompt, completion, reasoning and cached input tokens, inference time, " +
+    'cost in US dollars (models with a known price), and the tokens and dollars cache hits saved',
 );
 export type Metrics = Record<MetricName, number>;
 
@@ -183,7 +187,9 @@ export const MAX_CALL_MS = 3 * MAX_TIMEOUT_MS;
 export function checkMs(what: string, value: unknown, { min = 1, whole = true }: { min?: number; whole?: boolean } = {}): number {
   const n = value as number;
   if (typeof value !== 'number' || !Number.isFinite(n) || (whole && !Number.isInteger(n)) || n < min || n > MAX_TIMEOUT_MS) {
-    throw new DeckhandError(ErrorCode.InvalidArgument, `${what} must be a ${whole ? 'whole ' : ''}number of milliseconds from ${min} to ${MAX_TIMEOUT_MS} (10 minutes), got ${JSON.stringify(value)}`);
+    const range = `from ${min} to ${MAX_TIMEOUT_MS} (10 minutes)`;
+    const said = `${what} must be a ${whole ? 'whole ' : ''}number of milliseconds ${range}, got ${JSON.stringify(value)}`;
+    throw new DeckhandError(ErrorCode.InvalidArgument, said);
   }
   return n;
 }

@@ -15,7 +15,10 @@
  */
 import { z } from 'zod';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
-import { BRIDGE_BYE_FROM_PANEL, BRIDGE_KEEPALIVE_MS, BRIDGE_REFUSED, BridgePortSchema, PairingTokenSchema, readBridgeFrame, readBridgeMessage, type BridgeFrame, type BridgeStatus } from '../protocol/panel';
+import {
+  BRIDGE_BYE_FROM_PANEL, BRIDGE_KEEPALIVE_MS, BRIDGE_REFUSED, BridgePortSchema, PairingTokenSchema, readBridgeFrame, readBridgeMessage,
+  type BridgeFrame, type BridgeStatus,
+} from '../protocol/panel';
 import { describeZodError } from '../protocol/zod-errors';
 
 export const BRIDGE_ALARM = 'deckhand-bridge';
@@ -134,7 +137,8 @@ export class WorkerBridge {
     if (!t.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(t.error, 'token'));
     const epoch = ++this.epoch;
     this.stopRetry();
-    this.end('replaced by a new pairing from the side panel', new DeckhandError(ErrorCode.Closed, 'the connection to the local client was replaced by a new pairing'));
+    const replaced = new DeckhandError(ErrorCode.Closed, 'the connection to the local client was replaced by a new pairing');
+    this.end('replaced by a new pairing from the side panel', replaced);
     await this.forget();
     if (epoch !== this.epoch) return this.current;
     this.setStatus({ state: 'connecting', port: p.data, message: `connecting to a local client on ${where(p.data)}` });
@@ -243,9 +247,11 @@ export class WorkerBridge {
           const what = 'token' in credentials ? 'the pairing token (wrong or already used)' : "this browser's earlier pairing; pair again with a new token";
           fail(new BridgeDialError('refused', `the client on ${where(port)} refused ${what}${ev.reason ? `: ${ev.reason}` : ''}`));
         } else if (opened) {
-          fail(new BridgeDialError('unreachable', `the local client on ${where(port)} closed the connection before pairing (code ${ev.code}${ev.reason ? `: ${ev.reason}` : ''})`));
+          const code = `code ${ev.code}${ev.reason ? `: ${ev.reason}` : ''}`;
+          fail(new BridgeDialError('unreachable', `the local client on ${where(port)} closed the connection before pairing (${code})`));
         } else {
-          fail(new BridgeDialError('unreachable', `could not connect to a local client on ${where(port)}: nothing is listening there, or it refused the connection`));
+          const why = `could not connect to a local client on ${where(port)}: nothing is listening there, or it refused the connection`;
+          fail(new BridgeDialError('unreachable', why));
         }
       };
       socket.onmessage = (ev) => {
@@ -287,7 +293,10 @@ export class WorkerBridge {
         await this.env.setWakeUp(true);
       } catch (e) {
         if (this.live === live && epoch === this.epoch) {
-          this.setStatus({ state: 'attached', port, message: `attached to ${welcome.client} on ${where(port)}, but the pairing could not be saved (${(e as Error).message}): a worker restart will need a new pairing` });
+          const message =
+            `attached to ${welcome.client} on ${where(port)}, but the pairing could not be saved (${(e as Error).message}): ` +
+            'a worker restart will need a new pairing';
+          this.setStatus({ state: 'attached', port, message });
         }
         return;
       }
@@ -330,7 +339,8 @@ export class WorkerBridge {
       this.setStatus({ state: 'off', port: live.port, message: `the connection to the local client on ${where(live.port)} closed` });
       return;
     }
-    this.setStatus({ state: 'reconnecting', port: live.port, message: `the connection to the local client on ${where(live.port)} dropped (code ${code}); reconnecting` });
+    const message = `the connection to the local client on ${where(live.port)} dropped (code ${code}); reconnecting`;
+    this.setStatus({ state: 'reconnecting', port: live.port, message });
     this.scheduleRetry();
   }
 
@@ -365,7 +375,9 @@ export class WorkerBridge {
       }
       pairing = this.pairing = stored.data;
     }
-    if (this.current.state !== 'reconnecting') this.setStatus({ state: 'reconnecting', port: pairing.port, message: `reconnecting to the local client on ${where(pairing.port)}` });
+    if (this.current.state !== 'reconnecting') {
+      this.setStatus({ state: 'reconnecting', port: pairing.port, message: `reconnecting to the local client on ${where(pairing.port)}` });
+    }
     try {
       await this.dial(pairing.port, { secret: pairing.secret }, epoch);
       // Attached: the welcome handler saved the pairing again, without failingSince.
@@ -383,7 +395,9 @@ export class WorkerBridge {
         this.setStatus({
           state: 'error',
           port: pairing.port,
-          message: `gave up reconnecting: the local client on ${where(pairing.port)} has not answered for ${Math.round(BRIDGE_GIVE_UP_MS / 60_000)} minutes; pair again from the side panel`,
+          message:
+            `gave up reconnecting: the local client on ${where(pairing.port)} has not answered for ${Math.round(BRIDGE_GIVE_UP_MS / 60_000)} minutes; ` +
+            'pair again from the side panel',
         });
         return;
       }

@@ -48,7 +48,8 @@ class TabSession implements CdpSession {
       return (await Promise.race([
         chrome.debugger.sendCommand({ tabId: this.tabId }, method, params),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new DeckhandError(ErrorCode.Timeout, `CDP ${method} on page ${this.page} timed out after ${timeoutMs} ms`)), timeoutMs);
+          const late = () => reject(new DeckhandError(ErrorCode.Timeout, `CDP ${method} on page ${this.page} timed out after ${timeoutMs} ms`));
+          timer = setTimeout(late, timeoutMs);
         }),
       ])) as T;
     } catch (e) {
@@ -372,7 +373,8 @@ export class ChromeBrowserPort implements BrowserPort {
         chrome.tabs.sendMessage(tab, { ...message, selfFrameId: frameId }, { frameId }),
         new Promise<never>((_, reject) => {
           timer = setTimeout(
-            () => reject(new DeckhandError(ErrorCode.Timeout, `frame ${frameId} of page ${page} did not answer '${String(message.type)}' within ${timeoutMs} ms`)),
+            () =>
+              reject(new DeckhandError(ErrorCode.Timeout, `frame ${frameId} of page ${page} did not answer '${String(message.type)}' within ${timeoutMs} ms`)),
             timeoutMs,
           );
         }),
@@ -408,7 +410,9 @@ export class ChromeBrowserPort implements BrowserPort {
         // A top-level data: page, and a fresh tab or about:blank (what a script writes into it
         // included), take no content script, but the debugger reaches them.
         const top = frameId === 0 ? await chrome.webNavigation.getFrame({ tabId: tab, frameId: 0 }).catch(() => null) : null;
-        if (top && (top.url.startsWith('data:') || /^about:blank([?#]|$)/.test(top.url))) return this.requestThroughDebugger<T>(page, message, timeoutMs, refused);
+        if (top && (top.url.startsWith('data:') || /^about:blank([?#]|$)/.test(top.url))) {
+          return this.requestThroughDebugger<T>(page, message, timeoutMs, refused);
+        }
         throw refused;
       }
       throw mapChromeError(e, 'injecting the content script', page);
@@ -454,7 +458,8 @@ export class ChromeBrowserPort implements BrowserPort {
     try {
       cdp = await this.cdp(page);
       const { frameTree } = await cdp.send<{ frameTree: { frame: { id: string } } }>('Page.getFrameTree', {}, timeoutMs);
-      contextId = (await cdp.send<{ executionContextId: number }>('Page.createIsolatedWorld', { frameId: frameTree.frame.id, worldName: 'deckhand' }, timeoutMs)).executionContextId;
+      const world = { frameId: frameTree.frame.id, worldName: 'deckhand' };
+      contextId = (await cdp.send<{ executionContextId: number }>('Page.createIsolatedWorld', world, timeoutMs)).executionContextId;
     } catch (e) {
       if (e instanceof DeckhandError && (e.code === ErrorCode.PageClosed || e.code === ErrorCode.Timeout)) throw e;
       throw refused;
@@ -464,18 +469,24 @@ export class ChromeBrowserPort implements BrowserPort {
       try {
         r = await cdp.send('Runtime.evaluate', { contextId, expression, awaitPromise: true, returnByValue: true }, timeoutMs);
       } catch (e) {
-        if (e instanceof DeckhandError && e.code === ErrorCode.Timeout) throw new DeckhandError(ErrorCode.Timeout, `page ${page} did not answer '${what}' within ${timeoutMs} ms`);
+        if (e instanceof DeckhandError && e.code === ErrorCode.Timeout) {
+          throw new DeckhandError(ErrorCode.Timeout, `page ${page} did not answer '${what}' within ${timeoutMs} ms`);
+        }
         if (/context was destroyed|Cannot find context|Inspected target navigated/i.test(String((e as Error)?.message))) {
           throw new DeckhandError(ErrorCode.FrameDetached, `the frame navigated or went away during ${what}`, { page });
         }
         throw e;
       }
-      if (r.exceptionDetails) throw new DeckhandError(ErrorCode.Internal, `${what} failed in page ${page}: ${(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text).split('\n')[0]}`);
+      if (r.exceptionDetails) {
+        const first = (r.exceptionDetails.exception?.description ?? r.exceptionDetails.text).split('\n')[0];
+        throw new DeckhandError(ErrorCode.Internal, `${what} failed in page ${page}: ${first}`);
+      }
       return r.result.value;
     };
     let prelude = '';
     const tab = await this.tabOf(page);
-    if (message.type === 'dh:snapshot' && ((await chrome.webNavigation.getAllFrames({ tabId: tab }).catch(() => null)) ?? []).some((f) => f.parentFrameId === 0)) {
+    const hasChildFrames = async () => ((await chrome.webNavigation.getAllFrames({ tabId: tab }).catch(() => null)) ?? []).some((f) => f.parentFrameId === 0);
+    if (message.type === 'dh:snapshot' && (await hasChildFrames())) {
       prelude = `globalThis.__deckhandChildFrames = ${JSON.stringify(await this.childFrames(tab, 0))};`;
     }
     const call = `${prelude} globalThis.__deckhandFrame ? globalThis.__deckhandFrame(${JSON.stringify({ ...message, selfFrameId: 0 })}) : 'not installed'`;
@@ -490,7 +501,9 @@ export class ChromeBrowserPort implements BrowserPort {
       reply = await run(call);
     }
     const answer = reply as { result?: T; error?: { code: ErrorCode; message: string } } | undefined;
-    if (!answer || typeof answer !== 'object') throw new DeckhandError(ErrorCode.FrameDetached, `page ${page} gave no answer to '${what}' (it may have navigated)`);
+    if (!answer || typeof answer !== 'object') {
+      throw new DeckhandError(ErrorCode.FrameDetached, `page ${page} gave no answer to '${what}' (it may have navigated)`);
+    }
     if (answer.error) throw new DeckhandError(answer.error.code, answer.error.message);
     return answer.result as T;
   }
@@ -502,7 +515,8 @@ export class ChromeBrowserPort implements BrowserPort {
       all
         .filter((f) => f.parentFrameId === parent && f.frameId !== parent)
         .map(async (f) => {
-          const r = await this.frameRequest<{ index?: number; width?: number; height?: number }>(page, f.frameId, { type: 'dh:frameIndex' }, 1500).catch(() => null);
+          const r = await this.frameRequest<{ index?: number; width?: number; height?: number }>(page, f.frameId, { type: 'dh:frameIndex' }, 1500)
+            .catch(() => null);
           return { frameId: f.frameId, index: typeof r?.index === 'number' ? r.index : -1, url: f.url, width: r?.width, height: r?.height };
         }),
     );

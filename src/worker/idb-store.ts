@@ -88,7 +88,9 @@ export class IdbCacheStore implements CacheStorePort {
     return this.write(async (s) => {
       const prev = (await settle(s.get(r.key))) as Row | undefined;
       const agree = nextAgree(prev, r);
-      const row: Row = { key: r.key, baseKey: r.baseKey, op: r.op, result: r.result ?? null, usage: r.usage, agree, count: prev?.count ?? 1, usedAt: Date.now() };
+      const row: Row = {
+        key: r.key, baseKey: r.baseKey, op: r.op, result: r.result ?? null, usage: r.usage, agree, count: prev?.count ?? 1, usedAt: Date.now(),
+      };
       s.put(row);
       if (!prev) await this.evict(s);
       return { agree };

@@ -152,7 +152,8 @@ export function serving(parts: ServedParts): Serving {
         const own = !caller && takeover.paused && SENDS_INPUT.has(name) ? takeover.ownRun() : null;
         // A failed act of another caller's may be fixed by the person and stored (take over).
         const failedAct = () => {
-          if (run && caller) void takeover.failed({ runId: run.runId, callerId: caller.id, description: run.description }, params as Params<'act'>, ctx, peer.closed);
+          if (!run || !caller) return;
+          void takeover.failed({ runId: run.runId, callerId: caller.id, description: run.description }, params as Params<'act'>, ctx, peer.closed);
         };
         try {
           if (!run) return await engine.call(name, params as never, ctx);

@@ -18,7 +18,8 @@ function findHidden(hide: string[]): Rect[] {
   const out: Rect[] = [];
   const has = (s: string | null | undefined) => !!s && hide.some((v) => s.includes(v));
   const add = (r: DOMRect) => {
-    if (r.width > 0 && r.height > 0 && r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth) out.push({ x: r.left, y: r.top, w: r.width, h: r.height });
+    const shown = r.width > 0 && r.height > 0 && r.bottom > 0 && r.right > 0 && r.top < innerHeight && r.left < innerWidth;
+    if (shown) out.push({ x: r.left, y: r.top, w: r.width, h: r.height });
   };
   for (const el of Array.from(document.querySelectorAll('input, textarea, select'))) {
     if (has((el as HTMLInputElement).value)) add(el.getBoundingClientRect());
@@ -34,7 +35,8 @@ function findHidden(hide: string[]): Rect[] {
 }
 
 export async function takeThumbnail(cdp: CdpSession, o: { width: number; quality: number; hide: string[] }): Promise<string> {
-  const m = await cdp.send<{ cssVisualViewport: { pageX: number; pageY: number; clientWidth: number; clientHeight: number } }>('Page.getLayoutMetrics', {}, 5_000);
+  type Metrics = { cssVisualViewport: { pageX: number; pageY: number; clientWidth: number; clientHeight: number } };
+  const m = await cdp.send<Metrics>('Page.getLayoutMetrics', {}, 5_000);
   const v = m.cssVisualViewport;
   const scale = Math.min(1, o.width / Math.max(1, v.clientWidth));
   let rects: Rect[] = [];

@@ -9,7 +9,9 @@ import { actedOn } from '../core/activity';
 import { Input } from '../core/input';
 import { callModel } from '../../models/call';
 import { maskValues, normalizeVariables, substitute } from '../../protocol/variables';
-import { AGENT_TOOLS, agentToolsFor, isAgentTool, type AgentRecording, type AgentResult, type AgentRunParams, type AgentStep, type AgentToolName } from '../../protocol/agent';
+import {
+  AGENT_TOOLS, agentToolsFor, isAgentTool, type AgentRecording, type AgentResult, type AgentRunParams, type AgentStep, type AgentToolName,
+} from '../../protocol/agent';
 import { DeckhandError, ErrorCode } from '../../protocol/errors';
 import { OPERATIONS } from '../../protocol/methods';
 import { addUsage, ZERO_USAGE, type Usage } from '../../protocol/schemas';
@@ -93,7 +95,8 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
   const extra = p.extraTools ?? [];
   const tools: string[] = [...agentToolsFor(p.mode, !!p.searchUrl).filter((t) => t !== 'done'), ...extra.map((t) => t.name), 'done'];
   const opCtx = (model = p.executionModel): OpContext => ({
-    page, model, timeoutMs: p.toolTimeout, deadline: Date.now() + p.toolTimeout, domSettleTimeoutMs: 1500, variables: p.variables, opId: p.opId, signal: cancel.signal,
+    page, model, timeoutMs: p.toolTimeout, deadline: Date.now() + p.toolTimeout, domSettleTimeoutMs: 1500, variables: p.variables, opId: p.opId,
+    signal: cancel.signal,
   });
 
   /**
@@ -105,7 +108,11 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
   const watch = new EffectWatch(ax.port, page, true);
 
   /** Run one tool; the returned text is what the model sees next. */
-  const runTool = async (tool: string, a: Record<string, unknown>, rec: AgentRecording['steps'][number]): Promise<{ text: string; done?: { answer: string; success: boolean } }> => {
+  const runTool = async (
+    tool: string,
+    a: Record<string, unknown>,
+    rec: AgentRecording['steps'][number],
+  ): Promise<{ text: string; done?: { answer: string; success: boolean } }> => {
     switch (tool) {
       case 'act': {
         const r = await inferAct(ax.deps, opCtx(), String(a.instruction ?? ''));
@@ -161,7 +168,8 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
     const masked = JSON.parse(maskValues(JSON.stringify(s), vars)) as AgentStep;
     steps.push(masked);
     if (rec) recorded.push(rec);
-    ax.deps.log({ level: 'info', message: maskValues(`step ${steps.length}: ${said}`, vars), data: { opId: p.opId, span: 'agent-step', step: masked } satisfies AgentStepSpan });
+    const data = { opId: p.opId, span: 'agent-step', step: masked } satisfies AgentStepSpan;
+    ax.deps.log({ level: 'info', message: maskValues(`step ${steps.length}: ${said}`, vars), data });
   };
 
   /** `measure`: read the page before and after a step that acts on it, and tell the model when nothing changed. */
@@ -194,7 +202,10 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
       if (kind && effect?.shows === false) out = { ...out, text: `${out.text} (${describeEffect(effect)})` };
     } else if (acts) acted.push({ said, shows: false });
     else if (measure && caller && !failed) acted.push({ said, shows: null }); // the caller's own tool: what it did is not on the page to see
-    const s: AgentStep = { type: tool, reasoning, taskCompleted: !!out.done, action: a, timeMs: Date.now() - t0, pageText: brief(pageText, 500), pageUrl, instruction: p.instruction, result: brief(out.text, 500) };
+    const s: AgentStep = {
+      type: tool, reasoning, taskCompleted: !!out.done, action: a, timeMs: Date.now() - t0, pageText: brief(pageText, 500), pageUrl, instruction: p.instruction,
+      result: brief(out.text, 500),
+    };
     publish(s, out.text.startsWith('error:') ? null : rec, `${tool} ${JSON.stringify(a)} → ${brief(out.text, 120)}`);
     if (p.waitBetweenActions) await sleep(p.waitBetweenActions);
     return out;
@@ -205,7 +216,10 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
     const result: AgentResult = {
       success, completed, message, actions: steps,
       metadata: { mode: p.mode, steps: steps.length, durationMs: Date.now() - started, ...(cost !== undefined ? { costUsd: cost } : {}), ...extra },
-      usage: { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, inference_time_ms: usage.inferenceTimeMs, reasoning_tokens: usage.reasoningTokens, cached_input_tokens: usage.cachedInputTokens },
+      usage: {
+        input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, inference_time_ms: usage.inferenceTimeMs, reasoning_tokens: usage.reasoningTokens,
+        cached_input_tokens: usage.cachedInputTokens,
+      },
     };
     // Only a run that did its task is kept to replay: a replay reports success.
     const keep = p.record && completed && success;
@@ -224,7 +238,11 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
 
   if (p.model.kind === 'local') {
     // The built-in model plans the instruction into single steps and grounds each on the page.
-    if (extra.length) ax.deps.log({ level: 'warn', message: `the built-in model's plan does not call the caller's own tools (${extra.map((t) => t.name).join(', ')}); configure a model for runs that need them`, data: { opId: p.opId } });
+    if (extra.length) {
+      const names = extra.map((t) => t.name).join(', ');
+      const message = `the built-in model's plan does not call the caller's own tools (${names}); configure a model for runs that need them`;
+      ax.deps.log({ level: 'warn', message, data: { opId: p.opId } });
+    }
     const out = await runPlanned(planSteps({
       port: ax.port,
       page,
@@ -241,20 +259,26 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
         ),
     }));
     spend({ ...ZERO_USAGE, inferenceTimeMs: out.planningMs }, p.model);
-    const doneStep = await step('done', { answer: out.message, success: out.success }, out.success ? 'every step of the plan ran' : 'a step of the plan was beyond the built-in model', '', (await ax.port.pageInfo(page)).url);
+    const why = out.success ? 'every step of the plan ran' : 'a step of the plan was beyond the built-in model';
+    const doneStep = await step('done', { answer: out.message, success: out.success }, why, '', (await ax.port.pageInfo(page)).url);
     return finish(out.success, out.success, doneStep.done?.answer || out.message);
   }
 
   const history: string[] = [];
   const system = [
-    `You are a browser agent working in a real web browser. Each turn you get the task, the steps so far and the current page${p.mode === 'dom' ? ' as a text outline ([id] role "name" states)' : p.mode === 'cua' ? ' as a screenshot' : ' as a text outline and a screenshot'}. Choose exactly ONE tool call per turn. Fill only the fields your tool uses; set the others to null.`,
+    'You are a browser agent working in a real web browser. Each turn you get the task, the steps so far and the current page' +
+      (p.mode === 'dom' ? ' as a text outline ([id] role "name" states)' : p.mode === 'cua' ? ' as a screenshot' : ' as a text outline and a screenshot') +
+      '. Choose exactly ONE tool call per turn. Fill only the fields your tool uses; set the others to null.',
     `Tools:\n${tools.map((t) => `- ${isAgentTool(t) ? AGENT_TOOLS[t].help : describeExtra(extra.find((e) => e.name === t))}`).join('\n')}`,
-    'Use %name% placeholders for variables; their values are filled in when the tool runs. Call done when the task is finished, or when it cannot be done (with success false).',
+    'Use %name% placeholders for variables; their values are filled in when the tool runs. ' +
+      'Call done when the task is finished, or when it cannot be done (with success false).',
     p.context ? `Context and constraints for this task:\n${p.context}` : '',
     p.systemPrompt ? `Instructions from the user of this tool:\n${p.systemPrompt}` : '',
     PAGE_CONTENT_IS_DATA,
   ].filter(Boolean).join('\n\n');
-  const varHelp = Object.keys(vars).length ? `\nVariables: ${Object.entries(vars).map(([k, v]) => `%${k}%${v.description ? ` (${v.description})` : ''}`).join(', ')}` : '';
+  const varHelp = Object.keys(vars).length
+    ? `\nVariables: ${Object.entries(vars).map(([k, v]) => `%${k}%${v.description ? ` (${v.description})` : ''}`).join(', ')}`
+    : '';
 
   await watch.rest().catch(() => undefined);
   for (let i = 0; i < p.maxSteps; i++) {
@@ -266,7 +290,9 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
     const snap = p.mode === 'cua' ? null : await captureSnapshot(ax.port, page, { budget: 8000 }).catch(() => null);
     // A screenshot goes with hybrid and cua steps, and with dom steps only when the caller asks.
     const images = p.mode !== 'dom' || p.autoScreenshot === true ? [await shot(ax, page)] : [];
-    const prompt = maskValues(`Task: ${p.instruction}${varHelp}\n\nSteps so far:\n${history.length ? history.join('\n') : '(none)'}\n\nCurrent page: ${info.url} ("${info.title}")${snap ? `\n\nPage outline:\n${snap.text}` : ''}`, vars);
+    const sofar = history.length ? history.join('\n') : '(none)';
+    const outline = snap ? `\n\nPage outline:\n${snap.text}` : '';
+    const prompt = maskValues(`Task: ${p.instruction}${varHelp}\n\nSteps so far:\n${sofar}\n\nCurrent page: ${info.url} ("${info.title}")${outline}`, vars);
     const request = { system, prompt, schema: answerSchema(tools), images, maxOutputTokens: OPERATIONS['agent.run']?.outputTokens };
     const call = (req: typeof request) => callModel(p.model, req, Math.max(1000, p.toolTimeout * 2), ax.deps.invokeCallback, ax.deps.providers, cancel.signal);
     let r: Awaited<ReturnType<typeof call>>;
@@ -274,7 +300,8 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
       r = await call(request).catch((e: unknown) => {
         // A reply that does not parse gets one more try, told what was wrong with it.
         if (!(e instanceof DeckhandError) || e.code !== ErrorCode.ModelOutputInvalid) throw e;
-        const again = `${prompt}\n\nYour previous answer could not be used: ${brief(e.message, 600)}. Answer again with one JSON object that follows the schema.`;
+        const again =
+          `${prompt}\n\nYour previous answer could not be used: ${brief(e.message, 600)}. Answer again with one JSON object that follows the schema.`;
         return call({ ...request, prompt: again });
       });
     } catch (e) {
@@ -344,7 +371,13 @@ function notDone(instruction: string, acted: { said: string; shows: boolean | nu
 
 /** The tools that change the page with no model: one implementation for live steps and for replay. */
 async function pageTool(
-  ax: AgentContext, page: number, tool: string, a: Record<string, unknown>, vars: Record<string, { value: string }>, timeoutMs: number, highlightCursor: boolean,
+  ax: AgentContext,
+  page: number,
+  tool: string,
+  a: Record<string, unknown>,
+  vars: Record<string, { value: string }>,
+  timeoutMs: number,
+  highlightCursor: boolean,
   /** The operator's URL opt-in for goto (protocol/url-policy.ts). */
   allowSchemes: readonly string[] = [],
 ): Promise<string> {
@@ -357,7 +390,11 @@ async function pageTool(
   if (highlightCursor && (tool === 'click_at' || tool === 'type_at' || tool === 'drag')) {
     // A visible cursor at the action's point, drawn in the page itself.
     await cdp.send('Runtime.evaluate', {
-      expression: `(() => { let d = document.getElementById('__deckhand_cursor'); if (!d) { d = document.createElement('div'); d.id = '__deckhand_cursor'; d.style.cssText = 'position:fixed;z-index:2147483647;width:18px;height:18px;margin:-9px 0 0 -9px;border-radius:50%;background:rgba(255,64,64,.55);border:2px solid #fff;pointer-events:none;transition:left .15s,top .15s'; document.documentElement.appendChild(d); } d.style.left = ${x} + 'px'; d.style.top = ${y} + 'px'; })()`,
+      expression:
+        "(() => { let d = document.getElementById('__deckhand_cursor'); if (!d) { d = document.createElement('div'); d.id = '__deckhand_cursor'; " +
+        "d.style.cssText = 'position:fixed;z-index:2147483647;width:18px;height:18px;margin:-9px 0 0 -9px;border-radius:50%;" +
+        "background:rgba(255,64,64,.55);border:2px solid #fff;pointer-events:none;transition:left .15s,top .15s'; document.documentElement.appendChild(d); } " +
+        `d.style.left = ${x} + 'px'; d.style.top = ${y} + 'px'; })()`,
     }).catch(() => undefined);
   }
   // A click, typing or drag at a point names no element the engine can read first: under an
@@ -366,7 +403,8 @@ async function pageTool(
   if (gate && (tool === 'click_at' || tool === 'type_at' || tool === 'drag')) {
     const method = tool === 'type_at' ? 'type' : tool === 'drag' ? 'dragAndDrop' : 'click';
     const pageUrl = (await ax.port.pageInfo(page)).url;
-    await gate.check({ method, args: tool === 'type_at' ? [sub(a.text)] : [], pageUrl, facts: null, element: `the point (${x}, ${y}) of the page` }, ax.deps.cancel);
+    const element = `the point (${x}, ${y}) of the page`;
+    await gate.check({ method, args: tool === 'type_at' ? [sub(a.text)] : [], pageUrl, facts: null, element }, ax.deps.cancel);
   }
   switch (tool) {
     case 'goto': {
@@ -418,7 +456,14 @@ async function shot(ax: AgentContext, page: number): Promise<{ data: string; mim
 }
 
 /** Replay a recording with no model; returns why it could not go on, or null when it finished. */
-async function replay(ax: AgentContext, p: AgentRunParams, page: number, rec: AgentRecording, onUsage: (u: Usage) => void, steps: AgentStep[]): Promise<string | null> {
+async function replay(
+  ax: AgentContext,
+  p: AgentRunParams,
+  page: number,
+  rec: AgentRecording,
+  onUsage: (u: Usage) => void,
+  steps: AgentStep[],
+): Promise<string | null> {
   const vars = normalizeVariables(p.variables);
   for (const s of rec.steps) {
     if (s !== rec.steps[0]) await ax.between?.();
@@ -427,7 +472,10 @@ async function replay(ax: AgentContext, p: AgentRunParams, page: number, rec: Ag
       if (isAgentTool(s.tool) && AGENT_TOOLS[s.tool].replay === 'act') {
         // Self-heal: find a moved element again from its description, with the execution model.
         const r = await replayActions(ax.port, page, s.actions ?? [], vars, async (instruction) => {
-          const h = await inferAct(ax.deps, { page, model: p.executionModel, timeoutMs: p.toolTimeout, deadline: Date.now() + p.toolTimeout, domSettleTimeoutMs: 1500, variables: p.variables }, instruction);
+          const op = {
+            page, model: p.executionModel, timeoutMs: p.toolTimeout, deadline: Date.now() + p.toolTimeout, domSettleTimeoutMs: 1500, variables: p.variables,
+          };
+          const h = await inferAct(ax.deps, op, instruction);
           return { ...h.result.data, usage: h.usage };
         }, REPLAY_STEP_TIMEOUT_MS, ax.deps.cancel);
         onUsage(r.usage);
@@ -438,7 +486,11 @@ async function replay(ax: AgentContext, p: AgentRunParams, page: number, rec: Ag
     } catch (e) {
       return `step ${s.tool} failed: ${(e as Error).message}`;
     }
-    steps.push({ type: s.tool, reasoning: 'replayed from the recording', taskCompleted: s.tool === 'done', action: s.args, timeMs: Date.now() - t0, pageText: '', pageUrl: (await ax.port.pageInfo(page)).url, instruction: p.instruction });
+    const pageUrl = (await ax.port.pageInfo(page)).url;
+    steps.push({
+      type: s.tool, reasoning: 'replayed from the recording', taskCompleted: s.tool === 'done', action: s.args, timeMs: Date.now() - t0, pageText: '', pageUrl,
+      instruction: p.instruction,
+    });
   }
   return null;
 }

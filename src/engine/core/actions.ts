@@ -26,7 +26,9 @@ const SCROLLS: ReadonlySet<string> = new Set(['scrollTo', 'scrollIntoView', 'nex
 // focus: like a keyboard user tabbing to it, no pointer involved
 /** Methods that always send the page trusted input events (check/uncheck verify their state; hover may move nowhere). */
 const SENDS_INPUT: ReadonlySet<string> = new Set(['click', 'doubleClick', 'rightClick', 'press', 'dragAndDrop']);
-const NEEDS_ENABLED: ReadonlySet<string> = new Set(['click', 'doubleClick', 'rightClick', 'fill', 'type', 'selectOption', 'check', 'uncheck', 'press', 'dragAndDrop']);
+const NEEDS_ENABLED: ReadonlySet<string> = new Set([
+  'click', 'doubleClick', 'rightClick', 'fill', 'type', 'selectOption', 'check', 'uncheck', 'press', 'dragAndDrop',
+]);
 
 export function assertMethod(method: string | undefined): ActMethod {
   const m = method ?? 'click';
@@ -132,14 +134,17 @@ export async function performAction(
       const gate = gateOf(signal);
       if (gate && gate.gates(method)) {
         const before = gate.heldMs();
-        await gate.check({ method, args, pageUrl: (await port.pageInfo(page)).url, facts: await riskFacts(port, page, prepared), element: prepared.description }, signal);
+        const pageUrl = (await port.pageInfo(page)).url;
+        await gate.check({ method, args, pageUrl, facts: await riskFacts(port, page, prepared), element: prepared.description }, signal);
         if (gate.heldMs() > before) {
           const approved = prepared.description;
           prepared = await prepare();
           // What was approved is that element: one that reads differently now (a list re-rendered
           // while the person looked) is not acted on. Classes aside: hovering may change them.
           if (withoutClasses(prepared.description) !== withoutClasses(approved)) {
-            throw new DeckhandError(ErrorCode.ActionFailed, `'${target.selector}' was ${approved} when the ${method} was approved and is ${prepared.description} now; the ${method} was not performed`, { page });
+            const why =
+              `'${target.selector}' was ${approved} when the ${method} was approved and is ${prepared.description} now; the ${method} was not performed`;
+            throw new DeckhandError(ErrorCode.ActionFailed, why, { page });
           }
         }
       }
@@ -195,7 +200,10 @@ export async function performAction(
         if (afterError instanceof DeckhandError && afterError.code === ErrorCode.PageError) throw afterError;
         const a = after as PingResult | null;
         if (a && a.doc === before!.doc && a.inputs === before!.inputs) {
-          throw new DeckhandError(ErrorCode.ActionFailed, `the ${method} on '${target.selector}' was sent but never reached the page (the browser dropped the input, as it does while a navigation is replacing the document); nothing was done`, { page });
+          const why =
+            `the ${method} on '${target.selector}' was sent but never reached the page ` +
+            '(the browser dropped the input, as it does while a navigation is replacing the document); nothing was done';
+          throw new DeckhandError(ErrorCode.ActionFailed, why, { page });
         }
         if (a && a.doc !== before!.doc) throw documentChanged(page, target.selector, method, { url: a.url });
       }
@@ -220,13 +228,15 @@ function documentChanged(page: number, selector: string, method: string, commit:
   if (commit?.unreachableUrl || commit?.url.startsWith('chrome-error:')) {
     return new DeckhandError(
       ErrorCode.PageError,
-      `page ${page} went to Chromium's error page${commit.unreachableUrl ? ` (loading ${commit.unreachableUrl} failed)` : ''} after '${selector}' was found and before the ${method} reached it; the ${method} was not performed on that element`,
+      `page ${page} went to Chromium's error page${commit.unreachableUrl ? ` (loading ${commit.unreachableUrl} failed)` : ''} ` +
+        `after '${selector}' was found and before the ${method} reached it; the ${method} was not performed on that element`,
       { page, ...(commit.unreachableUrl ? { url: commit.unreachableUrl } : {}) },
     );
   }
   return new DeckhandError(
     ErrorCode.FrameDetached,
-    `the document changed (the page navigated${commit?.url ? ` to ${commit.url}` : ''}) after '${selector}' was found and before the ${method} reached it; the ${method} was not performed on that element`,
+    `the document changed (the page navigated${commit?.url ? ` to ${commit.url}` : ''}) ` +
+      `after '${selector}' was found and before the ${method} reached it; the ${method} was not performed on that element`,
     { page, ...(commit?.url ? { url: commit.url } : {}) },
   );
 }
@@ -287,7 +297,15 @@ async function op(port: BrowserPort, page: number, p: Prepared, name: string, ar
   return r;
 }
 
-async function execute(port: BrowserPort, page: number, p: Prepared, method: ActMethod, args: string[], timeoutMs: number, signal?: AbortSignal): Promise<void> {
+async function execute(
+  port: BrowserPort,
+  page: number,
+  p: Prepared,
+  method: ActMethod,
+  args: string[],
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<void> {
   const input = new Input(await port.cdp(page));
   switch (method) {
     case 'click':
@@ -323,7 +341,9 @@ async function execute(port: BrowserPort, page: number, p: Prepared, method: Act
         throw new DeckhandError(ErrorCode.ActionFailed, `${method} needs a checkbox, radio or an element with aria-checked; got <${before?.tag}>`);
       }
       if (before.checked === want) return;
-      if (!want && before.type === 'radio') throw new DeckhandError(ErrorCode.ActionFailed, 'a radio button cannot be unchecked by clicking it; check another option instead');
+      if (!want && before.type === 'radio') {
+        throw new DeckhandError(ErrorCode.ActionFailed, 'a radio button cannot be unchecked by clicking it; check another option instead');
+      }
       await input.click(p.x, p.y);
       const after = (await op(port, page, p, 'state')).state;
       if (after?.checked !== want) throw new DeckhandError(ErrorCode.ActionFailed, `clicking did not ${method} the element (the page may prevent it)`);

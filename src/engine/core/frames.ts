@@ -45,14 +45,19 @@ export async function prepareTarget(
       port.frameRequest<PrepareResult>(
         page,
         frameId,
-        { type: 'dh:prepare', selector, nth: target.nth ?? null, method, timeoutMs: remaining, pointer: opts.pointer, requireEnabled: opts.requireEnabled, reveal: opts.reveal ?? true, waitId },
+        {
+          type: 'dh:prepare', selector, nth: target.nth ?? null, method, timeoutMs: remaining,
+          pointer: opts.pointer, requireEnabled: opts.requireEnabled, reveal: opts.reveal ?? true, waitId,
+        },
         remaining + 3000,
       ),
       opts.signal,
       // The caller gave up: end the wait in the page too, so it stops polling for the element.
       () => void port.frameRequest(page, inFrame, { type: 'dh:cancelWait', waitId }, 2000).catch(() => undefined),
     );
-    if (res.kind === 'ready') return { frameId, handle: res.handle, x: res.x + ox, y: res.y + oy, count: res.count, description: res.description, doc: res.doc, inputs: res.inputs };
+    if (res.kind === 'ready') {
+      return { frameId, handle: res.handle, x: res.x + ox, y: res.y + oy, count: res.count, description: res.description, doc: res.doc, inputs: res.inputs };
+    }
     if (res.kind === 'frame') {
       frameId = res.frameId;
       selector = res.rest;
@@ -75,7 +80,13 @@ export async function highlightTarget(port: BrowserPort, page: number, selector:
   return routeSelector(port, page, selector, timeoutMs, 'dh:highlight');
 }
 
-async function routeSelector(port: BrowserPort, page: number, selector: string, timeoutMs: number, type: 'dh:count' | 'dh:highlight'): Promise<{ frameId: number; count: number }> {
+async function routeSelector(
+  port: BrowserPort,
+  page: number,
+  selector: string,
+  timeoutMs: number,
+  type: 'dh:count' | 'dh:highlight',
+): Promise<{ frameId: number; count: number }> {
   let frameId = 0;
   let sel = selector;
   for (let depth = 0; depth < 16; depth++) {

@@ -85,7 +85,9 @@ export async function settle(deps: InferenceDeps, ctx: OpContext): Promise<void>
   const net = await raceCancel(networkQuiet(cdp, NETWORK_QUIET_MS, Math.min(ms, NETWORK_WAIT_MAX_MS), ctx.signal), ctx.signal);
   const left = Math.max(0, ms - (Date.now() - t0));
   const r = await raceCancel(
-    deps.port.frameRequest<{ settled: boolean }>(ctx.page, 0, { type: 'dh:settle', timeoutMs: left, quietMs: DOM_QUIET_MS }, left + 2000).catch(() => ({ settled: false })),
+    deps.port
+      .frameRequest<{ settled: boolean }>(ctx.page, 0, { type: 'dh:settle', timeoutMs: left, quietMs: DOM_QUIET_MS }, left + 2000)
+      .catch(() => ({ settled: false })),
     ctx.signal,
   );
   if (!net || !r.settled) {
@@ -126,12 +128,16 @@ async function ask(
     deps.log({
       level: 'info',
       message: `${kind}: ${ctx.model.name} answered in ${r.usage.inferenceTimeMs} ms`,
-      data: { opId: ctx.opId, span: 'model-call', model: ctx.model.name, startedAt: r.startedAt, endedAt: r.endedAt, inputTokens: r.usage.inputTokens, outputTokens: r.usage.outputTokens } satisfies ModelCallSpan,
+      data: {
+        opId: ctx.opId, span: 'model-call', model: ctx.model.name, startedAt: r.startedAt, endedAt: r.endedAt,
+        inputTokens: r.usage.inputTokens, outputTokens: r.usage.outputTokens,
+      } satisfies ModelCallSpan,
     });
     const problem = check(r.object);
     if (!problem) return { object: r.object, usage, confidence: r.confidence };
     if (attempt === 1) {
-      throw new DeckhandError(ErrorCode.ModelOutputInvalid, `model '${ctx.model.name}' answered ${kind} with data that does not fit the schema twice: ${problem}`, { model: ctx.model.name });
+      const said = `model '${ctx.model.name}' answered ${kind} with data that does not fit the schema twice: ${problem}`;
+      throw new DeckhandError(ErrorCode.ModelOutputInvalid, said, { model: ctx.model.name });
     }
     attemptPrompt = `${prompt}\n\nYour previous answer did not fit the schema: ${problem}. Answer again, following the schema exactly.`;
   }
@@ -166,7 +172,11 @@ async function toSelector(deps: InferenceDeps, ctx: OpContext, id: string): Prom
   return ref?.selector ?? null;
 }
 
-export async function inferAct(deps: InferenceDeps, ctx: OpContext, instruction: string): Promise<{ result: Omit<ActResult, 'metadata'>; usage: Usage; confidence?: number }> {
+export async function inferAct(
+  deps: InferenceDeps,
+  ctx: OpContext,
+  instruction: string,
+): Promise<{ result: Omit<ActResult, 'metadata'>; usage: Usage; confidence?: number }> {
   const vars = normalizeVariables(ctx.variables);
   let usage: Usage = { ...ZERO_USAGE };
   let confidence: number | undefined;
@@ -182,14 +192,22 @@ export async function inferAct(deps: InferenceDeps, ctx: OpContext, instruction:
     const fields: PromptFields = {
       instruction, outline: snap.lines && maskLines(snap.lines, vars), ...(previous ? { alreadyDone: previous } : {}), ...(today ? { today } : {}),
     };
-    const { object, usage: u, confidence: c } = await ask(deps, ctx, 'act', userPrompt({ instruction, snapshot: maskValues(snap.text, vars), url: snap.url, extra }), fields, ACT_JSON_SCHEMA, zodCheck(ActAnswerSchema));
+    const prompt = userPrompt({ instruction, snapshot: maskValues(snap.text, vars), url: snap.url, extra });
+    const { object, usage: u, confidence: c } = await ask(deps, ctx, 'act', prompt, fields, ACT_JSON_SCHEMA, zodCheck(ActAnswerSchema));
     usage = addUsage(usage, u);
     if (step === 0) confidence = c;
     const answer = object as ActAnswer;
     if (!answer.found || !answer.elementId) {
       if (step === 1) break; // the first step already acted
       return {
-        result: { data: { success: false, message: `no element on the page fits ${quote(instruction)}${answer.reason ? `: ${clip(answer.reason, 600)}` : ''}`, actionDescription: clip(instruction, 1000), actions } },
+        result: {
+          data: {
+            success: false,
+            message: `no element on the page fits ${quote(instruction)}${answer.reason ? `: ${clip(answer.reason, 600)}` : ''}`,
+            actionDescription: clip(instruction, 1000),
+            actions,
+          },
+        },
         usage,
         confidence,
       };
@@ -201,20 +219,37 @@ export async function inferAct(deps: InferenceDeps, ctx: OpContext, instruction:
     const selector = id === 'page' ? await pageSelector(deps, ctx, answer.method) : chosen?.selector ?? null;
     if (!selector) {
       return {
-        result: { data: { success: false, message: `the model chose '${answer.elementId}', which is not an element of the page snapshot; nothing was done`, actionDescription: clip(instruction, 1000), actions } },
+        result: {
+          data: {
+            success: false,
+            message: `the model chose '${answer.elementId}', which is not an element of the page snapshot; nothing was done`,
+            actionDescription: clip(instruction, 1000),
+            actions,
+          },
+        },
         usage,
       };
     }
     let args = answer.arguments;
     if (answer.method === 'dragAndDrop' && args[0]) args = [(await toSelector(deps, ctx, args[0])) ?? args[0], ...args.slice(1)];
-    const action: Action = { selector, description: answer.description, method: answer.method, arguments: args, ...(chosen?.target ? { target: chosen.target } : {}) };
-    await performAction(deps.port, ctx.page, { selector }, answer.method, substitute(args, vars), Math.min(remaining(ctx), DEFAULTS.actionTimeoutMs), ctx.signal);
+    const action: Action = {
+      selector, description: answer.description, method: answer.method, arguments: args, ...(chosen?.target ? { target: chosen.target } : {}),
+    };
+    const timeout = Math.min(remaining(ctx), DEFAULTS.actionTimeoutMs);
+    await performAction(deps.port, ctx.page, { selector }, answer.method, substitute(args, vars), timeout, ctx.signal);
     actions.push(action);
     if (!answer.twoStep) break;
     previous = `${answer.method} on ${answer.description}`;
   }
   return {
-    result: { data: { success: true, message: `performed: ${actions.map((a) => `${a.method} on ${a.description}`).join(', then ')}`, actionDescription: clip(instruction, 1000), actions } },
+    result: {
+      data: {
+        success: true,
+        message: `performed: ${actions.map((a) => `${a.method} on ${a.description}`).join(', then ')}`,
+        actionDescription: clip(instruction, 1000),
+        actions,
+      },
+    },
     usage,
     confidence,
   };
@@ -232,19 +267,27 @@ async function pageSelector(deps: InferenceDeps, ctx: OpContext, method: string)
   return ['scrollTo', 'nextChunk', 'prevChunk'].includes(method) ? 'html' : null;
 }
 
-export async function inferObserve(deps: InferenceDeps, ctx: OpContext, instruction?: string): Promise<{ data: ObserveResult['data']; usage: Usage; confidence?: number }> {
+export async function inferObserve(
+  deps: InferenceDeps,
+  ctx: OpContext,
+  instruction?: string,
+): Promise<{ data: ObserveResult['data']; usage: Usage; confidence?: number }> {
   await settle(deps, ctx);
   const snap = await snapshotFor(deps, ctx, { focus: instruction });
   const vars = normalizeVariables(ctx.variables);
   const fields: PromptFields = { instruction, outline: snap.lines && maskLines(snap.lines, vars) };
-  const { object, usage, confidence } = await ask(deps, ctx, 'observe', userPrompt({ instruction, snapshot: maskValues(snap.text, vars), url: snap.url, extra: variablesHelp(vars) }), fields, OBSERVE_JSON_SCHEMA, zodCheck(ObserveAnswerSchema));
+  const prompt = userPrompt({ instruction, snapshot: maskValues(snap.text, vars), url: snap.url, extra: variablesHelp(vars) });
+  const { object, usage, confidence } = await ask(deps, ctx, 'observe', prompt, fields, OBSERVE_JSON_SCHEMA, zodCheck(ObserveAnswerSchema));
   const elements = (object as z.infer<typeof ObserveAnswerSchema>).elements;
   const ids = elements.map((e) => e.elementId.trim()).filter((id) => /^(f\d+)?e\d+$/.test(id));
   const byId = await targetsOf(deps.port, ctx.page, snap.text, ids);
   const data: Action[] = [];
   for (const e of elements) {
     const found = byId.get(e.elementId.trim());
-    if (found) data.push({ selector: found.selector, description: e.description, method: e.method, arguments: e.arguments, ...(found.target ? { target: found.target } : {}) });
+    if (found) {
+      const target = found.target ? { target: found.target } : {};
+      data.push({ selector: found.selector, description: e.description, method: e.method, arguments: e.arguments, ...target });
+    }
     else deps.log({ level: 'warn', message: `observe: dropped '${e.elementId}', which is not in the page snapshot`, data: { opId: ctx.opId } });
   }
   return { data, usage, confidence };
@@ -304,7 +347,10 @@ export async function inferExtract(
 ): Promise<{ data: unknown; usage: Usage; confidence?: number }> {
   // Providers want an object at the top: wrap anything else and unwrap the answer.
   const wrapped = !!userSchema && userSchema.type !== 'object';
-  const schema = !userSchema ? (TEXT_EXTRACTION_SCHEMA as unknown as Record<string, unknown>) : wrapped ? { type: 'object', additionalProperties: false, required: ['value'], properties: { value: userSchema } } : userSchema;
+  const schema =
+    !userSchema ? (TEXT_EXTRACTION_SCHEMA as unknown as Record<string, unknown>)
+    : wrapped ? { type: 'object', additionalProperties: false, required: ['value'], properties: { value: userSchema } }
+    : userSchema;
   let validator: Validator;
   try {
     validator = new Validator(schema as never, '7', false);
@@ -324,7 +370,8 @@ export async function inferExtract(
     if (chunks.length > EXTRACT_MAX_CHUNKS) {
       throw new DeckhandError(
         ErrorCode.InvalidArgument,
-        `the page is too large to extract from in ${EXTRACT_MAX_CHUNKS} model calls (${chunks.length} chunks of ${EXTRACT_CHUNK_TOKENS} tokens); scope the extraction with a locator`,
+        `the page is too large to extract from in ${EXTRACT_MAX_CHUNKS} model calls (${chunks.length} chunks of ${EXTRACT_CHUNK_TOKENS} tokens); ` +
+          'scope the extraction with a locator',
       );
     }
     deps.log({ level: 'info', message: `extract: page split into ${chunks.length} chunks`, data: { opId: ctx.opId } });
@@ -344,7 +391,8 @@ export async function inferExtract(
   for (const [i, chunk] of chunks.entries()) {
     const part = chunks.length > 1 ? `\n\n(This is part ${i + 1} of ${chunks.length} of the page.)` : '';
     const fields: PromptFields = { instruction, outline: chunk.lines && maskLines(chunk.lines, xvars) };
-    const r = await ask(deps, ctx, 'extract', userPrompt({ instruction, snapshot: maskValues(chunk.text, xvars), url: snap.url, extra: part }), fields, schema, check, i === 0 ? images : []);
+    const prompt = userPrompt({ instruction, snapshot: maskValues(chunk.text, xvars), url: snap.url, extra: part });
+    const r = await ask(deps, ctx, 'extract', prompt, fields, schema, check, i === 0 ? images : []);
     usage = addUsage(usage, r.usage);
     if (r.confidence !== undefined) confidence = Math.min(confidence ?? 1, r.confidence);
     merged = merged === undefined ? r.object : mergeExtracted(merged, r.object);

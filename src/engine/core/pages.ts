@@ -34,7 +34,14 @@ export function withDeadline<T>(
  * opt-in, sent by the client library with each call. Every navigation of the engine lands
  * here (page.goto, context.newPage, the agent's goto), so every surface gets the same rule.
  */
-export async function goto(port: BrowserPort, page: number, url: string, options: GotoOptions = {}, allow: readonly string[] = [], signal?: AbortSignal): Promise<PageInfo> {
+export async function goto(
+  port: BrowserPort,
+  page: number,
+  url: string,
+  options: GotoOptions = {},
+  allow: readonly string[] = [],
+  signal?: AbortSignal,
+): Promise<PageInfo> {
   assertUrlAllowed(url, allow);
   throwIfCancelled(signal);
   // A call that asked for approval: going to another site waits for one.
@@ -153,7 +160,14 @@ async function answers(cdp: CdpSession, ms: number): Promise<boolean> {
  * then the page is untouched: a failure or a timeout leaves it where it was.
  * The page's history is not preserved: after this, going back has nothing to go back to.
  */
-async function gotoThroughNewTab(port: BrowserPort, page: number, url: string, options: GotoOptions, allow: readonly string[], signal?: AbortSignal): Promise<PageInfo> {
+async function gotoThroughNewTab(
+  port: BrowserPort,
+  page: number,
+  url: string,
+  options: GotoOptions,
+  allow: readonly string[],
+  signal?: AbortSignal,
+): Promise<PageInfo> {
   const timeout = options.timeout ?? DEFAULTS.navigationTimeoutMs;
   const waitUntil = options.waitUntil ?? 'load';
   const deadline = Date.now() + timeout;
@@ -180,10 +194,12 @@ async function gotoThroughNewTab(port: BrowserPort, page: number, url: string, o
       const landed = await landedUrl(port, fresh.id);
       if (landed !== null && landed !== 'about:blank' && (waitUntil === 'commit' || !(await port.isLoading(fresh.id)))) break;
       if (landed === null && !(await pageExists(port, fresh.id))) {
-        throw new DeckhandError(ErrorCode.NavigationFailed, `navigation to ${short} failed: the tab opened for it closed before showing a document (a data: URL that downloads?)`, { url: short });
+        const why = `navigation to ${short} failed: the tab opened for it closed before showing a document (a data: URL that downloads?)`;
+        throw new DeckhandError(ErrorCode.NavigationFailed, why, { url: short });
       }
       if (Date.now() >= deadline) {
-        throw new DeckhandError(ErrorCode.Timeout, `navigating to ${short} timed out after ${timeout} ms (waiting for it to ${waitUntil === 'commit' ? 'commit' : 'load'})`, { timeoutMs: timeout });
+        const why = `navigating to ${short} timed out after ${timeout} ms (waiting for it to ${waitUntil === 'commit' ? 'commit' : 'load'})`;
+        throw new DeckhandError(ErrorCode.Timeout, why, { timeoutMs: timeout });
       }
       await Promise.race([cancellableSleep(25, signal), closed]);
     }
@@ -214,7 +230,13 @@ async function errorPageShown(port: BrowserPort, page: number, ms: number): Prom
 }
 
 /** Open `url` in a new page (context.newPage). */
-export async function openPage(port: BrowserPort, url: string, options: GotoOptions = {}, allow: readonly string[] = [], signal?: AbortSignal): Promise<PageInfo> {
+export async function openPage(
+  port: BrowserPort,
+  url: string,
+  options: GotoOptions = {},
+  allow: readonly string[] = [],
+  signal?: AbortSignal,
+): Promise<PageInfo> {
   assertUrlAllowed(url, allow);
   if (schemeOf(url) !== 'data') return goto(port, (await port.createPage()).id, url, options, allow, signal);
   // Chromium lets an extension open a data: URL only as a new tab (the debugger's
@@ -222,7 +244,9 @@ export async function openPage(port: BrowserPort, url: string, options: GotoOpti
   const timeout = options.timeout ?? DEFAULTS.navigationTimeoutMs;
   const info = await port.createPage(url);
   await settled(port, info.id, timeout, signal);
-  if (await port.isLoading(info.id)) throw new DeckhandError(ErrorCode.Timeout, `waiting for the new page at ${url.slice(0, 80)} to load timed out after ${timeout} ms`, { timeoutMs: timeout });
+  if (await port.isLoading(info.id)) {
+    throw new DeckhandError(ErrorCode.Timeout, `waiting for the new page at ${url.slice(0, 80)} to load timed out after ${timeout} ms`, { timeoutMs: timeout });
+  }
   await refuseWhereLanded(port, info.id, url, allow);
   return port.pageInfo(info.id);
 }
@@ -243,14 +267,16 @@ function navigationFailure(url: string, errorText: string): DeckhandError {
     // Chromium never follows a web redirect to file:, chrome:, data:, javascript: and the like.
     return new DeckhandError(
       ErrorCode.UrlNotAllowed,
-      `navigation to ${url} was redirected to a URL a web page may not redirect to, such as file: or chrome: (Chromium refused it: ${errorText}); the page was sent to about:blank`,
+      `navigation to ${url} was redirected to a URL a web page may not redirect to, such as file: or chrome: (Chromium refused it: ${errorText}); ` +
+        'the page was sent to about:blank',
       { url, redirected: true, errorText },
     );
   }
   if (errorText === 'net::ERR_ABORTED' && schemeOf(url) === 'data') {
     return new DeckhandError(
       ErrorCode.NavigationFailed,
-      `navigation to ${url.slice(0, 80)} failed: Chromium does not let an extension navigate an open page to a data: URL (${errorText}), and this browser adapter cannot move a page to a new tab; open it in a new page instead (context.newPage(url))`,
+      `navigation to ${url.slice(0, 80)} failed: Chromium does not let an extension navigate an open page to a data: URL (${errorText}), ` +
+        'and this browser adapter cannot move a page to a new tab; open it in a new page instead (context.newPage(url))',
       { url: url.slice(0, 120), errorText },
     );
   }
@@ -298,7 +324,10 @@ export async function evaluate(port: BrowserPort, page: number, source: string, 
   const cdp = await port.cdp(page);
   const expression = isFunction ? `(${source})(${arg === undefined ? 'undefined' : JSON.stringify(arg)})` : source;
   const r = await withDeadline(
-    cdp.send<{ result: { value?: unknown; type: string; unserializableValue?: string }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(
+    cdp.send<{
+      result: { value?: unknown; type: string; unserializableValue?: string };
+      exceptionDetails?: { text: string; exception?: { description?: string } };
+    }>(
       'Runtime.evaluate',
       { expression, awaitPromise: true, returnByValue: true, userGesture: true },
       timeoutMs + 1000,

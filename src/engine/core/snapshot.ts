@@ -174,10 +174,13 @@ export async function selectorsForIds(
   await Promise.all(
     [...byFrame].map(async ([frameId, locals]) => {
       const prefix = await prefixFor(frameId);
-      const res = await port.frameRequest<({ id: number; selector: string; role: string; name: string; context?: string } | null)[]>(page, frameId, { type: 'dh:describe', ids: locals, ...(withContext ? { context: true } : {}) }, 5000);
+      type Described = { id: number; selector: string; role: string; name: string; context?: string } | null;
+      const ask = { type: 'dh:describe', ids: locals, ...(withContext ? { context: true } : {}) };
+      const res = await port.frameRequest<Described[]>(page, frameId, ask, 5000);
       res.forEach((r, i) => {
         const key = `${idPrefixFor(frameId)}e${locals[i]}`;
-        answers.set(key, r && prefix !== null ? { selector: prefix + r.selector, role: r.role, name: r.name, ...(r.context !== undefined ? { context: r.context } : {}) } : null);
+        const context = r?.context !== undefined ? { context: r.context } : {};
+        answers.set(key, r && prefix !== null ? { selector: prefix + r.selector, role: r.role, name: r.name, ...context } : null);
       });
     }),
   );

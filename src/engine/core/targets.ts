@@ -57,7 +57,12 @@ export function sameSurroundings(stored: string, now: string): boolean {
  * Selectors for snapshot element ids, each with its target as the snapshot `text` showed it
  * (no target for an id the text does not print); ids no longer on the page are left out.
  */
-export async function targetsOf(port: BrowserPort, page: number, text: string, ids: string[]): Promise<Map<string, { selector: string; target?: ActionTarget }>> {
+export async function targetsOf(
+  port: BrowserPort,
+  page: number,
+  text: string,
+  ids: string[],
+): Promise<Map<string, { selector: string; target?: ActionTarget }>> {
   const els = elementsOf(text);
   const byId = new Map(els.map((e) => [e.id, e]));
   const wanted = ids.map((id) => id.trim());

@@ -76,7 +76,10 @@ export async function replayFlow(run: FlowRun, flow: Flow): Promise<FlowReplayRe
           await sleepFor(Math.min(step.ms, MAX_TIMEOUT_MS), signal);
           break;
         case 'extract': {
-          if (!run.extract) throw new DeckhandError(ErrorCode.NoModelConfigured, 'an extract step reads the page with a model, and this replay was given none (pass model to replay)');
+          if (!run.extract) {
+            const why = 'an extract step reads the page with a model, and this replay was given none (pass model to replay)';
+            throw new DeckhandError(ErrorCode.NoModelConfigured, why);
+          }
           const r = await run.extract(step);
           usage = addUsage(usage, r.usage);
           data = r.data;
@@ -85,12 +88,16 @@ export async function replayFlow(run: FlowRun, flow: Flow): Promise<FlowReplayRe
       }
     } catch (e) {
       const said = `step ${where.index} of flow "${flow.name}" ("${step.description}")`;
-      if (e instanceof ReplayFailed) throw new DeckhandError(ErrorCode.ActionFailed, `${said} no longer applies: ${e.message}${run.heal ? '' : '; pass a model to replay to re-find it'}`, { step: where });
+      if (e instanceof ReplayFailed) {
+        const why = `${said} no longer applies: ${e.message}${run.heal ? '' : '; pass a model to replay to re-find it'}`;
+        throw new DeckhandError(ErrorCode.ActionFailed, why, { step: where });
+      }
       if (isDeckhandError(e)) throw new DeckhandError(e.code, `${said}: ${e.message}`, { ...(e.data ?? {}), step: where });
       throw e;
     }
     steps.push({ id: step.id, kind: step.kind, description: step.description, status: healed ? 'healed' : 'done', ...(data !== undefined ? { data } : {}) });
-    run.log(`flow "${flow.name}": step ${where.index}/${rec.steps.length} ${healed ? 'healed' : 'done'}: ${step.description} (${Date.now() - t0} ms)`, { step: where });
+    const how = healed ? 'healed' : 'done';
+    run.log(`flow "${flow.name}": step ${where.index}/${rec.steps.length} ${how}: ${step.description} (${Date.now() - t0} ms)`, { step: where });
   }
   return { name: flow.name, steps, url: (await port.pageInfo(page)).url, usage };
 }

@@ -22,7 +22,9 @@ export { ReplayFailed };
 export type Healer = (instruction: string) => Promise<{ success: boolean; message: string; actions: Action[]; usage: Usage }>;
 
 /** Failures of a stored step that re-inferring it may fix: the element is not where it was. */
-export const HEALABLE: ReadonlySet<string> = new Set<string>([ErrorCode.ElementNotFound, ErrorCode.ElementNotActionable, ErrorCode.ElementCovered, ErrorCode.InvalidSelector]);
+export const HEALABLE: ReadonlySet<string> = new Set<string>([
+  ErrorCode.ElementNotFound, ErrorCode.ElementNotActionable, ErrorCode.ElementCovered, ErrorCode.InvalidSelector,
+]);
 
 /** The instruction that re-finds one stored step from its description. */
 export function healInstruction(a: Action): string {
@@ -87,7 +89,8 @@ export async function replayActions(
     let selector = a.selector;
     if (a.target) {
       try {
-        const at = await locateTarget(port, page, { ...a, target: a.target }, i === 0 ? Math.min(stepTimeoutMs, opts.firstWaitMs ?? stepTimeoutMs) : stepTimeoutMs, signal);
+        const waitMs = i === 0 ? Math.min(stepTimeoutMs, opts.firstWaitMs ?? stepTimeoutMs) : stepTimeoutMs;
+        const at = await locateTarget(port, page, { ...a, target: a.target }, waitMs, signal);
         selector = at.selector;
         healed ||= at.moved;
       } catch (e) {

@@ -37,7 +37,12 @@ export async function pageElements(port: BrowserPort, page: number, timeoutMs: n
 }
 
 /** The elements that match `t` among `els` (one look at the page), and how many share its role and name. */
-export async function candidates(port: BrowserPort, page: number, t: ActionTarget, els: SnapElement[]): Promise<{ selectors: string[]; sameRoleAndName: number }> {
+export async function candidates(
+  port: BrowserPort,
+  page: number,
+  t: ActionTarget,
+  els: SnapElement[],
+): Promise<{ selectors: string[]; sameRoleAndName: number }> {
   const same = els.filter((e) => e.role === t.role && sameName(e.name, t.name));
   if (!same.length) return { selectors: [], sameRoleAndName: 0 };
   const described = await selectorsForIds(port, page, same.map((e) => e.id), true);
@@ -51,7 +56,10 @@ export async function candidates(port: BrowserPort, page: number, t: ActionTarge
  * where several looked the same, only the same set, unchanged, with the stored selector among
  * them, is acted on (by place). Anything else is a TargetChanged: nothing is done.
  */
-export function placeIn(a: Action & { target: ActionTarget }, c: { selectors: string[]; sameRoleAndName: number }): { selector: string; moved: boolean } | TargetChanged {
+export function placeIn(
+  a: Action & { target: ActionTarget },
+  c: { selectors: string[]; sameRoleAndName: number },
+): { selector: string; moved: boolean } | TargetChanged {
   const t = a.target;
   // Targets stored before `alike` was kept: one of a kind is told apart, several are not known to be.
   const alike = t.alike ?? (t.count <= 1 ? 1 : undefined);
@@ -59,7 +67,10 @@ export function placeIn(a: Action & { target: ActionTarget }, c: { selectors: st
   if (c.selectors.length >= 1 && c.sameRoleAndName === t.count && (alike === undefined || c.selectors.length === alike) && c.selectors.includes(a.selector)) {
     return { selector: a.selector, moved: false };
   }
-  if (!c.selectors.length) return new TargetChanged(`${describe(t)} is no longer on the page${c.sameRoleAndName ? ' (elements with that name are, in other places)' : ''}; nothing was done`, 'gone');
+  if (!c.selectors.length) {
+    const elsewhere = c.sameRoleAndName ? ' (elements with that name are, in other places)' : '';
+    return new TargetChanged(`${describe(t)} is no longer on the page${elsewhere}; nothing was done`, 'gone');
+  }
   return new TargetChanged(
     c.selectors.length === 1
       ? `${describe(t)} was one of ${alike ?? t.count} alike, told apart by its place only, and the others are gone; nothing was done`
@@ -76,7 +87,14 @@ function describe(t: ActionTarget): string {
  * Where `a` must act now: its stored selector, or where its element went. Looks again until
  * `waitMs` has passed (the element may still be rendering), then throws TargetChanged.
  */
-export async function locateTarget(port: BrowserPort, page: number, a: Action & { target: ActionTarget }, waitMs: number, signal?: AbortSignal, firstLook?: SnapElement[]): Promise<{ selector: string; moved: boolean }> {
+export async function locateTarget(
+  port: BrowserPort,
+  page: number,
+  a: Action & { target: ActionTarget },
+  waitMs: number,
+  signal?: AbortSignal,
+  firstLook?: SnapElement[],
+): Promise<{ selector: string; moved: boolean }> {
   const deadline = Date.now() + waitMs;
   let els = firstLook;
   for (;;) {

@@ -7,7 +7,8 @@
  * towards the call's own deadlines (heldMs).
  */
 import {
-  APPROVAL_DEFAULT_TIMEOUT_MS, type ApprovalAnswer, type ApprovalDecision, type ApprovalKind, type ApprovalPolicy, type ApprovalRequest, type ApprovalSettled, type RiskFacts,
+  APPROVAL_DEFAULT_TIMEOUT_MS, type ApprovalAnswer, type ApprovalDecision, type ApprovalKind, type ApprovalPolicy, type ApprovalRequest, type ApprovalSettled,
+  type RiskFacts,
 } from '../../protocol/approval';
 import { DeckhandError, ErrorCode } from '../../protocol/errors';
 import { maskValues } from '../../protocol/variables';
@@ -20,8 +21,15 @@ const GATED: ReadonlySet<string> = new Set(['click', 'doubleClick', 'rightClick'
 const ACTIVATES: ReadonlySet<string> = new Set(['click', 'doubleClick', 'check', 'uncheck']);
 
 // Words, matched whole and in any case, on what the element says.
-const DELETE_WORDS = /\b(delete|remove|trash|erase|discard|destroy|wipe|unsubscribe|deactivate|close (my )?account|cancel (my )?(account|subscription|membership|order))\b/i;
-const PAY_WORDS = /\b(pay|payment|buy|purchase|checkout|check out|place (my |your )?order|order now|complete (my |your )?order|confirm (my |your )?order|subscribe|donate|book now)\b/i;
+const anyOf = (words: string[]) => new RegExp(`\\b(${words.join('|')})\\b`, 'i');
+const DELETE_WORDS = anyOf([
+  'delete', 'remove', 'trash', 'erase', 'discard', 'destroy', 'wipe', 'unsubscribe', 'deactivate',
+  'close (my )?account', 'cancel (my )?(account|subscription|membership|order)',
+]);
+const PAY_WORDS = anyOf([
+  'pay', 'payment', 'buy', 'purchase', 'checkout', 'check out', 'place (my |your )?order', 'order now', 'complete (my |your )?order',
+  'confirm (my |your )?order', 'subscribe', 'donate', 'book now',
+]);
 const SUBMIT_WORDS = /\b(submit|send|sign ?up|register|log ?in|sign ?in|confirm|apply|save|post|publish)\b/i;
 
 /** The host a person would call the site: lower case, without a leading www. */
@@ -81,11 +89,15 @@ export function classify(
 }
 
 function isButtonLike(f: RiskFacts): boolean {
-  return f.tag === 'button' || f.role === 'button' || f.role === 'menuitem' || f.role === 'link' || f.tag === 'a' || (f.tag === 'input' && ['submit', 'button', 'image'].includes(f.type ?? ''));
+  return (
+    f.tag === 'button' || f.role === 'button' || f.role === 'menuitem' || f.role === 'link' || f.tag === 'a' ||
+    (f.tag === 'input' && ['submit', 'button', 'image'].includes(f.type ?? ''))
+  );
 }
 
 const KIND_WORDS: Record<ApprovalRequest['kinds'][number], string> = {
-  submit: 'submits a form', delete: 'deletes something', pay: 'pays or orders', 'leave-site': 'leaves the site', upload: 'uploads a file', words: 'says a word you listed',
+  submit: 'submits a form', delete: 'deletes something', pay: 'pays or orders', 'leave-site': 'leaves the site', upload: 'uploads a file',
+  words: 'says a word you listed',
 };
 
 let requests = 0;
@@ -183,7 +195,10 @@ export interface Answerer {
  * (or when the call stops) it ends with none. Every answerer hears how it ended.
  */
 export class ApprovalDesk {
-  private readonly pending = new Map<string, { req: ApprovalRequest; asked: Set<Answerer>; settle: (a: { decision: ApprovalDecision; by: string } | null, why?: 'timeout' | 'cancelled') => void }>();
+  private readonly pending = new Map<
+    string,
+    { req: ApprovalRequest; asked: Set<Answerer>; settle: (a: { decision: ApprovalDecision; by: string } | null, why?: 'timeout' | 'cancelled') => void }
+  >();
 
   /** `answerers` is read again for each newcomer (see offer). */
   ask(req: ApprovalRequest, answerers: Answerer[], signal: AbortSignal | undefined): Promise<{ decision: ApprovalDecision; by: string } | null> {

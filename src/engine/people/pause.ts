@@ -26,7 +26,11 @@ export function pauseBudget(method: MethodName, params: unknown): number {
   const o = OPERATIONS[method];
   const own = o?.timeout ? paramAt(params, o.timeout) : undefined;
   const p = (params ?? {}) as { timeout?: unknown; options?: { timeout?: unknown } };
-  const given = typeof own === 'number' ? own : typeof p.timeout === 'number' ? p.timeout : typeof p.options?.timeout === 'number' ? p.options.timeout : undefined;
+  const given =
+    typeof own === 'number' ? own
+    : typeof p.timeout === 'number' ? p.timeout
+    : typeof p.options?.timeout === 'number' ? p.options.timeout
+    : undefined;
   if (given !== undefined) return Math.min(given, MAX_TIMEOUT_MS);
   if (o?.deadline === 'action' || (o?.deadline === 'instruction' && !isModelOperation(method, params))) return DEFAULTS.actionTimeoutMs;
   return isModelOperation(method, params) ? DEFAULTS.modelOperationTimeoutMs : DEFAULTS.navigationTimeoutMs;

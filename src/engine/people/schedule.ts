@@ -106,7 +106,9 @@ export class Scheduler {
   async set(p: { flow: string; every: unknown; enabled?: boolean }): Promise<ScheduleInfo> {
     const every = checkEvery(p.every);
     const flow = p.flow.trim();
-    if (!(await this.deps.flowExists(flow))) throw new DeckhandError(ErrorCode.NotFound, `no flow named "${flow}" is saved in the extension, so it cannot be scheduled`, { flow });
+    if (!(await this.deps.flowExists(flow))) {
+      throw new DeckhandError(ErrorCode.NotFound, `no flow named "${flow}" is saved in the extension, so it cannot be scheduled`, { flow });
+    }
     const s: Schedule = { flow, every, enabled: p.enabled ?? true, createdAt: this.now().toISOString() };
     await this.deps.store.put(s);
     await this.deps.alarms.clear(alarmName(flow));
@@ -166,10 +168,14 @@ export class Scheduler {
       const data = r.steps.flatMap((s) => (s.data !== undefined ? [s.data] : []));
       run = { flow, startedAt, endedAt: this.now().getTime(), success: true, steps: r.steps, url: r.url, ...(data.length ? { data } : {}) };
     } catch (e) {
-      const error = isDeckhandError(e) ? { code: e.code, message: e.message } : { code: ErrorCode.Internal, message: e instanceof Error ? e.message : String(e) };
+      const error = isDeckhandError(e)
+        ? { code: e.code, message: e.message }
+        : { code: ErrorCode.Internal, message: e instanceof Error ? e.message : String(e) };
       const step = isDeckhandError(e) ? (e.data as { step?: { index?: unknown; id?: unknown; description?: unknown } } | undefined)?.step : undefined;
       const failedStep =
-        step && typeof step.index === 'number' && typeof step.id === 'string' && typeof step.description === 'string' ? { index: step.index, id: step.id, description: step.description } : undefined;
+        step && typeof step.index === 'number' && typeof step.id === 'string' && typeof step.description === 'string'
+          ? { index: step.index, id: step.id, description: step.description }
+          : undefined;
       run = { flow, startedAt, endedAt: this.now().getTime(), success: false, error, ...(failedStep ? { failedStep } : {}) };
     }
     // The record is what the person reads later: keep it even when the notification fails.

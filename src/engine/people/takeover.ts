@@ -130,21 +130,25 @@ export class Takeover {
     if (!run) {
       throw new DeckhandError(
         ErrorCode.NotFound,
-        `no failed act run '${runId}' of that program is remembered: only a program's act with an instruction that failed while a side panel was open can take a fix (the last ${KEEP_FAILED_RUNS}, for ${KEEP_FAILED_MS / 60_000} minutes)`,
+        `no failed act run '${runId}' of that program is remembered: only a program's act with an instruction that failed while a side panel was open ` +
+          `can take a fix (the last ${KEEP_FAILED_RUNS}, for ${KEEP_FAILED_MS / 60_000} minutes)`,
         { runId },
       );
     }
     if (!this.steps.length) {
-      throw new DeckhandError(ErrorCode.InvalidArgument, 'nothing was recorded: press Pause, do the step yourself on the page (click, type, choose), then save it', { runId });
+      const why = 'nothing was recorded: press Pause, do the step yourself on the page (click, type, choose), then save it';
+      throw new DeckhandError(ErrorCode.InvalidArgument, why, { runId });
     }
-    return { runId, instruction: run.description, url: run.url, actions: [...this.steps], store: run.params.options?.cache && run.params.options.cache.store === 'extension' ? 'extension' : 'caller' };
+    const store = run.params.options?.cache && run.params.options.cache.store === 'extension' ? 'extension' : 'caller';
+    return { runId, instruction: run.description, url: run.url, actions: [...this.steps], store };
   }
 
   async save(runId: string, callerId: string): Promise<FixPreview & { key: string }> {
     const preview = this.preview(runId, callerId);
     const run = this.failedRuns.get(keyOf(runId, callerId))!;
     if (preview.store === 'caller' && run.closed.aborted) {
-      throw new DeckhandError(ErrorCode.Closed, 'the program that ran this act has disconnected: its cache cannot take the fix any more; run it again and save the fix while it is connected', { runId });
+      const why = 'the program that ran this act has disconnected: its cache cannot take the fix any more; run it again and save the fix while it is connected';
+      throw new DeckhandError(ErrorCode.Closed, why, { runId });
     }
     const { key } = await this.engine.storeFix(run.params, run.url, run.ctx, preview.actions);
     return { ...preview, key };

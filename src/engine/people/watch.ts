@@ -134,11 +134,14 @@ export class WatchRun {
 
   private event(phase: WatchEvent['phase'], rest: Partial<WatchEvent>): void {
     const by = this.byInstruction === undefined ? {} : { byInstruction: this.byInstruction };
-    this.watch.emit({ runId: this.runId, caller: this.caller, op: this.op, description: this.description, ...by, phase, at: Date.now(), seq: this.seq++, ...rest });
+    this.watch.emit({
+      runId: this.runId, caller: this.caller, op: this.op, description: this.description, ...by, phase, at: Date.now(), seq: this.seq++, ...rest,
+    });
   }
 
   private picture(): void {
-    this.watch.thumbnail(this.page, Object.values(this.vars).map((v) => v.value).filter((v) => v.length >= 2), (thumbnail) => this.event('thumbnail', { thumbnail }));
+    const hide = Object.values(this.vars).map((v) => v.value).filter((v) => v.length >= 2);
+    this.watch.thumbnail(this.page, hide, (thumbnail) => this.event('thumbnail', { thumbnail }));
   }
 
   /** One of the call's log lines: an agent step (with a thumbnail after it) or a line worth reading. */
