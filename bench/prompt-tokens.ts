@@ -12,7 +12,7 @@ import { chromium } from 'playwright-core';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import { Deckhand, localBrowser } from '../src/index';
 import type { ModelRequest } from '../src/protocol/model';
-import { ACT_JSON_SCHEMA, OBSERVE_JSON_SCHEMA, systemPrompt } from '../src/engine/prompts';
+import { ACT_JSON_SCHEMA, OBSERVE_JSON_SCHEMA, systemPrompt } from '../src/engine/core/prompts';
 import { findChromium } from '../src/client/paths';
 import { startFixtureServers } from '../test/fixtures/server';
 import { publish } from './publish';
@@ -35,7 +35,9 @@ async function main(): Promise<void> {
     model: async (req: ModelRequest) => {
       prompts.push(req);
       const props = (req.schema as { properties?: Record<string, unknown> }).properties ?? {};
-      if ('found' in props) return { object: { found: false, elementId: '', method: 'click', arguments: [], description: '', twoStep: false, reason: 'benchmark' } };
+      if ('found' in props) {
+        return { object: { found: false, elementId: '', method: 'click', arguments: [], description: '', twoStep: false, reason: 'benchmark' } };
+      }
       if ('elements' in props) return { object: { elements: [] } };
       return { object: { extraction: '' } };
     },

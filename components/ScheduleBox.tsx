@@ -2,7 +2,7 @@
 import { useEffect, useState, type FormEvent } from 'react';
 import type { PanelClient } from '../src/panel/client';
 import type { ScheduleInfo, ScheduleRun } from '../src/protocol/schedule';
-import { describeEvery } from '../src/engine/schedule';
+import { describeEvery } from '../src/engine/people/schedule';
 
 const message = (e: unknown) => (e instanceof Error ? e.message : String(e));
 const timeOf = (ms: number) => new Date(ms).toLocaleString();
@@ -81,7 +81,14 @@ export function ScheduleBox({
             </button>
           </div>
           {kind === 'minutes' ? (
-            <input type="text" inputMode="decimal" value={minutes} onChange={(e) => setMinutes(e.target.value)} aria-label="Minutes between runs (0.5 or more)" data-testid="schedule-minutes" />
+            <input
+              type="text"
+              inputMode="decimal"
+              value={minutes}
+              onChange={(e) => setMinutes(e.target.value)}
+              aria-label="Minutes between runs (0.5 or more)"
+              data-testid="schedule-minutes"
+            />
           ) : (
             <input type="time" value={dailyAt} onChange={(e) => setDailyAt(e.target.value)} aria-label="Time of day" data-testid="schedule-daily" />
           )}
@@ -106,7 +113,8 @@ export function ScheduleBox({
           <ul>
             {runs.map((r) => (
               <li key={r.startedAt} className="small" data-testid="schedule-run" data-success={String(r.success)} data-code={r.error?.code ?? ''}>
-                <span aria-label={r.success ? 'succeeded' : 'failed'}>{r.success ? '✓' : '✗'}</span> <time dateTime={new Date(r.startedAt).toISOString()}>{timeOf(r.startedAt)}</time>{' '}
+                <span aria-label={r.success ? 'succeeded' : 'failed'}>{r.success ? '✓' : '✗'}</span>{' '}
+                <time dateTime={new Date(r.startedAt).toISOString()}>{timeOf(r.startedAt)}</time>{' '}
                 <span className="muted">
                   {r.success
                     ? `${r.steps?.length ?? 0} steps in ${((r.endedAt - r.startedAt) / 1000).toFixed(1)} s`

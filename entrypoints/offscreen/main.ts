@@ -1,6 +1,6 @@
 /**
  * The offscreen document: runs provider model requests for the service worker (see
- * src/browser/offscreen-models.ts). Each provider's package is loaded on its first request.
+ * src/worker/offscreen-models.ts). Each provider's package is loaded on its first request.
  */
 import { providerCaller } from '../../src/models/provider-call';
 import { DeckhandError, ErrorCode } from '../../src/protocol/errors';
@@ -25,9 +25,11 @@ peer.serve(OffscreenMethods, 'model.call', async ({ id, model, request, timeoutM
     return await call(model, request, timeoutMs, signal);
   } catch (e) {
     if (signal.aborted && !(e instanceof DeckhandError)) {
-      throw ac.signal.aborted
-        ? new DeckhandError(ErrorCode.Cancelled, `the call to model '${model.name}' was cancelled by its caller`, { model: model.name })
-        : new DeckhandError(ErrorCode.Timeout, `model '${model.name}' did not answer within ${timeoutMs} ms (the request was aborted)`, { model: model.name, timeoutMs });
+      if (ac.signal.aborted) {
+        throw new DeckhandError(ErrorCode.Cancelled, `the call to model '${model.name}' was cancelled by its caller`, { model: model.name });
+      }
+      const why = `model '${model.name}' did not answer within ${timeoutMs} ms (the request was aborted)`;
+      throw new DeckhandError(ErrorCode.Timeout, why, { model: model.name, timeoutMs });
     }
     throw e;
   } finally {

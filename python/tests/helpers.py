@@ -25,7 +25,7 @@ def element_id(request: Any, role: str, name: str) -> str:
 
 
 def click_answer(element: str, name: str, method: str = "click", args: list[str] | None = None) -> dict[str, Any]:
-    """What act's model answers: one element and a method (src/engine/prompts.ts)."""
+    """What act's model answers: one element and a method (src/engine/core/prompts.ts)."""
     return {
         "found": True,
         "elementId": element,

@@ -9,9 +9,9 @@ import type { AddressInfo } from 'node:net';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Deckhand, localBrowser } from '../index';
-import { newApiKey } from '../sessions/keys';
-import { openPool } from '../sessions/pg';
-import { addPgKey, revokePgKey } from '../sessions/pg-keys';
+import { newApiKey } from '../keys/api-keys';
+import { openPool } from '../postgres/pool';
+import { addPgKey, revokePgKey } from '../postgres/keys';
 import { deckhandHome } from '../client/deckhand';
 import { startService } from '../server/service';
 import { checkBindHost, listOf } from '../server/hosts';
@@ -95,7 +95,9 @@ function positive(name: string, value: string | undefined, env: string | undefin
 
 function portOf(value: string | undefined, fallback: number): number {
   const port = Number(value ?? fallback);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new InvalidArgumentError(`--port must be a port number (0 to 65535), got ${JSON.stringify(value)}`);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new InvalidArgumentError(`--port must be a port number (0 to 65535), got ${JSON.stringify(value)}`);
+  }
   return port;
 }
 
@@ -167,7 +169,8 @@ async function serve(o: ServeFlags): Promise<void> {
   });
   const shared = !!process.env.DECKHAND_DATABASE_URL;
   console.log(`deckhand service listening on ${svc.url} (${shared ? 'sessions, keys and cache in PostgreSQL' : `data in ${home}`})`);
-  if (svc.keys.generated) console.log(`created an API key (stored ${shared ? 'as a digest in PostgreSQL' : `in ${join(home, 'api-keys')}`}; shown only now): ${svc.keys.generated}`);
+  const where = shared ? 'as a digest in PostgreSQL' : `in ${join(home, 'api-keys')}`;
+  if (svc.keys.generated) console.log(`created an API key (stored ${where}; shown only now): ${svc.keys.generated}`);
   // A clean shutdown ends every session; remote browsers are disconnected from, never closed.
   const stop = () => {
     console.log('shutting down: ending sessions');
@@ -280,7 +283,10 @@ Environment:
       "the built extension's folder on the Grid's nodes, or 'packed' to send it with each session " +
         "(also DECKHAND_GRID_EXTENSION_DIR; default: this machine's build)",
     )
-    .option('--allow-cdp-hosts <list>', "hosts (name or name:port, '*' for any) whose DevTools address callers may pass as cdpUrl; none by default (also DECKHAND_ALLOW_CDP_HOSTS)")
+    .option(
+      '--allow-cdp-hosts <list>',
+      "hosts (name or name:port, '*' for any) whose DevTools address callers may pass as cdpUrl; none by default (also DECKHAND_ALLOW_CDP_HOSTS)",
+    )
     .option(
       '--contexts-per-browser <n>',
       "one tenant's sessions per local browser, each in an isolated context (own cookies, storage, pages and engine); " +
@@ -303,7 +309,10 @@ Environment:
     .option('--allowedOrigins <list>', 'web-page origins allowed to call')
     .option('--allowUrlSchemes <list>', 'URL schemes opened for every session, e.g. file')
     .option('--grid <url>', "browsers from this Selenium Grid 4 instead of this machine (also DECKHAND_GRID_URL)")
-    .option('--gridExtensionDir <dir>', "the built extension's folder on the Grid's nodes, or 'packed' to send it with each session (also DECKHAND_GRID_EXTENSION_DIR)")
+    .option(
+      '--gridExtensionDir <dir>',
+      "the built extension's folder on the Grid's nodes, or 'packed' to send it with each session (also DECKHAND_GRID_EXTENSION_DIR)",
+    )
     .option('--modelName <model>', 'model for the tools (default deckhand/local, the built-in model)')
     .option('--modelApiKey <key>', 'key for --modelName (required with any model but the built-in one)')
     .addOption(bool('keepAlive', 'keep the browser when the MCP session closes'))
@@ -311,7 +320,10 @@ Environment:
     .addOption(bool('proxies', 'route the browser through DECKHAND_PROXY'))
     .addOption(bool('verified', 'verified browser identity (a hosted feature: refused)'))
     .addOption(bool('experimental', 'accepted; no experimental tools yet'))
-    .option('--approve <kinds>', 'risky steps of act and agent wait for approval (the host asks its user, or the side panel): submit, delete, pay, leave-site, upload, comma-separated')
+    .option(
+      '--approve <kinds>',
+      'risky steps of act and agent wait for approval (the host asks its user, or the side panel): submit, delete, pay, leave-site, upload, comma-separated',
+    )
     .option('--approveTimeout <seconds>', 'how long such a step waits before it is refused (default 120)')
     .option('--contextId <id>', 'a named browser profile in $DECKHAND_HOME/contexts/<id>')
     .option('--persist <true|false>', 'keep the --contextId profile after the session (default true)')

@@ -6,37 +6,44 @@
 import { clip } from '../protocol/text';
 import { describeZodError } from '../protocol/zod-errors';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
-import { DEADLINE_MARGIN_MS, Methods, operationDeadline, OPERATIONS, paramAt, type CommandClient, type MethodName, type Params, type Parsed, type Result } from '../protocol/methods';
-import { ActionSchema, DEFAULTS, MAX_TIMEOUT_MS, ZERO_USAGE, type Action, type ActResult, type CacheInfo, type ExtractResult, type ObserveResult, type OperationOptions, type PageInfo, type Metrics, type ResultMetadata, type Usage } from '../protocol/schemas';
+import {
+  DEADLINE_MARGIN_MS, Methods, operationDeadline, OPERATIONS, paramAt, type CommandClient, type MethodName, type Params, type Parsed, type Result,
+} from '../protocol/methods';
+import {
+  ActionSchema, DEFAULTS, MAX_TIMEOUT_MS, ZERO_USAGE,
+  type Action, type ActResult, type CacheInfo, type ExtractResult, type ObserveResult, type OperationOptions, type PageInfo, type Metrics, type ResultMetadata,
+  type Usage,
+} from '../protocol/schemas';
 import type { CallbackInvoker, ProviderCaller } from '../models/call';
 import type { ResolvedModel } from '../protocol/model';
 import { costOf } from '../protocol/prices';
-import { focusedSelector, inferAct, inferExtract, inferObserve, type InferenceDeps, type LogEvent, type OpContext } from './inference';
+import { focusedSelector, inferAct, inferExtract, inferObserve, type InferenceDeps, type LogEvent, type OpContext } from './core/inference';
 import { normalizeVariables, substitute, type Variables } from '../protocol/variables';
-import { performAction, validateAction } from './actions';
-import { countTarget, highlightTarget } from './frames';
+import { performAction, validateAction } from './core/actions';
+import { countTarget, highlightTarget } from './core/frames';
 import { MetricsBook } from './metrics';
-import { evaluate, goto, openPage, screenshot, withDeadline } from './pages';
-import { raceCancel, throwIfCancelled } from './cancel';
-import type { BrowserPort, CacheStorePort, CallContext, FlowStorePort, SelfEvaluator, StatePort } from './ports';
+import { evaluate, goto, openPage, screenshot, withDeadline } from './core/pages';
+import { raceCancel, throwIfCancelled } from './core/cancel';
+import type { ApprovalAsker, BrowserPort, CacheStorePort, CallContext, FlowStorePort, Resumed, SelfEvaluator, StatePort } from './ports';
 export type { CallContext };
-import { MemoryFlowStore, replayFlow } from './flows';
+import { MemoryFlowStore, replayFlow } from './memory/flows';
 import { FlowSchema, flowKey, summarizeFlow, type Flow, type SavedFlow } from '../protocol/flows';
 import { qaStepsFromAgent } from '../protocol/recording';
 import type { AgentRecording, AgentRunParams } from '../protocol/agent';
 import { mentionsNamedDate } from '../models/local/values';
-import { agentCacheKey, cacheKeys, cacheUrl, ContentChanged, runCached, type CachedOp, type KeyParts } from './cache';
-import { checkObserved, readRegion, StoredExtractSchema, withPageCounts, type StoredExtract } from './cache-checks';
-import { replayActions, ReplayFailed, type Healer } from './replay';
+import { agentCacheKey, cacheKeys, cacheUrl, ContentChanged, runCached, type CachedOp, type KeyParts } from './memory/cache';
+import { checkObserved, readRegion, StoredExtractSchema, withPageCounts, type StoredExtract } from './memory/cache-checks';
+import { replayActions, ReplayFailed, type Healer } from './memory/replay';
 import { ENGINE_VERSION } from '../protocol/version';
 import { AgentRecordingSchema } from '../protocol/agent';
 import { normalizeUrl } from '../protocol/url-policy';
 import { BatchRunner } from './batch';
-import { runAgent } from './agent';
-import { captureSnapshot, selectorsForIds } from './snapshot';
-import { bindGate, Gate, type ApprovalAsker } from './approval';
+import { runAgent } from './agent/agent';
+import { captureSnapshot, selectorsForIds } from './core/snapshot';
+import { bindGate } from './core/gate';
+import { Gate } from './people/approval';
 import type { ApprovalPolicy } from '../protocol/approval';
-import { GATED_METHODS, pauseBudget, type Resumed } from './pause';
+import { GATED_METHODS, pauseBudget } from './people/pause';
 
 
 /** How long a cache hit's first step looks for its element: the page is already there, and a miss then costs a model call anyway. */
@@ -65,7 +72,8 @@ function keyPartsOf(instruction: string, url: string, o: { variables?: unknown; 
 
 /** Said once when a call starts waiting at the pause gate: to its caller's log and the watching panel. */
 function pausedLog(ctx: CallContext, what: string, opId: string | undefined): void {
-  ctx.log({ level: 'info', message: `${what} waits: the run is paused in Deckhand's side panel until the person presses Resume`, data: { opId, paused: true } });
+  const message = `${what} waits: the run is paused in Deckhand's side panel until the person presses Resume`;
+  ctx.log({ level: 'info', message, data: { opId, paused: true } });
 }
 
 function resumedLog(ctx: CallContext, what: string, opId: string | undefined, r: Resumed): void {
@@ -144,7 +152,9 @@ export class Engine implements CommandClient {
       'page.selectors': async (p: Parsed<'page.selectors'>) => selectorsForIds(this.port, p.page, p.ids),
       'page.press': async (p: Parsed<'page.press'>, ctx) =>
         validateAction('press', [p.keys]) &&
-        performAction(this.port, p.page, { selector: await focusedSelector(this.port, p.page) }, 'press', [p.keys], p.timeout ?? DEFAULTS.actionTimeoutMs, ctx.signal),
+        performAction(
+          this.port, p.page, { selector: await focusedSelector(this.port, p.page) }, 'press', [p.keys], p.timeout ?? DEFAULTS.actionTimeoutMs, ctx.signal,
+        ),
       'page.highlight': async (p: Parsed<'page.highlight'>) => {
         // Clear the outline wherever it was drawn last, then draw the new one.
         const last = this.highlighted;
@@ -158,7 +168,10 @@ export class Engine implements CommandClient {
       'locator.count': async (p: Parsed<'locator.count'>) => ({ count: await countTarget(this.port, p.page, p.locator.selector, 10_000) }),
       'locator.act': async (p: Parsed<'locator.act'>, ctx) =>
         validateAction(p.method, p.arguments ?? []) &&
-        performAction(this.port, p.page, { selector: p.locator.selector, nth: p.locator.nth }, p.method, p.arguments ?? [], p.timeout ?? DEFAULTS.actionTimeoutMs, ctx.signal),
+        performAction(
+          this.port, p.page, { selector: p.locator.selector, nth: p.locator.nth }, p.method, p.arguments ?? [],
+          p.timeout ?? DEFAULTS.actionTimeoutMs, ctx.signal,
+        ),
       'agent.run': async (p: AgentRunParams, ctx) => {
         // A cached run: replay the recording stored under its key, or record this one.
         // A run that names a date by description ("today's date") is not replayed on another day: never cached.
@@ -175,18 +188,25 @@ export class Engine implements CommandClient {
         const startUrl = p.saveAs ? (p.page !== undefined ? await this.port.pageInfo(p.page) : await this.activePage()).url : '';
         const r = await runAgent(
           {
-            deps: { ...this.deps(ctx), cancel: ctx.signal }, port: this.port, activePage: async () => (await this.activePage()).id, addUsage: (u, cost) => this.addUsage('act', u, cost), invokeTool: ctx.invokeTool,
+            deps: { ...this.deps(ctx), cancel: ctx.signal },
+            port: this.port,
+            activePage: async () => (await this.activePage()).id,
+            addUsage: (u, cost) => this.addUsage('act', u, cost),
+            invokeTool: ctx.invokeTool,
             // Paused mid-run: the next step waits, as long as a step may take.
             between: ctx.pause
               ? async () => {
-                  const resumed = await ctx.pause!.wait("the agent's next step", Math.min(p.toolTimeout * 3 + 10_000, MAX_TIMEOUT_MS), ctx.signal, () => pausedLog(ctx, 'the agent', p.opId));
+                  const budget = Math.min(p.toolTimeout * 3 + 10_000, MAX_TIMEOUT_MS);
+                  const resumed = await ctx.pause!.wait("the agent's next step", budget, ctx.signal, () => pausedLog(ctx, 'the agent', p.opId));
                   if (resumed) resumedLog(ctx, 'the agent', p.opId, resumed);
                 }
               : undefined,
           },
           { ...p, ...(replay ? { replay } : {}), record: p.record || !!p.saveAs || (!!cacheKey && !replay) },
         );
-        if (store && cacheKey && r.recording) await store.record({ key: cacheKey, baseKey: cacheKey, op: 'agent', result: r.recording, usage: { ...ZERO_USAGE } });
+        if (store && cacheKey && r.recording) {
+          await store.record({ key: cacheKey, baseKey: cacheKey, op: 'agent', result: r.recording, usage: { ...ZERO_USAGE } });
+        }
         const entry = r.recording ?? (r.result.metadata?.replayed ? replay : undefined);
         const saved = p.saveAs && r.result.success && entry ? await this.saveAgentFlow(p.saveAs, p.instruction, startUrl, entry, ctx) : undefined;
         return { ...r, ...(cacheKey && entry ? { cacheEntry: { cacheKey, entry } } : {}), ...(saved ? { flow: saved } : {}) };
@@ -297,7 +317,8 @@ export class Engine implements CommandClient {
     const callerGone = () => {
       const r: unknown = caller?.reason;
       // A batch's own cancellation passes through as it is; a transport's close says why it stopped.
-      control.abort(r instanceof DeckhandError && r.code === ErrorCode.Cancelled ? r : new DeckhandError(ErrorCode.Cancelled, `${method} was stopped: its caller is gone${r instanceof DeckhandError ? ` (${r.message})` : ''}`));
+      const why = `${method} was stopped: its caller is gone${r instanceof DeckhandError ? ` (${r.message})` : ''}`;
+      control.abort(r instanceof DeckhandError && r.code === ErrorCode.Cancelled ? r : new DeckhandError(ErrorCode.Cancelled, why));
     };
     if (caller?.aborted) callerGone();
     else caller?.addEventListener('abort', callerGone, { once: true });
@@ -338,7 +359,9 @@ export class Engine implements CommandClient {
 
   /** The Gate of a call that asked for approval (act, agent.run, batch.run); none for others. */
   private gateFor(method: MethodName, p: unknown, opId: string | undefined, ctx: CallContext): Gate | undefined {
-    const q = p as { approval?: ApprovalPolicy; options?: { approval?: ApprovalPolicy; variables?: Variables }; variables?: Variables; input?: unknown; instruction?: string };
+    const q = p as {
+      approval?: ApprovalPolicy; options?: { approval?: ApprovalPolicy; variables?: Variables }; variables?: Variables; input?: unknown; instruction?: string;
+    };
     const policy = method === 'act' ? q.options?.approval : method === 'agent.run' || method === 'batch.run' ? q.approval : undefined;
     if (!policy) return undefined;
     const vars = normalizeVariables(method === 'act' ? q.options?.variables : q.variables);
@@ -355,7 +378,10 @@ export class Engine implements CommandClient {
   /** A result's metadata. `model`: the model the call used, whose price gives `costUsd`; without one, nothing was spent. */
   private meta(usage: Usage, confidence?: number, model?: ResolvedModel): ResultMetadata {
     const costUsd = model ? costOf(usage, model) : 0;
-    return { actionId: crypto.randomUUID(), cache: { status: 'DISABLED' }, usage, ...(confidence !== undefined ? { confidence } : {}), ...(costUsd !== undefined ? { costUsd } : {}) };
+    return {
+      actionId: crypto.randomUUID(), cache: { status: 'DISABLED' }, usage,
+      ...(confidence !== undefined ? { confidence } : {}), ...(costUsd !== undefined ? { costUsd } : {}),
+    };
   }
 
   private async addUsage(op: 'act' | 'observe' | 'extract', usage: Usage, costUsd?: number): Promise<void> {
@@ -395,9 +421,9 @@ export class Engine implements CommandClient {
   }
 
   /**
-   * act/observe/extract through the result cache (engine/cache.ts). Keys name the call, not the
+   * act/observe/extract through the result cache (memory/cache.ts). Keys name the call, not the
    * page's content; what decides whether a stored result still applies is checked on the hit:
-   * act replays its stored Actions only on the elements they were recorded on (targets.ts),
+   * act replays its stored Actions only on the elements they were recorded on (memory/targets.ts),
    * healing a moved one; observe's elements must all still be there, as many of each as there
    * were; extract's data is served while the part of the page it came from reads the same.
    * A locator or ignoreLocators skips the lookup.
@@ -416,20 +442,28 @@ export class Engine implements CommandClient {
         if (kind === 'extract') {
           const stored = StoredExtractSchema.safeParse(entry.result);
           if (!stored.success) throw new ContentChanged('the stored extraction is in an older form');
-          if ((await readRegion(this.port, op.page, stored.data.data)).digest !== stored.data.region) throw new ContentChanged('the part of the page the data came from has changed');
+          if ((await readRegion(this.port, op.page, stored.data.data)).digest !== stored.data.region) {
+            throw new ContentChanged('the part of the page the data came from has changed');
+          }
           return { result: { data: stored.data.data, metadata: this.meta({ ...ZERO_USAGE }) } as unknown as R };
         }
         if (kind === 'observe') {
           const data = await checkObserved(this.port, op.page, entry.result as Action[], op.signal);
           return { result: { data, metadata: this.meta({ ...ZERO_USAGE }) } as unknown as R };
         }
-        const r = await replayActions(this.port, op.page, entry.result as Action[], normalizeVariables(op.variables), setting!.selfHeal ? this.healer(op, ctx) : null, undefined, op.signal, {
+        const healer = setting!.selfHeal ? this.healer(op, ctx) : null;
+        const r = await replayActions(this.port, op.page, entry.result as Action[], normalizeVariables(op.variables), healer, undefined, op.signal, {
           healChangedTargets: false,
           firstWaitMs: FIRST_STEP_WAIT_MS,
         });
         const n = r.actions.length;
         const result: ActResult = {
-          data: { success: true, message: `replayed ${n} cached action${n === 1 ? '' : 's'}${r.healed ? ' (self-healed)' : ''}`, actionDescription: clip(instruction, 1000), actions: r.actions },
+          data: {
+            success: true,
+            message: `replayed ${n} cached action${n === 1 ? '' : 's'}${r.healed ? ' (self-healed)' : ''}`,
+            actionDescription: clip(instruction, 1000),
+            actions: r.actions,
+          },
           metadata: this.meta(r.usage, undefined, op.model),
         };
         return { result: result as unknown as R, ...(r.healed ? { healed: r.actions } : {}) };
@@ -457,14 +491,22 @@ export class Engine implements CommandClient {
    * identical call replays the person's steps with no model.
    */
   async storeFix(p: Parsed<'act'>, startUrl: string, ctx: CallContext, actions: Action[]): Promise<{ store: 'caller' | 'extension'; key: string }> {
-    if (typeof p.input !== 'string') throw new DeckhandError(ErrorCode.InvalidArgument, 'only an act with an instruction can take a fix: an Action is replayed as it is');
+    if (typeof p.input !== 'string') {
+      throw new DeckhandError(ErrorCode.InvalidArgument, 'only an act with an instruction can take a fix: an Action is replayed as it is');
+    }
     if (!actions.length) throw new DeckhandError(ErrorCode.InvalidArgument, 'there are no recorded actions to store');
     for (const a of actions) validateAction(a.method, a.arguments ?? []);
     const o = p.options ?? {};
-    if (o.locator || o.ignoreLocators) throw new DeckhandError(ErrorCode.InvalidArgument, 'this act was scoped with locator or ignoreLocators, which never use the cache: a fix stored for it would never be read');
+    if (o.locator || o.ignoreLocators) {
+      const why = 'this act was scoped with locator or ignoreLocators, which never use the cache: a fix stored for it would never be read';
+      throw new DeckhandError(ErrorCode.InvalidArgument, why);
+    }
     const extension = o.cache && o.cache.store === 'extension';
     const store = extension ? this.cacheStore : ctx.cache;
-    if (!store) throw new DeckhandError(ErrorCode.Unavailable, extension ? 'the extension has no result cache here' : 'the program that ran this act has no result cache to store the fix in');
+    if (!store) {
+      const why = extension ? 'the extension has no result cache here' : 'the program that ran this act has no result cache to store the fix in';
+      throw new DeckhandError(ErrorCode.Unavailable, why);
+    }
     const { key, baseKey } = await cacheKeys({ op: 'act', ...keyPartsOf(p.input, startUrl, o) });
     await store.record({ key, baseKey, op: 'act', result: actions, usage: { ...ZERO_USAGE }, replace: true });
     return { store: extension ? 'extension' : 'caller', key };
@@ -520,7 +562,8 @@ export class Engine implements CommandClient {
   private noModel(op: string): never {
     throw new DeckhandError(
       ErrorCode.NoModelConfigured,
-      `${op} needs a model, and none is configured: pass model (e.g. 'openai/gpt-4.1-mini' with OPENAI_API_KEY set) to Deckhand.create or to the call${op === 'act' ? ', or pass an Action ({ selector, method, arguments }) for a deterministic action' : ''}`,
+      `${op} needs a model, and none is configured: pass model (e.g. 'openai/gpt-4.1-mini' with OPENAI_API_KEY set) to Deckhand.create or to the call` +
+        (op === 'act' ? ', or pass an Action ({ selector, method, arguments }) for a deterministic action' : ''),
     );
   }
 

@@ -1,11 +1,11 @@
 /**
  * The engine's view of the browser. The worker implements these with chrome.*
- * (src/browser/chrome-port.ts); unit tests implement them with fakes.
+ * (src/worker/chrome-port.ts); unit tests implement them with fakes.
  */
 import type { PageInfo } from '../protocol/schemas';
 import type { CacheLookupResponse, CacheRecordRequest } from '../protocol/cache';
 import type { CallbackInvoker } from '../models/call';
-import type { ApprovalAsker, Gate } from './approval';
+import type { ApprovalDecision, ApprovalRequest, RiskFacts } from '../protocol/approval';
 
 export interface CdpSession {
   send<T = unknown>(method: string, params?: Record<string, unknown>, timeoutMs?: number): Promise<T>;
@@ -78,9 +78,9 @@ export interface SelfEvaluator {
 }
 
 /**
- * Where the result cache keeps its entries (engine/cache.ts holds the policy). Implemented by
+ * Where the result cache keeps its entries (memory/cache.ts holds the policy). Implemented by
  * the caller's store over RPC (the SQLite file on the Node side, scoped there to the caller's
- * key), by IndexedDB in the extension (src/browser/idb-store.ts), and in memory for tests.
+ * key), by IndexedDB in the extension (src/worker/idb-store.ts), and in memory for tests.
  */
 export interface CacheStorePort {
   /** Count one more use of `key` and return its entry; `pageChanged` when only `baseKey` is known. */
@@ -109,9 +109,48 @@ export interface LogEvent {
   data?: Record<string, unknown>;
 }
 
-/** What the engine may ask of the caller that sent a command (its callback models, its log). */
-import type { PausePort } from './pause';
+/** Asks whoever can decide (the side panels, the caller); resolves with the first decision, or null at the deadline. */
+export type ApprovalAsker = (req: ApprovalRequest, signal: AbortSignal | undefined) => Promise<{ decision: ApprovalDecision; by: string } | null>;
 
+/** An action as a gate sees it: found on the page, not yet acted on. `facts` is null for a goto (no element). */
+export interface GatedStep {
+  method: string;
+  args: string[];
+  pageUrl: string;
+  facts: RiskFacts | null;
+  target?: string;
+  element: string;
+}
+
+/**
+ * What a call's actions wait on before any input goes out: its approval (people/approval.ts),
+ * found through the call's signal (core/gate.ts).
+ */
+export interface ActionGate {
+  /** Whether `method` is one the gate ever stops. */
+  gates(method: string): boolean;
+  /** Time spent waiting for decisions so far, the wait going on now included. */
+  heldMs(): number;
+  /** Returns when the step may go ahead; a refusal is a NOT_APPROVED DeckhandError. */
+  check(step: GatedStep, signal: AbortSignal | undefined): Promise<void>;
+}
+
+/** What a call may be held at while the person has paused programs (people/pause.ts): the engine sees only this. */
+export interface PausePort {
+  /**
+   * Resolves at once (null) when not paused; else when resumed, saying how long it waited and
+   * why it goes on. Rejects with PAUSED after `budgetMs`, or with the signal's reason.
+   */
+  wait(what: string, budgetMs: number, signal?: AbortSignal, onWait?: () => void): Promise<Resumed | null>;
+}
+
+export interface Resumed {
+  waitedMs: number;
+  /** Why it goes on: the person pressed Resume, or nobody was left to press it. */
+  reason: string;
+}
+
+/** What the engine may ask of the caller that sent a command (its callback models, its log). */
 export interface CallContext {
   /**
    * Aborted when the caller is gone (its transport closed) or no longer wants the call; the
@@ -128,7 +167,7 @@ export interface CallContext {
   /** Puts a step that waits for approval to whoever can decide (side panels, the caller); none: nobody can, and such a step is refused. */
   askApproval?: ApprovalAsker;
   /** The approval of the call this one runs inside (a batch's), which its own calls keep. */
-  gate?: Gate;
-  /** Where the call waits while the person has paused programs in the side panel (pause.ts); none for the panel's own calls. */
+  gate?: ActionGate;
+  /** Where the call waits while the person has paused programs in the side panel (people/pause.ts); none for the panel's own calls. */
   pause?: PausePort;
 }

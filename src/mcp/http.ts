@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { ERROR_MAP, type ErrorCode } from '../protocol/errors';
-import type { KeyRing } from '../sessions/keys';
+import type { KeyRing } from '../keys/api-keys';
 import type { SessionManager } from '../sessions/sessions';
 import { createMcpServer, endSession, type McpSessionState } from './server';
 import { OptionError, resolveMcpOptions, type RawOptions } from './options';
@@ -20,7 +20,8 @@ import { OptionError, resolveMcpOptions, type RawOptions } from './options';
 function reply(res: ServerResponse, code: ErrorCode, message: string, headers: Record<string, string> = {}): void {
   if (res.headersSent) return;
   const { http, mcp } = ERROR_MAP[code];
-  res.writeHead(http, { 'content-type': 'application/json', ...headers }).end(JSON.stringify({ jsonrpc: '2.0', error: { code: mcp ?? -32600, message, data: { code } }, id: null }));
+  const body = JSON.stringify({ jsonrpc: '2.0', error: { code: mcp ?? -32600, message, data: { code } }, id: null });
+  res.writeHead(http, { 'content-type': 'application/json', ...headers }).end(body);
 }
 
 interface Entry {

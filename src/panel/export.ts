@@ -7,7 +7,7 @@
  * Pure string generation: this module is bundled into the side panel page, so
  * it uses neither chrome.* nor node: APIs.
  */
-import { keyDef } from '../engine/keys';
+import { keyDef } from '../engine/core/keys';
 import type { Flow } from '../protocol/flows';
 import type { QaRecording, QaStep } from '../protocol/panel';
 import type { Action } from '../protocol/schemas';
@@ -281,7 +281,12 @@ function playwrightActionLines(a: Action): string[] {
       if (args.length === 1) {
         // The recorded option may be its label or its value (both select it, in Deckhand and
         // Playwright); assert on the value it selected.
-        lines.push('{', `${INDENT}const [selected] = await ${loc}.selectOption(${argExpr(arg0)});`, `${INDENT}await expect(${loc}).toHaveValue(selected);`, '}');
+        lines.push(
+          '{',
+          `${INDENT}const [selected] = await ${loc}.selectOption(${argExpr(arg0)});`,
+          `${INDENT}await expect(${loc}).toHaveValue(selected);`,
+          '}',
+        );
       } else lines.push(`await ${loc}.selectOption([${args.map(argExpr).join(', ')}]);`);
       break;
     case 'scrollIntoView':

@@ -65,7 +65,8 @@ export interface SessionDeps {
 const newId = () => crypto.randomUUID().slice(0, 8);
 /** The panel's instructions use the extension's own cache: a repeated instruction on an unchanged page replays. */
 const PANEL_CACHE: CacheRun = { threshold: 1, selfHeal: true, store: 'extension' };
-const errorOf = (e: unknown) => (isDeckhandError(e) ? { code: e.code, message: e.message } : { code: ErrorCode.Internal, message: e instanceof Error ? e.message : String(e) });
+const errorOf = (e: unknown) =>
+  isDeckhandError(e) ? { code: e.code, message: e.message } : { code: ErrorCode.Internal, message: e instanceof Error ? e.message : String(e) };
 
 export class PanelSession {
   private state: PanelState = { target: null, entries: [], running: null, metrics: null, recording: null, busyStep: null, flows: null };
@@ -82,7 +83,7 @@ export class PanelSession {
       const s = spanOf(line.data);
       const step = s?.span === 'agent-step' ? s.step : undefined;
       this.update(run.id, { events: [...run.events, { at: Date.now(), message: line.message, ...(step ? { step } : {}) }] });
-      // A replayed step is done (engine/flows.ts logs each with its number): mark the next one.
+      // A replayed step is done (engine/memory/flows.ts logs each with its number): mark the next one.
       const done = (line.data?.step as { index?: unknown } | undefined)?.index;
       if (this.replaying && typeof done === 'number') this.set({ busyStep: this.replaying[done] ?? null });
     });
@@ -144,14 +145,18 @@ export class PanelSession {
     const entry: Entry = { id: newId(), kind, instruction: text, status: 'running', startedAt: Date.now(), events: [] };
     this.set({ entries: [...this.state.entries, entry], running: entry });
     try {
-      if (!text && kind !== 'observe' && kind !== 'extract') throw new DeckhandError(ErrorCode.InvalidArgument, `type what to ${kind === 'agent' ? 'do' : kind} first`);
+      if (!text && kind !== 'observe' && kind !== 'extract') {
+        throw new DeckhandError(ErrorCode.InvalidArgument, `type what to ${kind === 'agent' ? 'do' : kind} first`);
+      }
       if (kind === 'extract' && schemaText?.trim()) {
         try {
           schema = JSON.parse(schemaText) as Record<string, unknown>;
         } catch (e) {
           throw new DeckhandError(ErrorCode.InvalidArgument, `the JSON Schema is not valid JSON: ${(e as Error).message}`);
         }
-        if (!schema || typeof schema !== 'object' || Array.isArray(schema)) throw new DeckhandError(ErrorCode.InvalidArgument, 'the JSON Schema must be a JSON object');
+        if (!schema || typeof schema !== 'object' || Array.isArray(schema)) {
+          throw new DeckhandError(ErrorCode.InvalidArgument, 'the JSON Schema must be a JSON object');
+        }
       }
       const model = await this.deps.resolveModel();
       const page = await this.deps.targetTab();
@@ -162,24 +167,37 @@ export class PanelSession {
       if (kind === 'act') {
         const r = await this.deps.client.call('act', { input: text, options });
         const patch: Partial<Entry> = { usage: r.metadata.usage, cache: r.metadata.cache, message: r.data.message };
-        if (r.data.success && r.data.actions.length) await this.record({ kind: 'act', id: newId(), description: text, actions: r.data.actions, urlAfter: await this.url(page) });
+        if (r.data.success && r.data.actions.length) {
+          await this.record({ kind: 'act', id: newId(), description: text, actions: r.data.actions, urlAfter: await this.url(page) });
+        }
         this.finish(entry, r.data.success ? 'done' : 'failed', patch, r.data.success ? undefined : { code: 'ACT_FAILED', message: r.data.message });
       } else if (kind === 'observe') {
         const r = await this.deps.client.call('observe', { instruction: text || undefined, options });
-        this.finish(entry, 'done', { usage: r.metadata.usage, cache: r.metadata.cache, observed: r.data, message: `${r.data.length} element${r.data.length === 1 ? '' : 's'} found` });
+        const message = `${r.data.length} element${r.data.length === 1 ? '' : 's'} found`;
+        this.finish(entry, 'done', { usage: r.metadata.usage, cache: r.metadata.cache, observed: r.data, message });
       } else if (kind === 'extract') {
         const r = await this.deps.client.call('extract', { instruction: text || undefined, schema, options });
-        await this.record({ kind: 'extract', id: newId(), description: text || 'Extract the page', ...(schema ? { schema } : {}), data: r.data, urlAfter: await this.url(page) });
+        const urlAfter = await this.url(page);
+        await this.record({ kind: 'extract', id: newId(), description: text || 'Extract the page', ...(schema ? { schema } : {}), data: r.data, urlAfter });
         this.finish(entry, 'done', { usage: r.metadata.usage, cache: r.metadata.cache, data: r.data });
       } else {
         // Steps and their time are the worker's defaults; the panel shows the cursor.
-        const r = await this.deps.client.call('agent.run', { instruction: text, model, executionModel: model, highlightCursor: true, page, opId, record: true });
+        const r = await this.deps.client.call('agent.run', {
+          instruction: text, model, executionModel: model, highlightCursor: true, page, opId, record: true,
+        });
         const u = r.result.usage;
         if (r.recording) await this.recordAgent(r.recording, await this.url(page));
         const stopped = this.state.entries.find((e) => e.id === entry.id)?.status === 'stopped';
         this.finish(entry, stopped ? 'stopped' : r.result.success ? 'done' : 'failed', {
           message: r.result.message,
-          ...(u ? { usage: { inputTokens: u.input_tokens, outputTokens: u.output_tokens, reasoningTokens: u.reasoning_tokens, cachedInputTokens: u.cached_input_tokens, inferenceTimeMs: u.inference_time_ms } } : {}),
+          ...(u
+            ? {
+                usage: {
+                  inputTokens: u.input_tokens, outputTokens: u.output_tokens, reasoningTokens: u.reasoning_tokens, cachedInputTokens: u.cached_input_tokens,
+                  inferenceTimeMs: u.inference_time_ms,
+                },
+              }
+            : {}),
         });
       }
     } catch (e) {
@@ -216,8 +234,11 @@ export class PanelSession {
       const page = await this.deps.targetTab();
       await this.noteManualNavigation(page);
       const r = await this.deps.client.call('act', { input: action, options: { page } });
-      if (r.data.success) await this.record({ kind: 'act', id: newId(), description: action.description, actions: r.data.actions, urlAfter: await this.url(page) });
-      this.finish(entry, r.data.success ? 'done' : 'failed', { message: r.data.message, usage: r.metadata.usage }, r.data.success ? undefined : { code: 'ACT_FAILED', message: r.data.message });
+      if (r.data.success) {
+        await this.record({ kind: 'act', id: newId(), description: action.description, actions: r.data.actions, urlAfter: await this.url(page) });
+      }
+      const failed = r.data.success ? undefined : { code: 'ACT_FAILED', message: r.data.message };
+      this.finish(entry, r.data.success ? 'done' : 'failed', { message: r.data.message, usage: r.metadata.usage }, failed);
     } catch (e) {
       this.finish(entry, 'failed', {}, errorOf(e));
     } finally {
@@ -282,7 +303,7 @@ export class PanelSession {
       case 'goto':
         return (await c.call('page.goto', { page, url: step.url })).url;
       case 'act': {
-        // The one replay of stored Actions (engine/replay.ts); the model only re-finds a moved element.
+        // The one replay of stored Actions (engine/memory/replay.ts); the model only re-finds a moved element.
         const model = await this.deps.resolveModel().catch(() => undefined);
         await c.call('act.replay', { page, actions: step.actions, ...(model ? { model } : {}) }).catch((e: unknown) => {
           throw isDeckhandError(e) ? new DeckhandError(e.code, `"${step.description}": ${e.message}`, e.data) : e;
@@ -315,7 +336,9 @@ export class PanelSession {
     const rec = this.state.recording;
     if (!rec || this.state.running) return;
     const name = rec.title.trim().slice(0, 120) || 'Recording';
-    const flow: Flow = { version: 1, name: FlowNameSchema.safeParse(name).success ? name : 'Recording', source: 'panel', savedAt: new Date().toISOString(), recording: rec };
+    const flow: Flow = {
+      version: 1, name: FlowNameSchema.safeParse(name).success ? name : 'Recording', source: 'panel', savedAt: new Date().toISOString(), recording: rec,
+    };
     this.replaying = rec.steps.map((s) => s.id);
     this.set({ busyStep: rec.steps[0]?.id ?? null });
     await this.runReplay(`Replay ${rec.steps.length} step${rec.steps.length === 1 ? '' : 's'}`, { flow });
@@ -405,7 +428,9 @@ export class PanelSession {
     const rec = this.state.recording;
     const step = rec?.steps.find((s) => s.id === id);
     if (!rec || !step || this.state.running) return;
-    const entry: Entry = { id: newId(), kind: step.kind === 'extract' ? 'extract' : 'act', instruction: step.description, status: 'running', startedAt: Date.now(), events: [] };
+    const entry: Entry = {
+      id: newId(), kind: step.kind === 'extract' ? 'extract' : 'act', instruction: step.description, status: 'running', startedAt: Date.now(), events: [],
+    };
     this.set({ entries: [...this.state.entries, entry], running: entry, busyStep: id });
     try {
       const page = await this.deps.targetTab();

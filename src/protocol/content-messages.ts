@@ -22,7 +22,7 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
     frameLines: z.record(z.array(OutlineLineSchema)).optional(),
     /** The instruction the snapshot is for: folding keeps the list items it names. */
     focus: z.string().max(5000).optional(),
-    /** Elements with click-type listeners, as child-index paths from <html> ("s" enters a shadow root): see engine/listeners.ts. */
+    /** Elements with click-type listeners, as child-index paths from <html> ("s" enters a shadow root): see engine/core/listeners.ts. */
     clickTargets: z.array(z.string().max(2000)).max(5000).optional(),
     /**
      * Instead of clickTargets: use the ones this frame was last given, if nothing in it has
@@ -67,11 +67,13 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
    * it controls): a path's next item is looked for there before anything is hovered.
    */
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:menuTexts'), selector: z.string() }),
-  /** What the frame shows, in a few numbers and digests: read before and after an agent's step (engine/effect.ts). */
+  /** What the frame shows, in a few numbers and digests: read before and after an agent's step (engine/agent/effect.ts). */
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:mark') }),
   /** The visible text of the part of the page holding these values (snapshot/region.ts): what a cached extraction read. */
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:region'), values: z.array(z.string().max(2000)).max(200) }),
-  z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:settle'), timeoutMs: z.number().int().nonnegative(), quietMs: z.number().int().nonnegative() }),
+  z.object({
+    selfFrameId: z.number().int().optional(), type: z.literal('dh:settle'), timeoutMs: z.number().int().nonnegative(), quietMs: z.number().int().nonnegative(),
+  }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:frameSelector'), frameId: z.number().int() }),
   /** Where this frame's window sits in its parent's window.frames (the worker matching iframes to frame ids). */
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:frameIndex') }),

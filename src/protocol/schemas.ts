@@ -19,7 +19,7 @@ export type ActMethod = z.infer<typeof ActMethodSchema>;
 /** A page is a browser tab; its id is the tab id. */
 export const PageIdSchema = z.number().int().nonnegative();
 
-// A replay performs an action only where the page still has its target (engine/targets.ts), so a
+// A replay performs an action only where the page still has its target (engine/memory/targets.ts), so a
 // stored selector that now points at something else is never acted on. Descriptions here and
 // below become the doc comments of the generated Python and Go types.
 export const ActionTargetSchema = z
@@ -187,7 +187,9 @@ export const MAX_CALL_MS = 3 * MAX_TIMEOUT_MS;
 export function checkMs(what: string, value: unknown, { min = 1, whole = true }: { min?: number; whole?: boolean } = {}): number {
   const n = value as number;
   if (typeof value !== 'number' || !Number.isFinite(n) || (whole && !Number.isInteger(n)) || n < min || n > MAX_TIMEOUT_MS) {
-    throw new DeckhandError(ErrorCode.InvalidArgument, `${what} must be a ${whole ? 'whole ' : ''}number of milliseconds from ${min} to ${MAX_TIMEOUT_MS} (10 minutes), got ${JSON.stringify(value)}`);
+    const range = `from ${min} to ${MAX_TIMEOUT_MS} (10 minutes)`;
+    const said = `${what} must be a ${whole ? 'whole ' : ''}number of milliseconds ${range}, got ${JSON.stringify(value)}`;
+    throw new DeckhandError(ErrorCode.InvalidArgument, said);
   }
   return n;
 }

@@ -28,11 +28,11 @@ import { ensurePrivateDir } from '../client/private-files';
 import { scrubCredentials } from '../client/models';
 import type { CallOptions } from '../client/deckhand';
 import { HttpError } from '../sessions/http-error';
-import { loadKeys, type KeyRing } from '../sessions/keys';
-import { openPool } from '../sessions/pg';
-import { loadPgKeys } from '../sessions/pg-keys';
-import { PgCacheStore } from '../sessions/pg-cache';
-import { PgSessionRegistry } from '../sessions/pg-registry';
+import { loadKeys, type KeyRing } from '../keys/api-keys';
+import { openPool } from '../postgres/pool';
+import { loadPgKeys } from '../postgres/keys';
+import { PgCacheStore } from '../postgres/cache';
+import { PgSessionRegistry } from '../postgres/registry';
 import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { SessionManager, type Session, type SessionLimits } from '../sessions/sessions';
@@ -412,7 +412,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     if (b.executeOptions.useSearch && !searchUrl) {
       throw new HttpError('INVALID_ARGUMENT', 'useSearch needs a search provider, and this service has none: set DECKHAND_SEARCH_URL (a SearXNG-style JSON endpoint)');
     }
-    // The engine looks the run up in this key's cache and records it (engine/cache.ts agentCacheKey).
+    // The engine looks the run up in this key's cache and records it (engine/memory/cache.ts agentCacheKey).
     return operate(c, id, streamIt, async (s, signal) => {
       const r = await s.dh.agentExecute(b, { signal, searchUrl, cache: !!b.shouldCache, ...(b.executeOptions.approval ? { onApproval: approver(s) } : {}) });
       return { result: r.result, ...(r.cacheEntry ? { cacheEntry: r.cacheEntry } : {}), ...(r.flow ? { flow: r.flow } : {}) };

@@ -1,7 +1,7 @@
 /**
  * A frame's mark: a few numbers and digests that change when what a person sees of the frame
  * changes, read before and after an agent's step to tell whether the step had an effect
- * (engine/effect.ts). Mutations are counted by kind (snapshot-cache.ts), field values, focus and
+ * (engine/agent/effect.ts). Mutations are counted by kind (snapshot-cache.ts), field values, focus and
  * the selection are digested, and trusted clicks and presses are watched here as they happen:
  * whether a click landed on something that takes clicks (a control, a link that is not a
  * download, an element styled or marked as clickable), and where the element pressed on was

@@ -143,7 +143,7 @@ export function runOp(el: Element, op: string, args: string[]): OpResult {
 }
 
 /**
- * What an action on `el` may set off, for approval (engine/approval.ts): whether it submits a
+ * What an action on `el` may set off, for approval (engine/people/approval.ts): whether it submits a
  * form, where a link or a form leads, whether it chooses a file, and the words it shows. Read
  * only; the page is not changed.
  */

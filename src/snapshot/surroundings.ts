@@ -1,5 +1,5 @@
 /**
- * An element's surroundings, as a replay checks them (engine/targets.ts): what tells this
+ * An element's surroundings, as a replay checks them (engine/memory/targets.ts): what tells this
  * "Delete" button from the next one. The visible text of its row or list item (without its
  * own), else the label of its group (a fieldset's legend, a dialog's name), else the last
  * heading before it in the nearest enclosing part of the page that has one (a card, a form, a

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deckhand, DeckhandError, EXTENSION_ID, localBrowser, type AttachOptions, type BrowserHandle, type PairingInfo } from '../../src/index';
 import type { BridgeLink } from '../../src/client/bridge';
 import { BRIDGE_REFUSED, type BridgeStatus } from '../../src/protocol/panel';
-import { BRIDGE_ALARM } from '../../src/browser/bridge';
+import { BRIDGE_ALARM } from '../../src/worker/bridge';
 import { startFixtureServers, type FixtureServers } from '../fixtures/server';
 import { chromiumWithPort, stopWorker, workerEval as evalInWorker, type PortedChromium } from './harness';
 

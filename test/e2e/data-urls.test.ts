@@ -1,7 +1,7 @@
 /**
  * goto a data: URL on a page that is already open. Chromium refuses an extension's navigation
  * of an open tab to data:, so the engine opens the document in a new tab and moves the page
- * onto it (src/engine/pages.ts, adoptPage in src/browser/chrome-port.ts): the caller's page
+ * onto it (src/engine/core/pages.ts, adoptPage in src/worker/chrome-port.ts): the caller's page
  * keeps its id and its place, and everything done with it afterwards reaches the new document.
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';

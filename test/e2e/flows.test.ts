@@ -19,7 +19,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deckhand, FlowSchema, localBrowser, type BrowserHandle, type Flow, type Page } from '../../src/index';
 import { startService, type RunningService } from '../../src/server/service';
-import { tenantDigest } from '../../src/sessions/keys';
+import { tenantDigest } from '../../src/keys/api-keys';
 import { startFixtureServers, type FixtureServers } from '../fixtures/server';
 import { startModelServer, type ModelServer } from '../fixtures/model-server';
 import { PanelPage } from '../fixtures/panel-page';

@@ -1,8 +1,8 @@
 /** Approval's pure parts: which kinds a step matches, the desk that collects decisions, held deadlines, and RPC holds. */
 import { describe, expect, it } from 'vitest';
-import { ApprovalDesk, classify, Gate, type Answerer } from '../../src/engine/approval';
+import { ApprovalDesk, classify, Gate, type Answerer } from '../../src/engine/people/approval';
 import { ApprovalPolicySchema, type ApprovalRequest, type RiskFacts } from '../../src/protocol/approval';
-import { withDeadline } from '../../src/engine/pages';
+import { withDeadline } from '../../src/engine/core/pages';
 import { RpcPeer } from '../../src/protocol/rpc';
 
 const facts = (f: Partial<RiskFacts>): RiskFacts => ({ tag: 'button', text: '', submits: false, enterSubmits: false, file: false, ...f });

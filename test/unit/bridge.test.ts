@@ -5,7 +5,7 @@
  */
 import WsClient from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BRIDGE_GIVE_UP_MS, WorkerBridge, type BridgeEnv, type BridgeSocket, type StoredPairing } from '../../src/browser/bridge';
+import { BRIDGE_GIVE_UP_MS, WorkerBridge, type BridgeEnv, type BridgeSocket, type StoredPairing } from '../../src/worker/bridge';
 import { BridgeLink, bridgeHost, newPairingToken, refuseUpgrade } from '../../src/client/bridge';
 import { EXTENSION_ID } from '../../src/client/extension-link';
 import { DeckhandError } from '../../src/protocol/errors';

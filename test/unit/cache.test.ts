@@ -1,8 +1,8 @@
 /** The engine's cache policy against the store port, with the in-memory store: thresholds, miss reasons, self-heal. */
 import { describe, expect, it } from 'vitest';
-import { cacheKeys, cacheUrl, ContentChanged, runCached, type CachedRun } from '../../src/engine/cache';
-import { TargetChanged } from '../../src/engine/targets';
-import { ReplayFailed } from '../../src/engine/replay';
+import { cacheKeys, cacheUrl, ContentChanged, runCached, type CachedRun } from '../../src/engine/memory/cache';
+import { TargetChanged } from '../../src/engine/memory/targets';
+import { ReplayFailed } from '../../src/engine/memory/replay';
 import { forTenant, MemoryStore } from '../../src/client/cache/store';
 import type { CacheInfo, CacheRun, Usage } from '../../src/protocol/schemas';
 import { cacheForCall } from '../../src/protocol/cache';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { asksForChange, changesBetween, EffectWatch, type PageMark } from '../../src/engine/effect';
+import { asksForChange, changesBetween, EffectWatch, type PageMark } from '../../src/engine/agent/effect';
 import type { FrameMark } from '../../src/protocol/content-messages';
 import type { BrowserPort } from '../../src/engine/ports';
 

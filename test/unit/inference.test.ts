@@ -5,10 +5,10 @@
  */
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { inferAct, inferExtract, inferObserve, mergeExtracted, type InferenceDeps, type LogEvent, type OpContext } from '../../src/engine/inference';
+import { inferAct, inferExtract, inferObserve, mergeExtracted, type InferenceDeps, type LogEvent, type OpContext } from '../../src/engine/core/inference';
 import { substitute } from '../../src/protocol/variables';
 import type { BrowserPort, CdpSession, FrameInfo } from '../../src/engine/ports';
-import { TEXT_EXTRACTION_SCHEMA } from '../../src/engine/prompts';
+import { TEXT_EXTRACTION_SCHEMA } from '../../src/engine/core/prompts';
 import { DeckhandError } from '../../src/protocol/errors';
 import { providerCaller } from '../../src/models/provider-call';
 import type { ModelRequest, OutlineLine, ResolvedModel } from '../../src/protocol/model';

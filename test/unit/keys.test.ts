@@ -1,6 +1,6 @@
 /** Key definitions and chord parsing for trusted keyboard input. */
 import { describe, expect, it } from 'vitest';
-import { keyDef, parseChord } from '../../src/engine/keys';
+import { keyDef, parseChord } from '../../src/engine/core/keys';
 
 describe('keyDef', () => {
   it('defines named keys with key, code, keyCode and text', () => {

@@ -1,8 +1,8 @@
 /** Take over: the pause gate (wait, Resume, PAUSED after the budget, abort), its place in Engine.call, and the failed-run memory. */
 import { describe, expect, it } from 'vitest';
 import { Engine } from '../../src/engine/engine';
-import { GATED_METHODS, PauseGate, pauseBudget, RESUMED_BY_PERSON } from '../../src/engine/pause';
-import { KEEP_FAILED_MS, KEEP_FAILED_RUNS, OWN_RUN_TAIL_MS, Takeover, type TakeoverHooks } from '../../src/engine/takeover';
+import { GATED_METHODS, PauseGate, pauseBudget, RESUMED_BY_PERSON } from '../../src/engine/people/pause';
+import { KEEP_FAILED_MS, KEEP_FAILED_RUNS, OWN_RUN_TAIL_MS, Takeover, type TakeoverHooks } from '../../src/engine/people/takeover';
 import type { BrowserPort, CallContext } from '../../src/engine/ports';
 import { DeckhandError } from '../../src/protocol/errors';
 import type { Params, Parsed } from '../../src/protocol/methods';

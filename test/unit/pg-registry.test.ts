@@ -6,10 +6,10 @@
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { loadKeys, tenantDigest } from '../../src/sessions/keys';
-import { openPool, type Pool } from '../../src/sessions/pg';
-import { addPgKey, loadPgKeys, revokePgKey } from '../../src/sessions/pg-keys';
-import { PgSessionRegistry } from '../../src/sessions/pg-registry';
+import { loadKeys, tenantDigest } from '../../src/keys/api-keys';
+import { openPool, type Pool } from '../../src/postgres/pool';
+import { addPgKey, loadPgKeys, revokePgKey } from '../../src/postgres/keys';
+import { PgSessionRegistry } from '../../src/postgres/registry';
 import type { SessionRecord } from '../../src/sessions/registry';
 import { startPostgres, type RunningPostgres } from '../fixtures/postgres';
 

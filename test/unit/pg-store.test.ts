@@ -12,7 +12,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forTenant, SqliteStore, type CacheStore } from '../../src/client/cache/store';
 import { ErrorCode } from '../../src/protocol/errors';
-import { PgCacheStore } from '../../src/sessions/pg-cache';
+import { PgCacheStore } from '../../src/postgres/cache';
 import { deleteFlow, getFlow, putFlow } from '../../src/client/flows';
 import type { Flow } from '../../src/protocol/flows';
 import { startPostgres, type RunningPostgres } from '../fixtures/postgres';

@@ -7,7 +7,7 @@ import { GenericModelConfigSchema, KNOWN_PROVIDERS, ResolvedModelSchema, type Re
 import { CallbackRegistry, resolveModel, withPrice } from '../../src/client/models';
 import { Deckhand } from '../../src/client/deckhand';
 import { DeckhandError } from '../../src/protocol/errors';
-import { runCached, type CachedRun } from '../../src/engine/cache';
+import { runCached, type CachedRun } from '../../src/engine/memory/cache';
 import { forTenant, MemoryStore } from '../../src/client/cache/store';
 import type { CacheInfo, Usage } from '../../src/protocol/schemas';
 

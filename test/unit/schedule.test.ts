@@ -9,7 +9,7 @@ import { DeckhandError, ErrorCode } from '../../src/protocol/errors';
 import type { FlowReplayResult } from '../../src/protocol/flows';
 import { ZERO_USAGE } from '../../src/protocol/schemas';
 import { SCHEDULE_HISTORY_LIMIT, ScheduleMethods, type Schedule, type ScheduleRun } from '../../src/protocol/schedule';
-import { alarmFor, alarmName, checkEvery, nextDailyRun, Scheduler, type AlarmTime, type ScheduleStorePort } from '../../src/engine/schedule';
+import { alarmFor, alarmName, checkEvery, nextDailyRun, Scheduler, type AlarmTime, type ScheduleStorePort } from '../../src/engine/people/schedule';
 
 const at = (y: number, mo: number, d: number, h: number, mi: number, s = 0) => new Date(y, mo - 1, d, h, mi, s);
 

@@ -1,7 +1,11 @@
-/** How a replay tells a stored action's element from others (engine/targets.ts) and what an extraction's check reads (cache-checks.ts). */
+/**
+ * How a replay tells a stored action's element from others (engine/core/targets.ts records it,
+ * engine/memory/targets.ts finds it again) and what an extraction's check reads (memory/cache-checks.ts).
+ */
 import { describe, expect, it } from 'vitest';
-import { elementsOf, placeIn, sameName, sameSurroundings, TargetChanged } from '../../src/engine/targets';
-import { valuesOf } from '../../src/engine/cache-checks';
+import { elementsOf, sameName, sameSurroundings } from '../../src/engine/core/targets';
+import { placeIn, TargetChanged } from '../../src/engine/memory/targets';
+import { valuesOf } from '../../src/engine/memory/cache-checks';
 
 const target = { role: 'button', name: 'Delete', context: 'Bob bob@example.test', count: 3, alike: 1 };
 const action = { selector: "//tr[2]//button", description: "Bob's Delete button", method: 'click', arguments: [], target };

@@ -1,6 +1,6 @@
-/** engine/watch.ts against a fake port: what a panel is told of a run, masking, and the thumbnails' rate. */
+/** engine/people/watch.ts against a fake port: what a panel is told of a run, masking, and the thumbnails' rate. */
 import { describe, expect, it } from 'vitest';
-import { Watch } from '../../src/engine/watch';
+import { Watch } from '../../src/engine/people/watch';
 import { DeckhandError, ErrorCode } from '../../src/protocol/errors';
 import { WatchEventSchema, type WatchEvent } from '../../src/protocol/panel';
 import type { BrowserPort } from '../../src/engine/ports';

@@ -1,6 +1,6 @@
 /**
  * The result cache, as a Node client sees it: which store answers the worker's cache calls
- * (the policy itself runs in the engine, src/engine/cache.ts), and how the instance's and
+ * (the policy itself runs in the engine, src/engine/memory/cache.ts), and how the instance's and
  * each call's settings become the `cache` option an operation carries.
  */
 import { join } from 'node:path';

@@ -53,7 +53,7 @@ export interface Intent {
   dateField?: boolean;
   /**
    * The words read as "VERB OBJECT" with a verb that is the purpose of a control ("delete
-   * report.pdf", "upload any file"): the control clicked must carry that purpose (see agent-plan).
+   * report.pdf", "upload any file"): the control clicked must carry that purpose (see agent.ts).
    */
   purpose?: { verb: string; object: string };
 }

@@ -1,0 +1,61 @@
+/**
+ * The engine's side of a run by the built-in model's agent (models/local/agent.ts): the page
+ * read as a snapshot with its structured lines, and each step done through the ports, under the
+ * run's signal (and so its approval).
+ */
+import type { StepRunner } from '../../models/local/step-runner';
+import { dragBy, performAction, pointOf } from '../core/actions';
+import { captureSnapshot, selectorsForIds } from '../core/snapshot';
+import { pageToday } from '../core/today';
+import { endsRun } from '../people/approval';
+import type { BrowserPort } from '../ports';
+import { describeEffect, EffectWatch } from './effect';
+
+/** What the agent's run gives of its own: the act step, the notes and settling belong to its step machinery. */
+export interface PlannedRun extends Pick<StepRunner, 'instruction' | 'maxSteps' | 'signal' | 'settle' | 'act' | 'note'> {
+  port: BrowserPort;
+  page: number;
+}
+
+/** How much of the page the model reads at each step. */
+const SNAPSHOT_BUDGET = 8000;
+/** How long a direct action on an element of the outline may wait for it. */
+const NODE_ACTION_MS = 5000;
+/** How long the page may take to list the items of a menu. */
+const MENU_TEXTS_MS = 3000;
+
+export function planSteps(run: PlannedRun): StepRunner {
+  const { port, page, signal } = run;
+  const effects = new EffectWatch(port, page);
+  return {
+    instruction: run.instruction,
+    maxSteps: run.maxSteps,
+    signal,
+    settle: run.settle,
+    act: run.act,
+    note: run.note,
+    look: async (focus) => {
+      const snap = await captureSnapshot(port, page, { budget: SNAPSHOT_BUDGET, lines: true, ...(focus ? { focus } : {}) });
+      return { lines: snap.lines ?? [], text: snap.text, url: snap.url };
+    },
+    selectors: async (ids) => (await selectorsForIds(port, page, ids)).map((s) => s?.selector ?? null),
+    perform: (selector, method, args) => performAction(port, page, { selector }, method, args, NODE_ACTION_MS, signal),
+    pointOf: (selector) => pointOf(port, page, { selector }, NODE_ACTION_MS, signal),
+    dragBy: (selector, move) => dragBy(port, page, { selector }, move, NODE_ACTION_MS, signal),
+    menuTexts: async (selector) =>
+      (
+        await port
+          .frameRequest<{ texts: string[] }>(page, 0, { type: 'dh:menuTexts', selector }, MENU_TEXTS_MS)
+          .catch(() => ({ texts: [] as string[] }))
+      ).texts,
+    today: () => pageToday(port, page),
+    effects: {
+      begin: () => effects.begin(),
+      end: async (kind) => {
+        const e = await effects.end(kind);
+        return { shows: e.shows, said: describeEffect(e) };
+      },
+    },
+    endsRun,
+  };
+}

@@ -1,0 +1,418 @@
+/**
+ * Deterministic actions: an Action (selector, method, arguments) performed with
+ * trusted input after the element is attached, visible, stable, enabled, in view
+ * and not covered. No model is involved.
+ */
+import { actedOn } from './activity';
+import { Input } from './input';
+import { parseChord } from './keys';
+import { DeckhandError, ErrorCode } from '../../protocol/errors';
+import { ACT_METHODS, type ActMethod } from '../../protocol/schemas';
+import type { OpResult, PingResult } from '../../protocol/content-messages';
+import { prepareTarget, type Prepared } from './frames';
+import type { BrowserPort, CdpSession } from '../ports';
+import { raceCancel, throwIfCancelled } from './cancel';
+import { gateOf } from './gate';
+import { RiskFactsSchema, type RiskFacts } from '../../protocol/approval';
+
+export interface ActTarget {
+  selector: string;
+  nth?: number;
+  frameId?: number;
+}
+
+const POINTER: ReadonlySet<string> = new Set(['click', 'doubleClick', 'rightClick', 'hover', 'check', 'uncheck', 'dragAndDrop']);
+const SCROLLS: ReadonlySet<string> = new Set(['scrollTo', 'scrollIntoView', 'nextChunk', 'prevChunk']);
+// focus: like a keyboard user tabbing to it, no pointer involved
+/** Methods that always send the page trusted input events (check/uncheck verify their state; hover may move nowhere). */
+const SENDS_INPUT: ReadonlySet<string> = new Set(['click', 'doubleClick', 'rightClick', 'press', 'dragAndDrop']);
+const NEEDS_ENABLED: ReadonlySet<string> = new Set([
+  'click', 'doubleClick', 'rightClick', 'fill', 'type', 'selectOption', 'check', 'uncheck', 'press', 'dragAndDrop',
+]);
+
+export function assertMethod(method: string | undefined): ActMethod {
+  const m = method ?? 'click';
+  if (!(ACT_METHODS as readonly string[]).includes(m)) {
+    throw new DeckhandError(ErrorCode.UnsupportedMethod, `unknown method '${m}'; use one of: ${ACT_METHODS.join(', ')}`, { method: m });
+  }
+  return m as ActMethod;
+}
+
+function needArg(method: string, args: string[], what: string): string {
+  const v = args[0];
+  if (v === undefined) throw new DeckhandError(ErrorCode.InvalidArgument, `${method} needs ${what} as its first argument`);
+  return v;
+}
+
+/** Check a method and its arguments before anything touches the page. */
+export function validateAction(methodName: string | undefined, args: string[]): ActMethod {
+  const method = assertMethod(methodName);
+  // Validate arguments before touching the page, so bad input changes nothing.
+  if (method === 'fill' || method === 'type') needArg(method, args, 'the text');
+  if (method === 'press') needArg(method, args, 'a key or chord such as Enter or Control+A');
+  if (method === 'dragAndDrop') needArg(method, args, 'the target selector');
+  if (method === 'selectOption' && !args.length) needArg(method, args, 'an option label or value');
+  if (method === 'scrollTo') {
+    const pct = Number(needArg(method, args, 'a percentage such as 50%').trim().replace(/%$/, ''));
+    if (!args[0].trim() || !Number.isFinite(pct) || pct < 0 || pct > 100) {
+      throw new DeckhandError(ErrorCode.InvalidArgument, `scrollTo needs a percentage from 0 to 100, got '${args[0]}'`);
+    }
+  }
+  if (method === 'press') {
+    try {
+      parseChord(args[0]);
+    } catch (e) {
+      throw new DeckhandError(ErrorCode.InvalidArgument, (e as Error).message);
+    }
+  }
+  return method;
+}
+
+/** A top-level document committing (Page.frameNavigated of the main frame). */
+interface Commit {
+  url: string;
+  /** Set when the document is Chromium's error page: the address that failed. */
+  unreachableUrl?: string;
+}
+
+/**
+ * Perform one action on the element `target` names. Success means the input went to the
+ * document the element was found in: when that document is replaced in between (a navigation
+ * commits, or the frame now shows Chromium's error page), the action fails instead of
+ * reporting what it cannot know. Cancelling `signal` stops the wait for the element, and any
+ * wait for a navigation the action started, at once.
+ */
+export async function performAction(
+  port: BrowserPort,
+  page: number,
+  target: ActTarget,
+  methodName: string | undefined,
+  args: string[],
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<{ element: string }> {
+  const method = validateAction(methodName, args);
+  throwIfCancelled(signal);
+  let off = () => {};
+  const closed = new Promise<never>((_, reject) => {
+    off = port.onPageClosed(page, () => reject(new DeckhandError(ErrorCode.PageClosed, `the page was closed during ${method}`)));
+  });
+  closed.catch(() => undefined);
+  const run = async () => {
+    const cdp = await port.cdp(page);
+    actedOn(page, cdp);
+    // While the element is looked for and the input is under way (see below): top-level
+    // documents committing, and whether a navigation was asked for by the page meanwhile (as
+    // the input itself may do).
+    let requested = false;
+    let unasked: Commit | null = null;
+    /** Any document committing, an iframe's included (the element may be in one). */
+    let committed = false;
+    let watching = true;
+    const navigating = new Set<string>();
+    const offNav = cdp.on('Page.frameRequestedNavigation', (e: { frameId: string }) => {
+      if (!watching) return;
+      requested = true;
+      navigating.add(e.frameId);
+    });
+    const offCommit = cdp.on('Page.frameNavigated', (e: { frame?: { parentId?: string; url?: string; unreachableUrl?: string } }) => {
+      if (watching) committed = true;
+      if (watching && !requested && !unasked && e.frame && !e.frame.parentId) unasked = { url: e.frame.url ?? '', unreachableUrl: e.frame.unreachableUrl };
+    });
+    try {
+      const prepare = () =>
+        prepareTarget(port, page, target, method, {
+          timeoutMs,
+          pointer: POINTER.has(method),
+          requireEnabled: NEEDS_ENABLED.has(method),
+          reveal: !SCROLLS.has(method),
+          signal,
+        });
+      let prepared = await prepare();
+      // A call that asked for approval: a risky step waits here, found but not yet acted on. After
+      // a wait the element is found again (the page may have moved on while the person looked).
+      const gate = gateOf(signal);
+      if (gate && gate.gates(method)) {
+        const before = gate.heldMs();
+        const pageUrl = (await port.pageInfo(page)).url;
+        await gate.check({ method, args, pageUrl, facts: await riskFacts(port, page, prepared), element: prepared.description }, signal);
+        if (gate.heldMs() > before) {
+          const approved = prepared.description;
+          prepared = await prepare();
+          // What was approved is that element: one that reads differently now (a list re-rendered
+          // while the person looked) is not acted on. Classes aside: hovering may change them.
+          if (withoutClasses(prepared.description) !== withoutClasses(approved)) {
+            const why =
+              `'${target.selector}' was ${approved} when the ${method} was approved and is ${prepared.description} now; the ${method} was not performed`;
+            throw new DeckhandError(ErrorCode.ActionFailed, why, { page });
+          }
+        }
+      }
+      const deadline = Date.now() + timeoutMs;
+      throwIfCancelled(signal);
+      // The element's document must be the frame's document when the input goes out. The frame
+      // answered with its document token after the watch began, so when no document (of any
+      // frame) committed and no navigation was asked for while the element was looked for, that
+      // answer is the proof; otherwise (a navigation during the wait) the frame is asked again. From
+      // then until the input has been taken, a top-level document committing that nobody in
+      // the page asked for (a navigation started before the action, such as a failed goto's
+      // error page) means the input may have reached the new document instead. A navigation
+      // the input itself starts is asked for by the page first (Page.frameRequestedNavigation),
+      // so it is not one.
+      let before: { doc: string; inputs?: number } | null = prepared.doc !== undefined ? { doc: prepared.doc, inputs: prepared.inputs } : null;
+      const during = requested || committed ? unasked : undefined;
+      requested = false;
+      unasked = null;
+      committed = false;
+      navigating.clear();
+      if (before && during !== undefined) {
+        const now = await port.frameRequest<PingResult>(page, prepared.frameId, { type: 'dh:ping' }, 5000);
+        if (now.doc !== before.doc) throw documentChanged(page, target.selector, method, during ?? unasked);
+        before = now;
+      }
+      // Whether the input reached the document (below): asked together with the round trip
+      // that lets a navigation the input caused be reported first.
+      const checkInput = before?.inputs !== undefined && SENDS_INPUT.has(method);
+      let after: PingResult | null = null;
+      let afterError: unknown = null;
+      try {
+        await execute(port, page, prepared, method, args, timeoutMs, signal);
+        await Promise.all([
+          // One round trip through the renderer: a navigation the input caused is requested by then.
+          POINTER.has(method) || method === 'press' ? cdp.send('Runtime.evaluate', { expression: '0' }).catch(() => undefined) : undefined,
+          checkInput
+            ? port.frameRequest<PingResult>(page, prepared.frameId, { type: 'dh:ping' }, 3000).then(
+                (r) => void (after = r),
+                (e: unknown) => void (afterError = e),
+              )
+            : undefined,
+        ]);
+      } finally {
+        watching = false;
+      }
+      if (unasked) throw documentChanged(page, target.selector, method, unasked);
+      // Input the browser dropped never reached the document (it can, when a navigation is about
+      // to replace it): the same document, and not one trusted input event more, is no success.
+      // A navigation the page asked for means the input was taken, so nothing is concluded then.
+      if (checkInput && !requested) {
+        // The frame is Chromium's error page now: the input went nowhere useful. Any other
+        // silence (a frame the click itself removed, say) proves nothing either way.
+        if (afterError instanceof DeckhandError && afterError.code === ErrorCode.PageError) throw afterError;
+        const a = after as PingResult | null;
+        if (a && a.doc === before!.doc && a.inputs === before!.inputs) {
+          const why =
+            `the ${method} on '${target.selector}' was sent but never reached the page ` +
+            '(the browser dropped the input, as it does while a navigation is replacing the document); nothing was done';
+          throw new DeckhandError(ErrorCode.ActionFailed, why, { page });
+        }
+        if (a && a.doc !== before!.doc) throw documentChanged(page, target.selector, method, { url: a.url });
+      }
+      if (navigating.size) await waitForLoads(port, page, cdp, navigating, Math.max(0, deadline - Date.now()), signal);
+      return { element: prepared.description };
+    } finally {
+      offNav();
+      offCommit();
+    }
+  };
+  const running = run();
+  running.catch(() => undefined); // the race below reports whichever settles first
+  try {
+    return await raceCancel(Promise.race([running, closed]), signal);
+  } finally {
+    off();
+  }
+}
+
+/** The error for an action whose element's document was replaced before its input went out. */
+function documentChanged(page: number, selector: string, method: string, commit: Commit | null): DeckhandError {
+  if (commit?.unreachableUrl || commit?.url.startsWith('chrome-error:')) {
+    return new DeckhandError(
+      ErrorCode.PageError,
+      `page ${page} went to Chromium's error page${commit.unreachableUrl ? ` (loading ${commit.unreachableUrl} failed)` : ''} ` +
+        `after '${selector}' was found and before the ${method} reached it; the ${method} was not performed on that element`,
+      { page, ...(commit.unreachableUrl ? { url: commit.unreachableUrl } : {}) },
+    );
+  }
+  return new DeckhandError(
+    ErrorCode.FrameDetached,
+    `the document changed (the page navigated${commit?.url ? ` to ${commit.url}` : ''}) ` +
+      `after '${selector}' was found and before the ${method} reached it; the ${method} was not performed on that element`,
+    { page, ...(commit?.url ? { url: commit.url } : {}) },
+  );
+}
+
+/**
+ * Run trusted input and, when it starts a navigation (a link, a submit, a script), return
+ * once the new document has loaded (or at the deadline).
+ */
+export async function withNavigationWait(port: BrowserPort, page: number, timeoutMs: number, fn: () => Promise<void>): Promise<void> {
+  const cdp = await port.cdp(page);
+  const deadline = Date.now() + timeoutMs;
+  const navigating = new Set<string>();
+  const off = cdp.on('Page.frameRequestedNavigation', (e: { frameId: string }) => navigating.add(e.frameId));
+  try {
+    await fn();
+    await cdp.send('Runtime.evaluate', { expression: '0' }).catch(() => undefined);
+  } finally {
+    off();
+  }
+  if (navigating.size) await waitForLoads(port, page, cdp, navigating, Math.max(0, deadline - Date.now()));
+}
+
+/** Wait until frames that were asked to navigate stop loading; a page still loading at the deadline is left to load. */
+async function waitForLoads(port: BrowserPort, page: number, cdp: CdpSession, frames: Set<string>, timeoutMs: number, signal?: AbortSignal): Promise<void> {
+  throwIfCancelled(signal);
+  await new Promise<void>((resolve) => {
+    signal?.addEventListener('abort', done, { once: true });
+    const timer = setTimeout(done, timeoutMs);
+    const off = cdp.on('Page.frameStoppedLoading', (e: { frameId: string }) => {
+      frames.delete(e.frameId);
+      if (!frames.size) done();
+    });
+    // The tabs API as well: when a navigation swaps the document's process, the debugger may
+    // not see the new document's events, but the tab's status still says when it has loaded.
+    let sawLoading = false;
+    let idle = 0;
+    const poll = setInterval(() => {
+      void port.isLoading(page).then((loading) => {
+        if (loading) sawLoading = true;
+        idle = loading ? 0 : idle + 1;
+        if ((sawLoading && idle >= 1) || idle >= 20) done();
+      });
+    }, 50);
+    function done() {
+      clearTimeout(timer);
+      clearInterval(poll);
+      off();
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+  throwIfCancelled(signal);
+}
+
+async function op(port: BrowserPort, page: number, p: Prepared, name: string, args: string[] = []): Promise<OpResult & { ok: true }> {
+  const r = await port.frameRequest<OpResult>(page, p.frameId, { type: 'dh:op', handle: p.handle, op: name, args }, 5000);
+  if (!r.ok) throw new DeckhandError(r.code as ErrorCode, r.message);
+  return r;
+}
+
+async function execute(
+  port: BrowserPort,
+  page: number,
+  p: Prepared,
+  method: ActMethod,
+  args: string[],
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<void> {
+  const input = new Input(await port.cdp(page));
+  switch (method) {
+    case 'click':
+      return input.click(p.x, p.y);
+    case 'doubleClick':
+      return input.click(p.x, p.y, { clickCount: 2 });
+    case 'rightClick':
+      return input.click(p.x, p.y, { button: 'right' });
+    case 'hover':
+      return input.move(p.x, p.y);
+    case 'fill': {
+      const r = await op(port, page, p, 'focusSelect', [args[0]]);
+      if (r.mode === 'insertText') {
+        if (args[0] === '') await input.press('Delete');
+        else await input.insertText(args[0]);
+      }
+      return;
+    }
+    case 'type':
+      await op(port, page, p, 'focusEnd');
+      return input.type(args[0]);
+    case 'press':
+      await op(port, page, p, 'focus');
+      return input.press(args[0]);
+    case 'selectOption':
+      await op(port, page, p, 'selectOption', args);
+      return;
+    case 'check':
+    case 'uncheck': {
+      const want = method === 'check';
+      const before = (await op(port, page, p, 'state')).state;
+      if (before?.checked === undefined) {
+        throw new DeckhandError(ErrorCode.ActionFailed, `${method} needs a checkbox, radio or an element with aria-checked; got <${before?.tag}>`);
+      }
+      if (before.checked === want) return;
+      if (!want && before.type === 'radio') {
+        throw new DeckhandError(ErrorCode.ActionFailed, 'a radio button cannot be unchecked by clicking it; check another option instead');
+      }
+      await input.click(p.x, p.y);
+      const after = (await op(port, page, p, 'state')).state;
+      if (after?.checked !== want) throw new DeckhandError(ErrorCode.ActionFailed, `clicking did not ${method} the element (the page may prevent it)`);
+      return;
+    }
+    case 'scrollTo':
+      await op(port, page, p, 'scrollTo', [needArg(method, args, 'a percentage such as 50%')]);
+      return;
+    case 'scrollIntoView':
+      await op(port, page, p, 'scrollIntoView');
+      return;
+    case 'focus':
+      await op(port, page, p, 'focus');
+      return;
+    case 'nextChunk':
+    case 'prevChunk':
+      await op(port, page, p, 'scrollChunk', [method === 'nextChunk' ? 'down' : 'up']);
+      return;
+    case 'dragAndDrop': {
+      const to = await prepareTarget(port, page, { selector: args[0] }, 'hover', { timeoutMs, pointer: false, requireEnabled: false, signal });
+      return input.drag({ x: p.x, y: p.y }, { x: to.x, y: to.y });
+    }
+  }
+}
+
+/** How far past the viewport's edge a drag may not go: the pointer stays this many pixels inside. */
+const EDGE = 2;
+
+/**
+ * A real pointer drag of an element by an offset (press on it, move in steps, release), the
+ * end kept inside the viewport: what "drag the circle left" or "drag item 3 to the top" needs.
+ * `to` instead of an offset: the point to release at.
+ */
+export async function dragBy(
+  port: BrowserPort,
+  page: number,
+  target: ActTarget,
+  move: { dx: number; dy: number } | { to: { x: number; y: number } },
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<{ element: string; from: { x: number; y: number }; to: { x: number; y: number } }> {
+  const p = await prepareTarget(port, page, target, 'dragAndDrop', { timeoutMs, pointer: true, requireEnabled: false, signal });
+  throwIfCancelled(signal);
+  const cdp = await port.cdp(page);
+  actedOn(page, cdp);
+  const m = await cdp.send<{ cssLayoutViewport: { clientWidth: number; clientHeight: number } }>('Page.getLayoutMetrics');
+  const w = m.cssLayoutViewport.clientWidth;
+  const h = m.cssLayoutViewport.clientHeight;
+  const want = 'to' in move ? move.to : { x: p.x + move.dx, y: p.y + move.dy };
+  const to = { x: Math.min(w - EDGE, Math.max(EDGE, want.x)), y: Math.min(h - EDGE, Math.max(EDGE, want.y)) };
+  await raceCancel(new Input(cdp).drag({ x: p.x, y: p.y }, to), signal);
+  return { element: p.description, from: { x: p.x, y: p.y }, to };
+}
+
+/** Where an element is on the screen now (its centre), scrolled into view. */
+export async function pointOf(port: BrowserPort, page: number, target: ActTarget, timeoutMs: number, signal?: AbortSignal): Promise<{ x: number; y: number }> {
+  const p = await prepareTarget(port, page, target, 'hover', { timeoutMs, pointer: false, requireEnabled: false, signal });
+  return { x: p.x, y: p.y };
+}
+
+
+/** What acting on the prepared element may set off (for approval); null when the page cannot say. */
+async function riskFacts(port: BrowserPort, page: number, prepared: Prepared): Promise<RiskFacts | null> {
+  const r = await port
+    .frameRequest<OpResult>(page, prepared.frameId, { type: 'dh:op', handle: prepared.handle, op: 'risk', args: [] }, 3000)
+    .catch(() => null);
+  const facts = r?.ok ? RiskFactsSchema.safeParse(r.value) : null;
+  return facts?.success ? facts.data : null;
+}
+
+/** An element's description (describeElement) without its classes, which hover and focus may change. */
+const withoutClasses = (d: string) => d.replace(/^<([^\s>]*?)((?:#[^.>\s]*)?)(?:\.[^>\s]*)?>/, '<$1$2>');

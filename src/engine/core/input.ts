@@ -1,0 +1,126 @@
+/**
+ * Trusted input through CDP's Input domain: mouse, keyboard, text, and HTML5
+ * drag and drop (intercepted drags replayed as drag events).
+ */
+import type { CdpSession } from '../ports';
+import { keyDef, MODIFIER_BITS, parseChord, type KeyDef } from './keys';
+
+export type MouseButton = 'left' | 'right' | 'middle';
+
+export class Input {
+  constructor(private readonly cdp: CdpSession) {}
+
+  async move(x: number, y: number): Promise<void> {
+    await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'none' });
+  }
+
+  async click(x: number, y: number, opts: { button?: MouseButton; clickCount?: number } = {}): Promise<void> {
+    const button = opts.button ?? 'left';
+    const count = opts.clickCount ?? 1;
+    // Sent back to back: a move waits for the next animation frame to be acknowledged
+    // (about 16 ms), but the press that follows flushes it first, so the page still sees
+    // mousemove/mouseover before mousedown, without the click waiting a frame.
+    const sent: Promise<unknown>[] = [this.move(x, y)];
+    for (let i = 1; i <= count; i++) {
+      sent.push(this.cdp.send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button, clickCount: i, buttons: buttonBit(button) }));
+      sent.push(this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button, clickCount: i, buttons: 0 }));
+    }
+    await Promise.all(sent);
+  }
+
+  private async keyEvent(type: 'keyDown' | 'keyUp' | 'rawKeyDown', def: KeyDef, modifiers: number, withText: boolean): Promise<void> {
+    const text = withText && def.text && !(modifiers & ~MODIFIER_BITS.Shift) ? def.text : undefined;
+    await this.cdp.send('Input.dispatchKeyEvent', {
+      type: type === 'keyDown' && !text ? 'rawKeyDown' : type,
+      key: def.key,
+      code: def.code,
+      windowsVirtualKeyCode: def.keyCode,
+      nativeVirtualKeyCode: def.keyCode,
+      modifiers,
+      location: def.location ?? 0,
+      ...(text ? { text, unmodifiedText: text } : {}),
+      // Let the browser run editing commands (select all, copy, paste) for chords.
+      ...(modifiers & (MODIFIER_BITS.Control | MODIFIER_BITS.Meta) && def.key.length === 1 ? { commands: commandsFor(def.key) } : {}),
+    });
+  }
+
+  /** Press a key or chord, e.g. "Enter", "Control+A", "Shift+Tab". */
+  async press(chord: string): Promise<void> {
+    const { modifiers, key } = parseChord(chord);
+    let bits = 0;
+    for (const m of modifiers) {
+      bits |= MODIFIER_BITS[m];
+      await this.keyEvent('keyDown', keyDef(m)!, bits, false);
+    }
+    await this.keyEvent('keyDown', key, bits, true);
+    await this.keyEvent('keyUp', key, bits, false);
+    for (const m of [...modifiers].reverse()) {
+      bits &= ~MODIFIER_BITS[m];
+      await this.keyEvent('keyUp', keyDef(m)!, bits, false);
+    }
+  }
+
+  /** Type text key by key; characters with no key on a US layout are inserted as text. */
+  async type(text: string): Promise<void> {
+    for (const ch of text) {
+      const def = ch === '\n' ? keyDef('Enter') : keyDef(ch);
+      if (!def) {
+        await this.cdp.send('Input.insertText', { text: ch });
+        continue;
+      }
+      const shift = /[A-Z]/.test(ch) || (def.text === ch && '~!@#$%^&*()_+{}|:"<>?'.includes(ch)) ? MODIFIER_BITS.Shift : 0;
+      await this.keyEvent('keyDown', def, shift, true);
+      await this.keyEvent('keyUp', def, shift, false);
+    }
+  }
+
+  async insertText(text: string): Promise<void> {
+    await this.cdp.send('Input.insertText', { text });
+  }
+
+  /**
+   * Drag from one point to another. HTML5 drags are intercepted and replayed as
+   * drag events; plain mouse-driven drags see the press, moves and release.
+   */
+  async drag(from: { x: number; y: number }, to: { x: number; y: number }): Promise<void> {
+    let dragData: unknown = null;
+    const off = this.cdp.on('Input.dragIntercepted', (p: { data: unknown }) => {
+      dragData = p.data;
+    });
+    await this.cdp.send('Input.setInterceptDrags', { enabled: true });
+    try {
+      await this.move(from.x, from.y);
+      await this.cdp.send('Input.dispatchMouseEvent', { type: 'mousePressed', x: from.x, y: from.y, button: 'left', clickCount: 1, buttons: 1 });
+      const steps = 5;
+      for (let i = 1; i <= steps; i++) {
+        const x = from.x + ((to.x - from.x) * i) / steps;
+        const y = from.y + ((to.y - from.y) * i) / steps;
+        await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'left', buttons: 1 });
+      }
+      if (dragData) {
+        await this.cdp.send('Input.dispatchDragEvent', { type: 'dragEnter', x: to.x, y: to.y, data: dragData });
+        await this.cdp.send('Input.dispatchDragEvent', { type: 'dragOver', x: to.x, y: to.y, data: dragData });
+        await this.cdp.send('Input.dispatchDragEvent', { type: 'drop', x: to.x, y: to.y, data: dragData });
+      }
+      await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: to.x, y: to.y, button: 'left', clickCount: 1, buttons: 0 });
+    } finally {
+      off();
+      await this.cdp.send('Input.setInterceptDrags', { enabled: false }).catch(() => undefined);
+    }
+  }
+}
+
+function buttonBit(b: MouseButton): number {
+  return b === 'left' ? 1 : b === 'right' ? 2 : 4;
+}
+
+function commandsFor(key: string): string[] {
+  switch (key.toLowerCase()) {
+    case 'a': return ['selectAll'];
+    case 'c': return ['copy'];
+    case 'x': return ['cut'];
+    case 'v': return ['paste'];
+    case 'z': return ['undo'];
+    default: return [];
+  }
+}

@@ -1,0 +1,1248 @@
+/**
+ * The agent with the built-in model: the instruction is planned into single steps
+ * (models/local/plan.ts), each step is grounded on the page as it is when its turn comes and
+ * run through the same single-step act as `act`, and the run stops at the first step it
+ * cannot ground or that fails, saying what it did and what was beyond it. Before anything
+ * runs, every step is grounded on the page as it is: a step that cannot be grounded, with
+ * nothing before it that could change the page, ends the run with nothing done, so a form is
+ * never half filled and submitted. A step that may be hidden ("switch between the tabs to
+ * find ...") reveals collapsed sections and other tabs one at a time until it grounds. The
+ * page is read, and each step done, through the engine's StepRunner (step-runner.ts).
+ */
+import type { OutlineLine } from '../../protocol/model';
+import { clip, quote } from '../../protocol/text';
+import { choose, parseIntent, PURPOSE_SYNONYMS, Refusal, type Facts, type Intent, type Pick } from './act';
+import { mentionsNamedDate } from './values';
+import { buildOutline, isInside, optionsOf, type OutlineNode } from './outline';
+import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type Each, type PlanStep } from './plan';
+import { monthOf } from './input-values';
+import { applyTransform, numberOf, parseDate, resolveReference } from './refs';
+import { coverage, exactMatch, glyphWords, normalize } from './text';
+import type { Point, StepRunner } from './step-runner';
+
+export interface PlannedOutcome {
+  success: boolean;
+  message: string;
+  /** Compute spent planning and grounding steps (the act steps report their own). */
+  planningMs: number;
+}
+
+/** Controls a text step may change the page through (a suggestion list, a section opening). */
+const CHANGES_PAGE = new Set(['click', 'check', 'uncheck', 'selectOption', 'press', 'doubleClick', 'rightClick', 'dragAndDrop', 'hover']);
+const TEXT_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'spinbutton']);
+const CHECKABLE = new Set(['checkbox', 'switch', 'menuitemcheckbox', 'radio']);
+
+/** The page as the model reads it: its outline, text and address. */
+interface View {
+  nodes: OutlineNode[];
+  text: string;
+  url: string;
+  lines: OutlineLine[];
+}
+
+/** The page as the model reads it; folded lists keep the items the instruction names. */
+async function look(r: StepRunner, focus?: string): Promise<View> {
+  const { lines, text, url } = await r.look(focus);
+  return { nodes: buildOutline(lines), text, url, lines };
+}
+
+/** The model's compute in one run: planning and grounding, timed. */
+interface Clock {
+  ms: number;
+  /** What grounding needs besides the page: its date, when the instruction names one by description. */
+  facts: Facts;
+}
+
+/** The first phrasing of `step` the single-step reading grounds on `nodes` (timed as the model's compute). */
+function ground(step: PlanStep, nodes: OutlineNode[], clock: Clock): { say: string; pick: Pick } | { why: string } {
+  const t0 = performance.now();
+  try {
+    return groundNow(step, nodes, clock.facts);
+  } finally {
+    clock.ms += performance.now() - t0;
+  }
+}
+
+function groundNow(step: PlanStep, nodes: OutlineNode[], facts: Facts): { say: string; pick: Pick } | { why: string } {
+  let why = '';
+  if (step.ref) return { why: `the value ${quote(step.ref)} has not been read off the page yet` };
+  for (const say of [step.say, ...(step.or ?? [])]) {
+    try {
+      const intent = parseIntent(say);
+      const pick = choose(intent, nodes, facts);
+      const short = uncovered(say, intent, pick);
+      if (short) throw new Refusal(short);
+      return { say, pick };
+    } catch (e) {
+      if (!(e instanceof Refusal)) throw e;
+      // A set named ("all circles") is the reason, whatever else kept the words from grounding.
+      const set = A_SET.exec(unquoted(say));
+      why ||= set ? `it asks for ${quote(set[0])}, and a step acts on one element` : e.message;
+    }
+  }
+  return { why };
+}
+
+/** Roles of the controls a purpose ("delete", "mute", "like") may be the name of. */
+const CONTROLS = new Set([
+  'button', 'link', 'clickable', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'option', 'treeitem', 'switch', 'checkbox', 'radio',
+  'combobox', 'listbox', 'textbox', 'searchbox', 'spinbutton', 'slider',
+]);
+/** Words that place or count rather than name ("the", "any", "for"), left out of what a control may carry. */
+const FILLER = new Set([
+  'the', 'a', 'an', 'any', 'all', 'some', 'this', 'that', 'it', 'them', 'for', 'of', 'to', 'in', 'on', 'with', 'from', 'by', 'and', 'my', 'your',
+]);
+/** A word and its forms ("subscribe", "subscription"; "book", "booking"): the same first five letters, or the same short word. */
+const sameWord = (a: string, b: string): boolean =>
+  a === b || (a.length >= 5 && b.length >= 5 && a.slice(0, 5) === b.slice(0, 5)) || (a.length >= 4 && (b === `${a}s` || b === `${a}ed` || b === `${a}ing`));
+/** "all circles", "every box", "both fields": a set of things, which one step on one element does not cover. */
+const A_SET = /\b(?:all|both)\s+(?:of\s+)?(?:the\s+)?(?:[\w-]+\s+){0,2}?[\w-]+s\b|\b(?:every|each)\s+(?:one\s+of\s+the\s+)?[\w-]+/i;
+/** The words of a step without its quoted values ("enter "every day" into the box" names no set). */
+const unquoted = (say: string): string => say.replace(/"[^"]*"|“[^”]*”/g, '""');
+/** What follows a purpose's verb and is a goal of its own: "(download) and read the note", "to solve the riddles". */
+const DETERMINERS = 'the|a|an|my|your|our|their|his|her|its|this|that|these|those|all|each|every|some|any';
+const MORE_GOAL = new RegExp(
+  `^(?:and|&|then)\\s+[a-z]+|\\b(?:in order to|so as to|to)\\s+(?!(?:${DETERMINERS})\\b)[a-z]{3,}\\s+(?:${DETERMINERS}|it|them)\\b`,
+  'i',
+);
+
+/**
+ * Why the element a step grounded on does not carry out what the step asks, or null when it does.
+ * A step that names a set ("all circles") is not done by acting on one element (unless the
+ * element is the one for all of them, "Select all"). A step read as a purpose ("upload any file",
+ * "plan the path", "download and read the note") is done only by clicking a control that carries
+ * that purpose: a button, link or other control whose name has the verb (or a word for it, or a
+ * word of its object: "answer the dialog with yes" is the Yes button), never a heading or text
+ * that merely repeats the words, and only when nothing else is asked beside it ("and read it",
+ * "to solve the riddles").
+ */
+function uncovered(say: string, intent: Intent, pick: Pick): string | null {
+  const node = pick.node;
+  if (!node) return null;
+  const label = `the ${node.role} ${quote(clip(node.name || node.role, 60))}`;
+  const set = A_SET.exec(unquoted(say));
+  if (set && !normalize(node.name).split(' ').includes(set[0].split(/\s+/)[0].toLowerCase())) {
+    return `it asks for ${quote(set[0])}, and a step acts on one element (here ${label})`;
+  }
+  if (!intent.purpose) return null;
+  const { verb, object } = intent.purpose;
+  if (MORE_GOAL.test(object)) return `${quote(clip(`${verb} ${object}`, 80))} asks for more than a click on ${label} does`;
+  if (!CONTROLS.has(node.role)) return `to ${verb} is not done by clicking ${label}, which is not a control`;
+  const carried = [verb, ...(PURPOSE_SYNONYMS[verb] ?? []), ...normalize(object).split(' ').filter((w) => w.length > 1 && !FILLER.has(w))];
+  const named = [...normalize(node.name).split(' '), ...glyphWords(node.name).split(' ')].filter(Boolean);
+  if (!named.some((w) => carried.some((c) => sameWord(c, w)))) return `to ${verb} is not what ${label} does (its name does not say it)`;
+  return null;
+}
+
+/**
+ * The step with the value it describes read off the page ("the text below" → what the text
+ * says), changed as asked ("in lower case"); a `why` when the page does not settle it.
+ */
+function withValue(step: PlanStep, nodes: OutlineNode[], instruction: string, clock: Clock): { step: PlanStep; read?: string } | { why: string } {
+  if (!step.ref) return { step };
+  const t0 = performance.now();
+  try {
+    const value = applyTransform(resolveReference(step.ref, nodes, instruction), step.transform);
+    const put = (s: string) => s.replace(quoteValue(step.ref!), quoteValue(value));
+    return { step: { ...step, ref: undefined, say: put(step.say), or: step.or?.map(put) }, read: `${step.ref} is ${quote(value)}` };
+  } catch (e) {
+    if (!(e instanceof Refusal)) throw e;
+    return { why: e.message };
+  } finally {
+    clock.ms += performance.now() - t0;
+  }
+}
+
+/** The targets a page shows, by role and name. */
+const namesOf = (nodes: OutlineNode[]): Set<string> => new Set(nodes.filter((n) => n.id).map((n) => `${n.role}|${n.name}`));
+/** Whether the page shows a target it did not show before. */
+const shows = (nodes: OutlineNode[], before: Set<string>): boolean => nodes.some((n) => n.id && !before.has(`${n.role}|${n.name}`));
+
+/** Only the step's own words, no other phrasings: a control named but hidden is looked for before a synonym stands in. */
+const primary = (s: PlanStep): PlanStep => ({ ...s, or: undefined });
+
+function pageFacts(nodes: OutlineNode[]): { fields: string[]; names: string[] } {
+  const fields: string[] = [];
+  const names: string[] = [];
+  for (const n of nodes) {
+    if (!n.id) continue;
+    if (TEXT_ROLES.has(n.role)) {
+      if (n.name) fields.push(n.name);
+      if (typeof n.states.placeholder === 'string') fields.push(n.states.placeholder);
+    } else if (n.name) names.push(n.name);
+  }
+  return { fields, names };
+}
+
+/**
+ * Controls that reveal hidden content: tabs not selected and collapsed disclosures first, in
+ * page order, then headings that take clicks (accordions built without ARIA).
+ */
+function revealers(nodes: OutlineNode[], tried: Set<string>, looseToo = true): OutlineNode[] {
+  const fresh = (n: OutlineNode) => !!n.id && n.states.disabled !== true && !tried.has(`${n.role}|${n.name}`);
+  const folded = (n: OutlineNode) => n.states.collapsed === true && !TEXT_ROLES.has(n.role) && n.role !== 'listbox';
+  const marked = nodes.filter((n) => fresh(n) && ((n.role === 'tab' && n.states.selected !== true) || folded(n)));
+  if (!looseToo) return marked;
+  // Accordions built without ARIA: headings that take clicks, and controls named like a section or "more".
+  const sectionLike = (n: OutlineNode) =>
+    (n.role === 'heading' && n.states.clickable === true) || (LOOSE_ROLES.has(n.role) && SECTION_NAME.test(n.name) && !menuLike(n));
+  const loose = nodes.filter((n) => fresh(n) && !marked.includes(n) && sectionLike(n));
+  return [...marked, ...loose];
+}
+
+const LOOSE_ROLES = new Set(['clickable', 'button', 'heading']);
+/** Names a section's own control may have alone ("More", "Show more"). */
+const SECTION_WORDS = 'show|more|details|advanced|options|more options|show more|expand';
+/** A control named like a section: "Section 2", "Panel #3", "More options", "+ Details". */
+const SECTION_NAME = new RegExp(`^(?:section|panel|part|chapter)\\b|\\b(?:section|panel)\\s*#?\\d+$|^(?:${SECTION_WORDS})$|^[+▸▶►]\\s*\\w`, 'i');
+
+const describeStep = (i: number, n: number, s: string) => `step ${i + 1} of ${n}: ${s}`;
+
+/**
+ * Act on a node of the outline itself (a tab to open, a suggestion, a result), with no words to
+ * read, and record it as a step of the run. The element acted on; null when the node went away.
+ */
+async function actOnNode(
+  r: StepRunner,
+  node: OutlineNode,
+  method: 'click' | 'selectOption' | 'fill',
+  args: string[],
+  instruction: string,
+  reasoning: string,
+  url: string,
+): Promise<string | null> {
+  const [selector] = await r.selectors([node.id!]);
+  if (!selector) return null;
+  const { element } = await r.perform(selector, method, args);
+  const did =
+    method === 'click' ? `clicked ${element}`
+    : method === 'fill' ? `filled ${element} with ${quote(args[0] ?? '')}`
+    : `selected ${args.map((a) => quote(a)).join(', ')} in ${element}`;
+  r.note(instruction, reasoning, did, url, { selector, description: element, method, arguments: args });
+  return element;
+}
+
+const MENUS = new Set(['menubar', 'menu', 'navigation']);
+
+/** A menu's item: a menuitem, or a target inside a menu bar, menu or navigation. */
+function menuLike(n: OutlineNode): boolean {
+  if (n.role === 'menuitem') return true;
+  for (let p = n.parent; p; p = p.parent) if (MENUS.has(p.role)) return true;
+  return false;
+}
+
+/** The index of a menu path's last step: the steps after `i` that a hover opens, and the one after the last hover. */
+function pathEnd(plan: PlanStep[], i: number): number {
+  let j = i;
+  while (j + 1 < plan.length && (j === i || plan[j].opens)) j++;
+  return j;
+}
+
+/**
+ * Why a menu path cannot be followed from `item`, or null: the words of the menu it opens,
+ * when that menu is in the page already (shown or hidden), lack a later item of the path
+ * ("File > Print" where File's menu holds Export and Save). A menu a script builds on opening
+ * is not in the page yet, and is not judged.
+ */
+async function notInMenu(r: Run, item: OutlineNode, rest: PlanStep[]): Promise<string | null> {
+  const [sel] = await r.selectors([item.id!]).catch(() => [null]);
+  if (!sel || !rest.length) return null;
+  const texts = await r.menuTexts(sel);
+  if (!texts.length) return null;
+  for (const step of rest) {
+    const intent = (() => {
+      try {
+        return parseIntent(step.say);
+      } catch {
+        return null;
+      }
+    })();
+    const want = intent?.quoted ?? intent?.target ?? '';
+    if (!want || texts.some((t) => coverage(want, t) >= 0.99)) continue;
+    const holds = clip(texts.map((t) => quote(t)).join(', '), 200);
+    return `the menu ${quote(clip(item.name, 40))} opens holds no ${quote(clip(want, 40))} (it holds ${holds}), so the path was not followed`;
+  }
+  return null;
+}
+
+/** Names of controls that lead to more of a form or a page: what follows them may not show yet. */
+const ONWARD_WORDS = 'next|continue|proceed|more|show|expand|open|search|go|load|menu|options|step|start|begin|filter|add|new|edit|details|advanced|view';
+const ONWARD = new RegExp(`\\b(${ONWARD_WORDS})\\b|[▸▾›»>+]`, 'i');
+
+/** Roles whose control brings up more: a list's choices, a tab's panel, another page, a submenu. */
+const OPENERS = new Set(['combobox', 'tab', 'link', 'menuitem']);
+
+/**
+ * Whether a grounded step may bring up what a later step needs: a tab, a link, a disclosure, a
+ * control named like "Next" or "Show more", a key press, typing into a field with suggestions.
+ * Pressing "Play" or ticking a box does not, so a later step that grounds nowhere is refused
+ * before either runs.
+ */
+function reveals(pick: Pick, step: PlanStep): boolean {
+  const n = pick.node;
+  if (step.search || step.pick || step.opens || pick.method === 'press' || pick.method === 'hover') return true;
+  if (!n) return false;
+  // "Open Section 2", "show the details": what the verb says it does; a menu's items open submenus.
+  if (/^(?:open|expand|show|unfold|reveal)\b/i.test(step.say) || menuLike(n)) return true;
+  if (OPENERS.has(n.role) || n.states.collapsed === true || n.states.expanded === true) return true;
+  if (!CHANGES_PAGE.has(pick.method)) return false;
+  return ONWARD.test(n.name);
+}
+
+export async function runPlanned(run: StepRunner): Promise<PlannedOutcome> {
+  const clock: Clock = { ms: 0, facts: mentionsNamedDate(run.instruction) ? { today: await run.today() } : {} };
+  const out = await runPlan({ ...run, clock });
+  return { ...out, planningMs: Math.round(clock.ms * 1000) / 1000 };
+}
+
+type Run = StepRunner & { clock: Clock };
+
+async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
+  let view = await look(r, r.instruction);
+  const effects = r.effects;
+  let plan: PlanStep[];
+  const t0 = performance.now();
+  try {
+    plan = planInstruction(r.instruction, pageFacts(view.nodes));
+    r.clock.ms += performance.now() - t0;
+  } catch (e) {
+    if (!(e instanceof Refusal)) throw e;
+    const message = `the built-in model could not plan ${quote(r.instruction)}: ${e.message}; nothing was done (configure a model for tasks like this)`;
+    return { success: false, message };
+  }
+  if (plan.length > r.maxSteps) {
+    return { success: false, message: `the plan has ${plan.length} steps, more than maxSteps (${r.maxSteps}); nothing was done` };
+  }
+  // Step texts come from the caller's instruction: bounded, as every echo of caller input is.
+  const listing = clip(plan.map((s, i) => `${i + 1}. ${clip(s.say, 160)}`).join('; '), 1200);
+  /** A step refused before anything was done. */
+  const beyond = (i: number, say: string, why: string) => ({
+    success: false,
+    message: `${describeStep(i, plan.length, quote(say))} is beyond the built-in model on this page (${why}); nothing was done. Plan: ${listing}`,
+  });
+  // Every step grounded on the page as it is now. A step that does not ground, with only steps
+  // before it that cannot change what the page shows (text typed into plain fields), will not
+  // ground later either: refuse before anything is done.
+  let mayChange = false;
+  for (const [i, planned] of plan.entries()) {
+    if (planned.wait !== undefined) continue;
+    if (planned.searchForm !== undefined) {
+      if (mayChange) break;
+      const t0 = performance.now();
+      const f = searchFields(planned.searchForm, view.nodes);
+      r.clock.ms += performance.now() - t0;
+      if (typeof f === 'string') return beyond(i, planned.say, f);
+      mayChange = true;
+      continue;
+    }
+    if (planned.drag) {
+      if (mayChange) break;
+      const g = ground({ say: `click ${planned.drag.target}` }, view.nodes, r.clock);
+      if ('why' in g) return beyond(i, planned.say, g.why);
+      mayChange = true;
+      continue;
+    }
+    if (planned.each || planned.openItem !== undefined) {
+      if (mayChange) break;
+      const t0 = performance.now();
+      const set = planned.each ? eachTargets(planned.each, view.nodes) : itemToOpen(planned.openItem!, view.nodes);
+      r.clock.ms += performance.now() - t0;
+      // One item whose control shows only once it is open: opening it is the way there.
+      const opens = planned.each?.one && typeof set === 'string' && typeof itemToOpen(planned.each.by!, view.nodes) !== 'string';
+      const leaves = Array.isArray(set) ? leavingLinks(set, view.url) : null;
+      if ((typeof set === 'string' && !opens) || leaves) return beyond(i, planned.say, String(leaves ?? set));
+      mayChange = true;
+      continue;
+    }
+    if (planned.when && !mayChange) {
+      const unread = conditionUnread(planned.when, view.nodes);
+      if (unread) {
+        const depends = `${describeStep(i, plan.length, quote(planned.say))} depends on ${quote(planned.when.text)}, and ${unread}`;
+        return { success: false, message: `${depends}; nothing was done. Plan: ${listing}` };
+      }
+    }
+    if (planned.otherwise !== undefined && !mayChange) {
+      // Either side may be the one taken: both must be there.
+      const other = ground({ say: planned.otherwise }, view.nodes, r.clock);
+      if ('why' in other) return beyond(i, planned.otherwise, other.why);
+    }
+    if (planned.expand || planned.opens) {
+      // Opening a section or a menu changes what the page shows: the steps after it are grounded when their turn comes.
+      mayChange = true;
+      if (planned.expand) continue;
+    }
+    const valued = withValue(planned, view.nodes, r.instruction, r.clock);
+    if ('why' in valued) {
+      if (!mayChange) return beyond(i, planned.say, valued.why);
+      break;
+    }
+    const s = valued.step;
+    if (s.suggestion !== undefined) {
+      if (mayChange) break;
+      continue;
+    }
+    if (s.result !== undefined) {
+      // The results of a search the plan has not run yet: known only then.
+      if (mayChange) break;
+      if (!resultsOf(view.nodes).length) return beyond(i, s.say, 'it shows no list of results');
+      continue;
+    }
+    const g = ground(s, view.nodes, r.clock);
+    if ('why' in g) {
+      if (!mayChange && !s.search) {
+        return beyond(i, s.say, g.why);
+      }
+      // From here on the page may differ: ground the rest when their turn comes.
+      break;
+    }
+    if (reveals(g.pick, s) || planned.opens) mayChange = true;
+  }
+
+  const done: string[] = [];
+  let lastFill = false;
+  /** The element the last step acted on, as a quoted name (a hovered menu item that may need a click). */
+  let lastTarget: string | null = null;
+  /** What the page showed before a menu item was hovered: whether hovering brought up anything. */
+  let beforeOpen: Set<string> | null = null;
+  /** The last step hovered a menu item to open it. */
+  let lastOpened = false;
+  /** Options chosen so far in each multiple-choice list, by its name. */
+  const chosen = new Map<string, string[]>();
+  const stop = (i: number, why: string) => {
+    const before = done.length ? `did ${done.length} of ${plan.length} steps (${clip(done.join('; '), 1200)}), then ` : '';
+    const after = i + 1 < plan.length ? `The steps after it were not run. ` : '';
+    const step = describeStep(i, plan.length, quote(plan[i].say));
+    return { success: false, message: `${before}${step} was beyond the built-in model: ${why}. ${after}Plan: ${listing}` };
+  };
+  for (const [i, planned] of plan.entries()) {
+    if (r.signal.aborted) return { success: false, message: `cancelled after ${done.length} of ${plan.length} steps` };
+    if (i > 0) {
+      // What the last step started (an animation, a request) has finished before this one reads the page.
+      await r.settle();
+      view = await look(r, r.instruction);
+    }
+    if (planned.expand) {
+      const out = await expandSection(r, planned, i, plan.length, () => view);
+      if (out.why) return stop(i, out.why);
+      done.push(out.did!);
+      continue;
+    }
+    if (planned.wait !== undefined) {
+      await pause(Math.min(planned.wait, WAIT_MAX_MS), r.signal);
+      done.push(planned.say);
+      continue;
+    }
+    if (planned.searchForm !== undefined) {
+      const f = searchFields(planned.searchForm, view.nodes);
+      if (typeof f === 'string') return stop(i, f);
+      for (const x of f.fill) {
+        const say = x.method === 'fill' ? `enter ${quote(x.value)} into ${quote(x.node.name)}` : `select ${quote(x.value)} in ${quote(x.node.name)}`;
+        try {
+          if (!(await actOnNode(r, x.node, x.method, [x.value], say, describeStep(i, plan.length, `${x.node.name}: ${x.value}`), view.url))) {
+            return stop(i, `the ${quote(x.node.name)} field went away`);
+          }
+        } catch (e) {
+          if (r.endsRun(e)) throw e; // stopped or unanswered approval: the run ends refused
+          return stop(i, (e as Error).message);
+        }
+      }
+      const submitted = await actOnNode(r, f.submit, 'click', [], `click ${quote(f.submit.name)}`, describeStep(i, plan.length, 'run the search'), view.url);
+      if (!submitted) return stop(i, 'the search button went away');
+      done.push(`searched with ${f.fill.map((x) => `${x.node.name} ${quote(x.value)}`).join(', ')}`);
+      continue;
+    }
+    if (planned.drag) {
+      const out = await dragStep(r, planned, view, describeStep(i, plan.length, planned.say));
+      if ('why' in out) return stop(i, out.why);
+      done.push(out.did);
+      continue;
+    }
+    if (planned.openItem !== undefined) {
+      const item = itemToOpen(planned.openItem, view.nodes);
+      if (typeof item === 'string') return stop(i, item);
+      const opened = await actOnNode(r, item, 'click', [], planned.say, describeStep(i, plan.length, `open ${quote(clip(item.name, 60))}`), view.url);
+      if (!opened) return stop(i, 'the item went away');
+      done.push(`opened ${quote(clip(item.name || item.role, 60))}`);
+      continue;
+    }
+    if (planned.each) {
+      const t0 = performance.now();
+      let set = eachTargets(planned.each, view.nodes);
+      r.clock.ms += performance.now() - t0;
+      if (typeof set === 'string' && planned.each.one) {
+        // "Delete the email from Carol" where the list shows no Delete: open it, then its own control.
+        const item = itemToOpen(planned.each.by!, view.nodes);
+        if (typeof item === 'string') return stop(i, set);
+        const why = describeStep(i, plan.length, `open the item to find its ${quote(planned.each.verb!)} control`);
+        if (!(await actOnNode(r, item, 'click', [], `open ${quote(clip(item.name, 60))}`, why, view.url))) return stop(i, 'the item went away');
+        await r.settle();
+        view = await look(r, r.instruction);
+        const controls = view.nodes.filter((n) => n.id && ['button', 'clickable', 'link', 'menuitem'].includes(n.role) && named(n, planned.each!.verb!));
+        set = controls.length === 1 ? controls : `the open item shows ${controls.length || 'no'} ${quote(planned.each.verb!)} controls`;
+      }
+      if (typeof set === 'string') return stop(i, set);
+      const leaves = leavingLinks(set, view.url);
+      if (leaves) return stop(i, leaves);
+      const names: string[] = [];
+      for (const [k, n] of set.entries()) {
+        if (r.signal.aborted) return { success: false, message: `cancelled after ${done.length} of ${plan.length} steps` };
+        const reasoning = `${describeStep(i, plan.length, planned.say)}: ${k + 1} of ${set.length}`;
+        try {
+          if (!(await actOnNode(r, n, 'click', [], `click ${quote(n.name || n.role)}`, reasoning, view.url))) {
+            return stop(i, `${quote(n.name || n.role)} went away after ${names.length} of ${set.length}`);
+          }
+        } catch (e) {
+          if (r.endsRun(e)) throw e; // stopped or unanswered approval: the run ends refused
+          return stop(i, `${names.length} of ${set.length} done, then ${(e as Error).message}`);
+        }
+        names.push(quote(n.name || n.role));
+        if (k + 1 < set.length) await r.settle();
+      }
+      done.push(`${planned.say} (${clip(names.join(', '), 300)})`);
+      continue;
+    }
+    let chosenStep = planned;
+    if (planned.when?.now) {
+      // Read once: this step when it holds, the other one (or nothing) when it does not.
+      const t0 = performance.now();
+      const seen = numberOf(planned.when.subject, view.nodes, planned.when.currency);
+      r.clock.ms += performance.now() - t0;
+      if (!seen) return stop(i, `the page shows no single number for ${quote(planned.when.subject)}`);
+      const yes = holds(planned.when, seen.value);
+      done.push(`read ${quote(seen.shown)}: ${quote(planned.when.text)} is ${yes ? 'true' : 'false'}`);
+      if (!yes) {
+        if (planned.otherwise === undefined) continue;
+        chosenStep = { say: planned.otherwise };
+      }
+    } else if (planned.when) {
+      const waited = await watch(r, planned.when, (v) => (view = v));
+      if ('why' in waited) return stop(i, waited.why);
+      done.push(waited.did);
+    }
+    const valued = withValue(chosenStep, view.nodes, r.instruction, r.clock);
+    if ('why' in valued) return stop(i, valued.why);
+    const s = valued.step;
+    if (valued.read) done.push(`read ${valued.read}`);
+    if (s.suggestion !== undefined) {
+      const picked = await pickSuggestion(r, suggestionFor(s.suggestion, true), true);
+      if (!picked) return stop(i, `no suggestion matching ${quote(s.suggestion)} shows`);
+      done.push(picked);
+      continue;
+    }
+    if (s.result !== undefined) {
+      const out = await clickResult(r, s, (v) => (view = v), () => view);
+      if (typeof out !== 'string' || out.startsWith('error:')) return stop(i, typeof out === 'string' ? out.slice(6).trim() : out.why);
+      done.push(out);
+      continue;
+    }
+    // The step's own words first; a control it names that is hidden (a collapsed section, another
+    // tab, a submenu) is revealed before another phrasing ("OK" for "Submit") may stand in.
+    let g = ground(primary(s), view.nodes, r.clock);
+    if ('why' in g && lastOpened && lastTarget && beforeOpen && !shows(view.nodes, beforeOpen)) {
+      // Hovering the menu item before brought up nothing new: it opens on a click. (When it did
+      // bring up a menu, the item asked for is not in it: clicking the parent would be a guess.)
+      if (!(await r.act(`click ${lastTarget}`, `${quote(lastTarget)} did not open on hover: click it`, view.text, view.url)).startsWith('error:')) {
+        await r.settle();
+        view = await look(r, r.instruction);
+        g = ground(primary(s), view.nodes, r.clock);
+      }
+    }
+    // Only sections and tabs that say they are folded are opened unasked; guessing at "More" or a
+    // header that takes clicks is for a step the instruction said to look for.
+    if ('why' in g && (s.search || revealers(view.nodes, new Set(), false).length)) g = await reveal(r, primary(s), () => view, (v) => (view = v), !!s.search);
+    if ('why' in g && s.or?.length) {
+      const alt = ground(s, view.nodes, r.clock);
+      if (!('why' in alt)) g = alt;
+    }
+    if ('why' in g) return stop(i, g.why);
+    lastTarget = g.pick.node ? quoteValue(g.pick.node.name || g.pick.node.role) : null;
+    // "Select 1, 5 and 9" on checkboxes: one already ticked stays ticked (a click would clear it).
+    const n = g.pick.node;
+    if (n && g.pick.method === 'click' && CHECKABLE.has(n.role) && n.states.checked === true && /^(?:select|choose|pick|check|tick|mark)\b/i.test(g.say)) {
+      r.note(g.say, describeStep(i, plan.length, g.say), `${n.role} ${quote(n.name)} is already checked; left as it is`, view.url, null);
+      done.push(`${g.say} (already checked)`);
+      continue;
+    }
+    // "Select A and B from the list" on a list that takes several: each choice keeps the ones before it.
+    if (n && g.pick.method === 'selectOption' && typeof n.states.value === 'string' && n.states.value.startsWith('[')) {
+      const before = chosen.get(n.name) ?? [];
+      const want = [...new Set([...before, ...g.pick.args])];
+      try {
+        if (!(await actOnNode(r, n, 'selectOption', want, g.say, describeStep(i, plan.length, g.say), view.url))) return stop(i, 'the list went away');
+      } catch (e) {
+        if (r.endsRun(e)) throw e; // stopped or unanswered approval: the run ends refused
+        return stop(i, (e as Error).message);
+      }
+      chosen.set(n.name, want);
+      done.push(g.say);
+      lastFill = false;
+      continue;
+    }
+    // "Choose File, then Export": a menu item whose next step is not on the page yet opens a
+    // submenu: hovered (as menus that open on hover need), clicked only if that shows nothing.
+    let opensNow = !!planned.opens;
+    const next = plan[i + 1];
+    const plainNext =
+      !!next && !next.wait && !next.each && !next.drag && next.openItem === undefined && next.searchForm === undefined &&
+      !next.when && !next.ref && !next.expand;
+    if (!opensNow && plainNext && g.pick.method === 'click' && g.pick.node && menuLike(g.pick.node) && 'why' in ground(primary(next!), view.nodes, r.clock)) {
+      opensNow = true;
+      g = { say: `hover over ${quoteValue(g.pick.node.name || g.pick.node.role)}`, pick: { ...g.pick, method: 'hover' } };
+    }
+    if (opensNow && g.pick.node && !lastOpened) {
+      // Before the first hover of a path: a menu that is already in the page, hidden, must hold
+      // the path's next items, or the path is given up before anything is hovered.
+      const missing = await notInMenu(r, g.pick.node, plan.slice(i + 1, pathEnd(plan, i) + 1));
+      if (missing) return stop(i, missing);
+    }
+    beforeOpen = opensNow ? namesOf(view.nodes) : null;
+    lastOpened = opensNow;
+    // A date field that takes no typing is set through its calendar, as a person would.
+    const dateField = g.pick.method === 'fill' && g.pick.node?.states.readonly === true && parseDate(g.pick.args[0] ?? '') ? g.pick.node : null;
+    if (dateField) {
+      const out = await pickDate(r, dateField, parseDate(g.pick.args[0]!)!, view, describeStep(i, plan.length, g.say));
+      if (out.why) return stop(i, out.why);
+      done.push(`${g.say} (with its calendar)`);
+      lastFill = false;
+      continue;
+    }
+    // An ARIA spinner (no input to type into) is set by its own step buttons, as a person would.
+    const spin = g.pick.method === 'fill' && g.pick.node?.role === 'spinbutton' && g.pick.node.states.type !== 'number' ? g.pick.node : null;
+    if (spin) {
+      const out = await spinTo(r, spin, g.pick.args[0] ?? '', view, describeStep(i, plan.length, g.say));
+      if (out.why) return stop(i, out.why);
+      done.push(g.say);
+      lastFill = false;
+      continue;
+    }
+    // A value typed or an item dragged counts when it shows: the field holds a value it did not
+    // (or held this one already), the item moved. A click is its own effect.
+    const meant = g.pick.method === 'fill' || g.pick.method === 'type' ? 'fill' : g.pick.method === 'dragAndDrop' ? 'drag' : null;
+    if (meant) await effects.begin().catch(() => undefined);
+    let result = await r.act(g.say, describeStep(i, plan.length, g.say), view.text, view.url);
+    // Something covers the control: a dialog that popped up, closed by its close control (never
+    // by one that accepts or confirms); or a field's popup (a date picker, suggestions), left by
+    // leaving the field as a person would. After each, the step is tried again.
+    const clearings: (() => Promise<boolean>)[] = [
+      () => closeDialog(r, view),
+      async () => {
+        if (!lastFill) return false;
+        return !(await r.act('press Tab', 'leave the field just filled: its popup covers the next control', view.text, view.url)).startsWith('error:');
+      },
+    ];
+    for (const clear of clearings) {
+      if (!(result.startsWith('error:') && /is covered by/.test(result))) break;
+      if (!(await clear())) continue;
+      await r.settle();
+      view = await look(r, r.instruction);
+      const again = ground(s, view.nodes, r.clock);
+      if (meant) await effects.begin().catch(() => undefined);
+      if (!('why' in again)) result = await r.act(again.say, describeStep(i, plan.length, again.say), view.text, view.url);
+    }
+    if (result.startsWith('error:')) return stop(i, result.slice(6).trim());
+    if (meant) {
+      if (meant === 'drag') await r.settle();
+      const effect = await effects.end(meant).catch(() => null);
+      const held = meant === 'fill' && g.pick.node?.states.value === (g.pick.args[0] ?? '');
+      const missed = meant === 'fill' ? 'the field does not hold it' : 'nothing moved';
+      if (effect?.shows === false && !held) return stop(i, `${result}, but ${missed}: ${effect.said}`);
+    }
+    lastFill = g.pick.method === 'fill' || g.pick.method === 'type';
+    done.push(g.say);
+    // A value typed into a field with suggestions goes in by the suggestion that is exactly it,
+    // or the one the step describes ("starts with Ger and ends with ny").
+    const typed = g.pick.method === 'fill' || g.pick.method === 'type' ? (g.pick.args[0] ?? '') : '';
+    if (s.pick?.startsWith || s.pick?.endsWith) {
+      const want = s.pick;
+      const fits = (name: string) =>
+        (!want.startsWith || name.toLowerCase().startsWith(want.startsWith.toLowerCase())) &&
+        (!want.endsWith || name.toLowerCase().endsWith(want.endsWith.toLowerCase()));
+      const picked = await pickSuggestion(r, fits, true);
+      if (!picked) {
+        const starting = want.startsWith ? ` starting with ${quote(want.startsWith)}` : '';
+        return stop(i, `no single suggestion${starting}${want.endsWith ? ` and ending with ${quote(want.endsWith)}` : ''} appeared`);
+      }
+      done.push(picked);
+    } else if (typed && (s.pick?.typed || g.pick.node?.role === 'combobox')) {
+      const picked = await pickSuggestion(r, suggestionFor(typed, !!s.pick?.typed), !!s.pick?.typed);
+      if (picked) done.push(picked);
+      else if (s.pick?.typed) return stop(i, `no suggestion matching ${quote(typed)} appeared after typing it`);
+    }
+  }
+  return { success: true, message: `done in ${plan.length} step${plan.length === 1 ? '' : 's'}: ${clip(done.join('; '), 1200)}` };
+}
+
+/**
+ * Open tabs and collapsed sections one at a time until `step` grounds; each click is a step of
+ * the run. Gives up after 12 reveals.
+ */
+async function reveal(r: Run, step: PlanStep, current: () => View, set: (v: View) => void, looseToo = true): Promise<ReturnType<typeof ground>> {
+  const tried = new Set<string>();
+  let last = ground(step, current().nodes, r.clock);
+  for (let k = 0; k < 12 && 'why' in last; k++) {
+    const next = revealers(current().nodes, tried, looseToo)[0];
+    if (!next) break;
+    tried.add(`${next.role}|${next.name}`);
+    const why = `looking for ${quote(step.say)}: open ${next.role} ${quote(next.name)}`;
+    if (!(await actOnNode(r, next, 'click', [], `click ${quote(next.name || next.role)}`, why, current().url))) break;
+    await r.settle();
+    set(await look(r, r.instruction));
+    last = ground(step, current().nodes, r.clock);
+  }
+  const s = tried.size === 1 ? '' : 's';
+  return 'why' in last ? { why: `${last.why} (looked in ${tried.size} hidden section${s} or tab${s})` } : last;
+}
+
+/**
+ * "Expand the section below": the one collapsed section or disclosure is opened; with several,
+ * the steps after it look through them; with none, a section already open is fine and no
+ * section at all is a refusal.
+ */
+async function expandSection(r: Run, step: PlanStep, i: number, n: number, current: () => View): Promise<{ did?: string; why?: string }> {
+  const nodes = current().nodes;
+  const folded = nodes.filter((x) => x.id && x.states.collapsed === true && !TEXT_ROLES.has(x.role) && x.role !== 'listbox' && x.states.disabled !== true);
+  if (folded.length === 1) {
+    const target = folded[0];
+    const did = await actOnNode(r, target, 'click', [], step.say, describeStep(i, n, `open ${target.role} ${quote(target.name)}`), current().url);
+    return did ? { did: `opened ${did}` } : { why: 'the section went away before it could be opened' };
+  }
+  if (folded.length > 1) return { did: `${folded.length} sections are collapsed: the next steps look through them` };
+  if (nodes.some((x) => x.id && x.states.expanded === true)) return { did: 'the section is already open' };
+  // Sections that do not say they are collapsed (a clickable header): the one there is, or the next steps look through several.
+  const loose = revealers(nodes, new Set());
+  if (loose.length === 1) {
+    const did = await actOnNode(r, loose[0], 'click', [], step.say, describeStep(i, n, `open ${loose[0].role} ${quote(loose[0].name)}`), current().url);
+    return did ? { did: `opened ${did}` } : { why: 'the section went away before it could be opened' };
+  }
+  if (loose.length > 1) return { did: `${loose.length} sections may be folded: the next steps look through them` };
+  return { did: 'nothing on the page shows as collapsed' };
+}
+
+/** A word as a list may hold it: "comedies" and "Comedy", "films" and "film" are one. */
+const stem = (w: string): string => w.toLowerCase().replace(/ies$/, 'y').replace(/(?<=[^s])es$|(?<=[^s])s$/, '');
+const stems = (s: string): string => normalize(s).split(' ').filter(Boolean).map(stem).join(' ');
+
+/** How a search sentence names a person: "directed by Holt", "by Le Guin", "starring Tom Hanks". */
+const PERSON_ROLES = 'directed\\s+by|written\\s+by|authored\\s+by|composed\\s+by|by|starring|featuring|with';
+/** A name as people write it: capitalised words ("Le Guin", "O’Brien", "J.R.R. Tolkien"). */
+const PERSON_NAME = "(?:[A-Z][\\p{L}'’.-]*)(?:\\s+[A-Z][\\p{L}'’.-]*)*";
+const PERSON = new RegExp(`\\s(${PERSON_ROLES})\\s+(${PERSON_NAME})(?=\\s)`, 'u');
+/** The field a person goes into, by how the sentence names them; the first that fits. */
+const PERSON_FIELDS: [said: RegExp, field: RegExp][] = [
+  [/starring|featuring|with/, /\b(?:actor|actress|star|cast|starring)\b/i],
+  [/directed/, /\bdirector\b/i],
+  [/written|authored/, /\b(?:author|writer)\b/i],
+];
+const ANY_PERSON_FIELD = /\b(?:director|author|writer|artist|by|creator|composer)\b/i;
+/** The names of a search form's button. */
+const SEARCH_BUTTON = /^(?:search|find|go|look up|submit|show results|apply)\b/i;
+
+/** A value the search form gets, and how. */
+interface FieldValue {
+  node: OutlineNode;
+  method: 'fill' | 'selectOption';
+  value: string;
+}
+
+/** Words a search sentence is made of besides its criteria. */
+const SEARCH_WORDS = new Set([
+  // asking
+  'find', 'search', 'for', 'look', 'up', 'show', 'me', 'browse', 'list',
+  // joining
+  'the', 'a', 'an', 'all', 'any', 'some', 'from', 'in', 'of', 'and', 'with', 'that', 'are', 'were',
+  // naming a criterion
+  'title', 'titled', 'called', 'named', 'by', 'directed', 'written', 'authored', 'released', 'published', 'made', 'year',
+  // what is searched for
+  'movie', 'film', 'book', 'item', 'result', 'product', 'record', 'song', 'album', 'track', 'article', 'paper', 'game', 'app', 'event',
+]);
+
+/**
+ * The parts of a search sentence in the fields of the page's form: a year into the year (or
+ * published, released) field, the name after "directed by" / "written by" / "by" into the
+ * director, author or artist field, a quoted or "titled" title into the title field, and words
+ * that are an option of a list into that list. Every word of the sentence must find its field
+ * (a part no field takes is a refusal), and the form needs one search button.
+ */
+function searchFields(phrase: string, nodes: OutlineNode[]): { fill: FieldValue[]; submit: OutlineNode } | string {
+  const fields = nodes.filter((n) => n.id && TEXT_ROLES.has(n.role) && n.name && n.states.disabled !== true && n.states.readonly !== true);
+  const fill: FieldValue[] = [];
+  let rest = ` ${phrase} `;
+  const used = new Set<OutlineNode>();
+  const field = (re: RegExp) => fields.find((f) => !used.has(f) && !optionsOf(f).length && re.test(f.name));
+  const put = (node: OutlineNode, value: string, method: 'fill' | 'selectOption' = 'fill') => {
+    used.add(node);
+    fill.push({ node, method, value });
+  };
+  let m: RegExpExecArray | null;
+  // A title, quoted or after "titled".
+  if ((m = /\s(?:the\s+)?(?:title\s+|titled\s+|called\s+)?["“]([^"”]+)["”]/i.exec(rest))) {
+    const f = field(/\btitle|name\b/i);
+    if (!f) return `it names a title (${quote(m[1])}) and the form has no title field`;
+    put(f, m[1]);
+    rest = rest.replace(m[0], ' ');
+  }
+  // A year.
+  if ((m = /\s(?:(?:released|published|made|from|in|of)\s+(?:in\s+)?)?((?:19|20)\d{2})(?=\s)/i.exec(rest))) {
+    const f = field(/\b(?:year|published|released|date)\b/i);
+    if (!f) return `it names a year (${m[1]}) and the form has no year field`;
+    put(f, m[1]);
+    rest = rest.replace(m[0], ' ');
+  }
+  // A person: "directed by Holt", "by Le Guin", "starring Tom Hanks".
+  if ((m = PERSON.exec(rest))) {
+    const how = m[1].toLowerCase();
+    const re = PERSON_FIELDS.find(([said]) => said.test(how))?.[1] ?? ANY_PERSON_FIELD;
+    const f = field(re);
+    if (!f) return `it names ${quote(m[2])} (${how}) and the form has no field for that`;
+    put(f, m[2]);
+    rest = rest.replace(m[0], ' ');
+  }
+  // Words that are an option of one of the form's lists ("adventure", "comedies", "science fiction").
+  for (const list of fields.filter((f) => optionsOf(f).length && !used.has(f))) {
+    const want = ` ${stems(rest)} `;
+    const opts = optionsOf(list).filter((o) => !/^(?:any|all\b|none|select|choose|--)/i.test(o.trim()) && stems(o));
+    const hit = opts.filter((o) => want.includes(` ${stems(o)} `)).sort((a, b) => b.length - a.length)[0];
+    if (!hit) continue;
+    put(list, hit, 'selectOption');
+    // Take those words out of what is left.
+    const ws = stems(hit).split(' ');
+    rest = ` ${normalize(rest).split(' ').filter((w) => !ws.includes(stem(w))).join(' ')} `;
+  }
+  const left = normalize(rest).split(' ').filter((w) => w && !SEARCH_WORDS.has(stem(w)) && !SEARCH_WORDS.has(w.replace(/s$/, '')));
+  if (left.length) return `the search names ${quote(left.join(' '))}, which no field of the form takes`;
+  if (fill.length < 2) return 'it names fewer than two criteria for the form';
+  const submits = nodes.filter((n) => n.id && (n.role === 'button' || n.role === 'clickable') && SEARCH_BUTTON.test(n.name.trim()));
+  if (submits.length !== 1) return `the form has ${submits.length || 'no'} search buttons`;
+  return { fill, submit: submits[0] };
+}
+
+/**
+ * A drag step: the element the words ground to, dragged by its offset, or onto the first or last
+ * place among its like siblings (past that sibling's middle, toward the end, as sortable lists need).
+ */
+async function dragStep(r: Run, step: PlanStep, view: View, reasoning: string): Promise<{ did: string } | { why: string }> {
+  const d = step.drag!;
+  const g = ground({ say: `click ${d.target}` }, view.nodes, r.clock);
+  if ('why' in g || !g.pick.node?.id) return { why: 'why' in g ? g.why : 'it names the page, not something to drag' };
+  const node = g.pick.node;
+  const [sel] = await r.selectors([node.id!]);
+  if (!sel) return { why: 'the element went away' };
+  let move: { dx: number; dy: number } | { to: Point } | null = d.dx !== undefined || d.dy !== undefined ? { dx: d.dx ?? 0, dy: d.dy ?? 0 } : null;
+  if (d.to) {
+    const sibs = (node.parent?.children ?? []).filter((n) => n.id && n.role === node.role);
+    if (sibs.length >= 2) {
+      const end = d.to === 'first' ? sibs[0] : sibs[sibs.length - 1];
+      if (end === node) return { did: `${quote(node.name || node.role)} is already ${d.to === 'first' ? 'first' : 'last'}` };
+      const ends = await r.selectors([sibs[0].id!, sibs[sibs.length - 1].id!]);
+      if (!ends[0] || !ends[1]) return { why: 'the list went away' };
+      const a = await r.pointOf(ends[0]);
+      const b = await r.pointOf(ends[1]);
+      const at = d.to === 'first' ? a : b;
+      const sign = d.to === 'first' ? -1 : 1;
+      // A row of columns runs sideways, a list downwards.
+      const sideways = Math.abs(b.x - a.x) > Math.abs(b.y - a.y);
+      move = { to: sideways ? { x: at.x + sign * 8, y: at.y } : { x: at.x, y: at.y + sign * 8 } };
+    }
+  }
+  if (!move) return { why: `${quote(node.name || node.role)} has no list of like items to move within` };
+  const out = await r.dragBy(sel, move);
+  const did = `dragged ${out.element} from (${Math.round(out.from.x)}, ${Math.round(out.from.y)}) to (${Math.round(out.to.x)}, ${Math.round(out.to.y)})`;
+  r.note(step.say, reasoning, did, view.url, null);
+  // Done means the page shows it done: the item now first or last, or the element moved.
+  await r.settle();
+  const after = await look(r, r.instruction);
+  if ('to' in move && d.to) {
+    const same = after.nodes.filter((n) => n.id && n.role === node.role && n.parent?.role === node.parent?.role);
+    const now = same.filter((n) => n.parent === same.find((x) => x.name === node.name)?.parent);
+    const at = d.to === 'first' ? now[0] : now[now.length - 1];
+    if (!at || at.name !== node.name) return { why: `${did}, but the list did not take the move (${quote(node.name)} is not ${d.to} now)` };
+  } else {
+    const [again] = await r.selectors([node.id!]);
+    const p = again ? await r.pointOf(again).catch(() => null) : null;
+    if (p && Math.hypot(p.x - out.from.x, p.y - out.from.y) < 3) return { why: `${did}, but it did not move (the page did not take the drag)` };
+  }
+  return { did };
+}
+
+/** The most targets one "each" step clicks. */
+const EACH_MAX = 30;
+const NUMBERED = new Set(['button', 'clickable', 'link', 'cell', 'gridcell', 'option', 'listitem', 'menuitem', 'tab']);
+const ITEMS = new Set(['article', 'listitem', 'row', 'group', 'region', 'figure', 'treeitem']);
+
+/** A word and its plural or singular ("cats" finds "cat's guide" and "Cats and houseplants"). */
+function mentions(text: string, what: string): boolean {
+  const ws = normalize(what).split(' ').filter(Boolean);
+  const word = (w: string) => new RegExp(`\\b${w.replace(/(?:es|s)$/i, '').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:s|es)?\\b`, 'i');
+  return ws.length > 0 && ws.every((w) => word(w).test(normalize(text)));
+}
+
+/** The targets an "each" step clicks, in order; a string saying why when the page does not settle them. */
+function eachTargets(each: Each, nodes: OutlineNode[]): OutlineNode[] | string {
+  if (each.order || each.pick) {
+    const nums = nodes
+      .filter((n) => n.id && NUMBERED.has(n.role) && n.states.disabled !== true && /^\s*[-+]?\d+(?:\.\d+)?\s*$/.test(n.name))
+      .map((n) => ({ n, v: Number(n.name) }));
+    if (!nums.length) return 'the page shows no targets named by a number';
+    if (each.order) {
+      if (nums.length > EACH_MAX) return `the page shows ${nums.length} numbers, more than ${EACH_MAX}`;
+      return [...nums].sort((a, b) => (each.order === 'asc' ? a.v - b.v : b.v - a.v) || a.n.index - b.n.index).map((x) => x.n);
+    }
+    const fit =
+      each.pick === 'odd' ? nums.filter((x) => Number.isInteger(x.v) && Math.abs(x.v % 2) === 1)
+      : each.pick === 'even' ? nums.filter((x) => Number.isInteger(x.v) && x.v % 2 === 0)
+      : nums.filter((x) => x.v === (each.pick === 'max' ? Math.max(...nums.map((y) => y.v)) : Math.min(...nums.map((y) => y.v))));
+    const which = each.pick === 'max' ? 'greatest' : each.pick === 'min' ? 'least' : each.pick;
+    const ones = fit.length > 1 ? `s (${fit.map((x) => x.n.name).join(', ')})` : '';
+    if (fit.length !== 1) return `${fit.length || 'no'} numbers on the page are the ${which} one${ones}`;
+    return [fit[0].n];
+  }
+  if (each.mention) {
+    const roles = new Set(each.roles ?? []);
+    const hits = nodes.filter((n) => n.id && roles.has(n.role) && n.states.disabled !== true && mentions(n.name, each.mention!));
+    if (!hits.length) return `no ${[...roles][0] ?? 'target'} on the page mentions ${quote(each.mention)}`;
+    if (hits.length > EACH_MAX) return `${hits.length} targets mention ${quote(each.mention)}, more than ${EACH_MAX}`;
+    // A box already ticked stays ticked.
+    return hits.filter((n) => !(n.role === 'checkbox' && n.states.checked === true));
+  }
+  if (each.by && each.verb) {
+    const inner = itemsBy(each.by, nodes, (n) => ITEMS.has(n.role));
+    if (!inner.length) return `no post, message or item on the page is by ${quote(each.by)}`;
+    const out: OutlineNode[] = [];
+    for (const item of inner) {
+      const controls = nodes.filter((n) => n.id && isInside(n, item) && ['button', 'clickable', 'link', 'menuitem'].includes(n.role) && named(n, each.verb!));
+      if (controls.length !== 1) {
+        const has = `${controls.length || 'no'} ${quote(each.verb)} control${controls.length === 1 ? '' : 's'}`;
+        return `the item by ${quote(each.by)} ${quote(clip(ownText(item), 40))} has ${has}`;
+      }
+      out.push(controls[0]);
+    }
+    if (each.one && out.length !== 1) return `${out.length} items are by ${quote(each.by)}`;
+    return out.length > EACH_MAX ? `${out.length} items, more than ${EACH_MAX}` : out;
+  }
+  return 'it names no set of targets';
+}
+
+/** An item's own words: its name and its text lines, not its controls'. */
+const ownText = (box: OutlineNode): string => [box.name, ...box.children.filter((c) => !c.id).map((c) => c.name)].join(' ');
+
+/** The innermost items (of the kinds `kind` admits) whose own words name `by` ("Kim", "@jane"); a list that holds them all is not one. */
+function itemsBy(by: string, nodes: OutlineNode[], kind: (n: OutlineNode) => boolean): OutlineNode[] {
+  const items = nodes.filter((n) => kind(n) && coverage(by.replace(/^@/, ''), ownText(n).replace(/@/g, ' ')) >= 0.99);
+  return items.filter((b) => !items.some((o) => o !== b && isInside(o, b)));
+}
+
+/** What opens the one item (message, post, row) by or about `by`: the item when it takes clicks, else its one link. */
+function itemToOpen(by: string, nodes: OutlineNode[]): OutlineNode | string {
+  const inner = itemsBy(by, nodes, (n) => ITEMS.has(n.role) || n.role === 'clickable' || n.role === 'link');
+  if (inner.length !== 1) return `${inner.length || 'no'} items on the page are by ${quote(by)}`;
+  const item = inner[0];
+  if (item.id && (item.role === 'clickable' || item.role === 'link' || item.states.clickable === true)) return item;
+  const links = nodes.filter((n) => n.id && n.role === 'link' && isInside(n, item));
+  return links.length === 1 ? links[0] : `the item by ${quote(by)} has no single control that opens it`;
+}
+
+/**
+ * Why clicking several links in turn cannot work: one that goes to another page takes the rest
+ * away with it. Null when they all stay on this page (a "#" link, a script's link).
+ */
+function leavingLinks(set: OutlineNode[], url: string): string | null {
+  if (set.length < 2) return null;
+  let here: URL;
+  try {
+    here = new URL(url);
+  } catch {
+    return null;
+  }
+  for (const n of set) {
+    const href = typeof n.states.href === 'string' ? n.states.href : '';
+    if (n.role !== 'link' || !href || href.startsWith('#') || /^javascript:/i.test(href)) continue;
+    try {
+      const to = new URL(href, here);
+      if (to.origin !== here.origin || to.pathname !== here.pathname || to.search !== here.search) {
+        return `${quote(n.name)} leads to another page, which would take the other ${set.length - 1} away`;
+      }
+    } catch {
+      /* an unreadable href stays on the page as far as anyone knows */
+    }
+  }
+  return null;
+}
+
+/** Whether a control is called `verb`: its name, what its glyph means, or the words on its face. */
+function named(n: OutlineNode, verb: string): boolean {
+  if (exactMatch(n.name, verb) || glyphWords(n.name).split(' ').includes(verb.toLowerCase())) return true;
+  return n.children.some((c) => !c.id && c.role === 'text' && exactMatch(c.name, verb));
+}
+
+
+/** The most month pages a calendar is turned to reach a date. */
+const CALENDAR_MAX = 36;
+/** A calendar's controls that turn to the next month, and to the previous one. */
+const NEXT_MONTH = /^(?:next(?: month)?|›|»|>|→|▶|⟩)$/i;
+const PREVIOUS_MONTH = /^(?:prev(?:ious)?(?: month)?|‹|«|<|←|◀|⟨)$/i;
+/** Roles a calendar's days take. */
+const DAY_ROLES = new Set(['link', 'button', 'clickable', 'cell', 'gridcell']);
+
+/**
+ * Set a read-only date field through the calendar it opens: click the field, turn the months
+ * with the calendar's next and previous controls until its heading shows the month, click the
+ * day, and check the field took a value.
+ */
+async function pickDate(r: Run, field: OutlineNode, date: { y: number; m: number; d: number }, view0: View, reasoning: string): Promise<{ why?: string }> {
+  if (!(await actOnNode(r, field, 'click', [], `open the calendar of ${quote(field.name)}`, reasoning, view0.url))) return { why: 'the date field went away' };
+  const wantIndex = date.y * 12 + date.m;
+  for (let k = 0; k < CALENDAR_MAX; k++) {
+    if (r.signal.aborted) return { why: 'cancelled' };
+    await r.settle();
+    const v = await look(r, r.instruction);
+    // The month on show: the one "Month YYYY" heading or text line.
+    const shown = new Set<number>();
+    for (const n of v.nodes) {
+      if (n.id && n.role !== 'heading') continue;
+      const m = /\b([A-Za-z]{3,9})\.?\s+(\d{4})\b/.exec(n.name);
+      if (m && monthOf(m[1]) && n.name.length <= 40) shown.add(Number(m[2]) * 12 + monthOf(m[1]) - 1);
+    }
+    if (shown.size !== 1) return { why: shown.size ? 'the calendar shows several months' : 'no calendar with a month heading opened' };
+    const at = [...shown][0];
+    if (at === wantIndex) {
+      // A day is named by its number, or by its whole date ("June 14, 2024", as many calendars label them).
+      const isDay = (n: OutlineNode): boolean => {
+        if (n.name.trim() === String(date.d)) return true;
+        const p = parseDate(n.name.replace(/^[A-Za-z]+,\s+/, ''));
+        return !!p && p.y === date.y && p.m === date.m && p.d === date.d;
+      };
+      const days = v.nodes.filter((n) => n.id && DAY_ROLES.has(n.role) && n.states.disabled !== true && isDay(n));
+      if (days.length !== 1) return { why: `the calendar shows ${days.length || 'no'} days numbered ${date.d}` };
+      if (!(await actOnNode(r, days[0], 'click', [], `click ${date.d}`, reasoning, v.url))) return { why: 'the day went away' };
+      await r.settle();
+      const after = await look(r, r.instruction);
+      const now = after.nodes.find((n) => n.role === field.role && n.name === field.name);
+      return now && typeof now.states.value === 'string' && now.states.value ? {} : { why: 'the date field is still empty after clicking the day' };
+    }
+    const forward = at < wantIndex;
+    const turn = v.nodes.filter((n) => n.id && ['button', 'link', 'clickable'].includes(n.role) && (forward ? NEXT_MONTH : PREVIOUS_MONTH).test(n.name.trim()));
+    if (turn.length !== 1) return { why: `the calendar has ${turn.length || 'no'} ${forward ? 'next' : 'previous'} month controls` };
+    const why = `${reasoning}: turn to ${forward ? 'the next' : 'the previous'} month`;
+    if (!(await actOnNode(r, turn[0], 'click', [], `click ${quote(turn[0].name)}`, why, v.url))) return { why: 'the calendar went away' };
+  }
+  return { why: `the date is more than ${CALENDAR_MAX} months away` };
+}
+
+/** The most step-button presses a spinner is given to reach a value. */
+const SPIN_MAX = 50;
+
+/**
+ * Set an ARIA spinner by pressing its increase or decrease button (the ones beside it) as many
+ * times as the difference, then check the value it shows.
+ */
+async function spinTo(r: Run, node: OutlineNode, wanted: string, view: View, reasoning: string): Promise<{ why?: string }> {
+  const want = Number(wanted);
+  const now = Number(node.states.value);
+  if (!Number.isFinite(want) || !Number.isFinite(now)) {
+    return { why: `the spinner ${quote(node.name)} shows no number to step from, or ${quote(wanted)} is not a number` };
+  }
+  const delta = want - now;
+  if (delta === 0) return {};
+  if (Math.abs(delta) > SPIN_MAX) return { why: `the spinner would need ${Math.abs(delta)} presses, more than ${SPIN_MAX}` };
+  const sibs = node.parent?.children ?? [];
+  const up = /^(?:\+|＋|increase|increment|up|more|plus|▲|⏶|add)\b|^\+$/i;
+  const down = /^(?:-|−|–|decrease|decrement|down|less|minus|▼|⏷)\b|^[-−–]$/i;
+  const by = sibs.filter((n) => n.id && (n.role === 'button' || n.role === 'clickable') && (delta > 0 ? up : down).test(n.name.trim()));
+  if (by.length !== 1) {
+    const buttons = `${by.length ? 'several' : 'no'} ${delta > 0 ? 'increase' : 'decrease'} button${by.length ? 's' : ''}`;
+    return { why: `the spinner ${quote(node.name)} has ${buttons} beside it` };
+  }
+  for (let k = 0; k < Math.abs(delta); k++) {
+    if (r.signal.aborted) return { why: 'cancelled' };
+    const pressed = await actOnNode(r, by[0], 'click', [], `click ${quote(by[0].name)}`, `${reasoning}: ${k + 1} of ${Math.abs(delta)}`, view.url);
+    if (!pressed) return { why: 'the spinner button went away' };
+  }
+  await r.settle();
+  const after = await look(r, r.instruction);
+  const shown = after.nodes.find((n) => n.role === 'spinbutton' && n.name === node.name);
+  if (!shown || Number(shown.states.value) !== want) {
+    return { why: `after ${Math.abs(delta)} presses the spinner shows ${quote(String(shown?.states.value ?? 'nothing'))}, not ${quote(wanted)}` };
+  }
+  return {};
+}
+
+/** How long a step may wait for the number it is conditioned on, and how often the page is read meanwhile. */
+const WATCH_MS = 30_000;
+const WATCH_EVERY_MS = 200;
+
+const holds = (c: Condition, v: number): boolean =>
+  c.op === '<' ? v < c.value : c.op === '<=' ? v <= c.value : c.op === '>' ? v > c.value : c.op === '>=' ? v >= c.value : v === c.value;
+
+/** The box a "once the checkbox is ticked" condition watches, or why there is not exactly one. */
+function boxOf(c: Condition, nodes: OutlineNode[]): OutlineNode | string {
+  try {
+    const words = c.subject.replace(/\b(?:check ?box|box|tick ?box|switch|toggle)\b/gi, ' ').replace(/^\s*the\s+/i, '').trim();
+    const p = choose(parseIntent(words ? `check the ${quote(words).slice(1, -1)} checkbox` : 'check the checkbox'), nodes);
+    return p.node && CHECKABLE.has(p.node.role) ? p.node : `${quote(c.subject)} is not a box that can be ticked`;
+  } catch (e) {
+    if (!(e instanceof Refusal)) throw e;
+    return `no single box ${quote(c.subject)} shows (${e.message})`;
+  }
+}
+
+/** Why the page cannot answer a condition now (null when it can). */
+function conditionUnread(c: Condition, nodes: OutlineNode[]): string | null {
+  if (c.kind === 'checked') {
+    const box = boxOf(c, nodes);
+    return typeof box === 'string' ? box : null;
+  }
+  return numberOf(c.subject, nodes, c.currency) ? null : `the page shows no single number for ${quote(c.subject)}`;
+}
+
+/** A pause the instruction asked for, ended early by cancelling. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((res) => {
+    const t = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      res();
+    }
+  });
+}
+
+/** Reads the page until the condition holds (then the step runs), or the deadline passes. */
+async function watch(r: Run, c: Condition, set: (v: View) => void): Promise<{ did: string } | { why: string }> {
+  const until = Date.now() + WATCH_MS;
+  let last: string | null = null;
+  for (;;) {
+    if (r.signal.aborted) return { why: 'cancelled while waiting' };
+    const v = await look(r, r.instruction);
+    set(v);
+    const t0 = performance.now();
+    let seen: { value: number; shown: string } | null;
+    if (c.kind === 'checked') {
+      const box = boxOf(c, v.nodes);
+      const ticked = typeof box !== 'string' && box.states.checked === true;
+      seen = typeof box === 'string' ? null : { value: ticked ? 1 : 0, shown: `${box.name || box.role} ${ticked ? 'checked' : 'not checked'}` };
+    } else seen = numberOf(c.subject, v.nodes, c.currency);
+    r.clock.ms += performance.now() - t0;
+    if (!seen) {
+      return { why: c.kind === 'checked' ? `the box ${quote(c.subject)} went away` : `the page no longer shows a single number for ${quote(c.subject)}` };
+    }
+    last = seen.shown;
+    if (holds(c, seen.value)) return { did: `waited until ${quote(c.text)} (the page showed ${quote(seen.shown)})` };
+    if (Date.now() >= until) return { why: `waited ${WATCH_MS / 1000} s for ${quote(c.text)}; the page still showed ${quote(last)}` };
+    await new Promise((res) => setTimeout(res, WATCH_EVERY_MS));
+  }
+}
+
+/** A suggestion that is what was typed, or begins with it ("Berlin" fits "Berlin, Germany"). */
+function suggestionFor(typed: string, prefix: boolean): (name: string) => boolean {
+  const t = normalize(typed);
+  return (name) => {
+    const n = normalize(name);
+    return n === t || (prefix && t.length >= 3 && n.startsWith(t));
+  };
+}
+
+const OUTSIDE_RESULTS = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'menu', 'menubar', 'tablist', 'toolbar']);
+const PAGER = /^(?:\d{1,3}|next|next page|previous|prev|previous page|more results|older|newer|first|last|[›»>‹«<]+)$/i;
+const NEXT_PAGE = /^(?:next|next page|more results|older|[›»>]+)$/i;
+
+function under(n: OutlineNode, roles: Set<string>): OutlineNode | null {
+  for (let p = n.parent; p; p = p.parent) if (roles.has(p.role)) return p;
+  return null;
+}
+
+/**
+ * The results a page lists: links after its search box (if it has one), outside navigation,
+ * headers, footers and sidebars, not page numbers; one per list item or article.
+ */
+function resultsOf(nodes: OutlineNode[]): OutlineNode[] {
+  const box = nodes.find((n) => n.id && (n.role === 'searchbox' || n.role === 'textbox' || n.role === 'combobox'));
+  const from = box ? box.index : -1;
+  const seen = new Set<OutlineNode>();
+  const out: OutlineNode[] = [];
+  for (const n of nodes) {
+    if (!n.id || n.role !== 'link' || n.index <= from || under(n, OUTSIDE_RESULTS) || PAGER.test(n.name.trim())) continue;
+    const item = under(n, new Set(['listitem', 'article', 'row']));
+    if (item) {
+      if (seen.has(item)) continue;
+      seen.add(item);
+    }
+    out.push(n);
+  }
+  return out;
+}
+
+/** Click the nth result of the page's results, going on to later result pages when the page has fewer. */
+async function clickResult(r: StepRunner, s: PlanStep, set: (v: View) => void, current: () => View): Promise<string | { why: string }> {
+  let left = s.result!;
+  let counted = 0;
+  for (let pages = 0; pages < 6; pages++) {
+    const rs = resultsOf(current().nodes);
+    if (left === -1 && rs.length) left = rs.length;
+    if (left > 0 && left <= rs.length) {
+      const target = rs[left - 1];
+      const clicked = await actOnNode(r, target, 'click', [], s.say, `result ${counted + left} of the list`, current().url);
+      if (!clicked) return { why: 'the result went away before it could be clicked' };
+      return `${s.say} (${quote(target.name)})`;
+    }
+    left -= rs.length;
+    counted += rs.length;
+    const next = current().nodes.find((n) => n.id && (n.role === 'link' || n.role === 'button') && NEXT_PAGE.test(n.name.trim()) && n.states.disabled !== true);
+    if (!next || !rs.length) break;
+    const why = `result ${s.result} is past the ${counted} on this page: the next page`;
+    if (!(await actOnNode(r, next, 'click', [], `click ${quote(next.name)}`, why, current().url))) break;
+    await r.settle();
+    set(await look(r, r.instruction));
+  }
+  return { why: `the page lists ${counted} result${counted === 1 ? '' : 's'}, fewer than ${s.result}` };
+}
+
+/** What closes a dialog without accepting anything in it, most certain first. */
+const CLOSERS = [/^(?:close|×|✕|✖|x|dismiss)$/i, /^close\b|\bdismiss\b/i, /^(?:no,? thanks|not now|maybe later|skip|cancel|no)$/i];
+
+/** Close the dialog that popped up over the page by its close control; false when there is none. */
+async function closeDialog(r: Run, view: View): Promise<boolean> {
+  const dialogs = new Set(['dialog', 'alertdialog']);
+  const inDialog = view.nodes.filter(
+    (n) => n.id && (n.role === 'button' || n.role === 'clickable' || n.role === 'link') && under(n, dialogs) && n.states.disabled !== true,
+  );
+  for (const re of CLOSERS) {
+    const closer = inDialog.find((n) => re.test(n.name.trim()));
+    if (!closer) continue;
+    const closed = await actOnNode(r, closer, 'click', [], `close the dialog (${quote(closer.name)})`, 'a dialog covers the control the step needs', view.url)
+      .catch(() => null);
+    return !!closed;
+  }
+  return false;
+}
+
+/** Roles of the items of a suggestion list (ARIA listboxes, jQuery UI menus, plain lists). */
+const SUGGESTION_ROLES = new Set(['option', 'menuitem', 'listitem', 'clickable']);
+const LISTS = new Set(['listbox', 'menu', 'list']);
+
+/**
+ * After typing: click the one suggestion `fits` accepts. `loose` allows list items and
+ * clickable rows of any list (plain autocomplete widgets); otherwise only ARIA options.
+ * Null when none or several fit.
+ */
+async function pickSuggestion(r: StepRunner, fits: (name: string) => boolean, loose: boolean): Promise<string | null> {
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const v = await look(r, r.instruction);
+    const inList = (n: OutlineNode) => {
+      for (let p = n.parent; p; p = p.parent) if (LISTS.has(p.role)) return true;
+      return false;
+    };
+    const options = v.nodes.filter((n) => n.id && (n.role === 'option' || (loose && SUGGESTION_ROLES.has(n.role) && inList(n))) && fits(n.name));
+    const names = new Set(options.map((o) => normalize(o.name)));
+    if (options.length && names.size === 1) {
+      const option = options[0];
+      const why = 'pick the suggestion that fits what was typed';
+      if (!(await actOnNode(r, option, 'click', [], `click the suggestion ${quote(option.name)}`, why, v.url))) return null;
+      return `picked the suggestion ${quote(option.name)}`;
+    }
+    if (names.size > 1) return null;
+    // Suggestions often come after a short debounce.
+    await new Promise((res) => setTimeout(res, 150));
+  }
+  return null;
+}

@@ -1,0 +1,46 @@
+/**
+ * What the built-in model's agent (agent.ts) asks of the engine while it runs a plan: the page
+ * as the model reads it, and single steps done through the engine's ports. The engine provides
+ * it (engine/agent/plan-steps.ts); this side knows no browser. Elements are named by snapshot
+ * ids, and by the selectors `selectors` gives for them.
+ */
+import type { OutlineLine } from '../../protocol/model';
+import type { Action } from '../../protocol/schemas';
+
+export interface Point {
+  x: number;
+  y: number;
+}
+
+export interface StepRunner {
+  instruction: string;
+  maxSteps: number;
+  signal: AbortSignal;
+  /** The page as the model reads it; folded lists keep the items `focus` names. */
+  look(focus?: string): Promise<{ lines: OutlineLine[]; text: string; url: string }>;
+  /** A selector for each snapshot id, null for an id no longer on the page. */
+  selectors(ids: string[]): Promise<(string | null)[]>;
+  /** One action on an element (the approval of the call applies); the element as a person reads it. */
+  perform(selector: string, method: string, args: string[]): Promise<{ element: string }>;
+  /** Where an element is in the viewport, once it can be pointed at. */
+  pointOf(selector: string): Promise<Point>;
+  /** Drag an element by an offset or to a point, as a person's pointer would. */
+  dragBy(selector: string, move: { dx: number; dy: number } | { to: Point }): Promise<{ element: string; from: Point; to: Point }>;
+  /** The item texts of the menu an element opens, as the page holds them now (shown or hidden); none when it cannot say. */
+  menuTexts(selector: string): Promise<string[]>;
+  /** The page's own date (YYYY-MM-DD), for steps that name a date by description. */
+  today(): Promise<string>;
+  /** Marks taken before and after a step: whether what it meant to change shows on the page, said in words. */
+  effects: {
+    begin(): Promise<void>;
+    end(kind: 'fill' | 'drag'): Promise<{ shows: boolean | null; said: string }>;
+  };
+  /** Whether an error ends the run rather than the step (a refused or unanswered approval). */
+  endsRun(e: unknown): boolean;
+  /** Wait for the page to settle (network idle, DOM quiet, bounded), as act does before it reads the page. */
+  settle(): Promise<void>;
+  /** Run one act step through the agent's step machinery (streamed, recorded); its result text, "error: ..." on failure. */
+  act(say: string, reasoning: string, pageText: string, pageUrl: string): Promise<string>;
+  /** Record a click the run made itself (a suggestion picked, a tab opened), streamed and replayable like an act step. */
+  note(instruction: string, reasoning: string, result: string, pageUrl: string, action: Action | null): void;
+}
