@@ -40,10 +40,6 @@ _CREATE = object()
 _LOCAL_OPTIONS = ("page", "locator", "ignore_locators", "model", "cache", "on_approval")
 
 
-def deckhand_home() -> Path:
-    return Path(os.environ.get("DECKHAND_HOME") or Path.home() / ".deckhand")
-
-
 def _camel(name: str) -> str:
     head, *rest = name.split("_")
     return head + "".join(p[:1].upper() + p[1:] for p in rest)
@@ -149,7 +145,7 @@ class Deckhand:
         elif is_store(where):
             self._store = cast(CacheStore, where)
         elif where in (True, "local"):
-            self._store = SqliteStore(deckhand_home() / "cache.db")
+            self._store = SqliteStore(Path(os.environ.get("DECKHAND_HOME") or Path.home() / ".deckhand") / "cache.db")
         elif where == "memory":
             self._store = MemoryStore()
         elif isinstance(where, Mapping) and isinstance(where.get("path"), (str, os.PathLike)):

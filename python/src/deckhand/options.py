@@ -80,17 +80,9 @@ VertexLocation = _wire.VertexModelConfigProviderOptionsVertexDict
 #: A model: a 'provider/model' name (or 'deckhand/local'), a ModelConfig (pydantic model or
 #: dict), a generation callback, or a named callback.
 ModelSpec = Union[
-    str,
-    _wire.GenericModelConfig,
-    _wire.AzureApiKeyModelConfig,
-    _wire.AzureEntraModelConfig,
-    _wire.VertexModelConfig,
-    ModelConfigDict,
-    AzureModelConfigDict,
-    VertexModelConfigDict,
-    CallbackModelDict,
-    CallbackModel,
-]
+    str, _wire.GenericModelConfig, _wire.AzureApiKeyModelConfig, _wire.AzureEntraModelConfig, _wire.VertexModelConfig,
+    ModelConfigDict, AzureModelConfigDict, VertexModelConfigDict, CallbackModelDict, CallbackModel,
+]  # fmt: skip
 
 LogLevel = Literal["debug", "info", "warn", "error", "silent"]
 
