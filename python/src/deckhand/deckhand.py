@@ -93,17 +93,14 @@ class Deckhand:
             resolve_model(model, CallbackRegistry())  # a bad configuration fails now
         if dom_settle_timeout_ms is not None:
             check_ms("dom_settle_timeout_ms", dom_settle_timeout_ms, minimum=0)
-        if isinstance(approval, BaseModel):
-            approval = cast(ApprovalPolicy, approval.model_dump(by_alias=True, exclude_none=True))
-        if approval is not None and not isinstance(approval, Mapping):
-            raise type_error(f"approval must be a dict (when=, words=, timeout=), got {type(approval).__name__}")
         options = {
             "model": model,
             "system_prompt": system_prompt,
             "dom_settle_timeout_ms": dom_settle_timeout_ms,
             "logger": Logger(logging),
             "telemetry": Telemetry(telemetry),
-            "approval": dict(approval) if approval else None,
+            # The worker checks the policy with each call that carries it.
+            "approval": dict(approval) if isinstance(approval, Mapping) else approval or None,
             "on_approval": callable_or_none("on_approval", on_approval),
         }
         if browser._claimed_by is not None:
