@@ -55,7 +55,7 @@ async function main(): Promise<void> {
     // The handler sees the request as it is put to everyone; it leaves the decision to the panel.
     const run = dh.act(buy, { approval: { when: ['pay'], timeout: TIMEOUT }, onApproval: (req) => ((held = req.deadline - TIMEOUT), null) });
     const shown = await panel.waitFor<{ id: string; shown: number }>('window.__prompts.at(-1) || null', 'the prompt in the side panel', 15_000);
-    for (const end = Date.now() + 5000; !held && Date.now() < end; ) await new Promise((r) => setTimeout(r, 5));
+    for (const end = Date.now() + 5000; !held && Date.now() < end;) await new Promise((r) => setTimeout(r, 5));
     await panel.click(`[data-testid=approval][data-approval-id="${shown.id}"] [data-testid=approval-approve]`);
     await run;
     toPanel.push(shown.shown - held);

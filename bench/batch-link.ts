@@ -190,8 +190,7 @@ export async function measureBatchOverLink(opts: { oneWayMs?: number; clicks?: n
 
 async function main(): Promise<void> {
   const f = await measureBatchOverLink();
-  const row = (where: string, x: BatchFigures) =>
-    `| ${where} | ${x.callsMs} | ${x.batchMs} | ${x.ratio} | ${x.emptyCallMs} |`;
+  const row = (where: string, x: BatchFigures) => `| ${where} | ${x.callsMs} | ${x.batchMs} | ${x.ratio} | ${x.emptyCallMs} |`;
   console.log(
     [
       `${f.clicks} clicks, one by one vs in one experimentalBatch (median of ${RUNS}); ` +

@@ -48,8 +48,18 @@ async function main(): Promise<void> {
   await browser.close();
   await servers.close();
   console.table([
-    { work: `${N} clicks`, 'one by one ms': +clicksNode.toFixed(1), 'in a batch ms': +clicksBatch.toFixed(1), 'speed-up': +(clicksNode / clicksBatch).toFixed(2) },
-    { work: `${N} page.evaluate`, 'one by one ms': +evalNode.toFixed(1), 'in a batch ms': +evalBatch.toFixed(1), 'speed-up': +(evalNode / evalBatch).toFixed(2) },
+    {
+      work: `${N} clicks`,
+      'one by one ms': +clicksNode.toFixed(1),
+      'in a batch ms': +clicksBatch.toFixed(1),
+      'speed-up': +(clicksNode / clicksBatch).toFixed(2),
+    },
+    {
+      work: `${N} page.evaluate`,
+      'one by one ms': +evalNode.toFixed(1),
+      'in a batch ms': +evalBatch.toFixed(1),
+      'speed-up': +(evalNode / evalBatch).toFixed(2),
+    },
   ]);
 }
 

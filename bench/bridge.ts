@@ -33,7 +33,11 @@ async function pairFromPanel(browser: BrowserHandle, pairing: PairingInfo): Prom
   if (!worker) throw new Error("the extension's service worker is not running");
   const { sessionId } = await cdp.send<{ sessionId: string }>('Target.attachToTarget', { targetId: worker.targetId, flatten: true });
   const expression = `globalThis.__deckhand.panel('bridge.connect', ${JSON.stringify({ port: pairing.port, token: pairing.token })})`;
-  const r = await cdp.send<{ result: { value: { state: string; message?: string } } }>('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId);
+  const r = await cdp.send<{ result: { value: { state: string; message?: string } } }>(
+    'Runtime.evaluate',
+    { expression, awaitPromise: true, returnByValue: true },
+    sessionId,
+  );
   await cdp.send('Target.detachFromTarget', { sessionId });
   if (r.result.value.state !== 'attached') throw new Error(`pairing failed: ${r.result.value.message}`);
 }
@@ -81,8 +85,22 @@ async function main(): Promise<void> {
   await servers.close();
 
   const rows = [
-    { call: 'page.title()', 'bridge ms': +titleBridge.toFixed(2), 'CDP link ms': +titleCdp.toFixed(2), 'Playwright ms': +titlePw.toFixed(2), 'bridge / CDP': +(titleBridge / titleCdp).toFixed(2), 'bridge / Playwright': +(titleBridge / titlePw).toFixed(2) },
-    { call: 'act click (deterministic)', 'bridge ms': +clickBridge.toFixed(2), 'CDP link ms': +clickCdp.toFixed(2), 'Playwright ms': +clickPw.toFixed(2), 'bridge / CDP': +(clickBridge / clickCdp).toFixed(2), 'bridge / Playwright': +(clickBridge / clickPw).toFixed(2) },
+    {
+      call: 'page.title()',
+      'bridge ms': +titleBridge.toFixed(2),
+      'CDP link ms': +titleCdp.toFixed(2),
+      'Playwright ms': +titlePw.toFixed(2),
+      'bridge / CDP': +(titleBridge / titleCdp).toFixed(2),
+      'bridge / Playwright': +(titleBridge / titlePw).toFixed(2),
+    },
+    {
+      call: 'act click (deterministic)',
+      'bridge ms': +clickBridge.toFixed(2),
+      'CDP link ms': +clickCdp.toFixed(2),
+      'Playwright ms': +clickPw.toFixed(2),
+      'bridge / CDP': +(clickBridge / clickCdp).toFixed(2),
+      'bridge / Playwright': +(clickBridge / clickPw).toFixed(2),
+    },
   ];
   console.log(`WebSocket bridge vs CDP link vs Playwright, mean per call over ${N} calls, median of ${RUNS} runs`);
   console.table(rows);

@@ -24,7 +24,27 @@ let before = 0;
  * The key the cache used before, measured on the page: its URL without fragment, query sorted,
  * and the roles and names of its controls and headings (what fingerprint() hashed).
  */
-const STRUCTURAL = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'tab', 'menuitem', 'switch', 'slider', 'spinbutton', 'heading', 'form', 'navigation', 'main', 'dialog', 'iframe']);
+const STRUCTURAL = new Set([
+  'button',
+  'link',
+  'textbox',
+  'searchbox',
+  'checkbox',
+  'radio',
+  'combobox',
+  'listbox',
+  'tab',
+  'menuitem',
+  'switch',
+  'slider',
+  'spinbutton',
+  'heading',
+  'form',
+  'navigation',
+  'main',
+  'dialog',
+  'iframe',
+]);
 async function structureKey(p: typeof page): Promise<string> {
   const snap = await p.snapshot({ budget: 50_000 });
   const items = new Set<string>();
@@ -43,7 +63,11 @@ try {
     for (const m of MARKUPS) {
       for (const change of CHANGES) {
         // A fresh store per pair: each pair measures its own second call.
-        const dh = await Deckhand.create({ browser, model: { modelName: 'openai/gpt-4.1-mini', apiKey: 'sk-bench', baseURL: ms.url }, cache: { store: 'memory' } });
+        const dh = await Deckhand.create({
+          browser,
+          model: { modelName: 'openai/gpt-4.1-mini', apiKey: 'sk-bench', baseURL: ms.url },
+          cache: { store: 'memory' },
+        });
         try {
           const keys: string[] = [];
           const o = await runLiving(dh, page, ms, living.origin, m, change, op, async () => void keys.push(await structureKey(page)));
@@ -67,13 +91,17 @@ try {
     }
   }
 
-  console.log(`\nCache on living pages: ${MARKUPS.length} markups × ${CHANGES.length} kinds of unrelated change, ${((performance.now() - t0) / 1000).toFixed(0)} s\n`);
+  console.log(
+    `\nCache on living pages: ${MARKUPS.length} markups × ${CHANGES.length} kinds of unrelated change, ${((performance.now() - t0) / 1000).toFixed(0)} s\n`,
+  );
   console.log('| op | pairs | hits that did the right thing | hit rate | misses (reason) |');
   console.log('|---|---|---|---|---|');
   for (const op of ops) {
     const mine = outcomes.filter((o) => o.op === op);
     const good = mine.filter((o) => o.status === 'HIT' && o.correct).length;
-    const reasons = mine.filter((o) => o.status !== 'HIT' || !o.correct).map((o) => `${o.markup}/${o.change}: ${o.status}${o.missReason ? ` ${o.missReason}` : ''}${o.status === 'HIT' ? ' (wrong result)' : ''}`);
+    const reasons = mine
+      .filter((o) => o.status !== 'HIT' || !o.correct)
+      .map((o) => `${o.markup}/${o.change}: ${o.status}${o.missReason ? ` ${o.missReason}` : ''}${o.status === 'HIT' ? ' (wrong result)' : ''}`);
     console.log(`| ${op} | ${mine.length} | ${good} | ${((100 * good) / mine.length).toFixed(1)}% | ${reasons.join('; ') || '—'} |`);
   }
   const byKind = CHANGES.map((c) => {
@@ -89,7 +117,8 @@ try {
 
   console.log('\n| change to the target | op | second call | wrong |');
   console.log('|---|---|---|---|');
-  for (const o of meaning) console.log(`| ${o.name} | ${o.op} | ${o.status}${o.missReason ? ` (${o.missReason})` : ''} | ${o.wrong ? `WRONG: ${o.detail}` : 'no'} |`);
+  for (const o of meaning)
+    console.log(`| ${o.name} | ${o.op} | ${o.status}${o.missReason ? ` (${o.missReason})` : ''} | ${o.wrong ? `WRONG: ${o.detail}` : 'no'} |`);
   console.log(`\nWrong replays: ${meaning.filter((o) => o.wrong).length} of ${meaning.length}`);
 } finally {
   await browser.close();

@@ -39,7 +39,16 @@ async function writeStore(maxEntriesPerTenant?: number): Promise<{ record(i: num
   const key = (i: number) => `${i}`.padStart(64, 'k');
   return {
     record: (i) =>
-      store.record({ key: key(i), baseKey: `${i % 50}`.padStart(64, 'b'), op: 'act', result: [{ selector: `xpath=/html/body/div[${i}]/button`, method: 'click', arguments: [], description: 'a button' }], usage }, 'bench'),
+      store.record(
+        {
+          key: key(i),
+          baseKey: `${i % 50}`.padStart(64, 'b'),
+          op: 'act',
+          result: [{ selector: `xpath=/html/body/div[${i}]/button`, method: 'click', arguments: [], description: 'a button' }],
+          usage,
+        },
+        'bench',
+      ),
     drop: (i) => store.invalidate(key(i), 'bench'),
     close: () => {
       store.close();
@@ -84,11 +93,23 @@ async function main(): Promise<void> {
     { entries: '10,000 (the bound: evicting)', 'ms per record': +large.toFixed(4) },
     { entries: '10,000 (bound 20,000)', 'ms per record': +unbounded.toFixed(4) },
   ]);
-  console.log(`cache write cost at 10,000 entries / at 1,000: ${(large / small).toFixed(2)} (goal: at most 1.5); without eviction ${(unbounded / small).toFixed(2)}`);
+  console.log(
+    `cache write cost at 10,000 entries / at 1,000: ${(large / small).toFixed(2)} (goal: at most 1.5); without eviction ${(unbounded / small).toFixed(2)}`,
+  );
 
   const servers = await startFixtureServers();
   const ms = await startModelServer();
-  ms.script((_r, prompt) => ({ object: { found: true, elementId: idFor(prompt, /button "Multi"/), method: 'click', arguments: [], description: 'Multi button', twoStep: false, reason: '' } }));
+  ms.script((_r, prompt) => ({
+    object: {
+      found: true,
+      elementId: idFor(prompt, /button "Multi"/),
+      method: 'click',
+      arguments: [],
+      description: 'Multi button',
+      twoStep: false,
+      reason: '',
+    },
+  }));
   const browser = await localBrowser.launch();
   const page = await browser.context.activePage();
   await page.goto(`${servers.origin}/form.html`);
@@ -101,7 +122,13 @@ async function main(): Promise<void> {
     const live = await timeActs(dh, { cache: false });
     await dh.act('click the Multi button'); // MISS: fills the entry
     const hit = await timeActs(dh, undefined);
-    rows.push({ model: name, 'computed ms': +live.ms.toFixed(1), 'hit ms': +hit.ms.toFixed(1), 'hit / computed': +(hit.ms / live.ms).toFixed(3), 'hit statuses': [...hit.statuses].join(',') });
+    rows.push({
+      model: name,
+      'computed ms': +live.ms.toFixed(1),
+      'hit ms': +hit.ms.toFixed(1),
+      'hit / computed': +(hit.ms / live.ms).toFixed(3),
+      'hit statuses': [...hit.statuses].join(','),
+    });
     await dh.close();
   }
   await browser.close();

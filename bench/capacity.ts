@@ -32,7 +32,13 @@ const mb = (kb: number) => Math.round(kb / 1024);
 async function main(): Promise<void> {
   process.env.DECKHAND_API_KEYS = KEY;
   const servers = await startFixtureServers();
-  const svc = await startService({ home: mkdtempSync(join(tmpdir(), 'dh-capacity-')), port: 0, maxSessions: Math.max(...CURVE), idleTimeoutMs: 3_600_000, contextsPerBrowser: CONTEXTS });
+  const svc = await startService({
+    home: mkdtempSync(join(tmpdir(), 'dh-capacity-')),
+    port: 0,
+    maxSessions: Math.max(...CURVE),
+    idleTimeoutMs: 3_600_000,
+    contextsPerBrowser: CONTEXTS,
+  });
   console.log(`sessions per browser: ${CONTEXTS}${CONTEXTS > 1 ? ' (isolated contexts)' : ''}`);
   const call = async (path: string, body: unknown) => {
     const r = await fetch(svc.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY }, body: JSON.stringify(body) });
@@ -83,7 +89,9 @@ async function main(): Promise<void> {
           await sleep((think * n) / ids.length);
           for (let i = 0; performance.now() < end; i++) {
             const t = performance.now();
-            const r = await call(`/v1/sessions/${id}/act`, { input: { selector: i % 2 ? '#multi' : '#name', description: 'capacity', method: i % 2 ? 'click' : 'fill', arguments: i % 2 ? [] : [`n${i}`] } }).catch((e: Error) => ({ ok: false, error: { code: 'FETCH', message: e.message } }));
+            const r = await call(`/v1/sessions/${id}/act`, {
+              input: { selector: i % 2 ? '#multi' : '#name', description: 'capacity', method: i % 2 ? 'click' : 'fill', arguments: i % 2 ? [] : [`n${i}`] },
+            }).catch((e: Error) => ({ ok: false, error: { code: 'FETCH', message: e.message } }));
             latencies.push(performance.now() - t);
             if (!r.ok) {
               failures++;

@@ -14,7 +14,10 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 15);
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 /** The JavaScript next to an entry (its chunks included), in KB. */
-const jsKb = (dir: string) => readdirSync(dir).filter((f) => f.endsWith('.js')).reduce((n, f) => n + statSync(resolve(dir, f)).size, 0) / 1024;
+const jsKb = (dir: string) =>
+  readdirSync(dir)
+    .filter((f) => f.endsWith('.js'))
+    .reduce((n, f) => n + statSync(resolve(dir, f)).size, 0) / 1024;
 
 /** Milliseconds one fresh process takes to import `specifier` (resolved from the repository root). */
 function importMs(specifier: string): number {
@@ -39,7 +42,12 @@ function main(): void {
   const rows = cases.map((c) => {
     const ms = median(times.get(c.name)!);
     const file = c.specifier.startsWith('file:') ? fileURLToPath(c.specifier) : null;
-    return { module: c.name, 'import ms (median)': +ms.toFixed(1), 'ratio vs playwright-core': +(ms / pw).toFixed(3), 'dist JS KB': file ? +jsKb(dirname(file)).toFixed(1) : '' };
+    return {
+      module: c.name,
+      'import ms (median)': +ms.toFixed(1),
+      'ratio vs playwright-core': +(ms / pw).toFixed(3),
+      'dist JS KB': file ? +jsKb(dirname(file)).toFixed(1) : '',
+    };
   });
   console.table(rows);
   console.log(JSON.stringify({ runs: RUNS, rows }, null, 1));

@@ -47,7 +47,9 @@ async function main(): Promise<void> {
       ids.map(async (id) => {
         for (let i = 0; i < PER_SESSION; i++) {
           const t = performance.now();
-          const r = await call(`/v1/sessions/${id}/act`, { input: { selector: i % 2 ? '#multi' : '#name', description: 'load', method: i % 2 ? 'click' : 'fill', arguments: i % 2 ? [] : [`n${i}`] } });
+          const r = await call(`/v1/sessions/${id}/act`, {
+            input: { selector: i % 2 ? '#multi' : '#name', description: 'load', method: i % 2 ? 'click' : 'fill', arguments: i % 2 ? [] : [`n${i}`] },
+          });
           latencies.push(performance.now() - t);
           if (!r.ok) failures++;
         }

@@ -42,8 +42,20 @@ async function main(): Promise<void> {
   let refused = 0;
   // Sampled on a timer, so measuring does not slow the clients down.
   const sampler = setInterval(() => {
-    const now = { rssMb: Math.round(process.memoryUsage().rss / 1e6), heapUsedMb: Math.round(process.memoryUsage().heapUsed / 1e6), mcpSessions: mcpOpen(), browserSessions: svc.sessions.size, chromiumProcesses: chromiums() };
-    peak = { rssMb: Math.max(peak.rssMb, now.rssMb), heapUsedMb: Math.max(peak.heapUsedMb, now.heapUsedMb), mcpSessions: Math.max(peak.mcpSessions, now.mcpSessions), browserSessions: Math.max(peak.browserSessions, now.browserSessions), chromiumProcesses: Math.max(peak.chromiumProcesses, now.chromiumProcesses) };
+    const now = {
+      rssMb: Math.round(process.memoryUsage().rss / 1e6),
+      heapUsedMb: Math.round(process.memoryUsage().heapUsed / 1e6),
+      mcpSessions: mcpOpen(),
+      browserSessions: svc.sessions.size,
+      chromiumProcesses: chromiums(),
+    };
+    peak = {
+      rssMb: Math.max(peak.rssMb, now.rssMb),
+      heapUsedMb: Math.max(peak.heapUsedMb, now.heapUsedMb),
+      mcpSessions: Math.max(peak.mcpSessions, now.mcpSessions),
+      browserSessions: Math.max(peak.browserSessions, now.browserSessions),
+      chromiumProcesses: Math.max(peak.chromiumProcesses, now.chromiumProcesses),
+    };
   }, 500);
   const t0 = performance.now();
   let next = 0;
@@ -57,7 +69,10 @@ async function main(): Promise<void> {
           opened++;
           await c.listTools();
           if (i % BROWSER_EVERY === 0) {
-            const r = (await c.callTool({ name: 'navigate', arguments: { url: `${servers.origin}/form.html` } })) as { isError?: boolean; content: { text: string }[] };
+            const r = (await c.callTool({ name: 'navigate', arguments: { url: `${servers.origin}/form.html` } })) as {
+              isError?: boolean;
+              content: { text: string }[];
+            };
             if (r.isError) {
               if (/TOO_MANY_SESSIONS/.test(r.content[0]?.text ?? '')) refused++;
               else {
@@ -78,12 +93,31 @@ async function main(): Promise<void> {
   clearInterval(sampler);
   const openMs = performance.now() - t0;
   const t1 = performance.now();
-  while ((mcpOpen() > 0 || svc.sessions.size > 0 || chromiums() > before.chromiumProcesses) && performance.now() - t1 < 60_000) await new Promise((r) => setTimeout(r, 250));
+  while ((mcpOpen() > 0 || svc.sessions.size > 0 || chromiums() > before.chromiumProcesses) && performance.now() - t1 < 60_000)
+    await new Promise((r) => setTimeout(r, 250));
   const reapMs = performance.now() - t1;
   const after = snapshot();
   await svc.close();
   await servers.close();
-  console.log(JSON.stringify({ sessions: SESSIONS, clients: CLIENTS, opened, failures, refusedAtLimit: refused, openSeconds: +(openMs / 1000).toFixed(1), reapedSecondsAfterLast: +(reapMs / 1000).toFixed(1), idleTimeoutMs: IDLE_MS, before, peak, after }, null, 2));
+  console.log(
+    JSON.stringify(
+      {
+        sessions: SESSIONS,
+        clients: CLIENTS,
+        opened,
+        failures,
+        refusedAtLimit: refused,
+        openSeconds: +(openMs / 1000).toFixed(1),
+        reapedSecondsAfterLast: +(reapMs / 1000).toFixed(1),
+        idleTimeoutMs: IDLE_MS,
+        before,
+        peak,
+        after,
+      },
+      null,
+      2,
+    ),
+  );
   if (after.mcpSessions || after.browserSessions || after.chromiumProcesses > before.chromiumProcesses) process.exitCode = 1;
 }
 

@@ -96,7 +96,11 @@ async function main(): Promise<void> {
   await servers.close();
   // The fixed part of every request: each operation's system prompt, and its answer schema as a
   // server that cannot hold the model to it (structuredOutput json_object or text) reads it in the prompt.
-  for (const [op, schema] of [['act', ACT_JSON_SCHEMA], ['observe', OBSERVE_JSON_SCHEMA], ['extract', null]] as const) {
+  for (const [op, schema] of [
+    ['act', ACT_JSON_SCHEMA],
+    ['observe', OBSERVE_JSON_SCHEMA],
+    ['extract', null],
+  ] as const) {
     rows.push({ page: `(${op}: system prompt)`, [`${op} tokens`]: countTokens(systemPrompt(op)) });
     if (schema) rows.push({ page: `(${op}: schema in the prompt)`, [`${op} tokens`]: countTokens(JSON.stringify(schema)) });
   }

@@ -22,12 +22,23 @@ export function machine(): Record<string, string | number> {
   let chromium = 'unknown';
   try {
     // The Debian wrapper prints a shell warning first: keep the version line.
-    chromium = execFileSync(exe!, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim().split('\n').pop()!;
+    chromium = execFileSync(exe!, ['--version'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] })
+      .trim()
+      .split('\n')
+      .pop()!;
   } catch {
     /* left unknown */
   }
   const pw = JSON.parse(readFileSync(join(ROOT, 'node_modules', 'playwright-core', 'package.json'), 'utf8')).version as string;
-  return { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', memoryGb: Math.round(totalmem() / 1e9), platform: `${process.platform} ${process.arch}`, node: process.version, chromium, playwright: pw };
+  return {
+    cpus: cpus().length,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    memoryGb: Math.round(totalmem() / 1e9),
+    platform: `${process.platform} ${process.arch}`,
+    node: process.version,
+    chromium,
+    playwright: pw,
+  };
 }
 
 /** `page` with the text between NAME's markers replaced by `body`. */
@@ -44,7 +55,11 @@ export function replaceBetweenMarkers(page: string, name: string, body: string):
 export function markdownTable(rows: Record<string, string | number>[]): string {
   const keys = Object.keys(rows[0] ?? {});
   const cell = (v: unknown) => String(v).replace(/\|/g, '\\|');
-  return [`| ${keys.map(cell).join(' | ')} |`, `|${keys.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${keys.map((k) => cell(r[k])).join(' | ')} |`)].join('\n') + '\n';
+  return (
+    [`| ${keys.map(cell).join(' | ')} |`, `|${keys.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${keys.map((k) => cell(r[k])).join(' | ')} |`)].join(
+      '\n',
+    ) + '\n'
+  );
 }
 
 export interface Published {
@@ -67,9 +82,13 @@ export function publish(name: string, p: Published): string | null {
   writeFileSync(json, JSON.stringify({ benchmark: name, about: p.about, measured, machine: m, parameters: p.parameters, rows: p.rows }, null, 1) + '\n');
   writeFileSync(join(BENCH_DIR, `${name}.svg`), p.svg);
   if (existsSync(PAGE)) {
-    const when = `Measured ${measured.slice(0, 10)} on ${m.cpus} cores (${m.cpu}), ${m.chromium}, Node ${m.node}; ` + `numbers in [${name}.json](/bench/${name}.json).`;
+    const when =
+      `Measured ${measured.slice(0, 10)} on ${m.cpus} cores (${m.cpu}), ${m.chromium}, Node ${m.node}; ` + `numbers in [${name}.json](/bench/${name}.json).`;
     try {
-      writeFileSync(PAGE, replaceBetweenMarkers(readFileSync(PAGE, 'utf8'), name, `${p.markdown ?? markdownTable(p.rows as Record<string, string | number>[])}\n${when}\n`));
+      writeFileSync(
+        PAGE,
+        replaceBetweenMarkers(readFileSync(PAGE, 'utf8'), name, `${p.markdown ?? markdownTable(p.rows as Record<string, string | number>[])}\n${when}\n`),
+      );
     } catch (e) {
       // The JSON and the chart are written by now: a page without the markers should not lose the run.
       console.error(`docs/benchmarks.md not updated: ${(e as Error).message}`);

@@ -125,7 +125,17 @@ async function main(): Promise<void> {
   const rows: Record<string, string | number>[] = [];
   const launches: Record<string, string | number>[] = [];
 
-  interface Ours { launchMs: number; snapMs: number; sameMs: number; tokens: number; estTokens: number; folded: boolean; clickMs: number; actMs: number; actRight: string }
+  interface Ours {
+    launchMs: number;
+    snapMs: number;
+    sameMs: number;
+    tokens: number;
+    estTokens: number;
+    folded: boolean;
+    clickMs: number;
+    actMs: number;
+    actRight: string;
+  }
   const ours: Record<string, Ours> = {};
   const theirs: Record<string, { launchMs: number; snapMs: number; tokens: number; clickMs: number; changedClickMs: number }> = {};
 
@@ -142,19 +152,39 @@ async function main(): Promise<void> {
       await page.goto(url(c.path));
       for (let i = 0; i < 3; i++) await page.snapshot(); // warm: first style and layout pass, JIT
       let snap = await page.snapshot();
-      const snapMs = median(await timeEach(RUNS, () => touch(page), async () => (snap = await page.snapshot())));
+      const snapMs = median(
+        await timeEach(
+          RUNS,
+          () => touch(page),
+          async () => (snap = await page.snapshot()),
+        ),
+      );
       const sameMs = median(await timeEach(RUNS, nothing, () => page.snapshot()));
       await dh.act({ selector: c.target, description: 'warm', method: 'click' });
       const clickMs = median(await timeEach(CLICKS, nothing, () => dh.act({ selector: c.target, description: 'bench click', method: 'click' })));
       await recordClicks(page);
       let right = 0;
       const actMs = median(
-        await timeEach(ACTS, () => touch(page), async () => {
-          const r = await dh.act(c.instruction);
-          if (r.data.success && (await clickedOn(page, c.target))) right++;
-        }),
+        await timeEach(
+          ACTS,
+          () => touch(page),
+          async () => {
+            const r = await dh.act(c.instruction);
+            if (r.data.success && (await clickedOn(page, c.target))) right++;
+          },
+        ),
       );
-      ours[c.name] = { launchMs, snapMs, sameMs, tokens: countTokens(snap.text), estTokens: snap.tokens, folded: snap.folded, clickMs, actMs, actRight: `${right}/${ACTS}` };
+      ours[c.name] = {
+        launchMs,
+        snapMs,
+        sameMs,
+        tokens: countTokens(snap.text),
+        estTokens: snap.tokens,
+        folded: snap.folded,
+        clickMs,
+        actMs,
+        actRight: `${right}/${ACTS}`,
+      };
       await dh.close();
       await browser.close();
     }
@@ -169,11 +199,23 @@ async function main(): Promise<void> {
       const body = ppage.locator('body');
       for (let i = 0; i < 3; i++) await body.ariaSnapshot();
       let aria = '';
-      const snapMs = median(await timeEach(RUNS, () => touch(ppage), async () => (aria = await body.ariaSnapshot())));
+      const snapMs = median(
+        await timeEach(
+          RUNS,
+          () => touch(ppage),
+          async () => (aria = await body.ariaSnapshot()),
+        ),
+      );
       const btn = ppage.locator(c.target).first();
       await btn.click();
       const clickMs = median(await timeEach(CLICKS, nothing, () => btn.click()));
-      const changedClickMs = median(await timeEach(ACTS, () => touch(ppage), () => btn.click()));
+      const changedClickMs = median(
+        await timeEach(
+          ACTS,
+          () => touch(ppage),
+          () => btn.click(),
+        ),
+      );
       theirs[c.name] = { launchMs, snapMs, tokens: countTokens(aria), clickMs, changedClickMs };
       await pw.close();
     }
@@ -197,7 +239,12 @@ async function main(): Promise<void> {
       'act right': o.actRight,
     });
     console.error(JSON.stringify(rows.at(-1)));
-    launches.push({ page: c.name, 'ours launch ms': +o.launchMs.toFixed(0), 'pw launch ms': +p.launchMs.toFixed(0), 'difference ms': +(o.launchMs - p.launchMs).toFixed(0) });
+    launches.push({
+      page: c.name,
+      'ours launch ms': +o.launchMs.toFixed(0),
+      'pw launch ms': +p.launchMs.toFixed(0),
+      'difference ms': +(o.launchMs - p.launchMs).toFixed(0),
+    });
   }
   await servers.close();
   console.table(rows);

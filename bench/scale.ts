@@ -96,9 +96,13 @@ async function main(): Promise<void> {
     );
     console.log('| setup | start all s | navigate p50 ms | navigate p95 ms | act p50 ms | act p95 ms | failures |');
     console.log('|---|---:|---:|---:|---:|---:|---:|');
-    for (const [name, f] of [['embedded (one process, local Chromium, SQLite)', peer.figures], ['Grid + 2 replicas + PostgreSQL + round-robin', grid.figures]] as const) {
+    for (const [name, f] of [
+      ['embedded (one process, local Chromium, SQLite)', peer.figures],
+      ['Grid + 2 replicas + PostgreSQL + round-robin', grid.figures],
+    ] as const) {
       console.log(
-        `| ${name} | ${f.startS.toFixed(1)} | ${ms(pct(f.navigate, 50))} | ${ms(pct(f.navigate, 95))} | ` + `${ms(pct(f.act, 50))} | ${ms(pct(f.act, 95))} | ${f.failures} |`,
+        `| ${name} | ${f.startS.toFixed(1)} | ${ms(pct(f.navigate, 50))} | ${ms(pct(f.navigate, 95))} | ` +
+          `${ms(pct(f.act, 50))} | ${ms(pct(f.act, 95))} | ${f.failures} |`,
       );
     }
     console.log(
@@ -121,7 +125,8 @@ async function main(): Promise<void> {
       for (let attempts = 1; ; attempts++) {
         const r = await cluster.call(`/v1/sessions/${id}/act`, ACT);
         if (r.body?.data?.data?.success) return { attempts, doneAt: performance.now(), clicks: await pages.hitsBecome(n, want), want };
-        if (!RETRYABLE.has(r.body?.error?.code) || performance.now() - t0 > 60_000) return { attempts, doneAt: performance.now(), clicks: -1, want, error: r.body?.error };
+        if (!RETRYABLE.has(r.body?.error?.code) || performance.now() - t0 > 60_000)
+          return { attempts, doneAt: performance.now(), clicks: -1, want, error: r.body?.error };
         await new Promise((res) => setTimeout(res, 250));
       }
     });
@@ -141,11 +146,13 @@ async function main(): Promise<void> {
     }
     console.log('\nSIGKILL of one replica mid-round (acts retried on UNAVAILABLE and SESSION_BUSY)\n');
     console.log(
-      '| sessions | in flight that failed, then retried | sessions lost | every session answered again after s | ' + 'ended through the survivor | Grid sessions left |',
+      '| sessions | in flight that failed, then retried | sessions lost | every session answered again after s | ' +
+        'ended through the survivor | Grid sessions left |',
     );
     console.log('|---:|---:|---:|---:|---:|---:|');
     console.log(
-      `| ${SESSIONS} | ${retried.length} | ${lost.length} | ${recoveredS.toFixed(1)} | ` + `${ended.filter((e) => e.body?.data?.ended).length}/${SESSIONS} | ${left} |`,
+      `| ${SESSIONS} | ${retried.length} | ${lost.length} | ${recoveredS.toFixed(1)} | ` +
+        `${ended.filter((e) => e.body?.data?.ended).length}/${SESSIONS} | ${left} |`,
     );
     if (lost.length) console.log(`lost: ${JSON.stringify(lost.map((l) => l.error))}`);
   } finally {

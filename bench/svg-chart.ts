@@ -52,7 +52,16 @@ export function ticks(max: number, count = 5): number[] {
   return out;
 }
 
-function frame(w: number, h: number, title: string, yLabel: string, xLabel: string | undefined, yTicks: number[], y: (v: number) => number, fmt: (v: number) => string): string[] {
+function frame(
+  w: number,
+  h: number,
+  title: string,
+  yLabel: string,
+  xLabel: string | undefined,
+  yTicks: number[],
+  y: (v: number) => number,
+  fmt: (v: number) => string,
+): string[] {
   const out = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${w}" height="${h}" viewBox="0 0 ${w} ${h}" role="img" ${FONT} font-size="12">`,
     `<title>${escapeXml(title)}</title>`,
@@ -111,13 +120,21 @@ export function barChart(c: BarChart): string {
       const v = s.values[i];
       const x = x0 + k * barW;
       out.push(
-        `<rect class="bar" data-value="${v}" x="${n(x)}" y="${n(y(v))}" width="${n(barW - 2)}" ` + `height="${n(h - M.bottom - y(v))}" fill="${COLORS[k % COLORS.length]}"/>`,
+        `<rect class="bar" data-value="${v}" x="${n(x)}" y="${n(y(v))}" width="${n(barW - 2)}" ` +
+          `height="${n(h - M.bottom - y(v))}" fill="${COLORS[k % COLORS.length]}"/>`,
       );
       out.push(`<text x="${n(x + barW / 2 - 1)}" y="${n(y(v)) - 4}" text-anchor="middle" font-size="11">${escapeXml(fmt(v))}</text>`);
     });
     out.push(`<text class="category" x="${n(M.left + (i + 0.5) * groupW)}" y="${h - M.bottom + 18}" text-anchor="middle">${escapeXml(cat)}</text>`);
   });
-  out.push(...rule(c.rule, y, w), ...legend(c.series.map((s) => s.name), w), '</svg>');
+  out.push(
+    ...rule(c.rule, y, w),
+    ...legend(
+      c.series.map((s) => s.name),
+      w,
+    ),
+    '</svg>',
+  );
   return out.join('\n') + '\n';
 }
 
@@ -148,6 +165,13 @@ export function lineChart(c: LineChart): string {
       );
     }
   });
-  out.push(...rule(c.rule, y, w), ...legend(c.series.map((s) => s.name), w), '</svg>');
+  out.push(
+    ...rule(c.rule, y, w),
+    ...legend(
+      c.series.map((s) => s.name),
+      w,
+    ),
+    '</svg>',
+  );
   return out.join('\n') + '\n';
 }

@@ -46,7 +46,9 @@ export function App({ session, client, live, approvals }: { session: PanelSessio
     <div className="app">
       <header className="top">
         <div className="brand">
-          <span className="logo" aria-hidden="true">⚓</span>
+          <span className="logo" aria-hidden="true">
+            ⚓
+          </span>
           <span>Deckhand</span>
         </div>
         <BridgeChip client={client} onOpenSettings={() => setView('settings')} />
@@ -66,9 +68,24 @@ export function App({ session, client, live, approvals }: { session: PanelSessio
         <button role="tab" aria-selected={view === 'run'} onClick={() => setView('run')} data-testid="tab-run">
           Run
         </button>
-        <button role="tab" aria-selected={view === 'live'} onClick={() => setView('live')} data-testid="tab-live" title="Runs by other programs on this browser">
-          Live{takeover?.paused ? <span className="count warn" data-testid="tab-live-paused">Paused</span> : null}
-          {driving ? <span className="count" aria-label={`${driving} running`}>{driving}</span> : null}
+        <button
+          role="tab"
+          aria-selected={view === 'live'}
+          onClick={() => setView('live')}
+          data-testid="tab-live"
+          title="Runs by other programs on this browser"
+        >
+          Live
+          {takeover?.paused ? (
+            <span className="count warn" data-testid="tab-live-paused">
+              Paused
+            </span>
+          ) : null}
+          {driving ? (
+            <span className="count" aria-label={`${driving} running`}>
+              {driving}
+            </span>
+          ) : null}
         </button>
         <button role="tab" aria-selected={view === 'recording'} onClick={() => setView('recording')} data-testid="tab-recording">
           Recording{steps ? <span className="count">{steps}</span> : null}

@@ -8,10 +8,19 @@ import type { Approvals } from '../src/panel/approvals';
 import type { ApprovalRequest } from '../src/protocol/approval';
 
 const KIND: Record<ApprovalRequest['kinds'][number], string> = {
-  submit: 'submits a form', delete: 'deletes something', pay: 'pays or orders', 'leave-site': 'leaves the site', upload: 'uploads a file', words: 'matches your words',
+  submit: 'submits a form',
+  delete: 'deletes something',
+  pay: 'pays or orders',
+  'leave-site': 'leaves the site',
+  upload: 'uploads a file',
+  words: 'matches your words',
 };
 const ENDED: Record<string, string> = {
-  approve: 'approved', skip: 'skipped', stop: 'stopped', timeout: 'refused: nobody answered in time', cancelled: 'ended: its run stopped',
+  approve: 'approved',
+  skip: 'skipped',
+  stop: 'stopped',
+  timeout: 'refused: nobody answered in time',
+  cancelled: 'ended: its run stopped',
 };
 
 export function ApprovalPrompts({ approvals }: { approvals: Approvals }) {

@@ -22,7 +22,13 @@ export function BridgeChip({ client, onOpenSettings }: { client: PanelClient; on
       <button className="link" onClick={onOpenSettings}>
         {attached ? 'Client attached' : status.state === 'connecting' ? 'Connecting…' : 'Reconnecting…'}
       </button>
-      <button className="icon" aria-label="Disconnect the local client" title="Disconnect" onClick={() => void client.panel('bridge.disconnect', {})} data-testid="bridge-chip-disconnect">
+      <button
+        className="icon"
+        aria-label="Disconnect the local client"
+        title="Disconnect"
+        onClick={() => void client.panel('bridge.disconnect', {})}
+        data-testid="bridge-chip-disconnect"
+      >
         ✕
       </button>
     </div>

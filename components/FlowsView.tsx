@@ -48,7 +48,8 @@ export function FlowsView({ session, client, state, onReplay }: { session: Panel
       <div className="empty" data-testid="flows-empty">
         <p>No saved flows yet.</p>
         <p className="muted">
-          Run steps, then choose Save as flow in Recording. A saved flow replays by name with no model, here and from Node, Python, Go, the HTTP service and MCP.
+          Run steps, then choose Save as flow in Recording. A saved flow replays by name with no model, here and from Node, Python, Go, the HTTP service and
+          MCP.
         </p>
       </div>
     );
@@ -56,7 +57,16 @@ export function FlowsView({ session, client, state, onReplay }: { session: Panel
   return (
     <ul className="flows" data-testid="flows">
       {flows.map((f) => (
-        <FlowRow key={f.name} flow={f} session={session} client={client} schedule={schedules.get(f.name) ?? null} changes={changes[f.name] ?? 0} busy={!!state.running} onReplay={onReplay} />
+        <FlowRow
+          key={f.name}
+          flow={f}
+          session={session}
+          client={client}
+          schedule={schedules.get(f.name) ?? null}
+          changes={changes[f.name] ?? 0}
+          busy={!!state.running}
+          onReplay={onReplay}
+        />
       ))}
     </ul>
   );
@@ -118,7 +128,13 @@ function FlowRow({
     }
   };
 
-  const code = full ? (format === 'flow' ? toFlowJson(full) : format === 'playwright' ? toPlaywrightTest(full.recording) : toDeckhandScript(full.recording)) : '';
+  const code = full
+    ? format === 'flow'
+      ? toFlowJson(full)
+      : format === 'playwright'
+        ? toPlaywrightTest(full.recording)
+        : toDeckhandScript(full.recording)
+    : '';
   const fileName = full ? recordingFileName({ ...full.recording, title: full.name }, format) : '';
 
   return (
@@ -128,7 +144,8 @@ function FlowRow({
           {flow.name}
         </span>
         <span className="muted small" data-testid="flow-meta">
-          {flow.steps} step{flow.steps === 1 ? '' : 's'} · saved <time dateTime={flow.savedAt}>{Number.isNaN(saved.getTime()) ? flow.savedAt : saved.toLocaleString()}</time>
+          {flow.steps} step{flow.steps === 1 ? '' : 's'} · saved{' '}
+          <time dateTime={flow.savedAt}>{Number.isNaN(saved.getTime()) ? flow.savedAt : saved.toLocaleString()}</time>
         </span>
       </div>
       <div className="muted small flow-url" title={flow.startUrl}>
@@ -146,10 +163,15 @@ function FlowRow({
         >
           Replay
         </button>
-        <button className="small" aria-expanded={mode === 'rename'} onClick={() => {
+        <button
+          className="small"
+          aria-expanded={mode === 'rename'}
+          onClick={() => {
             setNewName(flow.name);
             open('rename');
-          }} data-testid="flow-rename">
+          }}
+          data-testid="flow-rename"
+        >
           Rename
         </button>
         <button className="small" aria-expanded={mode === 'export'} onClick={() => void showExport()} data-testid="flow-export">
@@ -162,10 +184,25 @@ function FlowRow({
           Delete
         </button>
       </div>
-      <ScheduleBox flow={flow.name} client={client} schedule={schedule} changes={changes} editing={mode === 'schedule'} onDone={() => setMode(null)} onError={setError} />
+      <ScheduleBox
+        flow={flow.name}
+        client={client}
+        schedule={schedule}
+        changes={changes}
+        editing={mode === 'schedule'}
+        onDone={() => setMode(null)}
+        onError={setError}
+      />
       {mode === 'rename' && (
         <form className="inline-form" onSubmit={(e) => void rename(e)}>
-          <input value={newName} maxLength={120} onChange={(e) => setNewName(e.target.value)} aria-label={`New name for ${flow.name}`} data-testid="flow-rename-input" autoFocus />
+          <input
+            value={newName}
+            maxLength={120}
+            onChange={(e) => setNewName(e.target.value)}
+            aria-label={`New name for ${flow.name}`}
+            data-testid="flow-rename-input"
+            autoFocus
+          />
           <button className="primary small" type="submit" data-testid="flow-rename-save">
             Rename
           </button>

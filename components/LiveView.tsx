@@ -23,7 +23,10 @@ export function LiveView({ live, runs, client, takeover }: { live: LiveRuns; run
         </div>
         <div className="empty" data-testid="live-empty">
           <p>No program is driving this browser.</p>
-          <p className="muted">When a script or a service (Node, Python, Go, HTTP, MCP) runs act, observe, extract, an agent, a batch or a flow here, its steps show up as they happen.</p>
+          <p className="muted">
+            When a script or a service (Node, Python, Go, HTTP, MCP) runs act, observe, extract, an agent, a batch or a flow here, its steps show up as they
+            happen.
+          </p>
         </div>
       </div>
     );
@@ -51,7 +54,15 @@ export function LiveView({ live, runs, client, takeover }: { live: LiveRuns; run
 function RunItem({ run: r, client, takeover }: { run: LiveRun; client: PanelClient; takeover: TakeoverState | null }) {
   const who = describeCaller(r.caller);
   return (
-    <li className={`entry ${r.status}`} data-testid="live-run" data-status={r.status} data-op={r.op} data-run-id={r.runId} data-caller-id={r.caller.id} aria-label={`${r.op} by ${who}: ${STATUS[r.status]}`}>
+    <li
+      className={`entry ${r.status}`}
+      data-testid="live-run"
+      data-status={r.status}
+      data-op={r.op}
+      data-run-id={r.runId}
+      data-caller-id={r.caller.id}
+      aria-label={`${r.op} by ${who}: ${STATUS[r.status]}`}
+    >
       <div className="entry-head">
         <span className={`dot ${r.status}`} aria-hidden="true" />
         <span className="kind">{r.op}</span>
@@ -68,7 +79,16 @@ function RunItem({ run: r, client, takeover }: { run: LiveRun; client: PanelClie
       {r.steps.length > 0 && (
         <ol className="events" role="log" aria-label="Steps" data-testid="live-steps">
           {r.steps.map((s) => (
-            <li key={s.seq} className={s.type ? `step ${s.outcome}` : s.outcome} data-testid="live-step" data-type={s.type} data-outcome={s.outcome} data-seq={s.seq} data-at={s.at} data-shown-at={s.shownAt.toFixed(1)}>
+            <li
+              key={s.seq}
+              className={s.type ? `step ${s.outcome}` : s.outcome}
+              data-testid="live-step"
+              data-type={s.type}
+              data-outcome={s.outcome}
+              data-seq={s.seq}
+              data-at={s.at}
+              data-shown-at={s.shownAt.toFixed(1)}
+            >
               {s.type ? (
                 <>
                   <b>{s.type}</b> {s.reasoning && <span className="muted">— {s.reasoning}</span>}

@@ -23,7 +23,9 @@ export function MetricsView({ metrics }: { metrics: Metrics | null }) {
             {' '}
             · {fmt(metrics.totalPromptTokens + metrics.totalCompletionTokens)} tokens
             {metrics.totalCostUsd > 0 ? <span data-metric-summary="totalCostUsd"> · {usd(metrics.totalCostUsd)}</span> : null}
-            {metrics.totalCacheSavedCostUsd > 0 ? <span data-metric-summary="totalCacheSavedCostUsd"> · {usd(metrics.totalCacheSavedCostUsd)} saved by the cache</span> : null}
+            {metrics.totalCacheSavedCostUsd > 0 ? (
+              <span data-metric-summary="totalCacheSavedCostUsd"> · {usd(metrics.totalCacheSavedCostUsd)} saved by the cache</span>
+            ) : null}
           </span>
         ) : null}
       </summary>

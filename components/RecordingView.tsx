@@ -20,7 +20,9 @@ export function RecordingView({ session, state }: { session: PanelSession; state
     return (
       <div className="empty" data-testid="recording-empty">
         <p>No steps recorded yet.</p>
-        <p className="muted">Everything you run in this panel is recorded here: replay it with no model, or export it as a Playwright test or a Deckhand script.</p>
+        <p className="muted">
+          Everything you run in this panel is recorded here: replay it with no model, or export it as a Playwright test or a Deckhand script.
+        </p>
       </div>
     );
   }
@@ -51,7 +53,13 @@ export function RecordingView({ session, state }: { session: PanelSession; state
 
   return (
     <div className="recording">
-      <input className="title" value={rec.title} onChange={(e) => session.setTitle(e.target.value)} aria-label="Recording title" data-testid="recording-title" />
+      <input
+        className="title"
+        value={rec.title}
+        onChange={(e) => session.setTitle(e.target.value)}
+        aria-label="Recording title"
+        data-testid="recording-title"
+      />
       <p className="muted small">Starts at {rec.startUrl}</p>
       <ol className="steps" data-testid="steps">
         {rec.steps.map((s, i) => (
@@ -132,7 +140,11 @@ export function RecordingView({ session, state }: { session: PanelSession; state
           <button onClick={download} data-testid="download">
             Download {fileName}
           </button>
-          {notice && <span className="muted small" role="status">{notice}</span>}
+          {notice && (
+            <span className="muted small" role="status">
+              {notice}
+            </span>
+          )}
         </div>
         <pre className="code" data-testid="export-code">
           {code}
@@ -162,10 +174,23 @@ function StepRow({ step, index, busy, active, session }: { step: QaStep; index: 
         {step.kind === 'press' && <div className="muted small">keys {step.keys}</div>}
       </div>
       <div className="step-buttons">
-        <button className="small" disabled={busy} title="Run this step again and keep what it does now" onClick={() => void session.rerunStep(step.id)} data-testid="step-rerun">
+        <button
+          className="small"
+          disabled={busy}
+          title="Run this step again and keep what it does now"
+          onClick={() => void session.rerunStep(step.id)}
+          data-testid="step-rerun"
+        >
           Re-run
         </button>
-        <button className="small icon" disabled={busy} aria-label={`Delete step ${index + 1}`} title="Delete" onClick={() => session.deleteStep(step.id)} data-testid="step-delete">
+        <button
+          className="small icon"
+          disabled={busy}
+          aria-label={`Delete step ${index + 1}`}
+          title="Delete"
+          onClick={() => session.deleteStep(step.id)}
+          data-testid="step-delete"
+        >
           ✕
         </button>
       </div>

@@ -87,7 +87,8 @@ export function RunView({ session, state }: { session: PanelSession; state: Pane
         <div className="empty" data-testid="empty">
           <p>Nothing run yet.</p>
           <p className="muted">
-            Type an instruction and press Enter. The built-in model works offline, and its agent carries out tasks of several plain steps; add a provider in Settings for harder pages and open-ended tasks.
+            Type an instruction and press Enter. The built-in model works offline, and its agent carries out tasks of several plain steps; add a provider in
+            Settings for harder pages and open-ended tasks.
           </p>
         </div>
       ) : (

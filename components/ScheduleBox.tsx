@@ -67,7 +67,12 @@ export function ScheduleBox({
       {schedule && (
         <div className="muted small" data-testid="flow-schedule" data-enabled={String(schedule.enabled)}>
           Runs {describeEvery(schedule.every)}
-          {schedule.nextRunAt !== undefined && <> · next <time dateTime={new Date(schedule.nextRunAt).toISOString()}>{timeOf(schedule.nextRunAt)}</time></>}
+          {schedule.nextRunAt !== undefined && (
+            <>
+              {' '}
+              · next <time dateTime={new Date(schedule.nextRunAt).toISOString()}>{timeOf(schedule.nextRunAt)}</time>
+            </>
+          )}
         </div>
       )}
       {editing && (

@@ -63,12 +63,20 @@ function ModelSettings() {
         </select>
       </label>
       {provider === 'local' ? (
-        <p className="muted small">Runs in the browser with no network and no key. It handles one clear step at a time, and the agent splits a task of several plain steps into them; open-ended tasks need a provider model.</p>
+        <p className="muted small">
+          Runs in the browser with no network and no key. It handles one clear step at a time, and the agent splits a task of several plain steps into them;
+          open-ended tasks need a provider model.
+        </p>
       ) : (
         <>
           <label>
             Model name
-            <input value={form.modelName} placeholder={meta.defaultModel || 'model name'} onChange={(e) => setForm({ ...form, modelName: e.target.value })} data-testid="model-name" />
+            <input
+              value={form.modelName}
+              placeholder={meta.defaultModel || 'model name'}
+              onChange={(e) => setForm({ ...form, modelName: e.target.value })}
+              data-testid="model-name"
+            />
           </label>
           <label>
             API key
@@ -83,10 +91,13 @@ function ModelSettings() {
           </label>
           <label>
             {/* One span: the label lays its children out in a column. */}
-            <span>
-              Base URL {provider !== 'openai-compatible' && <span className="muted">(optional)</span>}
-            </span>
-            <input value={form.baseURL} placeholder={provider === 'openai-compatible' ? 'http://127.0.0.1:8000/v1' : 'provider default'} onChange={(e) => setForm({ ...form, baseURL: e.target.value })} data-testid="base-url" />
+            <span>Base URL {provider !== 'openai-compatible' && <span className="muted">(optional)</span>}</span>
+            <input
+              value={form.baseURL}
+              placeholder={provider === 'openai-compatible' ? 'http://127.0.0.1:8000/v1' : 'provider default'}
+              onChange={(e) => setForm({ ...form, baseURL: e.target.value })}
+              data-testid="base-url"
+            />
           </label>
           <p className="muted small">Kept in this browser's local extension storage, never synced, never sent to web pages.</p>
         </>
@@ -137,10 +148,16 @@ function ConnectClient({ client }: { client: PanelClient }) {
     <form className="card" onSubmit={(e) => void connect(e)} data-testid="connect">
       <h2>Connect to a local client</h2>
       <p className="muted small">
-        A program on this computer (<code>localBrowser.attach()</code>) prints a port and a one-time token. Enter them to let it drive this browser; it can reach only 127.0.0.1.
+        A program on this computer (<code>localBrowser.attach()</code>) prints a port and a one-time token. Enter them to let it drive this browser; it can
+        reach only 127.0.0.1.
       </p>
       {status && status.state !== 'off' && (
-        <p className={status.state === 'attached' ? 'ok small' : status.state === 'refused' || status.state === 'error' ? 'error small' : 'small'} role="status" data-testid="bridge-status" data-state={status.state}>
+        <p
+          className={status.state === 'attached' ? 'ok small' : status.state === 'refused' || status.state === 'error' ? 'error small' : 'small'}
+          role="status"
+          data-testid="bridge-status"
+          data-state={status.state}
+        >
           {status.state === 'attached' ? 'Attached' : status.state[0].toUpperCase() + status.state.slice(1)}
           {status.port ? ` · port ${status.port}` : ''}
           {status.message ? ` · ${status.message}` : ''}
@@ -157,7 +174,13 @@ function ConnectClient({ client }: { client: PanelClient }) {
           <div className="row2">
             <label>
               Port
-              <input inputMode="numeric" value={port} onChange={(e) => setPort(e.target.value.replace(/\D/g, ''))} placeholder="9333" data-testid="bridge-port" />
+              <input
+                inputMode="numeric"
+                value={port}
+                onChange={(e) => setPort(e.target.value.replace(/\D/g, ''))}
+                placeholder="9333"
+                data-testid="bridge-port"
+              />
             </label>
             <label>
               Token

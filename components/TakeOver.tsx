@@ -37,7 +37,12 @@ export function PauseBar({ client, state }: { client: PanelClient; state: Takeov
   };
   return (
     <>
-      <button className={paused ? 'primary' : ''} onClick={toggle} data-testid={paused ? 'live-resume' : 'live-pause'} title={paused ? 'Hand control back to the programs' : "Programs' next operations wait until you press Resume"}>
+      <button
+        className={paused ? 'primary' : ''}
+        onClick={toggle}
+        data-testid={paused ? 'live-resume' : 'live-pause'}
+        title={paused ? 'Hand control back to the programs' : "Programs' next operations wait until you press Resume"}
+      >
         {paused ? 'Resume' : 'Pause'}
       </button>
       {paused && (
@@ -47,7 +52,9 @@ export function PauseBar({ client, state }: { client: PanelClient; state: Takeov
           </p>
           <p className="muted small">
             {state!.waiting ? `${state!.waiting} operation${state!.waiting === 1 ? '' : 's'} waiting. ` : ''}
-            {state!.recorded.length ? `${state!.recorded.length} step${state!.recorded.length === 1 ? '' : 's'} of yours recorded.` : 'Your clicks, typing and choices on the page are recorded.'}
+            {state!.recorded.length
+              ? `${state!.recorded.length} step${state!.recorded.length === 1 ? '' : 's'} of yours recorded.`
+              : 'Your clicks, typing and choices on the page are recorded.'}
           </p>
         </div>
       )}
@@ -92,7 +99,12 @@ export function SaveFix({ client, runId, callerId, recorded }: { client: PanelCl
   return (
     <div className="fix">
       {!preview ? (
-        <button onClick={open} disabled={!recorded} data-testid="save-fix" title={recorded ? 'Store what you did on the page as this step' : 'Press Pause and do the step yourself on the page first'}>
+        <button
+          onClick={open}
+          disabled={!recorded}
+          data-testid="save-fix"
+          title={recorded ? 'Store what you did on the page as this step' : 'Press Pause and do the step yourself on the page first'}
+        >
           Save my fix as this step
         </button>
       ) : (

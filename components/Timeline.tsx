@@ -41,7 +41,11 @@ function EntryView({ entry: e, session }: { entry: Entry; session: PanelSession 
         {e.durationMs !== undefined && <span>{ms(e.durationMs)}</span>}
         {e.usage && <span>{tokens ? `${tokens} tokens` : '0 tokens'}</span>}
         {e.model && <span>{e.model}</span>}
-        {e.cache?.status === 'HIT' && <span data-testid="entry-cache" title={`replayed from the extension's cache (seen ${e.cache.count} times)`}>from cache</span>}
+        {e.cache?.status === 'HIT' && (
+          <span data-testid="entry-cache" title={`replayed from the extension's cache (seen ${e.cache.count} times)`}>
+            from cache
+          </span>
+        )}
       </div>
       {e.events.length > 0 && (
         <ul className="events" data-testid="events">
@@ -59,7 +63,11 @@ function EntryView({ entry: e, session }: { entry: Entry; session: PanelSession 
           ))}
         </ul>
       )}
-      {e.message && e.status !== 'failed' && e.kind !== 'observe' && <p className="message" data-testid="entry-message">{e.message}</p>}
+      {e.message && e.status !== 'failed' && e.kind !== 'observe' && (
+        <p className="message" data-testid="entry-message">
+          {e.message}
+        </p>
+      )}
       {e.error && (
         <p className="error" role="alert" data-testid="entry-error">
           <code>{e.error.code}</code> {e.error.message}

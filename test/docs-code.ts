@@ -190,8 +190,10 @@ export function checkMarkdown(md: string, { root, file }: CheckOptions): string[
       const rel = fromRoot(abs);
       if (outside(rel)) say(item.line, `include ${item.path} points outside the repository`);
       else if (!existsSync(abs) || !statSync(abs).isFile()) say(item.line, `include ${item.path}: no file ${rel}`);
-      else if (!runByTests(rel)) say(item.line, `include ${item.path}: ${rel} is not a file tests run (test/, examples/, python/tests/, go/*_test.go, go/examples/)`);
-      else if (item.region && !hasRegion(readFileSync(abs, 'utf8'), item.region)) say(item.line, `include ${item.path}: no #region ${item.region} (with an #endregion after it) in ${rel}`);
+      else if (!runByTests(rel))
+        say(item.line, `include ${item.path}: ${rel} is not a file tests run (test/, examples/, python/tests/, go/*_test.go, go/examples/)`);
+      else if (item.region && !hasRegion(readFileSync(abs, 'utf8'), item.region))
+        say(item.line, `include ${item.path}: no #region ${item.region} (with an #endregion after it) in ${rel}`);
       continue;
     }
     const what = `code block (${item.fence}${item.info ? item.info.split(/\s/)[0] : ''})`;

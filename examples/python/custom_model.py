@@ -30,9 +30,15 @@ def click_by_name(request: ModelRequest) -> dict[str, Any]:
     # The answer must follow request.json_schema: for act that is the fields below, all required.
     answer: dict[str, Any]
     if line is not None:
-        answer = {"found": True, "elementId": line.id, "method": "click", "arguments": [], "description": f'{line.role} "{line.name}"', "twoStep": False, "reason": ""}
+        answer = {
+            "found": True, "elementId": line.id, "method": "click", "arguments": [],
+            "description": f'{line.role} "{line.name}"', "twoStep": False, "reason": "",
+        }
     else:
-        answer = {"found": False, "elementId": "", "method": "click", "arguments": [], "description": "", "twoStep": False, "reason": f"no element named {json.dumps(wanted)}"}
+        answer = {
+            "found": False, "elementId": "", "method": "click", "arguments": [],
+            "description": "", "twoStep": False, "reason": f"no element named {json.dumps(wanted)}",
+        }
     # usage is optional; when given it shows up in results and metrics like a provider's.
     return {"object": answer, "usage": {"inputTokens": len(request.prompt), "outputTokens": 0}}
 

@@ -151,7 +151,8 @@ def members(cls: type) -> list[tuple[str, Any]]:
 
 def render_method(owner: str, name: str, value: Any, out: list[str]) -> None:
     if isinstance(value, property):
-        out += [f"#### {owner}.{name}", "", *code([f"{name}: {type_text(inspect.signature(value.fget).return_annotation) if value.fget else 'Any'}  # property"])]
+        returned = type_text(inspect.signature(value.fget).return_annotation) if value.fget else "Any"
+        out += [f"#### {owner}.{name}", "", *code([f"{name}: {returned}  # property"])]
     elif isinstance(value, (classmethod, staticmethod)):
         fn = value.__func__
         prefix = "async def" if inspect.iscoroutinefunction(fn) else "def"

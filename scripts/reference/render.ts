@@ -48,7 +48,10 @@ export function cell(text: string): string {
 
 /** Text set as a code span in a table cell: code spans need no entities, but `|` still ends the cell. */
 export function codeCell(text: string): string {
-  return `\`${text.replace(/\s*\n\s*/g, ' ').replace(/`/g, "'").replace(/\|/g, '\\|')}\``;
+  return `\`${text
+    .replace(/\s*\n\s*/g, ' ')
+    .replace(/`/g, "'")
+    .replace(/\|/g, '\\|')}\``;
 }
 
 /** A whole generated page's body: `{{ }}` in text from the code must not be read as Vue interpolation. */
@@ -114,7 +117,8 @@ export function fieldRows(s: JsonSchema, depth = 3, prefix = ''): FieldRow[] {
       if (level + 1 < depth) for (const n of nestedObjects(child)) walk(n.schema, `${name}${n.suffix}`, level + 1);
     }
   };
-  for (const n of s.properties ? [{ schema: s, suffix: '' }] : nestedObjects(s)) walk(n.schema, prefix + (n.suffix === '.' ? '' : n.suffix.replace(/^\./, '')), 0);
+  for (const n of s.properties ? [{ schema: s, suffix: '' }] : nestedObjects(s))
+    walk(n.schema, prefix + (n.suffix === '.' ? '' : n.suffix.replace(/^\./, '')), 0);
   return rows;
 }
 
@@ -158,9 +162,7 @@ const METHODS = ['get', 'put', 'post', 'delete', 'patch'];
 export const operationHeading = (method: string, path: string) => `${method.toUpperCase()} \`${path}\``;
 
 export function openApiMarkdown(doc: OpenApiDocument): string {
-  const ops = Object.entries(doc.paths).flatMap(([path, item]) =>
-    METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method] })),
-  );
+  const ops = Object.entries(doc.paths).flatMap(([path, item]) => METHODS.filter((m) => item[m]).map((method) => ({ path, method, op: item[method] })));
   // Every status an operation may fail with, and the codes that answer with it.
   const statuses = new Map<string, string>();
   for (const { op } of ops) for (const [status, r] of Object.entries(op.responses)) if (!status.startsWith('2')) statuses.set(status, r.description ?? '');
@@ -172,7 +174,12 @@ export function openApiMarkdown(doc: OpenApiDocument): string {
   }
   out.push('The service serves this document itself at `GET /v1/openapi.json`.', '');
 
-  out.push('## Errors', '', 'Every failure answers `{ success: false, error: { code, message } }` with its code\'s status; the codes are listed in [Error codes](./errors).', '');
+  out.push(
+    '## Errors',
+    '',
+    "Every failure answers `{ success: false, error: { code, message } }` with its code's status; the codes are listed in [Error codes](./errors).",
+    '',
+  );
   out.push('| status | codes |', '|---|---|');
   for (const [status, codes] of [...statuses].sort(([a], [b]) => a.localeCompare(b))) out.push(`| ${status} | ${cell(codes)} |`);
   out.push('');
@@ -189,7 +196,8 @@ export function openApiMarkdown(doc: OpenApiDocument): string {
         out.push('**Parameters**', '', '| name | in | type | required | description |', '|---|---|---|---|---|');
         for (const p of op.parameters) {
           out.push(
-            `| ${codeCell(p.name)} | ${p.in} | ${codeCell(typeOf(p.schema))} | ${p.required ? 'yes' : ''} | ` + `${cell(p.description ?? p.schema?.description ?? '')} |`,
+            `| ${codeCell(p.name)} | ${p.in} | ${codeCell(typeOf(p.schema))} | ${p.required ? 'yes' : ''} | ` +
+              `${cell(p.description ?? p.schema?.description ?? '')} |`,
           );
         }
         out.push('');
@@ -253,7 +261,12 @@ export function errorCodeDocs(source: string): Record<string, string> {
         const doc = comments
           .map((c) => source.slice(c.pos, c.end))
           .filter((c) => c.startsWith('/**'))
-          .map((c) => c.replace(/^\/\*\*|\*\/$/g, '').replace(/^\s*\* ?/gm, '').trim())
+          .map((c) =>
+            c
+              .replace(/^\/\*\*|\*\/$/g, '')
+              .replace(/^\s*\* ?/gm, '')
+              .trim(),
+          )
           .join(' ');
         if (doc && prop.name) docs[prop.name.getText(file)] = doc.replace(/\s+/g, ' ');
       }
@@ -344,9 +357,9 @@ export function subcommands(help: string): string[] {
 }
 
 export function cliMarkdown(entries: { command: string; help: string }[]): string {
-  const out = ['Each command\'s own `--help`, as the installed `deckhand` prints it.', ''];
+  const out = ["Each command's own `--help`, as the installed `deckhand` prints it.", ''];
   for (const e of entries) out.push(`## ${e.command}`, '', '```text', e.help.trimEnd(), '```', '');
-  return `# CLI\n\n${GENERATED_NOTE('`deckhand --help` and each command\'s --help (src/cli/cli.ts)')}\n\n${out.join('\n')}`;
+  return `# CLI\n\n${GENERATED_NOTE("`deckhand --help` and each command's --help (src/cli/cli.ts)")}\n\n${out.join('\n')}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -357,7 +370,10 @@ export function goDocMarkdown(text: string, module: string): string {
   const lines = text.replace(/\r/g, '').split('\n');
   const sectionAt = (name: string) => lines.findIndex((l) => l === name);
   const names = ['CONSTANTS', 'VARIABLES', 'FUNCTIONS', 'TYPES'];
-  const starts = names.map((n) => [n, sectionAt(n)] as const).filter(([, i]) => i >= 0).sort((a, b) => a[1] - b[1]);
+  const starts = names
+    .map((n) => [n, sectionAt(n)] as const)
+    .filter(([, i]) => i >= 0)
+    .sort((a, b) => a[1] - b[1]);
   const overviewEnd = starts.length ? starts[0][1] : lines.length;
   const block = (ls: string[]) => ['```go', ...trimBlank(ls), '```', ''];
   const out = [`\`go doc -all\` of \`${module}\`.`, '', '## Overview', '', '```text', ...trimBlank(lines.slice(0, overviewEnd)), '```', ''];

@@ -308,7 +308,7 @@ Environment:
     .option('--allowedHosts <list>', "Host header values answered besides loopback names, '*' for any")
     .option('--allowedOrigins <list>', 'web-page origins allowed to call')
     .option('--allowUrlSchemes <list>', 'URL schemes opened for every session, e.g. file')
-    .option('--grid <url>', "browsers from this Selenium Grid 4 instead of this machine (also DECKHAND_GRID_URL)")
+    .option('--grid <url>', 'browsers from this Selenium Grid 4 instead of this machine (also DECKHAND_GRID_URL)')
     .option(
       '--gridExtensionDir <dir>',
       "the built extension's folder on the Grid's nodes, or 'packed' to send it with each session (also DECKHAND_GRID_EXTENSION_DIR)",
@@ -359,7 +359,12 @@ async function keyCommand(what: 'create' | 'revoke'): Promise<void> {
     return;
   }
   const file = join(deckhandHome(), 'api-keys');
-  const now = existsSync(file) ? readFileSync(file, 'utf8').split('\n').map((k) => k.trim()).filter(Boolean) : [];
+  const now = existsSync(file)
+    ? readFileSync(file, 'utf8')
+        .split('\n')
+        .map((k) => k.trim())
+        .filter(Boolean)
+    : [];
   if (what === 'revoke' && !now.includes(key)) throw new InvalidArgumentError(`no such key in ${file}`);
   const next = what === 'create' ? [...now, key] : now.filter((k) => k !== key);
   mkdirSync(deckhandHome(), { recursive: true, mode: 0o700 });

@@ -39,7 +39,12 @@ export interface ExecuteInput {
 }
 
 /** The custom tools and MCP integrations of an agent, as the tools an agent run can call. */
-export async function agentTools(config: AgentOptions): Promise<{ list: { name: string; description: string; inputSchema: Record<string, unknown>; run: (input: unknown) => Promise<string> }[]; close: () => Promise<void> }> {
+export async function agentTools(
+  config: AgentOptions,
+): Promise<{
+  list: { name: string; description: string; inputSchema: Record<string, unknown>; run: (input: unknown) => Promise<string> }[];
+  close: () => Promise<void>;
+}> {
   const list: { name: string; description: string; inputSchema: Record<string, unknown>; run: (input: unknown) => Promise<string> }[] = [];
   for (const [name, t] of Object.entries(config.tools ?? {})) {
     list.push({
@@ -48,7 +53,11 @@ export async function agentTools(config: AgentOptions): Promise<{ list: { name: 
       inputSchema: jsonSchemaOf(t.inputSchema),
       run: async (input) => {
         const parsed = t.inputSchema.safeParse(input);
-        if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, `arguments for tool ${name} do not fit its schema: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`);
+        if (!parsed.success)
+          throw new DeckhandError(
+            ErrorCode.InvalidArgument,
+            `arguments for tool ${name} do not fit its schema: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'input'}: ${i.message}`).join('; ')}`,
+          );
         const out = await t.execute(parsed.data);
         return typeof out === 'string' ? out : JSON.stringify(out ?? null);
       },
@@ -71,7 +80,10 @@ export async function agentTools(config: AgentOptions): Promise<{ list: { name: 
         description: t.description ?? t.name,
         inputSchema: t.inputSchema as Record<string, unknown>,
         run: async (input) => {
-          const r = (await client.callTool({ name: t.name, arguments: (input ?? {}) as Record<string, unknown> })) as { content?: { type: string; text?: string }[]; isError?: boolean };
+          const r = (await client.callTool({ name: t.name, arguments: (input ?? {}) as Record<string, unknown> })) as {
+            content?: { type: string; text?: string }[];
+            isError?: boolean;
+          };
           const text = (r.content ?? []).map((c) => (c.type === 'text' ? c.text : `[${c.type}]`)).join('\n');
           if (r.isError) throw new DeckhandError(ErrorCode.ActionFailed, `tool ${t.name} failed: ${text}`);
           return text;
@@ -87,10 +99,7 @@ const AgentConfigSchema = z
     provider: z.enum(['openai', 'anthropic']).optional(),
     model: z.string().trim().min(1, "must be a non-empty model name such as 'openai/gpt-4.1'").optional(),
     instructions: z.string().optional(),
-    options: z
-      .object({ apiKey: z.string().optional(), baseURL: z.string().optional(), organization: z.string().optional() })
-      .strict()
-      .optional(),
+    options: z.object({ apiKey: z.string().optional(), baseURL: z.string().optional(), organization: z.string().optional() }).strict().optional(),
     integrations: z.array(z.unknown()).optional(),
     tools: z.record(z.unknown()).optional(),
   })
@@ -110,5 +119,10 @@ export function agentModel(config: unknown): ModelSpec | undefined {
   const name = model && provider && !model.includes('/') ? `${provider}/${model}` : model;
   if (!name) return undefined;
   if (!o.apiKey && !o.baseURL && !o.organization) return name;
-  return { modelName: name, ...(o.apiKey ? { apiKey: o.apiKey } : {}), ...(o.baseURL ? { baseURL: o.baseURL } : {}), ...(o.organization ? { headers: { 'OpenAI-Organization': o.organization } } : {}) };
+  return {
+    modelName: name,
+    ...(o.apiKey ? { apiKey: o.apiKey } : {}),
+    ...(o.baseURL ? { baseURL: o.baseURL } : {}),
+    ...(o.organization ? { headers: { 'OpenAI-Organization': o.organization } } : {}),
+  };
 }

@@ -62,15 +62,23 @@ const isLoopbackAddress = (a: string | undefined): boolean =>
 export function bridgeHost(host: string | undefined): string {
   if (host === undefined || host === '127.0.0.1' || host.toLowerCase() === 'localhost') return '127.0.0.1';
   if (isLoopbackAddress(host)) {
-    throw new DeckhandError(ErrorCode.InvalidArgument, `host '${host}' is a loopback address, but the extension dials 127.0.0.1 only; leave host out or use 127.0.0.1`);
+    throw new DeckhandError(
+      ErrorCode.InvalidArgument,
+      `host '${host}' is a loopback address, but the extension dials 127.0.0.1 only; leave host out or use 127.0.0.1`,
+    );
   }
-  throw new DeckhandError(ErrorCode.InvalidArgument, `host must be a loopback address (127.0.0.1 or localhost), got '${host}': the bridge never listens on a network interface`);
+  throw new DeckhandError(
+    ErrorCode.InvalidArgument,
+    `host must be a loopback address (127.0.0.1 or localhost), got '${host}': the bridge never listens on a network interface`,
+  );
 }
 
 /** Why an upgrade request is refused, or null to accept it. */
 export function refuseUpgrade(req: { remoteAddress?: string; origin?: string; host?: string }, expected: { extensionId: string; port: number }): string | null {
-  if (!isLoopbackAddress(req.remoteAddress)) return `connections from ${req.remoteAddress ?? 'an unknown address'} are refused: the bridge serves this machine only`;
-  if (req.origin !== `chrome-extension://${expected.extensionId}`) return `Origin ${req.origin ?? '(none)'} is refused: only the Deckhand extension may connect`;
+  if (!isLoopbackAddress(req.remoteAddress))
+    return `connections from ${req.remoteAddress ?? 'an unknown address'} are refused: the bridge serves this machine only`;
+  if (req.origin !== `chrome-extension://${expected.extensionId}`)
+    return `Origin ${req.origin ?? '(none)'} is refused: only the Deckhand extension may connect`;
   // A page that rebinds its own host name to 127.0.0.1 would also show up here with a foreign Host.
   const host = (req.host ?? '').toLowerCase();
   if (host !== `127.0.0.1:${expected.port}` && host !== `localhost:${expected.port}`) return `Host ${req.host ?? '(none)'} is refused`;
@@ -146,7 +154,9 @@ export class BridgeLink implements WorkerLink {
     });
     await new Promise<void>((resolve, reject) => {
       const onError = (e: NodeJS.ErrnoException) =>
-        reject(new DeckhandError(ErrorCode.Unavailable, `cannot listen on ${opts.host}:${opts.port}: ${e.code === 'EADDRINUSE' ? 'the port is in use' : e.message}`));
+        reject(
+          new DeckhandError(ErrorCode.Unavailable, `cannot listen on ${opts.host}:${opts.port}: ${e.code === 'EADDRINUSE' ? 'the port is in use' : e.message}`),
+        );
       http.once('error', onError);
       http.listen(opts.port, opts.host, () => {
         http.off('error', onError);
@@ -178,10 +188,15 @@ export class BridgeLink implements WorkerLink {
     const refusal =
       this.state === 'closed'
         ? 'this client is closed'
-        : refuseUpgrade({ remoteAddress: req.socket.remoteAddress, origin: req.headers.origin, host: req.headers.host }, { extensionId: this.opts.extensionId, port: this.port });
+        : refuseUpgrade(
+            { remoteAddress: req.socket.remoteAddress, origin: req.headers.origin, host: req.headers.host },
+            { extensionId: this.opts.extensionId, port: this.port },
+          );
     if (refusal) {
       const body = `${refusal}\n`;
-      socket.end(`HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
+      socket.end(
+        `HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
       return;
     }
     this.wss.handleUpgrade(req, socket, head, (ws) => this.onConnection(ws));
@@ -277,7 +292,9 @@ export class BridgeLink implements WorkerLink {
       // The worker restarted before its old socket reported closing: calls sent to the old one are lost.
       this.socket = null;
       old.terminate();
-      this.peer.failAll(new DeckhandError(ErrorCode.WorkerGone, "the extension's service worker restarted before answering; the next call goes to the new one"));
+      this.peer.failAll(
+        new DeckhandError(ErrorCode.WorkerGone, "the extension's service worker restarted before answering; the next call goes to the new one"),
+      );
     }
     ws.send(JSON.stringify({ kind: 'welcome', secret: this.secret!, client: this.opts.clientName } satisfies BridgeFrame));
     this.socket = ws;
@@ -305,7 +322,12 @@ export class BridgeLink implements WorkerLink {
     this.socket = null;
     if (this.state === 'closed') return;
     this.state = 'down';
-    this.peer.failAll(new DeckhandError(ErrorCode.WorkerGone, "the extension's service worker disconnected from the bridge before answering; the next call waits for it to reconnect"));
+    this.peer.failAll(
+      new DeckhandError(
+        ErrorCode.WorkerGone,
+        "the extension's service worker disconnected from the bridge before answering; the next call waits for it to reconnect",
+      ),
+    );
   }
 
   private send(raw: string): void {
@@ -358,7 +380,12 @@ export class BridgeLink implements WorkerLink {
       const ms = this.opts.reconnectTimeoutMs;
       await this.waitUp(
         ms,
-        () => new DeckhandError(ErrorCode.WorkerGone, `'${method}' waited ${ms} ms for the extension's service worker to reconnect to the bridge on ${this.where()}, and it did not`, { method, timeoutMs: ms }),
+        () =>
+          new DeckhandError(
+            ErrorCode.WorkerGone,
+            `'${method}' waited ${ms} ms for the extension's service worker to reconnect to the bridge on ${this.where()}, and it did not`,
+            { method, timeoutMs: ms },
+          ),
       );
     }
     return this.peer.call(Methods, method, params);

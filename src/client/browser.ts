@@ -139,7 +139,10 @@ export class BrowserHandle {
   /** @internal CDP connection, for tests and tools that need raw access. */
   get cdp(): CdpConnection {
     if (!this.conn) {
-      throw new DeckhandError(ErrorCode.Unavailable, 'this browser is attached over the WebSocket bridge, which carries Deckhand calls only: there is no CDP connection');
+      throw new DeckhandError(
+        ErrorCode.Unavailable,
+        'this browser is attached over the WebSocket bridge, which carries Deckhand calls only: there is no CDP connection',
+      );
     }
     return this.conn;
   }
@@ -174,7 +177,8 @@ export class BrowserHandle {
    */
   async newContext(options: { viewport?: { width: number; height: number }; timeout?: number } = {}): Promise<BrowserHandle> {
     const conn = this.cdp;
-    if (!this.proc) throw new DeckhandError(ErrorCode.InvalidArgument, 'newContext() needs a browser launched here with localBrowser.launch({ isolatedContexts: true })');
+    if (!this.proc)
+      throw new DeckhandError(ErrorCode.InvalidArgument, 'newContext() needs a browser launched here with localBrowser.launch({ isolatedContexts: true })');
     const timeout = positiveMs('timeout', options.timeout, 15_000);
     const vp = options.viewport ?? { width: 1280, height: 800 };
     if (!(vp.width > 0 && vp.height > 0)) throw new DeckhandError(ErrorCode.InvalidArgument, 'viewport needs positive width and height');
@@ -230,7 +234,10 @@ async function launch(options: LaunchOptions = {}): Promise<BrowserHandle> {
   const allowUrlSchemes = parseAllowSchemes(options.allowUrlSchemes);
   const executablePath = options.executablePath ?? findChromium();
   if (!executablePath || !existsSync(executablePath)) {
-    throw new DeckhandError(ErrorCode.InvalidArgument, `no Chromium found${executablePath ? ` at ${executablePath}` : ''}; install it (npm run setup does) or pass executablePath`);
+    throw new DeckhandError(
+      ErrorCode.InvalidArgument,
+      `no Chromium found${executablePath ? ` at ${executablePath}` : ''}; install it (npm run setup does) or pass executablePath`,
+    );
   }
   const ext = extensionDir();
   if (!existsSync(join(ext, 'manifest.json'))) {
@@ -239,7 +246,8 @@ async function launch(options: LaunchOptions = {}): Promise<BrowserHandle> {
   const vp = options.viewport ?? { width: 1280, height: 800 };
   if (!(vp.width > 0 && vp.height > 0)) throw new DeckhandError(ErrorCode.InvalidArgument, 'viewport needs positive width and height');
   const timeout = positiveMs('timeout', options.timeout, 15_000);
-  if (options.isolatedContexts && options.userDataDir) throw new DeckhandError(ErrorCode.InvalidArgument, 'isolatedContexts needs a temporary profile: leave userDataDir out');
+  if (options.isolatedContexts && options.userDataDir)
+    throw new DeckhandError(ErrorCode.InvalidArgument, 'isolatedContexts needs a temporary profile: leave userDataDir out');
   const tempProfile = options.userDataDir ? null : await createTempProfile();
   if (options.isolatedContexts) {
     // Isolated contexts are off-the-record: an extension runs there only when the profile allows
@@ -273,13 +281,19 @@ async function launch(options: LaunchOptions = {}): Promise<BrowserHandle> {
     return reason ? `; Chromium said: ${reason}` : '';
   };
   const exitedDuringLaunch = () =>
-    new DeckhandError(ErrorCode.BrowserClosed, `Chromium exited during launch (${proc.exitCode !== null ? `code ${proc.exitCode}` : `signal ${proc.signalCode}`})${said() || '; it printed nothing'}`, {
-      executablePath,
-    });
+    new DeckhandError(
+      ErrorCode.BrowserClosed,
+      `Chromium exited during launch (${proc.exitCode !== null ? `code ${proc.exitCode}` : `signal ${proc.signalCode}`})${said() || '; it printed nothing'}`,
+      {
+        executablePath,
+      },
+    );
   // A file that cannot be run (EACCES, ENOENT) is an 'error' event; it says more than the exit that may follow.
   let notStarted: DeckhandError | null = null;
   const exited = new Promise<never>((_, reject) => {
-    proc.once('error', (e) => reject((notStarted = new DeckhandError(ErrorCode.BrowserClosed, `could not start Chromium at ${executablePath}: ${e.message}`, { executablePath }))));
+    proc.once('error', (e) =>
+      reject((notStarted = new DeckhandError(ErrorCode.BrowserClosed, `could not start Chromium at ${executablePath}: ${e.message}`, { executablePath }))),
+    );
     proc.once('exit', () => reject(notStarted ?? exitedDuringLaunch()));
   });
   exited.catch(() => undefined);
@@ -289,7 +303,14 @@ async function launch(options: LaunchOptions = {}): Promise<BrowserHandle> {
   // The link has its own deadline for the worker; this one also covers a browser that never answers the pipe.
   const overall = new Promise<never>((_, reject) => {
     timer = setTimeout(
-      () => reject(new DeckhandError(ErrorCode.Timeout, `launching Chromium timed out after ${timeout} ms: the browser or the extension's worker did not come up${said()}`, { timeoutMs: timeout })),
+      () =>
+        reject(
+          new DeckhandError(
+            ErrorCode.Timeout,
+            `launching Chromium timed out after ${timeout} ms: the browser or the extension's worker did not come up${said()}`,
+            { timeoutMs: timeout },
+          ),
+        ),
       timeout + 2000,
     );
   });
@@ -374,7 +395,8 @@ async function connect(options: ConnectOptions): Promise<BrowserHandle> {
 }
 
 /** A caller's wait in milliseconds, bounded like every deadline (past 2^31 ms Node's timers fire at once). */
-const positiveMs = (name: string, value: number | undefined, fallback: number): number => (value === undefined ? fallback : checkMs(name, value, { whole: false }));
+const positiveMs = (name: string, value: number | undefined, fallback: number): number =>
+  value === undefined ? fallback : checkMs(name, value, { whole: false });
 
 const printPairing = ({ port, token }: PairingInfo): void => {
   process.stderr.write(`Deckhand: in Chrome, open the Deckhand side panel, choose "Connect to a local client" and enter port ${port} and token ${token}\n`);
@@ -400,7 +422,8 @@ async function attach(options: AttachOptions = {}): Promise<BrowserHandle> {
   }
   const timeout = positiveMs('timeout', options.timeout, 120_000);
   const reconnectTimeoutMs = positiveMs('reconnectTimeout', options.reconnectTimeout, 45_000);
-  if (options.onPairing !== undefined && typeof options.onPairing !== 'function') throw new DeckhandError(ErrorCode.InvalidArgument, 'onPairing must be a function');
+  if (options.onPairing !== undefined && typeof options.onPairing !== 'function')
+    throw new DeckhandError(ErrorCode.InvalidArgument, 'onPairing must be a function');
   const clientName = options.name ?? `${process.argv[1] ? basename(process.argv[1]) : 'node'} (pid ${process.pid})`;
   const link = await BridgeLink.listen({ host, port, token, extensionId: EXTENSION_ID, reconnectTimeoutMs, clientName });
   try {
@@ -416,7 +439,10 @@ async function attach(options: AttachOptions = {}): Promise<BrowserHandle> {
 export const localBrowser = { launch, connect, attach };
 
 /** @internal A handle over a CDP WebSocket to a browser with the extension, for launchers elsewhere (the Grid's). */
-export async function handleOver(wsUrl: string, o: { headers?: Record<string, string>; timeoutMs: number; allowUrlSchemes: readonly OptionalUrlScheme[]; release: () => Promise<void> }): Promise<BrowserHandle> {
+export async function handleOver(
+  wsUrl: string,
+  o: { headers?: Record<string, string>; timeoutMs: number; allowUrlSchemes: readonly OptionalUrlScheme[]; release: () => Promise<void> },
+): Promise<BrowserHandle> {
   const conn = new CdpConnection(await WebSocketTransport.connect(wsUrl, o.headers, o.timeoutMs));
   try {
     const link = await ExtensionLink.open(conn, { timeoutMs: o.timeoutMs });

@@ -55,7 +55,10 @@ export class PipeTransport implements CdpTransport {
   onclose?: () => void;
   private pending: Buffer[] = [];
   private closed = false;
-  constructor(private readonly out: Writable, input: Readable) {
+  constructor(
+    private readonly out: Writable,
+    input: Readable,
+  ) {
     input.on('data', (chunk: Buffer) => {
       let start = 0;
       for (let i = chunk.indexOf(0); i !== -1; i = chunk.indexOf(0, start)) {

@@ -148,7 +148,10 @@ export interface BatchContextApi {
   extract(instruction?: string, schema?: Record<string, unknown>, options?: Record<string, unknown>): Promise<ExtractResult<unknown>>;
   metrics(): Promise<Metrics>;
   /** A flow, by name or whole, on the batch's page (or `page`), with no model unless `selfHeal` (then the batch's model). */
-  replay(flow: string | Flow, options?: { variables?: Variables; page?: Page | number; stepTimeout?: number; timeout?: number; selfHeal?: boolean }): Promise<FlowReplayResult>;
+  replay(
+    flow: string | Flow,
+    options?: { variables?: Variables; page?: Page | number; stepTimeout?: number; timeout?: number; selfHeal?: boolean },
+  ): Promise<FlowReplayResult>;
 }
 
 export const deckhandHome = () => process.env.DECKHAND_HOME ?? join(homedir(), '.deckhand');
@@ -214,39 +217,50 @@ export class Deckhand {
   }
 
   /** Run one model operation: resolve the model, wrap it in a span, send it. */
-  async #operation<M extends 'act' | 'observe' | 'extract'>(op: M, params: Omit<Params<M>, 'options'>, options: CallOptions | undefined, needsModel: boolean): Promise<Result<M>> {
+  async #operation<M extends 'act' | 'observe' | 'extract'>(
+    op: M,
+    params: Omit<Params<M>, 'options'>,
+    options: CallOptions | undefined,
+    needsModel: boolean,
+  ): Promise<Result<M>> {
     const opId = randomUUID();
     const spec = options?.model ?? this.#options.model ?? defaultModel();
     const model = needsModel ? this.#resolve(spec) : undefined;
     const cache = cacheForCall(cacheBase(this.#cache), this.#cache.enabled, options?.cache);
-    const approval = op === 'act' ? options?.approval ?? this.#options.approval : undefined;
+    const approval = op === 'act' ? (options?.approval ?? this.#options.approval) : undefined;
     const wire = toWire(options, {
       opId,
       ...(approval ? { approval: approval as ApprovalPolicy } : {}),
       ...(cache ? { cache } : {}),
       ...(model ? { model } : {}),
       ...(this.#options.systemPrompt !== undefined ? { systemPrompt: this.#options.systemPrompt } : {}),
-      ...(options?.domSettleTimeoutMs === undefined && this.#options.domSettleTimeoutMs !== undefined ? { domSettleTimeoutMs: this.#options.domSettleTimeoutMs } : {}),
+      ...(options?.domSettleTimeoutMs === undefined && this.#options.domSettleTimeoutMs !== undefined
+        ? { domSettleTimeoutMs: this.#options.domSettleTimeoutMs }
+        : {}),
     });
-    return this.#tracer.startActiveSpan(`deckhand.${op}`, { attributes: { 'deckhand.operation': op, ...(model ? { 'deckhand.model': model.name } : {}) } }, async (span) => {
-      this.#spans.set(opId, span);
-      if (options?.onApproval) this.#approvers.set(opId, options.onApproval);
-      try {
-        const r = await this.#cancellable(opId, options?.signal, op, () => this.#call(op, { ...params, options: wire } as Params<M>));
-        const usage = (r as { metadata: { usage: { inputTokens: number; outputTokens: number } } }).metadata.usage;
-        span.setAttributes({ 'gen_ai.usage.input_tokens': usage.inputTokens, 'gen_ai.usage.output_tokens': usage.outputTokens });
-        return r;
-      } catch (e) {
-        span.recordException(e as Error);
-        span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error).message });
-        this.#logger.log('debug', `${op} failed: ${(e as Error).message}`, { opId }); // the caller gets the error itself
-        throw e;
-      } finally {
-        this.#spans.delete(opId);
-        this.#approvers.delete(opId);
-        span.end();
-      }
-    });
+    return this.#tracer.startActiveSpan(
+      `deckhand.${op}`,
+      { attributes: { 'deckhand.operation': op, ...(model ? { 'deckhand.model': model.name } : {}) } },
+      async (span) => {
+        this.#spans.set(opId, span);
+        if (options?.onApproval) this.#approvers.set(opId, options.onApproval);
+        try {
+          const r = await this.#cancellable(opId, options?.signal, op, () => this.#call(op, { ...params, options: wire } as Params<M>));
+          const usage = (r as { metadata: { usage: { inputTokens: number; outputTokens: number } } }).metadata.usage;
+          span.setAttributes({ 'gen_ai.usage.input_tokens': usage.inputTokens, 'gen_ai.usage.output_tokens': usage.outputTokens });
+          return r;
+        } catch (e) {
+          span.recordException(e as Error);
+          span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error).message });
+          this.#logger.log('debug', `${op} failed: ${(e as Error).message}`, { opId }); // the caller gets the error itself
+          throw e;
+        } finally {
+          this.#spans.delete(opId);
+          this.#approvers.delete(opId);
+          span.end();
+        }
+      },
+    );
   }
 
   /**
@@ -281,10 +295,17 @@ export class Deckhand {
   static async create(options: CreateOptions): Promise<Deckhand> {
     const browser = options?.browser;
     if (!browser || typeof browser !== 'object' || !('link' in browser)) {
-      throw new DeckhandError(ErrorCode.InvalidArgument, 'Deckhand.create needs { browser } from localBrowser.launch(), localBrowser.connect() or localBrowser.attach()');
+      throw new DeckhandError(
+        ErrorCode.InvalidArgument,
+        'Deckhand.create needs { browser } from localBrowser.launch(), localBrowser.connect() or localBrowser.attach()',
+      );
     }
     Deckhand.checkOptions(options);
-    if (browser.claimedBy) throw new DeckhandError(ErrorCode.AlreadyInUse, 'this browser handle already backs a Deckhand instance; close that instance first or launch another browser');
+    if (browser.claimedBy)
+      throw new DeckhandError(
+        ErrorCode.AlreadyInUse,
+        'this browser handle already backs a Deckhand instance; close that instance first or launch another browser',
+      );
     if (!browser.isConnected) throw new DeckhandError(ErrorCode.BrowserClosed, 'the browser is closed');
     let instance: Deckhand;
     try {
@@ -296,7 +317,11 @@ export class Deckhand {
     browser.claimedBy = instance;
     browser.host.extract = (page, args) => instance.#pageExtract(page, args);
     instance.#serve();
-    const client = { kind: options.client?.kind ?? 'node', ...(options.client?.session ? { session: options.client.session } : {}), ...(options.client?.name ? { name: options.client.name } : {}) };
+    const client = {
+      kind: options.client?.kind ?? 'node',
+      ...(options.client?.session ? { session: options.client.session } : {}),
+      ...(options.client?.name ? { name: options.client.name } : {}),
+    };
     // An extension from before callers named themselves refuses the field: it is only a label.
     await instance.#call('engine.ping', { client }).catch((e: unknown) => {
       if (e instanceof DeckhandError && e.code === ErrorCode.InvalidArgument) return instance.#call('engine.ping', {});
@@ -350,7 +375,11 @@ export class Deckhand {
     const r = (await this.#operation('extract', { instruction, schema: json }, options, true)) as ExtractResult<unknown>;
     if (isZod) {
       const parsed = (schema as ZodTypeAny).safeParse(r.data);
-      if (!parsed.success) throw new DeckhandError(ErrorCode.ModelOutputInvalid, `the extracted data does not fit the schema: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'data'}: ${i.message}`).join('; ')}`);
+      if (!parsed.success)
+        throw new DeckhandError(
+          ErrorCode.ModelOutputInvalid,
+          `the extracted data does not fit the schema: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'data'}: ${i.message}`).join('; ')}`,
+        );
       return { data: parsed.data, metadata: r.metadata } as never;
     }
     return r as never;
@@ -387,10 +416,14 @@ export class Deckhand {
    */
   async experimentalBatch<R = unknown, I = unknown>(
     callback: ((batch: BatchContextApi, input: I) => R | Promise<R>) | string,
-    ...rest: [input?: I, options?: { timeout?: number; page?: Page | number; signal?: AbortSignal; approval?: ApprovalPolicyInput; onApproval?: ApprovalHandler }]
+    ...rest: [
+      input?: I,
+      options?: { timeout?: number; page?: Page | number; signal?: AbortSignal; approval?: ApprovalPolicyInput; onApproval?: ApprovalHandler },
+    ]
   ): Promise<R> {
     const source = typeof callback === 'function' ? callback.toString() : callback;
-    if (typeof source !== 'string' || !source.trim()) throw new DeckhandError(ErrorCode.InvalidArgument, 'experimentalBatch needs a function or its source as a string');
+    if (typeof source !== 'string' || !source.trim())
+      throw new DeckhandError(ErrorCode.InvalidArgument, 'experimentalBatch needs a function or its source as a string');
     const hasInput = rest.length > 0 && rest[0] !== undefined;
     const input = rest[0];
     if (hasInput) {
@@ -413,13 +446,17 @@ export class Deckhand {
     if (o.onApproval) this.#approvers.set(opId, o.onApproval);
     try {
       const r = await this.#cancellable(opId, o.signal, 'experimentalBatch', () =>
-        this.#call(
-          'batch.run',
-          {
-            source, hasInput, ...(hasInput ? { input } : {}), ...(page !== undefined ? { page } : {}), ...(o.timeout !== undefined ? { timeout: o.timeout } : {}),
-            defaults, cacheByDefault: this.#cache.enabled, opId, ...(approval ? { approval } : {}),
-          },
-        ),
+        this.#call('batch.run', {
+          source,
+          hasInput,
+          ...(hasInput ? { input } : {}),
+          ...(page !== undefined ? { page } : {}),
+          ...(o.timeout !== undefined ? { timeout: o.timeout } : {}),
+          defaults,
+          cacheByDefault: this.#cache.enabled,
+          opId,
+          ...(approval ? { approval } : {}),
+        }),
       );
       return (r.hasValue ? r.value : undefined) as R;
     } catch (e) {
@@ -464,7 +501,7 @@ export class Deckhand {
     // mode wins over the deprecated cua flag when both are given; with neither, the worker's default.
     const mode = c.mode ?? (c.cua ? 'cua' : undefined);
     const name = (m: unknown) => (typeof m === 'string' && c.provider && !m.includes('/') ? `${c.provider}/${m}` : m);
-    const spec = (c.model !== undefined ? name(c.model) : this.#options.model ?? defaultModel()) as ModelSpec;
+    const spec = (c.model !== undefined ? name(c.model) : (this.#options.model ?? defaultModel())) as ModelSpec;
     const model = this.#resolve(spec);
     const executionModel = c.executionModel !== undefined ? this.#resolve(name(c.executionModel) as ModelSpec) : model;
     if (x.useSearch && !opts.searchUrl) {
@@ -480,14 +517,13 @@ export class Deckhand {
     if (opts.onApproval) this.#approvers.set(opId, opts.onApproval);
     const approval = x.approval ?? (this.#options.approval as ApprovalPolicy | undefined);
     try {
-      return await this.#cancellable(opId, opts.signal, 'agentExecute', () => this.#call(
-        'agent.run',
-        {
+      return await this.#cancellable(opId, opts.signal, 'agentExecute', () =>
+        this.#call('agent.run', {
           instruction: x.instruction,
           ...(mode ? { mode } : {}),
           model,
           executionModel,
-          ...(c.systemPrompt ?? this.#options.systemPrompt ? { systemPrompt: c.systemPrompt ?? this.#options.systemPrompt } : {}),
+          ...((c.systemPrompt ?? this.#options.systemPrompt) ? { systemPrompt: c.systemPrompt ?? this.#options.systemPrompt } : {}),
           ...(x.maxSteps !== undefined ? { maxSteps: x.maxSteps } : {}),
           ...(x.toolTimeout !== undefined ? { toolTimeout: x.toolTimeout } : {}),
           ...(x.highlightCursor !== undefined ? { highlightCursor: x.highlightCursor } : {}),
@@ -507,8 +543,8 @@ export class Deckhand {
           ...(opts.tools?.length ? { extraTools: opts.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) } : {}),
           // The browser handle's URL opt-in, so the agent's goto opens what page.goto opens.
           ...(this.#browser.allowUrlSchemes.length ? { allowSchemes: [...this.#browser.allowUrlSchemes] } : {}),
-        },
-      ));
+        }),
+      );
     } finally {
       this.#stepListeners.delete(stepListener);
       for (const t of opts.tools ?? []) this.#tools.delete(t.name);
@@ -532,12 +568,19 @@ export class Deckhand {
           const r = await this.agentExecute(
             {
               agentConfig: { ...(model !== undefined ? { model: model as never } : {}), ...(config.instructions ? { systemPrompt: config.instructions } : {}) },
-              executeOptions: { instruction: x.instruction, ...(x.maxSteps !== undefined ? { maxSteps: x.maxSteps } : {}), ...(x.approval ? { approval: x.approval as ApprovalPolicy } : {}) },
+              executeOptions: {
+                instruction: x.instruction,
+                ...(x.maxSteps !== undefined ? { maxSteps: x.maxSteps } : {}),
+                ...(x.approval ? { approval: x.approval as ApprovalPolicy } : {}),
+              },
             },
             {
               ...(x.autoScreenshot !== undefined ? { autoScreenshot: x.autoScreenshot } : {}),
-              waitBetweenActions: x.waitBetweenActions ?? 0, context: x.context, tools: tools.list,
-              ...(x.saveAs !== undefined ? { saveAs: x.saveAs } : {}), ...(x.onApproval ? { onApproval: x.onApproval } : {}),
+              waitBetweenActions: x.waitBetweenActions ?? 0,
+              context: x.context,
+              tools: tools.list,
+              ...(x.saveAs !== undefined ? { saveAs: x.saveAs } : {}),
+              ...(x.onApproval ? { onApproval: x.onApproval } : {}),
             },
           );
           return r.result;
@@ -557,17 +600,18 @@ export class Deckhand {
    */
   async replay(nameOrFlow: string | Flow, options: ReplayOptions = {}): Promise<FlowReplayResult> {
     const target = typeof nameOrFlow === 'string' ? { name: nameOrFlow } : { flow: this.#flow(nameOrFlow) };
-    const spec = options.model ?? (options.selfHeal ? this.#options.model ?? defaultModel() : undefined);
+    const spec = options.model ?? (options.selfHeal ? (this.#options.model ?? defaultModel()) : undefined);
     const model = spec !== undefined ? resolveModel(spec, this.#callbacks) : undefined;
     const page = options.page === undefined ? undefined : typeof options.page === 'number' ? options.page : options.page.id;
     const opId = randomUUID();
-    return this.#tracer.startActiveSpan('deckhand.replay', { attributes: { 'deckhand.operation': 'replay', ...(model ? { 'deckhand.model': model.name } : {}) } }, async (span) => {
-      this.#spans.set(opId, span);
-      try {
-        return await this.#cancellable(opId, options.signal, 'replay', () =>
-          this.#call(
-            'flow.replay',
-            {
+    return this.#tracer.startActiveSpan(
+      'deckhand.replay',
+      { attributes: { 'deckhand.operation': 'replay', ...(model ? { 'deckhand.model': model.name } : {}) } },
+      async (span) => {
+        this.#spans.set(opId, span);
+        try {
+          return await this.#cancellable(opId, options.signal, 'replay', () =>
+            this.#call('flow.replay', {
               ...target,
               opId,
               ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
@@ -575,18 +619,18 @@ export class Deckhand {
               ...(options.variables ? { variables: options.variables } : {}),
               ...(model ? { model } : {}),
               ...(options.stepTimeout !== undefined ? { stepTimeout: options.stepTimeout } : {}),
-            },
-          ),
-        );
-      } catch (e) {
-        span.recordException(e as Error);
-        span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error).message });
-        throw e;
-      } finally {
-        this.#spans.delete(opId);
-        span.end();
-      }
-    });
+            }),
+          );
+        } catch (e) {
+          span.recordException(e as Error);
+          span.setStatus({ code: SpanStatusCode.ERROR, message: (e as Error).message });
+          throw e;
+        } finally {
+          this.#spans.delete(opId);
+          span.end();
+        }
+      },
+    );
   }
 
   /** A flow a caller passed, checked here so a bad one is named before anything is sent. */

@@ -105,7 +105,7 @@ export class ExtensionLink implements WorkerLink {
         firstTime ? ErrorCode.ExtensionMissing : ErrorCode.WorkerGone,
         firstTime
           ? `the browser has no Deckhand extension (no service worker at ${this.workerUrlPrefix()}); ` +
-            'launch it with localBrowser.launch() or load the extension from .output/chrome-mv3'
+              'launch it with localBrowser.launch() or load the extension from .output/chrome-mv3'
           : `the extension's service worker did not come back within ${timeoutMs} ms`,
       );
     }
@@ -120,7 +120,11 @@ export class ExtensionLink implements WorkerLink {
     await this.conn.send('Runtime.addBinding', { name: this.binding }, sid);
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const r = await this.conn.send<{ result: { value?: unknown } }>('Runtime.evaluate', { expression: 'globalThis.__deckhand?.ready === true', returnByValue: true }, sid);
+      const r = await this.conn.send<{ result: { value?: unknown } }>(
+        'Runtime.evaluate',
+        { expression: 'globalThis.__deckhand?.ready === true', returnByValue: true },
+        sid,
+      );
       if (r.result.value === true) break;
       if (Date.now() > deadline) throw new DeckhandError(ErrorCode.ExtensionMissing, `the extension's worker did not start its engine within ${timeoutMs} ms`);
       await sleep(5);
@@ -215,7 +219,8 @@ export class ExtensionLink implements WorkerLink {
     const expression = `globalThis.__deckhand.receive(${JSON.stringify(raw)}, ${JSON.stringify(this.tag)})`;
     this.conn.send<{ exceptionDetails?: { text: string } }>('Runtime.evaluate', { expression }, sid).then(
       (r) => {
-        if (r.exceptionDetails && id !== undefined) this.peer.fail(id, new DeckhandError(ErrorCode.WorkerGone, `the worker could not take the call: ${r.exceptionDetails.text}`));
+        if (r.exceptionDetails && id !== undefined)
+          this.peer.fail(id, new DeckhandError(ErrorCode.WorkerGone, `the worker could not take the call: ${r.exceptionDetails.text}`));
       },
       (e: Error) => {
         if (id !== undefined) this.peer.fail(id, e instanceof DeckhandError ? e : new DeckhandError(ErrorCode.WorkerGone, e.message));

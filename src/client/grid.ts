@@ -72,7 +72,8 @@ async function gridSays(res: Response): Promise<string> {
 }
 
 function baseOf(url: unknown): string {
-  if (typeof url !== 'string') throw new DeckhandError(ErrorCode.InvalidArgument, 'gridBrowser.launch() needs { url }: the Grid\'s address, e.g. http://127.0.0.1:4444');
+  if (typeof url !== 'string')
+    throw new DeckhandError(ErrorCode.InvalidArgument, "gridBrowser.launch() needs { url }: the Grid's address, e.g. http://127.0.0.1:4444");
   let u: URL;
   try {
     u = new URL(url);
@@ -81,12 +82,14 @@ function baseOf(url: unknown): string {
   }
   // Before any message that repeats the url: it would repeat the password too.
   if (u.username || u.password) throw new DeckhandError(ErrorCode.InvalidArgument, "put the Grid's credentials in headers (Authorization), not in its url");
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new DeckhandError(ErrorCode.InvalidArgument, `the Grid's url must be an http(s):// URL, got '${url.slice(0, 200)}'`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new DeckhandError(ErrorCode.InvalidArgument, `the Grid's url must be an http(s):// URL, got '${url.slice(0, 200)}'`);
   return u.origin + u.pathname.replace(/\/+$/, '');
 }
 
 async function launch(options: GridLaunchOptions): Promise<BrowserHandle> {
-  if (typeof options !== 'object' || options === null) throw new DeckhandError(ErrorCode.InvalidArgument, 'gridBrowser.launch() takes an options object with the Grid\'s url');
+  if (typeof options !== 'object' || options === null)
+    throw new DeckhandError(ErrorCode.InvalidArgument, "gridBrowser.launch() takes an options object with the Grid's url");
   const base = baseOf(options.url);
   const allowUrlSchemes = parseAllowSchemes(options.allowUrlSchemes);
   const timeout = options.timeout === undefined ? 60_000 : checkMs('timeout', options.timeout, { whole: false });
@@ -133,20 +136,29 @@ async function launch(options: GridLaunchOptions): Promise<BrowserHandle> {
   } catch (e) {
     const err = e as Error;
     if (err.name === 'TimeoutError' || err.name === 'AbortError') {
-      throw new DeckhandError(ErrorCode.Timeout, `the Selenium Grid at ${base} gave no browser within ${timeout} ms (its queue may be full, or no node matches)`, { timeoutMs: timeout });
+      throw new DeckhandError(
+        ErrorCode.Timeout,
+        `the Selenium Grid at ${base} gave no browser within ${timeout} ms (its queue may be full, or no node matches)`,
+        { timeoutMs: timeout },
+      );
     }
     const cause = (err as Error & { cause?: { code?: string; message?: string } }).cause;
     throw new DeckhandError(ErrorCode.BrowserUnavailable, `the Selenium Grid at ${base} could not be reached: ${cause?.code ?? cause?.message ?? err.message}`);
   }
-  if (!res.ok) throw new DeckhandError(ErrorCode.BrowserUnavailable, `the Selenium Grid at ${base} gave no browser: ${await gridSays(res)}`, { status: res.status });
+  if (!res.ok)
+    throw new DeckhandError(ErrorCode.BrowserUnavailable, `the Selenium Grid at ${base} gave no browser: ${await gridSays(res)}`, { status: res.status });
   const value = ((await res.json().catch(() => null)) as { value?: { sessionId?: string; capabilities?: Record<string, unknown> } } | null)?.value;
   const id = value?.sessionId;
-  if (typeof id !== 'string' || !/^[\w-]{1,200}$/.test(id)) throw new DeckhandError(ErrorCode.BrowserUnavailable, `the Selenium Grid at ${base} answered a new session without a session id`);
+  if (typeof id !== 'string' || !/^[\w-]{1,200}$/.test(id))
+    throw new DeckhandError(ErrorCode.BrowserUnavailable, `the Selenium Grid at ${base} answered a new session without a session id`);
 
   const cdp = value?.capabilities?.['se:cdp'];
   if (typeof cdp !== 'string' || !/^wss?:\/\//.test(cdp)) {
     await deleteSession(base, id, headers);
-    throw new DeckhandError(ErrorCode.BrowserUnavailable, `the Selenium Grid at ${base} gave a session with no se:cdp address: its node's browser is not Chromium, or the Grid does not proxy CDP`);
+    throw new DeckhandError(
+      ErrorCode.BrowserUnavailable,
+      `the Selenium Grid at ${base} gave a session with no se:cdp address: its node's browser is not Chromium, or the Grid does not proxy CDP`,
+    );
   }
   try {
     return await over(base, id, cdp, { headers, keepAlive, timeoutMs: Math.min(left(), 30_000), allowUrlSchemes, endOnFailure: true });
@@ -260,7 +272,8 @@ export interface GridAttachOptions {
 async function attach(options: GridAttachOptions): Promise<BrowserHandle> {
   if (typeof options !== 'object' || options === null) throw new DeckhandError(ErrorCode.InvalidArgument, 'gridBrowser.attach() takes { url, sessionId }');
   const base = baseOf(options.url);
-  if (typeof options.sessionId !== 'string' || !/^[\w-]{1,200}$/.test(options.sessionId)) throw new DeckhandError(ErrorCode.InvalidArgument, 'gridBrowser.attach() needs { sessionId }: a Grid session id');
+  if (typeof options.sessionId !== 'string' || !/^[\w-]{1,200}$/.test(options.sessionId))
+    throw new DeckhandError(ErrorCode.InvalidArgument, 'gridBrowser.attach() needs { sessionId }: a Grid session id');
   const allowUrlSchemes = parseAllowSchemes(options.allowUrlSchemes);
   const timeout = options.timeout === undefined ? 30_000 : checkMs('timeout', options.timeout, { whole: false });
   const keepAlive = options.keepAlive === undefined ? 60_000 : checkMs('keepAlive', options.keepAlive, { whole: false });

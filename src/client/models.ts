@@ -55,7 +55,11 @@ export function resolveModel(spec: ModelSpec, callbacks: CallbackRegistry, env: 
       throw new DeckhandError(ErrorCode.InvalidArgument, `a callback model cannot also take ${secret.join(', ')}: the callback makes its own requests`);
     }
     const extra = Object.keys(rest);
-    if (extra.length) throw new DeckhandError(ErrorCode.InvalidArgument, `unknown ${extra.length > 1 ? 'properties' : 'property'} ${extra.map((k) => `'${k}'`).join(', ')} in a callback model`);
+    if (extra.length)
+      throw new DeckhandError(
+        ErrorCode.InvalidArgument,
+        `unknown ${extra.length > 1 ? 'properties' : 'property'} ${extra.map((k) => `'${k}'`).join(', ')} in a callback model`,
+      );
     return { kind: 'callback', name: modelName ?? (callback.name || 'callback'), callbackId: callbacks.register(callback as CallbackModel) };
   }
   return resolveModelConfig(spec as string | ModelConfig, env);
@@ -74,7 +78,14 @@ export function withPrice(model: ResolvedModel, prices: Prices | undefined): Res
 
 /** Every credential this process could send on its own, for scrubbing them from output. */
 export function environmentSecrets(env: Env = process.env): string[] {
-  const single = [...Object.values(ENV_KEYS).flat(), 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN', 'GOOGLE_PRIVATE_KEY', 'GOOGLE_CLIENT_EMAIL'];
+  const single = [
+    ...Object.values(ENV_KEYS).flat(),
+    'AWS_ACCESS_KEY_ID',
+    'AWS_SECRET_ACCESS_KEY',
+    'AWS_SESSION_TOKEN',
+    'GOOGLE_PRIVATE_KEY',
+    'GOOGLE_CLIENT_EMAIL',
+  ];
   const values = [...single.map((n) => env[n] ?? ''), ...(env.DECKHAND_API_KEYS ?? '').split(',')]; // the service's own keys, comma-separated
   return values.map((v) => v.trim()).filter((v) => v.length >= 6);
 }

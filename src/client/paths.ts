@@ -24,7 +24,13 @@ export function extensionDir(): string {
   return process.env.DECKHAND_EXTENSION_DIR ?? join(packageRoot(), '.output', 'chrome-mv3');
 }
 
-const CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable', '/Applications/Chromium.app/Contents/MacOS/Chromium'];
+const CANDIDATES = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium',
+];
 
 export function findChromium(): string | null {
   const env = process.env.DECKHAND_CHROMIUM ?? process.env.CHROME_PATH;

@@ -90,7 +90,14 @@ export function serveWorkerCalls(d: WorkerCallDeps): void {
     const parent = s?.span === 'model-call' && s.opId ? d.spans.get(s.opId) : undefined;
     if (s?.span === 'model-call' && parent) {
       const ctx = trace.setSpan(context.active(), parent);
-      const span = d.tracer.startSpan('deckhand.model_call', { startTime: s.startedAt, attributes: { 'deckhand.model': s.model, 'gen_ai.usage.input_tokens': s.inputTokens, 'gen_ai.usage.output_tokens': s.outputTokens } }, ctx);
+      const span = d.tracer.startSpan(
+        'deckhand.model_call',
+        {
+          startTime: s.startedAt,
+          attributes: { 'deckhand.model': s.model, 'gen_ai.usage.input_tokens': s.inputTokens, 'gen_ai.usage.output_tokens': s.outputTokens },
+        },
+        ctx,
+      );
       span.end(s.endedAt);
     }
     return null;

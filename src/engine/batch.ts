@@ -60,7 +60,6 @@ class BatchContext extends BrowserContext {
   }
 }
 
-
 export class BatchRunner {
   private readonly running = new Map<string, BatchState>();
 
@@ -81,14 +80,21 @@ export class BatchRunner {
     const timeout = new Promise<never>((_, reject) => {
       timer = setTimeout(() => {
         state.timedOut = true;
-        reject(new DeckhandError(ErrorCode.Timeout, `the batch timed out after ${params.timeout} ms; operations already running may finish, no new ones start (a batch is not atomic)`, { timeoutMs: params.timeout }));
+        reject(
+          new DeckhandError(
+            ErrorCode.Timeout,
+            `the batch timed out after ${params.timeout} ms; operations already running may finish, no new ones start (a batch is not atomic)`,
+            { timeoutMs: params.timeout },
+          ),
+        );
       }, params.timeout);
     });
     try {
       // The source is wrapped in parentheses so a function expression, arrow or declaration all evaluate to the function.
       const expression = `globalThis.__deckhandBatch.start(${JSON.stringify(id)}, (\n${params.source}\n))`;
       const out = (await Promise.race([this.evaluator.evaluate(expression, params.timeout + 5000), timeout])) as Outcome;
-      if (!out.ok) throw new DeckhandError(ErrorCode.BatchFailed, out.message, { ...(out.stack ? { stack: out.stack } : {}), ...(out.code ? { cause: out.code } : {}) });
+      if (!out.ok)
+        throw new DeckhandError(ErrorCode.BatchFailed, out.message, { ...(out.stack ? { stack: out.stack } : {}), ...(out.code ? { cause: out.code } : {}) });
       return out.hasValue ? { hasValue: true, value: out.value } : { hasValue: false };
     } finally {
       clearTimeout(timer);
@@ -100,10 +106,12 @@ export class BatchRunner {
   private async start(id: string, fn: unknown): Promise<Outcome> {
     const st = this.running.get(id);
     if (!st) return { ok: false, message: 'this batch is no longer running' };
-    if (typeof fn !== 'function') return { ok: false, message: `the batch source must evaluate to a function (callback(context, input)); it evaluated to ${typeof fn}` };
+    if (typeof fn !== 'function')
+      return { ok: false, message: `the batch source must evaluate to a function (callback(context, input)); it evaluated to ${typeof fn}` };
     const client: CommandClient = {
       call: (method, params) => {
-        if (st.timedOut) return Promise.reject(new DeckhandError(ErrorCode.Timeout, `the batch timed out after ${st.params.timeout} ms: '${method}' was not started`));
+        if (st.timedOut)
+          return Promise.reject(new DeckhandError(ErrorCode.Timeout, `the batch timed out after ${st.params.timeout} ms: '${method}' was not started`));
         // The caller that sent the batch is gone (or cancelled it): nothing more of it runs. The
         // operation running when that happened is stopped through the same signal (st.ctx).
         const gone = st.ctx.signal;
@@ -133,7 +141,13 @@ export class BatchRunner {
       metrics: () => client.call('metrics', {}),
       // A flow on the batch's page, with no model unless selfHeal (then the batch's model heals).
       replay: (flow: unknown, o?: Record<string, unknown>) => {
-        const { page, variables, stepTimeout, timeout, selfHeal } = (o ?? {}) as { page?: number | { id?: number }; variables?: Variables; stepTimeout?: number; timeout?: number; selfHeal?: boolean };
+        const { page, variables, stepTimeout, timeout, selfHeal } = (o ?? {}) as {
+          page?: number | { id?: number };
+          variables?: Variables;
+          stepTimeout?: number;
+          timeout?: number;
+          selfHeal?: boolean;
+        };
         const pageId = page === undefined ? st.pageId : typeof page === 'number' ? page : page.id;
         return client.call('flow.replay', {
           ...(typeof flow === 'string' ? { name: flow } : { flow: flow as Flow }),
@@ -158,7 +172,9 @@ export class BatchRunner {
       const err = e as { message?: string; stack?: string; code?: string; name?: string };
       let message = err?.message ?? String(e);
       if (err?.name === 'ReferenceError') {
-        message += ' (batch callbacks run in the extension\'s service worker: variables from the caller\'s scope are not captured and Node APIs are not available; pass values through input)';
+        message +=
+          " (batch callbacks run in the extension's service worker: variables from the caller's scope are not captured " +
+          'and Node APIs are not available; pass values through input)';
       }
       return { ok: false, message, stack: err?.stack, code: err?.code };
     }

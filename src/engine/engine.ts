@@ -7,11 +7,31 @@ import { clip } from '../protocol/text';
 import { describeZodError } from '../protocol/zod-errors';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import {
-  DEADLINE_MARGIN_MS, Methods, operationDeadline, OPERATIONS, paramAt, type CommandClient, type MethodName, type Params, type Parsed, type Result,
+  DEADLINE_MARGIN_MS,
+  Methods,
+  operationDeadline,
+  OPERATIONS,
+  paramAt,
+  type CommandClient,
+  type MethodName,
+  type Params,
+  type Parsed,
+  type Result,
 } from '../protocol/methods';
 import {
-  ActionSchema, DEFAULTS, MAX_TIMEOUT_MS, ZERO_USAGE,
-  type Action, type ActResult, type CacheInfo, type ExtractResult, type ObserveResult, type OperationOptions, type PageInfo, type Metrics, type ResultMetadata,
+  ActionSchema,
+  DEFAULTS,
+  MAX_TIMEOUT_MS,
+  ZERO_USAGE,
+  type Action,
+  type ActResult,
+  type CacheInfo,
+  type ExtractResult,
+  type ObserveResult,
+  type OperationOptions,
+  type PageInfo,
+  type Metrics,
+  type ResultMetadata,
   type Usage,
 } from '../protocol/schemas';
 import type { CallbackInvoker, ProviderCaller } from '../models/call';
@@ -45,7 +65,6 @@ import { Gate } from './people/approval';
 import type { ApprovalPolicy } from '../protocol/approval';
 import { GATED_METHODS, pauseBudget } from './people/pause';
 
-
 /** How long a cache hit's first step looks for its element: the page is already there, and a miss then costs a model call anyway. */
 const FIRST_STEP_WAIT_MS = 1_000;
 const EXTENSION_FLOWS = "the extension (the side panel's flows)";
@@ -65,8 +84,11 @@ type Handler = (params: any, ctx: CallContext) => Promise<unknown>;
 /** What a cached call is keyed on (cache.ts cacheKeys): the same for a computed result and for a fix stored by hand. */
 function keyPartsOf(instruction: string, url: string, o: { variables?: unknown; screenshot?: boolean }, schema?: unknown): Omit<KeyParts, 'op'> {
   return {
-    instruction, url: cacheUrl(url), ...(schema !== undefined ? { schema } : {}),
-    variableNames: Object.keys((o.variables as Record<string, unknown> | undefined) ?? {}), screenshot: !!o.screenshot,
+    instruction,
+    url: cacheUrl(url),
+    ...(schema !== undefined ? { schema } : {}),
+    variableNames: Object.keys((o.variables as Record<string, unknown> | undefined) ?? {}),
+    screenshot: !!o.screenshot,
   };
 }
 
@@ -153,7 +175,13 @@ export class Engine implements CommandClient {
       'page.press': async (p: Parsed<'page.press'>, ctx) =>
         validateAction('press', [p.keys]) &&
         performAction(
-          this.port, p.page, { selector: await focusedSelector(this.port, p.page) }, 'press', [p.keys], p.timeout ?? DEFAULTS.actionTimeoutMs, ctx.signal,
+          this.port,
+          p.page,
+          { selector: await focusedSelector(this.port, p.page) },
+          'press',
+          [p.keys],
+          p.timeout ?? DEFAULTS.actionTimeoutMs,
+          ctx.signal,
         ),
       'page.highlight': async (p: Parsed<'page.highlight'>) => {
         // Clear the outline wherever it was drawn last, then draw the new one.
@@ -169,13 +197,18 @@ export class Engine implements CommandClient {
       'locator.act': async (p: Parsed<'locator.act'>, ctx) =>
         validateAction(p.method, p.arguments ?? []) &&
         performAction(
-          this.port, p.page, { selector: p.locator.selector, nth: p.locator.nth }, p.method, p.arguments ?? [],
-          p.timeout ?? DEFAULTS.actionTimeoutMs, ctx.signal,
+          this.port,
+          p.page,
+          { selector: p.locator.selector, nth: p.locator.nth },
+          p.method,
+          p.arguments ?? [],
+          p.timeout ?? DEFAULTS.actionTimeoutMs,
+          ctx.signal,
         ),
       'agent.run': async (p: AgentRunParams, ctx) => {
         // A cached run: replay the recording stored under its key, or record this one.
         // A run that names a date by description ("today's date") is not replayed on another day: never cached.
-        const store = p.cache && !mentionsNamedDate(p.instruction) ? ctx.cache ?? null : null;
+        const store = p.cache && !mentionsNamedDate(p.instruction) ? (ctx.cache ?? null) : null;
         let replay = p.replay;
         let cacheKey: string | undefined;
         if (store && !replay) {
@@ -331,10 +364,12 @@ export class Engine implements CommandClient {
       // Paused by the person in the side panel: wait first; the wait counts towards the call's deadline.
       const paused = ctx.pause && GATED_METHODS.has(method) ? ctx.pause : null;
       const run = paused
-        ? paused.wait(method, pauseBudget(method, parsed.data), control.signal, () => pausedLog(ctx, method, opId)).then((resumed) => {
-            if (resumed) resumedLog(ctx, method, opId, resumed);
-            return this.handlers[method](parsed.data, inner);
-          })
+        ? paused
+            .wait(method, pauseBudget(method, parsed.data), control.signal, () => pausedLog(ctx, method, opId))
+            .then((resumed) => {
+              if (resumed) resumedLog(ctx, method, opId, resumed);
+              return this.handlers[method](parsed.data, inner);
+            })
         : this.handlers[method](parsed.data, inner);
       const own = operationDeadline(method, parsed.data);
       // A call that was cancelled answers at once; the work winds down behind it.
@@ -360,7 +395,11 @@ export class Engine implements CommandClient {
   /** The Gate of a call that asked for approval (act, agent.run, batch.run); none for others. */
   private gateFor(method: MethodName, p: unknown, opId: string | undefined, ctx: CallContext): Gate | undefined {
     const q = p as {
-      approval?: ApprovalPolicy; options?: { approval?: ApprovalPolicy; variables?: Variables }; variables?: Variables; input?: unknown; instruction?: string;
+      approval?: ApprovalPolicy;
+      options?: { approval?: ApprovalPolicy; variables?: Variables };
+      variables?: Variables;
+      input?: unknown;
+      instruction?: string;
     };
     const policy = method === 'act' ? q.options?.approval : method === 'agent.run' || method === 'batch.run' ? q.approval : undefined;
     if (!policy) return undefined;
@@ -379,8 +418,11 @@ export class Engine implements CommandClient {
   private meta(usage: Usage, confidence?: number, model?: ResolvedModel): ResultMetadata {
     const costUsd = model ? costOf(usage, model) : 0;
     return {
-      actionId: crypto.randomUUID(), cache: { status: 'DISABLED' }, usage,
-      ...(confidence !== undefined ? { confidence } : {}), ...(costUsd !== undefined ? { costUsd } : {}),
+      actionId: crypto.randomUUID(),
+      cache: { status: 'DISABLED' },
+      usage,
+      ...(confidence !== undefined ? { confidence } : {}),
+      ...(costUsd !== undefined ? { costUsd } : {}),
     };
   }
 
@@ -429,7 +471,13 @@ export class Engine implements CommandClient {
    * A locator or ignoreLocators skips the lookup.
    */
   private cached<R extends { metadata: ResultMetadata }>(
-    kind: CachedOp, options: OperationOptions | undefined, ctx: CallContext, op: OpContext, instruction: string, schema: unknown, compute: () => Promise<R>,
+    kind: CachedOp,
+    options: OperationOptions | undefined,
+    ctx: CallContext,
+    op: OpContext,
+    instruction: string,
+    schema: unknown,
+    compute: () => Promise<R>,
   ): Promise<R> {
     const setting = options?.locator || options?.ignoreLocators ? undefined : options?.cache;
     const store = (setting?.store === 'extension' ? this.cacheStore : ctx.cache) ?? null;
@@ -527,12 +575,18 @@ export class Engine implements CommandClient {
     let n = 0;
     const finalUrl = rec.steps.length ? (await this.activePage()).url : startUrl;
     const flow: Flow = {
-      version: 1, name: name.trim(), source: 'agent', savedAt: new Date().toISOString(),
+      version: 1,
+      name: name.trim(),
+      source: 'agent',
+      savedAt: new Date().toISOString(),
       recording: { version: 1, title: clip(instruction, 200), startUrl, steps: qaStepsFromAgent(rec.steps, () => `s${++n}`, finalUrl) },
     };
     if (ctx.cache) {
       const key = await flowKey(flow.name);
-      const stored = await ctx.cache.record({ key, baseKey: key, op: 'flow', result: flow, usage: { ...ZERO_USAGE } }).then(() => true, () => false);
+      const stored = await ctx.cache.record({ key, baseKey: key, op: 'flow', result: flow, usage: { ...ZERO_USAGE } }).then(
+        () => true,
+        () => false,
+      );
       if (stored) return { ...summarizeFlow(flow), savedIn: 'store' };
     }
     await this.flows.put(flow);

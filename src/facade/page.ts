@@ -84,7 +84,8 @@ export class Locator {
     readonly selector: string,
     private readonly index?: number,
   ) {
-    if (typeof selector !== 'string' || !selector.trim()) throw new DeckhandError(ErrorCode.InvalidSelector, 'a locator needs a non-empty CSS or XPath selector');
+    if (typeof selector !== 'string' || !selector.trim())
+      throw new DeckhandError(ErrorCode.InvalidSelector, 'a locator needs a non-empty CSS or XPath selector');
   }
 
   /** The i-th match (0-based) of this locator's selector. */
@@ -103,23 +104,56 @@ export class Locator {
 
   private async run(method: string, args: string[] = [], opts: ActOptions = {}): Promise<void> {
     await cancellable(this.client, opts.signal, `${method} on '${this.selector}'`, (opId) =>
-      this.client.call('locator.act', { page: this.page.id, locator: this.toSpec(), method, arguments: args, timeout: opts.timeout, ...(opId ? { opId } : {}) }),
+      this.client.call('locator.act', {
+        page: this.page.id,
+        locator: this.toSpec(),
+        method,
+        arguments: args,
+        timeout: opts.timeout,
+        ...(opId ? { opId } : {}),
+      }),
     );
   }
 
-  click(opts?: ActOptions) { return this.run('click', [], opts); }
-  dblclick(opts?: ActOptions) { return this.run('doubleClick', [], opts); }
-  rightClick(opts?: ActOptions) { return this.run('rightClick', [], opts); }
-  hover(opts?: ActOptions) { return this.run('hover', [], opts); }
-  fill(value: string, opts?: ActOptions) { return this.run('fill', [value], opts); }
-  type(text: string, opts?: ActOptions) { return this.run('type', [text], opts); }
-  press(key: string, opts?: ActOptions) { return this.run('press', [key], opts); }
-  check(opts?: ActOptions) { return this.run('check', [], opts); }
-  uncheck(opts?: ActOptions) { return this.run('uncheck', [], opts); }
-  selectOption(values: string | string[], opts?: ActOptions) { return this.run('selectOption', Array.isArray(values) ? values : [values], opts); }
-  scrollIntoView(opts?: ActOptions) { return this.run('scrollIntoView', [], opts); }
-  scrollTo(percent: number | string, opts?: ActOptions) { return this.run('scrollTo', [String(percent)], opts); }
-  dragTo(target: Locator | string, opts?: ActOptions) { return this.run('dragAndDrop', [typeof target === 'string' ? target : target.selector], opts); }
+  click(opts?: ActOptions) {
+    return this.run('click', [], opts);
+  }
+  dblclick(opts?: ActOptions) {
+    return this.run('doubleClick', [], opts);
+  }
+  rightClick(opts?: ActOptions) {
+    return this.run('rightClick', [], opts);
+  }
+  hover(opts?: ActOptions) {
+    return this.run('hover', [], opts);
+  }
+  fill(value: string, opts?: ActOptions) {
+    return this.run('fill', [value], opts);
+  }
+  type(text: string, opts?: ActOptions) {
+    return this.run('type', [text], opts);
+  }
+  press(key: string, opts?: ActOptions) {
+    return this.run('press', [key], opts);
+  }
+  check(opts?: ActOptions) {
+    return this.run('check', [], opts);
+  }
+  uncheck(opts?: ActOptions) {
+    return this.run('uncheck', [], opts);
+  }
+  selectOption(values: string | string[], opts?: ActOptions) {
+    return this.run('selectOption', Array.isArray(values) ? values : [values], opts);
+  }
+  scrollIntoView(opts?: ActOptions) {
+    return this.run('scrollIntoView', [], opts);
+  }
+  scrollTo(percent: number | string, opts?: ActOptions) {
+    return this.run('scrollTo', [String(percent)], opts);
+  }
+  dragTo(target: Locator | string, opts?: ActOptions) {
+    return this.run('dragAndDrop', [typeof target === 'string' ? target : target.selector], opts);
+  }
 
   async count(): Promise<number> {
     const r = await this.client.call('locator.count', { page: this.page.id, locator: { selector: this.selector } });
@@ -134,8 +168,7 @@ export interface SnapshotCallOptions {
   timeout?: number;
 }
 
-const toSpec = (l: Locator | LocatorSpec | string): LocatorSpec =>
-  typeof l === 'string' ? { selector: l } : l instanceof Locator ? l.toSpec() : l;
+const toSpec = (l: Locator | LocatorSpec | string): LocatorSpec => (typeof l === 'string' ? { selector: l } : l instanceof Locator ? l.toSpec() : l);
 
 /** The operator's URL opt-in (protocol/url-policy.ts), sent with every navigating call. */
 const withSchemes = (allow: readonly OptionalUrlScheme[]) => (allow.length ? { allowSchemes: [...allow] } : {});
@@ -171,7 +204,11 @@ export class Page {
   }
   async screenshot(options: ScreenshotOptions & { path?: string } = {}): Promise<Uint8Array> {
     const { path, ...rest } = options;
-    if (path && !this.host?.writeFile) throw new DeckhandError(ErrorCode.Unavailable, 'screenshot({ path }) writes a local file, which is only available from Node (not inside experimentalBatch); take the returned bytes instead');
+    if (path && !this.host?.writeFile)
+      throw new DeckhandError(
+        ErrorCode.Unavailable,
+        'screenshot({ path }) writes a local file, which is only available from Node (not inside experimentalBatch); take the returned bytes instead',
+      );
     const r = await this.client.call('page.screenshot', { page: this.id, options: rest });
     const data = this.host ? this.host.bytes(r.data) : Uint8Array.from(atob(r.data), (c) => c.charCodeAt(0));
     if (path) await this.host!.writeFile!(path, data);
@@ -200,7 +237,8 @@ export class Page {
   async extract(arg?: string | PageExtractOptions): Promise<unknown> {
     if (arg === undefined) return { pageText: (await this.snapshot({ budget: 50_000_000 })).text };
     const opts: PageExtractOptions = typeof arg === 'string' ? { instruction: arg } : arg;
-    if (typeof opts !== 'object' || opts === null) throw new DeckhandError(ErrorCode.InvalidArgument, 'page.extract takes nothing, an instruction, or an options object');
+    if (typeof opts !== 'object' || opts === null)
+      throw new DeckhandError(ErrorCode.InvalidArgument, 'page.extract takes nothing, an instruction, or an options object');
     if (!opts.instruction && opts.schema === undefined) {
       const text = (await this.snapshot({ budget: 50_000_000, ...(opts.selector ? { locator: { selector: opts.selector } } : {}) })).text;
       return { pageText: text };

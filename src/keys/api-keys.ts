@@ -30,14 +30,21 @@ export const newApiKey = (): string => `dh_${randomBytes(24).toString('base64url
 
 /** The keys the operator configured in DECKHAND_API_KEYS. */
 export const envKeys = (env: Record<string, string | undefined> = process.env): string[] =>
-  (env.DECKHAND_API_KEYS ?? '').split(',').map((k) => k.trim()).filter(Boolean);
+  (env.DECKHAND_API_KEYS ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
 
 export function loadKeys(home: string, env: Record<string, string | undefined> = process.env): KeyRing {
   let keys = envKeys(env);
   let generated: string | undefined;
   if (!keys.length) {
     const file = join(home, 'api-keys');
-    if (existsSync(file)) keys = readFileSync(file, 'utf8').split('\n').map((k) => k.trim()).filter(Boolean);
+    if (existsSync(file))
+      keys = readFileSync(file, 'utf8')
+        .split('\n')
+        .map((k) => k.trim())
+        .filter(Boolean);
     if (!keys.length) {
       generated = newApiKey();
       mkdirSync(home, { recursive: true, mode: 0o700 });

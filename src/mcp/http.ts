@@ -143,9 +143,11 @@ export class McpHttpHandler {
     clearInterval(this.sweeper);
     const all = [...this.entries.values()];
     this.entries.clear();
-    await Promise.all(all.map(async (e) => {
-      await e.transport.close().catch(() => undefined);
-      if (!e.state.options.keepAlive) await endSession(e.state);
-    }));
+    await Promise.all(
+      all.map(async (e) => {
+        await e.transport.close().catch(() => undefined);
+        if (!e.state.options.keepAlive) await endSession(e.state);
+      }),
+    );
   }
 }

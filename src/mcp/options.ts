@@ -63,11 +63,13 @@ export function resolveMcpOptions(raw: RawOptions, env: Record<string, string | 
   }
   const proxies = parseBool('proxies', raw.proxies, false);
   const proxy = env.DECKHAND_PROXY;
-  if (proxies && !proxy) throw new OptionError('proxies were requested but this server has no proxy configured: set DECKHAND_PROXY (e.g. http://proxy.internal:3128)');
+  if (proxies && !proxy)
+    throw new OptionError('proxies were requested but this server has no proxy configured: set DECKHAND_PROXY (e.g. http://proxy.internal:3128)');
   const size = (name: string, v: string | undefined, def: number) => {
     if (v === undefined) return def;
     const n = Number(v);
-    if (!Number.isInteger(n) || n < 100 || n > 8000) throw new OptionError(`${name} must be a whole number of pixels from 100 to 8000, got ${JSON.stringify(v)}`);
+    if (!Number.isInteger(n) || n < 100 || n > 8000)
+      throw new OptionError(`${name} must be a whole number of pixels from 100 to 8000, got ${JSON.stringify(v)}`);
     return n;
   };
   if (raw.contextId !== undefined && !/^[A-Za-z0-9_-]{1,64}$/.test(raw.contextId)) throw new OptionError('contextId must be 1 to 64 letters, digits, _ or -');
@@ -90,13 +92,17 @@ function approvalOf(kinds: string | undefined, seconds: string | undefined): { a
     if (seconds !== undefined) throw new OptionError('approveTimeout needs approve (the kinds of step that wait for approval)');
     return {};
   }
-  const when = kinds.split(',').map((k) => k.trim()).filter(Boolean);
+  const when = kinds
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
   const bad = when.filter((k) => !ApprovalKindSchema.safeParse(k).success);
   if (!when.length || bad.length) throw new OptionError(`approve takes a comma-separated list of ${APPROVAL_KINDS.join(', ')}; got ${JSON.stringify(kinds)}`);
   let timeout: number | undefined;
   if (seconds !== undefined) {
     const n = Number(seconds);
-    if (!Number.isFinite(n) || n < 1 || n * 1000 > APPROVAL_MAX_TIMEOUT_MS) throw new OptionError(`approveTimeout must be a number of seconds from 1 to ${APPROVAL_MAX_TIMEOUT_MS / 1000}, got ${JSON.stringify(seconds)}`);
+    if (!Number.isFinite(n) || n < 1 || n * 1000 > APPROVAL_MAX_TIMEOUT_MS)
+      throw new OptionError(`approveTimeout must be a number of seconds from 1 to ${APPROVAL_MAX_TIMEOUT_MS / 1000}, got ${JSON.stringify(seconds)}`);
     timeout = Math.round(n * 1000);
   }
   return { approval: { when: when as ApprovalPolicy['when'], ...(timeout !== undefined ? { timeout } : {}) } };

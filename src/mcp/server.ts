@@ -49,10 +49,17 @@ export function createMcpServer(st: McpSessionState): McpServer {
           onLog: (line) => {
             const level = LEVEL_OF[line.level];
             if (rank(level) >= rank(st.logLevel ?? 'info')) {
-              void extra.sendNotification({ method: 'notifications/message', params: { level, logger: `deckhand.${tool.name}`, data: scrubCredentials(line.message) } }).catch(() => undefined);
+              void extra
+                .sendNotification({ method: 'notifications/message', params: { level, logger: `deckhand.${tool.name}`, data: scrubCredentials(line.message) } })
+                .catch(() => undefined);
             }
             if (token !== undefined && line.level !== 'debug') {
-              void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: ++progress, message: scrubCredentials(line.message) } }).catch(() => undefined);
+              void extra
+                .sendNotification({
+                  method: 'notifications/progress',
+                  params: { progressToken: token, progress: ++progress, message: scrubCredentials(line.message) },
+                })
+                .catch(() => undefined);
             }
           },
         };
@@ -72,7 +79,13 @@ export function createMcpServer(st: McpSessionState): McpServer {
  * choice of approve, skip or stop. Declining is a Stop; dismissing it (cancel) decides nothing,
  * leaving it to the side panel or the deadline.
  */
-function elicitApproval(send: (r: ServerRequest, schema: typeof ElicitResultSchema, o?: { signal?: AbortSignal; timeout?: number }) => Promise<{ action: string; content?: Record<string, unknown> }>): ApprovalHandler {
+function elicitApproval(
+  send: (
+    r: ServerRequest,
+    schema: typeof ElicitResultSchema,
+    o?: { signal?: AbortSignal; timeout?: number },
+  ) => Promise<{ action: string; content?: Record<string, unknown> }>,
+): ApprovalHandler {
   return async (req, { signal }) => {
     const r = await send(
       {

@@ -35,7 +35,11 @@ export interface ToolCall {
 }
 
 /** The approval of a tool's call: its own, else the server's; and who decides it. */
-export const approvalOf = (st: McpSessionState, own: ApprovalPolicyInput | undefined, call: ToolCall): { approval?: ApprovalPolicyInput; onApproval?: ApprovalHandler } => {
+export const approvalOf = (
+  st: McpSessionState,
+  own: ApprovalPolicyInput | undefined,
+  call: ToolCall,
+): { approval?: ApprovalPolicyInput; onApproval?: ApprovalHandler } => {
   const approval = own ?? st.options.approval;
   return approval ? { approval, ...(call.approve ? { onApproval: call.approve } : {}) } : {};
 };

@@ -32,8 +32,13 @@ function credentialsOf(model: ResolvedModel): string[] {
   if (model.kind !== 'provider') return [];
   const m = model as Record<string, any>;
   return [
-    m.apiKey, ...Object.values((m.headers as Record<string, string> | undefined) ?? {}), m.azure?.token,
-    m.bedrock?.accessKeyId, m.bedrock?.secretAccessKey, m.bedrock?.sessionToken, m.vertex?.privateKey,
+    m.apiKey,
+    ...Object.values((m.headers as Record<string, string> | undefined) ?? {}),
+    m.azure?.token,
+    m.bedrock?.accessKeyId,
+    m.bedrock?.secretAccessKey,
+    m.bedrock?.sessionToken,
+    m.vertex?.privateKey,
   ].filter((v): v is string => typeof v === 'string');
 }
 
@@ -53,7 +58,10 @@ export function typedModelError(e: unknown, model: ResolvedModel, timeoutMs: num
     e instanceof DeckhandError
       ? e
       : err?.name === 'TimeoutError' || err?.name === 'AbortError' || (err?.cause as { name?: string })?.name === 'TimeoutError'
-        ? new DeckhandError(ErrorCode.Timeout, `model '${model.name}' did not answer within ${timeoutMs} ms (the request was aborted)`, { model: model.name, timeoutMs })
+        ? new DeckhandError(ErrorCode.Timeout, `model '${model.name}' did not answer within ${timeoutMs} ms (the request was aborted)`, {
+            model: model.name,
+            timeoutMs,
+          })
         : new DeckhandError(ErrorCode.ModelProviderError, `model '${model.name}' failed: ${err?.message ?? String(e)}`, { model: model.name });
   const message = redactSecrets(mapped.message, credentialsOf(model));
   return message === mapped.message ? mapped : new DeckhandError(mapped.code, message, mapped.data);
@@ -95,15 +103,19 @@ export async function callModel(
         },
       };
     } else {
-      if (!providers) throw new DeckhandError(ErrorCode.ModelProviderError, `model '${model.name}' cannot be called here: no provider transport`, { model: model.name });
+      if (!providers)
+        throw new DeckhandError(ErrorCode.ModelProviderError, `model '${model.name}' cannot be called here: no provider transport`, { model: model.name });
       out = await providers(model, req, timeoutMs, signal);
     }
   } catch (e) {
     if (cancel?.aborted) throw new DeckhandError(ErrorCode.Cancelled, `the call to model '${model.name}' was cancelled by its caller`, { model: model.name });
-    throw typedModelError(signal.aborted && !(e instanceof DeckhandError) ? Object.assign(new Error('timeout'), { name: 'TimeoutError' }) : e, model, timeoutMs);
+    throw typedModelError(
+      signal.aborted && !(e instanceof DeckhandError) ? Object.assign(new Error('timeout'), { name: 'TimeoutError' }) : e,
+      model,
+      timeoutMs,
+    );
   }
   // The local model takes well under a millisecond on small pages: keep the fraction.
   const ms = model.kind === 'local' ? Math.round((performance.now() - t0) * 1000) / 1000 : Math.round(performance.now() - t0);
   return { object: out.object, usage: { ...out.usage, inferenceTimeMs: ms }, confidence: out.confidence, startedAt, endedAt: Date.now() };
 }
-

@@ -87,9 +87,13 @@ export function schemaProblem(value: unknown, schema: Record<string, unknown>): 
   const r = v.validate(value);
   if (r.valid) return null;
   // The deepest errors say what is wrong; the wrappers above them only repeat it.
-  const under = (o: { instanceLocation: string }, e: { instanceLocation: string }) => o.instanceLocation !== e.instanceLocation && o.instanceLocation.startsWith(e.instanceLocation);
+  const under = (o: { instanceLocation: string }, e: { instanceLocation: string }) =>
+    o.instanceLocation !== e.instanceLocation && o.instanceLocation.startsWith(e.instanceLocation);
   const leaves = r.errors.filter((e) => !r.errors.some((o) => under(o, e)));
-  return (leaves.length ? leaves : r.errors).slice(0, 4).map((e) => `${e.instanceLocation.replace(/^#\/?/, '') || 'answer'}: ${e.error}`).join('; ');
+  return (leaves.length ? leaves : r.errors)
+    .slice(0, 4)
+    .map((e) => `${e.instanceLocation.replace(/^#\/?/, '') || 'answer'}: ${e.error}`)
+    .join('; ');
 }
 
 /** The start of a raw reply, for an error that shows what the model said. */

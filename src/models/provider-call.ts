@@ -39,7 +39,14 @@ function detailOf(e: APICallError): string {
     const m = typeof j.error === 'string' ? j.error : (j.error?.message ?? j.detail ?? j.message);
     if (m !== undefined) said = typeof m === 'string' ? m : JSON.stringify(m);
   } catch {
-    if (/Traceback \(most recent call last\)/.test(body)) said = body.trim().split('\n').filter((l) => l.trim()).at(-1)?.trim() ?? said;
+    if (/Traceback \(most recent call last\)/.test(body))
+      said =
+        body
+          .trim()
+          .split('\n')
+          .filter((l) => l.trim())
+          .at(-1)
+          ?.trim() ?? said;
     else if (body.trim() && !said) said = body.trim();
   }
   return clip(said.replace(/\s+/g, ' ').trim(), 300);
@@ -75,10 +82,15 @@ function classify(e: unknown, model: ResolvedModel): unknown {
     const at = `POST ${pathOf(e.url)}`;
     const detail = detailOf(e);
     const data = { model: model.name, status, url: pathOf(e.url) };
-    if (status === 401 || status === 403) return new DeckhandError(ErrorCode.ModelAuthFailed, `${name} rejected the credentials (HTTP ${status} at ${at}): ${detail}`, data);
+    if (status === 401 || status === 403)
+      return new DeckhandError(ErrorCode.ModelAuthFailed, `${name} rejected the credentials (HTTP ${status} at ${at}): ${detail}`, data);
     if (status === 429) return new DeckhandError(ErrorCode.ModelRateLimited, `${name} is rate limited (HTTP 429 at ${at}): ${detail}`, data);
-    if (status !== undefined) return new DeckhandError(ErrorCode.ModelProviderError, `${name} failed with HTTP ${status} at ${at}: ${detail}${fixFor(e, model)}`, data);
-    return new DeckhandError(ErrorCode.ModelUnreachable, `${name} could not be reached at ${pathOf(e.url)}: ${detail}`, { model: model.name, url: pathOf(e.url) });
+    if (status !== undefined)
+      return new DeckhandError(ErrorCode.ModelProviderError, `${name} failed with HTTP ${status} at ${at}: ${detail}${fixFor(e, model)}`, data);
+    return new DeckhandError(ErrorCode.ModelUnreachable, `${name} could not be reached at ${pathOf(e.url)}: ${detail}`, {
+      model: model.name,
+      url: pathOf(e.url),
+    });
   }
   const err = e as { name?: string; message?: string };
   if (err?.name === 'TypeError' && /fetch/i.test(err.message ?? '')) {

@@ -35,10 +35,14 @@ async function load<P extends keyof typeof PACKAGES>(pkg: P, model: ProviderMode
   try {
     return (await PACKAGES[pkg]()) as Awaited<ReturnType<(typeof PACKAGES)[P]>>;
   } catch (e) {
-    throw new DeckhandError(ErrorCode.ModelProviderError, `model '${model.name}' needs the package ${pkg}, which could not be loaded: ${(e as Error)?.message ?? e}`, {
-      model: model.name,
-      package: pkg,
-    });
+    throw new DeckhandError(
+      ErrorCode.ModelProviderError,
+      `model '${model.name}' needs the package ${pkg}, which could not be loaded: ${(e as Error)?.message ?? e}`,
+      {
+        model: model.name,
+        package: pkg,
+      },
+    );
   }
 }
 
@@ -95,7 +99,8 @@ export async function languageModelFor(m: ProviderModel): Promise<LanguageModel>
     }
     case 'azure': {
       const a = m.azure ?? {};
-      if (!a.resourceName && !m.baseURL) throw new DeckhandError(ErrorCode.NoModelConfigured, `Azure model '${m.name}' needs resourceName or baseURL (or AZURE_RESOURCE_NAME)`);
+      if (!a.resourceName && !m.baseURL)
+        throw new DeckhandError(ErrorCode.NoModelConfigured, `Azure model '${m.name}' needs resourceName or baseURL (or AZURE_RESOURCE_NAME)`);
       const headers = { ...(m.headers ?? {}), ...(a.token ? { Authorization: `Bearer ${a.token}` } : {}) };
       // With an Entra ID token the api-key header is not used; the bearer header authenticates.
       const apiKey = a.token ? 'entra-id' : need(m.apiKey, 'an API key or an Entra ID token', m);
@@ -105,7 +110,14 @@ export async function languageModelFor(m: ProviderModel): Promise<LanguageModel>
     case 'bedrock': {
       const b = need(m.bedrock, 'AWS region and credentials (AWS_REGION, AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)', m);
       const { createAmazonBedrock } = await load('@ai-sdk/amazon-bedrock', m);
-      return createAmazonBedrock({ region: b.region, accessKeyId: b.accessKeyId, secretAccessKey: b.secretAccessKey, sessionToken: b.sessionToken, baseURL: m.baseURL, headers: m.headers })(m.modelId);
+      return createAmazonBedrock({
+        region: b.region,
+        accessKeyId: b.accessKeyId,
+        secretAccessKey: b.secretAccessKey,
+        sessionToken: b.sessionToken,
+        baseURL: m.baseURL,
+        headers: m.headers,
+      })(m.modelId);
     }
   }
 }

@@ -83,7 +83,10 @@ export class PanelClient implements CommandClient {
     return this.peer.call(Methods, method, params);
   }
 
-  async panel<M extends PanelMethodName>(method: M, params: z.input<(typeof PanelMethods)[M]['params']>): Promise<z.output<(typeof PanelMethods)[M]['result']>> {
+  async panel<M extends PanelMethodName>(
+    method: M,
+    params: z.input<(typeof PanelMethods)[M]['params']>,
+  ): Promise<z.output<(typeof PanelMethods)[M]['result']>> {
     return this.peer.call(PanelMethods, method, params, 15_000);
   }
 

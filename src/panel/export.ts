@@ -170,8 +170,7 @@ function xpathParts(steps: XPathStep[]): XPathStep[][] {
   return parts;
 }
 
-const partCall = (part: XPathStep[]): string =>
-  (part.length === 1 ? candidateCall(part[0]) : null) ?? `.locator(${jsString(`xpath=${joinXPath(part)}`)})`;
+const partCall = (part: XPathStep[]): string => (part.length === 1 ? candidateCall(part[0]) : null) ?? `.locator(${jsString(`xpath=${joinXPath(part)}`)})`;
 
 /** A CSS selector Playwright would read as another selector engine ("text=…", "a >> b") needs the css= prefix. */
 const cssForPlaywright = (css: string): string => (/^[\w+:*-]+=/.test(css) || css.includes('>>') ? `css=${css}` : css);

@@ -39,7 +39,7 @@ const MAX_STEPS = 300;
 export function describeCaller(c: WatchCaller): string {
   const kinds: Record<string, string> = { node: 'Node client', python: 'Python client', go: 'Go client', http: 'HTTP service', mcp: 'MCP server' };
   const kind = c.info?.kind;
-  let who = kind ? kinds[kind] ?? kind : c.transport === 'bridge' ? 'local client' : 'a program over CDP';
+  let who = kind ? (kinds[kind] ?? kind) : c.transport === 'bridge' ? 'local client' : 'a program over CDP';
   if (c.transport === 'bridge' && c.bridgeClient) who += ` ${c.bridgeClient}`;
   if (c.info?.name) who += ` “${c.info.name}”`;
   if (c.info?.session) who += ` · session ${c.info.session}`;
@@ -65,7 +65,16 @@ export class LiveRuns {
     let run = this.runs.find((r) => r.runId === e.runId && r.caller.id === e.caller.id);
     if (!run) {
       // A run whose start this panel missed (it opened mid-run) still shows, from what arrives.
-      run = { runId: e.runId, caller: e.caller, op: e.op, description: e.description, ...(e.byInstruction !== undefined ? { byInstruction: e.byInstruction } : {}), startedAt: e.at, status: 'running', steps: [] };
+      run = {
+        runId: e.runId,
+        caller: e.caller,
+        op: e.op,
+        description: e.description,
+        ...(e.byInstruction !== undefined ? { byInstruction: e.byInstruction } : {}),
+        startedAt: e.at,
+        status: 'running',
+        steps: [],
+      };
       this.runs = [...this.runs, run].slice(-MAX_RUNS);
     }
     const next: LiveRun = { ...run, caller: e.caller };

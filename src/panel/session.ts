@@ -183,7 +183,13 @@ export class PanelSession {
       } else {
         // Steps and their time are the worker's defaults; the panel shows the cursor.
         const r = await this.deps.client.call('agent.run', {
-          instruction: text, model, executionModel: model, highlightCursor: true, page, opId, record: true,
+          instruction: text,
+          model,
+          executionModel: model,
+          highlightCursor: true,
+          page,
+          opId,
+          record: true,
         });
         const u = r.result.usage;
         if (r.recording) await this.recordAgent(r.recording, await this.url(page));
@@ -193,7 +199,10 @@ export class PanelSession {
           ...(u
             ? {
                 usage: {
-                  inputTokens: u.input_tokens, outputTokens: u.output_tokens, reasoningTokens: u.reasoning_tokens, cachedInputTokens: u.cached_input_tokens,
+                  inputTokens: u.input_tokens,
+                  outputTokens: u.output_tokens,
+                  reasoningTokens: u.reasoning_tokens,
+                  cachedInputTokens: u.cached_input_tokens,
                   inferenceTimeMs: u.inference_time_ms,
                 },
               }
@@ -337,7 +346,11 @@ export class PanelSession {
     if (!rec || this.state.running) return;
     const name = rec.title.trim().slice(0, 120) || 'Recording';
     const flow: Flow = {
-      version: 1, name: FlowNameSchema.safeParse(name).success ? name : 'Recording', source: 'panel', savedAt: new Date().toISOString(), recording: rec,
+      version: 1,
+      name: FlowNameSchema.safeParse(name).success ? name : 'Recording',
+      source: 'panel',
+      savedAt: new Date().toISOString(),
+      recording: rec,
     };
     this.replaying = rec.steps.map((s) => s.id);
     this.set({ busyStep: rec.steps[0]?.id ?? null });
@@ -429,7 +442,12 @@ export class PanelSession {
     const step = rec?.steps.find((s) => s.id === id);
     if (!rec || !step || this.state.running) return;
     const entry: Entry = {
-      id: newId(), kind: step.kind === 'extract' ? 'extract' : 'act', instruction: step.description, status: 'running', startedAt: Date.now(), events: [],
+      id: newId(),
+      kind: step.kind === 'extract' ? 'extract' : 'act',
+      instruction: step.description,
+      status: 'running',
+      startedAt: Date.now(),
+      events: [],
     };
     this.set({ entries: [...this.state.entries, entry], running: entry, busyStep: id });
     try {

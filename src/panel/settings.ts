@@ -81,8 +81,10 @@ export async function saveProviderSettings(
   };
   const parsed = ProviderSettingsSchema.safeParse(Object.fromEntries(Object.entries(next).filter(([, v]) => v !== undefined)));
   if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, `${provider} settings`));
-  if (provider === 'openai-compatible' && !parsed.data.baseURL) throw new DeckhandError(ErrorCode.InvalidArgument, 'an OpenAI-compatible server needs its base URL');
-  if (provider === 'openai-compatible' && !parsed.data.modelName) throw new DeckhandError(ErrorCode.InvalidArgument, 'an OpenAI-compatible server needs a model name');
+  if (provider === 'openai-compatible' && !parsed.data.baseURL)
+    throw new DeckhandError(ErrorCode.InvalidArgument, 'an OpenAI-compatible server needs its base URL');
+  if (provider === 'openai-compatible' && !parsed.data.modelName)
+    throw new DeckhandError(ErrorCode.InvalidArgument, 'an OpenAI-compatible server needs a model name');
   const updated: PanelSettings = { provider, providers: { ...s.providers, [provider]: parsed.data } };
   await chrome.storage.local.set({ [KEY]: updated });
   return publicView(updated);

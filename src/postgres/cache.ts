@@ -10,11 +10,14 @@
  * Use times are the database's clock, never a replica's, so replicas whose clocks disagree
  * still evict the least recently used.
  */
+import { DEFAULT_MAX_ENTRIES_PER_TENANT, keptAfterEviction, type CacheStore } from '../client/cache/store';
 import {
-  DEFAULT_MAX_ENTRIES_PER_TENANT, keptAfterEviction, type CacheStore,
-} from '../client/cache/store';
-import {
-  CacheLookupResponseSchema, CacheRecordResponseSchema, nextAgree, type CacheEntry, type CacheLookupResponse, type CacheRecordRequest,
+  CacheLookupResponseSchema,
+  CacheRecordResponseSchema,
+  nextAgree,
+  type CacheEntry,
+  type CacheLookupResponse,
+  type CacheRecordRequest,
 } from '../protocol/cache';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { databaseError, inTransaction, migrate, openPool, type Pool } from './pool';
@@ -172,25 +175,29 @@ export class PgCacheStore implements CacheStore {
     try {
       // Read committed whatever the database's default: each statement sees what others
       // committed before it, which the insert-or-lock loop below relies on.
-      const agree = await inTransaction(this.pool, async (c) => {
-        // Another caller may insert the key between our read and our insert: then the insert
-        // does nothing (after waiting for theirs to commit), and we read theirs, locked.
-        for (let attempt = 0; attempt < 10; attempt++) {
-          const prev = (await c.query<{ result: string; agree: string }>(SQL.prev, [tenant, r.key])).rows[0];
-          if (prev) {
-            const agree = nextAgree({ result: JSON.parse(prev.result), agree: Number(prev.agree) }, r);
-            await c.query(SQL.update, [tenant, r.key, r.op, result, usage, agree]);
+      const agree = await inTransaction(
+        this.pool,
+        async (c) => {
+          // Another caller may insert the key between our read and our insert: then the insert
+          // does nothing (after waiting for theirs to commit), and we read theirs, locked.
+          for (let attempt = 0; attempt < 10; attempt++) {
+            const prev = (await c.query<{ result: string; agree: string }>(SQL.prev, [tenant, r.key])).rows[0];
+            if (prev) {
+              const agree = nextAgree({ result: JSON.parse(prev.result), agree: Number(prev.agree) }, r);
+              await c.query(SQL.update, [tenant, r.key, r.op, result, usage, agree]);
+              return agree;
+            }
+            const agree = nextAgree(undefined, r);
+            if (!(await c.query(SQL.insert, [tenant, r.key, r.baseKey, r.op, result, usage, agree])).rowCount) continue;
+            // The insert's trigger holds the tenant's size row until commit: this size is exact.
+            const n = Number((await c.query<{ n: string }>(SQL.size, [tenant])).rows[0]?.n ?? 0);
+            if (n > this.maxEntries) await c.query(SQL.evict, [tenant, n - keptAfterEviction(this.maxEntries)]);
             return agree;
           }
-          const agree = nextAgree(undefined, r);
-          if (!(await c.query(SQL.insert, [tenant, r.key, r.baseKey, r.op, result, usage, agree])).rowCount) continue;
-          // The insert's trigger holds the tenant's size row until commit: this size is exact.
-          const n = Number((await c.query<{ n: string }>(SQL.size, [tenant])).rows[0]?.n ?? 0);
-          if (n > this.maxEntries) await c.query(SQL.evict, [tenant, n - keptAfterEviction(this.maxEntries)]);
-          return agree;
-        }
-        throw new DeckhandError(ErrorCode.Internal, `${WHAT}: the key was inserted and removed by others 10 times over while recording it`);
-      }, { isolation: 'read committed' });
+          throw new DeckhandError(ErrorCode.Internal, `${WHAT}: the key was inserted and removed by others 10 times over while recording it`);
+        },
+        { isolation: 'read committed' },
+      );
       return CacheRecordResponseSchema.parse({ agree });
     } catch (e) {
       throw databaseError(e, WHAT);

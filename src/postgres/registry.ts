@@ -29,7 +29,12 @@ const MIGRATIONS = [
 
 type Row = { id: string; owner: string; replica: string; browser: SessionRecord['browser']; options: SessionRecord['options']; via: string };
 const recordOf = (r: Row): SessionRecord => ({
-  id: r.id, owner: r.owner, replica: r.replica, browser: r.browser, options: r.options, via: r.via === 'mcp' ? 'mcp' : 'http',
+  id: r.id,
+  owner: r.owner,
+  replica: r.replica,
+  browser: r.browser,
+  options: r.options,
+  via: r.via === 'mcp' ? 'mcp' : 'http',
 });
 const COLUMNS = 'id, owner, replica, browser, options, via';
 
@@ -43,7 +48,12 @@ export class PgSessionRegistry implements SessionRegistry {
 
   async add(rec: SessionRecord): Promise<void> {
     await this.pool.query('INSERT INTO dh_sessions (id, owner, replica, browser, options, via) VALUES ($1, $2, $3, $4, $5, $6)', [
-      rec.id, rec.owner, rec.replica, rec.browser === null ? null : JSON.stringify(rec.browser), JSON.stringify(rec.options), rec.via ?? 'http',
+      rec.id,
+      rec.owner,
+      rec.replica,
+      rec.browser === null ? null : JSON.stringify(rec.browser),
+      JSON.stringify(rec.options),
+      rec.via ?? 'http',
     ]);
   }
 
@@ -67,10 +77,11 @@ export class PgSessionRegistry implements SessionRegistry {
   }
 
   async renew(id: string, holder: string, ms: number): Promise<boolean> {
-    const r = await this.pool.query(
-      'UPDATE dh_sessions SET lease_until = now() + make_interval(secs => $3 / 1000.0) WHERE id = $1 AND lease_holder = $2',
-      [id, holder, ms],
-    );
+    const r = await this.pool.query('UPDATE dh_sessions SET lease_until = now() + make_interval(secs => $3 / 1000.0) WHERE id = $1 AND lease_holder = $2', [
+      id,
+      holder,
+      ms,
+    ]);
     return (r.rowCount ?? 0) > 0;
   }
 

@@ -45,7 +45,10 @@ export function checkBindHost(policy: HostPolicy, flag = '--allowed-hosts'): voi
 
 /** A comma-separated list (from a flag or an environment variable) as trimmed, non-empty items. */
 export function listOf(value: string | undefined): string[] {
-  return (value ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+  return (value ?? '')
+    .split(',')
+    .map((v) => v.trim())
+    .filter(Boolean);
 }
 
 export class HostCheck {
@@ -103,7 +106,10 @@ export class HostCheck {
     }
     const origin = req.headers.origin;
     if (origin !== undefined && !this.origins.has(origin.toLowerCase()) && !this.ownOrigin(origin)) {
-      throw new HttpError('ORIGIN_NOT_ALLOWED', `requests from web pages are refused (origin ${JSON.stringify(origin)}); the operator can allow an origin with --allowed-origins`);
+      throw new HttpError(
+        'ORIGIN_NOT_ALLOWED',
+        `requests from web pages are refused (origin ${JSON.stringify(origin)}); the operator can allow an origin with --allowed-origins`,
+      );
     }
   }
 }

@@ -57,7 +57,10 @@ const StreamHeaders = z.object({
 });
 
 const ApprovalParams = SessionParams.extend({
-  approvalId: z.string().max(100).openapi({ param: { name: 'approvalId', in: 'path' }, description: "A waiting step's id (the `approval` event's data.id, or GET .../approvals)" }),
+  approvalId: z
+    .string()
+    .max(100)
+    .openapi({ param: { name: 'approvalId', in: 'path' }, description: "A waiting step's id (the `approval` event's data.id, or GET .../approvals)" }),
 });
 
 const FlowParams = z.object({
@@ -70,8 +73,14 @@ export const RESOURCE_OPERATIONS: Record<HttpResourceRoute, { what: string; summ
   'PUT /v1/flows/{name}': { what: 'flow', summary: "Store a flow (as the side panel exports it) in this key's store, under the name in the path" },
   'GET /v1/flows/{name}': { what: 'flow request', summary: "A flow from this key's store" },
   'DELETE /v1/flows/{name}': { what: 'flow request', summary: "Remove a flow from this key's store" },
-  'GET /v1/sessions/{id}/approvals': { what: 'approval list request', summary: "The session's steps waiting for approval now (act, agentExecute with `approval`)" },
-  'POST /v1/sessions/{id}/approvals/{approvalId}': { what: 'approval decision', summary: 'Approve, skip or stop a step of the session that waits for approval' },
+  'GET /v1/sessions/{id}/approvals': {
+    what: 'approval list request',
+    summary: "The session's steps waiting for approval now (act, agentExecute with `approval`)",
+  },
+  'POST /v1/sessions/{id}/approvals/{approvalId}': {
+    what: 'approval decision',
+    summary: 'Approve, skip or stop a step of the session that waits for approval',
+  },
 };
 
 /** Every status of the error table, with the codes that answer with it. */
@@ -81,7 +90,10 @@ const errorResponses = Object.fromEntries(
     .map((status) => [
       status,
       {
-        description: Object.entries(ERROR_MAP).filter(([, e]) => e.http === status).map(([code]) => code).join(', '),
+        description: Object.entries(ERROR_MAP)
+          .filter(([, e]) => e.http === status)
+          .map(([code]) => code)
+          .join(', '),
         content: { 'application/json': { schema: ErrorBody } },
       },
     ]),
@@ -106,7 +118,11 @@ export function operation(path: HttpPath) {
         content: {
           'application/json': { schema: HttpSuccessBodySchema.extend({ data }) },
           ...(op.streams
-            ? { 'text/event-stream': { schema: z.string().openapi({ description: 'Server-Sent Events: `id`, `event` (the status) and `data`, a StreamEvent as JSON' }) } }
+            ? {
+                'text/event-stream': {
+                  schema: z.string().openapi({ description: 'Server-Sent Events: `id`, `event` (the status) and `data`, a StreamEvent as JSON' }),
+                },
+              }
             : {}),
         },
       },
@@ -149,7 +165,12 @@ export const OpenApiDocumentRoute = createRoute({
 
 /** What the operations name but do not declare: the key header, and the shape of one streamed event. */
 export function registerComponents(registry: OpenAPIHono['openAPIRegistry']): void {
-  registry.registerComponent('securitySchemes', 'apiKey', { type: 'apiKey', in: 'header', name: 'x-dh-api-key', description: "One of the service's API keys; each key is a tenant" });
+  registry.registerComponent('securitySchemes', 'apiKey', {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-dh-api-key',
+    description: "One of the service's API keys; each key is a tenant",
+  });
   registry.register('StreamEvent', StreamEventSchema);
 }
 

@@ -37,7 +37,16 @@ import { hostname } from 'node:os';
 import { randomBytes } from 'node:crypto';
 import { SessionManager, type Session, type SessionLimits } from '../sessions/sessions';
 import { checkBindHost, HostCheck } from './hosts';
-import { OpenApiDocumentRoute, openApiDocument, OPERATIONS, operation, registerComponents, RESOURCE_OPERATIONS, resourceOperation, type HttpPath } from './routes';
+import {
+  OpenApiDocumentRoute,
+  openApiDocument,
+  OPERATIONS,
+  operation,
+  registerComponents,
+  RESOURCE_OPERATIONS,
+  resourceOperation,
+  type HttpPath,
+} from './routes';
 import { McpHttpHandler } from '../mcp/http';
 import type { RawOptions } from '../mcp/options';
 import { parsePrices, type ModelPrice } from '../protocol/prices';
@@ -108,9 +117,13 @@ type BodyOf<R extends HttpResourceRoute> = (typeof HttpResourceRoutes)[R] extend
 
 /** The one error body; messages are scrubbed of credentials, which providers sometimes echo. */
 function errorBody(e: unknown, log?: (l: string) => void): { status: number; body: { success: false; error: { code: string; message: string } } } {
-  if (e instanceof DeckhandError) return { status: ERROR_MAP[e.code].http, body: { success: false, error: { code: e.code, message: scrubCredentials(e.message) } } };
+  if (e instanceof DeckhandError)
+    return { status: ERROR_MAP[e.code].http, body: { success: false, error: { code: e.code, message: scrubCredentials(e.message) } } };
   log?.(`internal error: ${(e as Error)?.stack ?? e}`);
-  return { status: 500, body: { success: false, error: { code: 'INTERNAL', message: 'the service failed to handle this request (a bug on our side); its log has the details' } } };
+  return {
+    status: 500,
+    body: { success: false, error: { code: 'INTERNAL', message: 'the service failed to handle this request (a bug on our side); its log has the details' } },
+  };
 }
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
@@ -125,7 +138,10 @@ function requireJson(c: Ctx): void {
   if (!hasBody) return;
   const type = (c.req.header('content-type') ?? '').split(';')[0].trim().toLowerCase();
   if (type !== 'application/json' && !/^application\/[a-z0-9.+-]+\+json$/.test(type)) {
-    throw new HttpError('UNSUPPORTED_MEDIA_TYPE', `the request body must be JSON (content-type: application/json), got ${type ? JSON.stringify(type) : 'no content-type'}`);
+    throw new HttpError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `the request body must be JSON (content-type: application/json), got ${type ? JSON.stringify(type) : 'no content-type'}`,
+    );
   }
 }
 
@@ -175,25 +191,27 @@ function keylessEndpoint(body: unknown): string | null {
 }
 
 /** A validation failure in the one error body: INVALID_HEADER for headers, else INVALID_ARGUMENT naming each field. */
-const invalid = (what: string): Hook<unknown, Env, string, undefined> => (r, c) => {
-  if (r.success) {
-    const field = r.target === 'json' ? keylessEndpoint(r.data) : null;
-    if (field) {
-      throw new HttpError(
-        'INVALID_ARGUMENT',
-        `invalid ${what}: ${field} names its own baseURL, so it needs its own key: ` +
-          'pass apiKey (any placeholder, such as "none", for a server that takes no key)',
-      );
+const invalid =
+  (what: string): Hook<unknown, Env, string, undefined> =>
+  (r, c) => {
+    if (r.success) {
+      const field = r.target === 'json' ? keylessEndpoint(r.data) : null;
+      if (field) {
+        throw new HttpError(
+          'INVALID_ARGUMENT',
+          `invalid ${what}: ${field} names its own baseURL, so it needs its own key: ` +
+            'pass apiKey (any placeholder, such as "none", for a server that takes no key)',
+        );
+      }
+      return;
     }
-    return;
-  }
-  if (r.target === 'header') {
-    const issue = r.error.issues[0];
-    const name = String(issue.path[0]);
-    throw new HttpError('INVALID_HEADER', `header ${name} ${issue.message}, got ${JSON.stringify(c.req.header(name))}`);
-  }
-  throw new HttpError('INVALID_ARGUMENT', describeZodError(r.error, what));
-};
+    if (r.target === 'header') {
+      const issue = r.error.issues[0];
+      const name = String(issue.path[0]);
+      throw new HttpError('INVALID_HEADER', `header ${name} ${issue.message}, got ${JSON.stringify(c.req.header(name))}`);
+    }
+    throw new HttpError('INVALID_ARGUMENT', describeZodError(r.error, what));
+  };
 
 type Emit = (e: Omit<StreamEvent, 'id'>) => void;
 
@@ -223,7 +241,14 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
   const store = o.store ?? db?.store ?? (await SqliteStore.open(join(o.home, 'cache.db')));
   const maxBody = o.maxBodyBytes ?? 1024 * 1024;
   const sessions = new SessionManager(
-    { maxSessions: o.maxSessions ?? 4, idleTimeoutMs: o.idleTimeoutMs ?? 10 * 60_000, allowUrlSchemes: o.allowUrlSchemes, grid: o.grid, allowCdpHosts: o.allowCdpHosts, contextsPerBrowser: o.contextsPerBrowser },
+    {
+      maxSessions: o.maxSessions ?? 4,
+      idleTimeoutMs: o.idleTimeoutMs ?? 10 * 60_000,
+      allowUrlSchemes: o.allowUrlSchemes,
+      grid: o.grid,
+      allowCdpHosts: o.allowCdpHosts,
+      contextsPerBrowser: o.contextsPerBrowser,
+    },
     prices ? { prices } : {},
     log,
     store,
@@ -269,17 +294,21 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     c.header('cache-control', 'no-store');
     c.header('connection', 'keep-alive');
     c.header('x-accel-buffering', 'no');
-    return stream(c, async (s) => {
-      let n = 0;
-      // Tracked on its own: after a client leaves, the operation may still be winding down.
-      await track(
-        run((e) => {
-          if (s.aborted || s.closed) return;
-          const ev: StreamEvent = { id: ++n, ...e, ...(e.message !== undefined ? { message: scrubCredentials(e.message) } : {}) };
-          void s.write(`id: ${ev.id}\nevent: ${ev.status}\ndata: ${JSON.stringify(ev)}\n\n`);
-        }),
-      );
-    }, async (e) => log(`internal error: ${e.stack ?? e}`));
+    return stream(
+      c,
+      async (s) => {
+        let n = 0;
+        // Tracked on its own: after a client leaves, the operation may still be winding down.
+        await track(
+          run((e) => {
+            if (s.aborted || s.closed) return;
+            const ev: StreamEvent = { id: ++n, ...e, ...(e.message !== undefined ? { message: scrubCredentials(e.message) } : {}) };
+            void s.write(`id: ${ev.id}\nevent: ${ev.status}\ndata: ${JSON.stringify(ev)}\n\n`);
+          }),
+        );
+      },
+      async (e) => log(`internal error: ${e.stack ?? e}`),
+    );
   };
 
   /**
@@ -330,17 +359,24 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
    * sent as an `approval` event on a streamed request, and waits for POST .../approvals/{id}
    * (or the side panel, or its deadline).
    */
-  const approver = (s: Session): ApprovalHandler => (req, { signal }) =>
-    new Promise((resolve) => {
-      const list = (s.approvals ??= new Map());
-      const end = (d: ApprovalDecision | null) => {
-        list.delete(req.id);
-        resolve(d);
-      };
-      list.set(req.id, { req, decide: end });
-      signal.addEventListener('abort', () => end(null), { once: true });
-      s.listener?.({ level: 'info', message: `waiting for approval: ${req.summary}`, timestamp: new Date().toISOString(), data: { span: 'approval', request: req } });
-    });
+  const approver =
+    (s: Session): ApprovalHandler =>
+    (req, { signal }) =>
+      new Promise((resolve) => {
+        const list = (s.approvals ??= new Map());
+        const end = (d: ApprovalDecision | null) => {
+          list.delete(req.id);
+          resolve(d);
+        };
+        list.set(req.id, { req, decide: end });
+        signal.addEventListener('abort', () => end(null), { once: true });
+        s.listener?.({
+          level: 'info',
+          message: `waiting for approval: ${req.summary}`,
+          timestamp: new Date().toISOString(),
+          data: { span: 'approval', request: req },
+        });
+      });
 
   const app = new OpenAPIHono<Env>();
   registerComponents(app.openAPIRegistry);
@@ -397,12 +433,8 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
   post('/v1/sessions/{id}/navigate', (c, b, id) =>
     operate(c, id, wantsStream(c, b), async (s, signal) => (await s.dh.context.activePage()).goto(b.url, { ...b.options, signal })),
   );
-  post('/v1/sessions/{id}/act', (c, b, id) =>
-    operate(c, id, wantsStream(c, b), (s, signal) => s.dh.act(b.input, callOptions(b, signal, s))),
-  );
-  post('/v1/sessions/{id}/observe', (c, b, id) =>
-    operate(c, id, wantsStream(c, b), (s, signal) => s.dh.observe(b.instruction, callOptions(b, signal))),
-  );
+  post('/v1/sessions/{id}/act', (c, b, id) => operate(c, id, wantsStream(c, b), (s, signal) => s.dh.act(b.input, callOptions(b, signal, s))));
+  post('/v1/sessions/{id}/observe', (c, b, id) => operate(c, id, wantsStream(c, b), (s, signal) => s.dh.observe(b.instruction, callOptions(b, signal))));
   post('/v1/sessions/{id}/extract', (c, b, id) =>
     operate(c, id, wantsStream(c, b), (s, signal) => s.dh.extract(b.instruction, b.schema, callOptions(b, signal))),
   );
@@ -410,7 +442,10 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     const streamIt = wantsStream(c, b);
     const searchUrl = process.env.DECKHAND_SEARCH_URL;
     if (b.executeOptions.useSearch && !searchUrl) {
-      throw new HttpError('INVALID_ARGUMENT', 'useSearch needs a search provider, and this service has none: set DECKHAND_SEARCH_URL (a SearXNG-style JSON endpoint)');
+      throw new HttpError(
+        'INVALID_ARGUMENT',
+        'useSearch needs a search provider, and this service has none: set DECKHAND_SEARCH_URL (a SearXNG-style JSON endpoint)',
+      );
     }
     // The engine looks the run up in this key's cache and records it (engine/memory/cache.ts agentCacheKey).
     return operate(c, id, streamIt, async (s, signal) => {
@@ -436,9 +471,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     await sessions.end(id, c.get('tenant'));
     return answer(c, 200, { success: true, data: { ended: true } });
   });
-  post('/v1/cache/lookup', async (c, r) =>
-    answer(c, 200, { success: true, data: await store.lookup(r.key, r.baseKey, c.get('tenant')) }),
-  );
+  post('/v1/cache/lookup', async (c, r) => answer(c, 200, { success: true, data: await store.lookup(r.key, r.baseKey, c.get('tenant')) }));
   post('/v1/cache/record', async (c, r) => answer(c, 200, { success: true, data: await store.record(r, c.get('tenant')) }));
   post('/v1/cache/invalidate', async (c, r) => {
     await store.invalidate(r.key, c.get('tenant'));
@@ -450,7 +483,8 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     const withBody = route.startsWith('PUT ') || route.startsWith('POST ');
     app.openapi(
       { ...resourceOperation(route), middleware: withBody ? [auth, jsonType, limit, object] : [auth] },
-      ((c: Ctx) => handle(c, c.req.valid('param' as never) as Record<string, string>, (withBody ? c.req.valid('json' as never) : undefined) as BodyOf<R>)) as never,
+      ((c: Ctx) =>
+        handle(c, c.req.valid('param' as never) as Record<string, string>, (withBody ? c.req.valid('json' as never) : undefined) as BodyOf<R>)) as never,
       invalid(RESOURCE_OPERATIONS[route].what) as never,
     );
   };

@@ -102,7 +102,10 @@ export function cdpHostAllowed(cdpUrl: string, allowed: readonly string[] = []):
   const name = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
   const port = u.port || (u.protocol === 'https:' || u.protocol === 'wss:' ? '443' : '80');
   return allowed.some((a) => {
-    const entry = a.trim().toLowerCase().replace(/^\[|\](?=(:\d+)?$)/g, '');
+    const entry = a
+      .trim()
+      .toLowerCase()
+      .replace(/^\[|\](?=(:\d+)?$)/g, '');
     return entry === name || entry === `${name}:${port}`;
   });
 }
@@ -168,11 +171,15 @@ export class SessionManager {
     if (req.cdpUrl && !cdpHostAllowed(req.cdpUrl, this.limits.allowCdpHosts)) {
       throw new HttpError(
         'CDP_HOST_NOT_ALLOWED',
-        `this service does not connect to DevTools addresses its callers name (${new URL(req.cdpUrl).host}); the operator can allow hosts with --allow-cdp-hosts`,
+        `this service does not connect to DevTools addresses its callers name (${new URL(req.cdpUrl).host}); ` +
+          'the operator can allow hosts with --allow-cdp-hosts',
       );
     }
     if (this.limits.grid && launch.userDataDir && !req.cdpUrl) {
-      throw new HttpError('INVALID_ARGUMENT', "a named browser profile lives on this machine, and this service's browsers come from a Selenium Grid: leave the profile out");
+      throw new HttpError(
+        'INVALID_ARGUMENT',
+        "a named browser profile lives on this machine, and this service's browsers come from a Selenium Grid: leave the profile out",
+      );
     }
     this.starting++;
     let browser: BrowserHandle | null = null;
@@ -184,9 +191,19 @@ export class SessionManager {
       browser ??= req.cdpUrl
         ? await localBrowser.connect({ cdpUrl: req.cdpUrl, headers: req.cdpHeaders, allowUrlSchemes: this.limits.allowUrlSchemes })
         : grid
-          ? await gridBrowser.launch({ ...grid, headless: req.headless ?? true, viewport: req.viewport, args: launch.args, allowUrlSchemes: this.limits.allowUrlSchemes })
+          ? await gridBrowser.launch({
+              ...grid,
+              headless: req.headless ?? true,
+              viewport: req.viewport,
+              args: launch.args,
+              allowUrlSchemes: this.limits.allowUrlSchemes,
+            })
           : await localBrowser.launch({
-              headless: req.headless ?? true, viewport: req.viewport, args: launch.args, userDataDir: launch.userDataDir, allowUrlSchemes: this.limits.allowUrlSchemes,
+              headless: req.headless ?? true,
+              viewport: req.viewport,
+              args: launch.args,
+              userDataDir: launch.userDataDir,
+              allowUrlSchemes: this.limits.allowUrlSchemes,
             });
       const id = randomUUID();
       const reach: SessionRecord['browser'] = browser.grid
@@ -228,7 +245,11 @@ export class SessionManager {
   private readonly pool = new Map<string, PooledBrowser[]>();
 
   /** An isolated context in a browser of `owner`'s with room, launching one when none has. */
-  private async pooledContext(owner: string, headless: boolean, viewport?: { width: number; height: number }): Promise<{ browser: BrowserHandle; pooled: PooledBrowser }> {
+  private async pooledContext(
+    owner: string,
+    headless: boolean,
+    viewport?: { width: number; height: number },
+  ): Promise<{ browser: BrowserHandle; pooled: PooledBrowser }> {
     const key = `${owner}\0${headless}`;
     const list = this.pool.get(key) ?? [];
     this.pool.set(key, list);
@@ -269,9 +290,29 @@ export class SessionManager {
   }
 
   /** A Deckhand instance on `browser` for session `id`. */
-  private async instance(id: string, owner: string, browser: BrowserHandle, options: Partial<CreateOptions>, ownsBrowser: boolean, shared: boolean, via: 'http' | 'mcp' = 'http'): Promise<Session> {
+  private async instance(
+    id: string,
+    owner: string,
+    browser: BrowserHandle,
+    options: Partial<CreateOptions>,
+    ownsBrowser: boolean,
+    shared: boolean,
+    via: 'http' | 'mcp' = 'http',
+  ): Promise<Session> {
     const session: Session = {
-      id, owner, browser, ownsBrowser, busy: false, lastUsed: Date.now(), abort: null, deadline: 0, listener: null, dh: null as never, tail: Promise.resolve(), waiting: 0, shared,
+      id,
+      owner,
+      browser,
+      ownsBrowser,
+      busy: false,
+      lastUsed: Date.now(),
+      abort: null,
+      deadline: 0,
+      listener: null,
+      dh: null as never,
+      tail: Promise.resolve(),
+      waiting: 0,
+      shared,
     };
     session.dh = await Deckhand.create({
       ...this.defaults,
@@ -313,7 +354,11 @@ export class SessionManager {
     });
     if (!rec || rec.owner !== owner) throw notFound();
     if (!rec.browser) {
-      throw new HttpError('SESSION_NOT_FOUND', `session '${id}' runs on replica ${rec.replica}, in a browser only that machine reaches; give the service a Grid (--grid) to share sessions between replicas`);
+      throw new HttpError(
+        'SESSION_NOT_FOUND',
+        `session '${id}' runs on replica ${rec.replica}, in a browser only that machine reaches; ` +
+          'give the service a Grid (--grid) to share sessions between replicas',
+      );
     }
     let pending = this.attaching.get(id);
     if (!pending) {
@@ -326,7 +371,10 @@ export class SessionManager {
   /** Attach to the browser of a session another replica started. */
   private async attach(rec: SessionRecord): Promise<Session> {
     if (this.sessions.size + this.starting >= this.limits.maxSessions) {
-      throw new HttpError('TOO_MANY_SESSIONS', `this replica serves at most ${this.limits.maxSessions} sessions at once; try another replica, or end one first`);
+      throw new HttpError(
+        'TOO_MANY_SESSIONS',
+        `this replica serves at most ${this.limits.maxSessions} sessions at once; try another replica, or end one first`,
+      );
     }
     const reach = rec.browser!;
     this.starting++;
@@ -362,10 +410,16 @@ export class SessionManager {
    * or when the session ends; `deadlineMs` (bounded) is how long it may run, the wait for
    * its turn included.
    */
-  async run<T>(id: string, owner: string, fn: (s: Session, signal: AbortSignal) => Promise<T>, opts: { deadlineMs?: number; signal?: AbortSignal; queue?: boolean } = {}): Promise<T> {
+  async run<T>(
+    id: string,
+    owner: string,
+    fn: (s: Session, signal: AbortSignal) => Promise<T>,
+    opts: { deadlineMs?: number; signal?: AbortSignal; queue?: boolean } = {},
+  ): Promise<T> {
     const started = Date.now();
     const s = await this.get(id, owner);
-    if ((s.busy || s.waiting) && !opts.queue) throw new HttpError('SESSION_BUSY', `session '${id}' is running another operation; operations on one session run one at a time`);
+    if ((s.busy || s.waiting) && !opts.queue)
+      throw new HttpError('SESSION_BUSY', `session '${id}' is running another operation; operations on one session run one at a time`);
     const limit = Math.min(opts.deadlineMs ?? DEFAULT_OPERATION_MS, MAX_CALL_MS);
     const before = s.tail;
     let release!: () => void;
@@ -473,8 +527,13 @@ export class SessionManager {
         void this.finish(s, 'it was ended through another replica', 'detach');
         throw new HttpError('SESSION_NOT_FOUND', `session '${s.id}' ended (through another replica)`);
       }
-      if (!queue) throw new HttpError('SESSION_BUSY', `session '${s.id}' is running another operation (through another replica); operations on one session run one at a time`);
-      if (Date.now() + LEASE_POLL_MS > deadline) throw new HttpError('TIMEOUT', `session '${s.id}' stayed busy on another replica until this operation's deadline; it never started`);
+      if (!queue)
+        throw new HttpError(
+          'SESSION_BUSY',
+          `session '${s.id}' is running another operation (through another replica); operations on one session run one at a time`,
+        );
+      if (Date.now() + LEASE_POLL_MS > deadline)
+        throw new HttpError('TIMEOUT', `session '${s.id}' stayed busy on another replica until this operation's deadline; it never started`);
       if (signal?.aborted) throw new HttpError('CANCELLED', `cancelled while waiting for session '${s.id}'; it never started`);
       await new Promise((r) => setTimeout(r, LEASE_POLL_MS));
     }
@@ -524,10 +583,15 @@ export class SessionManager {
     const now = Date.now();
     for (const s of [...this.sessions.values()]) {
       if (!s.browser.isConnected) await this.finish(s, 'its browser is gone: ending it');
-      else if (s.busy && now > s.deadline) await this.finish(s, 'its operation outlived its deadline: ending it'); // a backstop for the timer in run()
+      else if (s.busy && now > s.deadline)
+        await this.finish(s, 'its operation outlived its deadline: ending it'); // a backstop for the timer in run()
       else if (!s.busy && now - s.lastUsed > this.limits.idleTimeoutMs) {
         // A shared session idle here may be busy elsewhere: the registry decides when it ends.
-        await this.finish(s, `idle for ${Math.round((now - s.lastUsed) / 1000)} s: ${this.shared && s.shared ? 'letting go here' : 'ending it'}`, this.shared && s.shared ? 'detach' : 'end');
+        await this.finish(
+          s,
+          `idle for ${Math.round((now - s.lastUsed) / 1000)} s: ${this.shared && s.shared ? 'letting go here' : 'ending it'}`,
+          this.shared && s.shared ? 'detach' : 'end',
+        );
       }
     }
     if (this.shared) await this.sweepShared().catch((e: Error) => this.log(`the sessions' registry did not answer the sweep: ${e.message}`));

@@ -17,9 +17,31 @@ import { normalizeSpace, type ShadowRootOf } from './dom';
 
 /** Roles whose name comes from their content (ARIA 1.2, and Chrome's own additions). */
 const FROM_CONTENT = new Set([
-  'button', 'cell', 'checkbox', 'columnheader', 'gridcell', 'heading', 'link', 'menuitem', 'menuitemcheckbox', 'menuitemradio',
-  'option', 'radio', 'row', 'rowheader', 'switch', 'tab', 'tooltip', 'treeitem', 'sectionhead', 'comment', 'suggestion', 'caption',
-  'legend', 'term', 'clickable',
+  'button',
+  'cell',
+  'checkbox',
+  'columnheader',
+  'gridcell',
+  'heading',
+  'link',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'radio',
+  'row',
+  'rowheader',
+  'switch',
+  'tab',
+  'tooltip',
+  'treeitem',
+  'sectionhead',
+  'comment',
+  'suggestion',
+  'caption',
+  'legend',
+  'term',
+  'clickable',
 ]);
 const RANGE = new Set(['slider', 'spinbutton', 'scrollbar', 'progressbar', 'meter']);
 const TEXT_INPUT = new Set(['', 'text', 'email', 'tel', 'url', 'search', 'password', 'number', 'date', 'time', 'datetime-local', 'month', 'week']);
@@ -83,7 +105,10 @@ export function labelledbyRefs(el: Element): Element[] {
   if (!ids) return [];
   const root = el.getRootNode() as Document | ShadowRoot;
   if (typeof root.getElementById !== 'function') return [];
-  return ids.split(/\s+/).map((id) => root.getElementById(id)).filter((e): e is HTMLElement => !!e);
+  return ids
+    .split(/\s+/)
+    .map((id) => root.getElementById(id))
+    .filter((e): e is HTMLElement => !!e);
 }
 
 /** Text of a ::before or ::after: its quoted strings (the alternative after "/" when given); icon-font glyphs left out. */
@@ -96,7 +121,10 @@ export function pseudoText(el: Element, which: '::before' | '::after'): string {
   const alt = /\/\s*((?:"(?:[^"\\]|\\.)*"\s*)+)$/.exec(bare);
   const strings = (alt ? alt[1] : bare).match(/"(?:[^"\\]|\\.)*"/g) ?? [];
   // Private-use glyphs are icon-font pictures, not words (a model cannot read U+F1F8).
-  const text = strings.map((q) => q.slice(1, -1).replace(/\\(.)/g, '$1')).join('').replace(/[\uE000-\uF8FF]/g, '');
+  const text = strings
+    .map((q) => q.slice(1, -1).replace(/\\(.)/g, '$1'))
+    .join('')
+    .replace(/[\uE000-\uF8FF]/g, '');
   // A box of its own (a flex item, a block) is a separate word: "Contact ▾", not "Contact▾".
   return text && (s.display !== 'inline' || alt) ? ` ${text} ` : text;
 }
@@ -333,8 +361,15 @@ export interface NameOptions {
 
 export function accessibleName(el: Element, shadowRootOf: ShadowRootOf, opts: NameOptions = {}): string {
   const ctx: Ctx = {
-    root: el, rootRole: opts.role, labelsOf: opts.labelsOf, shown: opts.shown,
-    labelledby: false, hiddenOk: false, recursion: false, path: new Set([el]), budget: { left: NAME_BUDGET },
+    root: el,
+    rootRole: opts.role,
+    labelsOf: opts.labelsOf,
+    shown: opts.shown,
+    labelledby: false,
+    hiddenOk: false,
+    recursion: false,
+    path: new Set([el]),
+    budget: { left: NAME_BUDGET },
   };
   return normalizeSpace(alternative(el, ctx, shadowRootOf));
 }

@@ -12,11 +12,15 @@ import type { PrepareResult } from '../protocol/content-messages';
 import { msSinceStyleChange } from './snapshot-cache';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
-const nextFrame = () => new Promise<void>((r) => {
-  // rAF is paused in hidden tabs; the timeout keeps the wait bounded there.
-  const t = setTimeout(r, 50);
-  requestAnimationFrame(() => { clearTimeout(t); r(); });
-});
+const nextFrame = () =>
+  new Promise<void>((r) => {
+    // rAF is paused in hidden tabs; the timeout keeps the wait bounded there.
+    const t = setTimeout(r, 50);
+    requestAnimationFrame(() => {
+      clearTimeout(t);
+      r();
+    });
+  });
 
 interface Check {
   ok: boolean;

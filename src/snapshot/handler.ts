@@ -23,7 +23,6 @@ import type { SnapNode } from './tree';
 import { controlsIn, keepTargets, msSinceStructuralChange, recall, remember, reusableTargets, snapshotVersion, watchingShadowRoots } from './snapshot-cache';
 import type { LocatorSpec } from '../protocol/schemas';
 
-
 /** Shadow roots the snapshot walks are watched for changes (see snapshot-cache). */
 const watchedShadowRootOf = watchingShadowRoots(defaultShadowRootOf);
 
@@ -33,7 +32,6 @@ function resolveLocal(spec: LocatorSpec): Element[] | string {
   if (r.kind === 'frame') return `'${spec.selector}' points into another frame; scope snapshots to an element of this frame`;
   return spec.nth === undefined ? r.elements : r.elements.slice(spec.nth, spec.nth + 1);
 }
-
 
 /**
  * This document's name for the worker: made once per content script, that is per document, so
@@ -48,7 +46,20 @@ const DOC = Math.random().toString(36).slice(2) + Date.now().toString(36);
  * document_start, before any of the page's own listeners.
  */
 let inputsSeen = 0;
-for (const type of ['pointerdown', 'pointerup', 'mousedown', 'mouseup', 'click', 'dblclick', 'contextmenu', 'mousemove', 'keydown', 'keyup', 'dragstart', 'drop']) {
+for (const type of [
+  'pointerdown',
+  'pointerup',
+  'mousedown',
+  'mouseup',
+  'click',
+  'dblclick',
+  'contextmenu',
+  'mousemove',
+  'keydown',
+  'keyup',
+  'dragstart',
+  'drop',
+]) {
   window.addEventListener(
     type,
     (e) => {
@@ -125,11 +136,16 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
         for (const f of frames) {
           const id = ids.get(f.el);
           // An iframe that could not be matched to its frame says so; it is never silently empty.
-          if (id === undefined) f.node.children.push({ kind: 'frame', text: '(frame content unavailable: this iframe could not be matched to its frame)', children: [] });
+          if (id === undefined)
+            f.node.children.push({ kind: 'frame', text: '(frame content unavailable: this iframe could not be matched to its frame)', children: [] });
           else f.node.children.push({ kind: 'frame', frameId: id, text: req.frames[String(id)], lines: req.frameLines?.[String(id)], children: [] });
         }
       }
-      const result = { ...render(nodes, req.budget, finalizer(new Visibility(), defaultShadowRootOf), { lines: req.lines, focus: req.focus }), iframes: frames.length, url: location.href };
+      const result = {
+        ...render(nodes, req.budget, finalizer(new Visibility(), defaultShadowRootOf), { lines: req.lines, focus: req.focus }),
+        iframes: frames.length,
+        url: location.href,
+      };
       remember(key, at, controls, result);
       return result;
     }
@@ -139,7 +155,12 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
       const wait = { cancelled: false };
       if (req.waitId) waits.set(req.waitId, wait);
       try {
-        const r = await prepare(req, defaultShadowRootOf, (el) => frameIdOf(el as HTMLIFrameElement), () => wait.cancelled);
+        const r = await prepare(
+          req,
+          defaultShadowRootOf,
+          (el) => frameIdOf(el as HTMLIFrameElement),
+          () => wait.cancelled,
+        );
         return r.kind === 'ready' ? { ...r, doc: DOC, inputs: inputsSeen } : r;
       } finally {
         if (req.waitId) waits.delete(req.waitId);
@@ -199,12 +220,12 @@ function outline(el: Element | null): void {
   if (!el) return;
   const r = el.getBoundingClientRect();
   const box = document.createElement('deckhand-highlight');
-  box.style.cssText = `position:fixed;left:${r.left - 2}px;top:${r.top - 2}px;width:${r.width + 4}px;height:${r.height + 4}px;` +
+  box.style.cssText =
+    `position:fixed;left:${r.left - 2}px;top:${r.top - 2}px;width:${r.width + 4}px;height:${r.height + 4}px;` +
     'box-sizing:border-box;border:2px solid #2563eb;background:rgba(37,99,235,.14);border-radius:3px;z-index:2147483647;pointer-events:none';
   document.documentElement.appendChild(box);
   outlineBox = box;
 }
-
 
 /** How often the settle wait looks again; the quiet spell is measured from the change itself, so this only rounds it up. */
 const SETTLE_POLL_MS = 20;

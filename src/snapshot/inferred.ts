@@ -6,19 +6,61 @@
 
 /** CSS colour keywords people use when they name a colour, with their sRGB values. */
 const NAMED: [string, number, number, number][] = [
-  ['black', 0, 0, 0], ['white', 255, 255, 255], ['red', 255, 0, 0], ['lime', 0, 255, 0], ['green', 0, 128, 0],
-  ['blue', 0, 0, 255], ['yellow', 255, 255, 0], ['cyan', 0, 255, 255], ['aqua', 0, 255, 255], ['magenta', 255, 0, 255],
-  ['fuchsia', 255, 0, 255], ['gray', 128, 128, 128], ['grey', 128, 128, 128], ['silver', 192, 192, 192],
-  ['maroon', 128, 0, 0], ['olive', 128, 128, 0], ['purple', 128, 0, 128], ['teal', 0, 128, 128], ['navy', 0, 0, 128],
-  ['orange', 255, 165, 0], ['pink', 255, 192, 203], ['brown', 165, 42, 42], ['gold', 255, 215, 0],
-  ['violet', 238, 130, 238], ['indigo', 75, 0, 130], ['turquoise', 64, 224, 208], ['beige', 245, 245, 220],
-  ['coral', 255, 127, 80], ['salmon', 250, 128, 114], ['khaki', 240, 230, 140], ['tan', 210, 180, 140],
-  ['crimson', 220, 20, 60], ['lavender', 230, 230, 250], ['orchid', 218, 112, 214], ['plum', 221, 160, 221],
-  ['tomato', 255, 99, 71], ['chocolate', 210, 105, 30], ['darkgreen', 0, 100, 0], ['darkblue', 0, 0, 139],
-  ['darkred', 139, 0, 0], ['lightblue', 173, 216, 230], ['lightgreen', 144, 238, 144], ['lightgray', 211, 211, 211],
-  ['darkgray', 169, 169, 169], ['skyblue', 135, 206, 235], ['royalblue', 65, 105, 225], ['hotpink', 255, 105, 180],
-  ['limegreen', 50, 205, 50], ['forestgreen', 34, 139, 34], ['seagreen', 46, 139, 87], ['steelblue', 70, 130, 180],
-  ['slateblue', 106, 90, 205], ['goldenrod', 218, 165, 32], ['sienna', 160, 82, 45], ['peru', 205, 133, 63],
+  ['black', 0, 0, 0],
+  ['white', 255, 255, 255],
+  ['red', 255, 0, 0],
+  ['lime', 0, 255, 0],
+  ['green', 0, 128, 0],
+  ['blue', 0, 0, 255],
+  ['yellow', 255, 255, 0],
+  ['cyan', 0, 255, 255],
+  ['aqua', 0, 255, 255],
+  ['magenta', 255, 0, 255],
+  ['fuchsia', 255, 0, 255],
+  ['gray', 128, 128, 128],
+  ['grey', 128, 128, 128],
+  ['silver', 192, 192, 192],
+  ['maroon', 128, 0, 0],
+  ['olive', 128, 128, 0],
+  ['purple', 128, 0, 128],
+  ['teal', 0, 128, 128],
+  ['navy', 0, 0, 128],
+  ['orange', 255, 165, 0],
+  ['pink', 255, 192, 203],
+  ['brown', 165, 42, 42],
+  ['gold', 255, 215, 0],
+  ['violet', 238, 130, 238],
+  ['indigo', 75, 0, 130],
+  ['turquoise', 64, 224, 208],
+  ['beige', 245, 245, 220],
+  ['coral', 255, 127, 80],
+  ['salmon', 250, 128, 114],
+  ['khaki', 240, 230, 140],
+  ['tan', 210, 180, 140],
+  ['crimson', 220, 20, 60],
+  ['lavender', 230, 230, 250],
+  ['orchid', 218, 112, 214],
+  ['plum', 221, 160, 221],
+  ['tomato', 255, 99, 71],
+  ['chocolate', 210, 105, 30],
+  ['darkgreen', 0, 100, 0],
+  ['darkblue', 0, 0, 139],
+  ['darkred', 139, 0, 0],
+  ['lightblue', 173, 216, 230],
+  ['lightgreen', 144, 238, 144],
+  ['lightgray', 211, 211, 211],
+  ['darkgray', 169, 169, 169],
+  ['skyblue', 135, 206, 235],
+  ['royalblue', 65, 105, 225],
+  ['hotpink', 255, 105, 180],
+  ['limegreen', 50, 205, 50],
+  ['forestgreen', 34, 139, 34],
+  ['seagreen', 46, 139, 87],
+  ['steelblue', 70, 130, 180],
+  ['slateblue', 106, 90, 205],
+  ['goldenrod', 218, 165, 32],
+  ['sienna', 160, 82, 45],
+  ['peru', 205, 133, 63],
 ];
 function parseRgb(css: string): [number, number, number, number] | null {
   const m = /rgba?\(\s*([\d.]+)[,\s]+([\d.]+)[,\s]+([\d.]+)(?:\s*[,/]\s*([\d.]+%?))?\s*\)/.exec(css);
@@ -33,8 +75,11 @@ function parseRgb(css: string): [number, number, number, number] | null {
  * gray). Dark blues read "navy blue", dark oranges "brown", light reds "pink".
  */
 function hueWords(r: number, g: number, b: number): string {
-  const R = r / 255, G = g / 255, B = b / 255;
-  const max = Math.max(R, G, B), min = Math.min(R, G, B);
+  const R = r / 255,
+    G = g / 255,
+    B = b / 255;
+  const max = Math.max(R, G, B),
+    min = Math.min(R, G, B);
   const l = (max + min) / 2;
   const d = max - min;
   const s = d === 0 ? 0 : d / (1 - Math.abs(2 * l - 1));
@@ -65,12 +110,85 @@ export function colourName(css: string): string {
 
 /** Class names that say nothing about what an element does. */
 const CLASS_NOISE = new Set([
-  'btn', 'button', 'icon', 'icons', 'ico', 'fa', 'fas', 'far', 'fab', 'fal', 'glyphicon', 'ui', 'material', 'symbols',
-  'outlined', 'round', 'rounded', 'sharp', 'js', 'is', 'has', 'active', 'clickable', 'pointer', 'item', 'el', 'element',
-  'wrapper', 'container', 'inner', 'outer', 'col', 'row', 'flex', 'd', 'lg', 'sm', 'md', 'xs', 'xl', 'primary',
-  'secondary', 'default', 'small', 'large', 'big', 'mini', 'link', 'action', 'control', 'widget', 'corner', 'all',
-  'state', 'hover', 'focus', 'thick', 'thin', 'solid', 'regular', 'light', 'svg', 'img', 'image', 'bi', 'mdi', 'ti',
-  'feather', 'lucide', 'octicon', 'dashicons', 'show', 'visible', 'pull', 'right', 'left', 'float', 'text', 'center',
+  'btn',
+  'button',
+  'icon',
+  'icons',
+  'ico',
+  'fa',
+  'fas',
+  'far',
+  'fab',
+  'fal',
+  'glyphicon',
+  'ui',
+  'material',
+  'symbols',
+  'outlined',
+  'round',
+  'rounded',
+  'sharp',
+  'js',
+  'is',
+  'has',
+  'active',
+  'clickable',
+  'pointer',
+  'item',
+  'el',
+  'element',
+  'wrapper',
+  'container',
+  'inner',
+  'outer',
+  'col',
+  'row',
+  'flex',
+  'd',
+  'lg',
+  'sm',
+  'md',
+  'xs',
+  'xl',
+  'primary',
+  'secondary',
+  'default',
+  'small',
+  'large',
+  'big',
+  'mini',
+  'link',
+  'action',
+  'control',
+  'widget',
+  'corner',
+  'all',
+  'state',
+  'hover',
+  'focus',
+  'thick',
+  'thin',
+  'solid',
+  'regular',
+  'light',
+  'svg',
+  'img',
+  'image',
+  'bi',
+  'mdi',
+  'ti',
+  'feather',
+  'lucide',
+  'octicon',
+  'dashicons',
+  'show',
+  'visible',
+  'pull',
+  'right',
+  'left',
+  'float',
+  'text',
+  'center',
 ]);
 
 /**
@@ -82,7 +200,10 @@ export function classWords(el: Element): string {
   const raw = [...inner, el].map((e) => e.getAttribute('class') ?? '').join(' ');
   const words: string[] = [];
   for (const token of raw.split(/\s+/)) {
-    for (const w of token.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().split(/[\s_\-:]+/)) {
+    for (const w of token
+      .replace(/([a-z])([A-Z])/g, '$1 $2')
+      .toLowerCase()
+      .split(/[\s_\-:]+/)) {
       // Icon sets glue a weight or style to the word: "closethick", "trash-o", "edit2".
       const word = w.replace(/(thick|thin|alt|fill|filled|outline|o|\d+)$/, '');
       if (word.length < 3 || /\d/.test(word) || CLASS_NOISE.has(word) || words.includes(word)) continue;
@@ -97,7 +218,13 @@ export function imageWords(css: string): string {
   const m = /url\(\s*["']?([^"')]+)["']?\s*\)/.exec(css);
   if (!m || m[1].startsWith('data:')) return '';
   const file = m[1].split(/[?#]/)[0].split('/').pop() ?? '';
-  return file.replace(/\.[a-z0-9]+$/i, '').replace(/[_\-.]+/g, ' ').replace(/\d+(x\d+)?/g, ' ').replace(/\s+/g, ' ').trim().toLowerCase();
+  return file
+    .replace(/\.[a-z0-9]+$/i, '')
+    .replace(/[_\-.]+/g, ' ')
+    .replace(/\d+(x\d+)?/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .toLowerCase();
 }
 
 const SHAPES: Record<string, string> = { circle: 'circle', ellipse: 'ellipse', line: 'line', polyline: 'line', path: 'shape', image: 'image' };

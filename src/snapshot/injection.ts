@@ -38,7 +38,12 @@ export function beforeInstructions(text: string): string {
     const m = p.exec(text);
     if (m && m.index < at) at = m.index;
   }
-  return at === text.length ? text : text.slice(0, at).replace(/[\s.,;:!?|\-–—]+$/u, '').trim();
+  return at === text.length
+    ? text
+    : text
+        .slice(0, at)
+        .replace(/[\s.,;:!?|\-–—]+$/u, '')
+        .trim();
 }
 
 /**

@@ -12,8 +12,23 @@ import { mutationCounts } from './snapshot-cache';
 
 const CONTROL_TAGS = new Set(['button', 'select', 'textarea', 'option', 'summary', 'label', 'input']);
 const WIDGET_ROLES = new Set([
-  'button', 'link', 'checkbox', 'radio', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem',
-  'slider', 'spinbutton', 'combobox', 'textbox', 'searchbox', 'gridcell',
+  'button',
+  'link',
+  'checkbox',
+  'radio',
+  'switch',
+  'tab',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'treeitem',
+  'slider',
+  'spinbutton',
+  'combobox',
+  'textbox',
+  'searchbox',
+  'gridcell',
 ]);
 /** Paths a link may end in and still be a page, not a file to download. */
 const PAGE_EXT = /\.(?:html?|xhtml|php\d?|aspx?|jsp|cgi|shtml)$/i;

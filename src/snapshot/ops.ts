@@ -59,7 +59,8 @@ export function runOp(el: Element, op: string, args: string[]): OpResult {
         // "11/05/2016" into a date input, "3:15 PM" into a time input: the form the input takes.
         const want = valueForInput(el.type, args[0] ?? '');
         el.value = want;
-        if (el.value !== want && args[0]) return { ok: false, code: 'ACTION_FAILED', message: `'${args[0]}' is not a valid value for an input of type ${el.type}` };
+        if (el.value !== want && args[0])
+          return { ok: false, code: 'ACTION_FAILED', message: `'${args[0]}' is not a valid value for an input of type ${el.type}` };
         fire(el);
         return { ok: true, mode: 'done' };
       }
@@ -121,7 +122,8 @@ export function runOp(el: Element, op: string, args: string[]): OpResult {
       if (!raw || !Number.isFinite(pct) || pct < 0 || pct > 100) {
         return { ok: false, code: 'INVALID_ARGUMENT', message: `scrollTo needs a percentage from 0 to 100 as its argument, got '${args[0] ?? ''}'` };
       }
-      const target = el === document.documentElement || el === document.body ? null : scrollContainer(el) === el ? el : el.scrollHeight > el.clientHeight + 1 ? el : null;
+      const target =
+        el === document.documentElement || el === document.body ? null : scrollContainer(el) === el ? el : el.scrollHeight > el.clientHeight + 1 ? el : null;
       if (target) target.scrollTop = ((target.scrollHeight - target.clientHeight) * pct) / 100;
       else window.scrollTo({ top: ((document.documentElement.scrollHeight - window.innerHeight) * pct) / 100, behavior: 'instant' });
       return { ok: true };
@@ -131,7 +133,11 @@ export function runOp(el: Element, op: string, args: string[]): OpResult {
       return { ok: true };
     case 'scrollChunk': {
       const dir = args[0] === 'up' ? -1 : 1;
-      const own = el !== document.documentElement && el !== document.body && el.scrollHeight > el.clientHeight + 1 && /(auto|scroll)/.test(getComputedStyle(el).overflowY);
+      const own =
+        el !== document.documentElement &&
+        el !== document.body &&
+        el.scrollHeight > el.clientHeight + 1 &&
+        /(auto|scroll)/.test(getComputedStyle(el).overflowY);
       const target = own ? el : scrollContainer(el);
       if (target) target.scrollBy({ top: dir * target.clientHeight, behavior: 'instant' });
       else window.scrollBy({ top: dir * window.innerHeight, behavior: 'instant' });
@@ -150,13 +156,23 @@ export function runOp(el: Element, op: string, args: string[]): OpResult {
 function riskFacts(el: Element): RiskFacts {
   const link = el.closest('a[href]') as HTMLAnchorElement | null;
   const label = el.closest('label') as HTMLLabelElement | null;
-  const control = el instanceof HTMLLabelElement ? el.control : label?.control ?? null;
+  const control = el instanceof HTMLLabelElement ? el.control : (label?.control ?? null);
   const input = el instanceof HTMLInputElement ? el : control instanceof HTMLInputElement ? control : null;
   const button = el.closest('button, input[type=submit], input[type=image]') as HTMLButtonElement | HTMLInputElement | null;
   const form = (button?.form ?? (el as HTMLInputElement).form ?? el.closest('form')) as HTMLFormElement | null;
   const submits = !!button && !!button.form && (button instanceof HTMLButtonElement ? button.type === 'submit' : true);
   const textField = el instanceof HTMLInputElement && TEXT_TYPES.has(el.type);
-  const text = normalizeSpace([el.getAttribute('aria-label'), (el as HTMLElement).innerText, (el as HTMLInputElement).value && el instanceof HTMLInputElement && !textField ? el.value : null, el.getAttribute('title'), el.getAttribute('alt')].filter(Boolean).join(' ')).slice(0, 300);
+  const text = normalizeSpace(
+    [
+      el.getAttribute('aria-label'),
+      (el as HTMLElement).innerText,
+      (el as HTMLInputElement).value && el instanceof HTMLInputElement && !textField ? el.value : null,
+      el.getAttribute('title'),
+      el.getAttribute('alt'),
+    ]
+      .filter(Boolean)
+      .join(' '),
+  ).slice(0, 300);
   return {
     tag: el.localName,
     type: el instanceof HTMLInputElement || el instanceof HTMLButtonElement ? el.type : undefined,
@@ -170,4 +186,3 @@ function riskFacts(el: Element): RiskFacts {
     file: input?.type === 'file',
   };
 }
-

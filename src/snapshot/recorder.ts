@@ -59,7 +59,10 @@ function describe(el: Element): string {
   const role = el.getAttribute('role') ?? getRole(el) ?? el.localName;
   if (name) return `${role} "${name.slice(0, 80)}"`;
   // No accessible name (an icon-only button): what else tells it apart.
-  const hint = el.getAttribute('title') ?? el.getAttribute('data-icon') ?? (typeof el.className === 'string' && el.className.trim() ? `class ${el.className.trim().split(/\s+/).slice(0, 2).join(' ')}` : '');
+  const hint =
+    el.getAttribute('title') ??
+    el.getAttribute('data-icon') ??
+    (typeof el.className === 'string' && el.className.trim() ? `class ${el.className.trim().split(/\s+/).slice(0, 2).join(' ')}` : '');
   return `${role} with no name${hint ? ` (${hint})` : ''}`;
 }
 
@@ -106,7 +109,11 @@ function onChange(e: Event): void {
   const el = targetOf(e);
   if (!(el instanceof HTMLSelectElement)) return;
   lastFill = null;
-  emit(el, 'selectOption', [...el.selectedOptions].map((o) => normalizeSpace(o.label || o.text)));
+  emit(
+    el,
+    'selectOption',
+    [...el.selectedOptions].map((o) => normalizeSpace(o.label || o.text)),
+  );
 }
 
 function onKey(e: KeyboardEvent): void {

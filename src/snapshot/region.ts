@@ -37,6 +37,6 @@ export function regionText(values: string[]): { text: string; found: number } {
     }
   }
   const el = region ?? body;
-  const text = (el instanceof HTMLElement ? el.innerText : el.textContent ?? '').replace(/\s+/g, ' ').trim();
+  const text = (el instanceof HTMLElement ? el.innerText : (el.textContent ?? '')).replace(/\s+/g, ' ').trim();
   return { text: text.slice(0, 1_000_000), found };
 }

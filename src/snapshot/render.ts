@@ -73,7 +73,10 @@ export function parseStates(s: string): Record<string, string | true> {
   const out: Record<string, string | true> = {};
   let i = 0;
   while (i < s.length) {
-    if (s[i] === ' ') { i++; continue; }
+    if (s[i] === ' ') {
+      i++;
+      continue;
+    }
     let j = i;
     while (j < s.length && s[j] !== ' ' && s[j] !== '=') j++;
     const key = s.slice(i, j);
@@ -167,7 +170,7 @@ interface Printer {
 /** Characters of the subtree when rendered (each line plus indent and newline). */
 function measure(node: SnapNode, depth: number, sizes: Map<SnapNode, number>, pr: Printer): number {
   let total = lineOf(clipped(node, pr.share, pr.memo)).length + depth * INDENT.length + 1;
-  if (node.kind === 'frame' && node.text) total = node.text.length + (node.text.split('\n').length) * (depth * INDENT.length + 1);
+  if (node.kind === 'frame' && node.text) total = node.text.length + node.text.split('\n').length * (depth * INDENT.length + 1);
   for (const c of node.children) total += measure(c, depth + 1, sizes, pr);
   sizes.set(node, total);
   return total;
@@ -246,10 +249,47 @@ function applyGroups(groups: Group[]): void {
 }
 
 const FOCUS_STOP = new Set([
-  'the', 'a', 'an', 'to', 'on', 'in', 'into', 'of', 'for', 'with', 'at', 'and', 'or', 'then', 'please', 'this', 'that', 'it', 'its',
-  'click', 'press', 'type', 'fill', 'select', 'choose', 'check', 'uncheck', 'open', 'find', 'get', 'extract', 'row', 'item', 'button', 'link',
+  'the',
+  'a',
+  'an',
+  'to',
+  'on',
+  'in',
+  'into',
+  'of',
+  'for',
+  'with',
+  'at',
+  'and',
+  'or',
+  'then',
+  'please',
+  'this',
+  'that',
+  'it',
+  'its',
+  'click',
+  'press',
+  'type',
+  'fill',
+  'select',
+  'choose',
+  'check',
+  'uncheck',
+  'open',
+  'find',
+  'get',
+  'extract',
+  'row',
+  'item',
+  'button',
+  'link',
 ]);
-const tokens = (s: string): string[] => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1 || /\d/.test(w));
+const tokens = (s: string): string[] =>
+  s
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((w) => w.length > 1 || /\d/.test(w));
 
 /** At most this many items of one group are kept for naming what the instruction names. */
 const PIN_MAX = 5;
@@ -320,12 +360,17 @@ function foldOffscreen(node: SnapNode, margin: number, finalize?: Finalize, keep
       const lines = run.reduce((n, r) => n + countLines(r), 0);
       const headings: string[] = [];
       for (const r of run) collectHeadings(r, headings, finalize);
-      const shown = headings.slice(0, 8).map((h) => JSON.stringify(h)).join(', ');
+      const shown = headings
+        .slice(0, 8)
+        .map((h) => JSON.stringify(h))
+        .join(', ');
       const more = headings.length > 8 ? ` and ${fmt(headings.length - 8)} more` : '';
       out.push({
         kind: 'summary',
         children: [],
-        text: `${fmt(lines)} lines ${where} the viewport omitted${headings.length ? ` (headings ${shown}${more})` : ''}: ` + 'scroll there or scope a snapshot to see them',
+        text:
+          `${fmt(lines)} lines ${where} the viewport omitted${headings.length ? ` (headings ${shown}${more})` : ''}: ` +
+          'scroll there or scope a snapshot to see them',
       });
       changed = true;
     } else out.push(...run);
@@ -464,7 +509,10 @@ export function render(roots: SnapNode[], budgetTokens: number, finalize?: Final
       for (const g of groups) {
         if (g.keep <= minKeep) continue;
         const s = groupSize(g, sizes);
-        if (s > bestSize) { best = g; bestSize = s; }
+        if (s > bestSize) {
+          best = g;
+          bestSize = s;
+        }
       }
       if (!best) break;
       const avg = bestSize / Math.max(1, best.keep);
@@ -474,7 +522,10 @@ export function render(roots: SnapNode[], budgetTokens: number, finalize?: Final
       size -= before - groupSize(best, sizes);
       folded = true;
     }
-    if (folded) { applyGroups(groups); size = total(); }
+    if (folded) {
+      applyGroups(groups);
+      size = total();
+    }
   }
 
   // Fold what lies farthest from the viewport first, coming closer only while still over budget.

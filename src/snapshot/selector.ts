@@ -94,7 +94,8 @@ function candidates(el: Element, root: Document | ShadowRoot): Candidate[] {
   if (/^(button|a|summary|option|label|h[1-6])$/.test(el.localName) || /^(button|link|tab|menuitem)$/.test(el.getAttribute('role') ?? '')) {
     const text = xpathSpace(el.textContent ?? '');
     // Matched in script only by tag name: reading the text of every element of the page would cost more than XPath.
-    if (text && text.length <= 60) out.push({ xpath: `//${tag}[normalize-space(.)=${xpathLiteral(text)}]`, ...(tag === '*' ? {} : { test: { tag, value: text } }) });
+    if (text && text.length <= 60)
+      out.push({ xpath: `//${tag}[normalize-space(.)=${xpathLiteral(text)}]`, ...(tag === '*' ? {} : { test: { tag, value: text } }) });
   }
   const title = el.getAttribute('title');
   if (title) out.push(byAttr(tag, 'title', title));

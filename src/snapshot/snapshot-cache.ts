@@ -90,9 +90,33 @@ observer.observe(document, OBSERVE);
 const watched = new WeakSet<ShadowRoot>();
 
 for (const type of [
-  'scroll', 'resize', 'focusin', 'focusout', 'input', 'change', 'pointerover', 'pointerout', 'pointerdown', 'pointerup',
-  'mouseover', 'mouseout', 'mousedown', 'mouseup', 'keydown', 'keyup', 'transitionrun', 'transitionend', 'transitioncancel',
-  'animationstart', 'animationend', 'animationcancel', 'toggle', 'hashchange', 'popstate', 'pageshow', 'fullscreenchange',
+  'scroll',
+  'resize',
+  'focusin',
+  'focusout',
+  'input',
+  'change',
+  'pointerover',
+  'pointerout',
+  'pointerdown',
+  'pointerup',
+  'mouseover',
+  'mouseout',
+  'mousedown',
+  'mouseup',
+  'keydown',
+  'keyup',
+  'transitionrun',
+  'transitionend',
+  'transitioncancel',
+  'animationstart',
+  'animationend',
+  'animationcancel',
+  'toggle',
+  'hashchange',
+  'popstate',
+  'pageshow',
+  'fullscreenchange',
 ]) {
   window.addEventListener(type, bump, { capture: true, passive: true });
 }

@@ -46,9 +46,7 @@ export interface SnapNode {
 export type Finalize = (node: SnapNode) => SnapNode | null;
 
 /** Roles whose lines can be folded into "items 12 to 4,990 omitted" summaries. */
-export const REPEATABLE_ROLES = new Set([
-  'row', 'listitem', 'article', 'option', 'link', 'treeitem', 'menuitem', 'gridcell', 'figure', 'group', 'region',
-]);
+export const REPEATABLE_ROLES = new Set(['row', 'listitem', 'article', 'option', 'link', 'treeitem', 'menuitem', 'gridcell', 'figure', 'group', 'region']);
 
 const PLURAL: Record<string, string> = { row: 'rows', listitem: 'items', option: 'options', link: 'links', article: 'articles' };
 export const pluralFor = (role: string): string => PLURAL[role] ?? `${role} items`;

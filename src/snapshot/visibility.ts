@@ -78,7 +78,20 @@ const MIN_CONTRAST = 1.1;
  */
 const HIT_TEST_WORK = 50_000;
 
-const ROOT_BOX: Box = { hidden: null, opacity: 1, scale: 1, scroller: null, inner: null, pinned: false, floats: false, fixed: false, stacker: null, position: 'static', seen: true, style: null };
+const ROOT_BOX: Box = {
+  hidden: null,
+  opacity: 1,
+  scale: 1,
+  scroller: null,
+  inner: null,
+  pinned: false,
+  floats: false,
+  fixed: false,
+  stacker: null,
+  position: 'static',
+  seen: true,
+  style: null,
+};
 
 export class Visibility {
   private readonly boxes = new Map<Element, Box>();
@@ -214,7 +227,11 @@ export class Visibility {
     if (p.hidden) return p;
     if (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')) return { ...p, hidden: 'aria-hidden or inert' };
     // A closed <details> shows its first summary only.
-    if (parentEl?.localName === 'details' && !(parentEl as HTMLDetailsElement).open && !(el.localName === 'summary' && parentEl.querySelector(':scope > summary') === el)) {
+    if (
+      parentEl?.localName === 'details' &&
+      !(parentEl as HTMLDetailsElement).open &&
+      !(el.localName === 'summary' && parentEl.querySelector(':scope > summary') === el)
+    ) {
       return { ...p, hidden: 'inside a closed details' };
     }
     // display: none here or above, content-visibility: hidden above, a closed <details>, and its own
@@ -295,7 +312,11 @@ export class Visibility {
       } else {
         const r = this.rect(scroller);
         const st = this.box(scroller).style;
-        o = { x: r.left + scroller.clientLeft - scroller.scrollLeft, y: r.top + scroller.clientTop - scroller.scrollTop, rtl: st?.getPropertyValue('direction') === 'rtl' };
+        o = {
+          x: r.left + scroller.clientLeft - scroller.scrollLeft,
+          y: r.top + scroller.clientTop - scroller.scrollTop,
+          rtl: st?.getPropertyValue('direction') === 'rtl',
+        };
       }
       this.origins.set(scroller, o);
     }
@@ -367,7 +388,11 @@ export class Visibility {
     for (let e: Element | null = el, i = 0; e && i < 4; e = composedParent(e), i++) {
       const es = this.box(e).style;
       if (!es) break;
-      if ((es.getPropertyValue('background-clip') === 'text' || es.getPropertyValue('-webkit-background-clip') === 'text') && es.getPropertyValue('background-image') !== 'none') return true;
+      if (
+        (es.getPropertyValue('background-clip') === 'text' || es.getPropertyValue('-webkit-background-clip') === 'text') &&
+        es.getPropertyValue('background-image') !== 'none'
+      )
+        return true;
     }
     return false;
   }
@@ -385,7 +410,8 @@ export class Visibility {
     if (MEDIA.has(el.localName)) out = null;
     else {
       const bg = s ? parseColor(s.getPropertyValue('background-color')) : null;
-      if (s && !bg) out = null; // a colour space this does not parse: do not guess
+      if (s && !bg)
+        out = null; // a colour space this does not parse: do not guess
       else if (bg && bg[3] >= 0.99) out = bg;
       else {
         const under = parent ? this.backdrop(parent) : ([255, 255, 255, 1] as Rgba); // the canvas is white
@@ -620,7 +646,7 @@ export class Visibility {
     // The nearest positioned box with a z-index of its own decides the layer (only positioned
     // boxes are read: the others are many, and a z-index does nothing on them).
     let below: Element | null = null;
-    for (let st = this.box(el).stacker; st && !below; ) {
+    for (let st = this.box(el).stacker; st && !below;) {
       const z = parseInt(this.box(st).style?.getPropertyValue('z-index') ?? '', 10);
       if (!Number.isNaN(z)) {
         if (z >= 0) return false;
@@ -667,7 +693,35 @@ function makesContext(s: CSSStyleDeclaration): boolean {
 }
 
 const SKIP = new Set(['script', 'style', 'noscript', 'template', 'head', 'title', 'datalist']);
-const INLINE = new Set(['span', 'b', 'i', 'em', 'strong', 'small', 'code', 'kbd', 'abbr', 'mark', 'sub', 'sup', 'u', 's', 'q', 'cite', 'time', 'font', 'var', 'samp', 'bdi', 'bdo', 'data', 'del', 'ins', 'a', 'label']);
+const INLINE = new Set([
+  'span',
+  'b',
+  'i',
+  'em',
+  'strong',
+  'small',
+  'code',
+  'kbd',
+  'abbr',
+  'mark',
+  'sub',
+  'sup',
+  'u',
+  's',
+  'q',
+  'cite',
+  'time',
+  'font',
+  'var',
+  'samp',
+  'bdi',
+  'bdo',
+  'data',
+  'del',
+  'ins',
+  'a',
+  'label',
+]);
 
 const normalize = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
@@ -696,7 +750,10 @@ function matrixScale(t: string): number {
 
 /** The `scale` property: "sx", "sx sy" or "sx sy sz" (numbers or percentages). */
 function scaleOf(v: string): number {
-  const parts = v.trim().split(/\s+/).map((p) => (p.endsWith('%') ? parseFloat(p) / 100 : parseFloat(p)));
+  const parts = v
+    .trim()
+    .split(/\s+/)
+    .map((p) => (p.endsWith('%') ? parseFloat(p) / 100 : parseFloat(p)));
   const sx = parts[0] ?? 1;
   const sy = parts[1] ?? sx;
   return Number.isFinite(sx * sy) ? Math.sqrt(Math.abs(sx * sy)) : 1;
@@ -706,7 +763,10 @@ function scaleOf(v: string): number {
 export function clipPathHidesAll(cp: string): boolean {
   const inset = /^inset\(([^)]*)\)/.exec(cp);
   if (inset) {
-    const vals = inset[1].split(/\s+round\s+/)[0].trim().split(/\s+/);
+    const vals = inset[1]
+      .split(/\s+round\s+/)[0]
+      .trim()
+      .split(/\s+/);
     const [t, r = t, b = t, l = r] = vals;
     const pct = (x: string) => (x.endsWith('%') ? parseFloat(x) : NaN);
     if (pct(t) + pct(b) >= 100 || pct(l) + pct(r) >= 100) return true;
@@ -718,7 +778,15 @@ export function clipPathHidesAll(cp: string): boolean {
   if (ellipse) return parseFloat(ellipse[1]) === 0 || parseFloat(ellipse[2]) === 0;
   const poly = /^polygon\(([^)]*)\)/.exec(cp);
   if (poly) {
-    const pts = poly[1].replace(/^\s*(nonzero|evenodd)\s*,/, '').split(',').map((p) => p.trim().split(/\s+/).map((x) => parseFloat(x)));
+    const pts = poly[1]
+      .replace(/^\s*(nonzero|evenodd)\s*,/, '')
+      .split(',')
+      .map((p) =>
+        p
+          .trim()
+          .split(/\s+/)
+          .map((x) => parseFloat(x)),
+      );
     if (pts.some((p) => p.length < 2 || p.some((x) => !Number.isFinite(x)))) return false;
     let area = 0;
     for (let i = 0; i < pts.length; i++) {

@@ -30,14 +30,88 @@ export interface WalkEnv {
 }
 
 const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'base', 'title', 'datalist', 'param', 'source', 'track']);
-const INLINE_TAGS = new Set(['span', 'b', 'i', 'em', 'strong', 'small', 'code', 'kbd', 'abbr', 'mark', 'sub', 'sup', 'u', 's', 'q', 'cite', 'time', 'font', 'var', 'samp', 'bdi', 'bdo', 'data', 'del', 'ins', 'wbr', 'br']);
+const INLINE_TAGS = new Set([
+  'span',
+  'b',
+  'i',
+  'em',
+  'strong',
+  'small',
+  'code',
+  'kbd',
+  'abbr',
+  'mark',
+  'sub',
+  'sup',
+  'u',
+  's',
+  'q',
+  'cite',
+  'time',
+  'font',
+  'var',
+  'samp',
+  'bdi',
+  'bdo',
+  'data',
+  'del',
+  'ins',
+  'wbr',
+  'br',
+]);
 /** Roles that always get a line. Anything else without a name collapses into its parent. */
 const LINE_ROLES = new Set([
-  'button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option', 'menuitem',
-  'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton', 'treeitem', 'heading', 'list', 'listitem',
-  'table', 'grid', 'treegrid', 'row', 'navigation', 'main', 'banner', 'contentinfo', 'form', 'dialog', 'alertdialog',
-  'alert', 'img', 'figure', 'article', 'tablist', 'tabpanel', 'menu', 'menubar', 'toolbar', 'tree', 'radiogroup',
-  'progressbar', 'meter', 'status', 'separator', 'complementary', 'search', 'iframe', 'term', 'definition',
+  'button',
+  'link',
+  'textbox',
+  'searchbox',
+  'checkbox',
+  'radio',
+  'combobox',
+  'listbox',
+  'option',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'tab',
+  'switch',
+  'slider',
+  'spinbutton',
+  'treeitem',
+  'heading',
+  'list',
+  'listitem',
+  'table',
+  'grid',
+  'treegrid',
+  'row',
+  'navigation',
+  'main',
+  'banner',
+  'contentinfo',
+  'form',
+  'dialog',
+  'alertdialog',
+  'alert',
+  'img',
+  'figure',
+  'article',
+  'tablist',
+  'tabpanel',
+  'menu',
+  'menubar',
+  'toolbar',
+  'tree',
+  'radiogroup',
+  'progressbar',
+  'meter',
+  'status',
+  'separator',
+  'complementary',
+  'search',
+  'iframe',
+  'term',
+  'definition',
 ]);
 /**
  * Roles that need a name to be worth a line (a named region or group is a landmark; unnamed is noise).
@@ -47,18 +121,71 @@ const LINE_ROLES = new Set([
 const NAMED_ONLY = new Set(['region', 'group', 'section']);
 /** Roles whose accessible name comes from the author only; their text content stays as text. */
 const NAME_FROM_AUTHOR = new Set([
-  'list', 'table', 'grid', 'treegrid', 'navigation', 'main', 'banner', 'contentinfo', 'form', 'dialog', 'alertdialog',
-  'figure', 'article', 'tablist', 'tabpanel', 'menu', 'menubar', 'toolbar', 'tree', 'radiogroup', 'complementary',
-  'search', 'region', 'group', 'alert', 'status', 'listbox', 'textbox', 'searchbox', 'combobox', 'slider', 'spinbutton',
-  'progressbar', 'meter', 'iframe', 'log', 'code', 'definition', 'listitem', 'row', 'section', 'generic',
+  'list',
+  'table',
+  'grid',
+  'treegrid',
+  'navigation',
+  'main',
+  'banner',
+  'contentinfo',
+  'form',
+  'dialog',
+  'alertdialog',
+  'figure',
+  'article',
+  'tablist',
+  'tabpanel',
+  'menu',
+  'menubar',
+  'toolbar',
+  'tree',
+  'radiogroup',
+  'complementary',
+  'search',
+  'region',
+  'group',
+  'alert',
+  'status',
+  'listbox',
+  'textbox',
+  'searchbox',
+  'combobox',
+  'slider',
+  'spinbutton',
+  'progressbar',
+  'meter',
+  'iframe',
+  'log',
+  'code',
+  'definition',
+  'listitem',
+  'row',
+  'section',
+  'generic',
 ]);
 /**
  * Roles that take pointer input by nature: their elements already have a line, and what sits
  * inside them (an icon, a styled span) is part of them, not a separate target.
  */
 const CONTROL_ROLES = new Set([
-  'button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option', 'menuitem',
-  'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton', 'treeitem',
+  'button',
+  'link',
+  'textbox',
+  'searchbox',
+  'checkbox',
+  'radio',
+  'combobox',
+  'listbox',
+  'option',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'tab',
+  'switch',
+  'slider',
+  'spinbutton',
+  'treeitem',
 ]);
 /** Tags that never become a line of their own for taking clicks: the page itself, and labels (they forward to their control). */
 const NEVER_CLICKABLE = new Set(['html', 'body', 'label', 'legend', 'option', 'optgroup']);
@@ -67,10 +194,32 @@ const CELL_ROLES = new Set(['cell', 'gridcell', 'columnheader', 'rowheader']);
 
 /** Implicit roles of the commonest tags, so the per-element cost stays low on big pages. */
 const FAST_ROLES: Record<string, string> = {
-  div: 'generic', span: 'generic', p: 'paragraph', td: 'cell', tr: 'row', tbody: 'rowgroup', thead: 'rowgroup',
-  tfoot: 'rowgroup', li: 'listitem', ul: 'list', ol: 'list', b: 'generic', i: 'generic', em: 'emphasis',
-  strong: 'strong', code: 'code', pre: 'generic', label: 'generic', small: 'generic', button: 'button',
-  h1: 'heading', h2: 'heading', h3: 'heading', h4: 'heading', h5: 'heading', h6: 'heading',
+  div: 'generic',
+  span: 'generic',
+  p: 'paragraph',
+  td: 'cell',
+  tr: 'row',
+  tbody: 'rowgroup',
+  thead: 'rowgroup',
+  tfoot: 'rowgroup',
+  li: 'listitem',
+  ul: 'list',
+  ol: 'list',
+  b: 'generic',
+  i: 'generic',
+  em: 'emphasis',
+  strong: 'strong',
+  code: 'code',
+  pre: 'generic',
+  label: 'generic',
+  small: 'generic',
+  button: 'button',
+  h1: 'heading',
+  h2: 'heading',
+  h3: 'heading',
+  h4: 'heading',
+  h5: 'heading',
+  h6: 'heading',
 };
 
 const HEADING_TAGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
@@ -80,7 +229,7 @@ function isEditingHost(el: Element): boolean {
   return (el as HTMLElement).isContentEditable === true && !(composedParentEl(el) as HTMLElement | null)?.isContentEditable;
 }
 
-const composedParentEl = (el: Element): Element | null => el.parentElement ?? ((el.parentNode as ShadowRoot | null)?.host ?? null);
+const composedParentEl = (el: Element): Element | null => el.parentElement ?? (el.parentNode as ShadowRoot | null)?.host ?? null;
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const svgNamed = (el: Element): boolean =>
@@ -128,7 +277,7 @@ export function roleOf(el: Element): string {
 function nameOf(el: Element, role: string, env: WalkEnv): string {
   if (role === 'iframe') return normalizeSpace(el.getAttribute('title') ?? el.getAttribute('name') ?? '');
   try {
-    return accessibleName(el, env.shadowRootOf, { role, labelsOf: env.labelsOf ??= labelIndex() });
+    return accessibleName(el, env.shadowRootOf, { role, labelsOf: (env.labelsOf ??= labelIndex()) });
   } catch {
     return '';
   }
@@ -185,7 +334,7 @@ function statesOf(el: Element, role: string): string {
   const parts: string[] = [];
   const h = el as HTMLInputElement;
   if (role === 'heading') {
-    const lvl = el.getAttribute('aria-level') ?? (/^h([1-6])$/.exec(el.localName)?.[1] ?? '');
+    const lvl = el.getAttribute('aria-level') ?? /^h([1-6])$/.exec(el.localName)?.[1] ?? '';
     if (lvl) parts.push(`level=${lvl}`);
   }
   const ariaChecked = el.getAttribute('aria-checked');
@@ -196,7 +345,10 @@ function statesOf(el: Element, role: string): string {
   else if (ariaChecked === 'mixed') parts.push('checked=mixed');
   if ((h as { disabled?: boolean }).disabled === true || el.getAttribute('aria-disabled') === 'true') parts.push('disabled');
   // A <details> summary says whether its section is open, as the accessibility tree does.
-  const details = el.localName === 'summary' && el.parentElement?.localName === 'details' && el.parentElement.querySelector(':scope > summary') === el ? (el.parentElement as HTMLDetailsElement) : null;
+  const details =
+    el.localName === 'summary' && el.parentElement?.localName === 'details' && el.parentElement.querySelector(':scope > summary') === el
+      ? (el.parentElement as HTMLDetailsElement)
+      : null;
   const expanded = el.getAttribute('aria-expanded') ?? (details ? String(details.open) : null);
   if (expanded === 'true') parts.push('expanded');
   else if (expanded === 'false') parts.push('collapsed');
@@ -338,10 +490,69 @@ const HTML_NS = 'http://www.w3.org/1999/xhtml';
  * custom elements) checkVisibility is asked.
  */
 const PLAIN_PARENTS = new Set([
-  'html', 'body', 'div', 'span', 'p', 'section', 'article', 'main', 'aside', 'nav', 'header', 'footer', 'ul', 'ol', 'li',
-  'table', 'thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'caption', 'form', 'fieldset', 'legend', 'label', 'a', 'button',
-  'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'b', 'i', 'em', 'strong', 'small', 'code', 'pre', 'kbd', 'blockquote', 'dl', 'dt', 'dd',
-  'figure', 'figcaption', 'address', 'cite', 'abbr', 'mark', 'sub', 'sup', 'u', 's', 'q', 'time', 'var', 'samp', 'hgroup', 'search',
+  'html',
+  'body',
+  'div',
+  'span',
+  'p',
+  'section',
+  'article',
+  'main',
+  'aside',
+  'nav',
+  'header',
+  'footer',
+  'ul',
+  'ol',
+  'li',
+  'table',
+  'thead',
+  'tbody',
+  'tfoot',
+  'tr',
+  'td',
+  'th',
+  'caption',
+  'form',
+  'fieldset',
+  'legend',
+  'label',
+  'a',
+  'button',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'b',
+  'i',
+  'em',
+  'strong',
+  'small',
+  'code',
+  'pre',
+  'kbd',
+  'blockquote',
+  'dl',
+  'dt',
+  'dd',
+  'figure',
+  'figcaption',
+  'address',
+  'cite',
+  'abbr',
+  'mark',
+  'sub',
+  'sup',
+  'u',
+  's',
+  'q',
+  'time',
+  'var',
+  'samp',
+  'hgroup',
+  'search',
 ]);
 /** Whether the element whose children are being walked is such a plain, visible box. */
 let parentPlain = false;
@@ -476,7 +687,8 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
     known = getComputedStyle(el);
     display = known.display;
     if (display === 'none') return;
-    if (display === 'contents') selfHidden = true; // no box, children render
+    if (display === 'contents')
+      selfHidden = true; // no box, children render
     else if (known.visibility !== 'visible') {
       selfHidden = true;
       muted = true;
@@ -486,11 +698,13 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
       // visibility:hidden: its own text is hidden, but a child may be visible again.
       selfHidden = true;
       muted = true;
-    } else if (tag === 'slot' || getComputedStyle(el).display === 'contents') selfHidden = true; // no box, children render
+    } else if (tag === 'slot' || getComputedStyle(el).display === 'contents')
+      selfHidden = true; // no box, children render
     else return;
   }
   // Only an element with element children passes anything on (one more style read, so only then).
-  parentPlain = el.firstElementChild !== null && PLAIN_PARENTS.has(tag) && el.namespaceURI === HTML_NS && (known ?? getComputedStyle(el)).contentVisibility !== 'hidden';
+  parentPlain =
+    el.firstElementChild !== null && PLAIN_PARENTS.has(tag) && el.namespaceURI === HTML_NS && (known ?? getComputedStyle(el)).contentVisibility !== 'hidden';
   if (muted) {
     sink.flush(out);
     walkComposedChildren(el, env, out, new TextSink(el));
@@ -518,7 +732,15 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
     // Spans, divs, cells and shapes that take clicks get their own line and id, like a button.
     if (!CELL_ROLES.has(role)) role = 'clickable';
     sink.flush(out);
-    const node: SnapNode = { kind: 'element', role, children: [], id: `${env.idPrefix}e${idFor(el)}`, offscreen: offscreenOf(el), el, states: role === 'clickable' ? '' : 'clickable' };
+    const node: SnapNode = {
+      kind: 'element',
+      role,
+      children: [],
+      id: `${env.idPrefix}e${idFor(el)}`,
+      offscreen: offscreenOf(el),
+      el,
+      states: role === 'clickable' ? '' : 'clickable',
+    };
     clickables.add(el);
     // Shapes are told apart by size and colour ("the small yellow circle", "a red digit").
     if (el.namespaceURI === 'http://www.w3.org/2000/svg' && el.localName !== 'svg') {
@@ -630,7 +852,8 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
   // An editable box's content is its value: not a second time as text.
   if ((role === 'textbox' || role === 'searchbox') && (el as HTMLElement).isContentEditable) node.children = node.children.filter((c) => c.kind !== 'text');
   pruneRepeatedText(node);
-  if (role === 'listitem' || role === 'row' || role === 'option' || role === 'term' || role === 'definition' || role === 'alert' || role === 'status') absorbText(node);
+  if (role === 'listitem' || role === 'row' || role === 'option' || role === 'term' || role === 'definition' || role === 'alert' || role === 'status')
+    absorbText(node);
   out.push(node);
 }
 
@@ -741,8 +964,24 @@ function absorbText(node: SnapNode): void {
 
 /** Controls whose name is theirs to keep even when it is not on screen (an icon button's aria-label). */
 const INTERACTIVE = new Set([
-  'clickable', 'button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option', 'menuitem',
-  'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton', 'treeitem',
+  'clickable',
+  'button',
+  'link',
+  'textbox',
+  'searchbox',
+  'checkbox',
+  'radio',
+  'combobox',
+  'listbox',
+  'option',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'tab',
+  'switch',
+  'slider',
+  'spinbutton',
+  'treeitem',
 ]);
 /** Images and frames: their name (alt, title) is never on screen, and is how people refer to them; kept, marked. */
 const NAMED_OBJECTS = new Set(['img', 'iframe', 'scrollable']);
@@ -751,20 +990,77 @@ const NAMED_OBJECTS = new Set(['img', 'iframe', 'scrollable']);
  * since it is how people refer to a region; a name made of hidden page text is not.
  */
 const LANDMARKS = new Set([
-  'navigation', 'main', 'banner', 'contentinfo', 'form', 'dialog', 'alertdialog', 'region', 'group', 'section', 'search',
-  'complementary', 'table', 'grid', 'treegrid', 'list', 'tablist', 'tabpanel', 'menu', 'menubar', 'toolbar', 'tree',
-  'radiogroup', 'figure', 'article', 'progressbar', 'meter',
+  'navigation',
+  'main',
+  'banner',
+  'contentinfo',
+  'form',
+  'dialog',
+  'alertdialog',
+  'region',
+  'group',
+  'section',
+  'search',
+  'complementary',
+  'table',
+  'grid',
+  'treegrid',
+  'list',
+  'tablist',
+  'tabpanel',
+  'menu',
+  'menubar',
+  'toolbar',
+  'tree',
+  'radiogroup',
+  'figure',
+  'article',
+  'progressbar',
+  'meter',
 ]);
 /** Landmark names that are not on screen are cut shorter still. */
 const LANDMARK_NAME_MAX = 40;
 
 /** Roles named by their content, whose visible content is the name. */
 const CONTENT_NAMED = new Set([
-  'clickable', 'button', 'link', 'heading', 'tab', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'checkbox',
-  'radio', 'switch', 'cell', 'columnheader', 'rowheader', 'gridcell', 'tooltip', 'term',
+  'clickable',
+  'button',
+  'link',
+  'heading',
+  'tab',
+  'option',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'treeitem',
+  'checkbox',
+  'radio',
+  'switch',
+  'cell',
+  'columnheader',
+  'rowheader',
+  'gridcell',
+  'tooltip',
+  'term',
 ]);
 /** Lines that say nothing without a name or content. */
-const EMPTY_GOES = new Set(['heading', 'listitem', 'term', 'definition', 'row', 'note', 'paragraph', 'generic', 'blockquote', 'status', 'alert', 'option', 'list', 'article', 'figure']);
+const EMPTY_GOES = new Set([
+  'heading',
+  'listitem',
+  'term',
+  'definition',
+  'row',
+  'note',
+  'paragraph',
+  'generic',
+  'blockquote',
+  'status',
+  'alert',
+  'option',
+  'list',
+  'article',
+  'figure',
+]);
 /** A name that is not text on screen is cut to this length: an injected 300-character label must not become a prompt. */
 export const UNSEEN_NAME_MAX = 60;
 
@@ -776,7 +1072,11 @@ const CONTENT_NAME_MAX = 160;
 
 const cut = (s: string, max = UNSEEN_NAME_MAX): string => (s.length > max ? s.slice(0, max).trimEnd() + '…' : s);
 /** Names compared as a person reads them: case, spacing and punctuation aside. */
-const simple = (s: string): string => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const simple = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
 type NameSource =
   | { kind: 'content' | 'aria-label' | 'title' | 'alt' | 'placeholder' | 'value' | 'name' }
@@ -823,7 +1123,8 @@ const NATIVE_TARGETS = new Set(['a', 'button', 'input', 'select', 'textarea', 's
 function glyphTarget(el: Element, vis: Visibility, shadowRootOf: ShadowRootOf): string | null {
   let box: Element | null = el.parentElement;
   while (box && !vis.separate(box)) box = box.parentElement;
-  if (!box || box === document.body || box === document.documentElement || clickables.has(box) || CONTROL_ROLES.has(box.getAttribute('role') ?? '')) return null;
+  if (!box || box === document.body || box === document.documentElement || clickables.has(box) || CONTROL_ROLES.has(box.getAttribute('role') ?? ''))
+    return null;
   let found: string | null = null;
   let elements = 0;
   const visit = (parent: Node): boolean => {
@@ -838,7 +1139,8 @@ function glyphTarget(el: Element, vis: Visibility, shadowRootOf: ShadowRootOf): 
         const e = c as Element;
         if (e === el || SKIP_TAGS.has(e.localName) || vis.hidden(e)) continue;
         if (++elements > 30) return false;
-        if (clickables.has(e) || NATIVE_TARGETS.has(e.localName) || CONTROL_ROLES.has(e.getAttribute('role') ?? '') || e.hasAttribute('contenteditable')) return false;
+        if (clickables.has(e) || NATIVE_TARGETS.has(e.localName) || CONTROL_ROLES.has(e.getAttribute('role') ?? '') || e.hasAttribute('contenteditable'))
+          return false;
         if (!visit(e)) return false;
       }
     }

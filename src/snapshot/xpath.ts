@@ -54,7 +54,10 @@ export function joinXPath(steps: XPathStep[]): string {
 export function xpathLiteral(v: string): string {
   if (!v.includes("'")) return `'${v}'`;
   if (!v.includes('"')) return `"${v}"`;
-  return `concat(${v.split("'").map((p) => `'${p}'`).join(`, "'", `)})`;
+  return `concat(${v
+    .split("'")
+    .map((p) => `'${p}'`)
+    .join(`, "'", `)})`;
 }
 
 /** `tag[n]` or `tag`: the only step shapes that need manual evaluation at a shadow root's top level. */

@@ -16,8 +16,15 @@
 import { z } from 'zod';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
 import {
-  BRIDGE_BYE_FROM_PANEL, BRIDGE_KEEPALIVE_MS, BRIDGE_REFUSED, BridgePortSchema, PairingTokenSchema, readBridgeFrame, readBridgeMessage,
-  type BridgeFrame, type BridgeStatus,
+  BRIDGE_BYE_FROM_PANEL,
+  BRIDGE_KEEPALIVE_MS,
+  BRIDGE_REFUSED,
+  BridgePortSchema,
+  PairingTokenSchema,
+  readBridgeFrame,
+  readBridgeMessage,
+  type BridgeFrame,
+  type BridgeStatus,
 } from '../protocol/panel';
 import { describeZodError } from '../protocol/zod-errors';
 

@@ -256,7 +256,7 @@ export class ChromeBrowserPort implements BrowserPort {
       await chrome.tabs.move(tab, { windowId: o.windowId, index: o.index + 1 });
       if (o.active) await chrome.tabs.update(tab, { active: true });
     } catch (e) {
-      throw mapChromeError(e, 'moving the new tab into the page\'s place', page);
+      throw mapChromeError(e, "moving the new tab into the page's place", page);
     }
     // From here on the page is the new tab, whatever happens to the old one.
     this.retired.add(old);
@@ -385,7 +385,10 @@ export class ChromeBrowserPort implements BrowserPort {
     };
     const fail = async (e: unknown): Promise<never> => {
       // A reply channel that closed is a navigation, unless the tab itself is gone.
-      const tabGone = await chrome.tabs.get(tab).then(() => false, () => true);
+      const tabGone = await chrome.tabs.get(tab).then(
+        () => false,
+        () => true,
+      );
       if (tabGone) throw new DeckhandError(ErrorCode.PageClosed, `page ${page} was closed during ${String(message.type).replace('dh:', '')}`, { page });
       // Or the frame went on to Chromium's error page (a navigation failed under the request).
       throw (await this.errorPage(page, tab, frameId)) ?? mapChromeError(e, String(message.type), page);
@@ -434,7 +437,14 @@ export class ChromeBrowserPort implements BrowserPort {
     if (!known && !frame?.url.startsWith('chrome-error:')) return null;
     const failed = this.navErrors.get(tab)?.get(frameId);
     // The tab's URL is the address the top frame failed to load (the error page keeps it).
-    const url = failed?.url ?? (frameId === 0 ? await chrome.tabs.get(tab).then((t) => t.url || t.pendingUrl || '', () => '') : '');
+    const url =
+      failed?.url ??
+      (frameId === 0
+        ? await chrome.tabs.get(tab).then(
+            (t) => t.url || t.pendingUrl || '',
+            () => '',
+          )
+        : '');
     const where = frameId === 0 ? `page ${page}` : `frame ${frameId} of page ${page}`;
     const what = url ? `loading ${url} failed${failed?.error ? ` (${failed.error})` : ''}` : `a navigation failed${failed?.error ? ` (${failed.error})` : ''}`;
     return new DeckhandError(
@@ -515,8 +525,9 @@ export class ChromeBrowserPort implements BrowserPort {
       all
         .filter((f) => f.parentFrameId === parent && f.frameId !== parent)
         .map(async (f) => {
-          const r = await this.frameRequest<{ index?: number; width?: number; height?: number }>(page, f.frameId, { type: 'dh:frameIndex' }, 1500)
-            .catch(() => null);
+          const r = await this.frameRequest<{ index?: number; width?: number; height?: number }>(page, f.frameId, { type: 'dh:frameIndex' }, 1500).catch(
+            () => null,
+          );
           return { frameId: f.frameId, index: typeof r?.index === 'number' ? r.index : -1, url: f.url, width: r?.width, height: r?.height };
         }),
     );

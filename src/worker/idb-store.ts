@@ -89,7 +89,14 @@ export class IdbCacheStore implements CacheStorePort {
       const prev = (await settle(s.get(r.key))) as Row | undefined;
       const agree = nextAgree(prev, r);
       const row: Row = {
-        key: r.key, baseKey: r.baseKey, op: r.op, result: r.result ?? null, usage: r.usage, agree, count: prev?.count ?? 1, usedAt: Date.now(),
+        key: r.key,
+        baseKey: r.baseKey,
+        op: r.op,
+        result: r.result ?? null,
+        usage: r.usage,
+        agree,
+        count: prev?.count ?? 1,
+        usedAt: Date.now(),
       };
       s.put(row);
       if (!prev) await this.evict(s);

@@ -14,7 +14,7 @@ export class ChromeSelfEvaluator implements SelfEvaluator {
     const url = chrome.runtime.getURL('background.js');
     const targets = await chrome.debugger.getTargets();
     const me = targets.find((t) => t.type === 'worker' && t.url === url) ?? targets.find((t) => t.url === url);
-    if (!me) throw new DeckhandError(ErrorCode.Internal, "the worker could not find its own debugger target");
+    if (!me) throw new DeckhandError(ErrorCode.Internal, 'the worker could not find its own debugger target');
     try {
       await chrome.debugger.attach({ targetId: me.id }, '1.3');
     } catch (e) {

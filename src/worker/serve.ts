@@ -198,9 +198,13 @@ export function serving(parts: ServedParts): Serving {
       ));
       peers.set(tag, self);
       // A client found gone is forgotten; should it speak again, it gets a new peer.
-      self.closed.addEventListener('abort', () => {
-        if (peers.get(tag) === self) peers.delete(tag);
-      }, { once: true });
+      self.closed.addEventListener(
+        'abort',
+        () => {
+          if (peers.get(tag) === self) peers.delete(tag);
+        },
+        { once: true },
+      );
     }
     return peer;
   };

@@ -46,10 +46,11 @@ describe('deterministic act on the form page', () => {
     await page.evaluate(() => {
       const seen: string[] = ((window as unknown as { seen: string[] }).seen = []);
       const b = document.getElementById('submit')!;
-      for (const t of ['mouseover', 'mousemove', 'mousedown', 'mouseup', 'click']) b.addEventListener(t, (e) => {
-        e.preventDefault();
-        if (seen[seen.length - 1] !== t) seen.push(t);
-      });
+      for (const t of ['mouseover', 'mousemove', 'mousedown', 'mouseup', 'click'])
+        b.addEventListener(t, (e) => {
+          e.preventDefault();
+          if (seen[seen.length - 1] !== t) seen.push(t);
+        });
     });
     await h.dh.act({ selector: '#submit', description: 'submit', method: 'click' });
     expect(await page.evaluate(() => (window as unknown as { seen: string[] }).seen)).toEqual(['mouseover', 'mousemove', 'mousedown', 'mouseup', 'click']);
@@ -66,13 +67,20 @@ describe('deterministic act on the form page', () => {
     const r = await h.dh.act({ selector: '#age', description: 'age', method: 'fill', arguments: ['%age%'] }, { variables: { age: 42 } });
     expect(await value(page, '#age')).toBe('42');
     expect(r.data.actions[0]!.arguments).toEqual(['%age%']); // the result names the variable, never its value
-    await h.dh.act({ selector: '#name', description: 'name', method: 'fill', arguments: ['%who% (%vip%, %score%)'] }, {
-      variables: { who: 'Ada', vip: true, score: { value: 2.5, description: 'the score' } },
-    });
+    await h.dh.act(
+      { selector: '#name', description: 'name', method: 'fill', arguments: ['%who% (%vip%, %score%)'] },
+      {
+        variables: { who: 'Ada', vip: true, score: { value: 2.5, description: 'the score' } },
+      },
+    );
     expect(await value(page, '#name')).toBe('Ada (true, 2.5)');
     // Anything else is refused by name before the page is touched.
     for (const bad of [{ x: null }, { x: [1] }, { x: { value: {} } }, { x: Number.NaN }]) {
-      await expectError(h.dh.act({ selector: '#name', description: 'name', method: 'fill', arguments: ['%x%'] }, { variables: bad as never }), 'INVALID_ARGUMENT', /variables/);
+      await expectError(
+        h.dh.act({ selector: '#name', description: 'name', method: 'fill', arguments: ['%x%'] }, { variables: bad as never }),
+        'INVALID_ARGUMENT',
+        /variables/,
+      );
     }
     expect(await value(page, '#name')).toBe('Ada (true, 2.5)');
   });
@@ -104,7 +112,11 @@ describe('deterministic act on the form page', () => {
     await h.dh.act({ selector: '#country', description: 'country', method: 'selectOption', arguments: ['de'] });
     expect(await value(page, '#country')).toBe('de');
     expect(await log(page)).toEqual(expect.arrayContaining(['change:country=fr', 'change:country=de']));
-    await expectError(h.dh.act({ selector: '#country', description: 'x', method: 'selectOption', arguments: ['Mars'] }), 'ACTION_FAILED', /no option 'Mars'.*United States/);
+    await expectError(
+      h.dh.act({ selector: '#country', description: 'x', method: 'selectOption', arguments: ['Mars'] }),
+      'ACTION_FAILED',
+      /no option 'Mars'.*United States/,
+    );
     expect(await value(page, '#country')).toBe('de');
   });
 
@@ -123,7 +135,12 @@ describe('deterministic act on the form page', () => {
 
   it('a submit click runs the form', async () => {
     const page = await h.open('/form.html');
-    await h.dh.act({ selector: "//label[normalize-space(.)='Email']/following::input[1]", description: 'email', method: 'fill', arguments: ['ada@example.com'] });
+    await h.dh.act({
+      selector: "//label[normalize-space(.)='Email']/following::input[1]",
+      description: 'email',
+      method: 'fill',
+      arguments: ['ada@example.com'],
+    });
     await h.dh.act({ selector: 'xpath=//button[@id="submit"]', description: 'submit', method: 'click' });
     const result = JSON.parse((await text(page, '#result')) ?? '{}');
     expect(result.email).toBe('ada@example.com');
@@ -131,7 +148,7 @@ describe('deterministic act on the form page', () => {
 });
 
 describe('focus in a headless tab', () => {
-  it('focus fires the page\'s focus and blur events, :focus matches, and keys go to the focused field', async () => {
+  it("focus fires the page's focus and blur events, :focus matches, and keys go to the focused field", async () => {
     const page = await h.open('/focus.html');
     const focusLog = () => page.evaluate(() => (window as unknown as { __focus: string[] }).__focus);
     await h.dh.act({ selector: '#tt', description: 'answer field', method: 'focus' });
@@ -157,15 +174,19 @@ describe('scrolling', () => {
     await h.dh.act({ selector: 'html', description: 'up', method: 'prevChunk' });
     expect(await y()).toBe(before);
     await h.dh.act({ selector: '#bottom-btn', description: 'bottom', method: 'scrollIntoView' });
-    expect(await page.evaluate(() => {
-      const r = document.getElementById('bottom-btn')!.getBoundingClientRect();
-      return r.top >= 0 && r.bottom <= window.innerHeight;
-    })).toBe(true);
+    expect(
+      await page.evaluate(() => {
+        const r = document.getElementById('bottom-btn')!.getBoundingClientRect();
+        return r.top >= 0 && r.bottom <= window.innerHeight;
+      }),
+    ).toBe(true);
     await h.dh.act({ selector: '#scroller', description: 'inner list', method: 'scrollTo', arguments: ['100'] });
-    expect(await page.evaluate(() => {
-      const s = document.getElementById('scroller')!;
-      return Math.abs(s.scrollTop - (s.scrollHeight - s.clientHeight)) < 2;
-    })).toBe(true);
+    expect(
+      await page.evaluate(() => {
+        const s = document.getElementById('scroller')!;
+        return Math.abs(s.scrollTop - (s.scrollHeight - s.clientHeight)) < 2;
+      }),
+    ).toBe(true);
   });
 
   it('clicking an element below the fold scrolls it into view first', async () => {
@@ -225,7 +246,12 @@ describe('frames and shadow roots', () => {
     const page = await h.open('/frames.html');
     await h.dh.act({ selector: "//iframe[@id='same']//*[@id='inner-btn']", description: 'same', method: 'click' });
     await h.dh.act({ selector: "//iframe[@id='cross']/html/body//button", description: 'cross', method: 'click' });
-    await h.dh.act({ selector: "//iframe[@id='cross']//*[@id='inner-input']", description: 'cross field', method: 'fill', arguments: ['typed across origins'] });
+    await h.dh.act({
+      selector: "//iframe[@id='cross']//*[@id='inner-input']",
+      description: 'cross field',
+      method: 'fill',
+      arguments: ['typed across origins'],
+    });
     const same = await page.evaluate(() => (document.getElementById('same') as HTMLIFrameElement).contentDocument!.getElementById('inner-out')!.textContent);
     expect(same).toBe('inner clicked');
     // The cross-origin frame cannot be read from the page; read it through a snapshot instead.
@@ -242,7 +268,9 @@ describe('frames and shadow roots', () => {
     await h.dh.act({ selector: "//*[@id='closed-host']//button", description: 'closed', method: 'click' });
     expect(await text(page, '#shadow-out')).toBe('closed clicked');
     await h.dh.act({ selector: "//*[@id='open-host']//*[@id='open-input']", description: 'field', method: 'fill', arguments: ['in shadow'] });
-    expect(await page.evaluate(() => (document.getElementById('open-host')!.shadowRoot!.getElementById('open-input') as HTMLInputElement).value)).toBe('in shadow');
+    expect(await page.evaluate(() => (document.getElementById('open-host')!.shadowRoot!.getElementById('open-input') as HTMLInputElement).value)).toBe(
+      'in shadow',
+    );
   });
 
   it('drags an HTML5 draggable onto a drop zone', async () => {
@@ -274,7 +302,11 @@ describe('waiting and refusing', () => {
 
   it('refuses to click a covered button and names the cover', async () => {
     const page = await h.open('/overlay.html');
-    const e = await expectError(h.dh.act({ selector: '#covered', description: 'covered', method: 'click' }, { timeout: 700 }), 'ELEMENT_COVERED', /covered by <div#overlay/);
+    const e = await expectError(
+      h.dh.act({ selector: '#covered', description: 'covered', method: 'click' }, { timeout: 700 }),
+      'ELEMENT_COVERED',
+      /covered by <div#overlay/,
+    );
     expect(e.message).toContain('Cookie banner');
     expect(await text(page, '#out')).toBe('');
     await h.dh.act({ selector: '#free', description: 'free', method: 'click' });
@@ -299,7 +331,12 @@ describe('the settle wait before a model reads the page', () => {
         // Nothing in the page changes until the response is in, 900 ms later.
         void fetch('/slow?ms=900&to=/target.html')
           .then((r) => r.text())
-          .then(() => document.body.insertAdjacentHTML('beforeend', '<button id="fetched" type="button" onclick="window.__fetched = true">Open the fetched report</button>'));
+          .then(() =>
+            document.body.insertAdjacentHTML(
+              'beforeend',
+              '<button id="fetched" type="button" onclick="window.__fetched = true">Open the fetched report</button>',
+            ),
+          );
       });
     });
     await h.dh.act({ selector: '#load', description: 'Load the report', method: 'click' });
@@ -343,9 +380,17 @@ describe('bad input leaves the page unchanged', () => {
     await expectError(h.dh.act({ selector: 'div[[', description: 'x' }), 'INVALID_SELECTOR', /not a valid CSS selector/);
     await expectError(h.dh.act({ selector: '//div[', description: 'x' }), 'INVALID_SELECTOR', /not a valid XPath/);
     await expectError(h.dh.act({ selector: '#name', description: 'x', method: 'fill' }), 'INVALID_ARGUMENT', /fill needs the text/);
-    await expectError(h.dh.act({ selector: '#name', description: 'x', method: 'press', arguments: ['Control+Banana'] }), 'INVALID_ARGUMENT', /unknown key 'Banana'/);
+    await expectError(
+      h.dh.act({ selector: '#name', description: 'x', method: 'press', arguments: ['Control+Banana'] }),
+      'INVALID_ARGUMENT',
+      /unknown key 'Banana'/,
+    );
     await expectError(h.dh.act({ selector: 'html', description: 'x', method: 'scrollTo', arguments: ['lots'] }), 'INVALID_ARGUMENT', /percentage/);
-    await expectError(h.dh.act({ selector: '#locked', description: 'x', method: 'fill', arguments: ['y'] }, { timeout: 500 }), 'ELEMENT_NOT_ACTIONABLE', /disabled/);
+    await expectError(
+      h.dh.act({ selector: '#locked', description: 'x', method: 'fill', arguments: ['y'] }, { timeout: 500 }),
+      'ELEMENT_NOT_ACTIONABLE',
+      /disabled/,
+    );
     // With no model configured the built-in local model answers; it refuses what it cannot find.
     const refused = await h.dh.act('click the launch rocket button');
     expect(refused.data.success).toBe(false);

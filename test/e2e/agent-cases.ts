@@ -191,8 +191,16 @@ const table: Record<AgentFamily, Row[]> = {
     [LC, 'Enter the username "kanesha" and the password "3w" into the text fields and press sign in.', { username: 'kanesha', password: '3w' }],
     [LC, 'Fill in username jdoe and password s3cret! and then click Sign in', { username: 'jdoe', password: 's3cret!' }],
     [LP, 'Enter the username "tim" and the password "berners" and press Log in.', { user: 'tim', pass: 'berners' }],
-    [LP, 'Enter the username "Ophelia" and the password "p@ss word" into the text fields, then press the log in button.', { user: 'Ophelia', pass: 'p@ss word' }],
-    [SE, 'Enter the email "kanesha@example.com" and the password "3w" into the text fields and press sign in.', { email: 'kanesha@example.com', password: '3w' }],
+    [
+      LP,
+      'Enter the username "Ophelia" and the password "p@ss word" into the text fields, then press the log in button.',
+      { user: 'Ophelia', pass: 'p@ss word' },
+    ],
+    [
+      SE,
+      'Enter the email "kanesha@example.com" and the password "3w" into the text fields and press sign in.',
+      { email: 'kanesha@example.com', password: '3w' },
+    ],
   ],
   // How people ask to be logged in: "as", "with", "using", "user / password", credentials.
   'login-variants': [
@@ -202,7 +210,11 @@ const table: Record<AgentFamily, Row[]> = {
     [LC, 'Use the credentials jdoe / hunter2 to sign in.', { username: 'jdoe', password: 'hunter2' }],
     [SE, 'Sign in with email a@b.c and password y', { email: 'a@b.c', password: 'y' }],
     [SE, 'Sign in using grace@navy.mil / cobol59', { email: 'grace@navy.mil', password: 'cobol59' }],
-    [SE, 'Sign in with the email "ada@example.com" and the password "Analytical Engine", and keep me signed in.', { email: 'ada@example.com', password: 'Analytical Engine', keep_signed_in: true }],
+    [
+      SE,
+      'Sign in with the email "ada@example.com" and the password "Analytical Engine", and keep me signed in.',
+      { email: 'ada@example.com', password: 'Analytical Engine', keep_signed_in: true },
+    ],
     [LU, 'Please log me in as Bryce, password is Tr0ub4dor', { username: 'Bryce', password: 'Tr0ub4dor' }],
   ],
   // The same password into both fields (password + verify, new + confirm), then submit.
@@ -250,7 +262,11 @@ const table: Record<AgentFamily, Row[]> = {
     [XD, 'Expand the sections below, to find and click on the link "returns form".', clicks('faq-returns-form')],
     [XD, 'Open the question about shipping times and click the tracking page link', clicks('faq-tracking')],
     [AC, 'Open Shipping and enter 12 Main St as the address, then save', { submits: [{ ...AC_SHIPPING, address: '12 Main St' }] }],
-    [AC, 'Expand Contact, type ada@example.com into Email and 555-0100 into Phone, and then click Save', { submits: [{ ...AC_CONTACT, email: 'ada@example.com', phone: '555-0100' }] }],
+    [
+      AC,
+      'Expand Contact, type ada@example.com into Email and 555-0100 into Phone, and then click Save',
+      { submits: [{ ...AC_CONTACT, email: 'ada@example.com', phone: '555-0100' }] },
+    ],
     [DS, 'Expand the section below and click Save.', {}],
     [DS, 'Open Advanced settings, set the timeout to 60 and the retries to 5, then save', { timeout: '60', retries: '5' }],
   ],
@@ -276,7 +292,11 @@ const table: Record<AgentFamily, Row[]> = {
     [DJ, 'Select 12/31/2016 as the date and hit submit.', { date: '12/31/2016' }],
     [DJ, 'Type 07/04/2021 into the date field and click Submit', { date: '07/04/2021' }],
     [AP, 'Set the preferred date to 12/01/2023 and press Book appointment', { date: '2023-12-01' }],
-    [AP, 'Enter Ada Lovelace as the name, 03/15/2024 as the preferred date and 2:30 PM as the time, then click Book appointment', { name: 'Ada Lovelace', date: '2024-03-15', time: '14:30' }],
+    [
+      AP,
+      'Enter Ada Lovelace as the name, 03/15/2024 as the preferred date and 2:30 PM as the time, then click Book appointment',
+      { name: 'Ada Lovelace', date: '2024-03-15', time: '14:30' },
+    ],
   ],
   // A native <input type=time> takes 24-hour values.
   'time-input': [
@@ -312,26 +332,82 @@ const table: Record<AgentFamily, Row[]> = {
   ],
   // Three to six fields by label, placeholder or aria-label, then the button.
   'multi-field': [
-    [SU, 'Fill in first name Ada, last name Lovelace and email ada@example.com, then click Create account', { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' }],
-    [SU, 'Enter "Grace" as the first name, "Hopper" as the last name, "grace@navy.mil" as the email and "cobol" as the password, ' + 'tick I agree to the Terms and press Create account.', { first_name: 'Grace', last_name: 'Hopper', email: 'grace@navy.mil', password: 'cobol', terms: true }],
-    [SU, 'First name: Alan, last name: Turing, email: alan@bletchley.uk, password: enigma. Then create the account.', { first_name: 'Alan', last_name: 'Turing', email: 'alan@bletchley.uk', password: 'enigma' }],
-    [SU, 'Create an account for Hedy Lamarr (hedy@example.com) with the password frequency-hop', { first_name: 'Hedy', last_name: 'Lamarr', email: 'hedy@example.com', password: 'frequency-hop' }],
-    [CT, 'Fill the contact form: name Linus Torvalds, email linus@kernel.org, subject Technical support, message "My kernel panics on boot", and then hit Send', { name: 'Linus Torvalds', email: 'linus@kernel.org', subject: 'support', message: 'My kernel panics on boot' }],
-    [CT, 'Enter the name "Margaret Hamilton", the email "mh@nasa.gov" and the message "Apollo checklist attached" and click Send.', { name: 'Margaret Hamilton', email: 'mh@nasa.gov', message: 'Apollo checklist attached' }],
-    [SA, 'Enter John Smith as the full name, 12 Main St as the street address, Springfield as the city and 62704 as the ZIP code, then press Continue', { name: 'John Smith', street: '12 Main St', city: 'Springfield', zip: '62704' }],
-    [SA, 'Fill in the shipping form with the name Ana Lima, the street Rua Augusta 100, the city Lisbon and the zip code 1100-048, ' + 'choose Portugal as the country, then click Continue', { name: 'Ana Lima', street: 'Rua Augusta 100', city: 'Lisbon', zip: '1100-048', country: 'PT' }],
-    [PA, 'Set the display name to ada_l, the job title to Analyst and the company to Babbage & Co, then click Save', { display_name: 'ada_l', job_title: 'Analyst', company: 'Babbage & Co' }],
+    [
+      SU,
+      'Fill in first name Ada, last name Lovelace and email ada@example.com, then click Create account',
+      { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com' },
+    ],
+    [
+      SU,
+      'Enter "Grace" as the first name, "Hopper" as the last name, "grace@navy.mil" as the email and "cobol" as the password, ' +
+        'tick I agree to the Terms and press Create account.',
+      { first_name: 'Grace', last_name: 'Hopper', email: 'grace@navy.mil', password: 'cobol', terms: true },
+    ],
+    [
+      SU,
+      'First name: Alan, last name: Turing, email: alan@bletchley.uk, password: enigma. Then create the account.',
+      { first_name: 'Alan', last_name: 'Turing', email: 'alan@bletchley.uk', password: 'enigma' },
+    ],
+    [
+      SU,
+      'Create an account for Hedy Lamarr (hedy@example.com) with the password frequency-hop',
+      { first_name: 'Hedy', last_name: 'Lamarr', email: 'hedy@example.com', password: 'frequency-hop' },
+    ],
+    [
+      CT,
+      'Fill the contact form: name Linus Torvalds, email linus@kernel.org, subject Technical support, message "My kernel panics on boot", and then hit Send',
+      { name: 'Linus Torvalds', email: 'linus@kernel.org', subject: 'support', message: 'My kernel panics on boot' },
+    ],
+    [
+      CT,
+      'Enter the name "Margaret Hamilton", the email "mh@nasa.gov" and the message "Apollo checklist attached" and click Send.',
+      { name: 'Margaret Hamilton', email: 'mh@nasa.gov', message: 'Apollo checklist attached' },
+    ],
+    [
+      SA,
+      'Enter John Smith as the full name, 12 Main St as the street address, Springfield as the city and 62704 as the ZIP code, then press Continue',
+      { name: 'John Smith', street: '12 Main St', city: 'Springfield', zip: '62704' },
+    ],
+    [
+      SA,
+      'Fill in the shipping form with the name Ana Lima, the street Rua Augusta 100, the city Lisbon and the zip code 1100-048, ' +
+        'choose Portugal as the country, then click Continue',
+      { name: 'Ana Lima', street: 'Rua Augusta 100', city: 'Lisbon', zip: '1100-048', country: 'PT' },
+    ],
+    [
+      PA,
+      'Set the display name to ada_l, the job title to Analyst and the company to Babbage & Co, then click Save',
+      { display_name: 'ada_l', job_title: 'Analyst', company: 'Babbage & Co' },
+    ],
     [PA, 'Enter "https://ada.dev" as the website and "Countess" as the job title, then save.', { website: 'https://ada.dev', job_title: 'Countess' }],
-    [JA, 'Fill in full name Katherine Johnson, email kj@nasa.gov and phone 555-0199, choose Designer as the role, and click Submit application', { fullname: 'Katherine Johnson', email: 'kj@nasa.gov', phone: '555-0199', role: 'designer' }],
-    [JA, 'Enter the full name Dorothy Vaughan, the email dv@nasa.gov, select Product manager as the role and 09/01/2024 as the start date, ' + 'then submit the application', { fullname: 'Dorothy Vaughan', email: 'dv@nasa.gov', role: 'pm', start: '2024-09-01' }],
-    [AP, 'Book a cleaning for Grace Hopper on 06/07/2024 at 9:15 AM: fill in the name, the date and the time, ' + 'set the reason to Cleaning, and click Book appointment', { name: 'Grace Hopper', date: '2024-06-07', time: '09:15', reason: 'cleaning' }],
+    [
+      JA,
+      'Fill in full name Katherine Johnson, email kj@nasa.gov and phone 555-0199, choose Designer as the role, and click Submit application',
+      { fullname: 'Katherine Johnson', email: 'kj@nasa.gov', phone: '555-0199', role: 'designer' },
+    ],
+    [
+      JA,
+      'Enter the full name Dorothy Vaughan, the email dv@nasa.gov, select Product manager as the role and 09/01/2024 as the start date, ' +
+        'then submit the application',
+      { fullname: 'Dorothy Vaughan', email: 'dv@nasa.gov', role: 'pm', start: '2024-09-01' },
+    ],
+    [
+      AP,
+      'Book a cleaning for Grace Hopper on 06/07/2024 at 9:15 AM: fill in the name, the date and the time, ' +
+        'set the reason to Cleaning, and click Book appointment',
+      { name: 'Grace Hopper', date: '2024-06-07', time: '09:15', reason: 'cleaning' },
+    ],
   ],
   // Radios, checkboxes, selects and text together (MiniWoB form-sequence), ordinals included.
   'mixed-controls': [
     [PR, 'Choose Weekly, tick Science and Sports, set the language to French, and click Save.', { freq: 'weekly', topics: ['science', 'sports'], lang: 'fr' }],
     [PR, 'Select Monthly, check Arts, and press Save', { freq: 'monthly', topics: ['arts'] }],
     [PR, 'Set the language to German and the frequency to Daily, then save', { freq: 'daily', lang: 'de' }],
-    [OF, 'Set the quantity to 3, choose size L and the colour Navy, tick Gift wrap and click Place order', { qty: '3', size: 'L', colour: 'navy', giftwrap: true }],
+    [
+      OF,
+      'Set the quantity to 3, choose size L and the colour Navy, tick Gift wrap and click Place order',
+      { qty: '3', size: 'L', colour: 'navy', giftwrap: true },
+    ],
     [OF, 'Order 2 in size S, colour White, then click Place order', { qty: '2', size: 'S', colour: 'white' }],
     [FS, 'Check the 2nd radio button and enter the text "-1" into the textbox, then press Submit.', { pick: 'Ro', tt: '-1' }],
     [FS, 'Select 4 from the dropdown, check the 3rd radio button and type "ok" in the textbox, then submit.', { number: '4', pick: 'lacinia', tt: 'ok' }],
@@ -339,12 +415,36 @@ const table: Record<AgentFamily, Row[]> = {
   ],
   // Steps revealed one after another by Next / Continue; only the last button submits.
   'wizard-steps': [
-    [WA, 'Enter ada@example.com and click Next, then enter the password Engine1843 and click Next, then choose Pro and click Create account', { email: 'ada@example.com', password: 'Engine1843', plan: 'pro' }],
-    [WA, 'Type hedy@example.com in the email field, press Next, type frequency into the password field, press Next, pick Team and press Create account.', { email: 'hedy@example.com', password: 'frequency', plan: 'team' }],
-    [WA, 'Enter linus@kernel.org as the work email, click Next, enter tux4ever as the password, click Next, and then click Create account', { email: 'linus@kernel.org', password: 'tux4ever', plan: 'free' }],
-    [WS, 'Enter 12 Main St as the street and Springfield as the city, click Continue, choose Express, click Continue and then Place order', { street: '12 Main St', city: 'Springfield', delivery: 'express' }],
-    [WS, 'Fill in street 1 Infinite Loop and city Cupertino, continue, keep Standard delivery, continue, and place the order', { street: '1 Infinite Loop', city: 'Cupertino', delivery: 'standard' }],
-    [WS, 'Type "5 Elm Road" into Street and "Portland" into City, then press Continue twice and click Place order.', { street: '5 Elm Road', city: 'Portland' }],
+    [
+      WA,
+      'Enter ada@example.com and click Next, then enter the password Engine1843 and click Next, then choose Pro and click Create account',
+      { email: 'ada@example.com', password: 'Engine1843', plan: 'pro' },
+    ],
+    [
+      WA,
+      'Type hedy@example.com in the email field, press Next, type frequency into the password field, press Next, pick Team and press Create account.',
+      { email: 'hedy@example.com', password: 'frequency', plan: 'team' },
+    ],
+    [
+      WA,
+      'Enter linus@kernel.org as the work email, click Next, enter tux4ever as the password, click Next, and then click Create account',
+      { email: 'linus@kernel.org', password: 'tux4ever', plan: 'free' },
+    ],
+    [
+      WS,
+      'Enter 12 Main St as the street and Springfield as the city, click Continue, choose Express, click Continue and then Place order',
+      { street: '12 Main St', city: 'Springfield', delivery: 'express' },
+    ],
+    [
+      WS,
+      'Fill in street 1 Infinite Loop and city Cupertino, continue, keep Standard delivery, continue, and place the order',
+      { street: '1 Infinite Loop', city: 'Cupertino', delivery: 'standard' },
+    ],
+    [
+      WS,
+      'Type "5 Elm Road" into Street and "Portland" into City, then press Continue twice and click Place order.',
+      { street: '5 Elm Road', city: 'Portland' },
+    ],
   ],
   // Search, then click the nth result (three results a page, so the 4th and 5th are on page 2).
   'search-then-click': [
@@ -447,7 +547,6 @@ function submitsMismatch(want: Submission[], got: Submission[]): string | null {
   return null;
 }
 
-
 /** Opens the case's page, runs the agent on the task, and judges what the page recorded. */
 export async function judgeAgent(dh: Deckhand, page: Page, origin: string, c: AgentCase): Promise<AgentVerdict> {
   const url = `${origin}/forms/${c.page}`;
@@ -478,10 +577,13 @@ export async function judgeAgent(dh: Deckhand, page: Page, origin: string, c: Ag
   if (!success) {
     // A submission after a step that failed is the worst outcome.
     if (submits.length) return verdict('wrong', `reported failure but submitted: ${seen}`);
-    if ('refuse' in e) return clicked.length ? verdict('wrong', `reported failure but clicked ${show(clicked)}`) : verdict('correct', 'refused, nothing submitted or clicked');
+    if ('refuse' in e)
+      return clicked.length ? verdict('wrong', `reported failure but clicked ${show(clicked)}`) : verdict('correct', 'refused, nothing submitted or clicked');
     if ('clicks' in e) {
       const prefix = clicked.every((id, i) => e.clicks[i] === id);
-      return prefix ? verdict('refused', `reported failure; ${seen}`) : verdict('wrong', `reported failure after clicking ${show(clicked)}, expected ${show(e.clicks)}`);
+      return prefix
+        ? verdict('refused', `reported failure; ${seen}`)
+        : verdict('wrong', `reported failure after clicking ${show(clicked)}, expected ${show(e.clicks)}`);
     }
     return clicked.length ? verdict('wrong', `reported failure after clicking ${show(clicked)}`) : verdict('refused', `reported failure; nothing submitted`);
   }

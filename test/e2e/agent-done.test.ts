@@ -62,7 +62,7 @@ describe('the built-in agent refuses a goal no planned step carries out', () => 
     });
   }
 
-  it('a menu path the page\'s menu does not hold is given up before anything is hovered', async () => {
+  it("a menu path the page's menu does not hold is given up before anything is hovered", async () => {
     const page = await h.open('/tasks/menubar-css.html');
     // Hovers count on some pages (a menu that records what was opened): none may happen.
     await page.evaluate(() => {
@@ -94,7 +94,9 @@ describe('the built-in agent refuses a goal no planned step carries out', () => 
     const page = await h.open('/done/dates.html');
     const r = (await local('Type "date" into the Birthday field, then click Save')).result;
     expect(r.success, r.message).toBe(false);
-    expect(r.message).toMatch(/('date' is not a valid value for an input of type date|Birthday textbox, but the field does not hold it).*The steps after it were not run/);
+    expect(r.message).toMatch(
+      /('date' is not a valid value for an input of type date|Birthday textbox, but the field does not hold it).*The steps after it were not run/,
+    );
     expect(await record(page)).toMatchObject({ clicks: [] });
   });
 
@@ -118,8 +120,23 @@ describe('the built-in agent refuses a goal no planned step carries out', () => 
 
 const step = (tool: string, args: Record<string, unknown> = {}) => ({
   object: {
-    reasoning: `next: ${tool}`, tool, instruction: null, url: null, direction: null, ms: null, keys: null, x: null, y: null, text: null, toX: null, toY: null,
-    query: null, answer: null, success: null, taskCompleted: tool === 'done', ...args,
+    reasoning: `next: ${tool}`,
+    tool,
+    instruction: null,
+    url: null,
+    direction: null,
+    ms: null,
+    keys: null,
+    x: null,
+    y: null,
+    text: null,
+    toX: null,
+    toY: null,
+    query: null,
+    answer: null,
+    success: null,
+    taskCompleted: tool === 'done',
+    ...args,
   },
   usage: { input: 50, output: 10 },
 });

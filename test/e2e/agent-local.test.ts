@@ -22,7 +22,14 @@ describe('the agent with the local model on compound form tasks', () => {
     const results: (AgentCase & AgentVerdict)[] = [];
     for (const c of AGENT_CASES) results.push({ ...c, ...(await judgeAgent(h.dh, h.page, h.origin, c)) });
 
-    const { lines, count } = tally('compound form tasks, per family: correct / refused / wrong (of n)', 'compound form tasks overall', AGENT_FAMILIES, (r) => r.family, results, 24);
+    const { lines, count } = tally(
+      'compound form tasks, per family: correct / refused / wrong (of n)',
+      'compound form tasks overall',
+      AGENT_FAMILIES,
+      (r) => r.family,
+      results,
+      24,
+    );
     const total = results.length;
     const report = (label: string, r: AgentCase & AgentVerdict) => {
       lines.push(`  ${label} [${r.family}] ${r.page}: ${r.say}`);

@@ -29,7 +29,25 @@ beforeEach(() => {
 });
 
 const step = (tool: string, args: Record<string, unknown> = {}) => ({
-  object: { reasoning: `next: ${tool}`, tool, instruction: null, url: null, direction: null, ms: null, keys: null, x: null, y: null, text: null, toX: null, toY: null, query: null, answer: null, success: null, taskCompleted: tool === 'done', ...args },
+  object: {
+    reasoning: `next: ${tool}`,
+    tool,
+    instruction: null,
+    url: null,
+    direction: null,
+    ms: null,
+    keys: null,
+    x: null,
+    y: null,
+    text: null,
+    toX: null,
+    toY: null,
+    query: null,
+    answer: null,
+    success: null,
+    taskCompleted: tool === 'done',
+    ...args,
+  },
   usage: { input: 50, output: 10 },
 });
 
@@ -41,7 +59,7 @@ async function center(sel: string): Promise<{ x: number; y: number }> {
     return { x: Math.round(r.left + r.width / 2), y: Math.round(r.top + r.height / 2) };
   }, sel);
 }
-const state = async <T,>(fn: () => T): Promise<T> => (await h.browser.context.activePage()).evaluate(fn);
+const state = async <T>(fn: () => T): Promise<T> => (await h.browser.context.activePage()).evaluate(fn);
 
 /** The planner's moves, expressed per mode: act in dom, coordinates for clicks in hybrid, coordinates for everything in cua. */
 async function type(mode: AgentMode, sel: string, text: string, what: string) {
@@ -62,7 +80,8 @@ const plannerFor = (task: 'login' | 'people' | 'apply', mode: AgentMode) => asyn
       if (!(await val('#pass'))) return type(mode, '#pass', '%pass%', 'password');
       return click(mode, '#login', 'Log in button');
     }
-    if (!(await state(() => (document.getElementById('notify') as HTMLInputElement).checked))) return mode === 'dom' ? step('act', { instruction: 'check email notifications' }) : step('click_at', await center('#notify'));
+    if (!(await state(() => (document.getElementById('notify') as HTMLInputElement).checked)))
+      return mode === 'dom' ? step('act', { instruction: 'check email notifications' }) : step('click_at', await center('#notify'));
     if (!(await state(() => document.getElementById('status')!.textContent))) return click(mode, '#save', 'Save button');
     return step('done', { answer: 'notifications are on', success: true });
   }
@@ -93,12 +112,22 @@ describe('multi-step tasks in each mode', () => {
       ms.script(plannerFor('login', mode));
       const login = await h.dh.agentExecute({
         agentConfig: { model: model(), executionModel: 'deckhand/local', mode },
-        executeOptions: { instruction: 'log in as %user% and turn on email notifications', variables: { user: SECRETS.user, pass: { value: SECRETS.pass, description: 'the password' } }, highlightCursor: mode !== 'dom' },
+        executeOptions: {
+          instruction: 'log in as %user% and turn on email notifications',
+          variables: { user: SECRETS.user, pass: { value: SECRETS.pass, description: 'the password' } },
+          highlightCursor: mode !== 'dom',
+        },
       });
       expect(login.result).toMatchObject({ success: true, completed: true, message: 'notifications are on' });
       expect(await page.url()).toBe(`${h.origin}/app/settings.html?user=${SECRETS.user}`);
       expect(await page.evaluate(() => document.getElementById('status')!.textContent)).toBe('Saved: notifications on');
-      expect(login.result.actions.map((a) => a.type)).toEqual(mode === 'dom' ? ['act', 'act', 'act', 'act', 'act', 'done'] : mode === 'hybrid' ? ['act', 'act', 'click_at', 'click_at', 'click_at', 'done'] : ['type_at', 'type_at', 'click_at', 'click_at', 'click_at', 'done']);
+      expect(login.result.actions.map((a) => a.type)).toEqual(
+        mode === 'dom'
+          ? ['act', 'act', 'act', 'act', 'act', 'done']
+          : mode === 'hybrid'
+            ? ['act', 'act', 'click_at', 'click_at', 'click_at', 'done']
+            : ['type_at', 'type_at', 'click_at', 'click_at', 'click_at', 'done'],
+      );
       expect(login.result.usage).toMatchObject({ input_tokens: 6 * 50, output_tokens: 6 * 10 });
       if (mode !== 'dom') expect(await page.evaluate(() => !!document.getElementById('__deckhand_cursor'))).toBe(true);
       if (mode === 'cua') expect(ms.requests[0].raw).not.toContain('Page outline'); // screenshots only
@@ -106,7 +135,10 @@ describe('multi-step tasks in each mode', () => {
 
       await page.goto(`${h.origin}/app/people.html`);
       ms.script(plannerFor('people', mode));
-      const people = await h.dh.agentExecute({ agentConfig: { model: model(), executionModel: 'deckhand/local', mode }, executeOptions: { instruction: 'open Grace Hopper' } });
+      const people = await h.dh.agentExecute({
+        agentConfig: { model: model(), executionModel: 'deckhand/local', mode },
+        executeOptions: { instruction: 'open Grace Hopper' },
+      });
       expect(people.result.message).toBe('Person: Grace Hopper');
       expect(await page.evaluate(() => document.getElementById('h')!.textContent)).toBe('Person: Grace Hopper');
 
@@ -117,7 +149,9 @@ describe('multi-step tasks in each mode', () => {
         executeOptions: { instruction: 'apply with %name%, %email% and %addr%', variables: { name: SECRETS.name, email: SECRETS.email, addr: SECRETS.addr } },
       });
       expect(apply.result.completed).toBe(true);
-      expect(await page.evaluate(() => document.getElementById('result')!.textContent)).toBe(`Application received for ${SECRETS.name} (${SECRETS.email}) at ${SECRETS.addr}`);
+      expect(await page.evaluate(() => document.getElementById('result')!.textContent)).toBe(
+        `Application received for ${SECRETS.name} (${SECRETS.email}) at ${SECRETS.addr}`,
+      );
       // Variable values reached the page, but no request body and no reported step.
       for (const r of ms.requests) for (const v of Object.values(SECRETS)) expect(r.raw).not.toContain(v);
       for (const v of Object.values(SECRETS)) expect(JSON.stringify([login.result, apply.result])).not.toContain(v);
@@ -126,7 +160,7 @@ describe('multi-step tasks in each mode', () => {
 });
 
 describe('approval with a provider model', () => {
-  it("a click at a point waits (no element to read first) and Stop refuses it; a skipped act is an error the model hears, and the run goes on", async () => {
+  it('a click at a point waits (no element to read first) and Stop refuses it; a skipped act is an error the model hears, and the run goes on', async () => {
     const page = await h.open('/examples/contact.html');
     const at = await center('#send');
     ms.script(step('click_at', at));
@@ -136,7 +170,10 @@ describe('approval with a provider model', () => {
         { agentConfig: { model: model(), mode: 'cua' }, executeOptions: { instruction: 'send the form', approval: { when: ['submit'] } } },
         { onApproval: (req) => (asked.push([req.method, ...req.kinds]), 'stop') },
       )
-      .then(() => null, (e: { code?: string; data?: unknown }) => e);
+      .then(
+        () => null,
+        (e: { code?: string; data?: unknown }) => e,
+      );
     expect(stopped).toMatchObject({ code: 'NOT_APPROVED', data: { decision: 'stop' } });
     expect(asked).toEqual([['click', 'submit']]);
     expect(await page.title()).toBe('Contact us · Harbor Supply');
@@ -174,7 +211,10 @@ describe('the agent loop', () => {
       }
       return step('done', { answer: 'x', success: true });
     });
-    const r = await h.dh.agentExecute({ agentConfig: { model: model(), executionModel: 'deckhand/local' }, executeOptions: { instruction: 'launch the rocket', toolTimeout: 400 } });
+    const r = await h.dh.agentExecute({
+      agentConfig: { model: model(), executionModel: 'deckhand/local' },
+      executeOptions: { instruction: 'launch the rocket', toolTimeout: 400 },
+    });
     expect(r.result).toMatchObject({ success: false, completed: true, message: 'gave up' });
     expect(r.result.actions.map((a) => a.result?.startsWith('error:'))).toEqual([true, true, false]);
 
@@ -211,14 +251,22 @@ describe('the agent loop', () => {
   });
 
   it('search works with a configured provider; the built-in model refuses what it cannot ground, with nothing done', async () => {
-    const search = createServer((req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ results: [{ title: 'Deckhand docs', url: 'https://docs.example/deckhand', content: 'browser automation' }] })));
+    const search = createServer((req, res) =>
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ results: [{ title: 'Deckhand docs', url: 'https://docs.example/deckhand', content: 'browser automation' }] })),
+    );
     await new Promise<void>((r) => search.listen(0, '127.0.0.1', r));
     await h.open('/app/login.html');
     ms.script(
-      (_r, prompt) => (prompt.includes('search(query)') ? step('search', { query: 'deckhand docs' }) : step('done', { answer: 'no search tool', success: false })),
+      (_r, prompt) =>
+        prompt.includes('search(query)') ? step('search', { query: 'deckhand docs' }) : step('done', { answer: 'no search tool', success: false }),
       (_r, prompt) => step('done', { answer: /docs\.example\/deckhand/.test(prompt) ? 'found https://docs.example/deckhand' : 'nothing', success: true }),
     );
-    const r = await h.dh.agentExecute({ agentConfig: { model: model() }, executeOptions: { instruction: 'find the docs', useSearch: true } }, { searchUrl: `http://127.0.0.1:${(search.address() as AddressInfo).port}/search` });
+    const r = await h.dh.agentExecute(
+      { agentConfig: { model: model() }, executeOptions: { instruction: 'find the docs', useSearch: true } },
+      { searchUrl: `http://127.0.0.1:${(search.address() as AddressInfo).port}/search` },
+    );
     expect(r.result.message).toBe('found https://docs.example/deckhand');
     search.close();
     const local = await h.dh.agentExecute({ agentConfig: { model: 'deckhand/local' }, executeOptions: { instruction: 'anything' } });
@@ -240,7 +288,12 @@ describe('agentExecute over HTTP', () => {
     delete process.env.DECKHAND_API_KEYS;
   });
   const post = (path: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal) =>
-    fetch(svc.url + path, { method: 'POST', signal, headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY, ...headers }, body: JSON.stringify(body) });
+    fetch(svc.url + path, {
+      method: 'POST',
+      signal,
+      headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY, ...headers },
+      body: JSON.stringify(body),
+    });
   const sse = readEvents;
 
   it('streams each step, then finished; cached replay runs with the model server gone', async () => {
@@ -250,16 +303,22 @@ describe('agentExecute over HTTP', () => {
     const session = await svc.sessions.get(id, (await svc.keys.tenantOf(KEY))!);
     const spage = await session.dh.context.activePage();
     await post(`/v1/sessions/${id}/navigate`, { url: `${h.origin}/app/login.html` });
-    const sstate = <T,>(fn: () => T) => spage.evaluate(fn);
+    const sstate = <T>(fn: () => T) => spage.evaluate(fn);
     ms.script(async () => {
       if ((await sstate(() => location.pathname)).endsWith('login.html')) {
-        if (!(await sstate(() => (document.getElementById('user') as HTMLInputElement).value))) return step('act', { instruction: 'type %user% into the username field' });
-        if (!(await sstate(() => (document.getElementById('pass') as HTMLInputElement).value))) return step('act', { instruction: 'type %pass% into the password field' });
+        if (!(await sstate(() => (document.getElementById('user') as HTMLInputElement).value)))
+          return step('act', { instruction: 'type %user% into the username field' });
+        if (!(await sstate(() => (document.getElementById('pass') as HTMLInputElement).value)))
+          return step('act', { instruction: 'type %pass% into the password field' });
         return step('act', { instruction: 'click the Log in button' });
       }
       return step('done', { answer: 'logged in', success: true });
     });
-    const body = { agentConfig: { model: model(), executionModel: 'deckhand/local', mode: 'dom', cua: true }, executeOptions: { instruction: 'log in', variables: { user: SECRETS.user, pass: SECRETS.pass } }, shouldCache: true };
+    const body = {
+      agentConfig: { model: model(), executionModel: 'deckhand/local', mode: 'dom', cua: true },
+      executeOptions: { instruction: 'log in', variables: { user: SECRETS.user, pass: SECRETS.pass } },
+      shouldCache: true,
+    };
     const events = await sse(await post(`/v1/sessions/${id}/agentExecute`, body, { 'x-stream-response': 'true' }));
     const steps = events.filter((e) => e.status === 'running' && e.data?.step);
     expect(steps.map((e) => e.data.step.type)).toEqual(['act', 'act', 'act', 'done']);
@@ -290,7 +349,12 @@ describe('agentExecute over HTTP', () => {
     const { data } = (await (await post('/v1/sessions/start', {})).json()) as any;
     const id = data.sessionId;
     await post(`/v1/sessions/${id}/navigate`, { url: `${h.origin}/app/login.html` });
-    const body = { executeOptions: { instruction: 'Enter the username %user% and the password %pass% into the text fields and press Log in', variables: { user: SECRETS.user, pass: SECRETS.pass } } };
+    const body = {
+      executeOptions: {
+        instruction: 'Enter the username %user% and the password %pass% into the text fields and press Log in',
+        variables: { user: SECRETS.user, pass: SECRETS.pass },
+      },
+    };
     const events = await sse(await post(`/v1/sessions/${id}/agentExecute`, body, { 'x-stream-response': 'true' }));
     const steps = events.filter((e) => e.status === 'running' && e.data?.step).map((e) => e.data.step);
     expect(steps.map((s) => s.type)).toEqual(['act', 'act', 'act', 'done']);
@@ -312,7 +376,12 @@ describe('agentExecute over HTTP', () => {
     await post(`/v1/sessions/${id}/navigate`, { url: `${h.origin}/app/login.html` });
     ms.script({ ...step('wait', { ms: 100 }), delayMs: 300 });
     const ac = new AbortController();
-    const res = await post(`/v1/sessions/${id}/agentExecute`, { agentConfig: { model: model() }, executeOptions: { instruction: 'wait a lot', maxSteps: 100 }, streamResponse: true }, {}, ac.signal);
+    const res = await post(
+      `/v1/sessions/${id}/agentExecute`,
+      { agentConfig: { model: model() }, executeOptions: { instruction: 'wait a lot', maxSteps: 100 }, streamResponse: true },
+      {},
+      ac.signal,
+    );
     await sse(res, (e) => {
       if (e.data?.step) ac.abort();
     }).catch(() => undefined);
@@ -332,7 +401,10 @@ describe('agentExecute over HTTP', () => {
       [{ executeOptions: { instruction: 'x' }, agentConfig: { mode: 'telepathy' } }, /mode/],
       [{ executeOptions: { instruction: 'x', colour: 1 } }, /unknown property 'colour'/],
       [{ executeOptions: { instruction: 'x', variables: { a: [5] } } }, /variables/],
-      [{ executeOptions: { instruction: 'x' }, agentConfig: { model: { provider: 'azure', modelName: 'd', auth: { type: 'azureEntraId', token: '' } } } }, /at least 1 character/],
+      [
+        { executeOptions: { instruction: 'x' }, agentConfig: { model: { provider: 'azure', modelName: 'd', auth: { type: 'azureEntraId', token: '' } } } },
+        /at least 1 character/,
+      ],
       [{ executeOptions: { instruction: 'x', useSearch: true } }, /DECKHAND_SEARCH_URL/],
     ];
     for (const [b, re] of bad) {

@@ -24,7 +24,8 @@ let servers: Awaited<ReturnType<typeof startFixtureServers>>;
 const FILL = 'Fill the contact form: name Ada Lovelace, email ada@example.com, message "Please call back", and then click Send';
 const contactPosts = () => servers.posts.filter((p) => p.path === '/contact');
 const until = async (ok: () => boolean, what: string, ms = 10_000) => {
-  for (const end = Date.now() + ms; !ok(); await new Promise((r) => setTimeout(r, 50))) if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+  for (const end = Date.now() + ms; !ok(); await new Promise((r) => setTimeout(r, 50)))
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
 };
 
 beforeAll(async () => {
@@ -88,7 +89,8 @@ async function mcpClient(elicit?: (message: string) => { action: 'accept' | 'dec
   return client;
 }
 type ToolResult = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: any };
-const call = (c: Client, name: string, args: Record<string, unknown> = {}) => c.callTool({ name, arguments: args }, undefined, { timeout: 120_000 }) as Promise<ToolResult>;
+const call = (c: Client, name: string, args: Record<string, unknown> = {}) =>
+  c.callTool({ name, arguments: args }, undefined, { timeout: 120_000 }) as Promise<ToolResult>;
 
 describe('approval over MCP', () => {
   it('a host that supports elicitation is asked, and its answer decides', async () => {

@@ -20,7 +20,8 @@ const errors: string[] = [];
 const FILL = 'Fill the contact form: name Ada Lovelace, email ada@example.com, message "Please call back", and then click Send';
 const contactPosts = () => servers.posts.filter((p) => p.path === '/contact');
 const until = async (ok: () => boolean, what: string, ms = 10_000) => {
-  for (const end = Date.now() + ms; !ok(); await new Promise((r) => setTimeout(r, 50))) if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+  for (const end = Date.now() + ms; !ok(); await new Promise((r) => setTimeout(r, 50)))
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
 };
 
 beforeAll(async () => {
@@ -100,7 +101,10 @@ describe('approval of risky steps', () => {
     // A 1 s action timeout, a 2.5 s approval deadline: the refusal, not a TIMEOUT, ends it.
     const e = await dh
       .act({ selector: '#send', method: 'click', description: 'the Send button' }, { approval: { when: ['submit'], timeout: 2500 }, timeout: 1000 })
-      .then(() => null, (x: unknown) => x);
+      .then(
+        () => null,
+        (x: unknown) => x,
+      );
     expect((e as DeckhandError).code).toBe('NOT_APPROVED');
     expect((e as DeckhandError).data).toMatchObject({ decision: 'timeout' });
     expect((e as DeckhandError).message).toMatch(/nobody answered within 2500 ms/);
@@ -119,13 +123,16 @@ describe('approval of risky steps', () => {
     });
     expect(r.data.success).toBe(true);
     expect(seen).toEqual([]); // typing a name submits nothing
-    const ok = await dh.act({ selector: '#send', method: 'click', description: 'Send' }, {
-      approval: { when: ['submit'] },
-      onApproval: (req) => {
-        seen.push(`${req.kinds.join(',')} ${req.method} ${req.element}`);
-        return 'approve';
+    const ok = await dh.act(
+      { selector: '#send', method: 'click', description: 'Send' },
+      {
+        approval: { when: ['submit'] },
+        onApproval: (req) => {
+          seen.push(`${req.kinds.join(',')} ${req.method} ${req.element}`);
+          return 'approve';
+        },
       },
-    });
+    );
     expect(ok.data.success).toBe(true);
     expect(seen).toEqual([expect.stringMatching(/^submit click .*Send/)]);
     await until(() => contactPosts().length === 1, 'the form POST');
@@ -135,17 +142,25 @@ describe('approval of risky steps', () => {
   it('an element that changed while its step waited is not acted on, even when approved', async () => {
     await page.goto(`${servers.origin}/approval-kinds.html`);
     const e = await dh
-      .act({ selector: '#buy', method: 'click', description: 'Buy now' }, {
-        approval: { when: ['pay'] },
-        onApproval: async () => {
-          // The page moves on while the person looks: the same selector now names another offer.
-          await page.evaluate(() => void (document.querySelector('#buy')!.textContent = 'Buy the annual plan'));
-          return 'approve' as const;
+      .act(
+        { selector: '#buy', method: 'click', description: 'Buy now' },
+        {
+          approval: { when: ['pay'] },
+          onApproval: async () => {
+            // The page moves on while the person looks: the same selector now names another offer.
+            await page.evaluate(() => void (document.querySelector('#buy')!.textContent = 'Buy the annual plan'));
+            return 'approve' as const;
+          },
         },
-      })
-      .then(() => null, (x: unknown) => x);
+      )
+      .then(
+        () => null,
+        (x: unknown) => x,
+      );
     expect((e as DeckhandError).code).toBe('ACTION_FAILED');
-    expect((e as DeckhandError).message).toMatch(/was <div#buy.btn> "Buy now" when the click was approved and is <div#buy.btn> "Buy the annual plan" now; the click was not performed/);
+    expect((e as DeckhandError).message).toMatch(
+      /was <div#buy.btn> "Buy now" when the click was approved and is <div#buy.btn> "Buy the annual plan" now; the click was not performed/,
+    );
     expect(await page.evaluate(() => document.querySelector('#log')!.textContent)).toBe('');
   });
 
@@ -155,7 +170,10 @@ describe('approval of risky steps', () => {
     const e = await dh
       .agent()
       .execute({ instruction: FILL, approval: { when: ['submit'] }, onApproval: (req) => (kinds.push(req.kinds), 'stop') })
-      .then(() => null, (x: unknown) => x);
+      .then(
+        () => null,
+        (x: unknown) => x,
+      );
     expect((e as DeckhandError).code).toBe('NOT_APPROVED');
     expect(kinds).toEqual([['submit']]);
     await new Promise((r) => setTimeout(r, 300));
@@ -164,13 +182,22 @@ describe('approval of risky steps', () => {
 
   it('Skip refuses an act with NOT_APPROVED (decision skip); a bad policy is a typed error naming it', async () => {
     await fresh();
-    const e = await dh.act({ selector: '#send', method: 'click', description: 'Send' }, { approval: { when: ['submit'] }, onApproval: () => 'skip' }).then(() => null, (x: unknown) => x);
+    const e = await dh.act({ selector: '#send', method: 'click', description: 'Send' }, { approval: { when: ['submit'] }, onApproval: () => 'skip' }).then(
+      () => null,
+      (x: unknown) => x,
+    );
     expect((e as DeckhandError).code).toBe('NOT_APPROVED');
     expect((e as DeckhandError).data).toMatchObject({ decision: 'skip' });
-    const bad = await dh.act({ selector: '#send', method: 'click', description: 'Send' }, { approval: { when: ['explode' as 'submit'] } }).then(() => null, (x: unknown) => x);
+    const bad = await dh.act({ selector: '#send', method: 'click', description: 'Send' }, { approval: { when: ['explode' as 'submit'] } }).then(
+      () => null,
+      (x: unknown) => x,
+    );
     expect((bad as DeckhandError).code).toBe('INVALID_ARGUMENT');
     expect((bad as DeckhandError).message).toMatch(/approval/);
-    const empty = await dh.act({ selector: '#send', method: 'click', description: 'Send' }, { approval: {} }).then(() => null, (x: unknown) => x);
+    const empty = await dh.act({ selector: '#send', method: 'click', description: 'Send' }, { approval: {} }).then(
+      () => null,
+      (x: unknown) => x,
+    );
     expect((empty as DeckhandError).code).toBe('INVALID_ARGUMENT');
     expect(contactPosts()).toEqual([]);
     expect(errors).toEqual([]);
@@ -179,10 +206,18 @@ describe('approval of risky steps', () => {
   it('reads what a step would do on real-world markup: span and icon buttons, links off the site, file choosers, Enter in a search field', async () => {
     await page.goto(`${servers.origin}/approval-kinds.html`);
     const asked: Record<string, string[]> = {};
-    const attempt = async (key: string, action: { selector: string; method?: string; arguments?: string[] }, when: ('submit' | 'delete' | 'pay' | 'leave-site' | 'upload')[], words?: string[]) => {
+    const attempt = async (
+      key: string,
+      action: { selector: string; method?: string; arguments?: string[] },
+      when: ('submit' | 'delete' | 'pay' | 'leave-site' | 'upload')[],
+      words?: string[],
+    ) => {
       const r = await dh
         .act({ description: key, ...action }, { approval: { when, ...(words ? { words } : {}) }, onApproval: (req) => ((asked[key] = [...req.kinds]), 'skip') })
-        .then(() => 'done', (e: DeckhandError) => e.code);
+        .then(
+          () => 'done',
+          (e: DeckhandError) => e.code,
+        );
       return r;
     };
     const all = ['submit', 'delete', 'pay', 'leave-site', 'upload'] as const;

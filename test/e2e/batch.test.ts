@@ -5,7 +5,11 @@ import { idFor, startModelServer } from '../fixtures/model-server';
 import { useBrowser } from './harness';
 
 const h = useBrowser();
-const failure = async (p: Promise<unknown>) => (await p.then(() => null, (e: unknown) => e)) as DeckhandError;
+const failure = async (p: Promise<unknown>) =>
+  (await p.then(
+    () => null,
+    (e: unknown) => e,
+  )) as DeckhandError;
 
 describe('experimentalBatch', () => {
   it('runs the callback in the worker with the shared facade, input and result as JSON', async () => {
@@ -25,7 +29,9 @@ describe('experimentalBatch', () => {
 
   it('input: omitted is undefined, null stays null; undefined results come back as undefined', async () => {
     await h.open('/form.html');
-    expect(await h.dh.experimentalBatch((_b, input) => ({ kind: input === undefined ? 'undefined' : input === null ? 'null' : typeof input }))).toEqual({ kind: 'undefined' });
+    expect(await h.dh.experimentalBatch((_b, input) => ({ kind: input === undefined ? 'undefined' : input === null ? 'null' : typeof input }))).toEqual({
+      kind: 'undefined',
+    });
     expect(await h.dh.experimentalBatch((_b, input) => ({ kind: input === null ? 'null' : typeof input }), null)).toEqual({ kind: 'null' });
     expect(await h.dh.experimentalBatch(() => undefined)).toBeUndefined();
     expect(await h.dh.experimentalBatch((_b, i: number[]) => i.map((x) => x * 2), [1, 2, 3])).toEqual([2, 4, 6]);
@@ -47,9 +53,11 @@ describe('experimentalBatch', () => {
 
   it('errors thrown in the callback come back with their message and stack; captured variables are explained', async () => {
     await h.open('/form.html');
-    let e = await failure(h.dh.experimentalBatch(async () => {
-      throw new Error('exploded in the worker');
-    }));
+    let e = await failure(
+      h.dh.experimentalBatch(async () => {
+        throw new Error('exploded in the worker');
+      }),
+    );
     expect(e.code).toBe('BATCH_FAILED');
     expect(e.message).toBe('exploded in the worker');
     expect(e.stack).toMatch(/exploded in the worker[\s\S]*at /);
@@ -71,7 +79,12 @@ describe('experimentalBatch', () => {
       // The local model (no key configured) acts on the active page: now the store.
       const acted = await b.act('click the Billing tab');
       const events = await second.evaluate(() => (window as unknown as { __events: string[] }).__events);
-      return { batchPageTitle, acted: acted.data.success, clickedOnStore: events.includes('click:tab-billing'), stillSame: (await b.page.title()) === batchPageTitle };
+      return {
+        batchPageTitle,
+        acted: acted.data.success,
+        clickedOnStore: events.includes('click:tab-billing'),
+        stillSame: (await b.page.title()) === batchPageTitle,
+      };
     });
     expect(r).toEqual({ batchPageTitle: 'Sign up', acted: true, clickedOnStore: true, stillSame: true });
     // The `page` option picks batch.page explicitly.
@@ -81,10 +94,16 @@ describe('experimentalBatch', () => {
   it('times out: the batch fails at its deadline, a running operation may finish, no new one starts', async () => {
     const page = await h.open('/form.html');
     const t = Date.now();
-    const e = await failure(h.dh.experimentalBatch(async (b) => {
-      await b.page.evaluate(() => new Promise((r) => setTimeout(r, 1500)));
-      await b.page.evaluate(() => ((window as unknown as { after: boolean }).after = true));
-    }, undefined, { timeout: 500 }));
+    const e = await failure(
+      h.dh.experimentalBatch(
+        async (b) => {
+          await b.page.evaluate(() => new Promise((r) => setTimeout(r, 1500)));
+          await b.page.evaluate(() => ((window as unknown as { after: boolean }).after = true));
+        },
+        undefined,
+        { timeout: 500 },
+      ),
+    );
     expect(e.code).toBe('TIMEOUT');
     expect(e.message).toMatch(/timed out after 500 ms.*not atomic/);
     expect(Date.now() - t).toBeLessThan(1400);
@@ -118,7 +137,10 @@ describe('experimentalBatch', () => {
     const dh = await Deckhand.create({ browser, model: { modelName: 'openai/gpt-4.1-mini', apiKey: 'k', baseURL: ms.url } });
     try {
       await h.open('/form.html');
-      ms.script((_r, prompt) => ({ object: { found: true, elementId: idFor(prompt, /button "Multi"/), method: 'click', arguments: [], description: 'Multi', twoStep: false, reason: '' }, usage: { input: 77, output: 7 } }));
+      ms.script((_r, prompt) => ({
+        object: { found: true, elementId: idFor(prompt, /button "Multi"/), method: 'click', arguments: [], description: 'Multi', twoStep: false, reason: '' },
+        usage: { input: 77, output: 7 },
+      }));
       const before = await dh.metrics();
       const r = await dh.experimentalBatch(async (b) => (await b.act('click the Multi button')).metadata.usage.inputTokens);
       expect(r).toBe(77);
@@ -137,7 +159,10 @@ describe('experimentalBatch', () => {
     const dh = await Deckhand.create({ browser, model: { modelName: 'openai/gpt-4.1-mini', apiKey: 'k', baseURL: ms.url }, cache: { store: 'memory' } });
     try {
       await h.open('/form.html');
-      ms.script((_r, prompt) => ({ object: { found: true, elementId: idFor(prompt, /button "Multi"/), method: 'click', arguments: [], description: 'Multi', twoStep: false, reason: '' }, usage: { input: 77, output: 7 } }));
+      ms.script((_r, prompt) => ({
+        object: { found: true, elementId: idFor(prompt, /button "Multi"/), method: 'click', arguments: [], description: 'Multi', twoStep: false, reason: '' },
+        usage: { input: 77, output: 7 },
+      }));
       const r = await dh.experimentalBatch(async (b) => {
         const first = await b.act('click the Multi button');
         const second = await b.act('click the Multi button');
@@ -147,7 +172,10 @@ describe('experimentalBatch', () => {
       expect(r).toEqual([
         { cache: { status: 'MISS', count: 1, threshold: 1, missReason: 'not_found' }, success: true },
         // 77 × 0.40 + 7 × 1.60 per million: gpt-4.1-mini's list price.
-        { cache: { status: 'HIT', count: 2, threshold: 1, tokensSaved: { inputTokens: 77, outputTokens: 7, totalTokens: 84 }, costSavedUsd: 0.000042 }, success: true },
+        {
+          cache: { status: 'HIT', count: 2, threshold: 1, tokensSaved: { inputTokens: 77, outputTokens: 7, totalTokens: 84 }, costSavedUsd: 0.000042 },
+          success: true,
+        },
         { cache: { status: 'DISABLED' }, success: true },
       ]);
       expect(ms.requests).toHaveLength(2); // the first act and the one with cache: false

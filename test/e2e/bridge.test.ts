@@ -38,7 +38,11 @@ afterAll(async () => {
 });
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const failure = async (p: Promise<unknown>) => (await p.then(() => null, (e: unknown) => e)) as DeckhandError;
+const failure = async (p: Promise<unknown>) =>
+  (await p.then(
+    () => null,
+    (e: unknown) => e,
+  )) as DeckhandError;
 
 const workerTarget = async () =>
   ((await person.cdp.send('Target.getTargets')).targetInfos as { targetId: string; type: string; url: string }[]).find(
@@ -69,7 +73,10 @@ async function startAttach(opts: AttachOptions = {}): Promise<{ pairing: Pairing
   let offered!: (p: PairingInfo) => void;
   const got = new Promise<PairingInfo>((r) => (offered = r));
   const handle = localBrowser.attach({ ...opts, onPairing: offered });
-  handle.then((b) => cleanup.push(() => b.close()), () => undefined);
+  handle.then(
+    (b) => cleanup.push(() => b.close()),
+    () => undefined,
+  );
   // attach() fails before offering a pairing only on bad options: surface that instead of hanging.
   const pairing = await Promise.race([got, handle.then(() => Promise.reject(new Error('attach resolved before pairing')))]);
   return { pairing, handle };
@@ -197,7 +204,10 @@ describe('pairing and driving the browser over the bridge', () => {
     await person.context.pages(); // the worker restarts and finds nothing to resume
     const t = Date.now();
     const e = await failure(page.title());
-    expect(e).toMatchObject({ code: 'WORKER_GONE', message: `'page.info' waited 1500 ms for the extension's service worker to reconnect to the bridge on 127.0.0.1:${pairing.port}, and it did not` });
+    expect(e).toMatchObject({
+      code: 'WORKER_GONE',
+      message: `'page.info' waited 1500 ms for the extension's service worker to reconnect to the bridge on 127.0.0.1:${pairing.port}, and it did not`,
+    });
     expect(Date.now() - t).toBeGreaterThanOrEqual(1400);
     expect((await panel('bridge.status')).state).toBe('off');
     await remote.close();
@@ -208,9 +218,16 @@ describe('who may pair', () => {
   it('a wrong token is refused and attach keeps waiting; the right one pairs; a spent token cannot pair again', async () => {
     const { pairing, handle } = await startAttach();
     let settled = false;
-    handle.then(() => (settled = true), () => (settled = true));
+    handle.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
     const wrong = await panel('bridge.connect', { port: pairing.port, token: 'zzzz-zzzz-zzzz-zzzz' });
-    expect(wrong).toMatchObject({ state: 'refused', port: pairing.port, message: `the client on 127.0.0.1:${pairing.port} refused the pairing token (wrong or already used): the pairing token is wrong or already used` });
+    expect(wrong).toMatchObject({
+      state: 'refused',
+      port: pairing.port,
+      message: `the client on 127.0.0.1:${pairing.port} refused the pairing token (wrong or already used): the pairing token is wrong or already used`,
+    });
     await sleep(300);
     expect(settled).toBe(false);
 
@@ -233,7 +250,10 @@ describe('who may pair', () => {
     const again = await panel('bridge.connect', { port: pairing.port, token: pairing.token });
     expect(again).toMatchObject({ state: 'error', port: pairing.port });
     const e = await failure(page.title());
-    expect(e).toMatchObject({ code: 'BROWSER_CLOSED', message: 'the person disconnected this client in the Deckhand side panel (replaced by a new pairing from the side panel)' });
+    expect(e).toMatchObject({
+      code: 'BROWSER_CLOSED',
+      message: 'the person disconnected this client in the Deckhand side panel (replaced by a new pairing from the side panel)',
+    });
     expect(remote.isConnected).toBe(false);
   });
 
@@ -243,7 +263,11 @@ describe('who may pair', () => {
     const { pairing, handle } = await startAttach({ timeout: 500 });
     await handle.catch(() => undefined); // times out; its port is free again
     const s = await panel('bridge.connect', { port: pairing.port, token: pairing.token });
-    expect(s).toMatchObject({ state: 'error', port: pairing.port, message: `could not connect to a local client on 127.0.0.1:${pairing.port}: nothing is listening there, or it refused the connection` });
+    expect(s).toMatchObject({
+      state: 'error',
+      port: pairing.port,
+      message: `could not connect to a local client on 127.0.0.1:${pairing.port}: nothing is listening there, or it refused the connection`,
+    });
   });
 
   it('refuses web pages, other origins and forged hosts; the extension origin with a wrong token gets close code 4001', async () => {
@@ -276,21 +300,36 @@ describe('who may pair', () => {
         ws.on('close', (code, reason) => resolve({ code, reason: reason.toString() }));
       });
     expect(await upgrade({})).toEqual({ status: 403, body: 'Origin (none) is refused: only the Deckhand extension may connect\n' });
-    expect(await upgrade({}, 'http://127.0.0.1:1234')).toMatchObject({ status: 403, body: expect.stringMatching(/^Origin http:\/\/127.0.0.1:1234 is refused/) });
+    expect(await upgrade({}, 'http://127.0.0.1:1234')).toMatchObject({
+      status: 403,
+      body: expect.stringMatching(/^Origin http:\/\/127.0.0.1:1234 is refused/),
+    });
     expect(await upgrade({}, 'chrome-extension://abcdefghijklmnopabcdefghijklmnop')).toMatchObject({ status: 403 });
-    expect(await upgrade({ host: `rebound.example:${pairing.port}` }, `chrome-extension://${EXTENSION_ID}`)).toMatchObject({ status: 403, body: expect.stringMatching(/^Host rebound.example/) });
+    expect(await upgrade({ host: `rebound.example:${pairing.port}` }, `chrome-extension://${EXTENSION_ID}`)).toMatchObject({
+      status: 403,
+      body: expect.stringMatching(/^Host rebound.example/),
+    });
     expect(await upgrade({}, `chrome-extension://${EXTENSION_ID}`)).toEqual({ code: BRIDGE_REFUSED, reason: 'the pairing token is wrong or already used' });
 
     // None of that paired anything: attach gives up at its deadline, naming the port.
     const e = await failure(handle);
-    expect(e).toMatchObject({ code: 'TIMEOUT', message: expect.stringMatching(new RegExp(`^waited 5000 ms for the Deckhand extension to pair on port ${pairing.port}`)) });
+    expect(e).toMatchObject({
+      code: 'TIMEOUT',
+      message: expect.stringMatching(new RegExp(`^waited 5000 ms for the Deckhand extension to pair on port ${pairing.port}`)),
+    });
   });
 
   it('listens on loopback only: unreachable on a network interface; non-loopback hosts are rejected', async () => {
     for (const host of ['0.0.0.0', '::', '192.0.2.2', 'example.com']) {
-      await expect(localBrowser.attach({ host, onPairing: () => undefined })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/loopback/) });
+      await expect(localBrowser.attach({ host, onPairing: () => undefined })).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+        message: expect.stringMatching(/loopback/),
+      });
     }
-    await expect(localBrowser.attach({ host: '::1', onPairing: () => undefined })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/dials 127.0.0.1 only/) });
+    await expect(localBrowser.attach({ host: '::1', onPairing: () => undefined })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(/dials 127.0.0.1 only/),
+    });
     await expect(localBrowser.attach({ port: 80, onPairing: () => undefined })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     await expect(localBrowser.attach({ token: 'a b', onPairing: () => undefined })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
 

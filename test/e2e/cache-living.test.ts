@@ -39,7 +39,13 @@ const markup = (name: string) => MARKUPS.find((m) => m.name === name)!;
 
 describe('unrelated change between two identical calls', () => {
   // Each kind, on the markups where the target is hardest to tell apart.
-  const plan: [string, 'act' | 'observe' | 'extract'][] = [['table', 'act'], ['divs', 'act'], ['alike', 'act'], ['cards', 'observe'], ['form', 'extract']];
+  const plan: [string, 'act' | 'observe' | 'extract'][] = [
+    ['table', 'act'],
+    ['divs', 'act'],
+    ['alike', 'act'],
+    ['cards', 'observe'],
+    ['form', 'extract'],
+  ];
   for (const [name, op] of plan) {
     it(`${op} on the ${name} page hits, and does the right thing, after each of ${CHANGES.length} kinds of change`, async () => {
       const out: LivingOutcome[] = [];
@@ -49,13 +55,18 @@ describe('unrelated change between two identical calls', () => {
   }
 });
 
-describe('a change to the call\'s own target', () => {
+describe("a change to the call's own target", () => {
   it(`never gets a wrong action or stale data from a hit (${MEANING.length} cases)`, async () => {
     const out = [];
     for (const c of MEANING) out.push(await fresh((dh) => runMeaning(dh, page, ms, living.origin, c)));
     expect(out.filter((o) => o.wrong)).toEqual([]);
     // Where the target moved (rows reordered), the hit followed it; elsewhere the call was computed.
-    expect(out.filter((o) => o.status === 'HIT').map((o) => o.name).sort()).toEqual(['rows reordered', 'rows reordered, same place other person']);
+    expect(
+      out
+        .filter((o) => o.status === 'HIT')
+        .map((o) => o.name)
+        .sort(),
+    ).toEqual(['rows reordered', 'rows reordered, same place other person']);
     expect(new Set(out.filter((o) => o.status === 'MISS').map((o) => o.missReason))).toEqual(new Set(['target_changed', 'content_changed']));
   }, 180_000);
 });

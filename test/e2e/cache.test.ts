@@ -30,7 +30,15 @@ afterAll(async () => {
 beforeEach(() => {
   ms.requests.length = 0;
   ms.script((_r, prompt) => ({
-    object: { found: true, elementId: idFor(prompt, /button "Multi"/), method: 'click', arguments: [], description: 'Multi button', twoStep: false, reason: '' },
+    object: {
+      found: true,
+      elementId: idFor(prompt, /button "Multi"/),
+      method: 'click',
+      arguments: [],
+      description: 'Multi button',
+      twoStep: false,
+      reason: '',
+    },
     usage: { input: 400, output: 30 },
   }));
 });
@@ -78,7 +86,13 @@ describe('MISS, then HIT', () => {
       const second = await dh.act('click the Multi button');
       expect(second.data.success).toBe(true);
       // 400 × 0.40 + 30 × 1.60 per million: gpt-4.1-mini's list price.
-      expect(second.metadata.cache).toEqual({ status: 'HIT', count: 2, threshold: 1, tokensSaved: { inputTokens: 400, outputTokens: 30, totalTokens: 430 }, costSavedUsd: 0.000208 });
+      expect(second.metadata.cache).toEqual({
+        status: 'HIT',
+        count: 2,
+        threshold: 1,
+        tokensSaved: { inputTokens: 400, outputTokens: 30, totalTokens: 430 },
+        costSavedUsd: 0.000208,
+      });
       expect(second.metadata.usage.inputTokens).toBe(0);
       expect(ms.requests).toHaveLength(1); // no request on the hit
       // Only what the hit saved is counted.
@@ -111,38 +125,48 @@ describe('MISS, then HIT', () => {
     });
   });
 
-  it('an unrelated change hits; a renamed target misses (target_changed) and is never clicked; ' + 'locator, ignoreLocators and cache:false skip the lookup; bad settings are clear errors', async () => {
-    await withDeckhand({ cache: { store: 'memory' } }, async (dh) => {
-      await page.goto(`${servers.origin}/form.html`);
-      await dh.act('click the Multi button');
-      // Another control goes and a new one comes: the same call, served.
-      await page.evaluate(() => {
-        document.getElementById('submit')!.remove();
-        document.body.insertAdjacentHTML('afterbegin', '<button type="button">Delayed</button>');
+  it(
+    'an unrelated change hits; a renamed target misses (target_changed) and is never clicked; ' +
+      'locator, ignoreLocators and cache:false skip the lookup; bad settings are clear errors',
+    async () => {
+      await withDeckhand({ cache: { store: 'memory' } }, async (dh) => {
+        await page.goto(`${servers.origin}/form.html`);
+        await dh.act('click the Multi button');
+        // Another control goes and a new one comes: the same call, served.
+        await page.evaluate(() => {
+          document.getElementById('submit')!.remove();
+          document.body.insertAdjacentHTML('afterbegin', '<button type="button">Delayed</button>');
+        });
+        expect((await dh.act('click the Multi button')).metadata.cache).toMatchObject({ status: 'HIT' });
+        expect(ms.requests).toHaveLength(1);
+        expect(await clicks()).toBe(2);
+        // The button at the stored selector now means something else: not replayed; computed with the model.
+        await page.evaluate(() => (document.getElementById('multi')!.textContent = 'Delete account'));
+        ms.script(() => ({
+          object: { found: false, elementId: '', method: 'click', arguments: [], description: '', twoStep: false, reason: 'there is no Multi button' },
+          usage: { input: 400, output: 30 },
+        }));
+        const changed = await dh.act('click the Multi button');
+        expect(changed.metadata.cache).toMatchObject({ status: 'MISS', missReason: 'target_changed' });
+        expect(changed.data.success).toBe(false);
+        expect(await clicks()).toBe(2);
+        expect(ms.requests).toHaveLength(2);
+        await page.evaluate(() => (document.getElementById('multi')!.textContent = 'Multi'));
+        expect((await dh.act('click the Multi button', { locator: 'body' })).metadata.cache).toEqual({ status: 'DISABLED' });
+        expect((await dh.act('click the Multi button', { ignoreLocators: ['#log'] })).metadata.cache).toEqual({ status: 'DISABLED' });
+        expect((await dh.act('click the Multi button', { cache: false })).metadata.cache).toEqual({ status: 'DISABLED' });
+        await expect(dh.act('click the Multi button', { cache: { threshold: 0 } })).rejects.toMatchObject({
+          code: 'INVALID_ARGUMENT',
+          message: expect.stringMatching(/threshold/),
+        });
+        await expect(dh.act('click the Multi button', { cache: 'yes' as never })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
       });
-      expect((await dh.act('click the Multi button')).metadata.cache).toMatchObject({ status: 'HIT' });
-      expect(ms.requests).toHaveLength(1);
-      expect(await clicks()).toBe(2);
-      // The button at the stored selector now means something else: not replayed; computed with the model.
-      await page.evaluate(() => (document.getElementById('multi')!.textContent = 'Delete account'));
-      ms.script(() => ({ object: { found: false, elementId: '', method: 'click', arguments: [], description: '', twoStep: false, reason: 'there is no Multi button' }, usage: { input: 400, output: 30 } }));
-      const changed = await dh.act('click the Multi button');
-      expect(changed.metadata.cache).toMatchObject({ status: 'MISS', missReason: 'target_changed' });
-      expect(changed.data.success).toBe(false);
-      expect(await clicks()).toBe(2);
-      expect(ms.requests).toHaveLength(2);
-      await page.evaluate(() => (document.getElementById('multi')!.textContent = 'Multi'));
-    expect((await dh.act('click the Multi button', { locator: 'body' })).metadata.cache).toEqual({ status: 'DISABLED' });
-      expect((await dh.act('click the Multi button', { ignoreLocators: ['#log'] })).metadata.cache).toEqual({ status: 'DISABLED' });
-      expect((await dh.act('click the Multi button', { cache: false })).metadata.cache).toEqual({ status: 'DISABLED' });
-      await expect(dh.act('click the Multi button', { cache: { threshold: 0 } })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/threshold/) });
-      await expect(dh.act('click the Multi button', { cache: 'yes' as never })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    });
-    await expect(Deckhand.create({ browser, cache: { threshold: -1 } })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    await withDeckhand({}, async (dh) => {
-      expect((await dh.act('click the Multi button')).metadata.cache).toEqual({ status: 'DISABLED' });
-    });
-  });
+      await expect(Deckhand.create({ browser, cache: { threshold: -1 } })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      await withDeckhand({}, async (dh) => {
+        expect((await dh.act('click the Multi button')).metadata.cache).toEqual({ status: 'DISABLED' });
+      });
+    },
+  );
 });
 
 describe('replay and self-heal', () => {
@@ -164,7 +188,11 @@ describe('replay and self-heal', () => {
       expect(healed.data.actions[0].selector).toBe("//*[@id='multi-renamed']");
       expect(healed.metadata.usage.inputTokens).toBe(0);
       const after = await dh.metrics();
-      expect([after.totalPromptTokens, after.totalCompletionTokens, after.totalCostUsd]).toEqual([before.totalPromptTokens, before.totalCompletionTokens, before.totalCostUsd]);
+      expect([after.totalPromptTokens, after.totalCompletionTokens, after.totalCostUsd]).toEqual([
+        before.totalPromptTokens,
+        before.totalCompletionTokens,
+        before.totalCostUsd,
+      ]);
       expect(ms.requests).toHaveLength(1);
       // The entry was updated: the next replay goes straight to it.
       expect((await dh.act('click the Multi button')).metadata.cache.status).toBe('HIT');
@@ -204,7 +232,14 @@ describe('the cache service and its SQLite store', () => {
           const m = /listening on (http:\/\/\S+)/.exec(out);
           if (m) {
             clearTimeout(t);
-            resolve({ url: m[1], stop: () => new Promise((r) => { p.once('exit', () => r()); p.kill('SIGTERM'); }) });
+            resolve({
+              url: m[1],
+              stop: () =>
+                new Promise((r) => {
+                  p.once('exit', () => r());
+                  p.kill('SIGTERM');
+                }),
+            });
           }
         });
         p.stderr!.on('data', (d) => (out += d));
@@ -212,7 +247,15 @@ describe('the cache service and its SQLite store', () => {
     let svc = await start();
     try {
       ms.script((_r, prompt) => ({
-        object: { found: true, elementId: idFor(prompt, /textbox "Full name"/), method: 'fill', arguments: ['%who%'], description: 'Full name field', twoStep: false, reason: '' },
+        object: {
+          found: true,
+          elementId: idFor(prompt, /textbox "Full name"/),
+          method: 'fill',
+          arguments: ['%who%'],
+          description: 'Full name field',
+          twoStep: false,
+          reason: '',
+        },
         usage: { input: 300, output: 20 },
       }));
       await page.goto(`${servers.origin}/form.html`);
@@ -236,7 +279,13 @@ describe('the cache service and its SQLite store', () => {
       const a = new RemoteStore(svc.url, 'test-key-1');
       const b = new RemoteStore(svc.url, 'test-key-1');
       const key = 'k'.repeat(32);
-      await a.record({ key, baseKey: 'b'.repeat(32), op: 'extract', result: { v: 1 }, usage: { inputTokens: 1, outputTokens: 1, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 1 } });
+      await a.record({
+        key,
+        baseKey: 'b'.repeat(32),
+        op: 'extract',
+        result: { v: 1 },
+        usage: { inputTokens: 1, outputTokens: 1, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 1 },
+      });
       await Promise.all(Array.from({ length: 40 }, (_, i) => (i % 2 ? a : b).lookup(key, 'b'.repeat(32))));
       expect((await a.lookup(key, 'b'.repeat(32))).count).toBe(42);
       // A lookup of a key with no entry adds nothing: the file cannot be grown by lookups.

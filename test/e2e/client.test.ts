@@ -60,9 +60,11 @@ describe('pages', () => {
     expect(await page.evaluate((n: number) => n * 2, 21)).toBe(42);
     expect(await page.evaluate('document.title')).toBe('Sign up');
     expect(await page.evaluate(async () => new Promise((r) => setTimeout(() => r('later'), 10)))).toBe('later');
-    await expect(page.evaluate(() => {
-      throw new Error('boom in page');
-    })).rejects.toMatchObject({ code: 'EVALUATION_FAILED', message: expect.stringContaining('boom in page') });
+    await expect(
+      page.evaluate(() => {
+        throw new Error('boom in page');
+      }),
+    ).rejects.toMatchObject({ code: 'EVALUATION_FAILED', message: expect.stringContaining('boom in page') });
     const png = await page.screenshot();
     expect([...png.subarray(0, 4)]).toEqual([0x89, 0x50, 0x4e, 0x47]);
     const path = join(tmpdir(), `shot-${Date.now()}.jpeg`);
@@ -140,7 +142,6 @@ describe('connect to a running Chromium', () => {
 });
 
 describe('the worker, the browser or the tab going away', () => {
-
   it('a call in flight when the worker stops fails with WORKER_GONE; the next call restarts the worker and works', async () => {
     const page = await h.open('/form.html');
     const pending = h.dh.act({ selector: '#never-there', description: 'x' }, { timeout: 20_000 }).catch((e: unknown) => e);

@@ -74,7 +74,10 @@ describe('isolated contexts in one browser', () => {
     const browser = await localBrowser.launch();
     try {
       const t0 = Date.now();
-      await expect(browser.newContext({ timeout: 3000 })).rejects.toMatchObject({ code: 'EXTENSION_MISSING', message: expect.stringMatching(/isolatedContexts/) });
+      await expect(browser.newContext({ timeout: 3000 })).rejects.toMatchObject({
+        code: 'EXTENSION_MISSING',
+        message: expect.stringMatching(/isolatedContexts/),
+      });
       expect(Date.now() - t0).toBeLessThan(8000);
       await expect(localBrowser.launch({ isolatedContexts: true, userDataDir: '/tmp/x' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     } finally {
@@ -88,7 +91,9 @@ describe('the service with contextsPerBrowser', () => {
     process.env.DECKHAND_API_KEYS = 'ctx-key-a,ctx-key-b';
     const svc = await startService({ home: mkdtempSync(join(tmpdir(), 'dh-ctx-')), port: 0, maxSessions: 8, contextsPerBrowser: 3, mcp: false });
     const call = (key: string, path: string, body: unknown) =>
-      fetch(svc.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': key }, body: JSON.stringify(body) }).then(async (r) => (await r.json()) as any);
+      fetch(svc.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': key }, body: JSON.stringify(body) }).then(
+        async (r) => (await r.json()) as any,
+      );
     try {
       const a = await Promise.all(Array.from({ length: 4 }, () => call('ctx-key-a', '/v1/sessions/start', {})));
       const b = await call('ctx-key-b', '/v1/sessions/start', {});

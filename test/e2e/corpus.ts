@@ -45,16 +45,28 @@ export function useLocalModel(): LocalModelHarness {
 export type Outcome = 'correct' | 'refused' | 'wrong';
 
 /** The report lines: the heading, one per group (correct / refused / wrong of n), then the overall line. */
-export function tally<R extends { outcome: Outcome }>(heading: string, overall: string, groups: readonly string[], groupOf: (r: R) => string, results: R[], width = 30): { lines: string[]; count: (o: Outcome) => number } {
+export function tally<R extends { outcome: Outcome }>(
+  heading: string,
+  overall: string,
+  groups: readonly string[],
+  groupOf: (r: R) => string,
+  results: R[],
+  width = 30,
+): { lines: string[]; count: (o: Outcome) => number } {
   const lines = [heading];
   for (const g of groups) {
     const rs = results.filter((r) => groupOf(r) === g);
     const n = (o: Outcome) => rs.filter((r) => r.outcome === o).length;
-    lines.push(`  ${g.padEnd(width)} ${String(n('correct')).padStart(3)} / ${String(n('refused')).padStart(3)} / ${String(n('wrong')).padStart(3)}  (of ${rs.length})`);
+    lines.push(
+      `  ${g.padEnd(width)} ${String(n('correct')).padStart(3)} / ${String(n('refused')).padStart(3)} / ${String(n('wrong')).padStart(3)}  (of ${rs.length})`,
+    );
   }
   const count = (o: Outcome) => results.filter((r) => r.outcome === o).length;
   const total = results.length;
-  lines.push(`${overall}: ${count('correct')}/${total} correct (${((100 * count('correct')) / total).toFixed(1)}%), ` + `${count('refused')} refused, ${count('wrong')} wrong`);
+  lines.push(
+    `${overall}: ${count('correct')}/${total} correct (${((100 * count('correct')) / total).toFixed(1)}%), ` +
+      `${count('refused')} refused, ${count('wrong')} wrong`,
+  );
   return { lines, count };
 }
 
@@ -64,7 +76,9 @@ export function stepLines(actions: unknown): string[] {
   return actions.map((a: { type?: string; instruction?: string; action?: Record<string, unknown>; result?: string; reasoning?: string }) => {
     const args = a.action && typeof a.action === 'object' ? (a.action.instruction ?? a.action.url ?? a.action.answer ?? '') : '';
     const what = String(args || a.instruction || '').slice(0, 140);
-    const out = String(a.result ?? a.reasoning ?? '').replace(/\s+/g, ' ').slice(0, 200);
+    const out = String(a.result ?? a.reasoning ?? '')
+      .replace(/\s+/g, ' ')
+      .slice(0, 200);
     return `${a.type ?? '?'}${what ? ` "${what}"` : ''}${out ? ` → ${out}` : ''}`;
   });
 }
@@ -78,4 +92,3 @@ export async function runAgent(dh: Deckhand, say: string): Promise<{ success: bo
     return { success: false, message: `error: ${(e as Error).message}`, steps: [] };
   }
 }
-

@@ -51,7 +51,11 @@ const click = (pattern: RegExp, usage: { input: number; output: number; cached?:
 });
 /** How each counter moved since `before`. */
 const moved = (before: Metrics, after: Metrics) =>
-  Object.fromEntries(Object.entries(after).filter(([k, v]) => v !== before[k as keyof Metrics]).map(([k, v]) => [k, Math.round((v - before[k as keyof Metrics]) * 1e12) / 1e12]));
+  Object.fromEntries(
+    Object.entries(after)
+      .filter(([k, v]) => v !== before[k as keyof Metrics])
+      .map(([k, v]) => [k, Math.round((v - before[k as keyof Metrics]) * 1e12) / 1e12]),
+  );
 
 describe('cost you can see', () => {
   it("each result says what it cost at the caller's price; metrics() add it up per operation and in total, and keep it when the worker stops", async () => {
@@ -64,7 +68,10 @@ describe('cost you can see', () => {
     // 800 × 2 + 200 × 0.5 + 100 × 8 per million.
     expect(act.metadata.costUsd).toBe(0.0025);
 
-    ms.script((_r, prompt) => ({ object: { elements: [{ elementId: idFor(prompt, /button "Reset"/), description: 'Reset', method: 'click', arguments: [] }] }, usage: { input: 3000, output: 50 } }));
+    ms.script((_r, prompt) => ({
+      object: { elements: [{ elementId: idFor(prompt, /button "Reset"/), description: 'Reset', method: 'click', arguments: [] }] },
+      usage: { input: 3000, output: 50 },
+    }));
     const obs = await dh.observe('the reset button');
     expect(obs.metadata.costUsd).toBe(0.0064); // 3000 × 2 + 50 × 8
 
@@ -86,7 +93,10 @@ describe('cost you can see', () => {
     // An Action calls no model: free. An act that found nothing reports its cost, and (like its tokens) it does not count.
     const before = await dh.metrics();
     expect((await dh.act({ selector: '#multi', description: 'Multi', method: 'click' })).metadata.costUsd).toBe(0);
-    ms.script({ object: { found: false, elementId: '', method: 'click', arguments: [], description: '', twoStep: false, reason: 'there is no delete button' }, usage: { input: 1000, output: 0 } });
+    ms.script({
+      object: { found: false, elementId: '', method: 'click', arguments: [], description: '', twoStep: false, reason: 'there is no delete button' },
+      usage: { input: 1000, output: 0 },
+    });
     const nope = await dh.act('click the delete account button');
     expect(nope.data.success).toBe(false);
     expect(nope.metadata.costUsd).toBe(0.002);
@@ -110,24 +120,43 @@ describe('cost you can see', () => {
 
     const second = await dh.act('click the Multi button', { cache: true });
     expect(second.data.success).toBe(true);
-    expect(second.metadata.cache).toEqual({ status: 'HIT', count: 2, threshold: 1, tokensSaved: { inputTokens: 1200, outputTokens: 80, totalTokens: 1280 }, costSavedUsd: 0.00304 });
+    expect(second.metadata.cache).toEqual({
+      status: 'HIT',
+      count: 2,
+      threshold: 1,
+      tokensSaved: { inputTokens: 1200, outputTokens: 80, totalTokens: 1280 },
+      costSavedUsd: 0.00304,
+    });
     expect(second.metadata.usage.inputTokens).toBe(0);
     expect(second.metadata.costUsd).toBe(0);
     expect(ms.requests).toHaveLength(1); // the hit made no model call
     const saved = await dh.metrics();
-    expect(moved(spent, saved)).toEqual({ actCacheSavedTokens: 1280, totalCacheSavedTokens: 1280, actCacheSavedCostUsd: 0.00304, totalCacheSavedCostUsd: 0.00304 });
+    expect(moved(spent, saved)).toEqual({
+      actCacheSavedTokens: 1280,
+      totalCacheSavedTokens: 1280,
+      actCacheSavedCostUsd: 0.00304,
+      totalCacheSavedCostUsd: 0.00304,
+    });
 
     // The same entry served to a call with another model: the saving is at that model's price.
     const third = await dh.act('click the Multi button', { cache: true, model: { modelName: 'openai/gpt-4.1-nano', apiKey: 'sk-test', baseURL: ms.url } });
     expect(third.metadata.cache).toMatchObject({ status: 'HIT', costSavedUsd: 0.000152 }); // 1200 × 0.10 + 80 × 0.40
     const local = await dh.act('click the Multi button', { cache: true, model: 'deckhand/local' });
     expect(local.metadata.cache).toMatchObject({ status: 'HIT', costSavedUsd: 0 });
-    expect(moved(saved, await dh.metrics())).toEqual({ actCacheSavedTokens: 2560, totalCacheSavedTokens: 2560, actCacheSavedCostUsd: 0.000152, totalCacheSavedCostUsd: 0.000152 });
+    expect(moved(saved, await dh.metrics())).toEqual({
+      actCacheSavedTokens: 2560,
+      totalCacheSavedTokens: 2560,
+      actCacheSavedCostUsd: 0.000152,
+      totalCacheSavedCostUsd: 0.000152,
+    });
     expect(ms.requests).toHaveLength(1);
   });
 
   it("a callback's cost is unknown (absent, not 0) unless priced by its name; the built-in model costs 0", async () => {
-    const generate = (req: ModelRequest) => ({ object: click(/button "Multi"/, { input: 0, output: 0 })(null, req.prompt).object, usage: { inputTokens: 10, outputTokens: 5 } });
+    const generate = (req: ModelRequest) => ({
+      object: click(/button "Multi"/, { input: 0, output: 0 })(null, req.prompt).object,
+      usage: { inputTokens: 10, outputTokens: 5 },
+    });
     const before = await dh.metrics();
     const unpriced = await dh.act('click the Multi button', { model: generate });
     expect(unpriced.data.success).toBe(true);
@@ -148,7 +177,25 @@ describe('cost you can see', () => {
 
   it("an agent run's metadata.costUsd adds up its model calls, each at its own model's price", async () => {
     const step = (tool: string, args: Record<string, unknown>) => ({
-      object: { reasoning: `next: ${tool}`, tool, instruction: null, url: null, direction: null, ms: null, keys: null, x: null, y: null, text: null, toX: null, toY: null, query: null, answer: null, success: null, taskCompleted: tool === 'done', ...args },
+      object: {
+        reasoning: `next: ${tool}`,
+        tool,
+        instruction: null,
+        url: null,
+        direction: null,
+        ms: null,
+        keys: null,
+        x: null,
+        y: null,
+        text: null,
+        toX: null,
+        toY: null,
+        query: null,
+        answer: null,
+        success: null,
+        taskCompleted: tool === 'done',
+        ...args,
+      },
       usage: { input: 50, output: 10 },
     });
     ms.script(step('act', { instruction: 'click the Multi button' }), step('done', { answer: 'clicked it', success: true }));

@@ -13,7 +13,7 @@ import { stopWorker, useService } from './harness';
 
 const GO_PAGE =
   'data:text/html,<title>Inline</title>' +
-  '<button onclick="document.title=\'clicked\';document.getElementById(\'out\').textContent=\'went\'">Go</button><p id=out>waiting</p>';
+  "<button onclick=\"document.title='clicked';document.getElementById('out').textContent='went'\">Go</button><p id=out>waiting</p>";
 const SECOND = 'data:text/html,<title>Second</title><p id=x>second inline page</p>';
 
 let servers: Awaited<ReturnType<typeof startFixtureServers>>;
@@ -136,7 +136,16 @@ describe('page.goto(data:) on an open page', () => {
   it("reaches the agent's goto steps (a recorded run replayed, no model call)", async () => {
     const page = await browser.context.activePage();
     await page.goto('about:blank');
-    const recording = { version: 1 as const, instruction: 'open it', startUrl: 'about:blank', steps: [{ tool: 'goto', args: { url: SECOND } }, { tool: 'done', args: { answer: 'opened', success: true } }], finalMessage: 'opened' };
+    const recording = {
+      version: 1 as const,
+      instruction: 'open it',
+      startUrl: 'about:blank',
+      steps: [
+        { tool: 'goto', args: { url: SECOND } },
+        { tool: 'done', args: { answer: 'opened', success: true } },
+      ],
+      finalMessage: 'opened',
+    };
     // A model that is never called (the built-in local model does not run agents; a replay needs none).
     const never = { modelName: 'openai/gpt-4.1-mini', apiKey: 'unused', baseURL: 'http://127.0.0.1:9/v1' };
     const r = await dh.agentExecute({ agentConfig: { model: never }, executeOptions: { instruction: 'open it' } } as never, { replay: recording });
@@ -157,7 +166,9 @@ describe('a fresh tab and about:blank', () => {
     expect((await page.snapshot()).text).toMatch(/textbox "Name"[\s\S]*button "Go"/);
     await dh.act({ selector: '#n', description: 'Name', method: 'fill', arguments: ['Ada'] }, { page });
     expect((await dh.act('click the Go button', { page })).data.success).toBe(true);
-    expect(await page.evaluate(() => [(document.getElementById('n') as HTMLInputElement).value, (window as unknown as { __clicks?: number }).__clicks])).toEqual(['Ada', 1]);
+    expect(
+      await page.evaluate(() => [(document.getElementById('n') as HTMLInputElement).value, (window as unknown as { __clicks?: number }).__clicks]),
+    ).toEqual(['Ada', 1]);
     // about:blank reached by a navigation reads the same way.
     await page.goto('about:blank');
     expect((await page.snapshot()).text).toBe('');

@@ -49,7 +49,26 @@ beforeEach(() => {
 });
 
 const step = (tool: string, args: Record<string, unknown> = {}) => ({
-  object: { reasoning: `next: ${tool}`, tool, instruction: null, url: null, direction: null, ms: null, keys: null, x: null, y: null, text: null, toX: null, toY: null, query: null, answer: null, success: null, toolInput: null, taskCompleted: tool === 'done', ...args },
+  object: {
+    reasoning: `next: ${tool}`,
+    tool,
+    instruction: null,
+    url: null,
+    direction: null,
+    ms: null,
+    keys: null,
+    x: null,
+    y: null,
+    text: null,
+    toX: null,
+    toY: null,
+    query: null,
+    answer: null,
+    success: null,
+    toolInput: null,
+    taskCompleted: tool === 'done',
+    ...args,
+  },
   usage: { input: 40, output: 8 },
 });
 
@@ -64,7 +83,11 @@ describe('agent()', () => {
       options: { apiKey: 'sk-agent-opt', baseURL: ms.url, organization: 'org-test' },
       integrations: [mcpUrl],
       tools: {
-        currency: { description: 'Convert USD to EUR', inputSchema: z.object({ usd: z.number() }), execute: async ({ usd }: { usd: number }) => (seen.push(usd), `${(usd * 0.9).toFixed(2)} EUR`) },
+        currency: {
+          description: 'Convert USD to EUR',
+          inputSchema: z.object({ usd: z.number() }),
+          execute: async ({ usd }: { usd: number }) => (seen.push(usd), `${(usd * 0.9).toFixed(2)} EUR`),
+        },
       },
     });
     let turn = 0;
@@ -101,7 +124,9 @@ describe('agent()', () => {
     const agent = h.dh.agent({ model: 'openai/gpt-4.1-mini', options: { apiKey: 'k', baseURL: ms.url } });
     ms.script(step('scroll', { direction: 'down' }), step('done', { answer: 'scrolled', success: true }));
     const t = Date.now();
-    const slow = await h.dh.agent({ model: 'openai/gpt-4.1-mini', options: { apiKey: 'k', baseURL: ms.url } }).execute({ instruction: 'scroll once', waitBetweenActions: 600, autoScreenshot: false });
+    const slow = await h.dh
+      .agent({ model: 'openai/gpt-4.1-mini', options: { apiKey: 'k', baseURL: ms.url } })
+      .execute({ instruction: 'scroll once', waitBetweenActions: 600, autoScreenshot: false });
     expect(slow.message).toBe('scrolled');
     expect(Date.now() - t).toBeGreaterThanOrEqual(600);
     expect(ms.requests.at(-1)!.raw).not.toMatch(/"image|input_image/);

@@ -36,9 +36,7 @@ interface Run {
 function run(name: string, path: string): Promise<Run> {
   // What a user's shell would not have: a provider key (the examples use the built-in model)
   // or this repository's test settings.
-  const env = Object.fromEntries(
-    Object.entries(process.env).filter(([k]) => !/(_API_KEY|^DECKHAND_|^VITEST|^NODE_ENV$)/.test(k)),
-  );
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !/(_API_KEY|^DECKHAND_|^VITEST|^NODE_ENV$)/.test(k)));
   return new Promise((resolve) => {
     execFile(process.execPath, [`${EXAMPLES}${name}.mjs`, servers.origin + path], { cwd: ROOT, env, timeout: 90_000 }, (err, stdout, stderr) => {
       resolve({ code: err ? ((err as { code?: number }).code ?? 1) : 0, stdout, stderr });
@@ -56,7 +54,9 @@ describe('the Node examples', { timeout: 120_000 }, () => {
   const CASES = ['act', 'observe', 'extract', 'cache', 'custom-model', 'logging', 'batch', 'agent', 'pages-and-locators', 'approval'];
 
   it('are all run here', () => {
-    const files = readdirSync(EXAMPLES).filter((f) => f.endsWith('.mjs')).map((f) => f.replace(/\.mjs$/, ''));
+    const files = readdirSync(EXAMPLES)
+      .filter((f) => f.endsWith('.mjs'))
+      .map((f) => f.replace(/\.mjs$/, ''));
     expect(files.filter((f) => !RUN_ELSEWHERE.has(f)).sort()).toEqual([...CASES].sort());
   });
 

@@ -12,7 +12,11 @@ import { chromiumWithPort, useBrowser, workerEval, workerLog, type PortedChromiu
 
 const h = useBrowser();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const failure = async (p: Promise<unknown>) => (await p.then(() => null, (e: unknown) => e)) as DeckhandError;
+const failure = async (p: Promise<unknown>) =>
+  (await p.then(
+    () => null,
+    (e: unknown) => e,
+  )) as DeckhandError;
 
 /**
  * This file's own pages: a form whose button reports each click to the server (a beacon, so
@@ -157,12 +161,20 @@ describe('closing the last tab', () => {
     const cdp = h.browser.cdp;
     const pages = async () => ((await cdp.send('Target.getTargets')).targetInfos as { targetId: string; type: string }[]).filter((t) => t.type === 'page');
     for (const t of await pages()) await cdp.send('Target.closeTarget', { targetId: t.targetId });
-    await until(() => h.browser.context.pages(), (l) => l.length === 0, 'every tab closing');
+    await until(
+      () => h.browser.context.pages(),
+      (l) => l.length === 0,
+      'every tab closing',
+    );
     const page = await h.browser.context.newPage(`${site.origin}/counter`);
     await page.locator('#inc').click();
     expect(await page.evaluate(() => (window as unknown as { __count: number }).__count)).toBe(1);
     for (const t of await pages()) await cdp.send('Target.closeTarget', { targetId: t.targetId });
-    await until(() => h.browser.context.pages(), (l) => l.length === 0, 'every tab closing');
+    await until(
+      () => h.browser.context.pages(),
+      (l) => l.length === 0,
+      'every tab closing',
+    );
     const active = await h.browser.context.activePage();
     await active.goto(`${site.origin}/form`);
     expect(await active.title()).toBe('Form');
@@ -222,7 +234,10 @@ describe("a failed navigation and Chromium's error page", () => {
       const key = `race-${i}`;
       await page.goto(`${site.origin}/form?key=${key}`);
       // The navigation and the act are sent together: the error page commits while the act runs.
-      const nav = page.goto(bad).then(() => 'ok', (e: DeckhandError) => e.code);
+      const nav = page.goto(bad).then(
+        () => 'ok',
+        (e: DeckhandError) => e.code,
+      );
       const act = h.dh.act({ selector: '#go', description: 'the go button', method: 'click' }, { timeout: 3000 }).then(
         (r) => (r.data.success ? 'success' : 'unsuccessful'),
         (e: DeckhandError) => e.code,
@@ -232,7 +247,12 @@ describe("a failed navigation and Chromium's error page", () => {
       outcomes.push(outcome);
       if (outcome === 'success') {
         // Reported done: the page must have seen the click (its beacon reached the server).
-        await until(async () => site.beacons(key), (n) => n === 1, `the click of round ${i} reaching the page`, 3000);
+        await until(
+          async () => site.beacons(key),
+          (n) => n === 1,
+          `the click of round ${i} reaching the page`,
+          3000,
+        );
       } else {
         expect(['PAGE_ERROR', 'FRAME_DETACHED']).toContain(outcome);
       }
@@ -243,7 +263,9 @@ describe("a failed navigation and Chromium's error page", () => {
 
 /** A button with the id the cancelled actions waited for, appearing only now; it counts its clicks. */
 const addLateButton = (page: Page) =>
-  page.evaluate(() => document.body.insertAdjacentHTML('beforeend', '<button id="never-there" onclick="window.__late = (window.__late || 0) + 1">Late</button>'));
+  page.evaluate(() =>
+    document.body.insertAdjacentHTML('beforeend', '<button id="never-there" onclick="window.__late = (window.__late || 0) + 1">Late</button>'),
+  );
 const lateClicks = (page: Page) => page.evaluate(() => (window as unknown as { __late?: number }).__late ?? 0);
 
 /**
@@ -266,7 +288,11 @@ describe('cancelling deterministic work and navigation', () => {
     const page = await h.browser.context.activePage();
     await page.goto(`${site.origin}/form`);
     const ac = new AbortController();
-    await expectStoppedAtOnce(page, ac, failure(h.dh.act({ selector: '#never-there', description: 'nothing', method: 'click' }, { timeout: 20_000, signal: ac.signal })));
+    await expectStoppedAtOnce(
+      page,
+      ac,
+      failure(h.dh.act({ selector: '#never-there', description: 'nothing', method: 'click' }, { timeout: 20_000, signal: ac.signal })),
+    );
     // And the next act on the page runs at once.
     const t2 = Date.now();
     await h.dh.act({ selector: '#name', description: 'the name box', method: 'fill', arguments: ['free'] });
@@ -308,14 +334,23 @@ describe('cancelling deterministic work and navigation', () => {
     await page.goto(`${site.origin}/form`);
     const ac = new AbortController();
     const pending = failure(page.goto(`${site.origin}/hang`, { timeout: 20_000, signal: ac.signal }));
-    await until(async () => site.hanging(), (n) => n === 1, 'the request for /hang reaching the server');
+    await until(
+      async () => site.hanging(),
+      (n) => n === 1,
+      'the request for /hang reaching the server',
+    );
     const t = Date.now();
     ac.abort();
     const e = await pending;
     expect(e.code).toBe('CANCELLED');
     expect(Date.now() - t).toBeLessThan(1000);
     // The page stopped loading (the browser dropped the request): it is where it was, and the next navigation runs at once.
-    await until(async () => site.hanging(), (n) => n === 0, 'the browser giving up the request for /hang', 2000);
+    await until(
+      async () => site.hanging(),
+      (n) => n === 0,
+      'the browser giving up the request for /hang',
+      2000,
+    );
     expect(await page.url()).toBe(`${site.origin}/form`);
     const t2 = Date.now();
     await page.goto(`${site.origin}/counter`);
@@ -354,7 +389,11 @@ describe('a batch whose caller disconnects stops driving the page', () => {
       )
       .catch((e: unknown) => e);
     const page = observer.context.page(pageId);
-    await until(() => count(page), (n) => n >= 3, 'the batch clicking');
+    await until(
+      () => count(page),
+      (n) => n >= 3,
+      'the batch clicking',
+    );
     return { running };
   }
 
@@ -389,20 +428,29 @@ describe('a batch whose caller disconnects stops driving the page', () => {
 
   it('a client process killed with SIGKILL: its batch stops within the ping window, and the worker says so', { timeout: 60_000 }, async () => {
     const page = await observer.context.newPage(`${site.origin}/counter`);
-    const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/batch-and-wait.ts', chromium.devtoolsUrl, String(page.id)], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', 'test/fixtures/batch-and-wait.ts', chromium.devtoolsUrl, String(page.id)], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise((r) => child.once('exit', r));
     cleanup.push(async () => {
       child.kill('SIGKILL');
       await exited;
     });
-    await until(() => count(page), (n) => n >= 3, 'the child clicking');
+    await until(
+      () => count(page),
+      (n) => n >= 3,
+      'the child clicking',
+    );
     const worker = await workerLog(observer);
     child.kill('SIGKILL');
     await exited;
     await expectStopped(page.id, 16_000);
     const lines = await worker.lines();
     await worker.close();
-    expect(lines.some((l) => /stopped answering.*stopped/.test(l)), lines.join('\n')).toBe(true);
+    expect(
+      lines.some((l) => /stopped answering.*stopped/.test(l)),
+      lines.join('\n'),
+    ).toBe(true);
   });
 
   it('a client over the WebSocket bridge that goes away: its batch stops', { timeout: 60_000 }, async () => {
@@ -410,7 +458,10 @@ describe('a batch whose caller disconnects stops driving the page', () => {
     let offered!: (p: PairingInfo) => void;
     const pairing = new Promise<PairingInfo>((r) => (offered = r));
     const attaching = localBrowser.attach({ onPairing: offered });
-    attaching.then((b) => cleanup.push(() => b.close()), () => undefined);
+    attaching.then(
+      (b) => cleanup.push(() => b.close()),
+      () => undefined,
+    );
     const { port, token } = await pairing;
     // The person pairs it from the side panel (its methods, called in the worker over CDP).
     await workerEval(observer, `globalThis.__deckhand.panel('bridge.connect', ${JSON.stringify({ port, token })})`);
@@ -422,4 +473,3 @@ describe('a batch whose caller disconnects stops driving the page', () => {
     await expectStopped(page.id, 3000);
   });
 });
-

@@ -73,7 +73,9 @@ describe('flows in the side panel', () => {
     await panel.click('[data-testid=save-flow]');
     await panel.type('[data-testid=save-flow-name]', 'checkout');
     await panel.click('[data-testid=save-flow-confirm]');
-    expect(await panel.waitFor<string>(`document.querySelector('[data-testid=save-flow-exists]')?.textContent`, 'the warning that the name is taken')).toContain('already saved');
+    expect(
+      await panel.waitFor<string>(`document.querySelector('[data-testid=save-flow-exists]')?.textContent`, 'the warning that the name is taken'),
+    ).toContain('already saved');
     expect(await panel.text('[data-testid=save-flow-confirm]')).toBe('Replace it');
     await panel.click('[data-testid=save-flow-form] button.quiet');
 
@@ -81,7 +83,9 @@ describe('flows in the side panel', () => {
     await panel.waitFor(`document.querySelector('[data-testid=flow][data-name="checkout"]')`, 'the saved flow in the list');
     expect(await panel.text('[data-testid=tab-flows]')).toBe('Flows1');
     expect(await panel.text('[data-testid=flow-meta]')).toMatch(/^2 steps · saved /);
-    expect(await dh.flows.list()).toEqual([expect.objectContaining({ name: 'checkout', source: 'panel', steps: 2, startUrl: `${servers.origin}/flows/checkout.html` })]);
+    expect(await dh.flows.list()).toEqual([
+      expect.objectContaining({ name: 'checkout', source: 'panel', steps: 2, startUrl: `${servers.origin}/flows/checkout.html` }),
+    ]);
 
     // Rename: the list and the extension follow.
     await panel.click('[data-testid=flow-rename]');
@@ -124,8 +128,12 @@ describe('flows in the side panel', () => {
       30_000,
     );
     expect(status, await panel.text('[data-testid=timeline]')).toBe('done');
-    const events = await panel.eval<string[]>(`[...[...document.querySelectorAll('[data-testid=entry]')].at(-1).querySelectorAll('[data-testid=events] li')].map((li) => li.textContent)`);
-    expect(events).toEqual(expect.arrayContaining([expect.stringMatching(/step 1\/2 done: type "%email%"/), expect.stringMatching(/step 2\/2 done: click the Place order button/)]));
+    const events = await panel.eval<string[]>(
+      `[...[...document.querySelectorAll('[data-testid=entry]')].at(-1).querySelectorAll('[data-testid=events] li')].map((li) => li.textContent)`,
+    );
+    expect(events).toEqual(
+      expect.arrayContaining([expect.stringMatching(/step 1\/2 done: type "%email%"/), expect.stringMatching(/step 2\/2 done: click the Place order button/)]),
+    );
     expect(await page.url()).toBe(`${servers.origin}/flows/checkout.html`);
     expect(await orders(page)).toEqual([{ email: '%email%', qty: '1' }]);
   }, 45_000);
@@ -151,7 +159,10 @@ describe('replay from Node', () => {
     const flow = await dh.flows.get('checkout');
     const closed: Flow = { ...flow, recording: { ...flow.recording, startUrl: `${flow.recording.startUrl}?closed` } };
     const failure = await dh.replay(closed, { page, variables: { email: 'bo@example.com' }, stepTimeout: 1000 }).catch((e: unknown) => e);
-    expect(failure).toMatchObject({ code: 'ACTION_FAILED', data: { step: { index: 2, id: flow.recording.steps[1].id, description: 'click the Place order button' } } });
+    expect(failure).toMatchObject({
+      code: 'ACTION_FAILED',
+      data: { step: { index: 2, id: flow.recording.steps[1].id, description: 'click the Place order button' } },
+    });
     expect((failure as Error).message).toMatch(/step 2 of flow "checkout" \("click the Place order button"\) no longer applies/);
     expect(await page.url()).toBe(`${servers.origin}/flows/checkout.html?closed`);
     // Step 1 ran; nothing was ordered; still no model call.
@@ -167,7 +178,10 @@ describe('replay from Node', () => {
     expect(moved.steps.map((s) => s.status)).toEqual(['done', 'healed']);
     expect(moved.usage.inputTokens).toBe(0);
     expect(await orders(page)).toEqual([{ email: 'fay@example.com', qty: '1' }]);
-    await expect(dh.replay(at('renamed'), { page, variables: { email: 'gus@example.com' }, stepTimeout: 1000 })).rejects.toMatchObject({ code: 'ACTION_FAILED', message: expect.stringContaining('pass a model to replay') });
+    await expect(dh.replay(at('renamed'), { page, variables: { email: 'gus@example.com' }, stepTimeout: 1000 })).rejects.toMatchObject({
+      code: 'ACTION_FAILED',
+      message: expect.stringContaining('pass a model to replay'),
+    });
     expect(await orders(page)).toEqual([]);
     const r = await dh.replay(at('renamed'), { page, variables: { email: 'gus@example.com' }, stepTimeout: 1000, model: 'deckhand/local' });
     expect(r.steps.map((s) => s.status)).toEqual(['done', 'healed']);
@@ -176,7 +190,7 @@ describe('replay from Node', () => {
     expect(ms.requests).toHaveLength(0);
   });
 
-  it('an agent run saved with saveAs replays by name with no model, from this client\'s store', async () => {
+  it("an agent run saved with saveAs replays by name with no model, from this client's store", async () => {
     const own = await localBrowser.launch({ viewport: { width: 1000, height: 700 } });
     const agentDh = await Deckhand.create({ browser: own, cache: { store: 'memory' } }); // the built-in model
     const page = await own.context.activePage();
@@ -220,7 +234,7 @@ describe('replay from Node', () => {
     await expect(dh.flows.save({ ...mine, version: 2 } as never)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 
-  it('an experimentalBatch callback replays it too, on the batch\'s page, with no model call', async () => {
+  it("an experimentalBatch callback replays it too, on the batch's page, with no model call", async () => {
     const steps = await dh.experimentalBatch(
       async (b, email: string) => {
         const r = await b.replay('checkout', { variables: { email } });
@@ -236,8 +250,16 @@ describe('replay from Node', () => {
 
   it('a replay is cancelled by its signal, in the worker, at once', async () => {
     const waiting: Flow = {
-      version: 1, name: 'wait a while', source: 'client', savedAt: new Date().toISOString(),
-      recording: { version: 1, title: 'wait', startUrl: `${servers.origin}/flows/checkout.html`, steps: [{ kind: 'wait', id: 'w1', description: 'Wait 20 s', ms: 20_000 }] },
+      version: 1,
+      name: 'wait a while',
+      source: 'client',
+      savedAt: new Date().toISOString(),
+      recording: {
+        version: 1,
+        title: 'wait',
+        startUrl: `${servers.origin}/flows/checkout.html`,
+        steps: [{ kind: 'wait', id: 'w1', description: 'Wait 20 s', ms: 20_000 }],
+      },
     };
     const ctl = new AbortController();
     const replaying = dh.replay(waiting, { page, signal: ctl.signal });
@@ -254,12 +276,30 @@ describe('replay from Node', () => {
     const profile = mkdtempSync(join(tmpdir(), 'dh-flow-profile-'));
     const out = await run(
       process.execPath,
-      ['--import', 'tsx', 'test/fixtures/record-flow.ts', '--profile', profile, '--name', 'profile checkout', '--url', `${servers.origin}/flows/checkout.html`, ...STEPS.flatMap((s) => ['--instruction', s])],
+      [
+        '--import',
+        'tsx',
+        'test/fixtures/record-flow.ts',
+        '--profile',
+        profile,
+        '--name',
+        'profile checkout',
+        '--url',
+        `${servers.origin}/flows/checkout.html`,
+        ...STEPS.flatMap((s) => ['--instruction', s]),
+      ],
       { cwd: ROOT, timeout: 90_000 },
     );
-    expect(JSON.parse(out.stdout.trim().split('\n').at(-1)!)).toEqual({ name: 'profile checkout', steps: 2, startUrl: `${servers.origin}/flows/checkout.html`, profile });
+    expect(JSON.parse(out.stdout.trim().split('\n').at(-1)!)).toEqual({
+      name: 'profile checkout',
+      steps: 2,
+      startUrl: `${servers.origin}/flows/checkout.html`,
+      profile,
+    });
     // Bad arguments say so and exit 2.
-    const bad = await run(process.execPath, ['--import', 'tsx', 'test/fixtures/record-flow.ts', '--name', 'x'], { cwd: ROOT, timeout: 30_000 }).catch((e: { code: number; stderr: string }) => e);
+    const bad = await run(process.execPath, ['--import', 'tsx', 'test/fixtures/record-flow.ts', '--name', 'x'], { cwd: ROOT, timeout: 30_000 }).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('missing --profile, --url, --instruction') });
 
     const again = await localBrowser.launch({ userDataDir: profile });
@@ -321,21 +361,44 @@ describe('replay over HTTP', () => {
       body: JSON.stringify({ flow: exported, variables: { email: 'hal@example.com' } }),
     });
     const events = await readEvents(res);
-    expect(events.filter((e) => e.status === 'running').map((e) => e.message)).toEqual(expect.arrayContaining([expect.stringMatching(/step 2\/2 done: click the Place order button/)]));
+    expect(events.filter((e) => e.status === 'running').map((e) => e.message)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/step 2\/2 done: click the Place order button/)]),
+    );
     expect(events.at(-1)).toMatchObject({ status: 'finished', data: { name: 'checkout', steps: [{ status: 'done' }, { status: 'done' }] } });
 
     // The button gone: a typed error naming the step.
     const closed = { ...exported, recording: { ...exported.recording, startUrl: `${exported.recording.startUrl}?closed` } };
     const failed = await call(KEY_A, 'POST', `/v1/sessions/${a}/replay`, { flow: closed, variables: { email: 'ivy@example.com' }, stepTimeout: 1000 });
-    expect(failed).toMatchObject({ status: 422, body: { error: { code: 'ACTION_FAILED', message: expect.stringContaining('step 2 of flow "checkout" ("click the Place order button") no longer applies') } } });
+    expect(failed).toMatchObject({
+      status: 422,
+      body: {
+        error: { code: 'ACTION_FAILED', message: expect.stringContaining('step 2 of flow "checkout" ("click the Place order button") no longer applies') },
+      },
+    });
     // Renamed: the session's model (the built-in one here) finds it again only with selfHeal.
     const moved = { ...exported, recording: { ...exported.recording, startUrl: `${exported.recording.startUrl}?renamed` } };
-    expect((await call(KEY_A, 'POST', `/v1/sessions/${a}/replay`, { flow: moved, variables: { email: 'jo@example.com' }, stepTimeout: 1000 })).status).toBe(422);
-    const healed = await call(KEY_A, 'POST', `/v1/sessions/${a}/replay`, { flow: moved, variables: { email: 'jo@example.com' }, stepTimeout: 1000, selfHeal: true });
-    expect(healed.body.data?.steps.map((s: { status: string }) => s.status), JSON.stringify(healed.body)).toEqual(['done', 'healed']);
+    expect((await call(KEY_A, 'POST', `/v1/sessions/${a}/replay`, { flow: moved, variables: { email: 'jo@example.com' }, stepTimeout: 1000 })).status).toBe(
+      422,
+    );
+    const healed = await call(KEY_A, 'POST', `/v1/sessions/${a}/replay`, {
+      flow: moved,
+      variables: { email: 'jo@example.com' },
+      stepTimeout: 1000,
+      selfHeal: true,
+    });
+    expect(
+      healed.body.data?.steps.map((s: { status: string }) => s.status),
+      JSON.stringify(healed.body),
+    ).toEqual(['done', 'healed']);
     expect(await orders(await sessionPage(KEY_A, a))).toEqual([{ email: 'jo@example.com', qty: '1' }]);
-    expect(await call(KEY_A, 'POST', `/v1/sessions/${a}/replay`, { variables: {} })).toMatchObject({ status: 400, body: { error: { code: 'INVALID_ARGUMENT', message: expect.stringContaining('exactly one of name and flow') } } });
-    expect(await call(KEY_B, 'POST', `/v1/sessions/${a}/replay`, { name: 'checkout' })).toMatchObject({ status: 404, body: { error: { code: 'SESSION_NOT_FOUND' } } });
+    expect(await call(KEY_A, 'POST', `/v1/sessions/${a}/replay`, { variables: {} })).toMatchObject({
+      status: 400,
+      body: { error: { code: 'INVALID_ARGUMENT', message: expect.stringContaining('exactly one of name and flow') } },
+    });
+    expect(await call(KEY_B, 'POST', `/v1/sessions/${a}/replay`, { name: 'checkout' })).toMatchObject({
+      status: 404,
+      body: { error: { code: 'SESSION_NOT_FOUND' } },
+    });
     // An agent run kept as a flow (the session's built-in model), then replayed by name with no model.
     await call(KEY_A, 'POST', `/v1/sessions/${a}/navigate`, { url: `${servers.origin}/flows/checkout.html` });
     const agent = await call(KEY_A, 'POST', `/v1/sessions/${a}/agentExecute`, {
@@ -360,7 +423,7 @@ describe('replay over HTTP', () => {
     expect(await call(KEY_A, 'PATCH', '/v1/flows/checkout')).toMatchObject({ status: 405, body: { error: { code: 'METHOD_NOT_ALLOWED' } } });
   }, 90_000);
 
-  it('the MCP replay tool replays the flow key A stored, by name, and lists the browser\'s saved flows', async () => {
+  it("the MCP replay tool replays the flow key A stored, by name, and lists the browser's saved flows", async () => {
     const client = new Client({ name: 'flows-test', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${KEY_A}` } } }));
     type ToolResult = { isError?: boolean; content: { type: string; text: string }[]; structuredContent?: any };
@@ -370,7 +433,12 @@ describe('replay over HTTP', () => {
       expect(tools.find((t) => t.name === 'replay')).toMatchObject({ inputSchema: { required: ['name'] }, annotations: { destructiveHint: true } });
       const r = await tool('replay', { name: 'checkout', variables: { email: 'mcp@example.com' } });
       expect(r.isError, r.content[0]?.text).toBeFalsy();
-      expect(r.structuredContent).toMatchObject({ name: 'checkout', url: `${servers.origin}/flows/checkout.html`, steps: [{ status: 'done' }, { status: 'done' }], usage: { inputTokens: 0, outputTokens: 0 } });
+      expect(r.structuredContent).toMatchObject({
+        name: 'checkout',
+        url: `${servers.origin}/flows/checkout.html`,
+        steps: [{ status: 'done' }, { status: 'done' }],
+        usage: { inputTokens: 0, outputTokens: 0 },
+      });
       expect(r.content[0].text).toMatch(/Replayed flow "checkout" \(2 steps\)/);
       const id = (await tool('start')).structuredContent.sessionId as string;
       expect(await orders(await sessionPage(KEY_A, id))).toEqual([{ email: 'mcp@example.com', qty: '1' }]);

@@ -48,40 +48,46 @@ async function closedPort(): Promise<number> {
 }
 
 describe('gridBrowser', () => {
-  it('acts in a Grid browser, keeps a quiet session alive past the Grid idle timeout (one no one speaks to is ended), ' + 'and ends the Grid session on close', async () => {
-    const browser = await gridBrowser.launch({ url: grid.url });
-    // The control: a session no one speaks to (started over WebDriver, not by Deckhand), which the Grid ends.
-    const raw = await fetch(`${grid.url}/session`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json; charset=utf-8' },
-      body: JSON.stringify({ capabilities: { alwaysMatch: { browserName: 'chrome', 'goog:chromeOptions': { args: ['--headless=new', '--no-sandbox', '--disable-gpu'] } } } }),
-    });
-    expect(raw.status).toBe(200);
-    const rawId = ((await raw.json()) as { value: { sessionId: string } }).value.sessionId;
-    const unkept = { close: () => fetch(`${grid.url}/session/${rawId}`, { method: 'DELETE' }).then(() => undefined) };
-    let closed = false;
-    try {
-      expect(await gridSessions(grid.url)).toBe(2);
-      const dh = await Deckhand.create({ browser, model: 'deckhand/local' });
-      const page = await browser.context.activePage();
-      await page.goto(`${servers.origin}/form.html`);
-      expect(await page.title()).toBe('Sign up');
-      // Quiet for longer than the Grid's 10 s idle timeout plus its 30 s sweep.
-      await new Promise((r) => setTimeout(r, 45_000));
-      expect(await sessionsBecome(1)).toBe(1);
-      const r = await dh.act('type Ada Lovelace in the Full name field');
-      expect(r.data.success).toBe(true);
-      expect(await page.evaluate('document.querySelector("#name").value')).toBe('Ada Lovelace');
-      await dh.close();
-      await browser.close();
-      closed = true;
-      await unkept.close();
-      expect(await sessionsBecome(0)).toBe(0);
-    } finally {
-      if (!closed) await browser.close();
-      await unkept.close();
-    }
-  }, 120_000);
+  it(
+    'acts in a Grid browser, keeps a quiet session alive past the Grid idle timeout (one no one speaks to is ended), ' + 'and ends the Grid session on close',
+    async () => {
+      const browser = await gridBrowser.launch({ url: grid.url });
+      // The control: a session no one speaks to (started over WebDriver, not by Deckhand), which the Grid ends.
+      const raw = await fetch(`${grid.url}/session`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body: JSON.stringify({
+          capabilities: { alwaysMatch: { browserName: 'chrome', 'goog:chromeOptions': { args: ['--headless=new', '--no-sandbox', '--disable-gpu'] } } },
+        }),
+      });
+      expect(raw.status).toBe(200);
+      const rawId = ((await raw.json()) as { value: { sessionId: string } }).value.sessionId;
+      const unkept = { close: () => fetch(`${grid.url}/session/${rawId}`, { method: 'DELETE' }).then(() => undefined) };
+      let closed = false;
+      try {
+        expect(await gridSessions(grid.url)).toBe(2);
+        const dh = await Deckhand.create({ browser, model: 'deckhand/local' });
+        const page = await browser.context.activePage();
+        await page.goto(`${servers.origin}/form.html`);
+        expect(await page.title()).toBe('Sign up');
+        // Quiet for longer than the Grid's 10 s idle timeout plus its 30 s sweep.
+        await new Promise((r) => setTimeout(r, 45_000));
+        expect(await sessionsBecome(1)).toBe(1);
+        const r = await dh.act('type Ada Lovelace in the Full name field');
+        expect(r.data.success).toBe(true);
+        expect(await page.evaluate('document.querySelector("#name").value')).toBe('Ada Lovelace');
+        await dh.close();
+        await browser.close();
+        closed = true;
+        await unkept.close();
+        expect(await sessionsBecome(0)).toBe(0);
+      } finally {
+        if (!closed) await browser.close();
+        await unkept.close();
+      }
+    },
+    120_000,
+  );
 
   it('a node without the extension folder gets it packed with the session request', async () => {
     const browser = await gridBrowser.launch({ url: grid.url, packedExtension: true, extensionDir: '/nonexistent/on/the/node' });
@@ -127,11 +133,20 @@ describe('gridBrowser', () => {
 
   it('a Grid that is down is BROWSER_UNAVAILABLE at once; a full one is a TIMEOUT at the caller deadline', async () => {
     const t0 = Date.now();
-    await expect(gridBrowser.launch({ url: `http://127.0.0.1:${await closedPort()}` })).rejects.toMatchObject({ code: 'BROWSER_UNAVAILABLE', message: expect.stringMatching(/could not be reached/) });
+    await expect(gridBrowser.launch({ url: `http://127.0.0.1:${await closedPort()}` })).rejects.toMatchObject({
+      code: 'BROWSER_UNAVAILABLE',
+      message: expect.stringMatching(/could not be reached/),
+    });
     expect(Date.now() - t0).toBeLessThan(5000);
     await expect(gridBrowser.launch({ url: 'ftp://grid' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-    await expect(gridBrowser.launch({ url: 'ftp://user:secret-pw@grid' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.not.stringMatching(/secret-pw/) });
-    await expect(gridBrowser.launch({ url: 'http://user:pw@127.0.0.1:4444' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.not.stringMatching(/pw/) });
+    await expect(gridBrowser.launch({ url: 'ftp://user:secret-pw@grid' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.not.stringMatching(/secret-pw/),
+    });
+    await expect(gridBrowser.launch({ url: 'http://user:pw@127.0.0.1:4444' })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.not.stringMatching(/pw/),
+    });
     // The Grid's two slots taken: the next request waits in its queue until the caller's deadline.
     const taken = [await gridBrowser.launch({ url: grid.url }), await gridBrowser.launch({ url: grid.url })];
     try {
@@ -163,7 +178,9 @@ describe('the HTTP service with a Grid', () => {
     process.env.DECKHAND_API_KEYS = 'grid-key';
     const svc = await startService({ home: mkdtempSync(join(tmpdir(), 'dh-grid-')), port: 0, grid: { url: grid.url } });
     const call = (path: string, body: unknown) =>
-      fetch(svc.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': 'grid-key' }, body: JSON.stringify(body) }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
+      fetch(svc.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': 'grid-key' }, body: JSON.stringify(body) }).then(
+        async (res) => ({ status: res.status, body: (await res.json()) as any }),
+      );
     try {
       expect((await call('/v1/sessions/start', { cdpUrl: 'http://127.0.0.1:9222' })).body.error.code).toBe('CDP_HOST_NOT_ALLOWED');
       const started = await call('/v1/sessions/start', {});

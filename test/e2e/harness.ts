@@ -65,7 +65,18 @@ export interface PortedChromium {
 export async function chromiumWithPort(opts: { extension: boolean; args?: string[] }): Promise<PortedChromium> {
   const profile = mkdtempSync(join(tmpdir(), 'dh-ported-'));
   const ext = extensionDir();
-  const args = ['--headless', '--remote-debugging-port=0', `--user-data-dir=${profile}`, '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', ...(opts.args ?? [])];
+  const args = [
+    '--headless',
+    '--remote-debugging-port=0',
+    `--user-data-dir=${profile}`,
+    '--no-sandbox',
+    '--disable-gpu',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    ...(opts.args ?? []),
+  ];
   if (opts.extension) args.push(`--disable-extensions-except=${ext}`, `--load-extension=${ext}`);
   // Its own process group, so kill() ends Chromium's helper processes too (they write to the profile).
   const child = spawn(findChromium()!, [...args, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
@@ -113,7 +124,11 @@ export function useService(key: string): ServiceHarness {
   const h = {
     svc: undefined as unknown as RunningService,
     async post(path: string, body: unknown) {
-      const r = await fetch(h.svc.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': key }, body: JSON.stringify(body) });
+      const r = await fetch(h.svc.url + path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-dh-api-key': key },
+        body: JSON.stringify(body),
+      });
       return { status: r.status, body: (await r.json()) as { data?: any; error?: { code: string; message: string } } };
     },
   };
@@ -161,7 +176,8 @@ export async function workerLog(browser: BrowserHandle): Promise<{ lines: () => 
   const { sessionId } = await cdp.send('Target.attachToTarget', { targetId: worker.targetId, flatten: true });
   const seen: string[] = [];
   const onEvent = (e: { method: string; params: { args?: { value?: unknown; description?: string }[] }; sessionId?: string }) => {
-    if (e.sessionId === sessionId && e.method === 'Runtime.consoleAPICalled') seen.push((e.params.args ?? []).map((a) => String(a.value ?? a.description ?? '')).join(' '));
+    if (e.sessionId === sessionId && e.method === 'Runtime.consoleAPICalled')
+      seen.push((e.params.args ?? []).map((a) => String(a.value ?? a.description ?? '')).join(' '));
   };
   cdp.on('event', onEvent);
   await cdp.send('Runtime.enable', {}, sessionId);

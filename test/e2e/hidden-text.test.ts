@@ -89,12 +89,23 @@ describe('hidden text never reaches a model', () => {
     expect(names.join('\n')).not.toMatch(/INJECT-\d+|SYSTEM: ignore|ignore previous instructions/i);
   });
 
-  it('leaves out text covered by something opaque: a positioned sibling, a pseudo-element, a box pulled over it, ' + 'the background over a negative z-index; in view and below it', async () => {
-    const page = await h.open('/covered.html');
-    const { text } = await page.snapshot();
-    expect(text, text).not.toMatch(/SECRET/);
-    for (const v of ['Visible paragraph one.', 'Visible behind nothing opaque.', 'Visible beside a badge.', 'Visible paragraph two.', 'Visible paragraph far below.']) expect(text).toContain(v);
-  });
+  it(
+    'leaves out text covered by something opaque: a positioned sibling, a pseudo-element, a box pulled over it, ' +
+      'the background over a negative z-index; in view and below it',
+    async () => {
+      const page = await h.open('/covered.html');
+      const { text } = await page.snapshot();
+      expect(text, text).not.toMatch(/SECRET/);
+      for (const v of [
+        'Visible paragraph one.',
+        'Visible behind nothing opaque.',
+        'Visible beside a badge.',
+        'Visible paragraph two.',
+        'Visible paragraph far below.',
+      ])
+        expect(text).toContain(v);
+    },
+  );
 
   it('leaves out words covered by a box from anywhere: sized to the words, over a block whose line runs on bare, a picture, in a shadow root', async () => {
     const page = await h.open('/covered-more.html');
@@ -135,14 +146,43 @@ describe('what a model provider is sent', () => {
   it('act, observe, extract and the agent send no hidden text, and tell the model the page is data, not instructions', { timeout: 60_000 }, async () => {
     const page = await h.open('/hidden-text.html');
     const model = { modelName: 'openai/gpt-4.1-mini', apiKey: 'sk-test', baseURL: ms.url };
-    ms.script((_r, prompt) => ({ object: { found: true, elementId: idFor(prompt, /button "Save VISIBLE-03"/), method: 'click', arguments: [], description: 'Save', twoStep: false, reason: '' } }));
+    ms.script((_r, prompt) => ({
+      object: {
+        found: true,
+        elementId: idFor(prompt, /button "Save VISIBLE-03"/),
+        method: 'click',
+        arguments: [],
+        description: 'Save',
+        twoStep: false,
+        reason: '',
+      },
+    }));
     await h.dh.act('click Save', { model });
     expect(await page.title()).toBe('clicked save');
     ms.script({ object: { elements: [] } });
     await h.dh.observe('the buttons', { model });
     ms.script({ object: { extraction: 'Pro' } });
     await h.dh.extract('the plan', undefined, { model });
-    ms.script({ object: { reasoning: 'done', tool: 'done', instruction: null, url: null, direction: null, ms: null, keys: null, x: null, y: null, text: null, toX: null, toY: null, query: null, answer: 'nothing to do', success: true, taskCompleted: true } });
+    ms.script({
+      object: {
+        reasoning: 'done',
+        tool: 'done',
+        instruction: null,
+        url: null,
+        direction: null,
+        ms: null,
+        keys: null,
+        x: null,
+        y: null,
+        text: null,
+        toX: null,
+        toY: null,
+        query: null,
+        answer: 'nothing to do',
+        success: true,
+        taskCompleted: true,
+      },
+    });
     await h.dh.agentExecute({ agentConfig: { model, mode: 'dom' }, executeOptions: { instruction: 'read the page' } });
     expect(ms.requests.length).toBe(4);
     for (const req of ms.requests) {
@@ -191,7 +231,8 @@ describe('frame ids cannot be spoofed or used to detect Deckhand', () => {
     const lines = text.split('\n');
     const at = (title: string) => lines.findIndex((l) => l.includes(`iframe "${title}"`));
     for (const t of ['Shadow small frame', 'Shadow large frame']) expect(lines[at(t) + 1]).toMatch(/^ {2}\[f\d+e\d+\] heading "Inner page" level=1$/);
-    for (const t of ['Twin frame A', 'Twin frame B']) expect(lines[at(t) + 1]).toBe('  (frame content unavailable: this iframe could not be matched to its frame)');
+    for (const t of ['Twin frame A', 'Twin frame B'])
+      expect(lines[at(t) + 1]).toBe('  (frame content unavailable: this iframe could not be matched to its frame)');
     // The small frame's button is the small frame's: clicking it by its snapshot id changes that frame only.
     const small = /\[(f\d+e\d+)\] button "Inner button"/.exec(lines.slice(at('Shadow small frame'), at('Shadow large frame')).join('\n'))![1];
     const [ref] = await page.selectorsFor([small]);

@@ -156,7 +156,13 @@ const EXTRACT: ExtractCase[] = [
     page: S,
     say: 'the products with prices',
     schema: { type: 'object', properties: { products: { type: 'array', items: { type: 'object', properties: { name: str, price: num } } } } },
-    equals: { products: [{ name: 'Garden Hose', price: 24.99 }, { name: 'Trowel', price: 9.5 }, { name: 'Watering Can', price: 1234.5 }] },
+    equals: {
+      products: [
+        { name: 'Garden Hose', price: 24.99 },
+        { name: 'Trowel', price: 9.5 },
+        { name: 'Watering Can', price: 1234.5 },
+      ],
+    },
   },
   {
     page: S,
@@ -170,7 +176,12 @@ const EXTRACT: ExtractCase[] = [
   },
   { page: S, say: 'the page heading', equals: { extraction: 'Acme Store' } },
   { page: S, say: 'what is the order number', equals: { extraction: 'A-1042' } },
-  { page: F, say: 'form state', schema: { type: 'object', properties: { country: str, newsletter: { type: 'boolean' }, volume: num } }, equals: { country: 'United States', newsletter: true, volume: 50 } },
+  {
+    page: F,
+    say: 'form state',
+    schema: { type: 'object', properties: { country: str, newsletter: { type: 'boolean' }, volume: num } },
+    equals: { country: 'United States', newsletter: true, volume: 50 },
+  },
   {
     page: T,
     say: 'the users',
@@ -196,15 +207,23 @@ const RECORDER = () => {
   if (w.__events) return;
   w.__events = [];
   for (const type of ['click', 'dblclick', 'contextmenu', 'input', 'change', 'focusin', 'mouseover', 'keydown']) {
-    document.addEventListener(type, (e) => {
-      const el = e.target instanceof Element ? e.target.closest('[id],[data-row]') : null;
-      const id = el ? el.id || `row-${el.getAttribute('data-row')}` : 'document';
-      w.__events!.push(`${type}:${id}${type === 'keydown' ? ':' + (e as KeyboardEvent).key : ''}`);
-    }, true);
+    document.addEventListener(
+      type,
+      (e) => {
+        const el = e.target instanceof Element ? e.target.closest('[id],[data-row]') : null;
+        const id = el ? el.id || `row-${el.getAttribute('data-row')}` : 'document';
+        w.__events!.push(`${type}:${id}${type === 'keydown' ? ':' + (e as KeyboardEvent).key : ''}`);
+      },
+      true,
+    );
   }
-  document.addEventListener('click', (e) => {
-    if ((e.target as Element).closest('a')) e.preventDefault();
-  }, true);
+  document.addEventListener(
+    'click',
+    (e) => {
+      if ((e.target as Element).closest('a')) e.preventDefault();
+    },
+    true,
+  );
 };
 
 async function judge(c: ActCase): Promise<'correct' | 'refused' | 'wrong'> {
@@ -262,7 +281,9 @@ describe('the local model', () => {
     }
     const count = (o: string) => results.filter((r) => r.outcome === o).length;
     const total = results.length;
-    const report = `local model: ${count('correct')}/${total} correct (${((100 * count('correct')) / total).toFixed(1)}%), ` + `${count('refused')} refused, ${count('wrong')} wrong`;
+    const report =
+      `local model: ${count('correct')}/${total} correct (${((100 * count('correct')) / total).toFixed(1)}%), ` +
+      `${count('refused')} refused, ${count('wrong')} wrong`;
     console.log(report);
     for (const r of results.filter((x) => x.outcome !== 'correct')) console.log(`  ${r.outcome}: ${r.say}`);
     expect(total).toBeGreaterThanOrEqual(80);
@@ -284,7 +305,7 @@ describe('the local model', () => {
     expect(e).toMatchObject({ code: 'MODEL_REFUSED', message: expect.stringMatching(/local model could not extract.*ceoSalary.*configure a model/) });
   });
 
-  it('reads child frames from the request\'s outline lines: acts on a button inside a cross-origin iframe', async () => {
+  it("reads child frames from the request's outline lines: acts on a button inside a cross-origin iframe", async () => {
     await page.goto(`${servers.origin}/frames.html`);
     const r = await dh.act('click the second Inner button');
     expect(r.data.actions[0]?.selector).toMatch(/^\/\/\*\[@id='cross'\]\/\//);
@@ -302,7 +323,12 @@ describe('the local model', () => {
   });
 
   it('is the default with no model and no key, and observe ranks matching elements', async () => {
-    const saved = { o: process.env.OPENAI_API_KEY, a: process.env.ANTHROPIC_API_KEY, g: process.env.GOOGLE_GENERATIVE_AI_API_KEY, m: process.env.GEMINI_API_KEY };
+    const saved = {
+      o: process.env.OPENAI_API_KEY,
+      a: process.env.ANTHROPIC_API_KEY,
+      g: process.env.GOOGLE_GENERATIVE_AI_API_KEY,
+      m: process.env.GEMINI_API_KEY,
+    };
     delete process.env.OPENAI_API_KEY;
     delete process.env.ANTHROPIC_API_KEY;
     delete process.env.GOOGLE_GENERATIVE_AI_API_KEY;
@@ -321,7 +347,14 @@ describe('the local model', () => {
       await d.close();
     } finally {
       await b.close();
-      Object.assign(process.env, Object.fromEntries(Object.entries({ OPENAI_API_KEY: saved.o, ANTHROPIC_API_KEY: saved.a, GOOGLE_GENERATIVE_AI_API_KEY: saved.g, GEMINI_API_KEY: saved.m }).filter(([, v]) => v !== undefined)));
+      Object.assign(
+        process.env,
+        Object.fromEntries(
+          Object.entries({ OPENAI_API_KEY: saved.o, ANTHROPIC_API_KEY: saved.a, GOOGLE_GENERATIVE_AI_API_KEY: saved.g, GEMINI_API_KEY: saved.m }).filter(
+            ([, v]) => v !== undefined,
+          ),
+        ),
+      );
     }
   });
 });

@@ -90,7 +90,11 @@ describe('MCP session lifecycle', () => {
     const { c, transport } = await client();
     await call(c, 'navigate', { url: `${servers.origin}/form.html` });
     const huge = `click the ${'very '.repeat(4000)}big button`;
-    for (const [tool, args] of [['act', { action: huge }], ['observe', { instruction: huge }], ['extract', { instruction: huge }]] as const) {
+    for (const [tool, args] of [
+      ['act', { action: huge }],
+      ['observe', { instruction: huge }],
+      ['extract', { instruction: huge }],
+    ] as const) {
       const r = await call(c, tool, args);
       expect(JSON.stringify(r).length, tool).toBeLessThan(4000);
     }
@@ -124,11 +128,17 @@ describe('MCP session lifecycle', () => {
     expect(before).toBeGreaterThan(0);
     // Gone without a word: no DELETE, no more requests.
     await transport.close();
-    await until('the abandoned session\'s browser to close', () => svc.sessions.size === before - 1, IDLE_MS + 8000);
+    await until("the abandoned session's browser to close", () => svc.sessions.size === before - 1, IDLE_MS + 8000);
     const ask = () =>
       fetch(`${svc.url}/mcp`, {
         method: 'POST',
-        headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-session-id': sid, 'mcp-protocol-version': '2025-06-18' },
+        headers: {
+          authorization: `Bearer ${KEY}`,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          'mcp-session-id': sid,
+          'mcp-protocol-version': '2025-06-18',
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
       });
     // The MCP session itself is forgotten on the next sweep; a request with its id then gets
@@ -149,7 +159,7 @@ describe('MCP session lifecycle', () => {
     const size = svc.sessions.size;
     // Kill Chromium outright, as a crash would.
     s.browser.proc.kill('SIGKILL');
-    const took = await until('the dead browser\'s session to end', () => svc.sessions.size === size - 1, 2000);
+    const took = await until("the dead browser's session to end", () => svc.sessions.size === size - 1, 2000);
     expect(took).toBeLessThan(2000);
     // The next call gets a session of its own again (a new browser), not an error forever.
     const again = await call(c, 'navigate', { url: `${servers.origin}/store.html` });

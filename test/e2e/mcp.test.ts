@@ -93,9 +93,13 @@ describe('MCP over Streamable HTTP', () => {
     const c = await httpClient();
     await call(c, 'navigate', { url: `${servers.origin}/form.html` });
     const progress: { message?: string }[] = [];
-    const r = (await c.callTool({ name: 'agent', arguments: { instruction: 'Enter "Ada" into the full name field, type 42 in the age field, then tick I accept the terms' } }, undefined, {
-      onprogress: (p) => void progress.push(p),
-    })) as ToolResult;
+    const r = (await c.callTool(
+      { name: 'agent', arguments: { instruction: 'Enter "Ada" into the full name field, type 42 in the age field, then tick I accept the terms' } },
+      undefined,
+      {
+        onprogress: (p) => void progress.push(p),
+      },
+    )) as ToolResult;
     expect(r.isError).toBeFalsy();
     expect(r.structuredContent).toMatchObject({ success: true, completed: true, costUsd: 0 });
     expect(r.structuredContent.steps.map((s: { type: string }) => s.type)).toEqual(['act', 'act', 'act', 'done']);
@@ -112,7 +116,7 @@ describe('MCP over Streamable HTTP', () => {
     await (c.transport as StreamableHTTPClientTransport).terminateSession();
   });
 
-  it('with cache=true, the second identical act is replayed from this key\'s cache', async () => {
+  it("with cache=true, the second identical act is replayed from this key's cache", async () => {
     const c = await httpClient('?cache=true');
     await call(c, 'navigate', { url: `${servers.origin}/store.html` });
     const first = await call(c, 'act', { action: 'click the Billing tab' });
@@ -153,7 +157,12 @@ describe('MCP over Streamable HTTP', () => {
       fetch(`${svc.url}/mcp${query}`, {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } }),
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } },
+        }),
       });
     const denied = await post('', {});
     expect(denied.status).toBe(401);
@@ -205,7 +214,9 @@ describe('MCP over stdio', () => {
   it('cancellation, progress and logging over stdio too', async () => {
     const env = { ...process.env, DECKHAND_HOME: mkdtempSync(join(tmpdir(), 'dh-mcp-stdio-cancel-')) } as Record<string, string>;
     const c = new Client({ name: 'stdio-cancel', version: '1.0.0' });
-    await c.connect(new StdioClientTransport({ command: process.execPath, args: [join(ROOT, 'dist/cli.js'), 'mcp', '--idle-timeout', '60'], env, stderr: 'ignore' }));
+    await c.connect(
+      new StdioClientTransport({ command: process.execPath, args: [join(ROOT, 'dist/cli.js'), 'mcp', '--idle-timeout', '60'], env, stderr: 'ignore' }),
+    );
     await call(c, 'navigate', { url: `${servers.origin}/form.html` });
     const ctl = new AbortController();
     const slow = c.callTool({ name: 'navigate', arguments: { url: `${servers.origin}/slow?ms=20000&to=/store.html` } }, undefined, { signal: ctl.signal });
@@ -214,7 +225,9 @@ describe('MCP over stdio', () => {
     ctl.abort();
     await expect(slow).rejects.toThrow();
     const progress: number[] = [];
-    const r = (await c.callTool({ name: 'act', arguments: { action: 'type "Ada" into the full name field' } }, undefined, { onprogress: (p) => void progress.push(p.progress) })) as ToolResult;
+    const r = (await c.callTool({ name: 'act', arguments: { action: 'type "Ada" into the full name field' } }, undefined, {
+      onprogress: (p) => void progress.push(p.progress),
+    })) as ToolResult;
     expect(r.isError, r.content[0]?.text).toBeFalsy();
     expect(Date.now() - t0).toBeLessThan(5000);
     expect(progress.length).toBeGreaterThan(0);
@@ -223,7 +236,12 @@ describe('MCP over stdio', () => {
 
   it('runs the tools with the SDK client, and bad flags fail at once', async () => {
     const env = { ...process.env, DECKHAND_HOME: mkdtempSync(join(tmpdir(), 'dh-mcp-stdio-')) } as Record<string, string>;
-    const transport = new StdioClientTransport({ command: process.execPath, args: ['--import', 'tsx', 'src/cli/cli.ts', 'mcp', '--browserWidth', '900'], env, stderr: 'ignore' });
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: ['--import', 'tsx', 'src/cli/cli.ts', 'mcp', '--browserWidth', '900'],
+      env,
+      stderr: 'ignore',
+    });
     const c = new Client({ name: 'stdio-test', version: '1.0.0' });
     await c.connect(transport);
     expect((await c.listTools()).tools).toHaveLength(9);

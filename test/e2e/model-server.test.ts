@@ -62,7 +62,11 @@ describe('an OpenAI-compatible server with only baseURL and a model name', () =>
     if ('error' in r) expect(r.error.code).toBe('MODEL_OUTPUT_INVALID');
     const chats = taken(from);
     // Strict json_schema and json_schema are refused by this server (HTTP 500 naming response_format); json_object is taken.
-    expect(chats.map((x) => [x.body.response_format?.type, x.status])).toEqual([['json_schema', 500], ['json_schema', 500], ['json_object', 200]]);
+    expect(chats.map((x) => [x.body.response_format?.type, x.status])).toEqual([
+      ['json_schema', 500],
+      ['json_schema', 500],
+      ['json_object', 200],
+    ]);
     expect(chats[0].body.response_format.json_schema.strict).toBe(true);
     expect(chats[1].body.response_format.json_schema.strict).toBeUndefined();
     const last = chats.at(-1)!;

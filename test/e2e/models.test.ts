@@ -43,13 +43,27 @@ beforeEach(() => {
 });
 
 const answer = (prompt: string, pattern: RegExp, method = 'click', args: string[] = [], extra: Record<string, unknown> = {}) => ({
-  object: { found: true, elementId: idFor(prompt, pattern), method, arguments: args, description: `target ${pattern.source}`, twoStep: false, reason: '', ...extra },
+  object: {
+    found: true,
+    elementId: idFor(prompt, pattern),
+    method,
+    arguments: args,
+    description: `target ${pattern.source}`,
+    twoStep: false,
+    reason: '',
+    ...extra,
+  },
 });
-const errorOf = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as DeckhandError);
-const formValues = () => page.evaluate(() => ({ name: (document.getElementById('name') as HTMLInputElement).value, log: (window as unknown as { __log: string[] }).__log }));
+const errorOf = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => e as DeckhandError,
+  );
+const formValues = () =>
+  page.evaluate(() => ({ name: (document.getElementById('name') as HTMLInputElement).value, log: (window as unknown as { __log: string[] }).__log }));
 
 describe('act with a model', () => {
-  it('sends the snapshot and the caller\'s system prompt, acts on the chosen element, and reports usage into metrics', async () => {
+  it("sends the snapshot and the caller's system prompt, acts on the chosen element, and reports usage into metrics", async () => {
     await page.goto(`${servers.origin}/form.html`);
     const before = await dh.metrics();
     ms.script((_r, prompt) => ({ ...answer(prompt, /button "Multi"/), usage: { input: 321, output: 12, reasoning: 3, cached: 100 } }));
@@ -88,7 +102,9 @@ describe('act with a model', () => {
     expect((await formValues()).name).toBe('Secret Person 7731');
     expect(ms.requests[0].path).toBe('/v1/chat/completions');
     expect(ms.requests[0].body).toMatchObject({
-      stream: true, max_tokens: OPERATIONS.act!.outputTokens, response_format: { type: 'json_schema', json_schema: { strict: true } },
+      stream: true,
+      max_tokens: OPERATIONS.act!.outputTokens,
+      response_format: { type: 'json_schema', json_schema: { strict: true } },
     });
     expect(ms.requests[0].raw).toContain('%name%');
     expect(ms.requests[0].raw).toContain('the applicant name');
@@ -120,7 +136,9 @@ describe('act with a model', () => {
   it('says so when no element fits, and touches nothing', async () => {
     await page.goto(`${servers.origin}/form.html`);
     const before = await dh.metrics();
-    ms.script({ object: { found: false, elementId: '', method: 'click', arguments: [], description: '', twoStep: false, reason: 'there is no delete button' } });
+    ms.script({
+      object: { found: false, elementId: '', method: 'click', arguments: [], description: '', twoStep: false, reason: 'there is no delete button' },
+    });
     const r = await dh.act('click the delete account button');
     expect(r.data.success).toBe(false);
     expect(r.data.message).toMatch(/no element on the page fits.*there is no delete button/);
@@ -140,7 +158,12 @@ describe('act with a model', () => {
     );
     const r = await dh.act('accept the terms and then turn off the newsletter');
     expect(r.data.actions.map((a) => a.method)).toEqual(['check', 'uncheck']);
-    expect(await page.evaluate(() => [(document.getElementById('terms') as HTMLInputElement).checked, (document.getElementById('news') as HTMLInputElement).checked])).toEqual([true, false]);
+    expect(
+      await page.evaluate(() => [
+        (document.getElementById('terms') as HTMLInputElement).checked,
+        (document.getElementById('news') as HTMLInputElement).checked,
+      ]),
+    ).toEqual([true, false]);
     expect(r.metadata.usage.inputTokens).toBe(200);
   });
 
@@ -157,8 +180,20 @@ describe('act with a model', () => {
     }));
     const r = await dh.observe('find the submit button and the country');
     expect(r.data).toEqual([
-      { selector: "//*[@id='submit']", description: 'Create account button', method: 'click', arguments: [], target: expect.objectContaining({ role: 'button', name: 'Create account', count: 1 }) },
-      { selector: "//*[@id='country']", description: 'Country select', method: 'selectOption', arguments: ['France'], target: expect.objectContaining({ role: 'combobox', name: 'Country', count: 1 }) },
+      {
+        selector: "//*[@id='submit']",
+        description: 'Create account button',
+        method: 'click',
+        arguments: [],
+        target: expect.objectContaining({ role: 'button', name: 'Create account', count: 1 }),
+      },
+      {
+        selector: "//*[@id='country']",
+        description: 'Country select',
+        method: 'selectOption',
+        arguments: ['France'],
+        target: expect.objectContaining({ role: 'combobox', name: 'Country', count: 1 }),
+      },
     ]);
     expect(r.metadata.usage.inputTokens).toBe(100);
     const count = ms.requests.length;
@@ -315,7 +350,10 @@ describe('model configuration errors', () => {
     expect((await bad({ callback: async () => ({ object: {} }), apiKey: 'k' })).message).toMatch(/callback model cannot also take apiKey/);
     expect((await bad({ provider: 'azure', modelName: 'dep', auth: { type: 'azureEntraId', token: '' } })).message).toMatch(/at least 1 character/);
     expect((await bad({ modelName: 'openai/gpt-4.1', openaiEndpointFormat: 'soap' })).code).toBe('INVALID_ARGUMENT');
-    expect((await bad({ provider: 'vertex', modelName: 'gemini', auth: { clientEmail: 'a@b', privateKey: 'k' }, providerOptions: { vertex: { project: 'p' } } })).message).toMatch(/location/);
+    expect(
+      (await bad({ provider: 'vertex', modelName: 'gemini', auth: { clientEmail: 'a@b', privateKey: 'k' }, providerOptions: { vertex: { project: 'p' } } }))
+        .message,
+    ).toMatch(/location/);
     await expect(Deckhand.create({ browser, model: { modelName: 'openai/x', colour: 1 } as never })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
     const e = await errorOf(dh.act('click', { model: 'openai/gpt-4.1-mini' }));
     // No key anywhere: the error says where a key can come from (unless the environment has one).

@@ -13,8 +13,24 @@ import type { BrowserHandle, Page } from '../../src/index';
 
 /** Roles a person acts on: their names must be Chrome's. */
 export const CONTROL_ROLES = new Set([
-  'button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'switch', 'combobox', 'listbox', 'slider', 'spinbutton', 'tab',
-  'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem', 'radiogroup',
+  'button',
+  'link',
+  'textbox',
+  'searchbox',
+  'checkbox',
+  'radio',
+  'switch',
+  'combobox',
+  'listbox',
+  'slider',
+  'spinbutton',
+  'tab',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'option',
+  'treeitem',
+  'radiogroup',
 ]);
 
 export interface Line {
@@ -164,7 +180,10 @@ export async function compareNames(browser: BrowserHandle, page: Page, url: stri
     };
     walk(root);
     // The top frame and its same-origin frames (a cross-origin one lives in another process, out of this session's reach).
-    interface FrameTree { frame: { id: string }; childFrames?: FrameTree[] }
+    interface FrameTree {
+      frame: { id: string };
+      childFrames?: FrameTree[];
+    }
     const frameIds: string[] = [];
     const collect = (t: FrameTree) => {
       frameIds.push(t.frame.id);

@@ -25,7 +25,11 @@ function pagesUnder(d: string): string[] {
 /** Pages made to hide text from the eye: there a name may keep only its part on screen, and a control no one can see has no line. */
 const HIDES_TEXT = /^\/(hidden-text|wild\/hidden-[a-z]+|names\/generated|names\/labelledby-hidden)\.html$/;
 
-const words = (s: string) => s.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+const words = (s: string) =>
+  s
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 /** `part`'s words appear in `whole`'s, in order, and some are missing. */
 function fewerWordsOf(part: string, whole: string): boolean {
   const a = words(part);

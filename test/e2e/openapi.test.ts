@@ -22,8 +22,16 @@ const h = useService(KEY);
  * rules OpenAPI cannot state (x-stream-response disagreeing with streamResponse, useSearch
  * without a search provider, a baseURL without its apiKey), and says so with a 400. */
 const CHECKS = [
-  'not_a_server_error', 'status_code_conformance', 'content_type_conformance', 'response_headers_conformance', 'response_schema_conformance',
-  'negative_data_rejection', 'missing_required_header', 'unsupported_method', 'allow_header_conformance', 'ignored_auth',
+  'not_a_server_error',
+  'status_code_conformance',
+  'content_type_conformance',
+  'response_headers_conformance',
+  'response_schema_conformance',
+  'negative_data_rejection',
+  'missing_required_header',
+  'unsupported_method',
+  'allow_header_conformance',
+  'ignored_auth',
 ];
 
 function run(cmd: string, args: string[], opts: { cwd: string; timeoutMs: number }): Promise<{ code: number | null; out: string }> {
@@ -66,15 +74,23 @@ describe('the OpenAPI document', () => {
     const { code, out } = await run(
       SCHEMATHESIS,
       [
-        'run', `${h.svc.url}/v1/openapi.json`,
-        '--header', `x-dh-api-key: ${KEY}`,
-        '--exclude-path', '/v1/sessions/start',
-        '--checks', CHECKS.join(','),
+        'run',
+        `${h.svc.url}/v1/openapi.json`,
+        '--header',
+        `x-dh-api-key: ${KEY}`,
+        '--exclude-path',
+        '/v1/sessions/start',
+        '--checks',
+        CHECKS.join(','),
         // Bounded and repeatable: at most 25 cases per operation, from a fixed seed.
-        '--max-examples', '25',
-        '--seed', '20260101',
-        '--generation-database', 'none',
-        '--request-timeout', '10',
+        '--max-examples',
+        '25',
+        '--seed',
+        '20260101',
+        '--generation-database',
+        'none',
+        '--request-timeout',
+        '10',
         '--no-color',
       ],
       // Its own folder for what it writes (.schemathesis), and a hard stop.

@@ -21,7 +21,25 @@ import { useBrowser } from './harness';
 
 /** One scripted agent turn (the agent's answer object: every tool field present, unused ones null). */
 const agentStep = (tool: string, args: Record<string, unknown>) => ({
-  object: { reasoning: `next: ${tool}`, tool, instruction: null, url: null, direction: null, ms: null, keys: null, x: null, y: null, text: null, toX: null, toY: null, query: null, answer: null, success: null, taskCompleted: false, ...args },
+  object: {
+    reasoning: `next: ${tool}`,
+    tool,
+    instruction: null,
+    url: null,
+    direction: null,
+    ms: null,
+    keys: null,
+    x: null,
+    y: null,
+    text: null,
+    toX: null,
+    toY: null,
+    query: null,
+    answer: null,
+    success: null,
+    taskCompleted: false,
+    ...args,
+  },
 });
 
 const run = promisify(execFile);
@@ -92,9 +110,13 @@ describe('side panel', () => {
     // Run the observed action: the login form submits and the fixture tab moves on.
     const entries = await panel.count('[data-testid=entry]');
     await panel.click('[data-testid=observed-run]');
-    await panel.waitFor(`[...document.querySelectorAll('[data-testid=entry]')].at(-1)?.dataset.status === 'done' && ` + `document.querySelectorAll('[data-testid=entry]').length > ${entries}`, 'the observed action to run');
+    await panel.waitFor(
+      `[...document.querySelectorAll('[data-testid=entry]')].at(-1)?.dataset.status === 'done' && ` +
+        `document.querySelectorAll('[data-testid=entry]').length > ${entries}`,
+      'the observed action to run',
+    );
     await expect
-      .poll(async () => (await h.browser.context.page(fixtureTab).url()), { timeout: 10_000, message: await panel.text('[data-testid=timeline]') })
+      .poll(async () => await h.browser.context.page(fixtureTab).url(), { timeout: 10_000, message: await panel.text('[data-testid=timeline]') })
       .toContain('/app/settings.html?user=ada');
   });
 
@@ -115,7 +137,8 @@ describe('side panel', () => {
     expect(await panel.count('[data-testid=metrics] td[data-metric]')).toBe(20);
     // The local model counts its compute time, and total is the sum of the operations.
     const m = await panel.eval<Record<string, number>>(
-      `Object.fromEntries([...document.querySelectorAll('[data-testid=metrics] td[data-metric]')]` + `.map((td) => [td.dataset.metric, Number(td.title.split(': ')[1])]))`,
+      `Object.fromEntries([...document.querySelectorAll('[data-testid=metrics] td[data-metric]')]` +
+        `.map((td) => [td.dataset.metric, Number(td.title.split(': ')[1])]))`,
     );
     expect(m.actInferenceTimeMs).toBeGreaterThan(0);
     expect(m.totalInferenceTimeMs).toBeCloseTo(m.actInferenceTimeMs + m.observeInferenceTimeMs + m.extractInferenceTimeMs, 9);
@@ -156,13 +179,16 @@ describe('side panel', () => {
     await panel.click('[data-testid=replay]');
     await panel.click('[data-testid=tab-run]');
     const status = await panel.waitFor<string>(
-      `(() => { const e = [...document.querySelectorAll('[data-testid=entry]')].at(-1); return e?.dataset.kind === 'replay' && ` + `e.dataset.status !== 'running' ? e.dataset.status : ''; })()`,
+      `(() => { const e = [...document.querySelectorAll('[data-testid=entry]')].at(-1); return e?.dataset.kind === 'replay' && ` +
+        `e.dataset.status !== 'running' ? e.dataset.status : ''; })()`,
       'the replay to finish',
       30_000,
     );
     expect(status).toBe('done');
     // The engine's replay (flow.replay) reported each step as it went, in the entry's timeline.
-    const events = await panel.eval<string[]>(`[...[...document.querySelectorAll('[data-testid=entry]')].at(-1).querySelectorAll('[data-testid=events] li')].map((li) => li.textContent)`);
+    const events = await panel.eval<string[]>(
+      `[...[...document.querySelectorAll('[data-testid=entry]')].at(-1).querySelectorAll('[data-testid=events] li')].map((li) => li.textContent)`,
+    );
     expect(events.filter((e) => /step \d\/5 done/.test(e))).toHaveLength(5);
     expect(events.at(-1)).toMatch(/step 5\/5 done: click Save/);
     expect(await page.url()).toContain('/app/settings.html?user=ada');
@@ -182,7 +208,8 @@ describe('side panel', () => {
     writeFileSync(join(dir, 'recorded.spec.ts'), code);
     writeFileSync(
       join(dir, 'playwright.config.mjs'),
-      `export default { testDir: '.', timeout: 30000, reporter: 'line', ` + `use: { headless: true, launchOptions: { executablePath: ${JSON.stringify(findChromium())}, args: ['--no-sandbox', '--disable-gpu'] } } };\n`,
+      `export default { testDir: '.', timeout: 30000, reporter: 'line', ` +
+        `use: { headless: true, launchOptions: { executablePath: ${JSON.stringify(findChromium())}, args: ['--no-sandbox', '--disable-gpu'] } } };\n`,
     );
     const out = await run(process.execPath, [join(root, 'node_modules/@playwright/test/cli.js'), 'test', '--config', join(dir, 'playwright.config.mjs')], {
       cwd: dir,
@@ -237,7 +264,9 @@ describe('side panel', () => {
     expect(await page.evaluate(() => (window as unknown as { __log: string[] }).__log.filter((l) => l === 'click:multi').length)).toBe(2);
     // The entry is in the extension's own IndexedDB (the panel shares the worker's origin).
     const stored = await panel.eval<number>(
-      `new Promise((resolve, reject) => { const r = indexedDB.open('deckhand-cache'); r.onerror = () => reject(r.error); ` + `r.onsuccess = () => { const q = r.result.transaction('entries').objectStore('entries').count(); ` + `q.onsuccess = () => { resolve(q.result); r.result.close(); }; }; })`,
+      `new Promise((resolve, reject) => { const r = indexedDB.open('deckhand-cache'); r.onerror = () => reject(r.error); ` +
+        `r.onsuccess = () => { const q = r.result.transaction('entries').objectStore('entries').count(); ` +
+        `q.onsuccess = () => { resolve(q.result); r.result.close(); }; }; })`,
     );
     expect(stored).toBeGreaterThanOrEqual(1);
   });
@@ -246,14 +275,21 @@ describe('side panel', () => {
     const ms = await startModelServer();
     try {
       await panel.click('[data-testid=tab-settings]');
-      await panel.eval(`(() => { const s = document.querySelector('[data-testid=provider]'); ` + `Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(s, 'openai'); ` + `` + `s.dispatchEvent(new Event('change', { bubbles: true })); })()`);
+      await panel.eval(
+        `(() => { const s = document.querySelector('[data-testid=provider]'); ` +
+          `Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(s, 'openai'); ` +
+          `` +
+          `s.dispatchEvent(new Event('change', { bubbles: true })); })()`,
+      );
       await panel.type('[data-testid=model-name]', 'gpt-4.1-mini');
       await panel.type('[data-testid=api-key]', 'sk-panel-secret-9876');
       await panel.type('[data-testid=base-url]', ms.url);
       await panel.click('[data-testid=save-settings]');
       expect(await panel.waitFor<string>(`document.querySelector('[data-testid=settings-message]')?.textContent`, 'the save message')).toContain('OpenAI');
       // Saved in local storage (never sync), and never put back into the page.
-      const stored = await panel.eval<{ local: string; sync: string }>(`(async () => ({ local: JSON.stringify(await chrome.storage.local.get(null)), sync: JSON.stringify(await chrome.storage.sync.get(null)) }))()`);
+      const stored = await panel.eval<{ local: string; sync: string }>(
+        `(async () => ({ local: JSON.stringify(await chrome.storage.local.get(null)), sync: JSON.stringify(await chrome.storage.sync.get(null)) }))()`,
+      );
       expect(stored.local).toContain('sk-panel-secret-9876');
       expect(stored.sync).not.toContain('sk-panel');
       expect(await panel.eval(`document.querySelector('[data-testid=api-key]').value`)).toBe('');
@@ -267,7 +303,10 @@ describe('side panel', () => {
       await panel.click('[data-testid=kind-agent]');
       await panel.type('[data-testid=instruction]', 'wait for the page');
       await panel.key('Enter');
-      await panel.waitFor(`[...document.querySelectorAll('[data-testid=entry]')].at(-1)?.querySelector('.events li.step')`, 'the first agent step to show live');
+      await panel.waitFor(
+        `[...document.querySelectorAll('[data-testid=entry]')].at(-1)?.querySelector('.events li.step')`,
+        'the first agent step to show live',
+      );
       await panel.waitFor(`document.querySelector('[data-testid=stop]')`, 'the Stop button');
       await panel.screenshot('08-agent-running');
       const t0 = Date.now();
@@ -324,7 +363,11 @@ describe('side panel', () => {
   it('the Agent tab on the built-in model carries out a compound instruction, step by step', async () => {
     // Back to the built-in model (an earlier test saved a provider).
     await panel.click('[data-testid=tab-settings]');
-    await panel.eval(`(() => { const s = document.querySelector('[data-testid=provider]'); ` + `Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(s, 'local'); ` + `s.dispatchEvent(new Event('change', { bubbles: true })); })()`);
+    await panel.eval(
+      `(() => { const s = document.querySelector('[data-testid=provider]'); ` +
+        `Object.getOwnPropertyDescriptor(HTMLSelectElement.prototype, 'value').set.call(s, 'local'); ` +
+        `s.dispatchEvent(new Event('change', { bubbles: true })); })()`,
+    );
     await panel.click('[data-testid=save-settings]');
     await panel.waitFor(`document.querySelector('[data-testid=settings-message]')?.textContent`, 'the save message');
     await panel.click('[data-testid=tab-run]');

@@ -26,7 +26,14 @@ import { localBrowser, type BrowserHandle, type Page } from '../../src/index';
 import { startFixtureServers } from '../fixtures/server';
 
 const WILD_DIR = fileURLToPath(new URL('../fixtures/pages/wild/', import.meta.url));
-const PAGES = [...readdirSync(WILD_DIR).filter((f) => f.endsWith('.html')).sort().map((f) => `/wild/${f}`), '/store.html', '/form.html'];
+const PAGES = [
+  ...readdirSync(WILD_DIR)
+    .filter((f) => f.endsWith('.html'))
+    .sort()
+    .map((f) => `/wild/${f}`),
+  '/store.html',
+  '/form.html',
+];
 const CLICK_TYPES = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'dblclick']);
 const ID_LINE = /^\s*\[(e\d+)\]/;
 
@@ -79,9 +86,10 @@ function findMisses(arg: { listened: number[]; selectors: string[] }): { clickab
   const listened = new Set(arg.listened.map((i) => all[i]));
   const withId = new Set<Element>();
   for (const sel of arg.selectors) {
-    const el = sel.startsWith('/') || sel.startsWith('(')
-      ? document.evaluate(sel, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue
-      : document.querySelector(sel);
+    const el =
+      sel.startsWith('/') || sel.startsWith('(')
+        ? document.evaluate(sel, document, null, XPathResult.FIRST_ORDERED_NODE_TYPE, null).singleNodeValue
+        : document.querySelector(sel);
     if (el instanceof Element) withId.add(el);
   }
   const modal = document.querySelector('dialog:modal');
@@ -90,7 +98,8 @@ function findMisses(arg: { listened: number[]; selectors: string[] }): { clickab
     if (el === document.documentElement || el === document.body || el.closest('head')) return false;
     if (listened.has(el)) return true;
     if (!el.matches(NATIVE)) return false;
-    if (el.matches('[tabindex]') && !el.matches('a[href], button, input, select, textarea, summary, [onclick], [contenteditable]')) return Number(el.getAttribute('tabindex')) >= 0;
+    if (el.matches('[tabindex]') && !el.matches('a[href], button, input, select, textarea, summary, [onclick], [contenteditable]'))
+      return Number(el.getAttribute('tabindex')) >= 0;
     return true;
   };
   const isVisible = (el: Element) => {
@@ -143,7 +152,10 @@ describe('reach: every visible clickable element has a snapshot id', () => {
       await page.goto(url);
       const listened = await listenedIndexes(url);
       const { text } = await page.snapshot({ budget: 1_000_000 });
-      const ids = text.split('\n').map((l) => ID_LINE.exec(l)?.[1]).filter((x): x is string => !!x);
+      const ids = text
+        .split('\n')
+        .map((l) => ID_LINE.exec(l)?.[1])
+        .filter((x): x is string => !!x);
       const refs = await page.selectorsFor(ids);
       const selectors = refs.filter((r): r is NonNullable<typeof r> => !!r).map((r) => r.selector);
       const { clickable, misses } = await page.evaluate(findMisses, { listened, selectors });

@@ -52,7 +52,11 @@ describe('two replicas on one PostgreSQL and a Grid', () => {
     const lookup = () =>
       Promise.all(
         cluster.replicas.map(() =>
-          fetch(`${cluster.rr.url}/v1/cache/lookup`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': key }, body: JSON.stringify({ key: 'z'.repeat(32), baseKey: 'y'.repeat(32) }) }).then((res) => res.status),
+          fetch(`${cluster.rr.url}/v1/cache/lookup`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json', 'x-dh-api-key': key },
+            body: JSON.stringify({ key: 'z'.repeat(32), baseKey: 'y'.repeat(32) }),
+          }).then((res) => res.status),
         ),
       );
     expect(await lookup()).toEqual([200, 200]);
@@ -155,5 +159,4 @@ describe('two replicas on one PostgreSQL and a Grid', () => {
       await db.end();
     }
   }, 300_000);
-
 });

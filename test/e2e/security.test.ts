@@ -46,7 +46,11 @@ afterEach(() => {
 });
 
 const post = (path: string, body: unknown, key = KEY_A, headers: Record<string, string> = {}) =>
-  fetch(svc.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': key, ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  fetch(svc.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-dh-api-key': key, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 const json = async (path: string, body: unknown, key = KEY_A, headers: Record<string, string> = {}) => {
   const r = await post(path, body, key, headers);
   return { status: r.status, body: (await r.json()) as { success: boolean; data?: any; error?: { code: string; message: string } } };
@@ -92,12 +96,19 @@ describe("the operator's provider key", () => {
         expect(c.body.error!.message).toMatch(/pass apiKey/);
       }
       // A streamed agent run is refused before its stream starts.
-      const res = await post(`/v1/sessions/${id}/agentExecute`, { agentConfig: { model: hostile }, executeOptions: { instruction: 'click reset' }, streamResponse: true });
+      const res = await post(`/v1/sessions/${id}/agentExecute`, {
+        agentConfig: { model: hostile },
+        executeOptions: { instruction: 'click reset' },
+        streamResponse: true,
+      });
       expect(res.status).toBe(400);
       expect(((await res.json()) as { error: { code: string } }).error.code).toBe('INVALID_ARGUMENT');
       // Whatever the environment holds: a keyless endpoint by any name, with no provider key set.
       delete process.env.OPENAI_API_KEY;
-      for (const model of [{ modelName: 'llama-3.2', baseURL: ms.url }, { modelName: 'x', baseURL: ms.url, openaiEndpointFormat: 'chat' }]) {
+      for (const model of [
+        { modelName: 'llama-3.2', baseURL: ms.url },
+        { modelName: 'x', baseURL: ms.url, openaiEndpointFormat: 'chat' },
+      ]) {
         const r = await json('/v1/sessions/start', { model });
         expect(r.status, JSON.stringify(r.body)).toBe(400);
         expect(r.body.error!.message).toMatch(/model names its own baseURL.*pass apiKey/);
@@ -122,7 +133,10 @@ describe("the operator's provider key", () => {
     const id = await start();
     try {
       await json(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/form.html` });
-      ms.script({ status: 401, body: { error: { message: `Incorrect API key provided: ${ENV_KEY}. Authorization: Bearer ${ENV_KEY}`, type: 'invalid_request_error' } } });
+      ms.script({
+        status: 401,
+        body: { error: { message: `Incorrect API key provided: ${ENV_KEY}. Authorization: Bearer ${ENV_KEY}`, type: 'invalid_request_error' } },
+      });
       const r = await json(`/v1/sessions/${id}/extract`, { instruction: 'the page title', model: 'openai/gpt-4.1-mini' });
       expect(r.status).toBe(502);
       expect(r.body.error!.code).toBe('MODEL_AUTH_FAILED');
@@ -135,7 +149,10 @@ describe("the operator's provider key", () => {
       expect(text).not.toContain(ENV_KEY);
       // A caller's own key echoed back is scrubbed too.
       ms.script({ status: 401, body: { error: { message: 'Incorrect API key provided: callers-own-key-4242' } } });
-      const own = await json(`/v1/sessions/${id}/extract`, { instruction: 'x', model: { modelName: 'openai/gpt-4.1-mini', baseURL: ms.url, apiKey: 'callers-own-key-4242' } });
+      const own = await json(`/v1/sessions/${id}/extract`, {
+        instruction: 'x',
+        model: { modelName: 'openai/gpt-4.1-mini', baseURL: ms.url, apiKey: 'callers-own-key-4242' },
+      });
       expect(own.body.error!.code).toBe('MODEL_AUTH_FAILED');
       expect(JSON.stringify(own.body)).not.toContain('callers-own-key-4242');
     } finally {
@@ -148,7 +165,15 @@ describe('local files and browser-internal pages', () => {
   it('are refused with URL_NOT_ALLOWED naming the scheme, over HTTP and MCP; a redirect into file: too', async () => {
     const id = await start();
     try {
-      for (const url of ['file:///etc/passwd', `file://${home}/`, 'chrome://version', 'view-source:http://127.0.0.1/', 'javascript:alert(1)', 'chrome-extension://abc/x.html', 'devtools://devtools/x']) {
+      for (const url of [
+        'file:///etc/passwd',
+        `file://${home}/`,
+        'chrome://version',
+        'view-source:http://127.0.0.1/',
+        'javascript:alert(1)',
+        'chrome-extension://abc/x.html',
+        'devtools://devtools/x',
+      ]) {
         const r = await json(`/v1/sessions/${id}/navigate`, { url });
         expect(r.status, url).toBe(403);
         expect(r.body.error!.code).toBe('URL_NOT_ALLOWED');
@@ -184,7 +209,9 @@ describe("the operator's opt-in", () => {
   it('a service started with allowUrlSchemes [file] opens local files for its sessions; callers still cannot widen it', async () => {
     const own = await startService({ home: mkdtempSync(join(tmpdir(), 'dh-sec-file-')), port: 0, allowUrlSchemes: ['file'] });
     const call = (path: string, body: unknown) =>
-      fetch(own.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY_A }, body: JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: (await r.json()) as any }));
+      fetch(own.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY_A }, body: JSON.stringify(body) }).then(
+        async (r) => ({ status: r.status, body: (await r.json()) as any }),
+      );
     try {
       const id = (await call('/v1/sessions/start', {})).body.data.sessionId;
       const file = await call(`/v1/sessions/${id}/navigate`, { url: 'file:///etc/hostname' });
@@ -244,7 +271,9 @@ describe('deadlines', () => {
       const t0 = Date.now();
       await expect(dh.act({ selector: 'body', description: 'b', method: 'click' }, { timeout: 2 ** 31 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
       await expect(dh.experimentalBatch(async () => 1, undefined, { timeout: 2 ** 31 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
-      await expect((await dh.context.activePage()).goto(`${servers.origin}/form.html`, { timeout: 2 ** 40 })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      await expect((await dh.context.activePage()).goto(`${servers.origin}/form.html`, { timeout: 2 ** 40 })).rejects.toMatchObject({
+        code: 'INVALID_ARGUMENT',
+      });
       expect(Date.now() - t0).toBeLessThan(2_000);
     } finally {
       await end(id);
@@ -257,10 +286,15 @@ describe('deadlines', () => {
       await json(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/form.html` });
       // Hang the page's main thread for longer than the act may take.
       const page = await (await svc.sessions.get(id, (await svc.keys.tenantOf(KEY_A))!)).dh.context.activePage();
-      await page.evaluate(() => void setTimeout(() => {
-        const until = Date.now() + 20_000;
-        while (Date.now() < until) { /* busy */ }
-      }, 50));
+      await page.evaluate(
+        () =>
+          void setTimeout(() => {
+            const until = Date.now() + 20_000;
+            while (Date.now() < until) {
+              /* busy */
+            }
+          }, 50),
+      );
       await new Promise((r) => setTimeout(r, 300));
       const t0 = Date.now();
       const r = await json(`/v1/sessions/${id}/act`, { input: { selector: '#name', description: 'name', method: 'fill', arguments: ['x'] }, timeout: 3_000 });
@@ -278,19 +312,21 @@ describe('authentication before work, and slow clients', () => {
   it('/mcp answers 401 before reading a body, and closes the connection', async () => {
     const u = new URL(svc.url);
     const socks = await Promise.all(
-      Array.from({ length: 30 }, () =>
-        new Promise<{ text: string; closed: boolean }>((resolve) => {
-          const s = connect(Number(u.port), u.hostname, () => {
-            s.write(`POST /mcp HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{"jsonrpc":`);
-          });
-          let text = '';
-          s.on('data', (d) => (text += d));
-          s.on('close', () => resolve({ text, closed: true }));
-          setTimeout(() => {
-            s.destroy();
-            resolve({ text, closed: false });
-          }, 5_000);
-        }),
+      Array.from(
+        { length: 30 },
+        () =>
+          new Promise<{ text: string; closed: boolean }>((resolve) => {
+            const s = connect(Number(u.port), u.hostname, () => {
+              s.write(`POST /mcp HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\nContent-Length: 1000000\r\n\r\n{"jsonrpc":`);
+            });
+            let text = '';
+            s.on('data', (d) => (text += d));
+            s.on('close', () => resolve({ text, closed: true }));
+            setTimeout(() => {
+              s.destroy();
+              resolve({ text, closed: false });
+            }, 5_000);
+          }),
       ),
     );
     for (const s of socks) {
@@ -305,7 +341,9 @@ describe('authentication before work, and slow clients', () => {
     const t0 = Date.now();
     const outcome = await new Promise<{ text: string; ms: number }>((resolve) => {
       const s = connect(Number(u.port), u.hostname, () => {
-        s.write(`POST /v1/sessions/start HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\nx-dh-api-key: ${KEY_A}\r\nContent-Length: 100\r\n\r\n{`);
+        s.write(
+          `POST /v1/sessions/start HTTP/1.1\r\nHost: ${u.host}\r\nContent-Type: application/json\r\nx-dh-api-key: ${KEY_A}\r\nContent-Length: 100\r\n\r\n{`,
+        );
       });
       const trickle = setInterval(() => s.writable && s.write(' '), 300);
       let text = '';
@@ -348,7 +386,11 @@ describe('API keys are tenants', () => {
     const key = 'c'.repeat(40);
     const baseKey = 'd'.repeat(40);
     const usage = { inputTokens: 5, outputTokens: 5, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 5 };
-    const rec = await json('/v1/cache/record', { key, baseKey, op: 'act', result: [{ selector: '#delete-account', description: 'poisoned', method: 'click' }], usage }, KEY_A);
+    const rec = await json(
+      '/v1/cache/record',
+      { key, baseKey, op: 'act', result: [{ selector: '#delete-account', description: 'poisoned', method: 'click' }], usage },
+      KEY_A,
+    );
     expect(rec.status).toBe(200);
     const a = await json('/v1/cache/lookup', { key, baseKey }, KEY_A);
     expect(a.body.data.entry).toMatchObject({ op: 'act' });
@@ -356,14 +398,20 @@ describe('API keys are tenants', () => {
     expect(b.body.data).toEqual({ count: 1, entry: null, pageChanged: false });
   });
 
-  it("an MCP session id is useless with another key", async () => {
+  it('an MCP session id is useless with another key', async () => {
     const a = new Client({ name: 'a', version: '1.0.0' });
     const ta = new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${KEY_A}` } } });
     await a.connect(ta);
     try {
       const r = await rawRequest({
         path: '/mcp',
-        headers: { host: new URL(svc.url).host, 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${KEY_B}`, 'mcp-session-id': ta.sessionId! },
+        headers: {
+          host: new URL(svc.url).host,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+          authorization: `Bearer ${KEY_B}`,
+          'mcp-session-id': ta.sessionId!,
+        },
         body: JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/list' }),
       });
       expect(r.status).toBe(404);
@@ -376,21 +424,35 @@ describe('API keys are tenants', () => {
 describe('requests a browser page could forge', () => {
   it('a foreign Host (DNS rebinding) or any web Origin is refused on /v1 and /mcp', async () => {
     for (const path of ['/v1/sessions/start', '/mcp']) {
-      const host = await rawRequest({ path, headers: { host: 'attacker.example:80', 'content-type': 'application/json', 'x-dh-api-key': KEY_A, authorization: `Bearer ${KEY_A}` } });
+      const host = await rawRequest({
+        path,
+        headers: { host: 'attacker.example:80', 'content-type': 'application/json', 'x-dh-api-key': KEY_A, authorization: `Bearer ${KEY_A}` },
+      });
       expect(host.status, path).toBe(403);
       expect(host.body.error.code).toBe('HOST_NOT_ALLOWED');
-      const origin = await rawRequest({ path, headers: { host: new URL(svc.url).host, origin: 'http://attacker.example', 'content-type': 'application/json', 'x-dh-api-key': KEY_A } });
+      const origin = await rawRequest({
+        path,
+        headers: { host: new URL(svc.url).host, origin: 'http://attacker.example', 'content-type': 'application/json', 'x-dh-api-key': KEY_A },
+      });
       expect(origin.status, path).toBe(403);
       expect(origin.body.error.code).toBe('ORIGIN_NOT_ALLOWED');
     }
     // localhost by name is still this service.
-    const ok = await rawRequest({ path: '/v1/cache/lookup', headers: { host: `localhost:${new URL(svc.url).port}`, 'content-type': 'application/json', 'x-dh-api-key': KEY_A }, body: JSON.stringify({ key: 'e'.repeat(20), baseKey: 'f'.repeat(20) }) });
+    const ok = await rawRequest({
+      path: '/v1/cache/lookup',
+      headers: { host: `localhost:${new URL(svc.url).port}`, 'content-type': 'application/json', 'x-dh-api-key': KEY_A },
+      body: JSON.stringify({ key: 'e'.repeat(20), baseKey: 'f'.repeat(20) }),
+    });
     expect(ok.status).toBe(200);
     // The service's own loopback origin (MCP clients send it) is this service too; a page of
     // another local server (another port) is not.
     const port = new URL(svc.url).port;
     const lookup = (origin: string) =>
-      rawRequest({ path: '/v1/cache/lookup', headers: { host: `localhost:${port}`, origin, 'content-type': 'application/json', 'x-dh-api-key': KEY_A }, body: JSON.stringify({ key: 'e'.repeat(20), baseKey: 'f'.repeat(20) }) });
+      rawRequest({
+        path: '/v1/cache/lookup',
+        headers: { host: `localhost:${port}`, origin, 'content-type': 'application/json', 'x-dh-api-key': KEY_A },
+        body: JSON.stringify({ key: 'e'.repeat(20), baseKey: 'f'.repeat(20) }),
+      });
     expect((await lookup(`http://localhost:${port}`)).status).toBe(200);
     expect((await lookup(`http://127.0.0.1:${port}`)).status).toBe(200);
     const otherPort = await lookup(`http://localhost:${Number(port) === 8080 ? 8081 : 8080}`);
@@ -429,10 +491,18 @@ describe('binding beyond loopback', () => {
       s.once('error', () => resolve(true));
     });
   const lookupAs = (url: string, host: string) =>
-    rawRequest({ url, path: '/v1/cache/lookup', headers: { host, 'content-type': 'application/json', 'x-dh-api-key': KEY_A }, body: JSON.stringify({ key: 'e'.repeat(20), baseKey: 'f'.repeat(20) }) });
+    rawRequest({
+      url,
+      path: '/v1/cache/lookup',
+      headers: { host, 'content-type': 'application/json', 'x-dh-api-key': KEY_A },
+      body: JSON.stringify({ key: 'e'.repeat(20), baseKey: 'f'.repeat(20) }),
+    });
   /** The CLI in a process of its own, ended after 30 s at most (a start that should fail may not). */
   const cli = (args: string[], env: Record<string, string> = {}) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', ...args], { env: { ...process.env, DECKHAND_HOME: mkdtempSync(join(tmpdir(), 'dh-bind-cli-')), ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, ['--import', 'tsx', 'src/cli/cli.ts', ...args], {
+      env: { ...process.env, DECKHAND_HOME: mkdtempSync(join(tmpdir(), 'dh-bind-cli-')), ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     p.stdout!.on('data', (d) => (out += d));
     p.stderr!.on('data', (d) => (out += d));
@@ -442,7 +512,12 @@ describe('binding beyond loopback', () => {
   };
 
   it('startService refuses a non-loopback address without allowed hosts: a typed error naming it, nothing bound or created', async () => {
-    for (const [host, allowedHosts] of [['0.0.0.0', undefined], ['::', []], ['192.0.2.1', undefined], ['deckhand.example.com', undefined]] as const) {
+    for (const [host, allowedHosts] of [
+      ['0.0.0.0', undefined],
+      ['::', []],
+      ['192.0.2.1', undefined],
+      ['deckhand.example.com', undefined],
+    ] as const) {
       const dataHome = join(mkdtempSync(join(tmpdir(), 'dh-bind-')), 'home');
       const port = await freePort();
       const e = await startService({ home: dataHome, host, port, allowedHosts: allowedHosts && [...allowedHosts] }).then(

@@ -23,7 +23,8 @@ afterEach(async () => {
 });
 
 /** The session's Chromium process (the manager keeps sessions private). */
-const procOf = (id: string) => (h.svc.sessions as unknown as { sessions: Map<string, { browser: { proc: { kill(sig: string): void } } }> }).sessions.get(id)!.browser.proc;
+const procOf = (id: string) =>
+  (h.svc.sessions as unknown as { sessions: Map<string, { browser: { proc: { kill(sig: string): void } } }> }).sessions.get(id)!.browser.proc;
 
 async function until(what: string, check: () => boolean, ms: number): Promise<number> {
   const t0 = Date.now();
@@ -58,7 +59,7 @@ describe('the HTTP service under faults', () => {
     const id = body.data.sessionId as string;
     expect((await h.post(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/form.html` })).status).toBe(200);
     procOf(id).kill('SIGKILL');
-    expect(await until('the dead browser\'s session to end', () => h.svc.sessions.size === 0, 2000)).toBeLessThan(2000);
+    expect(await until("the dead browser's session to end", () => h.svc.sessions.size === 0, 2000)).toBeLessThan(2000);
     const gone = await h.post(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/form.html` });
     expect(gone.status).toBe(404);
     expect(gone.body.error?.code).toBe('SESSION_NOT_FOUND');
@@ -69,8 +70,14 @@ describe('the HTTP service under faults', () => {
   });
 
   for (const [what, body] of [
-    ['a deterministic act waiting for its element', (origin: string) => ['act', { input: { selector: '#never-there', method: 'click', description: 'a missing button' }, timeout: 20_000 }] as const],
-    ['a navigation the server holds', (origin: string) => ['navigate', { url: `${origin}/slow?ms=20000&to=/form.html`, options: { timeout: 25_000 } }] as const],
+    [
+      'a deterministic act waiting for its element',
+      (origin: string) => ['act', { input: { selector: '#never-there', method: 'click', description: 'a missing button' }, timeout: 20_000 }] as const,
+    ],
+    [
+      'a navigation the server holds',
+      (origin: string) => ['navigate', { url: `${origin}/slow?ms=20000&to=/form.html`, options: { timeout: 25_000 } }] as const,
+    ],
   ] as const) {
     it(`a caller that hangs up during ${what} frees the session at once for the next call`, async () => {
       const started = await h.post('/v1/sessions/start', {});
@@ -80,7 +87,12 @@ describe('the HTTP service under faults', () => {
         expect((await h.post(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/form.html` })).status).toBe(200);
         const [route, payload] = body(servers.origin);
         const ctl = new AbortController();
-        const pending = fetch(`${h.svc.url}/v1/sessions/${id}/${route}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY }, body: JSON.stringify(payload), signal: ctl.signal });
+        const pending = fetch(`${h.svc.url}/v1/sessions/${id}/${route}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY },
+          body: JSON.stringify(payload),
+          signal: ctl.signal,
+        });
         await new Promise((r) => setTimeout(r, 400));
         ctl.abort();
         await expect(pending).rejects.toThrow(/abort/i);

@@ -22,7 +22,10 @@ beforeAll(async () => {
   servers = await startFixtureServers();
   ms = await startModelServer();
   svc = await startService({
-    home: mkdtempSync(join(tmpdir(), 'dh-svc-')), port: 0, maxSessions: 3, maxBodyBytes: 64 * 1024,
+    home: mkdtempSync(join(tmpdir(), 'dh-svc-')),
+    port: 0,
+    maxSessions: 3,
+    maxBodyBytes: 64 * 1024,
     // The operator's price for the scripted model, over its list price.
     prices: { 'openai/gpt-4.1-mini': { inputPerMTok: 1, outputPerMTok: 10, cachedInputPerMTok: 0.25 } },
   });
@@ -35,7 +38,11 @@ afterAll(async () => {
 });
 
 const post = (path: string, body: unknown, headers: Record<string, string> = {}) =>
-  fetch(svc.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY, ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  fetch(svc.url + path, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY, ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 const json = async (path: string, body: unknown, headers?: Record<string, string>) => {
   const r = await post(path, body, headers);
   return { status: r.status, body: (await r.json()) as { success: boolean; data?: any; error?: { code: string; message: string } } };
@@ -47,7 +54,11 @@ const model = () => ({ modelName: 'openai/gpt-4.1-mini', apiKey: 'sk-from-body',
 
 describe('the session lifecycle', () => {
   it('start, navigate, act (Action and instruction), observe, extract, end', async () => {
-    const start = await json('/v1/sessions/start', { model: model(), viewport: { width: 900, height: 700 }, systemPrompt: 'Be careful.' }, { 'x-dh-project-id': 'legacy-project' });
+    const start = await json(
+      '/v1/sessions/start',
+      { model: model(), viewport: { width: 900, height: 700 }, systemPrompt: 'Be careful.' },
+      { 'x-dh-project-id': 'legacy-project' },
+    );
     expect(start.status).toBe(200);
     const id = start.body.data.sessionId as string;
     expect(id).toMatch(/^[0-9a-f-]{36}$/);
@@ -56,17 +67,32 @@ describe('the session lifecycle', () => {
     const det = await json(`/v1/sessions/${id}/act`, { input: { selector: '#multi', description: 'multi', method: 'click' } });
     expect(det.body.data.data.success).toBe(true);
     expect(det.body.data.metadata.cache.status).toBe('DISABLED');
-    ms.script((_r, prompt) => ({ object: { found: true, elementId: idFor(prompt, /textbox "Full name"/), method: 'fill', arguments: ['%n%'], description: 'name', twoStep: false, reason: '' } }));
+    ms.script((_r, prompt) => ({
+      object: {
+        found: true,
+        elementId: idFor(prompt, /textbox "Full name"/),
+        method: 'fill',
+        arguments: ['%n%'],
+        description: 'name',
+        twoStep: false,
+        reason: '',
+      },
+    }));
     const act = await json(`/v1/sessions/${id}/act`, { input: 'type %n% in the name', variables: { n: 'Hidden Value 991' } });
     expect(act.body.data.data.success).toBe(true);
     expect(ms.requests.at(-1)!.headers.authorization).toBe('Bearer sk-from-body');
     expect(ms.requests.at(-1)!.raw).toContain('Be careful.');
     expect(ms.requests.some((r) => r.raw.includes('Hidden Value 991'))).toBe(false);
-    ms.script((_r, prompt) => ({ object: { elements: [{ elementId: idFor(prompt, /button "Reset"/), description: 'Reset', method: 'click', arguments: [] }] } }));
+    ms.script((_r, prompt) => ({
+      object: { elements: [{ elementId: idFor(prompt, /button "Reset"/), description: 'Reset', method: 'click', arguments: [] }] },
+    }));
     const obs = await json(`/v1/sessions/${id}/observe`, { instruction: 'the reset button' });
     expect(obs.body.data.data[0]).toMatchObject({ description: 'Reset', method: 'click' });
     ms.script({ object: { heading: 'Sign up' } });
-    const ext = await json(`/v1/sessions/${id}/extract`, { instruction: 'heading', schema: { type: 'object', properties: { heading: { type: 'string' } }, required: ['heading'] } });
+    const ext = await json(`/v1/sessions/${id}/extract`, {
+      instruction: 'heading',
+      schema: { type: 'object', properties: { heading: { type: 'string' } }, required: ['heading'] },
+    });
     expect(ext.body.data.data).toEqual({ heading: 'Sign up' });
     // The built-in local model per call, by name.
     const local = await json(`/v1/sessions/${id}/act`, { input: 'click the Multi button', model: 'deckhand/local' });
@@ -79,7 +105,10 @@ describe('the session lifecycle', () => {
     expect(det.body.data.metadata.costUsd).toBe(0);
     // A caller cannot price a model itself, for its session or a call: only the operator's prices count.
     const priced = { ...model(), price: { inputPerMTok: 0, outputPerMTok: 0 } };
-    for (const r of [await json('/v1/sessions/start', { model: priced }), await json(`/v1/sessions/${id}/act`, { input: 'click the Multi button', model: priced })]) {
+    for (const r of [
+      await json('/v1/sessions/start', { model: priced }),
+      await json(`/v1/sessions/${id}/act`, { input: 'click the Multi button', model: priced }),
+    ]) {
       expect(r.status).toBe(400);
       expect(r.body.error!.message).toMatch(/unknown property 'price'/);
     }
@@ -98,7 +127,10 @@ describe('the result cache over HTTP', () => {
       return id;
     };
     const id = await startOn(KEY);
-    ms.script((_r, prompt) => ({ object: { found: true, elementId: idFor(prompt, /button "Multi"/), method: 'click', arguments: [], description: 'Multi', twoStep: false, reason: '' }, usage: { input: 120, output: 12 } }));
+    ms.script((_r, prompt) => ({
+      object: { found: true, elementId: idFor(prompt, /button "Multi"/), method: 'click', arguments: [], description: 'Multi', twoStep: false, reason: '' },
+      usage: { input: 120, output: 12 },
+    }));
     const before = ms.requests.length;
     const plain = await json(`/v1/sessions/${id}/act`, { input: 'click the Multi button' });
     expect(plain.body.data.metadata.cache).toEqual({ status: 'DISABLED' });
@@ -110,7 +142,13 @@ describe('the result cache over HTTP', () => {
     const second = await json(`/v1/sessions/${id}/act`, { input: 'click the Multi button', cache: true });
     expect(second.status).toBe(200);
     expect(second.body.data.data.success).toBe(true);
-    expect(second.body.data.metadata.cache).toEqual({ status: 'HIT', count: 2, threshold: 1, tokensSaved: { inputTokens: 120, outputTokens: 12, totalTokens: 132 }, costSavedUsd: 0.00024 });
+    expect(second.body.data.metadata.cache).toEqual({
+      status: 'HIT',
+      count: 2,
+      threshold: 1,
+      tokensSaved: { inputTokens: 120, outputTokens: 12, totalTokens: 132 },
+      costSavedUsd: 0.00024,
+    });
     expect(second.body.data.metadata.usage.inputTokens).toBe(0);
     expect(second.body.data.metadata.costUsd).toBe(0);
     expect(ms.requests.length - before).toBe(2); // the hit made no model call
@@ -128,7 +166,9 @@ describe('streaming', () => {
     const { body } = await json('/v1/sessions/start', { model: model() });
     const id = body.data.sessionId;
     await json(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/form.html` });
-    ms.script((_r, prompt) => ({ object: { found: true, elementId: idFor(prompt, /button "Multi"/), method: 'click', arguments: [], description: 'Multi', twoStep: false, reason: '' } }));
+    ms.script((_r, prompt) => ({
+      object: { found: true, elementId: idFor(prompt, /button "Multi"/), method: 'click', arguments: [], description: 'Multi', twoStep: false, reason: '' },
+    }));
     const res = await post(`/v1/sessions/${id}/act`, { input: 'click the Multi button' }, { 'x-stream-response': 'true' });
     expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
     const evs = await events(res);
@@ -156,7 +196,12 @@ describe('streaming', () => {
     await json(`/v1/sessions/${id}/navigate`, { url: `${servers.origin}/form.html` });
     ms.script({ object: { found: false }, delayMs: 8000 });
     const ac = new AbortController();
-    const res = await fetch(`${svc.url}/v1/sessions/${id}/act`, { method: 'POST', signal: ac.signal, headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY, 'x-stream-response': 'true' }, body: JSON.stringify({ input: 'click something slow' }) });
+    const res = await fetch(`${svc.url}/v1/sessions/${id}/act`, {
+      method: 'POST',
+      signal: ac.signal,
+      headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY, 'x-stream-response': 'true' },
+      body: JSON.stringify({ input: 'click something slow' }),
+    });
     await events(res, (e) => {
       if (e.status === 'running' && /calling/.test(e.message)) ac.abort();
     }).catch(() => undefined);
@@ -269,7 +314,9 @@ describe("a caller's DevTools address (cdpUrl)", () => {
     const opened = await startService({ home: mkdtempSync(join(tmpdir(), 'dh-svc-')), port: 0, allowCdpHosts: [`127.0.0.1:${port}`] });
     try {
       const call = (path: string, body: unknown) =>
-        fetch(opened.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY }, body: JSON.stringify(body) }).then(async (res) => ({ status: res.status, body: (await res.json()) as any }));
+        fetch(opened.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY }, body: JSON.stringify(body) }).then(
+          async (res) => ({ status: res.status, body: (await res.json()) as any }),
+        );
       // Another port of the same host is still closed.
       expect((await call('/v1/sessions/start', { cdpUrl: trapUrl })).body.error.code).toBe('CDP_HOST_NOT_ALLOWED');
       const started = await call('/v1/sessions/start', { cdpUrl: remote.devtoolsUrl });
@@ -305,7 +352,11 @@ describe('operating it', () => {
         }
       });
     });
-    const r = await fetch(`${started.url}/v1/sessions/start`, { method: 'POST', headers: { 'x-dh-api-key': started.key, 'content-type': 'application/json' }, body: '{}' });
+    const r = await fetch(`${started.url}/v1/sessions/start`, {
+      method: 'POST',
+      headers: { 'x-dh-api-key': started.key, 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(r.status).toBe(200);
     const code = await new Promise<number | null>((resolve) => {
       p.once('exit', resolve);

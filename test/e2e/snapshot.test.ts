@@ -8,7 +8,10 @@ const ID_LINE = /^\s*\[((?:f\d+)?e\d+)\] (\S+)(?: "((?:[^"\\]|\\.)*)")?/;
 
 /** Every id in a snapshot resolves, through its selector, to exactly one element with the role and name printed. */
 async function expectIdsResolve(page: Page, text: string): Promise<number> {
-  const lines = text.split('\n').map((l) => ID_LINE.exec(l)).filter((m): m is RegExpExecArray => !!m);
+  const lines = text
+    .split('\n')
+    .map((l) => ID_LINE.exec(l))
+    .filter((m): m is RegExpExecArray => !!m);
   const refs = await page.selectorsFor(lines.map((m) => m[1]));
   for (const [i, m] of lines.entries()) {
     const ref = refs[i];
@@ -47,7 +50,8 @@ describe('snapshot lines', () => {
       '  textbox "Notes" namefrom=aria-label multiline value=""',
       // The control that submits the form says so: "the submit button" is it, whatever its name.
       '  button "Create account" submit',
-    ]) expect(lines).toContain(expected);
+    ])
+      expect(lines).toContain(expected);
     // A type=button button submits nothing.
     expect(lines.find((l) => l.includes('button "Multi"'))).toMatch(/button "Multi"$/);
     // The password itself never reaches the text a model reads.

@@ -41,7 +41,10 @@ const pageLog = () => inPage<string[]>('window.__log');
 
 /** The person clicks at the element's centre with the mouse: trusted input, as a hand gives. */
 async function personClicks(css: string): Promise<void> {
-  const p = await inPage<{ x: number; y: number } | null>(`(() => { const r = document.querySelector(${JSON.stringify(css)})?.getBoundingClientRect(); ` + `return r ? { x: r.x + r.width / 2, y: r.y + r.height / 2 } : null; })()`);
+  const p = await inPage<{ x: number; y: number } | null>(
+    `(() => { const r = document.querySelector(${JSON.stringify(css)})?.getBoundingClientRect(); ` +
+      `return r ? { x: r.x + r.width / 2, y: r.y + r.height / 2 } : null; })()`,
+  );
   if (!p) throw new Error(`no ${css} on the page`);
   for (const type of ['mouseMoved', 'mousePressed', 'mouseReleased'] as const) {
     await browser.cdp.send('Input.dispatchMouseEvent', { type, x: p.x, y: p.y, button: type === 'mouseMoved' ? 'none' : 'left', clickCount: 1 }, tab);
@@ -98,7 +101,10 @@ describe('take over from the side panel', () => {
     expect(await panel.count('[data-testid=save-fix]')).toBe(0);
 
     await panel.click('[data-testid=live-pause]');
-    await panel.waitFor(`document.querySelector('[data-testid=paused-banner]')?.textContent.includes('Paused — the program waits; act on the page, then Resume')`, 'the paused banner');
+    await panel.waitFor(
+      `document.querySelector('[data-testid=paused-banner]')?.textContent.includes('Paused — the program waits; act on the page, then Resume')`,
+      'the paused banner',
+    );
 
     // The program's next operation waits.
     let settled = false;
@@ -107,7 +113,10 @@ describe('take over from the side panel', () => {
       () => (settled = true),
       () => (settled = true),
     );
-    await panel.waitFor(`document.querySelector('[data-testid=paused-banner]')?.textContent.includes('1 operation waiting')`, 'the panel to show one operation waiting');
+    await panel.waitFor(
+      `document.querySelector('[data-testid=paused-banner]')?.textContent.includes('1 operation waiting')`,
+      'the panel to show one operation waiting',
+    );
     await new Promise((r) => setTimeout(r, 1000));
     expect(settled).toBe(false);
     expect(await pageLog()).toEqual([]);
@@ -150,52 +159,74 @@ describe('take over from the side panel', () => {
     expect(errors).toEqual([]);
   });
 
-  it('a paused operation fails with PAUSED after its own timeout; the panel is never held; saving needs a failed run and a step', { timeout: 60_000 }, async () => {
-    // Another act the model cannot carry out, with nothing recorded for it yet.
-    const other = await dh.act('click the purple unicorn').then((r) => r.data.success, () => false);
-    expect(other).toBe(false);
-    const failedRun = `[...document.querySelectorAll('[data-testid=live-run][data-op=act][data-status=failed]')].find((r) => ` + `r.querySelector('.instr').textContent === 'click the purple unicorn')`;
-    await panel.waitFor(failedRun, 'the second failed act');
-    await panel.click('[data-testid=live-pause]');
-    await panel.waitFor(`document.querySelector('[data-testid=paused-banner]')`, 'the paused banner');
-    const t0 = Date.now();
-    const e = await dh.act({ selector: '#reply', method: 'click', description: 'Reply button' }, { timeout: 1500 }).then(
-      () => null,
-      (x: unknown) => x as DeckhandError,
-    );
-    const took = Date.now() - t0;
-    expect(e).toBeInstanceOf(DeckhandError);
-    expect(e!.code).toBe('PAUSED');
-    expect(e!.message).toMatch(/paused the run in Deckhand's side panel/);
-    expect(took).toBeGreaterThanOrEqual(1400);
-    expect(took).toBeLessThan(5000);
-    expect(await pageLog()).not.toContain('reply');
+  it(
+    'a paused operation fails with PAUSED after its own timeout; the panel is never held; saving needs a failed run and a step',
+    { timeout: 60_000 },
+    async () => {
+      // Another act the model cannot carry out, with nothing recorded for it yet.
+      const other = await dh.act('click the purple unicorn').then(
+        (r) => r.data.success,
+        () => false,
+      );
+      expect(other).toBe(false);
+      const failedRun =
+        `[...document.querySelectorAll('[data-testid=live-run][data-op=act][data-status=failed]')].find((r) => ` +
+        `r.querySelector('.instr').textContent === 'click the purple unicorn')`;
+      await panel.waitFor(failedRun, 'the second failed act');
+      await panel.click('[data-testid=live-pause]');
+      await panel.waitFor(`document.querySelector('[data-testid=paused-banner]')`, 'the paused banner');
+      const t0 = Date.now();
+      const e = await dh.act({ selector: '#reply', method: 'click', description: 'Reply button' }, { timeout: 1500 }).then(
+        () => null,
+        (x: unknown) => x as DeckhandError,
+      );
+      const took = Date.now() - t0;
+      expect(e).toBeInstanceOf(DeckhandError);
+      expect(e!.code).toBe('PAUSED');
+      expect(e!.message).toMatch(/paused the run in Deckhand's side panel/);
+      expect(took).toBeGreaterThanOrEqual(1400);
+      expect(took).toBeLessThan(5000);
+      expect(await pageLog()).not.toContain('reply');
 
-    // Typed refusals, asked as the panel asks: no such failed run; nothing recorded since this Pause.
-    const ask = (name: string, params: unknown) =>
-      workerEval(browser, `globalThis.__deckhand.panel(${JSON.stringify(name)}, ${JSON.stringify(params)}).then(() => null, (e) => ({ code: e.code, message: e.message }))`) as Promise<{ code: string; message: string } | null>;
-    expect(await ask('takeover.preview', { runId: 'no-such-run', callerId: 'nobody' })).toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/no failed act run 'no-such-run'/) });
-    const failed = await panel.eval<{ runId: string; callerId: string }>(`(() => { const r = ${failedRun}; return { runId: r.dataset.runId, callerId: r.dataset.callerId }; })()`);
-    expect(await ask('takeover.preview', failed)).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/nothing was recorded/) });
-    expect(await ask('takeover.save', failed)).toMatchObject({ code: 'INVALID_ARGUMENT' });
-    // Offered on the failed act, but not until the person has done something.
-    expect(await panel.eval(`${failedRun}.querySelector('[data-testid=save-fix]').disabled`)).toBe(true);
-    // Never offered on an act given an Action (it has no instruction whose result a fix could be).
-    expect(await panel.eval(`[...document.querySelectorAll('[data-testid=live-run][data-op=act][data-status=failed]')].some((r) => ` + `r.querySelector('.instr').textContent.includes('Reply button') && r.querySelector('[data-testid=save-fix]'))`)).toBe(false);
+      // Typed refusals, asked as the panel asks: no such failed run; nothing recorded since this Pause.
+      const ask = (name: string, params: unknown) =>
+        workerEval(
+          browser,
+          `globalThis.__deckhand.panel(${JSON.stringify(name)}, ${JSON.stringify(params)}).then(() => null, (e) => ({ code: e.code, message: e.message }))`,
+        ) as Promise<{ code: string; message: string } | null>;
+      expect(await ask('takeover.preview', { runId: 'no-such-run', callerId: 'nobody' })).toMatchObject({
+        code: 'NOT_FOUND',
+        message: expect.stringMatching(/no failed act run 'no-such-run'/),
+      });
+      const failed = await panel.eval<{ runId: string; callerId: string }>(
+        `(() => { const r = ${failedRun}; return { runId: r.dataset.runId, callerId: r.dataset.callerId }; })()`,
+      );
+      expect(await ask('takeover.preview', failed)).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/nothing was recorded/) });
+      expect(await ask('takeover.save', failed)).toMatchObject({ code: 'INVALID_ARGUMENT' });
+      // Offered on the failed act, but not until the person has done something.
+      expect(await panel.eval(`${failedRun}.querySelector('[data-testid=save-fix]').disabled`)).toBe(true);
+      // Never offered on an act given an Action (it has no instruction whose result a fix could be).
+      expect(
+        await panel.eval(
+          `[...document.querySelectorAll('[data-testid=live-run][data-op=act][data-status=failed]')].some((r) => ` +
+            `r.querySelector('.instr').textContent.includes('Reply button') && r.querySelector('[data-testid=save-fix]'))`,
+        ),
+      ).toBe(false);
 
-    // The panel's own instruction runs while programs are paused.
-    const own = await panel.runInstruction('act', 'click the Reply button');
-    expect(own.status).toBe('done');
-    expect(await pageLog()).toContain('reply');
-    // Its click was the panel's, not the person's: nothing recorded.
-    await new Promise((r) => setTimeout(r, 500));
-    expect(await ask('takeover.preview', failed)).toMatchObject({ code: 'INVALID_ARGUMENT' });
+      // The panel's own instruction runs while programs are paused.
+      const own = await panel.runInstruction('act', 'click the Reply button');
+      expect(own.status).toBe('done');
+      expect(await pageLog()).toContain('reply');
+      // Its click was the panel's, not the person's: nothing recorded.
+      await new Promise((r) => setTimeout(r, 500));
+      expect(await ask('takeover.preview', failed)).toMatchObject({ code: 'INVALID_ARGUMENT' });
 
-    await panel.click('[data-testid=tab-live]');
-    await panel.waitFor(`document.querySelector('[data-testid=live-resume]')`, 'the Resume button in the Live tab');
-    await panel.click('[data-testid=live-resume]');
-    await panel.waitFor(`!document.querySelector('[data-testid=paused-banner]')`, 'the banner to go');
-  });
+      await panel.click('[data-testid=tab-live]');
+      await panel.waitFor(`document.querySelector('[data-testid=live-resume]')`, 'the Resume button in the Live tab');
+      await panel.click('[data-testid=live-resume]');
+      await panel.waitFor(`!document.querySelector('[data-testid=paused-banner]')`, 'the banner to go');
+    },
+  );
 
   it('closing every side panel resumes the waiting program: nobody is left to press Resume', { timeout: 60_000 }, async () => {
     await panel.click('[data-testid=live-pause]');

@@ -296,9 +296,21 @@ const table: Record<TaskFamily, Row[]> = {
   // Tasks one click cannot do: search then book the right result, several clicks in an order
   // the numbers give, every link on a topic ("catalog" is not about cats).
   'whole-tasks': [
-    [FL, 'Book the cheapest one-way flight from Boston to Denver on 12/03', { trip: 'oneway', from: 'BOS', to: 'DEN', date: oneOf('12/03', '12/3'), flight: 'F9 1207' }],
-    [FL, 'Find the earliest flight from Boston to Denver on 12/03 and book it', { trip: oneOf('round', 'oneway'), from: 'BOS', to: 'DEN', date: oneOf('12/03', '12/3'), flight: 'UA 512' }],
-    [FL, 'Book the shortest flight from Denver to Boston on 12/05', { trip: oneOf('round', 'oneway'), from: 'DEN', to: 'BOS', date: oneOf('12/05', '12/5'), flight: 'B6 402' }],
+    [
+      FL,
+      'Book the cheapest one-way flight from Boston to Denver on 12/03',
+      { trip: 'oneway', from: 'BOS', to: 'DEN', date: oneOf('12/03', '12/3'), flight: 'F9 1207' },
+    ],
+    [
+      FL,
+      'Find the earliest flight from Boston to Denver on 12/03 and book it',
+      { trip: oneOf('round', 'oneway'), from: 'BOS', to: 'DEN', date: oneOf('12/03', '12/3'), flight: 'UA 512' },
+    ],
+    [
+      FL,
+      'Book the shortest flight from Denver to Boston on 12/05',
+      { trip: oneOf('round', 'oneway'), from: 'DEN', to: 'BOS', date: oneOf('12/05', '12/5'), flight: 'B6 402' },
+    ],
     [NU, 'Click on the numbers in ascending order', clicks('n2', 'n4', 'n7', 'n9', 'n12')],
     [NU, 'Click the numbers from largest to smallest', clicks('n12', 'n9', 'n7', 'n4', 'n2')],
     [NU, 'Click every number, smallest first', clicks('n2', 'n4', 'n7', 'n9', 'n12')],
@@ -489,7 +501,11 @@ const clickOk = (want: string | string[], got: string) => (Array.isArray(want) ?
  * Holds the record against the task: what in it is contrary to the task, and what the task
  * needs that is not there yet.
  */
-export function compare(e: TaskCheck, start: Record<string, unknown>, rec: Pick<PageRecord, 'submits' | 'clicks' | 'state'>): { contrary: string[]; missing: string[] } {
+export function compare(
+  e: TaskCheck,
+  start: Record<string, unknown>,
+  rec: Pick<PageRecord, 'submits' | 'clicks' | 'state'>,
+): { contrary: string[]; missing: string[] } {
   const contrary: string[] = [];
   const missing: string[] = [];
   if ('refuse' in e) {
@@ -543,11 +559,14 @@ export function compare(e: TaskCheck, start: Record<string, unknown>, rec: Pick<
 export function outcomeOf(e: TaskCheck, success: boolean, found: { contrary: string[]; missing: string[] }): { outcome: TaskOutcome; why: string } {
   const { contrary, missing } = found;
   if (contrary.length) return { outcome: 'wrong', why: contrary.join('; ') };
-  if ('refuse' in e) return success ? { outcome: 'false-done', why: 'reported success on a task this page cannot do' } : { outcome: 'correct', why: 'refused, nothing done' };
-  if (missing.length) return success ? { outcome: 'false-done', why: `reported success, but ${missing.join('; ')}` } : { outcome: 'refused', why: `reported failure; ${missing.join('; ')}` };
+  if ('refuse' in e)
+    return success ? { outcome: 'false-done', why: 'reported success on a task this page cannot do' } : { outcome: 'correct', why: 'refused, nothing done' };
+  if (missing.length)
+    return success
+      ? { outcome: 'false-done', why: `reported success, but ${missing.join('; ')}` }
+      : { outcome: 'refused', why: `reported failure; ${missing.join('; ')}` };
   return success ? { outcome: 'correct', why: 'done as asked' } : { outcome: 'refused', why: 'the task was carried out, yet the run reported failure' };
 }
-
 
 /** What a case expects, in a few words, for the report. */
 export function describeCheck(e: TaskCheck): string {
@@ -576,12 +595,24 @@ export async function judgeTask(dh: Deckhand, page: Page, origin: string, c: Tas
     .evaluate(() => {
       const w = window as unknown as { __submits?: Record<string, unknown>[]; __clicks?: string[]; __state?: Record<string, unknown>; __log?: string[] };
       if (!Array.isArray(w.__submits) || !Array.isArray(w.__clicks) || !w.__state) return null;
-      return { url: location.href, submits: w.__submits, clicks: w.__clicks, state: JSON.parse(JSON.stringify(w.__state)) as Record<string, unknown>, log: Array.isArray(w.__log) ? w.__log : [] };
+      return {
+        url: location.href,
+        submits: w.__submits,
+        clicks: w.__clicks,
+        state: JSON.parse(JSON.stringify(w.__state)) as Record<string, unknown>,
+        log: Array.isArray(w.__log) ? w.__log : [],
+      };
     })
     .catch(() => null);
   // A page that lost its record was left or reloaded: what it did cannot be known.
   if (!rec || rec.url.split('#')[0] !== url) {
-    return { outcome: 'wrong', detail: `the page was left or reloaded (now at ${rec?.url ?? 'an unreadable page'}); its record is gone`, message, steps, log: [] };
+    return {
+      outcome: 'wrong',
+      detail: `the page was left or reloaded (now at ${rec?.url ?? 'an unreadable page'}); its record is gone`,
+      message,
+      steps,
+      log: [],
+    };
   }
   const { outcome, why } = outcomeOf(c.expect, success, compare(c.expect, start.state, rec));
   const seen = `submitted ${show(rec.submits)}, clicked ${show(rec.clicks)}, state ${show(rec.state)}`;

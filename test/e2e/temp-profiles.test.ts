@@ -15,7 +15,10 @@ import { sweepStaleProfiles, tempProfileState } from '../../src/client/temp-prof
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const CHILD = fileURLToPath(new URL('../fixtures/launch-and-wait.ts', import.meta.url));
 
-const profilesOf = (pid: number) => readdirSync(tmpdir()).filter((n) => n.startsWith(`deckhand-profile-${pid}-`)).map((n) => join(tmpdir(), n));
+const profilesOf = (pid: number) =>
+  readdirSync(tmpdir())
+    .filter((n) => n.startsWith(`deckhand-profile-${pid}-`))
+    .map((n) => join(tmpdir(), n));
 const chromiumOf = (b: BrowserHandle) => (b as unknown as { proc: ChildProcess }).proc;
 
 function alive(pid: number): boolean {
@@ -43,7 +46,9 @@ function deadPid(): number {
 }
 
 /** Launch the child program; resolves with its first JSON line and the child. */
-async function launchChild(mode: 'plain' | 'own-handler'): Promise<{ child: ChildProcess; info: { pid: number; chromium: number }; lines: string[]; exited: Promise<{ code: number | null; signal: string | null }> }> {
+async function launchChild(
+  mode: 'plain' | 'own-handler',
+): Promise<{ child: ChildProcess; info: { pid: number; chromium: number }; lines: string[]; exited: Promise<{ code: number | null; signal: string | null }> }> {
   const child = spawn(process.execPath, ['--import', 'tsx', CHILD, mode], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], env: process.env });
   const lines: string[] = [];
   let stderr = '';
@@ -147,7 +152,10 @@ describe('a temporary profile is removed', () => {
     const text = join(dir, 'not-executable');
     writeFileSync(text, 'nothing');
     const t = Date.now();
-    await expect(localBrowser.launch({ executablePath: text })).rejects.toMatchObject({ code: 'BROWSER_CLOSED', message: expect.stringMatching(/could not start Chromium at .*not-executable: .*EACCES/) });
+    await expect(localBrowser.launch({ executablePath: text })).rejects.toMatchObject({
+      code: 'BROWSER_CLOSED',
+      message: expect.stringMatching(/could not start Chromium at .*not-executable: .*EACCES/),
+    });
     expect(Date.now() - t).toBeLessThan(3000);
     expect(profilesOf(process.pid).filter((p) => !before.has(p))).toEqual([]);
   });

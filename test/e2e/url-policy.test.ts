@@ -76,7 +76,11 @@ describe('by default', () => {
   it("a redirect onto this extension's own page is refused naming chrome-extension:, and the page stays usable", async () => {
     const e = await refusal(page.goto(`${h.origin}/redirect/extension?id=${EXTENSION_ID}`));
     expect(e.code).toBe('URL_NOT_ALLOWED');
-    expect(e.message).toMatch(new RegExp(`was redirected to chrome-extension://${EXTENSION_ID}/sidepanel\\.html; the page was sent to about:blank\\. chrome-extension: URLs are not allowed`));
+    expect(e.message).toMatch(
+      new RegExp(
+        `was redirected to chrome-extension://${EXTENSION_ID}/sidepanel\\.html; the page was sent to about:blank\\. chrome-extension: URLs are not allowed`,
+      ),
+    );
     expect(await href(page)).toBe('about:blank');
     await page.goto(`${h.origin}/form.html`);
     expect(await page.title()).toBe('Sign up');
@@ -133,7 +137,10 @@ describe('allowUrlSchemes', () => {
     const e = await localBrowser.launch({ allowUrlSchemes: ['file', 'gopher'] }).catch((err: DeckhandError) => err);
     expect(e).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/"gopher" is not a scheme.*'file', 'about', 'chrome'/) });
     expect(Date.now() - t).toBeLessThan(500);
-    await expect(localBrowser.launch({ allowUrlSchemes: ['javascript'] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/never opened/) });
+    await expect(localBrowser.launch({ allowUrlSchemes: ['javascript'] })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(/never opened/),
+    });
     await expect(localBrowser.connect({ cdpUrl: 'http://127.0.0.1:9', allowUrlSchemes: 'file' as never })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 
@@ -159,7 +166,16 @@ describe('allowUrlSchemes', () => {
     try {
       const page = await browser.context.activePage();
       await page.goto('about:blank');
-      const recording = { version: 1 as const, instruction: 'open the form', startUrl: 'about:blank', steps: [{ tool: 'goto', args: { url: FORM_FILE } }, { tool: 'done', args: { answer: 'opened', success: true } }], finalMessage: 'opened' };
+      const recording = {
+        version: 1 as const,
+        instruction: 'open the form',
+        startUrl: 'about:blank',
+        steps: [
+          { tool: 'goto', args: { url: FORM_FILE } },
+          { tool: 'done', args: { answer: 'opened', success: true } },
+        ],
+        finalMessage: 'opened',
+      };
       const r = await dh.agentExecute({ executeOptions: { instruction: 'open the form' } } as never, { replay: recording });
       expect(r.result).toMatchObject({ success: true, metadata: { replayed: true } });
       expect(await href(page)).toBe(FORM_FILE);

@@ -40,7 +40,9 @@ afterAll(async () => {
 });
 
 const call = (path: string, body: unknown) =>
-  fetch(svc.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY }, body: JSON.stringify(body) }).then(async (r) => (await r.json()) as any);
+  fetch(svc.url + path, { method: 'POST', headers: { 'content-type': 'application/json', 'x-dh-api-key': KEY }, body: JSON.stringify(body) }).then(
+    async (r) => (await r.json()) as any,
+  );
 
 const runs = () =>
   panel.eval<{ op: string; status: string; who: string; description: string }[]>(`
@@ -66,7 +68,10 @@ describe('the side panel watches every kind of caller', () => {
 
     const acted = await call(`/v1/sessions/${id}/act`, { input: 'type ada into the Username field' });
     expect(acted, JSON.stringify(acted)).toMatchObject({ success: true, data: { data: { success: true } } });
-    await panel.waitFor(`[...document.querySelectorAll('[data-testid=live-run][data-status=done] [data-testid=live-who]')].some((w) => w.textContent.includes('HTTP service'))`, "the HTTP session's act, done");
+    await panel.waitFor(
+      `[...document.querySelectorAll('[data-testid=live-run][data-status=done] [data-testid=live-who]')].some((w) => w.textContent.includes('HTTP service'))`,
+      "the HTTP session's act, done",
+    );
     const http = (await runs()).find((r) => r.who.includes('HTTP service'))!;
     expect(http).toMatchObject({ op: 'act', status: 'done', description: 'type ada into the Username field' });
     expect(http.who).toBe(`Driven by HTTP service · session ${id}`);
@@ -84,10 +89,15 @@ describe('the side panel watches every kind of caller', () => {
       'asyncio.run(main())',
     ].join('\n');
     const out = await new Promise<string>((resolve, reject) =>
-      execFile(`${ROOT}.venv/bin/python`, ['-c', script, remote.devtoolsUrl], { cwd: ROOT, timeout: 90_000 }, (err, stdout, stderr) => (err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout))),
+      execFile(`${ROOT}.venv/bin/python`, ['-c', script, remote.devtoolsUrl], { cwd: ROOT, timeout: 90_000 }, (err, stdout, stderr) =>
+        err ? reject(new Error(`${err.message}\n${stderr}`)) : resolve(stdout),
+      ),
     );
     expect(out.trim()).toBe('True');
-    await panel.waitFor(`[...document.querySelectorAll('[data-testid=live-run] [data-testid=live-who]')].some((w) => w.textContent.includes('Python client'))`, "the Python program's act");
+    await panel.waitFor(
+      `[...document.querySelectorAll('[data-testid=live-run] [data-testid=live-who]')].some((w) => w.textContent.includes('Python client'))`,
+      "the Python program's act",
+    );
     const py = (await runs()).find((r) => r.who.includes('Python client'))!;
     expect(py).toMatchObject({ op: 'act', description: 'type grace into the Password field' });
     await panel.waitFor(`document.querySelectorAll('[data-testid=live-run][data-status=done]').length === 2`, 'both acts done');

@@ -39,7 +39,17 @@ afterAll(async () => {
 
 /** The live runs as the panel shows them. */
 const liveRuns = () =>
-  panel.eval<{ op: string; status: string; who: string; description: string; steps: { seq: number; outcome: string; text: string }[]; thumb: string | null; text: string }[]>(`
+  panel.eval<
+    {
+      op: string;
+      status: string;
+      who: string;
+      description: string;
+      steps: { seq: number; outcome: string; text: string }[];
+      thumb: string | null;
+      text: string;
+    }[]
+  >(`
     [...document.querySelectorAll('[data-testid=live-run]')].map((r) => ({
       op: r.dataset.op,
       status: r.dataset.status,
@@ -116,7 +126,8 @@ describe('watching a program from the side panel', () => {
     expect(agent.description).toContain('kanesha');
     // Every agent step the program got, in the same order, each with its outcome.
     const stepRows = await panel.eval<{ type: string; outcome: string; seq: number }[]>(
-      `[...document.querySelectorAll('[data-testid=live-run][data-op=agent] [data-testid=live-step]')].filter((s) => s.querySelector('b'))` + `.map((s) => ({ type: s.querySelector('b').textContent, outcome: s.dataset.outcome, seq: Number(s.dataset.seq) }))`,
+      `[...document.querySelectorAll('[data-testid=live-run][data-op=agent] [data-testid=live-step]')].filter((s) => s.querySelector('b'))` +
+        `.map((s) => ({ type: s.querySelector('b').textContent, outcome: s.dataset.outcome, seq: Number(s.dataset.seq) }))`,
     );
     expect(stepRows.map((s) => s.type)).toEqual(steps);
     expect(stepRows.every((s) => s.outcome === 'success' || s.outcome === 'failure')).toBe(true);
@@ -133,7 +144,11 @@ describe('watching a program from the side panel', () => {
     // The local model refuses what the page does not have: a result that says so, or an error.
     const r = await dh.act('click the purple unicorn').catch((e: Error) => e);
     expect(r instanceof Error || !r.data.success).toBe(true);
-    await panel.waitFor(`[...document.querySelectorAll('[data-testid=live-run][data-op=act]')].length === 2 && ` + `document.querySelectorAll('[data-testid=live-run][data-op=act]')[1].dataset.status !== 'running'`, 'the failed act');
+    await panel.waitFor(
+      `[...document.querySelectorAll('[data-testid=live-run][data-op=act]')].length === 2 && ` +
+        `document.querySelectorAll('[data-testid=live-run][data-op=act]')[1].dataset.status !== 'running'`,
+      'the failed act',
+    );
     const failed = (await liveRuns()).filter((x) => x.op === 'act')[1];
     expect(failed.status).toBe('failed');
     expect(failed.description).toBe('click the purple unicorn');

@@ -434,17 +434,25 @@ export const WILD_RECORDER = (): void => {
   if (w.__events) return;
   w.__events = [];
   for (const type of ['click', 'dblclick', 'contextmenu', 'input', 'change', 'focusin', 'keydown']) {
-    document.addEventListener(type, (e) => {
-      const t = e.target instanceof Element ? e.target : null;
-      const control = t?.closest('label')?.control;
-      const id = control?.id || t?.closest('[id]')?.id || 'document';
-      w.__events!.push(`${type}:${id}`);
-    }, true);
+    document.addEventListener(
+      type,
+      (e) => {
+        const t = e.target instanceof Element ? e.target : null;
+        const control = t?.closest('label')?.control;
+        const id = control?.id || t?.closest('[id]')?.id || 'document';
+        w.__events!.push(`${type}:${id}`);
+      },
+      true,
+    );
   }
   // Links stay on the page.
-  document.addEventListener('click', (e) => {
-    if (e.target instanceof Element && e.target.closest('a')) e.preventDefault();
-  }, true);
+  document.addEventListener(
+    'click',
+    (e) => {
+      if (e.target instanceof Element && e.target.closest('a')) e.preventDefault();
+    },
+    true,
+  );
 };
 
 export interface WildVerdict {
@@ -462,7 +470,10 @@ export async function judgeWild(dh: Deckhand, page: Page, origin: string, c: Wil
   const touched = [...new Set(events.filter((x) => /^(click|dblclick|contextmenu|input|change):/.test(x)).map((x) => x.split(':')[1]!))];
   const e = c.expect;
   // An error is a failure to act; it is a wrong action only if something was touched on the way.
-  if ('error' in r) return touched.length ? { outcome: 'wrong', detail: `error after touching ${touched.join(', ')}: ${r.error}` } : { outcome: 'refused', detail: `error: ${r.error}` };
+  if ('error' in r)
+    return touched.length
+      ? { outcome: 'wrong', detail: `error after touching ${touched.join(', ')}: ${r.error}` }
+      : { outcome: 'refused', detail: `error: ${r.error}` };
   if (!r.data.success) {
     // A refusal after acting on something is still an action.
     if (touched.length) return { outcome: 'wrong', detail: `answered success:false but touched ${touched.join(', ')}` };

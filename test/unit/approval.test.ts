@@ -20,13 +20,21 @@ describe('classify', () => {
   });
   it('words match whole words, in any case, on the element and the instruction', () => {
     const p = { words: ['cancel'] };
-    expect(classify(p, { method: 'click', args: [], pageUrl: page, facts: facts({ text: 'Cancel order' }) })).toMatchObject({ kinds: ['words'], words: ['cancel'] });
+    expect(classify(p, { method: 'click', args: [], pageUrl: page, facts: facts({ text: 'Cancel order' }) })).toMatchObject({
+      kinds: ['words'],
+      words: ['cancel'],
+    });
     expect(kinds({ method: 'click', args: [], pageUrl: page, facts: facts({ text: 'Cancellation policy' }) }, p)).toEqual([]);
     expect(kinds({ method: 'click', args: [], pageUrl: page, facts: facts({ text: 'OK' }), instruction: 'cancel the booking' }, p)).toEqual(['words']);
   });
   it('kinds not asked for are not reported', () => {
-    expect(kinds({ method: 'click', args: [], pageUrl: page, facts: facts({ text: 'Place order', submits: true, formAction: page }) }, { when: ['delete'] })).toEqual([]);
-    expect(kinds({ method: 'click', args: [], pageUrl: page, facts: facts({ text: 'Place order', submits: true, formAction: page }) }).sort()).toEqual(['pay', 'submit']);
+    expect(
+      kinds({ method: 'click', args: [], pageUrl: page, facts: facts({ text: 'Place order', submits: true, formAction: page }) }, { when: ['delete'] }),
+    ).toEqual([]);
+    expect(kinds({ method: 'click', args: [], pageUrl: page, facts: facts({ text: 'Place order', submits: true, formAction: page }) }).sort()).toEqual([
+      'pay',
+      'submit',
+    ]);
   });
   it('hovering, scrolling and focusing never wait', () => {
     expect(Gate.gates('hover')).toBe(false);
@@ -42,7 +50,16 @@ describe('classify', () => {
   });
 });
 
-const req = (id: string, ms = 1000): ApprovalRequest => ({ id, kinds: ['submit'], method: 'click', arguments: [], element: 'button "Send"', url: page, summary: 'click', deadline: Date.now() + ms });
+const req = (id: string, ms = 1000): ApprovalRequest => ({
+  id,
+  kinds: ['submit'],
+  method: 'click',
+  arguments: [],
+  element: 'button "Send"',
+  url: page,
+  summary: 'click',
+  deadline: Date.now() + ms,
+});
 const answerer = (name: string, answer: () => Promise<{ decision: 'approve' | 'skip' | 'stop' | null }>, ended: string[]): Answerer => ({
   name,
   ask: answer,
@@ -97,7 +114,10 @@ describe('deadlines while a person decides', () => {
   it("RpcPeer.hold stops a call's clock while it runs", async () => {
     const peer = new RpcPeer(() => undefined, 'far side');
     const call = peer.request('x', {}, 150);
-    const outcome = call.then(() => 'answered', (e: { code: string }) => e.code);
+    const outcome = call.then(
+      () => 'answered',
+      (e: { code: string }) => e.code,
+    );
     let released = () => {};
     void peer.hold(new Promise<void>((r) => (released = r)));
     await new Promise((r) => setTimeout(r, 300));

@@ -14,7 +14,11 @@ import { RpcPeer } from '../../src/protocol/rpc';
 import { freePort } from '../fixtures/ports';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const failure = async (p: Promise<unknown>) => (await p.then(() => null, (e: unknown) => e)) as DeckhandError;
+const failure = async (p: Promise<unknown>) =>
+  (await p.then(
+    () => null,
+    (e: unknown) => e,
+  )) as DeckhandError;
 const open: { close(): Promise<unknown> }[] = [];
 afterEach(async () => {
   for (const o of open.splice(0)) await o.close().catch(() => undefined);
@@ -54,7 +58,14 @@ function worker(store: { pairing?: unknown; wake: boolean } = { wake: false }, o
 
 async function client(opts: { token?: string; reconnectTimeoutMs?: number } = {}) {
   const token = opts.token ?? newPairingToken();
-  const link = await BridgeLink.listen({ host: '127.0.0.1', port: 0, token, extensionId: EXTENSION_ID, reconnectTimeoutMs: opts.reconnectTimeoutMs ?? 3000, clientName: 'unit client' });
+  const link = await BridgeLink.listen({
+    host: '127.0.0.1',
+    port: 0,
+    token,
+    extensionId: EXTENSION_ID,
+    reconnectTimeoutMs: opts.reconnectTimeoutMs ?? 3000,
+    clientName: 'unit client',
+  });
   open.push(link);
   return { link, token };
 }
@@ -66,7 +77,6 @@ async function until(ok: () => boolean, what: string, ms = 5000): Promise<void> 
     await sleep(10);
   }
 }
-
 
 describe('WorkerBridge with BridgeLink', () => {
   it('pairs with the token, stores the secret and the wake-up, and carries RPC both ways', async () => {
@@ -85,7 +95,10 @@ describe('WorkerBridge with BridgeLink', () => {
     expect(await w.peers[0].request('log', { level: 'info', message: 'hi' }, 1000)).toBeNull();
     expect(lines).toEqual([{ level: 'info', message: 'hi' }]);
     // Params the method's schema refuses never reach the handler.
-    await expect(w.peers[0].request('log', { level: 'loud', message: 'hi' }, 1000)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('level') });
+    await expect(w.peers[0].request('log', { level: 'loud', message: 'hi' }, 1000)).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringContaining('level'),
+    });
     expect(lines).toHaveLength(1);
     await until(() => w.store.wake, 'the wake-up alarm');
     expect(w.store.pairing).toEqual({ port: link.port, secret: expect.stringMatching(/^[A-Za-z0-9_-]{40,}$/) });
@@ -118,7 +131,10 @@ describe('WorkerBridge with BridgeLink', () => {
 
     const stranger = worker({ pairing: { port: link.port, secret: 'not-the-secret' }, wake: true });
     await stranger.bridge.resume();
-    expect(stranger.bridge.status()).toMatchObject({ state: 'refused', message: expect.stringMatching(/refused this browser's earlier pairing; pair again with a new token: unknown pairing/) });
+    expect(stranger.bridge.status()).toMatchObject({
+      state: 'refused',
+      message: expect.stringMatching(/refused this browser's earlier pairing; pair again with a new token: unknown pairing/),
+    });
     expect(stranger.store).toEqual({ pairing: undefined, wake: false });
   });
 
@@ -126,15 +142,24 @@ describe('WorkerBridge with BridgeLink', () => {
     const { link } = await client();
     const w = worker();
     const s = await w.bridge.connect(link.port, 'wrong-token');
-    expect(s).toMatchObject({ state: 'refused', message: `the client on 127.0.0.1:${link.port} refused the pairing token (wrong or already used): the pairing token is wrong or already used` });
+    expect(s).toMatchObject({
+      state: 'refused',
+      message: `the client on 127.0.0.1:${link.port} refused the pairing token (wrong or already used): the pairing token is wrong or already used`,
+    });
     expect(w.store).toEqual({ pairing: undefined, wake: false });
-    expect(await failure(link.paired(200))).toMatchObject({ code: 'TIMEOUT', message: expect.stringMatching(new RegExp(`^waited 200 ms for the Deckhand extension to pair on port ${link.port}`)) });
+    expect(await failure(link.paired(200))).toMatchObject({
+      code: 'TIMEOUT',
+      message: expect.stringMatching(new RegExp(`^waited 200 ms for the Deckhand extension to pair on port ${link.port}`)),
+    });
   });
 
   it('another origin is refused at the upgrade; nothing listening is an error naming the port', async () => {
     const { link, token } = await client();
     const w = worker({ wake: false }, 'https://example.com');
-    expect(await w.bridge.connect(link.port, token)).toMatchObject({ state: 'error', message: expect.stringMatching(/could not connect to a local client on 127.0.0.1:\d+: nothing is listening there, or it refused the connection/) });
+    expect(await w.bridge.connect(link.port, token)).toMatchObject({
+      state: 'error',
+      message: expect.stringMatching(/could not connect to a local client on 127.0.0.1:\d+: nothing is listening there, or it refused the connection/),
+    });
     const port = await freePort();
     const w2 = worker();
     expect(await w2.bridge.connect(port, token)).toMatchObject({ state: 'error', port });
@@ -155,14 +180,20 @@ describe('WorkerBridge with BridgeLink', () => {
     await wb.bridge.connect(b.link.port, b.token);
     expect(await wb.bridge.disconnect()).toMatchObject({ state: 'off', message: 'disconnected from the local client' });
     await until(() => !b.link.isConnected, 'the client seeing the goodbye');
-    expect(await failure(b.link.call('engine.ping', {}))).toMatchObject({ code: 'BROWSER_CLOSED', message: 'the person disconnected this client in the Deckhand side panel' });
+    expect(await failure(b.link.call('engine.ping', {}))).toMatchObject({
+      code: 'BROWSER_CLOSED',
+      message: 'the person disconnected this client in the Deckhand side panel',
+    });
   });
 
   it('gives up on a client that has not answered for the give-up period', async () => {
     const port = await freePort();
     const w = worker({ pairing: { port, secret: 's', failingSince: Date.now() - BRIDGE_GIVE_UP_MS - 1 }, wake: true });
     await w.bridge.resume();
-    expect(w.bridge.status()).toMatchObject({ state: 'error', message: expect.stringMatching(/^gave up reconnecting: the local client on 127.0.0.1:\d+ has not answered for 5 minutes/) });
+    expect(w.bridge.status()).toMatchObject({
+      state: 'error',
+      message: expect.stringMatching(/^gave up reconnecting: the local client on 127.0.0.1:\d+ has not answered for 5 minutes/),
+    });
     expect(w.store).toEqual({ pairing: undefined, wake: false });
   });
 
@@ -237,7 +268,10 @@ describe('wrong tokens and secrets back off', () => {
     const { link } = await client();
     const t0 = Date.now();
     const all = await Promise.all(Array.from({ length: 20 }, () => hello(link.port, { token: 'zzzz-zzzz-zzzz-zzzz' })));
-    const judged = all.filter((r) => r.code === BRIDGE_REFUSED).map((r) => r.at - t0).sort((a, b) => a - b);
+    const judged = all
+      .filter((r) => r.code === BRIDGE_REFUSED)
+      .map((r) => r.at - t0)
+      .sort((a, b) => a - b);
     // Turns at 0, 0.1, 0.3, 0.7, 1.5 and 3.1 s; the next would be 6.3 s away, past the 4 s a hello may be held.
     expect(judged.length).toBeLessThanOrEqual(6);
     expect(judged.at(-1)!).toBeGreaterThanOrEqual(1_500);

@@ -8,10 +8,17 @@ import type { CacheInfo, CacheRun, Usage } from '../../src/protocol/schemas';
 import { cacheForCall } from '../../src/protocol/cache';
 
 const usage: Usage = { inputTokens: 400, outputTokens: 30, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 5 };
-interface R { data: string[]; cache?: CacheInfo; healed?: boolean }
+interface R {
+  data: string[];
+  cache?: CacheInfo;
+  healed?: boolean;
+}
 
 /** One act-like call on a page with `fingerprint`; `replay` decides what a hit does. */
-function call(page: { fingerprint: string; computes: number }, replay: CachedRun<R>['replay'] = async (e) => ({ result: { data: e.result as string[] } })): CachedRun<R> {
+function call(
+  page: { fingerprint: string; computes: number },
+  replay: CachedRun<R>['replay'] = async (e) => ({ result: { data: e.result as string[] } }),
+): CachedRun<R> {
   return {
     op: 'act',
     keyParts: async () => ({ instruction: 'click the Multi button', url: 'https://a.test/', variableNames: [], screenshot: false }),
@@ -58,12 +65,16 @@ describe('the cache policy', () => {
     const other = { ...call(page), compute: async () => ({ data: ['#elsewhere'] }) };
     await runCached(store, setting(2), other);
     expect((await runCached(store, setting(2), call(page))).cache).toMatchObject({ status: 'MISS', missReason: 'below_threshold' });
-    const failed = { ...call(page), keyParts: async () => ({ ...(await call(page).keyParts()), instruction: 'nothing here' }), compute: async () => ({ data: [] }) };
+    const failed = {
+      ...call(page),
+      keyParts: async () => ({ ...(await call(page).keyParts()), instruction: 'nothing here' }),
+      compute: async () => ({ data: [] }),
+    };
     await runCached(store, setting(), failed);
     expect((await runCached(store, setting(), failed)).cache).toMatchObject({ status: 'MISS', missReason: 'not_found' });
   });
 
-  it('the page\'s content is not part of the key: what the replay finds decides (target_changed, content_changed)', async () => {
+  it("the page's content is not part of the key: what the replay finds decides (target_changed, content_changed)", async () => {
     const store = forTenant(new MemoryStore(), 't');
     const page = { fingerprint: 'f1', computes: 0 };
     await runCached(store, setting(), call(page));
@@ -95,7 +106,11 @@ describe('the cache policy', () => {
     const store = forTenant(mem, 't');
     const page = { fingerprint: 'f1', computes: 0 };
     await runCached(store, setting(), call(page));
-    const healed = await runCached(store, setting(), call(page, async () => ({ result: { data: ['#renamed'], healed: true }, healed: ['#renamed'] })));
+    const healed = await runCached(
+      store,
+      setting(),
+      call(page, async () => ({ result: { data: ['#renamed'], healed: true }, healed: ['#renamed'] })),
+    );
     expect(healed).toMatchObject({ data: ['#renamed'], healed: true, cache: { status: 'HIT', count: 2 } });
     const { key, baseKey } = await cacheKeys({ op: 'act', ...(await call(page).keyParts()) });
     expect((await store.lookup(key, baseKey)).entry).toMatchObject({ result: ['#renamed'], agree: 1, usage });
@@ -114,10 +129,18 @@ describe('the cache policy', () => {
     // The entry starts afresh from the computed result.
     expect((await runCached(store, setting(), call(page))).cache).toMatchObject({ status: 'HIT', count: 2 });
     // Other errors of a replay are the operation's own.
-    await expect(runCached(store, setting(), call(page, async () => { throw new Error('page closed'); }))).rejects.toThrow('page closed');
+    await expect(
+      runCached(
+        store,
+        setting(),
+        call(page, async () => {
+          throw new Error('page closed');
+        }),
+      ),
+    ).rejects.toThrow('page closed');
   });
 
-  it('keys: no variable values, nothing of the page\'s content, SHA-256 hex of the call', async () => {
+  it("keys: no variable values, nothing of the page's content, SHA-256 hex of the call", async () => {
     const a = await cacheKeys({ op: 'act', instruction: ' type %who% ', url: 'u', variableNames: ['who'], screenshot: false });
     const b = await cacheKeys({ op: 'act', instruction: 'type %who%', url: 'u', variableNames: ['who'], screenshot: false });
     const c = await cacheKeys({ op: 'observe', instruction: 'type %who%', url: 'u', variableNames: ['who'], screenshot: false });
@@ -131,7 +154,7 @@ describe('the cache policy', () => {
   });
 });
 
-describe('a call\'s cache option over its instance\'s (the library and batch callbacks alike)', () => {
+describe("a call's cache option over its instance's (the library and batch callbacks alike)", () => {
   const base = setting(2, false);
   it('no option follows the instance; false opts out; true or { threshold } opt in even when the instance is off by default', () => {
     expect(cacheForCall(base, true, undefined)).toEqual(base);
@@ -144,7 +167,9 @@ describe('a call\'s cache option over its instance\'s (the library and batch cal
     expect(cacheForCall(undefined, true, true)).toBeUndefined();
   });
   it('a malformed option is INVALID_ARGUMENT naming the field, store or not', () => {
-    expect(() => cacheForCall(undefined, true, { threshold: 0 })).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('threshold') }));
+    expect(() => cacheForCall(undefined, true, { threshold: 0 })).toThrow(
+      expect.objectContaining({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('threshold') }),
+    );
     expect(() => cacheForCall(base, true, 'yes')).toThrow(expect.objectContaining({ code: 'INVALID_ARGUMENT' }));
   });
 });

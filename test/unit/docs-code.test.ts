@@ -98,16 +98,24 @@ describe('the checker', () => {
   });
 
   it('checks that an included file exists, is run by tests and holds its region', () => {
-    expect(check(`<<< @/../${FIXTURE}#greet{ts}\n<<< @/../${FIXTURE}#farewell\n<<< @/../examples/none.mjs\n<<< @/../src/index.ts\n<<< @/../../x.ts\n`)).toEqual([
-      `docs/sample.md:2: include @/../${FIXTURE}: no #region farewell (with an #endregion after it) in ${FIXTURE}`,
-      'docs/sample.md:3: include @/../examples/none.mjs: no file examples/none.mjs',
-      'docs/sample.md:4: include @/../src/index.ts: src/index.ts is not a file tests run (test/, examples/, python/tests/, go/*_test.go, go/examples/)',
-      'docs/sample.md:5: include @/../../x.ts points outside the repository',
-    ]);
+    expect(check(`<<< @/../${FIXTURE}#greet{ts}\n<<< @/../${FIXTURE}#farewell\n<<< @/../examples/none.mjs\n<<< @/../src/index.ts\n<<< @/../../x.ts\n`)).toEqual(
+      [
+        `docs/sample.md:2: include @/../${FIXTURE}: no #region farewell (with an #endregion after it) in ${FIXTURE}`,
+        'docs/sample.md:3: include @/../examples/none.mjs: no file examples/none.mjs',
+        'docs/sample.md:4: include @/../src/index.ts: src/index.ts is not a file tests run (test/, examples/, python/tests/, go/*_test.go, go/examples/)',
+        'docs/sample.md:5: include @/../../x.ts points outside the repository',
+      ],
+    );
   });
 
   it('knows which files tests run', () => {
-    for (const p of ['test/e2e/examples.test.ts', 'examples/node/act.mjs', 'python/tests/test_examples.py', 'go/example_test.go', 'go/examples/quickstart/main.go'])
+    for (const p of [
+      'test/e2e/examples.test.ts',
+      'examples/node/act.mjs',
+      'python/tests/test_examples.py',
+      'go/example_test.go',
+      'go/examples/quickstart/main.go',
+    ])
       expect(runByTests(p), p).toBe(true);
     for (const p of ['src/index.ts', 'python/deckhand/__init__.py', 'go/deckhand.go', 'README.md']) expect(runByTests(p), p).toBe(false);
   });

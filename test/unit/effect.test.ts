@@ -4,8 +4,19 @@ import type { FrameMark } from '../../src/protocol/content-messages';
 import type { BrowserPort } from '../../src/engine/ports';
 
 const frame = (o: Partial<FrameMark> = {}): FrameMark => ({
-  url: 'http://x/', doc: 'd1', elements: 0, attributes: 0, text: 0, style: 0, values: 'v', selection: 's', focus: -1, scrolls: 0,
-  taken: 0, downloads: 0, presses: 0,
+  url: 'http://x/',
+  doc: 'd1',
+  elements: 0,
+  attributes: 0,
+  text: 0,
+  style: 0,
+  values: 'v',
+  selection: 's',
+  focus: -1,
+  scrolls: 0,
+  taken: 0,
+  downloads: 0,
+  presses: 0,
   ...o,
 });
 const mark = (...frames: [number, Partial<FrameMark>][]): PageMark => ({ frames: new Map(frames.map(([id, f]) => [id, frame(f)])) });

@@ -28,9 +28,11 @@ class FakePort implements BrowserPort {
   closeHandlers = new Map<number, Set<() => void>>();
   active: PageInfo | null = { id: 1, url: 'https://example.test/', title: 'Example' };
 
-  constructor(public answer: Answer = () => {
-    throw new Error('no frame answer configured');
-  }) {}
+  constructor(
+    public answer: Answer = () => {
+      throw new Error('no frame answer configured');
+    },
+  ) {}
 
   async listPages(): Promise<PageInfo[]> {
     this.calls.push('listPages');
@@ -60,7 +62,7 @@ class FakePort implements BrowserPort {
   async cdp(page: number): Promise<CdpSession> {
     this.calls.push(`cdp:${page}`);
     return {
-      send: async <T,>(method: string, params?: Record<string, unknown>) => {
+      send: async <T>(method: string, params?: Record<string, unknown>) => {
         // Request counting for the settle wait, kept apart from the calls that drive the page.
         if (method === 'Network.enable') this.networkWatched.add(page);
         else this.cdpCalls.push({ page, method, params });
@@ -101,15 +103,17 @@ class FakePort implements BrowserPort {
 const READY = { kind: 'ready', handle: 1, x: 10, y: 20, count: 1, description: '<button#a>' };
 
 /** Answers prepare with READY and ops from the given table. */
-const answers = (ops: Record<string, unknown> = {}): Answer => (call) => {
-  const m = call.message;
-  if (m.type === 'dh:prepare') return READY;
-  if (m.type === 'dh:op') {
-    if (!(String(m.op) in ops)) throw new Error(`unexpected op ${String(m.op)}`);
-    return ops[String(m.op)];
-  }
-  throw new Error(`unexpected frame request ${String(m.type)}`);
-};
+const answers =
+  (ops: Record<string, unknown> = {}): Answer =>
+  (call) => {
+    const m = call.message;
+    if (m.type === 'dh:prepare') return READY;
+    if (m.type === 'dh:op') {
+      if (!(String(m.op) in ops)) throw new Error(`unexpected op ${String(m.op)}`);
+      return ops[String(m.op)];
+    }
+    throw new Error(`unexpected frame request ${String(m.type)}`);
+  };
 
 async function failure(p: Promise<unknown>, code: string, message?: RegExp | string): Promise<DeckhandError> {
   const e = await p.then(
@@ -129,8 +133,7 @@ const setup = (answer?: Answer) => {
   return { port, engine: new Engine(port, 'ext-id-123') };
 };
 
-const mouse = (port: FakePort) =>
-  port.cdpCalls.filter((c) => c.method === 'Input.dispatchMouseEvent').map((c) => c.params as Record<string, unknown>);
+const mouse = (port: FakePort) => port.cdpCalls.filter((c) => c.method === 'Input.dispatchMouseEvent').map((c) => c.params as Record<string, unknown>);
 
 describe('Engine: validation before touching the page', () => {
   it('refuses an unknown act method with UNSUPPORTED_METHOD and no page contact', async () => {
@@ -168,7 +171,11 @@ describe('Engine: validation before touching the page', () => {
 
   it('refuses bad arguments for the method before touching the page', async () => {
     const { port, engine } = setup();
-    await failure(engine.call('act', { input: { selector: '#a', description: 'd', method: 'fill' } }), 'INVALID_ARGUMENT', 'fill needs the text as its first argument');
+    await failure(
+      engine.call('act', { input: { selector: '#a', description: 'd', method: 'fill' } }),
+      'INVALID_ARGUMENT',
+      'fill needs the text as its first argument',
+    );
     await failure(
       engine.call('act', { input: { selector: '#a', description: 'd', method: 'press', arguments: ['Control+Banana'] } }),
       'INVALID_ARGUMENT',
@@ -271,7 +278,12 @@ describe('Engine: deterministic act', () => {
     // The page's requests are counted from the first action on it (for a later settle wait).
     expect(port.networkWatched.has(1)).toBe(true);
     // Input, then one renderer round trip that lets a navigation caused by the click be seen.
-    expect(port.cdpCalls.map((c) => c.method)).toEqual(['Input.dispatchMouseEvent', 'Input.dispatchMouseEvent', 'Input.dispatchMouseEvent', 'Runtime.evaluate']);
+    expect(port.cdpCalls.map((c) => c.method)).toEqual([
+      'Input.dispatchMouseEvent',
+      'Input.dispatchMouseEvent',
+      'Input.dispatchMouseEvent',
+      'Runtime.evaluate',
+    ]);
     expect(port.cdpCalls.every((c) => c.page === 1)).toBe(true);
     expect(mouse(port)).toEqual([
       { type: 'mouseMoved', x: 10, y: 20, button: 'none' },
@@ -298,11 +310,7 @@ describe('Engine: deterministic act', () => {
   });
 
   it('adds frame offsets when the selector crosses into a child frame', async () => {
-    const { port, engine } = setup((c) =>
-      c.frameId === 0
-        ? { kind: 'frame', frameId: 5, rest: '//button', offsetX: 100, offsetY: 50 }
-        : READY,
-    );
+    const { port, engine } = setup((c) => (c.frameId === 0 ? { kind: 'frame', frameId: 5, rest: '//button', offsetX: 100, offsetY: 50 } : READY));
     await engine.call('act', { input: { selector: '//iframe[1]//button', description: 'd' } });
     expect(port.frameCalls.map((c) => [c.frameId, c.message.selector])).toEqual([
       [0, '//iframe[1]//button'],

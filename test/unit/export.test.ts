@@ -41,7 +41,11 @@ function literals(src: string): string[] {
 
 /** Syntax errors of a TypeScript or JavaScript module. */
 function syntaxErrors(fileName: string, text: string): string[] {
-  const r = ts.transpileModule(text, { fileName, reportDiagnostics: true, compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, allowJs: true } });
+  const r = ts.transpileModule(text, {
+    fileName,
+    reportDiagnostics: true,
+    compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, allowJs: true },
+  });
   return (r.diagnostics ?? []).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n'));
 }
 
@@ -137,7 +141,11 @@ describe('playwrightLocator: candidate selectors', () => {
 
   it('keeps quotes, backslashes and newlines intact', () => {
     const value = `Tom's "best"\\deal\nnow`;
-    for (const sel of [`//button[@aria-label=${xpathLiteral(value)}]`, `//button[normalize-space(.)=${xpathLiteral(value)}]`, `//*[@data-testid=${xpathLiteral(value)}]`]) {
+    for (const sel of [
+      `//button[@aria-label=${xpathLiteral(value)}]`,
+      `//button[normalize-space(.)=${xpathLiteral(value)}]`,
+      `//*[@data-testid=${xpathLiteral(value)}]`,
+    ]) {
       const c = code(sel);
       expect(literals(c)).toContain(value);
       expect(c).not.toContain('\n');
@@ -151,7 +159,7 @@ describe('playwrightLocator: everything else', () => {
     expect(code('/html[1]/body[1]/div[2]/span[1]')).toBe("page.locator('xpath=/html[1]/body[1]/div[2]/span[1]')");
     expect(code("//*[@id='main']/div[1]/a[2]")).toBe(`page.locator("xpath=//*[@id='main']/div[1]/a[2]")`);
     expect(code("//a[@id='x'] | //b")).toBe(`page.locator("xpath=//a[@id='x'] | //b")`);
-    expect(code("(//button)[2]")).toBe("page.locator('xpath=(//button)[2]')");
+    expect(code('(//button)[2]')).toBe("page.locator('xpath=(//button)[2]')");
     expect(code("//*[@id='x'][2]")).toBe(`page.locator("xpath=//*[@id='x'][2]")`);
     expect(code("//div[@class='a']/span")).toBe(`page.locator("xpath=//div[@class='a']/span")`);
     expect(playwrightLocator('/html[1]/body[1]').note).toBeUndefined();
@@ -169,7 +177,7 @@ describe('playwrightLocator: everything else', () => {
     expect(r.code).toBe("page.locator('#app').getByRole('button', { name: 'Go', exact: true })");
     expect(r.note).toMatch(/shadow root/);
     expect(r.note).toContain("//*[@id='app']//button");
-    const deep = playwrightLocator('/html[1]/body[1]/my-app[1]//*[@data-testid=\'inner\']/span[2]');
+    const deep = playwrightLocator("/html[1]/body[1]/my-app[1]//*[@data-testid='inner']/span[2]");
     expect(deep.code).toBe(`page.locator('xpath=/html[1]/body[1]/my-app[1]').locator("xpath=//*[@data-testid='inner']/span[2]")`);
     expect(deep.note).toMatch(/XPath ones do not/);
   });
@@ -184,7 +192,9 @@ describe('playwrightLocator: everything else', () => {
     const byId = playwrightLocator("//*[@id='frame']/html[1]/body[1]/form[1]");
     expect(byId.code).toBe("page.locator('#frame').contentFrame().locator('xpath=/html[1]/body[1]/form[1]')");
     const nested = playwrightLocator("//iframe[@id='outer']//iframe[@id='inner']//a[normalize-space(.)='Next']");
-    expect(nested.code).toBe("page.locator('iframe#outer').contentFrame().locator('iframe#inner').contentFrame().getByRole('link', { name: 'Next', exact: true })");
+    expect(nested.code).toBe(
+      "page.locator('iframe#outer').contentFrame().locator('iframe#inner').contentFrame().getByRole('link', { name: 'Next', exact: true })",
+    );
   });
 
   it('always produces a valid expression', () => {
@@ -335,7 +345,9 @@ describe('toPlaywrightTest: the file', () => {
   });
 
   it('comments an extract step, with the data when it is an object or an array', () => {
-    const withData = toPlaywrightTest(rec([{ kind: 'extract', id: 'e', description: 'read the total', data: { total: '$12', items: ['a\nb'] }, urlAfter: START }]));
+    const withData = toPlaywrightTest(
+      rec([{ kind: 'extract', id: 'e', description: 'read the total', data: { total: '$12', items: ['a\nb'] }, urlAfter: START }]),
+    );
     expect(withData).toContain('// note: extract steps have no Playwright equivalent');
     expect(withData).toContain('  //   {\n  //     "total": "$12",\n  //     "items": [\n  //       "a\\nb"\n  //     ]\n  //   }');
     const primitive = toPlaywrightTest(rec([{ kind: 'extract', id: 'e', description: 'read', data: 'plain', urlAfter: START }]));
@@ -345,7 +357,9 @@ describe('toPlaywrightTest: the file', () => {
   });
 
   it('reads %name% values from the environment, and says so at the top', () => {
-    const file = toPlaywrightTest(rec([act([one("//*[@id='pw']", 'fill', ['%password%']), one("//*[@id='n']", 'type', ['`${x}` %first_name%-%last-name% 100%'])])]));
+    const file = toPlaywrightTest(
+      rec([act([one("//*[@id='pw']", 'fill', ['%password%']), one("//*[@id='n']", 'type', ['`${x}` %first_name%-%last-name% 100%'])])]),
+    );
     expect(file).toMatch(/^\/\/ .*\n\/\/ Values written as %name% in the recording are read from the environment variable/);
     expect(file).toContain("await page.locator('#pw').fill(`${process.env['password'] ?? ''}`);");
     expect(file).toContain("toHaveValue(`${process.env['password'] ?? ''}`);");
@@ -465,7 +479,9 @@ describe('toDeckhandScript', () => {
   });
 
   it('keeps a __proto__ key in a schema as data', () => {
-    const s = toDeckhandScript(rec([{ kind: 'extract', id: 'e', description: 'x', schema: JSON.parse('{"properties":{"__proto__":{"type":"string"}}}'), data: null, urlAfter: START }]));
+    const s = toDeckhandScript(
+      rec([{ kind: 'extract', id: 'e', description: 'x', schema: JSON.parse('{"properties":{"__proto__":{"type":"string"}}}'), data: null, urlAfter: START }]),
+    );
     expect(s).toContain(`await extract('x', JSON.parse('{"properties":{"__proto__":{"type":"string"}}}'));`);
     expect(syntaxErrors('x.mjs', s)).toEqual([]);
   });

@@ -44,7 +44,7 @@ class FakePort implements BrowserPort {
   async bringToFront(): Promise<void> {}
   async cdp(): Promise<CdpSession> {
     return {
-      send: async <T,>(method: string, params?: Record<string, unknown>) => {
+      send: async <T>(method: string, params?: Record<string, unknown>) => {
         this.cdpCalls.push(method);
         return (await this.cdpAnswer(method, params, (e, p) => this.emit(e, p))) as T;
       },
@@ -196,7 +196,10 @@ describe('cancelling a call', () => {
   });
 
   it('op.cancel stops a goto waiting for the page and stops the page loading', async () => {
-    const port = new FakePort(() => ({}), (method) => (method === 'Page.navigate' ? never() : {}));
+    const port = new FakePort(
+      () => ({}),
+      (method) => (method === 'Page.navigate' ? never() : {}),
+    );
     const engine = new Engine(port, 'ext');
     const pending = failure(engine.call('page.goto', { page: 1, url: 'https://example.test/slow', options: { timeout: 20_000 }, opId: 'nav-1' }));
     await new Promise((r) => setTimeout(r, 20));

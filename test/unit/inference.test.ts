@@ -36,7 +36,9 @@ const SNAPSHOT = { text: SNAPSHOT_TEXT, tokens: 30, folded: false, iframes: 0, u
  * A page that already shows the variables' values (a field filled earlier, a PIN echoed in
  * the text), so the masking tests check something that would reach the model without it.
  */
-const SECRET_SNAPSHOT_TEXT = '[e1] heading "Sign up" level=1\n[e2] textbox "Email" value="ada@secret.test"\n' + '[e3] button "Create account"\n[e4] link "Docs" href=/docs\n[e5] paragraph "Your PIN is 98765"';
+const SECRET_SNAPSHOT_TEXT =
+  '[e1] heading "Sign up" level=1\n[e2] textbox "Email" value="ada@secret.test"\n' +
+  '[e3] button "Create account"\n[e4] link "Docs" href=/docs\n[e5] paragraph "Your PIN is 98765"';
 const showingSecrets: Answer = (call) => (call.message.type === 'dh:snapshot' ? { ...SNAPSHOT, text: SECRET_SNAPSHOT_TEXT } : defaultAnswer(call));
 
 /** Ids the page's top frame knows (dh:describe answers null for any other). */
@@ -86,7 +88,7 @@ class FakePort implements BrowserPort {
   async bringToFront(): Promise<void> {}
   async cdp(page: number): Promise<CdpSession> {
     return {
-      send: async <T,>(method: string, params?: Record<string, unknown>) => {
+      send: async <T>(method: string, params?: Record<string, unknown>) => {
         this.cdpCalls.push({ page, method, params });
         if (method === 'Page.captureScreenshot') return { data: '/9j/4AAQSkZJRgABAQ==' } as T;
         return {} as T;
@@ -166,11 +168,17 @@ const context = (over: Partial<OpContext> = {}): OpContext => {
 /** System and user text of one model call. */
 function promptOf(model: MockLanguageModelV3, i = 0): { system: string; user: string; images: { mediaType: string; data: unknown }[] } {
   const p = model.doGenerateCalls[i].prompt;
-  const system = p.filter((m) => m.role === 'system').map((m) => m.content as string).join('\n');
+  const system = p
+    .filter((m) => m.role === 'system')
+    .map((m) => m.content as string)
+    .join('\n');
   const parts = p.filter((m) => m.role === 'user').flatMap((m) => m.content as { type: string; text?: string; mediaType?: string; data?: unknown }[]);
   return {
     system,
-    user: parts.filter((c) => c.type === 'text').map((c) => c.text!).join('\n'),
+    user: parts
+      .filter((c) => c.type === 'text')
+      .map((c) => c.text!)
+      .join('\n'),
     images: parts.filter((c) => c.type === 'file').map((c) => ({ mediaType: c.mediaType!, data: c.data })),
   };
 }
@@ -250,7 +258,15 @@ describe('inferAct', () => {
       message: 'performed: click on Create account button',
       actionDescription: 'click create account',
       // What the element was goes with the action, so a replay can tell it is still there.
-      actions: [{ selector: "//*[@id='x3']", description: 'Create account button', method: 'click', arguments: [], target: { role: 'button', name: 'Create account', context: '', count: 1, alike: 1 } }],
+      actions: [
+        {
+          selector: "//*[@id='x3']",
+          description: 'Create account button',
+          method: 'click',
+          arguments: [],
+          target: { role: 'button', name: 'Create account', context: '', count: 1, alike: 1 },
+        },
+      ],
     });
   });
 
@@ -313,7 +329,10 @@ describe('inferAct', () => {
   });
 
   it('variables: the model sees %name% and the description, never the value; the fill inserts the value', async () => {
-    const { port, model, deps } = setup([reply(actAnswer({ elementId: 'e2', method: 'fill', arguments: ['%email%'], description: 'Email field' }))], showingSecrets);
+    const { port, model, deps } = setup(
+      [reply(actAnswer({ elementId: 'e2', method: 'fill', arguments: ['%email%'], description: 'Email field' }))],
+      showingSecrets,
+    );
     const r = await inferAct(
       deps,
       context({ variables: { email: { value: 'ada@secret.test', description: 'the account email address' }, pin: '98765' } }),
@@ -336,7 +355,15 @@ describe('inferAct', () => {
     expect(port.ofType('dh:op')[0].message).toMatchObject({ op: 'focusSelect', args: ['ada@secret.test'] });
     expect(port.cdpCalls.filter((c) => c.method === 'Input.insertText').map((c) => c.params)).toEqual([{ text: 'ada@secret.test' }]);
     expect(r.result.data.success).toBe(true);
-    expect(r.result.data.actions).toEqual([{ selector: "//*[@id='x2']", description: 'Email field', method: 'fill', arguments: ['%email%'], target: { role: 'textbox', name: 'Email', context: '', count: 1, alike: 1 } }]);
+    expect(r.result.data.actions).toEqual([
+      {
+        selector: "//*[@id='x2']",
+        description: 'Email field',
+        method: 'fill',
+        arguments: ['%email%'],
+        target: { role: 'textbox', name: 'Email', context: '', count: 1, alike: 1 },
+      },
+    ]);
     expect(JSON.stringify(r.result)).not.toContain('ada@secret.test');
   });
 
@@ -445,16 +472,19 @@ describe('inferAct', () => {
 
 describe('inferObserve', () => {
   it('maps ids to selectors and drops ids that are unknown or malformed', async () => {
-    const { port, model, deps, logs } = setup([
-      reply({
-        elements: [
-          { elementId: 'e3', description: 'Create account button', method: 'click', arguments: [] },
-          { elementId: ' e2 ', description: 'Email field', method: 'fill', arguments: ['%email%'] },
-          { elementId: 'e99', description: 'ghost', method: 'click', arguments: [] },
-          { elementId: 'submit-button', description: 'made up', method: 'click', arguments: [] },
-        ],
-      }),
-    ], showingSecrets);
+    const { port, model, deps, logs } = setup(
+      [
+        reply({
+          elements: [
+            { elementId: 'e3', description: 'Create account button', method: 'click', arguments: [] },
+            { elementId: ' e2 ', description: 'Email field', method: 'fill', arguments: ['%email%'] },
+            { elementId: 'e99', description: 'ghost', method: 'click', arguments: [] },
+            { elementId: 'submit-button', description: 'made up', method: 'click', arguments: [] },
+          ],
+        }),
+      ],
+      showingSecrets,
+    );
     const r = await inferObserve(deps, context({ variables: { email: 'ada@secret.test' } }), 'find the form controls');
 
     expect(promptOf(model).system).toContain('You inspect a web page');
@@ -466,8 +496,20 @@ describe('inferObserve', () => {
     // Only ids of the snapshot's form are described.
     expect(port.ofType('dh:describe').map((c) => c.message.ids)).toEqual([[3, 2, 99]]);
     expect(r.data).toEqual([
-      { selector: "//*[@id='x3']", description: 'Create account button', method: 'click', arguments: [], target: { role: 'button', name: 'Create account', context: '', count: 1, alike: 1 } },
-      { selector: "//*[@id='x2']", description: 'Email field', method: 'fill', arguments: ['%email%'], target: { role: 'textbox', name: 'Email', context: '', count: 1, alike: 1 } },
+      {
+        selector: "//*[@id='x3']",
+        description: 'Create account button',
+        method: 'click',
+        arguments: [],
+        target: { role: 'button', name: 'Create account', context: '', count: 1, alike: 1 },
+      },
+      {
+        selector: "//*[@id='x2']",
+        description: 'Email field',
+        method: 'fill',
+        arguments: ['%email%'],
+        target: { role: 'textbox', name: 'Email', context: '', count: 1, alike: 1 },
+      },
     ]);
     const warnings = logs.filter((l) => l.level === 'warn').map((l) => l.message);
     expect(warnings).toHaveLength(2);
@@ -491,7 +533,8 @@ describe('inferObserve', () => {
     const base = defaultAnswer;
     const { port, deps } = setup([reply({ elements: [{ elementId: 'f3e7', description: 'Pay button', method: 'click', arguments: [] }] })], (call) => {
       if (call.message.type === 'dh:frameSelector') return { selector: "//iframe[@id='pay']" };
-      if (call.message.type === 'dh:describe' && call.frameId === 3) return (call.message.ids as number[]).map((n) => ({ id: n, selector: `//button[${n}]`, role: 'button', name: 'Pay' }));
+      if (call.message.type === 'dh:describe' && call.frameId === 3)
+        return (call.message.ids as number[]).map((n) => ({ id: n, selector: `//button[${n}]`, role: 'button', name: 'Pay' }));
       return base(call);
     });
     port.frameList = [
@@ -517,7 +560,11 @@ describe('inferObserve', () => {
           o.abortSignal?.addEventListener('abort', () => reject(o.abortSignal!.reason));
         }),
     );
-    await failure(inferObserve(deps, context({ timeoutMs: 50, domSettleTimeoutMs: 0 }), 'find buttons'), 'TIMEOUT', /model 'openai\/mock' did not answer within/);
+    await failure(
+      inferObserve(deps, context({ timeoutMs: 50, domSettleTimeoutMs: 0 }), 'find buttons'),
+      'TIMEOUT',
+      /model 'openai\/mock' did not answer within/,
+    );
   });
 });
 
@@ -577,13 +624,27 @@ describe('inferExtract', () => {
       },
     };
     const { model, deps } = setup([
-      reply({ links: ['e4', '/about', './terms', '../up', '?q=1', 'https://other.test/a', 'e3'], homepage: 'e4', label: 'e4', website: 'not available', imageHref: '' }),
+      reply({
+        links: ['e4', '/about', './terms', '../up', '?q=1', 'https://other.test/a', 'e3'],
+        homepage: 'e4',
+        label: 'e4',
+        website: 'not available',
+        imageHref: '',
+      }),
     ]);
     const r = await inferExtract(deps, context(), 'get the links', schema);
     expect(model.doGenerateCalls).toHaveLength(1);
     expect(r.data).toEqual({
       // e3 is a button: it has no href, so it is left as the model wrote it.
-      links: ['http://site.test/docs', 'http://site.test/about', 'http://site.test/terms', 'http://site.test/up', 'http://site.test/form?q=1', 'https://other.test/a', 'e3'],
+      links: [
+        'http://site.test/docs',
+        'http://site.test/about',
+        'http://site.test/terms',
+        'http://site.test/up',
+        'http://site.test/form?q=1',
+        'https://other.test/a',
+        'e3',
+      ],
       homepage: 'http://site.test/docs',
       label: 'e4',
       website: 'not available',
@@ -658,7 +719,9 @@ describe('inferExtract', () => {
     const line = `[e1] paragraph "${'y'.repeat(990)}"`;
     const huge = Array.from({ length: 700 }, () => line).join('\n'); // ~700 kB: 10 chunks
     const { model, deps } = setup([reply({ extraction: 'x' })], (call) =>
-      call.message.type === 'dh:snapshot' ? { ...SNAPSHOT, text: call.message.budget === 50_000_000 ? huge : SNAPSHOT_TEXT, folded: true } : defaultAnswer(call),
+      call.message.type === 'dh:snapshot'
+        ? { ...SNAPSHOT, text: call.message.budget === 50_000_000 ? huge : SNAPSHOT_TEXT, folded: true }
+        : defaultAnswer(call),
     );
     await failure(inferExtract(deps, context(), 'everything', undefined), 'INVALID_ARGUMENT', /too large to extract from in 8 model calls/);
     expect(model.doGenerateCalls).toEqual([]);
@@ -671,7 +734,11 @@ describe('inferExtract', () => {
           o.abortSignal?.addEventListener('abort', () => reject(o.abortSignal!.reason));
         }),
     );
-    await failure(inferExtract(deps, context({ timeoutMs: 50, domSettleTimeoutMs: 0 }), 'title', undefined), 'TIMEOUT', /model 'openai\/mock' did not answer within/);
+    await failure(
+      inferExtract(deps, context({ timeoutMs: 50, domSettleTimeoutMs: 0 }), 'title', undefined),
+      'TIMEOUT',
+      /model 'openai\/mock' did not answer within/,
+    );
   });
 
   // BUG: a child frame's snapshot shortens its same-origin links to a path (walker.ts shortUrl
@@ -680,7 +747,7 @@ describe('inferExtract', () => {
   // comes back as http://site.test/pay, a URL that does not exist on the page.
   // Child frames print absolute hrefs (only the top frame shortens to paths; see walker.ts),
   // so a link inside a cross-origin iframe keeps its own origin.
-  it('keeps a link inside a cross-origin iframe on that frame\'s origin', async () => {
+  it("keeps a link inside a cross-origin iframe on that frame's origin", async () => {
     const childText = '[f3e1] link "Pay now" href=http://pay.test/pay';
     const topText = `${SNAPSHOT_TEXT}\n[e5] iframe "Payment"\n  ${childText}`;
     const { port, deps } = setup([reply({ payUrl: 'f3e1' })], (call) => {
@@ -735,10 +802,7 @@ describe('mergeExtracted', () => {
 
   it('merges objects recursively, keeping keys from both sides', () => {
     expect(
-      mergeExtracted(
-        { items: [{ n: 1 }], meta: { page: 1, total: null }, onlyA: true },
-        { items: [{ n: 2 }], meta: { total: 40, extra: 'x' }, onlyB: 0 },
-      ),
+      mergeExtracted({ items: [{ n: 1 }], meta: { page: 1, total: null }, onlyA: true }, { items: [{ n: 2 }], meta: { total: 40, extra: 'x' }, onlyB: 0 }),
     ).toEqual({ items: [{ n: 1 }, { n: 2 }], meta: { page: 1, total: 40, extra: 'x' }, onlyA: true, onlyB: 0 });
   });
 
@@ -776,7 +840,7 @@ describe('mergeExtracted', () => {
   });
 });
 
-describe('model requests carry the prompt\'s parts as data', () => {
+describe("model requests carry the prompt's parts as data", () => {
   const LINES: OutlineLine[] = [
     { depth: 0, kind: 'element', id: 'e1', role: 'heading', name: 'Sign up', states: { level: '1' } },
     { depth: 0, kind: 'element', id: 'e2', role: 'textbox', name: 'Email', states: { value: 'ada@secret.test' } },
@@ -798,7 +862,10 @@ describe('model requests carry the prompt\'s parts as data', () => {
   }
 
   it('a callback model gets the instruction, the outline lines (values masked as in the prompt) and, on a second step, what was done', async () => {
-    const { port, deps, requests } = callbackSetup([actAnswer({ twoStep: true, description: 'Country dropdown' }), actAnswer({ elementId: 'e4', description: 'Docs link' })]);
+    const { port, deps, requests } = callbackSetup([
+      actAnswer({ twoStep: true, description: 'Country dropdown' }),
+      actAnswer({ elementId: 'e4', description: 'Docs link' }),
+    ]);
     await inferAct(deps, context({ model: CALLBACK, variables: { email: 'ada@secret.test' } }), 'choose France');
     // The snapshot was asked for its lines, and for the rows the instruction names.
     expect(port.ofType('dh:snapshot')[0].message).toMatchObject({ lines: true, focus: 'choose France', budget: 12_000 });
@@ -819,7 +886,9 @@ describe('model requests carry the prompt\'s parts as data', () => {
 
   it('the local model reads the lines, not the prompt, from the same budgeted snapshot a large model reads', async () => {
     // The text says nothing the local model could use: only the lines name the button.
-    const { port, deps } = setup([], (call) => (call.message.type === 'dh:snapshot' ? { ...SNAPSHOT, text: '(text the local model ignores)', lines: LINES } : defaultAnswer(call)));
+    const { port, deps } = setup([], (call) =>
+      call.message.type === 'dh:snapshot' ? { ...SNAPSHOT, text: '(text the local model ignores)', lines: LINES } : defaultAnswer(call),
+    );
     const r = await inferAct(deps, context({ model: LOCAL }), 'click create account');
     expect(port.ofType('dh:snapshot')[0].message).toMatchObject({ budget: 12_000, lines: true });
     expect(r.result.data.success).toBe(true);
@@ -831,16 +900,32 @@ describe('model requests carry the prompt\'s parts as data', () => {
     await inferExtract(local.deps, context({ model: LOCAL }), 'get the heading', { type: 'object', properties: { heading: { type: 'string' } } });
     expect(local.port.ofType('dh:snapshot').map((c) => c.message.budget)).toEqual([50_000_000]);
 
-    const bigLines: OutlineLine[] = Array.from({ length: 1200 }, (_, i) => ({ depth: 0, kind: 'element', id: `e${i + 10}`, role: 'listitem', name: `Item number ${i} ${'x'.repeat(60)}`, states: {} }));
+    const bigLines: OutlineLine[] = Array.from({ length: 1200 }, (_, i) => ({
+      depth: 0,
+      kind: 'element',
+      id: `e${i + 10}`,
+      role: 'listitem',
+      name: `Item number ${i} ${'x'.repeat(60)}`,
+      states: {},
+    }));
     const bigText = bigLines.map((l) => `[${l.id}] listitem ${JSON.stringify(l.name)}`).join('\n');
     const { requests, deps } = callbackSetup([{ items: ['a'] }, { items: ['b'] }], (call) => {
-      if (call.message.type === 'dh:snapshot') return call.message.budget === 50_000_000 ? { ...SNAPSHOT, text: bigText, lines: bigLines, folded: false } : { ...SNAPSHOT, lines: LINES, folded: true };
+      if (call.message.type === 'dh:snapshot')
+        return call.message.budget === 50_000_000
+          ? { ...SNAPSHOT, text: bigText, lines: bigLines, folded: false }
+          : { ...SNAPSHOT, lines: LINES, folded: true };
       return defaultAnswer(call);
     });
-    await inferExtract(deps, context({ model: CALLBACK }), 'list the items', { type: 'object', properties: { items: { type: 'array', items: { type: 'string' } } } });
+    await inferExtract(deps, context({ model: CALLBACK }), 'list the items', {
+      type: 'object',
+      properties: { items: { type: 'array', items: { type: 'string' } } },
+    });
     expect(requests).toHaveLength(2);
     for (const r of requests) {
-      const outline = r.prompt.slice(r.prompt.indexOf('Page outline:\n') + 14).split('\n\n(This is part')[0].split('\n');
+      const outline = r.prompt
+        .slice(r.prompt.indexOf('Page outline:\n') + 14)
+        .split('\n\n(This is part')[0]
+        .split('\n');
       expect(r.outline!.map((l) => `[${l.id}] listitem ${JSON.stringify(l.name)}`)).toEqual(outline);
     }
     expect(requests[0].outline!.length + requests[1].outline!.length).toBe(1200);

@@ -86,7 +86,12 @@ describe('the end of an answer', () => {
 
 describe('structured-output shapes', () => {
   const model = (over: Partial<ProviderModel> = {}): ProviderModel => ({
-    kind: 'provider', name: 'm', provider: 'openai-compatible', modelId: `m-${Math.random()}`, baseURL: 'http://127.0.0.1:1/v1', ...over,
+    kind: 'provider',
+    name: 'm',
+    provider: 'openai-compatible',
+    modelId: `m-${Math.random()}`,
+    baseURL: 'http://127.0.0.1:1/v1',
+    ...over,
   });
 
   it('auto tries the strongest first; a forced shape is the only one', () => {

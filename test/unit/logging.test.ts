@@ -58,7 +58,12 @@ describe('Logger: callback', () => {
     const after = Date.now();
 
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toEqual({ level: 'info', message: 'act: openai/x answered', timestamp: expect.stringMatching(ISO), data: { opId: 'op-1', inputTokens: 12 } });
+    expect(lines[0]).toEqual({
+      level: 'info',
+      message: 'act: openai/x answered',
+      timestamp: expect.stringMatching(ISO),
+      data: { opId: 'op-1', inputTokens: 12 },
+    });
     const t = Date.parse(lines[0].timestamp);
     expect(t).toBeGreaterThanOrEqual(before - 1);
     expect(t).toBeLessThanOrEqual(after + 1);

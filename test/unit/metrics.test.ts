@@ -5,13 +5,26 @@ import type { Usage } from '../../src/protocol/schemas';
 
 // Written out independently of the source's METRIC_NAMES, so a renamed counter fails here.
 const OPS = ['act', 'extract', 'observe', 'total'];
-const COUNTERS = ['PromptTokens', 'CompletionTokens', 'ReasoningTokens', 'CachedInputTokens', 'InferenceTimeMs', 'CostUsd', 'CacheSavedTokens', 'CacheSavedCostUsd'];
+const COUNTERS = [
+  'PromptTokens',
+  'CompletionTokens',
+  'ReasoningTokens',
+  'CachedInputTokens',
+  'InferenceTimeMs',
+  'CostUsd',
+  'CacheSavedTokens',
+  'CacheSavedCostUsd',
+];
 const NAMES = OPS.flatMap((o) => COUNTERS.map((c) => `${o}${c}`));
 /** The counters of the version before costs: what a worker saved then. */
 const OLD_NAMES = OPS.flatMap((o) => COUNTERS.slice(0, 5).map((c) => `${o}${c}`));
 
 const usage = (inputTokens: number, outputTokens: number, reasoningTokens: number, cachedInputTokens: number, inferenceTimeMs: number): Usage => ({
-  inputTokens, outputTokens, reasoningTokens, cachedInputTokens, inferenceTimeMs,
+  inputTokens,
+  outputTokens,
+  reasoningTokens,
+  cachedInputTokens,
+  inferenceTimeMs,
 });
 
 describe('MetricsBook', () => {
@@ -27,8 +40,16 @@ describe('MetricsBook', () => {
     book.add('act', usage(100, 20, 5, 40, 1500));
     const m = book.snapshot();
     expect(m).toMatchObject({
-      actPromptTokens: 100, actCompletionTokens: 20, actReasoningTokens: 5, actCachedInputTokens: 40, actInferenceTimeMs: 1500,
-      totalPromptTokens: 100, totalCompletionTokens: 20, totalReasoningTokens: 5, totalCachedInputTokens: 40, totalInferenceTimeMs: 1500,
+      actPromptTokens: 100,
+      actCompletionTokens: 20,
+      actReasoningTokens: 5,
+      actCachedInputTokens: 40,
+      actInferenceTimeMs: 1500,
+      totalPromptTokens: 100,
+      totalCompletionTokens: 20,
+      totalReasoningTokens: 5,
+      totalCachedInputTokens: 40,
+      totalInferenceTimeMs: 1500,
     });
     for (const o of ['extract', 'observe']) for (const c of COUNTERS) expect(m[`${o}${c}` as keyof typeof m]).toBe(0);
   });
@@ -61,7 +82,10 @@ describe('MetricsBook', () => {
     times.forEach((t, i) => book.add((['act', 'observe', 'extract'] as const)[i % 3], usage(0, 0, 0, 0, t)));
     const m = book.snapshot();
     expect(m.totalInferenceTimeMs).toBe(m.actInferenceTimeMs + m.extractInferenceTimeMs + m.observeInferenceTimeMs);
-    expect(m.totalInferenceTimeMs).toBeCloseTo(times.reduce((a, b) => a + b, 0), 9);
+    expect(m.totalInferenceTimeMs).toBeCloseTo(
+      times.reduce((a, b) => a + b, 0),
+      9,
+    );
   });
 
   it('returns a copy: changing a snapshot changes nothing in the book', () => {

@@ -120,19 +120,31 @@ describe('resolveModel: ModelConfig', () => {
 
   it('openai with baseURL and no key anywhere is OpenAI-compatible; with a key it stays openai', () => {
     expect(resolve({ modelName: 'openai/gpt-4.1', baseURL: 'http://proxy.test/v1' })).toMatchObject({ provider: 'openai-compatible', modelId: 'gpt-4.1' });
-    expect(resolve({ modelName: 'openai/gpt-4.1', baseURL: 'http://proxy.test/v1', apiKey: 'k' })).toMatchObject({ provider: 'openai', apiKey: 'k', baseURL: 'http://proxy.test/v1' });
+    expect(resolve({ modelName: 'openai/gpt-4.1', baseURL: 'http://proxy.test/v1', apiKey: 'k' })).toMatchObject({
+      provider: 'openai',
+      apiKey: 'k',
+      baseURL: 'http://proxy.test/v1',
+    });
   });
 });
 
-describe('resolveModel: the environment\'s credentials never go to an endpoint a caller chose', () => {
+describe("resolveModel: the environment's credentials never go to an endpoint a caller chose", () => {
   const ENV = {
-    OPENAI_API_KEY: 'sk-env-openai-0000', ANTHROPIC_API_KEY: 'sk-ant-env-1111', GEMINI_API_KEY: 'AIza-env-2222', AZURE_API_KEY: 'az-env-3333',
-    AZURE_RESOURCE_NAME: 'operator-res', AWS_REGION: 'eu-west-1', AWS_ACCESS_KEY_ID: 'AKIAENV', AWS_SECRET_ACCESS_KEY: 'aws-env-secret',
-    GOOGLE_VERTEX_PROJECT: 'p', GOOGLE_CLIENT_EMAIL: 'sa@p', GOOGLE_PRIVATE_KEY: 'pk-env',
+    OPENAI_API_KEY: 'sk-env-openai-0000',
+    ANTHROPIC_API_KEY: 'sk-ant-env-1111',
+    GEMINI_API_KEY: 'AIza-env-2222',
+    AZURE_API_KEY: 'az-env-3333',
+    AZURE_RESOURCE_NAME: 'operator-res',
+    AWS_REGION: 'eu-west-1',
+    AWS_ACCESS_KEY_ID: 'AKIAENV',
+    AWS_SECRET_ACCESS_KEY: 'aws-env-secret',
+    GOOGLE_VERTEX_PROJECT: 'p',
+    GOOGLE_CLIENT_EMAIL: 'sa@p',
+    GOOGLE_PRIVATE_KEY: 'pk-env',
   };
   const leaks = (r: ResolvedModel) => JSON.stringify(r).match(/sk-env|sk-ant-env|AIza-env|az-env|aws-env|AKIAENV|pk-env/);
 
-  it('a baseURL without apiKey is refused when the environment holds that provider\'s key', () => {
+  it("a baseURL without apiKey is refused when the environment holds that provider's key", () => {
     for (const modelName of ['openai/gpt-4.1', 'anthropic/claude-sonnet-4-5', 'google/gemini-2.5-flash', 'azure/dep', 'bedrock/m', 'vertex/gemini']) {
       failure({ modelName, baseURL: 'http://attacker.test/v1' }, ENV, 'INVALID_ARGUMENT', /only sent to .*own endpoint.*pass apiKey/);
     }
@@ -148,14 +160,14 @@ describe('resolveModel: the environment\'s credentials never go to an endpoint a
     expect(resolve('azure/dep', ENV)).toMatchObject({ apiKey: 'az-env-3333', azure: { resourceName: 'operator-res' } });
   });
 
-  it('a caller\'s own key goes wherever the caller says, and no environment credential rides along', () => {
+  it("a caller's own key goes wherever the caller says, and no environment credential rides along", () => {
     const r = resolve({ modelName: 'openai/gpt-4.1', baseURL: 'http://mine.test/v1', apiKey: 'caller-key' }, ENV);
     expect(r).toMatchObject({ apiKey: 'caller-key', baseURL: 'http://mine.test/v1' });
     expect(leaks(r)).toBeNull();
     expect(leaks(resolve({ modelName: 'local/llama', baseURL: 'http://mine.test/v1' }, ENV))).toBeNull();
   });
 
-  it('the operator\'s own endpoint (OPENAI_BASE_URL) may carry the environment key, and is used by default', () => {
+  it("the operator's own endpoint (OPENAI_BASE_URL) may carry the environment key, and is used by default", () => {
     const env = { ...ENV, OPENAI_BASE_URL: 'http://gateway.internal/v1' };
     expect(resolve({ modelName: 'openai/gpt-4.1', baseURL: 'http://gateway.internal/v1/' }, env)).toMatchObject({ apiKey: 'sk-env-openai-0000' });
     expect(resolve('openai/gpt-4.1', env)).toMatchObject({ apiKey: 'sk-env-openai-0000', baseURL: 'http://gateway.internal/v1' });
@@ -163,12 +175,14 @@ describe('resolveModel: the environment\'s credentials never go to an endpoint a
   });
 
   it('with no key in the environment, a keyless endpoint (a local server) still works', () => {
-    expect(resolve({ modelName: 'openai/gpt-4.1', baseURL: 'http://127.0.0.1:8000/v1' }, {})).toMatchObject({ provider: 'openai-compatible', apiKey: undefined });
+    expect(resolve({ modelName: 'openai/gpt-4.1', baseURL: 'http://127.0.0.1:8000/v1' }, {})).toMatchObject({
+      provider: 'openai-compatible',
+      apiKey: undefined,
+    });
   });
 });
 
 describe('resolveModel: more configs', () => {
-
   it('passes openaiEndpointFormat and headers through', () => {
     expect(resolve({ modelName: 'openai/gpt-4.1', apiKey: 'k', openaiEndpointFormat: 'chat', headers: { 'x-org': 'o1' } })).toMatchObject({
       provider: 'openai',
@@ -180,8 +194,15 @@ describe('resolveModel: more configs', () => {
   });
 
   it('an explicit provider with a bare model name', () => {
-    expect(resolve({ provider: 'anthropic', modelName: 'claude-sonnet-4-5', apiKey: 'k' })).toMatchObject({ provider: 'anthropic', modelId: 'claude-sonnet-4-5' });
-    expect(resolve({ provider: 'Google', modelName: 'gemini-2.5-pro' }, { GEMINI_API_KEY: 'g' })).toMatchObject({ provider: 'google', modelId: 'gemini-2.5-pro', apiKey: 'g' });
+    expect(resolve({ provider: 'anthropic', modelName: 'claude-sonnet-4-5', apiKey: 'k' })).toMatchObject({
+      provider: 'anthropic',
+      modelId: 'claude-sonnet-4-5',
+    });
+    expect(resolve({ provider: 'Google', modelName: 'gemini-2.5-pro' }, { GEMINI_API_KEY: 'g' })).toMatchObject({
+      provider: 'google',
+      modelId: 'gemini-2.5-pro',
+      apiKey: 'g',
+    });
   });
 
   // BUG: with an explicit provider, a model name that itself contains a slash loses its first
@@ -189,9 +210,10 @@ describe('resolveModel: more configs', () => {
   // OpenAI-compatible server such as OpenRouter or vLLM) is sent as model 'Llama-3.3-70B'.
   // resolveModel strips the part before the slash even though it is not the provider named.
   it('an explicit provider keeps a slash-containing model id whole', () => {
-    expect(
-      resolve({ provider: 'openai', modelName: 'meta-llama/Llama-3.3-70B', baseURL: 'https://router.test/v1', apiKey: 'k' }),
-    ).toMatchObject({ provider: 'openai', modelId: 'meta-llama/Llama-3.3-70B' });
+    expect(resolve({ provider: 'openai', modelName: 'meta-llama/Llama-3.3-70B', baseURL: 'https://router.test/v1', apiKey: 'k' })).toMatchObject({
+      provider: 'openai',
+      modelId: 'meta-llama/Llama-3.3-70B',
+    });
   });
 
   it('an unknown property is refused, naming it', () => {
@@ -212,7 +234,12 @@ describe('resolveModel: Vertex', () => {
   const options = { vertex: { project: 'proj-1', location: 'europe-west4' } };
 
   it('camelCase service account', () => {
-    const r = resolve({ provider: 'vertex', modelName: 'gemini-2.5-pro', auth: { clientEmail: 'sa@proj.iam', privateKey: 'PEM', privateKeyId: 'kid' }, providerOptions: options });
+    const r = resolve({
+      provider: 'vertex',
+      modelName: 'gemini-2.5-pro',
+      auth: { clientEmail: 'sa@proj.iam', privateKey: 'PEM', privateKeyId: 'kid' },
+      providerOptions: options,
+    });
     expect(r).toEqual({
       kind: 'provider',
       name: 'vertex/gemini-2.5-pro',
@@ -226,7 +253,12 @@ describe('resolveModel: Vertex', () => {
 
   it('the key file snake_case fields (extra fields of the file allowed)', () => {
     const keyFile = { type: 'service_account', project_id: 'proj-1', client_email: 'sa@proj.iam', private_key: 'PEM2', private_key_id: 'kid2' };
-    const r = resolve({ provider: 'vertex', modelName: 'gemini-2.5-flash', auth: keyFile, providerOptions: { vertex: { ...options.vertex, baseURL: 'https://vx.test', headers: { h: '1' } } } });
+    const r = resolve({
+      provider: 'vertex',
+      modelName: 'gemini-2.5-flash',
+      auth: keyFile,
+      providerOptions: { vertex: { ...options.vertex, baseURL: 'https://vx.test', headers: { h: '1' } } },
+    });
     expect(r).toMatchObject({
       provider: 'vertex',
       modelId: 'gemini-2.5-flash',
@@ -238,9 +270,19 @@ describe('resolveModel: Vertex', () => {
   });
 
   it('refuses a config without project or credentials, and unknown properties', () => {
-    failure({ provider: 'vertex', modelName: 'g', auth: { clientEmail: 'a', privateKey: 'b' }, providerOptions: { vertex: { location: 'l' } } }, {}, 'INVALID_ARGUMENT', /project/);
+    failure(
+      { provider: 'vertex', modelName: 'g', auth: { clientEmail: 'a', privateKey: 'b' }, providerOptions: { vertex: { location: 'l' } } },
+      {},
+      'INVALID_ARGUMENT',
+      /project/,
+    );
     failure({ provider: 'vertex', modelName: 'g', providerOptions: options }, {}, 'INVALID_ARGUMENT', /auth/);
-    failure({ provider: 'vertex', modelName: 'g', auth: { clientEmail: 'a', privateKey: 'b' }, providerOptions: options, apiKey: 'k' }, {}, 'INVALID_ARGUMENT', /unknown property 'apiKey'/);
+    failure(
+      { provider: 'vertex', modelName: 'g', auth: { clientEmail: 'a', privateKey: 'b' }, providerOptions: options, apiKey: 'k' },
+      {},
+      'INVALID_ARGUMENT',
+      /unknown property 'apiKey'/,
+    );
   });
 
   it('a vertex/... name uses the Vertex environment variables, else asks for the config shape', () => {
@@ -256,7 +298,10 @@ describe('resolveModel: Vertex', () => {
 
 describe('resolveModel: Azure', () => {
   it('API key shape', () => {
-    const r = resolve({ provider: 'azure', modelName: 'my-deployment', apiKey: 'az-key', resourceName: 'res1', apiVersion: '2025-01-01' }, { AZURE_API_KEY: 'env' });
+    const r = resolve(
+      { provider: 'azure', modelName: 'my-deployment', apiKey: 'az-key', resourceName: 'res1', apiVersion: '2025-01-01' },
+      { AZURE_API_KEY: 'env' },
+    );
     expect(r).toEqual({
       kind: 'provider',
       name: 'azure/my-deployment',
@@ -270,22 +315,42 @@ describe('resolveModel: Azure', () => {
   });
 
   it('Entra ID token shape: the token, no API key even when one is in the environment', () => {
-    const r = resolve({ provider: 'azure', modelName: 'dep', resourceName: 'res1', auth: { type: 'azureEntraId', token: 'eyJ.tok' } }, { AZURE_API_KEY: 'env-key' });
+    const r = resolve(
+      { provider: 'azure', modelName: 'dep', resourceName: 'res1', auth: { type: 'azureEntraId', token: 'eyJ.tok' } },
+      { AZURE_API_KEY: 'env-key' },
+    );
     expect(r).toMatchObject({ provider: 'azure', modelId: 'dep', apiKey: undefined, azure: { resourceName: 'res1', token: 'eyJ.tok' } });
   });
 
   it("an empty Entra token is refused with 'at least 1 character'", () => {
-    failure({ provider: 'azure', modelName: 'dep', resourceName: 'r', auth: { type: 'azureEntraId', token: '' } }, {}, 'INVALID_ARGUMENT', /auth\.token: .*at least 1 character/);
+    failure(
+      { provider: 'azure', modelName: 'dep', resourceName: 'r', auth: { type: 'azureEntraId', token: '' } },
+      {},
+      'INVALID_ARGUMENT',
+      /auth\.token: .*at least 1 character/,
+    );
   });
 
   it('the API key shape takes AZURE_API_KEY and AZURE_RESOURCE_NAME from the environment; apiKey and auth together are refused', () => {
-    expect(resolve({ provider: 'azure', modelName: 'dep', apiKey: 'k' }, { AZURE_RESOURCE_NAME: 'env-res' })).toMatchObject({ azure: { resourceName: 'env-res' } });
-    failure({ provider: 'azure', modelName: 'dep', apiKey: 'k', auth: { type: 'azureEntraId', token: 't' } }, {}, 'INVALID_ARGUMENT', /unknown property 'apiKey'/);
+    expect(resolve({ provider: 'azure', modelName: 'dep', apiKey: 'k' }, { AZURE_RESOURCE_NAME: 'env-res' })).toMatchObject({
+      azure: { resourceName: 'env-res' },
+    });
+    failure(
+      { provider: 'azure', modelName: 'dep', apiKey: 'k', auth: { type: 'azureEntraId', token: 't' } },
+      {},
+      'INVALID_ARGUMENT',
+      /unknown property 'apiKey'/,
+    );
     failure({ provider: 'azure', modelName: 'dep' }, {}, 'INVALID_ARGUMENT', /apiKey/);
   });
 
   it('an azure/... name needs AZURE_API_KEY (or AZURE_OPENAI_API_KEY) or an apiKey', () => {
-    expect(resolve('azure/dep', { AZURE_OPENAI_API_KEY: 'ek', AZURE_RESOURCE_NAME: 'r' })).toMatchObject({ provider: 'azure', modelId: 'dep', apiKey: 'ek', azure: { resourceName: 'r' } });
+    expect(resolve('azure/dep', { AZURE_OPENAI_API_KEY: 'ek', AZURE_RESOURCE_NAME: 'r' })).toMatchObject({
+      provider: 'azure',
+      modelId: 'dep',
+      apiKey: 'ek',
+      azure: { resourceName: 'r' },
+    });
     failure('azure/dep', {}, 'INVALID_ARGUMENT', /needs the azure ModelConfig shape/);
   });
 });

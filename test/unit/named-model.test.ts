@@ -17,7 +17,11 @@ const thrown = (f: () => unknown) => {
 describe('a named model, resolved in the worker by the rule the Node client runs', () => {
   it('resolves as the Node client resolves the same name and environment', () => {
     const env = { OPENAI_API_KEY: 'sk-env', ANTHROPIC_API_KEY: 'ak-env' };
-    for (const spec of ['openai/gpt-4.1-mini', 'anthropic/claude-sonnet-4-5', { modelName: 'openai/gpt-4o', apiKey: 'sk-own', baseURL: 'http://127.0.0.1:9/v1' }]) {
+    for (const spec of [
+      'openai/gpt-4.1-mini',
+      'anthropic/claude-sonnet-4-5',
+      { modelName: 'openai/gpt-4o', apiKey: 'sk-own', baseURL: 'http://127.0.0.1:9/v1' },
+    ]) {
       expect(named(spec, env)).toEqual(resolveModel(spec as never, new CallbackRegistry(), env));
     }
     expect(named('deckhand/local')).toEqual({ kind: 'local', name: 'deckhand/local' });

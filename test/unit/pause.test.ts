@@ -89,7 +89,20 @@ describe('pauseBudget', () => {
   });
 
   it('covers what acts on or reads the page, not ping, metrics or cancel', () => {
-    for (const m of ['act', 'act.replay', 'observe', 'extract', 'agent.run', 'batch.run', 'flow.replay', 'page.goto', 'locator.act', 'page.press', 'page.evaluate'] as const) expect(GATED_METHODS.has(m)).toBe(true);
+    for (const m of [
+      'act',
+      'act.replay',
+      'observe',
+      'extract',
+      'agent.run',
+      'batch.run',
+      'flow.replay',
+      'page.goto',
+      'locator.act',
+      'page.press',
+      'page.evaluate',
+    ] as const)
+      expect(GATED_METHODS.has(m)).toBe(true);
     for (const m of ['engine.ping', 'metrics', 'op.cancel'] as const) expect(GATED_METHODS.has(m)).toBe(false);
   });
 });
@@ -163,7 +176,11 @@ describe('Engine.call with the pause gate', () => {
 describe('Engine.storeFix', () => {
   it("stores the person's steps under the key the same act looks up, in the caller's store or the extension's", async () => {
     const recorded: { key: string; op: string; result: unknown; replace?: boolean }[] = [];
-    const store = { lookup: async () => ({ count: 1, entry: null }), record: async (r: (typeof recorded)[number]) => (recorded.push(r), { agree: 1 }), invalidate: async () => undefined };
+    const store = {
+      lookup: async () => ({ count: 1, entry: null }),
+      record: async (r: (typeof recorded)[number]) => (recorded.push(r), { agree: 1 }),
+      invalidate: async () => undefined,
+    };
     const ext: typeof recorded = [];
     const extStore = { ...store, record: async (r: (typeof recorded)[number]) => (ext.push(r), { agree: 1 }) };
     const engine = new Engine(fakePort(), 'ext', undefined, undefined, undefined, extStore as never);
@@ -178,12 +195,19 @@ describe('Engine.storeFix', () => {
     // Another instruction or another set of variable names: another key.
     expect((await engine.storeFix({ ...p, input: 'archive it' }, 'https://shop.test/cart', ctx, steps)).key).not.toBe(a.key);
     expect((await engine.storeFix({ ...p, options: {} }, 'https://shop.test/cart', ctx, steps)).key).not.toBe(a.key);
-    const inExt = await engine.storeFix({ ...p, options: { ...p.options, cache: { threshold: 1, selfHeal: false, store: 'extension' } } } as never, 'https://shop.test/cart', ctx, steps);
+    const inExt = await engine.storeFix(
+      { ...p, options: { ...p.options, cache: { threshold: 1, selfHeal: false, store: 'extension' } } } as never,
+      'https://shop.test/cart',
+      ctx,
+      steps,
+    );
     expect(inExt).toEqual({ store: 'extension', key: a.key });
     expect(ext).toHaveLength(1);
     await expect(engine.storeFix(p, 'https://shop.test/cart', ctxWith(new PauseGate()), steps)).rejects.toMatchObject({ code: 'UNAVAILABLE' });
     await expect(engine.storeFix(p, 'https://shop.test/cart', ctx, [{ ...steps[0], method: 'smash' }])).rejects.toMatchObject({ code: 'UNSUPPORTED_METHOD' });
-    await expect(engine.storeFix({ ...p, options: { locator: '#main' } } as never, 'https://shop.test/cart', ctx, steps)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(engine.storeFix({ ...p, options: { locator: '#main' } } as never, 'https://shop.test/cart', ctx, steps)).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+    });
   });
 });
 
@@ -196,7 +220,9 @@ describe('Takeover', () => {
     const stored: { p: Params<'act'>; url: string; actions: Action[] }[] = [];
     let now = 1_000_000;
     const hooks: TakeoverHooks = { changed: (s) => states.push(s), record: async (on) => void recording.push(on), pageUrl: async () => 'https://a.test/inbox' };
-    const engine = { storeFix: async (p: Params<'act'>, url: string, _ctx: CallContext, actions: Action[]) => (stored.push({ p, url, actions }), { key: 'k'.repeat(64) }) };
+    const engine = {
+      storeFix: async (p: Params<'act'>, url: string, _ctx: CallContext, actions: Action[]) => (stored.push({ p, url, actions }), { key: 'k'.repeat(64) }),
+    };
     const t = new Takeover(gate, engine, hooks, () => now);
     return { gate, t, states, recording, stored, tick: (ms: number) => (now += ms) };
   };

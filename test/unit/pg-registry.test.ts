@@ -120,7 +120,11 @@ describe('PgSessionRegistry: records', () => {
     const before = [record(), gridRecord()];
     for (const r of before) {
       await db.query('INSERT INTO dh_sessions (id, owner, replica, browser, options) VALUES ($1, $2, $3, $4, $5)', [
-        r.id, r.owner, r.replica, r.browser && JSON.stringify(r.browser), JSON.stringify(r.options),
+        r.id,
+        r.owner,
+        r.replica,
+        r.browser && JSON.stringify(r.browser),
+        JSON.stringify(r.options),
       ]);
     }
     const [one, two] = await Promise.all([PgSessionRegistry.open(await poolOn(url)), PgSessionRegistry.open(await poolOn(url))]);
@@ -241,7 +245,10 @@ describe('PgSessionRegistry: two replicas on one database', () => {
       await replicas[0].add(r);
       const holders = Array.from({ length: 20 }, (_, i) => `holder-${round}-${i}`);
       const answers = await Promise.all(holders.map((h, i) => replicas[i % 2].lease(r.id, h, 10_000)));
-      expect(answers.filter((a) => a === 'ok'), `round ${round}`).toHaveLength(1);
+      expect(
+        answers.filter((a) => a === 'ok'),
+        `round ${round}`,
+      ).toHaveLength(1);
       expect(answers.filter((a) => a === 'busy')).toHaveLength(19);
       const winner = holders[answers.indexOf('ok')];
       expect((await db.query('SELECT lease_holder FROM dh_sessions WHERE id = $1', [r.id])).rows).toEqual([{ lease_holder: winner }]);

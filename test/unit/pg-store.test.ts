@@ -58,7 +58,8 @@ const backends: [string, (max: number) => Promise<Opened>][] = [
       const db = new Database(path, { readonly: true });
       return {
         store,
-        counts: async () => asRecord(db.prepare('SELECT tenant, COUNT(*) AS n FROM entries GROUP BY tenant ORDER BY tenant').all() as { tenant: string; n: number }[]),
+        counts: async () =>
+          asRecord(db.prepare('SELECT tenant, COUNT(*) AS n FROM entries GROUP BY tenant ORDER BY tenant').all() as { tenant: string; n: number }[]),
         sizes: async () => asRecord(db.prepare('SELECT tenant, n FROM tenant_sizes WHERE n > 0 ORDER BY tenant').all() as { tenant: string; n: number }[]),
         close: async () => {
           db.close();
@@ -112,13 +113,29 @@ describe.each(backends)('the %s cache store', (_name, open) => {
       expect((await t.lookup(k('u'), k('v'))).entry).toMatchObject({ op: 'extract', result: null });
     }));
 
-  it("flows (client/flows.ts): saved, replaced, read and deleted by name, each tenant seeing only its own", () =>
+  it('flows (client/flows.ts): saved, replaced, read and deleted by name, each tenant seeing only its own', () =>
     withStore(10, async (s) => {
       const a = forTenant(s, 'flows-a');
       const b = forTenant(s, 'flows-b');
       const flow = (startUrl: string): Flow => ({
-        version: 1, name: 'checkout', source: 'panel', savedAt: '2026-01-01T00:00:00.000Z',
-        recording: { version: 1, title: 'Checkout', startUrl, steps: [{ kind: 'act', id: 's1', description: 'type %email% 😀', actions: [{ selector: '#email', description: 'Email', method: 'fill', arguments: ['%email%'] }], urlAfter: startUrl }] },
+        version: 1,
+        name: 'checkout',
+        source: 'panel',
+        savedAt: '2026-01-01T00:00:00.000Z',
+        recording: {
+          version: 1,
+          title: 'Checkout',
+          startUrl,
+          steps: [
+            {
+              kind: 'act',
+              id: 's1',
+              description: 'type %email% 😀',
+              actions: [{ selector: '#email', description: 'Email', method: 'fill', arguments: ['%email%'] }],
+              urlAfter: startUrl,
+            },
+          ],
+        },
       });
       expect(await getFlow(a, 'checkout')).toBeNull();
       await putFlow(a, flow('https://a.example/cart'));
@@ -165,7 +182,7 @@ describe.each(backends)('the %s cache store', (_name, open) => {
       expect(await t.record({ key: k('n'), baseKey: k('h'), op: 'act', result: 1, usage, replace: true })).toEqual({ agree: 1 });
     }));
 
-  it("tenants are isolated: entries, counts, page-changed hints and invalidations never cross", () =>
+  it('tenants are isolated: entries, counts, page-changed hints and invalidations never cross', () =>
     withStore(10, async (s) => {
       const a = forTenant(s, 'tenant-a');
       const b = forTenant(s, 'tenant-b');
@@ -300,7 +317,11 @@ describe('the PostgreSQL cache store, shared', () => {
     const two = await PgCacheStore.open(url, { maxEntriesPerTenant: 10 });
     try {
       await one.record({ key: k('a'), baseKey: k('b'), op: 'act', result: ['#x'], usage }, 't');
-      expect(await two.lookup(k('a'), k('b'), 't')).toEqual({ count: 2, entry: { key: k('a'), op: 'act', result: ['#x'], usage, agree: 1 }, pageChanged: false });
+      expect(await two.lookup(k('a'), k('b'), 't')).toEqual({
+        count: 2,
+        entry: { key: k('a'), op: 'act', result: ['#x'], usage, agree: 1 },
+        pageChanged: false,
+      });
       expect(await two.record({ key: k('a'), baseKey: k('b'), op: 'act', result: ['#x'], usage }, 't')).toEqual({ agree: 2 });
       expect((await one.lookup(k('a'), k('b'), 't')).count).toBe(3);
       expect((await one.lookup(k('c'), k('b'), 't')).pageChanged).toBe(true);
@@ -334,7 +355,9 @@ describe('the PostgreSQL cache store, shared', () => {
       expect(counts['other-0']).toBe(10);
 
       // The same new key recorded 20 times at once agrees 20 times: no record is lost to a race.
-      const same = await Promise.all(Array.from({ length: 20 }, (_, i) => replicas[i % 2].record({ key: k('s'), baseKey: k('s'), op: 'extract', result: { v: 1 }, usage }, 'same')));
+      const same = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => replicas[i % 2].record({ key: k('s'), baseKey: k('s'), op: 'extract', result: { v: 1 }, usage }, 'same')),
+      );
       expect(same.map((r) => r.agree).sort((x, y) => x - y)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
       // And 30 lookups at once count 30 more.
       await Promise.all(Array.from({ length: 30 }, (_, i) => replicas[i % 2].lookup(k('s'), k('s'), 'same')));
@@ -352,7 +375,9 @@ describe('the PostgreSQL cache store, shared', () => {
     const db = inspect(url);
     const state = async () => ({
       version: (await db.query("SELECT version FROM dh_schema WHERE part = 'cache'")).rows,
-      triggers: (await db.query("SELECT tgname FROM pg_trigger WHERE tgrelid = 'dh_cache_entries'::regclass AND NOT tgisinternal ORDER BY tgname")).rows.map((r) => r.tgname),
+      triggers: (await db.query("SELECT tgname FROM pg_trigger WHERE tgrelid = 'dh_cache_entries'::regclass AND NOT tgisinternal ORDER BY tgname")).rows.map(
+        (r) => r.tgname,
+      ),
     });
     const before = await state();
     expect(before.version).toEqual([{ version: 1 }]);
@@ -372,9 +397,16 @@ describe('the PostgreSQL cache store, shared', () => {
     try {
       // Ten entries written by hand, all used at the same instant, inserted in reverse key order.
       for (let i = 9; i >= 0; i--) {
-        await db.query("INSERT INTO dh_cache_entries (tenant, key, base_key, op, result, usage, agree, count, used_at) VALUES ('tie', " + "$1, $2, 'act', '[]', $3, 1, 1, '2000-01-01')", [num(i), k('p'), JSON.stringify(usage)]);
+        await db.query(
+          "INSERT INTO dh_cache_entries (tenant, key, base_key, op, result, usage, agree, count, used_at) VALUES ('tie', " +
+            "$1, $2, 'act', '[]', $3, 1, 1, '2000-01-01')",
+          [num(i), k('p'), JSON.stringify(usage)],
+        );
       }
-      await db.query("INSERT INTO dh_cache_entries (tenant, key, base_key, op, result, usage, agree, count) SELECT 'bulk', " + "'k' || g, 'b', 'act', '[]', '{}', 1, 1 FROM generate_series(1, 30) g");
+      await db.query(
+        "INSERT INTO dh_cache_entries (tenant, key, base_key, op, result, usage, agree, count) SELECT 'bulk', " +
+          "'k' || g, 'b', 'act', '[]', '{}', 1, 1 FROM generate_series(1, 30) g",
+      );
       await db.query("DELETE FROM dh_cache_entries WHERE tenant = 'bulk' AND key LIKE 'k1%'");
       await db.query("UPDATE dh_cache_entries SET tenant = 'moved' WHERE tenant = 'bulk' AND key LIKE 'k2%'");
       await s.record({ key: k('n'), baseKey: k('p'), op: 'act', result: [], usage }, 'tie');
@@ -408,7 +440,10 @@ describe('the PostgreSQL cache store, shared', () => {
 
     const closedPort = await freePort();
     let t = Date.now();
-    await expect(PgCacheStore.open(`postgres://u:secret-pw@127.0.0.1:${closedPort}/db`)).rejects.toMatchObject({ code: ErrorCode.Unavailable, message: expect.not.stringContaining('secret-pw') });
+    await expect(PgCacheStore.open(`postgres://u:secret-pw@127.0.0.1:${closedPort}/db`)).rejects.toMatchObject({
+      code: ErrorCode.Unavailable,
+      message: expect.not.stringContaining('secret-pw'),
+    });
     expect(Date.now() - t).toBeLessThan(5_000);
 
     // Accepts the connection and never says a word.
@@ -416,12 +451,17 @@ describe('the PostgreSQL cache store, shared', () => {
     const mute = await listen(createServer((sock) => void sockets.push(sock)));
     try {
       t = Date.now();
-      await expect(PgCacheStore.open(`postgres://u:p@127.0.0.1:${port(mute)}/db`, { connectTimeoutMs: 1_000 })).rejects.toMatchObject({ code: ErrorCode.Unavailable });
+      await expect(PgCacheStore.open(`postgres://u:p@127.0.0.1:${port(mute)}/db`, { connectTimeoutMs: 1_000 })).rejects.toMatchObject({
+        code: ErrorCode.Unavailable,
+      });
       expect(Date.now() - t).toBeLessThan(5_000);
 
       const given = quiet(new pg.Pool({ connectionString: `postgres://u:p@127.0.0.1:${port(mute)}/db`, connectionTimeoutMillis: 1_000 }));
       t = Date.now();
-      await expect(PgCacheStore.open(given)).rejects.toMatchObject({ code: ErrorCode.Unavailable, message: expect.stringMatching(/PostgreSQL did not answer/) });
+      await expect(PgCacheStore.open(given)).rejects.toMatchObject({
+        code: ErrorCode.Unavailable,
+        message: expect.stringMatching(/PostgreSQL did not answer/),
+      });
       expect(Date.now() - t).toBeLessThan(5_000);
       await given.end();
     } finally {
@@ -458,7 +498,11 @@ describe('the PostgreSQL cache store, shared', () => {
       sockets = [];
       await closed;
       const t = Date.now();
-      await expect(s.lookup(k('g'), k('g'))).rejects.toMatchObject({ name: 'DeckhandError', code: ErrorCode.Unavailable, message: expect.stringMatching(/PostgreSQL did not answer/) });
+      await expect(s.lookup(k('g'), k('g'))).rejects.toMatchObject({
+        name: 'DeckhandError',
+        code: ErrorCode.Unavailable,
+        message: expect.stringMatching(/PostgreSQL did not answer/),
+      });
       await expect(s.record({ key: k('h'), baseKey: k('g'), op: 'act', result: [], usage })).rejects.toMatchObject({ code: ErrorCode.Unavailable });
       await expect(s.invalidate(k('g'))).rejects.toMatchObject({ code: ErrorCode.Unavailable });
       expect(Date.now() - t).toBeLessThan(5_000);
@@ -482,4 +526,3 @@ async function listen(srv: Server, onPort = 0): Promise<Server> {
 }
 
 const port = (srv: Server) => (srv.address() as { port: number }).port;
-

@@ -26,7 +26,9 @@ describe('the built-in planner splits compound instructions into single steps', 
       'enter "3w" into the password field',
       'press login',
     ]);
-    expect(says('Fill in first name Ada, last name Lovelace and email ada@example.com, then click Create account', page(['First name', 'Last name', 'Email']))).toEqual([
+    expect(
+      says('Fill in first name Ada, last name Lovelace and email ada@example.com, then click Create account', page(['First name', 'Last name', 'Email'])),
+    ).toEqual([
       'enter "Ada" into the first name field',
       'enter "Lovelace" into the last name field',
       'enter "ada@example.com" into the email field',
@@ -39,7 +41,10 @@ describe('the built-in planner splits compound instructions into single steps', 
       'enter "03/15/2024" into the preferred date field',
       'enter "2:30 PM" into the time field',
     ]);
-    expect(says('Type "5 Elm Road" into Street and "Portland" into City')).toEqual(['enter "5 Elm Road" into the Street field', 'enter "Portland" into the City field']);
+    expect(says('Type "5 Elm Road" into Street and "Portland" into City')).toEqual([
+      'enter "5 Elm Road" into the Street field',
+      'enter "Portland" into the City field',
+    ]);
     expect(says('set the timeout to 60 and the retries to 5')).toEqual(['enter "60" into the timeout field', 'enter "5" into the retries field']);
     expect(says('First name: Alan, last name: Turing, email: alan@bletchley.uk. Then create the account')[0]).toBe('enter "Alan" into the First name field');
     expect(says('Fill the contact form: name Linus Torvalds, email linus@kernel.org', page(['Name', 'Email']))).toEqual([
@@ -48,29 +53,94 @@ describe('the built-in planner splits compound instructions into single steps', 
     ]);
     const [role] = planInstruction('select Product manager as the role and 09/01/2024 as the start date', page());
     expect(role).toEqual({ say: 'select "Product manager" as the role', or: ['enter "Product manager" into the role field'] });
-    expect(says('Type "Por" into the city field, pick Porto from the suggestions and submit')).toEqual(['Type "Por" into the city field', 'pick "Porto" from the suggestions', 'click submit']);
+    expect(says('Type "Por" into the city field, pick Porto from the suggestions and submit')).toEqual([
+      'Type "Por" into the city field',
+      'pick "Porto" from the suggestions',
+      'click submit',
+    ]);
     expect(says('Choose Bergen from the city suggestions and click Submit')).toEqual(['enter "Bergen" into the city field', 'click Submit']);
-    expect(says('Enter Berlin into the city field, choosing it from the suggestions, and submit')).toEqual(['Enter Berlin into the city field', 'click submit']);
-    expect(planInstruction('Enter an item that starts with "Ger" and ends with "ny", then press Submit.', page())[0].pick).toEqual({ startsWith: 'Ger', endsWith: 'ny' });
+    expect(says('Enter Berlin into the city field, choosing it from the suggestions, and submit')).toEqual([
+      'Enter Berlin into the city field',
+      'click submit',
+    ]);
+    expect(planInstruction('Enter an item that starts with "Ger" and ends with "ny", then press Submit.', page())[0].pick).toEqual({
+      startsWith: 'Ger',
+      endsWith: 'ny',
+    });
     expect(says('Enter ada@example.com and click Next')).toEqual(['enter "ada@example.com" into the text field', 'click Next']);
-    expect(says('Use the textbox to enter "Ada" and press "Search", then find and click the 2nd search result')).toEqual(['enter "Ada" into the textbox', 'press "Search"', 'click the 2nd search result']);
-    expect(says('Search the docs for "token" and open the third result')).toEqual(['enter "token" into the search box', 'press Enter', 'open the third result']);
+    expect(says('Use the textbox to enter "Ada" and press "Search", then find and click the 2nd search result')).toEqual([
+      'enter "Ada" into the textbox',
+      'press "Search"',
+      'click the 2nd search result',
+    ]);
+    expect(says('Search the docs for "token" and open the third result')).toEqual([
+      'enter "token" into the search box',
+      'press Enter',
+      'open the third result',
+    ]);
   });
 
   it('into both fields, logins, submit, and other names for the button', () => {
-    expect(says('Use Tr0ub4dor&3 as the new password in both fields and click Save')).toEqual(['enter "Tr0ub4dor&3" into the first text field', 'enter "Tr0ub4dor&3" into the second text field', 'click Save']);
-    expect(says('Set the new password to "blue-Falcon-42", confirm it, and save')).toEqual(['Set the new password to "blue-Falcon-42"', 'enter "blue-Falcon-42" into the confirm field', 'save']);
-    expect(says('Sign in as jdoe using the password hunter2 and tick Remember me')).toEqual(['enter "jdoe" into the username field', 'enter "hunter2" into the password field', 'tick Remember me', 'click the log in button']);
-    expect(says('Sign in as jdoe using the password hunter2, then click Remember me')).toEqual(['enter "jdoe" into the username field', 'enter "hunter2" into the password field', 'click Remember me', 'click the log in button']);
-    expect(says('Sign in as jdoe using the password hunter2 and tick Remember me, then press Sign in')).toEqual(['enter "jdoe" into the username field', 'enter "hunter2" into the password field', 'tick Remember me', 'press Sign in']);
+    expect(says('Use Tr0ub4dor&3 as the new password in both fields and click Save')).toEqual([
+      'enter "Tr0ub4dor&3" into the first text field',
+      'enter "Tr0ub4dor&3" into the second text field',
+      'click Save',
+    ]);
+    expect(says('Set the new password to "blue-Falcon-42", confirm it, and save')).toEqual([
+      'Set the new password to "blue-Falcon-42"',
+      'enter "blue-Falcon-42" into the confirm field',
+      'save',
+    ]);
+    expect(says('Sign in as jdoe using the password hunter2 and tick Remember me')).toEqual([
+      'enter "jdoe" into the username field',
+      'enter "hunter2" into the password field',
+      'tick Remember me',
+      'click the log in button',
+    ]);
+    expect(says('Sign in as jdoe using the password hunter2, then click Remember me')).toEqual([
+      'enter "jdoe" into the username field',
+      'enter "hunter2" into the password field',
+      'click Remember me',
+      'click the log in button',
+    ]);
+    expect(says('Sign in as jdoe using the password hunter2 and tick Remember me, then press Sign in')).toEqual([
+      'enter "jdoe" into the username field',
+      'enter "hunter2" into the password field',
+      'tick Remember me',
+      'press Sign in',
+    ]);
     expect(says('Sign up with a@b.co and agree to the terms')).toEqual(['enter "a@b.co" into the email field', 'agree to the terms', 'click sign up']);
     expect(says('Select 5 with the spinner and hit Submit')[0]).toBe('enter "5" into the spinner');
-    expect(says('log in as tim, password: www1989')).toEqual(['enter "tim" into the username field', 'enter "www1989" into the password field', 'click the log in button']);
-    expect(says('Please log me in as Bryce, password is Tr0ub4dor')).toEqual(['enter "Bryce" into the username field', 'enter "Tr0ub4dor" into the password field', 'click the log in button']);
-    expect(says('Use the credentials jdoe / hunter2 to sign in')).toEqual(['enter "jdoe" into the username field', 'enter "hunter2" into the password field', 'click the log in button']);
-    expect(says('Enter the password "x" into both text fields and press submit.')).toEqual(['enter "x" into the first text field', 'enter "x" into the second text field', 'press submit']);
-    expect(says('Log in as ada with password "s3cret"')).toEqual(['enter "ada" into the username field', 'enter "s3cret" into the password field', 'click the log in button']);
-    expect(says('Sign in with email a@b.co and password y')).toEqual(['enter "a@b.co" into the email field', 'enter "y" into the password field', 'click the log in button']);
+    expect(says('log in as tim, password: www1989')).toEqual([
+      'enter "tim" into the username field',
+      'enter "www1989" into the password field',
+      'click the log in button',
+    ]);
+    expect(says('Please log me in as Bryce, password is Tr0ub4dor')).toEqual([
+      'enter "Bryce" into the username field',
+      'enter "Tr0ub4dor" into the password field',
+      'click the log in button',
+    ]);
+    expect(says('Use the credentials jdoe / hunter2 to sign in')).toEqual([
+      'enter "jdoe" into the username field',
+      'enter "hunter2" into the password field',
+      'click the log in button',
+    ]);
+    expect(says('Enter the password "x" into both text fields and press submit.')).toEqual([
+      'enter "x" into the first text field',
+      'enter "x" into the second text field',
+      'press submit',
+    ]);
+    expect(says('Log in as ada with password "s3cret"')).toEqual([
+      'enter "ada" into the username field',
+      'enter "s3cret" into the password field',
+      'click the log in button',
+    ]);
+    expect(says('Sign in with email a@b.co and password y')).toEqual([
+      'enter "a@b.co" into the email field',
+      'enter "y" into the password field',
+      'click the log in button',
+    ]);
     const [, press] = planInstruction('Enter "a" into the name field and press login', page());
     expect(press.or).toContain('click the sign in button');
     expect(says('Fill the name field with Bo and submit')).toEqual(['Fill the name field with Bo', 'click submit']);
@@ -79,15 +149,27 @@ describe('the built-in planner splits compound instructions into single steps', 
     // Menus that open on hover are hovered through; the last item is clicked.
     expect(says('Select File > Export > "PDF"')).toEqual(['hover over "File"', 'hover over "Export"', 'click "PDF"']);
     expect(planInstruction('Select Edit>Paste', page()).map((x) => x.opens ?? false)).toEqual([true, false]);
-    expect(planInstruction('Navigate through the file tree. Find and click on the folder or file named "Briana".', page())).toEqual([{ say: 'click on the folder or file named "Briana"', search: true }]);
-    expect(says('Select Tiffany, Katharine from the scroll list and click Submit.')).toEqual(['select Tiffany from the list', 'select Katharine from the list', 'click Submit']);
+    expect(planInstruction('Navigate through the file tree. Find and click on the folder or file named "Briana".', page())).toEqual([
+      { say: 'click on the folder or file named "Briana"', search: true },
+    ]);
+    expect(says('Select Tiffany, Katharine from the scroll list and click Submit.')).toEqual([
+      'select Tiffany from the list',
+      'select Katharine from the list',
+      'click Submit',
+    ]);
   });
 
   it('search directions become a search for the next step', () => {
     const steps = planInstruction('Expand the sections below, to find and click on the link "ipsum".', page());
     // Opening what is folded is a step of its own: no clause of the instruction is dropped.
-    expect(steps).toEqual([{ say: 'Expand the sections below', expand: true, search: true }, { say: 'click on the link "ipsum"', search: true }]);
-    expect(planInstruction('Expand the section below and click submit.', page()).map((x) => [x.say, !!x.expand])).toEqual([['Expand the section below', true], ['click submit', false]]);
+    expect(steps).toEqual([
+      { say: 'Expand the sections below', expand: true, search: true },
+      { say: 'click on the link "ipsum"', search: true },
+    ]);
+    expect(planInstruction('Expand the section below and click submit.', page()).map((x) => [x.say, !!x.expand])).toEqual([
+      ['Expand the section below', true],
+      ['click submit', false],
+    ]);
     expect(planInstruction('Switch between the tabs to find and click on the link "X".', page())).toEqual([{ say: 'click on the link "X"', search: true }]);
   });
   it('refuses a file to upload: it has none to give, and a click on the upload control uploads nothing', () => {
@@ -135,7 +217,11 @@ describe('planner: what must never become a wrong action', () => {
     expect(planInstruction('When the counter reaches 10, click Stop', page())[0]?.when).toMatchObject({ subject: 'counter', op: '>=', value: 10 });
     expect(planInstruction('Click Submit once the checkbox is ticked', page())[0]?.when).toMatchObject({ kind: 'checked', subject: 'checkbox' });
     // Read once, with the other way to go.
-    expect(planInstruction('If the total is over 100 press Yes otherwise No', page())[0]).toMatchObject({ say: 'press Yes', otherwise: 'press No', when: { now: true, op: '>', value: 100 } });
+    expect(planInstruction('If the total is over 100 press Yes otherwise No', page())[0]).toMatchObject({
+      say: 'press Yes',
+      otherwise: 'press No',
+      when: { now: true, op: '>', value: 100 },
+    });
     for (const say of ['Press Stop as soon as the light turns green', 'Click Next until the last page', 'If the box is empty, type hi']) {
       expect(() => planInstruction(say, page()), say).toThrow(/conditions/);
     }
@@ -143,7 +229,12 @@ describe('planner: what must never become a wrong action', () => {
   });
 
   it('a goal of several steps in one phrase is refused unless the page names it', () => {
-    for (const say of ['Book the cheapest one-way flight from Boston to Denver on 12/03', 'Click the best deal', 'Open the newest article about cats', 'Like all reviews that are five stars and reply to them']) {
+    for (const say of [
+      'Book the cheapest one-way flight from Boston to Denver on 12/03',
+      'Click the best deal',
+      'Open the newest article about cats',
+      'Like all reviews that are five stars and reply to them',
+    ]) {
       expect(() => planInstruction(say, page()), say).toThrow(/goal of several steps/);
     }
     // What the agent does choose on the page: numbers in order, a number by a property, a set by what it mentions.
@@ -160,4 +251,3 @@ describe('planner: what must never become a wrong action', () => {
     expect(says('Type "stressed" reversed into the box, then press Submit')[0]).toMatch(/"desserts"/);
   });
 });
-

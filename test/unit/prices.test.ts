@@ -1,7 +1,16 @@
 /** What model calls cost: the list prices, a caller's own prices (checked), the arithmetic, and a cache hit's saving. */
 import { describe, expect, it } from 'vitest';
 import {
-  costOf, findPrice, LISTED_PRICES, ModelPriceSchema, parsePrices, priceNames, priceOf, PRICES_LISTED, usageCost, type ModelPrice,
+  costOf,
+  findPrice,
+  LISTED_PRICES,
+  ModelPriceSchema,
+  parsePrices,
+  priceNames,
+  priceOf,
+  PRICES_LISTED,
+  usageCost,
+  type ModelPrice,
 } from '../../src/protocol/prices';
 import { GenericModelConfigSchema, KNOWN_PROVIDERS, ResolvedModelSchema, type ResolvedModel } from '../../src/protocol/model';
 import { CallbackRegistry, resolveModel, withPrice } from '../../src/client/models';
@@ -12,7 +21,11 @@ import { forTenant, MemoryStore } from '../../src/client/cache/store';
 import type { CacheInfo, Usage } from '../../src/protocol/schemas';
 
 const usage = (inputTokens: number, outputTokens: number, cachedInputTokens = 0, inferenceTimeMs = 10): Usage => ({
-  inputTokens, outputTokens, reasoningTokens: 0, cachedInputTokens, inferenceTimeMs,
+  inputTokens,
+  outputTokens,
+  reasoningTokens: 0,
+  cachedInputTokens,
+  inferenceTimeMs,
 });
 const provider = (name: string, price?: ModelPrice): ResolvedModel => {
   const [p, ...id] = name.split('/');
@@ -117,7 +130,10 @@ describe("a caller's own prices", () => {
     });
     expect(parsePrices({})).toEqual({});
     let e = invalid(() => parsePrices({ 'openai/gpt-4.1-mini': { inputPerMTok: -1, outputPerMTok: 1.6 } }));
-    const said = [/^invalid prices: "openai\/gpt-4\.1-mini"\.inputPerMTok: must not be negative /, /\(give each model as \{ inputPerMTok, outputPerMTok, cachedInputPerMTok\? \}/];
+    const said = [
+      /^invalid prices: "openai\/gpt-4\.1-mini"\.inputPerMTok: must not be negative /,
+      /\(give each model as \{ inputPerMTok, outputPerMTok, cachedInputPerMTok\? \}/,
+    ];
     expect(e.message).toMatch(new RegExp(said.map((r) => r.source).join('')));
     e = invalid(() => parsePrices({ ok: { inputPerMTok: 1, outputPerMTok: 1 }, 'anthropic/claude-haiku-4-5': { inputPerMTok: '1', outputPerMTok: 5 } }));
     expect(e.message).toMatch(/"anthropic\/claude-haiku-4-5"\.inputPerMTok: Expected number, received string/);
@@ -141,7 +157,11 @@ describe("a caller's own prices", () => {
   });
 
   it('travel with the resolved model, by name; the built-in model takes none; the worker accepts what is sent', () => {
-    const prices = { 'openai/gpt-4.1-mini': { inputPerMTok: 1, outputPerMTok: 2 }, 'my-llm': { inputPerMTok: 3, outputPerMTok: 4 }, 'deckhand/local': { inputPerMTok: 9, outputPerMTok: 9 } };
+    const prices = {
+      'openai/gpt-4.1-mini': { inputPerMTok: 1, outputPerMTok: 2 },
+      'my-llm': { inputPerMTok: 3, outputPerMTok: 4 },
+      'deckhand/local': { inputPerMTok: 9, outputPerMTok: 9 },
+    };
     const env = { OPENAI_API_KEY: 'sk-env' };
     const registry = new CallbackRegistry();
     const dated = withPrice(resolveModel('openai/gpt-4.1-mini-2025-04-14', registry, env), prices);
@@ -181,18 +201,40 @@ describe('a cache hit', () => {
     const store = forTenant(new MemoryStore(), 't');
     const hits: CacheInfo[] = [];
     const price = { inputPerMTok: 2, outputPerMTok: 8, cachedInputPerMTok: 0.5 };
-    const miss = await runCached(store, setting, run((u) => usageCost(u, price), hits));
+    const miss = await runCached(
+      store,
+      setting,
+      run((u) => usageCost(u, price), hits),
+    );
     expect(miss.cache).not.toHaveProperty('costSavedUsd');
     expect(hits).toEqual([]);
-    const hit = await runCached(store, setting, run((u) => usageCost(u, price), hits));
-    expect(hit.cache).toEqual({ status: 'HIT', count: 2, threshold: 1, tokensSaved: { inputTokens: 1000, outputTokens: 100, totalTokens: 1100 }, costSavedUsd: 0.0025 });
+    const hit = await runCached(
+      store,
+      setting,
+      run((u) => usageCost(u, price), hits),
+    );
+    expect(hit.cache).toEqual({
+      status: 'HIT',
+      count: 2,
+      threshold: 1,
+      tokensSaved: { inputTokens: 1000, outputTokens: 100, totalTokens: 1100 },
+      costSavedUsd: 0.0025,
+    });
     expect(hits).toEqual([hit.cache]);
   });
 
   it('has no costSavedUsd when the price is unknown', async () => {
     const store = forTenant(new MemoryStore(), 't');
-    await runCached(store, setting, run(() => undefined));
-    const hit = await runCached(store, setting, run(() => undefined));
+    await runCached(
+      store,
+      setting,
+      run(() => undefined),
+    );
+    const hit = await runCached(
+      store,
+      setting,
+      run(() => undefined),
+    );
     expect(hit.cache).toEqual({ status: 'HIT', count: 2, threshold: 1, tokensSaved: { inputTokens: 1000, outputTokens: 100, totalTokens: 1100 } });
   });
 });

@@ -13,7 +13,9 @@ afterEach(() => {
 describe('languageModelFor', () => {
   it('builds the provider model from its package, loaded when first asked for', async () => {
     const { languageModelFor } = await import('../../src/models/providers');
-    const m = (await languageModelFor(model({ provider: 'openai-compatible', name: 'local/llama', modelId: 'llama', baseURL: 'http://127.0.0.1:1/v1', openaiEndpointFormat: 'chat' }))) as { provider: string; modelId: string };
+    const m = (await languageModelFor(
+      model({ provider: 'openai-compatible', name: 'local/llama', modelId: 'llama', baseURL: 'http://127.0.0.1:1/v1', openaiEndpointFormat: 'chat' }),
+    )) as { provider: string; modelId: string };
     expect(m.provider).toBe('openai-compatible.chat');
     expect(m.modelId).toBe('llama');
     const a = (await languageModelFor(model({ provider: 'anthropic', name: 'anthropic/claude', modelId: 'claude', apiKey: 'k' }))) as { provider: string };

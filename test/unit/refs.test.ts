@@ -5,12 +5,28 @@ import { Refusal } from '../../src/models/local/act';
 import { buildOutline } from '../../src/models/local/outline';
 import { applyTransform, isReference, numberOf, resolveReference } from '../../src/models/local/refs';
 
-const el = (depth: number, role: string, name: string, id: string, states: Record<string, string | true> = {}): OutlineLine => ({ depth, kind: 'element', role, name, id, states });
+const el = (depth: number, role: string, name: string, id: string, states: Record<string, string | true> = {}): OutlineLine => ({
+  depth,
+  kind: 'element',
+  role,
+  name,
+  id,
+  states,
+});
 const text = (depth: number, t: string): OutlineLine => ({ depth, kind: 'text', text: t, states: {} });
 
 describe('isReference', () => {
   it('tells a description of something on the page from text to type', () => {
-    for (const v of ['the text below', 'the value of Year of Birth', 'the total number of blocks', 'the 3rd word of the paragraph', 'the last word in the text area', 'what the label says', 'number of rows']) expect(isReference(v), v).toBe(true);
+    for (const v of [
+      'the text below',
+      'the value of Year of Birth',
+      'the total number of blocks',
+      'the 3rd word of the paragraph',
+      'the last word in the text area',
+      'what the label says',
+      'number of rows',
+    ])
+      expect(isReference(v), v).toBe(true);
     for (const v of ['Kasey', 'hello world', 'the quick brown fox', 'ada@example.com', 'The Beatles']) expect(isReference(v), v).toBe(false);
   });
 });
@@ -79,11 +95,19 @@ describe('what is not an expression', () => {
 
 describe('values named by their label in a sentence, a table or a card', () => {
   it('reads them, and refuses when they differ', () => {
-    const msg = buildOutline([text(0, 'Thank you! Your order number is A-48213. Keep it for tracking.'), el(0, 'textbox', 'Order number', 'e1', { value: '' })]);
+    const msg = buildOutline([
+      text(0, 'Thank you! Your order number is A-48213. Keep it for tracking.'),
+      el(0, 'textbox', 'Order number', 'e1', { value: '' }),
+    ]);
     expect(resolveReference('the order number from the message', msg)).toBe('A-48213');
     const table = buildOutline([el(0, 'table', '', 'e1'), el(1, 'row', 'Name | City | Zip', 'e2'), el(1, 'row', 'Ada | Paris | 75001', 'e3')]);
     expect(resolveReference('the City shown in the table', table)).toBe('Paris');
-    const staff = buildOutline([el(0, 'table', '', 'e1'), el(1, 'row', 'Name | Employee ID | Team', 'e2'), el(1, 'row', 'Maria Lopez | E-5521 | Ops', 'e3'), el(1, 'row', 'Tom Lee | E-1002 | Web', 'e4')]);
+    const staff = buildOutline([
+      el(0, 'table', '', 'e1'),
+      el(1, 'row', 'Name | Employee ID | Team', 'e2'),
+      el(1, 'row', 'Maria Lopez | E-5521 | Ops', 'e3'),
+      el(1, 'row', 'Tom Lee | E-1002 | Web', 'e4'),
+    ]);
     expect(resolveReference("Maria Lopez's employee ID", staff)).toBe('E-5521');
     expect(() => resolveReference("Ana Diaz's employee ID", staff)).toThrow(/no "employee ID" for "Ana Diaz"/);
   });

@@ -63,11 +63,7 @@ describe('RpcPeer request/response', () => {
       await new Promise((r) => setTimeout(r, 5));
       return { from: 'node', p };
     });
-    const [a, b, c] = await Promise.all([
-      node.request('echo', 1, 1000),
-      worker.request('echo', 2, 1000),
-      node.request('echo', { deep: [3] }, 1000),
-    ]);
+    const [a, b, c] = await Promise.all([node.request('echo', 1, 1000), worker.request('echo', 2, 1000), node.request('echo', { deep: [3] }, 1000)]);
     expect(a).toEqual({ from: 'worker', p: 1 });
     expect(b).toEqual({ from: 'node', p: 2 });
     expect(c).toEqual({ from: 'worker', p: { deep: [3] } });

@@ -108,7 +108,10 @@ const done = (name: string, data?: unknown): FlowReplayResult => ({
 describe('the Scheduler', () => {
   it('refuses a flow that is not saved (NOT_FOUND) and sets no alarm', async () => {
     const { scheduler, alarms } = setup(async (f) => done(f));
-    await expect(scheduler.set({ flow: 'nope', every: { minutes: 1 } })).rejects.toMatchObject({ code: ErrorCode.NotFound, message: expect.stringContaining('"nope"') });
+    await expect(scheduler.set({ flow: 'nope', every: { minutes: 1 } })).rejects.toMatchObject({
+      code: ErrorCode.NotFound,
+      message: expect.stringContaining('"nope"'),
+    });
     await expect(scheduler.set({ flow: 'report', every: { dailyAt: '25:00' } })).rejects.toMatchObject({ code: ErrorCode.InvalidArgument });
     expect(alarms.size).toBe(0);
   });
@@ -116,7 +119,9 @@ describe('the Scheduler', () => {
   it('records a successful run with its extracted data, a failed one with its step, code and a notification', async () => {
     const { scheduler, store, notified, changed } = setup(async (f) => {
       if (f === 'report') return done(f, { total: 3 });
-      throw new DeckhandError(ErrorCode.NoModelConfigured, 'step 1 of flow "extract" ("read it"): no model', { step: { index: 1, id: 'x1', description: 'read it' } });
+      throw new DeckhandError(ErrorCode.NoModelConfigured, 'step 1 of flow "extract" ("read it"): no model', {
+        step: { index: 1, id: 'x1', description: 'read it' },
+      });
     });
     const info = await scheduler.set({ flow: 'report', every: { minutes: 0.5 } });
     expect(info).toMatchObject({ flow: 'report', enabled: true, every: { minutes: 0.5 }, nextRunAt: at(2026, 3, 10, 12, 0, 30).getTime() });
@@ -125,7 +130,12 @@ describe('the Scheduler', () => {
     const ok = await scheduler.fired(alarmName('report'));
     expect(ok).toMatchObject({ flow: 'report', success: true, data: [{ total: 3 }], url: 'http://127.0.0.1/x' });
     const bad = await scheduler.fired(alarmName('extract'));
-    expect(bad).toMatchObject({ flow: 'extract', success: false, error: { code: 'NO_MODEL_CONFIGURED' }, failedStep: { index: 1, id: 'x1', description: 'read it' } });
+    expect(bad).toMatchObject({
+      flow: 'extract',
+      success: false,
+      error: { code: 'NO_MODEL_CONFIGURED' },
+      failedStep: { index: 1, id: 'x1', description: 'read it' },
+    });
     expect(notified.map((r) => r.flow)).toEqual(['extract']);
     expect(await store.history('report')).toHaveLength(1);
     expect(changed).toEqual(['report', 'extract', 'report', 'extract']);

@@ -8,7 +8,16 @@ function withSession(owner = 'tenant-a') {
   const mgr = new SessionManager({ maxSessions: 2, idleTimeoutMs: 60_000 });
   const closed = { dh: 0, browser: 0 };
   const s = {
-    id: ID, owner, busy: false, lastUsed: Date.now(), abort: null, deadline: 0, listener: null, ownsBrowser: true, tail: Promise.resolve(), waiting: 0,
+    id: ID,
+    owner,
+    busy: false,
+    lastUsed: Date.now(),
+    abort: null,
+    deadline: 0,
+    listener: null,
+    ownsBrowser: true,
+    tail: Promise.resolve(),
+    waiting: 0,
     dh: { close: async () => void closed.dh++ },
     browser: { close: async () => void closed.browser++, isConnected: true },
   } as unknown as Session;
@@ -31,11 +40,19 @@ describe('SessionManager', () => {
     vi.useFakeTimers();
     const { mgr, closed } = withSession();
     let signal: AbortSignal | undefined;
-    const p = mgr.run(ID, 'tenant-a', (_s, sig) => {
-      signal = sig;
-      return new Promise(() => undefined); // wedged
-    }, { deadlineMs: 2_000 });
-    const outcome = p.then(() => 'resolved', (e) => e);
+    const p = mgr.run(
+      ID,
+      'tenant-a',
+      (_s, sig) => {
+        signal = sig;
+        return new Promise(() => undefined); // wedged
+      },
+      { deadlineMs: 2_000 },
+    );
+    const outcome = p.then(
+      () => 'resolved',
+      (e) => e,
+    );
     await vi.advanceTimersByTimeAsync(11_999);
     expect(closed.browser).toBe(0);
     await vi.advanceTimersByTimeAsync(2);
@@ -65,11 +82,16 @@ describe('SessionManager', () => {
     const { mgr } = withSession();
     const order: string[] = [];
     let releaseFirst!: () => void;
-    const first = mgr.run(ID, 'tenant-a', async () => {
-      order.push('first:start');
-      await new Promise<void>((r) => (releaseFirst = r));
-      order.push('first:end');
-    }, { queue: true });
+    const first = mgr.run(
+      ID,
+      'tenant-a',
+      async () => {
+        order.push('first:start');
+        await new Promise<void>((r) => (releaseFirst = r));
+        order.push('first:end');
+      },
+      { queue: true },
+    );
     const second = mgr.run(ID, 'tenant-a', async () => void order.push('second'), { queue: true });
     const third = mgr.run(ID, 'tenant-a', async () => void order.push('third'), { queue: true });
     await expect(mgr.run(ID, 'tenant-a', async () => 'x')).rejects.toMatchObject({ status: 409, code: 'SESSION_BUSY' });

@@ -94,7 +94,10 @@ describe('cache stores', () => {
   it('over its bound a tenant goes back to 99% of it at once, the least recently used first', async () => {
     const sq = await SqliteStore.open(join(dir(), 'cache.db'), { maxEntriesPerTenant: 200 });
     try {
-      for (const [s, name] of [[sq, 'sqlite'], [new MemoryStore(200), 'memory']] as const) {
+      for (const [s, name] of [
+        [sq, 'sqlite'],
+        [new MemoryStore(200), 'memory'],
+      ] as const) {
         const a = forTenant(s, 'batch');
         const key = (i: number) => String(i).padStart(20, 'n');
         for (let i = 0; i < 200; i++) await a.record({ key: key(i), baseKey: k('p'), op: 'act', result: [], usage });
@@ -105,7 +108,10 @@ describe('cache stores', () => {
         const present: number[] = [];
         for (let i = 0; i <= 200; i++) if ((await a.lookup(key(i), k('p'))).entry) present.push(i);
         expect(present.length, name).toBe(198);
-        expect([1, 2, 3].filter((i) => present.includes(i)), name).toEqual([]);
+        expect(
+          [1, 2, 3].filter((i) => present.includes(i)),
+          name,
+        ).toEqual([]);
         expect(present.includes(0) && present.includes(200), name).toBe(true);
       }
     } finally {
@@ -125,10 +131,22 @@ describe('cache stores', () => {
     const Database = (await import('better-sqlite3')).default;
     const db = new Database(path);
     // The Python and Go clients share the file and write with their own statements.
-    db.prepare("INSERT INTO entries (tenant, key, base_key, op, result, usage, agree, count, used_at) VALUES ('size-c', ?, ?, 'act', '[]', '{}', 1, 1, 0)").run(k('c'), k('p'));
+    db.prepare("INSERT INTO entries (tenant, key, base_key, op, result, usage, agree, count, used_at) VALUES ('size-c', ?, ?, 'act', '[]', '{}', 1, 1, 0)").run(
+      k('c'),
+      k('p'),
+    );
     db.prepare("DELETE FROM entries WHERE tenant = 'size-b' AND key = ?").run(k('1'));
-    const sizes = () => Object.fromEntries((db.prepare('SELECT tenant, n FROM tenant_sizes WHERE n > 0 ORDER BY tenant').all() as { tenant: string; n: number }[]).map((r) => [r.tenant, r.n]));
-    const counts = () => Object.fromEntries((db.prepare('SELECT tenant, COUNT(*) AS n FROM entries GROUP BY tenant ORDER BY tenant').all() as { tenant: string; n: number }[]).map((r) => [r.tenant, r.n]));
+    const sizes = () =>
+      Object.fromEntries(
+        (db.prepare('SELECT tenant, n FROM tenant_sizes WHERE n > 0 ORDER BY tenant').all() as { tenant: string; n: number }[]).map((r) => [r.tenant, r.n]),
+      );
+    const counts = () =>
+      Object.fromEntries(
+        (db.prepare('SELECT tenant, COUNT(*) AS n FROM entries GROUP BY tenant ORDER BY tenant').all() as { tenant: string; n: number }[]).map((r) => [
+          r.tenant,
+          r.n,
+        ]),
+      );
     expect(counts()).toEqual({ 'size-a': 4, 'size-b': 2, 'size-c': 1 });
     expect(sizes()).toEqual(counts());
     db.close();
@@ -143,14 +161,20 @@ describe('cache stores', () => {
     const Database = (await import('better-sqlite3')).default;
     const db = new Database(path);
     // Back to the previous schema version, as an older client left it, with one entry more.
-    db.exec("DROP TRIGGER entries_added; DROP TRIGGER entries_removed; DROP TABLE tenant_sizes; UPDATE schema_version SET version = 2");
-    db.prepare("INSERT INTO entries (tenant, key, base_key, op, result, usage, agree, count, used_at) VALUES ('old-a', ?, ?, 'act', '[]', '{}', 1, 1, 0)").run(k('3'), k('p'));
+    db.exec('DROP TRIGGER entries_added; DROP TRIGGER entries_removed; DROP TABLE tenant_sizes; UPDATE schema_version SET version = 2');
+    db.prepare("INSERT INTO entries (tenant, key, base_key, op, result, usage, agree, count, used_at) VALUES ('old-a', ?, ?, 'act', '[]', '{}', 1, 1, 0)").run(
+      k('3'),
+      k('p'),
+    );
     db.close();
     const again = await SqliteStore.open(path, { maxEntriesPerTenant: 3 });
     await again.record({ key: k('4'), baseKey: k('p'), op: 'act', result: [], usage }, 'old-a');
     again.close();
     const check = new Database(path, { readonly: true });
-    expect(check.prepare('SELECT tenant, n FROM tenant_sizes ORDER BY tenant').all()).toEqual([{ tenant: 'old-a', n: 3 }, { tenant: 'old-b', n: 2 }]);
+    expect(check.prepare('SELECT tenant, n FROM tenant_sizes ORDER BY tenant').all()).toEqual([
+      { tenant: 'old-a', n: 3 },
+      { tenant: 'old-b', n: 2 },
+    ]);
     expect((check.prepare("SELECT COUNT(*) AS n FROM entries WHERE tenant = 'old-a' AND key = ?").get(k('3')) as { n: number }).n).toBe(0); // the oldest went
     check.close();
   });
@@ -232,7 +256,9 @@ describe('cache stores', () => {
       `usage: { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 0 } }); ` +
       `s.close(); console.log('ok');`;
     const run = promisify(execFile);
-    const outs = await Promise.all(Array.from({ length: 12 }, () => run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 30_000 })));
+    const outs = await Promise.all(
+      Array.from({ length: 12 }, () => run(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { timeout: 30_000 })),
+    );
     expect(outs.map((o) => o.stdout.trim())).toEqual(Array(12).fill('ok'));
   }, 60_000);
 });

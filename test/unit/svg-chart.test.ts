@@ -24,7 +24,9 @@ function assertWellFormed(xml: string): void {
 
 /** Attributes of every element of a class, as numbers where they are numbers. */
 function elements(svg: string, tag: string, cls: string): Record<string, string>[] {
-  return [...svg.matchAll(new RegExp(`<${tag} class="${cls}"([^>]*)>`, 'g'))].map((m) => Object.fromEntries([...m[1].matchAll(/([\w-]+)="([^"]*)"/g)].map((a) => [a[1], a[2]])));
+  return [...svg.matchAll(new RegExp(`<${tag} class="${cls}"([^>]*)>`, 'g'))].map((m) =>
+    Object.fromEntries([...m[1].matchAll(/([\w-]+)="([^"]*)"/g)].map((a) => [a[1], a[2]])),
+  );
 }
 const texts = (svg: string, cls: string) => [...svg.matchAll(new RegExp(`<text class="${cls}"[^>]*>([^<]*)</text>`, 'g'))].map((m) => m[1]);
 
@@ -78,8 +80,22 @@ describe('line chart', () => {
     xLabel: 'sessions',
     yLabel: 'ms',
     series: [
-      { name: 'p50', points: [[1, 10], [2, 20], [4, 40]] },
-      { name: 'p95', points: [[1, 15], [2, 30], [4, 90]] },
+      {
+        name: 'p50',
+        points: [
+          [1, 10],
+          [2, 20],
+          [4, 40],
+        ],
+      },
+      {
+        name: 'p95',
+        points: [
+          [1, 15],
+          [2, 30],
+          [4, 90],
+        ],
+      },
     ],
     rule: { y: 100, label: '100 ms goal' },
   });

@@ -12,7 +12,15 @@ const refused = (url: string, allow: string[] = []) => urlRefusal(url, allow);
 
 describe('urlRefusal', () => {
   it('opens http, https, data and about:blank by default', () => {
-    for (const url of ['http://example.com/', 'https://example.com/a?b#c', 'HTTPS://EXAMPLE.COM', 'data:text/html,<p>hi</p>', 'about:blank', 'about:blank#x', 'about:blank?y']) {
+    for (const url of [
+      'http://example.com/',
+      'https://example.com/a?b#c',
+      'HTTPS://EXAMPLE.COM',
+      'data:text/html,<p>hi</p>',
+      'about:blank',
+      'about:blank#x',
+      'about:blank?y',
+    ]) {
       expect(refused(url), url).toBeNull();
     }
   });
@@ -76,10 +84,15 @@ describe('urlRefusal', () => {
   it('words a redirect refusal with where the navigation started and that the page went to about:blank', () => {
     const e = urlRefusal('file:///etc/passwd', [], 'http://127.0.0.1:8000/go')!;
     expect(e.code).toBe('URL_NOT_ALLOWED');
-    expect(e.message).toMatch(/^navigation to http:\/\/127\.0\.0\.1:8000\/go was redirected to file:\/\/\/etc\/passwd; the page was sent to about:blank\. file: URLs are not allowed/);
+    expect(e.message).toMatch(
+      /^navigation to http:\/\/127\.0\.0\.1:8000\/go was redirected to file:\/\/\/etc\/passwd; the page was sent to about:blank\. file: URLs are not allowed/,
+    );
     expect(e.data).toMatchObject({ scheme: 'file', redirected: true, from: 'http://127.0.0.1:8000/go' });
     // Somewhere the extension cannot read at all (another extension's page): no URL to name.
-    expect(urlRefusal('', [], 'http://a.test/')).toMatchObject({ code: 'URL_NOT_ALLOWED', message: expect.stringMatching(/ended on a page Deckhand cannot read/) });
+    expect(urlRefusal('', [], 'http://a.test/')).toMatchObject({
+      code: 'URL_NOT_ALLOWED',
+      message: expect.stringMatching(/ended on a page Deckhand cannot read/),
+    });
   });
 
   it('keeps long URLs short in messages', () => {
@@ -139,14 +152,23 @@ class LandingPort implements BrowserPort {
   calls: string[] = [];
   /** What isLoading answers (a data: tab that never finishes loading). */
   loading = false;
-  constructor(public lands: string | null, public errorText?: string) {}
-  async listPages(): Promise<PageInfo[]> { return []; }
-  async activePage(): Promise<PageInfo | null> { return { id: 1, url: 'https://start.test/', title: '' }; }
+  constructor(
+    public lands: string | null,
+    public errorText?: string,
+  ) {}
+  async listPages(): Promise<PageInfo[]> {
+    return [];
+  }
+  async activePage(): Promise<PageInfo | null> {
+    return { id: 1, url: 'https://start.test/', title: '' };
+  }
   async createPage(url?: string, options?: { beside?: number }): Promise<PageInfo> {
     this.calls.push(`createPage:${url ?? ''}${options?.beside !== undefined ? ` beside ${options.beside}` : ''}`);
     return { id: 2, url: url ?? 'about:blank', title: '' };
   }
-  async pageInfo(page: number): Promise<PageInfo> { return { id: page, url: this.lands ?? '', title: '' }; }
+  async pageInfo(page: number): Promise<PageInfo> {
+    return { id: page, url: this.lands ?? '', title: '' };
+  }
   async closePage(page: number): Promise<void> {
     this.calls.push(`closePage:${page}`);
   }
@@ -161,7 +183,7 @@ class LandingPort implements BrowserPort {
   async cdp(page: number): Promise<CdpSession> {
     const load = new Set<(params: unknown) => void>();
     return {
-      send: async <T,>(method: string, params?: Record<string, unknown>) => {
+      send: async <T>(method: string, params?: Record<string, unknown>) => {
         this.calls.push(`${method}:${page}:${String(params?.url ?? '')}`);
         if (method === 'Page.navigate') {
           setTimeout(() => load.forEach((h) => h({})), 1);
@@ -175,10 +197,18 @@ class LandingPort implements BrowserPort {
       },
     };
   }
-  async frameRequest<T>(): Promise<T> { throw new Error('not used'); }
-  async frames(): Promise<FrameInfo[]> { return this.lands === null ? [] : [{ frameId: 0, parentFrameId: -1, url: this.lands }]; }
-  async isLoading(): Promise<boolean> { return this.loading; }
-  onPageClosed(): () => void { return () => undefined; }
+  async frameRequest<T>(): Promise<T> {
+    throw new Error('not used');
+  }
+  async frames(): Promise<FrameInfo[]> {
+    return this.lands === null ? [] : [{ frameId: 0, parentFrameId: -1, url: this.lands }];
+  }
+  async isLoading(): Promise<boolean> {
+    return this.loading;
+  }
+  onPageClosed(): () => void {
+    return () => undefined;
+  }
 }
 
 describe('the engine enforces it where navigations land', () => {
@@ -193,7 +223,9 @@ describe('the engine enforces it where navigations land', () => {
   it('opens an allowed scheme when the call carries the opt-in', async () => {
     const port = new LandingPort('file:///tmp/x.html');
     const engine = new Engine(port, 'ext');
-    await expect(engine.call('page.goto', { page: 1, url: 'file:///tmp/x.html', allowSchemes: ['file'] })).resolves.toMatchObject({ url: 'file:///tmp/x.html' });
+    await expect(engine.call('page.goto', { page: 1, url: 'file:///tmp/x.html', allowSchemes: ['file'] })).resolves.toMatchObject({
+      url: 'file:///tmp/x.html',
+    });
     expect(port.calls).toContain('Page.navigate:1:file:///tmp/x.html');
   });
 
@@ -201,16 +233,25 @@ describe('the engine enforces it where navigations land', () => {
     const port = new LandingPort('chrome-extension://abcdefghijklmnopabcdefghijklmnop/x.html');
     const engine = new Engine(port, 'ext');
     const e = await engine.call('page.goto', { page: 1, url: 'https://a.test/go' }).catch((err: DeckhandError) => err);
-    expect(e).toMatchObject({ code: 'URL_NOT_ALLOWED', message: expect.stringMatching(/^navigation to https:\/\/a\.test\/go was redirected to chrome-extension:/) });
+    expect(e).toMatchObject({
+      code: 'URL_NOT_ALLOWED',
+      message: expect.stringMatching(/^navigation to https:\/\/a\.test\/go was redirected to chrome-extension:/),
+    });
     expect(port.calls).toContain('resetPage:1');
   });
 
   it('refuses when it cannot tell where the page went, and maps an unsafe redirect to URL_NOT_ALLOWED', async () => {
     const lost = new LandingPort(null);
-    await expect(new Engine(lost, 'ext').call('page.goto', { page: 1, url: 'https://a.test/' })).rejects.toMatchObject({ code: 'URL_NOT_ALLOWED', message: expect.stringMatching(/cannot read/) });
+    await expect(new Engine(lost, 'ext').call('page.goto', { page: 1, url: 'https://a.test/' })).rejects.toMatchObject({
+      code: 'URL_NOT_ALLOWED',
+      message: expect.stringMatching(/cannot read/),
+    });
     expect(lost.calls).toContain('resetPage:1');
     const unsafe = new LandingPort('https://a.test/go', 'net::ERR_UNSAFE_REDIRECT');
-    await expect(new Engine(unsafe, 'ext').call('page.goto', { page: 1, url: 'https://a.test/go' })).rejects.toMatchObject({ code: 'URL_NOT_ALLOWED', data: { redirected: true } });
+    await expect(new Engine(unsafe, 'ext').call('page.goto', { page: 1, url: 'https://a.test/go' })).rejects.toMatchObject({
+      code: 'URL_NOT_ALLOWED',
+      data: { redirected: true },
+    });
     expect(unsafe.calls).toContain('resetPage:1');
   });
 
@@ -236,7 +277,9 @@ describe('the engine enforces it where navigations land', () => {
     const port = new LandingPort('data:text/html,hi');
     port.loading = true;
     const t = Date.now();
-    await expect(new Engine(port, 'ext').call('page.goto', { page: 1, url: 'data:text/html,hi', options: { timeout: 200 } })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    await expect(new Engine(port, 'ext').call('page.goto', { page: 1, url: 'data:text/html,hi', options: { timeout: 200 } })).rejects.toMatchObject({
+      code: 'TIMEOUT',
+    });
     expect(Date.now() - t).toBeLessThan(1000);
     expect(port.calls).toEqual(['createPage:data:text/html,hi beside 1', 'closePage:2']);
   });
@@ -245,8 +288,23 @@ describe('the engine enforces it where navigations land', () => {
     const port = new LandingPort('file:///tmp/x.html');
     const engine = new Engine(port, 'ext');
     const model = { kind: 'callback', name: 'mine', callbackId: 'cb' } as const;
-    const base = { instruction: 'open it', mode: 'dom', model, executionModel: model, maxSteps: 1, toolTimeout: 5000, highlightCursor: false, page: 1 } as const;
-    const replay = { version: 1 as const, instruction: 'open it', startUrl: 'https://start.test/', steps: [{ tool: 'goto', args: { url: 'file:///tmp/x.html' } }], finalMessage: 'done' };
+    const base = {
+      instruction: 'open it',
+      mode: 'dom',
+      model,
+      executionModel: model,
+      maxSteps: 1,
+      toolTimeout: 5000,
+      highlightCursor: false,
+      page: 1,
+    } as const;
+    const replay = {
+      version: 1 as const,
+      instruction: 'open it',
+      startUrl: 'https://start.test/',
+      steps: [{ tool: 'goto', args: { url: 'file:///tmp/x.html' } }],
+      finalMessage: 'done',
+    };
     const logs: string[] = [];
     const ctx = { invokeCallback: async () => Promise.reject(new Error('no model in this test')), log: (e: { message: string }) => void logs.push(e.message) };
     // Without the opt-in the replayed goto is refused (and the run falls back to the model, which fails here).

@@ -12,7 +12,12 @@ import { appendOf, dateValueFor, dayOf, exampleFormat, mentionsNamedDate, namedD
 import type { OutlineLine } from '../../src/protocol/model';
 
 const el = (depth: number, role: string, name: string, id: string, states: Record<string, string | true> = {}): OutlineLine => ({
-  depth, kind: 'element', role, name, id, states,
+  depth,
+  kind: 'element',
+  role,
+  name,
+  id,
+  states,
 });
 const text = (depth: number, t: string): OutlineLine => ({ depth, kind: 'text', text: t, states: {} });
 /** 2024-05-15 is a Wednesday. */
@@ -41,10 +46,23 @@ const FORM = [
 describe('dates named by description', () => {
   it('reads the family, and nothing else', () => {
     for (const [words, days] of [
-      ["today's date", 0], ['today', 0], ['todays date', 0], ['the current date', 0], ['the date today', 0], ['tomorrow', 1], ["tomorrow's date", 1],
-      ['yesterday', -1], ['the day after tomorrow', 2], ['the day before yesterday', -2], ['in 3 days', 3], ['in a week', 7], ['two weeks from today', 14],
-      ['5 days ago', -5], ['a week ago', -7],
-    ] as const) expect(namedDate(words), words).toEqual({ days });
+      ["today's date", 0],
+      ['today', 0],
+      ['todays date', 0],
+      ['the current date', 0],
+      ['the date today', 0],
+      ['tomorrow', 1],
+      ["tomorrow's date", 1],
+      ['yesterday', -1],
+      ['the day after tomorrow', 2],
+      ['the day before yesterday', -2],
+      ['in 3 days', 3],
+      ['in a week', 7],
+      ['two weeks from today', 14],
+      ['5 days ago', -5],
+      ['a week ago', -7],
+    ] as const)
+      expect(namedDate(words), words).toEqual({ days });
     expect(namedDate('next Monday')).toEqual({ weekday: 1, dir: 1 });
     expect(namedDate('last friday')).toEqual({ weekday: 5, dir: -1 });
     for (const words of ['Monday', 'date', 'today is fine', 'SAVE10', '2024-05-01', 'next week', 'soon']) expect(namedDate(words), words).toBeNull();
@@ -110,16 +128,24 @@ describe('dates named by description', () => {
 describe('text entry: the field ends up holding exactly the value', () => {
   it('every entry verb replaces; only an instruction that says so adds to the text', () => {
     const replacing = [
-      'type "3" into the Quantity field', 'enter 3 in the quantity', 'put 3 in the Quantity field', 'write "3" into Quantity', 'input 3 into quantity',
-      'fill the quantity with 3', 'set Quantity to 3',
+      'type "3" into the Quantity field',
+      'enter 3 in the quantity',
+      'put 3 in the Quantity field',
+      'write "3" into Quantity',
+      'input 3 into quantity',
+      'fill the quantity with 3',
+      'set Quantity to 3',
     ];
     for (const say of replacing) {
       expect(act(say, FORM), say).toEqual({ id: 'e2', method: 'fill', args: ['3'] });
     }
     expect(act('type "X1" into the Coupon field', FORM)).toEqual({ id: 'e3', method: 'fill', args: ['X1'] });
     const adding = [
-      'append "X1" to the Coupon field', 'add "X1" to the end of the coupon field', 'type "X1" at the end of the Coupon field',
-      'type X1 after the existing text in the Coupon field', 'type "X1" into the coupon field without clearing it',
+      'append "X1" to the Coupon field',
+      'add "X1" to the end of the coupon field',
+      'type "X1" at the end of the Coupon field',
+      'type X1 after the existing text in the Coupon field',
+      'type "X1" into the coupon field without clearing it',
     ];
     for (const say of adding) {
       expect(act(say, FORM), say).toEqual({ id: 'e3', method: 'type', args: ['X1'] });
@@ -133,10 +159,10 @@ describe('text entry: the field ends up holding exactly the value', () => {
     expect(act('type the "Tab" key in the Notes field', FORM)).toEqual({ id: 'e6', method: 'press', args: ['Tab'] });
   });
 
-  it('a date named by description is the day in the field\'s format, never the words', () => {
+  it("a date named by description is the day in the field's format, never the words", () => {
     expect(act("enter today's date into the Delivery date field", FORM)).toEqual({ id: 'e4', method: 'fill', args: ['2024-05-15'] });
     expect(act('set the pickup day to tomorrow', FORM)).toEqual({ id: 'e5', method: 'fill', args: ['05/16/2024'] });
-    expect(act("Set the Pickup day to next Monday", FORM)).toEqual({ id: 'e5', method: 'fill', args: ['05/20/2024'] });
+    expect(act('Set the Pickup day to next Monday', FORM)).toEqual({ id: 'e5', method: 'fill', args: ['05/20/2024'] });
     expect(act('type "tomorrow" into the Notes field', FORM)).toEqual({ id: 'e6', method: 'fill', args: ['tomorrow'] });
     expect(act("enter today's date into the Notes field", FORM)).toEqual({ refused: expect.stringMatching(/does not say which date format/) });
     expect(act("enter today's date into the Delivery date field", FORM, {})).toEqual({ refused: expect.stringMatching(/page's date is not known/) });

@@ -23,7 +23,10 @@ const errors = read('errors.json') as {
   invalidAnswers: { name: string; call: Call; answer: unknown; code: string }[];
   rejected: { name: string; create?: Record<string, unknown>; call?: Call; code: string }[];
 };
-const clientCalls = read('client-calls.json') as { generate: unknown; cases: { name: string; create: Record<string, unknown>; exchanges: [string, string][] }[] };
+const clientCalls = read('client-calls.json') as {
+  generate: unknown;
+  cases: { name: string; create: Record<string, unknown>; exchanges: [string, string][] }[];
+};
 
 interface Call {
   on: 'deckhand' | 'page' | 'locator' | 'context' | 'agent';

@@ -22,7 +22,20 @@ describe('Watch', () => {
     run.log({
       level: 'info',
       message: 'step 1: type hunter2-pass',
-      data: { span: 'agent-step', step: { type: 'type', reasoning: 'the password is hunter2-pass', taskCompleted: false, action: {}, timeMs: 3, pageText: '', pageUrl: '', instruction: '', result: 'error: no field' } },
+      data: {
+        span: 'agent-step',
+        step: {
+          type: 'type',
+          reasoning: 'the password is hunter2-pass',
+          taskCompleted: false,
+          action: {},
+          timeMs: 3,
+          pageText: '',
+          pageUrl: '',
+          instruction: '',
+          result: 'error: no field',
+        },
+      },
     });
     run.fail(new DeckhandError(ErrorCode.ActionFailed, 'could not type hunter2-pass'));
     expect(JSON.stringify(events)).not.toContain('hunter2-pass');
@@ -53,7 +66,14 @@ describe('Watch', () => {
         }),
     );
     const run = watch.begin('act', { input: 'type %who%', options: { page: 3, variables: { who: 'zebra-7731' } } }, caller)!;
-    const step = { level: 'info' as const, message: 'x', data: { span: 'agent-step', step: { type: 'click', reasoning: '', taskCompleted: false, action: {}, timeMs: 1, pageText: '', pageUrl: '', instruction: '' } } };
+    const step = {
+      level: 'info' as const,
+      message: 'x',
+      data: {
+        span: 'agent-step',
+        step: { type: 'click', reasoning: '', taskCompleted: false, action: {}, timeMs: 1, pageText: '', pageUrl: '', instruction: '' },
+      },
+    };
     run.log(step);
     run.log(step);
     run.log(step);

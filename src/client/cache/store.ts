@@ -15,7 +15,13 @@ import { ensurePrivateDir, ensurePrivateFile } from '../private-files';
 import { DeckhandError, ErrorCode } from '../../protocol/errors';
 import { CACHE_BOUNDS, evictCount, keptAfterEviction, SQLITE_CACHE_MIGRATIONS, SQLITE_CACHE_STATEMENTS } from '../../protocol/cache-sql';
 import {
-  CacheInvalidateResponseSchema, CacheLookupResponseSchema, CacheRecordResponseSchema, nextAgree, type CacheEntry, type CacheLookupResponse, type CacheRecordRequest,
+  CacheInvalidateResponseSchema,
+  CacheLookupResponseSchema,
+  CacheRecordResponseSchema,
+  nextAgree,
+  type CacheEntry,
+  type CacheLookupResponse,
+  type CacheRecordRequest,
 } from '../../protocol/cache';
 
 export interface CacheStore {
@@ -59,7 +65,11 @@ export class MemoryStore implements CacheStore {
       mine.delete(key); // most recently used last
       mine.set(key, e);
     }
-    return { count, entry: e ? { key: e.key, op: e.op, result: e.result, usage: e.usage, agree: e.agree } : null, pageChanged: !e && (this.bases.get(`${tenant}\0${baseKey}`) ?? 0) > 0 };
+    return {
+      count,
+      entry: e ? { key: e.key, op: e.op, result: e.result, usage: e.usage, agree: e.agree } : null,
+      pageChanged: !e && (this.bases.get(`${tenant}\0${baseKey}`) ?? 0) > 0,
+    };
   }
 
   async record(r: CacheRecordRequest, tenant = ''): Promise<{ agree: number }> {
@@ -102,7 +112,6 @@ export class MemoryStore implements CacheStore {
   }
 }
 
-
 type Db = import('better-sqlite3').Database;
 
 /** Run `fn`, retrying for up to 10 s while another process holds the database locked. */
@@ -114,7 +123,8 @@ async function withBusyRetry(path: string, fn: () => void): Promise<void> {
     } catch (e) {
       const code = (e as { code?: string }).code;
       if ((code !== 'SQLITE_BUSY' && code !== 'SQLITE_LOCKED') || Date.now() > deadline) {
-        if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED') throw new DeckhandError(ErrorCode.Timeout, `the cache database ${path} stayed locked by another process for 10 s`);
+        if (code === 'SQLITE_BUSY' || code === 'SQLITE_LOCKED')
+          throw new DeckhandError(ErrorCode.Timeout, `the cache database ${path} stayed locked by another process for 10 s`);
         throw e;
       }
       await new Promise((r) => setTimeout(r, Math.min(200, 10 * 2 ** attempt) * (0.5 + Math.random())));

@@ -10,7 +10,14 @@ import { Input } from '../core/input';
 import { callModel } from '../../models/call';
 import { maskValues, normalizeVariables, substitute } from '../../protocol/variables';
 import {
-  AGENT_TOOLS, agentToolsFor, isAgentTool, type AgentRecording, type AgentResult, type AgentRunParams, type AgentStep, type AgentToolName,
+  AGENT_TOOLS,
+  agentToolsFor,
+  isAgentTool,
+  type AgentRecording,
+  type AgentResult,
+  type AgentRunParams,
+  type AgentStep,
+  type AgentToolName,
 } from '../../protocol/agent';
 import { DeckhandError, ErrorCode } from '../../protocol/errors';
 import { OPERATIONS } from '../../protocol/methods';
@@ -95,7 +102,13 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
   const extra = p.extraTools ?? [];
   const tools: string[] = [...agentToolsFor(p.mode, !!p.searchUrl).filter((t) => t !== 'done'), ...extra.map((t) => t.name), 'done'];
   const opCtx = (model = p.executionModel): OpContext => ({
-    page, model, timeoutMs: p.toolTimeout, deadline: Date.now() + p.toolTimeout, domSettleTimeoutMs: 1500, variables: p.variables, opId: p.opId,
+    page,
+    model,
+    timeoutMs: p.toolTimeout,
+    deadline: Date.now() + p.toolTimeout,
+    domSettleTimeoutMs: 1500,
+    variables: p.variables,
+    opId: p.opId,
     signal: cancel.signal,
   });
 
@@ -203,7 +216,14 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
     } else if (acts) acted.push({ said, shows: false });
     else if (measure && caller && !failed) acted.push({ said, shows: null }); // the caller's own tool: what it did is not on the page to see
     const s: AgentStep = {
-      type: tool, reasoning, taskCompleted: !!out.done, action: a, timeMs: Date.now() - t0, pageText: brief(pageText, 500), pageUrl, instruction: p.instruction,
+      type: tool,
+      reasoning,
+      taskCompleted: !!out.done,
+      action: a,
+      timeMs: Date.now() - t0,
+      pageText: brief(pageText, 500),
+      pageUrl,
+      instruction: p.instruction,
       result: brief(out.text, 500),
     };
     publish(s, out.text.startsWith('error:') ? null : rec, `${tool} ${JSON.stringify(a)} → ${brief(out.text, 120)}`);
@@ -214,10 +234,16 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
   const finish = async (success: boolean, completed: boolean, message: string, extra: Record<string, unknown> = {}) => {
     await ax.addUsage(usage, cost);
     const result: AgentResult = {
-      success, completed, message, actions: steps,
+      success,
+      completed,
+      message,
+      actions: steps,
       metadata: { mode: p.mode, steps: steps.length, durationMs: Date.now() - started, ...(cost !== undefined ? { costUsd: cost } : {}), ...extra },
       usage: {
-        input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, inference_time_ms: usage.inferenceTimeMs, reasoning_tokens: usage.reasoningTokens,
+        input_tokens: usage.inputTokens,
+        output_tokens: usage.outputTokens,
+        inference_time_ms: usage.inferenceTimeMs,
+        reasoning_tokens: usage.reasoningTokens,
         cached_input_tokens: usage.cachedInputTokens,
       },
     };
@@ -243,21 +269,23 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
       const message = `the built-in model's plan does not call the caller's own tools (${names}); configure a model for runs that need them`;
       ax.deps.log({ level: 'warn', message, data: { opId: p.opId } });
     }
-    const out = await runPlanned(planSteps({
-      port: ax.port,
-      page,
-      instruction: p.instruction,
-      maxSteps: p.maxSteps,
-      signal: cancel.signal,
-      settle: () => settle(ax.deps, opCtx()),
-      act: async (say, reasoning, pageText, pageUrl) => (await step('act', { instruction: say }, reasoning, pageText, pageUrl)).text,
-      note: (instruction, reasoning, result, pageUrl, action) =>
-        publish(
-          { type: 'act', reasoning, taskCompleted: false, action: { instruction }, timeMs: 0, pageText: '', pageUrl, instruction: p.instruction, result },
-          action ? { tool: 'act', args: { instruction }, actions: [action] } : null,
-          `act ${JSON.stringify({ instruction })} → ${brief(result, 120)}`,
-        ),
-    }));
+    const out = await runPlanned(
+      planSteps({
+        port: ax.port,
+        page,
+        instruction: p.instruction,
+        maxSteps: p.maxSteps,
+        signal: cancel.signal,
+        settle: () => settle(ax.deps, opCtx()),
+        act: async (say, reasoning, pageText, pageUrl) => (await step('act', { instruction: say }, reasoning, pageText, pageUrl)).text,
+        note: (instruction, reasoning, result, pageUrl, action) =>
+          publish(
+            { type: 'act', reasoning, taskCompleted: false, action: { instruction }, timeMs: 0, pageText: '', pageUrl, instruction: p.instruction, result },
+            action ? { tool: 'act', args: { instruction }, actions: [action] } : null,
+            `act ${JSON.stringify({ instruction })} → ${brief(result, 120)}`,
+          ),
+      }),
+    );
     spend({ ...ZERO_USAGE, inferenceTimeMs: out.planningMs }, p.model);
     const why = out.success ? 'every step of the plan ran' : 'a step of the plan was beyond the built-in model';
     const doneStep = await step('done', { answer: out.message, success: out.success }, why, '', (await ax.port.pageInfo(page)).url);
@@ -275,9 +303,13 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
     p.context ? `Context and constraints for this task:\n${p.context}` : '',
     p.systemPrompt ? `Instructions from the user of this tool:\n${p.systemPrompt}` : '',
     PAGE_CONTENT_IS_DATA,
-  ].filter(Boolean).join('\n\n');
+  ]
+    .filter(Boolean)
+    .join('\n\n');
   const varHelp = Object.keys(vars).length
-    ? `\nVariables: ${Object.entries(vars).map(([k, v]) => `%${k}%${v.description ? ` (${v.description})` : ''}`).join(', ')}`
+    ? `\nVariables: ${Object.entries(vars)
+        .map(([k, v]) => `%${k}%${v.description ? ` (${v.description})` : ''}`)
+        .join(', ')}`
     : '';
 
   await watch.rest().catch(() => undefined);
@@ -301,7 +333,7 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
         // A reply that does not parse gets one more try, told what was wrong with it.
         if (!(e instanceof DeckhandError) || e.code !== ErrorCode.ModelOutputInvalid) throw e;
         const again =
-          `${prompt}\n\nYour previous answer could not be used: ${brief(e.message, 600)}. Answer again with one JSON object that follows the schema.`;
+          `${prompt}\n\nYour previous answer could not be used: ${brief(e.message, 600)}. ` + 'Answer again with one JSON object that follows the schema.';
         return call({ ...request, prompt: again });
       });
     } catch (e) {
@@ -389,13 +421,16 @@ async function pageTool(
   const y = Number(a.y);
   if (highlightCursor && (tool === 'click_at' || tool === 'type_at' || tool === 'drag')) {
     // A visible cursor at the action's point, drawn in the page itself.
-    await cdp.send('Runtime.evaluate', {
-      expression:
-        "(() => { let d = document.getElementById('__deckhand_cursor'); if (!d) { d = document.createElement('div'); d.id = '__deckhand_cursor'; " +
-        "d.style.cssText = 'position:fixed;z-index:2147483647;width:18px;height:18px;margin:-9px 0 0 -9px;border-radius:50%;" +
-        "background:rgba(255,64,64,.55);border:2px solid #fff;pointer-events:none;transition:left .15s,top .15s'; document.documentElement.appendChild(d); } " +
-        `d.style.left = ${x} + 'px'; d.style.top = ${y} + 'px'; })()`,
-    }).catch(() => undefined);
+    await cdp
+      .send('Runtime.evaluate', {
+        expression:
+          "(() => { let d = document.getElementById('__deckhand_cursor'); if (!d) { d = document.createElement('div'); d.id = '__deckhand_cursor'; " +
+          "d.style.cssText = 'position:fixed;z-index:2147483647;width:18px;height:18px;margin:-9px 0 0 -9px;border-radius:50%;" +
+          "background:rgba(255,64,64,.55);border:2px solid #fff;pointer-events:none;transition:left .15s,top .15s'; " +
+          'document.documentElement.appendChild(d); } ' +
+          `d.style.left = ${x} + 'px'; d.style.top = ${y} + 'px'; })()`,
+      })
+      .catch(() => undefined);
   }
   // A click, typing or drag at a point names no element the engine can read first: under an
   // approval policy each one waits, for every kind the policy names (never unchecked).
@@ -471,13 +506,26 @@ async function replay(
     try {
       if (isAgentTool(s.tool) && AGENT_TOOLS[s.tool].replay === 'act') {
         // Self-heal: find a moved element again from its description, with the execution model.
-        const r = await replayActions(ax.port, page, s.actions ?? [], vars, async (instruction) => {
-          const op = {
-            page, model: p.executionModel, timeoutMs: p.toolTimeout, deadline: Date.now() + p.toolTimeout, domSettleTimeoutMs: 1500, variables: p.variables,
-          };
-          const h = await inferAct(ax.deps, op, instruction);
-          return { ...h.result.data, usage: h.usage };
-        }, REPLAY_STEP_TIMEOUT_MS, ax.deps.cancel);
+        const r = await replayActions(
+          ax.port,
+          page,
+          s.actions ?? [],
+          vars,
+          async (instruction) => {
+            const op = {
+              page,
+              model: p.executionModel,
+              timeoutMs: p.toolTimeout,
+              deadline: Date.now() + p.toolTimeout,
+              domSettleTimeoutMs: 1500,
+              variables: p.variables,
+            };
+            const h = await inferAct(ax.deps, op, instruction);
+            return { ...h.result.data, usage: h.usage };
+          },
+          REPLAY_STEP_TIMEOUT_MS,
+          ax.deps.cancel,
+        );
         onUsage(r.usage);
       } else if (isAgentTool(s.tool) && AGENT_TOOLS[s.tool].replay === 'page') {
         await pageTool(ax, page, s.tool, s.args, vars, p.toolTimeout, false, p.allowSchemes);
@@ -488,7 +536,13 @@ async function replay(
     }
     const pageUrl = (await ax.port.pageInfo(page)).url;
     steps.push({
-      type: s.tool, reasoning: 'replayed from the recording', taskCompleted: s.tool === 'done', action: s.args, timeMs: Date.now() - t0, pageText: '', pageUrl,
+      type: s.tool,
+      reasoning: 'replayed from the recording',
+      taskCompleted: s.tool === 'done',
+      action: s.args,
+      timeMs: Date.now() - t0,
+      pageText: '',
+      pageUrl,
       instruction: p.instruction,
     });
   }

@@ -20,7 +20,7 @@ export interface PageMark {
 }
 
 export type EffectKind =
-  | 'navigated' | 'values' | 'elements' | 'attributes' | 'text' | 'style' | 'focus' | 'selection' | 'scrolled' | 'moved' | 'taken' | 'download';
+  'navigated' | 'values' | 'elements' | 'attributes' | 'text' | 'style' | 'focus' | 'selection' | 'scrolled' | 'moved' | 'taken' | 'download';
 
 /** What a step meant to do, which decides the changes that show it done. */
 export type StepKind = 'click' | 'fill' | 'drag' | 'press' | 'navigate' | 'scroll';
@@ -49,7 +49,12 @@ const MARK_MS = 1500;
 export async function markPage(port: BrowserPort, page: number): Promise<PageMark> {
   const frames = await port.frames(page).catch(() => [{ frameId: 0, parentFrameId: -1, url: '' }]);
   const marks = await Promise.all(
-    frames.map((f) => port.frameRequest<FrameMark>(page, f.frameId, { type: 'dh:mark' }, MARK_MS).then((m) => [f.frameId, m] as const, () => null)),
+    frames.map((f) =>
+      port.frameRequest<FrameMark>(page, f.frameId, { type: 'dh:mark' }, MARK_MS).then(
+        (m) => [f.frameId, m] as const,
+        () => null,
+      ),
+    ),
   );
   return { frames: new Map(marks.filter((m): m is readonly [number, FrameMark] => !!m)) };
 }
@@ -137,8 +142,30 @@ export function describeEffect(e: Effect): string {
 /** A question, or a request to find, read or tell: answered from the page, with nothing on it to change. */
 const QUESTION = /\?\s*$|^(?:what|which|who|whom|whose|when|where|why|how|is|are|was|were|does|do|did|can|could|has|have|will|would|should)\b/i;
 const TELL_WORDS = [
-  'find(?:\\s+out)?', 'tell', 'say', 'read', 'extract', 'get', 'fetch', 'look\\s+up', 'lookup', 'see', 'list', 'count', 'summari[sz]e', 'describe', 'report',
-  'give', 'show\\s+me', 'return', 'identify', 'determine', 'compare', 'search(?:\\s+for)?', 'locate', 'name',
+  'find(?:\\s+out)?',
+  'tell',
+  'say',
+  'read',
+  'extract',
+  'get',
+  'fetch',
+  'look\\s+up',
+  'lookup',
+  'see',
+  'list',
+  'count',
+  'summari[sz]e',
+  'describe',
+  'report',
+  'give',
+  'show\\s+me',
+  'return',
+  'identify',
+  'determine',
+  'compare',
+  'search(?:\\s+for)?',
+  'locate',
+  'name',
   'check\\s+(?:whether|if|that|how|what|which|who|when|where)',
 ];
 const TELL = new RegExp(`^(?:(?:please|kindly)\\s+)?(?:${TELL_WORDS.join('|')})\\b`, 'i');

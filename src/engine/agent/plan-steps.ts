@@ -43,11 +43,7 @@ export function planSteps(run: PlannedRun): StepRunner {
     pointOf: (selector) => pointOf(port, page, { selector }, NODE_ACTION_MS, signal),
     dragBy: (selector, move) => dragBy(port, page, { selector }, move, NODE_ACTION_MS, signal),
     menuTexts: async (selector) =>
-      (
-        await port
-          .frameRequest<{ texts: string[] }>(page, 0, { type: 'dh:menuTexts', selector }, MENU_TEXTS_MS)
-          .catch(() => ({ texts: [] as string[] }))
-      ).texts,
+      (await port.frameRequest<{ texts: string[] }>(page, 0, { type: 'dh:menuTexts', selector }, MENU_TEXTS_MS).catch(() => ({ texts: [] as string[] }))).texts,
     today: () => pageToday(port, page),
     effects: {
       begin: () => effects.begin(),

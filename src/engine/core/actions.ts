@@ -27,7 +27,16 @@ const SCROLLS: ReadonlySet<string> = new Set(['scrollTo', 'scrollIntoView', 'nex
 /** Methods that always send the page trusted input events (check/uncheck verify their state; hover may move nowhere). */
 const SENDS_INPUT: ReadonlySet<string> = new Set(['click', 'doubleClick', 'rightClick', 'press', 'dragAndDrop']);
 const NEEDS_ENABLED: ReadonlySet<string> = new Set([
-  'click', 'doubleClick', 'rightClick', 'fill', 'type', 'selectOption', 'check', 'uncheck', 'press', 'dragAndDrop',
+  'click',
+  'doubleClick',
+  'rightClick',
+  'fill',
+  'type',
+  'selectOption',
+  'check',
+  'uncheck',
+  'press',
+  'dragAndDrop',
 ]);
 
 export function assertMethod(method: string | undefined): ActMethod {
@@ -143,7 +152,7 @@ export async function performAction(
           // while the person looked) is not acted on. Classes aside: hovering may change them.
           if (withoutClasses(prepared.description) !== withoutClasses(approved)) {
             const why =
-              `'${target.selector}' was ${approved} when the ${method} was approved and is ${prepared.description} now; the ${method} was not performed`;
+              `'${target.selector}' was ${approved} when the ${method} was approved ` + `and is ${prepared.description} now; the ${method} was not performed`;
             throw new DeckhandError(ErrorCode.ActionFailed, why, { page });
           }
         }
@@ -404,12 +413,9 @@ export async function pointOf(port: BrowserPort, page: number, target: ActTarget
   return { x: p.x, y: p.y };
 }
 
-
 /** What acting on the prepared element may set off (for approval); null when the page cannot say. */
 async function riskFacts(port: BrowserPort, page: number, prepared: Prepared): Promise<RiskFacts | null> {
-  const r = await port
-    .frameRequest<OpResult>(page, prepared.frameId, { type: 'dh:op', handle: prepared.handle, op: 'risk', args: [] }, 3000)
-    .catch(() => null);
+  const r = await port.frameRequest<OpResult>(page, prepared.frameId, { type: 'dh:op', handle: prepared.handle, op: 'risk', args: [] }, 3000).catch(() => null);
   const facts = r?.ok ? RiskFactsSchema.safeParse(r.value) : null;
   return facts?.success ? facts.data : null;
 }

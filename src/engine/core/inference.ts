@@ -18,7 +18,15 @@ import { raceCancel } from './cancel';
 import type { LogEvent } from '../ports';
 import type { BrowserPort } from '../ports';
 import {
-  ACT_JSON_SCHEMA, ActAnswerSchema, OBSERVE_JSON_SCHEMA, ObserveAnswerSchema, systemPrompt, TEXT_EXTRACTION_SCHEMA, userPrompt, variablesHelp, type ActAnswer,
+  ACT_JSON_SCHEMA,
+  ActAnswerSchema,
+  OBSERVE_JSON_SCHEMA,
+  ObserveAnswerSchema,
+  systemPrompt,
+  TEXT_EXTRACTION_SCHEMA,
+  userPrompt,
+  variablesHelp,
+  type ActAnswer,
 } from './prompts';
 import { captureSnapshot, selectorsForIds, type CapturedSnapshot } from './snapshot';
 import { targetsOf } from './targets';
@@ -38,7 +46,6 @@ export interface InferenceDeps {
   /** Cancels a whole run (the agent's). */
   cancel?: AbortSignal;
 }
-
 
 export interface OpContext {
   page: number;
@@ -114,7 +121,12 @@ async function ask(
   for (let attempt = 0; attempt < 2; attempt++) {
     deps.log({ level: 'debug', message: `${kind}: calling ${ctx.model.name}`, data: { opId: ctx.opId, attempt } });
     const req: ModelRequest = {
-      system: systemPrompt(kind, ctx.systemPrompt), prompt: attemptPrompt, ...fields, schema, images, maxOutputTokens: OPERATIONS[kind]?.outputTokens,
+      system: systemPrompt(kind, ctx.systemPrompt),
+      prompt: attemptPrompt,
+      ...fields,
+      schema,
+      images,
+      maxOutputTokens: OPERATIONS[kind]?.outputTokens,
     };
     const r = await callModel(ctx.model, req, remaining(ctx), deps.invokeCallback, deps.providers, ctx.signal).catch((e: unknown) => {
       if (e instanceof DeckhandError && e.code === ErrorCode.ModelOutputInvalid && attempt === 0) return e;
@@ -129,8 +141,13 @@ async function ask(
       level: 'info',
       message: `${kind}: ${ctx.model.name} answered in ${r.usage.inferenceTimeMs} ms`,
       data: {
-        opId: ctx.opId, span: 'model-call', model: ctx.model.name, startedAt: r.startedAt, endedAt: r.endedAt,
-        inputTokens: r.usage.inputTokens, outputTokens: r.usage.outputTokens,
+        opId: ctx.opId,
+        span: 'model-call',
+        model: ctx.model.name,
+        startedAt: r.startedAt,
+        endedAt: r.endedAt,
+        inputTokens: r.usage.inputTokens,
+        outputTokens: r.usage.outputTokens,
       } satisfies ModelCallSpan,
     });
     const problem = check(r.object);
@@ -155,15 +172,18 @@ const zodCheck = (schema: z.ZodTypeAny) => (o: unknown) => {
  * lists that it names. Provider models read only the text, so only the others get the lines.
  */
 async function snapshotFor(deps: InferenceDeps, ctx: OpContext, opts: { budget?: number; focus?: string } = {}): Promise<CapturedSnapshot> {
-  return raceCancel(captureSnapshot(deps.port, ctx.page, {
-    locator: ctx.locator,
-    ignoreLocators: ctx.ignoreLocators,
-    budget: opts.budget,
-    focus: opts.focus,
-    lines: ctx.model.kind !== 'provider',
-    timeoutMs: Math.min(remaining(ctx), 15_000),
-    frames: ctx.iframes !== false,
-  }), ctx.signal);
+  return raceCancel(
+    captureSnapshot(deps.port, ctx.page, {
+      locator: ctx.locator,
+      ignoreLocators: ctx.ignoreLocators,
+      budget: opts.budget,
+      focus: opts.focus,
+      lines: ctx.model.kind !== 'provider',
+      timeoutMs: Math.min(remaining(ctx), 15_000),
+      frames: ctx.iframes !== false,
+    }),
+    ctx.signal,
+  );
 }
 
 async function toSelector(deps: InferenceDeps, ctx: OpContext, id: string): Promise<string | null> {
@@ -190,7 +210,10 @@ export async function inferAct(
     const done = previous ? `\n\nAlready done for this instruction: ${previous}. Now finish it on the page as it is now.` : '';
     const extra = variablesHelp(vars) + (today ? todayLine(today) : '') + done;
     const fields: PromptFields = {
-      instruction, outline: snap.lines && maskLines(snap.lines, vars), ...(previous ? { alreadyDone: previous } : {}), ...(today ? { today } : {}),
+      instruction,
+      outline: snap.lines && maskLines(snap.lines, vars),
+      ...(previous ? { alreadyDone: previous } : {}),
+      ...(today ? { today } : {}),
     };
     const prompt = userPrompt({ instruction, snapshot: maskValues(snap.text, vars), url: snap.url, extra });
     const { object, usage: u, confidence: c } = await ask(deps, ctx, 'act', prompt, fields, ACT_JSON_SCHEMA, zodCheck(ActAnswerSchema));
@@ -216,7 +239,7 @@ export async function inferAct(
     // An element's target (role, name, surroundings) goes with its action, so a replay can tell it is still the same element.
     const id = answer.elementId.trim();
     const chosen = id !== 'page' && /^(f\d+)?e\d+$/.test(id) ? (await targetsOf(deps.port, ctx.page, snap.text, [id])).get(id) : undefined;
-    const selector = id === 'page' ? await pageSelector(deps, ctx, answer.method) : chosen?.selector ?? null;
+    const selector = id === 'page' ? await pageSelector(deps, ctx, answer.method) : (chosen?.selector ?? null);
     if (!selector) {
       return {
         result: {
@@ -233,7 +256,11 @@ export async function inferAct(
     let args = answer.arguments;
     if (answer.method === 'dragAndDrop' && args[0]) args = [(await toSelector(deps, ctx, args[0])) ?? args[0], ...args.slice(1)];
     const action: Action = {
-      selector, description: answer.description, method: answer.method, arguments: args, ...(chosen?.target ? { target: chosen.target } : {}),
+      selector,
+      description: answer.description,
+      method: answer.method,
+      arguments: args,
+      ...(chosen?.target ? { target: chosen.target } : {}),
     };
     const timeout = Math.min(remaining(ctx), DEFAULTS.actionTimeoutMs);
     await performAction(deps.port, ctx.page, { selector }, answer.method, substitute(args, vars), timeout, ctx.signal);
@@ -287,8 +314,7 @@ export async function inferObserve(
     if (found) {
       const target = found.target ? { target: found.target } : {};
       data.push({ selector: found.selector, description: e.description, method: e.method, arguments: e.arguments, ...target });
-    }
-    else deps.log({ level: 'warn', message: `observe: dropped '${e.elementId}', which is not in the page snapshot`, data: { opId: ctx.opId } });
+    } else deps.log({ level: 'warn', message: `observe: dropped '${e.elementId}', which is not in the page snapshot`, data: { opId: ctx.opId } });
   }
   return { data, usage, confidence };
 }
@@ -347,10 +373,11 @@ export async function inferExtract(
 ): Promise<{ data: unknown; usage: Usage; confidence?: number }> {
   // Providers want an object at the top: wrap anything else and unwrap the answer.
   const wrapped = !!userSchema && userSchema.type !== 'object';
-  const schema =
-    !userSchema ? (TEXT_EXTRACTION_SCHEMA as unknown as Record<string, unknown>)
-    : wrapped ? { type: 'object', additionalProperties: false, required: ['value'], properties: { value: userSchema } }
-    : userSchema;
+  const schema = !userSchema
+    ? (TEXT_EXTRACTION_SCHEMA as unknown as Record<string, unknown>)
+    : wrapped
+      ? { type: 'object', additionalProperties: false, required: ['value'], properties: { value: userSchema } }
+      : userSchema;
   let validator: Validator;
   try {
     validator = new Validator(schema as never, '7', false);
@@ -381,7 +408,12 @@ export async function inferExtract(
   const fixed = (o: unknown) => fixUrls(o, schema, '', hrefs, snap.url);
   const check = (o: unknown) => {
     const r = validator.validate(fixed(o));
-    return r.valid ? null : r.errors.slice(0, 5).map((e) => `${e.instanceLocation}: ${e.error}`).join('; ');
+    return r.valid
+      ? null
+      : r.errors
+          .slice(0, 5)
+          .map((e) => `${e.instanceLocation}: ${e.error}`)
+          .join('; ');
   };
   const images = ctx.screenshot ? [await screenshotFor(deps, ctx.page)] : [];
   const xvars = normalizeVariables(ctx.variables);

@@ -116,11 +116,17 @@ function buttonBit(b: MouseButton): number {
 
 function commandsFor(key: string): string[] {
   switch (key.toLowerCase()) {
-    case 'a': return ['selectAll'];
-    case 'c': return ['copy'];
-    case 'x': return ['cut'];
-    case 'v': return ['paste'];
-    case 'z': return ['undo'];
-    default: return [];
+    case 'a':
+      return ['selectAll'];
+    case 'c':
+      return ['copy'];
+    case 'x':
+      return ['cut'];
+    case 'v':
+      return ['paste'];
+    case 'z':
+      return ['undo'];
+    default:
+      return [];
   }
 }

@@ -58,9 +58,10 @@ export async function clickTargets(port: BrowserPort, page: number, timeoutMs: n
     if (!ids.length) return [];
     const objects = await Promise.all(
       ids.map((backendNodeId) =>
-        cdp
-          .send<{ object: { objectId?: string } }>('DOM.resolveNode', { backendNodeId, objectGroup: group }, timeoutMs)
-          .then((r) => r.object.objectId ?? null, () => null),
+        cdp.send<{ object: { objectId?: string } }>('DOM.resolveNode', { backendNodeId, objectGroup: group }, timeoutMs).then(
+          (r) => r.object.objectId ?? null,
+          () => null,
+        ),
       ),
     );
     const args = objects.filter((o): o is string => !!o).map((objectId) => ({ objectId }));

@@ -12,7 +12,11 @@ import { gateOf } from './gate';
  * which does not count: the deadline moves out by it.
  */
 export function withDeadline<T>(
-  p: Promise<T>, ms: number, what: string, /** The caller's own timeout, when `ms` adds a margin to it. */ given?: number, held?: () => number,
+  p: Promise<T>,
+  ms: number,
+  what: string,
+  /** The caller's own timeout, when `ms` adds a margin to it. */ given?: number,
+  held?: () => number,
 ): Promise<T> {
   let timer: ReturnType<typeof setTimeout>;
   const started = Date.now();
@@ -283,7 +287,11 @@ function navigationFailure(url: string, errorText: string): DeckhandError {
   return new DeckhandError(ErrorCode.NavigationFailed, `navigation to ${url} failed: ${errorText}`, { url, errorText });
 }
 
-const pageExists = (port: BrowserPort, page: number) => port.pageInfo(page).then(() => true, () => false);
+const pageExists = (port: BrowserPort, page: number) =>
+  port.pageInfo(page).then(
+    () => true,
+    () => false,
+  );
 
 /**
  * Where the top frame is now: from the frame list (which names data:, about: and browser
@@ -327,11 +335,7 @@ export async function evaluate(port: BrowserPort, page: number, source: string, 
     cdp.send<{
       result: { value?: unknown; type: string; unserializableValue?: string };
       exceptionDetails?: { text: string; exception?: { description?: string } };
-    }>(
-      'Runtime.evaluate',
-      { expression, awaitPromise: true, returnByValue: true, userGesture: true },
-      timeoutMs + 1000,
-    ),
+    }>('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true, userGesture: true }, timeoutMs + 1000),
     timeoutMs,
     'page.evaluate',
   );

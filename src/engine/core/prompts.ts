@@ -69,9 +69,7 @@ export const ActAnswerSchema = z.object({
 export type ActAnswer = z.infer<typeof ActAnswerSchema>;
 
 export const ObserveAnswerSchema = z.object({
-  elements: z.array(
-    z.object({ elementId: z.string(), description: z.string(), method: z.enum(ACT_METHODS), arguments: z.array(z.string()) }),
-  ),
+  elements: z.array(z.object({ elementId: z.string(), description: z.string(), method: z.enum(ACT_METHODS), arguments: z.array(z.string()) })),
 });
 
 /** JSON Schemas the providers see (strict-mode friendly: every property required, no extras). */

@@ -44,7 +44,10 @@ export function sameName(a: string, b: string): boolean {
   return false;
 }
 
-const words = (s: string) => fold(s).split(/[^\p{L}\p{N}@.#$€£%-]+/u).filter(Boolean);
+const words = (s: string) =>
+  fold(s)
+    .split(/[^\p{L}\p{N}@.#$€£%-]+/u)
+    .filter(Boolean);
 
 /** Every word of the stored surroundings is still there (more may have been added: a badge, a new column). */
 export function sameSurroundings(stored: string, now: string): boolean {
@@ -87,7 +90,13 @@ export async function targetsOf(
     const same = alikeOf(me);
     const context = (d.context ?? '').slice(0, 500);
     // Several alike: how many of them its surroundings do not tell apart (a replay may then go by place only).
-    const alike = same.length > 1 ? same.filter((e) => { const o = described.get(e.id); return !!o && sameSurroundings(context, o.context ?? ''); }).length : 1;
+    const alike =
+      same.length > 1
+        ? same.filter((e) => {
+            const o = described.get(e.id);
+            return !!o && sameSurroundings(context, o.context ?? '');
+          }).length
+        : 1;
     out.set(id, { selector: d.selector, target: { role: me.role, name: me.name.slice(0, 500), context, count: same.length, alike: Math.max(1, alike) } });
   }
   return out;

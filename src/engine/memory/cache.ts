@@ -42,8 +42,34 @@ async function hash(v: unknown): Promise<string> {
 
 /** Query parameters that say where a visitor came from, not what the page shows. */
 const TRACKING_PARAMS = [
-  'utm_.*', 'gclid', 'gclsrc', 'dclid', 'gbraid', 'wbraid', 'fbclid', 'msclkid', 'yclid', 'twclid', 'ttclid', 'li_fat_id', 'igshid', 'mc_cid', 'mc_eid',
-  '_ga', '_gl', '_hsenc', '_hsmi', 'mkt_tok', 'vero_id', 'oly_anon_id', 'oly_enc_id', 'wickedid', 'rb_clickid', 's_cid', 'ref_src', 'spm',
+  'utm_.*',
+  'gclid',
+  'gclsrc',
+  'dclid',
+  'gbraid',
+  'wbraid',
+  'fbclid',
+  'msclkid',
+  'yclid',
+  'twclid',
+  'ttclid',
+  'li_fat_id',
+  'igshid',
+  'mc_cid',
+  'mc_eid',
+  '_ga',
+  '_gl',
+  '_hsenc',
+  '_hsmi',
+  'mkt_tok',
+  'vero_id',
+  'oly_anon_id',
+  'oly_enc_id',
+  'wickedid',
+  'rb_clickid',
+  's_cid',
+  'ref_src',
+  'spm',
 ];
 const TRACKING = new RegExp(`^(${TRACKING_PARAMS.join('|')})$`, 'i');
 
@@ -68,7 +94,13 @@ export function cacheUrl(raw: string): string {
 /** The key. `baseKey` is the same: entries no longer key on the page's content, so there is no "other version of the page". */
 export async function cacheKeys(p: KeyParts): Promise<{ key: string; baseKey: string }> {
   const key = await hash({
-    v: 2, op: p.op, instruction: p.instruction.trim(), url: p.url, schema: p.schema ?? null, vars: [...p.variableNames].sort(), screenshot: p.screenshot,
+    v: 2,
+    op: p.op,
+    instruction: p.instruction.trim(),
+    url: p.url,
+    schema: p.schema ?? null,
+    vars: [...p.variableNames].sort(),
+    screenshot: p.screenshot,
   });
   return { key, baseKey: key };
 }
@@ -76,8 +108,17 @@ export async function cacheKeys(p: KeyParts): Promise<{ key: string; baseKey: st
 /** The key of a whole agent run: its instruction, start URL and configuration; never variable values or keys. */
 export function agentCacheKey(p: AgentRunParams, startUrl: string): Promise<string> {
   return hash({
-    v: 2, op: 'agent', instruction: p.instruction.trim(), startUrl, mode: p.mode, model: p.model.name, executionModel: p.executionModel.name,
-    systemPrompt: p.systemPrompt ?? null, maxSteps: p.maxSteps, useSearch: !!p.searchUrl, variables: Object.keys(p.variables ?? {}).sort(),
+    v: 2,
+    op: 'agent',
+    instruction: p.instruction.trim(),
+    startUrl,
+    mode: p.mode,
+    model: p.model.name,
+    executionModel: p.executionModel.name,
+    systemPrompt: p.systemPrompt ?? null,
+    maxSteps: p.maxSteps,
+    useSearch: !!p.searchUrl,
+    variables: Object.keys(p.variables ?? {}).sort(),
     frameId: p.frameId ?? null,
   });
 }
@@ -118,7 +159,11 @@ export async function runCached<R>(store: CacheStorePort | null, setting: CacheR
       if (hit.healed !== undefined) await store.record({ ...keys, op: run.op, result: hit.healed, usage: look.entry.usage, replace: true });
       const costSavedUsd = run.costOf?.(look.entry.usage);
       const info: CacheInfo = {
-        status: 'HIT', count: look.count, threshold, tokensSaved: tokensSaved(look.entry.usage), ...(costSavedUsd !== undefined ? { costSavedUsd } : {}),
+        status: 'HIT',
+        count: look.count,
+        threshold,
+        tokensSaved: tokensSaved(look.entry.usage),
+        ...(costSavedUsd !== undefined ? { costSavedUsd } : {}),
       };
       await run.onHit?.(info);
       return run.withCache(hit.result, info);

@@ -23,7 +23,10 @@ export type Healer = (instruction: string) => Promise<{ success: boolean; messag
 
 /** Failures of a stored step that re-inferring it may fix: the element is not where it was. */
 export const HEALABLE: ReadonlySet<string> = new Set<string>([
-  ErrorCode.ElementNotFound, ErrorCode.ElementNotActionable, ErrorCode.ElementCovered, ErrorCode.InvalidSelector,
+  ErrorCode.ElementNotFound,
+  ErrorCode.ElementNotActionable,
+  ErrorCode.ElementCovered,
+  ErrorCode.InvalidSelector,
 ]);
 
 /** The instruction that re-finds one stored step from its description. */

@@ -45,7 +45,12 @@ export async function candidates(
 ): Promise<{ selectors: string[]; sameRoleAndName: number }> {
   const same = els.filter((e) => e.role === t.role && sameName(e.name, t.name));
   if (!same.length) return { selectors: [], sameRoleAndName: 0 };
-  const described = await selectorsForIds(port, page, same.map((e) => e.id), true);
+  const described = await selectorsForIds(
+    port,
+    page,
+    same.map((e) => e.id),
+    true,
+  );
   const selectors = described.flatMap((d) => (d && sameSurroundings(t.context, d.context ?? '') ? [d.selector] : []));
   return { selectors, sameRoleAndName: same.length };
 }

@@ -7,7 +7,13 @@
  * towards the call's own deadlines (heldMs).
  */
 import {
-  APPROVAL_DEFAULT_TIMEOUT_MS, type ApprovalAnswer, type ApprovalDecision, type ApprovalKind, type ApprovalPolicy, type ApprovalRequest, type ApprovalSettled,
+  APPROVAL_DEFAULT_TIMEOUT_MS,
+  type ApprovalAnswer,
+  type ApprovalDecision,
+  type ApprovalKind,
+  type ApprovalPolicy,
+  type ApprovalRequest,
+  type ApprovalSettled,
   type RiskFacts,
 } from '../../protocol/approval';
 import { DeckhandError, ErrorCode } from '../../protocol/errors';
@@ -23,12 +29,32 @@ const ACTIVATES: ReadonlySet<string> = new Set(['click', 'doubleClick', 'check',
 // Words, matched whole and in any case, on what the element says.
 const anyOf = (words: string[]) => new RegExp(`\\b(${words.join('|')})\\b`, 'i');
 const DELETE_WORDS = anyOf([
-  'delete', 'remove', 'trash', 'erase', 'discard', 'destroy', 'wipe', 'unsubscribe', 'deactivate',
-  'close (my )?account', 'cancel (my )?(account|subscription|membership|order)',
+  'delete',
+  'remove',
+  'trash',
+  'erase',
+  'discard',
+  'destroy',
+  'wipe',
+  'unsubscribe',
+  'deactivate',
+  'close (my )?account',
+  'cancel (my )?(account|subscription|membership|order)',
 ]);
 const PAY_WORDS = anyOf([
-  'pay', 'payment', 'buy', 'purchase', 'checkout', 'check out', 'place (my |your )?order', 'order now', 'complete (my |your )?order',
-  'confirm (my |your )?order', 'subscribe', 'donate', 'book now',
+  'pay',
+  'payment',
+  'buy',
+  'purchase',
+  'checkout',
+  'check out',
+  'place (my |your )?order',
+  'order now',
+  'complete (my |your )?order',
+  'confirm (my |your )?order',
+  'subscribe',
+  'donate',
+  'book now',
 ]);
 const SUBMIT_WORDS = /\b(submit|send|sign ?up|register|log ?in|sign ?in|confirm|apply|save|post|publish)\b/i;
 
@@ -82,7 +108,7 @@ export function classify(
     }
   }
   const words: string[] = [];
-  const haystack = [f?.text ?? '', step.instruction ?? '', step.method === 'goto' ? step.target ?? '' : ''].join('\n');
+  const haystack = [f?.text ?? '', step.instruction ?? '', step.method === 'goto' ? (step.target ?? '') : ''].join('\n');
   for (const w of policy.words ?? []) if (wordRe(w).test(haystack)) words.push(w);
   if (words.length) kinds.add('words');
   return { kinds: [...kinds], words, ...(target ? { target } : {}) };
@@ -90,13 +116,21 @@ export function classify(
 
 function isButtonLike(f: RiskFacts): boolean {
   return (
-    f.tag === 'button' || f.role === 'button' || f.role === 'menuitem' || f.role === 'link' || f.tag === 'a' ||
+    f.tag === 'button' ||
+    f.role === 'button' ||
+    f.role === 'menuitem' ||
+    f.role === 'link' ||
+    f.tag === 'a' ||
     (f.tag === 'input' && ['submit', 'button', 'image'].includes(f.type ?? ''))
   );
 }
 
 const KIND_WORDS: Record<ApprovalRequest['kinds'][number], string> = {
-  submit: 'submits a form', delete: 'deletes something', pay: 'pays or orders', 'leave-site': 'leaves the site', upload: 'uploads a file',
+  submit: 'submits a form',
+  delete: 'deletes something',
+  pay: 'pays or orders',
+  'leave-site': 'leaves the site',
+  upload: 'uploads a file',
   words: 'says a word you listed',
 };
 
@@ -170,7 +204,10 @@ export class Gate implements ActionGate {
     const said =
       decision === 'timeout' ? `nobody answered within ${timeout} ms` : decision === 'skip' ? `${answer!.by} chose Skip` : `${answer!.by} chose Stop`;
     throw new DeckhandError(ErrorCode.NotApproved, `not approved: ${req.summary}; ${said}, so it was not done`, {
-      decision, approvalId: req.id, kinds: req.kinds, ...(answer?.by ? { by: answer.by } : {}),
+      decision,
+      approvalId: req.id,
+      kinds: req.kinds,
+      ...(answer?.by ? { by: answer.by } : {}),
     });
   }
 }

@@ -12,9 +12,24 @@ import type { PausePort, Resumed } from '../ports';
 
 /** The methods that wait while paused: everything that acts on or reads the page. Not ping, metrics, op.cancel, flow listing. */
 export const GATED_METHODS: ReadonlySet<MethodName> = new Set<MethodName>([
-  'act', 'act.replay', 'observe', 'extract', 'agent.run', 'batch.run', 'flow.replay',
-  'page.goto', 'page.evaluate', 'page.press', 'page.screenshot', 'page.snapshot', 'page.selectors',
-  'locator.act', 'locator.count', 'context.newPage', 'page.close', 'page.bringToFront',
+  'act',
+  'act.replay',
+  'observe',
+  'extract',
+  'agent.run',
+  'batch.run',
+  'flow.replay',
+  'page.goto',
+  'page.evaluate',
+  'page.press',
+  'page.screenshot',
+  'page.snapshot',
+  'page.selectors',
+  'locator.act',
+  'locator.count',
+  'context.newPage',
+  'page.close',
+  'page.bringToFront',
 ]);
 
 /**
@@ -27,10 +42,7 @@ export function pauseBudget(method: MethodName, params: unknown): number {
   const own = o?.timeout ? paramAt(params, o.timeout) : undefined;
   const p = (params ?? {}) as { timeout?: unknown; options?: { timeout?: unknown } };
   const given =
-    typeof own === 'number' ? own
-    : typeof p.timeout === 'number' ? p.timeout
-    : typeof p.options?.timeout === 'number' ? p.options.timeout
-    : undefined;
+    typeof own === 'number' ? own : typeof p.timeout === 'number' ? p.timeout : typeof p.options?.timeout === 'number' ? p.options.timeout : undefined;
   if (given !== undefined) return Math.min(given, MAX_TIMEOUT_MS);
   if (o?.deadline === 'action' || (o?.deadline === 'instruction' && !isModelOperation(method, params))) return DEFAULTS.actionTimeoutMs;
   return isModelOperation(method, params) ? DEFAULTS.modelOperationTimeoutMs : DEFAULTS.navigationTimeoutMs;
@@ -102,16 +114,19 @@ export class PauseGate implements PausePort {
         done();
         reject(signal!.reason);
       };
-      const timer = setTimeout(() => {
-        done();
-        reject(
-          new DeckhandError(
-            ErrorCode.Paused,
-            `${what} waited ${budgetMs} ms and did not start: the person at the browser paused the run in Deckhand's side panel and has not pressed Resume`,
-            { waitedMs: budgetMs },
-          ),
-        );
-      }, Math.max(0, budgetMs));
+      const timer = setTimeout(
+        () => {
+          done();
+          reject(
+            new DeckhandError(
+              ErrorCode.Paused,
+              `${what} waited ${budgetMs} ms and did not start: the person at the browser paused the run in Deckhand's side panel and has not pressed Resume`,
+              { waitedMs: budgetMs },
+            ),
+          );
+        },
+        Math.max(0, budgetMs),
+      );
       signal?.addEventListener('abort', onAbort, { once: true });
       this.waiters.add(release);
       this.changed();

@@ -135,12 +135,22 @@ export class WatchRun {
   private event(phase: WatchEvent['phase'], rest: Partial<WatchEvent>): void {
     const by = this.byInstruction === undefined ? {} : { byInstruction: this.byInstruction };
     this.watch.emit({
-      runId: this.runId, caller: this.caller, op: this.op, description: this.description, ...by, phase, at: Date.now(), seq: this.seq++, ...rest,
+      runId: this.runId,
+      caller: this.caller,
+      op: this.op,
+      description: this.description,
+      ...by,
+      phase,
+      at: Date.now(),
+      seq: this.seq++,
+      ...rest,
     });
   }
 
   private picture(): void {
-    const hide = Object.values(this.vars).map((v) => v.value).filter((v) => v.length >= 2);
+    const hide = Object.values(this.vars)
+      .map((v) => v.value)
+      .filter((v) => v.length >= 2);
     this.watch.thumbnail(this.page, hide, (thumbnail) => this.event('thumbnail', { thumbnail }));
   }
 
@@ -196,7 +206,12 @@ function describe(op: WatchOp, p: Params): string {
     }
     case 'act.replay': {
       const actions = Array.isArray(p.actions) ? (p.actions as Params[]) : [];
-      return actions.map((a) => str(a.description)).filter(Boolean).join('; ') || `${actions.length} stored actions`;
+      return (
+        actions
+          .map((a) => str(a.description))
+          .filter(Boolean)
+          .join('; ') || `${actions.length} stored actions`
+      );
     }
     case 'observe':
     case 'extract':

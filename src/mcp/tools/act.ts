@@ -16,6 +16,9 @@ export default defineTool({
     const a = approvalOf(st, approval, call);
     const r = await withSession(st, (s, signal) => s.dh.act(action, { ...cacheOf(st), ...a, signal }), call);
     const t = r.data.success ? `Done: ${r.data.message}.` : `Nothing was done: ${r.data.message}`;
-    return { ...text(t, { success: r.data.success, message: r.data.message, actions: r.data.actions, cache: r.metadata.cache.status, ...costOf(r.metadata) }), ...(r.data.success ? {} : { isError: true }) };
+    return {
+      ...text(t, { success: r.data.success, message: r.data.message, actions: r.data.actions, cache: r.metadata.cache.status, ...costOf(r.metadata) }),
+      ...(r.data.success ? {} : { isError: true }),
+    };
   },
 });

@@ -25,6 +25,9 @@ export default defineTool({
     );
     const steps = r.result.actions.map((a) => ({ type: a.type, action: a.action, ...(a.result !== undefined ? { result: clip(a.result, 300) } : {}) }));
     const t = `${r.result.success ? 'Done' : 'Not done'}: ${r.result.message}`;
-    return { ...text(t, { success: r.result.success, completed: r.result.completed, message: r.result.message, steps, ...costOf(r.result.metadata ?? {}) }), ...(r.result.success ? {} : { isError: true }) };
+    return {
+      ...text(t, { success: r.result.success, completed: r.result.completed, message: r.result.message, steps, ...costOf(r.result.metadata ?? {}) }),
+      ...(r.result.success ? {} : { isError: true }),
+    };
   },
 });

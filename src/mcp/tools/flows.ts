@@ -14,6 +14,8 @@ export default defineTool({
   handler: async (st, _args, call) => {
     const flows = await withSession(st, (s) => s.dh.flows.list(), call);
     const lines = flows.map((f) => `- "${f.name}": ${f.steps} step${f.steps === 1 ? '' : 's'} from ${f.startUrl} (saved ${f.savedAt})`);
-    return text(flows.length ? `${flows.length} saved flow${flows.length === 1 ? '' : 's'}:\n${lines.join('\n')}` : 'No flows are saved in this browser.', { flows });
+    return text(flows.length ? `${flows.length} saved flow${flows.length === 1 ? '' : 's'}:\n${lines.join('\n')}` : 'No flows are saved in this browser.', {
+      flows,
+    });
   },
 });

@@ -12,6 +12,9 @@ export default defineTool({
   handler: async (st, { instruction }, call) => {
     const r = await withSession(st, (s, signal) => s.dh.observe(instruction, { ...cacheOf(st), signal }), call);
     const lines = r.data.map((a, i) => `${i + 1}. ${a.description} (${a.method ?? 'click'}${a.arguments?.length ? ` ${JSON.stringify(a.arguments)}` : ''})`);
-    return text(lines.length ? `Found ${lines.length}:\n${lines.join('\n')}` : 'Nothing on the page matches that.', { elements: r.data, ...costOf(r.metadata) });
+    return text(lines.length ? `Found ${lines.length}:\n${lines.join('\n')}` : 'Nothing on the page matches that.', {
+      elements: r.data,
+      ...costOf(r.metadata),
+    });
   },
 });

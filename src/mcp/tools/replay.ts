@@ -14,8 +14,17 @@ export default defineTool({
   inputSchema: McpTools.replay.input,
   outputSchema: McpTools.replay.output,
   handler: async (st, { name, variables, selfHeal }, call) => {
-    const r = await withSession(st, (s, signal) => s.dh.replay(name, { signal, ...(variables ? { variables } : {}), ...(selfHeal ? { selfHeal: true } : {}) }), call);
+    const r = await withSession(
+      st,
+      (s, signal) => s.dh.replay(name, { signal, ...(variables ? { variables } : {}), ...(selfHeal ? { selfHeal: true } : {}) }),
+      call,
+    );
     const lines = r.steps.map((s, i) => `${i + 1}. ${s.description} (${s.status})`);
-    return text(`Replayed flow "${r.name}" (${r.steps.length} step${r.steps.length === 1 ? '' : 's'}), now at ${r.url}:\n${lines.join('\n')}`, { name: r.name, url: r.url, steps: r.steps, usage: r.usage });
+    return text(`Replayed flow "${r.name}" (${r.steps.length} step${r.steps.length === 1 ? '' : 's'}), now at ${r.url}:\n${lines.join('\n')}`, {
+      name: r.name,
+      url: r.url,
+      steps: r.steps,
+      usage: r.usage,
+    });
   },
 });

@@ -29,5 +29,4 @@ export const text = (t: string, structured: Record<string, unknown>): ToolResult
 export const defineTool = <I extends z.ZodRawShape>(t: Tool<I>): Tool<I> => t;
 
 /** A result's `costUsd` for structured content, when its model's price was known. */
-export const costOf = (metadata: { costUsd?: unknown }): { costUsd?: number } =>
-  typeof metadata.costUsd === 'number' ? { costUsd: metadata.costUsd } : {};
+export const costOf = (metadata: { costUsd?: unknown }): { costUsd?: number } => (typeof metadata.costUsd === 'number' ? { costUsd: metadata.costUsd } : {});

@@ -10,8 +10,22 @@ import { appendOf, dateValueFor, dayOf, namedDate, type DateField, type NamedDat
 import { canonical, coverage, exactMatch, glyphWords, isReference, normalize, similarity, SOFT_NOUNS, words } from './text';
 
 export type Method =
-  | 'click' | 'doubleClick' | 'rightClick' | 'hover' | 'fill' | 'type' | 'press' | 'selectOption' | 'check' | 'uncheck'
-  | 'scrollTo' | 'scrollIntoView' | 'nextChunk' | 'prevChunk' | 'focus' | 'dragAndDrop';
+  | 'click'
+  | 'doubleClick'
+  | 'rightClick'
+  | 'hover'
+  | 'fill'
+  | 'type'
+  | 'press'
+  | 'selectOption'
+  | 'check'
+  | 'uncheck'
+  | 'scrollTo'
+  | 'scrollIntoView'
+  | 'nextChunk'
+  | 'prevChunk'
+  | 'focus'
+  | 'dragAndDrop';
 
 export interface Intent {
   method: Method;
@@ -107,15 +121,63 @@ const ROLE_WORDS: [RegExp, string[]][] = [
   [/\brows?\b/, ['row']],
 ];
 
-const CLICKABLE = new Set(['clickable', 'cell', 'button', 'link', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'checkbox', 'radio', 'switch', 'option', 'treeitem', 'combobox', 'img', 'row', 'listitem', 'heading', 'gridcell', 'searchbox', 'textbox', 'slider', 'spinbutton', 'listbox']);
+const CLICKABLE = new Set([
+  'clickable',
+  'cell',
+  'button',
+  'link',
+  'tab',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'checkbox',
+  'radio',
+  'switch',
+  'option',
+  'treeitem',
+  'combobox',
+  'img',
+  'row',
+  'listitem',
+  'heading',
+  'gridcell',
+  'searchbox',
+  'textbox',
+  'slider',
+  'spinbutton',
+  'listbox',
+]);
 const FILLABLE = new Set(['textbox', 'searchbox', 'spinbutton', 'combobox', 'slider']);
 const PASSIVE = new Set(['heading', 'row', 'listitem', 'img', 'gridcell']);
 const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 const SELECTABLE = new Set(['combobox', 'listbox']);
 const ORDINALS: Record<string, number | 'last'> = {
-  first: 1, '1st': 1, second: 2, '2nd': 2, third: 3, '3rd': 3, fourth: 4, '4th': 4, fifth: 5, '5th': 5, sixth: 6, '6th': 6,
-  seventh: 7, '7th': 7, eighth: 8, '8th': 8, ninth: 9, '9th': 9, tenth: 10, '10th': 10, last: 'last', final: 'last', top: 1,
-  topmost: 1, bottom: 'last', bottommost: 'last',
+  first: 1,
+  '1st': 1,
+  second: 2,
+  '2nd': 2,
+  third: 3,
+  '3rd': 3,
+  fourth: 4,
+  '4th': 4,
+  fifth: 5,
+  '5th': 5,
+  sixth: 6,
+  '6th': 6,
+  seventh: 7,
+  '7th': 7,
+  eighth: 8,
+  '8th': 8,
+  ninth: 9,
+  '9th': 9,
+  tenth: 10,
+  '10th': 10,
+  last: 'last',
+  final: 'last',
+  top: 1,
+  topmost: 1,
+  bottom: 'last',
+  bottommost: 'last',
 };
 const VERB_WORDS = [
   'click|press|tap|hit|choose|open|follow|push|activate|select|pick|type|enter|fill|write|input|put|set|check|tick|uncheck|untick|mark|unmark',
@@ -125,7 +187,10 @@ const VERBS = new RegExp(`^(${VERB_WORDS})\\b`);
 
 const EDGES = 'top|bottom|end|start|beginning';
 /** "scroll down", "scroll to the bottom of the page", "scroll until you see X": (1) the direction, (2) the edge, (3) the target. */
-const SCROLL_PAGE = new RegExp(`^scroll(?: the page| page)?(?: (up|down))?(?: (?:to|until) (?:the )?(${EDGES})(?: of the page)?)?(?: (?:to|until you see|until) (.+))?$`, 'i');
+const SCROLL_PAGE = new RegExp(
+  `^scroll(?: the page| page)?(?: (up|down))?(?: (?:to|until) (?:the )?(${EDGES})(?: of the page)?)?(?: (?:to|until you see|until) (.+))?$`,
+  'i',
+);
 /** "scroll the terms box to the bottom": (1) the box, (2) the edge. */
 const SCROLL_BOX = new RegExp(
   '^scroll(?: down| up)?(?: through| in| inside)? (?:the )?(.+?) ' +
@@ -161,15 +226,24 @@ export function parseIntent(instruction: string): Intent {
   const { text, quotes } = takeQuotes(instruction.trim().replace(/[.!]+$/, ''));
   // "Tom's comment" is the comment by Tom.
   // (Not in what is typed: "Maria Lopez's employee ID" is a description, checked as such below.)
-  let s = (/^(?:type|enter|write|input|put|key in|fill|insert|paste)\b/i.test(text) ? text : text.replace(/\b(\w+)['’]s\b/g, '$1')).replace(/^(please |now |then |kindly |can you |could you |go ahead and |i want to |i'd like to )+/i, '').trim();
+  let s = (/^(?:type|enter|write|input|put|key in|fill|insert|paste)\b/i.test(text) ? text : text.replace(/\b(\w+)['’]s\b/g, '$1'))
+    .replace(/^(please |now |then |kindly |can you |could you |go ahead and |i want to |i'd like to )+/i, '')
+    .trim();
   const lower = s.toLowerCase();
   // Several steps in one instruction are for a larger model.
-  if (/\b(and then|then|after that|afterwards|followed by)\b/.test(lower.replace(/^then /, '')) || /,\s*(then\s+)?(click|type|press|select|check|fill|open|enter)\b/.test(lower) || / and (click|type|press|select|check|uncheck|fill|open|enter|submit|hover|scroll)\b/.test(lower)) {
+  if (
+    /\b(and then|then|after that|afterwards|followed by)\b/.test(lower.replace(/^then /, '')) ||
+    /,\s*(then\s+)?(click|type|press|select|check|fill|open|enter)\b/.test(lower) ||
+    / and (click|type|press|select|check|uncheck|fill|open|enter|submit|hover|scroll)\b/.test(lower)
+  ) {
     throw new Refusal('it has several steps');
   }
-  if (/\b(if|unless|until|while|each|every|all of|wait|when|whenever|as soon as|in case)\b|\bonce\s+(?!more\b|again\b)(?=\S+\s+\S)/.test(lower)) throw new Refusal('it has conditions or repetition');
+  if (/\b(if|unless|until|while|each|every|all of|wait|when|whenever|as soon as|in case)\b|\bonce\s+(?!more\b|again\b)(?=\S+\s+\S)/.test(lower))
+    throw new Refusal('it has conditions or repetition');
   // "..., so that it has focus", "so the form is sent": a purpose, not a step.
-  s = s.replace(/,?\s+(?:so that|so as to|so|in order to)\s+(?:it|that|the \w+)\s+(?:has|gets|is|are|will)\b.*$/i, '').replace(/,?\s+to (?:give it|put it in|bring it into) focus$/i, '');
+  s = s
+    .replace(/,?\s+(?:so that|so as to|so|in order to)\s+(?:it|that|the \w+)\s+(?:has|gets|is|are|will)\b.*$/i, '')
+    .replace(/,?\s+to (?:give it|put it in|bring it into) focus$/i, '');
   s = rephrase(s);
 
   let m: RegExpExecArray | null;
@@ -201,18 +275,26 @@ export function parseIntent(instruction: string): Intent {
   }
   // "Move the volume slider to 80", "set the slider to 42": the slider's value.
   if ((m = SLIDER_TO.exec(s))) {
-    return { ...target(m[1], 'fill', unq(m[2], quotes).replace(/%$/, '')), roles: new Set(/slider|range|knob/i.test(m[1]) ? ['slider'] : ['slider', 'spinbutton']) };
+    return {
+      ...target(m[1], 'fill', unq(m[2], quotes).replace(/%$/, '')),
+      roles: new Set(/slider|range|knob/i.test(m[1]) ? ['slider'] : ['slider', 'spinbutton']),
+    };
   }
   // A drag onto a place ("drag the red block onto the box"); by a direction or a distance it is refused.
-  if ((m = /^drag(?: and drop)? (?:the )?(.+?) (?:to|onto|into|over|on|in) (?:the )?(.+)$/i.exec(s)) && !/^(?:the )?(?:left|right|top|bottom|up|down|\d+)\b/i.test(m[2])) {
+  if (
+    (m = /^drag(?: and drop)? (?:the )?(.+?) (?:to|onto|into|over|on|in) (?:the )?(.+)$/i.exec(s)) &&
+    !/^(?:the )?(?:left|right|top|bottom|up|down|\d+)\b/i.test(m[2])
+  ) {
     const drop = target(m[2], 'dragAndDrop');
     return { ...target(m[1], 'dragAndDrop'), drop: { ...drop, alternatives: undefined } };
   }
-  if (/^(?:drag|swipe|slide|resize|draw)\b|^move (?!(?:the )?(?:mouse|pointer|cursor)\b)/i.test(s)) throw new Refusal('it asks for a drag by a direction or a distance, which the built-in model does not do');
+  if (/^(?:drag|swipe|slide|resize|draw)\b|^move (?!(?:the )?(?:mouse|pointer|cursor)\b)/i.test(s))
+    throw new Refusal('it asks for a drag by a direction or a distance, which the built-in model does not do');
   // Text entry: "type Q into X", "enter Q in X", "fill X with Q", "set X to Q".
   // A value described rather than given ("the text below") is read from the page by the agent, never typed.
   const literal = (v: string): string => {
-    if (!/^QQ\d+$/.test(v.trim()) && isReference(unq(v, quotes))) throw new Refusal(`the value ${quote(clip(unq(v, quotes), 60))} describes something on the page rather than giving the text to type`);
+    if (!/^QQ\d+$/.test(v.trim()) && isReference(unq(v, quotes)))
+      throw new Refusal(`the value ${quote(clip(unq(v, quotes), 60))} describes something on the page rather than giving the text to type`);
     return unq(v, quotes);
   };
   // A date named by description ("today's date", "next Monday") is a day, written as the field takes it once the
@@ -244,8 +326,10 @@ export function parseIntent(instruction: string): Intent {
   if ((m = /^(?:clear|empty|erase|delete the text in|remove the text (?:from|in)) (?:out )?(?:the )?(.+)$/i.exec(s))) return target(m[1], 'fill', '');
   if ((m = /^(?:uncheck|untick|unmark|unselect|deselect|disable|turn off|switch off|opt out of) (.+)$/i.exec(s))) return target(m[1], 'uncheck');
   if ((m = /^(?:check|tick|mark|enable|turn on|switch on|opt in to|opt into) (.+)$/i.exec(s))) return target(m[1], 'check');
-  if ((m = /^(?:hover(?: over| on)?|mouse over|mouseover|point (?:at|to)|move (?:the )?(?:mouse|pointer|cursor) (?:over|to|onto)) (.+)$/i.exec(s))) return target(m[1], 'hover');
-  if ((m = /^(?:focus(?: on| into| in| to)?|put (?:the )?focus (?:on|in|into)|give focus to|tab to|place (?:the )?cursor in(?:to)?) (.+)$/i.exec(s))) return target(m[1], 'focus');
+  if ((m = /^(?:hover(?: over| on)?|mouse over|mouseover|point (?:at|to)|move (?:the )?(?:mouse|pointer|cursor) (?:over|to|onto)) (.+)$/i.exec(s)))
+    return target(m[1], 'hover');
+  if ((m = /^(?:focus(?: on| into| in| to)?|put (?:the )?focus (?:on|in|into)|give focus to|tab to|place (?:the )?cursor in(?:to)?) (.+)$/i.exec(s)))
+    return target(m[1], 'focus');
   if ((m = /^double[- ]?click(?: on)? (.+)$/i.exec(s))) return target(m[1], 'doubleClick');
   if ((m = /^right[- ]?click(?: on)? (.+)$/i.exec(s))) return target(m[1], 'rightClick');
   if ((m = /^(?:select|choose|pick) (.+)$/i.exec(s))) return target(m[1], 'click'); // resolved to an option, radio or click later
@@ -256,7 +340,12 @@ export function parseIntent(instruction: string): Intent {
   if ((m = /^(open|toggle|expand|collapse|show)(?: up)? (.+)$/i.exec(s))) {
     const direct = target(m[2], 'click');
     const purpose = purposeIntent(s, quotes);
-    return purpose ? { ...direct, alternatives: [purpose, ...(purpose.alternatives ?? [])].map((a) => ({ ...a, alternatives: undefined, penalty: (a.penalty ?? 0) + 0.02 })) } : direct;
+    return purpose
+      ? {
+          ...direct,
+          alternatives: [purpose, ...(purpose.alternatives ?? [])].map((a) => ({ ...a, alternatives: undefined, penalty: (a.penalty ?? 0) + 0.02 })),
+        }
+      : direct;
   }
   if (/^(submit|go)$/i.test(s)) return target('submit', 'click');
   // A target with no verb ("the button labeled Submit", "a checkbox widget") is one to click.
@@ -287,19 +376,53 @@ function withSplits(intent: Intent): Intent {
 
 /** Every reading of the words carries the date: none may type the description itself. */
 const dated = (i: Intent, date: NamedDate, dateField?: boolean): Intent => ({
-  ...i, date, ...(dateField ? { dateField } : {}), alternatives: i.alternatives?.map((a) => dated(a, date, dateField)),
+  ...i,
+  date,
+  ...(dateField ? { dateField } : {}),
+  alternatives: i.alternatives?.map((a) => dated(a, date, dateField)),
 });
 
 /** Verbs whose control is often named after a synonym or drawn as a glyph. */
 export const PURPOSE_SYNONYMS: Record<string, string[]> = {
-  close: ['close', 'x', 'dismiss'], dismiss: ['dismiss', 'close', 'x'], hide: ['hide', 'close', 'x'], exit: ['close', 'x', 'exit'],
-  increase: ['increase', '+', 'plus', 'more'], decrease: ['decrease', '-', 'minus', 'less'], raise: ['increase', '+'], lower: ['decrease', '-'],
-  expand: ['expand', '▸'], collapse: ['collapse', '▾'], open: ['open', 'expand', '▸'], remove: ['remove', 'delete'], delete: ['delete', 'remove'],
-  rename: ['rename', 'edit'], like: ['like', '♥'], favorite: ['favorite', '★'], favourite: ['favorite', '★'], star: ['star', '★'],
-  add: ['add', '+'], edit: ['edit', 'rename'], show: ['show', 'expand'], reply: ['reply'], share: ['share'],
+  close: ['close', 'x', 'dismiss'],
+  dismiss: ['dismiss', 'close', 'x'],
+  hide: ['hide', 'close', 'x'],
+  exit: ['close', 'x', 'exit'],
+  increase: ['increase', '+', 'plus', 'more'],
+  decrease: ['decrease', '-', 'minus', 'less'],
+  raise: ['increase', '+'],
+  lower: ['decrease', '-'],
+  expand: ['expand', '▸'],
+  collapse: ['collapse', '▾'],
+  open: ['open', 'expand', '▸'],
+  remove: ['remove', 'delete'],
+  delete: ['delete', 'remove'],
+  rename: ['rename', 'edit'],
+  like: ['like', '♥'],
+  favorite: ['favorite', '★'],
+  favourite: ['favorite', '★'],
+  star: ['star', '★'],
+  add: ['add', '+'],
+  edit: ['edit', 'rename'],
+  show: ['show', 'expand'],
+  reply: ['reply'],
+  share: ['share'],
 };
 /** What a whole phrase names when it is a control's name ("start the free trial"). */
-const PHRASE_TARGETS = new Set(['button', 'link', 'clickable', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'option', 'treeitem', 'switch', 'checkbox', 'radio']);
+const PHRASE_TARGETS = new Set([
+  'button',
+  'link',
+  'clickable',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'tab',
+  'option',
+  'treeitem',
+  'switch',
+  'checkbox',
+  'radio',
+]);
 const GENERIC = new Set(['new', 'current', 'page', 'all', 'one', 'another', 'it', 'everything', 'them', 'add']);
 const NOT_PURPOSE = /^(is|are|was|were|be|the|a|an|i|you|we|it|this|that|there|what|where|how|why|when|which|who|my|your|do|does|did|can|should|would|will)$/;
 
@@ -316,22 +439,29 @@ function purposeIntent(s: string, quotes: string[]): Intent | null {
   const object = (m[2] ?? '').trim();
   // "Track the order shown on this page": the object is described, not named; which control and
   // which value that takes is beyond a one-step reading.
-  if (object && /\b(?:shown|displayed|listed|given|written)\b|\bon (?:this|the) page\b|^(?:the\s+)?(?:text|value|number)\s+(?:below|above|of)\b/i.test(unq(object, quotes))) {
+  if (
+    object &&
+    /\b(?:shown|displayed|listed|given|written)\b|\bon (?:this|the) page\b|^(?:the\s+)?(?:text|value|number)\s+(?:below|above|of)\b/i.test(unq(object, quotes))
+  ) {
     throw new Refusal(`it names what to ${verb} by a description (${quote(clip(unq(object, quotes), 60))}), not by its name`);
   }
   const readings: Intent[] = [];
   if (object) {
     // "the row for Priya Nair" places the control by Priya Nair: the kind of container is not a word to find.
-    let ctx: string | undefined = unq(object, quotes).replace(/^(?:the|a|an|this|that) /i, '').replace(/^(?:(?:row|item|card|entry|line|record|message|email|post|comment)s? )?(?:for|of|from|by|about|with) /i, '');
+    let ctx: string | undefined = unq(object, quotes)
+      .replace(/^(?:the|a|an|this|that) /i, '')
+      .replace(/^(?:(?:row|item|card|entry|line|record|message|email|post|comment)s? )?(?:for|of|from|by|about|with) /i, '');
     // "compose a new email", "refresh the page": an object that names no particular thing places nothing.
     if (words(ctx).every((w) => SOFT_NOUNS.has(w) || GENERIC.has(w))) ctx = undefined;
     for (const [i, name] of (PURPOSE_SYNONYMS[verb] ?? [verb]).entries()) {
       readings.push({ method: 'click', ...describeTarget(name, [], 'click'), context: ctx, penalty: i ? 0.03 : 0 });
     }
     const moved = /^(?:the |a |an )?(.+?) (to|into|from|on|onto|off) (?:the |my |your )?(.+)$/i.exec(object);
-    if (moved) readings.push({ method: 'click', ...describeTarget(`${verb} ${moved[2]} ${moved[3]}`, quotes, 'click'), context: unq(moved[1], quotes), penalty: 0.02 });
+    if (moved)
+      readings.push({ method: 'click', ...describeTarget(`${verb} ${moved[2]} ${moved[3]}`, quotes, 'click'), context: unq(moved[1], quotes), penalty: 0.02 });
     // "open the email from Linus", "view the report": the thing itself (never for "delete X": that would open X).
-    if (/^(open|view|read|see|show|visit|launch|play|watch|browse|check out)$/.test(verb)) readings.push({ method: 'click', ...describeTarget(object, quotes, 'click'), penalty: 0.05 });
+    if (/^(open|view|read|see|show|visit|launch|play|watch|browse|check out)$/.test(verb))
+      readings.push({ method: 'click', ...describeTarget(object, quotes, 'click'), penalty: 0.05 });
   }
   // The whole phrase as a name ("start the free trial"): a control's name, never a row or item
   // that holds the control (a row's name has its Delete button's word in it); not when a quote names the object.
@@ -374,7 +504,8 @@ function rephrase(s: string): string {
     const purpose = / (?:the |this |that )?((?:dialog|modal|pop-?up|popup|form|menu|toolbar|alert)(?: box| window)?)$/i.exec(` ${m[1]}`);
     return `click ${m[2]}${purpose ? ` in the ${purpose[1]}` : ''}`;
   }
-  if ((m = /^(.+?),? (?:please |now |then )?(?:click|press|tap|hit|select|choose)(?: on)? (?:it|that|this|that one|this one)$/i.exec(s))) return `click ${m[1]}`;
+  if ((m = /^(.+?),? (?:please |now |then )?(?:click|press|tap|hit|select|choose)(?: on)? (?:it|that|this|that one|this one)$/i.exec(s)))
+    return `click ${m[1]}`;
   // "click into the comment box": into a field ("the input box" and "the text field" are any text field).
   if ((m = /^click (?:into|inside|in) (?:the |a |an )?(.+?)(?: (?:box|area|field|bar))?$/i.exec(s))) {
     const what = m[1].replace(/\b(input|text|entry|edit)\b/gi, ' ').trim();
@@ -393,7 +524,10 @@ function rephrase(s: string): string {
 }
 
 function keyName(raw: string): string | null {
-  const t = raw.trim().toLowerCase().replace(/\s*\+\s*/g, '+');
+  const t = raw
+    .trim()
+    .toLowerCase()
+    .replace(/\s*\+\s*/g, '+');
   const parts = t.split('+');
   const last = parts[parts.length - 1];
   const mods = parts.slice(0, -1);
@@ -401,12 +535,31 @@ function keyName(raw: string): string | null {
   const isKey = KEY_NAMES.test(last) || (mods.length > 0 && /^[a-z0-9]$/.test(last));
   if (!isKey) return null;
   const name: Record<string, string> = {
-    return: 'Enter', esc: 'Escape', del: 'Delete', spacebar: 'Space', 'page up': 'PageUp', 'page down': 'PageDown', pageup: 'PageUp', pagedown: 'PageDown',
-    up: 'ArrowUp', down: 'ArrowDown', left: 'ArrowLeft', right: 'ArrowRight', 'up arrow': 'ArrowUp', 'down arrow': 'ArrowDown', 'left arrow': 'ArrowLeft', 'right arrow': 'ArrowRight',
-    arrowup: 'ArrowUp', arrowdown: 'ArrowDown', arrowleft: 'ArrowLeft', arrowright: 'ArrowRight',
+    return: 'Enter',
+    esc: 'Escape',
+    del: 'Delete',
+    spacebar: 'Space',
+    'page up': 'PageUp',
+    'page down': 'PageDown',
+    pageup: 'PageUp',
+    pagedown: 'PageDown',
+    up: 'ArrowUp',
+    down: 'ArrowDown',
+    left: 'ArrowLeft',
+    right: 'ArrowRight',
+    'up arrow': 'ArrowUp',
+    'down arrow': 'ArrowDown',
+    'left arrow': 'ArrowLeft',
+    'right arrow': 'ArrowRight',
+    arrowup: 'ArrowUp',
+    arrowdown: 'ArrowDown',
+    arrowleft: 'ArrowLeft',
+    arrowright: 'ArrowRight',
   };
   const keyOut = name[last] ?? (last.length === 1 ? (mods.length ? last.toUpperCase() : last) : last.replace(/^./, (c) => c.toUpperCase()));
-  const modOut = mods.map((p) => ({ ctrl: 'Control', control: 'Control', alt: 'Alt', option: 'Alt', shift: 'Shift', cmd: 'Meta', command: 'Meta', meta: 'Meta' })[p]!);
+  const modOut = mods.map(
+    (p) => ({ ctrl: 'Control', control: 'Control', alt: 'Alt', option: 'Alt', shift: 'Shift', cmd: 'Meta', command: 'Meta', meta: 'Meta' })[p]!,
+  );
   return [...modOut, keyOut].join('+');
 }
 
@@ -422,10 +575,19 @@ function describeTarget(raw: string, quotes: string[], method: Method): Omit<Int
 
 /** A quoted word that names a kind of widget ('click on a "text" widget'), with what it means. */
 const QUOTE_KINDS: Record<string, { roles: string[]; multiline?: boolean }> = {
-  text: { roles: ['textbox'], multiline: false }, textbox: { roles: ['textbox'], multiline: false }, input: { roles: ['textbox', 'searchbox'] },
-  textarea: { roles: ['textbox'], multiline: true }, checkbox: { roles: ['checkbox'] }, radio: { roles: ['radio'] },
-  button: { roles: ['button'] }, link: { roles: ['link'] }, select: { roles: ['combobox', 'listbox'] }, dropdown: { roles: ['combobox', 'listbox'] },
-  slider: { roles: ['slider'] }, search: { roles: ['searchbox'] }, tab: { roles: ['tab'] },
+  text: { roles: ['textbox'], multiline: false },
+  textbox: { roles: ['textbox'], multiline: false },
+  input: { roles: ['textbox', 'searchbox'] },
+  textarea: { roles: ['textbox'], multiline: true },
+  checkbox: { roles: ['checkbox'] },
+  radio: { roles: ['radio'] },
+  button: { roles: ['button'] },
+  link: { roles: ['link'] },
+  select: { roles: ['combobox', 'listbox'] },
+  dropdown: { roles: ['combobox', 'listbox'] },
+  slider: { roles: ['slider'] },
+  search: { roles: ['searchbox'] },
+  tab: { roles: ['tab'] },
 };
 /** Words that say what kind of thing a target is without helping to find it. */
 const NOISE_WORDS = [
@@ -434,7 +596,8 @@ const NOISE_WORDS = [
 ].join('|');
 const NOISE = new RegExp(`\\b(${NOISE_WORDS})\\b`, 'gi');
 /** Words before the text a target shows: "labeled", "that says", "with the caption". */
-const SAYING = 'labeled|labelled|named|called|titled|that says|which says|saying|that reads|reading|with the (?:text|label|caption|title|word)|with text|marked|captioned';
+const SAYING =
+  'labeled|labelled|named|called|titled|that says|which says|saying|that reads|reading|with the (?:text|label|caption|title|word)|with text|marked|captioned';
 const SAID = new RegExp(` (?:${SAYING}) (.+?) $`, 'i');
 /** Words that put a target by other text ("in the row for Alice", "next to Bob"), what holds the two, and how it holds the text. */
 const NEAR = 'in|inside|within|under|underneath|below|beneath|above|after|before|on|of|from|for|next to|beside|near|by|belonging to|that belongs to';
@@ -476,7 +639,12 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
       grid = row && !col && !mid ? undefined : { row: rowAt, col: colAt };
       if (grid) {
         t = t.replace(/ (?:in|at|on) (?:the )?(?=(?:top|upper|bottom|lower|middle|center|centre|central|left|right)\b)/i, ' ').replace(/-/g, ' ');
-        t = t.replace(/\b(?:top|upper|bottom|lower|middle|center|centre|central|left|right|hand|corner|spot|space|one|square|tile|box|slot|column|row|of the)s?\b/gi, ' ').replace(/\s+/g, ' ');
+        t = t
+          .replace(
+            /\b(?:top|upper|bottom|lower|middle|center|centre|central|left|right|hand|corner|spot|space|one|square|tile|box|slot|column|row|of the)s?\b/gi,
+            ' ',
+          )
+          .replace(/\s+/g, ' ');
         t = ` ${t.trim()} `;
       }
     }
@@ -548,7 +716,10 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
       }
     }
   }
-  let rest = unq(t, quotes).replace(/\b(the|a|an|on|labeled|labelled|named|called|that says|saying|with the text|with text)\b/gi, ' ').replace(/\s+/g, ' ').trim();
+  let rest = unq(t, quotes)
+    .replace(/\b(the|a|an|on|labeled|labelled|named|called|that says|saying|with the text|with text)\b/gi, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   const plain = rest.replace(NOISE, ' ').replace(/\s+/g, ' ').trim();
   // "button ONE": a kind word that is all the target has left is its name, not filler ("the red one").
   const named = !plain && /^(?:ones?|[A-Z]{2,})$/.test(rest);
@@ -559,7 +730,24 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
 }
 
 /** What scrolls: a box the snapshot marks scrollable, whatever its role. */
-const SCROLLERS = new Set(['scrollable', 'list', 'listbox', 'region', 'group', 'textbox', 'table', 'grid', 'article', 'main', 'dialog', 'tabpanel', 'tree', 'complementary', 'log', 'document']);
+const SCROLLERS = new Set([
+  'scrollable',
+  'list',
+  'listbox',
+  'region',
+  'group',
+  'textbox',
+  'table',
+  'grid',
+  'article',
+  'main',
+  'dialog',
+  'tabpanel',
+  'tree',
+  'complementary',
+  'log',
+  'document',
+]);
 
 /** What can be dragged or dropped onto: anything a person can point at. */
 const DRAGGABLE = new Set([...CLICKABLE, 'article', 'figure', 'region', 'group', 'list', 'table', 'dialog', 'tabpanel']);
@@ -577,9 +765,13 @@ function allowedRoles(method: Method): Set<string> {
 function nameScore(node: OutlineNode, intent: Intent): number {
   const name = node.name || (typeof node.states.placeholder === 'string' ? node.states.placeholder : '');
   const alt =
-    typeof node.states.placeholder === 'string' ? node.states.placeholder
-    : typeof node.states.title === 'string' ? node.states.title
-    : typeof node.states.fill === 'string' ? `${node.states.fill} ${node.name}` : '';
+    typeof node.states.placeholder === 'string'
+      ? node.states.placeholder
+      : typeof node.states.title === 'string'
+        ? node.states.title
+        : typeof node.states.fill === 'string'
+          ? `${node.states.fill} ${node.name}`
+          : '';
   const href = typeof node.states.href === 'string' ? node.states.href.replace(/[/?=&#._-]+/g, ' ') : '';
   const extra = otherNames(node);
   let best = 0;
@@ -625,7 +817,8 @@ function otherNames(node: OutlineNode): string[] {
   const g = glyphWords(node.name);
   if (g) out.push(g);
   // A control whose label says one thing and whose face another ("Repost" showing "Share"): both are its names.
-  if (node.id && PHRASE_TARGETS.has(node.role)) for (const c of node.children) if (c.role === 'text' && !c.id && c.name.length <= 40 && /\p{L}/u.test(c.name)) out.push(c.name);
+  if (node.id && PHRASE_TARGETS.has(node.role))
+    for (const c of node.children) if (c.role === 'text' && !c.id && c.name.length <= 40 && /\p{L}/u.test(c.name)) out.push(c.name);
   if (typeof node.states.for === 'string') out.push(`${node.states.for} ${g || node.name}`);
   const sibs = node.parent?.children ?? [];
   const i = sibs.indexOf(node);
@@ -635,18 +828,32 @@ function otherNames(node: OutlineNode): string[] {
   if (node.role === 'clickable' && label && label.role === 'text' && label.name.length <= 40) out.push(`${label.name} ${node.name}`);
   // A field with no label of its own is known by the short text right before it ("Username",
   // then the box) and by what it takes (a password, an email, a date).
-  if (FILLABLE.has(node.role) && !node.name && typeof node.states.placeholder !== 'string' && before?.role === 'text' && before.name.length <= 40) out.push(before.name);
+  if (FILLABLE.has(node.role) && !node.name && typeof node.states.placeholder !== 'string' && before?.role === 'text' && before.name.length <= 40)
+    out.push(before.name);
   if (FILLABLE.has(node.role) && typeof node.states.type === 'string' && TYPE_WORDS[node.states.type]) out.push(TYPE_WORDS[node.states.type]);
   // A card that takes clicks is known by its title.
   const title = node.role === 'clickable' || node.states.clickable === true ? node.children.find((c) => c.role === 'heading') : undefined;
   if (title) out.push(title.name);
   if (node.states.editable === true) out.push(`editable ${node.name} ${node.role === 'heading' ? 'title' : ''}`);
-  if ((node.role === 'button' || node.role === 'clickable') && (before?.role === 'searchbox' || hasAncestor(node, new Set(['search'])))) out.push(`search ${node.name}`);
+  if ((node.role === 'button' || node.role === 'clickable') && (before?.role === 'searchbox' || hasAncestor(node, new Set(['search']))))
+    out.push(`search ${node.name}`);
   return out;
 }
 
 /** What an input of each type holds, in the words people use for it. */
-const TYPE_WORDS: Record<string, string> = { password: 'password', email: 'email', date: 'date', time: 'time', 'datetime-local': 'date and time', month: 'month', week: 'week', tel: 'phone', url: 'website', number: 'number', search: 'search' };
+const TYPE_WORDS: Record<string, string> = {
+  password: 'password',
+  email: 'email',
+  date: 'date',
+  time: 'time',
+  'datetime-local': 'date and time',
+  month: 'month',
+  week: 'week',
+  tel: 'phone',
+  url: 'website',
+  number: 'number',
+  search: 'search',
+};
 
 function groupName(node: OutlineNode): string {
   for (let p = node.parent; p; p = p.parent) {
@@ -656,7 +863,25 @@ function groupName(node: OutlineNode): string {
   return '';
 }
 
-const CONTAINERS = new Set(['row', 'listitem', 'article', 'group', 'region', 'dialog', 'alertdialog', 'figure', 'treeitem', 'menu', 'navigation', 'banner', 'contentinfo', 'complementary', 'form', 'tabpanel', 'search']);
+const CONTAINERS = new Set([
+  'row',
+  'listitem',
+  'article',
+  'group',
+  'region',
+  'dialog',
+  'alertdialog',
+  'figure',
+  'treeitem',
+  'menu',
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'form',
+  'tabpanel',
+  'search',
+]);
 
 /**
  * How firmly `context` places the element (0: not at all), firmest first: its own words or its
@@ -710,7 +935,43 @@ function contextStrength(node: OutlineNode, context: string): number {
 
 const DIALOGS = new Set(['dialog', 'alertdialog']);
 /** Words for a whole widget or page: what a control belongs to, not text beside it. */
-const WIDGET_NOUNS = new Set(['stopwatch', 'timer', 'clock', 'player', 'video', 'audio', 'music', 'song', 'track', 'form', 'page', 'dialog', 'window', 'popup', 'modal', 'app', 'game', 'counter', 'calculator', 'editor', 'widget', 'screen', 'toolbar', 'carousel', 'gallery', 'slideshow', 'quiz', 'survey', 'recorder', 'camera', 'microphone', 'mic', 'stream', 'playback', 'media']);
+const WIDGET_NOUNS = new Set([
+  'stopwatch',
+  'timer',
+  'clock',
+  'player',
+  'video',
+  'audio',
+  'music',
+  'song',
+  'track',
+  'form',
+  'page',
+  'dialog',
+  'window',
+  'popup',
+  'modal',
+  'app',
+  'game',
+  'counter',
+  'calculator',
+  'editor',
+  'widget',
+  'screen',
+  'toolbar',
+  'carousel',
+  'gallery',
+  'slideshow',
+  'quiz',
+  'survey',
+  'recorder',
+  'camera',
+  'microphone',
+  'mic',
+  'stream',
+  'playback',
+  'media',
+]);
 const TIGHT = new Set(['row', 'listitem', 'article', 'treeitem', 'option', 'dialog', 'alertdialog', 'figure', 'group']);
 
 /** The nearest heading before the element among its and its ancestors' earlier siblings. */
@@ -721,7 +982,6 @@ function sectionHeading(node: OutlineNode): OutlineNode | null {
   }
   return null;
 }
-
 
 /**
  * The element an instruction means. Each reading of the words is tried; the most confident
@@ -734,7 +994,13 @@ export function choose(intent: Intent, nodes: OutlineNode[], facts: Facts = {}):
     const from = choose({ ...intent, drop: undefined }, nodes, facts);
     const to = choose({ ...intent.drop, method: 'dragAndDrop' }, nodes, facts);
     if (!from.node || !to.node || from.node === to.node) throw new Refusal('the element to drag and the place to drop it are the same');
-    return { ...from, method: 'dragAndDrop', args: [to.node.id!], confidence: Math.min(from.confidence, to.confidence), description: `${from.description} onto ${to.description}` };
+    return {
+      ...from,
+      method: 'dragAndDrop',
+      args: [to.node.id!],
+      confidence: Math.min(from.confidence, to.confidence),
+      description: `${from.description} onto ${to.description}`,
+    };
   }
   let best: Pick | null = null;
   let refusal: Refusal | null = null;
@@ -750,19 +1016,37 @@ export function choose(intent: Intent, nodes: OutlineNode[], facts: Facts = {}):
     }
   }
   if (best && best.confidence >= 0.6) return best;
-  throw refusal ?? new Refusal(`no element matches it well enough${lookedFor(intent, nodes.filter((n) => n.id))}`);
+  throw (
+    refusal ??
+    new Refusal(
+      `no element matches it well enough${lookedFor(
+        intent,
+        nodes.filter((n) => n.id),
+      )}`,
+    )
+  );
 }
 
 function chooseOne(intentIn: Intent, nodes: OutlineNode[], facts: Facts): Pick {
   let intent = intentIn;
   if (intent.month) {
     // "March 22" on a calendar that shows March: the day; on one that shows April: not here.
-    const shown = nodes.some((n) => !n.id && (n.role === 'text' || n.role === 'heading' || n.role === 'caption') && words(n.name).some((w) => w.slice(0, 3) === intent.month));
-    const anyMonth = nodes.some((n) => (n.role === 'text' || n.role === 'heading' || n.role === 'caption') && /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i.test(n.name));
+    const shown = nodes.some(
+      (n) => !n.id && (n.role === 'text' || n.role === 'heading' || n.role === 'caption') && words(n.name).some((w) => w.slice(0, 3) === intent.month),
+    );
+    const anyMonth = nodes.some(
+      (n) => (n.role === 'text' || n.role === 'heading' || n.role === 'caption') && /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i.test(n.name),
+    );
     if (!shown && anyMonth) throw new Refusal(`the page shows another month than the one asked for`);
   }
   if (intent.pageLevel) {
-    return { node: null, method: intent.method, args: intent.value !== undefined ? [intent.value] : [], confidence: 0.95, description: intent.method === 'press' ? `${intent.value} key` : 'the page' };
+    return {
+      node: null,
+      method: intent.method,
+      args: intent.value !== undefined ? [intent.value] : [],
+      confidence: 0.95,
+      description: intent.method === 'press' ? `${intent.value} key` : 'the page',
+    };
   }
   let method = intent.method;
   let value = intent.value;
@@ -792,12 +1076,16 @@ function chooseOne(intentIn: Intent, nodes: OutlineNode[], facts: Facts): Pick {
       const r = bestOf({ ...intent, target: value ?? '', quoted: value, context: intent.target || undefined, roles: null }, radios);
       if (r) return { ...r, method: 'check', args: [] };
       // A list made of items that take clicks ("select Banana in the list").
-      const items = nodes.filter((n) => n.id && (n.role === 'option' || n.role === 'listitem' || n.role === 'clickable' || n.role === 'cell' || n.role === 'gridcell' || n.role === 'treeitem'));
+      const items = nodes.filter(
+        (n) =>
+          n.id &&
+          (n.role === 'option' || n.role === 'listitem' || n.role === 'clickable' || n.role === 'cell' || n.role === 'gridcell' || n.role === 'treeitem'),
+      );
       const within = intent.roles?.has('listbox') ? new Set(['list', 'listbox']) : intent.within;
       const pool = within ? items.filter((n) => hasAncestor(n, within)) : items;
       const c = bestOf({ ...intent, target: value ?? '', quoted: value, context: undefined, roles: null, within: undefined }, pool.length ? pool : items);
       if (c) return { ...c, method: 'click', args: [] };
-      throw new Refusal(`no select offers the option ${quote(value ?? "")}`);
+      throw new Refusal(`no select offers the option ${quote(value ?? '')}`);
     }
   }
   if (method === 'click' && !intent.roles) {
@@ -849,7 +1137,8 @@ function chooseOne(intentIn: Intent, nodes: OutlineNode[], facts: Facts): Pick {
     method = 'selectOption';
     value = opt;
   }
-  if (method === 'selectOption' && pick.node) value = optionsOf(pick.node).find((o) => exactMatch(o, value ?? '') || normalize(o) === normalize(value ?? '')) ?? value;
+  if (method === 'selectOption' && pick.node)
+    value = optionsOf(pick.node).find((o) => exactMatch(o, value ?? '') || normalize(o) === normalize(value ?? '')) ?? value;
   return { ...pick, method, args: value !== undefined ? [value] : [] };
 }
 
@@ -862,8 +1151,12 @@ function dateField(n: OutlineNode): DateField {
   const value = str(n.states.value);
   // A value the outline clipped ("…") is no example of anything.
   return {
-    type: str(n.states.type) ?? '', name: n.name, placeholder: str(n.states.placeholder), pattern: str(n.states.pattern),
-    value: value && !value.endsWith('…') ? value : undefined, beside,
+    type: str(n.states.type) ?? '',
+    name: n.name,
+    placeholder: str(n.states.placeholder),
+    pattern: str(n.states.pattern),
+    value: value && !value.endsWith('…') ? value : undefined,
+    beside,
   };
 }
 
@@ -916,7 +1209,10 @@ function byKind(intent: Intent, candidates: OutlineNode[], nodes: OutlineNode[])
     pool = placed.filter((c) => c.k === firm).map((c) => c.n);
   }
   if (pool.length > 1) {
-    const named = `${pool.slice(0, 5).map((n) => shown(n)).join(', ')}${pool.length > 5 ? ` and ${pool.length - 5} more` : ''}`;
+    const named = `${pool
+      .slice(0, 5)
+      .map((n) => shown(n))
+      .join(', ')}${pool.length > 5 ? ` and ${pool.length - 5} more` : ''}`;
     throw new Refusal(`${pool.length} elements are each a ${kind}: ${named}; say which one`);
   }
   if (!pool.length) return null;
@@ -931,14 +1227,16 @@ function hasAncestor(n: OutlineNode, roles: Set<string>): boolean {
 
 /** How a candidate is shown in a refusal: its id, role, name and the text around it. */
 function shown(n: OutlineNode, score?: number): string {
-  const near = n.parent && n.parent.role !== 'root' ? (n.parent.name || n.parent.children.find((c) => c !== n && c.role === 'text')?.name || '') : '';
+  const near = n.parent && n.parent.role !== 'root' ? n.parent.name || n.parent.children.find((c) => c !== n && c.role === 'text')?.name || '' : '';
   const around = near ? ` in ${n.parent!.role} "${near.slice(0, 40)}"` : '';
   return `[${n.id}] ${n.role}${n.name ? ` "${n.name.slice(0, 40)}"` : ''}${around}${score !== undefined ? ` (score ${score.toFixed(2)})` : ''}`;
 }
 
 /** What the reading looked for and the best candidates it weighed, for an honest refusal. */
 function lookedFor(intent: Intent, candidates: OutlineNode[]): string {
-  const what = [intent.roles ? [...intent.roles].join('/') : '', intent.quoted !== undefined ? quote(intent.quoted) : clip(intent.target)].filter(Boolean).join(' ');
+  const what = [intent.roles ? [...intent.roles].join('/') : '', intent.quoted !== undefined ? quote(intent.quoted) : clip(intent.target)]
+    .filter(Boolean)
+    .join(' ');
   const best = candidates
     .map((n) => ({ n, s: nameScore(n, intent) }))
     .filter((c) => c.s > 0)
@@ -959,23 +1257,39 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
     const widget = words(intent.context).length > 0 && words(intent.context).every((w) => WIDGET_NOUNS.has(w) || WIDGET_NOUNS.has(w.replace(/s$/, '')));
     if (!placed.length && fits.length === 1 && widget) placed.push({ ...fits[0], k: 0.5 });
     if (!placed.length) {
-      if (fits.length) throw new Refusal(`${fits.length === 1 ? `${shown(fits[0].n)} fits` : `${fits.length} elements fit`}, but nothing of that kind is by ${quote(intent.context)}`);
+      if (fits.length)
+        throw new Refusal(
+          `${fits.length === 1 ? `${shown(fits[0].n)} fits` : `${fits.length} elements fit`}, but nothing of that kind is by ${quote(intent.context)}`,
+        );
       return null;
     }
     const firm = Math.max(...placed.map((c) => c.k));
     scored = placed.filter((c) => c.k === firm);
   }
   // A span or div that takes clicks is how many pages make their links and buttons: it counts, a little below the real role.
-  if (intent.roles) scored = scored.map((c) => ({ ...c, s: intent.roles!.has(c.n.role) ? Math.min(1, c.s + (c.n.role === 'clickable' ? 0.02 : 0.05)) : c.s - 0.3 }));
+  if (intent.roles)
+    scored = scored.map((c) => ({ ...c, s: intent.roles!.has(c.n.role) ? Math.min(1, c.s + (c.n.role === 'clickable' ? 0.02 : 0.05)) : c.s - 0.3 }));
   // Without a role word, controls beat text-like lines (a "Products" link over a "Products" heading).
   else scored = scored.map((c) => ({ ...c, s: PASSIVE.has(c.n.role) && c.n.states.clickable !== true ? c.s - 0.15 : c.s }));
   // A clickable row or item is chosen by its own words, not by one cell's ("Delete" is the button in it).
-  scored = scored.map((c) => ({ ...c, s: (c.n.role === 'row' || c.n.role === 'listitem') && !exactMatch(c.n.name, intent.quoted ?? intent.target) && c.n.children.some((k) => k.id) ? c.s - 0.3 : c.s }));
+  scored = scored.map((c) => ({
+    ...c,
+    s:
+      (c.n.role === 'row' || c.n.role === 'listitem') && !exactMatch(c.n.name, intent.quoted ?? intent.target) && c.n.children.some((k) => k.id)
+        ? c.s - 0.3
+        : c.s,
+  }));
   scored = scored.filter((c) => c.s > 0.3).sort((a, b) => b.s - a.s || a.n.index - b.n.index);
   // A heading or text inside a card that takes clicks is that card, not a rival to it.
-  scored = scored.filter((c) => !(PASSIVE.has(c.n.role) && c.n.states.clickable !== true && scored.some((o) => o !== c && o.s >= c.s - 0.05 && isInside(c.n, o.n))));
+  scored = scored.filter(
+    (c) => !(PASSIVE.has(c.n.role) && c.n.states.clickable !== true && scored.some((o) => o !== c && o.s >= c.s - 0.05 && isInside(c.n, o.n))),
+  );
   if (!scored.length) return null;
-  if (intent.grid) return gridPick(intent, scored.map((c) => c.n));
+  if (intent.grid)
+    return gridPick(
+      intent,
+      scored.map((c) => c.n),
+    );
   const top = scored[0].s;
   let tied = scored.filter((c) => c.s >= top - 0.02).sort((a, b) => a.n.index - b.n.index);
   // Names tie: an enabled element beats a disabled one (hidden ones never reach the outline).
@@ -999,7 +1313,10 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
       return m ? Number(m[1]) * Number(m[2]) : NaN;
     };
     const sized = tied.filter((c) => !Number.isNaN(area(c.n))).sort((a, b) => (intent.size === 'small' ? area(a.n) - area(b.n) : area(b.n) - area(a.n)));
-    if (sized.length !== tied.length || area(sized[0].n) === area(sized[1].n)) throw new Refusal(`it asks for the ${intent.size === 'small' ? 'smallest' : 'largest'} of ${tied.map((c) => shown(c.n)).join(', ')}, and their sizes do not settle it`);
+    if (sized.length !== tied.length || area(sized[0].n) === area(sized[1].n))
+      throw new Refusal(
+        `it asks for the ${intent.size === 'small' ? 'smallest' : 'largest'} of ${tied.map((c) => shown(c.n)).join(', ')}, and their sizes do not settle it`,
+      );
     tied = [sized[0]];
   }
   let chosen = tied[0];
@@ -1015,10 +1332,21 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
     // their text ("Delete" in each row) are not twins.
     // Only when the words name them fully: "the button in the middle" left unread is no licence to take the first.
     if (!intent.any && top >= 0.85 && !intent.context && tied.length <= TWINS_MAX && tied.every((c) => twins(c.n, tied[0].n))) {
-      return { node: tied[0].n, method: 'click', args: [], confidence: top, description: `${tied[0].n.name || tied[0].n.role} ${tied[0].n.role} (the first of ${tied.length} identical ones)` };
+      return {
+        node: tied[0].n,
+        method: 'click',
+        args: [],
+        confidence: top,
+        description: `${tied[0].n.name || tied[0].n.role} ${tied[0].n.role} (the first of ${tied.length} identical ones)`,
+      };
     }
     if (!intent.any) {
-      throw new Refusal(`${tied.length} elements fit it equally well: ${tied.slice(0, 5).map((c) => shown(c.n)).join(', ')}${tied.length > 5 ? ` and ${tied.length - 5} more` : ''}; say which one (its position, like "the second", or the text next to it)`);
+      throw new Refusal(
+        `${tied.length} elements fit it equally well: ${tied
+          .slice(0, 5)
+          .map((c) => shown(c.n))
+          .join(', ')}${tied.length > 5 ? ` and ${tied.length - 5} more` : ''}; say which one (its position, like "the second", or the text next to it)`,
+      );
     }
     if (kindOnly) confidence = 0.85;
   } else if (kindOnly) {
@@ -1045,7 +1373,23 @@ function signature(n: OutlineNode): string {
   return parts.join('\n');
 }
 
-const LANDMARK_ROLES = new Set(['banner', 'contentinfo', 'navigation', 'main', 'complementary', 'region', 'form', 'search', 'table', 'list', 'menu', 'menubar', 'toolbar', 'tablist', 'tabpanel']);
+const LANDMARK_ROLES = new Set([
+  'banner',
+  'contentinfo',
+  'navigation',
+  'main',
+  'complementary',
+  'region',
+  'form',
+  'search',
+  'table',
+  'list',
+  'menu',
+  'menubar',
+  'toolbar',
+  'tablist',
+  'tabpanel',
+]);
 
 /** More look-alikes than this are a grid or a list, where which one is a position the instruction must give. */
 const TWINS_MAX = 3;
@@ -1057,17 +1401,29 @@ const twins = (a: OutlineNode, b: OutlineNode): boolean => a === b || signature(
  */
 function gridPick(intent: Intent, candidates: OutlineNode[]): Pick | null {
   const want = intent.grid!;
-  const at = (i: number, n: number, w: number | undefined) => w === undefined || (w === 0 && i === 0) || (w === 2 && i === n - 1 && n > 1) || (w === 1 && n % 2 === 1 && i === (n - 1) / 2);
+  const at = (i: number, n: number, w: number | undefined) =>
+    w === undefined || (w === 0 && i === 0) || (w === 2 && i === n - 1 && n > 1) || (w === 1 && n % 2 === 1 && i === (n - 1) / 2);
   const grids = new Map<OutlineNode, OutlineNode[][]>();
   for (const n of candidates) {
     const p = n.parent;
     if (!p) continue;
     if (p.role === 'row' && p.parent) {
-      if (!grids.has(p.parent)) grids.set(p.parent, p.parent.children.filter((r) => r.role === 'row').map((r) => r.children.filter((c) => c.id)).filter((r) => r.length));
+      if (!grids.has(p.parent))
+        grids.set(
+          p.parent,
+          p.parent.children
+            .filter((r) => r.role === 'row')
+            .map((r) => r.children.filter((c) => c.id))
+            .filter((r) => r.length),
+        );
     } else if (!grids.has(p)) {
       const run = p.children.filter((c) => c.id && c.role === n.role);
       const k = Math.round(Math.sqrt(run.length));
-      if (k >= 2 && k * k === run.length) grids.set(p, Array.from({ length: k }, (_, r) => run.slice(r * k, r * k + k)));
+      if (k >= 2 && k * k === run.length)
+        grids.set(
+          p,
+          Array.from({ length: k }, (_, r) => run.slice(r * k, r * k + k)),
+        );
     }
   }
   const hits: OutlineNode[] = [];
@@ -1079,7 +1435,15 @@ function gridPick(intent: Intent, candidates: OutlineNode[]): Pick | null {
       });
     });
   }
-  if (hits.length !== 1) throw new Refusal(hits.length ? `${hits.length} elements sit in that place of a grid: ${hits.slice(0, 5).map((n) => shown(n)).join(', ')}` : 'nothing on the page is laid out as a grid with that place');
+  if (hits.length !== 1)
+    throw new Refusal(
+      hits.length
+        ? `${hits.length} elements sit in that place of a grid: ${hits
+            .slice(0, 5)
+            .map((n) => shown(n))
+            .join(', ')}`
+        : 'nothing on the page is laid out as a grid with that place',
+    );
   const n = hits[0];
   return { node: n, method: 'click', args: [], confidence: 0.85, description: `${n.name || n.role} ${n.role}`.trim() };
 }

@@ -85,12 +85,48 @@ function groundNow(step: PlanStep, nodes: OutlineNode[], facts: Facts): { say: s
 
 /** Roles of the controls a purpose ("delete", "mute", "like") may be the name of. */
 const CONTROLS = new Set([
-  'button', 'link', 'clickable', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'option', 'treeitem', 'switch', 'checkbox', 'radio',
-  'combobox', 'listbox', 'textbox', 'searchbox', 'spinbutton', 'slider',
+  'button',
+  'link',
+  'clickable',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'tab',
+  'option',
+  'treeitem',
+  'switch',
+  'checkbox',
+  'radio',
+  'combobox',
+  'listbox',
+  'textbox',
+  'searchbox',
+  'spinbutton',
+  'slider',
 ]);
 /** Words that place or count rather than name ("the", "any", "for"), left out of what a control may carry. */
 const FILLER = new Set([
-  'the', 'a', 'an', 'any', 'all', 'some', 'this', 'that', 'it', 'them', 'for', 'of', 'to', 'in', 'on', 'with', 'from', 'by', 'and', 'my', 'your',
+  'the',
+  'a',
+  'an',
+  'any',
+  'all',
+  'some',
+  'this',
+  'that',
+  'it',
+  'them',
+  'for',
+  'of',
+  'to',
+  'in',
+  'on',
+  'with',
+  'from',
+  'by',
+  'and',
+  'my',
+  'your',
 ]);
 /** A word and its forms ("subscribe", "subscription"; "book", "booking"): the same first five letters, or the same short word. */
 const sameWord = (a: string, b: string): boolean =>
@@ -128,7 +164,13 @@ function uncovered(say: string, intent: Intent, pick: Pick): string | null {
   const { verb, object } = intent.purpose;
   if (MORE_GOAL.test(object)) return `${quote(clip(`${verb} ${object}`, 80))} asks for more than a click on ${label} does`;
   if (!CONTROLS.has(node.role)) return `to ${verb} is not done by clicking ${label}, which is not a control`;
-  const carried = [verb, ...(PURPOSE_SYNONYMS[verb] ?? []), ...normalize(object).split(' ').filter((w) => w.length > 1 && !FILLER.has(w))];
+  const carried = [
+    verb,
+    ...(PURPOSE_SYNONYMS[verb] ?? []),
+    ...normalize(object)
+      .split(' ')
+      .filter((w) => w.length > 1 && !FILLER.has(w)),
+  ];
   const named = [...normalize(node.name).split(' '), ...glyphWords(node.name).split(' ')].filter(Boolean);
   if (!named.some((w) => carried.some((c) => sameWord(c, w)))) return `to ${verb} is not what ${label} does (its name does not say it)`;
   return null;
@@ -215,9 +257,11 @@ async function actOnNode(
   if (!selector) return null;
   const { element } = await r.perform(selector, method, args);
   const did =
-    method === 'click' ? `clicked ${element}`
-    : method === 'fill' ? `filled ${element} with ${quote(args[0] ?? '')}`
-    : `selected ${args.map((a) => quote(a)).join(', ')} in ${element}`;
+    method === 'click'
+      ? `clicked ${element}`
+      : method === 'fill'
+        ? `filled ${element} with ${quote(args[0] ?? '')}`
+        : `selected ${args.map((a) => quote(a)).join(', ')} in ${element}`;
   r.note(instruction, reasoning, did, url, { selector, description: element, method, arguments: args });
   return element;
 }
@@ -530,7 +574,12 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       continue;
     }
     if (s.result !== undefined) {
-      const out = await clickResult(r, s, (v) => (view = v), () => view);
+      const out = await clickResult(
+        r,
+        s,
+        (v) => (view = v),
+        () => view,
+      );
       if (typeof out !== 'string' || out.startsWith('error:')) return stop(i, typeof out === 'string' ? out.slice(6).trim() : out.why);
       done.push(out);
       continue;
@@ -549,7 +598,14 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     }
     // Only sections and tabs that say they are folded are opened unasked; guessing at "More" or a
     // header that takes clicks is for a step the instruction said to look for.
-    if ('why' in g && (s.search || revealers(view.nodes, new Set(), false).length)) g = await reveal(r, primary(s), () => view, (v) => (view = v), !!s.search);
+    if ('why' in g && (s.search || revealers(view.nodes, new Set(), false).length))
+      g = await reveal(
+        r,
+        primary(s),
+        () => view,
+        (v) => (view = v),
+        !!s.search,
+      );
     if ('why' in g && s.or?.length) {
       const alt = ground(s, view.nodes, r.clock);
       if (!('why' in alt)) g = alt;
@@ -583,8 +639,15 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     let opensNow = !!planned.opens;
     const next = plan[i + 1];
     const plainNext =
-      !!next && !next.wait && !next.each && !next.drag && next.openItem === undefined && next.searchForm === undefined &&
-      !next.when && !next.ref && !next.expand;
+      !!next &&
+      !next.wait &&
+      !next.each &&
+      !next.drag &&
+      next.openItem === undefined &&
+      next.searchForm === undefined &&
+      !next.when &&
+      !next.ref &&
+      !next.expand;
     if (!opensNow && plainNext && g.pick.method === 'click' && g.pick.node && menuLike(g.pick.node) && 'why' in ground(primary(next!), view.nodes, r.clock)) {
       opensNow = true;
       g = { say: `hover over ${quoteValue(g.pick.node.name || g.pick.node.role)}`, pick: { ...g.pick, method: 'hover' } };
@@ -719,7 +782,11 @@ async function expandSection(r: Run, step: PlanStep, i: number, n: number, curre
 }
 
 /** A word as a list may hold it: "comedies" and "Comedy", "films" and "film" are one. */
-const stem = (w: string): string => w.toLowerCase().replace(/ies$/, 'y').replace(/(?<=[^s])es$|(?<=[^s])s$/, '');
+const stem = (w: string): string =>
+  w
+    .toLowerCase()
+    .replace(/ies$/, 'y')
+    .replace(/(?<=[^s])es$|(?<=[^s])s$/, '');
 const stems = (s: string): string => normalize(s).split(' ').filter(Boolean).map(stem).join(' ');
 
 /** How a search sentence names a person: "directed by Holt", "by Le Guin", "starring Tom Hanks". */
@@ -747,13 +814,59 @@ interface FieldValue {
 /** Words a search sentence is made of besides its criteria. */
 const SEARCH_WORDS = new Set([
   // asking
-  'find', 'search', 'for', 'look', 'up', 'show', 'me', 'browse', 'list',
+  'find',
+  'search',
+  'for',
+  'look',
+  'up',
+  'show',
+  'me',
+  'browse',
+  'list',
   // joining
-  'the', 'a', 'an', 'all', 'any', 'some', 'from', 'in', 'of', 'and', 'with', 'that', 'are', 'were',
+  'the',
+  'a',
+  'an',
+  'all',
+  'any',
+  'some',
+  'from',
+  'in',
+  'of',
+  'and',
+  'with',
+  'that',
+  'are',
+  'were',
   // naming a criterion
-  'title', 'titled', 'called', 'named', 'by', 'directed', 'written', 'authored', 'released', 'published', 'made', 'year',
+  'title',
+  'titled',
+  'called',
+  'named',
+  'by',
+  'directed',
+  'written',
+  'authored',
+  'released',
+  'published',
+  'made',
+  'year',
   // what is searched for
-  'movie', 'film', 'book', 'item', 'result', 'product', 'record', 'song', 'album', 'track', 'article', 'paper', 'game', 'app', 'event',
+  'movie',
+  'film',
+  'book',
+  'item',
+  'result',
+  'product',
+  'record',
+  'song',
+  'album',
+  'track',
+  'article',
+  'paper',
+  'game',
+  'app',
+  'event',
 ]);
 
 /**
@@ -806,9 +919,14 @@ function searchFields(phrase: string, nodes: OutlineNode[]): { fill: FieldValue[
     put(list, hit, 'selectOption');
     // Take those words out of what is left.
     const ws = stems(hit).split(' ');
-    rest = ` ${normalize(rest).split(' ').filter((w) => !ws.includes(stem(w))).join(' ')} `;
+    rest = ` ${normalize(rest)
+      .split(' ')
+      .filter((w) => !ws.includes(stem(w)))
+      .join(' ')} `;
   }
-  const left = normalize(rest).split(' ').filter((w) => w && !SEARCH_WORDS.has(stem(w)) && !SEARCH_WORDS.has(w.replace(/s$/, '')));
+  const left = normalize(rest)
+    .split(' ')
+    .filter((w) => w && !SEARCH_WORDS.has(stem(w)) && !SEARCH_WORDS.has(w.replace(/s$/, '')));
   if (left.length) return `the search names ${quote(left.join(' '))}, which no field of the form takes`;
   if (fill.length < 2) return 'it names fewer than two criteria for the form';
   const submits = nodes.filter((n) => n.id && (n.role === 'button' || n.role === 'clickable') && SEARCH_BUTTON.test(n.name.trim()));
@@ -888,9 +1006,11 @@ function eachTargets(each: Each, nodes: OutlineNode[]): OutlineNode[] | string {
       return [...nums].sort((a, b) => (each.order === 'asc' ? a.v - b.v : b.v - a.v) || a.n.index - b.n.index).map((x) => x.n);
     }
     const fit =
-      each.pick === 'odd' ? nums.filter((x) => Number.isInteger(x.v) && Math.abs(x.v % 2) === 1)
-      : each.pick === 'even' ? nums.filter((x) => Number.isInteger(x.v) && x.v % 2 === 0)
-      : nums.filter((x) => x.v === (each.pick === 'max' ? Math.max(...nums.map((y) => y.v)) : Math.min(...nums.map((y) => y.v))));
+      each.pick === 'odd'
+        ? nums.filter((x) => Number.isInteger(x.v) && Math.abs(x.v % 2) === 1)
+        : each.pick === 'even'
+          ? nums.filter((x) => Number.isInteger(x.v) && x.v % 2 === 0)
+          : nums.filter((x) => x.v === (each.pick === 'max' ? Math.max(...nums.map((y) => y.v)) : Math.min(...nums.map((y) => y.v))));
     const which = each.pick === 'max' ? 'greatest' : each.pick === 'min' ? 'least' : each.pick;
     const ones = fit.length > 1 ? `s (${fit.map((x) => x.n.name).join(', ')})` : '';
     if (fit.length !== 1) return `${fit.length || 'no'} numbers on the page are the ${which} one${ones}`;
@@ -973,7 +1093,6 @@ function named(n: OutlineNode, verb: string): boolean {
   if (exactMatch(n.name, verb) || glyphWords(n.name).split(' ').includes(verb.toLowerCase())) return true;
   return n.children.some((c) => !c.id && c.role === 'text' && exactMatch(c.name, verb));
 }
-
 
 /** The most month pages a calendar is turned to reach a date. */
 const CALENDAR_MAX = 36;
@@ -1076,7 +1195,10 @@ const holds = (c: Condition, v: number): boolean =>
 /** The box a "once the checkbox is ticked" condition watches, or why there is not exactly one. */
 function boxOf(c: Condition, nodes: OutlineNode[]): OutlineNode | string {
   try {
-    const words = c.subject.replace(/\b(?:check ?box|box|tick ?box|switch|toggle)\b/gi, ' ').replace(/^\s*the\s+/i, '').trim();
+    const words = c.subject
+      .replace(/\b(?:check ?box|box|tick ?box|switch|toggle)\b/gi, ' ')
+      .replace(/^\s*the\s+/i, '')
+      .trim();
     const p = choose(parseIntent(words ? `check the ${quote(words).slice(1, -1)} checkbox` : 'check the checkbox'), nodes);
     return p.node && CHECKABLE.has(p.node.role) ? p.node : `${quote(c.subject)} is not a box that can be ticked`;
   } catch (e) {
@@ -1209,8 +1331,15 @@ async function closeDialog(r: Run, view: View): Promise<boolean> {
   for (const re of CLOSERS) {
     const closer = inDialog.find((n) => re.test(n.name.trim()));
     if (!closer) continue;
-    const closed = await actOnNode(r, closer, 'click', [], `close the dialog (${quote(closer.name)})`, 'a dialog covers the control the step needs', view.url)
-      .catch(() => null);
+    const closed = await actOnNode(
+      r,
+      closer,
+      'click',
+      [],
+      `close the dialog (${quote(closer.name)})`,
+      'a dialog covers the control the step needs',
+      view.url,
+    ).catch(() => null);
     return !!closed;
   }
   return false;

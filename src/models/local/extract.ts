@@ -7,7 +7,15 @@ import { optionsOf, textOf, type OutlineNode } from './outline';
 import { normalize, parseBoolean, parseNumber, similarity, words } from './text';
 import { Refusal } from './act';
 
-type Schema = { type?: string | string[]; properties?: Record<string, Schema>; items?: Schema; description?: string; title?: string; enum?: unknown[]; required?: string[] };
+type Schema = {
+  type?: string | string[];
+  properties?: Record<string, Schema>;
+  items?: Schema;
+  description?: string;
+  title?: string;
+  enum?: unknown[];
+  required?: string[];
+};
 
 const typeOf = (s: Schema | undefined): string => (Array.isArray(s?.type) ? (s!.type.find((t) => t !== 'null') ?? 'string') : (s?.type ?? 'string'));
 
@@ -43,7 +51,10 @@ export function labelledValues(nodes: OutlineNode[]): { label: string; value: st
     }
     if (n.role === 'row') {
       // "Total | | $84.50": a label and one value, whatever empty cells lie between.
-      const cells = n.name.split(' | ').map((c) => c.trim()).filter(Boolean);
+      const cells = n.name
+        .split(' | ')
+        .map((c) => c.trim())
+        .filter(Boolean);
       if (cells.length === 2) out.push({ label: cells[0], value: cells[1], node: n });
     }
     // A text line followed by a text line: "Total" / "$12.00" as separate blocks.
@@ -218,7 +229,8 @@ function bestText(instruction: string, nodes: OutlineNode[]): { text: string; sc
   const want = normalize(instruction).replace(QUESTION, ' ').replace(/\s+/g, ' ').trim();
   if (/\b(title|heading|headline)\b/.test(want)) {
     const h = nodes.find((n) => n.role === 'heading');
-    if (h && (words(want).length <= 2 || similarity(want.replace(/\b(title|heading|headline|main|page)\b/g, ''), h.name) > 0.3)) return { text: h.name, score: 0.85 };
+    if (h && (words(want).length <= 2 || similarity(want.replace(/\b(title|heading|headline|main|page)\b/g, ''), h.name) > 0.3))
+      return { text: h.name, score: 0.85 };
   }
   let best: { text: string; score: number } | null = null;
   const pairs = labelledValues(nodes);

@@ -15,7 +15,9 @@ import { similarity } from './text';
 export const LOCAL_MODEL_NAME = 'deckhand/local';
 
 const refuse = (what: string, why: string) =>
-  new DeckhandError(ErrorCode.ModelRefused, `the local model could not ${what} on this page (${why}); configure a model for instructions like this`, { model: LOCAL_MODEL_NAME });
+  new DeckhandError(ErrorCode.ModelRefused, `the local model could not ${what} on this page (${why}); configure a model for instructions like this`, {
+    model: LOCAL_MODEL_NAME,
+  });
 
 export function localGenerate(req: ModelRequest): { object: unknown; confidence: number } {
   const instruction = req.instruction?.trim() ?? '';
@@ -47,14 +49,23 @@ function answer(p: Pick): { object: unknown; confidence: number } {
 }
 
 function act(instruction: string, nodes: OutlineNode[], secondStep: boolean, facts: Facts): { object: unknown; confidence: number } {
-  if (secondStep) return { object: { found: false, elementId: '', method: 'click', arguments: [], description: '', twoStep: false, reason: 'done' }, confidence: 1 };
+  if (secondStep)
+    return { object: { found: false, elementId: '', method: 'click', arguments: [], description: '', twoStep: false, reason: 'done' }, confidence: 1 };
   try {
     return answer(choose(parseIntent(instruction), nodes, facts));
   } catch (e) {
     if (e instanceof Refusal) {
       const why = `the local model could not find what ${quote(instruction)} refers to on this page (${e.message})`;
       return {
-        object: { found: false, elementId: '', method: 'click', arguments: [], description: '', twoStep: false, reason: `${why}; configure a model for instructions like this` },
+        object: {
+          found: false,
+          elementId: '',
+          method: 'click',
+          arguments: [],
+          description: '',
+          twoStep: false,
+          reason: `${why}; configure a model for instructions like this`,
+        },
         confidence: 0,
       };
     }
@@ -62,7 +73,22 @@ function act(instruction: string, nodes: OutlineNode[], secondStep: boolean, fac
   }
 }
 
-const ACTIONABLE = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'tab', 'menuitem', 'switch', 'slider', 'spinbutton', 'option']);
+const ACTIONABLE = new Set([
+  'button',
+  'link',
+  'textbox',
+  'searchbox',
+  'checkbox',
+  'radio',
+  'combobox',
+  'listbox',
+  'tab',
+  'menuitem',
+  'switch',
+  'slider',
+  'spinbutton',
+  'option',
+]);
 
 function methodFor(n: OutlineNode): { method: string; args: string[] } {
   if (['textbox', 'searchbox', 'spinbutton'].includes(n.role)) return { method: 'fill', args: [''] };
@@ -75,13 +101,17 @@ function observe(instruction: string, nodes: OutlineNode[]): { object: unknown; 
   const actionable = nodes.filter((n) => n.id && ACTIONABLE.has(n.role) && n.states.disabled !== true);
   const describe = (n: OutlineNode) => `${n.name || n.role} ${n.role}`.trim();
   if (!instruction) {
-    return { object: { elements: actionable.slice(0, 25).map((n) => ({ elementId: n.id!, description: describe(n), ...methodFor(n), arguments: methodFor(n).args })) }, confidence: 1 };
+    return {
+      object: { elements: actionable.slice(0, 25).map((n) => ({ elementId: n.id!, description: describe(n), ...methodFor(n), arguments: methodFor(n).args })) },
+      confidence: 1,
+    };
   }
   // The same reading as act when the instruction is an action; a ranked search otherwise.
   try {
     const intent = parseIntent(instruction);
     const p = choose(intent, nodes);
-    if (p.node) return { object: { elements: [{ elementId: p.node.id!, description: p.description, method: p.method, arguments: p.args }] }, confidence: p.confidence };
+    if (p.node)
+      return { object: { elements: [{ elementId: p.node.id!, description: p.description, method: p.method, arguments: p.args }] }, confidence: p.confidence };
   } catch {
     /* not an action: rank by text */
   }

@@ -25,7 +25,11 @@ export const monthOf = (s: string): number => MONTHS.indexOf(s.slice(0, 3).toLow
 
 /** A calendar date from common spellings, as YYYY-MM-DD; null when it is not one. */
 export function isoDate(input: string): string | null {
-  const s = input.trim().replace(/(\d)(st|nd|rd|th)\b/gi, '$1').replace(/,/g, ' ').replace(/\s+/g, ' ');
+  const s = input
+    .trim()
+    .replace(/(\d)(st|nd|rd|th)\b/gi, '$1')
+    .replace(/,/g, ' ')
+    .replace(/\s+/g, ' ');
   let m: RegExpExecArray | null;
   let y = 0;
   let mo = 0;

@@ -29,7 +29,16 @@ export function buildOutline(lines: readonly OutlineLine[]): OutlineNode[] {
     if (line.kind === 'frame') continue;
     const node: OutlineNode =
       line.kind === 'element'
-        ? { id: line.id ?? null, role: line.role ?? 'generic', name: line.name ?? '', states: line.states, depth: line.depth, index: all.length, parent: null, children: [] }
+        ? {
+            id: line.id ?? null,
+            role: line.role ?? 'generic',
+            name: line.name ?? '',
+            states: line.states,
+            depth: line.depth,
+            index: all.length,
+            parent: null,
+            children: [],
+          }
         : { id: null, role: line.kind, name: line.text ?? '', states: {}, depth: line.depth, index: all.length, parent: null, children: [] };
     while (stack.length > 1 && stack[stack.length - 1].depth >= node.depth) stack.pop();
     node.parent = stack[stack.length - 1];

@@ -169,17 +169,38 @@ function protect(s: string): { text: string; quotes: string[] } {
 }
 
 const unraw = (s: string, quotes: string[]) => s.replace(/\u0001(\d+)\u0001/g, (_m, i) => quotes[Number(i)] ?? '');
-const restore = (s: string, quotes: string[]) => unraw(s.replace(/\u0000(\d+)\u0000/g, (_m, i) => quoteValue(quotes[Number(i)])), quotes);
+const restore = (s: string, quotes: string[]) =>
+  unraw(
+    s.replace(/\u0000(\d+)\u0000/g, (_m, i) => quoteValue(quotes[Number(i)])),
+    quotes,
+  );
 export const quoteValue = (v: string) => (v.includes('"') ? `“${v}”` : `"${v}"`);
-const bare = (s: string, quotes: string[]) => unraw(s.replace(/\u0000(\d+)\u0000/g, (_m, i) => quotes[Number(i)]), quotes).trim();
+const bare = (s: string, quotes: string[]) =>
+  unraw(
+    s.replace(/\u0000(\d+)\u0000/g, (_m, i) => quotes[Number(i)]),
+    quotes,
+  ).trim();
 
 function splitAll(s: string): string[] {
   let parts = [s];
   for (const re of SEQUENCE) parts = parts.flatMap((p) => p.split(re));
-  return parts.map((p) => p.trim().replace(/^(?:and|then|also|finally)\s+/i, '').replace(/[,.]+$/, '').trim()).filter(Boolean);
+  return parts
+    .map((p) =>
+      p
+        .trim()
+        .replace(/^(?:and|then|also|finally)\s+/i, '')
+        .replace(/[,.]+$/, '')
+        .trim(),
+    )
+    .filter(Boolean);
 }
 
-const norm = (s: string) => s.toLowerCase().replace(/[^a-z0-9@.\s-]/g, ' ').replace(/\s+/g, ' ').trim();
+const norm = (s: string) =>
+  s
+    .toLowerCase()
+    .replace(/[^a-z0-9@.\s-]/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 
 /** Field words people use for a field the page may name otherwise. */
 const FIELD_ALIASES: Record<string, string[]> = {
@@ -235,7 +256,11 @@ function labelValue(pair: string, page: PlanPage, quotes: string[]): Entry | nul
   const n = best.split(' ').length;
   const tokens = text.split(/\s+/);
   // "fill the coupon with SAVE20": the value is SAVE20, not "with SAVE20".
-  let rest = tokens.slice(n).join(' ').replace(/^(?:of|as|is|to|with|=|:)\s+/i, '').trim();
+  let rest = tokens
+    .slice(n)
+    .join(' ')
+    .replace(/^(?:of|as|is|to|with|=|:)\s+/i, '')
+    .trim();
   if (!rest) return null;
   const quoted = QUOTED.test(rest);
   rest = bare(rest, quotes);
@@ -266,7 +291,10 @@ function entryOf(piece: string, verb: string, page: PlanPage, quotes: string[]):
   // "V into L", "V in the L field".
   const q = (raw: string) => QUOTED.test(raw.trim());
   const entry = (label: string, value: string, more: Partial<Entry> = {}): Entry => ({
-    label: bare(label, quotes), value: bare(value, quotes), quoted: q(value), ...more,
+    label: bare(label, quotes),
+    value: bare(value, quotes),
+    quoted: q(value),
+    ...more,
   });
   if ((m = /^(.+?)\s+(?:into|in|in to|inside)\s+(?:the\s+)?(.+?)(?:\s+(?:field|box|input))?$/i.exec(p)) && !setVerb) return entry(m[2], m[1]);
   // "L: V".
@@ -313,7 +341,11 @@ function entrySteps(clause: string, page: PlanPage, quotes: string[]): PlanStep[
   // One piece: only "the password X", a field's name then its value, needs reading here.
   // "Enter today's date" is a date named by description, not the field "Today's ..." and the value "date".
   if (pieces.length === 1 && namedDate(bare(body, quotes)) && !QUOTED.test(body.trim())) return null;
-  if (pieces.length === 1 && /^(?:enter|type|input|provide|put|write|use|key in|specify|fill in|fill)$/i.test(verb) && !/\s(?:into|in|as|to|on)\s/i.test(body)) {
+  if (
+    pieces.length === 1 &&
+    /^(?:enter|type|input|provide|put|write|use|key in|specify|fill in|fill)$/i.test(verb) &&
+    !/\s(?:into|in|as|to|on)\s/i.test(body)
+  ) {
     const lv = labelValue(body, page, quotes);
     return lv && lv.value.split(/\s+/).length <= 4 ? [entryStep(lv)] : null;
   }
@@ -334,7 +366,11 @@ function bothSteps(clause: string, quotes: string[]): PlanStep[] | null {
   ).exec(clause);
   if (!m) return null;
   const value = bare(m[1].replace(/\s+as\s+(?:the|your|a|an)\s+.*$/i, ''), quotes);
-  let kind = m[2].trim().replace(/s$/i, '').replace(/\s+(?:fields?|boxes?|inputs?)$/i, ' field') || 'text field';
+  let kind =
+    m[2]
+      .trim()
+      .replace(/s$/i, '')
+      .replace(/\s+(?:fields?|boxes?|inputs?)$/i, ' field') || 'text field';
   if (!/field$/i.test(kind)) kind = `${kind} field`;
   if (/^(?:text )?field$/i.test(kind)) kind = 'text field';
   return [{ say: `enter ${quoteValue(value)} into the first ${kind}` }, { say: `enter ${quoteValue(value)} into the second ${kind}` }];
@@ -373,7 +409,9 @@ function loginSteps(clause: string, quotes: string[]): PlanStep[] | null {
   user = bare(user, quotes);
   pass = bare(pass.replace(/\s+(?:to|and)\s+(?:log ?in|sign ?in)$/i, ''), quotes);
   const userField = kind === 'email' ? 'email' : 'username';
-  const others = (kind === 'email' ? ['username', 'user', 'login'] : ['email', 'user', 'login', 'user id']).map((w) => `enter ${quoteValue(user!)} into the ${w} field`);
+  const others = (kind === 'email' ? ['username', 'user', 'login'] : ['email', 'user', 'login', 'user id']).map(
+    (w) => `enter ${quoteValue(user!)} into the ${w} field`,
+  );
   return [
     { say: `enter ${quoteValue(user)} into the ${userField} field`, or: others },
     { say: `enter ${quoteValue(pass)} into the password field` },
@@ -388,9 +426,16 @@ function listSteps(clause: string, page: PlanPage, quotes: string[]): PlanStep[]
   const m = LIST_VERB.exec(clause);
   if (!m) return null;
   let object = m[2];
-  const suffix = /\s+(?:from|in|on|of)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}(?:list|menu|dropdown|options|checkboxes|boxes|group|section|panel|table|form)$/i.exec(object)?.[0] ?? '';
-  object = object.slice(0, object.length - suffix.length).replace(/^(?:the\s+)?(?:options?|items?|checkbox(?:es)?|boxes|entries|values|numbers|words|colou?rs|buttons?)\s+/i, '');
-  const items = object.split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|&)\s+/i).map((x) => x.trim()).filter(Boolean);
+  const suffix =
+    /\s+(?:from|in|on|of)\s+(?:the\s+)?(?:[\w-]+\s+){0,3}(?:list|menu|dropdown|options|checkboxes|boxes|group|section|panel|table|form)$/i.exec(object)?.[0] ??
+    '';
+  object = object
+    .slice(0, object.length - suffix.length)
+    .replace(/^(?:the\s+)?(?:options?|items?|checkbox(?:es)?|boxes|entries|values|numbers|words|colou?rs|buttons?)\s+/i, '');
+  const items = object
+    .split(/\s*,\s*(?:and\s+|or\s+)?|\s+(?:and|&)\s+/i)
+    .map((x) => x.trim())
+    .filter(Boolean);
   if (items.length < 2) return null;
   // "Terms and Conditions" is one checkbox: the whole object names one control.
   const whole = norm(bare(object, quotes));
@@ -411,7 +456,20 @@ const SEARCH_DIRECTION = new RegExp(
   'i',
 );
 
-const ORDINALS: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, last: -1, top: 1 };
+const ORDINALS: Record<string, number> = {
+  first: 1,
+  second: 2,
+  third: 3,
+  fourth: 4,
+  fifth: 5,
+  sixth: 6,
+  seventh: 7,
+  eighth: 8,
+  ninth: 9,
+  tenth: 10,
+  last: -1,
+  top: 1,
+};
 
 /** "third", "3rd", "last": the position it names (1-based, -1 the last); null for any other word. */
 function ordinalOf(w: string): number | null {
@@ -440,7 +498,8 @@ const CONDITION_WORDS = 'if|unless|until|while|as long as|every time|for each|re
 // "once the box is ticked" is a condition; "click once more" is not.
 const CONDITION = new RegExp(`\\b(?:${CONDITION_WORDS})\\b|\\bonce\\s+(?!more\\b|again\\b|and\\b|then\\b)(?=\\S+\\s+\\S)`, 'i');
 
-const SUPERLATIVES = 'cheapest|most expensive|least expensive|shortest|longest|earliest|latest|fastest|slowest|lowest|highest|greatest|best|worst|newest|oldest';
+const SUPERLATIVES =
+  'cheapest|most expensive|least expensive|shortest|longest|earliest|latest|fastest|slowest|lowest|highest|greatest|best|worst|newest|oldest';
 const ORDERINGS = 'ascending|descending|alphabetical|numerical|numeric|reverse|increasing|decreasing|chronological';
 /** Phrases that make one clause a goal of several steps: superlatives, orderings, "all the X that ...", trips. */
 const WHOLE_GOAL = new RegExp(
@@ -473,7 +532,8 @@ const OPS =
   '(less(?:\\s+than)?|lower(?:\\s+than)?|smaller(?:\\s+than)?|fewer(?:\\s+than)?|cheaper(?:\\s+than)?|below|under|' +
   'more(?:\\s+than)?|greater(?:\\s+than)?|higher(?:\\s+than)?|larger(?:\\s+than)?|bigger(?:\\s+than)?|above|over|' +
   'at least|at most|no less than|no more than|not less than|not more than|equal to|exactly|equals?)';
-const SUBJ = '(?:the\\s+)?(.+?)\\s+(?:is|are|goes|drops|falls|rises|gets|becomes|reaches|hits|shows|reads|trades|costs|sells|stands)(?:\\s+(?:to|down to|up to|at|for))?';
+const SUBJ =
+  '(?:the\\s+)?(.+?)\\s+(?:is|are|goes|drops|falls|rises|gets|becomes|reaches|hits|shows|reads|trades|costs|sells|stands)(?:\\s+(?:to|down to|up to|at|for))?';
 const NUM = '([-+]?[$€£]?\\s?\\d[\\d,]*(?:\\.\\d+)?\\s?(?:[%$€£]|dollars?|euros?|pounds?)?|\\u0001\\d+\\u0001)';
 const STATE = '(?:the\\s+)?(.+?)\\s+(?:is|gets|has been|becomes|to be|goes)\\s+(ticked|checked|selected|enabled|switched on|turned on|on)';
 
@@ -510,7 +570,11 @@ function conditionOf(s: string, quotes: string[]): { action: string; when: Condi
     const c = numeric(m[1], m[2], m[3], m[0], quotes);
     return c ? { action: m[4], when: { ...c, now: true }, otherwise: m[5] } : null;
   }
-  if ((m = rx(`^(.+?)\\s+(?:if|when)\\s+${SUBJ}\\s+(?:${OPS}\\s+)?${NUM}[,;]?\\s+(?:${ELSE}|and\\s+(?!.*\\b(?:is|are)\\s+(?!not)\\w))[,;]?\\s*(.+?)${NOT_SO}$`).exec(s))) {
+  if (
+    (m = rx(
+      `^(.+?)\\s+(?:if|when)\\s+${SUBJ}\\s+(?:${OPS}\\s+)?${NUM}[,;]?\\s+(?:${ELSE}|and\\s+(?!.*\\b(?:is|are)\\s+(?!not)\\w))[,;]?\\s*(.+?)${NOT_SO}$`,
+    ).exec(s))
+  ) {
     const c = numeric(m[2], m[3], m[4], m[0], quotes);
     return c ? { action: m[1], when: { ...c, now: true }, otherwise: m[5] } : null;
   }
@@ -529,15 +593,17 @@ function conditionOf(s: string, quotes: string[]): { action: string; when: Condi
     return c ? { action: m[4], when: c } : null;
   }
   // Watched: a box that gets ticked.
-  const ticked = (subject: string, action: string, state: string) => ({ action, when: { kind: 'checked' as const, subject: bare(subject, quotes), op: '=' as const, value: 1, text: `${bare(subject, quotes)} ${state}` } });
+  const ticked = (subject: string, action: string, state: string) => ({
+    action,
+    when: { kind: 'checked' as const, subject: bare(subject, quotes), op: '=' as const, value: 1, text: `${bare(subject, quotes)} ${state}` },
+  });
   if ((m = rx(`^(.+?),?\\s+(?:when|once|as soon as|after)\\s+${STATE}$`).exec(s))) return ticked(m[2], m[1], m[3]);
   if ((m = rx(`^(?:when|once|as soon as|wait\\s+(?:until|till|for))\\s+${STATE},?\\s+(?:and\\s+)?(?:then\\s+)?(.+)$`).exec(s))) return ticked(m[1], m[3], m[2]);
   return null;
 }
 
 const ITEM_VERBS =
-  'reply(?:\\s+to)?|respond\\s+to|answer|forward|delete|remove|trash|archive|star|flag|pin|' +
-  'like|share|repost|retweet|bookmark|upvote|open|read|view';
+  'reply(?:\\s+to)?|respond\\s+to|answer|forward|delete|remove|trash|archive|star|flag|pin|' + 'like|share|repost|retweet|bookmark|upvote|open|read|view';
 const ITEM_NOUNS = 'e-?mail|message|mail|conversation|thread|post|tweet|comment|review';
 const ITEM_BY = 'from|by|sent\\s+by|of|posted\\s+by|written\\s+by';
 /** "reply to the email from Alice with Thanks": (1) the verb, (2) who, then (3) the text or (4) whom it goes to. */
@@ -564,12 +630,25 @@ function itemSteps(clause: string, quotes: string[]): PlanStep[] | null {
   if (/^(?:reply|respond|answer)$/.test(verb)) {
     if (text === null) return null;
     const v = quoteValue(text);
-    return [open, { say: 'click reply', or: ['click respond'] }, { say: `enter ${v} into the reply field`, or: [`enter ${v} into the message field`, `enter ${v} into the body field`, `enter ${v} into the text area`, `enter ${v} into the text field`] }, { say: 'click send' }];
+    return [
+      open,
+      { say: 'click reply', or: ['click respond'] },
+      {
+        say: `enter ${v} into the reply field`,
+        or: [`enter ${v} into the message field`, `enter ${v} into the body field`, `enter ${v} into the text area`, `enter ${v} into the text field`],
+      },
+      { say: 'click send' },
+    ];
   }
   if (verb === 'forward') {
     if (to === null) return null;
     const v = quoteValue(to);
-    return [open, { say: 'click forward' }, { say: `enter ${v} into the to field`, or: [`enter ${v} into the recipient field`, `enter ${v} into the email field`, `enter ${v} into the text field`] }, { say: 'click send' }];
+    return [
+      open,
+      { say: 'click forward' },
+      { say: `enter ${v} into the to field`, or: [`enter ${v} into the recipient field`, `enter ${v} into the email field`, `enter ${v} into the text field`] },
+      { say: 'click send' },
+    ];
   }
   if (/^(?:open|read|view)$/.test(verb)) return text === null && to === null ? [open] : null;
   if (text !== null || to !== null) return null;
@@ -593,7 +672,10 @@ const DRAG_BY = new RegExp(
 
 /** A drag by a direction or to an end of a list; null when the clause is not one (a drag onto a target is act's). */
 function dragOf(clause: string, quotes: string[]): PlanStep['drag'] | null {
-  const c = bare(clause, quotes).replace(/[.!]+$/, '').replace(/,?\s+by\s+dragging(?:\s+it)?$/i, '').replace(/^(?:use the mouse to|using the mouse,)\s+/i, '');
+  const c = bare(clause, quotes)
+    .replace(/[.!]+$/, '')
+    .replace(/,?\s+by\s+dragging(?:\s+it)?$/i, '')
+    .replace(/^(?:use the mouse to|using the mouse,)\s+/i, '');
   const verb = /^(?:drag|move|slide|pull|push|shift)\s+/i;
   if (!verb.test(c)) return null;
   const rest = c.replace(verb, '');
@@ -607,8 +689,9 @@ function dragOf(clause: string, quotes: string[]): PlanStep['drag'] | null {
   if (!m) return null;
   const dir = m[3].toLowerCase();
   // "to the top" of nothing in particular: the first place among its like siblings when it has them.
-  if ((dir === 'top' || dir === 'bottom') && !m[2] && !m[4] && !/\b(?:edge|end|of the)\b/i.test(rest)) return { target: m[1], to: dir === 'top' ? 'first' : 'last', dy: dir === 'top' ? -DRAG_STEP : DRAG_STEP };
-  const far = !!m[2] || /\b(?:edge|end)\b/i.test(rest) || /^(?:top|bottom)$/.test(dir) && /\bof the\b/i.test(rest);
+  if ((dir === 'top' || dir === 'bottom') && !m[2] && !m[4] && !/\b(?:edge|end|of the)\b/i.test(rest))
+    return { target: m[1], to: dir === 'top' ? 'first' : 'last', dy: dir === 'top' ? -DRAG_STEP : DRAG_STEP };
+  const far = !!m[2] || /\b(?:edge|end)\b/i.test(rest) || (/^(?:top|bottom)$/.test(dir) && /\bof the\b/i.test(rest));
   const d = m[4] ? Number(m[4]) : far ? DRAG_FAR : DRAG_STEP;
   const dx = dir === 'left' ? -d : dir === 'right' ? d : 0;
   const dy = dir === 'up' || dir === 'top' ? -d : dir === 'down' || dir === 'bottom' ? d : 0;
@@ -637,9 +720,7 @@ const NUMBER_ORDER =
   `|(smallest|lowest|least|${LARGEST})\\s+first)`;
 /** The same after "every number", which takes fewer words ("numerical", "least", "to the" are not read). */
 const EVERY_NUMBER_ORDER =
-  `(?:in\\s+(${ASCENDING})\\s+order` +
-  `|from\\s+(?:the\\s+)?(smallest|lowest|${LARGEST})\\s+to\\s+\\w+` +
-  `|(smallest|lowest|${LARGEST})\\s+first)`;
+  `(?:in\\s+(${ASCENDING})\\s+order` + `|from\\s+(?:the\\s+)?(smallest|lowest|${LARGEST})\\s+to\\s+\\w+` + `|(smallest|lowest|${LARGEST})\\s+first)`;
 const CLICK_EVERY = '(?:click|open|select|check|tick|press|follow|visit)(?:\\s+on)?\\s+(?:all|every|each)';
 const MENTION_KINDS = 'links?|buttons?|checkbox(?:es)?|boxes|options?|items?|entries';
 const MENTIONS = 'mentions?|contains?|includes?|(?:are\\s+|is\\s+)?about|with|referring\\s+to|naming|saying';
@@ -653,8 +734,10 @@ function eachOf(clause: string, quotes: string[]): Each | null {
   let m: RegExpExecArray | null;
   const rx = (src: string) => new RegExp(src, 'i');
   // "Click on the numbers in ascending order", "from largest to smallest", "smallest first".
-  if ((m = rx(`^${CLICK_ALL}\\s+(?:all\\s+|each\\s+|every\\s+)?(?:of\\s+)?(?:the\\s+)?${NUMBER_NOUNS}\\s*,?\\s+${NUMBER_ORDER}$`).exec(c)) ||
-      (m = rx(`^${CLICK_ALL}\\s+(?:every|each)\\s+(?:number|digit)\\s*,?\\s+${EVERY_NUMBER_ORDER}$`).exec(c))) {
+  if (
+    (m = rx(`^${CLICK_ALL}\\s+(?:all\\s+|each\\s+|every\\s+)?(?:of\\s+)?(?:the\\s+)?${NUMBER_NOUNS}\\s*,?\\s+${NUMBER_ORDER}$`).exec(c)) ||
+    (m = rx(`^${CLICK_ALL}\\s+(?:every|each)\\s+(?:number|digit)\\s*,?\\s+${EVERY_NUMBER_ORDER}$`).exec(c))
+  ) {
     const w = (m[1] ?? m[2] ?? m[3]).toLowerCase();
     return { order: /^(?:ascending|increasing|numerical|numeric|smallest|lowest|least)$/.test(w) ? 'asc' : 'desc' };
   }
@@ -666,7 +749,15 @@ function eachOf(clause: string, quotes: string[]): Each | null {
   // "Click all the links that mention cats", "open every link about dogs", "check all boxes with Pro".
   if ((m = rx(`^${CLICK_EVERY}\\s+(?:of\\s+)?(?:the\\s+)?(${MENTION_KINDS})\\s+(?:that\\s+|which\\s+)?(?:${MENTIONS})\\s+(.+)$`).exec(c))) {
     const kind = m[1].toLowerCase();
-    const roles = kind.startsWith('link') ? ['link'] : kind.startsWith('button') ? ['button', 'clickable'] : /^(?:checkbox|boxes)/.test(kind) ? ['checkbox'] : /^option/.test(kind) ? ['option', 'checkbox', 'radio'] : ['link', 'button', 'clickable', 'listitem', 'option', 'checkbox'];
+    const roles = kind.startsWith('link')
+      ? ['link']
+      : kind.startsWith('button')
+        ? ['button', 'clickable']
+        : /^(?:checkbox|boxes)/.test(kind)
+          ? ['checkbox']
+          : /^option/.test(kind)
+            ? ['option', 'checkbox', 'radio']
+            : ['link', 'button', 'clickable', 'listitem', 'option', 'checkbox'];
     return { mention: m[2].replace(/^(?:the\s+)?(?:words?|text)\s+/i, '').trim(), roles };
   }
   // "Like all posts by Kim", "star every message from Bob", "delete all emails from Carol".
@@ -709,7 +800,10 @@ const WHERE_HIDDEN =
   /^(?:it(?:'s| is)|that(?:'s| is)|which is|they are)\s+(?:in|inside|under|behind)\s+(?:a|the|one of the)\s+(?:hidden|collapsed|closed|folded)\s+\w+$/i;
 const MATH_QUESTIONS = 'question|captcha|problem|equation|expression|sum|puzzle';
 /** "Answer the math question". */
-const ANSWER_MATH = new RegExp(`^(?:answer|solve)\\s+(?:the\\s+|this\\s+)?(?:math\\s+|arithmetic\\s+)?(?:${MATH_QUESTIONS})(?:\\s+(?:below|above|shown))?$`, 'i');
+const ANSWER_MATH = new RegExp(
+  `^(?:answer|solve)\\s+(?:the\\s+|this\\s+)?(?:math\\s+|arithmetic\\s+)?(?:${MATH_QUESTIONS})(?:\\s+(?:below|above|shown))?$`,
+  'i',
+);
 const SOLVE_VERBS = 'solve|calculate|compute|work out|evaluate|figure out|do';
 const MATH_TASKS = 'expression|equation|sum|problem|calculation|arithmetic|captcha|puzzle';
 /** "Solve the expression", "work out the sum". */
@@ -744,7 +838,8 @@ const FIELD_BY_WIDGET = new RegExp(
  */
 export function planInstruction(instruction: string, page: PlanPage): PlanStep[] {
   // Tasks people write are short; a longer text is read by no pattern here in bounded time.
-  if (instruction.length > MAX_INSTRUCTION) throw new Refusal(`it is ${instruction.length} characters long, more than the built-in planner reads (${MAX_INSTRUCTION})`);
+  if (instruction.length > MAX_INSTRUCTION)
+    throw new Refusal(`it is ${instruction.length} characters long, more than the built-in planner reads (${MAX_INSTRUCTION})`);
   const { text, quotes } = protect(instruction.trim().replace(/[.!]+$/, ''));
   let s = text.replace(/^(?:please|kindly|now|first,|first of all,?|can you|could you|go ahead and|i want to|i'd like to)(?:[,\s]+|$)/gi, '').trim();
   // "Buy VOP when the price is less than $50.00": the action, held until the page's number passes.
@@ -761,7 +856,10 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
     }
   };
   // A trip ("book ... from A to B") is one goal whatever the sentence does with it.
-  if (/^(?:book|buy|order|reserve|purchase|schedule|find)\b.*\bfrom\s+\S+.*\bto\s+\S+/i.test(s) && /\b(?:flights?|trains?|tickets?|trips?|buses|bus|fares?|rides?)\b/i.test(s)) {
+  if (
+    /^(?:book|buy|order|reserve|purchase|schedule|find)\b.*\bfrom\s+\S+.*\bto\s+\S+/i.test(s) &&
+    /\b(?:flights?|trains?|tickets?|trips?|buses|bus|fares?|rides?)\b/i.test(s)
+  ) {
     throw new Refusal('it asks for a trip to be found and booked, a goal of several steps the built-in planner does not break down');
   }
   let search = false;
@@ -770,13 +868,10 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
     return '';
   };
   // "Find the link X in the sections below and click it": a search for X, then the click.
-  s = s.replace(
-    FIND_AND_CLICK,
-    (_m, what: string, verb: string) => {
-      search = true;
-      return `${verb} ${what}`;
-    },
-  );
+  s = s.replace(FIND_AND_CLICK, (_m, what: string, verb: string) => {
+    search = true;
+    return `${verb} ${what}`;
+  });
   // "..., to find and click on the link X", "then find and click the 2nd result".
   s = s.replace(/,?\s*(?:in order\s+)?to\s+(?:find|locate|reveal|look for)(?:\s+and\s+|\s*,\s*)/i, () => {
     search = true;
@@ -786,7 +881,9 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   // "In the Shop menu, choose Men, then Shoes": a menu path, hovered through like "Shop > Men > Shoes".
   const menu = MENU_CHOICE.exec(s);
   if (menu) {
-    const rest = menu[2].split(/\s*(?:,\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+)?then\s+|>)\s*(?:choose|select|click(?:\s+on)?|pick|go\s+to|open)?\s*/i).filter(Boolean);
+    const rest = menu[2]
+      .split(/\s*(?:,\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+)?then\s+|>)\s*(?:choose|select|click(?:\s+on)?|pick|go\s+to|open)?\s*/i)
+      .filter(Boolean);
     if (rest.length && rest.every((x) => x.split(/\s+/).length <= 4 && !STARTS_WITH_VERB.test(x))) s = `select ${[menu[1], ...rest].join(' > ')}`;
   }
   const steps: PlanStep[] = [];
@@ -822,14 +919,23 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       const w = (c1 ?? c2 ?? c3 ?? '').toLowerCase();
       return w === 'lower' || w === 'small' ? 'lower' : w ? 'upper' : undefined;
     };
-    clause = clause.replace(new RegExp(`(\\u0000\\d+\\u0000)\\s+(?:${CASE}|reversed|backwards)\\b`, 'i'), (_m, q: string, c1?: string, c2?: string, c3?: string) => {
-      transform = caseOf(c1, c2, c3) ?? 'reverse';
-      return q;
-    });
-    clause = clause.replace(new RegExp(`,?\\s+(?:(?:written|typed|entered|spelled)\\s+)?${CASE}$|,?\\s+(?:in\\s+reverse(?:\\s+order)?|reversed|backwards|spelled\\s+backwards)$`, 'i'), (_m, c1?: string, c2?: string, c3?: string) => {
-      transform = caseOf(c1, c2, c3) ?? 'reverse';
-      return '';
-    });
+    clause = clause.replace(
+      new RegExp(`(\\u0000\\d+\\u0000)\\s+(?:${CASE}|reversed|backwards)\\b`, 'i'),
+      (_m, q: string, c1?: string, c2?: string, c3?: string) => {
+        transform = caseOf(c1, c2, c3) ?? 'reverse';
+        return q;
+      },
+    );
+    clause = clause.replace(
+      new RegExp(
+        `,?\\s+(?:(?:written|typed|entered|spelled)\\s+)?${CASE}$|,?\\s+(?:in\\s+reverse(?:\\s+order)?|reversed|backwards|spelled\\s+backwards)$`,
+        'i',
+      ),
+      (_m, c1?: string, c2?: string, c3?: string) => {
+        transform = caseOf(c1, c2, c3) ?? 'reverse';
+        return '';
+      },
+    );
     // One clause into steps (returns early once a reading has taken it).
     const planClause = (): void => {
       // "press Continue twice": the same step again.
@@ -846,7 +952,9 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         return;
       }
       // "Pick July 3, 2024 in the calendar": the date, into the date field (its calendar when it takes no typing).
-      const cal = /^(?:pick|select|choose|click|set)\s+(?:the\s+)?(?:date\s+)?(.+?)\s+(?:in|on|from|with)\s+(?:the\s+)?(?:calendar|date ?picker|picker)$/i.exec(clause);
+      const cal = /^(?:pick|select|choose|click|set)\s+(?:the\s+)?(?:date\s+)?(.+?)\s+(?:in|on|from|with)\s+(?:the\s+)?(?:calendar|date ?picker|picker)$/i.exec(
+        clause,
+      );
       if (cal) {
         const raw = bare(cal[1], quotes);
         // "pick tomorrow in the calendar": the words stay unquoted, so the step writes the day rather than them.
@@ -856,7 +964,12 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       }
       // A search by several criteria ("comedies by Nolan released in 2004"): the form's fields, when the page has them.
       const sf = /^(?:find|search(?:\s+for)?|look\s+(?:for|up)|show(?:\s+me)?|browse|list)\s+(.+)$/i.exec(clause);
-      if (sf && /\b(?:by|directed by|written by|starring|released|published|from|titled|(?:19|20)\d{2})\b/i.test(bare(sf[1], quotes)) && page.fields.length >= 2 && !page.fields.some((f) => /\bsearch\b/i.test(f))) {
+      if (
+        sf &&
+        /\b(?:by|directed by|written by|starring|released|published|from|titled|(?:19|20)\d{2})\b/i.test(bare(sf[1], quotes)) &&
+        page.fields.length >= 2 &&
+        !page.fields.some((f) => /\bsearch\b/i.test(f))
+      ) {
         push({ say: restore(clause, quotes), searchForm: restore(sf[1], quotes) });
         return;
       }
@@ -897,9 +1010,16 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         return '';
       });
       // "Answer the math question", "enter the answer": the expression's answer into the answer field.
-      if (ANSWER_MATH.test(clause) || (copied === 'the answer' && /^(?:enter|type|input|write|put|fill in)\s+(?:it|the answer|the result|the solution)$/i.test(clause))) {
+      if (
+        ANSWER_MATH.test(clause) ||
+        (copied === 'the answer' && /^(?:enter|type|input|write|put|fill in)\s+(?:it|the answer|the result|the solution)$/i.test(clause))
+      ) {
         copied = null;
-        push({ say: 'enter "the answer" into the answer field', or: ['enter "the answer" into the captcha field', 'enter "the answer" into the result field', 'enter "the answer" into the text field'], ref: 'the answer' });
+        push({
+          say: 'enter "the answer" into the answer field',
+          or: ['enter "the answer" into the captcha field', 'enter "the answer" into the result field', 'enter "the answer" into the text field'],
+          ref: 'the answer',
+        });
         return;
       }
       // "wait 1 second", "wait for 2 seconds": a pause between steps.
@@ -918,7 +1038,11 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       w = /^copy\s+(.+?)\s+(?:into|in|to|onto|inside)\s+(?:the\s+)?((?:(?!\s(?:into|in|to|onto)\s).)+?)$/i.exec(clause);
       if (w && !/^(?:the\s+)?clipboard$/i.test(w[2])) {
         const literal = /^\u0000\d+\u0000$/.test(w[1].trim());
-        push(literal ? { say: `enter ${restore(w[1].trim(), quotes)} into the ${bare(w[2], quotes)}` } : { say: `enter ${quoteValue(bare(w[1], quotes))} into the ${bare(w[2], quotes)}`, ref: bare(w[1], quotes) });
+        push(
+          literal
+            ? { say: `enter ${restore(w[1].trim(), quotes)} into the ${bare(w[2], quotes)}` }
+            : { say: `enter ${quoteValue(bare(w[1], quotes))} into the ${bare(w[2], quotes)}`, ref: bare(w[1], quotes) },
+        );
         return;
       }
       w = /^copy\s+(.+?)(?:\s+(?:to|onto)\s+(?:the\s+)?clipboard)?$/i.exec(clause);
@@ -933,7 +1057,9 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         push({ say: `enter ${quoteValue(ref)} into the ${bare(w[2], quotes)}`, ref });
         return;
       }
-      w = /^(?:paste|enter|type|put)\s+(?:it|that|them|the copied text|the answer|the result|the solution)\s+(?:into|in|inside|to|on)\s+(?:the\s+)?(.+)$/i.exec(clause);
+      w = /^(?:paste|enter|type|put)\s+(?:it|that|them|the copied text|the answer|the result|the solution)\s+(?:into|in|inside|to|on)\s+(?:the\s+)?(.+)$/i.exec(
+        clause,
+      );
       if (w && copied !== null) {
         const into = bare(w[1], quotes);
         if (/^".*"$|^“.*”$/.test(copied)) push({ say: `enter ${copied} into the ${into}` });
@@ -947,7 +1073,14 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       // ("Enter the zip code 02139": a field of the page, then its value, is no description.)
       const asEntry = r ? labelValue(r[1], page, quotes) : null;
       const fieldValue = !!asEntry && !isReference(asEntry.value) && page.fields.some((f) => norm(f).includes(asEntry.label));
-      if (r && !fieldValue && !/\u0000\d+\u0000|,/.test(r[1]) && r[1].split(/\s+/).length <= 10 && isReference(bare(r[1], quotes)) && !(r[2] && isReference(`the ${bare(r[2], quotes)}`) && !/\b(?:field|box|input|area|bar)$/i.test(r[2]))) {
+      if (
+        r &&
+        !fieldValue &&
+        !/\u0000\d+\u0000|,/.test(r[1]) &&
+        r[1].split(/\s+/).length <= 10 &&
+        isReference(bare(r[1], quotes)) &&
+        !(r[2] && isReference(`the ${bare(r[2], quotes)}`) && !/\b(?:field|box|input|area|bar)$/i.test(r[2]))
+      ) {
         const ref = bare(r[1], quotes);
         const into = r[2] ? bare(r[2], quotes) : 'text field';
         push({ say: `enter ${quoteValue(ref)} into the ${into}`, ref });
@@ -966,19 +1099,28 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         .replace(/^(?:start|begin)\s+typing\s+/i, 'type ')
         .replace(/^(enter|type|input|write)\s+(?:the\s+)?(?:text|value|word|number|string|phrase)\s+(?=\u0000)/i, '$1 ')
         // "Enter Berlin into the city field, choosing it from the suggestions": typing, then that suggestion.
-        .replace(/,?\s*(?:and\s+)?(?:choos|pick|select)(?:e|ing)?\s+(?:it|them)\s+from\s+the\s+(?:suggestions|suggestion list|autocomplete|dropdown|list|options)$/i, () => {
-          fromSuggestions = true;
-          return '';
-        })
+        .replace(
+          /,?\s*(?:and\s+)?(?:choos|pick|select)(?:e|ing)?\s+(?:it|them)\s+from\s+the\s+(?:suggestions|suggestion list|autocomplete|dropdown|list|options)$/i,
+          () => {
+            fromSuggestions = true;
+            return '';
+          },
+        )
         // "keep me signed in", "remember me": the checkbox that says so.
-        .replace(/^(?:keep me (?:signed|logged) in|stay (?:signed|logged) in|remember me)$/i, (w) => `check ${quoteValue(w.replace(/^\w/, (c) => c.toUpperCase()))}`)
+        .replace(
+          /^(?:keep me (?:signed|logged) in|stay (?:signed|logged) in|remember me)$/i,
+          (w) => `check ${quoteValue(w.replace(/^\w/, (c) => c.toUpperCase()))}`,
+        )
         // "keep Standard delivery": make sure it is the one selected.
         .replace(/^(?:keep|leave)\s+(.+?)(?:\s+(?:selected|checked|on|as it is))?$/i, 'select $1')
         .replace(/^(?:submit|send)(?:\s+(?:it|the form|this form|the details|your answer|the answer|the application|the order))?$/i, 'click submit')
         .replace(/^place\s+the\s+order$/i, 'click place order')
         .replace(/^(?:continue|proceed)$/i, 'click continue')
         // "click button ONE": the button named ONE (not the first button).
-        .replace(/^(click|press|tap|hit)(?:\s+on)?\s+(?:the\s+)?button\s+(\S+)$/i, (_m, v: string, name: string) => `${v} the ${/^\u0000/.test(name) ? name : quoteValue(name)} button`);
+        .replace(
+          /^(click|press|tap|hit)(?:\s+on)?\s+(?:the\s+)?button\s+(\S+)$/i,
+          (_m, v: string, name: string) => `${v} the ${/^\u0000/.test(name) ? name : quoteValue(name)} button`,
+        );
       // "Search the docs for X": type it into the search box and press Enter.
       let m = /^search(?:\s+(?:the\s+)?[\w-]+(?:\s+[\w-]+)?)?\s+for\s+(.+)$/i.exec(clause);
       if (m) {
@@ -997,7 +1139,11 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       m = STARTS_WITH.exec(clause);
       if (m) {
         const start = bare(m[1], quotes);
-        push({ say: `enter ${quoteValue(start)} into the text field`, or: [`enter ${quoteValue(start)} into the combobox`], pick: { startsWith: start, ...(m[2] ? { endsWith: bare(m[2], quotes) } : {}) } });
+        push({
+          say: `enter ${quoteValue(start)} into the text field`,
+          or: [`enter ${quoteValue(start)} into the combobox`],
+          pick: { startsWith: start, ...(m[2] ? { endsWith: bare(m[2], quotes) } : {}) },
+        });
         return;
       }
       // "pick Porto from the suggestions": the suggestion; "from the city suggestions": type it there first.
@@ -1034,9 +1180,12 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       m = /^(?:select|click|choose|open|go to|navigate to)(?:\s+on)?\s+(?:the\s+)?([^>]+(?:\s*>\s*[^>]+)+)$/i.exec(clause);
       if (m) {
         // Each item but the last opens the next: hovered, as menus that open on hover need (and
-      // clicked only if hovering brings up nothing); the last is clicked.
-      const items = m[1].replace(/\s+(?:from|in|on)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:menu|menu ?bar|navigation)$/i, '').split(/\s*>\s*/).map((item) => (/^\u0000\d+\u0000$/.test(item.trim()) ? restore(item.trim(), quotes) : quoteValue(bare(item, quotes))));
-      items.forEach((item, k) => push(k < items.length - 1 ? { say: `hover over ${item}`, opens: true } : { say: `click ${item}` }));
+        // clicked only if hovering brings up nothing); the last is clicked.
+        const items = m[1]
+          .replace(/\s+(?:from|in|on)\s+(?:the\s+)?(?:[\w-]+\s+)?(?:menu|menu ?bar|navigation)$/i, '')
+          .split(/\s*>\s*/)
+          .map((item) => (/^\u0000\d+\u0000$/.test(item.trim()) ? restore(item.trim(), quotes) : quoteValue(bare(item, quotes))));
+        items.forEach((item, k) => push(k < items.length - 1 ? { say: `hover over ${item}`, opens: true } : { say: `click ${item}` }));
         return;
       }
       // "Select 12/31/2016 as the date", "choose 10:30 AM as the time": an option, or a value typed in.
@@ -1049,7 +1198,10 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       // button named by the verb (after anything else the instruction asks for).
       m = /^([a-z]+(?:\s+(?:up|in|on))?)\s+(?:with|using)\s+(.+)$/i.exec(clause);
       const emailOnly = m && /^\S+@\S+\.\w+$/.test(bare(m[2], quotes)) ? { label: 'email', value: bare(m[2], quotes) } : null;
-      const lv = m && !/^(?:enter|type|fill|input|write|log in|sign in|login|select|choose|pick|click|press)$/i.test(m[1]) ? (labelValue(m[2], page, quotes) ?? emailOnly) : null;
+      const lv =
+        m && !/^(?:enter|type|fill|input|write|log in|sign in|login|select|choose|pick|click|press)$/i.test(m[1])
+          ? (labelValue(m[2], page, quotes) ?? emailOnly)
+          : null;
       if (m && lv) {
         const verb = m[1].toLowerCase();
         push({ say: `enter ${quoteValue(lv.value)} into the ${lv.label} field` });
@@ -1107,8 +1259,12 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   if (implied >= 0 && implied < steps.length - 1) {
     const [click] = steps.splice(implied, 1);
     // A later click of its own (on the log-in, submit or that very button) takes its place.
-    const own = click.say.replace(/^click\s+(?:the\s+)?/i, '').replace(/\s+button$/i, '').toLowerCase();
-    const same = (say: string) => /^(?:click|press|hit|tap)\b/i.test(say) && (/\b(?:log ?in|sign ?in|submit|continue)\b/i.test(say) || say.toLowerCase().includes(own));
+    const own = click.say
+      .replace(/^click\s+(?:the\s+)?/i, '')
+      .replace(/\s+button$/i, '')
+      .toLowerCase();
+    const same = (say: string) =>
+      /^(?:click|press|hit|tap)\b/i.test(say) && (/\b(?:log ?in|sign ?in|submit|continue)\b/i.test(say) || say.toLowerCase().includes(own));
     if (!steps.slice(implied).some((x) => same(x.say))) steps.push(click);
   }
   if (!steps.length) throw new Refusal('it names no step to take');

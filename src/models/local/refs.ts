@@ -12,7 +12,20 @@ import { coverage, normalize, similarity } from './text';
 
 export { isReference } from './text';
 
-const ORDINAL: Record<string, number> = { first: 1, second: 2, third: 3, fourth: 4, fifth: 5, sixth: 6, seventh: 7, eighth: 8, ninth: 9, tenth: 10, last: -1, final: -1 };
+const ORDINAL: Record<string, number> = {
+  first: 1,
+  second: 2,
+  third: 3,
+  fourth: 4,
+  fifth: 5,
+  sixth: 6,
+  seventh: 7,
+  eighth: 8,
+  ninth: 9,
+  tenth: 10,
+  last: -1,
+  final: -1,
+};
 const TEXTY = new Set(['text', 'paragraph', 'blockquote', 'code', 'note', 'status', 'definition', 'caption']);
 
 /** The value of `attribute` for `entity`: a table cell (entity's row, attribute's column) or a labelled value in the entity's card. */
@@ -33,13 +46,26 @@ function attributeOf(entity: string, attribute: string, nodes: OutlineNode[]): s
   if (!found.size) {
     // A card or item that names the entity, with the attribute as a label inside it.
     for (const box of nodes.filter((n) => ['listitem', 'article', 'group', 'region', 'dialog', 'row', 'figure'].includes(n.role))) {
-      if (coverage(entity, `${box.name} ${box.children.filter((c) => !c.id).map((c) => c.name).join(' ')}`) < 0.99) continue;
+      if (
+        coverage(
+          entity,
+          `${box.name} ${box.children
+            .filter((c) => !c.id)
+            .map((c) => c.name)
+            .join(' ')}`,
+        ) < 0.99
+      )
+        continue;
       const inside = nodes.filter((n) => isInside(n, box));
       for (const p of labelledValues(inside)) if (typeof p.value === 'string' && normalize(p.label) === normalize(attribute)) found.add(p.value.trim());
     }
   }
   if (found.size === 1) return [...found][0];
-  throw new Refusal(found.size ? `the page shows ${found.size} different values for ${JSON.stringify(`${entity}'s ${attribute}`)}` : `the page shows no ${JSON.stringify(attribute)} for ${JSON.stringify(entity)}`);
+  throw new Refusal(
+    found.size
+      ? `the page shows ${found.size} different values for ${JSON.stringify(`${entity}'s ${attribute}`)}`
+      : `the page shows no ${JSON.stringify(attribute)} for ${JSON.stringify(entity)}`,
+  );
 }
 
 const TOKEN = '[\\p{L}\\p{N}._/#-]*';
@@ -68,7 +94,10 @@ function labelled(label: string, nodes: OutlineNode[]): string {
   }
   if (!values.length) {
     // "Your order number is A-48213.": the token after the label, when it holds a digit or is quoted.
-    const esc = label.trim().replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/\s+/g, '\\s+');
+    const esc = label
+      .trim()
+      .replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
+      .replace(/\s+/g, '\\s+');
     const re = new RegExp(`\\b${esc}${AFTER_LABEL}`, 'iu');
     for (const n of nodes) {
       const m = re.exec(n.name);
@@ -77,9 +106,10 @@ function labelled(label: string, nodes: OutlineNode[]): string {
     values = [...new Set(values)];
   }
   if (values.length === 1) return values[0];
-  throw new Refusal(values.length ? `${values.length} values on the page go by ${JSON.stringify(label)}` : `no value on the page goes by ${JSON.stringify(label)}`);
+  throw new Refusal(
+    values.length ? `${values.length} values on the page go by ${JSON.stringify(label)}` : `no value on the page goes by ${JSON.stringify(label)}`,
+  );
 }
-
 
 /** A line that tells the reader what to do. */
 const DIRECTION = /^(?:please\s+)?(?:read|type|enter|copy|click|press|fill|select|write|reproduce|repeat|submit|choose|use|find|answer|solve|drag|check)\b/i;
@@ -106,8 +136,16 @@ function textBlocks(nodes: OutlineNode[], instruction: string): OutlineNode[] {
 function sourceText(phrase: string, nodes: OutlineNode[], instruction: string): string {
   const p = phrase.toLowerCase();
   if (/\b(?:text ?area|text ?box|textbox|input|field|box)\b/.test(p)) {
-    const boxes = nodes.filter((n) => n.id && (n.role === 'textbox' || n.role === 'searchbox') && (!/area/.test(p) || n.states.multiline === true) && typeof n.states.value === 'string' && n.states.value);
-    if (boxes.length !== 1) throw new Refusal(`it reads a value from ${phrase}, and the page has ${boxes.length || 'no'} such field${boxes.length === 1 ? '' : 's'} with text in it`);
+    const boxes = nodes.filter(
+      (n) =>
+        n.id &&
+        (n.role === 'textbox' || n.role === 'searchbox') &&
+        (!/area/.test(p) || n.states.multiline === true) &&
+        typeof n.states.value === 'string' &&
+        n.states.value,
+    );
+    if (boxes.length !== 1)
+      throw new Refusal(`it reads a value from ${phrase}, and the page has ${boxes.length || 'no'} such field${boxes.length === 1 ? '' : 's'} with text in it`);
     return String(boxes[0].states.value);
   }
   const blocks = textBlocks(nodes, instruction);
@@ -163,7 +201,10 @@ export function resolveReference(ref: string, nodes: OutlineNode[], instruction 
   if ((m = /^(?:the\s+)?(\w+)\s+word\s+(?:of|in|from)\s+(?:the\s+)?(.+)$/i.exec(r))) {
     const k = ordinalOf(m[1]);
     if (k === null) throw new Refusal(`it describes a word (${ref}) the built-in model cannot count`);
-    const ws = sourceText(m[2], nodes, instruction).split(/\s+/).map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')).filter(Boolean);
+    const ws = sourceText(m[2], nodes, instruction)
+      .split(/\s+/)
+      .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
+      .filter(Boolean);
     const w = k === -1 ? ws[ws.length - 1] : ws[k - 1];
     if (!w) throw new Refusal(`${m[2]} has ${ws.length} words, fewer than ${m[1]}`);
     return w;

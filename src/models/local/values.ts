@@ -23,7 +23,12 @@ const count = (w: string) => COUNTS[w] ?? Number(w);
 
 /** The date a description names, or null when the words are not one of the family. */
 export function namedDate(value: string): NamedDate | null {
-  const v = value.trim().toLowerCase().replace(/[’`]/g, "'").replace(/[.!]+$/, '').replace(/\s+/g, ' ')
+  const v = value
+    .trim()
+    .toLowerCase()
+    .replace(/[’`]/g, "'")
+    .replace(/[.!]+$/, '')
+    .replace(/\s+/g, ' ')
     .replace(/^(?:the )?date (?:of |for )?(today|tomorrow|yesterday)$/, '$1');
   let m: RegExpExecArray | null;
   // "today's date", "todays date", "today date" (an instruction's "'s" may have been read off already).
@@ -98,7 +103,10 @@ export function writtenFormat(text: string): DateFormat | null {
     if (c === 'm') return t.length === 2 ? 'MM' : 'M';
     return t.length === 2 ? 'DD' : 'D';
   }) as DateFormat['parts'];
-  const kinds = parts.map((p) => p[0]).sort().join('');
+  const kinds = parts
+    .map((p) => p[0])
+    .sort()
+    .join('');
   return kinds === 'DMY' ? { parts, sep: m[2] } : null;
 }
 
