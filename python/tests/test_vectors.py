@@ -227,12 +227,30 @@ async def test_invalid_answers(case) -> None:
 @pytest.mark.parametrize("case", ERRORS["rejected"], ids=[c["name"] for c in ERRORS["rejected"]])
 async def test_rejected(case) -> None:
     link = FakeLink()
-    browser = Browser(link, type("Conn", (), {"closed": False})(), None, None, [])  # type: ignore[arg-type]
-    with pytest.raises(DeckhandError) as e:
-        dh = await Deckhand.create(browser=browser, **create_kwargs(case.get("create")))
-        await run(dh, browser, case["call"])
+    fake = Browser(link, type("Conn", (), {"closed": False})(), None, None, [])  # type: ignore[arg-type]
+    try:
+        dh = await Deckhand.create(browser=fake, **create_kwargs(case.get("create")))
+        if "call" in case:
+            await run(dh, fake, case["call"])
+    except DeckhandError as e:
+        assert e.code == case["code"], e.message
+        assert link.frames == []
+        return
+    # A model sent by name, for the worker to refuse at the first call (test_named_models_rejected_by_the_worker).
+    assert "call" not in case and case["name"] in NAMED_REJECTED, case
+
+
+#: The rejected cases of a model this client sends by name: the worker resolves it and refuses it.
+NAMED_REJECTED = ["create: an unknown provider", "create: a provider model with no key anywhere"]
+
+
+@pytest.mark.parametrize("name", NAMED_REJECTED)
+async def test_named_models_rejected_by_the_worker(name, browser) -> None:
+    case = next(c for c in ERRORS["rejected"] if c["name"] == name)
+    async with await Deckhand.create(browser=browser, **create_kwargs(case["create"])) as dh:
+        with pytest.raises(DeckhandError) as e:
+            await dh.extract()
     assert e.value.code == case["code"], e.value.message
-    assert link.frames == []
 
 
 @pytest.mark.parametrize("case", CLIENT["cases"], ids=[c["name"] for c in CLIENT["cases"]])

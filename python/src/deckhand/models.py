@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping
 from pydantic import BaseModel, ValidationError
 
 from . import _wire
-from .errors import InvalidArgumentError, NoModelConfiguredError, type_error
+from .errors import InvalidArgumentError, type_error
 
 LOCAL_MODEL = "deckhand/local"
 
@@ -71,7 +71,7 @@ def model_config(spec: Any) -> dict[str, Any]:
 
 def resolve_model(spec: Any, callbacks: CallbackRegistry, env: Mapping[str, str] | None = None) -> dict[str, Any]:
     """The wire form of a model: local, a registered callback, or a NamedModel for the worker to
-    resolve. A name without its provider's key, or of no provider at all, is refused here already."""
+    resolve (it refuses a name of no provider, or without its key, at the first call)."""
     env = os.environ if env is None else env
     if callable(spec) and not isinstance(spec, (BaseModel, type)):
         return {"kind": "callback", "name": _callback_name(spec), "callbackId": callbacks.register(spec)}
@@ -91,16 +91,10 @@ def resolve_model(spec: Any, callbacks: CallbackRegistry, env: Mapping[str, str]
     c = {"modelName": spec} if isinstance(spec, str) else model_config(spec)
     if c == {"modelName": LOCAL_MODEL}:
         return {"kind": "local", "name": LOCAL_MODEL}
+    # The provider's variables: its provider field, else its name's prefix (splitModelName's rule).
     name: str = c["modelName"]
     i = name.find("/")
     provider = (c.get("provider") or (name[:i] if 0 < i < len(name) - 1 else "")).lower()
-    if provider not in _wire.PROVIDER_ENV_NAMES and not c.get("baseURL"):
-        providers = ", ".join(_wire.PROVIDER_ENV_NAMES)
-        why = f"name a model as provider/model with one of {providers}, or give base_url for an OpenAI-compatible endpoint"
-        raise InvalidArgumentError(None, f"unknown model provider in '{name}': {why}")
-    if provider in _wire.PROVIDER_ENV_KEYS and not (c.get("apiKey") or c.get("baseURL") or _env_key(env, provider)):
-        names = " or ".join(_wire.PROVIDER_ENV_KEYS[provider])
-        raise NoModelConfiguredError(None, f"model '{name}' needs an API key: pass api_key (model_api_key=) or set {names}")
     found = {n: env[n] for n in _wire.PROVIDER_ENV_NAMES.get(provider, []) if env.get(n)}
     return {"kind": "named", "model": spec if isinstance(spec, str) else c, **({"env": found} if found else {})}
 
