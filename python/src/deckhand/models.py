@@ -23,14 +23,10 @@ LOCAL_MODEL = "deckhand/local"
 GenerateCallback = Callable[[_wire.ModelRequest], Any]
 
 
-def _env_key(env: Mapping[str, str], provider: str) -> str | None:
-    return next((env[n] for n in _wire.PROVIDER_ENV_KEYS.get(provider, []) if env.get(n, "").strip()), None)
-
-
 def default_model(env: Mapping[str, str] | None = None) -> str:
-    """A provider's default model when its key is in the environment, else the local model."""
-    env = os.environ if env is None else env
-    return next((m for provider, m in _wire.PROVIDER_DEFAULT_MODELS if _env_key(env, provider)), LOCAL_MODEL)
+    """A provider's default model when its key is in the environment (providerEnv.defaults), else the local model."""
+    env, keys = os.environ if env is None else env, _wire.PROVIDER_ENV_KEYS
+    return next((m for p, m in _wire.PROVIDER_DEFAULT_MODELS if any(env.get(n, "").strip() for n in keys.get(p, []))), LOCAL_MODEL)
 
 
 class CallbackRegistry:
