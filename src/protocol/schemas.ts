@@ -16,6 +16,25 @@ export const ACT_METHODS = [
 export const ActMethodSchema = z.enum(ACT_METHODS);
 export type ActMethod = z.infer<typeof ActMethodSchema>;
 
+/**
+ * The locator methods every client has that send one action with string arguments (locator.act), by
+ * their public name: the action, the argument each takes (list: several strings) and what the method
+ * does, which becomes its doc comment. The Go client's methods are generated from this.
+ */
+export const LOCATOR_METHODS: Record<string, { action: ActMethod; arg?: string; list?: boolean; doc: string }> = {
+  click: { action: 'click', doc: 'clicks the element' },
+  dblclick: { action: 'doubleClick', doc: 'double-clicks the element' },
+  rightClick: { action: 'rightClick', doc: 'right-clicks the element' },
+  hover: { action: 'hover', doc: 'moves the mouse over the element' },
+  fill: { action: 'fill', arg: 'value', doc: "replaces the field's value with value" },
+  type: { action: 'type', arg: 'text', doc: 'types text into the element, key by key, after what it holds' },
+  press: { action: 'press', arg: 'key', doc: 'presses a key ("Enter", "Control+A") with the element focused' },
+  check: { action: 'check', doc: 'checks a checkbox or radio button' },
+  uncheck: { action: 'uncheck', doc: 'unchecks a checkbox' },
+  selectOption: { action: 'selectOption', arg: 'values', list: true, doc: 'selects the options of a <select> with these values or labels (several for a multiple select)' },
+  scrollIntoView: { action: 'scrollIntoView', doc: 'scrolls the element into view' },
+};
+
 /** A page is a browser tab; its id is the tab id. */
 export const PageIdSchema = z.number().int().nonnegative();
 
@@ -169,7 +188,8 @@ export const TimeoutMsSchema = z
   .number()
   .int()
   .positive()
-  .max(MAX_TIMEOUT_MS, `a timeout may be at most ${MAX_TIMEOUT_MS} ms (10 minutes)`);
+  .max(MAX_TIMEOUT_MS, `a timeout may be at most ${MAX_TIMEOUT_MS} ms (10 minutes)`)
+  .describe("how long the call may take, at most 10 minutes (none: the worker's deadline for the method)");
 /** A wait that may be zero (settle times, pauses), bounded the same way. */
 export const WaitMsSchema = z.number().int().nonnegative().max(MAX_TIMEOUT_MS, `a wait may be at most ${MAX_TIMEOUT_MS} ms (10 minutes)`);
 
@@ -223,9 +243,8 @@ export const SnapshotOptionsSchema = z
   .object({
     page: PageIdSchema.optional(),
     locator: LocatorSpecSchema.optional(),
-    ignoreLocators: z.array(LocatorSpecSchema).optional(),
-    /** Token budget for the whole snapshot. */
-    budget: z.number().int().min(200).optional(),
+    ignoreLocators: z.array(LocatorSpecSchema).optional().describe('parts of the page left out'),
+    budget: z.number().int().min(200).optional().describe("the most tokens the text may take, at least 200 (none: the worker's budget)"),
     timeout: TimeoutMsSchema.optional(),
   })
   .strict();

@@ -3,7 +3,8 @@
 // Chromium switches the launchers pass (x-deckhand.chromiumFlags, all of them for a Chromium a
 // launcher starts itself; x-deckhand.sharedChromiumFlags, the part a Grid launcher passes too)
 // and the URL schemes an operator may open (AllowSchemes), the cache's SQLite migrations and the
-// provider key table. types_gen.go: the wire types (types.go in this folder).
+// provider key table. types_gen.go: the wire types (types.go in this folder). calls_gen.go: the
+// methods that follow from a declaration (calls.go).
 // Run by `go generate` in go/; -out writes elsewhere (the staleness test compares).
 package main
 
@@ -204,6 +205,13 @@ func main() {
 		log.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(*outDir, "types_gen.go"), types, 0o644); err != nil {
+		log.Fatal(err)
+	}
+	calls, err := format.Source(writeCalls(raw))
+	if err != nil {
+		log.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(*outDir, "calls_gen.go"), calls, 0o644); err != nil {
 		log.Fatal(err)
 	}
 }
