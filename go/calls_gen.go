@@ -7,7 +7,126 @@ import (
 	"time"
 )
 
-// The option types whose fields are all parameters of the method they configure.
+// The option types: the parameters of the methods they configure, and the callbacks no wire shape carries.
+
+// ActOptions configure Act (nil for defaults).
+type ActOptions struct {
+	// Cache is this call's use of the result cache: false skips the lookup, true looks up even when the
+	// client's cache is off by default, a threshold also sets how many identical results come before
+	// hits are served (none: the client's setting).
+	Cache *CacheOption
+	// IgnoreLocators is parts of the page left out.
+	IgnoreLocators []*Locator
+	// Locator is an element an operation is scoped to.
+	Locator *Locator
+	// Model is the call's model (none: the client's).
+	Model ModelSpec
+	// Timeout is how long the call may take, at most 10 minutes (none: the worker's deadline for the
+	// method).
+	Timeout time.Duration
+	// Variables is values for %name% in the instruction, each with an optional description for the
+	// model; the model never reads the values.
+	Variables map[string]Variable
+	// Page is the page (browser tab) the call works on (none: the active page).
+	Page *Page
+	// DOMSettleTimeoutMs is how long to wait for the page's DOM to settle first, in milliseconds (none:
+	// the worker's default).
+	DOMSettleTimeoutMs *int
+	// Approval is steps that wait for a person (or the caller) to approve them before they are carried
+	// out.
+	Approval *ApprovalPolicy
+	// OnApproval is the handler that decides the call's steps that wait (nil: the client's OnApproval).
+	OnApproval ApprovalFunc
+}
+
+// ExtractOptions configure Extract (nil for defaults).
+type ExtractOptions struct {
+	// Cache is this call's use of the result cache: false skips the lookup, true looks up even when the
+	// client's cache is off by default, a threshold also sets how many identical results come before
+	// hits are served (none: the client's setting).
+	Cache *CacheOption
+	// IgnoreLocators is parts of the page left out.
+	IgnoreLocators []*Locator
+	// Locator is an element an operation is scoped to.
+	Locator *Locator
+	// Model is the call's model (none: the client's).
+	Model ModelSpec
+	// Timeout is how long the call may take, at most 10 minutes (none: the worker's deadline for the
+	// method).
+	Timeout time.Duration
+	// Variables is values for %name% in the instruction, each with an optional description for the
+	// model; the model never reads the values.
+	Variables map[string]Variable
+	// Page is the page (browser tab) the call works on (none: the active page).
+	Page *Page
+	// DOMSettleTimeoutMs is how long to wait for the page's DOM to settle first, in milliseconds (none:
+	// the worker's default).
+	DOMSettleTimeoutMs *int
+	// Screenshot is whether a screenshot of the page goes with the model request.
+	Screenshot bool
+	// Iframes is whether the content of iframes is included (default true).
+	Iframes bool
+}
+
+// ExecuteOptions configure Agent.Execute (nil for defaults).
+type ExecuteOptions struct {
+	// MaxSteps is the most steps the run takes (default 20).
+	MaxSteps int
+	// AutoScreenshot is whether every step sends a screenshot, whatever the mode (by default only
+	// hybrid and cua steps carry one).
+	AutoScreenshot *bool
+	// WaitBetweenActions is a pause after each action.
+	WaitBetweenActions time.Duration
+	// Context is more for the model to know about the task.
+	Context string
+	// SaveAs is the name a successful run is saved under as a flow, to replay later with no model.
+	SaveAs string
+	// Page is the page (browser tab) the call works on (none: the active page).
+	Page *Page
+	// Approval is steps that wait for a person (or the caller) to approve them before they are carried
+	// out.
+	Approval *ApprovalPolicy
+	// OnApproval is the handler that decides the call's steps that wait (nil: the client's OnApproval).
+	OnApproval ApprovalFunc
+}
+
+// BatchOptions configure ExperimentalBatch (nil for defaults).
+type BatchOptions struct {
+	// Timeout is how long the call may take, at most 10 minutes (none: the worker's deadline for the
+	// method).
+	Timeout time.Duration
+	// Page is the page (browser tab) the call works on (none: the active page).
+	Page *Page
+	// Approval is steps that wait for a person (or the caller) to approve them before they are carried
+	// out.
+	Approval *ApprovalPolicy
+	// OnApproval is the handler that decides the call's steps that wait (nil: the client's OnApproval).
+	OnApproval ApprovalFunc
+}
+
+// GotoOptions configure Goto (nil for defaults).
+type GotoOptions struct {
+	// Page is the page (browser tab) the call works on (none: the active page).
+	Page *Page
+	// WaitUntil is when the navigation counts as done: 'load' (default), 'domcontentloaded' or
+	// 'commit'.
+	WaitUntil string
+	// Timeout is how long the call may take, at most 10 minutes (none: the worker's deadline for the
+	// method).
+	Timeout time.Duration
+}
+
+// ScreenshotOptions configure Page.Screenshot (nil for defaults).
+type ScreenshotOptions struct {
+	// Type is the image format, 'png' (default) or 'jpeg'.
+	Type string `json:"type,omitempty"`
+	// Quality is a JPEG's quality, 0 to 100.
+	Quality *int `json:"quality,omitempty"`
+	// FullPage is whether the whole page is captured instead of the viewport.
+	FullPage bool `json:"fullPage,omitempty"`
+	// Path is a file the image is also written to.
+	Path string `json:"-"`
+}
 
 // NewPageOptions configure NewPage (nil for defaults).
 type NewPageOptions struct {

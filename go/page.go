@@ -6,7 +6,6 @@ import (
 	"os"
 	"reflect"
 	"strings"
-	"time"
 )
 
 // BrowserContext is the browser's pages, as the engine sees them (tabs). Get it with
@@ -67,15 +66,6 @@ func (x *BrowserContext) NewPage(ctx context.Context, url string, opts *NewPageO
 
 // ActivePage is the page operations use when they name none.
 func (c *Client) ActivePage(ctx context.Context) (*Page, error) { return c.Context().ActivePage(ctx) }
-
-// GotoOptions configure Goto (nil for defaults).
-type GotoOptions struct {
-	// Page is the page Client.Goto navigates (nil: the active page); Page.Goto navigates its own.
-	Page *Page
-	// WaitUntil is "load" (default), "domcontentloaded" or "commit".
-	WaitUntil string
-	Timeout   time.Duration
-}
 
 // Goto navigates a page (the active one unless opts.Page) to url.
 func (c *Client) Goto(ctx context.Context, url string, opts *GotoOptions) (*PageInfo, error) {

@@ -168,6 +168,7 @@ type Metrics struct {
 
 // PageInfo is a tab: its id, URL and title.
 type PageInfo struct {
+	// ID is a page (browser tab), by its id.
 	ID    int    `json:"id"`
 	URL   string `json:"url"`
 	Title string `json:"title"`

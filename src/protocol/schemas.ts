@@ -36,7 +36,9 @@ export const LOCATOR_METHODS: Record<string, { action: ActMethod; arg?: string; 
 };
 
 /** A page is a browser tab; its id is the tab id. */
-export const PageIdSchema = z.number().int().nonnegative();
+export const PageIdSchema = z.number().int().nonnegative().describe('a page (browser tab), by its id');
+/** The page a call works on, when it may name none. */
+export const ON_PAGE = 'the page (browser tab) the call works on (none: the active page)';
 
 // A replay performs an action only where the page still has its target (engine/targets.ts), so a
 // stored selector that now points at something else is never acted on. Descriptions here and
@@ -211,26 +213,27 @@ export function checkMs(what: string, value: unknown, { min = 1, whole = true }:
 /** `%name%` variables: a value, or a value with a description the model may see. */
 // A number or a boolean is filled in as its text (3, 2.5, true), so what runs is always a string.
 const VariableValueSchema = z.union([z.string(), z.number().finite(), z.boolean()]);
-export const VariablesSchema = z.record(z.union([VariableValueSchema, z.object({ value: VariableValueSchema, description: z.string().optional() }).strict()]));
+export const VariablesSchema = z
+  .record(z.union([VariableValueSchema, z.object({ value: VariableValueSchema, description: z.string().optional() }).strict()]))
+  .describe('values for %name% in the instruction, each with an optional description for the model; the model never reads the values');
 
 /** Options common to act/observe/extract. Model-related ones are accepted and used once models land. */
 export const OperationOptionsSchema = z
   .object({
-    page: PageIdSchema.optional(),
+    page: PageIdSchema.optional().describe(ON_PAGE),
     timeout: TimeoutMsSchema.optional(),
     locator: LocatorSpecSchema.optional(),
-    ignoreLocators: z.array(LocatorSpecSchema).optional(),
+    ignoreLocators: z.array(LocatorSpecSchema).optional().describe('parts of the page left out'),
     frameId: z.number().int().nonnegative().optional(),
     /** Resolved by the Node side; carries keys for this call only. */
-    model: ModelParamSchema.optional(),
+    model: ModelParamSchema.optional().describe("the call's model (none: the client's)"),
     variables: VariablesSchema.optional(),
-    screenshot: z.boolean().optional(),
+    screenshot: z.boolean().optional().describe('whether a screenshot of the page goes with the model request'),
     systemPrompt: z.string().optional(),
-    domSettleTimeoutMs: WaitMsSchema.optional(),
+    domSettleTimeoutMs: WaitMsSchema.optional().describe("how long to wait for the page's DOM to settle first, in milliseconds (none: the worker's default)"),
     /** Correlates the worker's log events with the caller's operation. */
     opId: z.string().optional(),
-    /** Include iframe content (default true). */
-    iframes: z.boolean().optional(),
+    iframes: z.boolean().optional().describe('whether the content of iframes is included (default true)'),
     /** The result cache for act/observe/extract; ignored by other methods. */
     cache: CacheRunSchema.optional(),
     /** act: a risky step waits for approval (see protocol/approval.ts); ignored by observe and extract, which change nothing. */
@@ -260,7 +263,7 @@ export type SnapshotResult = z.infer<typeof SnapshotResultSchema>;
 
 export const GotoOptionsSchema = z
   .object({
-    waitUntil: z.enum(['load', 'domcontentloaded', 'commit']).optional(),
+    waitUntil: z.enum(['load', 'domcontentloaded', 'commit']).optional().describe("when the navigation counts as done: 'load' (default), 'domcontentloaded' or 'commit'"),
     timeout: TimeoutMsSchema.optional(),
   })
   .strict();
@@ -268,9 +271,9 @@ export type GotoOptions = z.infer<typeof GotoOptionsSchema>;
 
 export const ScreenshotOptionsSchema = z
   .object({
-    type: z.enum(['png', 'jpeg']).optional(),
-    quality: z.number().int().min(0).max(100).optional(),
-    fullPage: z.boolean().optional(),
+    type: z.enum(['png', 'jpeg']).optional().describe("the image format, 'png' (default) or 'jpeg'"),
+    quality: z.number().int().min(0).max(100).optional().describe("a JPEG's quality, 0 to 100"),
+    fullPage: z.boolean().optional().describe('whether the whole page is captured instead of the viewport'),
   })
   .strict();
 export type ScreenshotOptions = z.infer<typeof ScreenshotOptionsSchema>;

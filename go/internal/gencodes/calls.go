@@ -10,61 +10,115 @@ import (
 	"strings"
 )
 
-// optionType is a public option type whose every field is a parameter of one method: Go names the
-// type, says what it configures, and picks the parameters; their docs are the schema's descriptions.
+// optionType is a public option type whose fields are parameters of the method it configures: Go
+// names the type, says what it configures and picks the parameters ("Definition.property", in
+// Go's order); their docs are the schema's descriptions. Callbacks, which no wire shape carries,
+// are Go's own fields (goOnly).
 type optionType struct {
-	name, method, configures string
-	props                    []string
+	name, configures string
+	fields           []string
+	goOnly           []string
+	tags             bool // the type is written as its wire object
 }
 
 var optionTypes = []optionType{
-	{"NewPageOptions", "context.newPage", "NewPage", []string{"timeout"}},
-	{"EvaluateOptions", "page.evaluate", "Evaluate and EvaluateFunction", []string{"timeout"}},
-	{"ActionOptions", "locator.act", "a locator's action or a key press", []string{"timeout"}},
-	{"SnapshotOptions", "page.snapshot", "Snapshot", []string{"locator", "ignoreLocators", "budget", "timeout"}},
+	{"ActOptions", "Act", []string{"ActRequest.cache", "OperationOptions.ignoreLocators", "OperationOptions.locator", "OperationOptions.model",
+		"OperationOptions.timeout", "OperationOptions.variables", "OperationOptions.page", "OperationOptions.domSettleTimeoutMs",
+		"OperationOptions.approval"}, []string{"onApproval"}, false},
+	{"ExtractOptions", "Extract", []string{"ExtractRequest.cache", "OperationOptions.ignoreLocators", "OperationOptions.locator",
+		"OperationOptions.model", "OperationOptions.timeout", "OperationOptions.variables", "OperationOptions.page",
+		"OperationOptions.domSettleTimeoutMs", "OperationOptions.screenshot", "OperationOptions.iframes"}, nil, false},
+	{"ExecuteOptions", "Agent.Execute", []string{"AgentRunParams.maxSteps", "AgentRunParams.autoScreenshot", "AgentRunParams.waitBetweenActions",
+		"AgentRunParams.context", "AgentRunParams.saveAs", "AgentRunParams.page", "AgentRunParams.approval"}, []string{"onApproval"}, false},
+	{"BatchOptions", "ExperimentalBatch", []string{"BatchRunParams.timeout", "BatchRunParams.page", "BatchRunParams.approval"},
+		[]string{"onApproval"}, false},
+	{"GotoOptions", "Goto", []string{"OperationOptions.page", "GotoOptions.waitUntil", "GotoOptions.timeout"}, nil, false},
+	{"ScreenshotOptions", "Page.Screenshot", []string{"ScreenshotOptions.type", "ScreenshotOptions.quality", "ScreenshotOptions.fullPage"},
+		[]string{"path"}, true},
+	{"NewPageOptions", "NewPage", []string{"ContextNewPageParams.timeout"}, nil, false},
+	{"EvaluateOptions", "Evaluate and EvaluateFunction", []string{"PageEvaluateParams.timeout"}, nil, false},
+	{"ActionOptions", "a locator's action or a key press", []string{"LocatorActParams.timeout"}, nil, false},
+	{"SnapshotOptions", "Snapshot", []string{"SnapshotOptions.locator", "SnapshotOptions.ignoreLocators", "SnapshotOptions.budget",
+		"SnapshotOptions.timeout"}, nil, false},
 }
 
-// optionField is a parameter's Go type in an option type: Go's own types for a deadline and a locator.
-func optionField(defs map[string]*schemaNode, p *schemaNode) string {
+// goOnly are the fields no wire shape carries, with their Go types and docs.
+var goOnly = map[string][2]string{
+	"onApproval": {"ApprovalFunc", "the handler that decides the call's steps that wait (nil: the client's OnApproval)"},
+	"path":       {"string", "a file the image is also written to"},
+}
+
+// optionRefs are the Go types of the shared shapes in an option type.
+var optionRefs = map[string]string{
+	"TimeoutMs": "time.Duration", "WaitMs": "time.Duration", "PageId": "*Page", "LocatorSpec": "*Locator", "ModelParam": "ModelSpec",
+	"Variables": "map[string]Variable", "ApprovalPolicy": "*ApprovalPolicy", "CacheCallOption": "*CacheOption", "FlowName": "string",
+}
+
+// optionField is a parameter's Go type in an option type: a number whose zero means something (a
+// quality of 0) is a pointer, as are milliseconds kept as such.
+func optionField(f, name string, p *schemaNode) string {
+	if p.Ref != "" {
+		t := optionRefs[strings.TrimPrefix(p.Ref, "#/definitions/")]
+		if t == "time.Duration" && strings.HasSuffix(name, "Ms") {
+			return "*int"
+		}
+		if t != "" {
+			return t
+		}
+	}
 	switch {
-	case p.Ref == "#/definitions/TimeoutMs":
-		return "time.Duration"
-	case p.Ref == "#/definitions/LocatorSpec":
-		return "*Locator"
 	case p.Type == "array" && p.Items.Ref == "#/definitions/LocatorSpec":
 		return "[]*Locator"
+	case p.Type == "integer" && p.Minimum != nil && *p.Minimum == 0:
+		return "*int"
 	case p.Type == "integer":
 		return "int"
+	case p.Type == "boolean" && f == "AgentRunParams.autoScreenshot":
+		return "*bool" // unset and false were told apart once; the type stays
+	case p.Type == "boolean":
+		return "bool"
+	case p.Type == "string":
+		return "string"
 	}
-	log.Fatalf("no option field type for %+v", p)
+	log.Fatalf("%s: no option field type for %+v", name, p)
 	return ""
 }
 
 func writeOptionTypes(b *bytes.Buffer, raw []byte) {
 	var s struct {
 		Definitions map[string]*schemaNode `json:"definitions"`
-		X           struct {
-			Methods map[string]struct {
-				Params string `json:"params"`
-			} `json:"methods"`
-		} `json:"x-deckhand"`
 	}
 	if err := json.Unmarshal(raw, &s); err != nil {
 		log.Fatal(err)
 	}
-	for _, t := range optionTypes {
-		params := s.Definitions[strings.TrimPrefix(s.X.Methods[t.method].Params, "#/definitions/")]
-		if params == nil {
-			log.Fatalf("%s: no params for %s", t.name, t.method)
+	field := func(t optionType, k, goType, desc string, wire bool) {
+		b.WriteString("\t" + wrap("// "+goField(k)+" is "+desc+".", "\t// "))
+		tag := ""
+		if t.tags && wire {
+			tag = fmt.Sprintf(" `json:\"%s,omitempty\"`", k)
+		} else if t.tags {
+			tag = " `json:\"-\"`"
 		}
+		fmt.Fprintf(b, "\t%s %s%s\n", goField(k), goType, tag)
+	}
+	for _, t := range optionTypes {
 		fmt.Fprintf(b, "\n// %s configure %s (nil for defaults).\ntype %s struct {\n", t.name, t.configures, t.name)
-		for _, k := range t.props {
-			p := params.Properties.values[k]
-			if p == nil || p.Description == "" {
-				log.Fatalf("%s: %s.%s has no description", t.name, t.method, k)
+		for _, f := range t.fields {
+			def, k, _ := strings.Cut(f, ".")
+			var p *schemaNode
+			if d := s.Definitions[def]; d != nil {
+				p = d.Properties.values[k]
 			}
-			b.WriteString("\t" + wrap("// "+goField(k)+" is "+p.Description+".", "\t// "))
-			fmt.Fprintf(b, "\t%s %s\n", goField(k), optionField(s.Definitions, p))
+			if p != nil && p.Description == "" && p.Ref != "" {
+				p.Description = s.Definitions[strings.TrimPrefix(p.Ref, "#/definitions/")].Description
+			}
+			if p == nil || p.Description == "" {
+				log.Fatalf("%s: %s has no description", t.name, f)
+			}
+			field(t, k, optionField(f, goField(k), p), p.Description, true)
+		}
+		for _, k := range t.goOnly {
+			field(t, k, goOnly[k][0], goOnly[k][1], false)
 		}
 		b.WriteString("}\n")
 	}
@@ -87,7 +141,7 @@ func writeCalls(raw []byte) []byte {
 	var b bytes.Buffer
 	b.WriteString("// Code generated by internal/gencodes from schema/deckhand.schema.json (x-deckhand.locatorMethods, " +
 		"the params of the methods whose option types are here); DO NOT EDIT.\n\npackage deckhand\n\n" +
-		"import (\n\t\"context\"\n\t\"time\"\n)\n\n// The option types whose fields are all parameters of the method they configure.\n")
+		"import (\n\t\"context\"\n\t\"time\"\n)\n\n// The option types: the parameters of the methods they configure, and the callbacks no wire shape carries.\n")
 	writeOptionTypes(&b, raw)
 	b.WriteString("\n// The locator methods that send one action.\n")
 	for _, name := range sortedKeys(s.X.LocatorMethods) {

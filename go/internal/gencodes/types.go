@@ -75,6 +75,7 @@ type schemaNode struct {
 	Enum                 []string        `json:"enum"`
 	Const                json.RawMessage `json:"const"`
 	ExclusiveMinimum     *float64        `json:"exclusiveMinimum"`
+	Minimum              *float64        `json:"minimum"`
 	AdditionalProperties json.RawMessage `json:"additionalProperties"`
 }
 
@@ -447,7 +448,7 @@ func goField(k string) string {
 		}
 		up := strings.ToUpper(w[:1]) + w[1:]
 		switch strings.ToLower(w) {
-		case "id", "url", "api", "json":
+		case "id", "url", "api", "json", "dom":
 			up = strings.ToUpper(w)
 		case "openai":
 			up = "OpenAI"

@@ -238,7 +238,7 @@ class AgentRunParams(WireModel):
     variables: Optional[Variables] = Field(default=None)
     approval: Optional[ApprovalPolicy] = Field(default=None)
     search_url: Optional[str] = Field(default=None, alias='searchUrl')
-    page: Optional[Annotated[int, Field(ge=0)]] = Field(default=None)
+    page: Optional[PageId] = Field(default=None)
     frame_id: Optional[Annotated[int, Field(ge=0)]] = Field(default=None, alias='frameId')
     op_id: Optional[str] = Field(default=None, alias='opId')
     replay: Optional[AgentRecording] = Field(default=None)
