@@ -128,6 +128,47 @@ type ScreenshotOptions struct {
 	Path string `json:"-"`
 }
 
+// ReplayOptions configure Replay and ReplayFlow (nil for defaults).
+type ReplayOptions struct {
+	// Variables is values for the %name% placeholders of the recorded arguments.
+	Variables map[string]Variable
+	// Page is the page (browser tab) the call works on (none: the active page).
+	Page *Page
+	// Model is the model that re-finds a step whose element is gone or changed, and runs extract steps
+	// (none: such a step stops the replay with ACTION_FAILED).
+	Model ModelSpec
+	// StepTimeout is how long each step may wait for its element (default 3 s).
+	StepTimeout time.Duration
+	// Timeout is how long the whole replay may take (default 120 s); past it the replay stops with
+	// TIMEOUT.
+	Timeout time.Duration
+	// UseClientModel is whether the client's own model (CreateOptions.Model or Generate) is sent as
+	// Model.
+	UseClientModel bool
+}
+
+// ApprovalPolicy is steps that wait for a person (or the caller) to approve them before they are
+// carried out.
+type ApprovalPolicy struct {
+	// When is the kinds of step that wait.
+	When []ApprovalKind `json:"when,omitempty"`
+	// Words is more steps that wait: those whose element or instruction says one of these words (whole
+	// words, any case).
+	Words []string `json:"words,omitempty"`
+	// Timeout is how long a step waits for a decision (default 2 minutes, from 100 ms to 10 minutes);
+	// then it is refused.
+	Timeout time.Duration `json:"-"`
+}
+
+// MarshalJSON writes the ApprovalPolicy as the worker reads it: durations in milliseconds.
+func (o ApprovalPolicy) MarshalJSON() ([]byte, error) {
+	type plain ApprovalPolicy
+	return marshalJS(struct {
+		plain
+		Timeout float64 `json:"timeout,omitempty"`
+	}{plain(o), ms(o.Timeout)})
+}
+
 // NewPageOptions configure NewPage (nil for defaults).
 type NewPageOptions struct {
 	// Timeout is how long the call may take, at most 10 minutes (none: the worker's deadline for the

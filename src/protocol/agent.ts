@@ -181,7 +181,8 @@ export const AgentRunParamsSchema = z
     cache: z.boolean().optional(),
     context: z.string().optional().describe('more for the model to know about the task'),
     waitBetweenActions: WaitMsSchema.optional().describe('a pause after each action'),
-    autoScreenshot: z.boolean().optional().describe('whether every step sends a screenshot, whatever the mode (by default only hybrid and cua steps carry one)'),
+    autoScreenshot: z.boolean().optional()
+      .describe('whether every step sends a screenshot, whatever the mode (by default only hybrid and cua steps carry one)'),
     /** The caller's own tools (custom or from MCP servers), run on the client when the model calls them. */
     extraTools: z
       .array(z.object({ name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/), description: z.string(), inputSchema: z.record(z.unknown()) }).strict())

@@ -31,7 +31,10 @@ export const LOCATOR_METHODS: Record<string, { action: ActMethod; arg?: string; 
   press: { action: 'press', arg: 'key', doc: 'presses a key ("Enter", "Control+A") with the element focused' },
   check: { action: 'check', doc: 'checks a checkbox or radio button' },
   uncheck: { action: 'uncheck', doc: 'unchecks a checkbox' },
-  selectOption: { action: 'selectOption', arg: 'values', list: true, doc: 'selects the options of a <select> with these values or labels (several for a multiple select)' },
+  selectOption: {
+    action: 'selectOption', arg: 'values', list: true,
+    doc: 'selects the options of a <select> with these values or labels (several for a multiple select)',
+  },
   scrollIntoView: { action: 'scrollIntoView', doc: 'scrolls the element into view' },
 };
 
@@ -263,7 +266,8 @@ export type SnapshotResult = z.infer<typeof SnapshotResultSchema>;
 
 export const GotoOptionsSchema = z
   .object({
-    waitUntil: z.enum(['load', 'domcontentloaded', 'commit']).optional().describe("when the navigation counts as done: 'load' (default), 'domcontentloaded' or 'commit'"),
+    waitUntil: z.enum(['load', 'domcontentloaded', 'commit']).optional()
+      .describe("when the navigation counts as done: 'load' (default), 'domcontentloaded' or 'commit'"),
     timeout: TimeoutMsSchema.optional(),
   })
   .strict();

@@ -35,6 +35,9 @@ var optionTypes = []optionType{
 	{"GotoOptions", "Goto", []string{"OperationOptions.page", "GotoOptions.waitUntil", "GotoOptions.timeout"}, nil, false},
 	{"ScreenshotOptions", "Page.Screenshot", []string{"ScreenshotOptions.type", "ScreenshotOptions.quality", "ScreenshotOptions.fullPage"},
 		[]string{"path"}, true},
+	{"ReplayOptions", "Replay and ReplayFlow", []string{"FlowReplayParams.variables", "FlowReplayParams.page", "FlowReplayParams.model",
+		"FlowReplayParams.stepTimeout", "FlowReplayParams.timeout"}, []string{"useClientModel"}, false},
+	{"ApprovalPolicy", "", []string{"ApprovalPolicy.when", "ApprovalPolicy.words", "ApprovalPolicy.timeout"}, nil, true},
 	{"NewPageOptions", "NewPage", []string{"ContextNewPageParams.timeout"}, nil, false},
 	{"EvaluateOptions", "Evaluate and EvaluateFunction", []string{"PageEvaluateParams.timeout"}, nil, false},
 	{"ActionOptions", "a locator's action or a key press", []string{"LocatorActParams.timeout"}, nil, false},
@@ -44,18 +47,20 @@ var optionTypes = []optionType{
 
 // goOnly are the fields no wire shape carries, with their Go types and docs.
 var goOnly = map[string][2]string{
-	"onApproval": {"ApprovalFunc", "the handler that decides the call's steps that wait (nil: the client's OnApproval)"},
-	"path":       {"string", "a file the image is also written to"},
+	"onApproval":     {"ApprovalFunc", "the handler that decides the call's steps that wait (nil: the client's OnApproval)"},
+	"path":           {"string", "a file the image is also written to"},
+	"useClientModel": {"bool", "whether the client's own model (CreateOptions.Model or Generate) is sent as Model"},
 }
 
 // optionRefs are the Go types of the shared shapes in an option type.
 var optionRefs = map[string]string{
 	"TimeoutMs": "time.Duration", "WaitMs": "time.Duration", "PageId": "*Page", "LocatorSpec": "*Locator", "ModelParam": "ModelSpec",
 	"Variables": "map[string]Variable", "ApprovalPolicy": "*ApprovalPolicy", "CacheCallOption": "*CacheOption", "FlowName": "string",
+	"ApprovalKind": "ApprovalKind",
 }
 
-// optionField is a parameter's Go type in an option type: a number whose zero means something (a
-// quality of 0) is a pointer, as are milliseconds kept as such.
+// optionField is a parameter's Go type in an option type: a deadline is a time.Duration, a number
+// whose zero means something (a quality of 0) a pointer, as are milliseconds kept as such.
 func optionField(f, name string, p *schemaNode) string {
 	if p.Ref != "" {
 		t := optionRefs[strings.TrimPrefix(p.Ref, "#/definitions/")]
@@ -67,8 +72,12 @@ func optionField(f, name string, p *schemaNode) string {
 		}
 	}
 	switch {
-	case p.Type == "array" && p.Items.Ref == "#/definitions/LocatorSpec":
-		return "[]*Locator"
+	case p.Type == "array" && p.Items.Ref != "":
+		return "[]" + optionRefs[strings.TrimPrefix(p.Items.Ref, "#/definitions/")]
+	case p.Type == "array" && p.Items.Type == "string":
+		return "[]string"
+	case p.Type == "integer" && name == "Timeout":
+		return "time.Duration"
 	case p.Type == "integer" && p.Minimum != nil && *p.Minimum == 0:
 		return "*int"
 	case p.Type == "integer":
@@ -91,10 +100,14 @@ func writeOptionTypes(b *bytes.Buffer, raw []byte) {
 	if err := json.Unmarshal(raw, &s); err != nil {
 		log.Fatal(err)
 	}
+	var durations []string
 	field := func(t optionType, k, goType, desc string, wire bool) {
 		b.WriteString("\t" + wrap("// "+goField(k)+" is "+desc+".", "\t// "))
 		tag := ""
-		if t.tags && wire {
+		if t.tags && goType == "time.Duration" {
+			durations = append(durations, goField(k)+" float64 `json:\""+k+",omitempty\"`")
+			tag = " `json:\"-\"`"
+		} else if t.tags && wire {
 			tag = fmt.Sprintf(" `json:\"%s,omitempty\"`", k)
 		} else if t.tags {
 			tag = " `json:\"-\"`"
@@ -102,7 +115,12 @@ func writeOptionTypes(b *bytes.Buffer, raw []byte) {
 		fmt.Fprintf(b, "\t%s %s%s\n", goField(k), goType, tag)
 	}
 	for _, t := range optionTypes {
-		fmt.Fprintf(b, "\n// %s configure %s (nil for defaults).\ntype %s struct {\n", t.name, t.configures, t.name)
+		durations = nil
+		if t.configures == "" {
+			b.WriteString("\n" + doc(t.name, s.Definitions[t.name].Description, "") + "type " + t.name + " struct {\n")
+		} else {
+			fmt.Fprintf(b, "\n// %s configure %s (nil for defaults).\ntype %s struct {\n", t.name, t.configures, t.name)
+		}
 		for _, f := range t.fields {
 			def, k, _ := strings.Cut(f, ".")
 			var p *schemaNode
@@ -121,6 +139,16 @@ func writeOptionTypes(b *bytes.Buffer, raw []byte) {
 			field(t, k, goOnly[k][0], goOnly[k][1], false)
 		}
 		b.WriteString("}\n")
+		if len(durations) > 0 {
+			var values []string
+			for _, d := range durations {
+				n, _, _ := strings.Cut(d, " ")
+				values = append(values, "ms(o."+n+")")
+			}
+			fmt.Fprintf(b, "\n// MarshalJSON writes the %s as the worker reads it: durations in milliseconds.\n", t.name)
+			fmt.Fprintf(b, "func (o %s) MarshalJSON() ([]byte, error) {\n\ttype plain %s\n\treturn marshalJS(struct {\n\t\tplain\n", t.name, t.name)
+			fmt.Fprintf(b, "\t\t%s\n\t}{plain(o), %s})\n}\n", strings.Join(durations, "\n\t\t"), strings.Join(values, ", "))
+		}
 	}
 }
 
