@@ -141,10 +141,6 @@ func (a *Agent) Execute(ctx context.Context, instruction string, opts *ExecuteOp
 	if opts != nil {
 		o = *opts
 	}
-	if o.MaxSteps < 0 || o.MaxSteps > agentMaxStepsLimit {
-		return nil, newError(CodeInvalidArgument, "invalid agentExecute request: executeOptions.maxSteps: must be from 1 to %d, got %d",
-			agentMaxStepsLimit, o.MaxSteps)
-	}
 	if err := c.checkPage(o.Page); err != nil {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ type ExtractOptions struct {
 
 // ExecuteOptions configure Agent.Execute (nil for defaults).
 type ExecuteOptions struct {
-	// MaxSteps is the most steps the run takes (default 20).
+	// MaxSteps is the most steps the run takes (default 20, at most 200).
 	MaxSteps int
 	// AutoScreenshot is whether every step sends a screenshot, whatever the mode (by default only
 	// hybrid and cua steps carry one).

@@ -437,6 +437,40 @@ type ApprovalRequest struct {
 	Deadline  float64  `json:"deadline"`
 }
 
+type vertexWire struct {
+	Provider        string         `json:"provider"`
+	ModelName       string         `json:"modelName"`
+	Auth            ServiceAccount `json:"auth"`
+	ProviderOptions vertexOptions  `json:"providerOptions"`
+}
+
+type vertexOptions struct {
+	Vertex vertexPlace `json:"vertex"`
+}
+
+type vertexPlace struct {
+	Project  string            `json:"project"`
+	Location string            `json:"location"`
+	BaseURL  string            `json:"baseURL,omitempty"`
+	Headers  map[string]string `json:"headers,omitempty"`
+}
+
+type azureWire struct {
+	Provider     string            `json:"provider"`
+	ModelName    string            `json:"modelName"`
+	ResourceName string            `json:"resourceName,omitempty"`
+	BaseURL      string            `json:"baseURL,omitempty"`
+	APIVersion   string            `json:"apiVersion,omitempty"`
+	Headers      map[string]string `json:"headers,omitempty"`
+	APIKey       string            `json:"apiKey,omitempty"`
+	Auth         *azureAuth        `json:"auth,omitempty"`
+}
+
+type azureAuth struct {
+	Type  string `json:"type"`
+	Token string `json:"token"`
+}
+
 type wireModel struct {
 	Kind                 string            `json:"kind"`
 	Name                 string            `json:"name"`

@@ -15,6 +15,8 @@ export const AgentModeSchema = z.enum(AGENT_MODES);
 export type AgentMode = z.infer<typeof AgentModeSchema>;
 
 export const AGENT_DEFAULTS = { maxSteps: 20, toolTimeoutMs: 30_000 } as const;
+/** The most steps one agent run takes. */
+const AGENT_MAX_STEPS = 200;
 
 type ArgType = 'string' | 'number' | 'boolean';
 interface AgentToolDef {
@@ -77,7 +79,7 @@ export const AgentConfigSchema = z
 export const ExecuteOptionsSchema = z
   .object({
     instruction: z.string().min(1, 'instruction must not be empty'),
-    maxSteps: z.number().int().min(1).max(200).optional(),
+    maxSteps: z.number().int().min(1).max(AGENT_MAX_STEPS).optional(),
     highlightCursor: z.boolean().optional(),
     useSearch: z.boolean().optional(),
     toolTimeout: TimeoutMsSchema.optional(),
@@ -161,7 +163,8 @@ export const AgentRunParamsSchema = z
     model: ModelParamSchema,
     executionModel: ModelParamSchema,
     systemPrompt: z.string().optional(),
-    maxSteps: z.number().int().positive().default(AGENT_DEFAULTS.maxSteps).describe(`the most steps the run takes (default ${AGENT_DEFAULTS.maxSteps})`),
+    maxSteps: z.number().int().positive().max(AGENT_MAX_STEPS).default(AGENT_DEFAULTS.maxSteps)
+      .describe(`the most steps the run takes (default ${AGENT_DEFAULTS.maxSteps}, at most ${AGENT_MAX_STEPS})`),
     toolTimeout: TimeoutMsSchema.default(AGENT_DEFAULTS.toolTimeoutMs),
     highlightCursor: z.boolean().default(false),
     variables: VariablesSchema.optional(),

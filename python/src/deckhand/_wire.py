@@ -232,7 +232,7 @@ class AgentRunParams(WireModel):
     model: ModelParam
     execution_model: ModelParam = Field(alias='executionModel')
     system_prompt: Optional[str] = Field(default=None, alias='systemPrompt')
-    max_steps: Annotated[int, Field(gt=0)] = Field(default=20, alias='maxSteps')
+    max_steps: Annotated[int, Field(le=200, gt=0)] = Field(default=20, alias='maxSteps')
     tool_timeout: TimeoutMs = Field(default=30000, alias='toolTimeout')
     highlight_cursor: bool = Field(default=False, alias='highlightCursor')
     variables: Optional[Variables] = Field(default=None)
