@@ -237,7 +237,8 @@ export function generateSchema(): string {
       'the migrations of the result cache\'s SQLite file, in order (sqliteCacheMigrations), the statements a store runs with their ' +
       'positional parameters (sqliteCacheStatements) and how many entries a tenant keeps (cacheBounds), which environment variables ' +
       'a provider\'s model reads, sent along with a NamedModel, and the default model by the key that is set (providerEnv), ' +
-      'and the default deadlines and bounds every client and the worker share (defaults, agentDefaults). A method that is an operation says ' +
+      'and the default deadlines and bounds every client and the worker share (defaults, agentDefaults), ' +
+      'the locator methods that send one action (locatorMethods). A method that is an operation says ' +
       'where its opId and timeout sit (dotted paths) and which deadline applies without a timeout ' +
       "(deadline; instruction: the model's when that field is a string).",
     definitions: Object.fromEntries(names.map((n) => [n, converted.definitions[n]])),
@@ -245,6 +246,7 @@ export function generateSchema(): string {
       ...tables, chromiumFlags: CHROMIUM_FLAGS, sharedChromiumFlags: SHARED_CHROMIUM_FLAGS, schemaLimits: SCHEMA_LIMITS,
       sqliteCacheMigrations: SQLITE_CACHE_MIGRATIONS, sqliteCacheStatements: SQLITE_CACHE_STATEMENTS, cacheBounds: CACHE_BOUNDS,
       providerEnv: model.PROVIDER_ENV, defaults: { ...s.DEFAULTS, maxTimeoutMs: s.MAX_TIMEOUT_MS, maxCallMs: s.MAX_CALL_MS }, agentDefaults: agent.AGENT_DEFAULTS,
+      locatorMethods: s.LOCATOR_METHODS,
     },
   };
   return `${JSON.stringify(doc, null, 2)}\n`;

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ModelParamSchema } from './resolve-model';
 import { FlowNameSchema } from './flows';
 import { HttpModelSchema, ResolvedModelSchema } from './model';
-import { ActionSchema, TimeoutMsSchema, VariablesSchema, WaitMsSchema } from './schemas';
+import { ActionSchema, ON_PAGE, PageIdSchema, TimeoutMsSchema, VariablesSchema, WaitMsSchema } from './schemas';
 import { AllowSchemesSchema } from './url-policy';
 import { ApprovalPolicySchema } from './approval';
 
@@ -15,6 +15,8 @@ export const AgentModeSchema = z.enum(AGENT_MODES);
 export type AgentMode = z.infer<typeof AgentModeSchema>;
 
 export const AGENT_DEFAULTS = { maxSteps: 20, toolTimeoutMs: 30_000 } as const;
+/** The most steps one agent run takes. */
+const AGENT_MAX_STEPS = 200;
 
 type ArgType = 'string' | 'number' | 'boolean';
 interface AgentToolDef {
@@ -77,7 +79,7 @@ export const AgentConfigSchema = z
 export const ExecuteOptionsSchema = z
   .object({
     instruction: z.string().min(1, 'instruction must not be empty'),
-    maxSteps: z.number().int().min(1).max(200).optional(),
+    maxSteps: z.number().int().min(1).max(AGENT_MAX_STEPS).optional(),
     highlightCursor: z.boolean().optional(),
     useSearch: z.boolean().optional(),
     toolTimeout: TimeoutMsSchema.optional(),
@@ -161,7 +163,8 @@ export const AgentRunParamsSchema = z
     model: ModelParamSchema,
     executionModel: ModelParamSchema,
     systemPrompt: z.string().optional(),
-    maxSteps: z.number().int().positive().default(AGENT_DEFAULTS.maxSteps),
+    maxSteps: z.number().int().positive().max(AGENT_MAX_STEPS).default(AGENT_DEFAULTS.maxSteps)
+      .describe(`the most steps the run takes (default ${AGENT_DEFAULTS.maxSteps}, at most ${AGENT_MAX_STEPS})`),
     toolTimeout: TimeoutMsSchema.default(AGENT_DEFAULTS.toolTimeoutMs),
     highlightCursor: z.boolean().default(false),
     variables: VariablesSchema.optional(),
@@ -169,22 +172,20 @@ export const AgentRunParamsSchema = z
     approval: ApprovalPolicySchema.optional(),
     /** A search endpoint, when the caller asked for search and the service has one. */
     searchUrl: z.string().url().optional(),
-    page: z.number().int().nonnegative().optional(),
+    page: PageIdSchema.optional().describe(ON_PAGE),
     frameId: z.number().int().nonnegative().optional(),
     opId: z.string().optional(),
     /** Replay this recording instead of asking the model (self-healing where a step fails). */
     replay: AgentRecordingSchema.optional(),
     record: z.boolean().optional(),
-    /** Save the run, when it succeeds, as a named flow (protocol/flows.ts): in the caller's own store, else the extension's. */
-    saveAs: FlowNameSchema.optional(),
+    /** In the caller's own store, else the extension's (protocol/flows.ts). */
+    saveAs: FlowNameSchema.optional().describe('the name a successful run is saved under as a flow, to replay later with no model'),
     /** Look the run up in the caller's cache (by instruction, start URL and configuration) and replay it on a hit; record it when computed. */
     cache: z.boolean().optional(),
-    /** Extra context or constraints for the run. */
-    context: z.string().optional(),
-    /** Milliseconds to wait between actions. */
-    waitBetweenActions: WaitMsSchema.optional(),
-    /** Send a screenshot every step, whatever the mode. */
-    autoScreenshot: z.boolean().optional(),
+    context: z.string().optional().describe('more for the model to know about the task'),
+    waitBetweenActions: WaitMsSchema.optional().describe('a pause after each action'),
+    autoScreenshot: z.boolean().optional()
+      .describe('whether every step sends a screenshot, whatever the mode (by default only hybrid and cua steps carry one)'),
     /** The caller's own tools (custom or from MCP servers), run on the client when the model calls them. */
     extraTools: z
       .array(z.object({ name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/), description: z.string(), inputSchema: z.record(z.unknown()) }).strict())

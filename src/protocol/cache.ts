@@ -11,7 +11,8 @@ import { describeZodError } from './zod-errors';
 export const CacheCallOptionSchema = z.union([
   z.boolean(),
   z.object({ threshold: z.number().int().positive('cache.threshold must be a positive integer') }).strict(),
-]);
+]).describe("this call's use of the result cache: false skips the lookup, true looks up even when the client's cache is off by default, " +
+  "a threshold also sets how many identical results come before hits are served (none: the client's setting)");
 export type CacheCallOption = z.infer<typeof CacheCallOptionSchema>;
 
 export function parseCacheCallOption(v: unknown): CacheCallOption | undefined {

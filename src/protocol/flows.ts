@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { ModelParamSchema } from './resolve-model';
 import { QaRecordingSchema } from './recording';
-import { PageIdSchema, TimeoutMsSchema, UsageSchema, VariablesSchema } from './schemas';
+import { ON_PAGE, PageIdSchema, TimeoutMsSchema, UsageSchema, VariablesSchema } from './schemas';
 import { ResolvedModelSchema } from './model';
 import { DeckhandError, ErrorCode } from './errors';
 import { describeZodError } from './zod-errors';
@@ -68,15 +68,13 @@ export const FlowReplayParamsSchema = z
     name: FlowNameSchema.optional(),
     /** ...or given whole (an exported flow, the side panel's current recording). */
     flow: FlowSchema.optional(),
-    page: PageIdSchema.optional(),
-    /** Values for %name% placeholders in the recorded arguments. */
-    variables: VariablesSchema.optional(),
-    /** Re-finds a step whose element is gone or changed, and runs extract steps; none: such a step stops the replay. */
-    model: ModelParamSchema.optional(),
-    /** How long each step may wait for its element (default 3 s). */
-    stepTimeout: TimeoutMsSchema.optional(),
-    /** How long the whole replay may take (default 120 s); past it the replay stops with TIMEOUT. */
-    timeout: TimeoutMsSchema.optional(),
+    page: PageIdSchema.optional().describe(ON_PAGE),
+    variables: VariablesSchema.optional().describe('values for the %name% placeholders of the recorded arguments'),
+    model: ModelParamSchema.optional().describe(
+      'the model that re-finds a step whose element is gone or changed, and runs extract steps (none: such a step stops the replay with ACTION_FAILED)',
+    ),
+    stepTimeout: TimeoutMsSchema.optional().describe('how long each step may wait for its element (default 3 s)'),
+    timeout: TimeoutMsSchema.optional().describe('how long the whole replay may take (default 120 s); past it the replay stops with TIMEOUT'),
     opId: z.string().min(1).max(200).optional(),
   })
   .strict()

@@ -9,7 +9,7 @@ import {
   MetricsSchema, ObserveResultSchema, OperationOptionsSchema, PageIdSchema, PageInfoSchema,
   ScreenshotOptionsSchema, SnapshotOptionsSchema, SnapshotResultSchema, TimeoutMsSchema, UsageSchema, VariablesSchema,
 } from './schemas';
-import { DEFAULTS, MAX_CALL_MS } from './schemas';
+import { DEFAULTS, MAX_CALL_MS, ON_PAGE } from './schemas';
 import { AGENT_DEFAULTS } from './agent';
 import { ModelReplySchema, ModelRequestSchema, ResolvedModelSchema } from './model';
 import { AgentCacheEntrySchema, AgentRecordingSchema, AgentResultSchema, AgentRunParamsSchema } from './agent';
@@ -149,7 +149,7 @@ export const Methods = {
         /** false: the callback gets undefined (JSON cannot carry it). */
         hasInput: z.boolean(),
         input: z.unknown().optional(),
-        page: PageIdSchema.optional(),
+        page: PageIdSchema.optional().describe(ON_PAGE),
         /** The whole batch's deadline (default DEFAULTS.batchTimeoutMs). */
         timeout: TimeoutMsSchema.optional(),
         /** Defaults for the AI calls made inside the batch (resolved by the client). */

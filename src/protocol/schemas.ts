@@ -16,8 +16,32 @@ export const ACT_METHODS = [
 export const ActMethodSchema = z.enum(ACT_METHODS);
 export type ActMethod = z.infer<typeof ActMethodSchema>;
 
+/**
+ * The locator methods every client has that send one action with string arguments (locator.act), by
+ * their public name: the action, the argument each takes (list: several strings) and what the method
+ * does, which becomes its doc comment. The Go client's methods are generated from this.
+ */
+export const LOCATOR_METHODS: Record<string, { action: ActMethod; arg?: string; list?: boolean; doc: string }> = {
+  click: { action: 'click', doc: 'clicks the element' },
+  dblclick: { action: 'doubleClick', doc: 'double-clicks the element' },
+  rightClick: { action: 'rightClick', doc: 'right-clicks the element' },
+  hover: { action: 'hover', doc: 'moves the mouse over the element' },
+  fill: { action: 'fill', arg: 'value', doc: "replaces the field's value with value" },
+  type: { action: 'type', arg: 'text', doc: 'types text into the element, key by key, after what it holds' },
+  press: { action: 'press', arg: 'key', doc: 'presses a key ("Enter", "Control+A") with the element focused' },
+  check: { action: 'check', doc: 'checks a checkbox or radio button' },
+  uncheck: { action: 'uncheck', doc: 'unchecks a checkbox' },
+  selectOption: {
+    action: 'selectOption', arg: 'values', list: true,
+    doc: 'selects the options of a <select> with these values or labels (several for a multiple select)',
+  },
+  scrollIntoView: { action: 'scrollIntoView', doc: 'scrolls the element into view' },
+};
+
 /** A page is a browser tab; its id is the tab id. */
-export const PageIdSchema = z.number().int().nonnegative();
+export const PageIdSchema = z.number().int().nonnegative().describe('a page (browser tab), by its id');
+/** The page a call works on, when it may name none. */
+export const ON_PAGE = 'the page (browser tab) the call works on (none: the active page)';
 
 // A replay performs an action only where the page still has its target (engine/memory/targets.ts), so a
 // stored selector that now points at something else is never acted on. Descriptions here and
@@ -173,7 +197,8 @@ export const TimeoutMsSchema = z
   .number()
   .int()
   .positive()
-  .max(MAX_TIMEOUT_MS, `a timeout may be at most ${MAX_TIMEOUT_MS} ms (10 minutes)`);
+  .max(MAX_TIMEOUT_MS, `a timeout may be at most ${MAX_TIMEOUT_MS} ms (10 minutes)`)
+  .describe("how long the call may take, at most 10 minutes (none: the worker's deadline for the method)");
 /** A wait that may be zero (settle times, pauses), bounded the same way. */
 export const WaitMsSchema = z.number().int().nonnegative().max(MAX_TIMEOUT_MS, `a wait may be at most ${MAX_TIMEOUT_MS} ms (10 minutes)`);
 
@@ -197,26 +222,27 @@ export function checkMs(what: string, value: unknown, { min = 1, whole = true }:
 /** `%name%` variables: a value, or a value with a description the model may see. */
 // A number or a boolean is filled in as its text (3, 2.5, true), so what runs is always a string.
 const VariableValueSchema = z.union([z.string(), z.number().finite(), z.boolean()]);
-export const VariablesSchema = z.record(z.union([VariableValueSchema, z.object({ value: VariableValueSchema, description: z.string().optional() }).strict()]));
+export const VariablesSchema = z
+  .record(z.union([VariableValueSchema, z.object({ value: VariableValueSchema, description: z.string().optional() }).strict()]))
+  .describe('values for %name% in the instruction, each with an optional description for the model; the model never reads the values');
 
 /** Options common to act/observe/extract. Model-related ones are accepted and used once models land. */
 export const OperationOptionsSchema = z
   .object({
-    page: PageIdSchema.optional(),
+    page: PageIdSchema.optional().describe(ON_PAGE),
     timeout: TimeoutMsSchema.optional(),
     locator: LocatorSpecSchema.optional(),
-    ignoreLocators: z.array(LocatorSpecSchema).optional(),
+    ignoreLocators: z.array(LocatorSpecSchema).optional().describe('parts of the page left out'),
     frameId: z.number().int().nonnegative().optional(),
     /** Resolved by the Node side; carries keys for this call only. */
-    model: ModelParamSchema.optional(),
+    model: ModelParamSchema.optional().describe("the call's model (none: the client's)"),
     variables: VariablesSchema.optional(),
-    screenshot: z.boolean().optional(),
+    screenshot: z.boolean().optional().describe('whether a screenshot of the page goes with the model request'),
     systemPrompt: z.string().optional(),
-    domSettleTimeoutMs: WaitMsSchema.optional(),
+    domSettleTimeoutMs: WaitMsSchema.optional().describe("how long to wait for the page's DOM to settle first, in milliseconds (none: the worker's default)"),
     /** Correlates the worker's log events with the caller's operation. */
     opId: z.string().optional(),
-    /** Include iframe content (default true). */
-    iframes: z.boolean().optional(),
+    iframes: z.boolean().optional().describe('whether the content of iframes is included (default true)'),
     /** The result cache for act/observe/extract; ignored by other methods. */
     cache: CacheRunSchema.optional(),
     /** act: a risky step waits for approval (see protocol/approval.ts); ignored by observe and extract, which change nothing. */
@@ -229,9 +255,8 @@ export const SnapshotOptionsSchema = z
   .object({
     page: PageIdSchema.optional(),
     locator: LocatorSpecSchema.optional(),
-    ignoreLocators: z.array(LocatorSpecSchema).optional(),
-    /** Token budget for the whole snapshot. */
-    budget: z.number().int().min(200).optional(),
+    ignoreLocators: z.array(LocatorSpecSchema).optional().describe('parts of the page left out'),
+    budget: z.number().int().min(200).optional().describe("the most tokens the text may take, at least 200 (none: the worker's budget)"),
     timeout: TimeoutMsSchema.optional(),
   })
   .strict();
@@ -247,7 +272,8 @@ export type SnapshotResult = z.infer<typeof SnapshotResultSchema>;
 
 export const GotoOptionsSchema = z
   .object({
-    waitUntil: z.enum(['load', 'domcontentloaded', 'commit']).optional(),
+    waitUntil: z.enum(['load', 'domcontentloaded', 'commit']).optional()
+      .describe("when the navigation counts as done: 'load' (default), 'domcontentloaded' or 'commit'"),
     timeout: TimeoutMsSchema.optional(),
   })
   .strict();
@@ -255,9 +281,9 @@ export type GotoOptions = z.infer<typeof GotoOptionsSchema>;
 
 export const ScreenshotOptionsSchema = z
   .object({
-    type: z.enum(['png', 'jpeg']).optional(),
-    quality: z.number().int().min(0).max(100).optional(),
-    fullPage: z.boolean().optional(),
+    type: z.enum(['png', 'jpeg']).optional().describe("the image format, 'png' (default) or 'jpeg'"),
+    quality: z.number().int().min(0).max(100).optional().describe("a JPEG's quality, 0 to 100"),
+    fullPage: z.boolean().optional().describe('whether the whole page is captured instead of the viewport'),
   })
   .strict();
 export type ScreenshotOptions = z.infer<typeof ScreenshotOptionsSchema>;

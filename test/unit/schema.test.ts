@@ -22,7 +22,7 @@ import { ModelConfigSchema, ModelRequestSchema, ResolvedModelSchema } from '../.
 import { BridgeFrameSchema, QaRecordingSchema } from '../../src/protocol/panel';
 import { RpcMessageSchema } from '../../src/protocol/rpc';
 import { FlowReplayResultSchema, FlowSchema } from '../../src/protocol/flows';
-import { ActionSchema, ActResultSchema, DEFAULTS, MAX_CALL_MS, MAX_TIMEOUT_MS } from '../../src/protocol/schemas';
+import { ActionSchema, ActResultSchema, DEFAULTS, LOCATOR_METHODS, MAX_CALL_MS, MAX_TIMEOUT_MS } from '../../src/protocol/schemas';
 import { z } from 'zod';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -225,8 +225,9 @@ describe('schema/deckhand.schema.json', () => {
     const refs = [...text.matchAll(/"\$ref": "([^"]+)"/g)].map((m) => m[1]);
     // Every entry but the launch switches (plain lists, checked below) is a table of definitions.
     const {
-      chromiumFlags, sharedChromiumFlags, schemaLimits, sqliteCacheMigrations, sqliteCacheStatements, cacheBounds, providerEnv, defaults, agentDefaults, ...named
+      chromiumFlags, sharedChromiumFlags, schemaLimits, sqliteCacheMigrations, sqliteCacheStatements, cacheBounds, providerEnv, defaults, agentDefaults, locatorMethods, ...named
     } = doc['x-deckhand'];
+    expect(locatorMethods).toEqual(LOCATOR_METHODS);
     expect(sqliteCacheStatements).toEqual(JSON.parse(JSON.stringify(SQLITE_CACHE_STATEMENTS)));
     expect(cacheBounds).toEqual(CACHE_BOUNDS);
     expect(defaults).toEqual({ ...DEFAULTS, maxTimeoutMs: MAX_TIMEOUT_MS, maxCallMs: MAX_CALL_MS });
