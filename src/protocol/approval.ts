@@ -25,9 +25,17 @@ export const APPROVAL_MAX_TIMEOUT_MS = 600_000;
 export const ApprovalPolicySchema = z
   .object({
     when: z.array(ApprovalKindSchema).max(APPROVAL_KINDS.length).optional().describe('the kinds of step that wait'),
-    words: z.array(z.string().trim().min(1).max(100)).max(50).optional()
+    words: z
+      .array(z.string().trim().min(1).max(100))
+      .max(50)
+      .optional()
       .describe('more steps that wait: those whose element or instruction says one of these words (whole words, any case)'),
-    timeout: z.number().int().min(100).max(APPROVAL_MAX_TIMEOUT_MS).optional()
+    timeout: z
+      .number()
+      .int()
+      .min(100)
+      .max(APPROVAL_MAX_TIMEOUT_MS)
+      .optional()
       .describe('how long a step waits for a decision (default 2 minutes, from 100 ms to 10 minutes); then it is refused'),
   })
   .strict()
@@ -113,4 +121,7 @@ export type RiskFacts = z.infer<typeof RiskFactsSchema>;
  * 'skip' or 'stop', or null to leave it to others (the side panel) and the deadline. `signal`
  * aborts when the request ends another way.
  */
-export type ApprovalHandler = (request: ApprovalRequest, ctx: { signal: AbortSignal }) => ApprovalDecision | null | undefined | Promise<ApprovalDecision | null | undefined>;
+export type ApprovalHandler = (
+  request: ApprovalRequest,
+  ctx: { signal: AbortSignal },
+) => ApprovalDecision | null | undefined | Promise<ApprovalDecision | null | undefined>;

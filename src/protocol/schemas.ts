@@ -10,8 +10,22 @@ import { schemaTooBig } from './json';
 import { ApprovalPolicySchema } from './approval';
 
 export const ACT_METHODS = [
-  'click', 'doubleClick', 'rightClick', 'hover', 'fill', 'type', 'press', 'selectOption',
-  'check', 'uncheck', 'scrollTo', 'scrollIntoView', 'nextChunk', 'prevChunk', 'dragAndDrop', 'focus',
+  'click',
+  'doubleClick',
+  'rightClick',
+  'hover',
+  'fill',
+  'type',
+  'press',
+  'selectOption',
+  'check',
+  'uncheck',
+  'scrollTo',
+  'scrollIntoView',
+  'nextChunk',
+  'prevChunk',
+  'dragAndDrop',
+  'focus',
 ] as const;
 export const ActMethodSchema = z.enum(ACT_METHODS);
 export type ActMethod = z.infer<typeof ActMethodSchema>;
@@ -32,7 +46,9 @@ export const LOCATOR_METHODS: Record<string, { action: ActMethod; arg?: string; 
   check: { action: 'check', doc: 'checks a checkbox or radio button' },
   uncheck: { action: 'uncheck', doc: 'unchecks a checkbox' },
   selectOption: {
-    action: 'selectOption', arg: 'values', list: true,
+    action: 'selectOption',
+    arg: 'values',
+    list: true,
     doc: 'selects the options of a <select> with these values or labels (several for a multiple select)',
   },
   scrollIntoView: { action: 'scrollIntoView', doc: 'scrolls the element into view' },
@@ -53,7 +69,11 @@ export const ActionTargetSchema = z
     context: z.string().max(500).describe("the other text of its row, list item or card, or the label of its group (form, dialog, section); '' for none"),
     count: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).describe('how many elements then had the same role and name'),
     alike: z
-      .number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional()
+      .number()
+      .int()
+      .nonnegative()
+      .max(Number.MAX_SAFE_INTEGER)
+      .optional()
       .describe('how many of those had these surroundings too, itself included: above one, only its place told it apart'),
   })
   .strict()
@@ -82,16 +102,22 @@ export const LocatorSpecSchema = z
   .describe('an element an operation is scoped to');
 export type LocatorSpec = z.infer<typeof LocatorSpecSchema>;
 
-export const UsageSchema = z.object({
-  inputTokens: z.number(),
-  outputTokens: z.number(),
-  reasoningTokens: z.number(),
-  cachedInputTokens: z.number(),
-  inferenceTimeMs: z.number(),
-}).describe("an operation's model usage");
+export const UsageSchema = z
+  .object({
+    inputTokens: z.number(),
+    outputTokens: z.number(),
+    reasoningTokens: z.number(),
+    cachedInputTokens: z.number(),
+    inferenceTimeMs: z.number(),
+  })
+  .describe("an operation's model usage");
 export type Usage = z.infer<typeof UsageSchema>;
 export const ZERO_USAGE: Usage = Object.freeze({
-  inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 0,
+  inputTokens: 0,
+  outputTokens: 0,
+  reasoningTokens: 0,
+  cachedInputTokens: 0,
+  inferenceTimeMs: 0,
 });
 
 export function addUsage(a: Usage, b: Usage): Usage {
@@ -105,19 +131,20 @@ export function addUsage(a: Usage, b: Usage): Usage {
 }
 
 export const CacheStatusSchema = z.enum(['HIT', 'MISS', 'DISABLED']).describe('HIT, MISS or DISABLED');
-export const CacheInfoSchema = z.object({
-  status: CacheStatusSchema,
-  count: z.number().int().optional(),
-  threshold: z.number().int().optional(),
-  missReason: z.string().optional(),
-  tokensSaved: z
-    .object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() })
-    .describe('what a cache hit saved')
-    .optional(),
-  costSavedUsd: z
-    .number().nonnegative().optional()
-    .describe("what the replaced inference would cost now in US dollars, on a hit, at the current model's price (absent when that is unknown)"),
-}).describe('how the cache took part in an operation');
+export const CacheInfoSchema = z
+  .object({
+    status: CacheStatusSchema,
+    count: z.number().int().optional(),
+    threshold: z.number().int().optional(),
+    missReason: z.string().optional(),
+    tokensSaved: z.object({ inputTokens: z.number(), outputTokens: z.number(), totalTokens: z.number() }).describe('what a cache hit saved').optional(),
+    costSavedUsd: z
+      .number()
+      .nonnegative()
+      .optional()
+      .describe("what the replaced inference would cost now in US dollars, on a hit, at the current model's price (absent when that is unknown)"),
+  })
+  .describe('how the cache took part in an operation');
 export type CacheInfo = z.infer<typeof CacheInfoSchema>;
 
 /**
@@ -125,47 +152,57 @@ export type CacheInfo = z.infer<typeof CacheInfoSchema>;
  * `store`: 'caller' asks the client that sent the command (its store, scoped by its key on the
  * Node side), 'extension' uses the extension's own store (the side panel).
  */
-export const CacheRunSchema = z
-  .object({ threshold: z.number().int().positive(), selfHeal: z.boolean(), store: z.enum(['caller', 'extension']) })
-  .strict();
+export const CacheRunSchema = z.object({ threshold: z.number().int().positive(), selfHeal: z.boolean(), store: z.enum(['caller', 'extension']) }).strict();
 export type CacheRun = z.infer<typeof CacheRunSchema>;
 
-export const ResultMetadataSchema = z.object({
-  actionId: z.string(),
-  cache: CacheInfoSchema,
-  usage: UsageSchema,
-  confidence: z.number().min(0).max(1).optional().describe('how sure the built-in local model was (0 to 1); absent for other models'),
-  // Prices: protocol/prices.ts.
-  costUsd: z
-    .number().nonnegative().optional()
-    .describe(
-      "what the call's model usage cost in US dollars: 0 when no model was called (a deterministic Action, a cache hit); " +
-        "absent when the model's price is unknown",
-    ),
-}).describe('what comes with every act, observe and extract result');
+export const ResultMetadataSchema = z
+  .object({
+    actionId: z.string(),
+    cache: CacheInfoSchema,
+    usage: UsageSchema,
+    confidence: z.number().min(0).max(1).optional().describe('how sure the built-in local model was (0 to 1); absent for other models'),
+    // Prices: protocol/prices.ts.
+    costUsd: z
+      .number()
+      .nonnegative()
+      .optional()
+      .describe(
+        "what the call's model usage cost in US dollars: 0 when no model was called (a deterministic Action, a cache hit); " +
+          "absent when the model's price is unknown",
+      ),
+  })
+  .describe('what comes with every act, observe and extract result');
 export type ResultMetadata = z.infer<typeof ResultMetadataSchema>;
 
-export const ActResultSchema = z.object({
-  data: z.object({
-    success: z.boolean(),
-    message: z.string(),
-    actionDescription: z.string(),
-    actions: z.array(ActionSchema),
-  }).describe('what act did'),
-  metadata: ResultMetadataSchema,
-}).describe("act's result");
+export const ActResultSchema = z
+  .object({
+    data: z
+      .object({
+        success: z.boolean(),
+        message: z.string(),
+        actionDescription: z.string(),
+        actions: z.array(ActionSchema),
+      })
+      .describe('what act did'),
+    metadata: ResultMetadataSchema,
+  })
+  .describe("act's result");
 export type ActResult = z.infer<typeof ActResultSchema>;
 
-export const ObserveResultSchema = z.object({
-  data: z.array(ActionSchema),
-  metadata: ResultMetadataSchema,
-}).describe("observe's result: actions act can run");
+export const ObserveResultSchema = z
+  .object({
+    data: z.array(ActionSchema),
+    metadata: ResultMetadataSchema,
+  })
+  .describe("observe's result: actions act can run");
 export type ObserveResult = z.infer<typeof ObserveResultSchema>;
 
-export const ExtractResultSchema = z.object({
-  data: z.unknown(),
-  metadata: ResultMetadataSchema,
-}).describe("extract's result: the data, in the caller's schema when one was given");
+export const ExtractResultSchema = z
+  .object({
+    data: z.unknown(),
+    metadata: ResultMetadataSchema,
+  })
+  .describe("extract's result: the data, in the caller's schema when one was given");
 export type ExtractResult<T = unknown> = { data: T; metadata: ResultMetadata };
 
 const OPS = ['act', 'extract', 'observe', 'total'] as const;
@@ -175,16 +212,23 @@ const OPS = ['act', 'extract', 'observe', 'total'] as const;
  * output; `CacheSavedCostUsd`).
  */
 export const METRIC_COUNTERS = [
-  'PromptTokens', 'CompletionTokens', 'ReasoningTokens', 'CachedInputTokens', 'InferenceTimeMs', 'CostUsd', 'CacheSavedTokens', 'CacheSavedCostUsd',
+  'PromptTokens',
+  'CompletionTokens',
+  'ReasoningTokens',
+  'CachedInputTokens',
+  'InferenceTimeMs',
+  'CostUsd',
+  'CacheSavedTokens',
+  'CacheSavedCostUsd',
 ] as const;
 export type MetricName = `${(typeof OPS)[number]}${(typeof METRIC_COUNTERS)[number]}`;
 export const METRIC_NAMES = OPS.flatMap((o) => METRIC_COUNTERS.map((c) => `${o}${c}` as MetricName));
-export const MetricsSchema = z.object(
-  Object.fromEntries(METRIC_NAMES.map((n) => [n, z.number()])) as Record<MetricName, z.ZodNumber>,
-).describe(
-  "the instance's counters: act, extract, observe and total x prompt, completion, reasoning and cached input tokens, inference time, " +
-    'cost in US dollars (models with a known price), and the tokens and dollars cache hits saved',
-);
+export const MetricsSchema = z
+  .object(Object.fromEntries(METRIC_NAMES.map((n) => [n, z.number()])) as Record<MetricName, z.ZodNumber>)
+  .describe(
+    "the instance's counters: act, extract, observe and total x prompt, completion, reasoning and cached input tokens, inference time, " +
+      'cost in US dollars (models with a known price), and the tokens and dollars cache hits saved',
+  );
 export type Metrics = Record<MetricName, number>;
 
 /**
@@ -262,17 +306,21 @@ export const SnapshotOptionsSchema = z
   .strict();
 export type SnapshotOptions = z.infer<typeof SnapshotOptionsSchema>;
 
-export const SnapshotResultSchema = z.object({
-  text: z.string(),
-  tokens: z.number().describe("the text's estimated size in tokens (a conservative character-based estimate)"),
-  folded: z.boolean().describe('whether long runs (rows, list items) were folded into summary lines to fit the budget'),
-  url: z.string(),
-}).describe('the text a model reads for a page (page.snapshot)');
+export const SnapshotResultSchema = z
+  .object({
+    text: z.string(),
+    tokens: z.number().describe("the text's estimated size in tokens (a conservative character-based estimate)"),
+    folded: z.boolean().describe('whether long runs (rows, list items) were folded into summary lines to fit the budget'),
+    url: z.string(),
+  })
+  .describe('the text a model reads for a page (page.snapshot)');
 export type SnapshotResult = z.infer<typeof SnapshotResultSchema>;
 
 export const GotoOptionsSchema = z
   .object({
-    waitUntil: z.enum(['load', 'domcontentloaded', 'commit']).optional()
+    waitUntil: z
+      .enum(['load', 'domcontentloaded', 'commit'])
+      .optional()
       .describe("when the navigation counts as done: 'load' (default), 'domcontentloaded' or 'commit'"),
     timeout: TimeoutMsSchema.optional(),
   })
