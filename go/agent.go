@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"maps"
 	"strings"
-	"time"
 )
 
 // AgentOptions configure Client.Agent (nil: the client's model and system prompt, no tools).
@@ -128,28 +127,6 @@ func agentModel(o *AgentOptions) (ModelSpec, error) {
 	return m, nil
 }
 
-// ExecuteOptions configure Agent.Execute (nil for defaults).
-type ExecuteOptions struct {
-	// MaxSteps bounds the run, 1 to 200 (default 20).
-	MaxSteps int
-	// AutoScreenshot sends a screenshot with each step in the dom mode too (the worker's default: only hybrid and cua steps carry one).
-	AutoScreenshot *bool
-	// WaitBetweenActions is a pause after each action.
-	WaitBetweenActions time.Duration
-	// Context is more for the model to know about the task.
-	Context string
-	// SaveAs saves a successful run as a flow under this name, to replay later with no model.
-	SaveAs string
-	// Page is the page the agent starts on (nil: the active page).
-	Page *Page
-	// Approval makes the run's risky steps wait for approval (nil: the client's policy): a
-	// skipped step is reported to the agent and it goes on; a stopped one, or one not approved
-	// in time, ends the run with CodeNotApproved.
-	Approval *ApprovalPolicy
-	// OnApproval decides the run's steps that wait (nil: the client's OnApproval).
-	OnApproval ApprovalFunc
-}
-
 // Execute runs the agent on instruction until it is done or out of steps. Cancelling ctx stops
 // the run in the worker too.
 func (a *Agent) Execute(ctx context.Context, instruction string, opts *ExecuteOptions) (*AgentResult, error) {
@@ -163,10 +140,6 @@ func (a *Agent) Execute(ctx context.Context, instruction string, opts *ExecuteOp
 	o := ExecuteOptions{}
 	if opts != nil {
 		o = *opts
-	}
-	if o.MaxSteps < 0 || o.MaxSteps > agentMaxStepsLimit {
-		return nil, newError(CodeInvalidArgument, "invalid agentExecute request: executeOptions.maxSteps: must be from 1 to %d, got %d",
-			agentMaxStepsLimit, o.MaxSteps)
 	}
 	if err := c.checkPage(o.Page); err != nil {
 		return nil, err

@@ -17,39 +17,13 @@ import (
 // a goto to another host); ApprovalUpload, choosing a file to upload.
 type ApprovalKind string
 
-// ApprovalPolicy says which steps of Act, Agent.Execute and ExperimentalBatch wait for a person
-// (the side panel) or the caller's OnApproval before they are carried out. It needs at least
-// one kind in When or one word in Words; the worker checks it (INVALID_ARGUMENT naming what is wrong).
-type ApprovalPolicy struct {
-	// When lists the kinds of step that wait.
-	When []ApprovalKind `json:"when,omitempty"`
-	// Words: also any step whose element or instruction says one of these (whole words, any case).
-	Words []string `json:"words,omitempty"`
-	// Timeout is how long a step waits for a decision (0: 2 minutes; from 100 ms to 10
-	// minutes, whole milliseconds); then it is refused.
-	Timeout time.Duration `json:"-"`
-}
-
-// MarshalJSON writes the policy as the worker reads it: Timeout in milliseconds.
-func (p ApprovalPolicy) MarshalJSON() ([]byte, error) {
-	type plain ApprovalPolicy
-	return marshalJS(struct {
-		plain
-		Timeout float64 `json:"timeout,omitempty"`
-	}{plain(p), float64(p.Timeout) / float64(time.Millisecond)})
-}
-
 // ApprovalDecision answers a step that waits: DecisionApprove carries it out, DecisionSkip does
 // not and goes on (an agent is told it was skipped), DecisionStop does not and ends the run;
 // NoDecision leaves it to others (the side panel) and the deadline.
 type ApprovalDecision string
 
-const (
-	NoDecision      ApprovalDecision = ""
-	DecisionApprove ApprovalDecision = "approve"
-	DecisionSkip    ApprovalDecision = "skip"
-	DecisionStop    ApprovalDecision = "stop"
-)
+// NoDecision leaves the step to others (the Decision* constants are generated, in codes_gen.go).
+const NoDecision ApprovalDecision = ""
 
 // ApprovalFunc decides a step that waits for approval: what will be done (req.Summary,
 // req.Method, req.Element), on which page, and which kinds it matched. ctx ends when the

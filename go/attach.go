@@ -48,12 +48,15 @@ func printPairing(p PairingInfo) {
 		p.Port, p.Token)
 }
 
-func attachWait(name string, d, fallback time.Duration) (time.Duration, error) {
+// waitOption is a launcher's wait: fallback for 0, else from least to 10 minutes (what names it).
+func waitOption(what string, d, fallback, least time.Duration) (time.Duration, error) {
 	if d == 0 {
 		return fallback, nil
 	}
-	if d < time.Millisecond || d > maxTimeoutMs*time.Millisecond {
-		return 0, newError(CodeInvalidArgument, "AttachOptions.%s must be from 1 ms to 10 minutes, got %s", name, d)
+	if d < least || d > maxTimeoutMs*time.Millisecond {
+		n := least.String() // "1ms", "1s"
+		unit := strings.TrimLeft(n, "0123456789")
+		return 0, newError(CodeInvalidArgument, "%s must be from %s %s to 10 minutes, got %s", what, strings.TrimSuffix(n, unit), unit, d)
 	}
 	return d, nil
 }
@@ -91,11 +94,11 @@ func AttachLocalBrowser(ctx context.Context, opts *AttachOptions) (*Browser, err
 			return nil, newError(CodeInvalidArgument, "AttachOptions.Token: the pairing token is 6 to 128 letters, digits, - or _")
 		}
 	}
-	timeout, err := attachWait("Timeout", o.Timeout, 2*time.Minute)
+	timeout, err := waitOption("AttachOptions.Timeout", o.Timeout, 2*time.Minute, time.Millisecond)
 	if err != nil {
 		return nil, err
 	}
-	reconnect, err := attachWait("ReconnectTimeout", o.ReconnectTimeout, 45*time.Second)
+	reconnect, err := waitOption("AttachOptions.ReconnectTimeout", o.ReconnectTimeout, 45*time.Second, time.Millisecond)
 	if err != nil {
 		return nil, err
 	}

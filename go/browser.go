@@ -158,12 +158,9 @@ func LaunchLocalBrowser(ctx context.Context, opts *LaunchOptions) (*Browser, err
 	if err != nil {
 		return nil, err
 	}
-	timeout := o.Timeout
-	if timeout == 0 {
-		timeout = 15 * time.Second
-	}
-	if timeout < 0 || timeout > maxTimeoutMs*time.Millisecond {
-		return nil, newError(CodeInvalidArgument, "the launch timeout must be from 1 ms to 10 minutes, got %s", timeout)
+	timeout, err := waitOption("the launch timeout", o.Timeout, 15*time.Second, time.Millisecond)
+	if err != nil {
+		return nil, err
 	}
 	profile, userDataDir := "", o.UserDataDir
 	if userDataDir == "" {
@@ -375,12 +372,9 @@ func ConnectLocalBrowserWith(ctx context.Context, cdpURL string, opts *ConnectOp
 	if opts != nil {
 		o = *opts
 	}
-	timeout := o.Timeout
-	if timeout == 0 {
-		timeout = 10 * time.Second
-	}
-	if timeout < time.Millisecond || timeout > maxTimeoutMs*time.Millisecond {
-		return nil, newError(CodeInvalidArgument, "the connect timeout must be from 1 ms to 10 minutes, got %s", timeout)
+	timeout, err := waitOption("the connect timeout", o.Timeout, 10*time.Second, time.Millisecond)
+	if err != nil {
+		return nil, err
 	}
 	allow, err := parseAllowSchemes("ConnectOptions.AllowURLSchemes", o.AllowURLSchemes)
 	if err != nil {

@@ -493,18 +493,6 @@ func (c *Client) Metrics(ctx context.Context) (*Metrics, error) {
 	return invoke[Metrics](ctx, c, "metrics", struct{}{}, "")
 }
 
-// BatchOptions configure ExperimentalBatch (nil for defaults).
-type BatchOptions struct {
-	// Timeout bounds the batch (default 30 s, at most 10 minutes).
-	Timeout time.Duration
-	// Page is the page the callback's batch.page is (nil: the active page).
-	Page *Page
-	// Approval makes the batch's risky steps wait for approval (nil: the client's policy).
-	Approval *ApprovalPolicy
-	// OnApproval decides the batch's steps that wait (nil: the client's OnApproval).
-	OnApproval ApprovalFunc
-}
-
 // ExperimentalBatch runs a trusted, self-contained JavaScript callback
 // `async (batch, input) => ...` inside the extension's worker. input must be JSON (nil: the
 // callback gets undefined; json.RawMessage("null") gives null). When result is a non-nil

@@ -14,25 +14,6 @@ import (
 	"unicode/utf16"
 )
 
-// ReplayOptions configure Replay and ReplayFlow (nil for defaults).
-type ReplayOptions struct {
-	// Variables fill the %name% placeholders of the recorded arguments.
-	Variables map[string]Variable
-	// Page is the page to replay on (nil: the active page).
-	Page *Page
-	// Model re-finds a step whose element is gone or changed, and runs extract steps. With
-	// no Model (and UseClientModel false) no model is sent: such a step stops the replay with
-	// an *Error (CodeActionFailed) whose Data["step"] names it.
-	Model ModelSpec
-	// UseClientModel sends the client's own model (CreateOptions.Model or Generate) as Model.
-	UseClientModel bool
-	// StepTimeout is how long each step waits for its element (default 3 s).
-	StepTimeout time.Duration
-	// Timeout bounds the whole replay (default 10 minutes); past it the worker stops the
-	// replay and Replay returns an *Error with CodeTimeout.
-	Timeout time.Duration
-}
-
 // FlowPlace says where a flow is kept.
 type FlowPlace string
 

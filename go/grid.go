@@ -206,12 +206,13 @@ func LaunchGridBrowser(ctx context.Context, o GridOptions) (*Browser, error) {
 	if err != nil {
 		return nil, err
 	}
-	timeout, keepAlive := cmp.Or(o.Timeout, 60*time.Second), cmp.Or(o.KeepAlive, 60*time.Second)
-	if timeout < time.Millisecond || timeout > maxTimeoutMs*time.Millisecond {
-		return nil, newError(CodeInvalidArgument, "the Grid timeout must be from 1 ms to 10 minutes, got %s", timeout)
+	timeout, err := waitOption("the Grid timeout", o.Timeout, 60*time.Second, time.Millisecond)
+	if err != nil {
+		return nil, err
 	}
-	if keepAlive < time.Second || keepAlive > maxTimeoutMs*time.Millisecond {
-		return nil, newError(CodeInvalidArgument, "KeepAlive must be from 1 s to 10 minutes, got %s", keepAlive)
+	keepAlive, err := waitOption("KeepAlive", o.KeepAlive, 60*time.Second, time.Second)
+	if err != nil {
+		return nil, err
 	}
 	w, h, err := viewportSize(o.ViewportWidth, o.ViewportHeight)
 	if err != nil {

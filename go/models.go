@@ -88,46 +88,10 @@ type AzureModelConfig struct {
 	EntraToken   string
 }
 
-// vertexWire is VertexModelConfig as the schema writes it.
-type vertexWire struct {
-	Provider        string         `json:"provider"`
-	ModelName       string         `json:"modelName"`
-	Auth            ServiceAccount `json:"auth"`
-	ProviderOptions struct {
-		Vertex *struct {
-			Project  string            `json:"project"`
-			Location string            `json:"location"`
-			BaseURL  string            `json:"baseURL,omitempty"`
-			Headers  map[string]string `json:"headers,omitempty"`
-		} `json:"vertex"`
-	} `json:"providerOptions"`
-}
-
-// azureWire is both Azure shapes as the schema writes them (apiKey, or auth with a token).
-type azureWire struct {
-	Provider     string            `json:"provider"`
-	ModelName    string            `json:"modelName"`
-	ResourceName string            `json:"resourceName,omitempty"`
-	BaseURL      string            `json:"baseURL,omitempty"`
-	APIVersion   string            `json:"apiVersion,omitempty"`
-	Headers      map[string]string `json:"headers,omitempty"`
-	APIKey       string            `json:"apiKey,omitempty"`
-	Auth         *struct {
-		Type  string `json:"type"`
-		Token string `json:"token"`
-	} `json:"auth,omitempty"`
-}
-
 // MarshalJSON writes the configuration in the Node client's shape, as the worker reads it.
 func (c *VertexModelConfig) MarshalJSON() ([]byte, error) {
-	w := vertexWire{Provider: "vertex", ModelName: c.ModelName, Auth: c.Credentials}
-	w.ProviderOptions.Vertex = &struct {
-		Project  string            `json:"project"`
-		Location string            `json:"location"`
-		BaseURL  string            `json:"baseURL,omitempty"`
-		Headers  map[string]string `json:"headers,omitempty"`
-	}{c.Project, c.Location, c.BaseURL, c.Headers}
-	return marshalJS(w)
+	return marshalJS(vertexWire{Provider: "vertex", ModelName: c.ModelName, Auth: c.Credentials,
+		ProviderOptions: vertexOptions{vertexPlace{c.Project, c.Location, c.BaseURL, c.Headers}}})
 }
 
 // MarshalJSON writes the configuration in the Node client's shape, as the worker reads it.
@@ -135,10 +99,7 @@ func (c *AzureModelConfig) MarshalJSON() ([]byte, error) {
 	w := azureWire{Provider: "azure", ModelName: c.ModelName, ResourceName: c.ResourceName, BaseURL: c.BaseURL, APIVersion: c.APIVersion,
 		Headers: c.Headers, APIKey: c.APIKey}
 	if c.EntraToken != "" {
-		w.Auth = &struct {
-			Type  string `json:"type"`
-			Token string `json:"token"`
-		}{"azureEntraId", c.EntraToken}
+		w.Auth = &azureAuth{"azureEntraId", c.EntraToken}
 	}
 	return marshalJS(w)
 }
@@ -283,9 +244,6 @@ func ParseModelConfig(raw []byte) (ModelSpec, error) {
 		var w vertexWire
 		if err := strictJSON(raw, &w); err != nil {
 			return nil, err
-		}
-		if w.ProviderOptions.Vertex == nil {
-			return nil, badModel("providerOptions.vertex (project, location) is required")
 		}
 		v := w.ProviderOptions.Vertex
 		return &VertexModelConfig{ModelName: w.ModelName, Project: v.Project, Location: v.Location, Credentials: w.Auth, BaseURL: v.BaseURL, Headers: v.Headers}, nil

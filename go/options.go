@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"time"
 
 	"go.opentelemetry.io/otel/trace"
 )
@@ -147,48 +146,8 @@ func (o observedAction) actInput() any { return o.a }
 // ObservedAction runs an Action deterministically: no model, no cache.
 func ObservedAction(a Action) ActInput { return observedAction{a} }
 
-// ActOptions configure Act (nil for defaults).
-type ActOptions struct {
-	// Cache is this call's cache setting (nil: the client's).
-	Cache *CacheOption
-	// IgnoreLocators are parts of the page the model does not read (made by Page.Locator).
-	IgnoreLocators []*Locator
-	// Locator scopes the call to an element and what it holds (made by Page.Locator).
-	Locator *Locator
-	// Model is this call's model (nil: the client's).
-	Model ModelSpec
-	// Timeout bounds the call (0: the engine's default), at most 10 minutes.
-	Timeout time.Duration
-	// Variables fill %name% in the instruction; the model never reads their values.
-	Variables map[string]Variable
-	// Page is the page to act on (nil: the active page).
-	Page               *Page
-	DOMSettleTimeoutMs *int
-	// Approval makes Act's risky steps wait for approval (nil: the client's policy). Observe
-	// takes no approval.
-	Approval *ApprovalPolicy
-	// OnApproval decides this call's steps that wait (nil: the client's OnApproval).
-	OnApproval ApprovalFunc
-}
-
 // ObserveOptions configure Observe (nil for defaults).
 type ObserveOptions = ActOptions
-
-// ExtractOptions configure Extract (nil for defaults).
-type ExtractOptions struct {
-	Cache              *CacheOption
-	IgnoreLocators     []*Locator
-	Locator            *Locator
-	Model              ModelSpec
-	Timeout            time.Duration
-	Variables          map[string]Variable
-	Page               *Page
-	DOMSettleTimeoutMs *int
-	// Screenshot sends a screenshot of the page with the request.
-	Screenshot bool
-	// Iframes includes the content of iframes.
-	Iframes bool
-}
 
 // Variable is a value substituted for %name% in an instruction; Description tells the model
 // what it is without showing the value. Value is a string, a bool or a number of any Go numeric
@@ -196,18 +155,6 @@ type ExtractOptions struct {
 type Variable struct {
 	Value       any    `json:"value"`
 	Description string `json:"description,omitempty"`
-}
-
-// ScreenshotOptions configure Page.Screenshot (nil for a PNG of the viewport).
-type ScreenshotOptions struct {
-	// Type is "png" (default) or "jpeg".
-	Type string `json:"type,omitempty"`
-	// Quality is a JPEG's quality, 0 to 100.
-	Quality *int `json:"quality,omitempty"`
-	// FullPage captures the whole page instead of the viewport.
-	FullPage bool `json:"fullPage,omitempty"`
-	// Path, when set, also writes the image to this file.
-	Path string `json:"-"`
 }
 
 // PageExtraction is what Page.Extract returns without Into: the page's text (no instruction:

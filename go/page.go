@@ -6,7 +6,6 @@ import (
 	"os"
 	"reflect"
 	"strings"
-	"time"
 )
 
 // BrowserContext is the browser's pages, as the engine sees them (tabs). Get it with
@@ -55,12 +54,6 @@ func (x *BrowserContext) pageOf(info *PageInfo, err error) (*Page, error) {
 	return x.Page(info.ID), nil
 }
 
-// NewPageOptions configure NewPage (nil for defaults).
-type NewPageOptions struct {
-	// Timeout bounds the page's load (default 30 s).
-	Timeout time.Duration
-}
-
 // NewPage opens a page at url ("": about:blank); it becomes the active page.
 func (x *BrowserContext) NewPage(ctx context.Context, url string, opts *NewPageOptions) (*Page, error) {
 	params := object{}.with("url", url)
@@ -73,15 +66,6 @@ func (x *BrowserContext) NewPage(ctx context.Context, url string, opts *NewPageO
 
 // ActivePage is the page operations use when they name none.
 func (c *Client) ActivePage(ctx context.Context) (*Page, error) { return c.Context().ActivePage(ctx) }
-
-// GotoOptions configure Goto (nil for defaults).
-type GotoOptions struct {
-	// Page is the page Client.Goto navigates (nil: the active page); Page.Goto navigates its own.
-	Page *Page
-	// WaitUntil is "load" (default), "domcontentloaded" or "commit".
-	WaitUntil string
-	Timeout   time.Duration
-}
 
 // Goto navigates a page (the active one unless opts.Page) to url.
 func (c *Client) Goto(ctx context.Context, url string, opts *GotoOptions) (*PageInfo, error) {
@@ -170,12 +154,6 @@ func (p *Page) Title(ctx context.Context) (string, error) {
 	return info.Title, nil
 }
 
-// EvaluateOptions configure Evaluate and EvaluateFunction (nil for defaults).
-type EvaluateOptions struct {
-	// Timeout bounds the evaluation (default 30 s; a promise is awaited).
-	Timeout time.Duration
-}
-
 // Evaluate runs a JavaScript expression in the page; result, when a non-nil pointer, receives
 // its value decoded from JSON (undefined decodes as null).
 func (p *Page) Evaluate(ctx context.Context, expression string, result any, opts *EvaluateOptions) error {
@@ -230,17 +208,6 @@ func (p *Page) Screenshot(ctx context.Context, opts *ScreenshotOptions) ([]byte,
 	return r.Data, nil
 }
 
-// SnapshotOptions configure Snapshot (nil for the whole page).
-type SnapshotOptions struct {
-	// Locator scopes the snapshot to an element (made by Page.Locator).
-	Locator *Locator
-	// IgnoreLocators leave parts of the page out.
-	IgnoreLocators []*Locator
-	// Budget is the most tokens the text may take (0: the engine's default; at least 200).
-	Budget  int
-	Timeout time.Duration
-}
-
 // Snapshot is the text a model reads for this page: an outline of its elements with their ids.
 func (p *Page) Snapshot(ctx context.Context, opts *SnapshotOptions) (*SnapshotResult, error) {
 	o := SnapshotOptions{}
@@ -257,12 +224,6 @@ func (p *Page) Snapshot(ctx context.Context, opts *SnapshotOptions) (*SnapshotRe
 	}
 	params := object{}.with("locator", locator).with("ignoreLocators", ignore)
 	return pageCall[SnapshotResult](ctx, p, "page.snapshot", params.with("budget", o.Budget).with("timeout", ms(o.Timeout)), false)
-}
-
-// ActionOptions configure a locator's action or a key press (nil for defaults).
-type ActionOptions struct {
-	// Timeout is how long to wait for the element to be there and actionable (default 15 s).
-	Timeout time.Duration
 }
 
 func (o *ActionOptions) timeout() float64 {
@@ -495,62 +456,6 @@ func (l *Locator) act(ctx context.Context, method string, args []string, opts *A
 	params := object{{"locator", spec}, {"method", method}, {"arguments", nonNil(args)}}.with("timeout", opts.timeout())
 	_, err = pageCall[json.RawMessage](ctx, l.page, "locator.act", params, true)
 	return err
-}
-
-// Click clicks the element.
-func (l *Locator) Click(ctx context.Context, opts *ActionOptions) error {
-	return l.act(ctx, "click", nil, opts)
-}
-
-// Dblclick double-clicks the element.
-func (l *Locator) Dblclick(ctx context.Context, opts *ActionOptions) error {
-	return l.act(ctx, "doubleClick", nil, opts)
-}
-
-// RightClick right-clicks the element.
-func (l *Locator) RightClick(ctx context.Context, opts *ActionOptions) error {
-	return l.act(ctx, "rightClick", nil, opts)
-}
-
-// Hover moves the mouse over the element.
-func (l *Locator) Hover(ctx context.Context, opts *ActionOptions) error {
-	return l.act(ctx, "hover", nil, opts)
-}
-
-// Fill replaces the field's value with value.
-func (l *Locator) Fill(ctx context.Context, value string, opts *ActionOptions) error {
-	return l.act(ctx, "fill", []string{value}, opts)
-}
-
-// Type types text into the element, key by key, after what it holds.
-func (l *Locator) Type(ctx context.Context, text string, opts *ActionOptions) error {
-	return l.act(ctx, "type", []string{text}, opts)
-}
-
-// Press presses a key ("Enter", "Control+A") with the element focused.
-func (l *Locator) Press(ctx context.Context, key string, opts *ActionOptions) error {
-	return l.act(ctx, "press", []string{key}, opts)
-}
-
-// Check checks a checkbox or radio button.
-func (l *Locator) Check(ctx context.Context, opts *ActionOptions) error {
-	return l.act(ctx, "check", nil, opts)
-}
-
-// Uncheck unchecks a checkbox.
-func (l *Locator) Uncheck(ctx context.Context, opts *ActionOptions) error {
-	return l.act(ctx, "uncheck", nil, opts)
-}
-
-// SelectOption selects the options of a <select> with these values or labels (several for a
-// multiple select).
-func (l *Locator) SelectOption(ctx context.Context, values []string, opts *ActionOptions) error {
-	return l.act(ctx, "selectOption", values, opts)
-}
-
-// ScrollIntoView scrolls the element into view.
-func (l *Locator) ScrollIntoView(ctx context.Context, opts *ActionOptions) error {
-	return l.act(ctx, "scrollIntoView", nil, opts)
 }
 
 // DragTo drags the element onto target's.

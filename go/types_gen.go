@@ -168,6 +168,7 @@ type Metrics struct {
 
 // PageInfo is a tab: its id, URL and title.
 type PageInfo struct {
+	// ID is a page (browser tab), by its id.
 	ID    int    `json:"id"`
 	URL   string `json:"url"`
 	Title string `json:"title"`
@@ -434,6 +435,40 @@ type ApprovalRequest struct {
 	Target    string   `json:"target,omitempty"`
 	Summary   string   `json:"summary"`
 	Deadline  float64  `json:"deadline"`
+}
+
+type vertexWire struct {
+	Provider        string         `json:"provider"`
+	ModelName       string         `json:"modelName"`
+	Auth            ServiceAccount `json:"auth"`
+	ProviderOptions vertexOptions  `json:"providerOptions"`
+}
+
+type vertexOptions struct {
+	Vertex vertexPlace `json:"vertex"`
+}
+
+type vertexPlace struct {
+	Project  string            `json:"project"`
+	Location string            `json:"location"`
+	BaseURL  string            `json:"baseURL,omitempty"`
+	Headers  map[string]string `json:"headers,omitempty"`
+}
+
+type azureWire struct {
+	Provider     string            `json:"provider"`
+	ModelName    string            `json:"modelName"`
+	ResourceName string            `json:"resourceName,omitempty"`
+	BaseURL      string            `json:"baseURL,omitempty"`
+	APIVersion   string            `json:"apiVersion,omitempty"`
+	Headers      map[string]string `json:"headers,omitempty"`
+	APIKey       string            `json:"apiKey,omitempty"`
+	Auth         *azureAuth        `json:"auth,omitempty"`
+}
+
+type azureAuth struct {
+	Type  string `json:"type"`
+	Token string `json:"token"`
 }
 
 type wireModel struct {

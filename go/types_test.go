@@ -111,7 +111,7 @@ func TestGeneratedFilesAreCurrent(t *testing.T) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("gencodes: %v\n%s", err, out)
 	}
-	for _, f := range []string{"codes_gen.go", "types_gen.go"} {
+	for _, f := range []string{"codes_gen.go", "types_gen.go", "calls_gen.go"} {
 		want, err := os.ReadFile(filepath.Join(dir, f))
 		if err != nil {
 			t.Fatal(err)

@@ -22,36 +22,24 @@ func serveAs[P any](p *rpcPeer, method string, f func(ctx context.Context, param
 
 func (c *Client) serve() {
 	p := c.link.peer
-	store := func() (CacheStore, error) {
+	// The cache store's methods, refused when the client has none.
+	cache := func(f func(CacheStore) (any, error)) (any, error) {
 		if c.store == nil {
 			return nil, newError(CodeInvalidArgument, "this client has no cache store")
 		}
-		return c.store, nil
+		return f(c.store)
 	}
 	serveAs(p, "cache.lookup", func(ctx context.Context, req *struct{ Key, BaseKey string }) (any, error) {
-		s, err := store()
-		if err != nil {
-			return nil, err
-		}
-		return s.Lookup(ctx, req.Key, req.BaseKey)
+		return cache(func(s CacheStore) (any, error) { return s.Lookup(ctx, req.Key, req.BaseKey) })
 	})
 	serveAs(p, "cache.record", func(ctx context.Context, req *CacheRecord) (any, error) {
-		s, err := store()
-		if err != nil {
-			return nil, err
-		}
-		agree, err := s.Record(ctx, req)
-		if err != nil {
-			return nil, err
-		}
-		return object{{"agree", agree}}, nil
+		return cache(func(s CacheStore) (any, error) {
+			agree, err := s.Record(ctx, req)
+			return object{{"agree", agree}}, err
+		})
 	})
 	serveAs(p, "cache.invalidate", func(ctx context.Context, req *struct{ Key string }) (any, error) {
-		s, err := store()
-		if err != nil {
-			return nil, err
-		}
-		return nil, s.Invalidate(ctx, req.Key)
+		return cache(func(s CacheStore) (any, error) { return nil, s.Invalidate(ctx, req.Key) })
 	})
 	serveAs(p, "model.generate", c.generate)
 	serveAs(p, "tool.call", c.toolCall)

@@ -145,7 +145,11 @@ const NAMED: Record<string, ZodTypeAny> = {
 const ref = (name: string) => `#/definitions/${name}`;
 
 /** 'context.newPage' → 'ContextNewPage'. */
-const pascal = (name: string) => name.split(/[.]/).map((p) => p[0].toUpperCase() + p.slice(1)).join('');
+const pascal = (name: string) =>
+  name
+    .split(/[.]/)
+    .map((p) => p[0].toUpperCase() + p.slice(1))
+    .join('');
 
 type MethodTable = Record<string, { params: ZodTypeAny; result: ZodTypeAny }>;
 
@@ -185,12 +189,19 @@ function catalogue(): { defs: Map<string, ZodTypeAny>; tables: Record<string, Re
       panelMethods: methods(PanelMethods),
       http: {
         ...Object.fromEntries(
-          Object.entries(http.HttpRoutes).map(([path, r]) => [`POST ${path}`, { request: ref(add(`${pascal(path)}Request`, r.request)), data: ref(add(`${pascal(path)}Data`, r.data)) }]),
+          Object.entries(http.HttpRoutes).map(([path, r]) => [
+            `POST ${path}`,
+            { request: ref(add(`${pascal(path)}Request`, r.request)), data: ref(add(`${pascal(path)}Data`, r.data)) },
+          ]),
         ),
         // Keyed `METHOD path` already; only PUT takes a body.
         ...Object.fromEntries(
           Object.entries(http.HttpResourceRoutes).map(([route, r]) => {
-            const name = route.split(/[^A-Za-z0-9]+/).filter(Boolean).map((w) => w[0].toUpperCase() + w.slice(1).toLowerCase()).join('');
+            const name = route
+              .split(/[^A-Za-z0-9]+/)
+              .filter(Boolean)
+              .map((w) => w[0].toUpperCase() + w.slice(1).toLowerCase())
+              .join('');
             const entry: Record<string, string> = {};
             if ('request' in r) entry.request = ref(add(`${name}Request`, r.request));
             entry.data = ref(add(`${name}Data`, r.data));
@@ -238,20 +249,29 @@ export function generateSchema(): string {
     description:
       'Generated from the zod schemas in src/protocol by scripts/gen-schema.ts (npm run schema); do not edit. ' +
       'Each definition is one shape; x-deckhand maps RPC methods (frames: RpcMessage), HTTP routes (answers: ' +
-      'HttpSuccessBody around data, or HttpErrorBody) and MCP tools to their definitions, and lists each error code\'s meaning (errors), the ' +
+      "HttpSuccessBody around data, or HttpErrorBody) and MCP tools to their definitions, and lists each error code's meaning (errors), the " +
       'Chromium switches a launcher passes to a Chromium it starts itself (chromiumFlags), the part of them every launcher ' +
       'passes, a Selenium Grid launcher too (sharedChromiumFlags), how deep and large a schema for extract may be (schemaLimits), ' +
-      'the migrations of the result cache\'s SQLite file, in order (sqliteCacheMigrations), the statements a store runs with their ' +
+      "the migrations of the result cache's SQLite file, in order (sqliteCacheMigrations), the statements a store runs with their " +
       'positional parameters (sqliteCacheStatements) and how many entries a tenant keeps (cacheBounds), which environment variables ' +
-      'a provider\'s model reads, sent along with a NamedModel, and the default model by the key that is set (providerEnv), ' +
-      'and the default deadlines and bounds every client and the worker share (defaults, agentDefaults). A method that is an operation says ' +
+      "a provider's model reads, sent along with a NamedModel, and the default model by the key that is set (providerEnv), " +
+      'and the default deadlines and bounds every client and the worker share (defaults, agentDefaults), ' +
+      'the locator methods that send one action (locatorMethods). A method that is an operation says ' +
       'where its opId and timeout sit (dotted paths) and which deadline applies without a timeout ' +
       "(deadline; instruction: the model's when that field is a string).",
     definitions: Object.fromEntries(names.map((n) => [n, converted.definitions[n]])),
     'x-deckhand': {
-      ...tables, chromiumFlags: CHROMIUM_FLAGS, sharedChromiumFlags: SHARED_CHROMIUM_FLAGS, schemaLimits: SCHEMA_LIMITS,
-      sqliteCacheMigrations: SQLITE_CACHE_MIGRATIONS, sqliteCacheStatements: SQLITE_CACHE_STATEMENTS, cacheBounds: CACHE_BOUNDS,
-      providerEnv: model.PROVIDER_ENV, defaults: { ...s.DEFAULTS, maxTimeoutMs: s.MAX_TIMEOUT_MS, maxCallMs: s.MAX_CALL_MS }, agentDefaults: agent.AGENT_DEFAULTS,
+      ...tables,
+      chromiumFlags: CHROMIUM_FLAGS,
+      sharedChromiumFlags: SHARED_CHROMIUM_FLAGS,
+      schemaLimits: SCHEMA_LIMITS,
+      sqliteCacheMigrations: SQLITE_CACHE_MIGRATIONS,
+      sqliteCacheStatements: SQLITE_CACHE_STATEMENTS,
+      cacheBounds: CACHE_BOUNDS,
+      providerEnv: model.PROVIDER_ENV,
+      defaults: { ...s.DEFAULTS, maxTimeoutMs: s.MAX_TIMEOUT_MS, maxCallMs: s.MAX_CALL_MS },
+      agentDefaults: agent.AGENT_DEFAULTS,
+      locatorMethods: s.LOCATOR_METHODS,
       errors: errorTable(),
     },
   };

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ModelParamSchema } from './resolve-model';
 import { FlowNameSchema } from './flows';
 import { HttpModelSchema, ResolvedModelSchema } from './model';
-import { ActionSchema, TimeoutMsSchema, VariablesSchema, WaitMsSchema } from './schemas';
+import { ActionSchema, ON_PAGE, PageIdSchema, TimeoutMsSchema, VariablesSchema, WaitMsSchema } from './schemas';
 import { AllowSchemesSchema } from './url-policy';
 import { ApprovalPolicySchema } from './approval';
 
@@ -15,6 +15,8 @@ export const AgentModeSchema = z.enum(AGENT_MODES);
 export type AgentMode = z.infer<typeof AgentModeSchema>;
 
 export const AGENT_DEFAULTS = { maxSteps: 20, toolTimeoutMs: 30_000 } as const;
+/** The most steps one agent run takes. */
+const AGENT_MAX_STEPS = 200;
 
 type ArgType = 'string' | 'number' | 'boolean';
 interface AgentToolDef {
@@ -33,32 +35,58 @@ interface AgentToolDef {
  * all come from this table. `search` is offered only with a search provider; `done` is last.
  */
 export const AGENT_TOOLS = {
-  act: { help: 'act(instruction): one action on the page in plain language, e.g. "click the Save button", "type %email% into the email field"', args: { instruction: 'string' }, modes: ['dom', 'hybrid'], replay: 'act' },
+  act: {
+    help: 'act(instruction): one action on the page in plain language, e.g. "click the Save button", "type %email% into the email field"',
+    args: { instruction: 'string' },
+    modes: ['dom', 'hybrid'],
+    replay: 'act',
+  },
   extract: { help: 'extract(instruction): read information from the page', args: { instruction: 'string' }, modes: ['dom', 'hybrid'], replay: 'none' },
   goto: { help: 'goto(url): open an absolute URL', args: { url: 'string' }, modes: AGENT_MODES, replay: 'page' },
   back: { help: 'back(): go back one page', args: {}, modes: AGENT_MODES, replay: 'page' },
   scroll: { help: 'scroll(direction: "up" | "down"): scroll the page by one screen', args: { direction: 'string' }, modes: AGENT_MODES, replay: 'page' },
   wait: { help: 'wait(ms): wait up to 10000 ms for the page to change', args: { ms: 'number' }, modes: AGENT_MODES, replay: 'page' },
-  press: { help: 'press(keys): press a key or chord in whatever has focus, e.g. "Enter", "Control+A"', args: { keys: 'string' }, modes: AGENT_MODES, replay: 'page' },
-  click_at: { help: 'click_at(x, y): click at a point of the screenshot (CSS pixels)', args: { x: 'number', y: 'number' }, modes: ['hybrid', 'cua'], replay: 'page' },
+  press: {
+    help: 'press(keys): press a key or chord in whatever has focus, e.g. "Enter", "Control+A"',
+    args: { keys: 'string' },
+    modes: AGENT_MODES,
+    replay: 'page',
+  },
+  click_at: {
+    help: 'click_at(x, y): click at a point of the screenshot (CSS pixels)',
+    args: { x: 'number', y: 'number' },
+    modes: ['hybrid', 'cua'],
+    replay: 'page',
+  },
   type_at: {
     help: 'type_at(x, y, text): click at a point, then type text at the caret (added to what a field holds; act replaces a value)',
     args: { x: 'number', y: 'number', text: 'string' },
     modes: ['hybrid', 'cua'],
     replay: 'page',
   },
-  drag: { help: 'drag(x, y, toX, toY): drag from one point to another', args: { x: 'number', y: 'number', toX: 'number', toY: 'number' }, modes: ['hybrid', 'cua'], replay: 'page' },
+  drag: {
+    help: 'drag(x, y, toX, toY): drag from one point to another',
+    args: { x: 'number', y: 'number', toX: 'number', toY: 'number' },
+    modes: ['hybrid', 'cua'],
+    replay: 'page',
+  },
   search: { help: 'search(query): search the web; returns titles, URLs and snippets', args: { query: 'string' }, modes: AGENT_MODES, replay: 'none' },
-  done: { help: 'done(answer, success): finish; answer says what happened or what was found', args: { answer: 'string', success: 'boolean' }, modes: AGENT_MODES, replay: 'none' },
+  done: {
+    help: 'done(answer, success): finish; answer says what happened or what was found',
+    args: { answer: 'string', success: 'boolean' },
+    modes: AGENT_MODES,
+    replay: 'none',
+  },
 } as const satisfies Record<string, AgentToolDef>;
 export type AgentToolName = keyof typeof AGENT_TOOLS;
 export const isAgentTool = (name: string): name is AgentToolName => Object.hasOwn(AGENT_TOOLS, name);
 
 /** The built-in tools a run offers, in the table's order (done last). */
 export function agentToolsFor(mode: AgentMode, search: boolean): AgentToolName[] {
-  return (Object.keys(AGENT_TOOLS) as AgentToolName[]).filter((t) => (AGENT_TOOLS[t].modes as readonly AgentMode[]).includes(mode) && (t !== 'search' || search));
+  return (Object.keys(AGENT_TOOLS) as AgentToolName[]).filter(
+    (t) => (AGENT_TOOLS[t].modes as readonly AgentMode[]).includes(mode) && (t !== 'search' || search),
+  );
 }
-
 
 export const AgentConfigSchema = z
   .object({
@@ -77,7 +105,7 @@ export const AgentConfigSchema = z
 export const ExecuteOptionsSchema = z
   .object({
     instruction: z.string().min(1, 'instruction must not be empty'),
-    maxSteps: z.number().int().min(1).max(200).optional(),
+    maxSteps: z.number().int().min(1).max(AGENT_MAX_STEPS).optional(),
     highlightCursor: z.boolean().optional(),
     useSearch: z.boolean().optional(),
     toolTimeout: TimeoutMsSchema.optional(),
@@ -101,35 +129,41 @@ export const AgentExecuteRequestSchema = z
 export type AgentExecuteRequest = z.infer<typeof AgentExecuteRequestSchema>;
 
 /** One tool call the model asked for, as the agent ran it. */
-export const AgentStepSchema = z.object({
-  type: z.string(),
-  reasoning: z.string(),
-  taskCompleted: z.boolean(),
-  action: z.record(z.unknown()),
-  timeMs: z.number(),
-  pageText: z.string(),
-  pageUrl: z.string(),
-  instruction: z.string(),
-  result: z.string().optional().describe('what the tool returned, briefly (or its error)'),
-}).describe('one step of an agent run: the tool it called and why');
+export const AgentStepSchema = z
+  .object({
+    type: z.string(),
+    reasoning: z.string(),
+    taskCompleted: z.boolean(),
+    action: z.record(z.unknown()),
+    timeMs: z.number(),
+    pageText: z.string(),
+    pageUrl: z.string(),
+    instruction: z.string(),
+    result: z.string().optional().describe('what the tool returned, briefly (or its error)'),
+  })
+  .describe('one step of an agent run: the tool it called and why');
 export type AgentStep = z.infer<typeof AgentStepSchema>;
 
-export const AgentUsageSchema = z.object({
-  input_tokens: z.number(),
-  output_tokens: z.number(),
-  inference_time_ms: z.number(),
-  reasoning_tokens: z.number(),
-  cached_input_tokens: z.number(),
-}).describe("an agent run's model usage (snake_case on the wire, as the earlier API had it)");
+export const AgentUsageSchema = z
+  .object({
+    input_tokens: z.number(),
+    output_tokens: z.number(),
+    inference_time_ms: z.number(),
+    reasoning_tokens: z.number(),
+    cached_input_tokens: z.number(),
+  })
+  .describe("an agent run's model usage (snake_case on the wire, as the earlier API had it)");
 
-export const AgentResultSchema = z.object({
-  success: z.boolean(),
-  message: z.string(),
-  actions: z.array(AgentStepSchema),
-  completed: z.boolean(),
-  metadata: z.record(z.unknown()).optional(),
-  usage: AgentUsageSchema.optional(),
-}).describe("what an agent run did: each step, whether the task was completed, and the run's usage");
+export const AgentResultSchema = z
+  .object({
+    success: z.boolean(),
+    message: z.string(),
+    actions: z.array(AgentStepSchema),
+    completed: z.boolean(),
+    metadata: z.record(z.unknown()).optional(),
+    usage: AgentUsageSchema.optional(),
+  })
+  .describe("what an agent run did: each step, whether the task was completed, and the run's usage");
 export type AgentResult = z.infer<typeof AgentResultSchema>;
 
 /** A recorded run: what replay performs, with %variable% placeholders and no secrets. */
@@ -161,7 +195,13 @@ export const AgentRunParamsSchema = z
     model: ModelParamSchema,
     executionModel: ModelParamSchema,
     systemPrompt: z.string().optional(),
-    maxSteps: z.number().int().positive().default(AGENT_DEFAULTS.maxSteps),
+    maxSteps: z
+      .number()
+      .int()
+      .positive()
+      .max(AGENT_MAX_STEPS)
+      .default(AGENT_DEFAULTS.maxSteps)
+      .describe(`the most steps the run takes (default ${AGENT_DEFAULTS.maxSteps}, at most ${AGENT_MAX_STEPS})`),
     toolTimeout: TimeoutMsSchema.default(AGENT_DEFAULTS.toolTimeoutMs),
     highlightCursor: z.boolean().default(false),
     variables: VariablesSchema.optional(),
@@ -169,22 +209,22 @@ export const AgentRunParamsSchema = z
     approval: ApprovalPolicySchema.optional(),
     /** A search endpoint, when the caller asked for search and the service has one. */
     searchUrl: z.string().url().optional(),
-    page: z.number().int().nonnegative().optional(),
+    page: PageIdSchema.optional().describe(ON_PAGE),
     frameId: z.number().int().nonnegative().optional(),
     opId: z.string().optional(),
     /** Replay this recording instead of asking the model (self-healing where a step fails). */
     replay: AgentRecordingSchema.optional(),
     record: z.boolean().optional(),
-    /** Save the run, when it succeeds, as a named flow (protocol/flows.ts): in the caller's own store, else the extension's. */
-    saveAs: FlowNameSchema.optional(),
+    /** In the caller's own store, else the extension's (protocol/flows.ts). */
+    saveAs: FlowNameSchema.optional().describe('the name a successful run is saved under as a flow, to replay later with no model'),
     /** Look the run up in the caller's cache (by instruction, start URL and configuration) and replay it on a hit; record it when computed. */
     cache: z.boolean().optional(),
-    /** Extra context or constraints for the run. */
-    context: z.string().optional(),
-    /** Milliseconds to wait between actions. */
-    waitBetweenActions: WaitMsSchema.optional(),
-    /** Send a screenshot every step, whatever the mode. */
-    autoScreenshot: z.boolean().optional(),
+    context: z.string().optional().describe('more for the model to know about the task'),
+    waitBetweenActions: WaitMsSchema.optional().describe('a pause after each action'),
+    autoScreenshot: z
+      .boolean()
+      .optional()
+      .describe('whether every step sends a screenshot, whatever the mode (by default only hybrid and cua steps carry one)'),
     /** The caller's own tools (custom or from MCP servers), run on the client when the model calls them. */
     extraTools: z
       .array(z.object({ name: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/), description: z.string(), inputSchema: z.record(z.unknown()) }).strict())

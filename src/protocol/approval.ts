@@ -24,12 +24,19 @@ export const APPROVAL_MAX_TIMEOUT_MS = 600_000;
 
 export const ApprovalPolicySchema = z
   .object({
-    /** The kinds of step that wait for approval. */
-    when: z.array(ApprovalKindSchema).max(APPROVAL_KINDS.length).optional(),
-    /** Also any step whose element or instruction says one of these words (whole words, any case). */
-    words: z.array(z.string().trim().min(1).max(100)).max(50).optional(),
-    /** How long a step waits for a decision (ms, default 120000, at most 600000); then it is refused. */
-    timeout: z.number().int().min(100).max(APPROVAL_MAX_TIMEOUT_MS).optional(),
+    when: z.array(ApprovalKindSchema).max(APPROVAL_KINDS.length).optional().describe('the kinds of step that wait'),
+    words: z
+      .array(z.string().trim().min(1).max(100))
+      .max(50)
+      .optional()
+      .describe('more steps that wait: those whose element or instruction says one of these words (whole words, any case)'),
+    timeout: z
+      .number()
+      .int()
+      .min(100)
+      .max(APPROVAL_MAX_TIMEOUT_MS)
+      .optional()
+      .describe('how long a step waits for a decision (default 2 minutes, from 100 ms to 10 minutes); then it is refused'),
   })
   .strict()
   .refine((p) => (p.when?.length ?? 0) > 0 || (p.words?.length ?? 0) > 0, { message: 'approval needs at least one kind in `when` or one word in `words`' })
@@ -114,4 +121,7 @@ export type RiskFacts = z.infer<typeof RiskFactsSchema>;
  * 'skip' or 'stop', or null to leave it to others (the side panel) and the deadline. `signal`
  * aborts when the request ends another way.
  */
-export type ApprovalHandler = (request: ApprovalRequest, ctx: { signal: AbortSignal }) => ApprovalDecision | null | undefined | Promise<ApprovalDecision | null | undefined>;
+export type ApprovalHandler = (
+  request: ApprovalRequest,
+  ctx: { signal: AbortSignal },
+) => ApprovalDecision | null | undefined | Promise<ApprovalDecision | null | undefined>;

@@ -69,7 +69,10 @@ export const SQLITE_CACHE_STATEMENTS = {
   },
   size: { sql: 'SELECT n FROM tenant_sizes WHERE tenant = ?', params: ['tenant'] },
   // The oldest first, read off the (tenant, used_at) index: a seek, not a walk over the tenant.
-  evict: { sql: 'DELETE FROM entries WHERE rowid IN (SELECT rowid FROM entries WHERE tenant = ? ORDER BY used_at, rowid LIMIT ?)', params: ['tenant', 'count'] },
+  evict: {
+    sql: 'DELETE FROM entries WHERE rowid IN (SELECT rowid FROM entries WHERE tenant = ? ORDER BY used_at, rowid LIMIT ?)',
+    params: ['tenant', 'count'],
+  },
   drop: { sql: 'DELETE FROM entries WHERE tenant = ? AND key = ?', params: ['tenant', 'key'] },
 } as const satisfies Record<string, { sql: string; params: readonly string[] }>;
 

@@ -8,16 +8,22 @@ import { DeckhandError, ErrorCode } from './errors';
 import { describeZodError } from './zod-errors';
 
 /** Per call: false (no lookup), true, or { threshold: n } (n identical results before hits are served). */
-export const CacheCallOptionSchema = z.union([
-  z.boolean(),
-  z.object({ threshold: z.number().int().positive('cache.threshold must be a positive integer') }).strict(),
-]);
+export const CacheCallOptionSchema = z
+  .union([z.boolean(), z.object({ threshold: z.number().int().positive('cache.threshold must be a positive integer') }).strict()])
+  .describe(
+    "this call's use of the result cache: false skips the lookup, true looks up even when the client's cache is off by default, " +
+      "a threshold also sets how many identical results come before hits are served (none: the client's setting)",
+  );
 export type CacheCallOption = z.infer<typeof CacheCallOptionSchema>;
 
 export function parseCacheCallOption(v: unknown): CacheCallOption | undefined {
   if (v === undefined) return undefined;
   const r = CacheCallOptionSchema.safeParse(v);
-  if (!r.success) throw new DeckhandError(ErrorCode.InvalidArgument, `${describeZodError(r.error, 'cache option')} (use false, true or { threshold: n } with n a positive integer)`);
+  if (!r.success)
+    throw new DeckhandError(
+      ErrorCode.InvalidArgument,
+      `${describeZodError(r.error, 'cache option')} (use false, true or { threshold: n } with n a positive integer)`,
+    );
   return r.data;
 }
 

@@ -72,7 +72,10 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
   /** The visible text of the part of the page holding these values (snapshot/region.ts): what a cached extraction read. */
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:region'), values: z.array(z.string().max(2000)).max(200) }),
   z.object({
-    selfFrameId: z.number().int().optional(), type: z.literal('dh:settle'), timeoutMs: z.number().int().nonnegative(), quietMs: z.number().int().nonnegative(),
+    selfFrameId: z.number().int().optional(),
+    type: z.literal('dh:settle'),
+    timeoutMs: z.number().int().nonnegative(),
+    quietMs: z.number().int().nonnegative(),
   }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:frameSelector'), frameId: z.number().int() }),
   /** Where this frame's window sits in its parent's window.frames (the worker matching iframes to frame ids). */

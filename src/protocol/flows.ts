@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { ModelParamSchema } from './resolve-model';
 import { QaRecordingSchema } from './recording';
-import { PageIdSchema, TimeoutMsSchema, UsageSchema, VariablesSchema } from './schemas';
+import { ON_PAGE, PageIdSchema, TimeoutMsSchema, UsageSchema, VariablesSchema } from './schemas';
 import { ResolvedModelSchema } from './model';
 import { DeckhandError, ErrorCode } from './errors';
 import { describeZodError } from './zod-errors';
@@ -34,14 +34,16 @@ export const FlowSchema = z
   .describe('a named recording that replays step by step with no model');
 export type Flow = z.infer<typeof FlowSchema>;
 
-export const FlowSummarySchema = z.object({
-  name: z.string(),
-  title: z.string(),
-  source: FlowSchema.shape.source,
-  savedAt: z.string(),
-  startUrl: z.string(),
-  steps: z.number().int().nonnegative().describe('how many steps it has'),
-}).describe('a flow as a list shows it');
+export const FlowSummarySchema = z
+  .object({
+    name: z.string(),
+    title: z.string(),
+    source: FlowSchema.shape.source,
+    savedAt: z.string(),
+    startUrl: z.string(),
+    steps: z.number().int().nonnegative().describe('how many steps it has'),
+  })
+  .describe('a flow as a list shows it');
 export type FlowSummary = z.infer<typeof FlowSummarySchema>;
 
 /** A flow just saved, and where: the caller's own store (its tenant's) or the extension's. */
@@ -54,13 +56,15 @@ export function summarizeFlow(f: Flow): FlowSummary {
   return { name: f.name, title: f.recording.title, source: f.source, savedAt: f.savedAt, startUrl: f.recording.startUrl, steps: f.recording.steps.length };
 }
 
-export const FlowStepOutcomeSchema = z.object({
-  id: z.string(),
-  kind: z.string(),
-  description: z.string(),
-  status: z.enum(['done', 'healed']).describe('done (performed as recorded) or healed (its element had moved and was found again)'),
-  data: z.unknown().optional().describe('the data an extract step pulled out now'),
-}).describe('what a replay did with one step');
+export const FlowStepOutcomeSchema = z
+  .object({
+    id: z.string(),
+    kind: z.string(),
+    description: z.string(),
+    status: z.enum(['done', 'healed']).describe('done (performed as recorded) or healed (its element had moved and was found again)'),
+    data: z.unknown().optional().describe('the data an extract step pulled out now'),
+  })
+  .describe('what a replay did with one step');
 
 export const FlowReplayParamsSchema = z
   .object({
@@ -68,28 +72,28 @@ export const FlowReplayParamsSchema = z
     name: FlowNameSchema.optional(),
     /** ...or given whole (an exported flow, the side panel's current recording). */
     flow: FlowSchema.optional(),
-    page: PageIdSchema.optional(),
-    /** Values for %name% placeholders in the recorded arguments. */
-    variables: VariablesSchema.optional(),
-    /** Re-finds a step whose element is gone or changed, and runs extract steps; none: such a step stops the replay. */
-    model: ModelParamSchema.optional(),
-    /** How long each step may wait for its element (default 3 s). */
-    stepTimeout: TimeoutMsSchema.optional(),
-    /** How long the whole replay may take (default 120 s); past it the replay stops with TIMEOUT. */
-    timeout: TimeoutMsSchema.optional(),
+    page: PageIdSchema.optional().describe(ON_PAGE),
+    variables: VariablesSchema.optional().describe('values for the %name% placeholders of the recorded arguments'),
+    model: ModelParamSchema.optional().describe(
+      'the model that re-finds a step whose element is gone or changed, and runs extract steps (none: such a step stops the replay with ACTION_FAILED)',
+    ),
+    stepTimeout: TimeoutMsSchema.optional().describe('how long each step may wait for its element (default 3 s)'),
+    timeout: TimeoutMsSchema.optional().describe('how long the whole replay may take (default 120 s); past it the replay stops with TIMEOUT'),
     opId: z.string().min(1).max(200).optional(),
   })
   .strict()
   .refine((p) => (p.name === undefined) !== (p.flow === undefined), 'give exactly one of name and flow');
 export type FlowReplayParams = z.input<typeof FlowReplayParamsSchema>;
 
-export const FlowReplayResultSchema = z.object({
-  name: z.string(),
-  steps: z.array(FlowStepOutcomeSchema),
-  url: z.string().describe("the page's URL when the replay ended"),
-  // usage: the model usage of self-healing and extract steps (zero for a replay that needed no model).
-  usage: UsageSchema,
-}).describe('what a replay did');
+export const FlowReplayResultSchema = z
+  .object({
+    name: z.string(),
+    steps: z.array(FlowStepOutcomeSchema),
+    url: z.string().describe("the page's URL when the replay ended"),
+    // usage: the model usage of self-healing and extract steps (zero for a replay that needed no model).
+    usage: UsageSchema,
+  })
+  .describe('what a replay did');
 export type FlowReplayResult = z.infer<typeof FlowReplayResultSchema>;
 
 /** Whether a flow was there to delete. */

@@ -7,14 +7,27 @@ import { z } from 'zod';
 import { AgentCacheEntrySchema, AgentExecuteRequestSchema, AgentResultSchema } from './agent';
 import { ApprovalDecisionSchema, ApprovalPolicySchema, ApprovalRequestSchema } from './approval';
 import {
-  CacheCallOptionSchema, CacheInvalidateRequestSchema, CacheInvalidateResponseSchema, CacheLookupRequestSchema, CacheLookupResponseSchema,
-  CacheRecordRequestSchema, CacheRecordResponseSchema,
+  CacheCallOptionSchema,
+  CacheInvalidateRequestSchema,
+  CacheInvalidateResponseSchema,
+  CacheLookupRequestSchema,
+  CacheLookupResponseSchema,
+  CacheRecordRequestSchema,
+  CacheRecordResponseSchema,
 } from './cache';
 import { HttpModelSchema, ModelConfigSchema } from './model';
 import { FlowDeleteResultSchema, FlowListSchema, FlowNameSchema, FlowReplayResultSchema, FlowSchema, FlowSummarySchema, SavedFlowSchema } from './flows';
 import {
-  ActionSchema, ActResultSchema, ExtractResultSchema, GotoOptionsSchema, LocatorSpecSchema, ObserveResultSchema, PageInfoSchema,
-  TimeoutMsSchema, VariablesSchema, WaitMsSchema,
+  ActionSchema,
+  ActResultSchema,
+  ExtractResultSchema,
+  GotoOptionsSchema,
+  LocatorSpecSchema,
+  ObserveResultSchema,
+  PageInfoSchema,
+  TimeoutMsSchema,
+  VariablesSchema,
+  WaitMsSchema,
   ExtractSchemaBodySchema,
 } from './schemas';
 
@@ -23,7 +36,10 @@ export { HttpModelSchema };
 export const StartSessionRequestSchema = z
   .object({
     model: HttpModelSchema.optional(),
-    viewport: z.object({ width: z.number().int().min(100).max(8000), height: z.number().int().min(100).max(8000) }).strict().optional(),
+    viewport: z
+      .object({ width: z.number().int().min(100).max(8000), height: z.number().int().min(100).max(8000) })
+      .strict()
+      .optional(),
     headless: z.boolean().optional(),
     domSettleTimeoutMs: WaitMsSchema.optional(),
     selfHeal: z.boolean().optional(),

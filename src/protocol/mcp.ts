@@ -18,7 +18,12 @@ export const McpTools = {
     output: { url: z.string(), title: z.string() },
   },
   act: {
-    input: { action: z.string().min(1).describe('one action in plain language'), approval: ApprovalPolicySchema.optional().describe('risky steps wait for the user to approve them (asked through the host when it supports elicitation); the server may require it anyway') },
+    input: {
+      action: z.string().min(1).describe('one action in plain language'),
+      approval: ApprovalPolicySchema.optional().describe(
+        'risky steps wait for the user to approve them (asked through the host when it supports elicitation); the server may require it anyway',
+      ),
+    },
     /** `cache`: HIT, MISS or DISABLED (HIT: replayed from the cache, no model call). */
     output: { success: z.boolean(), message: z.string(), actions: z.array(ActionSchema), cache: CacheStatusSchema, costUsd },
   },
@@ -49,7 +54,10 @@ export const McpTools = {
     input: {
       name: FlowNameSchema.describe('the saved flow to replay, e.g. "checkout" (this key\'s flows first, then those saved in the browser\'s side panel)'),
       variables: VariablesSchema.optional().describe('values for the %name% placeholders in the flow, e.g. { "email": "ada@example.com" }'),
-      selfHeal: z.boolean().optional().describe('let the session\'s model re-find a step whose element is gone or changed (default false: such a step stops the replay)'),
+      selfHeal: z
+        .boolean()
+        .optional()
+        .describe("let the session's model re-find a step whose element is gone or changed (default false: such a step stops the replay)"),
     },
     /** `steps`: what each recorded step did (done, or healed: its element had moved). */
     output: { name: z.string(), url: z.string(), steps: z.array(FlowStepOutcomeSchema), usage: UsageSchema },

@@ -5,11 +5,25 @@
 import { z } from 'zod';
 import { ModelParamSchema } from './resolve-model';
 import {
-  ActionSchema, ActResultSchema, ExtractResultSchema, ExtractSchemaParamSchema, GotoOptionsSchema, LocatorSpecSchema,
-  MetricsSchema, ObserveResultSchema, OperationOptionsSchema, PageIdSchema, PageInfoSchema,
-  ScreenshotOptionsSchema, SnapshotOptionsSchema, SnapshotResultSchema, TimeoutMsSchema, UsageSchema, VariablesSchema,
+  ActionSchema,
+  ActResultSchema,
+  ExtractResultSchema,
+  ExtractSchemaParamSchema,
+  GotoOptionsSchema,
+  LocatorSpecSchema,
+  MetricsSchema,
+  ObserveResultSchema,
+  OperationOptionsSchema,
+  PageIdSchema,
+  PageInfoSchema,
+  ScreenshotOptionsSchema,
+  SnapshotOptionsSchema,
+  SnapshotResultSchema,
+  TimeoutMsSchema,
+  UsageSchema,
+  VariablesSchema,
 } from './schemas';
-import { DEFAULTS, MAX_CALL_MS } from './schemas';
+import { DEFAULTS, MAX_CALL_MS, ON_PAGE } from './schemas';
 import { AGENT_DEFAULTS } from './agent';
 import { ModelReplySchema, ModelRequestSchema, ResolvedModelSchema } from './model';
 import { AgentCacheEntrySchema, AgentRecordingSchema, AgentResultSchema, AgentRunParamsSchema } from './agent';
@@ -96,7 +110,9 @@ export const Methods = {
   },
   /** Press keys on whatever has focus in the page (the agent's press tool, a recorded key step). */
   'page.press': {
-    params: z.object({ page: PageIdSchema, keys: z.string().min(1, 'keys must not be empty'), timeout: TimeoutMsSchema.optional(), opId: OpIdSchema.optional() }).strict(),
+    params: z
+      .object({ page: PageIdSchema, keys: z.string().min(1, 'keys must not be empty'), timeout: TimeoutMsSchema.optional(), opId: OpIdSchema.optional() })
+      .strict(),
     result: z.object({ element: z.string() }),
   },
   /** Outline the first element a selector matches (null clears it): the side panel's hover. */
@@ -149,7 +165,7 @@ export const Methods = {
         /** false: the callback gets undefined (JSON cannot carry it). */
         hasInput: z.boolean(),
         input: z.unknown().optional(),
-        page: PageIdSchema.optional(),
+        page: PageIdSchema.optional().describe(ON_PAGE),
         /** The whole batch's deadline (default DEFAULTS.batchTimeoutMs). */
         timeout: TimeoutMsSchema.optional(),
         /** Defaults for the AI calls made inside the batch (resolved by the client). */
@@ -183,9 +199,7 @@ export const Methods = {
     result: ObserveResultSchema,
   },
   extract: {
-    params: z
-      .object({ instruction: z.string().optional(), schema: ExtractSchemaParamSchema.optional(), options: OperationOptionsSchema.optional() })
-      .strict(),
+    params: z.object({ instruction: z.string().optional(), schema: ExtractSchemaParamSchema.optional(), options: OperationOptionsSchema.optional() }).strict(),
     result: ExtractResultSchema,
   },
   metrics: { params: z.object({}).strict(), result: MetricsSchema },
@@ -307,9 +321,7 @@ export const ClientMethods = {
   ...ApprovalClientMethods,
   /** A log line of an operation (never holds keys or variable values). */
   log: {
-    params: z
-      .object({ level: z.enum(['debug', 'info', 'warn', 'error']), message: z.string(), data: z.record(z.unknown()).optional() })
-      .strict(),
+    params: z.object({ level: z.enum(['debug', 'info', 'warn', 'error']), message: z.string(), data: z.record(z.unknown()).optional() }).strict(),
     result: z.null(),
   },
 } as const;

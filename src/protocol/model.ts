@@ -44,9 +44,7 @@ export const GenericModelConfigSchema = z
 /** A Google service account key: camelCase, or the JSON key file's own snake_case fields. */
 export const ServiceAccountSchema = z.union([
   z.object({ clientEmail: z.string().min(1), privateKey: z.string().min(1), privateKeyId: z.string().optional() }).strict(),
-  z
-    .object({ client_email: z.string().min(1), private_key: z.string().min(1), private_key_id: z.string().optional() })
-    .passthrough(),
+  z.object({ client_email: z.string().min(1), private_key: z.string().min(1), private_key_id: z.string().optional() }).passthrough(),
 ]);
 
 export const VertexModelConfigSchema = z
@@ -185,9 +183,7 @@ export const ProviderModelSchema = z
       .object({ project: z.string(), location: z.string(), clientEmail: z.string(), privateKey: z.string(), privateKeyId: z.string().optional() })
       .optional(),
     azure: z.object({ resourceName: z.string().optional(), apiVersion: z.string().optional(), token: z.string().optional() }).optional(),
-    bedrock: z
-      .object({ region: z.string(), accessKeyId: z.string(), secretAccessKey: z.string(), sessionToken: z.string().optional() })
-      .optional(),
+    bedrock: z.object({ region: z.string(), accessKeyId: z.string(), secretAccessKey: z.string(), sessionToken: z.string().optional() }).optional(),
     /** The caller's own price for this model (its `prices`); without it the engine uses the list price, if any (prices.ts). */
     price: ModelPriceSchema.optional(),
   })
@@ -205,43 +201,47 @@ export type ResolvedModel = z.infer<typeof ResolvedModelSchema>;
 
 // The outline in a prompt is exactly these lines rendered, in order, with frames spliced in: a
 // model that reads structure (the local model) reads these instead of parsing the text back.
-export const OutlineLineSchema = z.object({
-  depth: z.number().int().nonnegative(),
-  kind: z
-    .enum(['element', 'text', 'summary', 'frame'])
-    .describe('element (a node with a role), text (page text), summary (a fold: "… rows 4 to 4,999 omitted") or frame (a note about a frame\'s content)'),
-  id: z.string().optional().describe('the element id as printed in brackets, e.g. "e12" or "f1e3"'),
-  role: z.string().optional(),
-  name: z.string().optional(),
-  states: z
-    .record(z.union([z.string(), z.literal(true)]))
-    .describe('its states: a flag is true (disabled), a valued state its value, unquoted (value="x" gives "x"); lists stay JSON text (options)'),
-  nameFrom: z.string().optional().describe('where a name that is not on screen came from (aria-label, title, alt, ...)'),
-  text: z.string().optional().describe('the text of text, summary and frame lines'),
-}).describe('one printed line of the page outline a model request carries, as data');
+export const OutlineLineSchema = z
+  .object({
+    depth: z.number().int().nonnegative(),
+    kind: z
+      .enum(['element', 'text', 'summary', 'frame'])
+      .describe('element (a node with a role), text (page text), summary (a fold: "… rows 4 to 4,999 omitted") or frame (a note about a frame\'s content)'),
+    id: z.string().optional().describe('the element id as printed in brackets, e.g. "e12" or "f1e3"'),
+    role: z.string().optional(),
+    name: z.string().optional(),
+    states: z
+      .record(z.union([z.string(), z.literal(true)]))
+      .describe('its states: a flag is true (disabled), a valued state its value, unquoted (value="x" gives "x"); lists stay JSON text (options)'),
+    nameFrom: z.string().optional().describe('where a name that is not on screen came from (aria-label, title, alt, ...)'),
+    text: z.string().optional().describe('the text of text, summary and frame lines'),
+  })
+  .describe('one printed line of the page outline a model request carries, as data');
 export type OutlineLine = z.infer<typeof OutlineLineSchema>;
 
 // instruction, outline and alreadyDone are the parts of act, observe and extract prompts as data,
 // for models that read structure rather than text (the local model, a callback that wants them).
-export const ModelRequestSchema = z.object({
-  system: z.string(),
-  prompt: z.string().describe('the whole user prompt; provider models read only this (and the images)'),
-  instruction: z.string().optional(),
-  outline: z.array(OutlineLineSchema).optional(),
-  alreadyDone: z.string().optional().describe("act's second step: what the first step already did for this instruction"),
-  today: z
-    .string()
-    .regex(/^\d{4}-\d{2}-\d{2}$/)
-    .optional()
-    .describe("the page's local date (YYYY-MM-DD), sent when the instruction names a date by description (today, tomorrow, next Monday)"),
-  schema: z.record(z.unknown()).describe('the JSON Schema of the expected object'),
-  images: z
-    .array(z.object({ data: z.string(), mimeType: z.string() }).describe('an image sent to the model'))
-    .default([])
-    .describe('the base64 PNG/JPEG screenshots, when the operation asked for one'),
-  timeoutMs: z.number().int().positive().optional(),
-  maxOutputTokens: z.number().int().positive().optional().describe("the most tokens the answer may take (the operation's budget, OPERATIONS)"),
-}).describe('what the engine asks a callback model');
+export const ModelRequestSchema = z
+  .object({
+    system: z.string(),
+    prompt: z.string().describe('the whole user prompt; provider models read only this (and the images)'),
+    instruction: z.string().optional(),
+    outline: z.array(OutlineLineSchema).optional(),
+    alreadyDone: z.string().optional().describe("act's second step: what the first step already did for this instruction"),
+    today: z
+      .string()
+      .regex(/^\d{4}-\d{2}-\d{2}$/)
+      .optional()
+      .describe("the page's local date (YYYY-MM-DD), sent when the instruction names a date by description (today, tomorrow, next Monday)"),
+    schema: z.record(z.unknown()).describe('the JSON Schema of the expected object'),
+    images: z
+      .array(z.object({ data: z.string(), mimeType: z.string() }).describe('an image sent to the model'))
+      .default([])
+      .describe('the base64 PNG/JPEG screenshots, when the operation asked for one'),
+    timeoutMs: z.number().int().positive().optional(),
+    maxOutputTokens: z.number().int().positive().optional().describe("the most tokens the answer may take (the operation's budget, OPERATIONS)"),
+  })
+  .describe('what the engine asks a callback model');
 export type ModelRequest = z.infer<typeof ModelRequestSchema>;
 
 export const ModelReplySchema = z

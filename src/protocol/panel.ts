@@ -25,7 +25,10 @@ export const BridgeStatusSchema = z.object({
 export type BridgeStatus = z.infer<typeof BridgeStatusSchema>;
 
 export const BridgePortSchema = z.number().int().min(1024, 'port must be 1024 or above').max(65535, 'port must be at most 65535');
-export const PairingTokenSchema = z.string().trim().regex(/^[A-Za-z0-9_-]{6,128}$/, 'the pairing token is 6 to 128 letters, digits, - or _');
+export const PairingTokenSchema = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9_-]{6,128}$/, 'the pairing token is 6 to 128 letters, digits, - or _');
 
 /**
  * Take over: whether programs' runs are paused, and what the person has done on the page since

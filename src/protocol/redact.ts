@@ -7,7 +7,15 @@
 const MASK = '[redacted]';
 
 /** Names a credential is given under, as key=value or "key": "value". */
-const SECRET_NAMES = ['(?:x-)?api[-_]?key', 'access[-_]?token', 'secret(?:[-_]?access[-_]?key)?', 'password', 'authorization', 'x-goog-api-key', 'private[-_]?key'];
+const SECRET_NAMES = [
+  '(?:x-)?api[-_]?key',
+  'access[-_]?token',
+  'secret(?:[-_]?access[-_]?key)?',
+  'password',
+  'authorization',
+  'x-goog-api-key',
+  'private[-_]?key',
+];
 
 /** Token shapes that are credentials whatever their owner. */
 const SHAPES: RegExp[] = [

@@ -6,7 +6,16 @@
  */
 import { DeckhandError, ErrorCode } from './errors';
 import { z } from 'zod';
-import { KNOWN_PROVIDERS, modelConfigSchemaFor, NamedModelSchema, PROVIDER_ENV, ResolvedModelSchema, type ModelConfig, type NamedModel, type ResolvedModel } from './model';
+import {
+  KNOWN_PROVIDERS,
+  modelConfigSchemaFor,
+  NamedModelSchema,
+  PROVIDER_ENV,
+  ResolvedModelSchema,
+  type ModelConfig,
+  type NamedModel,
+  type ResolvedModel,
+} from './model';
 import { describeZodError } from './zod-errors';
 
 export type Env = Record<string, string | undefined>;
@@ -61,7 +70,8 @@ export function resolveModelConfig(spec: string | ModelConfig, env: Env): Resolv
     return { kind: 'local', name: LOCAL_MODEL };
   }
   const config: ModelConfig = typeof spec === 'string' ? { modelName: spec } : spec;
-  if (!config || typeof config !== 'object') throw new DeckhandError(ErrorCode.InvalidArgument, 'model must be a "provider/model" name, a ModelConfig or a callback');
+  if (!config || typeof config !== 'object')
+    throw new DeckhandError(ErrorCode.InvalidArgument, 'model must be a "provider/model" name, a ModelConfig or a callback');
   const schema = modelConfigSchemaFor(config);
   const parsed = schema.safeParse(config);
   if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, 'model configuration'));
@@ -116,14 +126,33 @@ export function resolveModelConfig(spec: string | ModelConfig, env: Env): Resolv
   if (provider === 'vertex' || provider === 'azure') {
     if (provider === 'azure' && (fromEnv(env, ENV_KEYS.azure) || c.apiKey)) {
       if (!c.apiKey && callerEndpoint('azure', c.baseURL, env)) refuseEnvCredentialFor('azure', c.modelName, c.baseURL);
-      return { kind: 'provider', name: c.modelName, provider: 'azure', modelId, apiKey: c.apiKey ?? fromEnv(env, ENV_KEYS.azure), baseURL: c.baseURL ?? (c.apiKey ? undefined : env.AZURE_BASE_URL), headers: c.headers, azure: { resourceName: env.AZURE_RESOURCE_NAME } };
+      return {
+        kind: 'provider',
+        name: c.modelName,
+        provider: 'azure',
+        modelId,
+        apiKey: c.apiKey ?? fromEnv(env, ENV_KEYS.azure),
+        baseURL: c.baseURL ?? (c.apiKey ? undefined : env.AZURE_BASE_URL),
+        headers: c.headers,
+        azure: { resourceName: env.AZURE_RESOURCE_NAME },
+      };
     }
     if (provider === 'vertex' && env.GOOGLE_VERTEX_PROJECT && env.GOOGLE_CLIENT_EMAIL && env.GOOGLE_PRIVATE_KEY) {
       // A service account from the environment signs requests for Google's endpoint only.
       if (c.baseURL) refuseEnvCredentialFor('vertex', c.modelName, c.baseURL);
       return {
-        kind: 'provider', name: c.modelName, provider: 'vertex', modelId, baseURL: c.baseURL, headers: c.headers,
-        vertex: { project: env.GOOGLE_VERTEX_PROJECT, location: env.GOOGLE_VERTEX_LOCATION ?? 'us-central1', clientEmail: env.GOOGLE_CLIENT_EMAIL, privateKey: env.GOOGLE_PRIVATE_KEY.replace(/\\n/g, '\n') },
+        kind: 'provider',
+        name: c.modelName,
+        provider: 'vertex',
+        modelId,
+        baseURL: c.baseURL,
+        headers: c.headers,
+        vertex: {
+          project: env.GOOGLE_VERTEX_PROJECT,
+          location: env.GOOGLE_VERTEX_LOCATION ?? 'us-central1',
+          clientEmail: env.GOOGLE_CLIENT_EMAIL,
+          privateKey: env.GOOGLE_PRIVATE_KEY.replace(/\\n/g, '\n'),
+        },
       };
     }
     throw new DeckhandError(
@@ -136,10 +165,19 @@ export function resolveModelConfig(spec: string | ModelConfig, env: Env): Resolv
     const region = env.AWS_REGION ?? env.AWS_DEFAULT_REGION;
     const id = env.AWS_ACCESS_KEY_ID;
     const secret = env.AWS_SECRET_ACCESS_KEY;
-    if (!region || !id || !secret) throw new DeckhandError(ErrorCode.NoModelConfigured, `'${c.modelName}' needs AWS_REGION, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY`);
+    if (!region || !id || !secret)
+      throw new DeckhandError(ErrorCode.NoModelConfigured, `'${c.modelName}' needs AWS_REGION, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY`);
     // AWS credentials from the environment sign requests for AWS's own endpoint only.
     if (c.baseURL) refuseEnvCredentialFor('bedrock', c.modelName, c.baseURL);
-    return { kind: 'provider', name: c.modelName, provider: 'bedrock', modelId, baseURL: c.baseURL, headers: c.headers, bedrock: { region, accessKeyId: id, secretAccessKey: secret, sessionToken: env.AWS_SESSION_TOKEN } };
+    return {
+      kind: 'provider',
+      name: c.modelName,
+      provider: 'bedrock',
+      modelId,
+      baseURL: c.baseURL,
+      headers: c.headers,
+      bedrock: { region, accessKeyId: id, secretAccessKey: secret, sessionToken: env.AWS_SESSION_TOKEN },
+    };
   }
   const envKey = known && !c.apiKey ? fromEnv(env, ENV_KEYS[provider]) : undefined;
   const foreign = callerEndpoint(provider, c.baseURL, env);
@@ -166,7 +204,6 @@ export function resolveModelConfig(spec: string | ModelConfig, env: Env): Resolv
     vision: c.vision,
   };
 }
-
 
 /** A named model resolved in the worker: only the variables its provider reads count. */
 export function resolveNamedModel(m: NamedModel): ResolvedModel {

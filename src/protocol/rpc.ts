@@ -77,7 +77,12 @@ export class RpcPeer {
         const p = this.pending.get(id);
         this.pending.delete(id);
         const waited = p?.acked ? `its promised ${p.acked} ms and ${DEFAULTS.rpcGraceMs} ms more` : `${timeoutMs} ms`;
-        reject(new DeckhandError(ErrorCode.Timeout, `'${method}' timed out after ${waited} waiting for the ${this.label}`, { method, timeoutMs: p?.left ?? timeoutMs }));
+        reject(
+          new DeckhandError(ErrorCode.Timeout, `'${method}' timed out after ${waited} waiting for the ${this.label}`, {
+            method,
+            timeoutMs: p?.left ?? timeoutMs,
+          }),
+        );
       };
       // While a hold is on, the clock of a new call starts when it ends.
       const timer = this.holds ? undefined : setTimeout(expire, timeoutMs);
@@ -96,7 +101,9 @@ export class RpcPeer {
       } catch (e) {
         clearTimeout(timer);
         this.pending.delete(id);
-        reject(e instanceof DeckhandError ? e : new DeckhandError(ErrorCode.WorkerGone, `could not send '${method}' to the ${this.label}: ${(e as Error).message}`));
+        reject(
+          e instanceof DeckhandError ? e : new DeckhandError(ErrorCode.WorkerGone, `could not send '${method}' to the ${this.label}: ${(e as Error).message}`),
+        );
       }
     });
   }
@@ -105,7 +112,12 @@ export class RpcPeer {
    * Call one method of a table. The answer is checked against the method's result schema, so
    * a far side of another version fails here, with the field named, not deep in the caller.
    */
-  async call<T extends MethodTable, M extends keyof T & string>(table: T, method: M, params: TableParams<T, M>, timeoutMs?: number): Promise<TableResult<T, M>> {
+  async call<T extends MethodTable, M extends keyof T & string>(
+    table: T,
+    method: M,
+    params: TableParams<T, M>,
+    timeoutMs?: number,
+  ): Promise<TableResult<T, M>> {
     const raw = await this.request(method, params, timeoutMs);
     const r = table[method].result.safeParse(raw);
     if (!r.success) throw new DeckhandError(ErrorCode.ProtocolError, describeZodError(r.error, `the answer to '${method}'`));
@@ -186,7 +198,11 @@ export class RpcPeer {
     try {
       raw = JSON.stringify(reply);
     } catch (e) {
-      raw = JSON.stringify({ kind: 'err', id, error: { code: ErrorCode.Internal, message: `the result of '${method}' cannot be sent as JSON: ${(e as Error).message}` } });
+      raw = JSON.stringify({
+        kind: 'err',
+        id,
+        error: { code: ErrorCode.Internal, message: `the result of '${method}' cannot be sent as JSON: ${(e as Error).message}` },
+      });
     }
     try {
       this.sendRaw(raw);

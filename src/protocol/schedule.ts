@@ -70,7 +70,10 @@ export type ScheduleRun = z.infer<typeof ScheduleRunSchema>;
 
 export const ScheduleMethods = {
   /** Schedule a saved flow (replacing its schedule); NOT_FOUND for a flow not saved in the extension. */
-  'schedule.set': { params: z.object({ flow: FlowNameSchema, every: ScheduleEverySchema, enabled: z.boolean().optional() }).strict(), result: ScheduleInfoSchema },
+  'schedule.set': {
+    params: z.object({ flow: FlowNameSchema, every: ScheduleEverySchema, enabled: z.boolean().optional() }).strict(),
+    result: ScheduleInfoSchema,
+  },
   'schedule.remove': { params: z.object({ flow: FlowNameSchema }).strict(), result: z.object({ removed: z.boolean() }) },
   'schedule.list': { params: z.object({}).strict(), result: z.array(ScheduleInfoSchema) },
   /** A flow's runs, newest first. */

@@ -36,7 +36,10 @@ const shortUrl = (url: string) => (url.length > 120 ? `${url.slice(0, 117)}...` 
 export function parseAllowSchemes(value: unknown, what = 'allowUrlSchemes'): OptionalUrlScheme[] {
   if (value === undefined) return [];
   if (!Array.isArray(value)) {
-    throw new DeckhandError(ErrorCode.InvalidArgument, `${what} must be an array of scheme names (${OPTIONAL_URL_SCHEMES.map((s) => `'${s}'`).join(', ')}), got ${JSON.stringify(value)}`);
+    throw new DeckhandError(
+      ErrorCode.InvalidArgument,
+      `${what} must be an array of scheme names (${OPTIONAL_URL_SCHEMES.map((s) => `'${s}'`).join(', ')}), got ${JSON.stringify(value)}`,
+    );
   }
   const out: OptionalUrlScheme[] = [];
   for (const raw of value) {
@@ -91,7 +94,8 @@ export function urlRefusal(url: string, allow: readonly string[] = [], redirecte
   if (blank || allow.includes(scheme)) {
     if (!(NEVER_URL_SCHEMES as readonly string[]).includes(scheme)) return null;
   }
-  const where = redirectedFrom !== undefined ? `navigation to ${shortUrl(redirectedFrom)} was redirected to ${shortUrl(url)}; the page was sent to about:blank. ` : '';
+  const where =
+    redirectedFrom !== undefined ? `navigation to ${shortUrl(redirectedFrom)} was redirected to ${shortUrl(url)}; the page was sent to about:blank. ` : '';
   const data = { scheme, url: shortUrl(url), ...(redirectedFrom !== undefined ? { redirected: true, from: shortUrl(redirectedFrom) } : {}) };
   let why: string;
   if ((NEVER_URL_SCHEMES as readonly string[]).includes(scheme)) {

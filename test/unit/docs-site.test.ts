@@ -51,7 +51,7 @@ describe('the docs site navigation', () => {
     expect(writtenPages().filter((p) => !named.has(p))).toEqual([]);
   });
 
-  it('has the plan\'s sections, in order', () => {
+  it("has the plan's sections, in order", () => {
     expect(sections.map((s) => s.text)).toEqual(['Start', 'Guides', 'Reference', 'Architecture', 'Benchmarks']);
     expect(pageFile('/')).toBe('index.md');
     expect(pageFile('/reference/typescript/')).toBe('reference/typescript/index.md');
@@ -130,15 +130,18 @@ describe('the pure renderers', () => {
     expect(typeOf({ type: 'object', additionalProperties: { type: 'string' } })).toBe('Record<string, string>');
   });
 
-  it('lists a help text\'s subcommands and sets each help in a code block', () => {
-    const help = 'Usage: deckhand [options] [command]\n\nCommands:\n  serve [options]   run it\n  keys              the keys:\n' + '                    wrapped\n  help [command]    display help\n\nEnvironment:\n  X  y\n';
+  it("lists a help text's subcommands and sets each help in a code block", () => {
+    const help =
+      'Usage: deckhand [options] [command]\n\nCommands:\n  serve [options]   run it\n  keys              the keys:\n' +
+      '                    wrapped\n  help [command]    display help\n\nEnvironment:\n  X  y\n';
     expect(subcommands(help)).toEqual(['serve', 'keys']);
     expect(cliMarkdown([{ command: 'deckhand', help }])).toContain('## deckhand\n\n```text\nUsage: deckhand');
   });
 
   it('gives go doc output a heading per section, type and function', () => {
     const page = goDocMarkdown(
-      'package deckhand // import "x"\n\nPackage doc.\n\nFUNCTIONS\n\nfunc Bool(v bool) *bool\n    Bool is a pointer.\n\n' + 'TYPES\n\ntype Client struct {\n\t// Has unexported fields.\n}\n    A client.\n\nfunc New() *Client\n\nfunc (c *Client) Close() error\n',
+      'package deckhand // import "x"\n\nPackage doc.\n\nFUNCTIONS\n\nfunc Bool(v bool) *bool\n    Bool is a pointer.\n\n' +
+        'TYPES\n\ntype Client struct {\n\t// Has unexported fields.\n}\n    A client.\n\nfunc New() *Client\n\nfunc (c *Client) Close() error\n',
       'x',
     );
     expect(page).toContain('\n## Functions\n\n### Bool\n\n```go\nfunc Bool(v bool) *bool');

@@ -22,12 +22,15 @@ import { ModelConfigSchema, ModelRequestSchema, ResolvedModelSchema } from '../.
 import { BridgeFrameSchema, QaRecordingSchema } from '../../src/protocol/panel';
 import { RpcMessageSchema } from '../../src/protocol/rpc';
 import { FlowReplayResultSchema, FlowSchema } from '../../src/protocol/flows';
-import { ActionSchema, ActResultSchema, DEFAULTS, MAX_CALL_MS, MAX_TIMEOUT_MS } from '../../src/protocol/schemas';
+import { ActionSchema, ActResultSchema, DEFAULTS, LOCATOR_METHODS, MAX_CALL_MS, MAX_TIMEOUT_MS } from '../../src/protocol/schemas';
 import { z } from 'zod';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const text = readFileSync(`${root}${SCHEMA_FILE}`, 'utf8');
-const doc = JSON.parse(text) as { definitions: Record<string, unknown>; 'x-deckhand': Record<string, Record<string, Record<string, string>>> & { chromiumFlags: string[]; sharedChromiumFlags: string[]; schemaLimits: unknown } };
+const doc = JSON.parse(text) as {
+  definitions: Record<string, unknown>;
+  'x-deckhand': Record<string, Record<string, Record<string, string>>> & { chromiumFlags: string[]; sharedChromiumFlags: string[]; schemaLimits: unknown };
+};
 
 const validatorFor = (name: string) => {
   expect(doc.definitions, `no definition ${name}`).toHaveProperty([name]);
@@ -52,7 +55,9 @@ const CASES: { name: string; zod: ZodTypeAny; valid: unknown[]; invalid: unknown
   {
     name: 'ActResult',
     zod: ActResultSchema,
-    valid: [{ data: { success: true, message: 'clicked', actionDescription: 'the Sign in button', actions: [click] }, metadata: { ...metadata, confidence: 0.93 } }],
+    valid: [
+      { data: { success: true, message: 'clicked', actionDescription: 'the Sign in button', actions: [click] }, metadata: { ...metadata, confidence: 0.93 } },
+    ],
     invalid: [
       { data: { success: true, message: 'clicked', actionDescription: 'x', actions: [click] }, metadata: { ...metadata, cache: { status: 'MAYBE' } } },
       { data: { success: true, message: 'clicked', actionDescription: 'x', actions: [click] }, metadata: { ...metadata, confidence: 1.5 } },
@@ -67,7 +72,11 @@ const CASES: { name: string; zod: ZodTypeAny; valid: unknown[]; invalid: unknown
       { kind: 'err', id: 7, error: { code: 'TIMEOUT', message: "'page.goto' timed out after 30000 ms", data: { timeoutMs: 30000 } } },
       { kind: 'err', id: 8, error: { code: 'A_CODE_FROM_A_NEWER_PEER', message: 'read as INTERNAL' } },
     ],
-    invalid: [{ kind: 'req', id: 1.5, method: 'x', params: {} }, { kind: 'event', id: 1 }, { kind: 'err', id: 1, error: { message: 'no code' } }],
+    invalid: [
+      { kind: 'req', id: 1.5, method: 'x', params: {} },
+      { kind: 'event', id: 1 },
+      { kind: 'err', id: 1, error: { message: 'no code' } },
+    ],
   },
   {
     name: 'Error',
@@ -79,12 +88,26 @@ const CASES: { name: string; zod: ZodTypeAny; valid: unknown[]; invalid: unknown
     name: 'PageGotoParams',
     zod: Methods['page.goto'].params,
     valid: [{ page: 3, url: 'https://example.com', options: { waitUntil: 'domcontentloaded', timeout: 30000 }, allowSchemes: ['file'] }],
-    invalid: [{ page: -1, url: 'https://example.com' }, { page: 3, url: 'x', options: { waitUntil: 'idle' } }, { page: 3, url: 'x', allowSchemes: ['javascript'] }],
+    invalid: [
+      { page: -1, url: 'https://example.com' },
+      { page: 3, url: 'x', options: { waitUntil: 'idle' } },
+      { page: 3, url: 'x', allowSchemes: ['javascript'] },
+    ],
   },
   {
     name: 'ModelGenerateParams',
     zod: ClientMethods['model.generate'].params,
-    valid: [{ callbackId: 'c1', request: { system: 'You act on web pages.', prompt: 'Click sign in', schema: { type: 'object' }, outline: [{ depth: 0, kind: 'element', id: 'e1', role: 'button', name: 'Sign in', states: { disabled: true } }] } }],
+    valid: [
+      {
+        callbackId: 'c1',
+        request: {
+          system: 'You act on web pages.',
+          prompt: 'Click sign in',
+          schema: { type: 'object' },
+          outline: [{ depth: 0, kind: 'element', id: 'e1', role: 'button', name: 'Sign in', states: { disabled: true } }],
+        },
+      },
+    ],
     invalid: [{ callbackId: 'c1', request: { system: 's', prompt: 'p', schema: {}, outline: [{ depth: 0, kind: 'row', states: {} }] } }],
   },
   {
@@ -111,14 +134,26 @@ const CASES: { name: string; zod: ZodTypeAny; valid: unknown[]; invalid: unknown
   {
     name: 'ResolvedModel',
     zod: ResolvedModelSchema,
-    valid: [{ kind: 'local', name: 'deckhand/local' }, { kind: 'provider', name: 'openai/gpt-4.1-mini', provider: 'openai', modelId: 'gpt-4.1-mini', apiKey: 'sk' }],
-    invalid: [{ kind: 'local', name: 'other' }, { kind: 'provider', name: 'x', provider: 'mistral', modelId: 'm' }],
+    valid: [
+      { kind: 'local', name: 'deckhand/local' },
+      { kind: 'provider', name: 'openai/gpt-4.1-mini', provider: 'openai', modelId: 'gpt-4.1-mini', apiKey: 'sk' },
+    ],
+    invalid: [
+      { kind: 'local', name: 'other' },
+      { kind: 'provider', name: 'x', provider: 'mistral', modelId: 'm' },
+    ],
   },
   {
     name: 'ModelRequest',
     zod: ModelRequestSchema,
-    valid: [{ system: 's', prompt: 'p', schema: { type: 'object' } }, { system: 's', prompt: 'p', schema: {}, images: [{ data: 'iVBOR', mimeType: 'image/png' }], timeoutMs: 1000 }],
-    invalid: [{ system: 's', prompt: 'p', schema: {}, timeoutMs: 0 }, { system: 's', schema: {} }],
+    valid: [
+      { system: 's', prompt: 'p', schema: { type: 'object' } },
+      { system: 's', prompt: 'p', schema: {}, images: [{ data: 'iVBOR', mimeType: 'image/png' }], timeoutMs: 1000 },
+    ],
+    invalid: [
+      { system: 's', prompt: 'p', schema: {}, timeoutMs: 0 },
+      { system: 's', schema: {} },
+    ],
   },
   {
     name: 'AgentExecuteRequest',
@@ -137,7 +172,10 @@ const CASES: { name: string; zod: ZodTypeAny; valid: unknown[]; invalid: unknown
   {
     name: 'ActRequest',
     zod: ActRequestSchema,
-    valid: [{ input: 'click sign in', cache: { threshold: 2 }, timeout: 30000, variables: { user: 'ada' } }, { input: click, cache: true }],
+    valid: [
+      { input: 'click sign in', cache: { threshold: 2 }, timeout: 30000, variables: { user: 'ada' } },
+      { input: click, cache: true },
+    ],
     invalid: [{ input: 'x', cache: { threshold: 0 } }, { input: 'x', timeout: 600_001 }, { input: '' }, { input: 'x', unknown: true }],
   },
   {
@@ -155,7 +193,10 @@ const CASES: { name: string; zod: ZodTypeAny; valid: unknown[]; invalid: unknown
   {
     name: 'StreamEvent',
     zod: StreamEventSchema,
-    valid: [{ id: 1, status: 'starting' }, { id: 4, status: 'finished', data: { ok: true } }],
+    valid: [
+      { id: 1, status: 'starting' },
+      { id: 4, status: 'finished', data: { ok: true } },
+    ],
     invalid: [{ id: 1, status: 'paused' }],
   },
   {
@@ -180,12 +221,22 @@ const CASES: { name: string; zod: ZodTypeAny; valid: unknown[]; invalid: unknown
     name: 'BridgeFrame',
     zod: BridgeFrameSchema,
     valid: [{ kind: 'hello', token: 'abc123', extensionId: 'id', version: '0.1.0' }, { kind: 'ping' }],
-    invalid: [{ kind: 'ping', extra: 1 }, { kind: 'welcome', client: 'x' }],
+    invalid: [
+      { kind: 'ping', extra: 1 },
+      { kind: 'welcome', client: 'x' },
+    ],
   },
   {
     name: 'QaRecording',
     zod: QaRecordingSchema,
-    valid: [{ version: 1, title: 'Sign in', startUrl: 'https://example.com', steps: [{ kind: 'act', id: 's1', description: 'click sign in', actions: [click], urlAfter: 'https://example.com/in' }] }],
+    valid: [
+      {
+        version: 1,
+        title: 'Sign in',
+        startUrl: 'https://example.com',
+        steps: [{ kind: 'act', id: 's1', description: 'click sign in', actions: [click], urlAfter: 'https://example.com/in' }],
+      },
+    ],
     invalid: [{ version: 1, title: 't', startUrl: 'u', steps: [{ kind: 'act', id: 's1', description: 'd', actions: [], urlAfter: 'u' }] }],
   },
   {
@@ -193,28 +244,64 @@ const CASES: { name: string; zod: ZodTypeAny; valid: unknown[]; invalid: unknown
     zod: FlowSchema,
     valid: [
       {
-        version: 1, name: 'checkout', source: 'panel', savedAt: '2026-01-01T00:00:00.000Z',
-        recording: { version: 1, title: 'Checkout', startUrl: 'https://example.com/cart', steps: [{ kind: 'act', id: 's1', description: 'type %email%', actions: [{ ...click, method: 'fill', arguments: ['%email%'] }], urlAfter: 'https://example.com/cart' }, { kind: 'wait', id: 's2', description: 'wait', ms: 500 }] },
+        version: 1,
+        name: 'checkout',
+        source: 'panel',
+        savedAt: '2026-01-01T00:00:00.000Z',
+        recording: {
+          version: 1,
+          title: 'Checkout',
+          startUrl: 'https://example.com/cart',
+          steps: [
+            {
+              kind: 'act',
+              id: 's1',
+              description: 'type %email%',
+              actions: [{ ...click, method: 'fill', arguments: ['%email%'] }],
+              urlAfter: 'https://example.com/cart',
+            },
+            { kind: 'wait', id: 's2', description: 'wait', ms: 500 },
+          ],
+        },
       },
     ],
     invalid: [
       { version: 2, name: 'x', source: 'panel', savedAt: '', recording: { version: 1, title: '', startUrl: '', steps: [] } },
       { version: 1, name: '', source: 'panel', savedAt: '', recording: { version: 1, title: '', startUrl: '', steps: [] } },
       { version: 1, name: 'x', source: 'someone', savedAt: '', recording: { version: 1, title: '', startUrl: '', steps: [] } },
-      { version: 1, name: 'x', source: 'panel', savedAt: '', recording: { version: 1, title: '', startUrl: '', steps: [{ kind: 'wait', id: 'w', description: '', ms: 2 ** 60 }] } },
+      {
+        version: 1,
+        name: 'x',
+        source: 'panel',
+        savedAt: '',
+        recording: { version: 1, title: '', startUrl: '', steps: [{ kind: 'wait', id: 'w', description: '', ms: 2 ** 60 }] },
+      },
     ],
   },
   {
     name: 'FlowReplayResult',
     zod: FlowReplayResultSchema,
-    valid: [{ name: 'checkout', url: 'https://example.com/done', steps: [{ id: 's1', kind: 'act', description: 'click', status: 'done' }, { id: 's2', kind: 'extract', description: 'total', status: 'healed', data: { total: 3 } }], usage: metadata.usage }],
+    valid: [
+      {
+        name: 'checkout',
+        url: 'https://example.com/done',
+        steps: [
+          { id: 's1', kind: 'act', description: 'click', status: 'done' },
+          { id: 's2', kind: 'extract', description: 'total', status: 'healed', data: { total: 3 } },
+        ],
+        usage: metadata.usage,
+      },
+    ],
     invalid: [{ name: 'checkout', url: 'u', steps: [{ id: 's1', kind: 'act', description: 'click', status: 'skipped' }], usage: metadata.usage }],
   },
 ];
 
 describe('schema/deckhand.schema.json', () => {
   it('schema/cache.sql is what scripts/gen-schema.ts writes from src/protocol/cache-sql.ts today (else run `npm run schema`)', () => {
-    expect(readFileSync(`${root}${CACHE_SQL_FILE}`, 'utf8') === generateCacheSql(), `${CACHE_SQL_FILE} is stale: run \`npm run schema\` and commit the result`).toBe(true);
+    expect(
+      readFileSync(`${root}${CACHE_SQL_FILE}`, 'utf8') === generateCacheSql(),
+      `${CACHE_SQL_FILE} is stale: run \`npm run schema\` and commit the result`,
+    ).toBe(true);
   });
 
   it('is what scripts/gen-schema.ts writes from the zod schemas today (else run `npm run schema`)', () => {
@@ -225,8 +312,20 @@ describe('schema/deckhand.schema.json', () => {
     const refs = [...text.matchAll(/"\$ref": "([^"]+)"/g)].map((m) => m[1]);
     // Every entry but the launch switches (plain lists, checked below) is a table of definitions.
     const {
-      chromiumFlags, sharedChromiumFlags, schemaLimits, sqliteCacheMigrations, sqliteCacheStatements, cacheBounds, providerEnv, defaults, agentDefaults, errors, ...named
+      chromiumFlags,
+      sharedChromiumFlags,
+      schemaLimits,
+      sqliteCacheMigrations,
+      sqliteCacheStatements,
+      cacheBounds,
+      providerEnv,
+      defaults,
+      agentDefaults,
+      locatorMethods,
+      errors,
+      ...named
     } = doc['x-deckhand'];
+    expect(locatorMethods).toEqual(LOCATOR_METHODS);
     // Every code has its meaning, which the clients' error types carry.
     expect(Object.keys(errors)).toEqual(Object.values(ErrorCode));
     for (const [code, e] of Object.entries(errors)) expect(e.doc, code).not.toBe('');
@@ -242,7 +341,13 @@ describe('schema/deckhand.schema.json', () => {
     expect(chromiumFlags.filter((f) => !sharedChromiumFlags.includes(f))).toEqual([...LOCAL_CHROMIUM_FLAGS]);
     expect(schemaLimits).toEqual(SCHEMA_LIMITS);
     // The operations' opId, timeout and deadline ride along in the method table (OPERATIONS); the rest are references.
-    const tables = Object.values(named).flatMap((t) => Object.values(t).flatMap((e) => Object.entries(e).filter(([k]) => !['opId', 'timeout', 'deadline', 'instruction'].includes(k)).map(([, v]) => v)));
+    const tables = Object.values(named).flatMap((t) =>
+      Object.values(t).flatMap((e) =>
+        Object.entries(e)
+          .filter(([k]) => !['opId', 'timeout', 'deadline', 'instruction'].includes(k))
+          .map(([, v]) => v),
+      ),
+    );
     // The output-token budget stays with the worker (clients never send it).
     for (const [m, { outputTokens: _budget, ...o }] of Object.entries(OPERATIONS)) expect(doc['x-deckhand'].methods[m], m).toMatchObject(o);
     for (const r of [...refs, ...tables]) expect(doc.definitions, r).toHaveProperty([r.replace('#/definitions/', '')]);
