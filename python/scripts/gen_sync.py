@@ -355,23 +355,26 @@ class Writer:
         self.lines += ["", "", f"class {name}(Blocking):", f'    """{text}"""', "", f"    _async: {alias(module)}.{name}"]
         for attr, ann in self.instance_attributes(c):
             self.prop(mod, attr, ann, [])
-        overloaded = set()
-        members = [n for n in c.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
-        for n in members:
-            if any(ast.unparse(d) == "overload" for d in n.decorator_list):
-                overloaded.add(n.name)
-        has_aexit = any(n.name == "__aexit__" for n in members)
-        for n in members:
+        # The methods of its bases from this package (a generated mixin: _wire.LocatorActions) first.
+        members: list[tuple[Module, ast.FunctionDef | ast.AsyncFunctionDef]] = []
+        for b in c.bases:
+            origin = mod.origins.get(ast.unparse(b).split(".")[0])
+            if isinstance(b, ast.Attribute) and origin and origin[0] == ".":
+                base = self.module(origin[1] or "")
+                members += [(base, n) for n in base.cls(b.attr).body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        members += [(mod, n) for n in c.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
+        has_aexit = any(n.name == "__aexit__" for _, n in members)
+        for owner, n in members:
             if n.name.startswith("_"):
                 continue
             decorators = [ast.unparse(d) for d in n.decorator_list]
             if "property" in decorators:
-                self.prop(mod, n.name, n.returns, self.docstring(n, "        "))
+                self.prop(owner, n.name, n.returns, self.docstring(n, "        "))
                 continue
             if "staticmethod" in decorators:
                 continue
             target = f"{alias(module)}.{name}" if "classmethod" in decorators else "self._async"
-            self.method(mod, n, target, "overload" in decorators)
+            self.method(owner, n, target, "overload" in decorators)
         if has_aexit:
             self.lines += ["", f"    def __enter__(self) -> {name}:", "        return self", ""]
             self.lines += ["    def __exit__(self, *exc: object) -> None:", "        self.close()"]

@@ -82,6 +82,7 @@ class Gen:
         self.defaults: dict = doc["x-deckhand"]["defaults"]
         self.agent_defaults: dict = doc["x-deckhand"]["agentDefaults"]
         self.errors: dict = doc["x-deckhand"]["errors"]
+        self.locator_methods: dict = doc["x-deckhand"]["locatorMethods"]
         keys = ("opId", "timeout", "deadline", "instruction")
         self.operations = {m: {k: d[k] for k in keys if k in d} for m, d in doc["x-deckhand"]["methods"].items() if "opId" in d}
 
@@ -231,6 +232,24 @@ class Gen:
             return name
         return self.expr(s, ctx, set())
 
+    def locator_actions(self) -> str:
+        """Locator's methods that send one action (x-deckhand.locatorMethods), for Locator to inherit."""
+        lines = [
+            "class LocatorActions:",
+            '    """The methods of a Locator that send one action (locator.act); Locator has them."""',
+            "",
+            "    async def _run(self, method: str, args: List[str], timeout: Optional[float]) -> None:",
+            "        raise NotImplementedError",
+        ]
+        for name, m in self.locator_methods.items():
+            arg, kind = m.get("arg"), "Union[str, Sequence[str]]" if m.get("list") else "str"
+            params = f"{arg}: {kind}, *, timeout" if arg else "*, timeout"
+            value = (f"[{arg}] if isinstance({arg}, str) else list({arg})" if m.get("list") else f"[{arg}]") if arg else "[]"
+            lines += ["", f"    async def {snake(name)}(self, {params}: Optional[float] = None) -> None:"]
+            lines += [f"        {json.dumps(m['doc'][0].upper() + m['doc'][1:] + '.', ensure_ascii=False)}"]
+            lines += [f"        await self._run({m['action']!r}, {value}, timeout)"]
+        return "\n".join(lines)
+
     def error_classes(self) -> list[str]:
         """One exception class per error code, its docstring the code's meaning."""
         out, names = [], []
@@ -273,7 +292,7 @@ alias, and `to_wire()` gives the wire form back.
 # ruff: noqa
 from __future__ import annotations
 
-from typing import Annotated, Any, Dict, List, Literal, Optional, Required, TypedDict, Union
+from typing import Annotated, Any, Dict, List, Literal, Optional, Required, Sequence, TypedDict, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -331,6 +350,10 @@ class WireModel(BaseModel):
         body.append("# The methods that are operations: where their opId and timeout sit (dotted paths), and which")
         body.append("# deadline applies without a timeout (x-deckhand.methods).")
         body.append(f"OPERATIONS: dict[str, dict[str, str]] = {json.dumps(self.operations, indent=4)}")
+        body.append("")
+        body.append("")
+        body.append("# The methods that send one action, declared once (x-deckhand.locatorMethods).")
+        body.append(self.locator_actions())
         body.append("")
         body.append("")
         body.append("# The error codes' classes (x-deckhand.errors), each registered with its code by DeckhandError.")

@@ -8,7 +8,7 @@ alias, and `to_wire()` gives the wire form back.
 # ruff: noqa
 from __future__ import annotations
 
-from typing import Annotated, Any, Dict, List, Literal, Optional, Required, TypedDict, Union
+from typing import Annotated, Any, Dict, List, Literal, Optional, Required, Sequence, TypedDict, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -1935,6 +1935,58 @@ OPERATIONS: dict[str, dict[str, str]] = {
         "deadline": "model"
     }
 }
+
+
+# The methods that send one action, declared once (x-deckhand.locatorMethods).
+class LocatorActions:
+    """The methods of a Locator that send one action (locator.act); Locator has them."""
+
+    async def _run(self, method: str, args: List[str], timeout: Optional[float]) -> None:
+        raise NotImplementedError
+
+    async def click(self, *, timeout: Optional[float] = None) -> None:
+        "Clicks the element."
+        await self._run('click', [], timeout)
+
+    async def dblclick(self, *, timeout: Optional[float] = None) -> None:
+        "Double-clicks the element."
+        await self._run('doubleClick', [], timeout)
+
+    async def right_click(self, *, timeout: Optional[float] = None) -> None:
+        "Right-clicks the element."
+        await self._run('rightClick', [], timeout)
+
+    async def hover(self, *, timeout: Optional[float] = None) -> None:
+        "Moves the mouse over the element."
+        await self._run('hover', [], timeout)
+
+    async def fill(self, value: str, *, timeout: Optional[float] = None) -> None:
+        "Replaces the field's value with value."
+        await self._run('fill', [value], timeout)
+
+    async def type(self, text: str, *, timeout: Optional[float] = None) -> None:
+        "Types text into the element, key by key, after what it holds."
+        await self._run('type', [text], timeout)
+
+    async def press(self, key: str, *, timeout: Optional[float] = None) -> None:
+        "Presses a key (\"Enter\", \"Control+A\") with the element focused."
+        await self._run('press', [key], timeout)
+
+    async def check(self, *, timeout: Optional[float] = None) -> None:
+        "Checks a checkbox or radio button."
+        await self._run('check', [], timeout)
+
+    async def uncheck(self, *, timeout: Optional[float] = None) -> None:
+        "Unchecks a checkbox."
+        await self._run('uncheck', [], timeout)
+
+    async def select_option(self, values: Union[str, Sequence[str]], *, timeout: Optional[float] = None) -> None:
+        "Selects the options of a <select> with these values or labels (several for a multiple select)."
+        await self._run('selectOption', [values] if isinstance(values, str) else list(values), timeout)
+
+    async def scroll_into_view(self, *, timeout: Optional[float] = None) -> None:
+        "Scrolls the element into view."
+        await self._run('scrollIntoView', [], timeout)
 
 
 # The error codes' classes (x-deckhand.errors), each registered with its code by DeckhandError.

@@ -57,8 +57,10 @@ LocatorDict = _wire.LocatorSpecDict
 _FUNCTION = re.compile(r"^\s*(async\s+)?(function\b|\(\s*[^()]*\)\s*=>|[A-Za-z_$][\w$]*\s*=>)")
 
 
-class Locator:
-    """Elements of a page by CSS or XPath selector: `page.locator(selector)`, `.nth(i)`, `.first()`."""
+class Locator(_wire.LocatorActions):
+    """Elements of a page by CSS or XPath selector: `page.locator(selector)`, `.nth(i)`, `.first()`.
+
+    click, fill, ... (the methods that send one action) are declared once, in the schema."""
 
     def __init__(self, client: CommandClient, page: "Page", selector: str, index: int | None = None) -> None:
         if not isinstance(selector, str):
@@ -87,39 +89,6 @@ class Locator:
     async def _run(self, method: str, args: list[str], timeout: float | None) -> None:
         params = {"page": self.page.id, "locator": self.to_spec(), "method": method, "arguments": args}
         await self._client.call("locator.act", {**params, **_given(timeout=timeout)})
-
-    async def click(self, *, timeout: float | None = None) -> None:
-        await self._run("click", [], timeout)
-
-    async def dblclick(self, *, timeout: float | None = None) -> None:
-        await self._run("doubleClick", [], timeout)
-
-    async def right_click(self, *, timeout: float | None = None) -> None:
-        await self._run("rightClick", [], timeout)
-
-    async def hover(self, *, timeout: float | None = None) -> None:
-        await self._run("hover", [], timeout)
-
-    async def fill(self, value: str, *, timeout: float | None = None) -> None:
-        await self._run("fill", [value], timeout)
-
-    async def type(self, text: str, *, timeout: float | None = None) -> None:
-        await self._run("type", [text], timeout)
-
-    async def press(self, key: str, *, timeout: float | None = None) -> None:
-        await self._run("press", [key], timeout)
-
-    async def check(self, *, timeout: float | None = None) -> None:
-        await self._run("check", [], timeout)
-
-    async def uncheck(self, *, timeout: float | None = None) -> None:
-        await self._run("uncheck", [], timeout)
-
-    async def select_option(self, values: str | Sequence[str], *, timeout: float | None = None) -> None:
-        await self._run("selectOption", [values] if isinstance(values, str) else list(values), timeout)
-
-    async def scroll_into_view(self, *, timeout: float | None = None) -> None:
-        await self._run("scrollIntoView", [], timeout)
 
     async def scroll_to(self, percent: float | str, *, timeout: float | None = None) -> None:
         await self._run("scrollTo", [percent if isinstance(percent, str) else f"{percent:g}"], timeout)

@@ -39,7 +39,7 @@ from .page import LocatorDict, M, PageExtractOptions
 from .types import ExtractResult
 from pathlib import Path
 from pydantic import BaseModel
-from typing import Any, Callable, Literal, Mapping, Sequence, TypedDict, Union
+from typing import Any, Callable, Literal, Mapping, Optional, Sequence, TypedDict, Union
 from typing_extensions import Unpack
 from ._sync_runtime import Blocking, on_loop, register, run, unwrap, wrap
 from typing import TypeAlias
@@ -92,6 +92,50 @@ class Locator(Blocking):
     def selector(self) -> str:
         return self._async.selector
 
+    def click(self, *, timeout: Optional[float] = None) -> None:
+        """Clicks the element."""
+        run(self._async.click(timeout=timeout))
+
+    def dblclick(self, *, timeout: Optional[float] = None) -> None:
+        """Double-clicks the element."""
+        run(self._async.dblclick(timeout=timeout))
+
+    def right_click(self, *, timeout: Optional[float] = None) -> None:
+        """Right-clicks the element."""
+        run(self._async.right_click(timeout=timeout))
+
+    def hover(self, *, timeout: Optional[float] = None) -> None:
+        """Moves the mouse over the element."""
+        run(self._async.hover(timeout=timeout))
+
+    def fill(self, value: str, *, timeout: Optional[float] = None) -> None:
+        """Replaces the field's value with value."""
+        run(self._async.fill(value, timeout=timeout))
+
+    def type(self, text: str, *, timeout: Optional[float] = None) -> None:
+        """Types text into the element, key by key, after what it holds."""
+        run(self._async.type(text, timeout=timeout))
+
+    def press(self, key: str, *, timeout: Optional[float] = None) -> None:
+        """Presses a key ("Enter", "Control+A") with the element focused."""
+        run(self._async.press(key, timeout=timeout))
+
+    def check(self, *, timeout: Optional[float] = None) -> None:
+        """Checks a checkbox or radio button."""
+        run(self._async.check(timeout=timeout))
+
+    def uncheck(self, *, timeout: Optional[float] = None) -> None:
+        """Unchecks a checkbox."""
+        run(self._async.uncheck(timeout=timeout))
+
+    def select_option(self, values: Union[str, Sequence[str]], *, timeout: Optional[float] = None) -> None:
+        """Selects the options of a <select> with these values or labels (several for a multiple select)."""
+        run(self._async.select_option(values, timeout=timeout))
+
+    def scroll_into_view(self, *, timeout: Optional[float] = None) -> None:
+        """Scrolls the element into view."""
+        run(self._async.scroll_into_view(timeout=timeout))
+
     def nth(self, i: int) -> Locator:
         """The i-th match (0-based) of this locator's selector."""
         return cast('Locator', wrap(on_loop(self._async.nth, i)))
@@ -101,39 +145,6 @@ class Locator(Blocking):
 
     def to_spec(self) -> LocatorDict:
         return on_loop(self._async.to_spec)
-
-    def click(self, *, timeout: float | None = None) -> None:
-        run(self._async.click(timeout=timeout))
-
-    def dblclick(self, *, timeout: float | None = None) -> None:
-        run(self._async.dblclick(timeout=timeout))
-
-    def right_click(self, *, timeout: float | None = None) -> None:
-        run(self._async.right_click(timeout=timeout))
-
-    def hover(self, *, timeout: float | None = None) -> None:
-        run(self._async.hover(timeout=timeout))
-
-    def fill(self, value: str, *, timeout: float | None = None) -> None:
-        run(self._async.fill(value, timeout=timeout))
-
-    def type(self, text: str, *, timeout: float | None = None) -> None:
-        run(self._async.type(text, timeout=timeout))
-
-    def press(self, key: str, *, timeout: float | None = None) -> None:
-        run(self._async.press(key, timeout=timeout))
-
-    def check(self, *, timeout: float | None = None) -> None:
-        run(self._async.check(timeout=timeout))
-
-    def uncheck(self, *, timeout: float | None = None) -> None:
-        run(self._async.uncheck(timeout=timeout))
-
-    def select_option(self, values: str | Sequence[str], *, timeout: float | None = None) -> None:
-        run(self._async.select_option(values, timeout=timeout))
-
-    def scroll_into_view(self, *, timeout: float | None = None) -> None:
-        run(self._async.scroll_into_view(timeout=timeout))
 
     def scroll_to(self, percent: float | str, *, timeout: float | None = None) -> None:
         run(self._async.scroll_to(percent, timeout=timeout))
