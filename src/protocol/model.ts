@@ -111,28 +111,32 @@ export const KNOWN_PROVIDERS = ['openai', 'anthropic', 'google', 'vertex', 'azur
  * (declared once; the Python and Go clients get it generated), and the variable that points
  * the provider's SDK elsewhere: that key may go there too, and nowhere else.
  */
+const PROVIDER_KEYS: Record<string, readonly string[]> = {
+  openai: ['OPENAI_API_KEY'],
+  anthropic: ['ANTHROPIC_API_KEY'],
+  google: ['GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY'],
+  azure: ['AZURE_API_KEY', 'AZURE_OPENAI_API_KEY'],
+};
+const PROVIDER_BASE_URLS: Record<string, string> = {
+  openai: 'OPENAI_BASE_URL',
+  anthropic: 'ANTHROPIC_BASE_URL',
+  google: 'GOOGLE_GENERATIVE_AI_BASE_URL',
+  azure: 'AZURE_BASE_URL',
+};
+/** What resolving a provider's model reads besides its key and endpoint (resolve-model.ts). */
+const PROVIDER_SETTINGS: Record<string, readonly string[]> = {
+  azure: ['AZURE_RESOURCE_NAME'],
+  vertex: ['GOOGLE_VERTEX_PROJECT', 'GOOGLE_VERTEX_LOCATION', 'GOOGLE_CLIENT_EMAIL', 'GOOGLE_PRIVATE_KEY'],
+  bedrock: ['AWS_REGION', 'AWS_DEFAULT_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'],
+};
+
 export const PROVIDER_ENV = {
-  keys: {
-    openai: ['OPENAI_API_KEY'],
-    anthropic: ['ANTHROPIC_API_KEY'],
-    google: ['GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY'],
-    azure: ['AZURE_API_KEY', 'AZURE_OPENAI_API_KEY'],
-  } as Record<string, readonly string[]>,
-  baseUrls: {
-    openai: 'OPENAI_BASE_URL',
-    anthropic: 'ANTHROPIC_BASE_URL',
-    google: 'GOOGLE_GENERATIVE_AI_BASE_URL',
-    azure: 'AZURE_BASE_URL',
-  } as Record<string, string>,
-  /** Every variable resolving a provider's model reads (resolve-model.ts): what a client sends with a named model. */
-  names: {
-    openai: ['OPENAI_API_KEY', 'OPENAI_BASE_URL'],
-    anthropic: ['ANTHROPIC_API_KEY', 'ANTHROPIC_BASE_URL'],
-    google: ['GOOGLE_GENERATIVE_AI_API_KEY', 'GEMINI_API_KEY', 'GOOGLE_GENERATIVE_AI_BASE_URL'],
-    azure: ['AZURE_API_KEY', 'AZURE_OPENAI_API_KEY', 'AZURE_BASE_URL', 'AZURE_RESOURCE_NAME'],
-    vertex: ['GOOGLE_VERTEX_PROJECT', 'GOOGLE_VERTEX_LOCATION', 'GOOGLE_CLIENT_EMAIL', 'GOOGLE_PRIVATE_KEY'],
-    bedrock: ['AWS_REGION', 'AWS_DEFAULT_REGION', 'AWS_ACCESS_KEY_ID', 'AWS_SECRET_ACCESS_KEY', 'AWS_SESSION_TOKEN'],
-  } as Record<string, readonly string[]>,
+  keys: PROVIDER_KEYS,
+  baseUrls: PROVIDER_BASE_URLS,
+  /** Every variable resolving a provider's model reads: what a client sends with a named model (key, endpoint, settings). */
+  names: Object.fromEntries(
+    KNOWN_PROVIDERS.map((p) => [p, [...(PROVIDER_KEYS[p] ?? []), ...(PROVIDER_BASE_URLS[p] ? [PROVIDER_BASE_URLS[p]] : []), ...(PROVIDER_SETTINGS[p] ?? [])]]),
+  ) as Record<string, readonly string[]>,
   /** The model used when a caller names none: the first whose provider's key is set, else the built-in model. */
   defaults: [
     ['openai', 'openai/gpt-4.1-mini'],
