@@ -158,7 +158,7 @@ func LaunchLocalBrowser(ctx context.Context, opts *LaunchOptions) (*Browser, err
 	if err != nil {
 		return nil, err
 	}
-	timeout, err := waitOption("the launch timeout", o.Timeout, 15*time.Second, time.Millisecond)
+	timeout, err := waitOption("the launch timeout", o.Timeout, launchTimeoutMs*time.Millisecond, time.Millisecond)
 	if err != nil {
 		return nil, err
 	}
@@ -372,7 +372,7 @@ func ConnectLocalBrowserWith(ctx context.Context, cdpURL string, opts *ConnectOp
 	if opts != nil {
 		o = *opts
 	}
-	timeout, err := waitOption("the connect timeout", o.Timeout, 10*time.Second, time.Millisecond)
+	timeout, err := waitOption("the connect timeout", o.Timeout, connectTimeoutMs*time.Millisecond, time.Millisecond)
 	if err != nil {
 		return nil, err
 	}
@@ -416,7 +416,7 @@ func ConnectLocalBrowserWith(ctx context.Context, cdpURL string, opts *ConnectOp
 	if err != nil {
 		return nil, err
 	}
-	b, err := dialBrowser(ctx, wsURL, headers, extID, timeout, min(timeout, 3*time.Second))
+	b, err := dialBrowser(ctx, wsURL, headers, extID, timeout, min(timeout, connectWorkerWaitMs*time.Millisecond))
 	if err != nil {
 		return nil, err
 	}
@@ -519,10 +519,10 @@ func (b *Browser) Close() error {
 	return b.closeErr
 }
 
-// viewportSize is the window size a launcher asks for: 1280x800 when neither is set.
+// viewportSize is the window size a launcher asks for: the default when neither is set.
 func viewportSize(w, h int) (int, int, error) {
 	if w == 0 && h == 0 {
-		return 1280, 800, nil
+		return viewportWidth, viewportHeight, nil
 	}
 	if w <= 0 || h <= 0 {
 		return 0, 0, newError(CodeInvalidArgument, "the viewport needs a positive width and height")

@@ -193,8 +193,17 @@ var defaultModels = [][2]string{
 // agentDefaults).
 const (
 	actionTimeoutMs          = 15000
+	attachReconnectTimeoutMs = 45000
+	attachTimeoutMs          = 120000
 	batchTimeoutMs           = 30000
+	connectTimeoutMs         = 10000
+	connectWorkerWaitMs      = 3000
 	domSettleTimeoutMs       = 3000
+	gridAttachTimeoutMs      = 30000
+	gridKeepAliveMinMs       = 1000
+	gridKeepAliveMs          = 60000
+	gridTimeoutMs            = 60000
+	launchTimeoutMs          = 15000
 	maxCallMs                = 1800000
 	maxTimeoutMs             = 600000
 	modelOperationTimeoutMs  = 120000
@@ -202,6 +211,8 @@ const (
 	rpcAckMs                 = 10000
 	rpcGraceMs               = 5000
 	snapshotBudgetTokens     = 12000
+	viewportHeight           = 800
+	viewportWidth            = 1280
 	cacheKeepPercent         = 99
 	cacheMaxEntriesPerTenant = 10000
 	agentMaxSteps            = 20

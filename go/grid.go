@@ -206,11 +206,11 @@ func LaunchGridBrowser(ctx context.Context, o GridOptions) (*Browser, error) {
 	if err != nil {
 		return nil, err
 	}
-	timeout, err := waitOption("the Grid timeout", o.Timeout, 60*time.Second, time.Millisecond)
+	timeout, err := waitOption("the Grid timeout", o.Timeout, gridTimeoutMs*time.Millisecond, time.Millisecond)
 	if err != nil {
 		return nil, err
 	}
-	keepAlive, err := waitOption("KeepAlive", o.KeepAlive, 60*time.Second, time.Second)
+	keepAlive, err := waitOption("KeepAlive", o.KeepAlive, gridKeepAliveMs*time.Millisecond, gridKeepAliveMinMs*time.Millisecond)
 	if err != nil {
 		return nil, err
 	}

@@ -29,7 +29,7 @@ import { RpcErrorSchema, RpcMessageSchema, RpcRequestSchema, RpcResultSchema } f
 import * as s from '../src/protocol/schemas';
 import { AllowSchemesSchema } from '../src/protocol/url-policy';
 import { ApprovalKindSchema, ApprovalPolicySchema, ApprovalRequestSchema } from '../src/protocol/approval';
-import { CHROMIUM_FLAGS, SHARED_CHROMIUM_FLAGS } from '../src/protocol/launch';
+import { CHROMIUM_FLAGS, LAUNCH_DEFAULTS, SHARED_CHROMIUM_FLAGS } from '../src/protocol/launch';
 import { CACHE_BOUNDS, SQLITE_CACHE_MIGRATIONS, SQLITE_CACHE_STATEMENTS } from '../src/protocol/cache-sql';
 import { ModelParamSchema } from '../src/protocol/resolve-model';
 import { SCHEMA_LIMITS } from '../src/protocol/json';
@@ -255,7 +255,7 @@ export function generateSchema(): string {
       "the migrations of the result cache's SQLite file, in order (sqliteCacheMigrations), the statements a store runs with their " +
       'positional parameters (sqliteCacheStatements) and how many entries a tenant keeps (cacheBounds), which environment variables ' +
       "a provider's model reads, sent along with a NamedModel, and the default model by the key that is set (providerEnv), " +
-      'and the default deadlines and bounds every client and the worker share (defaults, agentDefaults), ' +
+      'and the default deadlines and bounds every client, launcher and the worker share (defaults, agentDefaults), ' +
       'the locator methods that send one action (locatorMethods). A method that is an operation says ' +
       'where its opId and timeout sit (dotted paths) and which deadline applies without a timeout ' +
       "(deadline; instruction: the model's when that field is a string).",
@@ -269,7 +269,7 @@ export function generateSchema(): string {
       sqliteCacheStatements: SQLITE_CACHE_STATEMENTS,
       cacheBounds: CACHE_BOUNDS,
       providerEnv: model.PROVIDER_ENV,
-      defaults: { ...s.DEFAULTS, maxTimeoutMs: s.MAX_TIMEOUT_MS, maxCallMs: s.MAX_CALL_MS },
+      defaults: { ...s.DEFAULTS, ...LAUNCH_DEFAULTS, maxTimeoutMs: s.MAX_TIMEOUT_MS, maxCallMs: s.MAX_CALL_MS },
       agentDefaults: agent.AGENT_DEFAULTS,
       locatorMethods: s.LOCATOR_METHODS,
       errors: errorTable(),

@@ -14,7 +14,7 @@ import { DeckhandError, ErrorCode } from '../protocol/errors';
 import { checkMs } from '../protocol/schemas';
 import { BrowserContext, type FacadeHost } from '../facade/page';
 import { CdpConnection, PipeTransport, WebSocketTransport } from './cdp';
-import { CHROMIUM_FLAGS } from '../protocol/launch';
+import { CHROMIUM_FLAGS, DEFAULT_VIEWPORT, LAUNCH_DEFAULTS } from '../protocol/launch';
 import { BridgeLink, bridgeHost, newPairingToken } from './bridge';
 import { EXTENSION_ID, ExtensionLink } from './extension-link';
 import type { WorkerLink } from './link';
@@ -179,8 +179,8 @@ export class BrowserHandle {
     const conn = this.cdp;
     if (!this.proc)
       throw new DeckhandError(ErrorCode.InvalidArgument, 'newContext() needs a browser launched here with localBrowser.launch({ isolatedContexts: true })');
-    const timeout = positiveMs('timeout', options.timeout, 15_000);
-    const vp = options.viewport ?? { width: 1280, height: 800 };
+    const timeout = positiveMs('timeout', options.timeout, LAUNCH_DEFAULTS.launchTimeoutMs);
+    const vp = options.viewport ?? DEFAULT_VIEWPORT;
     if (!(vp.width > 0 && vp.height > 0)) throw new DeckhandError(ErrorCode.InvalidArgument, 'viewport needs positive width and height');
     const { browserContextId } = await conn.send<{ browserContextId: string }>('Target.createBrowserContext', { disposeOnDetach: false }, undefined, timeout);
     const dispose = async () => {
@@ -243,9 +243,9 @@ async function launch(options: LaunchOptions = {}): Promise<BrowserHandle> {
   if (!existsSync(join(ext, 'manifest.json'))) {
     throw new DeckhandError(ErrorCode.ExtensionMissing, `the extension is not built (no ${ext}/manifest.json); run npm run build`);
   }
-  const vp = options.viewport ?? { width: 1280, height: 800 };
+  const vp = options.viewport ?? DEFAULT_VIEWPORT;
   if (!(vp.width > 0 && vp.height > 0)) throw new DeckhandError(ErrorCode.InvalidArgument, 'viewport needs positive width and height');
-  const timeout = positiveMs('timeout', options.timeout, 15_000);
+  const timeout = positiveMs('timeout', options.timeout, LAUNCH_DEFAULTS.launchTimeoutMs);
   if (options.isolatedContexts && options.userDataDir)
     throw new DeckhandError(ErrorCode.InvalidArgument, 'isolatedContexts needs a temporary profile: leave userDataDir out');
   const tempProfile = options.userDataDir ? null : await createTempProfile();
@@ -370,7 +370,7 @@ async function connect(options: ConnectOptions): Promise<BrowserHandle> {
   if (!options || typeof options.cdpUrl !== 'string') throw new DeckhandError(ErrorCode.InvalidArgument, 'connect() needs { cdpUrl }');
   const allowUrlSchemes = parseAllowSchemes(options.allowUrlSchemes);
   let wsUrl = options.cdpUrl;
-  const timeout = positiveMs('timeout', options.timeout, 10_000);
+  const timeout = positiveMs('timeout', options.timeout, LAUNCH_DEFAULTS.connectTimeoutMs);
   if (/^https?:/.test(wsUrl)) {
     const url = new URL('/json/version', wsUrl);
     let res: Response;
@@ -386,7 +386,7 @@ async function connect(options: ConnectOptions): Promise<BrowserHandle> {
   }
   const conn = new CdpConnection(await WebSocketTransport.connect(wsUrl, options.headers, timeout));
   try {
-    const link = await ExtensionLink.open(conn, { timeoutMs: Math.min(timeout, 3000) });
+    const link = await ExtensionLink.open(conn, { timeoutMs: Math.min(timeout, LAUNCH_DEFAULTS.connectWorkerWaitMs) });
     return new BrowserHandle(link, conn, null, null, allowUrlSchemes);
   } catch (e) {
     conn.close();
@@ -420,8 +420,8 @@ async function attach(options: AttachOptions = {}): Promise<BrowserHandle> {
     if (!t.success) throw new DeckhandError(ErrorCode.InvalidArgument, `token: ${t.error.issues[0]?.message ?? 'invalid'}`);
     token = t.data;
   }
-  const timeout = positiveMs('timeout', options.timeout, 120_000);
-  const reconnectTimeoutMs = positiveMs('reconnectTimeout', options.reconnectTimeout, 45_000);
+  const timeout = positiveMs('timeout', options.timeout, LAUNCH_DEFAULTS.attachTimeoutMs);
+  const reconnectTimeoutMs = positiveMs('reconnectTimeout', options.reconnectTimeout, LAUNCH_DEFAULTS.attachReconnectTimeoutMs);
   if (options.onPairing !== undefined && typeof options.onPairing !== 'function')
     throw new DeckhandError(ErrorCode.InvalidArgument, 'onPairing must be a function');
   const clientName = options.name ?? `${process.argv[1] ? basename(process.argv[1]) : 'node'} (pid ${process.pid})`;

@@ -9,7 +9,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { DeckhandError, ErrorCode } from '../protocol/errors';
-import { SHARED_CHROMIUM_FLAGS } from '../protocol/launch';
+import { DEFAULT_VIEWPORT, LAUNCH_DEFAULTS, SHARED_CHROMIUM_FLAGS } from '../protocol/launch';
 import { checkMs } from '../protocol/schemas';
 import { parseAllowSchemes } from '../protocol/url-policy';
 import { handleOver, type BrowserHandle } from './browser';
@@ -92,10 +92,11 @@ async function launch(options: GridLaunchOptions): Promise<BrowserHandle> {
     throw new DeckhandError(ErrorCode.InvalidArgument, "gridBrowser.launch() takes an options object with the Grid's url");
   const base = baseOf(options.url);
   const allowUrlSchemes = parseAllowSchemes(options.allowUrlSchemes);
-  const timeout = options.timeout === undefined ? 60_000 : checkMs('timeout', options.timeout, { whole: false });
-  const keepAlive = options.keepAlive === undefined ? 60_000 : checkMs('keepAlive', options.keepAlive, { whole: false });
-  if (keepAlive < 1000) throw new DeckhandError(ErrorCode.InvalidArgument, `keepAlive must be at least 1000 ms, got ${keepAlive}`);
-  const vp = options.viewport ?? { width: 1280, height: 800 };
+  const timeout = options.timeout === undefined ? LAUNCH_DEFAULTS.gridTimeoutMs : checkMs('timeout', options.timeout, { whole: false });
+  const keepAlive = options.keepAlive === undefined ? LAUNCH_DEFAULTS.gridKeepAliveMs : checkMs('keepAlive', options.keepAlive, { whole: false });
+  if (keepAlive < LAUNCH_DEFAULTS.gridKeepAliveMinMs)
+    throw new DeckhandError(ErrorCode.InvalidArgument, `keepAlive must be at least ${LAUNCH_DEFAULTS.gridKeepAliveMinMs} ms, got ${keepAlive}`);
+  const vp = options.viewport ?? DEFAULT_VIEWPORT;
   if (!(vp.width > 0 && vp.height > 0)) throw new DeckhandError(ErrorCode.InvalidArgument, 'viewport needs positive width and height');
   const ext = options.extensionDir ?? extensionDir();
   let packed: string | null = null;
@@ -259,7 +260,7 @@ export interface GridAttachOptions {
   /** Its se:cdp address; default the Grid's own form, ws(s)://<grid>/session/<id>/se/cdp. */
   cdpUrl?: string;
   headers?: Record<string, string>;
-  /** How long attaching may take, in ms; default 30000. */
+  /** How long attaching may take, in ms (default `LAUNCH_DEFAULTS.gridAttachTimeoutMs`). */
   timeout?: number;
   keepAlive?: number;
   allowUrlSchemes?: string[];
@@ -275,9 +276,10 @@ async function attach(options: GridAttachOptions): Promise<BrowserHandle> {
   if (typeof options.sessionId !== 'string' || !/^[\w-]{1,200}$/.test(options.sessionId))
     throw new DeckhandError(ErrorCode.InvalidArgument, 'gridBrowser.attach() needs { sessionId }: a Grid session id');
   const allowUrlSchemes = parseAllowSchemes(options.allowUrlSchemes);
-  const timeout = options.timeout === undefined ? 30_000 : checkMs('timeout', options.timeout, { whole: false });
-  const keepAlive = options.keepAlive === undefined ? 60_000 : checkMs('keepAlive', options.keepAlive, { whole: false });
-  if (keepAlive < 1000) throw new DeckhandError(ErrorCode.InvalidArgument, `keepAlive must be at least 1000 ms, got ${keepAlive}`);
+  const timeout = options.timeout === undefined ? LAUNCH_DEFAULTS.gridAttachTimeoutMs : checkMs('timeout', options.timeout, { whole: false });
+  const keepAlive = options.keepAlive === undefined ? LAUNCH_DEFAULTS.gridKeepAliveMs : checkMs('keepAlive', options.keepAlive, { whole: false });
+  if (keepAlive < LAUNCH_DEFAULTS.gridKeepAliveMinMs)
+    throw new DeckhandError(ErrorCode.InvalidArgument, `keepAlive must be at least ${LAUNCH_DEFAULTS.gridKeepAliveMinMs} ms, got ${keepAlive}`);
   const cdp = options.cdpUrl ?? `${base.replace(/^http/, 'ws')}/session/${options.sessionId}/se/cdp`;
   if (!/^wss?:\/\//.test(cdp)) throw new DeckhandError(ErrorCode.InvalidArgument, `cdpUrl must be a ws(s):// address, got '${cdp.slice(0, 200)}'`);
   const headers = { ...(options.headers ?? {}) };

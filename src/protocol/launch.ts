@@ -33,3 +33,33 @@ export const LOCAL_CHROMIUM_FLAGS = ['--no-startup-window'] as const;
 
 /** All the switches a launcher passes to a Chromium it starts itself. */
 export const CHROMIUM_FLAGS = [...SHARED_CHROMIUM_FLAGS, ...LOCAL_CHROMIUM_FLAGS] as const;
+
+/**
+ * The launchers' defaults, in milliseconds unless named otherwise: the same in Node, Python and
+ * Go, which read them from `x-deckhand.defaults`.
+ */
+export const LAUNCH_DEFAULTS = {
+  /** Starting Chromium and reaching the extension's worker. */
+  launchTimeoutMs: 15_000,
+  /** Reaching a running browser (its /json/version and the WebSocket handshake). */
+  connectTimeoutMs: 10_000,
+  /** Connecting: the most the wait for the extension's worker takes, within the connect timeout. */
+  connectWorkerWaitMs: 3_000,
+  /** A person pairing their own Chrome over the bridge. */
+  attachTimeoutMs: 120_000,
+  /** A paired worker that went away (Chrome stopped it) coming back before a call fails. */
+  attachReconnectTimeoutMs: 45_000,
+  /** A Grid giving a new session, its queue included. */
+  gridTimeoutMs: 60_000,
+  /** Attaching to a Grid session another process started. */
+  gridAttachTimeoutMs: 30_000,
+  /** How often a handle tells the Grid its session is in use, and the least that may be asked. */
+  gridKeepAliveMs: 60_000,
+  gridKeepAliveMinMs: 1_000,
+  /** The window's size, in CSS pixels. */
+  viewportWidth: 1280,
+  viewportHeight: 800,
+} as const;
+
+/** The window's size when a launcher is given none. */
+export const DEFAULT_VIEWPORT = { width: LAUNCH_DEFAULTS.viewportWidth, height: LAUNCH_DEFAULTS.viewportHeight } as const;

@@ -52,9 +52,6 @@ BRIDGE_REFUSED = 4001
 BRIDGE_TRY_LATER = 1013
 #: The `bye` reason the worker gives when the person disconnects in the side panel.
 BRIDGE_BYE_FROM_PANEL = "disconnected from the side panel"
-DEFAULT_TIMEOUT_MS = 120_000
-#: The extension's alarm wakes a stopped worker within 30 s.
-DEFAULT_RECONNECT_TIMEOUT_MS = 45_000
 
 _TOKEN = re.compile(r"^[A-Za-z0-9_-]{6,128}$")
 _TOKEN_ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789"
@@ -370,8 +367,8 @@ async def pair(
         if not isinstance(token, str) or not _TOKEN.match(token.strip()):
             raise InvalidArgumentError(None, "token: the pairing token is 6 to 128 letters, digits, - or _")
         tok = token.strip()
-    timeout_ms = DEFAULT_TIMEOUT_MS if timeout is None else check_ms("timeout", timeout, whole=False)
-    reconnect_ms = DEFAULT_RECONNECT_TIMEOUT_MS if reconnect_timeout is None else check_ms("reconnect_timeout", reconnect_timeout, whole=False)
+    timeout_ms = _wire.DEFAULTS["attachTimeoutMs"] if timeout is None else check_ms("timeout", timeout, whole=False)
+    reconnect_ms = _wire.DEFAULTS["attachReconnectTimeoutMs"] if reconnect_timeout is None else check_ms("reconnect_timeout", reconnect_timeout, whole=False)
     if on_pairing is not None and not callable(on_pairing):
         raise type_error(f"on_pairing must be a function that takes a PairingInfo, got {on_pairing!r}")
     if name is not None and not isinstance(name, str):

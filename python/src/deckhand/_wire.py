@@ -1888,7 +1888,7 @@ PROVIDER_ENV_NAMES: dict[str, list[str]] = {"openai": ["OPENAI_API_KEY", "OPENAI
 PROVIDER_DEFAULT_MODELS: list[list[str]] = [["openai", "openai/gpt-4.1-mini"], ["anthropic", "anthropic/claude-sonnet-4-5"], ["google", "google/gemini-2.5-flash"]]
 
 # The default deadlines and bounds every client and the worker share (x-deckhand.defaults, agentDefaults).
-DEFAULTS: dict[str, int] = {"actionTimeoutMs": 15000, "navigationTimeoutMs": 30000, "snapshotBudgetTokens": 12000, "rpcGraceMs": 5000, "rpcAckMs": 10000, "batchTimeoutMs": 30000, "modelOperationTimeoutMs": 120000, "domSettleTimeoutMs": 3000, "maxTimeoutMs": 600000, "maxCallMs": 1800000}
+DEFAULTS: dict[str, int] = {"actionTimeoutMs": 15000, "navigationTimeoutMs": 30000, "snapshotBudgetTokens": 12000, "rpcGraceMs": 5000, "rpcAckMs": 10000, "batchTimeoutMs": 30000, "modelOperationTimeoutMs": 120000, "domSettleTimeoutMs": 3000, "launchTimeoutMs": 15000, "connectTimeoutMs": 10000, "connectWorkerWaitMs": 3000, "attachTimeoutMs": 120000, "attachReconnectTimeoutMs": 45000, "gridTimeoutMs": 60000, "gridAttachTimeoutMs": 30000, "gridKeepAliveMs": 60000, "gridKeepAliveMinMs": 1000, "viewportWidth": 1280, "viewportHeight": 800, "maxTimeoutMs": 600000, "maxCallMs": 1800000}
 AGENT_DEFAULTS: dict[str, int] = {"maxSteps": 20, "toolTimeoutMs": 30000}
 
 # The methods that are operations: where their opId and timeout sit (dotted paths), and which

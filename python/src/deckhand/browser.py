@@ -28,7 +28,7 @@ from ._bridge import PairingInfo
 from ._checks import quiet
 from ._cdp import CdpConnection, PipeTransport, WebSocketTransport
 from ._link import ExtensionLink, check_ms, extension_id_from_manifest
-from ._wire import CHROMIUM_FLAGS
+from ._wire import CHROMIUM_FLAGS, DEFAULTS
 from .errors import BrowserClosedError, DeckhandError, DeckhandTimeoutError, ExtensionMissingError, InvalidArgumentError, UnavailableError
 from .page import BrowserContext
 
@@ -129,8 +129,8 @@ def parse_allow_schemes(value: Any, what: str = "allow_url_schemes") -> list[str
 
 
 def window_size(viewport: Any) -> str:
-    """The switch for a viewport (default 1280x800)."""
-    vp = viewport or {"width": 1280, "height": 800}
+    """The switch for a viewport (default DEFAULTS.viewportWidth x viewportHeight)."""
+    vp = viewport or {"width": DEFAULTS["viewportWidth"], "height": DEFAULTS["viewportHeight"]}
     if not (isinstance(vp, dict) and vp.get("width", 0) > 0 and vp.get("height", 0) > 0):
         raise InvalidArgumentError(None, "viewport needs positive width and height")
     return f"--window-size={vp['width']},{vp['height']}"
@@ -282,7 +282,7 @@ async def launch(
     ext = extension_dir()
     if not (ext / "manifest.json").exists():
         raise ExtensionMissingError(None, f"the extension is not built (no {ext}/manifest.json); run npm run build:ext in the repository")
-    timeout_ms, window = 15_000 if timeout is None else check_ms("timeout", timeout, whole=False), window_size(viewport)
+    timeout_ms, window = DEFAULTS["launchTimeoutMs"] if timeout is None else check_ms("timeout", timeout, whole=False), window_size(viewport)
     profile = None if user_data_dir else TempProfile()
     argv = [
         "--remote-debugging-pipe",
@@ -390,7 +390,7 @@ async def connect(
     if not isinstance(cdp_url, str):
         raise InvalidArgumentError(None, "connect() needs cdp_url=")
     allow = parse_allow_schemes(allow_url_schemes)
-    timeout_ms = 10_000 if timeout is None else check_ms("timeout", timeout, whole=False)
+    timeout_ms = DEFAULTS["connectTimeoutMs"] if timeout is None else check_ms("timeout", timeout, whole=False)
     ws_url = cdp_url
     if re.match(r"^https?:", cdp_url):
         url = urllib.parse.urljoin(cdp_url, "/json/version")
@@ -400,7 +400,7 @@ async def connect(
             raise BrowserClosedError(None, f"cannot reach {url}: {e}") from e
     elif not re.match(r"^wss?:", cdp_url):
         raise InvalidArgumentError(None, f"cdp_url must be an http(s):// or ws(s):// URL, got '{cdp_url}'")
-    return await _browser_over(ws_url, headers, timeout_ms, min(timeout_ms, 3000), allow)
+    return await _browser_over(ws_url, headers, timeout_ms, min(timeout_ms, DEFAULTS["connectWorkerWaitMs"]), allow)
 
 
 async def _browser_over(

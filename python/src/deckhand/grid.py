@@ -20,7 +20,7 @@ from ._cdp import CdpConnection
 from ._checks import quiet, spawn
 from ._link import check_ms
 from ._rpc import dumps
-from ._wire import SHARED_CHROMIUM_FLAGS
+from ._wire import DEFAULTS, SHARED_CHROMIUM_FLAGS
 from .browser import Browser, _browser_over, _http, parse_allow_schemes, window_size
 from .browser import extension_dir as _default_extension_dir
 from .errors import BrowserUnavailableError, DeckhandError, DeckhandTimeoutError, ExtensionMissingError, InvalidArgumentError
@@ -164,10 +164,10 @@ async def launch(
     deletes the session; a browser that stops answering is taken for gone within 8 s (BrowserClosedError)."""
     base = _base_of(url)
     allow = parse_allow_schemes(allow_url_schemes)
-    timeout_ms = 60_000 if timeout is None else check_ms("timeout", timeout, whole=False)
-    keep_alive_ms = 60_000 if keep_alive is None else check_ms("keep_alive", keep_alive, whole=False)
-    if keep_alive_ms < 1000:
-        raise InvalidArgumentError(None, f"keep_alive must be at least 1000 ms, got {keep_alive_ms:g}")
+    timeout_ms = DEFAULTS["gridTimeoutMs"] if timeout is None else check_ms("timeout", timeout, whole=False)
+    keep_alive_ms = DEFAULTS["gridKeepAliveMs"] if keep_alive is None else check_ms("keep_alive", keep_alive, whole=False)
+    if keep_alive_ms < DEFAULTS["gridKeepAliveMinMs"]:
+        raise InvalidArgumentError(None, f"keep_alive must be at least {DEFAULTS['gridKeepAliveMinMs']} ms, got {keep_alive_ms:g}")
     ext = str(extension_dir if extension_dir is not None else _default_extension_dir())
     packed: str | None = None
     if packed_extension:
