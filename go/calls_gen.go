@@ -35,6 +35,9 @@ type ActOptions struct {
 	// Approval is steps that wait for a person (or the caller) to approve them before they are carried
 	// out.
 	Approval *ApprovalPolicy
+	// IdempotencyKey is the caller's name for this operation, the same on its retries: the worker runs
+	// it once and a retry gets its outcome.
+	IdempotencyKey string
 	// OnApproval is the handler that decides the call's steps that wait (nil: the client's OnApproval).
 	OnApproval ApprovalFunc
 }
@@ -66,6 +69,9 @@ type ExtractOptions struct {
 	Screenshot bool
 	// Iframes is whether the content of iframes is included (default true).
 	Iframes bool
+	// IdempotencyKey is the caller's name for this operation, the same on its retries: the worker runs
+	// it once and a retry gets its outcome.
+	IdempotencyKey string
 }
 
 // ExecuteOptions configure Agent.Execute (nil for defaults).

@@ -343,6 +343,7 @@ type opOptions struct {
 	approval       *ApprovalPolicy // act's own policy
 	clientApproval *ApprovalPolicy // else the client's
 	onApproval     ApprovalFunc
+	idempotencyKey string
 }
 
 // operation sends act, observe or extract with its options in the order the Node client writes
@@ -374,7 +375,8 @@ func operation[T any](ctx context.Context, c *Client, op string, params object, 
 		w = append(w, kv{"domSettleTimeoutMs", *o.settle})
 	}
 	// The call's own policy is among its options; the client's comes after the opId.
-	w = w.with("iframes", o.iframes).with("approval", o.approval).with("opId", opID).with("approval", o.clientApproval)
+	w = w.with("iframes", o.iframes).with("approval", o.approval).with("idempotencyKey", o.idempotencyKey).with("opId", opID)
+	w = w.with("approval", o.clientApproval)
 	wanted, threshold := c.cacheOn, 0
 	if o.cache != nil {
 		wanted, threshold = o.cache.enabled, o.cache.threshold
@@ -413,7 +415,7 @@ func actOptions(o *ActOptions) opOptions {
 		return opOptions{}
 	}
 	return opOptions{cache: o.Cache, ignoreLocators: o.IgnoreLocators, locator: o.Locator, model: o.Model, timeout: o.Timeout, variables: o.Variables,
-		page: o.Page, settle: o.DOMSettleTimeoutMs, onApproval: o.OnApproval}
+		page: o.Page, settle: o.DOMSettleTimeoutMs, onApproval: o.OnApproval, idempotencyKey: o.IdempotencyKey}
 }
 
 // Act does one thing on the page: an ObservedAction runs deterministically (no model); an
@@ -483,7 +485,8 @@ func (c *Client) extract(ctx context.Context, instruction string, schema json.Ra
 	var o opOptions
 	if opts != nil {
 		o = opOptions{cache: opts.Cache, ignoreLocators: opts.IgnoreLocators, locator: opts.Locator, model: opts.Model, timeout: opts.Timeout,
-			variables: opts.Variables, page: opts.Page, settle: opts.DOMSettleTimeoutMs, screenshot: opts.Screenshot, iframes: opts.Iframes}
+			variables: opts.Variables, page: opts.Page, settle: opts.DOMSettleTimeoutMs, screenshot: opts.Screenshot, iframes: opts.Iframes,
+			idempotencyKey: opts.IdempotencyKey}
 	}
 	return operation[ExtractResult[json.RawMessage]](ctx, c, "extract", params, o, true)
 }

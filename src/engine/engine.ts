@@ -44,6 +44,7 @@ import { countTarget, highlightTarget } from './core/frames';
 import { MetricsBook } from './metrics';
 import { evaluate, goto, openPage, screenshot, withDeadline } from './core/pages';
 import { raceCancel, throwIfCancelled } from './core/cancel';
+import { OnceRuns } from './core/once';
 import type { ApprovalAsker, BrowserPort, CacheStorePort, CallContext, FlowStorePort, Resumed, SelfEvaluator, StatePort } from './ports';
 export type { CallContext };
 import { MemoryFlowStore, replayFlow } from './memory/flows';
@@ -74,6 +75,18 @@ function opIdOf(method: MethodName, p: unknown): string | undefined {
   const o = OPERATIONS[method];
   const id = o ? paramAt(p, o.opId) : undefined;
   return typeof id === 'string' ? id : undefined;
+}
+
+/** A call's idempotency key, beside its opId in its params (act, observe and extract: options.idempotencyKey). */
+function idempotencyKeyOf(method: MethodName, p: unknown): string | undefined {
+  const o = OPERATIONS[method];
+  const key = o ? paramAt(p, o.opId.replace(/opId$/, 'idempotencyKey')) : undefined;
+  return typeof key === 'string' ? key : undefined;
+}
+
+/** What a call asks, for comparing a retry with its first run: its params without the per-call opId. */
+function askedOf(method: MethodName, p: unknown): string {
+  return JSON.stringify([method, p], (k, v: unknown) => (k === 'opId' ? undefined : v));
 }
 
 /** How long an op.cancel for an opId not (yet) running is kept, for a call that arrives after its cancel. */
@@ -119,6 +132,8 @@ export class Engine implements CommandClient {
   private readonly batches: BatchRunner;
   /** Running calls by opId (see opIdOf): what op.cancel aborts. */
   private readonly cancels = new Map<string, AbortController>();
+  /** Runs named by an idempotency key, for their retries. */
+  private readonly once = new OnceRuns();
   /** op.cancel for opIds not running yet, with when it came (see EARLY_CANCEL_MS). */
   private readonly cancelledEarly = new Map<string, number>();
   /** Where the side panel's hover outline is drawn, so the next hover clears it. */
@@ -339,9 +354,35 @@ export class Engine implements CommandClient {
     if (!def) throw new DeckhandError(ErrorCode.ProtocolError, `unknown method '${String(method)}'`);
     const parsed = def.params.safeParse(params ?? {});
     if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, `${method} parameters`));
+    const opId = method === 'op.cancel' ? undefined : opIdOf(method, parsed.data);
+    const onceKey = idempotencyKeyOf(method, parsed.data);
+    const asked = onceKey === undefined ? '' : askedOf(method, parsed.data);
+    const prior = onceKey === undefined ? undefined : this.once.find(onceKey, asked);
+    if (prior) {
+      // A retry: it waits for the first run's outcome, and its own opId cancels that run.
+      if (opId !== undefined) this.cancels.set(opId, prior.control);
+      try {
+        return (await raceCancel(prior.outcome, ctx.signal)) as Result<M>;
+      } finally {
+        if (opId !== undefined && this.cancels.get(opId) === prior.control) this.cancels.delete(opId);
+      }
+    }
     // The call's own signal: its caller going away, op.cancel with its opId, or its deadline.
     const control = new AbortController();
-    const opId = method === 'op.cancel' ? undefined : opIdOf(method, parsed.data);
+    const outcome = this.run(method, parsed.data, ctx, control, opId, onceKey === undefined);
+    if (onceKey !== undefined) this.once.keep(onceKey, asked, outcome, control);
+    return outcome;
+  }
+
+  /** One call, under `control`: `stopWithCaller` stops it when its caller goes away. */
+  private async run<M extends MethodName>(
+    method: M,
+    params: Parsed<M>,
+    ctx: CallContext,
+    control: AbortController,
+    opId: string | undefined,
+    stopWithCaller: boolean,
+  ): Promise<Result<M>> {
     if (opId !== undefined) {
       if (this.cancelledEarly.delete(opId)) control.abort(new DeckhandError(ErrorCode.Cancelled, 'the operation was cancelled by its caller', { opId }));
       else this.cancels.set(opId, control);
@@ -353,10 +394,10 @@ export class Engine implements CommandClient {
       const why = `${method} was stopped: its caller is gone${r instanceof DeckhandError ? ` (${r.message})` : ''}`;
       control.abort(r instanceof DeckhandError && r.code === ErrorCode.Cancelled ? r : new DeckhandError(ErrorCode.Cancelled, why));
     };
-    if (caller?.aborted) callerGone();
-    else caller?.addEventListener('abort', callerGone, { once: true });
+    if (stopWithCaller && caller?.aborted) callerGone();
+    else if (stopWithCaller) caller?.addEventListener('abort', callerGone, { once: true });
     // Approval: the call's own policy, else the one of the batch it runs in; its actions find it by the signal.
-    const gate = this.gateFor(method, parsed.data, opId, ctx) ?? ctx.gate;
+    const gate = this.gateFor(method, params, opId, ctx) ?? ctx.gate;
     bindGate(control.signal, gate);
     try {
       throwIfCancelled(control.signal);
@@ -365,13 +406,13 @@ export class Engine implements CommandClient {
       const paused = ctx.pause && GATED_METHODS.has(method) ? ctx.pause : null;
       const run = paused
         ? paused
-            .wait(method, pauseBudget(method, parsed.data), control.signal, () => pausedLog(ctx, method, opId))
+            .wait(method, pauseBudget(method, params), control.signal, () => pausedLog(ctx, method, opId))
             .then((resumed) => {
               if (resumed) resumedLog(ctx, method, opId, resumed);
-              return this.handlers[method](parsed.data, inner);
+              return this.handlers[method](params, inner);
             })
-        : this.handlers[method](parsed.data, inner);
-      const own = operationDeadline(method, parsed.data);
+        : this.handlers[method](params, inner);
+      const own = operationDeadline(method, params);
       // A call that was cancelled answers at once; the work winds down behind it.
       if (own === null) return (await raceCancel(run, control.signal)) as Result<M>;
       // A moment past the operation's own deadline, so that its own, more telling error

@@ -22,6 +22,7 @@ import {
   ActResultSchema,
   ExtractResultSchema,
   GotoOptionsSchema,
+  IdempotencyKeySchema,
   LocatorSpecSchema,
   ObserveResultSchema,
   PageInfoSchema,
@@ -58,6 +59,7 @@ const common = {
   streamResponse: z.boolean().optional(),
 };
 const opOptions = {
+  idempotencyKey: IdempotencyKeySchema.optional(),
   variables: VariablesSchema.optional(),
   cache: CacheCallOptionSchema.optional(),
   screenshot: z.boolean().optional(),

@@ -271,6 +271,17 @@ export const VariablesSchema = z
   .describe('values for %name% in the instruction, each with an optional description for the model; the model never reads the values');
 
 /** Options common to act/observe/extract. Model-related ones are accepted and used once models land. */
+/**
+ * A caller's name for one operation, kept on its retries: the worker runs it once, and a retry
+ * with the same key (through another replica after one died, say) gets the first run's outcome,
+ * waiting for it while it runs. Such a run is not stopped when its caller's connection goes
+ * away, only by op.cancel or its deadline. Keys are kept 10 minutes after the run ends.
+ */
+export const IdempotencyKeySchema = z
+  .string()
+  .regex(/^[\w.:-]{8,128}$/, 'an idempotency key is 8 to 128 letters, digits, _ . : or - (a UUID, say)')
+  .describe("the caller's name for this operation, the same on its retries: the worker runs it once and a retry gets its outcome");
+
 export const OperationOptionsSchema = z
   .object({
     page: PageIdSchema.optional().describe(ON_PAGE),
@@ -286,6 +297,7 @@ export const OperationOptionsSchema = z
     domSettleTimeoutMs: WaitMsSchema.optional().describe("how long to wait for the page's DOM to settle first, in milliseconds (none: the worker's default)"),
     /** Correlates the worker's log events with the caller's operation. */
     opId: z.string().optional(),
+    idempotencyKey: IdempotencyKeySchema.optional(),
     iframes: z.boolean().optional().describe('whether the content of iframes is included (default true)'),
     /** The result cache for act/observe/extract; ignored by other methods. */
     cache: CacheRunSchema.optional(),

@@ -25,6 +25,8 @@ export interface Session {
   dh: Deckhand;
   browser: BrowserHandle;
   ownsBrowser: boolean;
+  /** Its browser runs on this machine (launched here, or a context of a browser launched here): it counts against maxSessions. */
+  hosted: boolean;
   busy: boolean;
   lastUsed: number;
   /** Cancels the running operation (set while busy). */
@@ -70,6 +72,11 @@ const KEEP_ALIVE_EVERY_MS = 20_000;
 const LEASE_POLL_MS = 100;
 
 export interface SessionLimits {
+  /**
+   * The most sessions whose browser runs on this machine. A Grid's browsers and a caller's own
+   * (cdpUrl) are not counted: the Grid's capacity bounds those (its queue answers TIMEOUT when
+   * full), so a replica never refuses a session it serves or adopts from a replica that died.
+   */
   maxSessions: number;
   idleTimeoutMs: number;
   /** URL schemes the operator opened beyond the default (file, say); callers cannot widen it. */
@@ -129,6 +136,7 @@ const DEFAULT_OPERATION_MS = MAX_CALL_MS;
 
 export class SessionManager {
   private readonly sessions = new Map<string, Session>();
+  /** Local browsers being launched (they count against maxSessions before their session exists). */
   private starting = 0;
   private readonly sweeper: NodeJS.Timeout;
 
@@ -150,14 +158,25 @@ export class SessionManager {
     return this.sessions.size;
   }
 
+  /** Sessions whose browser runs on this machine. */
+  private hosted(): number {
+    let n = 0;
+    for (const s of this.sessions.values()) if (s.hosted) n++;
+    return n;
+  }
+
   /** How long a session (and an MCP session over HTTP) may sit unused before it is ended. */
   get idleTimeoutMs(): number {
     return this.limits.idleTimeoutMs;
   }
 
   async start(owner: string, req: StartSessionRequest, launch: { args?: string[]; userDataDir?: string; via?: 'http' | 'mcp' } = {}): Promise<Session> {
-    if (this.sessions.size + this.starting >= this.limits.maxSessions) {
-      throw new HttpError('TOO_MANY_SESSIONS', `this service runs at most ${this.limits.maxSessions} sessions at once; end one first`);
+    const hosted = !req.cdpUrl && !this.limits.grid;
+    if (hosted && this.hosted() + this.starting >= this.limits.maxSessions) {
+      throw new HttpError(
+        'TOO_MANY_SESSIONS',
+        `this service runs at most ${this.limits.maxSessions} browsers on this machine at once (--max-sessions); end a session first`,
+      );
     }
     // Everything that can be checked without a browser is checked before one is launched.
     const options = {
@@ -181,7 +200,7 @@ export class SessionManager {
         "a named browser profile lives on this machine, and this service's browsers come from a Selenium Grid: leave the profile out",
       );
     }
-    this.starting++;
+    if (hosted) this.starting++;
     let browser: BrowserHandle | null = null;
     let pooled: PooledBrowser | undefined;
     try {
@@ -211,7 +230,7 @@ export class SessionManager {
         : req.cdpUrl
           ? { cdpUrl: req.cdpUrl, ...(req.cdpHeaders ? { cdpHeaders: req.cdpHeaders } : {}) }
           : null;
-      const session = await this.instance(id, owner, browser, options, !req.cdpUrl, !!reach, launch.via);
+      const session = await this.instance(id, owner, browser, options, !req.cdpUrl, !!reach, launch.via, hosted);
       if (this.shared) {
         // A model key a caller sent stays on this replica: the registry keeps the model's name only.
         const model = typeof req.model === 'string' ? req.model : typeof req.model?.modelName === 'string' ? req.model.modelName : undefined;
@@ -238,7 +257,7 @@ export class SessionManager {
       if (pooled) await this.unpool(pooled);
       throw e;
     } finally {
-      this.starting--;
+      if (hosted) this.starting--;
     }
   }
 
@@ -298,12 +317,14 @@ export class SessionManager {
     ownsBrowser: boolean,
     shared: boolean,
     via: 'http' | 'mcp' = 'http',
+    hosted = false,
   ): Promise<Session> {
     const session: Session = {
       id,
       owner,
       browser,
       ownsBrowser,
+      hosted,
       busy: false,
       lastUsed: Date.now(),
       abort: null,
@@ -370,14 +391,8 @@ export class SessionManager {
 
   /** Attach to the browser of a session another replica started. */
   private async attach(rec: SessionRecord): Promise<Session> {
-    if (this.sessions.size + this.starting >= this.limits.maxSessions) {
-      throw new HttpError(
-        'TOO_MANY_SESSIONS',
-        `this replica serves at most ${this.limits.maxSessions} sessions at once; try another replica, or end one first`,
-      );
-    }
+    // Its browser is in a Grid or at a DevTools address, never on this machine: no limit here refuses it.
     const reach = rec.browser!;
-    this.starting++;
     let browser: BrowserHandle | null = null;
     try {
       browser = reach.grid
@@ -398,8 +413,6 @@ export class SessionManager {
     } catch (e) {
       await browser?.detach().catch(() => undefined);
       throw e;
-    } finally {
-      this.starting--;
     }
   }
 

@@ -173,3 +173,29 @@ describe('the worker, the browser or the tab going away', () => {
     await expect(dh.metrics()).rejects.toBeInstanceOf(DeckhandError);
   });
 });
+
+describe('idempotency keys', () => {
+  it('an act sent again with its idempotency key runs once: retries, concurrent or later, get the first run’s outcome', async () => {
+    const page = await h.open('/form.html');
+    await page.evaluate(() => {
+      document.body.innerHTML = '<button id="add" onclick="window.clicks = (window.clicks || 0) + 1">Add one</button>';
+    });
+    const clicks = () => page.evaluate(() => (window as unknown as { clicks?: number }).clicks ?? 0);
+    const add = { selector: '#add', description: 'Add one', method: 'click' as const };
+    const key = `retry-${Date.now()}`;
+    const [a, b] = await Promise.all([h.dh.act(add, { idempotencyKey: key }), h.dh.act(add, { idempotencyKey: key })]);
+    expect(a.data.success && b.data.success).toBe(true);
+    expect(await clicks()).toBe(1);
+    expect(await h.dh.act(add, { idempotencyKey: key })).toEqual(a);
+    expect(await clicks()).toBe(1);
+    // The same key for something else is refused, naming the key; a new key runs again.
+    await expect(h.dh.act({ ...add, description: 'Add two' }, { idempotencyKey: key })).rejects.toMatchObject({
+      code: 'INVALID_ARGUMENT',
+      message: expect.stringMatching(/other parameters/),
+    });
+    await h.dh.act(add, { idempotencyKey: `${key}-2` });
+    await h.dh.act(add);
+    expect(await clicks()).toBe(3);
+    await expect(h.dh.act(add, { idempotencyKey: 'short' })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringMatching(/idempotency/) });
+  });
+});

@@ -24,10 +24,10 @@ type optionType struct {
 var optionTypes = []optionType{
 	{"ActOptions", "Act", []string{"ActRequest.cache", "OperationOptions.ignoreLocators", "OperationOptions.locator", "OperationOptions.model",
 		"OperationOptions.timeout", "OperationOptions.variables", "OperationOptions.page", "OperationOptions.domSettleTimeoutMs",
-		"OperationOptions.approval"}, []string{"onApproval"}, false},
+		"OperationOptions.approval", "OperationOptions.idempotencyKey"}, []string{"onApproval"}, false},
 	{"ExtractOptions", "Extract", []string{"ExtractRequest.cache", "OperationOptions.ignoreLocators", "OperationOptions.locator",
 		"OperationOptions.model", "OperationOptions.timeout", "OperationOptions.variables", "OperationOptions.page",
-		"OperationOptions.domSettleTimeoutMs", "OperationOptions.screenshot", "OperationOptions.iframes"}, nil, false},
+		"OperationOptions.domSettleTimeoutMs", "OperationOptions.screenshot", "OperationOptions.iframes", "OperationOptions.idempotencyKey"}, nil, false},
 	{"ExecuteOptions", "Agent.Execute", []string{"AgentRunParams.maxSteps", "AgentRunParams.autoScreenshot", "AgentRunParams.waitBetweenActions",
 		"AgentRunParams.context", "AgentRunParams.saveAs", "AgentRunParams.page", "AgentRunParams.approval"}, []string{"onApproval"}, false},
 	{"BatchOptions", "ExperimentalBatch", []string{"BatchRunParams.timeout", "BatchRunParams.page", "BatchRunParams.approval"},

@@ -172,8 +172,9 @@ class CallOptions(TypedDict, total=False):
     {'threshold': n}), the part of the page the model reads (`locator`) or does not
     (`ignore_locators`), this call's `model`, `timeout` (ms, at most 600000), `variables` for
     %name% placeholders (never sent to the model), the `page` (default: the active page),
-    `dom_settle_timeout_ms` and a `frame_id`. Those this client does not read itself go to the
-    worker in camelCase (OperationOptions), which checks them."""
+    `dom_settle_timeout_ms`, a `frame_id` and an `idempotency_key` (the same on a call's retries:
+    the worker runs it once). Those this client does not read itself go to the worker in
+    camelCase (OperationOptions), which checks them."""
 
     cache: CacheCallOption | None
     ignore_locators: Sequence[LocatorLike] | None
@@ -184,6 +185,7 @@ class CallOptions(TypedDict, total=False):
     page: Page | int | None
     dom_settle_timeout_ms: int | None
     frame_id: int | None
+    idempotency_key: str | None
 
 
 class ActOptions(CallOptions, total=False):
