@@ -2,8 +2,9 @@
  * The sessions' registry in PostgreSQL. Times are the database's own clock (now()), so replicas
  * whose clocks disagree still agree on who holds a lease and what is idle.
  */
-import { migrate, type Pool } from './pool';
+import { migrate, type Pool, type PoolClient } from './pool';
 import type { LeaseAnswer, SessionRecord, SessionRegistry } from '../sessions/registry';
+import { ApprovalDecisionSchema, type ApprovalDecision, type ApprovalRequest } from '../protocol/approval';
 
 const MIGRATIONS = [
   `CREATE TABLE dh_sessions (
@@ -25,7 +26,23 @@ const MIGRATIONS = [
   `ALTER TABLE dh_sessions ALTER COLUMN browser TYPE JSON USING browser::json, ALTER COLUMN options TYPE JSON USING options::json;`,
   // Which service started it, so a side panel watching the browser names the same driver on every replica.
   `ALTER TABLE dh_sessions ADD COLUMN via TEXT NOT NULL DEFAULT 'http';`,
+  // Steps waiting for approval: any replica lists them and records a decision, which the replica holding the step takes (NOTIFY dh_approval).
+  `CREATE TABLE dh_approvals (
+     session_id UUID NOT NULL REFERENCES dh_sessions (id) ON DELETE CASCADE,
+     id TEXT NOT NULL,
+     replica TEXT NOT NULL,
+     request JSON NOT NULL,
+     decision TEXT,
+     created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+     PRIMARY KEY (session_id, id)
+   );`,
 ];
+/** The channel a decision travels on to the replica holding the step. */
+const APPROVAL_CHANNEL = 'dh_approval';
+/** How long a lost LISTEN connection waits before it is made again. */
+const RELISTEN_MS = 1_000;
+/** How often a replica also looks for decisions on its steps, in case a notification was missed. */
+const APPROVAL_POLL_MS = 2_000;
 
 type Row = { id: string; owner: string; replica: string; browser: SessionRecord['browser']; options: SessionRecord['options']; via: string };
 const recordOf = (r: Row): SessionRecord => ({
@@ -113,5 +130,95 @@ export class PgSessionRegistry implements SessionRegistry {
     if (!ids.length) return new Set();
     const r = await this.pool.query<{ id: string }>('SELECT id FROM dh_sessions WHERE id = ANY($1::uuid[])', [ids]);
     return new Set(r.rows.map((x) => x.id));
+  }
+
+  async putApproval(sessionId: string, replica: string, req: ApprovalRequest): Promise<void> {
+    await this.pool.query('INSERT INTO dh_approvals (session_id, id, replica, request) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING', [
+      sessionId,
+      req.id,
+      replica,
+      JSON.stringify(req),
+    ]);
+  }
+
+  async dropApproval(sessionId: string, id: string): Promise<void> {
+    await this.pool.query('DELETE FROM dh_approvals WHERE session_id = $1 AND id = $2', [sessionId, id]);
+  }
+
+  async approvals(sessionId: string): Promise<ApprovalRequest[]> {
+    const r = await this.pool.query<{ request: ApprovalRequest }>(
+      'SELECT request FROM dh_approvals WHERE session_id = $1 AND decision IS NULL ORDER BY created_at',
+      [sessionId],
+    );
+    return r.rows.map((x) => x.request);
+  }
+
+  async decideApproval(sessionId: string, id: string, decision: ApprovalDecision): Promise<boolean> {
+    // The row is the truth (the first decision wins); the notification only rings the holder's bell.
+    const r = await this.pool.query(
+      `WITH decided AS (UPDATE dh_approvals SET decision = $3 WHERE session_id = $1 AND id = $2 AND decision IS NULL RETURNING replica)
+       SELECT pg_notify($4, replica) FROM decided`,
+      [sessionId, id, decision, APPROVAL_CHANNEL],
+    );
+    return (r.rowCount ?? 0) > 0;
+  }
+
+  onApprovalDecided(replica: string, decide: (sessionId: string, id: string, decision: ApprovalDecision) => void): () => Promise<void> {
+    let stopped = false;
+    let client: PoolClient | null = null;
+    let retry: NodeJS.Timeout | undefined;
+    let fetching: Promise<void> = Promise.resolve();
+    // Decisions for steps held here, taken from the table once each.
+    const fetch = () =>
+      (fetching = fetching.then(async () => {
+        const r = await this.pool
+          .query<{ session_id: string; id: string; decision: string }>(
+            'DELETE FROM dh_approvals WHERE replica = $1 AND decision IS NOT NULL RETURNING session_id, id, decision',
+            [replica],
+          )
+          .catch(() => ({ rows: [] }));
+        for (const row of r.rows) {
+          const d = ApprovalDecisionSchema.safeParse(row.decision);
+          if (d.success) decide(row.session_id, row.id, d.data);
+        }
+      }));
+    const heard = (msg: { channel: string; payload?: string }) => {
+      if (msg.channel === APPROVAL_CHANNEL && msg.payload === replica) void fetch();
+    };
+    const listen = async () => {
+      try {
+        const c = await this.pool.connect();
+        if (stopped) return c.release();
+        client = c;
+        c.on('notification', heard);
+        c.on('error', () => lost(c));
+        c.on('end', () => lost(c));
+        await c.query(`LISTEN ${APPROVAL_CHANNEL}`);
+      } catch {
+        if (!stopped) retry = setTimeout(() => void listen(), RELISTEN_MS);
+      }
+    };
+    const lost = (c: PoolClient) => {
+      if (client !== c) return;
+      client = null;
+      c.release(true);
+      if (!stopped) retry = setTimeout(() => void listen(), RELISTEN_MS);
+    };
+    void listen();
+    // A notification missed while the connection was down is caught by this.
+    const poll = setInterval(() => void fetch(), APPROVAL_POLL_MS);
+    poll.unref();
+    return async () => {
+      stopped = true;
+      clearTimeout(retry);
+      clearInterval(poll);
+      const c = client;
+      client = null;
+      if (c) {
+        await c.query(`UNLISTEN ${APPROVAL_CHANNEL}`).catch(() => undefined);
+        c.release();
+      }
+      await fetching;
+    };
   }
 }

@@ -50,7 +50,6 @@ import {
 import { McpHttpHandler } from '../mcp/http';
 import type { RawOptions } from '../mcp/options';
 import { parsePrices, type ModelPrice } from '../protocol/prices';
-import type { ApprovalDecision } from '../protocol/approval';
 import type { ApprovalHandler } from '../client/deckhand';
 
 export interface ServiceOptions {
@@ -355,28 +354,20 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
     return { ...(rest as CallOptions), signal, ...(s && rest.approval ? { onApproval: approver(s) } : {}) };
   };
   /**
-   * A step of the session's operation waits for approval: it is listed at GET .../approvals and
-   * sent as an `approval` event on a streamed request, and waits for POST .../approvals/{id}
-   * (or the side panel, or its deadline).
+   * A step of the session's operation waits for approval: it is sent as an `approval` event on a
+   * streamed request and waits for POST .../approvals/{id} through any replica (see waitForApproval).
    */
   const approver =
     (s: Session): ApprovalHandler =>
     (req, { signal }) =>
-      new Promise((resolve) => {
-        const list = (s.approvals ??= new Map());
-        const end = (d: ApprovalDecision | null) => {
-          list.delete(req.id);
-          resolve(d);
-        };
-        list.set(req.id, { req, decide: end });
-        signal.addEventListener('abort', () => end(null), { once: true });
+      sessions.waitForApproval(s, req, signal, () =>
         s.listener?.({
           level: 'info',
           message: `waiting for approval: ${req.summary}`,
           timestamp: new Date().toISOString(),
           data: { span: 'approval', request: req },
-        });
-      });
+        }),
+      );
 
   const app = new OpenAPIHono<Env>();
   registerComponents(app.openAPIRegistry);
@@ -493,15 +484,10 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
   const noFlow = (name: string) => new HttpError('NOT_FOUND', `no flow named "${name.trim()}" is stored for this key (PUT /v1/flows/{name} stores one)`);
   resource('GET /v1/sessions/{id}/flows', (c, p) => operate(c, p.id, false, (s) => s.dh.flows.list()));
   // Not queued behind the operation that waits: these answer it.
-  resource('GET /v1/sessions/{id}/approvals', async (c, p) => {
-    const s = await sessions.get(p.id, c.get('tenant'));
-    return answer(c, 200, { success: true, data: [...(s.approvals?.values() ?? [])].map((a) => a.req) });
-  });
+  resource('GET /v1/sessions/{id}/approvals', async (c, p) => answer(c, 200, { success: true, data: await sessions.approvalsOf(p.id, c.get('tenant')) }));
   resource('POST /v1/sessions/{id}/approvals/{approvalId}', async (c, p, body) => {
-    const s = await sessions.get(p.id, c.get('tenant'));
-    const waiting = s.approvals?.get(p.approvalId);
-    waiting?.decide(body.decision);
-    return answer(c, 200, { success: true, data: { settled: !!waiting } });
+    const settled = await sessions.decideApproval(p.id, c.get('tenant'), p.approvalId, body.decision);
+    return answer(c, 200, { success: true, data: { settled } });
   });
   resource('PUT /v1/flows/{name}', async (c, p, flow) => {
     // Stored under the path's name, whatever name the exported flow had.

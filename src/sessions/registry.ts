@@ -5,6 +5,7 @@
  * in memory and uses none.
  */
 import type { StartSessionRequest } from '../protocol/http';
+import type { ApprovalDecision, ApprovalRequest } from '../protocol/approval';
 
 export interface SessionRecord {
   id: string;
@@ -41,4 +42,13 @@ export interface SessionRegistry {
   takeKeepAlive(everyMs: number): Promise<SessionRecord[]>;
   /** Which of `ids` still exist. */
   existing(ids: string[]): Promise<Set<string>>;
+  /** A step of a session's operation waits for approval on `replica`: listed and decided through any replica. */
+  putApproval(sessionId: string, replica: string, req: ApprovalRequest): Promise<void>;
+  /** The step no longer waits (decided, timed out or cancelled). */
+  dropApproval(sessionId: string, id: string): Promise<void>;
+  approvals(sessionId: string): Promise<ApprovalRequest[]>;
+  /** Decide a waiting step for the replica that holds it; false when no step waits under that id. */
+  decideApproval(sessionId: string, id: string, decision: ApprovalDecision): Promise<boolean>;
+  /** Hand `decide` each decision taken elsewhere for a step `replica` holds, until the returned stop is called. */
+  onApprovalDecided(replica: string, decide: (sessionId: string, id: string, decision: ApprovalDecision) => void): () => Promise<void>;
 }

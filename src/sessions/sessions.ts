@@ -44,7 +44,7 @@ export interface Session {
   /** The shared browser whose isolated context this session is, if it is one. */
   pooled?: PooledBrowser;
   /** Steps of its running operation that wait for approval, by request id, each with how to decide it. */
-  approvals?: Map<string, { req: ApprovalRequest; decide: (d: ApprovalDecision) => void }>;
+  approvals?: Map<string, { req: ApprovalRequest; decide: (d: ApprovalDecision | null) => void }>;
 }
 
 /** A browser on this machine serving several sessions of one tenant, each in an isolated context. */
@@ -152,6 +152,71 @@ export class SessionManager {
     // Forgotten, overdue and crashed sessions end on the next sweep.
     this.sweeper = setInterval(() => void this.sweep(), Math.min(5_000, Math.max(1000, limits.idleTimeoutMs / 4)));
     this.sweeper.unref();
+    // A decision taken through another replica for a step waiting here.
+    this.stopDecisions = shared?.registry.onApprovalDecided(shared.replica, (sid, aid, d) => this.sessions.get(sid)?.approvals?.get(aid)?.decide(d));
+  }
+
+  private readonly stopDecisions?: () => Promise<void>;
+
+  /**
+   * A step of `s`'s running operation waits for a decision: listed at GET .../approvals and
+   * decided by POST .../approvals/{id} through any replica (or by the side panel, or its
+   * deadline). `announce` runs once every replica lists it.
+   */
+  async waitForApproval(s: Session, req: ApprovalRequest, signal: AbortSignal, announce: () => void): Promise<ApprovalDecision | null> {
+    const shared = this.shared && s.shared ? this.shared : undefined;
+    const decided = new Promise<ApprovalDecision | null>((resolve) => {
+      const list = (s.approvals ??= new Map());
+      const end = (d: ApprovalDecision | null) => {
+        if (!list.delete(req.id)) return;
+        if (shared) void shared.registry.dropApproval(s.id, req.id).catch(() => undefined);
+        resolve(d);
+      };
+      list.set(req.id, { req, decide: end });
+      signal.addEventListener('abort', () => end(null), { once: true });
+    });
+    if (shared) {
+      await shared.registry.putApproval(s.id, shared.replica, req).catch((e: Error) => this.log(`approval ${req.id} is not listed for other replicas: ${e.message}`));
+    }
+    announce();
+    return decided;
+  }
+
+  /** The steps of session `id` waiting for approval, on this replica or another. */
+  async approvalsOf(id: string, owner: string): Promise<ApprovalRequest[]> {
+    const s = await this.owned(id, owner);
+    const here = [...(s?.approvals?.values() ?? [])].map((a) => a.req);
+    // Attached here or not, a shared session's steps may wait on another replica.
+    if (!this.shared || (s && !s.shared)) return here;
+    const there = await this.registryAnswer(this.shared.registry.approvals(id));
+    return [...here, ...there.filter((r) => !here.some((h) => h.id === r.id))];
+  }
+
+  /** Decide a step of session `id` waiting for approval, wherever it waits; false when none waits under that id. */
+  async decideApproval(id: string, owner: string, approvalId: string, decision: ApprovalDecision): Promise<boolean> {
+    const s = await this.owned(id, owner);
+    const here = s?.approvals?.get(approvalId);
+    if (here) {
+      here.decide(decision);
+      return true;
+    }
+    return !!this.shared && this.registryAnswer(this.shared.registry.decideApproval(id, approvalId, decision));
+  }
+
+  /** Session `id` of `owner`'s: this replica's (null when another replica's); SESSION_NOT_FOUND otherwise. */
+  private async owned(id: string, owner: string): Promise<Session | null> {
+    if (!SESSION_ID.test(id)) throw new HttpError('INVALID_SESSION_ID', `'${id.slice(0, 80)}' is not a session id (session ids are UUIDs)`);
+    const s = this.sessions.get(id);
+    if (s?.owner === owner) return s;
+    const rec = !s && this.shared ? await this.registryAnswer(this.shared.registry.find(id)) : null;
+    if (rec?.owner === owner) return null;
+    throw new HttpError('SESSION_NOT_FOUND', `no active session '${id}' (it never existed, ended, or timed out idle)`);
+  }
+
+  private registryAnswer<T>(p: Promise<T>): Promise<T> {
+    return p.catch((e: Error) => {
+      throw new HttpError('UNAVAILABLE', `the sessions' registry did not answer: ${e.message}`);
+    });
   }
 
   get size(): number {
@@ -642,6 +707,7 @@ export class SessionManager {
 
   async endAll(): Promise<void> {
     clearInterval(this.sweeper);
+    await this.stopDecisions?.();
     // Sessions other replicas can reach outlive this one: it only lets go of them.
     await Promise.all([...this.sessions.values()].map((s) => this.finish(s, 'the service is stopping', this.shared && s.shared ? 'detach' : 'end')));
   }

@@ -20,7 +20,8 @@ let pages: CounterPages;
 
 beforeAll(async () => {
   pages = await startCounterPages();
-  cluster = await startCluster({ replicas: 2, gridSlots: SESSIONS });
+  // One more slot than the SIGKILL test's sessions: the approval test's session.
+  cluster = await startCluster({ replicas: 2, gridSlots: SESSIONS + 1 });
 }, 180_000);
 
 afterAll(async () => {
@@ -72,6 +73,49 @@ describe('two replicas on one PostgreSQL and a Grid', () => {
       await db.end();
     }
   }, 60_000);
+
+  it('a step waiting for approval on one replica is listed and approved through the other, and goes on', async () => {
+    const [a, b] = cluster.replicas;
+    const on = (r: { url: string }, path: string, init: { method?: string; body?: unknown; stream?: boolean } = {}) =>
+      fetch(`${cluster.rr.url}${path}`, {
+        method: init.method ?? 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-dh-api-key': cluster.apiKey,
+          'x-replica': r.url,
+          ...(init.stream ? { 'x-stream-response': 'true' } : {}),
+        },
+        ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
+      });
+    const n = 900;
+    const id = (await (await on(a, '/v1/sessions/start', { body: {} })).json()).data.sessionId as string;
+    expect((await on(b, `/v1/sessions/${id}/navigate`, { body: { url: `${pages.origin}/?s=${n}` } })).status).toBe(200);
+    // The act runs on replica a: its step waits there.
+    const res = await on(a, `/v1/sessions/${id}/act`, {
+      stream: true,
+      body: { input: 'click the Add one button', model: 'deckhand/local', approval: { words: ['add one'] } },
+    });
+    const answered: unknown[] = [];
+    const events = await readEvents(res, (e) => {
+      if (e.status !== 'approval') return;
+      void (async () => {
+        expect(hits.get(n) ?? 0).toBe(0);
+        const listed = await (await on(b, `/v1/sessions/${id}/approvals`, { method: 'GET' })).json();
+        expect(listed.data.map((r: { id: string }) => r.id)).toEqual([e.data.id]);
+        answered.push(await (await on(b, `/v1/sessions/${id}/approvals/${e.data.id}`, { body: { decision: 'approve' } })).json());
+      })().catch((err: unknown) => answered.push(String(err)));
+    });
+    expect(answered).toEqual([{ success: true, data: { settled: true } }]);
+    const last = events.at(-1);
+    expect(last.status, JSON.stringify(last)).toBe('finished');
+    expect(last.data.data.success).toBe(true);
+    expect(await hitsBecome(n, 1)).toBe(1);
+    // Decided: no replica lists it, and deciding again settles nothing.
+    expect((await (await on(b, `/v1/sessions/${id}/approvals`, { method: 'GET' })).json()).data).toEqual([]);
+    const again = await (await on(a, `/v1/sessions/${id}/approvals/${events.find((e) => e.status === 'approval').data.id}`, { body: { decision: 'stop' } })).json();
+    expect(again).toEqual({ success: true, data: { settled: false } });
+    expect((await on(b, `/v1/sessions/${id}/end`, { body: {} })).status).toBe(200);
+  }, 120_000);
 
   it('serve any session from either replica, survive a SIGKILL of one, and leave nothing behind', async () => {
     const ids: string[] = [];
