@@ -176,7 +176,8 @@ export class SessionManager {
       signal.addEventListener('abort', () => end(null), { once: true });
     });
     if (shared) {
-      await shared.registry.putApproval(s.id, shared.replica, req).catch((e: Error) => this.log(`approval ${req.id} is not listed for other replicas: ${e.message}`));
+      const unlisted = (e: Error) => this.log(`approval ${req.id} is not listed for other replicas: ${e.message}`);
+      await shared.registry.putApproval(s.id, shared.replica, req).catch(unlisted);
     }
     announce();
     return decided;

@@ -112,7 +112,8 @@ describe('two replicas on one PostgreSQL and a Grid', () => {
     expect(await hitsBecome(n, 1)).toBe(1);
     // Decided: no replica lists it, and deciding again settles nothing.
     expect((await (await on(b, `/v1/sessions/${id}/approvals`, { method: 'GET' })).json()).data).toEqual([]);
-    const again = await (await on(a, `/v1/sessions/${id}/approvals/${events.find((e) => e.status === 'approval').data.id}`, { body: { decision: 'stop' } })).json();
+    const asked = events.find((e) => e.status === 'approval').data.id as string;
+    const again = await (await on(a, `/v1/sessions/${id}/approvals/${asked}`, { body: { decision: 'stop' } })).json();
     expect(again).toEqual({ success: true, data: { settled: false } });
     expect((await on(b, `/v1/sessions/${id}/end`, { body: {} })).status).toBe(200);
   }, 120_000);

@@ -132,7 +132,7 @@ describe('PgSessionRegistry: records', () => {
     const odd = record({ options: { systemPrompt: 'x\u0000\ud800' } });
     await one.add(odd);
     expect(await two.find(odd.id)).toEqual(odd);
-    expect((await db.query("SELECT version FROM dh_schema WHERE part = 'sessions'")).rows).toEqual([{ version: 3 }]);
+    expect((await db.query("SELECT version FROM dh_schema WHERE part = 'sessions'")).rows).toEqual([{ version: 4 }]);
     // Which service started a session travels to every replica (the rows of before were the HTTP service's).
     const fromMcp = record({ via: 'mcp' });
     await one.add(fromMcp);
@@ -252,6 +252,46 @@ describe('PgSessionRegistry: two replicas on one database', () => {
       expect(answers.filter((a) => a === 'busy')).toHaveLength(19);
       const winner = holders[answers.indexOf('ok')];
       expect((await db.query('SELECT lease_holder FROM dh_sessions WHERE id = $1', [r.id])).rows).toEqual([{ lease_holder: winner }]);
+    }
+  });
+});
+
+describe('PgSessionRegistry: approvals between replicas', () => {
+  const step = (id: string) => ({ id, kinds: ['submit' as const], method: 'click', arguments: [], summary: `step ${id}`, url: 'https://shop.test/' });
+
+  it('a step one replica holds is listed on another; the first decision reaches the holder, once; the session taking its steps along', async () => {
+    const { url, registry: holder, db } = await freshRegistry('approvals');
+    const other = await PgSessionRegistry.open(await poolOn(url));
+    const s = record();
+    await holder.add(s);
+    const heard: string[] = [];
+    const stop = holder.onApprovalDecided('replica-1', (sid, id, d) => heard.push(`${sid === s.id}:${id}:${d}`));
+    const elsewhere: string[] = [];
+    const stopOther = other.onApprovalDecided('replica-2', (_s, id) => elsewhere.push(id));
+    try {
+      await sleep(300); // LISTEN is in place
+      await holder.putApproval(s.id, 'replica-1', step('ap-1') as never);
+      await holder.putApproval(s.id, 'replica-1', step('ap-2') as never);
+      expect((await other.approvals(s.id)).map((r) => r.id)).toEqual(['ap-1', 'ap-2']);
+      expect(await other.decideApproval(s.id, 'ap-1', 'approve')).toBe(true);
+      expect(await other.decideApproval(s.id, 'ap-1', 'stop')).toBe(false);
+      expect(await other.decideApproval(s.id, 'nope', 'stop')).toBe(false);
+      await vi.waitFor(() => expect(heard).toEqual(['true:ap-1:approve']), { timeout: 3000 });
+      expect((await other.approvals(s.id)).map((r) => r.id)).toEqual(['ap-2']);
+      // A decision whose notification was missed (the holder's LISTEN connection down) is still found.
+      await db.query('UPDATE dh_approvals SET decision = $1 WHERE id = $2', ['skip', 'ap-2']);
+      await vi.waitFor(() => expect(heard).toContain('true:ap-2:skip'), { timeout: 5000 });
+      expect(elsewhere).toEqual([]);
+      // A step that ends otherwise is no longer listed; a removed session's steps go with it.
+      await holder.putApproval(s.id, 'replica-1', step('ap-3') as never);
+      await holder.dropApproval(s.id, 'ap-3');
+      expect(await other.approvals(s.id)).toEqual([]);
+      await holder.putApproval(s.id, 'replica-1', step('ap-4') as never);
+      await holder.remove(s.id);
+      expect((await db.query('SELECT count(*)::int AS n FROM dh_approvals')).rows[0].n).toBe(0);
+    } finally {
+      await stop();
+      await stopOther();
     }
   });
 });
