@@ -1,17 +1,14 @@
 package deckhand
 
 // Named flows (src/protocol/flows.ts): a recording kept under a name, replayed step by step
-// with no model.
+// with no model. The worker keeps them, in the extension or in the client's own store (which it
+// reaches through the cache calls it makes back to this client): these calls say where.
 
 import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
-	"fmt"
 	"strings"
-	"time"
-	"unicode/utf16"
 )
 
 // FlowPlace says where a flow is kept.
@@ -19,7 +16,7 @@ type FlowPlace string
 
 const (
 	// FlowAnywhere (for Get) looks where a replay by name does: the client's store, then the
-	// extension.
+	// extension. For Save, Rename and Delete it is the worker's default, the extension.
 	FlowAnywhere FlowPlace = ""
 	// FlowInExtension is the extension's IndexedDB: the side panel's flows, and those saved there.
 	FlowInExtension FlowPlace = "extension"
@@ -48,47 +45,19 @@ func jsTrim(s string) string {
 	})
 }
 
-// flowName checks a flow's name as the worker does (FlowNameSchema) and trims it.
-func flowName(name string) (string, error) {
-	n := jsTrim(name)
-	if n == "" {
-		return "", newError(CodeInvalidArgument, "a flow name must not be empty")
-	}
-	if len(utf16.Encode([]rune(n))) > 120 {
-		return "", newError(CodeInvalidArgument, "a flow name is at most 120 characters")
-	}
-	if strings.IndexFunc(n, func(r rune) bool { return r < 0x20 || r == 0x7f }) >= 0 {
-		return "", newError(CodeInvalidArgument, "a flow name must not contain control characters")
-	}
-	return n, nil
-}
-
-// prepared is a copy of f with the name trimmed and Version, Source and SavedAt filled in.
-func (f *Flow) prepared() (*Flow, error) {
+// flowParam is f on the wire as the caller filled it in: a zero Version, Source, SavedAt or
+// Recording.Version is left out (the worker fills them in), a nil Steps is an empty list.
+func flowParam(f *Flow) (object, error) {
 	if f == nil {
 		return nil, newError(CodeInvalidArgument, "a flow is needed")
 	}
-	g := *f
-	var err error
-	if g.Name, err = flowName(g.Name); err != nil {
-		return nil, err
+	r := f.Recording
+	if r.Steps == nil {
+		r.Steps = []QaStep{}
 	}
-	if g.Version == 0 {
-		g.Version = 1
-	}
-	if g.Source == "" {
-		g.Source = "client"
-	}
-	if g.SavedAt == "" {
-		g.SavedAt = time.Now().UTC().Format("2006-01-02T15:04:05.000Z")
-	}
-	if g.Recording.Version == 0 {
-		g.Recording.Version = 1
-	}
-	if g.Recording.Steps == nil {
-		g.Recording.Steps = []QaStep{}
-	}
-	return &g, nil
+	rec := append(object{}.with("version", r.Version), kv{"title", r.Title}, kv{"startUrl", r.StartURL}, kv{"steps", r.Steps})
+	o := append(object{}.with("version", f.Version), kv{"name", f.Name})
+	return append(o.with("source", f.Source).with("savedAt", f.SavedAt), kv{"recording", rec}), nil
 }
 
 // Replay replays the flow saved under name, step by step, with no model: the client's own
@@ -104,7 +73,7 @@ func (c *Client) Replay(ctx context.Context, name string, opts *ReplayOptions) (
 
 // ReplayFlow replays a flow given whole (an exported one, say), as Replay does.
 func (c *Client) ReplayFlow(ctx context.Context, flow *Flow, opts *ReplayOptions) (*FlowReplayResult, error) {
-	f, err := flow.prepared()
+	f, err := flowParam(flow)
 	if err != nil {
 		return nil, err
 	}
@@ -141,48 +110,6 @@ type Flows struct{ c *Client }
 // Flows gives the saved flows: List, Get, Save, Rename, Delete.
 func (c *Client) Flows() *Flows { return &Flows{c} }
 
-func (f *Flows) store() (CacheStore, error) {
-	if f.c.isClosed() {
-		return nil, newError(CodeClosed, "cannot use the flows of a closed Deckhand client")
-	}
-	if f.c.store == nil {
-		return nil, newError(CodeInvalidArgument, "this client has no cache store to keep flows in: create it with CreateOptions.Cache (or APIKey and APIURL)")
-	}
-	return f.c.store, nil
-}
-
-// fromStore is the flow under name in the client's store (nil: none); NOT_FOUND when must.
-func (f *Flows) fromStore(ctx context.Context, name string, must bool) (*Flow, error) {
-	s, err := f.store()
-	if err != nil {
-		return nil, err
-	}
-	key := FlowKey(name)
-	look, err := s.Lookup(ctx, key, key)
-	if err != nil {
-		return nil, err
-	}
-	var fl Flow
-	// Not a flow this client can read: as the worker, take it for absent.
-	if look != nil && look.Entry != nil && look.Entry.Op == "flow" && json.Unmarshal(look.Entry.Result, &fl) == nil && fl.Version == 1 {
-		return &fl, nil
-	}
-	if must {
-		return nil, &Error{Code: CodeNotFound, Message: fmt.Sprintf("no flow named \"%s\" is saved in this client's store", name), Data: map[string]any{"flow": name}}
-	}
-	return nil, nil
-}
-
-func place(p FlowPlace, what string, anywhere bool) (FlowPlace, error) {
-	switch {
-	case p == FlowInExtension || p == FlowInStore || p == FlowAnywhere && anywhere:
-		return p, nil
-	case p == FlowAnywhere:
-		return FlowInExtension, nil
-	}
-	return "", newError(CodeInvalidArgument, "%s must be FlowInExtension or FlowInStore, got %q", what, string(p))
-}
-
 // List returns the extension's saved flows (the side panel's and those saved there), newest
 // first. A store keeps flows by key and cannot list them.
 func (f *Flows) List(ctx context.Context) ([]FlowSummary, error) {
@@ -196,104 +123,34 @@ func (f *Flows) List(ctx context.Context) ([]FlowSummary, error) {
 // Get returns a saved flow. FlowAnywhere looks where a replay by name does: the client's store
 // (when it has one), then the extension. An *Error with CodeNotFound when it is not there.
 func (f *Flows) Get(ctx context.Context, name string, where FlowPlace) (*Flow, error) {
-	where, err := place(where, "where", true)
-	if err != nil {
-		return nil, err
-	}
-	if where == FlowInStore || (where == FlowAnywhere && f.c.store != nil) {
-		n, err := flowName(name)
-		if err != nil {
-			return nil, err
-		}
-		if fl, err := f.fromStore(ctx, n, where == FlowInStore); err != nil || fl != nil {
-			return fl, err
-		}
-	}
-	return invoke[Flow](ctx, f.c, "flow.get", object{{"name", name}}, "")
+	return invoke[Flow](ctx, f.c, "flow.get", object{{"name", name}}.with("from", string(where)), "")
 }
 
 // Save saves (or replaces) a flow under its name: in the extension (FlowInExtension, or ""),
 // where the side panel lists it, or in the client's own store (FlowInStore), where only its
-// tenant replays it. Version, Source ("client") and SavedAt (now) are filled in when empty.
+// tenant replays it. The worker fills in Version, Source ("client"), SavedAt (now) and
+// Recording.Version when they are empty, and trims the name.
 func (f *Flows) Save(ctx context.Context, flow *Flow, to FlowPlace) (*FlowSummary, error) {
-	fl, err := flow.prepared()
+	fl, err := flowParam(flow)
 	if err != nil {
 		return nil, err
 	}
-	if to, err = place(to, "to", false); err != nil {
-		return nil, err
-	}
-	if to == FlowInExtension {
-		return invoke[FlowSummary](ctx, f.c, "flow.save", object{{"flow", fl}}, "")
-	}
-	s, err := f.store()
-	if err != nil {
-		return nil, err
-	}
-	result, err := marshalJS(fl)
-	if err != nil {
-		return nil, err
-	}
-	usage, _ := marshalJS(Usage{})
-	key := FlowKey(fl.Name)
-	if _, err := s.Record(ctx, &CacheRecord{Key: key, BaseKey: key, Op: "flow", Result: result, Usage: usage}); err != nil {
-		return nil, err
-	}
-	r := fl.Recording
-	return &FlowSummary{Name: fl.Name, Title: r.Title, Source: fl.Source, SavedAt: fl.SavedAt, StartURL: r.StartURL, Steps: len(r.Steps)}, nil
+	return invoke[FlowSummary](ctx, f.c, "flow.save", object{{"flow", fl}}.with("to", string(to)), "")
 }
 
 // Rename renames a saved flow (in the extension for ""). In the extension, a name already
 // taken is an *Error with CodeAlreadyInUse; in a store, a flow under the new name is replaced.
 func (f *Flows) Rename(ctx context.Context, from, to string, where FlowPlace) (*FlowSummary, error) {
-	where, err := place(where, "where", false)
-	if err != nil {
-		return nil, err
-	}
-	if where == FlowInExtension {
-		return invoke[FlowSummary](ctx, f.c, "flow.rename", object{{"from", from}, {"to", to}}, "")
-	}
-	old, err := flowName(from)
-	if err != nil {
-		return nil, err
-	}
-	fl, err := f.fromStore(ctx, old, true)
-	if err != nil {
-		return nil, err
-	}
-	fl.Name = to
-	s, err := f.Save(ctx, fl, FlowInStore)
-	if err == nil && FlowKey(old) != FlowKey(s.Name) {
-		err = f.c.store.Invalidate(ctx, FlowKey(old))
-	}
-	if err != nil {
-		return nil, err
-	}
-	return s, nil
+	return invoke[FlowSummary](ctx, f.c, "flow.rename", object{{"from", from}, {"to", to}}.with("where", string(where)), "")
 }
 
 // Delete deletes a saved flow (from the extension for ""); false when there was none.
 func (f *Flows) Delete(ctx context.Context, name string, where FlowPlace) (bool, error) {
-	where, err := place(where, "where", false)
+	r, err := invoke[struct {
+		Deleted bool `json:"deleted"`
+	}](ctx, f.c, "flow.delete", object{{"name", name}}.with("from", string(where)), "")
 	if err != nil {
 		return false, err
 	}
-	if where == FlowInExtension {
-		r, err := invoke[struct {
-			Deleted bool `json:"deleted"`
-		}](ctx, f.c, "flow.delete", object{{"name", name}}, "")
-		if err != nil {
-			return false, err
-		}
-		return r.Deleted, nil
-	}
-	n, err := flowName(name)
-	if err != nil {
-		return false, err
-	}
-	fl, err := f.fromStore(ctx, n, false)
-	if err != nil || fl == nil {
-		return false, err
-	}
-	return true, f.c.store.Invalidate(ctx, FlowKey(n))
+	return r.Deleted, nil
 }

@@ -274,13 +274,26 @@ func TestFlowInTheClientsStoreReplaysByName(t *testing.T) {
 	if ok, _ := c.Flows().Delete(ctx, "go order (renamed)", FlowInStore); ok {
 		t.Fatal("deleted twice")
 	}
+	// No Version, Source, SavedAt or Recording.Version: the worker fills them in.
+	rec := recorded.Recording
+	bare := &Flow{Name: "go bare", Recording: QaRecording{Title: rec.Title, StartURL: rec.StartURL, Steps: rec.Steps}}
+	if s, err := c.Flows().Save(ctx, bare, FlowInStore); err != nil || s.Source != "client" {
+		t.Fatalf("save bare: %+v %v", s, err)
+	}
+	if g, err := c.Flows().Get(ctx, "go bare", FlowInStore); err != nil || g.Version != 1 || g.Source != "client" || g.SavedAt == "" || g.Recording.Version != 1 {
+		t.Fatalf("get bare: %+v %v", g, err)
+	}
+	if _, err := c.Flows().Rename(ctx, "no such flow", "x", FlowInStore); codeOf(err) != CodeNotFound {
+		t.Fatalf("rename of no flow: %v", err)
+	}
 	c.Close()
 	// Another client, with no store of its own, has no such flow.
 	c2, _ := flowClient(t, CreateOptions{})
 	if _, err := c2.Replay(ctx, mine, nil); codeOf(err) != CodeNotFound {
 		t.Fatalf("want NOT_FOUND, got %v", err)
 	}
-	if _, err := c2.Flows().Save(ctx, recorded, FlowInStore); codeOf(err) != CodeInvalidArgument {
+	_, err = c2.Flows().Save(ctx, recorded, FlowInStore)
+	if codeOf(err) != CodeInvalidArgument || !strings.Contains(err.Error(), "no cache store to keep flows in") {
 		t.Fatalf("no store: %v", err)
 	}
 }

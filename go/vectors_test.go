@@ -202,6 +202,9 @@ type vectorOptions struct {
 	Quality        *int                `json:"quality"`
 	FullPage       bool                `json:"fullPage"`
 	Budget         int                 `json:"budget"`
+	From           FlowPlace           `json:"from"`
+	To             FlowPlace           `json:"to"`
+	Where          FlowPlace           `json:"where"`
 	Approval       *struct {
 		When    []ApprovalKind `json:"when"`
 		Words   []string       `json:"words"`
@@ -368,6 +371,21 @@ func run(ctx context.Context, c *Client, call vectorCall) (any, error) {
 			return c.Context().NewPage(ctx, url, nil)
 		case "pages":
 			return c.Context().Pages(ctx)
+		}
+	case "flows":
+		switch call.Method {
+		case "get":
+			return c.Flows().Get(ctx, str(call.Args[0]), o.From)
+		case "save":
+			var f Flow
+			if err := strictDecode(call.Args[0], &f); err != nil {
+				return nil, err
+			}
+			return c.Flows().Save(ctx, &f, o.To)
+		case "rename":
+			return c.Flows().Rename(ctx, str(call.Args[0]), str(call.Args[1]), o.Where)
+		case "delete":
+			return c.Flows().Delete(ctx, str(call.Args[0]), o.From)
 		}
 	case "agent":
 		ag, err := agentOf(call.Agent)

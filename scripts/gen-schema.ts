@@ -129,6 +129,7 @@ const NAMED: Record<string, ZodTypeAny> = {
   // Named flows.
   FlowName: flows.FlowNameSchema,
   Flow: flows.FlowSchema,
+  FlowInput: flows.FlowInputSchema,
   FlowSummary: flows.FlowSummarySchema,
   FlowList: flows.FlowListSchema,
   FlowDeleteResult: flows.FlowDeleteResultSchema,

@@ -145,6 +145,12 @@ async def test_a_flow_saved_in_the_clients_own_store_replays_by_name(flow_browse
         assert store.lookup(flow_key(mine), flow_key(mine))["entry"] is None
         assert await d.flows.delete("python order (renamed)", where="store") is True
         assert await d.flows.delete("python order (renamed)", where="store") is False
+        # A dict may leave out version, source and savedAt: the worker fills them in.
+        bare = {"name": "python bare", "recording": recorded.recording}
+        assert (await d.flows.save(bare, to="store")).source == "client"
+        got = await d.flows.get("python bare", where="store")
+        assert (got.version, got.source) == (1, "client") and got.saved_at.endswith("Z")
+        assert isinstance(await failure(d.flows.rename("no such flow", "x", where="store")), NotFoundError)
     finally:
         await d.close()
     # Another client, with no store of its own, has no such flow.
@@ -152,7 +158,8 @@ async def test_a_flow_saved_in_the_clients_own_store_replays_by_name(flow_browse
     try:
         e = await failure(d2.replay(mine))
         assert isinstance(e, NotFoundError) and e.data == {"flow": mine}
-        assert isinstance(await failure(d2.flows.save(recorded, to="store")), InvalidArgumentError)
+        e = await failure(d2.flows.save(recorded, to="store"))
+        assert isinstance(e, InvalidArgumentError) and "no cache store to keep flows in" in e.message, e
     finally:
         await d2.close()
 

@@ -120,6 +120,11 @@ async def run(dh: Deckhand, browser: Browser, c: dict[str, Any]) -> Any:
         return await getattr(loc, method)(*args, **kw)
     if on == "context":
         return await getattr(browser.context, method)(*args, **kw)
+    if on == "flows":
+        # The place is `where=` in Python for each of them (Node's `from` for get and delete).
+        if "from_" in kw:
+            kw["where"] = kw.pop("from_")
+        return await getattr(dh.flows, method)(*args, **kw)
     if on == "agent":
         agent = dh.agent(**kwargs(c["agent"]))
         x = args[0]

@@ -29,9 +29,8 @@ export type { AgentOptions, ExecuteInput };
 import { spanOf } from '../protocol/log-spans';
 import { Locator, type BrowserContext, type Page, type PageExtractOptions } from '../facade/page';
 import type { BrowserHandle } from './browser';
-import { FlowSchema, summarizeFlow, type Flow, type FlowReplayResult, type FlowSummary } from '../protocol/flows';
+import type { Flow, FlowInput, FlowLookIn, FlowPlace as FlowPlaceWire, FlowReplayResult, FlowSummary } from '../protocol/flows';
 import type { Variables } from '../protocol/variables';
-import { deleteFlow, getFlow, putFlow } from './flows';
 
 export interface CreateOptions {
   browser: BrowserHandle;
@@ -123,18 +122,24 @@ export interface ReplayOptions {
 }
 
 /** Where a flow is kept: the extension's saved flows (the side panel's, in the browser profile), or this client's own cache store. */
-export type FlowPlace = 'extension' | 'store';
+export type FlowPlace = FlowPlaceWire;
 
-/** The flows the extension keeps (the side panel's), and those in this client's own store. */
+/** The flows the extension keeps (the side panel's), and those in this client's own store. The worker keeps both. */
 export interface FlowsApi {
   /** The extension's saved flows, newest first. */
   list(): Promise<FlowSummary[]>;
-  /** A saved flow, whole (the extension's by default). NOT_FOUND when there is none. */
-  get(name: string, options?: { from?: FlowPlace }): Promise<Flow>;
-  /** Save (or replace) a flow: in the extension (default), or in this client's own store, where a replay by name looks first. */
-  save(flow: Flow, options?: { to?: FlowPlace }): Promise<FlowSummary>;
-  /** Rename one of the extension's flows (ALREADY_IN_USE when `to` is taken). */
-  rename(from: string, to: string): Promise<FlowSummary>;
+  /**
+   * A saved flow, whole: by default where a replay by name looks (this client's store, then the
+   * extension's), or `from` one place. NOT_FOUND when there is none.
+   */
+  get(name: string, options?: { from?: FlowLookIn }): Promise<Flow>;
+  /**
+   * Save (or replace) a flow: in the extension (default), or in this client's own store, where a replay by name looks first.
+   * Version (1), source ('client') and savedAt (now) may be left out.
+   */
+  save(flow: FlowInput, options?: { to?: FlowPlace }): Promise<FlowSummary>;
+  /** Rename a saved flow (the extension's by default: ALREADY_IN_USE when `to` is taken; in the store, a flow under `to` is replaced). */
+  rename(from: string, to: string, options?: { where?: FlowPlace }): Promise<FlowSummary>;
   /** Delete a flow (the extension's by default); whether there was one. */
   delete(name: string, options?: { from?: FlowPlace }): Promise<boolean>;
 }
@@ -598,8 +603,8 @@ export class Deckhand {
    * typed error whose `data.step` names it ({ index, id, description }), unless a model heals it
    * (`model`, or `selfHeal: true` for this instance's model).
    */
-  async replay(nameOrFlow: string | Flow, options: ReplayOptions = {}): Promise<FlowReplayResult> {
-    const target = typeof nameOrFlow === 'string' ? { name: nameOrFlow } : { flow: this.#flow(nameOrFlow) };
+  async replay(nameOrFlow: string | FlowInput, options: ReplayOptions = {}): Promise<FlowReplayResult> {
+    const target = typeof nameOrFlow === 'string' ? { name: nameOrFlow } : { flow: nameOrFlow };
     const spec = options.model ?? (options.selfHeal ? (this.#options.model ?? defaultModel()) : undefined);
     const model = spec !== undefined ? resolveModel(spec, this.#callbacks) : undefined;
     const page = options.page === undefined ? undefined : typeof options.page === 'number' ? options.page : options.page.id;
@@ -633,52 +638,14 @@ export class Deckhand {
     );
   }
 
-  /** A flow a caller passed, checked here so a bad one is named before anything is sent. */
-  #flow(flow: unknown): Flow {
-    const parsed = FlowSchema.safeParse(flow);
-    if (!parsed.success) throw new DeckhandError(ErrorCode.InvalidArgument, describeZodError(parsed.error, 'flow'));
-    return parsed.data;
-  }
-
-  #store() {
-    if (!this.#cache.store) {
-      throw new DeckhandError(
-        ErrorCode.InvalidArgument,
-        'this client has no cache store to keep flows in: create it with cache: true (or a store, or apiKey and apiUrl), ' +
-          "or keep the flow in the extension (to: 'extension')",
-      );
-    }
-    return this.#cache.store;
-  }
-
-  #place(where: unknown, option: string): FlowPlace {
-    if (where === undefined || where === 'extension' || where === 'store') return where ?? 'extension';
-    throw new DeckhandError(ErrorCode.InvalidArgument, `${option} must be 'extension' or 'store', got ${JSON.stringify(where)}`);
-  }
-
-  /** The flows the extension keeps (the side panel's) and this client's own store. */
+  /** The flows the extension keeps (the side panel's) and those in this client's own store (the worker keeps both). */
   get flows(): FlowsApi {
-    const noFlow = (name: string, where: string): never => {
-      throw new DeckhandError(ErrorCode.NotFound, `no flow named "${name.trim()}" is saved in ${where}`, { flow: name.trim() });
-    };
     return {
       list: () => this.#call('flow.list', {}),
-      get: async (name, o = {}) => {
-        if (this.#place(o.from, 'from') === 'extension') return this.#call('flow.get', { name });
-        return (await getFlow(this.#store(), name)) ?? noFlow(name, "this client's store");
-      },
-      save: async (flow, o = {}) => {
-        const f = this.#flow(flow);
-        if (this.#place(o.to, 'to') === 'extension') return this.#call('flow.save', { flow: f });
-        if (this.#closed) throw new DeckhandError(ErrorCode.Closed, 'cannot save a flow: this Deckhand instance is closed');
-        await putFlow(this.#store(), f);
-        return summarizeFlow(f);
-      },
-      rename: (from, to) => this.#call('flow.rename', { from, to }),
-      delete: async (name, o = {}) => {
-        if (this.#place(o.from, 'from') === 'extension') return (await this.#call('flow.delete', { name })).deleted;
-        return deleteFlow(this.#store(), name);
-      },
+      get: (name, o = {}) => this.#call('flow.get', { name, ...(o.from !== undefined ? { from: o.from } : {}) }),
+      save: (flow, o = {}) => this.#call('flow.save', { flow, ...(o.to !== undefined ? { to: o.to } : {}) }),
+      rename: (from, to, o = {}) => this.#call('flow.rename', { from, to, ...(o.where !== undefined ? { where: o.where } : {}) }),
+      delete: async (name, o = {}) => (await this.#call('flow.delete', { name, ...(o.from !== undefined ? { from: o.from } : {}) })).deleted,
     };
   }
 

@@ -47,8 +47,8 @@ import { raceCancel, throwIfCancelled } from './core/cancel';
 import { OnceRuns } from './core/once';
 import type { ApprovalAsker, BrowserPort, CacheStorePort, CallContext, FlowStorePort, Resumed, SelfEvaluator, StatePort } from './ports';
 export type { CallContext };
-import { MemoryFlowStore, replayFlow } from './memory/flows';
-import { FlowSchema, flowKey, summarizeFlow, type Flow, type SavedFlow } from '../protocol/flows';
+import { callerFlowStore, MemoryFlowStore, replayFlow } from './memory/flows';
+import { deleteStoredFlow, flowFromInput, flowKey, getStoredFlow, putStoredFlow, summarizeFlow, type Flow, type SavedFlow } from '../protocol/flows';
 import { qaStepsFromAgent } from '../protocol/recording';
 import type { AgentRecording, AgentRunParams } from '../protocol/agent';
 import { mentionsNamedDate } from '../models/local/values';
@@ -69,6 +69,7 @@ import { GATED_METHODS, pauseBudget } from './people/pause';
 /** How long a cache hit's first step looks for its element: the page is already there, and a miss then costs a model call anyway. */
 const FIRST_STEP_WAIT_MS = 1_000;
 const EXTENSION_FLOWS = "the extension (the side panel's flows)";
+const CALLER_STORE = "this client's store";
 
 /** The opId a call may be cancelled by (op.cancel), for the methods that take one. */
 function opIdOf(method: MethodName, p: unknown): string | undefined {
@@ -308,7 +309,7 @@ export class Engine implements CommandClient {
         return this.metricsBook.snapshot();
       },
       'flow.replay': async (p: Parsed<'flow.replay'>, ctx) => {
-        const flow = p.flow ?? (await this.findFlow(p.name!, ctx));
+        const flow = p.flow ? flowFromInput(p.flow) : await this.findFlow(p.name!, ctx);
         const page = p.page ?? (await this.activePage()).id;
         const op = p.model ? await this.opContext('act', { page, model: p.model, variables: p.variables, opId: p.opId }, ctx) : null;
         return replayFlow(
@@ -332,20 +333,36 @@ export class Engine implements CommandClient {
         );
       },
       'flow.list': async () => (await this.flows.list()).map(summarizeFlow),
-      'flow.get': async (p: Parsed<'flow.get'>) => (await this.flows.get(p.name.trim())) ?? this.noFlow(p.name, EXTENSION_FLOWS),
-      'flow.save': async (p: Parsed<'flow.save'>) => {
-        const flow = FlowSchema.parse(p.flow);
-        await this.flows.put(flow);
+      // The caller's own store (its tenant's) is reached through the cache calls made back to it.
+      'flow.get': async (p: Parsed<'flow.get'>, ctx) => {
+        if (p.from === 'anywhere') return this.findFlow(p.name, ctx);
+        if (p.from === 'store') return (await getStoredFlow(callerFlowStore(ctx), p.name)) ?? this.noFlow(p.name, CALLER_STORE);
+        return (await this.flows.get(p.name.trim())) ?? this.noFlow(p.name, EXTENSION_FLOWS);
+      },
+      'flow.save': async (p: Parsed<'flow.save'>, ctx) => {
+        const flow = flowFromInput(p.flow);
+        if (p.to === 'store') await putStoredFlow(callerFlowStore(ctx), flow);
+        else await this.flows.put(flow);
         return summarizeFlow(flow);
       },
-      'flow.rename': async (p: Parsed<'flow.rename'>) => {
+      'flow.rename': async (p: Parsed<'flow.rename'>, ctx) => {
         const [from, to] = [p.from.trim(), p.to.trim()];
+        if (p.where === 'store') {
+          // In a store, a flow already under `to` is replaced.
+          const store = callerFlowStore(ctx);
+          const flow = { ...((await getStoredFlow(store, from)) ?? this.noFlow(from, CALLER_STORE)), name: to };
+          await putStoredFlow(store, flow);
+          if (from !== to) await store.invalidate(await flowKey(from));
+          return summarizeFlow(flow);
+        }
         const r = await this.flows.rename(from, to);
         if (r === 'missing') this.noFlow(from, EXTENSION_FLOWS);
         if (r === 'taken') throw new DeckhandError(ErrorCode.AlreadyInUse, `a flow named "${to}" is already saved; delete or rename it first`);
         return summarizeFlow((await this.flows.get(to))!);
       },
-      'flow.delete': async (p: Parsed<'flow.delete'>) => ({ deleted: await this.flows.delete(p.name.trim()) }),
+      'flow.delete': async (p: Parsed<'flow.delete'>, ctx) => ({
+        deleted: p.from === 'store' ? await deleteStoredFlow(callerFlowStore(ctx), p.name) : await this.flows.delete(p.name.trim()),
+      }),
     };
   }
 
@@ -623,8 +640,7 @@ export class Engine implements CommandClient {
       recording: { version: 1, title: clip(instruction, 200), startUrl, steps: qaStepsFromAgent(rec.steps, () => `s${++n}`, finalUrl) },
     };
     if (ctx.cache) {
-      const key = await flowKey(flow.name);
-      const stored = await ctx.cache.record({ key, baseKey: key, op: 'flow', result: flow, usage: { ...ZERO_USAGE } }).then(
+      const stored = await putStoredFlow(ctx.cache, flow).then(
         () => true,
         () => false,
       );
@@ -636,12 +652,9 @@ export class Engine implements CommandClient {
 
   /** A flow by name: the caller's own store (its tenant's) first, then the extension's. */
   private async findFlow(name: string, ctx: CallContext): Promise<Flow> {
-    const key = await flowKey(name);
     // A client with no store of its own (or one that does not answer) has no flows of its own.
-    const look = ctx.cache ? await ctx.cache.lookup(key, key).catch(() => null) : null;
-    const mine = look?.entry?.op === 'flow' ? FlowSchema.safeParse(look.entry.result) : null;
-    if (mine?.success) return mine.data;
-    return (await this.flows.get(name.trim())) ?? this.noFlow(name);
+    const mine = ctx.cache ? await getStoredFlow(ctx.cache, name).catch(() => null) : null;
+    return mine ?? (await this.flows.get(name.trim())) ?? this.noFlow(name);
   }
 
   private noFlow(name: string, where = "this client's store or the extension (the side panel's flows)"): never {

@@ -433,7 +433,7 @@ export class PanelSession {
 
   /** A saved flow, whole (to export it). */
   getFlow(name: string): Promise<Flow> {
-    return this.deps.client.call('flow.get', { name });
+    return this.deps.client.call('flow.get', { name, from: 'extension' });
   }
 
   /** Run a recorded step's instruction again with the model and keep what it performs now. */

@@ -2,12 +2,15 @@
  * Named flows: a recording (the side panel's QA recording, or an agent run turned into one)
  * kept under a name, so any client replays it with no model. The extension keeps the flows a
  * person saves in its side panel; a client's own store (its tenant's) keeps the flows it saves.
- * A replay by name looks in the caller's store first, then in the extension's.
+ * A replay by name looks in the caller's store first, then in the extension's. The worker keeps
+ * both: a client names the place (`from`, `to`, `where`) and the worker reaches the caller's
+ * store through the cache calls it makes back to that client (one entry per flow, op 'flow',
+ * under flowKey(name)).
  */
 import { z } from 'zod';
 import { ModelParamSchema } from './resolve-model';
 import { QaRecordingSchema } from './recording';
-import { ON_PAGE, PageIdSchema, TimeoutMsSchema, UsageSchema, VariablesSchema } from './schemas';
+import { ON_PAGE, PageIdSchema, TimeoutMsSchema, UsageSchema, VariablesSchema, ZERO_USAGE } from './schemas';
 import { ResolvedModelSchema } from './model';
 import { DeckhandError, ErrorCode } from './errors';
 import { describeZodError } from './zod-errors';
@@ -33,6 +36,31 @@ export const FlowSchema = z
   .strict()
   .describe('a named recording that replays step by step with no model');
 export type Flow = z.infer<typeof FlowSchema>;
+
+/** A flow as a caller gives one to save or replay: the worker fills in what it leaves out. */
+export const FlowInputSchema = FlowSchema.extend({
+  version: z.literal(1).default(1),
+  source: FlowSchema.shape.source.default('client'),
+  savedAt: z.string().optional().describe('when it was saved (ISO 8601; none: now)'),
+  recording: QaRecordingSchema.extend({ version: z.literal(1).default(1) }),
+}).describe("a flow to save or replay: version (1), source (client), savedAt (now) and the recording's version (1) may be left out");
+export type FlowInput = z.input<typeof FlowInputSchema>;
+
+/** The flow a caller gave, whole: what the worker saves or replays. */
+export function flowFromInput(f: z.output<typeof FlowInputSchema>): Flow {
+  return { ...f, savedAt: f.savedAt ?? new Date().toISOString() };
+}
+
+/** Where a flow is kept: the extension's saved flows (the side panel's), or the caller's own cache store. */
+export const FlowPlaceSchema = z
+  .enum(['extension', 'store'])
+  .describe("where the flow is kept: the extension's saved flows (the side panel's), or the caller's own cache store (its tenant's)");
+export type FlowPlace = z.infer<typeof FlowPlaceSchema>;
+/** Where flow.get looks: one place, or anywhere (the caller's store, then the extension's, as a replay by name). */
+export const FlowLookInSchema = z
+  .enum(['extension', 'store', 'anywhere'])
+  .describe("where to look: the extension's saved flows, the caller's own cache store, or anywhere (the caller's store, then the extension's)");
+export type FlowLookIn = z.infer<typeof FlowLookInSchema>;
 
 export const FlowSummarySchema = z
   .object({
@@ -71,7 +99,7 @@ export const FlowReplayParamsSchema = z
     /** The flow to replay, by name (the caller's store, then the extension's)... */
     name: FlowNameSchema.optional(),
     /** ...or given whole (an exported flow, the side panel's current recording). */
-    flow: FlowSchema.optional(),
+    flow: FlowInputSchema.optional(),
     page: PageIdSchema.optional().describe(ON_PAGE),
     variables: VariablesSchema.optional().describe('values for the %name% placeholders of the recorded arguments'),
     model: ModelParamSchema.optional().describe(
@@ -104,11 +132,16 @@ export const FlowMethods = {
   'flow.replay': { params: FlowReplayParamsSchema, result: FlowReplayResultSchema },
   /** The extension's saved flows (the side panel's), newest first. */
   'flow.list': { params: z.object({}).strict(), result: FlowListSchema },
-  'flow.get': { params: z.object({ name: FlowNameSchema }).strict(), result: FlowSchema },
-  /** Save (or replace) a flow in the extension. */
-  'flow.save': { params: z.object({ flow: FlowSchema }).strict(), result: FlowSummarySchema },
-  'flow.rename': { params: z.object({ from: FlowNameSchema, to: FlowNameSchema }).strict(), result: FlowSummarySchema },
-  'flow.delete': { params: z.object({ name: FlowNameSchema }).strict(), result: FlowDeleteResultSchema },
+  /** A saved flow, whole; NOT_FOUND when there is none where it looked. */
+  'flow.get': { params: z.object({ name: FlowNameSchema, from: FlowLookInSchema.default('anywhere') }).strict(), result: FlowSchema },
+  /** Save (or replace) a flow: in the extension (default), or in the caller's own store. */
+  'flow.save': { params: z.object({ flow: FlowInputSchema, to: FlowPlaceSchema.default('extension') }).strict(), result: FlowSummarySchema },
+  /** Rename a saved flow: in the extension ALREADY_IN_USE when `to` is taken; in a store, a flow under `to` is replaced. */
+  'flow.rename': {
+    params: z.object({ from: FlowNameSchema, to: FlowNameSchema, where: FlowPlaceSchema.default('extension') }).strict(),
+    result: FlowSummarySchema,
+  },
+  'flow.delete': { params: z.object({ name: FlowNameSchema, from: FlowPlaceSchema.default('extension') }).strict(), result: FlowDeleteResultSchema },
 } as const;
 
 /** A flow with another name: how a flow is stored under the name a caller chose (HTTP PUT /v1/flows/{name}, rename). */
@@ -122,4 +155,34 @@ export function renamedFlow(flow: Flow, name: string): Flow {
 export async function flowKey(name: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(JSON.stringify({ v: 1, op: 'flow', name: name.trim() })));
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** A store of cache entries, as far as flows need one: the caller's (over the worker's cache calls) or a tenant's. */
+export interface FlowEntryStore {
+  lookup(key: string, baseKey: string): Promise<{ entry?: { op: string; result?: unknown } | null }>;
+  record(req: { key: string; baseKey: string; op: 'flow'; result: Flow; usage: typeof ZERO_USAGE; replace: true }): Promise<unknown>;
+  invalidate(key: string): Promise<void>;
+}
+
+/** Store (or replace) `flow` under its name in `store`. */
+export async function putStoredFlow(store: FlowEntryStore, flow: Flow): Promise<void> {
+  const key = await flowKey(flow.name);
+  // replace: a flow saved again is the new one, not an agreement counted toward a threshold.
+  await store.record({ key, baseKey: key, op: 'flow', result: flow, usage: { ...ZERO_USAGE }, replace: true });
+}
+
+/** The flow stored under `name` in `store`, or null (an entry that is not a readable flow counts as none). */
+export async function getStoredFlow(store: FlowEntryStore, name: string): Promise<Flow | null> {
+  const key = await flowKey(name);
+  const { entry } = await store.lookup(key, key);
+  if (entry?.op !== 'flow') return null;
+  const f = FlowSchema.safeParse(entry.result);
+  return f.success ? f.data : null;
+}
+
+/** Remove the flow stored under `name` in `store`; whether there was one. */
+export async function deleteStoredFlow(store: FlowEntryStore, name: string): Promise<boolean> {
+  const had = (await getStoredFlow(store, name)) !== null;
+  if (had) await store.invalidate(await flowKey(name));
+  return had;
 }

@@ -234,6 +234,48 @@ describe('replay from Node', () => {
     await expect(dh.flows.save({ ...mine, version: 2 } as never)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 
+  it("the worker keeps this client's store flows: fills in what a flow leaves out, gets, renames and deletes them there", async () => {
+    const recorded = await dh.flows.get('checkout', { from: 'extension' });
+    // No version, source or savedAt: the worker fills them in, and trims the name.
+    const bare = { name: '  mine  ', recording: { ...recorded.recording, startUrl: `${recorded.recording.startUrl}?mine` } };
+    const before = Date.now();
+    expect(await dh.flows.save(bare, { to: 'store' })).toMatchObject({ name: 'mine', source: 'client', steps: 2 });
+    // By default a get looks where a replay by name does: this client's store first.
+    const got = await dh.flows.get(' mine');
+    expect(got).toMatchObject({ version: 1, name: 'mine', source: 'client' });
+    expect(Date.parse(got.savedAt)).toBeGreaterThanOrEqual(before - 1000);
+    await expect(dh.flows.get('mine', { from: 'extension' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    // Renamed in the store (the extension has no such flow to rename).
+    await expect(dh.flows.rename('mine', 'mine 2')).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await dh.flows.rename('mine', ' mine 2 ', { where: 'store' })).toMatchObject({ name: 'mine 2', source: 'client', steps: 2 });
+    await expect(dh.flows.get('mine', { from: 'store' })).rejects.toMatchObject({
+      code: 'NOT_FOUND',
+      message: `no flow named "mine" is saved in this client's store`,
+      data: { flow: 'mine' },
+    });
+    await expect(dh.flows.rename('mine', 'mine 3', { where: 'store' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect((await dh.replay('mine 2', { page, variables: { email: 'dee@example.com' } })).url).toBe(`${servers.origin}/flows/checkout.html?mine`);
+    expect(await dh.flows.delete('mine 2', { from: 'store' })).toBe(true);
+    expect(await dh.flows.delete('mine 2', { from: 'store' })).toBe(false);
+    await expect(dh.flows.save(bare, { to: 'elsewhere' as never })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    expect((await dh.flows.list()).map((f) => f.name)).toEqual(['checkout']);
+
+    // A client with no store of its own is told so by the worker; its gets find the extension's flows.
+    const own = await localBrowser.launch();
+    const plain = await Deckhand.create({ browser: own });
+    try {
+      const noStore = { code: 'INVALID_ARGUMENT', message: expect.stringContaining('this client has no cache store to keep flows in') };
+      await expect(plain.flows.save(bare, { to: 'store' })).rejects.toMatchObject(noStore);
+      await expect(plain.flows.get('mine', { from: 'store' })).rejects.toMatchObject(noStore);
+      await expect(plain.flows.delete('mine', { from: 'store' })).rejects.toMatchObject(noStore);
+      expect(await plain.flows.save(bare)).toMatchObject({ name: 'mine', source: 'client' });
+      expect((await plain.flows.get('mine')).recording.startUrl).toMatch(/\?mine$/);
+    } finally {
+      await plain.close();
+      await own.close();
+    }
+  });
+
   it("an experimentalBatch callback replays it too, on the batch's page, with no model call", async () => {
     const steps = await dh.experimentalBatch(
       async (b, email: string) => {

@@ -29,7 +29,7 @@ const clientCalls = read('client-calls.json') as {
 };
 
 interface Call {
-  on: 'deckhand' | 'page' | 'locator' | 'context' | 'agent';
+  on: 'deckhand' | 'page' | 'locator' | 'context' | 'agent' | 'flows';
   method: string;
   args: unknown[];
   options?: Record<string, unknown>;
@@ -122,6 +122,8 @@ async function run(dh: Deckhand, browser: BrowserHandle, c: Call): Promise<unkno
       return (browser.context as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[c.method](...args, ...opts);
     case 'agent':
       return dh.agent(c.agent as never).execute(args[0] as never);
+    case 'flows':
+      return (dh.flows as unknown as Record<string, (...a: unknown[]) => Promise<unknown>>)[c.method](...args, ...opts);
   }
 }
 

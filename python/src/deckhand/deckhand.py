@@ -22,7 +22,7 @@ from ._worker_calls import WorkerCalls
 from .browser import Browser
 from .cache import MemoryStore, RemoteStore, SqliteStore
 from .errors import AlreadyInUseError, BrowserClosedError, ClosedError, DeckhandError, InvalidArgumentError, ModelOutputInvalidError, type_error
-from .flows import Flows, as_flow
+from .flows import Flows, flow_param
 from .models import CallbackRegistry, combine_model, default_model, resolve_model
 from .options import (
     ActOptions, AgentOptions, AgentTool, ApprovalHandler, ApprovalPolicy, CacheOption, CacheStore, CallbackModel, CallOptions, ExtractOptions,
@@ -317,7 +317,7 @@ class Deckhand:
         default 3000) bounds each step's wait, `timeout` (ms, default 2 minutes) the whole replay."""
         op_id = str(uuid.uuid4())
         params = {
-            **({"name": flow} if isinstance(flow, str) else {"flow": as_flow(flow).to_wire()}), "opId": op_id,
+            **({"name": flow} if isinstance(flow, str) else {"flow": flow_param(flow)}), "opId": op_id,
             **given(timeout=timeout, page=page_id(page), variables=variables, model=model and resolve_model(model, self._callbacks), stepTimeout=step_timeout),
         }  # fmt: skip
         r = await self._call_cancellable(op_id, "flow.replay", params)

@@ -33,7 +33,7 @@ from . import _wire
 from ._bridge import PairingInfo
 from ._cdp import CdpConnection
 from .deckhand import _OMIT
-from .flows import Where
+from .flows import LookIn, Where
 from .options import AgentOptions, AgentTool, ApprovalHandler, ApprovalPolicy, CacheCallOption, CacheOption, CallbackModel, LoggingOptions, ModelSpec, TelemetryOptions, Variables
 from .page import LocatorDict, M, PageExtractOptions
 from .types import ExtractResult
@@ -52,8 +52,9 @@ class CallOptions(TypedDict, total=False):
     {'threshold': n}), the part of the page the model reads (`locator`) or does not
     (`ignore_locators`), this call's `model`, `timeout` (ms, at most 600000), `variables` for
     %name% placeholders (never sent to the model), the `page` (default: the active page),
-    `dom_settle_timeout_ms` and a `frame_id`. Those this client does not read itself go to the
-    worker in camelCase (OperationOptions), which checks them."""
+    `dom_settle_timeout_ms`, a `frame_id` and an `idempotency_key` (the same on a call's retries:
+    the worker runs it once). Those this client does not read itself go to the worker in
+    camelCase (OperationOptions), which checks them."""
     cache: CacheCallOption | None
     ignore_locators: Sequence[LocatorLike] | None
     locator: LocatorLike | None
@@ -63,6 +64,7 @@ class CallOptions(TypedDict, total=False):
     page: Page | int | None
     dom_settle_timeout_ms: int | None
     frame_id: int | None
+    idempotency_key: str | None
 
 
 class ActOptions(CallOptions, total=False):
@@ -401,27 +403,28 @@ class Flows(Blocking):
         """
         return run(self._async.list())
 
-    def get(self, name: str, *, where: Where | None = None) -> _wire.Flow:
-        """A saved flow. `where=None` looks where a replay by name does: this client's store
-        (when it has one), then the extension. NotFoundError when it is in neither.
+    def get(self, name: str, *, where: LookIn | None = None) -> _wire.Flow:
+        """A saved flow. `where=None` ('anywhere') looks where a replay by name does: this
+        client's store (when it has one), then the extension. NotFoundError when it is not there.
         """
         return run(self._async.get(name, where=where))
 
-    def save(self, flow: _wire.Flow | Mapping[str, Any], *, to: Where = 'extension') -> _wire.FlowSummary:
-        """Save (or replace) a flow under its name: in the extension (`to='extension'`, where
-        the side panel lists it), or in this client's own store (`to='store'`, under
-        flow_key(name), op 'flow'), where only this client's tenant replays it.
+    def save(self, flow: _wire.Flow | Mapping[str, Any], *, to: Where | None = None) -> _wire.FlowSummary:
+        """Save (or replace) a flow under its name: in the extension (`to='extension'`, the
+        default, where the side panel lists it), or in this client's own store (`to='store'`,
+        under flow_key(name), op 'flow'), where only this client's tenant replays it. A dict may
+        leave out `version` (1), `source` ('client') and `savedAt` (now).
         """
         return run(self._async.save(flow, to=to))
 
-    def rename(self, name: str, new_name: str, *, where: Where = 'extension') -> _wire.FlowSummary:
-        """Rename a saved flow. AlreadyInUseError when `new_name` is taken in the extension;
-        in a store, a flow under `new_name` is replaced.
+    def rename(self, name: str, new_name: str, *, where: Where | None = None) -> _wire.FlowSummary:
+        """Rename a saved flow (the extension's by default). AlreadyInUseError when `new_name`
+        is taken in the extension; in a store, a flow under `new_name` is replaced.
         """
         return run(self._async.rename(name, new_name, where=where))
 
-    def delete(self, name: str, *, where: Where = 'extension') -> bool:
-        """Delete a saved flow; False when there was none under that name."""
+    def delete(self, name: str, *, where: Where | None = None) -> bool:
+        """Delete a saved flow (the extension's by default); False when there was none under that name."""
         return run(self._async.delete(name, where=where))
 
 

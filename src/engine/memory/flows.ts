@@ -14,7 +14,7 @@ import { performAction } from '../core/actions';
 import { throwIfCancelled } from '../core/cancel';
 import { focusedSelector } from '../core/inference';
 import { evaluate, goto } from '../core/pages';
-import type { BrowserPort, FlowStorePort } from '../ports';
+import type { BrowserPort, CacheStorePort, CallContext, FlowStorePort } from '../ports';
 import { replayActions, ReplayFailed, REPLAY_STEP_TIMEOUT_MS, type Healer } from './replay';
 
 export interface FlowRun {
@@ -33,6 +33,34 @@ export interface FlowRun {
 /** The saved flows a replay by name may come from, the caller's store first. */
 export interface FlowSource {
   find(name: string): Promise<Flow | null>;
+}
+
+const NO_STORE =
+  'this client has no cache store to keep flows in: create it with a cache store (or an API key and URL), ' +
+  "or keep the flow in the extension (to: 'extension')";
+
+/**
+ * The caller's own cache store, as its flows are kept there: the cache calls made back to it.
+ * A caller with none (it answers that it has no cache store) gets INVALID_ARGUMENT saying so.
+ */
+export function callerFlowStore(ctx: CallContext): CacheStorePort {
+  const port = ctx.cache;
+  if (!port) throw new DeckhandError(ErrorCode.InvalidArgument, NO_STORE);
+  const asked = async <T>(call: () => Promise<T>): Promise<T> => {
+    try {
+      return await call();
+    } catch (e) {
+      if (isDeckhandError(e) && e.code === ErrorCode.InvalidArgument && /no cache store/.test(e.message)) {
+        throw new DeckhandError(ErrorCode.InvalidArgument, NO_STORE);
+      }
+      throw e;
+    }
+  };
+  return {
+    lookup: (key, baseKey) => asked(() => port.lookup(key, baseKey)),
+    record: (req) => asked(() => port.record(req)),
+    invalidate: (key) => asked(() => port.invalidate(key)),
+  };
 }
 
 const sleepFor = (ms: number, signal?: AbortSignal) =>
