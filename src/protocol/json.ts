@@ -54,3 +54,41 @@ export function schemaTooBig(v: unknown): string | null {
   }
   return null;
 }
+
+/**
+ * A caller's JSON Schema with its local references (`#/$defs/X`, `#/definitions/X`, as pydantic
+ * and other generators write them) put in place, so that a model, a grammar and the URL fixing
+ * all read one tree. A reference back into itself (a recursive type) stays a reference, with the
+ * definitions it needs. Throws when the tree written out would pass SCHEMA_LIMITS.values.
+ */
+export function inlineSchemaRefs(schema: Record<string, unknown>): Record<string, unknown> {
+  let values = 0;
+  let kept = false;
+  const target = (ref: string): unknown => {
+    const m = /^#\/(\$defs|definitions)\/([^/]+)$/.exec(ref);
+    const defs = m ? schema[m[1]] : undefined;
+    const name = m ? decodeURIComponent(m[2]).replace(/~1/g, '/').replace(/~0/g, '~') : '';
+    return defs && typeof defs === 'object' && Object.hasOwn(defs, name) ? (defs as Record<string, unknown>)[name] : undefined;
+  };
+  const walk = (s: unknown, open: readonly string[], names: boolean): unknown => {
+    if (++values > SCHEMA_LIMITS.values) {
+      throw new Error(`written out in full, the schema has more than ${SCHEMA_LIMITS.values.toLocaleString('en-US')} values`);
+    }
+    if (Array.isArray(s)) return s.map((x) => walk(x, open, false));
+    if (s === null || typeof s !== 'object') return s;
+    const o = s as Record<string, unknown>;
+    // Under `properties` the keys are field names, which may be "$ref" themselves.
+    const ref = !names && typeof o.$ref === 'string' ? o.$ref : undefined;
+    const found = ref === undefined ? undefined : target(ref);
+    if (ref !== undefined && (found === undefined || open.includes(ref))) kept = true;
+    const entries = Object.entries(o).filter(([k]) => names || (k !== '$defs' && k !== 'definitions'));
+    const out = Object.fromEntries(entries.map(([k, v]) => [k, walk(v, open, !names && (k === 'properties' || k === 'patternProperties'))]));
+    if (ref === undefined || found === undefined || open.includes(ref)) return out;
+    const { $ref: _ref, ...siblings } = out;
+    const inlined = walk(found, [...open, ref], false);
+    return Object.keys(siblings).length ? { ...(inlined as object), ...siblings } : inlined;
+  };
+  const out = walk(schema, [], false) as Record<string, unknown>;
+  if (kept) for (const k of ['$defs', 'definitions'] as const) if (schema[k] !== undefined) out[k] = schema[k];
+  return out;
+}

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { ModelParamSchema } from './resolve-model';
 import { ResolvedModelSchema } from './model';
 import { DeckhandError, ErrorCode } from './errors';
-import { schemaTooBig } from './json';
+import { inlineSchemaRefs, schemaTooBig } from './json';
 import { ApprovalPolicySchema } from './approval';
 
 export const ACT_METHODS = [
@@ -288,7 +288,7 @@ export const OperationOptionsSchema = z
     timeout: TimeoutMsSchema.optional(),
     locator: LocatorSpecSchema.optional(),
     ignoreLocators: z.array(LocatorSpecSchema).optional().describe('parts of the page left out'),
-    frameId: z.number().int().nonnegative().optional(),
+    frameId: z.number().int().nonnegative().optional().describe("the frame an Action's selector is in, by its id in the snapshot (none: the main frame)"),
     /** Resolved by the Node side; carries keys for this call only. */
     model: ModelParamSchema.optional().describe("the call's model (none: the client's)"),
     variables: VariablesSchema.optional(),
@@ -370,7 +370,21 @@ const boundedSchema = (v: unknown, ctx: z.RefinementCtx): void => {
   const problem = schemaTooBig(v);
   if (problem) ctx.addIssue({ code: z.ZodIssueCode.custom, message: problem });
 };
-/** On the worker's RPC: any value (its shape is checked where it is used), bounded. */
-export const ExtractSchemaParamSchema = z.unknown().superRefine(boundedSchema);
+/**
+ * On the worker's RPC: any value (its shape is checked where it is used), bounded, with its local
+ * references ($defs, definitions) put in place for everything after (the cache key, the model).
+ */
+export const ExtractSchemaParamSchema = z
+  .unknown()
+  .superRefine(boundedSchema)
+  .transform((v, ctx) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+    try {
+      return inlineSchemaRefs(v as Record<string, unknown>);
+    } catch (e) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: (e as Error).message });
+      return z.NEVER;
+    }
+  });
 /** In HTTP requests: a JSON object, bounded. */
 export const ExtractSchemaBodySchema = z.record(z.unknown()).superRefine(boundedSchema);

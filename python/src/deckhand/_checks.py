@@ -28,26 +28,20 @@ def cache_for_call(base: dict[str, Any] | None, on_by_default: bool, option: obj
 
 
 def json_schema_of(schema: object) -> dict[str, Any]:
-    """A JSON Schema dict as given; a pydantic model class as an inlined JSON Schema (no $ref, no
-    titles), as the worker reads it."""
+    """A JSON Schema dict as given; a pydantic model class as its JSON Schema without the titles
+    pydantic adds (the worker puts its $defs references in place)."""
     if isinstance(schema, Mapping):
         return dict(schema)
     if not (isinstance(schema, type) and issubclass(schema, BaseModel)):
         raise type_error(f"a schema is a pydantic model class or a JSON Schema dict, got {type(schema).__name__}")
-    raw = schema.model_json_schema()
-    defs = raw.pop("$defs", {})
 
-    def inline(s: Any, in_props: bool = False) -> Any:
+    def untitled(s: Any, names: bool = False) -> Any:
         if isinstance(s, list):
-            return [inline(x) for x in s]
-        if not isinstance(s, dict):
-            return s
-        if not in_props and "$ref" in s:
-            return inline(defs[s["$ref"].split("/")[-1]])
-        # Under "properties" the keys are field names, which may be "title" or "$ref" themselves.
-        return {k: inline(v, k == "properties" and not in_props) for k, v in s.items() if in_props or k != "title"}
+            return [untitled(x) for x in s]
+        # Under "properties" the keys are field names, which may be "title" themselves.
+        return {k: untitled(v, k == "properties" and not names) for k, v in s.items() if names or k != "title"} if isinstance(s, dict) else s
 
-    out: dict[str, Any] = inline(raw)
+    out: dict[str, Any] = untitled(schema.model_json_schema())
     return out
 
 

@@ -334,6 +334,13 @@ function hrefsOf(snapshot: string): Map<string, string> {
 const URLISH = /url|link|href|website|homepage/i;
 
 /** Links come back as the page's real, absolute URLs, whatever the model wrote. */
+/** A schema whose top is not an object, as the `value` of one; the definitions a recursive type still needs stay at the top. */
+function wrap(s: Record<string, unknown>): Record<string, unknown> {
+  const { $defs, definitions, ...value } = s;
+  const defs = { ...($defs ? { $defs } : {}), ...(definitions ? { definitions } : {}) };
+  return { type: 'object', additionalProperties: false, required: ['value'], properties: { value }, ...defs };
+}
+
 function fixUrls(value: unknown, schema: Record<string, unknown> | undefined, key: string, hrefs: Map<string, string>, base: string): unknown {
   if (typeof value === 'string') {
     const urlish = URLISH.test(key) || schema?.format === 'uri' || schema?.format === 'url';
@@ -376,7 +383,7 @@ export async function inferExtract(
   const schema = !userSchema
     ? (TEXT_EXTRACTION_SCHEMA as unknown as Record<string, unknown>)
     : wrapped
-      ? { type: 'object', additionalProperties: false, required: ['value'], properties: { value: userSchema } }
+      ? wrap(userSchema)
       : userSchema;
   let validator: Validator;
   try {
