@@ -13,6 +13,8 @@ import { startCluster, startCounterPages, type Cluster, type CounterPages } from
 import { gridSessions } from '../fixtures/grid';
 import { readEvents } from './sse';
 import { RemoteStore } from '../../src/client/cache/store';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 const SESSIONS = 20;
 let cluster: Cluster;
@@ -20,8 +22,8 @@ let pages: CounterPages;
 
 beforeAll(async () => {
   pages = await startCounterPages();
-  // One more slot than the SIGKILL test's sessions: the approval test's session.
-  cluster = await startCluster({ replicas: 2, gridSlots: SESSIONS + 1 });
+  // More slots than the SIGKILL test's sessions: the approval and MCP tests' sessions may still be ending.
+  cluster = await startCluster({ replicas: 2, gridSlots: SESSIONS + 2 });
 }, 180_000);
 
 afterAll(async () => {
@@ -117,6 +119,48 @@ describe('two replicas on one PostgreSQL and a Grid', () => {
     expect(again).toEqual({ success: true, data: { settled: false } });
     expect((await on(b, `/v1/sessions/${id}/end`, { body: {} })).status).toBe(200);
   }, 120_000);
+
+  it('an MCP session over Streamable HTTP lives on one replica: routed by Mcp-Session-Id it works, elsewhere it is a 404', async () => {
+    const c = new Client({ name: 'replicas-test', version: '1.0.0' });
+    const headers = { authorization: `Bearer ${cluster.apiKey}` };
+    const transport = new StreamableHTTPClientTransport(new URL(`${cluster.rr.url}/mcp`), { requestInit: { headers } });
+    await c.connect(transport);
+    try {
+      const n = 901;
+      type Text = { isError?: boolean; content: { text: string }[] };
+      const call = (name: string, args: Record<string, unknown>) => c.callTool({ name, arguments: args }, undefined, { timeout: 120_000 }) as Promise<Text>;
+      // Requests of other callers in between: the round-robin moves on, the MCP session's stay where it began.
+      const nav = await call('navigate', { url: `${pages.origin}/?s=${n}` });
+      expect(nav.isError, JSON.stringify(nav)).toBeFalsy();
+      for (let k = 1; k <= 3; k++) {
+        await cluster.call('/v1/cache/lookup', { key: 'm'.repeat(32), baseKey: 'n'.repeat(32) });
+        const acted = await call('act', { action: 'click the Add one button' });
+        expect(acted.isError, JSON.stringify(acted)).toBeFalsy();
+        expect(await hitsBecome(n, k)).toBe(k);
+      }
+      // The same session id sent to each replica: the one it began on answers, the other does not know it.
+      const elsewhere = await Promise.all(
+        cluster.replicas.map((r) =>
+          fetch(`${cluster.rr.url}/mcp`, {
+            method: 'POST',
+            headers: {
+              ...headers,
+              'content-type': 'application/json',
+              accept: 'application/json, text/event-stream',
+              'mcp-session-id': transport.sessionId!,
+              'x-replica': r.url,
+            },
+            body: JSON.stringify({ jsonrpc: '2.0', id: 99, method: 'tools/list' }),
+          }).then((res) => res.status),
+        ),
+      );
+      expect(elsewhere.sort()).toEqual([200, 404]);
+    } finally {
+      // Ends the MCP session and its browser on the replica that holds it.
+      await transport.terminateSession().catch(() => undefined);
+      await c.close();
+    }
+  }, 180_000);
 
   it('serve any session from either replica, survive a SIGKILL of one, and leave nothing behind', async () => {
     const ids: string[] = [];
