@@ -12,8 +12,9 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService } from '../src/server/service';
-import { startCluster, startCounterPages, type CounterPages } from '../test/fixtures/cluster';
-import { gridSessions } from '../test/fixtures/grid';
+import { startCluster } from '../fleet/cluster';
+import { startCounterPages, type CounterPages } from '../test/fixtures/counter-pages';
+import { gridSessions } from '../fleet/grid';
 import { measureBatchOverLink } from './batch-link';
 import { pct } from './procs';
 

@@ -41,7 +41,7 @@ if (!candidates.some((c) => c && existsSync(c))) {
   run(`${sudo}apt-get update -qq`);
   run(`${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium`);
 }
-// Selenium Grid for the tests against a Grid (test/fixtures/grid.ts). Its driver is Debian's
+// Selenium Grid for the tests against a Grid (fleet/grid.ts). Its driver is Debian's
 // chromium-driver, which depends on exactly the installed chromium's version.
 const chromedriver = () => [process.env.DECKHAND_CHROMEDRIVER, '/usr/bin/chromedriver', onPath('chromedriver')].find((c) => c && existsSync(c));
 if (!chromedriver()) {

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deckhand, localBrowser, type BrowserHandle } from '../../src/index';
 import { startService } from '../../src/server/service';
 import type { Session } from '../../src/sessions/sessions';
-import { startCounterPages, type CounterPages } from '../fixtures/cluster';
+import { startCounterPages, type CounterPages } from '../fixtures/counter-pages';
 
 let pages: CounterPages;
 beforeAll(async () => {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Deckhand, EXTENSION_ID, gridBrowser, type BrowserHandle } from '../../src/index';
 import { startService } from '../../src/server/service';
 import { startFixtureServers } from '../fixtures/server';
-import { gridSessions, startGrid } from '../fixtures/grid';
+import { gridSessions, startGrid } from '../../fleet/grid';
 
 let grid: Awaited<ReturnType<typeof startGrid>>;
 let servers: Awaited<ReturnType<typeof startFixtureServers>>;

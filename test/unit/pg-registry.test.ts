@@ -11,7 +11,7 @@ import { openPool, type Pool } from '../../src/postgres/pool';
 import { addPgKey, loadPgKeys, revokePgKey } from '../../src/postgres/keys';
 import { PgSessionRegistry } from '../../src/postgres/registry';
 import type { SessionRecord } from '../../src/sessions/registry';
-import { startPostgres, type RunningPostgres } from '../fixtures/postgres';
+import { startPostgres, type RunningPostgres } from '../../fleet/postgres';
 
 let server: RunningPostgres;
 let databases = 0;

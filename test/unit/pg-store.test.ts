@@ -15,7 +15,7 @@ import { ErrorCode } from '../../src/protocol/errors';
 import { PgCacheStore } from '../../src/postgres/cache';
 import { deleteFlow, getFlow, putFlow } from '../../src/client/flows';
 import type { Flow } from '../../src/protocol/flows';
-import { startPostgres, type RunningPostgres } from '../fixtures/postgres';
+import { startPostgres, type RunningPostgres } from '../../fleet/postgres';
 import { freePort } from '../fixtures/ports';
 
 const usage = { inputTokens: 1, outputTokens: 2, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 3 };
