@@ -44,6 +44,7 @@ export const sections: Section[] = [
       { text: 'Approval of risky steps', link: '/guides/approval' },
       { text: 'Attach to your own Chrome', link: '/guides/attach' },
       { text: 'Many browsers', link: '/guides/many-browsers' },
+      { text: 'A fleet on Kubernetes', link: '/guides/kubernetes' },
       { text: 'Security for operators', link: '/guides/security' },
       { text: 'Python', link: '/guides/python' },
       { text: 'Go', link: '/guides/go' },
