@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startService } from '../src/server/service';
 import { startFixtureServers } from '../test/fixtures/server';
-import { browserProcs, pct, sum } from './procs';
+import { browserProcs, cpuByKind, pct, sum } from './procs';
 
 const CURVE = (process.env.CAPACITY_CURVE ?? '1,4,16,32,64').split(',').map(Number);
 const THINK = (process.env.CAPACITY_THINK_MS ?? '1000,5000').split(',').map(Number);
@@ -103,10 +103,13 @@ async function main(): Promise<void> {
       );
       const wallS = (performance.now() - w0) / 1000;
       const after = browserProcs();
-      let browserCpuS = 0;
-      for (const [pid, p] of after) browserCpuS += p.cpuS - (before.get(pid)?.cpuS ?? p.cpuS);
+      const byKind = cpuByKind(before, after);
+      const browserCpuS = byKind.browser + byKind.extension + byKind.page + byKind.helper;
       const u = process.cpuUsage(cpu0);
       const serviceCpuS = (u.user + u.system) / 1e6;
+      // Where an act's CPU goes: Chromium's browser process, the extension's renderer (the engine), the page's renderer, helpers, the service.
+      const perAct = (s: number) => Math.round((s * 1000) / Math.max(1, latencies.length));
+      const profile = `${perAct(byKind.browser)} / ${perAct(byKind.extension)} / ${perAct(byKind.page)} / ${perAct(byKind.helper)} / ${perAct(serviceCpuS)}`;
       const p95 = pct(latencies, 95);
       if (think === 1000 && failures === 0 && p95 < P95_GOAL_MS) best = Math.max(best, sessions);
       rows.push({
@@ -118,6 +121,7 @@ async function main(): Promise<void> {
         'p95 ms': +p95.toFixed(1),
         'browser PSS MB': mb(sum(after, 'rssKb')),
         'CPU cores: browsers / service': `${(browserCpuS / wallS).toFixed(2)} / ${(serviceCpuS / wallS).toFixed(2)}`,
+        'CPU ms per act: browser / worker / page / helpers / service': profile,
         ...(firstFailure ? { 'first failure': firstFailure.slice(0, 120) } : {}),
       });
       console.error(JSON.stringify(rows.at(-1)));

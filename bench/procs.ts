@@ -10,6 +10,23 @@ const TICKS = 100;
 export interface Proc {
   rssKb: number;
   cpuS: number;
+  /** What the process is: Chromium's browser process, the extension's renderer (its worker), a page's renderer, or a helper. */
+  kind: 'browser' | 'extension' | 'page' | 'helper';
+}
+
+/** A Chromium process's kind, from its command line (--type=..., --extension-process). */
+function kindOf(pid: number): Proc['kind'] {
+  let argv: string[] = [];
+  try {
+    // Chromium rewrites its helpers' titles, which joins their arguments with spaces.
+    argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split(/[\0 ]/);
+  } catch {
+    return 'helper';
+  }
+  const type = argv.find((a) => a.startsWith('--type='))?.slice(7);
+  if (!type) return /chrom/i.test(argv[0] ?? '') ? 'browser' : 'helper';
+  if (type === 'renderer') return argv.includes('--extension-process') ? 'extension' : 'page';
+  return 'helper';
 }
 
 /**
@@ -17,7 +34,7 @@ export interface Proc {
  * resident memory and CPU seconds used so far, from /proc (Linux).
  */
 export function browserProcs(): Map<number, Proc> {
-  const all = new Map<number, { ppid: number } & Proc>();
+  const all = new Map<number, { ppid: number } & Omit<Proc, 'kind'>>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
@@ -43,10 +60,17 @@ export function browserProcs(): Map<number, Proc> {
     } catch {
       /* ended meanwhile: its RSS stands in */
     }
-    out.set(pid, { rssKb: pssKb, cpuS: p.cpuS });
+    out.set(pid, { rssKb: pssKb, cpuS: p.cpuS, kind: kindOf(pid) });
   }
   return out;
 }
-export const sum = (m: Map<number, Proc>, k: keyof Proc) => [...m.values()].reduce((a, p) => a + p[k], 0);
+export const sum = (m: Map<number, Proc>, k: 'rssKb' | 'cpuS') => [...m.values()].reduce((a, p) => a + p[k], 0);
+
+/** CPU seconds each kind of process used between two readings (a process that started meanwhile counts from zero). */
+export function cpuByKind(before: Map<number, Proc>, after: Map<number, Proc>): Record<Proc['kind'], number> {
+  const out = { browser: 0, extension: 0, page: 0, helper: 0 };
+  for (const [pid, p] of after) out[p.kind] += p.cpuS - (before.get(pid)?.cpuS ?? 0);
+  return out;
+}
 /** The p-th percentile of xs (nearest rank). */
 export const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];

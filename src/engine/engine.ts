@@ -377,6 +377,9 @@ export class Engine implements CommandClient {
     const prior = onceKey === undefined ? undefined : this.once.find(onceKey, asked);
     if (prior) {
       // A retry: it waits for the first run's outcome, and its own opId cancels that run.
+      if (opId !== undefined && this.cancelledEarly.delete(opId)) {
+        throw new DeckhandError(ErrorCode.Cancelled, 'the operation was cancelled by its caller', { opId });
+      }
       if (opId !== undefined) this.cancels.set(opId, prior.control);
       try {
         return (await raceCancel(prior.outcome, ctx.signal)) as Result<M>;
