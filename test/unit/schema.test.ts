@@ -14,7 +14,7 @@ import { AGENT_DEFAULTS, AgentExecuteRequestSchema } from '../../src/protocol/ag
 import { CacheLookupRequestSchema, CacheRecordRequestSchema } from '../../src/protocol/cache';
 import { ErrorCode, SerializedErrorSchema } from '../../src/protocol/errors';
 import { ActRequestSchema, HttpErrorBodySchema, StartSessionRequestSchema, StreamEventSchema } from '../../src/protocol/http';
-import { CHROMIUM_FLAGS, LOCAL_CHROMIUM_FLAGS, SHARED_CHROMIUM_FLAGS } from '../../src/protocol/launch';
+import { CHROMIUM_FLAGS, LAUNCH_DEFAULTS, LOCAL_CHROMIUM_FLAGS, SHARED_CHROMIUM_FLAGS } from '../../src/protocol/launch';
 import { SCHEMA_LIMITS } from '../../src/protocol/json';
 import { McpTools } from '../../src/protocol/mcp';
 import { ClientMethods, Methods, OPERATIONS } from '../../src/protocol/methods';
@@ -331,7 +331,7 @@ describe('schema/deckhand.schema.json', () => {
     for (const [code, e] of Object.entries(errors)) expect(e.doc, code).not.toBe('');
     expect(sqliteCacheStatements).toEqual(JSON.parse(JSON.stringify(SQLITE_CACHE_STATEMENTS)));
     expect(cacheBounds).toEqual(CACHE_BOUNDS);
-    expect(defaults).toEqual({ ...DEFAULTS, maxTimeoutMs: MAX_TIMEOUT_MS, maxCallMs: MAX_CALL_MS });
+    expect(defaults).toEqual({ ...DEFAULTS, ...LAUNCH_DEFAULTS, maxTimeoutMs: MAX_TIMEOUT_MS, maxCallMs: MAX_CALL_MS });
     expect(agentDefaults).toEqual(AGENT_DEFAULTS);
     expect(providerEnv).toEqual(PROVIDER_ENV);
     expect(sqliteCacheMigrations).toEqual([...SQLITE_CACHE_MIGRATIONS]);
