@@ -75,9 +75,7 @@ class Module:
     def load(cls, name: str) -> Module:
         tree = ast.parse((PKG / f"{name}.py").read_text())
         m = cls(name, tree)
-        # Names imported for type checkers only (`if TYPE_CHECKING:`) are names all the same.
-        body = [n for node in tree.body for n in (node.body if isinstance(node, ast.If) and ast.unparse(node.test) == "TYPE_CHECKING" else [node])]
-        for node in body:
+        for node in tree.body:
             if isinstance(node, ast.ImportFrom):
                 base = "." * node.level + (node.module or "")
                 for a in node.names:

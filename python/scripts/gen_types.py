@@ -43,24 +43,6 @@ ERROR_BASES = {
     "BROWSER_CLOSED": "ConnectionError",
     "BROWSER_UNAVAILABLE": "ConnectionError",
 }
-# The keyword options of act, observe and extract: each a parameter ("Definition.property") whose doc
-# is the schema's, in snake_case, with this client's own type where it reads the option itself (a
-# Locator, a Page, a model spec); the callbacks no wire shape carries are this client's (docs here).
-OPTION_DICTS = [
-    ("CallOptions", "act, observe and extract", None, [
-        "ActRequest.cache", "OperationOptions.locator", "OperationOptions.ignoreLocators", "OperationOptions.model", "OperationOptions.timeout",
-        "OperationOptions.variables", "OperationOptions.page", "OperationOptions.domSettleTimeoutMs", "OperationOptions.frameId",
-        "OperationOptions.idempotencyKey"]),
-    ("ActOptions", "act", "CallOptions", ["OperationOptions.approval", "on_approval"]),
-    ("ExtractOptions", "extract", "CallOptions", ["OperationOptions.screenshot", "OperationOptions.iframes"]),
-]  # fmt: skip
-OPTION_TYPES = {
-    "cache": "CacheCallOption", "locator": "LocatorLike", "ignore_locators": "Sequence[LocatorLike]", "model": "ModelSpec",
-    "variables": "VariablesOption", "page": "Union[Page, int]", "approval": "ApprovalPolicyOption", "on_approval": "ApprovalHandler",
-}  # fmt: skip
-OPTION_DOCS = {
-    "on_approval": "the handler that decides this call's steps that wait (none: the instance's on_approval)",
-}
 RESERVED = {"model_config", "model_fields", "copy", "dict", "json", "validate", "construct", "fields"}
 
 
@@ -250,20 +232,6 @@ class Gen:
             return name
         return self.expr(s, ctx, set())
 
-    def option_dicts(self) -> str:
-        """act, observe and extract's keyword options (OPTION_DICTS), for type checkers and readers."""
-        out = ["if TYPE_CHECKING:", "    from .options import ApprovalHandler, CacheCallOption, LocatorLike, ModelSpec", "    from .page import Page"]
-        out += ["    from .options import ApprovalPolicy as ApprovalPolicyOption", "    from .options import Variables as VariablesOption"]
-        for name, configures, base, fields in OPTION_DICTS:
-            out += ["", "", f"class {name}({base or 'TypedDict'}, total=False):", f'    """The keyword options of {configures}."""', ""]
-            for f in fields:
-                definition, _, prop = f.rpartition(".")
-                key = snake(prop)
-                doc = OPTION_DOCS.get(key) or self.defs[definition]["properties"][prop].get("description") if definition else OPTION_DOCS[key]
-                kind = OPTION_TYPES.get(key) or self.expr(self.defs[definition]["properties"][prop], name + pascal(prop), set())
-                out += [f"    #: {doc[:1].upper()}{doc[1:]}.", f"    {key}: Optional[{kind}]"]
-        return "\n".join(out)
-
     def locator_actions(self) -> str:
         """Locator's methods that send one action (x-deckhand.locatorMethods), for Locator to inherit."""
         lines = [
@@ -324,7 +292,7 @@ alias, and `to_wire()` gives the wire form back.
 # ruff: noqa
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Dict, List, Literal, Optional, Required, Sequence, TypedDict, Union
+from typing import Annotated, Any, Dict, List, Literal, Optional, Required, Sequence, TypedDict, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -382,10 +350,6 @@ class WireModel(BaseModel):
         body.append("# The methods that are operations: where their opId and timeout sit (dotted paths), and which")
         body.append("# deadline applies without a timeout (x-deckhand.methods).")
         body.append(f"OPERATIONS: dict[str, dict[str, str]] = {json.dumps(self.operations, indent=4)}")
-        body.append("")
-        body.append("")
-        body.append("# act, observe and extract's keyword options: their parameters' docs are the schema's.")
-        body.append(self.option_dicts())
         body.append("")
         body.append("")
         body.append("# The methods that send one action, declared once (x-deckhand.locatorMethods).")

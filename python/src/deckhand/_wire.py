@@ -8,7 +8,7 @@ alias, and `to_wire()` gives the wire form back.
 # ruff: noqa
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any, Dict, List, Literal, Optional, Required, Sequence, TypedDict, Union
+from typing import Annotated, Any, Dict, List, Literal, Optional, Required, Sequence, TypedDict, Union
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -1964,57 +1964,6 @@ OPERATIONS: dict[str, dict[str, str]] = {
         "deadline": "model"
     }
 }
-
-
-# act, observe and extract's keyword options: their parameters' docs are the schema's.
-if TYPE_CHECKING:
-    from .options import ApprovalHandler, CacheCallOption, LocatorLike, ModelSpec
-    from .page import Page
-    from .options import ApprovalPolicy as ApprovalPolicyOption
-    from .options import Variables as VariablesOption
-
-
-class CallOptions(TypedDict, total=False):
-    """The keyword options of act, observe and extract."""
-
-    #: This call's use of the result cache: false skips the lookup, true looks up even when the client's cache is off by default, a threshold also sets how many identical results come before hits are served (none: the client's setting).
-    cache: Optional[CacheCallOption]
-    #: An element an operation is scoped to.
-    locator: Optional[LocatorLike]
-    #: Parts of the page left out.
-    ignore_locators: Optional[Sequence[LocatorLike]]
-    #: The call's model (none: the client's).
-    model: Optional[ModelSpec]
-    #: How long the call may take, at most 10 minutes (none: the worker's deadline for the method).
-    timeout: Optional[TimeoutMs]
-    #: Values for %name% in the instruction, each with an optional description for the model; the model never reads the values.
-    variables: Optional[VariablesOption]
-    #: The page (browser tab) the call works on (none: the active page).
-    page: Optional[Union[Page, int]]
-    #: How long to wait for the page's DOM to settle first, in milliseconds (none: the worker's default).
-    dom_settle_timeout_ms: Optional[WaitMs]
-    #: The frame an Action's selector is in, by its id in the snapshot (none: the main frame).
-    frame_id: Optional[Annotated[int, Field(ge=0)]]
-    #: The caller's name for this operation, the same on its retries: the worker runs it once and a retry gets its outcome.
-    idempotency_key: Optional[Annotated[str, Field(pattern='^[\\w.:-]{8,128}$')]]
-
-
-class ActOptions(CallOptions, total=False):
-    """The keyword options of act."""
-
-    #: Steps that wait for a person (or the caller) to approve them before they are carried out.
-    approval: Optional[ApprovalPolicyOption]
-    #: The handler that decides this call's steps that wait (none: the instance's on_approval).
-    on_approval: Optional[ApprovalHandler]
-
-
-class ExtractOptions(CallOptions, total=False):
-    """The keyword options of extract."""
-
-    #: Whether a screenshot of the page goes with the model request.
-    screenshot: Optional[bool]
-    #: Whether the content of iframes is included (default true).
-    iframes: Optional[bool]
 
 
 # The methods that send one action, declared once (x-deckhand.locatorMethods).

@@ -11,9 +11,6 @@ from typing import Any, Awaitable, Callable, Literal, Mapping, NotRequired, Prot
 from pydantic import BaseModel
 
 from . import _wire
-from ._wire import ActOptions as ActOptions
-from ._wire import CallOptions as CallOptions
-from ._wire import ExtractOptions as ExtractOptions
 from .cache import CacheStore as CacheStore
 from .page import LocatorDict as LocatorDict
 from .page import LocatorLike as LocatorLike
@@ -168,6 +165,41 @@ class VariableDict(TypedDict):
 
 #: Values for %name% placeholders: name -> value, or name -> {'value': ..., 'description': ...}.
 Variables = Mapping[str, Union[VariableValue, VariableDict]]
+
+
+class CallOptions(TypedDict, total=False):
+    """The keyword options of act, observe and extract: `cache` (False: no lookup; True; or
+    {'threshold': n}), the part of the page the model reads (`locator`) or does not
+    (`ignore_locators`), this call's `model`, `timeout` (ms, at most 600000), `variables` for
+    %name% placeholders (never sent to the model), the `page` (default: the active page),
+    `dom_settle_timeout_ms`, a `frame_id` and an `idempotency_key` (the same on a call's retries:
+    the worker runs it once). Those this client does not read itself go to the worker in
+    camelCase (OperationOptions), which checks them."""
+
+    cache: CacheCallOption | None
+    ignore_locators: Sequence[LocatorLike] | None
+    locator: LocatorLike | None
+    model: ModelSpec | None
+    timeout: int | None
+    variables: Variables | None
+    page: Page | int | None
+    dom_settle_timeout_ms: int | None
+    frame_id: int | None
+    idempotency_key: str | None
+
+
+class ActOptions(CallOptions, total=False):
+    """act's options: CallOptions, and the approval of its risky steps."""
+
+    approval: ApprovalPolicy | None
+    on_approval: ApprovalHandler | None
+
+
+class ExtractOptions(CallOptions, total=False):
+    """extract's options: CallOptions, a screenshot for the model, and the page's iframes."""
+
+    screenshot: bool | None
+    iframes: bool | None
 
 
 __all__ = [

@@ -32,18 +32,15 @@ from . import page as _page
 from . import _wire
 from ._bridge import PairingInfo
 from ._cdp import CdpConnection
-from ._wire import TimeoutMs, WaitMs
 from .deckhand import _OMIT
 from .flows import LookIn, Where
 from .options import AgentOptions, AgentTool, ApprovalHandler, ApprovalPolicy, CacheCallOption, CacheOption, CallbackModel, LoggingOptions, ModelSpec, TelemetryOptions, Variables
 from .page import LocatorDict, M, PageExtractOptions
 from .types import ExtractResult
 from pathlib import Path
-from pydantic import BaseModel, Field
-from typing import Annotated, Any, Callable, Literal, Mapping, Optional, Sequence, TypedDict, Union
+from pydantic import BaseModel
+from typing import Any, Callable, Literal, Mapping, Optional, Sequence, TypedDict, Union
 from typing_extensions import Unpack
-from .options import ApprovalPolicy as ApprovalPolicyOption
-from .options import Variables as VariablesOption
 from ._sync_runtime import Blocking, on_loop, register, run, unwrap, wrap
 from typing import TypeAlias
 
@@ -51,29 +48,35 @@ LocatorLike: TypeAlias = 'Union[Locator, str, LocatorDict]'
 
 
 class CallOptions(TypedDict, total=False):
-    """The keyword options of act, observe and extract."""
-    cache: Optional[CacheCallOption]
-    locator: Optional[LocatorLike]
-    ignore_locators: Optional[Sequence[LocatorLike]]
-    model: Optional[ModelSpec]
-    timeout: Optional[TimeoutMs]
-    variables: Optional[VariablesOption]
-    page: Optional[Union[Page, int]]
-    dom_settle_timeout_ms: Optional[WaitMs]
-    frame_id: Optional[Annotated[int, Field(ge=0)]]
-    idempotency_key: Optional[Annotated[str, Field(pattern='^[\\w.:-]{8,128}$')]]
+    """The keyword options of act, observe and extract: `cache` (False: no lookup; True; or
+    {'threshold': n}), the part of the page the model reads (`locator`) or does not
+    (`ignore_locators`), this call's `model`, `timeout` (ms, at most 600000), `variables` for
+    %name% placeholders (never sent to the model), the `page` (default: the active page),
+    `dom_settle_timeout_ms`, a `frame_id` and an `idempotency_key` (the same on a call's retries:
+    the worker runs it once). Those this client does not read itself go to the worker in
+    camelCase (OperationOptions), which checks them."""
+    cache: CacheCallOption | None
+    ignore_locators: Sequence[LocatorLike] | None
+    locator: LocatorLike | None
+    model: ModelSpec | None
+    timeout: int | None
+    variables: Variables | None
+    page: Page | int | None
+    dom_settle_timeout_ms: int | None
+    frame_id: int | None
+    idempotency_key: str | None
 
 
 class ActOptions(CallOptions, total=False):
-    """The keyword options of act."""
-    approval: Optional[ApprovalPolicyOption]
-    on_approval: Optional[ApprovalHandler]
+    """act's options: CallOptions, and the approval of its risky steps."""
+    approval: ApprovalPolicy | None
+    on_approval: ApprovalHandler | None
 
 
 class ExtractOptions(CallOptions, total=False):
-    """The keyword options of extract."""
-    screenshot: Optional[bool]
-    iframes: Optional[bool]
+    """extract's options: CallOptions, a screenshot for the model, and the page's iframes."""
+    screenshot: bool | None
+    iframes: bool | None
 
 
 class Locator(Blocking):
