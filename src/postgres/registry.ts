@@ -167,10 +167,10 @@ export class PgSessionRegistry implements SessionRegistry {
     let stopped = false;
     let client: PoolClient | null = null;
     let retry: NodeJS.Timeout | undefined;
-    let fetching: Promise<void> = Promise.resolve();
+    let taking: Promise<void> = Promise.resolve();
     // Decisions for steps held here, taken from the table once each.
-    const fetch = () =>
-      (fetching = fetching.then(async () => {
+    const take = () =>
+      (taking = taking.then(async () => {
         const r = await this.pool
           .query<{ session_id: string; id: string; decision: string }>(
             'DELETE FROM dh_approvals WHERE replica = $1 AND decision IS NOT NULL RETURNING session_id, id, decision',
@@ -183,7 +183,7 @@ export class PgSessionRegistry implements SessionRegistry {
         }
       }));
     const heard = (msg: { channel: string; payload?: string }) => {
-      if (msg.channel === APPROVAL_CHANNEL && msg.payload === replica) void fetch();
+      if (msg.channel === APPROVAL_CHANNEL && msg.payload === replica) void take();
     };
     const listen = async () => {
       try {
@@ -206,7 +206,7 @@ export class PgSessionRegistry implements SessionRegistry {
     };
     void listen();
     // A notification missed while the connection was down is caught by this.
-    const poll = setInterval(() => void fetch(), APPROVAL_POLL_MS);
+    const poll = setInterval(() => void take(), APPROVAL_POLL_MS);
     poll.unref();
     return async () => {
       stopped = true;
@@ -218,7 +218,7 @@ export class PgSessionRegistry implements SessionRegistry {
         await c.query(`UNLISTEN ${APPROVAL_CHANNEL}`).catch(() => undefined);
         c.release();
       }
-      await fetching;
+      await taking;
     };
   }
 }
