@@ -94,11 +94,11 @@ func AttachLocalBrowser(ctx context.Context, opts *AttachOptions) (*Browser, err
 			return nil, newError(CodeInvalidArgument, "AttachOptions.Token: the pairing token is 6 to 128 letters, digits, - or _")
 		}
 	}
-	timeout, err := waitOption("AttachOptions.Timeout", o.Timeout, 2*time.Minute, time.Millisecond)
+	timeout, err := waitOption("AttachOptions.Timeout", o.Timeout, attachTimeoutMs*time.Millisecond, time.Millisecond)
 	if err != nil {
 		return nil, err
 	}
-	reconnect, err := waitOption("AttachOptions.ReconnectTimeout", o.ReconnectTimeout, 45*time.Second, time.Millisecond)
+	reconnect, err := waitOption("AttachOptions.ReconnectTimeout", o.ReconnectTimeout, attachReconnectTimeoutMs*time.Millisecond, time.Millisecond)
 	if err != nil {
 		return nil, err
 	}

@@ -185,7 +185,8 @@ export class SessionManager {
 
   /** The steps of session `id` waiting for approval, on this replica or another. */
   async approvalsOf(id: string, owner: string): Promise<ApprovalRequest[]> {
-    const s = await this.owned(id, owner);
+    const found = await this.owned(id, owner);
+    const s = 'here' in found ? found.here : null;
     const here = [...(s?.approvals?.values() ?? [])].map((a) => a.req);
     // Attached here or not, a shared session's steps may wait on another replica.
     if (!this.shared || (s && !s.shared)) return here;
@@ -195,8 +196,8 @@ export class SessionManager {
 
   /** Decide a step of session `id` waiting for approval, wherever it waits; false when none waits under that id. */
   async decideApproval(id: string, owner: string, approvalId: string, decision: ApprovalDecision): Promise<boolean> {
-    const s = await this.owned(id, owner);
-    const here = s?.approvals?.get(approvalId);
+    const found = await this.owned(id, owner);
+    const here = 'here' in found ? found.here.approvals?.get(approvalId) : undefined;
     if (here) {
       here.decide(decision);
       return true;
@@ -204,13 +205,16 @@ export class SessionManager {
     return !!this.shared && this.registryAnswer(this.shared.registry.decideApproval(id, approvalId, decision));
   }
 
-  /** Session `id` of `owner`'s: this replica's (null when another replica's); SESSION_NOT_FOUND otherwise. */
-  private async owned(id: string, owner: string): Promise<Session | null> {
+  /**
+   * Session `id` of `owner`'s: this replica's, or the record of one another replica started (with
+   * shared sessions); INVALID_SESSION_ID or SESSION_NOT_FOUND otherwise (another tenant's too).
+   */
+  private async owned(id: string, owner: string): Promise<{ here: Session } | { elsewhere: SessionRecord }> {
     if (!SESSION_ID.test(id)) throw new HttpError('INVALID_SESSION_ID', `'${id.slice(0, 80)}' is not a session id (session ids are UUIDs)`);
     const s = this.sessions.get(id);
-    if (s?.owner === owner) return s;
+    if (s?.owner === owner) return { here: s };
     const rec = !s && this.shared ? await this.registryAnswer(this.shared.registry.find(id)) : null;
-    if (rec?.owner === owner) return null;
+    if (rec?.owner === owner) return { elsewhere: rec };
     throw new HttpError('SESSION_NOT_FOUND', `no active session '${id}' (it never existed, ended, or timed out idle)`);
   }
 
@@ -428,18 +432,9 @@ export class SessionManager {
    * Grid, or at a DevTools address), with the options it was started with.
    */
   async get(id: string, owner: string): Promise<Session> {
-    if (!SESSION_ID.test(id)) throw new HttpError('INVALID_SESSION_ID', `'${id.slice(0, 80)}' is not a session id (session ids are UUIDs)`);
-    const notFound = () => new HttpError('SESSION_NOT_FOUND', `no active session '${id}' (it never existed, ended, or timed out idle)`);
-    const s = this.sessions.get(id);
-    if (s) {
-      if (s.owner !== owner) throw notFound();
-      return s;
-    }
-    if (!this.shared) throw notFound();
-    const rec = await this.shared.registry.find(id).catch((e: Error) => {
-      throw new HttpError('UNAVAILABLE', `the sessions' registry did not answer: ${e.message}`);
-    });
-    if (!rec || rec.owner !== owner) throw notFound();
+    const found = await this.owned(id, owner);
+    if ('here' in found) return found.here;
+    const rec = found.elsewhere;
     if (!rec.browser) {
       throw new HttpError(
         'SESSION_NOT_FOUND',
@@ -598,9 +593,7 @@ export class SessionManager {
     const { registry, replica } = this.shared!;
     const holder = `${replica}/${randomUUID().slice(0, 8)}`;
     for (;;) {
-      const answer = await registry.lease(s.id, holder, LEASE_MS).catch((e: Error) => {
-        throw new HttpError('UNAVAILABLE', `the sessions' registry did not answer: ${e.message}`);
-      });
+      const answer = await this.registryAnswer(registry.lease(s.id, holder, LEASE_MS));
       if (answer === 'ok') return new Lease(registry, s.id, holder, this.log);
       if (answer === 'gone') {
         void this.finish(s, 'it was ended through another replica', 'detach');
