@@ -55,7 +55,7 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
     selfFrameId: z.number().int().optional(),
     type: z.literal('dh:op'),
     handle: z.number().int(),
-    op: z.enum(['focus', 'focusEnd', 'focusSelect', 'selectOption', 'state', 'risk', 'scrollTo', 'scrollIntoView', 'scrollChunk', 'blur']),
+    op: z.enum(['focus', 'focusEnd', 'focusSelect', 'selectOption', 'state', 'risk', 'scrollTo', 'scrollIntoView', 'scrollChunk', 'blur', 'choices']),
     args: z.array(z.string()).default([]),
   }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:describe'), ids: z.array(z.number().int()), context: z.boolean().optional() }),
@@ -131,6 +131,19 @@ export interface DescribeResult {
   name: string;
   /** With `context`: the element's surroundings (snapshot/surroundings.ts). */
   context?: string;
+}
+
+/** A custom select's options as a person sees them now (op 'choices'): see snapshot/choices.ts. */
+export interface Choices {
+  /** A native <select>: its options are chosen directly. */
+  native: boolean;
+  /** Its aria-expanded, when it says. */
+  expanded: boolean | null;
+  /** What it shows as its value (value, name and text). */
+  shown: string;
+  /** Its own selector in its frame. */
+  self: string;
+  options: { label: string; value: string; selected: boolean; near: boolean; disabled: boolean; selector: string }[];
 }
 
 export type OpResult =

@@ -18,6 +18,9 @@ export const SHARED_CHROMIUM_FLAGS = [
   // The omnibox popups are WebUI pages new headless opens in every window (a renderer each,
   // about 39 MB a browser) though nothing ever shows them.
   '--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup',
+  // Element.computedRole: the role a custom element gives itself through ElementInternals, which
+  // the snapshot cannot read from any attribute (snapshot/walker.ts, internalsRole).
+  '--enable-blink-features=ComputedAccessibilityInfo',
   // Startup: no field-trial setup, no keyring probe (both cost tens of milliseconds on Linux).
   '--disable-field-trial-config',
   '--password-store=basic',

@@ -9,7 +9,7 @@ import { describeElement } from './visibility';
 import { idFor } from './registry';
 import { resolveSelector } from './resolve';
 import type { PrepareResult } from '../protocol/content-messages';
-import { msSinceStyleChange } from './snapshot-cache';
+import { animating, msSinceStyleChange } from './snapshot-cache';
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 const nextFrame = () =>
@@ -42,7 +42,7 @@ const SCRIPT_MOTION_MS = 100;
 async function isStable(el: Element): Promise<boolean> {
   // No running animation or transition anywhere, and no script writing inline styles frame after
   // frame (jQuery's animate, an accordion sliding open): the box cannot be moving.
-  if (document.getAnimations().length === 0 && msSinceStyleChange() > SCRIPT_MOTION_MS) return true;
+  if (!animating() && msSinceStyleChange() > SCRIPT_MOTION_MS) return true;
   const a = el.getBoundingClientRect();
   await nextFrame();
   const b = el.getBoundingClientRect();
@@ -132,11 +132,34 @@ async function check(el: Element, pointer: boolean, requireEnabled: boolean, rev
   const y = Math.min(Math.max(shows ? (top + bottom) / 2 : box.top + box.height / 2, 0), vh - 1);
   if (pointer) {
     const hit = deepElementFromPoint(document, x, y, shadowRootOf);
-    // A hit on the element, a descendant, or a label for it counts.
-    const labelOk = hit && hit.localName === 'label' && (hit as HTMLLabelElement).control === el;
-    if (hit && !composedContains(el, hit) && !labelOk) return { ok: false, reason: 'covered', covering: hit, x, y };
+    if (hit && !hitsTarget(el, hit)) return { ok: false, reason: 'covered', covering: hit, x, y };
   }
   return { ok: true, x, y };
+}
+
+/** Controls whose click is their own, even inside a label: a link in "I accept the terms" opens it. */
+const INTERACTIVE = /^(a|button|input|select|textarea|summary|details)$/;
+const INTERACTIVE_ROLE = /^(button|link|checkbox|radio|switch|menuitem|option|tab|combobox|textbox)$/;
+
+/**
+ * Whether a click that lands on `hit` reaches `el` as a person means it, in the composed
+ * tree: `el` or its content (slotted content included); the host of the shadow root `el` is in
+ * (`<sl-button>Save</sl-button>` hits the host: its text is the inner button's); or a
+ * label of `el`, where the hit is inside the label and not inside another control there (the
+ * styled box of a custom checkbox over its hidden input). Anything else covers it.
+ */
+function hitsTarget(el: Element, hit: Element): boolean {
+  if (composedContains(el, hit)) return true;
+  // The host of the shadow root `el` is in: its own box, or its text slotted into `el`.
+  const root = el.getRootNode();
+  if (root instanceof ShadowRoot && root.host === hit) return true;
+  const labels = (el as HTMLInputElement).labels;
+  if (!labels?.length) return false;
+  for (let n: Element | null = hit; n; n = composedParent(n)) {
+    if (n.localName === 'label') return Array.from(labels).includes(n as HTMLLabelElement);
+    if (n !== el && (INTERACTIVE.test(n.localName) || INTERACTIVE_ROLE.test(n.getAttribute('role') ?? ''))) return false;
+  }
+  return false;
 }
 
 const REASONS: Record<string, string> = {

@@ -20,7 +20,17 @@ import { regionText } from './region';
 import { getRole } from 'dom-accessibility-api';
 import { accessibleName } from './accname';
 import type { SnapNode } from './tree';
-import { controlsIn, keepTargets, msSinceStructuralChange, recall, remember, reusableTargets, snapshotVersion, watchingShadowRoots } from './snapshot-cache';
+import {
+  animating,
+  controlsIn,
+  keepTargets,
+  msSinceStructuralChange,
+  recall,
+  remember,
+  reusableTargets,
+  snapshotVersion,
+  watchingShadowRoots,
+} from './snapshot-cache';
 import type { LocatorSpec } from '../protocol/schemas';
 
 /** Shadow roots the snapshot walks are watched for changes (see snapshot-cache). */
@@ -231,11 +241,12 @@ function outline(el: Element | null): void {
 const SETTLE_POLL_MS = 20;
 
 /**
- * Resolve once the document has loaded and its structure has been quiet for `quietMs` (see
+ * Resolve once the document has loaded, no animation that ends is running, and its structure has been quiet for `quietMs` (see
  * snapshot-cache: text and inline-style changes do not hold a page), or false at the deadline.
  */
 function settle(timeoutMs: number, quietMs: number): Promise<boolean> {
-  const settled = () => document.readyState === 'complete' && msSinceStructuralChange() >= quietMs;
+  // An animation that ends (a dialog fading in or out) holds it too: what it shows is not there yet.
+  const settled = () => document.readyState === 'complete' && msSinceStructuralChange() >= quietMs && !animating(true);
   if (settled()) return Promise.resolve(true);
   const deadline = performance.now() + timeoutMs;
   return new Promise((resolve) => {

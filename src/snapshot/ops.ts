@@ -4,6 +4,7 @@
  * reading check state, and scrolling.
  */
 import { normalizeSpace } from './dom';
+import { choicesOf } from './choices';
 import { valueForInput } from '../models/local/input-values';
 import type { OpResult } from '../protocol/content-messages';
 import type { RiskFacts } from '../protocol/approval';
@@ -38,6 +39,8 @@ export function runOp(el: Element, op: string, args: string[]): OpResult {
   switch (op) {
     case 'risk':
       return { ok: true, value: riskFacts(el) };
+    case 'choices':
+      return { ok: true, value: choicesOf(el) };
     case 'focus':
       h.focus({ preventScroll: true });
       return { ok: true };

@@ -62,26 +62,35 @@ function evalStep(step: XPathStep, ctx: Ctx): Element[] {
   return out;
 }
 
+/**
+ * The step after a shadow host continues in its shadow root; when the rest of the path finds
+ * nothing there, in its light DOM. A selector's part within one root walks light children, so
+ * inside a shadow root a nested host's slotted content (`sl-popup[1]/div[1]`) is reached on the
+ * second try. Frames stop the walk: the worker continues there.
+ */
 function resolveSteps(steps: XPathStep[], root: Ctx, shadowRootOf: ShadowRootOf): Resolution {
-  let ctxs: Ctx[] = [root];
-  for (let i = 0; i < steps.length; i++) {
-    const next: Element[] = [];
+  let frame: Resolution | null = null;
+  const from = (ctxs: Ctx[], i: number): Element[] => {
+    const out: Element[] = [];
     for (const c of ctxs) {
-      // The step after a shadow host continues in its shadow root; fall back to its light DOM.
       const sr = c instanceof Element ? shadowRootOf(c) : null;
-      let found = sr ? evalStep(steps[i], sr) : [];
-      if (!found.length) found = evalStep(steps[i], c);
-      for (const f of found) if (!next.includes(f)) next.push(f);
+      let found = sr ? walk(evalStep(steps[i], sr), i) : [];
+      if (!found.length && !frame) found = walk(evalStep(steps[i], c), i);
+      for (const f of found) if (!out.includes(f)) out.push(f);
+      if (frame) break;
     }
-    if (!next.length) return { kind: 'elements', elements: [] };
-    const last = i === steps.length - 1;
-    if (!last && next.length >= 1 && isFrameElement(next[0])) {
-      return { kind: 'frame', frameElement: next[0], rest: joinXPath(steps.slice(i + 1)) };
+    return out;
+  };
+  const walk = (found: Element[], i: number): Element[] => {
+    if (!found.length || i === steps.length - 1) return found;
+    if (isFrameElement(found[0])) {
+      frame = { kind: 'frame', frameElement: found[0], rest: joinXPath(steps.slice(i + 1)) };
+      return [];
     }
-    if (last) return { kind: 'elements', elements: next };
-    ctxs = next;
-  }
-  return { kind: 'elements', elements: [] };
+    return from(found, i + 1);
+  };
+  const elements = from([root], 0);
+  return frame ?? { kind: 'elements', elements };
 }
 
 /** querySelectorAll that also searches open and closed shadow roots (document order per root). */

@@ -88,6 +88,28 @@ function hasElement(nodes: NodeList): boolean {
 }
 observer.observe(document, OBSERVE);
 const watched = new WeakSet<ShadowRoot>();
+/** The same roots, to ask for their animations: document.getAnimations() does not see inside shadow trees. */
+const watchedRoots: WeakRef<ShadowRoot>[] = [];
+
+/**
+ * Whether anything runs an animation or transition now, in the document or a shadow root a
+ * snapshot entered. `ending`: only one that ends (a dialog fading in), not a spinner that loops.
+ */
+export function animating(ending = false): boolean {
+  const busy = (list: Animation[]) =>
+    ending ? list.some((a) => a.playState === 'running' && Number.isFinite(Number(a.effect?.getComputedTiming().endTime))) : list.length > 0;
+  if (busy(document.getAnimations())) return true;
+  let live = 0;
+  let found = false;
+  for (const ref of watchedRoots) {
+    const sr = ref.deref();
+    if (!sr) continue;
+    watchedRoots[live++] = ref;
+    if (!found && sr.host.isConnected && busy(sr.getAnimations())) found = true;
+  }
+  watchedRoots.length = live;
+  return found;
+}
 
 for (const type of [
   'scroll',
@@ -137,6 +159,7 @@ export const watchingShadowRoots =
     const sr = inner(el);
     if (sr && !watched.has(sr)) {
       watched.add(sr);
+      watchedRoots.push(new WeakRef(sr));
       observer.observe(sr, OBSERVE);
     }
     return sr;
@@ -203,7 +226,7 @@ export const snapshotVersion = (): number => version;
 export function recall(key: string): unknown {
   const e = last;
   if (!e || e.key !== key || e.version !== version || performance.now() > e.expires) return undefined;
-  if (document.getAnimations().length > 0 || valuesOf(e.controls) !== e.values) {
+  if (animating() || valuesOf(e.controls) !== e.values) {
     last = null;
     return undefined;
   }
@@ -212,6 +235,6 @@ export function recall(key: string): unknown {
 
 /** Keep `result` for `key`, taken at `at` (snapshotVersion() before the walk: a change during it is seen). */
 export function remember(key: string, at: number, controls: Element[], result: unknown): void {
-  if (document.getAnimations().length > 0) return;
+  if (animating()) return;
   last = { key, version: at, expires: performance.now() + MAX_AGE_MS, controls, values: valuesOf(controls), result };
 }

@@ -354,6 +354,9 @@ function statesOf(el: Element, role: string): string {
   else if (expanded === 'false') parts.push('collapsed');
   if (el.getAttribute('aria-selected') === 'true') parts.push('selected');
   if (el.getAttribute('aria-pressed') === 'true') parts.push('pressed');
+  // A button that opens a list of choices is a select to a person (Ionic's <ion-select>); "true" means a menu.
+  const popup = role === 'button' ? el.getAttribute('aria-haspopup') : null;
+  if (popup && popup !== 'false') parts.push(`haspopup=${popup === 'true' ? 'menu' : popup}`);
   const current = el.getAttribute('aria-current');
   if (current && current !== 'false') parts.push(`current=${current}`);
   if ((h as { required?: boolean }).required === true || el.getAttribute('aria-required') === 'true') parts.push('required');
@@ -586,15 +589,65 @@ export function walk(root: Element | ShadowRoot | Document, env: WalkEnv): SnapN
     parentCursor = getComputedStyle(start).cursor;
     for (let p: Element | null = start; p; p = p.parentElement) if (CONTROL_ROLES.has(roleOf(p))) insideControl = true;
   }
-  const out: SnapNode[] = [];
+  modal = null;
+  let out: SnapNode[] = [];
   const owner = root instanceof Document ? root.documentElement : root instanceof ShadowRoot ? root.host : root;
-  const sink = new TextSink(owner);
+  let sink = new TextSink(owner);
   if (root instanceof Element) walkElement(root, env, out, sink);
   else walkChildren(root, env, out, sink);
   sink.flush(out);
+  // A modal dialog makes the rest of the page inert: Chrome's tree then holds only the dialog, and a person can reach nothing else.
+  const open: Element | null = modal;
+  if (open) {
+    out = [];
+    sink = new TextSink(open);
+    walkElement(open, env, out, sink);
+    sink.flush(out);
+  }
   markTies(out);
   return out;
 }
+
+/**
+ * A custom element's role from its ElementInternals (Material's <md-radio>, <md-primary-tab>),
+ * which no attribute shows: Chrome's own computedRole, where the launcher turned it on
+ * (ComputedAccessibilityInfo). Asked only of focusable custom elements (a roving tabindex=-1 too) with no role attribute,
+ * since the first question builds the page's accessibility tree.
+ */
+function internalsRole(el: Element): string {
+  if (el.hasAttribute('role') || ((el as HTMLElement).tabIndex < 0 && !el.hasAttribute('tabindex'))) return '';
+  const r = (el as { computedRole?: unknown }).computedRole;
+  return typeof r === 'string' && INTERNALS_ROLES.has(r) ? r : '';
+}
+const INTERNALS_ROLES = new Set([
+  'button',
+  'link',
+  'checkbox',
+  'radio',
+  'switch',
+  'tab',
+  'option',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'textbox',
+  'searchbox',
+  'combobox',
+  'listbox',
+  'slider',
+  'spinbutton',
+  'treeitem',
+]);
+
+/** How components keep their own control out of sight over what they draw. */
+const COMPONENT_HIDES = new Set(['transparent (opacity)', 'clip hides it']);
+const TEXT_FIELD_TYPES = new Set(['text', 'search', 'email', 'url', 'tel', 'number', 'password', '']);
+
+/** Roles that group controls and keep their meaning with display: contents, as in Chrome's tree. */
+const BOXLESS_GROUPS = new Set(['radiogroup', 'group', 'tablist', 'toolbar', 'list', 'navigation']);
+
+/** The last modal <dialog> the walk met (showModal): the top one, which leaves everything else inert. */
+let modal: Element | null = null;
 
 /**
  * Targets that share their role and name with another target ("Subscribe" at the top and in the
@@ -678,7 +731,9 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
     sink.push(' ');
     return;
   }
+  if (tag === 'dialog' && (el as HTMLDialogElement).open && el.matches(':modal')) modal = el;
   let selfHidden = false;
+  let noBox = false;
   let muted = false;
   let known: CSSStyleDeclaration | null = null;
   let display: string | null = null;
@@ -688,7 +743,7 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
     display = known.display;
     if (display === 'none') return;
     if (display === 'contents')
-      selfHidden = true; // no box, children render
+      selfHidden = noBox = true; // no box, children render
     else if (known.visibility !== 'visible') {
       selfHidden = true;
       muted = true;
@@ -699,7 +754,7 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
       selfHidden = true;
       muted = true;
     } else if (tag === 'slot' || getComputedStyle(el).display === 'contents')
-      selfHidden = true; // no box, children render
+      selfHidden = noBox = true; // no box, children render
     else return;
   }
   // Only an element with element children passes anything on (one more style read, so only then).
@@ -712,6 +767,9 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
   }
 
   let role = selfHidden ? 'generic' : roleOf(el);
+  if (!selfHidden && (role === '' || role === 'generic') && tag.includes('-')) role = internalsRole(el) || role;
+  // A group with no box of its own (a fieldset in a shadow root laid out with display: contents) is still the group Chrome names.
+  if (noBox && BOXLESS_GROUPS.has(roleOf(el))) role = roleOf(el);
   // A picture drawn in SVG with a name of its own is an image, as Chrome says; inside a control it is part of the control's name.
   if (tag === 'svg' && !el.hasAttribute('role') && !insideControl && el.namespaceURI === SVG_NS && svgNamed(el)) role = 'img';
   const style = selfHidden ? null : (known ?? getComputedStyle(el));
@@ -1275,6 +1333,28 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
     }
   };
 
+  /**
+   * A control a component keeps transparent over its own rendering: Material's outlined field
+   * (the empty input waits at opacity 0 under its floating label), Ionic's select (a clear
+   * button over the label and value it draws). A person sees the component and clicks there.
+   * Only inside a component whose visible text says every word of the control's name, and only
+   * an empty field or a button: a transparent value is hidden text, and a lone transparent
+   * input (a honeypot) has no component around it.
+   */
+  const transparentInComponent = (el: Element, name: string): boolean => {
+    const root = el.getRootNode();
+    if (!(root instanceof ShadowRoot) || !name || !COMPONENT_HIDES.has(vis.hiddenReason(el) ?? '')) return false;
+    const field = el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && TEXT_FIELD_TYPES.has(el.type));
+    if (!(field && (el as HTMLInputElement).value === '') && !(el instanceof HTMLButtonElement)) return false;
+    const host = root.host;
+    if (vis.hidden(host)) return false;
+    const shown = new Set(simple(vis.visibleText(host, null, shadowRootOf, CONTENT_NAME_MAX * 2)).split(' '));
+    // A name that reads "label, value" (Ionic's "Plan, Free") needs its label part shown.
+    return simple(name.split(',')[0])
+      .split(' ')
+      .every((w) => shown.has(w));
+  };
+
   const rowName = (row: Element): string => {
     const parts: string[] = [];
     const cells = shadowRootOf(row)?.children ?? row.children;
@@ -1293,7 +1373,7 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
       return { ...n, children, final: true };
     }
     // A native control hidden in favour of a styled stand-in is still there, by its visible label.
-    if (vis.hidden(el) && !(isNativeControl(el) && visibleOf(labelsOf(el), el))) return null;
+    if (vis.hidden(el) && !(isNativeControl(el) && visibleOf(labelsOf(el), el)) && !transparentInComponent(el, n.name ?? '')) return null;
     for (const c of n.children) {
       const f = fin(c);
       if (f?.unwrap) children.push(...f.children);

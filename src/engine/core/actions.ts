@@ -8,7 +8,8 @@ import { Input } from './input';
 import { parseChord } from './keys';
 import { DeckhandError, ErrorCode } from '../../protocol/errors';
 import { ACT_METHODS, type ActMethod } from '../../protocol/schemas';
-import type { OpResult, PingResult } from '../../protocol/content-messages';
+import type { Choices, OpResult, PingResult } from '../../protocol/content-messages';
+import { chooseOption } from './choose';
 import { prepareTarget, type Prepared } from './frames';
 import type { BrowserPort, CdpSession } from '../ports';
 import { raceCancel, throwIfCancelled } from './cancel';
@@ -185,7 +186,7 @@ export async function performAction(
       let after: PingResult | null = null;
       let afterError: unknown = null;
       try {
-        await execute(port, page, prepared, method, args, timeoutMs, signal);
+        await execute(port, page, target, prepared, method, args, timeoutMs, signal);
         await Promise.all([
           // One round trip through the renderer: a navigation the input caused is requested by then.
           POINTER.has(method) || method === 'press' ? cdp.send('Runtime.evaluate', { expression: '0' }).catch(() => undefined) : undefined,
@@ -309,6 +310,7 @@ async function op(port: BrowserPort, page: number, p: Prepared, name: string, ar
 async function execute(
   port: BrowserPort,
   page: number,
+  target: ActTarget,
   p: Prepared,
   method: ActMethod,
   args: string[],
@@ -339,9 +341,13 @@ async function execute(
     case 'press':
       await op(port, page, p, 'focus');
       return input.press(args[0]);
-    case 'selectOption':
-      await op(port, page, p, 'selectOption', args);
+    case 'selectOption': {
+      const choices = (await op(port, page, p, 'choices')).value as Choices;
+      if (choices.native) await op(port, page, p, 'selectOption', args);
+      else if (args.length > 1) throw new DeckhandError(ErrorCode.InvalidArgument, 'a select built from elements takes one option at a time');
+      else await chooseOption({ port, page, target, prepared: p, input, timeoutMs, signal }, (name, a) => op(port, page, p, name, a), args[0]);
       return;
+    }
     case 'check':
     case 'uncheck': {
       const want = method === 'check';
@@ -354,7 +360,13 @@ async function execute(
         throw new DeckhandError(ErrorCode.ActionFailed, 'a radio button cannot be unchecked by clicking it; check another option instead');
       }
       await input.click(p.x, p.y);
-      const after = (await op(port, page, p, 'state')).state;
+      // A component may show its new state a frame or two later (Ionic's toggle): wait briefly for it.
+      let after = (await op(port, page, p, 'state')).state;
+      for (let i = 0; i < 10 && after?.checked !== want; i++) {
+        await new Promise((r) => setTimeout(r, 50));
+        throwIfCancelled(signal);
+        after = (await op(port, page, p, 'state')).state;
+      }
       if (after?.checked !== want) throw new DeckhandError(ErrorCode.ActionFailed, `clicking did not ${method} the element (the page may prevent it)`);
       return;
     }

@@ -1067,10 +1067,12 @@ function chooseOne(intentIn: Intent, nodes: OutlineNode[], facts: Facts): Pick {
     const inside = candidates.filter((n) => hasAncestor(n, intent.within!));
     if (inside.length) candidates = inside;
   }
+  let closed: Pick | null;
   if (method === 'selectOption') {
     // The option must exist in the select; "select Pro plan" may also mean a radio.
     const withOption = candidates.filter((n) => optionsOf(n).some((o) => exactMatch(o, value ?? '') || normalize(o) === normalize(value ?? '')));
     if (withOption.length) candidates = withOption;
+    else if ((closed = closedSelect(intent, nodes))) return { ...closed, method: 'selectOption', args: [value ?? ''] };
     else {
       const radios = nodes.filter((n) => n.id && CHECKABLE.has(n.role));
       const r = bestOf({ ...intent, target: value ?? '', quoted: value, context: intent.target || undefined, roles: null }, radios);
@@ -1244,6 +1246,27 @@ function lookedFor(intent: Intent, candidates: OutlineNode[]): string {
     .slice(0, 3);
   const weighed = best.length ? `; best candidates: ${best.map((c) => shown(c.n, c.s)).join(', ')}` : '; nothing on the page comes close';
   return `; it looked for ${what || 'a target'}${weighed}`;
+}
+
+/**
+ * "Select Pro from the Plan dropdown" where the Plan combobox lists no options: a select built
+ * from elements shows them only when open. The one combobox the words name firmly (never the
+ * only one on the page by default) gets selectOption, which opens it, chooses and checks.
+ */
+function closedSelect(intent: Intent, nodes: OutlineNode[]): Pick | null {
+  if (!intent.target) return null;
+  const closed = nodes.filter(
+    (n) =>
+      n.id &&
+      (n.role === 'combobox' || (n.role === 'button' && typeof n.states.haspopup === 'string')) &&
+      optionsOf(n).length === 0 &&
+      n.states.expanded !== true,
+  );
+  // A button says its value after its name ("Plan, Free"): the name is the part before.
+  const score = (n: OutlineNode) => nameScore({ ...n, name: n.role === 'button' ? n.name.split(',')[0] : n.name }, { ...intent, context: undefined });
+  const named = closed.filter((n) => score(n) >= 0.85);
+  if (named.length !== 1) return null;
+  return { node: named[0], method: 'selectOption', args: [], confidence: 0.9, description: `${named[0].name}: ${intent.value ?? ''}` };
 }
 
 function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
