@@ -251,7 +251,7 @@ function content(el: Element, ctx: Ctx, shadowRootOf: ShadowRootOf): string {
         const parent = (c as Text).assignedSlot ?? c.parentElement ?? (c.parentNode as ShadowRoot | null)?.host ?? null;
         if (shown && parent && !shown.textVisible(parent)) continue;
         if (unrendered && !c.parentElement && !(c as Text).assignedSlot) continue;
-        out += t;
+        out += unrendered || !parent ? t : transformed(t, parent);
         ctx.budget.left -= t.length;
       } else if (c.nodeType === 1) {
         const e = c as Element;
@@ -270,6 +270,21 @@ function content(el: Element, ctx: Ctx, shadowRootOf: ShadowRootOf): string {
     return out + (pseudo && !unrendered ? pseudoText(el, '::after') : '');
   } finally {
     ctx.path.delete(el);
+  }
+}
+
+/** Text as it is rendered, in the case `text-transform` gives it (Chrome names "SAVE" for an upper-cased "Save"). */
+function transformed(t: string, parent: Element): string {
+  if (!/\p{L}/u.test(t)) return t;
+  switch (getComputedStyle(parent).textTransform) {
+    case 'uppercase':
+      return t.toUpperCase();
+    case 'lowercase':
+      return t.toLowerCase();
+    case 'capitalize':
+      return t.replace(/(^|[^\p{L}\p{N}'’])(\p{L})/gu, (_, a: string, b: string) => a + b.toUpperCase());
+    default:
+      return t;
   }
 }
 

@@ -60,6 +60,24 @@ function shownValue(el: Element): string {
   return normalizeSpace(parts.join(' | '));
 }
 
+/** Whether the component around `el` (its outermost shadow host, every shadow root inside) runs an animation: a list closing. */
+function componentBusy(el: Element): boolean {
+  let top: Element = el;
+  for (let r = el.getRootNode(); r instanceof ShadowRoot; r = r.host.getRootNode()) top = r.host;
+  const roots: (ShadowRoot | Element)[] = [top];
+  for (let i = 0; i < roots.length && i < 200; i++) {
+    const r = roots[i];
+    if (r instanceof ShadowRoot ? r.getAnimations().length : r.getAnimations({ subtree: true }).length) return true;
+    const sr = r instanceof Element ? defaultShadowRootOf(r) : null;
+    if (sr) roots.push(sr);
+    for (const e of Array.from(r.querySelectorAll('*'))) {
+      const inner = defaultShadowRootOf(e);
+      if (inner) roots.push(inner);
+    }
+  }
+  return false;
+}
+
 export function choicesOf(el: Element): Choices {
   const near = nearOptions(el);
   const all = new Set<Element>([...near, ...deepQueryAll(document, OPTION, defaultShadowRootOf)]);
@@ -82,6 +100,7 @@ export function choicesOf(el: Element): Choices {
     expanded: el.getAttribute('aria-expanded') === null ? null : el.getAttribute('aria-expanded') === 'true',
     shown: shownValue(el),
     self: selectorFor(el, defaultShadowRootOf),
+    busy: componentBusy(el),
     options,
   };
 }

@@ -102,6 +102,10 @@ const NUMBER = `(() => { let n = 0; const visit = (root, w) => { for (const el o
   if (el.localName === 'iframe' || el.localName === 'frame') { try { const d = el.contentDocument; if (d) visit(d, d.defaultView); } catch {} } } };
   visit(document, window); return n; })()`;
 
+const DEFINED = `(async () => { const tags = new Set([...document.querySelectorAll('*')].map((e) => e.localName).filter((t) => t.includes('-')));
+  if (!tags.size) return; await Promise.race([Promise.all([...tags].map((t) => customElements.whenDefined(t))), new Promise((r) => setTimeout(r, 3000))]);
+  await new Promise((r) => setTimeout(r, 300)); })()`;
+
 interface AXNode {
   nodeId: string;
   ignored: boolean;
@@ -150,6 +154,8 @@ export async function compareNames(browser: BrowserHandle, page: Page, url: stri
       if (r.exceptionDetails) throw new Error(`page evaluation failed: ${JSON.stringify(r.exceptionDetails).slice(0, 300)}`);
       return r.result.value as T;
     };
+    // Components a loader defines after load (Ionic, Web Awesome) are compared once defined and rendered (at most 3 s).
+    await send('Runtime.evaluate', { expression: DEFINED, awaitPromise: true, returnByValue: true });
     await evaluate(NUMBER);
     // The resolver in the top window and in every same-origin frame's own window.
     await evaluate(`(() => { const src = ${JSON.stringify(resolverScript())};

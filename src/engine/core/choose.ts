@@ -57,6 +57,7 @@ export async function chooseOption(c: ChooseContext, run: RunOp, want: string): 
     now.options.filter((o) => o.near),
     want,
   );
+  const opened = !pick;
   const what = `'${c.target.selector}'`;
   if (pick === 'ambiguous') throw new DeckhandError(ErrorCode.ActionFailed, `more than one option of ${what} reads '${want}'; nothing was chosen`);
   if (!pick) {
@@ -109,10 +110,26 @@ export async function chooseOption(c: ChooseContext, run: RunOp, want: string): 
   const until = Math.min(deadline, Date.now() + 2000);
   for (;;) {
     now = await read();
-    if (fold(now.shown).includes(label) || now.options.some((o) => o.selector === chosen && o.selected)) return;
+    if (fold(now.shown).includes(label) || now.options.some((o) => o.selector === chosen && o.selected)) {
+      // A list this opened is closed before the next step, as a person waits for it: a click
+      // while it fades out goes to closing it (Material's menu), not to what is under it.
+      if (opened) await closed(read, chosen, Math.min(deadline, Date.now() + LIST_SETTLE_MS * 2), c.signal);
+      return;
+    }
     if (Date.now() >= until) break;
     await sleep(60);
     throwIfCancelled(c.signal);
   }
   throw new DeckhandError(ErrorCode.ActionFailed, `option '${pick.label}' of ${what} was clicked, but the control does not show it as chosen`);
+}
+
+/** Until the chosen option no longer shows, the control does not say it is expanded and its component has stopped animating, or `until`. */
+async function closed(read: () => Promise<Choices>, chosen: string, until: number, signal?: AbortSignal): Promise<void> {
+  for (;;) {
+    const now = await read();
+    if (now.expanded !== true && !now.busy && !now.options.some((o) => o.selector === chosen)) return;
+    if (Date.now() >= until) return;
+    await sleep(60);
+    throwIfCancelled(signal);
+  }
 }
