@@ -143,7 +143,7 @@ export interface Choices {
   shown: string;
   /** Its own selector in its frame. */
   self: string;
-  /** Its component runs an animation now (a list opening or closing). */
+  /** It or its options are in an animation that ends (a list opening or closing). */
   busy: boolean;
   options: { label: string; value: string; selected: boolean; near: boolean; disabled: boolean; selector: string }[];
 }

@@ -5,7 +5,7 @@
  * content, or the component it is part of), so a list that pops up elsewhere in the page (a
  * popover appended to <body>) is told apart from one that was already open by what changed.
  */
-import { defaultShadowRootOf, normalizeSpace } from './dom';
+import { composedParent, defaultShadowRootOf, normalizeSpace } from './dom';
 import { deepQueryAll } from './resolve';
 import { selectorFor } from './selector';
 import { accessibleName } from './accname';
@@ -60,20 +60,20 @@ function shownValue(el: Element): string {
   return normalizeSpace(parts.join(' | '));
 }
 
-/** Whether the component around `el` (its outermost shadow host, every shadow root inside) runs an animation: a list closing. */
-function componentBusy(el: Element): boolean {
-  let top: Element = el;
-  for (let r = el.getRootNode(); r instanceof ShadowRoot; r = r.host.getRootNode()) top = r.host;
-  const roots: (ShadowRoot | Element)[] = [top];
-  for (let i = 0; i < roots.length && i < 200; i++) {
-    const r = roots[i];
-    if (r instanceof ShadowRoot ? r.getAnimations().length : r.getAnimations({ subtree: true }).length) return true;
-    const sr = r instanceof Element ? defaultShadowRootOf(r) : null;
-    if (sr) roots.push(sr);
-    for (const e of Array.from(r.querySelectorAll('*'))) {
-      const inner = defaultShadowRootOf(e);
-      if (inner) roots.push(inner);
-    }
+/**
+ * Whether the control or its options are in the middle of an animation that ends (a list
+ * fading out): the trees along their flat-tree ancestors are asked, which holds the menu a
+ * select's options are slotted into. A spinner that loops does not count.
+ */
+function settling(el: Element, options: Iterable<Element>): boolean {
+  const roots = new Set<Document | ShadowRoot>();
+  let n = 0;
+  for (const start of [el, ...options]) {
+    if (++n > 50) break;
+    for (let e: Element | null = start; e; e = composedParent(e)) roots.add(e.getRootNode() as Document | ShadowRoot);
+  }
+  for (const r of roots) {
+    for (const a of r.getAnimations()) if (a.playState === 'running' && Number.isFinite(Number(a.effect?.getComputedTiming().endTime))) return true;
   }
   return false;
 }
@@ -100,7 +100,7 @@ export function choicesOf(el: Element): Choices {
     expanded: el.getAttribute('aria-expanded') === null ? null : el.getAttribute('aria-expanded') === 'true',
     shown: shownValue(el),
     self: selectorFor(el, defaultShadowRootOf),
-    busy: componentBusy(el),
+    busy: settling(el, near),
     options,
   };
 }
