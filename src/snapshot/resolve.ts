@@ -63,12 +63,35 @@ function evalStep(step: XPathStep, ctx: Ctx): Element[] {
 }
 
 /**
- * The step after a shadow host continues in its shadow root; when the rest of the path finds
- * nothing there, in its light DOM. A selector's part within one root walks light children, so
- * inside a shadow root a nested host's slotted content (`sl-popup[1]/div[1]`) is reached on the
- * second try. Frames stop the walk: the worker continues there.
+ * The step after a shadow host continues in its shadow root, or in its light DOM when the root
+ * has no match for that step: breadth first, each step over the merged matches of the last.
  */
 function resolveSteps(steps: XPathStep[], root: Ctx, shadowRootOf: ShadowRootOf): Resolution {
+  let ctxs: Ctx[] = [root];
+  for (let i = 0; i < steps.length; i++) {
+    const next: Element[] = [];
+    for (const c of ctxs) {
+      const sr = c instanceof Element ? shadowRootOf(c) : null;
+      let found = sr ? evalStep(steps[i], sr) : [];
+      if (!found.length) found = evalStep(steps[i], c);
+      for (const f of found) if (!next.includes(f)) next.push(f);
+    }
+    if (!next.length) return i > 0 ? retrySlotted(steps, root, shadowRootOf) : { kind: 'elements', elements: [] };
+    const last = i === steps.length - 1;
+    if (!last && isFrameElement(next[0])) return { kind: 'frame', frameElement: next[0], rest: joinXPath(steps.slice(i + 1)) };
+    if (last) return { kind: 'elements', elements: next };
+    ctxs = next;
+  }
+  return { kind: 'elements', elements: [] };
+}
+
+/**
+ * A path that found nothing, tried again depth first: at a shadow host whose root has a match
+ * but where the rest of the path then finds nothing, the host's light DOM is tried. A
+ * selector's part within one root walks light children, so inside a shadow root a nested
+ * host's slotted content (`sl-popup[1]/div[1]`) is reached this way.
+ */
+function retrySlotted(steps: XPathStep[], root: Ctx, shadowRootOf: ShadowRootOf): Resolution {
   let frame: Resolution | null = null;
   const from = (ctxs: Ctx[], i: number): Element[] => {
     const out: Element[] = [];
