@@ -95,6 +95,24 @@ describe('web components from npm, with the built-in model', () => {
     });
   }
 
+  /** Other ways people say the same things: a select and a radio group "set to" a value, a switch enabled, a tab opened. */
+  const WORDINGS: { say: string; want: Want }[] = [
+    { say: 'set Plan to Team', want: { value: ['plan', 'team'] } },
+    { say: 'set Email frequency to Never', want: { value: ['frequency', 'never'] } },
+    { say: 'enable Email notifications', want: { value: ['notify', true] } },
+    { say: 'open the Billing tab', want: { logged: 'tab billing' } },
+  ];
+  for (const lib of LIBRARIES) {
+    it(`${lib}: other wordings`, { timeout: 120_000 }, async () => {
+      for (const w of WORDINGS) {
+        await open(h.page, `/components/${lib}.html`);
+        const r = await h.dh.act(w.say);
+        expect(r.data.success, `${lib}: "${w.say}": ${r.data.message}`).toBe(true);
+        expect(await eventually(() => holds(h.page, w.want)), `${lib}: "${w.say}" → ${r.data.message}`).toBe(true);
+      }
+    });
+  }
+
   it('a closed custom select refuses an option it does not offer, and chooses nothing', { timeout: 60_000 }, async () => {
     await open(h.page, '/components/shoelace.html');
     await expect(h.dh.act('select Enterprise from the Plan dropdown')).rejects.toThrow(

@@ -1099,6 +1099,14 @@ function chooseOne(intentIn: Intent, nodes: OutlineNode[], facts: Facts): Pick {
       return { node: selects[0], method: 'selectOption', args: [opt], confidence: 0.9, description: `${selects[0].name || 'select'}: ${opt}` };
     }
   }
+  // "Set Plan to Pro": a select that shows its options only when open is chosen from, not typed into.
+  if (method === 'fill' && value) {
+    const sel = closedSelect(intent, nodes);
+    if (sel?.node && (sel.node.role === 'button' || sel.node.states.readonly === true || sel.node.states.value === undefined)) return { ...sel, args: [value] };
+    // "Set Email frequency to Never": the radio of that name in the group of that name.
+    const radio = radioInGroup(intent, nodes, value);
+    if (radio) return radio;
+  }
   // Read the target whole first; fall back to "X near Y" when the whole reading matches nothing well.
   // A tie is explained only when no reading settles it.
   let tie: Refusal | null = null;
@@ -1267,6 +1275,16 @@ function closedSelect(intent: Intent, nodes: OutlineNode[]): Pick | null {
   const named = closed.filter((n) => score(n) >= 0.85);
   if (named.length !== 1) return null;
   return { node: named[0], method: 'selectOption', args: [], confidence: 0.9, description: `${named[0].name}: ${intent.value ?? ''}` };
+}
+
+/** The one radio named `value` exactly, inside the one radio group the words name firmly. */
+function radioInGroup(intent: Intent, nodes: OutlineNode[], value: string): Pick | null {
+  if (!intent.target) return null;
+  const groups = nodes.filter((n) => n.id && n.role === 'radiogroup' && nameScore(n, { ...intent, context: undefined }) >= 0.85);
+  if (groups.length !== 1) return null;
+  const radios = nodes.filter((n) => n.id && n.role === 'radio' && exactMatch(n.name, value) && isInside(n, groups[0]));
+  if (radios.length !== 1) return null;
+  return { node: radios[0], method: 'click', args: [], confidence: 0.9, description: `${radios[0].name} radio` };
 }
 
 function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
