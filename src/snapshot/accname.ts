@@ -175,10 +175,6 @@ function childrenOf(el: Element, shadowRootOf: ShadowRootOf): Node[] {
 
 const LABELABLE = new Set(['input', 'select', 'textarea', 'button', 'meter', 'progress', 'output']);
 
-/**
- * The labels of each labelable element, read from an index built once per tree: element.labels
- * walks the whole document on each call, which costs a page of a thousand buttons a second.
- */
 /** The controls of a shadow root that can take a label: the one there is inherits its host's. */
 const INNER_CONTROLS = 'input:not([type=hidden]), button, select, textarea, [role=checkbox], [role=switch], [role=radio], [role=button]';
 
@@ -197,6 +193,10 @@ export function hostLabels(el: Element, labelsOf: (el: Element) => Element[]): E
   return controls.length === 1 && controls[0] === el ? labels : [];
 }
 
+/**
+ * The labels of each labelable element, read from an index built once per tree: element.labels
+ * walks the whole document on each call, which costs a page of a thousand buttons a second.
+ */
 export function labelIndex(): (el: Element) => Element[] {
   const index = new Map<Node, Map<Element, Element[]>>();
   const lookup = (el: Element): Element[] => {

@@ -40,8 +40,11 @@ function nearOptions(el: Element): Set<Element> {
   const out = new Set<Element>();
   for (const o of owned(el)) optionsUnder(o, out);
   optionsUnder(el, out);
-  // The component the control is part of: each shadow host around it, nearest first (<sl-select> owns its <sl-option>s).
-  for (let r = el.getRootNode(); r instanceof ShadowRoot; r = r.host.getRootNode()) optionsUnder(r.host, out);
+  // The component the control is part of: the host of its shadow root (<sl-select> owns its
+  // <sl-option>s). Not the hosts above it: an app built of components would make every option
+  // on the page this control's; a list further away counts when it opens on the click.
+  const root = el.getRootNode();
+  if (root instanceof ShadowRoot) optionsUnder(root.host, out);
   return out;
 }
 
