@@ -134,6 +134,15 @@ describe('web components from npm, with the built-in model', () => {
     expect(text).not.toContain('Display name');
   });
 
+  it('a hit inside the target\'s label counts, but not one on a link in that label', { timeout: 60_000 }, async () => {
+    await open(h.page, '/components/boxless.html');
+    await h.dh.act({ selector: '#styled', method: 'check', description: 'Remember me' });
+    expect(await h.page.evaluate(() => (document.getElementById('styled') as HTMLInputElement).checked)).toBe(true);
+    const err = await h.dh.act({ selector: '#trap', method: 'check', description: 'I accept the terms' }, { timeout: 1000 }).catch((e: Error) => e);
+    expect(String(err)).toMatch(/covered by <a#terms-link>/);
+    expect(await h.page.evaluate(() => [(document.getElementById('trap') as HTMLInputElement).checked, location.hash])).toEqual([false, '']);
+  });
+
   it('a group laid out with display: contents keeps its role and name; a field slotted through two roots is found', { timeout: 60_000 }, async () => {
     await open(h.page, '/components/boxless.html');
     expect((await h.page.snapshot()).text).toContain('radiogroup "Email frequency"');
