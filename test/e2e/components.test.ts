@@ -134,7 +134,7 @@ describe('web components from npm, with the built-in model', () => {
     expect(text).not.toContain('Display name');
   });
 
-  it('a hit inside the target\'s label counts, but not one on a link in that label', { timeout: 60_000 }, async () => {
+  it("a hit inside the target's label counts, but not one on a link in that label", { timeout: 60_000 }, async () => {
     await open(h.page, '/components/boxless.html');
     await h.dh.act({ selector: '#styled', method: 'check', description: 'Remember me' });
     expect(await h.page.evaluate(() => (document.getElementById('styled') as HTMLInputElement).checked)).toBe(true);
