@@ -10,6 +10,7 @@ import { deepQueryAll } from './resolve';
 import { selectorFor } from './selector';
 import { accessibleName } from './accname';
 import type { Choices } from '../protocol/content-messages';
+import { ends } from './snapshot-cache';
 
 /** What a list of choices is made of: options, menu items, and radios (Ionic's select popover). */
 const OPTION = 'option, [role=option], [role=menuitemradio], [role=menuitem], [role=radio]';
@@ -18,15 +19,15 @@ const OPTION = 'option, [role=option], [role=menuitemradio], [role=menuitem], [r
 function owned(el: Element): Element[] {
   const root = el.getRootNode() as Document | ShadowRoot;
   const ids = `${el.getAttribute('aria-controls') ?? ''} ${el.getAttribute('aria-owns') ?? ''}`.split(/\s+/).filter(Boolean);
-  return ids.map((id) => root.getElementById?.(id) ?? (root as ShadowRoot).querySelector?.(`#${CSS.escape(id)}`)).filter((e): e is Element => !!e);
+  return ids.map((id) => root.getElementById(id)).filter((e): e is HTMLElement => !!e);
 }
 
 /** Every option inside `el` in the composed tree: its shadow root and what is slotted there. */
 function optionsUnder(el: Element, out: Set<Element>): void {
   const sr = defaultShadowRootOf(el);
   for (const o of Array.from(el.querySelectorAll(OPTION))) out.add(o);
-  for (const o of el.matches(OPTION) ? [el] : []) out.add(o);
-  for (const root of sr ? [sr] : []) for (const o of deepQueryAll(root, OPTION, defaultShadowRootOf)) out.add(o);
+  if (el.matches(OPTION)) out.add(el);
+  if (sr) for (const o of deepQueryAll(sr, OPTION, defaultShadowRootOf)) out.add(o);
   for (const slot of Array.from((sr ?? el).querySelectorAll('slot'))) {
     for (const n of (slot as HTMLSlotElement).assignedElements({ flatten: true })) optionsUnder(n, out);
   }
@@ -75,9 +76,7 @@ function settling(el: Element, options: Iterable<Element>): boolean {
     if (++n > 50) break;
     for (let e: Element | null = start; e; e = composedParent(e)) roots.add(e.getRootNode() as Document | ShadowRoot);
   }
-  for (const r of roots) {
-    for (const a of r.getAnimations()) if (a.playState === 'running' && Number.isFinite(Number(a.effect?.getComputedTiming().endTime))) return true;
-  }
+  for (const r of roots) if (r.getAnimations().some(ends)) return true;
   return false;
 }
 

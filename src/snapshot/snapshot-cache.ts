@@ -91,13 +91,15 @@ const watched = new WeakSet<ShadowRoot>();
 /** The same roots, to ask for their animations: document.getAnimations() does not see inside shadow trees. */
 const watchedRoots: WeakRef<ShadowRoot>[] = [];
 
+/** A running animation that ends (a dialog fading in), not one that loops (a spinner). */
+export const ends = (a: Animation): boolean => a.playState === 'running' && Number.isFinite(Number(a.effect?.getComputedTiming().endTime));
+
 /**
  * Whether anything runs an animation or transition now, in the document or a shadow root a
  * snapshot entered. `ending`: only one that ends (a dialog fading in), not a spinner that loops.
  */
 export function animating(ending = false): boolean {
-  const busy = (list: Animation[]) =>
-    ending ? list.some((a) => a.playState === 'running' && Number.isFinite(Number(a.effect?.getComputedTiming().endTime))) : list.length > 0;
+  const busy = (list: Animation[]) => (ending ? list.some(ends) : list.length > 0);
   if (busy(document.getAnimations())) return true;
   let live = 0;
   let found = false;

@@ -617,27 +617,8 @@ export function walk(root: Element | ShadowRoot | Document, env: WalkEnv): SnapN
 function internalsRole(el: Element): string {
   if (el.hasAttribute('role') || ((el as HTMLElement).tabIndex < 0 && !el.hasAttribute('tabindex'))) return '';
   const r = (el as { computedRole?: unknown }).computedRole;
-  return typeof r === 'string' && INTERNALS_ROLES.has(r) ? r : '';
+  return typeof r === 'string' && CONTROL_ROLES.has(r) ? r : '';
 }
-const INTERNALS_ROLES = new Set([
-  'button',
-  'link',
-  'checkbox',
-  'radio',
-  'switch',
-  'tab',
-  'option',
-  'menuitem',
-  'menuitemcheckbox',
-  'menuitemradio',
-  'textbox',
-  'searchbox',
-  'combobox',
-  'listbox',
-  'slider',
-  'spinbutton',
-  'treeitem',
-]);
 
 /** How components keep their own control out of sight over what they draw. */
 const COMPONENT_HIDES = new Set(['transparent (opacity)', 'clip hides it']);

@@ -59,7 +59,8 @@ export async function chooseOption(c: ChooseContext, run: RunOp, want: string): 
   );
   const opened = !pick;
   const what = `'${c.target.selector}'`;
-  if (pick === 'ambiguous') throw new DeckhandError(ErrorCode.ActionFailed, `more than one option of ${what} reads '${want}'; nothing was chosen`);
+  const ambiguous = () => new DeckhandError(ErrorCode.ActionFailed, `more than one option of ${what} reads '${want}'; nothing was chosen`);
+  if (pick === 'ambiguous') throw ambiguous();
   if (!pick) {
     const before = new Set(now.options.map((o) => o.selector));
     const opener = await prepareTarget(c.port, c.page, c.target, 'click', { timeoutMs: left(), pointer: true, requireEnabled: true, signal: c.signal });
@@ -75,7 +76,7 @@ export async function chooseOption(c: ChooseContext, run: RunOp, want: string): 
       if (shown.length && !shownSince) shownSince = Date.now();
       if (pick || Date.now() >= deadline || (shownSince && Date.now() - shownSince > LIST_SETTLE_MS)) break;
     }
-    if (pick === 'ambiguous') throw new DeckhandError(ErrorCode.ActionFailed, `more than one option of ${what} reads '${want}'; nothing was chosen`);
+    if (pick === 'ambiguous') throw ambiguous();
     if (!pick) {
       await c.input.press('Escape').catch(() => undefined);
       const shown = now.options.filter((o) => o.near || !before.has(o.selector));
