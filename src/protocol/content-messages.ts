@@ -59,6 +59,8 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
     args: z.array(z.string()).default([]),
   }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:describe'), ids: z.array(z.number().int()), context: z.boolean().optional() }),
+  /** Only the surroundings of elements (to tell alike ones apart): no selector is built, which on a big page costs a search each. */
+  z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:surroundings'), ids: z.array(z.number().int()) }),
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:ping') }),
   /** The page's local date (YYYY-MM-DD), in its own time zone: where "today" and "next Monday" are counted from. */
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:today') }),

@@ -202,6 +202,11 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
     }
     case 'dh:region':
       return regionText(req.values);
+    case 'dh:surroundings':
+      return req.ids.map((id) => {
+        const el = elementFor(id);
+        return el ? surroundings(el) : null;
+      });
     case 'dh:describe': {
       // Names settled as the snapshot settles them (what a model may read: the part on screen, marked names cut short, instructions withheld).
       const settle = finalizer(new Visibility(), defaultShadowRootOf);

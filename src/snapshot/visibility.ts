@@ -482,12 +482,14 @@ export class Visibility {
     const box = this.rect(el);
     if (box.width === 0 && box.height === 0) return false;
     if (this.coveredBySibling(el, b, box)) return true;
-    // Where the words are, not the whole box: a block's line runs on past its text, and a cover
-    // sized to the words leaves the rest of the box bare.
-    const r = this.textRect(el) ?? box;
     if (this.onTop && composedContains(this.onTop, el)) return false;
     if (this.hitBudget < 0) this.hitBudget = Math.max(8, Math.min(150, Math.round(HIT_TEST_WORK / Math.max(1, document.getElementsByTagName('*').length))));
     if (this.hitTests >= this.hitBudget) return false;
+    // Own text starts at the top of its box and overflows only downwards: a box below the viewport has none in it to test.
+    if (box.top >= window.innerHeight) return false;
+    // Where the words are, not the whole box: a block's line runs on past its text, and a cover
+    // sized to the words leaves the rest of the box bare. (Measured only once a hit test is to be made.)
+    const r = this.textRect(el) ?? box;
     let left = Math.max(r.left, 0);
     let top = Math.max(r.top, 0);
     let right = Math.min(r.right, window.innerWidth);

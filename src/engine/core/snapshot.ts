@@ -139,6 +139,32 @@ export async function captureSnapshot(
   return result(r);
 }
 
+/** Snapshot ids parsed, and their local ids grouped by frame. */
+function byFrameOf(ids: string[]) {
+  const parsed = ids.map((id) => ({ id, ref: parseElementId(id) }));
+  const byFrame = new Map<number, number[]>();
+  for (const { ref } of parsed) if (ref) (byFrame.get(ref.frameId) ?? byFrame.set(ref.frameId, []).get(ref.frameId)!).push(ref.local);
+  return { parsed, byFrame };
+}
+
+/**
+ * The surroundings of snapshot ids (snapshot/surroundings.ts), to tell alike elements apart;
+ * ids that are not on the page, or not ids, are left out. No selector is built: on a big page
+ * each costs a search, and telling 300 "Edit" buttons apart needs none.
+ */
+export async function surroundingsOf(port: BrowserPort, page: number, ids: string[]): Promise<Map<string, string>> {
+  const out = new Map<string, string>();
+  await Promise.all(
+    [...byFrameOf(ids).byFrame].map(async ([frameId, locals]) => {
+      const res = await port.frameRequest<(string | null)[]>(page, frameId, { type: 'dh:surroundings', ids: locals }, 5000);
+      res.forEach((context, i) => {
+        if (context !== null) out.set(`${idPrefixFor(frameId)}e${locals[i]}`, context);
+      });
+    }),
+  );
+  return out;
+}
+
 /** Selectors for snapshot ids; ids in child frames get their iframe path prepended. */
 export async function selectorsForIds(
   port: BrowserPort,
@@ -167,9 +193,7 @@ export async function selectorsForIds(
     }
     return p;
   };
-  const parsed = ids.map((id) => ({ id, ref: parseElementId(id) }));
-  const byFrame = new Map<number, number[]>();
-  for (const { ref } of parsed) if (ref) (byFrame.get(ref.frameId) ?? byFrame.set(ref.frameId, []).get(ref.frameId)!).push(ref.local);
+  const { parsed, byFrame } = byFrameOf(ids);
   const answers = new Map<string, { selector: string; role: string; name: string; context?: string } | null>();
   await Promise.all(
     [...byFrame].map(async ([frameId, locals]) => {

@@ -6,7 +6,7 @@
  */
 import type { ActionTarget } from '../../protocol/schemas';
 import type { BrowserPort } from '../ports';
-import { selectorsForIds } from './snapshot';
+import { selectorsForIds, surroundingsOf } from './snapshot';
 
 export interface SnapElement {
   id: string;
@@ -70,14 +70,18 @@ export async function targetsOf(
   const byId = new Map(els.map((e) => [e.id, e]));
   const wanted = ids.map((id) => id.trim());
   const alikeOf = (me: SnapElement) => els.filter((e) => e.role === me.role && sameName(e.name, me.name));
-  // One request describes the ids and, where several share a role and name, those others too.
-  const all = new Set(wanted);
+  // The ids are described; where several share a role and name, only the others' surroundings are asked for.
+  const peers = new Set<string>();
   for (const id of wanted) {
     const me = byId.get(id);
-    const peers = me ? alikeOf(me) : [];
-    if (peers.length > 1) for (const p of peers) all.add(p.id);
+    const alike = me ? alikeOf(me) : [];
+    if (alike.length > 1) for (const p of alike) if (!wanted.includes(p.id)) peers.add(p.id);
   }
-  const described = new Map((await selectorsForIds(port, page, [...all], true)).flatMap((d) => (d ? [[d.id, d] as const] : [])));
+  const [described, around] = await Promise.all([
+    selectorsForIds(port, page, wanted, true).then((ds) => new Map(ds.flatMap((d) => (d ? [[d.id, d] as const] : [])))),
+    peers.size ? surroundingsOf(port, page, [...peers]) : new Map<string, string>(),
+  ]);
+  const contextOf = (id: string): string | undefined => described.get(id)?.context ?? around.get(id);
   const out = new Map<string, { selector: string; target?: ActionTarget }>();
   for (const id of wanted) {
     const d = described.get(id);
@@ -93,8 +97,8 @@ export async function targetsOf(
     const alike =
       same.length > 1
         ? same.filter((e) => {
-            const o = described.get(e.id);
-            return !!o && sameSurroundings(context, o.context ?? '');
+            const o = contextOf(e.id);
+            return o !== undefined && sameSurroundings(context, o);
           }).length
         : 1;
     out.set(id, { selector: d.selector, target: { role: me.role, name: me.name.slice(0, 500), context, count: same.length, alike: Math.max(1, alike) } });

@@ -14,7 +14,7 @@ import { throwIfCancelled } from '../core/cancel';
 import type { BrowserPort } from '../ports';
 import { sleep } from '../ports';
 import { ReplayFailed } from './replay-failed';
-import { captureSnapshot, selectorsForIds } from '../core/snapshot';
+import { captureSnapshot, selectorsForIds, surroundingsOf } from '../core/snapshot';
 import { elementsOf, sameName, sameSurroundings, type SnapElement } from '../core/targets';
 
 /** The stored target is gone from the page, or can no longer be told apart. */
@@ -45,12 +45,14 @@ export async function candidates(
 ): Promise<{ selectors: string[]; sameRoleAndName: number }> {
   const same = els.filter((e) => e.role === t.role && sameName(e.name, t.name));
   if (!same.length) return { selectors: [], sameRoleAndName: 0 };
-  const described = await selectorsForIds(
-    port,
-    page,
-    same.map((e) => e.id),
-    true,
-  );
+  // Among several alike, selectors (a search each on a big page) are built only for those whose surroundings match.
+  let ids = same.map((e) => e.id);
+  if (ids.length > 1) {
+    const around = await surroundingsOf(port, page, ids);
+    ids = ids.filter((id) => sameSurroundings(t.context, around.get(id) ?? ''));
+    if (!ids.length) return { selectors: [], sameRoleAndName: same.length };
+  }
+  const described = await selectorsForIds(port, page, ids, true);
   const selectors = described.flatMap((d) => (d && sameSurroundings(t.context, d.context ?? '') ? [d.selector] : []));
   return { selectors, sameRoleAndName: same.length };
 }
