@@ -14,6 +14,7 @@
  */
 import { getRole } from 'dom-accessibility-api';
 import { normalizeSpace, type ShadowRootOf } from './dom';
+import { mayHaveGenerated } from './generated';
 
 /** Roles whose name comes from their content (ARIA 1.2, and Chrome's own additions). */
 const FROM_CONTENT = new Set([
@@ -113,6 +114,7 @@ export function labelledbyRefs(el: Element): Element[] {
 
 /** Text of a ::before or ::after: its quoted strings (the alternative after "/" when given); icon-font glyphs left out. */
 export function pseudoText(el: Element, which: '::before' | '::after'): string {
+  if (!mayHaveGenerated(el)) return '';
   const s = getComputedStyle(el, which);
   const content = s.content;
   if (!content || content === 'none' || content === 'normal' || s.display === 'none') return '';

@@ -12,6 +12,7 @@
  */
 import { embeddedValue, roleOf } from './accname';
 import { composedContains, composedParent } from './dom';
+import { mayHaveGenerated } from './generated';
 
 const NO_VALUE_SHOWN = new Set(['button', 'submit', 'reset', 'image', 'checkbox', 'radio', 'hidden', 'file']);
 
@@ -619,7 +620,7 @@ export class Visibility {
    */
   private pseudoCovers(host: Element): Overlay[] {
     const hb = this.box(host);
-    if (hb.hidden || hb.position === 'static' || !hb.style || hb.opacity < 0.9) return [];
+    if (hb.hidden || hb.position === 'static' || !hb.style || hb.opacity < 0.9 || !mayHaveGenerated(host)) return [];
     const out: Overlay[] = [];
     for (const which of ['::before', '::after']) {
       const ps = getComputedStyle(host, which);

@@ -115,6 +115,37 @@ describe('snapshot lines', () => {
     expect(text).toMatch(/\[e\d+\] scrollable "Scrollable list"/);
   });
 
+  it('names take generated content from every kind of rule: added by script, nested, in @media, on escaped class names, in a shadow root', async () => {
+    const page = await h.open('/form.html');
+    const before = (await page.snapshot()).text;
+    expect(before).not.toContain('(external)');
+    await page.evaluate(() => {
+      document.body.insertAdjacentHTML(
+        'beforeend',
+        '<a class="ext" href="/x">Docs</a><button class="nest">Item</button><button class="m">One</button>' +
+          '<button class="before:x">Two</button><div id="gen-host"></div>',
+      );
+      const style = document.head.appendChild(document.createElement('style'));
+      style.sheet!.insertRule('a.ext::after { content: " (external)" }');
+      style.sheet!.insertRule('@media all { .m::before { content: "Media " } }');
+      style.sheet!.insertRule('.before\\:x::before { content: "Esc " }');
+      const root = document.getElementById('gen-host')!.attachShadow({ mode: 'open' });
+      root.innerHTML = '<style>b::before { content: "Inner " }</style><button><b>Three</b></button>';
+    });
+    const lines = async () => (await page.snapshot()).text.split('\n').map((l) => l.trim().replace(/\[(f\d+)?e\d+\] /, ''));
+    const first = await lines();
+    expect(first).toContain('link "Docs (external)" href=/x');
+    for (const name of ['Item', 'Media One', 'Esc Two', 'Inner Three']) expect(first).toContain(`button "${name}"`);
+    // A nested rule's selector is not worked out: every element is read again, as before there was a check at all.
+    await page.evaluate(() => {
+      const style = document.head.appendChild(document.createElement('style'));
+      style.sheet!.insertRule('.nest { color: black; &::before { content: "New " } }');
+      document.body.append(' '); // a change, so the snapshot is not answered from its cache
+    });
+    const second = await lines();
+    for (const name of ['New Item', 'Media One', 'Esc Two']) expect(second).toContain(`button "${name}"`);
+  });
+
   it('ids stay the same across snapshots of an unchanged page', async () => {
     const page = await h.open('/form.html');
     const a = (await page.snapshot()).text;
