@@ -171,7 +171,28 @@ interface Printer {
 function measure(node: SnapNode, depth: number, sizes: Map<SnapNode, number>, pr: Printer): number {
   let total = lineOf(clipped(node, pr.share, pr.memo)).length + depth * INDENT.length + 1;
   if (node.kind === 'frame' && node.text) total = node.text.length + node.text.split('\n').length * (depth * INDENT.length + 1);
-  for (const c of node.children) total += measure(c, depth + 1, sizes, pr);
+  // An unread item of a long list measures what the items read beside it do on average.
+  let read = 0;
+  let readSize = 0;
+  let unread = 0;
+  const role = node.children.find((c) => c.unread)?.role;
+  for (const c of node.children) {
+    if (c.unread) {
+      unread++;
+      continue;
+    }
+    const size = measure(c, depth + 1, sizes, pr);
+    total += size;
+    if (c.role === role) {
+      read++;
+      readSize += size;
+    }
+  }
+  if (unread) {
+    const each = Math.ceil(readSize / Math.max(1, read));
+    for (const c of node.children) if (c.unread) sizes.set(c, each);
+    total += unread * each;
+  }
   sizes.set(node, total);
   return total;
 }
@@ -299,8 +320,23 @@ const PIN_MAX = 5;
  * words that few items share ("4321" in "Edit in the row for User 4321", not "Edit", which
  * every row has). A folded list then still shows the row the instruction is about.
  */
+/** The instruction's words that can pick out a line. */
+export const focusWords = (focus: string): string[] => [...new Set(tokens(focus))].filter((w) => !FOCUS_STOP.has(w));
+
+/** Whether a word on `df` of a list's `n` items picks out a few of them (worth pinning those). */
+export const picksOut = (df: number, n: number): boolean => df > 0 && df <= Math.max(PIN_MAX, n / 8);
+
+/** The characters a snapshot of `budgetTokens` may print. */
+export const budgetChars = (budgetTokens: number): number => budgetTokens * 3;
+
+/** The characters a node takes when printed at the top level within `budgetTokens` (no less than it takes deeper). */
+export function printedSize(node: SnapNode, budgetTokens: number): number {
+  const chars = budgetChars(budgetTokens);
+  return measure(node, 0, new Map(), { share: Math.max(LINE_SHARE_MIN, Math.floor(chars / LINE_SHARES)), memo: new Map() });
+}
+
 function pinFocus(groups: Group[], focus: string): void {
-  const want = [...new Set(tokens(focus))].filter((w) => !FOCUS_STOP.has(w));
+  const want = focusWords(focus);
   if (!want.length) return;
   for (const g of groups) {
     const has = g.items.map((item) => {
@@ -313,7 +349,7 @@ function pinFocus(groups: Group[], focus: string): void {
     // A word is telling when it picks out a few items, and worth more the fewer it picks.
     const weight = want.map((_, k) => {
       const df = has.reduce((n, h) => n + (h[k] ? 1 : 0), 0);
-      return df > 0 && df <= Math.max(PIN_MAX, g.items.length / 8) ? Math.log(g.items.length / df) : 0;
+      return picksOut(df, g.items.length) ? Math.log(g.items.length / df) : 0;
     });
     const score = has.map((h) => h.reduce((t, on, k) => t + (on ? weight[k] : 0), 0));
     const best = Math.max(...score);
@@ -330,10 +366,39 @@ function collectText(n: SnapNode, out: string[], budget: { left: number }): void
   for (const c of n.children) if (budget.left > 0) collectText(c, out, budget);
 }
 
-/** Nodes that hold a pinned item, so folding off-screen content leaves the way to it open. */
-function pinnedPaths(root: SnapNode, groups: Group[]): Set<SnapNode> {
+/**
+ * Nodes that hold a pinned item or, outside the items of lists, a line with one of the
+ * instruction's words, so folding off-screen content leaves the way to them open: "Delete"
+ * far down the page stays beside the "Delete draft" on screen, and a model choosing between
+ * them sees both. (Which items of a list show is the list's folding: pinned ones.)
+ */
+function pinnedPaths(root: SnapNode, groups: Group[], focus: string): Set<SnapNode> {
   const pins = new Set<SnapNode>();
-  for (const g of groups) for (const i of g.pinned) pins.add(g.items[i]);
+  const items = new Set<SnapNode>();
+  for (const g of groups) {
+    for (const i of g.pinned) pins.add(g.items[i]);
+    for (const it of g.items) items.add(it);
+  }
+  // Lines outside lists, and which of the instruction's words each has.
+  const want = focusWords(focus);
+  const has = new Map<SnapNode, boolean[]>();
+  const gather = (n: SnapNode, inItem: boolean): void => {
+    const item = inItem || items.has(n);
+    const own = item ? '' : (n.kind === 'element' ? (n.name ?? '') : n.kind === 'text' ? (n.text ?? '') : '').toLowerCase();
+    if (own) {
+      const h = want.map((w) => own.includes(w));
+      if (h.some(Boolean)) has.set(n, h);
+    }
+    for (const c of n.children) gather(c, item);
+  };
+  if (want.length) gather(root, false);
+  // Only words that pick out a few lines: a word on every other line ("section" in the docs) keeps nothing in particular.
+  const telling = want.map((_, k) => {
+    let df = 0;
+    for (const h of has.values()) if (h[k]) df++;
+    return df <= TELLING_LINES;
+  });
+  for (const [n, h] of has) if (h.some((on, k) => on && telling[k])) pins.add(n);
   const out = new Set<SnapNode>();
   if (!pins.size) return out;
   const visit = (n: SnapNode): boolean => {
@@ -345,6 +410,8 @@ function pinnedPaths(root: SnapNode, groups: Group[]): Set<SnapNode> {
   visit(root);
   return out;
 }
+/** A word of the instruction on at most this many lines (outside lists) keeps each of them from folding. */
+const TELLING_LINES = 12;
 
 /**
  * Fold runs of off-screen siblings into one line that names the headings inside
@@ -407,8 +474,12 @@ function collectHeadings(n: SnapNode, out: string[], finalize?: Finalize): void 
 const LINE_SHARES = 16;
 const LINE_SHARE_MIN = 240;
 
-/** Trees up to this many nodes are finalised before folding (exact sizes); bigger ones after, so only printed lines pay for the checks. */
+/**
+ * Trees up to this many nodes, and up to EAGER_OVER times the budget before the checks, are finalised
+ * before folding (exact sizes); others after, so only printed lines pay for the checks.
+ */
 const EAGER_NODES = 1000;
+const EAGER_OVER = 2;
 
 function countUpTo(nodes: SnapNode[], limit: number): number {
   let n = 0;
@@ -424,6 +495,10 @@ function countUpTo(nodes: SnapNode[], limit: number): number {
 function finalizeAll(nodes: SnapNode[], finalize: Finalize): SnapNode[] {
   const out: SnapNode[] = [];
   for (const n of nodes) {
+    if (n.unread) {
+      out.push(n);
+      continue;
+    }
     const f = finalize(n);
     if (f?.unwrap) out.push(...f.children);
     else if (f) out.push(f);
@@ -436,6 +511,28 @@ function countLines(n: SnapNode): number {
   for (const c of n.children) k += countLines(c);
   return k;
 }
+
+/**
+ * Unread items that folding kept (none should be: the walk reads as many as the budget can
+ * print) become one summary line per run, never lines that look read.
+ */
+function sayUnread(node: SnapNode): void {
+  if (!node.children.some((c) => c.unread)) {
+    for (const c of node.children) sayUnread(c);
+    return;
+  }
+  const out: SnapNode[] = [];
+  for (const c of node.children) {
+    if (!c.unread) {
+      sayUnread(c);
+      out.push(c);
+    } else if (out.at(-1)?.kind !== 'summary' || !out.at(-1)?.text?.startsWith(UNREAD)) {
+      out.push({ kind: 'summary', children: [], text: `${UNREAD} ${pluralFor(c.role ?? 'item')}: scope a snapshot to this container to see them` });
+    }
+  }
+  node.children = out;
+}
+const UNREAD = 'more';
 
 /** Print a subtree; `data` (when asked for) gets the same lines as data, one for one. */
 function emit(node: SnapNode, depth: number, out: string[], data: OutlineLine[] | null, pr: Printer): void {
@@ -479,31 +576,34 @@ export interface RenderOptions {
  * are printed.
  */
 export function render(roots: SnapNode[], budgetTokens: number, finalize?: Finalize, opts: RenderOptions = {}): RenderResult {
-  const budgetChars = budgetTokens * 3;
+  const budget = budgetChars(budgetTokens);
   const root: SnapNode = { kind: 'element', role: 'root', children: roots };
   let pending = !!finalize;
-  if (finalize && countUpTo(roots, EAGER_NODES) < EAGER_NODES) {
-    root.children = finalizeAll(root.children, finalize);
-    pending = false;
-  }
   const sizes = new Map<SnapNode, number>();
-  const pr: Printer = { share: Math.max(LINE_SHARE_MIN, Math.floor(budgetChars / LINE_SHARES)), memo: new Map() };
+  const pr: Printer = { share: Math.max(LINE_SHARE_MIN, Math.floor(budget / LINE_SHARES)), memo: new Map() };
   // Measure root.children, not roots: folding may replace the top-level list.
   const total = () => root.children.reduce((s, r) => s + measure(r, 0, sizes, pr), 0);
   let size = total();
+  // Near the budget, exact sizes decide what folds: a small tree is finalised first. Far over it, what
+  // is hidden changes little of that, and only the lines printed are checked.
+  if (finalize && size <= EAGER_OVER * budget && countUpTo(roots, EAGER_NODES) < EAGER_NODES) {
+    root.children = finalizeAll(root.children, finalize);
+    pending = false;
+    size = total();
+  }
   let folded = false;
   let keep: Set<SnapNode> | undefined;
 
-  if (size > budgetChars) {
+  if (size > budget) {
     const groups: Group[] = [];
     findGroups(root, groups);
     if (opts.focus) {
       pinFocus(groups, opts.focus);
-      keep = pinnedPaths(root, groups);
+      keep = pinnedPaths(root, groups, opts.focus);
     }
     const minKeep = 3;
     // Shrink the largest group first, by as many items as the excess needs.
-    for (let guard = 0; size > budgetChars && guard < 1000; guard++) {
+    for (let guard = 0; size > budget && guard < 1000; guard++) {
       let best: Group | null = null;
       let bestSize = 0;
       for (const g of groups) {
@@ -516,7 +616,7 @@ export function render(roots: SnapNode[], budgetTokens: number, finalize?: Final
       }
       if (!best) break;
       const avg = bestSize / Math.max(1, best.keep);
-      const drop = Math.ceil((size - budgetChars) / Math.max(1, avg)) + 1;
+      const drop = Math.ceil((size - budget) / Math.max(1, avg)) + 1;
       const before = groupSize(best, sizes);
       best.keep = Math.max(minKeep, best.keep - drop);
       size -= before - groupSize(best, sizes);
@@ -530,7 +630,7 @@ export function render(roots: SnapNode[], budgetTokens: number, finalize?: Final
 
   // Fold what lies farthest from the viewport first, coming closer only while still over budget.
   for (const margin of [32, 16, 8, 4, 2, 1, 0.5, 0]) {
-    if (size <= budgetChars) break;
+    if (size <= budget) break;
     if (foldOffscreen(root, margin, finalize, keep)) {
       folded = true;
       size = total();
@@ -541,16 +641,17 @@ export function render(roots: SnapNode[], budgetTokens: number, finalize?: Final
     size = total();
   }
 
+  sayUnread(root);
   const lines: string[] = [];
   let data: OutlineLine[] | null = opts.lines ? [] : null;
   for (const r of root.children) emit(r, 0, lines, data, pr);
   let text: string;
-  if (size > budgetChars) {
+  if (size > budget) {
     // Last resort: cut at the budget and say how much is missing.
     let used = 0;
     let k = 0;
     const reserve = 200;
-    while (k < lines.length && used + lines[k].length + 1 <= budgetChars - reserve) used += lines[k++].length + 1;
+    while (k < lines.length && used + lines[k].length + 1 <= budget - reserve) used += lines[k++].length + 1;
     const rest = lines.length - k;
     const cut =
       `${fmt(rest)} more lines omitted at the token budget (${fmt(budgetTokens)} tokens): ` + 'scope a snapshot with a locator or raise the budget to see them';

@@ -38,6 +38,11 @@ export interface SnapNode {
   cutChars?: number;
   /** A clickable that holds other lines or much text: named by its own label only, never by its content or looks. */
   container?: boolean;
+  /**
+   * An item of a long list that was not read (walker.ts, walkLongRun): it counts in its list and
+   * measures what the items read beside it do, so folding leaves it out; it is never printed as a line.
+   */
+  unread?: true;
   /** A finalised line that has nothing to say of its own (a region whose name went): print its children in its place. */
   unwrap?: boolean;
 }

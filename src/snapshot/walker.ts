@@ -11,7 +11,8 @@ import { getRole } from 'dom-accessibility-api';
 import { accessibleName, hasLabelledby, labelIndex, labelledbyRefs, pseudoText, type NameOptions } from './accname';
 import { idFor } from './registry';
 import { normalizeSpace, type ShadowRootOf } from './dom';
-import type { Finalize, SnapNode } from './tree';
+import { budgetChars, focusWords, picksOut, printedSize } from './render';
+import { REPEATABLE_ROLES, type Finalize, type SnapNode } from './tree';
 import type { Visibility } from './visibility';
 import { classWords, colourName, imageWords, SVG_SHAPE_TAGS, svgShape } from './inferred';
 
@@ -27,6 +28,10 @@ export interface WalkEnv {
   listened?: Set<Element>;
   /** The labels of each labelable element, indexed once per walk (accname.ts). */
   labelsOf?: (el: Element) => Element[];
+  /** The budget the walk's snapshot prints within, in tokens: a long list is read only as far as it can show (walkLongRun). */
+  budget?: number;
+  /** The instruction the snapshot is for: the items of a long list it names are read wherever they are. */
+  focus?: string;
 }
 
 const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'base', 'title', 'datalist', 'param', 'source', 'track']);
@@ -660,7 +665,97 @@ function markTies(nodes: SnapNode[]): void {
 }
 
 function walkChildren(parent: Node, env: WalkEnv, out: SnapNode[], sink: TextSink): void {
+  if (env.budget && (parent as ParentNode).childElementCount >= LONG_RUN) return walkLongRun(parent as ParentNode & Node, env, out, sink);
   for (let c = parent.firstChild; c; c = c.nextSibling) walkNode(c, env, out, sink);
+}
+
+/** Siblings of one tag, at least this many, are a long list: read as far as the budget can print. */
+const LONG_RUN = 50;
+/** Attributes that name an item's parts (read with its text to find the items an instruction names). */
+const NAMING_ATTRS = '[aria-label],[title],[alt],[placeholder],[value]';
+
+/**
+ * A long list (a table's 5,000 rows) printed within a budget shows its first items, the ones
+ * the instruction names, and its last one: folding (render.ts) keeps no others. So only those
+ * are read; the rest stand in as unread items, counted and measured like the ones read, never
+ * printed. Reading stops once the items read fill the budget, so whatever folding keeps at
+ * the head has been read. The items named are found in their text and naming attributes by
+ * the words that pick out a few (as render's pinning weighs them), a superset of the ones
+ * pinned. Lists whose items are not one line each of one role are read whole.
+ */
+function walkLongRun(parent: ParentNode & Node, env: WalkEnv, out: SnapNode[], sink: TextSink): void {
+  const kids = parent.children;
+  // The tag of the middle child: headers and footers sit at the ends.
+  const tag = kids[kids.length >> 1].localName;
+  let like = 0;
+  let last: Element | null = null;
+  for (let i = 0; i < kids.length; i++) {
+    if (kids[i].localName !== tag) continue;
+    like++;
+    last = kids[i];
+  }
+  if (like < LONG_RUN) {
+    for (let c = parent.firstChild; c; c = c.nextSibling) walkNode(c, env, out, sink);
+    return;
+  }
+  const limit = budgetChars(env.budget!);
+  let used = 0;
+  let role: string | null = null;
+  /** Items that may be left unread: set once the head fills the budget. */
+  let named: Set<Element> | null = null;
+  let wholly = false; // an item that is not one line of the list's role: read everything
+  for (let c = parent.firstChild; c; c = c.nextSibling) {
+    const item = c.nodeType === 1 && (c as Element).localName === tag;
+    if (item && named && !wholly && c !== last && !named.has(c as Element)) {
+      out.push({ kind: 'element', role: role!, children: [], unread: true });
+      continue;
+    }
+    const before = out.length;
+    walkNode(c, env, out, sink);
+    if (!item || named || wholly) continue;
+    const made = out.length - before;
+    if (made === 0) continue; // hidden
+    const n = out[before];
+    if (made > 1 || n.kind !== 'element' || !n.role || !REPEATABLE_ROLES.has(n.role) || (role !== null && n.role !== role)) {
+      wholly = true;
+      continue;
+    }
+    role = n.role;
+    used += printedSize(n, env.budget!);
+    if (used > limit) named = namedItems(kids, tag, env.focus);
+  }
+}
+
+/** Items of the list with a word of the instruction that picks out a few of them. */
+function namedItems(kids: HTMLCollection, tag: string, focus: string | undefined): Set<Element> {
+  const out = new Set<Element>();
+  const want = focus ? focusWords(focus) : [];
+  if (!want.length) return out;
+  const items: Element[] = [];
+  const texts: string[] = [];
+  for (let i = 0; i < kids.length; i++) {
+    const k = kids[i];
+    if (k.localName !== tag) continue;
+    let t = k.textContent ?? '';
+    for (const e of [k, ...Array.from(k.querySelectorAll(NAMING_ATTRS))]) {
+      for (const a of ['aria-label', 'title', 'alt', 'placeholder', 'value']) {
+        const v = e.getAttribute(a);
+        if (v) t += ` ${v}`;
+      }
+    }
+    items.push(k);
+    texts.push(t.toLowerCase());
+  }
+  const telling = want.filter((w) =>
+    picksOut(
+      texts.reduce((df, t) => df + (t.includes(w) ? 1 : 0), 0),
+      items.length,
+    ),
+  );
+  items.forEach((k, i) => {
+    if (telling.some((w) => texts[i].includes(w))) out.add(k);
+  });
+  return out;
 }
 
 function walkNode(n: Node, env: WalkEnv, out: SnapNode[], sink: TextSink): void {
@@ -974,7 +1069,8 @@ function rowName(row: Element, env: WalkEnv): string {
   const sr = env.shadowRootOf(row);
   const cells = sr ? sr.childElementCount : row.childElementCount;
   const text = normalizeSpace((sr ?? row).textContent ?? '').slice(0, Math.max(1, cells) * 81);
-  return cells > 1 ? text + ' |'.repeat(cells - 1) : text;
+  // Each separator at its full length: cells written with no space between them gain all three characters.
+  return cells > 1 ? text + ' | '.repeat(cells - 1) : text;
 }
 
 /** Text that only repeats the element's own name goes. */

@@ -884,15 +884,38 @@ describe("model requests carry the prompt's parts as data", () => {
     expect(port.ofType('dh:snapshot')[0].message.focus).toBe('click create account');
   });
 
-  it('the local model reads the lines, not the prompt, from the same budgeted snapshot a large model reads', async () => {
+  it('the local model reads the lines, not the prompt, of a narrow view first; a view that folded nothing is the whole page', async () => {
     // The text says nothing the local model could use: only the lines name the button.
     const { port, deps } = setup([], (call) =>
       call.message.type === 'dh:snapshot' ? { ...SNAPSHOT, text: '(text the local model ignores)', lines: LINES } : defaultAnswer(call),
     );
     const r = await inferAct(deps, context({ model: LOCAL }), 'click create account');
-    expect(port.ofType('dh:snapshot')[0].message).toMatchObject({ budget: 12_000, lines: true });
+    expect(port.ofType('dh:snapshot').map((c) => c.message)).toMatchObject([{ budget: 3000, lines: true, focus: 'click create account' }]);
     expect(r.result.data.success).toBe(true);
     expect(r.result.data.actions[0].selector).toBe("//*[@id='x3']");
+  });
+
+  it('what the local model cannot find in a folded narrow view, it looks for in the whole page; a refusal there stands', async () => {
+    // Folded away: everything the words could name ("Sign up" would pass for "create account").
+    const narrowLines = LINES.filter((l) => l.id === 'e4');
+    const answers =
+      (found: boolean): Answer =>
+      (call) => {
+        if (call.message.type !== 'dh:snapshot') return defaultAnswer(call);
+        if (call.message.budget === 3000)
+          return { ...SNAPSHOT, folded: true, lines: [...narrowLines, { depth: 0, kind: 'summary', text: '9 lines omitted', states: {} }] };
+        return { ...SNAPSHOT, lines: found ? LINES : narrowLines };
+      };
+    const wide = setup([], answers(true));
+    const r = await inferAct(wide.deps, context({ model: LOCAL }), 'click create account');
+    expect(wide.port.ofType('dh:snapshot').map((c) => c.message.budget)).toEqual([3000, 12_000]);
+    expect(r.result.data.actions[0].selector).toBe("//*[@id='x3']");
+
+    const none = setup([], answers(false));
+    const refused = await inferAct(none.deps, context({ model: LOCAL }), 'click create account');
+    expect(none.port.ofType('dh:snapshot').map((c) => c.message.budget)).toEqual([3000, 12_000]);
+    expect(refused.result.data.success).toBe(false);
+    expect(none.port.ofType('dh:op')).toHaveLength(0);
   });
 
   it('extract: the local model reads the whole page in one piece; chunks of a folded page carry their own lines', async () => {

@@ -72,6 +72,14 @@ const remaining = (ctx: OpContext) => {
   return ms;
 };
 
+/**
+ * Tokens of the page the built-in model reads first for an act: the lines near the viewport,
+ * the items of long lists the instruction names, and every other line with one of its words
+ * (snapshot/render.ts keeps those from folding). Printing and checking fewer lines is most of
+ * an act's time on a big page; a refusal on this view is asked again on the whole one.
+ */
+const NARROW_ACT_BUDGET = 3000;
+
 /** How long the network must stay idle, then the DOM quiet, before a model reads the page. */
 const NETWORK_QUIET_MS = 250;
 const DOM_QUIET_MS = 150;
@@ -206,20 +214,27 @@ export async function inferAct(
   const today = mentionsNamedDate(instruction) ? await pageToday(deps.port, ctx.page) : undefined;
   for (let step = 0; step < 2; step++) {
     await settle(deps, ctx);
-    const snap = await snapshotFor(deps, ctx, { focus: instruction });
     const done = previous ? `\n\nAlready done for this instruction: ${previous}. Now finish it on the page as it is now.` : '';
     const extra = variablesHelp(vars) + (today ? todayLine(today) : '') + done;
-    const fields: PromptFields = {
-      instruction,
-      outline: snap.lines && maskLines(snap.lines, vars),
-      ...(previous ? { alreadyDone: previous } : {}),
-      ...(today ? { today } : {}),
+    const decide = async (budget?: number) => {
+      const snap = await snapshotFor(deps, ctx, { focus: instruction, budget });
+      const fields: PromptFields = {
+        instruction,
+        outline: snap.lines && maskLines(snap.lines, vars),
+        ...(previous ? { alreadyDone: previous } : {}),
+        ...(today ? { today } : {}),
+      };
+      const prompt = userPrompt({ instruction, snapshot: maskValues(snap.text, vars), url: snap.url, extra });
+      const asked = await ask(deps, ctx, 'act', prompt, fields, ACT_JSON_SCHEMA, zodCheck(ActAnswerSchema));
+      usage = addUsage(usage, asked.usage);
+      return { snap, answer: asked.object as ActAnswer, confidence: asked.confidence };
     };
-    const prompt = userPrompt({ instruction, snapshot: maskValues(snap.text, vars), url: snap.url, extra });
-    const { object, usage: u, confidence: c } = await ask(deps, ctx, 'act', prompt, fields, ACT_JSON_SCHEMA, zodCheck(ActAnswerSchema));
-    usage = addUsage(usage, u);
-    if (step === 0) confidence = c;
-    const answer = object as ActAnswer;
+    // The built-in model first reads a narrow view (see NARROW_ACT_BUDGET); what it cannot find there, it looks for in the whole one.
+    const narrow = ctx.model.kind === 'local';
+    let decided = await decide(narrow ? NARROW_ACT_BUDGET : undefined);
+    if (narrow && decided.snap.folded && (!decided.answer.found || !decided.answer.elementId)) decided = await decide();
+    const { snap, answer } = decided;
+    if (step === 0) confidence = decided.confidence;
     if (!answer.found || !answer.elementId) {
       if (step === 1) break; // the first step already acted
       return {
@@ -380,11 +395,7 @@ export async function inferExtract(
 ): Promise<{ data: unknown; usage: Usage; confidence?: number }> {
   // Providers want an object at the top: wrap anything else and unwrap the answer.
   const wrapped = !!userSchema && userSchema.type !== 'object';
-  const schema = !userSchema
-    ? (TEXT_EXTRACTION_SCHEMA as unknown as Record<string, unknown>)
-    : wrapped
-      ? wrap(userSchema)
-      : userSchema;
+  const schema = !userSchema ? (TEXT_EXTRACTION_SCHEMA as unknown as Record<string, unknown>) : wrapped ? wrap(userSchema) : userSchema;
   let validator: Validator;
   try {
     validator = new Validator(schema as never, '7', false);

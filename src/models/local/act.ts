@@ -1287,6 +1287,24 @@ function radioInGroup(intent: Intent, nodes: OutlineNode[], value: string): Pick
   return { node: radios[0], method: 'click', args: [], confidence: 0.9, description: `${radios[0].name} radio` };
 }
 
+const omissions = new WeakMap<OutlineNode, number[]>();
+/** Where the outline `n` belongs to says content was left out (its summary lines' indices). */
+function omissionsOf(n: OutlineNode): number[] {
+  let root = n;
+  while (root.parent) root = root.parent;
+  let found = omissions.get(root);
+  if (!found) {
+    const list: number[] = [];
+    const visit = (x: OutlineNode) => {
+      if (x.role === 'summary') list.push(x.index);
+      x.children.forEach(visit);
+    };
+    visit(root);
+    omissions.set(root, (found = list));
+  }
+  return found;
+}
+
 function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
   let scored = candidates.map((n) => ({ n, s: nameScore(n, intent) }));
   if (intent.context) {
@@ -1366,6 +1384,15 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
     const k = intent.ordinal === 'last' ? tied.length - 1 : intent.ordinal - 1;
     if (!tied[k]) return null;
     chosen = tied[k];
+    // Counting over a page shown in part: what a summary line stands for, before the pick (or after
+    // the last), may hold more of them. The whole page may settle it; this view cannot.
+    const at = chosen.n.index;
+    const gap = omissionsOf(chosen.n).find((i) => (intent.ordinal === 'last' ? i > at : i < at));
+    if (gap !== undefined) {
+      throw new Refusal(
+        `it counts ${intent.ordinal === 'last' ? 'to the last' : `to number ${intent.ordinal}`} of them, and part of the page is left out of this view`,
+      );
+    }
     if (kindOnly) confidence = 0.9;
   } else if (tied.length > 1) {
     // Twins (two "yes" buttons in one dialog) differ in nothing a person could name: the first

@@ -1,0 +1,30 @@
+/** The built-in model counts ("the third link", "the last one") only over what its view shows whole. */
+import { describe, expect, it } from 'vitest';
+import type { OutlineLine } from '../../src/protocol/model';
+import { choose, parseIntent, Refusal } from '../../src/models/local/act';
+import { buildOutline } from '../../src/models/local/outline';
+
+const link = (n: number): OutlineLine => ({ depth: 0, kind: 'element', role: 'link', name: `Topic ${n}`, id: `e${n}`, states: {} });
+const omitted = (where: string): OutlineLine => ({ depth: 0, kind: 'summary', text: `40 lines ${where} the viewport omitted: scroll there`, states: {} });
+const pick = (say: string, lines: OutlineLine[]) => choose(parseIntent(say), buildOutline(lines)).node?.id;
+
+describe('ordinals over a view of part of the page', () => {
+  it('counts over the whole of what is shown', () => {
+    const lines = [1, 2, 3, 4].map(link);
+    expect(pick('click the last link', lines)).toBe('e4');
+    expect(pick('click the second link', lines)).toBe('e2');
+  });
+
+  it('refuses to count past content left out: before the pick, or after the last', () => {
+    const below = [link(1), link(2), link(3), omitted('below')];
+    expect(() => pick('click the last link', below)).toThrow(Refusal);
+    expect(pick('click the second link', below)).toBe('e2');
+    const above = [omitted('above'), link(5), link(6)];
+    expect(() => pick('click the first link', above)).toThrow(Refusal);
+    expect(pick('click the last link', above)).toBe('e6');
+    // A list folded in the middle: its last item is kept, so "last" holds; counting past the fold does not.
+    const list = [link(1), link(2), { ...omitted('below'), text: '… links 3 to 99 of 100 omitted here' }, link(100)];
+    expect(pick('click the last link', list)).toBe('e100');
+    expect(() => pick('click the third link', list)).toThrow(Refusal);
+  });
+});
