@@ -22,6 +22,8 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
     frameLines: z.record(z.array(OutlineLineSchema)).optional(),
     /** The instruction the snapshot is for: folding keeps the list items it names. */
     focus: z.string().max(5000).optional(),
+    /** An act's first, narrow view: on a page far over the budget, far blocks without the instruction's words go unread (walker.ts). */
+    narrow: z.boolean().optional(),
     /** Elements with click-type listeners, as child-index paths from <html> ("s" enters a shadow root): see engine/core/listeners.ts. */
     clickTargets: z.array(z.string().max(2000)).max(5000).optional(),
     /**

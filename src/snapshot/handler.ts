@@ -139,7 +139,16 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
         const el = elementAtPath(path, defaultShadowRootOf);
         if (el) listened.add(el);
       }
-      const nodes = walk(root, { idPrefix: req.idPrefix, shadowRootOf: watchedShadowRootOf, frames, ignore, listened, budget: req.budget, focus: req.focus });
+      const nodes = walk(root, {
+        idPrefix: req.idPrefix,
+        shadowRootOf: watchedShadowRootOf,
+        frames,
+        ignore,
+        listened,
+        budget: req.budget,
+        focus: req.focus,
+        narrow: req.narrow,
+      });
       const controls = controlsIn(nodes);
       if (frames.length) {
         const ids = await frameIdsOf(frames.map((f) => f.el));

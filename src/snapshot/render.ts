@@ -145,7 +145,7 @@ function computeLineData(node: SnapNode): LineData {
     case 'text':
       return { kind: 'text', text: node.text ?? '', states: node.cutChars ? { cut: String(node.cutChars) } : {} };
     case 'summary':
-      return { kind: 'summary', text: node.text ?? '', states: {} };
+      return { kind: 'summary', text: node.text ?? '', states: node.fold ? { fold: node.fold } : {} };
     case 'frame':
       return { kind: 'frame', text: lineOf(node), states: {} };
     default: {
@@ -169,6 +169,10 @@ interface Printer {
 
 /** Characters of the subtree when rendered (each line plus indent and newline). */
 function measure(node: SnapNode, depth: number, sizes: Map<SnapNode, number>, pr: Printer): number {
+  if (node.far !== undefined) {
+    sizes.set(node, node.far);
+    return node.far;
+  }
   let total = lineOf(clipped(node, pr.share, pr.memo)).length + depth * INDENT.length + 1;
   if (node.kind === 'frame' && node.text) total = node.text.length + node.text.split('\n').length * (depth * INDENT.length + 1);
   // An unread item of a long list measures what the items read beside it do on average.
@@ -255,6 +259,7 @@ function applyGroups(groups: Group[]): void {
         if (i > next + 1) {
           kept.push({
             kind: 'summary',
+            fold: 'items',
             children: [],
             text:
               `${noun} ${fmt(next + 1)} to ${fmt(i)} of ${fmt(n)} omitted here (same structure as above): ` +
@@ -382,6 +387,7 @@ function pinnedPaths(root: SnapNode, groups: Group[], focus: string): Set<SnapNo
   // Lines outside lists, and which of the instruction's words each has.
   const want = focusWords(focus);
   const has = new Map<SnapNode, boolean[]>();
+  const parents = new Map<SnapNode, SnapNode>();
   const gather = (n: SnapNode, inItem: boolean): void => {
     const item = inItem || items.has(n);
     const own = item ? '' : (n.kind === 'element' ? (n.name ?? '') : n.kind === 'text' ? (n.text ?? '') : '').toLowerCase();
@@ -389,7 +395,10 @@ function pinnedPaths(root: SnapNode, groups: Group[], focus: string): Set<SnapNo
       const h = want.map((w) => own.includes(w));
       if (h.some(Boolean)) has.set(n, h);
     }
-    for (const c of n.children) gather(c, item);
+    for (const c of n.children) {
+      parents.set(c, n);
+      gather(c, item);
+    }
   };
   if (want.length) gather(root, false);
   // Only words that pick out a few lines: a word on every other line ("section" in the docs) keeps nothing in particular.
@@ -398,7 +407,13 @@ function pinnedPaths(root: SnapNode, groups: Group[], focus: string): Set<SnapNo
     for (const h of has.values()) if (h[k]) df++;
     return df <= TELLING_LINES;
   });
-  for (const [n, h] of has) if (h.some((on, k) => on && telling[k])) pins.add(n);
+  for (const [n, h] of has) {
+    if (!h.some((on, k) => on && telling[k])) continue;
+    pins.add(n);
+    // With the targets beside it ("Details" under the heading "Plan 17"): the controls among its siblings.
+    const siblings = parents.get(n)?.children ?? [];
+    if (siblings.length <= CONTEXT_SIBLINGS) for (const x of siblings) if (x.id) pins.add(x);
+  }
   const out = new Set<SnapNode>();
   if (!pins.size) return out;
   const visit = (n: SnapNode): boolean => {
@@ -412,6 +427,8 @@ function pinnedPaths(root: SnapNode, groups: Group[], focus: string): Set<SnapNo
 }
 /** A word of the instruction on at most this many lines (outside lists) keeps each of them from folding. */
 const TELLING_LINES = 12;
+/** A line kept so also keeps the controls beside it, when it has at most this many siblings. */
+const CONTEXT_SIBLINGS = 16;
 
 /**
  * Fold runs of off-screen siblings into one line that names the headings inside
@@ -507,6 +524,8 @@ function finalizeAll(nodes: SnapNode[], finalize: Finalize): SnapNode[] {
 }
 
 function countLines(n: SnapNode): number {
+  // A block left unread: about one line per sentence-long stretch of its text.
+  if (n.far !== undefined) return Math.max(1, Math.round(n.far / 80));
   let k = 1;
   for (const c of n.children) k += countLines(c);
   return k;
@@ -517,13 +536,24 @@ function countLines(n: SnapNode): number {
  * print) become one summary line per run, never lines that look read.
  */
 function sayUnread(node: SnapNode): void {
-  if (!node.children.some((c) => c.unread)) {
+  if (!node.children.some((c) => c.unread || c.far !== undefined)) {
     for (const c of node.children) sayUnread(c);
     return;
   }
   const out: SnapNode[] = [];
   for (const c of node.children) {
-    if (!c.unread) {
+    if (c.far !== undefined) {
+      const headings: string[] = [];
+      for (const h of c.children) collectHeadings(h, headings);
+      const named = headings.length
+        ? ` (headings ${headings
+            .slice(0, 8)
+            .map((h) => JSON.stringify(h))
+            .join(', ')})`
+        : '';
+      const where = (c.offscreen?.() ?? 1) < 0 ? 'above' : 'below';
+      out.push({ kind: 'summary', children: [], text: `${fmt(countLines(c))} lines ${where} the viewport not read here${named}: scroll there to see them` });
+    } else if (!c.unread) {
       sayUnread(c);
       out.push(c);
     } else if (out.at(-1)?.kind !== 'summary' || !out.at(-1)?.text?.startsWith(UNREAD)) {

@@ -43,6 +43,13 @@ export interface SnapNode {
    * measures what the items read beside it do, so folding leaves it out; it is never printed as a line.
    */
   unread?: true;
+  /** summary: it stands for items of a list folded in place ("rows 12 to 4,990 of 5,000 omitted here"), told apart in its line's states. */
+  fold?: 'items';
+  /**
+   * A block far from the viewport that was not read (walker.ts, walkFar): it measures this many
+   * characters and holds only its headings, so folding folds it into a summary; never printed as is.
+   */
+  far?: number;
   /** A finalised line that has nothing to say of its own (a region whose name went): print its children in its place. */
   unwrap?: boolean;
 }

@@ -32,6 +32,10 @@ export interface WalkEnv {
   budget?: number;
   /** The instruction the snapshot is for: the items of a long list it names are read wherever they are. */
   focus?: string;
+  /** An act's first, narrow view: on a page far over the budget, blocks far from the viewport without the instruction's words go unread. */
+  narrow?: boolean;
+  /** Set by walk() for a narrow view of such a page: the instruction's words, as whole words (walkFar). */
+  far?: { words: RegExp };
 }
 
 const SKIP_TAGS = new Set(['script', 'style', 'noscript', 'template', 'head', 'meta', 'link', 'base', 'title', 'datalist', 'param', 'source', 'track']);
@@ -595,6 +599,12 @@ export function walk(root: Element | ShadowRoot | Document, env: WalkEnv): SnapN
     for (let p: Element | null = start; p; p = p.parentElement) if (CONTROL_ROLES.has(roleOf(p))) insideControl = true;
   }
   modal = null;
+  farCheck = true;
+  env.far = undefined;
+  const words = env.narrow && env.focus && env.budget ? focusWords(env.focus) : [];
+  if (words.length && root instanceof Document && (document.body?.textContent?.length ?? 0) > FAR_TEXT * budgetChars(env.budget!)) {
+    env.far = { words: new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`, 'u') };
+  }
   let out: SnapNode[] = [];
   const owner = root instanceof Document ? root.documentElement : root instanceof ShadowRoot ? root.host : root;
   let sink = new TextSink(owner);
@@ -790,13 +800,63 @@ function walkElement(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSink)
   const savedCursor = parentCursor;
   const savedInside = insideControl;
   const savedPlain = parentPlain;
+  const savedFar = farCheck;
   try {
+    if (env.far && farCheck && walkFar(el, env, out, sink)) return;
     walkElementIn(el, env, out, sink);
   } finally {
     parentCursor = savedCursor;
     insideControl = savedInside;
     parentPlain = savedPlain;
+    farCheck = savedFar;
   }
+}
+
+/** Pages with this many times the budget's characters of text have blocks far away left unread by an act's view. */
+const FAR_TEXT = 3;
+/** How far, in viewport heights, a block must lie from the viewport to be left unread. */
+const FAR_VIEWPORTS = 4;
+/** A block left unread holds at least this much text (never a small or empty root a dialog could open in). */
+const FAR_MIN_CHARS = 2000;
+/** At most this many of an unread block's headings are read, to name it. */
+const FAR_HEADINGS = 30;
+/** Whether elements below the one being walked may still lie far away (false once one lies wholly near the viewport). */
+let farCheck = true;
+
+/**
+ * On a page far over its budget, an act's view leaves out a block that lies wholly beyond
+ * FAR_VIEWPORTS viewport heights and holds none of the instruction's words (in its text or its
+ * parts' naming attributes): folding would leave it out anyway, and reading it is most of the
+ * cost on a long document. It stands in as one line that measures its text and holds its
+ * headings, so the fold names them ("lines below the viewport omitted (headings ...)"). A block
+ * wholly near the viewport stops the checks below it. True when `el` was left unread.
+ */
+function walkFar(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSink): boolean {
+  if (el.childElementCount === 0 || INLINE_TAGS.has(el.localName)) return false;
+  const r = el.getBoundingClientRect();
+  const vh = window.innerHeight || 1;
+  const distance = r.bottom < 0 ? r.bottom / vh : r.top > vh ? (r.top - vh) / vh : 0;
+  if (Math.abs(distance) < FAR_VIEWPORTS) {
+    // Wholly within reach: nothing inside lies far (positioned content aside, which folding handles as before).
+    if (r.top >= -FAR_VIEWPORTS * vh && r.bottom <= (1 + FAR_VIEWPORTS) * vh) farCheck = false;
+    return false;
+  }
+  const text = el.textContent ?? '';
+  if (text.length < FAR_MIN_CHARS) return false;
+  let named = text.toLowerCase();
+  for (const e of Array.from(el.querySelectorAll(NAMING_ATTRS)))
+    for (const a of ['aria-label', 'title', 'alt', 'placeholder', 'value']) named += ` ${(e.getAttribute(a) ?? '').toLowerCase()}`;
+  // A word's start is enough ("search" in "searching"): what a block may hold is over- rather than under-read.
+  if (env.far!.words.test(named)) return false;
+  sink.flush(out);
+  const node: SnapNode = { kind: 'element', role: 'generic', children: [], far: text.length, offscreen: () => distance };
+  for (const h of Array.from(el.querySelectorAll('h1, h2, h3, h4, h5, h6, [role=heading]')).slice(0, FAR_HEADINGS)) {
+    const hs = new TextSink(h);
+    walkElement(h, env, node.children, hs);
+    hs.flush(node.children);
+  }
+  out.push(node);
+  return true;
 }
 
 function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSink): void {

@@ -23,8 +23,22 @@ describe('ordinals over a view of part of the page', () => {
     expect(() => pick('click the first link', above)).toThrow(Refusal);
     expect(pick('click the last link', above)).toBe('e6');
     // A list folded in the middle: its last item is kept, so "last" holds; counting past the fold does not.
-    const list = [link(1), link(2), { ...omitted('below'), text: '… links 3 to 99 of 100 omitted here' }, link(100)];
+    const folded: OutlineLine = { depth: 0, kind: 'summary', text: '… links 3 to 99 of 100 omitted here', states: { fold: 'items' } };
+    const list = [link(1), link(2), folded, link(100)];
     expect(pick('click the last link', list)).toBe('e100');
     expect(() => pick('click the third link', list)).toThrow(Refusal);
+  });
+
+  it('a list folded in place counts only when what is counted is in it', () => {
+    const nav: OutlineLine[] = [
+      { depth: 0, kind: 'element', role: 'navigation', name: 'Main', id: 'e1', states: {} },
+      { depth: 1, kind: 'element', role: 'link', name: 'Home', id: 'e2', states: {} },
+      { depth: 1, kind: 'summary', text: '… links 2 to 11 of 12 omitted here', states: { fold: 'items' } },
+      { depth: 1, kind: 'element', role: 'link', name: 'Contact', id: 'e3', states: {} },
+      { depth: 0, kind: 'element', role: 'textbox', name: 'Search', id: 'e4', states: {} },
+      { depth: 0, kind: 'element', role: 'textbox', name: 'Email', id: 'e5', states: {} },
+    ];
+    expect(pick('click the first text field', nav)).toBe('e4');
+    expect(() => pick('click the second link', nav)).toThrow(Refusal);
   });
 });

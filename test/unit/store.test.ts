@@ -190,7 +190,9 @@ describe('cache stores', () => {
       `const s = await SqliteStore.open(${JSON.stringify(path)}, { maxEntriesPerTenant: ${bound} }); ` +
       `const usage = { inputTokens: 0, outputTokens: 0, reasoningTokens: 0, cachedInputTokens: 0, inferenceTimeMs: 0 }; for (let i = 0; ; i++) { ` +
       `const key = String(i).padStart(20, 'k'); await s.record({ key, baseKey: 'b'.repeat(20), op: 'act', result: [i], usage }, 'w${w}'); ` +
-      `process.stdout.write(key + '\\n'); }`;
+      // Each key waits for its write to reach the pipe: a write to a pipe is asynchronous, and keys still queued in the
+      // process when it is killed would leave several records committed and unprinted, not at most one.
+      `await new Promise((r) => process.stdout.write(key + '\\n', r)); }`;
     const writers = [0, 1, 2].map((w) => {
       const p = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script(w)], { stdio: ['ignore', 'pipe', 'inherit'] });
       const done: string[] = [];

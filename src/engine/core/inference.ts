@@ -179,13 +179,14 @@ const zodCheck = (schema: z.ZodTypeAny) => (o: unknown) => {
  * model reads the same folded outline; `focus` (the instruction) keeps the items of folded
  * lists that it names. Provider models read only the text, so only the others get the lines.
  */
-async function snapshotFor(deps: InferenceDeps, ctx: OpContext, opts: { budget?: number; focus?: string } = {}): Promise<CapturedSnapshot> {
+async function snapshotFor(deps: InferenceDeps, ctx: OpContext, opts: { budget?: number; focus?: string; narrow?: boolean } = {}): Promise<CapturedSnapshot> {
   return raceCancel(
     captureSnapshot(deps.port, ctx.page, {
       locator: ctx.locator,
       ignoreLocators: ctx.ignoreLocators,
       budget: opts.budget,
       focus: opts.focus,
+      narrow: opts.narrow,
       lines: ctx.model.kind !== 'provider',
       timeoutMs: Math.min(remaining(ctx), 15_000),
       frames: ctx.iframes !== false,
@@ -217,7 +218,7 @@ export async function inferAct(
     const done = previous ? `\n\nAlready done for this instruction: ${previous}. Now finish it on the page as it is now.` : '';
     const extra = variablesHelp(vars) + (today ? todayLine(today) : '') + done;
     const decide = async (budget?: number) => {
-      const snap = await snapshotFor(deps, ctx, { focus: instruction, budget });
+      const snap = await snapshotFor(deps, ctx, { focus: instruction, budget, narrow: budget !== undefined });
       const fields: PromptFields = {
         instruction,
         outline: snap.lines && maskLines(snap.lines, vars),

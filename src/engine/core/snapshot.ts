@@ -53,6 +53,8 @@ export async function captureSnapshot(
     lines?: boolean;
     /** The instruction the snapshot is for: folded lists keep the items it names. */
     focus?: string;
+    /** An act's first, narrow view (see inference.ts, NARROW_ACT_BUDGET). */
+    narrow?: boolean;
   },
 ): Promise<CapturedSnapshot> {
   const budget = opts.budget ?? DEFAULTS.snapshotBudgetTokens;
@@ -74,7 +76,11 @@ export async function captureSnapshot(
     }
     return port.frameRequest<FrameReply>(page, 0, { ...message, clickTargets: targets }, timeoutMs);
   };
-  const asked = { ...(opts.lines ? { lines: true } : {}), ...(opts.focus ? { focus: opts.focus.slice(0, 5000) } : {}) };
+  const asked = {
+    ...(opts.lines ? { lines: true } : {}),
+    ...(opts.focus ? { focus: opts.focus.slice(0, 5000) } : {}),
+    ...(opts.narrow ? { narrow: true } : {}),
+  };
   const result = (r: Rendered): CapturedSnapshot => {
     const out: CapturedSnapshot = { text: r.text, tokens: r.tokens, folded: r.folded, url: r.url };
     if (opts.lines) out.lines = r.lines ?? [];

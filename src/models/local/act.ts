@@ -1287,16 +1287,16 @@ function radioInGroup(intent: Intent, nodes: OutlineNode[], value: string): Pick
   return { node: radios[0], method: 'click', args: [], confidence: 0.9, description: `${radios[0].name} radio` };
 }
 
-const omissions = new WeakMap<OutlineNode, number[]>();
-/** Where the outline `n` belongs to says content was left out (its summary lines' indices). */
-function omissionsOf(n: OutlineNode): number[] {
+const omissions = new WeakMap<OutlineNode, OutlineNode[]>();
+/** Where the outline `n` belongs to says content was left out: its summary lines. */
+function omissionsOf(n: OutlineNode): OutlineNode[] {
   let root = n;
   while (root.parent) root = root.parent;
   let found = omissions.get(root);
   if (!found) {
-    const list: number[] = [];
+    const list: OutlineNode[] = [];
     const visit = (x: OutlineNode) => {
-      if (x.role === 'summary') list.push(x.index);
+      if (x.role === 'summary') list.push(x);
       x.children.forEach(visit);
     };
     visit(root);
@@ -1384,10 +1384,13 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
     const k = intent.ordinal === 'last' ? tied.length - 1 : intent.ordinal - 1;
     if (!tied[k]) return null;
     chosen = tied[k];
-    // Counting over a page shown in part: what a summary line stands for, before the pick (or after
-    // the last), may hold more of them. The whole page may settle it; this view cannot.
+    // Counting by kind alone ("the third link") over a page shown in part: what a summary line stands
+    // for, before the pick (or after the last), may hold more of them. The whole page may settle it;
+    // this view cannot. (Lines with the words of a named target are kept from folding: see render.ts.)
     const at = chosen.n.index;
-    const gap = omissionsOf(chosen.n).find((i) => (intent.ordinal === 'last' ? i > at : i < at));
+    // A list folded in place holds items like the ones shown: it counts only when the ones counted are in it.
+    const counts = (s: OutlineNode) => s.states.fold !== 'items' || tied.some((c) => isInside(c.n, s.parent!));
+    const gap = kindOnly ? omissionsOf(chosen.n).find((s) => (intent.ordinal === 'last' ? s.index > at : s.index < at) && counts(s)) : undefined;
     if (gap !== undefined) {
       throw new Refusal(
         `it counts ${intent.ordinal === 'last' ? 'to the last' : `to number ${intent.ordinal}`} of them, and part of the page is left out of this view`,

@@ -39,7 +39,16 @@ export function buildOutline(lines: readonly OutlineLine[]): OutlineNode[] {
             parent: null,
             children: [],
           }
-        : { id: null, role: line.kind, name: line.text ?? '', states: {}, depth: line.depth, index: all.length, parent: null, children: [] };
+        : {
+            id: null,
+            role: line.kind,
+            name: line.text ?? '',
+            states: line.kind === 'summary' ? line.states : {},
+            depth: line.depth,
+            index: all.length,
+            parent: null,
+            children: [],
+          };
     while (stack.length > 1 && stack[stack.length - 1].depth >= node.depth) stack.pop();
     node.parent = stack[stack.length - 1];
     node.parent.children.push(node);
