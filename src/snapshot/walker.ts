@@ -850,6 +850,8 @@ function walkFar(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSink): bo
   if (env.far!.words.test(named)) return false;
   sink.flush(out);
   const node: SnapNode = { kind: 'element', role: 'generic', children: [], far: text.length, offscreen: () => distance };
+  // The headings are met out of their places: each asks the browser whether it renders at all (not this block's parent's plain style).
+  parentPlain = false;
   for (const h of Array.from(el.querySelectorAll('h1, h2, h3, h4, h5, h6, [role=heading]')).slice(0, FAR_HEADINGS)) {
     const hs = new TextSink(h);
     walkElement(h, env, node.children, hs);
