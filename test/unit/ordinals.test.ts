@@ -29,6 +29,24 @@ describe('ordinals over a view of part of the page', () => {
     expect(() => pick('click the third link', list)).toThrow(Refusal);
   });
 
+  it('a named target counts past a list folded in place only when it is counting that list', () => {
+    const dl = (n: number): OutlineLine => ({ depth: 1, kind: 'element', role: 'link', name: 'Download', id: `e${n}`, states: {} });
+    const downloads: OutlineLine[] = [
+      { depth: 0, kind: 'element', role: 'list', name: '', id: 'e0', states: {} },
+      dl(1),
+      dl(2),
+      dl(3),
+      { depth: 1, kind: 'summary', text: '… links 4 to 99 of 100 omitted here', states: { fold: 'items' } },
+      dl(100),
+      { depth: 0, kind: 'element', role: 'textbox', name: 'Quick search', id: 'e200', states: {} },
+    ];
+    expect(pick('click the second Download link', downloads)).toBe('e2');
+    expect(pick('click the last Download link', downloads)).toBe('e100');
+    expect(() => pick('click the 4th Download link', downloads)).toThrow(Refusal);
+    // One named target after a folded list it is not counting.
+    expect(pick('click the first Quick search box', downloads)).toBe('e200');
+  });
+
   it('a list folded in place counts only when what is counted is in it', () => {
     const nav: OutlineLine[] = [
       { depth: 0, kind: 'element', role: 'navigation', name: 'Main', id: 'e1', states: {} },

@@ -1384,13 +1384,14 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
     const k = intent.ordinal === 'last' ? tied.length - 1 : intent.ordinal - 1;
     if (!tied[k]) return null;
     chosen = tied[k];
-    // Counting by kind alone ("the third link") over a page shown in part: what a summary line stands
-    // for, before the pick (or after the last), may hold more of them. The whole page may settle it;
-    // this view cannot. (Lines with the words of a named target are kept from folding: see render.ts.)
+    // Counting over a page shown in part: what a summary line stands for, before the pick (or after the
+    // last), may hold more of them. The whole page may settle it; this view cannot. Lines with the words
+    // of a named target are kept from folding (render.ts), so for one only a list folded in place counts,
+    // when it is that list's items being counted; for a kind alone ("the third link"), any omission does,
+    // a list folded in place when one counted is in it.
     const at = chosen.n.index;
-    // A list folded in place holds items like the ones shown: it counts only when the ones counted are in it.
-    const counts = (s: OutlineNode) => s.states.fold !== 'items' || tied.some((c) => isInside(c.n, s.parent!));
-    const gap = kindOnly ? omissionsOf(chosen.n).find((s) => (intent.ordinal === 'last' ? s.index > at : s.index < at) && counts(s)) : undefined;
+    const counts = (s: OutlineNode) => (s.states.fold !== 'items' ? kindOnly : tied.filter((c) => isInside(c.n, s.parent!)).length >= (kindOnly ? 1 : 2));
+    const gap = omissionsOf(chosen.n).find((s) => (intent.ordinal === 'last' ? s.index > at : s.index < at) && counts(s));
     if (gap !== undefined) {
       throw new Refusal(
         `it counts ${intent.ordinal === 'last' ? 'to the last' : `to number ${intent.ordinal}`} of them, and part of the page is left out of this view`,
