@@ -444,17 +444,10 @@ function foldOffscreen(node: SnapNode, margin: number, finalize?: Finalize, keep
       const lines = run.reduce((n, r) => n + countLines(r), 0);
       const headings: string[] = [];
       for (const r of run) collectHeadings(r, headings, finalize);
-      const shown = headings
-        .slice(0, 8)
-        .map((h) => JSON.stringify(h))
-        .join(', ');
-      const more = headings.length > 8 ? ` and ${fmt(headings.length - 8)} more` : '';
       out.push({
         kind: 'summary',
         children: [],
-        text:
-          `${fmt(lines)} lines ${where} the viewport omitted${headings.length ? ` (headings ${shown}${more})` : ''}: ` +
-          'scroll there or scope a snapshot to see them',
+        text: `${fmt(lines)} lines ${where} the viewport omitted${headingsNote(headings)}: scroll there or scope a snapshot to see them`,
       });
       changed = true;
     } else out.push(...run);
@@ -476,6 +469,16 @@ function foldOffscreen(node: SnapNode, margin: number, finalize?: Finalize, keep
   flush();
   node.children = out;
   return changed;
+}
+
+/** ` (headings "A", "B" and 3 more)` for a summary line, or nothing. */
+function headingsNote(headings: string[]): string {
+  if (!headings.length) return '';
+  const shown = headings
+    .slice(0, 8)
+    .map((h) => JSON.stringify(h))
+    .join(', ');
+  return ` (headings ${shown}${headings.length > 8 ? ` and ${fmt(headings.length - 8)} more` : ''})`;
 }
 
 function collectHeadings(n: SnapNode, out: string[], finalize?: Finalize): void {
@@ -541,28 +544,24 @@ function sayUnread(node: SnapNode): void {
     return;
   }
   const out: SnapNode[] = [];
+  let unreadRun = false;
   for (const c of node.children) {
     if (c.far !== undefined) {
       const headings: string[] = [];
       for (const h of c.children) collectHeadings(h, headings);
-      const named = headings.length
-        ? ` (headings ${headings
-            .slice(0, 8)
-            .map((h) => JSON.stringify(h))
-            .join(', ')})`
-        : '';
       const where = (c.offscreen?.() ?? 1) < 0 ? 'above' : 'below';
-      out.push({ kind: 'summary', children: [], text: `${fmt(countLines(c))} lines ${where} the viewport not read here${named}: scroll there to see them` });
+      const text = `${fmt(countLines(c))} lines ${where} the viewport not read here${headingsNote(headings)}: scroll there to see them`;
+      out.push({ kind: 'summary', children: [], text });
     } else if (!c.unread) {
       sayUnread(c);
       out.push(c);
-    } else if (out.at(-1)?.kind !== 'summary' || !out.at(-1)?.text?.startsWith(UNREAD)) {
-      out.push({ kind: 'summary', children: [], text: `${UNREAD} ${pluralFor(c.role ?? 'item')}: scope a snapshot to this container to see them` });
+    } else if (!unreadRun) {
+      out.push({ kind: 'summary', children: [], text: `more ${pluralFor(c.role ?? 'item')}: scope a snapshot to this container to see them` });
     }
+    unreadRun = !!c.unread;
   }
   node.children = out;
 }
-const UNREAD = 'more';
 
 /** Print a subtree; `data` (when asked for) gets the same lines as data, one for one. */
 function emit(node: SnapNode, depth: number, out: string[], data: OutlineLine[] | null, pr: Printer): void {

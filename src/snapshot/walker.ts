@@ -603,7 +603,8 @@ export function walk(root: Element | ShadowRoot | Document, env: WalkEnv): SnapN
   env.far = undefined;
   const words = env.narrow && env.focus && env.budget ? focusWords(env.focus) : [];
   if (words.length && root instanceof Document && (document.body?.textContent?.length ?? 0) > FAR_TEXT * budgetChars(env.budget!)) {
-    env.far = { words: new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('|')})`, 'u') };
+    // The words are letters and digits only (focusWords): nothing in them needs escaping.
+    env.far = { words: new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.join('|')})`, 'u') };
   }
   let out: SnapNode[] = [];
   const owner = root instanceof Document ? root.documentElement : root instanceof ShadowRoot ? root.host : root;
@@ -681,8 +682,21 @@ function walkChildren(parent: Node, env: WalkEnv, out: SnapNode[], sink: TextSin
 
 /** Siblings of one tag, at least this many, are a long list: read as far as the budget can print. */
 const LONG_RUN = 50;
-/** Attributes that name an item's parts (read with its text to find the items an instruction names). */
-const NAMING_ATTRS = '[aria-label],[title],[alt],[placeholder],[value]';
+/** Attributes that name an element's parts (read with its text to find what an instruction names). */
+const NAMING_ATTRS = ['aria-label', 'title', 'alt', 'placeholder', 'value'];
+const NAMED_PARTS = NAMING_ATTRS.map((a) => `[${a}]`).join(',');
+
+/** An element's text and the naming attributes of it and its parts, in lower case. */
+function namingText(el: Element): string {
+  let t = el.textContent ?? '';
+  for (const e of [el, ...Array.from(el.querySelectorAll(NAMED_PARTS))]) {
+    for (const a of NAMING_ATTRS) {
+      const v = e.getAttribute(a);
+      if (v) t += ` ${v}`;
+    }
+  }
+  return t.toLowerCase();
+}
 
 /**
  * A long list (a table's 5,000 rows) printed within a budget shows its first items, the ones
@@ -746,15 +760,8 @@ function namedItems(kids: HTMLCollection, tag: string, focus: string | undefined
   for (let i = 0; i < kids.length; i++) {
     const k = kids[i];
     if (k.localName !== tag) continue;
-    let t = k.textContent ?? '';
-    for (const e of [k, ...Array.from(k.querySelectorAll(NAMING_ATTRS))]) {
-      for (const a of ['aria-label', 'title', 'alt', 'placeholder', 'value']) {
-        const v = e.getAttribute(a);
-        if (v) t += ` ${v}`;
-      }
-    }
     items.push(k);
-    texts.push(t.toLowerCase());
+    texts.push(namingText(k));
   }
   const telling = want.filter((w) =>
     picksOut(
@@ -843,11 +850,8 @@ function walkFar(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSink): bo
   }
   const text = el.textContent ?? '';
   if (text.length < FAR_MIN_CHARS) return false;
-  let named = text.toLowerCase();
-  for (const e of Array.from(el.querySelectorAll(NAMING_ATTRS)))
-    for (const a of ['aria-label', 'title', 'alt', 'placeholder', 'value']) named += ` ${(e.getAttribute(a) ?? '').toLowerCase()}`;
   // A word's start is enough ("search" in "searching"): what a block may hold is over- rather than under-read.
-  if (env.far!.words.test(named)) return false;
+  if (env.far!.words.test(namingText(el))) return false;
   sink.flush(out);
   const node: SnapNode = { kind: 'element', role: 'generic', children: [], far: text.length, offscreen: () => distance };
   // The headings are met out of their places: each asks the browser whether it renders at all (not this block's parent's plain style).
