@@ -7,6 +7,13 @@ import { clip, quote } from '../../protocol/text';
 import { isInside, optionsOf, textOf, type OutlineNode } from './outline';
 import { Refusal } from './refusal';
 import { appendOf, dateValueFor, dayOf, namedDate, type DateField, type NamedDate } from './values';
+import { ENDS, ORDINALS, ordinalOf } from './words/numbers';
+import { MONTH_STEMS, MONTHS } from './words/dates';
+import { anyOf, either, leading, oneOf } from './words/grammar';
+import { CONTAINER_NOUNS, HOLDERS, HOLDING, NEAR_WORDS, NOISE_WORDS, SAYING } from './words/references';
+import { FIELD_PHRASES, KINDS, QUOTE_KINDS, SCOPES, STRICT_FIELD_PHRASES, TEXT_FIELD_PHRASES, TYPE_WORDS, WIDGET_NOUNS } from './words/controls';
+import { AND_STEP_VERBS, COURTESY, METHOD_VERBS, NEXT_STEP_VERBS, NOT_VERBS, SLIDER_VERBS, STEP_VERBS } from './words/verbs';
+import { CONDITION_WORDS, REPETITION_WORDS, THEN_WORDS } from './words/conditions';
 import { canonical, coverage, exactMatch, glyphWords, isReference, normalize, similarity, SOFT_NOUNS, words } from './text';
 
 export type Method =
@@ -94,33 +101,6 @@ const KEY_WORDS = [
 const KEY_NAMES = new RegExp(`^(${KEY_WORDS})$`);
 const MODIFIER = /^(ctrl|control|alt|option|shift|cmd|command|meta)$/;
 
-const FIELD_WORDS = /\b(text ?fields?|input ?fields?|input ?box(es)?|text ?box(es)?|text ?areas?|inputs?|fields?|box(es)?|bar|areas?)\b/;
-/** Field words that mean a text field whatever the verb. */
-const FIELD_WORDS_STRICT = /\b(text ?fields?|input ?fields?|input ?box(es)?|text ?box(es)?|text ?areas?|inputs?|fields?|search ?(box|bar)|text ?entry)\b/;
-/** Words for a field that holds free text (a select is a field, not a text box). */
-const TEXT_FIELD_WORDS = /\b(text ?fields?|text ?inputs?|input ?text ?box(es)?|input ?box(es)?|text ?box(es)?|text ?areas?|text ?entry)\b/;
-const ROLE_WORDS: [RegExp, string[]][] = [
-  [TEXT_FIELD_WORDS, ['textbox', 'searchbox']],
-  [/\b(check ?box(es)?|tick ?box(es)?)\b/, ['checkbox', 'menuitemcheckbox']],
-  [/\bradio( button)?s?\b/, ['radio', 'menuitemradio']],
-  [/\b(drop ?-?down|select ?box|select|combo ?box|picker|list)\b/, ['combobox', 'listbox']],
-  [/\bmenu ?items?\b/, ['menuitem', 'menuitemcheckbox', 'menuitemradio', 'clickable']],
-  [/\btabs?\b/, ['tab', 'clickable']],
-  [/\b(switch|toggle)\b/, ['switch', 'checkbox']],
-  [/\b(links?|hyperlinks?|anchors?)\b/, ['link', 'clickable']],
-  [/\b(buttons?|btn)\b/, ['button', 'clickable']],
-  [/\b(sliders?|range)\b/, ['slider', 'clickable']],
-  [/\b(spinners?|spin ?buttons?|steppers?|number (?:field|box|input))\b/, ['spinbutton', 'clickable']],
-  [FIELD_WORDS, ['textbox', 'searchbox', 'spinbutton', 'combobox', 'slider']],
-  [/\b(options?)\b/, ['option', 'radio']],
-  // A picture word is a kind only at the end ("the Pictures folder" is a folder).
-  [/\b(images?|icons?|pictures?|logos?|photos?)(?= *$| +QQ\d)/, ['img', 'link', 'button', 'clickable']],
-  [/\b(cells?|slots?)\b/, ['cell', 'gridcell', 'clickable']],
-  [/\b(search )?results?\b/, ['link', 'clickable', 'article']],
-  [/\b(headings?|titles?)\b/, ['heading']],
-  [/\brows?\b/, ['row']],
-];
-
 const CLICKABLE = new Set([
   'clickable',
   'cell',
@@ -151,39 +131,7 @@ const FILLABLE = new Set(['textbox', 'searchbox', 'spinbutton', 'combobox', 'sli
 const PASSIVE = new Set(['heading', 'row', 'listitem', 'img', 'gridcell']);
 const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
 const SELECTABLE = new Set(['combobox', 'listbox']);
-const ORDINALS: Record<string, number | 'last'> = {
-  first: 1,
-  '1st': 1,
-  second: 2,
-  '2nd': 2,
-  third: 3,
-  '3rd': 3,
-  fourth: 4,
-  '4th': 4,
-  fifth: 5,
-  '5th': 5,
-  sixth: 6,
-  '6th': 6,
-  seventh: 7,
-  '7th': 7,
-  eighth: 8,
-  '8th': 8,
-  ninth: 9,
-  '9th': 9,
-  tenth: 10,
-  '10th': 10,
-  last: 'last',
-  final: 'last',
-  top: 1,
-  topmost: 1,
-  bottom: 'last',
-  bottommost: 'last',
-};
-const VERB_WORDS = [
-  'click|press|tap|hit|choose|open|follow|push|activate|select|pick|type|enter|fill|write|input|put|set|check|tick|uncheck|untick|mark|unmark',
-  'hover|scroll|focus|clear|double|right|go|visit|navigate|toggle|turn|switch|enable|disable|expand|collapse|submit|empty|erase',
-].join('|');
-const VERBS = new RegExp(`^(${VERB_WORDS})\\b`);
+const VERBS = new RegExp(`^(${either(STEP_VERBS)})\\b`);
 
 const EDGES = 'top|bottom|end|start|beginning';
 /** "scroll down", "scroll to the bottom of the page", "scroll until you see X": (1) the direction, (2) the edge, (3) the target. */
@@ -197,12 +145,26 @@ const SCROLL_BOX = new RegExp(
     `(?:all the way )?(?:to|until) (?:the |its )?(${EDGES})(?: of (?:it|the (?:box|list|text|area)))?$`,
   'i',
 );
-const SLIDER_VERBS = 'move|drag|slide|set|put|turn|adjust|change';
 const SLIDER_WORDS = 'slider|range|knob|volume|brightness';
 /** "Move the volume slider to 80": (1) the slider, (2) the value. */
-const SLIDER_TO = new RegExp(`^(?:${SLIDER_VERBS})(?: the)? (.*?(?:${SLIDER_WORDS}))(?: (?:to|at))? (QQ\\d+|[-+]?\\d+(?:\\.\\d+)?%?)$`, 'i');
+const SLIDER_TO = new RegExp(`^(?:${either(SLIDER_VERBS)})(?: the)? (.*?(?:${SLIDER_WORDS}))(?: (?:to|at))? (QQ\\d+|[-+]?\\d+(?:\\.\\d+)?%?)$`, 'i');
 
 export { Refusal };
+
+/** Each kind of control with its words compiled: whole words, or the target's last word. */
+const KIND_WORDS = KINDS.map((k) => ({ ...k, re: new RegExp(`\\b(?:${either(k.words)})${k.last ? '(?= *$| +QQ\\d)' : '\\b'}`) }));
+const STRICT_FIELD = anyOf(STRICT_FIELD_PHRASES, '');
+
+/** An instruction that types text: its "'s" is part of the text ("type Tom's"). */
+const TYPES = new RegExp(`^(?:${either(METHOD_VERBS.type)})\\b`, 'i');
+/** Courtesy before the verb, any number of times ("please now click"). */
+const POLITE = new RegExp(`^((?:${either(COURTESY)}) )+`, 'i');
+
+/** A condition or a repetition, which one step does not follow ("once" only before a clause: not "click once more"). */
+const CONDITIONAL = new RegExp(`\\b(?:${either([...CONDITION_WORDS, ...REPETITION_WORDS])})\\b|\\bonce\\s+(?!(?:more|again)\\b)(?=\\S+\\s+\\S)`);
+
+/** A month's name anywhere in a text (a calendar's caption). */
+const MONTH_NAME = new RegExp(`\\b(?:${either(MONTH_STEMS)})[a-z]*\\b`, 'i');
 
 /** Pull out quoted strings, replacing each with a marker. */
 function takeQuotes(s: string): { text: string; quotes: string[] } {
@@ -226,20 +188,17 @@ export function parseIntent(instruction: string): Intent {
   const { text, quotes } = takeQuotes(instruction.trim().replace(/[.!]+$/, ''));
   // "Tom's comment" is the comment by Tom.
   // (Not in what is typed: "Maria Lopez's employee ID" is a description, checked as such below.)
-  let s = (/^(?:type|enter|write|input|put|key in|fill|insert|paste)\b/i.test(text) ? text : text.replace(/\b(\w+)['’]s\b/g, '$1'))
-    .replace(/^(please |now |then |kindly |can you |could you |go ahead and |i want to |i'd like to )+/i, '')
-    .trim();
+  let s = (TYPES.test(text) ? text : text.replace(/\b(\w+)['’]s\b/g, '$1')).replace(POLITE, '').trim();
   const lower = s.toLowerCase();
   // Several steps in one instruction are for a larger model.
   if (
-    /\b(and then|then|after that|afterwards|followed by)\b/.test(lower.replace(/^then /, '')) ||
-    /,\s*(then\s+)?(click|type|press|select|check|fill|open|enter)\b/.test(lower) ||
-    / and (click|type|press|select|check|uncheck|fill|open|enter|submit|hover|scroll)\b/.test(lower)
+    anyOf(THEN_WORDS).test(lower.replace(/^then /, '')) ||
+    new RegExp(`,\\s*(then\\s+)?(${either(NEXT_STEP_VERBS)})\\b`).test(lower) ||
+    new RegExp(` and (${either(AND_STEP_VERBS)})\\b`).test(lower)
   ) {
     throw new Refusal('it has several steps');
   }
-  if (/\b(if|unless|until|while|each|every|all of|wait|when|whenever|as soon as|in case)\b|\bonce\s+(?!more\b|again\b)(?=\S+\s+\S)/.test(lower))
-    throw new Refusal('it has conditions or repetition');
+  if (CONDITIONAL.test(lower)) throw new Refusal('it has conditions or repetition');
   // "..., so that it has focus", "so the form is sent": a purpose, not a step.
   s = s
     .replace(/,?\s+(?:so that|so as to|so|in order to)\s+(?:it|that|the \w+)\s+(?:has|gets|is|are|will)\b.*$/i, '')
@@ -265,7 +224,7 @@ export function parseIntent(instruction: string): Intent {
   }
   // Keys: "press Enter", "hit ctrl+a in the search box".
   // 'type "tab" into the notes field' is text: a quoted value after "type" is a key only when called one ("type the "Tab" key").
-  m = /^(press|hit|tap|type|send)(?: the)? (.+?)( key| keys)?(?: (?:in|on|into|inside) (.+))?$/i.exec(s);
+  m = new RegExp(`^(${either(METHOD_VERBS.press)})(?: the)? (.+?)( key| keys)?(?: (?:in|on|into|inside) (.+))?$`, 'i').exec(s);
   if (m && !(/^type$/i.test(m[1]) && /^QQ\d+$/.test(m[2]) && !m[3])) {
     const key = keyName(unq(m[2], quotes));
     if (key) {
@@ -308,36 +267,32 @@ export function parseIntent(instruction: string): Intent {
   const added = appendOf(s);
   if (added) return entry(added.field.replace(/^the /i, ''), 'type', added.value);
   // Any other text entry leaves the field holding exactly the value, whatever the verb: "type 3 into Quantity" on "1" is "3".
-  if ((m = /^(type|enter|write|input|put|key in|fill in|fill|insert|paste) (QQ\d+|.+?) (?:into|in|inside|to|onto|on|as) (?:the )?(.+)$/i.exec(s))) {
+  if ((m = new RegExp(`^(${either(METHOD_VERBS.typeInto)}) (QQ\\d+|.+?) (?:into|in|inside|to|onto|on|as) (?:the )?(.+)$`, 'i').exec(s))) {
     return entry(m[3], 'fill', m[2]);
   }
-  if ((m = /^(?:fill(?: in| out)?|complete|set|change|update) (?:the )?(.+?) (?:with|to|as|using) (QQ\d+|.+)$/i.exec(s))) {
+  if ((m = new RegExp(`^(?:${either(METHOD_VERBS.setTo)}) (?:the )?(.+?) (?:with|to|as|using) (QQ\\d+|.+)$`, 'i').exec(s))) {
     return entry(m[1], 'fill', m[2]);
   }
   // "Enter today's date": the field that takes a date.
-  if ((m = /^(?:type|enter|write|input|put|key in|fill in|insert) (.+)$/i.exec(s)) && !/QQ\d/.test(m[1]) && namedDate(m[1])) {
+  if ((m = leading(METHOD_VERBS.enter).exec(s)) && !/QQ\d/.test(m[1]) && namedDate(m[1])) {
     return dated(target('date', 'fill', m[1]), namedDate(m[1])!, true);
   }
   // Options: "select Q from X", "pick X in the Y dropdown".
-  if ((m = /^(?:select|pick|choose|set) (QQ\d+|.+?) (?:in|from|on|for|as)(?: the)? (.+)$/i.exec(s))) {
+  if ((m = new RegExp(`^(?:${either(METHOD_VERBS.selectFrom)}) (QQ\\d+|.+?) (?:in|from|on|for|as)(?: the)? (.+)$`, 'i').exec(s))) {
     return { ...target(m[2], 'selectOption', unq(m[1], quotes)) };
   }
   // Clearing a field (or a checkbox).
-  if ((m = /^(?:clear|empty|erase|delete the text in|remove the text (?:from|in)) (?:out )?(?:the )?(.+)$/i.exec(s))) return target(m[1], 'fill', '');
-  if ((m = /^(?:uncheck|untick|unmark|unselect|deselect|disable|turn off|switch off|opt out of) (.+)$/i.exec(s))) return target(m[1], 'uncheck');
-  if ((m = /^(?:check|tick|mark|enable|turn on|switch on|opt in to|opt into) (.+)$/i.exec(s))) return target(m[1], 'check');
-  if ((m = /^(?:hover(?: over| on)?|mouse over|mouseover|point (?:at|to)|move (?:the )?(?:mouse|pointer|cursor) (?:over|to|onto)) (.+)$/i.exec(s)))
-    return target(m[1], 'hover');
-  if ((m = /^(?:focus(?: on| into| in| to)?|put (?:the )?focus (?:on|in|into)|give focus to|tab to|place (?:the )?cursor in(?:to)?) (.+)$/i.exec(s)))
-    return target(m[1], 'focus');
-  if ((m = /^double[- ]?click(?: on)? (.+)$/i.exec(s))) return target(m[1], 'doubleClick');
-  if ((m = /^right[- ]?click(?: on)? (.+)$/i.exec(s))) return target(m[1], 'rightClick');
-  if ((m = /^(?:select|choose|pick) (.+)$/i.exec(s))) return target(m[1], 'click'); // resolved to an option, radio or click later
-  if ((m = /^(?:click(?: on)?|press|tap(?: on)?|hit|follow|push|activate|go to|visit|navigate to|submit)(?: on)? (.+)$/i.exec(s))) {
-    return target(m[1], 'click');
-  }
+  if ((m = new RegExp(`^(?:${either(METHOD_VERBS.clear)}) (?:out )?(?:the )?(.+)$`, 'i').exec(s))) return target(m[1], 'fill', '');
+  if ((m = leading(METHOD_VERBS.uncheck).exec(s))) return target(m[1], 'uncheck');
+  if ((m = leading(METHOD_VERBS.check).exec(s))) return target(m[1], 'check');
+  if ((m = leading(METHOD_VERBS.hover).exec(s))) return target(m[1], 'hover');
+  if ((m = leading(METHOD_VERBS.focus).exec(s))) return target(m[1], 'focus');
+  if ((m = leading(METHOD_VERBS.doubleClick).exec(s))) return target(m[1], 'doubleClick');
+  if ((m = leading(METHOD_VERBS.rightClick).exec(s))) return target(m[1], 'rightClick');
+  if ((m = leading(METHOD_VERBS.choose).exec(s))) return target(m[1], 'click'); // resolved to an option, radio or click later
+  if ((m = new RegExp(`^(?:${either(METHOD_VERBS.click)})(?: on)? (.+)$`, 'i').exec(s))) return target(m[1], 'click');
   // "open X", "expand X": X itself, or the control that opens it ("expand components" is the ▸ by it).
-  if ((m = /^(open|toggle|expand|collapse|show)(?: up)? (.+)$/i.exec(s))) {
+  if ((m = new RegExp(`^(${either(METHOD_VERBS.open)})(?: up)? (.+)$`, 'i').exec(s))) {
     const direct = target(m[2], 'click');
     const purpose = purposeIntent(s, quotes);
     return purpose
@@ -424,7 +379,7 @@ const PHRASE_TARGETS = new Set([
   'radio',
 ]);
 const GENERIC = new Set(['new', 'current', 'page', 'all', 'one', 'another', 'it', 'everything', 'them', 'add']);
-const NOT_PURPOSE = /^(is|are|was|were|be|the|a|an|i|you|we|it|this|that|there|what|where|how|why|when|which|who|my|your|do|does|did|can|should|would|will)$/;
+const NOT_PURPOSE = oneOf(NOT_VERBS, '');
 
 /**
  * Readings of "VERB OBJECT" where the verb is what the control is called and the object is
@@ -460,8 +415,7 @@ function purposeIntent(s: string, quotes: string[]): Intent | null {
     if (moved)
       readings.push({ method: 'click', ...describeTarget(`${verb} ${moved[2]} ${moved[3]}`, quotes, 'click'), context: unq(moved[1], quotes), penalty: 0.02 });
     // "open the email from Linus", "view the report": the thing itself (never for "delete X": that would open X).
-    if (/^(open|view|read|see|show|visit|launch|play|watch|browse|check out)$/.test(verb))
-      readings.push({ method: 'click', ...describeTarget(object, quotes, 'click'), penalty: 0.05 });
+    if (oneOf(METHOD_VERBS.view, '').test(verb)) readings.push({ method: 'click', ...describeTarget(object, quotes, 'click'), penalty: 0.05 });
   }
   // The whole phrase as a name ("start the free trial"): a control's name, never a row or item
   // that holds the control (a row's name has its Delete button's word in it); not when a quote names the object.
@@ -473,23 +427,11 @@ function purposeIntent(s: string, quotes: string[]): Intent | null {
   return { ...first, alternatives: rest };
 }
 
-/** Container words that scope a target to an element of that kind ("in the dialog"). */
-const SCOPES: [RegExp, string[]][] = [
-  [/^(?:dialog|modal|pop-?up|popup|dialog box|modal (?:dialog|window)|alert|lightbox|overlay)$/i, ['dialog', 'alertdialog']],
-  [/^(?:form)$/i, ['form']],
-  [/^(?:nav|navigation|nav ?bar|navigation bar|top menu|main menu)$/i, ['navigation', 'menubar']],
-  [/^(?:toolbar|tool bar)$/i, ['toolbar']],
-  [/^(?:menu)$/i, ['menu', 'menubar']],
-  [/^(?:side ?bar)$/i, ['complementary', 'navigation']],
-  [/^(?:table|grid)$/i, ['table', 'grid', 'treegrid']],
-  [/^(?:footer|page footer|bottom of the page)$/i, ['contentinfo']],
-  [/^(?:header|page header|top bar|masthead)$/i, ['banner']],
-  [/^(?:main content|main area|main section)$/i, ['main']],
-];
+const SCOPE_WORDS = SCOPES.map((k) => ({ ...k, re: oneOf(k.words) }));
 
 function scopeOf(words: string): Set<string> | undefined {
   const w = words.trim().replace(/^(?:the|this|that) /i, '');
-  for (const [re, roles] of SCOPES) if (re.test(w)) return new Set(roles);
+  for (const { re, roles } of SCOPE_WORDS) if (re.test(w)) return new Set(roles);
   return undefined;
 }
 
@@ -500,11 +442,11 @@ function scopeOf(words: string): Set<string> | undefined {
  */
 function rephrase(s: string): string {
   let m: RegExpExecArray | null;
-  if ((m = /^(.+?),? by (?:clicking|pressing|tapping|hitting|selecting|choosing|using)(?: on)? (.+)$/i.exec(s))) {
+  if ((m = new RegExp(`^(.+?),? by (?:${either(METHOD_VERBS.byDoing)})(?: on)? (.+)$`, 'i').exec(s))) {
     const purpose = / (?:the |this |that )?((?:dialog|modal|pop-?up|popup|form|menu|toolbar|alert)(?: box| window)?)$/i.exec(` ${m[1]}`);
     return `click ${m[2]}${purpose ? ` in the ${purpose[1]}` : ''}`;
   }
-  if ((m = /^(.+?),? (?:please |now |then )?(?:click|press|tap|hit|select|choose)(?: on)? (?:it|that|this|that one|this one)$/i.exec(s)))
+  if ((m = new RegExp(`^(.+?),? (?:please |now |then )?(?:${either(METHOD_VERBS.clickIt)})(?: on)? (?:it|that|this|that one|this one)$`, 'i').exec(s)))
     return `click ${m[1]}`;
   // "click into the comment box": into a field ("the input box" and "the text field" are any text field).
   if ((m = /^click (?:into|inside|in) (?:the |a |an )?(.+?)(?: (?:box|area|field|bar))?$/i.exec(s))) {
@@ -514,9 +456,10 @@ function rephrase(s: string): string {
   // "place an X in the top right corner": a mark placed by clicking the place.
   if ((m = /^(?:place|put|mark|draw|play|set) (?:an? |the )?(?:x|o|cross|nought|circle|QQ\d+) (?:in|on|at|into) (.+)$/i.exec(s))) return `click ${m[1]}`;
   // 'close the "Unsaved changes" dialog': the close control of the dialog with that title.
-  if ((m = /^(?:close|dismiss|exit|shut)(?: the| this| that)? (QQ\d+) (?:dialog|modal|pop-?up|window|box|panel|banner)$/i.exec(s))) return `dismiss ${m[1]}`;
+  if ((m = new RegExp(`^(?:${either(METHOD_VERBS.close)})(?: the| this| that)? (QQ\\d+) (?:dialog|modal|pop-?up|window|box|panel|banner)$`, 'i').exec(s)))
+    return `dismiss ${m[1]}`;
   // "close the dialog": the close control inside one; "close the chat" is read as a purpose (below).
-  if ((m = /^(?:close|dismiss|exit|shut)(?: the| this| that)? (.+)$/i.exec(s)) && scopeOf(m[1])) return `click close in the ${m[1]}`;
+  if ((m = new RegExp(`^(?:${either(METHOD_VERBS.close)})(?: the| this| that)? (.+)$`, 'i').exec(s)) && scopeOf(m[1])) return `click close in the ${m[1]}`;
   if ((m = /^switch (?:to|over to) (.+)$/i.exec(s))) return `click ${m[1]}`;
   // "go back", "go home": the control named so.
   if ((m = /^go (back|forward|home|up|down|next|previous)$/i.exec(s))) return `click ${m[1]}`;
@@ -563,7 +506,7 @@ function keyName(raw: string): string | null {
   return [...modOut, keyOut].join('+');
 }
 
-const CONTAINER_WORDS = /\b(card|row|item|section|entry|box|panel|tile|list|table|column|line|product|record|area|block)s?\b/gi;
+const CONTAINER_WORDS = new RegExp(`\\b(${either(CONTAINER_NOUNS)})s?\\b`, 'gi');
 
 function describeTarget(raw: string, quotes: string[], method: Method): Omit<Intent, 'method' | 'value'> {
   const split = describeOnce(raw, quotes, true, method);
@@ -573,40 +516,14 @@ function describeTarget(raw: string, quotes: string[], method: Method): Omit<Int
   return { ...split, whole: { target: whole.target, quoted: whole.quoted } };
 }
 
-/** A quoted word that names a kind of widget ('click on a "text" widget'), with what it means. */
-const QUOTE_KINDS: Record<string, { roles: string[]; multiline?: boolean }> = {
-  text: { roles: ['textbox'], multiline: false },
-  textbox: { roles: ['textbox'], multiline: false },
-  input: { roles: ['textbox', 'searchbox'] },
-  textarea: { roles: ['textbox'], multiline: true },
-  checkbox: { roles: ['checkbox'] },
-  radio: { roles: ['radio'] },
-  button: { roles: ['button'] },
-  link: { roles: ['link'] },
-  select: { roles: ['combobox', 'listbox'] },
-  dropdown: { roles: ['combobox', 'listbox'] },
-  slider: { roles: ['slider'] },
-  search: { roles: ['searchbox'] },
-  tab: { roles: ['tab'] },
-};
 /** Words that say what kind of thing a target is without helping to find it. */
-const NOISE_WORDS = [
-  'widgets?|elements?|controls?|things?|objects?|ones?|colou?red|colou?rs?|shaped|digits?|letters?|characters?|symbols?',
-  'numbers?|box(es)?|swatch(es)?|items?|tiles?|shapes?|entries|entry',
-].join('|');
-const NOISE = new RegExp(`\\b(${NOISE_WORDS})\\b`, 'gi');
-/** Words before the text a target shows: "labeled", "that says", "with the caption". */
-const SAYING =
-  'labeled|labelled|named|called|titled|that says|which says|saying|that reads|reading|with the (?:text|label|caption|title|word)|with text|marked|captioned';
-const SAID = new RegExp(` (?:${SAYING}) (.+?) $`, 'i');
-/** Words that put a target by other text ("in the row for Alice", "next to Bob"), what holds the two, and how it holds the text. */
-const NEAR = 'in|inside|within|under|underneath|below|beneath|above|after|before|on|of|from|for|next to|beside|near|by|belonging to|that belongs to';
-const HOLDERS = 'row|item|card|entry|line|section|list item|record|user|product|column';
-const HOLDING = 'for|of|with|containing|about|labeled|labelled|named|called|that says|saying';
+const NOISE = new RegExp(`\\b(${either(NOISE_WORDS)})\\b`, 'gi');
+/** The text a target shows, after "labeled" or "that says": (1) the text. */
+const SAID = new RegExp(` (?:${either(SAYING)}) (.+?) $`, 'i');
 /** Nearby text: (1) the text. */
-const NEARBY = new RegExp(` (?:${NEAR}) (?:the )?(?:(?:${HOLDERS}) )?(?:${HOLDING})? ?(.+?) $`, 'i');
-/** An ordinal before the target ("the second link", "the last one"): (1) a word of ORDINALS. */
-const ORDINAL = new RegExp(` (?:the )?(${Object.keys(ORDINALS).join('|')})(?: one)? `, 'i');
+const NEARBY = new RegExp(` (?:${either(NEAR_WORDS)}) (?:the )?(?:(?:${either(HOLDERS)}) )?(?:${either(HOLDING)})? ?(.+?) $`, 'i');
+/** An ordinal before the target ("the second link", "the last one"): (1) a word of ORDINALS or ENDS. */
+const ORDINAL = new RegExp(` (?:the )?(${[...Object.keys(ORDINALS), ...Object.keys(ENDS)].join('|')})(?: one)? `, 'i');
 
 function describeOnce(raw: string, quotes: string[], splitContext: boolean, method: Method): Omit<Intent, 'method' | 'value'> {
   // "the text box below", "the button above": where it sits relative to the instruction, not a name.
@@ -651,7 +568,7 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
   }
   // A date: "March 22", "22 March", "February 29th".
   let month: string | undefined;
-  const MONTH = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+  const MONTH = `(${either(MONTHS)})`;
   const date = new RegExp(` (?:on )?(?:the )?(?:${MONTH} (\\d{1,2})(?:st|nd|rd|th)?|(\\d{1,2})(?:st|nd|rd|th)? (?:of )?${MONTH}) `, 'i').exec(t);
   if (date) {
     month = (date[1] ?? date[4]).slice(0, 3).toLowerCase();
@@ -666,7 +583,7 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
   }
   let ordinal: number | 'last' | undefined;
   t = t.replace(ORDINAL, (_m, w: string) => {
-    ordinal = ORDINALS[w.toLowerCase()];
+    ordinal = ordinalOf(w, true)!;
     return ' ';
   });
   // "a checkbox", "any link": one of several is fine. "A" alone may be a name ("click A").
@@ -705,9 +622,9 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
   if (!roles) {
     // "box", "bar" and "area" name a text field when text goes in; clicked, a box is any box (a coloured square).
     const pointing = method === 'click' || method === 'hover' || method === 'doubleClick' || method === 'rightClick' || method === 'dragAndDrop';
-    for (const [re, rs] of ROLE_WORDS) {
-      if (pointing && re === FIELD_WORDS && !FIELD_WORDS_STRICT.test(lower)) continue;
-      if (re === TEXT_FIELD_WORDS && /\b(text ?areas?)\b/.test(lower)) multiline = true;
+    for (const { words: kind, roles: rs, re } of KIND_WORDS) {
+      if (pointing && kind === FIELD_PHRASES && !STRICT_FIELD.test(lower)) continue;
+      if (kind === TEXT_FIELD_PHRASES && /\b(text ?areas?)\b/.test(lower)) multiline = true;
       if (re.test(lower)) {
         roles = new Set(rs);
         t = t.replace(new RegExp(re.source, 'gi'), ' ');
@@ -841,19 +758,6 @@ function otherNames(node: OutlineNode): string[] {
 }
 
 /** What an input of each type holds, in the words people use for it. */
-const TYPE_WORDS: Record<string, string> = {
-  password: 'password',
-  email: 'email',
-  date: 'date',
-  time: 'time',
-  'datetime-local': 'date and time',
-  month: 'month',
-  week: 'week',
-  tel: 'phone',
-  url: 'website',
-  number: 'number',
-  search: 'search',
-};
 
 function groupName(node: OutlineNode): string {
   for (let p = node.parent; p; p = p.parent) {
@@ -935,43 +839,6 @@ function contextStrength(node: OutlineNode, context: string): number {
 
 const DIALOGS = new Set(['dialog', 'alertdialog']);
 /** Words for a whole widget or page: what a control belongs to, not text beside it. */
-const WIDGET_NOUNS = new Set([
-  'stopwatch',
-  'timer',
-  'clock',
-  'player',
-  'video',
-  'audio',
-  'music',
-  'song',
-  'track',
-  'form',
-  'page',
-  'dialog',
-  'window',
-  'popup',
-  'modal',
-  'app',
-  'game',
-  'counter',
-  'calculator',
-  'editor',
-  'widget',
-  'screen',
-  'toolbar',
-  'carousel',
-  'gallery',
-  'slideshow',
-  'quiz',
-  'survey',
-  'recorder',
-  'camera',
-  'microphone',
-  'mic',
-  'stream',
-  'playback',
-  'media',
-]);
 const TIGHT = new Set(['row', 'listitem', 'article', 'treeitem', 'option', 'dialog', 'alertdialog', 'figure', 'group']);
 
 /** The nearest heading before the element among its and its ancestors' earlier siblings. */
@@ -1034,9 +901,7 @@ function chooseOne(intentIn: Intent, nodes: OutlineNode[], facts: Facts): Pick {
     const shown = nodes.some(
       (n) => !n.id && (n.role === 'text' || n.role === 'heading' || n.role === 'caption') && words(n.name).some((w) => w.slice(0, 3) === intent.month),
     );
-    const anyMonth = nodes.some(
-      (n) => (n.role === 'text' || n.role === 'heading' || n.role === 'caption') && /\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b/i.test(n.name),
-    );
+    const anyMonth = nodes.some((n) => (n.role === 'text' || n.role === 'heading' || n.role === 'caption') && MONTH_NAME.test(n.name));
     if (!shown && anyMonth) throw new Refusal(`the page shows another month than the one asked for`);
   }
   if (intent.pageLevel) {

@@ -13,6 +13,23 @@ import { Refusal } from './act';
 import { applyTransform, type Transform } from './refs';
 import { isReference } from './text';
 import { namedDate } from './values';
+import { MONTH_STEMS } from './words/dates';
+import { anyOf, either, oneOf } from './words/grammar';
+import { MATH_NOUNS, SOLVE_VERBS } from './words/math';
+import { CLAUSE_VERBS, CLICK_ALL_VERBS, CLICK_EVERY_VERBS, CLICK_VERBS, DRAG_VERBS, ENTRY_VERBS, LIST_VERBS } from './words/verbs';
+import {
+  BECOMING_VERBS,
+  COMPARISONS,
+  CONDITION_WORDS,
+  ELSE_WORDS,
+  LAST_STEP_WORDS,
+  MEASURE_VERBS,
+  NOT_AFTER_ONCE,
+  ON_STATES,
+  REACHING_VERBS,
+  THEN_WORDS,
+} from './words/conditions';
+import { COUNT_WORDS, MONEY_WORDS, ordinalOf, REPEATS } from './words/numbers';
 
 export interface PlanStep {
   /** One instruction for the single-step engine. */
@@ -111,15 +128,7 @@ export interface PlanPage {
   names: string[];
 }
 
-const VERBS = [
-  'click|press|hit|tap|type|append|enter|fill|select|choose|pick|check|tick|uncheck|untick|open|expand|collapse|switch|go',
-  'submit|save|send|log|sign|login|set|write|put|input|clear|hover|scroll|toggle|mark|find|search|continue|confirm|accept',
-  'close|dismiss|add|remove|delete|focus|drag|double-click|right-click|provide|specify|use|register|create|navigate|visit',
-  'follow|activate|push|key|paste|empty|erase|unselect|deselect|turn|enable|disable|agree|opt|keep|leave|stay|remember|book',
-  'place|order|pay|buy|apply|upload|attach|subscribe|start|begin|retype|repeat|re-enter|reenter|mute|unmute|play|pause|stop',
-  'sort|filter|rate|like|share|reply|wait|copy|solve|calculate|go back',
-].join('|');
-const VERB_AHEAD = `(?=(?:${VERBS})\\b)`;
+const VERB_AHEAD = `(?=(?:${either(CLAUSE_VERBS)})\\b)`;
 
 const SEQUENCE = [
   // Sentences: "Navigate through the file tree. Find and click ...".
@@ -128,11 +137,7 @@ const SEQUENCE = [
   /\s*;\s*/i,
   // "Click Submit, it is in the hidden section": a remark about where, split off to be read as one.
   /,\s*(?=(?:it|that|which|they)(?:'s|\s+is|\s+are)\s)/i,
-  /,?\s+(?:and\s+)?then,?\s+/i,
-  /,?\s+(?:and\s+)?after that,?\s+/i,
-  /,?\s+(?:and\s+)?afterwards,?\s+/i,
-  /,?\s+(?:and\s+)?finally,?\s+/i,
-  /,?\s+followed by\s+/i,
+  new RegExp(`,?\\s+(?:and\\s+)?(?:${either([...THEN_WORDS, ...LAST_STEP_WORDS])}),?\\s+`, 'i'),
   new RegExp(`,\\s*(?:and\\s+)?${VERB_AHEAD}`, 'i'),
   new RegExp(`\\s+and\\s+${VERB_AHEAD}`, 'i'),
 ];
@@ -145,7 +150,7 @@ const AS_WRITTEN = [
   // "1,234.50"
   /(?<![\w.])[-+]?\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\w,])/,
   // "March 3rd, 2024"
-  /\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?\s+\d{1,2}(?:st|nd|rd|th)?,\s*\d{4}\b/,
+  new RegExp(`\\b(?:${either(MONTH_STEMS)})[a-z]*\\.?\\s+\\d{1,2}(?:st|nd|rd|th)?,\\s*\\d{4}\\b`),
 ];
 const KEPT_AS_WRITTEN = new RegExp(AS_WRITTEN.map((r) => r.source).join('|'), 'gi');
 
@@ -267,7 +272,7 @@ function labelValue(pair: string, page: PlanPage, quotes: string[]): Entry | nul
   return { label: best, value: rest, quoted };
 }
 
-const ENTRY = /^(?:enter|type|fill in|fill out|fill|input|provide|put|write|use|key in|specify|set|change|update)\s+/i;
+const ENTRY = new RegExp(`^(?:${either(ENTRY_VERBS)})\\s+`, 'i');
 const INTO_FIELDS = /\s+(?:in|into|in to|on|to)\s+(?:the\s+)?(?:(?:text|input|form)\s+)?(?:fields?|boxes|inputs|form|textboxes|text boxes|blanks)$/i;
 /** "Fill in the shipping form with", "Fill the contact form:": an introduction to a list of entries. */
 const FORM_INTRO = /^(?:fill(?:\s+(?:in|out))?|complete)\s+(?:the\s+|this\s+|your\s+)?(?:[\w-]+\s+){0,2}form\s*(?::|with|using)?\s+(?:the\s+)?/i;
@@ -419,7 +424,7 @@ function loginSteps(clause: string, quotes: string[]): PlanStep[] | null {
   ];
 }
 
-const LIST_VERB = /^(select|choose|pick|check|tick|mark|click(?: on)?|uncheck|untick|unselect|deselect|press|tap)\s+(.+)$/i;
+const LIST_VERB = new RegExp(`^(${either(LIST_VERBS)})\\s+(.+)$`, 'i');
 
 /** "Select 1, 5 and 9 (from the list)": the verb for each item, unless the whole object is one name on the page. */
 function listSteps(clause: string, page: PlanPage, quotes: string[]): PlanStep[] | null {
@@ -456,33 +461,10 @@ const SEARCH_DIRECTION = new RegExp(
   'i',
 );
 
-const ORDINALS: Record<string, number> = {
-  first: 1,
-  second: 2,
-  third: 3,
-  fourth: 4,
-  fifth: 5,
-  sixth: 6,
-  seventh: 7,
-  eighth: 8,
-  ninth: 9,
-  tenth: 10,
-  last: -1,
-  top: 1,
-};
-
-/** "third", "3rd", "last": the position it names (1-based, -1 the last); null for any other word. */
-function ordinalOf(w: string): number | null {
-  const m = /^(\d{1,2})(?:st|nd|rd|th)$/i.exec(w);
-  if (m) return Number(m[1]) || null;
-  return ORDINALS[w.toLowerCase()] ?? null;
-}
-
 const MAX_INSTRUCTION = 2000;
 
-const COUNTS: Record<string, number> = { twice: 2, 'two times': 2, thrice: 3, 'three times': 3, 'four times': 4, 'five times': 5 };
-const CLICK_VERB = /^(click|press|tap|hit|push)(?:\s+on)?\s+/i;
-const STARTS_WITH_VERB = new RegExp(`^(?:${VERBS})\\b`, 'i');
+const CLICK_VERB = new RegExp(`^(${either(CLICK_VERBS)})(?:\\s+on)?\\s+`, 'i');
+const STARTS_WITH_VERB = new RegExp(`^(?:${either(CLAUSE_VERBS)})\\b`, 'i');
 
 /** What a clause's entry step types, when it is one ("Set the new password to X" types X). */
 function typedValue(say: string): string | null {
@@ -494,9 +476,8 @@ function typedValue(say: string): string | null {
 }
 
 /** Words that make a clause conditional or repeated: followed only when a reading below settles them. */
-const CONDITION_WORDS = 'if|unless|until|while|as long as|every time|for each|repeat until|when|whenever|as soon as|in case|provided that|only after';
 // "once the box is ticked" is a condition; "click once more" is not.
-const CONDITION = new RegExp(`\\b(?:${CONDITION_WORDS})\\b|\\bonce\\s+(?!more\\b|again\\b|and\\b|then\\b)(?=\\S+\\s+\\S)`, 'i');
+const CONDITION = new RegExp(`\\b(?:${either(CONDITION_WORDS)})\\b|\\bonce\\s+(?!(?:${either(NOT_AFTER_ONCE)})\\b)(?=\\S+\\s+\\S)`, 'i');
 
 const SUPERLATIVES =
   'cheapest|most expensive|least expensive|shortest|longest|earliest|latest|fastest|slowest|lowest|highest|greatest|best|worst|newest|oldest';
@@ -520,27 +501,17 @@ const EXPAND_DIRECTION = new RegExp(
   'i',
 );
 
-const COMPARE: [RegExp, Condition['op']][] = [
-  [/^(?:less|lower|smaller|fewer|cheaper)(?:\s+than)?$|^(?:below|under)$/i, '<'],
-  [/^(?:more|greater|higher|larger|bigger)(?:\s+than)?$|^(?:above|over)$/i, '>'],
-  [/^(?:at least|no less than|not less than)$/i, '>='],
-  [/^(?:at most|no more than|not more than)$/i, '<='],
-  [/^(?:equal to|exactly|equals?)$/i, '='],
-];
+const COMPARE = Object.entries(COMPARISONS).map(([op, words]) => [oneOf(words), op] as [RegExp, Condition['op']]);
 
-const OPS =
-  '(less(?:\\s+than)?|lower(?:\\s+than)?|smaller(?:\\s+than)?|fewer(?:\\s+than)?|cheaper(?:\\s+than)?|below|under|' +
-  'more(?:\\s+than)?|greater(?:\\s+than)?|higher(?:\\s+than)?|larger(?:\\s+than)?|bigger(?:\\s+than)?|above|over|' +
-  'at least|at most|no less than|no more than|not less than|not more than|equal to|exactly|equals?)';
-const SUBJ =
-  '(?:the\\s+)?(.+?)\\s+(?:is|are|goes|drops|falls|rises|gets|becomes|reaches|hits|shows|reads|trades|costs|sells|stands)(?:\\s+(?:to|down to|up to|at|for))?';
-const NUM = '([-+]?[$€£]?\\s?\\d[\\d,]*(?:\\.\\d+)?\\s?(?:[%$€£]|dollars?|euros?|pounds?)?|\\u0001\\d+\\u0001)';
-const STATE = '(?:the\\s+)?(.+?)\\s+(?:is|gets|has been|becomes|to be|goes)\\s+(ticked|checked|selected|enabled|switched on|turned on|on)';
+const OPS = `(${either(Object.values(COMPARISONS).flat())})`;
+const SUBJ = `(?:the\\s+)?(.+?)\\s+(?:${either(MEASURE_VERBS)})(?:\\s+(?:to|down to|up to|at|for))?`;
+const NUM = `([-+]?[$€£]?\\s?\\d[\\d,]*(?:\\.\\d+)?\\s?(?:[%$€£]|${either(MONEY_WORDS)})?|\\u0001\\d+\\u0001)`;
+const STATE = `(?:the\\s+)?(.+?)\\s+(?:${either(BECOMING_VERBS)})\\s+(${either(ON_STATES)})`;
 
 /** A numeric condition from its words; null when they are not one. */
 function numeric(subject: string, opWord: string | undefined, num: string, whole: string, quotes: string[]): Condition | null {
   // "reaches 10" with no comparison word: at least that.
-  const word = opWord ?? (/\b(?:reaches|hits|gets)\b/i.test(whole) ? 'at least' : 'equal to');
+  const word = opWord ?? (anyOf(REACHING_VERBS).test(whole) ? 'at least' : 'equal to');
   const op = COMPARE.find(([re]) => re.test(word.trim()))?.[1];
   const n = bare(num, quotes).replace(/[,.]+$/, '');
   const value = Number(n.replace(/(?<=\d),(?=\d{3})/g, '').replace(/[^\d.+-]/g, ''));
@@ -563,7 +534,7 @@ function conditionOf(s: string, quotes: string[]): { action: string; when: Condi
   let m: RegExpExecArray | null;
   const rx = (src: string) => new RegExp(src, 'i');
   // Read once, with an otherwise.
-  const ELSE = '(?:otherwise|else|if not|or else|and if not)';
+  const ELSE = `(?:${either(ELSE_WORDS)})`;
   // "..., and No when it is not (so)": the otherwise branch's own condition, read as the negation.
   const NOT_SO = "(?:\\s+(?:when|if)\\s+(?:it|that|they)\\s+(?:is|are)(?:\\s+not|n't)(?:\\s+so)?)?";
   if ((m = rx(`^(?:if|when)\\s+${SUBJ}\\s+(?:${OPS}\\s+)?${NUM},?\\s+(?:then\\s+)?(.+?)[,;]?\\s+${ELSE},?\\s+(.+)$`).exec(s))) {
@@ -676,7 +647,7 @@ function dragOf(clause: string, quotes: string[]): PlanStep['drag'] | null {
     .replace(/[.!]+$/, '')
     .replace(/,?\s+by\s+dragging(?:\s+it)?$/i, '')
     .replace(/^(?:use the mouse to|using the mouse,)\s+/i, '');
-  const verb = /^(?:drag|move|slide|pull|push|shift)\s+/i;
+  const verb = new RegExp(`^(?:${either(DRAG_VERBS)})\\s+`, 'i');
   if (!verb.test(c)) return null;
   const rest = c.replace(verb, '');
   let m: RegExpExecArray | null;
@@ -698,8 +669,6 @@ function dragOf(clause: string, quotes: string[]): PlanStep['drag'] | null {
   return { target: m[1], dx, dy };
 }
 
-const COUNT_WORDS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, five: 5, ten: 10 };
-
 /** "wait 2 seconds", "after a second": a pause step; longer than the agent waits is a refusal, never a shorter wait. */
 function pauseStep(count: string, unit: string): PlanStep {
   const n = Number(count) || COUNT_WORDS[count.toLowerCase()] || 1;
@@ -710,7 +679,7 @@ function pauseStep(count: string, unit: string): PlanStep {
 
 /** Words for numbers as a set of targets. */
 const NUMBER_NOUNS = '(?:numbers|digits|numbered\\s+(?:buttons|tiles|boxes)|buttons|tiles|boxes|items|cards)';
-const CLICK_ALL = '(?:click|press|tap|select|choose|hit)(?:\\s+on)?';
+const CLICK_ALL = `(?:${either(CLICK_ALL_VERBS)})(?:\\s+on)?`;
 const ASCENDING = 'ascending|increasing|descending|decreasing';
 const LARGEST = 'largest|highest|biggest|greatest';
 /** "in ascending order", "from the smallest to the largest", "smallest first": (1), (2) or (3) says which way. */
@@ -721,7 +690,7 @@ const NUMBER_ORDER =
 /** The same after "every number", which takes fewer words ("numerical", "least", "to the" are not read). */
 const EVERY_NUMBER_ORDER =
   `(?:in\\s+(${ASCENDING})\\s+order` + `|from\\s+(?:the\\s+)?(smallest|lowest|${LARGEST})\\s+to\\s+\\w+` + `|(smallest|lowest|${LARGEST})\\s+first)`;
-const CLICK_EVERY = '(?:click|open|select|check|tick|press|follow|visit)(?:\\s+on)?\\s+(?:all|every|each)';
+const CLICK_EVERY = `(?:${either(CLICK_EVERY_VERBS)})(?:\\s+on)?\\s+(?:all|every|each)`;
 const MENTION_KINDS = 'links?|buttons?|checkbox(?:es)?|boxes|options?|items?|entries';
 const MENTIONS = 'mentions?|contains?|includes?|(?:are\\s+|is\\s+)?about|with|referring\\s+to|naming|saying';
 const EACH_ITEM_VERBS = 'like|star|share|repost|retweet|favou?rite|upvote|bookmark|delete|remove|archive|reply\\s+to|flag|pin';
@@ -798,16 +767,16 @@ const MENU_CHOICE =
 /** "..., it is in the hidden section": a direction to look, not a step. */
 const WHERE_HIDDEN =
   /^(?:it(?:'s| is)|that(?:'s| is)|which is|they are)\s+(?:in|inside|under|behind)\s+(?:a|the|one of the)\s+(?:hidden|collapsed|closed|folded)\s+\w+$/i;
-const MATH_QUESTIONS = 'question|captcha|problem|equation|expression|sum|puzzle';
 /** "Answer the math question". */
 const ANSWER_MATH = new RegExp(
-  `^(?:answer|solve)\\s+(?:the\\s+|this\\s+)?(?:math\\s+|arithmetic\\s+)?(?:${MATH_QUESTIONS})(?:\\s+(?:below|above|shown))?$`,
+  `^(?:answer|solve)\\s+(?:the\\s+|this\\s+)?(?:math\\s+|arithmetic\\s+)?(?:${either(MATH_NOUNS)})(?:\\s+(?:below|above|shown))?$`,
   'i',
 );
-const SOLVE_VERBS = 'solve|calculate|compute|work out|evaluate|figure out|do';
-const MATH_TASKS = 'expression|equation|sum|problem|calculation|arithmetic|captcha|puzzle';
 /** "Solve the expression", "work out the sum". */
-const SOLVE_MATH = new RegExp(`^(?:${SOLVE_VERBS})\\s+(?:the\\s+|this\\s+)?(?:math\\s+)?(?:${MATH_TASKS})(?:\\s+(?:below|above|shown|on the page))?$`, 'i');
+const SOLVE_MATH = new RegExp(
+  `^(?:${either(SOLVE_VERBS)})\\s+(?:the\\s+|this\\s+)?(?:math\\s+)?(?:${either(MATH_NOUNS)})(?:\\s+(?:below|above|shown|on the page))?$`,
+  'i',
+);
 /** "Type the text below into the text field": (1) what is typed, (2) where, if said. */
 const ENTER_WHAT =
   /^(?:enter|type|input|write|put|key in|paste|insert|copy)\s+(.+?)(?:\s+(?:into|in|inside|in to|on)\s+(?:the\s+)?((?:(?!\s(?:into|in|inside|on)\s).)+?))?$/i;
@@ -942,7 +911,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       let times = 1;
       let fromSuggestions = false;
       clause = clause.replace(/\s+(twice|thrice|(?:two|three|four|five) times)$/i, (_m, n: string) => {
-        times = COUNTS[n.toLowerCase()] ?? 1;
+        times = REPEATS[n.toLowerCase()] ?? 1;
         return '';
       });
       // "Reply to the email from Alice with 'Thanks!'", "delete the email from Carol", "share the post by @jane".
@@ -1156,8 +1125,9 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       }
       // "click the 3rd search result", "open the first result".
       m = /^(?:click|open|select|choose|follow|visit|pick)(?:\s+on)?\s+(?:the\s+)?(\w+)\s+(?:search\s+)?(?:result|hit|match)$/i.exec(clause);
-      if (m && ordinalOf(m[1]) !== null) {
-        push({ say: restore(clause, quotes), result: ordinalOf(m[1])! });
+      const place = m && ordinalOf(m[1], true);
+      if (place) {
+        push({ say: restore(clause, quotes), result: place === 'last' ? -1 : place });
         return;
       }
       // A value with nowhere to go ("Enter ada@example.com", "Type "Ger""): the page's text field.

@@ -9,23 +9,13 @@ import { labelledValues } from './extract';
 import { isInside, type OutlineNode } from './outline';
 import { isoDate } from './input-values';
 import { coverage, normalize, similarity } from './text';
+import { either } from './words/grammar';
+import { ANSWER_WORDS, MATH_NOUNS } from './words/math';
+import { ordinalOf } from './words/numbers';
+import { DIRECTION_VERBS, SHOWN_ON, TEXT_WORDS, VALUE_WORDS } from './words/references';
 
 export { isReference } from './text';
 
-const ORDINAL: Record<string, number> = {
-  first: 1,
-  second: 2,
-  third: 3,
-  fourth: 4,
-  fifth: 5,
-  sixth: 6,
-  seventh: 7,
-  eighth: 8,
-  ninth: 9,
-  tenth: 10,
-  last: -1,
-  final: -1,
-};
 const TEXTY = new Set(['text', 'paragraph', 'blockquote', 'code', 'note', 'status', 'definition', 'caption']);
 
 /** The value of `attribute` for `entity`: a table cell (entity's row, attribute's column) or a labelled value in the entity's card. */
@@ -112,13 +102,7 @@ function labelled(label: string, nodes: OutlineNode[]): string {
 }
 
 /** A line that tells the reader what to do. */
-const DIRECTION = /^(?:please\s+)?(?:read|type|enter|copy|click|press|fill|select|write|reproduce|repeat|submit|choose|use|find|answer|solve|drag|check)\b/i;
-
-function ordinalOf(w: string): number | null {
-  const m = /^(\d{1,3})(?:st|nd|rd|th)?$/i.exec(w);
-  if (m) return Number(m[1]) || null;
-  return ORDINAL[w.toLowerCase()] ?? null;
-}
+const DIRECTION = new RegExp(`^(?:please\\s+)?(?:${either(DIRECTION_VERBS)})\\b`, 'i');
 
 /** Lines of page text a value can come from: not a control's own label, not the instruction echoed on the page. */
 function textBlocks(nodes: OutlineNode[], instruction: string): OutlineNode[] {
@@ -161,32 +145,28 @@ function sourceText(phrase: string, nodes: OutlineNode[], instruction: string): 
   return pick[0].name.trim();
 }
 
-const TEXT_WORDS = 'text|words|sentence|string|phrase|content|contents|quote|quotation|passage|excerpt|message';
 /** "the text below", "the paragraph", "the text in the text area": (1) where the text is, or (2) what it is called. */
 const TEXT_REF = new RegExp(
-  `^(?:the\\s+|this\\s+)?(?:(?:${TEXT_WORDS})(?:\\s+(?:below|above|shown|displayed|on the page|written|given))?(?:\\s+(?:of|in|from|on)\\s+(?:the\\s+)?(.+))?` +
+  `^(?:the\\s+|this\\s+)?(?:(?:${either(TEXT_WORDS)})(?:\\s+(?:below|above|shown|displayed|on the page|written|given))?(?:\\s+(?:of|in|from|on)\\s+(?:the\\s+)?(.+))?` +
     '|(paragraph|text ?area|following text|text below|text above))$',
   'i',
 );
-const MATH_WORDS = 'expression|equation|problem|sum|calculation|question|captcha|puzzle';
 /** "the answer", "the result of the expression". */
 const ANSWER_REF = new RegExp(
-  '^(?:the\\s+)?(?:answer|result|solution|sum|total|value)' +
-    `(?:\\s+(?:of|to|for)\\s+(?:the\\s+|this\\s+)?(?:math\\s+)?(?:${MATH_WORDS})(?:\\s+(?:below|above|shown|on the page))?)?$`,
+  `^(?:the\\s+)?(?:${either(ANSWER_WORDS)})` +
+    `(?:\\s+(?:of|to|for)\\s+(?:the\\s+|this\\s+)?(?:math\\s+)?(?:${either(MATH_NOUNS)})(?:\\s+(?:below|above|shown|on the page))?)?$`,
   'i',
 );
-const VALUE_WORDS = 'value|number|text|amount|entry|content|contents|answer';
 /** "the value of Year of Birth", "the number next to Total": (1) the label. */
 const VALUE_OF = new RegExp(
-  `^(?:the\\s+)?(?:${VALUE_WORDS})\\s+(?:of|for|in|next to|beside|by|under|after)\\s+(?:the\\s+)?(.+?)(?:\\s+(?:field|row|label|cell|column|entry))?$`,
+  `^(?:the\\s+)?(?:${either(VALUE_WORDS)})\\s+(?:of|for|in|next to|beside|by|under|after)\\s+(?:the\\s+)?(.+?)(?:\\s+(?:field|row|label|cell|column|entry))?$`,
   'i',
 );
 /** Where a value may be shown. */
-const SHOWN_ON = 'message|text|paragraph|page|email|table|confirmation|receipt|note|screen|list|card|form|banner|notice|alert|box|summary';
 /** "the order number from the message", "the City shown in the table": (1) the label. */
 const SHOWN_IN = new RegExp(
   '^(?:the\\s+|your\\s+|my\\s+|this\\s+)?(.+?)\\s+(?:(?:shown|written|given|listed|displayed)\\s+)?' +
-    `(?:from|in|on|of|at)\\s+(?:the\\s+|this\\s+)?(?:${SHOWN_ON})$`,
+    `(?:from|in|on|of|at)\\s+(?:the\\s+|this\\s+)?(?:${either(SHOWN_ON)})$`,
   'i',
 );
 
@@ -199,13 +179,13 @@ export function resolveReference(ref: string, nodes: OutlineNode[], instruction 
   let m: RegExpExecArray | null;
   // "the 3rd word of the paragraph", "the last word in the text area".
   if ((m = /^(?:the\s+)?(\w+)\s+word\s+(?:of|in|from)\s+(?:the\s+)?(.+)$/i.exec(r))) {
-    const k = ordinalOf(m[1]);
+    const k = /^\d{1,3}$/.test(m[1]) ? Number(m[1]) || null : ordinalOf(m[1]);
     if (k === null) throw new Refusal(`it describes a word (${ref}) the built-in model cannot count`);
     const ws = sourceText(m[2], nodes, instruction)
       .split(/\s+/)
       .map((w) => w.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, ''))
       .filter(Boolean);
-    const w = k === -1 ? ws[ws.length - 1] : ws[k - 1];
+    const w = k === 'last' ? ws[ws.length - 1] : ws[k - 1];
     if (!w) throw new Refusal(`${m[2]} has ${ws.length} words, fewer than ${m[1]}`);
     return w;
   }

@@ -1,4 +1,6 @@
 /** Word-level text handling for the local model: normalising, synonyms, similarity. */
+import { anyOf } from './words/grammar';
+import { REFERENCE_WORDS } from './words/references';
 
 const SYNONYMS: [string, string[]][] = [
   ['signin', ['sign in', 'log in', 'login', 'signin', 'logon', 'log on']],
@@ -297,12 +299,7 @@ export function coverage(target: string, text: string): number {
 }
 
 /** Nouns and place words that make "the ..." a description of something on the page. */
-const REFERENCE_WORD_LIST = [
-  'value|values|text|number|numbers|total|sum|count|word|words|answer|result|content|contents|amount|price|date|code|letters?|digits?',
-  'sentence|paragraph|below|above|shown|displayed|following|given|written|same|title|label|string|phrase|solution|expression|equation',
-  'entry|figure|quantity|quote|quotation|passage|excerpt',
-].join('|');
-const REFERENCE_WORDS = new RegExp(`\\b(?:${REFERENCE_WORD_LIST})\\b`, 'i');
+const REFERENCE = anyOf(REFERENCE_WORDS);
 
 /**
  * Whether an unquoted value is a description of something on the page ("the text below",
@@ -314,5 +311,5 @@ export function isReference(value: string): boolean {
   if (/^(?:(?:the\s+)?(?:total\s+)?(?:number|amount|count|sum)\s+of)\b/i.test(v)) return true;
   // "Maria Lopez's employee ID": an attribute of someone or something on the page.
   if (/^\p{Lu}[\p{L}.-]*(?:\s+\p{Lu}[\p{L}.-]*){0,3}['’]s\s+\S/u.test(v)) return true;
-  return /^(?:the|this|that|these|those|its|their|each|every|your|my|our|his|her)\s+\S/i.test(v) && REFERENCE_WORDS.test(v);
+  return /^(?:the|this|that|these|those|its|their|each|every|your|my|our|his|her)\s+\S/i.test(v) && REFERENCE.test(v);
 }

@@ -11,15 +11,15 @@
  * one after today, "last" the latest one before it). A quoted value is always text, typed as written.
  */
 import { Refusal } from './refusal';
-
-const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
-const COUNTS: Record<string, number> = { a: 1, an: 1, one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10 };
+import { WEEKDAY_AHEAD, WEEKDAY_BACK, WEEKDAYS } from './words/dates';
+import { either } from './words/grammar';
+import { COUNT_PHRASE, COUNT_WORDS } from './words/numbers';
 
 /** A day named by description: days from today, or the next or last given weekday (0 is Sunday). */
 export type NamedDate = { days: number } | { weekday: number; dir: 1 | -1 };
 
-const COUNT = '(\\d{1,3}|an?|one|two|three|four|five|six|seven|eight|nine|ten)';
-const count = (w: string) => COUNTS[w] ?? Number(w);
+const COUNT = `(${COUNT_PHRASE})`;
+const count = (w: string) => COUNT_WORDS[w] ?? Number(w);
 
 /** The date a description names, or null when the words are not one of the family. */
 export function namedDate(value: string): NamedDate | null {
@@ -42,14 +42,14 @@ export function namedDate(value: string): NamedDate | null {
     return { days: n * (/^week/.test(m[2] ?? m[4]) ? 7 : 1) };
   }
   if ((m = new RegExp(`^${COUNT} (days?|weeks?) (?:ago|before today)$`).exec(v))) return { days: -count(m[1]) * (/^week/.test(m[2]) ? 7 : 1) };
-  if ((m = /^(next|this coming|coming|last|this past|past|previous) (sunday|monday|tuesday|wednesday|thursday|friday|saturday)$/.exec(v))) {
-    return { weekday: WEEKDAYS.indexOf(m[2]), dir: /^(?:next|this coming|coming)$/.test(m[1]) ? 1 : -1 };
+  if ((m = new RegExp(`^(${either([...WEEKDAY_AHEAD, ...WEEKDAY_BACK])}) (${either(WEEKDAYS)})$`).exec(v))) {
+    return { weekday: WEEKDAYS.indexOf(m[2]), dir: WEEKDAY_AHEAD.includes(m[1]) ? 1 : -1 };
   }
   return null;
 }
 
 const MENTIONS = new RegExp(
-  '\\b(?:today|tomorrow|yesterday|current date|present date|(?:next|last|coming|past|previous) (?:sunday|monday|tuesday|wednesday|thursday|friday|saturday)' +
+  `\\b(?:today|tomorrow|yesterday|current date|present date|(?:next|last|coming|past|previous) (?:${either(WEEKDAYS)})` +
     '|(?:days?|weeks?) (?:ago|from (?:today|now)|before today|after today))\\b|\\bin \\S+ (?:days?|weeks?)\\b',
   'i',
 );

@@ -1,0 +1,142 @@
+/**
+ * Kinds of control as people say them ("the checkbox", "the search bar", "the drop-down"), the
+ * roles each means, and the words for where a control is (a dialog, a row, the toolbar).
+ */
+import { type Phrases } from './grammar';
+
+/** Field words: "text field", "input box", "bar", "area" (a text field when text goes in, any box when clicked). */
+export const FIELD_PHRASES: Phrases = [
+  'text ?fields?',
+  'input ?fields?',
+  'input ?box(es)?',
+  'text ?box(es)?',
+  'text ?areas?',
+  'inputs?',
+  'fields?',
+  'box(es)?',
+  'bar',
+  'areas?',
+];
+/** Field words that mean a text field whatever the verb. */
+export const STRICT_FIELD_PHRASES: Phrases = [
+  ...['text ?fields?', 'input ?fields?', 'input ?box(es)?', 'text ?box(es)?', 'text ?areas?', 'inputs?', 'fields?', 'search ?(box|bar)'],
+  'text ?entry',
+];
+/** Words for a field that holds free text (a select is a field, not a text box). */
+export const TEXT_FIELD_PHRASES: Phrases = [
+  ...['text ?fields?', 'text ?inputs?', 'input ?text ?box(es)?', 'input ?box(es)?', 'text ?box(es)?', 'text ?areas?', 'text ?entry'],
+];
+
+/** A kind of control: the words that name it, the roles they mean, and whether the words count only at the end of a target. */
+export interface Kind {
+  words: Phrases;
+  roles: readonly string[];
+  /** "the Pictures folder" is a folder: a picture word names the kind only as the target's last word. */
+  last?: boolean;
+}
+/** The kinds in the order they are tried: the first whose words a target holds decides its roles. */
+export const KINDS: readonly Kind[] = [
+  { words: TEXT_FIELD_PHRASES, roles: ['textbox', 'searchbox'] },
+  { words: ['check ?box(es)?', 'tick ?box(es)?'], roles: ['checkbox', 'menuitemcheckbox'] },
+  { words: ['radio( button)?s?'], roles: ['radio', 'menuitemradio'] },
+  { words: ['drop ?-?down', 'select ?box', 'select', 'combo ?box', 'picker', 'list'], roles: ['combobox', 'listbox'] },
+  { words: ['menu ?items?'], roles: ['menuitem', 'menuitemcheckbox', 'menuitemradio', 'clickable'] },
+  { words: ['tabs?'], roles: ['tab', 'clickable'] },
+  { words: ['switch', 'toggle'], roles: ['switch', 'checkbox'] },
+  { words: ['links?', 'hyperlinks?', 'anchors?'], roles: ['link', 'clickable'] },
+  { words: ['buttons?', 'btn'], roles: ['button', 'clickable'] },
+  { words: ['sliders?', 'range'], roles: ['slider', 'clickable'] },
+  { words: ['spinners?', 'spin ?buttons?', 'steppers?', 'number (?:field|box|input)'], roles: ['spinbutton', 'clickable'] },
+  { words: FIELD_PHRASES, roles: ['textbox', 'searchbox', 'spinbutton', 'combobox', 'slider'] },
+  { words: ['options?'], roles: ['option', 'radio'] },
+  { words: ['images?', 'icons?', 'pictures?', 'logos?', 'photos?'], roles: ['img', 'link', 'button', 'clickable'], last: true },
+  { words: ['cells?', 'slots?'], roles: ['cell', 'gridcell', 'clickable'] },
+  { words: ['(search )?results?'], roles: ['link', 'clickable', 'article'] },
+  { words: ['headings?', 'titles?'], roles: ['heading'] },
+  { words: ['rows?'], roles: ['row'] },
+];
+
+/** A quoted word that names a kind of widget ('click on a "text" widget'), with what it means. */
+export const QUOTE_KINDS: Record<string, { roles: string[]; multiline?: boolean }> = {
+  text: { roles: ['textbox'], multiline: false },
+  textbox: { roles: ['textbox'], multiline: false },
+  input: { roles: ['textbox', 'searchbox'] },
+  textarea: { roles: ['textbox'], multiline: true },
+  checkbox: { roles: ['checkbox'] },
+  radio: { roles: ['radio'] },
+  button: { roles: ['button'] },
+  link: { roles: ['link'] },
+  select: { roles: ['combobox', 'listbox'] },
+  dropdown: { roles: ['combobox', 'listbox'] },
+  slider: { roles: ['slider'] },
+  search: { roles: ['searchbox'] },
+  tab: { roles: ['tab'] },
+};
+
+/** An input's type as a person names the field ("the password field", "the phone field"). */
+export const TYPE_WORDS: Record<string, string> = {
+  password: 'password',
+  email: 'email',
+  date: 'date',
+  time: 'time',
+  'datetime-local': 'date and time',
+  month: 'month',
+  week: 'week',
+  tel: 'phone',
+  url: 'website',
+  number: 'number',
+  search: 'search',
+};
+
+/** Nouns for a whole widget or page ("the stopwatch", "the player"): a name, not a control's purpose. */
+export const WIDGET_NOUNS = new Set([
+  'stopwatch',
+  'timer',
+  'clock',
+  'player',
+  'video',
+  'audio',
+  'music',
+  'song',
+  'track',
+  'form',
+  'page',
+  'dialog',
+  'window',
+  'popup',
+  'modal',
+  'app',
+  'game',
+  'counter',
+  'calculator',
+  'editor',
+  'widget',
+  'screen',
+  'toolbar',
+  'carousel',
+  'gallery',
+  'slideshow',
+  'quiz',
+  'survey',
+  'recorder',
+  'camera',
+  'microphone',
+  'mic',
+  'stream',
+  'playback',
+  'media',
+]);
+
+/** Container words that scope a target to an element of that kind ("in the dialog"). */
+export const SCOPES: readonly { words: Phrases; roles: readonly string[] }[] = [
+  { words: ['dialog', 'modal', 'pop-?up', 'popup', 'dialog box', 'modal (?:dialog|window)', 'alert', 'lightbox', 'overlay'], roles: ['dialog', 'alertdialog'] },
+  { words: ['form'], roles: ['form'] },
+  { words: ['nav', 'navigation', 'nav ?bar', 'navigation bar', 'top menu', 'main menu'], roles: ['navigation', 'menubar'] },
+  { words: ['toolbar', 'tool bar'], roles: ['toolbar'] },
+  { words: ['menu'], roles: ['menu', 'menubar'] },
+  { words: ['side ?bar'], roles: ['complementary', 'navigation'] },
+  { words: ['table', 'grid'], roles: ['table', 'grid', 'treegrid'] },
+  { words: ['footer', 'page footer', 'bottom of the page'], roles: ['contentinfo'] },
+  { words: ['header', 'page header', 'top bar', 'masthead'], roles: ['banner'] },
+  { words: ['main content', 'main area', 'main section'], roles: ['main'] },
+];

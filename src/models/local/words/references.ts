@@ -1,0 +1,56 @@
+/**
+ * References: how an instruction places a target by other text ("in the row for Alice", "the
+ * button labeled OK"), and how it names a value by where it is on the page ("the text below",
+ * "the value of Year of Birth") rather than giving it.
+ */
+import { type Phrases } from './grammar';
+
+/** Words that put a target by other text ("in the row for Alice", "next to Bob"). */
+export const NEAR_WORDS: Phrases = [
+  ...['in', 'inside', 'within', 'under', 'underneath', 'below', 'beneath', 'above', 'after', 'before', 'on', 'of', 'from', 'for'],
+  ...['next to', 'beside', 'near', 'by', 'belonging to', 'that belongs to'],
+];
+/** What holds the target and the text together ("the row for Alice"). */
+export const HOLDERS: Phrases = ['row', 'item', 'card', 'entry', 'line', 'section', 'list item', 'record', 'user', 'product', 'column'];
+/** How a holder holds the text ("the row with Alice", "the card labeled Pro"). */
+export const HOLDING: Phrases = ['for', 'of', 'with', 'containing', 'about', 'labeled', 'labelled', 'named', 'called', 'that says', 'saying'];
+/** Kinds of container named in nearby text: where the target is, not words to find ("in the row for Bob"). */
+export const CONTAINER_NOUNS: Phrases = [
+  ...['card', 'row', 'item', 'section', 'entry', 'box', 'panel', 'tile', 'list', 'table', 'column', 'line', 'product', 'record'],
+  ...['area', 'block'],
+];
+/** Words before the text a target shows: "labeled", "that says", "with the caption". */
+export const SAYING: Phrases = [
+  ...['labeled', 'labelled', 'named', 'called', 'titled', 'that says', 'which says', 'saying', 'that reads', 'reading'],
+  ...['with the (?:text|label|caption|title|word)', 'with text', 'marked', 'captioned'],
+];
+/** Words that say what kind of thing a target is without helping to find it ("the red widget", "the digit"). */
+export const NOISE_WORDS: Phrases = [
+  ...['widgets?', 'elements?', 'controls?', 'things?', 'objects?', 'ones?', 'colou?red', 'colou?rs?', 'shaped', 'digits?', 'letters?'],
+  ...['characters?', 'symbols?', 'numbers?', 'box(es)?', 'swatch(es)?', 'items?', 'tiles?', 'shapes?', 'entries', 'entry'],
+];
+
+/** Nouns and place words that make "the ..." a description of something on the page ("the total", "the text below"). */
+export const REFERENCE_WORDS: Phrases = [
+  ...['value', 'values', 'text', 'number', 'numbers', 'total', 'sum', 'count', 'word', 'words', 'answer', 'result', 'content'],
+  ...['contents', 'amount', 'price', 'date', 'code', 'letters?', 'digits?', 'sentence', 'paragraph', 'below', 'above', 'shown'],
+  ...['displayed', 'following', 'given', 'written', 'same', 'title', 'label', 'string', 'phrase', 'solution', 'expression'],
+  ...['equation', 'entry', 'figure', 'quantity', 'quote', 'quotation', 'passage', 'excerpt'],
+];
+/** Words for a piece of text on the page ("the sentence below", "the quote"). */
+export const TEXT_WORDS: Phrases = [
+  ...['text', 'words', 'sentence', 'string', 'phrase', 'content', 'contents', 'quote', 'quotation', 'passage', 'excerpt'],
+  'message',
+];
+/** Words for a value read beside its label ("the number next to Total"). */
+export const VALUE_WORDS: Phrases = ['value', 'number', 'text', 'amount', 'entry', 'content', 'contents', 'answer'];
+/** Where a value may be shown ("the order number from the message"). */
+export const SHOWN_ON: Phrases = [
+  ...['message', 'text', 'paragraph', 'page', 'email', 'table', 'confirmation', 'receipt', 'note', 'screen', 'list', 'card'],
+  ...['form', 'banner', 'notice', 'alert', 'box', 'summary'],
+];
+/** Verbs of a line that tells the reader what to do: the page's directions are never the text they point at. */
+export const DIRECTION_VERBS: Phrases = [
+  ...['read', 'type', 'enter', 'copy', 'click', 'press', 'fill', 'select', 'write', 'reproduce', 'repeat', 'submit', 'choose'],
+  ...['use', 'find', 'answer', 'solve', 'drag', 'check'],
+];
