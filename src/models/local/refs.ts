@@ -147,7 +147,8 @@ function sourceText(phrase: string, nodes: OutlineNode[], instruction: string): 
 
 /** "the text below", "the paragraph", "the text in the text area": (1) where the text is, or (2) what it is called. */
 const TEXT_REF = new RegExp(
-  `^(?:the\\s+|this\\s+)?(?:(?:${either(TEXT_WORDS)})(?:\\s+(?:below|above|shown|displayed|on the page|written|given))?(?:\\s+(?:of|in|from|on)\\s+(?:the\\s+)?(.+))?` +
+  `^(?:the\\s+|this\\s+)?(?:(?:${either(TEXT_WORDS)})(?:\\s+(?:below|above|shown|displayed|on the page|written|given))?` +
+    '(?:\\s+(?:of|in|from|on)\\s+(?:the\\s+)?(.+))?' +
     '|(paragraph|text ?area|following text|text below|text above))$',
   'i',
 );
