@@ -10,8 +10,21 @@ import { appendOf, dateValueFor, dayOf, namedDate, type DateField, type NamedDat
 import { ENDS, ORDINALS, ordinalOf } from './words/numbers';
 import { MONTH_STEMS, MONTHS } from './words/dates';
 import { anyOf, either, leading, oneOf } from './words/grammar';
+import { PURPOSE_SYNONYMS } from './words/purposes';
 import { CONTAINER_NOUNS, HOLDERS, HOLDING, NEAR_WORDS, NOISE_WORDS, SAYING } from './words/references';
-import { FIELD_PHRASES, KINDS, QUOTE_KINDS, SCOPES, STRICT_FIELD_PHRASES, TEXT_FIELD_PHRASES, TYPE_WORDS, WIDGET_NOUNS } from './words/controls';
+import { KEY_NAMES, KEY_WORDS, MODIFIERS } from './words/keys';
+import {
+  FIELD_PHRASES,
+  KINDS,
+  QUOTE_KINDS,
+  SCOPES,
+  SLIDER_ONLY,
+  SLIDER_WORDS,
+  STRICT_FIELD_PHRASES,
+  TEXT_FIELD_PHRASES,
+  TYPE_WORDS,
+  WIDGET_NOUNS,
+} from './words/controls';
 import { AND_STEP_VERBS, COURTESY, METHOD_VERBS, NEXT_STEP_VERBS, NOT_VERBS, SLIDER_VERBS, STEP_VERBS } from './words/verbs';
 import { CONDITION_WORDS, REPETITION_WORDS, THEN_WORDS } from './words/conditions';
 import { canonical, coverage, exactMatch, glyphWords, isReference, normalize, similarity, SOFT_NOUNS, words } from './text';
@@ -93,13 +106,9 @@ export interface Pick {
   description: string;
 }
 
-/** Keys as people name them ("page up", "up arrow", "F5"). */
-const KEY_WORDS = [
-  'enter|return|tab|escape|esc|space|spacebar|backspace|delete|del|home|end|pageup|page up|pagedown|page down',
-  'arrowup|arrowdown|arrowleft|arrowright|up|down|left|right|up arrow|down arrow|left arrow|right arrow|f\\d{1,2}|insert',
-].join('|');
-const KEY_NAMES = new RegExp(`^(${KEY_WORDS})$`);
-const MODIFIER = /^(ctrl|control|alt|option|shift|cmd|command|meta)$/;
+/** A key as people name it ("page up", "up arrow", "F5"), and a modifier before it. */
+const KEY = oneOf(KEY_WORDS, '');
+const MODIFIER = oneOf(Object.keys(MODIFIERS), '');
 
 const CLICKABLE = new Set([
   'clickable',
@@ -145,9 +154,8 @@ const SCROLL_BOX = new RegExp(
     `(?:all the way )?(?:to|until) (?:the |its )?(${EDGES})(?: of (?:it|the (?:box|list|text|area)))?$`,
   'i',
 );
-const SLIDER_WORDS = 'slider|range|knob|volume|brightness';
 /** "Move the volume slider to 80": (1) the slider, (2) the value. */
-const SLIDER_TO = new RegExp(`^(?:${either(SLIDER_VERBS)})(?: the)? (.*?(?:${SLIDER_WORDS}))(?: (?:to|at))? (QQ\\d+|[-+]?\\d+(?:\\.\\d+)?%?)$`, 'i');
+const SLIDER_TO = new RegExp(`^(?:${either(SLIDER_VERBS)})(?: the)? (.*?(?:${either(SLIDER_WORDS)}))(?: (?:to|at))? (QQ\\d+|[-+]?\\d+(?:\\.\\d+)?%?)$`, 'i');
 
 export { Refusal };
 
@@ -236,7 +244,7 @@ export function parseIntent(instruction: string): Intent {
   if ((m = SLIDER_TO.exec(s))) {
     return {
       ...target(m[1], 'fill', unq(m[2], quotes).replace(/%$/, '')),
-      roles: new Set(/slider|range|knob/i.test(m[1]) ? ['slider'] : ['slider', 'spinbutton']),
+      roles: new Set(new RegExp(either(SLIDER_ONLY), 'i').test(m[1]) ? ['slider'] : ['slider', 'spinbutton']),
     };
   }
   // A drag onto a place ("drag the red block onto the box"); by a direction or a distance it is refused.
@@ -337,32 +345,6 @@ const dated = (i: Intent, date: NamedDate, dateField?: boolean): Intent => ({
   alternatives: i.alternatives?.map((a) => dated(a, date, dateField)),
 });
 
-/** Verbs whose control is often named after a synonym or drawn as a glyph. */
-export const PURPOSE_SYNONYMS: Record<string, string[]> = {
-  close: ['close', 'x', 'dismiss'],
-  dismiss: ['dismiss', 'close', 'x'],
-  hide: ['hide', 'close', 'x'],
-  exit: ['close', 'x', 'exit'],
-  increase: ['increase', '+', 'plus', 'more'],
-  decrease: ['decrease', '-', 'minus', 'less'],
-  raise: ['increase', '+'],
-  lower: ['decrease', '-'],
-  expand: ['expand', '▸'],
-  collapse: ['collapse', '▾'],
-  open: ['open', 'expand', '▸'],
-  remove: ['remove', 'delete'],
-  delete: ['delete', 'remove'],
-  rename: ['rename', 'edit'],
-  like: ['like', '♥'],
-  favorite: ['favorite', '★'],
-  favourite: ['favorite', '★'],
-  star: ['star', '★'],
-  add: ['add', '+'],
-  edit: ['edit', 'rename'],
-  show: ['show', 'expand'],
-  reply: ['reply'],
-  share: ['share'],
-};
 /** What a whole phrase names when it is a control's name ("start the free trial"). */
 const PHRASE_TARGETS = new Set([
   'button',
@@ -475,34 +457,10 @@ function keyName(raw: string): string | null {
   const last = parts[parts.length - 1];
   const mods = parts.slice(0, -1);
   if (!mods.every((p) => MODIFIER.test(p))) return null;
-  const isKey = KEY_NAMES.test(last) || (mods.length > 0 && /^[a-z0-9]$/.test(last));
+  const isKey = KEY.test(last) || (mods.length > 0 && /^[a-z0-9]$/.test(last));
   if (!isKey) return null;
-  const name: Record<string, string> = {
-    return: 'Enter',
-    esc: 'Escape',
-    del: 'Delete',
-    spacebar: 'Space',
-    'page up': 'PageUp',
-    'page down': 'PageDown',
-    pageup: 'PageUp',
-    pagedown: 'PageDown',
-    up: 'ArrowUp',
-    down: 'ArrowDown',
-    left: 'ArrowLeft',
-    right: 'ArrowRight',
-    'up arrow': 'ArrowUp',
-    'down arrow': 'ArrowDown',
-    'left arrow': 'ArrowLeft',
-    'right arrow': 'ArrowRight',
-    arrowup: 'ArrowUp',
-    arrowdown: 'ArrowDown',
-    arrowleft: 'ArrowLeft',
-    arrowright: 'ArrowRight',
-  };
-  const keyOut = name[last] ?? (last.length === 1 ? (mods.length ? last.toUpperCase() : last) : last.replace(/^./, (c) => c.toUpperCase()));
-  const modOut = mods.map(
-    (p) => ({ ctrl: 'Control', control: 'Control', alt: 'Alt', option: 'Alt', shift: 'Shift', cmd: 'Meta', command: 'Meta', meta: 'Meta' })[p]!,
-  );
+  const keyOut = KEY_NAMES[last] ?? (last.length === 1 ? (mods.length ? last.toUpperCase() : last) : last.replace(/^./, (c) => c.toUpperCase()));
+  const modOut = mods.map((p) => MODIFIERS[p]);
   return [...modOut, keyOut].join('+');
 }
 

@@ -11,7 +11,7 @@
  */
 import type { OutlineLine } from '../../protocol/model';
 import { clip, quote } from '../../protocol/text';
-import { choose, parseIntent, PURPOSE_SYNONYMS, Refusal, type Facts, type Intent, type Pick } from './act';
+import { choose, parseIntent, Refusal, type Facts, type Intent, type Pick } from './act';
 import { mentionsNamedDate } from './values';
 import { buildOutline, isInside, optionsOf, type OutlineNode } from './outline';
 import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type Each, type PlanStep } from './plan';
@@ -19,6 +19,9 @@ import { monthOf } from './input-values';
 import { applyTransform, numberOf, parseDate, resolveReference } from './refs';
 import { coverage, exactMatch, glyphWords, normalize } from './text';
 import type { Point, StepRunner } from './step-runner';
+import { either, oneOf } from './words/grammar';
+import { CLOSE_NAMES, DECLINE_NAMES, NEXT_MONTH, NEXT_PAGE, ONWARD_WORDS, PAGER, PREVIOUS_MONTH, SECTION_WORDS } from './words/menus';
+import { PURPOSE_SYNONYMS } from './words/purposes';
 
 export interface PlannedOutcome {
   success: boolean;
@@ -234,9 +237,8 @@ function revealers(nodes: OutlineNode[], tried: Set<string>, looseToo = true): O
 
 const LOOSE_ROLES = new Set(['clickable', 'button', 'heading']);
 /** Names a section's own control may have alone ("More", "Show more"). */
-const SECTION_WORDS = 'show|more|details|advanced|options|more options|show more|expand';
 /** A control named like a section: "Section 2", "Panel #3", "More options", "+ Details". */
-const SECTION_NAME = new RegExp(`^(?:section|panel|part|chapter)\\b|\\b(?:section|panel)\\s*#?\\d+$|^(?:${SECTION_WORDS})$|^[+▸▶►]\\s*\\w`, 'i');
+const SECTION_NAME = new RegExp(`^(?:section|panel|part|chapter)\\b|\\b(?:section|panel)\\s*#?\\d+$|^(?:${either(SECTION_WORDS)})$|^[+▸▶►]\\s*\\w`, 'i');
 
 const describeStep = (i: number, n: number, s: string) => `step ${i + 1} of ${n}: ${s}`;
 
@@ -310,8 +312,7 @@ async function notInMenu(r: Run, item: OutlineNode, rest: PlanStep[]): Promise<s
 }
 
 /** Names of controls that lead to more of a form or a page: what follows them may not show yet. */
-const ONWARD_WORDS = 'next|continue|proceed|more|show|expand|open|search|go|load|menu|options|step|start|begin|filter|add|new|edit|details|advanced|view';
-const ONWARD = new RegExp(`\\b(${ONWARD_WORDS})\\b|[▸▾›»>+]`, 'i');
+const ONWARD = new RegExp(`\\b(${either(ONWARD_WORDS)})\\b|[▸▾›»>+]`, 'i');
 
 /** Roles whose control brings up more: a list's choices, a tab's panel, another page, a submenu. */
 const OPENERS = new Set(['combobox', 'tab', 'link', 'menuitem']);
@@ -1097,8 +1098,8 @@ function named(n: OutlineNode, verb: string): boolean {
 /** The most month pages a calendar is turned to reach a date. */
 const CALENDAR_MAX = 36;
 /** A calendar's controls that turn to the next month, and to the previous one. */
-const NEXT_MONTH = /^(?:next(?: month)?|›|»|>|→|▶|⟩)$/i;
-const PREVIOUS_MONTH = /^(?:prev(?:ious)?(?: month)?|‹|«|<|←|◀|⟨)$/i;
+const TO_NEXT_MONTH = oneOf(NEXT_MONTH);
+const TO_PREVIOUS_MONTH = oneOf(PREVIOUS_MONTH);
 /** Roles a calendar's days take. */
 const DAY_ROLES = new Set(['link', 'button', 'clickable', 'cell', 'gridcell']);
 
@@ -1139,7 +1140,9 @@ async function pickDate(r: Run, field: OutlineNode, date: { y: number; m: number
       return now && typeof now.states.value === 'string' && now.states.value ? {} : { why: 'the date field is still empty after clicking the day' };
     }
     const forward = at < wantIndex;
-    const turn = v.nodes.filter((n) => n.id && ['button', 'link', 'clickable'].includes(n.role) && (forward ? NEXT_MONTH : PREVIOUS_MONTH).test(n.name.trim()));
+    const turn = v.nodes.filter(
+      (n) => n.id && ['button', 'link', 'clickable'].includes(n.role) && (forward ? TO_NEXT_MONTH : TO_PREVIOUS_MONTH).test(n.name.trim()),
+    );
     if (turn.length !== 1) return { why: `the calendar has ${turn.length || 'no'} ${forward ? 'next' : 'previous'} month controls` };
     const why = `${reasoning}: turn to ${forward ? 'the next' : 'the previous'} month`;
     if (!(await actOnNode(r, turn[0], 'click', [], `click ${quote(turn[0].name)}`, why, v.url))) return { why: 'the calendar went away' };
@@ -1265,8 +1268,8 @@ function suggestionFor(typed: string, prefix: boolean): (name: string) => boolea
 }
 
 const OUTSIDE_RESULTS = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'menu', 'menubar', 'tablist', 'toolbar']);
-const PAGER = /^(?:\d{1,3}|next|next page|previous|prev|previous page|more results|older|newer|first|last|[›»>‹«<]+)$/i;
-const NEXT_PAGE = /^(?:next|next page|more results|older|[›»>]+)$/i;
+const PAGE_CONTROL = oneOf(PAGER);
+const TO_NEXT_PAGE = oneOf(NEXT_PAGE);
 
 function under(n: OutlineNode, roles: Set<string>): OutlineNode | null {
   for (let p = n.parent; p; p = p.parent) if (roles.has(p.role)) return p;
@@ -1283,7 +1286,7 @@ function resultsOf(nodes: OutlineNode[]): OutlineNode[] {
   const seen = new Set<OutlineNode>();
   const out: OutlineNode[] = [];
   for (const n of nodes) {
-    if (!n.id || n.role !== 'link' || n.index <= from || under(n, OUTSIDE_RESULTS) || PAGER.test(n.name.trim())) continue;
+    if (!n.id || n.role !== 'link' || n.index <= from || under(n, OUTSIDE_RESULTS) || PAGE_CONTROL.test(n.name.trim())) continue;
     const item = under(n, new Set(['listitem', 'article', 'row']));
     if (item) {
       if (seen.has(item)) continue;
@@ -1309,7 +1312,9 @@ async function clickResult(r: StepRunner, s: PlanStep, set: (v: View) => void, c
     }
     left -= rs.length;
     counted += rs.length;
-    const next = current().nodes.find((n) => n.id && (n.role === 'link' || n.role === 'button') && NEXT_PAGE.test(n.name.trim()) && n.states.disabled !== true);
+    const next = current().nodes.find(
+      (n) => n.id && (n.role === 'link' || n.role === 'button') && TO_NEXT_PAGE.test(n.name.trim()) && n.states.disabled !== true,
+    );
     if (!next || !rs.length) break;
     const why = `result ${s.result} is past the ${counted} on this page: the next page`;
     if (!(await actOnNode(r, next, 'click', [], `click ${quote(next.name)}`, why, current().url))) break;
@@ -1320,7 +1325,7 @@ async function clickResult(r: StepRunner, s: PlanStep, set: (v: View) => void, c
 }
 
 /** What closes a dialog without accepting anything in it, most certain first. */
-const CLOSERS = [/^(?:close|×|✕|✖|x|dismiss)$/i, /^close\b|\bdismiss\b/i, /^(?:no,? thanks|not now|maybe later|skip|cancel|no)$/i];
+const CLOSERS = [oneOf(CLOSE_NAMES), /^close\b|\bdismiss\b/i, oneOf(DECLINE_NAMES)];
 
 /** Close the dialog that popped up over the page by its close control; false when there is none. */
 async function closeDialog(r: Run, view: View): Promise<boolean> {

@@ -16,6 +16,24 @@ import { namedDate } from './values';
 import { MONTH_STEMS } from './words/dates';
 import { anyOf, either, oneOf } from './words/grammar';
 import { MATH_NOUNS, SOLVE_VERBS } from './words/math';
+import { STEPPERS } from './words/controls';
+import { FOLDED_PARTS, FOLDS, HIDDEN_IN, LOOK_THROUGH_VERBS, LOOK_THROUGH_WAYS, SUGGESTED, SUGGESTION_LISTS } from './words/menus';
+import {
+  EACH_ITEM_VERBS,
+  ITEM_BY,
+  ITEM_NOUNS,
+  ITEM_VERBS,
+  ITEMS,
+  ITEMS_BY,
+  MENTION_KINDS,
+  MENTIONS,
+  NEWEST,
+  OPEN_VERBS,
+  REPLY_VERBS,
+  REPLY_WITH,
+} from './words/messages';
+import { DOWNWARD, LARGEST, NUMBER_NOUNS, ORDERINGS, PARITIES, SMALLEST, SUPERLATIVES, UPWARD } from './words/orders';
+import { FIELD_ALIASES, LOGIN_USER, LOGIN_WORDS, SIGN_IN_WORDS } from './words/purposes';
 import { CLAUSE_VERBS, CLICK_ALL_VERBS, CLICK_EVERY_VERBS, CLICK_VERBS, DRAG_VERBS, ENTRY_VERBS, LIST_VERBS } from './words/verbs';
 import {
   BECOMING_VERBS,
@@ -207,17 +225,6 @@ const norm = (s: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-/** Field words people use for a field the page may name otherwise. */
-const FIELD_ALIASES: Record<string, string[]> = {
-  username: ['username', 'user name', 'user', 'login', 'user id', 'email', 'e-mail'],
-  password: ['password', 'pass', 'passcode', 'pwd'],
-  email: ['email', 'e-mail', 'email address', 'e-mail address', 'mail', 'address'],
-};
-
-/** The ways pages write "log in": one name. */
-const SIGN_IN_WORDS = ['log in', 'login', 'sign in', 'log on', 'sign on'];
-const LOGIN_WORDS = ['log in', 'login', 'sign in', 'log on', 'sign on', 'submit', 'continue'];
-
 /** Other names for the button a click step names: the page may call "Log in" "Sign in". */
 function buttonAlternatives(say: string): string[] | undefined {
   const m = /^(?:click|press|hit|tap|push|select)(?: on)? (?:the )?(?:"|“)?(log ?in|sign ?in|submit|send|continue|ok|done)(?:"|”)?(?: button)?$/i.exec(say);
@@ -381,12 +388,10 @@ function bothSteps(clause: string, quotes: string[]): PlanStep[] | null {
   return [{ say: `enter ${quoteValue(value)} into the first ${kind}` }, { say: `enter ${quoteValue(value)} into the second ${kind}` }];
 }
 
-/** What "log in as X" may call X. */
-const LOGIN_USER = 'username|user name|user|email|e-mail|login|account';
 /** "Log in as ada with password x": (1) what the user is called, if said, (2) the user, (3) the password. */
 const LOGIN_WITH = new RegExp(
   '^(?:log ?in|sign ?in|login|log on|sign on)(?:\\s+to\\s+\\S+)?\\s+(?:with|using|as)\\s+(?:the\\s+|my\\s+)?' +
-    `(?:(${LOGIN_USER})\\s+)?(.+?)(?:\\s*,\\s*|\\s+)(?:and\\s+)?` +
+    `(?:(${either(LOGIN_USER)})\\s+)?(.+?)(?:\\s*,\\s*|\\s+)(?:and\\s+)?` +
     '(?:(?:with|using)\\s+)?(?:the\\s+|my\\s+)?(?:password|pass|passcode)(?:\\s+(?:is|of)|\\s*[:=])?\\s+(.+)$',
   'i',
 );
@@ -451,11 +456,11 @@ function listSteps(clause: string, page: PlanPage, quotes: string[]): PlanStep[]
 }
 
 /** "switch between", "browse through": moving among the places a target may be folded away in. */
-const LOOK_THROUGH = '(?:switch|navigate|go|move|click|look|browse|flip|cycle)\\s+(?:between|through|across|among|around)';
-const FOLDS = '(?:file\\s+)?(?:tabs?|sections?|panels?|pages?|tree|folders?|menus?)';
+const LOOK_THROUGH = `(?:${either(LOOK_THROUGH_VERBS)})\\s+(?:${either(LOOK_THROUGH_WAYS)})`;
+const FOLD = `(?:file\\s+)?(?:${either(FOLDS)})`;
 /** Directions to look around rather than steps: "switch between the tabs", "expand the sections below". */
 const SEARCH_DIRECTION = new RegExp(
-  `^(?:${LOOK_THROUGH}\\s+(?:the\\s+|all\\s+(?:the\\s+)?)?(?:${FOLDS})` +
+  `^(?:${LOOK_THROUGH}\\s+(?:the\\s+|all\\s+(?:the\\s+)?)?${FOLD}` +
     '|(?:expand|open|browse)\\s+(?:the\\s+|all\\s+(?:the\\s+)?)?(?:sections?|panels?|tabs?|items?|headings?)(?:\\s+(?:below|above|on the page|here))?' +
     '|(?:look|search)\\s+(?:around|through the page))$',
   'i',
@@ -479,25 +484,21 @@ function typedValue(say: string): string | null {
 // "once the box is ticked" is a condition; "click once more" is not.
 const CONDITION = new RegExp(`\\b(?:${either(CONDITION_WORDS)})\\b|\\bonce\\s+(?!(?:${either(NOT_AFTER_ONCE)})\\b)(?=\\S+\\s+\\S)`, 'i');
 
-const SUPERLATIVES =
-  'cheapest|most expensive|least expensive|shortest|longest|earliest|latest|fastest|slowest|lowest|highest|greatest|best|worst|newest|oldest';
-const ORDERINGS = 'ascending|descending|alphabetical|numerical|numeric|reverse|increasing|decreasing|chronological';
 /** Phrases that make one clause a goal of several steps: superlatives, orderings, "all the X that ...", trips. */
 const WHOLE_GOAL = new RegExp(
   [
-    `\\b(?:${SUPERLATIVES})\\b`,
-    `\\bin\\s+(?:${ORDERINGS})\\s+order\\b`,
+    `\\b(?:${either(SUPERLATIVES)})\\b`,
+    `\\bin\\s+(?:${either(ORDERINGS)})\\s+order\\b`,
     '\\b(?:all|every|each)\\s+(?:of\\s+)?(?:the\\s+)?(?:[\\w-]+\\s+){0,2}(?:that|which|who|whose|containing|mentioning|matching|with)\\b',
     '^(?:book|buy|order|reserve|purchase|schedule)\\b.*\\bfrom\\s+\\S+.*\\bto\\s+\\S+',
   ].join('|'),
   'i',
 );
 
-const FOLDED_PARTS = 'sections?|panels?|accordions?|parts?|area|details|contents?';
 /** "Expand the section below", "open the collapsed panel": open what is folded, as a step. */
 const EXPAND_DIRECTION = new RegExp(
   '^(?:expand|open|unfold|show)\\s+(?:the\\s+|this\\s+|that\\s+)?(?:collapsed\\s+|hidden\\s+|folded\\s+)?' +
-    `(?:${FOLDED_PARTS})(?:\\s+(?:below|above|on the page|here))?$`,
+    `(?:${either(FOLDED_PARTS)})(?:\\s+(?:below|above|on the page|here))?$`,
   'i',
 );
 
@@ -573,14 +574,10 @@ function conditionOf(s: string, quotes: string[]): { action: string; when: Condi
   return null;
 }
 
-const ITEM_VERBS =
-  'reply(?:\\s+to)?|respond\\s+to|answer|forward|delete|remove|trash|archive|star|flag|pin|' + 'like|share|repost|retweet|bookmark|upvote|open|read|view';
-const ITEM_NOUNS = 'e-?mail|message|mail|conversation|thread|post|tweet|comment|review';
-const ITEM_BY = 'from|by|sent\\s+by|of|posted\\s+by|written\\s+by';
 /** "reply to the email from Alice with Thanks": (1) the verb, (2) who, then (3) the text or (4) whom it goes to. */
 const ONE_ITEM = new RegExp(
-  `^(${ITEM_VERBS})\\s+(?:the\\s+)?(?:latest\\s+|last\\s+|new\\s+|newest\\s+)?(?:${ITEM_NOUNS})\\s+(?:${ITEM_BY})\\s+(.+?)` +
-    '(?:\\s+(?:with|saying|and\\s+say|and\\s+write)\\s+(.+)|\\s+to\\s+(.+))?$',
+  `^(${either(ITEM_VERBS)})\\s+(?:the\\s+)?(?:(?:${either(NEWEST)})\\s+)?(?:${either(ITEM_NOUNS)})\\s+(?:${either(ITEM_BY)})\\s+(.+?)` +
+    `(?:\\s+(?:${either(REPLY_WITH)})\\s+(.+)|\\s+to\\s+(.+))?$`,
   'i',
 );
 
@@ -598,7 +595,7 @@ function itemSteps(clause: string, quotes: string[]): PlanStep[] | null {
   const text = m[3] !== undefined ? bare(m[3], quotes) : null;
   const to = m[4] !== undefined ? bare(m[4], quotes) : null;
   const open: PlanStep = { say: `open the item from ${quoteValue(by)}`, openItem: by };
-  if (/^(?:reply|respond|answer)$/.test(verb)) {
+  if (oneOf(REPLY_VERBS).test(verb)) {
     if (text === null) return null;
     const v = quoteValue(text);
     return [
@@ -621,7 +618,7 @@ function itemSteps(clause: string, quotes: string[]): PlanStep[] | null {
       { say: 'click send' },
     ];
   }
-  if (/^(?:open|read|view)$/.test(verb)) return text === null && to === null ? [open] : null;
+  if (oneOf(OPEN_VERBS).test(verb)) return text === null && to === null ? [open] : null;
   if (text !== null || to !== null) return null;
   return [{ say, each: { verb: verb === 'trash' ? 'delete' : verb, by, one: true } }];
 }
@@ -678,24 +675,19 @@ function pauseStep(count: string, unit: string): PlanStep {
 }
 
 /** Words for numbers as a set of targets. */
-const NUMBER_NOUNS = '(?:numbers|digits|numbered\\s+(?:buttons|tiles|boxes)|buttons|tiles|boxes|items|cards)';
+const NUMBER_NOUN = `(?:${either(NUMBER_NOUNS)})`;
 const CLICK_ALL = `(?:${either(CLICK_ALL_VERBS)})(?:\\s+on)?`;
-const ASCENDING = 'ascending|increasing|descending|decreasing';
-const LARGEST = 'largest|highest|biggest|greatest';
+const ASCENDING = either(['ascending', 'increasing', ...DOWNWARD]);
+const LARGE = either(LARGEST);
 /** "in ascending order", "from the smallest to the largest", "smallest first": (1), (2) or (3) says which way. */
 const NUMBER_ORDER =
   `(?:in\\s+(${ASCENDING}|numerical|numeric)\\s+order` +
-  `|from\\s+(?:the\\s+)?(smallest|lowest|least|${LARGEST})\\s+to\\s+(?:the\\s+)?\\w+` +
-  `|(smallest|lowest|least|${LARGEST})\\s+first)`;
+  `|from\\s+(?:the\\s+)?(${either(SMALLEST)}|${LARGE})\\s+to\\s+(?:the\\s+)?\\w+` +
+  `|(${either(SMALLEST)}|${LARGE})\\s+first)`;
 /** The same after "every number", which takes fewer words ("numerical", "least", "to the" are not read). */
 const EVERY_NUMBER_ORDER =
-  `(?:in\\s+(${ASCENDING})\\s+order` + `|from\\s+(?:the\\s+)?(smallest|lowest|${LARGEST})\\s+to\\s+\\w+` + `|(smallest|lowest|${LARGEST})\\s+first)`;
+  `(?:in\\s+(${ASCENDING})\\s+order` + `|from\\s+(?:the\\s+)?(smallest|lowest|${LARGE})\\s+to\\s+\\w+` + `|(smallest|lowest|${LARGE})\\s+first)`;
 const CLICK_EVERY = `(?:${either(CLICK_EVERY_VERBS)})(?:\\s+on)?\\s+(?:all|every|each)`;
-const MENTION_KINDS = 'links?|buttons?|checkbox(?:es)?|boxes|options?|items?|entries';
-const MENTIONS = 'mentions?|contains?|includes?|(?:are\\s+|is\\s+)?about|with|referring\\s+to|naming|saying';
-const EACH_ITEM_VERBS = 'like|star|share|repost|retweet|favou?rite|upvote|bookmark|delete|remove|archive|reply\\s+to|flag|pin';
-const ITEMS = 'posts?|tweets?|messages?|e-?mails?|comments?|items?|entries|photos?|reviews?|rows?|cards?';
-const ITEMS_BY = 'by|from|of|written\\s+by|posted\\s+by|sent\\s+by|about|mentioning';
 
 /** The targets-chosen-on-the-page reading of a clause, or null. */
 function eachOf(clause: string, quotes: string[]): Each | null {
@@ -704,19 +696,19 @@ function eachOf(clause: string, quotes: string[]): Each | null {
   const rx = (src: string) => new RegExp(src, 'i');
   // "Click on the numbers in ascending order", "from largest to smallest", "smallest first".
   if (
-    (m = rx(`^${CLICK_ALL}\\s+(?:all\\s+|each\\s+|every\\s+)?(?:of\\s+)?(?:the\\s+)?${NUMBER_NOUNS}\\s*,?\\s+${NUMBER_ORDER}$`).exec(c)) ||
+    (m = rx(`^${CLICK_ALL}\\s+(?:all\\s+|each\\s+|every\\s+)?(?:of\\s+)?(?:the\\s+)?${NUMBER_NOUN}\\s*,?\\s+${NUMBER_ORDER}$`).exec(c)) ||
     (m = rx(`^${CLICK_ALL}\\s+(?:every|each)\\s+(?:number|digit)\\s*,?\\s+${EVERY_NUMBER_ORDER}$`).exec(c))
   ) {
     const w = (m[1] ?? m[2] ?? m[3]).toLowerCase();
-    return { order: /^(?:ascending|increasing|numerical|numeric|smallest|lowest|least)$/.test(w) ? 'asc' : 'desc' };
+    return { order: oneOf([...UPWARD, ...SMALLEST], '').test(w) ? 'asc' : 'desc' };
   }
   // "Click the greatest number", "the smallest digit", "the odd number", "the even one".
-  if ((m = rx(`^${CLICK_ALL}\\s+(?:the\\s+)?(greatest|largest|biggest|highest|smallest|lowest|least|odd|even)\\s+(?:number|value|digit|one)$`).exec(c))) {
+  if ((m = rx(`^${CLICK_ALL}\\s+(?:the\\s+)?(${either([...LARGEST, ...SMALLEST, ...PARITIES])})\\s+(?:number|value|digit|one)$`).exec(c))) {
     const w = m[1].toLowerCase();
-    return { pick: w === 'odd' || w === 'even' ? w : /^(?:smallest|lowest|least)$/.test(w) ? 'min' : 'max' };
+    return { pick: w === 'odd' || w === 'even' ? w : SMALLEST.includes(w) ? 'min' : 'max' };
   }
   // "Click all the links that mention cats", "open every link about dogs", "check all boxes with Pro".
-  if ((m = rx(`^${CLICK_EVERY}\\s+(?:of\\s+)?(?:the\\s+)?(${MENTION_KINDS})\\s+(?:that\\s+|which\\s+)?(?:${MENTIONS})\\s+(.+)$`).exec(c))) {
+  if ((m = rx(`^${CLICK_EVERY}\\s+(?:of\\s+)?(?:the\\s+)?(${either(MENTION_KINDS)})\\s+(?:that\\s+|which\\s+)?(?:${either(MENTIONS)})\\s+(.+)$`).exec(c))) {
     const kind = m[1].toLowerCase();
     const roles = kind.startsWith('link')
       ? ['link']
@@ -730,7 +722,11 @@ function eachOf(clause: string, quotes: string[]): Each | null {
     return { mention: m[2].replace(/^(?:the\s+)?(?:words?|text)\s+/i, '').trim(), roles };
   }
   // "Like all posts by Kim", "star every message from Bob", "delete all emails from Carol".
-  if ((m = rx(`^(${EACH_ITEM_VERBS})\\s+(?:all|every|each)\\s+(?:of\\s+)?(?:the\\s+)?(?:\\w+\\s+)?(?:${ITEMS})\\s+(?:${ITEMS_BY})\\s+(.+)$`).exec(c))) {
+  if (
+    (m = rx(
+      `^(${either(EACH_ITEM_VERBS)})\\s+(?:all|every|each)\\s+(?:of\\s+)?(?:the\\s+)?(?:\\w+\\s+)?(?:${either(ITEMS)})\\s+(?:${either(ITEMS_BY)})\\s+(.+)$`,
+    ).exec(c))
+  ) {
     return { verb: m[1].toLowerCase().replace(/\s+to$/, ''), by: m[2].trim() };
   }
   return null;
@@ -753,11 +749,11 @@ function transformStep(x: PlanStep, t: Transform): void {
 // The readings of a clause below (planInstruction), in the order it tries them.
 
 /** Where a target may be hidden: "in the sections below", "inside one of the tabs". */
-const HIDDEN_IN = '(?:file\\s+)?(?:tabs?|sections?|panels?|accordions?|pages?|headings?|tree|folders?|menus?)';
+const HIDDEN = `(?:file\\s+)?(?:${either(HIDDEN_IN)})`;
 /** "Find the link X in the sections below and click it": (1) what to find, (2) the verb. */
 const FIND_AND_CLICK = new RegExp(
   '^(?:find|locate|look for)\\s+(.+?)' +
-    `(?:\\s+(?:in|among|inside|under|within|behind)\\s+(?:the\\s+|one of the\\s+)?${HIDDEN_IN}(?:\\s+(?:below|above|on the page))?)?` +
+    `(?:\\s+(?:in|among|inside|under|within|behind)\\s+(?:the\\s+|one of the\\s+)?${HIDDEN}(?:\\s+(?:below|above|on the page))?)?` +
     ',?\\s+and\\s+(click|open|select|press|tap|choose)(?:\\s+on)?\\s+(?:it|that|them)$',
   'i',
 );
@@ -780,24 +776,25 @@ const SOLVE_MATH = new RegExp(
 /** "Type the text below into the text field": (1) what is typed, (2) where, if said. */
 const ENTER_WHAT =
   /^(?:enter|type|input|write|put|key in|paste|insert|copy)\s+(.+?)(?:\s+(?:into|in|inside|in to|on)\s+(?:the\s+)?((?:(?!\s(?:into|in|inside|on)\s).)+?))?$/i;
-const SUGGESTED = 'item|value|entry|option|word|country|city|name|one';
 /** "Enter an item that starts with "Ger" (and ends with "ny")": (1) the start, (2) the end. */
 const STARTS_WITH = new RegExp(
-  `^(?:enter|type|input|choose|pick|select)\\s+(?:an?\\s+)?(?:${SUGGESTED})\\s+that\\s+starts\\s+with\\s+(\\S+)(?:\\s+and\\s+ends\\s+with\\s+(\\S+))?$`,
+  `^(?:enter|type|input|choose|pick|select)\\s+(?:an?\\s+)?(?:${either(SUGGESTED)})\\s+that\\s+starts\\s+with\\s+(\\S+)(?:\\s+and\\s+ends\\s+with\\s+(\\S+))?$`,
   'i',
 );
-const SUGGESTION_LISTS = 'suggestions|suggestion list|autocomplete(?: list)?|search results';
 /** "pick Porto from the (city) suggestions": (1) the suggestion, (2) the field. */
-const FROM_SUGGESTIONS = new RegExp(`^(?:pick|choose|select|click)\\s+(.+?)\\s+(?:from|in|among)\\s+(?:the\\s+)?(?:(.+?)\\s+)?(?:${SUGGESTION_LISTS})$`, 'i');
-const STEPPERS = 'spinner|slider|stepper|counter';
+const FROM_SUGGESTIONS = new RegExp(
+  `^(?:pick|choose|select|click)\\s+(.+?)\\s+(?:from|in|among)\\s+(?:the\\s+)?(?:(.+?)\\s+)?(?:${either(SUGGESTION_LISTS)})$`,
+  'i',
+);
+const STEPPER = either(STEPPERS);
 /** "Select 5 with the spinner": (1) the value, (2) the widget. */
 const VALUE_BY_WIDGET = new RegExp(
-  `^(?:select|set|choose|pick|enter|put)\\s+(\\u0000\\d+\\u0000|\\S+)\\s+(?:with|using|on|in)\\s+(?:the\\s+)?(${STEPPERS}|number\\s+(?:field|box|input))$`,
+  `^(?:select|set|choose|pick|enter|put)\\s+(\\u0000\\d+\\u0000|\\S+)\\s+(?:with|using|on|in)\\s+(?:the\\s+)?(${STEPPER}|number\\s+(?:field|box|input))$`,
   'i',
 );
 /** "Set the number of speakers to 7 with the spinner": (1) the field, (2) the value, (3) the widget. */
 const FIELD_BY_WIDGET = new RegExp(
-  `^(?:set|change|adjust|put)\\s+(?:the\\s+)?(.+?)\\s+to\\s+(\\u0000\\d+\\u0000|[-+]?\\d+(?:\\.\\d+)?)\\s+(?:with|using|on)\\s+(?:the\\s+)?(${STEPPERS})$`,
+  `^(?:set|change|adjust|put)\\s+(?:the\\s+)?(.+?)\\s+to\\s+(\\u0000\\d+\\u0000|[-+]?\\d+(?:\\.\\d+)?)\\s+(?:with|using|on)\\s+(?:the\\s+)?(${STEPPER})$`,
   'i',
 );
 

@@ -140,3 +140,9 @@ export const SCOPES: readonly { words: Phrases; roles: readonly string[] }[] = [
   { words: ['header', 'page header', 'top bar', 'masthead'], roles: ['banner'] },
   { words: ['main content', 'main area', 'main section'], roles: ['main'] },
 ];
+
+/** Words that end a slider's name ("the volume slider", "the brightness"); the first three are sliders only. */
+export const SLIDER_WORDS: Phrases = ['slider', 'range', 'knob', 'volume', 'brightness'];
+export const SLIDER_ONLY: Phrases = ['slider', 'range', 'knob'];
+/** Widgets that step a number ("select 5 with the spinner"). */
+export const STEPPERS: Phrases = ['spinner', 'slider', 'stepper', 'counter'];

@@ -1,0 +1,53 @@
+/**
+ * Menus, sections and pages: where a target may be folded away ("in one of the tabs"), the
+ * names of the controls that open more ("Show more", "Next"), that page through results, step a
+ * calendar, or close a dialog.
+ */
+import { type Phrases } from './grammar';
+
+/** Moving among the places a target may be folded away in ("switch between the tabs"). */
+export const LOOK_THROUGH_VERBS: Phrases = ['switch', 'navigate', 'go', 'move', 'click', 'look', 'browse', 'flip', 'cycle'];
+export const LOOK_THROUGH_WAYS: Phrases = ['between', 'through', 'across', 'among', 'around'];
+/** Places that fold content away ("the tabs", "the file tree", "the menus"). */
+export const FOLDS: Phrases = ['tabs?', 'sections?', 'panels?', 'pages?', 'tree', 'folders?', 'menus?'];
+/** Where a target may be hidden ("in the sections below", "inside one of the accordions"). */
+export const HIDDEN_IN: Phrases = ['tabs?', 'sections?', 'panels?', 'accordions?', 'pages?', 'headings?', 'tree', 'folders?', 'menus?'];
+/** Parts of a page that open to show more ("expand the collapsed panel"). */
+export const FOLDED_PARTS: Phrases = ['sections?', 'panels?', 'accordions?', 'parts?', 'area', 'details', 'contents?'];
+
+/** Names a section's own control may have alone ("More", "Show more"). */
+export const SECTION_WORDS: Phrases = ['show', 'more', 'details', 'advanced', 'options', 'more options', 'show more', 'expand'];
+/** Names of controls that lead to more of a form or a page: what follows them may not show yet. */
+export const ONWARD_WORDS: Phrases = [
+  ...['next', 'continue', 'proceed', 'more', 'show', 'expand', 'open', 'search', 'go', 'load', 'menu', 'options', 'step', 'start'],
+  ...['begin', 'filter', 'add', 'new', 'edit', 'details', 'advanced', 'view'],
+];
+
+/** A calendar's controls to the next and the previous month. */
+export const NEXT_MONTH: Phrases = ['next(?: month)?', '›', '»', '>', '→', '▶', '⟩'];
+export const PREVIOUS_MONTH: Phrases = ['prev(?:ious)?(?: month)?', '‹', '«', '<', '←', '◀', '⟨'];
+
+/** A results pager's controls, and those of them that go to the next page. */
+export const PAGER: Phrases = [
+  '\\d{1,3}',
+  'next',
+  'next page',
+  'previous',
+  'prev',
+  'previous page',
+  'more results',
+  'older',
+  'newer',
+  'first',
+  'last',
+  '[›»>‹«<]+',
+];
+export const NEXT_PAGE: Phrases = ['next', 'next page', 'more results', 'older', '[›»>]+'];
+
+/** A dialog's close control by its whole name, and the answers that decline what it asks. */
+export const CLOSE_NAMES: Phrases = ['close', '×', '✕', '✖', 'x', 'dismiss'];
+export const DECLINE_NAMES: Phrases = ['no,? thanks', 'not now', 'maybe later', 'skip', 'cancel', 'no'];
+
+/** Lists that suggest what was typed ("pick Porto from the suggestions"), and what a suggestion is called. */
+export const SUGGESTION_LISTS: Phrases = ['suggestions', 'suggestion list', 'autocomplete(?: list)?', 'search results'];
+export const SUGGESTED: Phrases = ['item', 'value', 'entry', 'option', 'word', 'country', 'city', 'name', 'one'];

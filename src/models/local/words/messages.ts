@@ -1,0 +1,34 @@
+/** Mail and posts: a message found by its sender or a post by its author, and what is done to it. */
+import { type Phrases } from './grammar';
+
+/** Verbs done to one message or post ("reply to the email from Alice", "star the post by @kim"). */
+export const ITEM_VERBS: Phrases = [
+  ...['reply(?:\\s+to)?', 'respond\\s+to', 'answer', 'forward', 'delete', 'remove', 'trash', 'archive', 'star', 'flag', 'pin', 'like'],
+  ...['share', 'repost', 'retweet', 'bookmark', 'upvote', 'open', 'read', 'view'],
+];
+/** Verbs of a reply: open the message, then write back. */
+export const REPLY_VERBS: Phrases = ['reply', 'respond', 'answer'];
+/** Verbs that only open the message. */
+export const OPEN_VERBS: Phrases = ['open', 'read', 'view'];
+/** One message or post. */
+export const ITEM_NOUNS: Phrases = ['e-?mail', 'message', 'mail', 'conversation', 'thread', 'post', 'tweet', 'comment', 'review'];
+/** How a message is tied to its sender or a post to its author. */
+export const ITEM_BY: Phrases = ['from', 'by', 'sent\\s+by', 'of', 'posted\\s+by', 'written\\s+by'];
+/** Words that make "the message" the newest one. */
+export const NEWEST: Phrases = ['latest', 'last', 'new', 'newest'];
+/** What is said before the text of a reply, or before whom a message is forwarded to. */
+export const REPLY_WITH: Phrases = ['with', 'saying', 'and\\s+say', 'and\\s+write'];
+
+/** Verbs done to every item of a kind by one author ("like all posts by Kim"). */
+export const EACH_ITEM_VERBS: Phrases = [
+  ...['like', 'star', 'share', 'repost', 'retweet', 'favou?rite', 'upvote', 'bookmark', 'delete', 'remove', 'archive', 'reply\\s+to'],
+  ...['flag', 'pin'],
+];
+/** Items of a list a verb may go over. */
+export const ITEMS: Phrases = ['posts?', 'tweets?', 'messages?', 'e-?mails?', 'comments?', 'items?', 'entries', 'photos?', 'reviews?', 'rows?', 'cards?'];
+/** How items are tied to their author or subject. */
+export const ITEMS_BY: Phrases = ['by', 'from', 'of', 'written\\s+by', 'posted\\s+by', 'sent\\s+by', 'about', 'mentioning'];
+/** Kinds of control clicked for each one that mentions something ("every link about dogs"). */
+export const MENTION_KINDS: Phrases = ['links?', 'buttons?', 'checkbox(?:es)?', 'boxes', 'options?', 'items?', 'entries'];
+/** How a control mentions what it is about. */
+export const MENTIONS: Phrases = ['mentions?', 'contains?', 'includes?', '(?:are\\s+|is\\s+)?about', 'with', 'referring\\s+to', 'naming', 'saying'];

@@ -1,0 +1,45 @@
+/**
+ * Purposes: what a control is for and the other names it goes by ("delete" is "remove", a close
+ * button is "x"), the ways pages write "log in", and the fields people name otherwise.
+ */
+
+/** Verbs whose control is often named after a synonym or drawn as a glyph. */
+export const PURPOSE_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
+  close: ['close', 'x', 'dismiss'],
+  dismiss: ['dismiss', 'close', 'x'],
+  hide: ['hide', 'close', 'x'],
+  exit: ['close', 'x', 'exit'],
+  increase: ['increase', '+', 'plus', 'more'],
+  decrease: ['decrease', '-', 'minus', 'less'],
+  raise: ['increase', '+'],
+  lower: ['decrease', '-'],
+  expand: ['expand', '▸'],
+  collapse: ['collapse', '▾'],
+  open: ['open', 'expand', '▸'],
+  remove: ['remove', 'delete'],
+  delete: ['delete', 'remove'],
+  rename: ['rename', 'edit'],
+  like: ['like', '♥'],
+  favorite: ['favorite', '★'],
+  favourite: ['favorite', '★'],
+  star: ['star', '★'],
+  add: ['add', '+'],
+  edit: ['edit', 'rename'],
+  show: ['show', 'expand'],
+  reply: ['reply'],
+  share: ['share'],
+};
+
+/** The ways pages write "log in": one name. */
+export const SIGN_IN_WORDS: readonly string[] = ['log in', 'login', 'sign in', 'log on', 'sign on'];
+/** The buttons that may end a login form. */
+export const LOGIN_WORDS: readonly string[] = [...SIGN_IN_WORDS, 'submit', 'continue'];
+/** What "log in as X" may call X. */
+export const LOGIN_USER: readonly string[] = ['username', 'user name', 'user', 'email', 'e-mail', 'login', 'account'];
+
+/** Field words people use for a field the page may name otherwise. */
+export const FIELD_ALIASES: Readonly<Record<string, readonly string[]>> = {
+  username: ['username', 'user name', 'user', 'login', 'user id', 'email', 'e-mail'],
+  password: ['password', 'pass', 'passcode', 'pwd'],
+  email: ['email', 'e-mail', 'email address', 'e-mail address', 'mail', 'address'],
+};
