@@ -257,6 +257,11 @@ func (l *Locator) SelectOption(ctx context.Context, values []string, opts *Actio
 	return l.act(ctx, "selectOption", values, opts)
 }
 
+// SelectText selects (highlights) text shown in the element; it must be shown there once.
+func (l *Locator) SelectText(ctx context.Context, text string, opts *ActionOptions) error {
+	return l.act(ctx, "selectText", []string{text}, opts)
+}
+
 // Type types text into the element, key by key, after what it holds.
 func (l *Locator) Type(ctx context.Context, text string, opts *ActionOptions) error {
 	return l.act(ctx, "type", []string{text}, opts)

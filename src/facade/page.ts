@@ -136,6 +136,10 @@ export class Locator {
   press(key: string, opts?: ActOptions) {
     return this.run('press', [key], opts);
   }
+  /** Selects (highlights) text shown in the element; it must be shown there once. */
+  selectText(text: string, opts?: ActOptions) {
+    return this.run('selectText', [text], opts);
+  }
   check(opts?: ActOptions) {
     return this.run('check', [], opts);
   }

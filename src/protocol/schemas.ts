@@ -26,6 +26,7 @@ export const ACT_METHODS = [
   'prevChunk',
   'dragAndDrop',
   'focus',
+  'selectText',
 ] as const;
 export const ActMethodSchema = z.enum(ACT_METHODS);
 export type ActMethod = z.infer<typeof ActMethodSchema>;
@@ -43,6 +44,7 @@ export const LOCATOR_METHODS: Record<string, { action: ActMethod; arg?: string; 
   fill: { action: 'fill', arg: 'value', doc: "replaces the field's value with value" },
   type: { action: 'type', arg: 'text', doc: 'types text into the element, key by key, after what it holds' },
   press: { action: 'press', arg: 'key', doc: 'presses a key ("Enter", "Control+A") with the element focused' },
+  selectText: { action: 'selectText', arg: 'text', doc: 'selects (highlights) text shown in the element; it must be shown there once' },
   check: { action: 'check', doc: 'checks a checkbox or radio button' },
   uncheck: { action: 'uncheck', doc: 'unchecks a checkbox' },
   selectOption: {

@@ -34,6 +34,56 @@ function scrollContainer(el: Element): Element | null {
   return null;
 }
 
+/**
+ * Select the one place `el` shows `text` (spaces as the page lays them out, case as written, else any
+ * case), as a person's drag over it would. Text a sighted user cannot see is not searched; text shown
+ * twice is refused, since which one was meant is unknown.
+ */
+function selectText(el: Element, text: string): OpResult {
+  const want = normalizeSpace(text);
+  const pieces: { node: Text; start: number }[] = [];
+  let shown = '';
+  const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+  for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
+    const parent = n.parentElement;
+    if (!parent || !parent.checkVisibility({ opacityProperty: true, visibilityProperty: true }) || !n.data.trim()) continue;
+    // Each run of white space counts as one space, so offsets map back to the node's own characters.
+    pieces.push({ node: n, start: shown.length });
+    shown += n.data.replace(/\s/g, ' ');
+  }
+  const find = (hay: string, needle: string): number[] => {
+    const at: number[] = [];
+    for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + 1)) at.push(i);
+    return at;
+  };
+  // Match over the text with runs of spaces squeezed, then map back to raw offsets.
+  const raw: number[] = [];
+  let squeezed = '';
+  for (let i = 0; i < shown.length; i++) {
+    if (shown[i] === ' ' && squeezed.endsWith(' ')) continue;
+    raw.push(i);
+    squeezed += shown[i];
+  }
+  let hits = find(squeezed, want);
+  if (!hits.length) hits = find(squeezed.toLowerCase(), want.toLowerCase());
+  if (hits.length !== 1) {
+    const message = hits.length ? `the text '${want}' is shown ${hits.length} times here; say which` : `the element does not show the text '${want}'`;
+    return { ok: false, code: 'ACTION_FAILED', message };
+  }
+  const first = raw[hits[0]];
+  const last = raw[hits[0] + want.length - 1];
+  const pieceOf = (offset: number) => pieces.filter((p) => p.start <= offset).pop()!;
+  const a = pieceOf(first);
+  const b = pieceOf(last);
+  const range = document.createRange();
+  range.setStart(a.node, first - a.start);
+  range.setEnd(b.node, last - b.start + 1);
+  const sel = getSelection();
+  sel?.removeAllRanges();
+  sel?.addRange(range);
+  return { ok: true };
+}
+
 export function runOp(el: Element, op: string, args: string[]): OpResult {
   const h = el as HTMLElement;
   switch (op) {
@@ -53,6 +103,8 @@ export function runOp(el: Element, op: string, args: string[]): OpResult {
       getSelection()?.modify('move', 'forward', 'documentboundary');
       return { ok: true };
     }
+    case 'selectText':
+      return selectText(el, args[0] ?? '');
     case 'blur':
       h.blur();
       return { ok: true };

@@ -449,3 +449,37 @@ describe('locators', () => {
     await expectError(page.locator('input[type=radio]').nth(5).click({ timeout: 300 }), 'ELEMENT_NOT_FOUND', /only 2 matches, asked for index 5/);
   });
 });
+
+describe('selectText', () => {
+  const selected = (page: Page) => page.evaluate(() => String(getSelection()));
+  it('selects text shown once, across inline elements and past hidden copies; refuses text shown twice, missing or empty', async () => {
+    const page = await h.open('/tasks/highlight-markup.html');
+    // Across <em>: "slow tide" is two text nodes.
+    await page.locator('main').selectText('slow  tide');
+    expect(await selected(page)).toBe('slow tide');
+    // A hidden copy ("the copper kettle spare") is not text a person sees, so the visible one is the only one.
+    await page.locator('ul').selectText('copper kettle');
+    expect(await selected(page)).toBe('copper kettle');
+    // Any case when the case as written is not shown.
+    await page.locator('table').selectText('NORTH PIER');
+    expect(await selected(page)).toBe('north pier');
+    await expectError(page.locator('main').selectText('the'), 'ACTION_FAILED', /shown \d+ times/);
+    await expectError(page.locator('main').selectText('anchor chain'), 'ACTION_FAILED', /does not show the text 'anchor chain'/);
+    await expectError(page.locator('main').selectText('  '), 'INVALID_ARGUMENT', /selectText needs the text/);
+    // Nothing was half-done by the refusals: the last selection stands.
+    expect(await selected(page)).toBe('north pier');
+  });
+
+  it('the built-in model selects text a person names, and refuses text the page shows twice or not at all', async () => {
+    const page = await h.open('/tasks/highlight-markup.html');
+    const r = await h.dh.act('Select the phrase "north pier" in the Harbour notes');
+    expect(r.data.success).toBe(true);
+    expect(await selected(page)).toBe('north pier');
+    const twice = await h.dh.act('Highlight the word "the"');
+    expect(twice.data.success).toBe(false);
+    expect(twice.data.message).toMatch(/shows "the" \d+ times/);
+    const nowhere = await h.dh.act('Highlight "anchor chain"');
+    expect(nowhere.data.success).toBe(false);
+    expect(await selected(page)).toBe('north pier');
+  });
+});

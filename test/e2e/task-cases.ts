@@ -143,6 +143,7 @@ const SS = 'slider-spinner.html';
 const DP = 'date-picker.html';
 const CS = 'colour-swatches.html';
 const HL = 'highlight-text.html';
+const HM = 'highlight-markup.html';
 const TS = 'terms-scroll.html';
 const TF = 'transform.html';
 const UN = 'username.html';
@@ -391,6 +392,10 @@ const table: Record<TaskFamily, Row[]> = {
     [HL, 'Highlight the text "quiet harbour" in the paragraph', state({ selected: 'quiet harbour' })],
     [HL, 'Select the words "morning fog" with the mouse', state({ selected: 'morning fog' })],
     [HL, 'Highlight the word lanterns.', state({ selected: 'lanterns' })],
+    // Text across an inline element, in a list beside a hidden copy, in a table cell under a heading.
+    [HM, 'Mark the words "slow tide" with your mouse', state({ selected: 'slow tide' })],
+    [HM, 'Highlight "copper kettle"', state({ selected: 'copper kettle' })],
+    [HM, 'Select the phrase "north pier" in the Harbour notes', state({ selected: 'north pier' })],
     [TS, 'scroll the box to the bottom and click I agree', state({ read_to_end: true }, { clicks: ['agree'] })],
     [TS, 'Scroll through the terms to the end, then press I agree.', state({ read_to_end: true }, { clicks: ['agree'] })],
     [TS, 'Read the whole agreement and accept it', state({ read_to_end: true }, { clicks: ['agree'] })],

@@ -25,7 +25,7 @@ class WireModel(BaseModel):
         return self.model_dump(by_alias=True, exclude_unset=True, mode="json")
 
 
-ActMethod = Literal['click', 'doubleClick', 'rightClick', 'hover', 'fill', 'type', 'press', 'selectOption', 'check', 'uncheck', 'scrollTo', 'scrollIntoView', 'nextChunk', 'prevChunk', 'dragAndDrop', 'focus']
+ActMethod = Literal['click', 'doubleClick', 'rightClick', 'hover', 'fill', 'type', 'press', 'selectOption', 'check', 'uncheck', 'scrollTo', 'scrollIntoView', 'nextChunk', 'prevChunk', 'dragAndDrop', 'focus', 'selectText']
 AgentMode = Literal['dom', 'hybrid', 'cua']
 AllowSchemes = Annotated[List[Literal['file', 'about', 'chrome', 'chrome-extension', 'devtools', 'view-source', 'blob']], Field(max_length=7)]
 ApprovalKind = Literal['submit', 'delete', 'pay', 'leave-site', 'upload']
@@ -2000,6 +2000,10 @@ class LocatorActions:
     async def press(self, key: str, *, timeout: Optional[float] = None) -> None:
         "Presses a key (\"Enter\", \"Control+A\") with the element focused."
         await self._run('press', [key], timeout)
+
+    async def select_text(self, text: str, *, timeout: Optional[float] = None) -> None:
+        "Selects (highlights) text shown in the element; it must be shown there once."
+        await self._run('selectText', [text], timeout)
 
     async def check(self, *, timeout: Optional[float] = None) -> None:
         "Checks a checkbox or radio button."

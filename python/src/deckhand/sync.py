@@ -122,6 +122,10 @@ class Locator(Blocking):
         """Presses a key ("Enter", "Control+A") with the element focused."""
         run(self._async.press(key, timeout=timeout))
 
+    def select_text(self, text: str, *, timeout: Optional[float] = None) -> None:
+        """Selects (highlights) text shown in the element; it must be shown there once."""
+        run(self._async.select_text(text, timeout=timeout))
+
     def check(self, *, timeout: Optional[float] = None) -> None:
         """Checks a checkbox or radio button."""
         run(self._async.check(timeout=timeout))

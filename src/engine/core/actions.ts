@@ -61,6 +61,8 @@ export function validateAction(methodName: string | undefined, args: string[]): 
   if (method === 'fill' || method === 'type') needArg(method, args, 'the text');
   if (method === 'press') needArg(method, args, 'a key or chord such as Enter or Control+A');
   if (method === 'dragAndDrop') needArg(method, args, 'the target selector');
+  if (method === 'selectText' && !needArg(method, args, 'the text to select').trim())
+    throw new DeckhandError(ErrorCode.InvalidArgument, 'selectText needs the text to select, not an empty string');
   if (method === 'selectOption' && !args.length) needArg(method, args, 'an option label or value');
   if (method === 'scrollTo') {
     const pct = Number(needArg(method, args, 'a percentage such as 50%').trim().replace(/%$/, ''));
@@ -378,6 +380,9 @@ async function execute(
       return;
     case 'focus':
       await op(port, page, p, 'focus');
+      return;
+    case 'selectText':
+      await op(port, page, p, 'selectText', [args[0]]);
       return;
     case 'nextChunk':
     case 'prevChunk':

@@ -307,6 +307,7 @@ export async function focusedSelector(port: BrowserPort, page: number): Promise<
 /** The element a page-level action goes to: the page for scrolling, the focused element for keys. */
 async function pageSelector(deps: InferenceDeps, ctx: OpContext, method: string): Promise<string | null> {
   if (method === 'press' || method === 'type') return focusedSelector(deps.port, ctx.page);
+  if (method === 'selectText') return 'body';
   return ['scrollTo', 'nextChunk', 'prevChunk'].includes(method) ? 'html' : null;
 }
 

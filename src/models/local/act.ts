@@ -25,6 +25,7 @@ import {
   TYPE_WORDS,
   WIDGET_NOUNS,
 } from './words/controls';
+import { BY_POINTER, HIGHLIGHT_VERBS, TEXT_PIECES, TEXT_PLACES } from './words/verbs';
 import { AND_STEP_VERBS, COURTESY, METHOD_VERBS, NEXT_STEP_VERBS, NOT_VERBS, SLIDER_VERBS, STEP_VERBS } from './words/verbs';
 import { CONDITION_WORDS, REPETITION_WORDS, THEN_WORDS } from './words/conditions';
 import { canonical, coverage, exactMatch, glyphWords, isReference, normalize, similarity, SOFT_NOUNS, words } from './text';
@@ -45,7 +46,8 @@ export type Method =
   | 'nextChunk'
   | 'prevChunk'
   | 'focus'
-  | 'dragAndDrop';
+  | 'dragAndDrop'
+  | 'selectText';
 
 export interface Intent {
   method: Method;
@@ -159,6 +161,13 @@ const SLIDER_TO = new RegExp(`^(?:${either(SLIDER_VERBS)})(?: the)? (.*?(?:${eit
 
 export { Refusal };
 
+/** "highlight the text X in the paragraph with the mouse": (1) the verb, (2) a noun for text, (3) the text, (4) where. */
+const HIGHLIGHT = new RegExp(
+  `^(${either(HIGHLIGHT_VERBS)})(?: the| these| this)?(?: (${either(TEXT_PIECES)}))? (QQ\\d+|.+?)` +
+    `(?: (?:in|from|within|of|inside) (?:the |this )?(.+?))?(?: (?:with|using) (?:the |your )?(?:${either(BY_POINTER)}))?$`,
+  'i',
+);
+
 /** Each kind of control with its words compiled: whole words, or the target's last word. */
 const KIND_WORDS = KINDS.map((k) => ({ ...k, re: new RegExp(`\\b(?:${either(k.words)})${k.last ? '(?= *$| +QQ\\d)' : '\\b'}`) }));
 const STRICT_FIELD = anyOf(STRICT_FIELD_PHRASES, '');
@@ -246,6 +255,15 @@ export function parseIntent(instruction: string): Intent {
       ...target(m[1], 'fill', unq(m[2], quotes).replace(/%$/, '')),
       roles: new Set(new RegExp(either(SLIDER_ONLY), 'i').test(m[1]) ? ['slider'] : ['slider', 'spinbutton']),
     };
+  }
+  // Text shown on the page: "highlight the word lanterns", 'select the words "morning fog" with the mouse'.
+  // "select" and "mark" mean text only with a word for text and a quote, or a word or phrase named ("select the word
+  // lanterns"): 'select "Newest" from the sort menu' is an option, "mark the text field" a field.
+  const asText = (m = HIGHLIGHT.exec(s)) && !KIND_WORDS.some((k) => k.re.test(m![3].toLowerCase()));
+  const quoted = !!m && /^QQ\d+$/.test(m[3]);
+  if (m && asText && (/^highlight$/i.test(m[1]) || (m[2] && (quoted || /^(?:words?|phrase)$/i.test(m[2]))))) {
+    const place = m[4] && !oneOf(TEXT_PLACES).test(m[4].replace(/^(?:the|this) /i, '')) ? unq(m[4], quotes) : undefined;
+    return { method: 'selectText', value: unq(m[3], quotes).trim(), target: '', roles: null, context: place };
   }
   // A drag onto a place ("drag the red block onto the box"); by a direction or a distance it is refused.
   if (
@@ -604,6 +622,58 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
   return { target: rest, quoted, roles, ordinal, context, within, any, multiline, size, glyph, grid, month };
 }
 
+/** Lines whose text a person can select; a control's name is its label, not text on the page. */
+const SELECTABLE_TEXT = new Set([
+  'text',
+  'paragraph',
+  'heading',
+  'listitem',
+  'row',
+  'cell',
+  'gridcell',
+  'columnheader',
+  'rowheader',
+  'caption',
+  'blockquote',
+  'code',
+  'note',
+  'definition',
+]);
+
+/**
+ * The one line that shows the text to select, and the nearest element with an id that holds it
+ * (the page when none does): text shown on several lines, or nowhere, is a refusal. `context`
+ * names the section or element it must be in ("in the Terms section").
+ */
+function textToSelect(intent: Intent, nodes: OutlineNode[]): Pick {
+  const want = normalize(intent.value ?? '');
+  if (!want) throw new Refusal('it does not say which text to select');
+  const shows = (n: OutlineNode) => normalize(n.name).includes(want);
+  let lines = nodes.filter((n) => SELECTABLE_TEXT.has(n.role) && shows(n) && !n.children.some(shows));
+  if (intent.context) {
+    const place = normalize(intent.context);
+    const placed = (n: OutlineNode) => {
+      for (let p: OutlineNode | null = n; p; p = p.parent) if (p !== n && normalize(p.name).includes(place)) return true;
+      const h = sectionHeading(n);
+      return !!h && normalize(h.name).includes(place);
+    };
+    lines = lines.filter(placed);
+  }
+  const said = quote(clip(intent.value ?? '', 60));
+  if (!lines.length) throw new Refusal(`no text on the page shows ${said}${intent.context ? ` in ${quote(clip(intent.context, 40))}` : ''}`);
+  const times = lines.reduce((k, n) => k + normalize(n.name).split(want).length - 1, 0);
+  if (times > 1) throw new Refusal(`the page shows ${said} ${times} times; say which (the text next to it)`);
+  let holder: OutlineNode | null = lines[0];
+  while (holder && !holder.id) holder = holder.parent;
+  return {
+    node: holder && holder.role !== 'root' ? holder : null,
+    method: 'selectText',
+    args: [intent.value ?? ''],
+    confidence: 0.9,
+    description: `the text ${said}`,
+  };
+}
+
 /** What scrolls: a box the snapshot marks scrollable, whatever its role. */
 const SCROLLERS = new Set([
   'scrollable',
@@ -862,6 +932,7 @@ function chooseOne(intentIn: Intent, nodes: OutlineNode[], facts: Facts): Pick {
     const anyMonth = nodes.some((n) => (n.role === 'text' || n.role === 'heading' || n.role === 'caption') && MONTH_NAME.test(n.name));
     if (!shown && anyMonth) throw new Refusal(`the page shows another month than the one asked for`);
   }
+  if (intent.method === 'selectText') return textToSelect(intent, nodes);
   if (intent.pageLevel) {
     return {
       node: null,

@@ -143,3 +143,12 @@ export const CLICK_EVERY_VERBS: Phrases = ['click', 'open', 'select', 'check', '
 export const DRAG_VERBS: Phrases = ['drag', 'move', 'slide', 'pull', 'push', 'shift'];
 /** A slider or a knob set to a value ("move the volume slider to 80"). */
 export const SLIDER_VERBS: Phrases = ['move', 'drag', 'slide', 'set', 'put', 'turn', 'adjust', 'change'];
+
+/** Selecting text shown on the page ("highlight the word lanterns", "select the words "morning fog" with the mouse"). */
+export const HIGHLIGHT_VERBS: Phrases = ['highlight', 'select', 'mark'];
+/** Nouns for a piece of text; "select" and "mark" mean selecting text only with one of these, or a quote. */
+export const TEXT_PIECES: Phrases = ['text', 'words?', 'phrase', 'sentence', 'passage', 'letters?', 'characters?'];
+/** Where a piece of text is, said without naming a place ("in the paragraph"). */
+export const TEXT_PLACES: Phrases = ['paragraph', 'text', 'page', 'story', 'passage', 'article', 'sentence', 'content', 'body'];
+/** How a person selects, said after the text ("with the mouse"). */
+export const BY_POINTER: Phrases = ['mouse', 'cursor', 'pointer'];
