@@ -46,7 +46,7 @@ function selectText(el: Element, text: string): OpResult {
   const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
   for (let n = walker.nextNode() as Text | null; n; n = walker.nextNode() as Text | null) {
     const parent = n.parentElement;
-    if (!parent || !parent.checkVisibility({ opacityProperty: true, visibilityProperty: true }) || !n.data.trim()) continue;
+    if (!parent || !parent.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
     // Each run of white space counts as one space, so offsets map back to the node's own characters.
     pieces.push({ node: n, start: shown.length });
     shown += n.data.replace(/\s/g, ' ');

@@ -460,6 +460,9 @@ describe('selectText', () => {
     // A hidden copy ("the copper kettle spare") is not text a person sees, so the visible one is the only one.
     await page.locator('ul').selectText('copper kettle');
     expect(await selected(page)).toBe('copper kettle');
+    // Words whose space is a text node of its own.
+    await page.locator('ul').selectText('salt cod');
+    expect(await selected(page)).toBe('salt cod');
     // Any case when the case as written is not shown.
     await page.locator('table').selectText('NORTH PIER');
     expect(await selected(page)).toBe('north pier');
