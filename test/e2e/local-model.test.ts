@@ -23,8 +23,19 @@ interface ActCase {
 const S = '/store.html';
 const F = '/form.html';
 const T = '/table?rows=5';
+const HO = '/holders.html';
 
 const ACT: ActCase[] = [
+  // A control counted by what holds it: rows of a table, items of a list, cards; a dialog answered.
+  { page: HO, say: 'Click the Delete button in the third row', expect: { acts: 'del-3' } },
+  { page: HO, say: 'click Delete on the last row', expect: { acts: 'del-4' } },
+  { page: HO, say: 'click Remove in the second item', expect: { acts: 'rm-2' } },
+  { page: HO, say: 'Click the Share button on the first card', expect: { acts: 'share-1' } },
+  { page: HO, say: 'click share in the 3rd card', expect: { acts: 'share-3' } },
+  // The first invoice has no Edit: "the second row" may mean INV-2 or the second that has an Edit.
+  { page: HO, say: 'click the Edit button in the second row', expect: { refuse: true } },
+  { page: HO, say: 'Answer the dialog with yes', expect: { acts: 'dlg-yes' } },
+  { page: HO, say: 'respond to the prompt by clicking No', expect: { acts: 'dlg-no' } },
   // Buttons and links by visible text, with and without role words and quotes.
   { page: S, say: 'click the sign in button', expect: { acts: 'signin' } },
   { page: S, say: 'press the "Sign in" button', expect: { acts: 'signin' } },

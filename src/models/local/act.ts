@@ -14,7 +14,23 @@ import { PURPOSE_SYNONYMS } from './words/purposes';
 import { CONTAINER_NOUNS, HOLDERS, HOLDING, NEAR_WORDS, NOISE_WORDS, SAYING } from './words/references';
 import { KEY_NAMES, KEY_WORDS, MODIFIERS } from './words/keys';
 import {
+  EDGES,
+  GRID_MIDDLE,
+  GRID_PARTS,
+  GRID_ROWS,
+  GRID_THINGS,
+  GRID_TOP,
+  GRID_WORDS,
+  LARGE_WORDS,
+  PLACE_WORDS,
+  RELATIVE_PLACES,
+  SMALL_WORDS,
+  START_EDGES,
+  WHOLE_PAGE,
+} from './words/places';
+import {
   FIELD_PHRASES,
+  HOLDER_ROLES,
   KINDS,
   QUOTE_KINDS,
   SCOPES,
@@ -25,8 +41,19 @@ import {
   TYPE_WORDS,
   WIDGET_NOUNS,
 } from './words/controls';
-import { BY_POINTER, HIGHLIGHT_VERBS, TEXT_PIECES, TEXT_PLACES } from './words/verbs';
-import { AND_STEP_VERBS, COURTESY, METHOD_VERBS, NEXT_STEP_VERBS, NOT_VERBS, SLIDER_VERBS, STEP_VERBS } from './words/verbs';
+import {
+  AND_STEP_VERBS,
+  BY_POINTER,
+  COURTESY,
+  HIGHLIGHT_VERBS,
+  METHOD_VERBS,
+  NEXT_STEP_VERBS,
+  NOT_VERBS,
+  SLIDER_VERBS,
+  STEP_VERBS,
+  TEXT_PIECES,
+  TEXT_PLACES,
+} from './words/verbs';
 import { CONDITION_WORDS, REPETITION_WORDS, THEN_WORDS } from './words/conditions';
 import { canonical, coverage, exactMatch, glyphWords, isReference, normalize, similarity, SOFT_NOUNS, words } from './text';
 
@@ -65,6 +92,8 @@ export interface Intent {
   pageLevel?: boolean;
   /** Roles of a container the element must sit in ("in the dialog": dialog, alertdialog). */
   within?: Set<string>;
+  /** "the Delete button in the third row": the nth of the rows (cards, items) that hold such an element. */
+  holder?: { nth: number | 'last'; kind: string };
   /** "a checkbox", "any link": every match will do, the first is as good as another. */
   any?: boolean;
   /** Text fields only ("text" widget) or multi-line ones only ("textarea"). */
@@ -144,16 +173,17 @@ const CHECKABLE = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'm
 const SELECTABLE = new Set(['combobox', 'listbox']);
 const VERBS = new RegExp(`^(${either(STEP_VERBS)})\\b`);
 
-const EDGES = 'top|bottom|end|start|beginning';
+const EDGE = either(EDGES);
+const AT_START = oneOf(START_EDGES);
 /** "scroll down", "scroll to the bottom of the page", "scroll until you see X": (1) the direction, (2) the edge, (3) the target. */
 const SCROLL_PAGE = new RegExp(
-  `^scroll(?: the page| page)?(?: (up|down))?(?: (?:to|until) (?:the )?(${EDGES})(?: of the page)?)?(?: (?:to|until you see|until) (.+))?$`,
+  `^scroll(?: the page| page)?(?: (up|down))?(?: (?:to|until) (?:the )?(${EDGE})(?: of the page)?)?(?: (?:to|until you see|until) (.+))?$`,
   'i',
 );
 /** "scroll the terms box to the bottom": (1) the box, (2) the edge. */
 const SCROLL_BOX = new RegExp(
   '^scroll(?: down| up)?(?: through| in| inside)? (?:the )?(.+?) ' +
-    `(?:all the way )?(?:to|until) (?:the |its )?(${EDGES})(?: of (?:it|the (?:box|list|text|area)))?$`,
+    `(?:all the way )?(?:to|until) (?:the |its )?(${EDGE})(?: of (?:it|the (?:box|list|text|area)))?$`,
   'i',
 );
 /** "Move the volume slider to 80": (1) the slider, (2) the value. */
@@ -228,13 +258,13 @@ export function parseIntent(instruction: string): Intent {
   // Scrolling.
   if ((m = SCROLL_PAGE.exec(s))) {
     const [, dir, edge, to] = m;
-    if (edge) return { method: 'scrollTo', value: /top|start|beginning/i.test(edge) ? '0' : '100', target: '', roles: null, pageLevel: true };
+    if (edge) return { method: 'scrollTo', value: AT_START.test(edge) ? '0' : '100', target: '', roles: null, pageLevel: true };
     if (to) return target(to, 'scrollIntoView');
     if (dir) return { method: dir.toLowerCase() === 'up' ? 'prevChunk' : 'nextChunk', target: '', roles: null, pageLevel: true };
   }
   // "scroll the terms box to the bottom", "scroll through the terms to the end": a scrolling box, not the page.
   if ((m = SCROLL_BOX.exec(s)) && !/^page$/i.test(m[1])) {
-    return { ...target(m[1], 'scrollTo', /top|start|beginning/i.test(m[2]) ? '0' : '100'), roles: SCROLLERS };
+    return { ...target(m[1], 'scrollTo', AT_START.test(m[2]) ? '0' : '100'), roles: SCROLLERS };
   }
   if ((m = /^scroll (?:to )?(?:the )?(top|bottom)(?: of the page)?$/i.exec(s))) {
     return { method: 'scrollTo', value: m[1].toLowerCase() === 'top' ? '0' : '100', target: '', roles: null, pageLevel: true };
@@ -461,6 +491,9 @@ function rephrase(s: string): string {
   // "close the dialog": the close control inside one; "close the chat" is read as a purpose (below).
   if ((m = new RegExp(`^(?:${either(METHOD_VERBS.close)})(?: the| this| that)? (.+)$`, 'i').exec(s)) && scopeOf(m[1])) return `click close in the ${m[1]}`;
   if ((m = /^switch (?:to|over to) (.+)$/i.exec(s))) return `click ${m[1]}`;
+  // "answer the dialog with yes", "respond to the prompt by clicking OK": the answer's control in the dialog.
+  m = new RegExp(`^(?:${either(METHOD_VERBS.answer)})(?: the| this| that)? (.+?) (?:with|by (?:clicking|choosing|saying|pressing)(?: on)?) (.+)$`, 'i').exec(s);
+  if (m && scopeOf(m[1])) return `click ${m[2]} in the ${m[1]}`;
   // "go back", "go home": the control named so.
   if ((m = /^go (back|forward|home|up|down|next|previous)$/i.exec(s))) return `click ${m[1]}`;
   return s;
@@ -496,6 +529,13 @@ function describeTarget(raw: string, quotes: string[], method: Method): Omit<Int
 const NOISE = new RegExp(`\\b(${either(NOISE_WORDS)})\\b`, 'gi');
 /** The text a target shows, after "labeled" or "that says": (1) the text. */
 const SAID = new RegExp(` (?:${either(SAYING)}) (.+?) $`, 'i');
+/** Nearby text made only of place words ("in the top row"): a place, not text to find. */
+const ONLY_PLACES = new RegExp(`^(?:(?:${either(PLACE_WORDS)})[- ]?)+$`, 'i');
+/** A holder counted by an ordinal: (1) the ordinal, (2) the kind of holder. */
+const NTH_HOLDER = new RegExp(
+  ` (?:in|on|of|inside|within|from) (?:the )?(${[...Object.keys(ORDINALS), ...Object.keys(ENDS)].join('|')}) (${Object.keys(HOLDER_ROLES).join('|')}) $`,
+  'i',
+);
 /** Nearby text: (1) the text. */
 const NEARBY = new RegExp(` (?:${either(NEAR_WORDS)}) (?:the )?(?:(?:${either(HOLDERS)}) )?(?:${either(HOLDING)})? ?(.+?) $`, 'i');
 /** An ordinal before the target ("the second link", "the last one"): (1) a word of ORDINALS or ENDS. */
@@ -503,7 +543,7 @@ const ORDINAL = new RegExp(` (?:the )?(${[...Object.keys(ORDINALS), ...Object.ke
 
 function describeOnce(raw: string, quotes: string[], splitContext: boolean, method: Method): Omit<Intent, 'method' | 'value'> {
   // "the text box below", "the button above": where it sits relative to the instruction, not a name.
-  let t = ` ${raw.trim().replace(/\s+(?:below|above|here|on (?:the|this) page)$/i, '')} `;
+  let t = ` ${raw.trim().replace(new RegExp(`\\s+(?:${either(RELATIVE_PLACES)})$`, 'i'), '')} `;
   let context: string | undefined;
   let within: Set<string> | undefined;
   // A container kind: "in the dialog", "inside the modal box".
@@ -512,32 +552,33 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
     within = scopeOf(scope[1]);
     t = t.slice(0, scope.index) + ' ';
   }
+  // A counted holder: "in the third row", "on the last card".
+  let holder: Intent['holder'];
+  const nth = NTH_HOLDER.exec(t);
+  if (nth) {
+    holder = { nth: ordinalOf(nth[1], true)!, kind: nth[2].toLowerCase().replace(/\s+/g, ' ') };
+    t = t.slice(0, nth.index) + ' ';
+  }
   // Nearby text: "in the row for Alice", "next to Bob", "for the Pro plan".
   const ctx = NEARBY.exec(t);
-  const placeWords = /^(?:(?:top|bottom|upper|lower|left|right|middle|center|centre|central|corner|hand|column|row|side|of|the)[- ]?)+$/i;
-  if (splitContext && ctx && !/^(page|form|screen|top|bottom|header|footer)$/i.test(ctx[1].trim()) && !placeWords.test(ctx[1].trim())) {
+  if (splitContext && ctx && !oneOf(WHOLE_PAGE).test(ctx[1].trim()) && !ONLY_PLACES.test(ctx[1].trim())) {
     context = unq(ctx[1], quotes).replace(CONTAINER_WORDS, ' ').replace(/\s+/g, ' ').trim() || undefined;
     if (context) t = t.slice(0, ctx.index) + ' ';
   }
   // A place in a grid: "the top-left cell", "the bottom right square", "the cell in the center".
   let grid: { row?: number; col?: number } | undefined;
-  if (/ (?:cell|square|slot|spot|space|tile|corner|box|button)s? /i.test(t)) {
-    const row = / (top|upper|bottom|lower)(?=[- ]|$)/i.exec(t)?.[1]?.toLowerCase();
+  if (new RegExp(` (?:${either(GRID_THINGS)})s? `, 'i').test(t)) {
+    const row = new RegExp(` (${either(GRID_ROWS)})(?=[- ]|$)`, 'i').exec(t)?.[1]?.toLowerCase();
     const col = /[- ](left|right)(?:[- ]hand)? /i.exec(t)?.[1]?.toLowerCase();
-    const mid = / (middle|center|centre|central) /i.test(t);
+    const mid = new RegExp(` (${either(GRID_MIDDLE)}) `, 'i').test(t);
     if (row || col || mid) {
       // "top middle" is row 0, column 1; "middle left" row 1, column 0; "center" alone both; "the top cell" is an ordinal.
-      const rowAt = row ? (row === 'top' || row === 'upper' ? 0 : 2) : mid ? 1 : undefined;
+      const rowAt = row ? (GRID_TOP.includes(row) ? 0 : 2) : mid ? 1 : undefined;
       const colAt = col ? (col === 'left' ? 0 : 2) : mid ? 1 : undefined;
       grid = row && !col && !mid ? undefined : { row: rowAt, col: colAt };
       if (grid) {
-        t = t.replace(/ (?:in|at|on) (?:the )?(?=(?:top|upper|bottom|lower|middle|center|centre|central|left|right)\b)/i, ' ').replace(/-/g, ' ');
-        t = t
-          .replace(
-            /\b(?:top|upper|bottom|lower|middle|center|centre|central|left|right|hand|corner|spot|space|one|square|tile|box|slot|column|row|of the)s?\b/gi,
-            ' ',
-          )
-          .replace(/\s+/g, ' ');
+        t = t.replace(new RegExp(` (?:in|at|on) (?:the )?(?=(?:${either([...GRID_ROWS, ...GRID_MIDDLE, 'left', 'right'])})\\b)`, 'i'), ' ').replace(/-/g, ' ');
+        t = t.replace(new RegExp(`\\b(?:${either([...GRID_WORDS, ...GRID_PARTS])})s?\\b`, 'gi'), ' ').replace(/\s+/g, ' ');
         t = ` ${t.trim()} `;
       }
     }
@@ -565,8 +606,8 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
   // "a checkbox", "any link": one of several is fine. "A" alone may be a name ("click A").
   let any = false;
   let size: 'small' | 'large' | undefined;
-  t = t.replace(/ (small|smaller|smallest|tiny|little|large|larger|largest|big|bigger|biggest|huge) /i, (_m, w: string) => {
-    size = /^(small|smaller|smallest|tiny|little)$/i.test(w) ? 'small' : 'large';
+  t = t.replace(new RegExp(` (${either([...SMALL_WORDS, ...LARGE_WORDS])}) `, 'i'), (_m, w: string) => {
+    size = SMALL_WORDS.includes(w.toLowerCase()) ? 'small' : 'large';
     return ' ';
   });
   const glyph = /\b(digits?|numbers?|numerals?)\b/i.test(t) && !/\d/.test(t) ? 'digit' : /\bletters?\b/i.test(t) ? 'letter' : undefined;
@@ -619,7 +660,7 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
   if (!named && (plain || quoted !== undefined || roles || grid)) rest = plain;
   // "the email from Linus", "the Sent folder" placed by context: nothing but kind nouns is a kind.
   if (context && rest && words(rest).every((w) => SOFT_NOUNS.has(w) || SOFT_NOUNS.has(w.replace(/s$/, '')))) rest = '';
-  return { target: rest, quoted, roles, ordinal, context, within, any, multiline, size, glyph, grid, month };
+  return { target: rest, quoted, roles, ordinal, context, within, holder, any, multiline, size, glyph, grid, month };
 }
 
 /** Lines whose text a person can select; a control's name is its label, not text on the page. */
@@ -1124,6 +1165,33 @@ function byKind(intent: Intent, candidates: OutlineNode[], nodes: OutlineNode[])
   return { node: n, method: 'click', args: [], confidence: 0.85, description: `${n.name || n.role} ${n.role} (the only ${kind})` };
 }
 
+/**
+ * "the Delete button in the third row": of the candidates, those in the nth holder of the kind, counted among
+ * the holders beside each other that hold one. A holder beside them with controls but no candidate makes the
+ * count unclear (is the third row the third of all, or of those with a Delete?), so that is a refusal.
+ */
+function inNthHolder(h: NonNullable<Intent['holder']>, candidates: OutlineNode[]): OutlineNode[] {
+  const roles = new Set(HOLDER_ROLES[h.kind] ?? []);
+  const holderOf = (n: OutlineNode): OutlineNode | null => {
+    for (let p = n.parent; p; p = p.parent) if (roles.has(p.role)) return p;
+    return null;
+  };
+  const held = candidates.map((n) => ({ n, at: holderOf(n) })).filter((x): x is { n: OutlineNode; at: OutlineNode } => x.at !== null);
+  const word = Object.entries(ORDINALS).find(([, v]) => v === h.nth)?.[0] ?? String(h.nth);
+  if (!held.length) throw new Refusal(`nothing it could mean is in a ${h.kind}`);
+  const list = held[0].at.parent;
+  if (!list || held.some((x) => x.at.parent !== list))
+    throw new Refusal(`the ${h.kind}s that hold it are in different lists, so which is the ${word} is unclear`);
+  const siblings = list.children.filter((c) => c.role === held[0].at.role);
+  const holding = siblings.filter((s) => held.some((x) => x.at === s));
+  const hasControls = (s: OutlineNode): boolean => s.children.some((c) => (c.id && CLICKABLE.has(c.role) && c.role !== 'row') || hasControls(c));
+  if (siblings.some((s) => !holding.includes(s) && hasControls(s)))
+    throw new Refusal(`some ${h.kind}s beside them do not hold one, so which is the ${word} ${h.kind} is unclear`);
+  const at = h.nth === 'last' ? holding[holding.length - 1] : holding[h.nth - 1];
+  if (!at) throw new Refusal(`there are ${holding.length} such ${h.kind}s, no ${word}`);
+  return held.filter((x) => x.at === at).map((x) => x.n);
+}
+
 function hasAncestor(n: OutlineNode, roles: Set<string>): boolean {
   for (let p = n.parent; p; p = p.parent) if (roles.has(p.role)) return true;
   return false;
@@ -1228,7 +1296,10 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
   scored = scored.map((c) => ({
     ...c,
     s:
-      (c.n.role === 'row' || c.n.role === 'listitem') && !exactMatch(c.n.name, intent.quoted ?? intent.target) && c.n.children.some((k) => k.id)
+      (c.n.role === 'row' || c.n.role === 'listitem') &&
+      (intent.target || intent.quoted !== undefined) &&
+      !exactMatch(c.n.name, intent.quoted ?? intent.target) &&
+      c.n.children.some((k) => k.id)
         ? c.s - 0.3
         : c.s,
   }));
@@ -1238,6 +1309,17 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
     (c) => !(PASSIVE.has(c.n.role) && c.n.states.clickable !== true && scored.some((o) => o !== c && o.s >= c.s - 0.05 && isInside(c.n, o.n))),
   );
   if (!scored.length) return null;
+  if (intent.holder) {
+    // Of the best matches, those in the holder counted ("the third row"); the count is over the holders of these.
+    const best = scored.filter((c) => c.s >= scored[0].s - 0.02);
+    const kept = new Set(
+      inNthHolder(
+        intent.holder,
+        best.map((c) => c.n),
+      ),
+    );
+    scored = best.filter((c) => kept.has(c.n));
+  }
   if (intent.grid)
     return gridPick(
       intent,

@@ -864,8 +864,11 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
     steps.push(search && !x.search ? { ...x, search } : x);
     lastValue = typed ?? lastValue;
   };
+  let previous = '';
   for (const raw of splitAll(s)) {
     let clause = raw.replace(/^(?:please|also|now|and)\s+/i, '').trim();
+    const prior = previous;
+    previous = clause;
     if (EXPAND_DIRECTION.test(clause)) {
       // "Expand the section below": a step of its own (open the collapsed section); the steps
       // after it may need to look in others too.
@@ -976,10 +979,17 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         return '';
       });
       // "Answer the math question", "enter the answer": the expression's answer into the answer field.
-      if (
-        ANSWER_MATH.test(clause) ||
-        (copied === 'the answer' && /^(?:enter|type|input|write|put|fill in)\s+(?:it|the answer|the result|the solution)$/i.test(clause))
-      ) {
+      const enterAnswer =
+        /^(?:enter|type|input|write|put|fill in)\s+(?:it|the answer|the result|the solution)(?:\s+(?:into|in|inside|on)\s+(?:the\s+)?(.+))?$/i.exec(clause);
+      // "Solve the expression and enter the answer (in the Answer box)": entered once, where the second clause says if it does.
+      if (enterAnswer && copied === null && steps[steps.length - 1]?.ref === 'the answer' && ANSWER_MATH.test(prior)) {
+        if (enterAnswer[1]) {
+          steps.pop();
+          push({ say: `enter "the answer" into the ${bare(enterAnswer[1], quotes)}`, ref: 'the answer' });
+        }
+        return;
+      }
+      if (ANSWER_MATH.test(clause) || (copied === 'the answer' && enterAnswer && !enterAnswer[1])) {
         copied = null;
         push({
           say: 'enter "the answer" into the answer field',

@@ -1,100 +1,9 @@
 /** Word-level text handling for the local model: normalising, synonyms, similarity. */
 import { anyOf } from './words/grammar';
 import { REFERENCE_WORDS } from './words/references';
+import { FALSE_WORDS, GLYPHS, SOFT_NOUNS, STOP, SYMBOLS, SYNONYMS, TRUE_WORDS } from './words/synonyms';
 
-const SYNONYMS: [string, string[]][] = [
-  ['signin', ['sign in', 'log in', 'login', 'signin', 'logon', 'log on']],
-  ['signout', ['sign out', 'log out', 'logout', 'signout']],
-  ['signup', ['sign up', 'register', 'signup', 'create account']],
-  // "Send" and "Go" are names of their own: a page's "Submit" never stands in for them.
-  ['submit', ['submit']],
-  ['ok', ['ok', 'okay', 'confirm']],
-  ['cancel', ['cancel']],
-  ['close', ['close', 'x', 'close window', 'close dialog', 'times', 'remove x']],
-  ['circle', ['circle', 'ball', 'dot', 'disc']],
-  ['cyan', ['cyan', 'aqua']],
-  ['magenta', ['magenta', 'fuchsia']],
-  ['gray', ['gray', 'grey']],
-  ['settings', ['settings', 'preferences', 'gear', 'cog']],
-  ['menu', ['menu', 'navigation menu', 'hamburger', 'bars']],
-  ['search', ['search', 'find', 'look up']],
-  ['delete', ['delete', 'remove', 'trash']],
-  ['edit', ['edit', 'modify', 'change']],
-  ['next', ['next', 'continue', 'forward', 'proceed']],
-  ['previous', ['previous', 'back', 'prev']],
-  ['email', ['email', 'e-mail', 'mail address', 'email address']],
-  ['password', ['password', 'passcode', 'pass word']],
-  ['phone', ['phone', 'telephone', 'mobile', 'phone number']],
-  ['name', ['name', 'full name']],
-  ['add', ['add', 'create', 'new']],
-  ['save', ['save', 'store']],
-  ['help', ['help', 'support']],
-];
-
-const STOP = new Set([
-  'the',
-  'a',
-  'an',
-  'to',
-  'on',
-  'in',
-  'into',
-  'of',
-  'for',
-  'with',
-  'at',
-  'and',
-  'then',
-  'please',
-  'this',
-  'that',
-  'it',
-  'my',
-  'your',
-  'page',
-  'element',
-  'named',
-  'called',
-  'labeled',
-  'labelled',
-  'which',
-  'says',
-  'with',
-  'text',
-  'from',
-  'is',
-  'me',
-  'field',
-]);
-
-/** Symbols people read as words: a close button's "×", a menu's "☰", a settings "⚙". */
-const SYMBOLS: [RegExp, string][] = [
-  [/[×✕✖✗✘╳⨯❌]/g, ' x '],
-  [/[☰≡]/g, ' menu '],
-  [/[⚙]/g, ' settings '],
-  [/[🔍🔎]/g, ' search '],
-  [/[🗑]/g, ' delete '],
-  [/[✎✏🖉]/g, ' edit '],
-  [/[＋]/g, ' + '],
-];
-
-/**
- * What a control whose whole name is a symbol is for: "+" adds, "▸" expands, "›" goes to the
- * next. Several readings each, since the same glyph serves several purposes.
- */
-const GLYPHS: [RegExp, string][] = [
-  [/^[+＋➕]$/, 'plus add increase more'],
-  [/^[-−–➖]$/, 'minus remove decrease less'],
-  [/^[▸▶►▹▷]$/, 'expand open show play'],
-  [/^[▾▼▿▽]$/, 'collapse close hide expanded'],
-  [/^[›»→⟩❯〉>]$/, 'next forward'],
-  [/^[‹«←⟨❮〈<]$/, 'previous back'],
-  [/^[♥♡❤]$/, 'like heart favorite'],
-  [/^[★☆⭐]$/, 'star favorite'],
-  [/^[✓✔]$/, 'check done'],
-  [/^[…⋯⋮⋯]$|^\.\.\.$/, 'more options menu'],
-  [/^[↻⟳]$/, 'refresh reload'],
-];
+export { SOFT_NOUNS };
 
 export function glyphWords(name: string): string {
   const t = name.trim();
@@ -102,79 +11,6 @@ export function glyphWords(name: string): string {
   for (const [re, w] of GLYPHS) if (re.test(t)) return w;
   return '';
 }
-
-/**
- * Nouns that say what kind of thing a target is ("the bug label", "the JD avatar", "the
- * Sent folder"): a name rarely contains them, so a miss costs a small part of a word.
- */
-export const SOFT_NOUNS = new Set([
-  'label',
-  'tag',
-  'chip',
-  'pill',
-  'badge',
-  'avatar',
-  'folder',
-  'plan',
-  'card',
-  'message',
-  'result',
-  'knob',
-  'handle',
-  'thumb',
-  'sign',
-  'symbol',
-  'icon',
-  'item',
-  'comment',
-  'post',
-  'order',
-  'product',
-  'column',
-  'key',
-  'entry',
-  'tile',
-  'swatch',
-  'colour',
-  'color',
-  'square',
-  'circle',
-  'notification',
-  'banner',
-  'quantity',
-  'month',
-  'day',
-  'date',
-  'corner',
-  'option',
-  'choice',
-  'file',
-  'section',
-  'panel',
-  'menu',
-  'email',
-  'mail',
-  'thread',
-  'slider',
-  'control',
-  'box',
-  'area',
-  'step',
-  'profile',
-  'window',
-  'popup',
-  'widget',
-  'toast',
-  'bubble',
-  'bar',
-  'spreadsheet',
-  'document',
-  'doc',
-  'photo',
-  'image',
-  'picture',
-  'video',
-]);
 
 export function normalize(s: string): string {
   if (/[^\x00-\x7f]/.test(s)) for (const [re, word] of SYMBOLS) s = s.replace(re, word);
@@ -278,8 +114,8 @@ export function parseNumber(s: string): number | null {
 export function parseBoolean(s: string | boolean): boolean | null {
   if (typeof s === 'boolean') return s;
   const t = normalize(s);
-  if (/^(yes|true|on|enabled|checked|active|y|1)$/.test(t)) return true;
-  if (/^(no|false|off|disabled|unchecked|inactive|n|0)$/.test(t)) return false;
+  if (TRUE_WORDS.includes(t)) return true;
+  if (FALSE_WORDS.includes(t)) return false;
   return null;
 }
 

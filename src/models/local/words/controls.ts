@@ -129,7 +129,10 @@ export const WIDGET_NOUNS = new Set([
 
 /** Container words that scope a target to an element of that kind ("in the dialog"). */
 export const SCOPES: readonly { words: Phrases; roles: readonly string[] }[] = [
-  { words: ['dialog', 'modal', 'pop-?up', 'popup', 'dialog box', 'modal (?:dialog|window)', 'alert', 'lightbox', 'overlay'], roles: ['dialog', 'alertdialog'] },
+  {
+    words: ['dialog', 'modal', 'pop-?up', 'popup', 'dialog box', 'modal (?:dialog|window)', 'alert', 'lightbox', 'overlay', 'prompt', 'confirmation'],
+    roles: ['dialog', 'alertdialog'],
+  },
   { words: ['form'], roles: ['form'] },
   { words: ['nav', 'navigation', 'nav ?bar', 'navigation bar', 'top menu', 'main menu'], roles: ['navigation', 'menubar'] },
   { words: ['toolbar', 'tool bar'], roles: ['toolbar'] },
@@ -146,3 +149,17 @@ export const SLIDER_WORDS: Phrases = ['slider', 'range', 'knob', 'volume', 'brig
 export const SLIDER_ONLY: Phrases = ['slider', 'range', 'knob'];
 /** Widgets that step a number ("select 5 with the spinner"). */
 export const STEPPERS: Phrases = ['spinner', 'slider', 'stepper', 'counter'];
+
+/** Things that hold a control and are counted ("the Delete button in the third row"), with the roles each may have. */
+export const HOLDER_ROLES: Readonly<Record<string, readonly string[]>> = {
+  row: ['row'],
+  item: ['listitem', 'row', 'article', 'treeitem'],
+  'list item': ['listitem'],
+  entry: ['listitem', 'row', 'article'],
+  record: ['row', 'listitem'],
+  line: ['row', 'listitem'],
+  card: ['article', 'group', 'listitem', 'region'],
+  post: ['article', 'listitem', 'group'],
+  comment: ['article', 'listitem', 'group'],
+  message: ['article', 'listitem', 'row', 'group'],
+};

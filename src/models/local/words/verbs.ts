@@ -102,6 +102,8 @@ export const METHOD_VERBS = {
   byDoing: ['clicking', 'pressing', 'tapping', 'hitting', 'selecting', 'choosing', 'using'],
   /** A click said after its target ("Submit button, please click it"). */
   clickIt: ['click', 'press', 'tap', 'hit', 'select', 'choose'],
+  /** Answering what a dialog asks ("answer the dialog with yes"). */
+  answer: ['answer', 'respond to', 'reply to'],
   /** Closing a dialog or a panel. */
   close: ['close', 'dismiss', 'exit', 'shut'],
 } as const satisfies Record<string, Phrases>;
