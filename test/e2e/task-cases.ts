@@ -109,6 +109,7 @@ const TK = 'ticker.html';
 const UP = 'upload.html';
 const CT = 'cart-total.html';
 const IV = 'invoice.html';
+const BL = 'balance.html';
 const MO = 'more-options.html';
 const DA = 'details-advanced.html';
 const ST = 'section-toggle.html';
@@ -123,6 +124,8 @@ const DZ = 'drop-zone.html';
 const DG = 'digits.html';
 const SH = 'shapes.html';
 const FL = 'flights.html';
+const TR2 = 'trains.html';
+const CO2 = 'coaches.html';
 const NU = 'number-tiles.html';
 const PB = 'pet-blog.html';
 /** The same posts as links to other pages: clicking one takes the rest away. */
@@ -171,6 +174,8 @@ const INITIAL: Record<string, Fields> = {
   [PA]: { amount: '', ref: '' },
   [CD]: {},
   [FL]: { trip: 'round', from: '', to: '', date: '' },
+  [TR2]: { kind: 'return', origin: '', dest: '', when: '' },
+  [CO2]: { dep: '', arr: '', day: '' },
   [FI]: { weight: '', origin: '', dest: '' },
   [ND]: { name: '' },
   [CO]: { zip: '', coupon: '', gift: '' },
@@ -233,6 +238,10 @@ const table: Record<TaskFamily, Row[]> = {
     [IV, 'If the total is over 100 press Yes otherwise No', clicks('yes')],
     [IV, 'Click Yes when the amount due is above 100, and No when it is not.', clicks('yes')],
     [IV, 'If the invoice total is under $100 click No, otherwise click Yes', clicks('yes')],
+    // The total a page calls "Balance due", beside a Subtotal that must not be read for it.
+    [BL, 'If the total is under 50 click Pay now, otherwise click Later', clicks('pay')],
+    [BL, 'Check the total: over 40 means click Later, anything else means click Pay now', clicks('later')],
+    [BL, 'Press Later if the balance is more than $100, else press Pay now.', clicks('pay')],
   ],
   // Submit sits in a collapsed section (a Bootstrap collapse, a <details>, a div heading that
   // toggles) while visible buttons have other names (OK, Continue, Cancel, Next, Done).
@@ -312,6 +321,21 @@ const table: Record<TaskFamily, Row[]> = {
       'Book the shortest flight from Denver to Boston on 12/05',
       { trip: oneOf('round', 'oneway'), from: 'DEN', to: 'BOS', date: oneOf('12/05', '12/5'), flight: 'B6 402' },
     ],
+    // The same goal on a rail site (text fields, a table of results, euro fares) and a coach site (cards, am/pm).
+    [
+      TR2,
+      'Buy the cheapest single train ticket from Leeds to York on 04.11.2026',
+      { kind: 'single', origin: 'Leeds', dest: 'York', when: '04.11.2026', train: 'T377' },
+    ],
+    [
+      TR2,
+      'Find the fastest train from Leeds to York on 04.11.2026 and book it',
+      { kind: 'return', origin: 'Leeds', dest: 'York', when: '04.11.2026', train: 'T205' },
+    ],
+    [TR2, 'Book the earliest train from York to Leeds on 05.11.2026', { kind: 'return', origin: 'York', dest: 'Leeds', when: '05.11.2026', train: 'T412' }],
+    [CO2, 'Book the cheapest coach from Lisbon to Porto on 2026-12-01', { dep: 'Lisbon', arr: 'Porto', day: '2026-12-01', coach: 'C-14' }],
+    [CO2, 'Reserve the latest bus from Lisbon to Porto on 2026-12-01', { dep: 'Lisbon', arr: 'Porto', day: '2026-12-01', coach: 'C-22' }],
+    [CO2, 'Find the shortest trip from Porto to Faro on 2026-12-02, then book it', { dep: 'Porto', arr: 'Faro', day: '2026-12-02', coach: 'C-31' }],
     [NU, 'Click on the numbers in ascending order', clicks('n2', 'n4', 'n7', 'n9', 'n12')],
     [NU, 'Click the numbers from largest to smallest', clicks('n12', 'n9', 'n7', 'n4', 'n2')],
     [NU, 'Click every number, smallest first', clicks('n2', 'n4', 'n7', 'n9', 'n12')],

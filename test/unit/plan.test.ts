@@ -230,14 +230,20 @@ describe('planner: what must never become a wrong action', () => {
 
   it('a goal of several steps in one phrase is refused unless the page names it', () => {
     for (const say of [
-      'Book the cheapest one-way flight from Boston to Denver on 12/03',
+      'Book a flight from Boston to Denver and a hotel in Denver',
       'Click the best deal',
       'Open the newest article about cats',
       'Like all reviews that are five stars and reply to them',
     ]) {
       expect(() => planInstruction(say, page()), say).toThrow(/goal of several steps/);
     }
-    // What the agent does choose on the page: numbers in order, a number by a property, a set by what it mentions.
+    // What the agent does choose on the page: a trip's result by its price, time or duration (trips.ts), numbers in order,
+    // a number by a property, a set by what it mentions.
+    const trip = planInstruction('Book the cheapest one-way flight from Boston to Denver on 12/03', page());
+    expect(trip.map((x) => [x.trip, x.tripResult])).toEqual([
+      [{ from: 'Boston', to: 'Denver', date: '12/03', way: 'one' }, undefined],
+      [undefined, { order: 'cheapest' }],
+    ]);
     expect(planInstruction('Click on the numbers in ascending order', page())[0]?.each).toEqual({ order: 'asc' });
     expect(planInstruction('Click the greatest number', page())[0]?.each).toEqual({ pick: 'max' });
     expect(planInstruction('Click all the links that mention cats', page())[0]?.each).toMatchObject({ mention: 'cats', roles: ['link'] });

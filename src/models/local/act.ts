@@ -43,12 +43,14 @@ import {
 } from './words/controls';
 import {
   AND_STEP_VERBS,
+  BY_DRAGGING,
   BY_POINTER,
   COURTESY,
   HIGHLIGHT_VERBS,
   METHOD_VERBS,
   NEXT_STEP_VERBS,
   NOT_VERBS,
+  PLACING_VERBS,
   SLIDER_VERBS,
   STEP_VERBS,
   TEXT_PIECES,
@@ -491,6 +493,9 @@ function rephrase(s: string): string {
   // "close the dialog": the close control inside one; "close the chat" is read as a purpose (below).
   if ((m = new RegExp(`^(?:${either(METHOD_VERBS.close)})(?: the| this| that)? (.+)$`, 'i').exec(s)) && scopeOf(m[1])) return `click close in the ${m[1]}`;
   if ((m = /^switch (?:to|over to) (.+)$/i.exec(s))) return `click ${m[1]}`;
+  // "Put the blue block in the box by dragging it": a drag onto the place.
+  m = new RegExp(`^(?:${either(PLACING_VERBS)}) (.+?) (in|into|onto|on|to|over) (.+?),? (?:${either(BY_DRAGGING)})$`, 'i').exec(s);
+  if (m) return `drag ${m[1]} ${m[2]} ${m[3]}`;
   // "answer the dialog with yes", "respond to the prompt by clicking OK": the answer's control in the dialog.
   m = new RegExp(`^(?:${either(METHOD_VERBS.answer)})(?: the| this| that)? (.+?) (?:with|by (?:clicking|choosing|saying|pressing)(?: on)?) (.+)$`, 'i').exec(s);
   if (m && scopeOf(m[1])) return `click ${m[2]} in the ${m[1]}`;

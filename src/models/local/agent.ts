@@ -19,6 +19,7 @@ import { monthOf } from './input-values';
 import { applyTransform, numberOf, parseDate, resolveReference } from './refs';
 import { coverage, exactMatch, glyphWords, normalize } from './text';
 import type { Point, StepRunner } from './step-runner';
+import { tripFields, tripResult } from './trips';
 import { either, oneOf } from './words/grammar';
 import { CLOSE_NAMES, DECLINE_NAMES, NEXT_MONTH, NEXT_PAGE, ONWARD_WORDS, PAGER, PREVIOUS_MONTH, SECTION_WORDS } from './words/menus';
 import { PURPOSE_SYNONYMS } from './words/purposes';
@@ -380,6 +381,14 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       mayChange = true;
       continue;
     }
+    if (planned.trip) {
+      if (mayChange) break;
+      const f = tripFields(planned.trip, view.nodes);
+      if (typeof f === 'string') return beyond(i, planned.say, f);
+      mayChange = true;
+      continue;
+    }
+    if (planned.tripResult) break;
     if (planned.drag) {
       if (mayChange) break;
       const g = ground({ say: `click ${planned.drag.target}` }, view.nodes, r.clock);
@@ -494,6 +503,41 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       const submitted = await actOnNode(r, f.submit, 'click', [], `click ${quote(f.submit.name)}`, describeStep(i, plan.length, 'run the search'), view.url);
       if (!submitted) return stop(i, 'the search button went away');
       done.push(`searched with ${f.fill.map((x) => `${x.node.name} ${quote(x.value)}`).join(', ')}`);
+      continue;
+    }
+    if (planned.trip) {
+      const f = tripFields(planned.trip, view.nodes);
+      if (typeof f === 'string') return stop(i, f);
+      const step = describeStep(i, plan.length, planned.say);
+      try {
+        if (f.way && !(await actOnNode(r, f.way, 'click', [], `click ${quote(f.way.name)}`, step, view.url))) return stop(i, 'the trip choice went away');
+        for (const x of f.fill) {
+          const say = x.method === 'fill' ? `enter ${quote(x.value)} into ${quote(x.node.name)}` : `select ${quote(x.value)} in ${quote(x.node.name)}`;
+          if (!(await actOnNode(r, x.node, x.method, [x.value], say, step, view.url))) return stop(i, `the ${quote(x.node.name)} field went away`);
+        }
+        if (!(await actOnNode(r, f.submit, 'click', [], `click ${quote(f.submit.name)}`, step, view.url))) return stop(i, 'the search button went away');
+      } catch (e) {
+        if (r.endsRun(e)) throw e;
+        return stop(i, (e as Error).message);
+      }
+      done.push(`searched ${f.fill.map((x) => `${x.node.name} ${quote(x.value)}`).join(', ')}`);
+      continue;
+    }
+    if (planned.tripResult) {
+      const res = tripResult(planned.tripResult.order, view.nodes);
+      if (typeof res === 'string') return stop(i, res);
+      if (planned.tripResult.look) {
+        done.push(`found ${quote(clip(res.text, 160))}`);
+        continue;
+      }
+      try {
+        const step = describeStep(i, plan.length, planned.say);
+        if ((await actOnNode(r, res.control, 'click', [], `click ${quote(res.control.name)}`, step, view.url)) === null) return stop(i, 'the result went away');
+      } catch (e) {
+        if (r.endsRun(e)) throw e;
+        return stop(i, (e as Error).message);
+      }
+      done.push(`${quote(res.control.name)} on ${quote(clip(res.text, 160))}`);
       continue;
     }
     if (planned.drag) {

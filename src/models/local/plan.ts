@@ -17,6 +17,8 @@ import { MONTH_STEMS } from './words/dates';
 import { anyOf, either, oneOf } from './words/grammar';
 import { MATH_NOUNS, SOLVE_VERBS } from './words/math';
 import { STEPPERS } from './words/controls';
+import { BOOK_IT, BOOK_VERBS, DATE_LEADS, FIND_VERBS, ONE_WAY, RESULT_ORDERS, ROUND_TRIP, TRIP_NOUNS } from './words/trips';
+import type { Trip } from './trips';
 import { FOLDED_PARTS, FOLDS, HIDDEN_IN, LOOK_THROUGH_VERBS, LOOK_THROUGH_WAYS, SUGGESTED, SUGGESTION_LISTS } from './words/menus';
 import {
   EACH_ITEM_VERBS,
@@ -43,6 +45,8 @@ import {
   LAST_STEP_WORDS,
   MEASURE_VERBS,
   NOT_AFTER_ONCE,
+  OTHER_VALUES,
+  READ_VERBS,
   ON_STATES,
   REACHING_VERBS,
   THEN_WORDS,
@@ -97,6 +101,10 @@ export interface PlanStep {
    * ("to the top of the list", "to the 1st position").
    */
   drag?: { target: string; dx?: number; dy?: number; to?: 'first' | 'last' };
+  /** "from Boston to Denver on 12/03": the booking page's search form filled and run. */
+  trip?: Trip;
+  /** The trip result a superlative picks ("the cheapest"), booked with its own control, or only named when `look`. */
+  tripResult?: { order?: string; look?: boolean };
 }
 
 /** How far "drag it left" goes; "all the way" goes to the edge (the drag end stays in the viewport). */
@@ -550,6 +558,16 @@ function conditionOf(s: string, quotes: string[]): { action: string; when: Condi
     const c = numeric(m[2], m[3], m[4], m[0], quotes);
     return c ? { action: m[1], when: { ...c, now: true }, otherwise: m[5] } : null;
   }
+  // "Check the total: over 100 means click Yes, anything else means click No".
+  if (
+    (m = rx(
+      `^(?:${either(READ_VERBS)})\\s+(?:the\\s+)?(.+?)\\s*:\\s*(?:if\\s+(?:it\\s+is\\s+)?)?(?:${OPS}\\s+)?${NUM},?\\s+(?:means|then)\\s+(.+?)[,;]?\\s+` +
+        `(?:${either(OTHER_VALUES)}),?\\s+(?:means\\s+)?(.+)$`,
+    ).exec(s))
+  ) {
+    const c = numeric(m[1], m[2], m[3], m[0], quotes);
+    return c ? { action: m[4], when: { ...c, now: true }, otherwise: m[5] } : null;
+  }
   // "If ..." alone is read once; "when ..." is watched (below): it may come true later.
   if ((m = rx(`^if\\s+${SUBJ}\\s+(?:${OPS}\\s+)?${NUM},?\\s+(?:then\\s+)?(.+)$`).exec(s))) {
     const c = numeric(m[1], m[2], m[3], m[0], quotes);
@@ -798,6 +816,14 @@ const FIELD_BY_WIDGET = new RegExp(
   'i',
 );
 
+/** "book the cheapest one-way flight from A to B on D (and book it)": (1) verb, (2) order, (3) way, (4) from, (5) to, (6) date, (7) book. */
+const TRIP = new RegExp(
+  `^(${either([...BOOK_VERBS, ...FIND_VERBS])})\\s+(?:me\\s+)?(?:an?\\s+|the\\s+)?(?:(${Object.keys(RESULT_ORDERS).join('|')})\\s+)?` +
+    `(?:(${either([...ONE_WAY, ...ROUND_TRIP])})\\s+)?(?:${either(TRIP_NOUNS)})(?:\\s+(?:${either(TRIP_NOUNS)}))?\\s+from\\s+(.+?)\\s+to\\s+(.+?)` +
+    `(?:\\s+(?:${either(DATE_LEADS)})\\s+(.+?))?(?:,?\\s+(?:and|then)\\s+(${either(BOOK_VERBS)})\\s+(?:${either(BOOK_IT)}))?$`,
+  'i',
+);
+
 /**
  * Split `instruction` into single steps. Throws Refusal when the instruction has conditions or
  * repetition the planner cannot follow.
@@ -821,7 +847,20 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       throw new Refusal(`it asks for a goal of several steps (${JSON.stringify(bare(whole[0], quotes))}) the built-in planner does not break down`);
     }
   };
-  // A trip ("book ... from A to B") is one goal whatever the sentence does with it.
+  // "Book the cheapest one-way flight from Boston to Denver on 12/03 (and book it)": the search form, then the result.
+  const trip = TRIP.exec(s);
+  // A place is a name of a few words: "B and a hotel" is two goals, not a destination.
+  if (trip && ![trip[4], trip[5]].some((p) => /\band\b|,/i.test(p) || p.trim().split(/\s+/).length > 4)) {
+    const [, verb, order, way, from, to, date, bookIt] = trip;
+    const books = !!bookIt || oneOf(BOOK_VERBS).test(verb);
+    const t: Trip = { from: bare(from, quotes), to: bare(to, quotes), ...(date ? { date: bare(date, quotes) } : {}) };
+    if (way) t.way = oneOf(ONE_WAY).test(way) ? 'one' : 'round';
+    const steps: PlanStep[] = [{ say: `search for a trip from ${quoteValue(t.from)} to ${quoteValue(t.to)}${t.date ? ` on ${t.date}` : ''}`, trip: t }];
+    if (books) steps.push({ say: `book the ${order ? order.toLowerCase() : 'one'} result`, tripResult: { order } });
+    else if (order) steps.push({ say: `find the ${order.toLowerCase()} result`, tripResult: { order, look: true } });
+    return steps;
+  }
+  // Any other trip ("book ... from A to B") is one goal whatever the sentence does with it.
   if (
     /^(?:book|buy|order|reserve|purchase|schedule|find)\b.*\bfrom\s+\S+.*\bto\s+\S+/i.test(s) &&
     /\b(?:flights?|trains?|tickets?|trips?|buses|bus|fares?|rides?)\b/i.test(s)

@@ -12,7 +12,7 @@ import { coverage, normalize, similarity } from './text';
 import { either } from './words/grammar';
 import { ANSWER_WORDS, MATH_NOUNS } from './words/math';
 import { ordinalOf } from './words/numbers';
-import { DIRECTION_VERBS, SHOWN_ON, TEXT_WORDS, VALUE_WORDS } from './words/references';
+import { AMOUNT_NAMES, DIRECTION_VERBS, SHOWN_ON, TEXT_WORDS, VALUE_WORDS } from './words/references';
 
 export { isReference } from './text';
 
@@ -237,6 +237,16 @@ export function applyTransform(value: string, t: Transform | undefined): string 
  * The number the page shows for `subject` ("price" in "Price: $53.24", a table row "VOP | $53.24",
  * a line "Counter 7"): null when the page shows none, or several that differ.
  */
+/** The subject with an amount's word in it named otherwise ("invoice total" → "invoice amount due"). */
+function otherNames(subject: string): string[] {
+  const out: string[] = [];
+  for (const [word, names] of Object.entries(AMOUNT_NAMES)) {
+    const re = new RegExp(`\\b${word}\\b`, 'i');
+    if (re.test(subject)) for (const name of names) out.push(subject.replace(re, name));
+  }
+  return out;
+}
+
 export function numberOf(subject: string, nodes: OutlineNode[], currency = false): { value: number; shown: string } | null {
   const found = new Map<number, string>();
   const num = (s: string): number | null => {
@@ -245,18 +255,23 @@ export function numberOf(subject: string, nodes: OutlineNode[], currency = false
     const v = Number(ms[0].replace(/,/g, ''));
     return Number.isFinite(v) ? v : null;
   };
-  for (const p of labelledValues(nodes)) {
-    if (typeof p.value !== 'string' || coverage(subject, p.label) < 0.6) continue;
-    const v = num(p.value);
-    if (v !== null) found.set(v, `${p.label}: ${p.value}`);
-  }
-  if (!found.size) {
-    // A line that names the subject and shows one number ("The price is $49.20").
-    for (const n of nodes) {
-      if (n.id || !TEXTY.has(n.role) || coverage(subject, n.name) < 0.6) continue;
-      const v = num(n.name);
-      if (v !== null) found.set(v, n.name);
+  const pairs = labelledValues(nodes);
+  // The subject's own words first; then, only when they name nothing, each other name of an amount it holds.
+  for (const subj of [subject, ...otherNames(subject)]) {
+    for (const p of pairs) {
+      if (typeof p.value !== 'string' || coverage(subj, p.label) < 0.6) continue;
+      const v = num(p.value);
+      if (v !== null) found.set(v, `${p.label}: ${p.value}`);
     }
+    if (!found.size) {
+      // A line that names the subject and shows one number ("The price is $49.20").
+      for (const n of nodes) {
+        if (n.id || !TEXTY.has(n.role) || coverage(subj, n.name) < 0.6) continue;
+        const v = num(n.name);
+        if (v !== null) found.set(v, n.name);
+      }
+    }
+    if (found.size) break;
   }
   if (!found.size && currency) {
     // A threshold in money ("under $50") and one amount of money on the page (a ticker's "$53.24"): that amount.

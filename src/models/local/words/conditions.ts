@@ -29,6 +29,10 @@ export const THEN_WORDS: Phrases = ['then', 'after that', 'afterwards', 'followe
 export const LAST_STEP_WORDS: Phrases = ['finally'];
 /** Words for the branch taken when a condition does not hold. */
 export const ELSE_WORDS: Phrases = ['otherwise', 'else', 'if not', 'or else', 'and if not'];
+/** "anything else means click No": the branch for every other value. */
+export const OTHER_VALUES: Phrases = ['anything else', 'any other (?:amount|value|number|total|price)', 'otherwise', 'else'];
+/** Verbs that read a value before a rule about it ("check the total: over 100 means ..."). */
+export const READ_VERBS: Phrases = ['check', 'look at', 'read', 'see'];
 /** Words that watch for a condition before acting ("when", "as soon as", "wait until"). */
 export const WATCH_WORDS: Phrases = ['when', 'once', 'as soon as'];
 export const WAIT_FOR_WORDS: Phrases = ['wait\\s+(?:until|till|for)'];

@@ -49,6 +49,15 @@ export const SHOWN_ON: Phrases = [
   ...['message', 'text', 'paragraph', 'page', 'email', 'table', 'confirmation', 'receipt', 'note', 'screen', 'list', 'card'],
   ...['form', 'banner', 'notice', 'alert', 'box', 'summary'],
 ];
+/**
+ * Other names a page gives an amount ("the total" is the invoice's "Amount due"): tried, one at a time,
+ * only when the amount's own words name nothing on the page. Two amounts found is still a refusal.
+ */
+export const AMOUNT_NAMES: Readonly<Record<string, Phrases>> = {
+  total: ['amount due', 'total due', 'grand total', 'balance due', 'amount to pay', 'order total'],
+  price: ['cost', 'amount'],
+  balance: ['amount due', 'balance due'],
+};
 /** Verbs of a line that tells the reader what to do: the page's directions are never the text they point at. */
 export const DIRECTION_VERBS: Phrases = [
   ...['read', 'type', 'enter', 'copy', 'click', 'press', 'fill', 'select', 'write', 'reproduce', 'repeat', 'submit', 'choose'],

@@ -143,6 +143,10 @@ export const CLICK_ALL_VERBS: Phrases = ['click', 'press', 'tap', 'select', 'cho
 export const CLICK_EVERY_VERBS: Phrases = ['click', 'open', 'select', 'check', 'tick', 'press', 'follow', 'visit'];
 /** Dragging, or moving something by the mouse. */
 export const DRAG_VERBS: Phrases = ['drag', 'move', 'slide', 'pull', 'push', 'shift'];
+/** Moving a thing into a place, done by a drag when the instruction says so ("put X in the box by dragging it"). */
+export const PLACING_VERBS: Phrases = ['put', 'move', 'place', 'drop', 'bring', 'get'];
+/** How an instruction says the move is a drag. */
+export const BY_DRAGGING: Phrases = ['by dragging(?: and dropping)?(?: it| them)?', 'by drag and drop', 'with drag and drop', 'using drag and drop'];
 /** A slider or a knob set to a value ("move the volume slider to 80"). */
 export const SLIDER_VERBS: Phrases = ['move', 'drag', 'slide', 'set', 'put', 'turn', 'adjust', 'change'];
 

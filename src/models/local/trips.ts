@@ -1,0 +1,150 @@
+/**
+ * Trips: the search form of a booking page filled from "from A to B on D", and the result a
+ * superlative picks ("the cheapest", "the earliest") among those the search shows. Every part
+ * must find exactly one place on the page; anything else is a refusal that says what is missing.
+ */
+import { normalize } from './text';
+import { optionsOf, type OutlineNode } from './outline';
+import { either, oneOf } from './words/grammar';
+import { BOOK_CONTROLS, DATE_FIELDS, FROM_FIELDS, ONE_WAY, RESULT_ORDERS, ROUND_TRIP, TO_FIELDS } from './words/trips';
+
+export interface Trip {
+  from: string;
+  to: string;
+  date?: string;
+  way?: 'one' | 'round';
+}
+
+/** A value a form field gets, and how. */
+export interface FieldValue {
+  node: OutlineNode;
+  method: 'fill' | 'selectOption';
+  value: string;
+}
+
+const FIELD_ROLES = new Set(['combobox', 'textbox', 'searchbox', 'listbox']);
+const named = (table: readonly string[]) => {
+  const re = oneOf(table);
+  return (n: OutlineNode) => re.test(normalize(n.name).replace(/\s*\*$/, ''));
+};
+
+/** The one field a table of names fits, or why not. */
+function fieldFor(what: string, table: readonly string[], nodes: OutlineNode[]): OutlineNode | string {
+  const fits = nodes.filter((n) => n.id && FIELD_ROLES.has(n.role) && n.states.disabled !== true && named(table)(n));
+  if (fits.length === 1) return fits[0];
+  return fits.length ? `${fits.length} fields could take the ${what}` : `the page has no field for the ${what}`;
+}
+
+/** The value `place` takes in `field`: as typed, or the one option that names it ("Boston" is "Boston (BOS)"). */
+function valueFor(place: string, field: OutlineNode): FieldValue | string {
+  if (field.role !== 'combobox' && field.role !== 'listbox') return { node: field, method: 'fill', value: place };
+  const want = normalize(place);
+  const options = optionsOf(field);
+  // "Boston" is "Boston (BOS)" and "Boston, MA" before it is part of "New Boston"; "BOS" is the code in brackets.
+  const base = (o: string) => normalize(o.replace(/\s*[(,].*$/, ''));
+  const exact = options.filter((o) => normalize(o) === want || base(o) === want || normalize(/\(([^)]*)\)/.exec(o)?.[1] ?? '') === want);
+  const words = options.filter((o) => ` ${normalize(o)} `.includes(` ${want} `));
+  const pick = exact.length ? exact : words;
+  if (pick.length !== 1) return `${pick.length ? `${pick.length} choices` : 'no choice'} of ${JSON.stringify(field.name)} name ${JSON.stringify(place)}`;
+  return { node: field, method: 'selectOption', value: pick[0] };
+}
+
+/**
+ * A date the field takes as it is said: digits in the shape its hint shows ("12/03" for MM/DD).
+ * Anything else (a weekday, a month's name, a field with no hint) is a refusal, never a guess.
+ */
+function dateFor(date: string, field: OutlineNode): string | null {
+  const hint = String(field.states.placeholder ?? '');
+  const shape = (s: string) => s.replace(/[a-z]/gi, '9').replace(/\d/g, '9').replace(/9+/g, '9');
+  if (!/^[\d./-]+$/.test(date) || !/^[a-z]+(?:[./-][a-z]+)+$/i.test(hint.trim())) return null;
+  return shape(date) === shape(hint.trim()) ? date : null;
+}
+
+/** The form filled for `trip`, the one-way or round-trip choice, and its search button; or why not. */
+export function tripFields(trip: Trip, nodes: OutlineNode[]): { fill: FieldValue[]; way?: OutlineNode; submit: OutlineNode } | string {
+  const fill: FieldValue[] = [];
+  for (const [what, table, place] of [
+    ['origin', FROM_FIELDS, trip.from],
+    ['destination', TO_FIELDS, trip.to],
+  ] as const) {
+    const field = fieldFor(what, table, nodes);
+    if (typeof field === 'string') return field;
+    const v = valueFor(place, field);
+    if (typeof v === 'string') return v;
+    fill.push(v);
+  }
+  if (trip.date !== undefined) {
+    const field = fieldFor('date', DATE_FIELDS, nodes);
+    if (typeof field === 'string') return field;
+    const value = dateFor(trip.date, field);
+    if (value === null) return `the date ${JSON.stringify(trip.date)} is not written the way the ${JSON.stringify(field.name)} field asks`;
+    fill.push({ node: field, method: 'fill', value });
+  }
+  let way: OutlineNode | undefined;
+  if (trip.way) {
+    const re = new RegExp(`^(?:${either(trip.way === 'one' ? ONE_WAY : ROUND_TRIP)})$`, 'i');
+    const ways = nodes.filter((n) => n.id && (n.role === 'radio' || n.role === 'tab' || n.role === 'button') && re.test(normalize(n.name)));
+    if (ways.length !== 1)
+      return `the page has ${ways.length || 'no'} choice${ways.length === 1 ? '' : 's'} for a ${trip.way === 'one' ? 'one-way' : 'round'} trip`;
+    if (ways[0].states.checked !== true) way = ways[0];
+  }
+  const form = fill[0].node.parent;
+  const submits = nodes.filter(
+    (n) => n.id && n.role === 'button' && (n.states.submit === true || /^(?:search|find|go|show)\b/i.test(n.name)) && n.states.disabled !== true,
+  );
+  const inForm = submits.filter((n) => n.parent === form);
+  const submit = inForm.length === 1 ? inForm[0] : submits.length === 1 ? submits[0] : null;
+  if (!submit) return `the page has ${submits.length || 'no'} buttons that could run the search`;
+  return { fill, way, submit };
+}
+
+const HOLDERS = new Set(['row', 'listitem', 'article', 'group', 'region']);
+const CONTROLS = new Set(['button', 'link', 'checkbox', 'radio', 'combobox', 'textbox', 'menuitem', 'tab']);
+
+/** The text that describes a result: its row's or card's own words, else the lines just before its control. */
+function resultText(control: OutlineNode): string {
+  const p = control.parent;
+  if (!p) return '';
+  const words = (n: OutlineNode) => (CONTROLS.has(n.role) ? '' : n.name);
+  if (HOLDERS.has(p.role)) return p.name || p.children.map(words).filter(Boolean).join(' ');
+  const at = p.children.indexOf(control);
+  const lines: string[] = [];
+  // Up to the control or heading before it: a heading above the first result is the list's, not the result's.
+  for (let k = at - 1; k >= 0 && !CONTROLS.has(p.children[k].role) && p.children[k].role !== 'heading'; k--) lines.unshift(p.children[k].name);
+  return lines.join(' ');
+}
+
+const MONEY = /[$€£]\s?(\d[\d,]*(?:\.\d+)?)|(\d[\d,]*(?:\.\d+)?)\s?(?:[$€£]|usd|eur|gbp)\b/i;
+const CLOCK = /\b(\d{1,2}):(\d{2})\s*(am|pm)?/i;
+const DURATION = /\b(\d{1,2})\s*h(?:ours?|rs?)?\s*(?:(\d{1,2})\s*m(?:in(?:utes?)?)?)?\b/i;
+
+function measure(by: 'price' | 'time' | 'duration', text: string): number | null {
+  let m: RegExpExecArray | null;
+  if (by === 'price') return (m = MONEY.exec(text)) ? Number((m[1] ?? m[2]).replace(/,/g, '')) : null;
+  if (by === 'time') {
+    if (!(m = CLOCK.exec(text))) return null;
+    const h = m[3] ? (Number(m[1]) % 12) + (m[3].toLowerCase() === 'pm' ? 12 : 0) : Number(m[1]);
+    return h * 60 + Number(m[2]);
+  }
+  return (m = DURATION.exec(text)) ? Number(m[1]) * 60 + Number(m[2] ?? 0) : null;
+}
+
+/**
+ * The result to book: the control of the one result a superlative picks ("cheapest"), or of the only
+ * result when none is said. Results are the page's booking controls ("Book", "Select") outside the form.
+ */
+export function tripResult(order: string | undefined, nodes: OutlineNode[]): { control: OutlineNode; text: string } | string {
+  const controls = nodes.filter((n) => n.id && (n.role === 'button' || n.role === 'link') && oneOf(BOOK_CONTROLS).test(normalize(n.name)));
+  if (!controls.length) return 'the page shows no results with a control to book them';
+  const results = controls.map((control) => ({ control, text: resultText(control) }));
+  if (!order) return results.length === 1 ? results[0] : `the page shows ${results.length} results; say which (the cheapest, the earliest)`;
+  const rule = RESULT_ORDERS[order.toLowerCase()];
+  if (!rule) return `it picks a result by ${JSON.stringify(order)}, which the built-in model does not compare`;
+  const valued = results.map((r) => ({ ...r, v: measure(rule.by, r.text) }));
+  const missing = valued.filter((r) => r.v === null);
+  if (missing.length) return `${missing.length} of ${valued.length} results show no ${rule.by} to compare`;
+  const best = rule.least ? Math.min(...valued.map((r) => r.v!)) : Math.max(...valued.map((r) => r.v!));
+  const top = valued.filter((r) => r.v === best);
+  if (top.length !== 1) return `${top.length} results are equally ${order}`;
+  return top[0];
+}
