@@ -51,6 +51,7 @@ import {
   NEXT_STEP_VERBS,
   NOT_VERBS,
   PLACING_VERBS,
+  READ_THROUGH,
   SLIDER_VERBS,
   STEP_VERBS,
   TEXT_PIECES,
@@ -493,6 +494,8 @@ function rephrase(s: string): string {
   // "close the dialog": the close control inside one; "close the chat" is read as a purpose (below).
   if ((m = new RegExp(`^(?:${either(METHOD_VERBS.close)})(?: the| this| that)? (.+)$`, 'i').exec(s)) && scopeOf(m[1])) return `click close in the ${m[1]}`;
   if ((m = /^switch (?:to|over to) (.+)$/i.exec(s))) return `click ${m[1]}`;
+  // "read the whole agreement", "read through the terms": the box that holds it scrolled to its end.
+  if ((m = new RegExp(`^(?:${either(READ_THROUGH)}) (.+?)(?: to the end)?$`, 'i').exec(s))) return `scroll the ${m[1]} to the bottom`;
   // "Put the blue block in the box by dragging it": a drag onto the place.
   m = new RegExp(`^(?:${either(PLACING_VERBS)}) (.+?) (in|into|onto|on|to|over) (.+?),? (?:${either(BY_DRAGGING)})$`, 'i').exec(s);
   if (m) return `drag ${m[1]} ${m[2]} ${m[3]}`;
@@ -615,7 +618,9 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
     size = SMALL_WORDS.includes(w.toLowerCase()) ? 'small' : 'large';
     return ' ';
   });
-  const glyph = /\b(digits?|numbers?|numerals?)\b/i.test(t) && !/\d/.test(t) ? 'digit' : /\bletters?\b/i.test(t) ? 'letter' : undefined;
+  // "click a digit", "the letter": names that are one. Text goes into fields, never into a digit ("the Order number box").
+  const typed = method === 'fill' || method === 'type' || method === 'selectOption';
+  const glyph = typed ? undefined : /\b(digits?|numbers?|numerals?)\b/i.test(t) && !/\d/.test(t) ? 'digit' : /\bletters?\b/i.test(t) ? 'letter' : undefined;
   // "the only button": a kind that has one element.
   t = t.replace(/ only /i, ' ');
   if (/^ (?:a|an|any) \S/i.test(t)) {
@@ -1335,6 +1340,10 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
   // Names tie: an enabled element beats a disabled one (hidden ones never reach the outline).
   const enabled = tied.filter((c) => c.n.states.disabled !== true);
   if (enabled.length && enabled.length < tied.length && intent.ordinal === undefined) tied = enabled;
+  // Text goes where it can be typed: of equals, a field that takes it beats a read-only one (the text area it is read from).
+  const writable = tied.filter((c) => c.n.states.readonly !== true);
+  if ((intent.method === 'fill' || intent.method === 'type') && writable.length && writable.length < tied.length && intent.ordinal === undefined)
+    tied = writable;
   // A dialog on top of the page is where a person looks: of equals, the one in the open dialog.
   const inDialog = tied.filter((c) => hasAncestor(c.n, DIALOGS));
   if (inDialog.length === 1 && tied.length > 1 && intent.ordinal === undefined) tied = inDialog;

@@ -46,7 +46,8 @@ export const KINDS: readonly Kind[] = [
   { words: ['links?', 'hyperlinks?', 'anchors?'], roles: ['link', 'clickable'] },
   { words: ['buttons?', 'btn'], roles: ['button', 'clickable'] },
   { words: ['sliders?', 'range'], roles: ['slider', 'clickable'] },
-  { words: ['spinners?', 'spin ?buttons?', 'steppers?', 'number (?:field|box|input)'], roles: ['spinbutton', 'clickable'] },
+  // "the number box" is a spin button; "the Order number box" is a box named "Order number".
+  { words: ['spinners?', 'spin ?buttons?', 'steppers?', '(?<=(?:^|\\bthe|\\ban?) )number (?:field|box|input)'], roles: ['spinbutton', 'clickable'] },
   { words: FIELD_PHRASES, roles: ['textbox', 'searchbox', 'spinbutton', 'combobox', 'slider'] },
   { words: ['options?'], roles: ['option', 'radio'] },
   { words: ['images?', 'icons?', 'pictures?', 'logos?', 'photos?'], roles: ['img', 'link', 'button', 'clickable'], last: true },

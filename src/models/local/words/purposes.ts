@@ -28,6 +28,7 @@ export const PURPOSE_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
   show: ['show', 'expand'],
   reply: ['reply'],
   share: ['share'],
+  accept: ['accept', 'agree', 'i agree'],
 };
 
 /** The ways pages write "log in": one name. */

@@ -32,6 +32,7 @@ export const SYNONYMS: [string, string[]][] = [
   ['add', ['add', 'create', 'new']],
   ['save', ['save', 'store']],
   ['help', ['help', 'support']],
+  ['terms', ['terms', 'agreement', 'terms of service', 'terms and conditions', 'terms of use', 'license agreement', 'eula']],
 ];
 
 /** Words left out when names are compared. */

@@ -143,6 +143,8 @@ export const CLICK_ALL_VERBS: Phrases = ['click', 'press', 'tap', 'select', 'cho
 export const CLICK_EVERY_VERBS: Phrases = ['click', 'open', 'select', 'check', 'tick', 'press', 'follow', 'visit'];
 /** Dragging, or moving something by the mouse. */
 export const DRAG_VERBS: Phrases = ['drag', 'move', 'slide', 'pull', 'push', 'shift'];
+/** Reading a long text to its end ("read the whole agreement"): scrolling the box that holds it to the bottom. */
+export const READ_THROUGH: Phrases = ['read(?: through)?(?: the)? (?:whole|entire|full|complete)', 'read through(?: the)?'];
 /** Moving a thing into a place, done by a drag when the instruction says so ("put X in the box by dragging it"). */
 export const PLACING_VERBS: Phrases = ['put', 'move', 'place', 'drop', 'bring', 'get'];
 /** How an instruction says the move is a drag. */
