@@ -51,7 +51,7 @@ import {
   REACHING_VERBS,
   THEN_WORDS,
 } from './words/conditions';
-import { COUNT_WORDS, MONEY_WORDS, ordinalOf, REPEATS } from './words/numbers';
+import { COUNT_WORDS, MONEY_WORDS, ORDINALS, ordinalOf, REPEATS } from './words/numbers';
 
 export interface PlanStep {
   /** One instruction for the single-step engine. */
@@ -791,6 +791,11 @@ const SOLVE_MATH = new RegExp(
   `^(?:${either(SOLVE_VERBS)})\\s+(?:the\\s+|this\\s+)?(?:math\\s+)?(?:${either(MATH_NOUNS)})(?:\\s+(?:below|above|shown|on the page))?$`,
   'i',
 );
+/** A part of a text counted by an ordinal ("the 4th word", "the last line"): read from a source named after it. */
+const PART_OF_TEXT = new RegExp(
+  `^(?:the\\s+)?(?:${[...Object.keys(ORDINALS), '\\d{1,3}(?:st|nd|rd|th)'].join('|')})\\s+(?:word|letter|line|sentence|character)$`,
+  'i',
+);
 /** "Type the text below into the text field": (1) what is typed, (2) where, if said. */
 const ENTER_WHAT =
   /^(?:enter|type|input|write|put|key in|paste|insert|copy)\s+(.+?)(?:\s+(?:into|in|inside|in to|on)\s+(?:the\s+)?((?:(?!\s(?:into|in|inside|on)\s).)+?))?$/i;
@@ -1084,7 +1089,13 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       }
       // "Type the text below into the text field", "Enter the value of Year of Birth": a value
       // described, not given; read off the page when the step runs.
-      let r = ENTER_WHAT.exec(clause);
+      const said = ENTER_WHAT.exec(clause);
+      let r: [string, string, string | undefined] | null = said ? [said[0], said[1], said[2]] : null;
+      // "Enter the 4th word in the text area": a part of a text names its source with "in"; the text goes into the
+      // page's text field, not back into the text it was read from.
+      if (r?.[2] && PART_OF_TEXT.test(bare(r[1], quotes)) && !/\s(?:into|in to)\s/i.test(clause)) {
+        r = [r[0], `${r[1]} in the ${r[2]}`, undefined];
+      }
       // ("Enter the zip code 02139": a field of the page, then its value, is no description.)
       const asEntry = r ? labelValue(r[1], page, quotes) : null;
       const fieldValue = !!asEntry && !isReference(asEntry.value) && page.fields.some((f) => norm(f).includes(asEntry.label));

@@ -218,7 +218,9 @@ export function resolveReference(ref: string, nodes: OutlineNode[], instruction 
     /^(?:the\s+)?(.+?)\s+value$/i.exec(r)?.[1] ??
     // "the order number from the message", "the City shown in the table".
     SHOWN_IN.exec(r)?.[1] ??
-    /^(?:the\s+)?(.+?)\s+(?:shown|displayed|written|given|listed)(?:\s+(?:above|below|here))?$/i.exec(r)?.[1];
+    /^(?:the\s+)?(.+?)\s+(?:shown|displayed|written|given|listed)(?:\s+(?:above|below|here))?$/i.exec(r)?.[1] ??
+    // "your order number", "my booking reference": the person's own value, which the page shows by that label.
+    /^(?:your|my)\s+((?:\S+\s+){0,3}\S+)$/i.exec(r)?.[1];
   if (label) return labelled(label.replace(/^(?:the|your|my)\s+/i, ''), nodes);
   throw new Refusal(`it names the value to type by a description (${JSON.stringify(ref.slice(0, 80))}) the built-in model cannot read off this page`);
 }
