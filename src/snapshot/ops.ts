@@ -4,6 +4,7 @@
  * reading check state, and scrolling.
  */
 import { normalizeSpace } from './dom';
+import { clip } from '../protocol/text';
 import { choicesOf } from './choices';
 import { valueForInput } from '../models/local/input-values';
 import type { OpResult } from '../protocol/content-messages';
@@ -65,9 +66,12 @@ function selectText(el: Element, text: string): OpResult {
     squeezed += shown[i];
   }
   let hits = find(squeezed, want);
-  if (!hits.length) hits = find(squeezed.toLowerCase(), want.toLowerCase());
+  // Any case when the case as written is not shown; only where lower case keeps every offset (not "İ").
+  const lower = squeezed.toLowerCase();
+  if (!hits.length && lower.length === squeezed.length) hits = find(lower, want.toLowerCase());
   if (hits.length !== 1) {
-    const message = hits.length ? `the text '${want}' is shown ${hits.length} times here; say which` : `the element does not show the text '${want}'`;
+    const said = clip(want, 80);
+    const message = hits.length ? `the text '${said}' is shown ${hits.length} times here; say which` : `the element does not show the text '${said}'`;
     return { ok: false, code: 'ACTION_FAILED', message };
   }
   const first = raw[hits[0]];
