@@ -20,7 +20,9 @@ import { applyTransform, numberOf, parseDate, resolveReference } from './refs';
 import { coverage, exactMatch, glyphWords, normalize } from './text';
 import type { Point, StepRunner } from './step-runner';
 import { tripFields, tripResult } from './trips';
-import { either, oneOf } from './words/grammar';
+import { STEP_DOWN, STEP_UP } from './words/controls';
+import { PERSON_FIELD_NAMES, PERSON_FIELDS, PERSON_NAME, PERSON_ROLES, SEARCH_BUTTONS, SEARCH_FILLER } from './words/search';
+import { anyOf, either, oneOf } from './words/grammar';
 import { CLOSE_NAMES, DECLINE_NAMES, NEXT_MONTH, NEXT_PAGE, ONWARD_WORDS, PAGER, PREVIOUS_MONTH, SECTION_WORDS } from './words/menus';
 import { PURPOSE_SYNONYMS } from './words/purposes';
 
@@ -834,20 +836,12 @@ const stem = (w: string): string =>
     .replace(/(?<=[^s])es$|(?<=[^s])s$/, '');
 const stems = (s: string): string => normalize(s).split(' ').filter(Boolean).map(stem).join(' ');
 
-/** How a search sentence names a person: "directed by Holt", "by Le Guin", "starring Tom Hanks". */
-const PERSON_ROLES = 'directed\\s+by|written\\s+by|authored\\s+by|composed\\s+by|by|starring|featuring|with';
-/** A name as people write it: capitalised words ("Le Guin", "O’Brien", "J.R.R. Tolkien"). */
-const PERSON_NAME = "(?:[A-Z][\\p{L}'’.-]*)(?:\\s+[A-Z][\\p{L}'’.-]*)*";
-const PERSON = new RegExp(`\\s(${PERSON_ROLES})\\s+(${PERSON_NAME})(?=\\s)`, 'u');
+const PERSON = new RegExp(`\\s(${either(PERSON_ROLES)})\\s+(${PERSON_NAME})(?=\\s)`, 'u');
 /** The field a person goes into, by how the sentence names them; the first that fits. */
-const PERSON_FIELDS: [said: RegExp, field: RegExp][] = [
-  [/starring|featuring|with/, /\b(?:actor|actress|star|cast|starring)\b/i],
-  [/directed/, /\bdirector\b/i],
-  [/written|authored/, /\b(?:author|writer)\b/i],
-];
-const ANY_PERSON_FIELD = /\b(?:director|author|writer|artist|by|creator|composer)\b/i;
+const PERSON_FIELD_RES = PERSON_FIELDS.map(({ said, field }) => [new RegExp(either(said)), anyOf(field)] as const);
+const ANY_PERSON_FIELD = anyOf(PERSON_FIELD_NAMES);
 /** The names of a search form's button. */
-const SEARCH_BUTTON = /^(?:search|find|go|look up|submit|show results|apply)\b/i;
+const SEARCH_BUTTON = new RegExp(`^(?:${either(SEARCH_BUTTONS)})\\b`, 'i');
 
 /** A value the search form gets, and how. */
 interface FieldValue {
@@ -857,62 +851,7 @@ interface FieldValue {
 }
 
 /** Words a search sentence is made of besides its criteria. */
-const SEARCH_WORDS = new Set([
-  // asking
-  'find',
-  'search',
-  'for',
-  'look',
-  'up',
-  'show',
-  'me',
-  'browse',
-  'list',
-  // joining
-  'the',
-  'a',
-  'an',
-  'all',
-  'any',
-  'some',
-  'from',
-  'in',
-  'of',
-  'and',
-  'with',
-  'that',
-  'are',
-  'were',
-  // naming a criterion
-  'title',
-  'titled',
-  'called',
-  'named',
-  'by',
-  'directed',
-  'written',
-  'authored',
-  'released',
-  'published',
-  'made',
-  'year',
-  // what is searched for
-  'movie',
-  'film',
-  'book',
-  'item',
-  'result',
-  'product',
-  'record',
-  'song',
-  'album',
-  'track',
-  'article',
-  'paper',
-  'game',
-  'app',
-  'event',
-]);
+const SEARCH_WORDS = new Set(SEARCH_FILLER);
 
 /**
  * The parts of a search sentence in the fields of the page's form: a year into the year (or
@@ -949,7 +888,7 @@ function searchFields(phrase: string, nodes: OutlineNode[]): { fill: FieldValue[
   // A person: "directed by Holt", "by Le Guin", "starring Tom Hanks".
   if ((m = PERSON.exec(rest))) {
     const how = m[1].toLowerCase();
-    const re = PERSON_FIELDS.find(([said]) => said.test(how))?.[1] ?? ANY_PERSON_FIELD;
+    const re = PERSON_FIELD_RES.find(([said]) => said.test(how))?.[1] ?? ANY_PERSON_FIELD;
     const f = field(re);
     if (!f) return `it names ${quote(m[2])} (${how}) and the form has no field for that`;
     put(f, m[2]);
@@ -1211,8 +1150,8 @@ async function spinTo(r: Run, node: OutlineNode, wanted: string, view: View, rea
   if (delta === 0) return {};
   if (Math.abs(delta) > SPIN_MAX) return { why: `the spinner would need ${Math.abs(delta)} presses, more than ${SPIN_MAX}` };
   const sibs = node.parent?.children ?? [];
-  const up = /^(?:\+|＋|increase|increment|up|more|plus|▲|⏶|add)\b|^\+$/i;
-  const down = /^(?:-|−|–|decrease|decrement|down|less|minus|▼|⏷)\b|^[-−–]$/i;
+  const up = new RegExp(`^(?:${either(STEP_UP)})\\b|^\\+$`, 'i');
+  const down = new RegExp(`^(?:${either(STEP_DOWN)})\\b|^[-−–]$`, 'i');
   const by = sibs.filter((n) => n.id && (n.role === 'button' || n.role === 'clickable') && (delta > 0 ? up : down).test(n.name.trim()));
   if (by.length !== 1) {
     const buttons = `${by.length ? 'several' : 'no'} ${delta > 0 ? 'increase' : 'decrease'} button${by.length ? 's' : ''}`;

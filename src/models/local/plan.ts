@@ -36,6 +36,7 @@ import {
 } from './words/messages';
 import { DOWNWARD, LARGEST, NUMBER_NOUNS, ORDERINGS, PARITIES, SMALLEST, SUPERLATIVES, UPWARD } from './words/orders';
 import { FIELD_ALIASES, LOGIN_USER, LOGIN_WORDS, SIGN_IN_WORDS } from './words/purposes';
+import { CLAUSE_OPENERS, OPENING_COURTESY } from './words/verbs';
 import { CLAUSE_VERBS, CLICK_ALL_VERBS, CLICK_EVERY_VERBS, CLICK_VERBS, DRAG_VERBS, ENTRY_VERBS, LIST_VERBS } from './words/verbs';
 import {
   BECOMING_VERBS,
@@ -51,7 +52,7 @@ import {
   REACHING_VERBS,
   THEN_WORDS,
 } from './words/conditions';
-import { COUNT_WORDS, MONEY_WORDS, ORDINALS, ordinalOf, REPEATS } from './words/numbers';
+import { AFTER_UNITS, COUNT_WORDS, MONEY_WORDS, ORDINALS, ordinalOf, PAUSE_COUNT, PAUSE_UNITS, REPEATS } from './words/numbers';
 
 export interface PlanStep {
   /** One instruction for the single-step engine. */
@@ -838,7 +839,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   if (instruction.length > MAX_INSTRUCTION)
     throw new Refusal(`it is ${instruction.length} characters long, more than the built-in planner reads (${MAX_INSTRUCTION})`);
   const { text, quotes } = protect(instruction.trim().replace(/[.!]+$/, ''));
-  let s = text.replace(/^(?:please|kindly|now|first,|first of all,?|can you|could you|go ahead and|i want to|i'd like to)(?:[,\s]+|$)/gi, '').trim();
+  let s = text.replace(new RegExp(`^(?:${either(OPENING_COURTESY)})(?:[,\\s]+|$)`, 'gi'), '').trim();
   // "Buy VOP when the price is less than $50.00": the action, held until the page's number passes.
   const cond = conditionOf(s, quotes);
   if (cond) s = cond.action;
@@ -866,10 +867,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
     return steps;
   }
   // Any other trip ("book ... from A to B") is one goal whatever the sentence does with it.
-  if (
-    /^(?:book|buy|order|reserve|purchase|schedule|find)\b.*\bfrom\s+\S+.*\bto\s+\S+/i.test(s) &&
-    /\b(?:flights?|trains?|tickets?|trips?|buses|bus|fares?|rides?)\b/i.test(s)
-  ) {
+  if (new RegExp(`^(?:${either([...BOOK_VERBS, 'schedule', 'find'])})\\b.*\\bfrom\\s+\\S+.*\\bto\\s+\\S+`, 'i').test(s) && anyOf(TRIP_NOUNS).test(s)) {
     throw new Refusal('it asks for a trip to be found and booked, a goal of several steps the built-in planner does not break down');
   }
   let search = false;
@@ -910,7 +908,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   };
   let previous = '';
   for (const raw of splitAll(s)) {
-    let clause = raw.replace(/^(?:please|also|now|and)\s+/i, '').trim();
+    let clause = raw.replace(new RegExp(`^(?:${either(CLAUSE_OPENERS)})\\s+`, 'i'), '').trim();
     const prior = previous;
     previous = clause;
     if (EXPAND_DIRECTION.test(clause)) {
@@ -1004,7 +1002,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         throw new Refusal('it asks for a file to be uploaded, and the built-in agent has no file to give');
       }
       // "stop the timer after about one second", "after a second click TWO": the pause, then the step.
-      const A = '(\\d+(?:\\.\\d+)?|a|an|one|two|three|five|ten)\\s+(seconds?|secs?|milliseconds?|ms)';
+      const A = `(${PAUSE_COUNT})\\s+(${either(AFTER_UNITS)})`;
       const late = new RegExp(`^(.+?)\\s+after\\s+(?:(?:about|roughly|around)\\s+)?${A}$`, 'i').exec(clause);
       const early = late ? null : new RegExp(`^after\\s+(?:about\\s+)?${A},?\\s+(.+)$`, 'i').exec(clause);
       if (late || early) {
@@ -1043,7 +1041,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         return;
       }
       // "wait 1 second", "wait for 2 seconds": a pause between steps.
-      let w = /^wait(?:\s+for)?\s+(?:about\s+)?(\d+(?:\.\d+)?|a|an|one|two|three|five|ten)\s*(seconds?|secs?|s|milliseconds?|ms|minutes?|mins?)$/i.exec(clause);
+      let w = new RegExp(`^wait(?:\\s+for)?\\s+(?:about\\s+)?(${PAUSE_COUNT})\\s*(${either(PAUSE_UNITS)})$`, 'i').exec(clause);
       if (w) {
         push(pauseStep(w[1], w[2]));
         return;

@@ -148,6 +148,9 @@ export const SCOPES: readonly { words: Phrases; roles: readonly string[] }[] = [
 /** Words that end a slider's name ("the volume slider", "the brightness"); the first three are sliders only. */
 export const SLIDER_WORDS: Phrases = ['slider', 'range', 'knob', 'volume', 'brightness'];
 export const SLIDER_ONLY: Phrases = ['slider', 'range', 'knob'];
+/** A stepper's controls that raise its value, and those that lower it, by name or glyph. */
+export const STEP_UP: Phrases = ['\\+', '＋', 'increase', 'increment', 'up', 'more', 'plus', '▲', '⏶', 'add'];
+export const STEP_DOWN: Phrases = ['-', '−', '–', 'decrease', 'decrement', 'down', 'less', 'minus', '▼', '⏷'];
 /** Widgets that step a number ("select 5 with the spinner"). */
 export const STEPPERS: Phrases = ['spinner', 'slider', 'stepper', 'counter'];
 

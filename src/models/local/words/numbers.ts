@@ -56,6 +56,12 @@ export const COUNT_WORDS: Readonly<Record<string, number>> = {
 /** A count in digits or words, as a phrase to capture. */
 export const COUNT_PHRASE = `\\d{1,3}|${Object.keys(COUNT_WORDS).join('|')}`;
 
+/** Units of a pause ("wait 2 seconds"), those after "after" ("after a second click TWO") being the short ones. */
+export const PAUSE_UNITS: Phrases = ['seconds?', 'secs?', 's', 'milliseconds?', 'ms', 'minutes?', 'mins?'];
+export const AFTER_UNITS: Phrases = ['seconds?', 'secs?', 'milliseconds?', 'ms'];
+/** A count of a pause: digits with a fraction, or a word. */
+export const PAUSE_COUNT = `\\d+(?:\\.\\d+)?|${Object.keys(COUNT_WORDS).join('|')}`;
+
 /** How many times a step is repeated ("click it twice"). */
 export const REPEATS: Readonly<Record<string, number>> = {
   twice: 2,

@@ -70,6 +70,22 @@ export const AND_STEP_VERBS: Phrases = [...NEXT_STEP_VERBS, 'uncheck', 'submit',
 /** Words before the step that ask politely or say when ("please", "now", "could you"). */
 export const COURTESY: Phrases = ['please', 'now', 'then', 'kindly', 'can you', 'could you', 'go ahead and', 'i want to', "i'd like to"];
 
+/** What opens a whole instruction before its first step ("please", "first of all,", "I'd like to"). */
+export const OPENING_COURTESY: Phrases = [
+  'please',
+  'kindly',
+  'now',
+  'first,',
+  'first of all,?',
+  'can you',
+  'could you',
+  'go ahead and',
+  'i want to',
+  "i'd like to",
+];
+/** What opens one clause of it ("also click", "and then"). */
+export const CLAUSE_OPENERS: Phrases = ['please', 'also', 'now', 'and'];
+
 /** The verbs of each method of one step, each phrase followed by its target. */
 export const METHOD_VERBS = {
   /** Text typed as given: "type", "key in" (an instruction that begins so keeps its "'s": "type Tom's"). */

@@ -1,0 +1,25 @@
+/** Searches by several criteria: how a sentence names a person, the fields people go into, and the words that are no criterion. */
+import { type Phrases } from './grammar';
+
+/** How a search sentence names a person: "directed by Holt", "by Le Guin", "starring Tom Hanks". */
+export const PERSON_ROLES: Phrases = ['directed\\s+by', 'written\\s+by', 'authored\\s+by', 'composed\\s+by', 'by', 'starring', 'featuring', 'with'];
+/** A name as people write it: capitalised words ("Le Guin", "O’Brien", "J.R.R. Tolkien"). */
+export const PERSON_NAME = "(?:[A-Z][\\p{L}'’.-]*)(?:\\s+[A-Z][\\p{L}'’.-]*)*";
+/** The field a person goes into, by how the sentence names them; the first that fits. */
+export const PERSON_FIELDS: readonly { said: Phrases; field: Phrases }[] = [
+  { said: ['starring', 'featuring', 'with'], field: ['actor', 'actress', 'star', 'cast', 'starring'] },
+  { said: ['directed'], field: ['director'] },
+  { said: ['written', 'authored'], field: ['author', 'writer'] },
+];
+/** Any field a person may go into, when the sentence says only "by". */
+export const PERSON_FIELD_NAMES: Phrases = ['director', 'author', 'writer', 'artist', 'by', 'creator', 'composer'];
+/** The names of a search form's button. */
+export const SEARCH_BUTTONS: Phrases = ['search', 'find', 'go', 'look up', 'submit', 'show results', 'apply'];
+
+/** Words a search sentence is made of besides its criteria: asking, joining, naming a criterion, what is searched for. */
+export const SEARCH_FILLER: readonly string[] = [
+  ...['find', 'search', 'for', 'look', 'up', 'show', 'me', 'browse', 'list'],
+  ...['the', 'a', 'an', 'all', 'any', 'some', 'from', 'in', 'of', 'and', 'with', 'that', 'are', 'were'],
+  ...['title', 'titled', 'called', 'named', 'by', 'directed', 'written', 'authored', 'released', 'published', 'made', 'year'],
+  ...['movie', 'film', 'book', 'item', 'result', 'product', 'record', 'song', 'album', 'track', 'article', 'paper', 'game', 'app', 'event'],
+];
