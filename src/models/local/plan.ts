@@ -51,6 +51,8 @@ import {
   ON_STATES,
   REACHING_VERBS,
   THEN_WORDS,
+  WAIT_FOR_WORDS,
+  WATCH_WORDS,
 } from './words/conditions';
 import { AFTER_UNITS, COUNT_WORDS, MONEY_WORDS, ORDINALS, ordinalOf, PAUSE_COUNT, PAUSE_UNITS, REPEATS } from './words/numbers';
 
@@ -575,11 +577,11 @@ function conditionOf(s: string, quotes: string[]): { action: string; when: Condi
     return c ? { action: m[4], when: { ...c, now: true } } : null;
   }
   // Watched: a number.
-  if ((m = rx(`^(.+?),?\\s+(?:when|once|as soon as|whenever)\\s+${SUBJ}\\s+(?:${OPS}\\s+)?${NUM}$`).exec(s))) {
+  if ((m = rx(`^(.+?),?\\s+(?:${either([...WATCH_WORDS, 'whenever'])})\\s+${SUBJ}\\s+(?:${OPS}\\s+)?${NUM}$`).exec(s))) {
     const c = numeric(m[2], m[3], m[4], m[0], quotes);
     return c ? { action: m[1], when: c } : null;
   }
-  if ((m = rx(`^(?:when|once|as soon as|wait\\s+(?:until|till|for))\\s+${SUBJ}\\s+(?:${OPS}\\s+)?${NUM},?\\s+(?:and\\s+)?(?:then\\s+)?(.+)$`).exec(s))) {
+  if ((m = rx(`^(?:${either([...WATCH_WORDS, ...WAIT_FOR_WORDS])})\\s+${SUBJ}\\s+(?:${OPS}\\s+)?${NUM},?\\s+(?:and\\s+)?(?:then\\s+)?(.+)$`).exec(s))) {
     const c = numeric(m[1], m[2], m[3], m[0], quotes);
     return c ? { action: m[4], when: c } : null;
   }
@@ -588,8 +590,8 @@ function conditionOf(s: string, quotes: string[]): { action: string; when: Condi
     action,
     when: { kind: 'checked' as const, subject: bare(subject, quotes), op: '=' as const, value: 1, text: `${bare(subject, quotes)} ${state}` },
   });
-  if ((m = rx(`^(.+?),?\\s+(?:when|once|as soon as|after)\\s+${STATE}$`).exec(s))) return ticked(m[2], m[1], m[3]);
-  if ((m = rx(`^(?:when|once|as soon as|wait\\s+(?:until|till|for))\\s+${STATE},?\\s+(?:and\\s+)?(?:then\\s+)?(.+)$`).exec(s))) return ticked(m[1], m[3], m[2]);
+  if ((m = rx(`^(.+?),?\\s+(?:${either([...WATCH_WORDS, 'after'])})\\s+${STATE}$`).exec(s))) return ticked(m[2], m[1], m[3]);
+  if ((m = rx(`^(?:${either([...WATCH_WORDS, ...WAIT_FOR_WORDS])})\\s+${STATE},?\\s+(?:and\\s+)?(?:then\\s+)?(.+)$`).exec(s))) return ticked(m[1], m[3], m[2]);
   return null;
 }
 

@@ -28,7 +28,7 @@ export const TEXT_FIELD_PHRASES: Phrases = [
 ];
 
 /** A kind of control: the words that name it, the roles they mean, and whether the words count only at the end of a target. */
-export interface Kind {
+interface Kind {
   words: Phrases;
   roles: readonly string[];
   /** "the Pictures folder" is a folder: a picture word names the kind only as the target's last word. */
