@@ -54,6 +54,9 @@ describe('trips', () => {
     expect(tripFields({ from: 'Boston', to: 'Paris' }, buildOutline(form()))).toMatch(/no choice of "To" name "Paris"/);
     expect(tripFields({ from: 'Boston', to: 'Denver', date: 'Friday' }, buildOutline(form()))).toMatch(/not written the way/);
     expect(tripFields({ from: 'Boston', to: 'Denver', date: '2026-12-03' }, buildOutline(form()))).toMatch(/not written the way/);
+    // A year where the hint has a day is never typed, whatever the separators.
+    expect(tripFields({ from: 'Boston', to: 'Denver', date: '2026-12-03' }, buildOutline(form('DD-MM-YYYY')))).toMatch(/not written the way/);
+    expect(typeof tripFields({ from: 'Boston', to: 'Denver', date: '03-12-2026' }, buildOutline(form('DD-MM-YYYY')))).toBe('object');
     // "Boston" beside "New Boston": the option that is Boston; a place only inside others' names is two choices.
     const two = buildOutline([
       el('combobox', 'From', { options: JSON.stringify(['Springfield, IL', 'Springfield, MA']) }),

@@ -19,7 +19,7 @@ import { monthOf } from './input-values';
 import { applyTransform, numberOf, parseDate, resolveReference } from './refs';
 import { coverage, exactMatch, glyphWords, normalize } from './text';
 import type { Point, StepRunner } from './step-runner';
-import { tripFields, tripResult } from './trips';
+import { tripFields, tripResult, type FieldValue } from './trips';
 import { STEP_DOWN, STEP_UP } from './words/controls';
 import { PERSON_FIELD_NAMES, PERSON_FIELDS, PERSON_NAME, PERSON_ROLES, SEARCH_BUTTONS, SEARCH_FILLER } from './words/search';
 import { anyOf, either, oneOf } from './words/grammar';
@@ -842,13 +842,6 @@ const PERSON_FIELD_RES = PERSON_FIELDS.map(({ said, field }) => [new RegExp(eith
 const ANY_PERSON_FIELD = anyOf(PERSON_FIELD_NAMES);
 /** The names of a search form's button. */
 const SEARCH_BUTTON = new RegExp(`^(?:${either(SEARCH_BUTTONS)})\\b`, 'i');
-
-/** A value the search form gets, and how. */
-interface FieldValue {
-  node: OutlineNode;
-  method: 'fill' | 'selectOption';
-  value: string;
-}
 
 /** Words a search sentence is made of besides its criteria. */
 const SEARCH_WORDS = new Set(SEARCH_FILLER);

@@ -50,14 +50,19 @@ function valueFor(place: string, field: OutlineNode): FieldValue | string {
 }
 
 /**
- * A date the field takes as it is said: digits in the shape its hint shows ("12/03" for MM/DD).
- * Anything else (a weekday, a month's name, a field with no hint) is a refusal, never a guess.
+ * A date the field takes as it is said: digits in the parts its hint shows ("12/03" for MM/DD, "2026-12-01" for
+ * YYYY-MM-DD), a year only where the hint has one. Anything else (a weekday, a month's name, a year where the hint
+ * has a day, a field with no hint) is a refusal, never a guess.
  */
 function dateFor(date: string, field: OutlineNode): string | null {
-  const hint = String(field.states.placeholder ?? '');
-  const shape = (s: string) => s.replace(/[a-z]/gi, '9').replace(/\d/g, '9').replace(/9+/g, '9');
-  if (!/^[\d./-]+$/.test(date) || !/^[a-z]+(?:[./-][a-z]+)+$/i.test(hint.trim())) return null;
-  return shape(date) === shape(hint.trim()) ? date : null;
+  const hint = String(field.states.placeholder ?? '').trim();
+  if (!/^\d+(?:[./-]\d+)+$/.test(date) || !/^[a-z]+(?:[./-][a-z]+)+$/i.test(hint)) return null;
+  const seps = (s: string) => s.replace(/[a-z\d]/gi, '');
+  const said = date.split(/[./-]/);
+  const asks = hint.split(/[./-]/);
+  if (seps(date) !== seps(hint) || said.length !== asks.length) return null;
+  const fits = said.every((part, i) => (asks[i].length === 4 ? part.length === 4 : part.length <= 2 && asks[i].length <= 2));
+  return fits ? date : null;
 }
 
 /** The form filled for `trip`, the one-way or round-trip choice, and its search button; or why not. */
