@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { OutlineLine } from '../../src/protocol/model';
 import { buildOutline } from '../../src/models/local/outline';
 import { planInstruction } from '../../src/models/local/plan';
-import { tripFields, tripResult } from '../../src/models/local/trips';
+import { shownResults, tripFields, tripResult } from '../../src/models/local/trips';
 
 let n = 0;
 const el = (role: string, name: string, states: OutlineLine['states'] = {}, depth = 0): OutlineLine => ({
@@ -85,5 +85,11 @@ describe('trips', () => {
     const unpriced = buildOutline(results(['09:00 · $99', '10:00 · call us']));
     expect(tripResult('cheapest', unpriced)).toMatch(/show no price/);
     expect(tripResult('cheapest', buildOutline([el('heading', 'No flights')]))).toMatch(/no results/);
+    // A deal the page showed before the search is not a result of it, however cheap.
+    const deal = results(['Featured: Paris 09:00 · 1h 10m · $49']);
+    const before = shownResults(buildOutline(deal));
+    const after = buildOutline([...deal, ...results(['11:20 – 13:50 · 4h 30m · $198', '17:45 – 21:05 · 5h 20m · $231']).slice(1)]);
+    expect(tripResult('cheapest', after, before)).toMatchObject({ text: expect.stringMatching(/\$198/) });
+    expect(tripResult('cheapest', buildOutline(deal), before)).toMatch(/no results/);
   });
 });

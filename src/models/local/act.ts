@@ -58,7 +58,8 @@ import {
   TEXT_PLACES,
 } from './words/verbs';
 import { CONDITION_WORDS, REPETITION_WORDS, THEN_WORDS } from './words/conditions';
-import { canonical, coverage, exactMatch, glyphWords, isReference, normalize, similarity, SOFT_NOUNS, words } from './text';
+import { canonical, coverage, exactMatch, glyphWords, isReference, normalize, similarity, words } from './text';
+import { SOFT_NOUNS } from './words/synonyms';
 
 export type Method =
   | 'click'

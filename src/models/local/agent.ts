@@ -19,7 +19,7 @@ import { monthOf } from './input-values';
 import { applyTransform, numberOf, parseDate, resolveReference } from './refs';
 import { coverage, exactMatch, glyphWords, normalize } from './text';
 import type { Point, StepRunner } from './step-runner';
-import { tripFields, tripResult, type FieldValue } from './trips';
+import { shownResults, tripFields, tripResult, type FieldValue } from './trips';
 import { STEP_DOWN, STEP_UP } from './words/controls';
 import { PERSON_FIELD_NAMES, PERSON_FIELDS, PERSON_NAME, PERSON_ROLES, SEARCH_BUTTONS, SEARCH_FILLER } from './words/search';
 import { anyOf, either, oneOf } from './words/grammar';
@@ -464,6 +464,8 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   let lastOpened = false;
   /** Options chosen so far in each multiple-choice list, by its name. */
   const chosen = new Map<string, string[]>();
+  /** What the page offered to book before the trip's search ran. */
+  let offeredBefore: Set<string> | undefined;
   const stop = (i: number, why: string) => {
     const before = done.length ? `did ${done.length} of ${plan.length} steps (${clip(done.join('; '), 1200)}), then ` : '';
     const after = i + 1 < plan.length ? `The steps after it were not run. ` : '';
@@ -510,6 +512,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     if (planned.trip) {
       const f = tripFields(planned.trip, view.nodes);
       if (typeof f === 'string') return stop(i, f);
+      offeredBefore = shownResults(view.nodes);
       const step = describeStep(i, plan.length, planned.say);
       try {
         if (f.way && !(await actOnNode(r, f.way, 'click', [], `click ${quote(f.way.name)}`, step, view.url))) return stop(i, 'the trip choice went away');
@@ -526,7 +529,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       continue;
     }
     if (planned.tripResult) {
-      const res = tripResult(planned.tripResult.order, view.nodes);
+      const res = tripResult(planned.tripResult.order, view.nodes, offeredBefore);
       if (typeof res === 'string') return stop(i, res);
       if (planned.tripResult.look) {
         done.push(`found ${quote(clip(res.text, 160))}`);

@@ -3,8 +3,6 @@ import { anyOf } from './words/grammar';
 import { REFERENCE_WORDS } from './words/references';
 import { FALSE_WORDS, GLYPHS, SOFT_NOUNS, STOP, SYMBOLS, SYNONYMS, TRUE_WORDS } from './words/synonyms';
 
-export { SOFT_NOUNS };
-
 export function glyphWords(name: string): string {
   const t = name.trim();
   if (!t || t.length > 3) return '';

@@ -134,14 +134,30 @@ function measure(by: 'price' | 'time' | 'duration', text: string): number | null
   return (m = DURATION.exec(text)) ? Number(m[1]) * 60 + Number(m[2] ?? 0) : null;
 }
 
+/** The page's booking controls, each with the text of its result. */
+function bookable(nodes: OutlineNode[]): { control: OutlineNode; text: string }[] {
+  const book = oneOf(BOOK_CONTROLS);
+  return nodes
+    .filter((n) => n.id && (n.role === 'button' || n.role === 'link') && book.test(normalize(n.name)))
+    .map((control) => ({ control, text: resultText(control) }));
+}
+const resultKey = (r: { control: OutlineNode; text: string }) => `${r.control.name}|${r.text}`;
+
+/** What the page offers to book before a search: left out of the results the search brings. */
+export const shownResults = (nodes: OutlineNode[]): Set<string> => new Set(bookable(nodes).map(resultKey));
+
 /**
  * The result to book: the control of the one result a superlative picks ("cheapest"), or of the only
  * result when none is said. Results are the page's booking controls ("Book", "Select") outside the form.
  */
-export function tripResult(order: string | undefined, nodes: OutlineNode[]): { control: OutlineNode; text: string } | string {
-  const controls = nodes.filter((n) => n.id && (n.role === 'button' || n.role === 'link') && oneOf(BOOK_CONTROLS).test(normalize(n.name)));
-  if (!controls.length) return 'the page shows no results with a control to book them';
-  const results = controls.map((control) => ({ control, text: resultText(control) }));
+export function tripResult(
+  order: string | undefined,
+  nodes: OutlineNode[],
+  before: ReadonlySet<string> = new Set(),
+): { control: OutlineNode; text: string } | string {
+  // Offers the page showed before the search (featured deals, an earlier search) are not its results.
+  const results = bookable(nodes).filter((r) => !before.has(resultKey(r)));
+  if (!results.length) return 'the search shows no results with a control to book them';
   if (!order) return results.length === 1 ? results[0] : `the page shows ${results.length} results; say which (the cheapest, the earliest)`;
   const rule = RESULT_ORDERS[order.toLowerCase()];
   if (!rule) return `it picks a result by ${JSON.stringify(order)}, which the built-in model does not compare`;

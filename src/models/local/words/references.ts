@@ -55,7 +55,7 @@ export const SHOWN_ON: Phrases = [
  */
 export const AMOUNT_NAMES: Readonly<Record<string, Phrases>> = {
   total: ['amount due', 'total due', 'grand total', 'balance due', 'amount to pay', 'order total'],
-  price: ['cost', 'amount'],
+  price: ['cost'],
   balance: ['amount due', 'balance due'],
 };
 /** Verbs of a line that tells the reader what to do: the page's directions are never the text they point at. */
