@@ -17,6 +17,10 @@ const (
 	CodeNavigationFailed     = "NAVIGATION_FAILED"
 	CodePageError            = "PAGE_ERROR"
 	CodeURLNotAllowed        = "URL_NOT_ALLOWED"
+	CodeToolNotFound         = "TOOL_NOT_FOUND"
+	CodeToolFailed           = "TOOL_FAILED"
+	CodeToolChanged          = "TOOL_CHANGED"
+	CodeToolOutputTooLarge   = "TOOL_OUTPUT_TOO_LARGE"
 	CodeEvaluationFailed     = "EVALUATION_FAILED"
 	CodeWorkerGone           = "WORKER_GONE"
 	CodeBrowserClosed        = "BROWSER_CLOSED"
@@ -70,6 +74,10 @@ var ErrorCodes = []string{
 	CodeNavigationFailed,
 	CodePageError,
 	CodeURLNotAllowed,
+	CodeToolNotFound,
+	CodeToolFailed,
+	CodeToolChanged,
+	CodeToolOutputTooLarge,
 	CodeEvaluationFailed,
 	CodeWorkerGone,
 	CodeBrowserClosed,
@@ -121,6 +129,7 @@ var chromiumFlags = []string{
 	"--silent-debugger-extension-api",
 	"--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup",
 	"--enable-blink-features=ComputedAccessibilityInfo",
+	"--enable-features=WebMCPTesting",
 	"--disable-field-trial-config",
 	"--password-store=basic",
 	"--use-mock-keychain",
@@ -139,6 +148,7 @@ var sharedChromiumFlags = []string{
 	"--silent-debugger-extension-api",
 	"--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup",
 	"--enable-blink-features=ComputedAccessibilityInfo",
+	"--enable-features=WebMCPTesting",
 	"--disable-field-trial-config",
 	"--password-store=basic",
 	"--use-mock-keychain",

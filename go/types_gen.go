@@ -212,6 +212,9 @@ type ModelRequest struct {
 	// Today is the page's local date (YYYY-MM-DD), sent when the instruction names a date by
 	// description (today, tomorrow, next Monday).
 	Today string `json:"today,omitempty"`
+	// Tools is the page's own tools (WebMCP) the prompt lists first; act and observe may answer with
+	// method callTool on "page".
+	Tools []PageTool `json:"tools,omitzero"`
 	// Schema is the JSON Schema of the expected object.
 	Schema json.RawMessage `json:"schema"`
 	// Images is the base64 PNG/JPEG screenshots, when the operation asked for one.
@@ -225,6 +228,40 @@ type ModelRequest struct {
 type ModelImage struct {
 	Data     string `json:"data"`
 	MimeType string `json:"mimeType"`
+}
+
+// PageTool is one of a page's own tools (WebMCP).
+type PageTool struct {
+	// Name is the tool's name, as the page registered it.
+	Name string `json:"name"`
+	// Description is what the page says the tool does (page text: untrusted, cut to 400 characters).
+	Description string `json:"description"`
+	// InputSchema is the JSON Schema of the tool's input (an object).
+	InputSchema json.RawMessage `json:"inputSchema"`
+	// Form is declared by a form (toolname attribute): a call fills the form and submits it, unless the
+	// page submits it itself (autosubmit).
+	Form bool `json:"form"`
+	// Autosubmit is a declared form the page submits itself once filled.
+	Autosubmit *bool `json:"autosubmit,omitempty"`
+}
+
+// PageToolsResult is a page's own tools.
+type PageToolsResult struct {
+	// Tools is the page's tools, at most 32.
+	Tools []PageTool `json:"tools"`
+	// More is how many more tools the page registers beyond those listed.
+	More int `json:"more"`
+	// Supported is whether the browser offers page tools at all (WebMCP switched on).
+	Supported bool `json:"supported"`
+}
+
+// CallToolResult is what a page's tool answered.
+type CallToolResult struct {
+	// Output is the tool's answer as text (JSON text when it answered an object); absent when it
+	// answered nothing, as a form the page submitted.
+	Output string `json:"output,omitempty"`
+	// Navigated is the address the page went to when the call navigated it (a submitted form).
+	Navigated string `json:"navigated,omitempty"`
 }
 
 // ModelReply is a callback model's answer.

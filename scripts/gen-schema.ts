@@ -9,6 +9,7 @@
  * type each in generated code, with no cross-file references for generators to resolve.
  * `x-deckhand` maps RPC methods, HTTP routes and MCP tools to their definitions.
  */
+import * as pageTools from '../src/protocol/page-tools';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -64,6 +65,10 @@ const NAMED: Record<string, ZodTypeAny> = {
   ScreenshotOptions: s.ScreenshotOptionsSchema,
   PageInfo: s.PageInfoSchema,
   AllowSchemes: AllowSchemesSchema,
+  // A page's own tools (WebMCP).
+  PageTool: pageTools.PageToolSchema,
+  PageToolsResult: pageTools.PageToolsResultSchema,
+  CallToolResult: pageTools.CallToolResultSchema,
   // Approval of risky steps.
   ApprovalKind: ApprovalKindSchema,
   ApprovalPolicy: ApprovalPolicySchema,

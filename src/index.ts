@@ -6,7 +6,8 @@ export { Deckhand, type CreateOptions, type CallOptions, type ReplayOptions, typ
 export { localBrowser, BrowserHandle, type LaunchOptions, type ConnectOptions, type AttachOptions, type PairingInfo } from './client/browser';
 export { gridBrowser, type GridLaunchOptions } from './client/grid';
 export { EXTENSION_ID } from './client/extension-link';
-export { BrowserContext, Page, Locator, type ActOptions, type PageGotoOptions } from './facade/page';
+export { BrowserContext, Page, Locator, type ActOptions, type CallToolOptions, type PageGotoOptions } from './facade/page';
+export { PAGE_TOOL_LIMITS, PAGE_TOOL_PREFIX, type CallToolResult, type PageTool, type PageToolsResult } from './protocol/page-tools';
 export { DeckhandError, ErrorCode, isDeckhandError } from './protocol/errors';
 export { OPTIONAL_URL_SCHEMES, type OptionalUrlScheme } from './protocol/url-policy';
 // The built-in list prices (and when they were listed), to read or to extend in `prices`.

@@ -40,6 +40,7 @@ import { costOf } from '../protocol/prices';
 import { focusedSelector, inferAct, inferExtract, inferObserve, type InferenceDeps, type LogEvent, type OpContext } from './core/inference';
 import { normalizeVariables, substitute, type Variables } from '../protocol/variables';
 import { performAction, validateAction } from './core/actions';
+import { callPageTool, listPageTools, toolCallSaid } from './core/page-tools';
 import { countTarget, highlightTarget } from './core/frames';
 import { MetricsBook } from './metrics';
 import { evaluate, goto, openPage, screenshot, withDeadline } from './core/pages';
@@ -209,6 +210,9 @@ export class Engine implements CommandClient {
         if (r.count) this.highlighted = { page: p.page, frameId: r.frameId };
         return { count: r.count };
       },
+      'page.tools': async (p: Parsed<'page.tools'>) => listPageTools(this.port, p.page),
+      'page.callTool': async (p: Parsed<'page.callTool'>, ctx) =>
+        callPageTool(this.port, p.page, p.name, p.input, p.timeout ?? DEFAULTS.actionTimeoutMs, ctx.signal),
       'locator.count': async (p: Parsed<'locator.count'>) => ({ count: await countTarget(this.port, p.page, p.locator.selector, 10_000) }),
       'locator.act': async (p: Parsed<'locator.act'>, ctx) =>
         validateAction(p.method, p.arguments ?? []) &&
@@ -462,7 +466,8 @@ export class Engine implements CommandClient {
       input?: unknown;
       instruction?: string;
     };
-    const policy = method === 'act' ? q.options?.approval : method === 'agent.run' || method === 'batch.run' ? q.approval : undefined;
+    const own = method === 'agent.run' || method === 'batch.run' || method === 'page.callTool';
+    const policy = method === 'act' ? q.options?.approval : own ? q.approval : undefined;
     if (!policy) return undefined;
     const vars = normalizeVariables(method === 'act' ? q.options?.variables : q.variables);
     const instruction = typeof q.input === 'string' ? q.input : q.instruction;
@@ -704,11 +709,11 @@ export class Engine implements CommandClient {
     // An observed action keeps %name% placeholders; their values are filled in only as it runs, and
     // the result reports the placeholders, never the values.
     const filled = substitute(args, normalizeVariables(opts.variables));
-    const { element } = await performAction(this.port, page, { selector: action.selector, frameId: opts.frameId }, method, filled, timeout, ctx.signal);
+    const done = await performAction(this.port, page, { selector: action.selector, frameId: opts.frameId }, method, filled, timeout, ctx.signal);
     return {
       data: {
         success: true,
-        message: `${method} performed on ${element}`,
+        message: method === 'callTool' ? toolCallSaid(done.element, done.output) : `${method} performed on ${done.element}`,
         actionDescription: action.description,
         actions: [{ ...action, method, arguments: args }],
       },

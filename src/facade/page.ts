@@ -8,6 +8,8 @@ import { DeckhandError, ErrorCode } from '../protocol/errors';
 import type { CommandClient } from '../protocol/methods';
 import type { GotoOptions, LocatorSpec, PageInfo, ScreenshotOptions, SnapshotResult } from '../protocol/schemas';
 import type { OptionalUrlScheme } from '../protocol/url-policy';
+import type { CallToolResult, PageTool } from '../protocol/page-tools';
+import type { ApprovalPolicyInput } from '../protocol/approval';
 
 export interface ElementRef {
   id: string;
@@ -43,6 +45,11 @@ export interface ActOptions {
   timeout?: number;
   /** Aborting it cancels the action in the browser (the wait for the element included); the call rejects at once with CANCELLED. */
   signal?: AbortSignal;
+}
+
+/** page.callTool's options: its deadline, a signal that cancels it, and steps to approve (the call waits as a click would). */
+export interface CallToolOptions extends ActOptions {
+  approval?: ApprovalPolicyInput;
 }
 
 /** page.goto's options: those sent to the browser, and a signal that cancels the navigation (the page stops loading). */
@@ -231,6 +238,27 @@ export class Page {
   async press(keys: string, opts: ActOptions = {}): Promise<void> {
     await cancellable(this.client, opts.signal, `press ${keys}`, (opId) =>
       this.client.call('page.press', { page: this.id, keys, timeout: opts.timeout, ...(opId ? { opId } : {}) }),
+    );
+  }
+  /** The page's own tools (WebMCP), as the snapshot lists them: name, description, input schema. */
+  async tools(): Promise<PageTool[]> {
+    return (await this.client.call('page.tools', { page: this.id })).tools;
+  }
+  /**
+   * Call one of the page's own tools with `input` (checked against its input schema first). A tool
+   * a form declares fills the form and submits it. Resolves with the tool's answer as text (JSON
+   * text for an object) in `output`, absent when it answered nothing (a form that navigated the page: `navigated`).
+   */
+  async callTool(name: string, input: Record<string, unknown> = {}, opts: CallToolOptions = {}): Promise<CallToolResult> {
+    return cancellable(this.client, opts.signal, `tool ${name}`, (opId) =>
+      this.client.call('page.callTool', {
+        page: this.id,
+        name,
+        input,
+        ...(opts.timeout !== undefined ? { timeout: opts.timeout } : {}),
+        ...(opts.approval ? { approval: opts.approval } : {}),
+        ...(opId ? { opId } : {}),
+      }),
     );
   }
   /**

@@ -97,6 +97,17 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:frameSelector'), frameId: z.number().int() }),
   /** Where this frame's window sits in its parent's window.frames (the worker matching iframes to frame ids). */
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:frameIndex') }),
+  /** The frame's own tools (WebMCP): snapshot/page-tools.ts. */
+  z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:tools') }),
+  /** Call one of the frame's tools; dh:cancelWait with its waitId stops it. */
+  z.object({
+    selfFrameId: z.number().int().optional(),
+    type: z.literal('dh:callTool'),
+    name: z.string().max(128),
+    input: z.record(z.unknown()),
+    timeoutMs: z.number().int().nonnegative(),
+    waitId: z.string().max(100).optional(),
+  }),
   /** Take over: record the person's own clicks, typing and choices in this frame (while programs are paused), or stop. */
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:record'), on: z.boolean() }),
 ]);

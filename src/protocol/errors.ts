@@ -32,6 +32,14 @@ export const ErrorCode = {
   PageError: 'PAGE_ERROR',
   /** A URL whose scheme the operator has not opened (file:, chrome:, ...). */
   UrlNotAllowed: 'URL_NOT_ALLOWED',
+  /** The page declares no tool (WebMCP) by that name now, or the browser offers none. */
+  ToolNotFound: 'TOOL_NOT_FOUND',
+  /** The page's tool threw, refused its input, or its form would not take the values. */
+  ToolFailed: 'TOOL_FAILED',
+  /** The page took the tool away or registered it anew while it ran: its answer cannot be trusted to be the tool's asked for. */
+  ToolChanged: 'TOOL_CHANGED',
+  /** The page's tool answered with more text than a call keeps (PAGE_TOOL_LIMITS.outputChars). */
+  ToolOutputTooLarge: 'TOOL_OUTPUT_TOO_LARGE',
   /** JavaScript given to page.evaluate threw or did not compile. */
   EvaluationFailed: 'EVALUATION_FAILED',
   /** The extension's service worker stopped before answering; the next call starts it again. */
@@ -126,6 +134,10 @@ export const ERROR_MAP: Readonly<Record<ErrorCode, { http: number; mcp: number |
   ACTION_FAILED: { http: 422, mcp: null },
   MODEL_REFUSED: { http: 422, mcp: null },
   EVALUATION_FAILED: { http: 422, mcp: null },
+  TOOL_NOT_FOUND: { http: 422, mcp: null },
+  TOOL_FAILED: { http: 422, mcp: null },
+  TOOL_CHANGED: { http: 422, mcp: null },
+  TOOL_OUTPUT_TOO_LARGE: { http: 422, mcp: null },
   NAVIGATION_FAILED: { http: 422, mcp: null },
   PAGE_ERROR: { http: 422, mcp: null },
   BATCH_FAILED: { http: 422, mcp: null },

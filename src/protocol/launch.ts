@@ -21,6 +21,8 @@ export const SHARED_CHROMIUM_FLAGS = [
   // Element.computedRole: the role a custom element gives itself through ElementInternals, which
   // the snapshot cannot read from any attribute (snapshot/walker.ts, internalsRole).
   '--enable-blink-features=ComputedAccessibilityInfo',
+  // document.modelContext (WebMCP): the page's own tools, which the snapshot lists and act calls (snapshot/page-tools.ts).
+  '--enable-features=WebMCPTesting',
   // Startup: no field-trial setup, no keyring probe (both cost tens of milliseconds on Linux).
   '--disable-field-trial-config',
   '--password-store=basic',

@@ -31,6 +31,7 @@ import { AllowSchemesSchema } from './url-policy';
 import { CacheClientMethods } from './cache';
 import { ApprovalClientMethods, ApprovalPolicySchema } from './approval';
 import { FlowMethods, SavedFlowSchema } from './flows';
+import { CallToolResultSchema, PAGE_TOOL_LIMITS, PageToolsResultSchema, TOOL_NAME } from './page-tools';
 
 const page = z.object({ page: PageIdSchema }).strict();
 /** Names a call so that `op.cancel` can stop it (the caller gave up); any unique string, a UUID say. */
@@ -119,6 +120,33 @@ export const Methods = {
   'page.highlight': {
     params: z.object({ page: PageIdSchema, selector: z.string().min(1).nullable() }).strict(),
     result: z.object({ count: z.number().int() }),
+  },
+  /** The page's own tools (WebMCP), as the snapshot lists them: see protocol/page-tools.ts. */
+  'page.tools': { params: page, result: PageToolsResultSchema },
+  /**
+   * Call one of the page's own tools with `input` (checked against its input schema first). A tool
+   * declared by a form fills the form and submits it. Gated by `approval` as a click would be.
+   */
+  'page.callTool': {
+    params: z
+      .object({
+        page: PageIdSchema,
+        name: z.string().regex(TOOL_NAME, 'a tool name is 1 to 128 letters, digits, _ . or -'),
+        input: z
+          .record(z.unknown())
+          .default({})
+          .refine(
+            (v) => JSON.stringify(v).length <= PAGE_TOOL_LIMITS.inputChars,
+            `a tool's input may be at most ${PAGE_TOOL_LIMITS.inputChars} characters of JSON`,
+          )
+          .describe("the tool's input: an object its input schema accepts"),
+        timeout: TimeoutMsSchema.optional(),
+        /** See op.cancel: cancelling stops the call (the page's tool is told it was cancelled). */
+        opId: OpIdSchema.optional(),
+        approval: ApprovalPolicySchema.optional(),
+      })
+      .strict(),
+    result: CallToolResultSchema,
   },
   'locator.count': {
     params: z.object({ page: PageIdSchema, locator: LocatorSpecSchema }).strict(),
@@ -240,6 +268,7 @@ export const OPERATIONS: Partial<Record<MethodName, OperationDecl>> = {
   extract: { opId: 'options.opId', timeout: 'options.timeout', deadline: 'model', outputTokens: 8192 },
   'locator.act': { opId: 'opId', timeout: 'timeout', deadline: 'action' },
   'page.press': { opId: 'opId', timeout: 'timeout', deadline: 'action' },
+  'page.callTool': { opId: 'opId', timeout: 'timeout', deadline: 'action' },
   'flow.replay': { opId: 'opId', timeout: 'timeout', deadline: 'model', outputTokens: 2048 },
   'agent.run': { opId: 'opId', outputTokens: 2048 },
   'batch.run': { opId: 'opId' },

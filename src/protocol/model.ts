@@ -5,6 +5,7 @@
  * ResolvedModel sent with each call; the worker never stores it.
  */
 import { z } from 'zod';
+import { PageToolSchema } from './page-tools';
 
 export const OPENAI_ENDPOINT_FORMATS = ['responses', 'chat'] as const;
 // Named schemas so the generated Python and Go clients get these lists as named types, not copies.
@@ -237,6 +238,10 @@ export const ModelRequestSchema = z
       .regex(/^\d{4}-\d{2}-\d{2}$/)
       .optional()
       .describe("the page's local date (YYYY-MM-DD), sent when the instruction names a date by description (today, tomorrow, next Monday)"),
+    tools: z
+      .array(PageToolSchema)
+      .optional()
+      .describe('the page\'s own tools (WebMCP) the prompt lists first; act and observe may answer with method callTool on "page"'),
     schema: z.record(z.unknown()).describe('the JSON Schema of the expected object'),
     images: z
       .array(z.object({ data: z.string(), mimeType: z.string() }).describe('an image sent to the model'))

@@ -27,6 +27,7 @@ export const ACT_METHODS = [
   'dragAndDrop',
   'focus',
   'selectText',
+  'callTool',
 ] as const;
 export const ActMethodSchema = z.enum(ACT_METHODS);
 export type ActMethod = z.infer<typeof ActMethodSchema>;

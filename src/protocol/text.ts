@@ -13,3 +13,6 @@ export function clip(text: string, max = ECHO_MAX): string {
 export function quote(text: string, max = ECHO_MAX): string {
   return `"${clip(text, max)}"`;
 }
+
+/** Conservative token estimate (real tokenizers give ~3.5-4 chars per token on snapshot text); a snapshot's budget counts with it. */
+export const estimateTokens = (chars: number): number => Math.ceil(chars / 3);

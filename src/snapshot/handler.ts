@@ -17,6 +17,7 @@ import { finalizer, roleOf, walk } from './walker';
 import { describeElement, Visibility } from './visibility';
 import { surroundings } from './surroundings';
 import { regionText } from './region';
+import { callPageTool, cancelToolCall, listPageTools } from './page-tools';
 import { getRole } from 'dom-accessibility-api';
 import { accessibleName } from './accname';
 import type { SnapNode } from './tree';
@@ -104,8 +105,12 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
     case 'dh:cancelWait': {
       const w = waits.get(req.waitId);
       if (w) w.cancelled = true;
-      return { cancelled: !!w };
+      return { cancelled: cancelToolCall(req.waitId) || !!w };
     }
+    case 'dh:tools':
+      return listPageTools();
+    case 'dh:callTool':
+      return callPageTool(req.name, req.input, req.timeoutMs, req.waitId);
     case 'dh:settle':
       return { settled: await settle(req.timeoutMs, req.quietMs) };
     case 'dh:snapshot': {

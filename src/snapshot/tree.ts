@@ -63,5 +63,5 @@ export const REPEATABLE_ROLES = new Set(['row', 'listitem', 'article', 'option',
 const PLURAL: Record<string, string> = { row: 'rows', listitem: 'items', option: 'options', link: 'links', article: 'articles' };
 export const pluralFor = (role: string): string => PLURAL[role] ?? `${role} items`;
 
-/** Conservative token estimate (real tokenizers give ~3.5-4 chars per token on this text). */
-export const estimateTokens = (chars: number): number => Math.ceil(chars / 3);
+/** The token estimate the budget counts with (one rule: protocol/text.ts). */
+export { estimateTokens } from '../protocol/text';

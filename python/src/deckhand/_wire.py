@@ -25,7 +25,7 @@ class WireModel(BaseModel):
         return self.model_dump(by_alias=True, exclude_unset=True, mode="json")
 
 
-ActMethod = Literal['click', 'doubleClick', 'rightClick', 'hover', 'fill', 'type', 'press', 'selectOption', 'check', 'uncheck', 'scrollTo', 'scrollIntoView', 'nextChunk', 'prevChunk', 'dragAndDrop', 'focus', 'selectText']
+ActMethod = Literal['click', 'doubleClick', 'rightClick', 'hover', 'fill', 'type', 'press', 'selectOption', 'check', 'uncheck', 'scrollTo', 'scrollIntoView', 'nextChunk', 'prevChunk', 'dragAndDrop', 'focus', 'selectText', 'callTool']
 AgentMode = Literal['dom', 'hybrid', 'cua']
 AllowSchemes = Annotated[List[Literal['file', 'about', 'chrome', 'chrome-extension', 'devtools', 'view-source', 'blob']], Field(max_length=7)]
 ApprovalKind = Literal['submit', 'delete', 'pay', 'leave-site', 'upload']
@@ -39,7 +39,7 @@ ContextPagesParams = Dict[str, Any]
 ControlPauseParams = Dict[str, Any]
 ControlResumeParams = Dict[str, Any]
 ControlStatusParams = Dict[str, Any]
-ErrorCode = Literal['INVALID_ARGUMENT', 'INVALID_SELECTOR', 'ELEMENT_NOT_FOUND', 'ELEMENT_NOT_ACTIONABLE', 'ELEMENT_COVERED', 'UNSUPPORTED_METHOD', 'ACTION_FAILED', 'TIMEOUT', 'PAGE_CLOSED', 'FRAME_DETACHED', 'NAVIGATION_FAILED', 'PAGE_ERROR', 'URL_NOT_ALLOWED', 'EVALUATION_FAILED', 'WORKER_GONE', 'BROWSER_CLOSED', 'BROWSER_UNAVAILABLE', 'EXTENSION_MISSING', 'NOT_INITIALIZED', 'ALREADY_IN_USE', 'CLOSED', 'NO_MODEL_CONFIGURED', 'MODEL_AUTH_FAILED', 'MODEL_RATE_LIMITED', 'MODEL_PROVIDER_ERROR', 'MODEL_UNREACHABLE', 'MODEL_OUTPUT_INVALID', 'MODEL_REFUSED', 'BATCH_FAILED', 'UNAVAILABLE', 'CANCELLED', 'NOT_APPROVED', 'PAUSED', 'PROTOCOL_ERROR', 'INTERNAL', 'UNAUTHORIZED', 'SESSION_NOT_FOUND', 'INVALID_SESSION_ID', 'SESSION_BUSY', 'TOO_MANY_SESSIONS', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'INVALID_JSON', 'INVALID_HEADER', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'HOST_NOT_ALLOWED', 'ORIGIN_NOT_ALLOWED', 'CDP_HOST_NOT_ALLOWED']
+ErrorCode = Literal['INVALID_ARGUMENT', 'INVALID_SELECTOR', 'ELEMENT_NOT_FOUND', 'ELEMENT_NOT_ACTIONABLE', 'ELEMENT_COVERED', 'UNSUPPORTED_METHOD', 'ACTION_FAILED', 'TIMEOUT', 'PAGE_CLOSED', 'FRAME_DETACHED', 'NAVIGATION_FAILED', 'PAGE_ERROR', 'URL_NOT_ALLOWED', 'TOOL_NOT_FOUND', 'TOOL_FAILED', 'TOOL_CHANGED', 'TOOL_OUTPUT_TOO_LARGE', 'EVALUATION_FAILED', 'WORKER_GONE', 'BROWSER_CLOSED', 'BROWSER_UNAVAILABLE', 'EXTENSION_MISSING', 'NOT_INITIALIZED', 'ALREADY_IN_USE', 'CLOSED', 'NO_MODEL_CONFIGURED', 'MODEL_AUTH_FAILED', 'MODEL_RATE_LIMITED', 'MODEL_PROVIDER_ERROR', 'MODEL_UNREACHABLE', 'MODEL_OUTPUT_INVALID', 'MODEL_REFUSED', 'BATCH_FAILED', 'UNAVAILABLE', 'CANCELLED', 'NOT_APPROVED', 'PAUSED', 'PROTOCOL_ERROR', 'INTERNAL', 'UNAUTHORIZED', 'SESSION_NOT_FOUND', 'INVALID_SESSION_ID', 'SESSION_BUSY', 'TOO_MANY_SESSIONS', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'INVALID_JSON', 'INVALID_HEADER', 'BODY_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'HOST_NOT_ALLOWED', 'ORIGIN_NOT_ALLOWED', 'CDP_HOST_NOT_ALLOWED']
 FlowListParams = Dict[str, Any]
 FlowName = Annotated[str, Field(min_length=1, max_length=120)]
 HttpModel = Union[Annotated[str, Field(min_length=1)], Dict[str, Any]]
@@ -529,6 +529,14 @@ class CacheRecordResponse(WireModel):
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
     agree: Annotated[int, Field(ge=0)]
+
+
+class CallToolResult(WireModel):
+    "what a page's tool answered"
+    model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
+
+    output: Optional[str] = Field(default=None)
+    navigated: Optional[str] = Field(default=None)
 
 
 class ContextNewPageParams(WireModel):
@@ -1044,6 +1052,7 @@ class ModelRequest(WireModel):
     outline: Optional[List[OutlineLine]] = Field(default=None)
     already_done: Optional[str] = Field(default=None, alias='alreadyDone')
     today: Optional[Annotated[str, Field(pattern='^\\d{4}-\\d{2}-\\d{2}$')]] = Field(default=None)
+    tools: Optional[List[PageTool]] = Field(default=None)
     json_schema: Dict[str, Any] = Field(alias='schema')
     images: List[ModelRequestImagesItem] = Field(default_factory=list)
     timeout_ms: Optional[Annotated[int, Field(gt=0)]] = Field(default=None, alias='timeoutMs')
@@ -1152,6 +1161,17 @@ class OutlineLine(WireModel):
     text: Optional[str] = Field(default=None)
 
 
+class PageCallToolParams(WireModel):
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    page: PageId
+    name: Annotated[str, Field(pattern='^[A-Za-z0-9_.-]{1,128}$')]
+    input: Dict[str, Any] = Field(default_factory=dict)
+    timeout: Optional[TimeoutMs] = Field(default=None)
+    op_id: Optional[Annotated[str, Field(min_length=1, max_length=200)]] = Field(default=None, alias='opId')
+    approval: Optional[ApprovalPolicy] = Field(default=None)
+
+
 class PageCloseResult(WireModel):
     model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
 
@@ -1255,6 +1275,26 @@ class PageSelectorsResultItem(WireModel):
     selector: str
     role: str
     name: str
+
+
+class PageTool(WireModel):
+    "one of a page's own tools (WebMCP)"
+    model_config = ConfigDict(extra='forbid', populate_by_name=True, protected_namespaces=())
+
+    name: Annotated[str, Field(pattern='^[A-Za-z0-9_.-]{1,128}$')]
+    description: str
+    input_schema: Dict[str, Any] = Field(alias='inputSchema')
+    form: bool
+    autosubmit: Optional[bool] = Field(default=None)
+
+
+class PageToolsResult(WireModel):
+    "a page's own tools"
+    model_config = ConfigDict(extra='ignore', populate_by_name=True, protected_namespaces=())
+
+    tools: List[PageTool]
+    more: Annotated[int, Field(ge=0)]
+    supported: bool
 
 
 class PostV1SessionsIdApprovalsApprovalidData(WireModel):
@@ -1738,11 +1778,11 @@ ServiceAccount = Union[ServiceAccount0, ServiceAccount1]
 Variables = Dict[str, Union[Union[str, float, bool], VariablesValue1]]
 
 
-_MODELS: List[type[WireModel]] = [ActParams, ActReplayParams, ActReplayResult, ActRequest, ActResult, ActResultData, Action, ActionTarget, AgentConfig, AgentExecuteRequest, AgentExecuteResult, AgentExecuteResultCacheEntry, AgentExecuteResultFlow, AgentRecording, AgentRecordingStepsItem, AgentResult, AgentRunParams, AgentRunParamsExtraToolsItem, AgentRunResult, AgentRunResultCacheEntry, AgentRunResultFlow, AgentStep, AgentUsage, ApprovalPolicy, ApprovalRequest, ApprovalRequestResult, ApprovalSettledParams, AzureApiKeyModelConfig, AzureEntraModelConfig, AzureEntraModelConfigAuth, BatchRunParams, BatchRunResult, BridgeConnectParams, BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye, BridgeStatus, CacheCallOption1, CacheEntry, CacheInfo, CacheInfoTokensSaved, CacheInvalidateParams, CacheLookupRequest, CacheLookupResponse, CacheRecordRequest, CacheRecordResponse, ContextNewPageParams, ControlPauseResult, EndRequest, EndResult, EnginePingParams, EnginePingParamsClient, EnginePingResult, Error, ExecuteOptions, ExtractParams, ExtractRequest, ExtractResult, Flow, FlowDeleteParams, FlowDeleteResult, FlowGetParams, FlowInput, FlowInputRecording, FlowRenameParams, FlowReplayParams, FlowReplayResult, FlowSaveParams, FlowStepOutcome, FlowSummary, GenericModelConfig, GotoOptions, HttpError, HttpErrorBody, HttpSuccessBody, LocatorActParams, LocatorActResult, LocatorCountParams, LocatorCountResult, LocatorSpec, LogParams, McpActInput, McpActOutput, McpAgentInput, McpAgentOutput, McpAgentOutputStepsItem, McpEndOutput, McpExtractInput, McpExtractOutput, McpFlowsOutput, McpNavigateInput, McpNavigateOutput, McpObserveInput, McpObserveOutput, McpReplayInput, McpReplayOutput, McpStartOutput, Metrics, ModelGenerateParams, ModelPrice, ModelReply, ModelReplyUsage, ModelRequest, ModelRequestImagesItem, NamedModel, NavigateRequest, ObserveParams, ObserveRequest, ObserveResult, OpCancelParams, OpCancelResult, OperationOptions, OperationOptionsCache, OutlineLine, PageCloseResult, PageEvaluateParams, PageEvaluateResult, PageGotoParams, PageHighlightParams, PageHighlightResult, PageInfo, PageInfoParams, PagePressParams, PagePressResult, PageScreenshotParams, PageScreenshotResult, PageSelectorsParams, PageSelectorsResultItem, PostV1SessionsIdApprovalsApprovalidData, PostV1SessionsIdApprovalsApprovalidRequest, QaRecording, QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract, ReceivedError, ReplayRequest, ResolvedModelProvider, ResolvedModelProviderVertex, ResolvedModelProviderAzure, ResolvedModelProviderBedrock, ResolvedModelCallback, ResolvedModelLocal, ResultMetadata, RpcError, RpcMessageAck, RpcRequest, RpcResult, ScheduleHistoryParams, ScheduleHistoryResultItem, ScheduleHistoryResultItemError, ScheduleHistoryResultItemFailedStep, ScheduleRemoveParams, ScheduleRemoveResult, ScheduleSetParams, ScheduleSetParamsEvery0, ScheduleSetParamsEvery1, ScheduleSetResult, ScheduleSetResultEvery0, ScheduleSetResultEvery1, ScreenshotOptions, ServiceAccount0, ServiceAccount1, SnapshotOptions, SnapshotResult, StartSessionRequest, StartSessionRequestViewport, StartSessionResult, StreamEvent, TakeoverPreviewParams, TakeoverPreviewResult, TakeoverSaveResult, ToolCallParams, ToolCallResult, Usage, VariablesValue1, VertexModelConfig, VertexModelConfigProviderOptions, VertexModelConfigProviderOptionsVertex]
+_MODELS: List[type[WireModel]] = [ActParams, ActReplayParams, ActReplayResult, ActRequest, ActResult, ActResultData, Action, ActionTarget, AgentConfig, AgentExecuteRequest, AgentExecuteResult, AgentExecuteResultCacheEntry, AgentExecuteResultFlow, AgentRecording, AgentRecordingStepsItem, AgentResult, AgentRunParams, AgentRunParamsExtraToolsItem, AgentRunResult, AgentRunResultCacheEntry, AgentRunResultFlow, AgentStep, AgentUsage, ApprovalPolicy, ApprovalRequest, ApprovalRequestResult, ApprovalSettledParams, AzureApiKeyModelConfig, AzureEntraModelConfig, AzureEntraModelConfigAuth, BatchRunParams, BatchRunResult, BridgeConnectParams, BridgeFrameHello, BridgeFrameWelcome, BridgeFramePing, BridgeFramePong, BridgeFrameBye, BridgeStatus, CacheCallOption1, CacheEntry, CacheInfo, CacheInfoTokensSaved, CacheInvalidateParams, CacheLookupRequest, CacheLookupResponse, CacheRecordRequest, CacheRecordResponse, CallToolResult, ContextNewPageParams, ControlPauseResult, EndRequest, EndResult, EnginePingParams, EnginePingParamsClient, EnginePingResult, Error, ExecuteOptions, ExtractParams, ExtractRequest, ExtractResult, Flow, FlowDeleteParams, FlowDeleteResult, FlowGetParams, FlowInput, FlowInputRecording, FlowRenameParams, FlowReplayParams, FlowReplayResult, FlowSaveParams, FlowStepOutcome, FlowSummary, GenericModelConfig, GotoOptions, HttpError, HttpErrorBody, HttpSuccessBody, LocatorActParams, LocatorActResult, LocatorCountParams, LocatorCountResult, LocatorSpec, LogParams, McpActInput, McpActOutput, McpAgentInput, McpAgentOutput, McpAgentOutputStepsItem, McpEndOutput, McpExtractInput, McpExtractOutput, McpFlowsOutput, McpNavigateInput, McpNavigateOutput, McpObserveInput, McpObserveOutput, McpReplayInput, McpReplayOutput, McpStartOutput, Metrics, ModelGenerateParams, ModelPrice, ModelReply, ModelReplyUsage, ModelRequest, ModelRequestImagesItem, NamedModel, NavigateRequest, ObserveParams, ObserveRequest, ObserveResult, OpCancelParams, OpCancelResult, OperationOptions, OperationOptionsCache, OutlineLine, PageCallToolParams, PageCloseResult, PageEvaluateParams, PageEvaluateResult, PageGotoParams, PageHighlightParams, PageHighlightResult, PageInfo, PageInfoParams, PagePressParams, PagePressResult, PageScreenshotParams, PageScreenshotResult, PageSelectorsParams, PageSelectorsResultItem, PageTool, PageToolsResult, PostV1SessionsIdApprovalsApprovalidData, PostV1SessionsIdApprovalsApprovalidRequest, QaRecording, QaStepGoto, QaStepAct, QaStepPress, QaStepBack, QaStepWait, QaStepExtract, ReceivedError, ReplayRequest, ResolvedModelProvider, ResolvedModelProviderVertex, ResolvedModelProviderAzure, ResolvedModelProviderBedrock, ResolvedModelCallback, ResolvedModelLocal, ResultMetadata, RpcError, RpcMessageAck, RpcRequest, RpcResult, ScheduleHistoryParams, ScheduleHistoryResultItem, ScheduleHistoryResultItemError, ScheduleHistoryResultItemFailedStep, ScheduleRemoveParams, ScheduleRemoveResult, ScheduleSetParams, ScheduleSetParamsEvery0, ScheduleSetParamsEvery1, ScheduleSetResult, ScheduleSetResultEvery0, ScheduleSetResultEvery1, ScreenshotOptions, ServiceAccount0, ServiceAccount1, SnapshotOptions, SnapshotResult, StartSessionRequest, StartSessionRequestViewport, StartSessionResult, StreamEvent, TakeoverPreviewParams, TakeoverPreviewResult, TakeoverSaveResult, ToolCallParams, ToolCallResult, Usage, VariablesValue1, VertexModelConfig, VertexModelConfigProviderOptions, VertexModelConfigProviderOptionsVertex]
 for _m in _MODELS:
     _m.model_rebuild()
 
-DEFINITIONS = ["ActMethod", "ActParams", "ActReplayParams", "ActReplayResult", "ActRequest", "ActResult", "Action", "ActionTarget", "AgentConfig", "AgentExecuteRequest", "AgentExecuteResult", "AgentMode", "AgentRecording", "AgentResult", "AgentRunParams", "AgentRunResult", "AgentStep", "AgentUsage", "AllowSchemes", "ApprovalKind", "ApprovalPolicy", "ApprovalRequest", "ApprovalRequestResult", "ApprovalSettledParams", "ApprovalSettledResult", "AzureApiKeyModelConfig", "AzureEntraModelConfig", "BatchRunParams", "BatchRunResult", "BridgeConnectParams", "BridgeDisconnectParams", "BridgeFrame", "BridgeStatus", "BridgeStatusParams", "CacheCallOption", "CacheEntry", "CacheInfo", "CacheInvalidateParams", "CacheInvalidateResult", "CacheLookupRequest", "CacheLookupResponse", "CacheRecordRequest", "CacheRecordResponse", "CacheStatus", "ContextActivePageParams", "ContextNewPageParams", "ContextPagesParams", "ContextPagesResult", "ControlPauseParams", "ControlPauseResult", "ControlResumeParams", "ControlStatusParams", "EndRequest", "EndResult", "EnginePingParams", "EnginePingResult", "Error", "ErrorCode", "ExecuteOptions", "ExtractParams", "ExtractRequest", "ExtractResult", "Flow", "FlowDeleteParams", "FlowDeleteResult", "FlowGetParams", "FlowInput", "FlowList", "FlowListParams", "FlowName", "FlowRenameParams", "FlowReplayParams", "FlowReplayResult", "FlowSaveParams", "FlowStepOutcome", "FlowSummary", "GenericModelConfig", "GetV1SessionsIdApprovalsData", "GotoOptions", "HttpError", "HttpErrorBody", "HttpModel", "HttpSuccessBody", "LocatorActParams", "LocatorActResult", "LocatorCountParams", "LocatorCountResult", "LocatorSpec", "LogParams", "LogResult", "McpActInput", "McpActOutput", "McpAgentInput", "McpAgentOutput", "McpEndInput", "McpEndOutput", "McpExtractInput", "McpExtractOutput", "McpFlowsInput", "McpFlowsOutput", "McpNavigateInput", "McpNavigateOutput", "McpObserveInput", "McpObserveOutput", "McpReplayInput", "McpReplayOutput", "McpStartInput", "McpStartOutput", "Metrics", "MetricsParams", "ModelConfig", "ModelGenerateParams", "ModelParam", "ModelPrice", "ModelReply", "ModelRequest", "NamedModel", "NavigateRequest", "ObserveParams", "ObserveRequest", "ObserveResult", "OpCancelParams", "OpCancelResult", "OpenAIEndpointFormat", "OperationOptions", "OutlineLine", "PageCloseResult", "PageEvaluateParams", "PageEvaluateResult", "PageGotoParams", "PageHighlightParams", "PageHighlightResult", "PageId", "PageInfo", "PageInfoParams", "PagePressParams", "PagePressResult", "PageScreenshotParams", "PageScreenshotResult", "PageSelectorsParams", "PageSelectorsResult", "PingParams", "PingResult", "PostV1SessionsIdApprovalsApprovalidData", "PostV1SessionsIdApprovalsApprovalidRequest", "Prices", "QaRecording", "QaStep", "ReceivedError", "ReplayRequest", "ResolvedModel", "ResultMetadata", "RpcError", "RpcMessage", "RpcRequest", "RpcResult", "ScheduleHistoryParams", "ScheduleHistoryResult", "ScheduleListParams", "ScheduleListResult", "ScheduleRemoveParams", "ScheduleRemoveResult", "ScheduleSetParams", "ScheduleSetResult", "ScreenshotOptions", "ServiceAccount", "SnapshotOptions", "SnapshotResult", "StartSessionRequest", "StartSessionResult", "StreamEvent", "StructuredOutputMode", "TakeoverPreviewParams", "TakeoverPreviewResult", "TakeoverSaveResult", "TimeoutMs", "ToolCallParams", "ToolCallResult", "Usage", "Variables", "VertexModelConfig", "WaitMs"]
+DEFINITIONS = ["ActMethod", "ActParams", "ActReplayParams", "ActReplayResult", "ActRequest", "ActResult", "Action", "ActionTarget", "AgentConfig", "AgentExecuteRequest", "AgentExecuteResult", "AgentMode", "AgentRecording", "AgentResult", "AgentRunParams", "AgentRunResult", "AgentStep", "AgentUsage", "AllowSchemes", "ApprovalKind", "ApprovalPolicy", "ApprovalRequest", "ApprovalRequestResult", "ApprovalSettledParams", "ApprovalSettledResult", "AzureApiKeyModelConfig", "AzureEntraModelConfig", "BatchRunParams", "BatchRunResult", "BridgeConnectParams", "BridgeDisconnectParams", "BridgeFrame", "BridgeStatus", "BridgeStatusParams", "CacheCallOption", "CacheEntry", "CacheInfo", "CacheInvalidateParams", "CacheInvalidateResult", "CacheLookupRequest", "CacheLookupResponse", "CacheRecordRequest", "CacheRecordResponse", "CacheStatus", "CallToolResult", "ContextActivePageParams", "ContextNewPageParams", "ContextPagesParams", "ContextPagesResult", "ControlPauseParams", "ControlPauseResult", "ControlResumeParams", "ControlStatusParams", "EndRequest", "EndResult", "EnginePingParams", "EnginePingResult", "Error", "ErrorCode", "ExecuteOptions", "ExtractParams", "ExtractRequest", "ExtractResult", "Flow", "FlowDeleteParams", "FlowDeleteResult", "FlowGetParams", "FlowInput", "FlowList", "FlowListParams", "FlowName", "FlowRenameParams", "FlowReplayParams", "FlowReplayResult", "FlowSaveParams", "FlowStepOutcome", "FlowSummary", "GenericModelConfig", "GetV1SessionsIdApprovalsData", "GotoOptions", "HttpError", "HttpErrorBody", "HttpModel", "HttpSuccessBody", "LocatorActParams", "LocatorActResult", "LocatorCountParams", "LocatorCountResult", "LocatorSpec", "LogParams", "LogResult", "McpActInput", "McpActOutput", "McpAgentInput", "McpAgentOutput", "McpEndInput", "McpEndOutput", "McpExtractInput", "McpExtractOutput", "McpFlowsInput", "McpFlowsOutput", "McpNavigateInput", "McpNavigateOutput", "McpObserveInput", "McpObserveOutput", "McpReplayInput", "McpReplayOutput", "McpStartInput", "McpStartOutput", "Metrics", "MetricsParams", "ModelConfig", "ModelGenerateParams", "ModelParam", "ModelPrice", "ModelReply", "ModelRequest", "NamedModel", "NavigateRequest", "ObserveParams", "ObserveRequest", "ObserveResult", "OpCancelParams", "OpCancelResult", "OpenAIEndpointFormat", "OperationOptions", "OutlineLine", "PageCallToolParams", "PageCloseResult", "PageEvaluateParams", "PageEvaluateResult", "PageGotoParams", "PageHighlightParams", "PageHighlightResult", "PageId", "PageInfo", "PageInfoParams", "PagePressParams", "PagePressResult", "PageScreenshotParams", "PageScreenshotResult", "PageSelectorsParams", "PageSelectorsResult", "PageTool", "PageToolsResult", "PingParams", "PingResult", "PostV1SessionsIdApprovalsApprovalidData", "PostV1SessionsIdApprovalsApprovalidRequest", "Prices", "QaRecording", "QaStep", "ReceivedError", "ReplayRequest", "ResolvedModel", "ResultMetadata", "RpcError", "RpcMessage", "RpcRequest", "RpcResult", "ScheduleHistoryParams", "ScheduleHistoryResult", "ScheduleListParams", "ScheduleListResult", "ScheduleRemoveParams", "ScheduleRemoveResult", "ScheduleSetParams", "ScheduleSetResult", "ScreenshotOptions", "ServiceAccount", "SnapshotOptions", "SnapshotResult", "StartSessionRequest", "StartSessionResult", "StreamEvent", "StructuredOutputMode", "TakeoverPreviewParams", "TakeoverPreviewResult", "TakeoverSaveResult", "TimeoutMs", "ToolCallParams", "ToolCallResult", "Usage", "Variables", "VertexModelConfig", "WaitMs"]
 
 
 class GenericModelConfigDict(TypedDict, total=False):
@@ -1825,10 +1865,10 @@ class LocatorSpecDict(TypedDict, total=False):
 
 
 # The Chromium switches a launcher passes to a Chromium it starts itself (x-deckhand.chromiumFlags).
-CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check", "--silent-debugger-extension-api", "--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup", "--enable-blink-features=ComputedAccessibilityInfo", "--disable-field-trial-config", "--password-store=basic", "--use-mock-keychain", "--no-startup-window"]
+CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check", "--silent-debugger-extension-api", "--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup", "--enable-blink-features=ComputedAccessibilityInfo", "--enable-features=WebMCPTesting", "--disable-field-trial-config", "--password-store=basic", "--use-mock-keychain", "--no-startup-window"]
 
 # The part of them every launcher passes, a Selenium Grid launcher too (x-deckhand.sharedChromiumFlags).
-SHARED_CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check", "--silent-debugger-extension-api", "--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup", "--enable-blink-features=ComputedAccessibilityInfo", "--disable-field-trial-config", "--password-store=basic", "--use-mock-keychain"]
+SHARED_CHROMIUM_FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run", "--no-default-browser-check", "--silent-debugger-extension-api", "--disable-features=Translate,MediaRouter,OptimizationHints,WebUIOmniboxPopup,WebUIOmniboxAimPopup,WebUIOmniboxFullPopup", "--enable-blink-features=ComputedAccessibilityInfo", "--enable-features=WebMCPTesting", "--disable-field-trial-config", "--password-store=basic", "--use-mock-keychain"]
 
 # How deep (JSON nesting) and large (values) a schema for extract may be (x-deckhand.schemaLimits).
 SCHEMA_LIMITS = {"depth": 64, "values": 10000}
@@ -1927,6 +1967,11 @@ OPERATIONS: dict[str, dict[str, str]] = {
         "opId": "opId"
     },
     "page.press": {
+        "opId": "opId",
+        "timeout": "timeout",
+        "deadline": "action"
+    },
+    "page.callTool": {
         "opId": "opId",
         "timeout": "timeout",
         "deadline": "action"
@@ -2075,6 +2120,22 @@ class UrlNotAllowedError(DeckhandError, code='URL_NOT_ALLOWED'):
     "A URL whose scheme the operator has not opened (file:, chrome:, ...)."
 
 
+class ToolNotFoundError(DeckhandError, code='TOOL_NOT_FOUND'):
+    "The page declares no tool (WebMCP) by that name now, or the browser offers none."
+
+
+class ToolFailedError(DeckhandError, code='TOOL_FAILED'):
+    "The page's tool threw, refused its input, or its form would not take the values."
+
+
+class ToolChangedError(DeckhandError, code='TOOL_CHANGED'):
+    "The page took the tool away or registered it anew while it ran: its answer cannot be trusted to be the tool's asked for."
+
+
+class ToolOutputTooLargeError(DeckhandError, code='TOOL_OUTPUT_TOO_LARGE'):
+    "The page's tool answered with more text than a call keeps (PAGE_TOOL_LIMITS.outputChars)."
+
+
 class EvaluationFailedError(DeckhandError, code='EVALUATION_FAILED'):
     "JavaScript given to page.evaluate threw or did not compile."
 
@@ -2220,4 +2281,4 @@ class CdpHostNotAllowedError(DeckhandError, code='CDP_HOST_NOT_ALLOWED'):
 
 
 # `from ._wire import *` (deckhand.errors) gives the error classes.
-__all__ = ["InvalidArgumentError", "InvalidSelectorError", "ElementNotFoundError", "ElementNotActionableError", "ElementCoveredError", "UnsupportedMethodError", "ActionFailedError", "DeckhandTimeoutError", "PageClosedError", "FrameDetachedError", "NavigationFailedError", "PageError", "UrlNotAllowedError", "EvaluationFailedError", "WorkerGoneError", "BrowserClosedError", "BrowserUnavailableError", "ExtensionMissingError", "NotInitializedError", "AlreadyInUseError", "ClosedError", "NoModelConfiguredError", "ModelAuthFailedError", "ModelRateLimitedError", "ModelProviderError", "ModelUnreachableError", "ModelOutputInvalidError", "ModelRefusedError", "BatchFailedError", "UnavailableError", "OperationCancelledError", "NotApprovedError", "PausedError", "ProtocolError", "InternalError", "UnauthorizedError", "SessionNotFoundError", "InvalidSessionIdError", "SessionBusyError", "TooManySessionsError", "NotFoundError", "MethodNotAllowedError", "InvalidJsonError", "InvalidHeaderError", "BodyTooLargeError", "UnsupportedMediaTypeError", "HostNotAllowedError", "OriginNotAllowedError", "CdpHostNotAllowedError"]
+__all__ = ["InvalidArgumentError", "InvalidSelectorError", "ElementNotFoundError", "ElementNotActionableError", "ElementCoveredError", "UnsupportedMethodError", "ActionFailedError", "DeckhandTimeoutError", "PageClosedError", "FrameDetachedError", "NavigationFailedError", "PageError", "UrlNotAllowedError", "ToolNotFoundError", "ToolFailedError", "ToolChangedError", "ToolOutputTooLargeError", "EvaluationFailedError", "WorkerGoneError", "BrowserClosedError", "BrowserUnavailableError", "ExtensionMissingError", "NotInitializedError", "AlreadyInUseError", "ClosedError", "NoModelConfiguredError", "ModelAuthFailedError", "ModelRateLimitedError", "ModelProviderError", "ModelUnreachableError", "ModelOutputInvalidError", "ModelRefusedError", "BatchFailedError", "UnavailableError", "OperationCancelledError", "NotApprovedError", "PausedError", "ProtocolError", "InternalError", "UnauthorizedError", "SessionNotFoundError", "InvalidSessionIdError", "SessionBusyError", "TooManySessionsError", "NotFoundError", "MethodNotAllowedError", "InvalidJsonError", "InvalidHeaderError", "BodyTooLargeError", "UnsupportedMediaTypeError", "HostNotAllowedError", "OriginNotAllowedError", "CdpHostNotAllowedError"]

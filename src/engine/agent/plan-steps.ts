@@ -36,7 +36,7 @@ export function planSteps(run: PlannedRun): StepRunner {
     note: run.note,
     look: async (focus) => {
       const snap = await captureSnapshot(port, page, { budget: SNAPSHOT_BUDGET, lines: true, ...(focus ? { focus } : {}) });
-      return { lines: snap.lines ?? [], text: snap.text, url: snap.url };
+      return { lines: snap.lines ?? [], text: snap.text, url: snap.url, tools: snap.tools ?? [] };
     },
     selectors: async (ids) => (await selectorsForIds(port, page, ids)).map((s) => s?.selector ?? null),
     perform: (selector, method, args) => performAction(port, page, { selector }, method, args, NODE_ACTION_MS, signal),

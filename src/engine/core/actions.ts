@@ -14,6 +14,7 @@ import { prepareTarget, type Prepared } from './frames';
 import type { BrowserPort, CdpSession } from '../ports';
 import { raceCancel, throwIfCancelled } from './cancel';
 import { gateOf } from './gate';
+import { callPageTool, toolCallArgs } from './page-tools';
 import { RiskFactsSchema, type RiskFacts } from '../../protocol/approval';
 
 export interface ActTarget {
@@ -63,6 +64,7 @@ export function validateAction(methodName: string | undefined, args: string[]): 
   if (method === 'dragAndDrop') needArg(method, args, 'the target selector');
   if (method === 'selectText' && !needArg(method, args, 'the text to select').trim())
     throw new DeckhandError(ErrorCode.InvalidArgument, 'selectText needs the text to select, not an empty string');
+  if (method === 'callTool') toolCallArgs(args);
   if (method === 'selectOption' && !args.length) needArg(method, args, 'an option label or value');
   if (method === 'scrollTo') {
     const pct = Number(needArg(method, args, 'a percentage such as 50%').trim().replace(/%$/, ''));
@@ -102,9 +104,15 @@ export async function performAction(
   args: string[],
   timeoutMs: number,
   signal?: AbortSignal,
-): Promise<{ element: string }> {
+): Promise<{ element: string; output?: string | null }> {
   const method = validateAction(methodName, args);
   throwIfCancelled(signal);
+  if (method === 'callTool') {
+    // A page's own tool: no element to find, the page's tool does the work (core/page-tools.ts).
+    const { name, input } = toolCallArgs(args);
+    const r = await callPageTool(port, page, name, input, timeoutMs, signal);
+    return { element: `the page's tool '${name}'`, output: r.output };
+  }
   let off = () => {};
   const closed = new Promise<never>((_, reject) => {
     off = port.onPageClosed(page, () => reject(new DeckhandError(ErrorCode.PageClosed, `the page was closed during ${method}`)));

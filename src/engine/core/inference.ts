@@ -13,6 +13,7 @@ import { OPERATIONS } from '../../protocol/methods';
 import type { ModelRequest, OutlineLine, ResolvedModel } from '../../protocol/model';
 import { addUsage, DEFAULTS, ZERO_USAGE, type Action, type ActResult, type LocatorSpec, type ObserveResult, type Usage } from '../../protocol/schemas';
 import { performAction } from './actions';
+import { toolCallSaid } from './page-tools';
 import { withDeadline } from './pages';
 import { raceCancel } from './cancel';
 import type { LogEvent } from '../ports';
@@ -111,7 +112,7 @@ export async function settle(deps: InferenceDeps, ctx: OpContext): Promise<void>
 }
 
 /** The parts of a prompt a model may read as data instead (see ModelRequest). */
-type PromptFields = Pick<ModelRequest, 'instruction' | 'outline' | 'alreadyDone' | 'today'>;
+type PromptFields = Pick<ModelRequest, 'instruction' | 'outline' | 'alreadyDone' | 'today' | 'tools'>;
 
 /** One model call whose answer must match `check`; a bad answer gets one retry that shows the model its mistake. */
 async function ask(
@@ -210,6 +211,8 @@ export async function inferAct(
   let usage: Usage = { ...ZERO_USAGE };
   let confidence: number | undefined;
   const actions: Action[] = [];
+  /** A tool's answer is what a tool call's act reports. */
+  const said: string[] = [];
   let previous = '';
   // A date named by description is counted from the page's own date, which the model cannot know otherwise.
   const today = mentionsNamedDate(instruction) ? await pageToday(deps.port, ctx.page) : undefined;
@@ -224,6 +227,7 @@ export async function inferAct(
         outline: snap.lines && maskLines(snap.lines, vars),
         ...(previous ? { alreadyDone: previous } : {}),
         ...(today ? { today } : {}),
+        ...(snap.tools && ctx.model.kind !== 'provider' ? { tools: snap.tools } : {}),
       };
       const prompt = userPrompt({ instruction, snapshot: maskValues(snap.text, vars), url: snap.url, extra });
       const asked = await ask(deps, ctx, 'act', prompt, fields, ACT_JSON_SCHEMA, zodCheck(ActAnswerSchema));
@@ -279,7 +283,8 @@ export async function inferAct(
       ...(chosen?.target ? { target: chosen.target } : {}),
     };
     const timeout = Math.min(remaining(ctx), DEFAULTS.actionTimeoutMs);
-    await performAction(deps.port, ctx.page, { selector }, answer.method, substitute(args, vars), timeout, ctx.signal);
+    const acted = await performAction(deps.port, ctx.page, { selector }, answer.method, substitute(args, vars), timeout, ctx.signal);
+    if (answer.method === 'callTool') said.push(toolCallSaid(acted.element, acted.output));
     actions.push(action);
     if (!answer.twoStep) break;
     previous = `${answer.method} on ${answer.description}`;
@@ -288,7 +293,7 @@ export async function inferAct(
     result: {
       data: {
         success: true,
-        message: `performed: ${actions.map((a) => `${a.method} on ${a.description}`).join(', then ')}`,
+        message: said.length ? said.join(', then ') : `performed: ${actions.map((a) => `${a.method} on ${a.description}`).join(', then ')}`,
         actionDescription: clip(instruction, 1000),
         actions,
       },
@@ -308,6 +313,7 @@ export async function focusedSelector(port: BrowserPort, page: number): Promise<
 async function pageSelector(deps: InferenceDeps, ctx: OpContext, method: string): Promise<string | null> {
   if (method === 'press' || method === 'type') return focusedSelector(deps.port, ctx.page);
   if (method === 'selectText') return 'body';
+  if (method === 'callTool') return 'html';
   return ['scrollTo', 'nextChunk', 'prevChunk'].includes(method) ? 'html' : null;
 }
 
@@ -319,7 +325,11 @@ export async function inferObserve(
   await settle(deps, ctx);
   const snap = await snapshotFor(deps, ctx, { focus: instruction });
   const vars = normalizeVariables(ctx.variables);
-  const fields: PromptFields = { instruction, outline: snap.lines && maskLines(snap.lines, vars) };
+  const fields: PromptFields = {
+    instruction,
+    outline: snap.lines && maskLines(snap.lines, vars),
+    ...(snap.tools && ctx.model.kind !== 'provider' ? { tools: snap.tools } : {}),
+  };
   const prompt = userPrompt({ instruction, snapshot: maskValues(snap.text, vars), url: snap.url, extra: variablesHelp(vars) });
   const { object, usage, confidence } = await ask(deps, ctx, 'observe', prompt, fields, OBSERVE_JSON_SCHEMA, zodCheck(ObserveAnswerSchema));
   const elements = (object as z.infer<typeof ObserveAnswerSchema>).elements;
@@ -328,7 +338,10 @@ export async function inferObserve(
   const data: Action[] = [];
   for (const e of elements) {
     const found = byId.get(e.elementId.trim());
-    if (found) {
+    if (e.elementId.trim() === 'page' && e.method === 'callTool') {
+      // A call of one of the page's own tools: it has no element (core/page-tools.ts).
+      data.push({ selector: 'html', description: e.description, method: 'callTool', arguments: e.arguments });
+    } else if (found) {
       const target = found.target ? { target: found.target } : {};
       data.push({ selector: found.selector, description: e.description, method: e.method, arguments: e.arguments, ...target });
     } else deps.log({ level: 'warn', message: `observe: dropped '${e.elementId}', which is not in the page snapshot`, data: { opId: ctx.opId } });

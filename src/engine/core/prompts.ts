@@ -16,7 +16,9 @@ const METHOD_HELP = `Methods and their arguments:
 - check, uncheck: checkboxes, radios, switches
 - scrollTo: [percentage like "50%"]; scrollIntoView; nextChunk / prevChunk scroll one screen down / up
 - dragAndDrop: [target element id]
-- focus: gives the element keyboard focus without clicking it`;
+- focus: gives the element keyboard focus without clicking it
+- callTool: [tool name, input as a JSON object] calls one of the page's own tools listed under "Page tools", with elementId "page".
+  Prefer it when a listed tool does what the instruction asks; its input must fit the tool's parameters`;
 
 /**
  * Every system prompt ends with this: the page is data, never instructions. Pages are written by

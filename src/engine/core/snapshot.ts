@@ -7,8 +7,11 @@ import { actedSinceLastLook } from './activity';
 import { DeckhandError, ErrorCode } from '../../protocol/errors';
 import type { OutlineLine } from '../../protocol/model';
 import { DEFAULTS, type LocatorSpec, type SnapshotResult } from '../../protocol/schemas';
+import { estimateTokens } from '../../protocol/text';
 import { clickTargets } from './listeners';
 import type { BrowserPort, FrameInfo } from '../ports';
+import type { PageTool } from '../../protocol/page-tools';
+import { listPageTools, pageToolsBlock } from './page-tools';
 
 /** The listener lookup is an aid to the snapshot, never a reason for it to wait long. */
 const LISTENER_LOOKUP_MS = 2000;
@@ -34,8 +37,14 @@ export function parseElementId(id: string): { frameId: number; local: number } |
   return m ? { frameId: m[1] ? Number(m[1]) : 0, local: Number(m[2]) } : null;
 }
 
-/** A snapshot with, when asked for, its lines as data (for model requests; never part of page.snapshot's answer). */
-export type CapturedSnapshot = SnapshotResult & { lines?: OutlineLine[] };
+/**
+ * A snapshot with, when asked for, its lines as data (for model requests; never part of page.snapshot's answer),
+ * and the page's own tools its text lists first (core/page-tools.ts).
+ */
+export type CapturedSnapshot = SnapshotResult & { lines?: OutlineLine[]; tools?: PageTool[] };
+
+/** The page's tools take at most this share of a snapshot's budget; the outline keeps the rest. */
+const TOOLS_SHARE = 0.25;
 
 const lookUpTargets = (port: BrowserPort, page: number, timeoutMs: number) =>
   clickTargets(port, page, Math.min(timeoutMs, LISTENER_LOOKUP_MS)).catch(() => [] as string[]);
@@ -57,8 +66,17 @@ export async function captureSnapshot(
     narrow?: boolean;
   },
 ): Promise<CapturedSnapshot> {
-  const budget = opts.budget ?? DEFAULTS.snapshotBudgetTokens;
+  const whole = opts.budget ?? DEFAULTS.snapshotBudgetTokens;
   const timeoutMs = opts.timeoutMs ?? DEFAULTS.actionTimeoutMs;
+  // The page's own tools come first, within a share of the budget; a snapshot scoped to an element has none.
+  const listing = opts.locator ? null : await listPageTools(port, page, Math.min(timeoutMs, 3000)).catch(() => null);
+  let tools = listing?.tools ?? [];
+  let block = pageToolsBlock(tools, listing?.more ?? 0);
+  while (tools.length && estimateTokens(block.length) > whole * TOOLS_SHARE) {
+    tools = tools.slice(0, -1);
+    block = pageToolsBlock(tools, (listing?.more ?? 0) + (listing!.tools.length - tools.length));
+  }
+  const budget = Math.max(100, whole - estimateTokens(block.length));
   // The frame tree is read first (alongside the top frame's first answer when there is one):
   // with iframes, each frame (the top one too) is walked once, children first, instead of
   // walking the top frame again once they are known.
@@ -82,8 +100,9 @@ export async function captureSnapshot(
     ...(opts.narrow ? { narrow: true } : {}),
   };
   const result = (r: Rendered): CapturedSnapshot => {
-    const out: CapturedSnapshot = { text: r.text, tokens: r.tokens, folded: r.folded, url: r.url };
+    const out: CapturedSnapshot = { text: block + r.text, tokens: r.tokens + estimateTokens(block.length), folded: r.folded, url: r.url };
     if (opts.lines) out.lines = r.lines ?? [];
+    if (tools.length) out.tools = tools;
     return out;
   };
   const mainRequest = (frameTexts: Record<string, string>) =>

@@ -22,9 +22,21 @@ import { throwIfCancelled } from '../core/cancel';
 import type { ActionGate, ApprovalAsker, GatedStep } from '../ports';
 
 /** Methods that change something (a hover, a scroll or a focus never needs approval). */
-const GATED: ReadonlySet<string> = new Set(['click', 'doubleClick', 'rightClick', 'fill', 'type', 'press', 'selectOption', 'check', 'uncheck', 'dragAndDrop']);
-/** Methods that activate the element (submit, delete, pay apply to these). */
-const ACTIVATES: ReadonlySet<string> = new Set(['click', 'doubleClick', 'check', 'uncheck']);
+const GATED: ReadonlySet<string> = new Set([
+  'click',
+  'doubleClick',
+  'rightClick',
+  'fill',
+  'type',
+  'press',
+  'selectOption',
+  'check',
+  'uncheck',
+  'dragAndDrop',
+  'callTool',
+]);
+/** Methods that activate the element (submit, delete, pay apply to these); a page's tool is called like a button pressed. */
+const ACTIVATES: ReadonlySet<string> = new Set(['click', 'doubleClick', 'check', 'uncheck', 'callTool']);
 
 // Words, matched whole and in any case, on what the element says.
 const anyOf = (words: string[]) => new RegExp(`\\b(${words.join('|')})\\b`, 'i');

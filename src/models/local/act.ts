@@ -78,7 +78,8 @@ export type Method =
   | 'prevChunk'
   | 'focus'
   | 'dragAndDrop'
-  | 'selectText';
+  | 'selectText'
+  | 'callTool';
 
 export interface Intent {
   method: Method;

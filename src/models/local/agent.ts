@@ -10,6 +10,8 @@
  * page is read, and each step done, through the engine's StepRunner (step-runner.ts).
  */
 import type { OutlineLine } from '../../protocol/model';
+import type { PageTool } from '../../protocol/page-tools';
+import { pickTool } from './tools';
 import { clip, quote } from '../../protocol/text';
 import { choose, parseIntent, Refusal, type Facts, type Intent, type Pick } from './act';
 import { mentionsNamedDate } from './values';
@@ -46,9 +48,10 @@ interface View {
   lines: OutlineLine[];
 }
 
-/** The page as the model reads it; folded lists keep the items the instruction names. */
-async function look(r: StepRunner, focus?: string): Promise<View> {
-  const { lines, text, url } = await r.look(focus);
+/** The page as the model reads it; folded lists keep the items the instruction names. The page's own tools go to the run's clock. */
+async function look(r: StepRunner & { clock?: Clock }, focus?: string): Promise<View> {
+  const { lines, text, url, tools } = await r.look(focus);
+  if (r.clock) r.clock.tools = tools ?? [];
   return { nodes: buildOutline(lines), text, url, lines };
 }
 
@@ -57,12 +60,20 @@ interface Clock {
   ms: number;
   /** What grounding needs besides the page: its date, when the instruction names one by description. */
   facts: Facts;
+  /** The page's own tools (WebMCP) as last read: a step one of them does is done through it (tools.ts). */
+  tools?: PageTool[];
 }
 
 /** The first phrasing of `step` the single-step reading grounds on `nodes` (timed as the model's compute). */
 function ground(step: PlanStep, nodes: OutlineNode[], clock: Clock): { say: string; pick: Pick } | { why: string } {
   const t0 = performance.now();
   try {
+    const tool = clock.tools?.length ? pickTool(step.say, clock.tools).pick : null;
+    if (tool)
+      return {
+        say: step.say,
+        pick: { node: null, method: 'callTool', args: [tool.name, JSON.stringify(tool.input)], confidence: 1, description: tool.description },
+      };
     return groundNow(step, nodes, clock.facts);
   } finally {
     clock.ms += performance.now() - t0;
@@ -328,7 +339,8 @@ const OPENERS = new Set(['combobox', 'tab', 'link', 'menuitem']);
  */
 function reveals(pick: Pick, step: PlanStep): boolean {
   const n = pick.node;
-  if (step.search || step.pick || step.opens || pick.method === 'press' || pick.method === 'hover') return true;
+  // A page's tool may change anything the page shows.
+  if (step.search || step.pick || step.opens || pick.method === 'press' || pick.method === 'hover' || pick.method === 'callTool') return true;
   if (!n) return false;
   // "Open Section 2", "show the details": what the verb says it does; a menu's items open submenus.
   if (/^(?:open|expand|show|unfold|reveal)\b/i.test(step.say) || menuLike(n)) return true;

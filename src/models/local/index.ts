@@ -11,6 +11,7 @@ import { choose, parseIntent, Refusal, type Facts, type Pick } from './act';
 import { localExtract } from './extract';
 import { buildOutline, type OutlineNode } from './outline';
 import { similarity } from './text';
+import { pickTool, type ToolPick } from './tools';
 
 export const LOCAL_MODEL_NAME = 'deckhand/local';
 
@@ -23,14 +24,27 @@ export function localGenerate(req: ModelRequest): { object: unknown; confidence:
   const instruction = req.instruction?.trim() ?? '';
   const nodes = buildOutline(req.outline ?? []);
   const props = (req.schema as { properties?: Record<string, unknown> }).properties ?? {};
-  if ('found' in props && 'elementId' in props) return act(instruction, nodes, req.alreadyDone !== undefined, { today: req.today });
-  if ('elements' in props) return observe(instruction, nodes);
+  const tool = req.tools?.length && req.alreadyDone === undefined ? pickTool(instruction, req.tools).pick : null;
+  if ('found' in props && 'elementId' in props) {
+    return tool ? { object: toolAnswer(tool), confidence: 1 } : act(instruction, nodes, req.alreadyDone !== undefined, { today: req.today });
+  }
+  if ('elements' in props) {
+    if (!tool) return observe(instruction, nodes);
+    const { elementId, description, method, arguments: args } = toolAnswer(tool);
+    return { object: { elements: [{ elementId, description, method, arguments: args }] }, confidence: 1 };
+  }
   try {
     return localExtract(instruction, req.schema as never, nodes);
   } catch (e) {
     if (e instanceof Refusal) throw refuse(`extract ${quote(instruction)}`, e.message);
     throw e;
   }
+}
+
+/** A call of the page's own tool: on "page", as act's prompt says (core/page-tools.ts). */
+function toolAnswer(t: ToolPick) {
+  const args = [t.name, JSON.stringify(t.input)];
+  return { found: true, elementId: 'page', method: 'callTool', arguments: args, description: t.description, twoStep: false, reason: '' };
 }
 
 function answer(p: Pick): { object: unknown; confidence: number } {

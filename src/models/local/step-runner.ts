@@ -4,6 +4,7 @@
  * it (engine/agent/plan-steps.ts); this side knows no browser. Elements are named by snapshot
  * ids, and by the selectors `selectors` gives for them.
  */
+import type { PageTool } from '../../protocol/page-tools';
 import type { OutlineLine } from '../../protocol/model';
 import type { Action } from '../../protocol/schemas';
 
@@ -17,7 +18,7 @@ export interface StepRunner {
   maxSteps: number;
   signal: AbortSignal;
   /** The page as the model reads it; folded lists keep the items `focus` names. */
-  look(focus?: string): Promise<{ lines: OutlineLine[]; text: string; url: string }>;
+  look(focus?: string): Promise<{ lines: OutlineLine[]; text: string; url: string; tools?: PageTool[] }>;
   /** A selector for each snapshot id, null for an id no longer on the page. */
   selectors(ids: string[]): Promise<(string | null)[]>;
   /** One action on an element (the approval of the call applies); the element as a person reads it. */

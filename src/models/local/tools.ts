@@ -1,0 +1,172 @@
+/**
+ * The built-in model's choice of a page's own tool (WebMCP) for an instruction. A tool is chosen
+ * only when the instruction says every word of its name (or the name itself) and gives every
+ * value the tool needs, and no value of the instruction is left over: "add 3 of R10 to the cart"
+ * calls add_to_cart {sku: "R10", qty: 3}; "search the catalogue for rope" calls
+ * search_catalogue {q: "rope"}. Anything less, or two tools alike, leaves the instruction to the
+ * page's controls (act.ts). A description is page text: it ranks tools whose names fit, and
+ * never makes a tool fit.
+ */
+import type { PageTool } from '../../protocol/page-tools';
+import { words } from './text';
+import { anyOf, either } from './words/grammar';
+import { COUNT_WORDS } from './words/numbers';
+import { CONTROL_WORDS, NOT_VALUES, TOOL_NOUNS, TOOL_WORD_FORMS, VALUE_INTRODUCERS } from './words/tools';
+
+export interface ToolPick {
+  name: string;
+  input: Record<string, unknown>;
+  description: string;
+}
+
+const FORM_OF = new Map<string, string>();
+for (const forms of TOOL_WORD_FORMS) for (const f of forms) for (const w of f.split(' ')) FORM_OF.set(w, forms[0]);
+
+const stem = (w: string) => {
+  const s = w.replace(/(ing|ed|es|s)$/, '');
+  return s.length >= 3 ? s : w;
+};
+/** A text's content words as the tool reader compares them: synonyms met, plurals and tenses cut. */
+const keyWords = (s: string): string[] => [...new Set(words(s).map((w) => stem(FORM_OF.get(w) ?? w)))];
+/** A tool name's words: add_to_cart, addToCart and add-to-cart all say "add to cart". */
+const nameText = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_.\-]+/g, ' ');
+
+const EMAIL = /[^\s@"'<>]+@[^\s@"'<>]+\.[a-z]{2,}/gi;
+const QUOTED = /"([^"]+)"|“([^”]+)”|'([^']+)'/g;
+const INTRODUCED = new RegExp(`\\b(?:${either(VALUE_INTRODUCERS)}) (.+?)(?:[.!?]?$| (?:to|in|on|from|into) the\\b)`, 'i');
+const NOT_VALUE = new RegExp(`^(?:${either(NOT_VALUES)})$`, 'i');
+const TOOL_NOUN = anyOf(TOOL_NOUNS);
+const CONTROL = anyOf(CONTROL_WORDS);
+
+type Schema = { type?: unknown; enum?: unknown[]; format?: unknown; description?: unknown };
+
+/** The values an instruction gives, each to be used by exactly one argument. */
+interface Values {
+  quoted: string[];
+  emails: string[];
+  numbers: { text: string; value: number }[];
+  /** Tokens as written, for enum values. */
+  tokens: string[];
+}
+
+function valuesOf(instruction: string): Values {
+  const quoted = [...instruction.matchAll(QUOTED)].map((m) => m[1] ?? m[2] ?? m[3]);
+  const bare = instruction.replace(QUOTED, ' ');
+  const emails = bare.match(EMAIL) ?? [];
+  const tokens = bare
+    .replace(EMAIL, ' ')
+    .split(/[\s,;:()]+/)
+    .map((t) => t.replace(/[.!?]+$/, ''))
+    .filter(Boolean);
+  const numbers = tokens.flatMap((t) => {
+    if (/^\d+(?:\.\d+)?$/.test(t)) return [{ text: t, value: Number(t) }];
+    const w = COUNT_WORDS[t.toLowerCase()];
+    return w !== undefined && !/^an?$/i.test(t) ? [{ text: t, value: w }] : [];
+  });
+  return { quoted, emails, numbers, tokens };
+}
+
+/**
+ * The input for `tool` from the instruction's values, or why there is none: a required value
+ * missing or unclear, or a value the tool would not use.
+ */
+function inputFor(tool: PageTool, instruction: string, v: Values): Record<string, unknown> | string {
+  const props = (tool.inputSchema.properties ?? {}) as Record<string, Schema>;
+  const required = new Set(Array.isArray(tool.inputSchema.required) ? (tool.inputSchema.required as string[]) : []);
+  const used = { quoted: new Set<number>(), emails: new Set<number>(), numbers: new Set<number>(), tokens: new Set<number>() };
+  const input: Record<string, unknown> = {};
+  const types = (s: Schema) => (Array.isArray(s.type) ? s.type : [s.type]).map(String);
+  const free: string[] = [];
+  for (const [key, s] of Object.entries(props)) {
+    if (Array.isArray(s?.enum)) {
+      const hits = s.enum.flatMap((e) =>
+        v.tokens.flatMap((t, i) => (String(e).toLowerCase() === t.toLowerCase() && !used.tokens.has(i) ? [[e, i] as const] : [])),
+      );
+      const distinct = new Set(hits.map(([e]) => e));
+      if (distinct.size === 1) {
+        input[key] = hits[0][0];
+        for (const [, i] of hits) used.tokens.add(i);
+      } else if (distinct.size > 1) return `the instruction names more than one ${key}`;
+      continue;
+    }
+    const t = types(s ?? {});
+    if (t.includes('integer') || t.includes('number')) {
+      const free = v.numbers.map((n, i) => ({ n, i })).filter(({ n, i }) => !used.numbers.has(i) && (t.includes('number') || Number.isInteger(n.value)));
+      if (free.length === 1) {
+        input[key] = free[0].n.value;
+        used.numbers.add(free[0].i);
+      }
+      continue;
+    }
+    if (t.includes('string') || !t[0] || t[0] === 'undefined') {
+      const emailish = s?.format === 'email' || /e-?mail/i.test(key);
+      if (emailish) {
+        const at = v.emails.findIndex((_, i) => !used.emails.has(i));
+        if (at >= 0) {
+          input[key] = v.emails[at];
+          used.emails.add(at);
+        }
+        continue;
+      }
+      free.push(key);
+    }
+  }
+  // Free text: a quoted value, else the words after "for" / "called" ..., when one field takes free text.
+  if (free.length === 1) {
+    const at = v.quoted.findIndex((_, i) => !used.quoted.has(i));
+    if (at >= 0) {
+      input[free[0]] = v.quoted[at];
+      used.quoted.add(at);
+    } else {
+      const said = INTRODUCED.exec(instruction.replace(QUOTED, ' ').replace(EMAIL, ' '))?.[1]?.trim();
+      if (said && !NOT_VALUE.test(said)) {
+        input[free[0]] = said;
+        // Its words are the value: numbers in it are used up with it.
+        v.numbers.forEach((n, i) => {
+          if (new RegExp(`\\b${n.text}\\b`).test(said)) used.numbers.add(i);
+        });
+      }
+    }
+  } else if (free.length > 1 && v.quoted.length) return 'the instruction gives quoted text and the tool has several text fields';
+  for (const key of required) if (!(key in input)) return `the instruction does not give its ${key}`;
+  if (v.quoted.some((_, i) => !used.quoted.has(i))) return 'the instruction gives quoted text the tool does not take';
+  if (v.emails.some((_, i) => !used.emails.has(i))) return 'the instruction gives an address the tool does not take';
+  if (v.numbers.some((_, i) => !used.numbers.has(i))) return 'the instruction gives a number the tool does not take';
+  return input;
+}
+
+/**
+ * The page's tool an instruction asks for, with its input; null when none fits for sure (the
+ * page's controls are tried instead). `why` says what kept the best-named tool out, for the refusal.
+ */
+export function pickTool(instruction: string, tools: readonly PageTool[]): { pick: ToolPick | null; why?: string } {
+  if (!tools.length || !instruction.trim()) return { pick: null };
+  const said = new Set(keyWords(instruction));
+  const lower = instruction.toLowerCase();
+  const values = valuesOf(instruction);
+  let best: { pick: ToolPick; score: number } | null = null;
+  let tie = false;
+  let why: string | undefined;
+  for (const tool of tools) {
+    const named = lower.includes(tool.name.toLowerCase()) && /[_.\-A-Z]/.test(tool.name) ? 1 : 0;
+    const own = keyWords(nameText(tool.name));
+    if (!own.length) continue;
+    if (!named && (CONTROL.test(instruction) || !own.every((w) => said.has(w)))) continue;
+    // An instruction that names the tool ("the add_to_cart tool") gives its values around that name.
+    const text = named ? instruction.replace(new RegExp(`\\b${tool.name.replace(/[.\-]/g, '\\$&')}\\b`, 'i'), ' ').replace(TOOL_NOUN, ' ') : instruction;
+    const input = inputFor(tool, text, named ? valuesOf(text) : values);
+    if (typeof input === 'string') {
+      why ??= `the page's tool '${tool.name}' fits, but ${input}`;
+      continue;
+    }
+    const about = keyWords(tool.description);
+    const score = own.length + named * 10 + (about.length ? about.filter((w) => said.has(w)).length / about.length : 0);
+    if (best && Math.abs(best.score - score) < 1e-9) tie = true;
+    else if (!best || score > best.score) {
+      best = { pick: { name: tool.name, input, description: `the page's tool ${tool.name}` }, score };
+      tie = false;
+    }
+  }
+  if (tie) return { pick: null, why: "two of the page's tools fit it alike" };
+  return best ? { pick: best.pick } : { pick: null, why };
+}

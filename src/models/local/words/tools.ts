@@ -1,0 +1,28 @@
+/**
+ * Words for a page's own tools (WebMCP): how an instruction names a tool and gives its input.
+ * Read by tools.ts.
+ */
+import type { Phrases } from './grammar';
+
+/** Words a tool's name and an instruction may use for one thing: the first of each list stands for all. */
+export const TOOL_WORD_FORMS: readonly (readonly string[])[] = [
+  ['cart', 'basket', 'bag', 'trolley'],
+  ['add', 'put'],
+  ['subscribe', 'sign up', 'signup', 'join'],
+  ['item', 'product', 'article'],
+  ['qty', 'quantity', 'count', 'amount', 'number'],
+  ['remove', 'delete'],
+  ['get', 'read', 'show', 'list', 'view', 'fetch'],
+];
+
+/** Phrases that end a tool's name in an instruction ("the add_to_cart tool", "the page tool search"). */
+export const TOOL_NOUNS: Phrases = ['page tools?', 'tools?', 'functions?'];
+
+/** Words before a free text value: "search the catalogue for rope", "a note saying hello". */
+export const VALUE_INTRODUCERS: Phrases = ['for', 'called', 'named', 'saying', 'titled', 'with the text', 'with text', 'about'];
+
+/** What never is such a value: "… for me", "… for now". */
+export const NOT_VALUES: Phrases = ['me', 'us', 'now', 'today', 'it', 'them', 'this', 'that', 'later'];
+
+/** An instruction that names a kind of control ("the Search button") means the page's control, not a tool of that name. */
+export const CONTROL_WORDS: Phrases = ['button', 'link', 'field', 'text ?box', 'check ?box', 'tab', 'menu', 'icon', 'drop ?down', 'radio', 'toggle', 'switch'];

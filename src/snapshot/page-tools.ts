@@ -1,0 +1,196 @@
+/**
+ * The page's own tools (WebMCP), read and called from the content script's world: the browser
+ * keeps a document's tools, so this world lists and calls the page's tools without running any of
+ * the page's code itself. Everything the page says about a tool is untrusted text, bounded here
+ * (protocol/page-tools.ts); a tool declared by a form the person cannot see is not listed.
+ */
+import { PAGE_TOOL_LIMITS, TOOL_NAME, type PageTool } from '../protocol/page-tools';
+
+/** What the browser hands out for a registered tool (the WebMCP draft's RegisteredTool). */
+interface RegisteredTool {
+  name: string;
+  description?: string;
+  inputSchema?: unknown;
+}
+interface ModelContext extends EventTarget {
+  getTools(): Promise<RegisteredTool[]>;
+  executeTool(tool: RegisteredTool, input: Record<string, unknown>, options?: { signal?: AbortSignal }): Promise<unknown>;
+}
+
+/** A listed tool as the worker reads it: the wire's PageTool, with where its form goes (for approval). */
+export type ListedTool = PageTool & { formAction?: string };
+
+export type ToolCallAnswer = { ok: true; output: string | null } | { ok: false; code: string; message: string; data?: Record<string, unknown> };
+
+const modelContext = (): ModelContext | null => (document as unknown as { modelContext?: ModelContext }).modelContext ?? null;
+
+/** getTools answers from the browser's own list; a page cannot make it wait, but a bound costs nothing. */
+const LIST_MS = 2000;
+
+const oneLine = (s: unknown, max: number): string => {
+  const t = String(s ?? '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+};
+
+/** A schema with every description in it collapsed to one bounded line. */
+function boundedSchema(schema: unknown): Record<string, unknown> {
+  const walk = (v: unknown, depth: number): unknown => {
+    if (depth > 12) return {};
+    if (Array.isArray(v)) return v.map((x) => walk(x, depth + 1));
+    if (!v || typeof v !== 'object') return v;
+    return Object.fromEntries(
+      Object.entries(v as Record<string, unknown>).map(([k, x]) => [
+        k,
+        (k === 'description' || k === 'title') && typeof x === 'string' ? oneLine(x, PAGE_TOOL_LIMITS.paramDescriptionChars) : walk(x, depth + 1),
+      ]),
+    );
+  };
+  const s = walk(schema, 0);
+  return s && typeof s === 'object' && !Array.isArray(s) ? (s as Record<string, unknown>) : { type: 'object', properties: {} };
+}
+
+function formOf(name: string): HTMLFormElement | null {
+  return document.querySelector<HTMLFormElement>(`form[toolname="${CSS.escape(name)}"]`);
+}
+
+/** A form a sighted person cannot see: its tool is not theirs to use either. */
+function hiddenForm(form: HTMLFormElement): boolean {
+  if (form.closest('[inert],[aria-hidden="true"]')) return true;
+  return typeof form.checkVisibility === 'function'
+    ? !form.checkVisibility({ visibilityProperty: true, opacityProperty: true })
+    : !form.getClientRects().length;
+}
+
+async function registered(mc: ModelContext): Promise<RegisteredTool[]> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('the page tools were not listed in time')), LIST_MS)));
+  try {
+    return await Promise.race([mc.getTools(), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function listed(t: RegisteredTool): ListedTool | null {
+  if (typeof t?.name !== 'string' || !TOOL_NAME.test(t.name)) return null;
+  const form = formOf(t.name);
+  if (form && hiddenForm(form)) return null;
+  const inputSchema = boundedSchema(t.inputSchema ?? { type: 'object', properties: {} });
+  if (JSON.stringify(inputSchema).length > PAGE_TOOL_LIMITS.schemaChars) return null;
+  return {
+    name: t.name,
+    description: oneLine(t.description, PAGE_TOOL_LIMITS.descriptionChars),
+    inputSchema,
+    form: !!form,
+    ...(form ? { autosubmit: form.hasAttribute('toolautosubmit') } : {}),
+    ...(form ? { formAction: form.action } : {}),
+  };
+}
+
+/** The frame's tools, as many as may be listed, and how many more there are. */
+export async function listPageTools(): Promise<{ supported: boolean; tools: ListedTool[]; more: number }> {
+  const mc = modelContext();
+  if (!mc) return { supported: false, tools: [], more: 0 };
+  const all = (await registered(mc)).map(listed).filter((t): t is ListedTool => t !== null);
+  return { supported: true, tools: all.slice(0, PAGE_TOOL_LIMITS.maxTools), more: Math.max(0, all.length - PAGE_TOOL_LIMITS.maxTools) };
+}
+
+/** Calls under way, by the id the worker named them with: dh:cancelWait aborts one (its caller gave up). */
+const calls = new Map<string, AbortController>();
+
+export function cancelToolCall(waitId: string): boolean {
+  const c = calls.get(waitId);
+  c?.abort();
+  return !!c;
+}
+
+const fail = (code: string, message: string, data?: Record<string, unknown>): ToolCallAnswer => ({ ok: false, code, message, ...(data ? { data } : {}) });
+
+const sameTool = (a: RegisteredTool, b: RegisteredTool) => a.description === b.description && JSON.stringify(a.inputSchema) === JSON.stringify(b.inputSchema);
+
+/**
+ * Call the frame's tool `name` with `input`. A form's tool fills its form (the browser does) and,
+ * unless the page submits it itself, is submitted here as a person would once the values show.
+ * The page taking the tool away or registering it anew while it runs ends the call (TOOL_CHANGED):
+ * the answer could be the old registration's or the new one's.
+ */
+export async function callPageTool(name: string, input: Record<string, unknown>, timeoutMs: number, waitId?: string): Promise<ToolCallAnswer> {
+  const mc = modelContext();
+  if (!mc) return fail('TOOL_NOT_FOUND', 'this browser offers no page tools (WebMCP is not switched on)');
+  const before = await registered(mc);
+  const tool = before.find((t) => t.name === name);
+  if (!tool) return fail('TOOL_NOT_FOUND', `the page has no tool named '${name}' now`, { tools: before.map((t) => t.name).slice(0, 50) });
+  const form = formOf(name);
+  if (form && hiddenForm(form)) return fail('TOOL_NOT_FOUND', `the page's tool '${name}' is a form nobody can see; it is not called`);
+  const abort = new AbortController();
+  if (waitId) calls.set(waitId, abort);
+  let changed: string | null = null;
+  const names = (ts: RegisteredTool[]) =>
+    ts
+      .map((t) => t.name)
+      .sort()
+      .join('\n');
+  const onChange = () => {
+    void registered(mc)
+      .then((now) => {
+        const same = now.find((t) => t.name === name);
+        if (!same) changed = `the page took its tool '${name}' away while it ran`;
+        else if (!sameTool(same, tool) || names(now) === names(before)) changed = `the page registered its tool '${name}' anew while it ran`;
+        if (changed) abort.abort();
+      })
+      .catch(() => undefined);
+  };
+  mc.addEventListener('toolchange', onChange);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    const running = mc.executeTool(tool, input, { signal: abort.signal });
+    const ended = running.then(
+      () => true,
+      () => true,
+    );
+    if (form && !form.hasAttribute('toolautosubmit')) {
+      // The browser fills the form in a task of its own; submit once it has (or the call ended).
+      const filled = await Promise.race([ended, new Promise<false>((r) => setTimeout(() => r(false), 100))]);
+      if (!filled) {
+        const invalid = [...form.elements].find((e) => 'checkValidity' in e && !(e as HTMLInputElement).checkValidity()) as HTMLInputElement | undefined;
+        if (invalid) {
+          abort.abort();
+          return fail(
+            'TOOL_FAILED',
+            `the form of '${name}' does not take these values: ${invalid.name || invalid.id || 'a field'}: ${invalid.validationMessage}`,
+          );
+        }
+        form.requestSubmit();
+      }
+    }
+    const late = new Promise<'late'>((r) => (timer = setTimeout(() => r('late'), timeoutMs)));
+    const out = await Promise.race([running, late]);
+    if (out === 'late') {
+      abort.abort();
+      return fail('TIMEOUT', `the page's tool '${name}' did not answer within ${timeoutMs} ms; it was told to stop`, { timeoutMs });
+    }
+    if (changed) return fail('TOOL_CHANGED', changed);
+    if (out === null || out === undefined) return { ok: true, output: null };
+    const text = typeof out === 'string' ? out : JSON.stringify(out);
+    if (text.length > PAGE_TOOL_LIMITS.outputChars) {
+      return fail(
+        'TOOL_OUTPUT_TOO_LARGE',
+        `the page's tool '${name}' answered ${text.length} characters; a call keeps at most ${PAGE_TOOL_LIMITS.outputChars}`,
+        {
+          chars: text.length,
+        },
+      );
+    }
+    return { ok: true, output: text };
+  } catch (e) {
+    if (changed) return fail('TOOL_CHANGED', changed);
+    if (abort.signal.aborted) return fail('CANCELLED', `the call of the page's tool '${name}' was cancelled by its caller`);
+    return fail('TOOL_FAILED', `the page's tool '${name}' failed: ${oneLine((e as Error)?.message ?? e, 300)}`);
+  } finally {
+    clearTimeout(timer);
+    mc.removeEventListener('toolchange', onChange);
+    if (waitId) calls.delete(waitId);
+  }
+}
