@@ -8,10 +8,9 @@ import { Validator } from '@cfworker/json-schema';
 import { DeckhandError, ErrorCode } from '../../protocol/errors';
 import { PAGE_TOOL_LIMITS, PAGE_TOOL_PREFIX, type CallToolResult, type PageTool, type PageToolsResult } from '../../protocol/page-tools';
 import { clip } from '../../protocol/text';
-import type { BrowserPort } from '../ports';
+import { sleep, type BrowserPort } from '../ports';
 import { raceCancel, throwIfCancelled } from './cancel';
 import { gateOf } from './gate';
-import { withNavigationWait } from './actions';
 
 /** A listed tool as the content script answers it (snapshot/page-tools.ts): where a form goes rides along, for approval. */
 type Listed = PageTool & { formAction?: string };
@@ -135,18 +134,22 @@ export async function callPageTool(
   const offNav = cdp.on('Page.frameNavigated', (e: { frame?: { parentId?: string; url?: string } }) => {
     if (e.frame && !e.frame.parentId) navigated = e.frame.url;
   });
+  let asked = false;
+  const offAsk = cdp.on('Page.frameRequestedNavigation', () => (asked = true));
   try {
-    await withNavigationWait(port, page, left, async () => {
-      const ask = port.frameRequest<Answer>(page, 0, { type: 'dh:callTool', name, input, timeoutMs: left, waitId }, left + 3000);
-      const stop = () => void port.frameRequest(page, 0, { type: 'dh:cancelWait', waitId }, 2000).catch(() => undefined);
-      answer = await raceCancel(ask, signal, stop).catch((e: unknown) => {
-        if (signal?.aborted) throw e;
-        lost = e;
-        return null;
-      });
+    const ask = port.frameRequest<Answer>(page, 0, { type: 'dh:callTool', name, input, timeoutMs: left, waitId }, left + 3000);
+    const stop = () => void port.frameRequest(page, 0, { type: 'dh:cancelWait', waitId }, 2000).catch(() => undefined);
+    answer = await raceCancel(ask, signal, stop).catch((e: unknown) => {
+      if (signal?.aborted) throw e;
+      lost = e;
+      return null;
     });
+    // A navigation the call set off (a submitted form) is waited for, as an action's is: the next step reads the new page.
+    await cdp.send('Runtime.evaluate', { expression: '0' }).catch(() => undefined);
+    while ((asked || navigated !== undefined) && Date.now() < deadline && (await port.isLoading(page).catch(() => false))) await sleep(50);
   } finally {
     offNav();
+    offAsk();
   }
   const got = answer as Answer | null;
   if (!got) {
