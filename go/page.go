@@ -6,6 +6,7 @@ import (
 	"os"
 	"reflect"
 	"strings"
+	"time"
 )
 
 // BrowserContext is the browser's pages, as the engine sees them (tabs). Get it with
@@ -237,6 +238,43 @@ func (o *ActionOptions) timeout() float64 {
 func (p *Page) Press(ctx context.Context, keys string, opts *ActionOptions) error {
 	_, err := pageCall[json.RawMessage](ctx, p, "page.press", object{{"keys", keys}}.with("timeout", opts.timeout()), true)
 	return err
+}
+
+// CallToolOptions configure Page.CallTool (nil for defaults).
+type CallToolOptions struct {
+	// Timeout is how long the call may take, at most 10 minutes (none: the worker's deadline for the
+	// method).
+	Timeout time.Duration
+	// Approval makes the call wait for approval as a click would (nil: it does not wait); the client's
+	// OnApproval, or a person in the side panel, decides it.
+	Approval *ApprovalPolicy
+}
+
+// Tools are the page's own tools (WebMCP), as the snapshot lists them: name, description, input
+// schema. None when the page declares none or the browser offers none.
+func (p *Page) Tools(ctx context.Context) ([]PageTool, error) {
+	r, err := pageCall[PageToolsResult](ctx, p, "page.tools", nil, false)
+	if err != nil {
+		return nil, err
+	}
+	return r.Tools, nil
+}
+
+// CallTool calls one of the page's own tools with input (checked against its input schema first;
+// nil: no input). A tool a form declares fills the form and submits it. Output is the tool's answer
+// as text (JSON text for an object), empty when it answered nothing (a form that navigated the page:
+// Navigated). Errors: CodeToolNotFound, CodeToolFailed, CodeToolChanged, CodeToolOutputTooLarge,
+// CodeInvalidArgument (input the schema refuses) and CodeTimeout.
+func (p *Page) CallTool(ctx context.Context, name string, input map[string]any, opts *CallToolOptions) (*CallToolResult, error) {
+	if input == nil {
+		input = map[string]any{} // the Node client's frame: an empty object, never null
+	}
+	params := object{{"name", name}, {"input", input}}
+	if opts != nil {
+		params = params.with("timeout", ms(opts.Timeout)).with("approval", opts.Approval)
+	}
+	// Cancellable: a page's tool may never answer, and ending ctx tells it the call is over.
+	return pageCall[CallToolResult](ctx, p, "page.callTool", params, true)
 }
 
 // Close closes the page.

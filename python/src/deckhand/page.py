@@ -6,8 +6,10 @@ with the same parameters the Node facade sends; the worker checks them.
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import re
+import uuid
 from pathlib import Path
 from typing import Any, Literal, Mapping, Sequence, TypedDict, TypeVar, Union, cast, overload
 
@@ -15,7 +17,7 @@ from pydantic import BaseModel, ValidationError
 from typing_extensions import Unpack
 
 from . import _wire
-from ._checks import given as _given
+from ._checks import given as _given, quiet as _quiet
 from .errors import InvalidArgumentError, InvalidSelectorError, ProtocolError, UnavailableError, type_error
 
 W = TypeVar("W", bound=BaseModel)
@@ -136,7 +138,7 @@ def _schemes(host: PageHost | None) -> dict[str, Any]:
 
 
 class Page:
-    """One tab: navigation, JavaScript, screenshots, key presses, locators and the earlier extract."""
+    """One tab: navigation, JavaScript, screenshots, key presses, locators, the page's own tools and the earlier extract."""
 
     def __init__(self, client: CommandClient, page_id: int, browser: PageHost | None = None) -> None:
         self._client = client
@@ -187,6 +189,40 @@ class Page:
     async def press(self, keys: str, *, timeout: float | None = None) -> None:
         """Press keys ('Enter', 'Control+A') on whatever has focus in the page."""
         await self._client.call("page.press", {"page": self.id, "keys": keys, **_given(timeout=timeout)})
+
+    async def tools(self) -> list[_wire.PageTool]:
+        """The page's own tools (WebMCP), as the snapshot lists them: name, description, input schema."""
+        r = await self._client.call("page.tools", {"page": self.id})
+        return parse_answer(_wire.PageToolsResult, r, "page.tools").tools
+
+    async def call_tool(
+        self, name: str, input: Mapping[str, Any] | None = None, *, timeout: float | None = None, approval: _wire.ApprovalPolicyDict | None = None
+    ) -> _wire.CallToolResult:
+        """Call one of the page's own tools with `input` (checked against its input schema first). A
+        tool a form declares fills the form and submits it. `output` is the tool's answer as text
+        (JSON text for an object), None when it answered nothing (a form that navigated the page:
+        `navigated`). `approval` makes the call wait for approval as a click would. Cancelling the
+        task cancels the call in the worker (the page's tool is told)."""
+        if not isinstance(name, str):
+            raise type_error(f"call_tool needs a tool's name (a string), got {type(name).__name__}")
+        if input is not None and not isinstance(input, Mapping):
+            raise type_error(f"a tool's input is a dict, got {type(input).__name__}")
+        op_id = str(uuid.uuid4())
+        # The same frame as the Node client's (which sends {} for no input), with an opId so that
+        # cancelling the task can stop the call: a page's tool may never answer.
+        params = {
+            "page": self.id,
+            "name": name,
+            "input": dict(input or {}),
+            **_given(timeout=timeout, approval=None if approval is None else dict(approval)),
+            "opId": op_id,
+        }
+        try:
+            r = await self._client.call("page.callTool", params)
+        except asyncio.CancelledError:
+            asyncio.ensure_future(_quiet(self._client.call("op.cancel", {"opId": op_id})))
+            raise
+        return parse_answer(_wire.CallToolResult, r, "page.callTool")
 
     async def selectors_for(self, ids: Sequence[str]) -> list[_wire.PageSelectorsResultItem | None]:
         """Selectors for snapshot element ids (None where the element is gone)."""

@@ -166,7 +166,7 @@ register(_page.Locator, Locator)
 
 
 class Page(Blocking):
-    """One tab: navigation, JavaScript, screenshots, key presses, locators and the earlier extract.
+    """One tab: navigation, JavaScript, screenshots, key presses, locators, the page's own tools and the earlier extract.
 
     Blocking: deckhand.Page, each call waited for."""
 
@@ -229,6 +229,26 @@ class Page(Blocking):
     def press(self, keys: str, *, timeout: float | None = None) -> None:
         """Press keys ('Enter', 'Control+A') on whatever has focus in the page."""
         run(self._async.press(keys, timeout=timeout))
+
+    def tools(self) -> list[_wire.PageTool]:
+        """The page's own tools (WebMCP), as the snapshot lists them: name, description, input schema."""
+        return run(self._async.tools())
+
+    def call_tool(
+        self,
+        name: str,
+        input: Mapping[str, Any] | None = None,
+        *,
+        timeout: float | None = None,
+        approval: _wire.ApprovalPolicyDict | None = None,
+    ) -> _wire.CallToolResult:
+        """Call one of the page's own tools with `input` (checked against its input schema first). A
+        tool a form declares fills the form and submits it. `output` is the tool's answer as text
+        (JSON text for an object), None when it answered nothing (a form that navigated the page:
+        `navigated`). `approval` makes the call wait for approval as a click would. Cancelling the
+        task cancels the call in the worker (the page's tool is told).
+        """
+        return run(self._async.call_tool(name, input, timeout=timeout, approval=approval))
 
     def selectors_for(self, ids: Sequence[str]) -> list[_wire.PageSelectorsResultItem | None]:
         """Selectors for snapshot element ids (None where the element is gone)."""

@@ -9,9 +9,9 @@ from pydantic import Field
 
 from . import _wire
 from ._wire import (
-    Action, ActionTarget, ActResult, ActResultData, AgentResult, AgentStep, AgentUsage, ApprovalRequest, CacheInfo, CacheInfoTokensSaved, Flow,
-    FlowReplayResult, FlowStepOutcome, FlowSummary, GenericModelConfig, Metrics, ModelConfig, ModelReply, ModelReplyUsage, ModelRequest,
-    ObserveResult, OutlineLine, PageInfo, QaRecording, QaStep, ResultMetadata, SnapshotResult, Usage, WireModel,
+    Action, ActionTarget, ActResult, ActResultData, AgentResult, AgentStep, AgentUsage, ApprovalRequest, CacheInfo, CacheInfoTokensSaved,
+    CallToolResult, Flow, FlowReplayResult, FlowStepOutcome, FlowSummary, GenericModelConfig, Metrics, ModelConfig, ModelReply, ModelReplyUsage,
+    ModelRequest, ObserveResult, OutlineLine, PageInfo, PageTool, QaRecording, QaStep, ResultMetadata, SnapshotResult, Usage, WireModel,
 )  # fmt: skip
 
 T = TypeVar("T")
@@ -28,7 +28,7 @@ class ExtractResult(_wire.ExtractResult, Generic[T]):
 
 __all__ = [
     "Action", "ActionTarget", "ActResult", "ActResultData", "AgentResult", "AgentStep", "AgentUsage", "ApprovalRequest", "CacheInfo",
-    "CacheInfoTokensSaved", "ExtractResult", "Flow", "FlowReplayResult", "FlowStepOutcome", "FlowSummary", "GenericModelConfig", "Metrics",
-    "ModelConfig", "ModelReply", "ModelReplyUsage", "ModelRequest", "ObserveResult", "OutlineLine", "PageInfo", "QaRecording", "QaStep",
-    "ResultMetadata", "SnapshotResult", "Usage", "WireModel",
+    "CacheInfoTokensSaved", "CallToolResult", "ExtractResult", "Flow", "FlowReplayResult", "FlowStepOutcome", "FlowSummary", "GenericModelConfig",
+    "Metrics", "ModelConfig", "ModelReply", "ModelReplyUsage", "ModelRequest", "ObserveResult", "OutlineLine", "PageInfo", "PageTool", "QaRecording",
+    "QaStep", "ResultMetadata", "SnapshotResult", "Usage", "WireModel",
 ]  # fmt: skip
