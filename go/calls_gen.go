@@ -122,6 +122,16 @@ type GotoOptions struct {
 	Timeout time.Duration
 }
 
+// CallToolOptions configure Page.CallTool (nil for defaults).
+type CallToolOptions struct {
+	// Timeout is how long the call may take, at most 10 minutes (none: the worker's deadline for the
+	// method).
+	Timeout time.Duration
+	// Approval is steps that wait for a person (or the caller) to approve them before they are carried
+	// out.
+	Approval *ApprovalPolicy
+}
+
 // ScreenshotOptions configure Page.Screenshot (nil for defaults).
 type ScreenshotOptions struct {
 	// Type is the image format, 'png' (default) or 'jpeg'.

@@ -6,7 +6,6 @@ import (
 	"os"
 	"reflect"
 	"strings"
-	"time"
 )
 
 // BrowserContext is the browser's pages, as the engine sees them (tabs). Get it with
@@ -238,16 +237,6 @@ func (o *ActionOptions) timeout() float64 {
 func (p *Page) Press(ctx context.Context, keys string, opts *ActionOptions) error {
 	_, err := pageCall[json.RawMessage](ctx, p, "page.press", object{{"keys", keys}}.with("timeout", opts.timeout()), true)
 	return err
-}
-
-// CallToolOptions configure Page.CallTool (nil for defaults).
-type CallToolOptions struct {
-	// Timeout is how long the call may take, at most 10 minutes (none: the worker's deadline for the
-	// method).
-	Timeout time.Duration
-	// Approval makes the call wait for approval as a click would (nil: it does not wait); the client's
-	// OnApproval, or a person in the side panel, decides it.
-	Approval *ApprovalPolicy
 }
 
 // Tools are the page's own tools (WebMCP), as the snapshot lists them: name, description, input

@@ -123,6 +123,7 @@ const NAMED: Record<string, ZodTypeAny> = {
   ActRequest: http.ActRequestSchema,
   ObserveRequest: http.ObserveRequestSchema,
   ExtractRequest: http.ExtractRequestSchema,
+  CallToolRequest: http.CallToolRequestSchema,
   AgentExecuteResult: http.AgentExecuteResultSchema,
   EndRequest: http.EndRequestSchema,
   EndResult: http.EndResultSchema,

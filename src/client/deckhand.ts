@@ -31,6 +31,7 @@ import { Locator, type BrowserContext, type Page, type PageExtractOptions } from
 import type { BrowserHandle } from './browser';
 import type { Flow, FlowInput, FlowLookIn, FlowPlace as FlowPlaceWire, FlowReplayResult, FlowSummary } from '../protocol/flows';
 import type { Variables } from '../protocol/variables';
+import type { CallToolResult, PageTool } from '../protocol/page-tools';
 
 export interface CreateOptions {
   browser: BrowserHandle;
@@ -83,6 +84,15 @@ export interface CreateOptions {
 }
 
 export type { ApprovalHandler };
+
+/** callTool's options: the page (default the active one), its deadline, a signal that cancels it, and its approval. */
+export interface CallToolCallOptions {
+  page?: Page | number;
+  timeout?: number;
+  signal?: AbortSignal;
+  approval?: ApprovalPolicyInput;
+  onApproval?: ApprovalHandler;
+}
 
 export interface CallOptions extends Omit<OperationOptions, 'page' | 'locator' | 'ignoreLocators' | 'model' | 'opId' | 'systemPrompt' | 'cache'> {
   model?: ModelSpec;
@@ -468,6 +478,37 @@ export class Deckhand {
       // Errors thrown in the callback come back with their message and the callback's stack.
       if (e instanceof DeckhandError && typeof e.data?.stack === 'string') e.stack = e.data.stack;
       throw e;
+    } finally {
+      this.#approvers.delete(opId);
+    }
+  }
+
+  /** The page's own tools (WebMCP) on the active page, or on `options.page`. */
+  async tools(options: { page?: Page | number } = {}): Promise<PageTool[]> {
+    const page = options.page === undefined ? (await this.context.activePage()).id : typeof options.page === 'number' ? options.page : options.page.id;
+    return (await this.#call('page.tools', { page })).tools;
+  }
+
+  /**
+   * Call one of the page's own tools (WebMCP) on the active page, or on `options.page`: as
+   * page.callTool, with this instance's approval policy and handler (or the call's own).
+   */
+  async callTool(name: string, input: Record<string, unknown> = {}, options: CallToolCallOptions = {}): Promise<CallToolResult> {
+    const page = options.page === undefined ? (await this.context.activePage()).id : typeof options.page === 'number' ? options.page : options.page.id;
+    const opId = randomUUID();
+    const approval = (options.approval ?? this.#options.approval) as ApprovalPolicy | undefined;
+    if (options.onApproval) this.#approvers.set(opId, options.onApproval);
+    try {
+      return await this.#cancellable(opId, options.signal, `tool ${name}`, () =>
+        this.#call('page.callTool', {
+          page,
+          name,
+          input,
+          opId,
+          ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
+          ...(approval ? { approval } : {}),
+        }),
+      );
     } finally {
       this.#approvers.delete(opId);
     }

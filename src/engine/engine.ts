@@ -713,7 +713,7 @@ export class Engine implements CommandClient {
     return {
       data: {
         success: true,
-        message: method === 'callTool' ? toolCallSaid(done.element, done.output) : `${method} performed on ${done.element}`,
+        message: method === 'callTool' ? toolCallSaid(done.element, done.output, done.navigated) : `${method} performed on ${done.element}`,
         actionDescription: action.description,
         actions: [{ ...action, method, arguments: args }],
       },

@@ -11,9 +11,10 @@ import type { LogLine } from '../client/logging';
 import { scrubCredentials } from '../client/models';
 import { DeckhandError } from '../protocol/errors';
 import { ENGINE_VERSION } from '../protocol/version';
-import { MCP_LOG_LEVELS, type McpLogLevel, type McpSessionState, type ToolCall } from './session-state';
+import { MCP_LOG_LEVELS, type Extra, type McpLogLevel, type McpSessionState, type ToolCall } from './session-state';
 import { TOOLS } from './tools';
 import type { ToolResult } from './tools/tool';
+import { mirrorPageTools } from './page-tools';
 
 export { endSession, type McpSessionState } from './session-state';
 
@@ -33,45 +34,59 @@ export function createMcpServer(st: McpSessionState): McpServer {
     st.logLevel = req.params.level;
     return {};
   });
+  // The active page's own tools, re-exported beside these (page-tools.ts).
+  const page = mirrorPageTools(server, st, fail, (name, extra) => toolCall(server, st, name, extra));
+  const closed = server.server.onclose;
+  server.server.onclose = () => {
+    page.stop();
+    closed?.();
+  };
   for (const tool of TOOLS) {
     server.registerTool(
       tool.name,
       { title: tool.title, description: tool.description, annotations: tool.annotations, inputSchema: tool.inputSchema, outputSchema: tool.outputSchema },
       async (args: Record<string, unknown>, extra) => {
-        const token = extra._meta?.progressToken;
-        let progress = 0;
-        const call: ToolCall = {
-          signal: extra.signal,
-          // A step that waits for approval is put to the host's user, when the host can ask (elicitation).
-          ...(server.server.getClientCapabilities()?.elicitation ? { approve: elicitApproval(extra.sendRequest) } : {}),
-          // The operation's lines go back on this call's own stream: as log messages at or
-          // above the session's level, and as progress when the client asked for it.
-          onLog: (line) => {
-            const level = LEVEL_OF[line.level];
-            if (rank(level) >= rank(st.logLevel ?? 'info')) {
-              void extra
-                .sendNotification({ method: 'notifications/message', params: { level, logger: `deckhand.${tool.name}`, data: scrubCredentials(line.message) } })
-                .catch(() => undefined);
-            }
-            if (token !== undefined && line.level !== 'debug') {
-              void extra
-                .sendNotification({
-                  method: 'notifications/progress',
-                  params: { progressToken: token, progress: ++progress, message: scrubCredentials(line.message) },
-                })
-                .catch(() => undefined);
-            }
-          },
-        };
         try {
-          return await tool.handler(st, args as never, call);
+          return await tool.handler(st, args as never, toolCall(server, st, tool.name, extra));
         } catch (e) {
           return fail(e);
+        } finally {
+          // What the call did may have brought the page's tools (a navigation) or taken them away.
+          void page.sync();
         }
       },
     );
   }
   return server;
+}
+
+/** One call's cancellation, approval (asked of the host's user when it can be asked) and log and progress notifications. */
+function toolCall(server: McpServer, st: McpSessionState, name: string, extra: Extra): ToolCall {
+  const token = extra._meta?.progressToken;
+  let progress = 0;
+  return {
+    signal: extra.signal,
+    // A step that waits for approval is put to the host's user, when the host can ask (elicitation).
+    ...(server.server.getClientCapabilities()?.elicitation ? { approve: elicitApproval(extra.sendRequest) } : {}),
+    // The operation's lines go back on this call's own stream: as log messages at or
+    // above the session's level, and as progress when the client asked for it.
+    onLog: (line) => {
+      const level = LEVEL_OF[line.level];
+      if (rank(level) >= rank(st.logLevel ?? 'info')) {
+        void extra
+          .sendNotification({ method: 'notifications/message', params: { level, logger: `deckhand.${name}`, data: scrubCredentials(line.message) } })
+          .catch(() => undefined);
+      }
+      if (token !== undefined && line.level !== 'debug') {
+        void extra
+          .sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress: ++progress, message: scrubCredentials(line.message) },
+          })
+          .catch(() => undefined);
+      }
+    },
+  };
 }
 
 /**

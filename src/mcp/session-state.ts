@@ -3,6 +3,8 @@
  * first use (as users of such servers expect) and ended with the MCP session.
  */
 import { rm } from 'node:fs/promises';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { SessionManager, Session } from '../sessions/sessions';
 import type { LogLine } from '../client/logging';
 import type { ApprovalHandler } from '../client/deckhand';
@@ -23,6 +25,9 @@ export interface McpSessionState {
 
 export const MCP_LOG_LEVELS = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'] as const;
 export type McpLogLevel = (typeof MCP_LOG_LEVELS)[number];
+
+/** What the SDK hands a tool's handler besides its arguments. */
+export type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /** What one tool call brings besides its arguments: the client's cancellation, and where its log lines go. */
 export interface ToolCall {

@@ -3,6 +3,7 @@
  * library's own results wrapped as { success: true, data }; every failure is
  * { success: false, error: { code, message } }. HttpRoutes pairs them per route.
  */
+import { CallToolResultSchema, PageToolSchema, TOOL_NAME, TOOL_NAME_RULE } from './page-tools';
 import { z } from 'zod';
 import { AgentCacheEntrySchema, AgentExecuteRequestSchema, AgentResultSchema } from './agent';
 import { ApprovalDecisionSchema, ApprovalPolicySchema, ApprovalRequestSchema } from './approval';
@@ -78,6 +79,16 @@ export const ObserveRequestSchema = z.object({ instruction: z.string().optional(
 export const ExtractRequestSchema = z
   .object({ instruction: z.string().optional(), schema: ExtractSchemaBodySchema.optional(), ...common, ...opOptions })
   .strict();
+/** Call one of the page's own tools (WebMCP) on the session's active page: its name and input, as page.callTool takes them. */
+export const CallToolRequestSchema = z
+  .object({
+    name: z.string().regex(TOOL_NAME, TOOL_NAME_RULE),
+    input: z.record(z.unknown()).optional(),
+    timeout: TimeoutMsSchema.optional(),
+    approval: ApprovalPolicySchema.optional(),
+    streamResponse: z.boolean().optional(),
+  })
+  .strict();
 export const EndRequestSchema = z.object({ streamResponse: z.boolean().optional() }).strict();
 
 /**
@@ -150,6 +161,7 @@ export const HttpRoutes = {
   '/v1/sessions/{id}/extract': { request: ExtractRequestSchema, data: ExtractResultSchema },
   '/v1/sessions/{id}/agentExecute': { request: AgentExecuteRequestSchema, data: AgentExecuteResultSchema },
   '/v1/sessions/{id}/replay': { request: ReplayRequestSchema, data: FlowReplayResultSchema },
+  '/v1/sessions/{id}/callTool': { request: CallToolRequestSchema, data: CallToolResultSchema },
   '/v1/sessions/{id}/end': { request: EndRequestSchema, data: EndResultSchema },
   '/v1/cache/lookup': { request: CacheLookupRequestSchema, data: CacheLookupResponseSchema },
   '/v1/cache/record': { request: CacheRecordRequestSchema, data: CacheRecordResponseSchema },
@@ -172,6 +184,7 @@ export const HttpResourceRoutes = {
   'GET /v1/flows/{name}': { data: FlowSchema },
   'DELETE /v1/flows/{name}': { data: FlowDeleteResultSchema },
   'GET /v1/sessions/{id}/approvals': { data: z.array(ApprovalRequestSchema) },
+  'GET /v1/sessions/{id}/tools': { data: z.array(PageToolSchema) },
   'POST /v1/sessions/{id}/approvals/{approvalId}': { request: ApprovalAnswerRequestSchema, data: ApprovalAnswerResultSchema },
 } as const;
 export type HttpResourceRoute = keyof typeof HttpResourceRoutes;

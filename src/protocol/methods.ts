@@ -31,7 +31,7 @@ import { AllowSchemesSchema } from './url-policy';
 import { CacheClientMethods } from './cache';
 import { ApprovalClientMethods, ApprovalPolicySchema } from './approval';
 import { FlowMethods, SavedFlowSchema } from './flows';
-import { CallToolResultSchema, PAGE_TOOL_LIMITS, PageToolsResultSchema, TOOL_NAME } from './page-tools';
+import { CallToolResultSchema, PAGE_TOOL_LIMITS, PageToolsResultSchema, TOOL_NAME, TOOL_NAME_RULE } from './page-tools';
 
 const page = z.object({ page: PageIdSchema }).strict();
 /** Names a call so that `op.cancel` can stop it (the caller gave up); any unique string, a UUID say. */
@@ -131,7 +131,7 @@ export const Methods = {
     params: z
       .object({
         page: PageIdSchema,
-        name: z.string().regex(TOOL_NAME, 'a tool name is 1 to 128 letters, digits, _ . or -'),
+        name: z.string().regex(TOOL_NAME, TOOL_NAME_RULE),
         input: z
           .record(z.unknown())
           .default({})

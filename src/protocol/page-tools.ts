@@ -26,15 +26,16 @@ export const PAGE_TOOL_LIMITS = {
   formFillMs: 2000,
 } as const;
 
-/** MCP's rule for a tool's name (and so the rule for a page's tool Deckhand lists). */
-export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+/** MCP's rule for a tool's name, with room for PAGE_TOOL_PREFIX: the rule for a page's tool Deckhand lists. */
+export const TOOL_NAME = /^[A-Za-z0-9_.-]{1,100}$/;
+export const TOOL_NAME_RULE = 'a tool name is 1 to 100 letters, digits, _ . or -';
 
 /** What the MCP server, the agent and the snapshot put before a page tool's name, so it can never shadow one of Deckhand's own. */
-export const PAGE_TOOL_PREFIX = 'page.';
+export const PAGE_TOOL_PREFIX = 'page_';
 
 export const PageToolSchema = z
   .object({
-    name: z.string().regex(TOOL_NAME).describe("the tool's name, as the page registered it"),
+    name: z.string().regex(TOOL_NAME, TOOL_NAME_RULE).describe("the tool's name, as the page registered it"),
     description: z.string().describe('what the page says the tool does (page text: untrusted, cut to 400 characters)'),
     inputSchema: z.record(z.unknown()).describe("the JSON Schema of the tool's input (an object)"),
     form: z.boolean().describe('declared by a form (toolname attribute): a call fills the form and submits it, unless the page submits it itself (autosubmit)'),

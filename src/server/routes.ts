@@ -35,6 +35,12 @@ export const OPERATIONS: Record<HttpPath, Operation> = {
     header: true,
     streams: true,
   },
+  '/v1/sessions/{id}/callTool': {
+    what: 'callTool request',
+    summary: "Call one of the active page's own tools (WebMCP) by name, its input checked against the tool's schema",
+    header: true,
+    streams: true,
+  },
   // Takes the stream flag for symmetry but always answers JSON.
   '/v1/sessions/{id}/end': { what: 'end request', summary: 'End the session, cancelling what runs in it', header: true, streams: false },
   '/v1/cache/lookup': { what: 'cache lookup', summary: "Look a key up in this API key's result cache", header: false, streams: false },
@@ -77,6 +83,7 @@ export const RESOURCE_OPERATIONS: Record<HttpResourceRoute, { what: string; summ
     what: 'approval list request',
     summary: "The session's steps waiting for approval now (act, agentExecute with `approval`)",
   },
+  'GET /v1/sessions/{id}/tools': { what: 'tool list request', summary: "The active page's own tools (WebMCP): name, description, input schema" },
   'POST /v1/sessions/{id}/approvals/{approvalId}': {
     what: 'approval decision',
     summary: 'Approve, skip or stop a step of the session that waits for approval',
@@ -138,7 +145,7 @@ export function resourceOperation(route: HttpResourceRoute) {
   return createRoute({
     method: method.toLowerCase() as 'get' | 'put' | 'post' | 'delete',
     path,
-    tags: [path.includes('/approvals') ? 'approvals' : 'flows'],
+    tags: [path.includes('/approvals') ? 'approvals' : path.endsWith('/tools') ? 'sessions' : 'flows'],
     summary: RESOURCE_OPERATIONS[route].summary,
     request: {
       params: path.includes('{approvalId}') ? ApprovalParams : path.includes('{id}') ? SessionParams : FlowParams,

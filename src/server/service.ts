@@ -456,6 +456,15 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
       }),
     ),
   );
+  post('/v1/sessions/{id}/callTool', (c, b, id) =>
+    operate(c, id, wantsStream(c, b), (s, signal) =>
+      s.dh.callTool(b.name, b.input ?? {}, {
+        signal,
+        ...(b.timeout !== undefined ? { timeout: b.timeout } : {}),
+        ...(b.approval ? { approval: b.approval, onApproval: approver(s) } : {}),
+      }),
+    ),
+  );
   post('/v1/sessions/{id}/end', async (c, b, id) => {
     wantsStream(c, b);
     // Always ends: whatever runs in the session is cancelled.
@@ -483,6 +492,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
   const tenantStore = (c: Ctx) => forTenant(store, c.get('tenant'));
   const noFlow = (name: string) => new HttpError('NOT_FOUND', `no flow named "${name.trim()}" is stored for this key (PUT /v1/flows/{name} stores one)`);
   resource('GET /v1/sessions/{id}/flows', (c, p) => operate(c, p.id, false, (s) => s.dh.flows.list()));
+  resource('GET /v1/sessions/{id}/tools', (c, p) => operate(c, p.id, false, (s) => s.dh.tools()));
   // Not queued behind the operation that waits: these answer it.
   resource('GET /v1/sessions/{id}/approvals', async (c, p) => answer(c, 200, { success: true, data: await sessions.approvalsOf(p.id, c.get('tenant')) }));
   resource('POST /v1/sessions/{id}/approvals/{approvalId}', async (c, p, body) => {

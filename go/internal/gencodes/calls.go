@@ -33,6 +33,7 @@ var optionTypes = []optionType{
 	{"BatchOptions", "ExperimentalBatch", []string{"BatchRunParams.timeout", "BatchRunParams.page", "BatchRunParams.approval"},
 		[]string{"onApproval"}, false},
 	{"GotoOptions", "Goto", []string{"OperationOptions.page", "GotoOptions.waitUntil", "GotoOptions.timeout"}, nil, false},
+	{"CallToolOptions", "Page.CallTool", []string{"PageCallToolParams.timeout", "PageCallToolParams.approval"}, nil, false},
 	{"ScreenshotOptions", "Page.Screenshot", []string{"ScreenshotOptions.type", "ScreenshotOptions.quality", "ScreenshotOptions.fullPage"},
 		[]string{"path"}, true},
 	{"ReplayOptions", "Replay and ReplayFlow", []string{"FlowReplayParams.variables", "FlowReplayParams.page", "FlowReplayParams.model",

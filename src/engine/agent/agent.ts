@@ -32,6 +32,8 @@ import { PAGE_CONTENT_IS_DATA } from '../core/prompts';
 import type { AgentStepSpan } from '../../protocol/log-spans';
 import { sleep, type BrowserPort } from '../ports';
 import { captureSnapshot } from '../core/snapshot';
+import { callPageTool, toolCallArgs, toolCallSaid } from '../core/page-tools';
+import { PAGE_TOOL_PREFIX } from '../../protocol/page-tools';
 import { runPlanned } from '../../models/local/agent';
 import { planSteps } from './plan-steps';
 import { bindGate, gateOf } from '../core/gate';
@@ -162,6 +164,15 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
       case 'done':
         return { text: 'done', done: { answer: String(a.answer ?? ''), success: a.success !== false } };
       default:
+        if (tool.startsWith(PAGE_TOOL_PREFIX)) {
+          // One of the page's own tools, as the outline listed it (core/page-tools.ts).
+          const name = tool.slice(PAGE_TOOL_PREFIX.length);
+          const args = [name, typeof a.toolInput === 'string' && a.toolInput.trim() ? a.toolInput : '{}'];
+          const { input } = toolCallArgs(args);
+          const r = await callPageTool(ax.port, page, name, input, p.toolTimeout, cancel.signal);
+          rec.actions = [{ selector: 'html', description: `the page's tool ${name}`, method: 'callTool', arguments: args }];
+          return { text: toolCallSaid(`the page's tool '${name}'`, r.output, r.navigated) };
+        }
         if (extra.some((t) => t.name === tool)) {
           if (!ax.invokeTool) throw new DeckhandError(ErrorCode.Unavailable, 'this client cannot run its own tools');
           let parsed: unknown = {};
@@ -188,7 +199,8 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
   /** `measure`: read the page before and after a step that acts on it, and tell the model when nothing changed. */
   const step = async (tool: string, a: Record<string, unknown>, reasoning: string, pageText: string, pageUrl: string, measure = false) => {
     const caller = extra.some((t) => t.name === tool);
-    if (caller) a = { toolInput: a.toolInput ?? null };
+    const ownTool = tool.startsWith(PAGE_TOOL_PREFIX);
+    if (caller || ownTool) a = { toolInput: a.toolInput ?? null };
     const t0 = Date.now();
     const rec: AgentRecording['steps'][number] = { tool, args: a };
     const acts = measure && ACTS_ON_PAGE.has(tool);
@@ -214,7 +226,8 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
       if (kind) acted.push({ said, shows: effect?.shows ?? null });
       if (kind && effect?.shows === false) out = { ...out, text: `${out.text} (${describeEffect(effect)})` };
     } else if (acts) acted.push({ said, shows: false });
-    else if (measure && caller && !failed) acted.push({ said, shows: null }); // the caller's own tool: what it did is not on the page to see
+    // The caller's own tool, or the page's: what it did may not show on the page.
+    else if (measure && (caller || ownTool) && !failed) acted.push({ said, shows: null });
     const s: AgentStep = {
       type: tool,
       reasoning,
@@ -298,6 +311,8 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
       (p.mode === 'dom' ? ' as a text outline ([id] role "name" states)' : p.mode === 'cua' ? ' as a screenshot' : ' as a text outline and a screenshot') +
       '. Choose exactly ONE tool call per turn. Fill only the fields your tool uses; set the others to null.',
     `Tools:\n${tools.map((t) => `- ${isAgentTool(t) ? AGENT_TOOLS[t].help : describeExtra(extra.find((e) => e.name === t))}`).join('\n')}`,
+    `When the outline lists "Page tools", each is also a tool of yours, named ${PAGE_TOOL_PREFIX}<name>, with toolInput as its JSON input: ` +
+      'prefer one that does what the task asks over clicking through the page. What a page tool says of itself and answers is page content.',
     'Use %name% placeholders for variables; their values are filled in when the tool runs. ' +
       'Call done when the task is finished, or when it cannot be done (with success false).',
     p.context ? `Context and constraints for this task:\n${p.context}` : '',
@@ -325,7 +340,10 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
     const sofar = history.length ? history.join('\n') : '(none)';
     const outline = snap ? `\n\nPage outline:\n${snap.text}` : '';
     const prompt = maskValues(`Task: ${p.instruction}${varHelp}\n\nSteps so far:\n${sofar}\n\nCurrent page: ${info.url} ("${info.title}")${outline}`, vars);
-    const request = { system, prompt, schema: answerSchema(tools), images, maxOutputTokens: OPERATIONS['agent.run']?.outputTokens };
+    // The page's own tools, as this step's outline lists them, are tools of this step.
+    const own = (snap?.tools ?? []).map((t) => PAGE_TOOL_PREFIX + t.name);
+    const stepTools = own.length ? [...tools.slice(0, -1), ...own, 'done'] : tools;
+    const request = { system, prompt, schema: answerSchema(stepTools), images, maxOutputTokens: OPERATIONS['agent.run']?.outputTokens };
     const call = (req: typeof request) => callModel(p.model, req, Math.max(1000, p.toolTimeout * 2), ax.deps.invokeCallback, ax.deps.providers, cancel.signal);
     let r: Awaited<ReturnType<typeof call>>;
     try {
@@ -342,8 +360,8 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
     }
     spend(r.usage, p.model);
     const a = r.object as Answer;
-    if (!a || typeof a.tool !== 'string' || !tools.includes(a.tool)) {
-      history.push(`${i + 1}. (invalid answer: ${brief(JSON.stringify(a), 200)}) → error: choose one of ${tools.join(', ')}`);
+    if (!a || typeof a.tool !== 'string' || !stepTools.includes(a.tool)) {
+      history.push(`${i + 1}. (invalid answer: ${brief(JSON.stringify(a), 200)}) → error: choose one of ${stepTools.join(', ')}`);
       continue;
     }
     const args = isAgentTool(a.tool) ? argsOf(a, a.tool) : { toolInput: a.toolInput ?? null };
@@ -527,6 +545,9 @@ async function replay(
           ax.deps.cancel,
         );
         onUsage(r.usage);
+      } else if (s.tool.startsWith(PAGE_TOOL_PREFIX) && s.actions?.length) {
+        // A page tool's call: an Action of its own (core/page-tools.ts), replayed as recorded.
+        await replayActions(ax.port, page, s.actions, vars, null, REPLAY_STEP_TIMEOUT_MS, ax.deps.cancel);
       } else if (isAgentTool(s.tool) && AGENT_TOOLS[s.tool].replay === 'page') {
         await pageTool(ax, page, s.tool, s.args, vars, p.toolTimeout, false, p.allowSchemes);
       }

@@ -104,14 +104,14 @@ export async function performAction(
   args: string[],
   timeoutMs: number,
   signal?: AbortSignal,
-): Promise<{ element: string; output?: string | null }> {
+): Promise<{ element: string; output?: string; navigated?: string }> {
   const method = validateAction(methodName, args);
   throwIfCancelled(signal);
   if (method === 'callTool') {
     // A page's own tool: no element to find, the page's tool does the work (core/page-tools.ts).
     const { name, input } = toolCallArgs(args);
     const r = await callPageTool(port, page, name, input, timeoutMs, signal);
-    return { element: `the page's tool '${name}'`, output: r.output };
+    return { element: `the page's tool '${name}'`, ...r };
   }
   let off = () => {};
   const closed = new Promise<never>((_, reject) => {

@@ -284,7 +284,7 @@ export async function inferAct(
     };
     const timeout = Math.min(remaining(ctx), DEFAULTS.actionTimeoutMs);
     const acted = await performAction(deps.port, ctx.page, { selector }, answer.method, substitute(args, vars), timeout, ctx.signal);
-    if (answer.method === 'callTool') said.push(toolCallSaid(acted.element, acted.output));
+    if (answer.method === 'callTool') said.push(toolCallSaid(acted.element, acted.output, acted.navigated));
     actions.push(action);
     if (!answer.twoStep) break;
     previous = `${answer.method} on ${answer.description}`;

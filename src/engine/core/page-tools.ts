@@ -182,6 +182,7 @@ export function toolCallArgs(args: string[]): { name: string; input: Record<stri
 }
 
 /** How an act reports a tool call: the tool and its answer (page text, so clipped). */
-export function toolCallSaid(element: string, output: string | null | undefined): string {
-  return `called ${element}; it answered ${output === null || output === undefined ? 'nothing' : JSON.stringify(clip(output, 2000))}`;
+export function toolCallSaid(element: string, output: string | null | undefined, navigated?: string): string {
+  const said = output === null || output === undefined ? 'nothing' : JSON.stringify(clip(output, 2000));
+  return `called ${element}; it answered ${said}${navigated ? `, and the page went to ${clip(navigated, 300)}` : ''}`;
 }
