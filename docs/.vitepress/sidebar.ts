@@ -37,6 +37,7 @@ export const sections: Section[] = [
       { text: 'experimentalBatch', link: '/guides/batch' },
       { text: 'Pages and locators', link: '/guides/pages-and-locators' },
       { text: 'The page snapshot', link: '/guides/snapshot' },
+      { text: "A page's own tools (WebMCP)", link: '/guides/page-tools' },
       { text: 'Earlier calls', link: '/guides/earlier-calls' },
       { text: 'The HTTP service', link: '/guides/http-service' },
       { text: 'The MCP server', link: '/guides/mcp-server' },
