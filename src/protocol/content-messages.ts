@@ -20,6 +20,8 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
     /** Also answer the printed lines as data (for the model request); child frames' lines, by frame id, spliced like their text. */
     lines: z.boolean().optional(),
     frameLines: z.record(z.array(OutlineLineSchema)).optional(),
+    /** List the frame's own tools (WebMCP) before its outline, within a share of the budget (snapshot/page-tools.ts). */
+    tools: z.boolean().optional(),
     /** The instruction the snapshot is for: folding keeps the list items it names. */
     focus: z.string().max(5000).optional(),
     /** An act's first, narrow view: on a page far over the budget, far blocks without the instruction's words go unread (walker.ts). */

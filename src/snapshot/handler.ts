@@ -17,7 +17,8 @@ import { finalizer, roleOf, walk } from './walker';
 import { describeElement, Visibility } from './visibility';
 import { surroundings } from './surroundings';
 import { regionText } from './region';
-import { callPageTool, cancelToolCall, listPageTools } from './page-tools';
+import { callPageTool, cancelToolCall, listPageTools, toolsForSnapshot } from './page-tools';
+import { estimateTokens } from '../protocol/text';
 import { getRole } from 'dom-accessibility-api';
 import { accessibleName } from './accname';
 import type { SnapNode } from './tree';
@@ -120,8 +121,11 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
         if (!kept) return { stale: true };
         clickTargets = kept;
       } else keepTargets(clickTargets);
+      // The page's own tools first (they change with no mutation, so they are part of the key), within a share of the budget.
+      const own = req.tools ? await toolsForSnapshot(req.budget) : { block: '', tools: [] };
+      const budget = Math.max(100, req.budget - estimateTokens(own.block.length));
       // The address too: history.pushState changes it with no event and no mutation.
-      const key = location.href + '\n' + JSON.stringify({ ...req, clickTargets, reuseTargets: undefined });
+      const key = location.href + '\n' + own.block + JSON.stringify({ ...req, clickTargets, reuseTargets: undefined });
       const kept = recall(key);
       if (kept !== undefined) return kept;
       const at = snapshotVersion();
@@ -150,7 +154,7 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
         frames,
         ignore,
         listened,
-        budget: req.budget,
+        budget,
         focus: req.focus,
         narrow: req.narrow,
       });
@@ -165,8 +169,12 @@ export async function handleFrameRequest(raw: unknown): Promise<unknown> {
           else f.node.children.push({ kind: 'frame', frameId: id, text: req.frames[String(id)], lines: req.frameLines?.[String(id)], children: [] });
         }
       }
+      const rendered = render(nodes, budget, finalizer(new Visibility(), defaultShadowRootOf), { lines: req.lines, focus: req.focus });
       const result = {
-        ...render(nodes, req.budget, finalizer(new Visibility(), defaultShadowRootOf), { lines: req.lines, focus: req.focus }),
+        ...rendered,
+        text: own.block + rendered.text,
+        tokens: rendered.tokens + estimateTokens(own.block.length),
+        ...(own.tools.length ? { tools: own.tools } : {}),
         iframes: frames.length,
         url: location.href,
       };

@@ -4,7 +4,8 @@
  * the page's code itself. Everything the page says about a tool is untrusted text, bounded here
  * (protocol/page-tools.ts); a tool declared by a form the person cannot see is not listed.
  */
-import { PAGE_TOOL_LIMITS, TOOL_NAME, type PageTool } from '../protocol/page-tools';
+import { PAGE_TOOL_LIMITS, PAGE_TOOL_PREFIX, TOOL_NAME, type PageTool } from '../protocol/page-tools';
+import { estimateTokens } from '../protocol/text';
 
 /** What the browser hands out for a registered tool (the WebMCP draft's RegisteredTool). */
 interface RegisteredTool {
@@ -193,4 +194,50 @@ export async function callPageTool(name: string, input: Record<string, unknown>,
     mc.removeEventListener('toolchange', onChange);
     if (waitId) calls.delete(waitId);
   }
+}
+
+/** A schema's properties as the outline prints them: `name: type` (required ones marked), enums and descriptions kept short. */
+function paramsOf(schema: Record<string, unknown>): string {
+  const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
+  return Object.entries(props)
+    .map(([k, p]) => {
+      const type = Array.isArray(p?.enum) ? p.enum.map((v) => JSON.stringify(v)).join('|') : String(p?.type ?? 'any');
+      const about = typeof p?.description === 'string' && p.description ? ` (${p.description})` : '';
+      return `${k}${required.has(k) ? '' : '?'}: ${type}${about}`;
+    })
+    .join(', ');
+}
+
+/**
+ * The lines the snapshot puts before the page's outline: one per tool, its name, input and
+ * description (the page's words, quoted as data).
+ */
+function pageToolsBlock(tools: PageTool[], more: number): string {
+  if (!tools.length) return '';
+  const lines = tools.map(
+    (t) =>
+      `- tool ${PAGE_TOOL_PREFIX}${t.name}(${paramsOf(t.inputSchema)})${t.form ? ' [form]' : ''}${t.description ? `: ${JSON.stringify(t.description)}` : ''}`,
+  );
+  if (more) lines.push(`- … ${more} more tools not listed`);
+  return `Page tools (the page's own; call one with method callTool on "page", arguments [name, input as JSON]):\n${lines.join('\n')}\n\n`;
+}
+
+/** The page's tools take at most this share of a snapshot's budget; the outline keeps the rest. */
+const TOOLS_SHARE = 0.25;
+
+/**
+ * The frame's tools as a snapshot lists them before its outline, within a share of `budget`:
+ * the lines, and the tools they list (as the wire has them, for a model that reads data).
+ */
+export async function toolsForSnapshot(budget: number): Promise<{ block: string; tools: PageTool[] }> {
+  const listing = await listPageTools().catch(() => null);
+  const all = (listing?.tools ?? []).map(({ formAction: _, ...t }) => t);
+  let tools = all;
+  let block = pageToolsBlock(tools, listing?.more ?? 0);
+  while (tools.length && estimateTokens(block.length) > budget * TOOLS_SHARE) {
+    tools = tools.slice(0, -1);
+    block = pageToolsBlock(tools, (listing?.more ?? 0) + all.length - tools.length);
+  }
+  return { block, tools };
 }

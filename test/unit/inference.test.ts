@@ -59,8 +59,6 @@ const defaultAnswer: Answer = (call) => {
       return { kind: 'ready', handle: 1, x: 5, y: 5, count: 1, description: '<button>' };
     case 'dh:op':
       return { ok: true, mode: 'insertText' };
-    case 'dh:tools':
-      return { supported: true, tools: [], more: 0 };
     default:
       throw new Error(`unexpected frame request ${String(m.type)}`);
   }
@@ -241,7 +239,7 @@ describe('inferAct', () => {
     expect(r.usage.inferenceTimeMs).toBeGreaterThanOrEqual(0);
 
     // The page: settled, snapshotted, id described, selector prepared, trusted click.
-    expect(port.frameCalls.map((c) => c.message.type)).toEqual(['dh:settle', 'dh:tools', 'dh:snapshot', 'dh:describe', 'dh:prepare']);
+    expect(port.frameCalls.map((c) => c.message.type)).toEqual(['dh:settle', 'dh:snapshot', 'dh:describe', 'dh:prepare']);
     // What is left of the settle time after the network wait (the fake page has no requests).
     const settleAsk = port.ofType('dh:settle')[0].message as { timeoutMs: number; quietMs: number };
     expect(settleAsk.quietMs).toBe(150);

@@ -28,33 +28,6 @@ export async function listPageTools(port: BrowserPort, page: number, timeoutMs =
   return { supported: r.supported, more: r.more, tools: r.tools.map(({ formAction: _, ...t }) => t) };
 }
 
-/** A schema's properties as the outline prints them: `name: type` (required ones marked), enums and descriptions kept short. */
-function paramsOf(schema: Record<string, unknown>): string {
-  const props = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
-  const required = new Set(Array.isArray(schema.required) ? (schema.required as string[]) : []);
-  return Object.entries(props)
-    .map(([k, p]) => {
-      const type = Array.isArray(p?.enum) ? p.enum.map((v) => JSON.stringify(v)).join('|') : String(p?.type ?? 'any');
-      const about = typeof p?.description === 'string' && p.description ? ` (${p.description})` : '';
-      return `${k}${required.has(k) ? '' : '?'}: ${type}${about}`;
-    })
-    .join(', ');
-}
-
-/**
- * The lines the snapshot puts before the page's outline: one per tool, its name, input and
- * description (the page's words, quoted as data).
- */
-export function pageToolsBlock(tools: PageTool[], more: number): string {
-  if (!tools.length) return '';
-  const lines = tools.map(
-    (t) =>
-      `- tool ${PAGE_TOOL_PREFIX}${t.name}(${paramsOf(t.inputSchema)})${t.form ? ' [form]' : ''}${t.description ? `: ${JSON.stringify(t.description)}` : ''}`,
-  );
-  if (more) lines.push(`- … ${more} more tools not listed`);
-  return `Page tools (the page's own; call one with method callTool on "page", arguments [name, input as JSON]):\n${lines.join('\n')}\n\n`;
-}
-
 /** The first few reasons an input does not fit a schema, or null when it fits (or the schema cannot be read). */
 function inputProblem(schema: Record<string, unknown>, input: Record<string, unknown>): string | null {
   let v: Validator;

@@ -7,11 +7,9 @@ import { actedSinceLastLook } from './activity';
 import { DeckhandError, ErrorCode } from '../../protocol/errors';
 import type { OutlineLine } from '../../protocol/model';
 import { DEFAULTS, type LocatorSpec, type SnapshotResult } from '../../protocol/schemas';
-import { estimateTokens } from '../../protocol/text';
 import { clickTargets } from './listeners';
 import type { BrowserPort, FrameInfo } from '../ports';
 import type { PageTool } from '../../protocol/page-tools';
-import { listPageTools, pageToolsBlock } from './page-tools';
 
 /** The listener lookup is an aid to the snapshot, never a reason for it to wait long. */
 const LISTENER_LOOKUP_MS = 2000;
@@ -22,6 +20,8 @@ interface Rendered {
   folded: boolean;
   /** The printed lines as data, when asked for. */
   lines?: OutlineLine[];
+  /** The top frame's own tools, which its text lists first. */
+  tools?: PageTool[];
   /** Iframe elements the frame found (their content needs the frame tree). */
   iframes: number;
   url: string;
@@ -43,9 +43,6 @@ export function parseElementId(id: string): { frameId: number; local: number } |
  */
 export type CapturedSnapshot = SnapshotResult & { lines?: OutlineLine[]; tools?: PageTool[] };
 
-/** The page's tools take at most this share of a snapshot's budget; the outline keeps the rest. */
-const TOOLS_SHARE = 0.25;
-
 const lookUpTargets = (port: BrowserPort, page: number, timeoutMs: number) =>
   clickTargets(port, page, Math.min(timeoutMs, LISTENER_LOOKUP_MS)).catch(() => [] as string[]);
 
@@ -66,17 +63,8 @@ export async function captureSnapshot(
     narrow?: boolean;
   },
 ): Promise<CapturedSnapshot> {
-  const whole = opts.budget ?? DEFAULTS.snapshotBudgetTokens;
+  const budget = opts.budget ?? DEFAULTS.snapshotBudgetTokens;
   const timeoutMs = opts.timeoutMs ?? DEFAULTS.actionTimeoutMs;
-  // The page's own tools come first, within a share of the budget; a snapshot scoped to an element has none.
-  const listing = opts.locator ? null : await listPageTools(port, page, Math.min(timeoutMs, 3000)).catch(() => null);
-  let tools = listing?.tools ?? [];
-  let block = pageToolsBlock(tools, listing?.more ?? 0);
-  while (tools.length && estimateTokens(block.length) > whole * TOOLS_SHARE) {
-    tools = tools.slice(0, -1);
-    block = pageToolsBlock(tools, (listing?.more ?? 0) + (listing!.tools.length - tools.length));
-  }
-  const budget = Math.max(100, whole - estimateTokens(block.length));
   // The frame tree is read first (alongside the top frame's first answer when there is one):
   // with iframes, each frame (the top one too) is walked once, children first, instead of
   // walking the top frame again once they are known.
@@ -100,13 +88,24 @@ export async function captureSnapshot(
     ...(opts.narrow ? { narrow: true } : {}),
   };
   const result = (r: Rendered): CapturedSnapshot => {
-    const out: CapturedSnapshot = { text: block + r.text, tokens: r.tokens + estimateTokens(block.length), folded: r.folded, url: r.url };
+    const out: CapturedSnapshot = { text: r.text, tokens: r.tokens, folded: r.folded, url: r.url };
     if (opts.lines) out.lines = r.lines ?? [];
-    if (tools.length) out.tools = tools;
+    if (r.tools?.length) out.tools = r.tools;
     return out;
   };
+  // The page's own tools are listed by the top frame, first (a snapshot scoped to an element lists none).
+  const tools = opts.locator ? {} : { tools: true };
   const mainRequest = (frameTexts: Record<string, string>) =>
-    askTop({ type: 'dh:snapshot', idPrefix: '', scope: opts.locator ?? null, ignore: opts.ignoreLocators ?? [], budget, frames: frameTexts, ...asked });
+    askTop({
+      type: 'dh:snapshot',
+      idPrefix: '',
+      scope: opts.locator ?? null,
+      ignore: opts.ignoreLocators ?? [],
+      budget,
+      frames: frameTexts,
+      ...asked,
+      ...tools,
+    });
   // Most pages have no iframes: one request to the top frame is the whole snapshot. So it is
   // when the frame tree could not be read (the top frame's reply then says whether it found
   // iframes), and with iframes: false, which leaves their content out (their lines stay,
@@ -156,6 +155,7 @@ export async function captureSnapshot(
       frames: frameTexts,
       ...asked,
       ...(opts.lines ? { frameLines } : {}),
+      ...(top ? tools : {}),
     };
     return top ? askTop(message) : port.frameRequest<FrameReply>(page, frameId, { ...message, clickTargets: [] }, timeoutMs);
   };
