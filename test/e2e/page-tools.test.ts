@@ -224,6 +224,19 @@ describe('page tools over the service', () => {
     const missing = await post(`/v1/sessions/${id}/callTool`, { name: 'gone' });
     expect(missing.status).toBe(422);
     expect((await missing.json()).error.code).toBe('TOOL_NOT_FOUND');
+    // act with the built-in model: one step, through the tool.
+    const acted = await (await post(`/v1/sessions/${id}/act`, { input: 'add 2 of L1 to the cart' })).json();
+    expect(acted.data.data.message).toBe(`called the page's tool 'add_to_cart'; it answered "added 2 × L1; the cart holds 6 items"`);
+    // and with a provider model the session's caller names.
+    ms.script({
+      object: { found: true, elementId: 'page', method: 'callTool', arguments: ['empty_cart', '{}'], description: 'empty it', twoStep: false, reason: '' },
+      usage: { input: 10, output: 5 },
+    });
+    const model = { modelName: 'openai/gpt-4.1-mini', apiKey: 'sk-http-tools', baseURL: ms.url };
+    const emptied = await (await post(`/v1/sessions/${id}/act`, { input: 'empty the cart', model })).json();
+    expect(emptied.data.data.message).toBe(`called the page's tool 'empty_cart'; it answered "the cart is empty"`);
+    const contents = await (await post(`/v1/sessions/${id}/callTool`, { name: 'cart_contents' })).json();
+    expect(JSON.parse(contents.data.output)).toEqual({ items: [] });
     await post(`/v1/sessions/${id}/end`, {});
   });
 
@@ -244,6 +257,9 @@ describe('page tools over the service', () => {
       const r = (await client.callTool({ name: 'page_add_to_cart', arguments: { sku: 'C2', qty: 1 } })) as { content: { text: string }[]; isError?: boolean };
       expect(r.isError).toBeFalsy();
       expect(r.content[0].text).toBe('added 1 × C2; the cart holds 1 items');
+      // Deckhand's own act, with the built-in model, goes through the same tool in one step.
+      const acted = (await client.callTool({ name: 'act', arguments: { action: 'add 2 of R10 to the cart' } })) as { content: { text: string }[] };
+      expect(acted.content[0].text).toContain(`called the page's tool 'add_to_cart'; it answered "added 2 × R10; the cart holds 3 items"`);
       const failed = (await client.callTool({ name: 'page_broken', arguments: {} })) as { content: { text: string }[]; isError?: boolean };
       expect(failed.isError).toBe(true);
       expect(failed.content[0].text).toMatch(/^TOOL_FAILED: /);
