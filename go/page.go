@@ -255,10 +255,8 @@ func (p *Page) Tools(ctx context.Context) ([]PageTool, error) {
 // Navigated). Errors: CodeToolNotFound, CodeToolFailed, CodeToolChanged, CodeToolOutputTooLarge,
 // CodeInvalidArgument (input the schema refuses) and CodeTimeout.
 func (p *Page) CallTool(ctx context.Context, name string, input map[string]any, opts *CallToolOptions) (*CallToolResult, error) {
-	if input == nil {
-		input = map[string]any{} // the Node client's frame: an empty object, never null
-	}
-	params := object{{"name", name}, {"input", input}}
+	// Input only as the caller gave it: the worker decides what none means.
+	params := object{{"name", name}}.with("input", input)
 	if opts != nil {
 		params = params.with("timeout", ms(opts.Timeout)).with("approval", opts.Approval)
 	}

@@ -493,7 +493,7 @@ export class Deckhand {
    * Call one of the page's own tools (WebMCP) on the active page, or on `options.page`: as
    * page.callTool, with this instance's approval policy and handler (or the call's own).
    */
-  async callTool(name: string, input: Record<string, unknown> = {}, options: CallToolCallOptions = {}): Promise<CallToolResult> {
+  async callTool(name: string, input?: Record<string, unknown>, options: CallToolCallOptions = {}): Promise<CallToolResult> {
     const page = options.page === undefined ? (await this.context.activePage()).id : typeof options.page === 'number' ? options.page : options.page.id;
     const opId = randomUUID();
     const approval = (options.approval ?? this.#options.approval) as ApprovalPolicy | undefined;
@@ -503,7 +503,7 @@ export class Deckhand {
         this.#call('page.callTool', {
           page,
           name,
-          input,
+          ...(input !== undefined ? { input } : {}),
           opId,
           ...(options.timeout !== undefined ? { timeout: options.timeout } : {}),
           ...(approval ? { approval } : {}),

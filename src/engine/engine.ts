@@ -38,7 +38,7 @@ import type { CallbackInvoker, ProviderCaller } from '../models/call';
 import type { ResolvedModel } from '../protocol/model';
 import { costOf } from '../protocol/prices';
 import { focusedSelector, inferAct, inferExtract, inferObserve, type InferenceDeps, type LogEvent, type OpContext } from './core/inference';
-import { normalizeVariables, substitute, type Variables } from '../protocol/variables';
+import { normalizeVariables, substituteArgs, type Variables } from '../protocol/variables';
 import { performAction, validateAction } from './core/actions';
 import { callPageTool, listPageTools, toolCallSaid } from './core/page-tools';
 import { countTarget, highlightTarget } from './core/frames';
@@ -708,7 +708,7 @@ export class Engine implements CommandClient {
     const timeout = opts.timeout ?? DEFAULTS.actionTimeoutMs;
     // An observed action keeps %name% placeholders; their values are filled in only as it runs, and
     // the result reports the placeholders, never the values.
-    const filled = substitute(args, normalizeVariables(opts.variables));
+    const filled = substituteArgs(method, args, normalizeVariables(opts.variables));
     const done = await performAction(this.port, page, { selector: action.selector, frameId: opts.frameId }, method, filled, timeout, ctx.signal);
     return {
       data: {

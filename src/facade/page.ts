@@ -249,12 +249,12 @@ export class Page {
    * a form declares fills the form and submits it. Resolves with the tool's answer as text (JSON
    * text for an object) in `output`, absent when it answered nothing (a form that navigated the page: `navigated`).
    */
-  async callTool(name: string, input: Record<string, unknown> = {}, opts: CallToolOptions = {}): Promise<CallToolResult> {
+  async callTool(name: string, input?: Record<string, unknown>, opts: CallToolOptions = {}): Promise<CallToolResult> {
     return cancellable(this.client, opts.signal, `tool ${name}`, (opId) =>
       this.client.call('page.callTool', {
         page: this.id,
         name,
-        input,
+        ...(input !== undefined ? { input } : {}),
         ...(opts.timeout !== undefined ? { timeout: opts.timeout } : {}),
         ...(opts.approval ? { approval: opts.approval } : {}),
         ...(opId ? { opId } : {}),

@@ -55,3 +55,27 @@ export function unmaskValues(value: unknown, vars: Record<string, { value: strin
 export function substitute(args: string[], vars: Record<string, { value: string }>): string[] {
   return args.map((a) => a.replace(/%([A-Za-z0-9_-]+)%/g, (m, name: string) => (Object.hasOwn(vars, name) ? vars[name].value : m)));
 }
+
+/**
+ * An action's arguments with the values in: as substitute, except a page tool's input (callTool's
+ * second argument, JSON), whose strings take the values as strings, so a value with a quote in it
+ * stays one string and never becomes JSON of its own.
+ */
+export function substituteArgs(method: string | undefined, args: string[], vars: Record<string, { value: string }>): string[] {
+  if (method !== 'callTool' || args.length < 2) return substitute(args, vars);
+  let input: unknown;
+  try {
+    input = JSON.parse(args[1]);
+  } catch {
+    return substitute(args, vars);
+  }
+  const fill = (v: unknown): unknown =>
+    typeof v === 'string'
+      ? substitute([v], vars)[0]
+      : Array.isArray(v)
+        ? v.map(fill)
+        : v && typeof v === 'object'
+          ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x)]))
+          : v;
+  return [args[0], JSON.stringify(fill(input)), ...args.slice(2)];
+}

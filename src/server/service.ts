@@ -458,7 +458,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
   );
   post('/v1/sessions/{id}/callTool', (c, b, id) =>
     operate(c, id, wantsStream(c, b), (s, signal) =>
-      s.dh.callTool(b.name, b.input ?? {}, {
+      s.dh.callTool(b.name, b.input, {
         signal,
         ...(b.timeout !== undefined ? { timeout: b.timeout } : {}),
         ...(b.approval ? { approval: b.approval, onApproval: approver(s) } : {}),

@@ -52,6 +52,21 @@ function boundedSchema(schema: unknown): Record<string, unknown> {
   return s && typeof s === 'object' && !Array.isArray(s) ? (s as Record<string, unknown>) : { type: 'object', properties: {} };
 }
 
+/** Whether the form's fields hold `input`'s values, as the browser fills them: a field the input does not name is left as it is. */
+function shows(form: HTMLFormElement, input: Record<string, unknown>): boolean {
+  return Object.entries(input).every(([k, v]) => {
+    const el = form.elements.namedItem(k);
+    if (!el) return true;
+    if (el instanceof RadioNodeList) return el.value === String(v);
+    if (el instanceof HTMLInputElement && el.type === 'checkbox') return el.checked === (v === true || v === 'on' || v === el.value);
+    if (el instanceof HTMLSelectElement && el.multiple) {
+      const want = (Array.isArray(v) ? v : [v]).map(String);
+      return want.every((w) => [...el.selectedOptions].some((o) => o.value === w));
+    }
+    return 'value' in el && String((el as HTMLInputElement).value) === String(v);
+  });
+}
+
 function formOf(name: string): HTMLFormElement | null {
   return document.querySelector<HTMLFormElement>(`form[toolname="${CSS.escape(name)}"]`);
 }
@@ -152,9 +167,18 @@ export async function callPageTool(name: string, input: Record<string, unknown>,
       () => true,
     );
     if (form && !form.hasAttribute('toolautosubmit')) {
-      // The browser fills the form in a task of its own; submit once it has (or the call ended).
-      const filled = await Promise.race([ended, new Promise<false>((r) => setTimeout(() => r(false), 100))]);
-      if (!filled) {
+      // The browser fills the form in a task of its own: submit once the form shows every value
+      // (never a form half filled), or not at all.
+      let filled = false;
+      for (const end = Date.now() + PAGE_TOOL_LIMITS.formFillMs; !filled && Date.now() < end;) {
+        if (await Promise.race([ended, new Promise<false>((r) => setTimeout(() => r(false), 20))])) break;
+        filled = shows(form, input);
+      }
+      if (!filled && !changed && !(await Promise.race([ended, Promise.resolve(false)]))) {
+        abort.abort();
+        return fail('TOOL_FAILED', `the form of '${name}' did not show the values within ${PAGE_TOOL_LIMITS.formFillMs} ms; it was not submitted`);
+      }
+      if (filled) {
         const invalid = [...form.elements].find((e) => 'checkValidity' in e && !(e as HTMLInputElement).checkValidity()) as HTMLInputElement | undefined;
         if (invalid) {
           abort.abort();

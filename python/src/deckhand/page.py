@@ -208,13 +208,12 @@ class Page:
         if input is not None and not isinstance(input, Mapping):
             raise type_error(f"a tool's input is a dict, got {type(input).__name__}")
         op_id = str(uuid.uuid4())
-        # The same frame as the Node client's (which sends {} for no input), with an opId so that
-        # cancelling the task can stop the call: a page's tool may never answer.
+        # What the caller gave, no more (the worker's schema decides what no input means), with an
+        # opId so that cancelling the task can stop the call: a page's tool may never answer.
         params = {
             "page": self.id,
             "name": name,
-            "input": dict(input or {}),
-            **_given(timeout=timeout, approval=None if approval is None else dict(approval)),
+            **_given(input=None if input is None else dict(input), timeout=timeout, approval=None if approval is None else dict(approval)),
             "opId": op_id,
         }
         try:

@@ -8,7 +8,7 @@
 import { actedOn } from '../core/activity';
 import { Input } from '../core/input';
 import { callModel } from '../../models/call';
-import { maskValues, normalizeVariables, substitute } from '../../protocol/variables';
+import { maskValues, normalizeVariables, substitute, substituteArgs } from '../../protocol/variables';
 import {
   AGENT_TOOLS,
   agentToolsFor,
@@ -168,7 +168,7 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
           // One of the page's own tools, as the outline listed it (core/page-tools.ts).
           const name = tool.slice(PAGE_TOOL_PREFIX.length);
           const args = [name, typeof a.toolInput === 'string' && a.toolInput.trim() ? a.toolInput : '{}'];
-          const { input } = toolCallArgs(args);
+          const { input } = toolCallArgs(substituteArgs('callTool', args, vars));
           const r = await callPageTool(ax.port, page, name, input, p.toolTimeout, cancel.signal);
           rec.actions = [{ selector: 'html', description: `the page's tool ${name}`, method: 'callTool', arguments: args }];
           return { text: toolCallSaid(`the page's tool '${name}'`, r.output, r.navigated) };

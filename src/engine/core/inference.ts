@@ -34,7 +34,7 @@ import { targetsOf } from './targets';
 import { pageToday, todayLine } from './today';
 import { mentionsNamedDate } from '../../models/local/values';
 import type { ModelCallSpan } from '../../protocol/log-spans';
-import { maskLines, maskValues, normalizeVariables, substitute, unmaskValues, type Variables } from '../../protocol/variables';
+import { maskLines, maskValues, normalizeVariables, substituteArgs, unmaskValues, type Variables } from '../../protocol/variables';
 
 export type { LogEvent };
 
@@ -283,7 +283,7 @@ export async function inferAct(
       ...(chosen?.target ? { target: chosen.target } : {}),
     };
     const timeout = Math.min(remaining(ctx), DEFAULTS.actionTimeoutMs);
-    const acted = await performAction(deps.port, ctx.page, { selector }, answer.method, substitute(args, vars), timeout, ctx.signal);
+    const acted = await performAction(deps.port, ctx.page, { selector }, answer.method, substituteArgs(answer.method, args, vars), timeout, ctx.signal);
     if (answer.method === 'callTool') said.push(toolCallSaid(acted.element, acted.output, acted.navigated));
     actions.push(action);
     if (!answer.twoStep) break;

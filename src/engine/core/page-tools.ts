@@ -73,12 +73,14 @@ export async function callPageTool(
   const deadline = Date.now() + timeoutMs;
   const all = await listed(port, page, Math.min(LIST_MS, timeoutMs));
   if (!all.supported) throw new DeckhandError(ErrorCode.ToolNotFound, 'this browser offers no page tools (Chromium started without WebMCP)', { name });
-  const tool = all.tools.find((t) => t.name === name);
+  // The snapshot prints a tool as page_<name>: a model may call it so.
+  const tool = all.tools.find((t) => t.name === name) ?? all.tools.find((t) => PAGE_TOOL_PREFIX + t.name === name);
   if (!tool) {
     const names = all.tools.map((t) => t.name);
     const has = names.length ? `its tools are ${names.slice(0, 20).join(', ')}` : 'it declares none';
     throw new DeckhandError(ErrorCode.ToolNotFound, `the page has no tool named '${name}' (${has})`, { name, tools: names });
   }
+  name = tool.name;
   const problem = inputProblem(tool.inputSchema, input);
   if (problem) throw new DeckhandError(ErrorCode.InvalidArgument, `the input does not fit the input schema of the page's tool '${name}': ${problem}`, { name });
   const json = JSON.stringify(input);
@@ -136,7 +138,7 @@ export async function callPageTool(
 
 /** An Action's arguments for a tool call: [name, input as JSON]; the input must be a JSON object. */
 export function toolCallArgs(args: string[]): { name: string; input: Record<string, unknown> } {
-  const name = (args[0] ?? '').trim().replace(new RegExp(`^${PAGE_TOOL_PREFIX.replace('.', '\\.')}`), '');
+  const name = (args[0] ?? '').trim();
   if (!name) throw new DeckhandError(ErrorCode.InvalidArgument, 'callTool needs the tool name as its first argument');
   const raw = args[1]?.trim() || '{}';
   if (raw.length > PAGE_TOOL_LIMITS.inputChars) {

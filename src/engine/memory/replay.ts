@@ -8,7 +8,7 @@
 import { DeckhandError, ErrorCode } from '../../protocol/errors';
 import { addUsage, ZERO_USAGE, type Action, type Usage } from '../../protocol/schemas';
 import { performAction } from '../core/actions';
-import { substitute } from '../../protocol/variables';
+import { substituteArgs } from '../../protocol/variables';
 import type { BrowserPort } from '../ports';
 import { ReplayFailed } from './replay-failed';
 import { locateTarget, TargetChanged } from './targets';
@@ -103,7 +103,7 @@ export async function replayActions(
       }
     }
     try {
-      await performAction(port, page, { selector }, a.method, substitute(a.arguments ?? [], vars), stepTimeoutMs, signal);
+      await performAction(port, page, { selector }, a.method, substituteArgs(a.method, a.arguments ?? [], vars), stepTimeoutMs, signal);
       actions.push(selector === a.selector ? a : { ...a, selector });
     } catch (e) {
       if (!(e instanceof DeckhandError) || !HEALABLE.has(e.code)) throw e;

@@ -38,6 +38,26 @@ const NOT_VALUE = new RegExp(`^(?:${either(NOT_VALUES)})$`, 'i');
 const TOOL_NOUN = anyOf(TOOL_NOUNS);
 const CONTROL = anyOf(CONTROL_WORDS);
 
+/** A JSON object written in the instruction, when there is exactly one and it parses. */
+function jsonIn(text: string): Record<string, unknown> | null {
+  const at = text.indexOf('{');
+  if (at < 0 || text.indexOf('{', text.lastIndexOf('}')) > 0) return null;
+  try {
+    const v: unknown = JSON.parse(text.slice(at, text.lastIndexOf('}') + 1));
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+const emailish = (key: string, s: Schema) => s.format === 'email' || /e-?mail/i.test(key);
+
+/** Whether a word of `words` is right beside the number `text` among the instruction's tokens ("qty 2", "2 guests", "guests: 2"). */
+function beside(tokens: string[], text: string, words: string[]): boolean {
+  const near = new Set(words);
+  return tokens.some((t, i) => t === text && [tokens[i - 1], tokens[i + 1]].some((w) => w !== undefined && keyWords(w).some((k) => near.has(k))));
+}
+
 type Schema = { type?: unknown; enum?: unknown[]; format?: unknown; description?: unknown };
 
 /** The values an instruction gives, each to be used by exactly one argument. */
@@ -55,7 +75,7 @@ function valuesOf(instruction: string): Values {
   const emails = bare.match(EMAIL) ?? [];
   const tokens = bare
     .replace(EMAIL, ' ')
-    .split(/[\s,;:()]+/)
+    .split(/[\s,;:()=]+/)
     .map((t) => t.replace(/[.!?]+$/, ''))
     .filter(Boolean);
   const numbers = tokens.flatMap((t) => {
@@ -77,6 +97,7 @@ function inputFor(tool: PageTool, instruction: string, v: Values): Record<string
   const input: Record<string, unknown> = {};
   const types = (s: Schema) => (Array.isArray(s.type) ? s.type : [s.type]).map(String);
   const free: string[] = [];
+  const numeric = Object.values(props).filter((p) => !Array.isArray(p?.enum) && types(p ?? {}).some((x) => x === 'integer' || x === 'number')).length;
   for (const [key, s] of Object.entries(props)) {
     if (Array.isArray(s?.enum)) {
       const hits = s.enum.flatMap((e) =>
@@ -91,7 +112,9 @@ function inputFor(tool: PageTool, instruction: string, v: Values): Record<string
     }
     const t = types(s ?? {});
     if (t.includes('integer') || t.includes('number')) {
-      const free = v.numbers.map((n, i) => ({ n, i })).filter(({ n, i }) => !used.numbers.has(i) && (t.includes('number') || Number.isInteger(n.value)));
+      let free = v.numbers.map((n, i) => ({ n, i })).filter(({ n, i }) => !used.numbers.has(i) && (t.includes('number') || Number.isInteger(n.value)));
+      // With several numbers to give, a number goes only where the instruction says whose it is ("qty 2", "4 guests").
+      if (numeric > 1) free = free.filter(({ n }) => beside(v.tokens, n.text, keyWords(`${nameText(key)} ${String(s?.description ?? '')}`)));
       if (free.length === 1) {
         input[key] = free[0].n.value;
         used.numbers.add(free[0].i);
@@ -99,8 +122,9 @@ function inputFor(tool: PageTool, instruction: string, v: Values): Record<string
       continue;
     }
     if (t.includes('string') || !t[0] || t[0] === 'undefined') {
-      const emailish = s?.format === 'email' || /e-?mail/i.test(key);
-      if (emailish) {
+      if (emailish(key, s)) {
+        // Two address fields (from, to): which address is whose is not read here.
+        if (Object.entries(props).filter(([k, p]) => emailish(k, p ?? {})).length > 1) continue;
         const at = v.emails.findIndex((_, i) => !used.emails.has(i));
         if (at >= 0) {
           input[key] = v.emails[at];
@@ -154,7 +178,9 @@ export function pickTool(instruction: string, tools: readonly PageTool[]): { pic
     if (!named && (CONTROL.test(instruction) || !own.every((w) => said.has(w)))) continue;
     // An instruction that names the tool ("the add_to_cart tool") gives its values around that name.
     const text = named ? instruction.replace(new RegExp(`\\b${tool.name.replace(/[.\-]/g, '\\$&')}\\b`, 'i'), ' ').replace(TOOL_NOUN, ' ') : instruction;
-    const input = inputFor(tool, text, named ? valuesOf(text) : values);
+    // The input written out as JSON ('call add_to_cart with {"sku": "R10"}') is taken as it is; the engine checks it against the schema.
+    const written = jsonIn(text);
+    const input = written ?? inputFor(tool, text, named ? valuesOf(text) : values);
     if (typeof input === 'string') {
       why ??= `the page's tool '${tool.name}' fits, but ${input}`;
       continue;
@@ -168,5 +194,9 @@ export function pickTool(instruction: string, tools: readonly PageTool[]): { pic
     }
   }
   if (tie) return { pick: null, why: "two of the page's tools fit it alike" };
+  // Two tools said ("empty the cart and subscribe ... to the newsletter"): one call would do half of it.
+  const named = tools.map((t) => new Set(keyWords(nameText(t.name)))).filter((own) => own.size && [...own].every((w) => said.has(w)));
+  const own = named.filter((a) => !named.some((b) => b !== a && b.size > a.size && [...a].every((w) => b.has(w))));
+  if (best && own.length > 1) return { pick: null, why: "the instruction names more than one of the page's tools; one step calls one" };
   return best ? { pick: best.pick } : { pick: null, why };
 }
