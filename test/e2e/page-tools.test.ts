@@ -140,6 +140,25 @@ describe('page tools through the library', () => {
     expect(await page.evaluate(() => document.getElementById('subscribed')!.textContent)).toBe('Subscribed bo@example.com');
   });
 
+  it('another app: tools registered after load, camelCase names, a form of a select and a checkbox, nested input', async () => {
+    const page = await h.open('/todo-tools.html');
+    await expect
+      .poll(async () => (await page.tools()).map((t) => t.name).sort(), { timeout: 5000 })
+      .toEqual(['addTodo', 'markTodoDone', 'savePreferences', 'tagTodo']);
+    const todos = () => page.evaluate(() => document.getElementById('todos')!.textContent);
+    expect((await h.dh.act("Add a todo 'buy milk'")).data.message).toBe(`called the page's tool 'addTodo'; it answered ${JSON.stringify('{"id":3}')}`);
+    expect((await h.dh.act('Mark todo 2 as done')).data.message).toBe(`called the page's tool 'markTodoDone'; it answered "done: Call the plumber"`);
+    expect(await todos()).toBe('Write the report✔ Call the plumberbuy milk');
+    await failsWith(h.dh.act('mark todo 9 done'), 'TOOL_FAILED');
+    // The form's tool: every value the instruction gives, the switch included, or none of it.
+    const saved = await h.dh.act('Save the preferences: sort by name, hide done items');
+    expect(saved.data.message).toBe(`called the page's tool 'savePreferences'; it answered "sort name, hide done true"`);
+    expect(await page.evaluate(() => document.getElementById('prefs-saved')!.textContent)).toBe('Saved: sort name, hide done true');
+    expect((await h.dh.act('save the preferences with sort by date')).data.actions.every((a) => a.method !== 'callTool')).toBe(true);
+    expect(await page.callTool('tagTodo', { id: 1, tag: { label: 'urgent' } })).toEqual({ output: 'tagged 1 urgent' });
+    await failsWith(page.callTool('tagTodo', { id: 1, tag: { colour: 'red' } }), 'INVALID_ARGUMENT', /tag: .*label/);
+  });
+
   it('a provider model reads the tools in its prompt and calls one, in act and as an agent tool', async () => {
     const page = await h.open('/tools.html');
     const model = { modelName: 'openai/gpt-4.1-mini', apiKey: 'sk-tools', baseURL: ms.url };

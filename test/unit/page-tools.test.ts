@@ -90,6 +90,13 @@ describe("the built-in model's choice of a page tool", () => {
     expect(pickTool('send mail from a@example.com to b@example.com', mail).pick).toBeNull();
   });
 
+  it('turns on a switch the instruction names, and leaves to the page a field it speaks of but gives no value for', () => {
+    const prefs = [tool('savePreferences', 'Save preferences', { sort: { type: 'string', enum: ['added', 'name'] }, hideDone: { type: 'boolean' } }, [], true)];
+    expect(pickTool('Save the preferences: sort by name, hide done items', prefs).pick).toMatchObject({ input: { sort: 'name', hideDone: true } });
+    expect(pickTool("save preferences, sort by name and don't hide done items", prefs).pick).toBeNull();
+    expect(pickTool('save the preferences with sort by date', prefs).pick).toBeNull();
+  });
+
   it('refuses an instruction that names two tools: one step calls one', () => {
     expect(pickTool('empty the cart and subscribe bo@example.com to the newsletter', SHOP)).toMatchObject({
       pick: null,

@@ -11,7 +11,7 @@ import type { PageTool } from '../../protocol/page-tools';
 import { words } from './text';
 import { anyOf, either } from './words/grammar';
 import { COUNT_WORDS } from './words/numbers';
-import { CONTROL_WORDS, NOT_VALUES, TOOL_NOUNS, TOOL_WORD_FORMS, VALUE_INTRODUCERS } from './words/tools';
+import { CONTROL_WORDS, NEGATIONS, NOT_VALUES, TOOL_NOUNS, TOOL_WORD_FORMS, VALUE_INTRODUCERS } from './words/tools';
 
 export interface ToolPick {
   name: string;
@@ -37,6 +37,7 @@ const INTRODUCED = new RegExp(`\\b(?:${either(VALUE_INTRODUCERS)}) (.+?)(?:[.!?]
 const NOT_VALUE = new RegExp(`^(?:${either(NOT_VALUES)})$`, 'i');
 const TOOL_NOUN = anyOf(TOOL_NOUNS);
 const CONTROL = anyOf(CONTROL_WORDS);
+const NEGATION = anyOf(NEGATIONS);
 
 /** A JSON object written in the instruction, when there is exactly one and it parses. */
 function jsonIn(text: string): Record<string, unknown> | null {
@@ -91,6 +92,7 @@ function valuesOf(instruction: string): Values {
  * missing or unclear, or a value the tool would not use.
  */
 function inputFor(tool: PageTool, instruction: string, v: Values): Record<string, unknown> | string {
+  const said = new Set(keyWords(instruction));
   const props = (tool.inputSchema.properties ?? {}) as Record<string, Schema>;
   const required = new Set(Array.isArray(tool.inputSchema.required) ? (tool.inputSchema.required as string[]) : []);
   const used = { quoted: new Set<number>(), emails: new Set<number>(), numbers: new Set<number>(), tokens: new Set<number>() };
@@ -118,6 +120,15 @@ function inputFor(tool: PageTool, instruction: string, v: Values): Record<string
       if (free.length === 1) {
         input[key] = free[0].n.value;
         used.numbers.add(free[0].i);
+      }
+      continue;
+    }
+    if (t.includes('boolean')) {
+      // A switch the instruction names ("hide done items" for hideDone) is turned on; one it names with a "not" is not read here.
+      const own = keyWords(nameText(key));
+      if (own.length && own.every((w) => said.has(w))) {
+        if (NEGATION.test(instruction)) return `the instruction says "not" near the ${key} switch`;
+        input[key] = true;
       }
       continue;
     }
@@ -153,6 +164,11 @@ function inputFor(tool: PageTool, instruction: string, v: Values): Record<string
     }
   } else if (free.length > 1 && v.quoted.length) return 'the instruction gives quoted text and the tool has several text fields';
   for (const key of required) if (!(key in input)) return `the instruction does not give its ${key}`;
+  // A field the instruction speaks of ("sort by date") whose value is not read here: calling without it would drop what was asked.
+  for (const key of Object.keys(props)) {
+    const own = keyWords(nameText(key));
+    if (!(key in input) && own.length && own.every((w) => said.has(w))) return `the instruction speaks of its ${key}, and its value is not read here`;
+  }
   if (v.quoted.some((_, i) => !used.quoted.has(i))) return 'the instruction gives quoted text the tool does not take';
   if (v.emails.some((_, i) => !used.emails.has(i))) return 'the instruction gives an address the tool does not take';
   if (v.numbers.some((_, i) => !used.numbers.has(i))) return 'the instruction gives a number the tool does not take';

@@ -26,3 +26,6 @@ export const NOT_VALUES: Phrases = ['me', 'us', 'now', 'today', 'it', 'them', 't
 
 /** An instruction that names a kind of control ("the Search button") means the page's control, not a tool of that name. */
 export const CONTROL_WORDS: Phrases = ['button', 'link', 'field', 'text ?box', 'check ?box', 'tab', 'menu', 'icon', 'drop ?down', 'radio', 'toggle', 'switch'];
+
+/** Words that turn a switch the other way ("don't hide done items"): a switch said with one is left to the page. */
+export const NEGATIONS: Phrases = ['not', "don'?t", 'do not', 'no', 'never', 'without', 'off', 'disable', 'uncheck', 'untick'];
