@@ -98,6 +98,22 @@ describe('an OpenAI-compatible server with only baseURL and a model name', () =>
   }, 300_000);
 });
 
+describe("a page's own tools with a real small model", () => {
+  it('the prompt lists them and callTool is a method the model may answer; whatever it answers, the cart holds only a valid call', async () => {
+    await page.goto(`${servers.origin}/tools.html`);
+    const from = llama.exchanges.length;
+    const r = await outcome(() => dh.act('add 3 of R10 to the cart', { timeout: 90_000 }));
+    const last = taken(from).at(-1)!;
+    expect(last.status).toBe(200);
+    expect(last.body.messages.at(-1).content).toContain('- tool page_add_to_cart(sku: "R10"|"C2"|"L1" (the item code), qty?: integer (how many))');
+    expect(JSON.stringify(last.body)).toContain('callTool');
+    // A call the tiny model got wrong (a SKU the tool does not take) is refused before the page sees it.
+    if ('error' in r) expect(['MODEL_OUTPUT_INVALID', 'INVALID_ARGUMENT', 'TOOL_NOT_FOUND', 'ELEMENT_NOT_FOUND', 'ACTION_FAILED']).toContain(r.error.code);
+    const cart = await page.evaluate(() => document.getElementById('cart')!.textContent ?? '');
+    expect(cart).toMatch(/^((R10|C2|L1) × \d+)*$/);
+  }, 240_000);
+});
+
 const PRICE = { type: 'object', properties: { item: { type: 'string' }, price: { type: 'number' } }, required: ['item', 'price'] };
 
 /** What each forced shape puts on the wire. */
