@@ -205,8 +205,18 @@ describe('page tools through the library', () => {
     });
     ms.requests.length = 0;
     ms.script(agentStep('page_empty_cart', { toolInput: '{}' }), agentStep('done', { answer: 'emptied', success: true }));
-    const { result: run } = await h.dh.agentExecute({ agentConfig: { model, mode: 'dom' }, executeOptions: { instruction: 'Empty the cart' } });
+    const { result: run, recording } = await h.dh.agentExecute(
+      { agentConfig: { model, mode: 'dom' }, executeOptions: { instruction: 'Empty the cart' } },
+      { record: true },
+    );
     expect(run.success).toBe(true);
+    expect(await cart(page)).toBe('');
+    // The recorded run replays with no model: the tool is called again.
+    await page.callTool('add_to_cart', { sku: 'C2' });
+    const asked = ms.requests.length;
+    const again = await h.dh.agentExecute({ agentConfig: { model, mode: 'dom' }, executeOptions: { instruction: 'Empty the cart' } }, { replay: recording });
+    expect(again.result.success).toBe(true);
+    expect(ms.requests.length).toBe(asked);
     expect(await cart(page)).toBe('');
     expect(JSON.stringify(ms.requests[0].body)).toContain('page_empty_cart');
     expect(run.actions[0]).toMatchObject({ type: 'page_empty_cart', result: expect.stringContaining('the cart is empty') });
