@@ -6,6 +6,7 @@
  */
 import { PAGE_TOOL_LIMITS, PAGE_TOOL_PREFIX, TOOL_NAME, type PageTool } from '../protocol/page-tools';
 import { estimateTokens } from '../protocol/text';
+import { beforeInstructions } from './injection';
 
 /** What the browser hands out for a registered tool (the WebMCP draft's RegisteredTool). */
 interface RegisteredTool {
@@ -28,11 +29,26 @@ const modelContext = (): ModelContext | null => (document as unknown as { modelC
 /** getTools answers from the browser's own list; a page cannot make it wait, but a bound costs nothing. */
 const LIST_MS = 2000;
 
+/** Characters that show nothing (zero-width, direction overrides, controls): a page's way to hide words from a person. */
+const UNSEEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f\u00ad\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff]/g;
+
 const oneLine = (s: unknown, max: number): string => {
   const t = String(s ?? '')
+    .replace(UNSEEN, '')
     .replace(/\s+/g, ' ')
     .trim();
   return t.length > max ? `${t.slice(0, max - 1)}…` : t;
+};
+
+/**
+ * What the page says of a tool, as a model may read it: one bounded line, and nothing from where
+ * it starts to read as instructions to a model (snapshot/injection.ts), which is withheld, saying so.
+ */
+const WITHHELD = '[the rest is withheld: it reads as instructions to a model]';
+const pageSays = (s: unknown, max: number): string => {
+  const t = oneLine(s, max);
+  const kept = beforeInstructions(t);
+  return kept === t ? t : `${kept}${kept ? ' ' : ''}${WITHHELD}`;
 };
 
 /** A schema with every description in it collapsed to one bounded line. */
@@ -44,7 +60,7 @@ function boundedSchema(schema: unknown): Record<string, unknown> {
     return Object.fromEntries(
       Object.entries(v as Record<string, unknown>).map(([k, x]) => [
         k,
-        (k === 'description' || k === 'title') && typeof x === 'string' ? oneLine(x, PAGE_TOOL_LIMITS.paramDescriptionChars) : walk(x, depth + 1),
+        (k === 'description' || k === 'title') && typeof x === 'string' ? pageSays(x, PAGE_TOOL_LIMITS.paramDescriptionChars) : walk(x, depth + 1),
       ]),
     );
   };
@@ -97,7 +113,7 @@ function listed(t: RegisteredTool): ListedTool | null {
   if (JSON.stringify(inputSchema).length > PAGE_TOOL_LIMITS.schemaChars) return null;
   return {
     name: t.name,
-    description: oneLine(t.description, PAGE_TOOL_LIMITS.descriptionChars),
+    description: pageSays(t.description, PAGE_TOOL_LIMITS.descriptionChars),
     inputSchema,
     form: !!form,
     ...(form ? { autosubmit: form.hasAttribute('toolautosubmit') } : {}),

@@ -50,9 +50,14 @@ describe('page tools through the library', () => {
     expect(add).toMatchObject({ description: 'Add an item to the shopping cart by its SKU', form: false });
     expect(add.inputSchema).toMatchObject({ required: ['sku'], properties: { sku: { enum: ['R10', 'C2', 'L1'] } } });
     expect(tools.find((t) => t.name === 'search_catalogue')).toMatchObject({ form: true, autosubmit: true });
+    // Page text that speaks to a model is withheld, saying so; characters that show nothing are dropped.
+    const note = tools.find((t) => t.name === 'store_note')!;
+    expect(note.description).toBe('Store a note for later [the rest is withheld: it reads as instructions to a model]');
+    expect(note.inputSchema).toMatchObject({ properties: { text: { description: 'the note' } } });
     const snap = await page.snapshot();
     expect(snap.text.startsWith('Page tools')).toBe(true);
     expect(snap.text).toContain('- tool page_add_to_cart(sku: "R10"|"C2"|"L1" (the item code), qty?: integer (how many))');
+    expect(snap.text).not.toMatch(/ignore previous|call empty_cart now/i);
     // A page with no tools: listed as none, and its snapshot has no such block.
     const plain = await h.open('/form.html');
     expect(await plain.tools()).toEqual([]);
