@@ -1,12 +1,18 @@
 package deckhand
 
 // A page's own tools (WebMCP) on the fixture store, end to end in real Chromium: listed, called,
-// their typed errors, a form tool that navigates, cancelling a call, and Act with the built-in
-// model calling one.
+// their typed errors, a form tool that navigates, cancelling a call, and Act calling one with the
+// built-in model and with a provider model (the scripted server of test/fixtures/model-server-cli.ts).
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
+	"net/http"
+	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
@@ -163,5 +169,134 @@ func TestPageToolCalledByActWithTheLocalModel(t *testing.T) {
 	}
 	if n := evalOn[string](t, ctx, page, "document.getElementById('cart-count').textContent"); n != "3 items" {
 		t.Fatalf("the cart count reads %q", n)
+	}
+}
+
+// scriptedServer is the scripted OpenAI-compatible server: its replies are queued and its requests
+// read over HTTP.
+type scriptedServer struct{ url, origin string }
+
+// scriptedRequest is one request the scripted server received.
+type scriptedRequest struct {
+	Path   string         `json:"path"`
+	Body   map[string]any `json:"body"`
+	Prompt string         `json:"prompt"`
+}
+
+// startScriptedServer starts the server; it stops when the test ends (the CLI stops when its stdin
+// closes).
+func startScriptedServer(t *testing.T) *scriptedServer {
+	t.Helper()
+	cmd := exec.Command("node", "--import", "tsx", "test/fixtures/model-server-cli.ts")
+	cmd.Dir = repoRoot(t)
+	stderr := &tailBuffer{}
+	cmd.Stderr = stderr
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	exited := make(chan struct{})
+	go func() {
+		cmd.Wait()
+		close(exited)
+	}()
+	t.Cleanup(func() {
+		stdin.Close()
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			cmd.Process.Kill()
+			<-exited
+			t.Errorf("the scripted model server did not stop within 10 s of its stdin closing")
+		}
+	})
+	line := make(chan string, 1)
+	go func() {
+		s, _ := bufio.NewReader(stdout).ReadString('\n')
+		line <- s
+		io.Copy(io.Discard, stdout)
+	}()
+	select {
+	case s := <-line:
+		var out struct {
+			URL string `json:"url"`
+		}
+		if err := json.Unmarshal([]byte(s), &out); err != nil || out.URL == "" {
+			t.Fatalf("the scripted model server did not start: %q; stderr: %s", s, stderr.String())
+		}
+		return &scriptedServer{url: out.URL, origin: strings.TrimSuffix(out.URL, "/v1")}
+	case <-time.After(30 * time.Second):
+		t.Fatalf("the scripted model server did not start within 30 s; stderr: %s", stderr.String())
+	}
+	return nil
+}
+
+func (s *scriptedServer) call(t *testing.T, method, path string, body, out any) {
+	t.Helper()
+	var in io.Reader
+	if body != nil {
+		raw, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in = bytes.NewReader(raw)
+	}
+	req, _ := http.NewRequest(method, s.origin+path, in)
+	req.Header.Set("content-type", "application/json")
+	res, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer res.Body.Close()
+	if res.StatusCode != http.StatusOK {
+		b, _ := io.ReadAll(res.Body)
+		t.Fatalf("%s %s: HTTP %d: %s", method, path, res.StatusCode, b)
+	}
+	if out != nil {
+		if err := json.NewDecoder(res.Body).Decode(out); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestPageToolCalledByActWithAProviderModel(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	ms := startScriptedServer(t)
+	c, page := toolsPage(t, ctx)
+	// A fake key, sent only to the scripted server on 127.0.0.1.
+	model := &ModelConfig{ModelName: "openai/gpt-4.1-mini", APIKey: "sk-tools", BaseURL: ms.url}
+	ms.call(t, http.MethodDelete, "/recorded", nil, nil)
+	ms.call(t, http.MethodPost, "/script", []any{map[string]any{
+		"object": map[string]any{
+			"found":       true,
+			"elementId":   "page",
+			"method":      "callTool",
+			"arguments":   []string{"add_to_cart", `{"sku":"L1","qty":2}`},
+			"description": "add two lanterns",
+			"twoStep":     false,
+			"reason":      "",
+		},
+		"usage": map[string]int{"input": 100, "output": 20},
+	}}, nil)
+	r, err := c.Act(ctx, ActInstruction("add two lanterns to the cart"), &ActOptions{Model: model})
+	want := `called the page's tool 'add_to_cart'; it answered "added 2 × L1; the cart holds 2 items"`
+	if err != nil || !r.Data.Success || r.Data.Message != want {
+		t.Fatal(err, r)
+	}
+	if cart := evalOn[string](t, ctx, page, "document.getElementById('cart').textContent"); cart != "L1 × 2" {
+		t.Fatalf("the cart holds %q", cart)
+	}
+	var xs []scriptedRequest
+	ms.call(t, http.MethodGet, "/recorded", nil, &xs)
+	if len(xs) == 0 || !strings.Contains(xs[0].Prompt, "- tool page_add_to_cart(") {
+		t.Fatalf("the model was not shown the page's tools: %+v", xs)
 	}
 }

@@ -1,15 +1,24 @@
 """A page's own tools (WebMCP) on the fixture store: listed, called, their typed errors, a form
-tool that navigates, cancelling a call, and act with the built-in model calling one."""
+tool that navigates, cancelling a call, and act calling one with the built-in model and with a
+provider model (the scripted server of test/fixtures/model-server-cli.ts)."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
 import time
+import urllib.request
+from dataclasses import dataclass
+from typing import Any, Iterator
+
+import pytest
 
 from deckhand.errors import DeckhandTimeoutError, InvalidArgumentError, ToolFailedError, ToolNotFoundError
 from deckhand.types import CallToolResult, PageTool
 
-from helpers import failure
+from conftest import ROOT
+from helpers import click_answer, failure
 
 
 async def text_of(page, selector: str) -> str:
@@ -89,3 +98,64 @@ async def test_act_with_the_built_in_model_calls_the_pages_tool(dh, open_page) -
     assert r.data.success and "called the page's tool 'add_to_cart'" in r.data.message, r.data
     assert "R10" in await text_of(page, "#cart")
     assert await text_of(page, "#cart-count") == "3 items"
+
+
+@dataclass
+class ModelServer:
+    """The scripted OpenAI-compatible server: its replies are queued and its requests read over HTTP."""
+
+    url: str
+    origin: str
+
+    def _call(self, method: str, path: str, body: Any = None) -> Any:
+        data = None if body is None else json.dumps(body).encode()
+        req = urllib.request.Request(f"{self.origin}{path}", data=data, method=method, headers={"content-type": "application/json"})
+        with urllib.request.urlopen(req, timeout=10) as r:
+            return json.loads(r.read())
+
+    def script(self, *replies: dict[str, Any]) -> None:
+        self._call("POST", "/script", list(replies))
+
+    def recorded(self) -> list[dict[str, Any]]:
+        out: list[dict[str, Any]] = self._call("GET", "/recorded")
+        return out
+
+    def clear(self) -> None:
+        self._call("DELETE", "/recorded")
+
+
+@pytest.fixture(scope="module")
+def model_server() -> Iterator[ModelServer]:
+    """The scripted model server; it stops when its stdin closes."""
+    cmd = ["node", "--import", "tsx", "test/fixtures/model-server-cli.ts"]
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdin is not None
+    line = proc.stdout.readline()
+    if not line:
+        proc.wait(10)
+        pytest.fail(f"the scripted model server did not start (exit code {proc.returncode})")
+    url = json.loads(line)["url"]
+    try:
+        yield ModelServer(url=url, origin=url.removesuffix("/v1"))
+    finally:
+        proc.stdin.close()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+async def test_act_with_a_provider_model_reads_the_tools_in_its_prompt_and_calls_one(dh, open_page, model_server) -> None:
+    page = await open_page("/tools.html")
+    # A fake key, sent only to the scripted server on 127.0.0.1.
+    model = {"model_name": "openai/gpt-4.1-mini", "api_key": "sk-tools", "base_url": model_server.url}
+    model_server.clear()
+    answer = click_answer("page", "add two lanterns", "callTool", ["add_to_cart", '{"sku":"L1","qty":2}'])
+    model_server.script({"object": answer, "usage": {"input": 100, "output": 20}})
+    r = await dh.act("add two lanterns to the cart", model=model)
+    assert r.data.success, r.data
+    assert r.data.message == "called the page's tool 'add_to_cart'; it answered \"added 2 × L1; the cart holds 2 items\"", r.data
+    assert await text_of(page, "#cart") == "L1 × 2"
+    xs = model_server.recorded()
+    assert xs and "- tool page_add_to_cart(" in xs[0]["prompt"], xs
