@@ -5,16 +5,13 @@ package deckhand
 // scripted one for what a real Grid will not do on demand.
 
 import (
-	"bufio"
 	"context"
 	"encoding/base64"
 	"encoding/json"
-	"io"
 	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -31,55 +28,7 @@ func startTestGrid(t *testing.T) string {
 	if _, err := os.Stat(filepath.Join(root, ".tools", "grid", "lib")); err != nil {
 		t.Skip("no Selenium Grid jars in .tools/grid/lib (npm run setup installs them)")
 	}
-	cmd := exec.Command("node", "--import", "tsx", "test/fixtures/grid-cli.ts", "10", "2")
-	cmd.Dir = root
-	stderr := &tailBuffer{}
-	cmd.Stderr = stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() {
-		cmd.Wait()
-		close(exited)
-	}()
-	t.Cleanup(func() {
-		stdin.Close()
-		select {
-		case <-exited:
-		case <-time.After(30 * time.Second):
-			cmd.Process.Kill()
-			<-exited
-			t.Errorf("the Grid did not stop within 30 s of its stdin closing")
-		}
-	})
-	line := make(chan string, 1)
-	go func() {
-		s, _ := bufio.NewReader(stdout).ReadString('\n')
-		line <- s
-		io.Copy(io.Discard, stdout)
-	}()
-	select {
-	case s := <-line:
-		var out struct {
-			URL string `json:"url"`
-		}
-		if err := json.Unmarshal([]byte(s), &out); err != nil || out.URL == "" {
-			t.Fatalf("the Grid did not start: %q; stderr: %s", s, stderr.String())
-		}
-		return out.URL
-	case <-time.After(120 * time.Second):
-		t.Fatalf("the Grid did not start within 120 s; stderr: %s", stderr.String())
-	}
-	return ""
+	return startFixtureCLI(t, "the Grid", "grid-cli.ts", []string{"10", "2"}, 120*time.Second, 30*time.Second)
 }
 
 // gridSessions is how many sessions the Grid's nodes hold.

@@ -8,15 +8,12 @@ package deckhand
 // in a result or in a typed error that shows the model's reply.
 
 import (
-	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -72,55 +69,8 @@ func startLlama(t *testing.T) *llamaServer {
 			t.Fatalf("the model server is not installed (.tools/llama/%s): run npm run setup", f)
 		}
 	}
-	cmd := exec.Command("node", "--import", "tsx", "test/fixtures/llama-cli.ts")
-	cmd.Dir = root
-	stderr := &tailBuffer{}
-	cmd.Stderr = stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() {
-		cmd.Wait()
-		close(exited)
-	}()
-	t.Cleanup(func() {
-		stdin.Close()
-		select {
-		case <-exited:
-		case <-time.After(30 * time.Second):
-			cmd.Process.Kill()
-			<-exited
-			t.Errorf("the model server did not stop within 30 s of its stdin closing")
-		}
-	})
-	line := make(chan string, 1)
-	go func() {
-		s, _ := bufio.NewReader(stdout).ReadString('\n')
-		line <- s
-		io.Copy(io.Discard, stdout)
-	}()
-	select {
-	case s := <-line:
-		var out struct {
-			URL string `json:"url"`
-		}
-		if err := json.Unmarshal([]byte(s), &out); err != nil || out.URL == "" {
-			t.Fatalf("the model server did not start (run npm run setup): %q; stderr: %s", s, stderr.String())
-		}
-		return &llamaServer{url: out.URL, origin: strings.TrimSuffix(out.URL, "/v1")}
-	case <-time.After(120 * time.Second):
-		t.Fatalf("the model server did not start within 120 s; stderr: %s", stderr.String())
-	}
-	return nil
+	url := startFixtureCLI(t, "the model server (run npm run setup)", "llama-cli.ts", nil, 120*time.Second, 30*time.Second)
+	return &llamaServer{url: url, origin: strings.TrimSuffix(url, "/v1")}
 }
 
 func (l *llamaServer) call(t *testing.T, method string) []exchange {

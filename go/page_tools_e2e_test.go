@@ -5,14 +5,12 @@ package deckhand
 // built-in model and with a provider model (the scripted server of test/fixtures/model-server-cli.ts).
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"io"
 	"net/http"
-	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
@@ -187,55 +185,8 @@ type scriptedRequest struct {
 // closes).
 func startScriptedServer(t *testing.T) *scriptedServer {
 	t.Helper()
-	cmd := exec.Command("node", "--import", "tsx", "test/fixtures/model-server-cli.ts")
-	cmd.Dir = repoRoot(t)
-	stderr := &tailBuffer{}
-	cmd.Stderr = stderr
-	stdin, err := cmd.StdinPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	exited := make(chan struct{})
-	go func() {
-		cmd.Wait()
-		close(exited)
-	}()
-	t.Cleanup(func() {
-		stdin.Close()
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			cmd.Process.Kill()
-			<-exited
-			t.Errorf("the scripted model server did not stop within 10 s of its stdin closing")
-		}
-	})
-	line := make(chan string, 1)
-	go func() {
-		s, _ := bufio.NewReader(stdout).ReadString('\n')
-		line <- s
-		io.Copy(io.Discard, stdout)
-	}()
-	select {
-	case s := <-line:
-		var out struct {
-			URL string `json:"url"`
-		}
-		if err := json.Unmarshal([]byte(s), &out); err != nil || out.URL == "" {
-			t.Fatalf("the scripted model server did not start: %q; stderr: %s", s, stderr.String())
-		}
-		return &scriptedServer{url: out.URL, origin: strings.TrimSuffix(out.URL, "/v1")}
-	case <-time.After(30 * time.Second):
-		t.Fatalf("the scripted model server did not start within 30 s; stderr: %s", stderr.String())
-	}
-	return nil
+	url := startFixtureCLI(t, "the scripted model server", "model-server-cli.ts", nil, 30*time.Second, 10*time.Second)
+	return &scriptedServer{url: url, origin: strings.TrimSuffix(url, "/v1")}
 }
 
 func (s *scriptedServer) call(t *testing.T, method, path string, body, out any) {

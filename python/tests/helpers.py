@@ -2,7 +2,35 @@
 
 from __future__ import annotations
 
-from typing import Any
+import contextlib
+import json
+import subprocess
+from typing import Any, Iterator
+
+import pytest
+
+from conftest import ROOT
+
+
+@contextlib.contextmanager
+def fixture_cli(what: str, script: str, *args: str, stop_within: float = 30) -> Iterator[str]:
+    """A Node test fixture for other languages' tests (test/fixtures/<script>): it prints one JSON
+    line with its url, which this yields, and stops when its stdin closes."""
+    proc = subprocess.Popen(["node", "--import", "tsx", f"test/fixtures/{script}", *args], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    assert proc.stdout is not None and proc.stdin is not None
+    line = proc.stdout.readline()
+    if not line:
+        proc.wait(10)
+        pytest.fail(f"{what} did not start (exit code {proc.returncode})")
+    try:
+        yield str(json.loads(line)["url"])
+    finally:
+        proc.stdin.close()
+        try:
+            proc.wait(stop_within)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
 
 
 async def stop_worker(browser: Any) -> None:

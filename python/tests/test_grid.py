@@ -9,7 +9,6 @@ import asyncio
 import base64
 import json
 import socket
-import subprocess
 import threading
 import time
 import urllib.request
@@ -27,33 +26,14 @@ from deckhand._wire import SHARED_CHROMIUM_FLAGS
 from deckhand.errors import BrowserClosedError, BrowserUnavailableError, DeckhandTimeoutError, ExtensionMissingError, InvalidArgumentError
 
 from conftest import ROOT
-from helpers import failure
+from helpers import failure, fixture_cli
 
 
 @pytest.fixture(scope="module")
 def grid() -> Iterator[str]:
     """A Grid with a 10 s idle timeout and two slots; it stops when its stdin closes."""
-    proc = subprocess.Popen(
-        ["node", "--import", "tsx", "test/fixtures/grid-cli.ts", "10", "2"],
-        cwd=ROOT,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-    )
-    assert proc.stdout is not None and proc.stdin is not None
-    line = proc.stdout.readline()
-    if not line:
-        proc.wait(10)
-        pytest.fail(f"the test Grid did not start (exit code {proc.returncode}); run npm run setup")
-    try:
-        yield json.loads(line)["url"]
-    finally:
-        proc.stdin.close()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
+    with fixture_cli("the test Grid (run npm run setup)", "grid-cli.ts", "10", "2") as url:
+        yield url
 
 
 def _sessions(url: str) -> int:

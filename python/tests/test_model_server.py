@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
 import time
 import urllib.request
 from dataclasses import dataclass
@@ -23,6 +22,7 @@ from deckhand.errors import DeckhandError
 from deckhand.options import ModelConfigDict
 
 from conftest import ROOT
+from helpers import fixture_cli
 
 PAGE = "data:text/html,<h1>Garden shop</h1><p>Trowel: 12 EUR</p><button onclick=\"document.title='saved'\">Save</button>"
 PRICE = {"type": "object", "properties": {"item": {"type": "string"}, "price": {"type": "string"}}, "required": ["item", "price"]}
@@ -72,22 +72,8 @@ def llama() -> Iterator[Llama]:
     tools = ROOT / ".tools" / "llama"
     if not (tools / "venv" / "bin" / "python").exists() or not (tools / "gemma-3-270m-q4_k_m.gguf").exists():
         pytest.fail("the model server is not installed (.tools/llama): run npm run setup")
-    proc = subprocess.Popen(["node", "--import", "tsx", "test/fixtures/llama-cli.ts"], cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    assert proc.stdout is not None and proc.stdin is not None
-    line = proc.stdout.readline()
-    if not line:
-        proc.wait(10)
-        pytest.fail(f"the model server did not start (exit code {proc.returncode}); run npm run setup")
-    url = json.loads(line)["url"]
-    try:
+    with fixture_cli("the model server (run npm run setup)", "llama-cli.ts") as url:
         yield Llama(url=url, origin=url.removesuffix("/v1"))
-    finally:
-        proc.stdin.close()
-        try:
-            proc.wait(30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 async def outcome(aw: Awaitable[Any]) -> Any:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import subprocess
 import time
 import urllib.request
 from dataclasses import dataclass
@@ -17,8 +16,7 @@ import pytest
 from deckhand.errors import DeckhandTimeoutError, InvalidArgumentError, ToolFailedError, ToolNotFoundError
 from deckhand.types import CallToolResult, PageTool
 
-from conftest import ROOT
-from helpers import click_answer, failure
+from helpers import click_answer, failure, fixture_cli
 
 
 async def text_of(page, selector: str) -> str:
@@ -127,23 +125,8 @@ class ModelServer:
 @pytest.fixture(scope="module")
 def model_server() -> Iterator[ModelServer]:
     """The scripted model server; it stops when its stdin closes."""
-    cmd = ["node", "--import", "tsx", "test/fixtures/model-server-cli.ts"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
-    assert proc.stdout is not None and proc.stdin is not None
-    line = proc.stdout.readline()
-    if not line:
-        proc.wait(10)
-        pytest.fail(f"the scripted model server did not start (exit code {proc.returncode})")
-    url = json.loads(line)["url"]
-    try:
+    with fixture_cli("the scripted model server", "model-server-cli.ts", stop_within=10) as url:
         yield ModelServer(url=url, origin=url.removesuffix("/v1"))
-    finally:
-        proc.stdin.close()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 async def test_act_with_a_provider_model_reads_the_tools_in_its_prompt_and_calls_one(dh, open_page, model_server) -> None:
