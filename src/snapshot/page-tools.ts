@@ -25,8 +25,11 @@ export type ListedTool = PageTool & { formAction?: string };
 export type ToolCallAnswer = { ok: true; output: string | null } | { ok: false; code: string; message: string; data?: Record<string, unknown> };
 
 /** Chromium 156 offers it on document; the draft also names navigator, where later builds may move it. */
-const modelContext = (): ModelContext | null =>
-  (document as unknown as { modelContext?: ModelContext }).modelContext ?? (navigator as unknown as { modelContext?: ModelContext }).modelContext ?? null;
+function modelContext(): ModelContext | null {
+  const mc = (document as unknown as { modelContext?: ModelContext }).modelContext ?? (navigator as unknown as { modelContext?: ModelContext }).modelContext;
+  // Only the shape read here: another draft's object (provideContext alone, say) offers no tools to this code.
+  return mc && typeof mc.getTools === 'function' && typeof mc.executeTool === 'function' ? mc : null;
+}
 
 /** getTools answers from the browser's own list; a page cannot make it wait, but a bound costs nothing. */
 const LIST_MS = 2000;
