@@ -97,6 +97,30 @@ describe("the built-in model's choice of a page tool", () => {
     expect(pickTool('save the preferences with sort by date', prefs).pick).toBeNull();
   });
 
+  it("reads a trip's places and date, and a message's addressee, only as names and ISO dates", () => {
+    const fly = [
+      tool(
+        'searchFlights',
+        'Search flights',
+        { origin: { type: 'string' }, destination: { type: 'string' }, outboundDate: { type: 'string', format: 'date' } },
+        ['origin', 'destination', 'outboundDate'],
+      ),
+    ];
+    const trip = (i: string) => pickTool(i, fly).pick;
+    expect(trip('Search flights from London to New York on 2026-12-01')).toMatchObject({
+      input: { origin: 'London', destination: 'New York', outboundDate: '2026-12-01' },
+    });
+    expect(trip('search flights from Oslo to Rome on 12/03')).toBeNull(); // a date in another shape
+    expect(trip('search flights from Oslo to Rome on 2026-12-01 and 2026-12-08')).toBeNull(); // a date left over
+    expect(trip('Search flights to Paris')).toBeNull();
+    const hotels = [tool('find_hotels', 'Find hotels', { destination: { type: 'string' } }, ['destination'])];
+    expect(pickTool('find hotels in Paris', hotels).pick).toMatchObject({ input: { destination: 'Paris' } });
+    expect(pickTool('find hotels from London to Paris', hotels).pick).toBeNull(); // the origin would be dropped
+    const msg = [tool('send_message', 'Send a message', { to: { type: 'string' }, text: { type: 'string' } }, ['to', 'text'])];
+    expect(pickTool('send a message to Bob: "hi there"', msg).pick).toMatchObject({ input: { to: 'Bob', text: 'hi there' } });
+    expect(pickTool('send a message to Bob saying hi', msg).pick).toBeNull(); // where the name ends is not clear
+  });
+
   it('refuses an instruction that names two tools: one step calls one', () => {
     expect(pickTool('empty the cart and subscribe bo@example.com to the newsletter', SHOP)).toMatchObject({
       pick: null,

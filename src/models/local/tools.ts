@@ -11,7 +11,7 @@ import type { PageTool } from '../../protocol/page-tools';
 import { words } from './text';
 import { anyOf, either } from './words/grammar';
 import { COUNT_WORDS } from './words/numbers';
-import { CONTROL_WORDS, NEGATIONS, NOT_VALUES, TOOL_NOUNS, TOOL_WORD_FORMS, VALUE_INTRODUCERS } from './words/tools';
+import { CONTROL_WORDS, DATE_FIELDS, FROM_FIELDS, NEGATIONS, NOT_VALUES, TO_FIELDS, TOOL_NOUNS, TOOL_WORD_FORMS, VALUE_INTRODUCERS } from './words/tools';
 
 export interface ToolPick {
   name: string;
@@ -49,6 +49,22 @@ function jsonIn(text: string): Record<string, unknown> | null {
   } catch {
     return null;
   }
+}
+
+const ISO_DATE = /\b\d{4}-\d{2}-\d{2}\b/;
+// A place is a name: one to four capitalised words ("York", "New York", "LHR"), ended where the sentence goes on.
+const PLACE = "((?:[A-Z][\\w'.-]*)(?: [A-Z][\\w'.-]*){0,3})";
+const PLACE_END = '(?=[,.;:!?]| on\\b| at\\b| for\\b| to\\b| from\\b| and\\b| in\\b|$)';
+const FROM_PLACE = new RegExp(`\\b[Ff]rom ${PLACE}${PLACE_END}`);
+const TO_PLACE = new RegExp(`\\b(?:[Tt]o|[Ii]n) ${PLACE}${PLACE_END}`);
+const [FROM_WORDS, TO_WORDS, DATE_WORDS] = [FROM_FIELDS, TO_FIELDS, DATE_FIELDS].map((t) => new Set(t));
+/** Whether a field is a trip's origin, destination or date, by the words of its name. */
+function roleOf(key: string): 'from' | 'to' | 'date' | null {
+  const ws = nameText(key).toLowerCase().split(/\s+/);
+  if (ws.some((w) => DATE_WORDS.has(w))) return 'date';
+  if (ws.some((w) => FROM_WORDS.has(w))) return 'from';
+  if (ws.some((w) => TO_WORDS.has(w))) return 'to';
+  return null;
 }
 
 const emailish = (key: string, s: Schema) => s.format === 'email' || /e-?mail/i.test(key);
@@ -143,6 +159,21 @@ function inputFor(tool: PageTool, instruction: string, v: Values): Record<string
         }
         continue;
       }
+      // A trip's places and date: "from London to York on 2026-12-01".
+      const role = roleOf(key);
+      if (role === 'date' || s?.format === 'date') {
+        // Two date fields (out and back): which date is whose is not read here.
+        if (Object.entries(props).filter(([k, p]) => roleOf(k) === 'date' || p?.format === 'date').length === 1) {
+          const d = ISO_DATE.exec(instruction)?.[0];
+          if (d) input[key] = d;
+        }
+        continue;
+      }
+      if (role) {
+        const place = (role === 'from' ? FROM_PLACE : TO_PLACE).exec(instruction.replace(QUOTED, ' '))?.[1]?.trim();
+        if (place) input[key] = place;
+        continue;
+      }
       free.push(key);
     }
   }
@@ -172,6 +203,16 @@ function inputFor(tool: PageTool, instruction: string, v: Values): Record<string
   if (v.quoted.some((_, i) => !used.quoted.has(i))) return 'the instruction gives quoted text the tool does not take';
   if (v.emails.some((_, i) => !used.emails.has(i))) return 'the instruction gives an address the tool does not take';
   if (v.numbers.some((_, i) => !used.numbers.has(i))) return 'the instruction gives a number the tool does not take';
+  // A trip's place the tool has no field for ("from London" to a tool of destinations only) would be dropped.
+  const roles = new Set(Object.keys(input).map(roleOf));
+  const bare = instruction.replace(QUOTED, ' ');
+  if (FROM_PLACE.test(bare) && !roles.has('from')) return 'the instruction gives a place to leave from that the tool does not take';
+  if (TO_PLACE.test(bare) && !roles.has('to') && Object.keys(props).some((k) => roleOf(k) === 'from' || roleOf(k) === 'to')) {
+    return 'the instruction gives a place to go to that the tool does not take';
+  }
+  const dates = instruction.match(new RegExp(ISO_DATE.source, 'g')) ?? [];
+  const dated = Object.values(input).filter((x) => typeof x === 'string' && ISO_DATE.test(x)).length;
+  if (dates.length > dated) return 'the instruction gives a date the tool does not take';
   return input;
 }
 

@@ -29,3 +29,9 @@ export const CONTROL_WORDS: Phrases = ['button', 'link', 'field', 'text ?box', '
 
 /** Words that turn a switch the other way ("don't hide done items"): a switch said with one is left to the page. */
 export const NEGATIONS: Phrases = ['not', "don'?t", 'do not', 'no', 'never', 'without', 'off', 'disable', 'uncheck', 'untick'];
+
+/** A field named with one of these takes the place after "from"; with one of TO_FIELDS, the place after "to" (trips: tools.ts). */
+export const FROM_FIELDS: Phrases = ['from', 'origin', 'departure', 'source', 'start'];
+export const TO_FIELDS: Phrases = ['to', 'destination', 'arrival', 'dest', 'end'];
+/** A field named with one of these takes the instruction's date, written YYYY-MM-DD (the one way a tool's date reads for sure). */
+export const DATE_FIELDS: Phrases = ['date', 'day'];
