@@ -101,6 +101,8 @@ describe('pauseBudget', () => {
       'locator.act',
       'page.press',
       'page.evaluate',
+      'page.tools',
+      'page.callTool',
     ] as const)
       expect(GATED_METHODS.has(m)).toBe(true);
     for (const m of ['engine.ping', 'metrics', 'op.cancel'] as const) expect(GATED_METHODS.has(m)).toBe(false);

@@ -22,6 +22,8 @@ export const GATED_METHODS: ReadonlySet<MethodName> = new Set<MethodName>([
   'page.goto',
   'page.evaluate',
   'page.press',
+  'page.tools',
+  'page.callTool',
   'page.screenshot',
   'page.snapshot',
   'page.selectors',
