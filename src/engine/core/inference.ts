@@ -470,7 +470,10 @@ export async function inferExtract(
 function splitLines(text: string, data: OutlineLine[] | undefined, maxChars: number): { text: string; lines?: OutlineLine[] }[] {
   const out: { text: string; lines?: OutlineLine[] }[] = [];
   const all = text.split('\n');
-  const push = (from: number, to: number) => out.push({ text: all.slice(from, to).join('\n'), ...(data ? { lines: data.slice(from, to) } : {}) });
+  // The text's first lines may list the page's own tools, which the lines as data leave out (they travel as `tools`).
+  const lead = data ? Math.max(0, all.length - data.length) : 0;
+  const at = (i: number) => Math.max(0, i - lead);
+  const push = (from: number, to: number) => out.push({ text: all.slice(from, to).join('\n'), ...(data ? { lines: data.slice(at(from), at(to)) } : {}) });
   let start = 0;
   let size = 0;
   for (let i = 0; i < all.length; i++) {
