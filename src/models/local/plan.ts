@@ -36,7 +36,8 @@ import {
 } from './words/messages';
 import { DOWNWARD, LARGEST, NUMBER_NOUNS, ORDERINGS, PARITIES, SMALLEST, SUPERLATIVES, UPWARD } from './words/orders';
 import { FIELD_ALIASES, LOGIN_USER, LOGIN_WORDS, SIGN_IN_WORDS } from './words/purposes';
-import { CLAUSE_OPENERS, OPENING_COURTESY } from './words/verbs';
+import { CLAUSE_OPENERS, ENTERING_VERBS, OPENING_COURTESY, STATING_VERBS } from './words/verbs';
+import { STATED_NOUNS } from './words/references';
 import { CLAUSE_VERBS, CLICK_ALL_VERBS, CLICK_EVERY_VERBS, CLICK_VERBS, DRAG_VERBS, ENTRY_VERBS, LIST_VERBS } from './words/verbs';
 import {
   BECOMING_VERBS,
@@ -836,12 +837,26 @@ const TRIP = new RegExp(
  * Split `instruction` into single steps. Throws Refusal when the instruction has conditions or
  * repetition the planner cannot follow.
  */
+/** An amount stated first, then entered by its name: the amount (digits, a currency sign, separators), the noun, the rest. */
+const STATED_VALUE = '([$€£]?\\d[\\d,]*(?:\\.\\d+)?|\\u0001\\d+\\u0001)';
+/** What may follow the amount before the clause: "(twelve thousand)", kept whole like every bracket. */
+const STATED_GLOSS = '(?: (?:\\([^)]*\\)|\\u0001\\d+\\u0001))?';
+const STATED_AMOUNT = new RegExp(
+  `^(?:${either(STATING_VERBS)}) ${STATED_VALUE}${STATED_GLOSS}\\s*[:;,—-]\\s*(?:then )?` +
+    `(?:${either(ENTERING_VERBS)}) (?:the|that|this) (${either(STATED_NOUNS)})\\b(.*)$`,
+  'i',
+);
+
 export function planInstruction(instruction: string, page: PlanPage): PlanStep[] {
   // Tasks people write are short; a longer text is read by no pattern here in bounded time.
   if (instruction.length > MAX_INSTRUCTION)
     throw new Refusal(`it is ${instruction.length} characters long, more than the built-in planner reads (${MAX_INSTRUCTION})`);
   const { text, quotes } = protect(instruction.trim().replace(/[.!]+$/, ''));
   let s = text.replace(new RegExp(`^(?:${either(OPENING_COURTESY)})(?:[,\\s]+|$)`, 'gi'), '').trim();
+  // "Pay 12,000 (twelve thousand): enter the amount and press Pay": the amount the head states is what the clause enters.
+  const stated = STATED_AMOUNT.exec(s);
+  // Where the clause says where it goes ("type the amount into the box"), that is the field.
+  if (stated) s = /^ (?:into|in|to) /i.test(stated[3]) ? `enter ${stated[1]}${stated[3]}` : `enter ${stated[1]} into the ${stated[2]} field${stated[3]}`;
   // "Buy VOP when the price is less than $50.00": the action, held until the page's number passes.
   const cond = conditionOf(s, quotes);
   if (cond) s = cond.action;

@@ -58,6 +58,8 @@ export const AMOUNT_NAMES: Readonly<Record<string, Phrases>> = {
   price: ['cost'],
   balance: ['amount due', 'balance due'],
 };
+/** What a stated amount is called when a later clause puts it in a field ("enter the amount"). */
+export const STATED_NOUNS: Phrases = ['amount', 'sum', 'value', 'figure', 'number'];
 /** Verbs of a line that tells the reader what to do: the page's directions are never the text they point at. */
 export const DIRECTION_VERBS: Phrases = [
   ...['read', 'type', 'enter', 'copy', 'click', 'press', 'fill', 'select', 'write', 'reproduce', 'repeat', 'submit', 'choose'],

@@ -161,6 +161,10 @@ export const CLICK_EVERY_VERBS: Phrases = ['click', 'open', 'select', 'check', '
 export const DRAG_VERBS: Phrases = ['drag', 'move', 'slide', 'pull', 'push', 'shift'];
 /** Reading a long text to its end ("read the whole agreement"): scrolling the box that holds it to the bottom. */
 export const READ_THROUGH: Phrases = ['read(?: through)?(?: the)? (?:whole|entire|full|complete)', 'read through(?: the)?'];
+/** Verbs that state an amount before saying where it goes ("Pay 12,000 (twelve thousand): enter the amount"). */
+export const STATING_VERBS: Phrases = ['pay', 'send', 'transfer', 'donate', 'deposit', 'withdraw', 'give'];
+/** Verbs that then put that amount into a field. */
+export const ENTERING_VERBS: Phrases = ['enter', 'type', 'put', 'fill in', 'input', 'write'];
 /** Moving a thing into a place, done by a drag when the instruction says so ("put X in the box by dragging it"). */
 export const PLACING_VERBS: Phrases = ['put', 'move', 'place', 'drop', 'bring', 'get'];
 /** How an instruction says the move is a drag. */
