@@ -485,8 +485,12 @@ export class Deckhand {
 
   /** The page's own tools (WebMCP) on the active page, or on `options.page`. */
   async tools(options: { page?: Page | number } = {}): Promise<PageTool[]> {
-    const page = options.page === undefined ? (await this.context.activePage()).id : typeof options.page === 'number' ? options.page : options.page.id;
-    return (await this.#call('page.tools', { page })).tools;
+    return (await this.#call('page.tools', { page: await this.#pageOrActive(options.page) })).tools;
+  }
+
+  /** A page's id: the one given, else the active page's (the page tools' calls name their page). */
+  async #pageOrActive(page: Page | number | undefined): Promise<number> {
+    return page === undefined ? (await this.context.activePage()).id : typeof page === 'number' ? page : page.id;
   }
 
   /**
@@ -494,7 +498,7 @@ export class Deckhand {
    * page.callTool, with this instance's approval policy and handler (or the call's own).
    */
   async callTool(name: string, input?: Record<string, unknown>, options: CallToolCallOptions = {}): Promise<CallToolResult> {
-    const page = options.page === undefined ? (await this.context.activePage()).id : typeof options.page === 'number' ? options.page : options.page.id;
+    const page = await this.#pageOrActive(options.page);
     const opId = randomUUID();
     const approval = (options.approval ?? this.#options.approval) as ApprovalPolicy | undefined;
     if (options.onApproval) this.#approvers.set(opId, options.onApproval);
