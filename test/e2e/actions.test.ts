@@ -1,23 +1,12 @@
 /** Every deterministic method against fixture pages, checking the page's state afterwards. */
 import { describe, expect, it } from 'vitest';
-import { DeckhandError, type Page } from '../../src/index';
-import { useBrowser } from './harness';
+import type { Page } from '../../src/index';
+import { expectError, useBrowser } from './harness';
 
 const h = useBrowser();
 const log = (page: Page) => page.evaluate(() => (window as unknown as { __log: string[] }).__log);
 const value = (page: Page, sel: string) => page.evaluate((s) => (document.querySelector(s) as HTMLInputElement).value, sel);
 const text = (page: Page, sel: string) => page.evaluate((s) => document.querySelector(s)?.textContent ?? null, sel);
-
-async function expectError(p: Promise<unknown>, code: string, message?: RegExp): Promise<DeckhandError> {
-  const e = await p.then(
-    () => null,
-    (err: unknown) => err,
-  );
-  expect(e, 'expected the call to fail').toBeInstanceOf(DeckhandError);
-  expect((e as DeckhandError).code).toBe(code);
-  if (message) expect((e as DeckhandError).message).toMatch(message);
-  return e as DeckhandError;
-}
 
 describe('deterministic act on the form page', () => {
   it('click, doubleClick and rightClick send trusted mouse events', async () => {

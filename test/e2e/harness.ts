@@ -3,9 +3,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { extensionDir, findChromium } from '../../src/client/paths';
-import { Deckhand, localBrowser, type BrowserHandle, type Page } from '../../src/index';
+import { Deckhand, DeckhandError, localBrowser, type BrowserHandle, type Page } from '../../src/index';
 import { startFixtureServers } from '../fixtures/server';
 import { startService, type RunningService } from '../../src/server/service';
 
@@ -39,6 +39,18 @@ export function useBrowser(): Harness {
     await servers?.close();
   });
   return h;
+}
+
+/** That the call fails with a DeckhandError of `code` (and, given, a message matching `message`); the error, for more checks. */
+export async function expectError(p: Promise<unknown>, code: string, message?: RegExp): Promise<DeckhandError> {
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
+  expect(e, 'expected the call to fail').toBeInstanceOf(DeckhandError);
+  expect((e as DeckhandError).code).toBe(code);
+  if (message) expect((e as DeckhandError).message).toMatch(message);
+  return e as DeckhandError;
 }
 
 /** Stop the extension's service worker as Chromium does when it idles it out. */

@@ -12,11 +12,12 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Deckhand, DeckhandError, type Page } from '../../src/index';
+import type { Deckhand, Page } from '../../src/index';
 import { startService, type RunningService } from '../../src/server/service';
 import { startFixtureServers } from '../fixtures/server';
 import { promptText, startModelServer, type ModelServer } from '../fixtures/model-server';
-import { useBrowser } from './harness';
+import { expectError, useBrowser } from './harness';
+import { agentAnswer } from '../fixtures/agent-answer';
 
 const h = useBrowser();
 let ms: ModelServer;
@@ -27,17 +28,6 @@ afterAll(async () => ms?.close());
 
 const cart = (page: Page) => page.evaluate(() => document.getElementById('cart')!.textContent);
 const calls = (page: Page) => page.evaluate(() => (window as unknown as { toolCalls: string[] }).toolCalls);
-
-async function failsWith(p: Promise<unknown>, code: string, message?: RegExp): Promise<DeckhandError> {
-  const e = await p.then(
-    () => null,
-    (err: unknown) => err,
-  );
-  expect(e, 'expected the call to fail').toBeInstanceOf(DeckhandError);
-  expect((e as DeckhandError).code).toBe(code);
-  if (message) expect((e as DeckhandError).message).toMatch(message);
-  return e as DeckhandError;
-}
 
 describe('page tools through the library', () => {
   it('lists the tools a page registers and declares, not a hidden form’s, and the snapshot shows them first', async () => {
@@ -79,27 +69,27 @@ describe('page tools through the library', () => {
 
   it('every misbehaving tool is a typed error, and nothing hangs', async () => {
     const page = await h.open('/tools.html');
-    await failsWith(page.callTool('add_to_cart', { sku: 'ZZ', qty: 0 }), 'INVALID_ARGUMENT', /sku.*; qty/);
+    await expectError(page.callTool('add_to_cart', { sku: 'ZZ', qty: 0 }), 'INVALID_ARGUMENT', /sku.*; qty/);
     expect(await calls(page)).toEqual([]); // refused before the page saw it
-    await failsWith(page.callTool('no_such_tool'), 'TOOL_NOT_FOUND', /its tools are add_to_cart/);
-    await failsWith(page.callTool('hidden_form_tool', { x: '1' }), 'TOOL_NOT_FOUND');
-    await failsWith(page.callTool('broken'), 'TOOL_FAILED', /failed/);
+    await expectError(page.callTool('no_such_tool'), 'TOOL_NOT_FOUND', /its tools are add_to_cart/);
+    await expectError(page.callTool('hidden_form_tool', { x: '1' }), 'TOOL_NOT_FOUND');
+    await expectError(page.callTool('broken'), 'TOOL_FAILED', /failed/);
     const t0 = Date.now();
-    await failsWith(page.callTool('never_answers', {}, { timeout: 800 }), 'TIMEOUT', /did not answer within/);
+    await expectError(page.callTool('never_answers', {}, { timeout: 800 }), 'TIMEOUT', /did not answer within/);
     expect(Date.now() - t0).toBeLessThan(3000);
     expect(await calls(page)).toEqual(['never_answers', 'cancelled']); // the page was told the call is over
     // A call ended by the tool changing, or by its form refusing the values, is cancelled too.
-    await failsWith(page.callTool('huge'), 'TOOL_OUTPUT_TOO_LARGE', /3145728 characters/);
-    await failsWith(page.callTool('swapping'), 'TOOL_CHANGED', /anew/);
-    await failsWith(page.callTool('subscribe_newsletter', { email: 'not-an-address' }), 'TOOL_FAILED', /does not take these values: email/);
+    await expectError(page.callTool('huge'), 'TOOL_OUTPUT_TOO_LARGE', /3145728 characters/);
+    await expectError(page.callTool('swapping'), 'TOOL_CHANGED', /anew/);
+    await expectError(page.callTool('subscribe_newsletter', { email: 'not-an-address' }), 'TOOL_FAILED', /does not take these values: email/);
     expect(await page.evaluate(() => document.getElementById('subscribed')!.textContent)).toBe('');
-    await failsWith(page.callTool('bad name!'), 'INVALID_ARGUMENT');
+    await expectError(page.callTool('bad name!'), 'INVALID_ARGUMENT');
     // Cancelled by its caller: at once, and the page's tool is told.
     const ac = new AbortController();
     const p = page.callTool('never_answers', {}, { signal: ac.signal, timeout: 20_000 });
     setTimeout(() => ac.abort(), 200);
     const t1 = Date.now();
-    await failsWith(p, 'CANCELLED');
+    await expectError(p, 'CANCELLED');
     expect(Date.now() - t1).toBeLessThan(2000);
     await expect.poll(async () => (await calls(page)).slice(-2)).toEqual(['never_answers', 'cancelled']);
   });
@@ -108,14 +98,14 @@ describe('page tools through the library', () => {
     const page = await h.open('/tools.html');
     await page.callTool('add_to_cart', { sku: 'L1' });
     const asked: string[] = [];
-    await failsWith(
+    await expectError(
       h.dh.callTool('empty_cart', {}, { approval: { when: ['delete'] }, onApproval: (req) => (asked.push(`${req.method} ${req.summary}`), 'stop') }),
       'NOT_APPROVED',
     );
     expect(asked).toEqual([expect.stringMatching(/^callTool .*empty_cart.*deletes something/)]);
     expect(await cart(page)).toBe('L1 × 1');
     // The built-in model's act goes through the same gate.
-    await failsWith(h.dh.act('Empty the cart', { approval: { when: ['delete'] }, onApproval: () => 'stop' }), 'NOT_APPROVED');
+    await expectError(h.dh.act('Empty the cart', { approval: { when: ['delete'] }, onApproval: () => 'stop' }), 'NOT_APPROVED');
     expect(await cart(page)).toBe('L1 × 1');
     expect(await h.dh.callTool('empty_cart', {}, { approval: { when: ['delete'] }, onApproval: () => 'approve' })).toEqual({ output: 'the cart is empty' });
     expect(await cart(page)).toBe('');
@@ -154,14 +144,14 @@ describe('page tools through the library', () => {
     expect((await h.dh.act("Add a todo 'buy milk'")).data.message).toBe(`called the page's tool 'addTodo'; it answered ${JSON.stringify('{"id":3}')}`);
     expect((await h.dh.act('Mark todo 2 as done')).data.message).toBe(`called the page's tool 'markTodoDone'; it answered "done: Call the plumber"`);
     expect(await todos()).toBe('Write the report✔ Call the plumberbuy milk');
-    await failsWith(h.dh.act('mark todo 9 done'), 'TOOL_FAILED');
+    await expectError(h.dh.act('mark todo 9 done'), 'TOOL_FAILED');
     // The form's tool: every value the instruction gives, the switch included, or none of it.
     const saved = await h.dh.act('Save the preferences: sort by name, hide done items');
     expect(saved.data.message).toBe(`called the page's tool 'savePreferences'; it answered "sort name, hide done true"`);
     expect(await page.evaluate(() => document.getElementById('prefs-saved')!.textContent)).toBe('Saved: sort name, hide done true');
     expect((await h.dh.act('save the preferences with sort by date')).data.actions.every((a) => a.method !== 'callTool')).toBe(true);
     expect(await page.callTool('tagTodo', { id: 1, tag: { label: 'urgent' } })).toEqual({ output: 'tagged 1 urgent' });
-    await failsWith(page.callTool('tagTodo', { id: 1, tag: { colour: 'red' } }), 'INVALID_ARGUMENT', /tag: .*label/);
+    await expectError(page.callTool('tagTodo', { id: 1, tag: { colour: 'red' } }), 'INVALID_ARGUMENT', /tag: .*label/);
   });
 
   it('a provider model reads the tools in its prompt and calls one, in act and as an agent tool', async () => {
@@ -185,31 +175,8 @@ describe('page tools through the library', () => {
     expect(promptText(ms.requests[0].body)).toContain('- tool page_add_to_cart(');
     expect(await cart(page)).toBe('L1 × 2');
 
-    const agentStep = (tool: string, extra: Record<string, unknown>) => ({
-      object: {
-        reasoning: tool,
-        tool,
-        instruction: null,
-        url: null,
-        direction: null,
-        ms: null,
-        keys: null,
-        x: null,
-        y: null,
-        text: null,
-        toX: null,
-        toY: null,
-        query: null,
-        answer: null,
-        success: null,
-        toolInput: null,
-        taskCompleted: tool === 'done',
-        ...extra,
-      },
-      usage: { input: 50, output: 10 },
-    });
     ms.requests.length = 0;
-    ms.script(agentStep('page_empty_cart', { toolInput: '{}' }), agentStep('done', { answer: 'emptied', success: true }));
+    ms.script(agentAnswer('page_empty_cart', { toolInput: '{}' }), agentAnswer('done', { answer: 'emptied', success: true }));
     const { result: run, recording } = await h.dh.agentExecute(
       { agentConfig: { model, mode: 'dom' }, executeOptions: { instruction: 'Empty the cart' } },
       { record: true },
@@ -312,6 +279,6 @@ describe('a Deckhand made without a page tool in sight', () => {
   it('answers TOOL_NOT_FOUND when the page has none', async () => {
     const dh: Deckhand = h.dh;
     await h.open('/form.html');
-    await failsWith(dh.callTool('add_to_cart', { sku: 'R10' }), 'TOOL_NOT_FOUND', /declares none/);
+    await expectError(dh.callTool('add_to_cart', { sku: 'R10' }), 'TOOL_NOT_FOUND', /declares none/);
   });
 });
