@@ -48,9 +48,11 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
+	// The button's order answers asynchronously: read the status once it changes, within 5 s.
 	var status string
-	if err := client.ExperimentalBatch(ctx, "async (batch) => batch.page.evaluate(\"document.getElementById('status').textContent\")", nil, &status,
-		nil); err != nil {
+	if err := client.ExperimentalBatch(ctx, "async (batch) => batch.page.evaluate(\"(async () => { const s = document.getElementById('status'); "+
+		"for (let i = 0; i < 100 && s.textContent === 'waiting'; i++) await new Promise((r) => setTimeout(r, 50)); return s.textContent })()\")",
+		nil, &status, nil); err != nil {
 		log.Fatal(err)
 	}
 	fmt.Printf("success=%v status=%s extension=%s\n", r.Data.Success, status, deckhand.ExtensionDir())
