@@ -138,6 +138,8 @@ const TR = 'team-rows.html';
 const ND = 'notes-details.html';
 const CO = 'checkout-details.html';
 const IB = 'inbox.html';
+const MT = 'mail-table.html';
+const MK = 'mail-cards.html';
 const FD = 'feed.html';
 const OC = 'order-confirm.html';
 const SF = 'staff-table.html';
@@ -197,6 +199,11 @@ const clicks = (...names: (string | string[])[]): TaskCheck => ({ clicks: names 
 const anyOrder = (...names: string[]): TaskCheck => ({ clicks: names, anyOrder: true });
 const state = (s: Fields, also: { clicks?: (string | string[])[] } = {}): TaskCheck => ({ state: s, ...also });
 const REFUSE: TaskCheck = { refuse: true };
+/** A submission from the mail table, where opening a message marks it read: every other message stays unread. */
+const unread = (opened: string, sent: Fields): TaskCheck => ({
+  submits: [sent],
+  state: { unread: ['priya', 'tomwu', 'lena', 'tomwong'].filter((id) => id !== opened) },
+});
 /** Any of several forms a person may type (an amount with or without its separators, a short date). */
 const oneOf = (...forms: string[]): Want => ({ oneOf: forms });
 
@@ -377,13 +384,29 @@ const table: Record<TaskFamily, Row[]> = {
     [CO, 'Type 94105 as the ZIP, then click Continue.', { zip: '94105' }],
     [CO, 'Fill in ZIP 10001 and continue', { zip: '10001' }],
   ],
-  // A mail client (open a message, reply from its toolbar, star in the list, delete) and a
-  // social feed (like and share icons; @jan_n is not @jane, Kim posted twice).
+  // Three mail clients (icon toolbars and a list with stars; a table whose rows open a message,
+  // which marks it read, with flags and a Tom Wu beside a Tom Wong; cards of divs with Star and
+  // Trash icons by title) and a social feed (like and share icons; @jan_n is not @jane, Kim
+  // posted twice).
   'inbox-and-feed': [
     [IB, "Reply to the email from Alice with 'Thanks!'", { to: 'alice@northwind.io', body: 'Thanks!' }],
     [IB, 'Star the message from Bob', state({ starred: ['bob'] })],
     [IB, 'Delete the email from Carol', state({ deleted: ['carol'] })],
     [IB, "Reply to the email from Zed with 'Hi'", REFUSE],
+    [IB, 'Forward the email from Bob to dana@contoso.com', { submits: [{ forward_to: 'dana@contoso.com' }] }],
+    [IB, 'Find the email by Carol and forward that email to erin@northwind.io.', { submits: [{ forward_to: 'erin@northwind.io' }] }],
+    [IB, 'Mark the email from Alice as important', state({ important: ['alice'] })],
+    [IB, 'Find the email by Alice and reply to them with the text "See you Friday".', { to: 'alice@northwind.io', body: 'See you Friday' }],
+    [MT, "Reply to the email from Priya with 'Thanks, got it'", unread('priya', { to: 'priya.shah@fabrikam.com', body: 'Thanks, got it' })],
+    [MT, 'Forward the message from Lena to sam@adatum.com', unread('lena', { forward_to: 'sam@adatum.com' })],
+    [MT, 'Flag the email from Tom Wong', state({ flagged: ['tomwong'] })],
+    [MT, 'Delete the email from Tom', REFUSE],
+    [MT, 'Mark the email from Priya as read', state({ unread: ['tomwu', 'lena', 'tomwong'] })],
+    [MK, 'Find the email by Lucia and forward that email to Kimberly.', { submits: [{ forward_to: 'Kimberly', email: 'lucia' }] }],
+    [MK, 'Find the email by Jaimie and reply to them with the text "Fusce in."', { submits: [{ reply_text: 'Fusce in.', to: 'jaimie' }] }],
+    [MK, 'Find the email by Lyn and click the trash icon to delete it.', state({ deleted: ['lyn'] })],
+    [MK, 'Find the email by Ilka and click the star icon to mark it as important.', state({ starred: ['ilka'] })],
+    [MK, "Reply to the email from Zoe with 'ok'", REFUSE],
     [FD, 'Share the post by @jane', state({ shared: ['jane1'] })],
     [FD, 'Like all posts by Kim', state({ liked: ['kim1', 'kim2'] })],
     [FD, "Like Omar's post", state({ liked: ['omar1'] })],

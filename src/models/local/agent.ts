@@ -1017,7 +1017,8 @@ function eachTargets(each: Each, nodes: OutlineNode[]): OutlineNode[] | string {
     return hits.filter((n) => !(n.role === 'checkbox' && n.states.checked === true));
   }
   if (each.by && each.verb) {
-    const inner = itemsBy(each.by, nodes, (n) => ITEMS.has(n.role));
+    // A box that takes clicks and holds controls of its own is an item too (a message row built of divs).
+    const inner = itemsBy(each.by, nodes, (n) => ITEMS.has(n.role) || (n.role === 'clickable' && n.children.some((c) => !!c.id)));
     if (!inner.length) return `no post, message or item on the page is by ${quote(each.by)}`;
     const out: OutlineNode[] = [];
     for (const item of inner) {

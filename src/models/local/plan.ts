@@ -22,11 +22,15 @@ import type { Trip } from './trips';
 import { FOLDED_PARTS, FOLDS, HIDDEN_IN, LOOK_THROUGH_VERBS, LOOK_THROUGH_WAYS, SUGGESTED, SUGGESTION_LISTS } from './words/menus';
 import {
   EACH_ITEM_VERBS,
+  FIND_ITEM_VERBS,
+  ICON_VERBS,
   ITEM_BY,
   ITEM_NOUNS,
+  ITEM_PRONOUNS,
   ITEM_VERBS,
   ITEMS,
   ITEMS_BY,
+  MARK_STATES,
   MENTION_KINDS,
   MENTIONS,
   NEWEST,
@@ -603,12 +607,51 @@ const ONE_ITEM = new RegExp(
   'i',
 );
 
+/** "mark the email from Alice as important": (1) who, (2) the state its control is named for. */
+const MARK_ITEM = new RegExp(
+  `^mark\\s+(?:the\\s+)?(?:(?:${either(NEWEST)})\\s+)?(?:${either(ITEM_NOUNS)})\\s+(?:${either(ITEM_BY)})\\s+(.+?)\\s+as\\s+(${either(MARK_STATES)})$`,
+  'i',
+);
+
+/** "Find the email by Lucia and forward that email to Kimberly": (1) the noun, (2) who, (3) what is done to it. */
+const FIND_ITEM = new RegExp(
+  `^(?:${either(FIND_ITEM_VERBS)})\\s+(?:the\\s+)?(?:(?:${either(NEWEST)})\\s+)?(${either(ITEM_NOUNS)})\\s+(?:${either(ITEM_BY)})\\s+(.+?)` +
+    '(?:\\s*,\\s*(?:and\\s+)?|\\s+and\\s+)(?:then\\s+)?(.+)$',
+  'i',
+);
+/** "click the trash icon (to delete it)": (1) the icon's word. */
+const ICON_CLICK = new RegExp(`^(?:${either(CLICK_VERBS)})(?:\\s+on)?\\s+(?:the\\s+|its\\s+)?([\\w-]+)\\s+(?:icon|button|symbol)(?:\\s+to\\s+.+)?$`, 'i');
+/** "forward that email to Kim", "reply to them with ...", "mark it as read": (1) the verb, (2) the rest. */
+const ON_IT = new RegExp(`^(${either(ITEM_VERBS)}|mark)\\s+(?:${either(ITEM_PRONOUNS)})\\b(.*)$`, 'i');
+
+/**
+ * "Find the email by X and do Y to it" said as the one clause it is ("forward the email from X
+ * to Kim"); null when the rest is not about the item found.
+ */
+function itemFirst(s: string): string | null {
+  const m = FIND_ITEM.exec(s);
+  if (!m) return null;
+  const [, noun, by, rest] = m;
+  const icon = ICON_CLICK.exec(rest);
+  if (icon) {
+    const verb = ICON_VERBS[icon[1].toLowerCase()];
+    return verb ? `${verb} the ${noun} from ${by}` : null;
+  }
+  const on = ON_IT.exec(rest);
+  return on ? `${on[1]} the ${noun} from ${by}${on[2]}` : null;
+}
+
 /**
  * Acting on one message or post named by its sender or author: open it and reply or forward,
- * or use its own control (star, delete, share, like), opening it first when the list does not
- * show that control.
+ * or use its own control (star, delete, share, like, "Mark as read"), opening it first when the
+ * list does not show that control.
  */
 function itemSteps(clause: string, quotes: string[]): PlanStep[] | null {
+  const mark = MARK_ITEM.exec(clause);
+  if (mark) {
+    const verb = `mark as ${mark[2].toLowerCase().replace(/\s+/g, ' ')}`;
+    return [{ say: restore(clause, quotes), each: { verb, by: bare(mark[1], quotes), one: true } }];
+  }
   const m = ONE_ITEM.exec(clause);
   if (!m) return null;
   const verb = m[1].toLowerCase().replace(/\s+to$/, '');
@@ -857,6 +900,8 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   const stated = STATED_AMOUNT.exec(s);
   // Where the clause says where it goes ("type the amount into the box"), that is the field.
   if (stated) s = /^ (?:into|in|to) /i.test(stated[3]) ? `enter ${stated[1]}${stated[3]}` : `enter ${stated[1]} into the ${stated[2]} field${stated[3]}`;
+  // "Find the email by Lyn and click the trash icon to delete it": one goal on one item.
+  s = itemFirst(s) ?? s;
   // "Buy VOP when the price is less than $50.00": the action, held until the page's number passes.
   const cond = conditionOf(s, quotes);
   if (cond) s = cond.action;

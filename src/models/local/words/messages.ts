@@ -17,7 +17,28 @@ export const ITEM_BY: Phrases = ['from', 'by', 'sent\\s+by', 'of', 'posted\\s+by
 /** Words that make "the message" the newest one. */
 export const NEWEST: Phrases = ['latest', 'last', 'new', 'newest'];
 /** What is said before the text of a reply, or before whom a message is forwarded to. */
-export const REPLY_WITH: Phrases = ['with', 'saying', 'and\\s+say', 'and\\s+write'];
+export const REPLY_WITH: Phrases = ['with\\s+the\\s+(?:text|message|words?|reply)', 'with', 'saying', 'and\\s+say', 'and\\s+write'];
+
+/** Verbs that find one message or post before saying what is done to it ("find the email by Lyn and delete it"). */
+export const FIND_ITEM_VERBS: Phrases = ['find', 'locate', 'look\\s+for', 'search\\s+for', 'go\\s+to'];
+/** How the rest of such a sentence points back at the item it found. */
+export const ITEM_PRONOUNS: Phrases = ['it', 'them', 'him', 'her', '(?:that|this|the)\\s+(?:e-?mail|message|mail|post|tweet|comment|one)'];
+/** The verb an icon stands for when a task says to click it ("click the trash icon"). */
+export const ICON_VERBS: Record<string, string> = {
+  trash: 'delete',
+  bin: 'delete',
+  delete: 'delete',
+  star: 'star',
+  flag: 'flag',
+  archive: 'archive',
+  like: 'like',
+  heart: 'like',
+  share: 'share',
+  bookmark: 'bookmark',
+  pin: 'pin',
+};
+/** What a message is marked as, by a control of that name ("Mark as important"). */
+export const MARK_STATES: Phrases = ['important', 'unread', 'read', 'spam', 'not\\s+spam', 'done'];
 
 /** Verbs done to every item of a kind by one author ("like all posts by Kim"). */
 export const EACH_ITEM_VERBS: Phrases = [

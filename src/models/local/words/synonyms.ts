@@ -99,6 +99,10 @@ export const GLYPHS: [RegExp, string][] = [
   [/^[✓✔]$/, 'check done'],
   [/^[…⋯⋮⋯]$|^\.\.\.$/, 'more options menu'],
   [/^[↻⟳]$/, 'refresh reload'],
+  [/^[↩⤺⮌]$/, 'reply'],
+  [/^[↪⤻]$/, 'forward'],
+  [/^(?:[⚑⚐]|🚩)$/u, 'flag'],
+  [/^(?:🗑|🗑️)$/u, 'delete trash'],
 ];
 
 /**
