@@ -140,6 +140,7 @@ const CO = 'checkout-details.html';
 const IB = 'inbox.html';
 const MT = 'mail-table.html';
 const MK = 'mail-cards.html';
+const TL = 'timeline.html';
 const FD = 'feed.html';
 const OC = 'order-confirm.html';
 const SF = 'staff-table.html';
@@ -386,8 +387,8 @@ const table: Record<TaskFamily, Row[]> = {
   ],
   // Three mail clients (icon toolbars and a list with stars; a table whose rows open a message,
   // which marks it read, with flags and a Tom Wu beside a Tom Wong; cards of divs with Star and
-  // Trash icons by title) and a social feed (like and share icons; @jan_n is not @jane, Kim
-  // posted twice).
+  // Trash icons by title) and two social feeds (like and share icons, @jan_n is not @jane, Kim
+  // posted twice; posts of plain blocks whose texts say other users' names, a More menu).
   'inbox-and-feed': [
     [IB, "Reply to the email from Alice with 'Thanks!'", { to: 'alice@northwind.io', body: 'Thanks!' }],
     [IB, 'Star the message from Bob', state({ starred: ['bob'] })],
@@ -410,6 +411,16 @@ const table: Record<TaskFamily, Row[]> = {
     [FD, 'Share the post by @jane', state({ shared: ['jane1'] })],
     [FD, 'Like all posts by Kim', state({ liked: ['kim1', 'kim2'] })],
     [FD, "Like Omar's post", state({ liked: ['omar1'] })],
+    [FD, 'For the user @jane, click on the "Share" button.', state({ shared: ['jane1'] })],
+    [FD, 'Click the "Like" button on all posts by @kim', state({ liked: ['kim1', 'kim2'] })],
+    [FD, 'Click on the like button of Omar Haddad', state({ liked: ['omar1'] })],
+    [FD, 'Retweet the post by @jane', state({ shared: ['jane1'] })],
+    // Posts drawn as plain blocks (the outline shows them flat), texts that say other handles' words, Mute in each post's More menu.
+    [TL, 'For the user @mauris, click on the "Retweet" button.', state({ actions: ['mauris1:retweet'] })],
+    [TL, 'Click the "Like" button on all posts by @ruth', state({ actions: ['ruth1:like', 'ruth2:like'] })],
+    [TL, 'For the user @ligula, click on the "Mute" button.', state({ actions: ['ligula1:mute'] })],
+    [TL, 'For the user @ruth, click on the "Reply" button.', REFUSE],
+    [TL, 'Like the post by @nunc', state({ actions: ['nunc1:like'] })],
   ],
   // A value read from the page (a message, a table row) typed elsewhere; text copied from a
   // paragraph into a box.

@@ -15,6 +15,7 @@ import { pickTool } from './tools';
 import { clip, quote } from '../../protocol/text';
 import { choose, parseIntent, Refusal, type Facts, type Intent, type Pick } from './act';
 import { mentionsNamedDate } from './values';
+import { flatItemsBy, isBy, ITEM_CONTROL_ROLES, type ItemBlock } from './items';
 import { buildOutline, isInside, optionsOf, type OutlineNode } from './outline';
 import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type Each, type PlanStep } from './plan';
 import { monthOf } from './input-values';
@@ -25,7 +26,7 @@ import { shownResults, tripFields, tripResult, type FieldValue } from './trips';
 import { STEP_DOWN, STEP_UP } from './words/controls';
 import { PERSON_FIELD_NAMES, PERSON_FIELDS, PERSON_NAME, PERSON_ROLES, SEARCH_BUTTONS, SEARCH_FILLER } from './words/search';
 import { anyOf, either, oneOf } from './words/grammar';
-import { CLOSE_NAMES, DECLINE_NAMES, NEXT_MONTH, NEXT_PAGE, ONWARD_WORDS, PAGER, PREVIOUS_MONTH, SECTION_WORDS } from './words/menus';
+import { CLOSE_NAMES, DECLINE_NAMES, MORE_NAMES, NEXT_MONTH, NEXT_PAGE, ONWARD_WORDS, PAGER, PREVIOUS_MONTH, SECTION_WORDS } from './words/menus';
 import { PURPOSE_SYNONYMS } from './words/purposes';
 
 export interface PlannedOutcome {
@@ -416,7 +417,10 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       const set = planned.each ? eachTargets(planned.each, view.nodes) : itemToOpen(planned.openItem!, view.nodes);
       r.clock.ms += performance.now() - t0;
       // One item whose control shows only once it is open: opening it is the way there.
-      const opens = planned.each?.one && typeof set === 'string' && typeof itemToOpen(planned.each.by!, view.nodes) !== 'string';
+      const opens =
+        planned.each?.one &&
+        typeof set === 'string' &&
+        (typeof itemToOpen(planned.each.by!, view.nodes) !== 'string' || moreOf(planned.each, view.nodes) !== null);
       const leaves = Array.isArray(set) ? leavingLinks(set, view.url) : null;
       if ((typeof set === 'string' && !opens) || leaves) return beyond(i, planned.say, String(leaves ?? set));
       mayChange = true;
@@ -575,7 +579,16 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       const t0 = performance.now();
       let set = eachTargets(planned.each, view.nodes);
       r.clock.ms += performance.now() - t0;
-      if (typeof set === 'string' && planned.each.one) {
+      const more = typeof set === 'string' ? moreOf(planned.each, view.nodes) : null;
+      if (more) {
+        // "Mute" on a post whose row shows only More: its menu, then the one control of that name it shows.
+        const why = describeStep(i, plan.length, `open the item's menu to find its ${quote(planned.each.verb!)} control`);
+        if (!(await actOnNode(r, more, 'click', [], `click ${quote(more.name)}`, why, view.url))) return stop(i, 'the menu went away');
+        await r.settle();
+        view = await look(r, r.instruction);
+        const controls = view.nodes.filter((n) => n.id && (ITEM_CONTROL_ROLES.has(n.role) || n.states.clickable === true) && named(n, planned.each!.verb!));
+        set = controls.length === 1 ? controls : `the item's menu shows ${controls.length || 'no'} ${quote(planned.each.verb!)} controls`;
+      } else if (typeof set === 'string' && planned.each.one) {
         // "Delete the email from Carol" where the list shows no Delete: open it, then its own control.
         const item = itemToOpen(planned.each.by!, view.nodes);
         if (typeof item === 'string') return stop(i, set);
@@ -583,7 +596,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
         if (!(await actOnNode(r, item, 'click', [], `open ${quote(clip(item.name, 60))}`, why, view.url))) return stop(i, 'the item went away');
         await r.settle();
         view = await look(r, r.instruction);
-        const controls = view.nodes.filter((n) => n.id && ['button', 'clickable', 'link', 'menuitem'].includes(n.role) && named(n, planned.each!.verb!));
+        const controls = view.nodes.filter((n) => n.id && ITEM_CONTROL_ROLES.has(n.role) && named(n, planned.each!.verb!));
         set = controls.length === 1 ? controls : `the open item shows ${controls.length || 'no'} ${quote(planned.each.verb!)} controls`;
       }
       if (typeof set === 'string') return stop(i, set);
@@ -1017,15 +1030,14 @@ function eachTargets(each: Each, nodes: OutlineNode[]): OutlineNode[] | string {
     return hits.filter((n) => !(n.role === 'checkbox' && n.states.checked === true));
   }
   if (each.by && each.verb) {
-    // A box that takes clicks and holds controls of its own is an item too (a message row built of divs).
-    const inner = itemsBy(each.by, nodes, (n) => ITEMS.has(n.role) || (n.role === 'clickable' && n.children.some((c) => !!c.id)));
+    const inner = blocksBy(each.by, nodes);
     if (!inner.length) return `no post, message or item on the page is by ${quote(each.by)}`;
     const out: OutlineNode[] = [];
     for (const item of inner) {
-      const controls = nodes.filter((n) => n.id && isInside(n, item) && ['button', 'clickable', 'link', 'menuitem'].includes(n.role) && named(n, each.verb!));
+      const controls = item.controls.filter((n) => named(n, each.verb!));
       if (controls.length !== 1) {
         const has = `${controls.length || 'no'} ${quote(each.verb)} control${controls.length === 1 ? '' : 's'}`;
-        return `the item by ${quote(each.by)} ${quote(clip(ownText(item), 40))} has ${has}`;
+        return `the item by ${quote(each.by)} ${quote(clip(item.text, 40))} has ${has}`;
       }
       out.push(controls[0]);
     }
@@ -1035,12 +1047,31 @@ function eachTargets(each: Each, nodes: OutlineNode[]): OutlineNode[] | string {
   return 'it names no set of targets';
 }
 
+/**
+ * The items by `by`: boxes the outline shows (a box that takes clicks and holds controls of its
+ * own is one too, a message row built of divs), else blocks the page draws flat (items.ts).
+ */
+function blocksBy(by: string, nodes: OutlineNode[]): ItemBlock[] {
+  const boxes = itemsBy(by, nodes, (n) => ITEMS.has(n.role) || (n.role === 'clickable' && n.children.some((c) => !!c.id)));
+  if (!boxes.length) return flatItemsBy(by, nodes);
+  return boxes.map((b) => ({ text: ownText(b), controls: nodes.filter((n) => n.id && isInside(n, b) && ITEM_CONTROL_ROLES.has(n.role)) }));
+}
+
+/** The one item's "more" control, when it is the only item by `by` and shows no `verb` control: its menu may hold it. */
+function moreOf(each: Each, nodes: OutlineNode[]): OutlineNode | null {
+  if (!each.by || !each.verb || !each.one) return null;
+  const inner = blocksBy(each.by, nodes);
+  if (inner.length !== 1 || inner[0].controls.some((n) => named(n, each.verb!))) return null;
+  const more = inner[0].controls.filter((n) => MORE_NAMES.some((w) => named(n, w)));
+  return more.length === 1 ? more[0] : null;
+}
+
 /** An item's own words: its name and its text lines, not its controls'. */
 const ownText = (box: OutlineNode): string => [box.name, ...box.children.filter((c) => !c.id).map((c) => c.name)].join(' ');
 
 /** The innermost items (of the kinds `kind` admits) whose own words name `by` ("Kim", "@jane"); a list that holds them all is not one. */
 function itemsBy(by: string, nodes: OutlineNode[], kind: (n: OutlineNode) => boolean): OutlineNode[] {
-  const items = nodes.filter((n) => kind(n) && coverage(by.replace(/^@/, ''), ownText(n).replace(/@/g, ' ')) >= 0.99);
+  const items = nodes.filter((n) => kind(n) && isBy(by, ownText(n)));
   return items.filter((b) => !items.some((o) => o !== b && isInside(o, b)));
 }
 

@@ -21,11 +21,13 @@ import { BOOK_IT, BOOK_VERBS, DATE_LEADS, FIND_VERBS, ONE_WAY, RESULT_ORDERS, RO
 import type { Trip } from './trips';
 import { FOLDED_PARTS, FOLDS, HIDDEN_IN, LOOK_THROUGH_VERBS, LOOK_THROUGH_WAYS, SUGGESTED, SUGGESTION_LISTS } from './words/menus';
 import {
+  CONTROL_NOUNS,
   EACH_ITEM_VERBS,
   FIND_ITEM_VERBS,
   ICON_VERBS,
   ITEM_BY,
   ITEM_NOUNS,
+  ITEM_OWNERS,
   ITEM_PRONOUNS,
   ITEM_VERBS,
   ITEMS,
@@ -624,11 +626,27 @@ const ICON_CLICK = new RegExp(`^(?:${either(CLICK_VERBS)})(?:\\s+on)?\\s+(?:the\
 /** "forward that email to Kim", "reply to them with ...", "mark it as read": (1) the verb, (2) the rest. */
 const ON_IT = new RegExp(`^(${either(ITEM_VERBS)}|mark)\\s+(?:${either(ITEM_PRONOUNS)})\\b(.*)$`, 'i');
 
+/** "For the user @jane, click on the Share button": (1) who, (2) what is done. */
+const FOR_OWNER = new RegExp(`^for\\s+(?:the\\s+)?(?:${either(ITEM_OWNERS)})\\s+(\\S+(?:\\s+\\S+){0,2}?)\\s*,\\s*(.+)$`, 'i');
+const CLICK_ON = `(?:${either(CLICK_VERBS)})(?:\\s+on)?\\s+(?:the\\s+)?(.+?)`;
+const CONTROL = `${CLICK_ON}\\s+(?:${either(CONTROL_NOUNS)})`;
+/** "click the Like button on all posts by @kim", "click Share on the post from Omar": (1) the control, (2) all, (3) who. */
+const CONTROL_ON_ITEM = new RegExp(
+  `^${CLICK_ON}(?:\\s+(?:${either(CONTROL_NOUNS)}))?\\s+(?:on|of|for|in|under)\\s+` +
+    `(?:(all|every|each)\\s+(?:the\\s+|of\\s+the\\s+)?(?:${either(ITEMS)})|(?:the\\s+)?(?:${either(ITEM_NOUNS)}|item))\\s+(?:${either(ITEMS_BY)})\\s+(.+)$`,
+  'i',
+);
+/** "click on the like button of Omar Haddad", "the Share button for @jane": (1) the control, (2) a handle or a capitalised name. */
+const CONTROL_OF_OWNER = new RegExp(`^${CONTROL}\\s+(?:of|for|by)\\s+(@[\\w.]+|[A-Z][\\w'-]*(?:\\s+[A-Z][\\w'-]*){0,2})$`);
+
 /**
  * "Find the email by X and do Y to it" said as the one clause it is ("forward the email from X
- * to Kim"); null when the rest is not about the item found.
+ * to Kim"), and "For the user @jane, click Share" as "click Share for the item by @jane"; null
+ * when the sentence is neither.
  */
 function itemFirst(s: string): string | null {
+  const owner = FOR_OWNER.exec(s);
+  if (owner && new RegExp(`^${CONTROL}$`, 'i').test(owner[2])) return `${owner[2]} for the item by ${owner[1]}`;
   const m = FIND_ITEM.exec(s);
   if (!m) return null;
   const [, noun, by, rest] = m;
@@ -647,6 +665,13 @@ function itemFirst(s: string): string | null {
  * list does not show that control.
  */
 function itemSteps(clause: string, quotes: string[]): PlanStep[] | null {
+  // A control named on an item ("the Like button on all posts by @kim"): that control, in that item.
+  const c = CONTROL_ON_ITEM.exec(clause) ?? CONTROL_OF_OWNER.exec(clause.replace(/^\w+/, (w) => w.toLowerCase()));
+  if (c) {
+    const verb = bare(c[1], quotes).toLowerCase();
+    const all = c.length === 4 && !!c[2];
+    return [{ say: restore(clause, quotes), each: { verb, by: bare(c[c.length - 1], quotes), ...(all ? {} : { one: true }) } }];
+  }
   const mark = MARK_ITEM.exec(clause);
   if (mark) {
     const verb = `mark as ${mark[2].toLowerCase().replace(/\s+/g, ' ')}`;

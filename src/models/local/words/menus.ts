@@ -51,3 +51,6 @@ export const DECLINE_NAMES: Phrases = ['no,? thanks', 'not now', 'maybe later', 
 /** Lists that suggest what was typed ("pick Porto from the suggestions"), and what a suggestion is called. */
 export const SUGGESTION_LISTS: Phrases = ['suggestions', 'suggestion list', 'autocomplete(?: list)?', 'search results'];
 export const SUGGESTED: Phrases = ['item', 'value', 'entry', 'option', 'word', 'country', 'city', 'name', 'one'];
+
+/** Names of an item's control that opens its menu of further actions ("More", "⋯"). */
+export const MORE_NAMES: readonly string[] = ['more', 'more options', 'more actions', 'options', 'actions', 'menu'];

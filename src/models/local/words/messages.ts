@@ -37,6 +37,11 @@ export const ICON_VERBS: Record<string, string> = {
   bookmark: 'bookmark',
   pin: 'pin',
 };
+/** Who a post or message belongs to, said before a comma ("For the user @jane, click Share"). */
+export const ITEM_OWNERS: Phrases = ['user', 'author', 'account', 'poster', 'person', 'sender'];
+/** What a control on an item is called by ("the Like button on the post by Kim"). */
+export const CONTROL_NOUNS: Phrases = ['button', 'icon', 'link'];
+
 /** What a message is marked as, by a control of that name ("Mark as important"). */
 export const MARK_STATES: Phrases = ['important', 'unread', 'read', 'spam', 'not\\s+spam', 'done'];
 

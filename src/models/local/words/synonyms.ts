@@ -22,6 +22,7 @@ export const SYNONYMS: [string, string[]][] = [
   ['menu', ['menu', 'navigation menu', 'hamburger', 'bars']],
   ['search', ['search', 'find', 'look up']],
   ['delete', ['delete', 'remove', 'trash']],
+  ['repost', ['repost', 'retweet', 'reblog']],
   ['edit', ['edit', 'modify', 'change']],
   ['next', ['next', 'continue', 'forward', 'proceed']],
   ['previous', ['previous', 'back', 'prev']],
