@@ -1,0 +1,67 @@
+/** Items drawn as plain blocks, read back from a flat outline; who an item is by; the plans that act on one. */
+import { describe, expect, it } from 'vitest';
+import type { OutlineLine } from '../../src/protocol/model';
+import { flatItems, flatItemsBy, isBy } from '../../src/models/local/items';
+import { buildOutline } from '../../src/models/local/outline';
+import { planInstruction } from '../../src/models/local/plan';
+
+let n = 0;
+const el = (role: string, name: string): OutlineLine => ({ depth: 0, kind: 'element', role, name, id: `e${++n}`, states: {} });
+const text = (t: string): OutlineLine => ({ depth: 0, kind: 'text', text: t, states: {} }) as unknown as OutlineLine;
+const post = (head: string, body: string): OutlineLine[] => [
+  text(head),
+  text(body),
+  el('clickable', 'Reply'),
+  el('clickable', 'Like'),
+  el('clickable', 'More'),
+];
+const none = { fields: [], names: [] };
+
+describe('items of a list drawn as plain blocks', () => {
+  it('reads one block per row of controls, its words before the row', () => {
+    const nodes = buildOutline([...post('Ruth@ruth2h', 'Ac tellus mauris.'), ...post('Mauris@mauris3h', 'Nisl pretium.'), el('link', 'Load more')]);
+    const items = flatItems(nodes[0].parent!)!;
+    expect(items.map((b) => b.text)).toEqual(['Ruth@ruth2h Ac tellus mauris.', 'Mauris@mauris3h Nisl pretium.']);
+    expect(items[1].controls.map((c) => c.name)).toEqual(['Reply', 'Like', 'More']);
+    // "@mauris" is the second post's handle, not the first post's word.
+    expect(flatItemsBy('@mauris', nodes).map((b) => b.text)).toEqual(['Mauris@mauris3h Nisl pretium.']);
+  });
+
+  it('reads none when words follow the last row or rows overlap: which words go with which row is unknown', () => {
+    expect(flatItems(buildOutline([...post('Ann', 'One.'), ...post('Bo', 'Two.'), text('Three.')])[0].parent!)).toBeNull();
+    const overlapping = [text('A'), el('button', 'Like'), el('button', 'Like'), el('button', 'Share'), text('B'), el('button', 'Share')];
+    expect(flatItems(buildOutline(overlapping)[0].parent!)).toBeNull();
+    expect(flatItems(buildOutline(post('Only', 'One post.'))[0].parent!)).toBeNull();
+  });
+
+  it('matches a handle as that handle, and a name by its words', () => {
+    expect(isBy('@jane', 'Jane Doe@jane New post')).toBe(true);
+    expect(isBy('@jane', 'Jan Novak@jan_n Prague')).toBe(false);
+    expect(isBy('@ruth', 'x@ruth2 y')).toBe(false);
+    expect(isBy('@kim', 'write to kim@x.com')).toBe(false);
+    expect(isBy('Kim Park', 'Kim Park@kim Pancakes')).toBe(true);
+  });
+});
+
+describe('plans on one message or post', () => {
+  it('reads "find the email by X and ..." as the one goal it is', () => {
+    expect(planInstruction('Find the email by Lyn and click the trash icon to delete it.', none)).toEqual([
+      { say: 'delete the email from Lyn', each: { verb: 'delete', by: 'Lyn', one: true } },
+    ]);
+    const fwd = planInstruction('Find the email by Lucia and forward that email to Kimberly.', none);
+    expect(fwd.map((s) => s.say)).toEqual(['open the item from "Lucia"', 'click forward', 'enter "Kimberly" into the to field', 'click send']);
+    const reply = planInstruction('Find the email by Jaimie and reply to them with the text "Fusce in."', none);
+    expect(reply[2].say).toBe('enter "Fusce in." into the reply field');
+    // A rest that is not about the item stays as it was said.
+    expect(planInstruction('Find the email by Ann and tell her I am late', none)).toEqual([{ say: 'Find the email by Ann and tell her I am late' }]);
+  });
+
+  it('reads a control named on a post, one or all, and a mark', () => {
+    expect(planInstruction('For the user @jane, click on the "Share" button.', none)[0].each).toEqual({ verb: 'share', by: '@jane', one: true });
+    expect(planInstruction('Click the "Like" button on all posts by @kim', none)[0].each).toEqual({ verb: 'like', by: '@kim' });
+    expect(planInstruction('Click on the like button of Omar Haddad', none)[0].each).toEqual({ verb: 'like', by: 'Omar Haddad', one: true });
+    expect(planInstruction('Mark the email from Alice as important', none)[0].each).toEqual({ verb: 'mark as important', by: 'Alice', one: true });
+    // "of the second post" names no author: left to the single step.
+    expect(planInstruction('Click the Like button of the second post', none)[0].each).toBeUndefined();
+  });
+});
