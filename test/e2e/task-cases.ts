@@ -161,6 +161,7 @@ const MV = 'movies.html';
 const BK = 'books.html';
 const BG = 'button-grid.html';
 const CL = 'column-order.html';
+const PO = 'playlist-order.html';
 
 /**
  * Every submitted field of each page that submits, as it is when the page opens. A case's
@@ -495,7 +496,7 @@ const table: Record<TaskFamily, Row[]> = {
     [BK, 'Find history books by Beard published in 2015', { author: 'Beard', subject: 'history', year: '2015' }],
     [BK, 'Look up the title "Dune" by Herbert', { title: 'Dune', author: 'Herbert' }],
   ],
-  // Buttons that differ only by where they are; a list reordered with Move up / Move down.
+  // Buttons that differ only by where they are; lists reordered with Move up / Move down (ARIA options, a native list box).
   positions: [
     [BG, 'Click the button in the bottom center', clicks('bc')],
     [BG, 'Click the top right button', clicks('tr')],
@@ -503,6 +504,11 @@ const table: Record<TaskFamily, Row[]> = {
     [CL, 'Move the item to the 1st position', state({ order: 'phone,name,email,company,status' })],
     [CL, 'Move Company to the 1st position', state({ order: 'company,name,email,phone,status' })],
     [CL, 'Move Name to the last position', state({ order: 'email,phone,company,status,name' })],
+    // A native list box (its options a state of one element) with Up and Down buttons, nothing selected.
+    [PO, 'Move Neon Rain to the top of the list', state({ order: 'neon,dawn,canyon,harbor,last' })],
+    [PO, 'Move "Dawn Chorus" to the last position', state({ order: 'canyon,neon,harbor,last,dawn' })],
+    [PO, 'Move Harbor Lights to the first place', state({ order: 'harbor,dawn,canyon,neon,last' })],
+    [PO, 'Move the selected track to the 1st position', REFUSE],
   ],
 };
 

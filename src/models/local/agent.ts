@@ -23,7 +23,7 @@ import { applyTransform, numberOf, parseDate, resolveReference } from './refs';
 import { coverage, exactMatch, glyphWords, normalize } from './text';
 import type { Point, StepRunner } from './step-runner';
 import { shownResults, tripFields, tripResult, type FieldValue } from './trips';
-import { STEP_DOWN, STEP_UP } from './words/controls';
+import { MOVE_DOWN, MOVE_UP, SELECTED_ITEM, STEP_DOWN, STEP_UP } from './words/controls';
 import { PERSON_FIELD_NAMES, PERSON_FIELDS, PERSON_NAME, PERSON_ROLES, SEARCH_BUTTONS, SEARCH_FILLER } from './words/search';
 import { anyOf, either, oneOf } from './words/grammar';
 import { CLOSE_NAMES, DECLINE_NAMES, MORE_NAMES, NEXT_MONTH, NEXT_PAGE, ONWARD_WORDS, PAGER, PREVIOUS_MONTH, SECTION_WORDS } from './words/menus';
@@ -406,7 +406,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     if (planned.tripResult) break;
     if (planned.drag) {
       if (mayChange) break;
-      const g = ground({ say: `click ${planned.drag.target}` }, view.nodes, r.clock);
+      const g = dragTarget(planned.drag, view.nodes, r.clock);
       if ('why' in g) return beyond(i, planned.say, g.why);
       mayChange = true;
       continue;
@@ -939,15 +939,31 @@ function searchFields(phrase: string, nodes: OutlineNode[]): { fill: FieldValue[
   return { fill, submit: submits[0] };
 }
 
+/** What a drag moves: the element its words ground to, or for "the item" the list's one selected option. */
+function dragTarget(d: NonNullable<PlanStep['drag']>, nodes: OutlineNode[], clock: Clock): { node: OutlineNode } | { why: string } {
+  if (d.to && oneOf(SELECTED_ITEM).test(d.target.trim())) {
+    const selected = nodes.filter((n) => n.id && n.role === 'option' && n.states.selected === true);
+    if (selected.length === 1) return { node: selected[0] };
+    return { why: `it names the selected item, and ${selected.length || 'no'} options are selected` };
+  }
+  const g = ground({ say: `click ${d.target}` }, nodes, clock);
+  if ('why' in g) return g;
+  return g.pick.node?.id ? { node: g.pick.node } : { why: 'it names the page, not something to drag' };
+}
+
 /**
  * A drag step: the element the words ground to, dragged by its offset, or onto the first or last
  * place among its like siblings (past that sibling's middle, toward the end, as sortable lists need).
  */
 async function dragStep(r: Run, step: PlanStep, view: View, reasoning: string): Promise<{ did: string } | { why: string }> {
   const d = step.drag!;
-  const g = ground({ say: `click ${d.target}` }, view.nodes, r.clock);
-  if ('why' in g || !g.pick.node?.id) return { why: 'why' in g ? g.why : 'it names the page, not something to drag' };
-  const node = g.pick.node;
+  const g = dragTarget(d, view.nodes, r.clock);
+  if ('why' in g) return g;
+  const node = g.node;
+  if (d.to && (node.role === 'option' || (node.role === 'listbox' && optionsOf(node).length))) {
+    const moved = await moveByButtons(r, step, node, view, reasoning);
+    if (moved) return moved;
+  }
   const [sel] = await r.selectors([node.id!]);
   if (!sel) return { why: 'the element went away' };
   let move: { dx: number; dy: number } | { to: Point } | null = d.dx !== undefined || d.dy !== undefined ? { dx: d.dx ?? 0, dy: d.dy ?? 0 } : null;
@@ -985,6 +1001,85 @@ async function dragStep(r: Run, step: PlanStep, view: View, reasoning: string): 
     if (p && Math.hypot(p.x - out.from.x, p.y - out.from.y) < 3) return { why: `${did}, but it did not move (the page did not take the drag)` };
   }
   return { did };
+}
+
+/** An item of a list that moves: an option of its own, or one of a native list box's options (named by `list`). */
+interface ListItem {
+  name: string;
+  list?: string;
+}
+interface Place {
+  node: OutlineNode;
+  at: number;
+  of: number;
+  selected: boolean;
+}
+
+/** Where the item stands in its list now, and whether it is the one selected; null when it is not there exactly once. */
+function placeOf(item: ListItem, nodes: OutlineNode[]): Place | null {
+  if (item.list !== undefined) {
+    const boxes = nodes.filter((n) => n.id && n.role === 'listbox' && n.name === item.list && optionsOf(n).length);
+    // A list the snapshot cut short ("(+3 more)") has an end nobody can see.
+    if (boxes.length !== 1 || /\(\+\d+ more\)$/.test(String(boxes[0].states.options))) return null;
+    const opts = optionsOf(boxes[0]);
+    const at = opts.indexOf(item.name);
+    if (at < 0 || opts.lastIndexOf(item.name) !== at) return null;
+    return { node: boxes[0], at, of: opts.length, selected: boxes[0].states.value === item.name };
+  }
+  const hits = nodes.filter((n) => n.id && n.role === 'option' && n.name === item.name);
+  if (hits.length !== 1) return null;
+  const sibs = (hits[0].parent?.children ?? []).filter((n) => n.id && n.role === 'option');
+  const selected = sibs.filter((n) => n.states.selected === true);
+  return { node: hits[0], at: sibs.indexOf(hits[0]), of: sibs.length, selected: selected.length === 1 && selected[0] === hits[0] };
+}
+
+/** The one button on the page that moves the selected item up (or down), or null. */
+function moveButton(nodes: OutlineNode[], up: boolean): OutlineNode | null {
+  const re = oneOf(up ? MOVE_UP : MOVE_DOWN);
+  const hits = nodes.filter((n) => n.id && (n.role === 'button' || n.role === 'clickable') && n.states.disabled !== true && re.test(normalize(n.name)));
+  return hits.length === 1 ? hits[0] : null;
+}
+
+/**
+ * A list whose options move by Move up and Move down buttons (no drag): select the option, then
+ * press toward the end it goes to, one place a press, until the page shows it there. Null when
+ * the page has no such pair of buttons.
+ */
+async function moveByButtons(r: Run, step: PlanStep, node: OutlineNode, view: View, reasoning: string): Promise<{ did: string } | { why: string } | null> {
+  const first = step.drag!.to === 'first';
+  if (!moveButton(view.nodes, true) || !moveButton(view.nodes, false)) return null;
+  let item: ListItem = { name: node.name };
+  if (node.role === 'listbox') {
+    const named = optionsOf(node).filter((o) => exactMatch(o, step.drag!.target));
+    if (named.length !== 1) return { why: `${quote(node.name)} has ${named.length || 'no'} options named ${quote(step.drag!.target)}` };
+    item = { name: named[0], list: node.name };
+  }
+  const name = item.name;
+  let place = placeOf(item, view.nodes);
+  if (!place) return { why: `the list does not show ${quote(name)} once, with its whole order` };
+  const end = first ? 0 : place.of - 1;
+  if (place.at === end) return { did: `${quote(name)} is already ${first ? 'first' : 'last'}` };
+  if (!place.selected) {
+    const [method, args] = item.list === undefined ? (['click', []] as const) : (['selectOption', [name]] as const);
+    if (!(await actOnNode(r, place.node, method, [...args], `select ${quote(name)}`, reasoning, view.url))) return { why: `${quote(name)} went away` };
+    await r.settle();
+    view = await look(r, r.instruction);
+    place = placeOf(item, view.nodes);
+    if (!place?.selected) return { why: `${quote(name)} did not become the one selected item` };
+  }
+  let presses = 0;
+  while (place.at !== end) {
+    const button = moveButton(view.nodes, first);
+    if (!button || presses >= place.of) return { why: `${quote(name)} stopped at place ${place.at + 1} of ${place.of}` };
+    if (!(await actOnNode(r, button, 'click', [], `click ${quote(button.name)}`, reasoning, view.url))) return { why: 'the button went away' };
+    presses++;
+    await r.settle();
+    view = await look(r, r.instruction);
+    const next = placeOf(item, view.nodes);
+    if (!next || next.at !== place.at + (first ? -1 : 1)) return { why: `pressed ${quote(button.name)}, but ${quote(name)} did not move one place` };
+    place = next;
+  }
+  return { did: `moved ${quote(name)} to the ${first ? 'top' : 'bottom'} (${presses} press${presses === 1 ? '' : 'es'})` };
 }
 
 /** The most targets one "each" step clicks. */

@@ -167,3 +167,13 @@ export const HOLDER_ROLES: Readonly<Record<string, readonly string[]>> = {
   comment: ['article', 'listitem', 'group'],
   message: ['article', 'listitem', 'row', 'group'],
 };
+
+/** Buttons that move a list's selected item one place up, or down ("▲ Move up"), read without their arrows. */
+export const MOVE_UP: Phrases = ['move up', 'move item up', 'up', 'raise', 'move earlier'];
+export const MOVE_DOWN: Phrases = ['move down', 'move item down', 'down', 'lower', 'move later'];
+/** Words for the list's selected item ("move the item to the 1st position"). */
+export const SELECTED_ITEM: Phrases = [
+  'it',
+  '(?:the\\s+)?(?:selected|highlighted|current|chosen)\\s+[a-z]+',
+  'the\\s+(?:item|selection)',
+];
