@@ -409,6 +409,10 @@ const table: Record<TaskFamily, Row[]> = {
     [MK, 'Find the email by Lyn and click the trash icon to delete it.', state({ deleted: ['lyn'] })],
     [MK, 'Find the email by Ilka and click the star icon to mark it as important.', state({ starred: ['ilka'] })],
     [MK, "Reply to the email from Zoe with 'ok'", REFUSE],
+    [MK, 'Send Kimberly the email from Lucia', { submits: [{ forward_to: 'Kimberly', email: 'lucia' }] }],
+    [MK, "Delete Lyn's email", state({ deleted: ['lyn'] })],
+    [MK, 'Reply to Jaimie with "Fusce in."', { submits: [{ reply_text: 'Fusce in.', to: 'jaimie' }] }],
+    [IB, "Forward Carol's email to erin@northwind.io", { submits: [{ forward_to: 'erin@northwind.io' }] }],
     [FD, 'Share the post by @jane', state({ shared: ['jane1'] })],
     [FD, 'Like all posts by Kim', state({ liked: ['kim1', 'kim2'] })],
     [FD, "Like Omar's post", state({ liked: ['omar1'] })],
@@ -422,6 +426,12 @@ const table: Record<TaskFamily, Row[]> = {
     [TL, 'For the user @ligula, click on the "Mute" button.', state({ actions: ['ligula1:mute'] })],
     [TL, 'For the user @ruth, click on the "Reply" button.', REFUSE],
     [TL, 'Like the post by @nunc', state({ actions: ['nunc1:like'] })],
+    [
+      TL,
+      'Click the "Retweet" button on 2 posts by @ruth and then click Submit',
+      state({ actions: ['ruth1:retweet', 'ruth2:retweet'] }, { clicks: ['submit'] }),
+    ],
+    [TL, 'Click the "Like" button on 3 posts by @ruth', REFUSE],
   ],
   // A value read from the page (a message, a table row) typed elsewhere; text copied from a
   // paragraph into a box.

@@ -1137,6 +1137,10 @@ function eachTargets(each: Each, nodes: OutlineNode[]): OutlineNode[] | string {
       out.push(controls[0]);
     }
     if (each.one && out.length !== 1) return `${out.length} items are by ${quote(each.by)}`;
+    if (each.count !== undefined) {
+      if (out.length < each.count) return `it asks for ${each.count} items by ${quote(each.by)}, and the page shows ${out.length}`;
+      return out.slice(0, each.count);
+    }
     return out.length > EACH_MAX ? `${out.length} items, more than ${EACH_MAX}` : out;
   }
   return 'it names no set of targets';

@@ -39,6 +39,7 @@ import {
   OPEN_VERBS,
   REPLY_VERBS,
   REPLY_WITH,
+  SEND_ON_VERBS,
 } from './words/messages';
 import { DOWNWARD, LARGEST, NUMBER_NOUNS, ORDERINGS, PARITIES, SMALLEST, SUPERLATIVES, UPWARD } from './words/orders';
 import { FIELD_ALIASES, LOGIN_USER, LOGIN_WORDS, SIGN_IN_WORDS } from './words/purposes';
@@ -61,7 +62,7 @@ import {
   WAIT_FOR_WORDS,
   WATCH_WORDS,
 } from './words/conditions';
-import { AFTER_UNITS, COUNT_WORDS, MONEY_WORDS, ORDINALS, ordinalOf, PAUSE_COUNT, PAUSE_UNITS, REPEATS } from './words/numbers';
+import { AFTER_UNITS, COUNT_PHRASE, COUNT_WORDS, MONEY_WORDS, ORDINALS, ordinalOf, PAUSE_COUNT, PAUSE_UNITS, REPEATS } from './words/numbers';
 
 export interface PlanStep {
   /** One instruction for the single-step engine. */
@@ -138,6 +139,8 @@ export interface Each {
   verb?: string;
   /** Exactly one item is meant ("delete the email from Carol"); when it shows no such control, it is opened first. */
   one?: boolean;
+  /** This many of the items, the first ones the page shows ("like 2 posts by @ruth"). */
+  count?: number;
 }
 
 /** The longest pause an instruction may ask for. */
@@ -633,22 +636,40 @@ const CONTROL = `${CLICK_ON}\\s+(?:${either(CONTROL_NOUNS)})`;
 /** "click the Like button on all posts by @kim", "click Share on the post from Omar": (1) the control, (2) all, (3) who. */
 const CONTROL_ON_ITEM = new RegExp(
   `^${CLICK_ON}(?:\\s+(?:${either(CONTROL_NOUNS)}))?\\s+(?:on|of|for|in|under)\\s+` +
-    `(?:(all|every|each)\\s+(?:the\\s+|of\\s+the\\s+)?(?:${either(ITEMS)})|(?:the\\s+)?(?:${either(ITEM_NOUNS)}|item))\\s+(?:${either(ITEMS_BY)})\\s+(.+)$`,
+    `(?:(all|every|each|${COUNT_PHRASE})\\s+(?:the\\s+|of\\s+the\\s+)?(?:${either(ITEMS)})|(?:the\\s+)?(?:${either(ITEM_NOUNS)}|item))` +
+    `\\s+(?:${either(ITEMS_BY)})\\s+(.+)$`,
   'i',
 );
 /** "click on the like button of Omar Haddad", "the Share button for @jane": (1) the control, (2) a handle or a capitalised name. */
 const CONTROL_OF_OWNER = new RegExp(`^${CONTROL}\\s+(?:of|for|by)\\s+(@[\\w.]+|[A-Z][\\w'-]*(?:\\s+[A-Z][\\w'-]*){0,2})$`);
 
+/** A sender or author said by name or handle: capitalised words ("Lucia", "Tom Wu") or "@jane". */
+const PERSON = '(@[\\w.-]+|[A-Z][\\w-]*(?:\\s+[A-Z][\\w-]*){0,2})';
+/** "Lucia's email": (1) who, (2) the noun. */
+const OWNED_ITEM = new RegExp(`\\b${PERSON}['’]s\\s+(${either(ITEM_NOUNS)})\\b`, 'g');
+/** "send Kimberly the email from Lucia": (1) to whom, (2) the noun, (3) from whom. */
+const SEND_ON = new RegExp(`^(?:${either(SEND_ON_VERBS)})\\s+(.+?)\\s+(?:the\\s+)?(${either(ITEM_NOUNS)})\\s+(?:from|by|of)\\s+(.+)$`, 'i');
+/** "reply to Jaimie with ...": (1) the verb, (2) who, (3) the rest. */
+const REPLY_TO_PERSON = new RegExp(`^((?:${either(REPLY_VERBS)})\\s+to)\\s+${PERSON}(\\s+(?:${either(REPLY_WITH)})\\s+.+)$`);
+
 /**
  * "Find the email by X and do Y to it" said as the one clause it is ("forward the email from X
- * to Kim"), and "For the user @jane, click Share" as "click Share for the item by @jane"; null
- * when the sentence is neither.
+ * to Kim"), and "For the user @jane, click Share" as "click Share for the item by @jane"; the
+ * other ways people name one message ("Lucia's email", "send Kim the email from Lucia", "reply
+ * to Jaimie with ...") as the same clauses. Null when the sentence is none of them.
  */
-function itemFirst(s: string): string | null {
+function itemFirst(text: string): string | null {
+  // A sentence's first word is capitalised whatever it is: no sign of a name.
+  const lowered = text.replace(/^\w+/, (w) => w.toLowerCase());
+  const s = lowered.replace(OWNED_ITEM, (_m, who: string, noun: string) => `the ${noun} from ${who}`);
+  const send = SEND_ON.exec(s);
+  if (send) return `forward the ${send[2]} from ${send[3]} to ${send[1]}`;
+  const reply = REPLY_TO_PERSON.exec(s);
+  if (reply) return `${reply[1]} the email from ${reply[2]}${reply[3]}`;
   const owner = FOR_OWNER.exec(s);
   if (owner && new RegExp(`^${CONTROL}$`, 'i').test(owner[2])) return `${owner[2]} for the item by ${owner[1]}`;
   const m = FIND_ITEM.exec(s);
-  if (!m) return null;
+  if (!m) return s === lowered ? null : s;
   const [, noun, by, rest] = m;
   const icon = ICON_CLICK.exec(rest);
   if (icon) {
@@ -669,8 +690,11 @@ function itemSteps(clause: string, quotes: string[]): PlanStep[] | null {
   const c = CONTROL_ON_ITEM.exec(clause) ?? CONTROL_OF_OWNER.exec(clause.replace(/^\w+/, (w) => w.toLowerCase()));
   if (c) {
     const verb = bare(c[1], quotes).toLowerCase();
-    const all = c.length === 4 && !!c[2];
-    return [{ say: restore(clause, quotes), each: { verb, by: bare(c[c.length - 1], quotes), ...(all ? {} : { one: true }) } }];
+    const many = c.length === 4 && c[2] ? c[2].toLowerCase() : '';
+    // "on 2 posts by @ruth": that many of them, in the order the page shows them.
+    const count = /^(?:all|every|each)$/.test(many) ? undefined : Number(many) || COUNT_WORDS[many];
+    const how = !many ? { one: true } : count === undefined ? {} : { count };
+    return [{ say: restore(clause, quotes), each: { verb, by: bare(c[c.length - 1], quotes), ...how } }];
   }
   const mark = MARK_ITEM.exec(clause);
   if (mark) {

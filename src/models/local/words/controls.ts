@@ -172,8 +172,4 @@ export const HOLDER_ROLES: Readonly<Record<string, readonly string[]>> = {
 export const MOVE_UP: Phrases = ['move up', 'move item up', 'up', 'raise', 'move earlier'];
 export const MOVE_DOWN: Phrases = ['move down', 'move item down', 'down', 'lower', 'move later'];
 /** Words for the list's selected item ("move the item to the 1st position"). */
-export const SELECTED_ITEM: Phrases = [
-  'it',
-  '(?:the\\s+)?(?:selected|highlighted|current|chosen)\\s+[a-z]+',
-  'the\\s+(?:item|selection)',
-];
+export const SELECTED_ITEM: Phrases = ['it', '(?:the\\s+)?(?:selected|highlighted|current|chosen)\\s+[a-z]+', 'the\\s+(?:item|selection)'];

@@ -11,7 +11,11 @@ export const REPLY_VERBS: Phrases = ['reply', 'respond', 'answer'];
 /** Verbs that only open the message. */
 export const OPEN_VERBS: Phrases = ['open', 'read', 'view'];
 /** One message or post. */
-export const ITEM_NOUNS: Phrases = ['e-?mail', 'message', 'mail', 'conversation', 'thread', 'post', 'tweet', 'comment', 'review'];
+export const ITEM_NOUNS: Phrases = [
+  ...['e-?mail', 'message', 'mail', 'conversation', 'thread', 'post', 'tweet', 'comment', 'review'],
+  // "forward the information from Lucia to Kim": what a message holds, said for the message.
+  ...['information', 'info'],
+];
 /** How a message is tied to its sender or a post to its author. */
 export const ITEM_BY: Phrases = ['from', 'by', 'sent\\s+by', 'of', 'posted\\s+by', 'written\\s+by'];
 /** Words that make "the message" the newest one. */
@@ -37,6 +41,9 @@ export const ICON_VERBS: Record<string, string> = {
   bookmark: 'bookmark',
   pin: 'pin',
 };
+/** Verbs that send a message on to someone named first ("send Kim the email from Lucia"). */
+export const SEND_ON_VERBS: Phrases = ['send', 'pass', 'give'];
+
 /** Who a post or message belongs to, said before a comma ("For the user @jane, click Share"). */
 export const ITEM_OWNERS: Phrases = ['user', 'author', 'account', 'poster', 'person', 'sender'];
 /** What a control on an item is called by ("the Like button on the post by Kim"). */
