@@ -154,6 +154,7 @@ const TS = 'terms-scroll.html';
 const TF = 'transform.html';
 const UN = 'username.html';
 const MA = 'math-captcha.html';
+const AL = 'algebra.html';
 const NB = 'number-buttons.html';
 const OT = 'one-two-wait.html';
 const SW = 'stopwatch.html';
@@ -192,6 +193,7 @@ const INITIAL: Record<string, Fields> = {
   [TF]: { tt: '' },
   [UN]: { username: '' },
   [MA]: { message: 'I enjoyed the autumn issue.', captcha: '' },
+  [AL]: { answer: '' },
   [MV]: { genre: '', director: '', year: '' },
   [BK]: { title: '', author: '', subject: '', year: '' },
 };
@@ -223,12 +225,14 @@ const table: Record<TaskFamily, Row[]> = {
     [TY, 'Type the text below into the text field and press Submit.', { typed: TYPED }],
     [TY, 'Enter the 3rd word of the paragraph into the text field and press Submit.', { typed: 'flicker' }],
     [TY, 'Type the last word of the paragraph in the box and click Submit', { typed: 'bay' }],
+    [TY, 'Find the 4th word in the paragraph, type that into the textbox and press "Submit".', { typed: 'across' }],
     [BC, 'Type the total number of blocks into the textbox and press Submit.', { count: '7' }],
     [BC, 'How many blocks are there? Enter the number and submit.', { count: '7' }],
     [BC, 'Enter the number of red blocks in the text box and press Submit', { count: '3' }],
     [NT, 'Enter the last word in the text area into the text field and press Submit.', { reply: 'staples' }],
     [NT, 'Type the first word of the text area into the answer box, then submit', { reply: 'Please' }],
     [NT, 'Enter the 4th word in the text area and press Submit', { reply: 'towels' }],
+    [NT, 'Find the last word in the text area, enter it into the text field and hit Submit.', { reply: 'staples' }],
   ],
   // The click must wait for something on the page: a live price under a threshold (reached
   // after about 2.7 s), a box the page ticks itself when an upload ends (about 2.5 s), a total
@@ -478,11 +482,15 @@ const table: Record<TaskFamily, Row[]> = {
     [UN, 'Type "drawer" backwards into the username field and press Create', { username: 'reward' }],
     [UN, 'Use the username "gRaCe" in capital letters, then click Create', { username: 'GRACE' }],
   ],
-  // An expression to solve, the greatest and the odd one of some numbers.
+  // An expression or an equation to solve, the greatest and the odd one of some numbers.
   'arithmetic-and-puzzles': [
     [MA, 'Solve the expression and enter the answer, then press Submit', { captcha: '42' }],
     [MA, 'Answer the math question and submit', { captcha: '42' }],
     [MA, 'Work out the sum shown and type the result in the answer box, then click Submit.', { captcha: '42' }],
+    [MA, 'Solve the math problem and type your answer into the textbox. Press submit when done.', { captcha: '42' }],
+    // An equation in one unknown, drawn in spans ("3x - 4 = 11"), beside a line with other numbers.
+    [AL, 'Solve for x and type your answer into the textbox. Press Submit when done.', { answer: '5' }],
+    [AL, 'Solve the equation and enter the value of x, then click Submit', { answer: '5' }],
     [NB, 'Click the greatest number', clicks('n48')],
     [NB, 'Click the odd number', clicks('n7')],
     [NB, 'Click the negative number', REFUSE],

@@ -86,6 +86,21 @@ describe('the answer to an expression on the page', () => {
   });
 });
 
+describe('the unknown of an equation on the page', () => {
+  it('solves one linear equation in one letter, and reads "2 x 3" as a product', () => {
+    const page = (...lines: string[]) => buildOutline(lines.map((l) => text(0, l)));
+    expect(resolveReference('the answer', page('3x - 4 = 11', 'Lesson 4 of 12'))).toBe('5');
+    expect(resolveReference('the answer', page('-2 + x = 5'))).toBe('7');
+    expect(resolveReference('the answer', page('12 = y + 4'))).toBe('8');
+    // "5 + 3" is part of the equation, not a sum of its own.
+    expect(resolveReference('the answer', page('5 + 3x = 11'))).toBe('2');
+    expect(resolveReference('the answer', page('2 x 3 = ?'))).toBe('6');
+    // No solution, or not linear: nothing to type.
+    expect(() => resolveReference('the answer', page('x = x + 1'))).toThrow(/no arithmetic expression/);
+    expect(() => resolveReference('the answer', page('x * x = 4'))).toThrow(/no arithmetic expression/);
+  });
+});
+
 describe('what is not an expression', () => {
   it('a date or a phone number is never worked out', () => {
     const page = (...lines: string[]) => buildOutline(lines.map((l) => text(0, l)));

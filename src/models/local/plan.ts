@@ -44,7 +44,7 @@ import {
 import { DOWNWARD, LARGEST, NUMBER_NOUNS, ORDERINGS, PARITIES, SMALLEST, SUPERLATIVES, UPWARD } from './words/orders';
 import { FIELD_ALIASES, LOGIN_USER, LOGIN_WORDS, SIGN_IN_WORDS } from './words/purposes';
 import { CLAUSE_OPENERS, ENTERING_VERBS, OPENING_COURTESY, STATING_VERBS } from './words/verbs';
-import { STATED_NOUNS } from './words/references';
+import { FIND_FIRST_VERBS, FOUND_PRONOUNS, GENERIC_FIELDS, STATED_NOUNS } from './words/references';
 import { CLAUSE_VERBS, CLICK_ALL_VERBS, CLICK_EVERY_VERBS, CLICK_VERBS, DRAG_VERBS, ENTRY_VERBS, LIST_VERBS } from './words/verbs';
 import {
   BECOMING_VERBS,
@@ -61,6 +61,7 @@ import {
   THEN_WORDS,
   WAIT_FOR_WORDS,
   WATCH_WORDS,
+  WHEN_DONE,
 } from './words/conditions';
 import { AFTER_UNITS, COUNT_PHRASE, COUNT_WORDS, MONEY_WORDS, ORDINALS, ordinalOf, PAUSE_COUNT, PAUSE_UNITS, REPEATS } from './words/numbers';
 
@@ -612,6 +613,20 @@ const ONE_ITEM = new RegExp(
   'i',
 );
 
+/** "enter the answer (into the Answer box)", "type your answer", "enter the value of x": (1) where it goes. */
+const ENTER_ANSWER = new RegExp(
+  '^(?:enter|type|input|write|put|fill in)\\s+(?:it|(?:the|your) (?:answer|result|solution)|the value of [a-z])' +
+    '(?:\\s+(?:into|in|inside|on)\\s+(?:the\\s+)?(.+))?$',
+  'i',
+);
+
+/** "find the last word in the text area, enter it into the field": (1) what is found, (2) the verb, (3) where it goes and the rest. */
+const FOUND_THEN_TYPED = new RegExp(
+  `^(?:${either(FIND_FIRST_VERBS)})\\s+(the\\s+.+?)(?:\\s*,\\s*(?:and\\s+)?|\\s+and\\s+)(?:then\\s+)?` +
+    `(type|enter|input|write|put|paste|fill\\s+in)\\s+(?:${either(FOUND_PRONOUNS)})\\s+((?:in|into|in to|on)\\s+.+)$`,
+  'i',
+);
+
 /** "mark the email from Alice as important": (1) who, (2) the state its control is named for. */
 const MARK_ITEM = new RegExp(
   `^mark\\s+(?:the\\s+)?(?:(?:${either(NEWEST)})\\s+)?(?:${either(ITEM_NOUNS)})\\s+(?:${either(ITEM_BY)})\\s+(.+?)\\s+as\\s+(${either(MARK_STATES)})$`,
@@ -879,7 +894,7 @@ const WHERE_HIDDEN =
   /^(?:it(?:'s| is)|that(?:'s| is)|which is|they are)\s+(?:in|inside|under|behind)\s+(?:a|the|one of the)\s+(?:hidden|collapsed|closed|folded)\s+\w+$/i;
 /** "Answer the math question". */
 const ANSWER_MATH = new RegExp(
-  `^(?:answer|solve)\\s+(?:the\\s+|this\\s+)?(?:math\\s+|arithmetic\\s+)?(?:${either(MATH_NOUNS)})(?:\\s+(?:below|above|shown))?$`,
+  `^(?:(?:answer|solve)\\s+(?:the\\s+|this\\s+)?(?:math\\s+|arithmetic\\s+)?(?:${either(MATH_NOUNS)})(?:\\s+(?:below|above|shown))?|solve\\s+for\\s+[a-z])$`,
   'i',
 );
 /** "Solve the expression", "work out the sum". */
@@ -920,7 +935,7 @@ const FIELD_BY_WIDGET = new RegExp(
 /** "book the cheapest one-way flight from A to B on D (and book it)": (1) verb, (2) order, (3) way, (4) from, (5) to, (6) date, (7) book. */
 const TRIP = new RegExp(
   `^(${either([...BOOK_VERBS, ...FIND_VERBS])})\\s+(?:me\\s+)?(?:an?\\s+|the\\s+)?(?:(${Object.keys(RESULT_ORDERS).join('|')})\\s+)?` +
-    `(?:(${either([...ONE_WAY, ...ROUND_TRIP])})\\s+)?(?:${either(TRIP_NOUNS)})(?:\\s+(?:${either(TRIP_NOUNS)}))?\\s+from\\s+(.+?)\\s+to\\s+(.+?)` +
+    `(?:(${either([...ONE_WAY, ...ROUND_TRIP])})\\s+)?(?:${either(TRIP_NOUNS)})(?:\\s+(?:${either(TRIP_NOUNS)}))?\\s+from:?\\s+(.+?)\\s+to:?\\s+(.+?)` +
     `(?:\\s+(?:${either(DATE_LEADS)})\\s+(.+?))?(?:,?\\s+(?:and|then)\\s+(${either(BOOK_VERBS)})\\s+(?:${either(BOOK_IT)}))?$`,
   'i',
 );
@@ -951,6 +966,10 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   if (stated) s = /^ (?:into|in|to) /i.test(stated[3]) ? `enter ${stated[1]}${stated[3]}` : `enter ${stated[1]} into the ${stated[2]} field${stated[3]}`;
   // "Find the email by Lyn and click the trash icon to delete it": one goal on one item.
   s = itemFirst(s) ?? s;
+  // "Find the 4th word in the paragraph, type that into the textbox": the value, typed where the second clause says.
+  s = s.replace(FOUND_THEN_TYPED, (_m, what: string, verb: string, rest: string) => `${verb} ${what} ${rest}`);
+  // "Press Submit when done" is the order of the steps, not a condition.
+  s = s.replace(new RegExp(`,?\\s+(?:${either(WHEN_DONE)})(?=\\s*(?:[.;]|$))`, 'gi'), '');
   // "Buy VOP when the price is less than $50.00": the action, held until the page's number passes.
   const cond = conditionOf(s, quotes);
   if (cond) s = cond.action;
@@ -967,7 +986,9 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   // "Book the cheapest one-way flight from Boston to Denver on 12/03 (and book it)": the search form, then the result.
   const trip = TRIP.exec(s);
   // A place is a name of a few words: "B and a hotel" is two goals, not a destination.
-  if (trip && ![trip[4], trip[5]].some((p) => /\band\b|,/i.test(p) || p.trim().split(/\s+/).length > 4)) {
+  // "Fort Myers, FL" is one place (a region's code after the comma); "B, and a hotel" is not.
+  const onePlace = (p: string) => !/\band\b/i.test(p) && !/,(?!\s*[A-Z]{2}$)/.test(p) && p.trim().split(/\s+/).length <= 4;
+  if (trip && onePlace(trip[4]) && onePlace(trip[5])) {
     const [, verb, order, way, from, to, date, bookIt] = trip;
     const books = !!bookIt || oneOf(BOOK_VERBS).test(verb);
     const t: Trip = { from: bare(from, quotes), to: bare(to, quotes), ...(date ? { date: bare(date, quotes) } : {}) };
@@ -1132,13 +1153,16 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         return '';
       });
       // "Answer the math question", "enter the answer": the expression's answer into the answer field.
-      const enterAnswer =
-        /^(?:enter|type|input|write|put|fill in)\s+(?:it|the answer|the result|the solution)(?:\s+(?:into|in|inside|on)\s+(?:the\s+)?(.+))?$/i.exec(clause);
+      const enterAnswer = ENTER_ANSWER.exec(clause);
       // "Solve the expression and enter the answer (in the Answer box)": entered once, where the second clause says if it does.
       if (enterAnswer && copied === null && steps[steps.length - 1]?.ref === 'the answer' && ANSWER_MATH.test(prior)) {
         if (enterAnswer[1]) {
+          const where = bare(enterAnswer[1], quotes);
+          const said = `enter "the answer" into the ${where}`;
+          // "the textbox" names a kind, not a field: the answer field first, where the page has one among several boxes.
+          const generic = oneOf(GENERIC_FIELDS).test(where);
           steps.pop();
-          push({ say: `enter "the answer" into the ${bare(enterAnswer[1], quotes)}`, ref: 'the answer' });
+          push({ say: generic ? 'enter "the answer" into the answer field' : said, ...(generic ? { or: [said] } : {}), ref: 'the answer' });
         }
         return;
       }

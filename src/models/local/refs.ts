@@ -201,6 +201,10 @@ export function resolveReference(ref: string, nodes: OutlineNode[], instruction 
     const found = new Set<string>();
     for (const n of nodes) {
       if (n.id && !(typeof n.states.value === 'string')) continue;
+      // "Solve for x": an equation in one unknown ("3x - 4 = 11"), whose "3x - 4" is no sum to work out.
+      const unknowns = equationsIn(n.name);
+      for (const v of unknowns) found.add(v);
+      if (unknowns.length) continue;
       for (const e of n.name.match(EXPRESSION) ?? []) {
         // A date (06/07/2024) or a phone number (555-1234) is not a sum: minus and slash need spaces around them.
         if (!/\d\s*[+*x×÷]\s*[\d(]|\d\s+[-−/]\s+[\d(]/.test(e)) continue;
@@ -291,6 +295,46 @@ export function numberOf(subject: string, nodes: OutlineNode[], currency = false
   if (found.size !== 1) return null;
   const [[value, shown]] = [...found.entries()];
   return { value, shown };
+}
+
+/** An equation in one unknown letter as pages print it: "x + 7 = 12", "3y - 4 = 11", "-2 + x = 5". */
+const EQUATION = /(?:[-−]?\s*\(?\s*)?[\da-z][\d\sa-z.()+\-*/×÷−]*=[\d\sa-z.()+\-*/×÷−]*[\da-z)]/gi;
+
+/**
+ * The unknown of each linear equation in `text`, as text ("5", "2.5"): the two sides are
+ * worked out with the unknown at 0 and at 1, and the line through them must be where both meet.
+ */
+function equationsIn(text: string): string[] {
+  const out: string[] = [];
+  for (const e of text.match(EQUATION) ?? []) {
+    const sides = e.split('=');
+    const letters = new Set((e.match(/[a-z]/gi) ?? []).map((c) => c.toLowerCase()));
+    if (sides.length !== 2 || letters.size !== 1) continue;
+    const [u] = letters;
+    // "3x" is 3 times x.
+    const at = (side: string, v: number) => {
+      const t = side
+        .replace(new RegExp(`(\\d)\\s*${u}`, 'gi'), '$1*' + u)
+        .replace(new RegExp(u, 'gi'), String(v))
+        .trim();
+      // "2 x 3" is a product, not 2, the unknown and 3: numbers side by side are no reading of it.
+      if (/\d\s+\d/.test(t)) return null;
+      return /^-?\d+(?:\.\d+)?$/.test(t) ? Number(t) : evaluate(t);
+    };
+    const f = (v: number) => {
+      const l = at(sides[0], v);
+      const r = at(sides[1], v);
+      return l === null || r === null ? null : l - r;
+    };
+    const f0 = f(0);
+    const f1 = f(1);
+    if (f0 === null || f1 === null || f1 === f0) continue;
+    const x = -f0 / (f1 - f0);
+    const check = f(x);
+    if (check === null || Math.abs(check) > 1e-9) continue;
+    out.push(String(Math.round(x * 1e6) / 1e6));
+  }
+  return out;
 }
 
 /** Arithmetic as pages print it: "3 + 4", "12 x 3 =", "(2 + 3) * 4", "8 ÷ 2". */

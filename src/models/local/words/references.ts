@@ -65,3 +65,10 @@ export const DIRECTION_VERBS: Phrases = [
   ...['read', 'type', 'enter', 'copy', 'click', 'press', 'fill', 'select', 'write', 'reproduce', 'repeat', 'submit', 'choose'],
   ...['use', 'find', 'answer', 'solve', 'drag', 'check'],
 ];
+
+/** Verbs that find a value on the page before it is typed ("find the 4th word in the paragraph, type that ..."). */
+export const FIND_FIRST_VERBS: Phrases = ['find', 'locate', 'look for', 'read', 'look up', 'identify'];
+/** How the typing step points back at the value found. */
+export const FOUND_PRONOUNS: Phrases = ['that', 'it', 'this', 'that word', 'the word', 'that value', 'the value', 'them'];
+/** Kind words that name no field of their own ("the textbox"): where a value goes when the page has one field of that kind. */
+export const GENERIC_FIELDS: Phrases = ['text ?box', 'text ?field', 'box', 'input(?: field| box)?', 'field', 'text input', 'blank', 'text ?area'];
