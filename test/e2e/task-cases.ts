@@ -145,6 +145,7 @@ const FD = 'feed.html';
 const OC = 'order-confirm.html';
 const SF = 'staff-table.html';
 const CP = 'copy-paste.html';
+const CA = 'copy-areas.html';
 const SS = 'slider-spinner.html';
 const DP = 'date-picker.html';
 const CS = 'colour-swatches.html';
@@ -187,6 +188,7 @@ const INITIAL: Record<string, Fields> = {
   [IB]: { to: '', body: '' },
   [OC]: { order: '' },
   [SF]: { employee_id: '' },
+  [CA]: { pasted: '' },
   [SS]: { volume: '50', qty: '1' },
   [DP]: { checkin: '' },
   [CS]: { colour: '' },
@@ -449,6 +451,19 @@ const table: Record<TaskFamily, Row[]> = {
     [CP, 'copy the text from the paragraph and paste it into the box', state({ box: QUOTE })],
     [CP, 'Copy the paragraph into the text box below', state({ box: QUOTE })],
     [CP, 'Paste the quote into the box', state({ box: QUOTE })],
+    // Two read-only text areas told apart by their order; one text area, named as where the text is.
+    [
+      CA,
+      'Copy the text from the 2nd text area below and paste it into the text input, then press Submit.',
+      { pasted: 'Amet mauris tempus, in cursus ligula.' },
+    ],
+    [CA, 'Copy the text from the first text area and paste it into the text input, then press Submit.', { pasted: 'Vel nisl sed tortor porta feugiat.' }],
+    [CA, 'Copy the text in the textarea below, paste it into the textbox and press Submit.', REFUSE],
+    [
+      NT,
+      'Copy the text in the textarea below, paste it into the textbox and press Submit.',
+      { reply: 'Please restock paper towels, printer toner and staples' },
+    ],
   ],
   // A range slider and an ARIA spinbutton, a read-only date field with a calendar, colour
   // swatches by name, selecting text, a terms box whose button waits for the end.

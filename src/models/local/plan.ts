@@ -1188,13 +1188,16 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       }
       // "Copy the text from the paragraph": what "paste it" enters later.
       // "Copy the order number from the message into the Order number box": read there, entered here.
-      w = /^copy\s+(.+?)\s+(?:into|in|to|onto|inside)\s+(?:the\s+)?((?:(?!\s(?:into|in|to|onto)\s).)+?)$/i.exec(clause);
-      if (w && !/^(?:the\s+)?clipboard$/i.test(w[2])) {
-        const literal = /^\u0000\d+\u0000$/.test(w[1].trim());
+      const cp = /^copy\s+(.+?)\s+(into|in|to|onto|inside)\s+(?:the\s+)?((?:(?!\s(?:into|in|to|onto)\s).)+?)$/i.exec(clause);
+      // "Copy the text in the textarea below, paste it into the textbox": "in" says where the text is, when a paste follows.
+      const from = cp !== null && /^in(?:side)?$/i.test(cp[2]) && /\bpaste\s+(?:it|that|them)\b/i.test(s);
+      if (cp && !from && !/^(?:the\s+)?clipboard$/i.test(cp[3])) {
+        const [, what, , into] = cp;
+        const literal = /^\u0000\d+\u0000$/.test(what.trim());
         push(
           literal
-            ? { say: `enter ${restore(w[1].trim(), quotes)} into the ${bare(w[2], quotes)}` }
-            : { say: `enter ${quoteValue(bare(w[1], quotes))} into the ${bare(w[2], quotes)}`, ref: bare(w[1], quotes) },
+            ? { say: `enter ${restore(what.trim(), quotes)} into the ${bare(into, quotes)}` }
+            : { say: `enter ${quoteValue(bare(what, quotes))} into the ${bare(into, quotes)}`, ref: bare(what, quotes) },
         );
         return;
       }

@@ -120,14 +120,17 @@ function textBlocks(nodes: OutlineNode[], instruction: string): OutlineNode[] {
 function sourceText(phrase: string, nodes: OutlineNode[], instruction: string): string {
   const p = phrase.toLowerCase();
   if (/\b(?:text ?area|text ?box|textbox|input|field|box)\b/.test(p)) {
-    const boxes = nodes.filter(
-      (n) =>
-        n.id &&
-        (n.role === 'textbox' || n.role === 'searchbox') &&
-        (!/area/.test(p) || n.states.multiline === true) &&
-        typeof n.states.value === 'string' &&
-        n.states.value,
-    );
+    const kind = nodes.filter((n) => n.id && (n.role === 'textbox' || n.role === 'searchbox') && (!/area/.test(p) || n.states.multiline === true));
+    // "the 2nd text area", "the last text box": counted among the fields of that kind, in page order.
+    const ord = /\b(\w+)\s+(?:text ?area|text ?box|textbox|input|field|box)\b/.exec(p);
+    const k = ord ? ordinalOf(ord[1], true) : null;
+    if (k !== null) {
+      const box = k === 'last' ? kind[kind.length - 1] : kind[k - 1];
+      const v = box?.states.value;
+      if (typeof v !== 'string' || !v) throw new Refusal(`it reads a value from ${phrase}, and the page has ${kind.length} such fields`);
+      return v;
+    }
+    const boxes = kind.filter((n) => typeof n.states.value === 'string' && n.states.value);
     if (boxes.length !== 1)
       throw new Refusal(`it reads a value from ${phrase}, and the page has ${boxes.length || 'no'} such field${boxes.length === 1 ? '' : 's'} with text in it`);
     return String(boxes[0].states.value);
