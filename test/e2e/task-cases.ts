@@ -147,6 +147,7 @@ const SF = 'staff-table.html';
 const CP = 'copy-paste.html';
 const CA = 'copy-areas.html';
 const SS = 'slider-spinner.html';
+const SL = 'sliders-lock.html';
 const DP = 'date-picker.html';
 const CS = 'colour-swatches.html';
 const HL = 'highlight-text.html';
@@ -190,6 +191,7 @@ const INITIAL: Record<string, Fields> = {
   [SF]: { employee_id: '' },
   [CA]: { pasted: '' },
   [SS]: { volume: '50', qty: '1' },
+  [SL]: { d1: '10', d2: '10', d3: '10' },
   [DP]: { checkin: '' },
   [CS]: { colour: '' },
   [TF]: { tt: '' },
@@ -304,6 +306,9 @@ const table: Record<TaskFamily, Row[]> = {
     [SO, 'Drag item 3 to the top of the list', state({ order: 'item3,item1,item2,item4,item5' })],
     [SO, 'Move Item 5 to the top by dragging it', state({ order: 'item5,item1,item2,item3,item4' })],
     [SO, 'Drag item 1 to the bottom of the list.', state({ order: 'item2,item3,item4,item5,item1' })],
+    [SO, 'Drag Item 5 to the 2nd position.', state({ order: 'item1,item5,item2,item3,item4' })],
+    [SO, 'Drag item 1 to the 3rd position', state({ order: 'item2,item3,item1,item4,item5' })],
+    [SO, 'Drag item 2 to the 9th position', REFUSE],
     [DZ, 'Drag the red block onto the box', state({ in_box: ['red'] })],
     [DZ, 'Put the blue block in the box by dragging it', state({ in_box: ['blue'] })],
     [DZ, 'Drag the green square into the drop zone.', state({ in_box: ['green'] })],
@@ -471,6 +476,11 @@ const table: Record<TaskFamily, Row[]> = {
     [SS, 'Set the slider to 42 and press Submit', { volume: '42' }],
     [SS, 'Move the volume slider to 80, then click Submit.', { volume: '80' }],
     [SS, 'Set the number of speakers to 7 with the spinner and submit', { qty: '7' }],
+    // Three range inputs set in page order; a combination of the wrong length, or past a slider's end.
+    [SL, 'Set the sliders to the combination [5,2,7] and submit.', { d1: '5', d2: '2', d3: '7' }],
+    [SL, 'Set the sliders to the combination [20,0,13] and submit.', { d1: '20', d2: '0', d3: '13' }],
+    [SL, 'Set the sliders to the combination [5,2] and submit.', REFUSE],
+    [SL, 'Set the sliders to the combination [25,1,1] and submit.', REFUSE],
     [DP, 'Select 06/14/2024 as the check-in date and press Submit', { checkin: '06/14/2024' }],
     [DP, 'Pick July 3, 2024 in the calendar and submit', { checkin: '07/03/2024' }],
     [DP, 'Set the check-in date to 05/28/2024 and click Submit', { checkin: '05/28/2024' }],
@@ -542,6 +552,8 @@ const table: Record<TaskFamily, Row[]> = {
     [PO, 'Move "Dawn Chorus" to the last position', state({ order: 'canyon,neon,harbor,last,dawn' })],
     [PO, 'Move Harbor Lights to the first place', state({ order: 'harbor,dawn,canyon,neon,last' })],
     [PO, 'Move the selected track to the 1st position', REFUSE],
+    [PO, 'Move Dawn Chorus to the 3rd position', state({ order: 'canyon,neon,dawn,harbor,last' })],
+    [CL, 'Move Company to the 2nd position', state({ order: 'name,company,email,phone,status' })],
   ],
 };
 

@@ -17,7 +17,7 @@ import { choose, parseIntent, Refusal, type Facts, type Intent, type Pick } from
 import { mentionsNamedDate } from './values';
 import { flatItemsBy, isBy, ITEM_CONTROL_ROLES, type ItemBlock } from './items';
 import { buildOutline, isInside, optionsOf, type OutlineNode } from './outline';
-import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type Each, type PlanStep } from './plan';
+import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type Each, type PlanPage, type PlanStep } from './plan';
 import { monthOf } from './input-values';
 import { applyTransform, numberOf, parseDate, resolveReference } from './refs';
 import { coverage, exactMatch, glyphWords, normalize } from './text';
@@ -26,6 +26,7 @@ import { shownResults, tripFields, tripResult, type FieldValue } from './trips';
 import { MOVE_DOWN, MOVE_UP, SELECTED_ITEM, STEP_DOWN, STEP_UP } from './words/controls';
 import { PERSON_FIELD_NAMES, PERSON_FIELDS, PERSON_NAME, PERSON_ROLES, SEARCH_BUTTONS, SEARCH_FILLER } from './words/search';
 import { anyOf, either, oneOf } from './words/grammar';
+import { ordinalWord } from './words/numbers';
 import { CLOSE_NAMES, DECLINE_NAMES, MORE_NAMES, NEXT_MONTH, NEXT_PAGE, ONWARD_WORDS, PAGER, PREVIOUS_MONTH, SECTION_WORDS } from './words/menus';
 import { PURPOSE_SYNONYMS } from './words/purposes';
 
@@ -221,17 +222,19 @@ const shows = (nodes: OutlineNode[], before: Set<string>): boolean => nodes.some
 /** Only the step's own words, no other phrasings: a control named but hidden is looked for before a synonym stands in. */
 const primary = (s: PlanStep): PlanStep => ({ ...s, or: undefined });
 
-function pageFacts(nodes: OutlineNode[]): { fields: string[]; names: string[] } {
+function pageFacts(nodes: OutlineNode[]): Required<PlanPage> {
   const fields: string[] = [];
   const names: string[] = [];
+  const roles: Record<string, number> = {};
   for (const n of nodes) {
     if (!n.id) continue;
+    roles[n.role] = (roles[n.role] ?? 0) + 1;
     if (TEXT_ROLES.has(n.role)) {
       if (n.name) fields.push(n.name);
       if (typeof n.states.placeholder === 'string') fields.push(n.states.placeholder);
     } else if (n.name) names.push(n.name);
   }
-  return { fields, names };
+  return { fields, names, roles };
 }
 
 /**
@@ -951,6 +954,13 @@ function dragTarget(d: NonNullable<PlanStep['drag']>, nodes: OutlineNode[], cloc
   return g.pick.node?.id ? { node: g.pick.node } : { why: 'it names the page, not something to drag' };
 }
 
+/** The index a place in a list of `count` stands for, or null past its end. */
+function placeIndex(to: 'first' | 'last' | number, count: number): number | null {
+  const i = to === 'first' ? 0 : to === 'last' ? count - 1 : to - 1;
+  return i >= 0 && i < count ? i : null;
+}
+const placeWord = (to: 'first' | 'last' | number) => (typeof to === 'number' ? ordinalWord(to) : to);
+
 /**
  * A drag step: the element the words ground to, dragged by its offset, or onto the first or last
  * place among its like siblings (past that sibling's middle, toward the end, as sortable lists need).
@@ -969,15 +979,18 @@ async function dragStep(r: Run, step: PlanStep, view: View, reasoning: string): 
   let move: { dx: number; dy: number } | { to: Point } | null = d.dx !== undefined || d.dy !== undefined ? { dx: d.dx ?? 0, dy: d.dy ?? 0 } : null;
   if (d.to) {
     const sibs = (node.parent?.children ?? []).filter((n) => n.id && n.role === node.role);
+    const want = placeIndex(d.to, sibs.length);
+    if (want === null) return { why: `the list has ${sibs.length} items, no ${placeWord(d.to)} place` };
     if (sibs.length >= 2) {
-      const end = d.to === 'first' ? sibs[0] : sibs[sibs.length - 1];
-      if (end === node) return { did: `${quote(node.name || node.role)} is already ${d.to === 'first' ? 'first' : 'last'}` };
-      const ends = await r.selectors([sibs[0].id!, sibs[sibs.length - 1].id!]);
-      if (!ends[0] || !ends[1]) return { why: 'the list went away' };
+      const end = sibs[want];
+      if (end === node) return { did: `${quote(node.name || node.role)} is already ${placeWord(d.to)}` };
+      const ends = await r.selectors([sibs[0].id!, sibs[sibs.length - 1].id!, end.id!]);
+      if (!ends[0] || !ends[1] || !ends[2]) return { why: 'the list went away' };
       const a = await r.pointOf(ends[0]);
       const b = await r.pointOf(ends[1]);
-      const at = d.to === 'first' ? a : b;
-      const sign = d.to === 'first' ? -1 : 1;
+      const at = await r.pointOf(ends[2]);
+      // Past the middle of the item in that place, on the side the item comes from.
+      const sign = sibs.indexOf(node) > want ? -1 : 1;
       // A row of columns runs sideways, a list downwards.
       const sideways = Math.abs(b.x - a.x) > Math.abs(b.y - a.y);
       move = { to: sideways ? { x: at.x + sign * 8, y: at.y } : { x: at.x, y: at.y + sign * 8 } };
@@ -993,8 +1006,9 @@ async function dragStep(r: Run, step: PlanStep, view: View, reasoning: string): 
   if ('to' in move && d.to) {
     const same = after.nodes.filter((n) => n.id && n.role === node.role && n.parent?.role === node.parent?.role);
     const now = same.filter((n) => n.parent === same.find((x) => x.name === node.name)?.parent);
-    const at = d.to === 'first' ? now[0] : now[now.length - 1];
-    if (!at || at.name !== node.name) return { why: `${did}, but the list did not take the move (${quote(node.name)} is not ${d.to} now)` };
+    const want = placeIndex(d.to, now.length);
+    const at = want === null ? undefined : now[want];
+    if (!at || at.name !== node.name) return { why: `${did}, but the list did not take the move (${quote(node.name)} is not ${placeWord(d.to)} now)` };
   } else {
     const [again] = await r.selectors([node.id!]);
     const p = again ? await r.pointOf(again).catch(() => null) : null;
@@ -1046,7 +1060,7 @@ function moveButton(nodes: OutlineNode[], up: boolean): OutlineNode | null {
  * the page has no such pair of buttons.
  */
 async function moveByButtons(r: Run, step: PlanStep, node: OutlineNode, view: View, reasoning: string): Promise<{ did: string } | { why: string } | null> {
-  const first = step.drag!.to === 'first';
+  const to = step.drag!.to!;
   if (!moveButton(view.nodes, true) || !moveButton(view.nodes, false)) return null;
   let item: ListItem = { name: node.name };
   if (node.role === 'listbox') {
@@ -1057,8 +1071,10 @@ async function moveByButtons(r: Run, step: PlanStep, node: OutlineNode, view: Vi
   const name = item.name;
   let place = placeOf(item, view.nodes);
   if (!place) return { why: `the list does not show ${quote(name)} once, with its whole order` };
-  const end = first ? 0 : place.of - 1;
-  if (place.at === end) return { did: `${quote(name)} is already ${first ? 'first' : 'last'}` };
+  const end = placeIndex(to, place.of);
+  if (end === null) return { why: `the list has ${place.of} items, no ${placeWord(to)} place` };
+  if (place.at === end) return { did: `${quote(name)} is already ${placeWord(to)}` };
+  const up = place.at > end;
   if (!place.selected) {
     const [method, args] = item.list === undefined ? (['click', []] as const) : (['selectOption', [name]] as const);
     if (!(await actOnNode(r, place.node, method, [...args], `select ${quote(name)}`, reasoning, view.url))) return { why: `${quote(name)} went away` };
@@ -1069,17 +1085,18 @@ async function moveByButtons(r: Run, step: PlanStep, node: OutlineNode, view: Vi
   }
   let presses = 0;
   while (place.at !== end) {
-    const button = moveButton(view.nodes, first);
+    const button = moveButton(view.nodes, up);
     if (!button || presses >= place.of) return { why: `${quote(name)} stopped at place ${place.at + 1} of ${place.of}` };
     if (!(await actOnNode(r, button, 'click', [], `click ${quote(button.name)}`, reasoning, view.url))) return { why: 'the button went away' };
     presses++;
     await r.settle();
     view = await look(r, r.instruction);
     const next = placeOf(item, view.nodes);
-    if (!next || next.at !== place.at + (first ? -1 : 1)) return { why: `pressed ${quote(button.name)}, but ${quote(name)} did not move one place` };
+    if (!next || next.at !== place.at + (up ? -1 : 1)) return { why: `pressed ${quote(button.name)}, but ${quote(name)} did not move one place` };
     place = next;
   }
-  return { did: `moved ${quote(name)} to the ${first ? 'top' : 'bottom'} (${presses} press${presses === 1 ? '' : 'es'})` };
+  const where = to === 'first' ? 'the top' : to === 'last' ? 'the bottom' : `place ${to}`;
+  return { did: `moved ${quote(name)} to ${where} (${presses} press${presses === 1 ? '' : 'es'})` };
 }
 
 /** The most targets one "each" step clicks. */

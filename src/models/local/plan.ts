@@ -63,7 +63,7 @@ import {
   WATCH_WORDS,
   WHEN_DONE,
 } from './words/conditions';
-import { AFTER_UNITS, COUNT_PHRASE, COUNT_WORDS, MONEY_WORDS, ORDINALS, ordinalOf, PAUSE_COUNT, PAUSE_UNITS, REPEATS } from './words/numbers';
+import { AFTER_UNITS, COUNT_PHRASE, COUNT_WORDS, MONEY_WORDS, ORDINALS, ordinalOf, ordinalWord, PAUSE_COUNT, PAUSE_UNITS, REPEATS } from './words/numbers';
 
 export interface PlanStep {
   /** One instruction for the single-step engine. */
@@ -112,7 +112,8 @@ export interface PlanStep {
    * ("left", "all the way to the right"), or to the first or last place among its like siblings
    * ("to the top of the list", "to the 1st position").
    */
-  drag?: { target: string; dx?: number; dy?: number; to?: 'first' | 'last' };
+  /** A drag by an offset, or to a place in its list: the first, the last, or the nth (1-based). */
+  drag?: { target: string; dx?: number; dy?: number; to?: 'first' | 'last' | number };
   /** "from Boston to Denver on 12/03": the booking page's search form filled and run. */
   trip?: Trip;
   /** The trip result a superlative picks ("the cheapest"), booked with its own control, or only named when `look`. */
@@ -166,6 +167,8 @@ export interface Condition {
 export interface PlanPage {
   fields: string[];
   names: string[];
+  /** How many controls of each role the page shows, where the caller counted them. */
+  roles?: Record<string, number>;
 }
 
 const VERB_AHEAD = `(?=(?:${either(CLAUSE_VERBS)})\\b)`;
@@ -759,6 +762,11 @@ const DRAG_TO_END = new RegExp(
     '(?:\\s+of\\s+the\\s+(?:list|column|row|queue|order|stack))?$',
   'i',
 );
+/** "X to the 3rd position (in the list)": (1) what is dragged, (2) the ordinal. */
+const DRAG_TO_NTH = new RegExp(
+  `^(.+?)\\s+(?:to|into)\\s+(?:the\\s+)?(\\w+)\\s+${SLOT}(?:\\s+(?:of|in)\\s+the\\s+(?:list|column|row|queue|order|stack))?$`,
+  'i',
+);
 /** "X all the way to the left edge of the box", "X up by 50 px": (1) what, (2) all the way, (3) the direction, (4) how far. */
 const DRAG_BY = new RegExp(
   '^(.+?)\\s+(?:(all the way|as far as (?:it|possible|it can go))\\s+)?(?:to(?:wards)?\\s+(?:the\\s+)?|)(left|right|up|down|top|bottom)(?:wards)?' +
@@ -780,6 +788,11 @@ function dragOf(clause: string, quotes: string[]): PlanStep['drag'] | null {
   // "to the top of the list", "to the 1st position", "to the bottom", "to the end".
   if ((m = DRAG_TO_END.exec(rest)) && /\b(?:list|position|place|spot|slot|column|row|queue|order|stack)\b/i.test(rest)) {
     return { target: m[1], to: /^(?:top|beginning|start|front|1st|first)/i.test(m[2]) ? 'first' : 'last' };
+  }
+  // "Xyz to the 3rd position".
+  if ((m = DRAG_TO_NTH.exec(rest))) {
+    const k = ordinalOf(m[2]);
+    if (typeof k === 'number' && k >= 2 && k <= 50) return { target: m[1], to: k };
   }
   // "the circle left", "the ball to the right", "the slider all the way to the left edge of the box", "the box up by 50 px".
   m = DRAG_BY.exec(rest);
@@ -924,6 +937,12 @@ const STEPPER = either(STEPPERS);
 /** "Select 5 with the spinner": (1) the value, (2) the widget. */
 const VALUE_BY_WIDGET = new RegExp(
   `^(?:select|set|choose|pick|enter|put)\\s+(\\u0000\\d+\\u0000|\\S+)\\s+(?:with|using|on|in)\\s+(?:the\\s+)?(${STEPPER}|number\\s+(?:field|box|input))$`,
+  'i',
+);
+/** "Set the sliders to the combination [5,2,7]": (1) the widgets, (2) their values in page order. */
+const WIDGET_VALUES = new RegExp(
+  `^(?:set|move|put|adjust)\\s+(?:the\\s+|all\\s+(?:the\\s+)?)?(sliders|spinners|dials|knobs)\\s+to\\s+(?:the\\s+)?` +
+    '(?:combination|values?|numbers?|settings?)?\\s*[[(]\\s*(-?\\d+(?:\\.\\d+)?(?:\\s*,\\s*-?\\d+(?:\\.\\d+)?){1,9})\\s*[\\])]$',
   'i',
 );
 /** "Set the number of speakers to 7 with the spinner": (1) the field, (2) the value, (3) the widget. */
@@ -1092,6 +1111,20 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       const mail = itemSteps(clause, quotes);
       if (mail) {
         mail.forEach(push);
+        return;
+      }
+      // "Set the sliders to the combination [5,2,7]": the first slider to 5, the second to 2, ...
+      const combo = WIDGET_VALUES.exec(unraw(clause, quotes));
+      if (combo) {
+        const kind = combo[1].toLowerCase().replace(/s$/, '');
+        const widget = kind === 'spinner' ? 'spinner' : 'slider';
+        const values = combo[2].split(',');
+        // A value for each of them, or the combination is not the one asked for.
+        const shown = page.roles?.[widget === 'spinner' ? 'spinbutton' : 'slider'];
+        if (shown !== undefined && shown !== values.length) {
+          throw new Refusal(`it gives ${values.length} values, and the page shows ${shown} ${widget}${shown === 1 ? '' : 's'}`);
+        }
+        values.forEach((v, i) => push({ say: `enter ${quoteValue(v.trim())} into the ${ordinalWord(i + 1)} ${widget}` }));
         return;
       }
       // "Pick July 3, 2024 in the calendar": the date, into the date field (its calendar when it takes no typing).

@@ -38,6 +38,9 @@ export function ordinalOf(w: string, ends = false): number | 'last' | null {
   return ORDINALS[k] ?? (ends ? ENDS[k] : undefined) ?? null;
 }
 
+/** 2 → "2nd", 11 → "11th": how a place is written. */
+export const ordinalWord = (n: number): string => `${n}${n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th')}`;
+
 /** Small counts written as words ("a day", "three weeks", "wait two seconds"). */
 export const COUNT_WORDS: Readonly<Record<string, number>> = {
   a: 1,
