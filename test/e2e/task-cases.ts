@@ -157,6 +157,7 @@ const TF = 'transform.html';
 const UN = 'username.html';
 const MA = 'math-captcha.html';
 const AL = 'algebra.html';
+const OE = 'odd-even.html';
 const NB = 'number-buttons.html';
 const OT = 'one-two-wait.html';
 const SW = 'stopwatch.html';
@@ -216,6 +217,7 @@ const unread = (opened: string, sent: Fields): TaskCheck => ({
 const oneOf = (...forms: string[]): Want => ({ oneOf: forms });
 
 const TYPED = 'Harbor lights flicker across the quiet bay';
+const MARKS = ['7:odd', '-4:even', '12:even', '0:even', '31:odd'];
 const QUOTE = 'Small steps every day add up to long journeys';
 
 const table: Record<TaskFamily, Row[]> = {
@@ -519,6 +521,10 @@ const table: Record<TaskFamily, Row[]> = {
     [NB, 'Click the greatest number', clicks('n48')],
     [NB, 'Click the odd number', clicks('n7')],
     [NB, 'Click the negative number', REFUSE],
+    // Rows of a number and its own Odd and Even buttons, drawn as plain blocks (zero and a negative among them).
+    [OE, 'Mark the numbers below as odd or even and press submit when done.', state({ marks: MARKS }, { clicks: ['submit'] })],
+    [OE, 'Label each of the numbers as even or odd, then click Submit', state({ marks: MARKS }, { clicks: ['submit'] })],
+    [NB, 'Mark the numbers as odd or even', REFUSE],
   ],
   // A pause between two clicks, measured by the page.
   waits: [

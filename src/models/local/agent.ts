@@ -15,7 +15,7 @@ import { pickTool } from './tools';
 import { clip, quote } from '../../protocol/text';
 import { choose, parseIntent, Refusal, type Facts, type Intent, type Pick } from './act';
 import { mentionsNamedDate } from './values';
-import { flatItemsBy, isBy, ITEM_CONTROL_ROLES, type ItemBlock } from './items';
+import { allFlatItems, flatItemsBy, isBy, ITEM_CONTROL_ROLES, type ItemBlock } from './items';
 import { buildOutline, isInside, optionsOf, type OutlineNode } from './outline';
 import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type Each, type PlanPage, type PlanStep } from './plan';
 import { monthOf } from './input-values';
@@ -1141,6 +1141,7 @@ function eachTargets(each: Each, nodes: OutlineNode[]): OutlineNode[] | string {
     // A box already ticked stays ticked.
     return hits.filter((n) => !(n.role === 'checkbox' && n.states.checked === true));
   }
+  if (each.classify === 'parity') return parityTargets(nodes);
   if (each.by && each.verb) {
     const inner = blocksBy(each.by, nodes);
     if (!inner.length) return `no post, message or item on the page is by ${quote(each.by)}`;
@@ -1170,7 +1171,37 @@ function eachTargets(each: Each, nodes: OutlineNode[]): OutlineNode[] | string {
 function blocksBy(by: string, nodes: OutlineNode[]): ItemBlock[] {
   const boxes = itemsBy(by, nodes, (n) => ITEMS.has(n.role) || (n.role === 'clickable' && n.children.some((c) => !!c.id)));
   if (!boxes.length) return flatItemsBy(by, nodes);
-  return boxes.map((b) => ({ text: ownText(b), controls: nodes.filter((n) => n.id && isInside(n, b) && ITEM_CONTROL_ROLES.has(n.role)) }));
+  return boxes.map((b) => blockOf(b, nodes));
+}
+
+/** A box of the outline as an item: its own words and the controls inside it. */
+const blockOf = (box: OutlineNode, nodes: OutlineNode[]): ItemBlock => ({
+  text: ownText(box),
+  controls: nodes.filter((n) => n.id && isInside(n, box) && ITEM_CONTROL_ROLES.has(n.role)),
+});
+
+/**
+ * "Mark the numbers as odd or even": in each item with an Odd and an Even control, the one its
+ * number calls for. Every such item must show exactly one whole number.
+ */
+function parityTargets(nodes: OutlineNode[]): OutlineNode[] | string {
+  const pick = (blocks: ItemBlock[]) => blocks.filter((b) => b.controls.some((c) => named(c, 'odd')) && b.controls.some((c) => named(c, 'even')));
+  // Boxes the outline shows (rows, list items), the innermost that hold both controls; else blocks drawn flat.
+  const held = nodes.filter((n) => ITEMS.has(n.role) && pick([blockOf(n, nodes)]).length);
+  const boxes = held.filter((b) => !held.some((o) => o !== b && isInside(o, b))).map((b) => blockOf(b, nodes));
+  const items = boxes.length ? boxes : pick(allFlatItems(nodes));
+  if (!items.length) return 'the page shows no numbers with Odd and Even controls';
+  const out: OutlineNode[] = [];
+  for (const item of items) {
+    const nums = item.text.match(/[-−]?\d+(?:\.\d+)?/g) ?? [];
+    if (nums.length !== 1 || /\./.test(nums[0]))
+      return `${quote(clip(item.text, 40))} shows ${nums.length === 1 ? 'no whole number' : `${nums.length} numbers`}`;
+    const odd = Math.abs(Number(nums[0].replace('−', '-'))) % 2 === 1;
+    const controls = item.controls.filter((c) => named(c, odd ? 'odd' : 'even'));
+    if (controls.length !== 1) return `${quote(clip(item.text, 40))} has ${controls.length} ${odd ? 'Odd' : 'Even'} controls`;
+    out.push(controls[0]);
+  }
+  return out.length > EACH_MAX ? `${out.length} numbers, more than ${EACH_MAX}` : out;
 }
 
 /** The one item's "more" control, when it is the only item by `by` and shows no `verb` control: its menu may hold it. */

@@ -69,3 +69,9 @@ export function flatItemsBy(by: string, nodes: OutlineNode[]): ItemBlock[] {
   const parents = new Set(nodes.filter(isControl).map((n) => n.parent!));
   return [...parents].flatMap((p) => (flatItems(p) ?? []).filter((b) => isBy(by, b.text)));
 }
+
+/** Every flat block under any parent of the page's controls. */
+export function allFlatItems(nodes: OutlineNode[]): ItemBlock[] {
+  const parents = new Set(nodes.filter(isControl).map((n) => n.parent!));
+  return [...parents].flatMap((p) => flatItems(p) ?? []);
+}

@@ -143,6 +143,8 @@ export interface Each {
   one?: boolean;
   /** This many of the items, the first ones the page shows ("like 2 posts by @ruth"). */
   count?: number;
+  /** In each item that shows one number, the control named for what the number is ("mark the numbers as odd or even"). */
+  classify?: 'parity';
 }
 
 /** The longest pause an instruction may ask for. */
@@ -939,6 +941,12 @@ const VALUE_BY_WIDGET = new RegExp(
   `^(?:select|set|choose|pick|enter|put)\\s+(\\u0000\\d+\\u0000|\\S+)\\s+(?:with|using|on|in)\\s+(?:the\\s+)?(${STEPPER}|number\\s+(?:field|box|input))$`,
   'i',
 );
+/** "Mark the numbers below as odd or even". */
+const MARK_PARITY = new RegExp(
+  '^(?:mark|label|classify|tag|flag)\\s+(?:each\\s+of\\s+|all\\s+(?:of\\s+)?|every\\s+one\\s+of\\s+)?the\\s+numbers' +
+    '(?:\\s+(?:below|above|shown|on the page))?\\s+as\\s+(?:either\\s+)?(?:odd\\s+or\\s+even|even\\s+or\\s+odd)$',
+  'i',
+);
 /** "Set the sliders to the combination [5,2,7]": (1) the widgets, (2) their values in page order. */
 const WIDGET_VALUES = new RegExp(
   `^(?:set|move|put|adjust)\\s+(?:the\\s+|all\\s+(?:the\\s+)?)?(sliders|spinners|dials|knobs)\\s+to\\s+(?:the\\s+)?` +
@@ -1114,6 +1122,10 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         return;
       }
       // "Set the sliders to the combination [5,2,7]": the first slider to 5, the second to 2, ...
+      if (MARK_PARITY.test(clause)) {
+        push({ say: clause, each: { classify: 'parity' } });
+        return;
+      }
       const combo = WIDGET_VALUES.exec(unraw(clause, quotes));
       if (combo) {
         const kind = combo[1].toLowerCase().replace(/s$/, '');
