@@ -395,6 +395,8 @@ const table: Record<TaskFamily, Row[]> = {
     [ND, 'Enter "Ada" into the guest name field and press Submit', { name: 'Ada' }],
     [ND, 'Type Grace in the name box, then submit the form.', { name: 'Grace' }],
     [ND, 'Register the guest Linus by entering his name and clicking Submit', { name: 'Linus' }],
+    [ND, 'Register the guest Ada Lovelace by typing her name and pressing Submit', { name: 'Ada Lovelace' }],
+    [ND, 'Register the guest Linus by entering his email and clicking Submit', REFUSE],
     [CO, 'Enter the zip code 02139 and press Continue', { zip: '02139' }],
     [CO, 'Type 94105 as the ZIP, then click Continue.', { zip: '94105' }],
     [CO, 'Fill in ZIP 10001 and continue', { zip: '10001' }],

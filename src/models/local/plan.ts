@@ -44,7 +44,7 @@ import {
 import { DOWNWARD, LARGEST, NUMBER_NOUNS, ORDERINGS, PARITIES, SMALLEST, SUPERLATIVES, UPWARD } from './words/orders';
 import { FIELD_ALIASES, LOGIN_USER, LOGIN_WORDS, SIGN_IN_WORDS } from './words/purposes';
 import { CLAUSE_OPENERS, ENTERING_VERBS, OPENING_COURTESY, STATING_VERBS } from './words/verbs';
-import { FIND_FIRST_VERBS, FOUND_PRONOUNS, GENERIC_FIELDS, STATED_NOUNS } from './words/references';
+import { BY_CLICK_VERBS, BY_STEP_VERBS, FIND_FIRST_VERBS, FOUND_PRONOUNS, GENERIC_FIELDS, OWNER_WORDS, STATED_NOUNS } from './words/references';
 import { CLAUSE_VERBS, CLICK_ALL_VERBS, CLICK_EVERY_VERBS, CLICK_VERBS, DRAG_VERBS, ENTRY_VERBS, LIST_VERBS } from './words/verbs';
 import {
   BECOMING_VERBS,
@@ -632,6 +632,27 @@ const FOUND_THEN_TYPED = new RegExp(
   'i',
 );
 
+/**
+ * "Register the guest Linus by entering his name and clicking Submit": (1) the goal, which ends
+ * with the value, (2) the field, (3) the button.
+ */
+const GOAL_BY_STEPS = new RegExp(
+  `^(.+?)\\s+by\\s+(?:${either(BY_STEP_VERBS)})\\s+(?:${either(OWNER_WORDS)})\\s+([\\w -]{1,30}?)` +
+    `,?\\s+(?:and|then)\\s+(?:then\\s+)?(?:${either(BY_CLICK_VERBS)})\\s+(?:on\\s+)?(.+)$`,
+  'i',
+);
+
+/** The steps a goal says it is carried out by: the value it names (quoted, or the capitalised name it ends with) into the field, then the click. */
+function goalBySteps(s: string): string | null {
+  const m = GOAL_BY_STEPS.exec(s);
+  if (!m) return null;
+  const [, goal, field, click] = m;
+  const quoted = /(\u0000\d+\u0000)$/.exec(goal.trim())?.[1];
+  const named = /\s((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*){0,2})$/.exec(goal.trim())?.[1];
+  const value = quoted ?? (named ? quoteValue(named) : null);
+  return value ? `enter ${value} into the ${field} field, then click ${click}` : null;
+}
+
 /** "mark the email from Alice as important": (1) who, (2) the state its control is named for. */
 const MARK_ITEM = new RegExp(
   `^mark\\s+(?:the\\s+)?(?:(?:${either(NEWEST)})\\s+)?(?:${either(ITEM_NOUNS)})\\s+(?:${either(ITEM_BY)})\\s+(.+?)\\s+as\\s+(${either(MARK_STATES)})$`,
@@ -993,6 +1014,8 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   if (stated) s = /^ (?:into|in|to) /i.test(stated[3]) ? `enter ${stated[1]}${stated[3]}` : `enter ${stated[1]} into the ${stated[2]} field${stated[3]}`;
   // "Find the email by Lyn and click the trash icon to delete it": one goal on one item.
   s = itemFirst(s) ?? s;
+  // "Register the guest Linus by entering his name and clicking Submit": the steps it is done by.
+  s = goalBySteps(s) ?? s;
   // "Find the 4th word in the paragraph, type that into the textbox": the value, typed where the second clause says.
   s = s.replace(FOUND_THEN_TYPED, (_m, what: string, verb: string, rest: string) => `${verb} ${what} ${rest}`);
   // "Press Submit when done" is the order of the steps, not a condition.

@@ -72,3 +72,9 @@ export const FIND_FIRST_VERBS: Phrases = ['find', 'locate', 'look for', 'read', 
 export const FOUND_PRONOUNS: Phrases = ['that', 'it', 'this', 'that word', 'the word', 'that value', 'the value', 'them'];
 /** Kind words that name no field of their own ("the textbox"): where a value goes when the page has one field of that kind. */
 export const GENERIC_FIELDS: Phrases = ['text ?box', 'text ?field', 'box', 'input(?: field| box)?', 'field', 'text input', 'blank', 'text ?area'];
+
+/** "... by entering his name and clicking Submit": how a goal says the steps that carry it out. */
+export const BY_STEP_VERBS: Phrases = ['entering', 'typing', 'filling in', 'putting in', 'writing'];
+export const BY_CLICK_VERBS: Phrases = ['clicking', 'pressing', 'hitting', 'tapping'];
+/** Whose field it is ("his name", "their email"). */
+export const OWNER_WORDS: Phrases = ['his', 'her', 'their', 'its', 'the'];
