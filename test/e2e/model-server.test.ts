@@ -206,10 +206,20 @@ describe('failures and abandoned calls', () => {
   it('a call its caller cancels stops generating on the server too', async () => {
     const ms = await nextStartsAfter(async () => {
       const ac = new AbortController();
-      // Past the prompt's reading (which llama.cpp-class servers finish before they look at the socket).
-      setTimeout(() => ac.abort(), 6000);
-      const r = await outcome(() => dh.extract('every item', LONG, { model: slow(), timeout: 90_000, signal: ac.signal }));
-      expect('error' in r && r.error.code).toBe('CANCELLED');
+      // Once the server streams (past the prompt's reading, which llama.cpp-class servers finish before they look at
+      // the socket, and which a busy machine may take longer than any fixed wait over).
+      const from = llama.exchanges.length;
+      const generating = setInterval(() => {
+        if (llama.exchanges.slice(from).some((x) => x.path === '/v1/chat/completions' && x.firstByteAt !== undefined)) ac.abort();
+      }, 50);
+      const latest = setTimeout(() => ac.abort(), 60_000);
+      try {
+        const r = await outcome(() => dh.extract('every item', LONG, { model: slow(), timeout: 90_000, signal: ac.signal }));
+        expect('error' in r && r.error.code).toBe('CANCELLED');
+      } finally {
+        clearInterval(generating);
+        clearTimeout(latest);
+      }
     });
     expect(ms).toBeLessThan(1000);
   }, 120_000);
