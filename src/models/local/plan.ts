@@ -1144,11 +1144,12 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         mail.forEach(push);
         return;
       }
-      // "Set the sliders to the combination [5,2,7]": the first slider to 5, the second to 2, ...
+      // "Mark the numbers below as odd or even": each row's own control, chosen when the step runs.
       if (MARK_PARITY.test(clause)) {
         push({ say: clause, each: { classify: 'parity' } });
         return;
       }
+      // "Set the sliders to the combination [5,2,7]": the first slider to 5, the second to 2, ...
       const combo = WIDGET_VALUES.exec(unraw(clause, quotes));
       if (combo) {
         const kind = combo[1].toLowerCase().replace(/s$/, '');

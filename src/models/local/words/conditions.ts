@@ -23,8 +23,8 @@ export const REPETITION_WORDS: Phrases = ['each', 'every', 'all of', 'wait'];
 /** "once" is a condition before a clause ("once the box is ticked"), not before these ("click once more"). */
 export const NOT_AFTER_ONCE: Phrases = ['more', 'again', 'and', 'then'];
 
-/** "Press Submit when done": no condition, the last step said last ("when you are finished", "once done"). */
-export const WHEN_DONE: Phrases = ["(?:when|once)\\s+(?:you(?:'re|\\s+are|\\s+have)\\s+|it\\s+is\\s+|all\\s+is\\s+)?(?:done|finished|ready|complete)"];
+/** "Press Submit when done": no condition, the last step said last ("when you are finished", "once done"); never "when it is ready". */
+export const WHEN_DONE: Phrases = ["(?:when|once)\\s+(?:you(?:'re|\\s+are|\\s+have)\\s+)?(?:done|finished)"];
 
 /** Words that put one step after another ("then", "after that"). */
 export const THEN_WORDS: Phrases = ['then', 'after that', 'afterwards', 'followed by'];
