@@ -27,6 +27,12 @@ describe('items of a list drawn as plain blocks', () => {
     expect(flatItemsBy('@mauris', nodes).map((b) => b.text)).toEqual(['Mauris@mauris3h Nisl pretium.']);
   });
 
+  it('leaves what stands above the list (a heading) out of the first item', () => {
+    const nodes = buildOutline([text('Posts by Kim'), ...post('Ann@ann', 'One.'), ...post('Bo@bo', 'Two.')]);
+    expect(flatItems(nodes[0].parent!)!.map((b) => b.text)).toEqual(['Ann@ann One.', 'Bo@bo Two.']);
+    expect(flatItemsBy('Kim', nodes)).toEqual([]);
+  });
+
   it('reads none when words follow the last row or rows overlap: which words go with which row is unknown', () => {
     expect(flatItems(buildOutline([...post('Ann', 'One.'), ...post('Bo', 'Two.'), text('Three.')])[0].parent!)).toBeNull();
     const overlapping = [text('A'), el('button', 'Like'), el('button', 'Like'), el('button', 'Share'), text('B'), el('button', 'Share')];

@@ -37,15 +37,22 @@ export function flatItems(parent: OutlineNode): ItemBlock[] | null {
   for (let i = 0; i + 1 < k; i++) if (ends[i]! >= starts[i + 1]!) return null;
   // Words after the last row would belong to a block whose row came first: which is which is unknown.
   if (kids.slice(ends[k - 1]! + 1).some((n) => !n.id)) return null;
+  const words = (from: number, to: number) =>
+    kids
+      .slice(from, to)
+      .filter((n) => !n.id)
+      .map((n) => n.name);
+  // What the page shows above the list (a heading, an intro) runs into the first block: it keeps only as many
+  // lines before its row as the others have, so a heading never speaks for the first item.
+  const keep = Math.min(...Array.from({ length: k - 1 }, (_, i) => words(ends[i]! + 1, starts[i + 1]!).length));
   const items: ItemBlock[] = [];
   for (let i = 0; i < k; i++) {
-    const block = kids.slice(i === 0 ? 0 : ends[i - 1]! + 1, ends[i]! + 1);
-    const text = block
-      .filter((n) => !n.id)
-      .map((n) => n.name)
-      .join(' ');
+    const from = i === 0 ? 0 : ends[i - 1]! + 1;
+    const before = words(from, starts[i]!);
+    const own = i === 0 ? before.slice(Math.max(0, before.length - keep)) : before;
+    const text = [...own, ...words(starts[i]!, ends[i]! + 1)].join(' ');
     if (!text.trim()) return null;
-    items.push({ text, controls: block.filter(isControl) });
+    items.push({ text, controls: kids.slice(i === 0 ? starts[0]! : from, ends[i]! + 1).filter(isControl) });
   }
   return items;
 }

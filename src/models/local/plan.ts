@@ -43,9 +43,20 @@ import {
 } from './words/messages';
 import { DOWNWARD, LARGEST, NUMBER_NOUNS, ORDERINGS, PARITIES, SMALLEST, SUPERLATIVES, UPWARD } from './words/orders';
 import { FIELD_ALIASES, LOGIN_USER, LOGIN_WORDS, SIGN_IN_WORDS } from './words/purposes';
-import { CLAUSE_OPENERS, ENTERING_VERBS, OPENING_COURTESY, STATING_VERBS } from './words/verbs';
 import { BY_CLICK_VERBS, BY_STEP_VERBS, FIND_FIRST_VERBS, FOUND_PRONOUNS, GENERIC_FIELDS, OWNER_WORDS, STATED_NOUNS } from './words/references';
-import { CLAUSE_VERBS, CLICK_ALL_VERBS, CLICK_EVERY_VERBS, CLICK_VERBS, DRAG_VERBS, ENTRY_VERBS, LIST_VERBS } from './words/verbs';
+import {
+  CLAUSE_OPENERS,
+  CLAUSE_VERBS,
+  CLICK_ALL_VERBS,
+  CLICK_EVERY_VERBS,
+  CLICK_VERBS,
+  DRAG_VERBS,
+  ENTERING_VERBS,
+  ENTRY_VERBS,
+  LIST_VERBS,
+  OPENING_COURTESY,
+  STATING_VERBS,
+} from './words/verbs';
 import {
   BECOMING_VERBS,
   COMPARISONS,
@@ -648,8 +659,9 @@ function goalBySteps(s: string): string | null {
   if (!m) return null;
   const [, goal, field, click] = m;
   const quoted = /(\u0000\d+\u0000)$/.exec(goal.trim())?.[1];
-  const named = /\s((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*){0,2})$/.exec(goal.trim())?.[1];
-  const value = quoted ?? (named ? quoteValue(named) : null);
+  // Unquoted, only a person's name ("the guest Linus") into a name field: "Save the Form by entering the date" names no value.
+  const named = /\s(?!(?:the|a|an|this|that|my|your|our|their)\s)[a-z][\w-]*\s((?:[A-Z][\w'-]*)(?:\s+[A-Z][\w'-]*){0,2})$/.exec(goal.trim())?.[1];
+  const value = quoted ?? (named && /\bname\b/i.test(field) ? quoteValue(named) : null);
   return value ? `enter ${value} into the ${field} field, then click ${click}` : null;
 }
 
@@ -988,10 +1000,6 @@ const TRIP = new RegExp(
   'i',
 );
 
-/**
- * Split `instruction` into single steps. Throws Refusal when the instruction has conditions or
- * repetition the planner cannot follow.
- */
 /** An amount stated first, then entered by its name: the amount (digits, a currency sign, separators), the noun, the rest. */
 const STATED_VALUE = '([$€£]?\\d[\\d,]*(?:\\.\\d+)?|\\u0001\\d+\\u0001)';
 /** What may follow the amount before the clause: "(twelve thousand)", kept whole like every bracket. */
@@ -1002,6 +1010,10 @@ const STATED_AMOUNT = new RegExp(
   'i',
 );
 
+/**
+ * Split `instruction` into single steps. Throws Refusal when the instruction has conditions or
+ * repetition the planner cannot follow.
+ */
 export function planInstruction(instruction: string, page: PlanPage): PlanStep[] {
   // Tasks people write are short; a longer text is read by no pattern here in bounded time.
   if (instruction.length > MAX_INSTRUCTION)
