@@ -189,6 +189,11 @@ const CLASS_NOISE = new Set([
   'float',
   'text',
   'center',
+  // SVG drawing classes inside an icon ("ql-stroke", "ql-fill", "ql-even").
+  'stroke',
+  'fill',
+  'even',
+  'formats',
 ]);
 
 /**

@@ -42,6 +42,10 @@ function scrollContainer(el: Element): Element | null {
  */
 function selectText(el: Element, text: string): OpResult {
   const want = normalizeSpace(text);
+  // A text field's text is its value, selected as a person's drag in it would.
+  if (el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && TEXT_TYPES.has(el.type) && el.type !== 'password')) {
+    return selectInField(el, want);
+  }
   const pieces: { node: Text; start: number }[] = [];
   let shown = '';
   const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
@@ -85,6 +89,25 @@ function selectText(el: Element, text: string): OpResult {
   const sel = getSelection();
   sel?.removeAllRanges();
   sel?.addRange(range);
+  return { ok: true };
+}
+
+function selectInField(el: HTMLTextAreaElement | HTMLInputElement, want: string): OpResult {
+  const hay = el.value;
+  const at = (h: string, n: string): number[] => {
+    const out: number[] = [];
+    for (let i = h.indexOf(n); i >= 0; i = h.indexOf(n, i + 1)) out.push(i);
+    return out;
+  };
+  let hits = at(hay, want);
+  if (!hits.length && hay.toLowerCase().length === hay.length) hits = at(hay.toLowerCase(), want.toLowerCase());
+  if (hits.length !== 1) {
+    const said = clip(want, 80);
+    const message = hits.length ? `the field shows '${said}' ${hits.length} times; say which` : `the field does not hold '${said}'`;
+    return { ok: false, code: 'ACTION_FAILED', message };
+  }
+  el.focus({ preventScroll: true });
+  el.setSelectionRange(hits[0], hits[0] + want.length);
   return { ok: true };
 }
 

@@ -1355,9 +1355,16 @@ function looksLike(el: Element): string {
   if (SVG_SHAPE_TAGS.has(el.localName) && el.namespaceURI === 'http://www.w3.org/2000/svg') return svgShape(el);
   const style = getComputedStyle(el);
   const colour = colourName(style.backgroundColor);
-  const picture = imageWords(style.backgroundImage) || classWords(el);
-  return normalizeSpace(`${colour} ${boxShape(el, style)} ${picture}`);
+  return normalizeSpace(`${colour} ${boxShape(el, style)} ${pictureWords(el, style)}`);
 }
+
+/** The words of an element's picture: its background image's file name, else its and its icon's class names. */
+function pictureWords(el: Element, style = getComputedStyle(el)): string {
+  return imageWords(style.backgroundImage) || classWords(el);
+}
+
+/** Roles whose nameless elements are named by their picture (an icon-only toolbar button or link). */
+const NAMELESS_PICTURED = new Set(['button', 'link', 'menuitem', 'tab']);
 
 /** A box drawn as a shape: "circle" (fully rounded and as wide as high), "square" (sharp and as wide as high). */
 function boxShape(el: Element, style: CSSStyleDeclaration): string {
@@ -1535,8 +1542,11 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
     }
     // A clickable icon, shape or swatch with no words of its own is named by what it looks like.
     // Not an element with words inside it: its class names say less than its text does.
-    if (!name && !n.container && !children.some((c) => c.kind === 'text' || c.id) && (role === 'clickable' || /\bclickable\b/.test(n.states ?? ''))) {
-      name = looksLike(el);
+    if (!name && !n.container && !children.some((c) => c.kind === 'text' || c.id)) {
+      // A button or link Chrome names "" (a toolbar's icon-only `<button class="ql-bold">`): its picture's words only,
+      // since its colour and shape are the browser's look, not the author's.
+      if (role === 'clickable' || /\bclickable\b/.test(n.states ?? '')) name = looksLike(el);
+      else if (NAMELESS_PICTURED.has(role)) name = pictureWords(el);
       if (name) from = 'inferred';
     }
     let states = n.states ?? '';

@@ -153,6 +153,9 @@ const CS = 'colour-swatches.html';
 const HL = 'highlight-text.html';
 const HM = 'highlight-markup.html';
 const TS = 'terms-scroll.html';
+const TE = 'text-editor.html';
+const CE = 'compose-editor.html';
+const PG = 'paragraphs.html';
 const TF = 'transform.html';
 const UN = 'username.html';
 const MA = 'math-captcha.html';
@@ -208,6 +211,8 @@ const clicks = (...names: (string | string[])[]): TaskCheck => ({ clicks: names 
 const anyOrder = (...names: string[]): TaskCheck => ({ clicks: names, anyOrder: true });
 const state = (s: Fields, also: { clicks?: (string | string[])[] } = {}): TaskCheck => ({ state: s, ...also });
 const REFUSE: TaskCheck = { refuse: true };
+/** A submission of the Quill-like editor: which words carry which style, and its text unchanged. */
+const styled = (styles: string[]): TaskCheck => ({ submits: [{ styled: styles, text: 'Nulla tincidunt porta leo.Sed vel magna quis erat.' }] });
 /** A submission from the mail table, where opening a message marks it read: every other message stays unread. */
 const unread = (opened: string, sent: Fields): TaskCheck => ({
   submits: [sent],
@@ -501,6 +506,26 @@ const table: Record<TaskFamily, Row[]> = {
     [TS, 'scroll the box to the bottom and click I agree', state({ read_to_end: true }, { clicks: ['agree'] })],
     [TS, 'Scroll through the terms to the end, then press I agree.', state({ read_to_end: true }, { clicks: ['agree'] })],
     [TS, 'Read the whole agreement and accept it', state({ read_to_end: true }, { clicks: ['agree'] })],
+    // Rich-text editors: a toolbar of icon-only buttons named by their classes ("ql-bold"), or letters with a title or
+    // label; the text is selected, then the style's button pressed. Text shown twice, or not at all, is a refusal.
+    [TE, 'Using the text editor, give the text "tincidunt" the style bold and press Submit.', styled(['bold:tincidunt'])],
+    [
+      TE,
+      'Using the text editor, give everything the style underlined and press Submit.',
+      styled(['underline:Nulla tincidunt porta leo.', 'underline:Sed vel magna quis erat.']),
+    ],
+    [TE, 'Make the word magna italic, then click Submit', styled(['italic:magna'])],
+    [TE, 'Underline "porta leo" and submit', styled(['underline:porta leo'])],
+    [TE, 'Make the word elephant bold and press Submit', REFUSE],
+    [CE, 'Make the words "salad bar" bold, then click Publish', { submits: [{ styled: ['bold:salad bar'] }] }],
+    [CE, 'Italicize the word Monday and publish', { submits: [{ styled: ['italic:Monday'] }] }],
+    [CE, 'Strike through "reopens" and press Publish', { submits: [{ styled: ['strike:reopens'] }] }],
+    [CE, 'Underline the word Canteen and click Publish', REFUSE],
+    // Text in a text area is its value, selected there.
+    [CE, 'Highlight "try the greens" in the summary', state({ summary_selected: 'try the greens' })],
+    [CE, 'Select the word greens in the text area', state({ summary_selected: 'greens' })],
+    // Which lines make "the 2nd paragraph" is not known from the snapshot's text lines: refused, not guessed.
+    [PG, 'Highlight the text in the 2nd paragraph and click submit.', REFUSE],
   ],
   // The text to type is given, then transformed: case, reversal.
   'text-transforms': [

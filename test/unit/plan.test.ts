@@ -251,6 +251,41 @@ describe('planner: what must never become a wrong action', () => {
     expect(says('Click Latest news', page([], ['Latest news']))).toEqual(['Click Latest news']);
   });
 
+  it('a trip whose result is picked after the search, and a date that holds no second clause', () => {
+    const trip = planInstruction('Search for the flight from Anchorage, AK to Cedar Rapids, IA departing on 10/16/2016 and book the cheapest one', page());
+    expect(trip.map((x) => [x.trip, x.tripResult])).toEqual([
+      [{ from: 'Anchorage, AK', to: 'Cedar Rapids, IA', date: '10/16/2016' }, undefined],
+      [undefined, { order: 'cheapest' }],
+    ]);
+    // Two superlatives contradict each other: refused, never one of them.
+    expect(() => planInstruction('Book the cheapest flight from Boston to Denver on 12/03 and choose the fastest one', page())).toThrow(Refusal);
+  });
+
+  it('a choice by meaning ("words similar to soft") is refused, not split into names', () => {
+    expect(() => planInstruction('Select words similar to soft, tiny and click Submit.', page())).toThrow(Refusal);
+    expect(() => planInstruction('Click the synonyms of happy', page())).toThrow(Refusal);
+  });
+
+  it('where a value is ("the text below") is never the value, even where a field is called Text or Value', () => {
+    expect(planInstruction('Type the text below into the text field and press Submit.', page(['Text']))[0]).toMatchObject({ ref: 'the text below' });
+    expect(planInstruction('Enter the value of Color into the text field', page(['Value']))[0]).toMatchObject({ ref: 'the value of Color' });
+    expect(says('Enter the zip code 02139', page(['Zip code']))).toEqual(['enter "02139" into the zip code field']);
+  });
+
+  it('a style for text: the text selected, then the style button; "hit submit" with no "and" is a step of its own', () => {
+    expect(says('Using the text editor, give the text "tincidunt" the style bold and press Submit.')).toEqual([
+      'highlight "tincidunt"',
+      'click the bold button',
+      'press Submit',
+    ]);
+    expect(says('Make everything italic and press Submit.')).toEqual(['click the text editor', 'press Control+A', 'click the italic button', 'press Submit']);
+    expect(says('Underline the word magna')).toEqual(['highlight the word magna', 'click the underline button']);
+    // A name, not a text: "the Terms link" is no word to underline.
+    expect(says('Underline the Terms link')).toEqual(['Underline the Terms link']);
+    expect(says('Scroll the textarea to the bottom of the text hit submit.')).toEqual(['Scroll the textarea to the bottom of the text', 'hit submit']);
+    expect(says('Click the button labeled press submit')).toEqual(['Click the button labeled press submit']);
+  });
+
   it('text transforms change the value typed', () => {
     expect(says('Enter "Hello World" in all lower case and press Submit')[0]).toBe('enter "hello world" into the text field');
     expect(says('Type "abc" into the box in upper case')[0]).toBe('Type "ABC" into the box');

@@ -297,8 +297,11 @@ export function parseIntent(instruction: string): Intent {
   const asText = (m = HIGHLIGHT.exec(s)) && !KIND_WORDS.some((k) => k.re.test(m![3].toLowerCase()));
   const quoted = !!m && /^QQ\d+$/.test(m[3]);
   if (m && asText && (/^highlight$/i.test(m[1]) || (m[2] && (quoted || /^(?:words?|phrase)$/i.test(m[2]))))) {
-    const place = m[4] && !oneOf(TEXT_PLACES).test(m[4].replace(/^(?:the|this) /i, '')) ? unq(m[4], quotes) : undefined;
-    return { method: 'selectText', value: unq(m[3], quotes).trim(), target: '', roles: null, context: place };
+    const where = m[4]?.replace(/^(?:the|this) /i, '');
+    // "in the text area", "in the text editor": in a field, whatever its label.
+    const inField = !!where && oneOf([...TEXT_FIELD_PHRASES, 'editor']).test(where);
+    const place = where && !inField && !oneOf(TEXT_PLACES).test(where) ? unq(m[4], quotes) : undefined;
+    return { method: 'selectText', value: unq(m[3], quotes).trim(), target: '', roles: inField ? new Set(['textbox']) : null, context: place };
   }
   // A drag onto a place ("drag the red block onto the box"); by a direction or a distance it is refused.
   if (
@@ -701,11 +704,16 @@ const SELECTABLE_TEXT = new Set([
 function textToSelect(intent: Intent, nodes: OutlineNode[]): Pick {
   const want = normalize(intent.value ?? '');
   if (!want) throw new Refusal('it does not say which text to select');
-  const shows = (n: OutlineNode) => normalize(n.name).includes(want);
-  let lines = nodes.filter((n) => SELECTABLE_TEXT.has(n.role) && shows(n) && !n.children.some(shows));
+  // A field's text is its value (a text area, a rich-text editor's content), not its label.
+  const field = (n: OutlineNode) => (n.role === 'textbox' || n.role === 'searchbox') && typeof n.states.value === 'string';
+  const textOf = (n: OutlineNode) => normalize(field(n) ? String(n.states.value) : n.name);
+  const shows = (n: OutlineNode) => textOf(n).includes(want);
+  let lines = nodes.filter((n) => (intent.roles ? field(n) : SELECTABLE_TEXT.has(n.role) || field(n)) && shows(n) && !n.children.some(shows));
   if (intent.context) {
     const place = normalize(intent.context);
     const placed = (n: OutlineNode) => {
+      // A field is the place its own label names ("in the summary").
+      if (field(n) && normalize(n.name).includes(place)) return true;
       for (let p: OutlineNode | null = n; p; p = p.parent) if (p !== n && normalize(p.name).includes(place)) return true;
       const h = sectionHeading(n);
       return !!h && normalize(h.name).includes(place);
@@ -714,7 +722,7 @@ function textToSelect(intent: Intent, nodes: OutlineNode[]): Pick {
   }
   const said = quote(clip(intent.value ?? '', 60));
   if (!lines.length) throw new Refusal(`no text on the page shows ${said}${intent.context ? ` in ${quote(clip(intent.context, 40))}` : ''}`);
-  const times = lines.reduce((k, n) => k + normalize(n.name).split(want).length - 1, 0);
+  const times = lines.reduce((k, n) => k + textOf(n).split(want).length - 1, 0);
   if (times > 1) throw new Refusal(`the page shows ${said} ${times} times; say which (the text next to it)`);
   let holder: OutlineNode | null = lines[0];
   while (holder && !holder.id) holder = holder.parent;

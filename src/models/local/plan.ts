@@ -14,10 +14,10 @@ import { applyTransform, type Transform } from './refs';
 import { isReference } from './text';
 import { namedDate } from './values';
 import { MONTH_STEMS } from './words/dates';
-import { anyOf, either, oneOf } from './words/grammar';
+import { anyOf, either, oneOf, type Phrases } from './words/grammar';
 import { MATH_NOUNS, SOLVE_VERBS } from './words/math';
-import { STEPPERS } from './words/controls';
-import { BOOK_IT, BOOK_VERBS, DATE_LEADS, FIND_VERBS, ONE_WAY, RESULT_ORDERS, ROUND_TRIP, TRIP_NOUNS } from './words/trips';
+import { ALL_TEXT, EDITOR_NOUNS, STEPPERS, STYLE_NOUNS, STYLE_VERBS, TEXT_STYLES } from './words/controls';
+import { BOOK_IT, BOOK_VERBS, DATE_LEADS, FIND_VERBS, ONE_WAY, PICK_VERBS, RESULT_NOUNS, RESULT_ORDERS, ROUND_TRIP, TRIP_NOUNS } from './words/trips';
 import type { Trip } from './trips';
 import { FOLDED_PARTS, FOLDS, HIDDEN_IN, LOOK_THROUGH_VERBS, LOOK_THROUGH_WAYS, SUGGESTED, SUGGESTION_LISTS } from './words/menus';
 import {
@@ -41,9 +41,19 @@ import {
   REPLY_WITH,
   SEND_ON_VERBS,
 } from './words/messages';
-import { DOWNWARD, LARGEST, NUMBER_NOUNS, ORDERINGS, PARITIES, SMALLEST, SUPERLATIVES, UPWARD } from './words/orders';
+import { BY_MEANING, DOWNWARD, LARGEST, NUMBER_NOUNS, ORDERINGS, PARITIES, SMALLEST, SUPERLATIVES, UPWARD } from './words/orders';
 import { FIELD_ALIASES, LOGIN_USER, LOGIN_WORDS, SIGN_IN_WORDS } from './words/purposes';
-import { BY_CLICK_VERBS, BY_STEP_VERBS, FIND_FIRST_VERBS, FOUND_PRONOUNS, GENERIC_FIELDS, OWNER_WORDS, STATED_NOUNS } from './words/references';
+import {
+  BY_CLICK_VERBS,
+  BY_STEP_VERBS,
+  FIND_FIRST_VERBS,
+  FOUND_PRONOUNS,
+  GENERIC_FIELDS,
+  OWNER_WORDS,
+  PLACE_WORDS,
+  STATED_NOUNS,
+  VALUE_WORDS,
+} from './words/references';
 import {
   CLAUSE_OPENERS,
   CLAUSE_VERBS,
@@ -196,6 +206,13 @@ const SEQUENCE = [
   new RegExp(`,?\\s+(?:and\\s+)?(?:${either([...THEN_WORDS, ...LAST_STEP_WORDS])}),?\\s+`, 'i'),
   new RegExp(`,\\s*(?:and\\s+)?${VERB_AHEAD}`, 'i'),
   new RegExp(`\\s+and\\s+${VERB_AHEAD}`, 'i'),
+  // "Scroll the textarea to the bottom of the text hit submit": a last Submit with no "and" before it.
+  // (Not a name: "the button labeled press submit".)
+  new RegExp(
+    `(?<=[a-z0-9])(?<!\\b(?:labell?ed|named|called|says|saying|reads|reading|titled|marked))\\s+` +
+      `(?=(?:${either(CLICK_VERBS)})\\s+(?:the\\s+)?submit(?:\\s+button)?$)`,
+    'i',
+  ),
 ];
 
 /** Parts kept whole and given back as written: each may hold a comma that must split nothing. */
@@ -305,12 +322,11 @@ function labelValue(pair: string, page: PlanPage, quotes: string[]): Entry | nul
   // Cut the label's words off the original text (it may hold quotes).
   const n = best.split(' ').length;
   const tokens = text.split(/\s+/);
+  const after = tokens.slice(n).join(' ');
+  // "the text below", "the value of Color": where a value is, read off the page, even where a field is called Text or Value.
+  if (PLACE_VALUE.test(after) || (/^of\s/i.test(after) && oneOf(VALUE_WORDS).test(best))) return null;
   // "fill the coupon with SAVE20": the value is SAVE20, not "with SAVE20".
-  let rest = tokens
-    .slice(n)
-    .join(' ')
-    .replace(/^(?:of|as|is|to|with|=|:)\s+/i, '')
-    .trim();
+  let rest = after.replace(/^(?:of|as|is|to|with|=|:)\s+/i, '').trim();
   if (!rest) return null;
   const quoted = QUOTED.test(rest);
   rest = bare(rest, quotes);
@@ -318,6 +334,7 @@ function labelValue(pair: string, page: PlanPage, quotes: string[]): Entry | nul
 }
 
 const ENTRY = new RegExp(`^(?:${either(ENTRY_VERBS)})\\s+`, 'i');
+const PLACE_VALUE = new RegExp(`^(?:${either(PLACE_WORDS)})$`, 'i');
 const INTO_FIELDS = /\s+(?:in|into|in to|on|to)\s+(?:the\s+)?(?:(?:text|input|form)\s+)?(?:fields?|boxes|inputs|form|textboxes|text boxes|blanks)$/i;
 /** "Fill in the shipping form with", "Fill the contact form:": an introduction to a list of entries. */
 const FORM_INTRO = /^(?:fill(?:\s+(?:in|out))?|complete)\s+(?:the\s+|this\s+|your\s+)?(?:[\w-]+\s+){0,2}form\s*(?::|with|using)?\s+(?:the\s+)?/i;
@@ -527,6 +544,7 @@ const WHOLE_GOAL = new RegExp(
   [
     `\\b(?:${either(SUPERLATIVES)})\\b`,
     `\\bin\\s+(?:${either(ORDERINGS)})\\s+order\\b`,
+    `\\b(?:${either(BY_MEANING)})\\b`,
     '\\b(?:all|every|each)\\s+(?:of\\s+)?(?:the\\s+)?(?:[\\w-]+\\s+){0,2}(?:that|which|who|whose|containing|mentioning|matching|with)\\b',
     '^(?:book|buy|order|reserve|purchase|schedule)\\b.*\\bfrom\\s+\\S+.*\\bto\\s+\\S+',
   ].join('|'),
@@ -992,13 +1010,20 @@ const FIELD_BY_WIDGET = new RegExp(
   'i',
 );
 
-/** "book the cheapest one-way flight from A to B on D (and book it)": (1) verb, (2) order, (3) way, (4) from, (5) to, (6) date, (7) book. */
+const ORDER_WORDS = Object.keys(RESULT_ORDERS).join('|');
+/**
+ * "book the cheapest one-way flight from A to B on D (and book it | and choose the cheapest one)": (1) verb, (2) order,
+ * (3) way, (4) from, (5) to, (6) date, (7) book, (8) the order the result is taken by.
+ */
 const TRIP = new RegExp(
-  `^(${either([...BOOK_VERBS, ...FIND_VERBS])})\\s+(?:me\\s+)?(?:an?\\s+|the\\s+)?(?:(${Object.keys(RESULT_ORDERS).join('|')})\\s+)?` +
+  `^(${either([...BOOK_VERBS, ...FIND_VERBS])})\\s+(?:me\\s+)?(?:an?\\s+|the\\s+)?(?:(${ORDER_WORDS})\\s+)?` +
     `(?:(${either([...ONE_WAY, ...ROUND_TRIP])})\\s+)?(?:${either(TRIP_NOUNS)})(?:\\s+(?:${either(TRIP_NOUNS)}))?\\s+from:?\\s+(.+?)\\s+to:?\\s+(.+?)` +
-    `(?:\\s+(?:${either(DATE_LEADS)})\\s+(.+?))?(?:,?\\s+(?:and|then)\\s+(${either(BOOK_VERBS)})\\s+(?:${either(BOOK_IT)}))?$`,
+    `(?:\\s+(?:${either(DATE_LEADS)})\\s+(.+?))?(?:,?\\s+(?:and|then)\\s+(${either([...BOOK_VERBS, ...PICK_VERBS])})\\s+` +
+    `(?:${either(BOOK_IT)}|(?:the\\s+)?(${ORDER_WORDS})\\s+(?:${either(RESULT_NOUNS)})))?$`,
   'i',
 );
+/** A date is a few words with no second clause in them ("12/03", "March 3rd, 2026", "Friday"). */
+const oneDate = (d: string | undefined) => d === undefined || (!/\b(?:and|then)\b/i.test(d) && d.trim().split(/\s+/).length <= 5);
 
 /** An amount stated first, then entered by its name: the amount (digits, a currency sign, separators), the noun, the rest. */
 const STATED_VALUE = '([$€£]?\\d[\\d,]*(?:\\.\\d+)?|\\u0001\\d+\\u0001)';
@@ -1009,6 +1034,48 @@ const STATED_AMOUNT = new RegExp(
     `(?:${either(ENTERING_VERBS)}) (?:the|that|this) (${either(STATED_NOUNS)})\\b(.*)$`,
   'i',
 );
+
+const STYLE_WORDS = `(?:${Object.values(TEXT_STYLES).flat().join('|')})`;
+/** What a style is given to: a quoted text, one word, or all the text (1). */
+const STYLED = `(?:the\\s+)?(?:(?:text|word|words|phrase)\\s+)?(\\u0000\\d+\\u0000|${either(ALL_TEXT)}|[\\w'-]+)`;
+/** Where the clause ends: the sentence's end, or the next clause (", then ...", " and ..."). */
+const CLAUSE_END = '((?:\\s*[,;]|\\s+(?:and|then)\\b).*|)$';
+/** "Using the text editor, give the text "X" the style bold": (1) the text, (2) the style, (3) the rest. */
+const STYLE_FORMS = [
+  new RegExp(`^(?:give|apply|set)\\s+${STYLED}\\s+(?:the\\s+|a\\s+)?(?:${either(STYLE_NOUNS)})\\s+(?:of\\s+)?(${STYLE_WORDS})\\b${CLAUSE_END}`, 'i'),
+  new RegExp(`^(?:make|turn|format|set|change)\\s+${STYLED}\\s+(?:(?:to|into|as|in)\\s+)?(${STYLE_WORDS})\\b${CLAUSE_END}`, 'i'),
+];
+const STYLE_APPLIED = new RegExp(
+  `^(?:apply|add|use)\\s+(?:the\\s+)?(${STYLE_WORDS})\\s+(?:(?:${either(STYLE_NOUNS)})\\s+)?(?:to|on)\\s+${STYLED}${CLAUSE_END}`,
+  'i',
+);
+const STYLE_VERB = new RegExp(`^(${Object.values(STYLE_VERBS).flat().join('|')})\\s+${STYLED}${CLAUSE_END}`, 'i');
+const USING_EDITOR = new RegExp(`^(?:using|with|in)\\s+(?:the\\s+|this\\s+)?(?:${either(EDITOR_NOUNS)})\\s*,?\\s+`, 'i');
+
+/** The style a word names, by the tables ("italics" is italic). */
+const styleOf = (word: string, table: Readonly<Record<string, Phrases>>): string | undefined =>
+  Object.entries(table).find(([, ws]) => oneOf(ws).test(word.trim()))?.[0];
+
+/**
+ * "Using the text editor, give the text "X" the style bold", "make the word X italic", "underline "X"",
+ * "give everything the style underlined": the text selected, then the style's toolbar button. Null when it is none of these.
+ */
+function styleFirst(s: string): string | null {
+  const t = s.replace(USING_EDITOR, '');
+  let text: string | undefined;
+  let style: string | undefined;
+  let rest = '';
+  let m: RegExpExecArray | null = null;
+  for (const form of STYLE_FORMS) if ((m = form.exec(t))) break;
+  if (m) [text, style, rest] = [m[1], styleOf(m[2], TEXT_STYLES), m[3]];
+  else if ((m = STYLE_APPLIED.exec(t))) [text, style, rest] = [m[2], styleOf(m[1], TEXT_STYLES), m[3]];
+  else if ((m = STYLE_VERB.exec(t))) [text, style, rest] = [m[2], styleOf(m[1], STYLE_VERBS), m[3]];
+  if (!m || !text || !style) return null;
+  const all = oneOf(ALL_TEXT).test(text);
+  // One unquoted word is the text; a longer one must be quoted (where it ends is not known).
+  const select = all ? 'click the text editor, then press Control+A' : /^\u0000/.test(text) ? `highlight ${text}` : `highlight the word ${text}`;
+  return `${select}, then click the ${style} button${rest}`;
+}
 
 /**
  * Split `instruction` into single steps. Throws Refusal when the instruction has conditions or
@@ -1026,6 +1093,8 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   if (stated) s = /^ (?:into|in|to) /i.test(stated[3]) ? `enter ${stated[1]}${stated[3]}` : `enter ${stated[1]} into the ${stated[2]} field${stated[3]}`;
   // "Find the email by Lyn and click the trash icon to delete it": one goal on one item.
   s = itemFirst(s) ?? s;
+  // "Give the text "X" the style bold": select it, then the style's button.
+  s = styleFirst(s) ?? s;
   // "Register the guest Linus by entering his name and clicking Submit": the steps it is done by.
   s = goalBySteps(s) ?? s;
   // "Find the 4th word in the paragraph, type that into the textbox": the value, typed where the second clause says.
@@ -1050,8 +1119,10 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   // A place is a name of a few words: "B and a hotel" is two goals, not a destination.
   // "Fort Myers, FL" is one place (a region's code after the comma); "B, and a hotel" is not.
   const onePlace = (p: string) => !/\band\b/i.test(p) && !/,(?!\s*[A-Z]{2}$)/.test(p) && p.trim().split(/\s+/).length <= 4;
-  if (trip && onePlace(trip[4]) && onePlace(trip[5])) {
-    const [, verb, order, way, from, to, date, bookIt] = trip;
+  // Two orders ("the cheapest ... and choose the fastest one") are a contradiction, not a trip.
+  if (trip && onePlace(trip[4]) && onePlace(trip[5]) && oneDate(trip[6]) && !(trip[2] && trip[8])) {
+    const [, verb, firstOrder, way, from, to, date, bookIt, lastOrder] = trip;
+    const order = firstOrder ?? lastOrder;
     const books = !!bookIt || oneOf(BOOK_VERBS).test(verb);
     const t: Trip = { from: bare(from, quotes), to: bare(to, quotes), ...(date ? { date: bare(date, quotes) } : {}) };
     if (way) t.way = oneOf(ONE_WAY).test(way) ? 'one' : 'round';

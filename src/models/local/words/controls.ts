@@ -25,6 +25,8 @@ export const STRICT_FIELD_PHRASES: Phrases = [
 /** Words for a field that holds free text (a select is a field, not a text box). */
 export const TEXT_FIELD_PHRASES: Phrases = [
   ...['text ?fields?', 'text ?inputs?', 'input ?text ?box(es)?', 'input ?box(es)?', 'text ?box(es)?', 'text ?areas?', 'text ?entry'],
+  // Not a bare "editor": "the Editor's pick link" is a link.
+  ...['(?:rich[ -]?)?text ?editors?'],
 ];
 
 /** A kind of control: the words that name it, the roles they mean, and whether the words count only at the end of a target. */
@@ -173,3 +175,27 @@ export const MOVE_UP: Phrases = ['move up', 'move item up', 'up', 'raise', 'move
 export const MOVE_DOWN: Phrases = ['move down', 'move item down', 'down', 'lower', 'move later'];
 /** Words for the list's selected item ("move the item to the 1st position"). */
 export const SELECTED_ITEM: Phrases = ['it', '(?:the\\s+)?(?:selected|highlighted|current|chosen)\\s+[a-z]+', 'the\\s+(?:item|selection)'];
+
+/**
+ * Styles a rich-text editor gives selected text, by the words an instruction uses ("italics", "underlined"), each with
+ * the name its toolbar button has ("bold" for `class="ql-bold"` or a "Bold" label).
+ */
+export const TEXT_STYLES: Readonly<Record<string, Phrases>> = {
+  bold: ['bold', 'bolded', 'in bold', 'boldface'],
+  italic: ['italics?', 'italicized', 'italicised', 'in italics?'],
+  underline: ['underlined?', 'underlining'],
+  strike: ['strikethrough', 'struck through', 'strike-?through', 'crossed out'],
+};
+/** Verbs that give a style by themselves ("underline the word X"), with the style each gives. */
+export const STYLE_VERBS: Readonly<Record<string, Phrases>> = {
+  bold: ['bold', 'embolden'],
+  italic: ['italici[sz]e'],
+  underline: ['underline'],
+  strike: ['strike through', 'cross out'],
+};
+/** What a style is called when it is given ("give X the style bold", "apply bold formatting to X"). */
+export const STYLE_NOUNS: Phrases = ['style', 'format', 'formatting', 'font style', 'text style'];
+/** All of an editor's text ("give everything the style bold"). */
+export const ALL_TEXT: Phrases = ['everything', 'all(?: of)? the text', 'all text', 'the (?:whole|entire) text', 'all of it'];
+/** What names the editor in "Using the text editor, ...": a context, not a step. */
+export const EDITOR_NOUNS: Phrases = ['text editor', 'rich text editor', 'editor', 'rich-text editor', 'word processor'];

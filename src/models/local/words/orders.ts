@@ -7,6 +7,11 @@ export const SUPERLATIVES: Phrases = [
   ...['highest', 'greatest', 'best', 'worst', 'newest', 'oldest'],
 ];
 /** Orders a list may be put in ("in alphabetical order"). */
+/** Choices by meaning ("the words similar to soft"): a judgement of sense, not a name on the page. */
+export const BY_MEANING: Phrases = [
+  ...['similar (?:in meaning )?to', 'related to', 'synonyms? (?:of|for|to)', 'antonyms? (?:of|for|to)', '(?:the )?opposite of'],
+  'same meaning as',
+];
 export const ORDERINGS: Phrases = ['ascending', 'descending', 'alphabetical', 'numerical', 'numeric', 'reverse', 'increasing', 'decreasing', 'chronological'];
 /** Orders of numbers, smallest first or largest first. */
 export const UPWARD: Phrases = ['ascending', 'increasing', 'numerical', 'numeric'];

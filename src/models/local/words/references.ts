@@ -42,6 +42,8 @@ export const TEXT_WORDS: Phrases = [
   ...['text', 'words', 'sentence', 'string', 'phrase', 'content', 'contents', 'quote', 'quotation', 'passage', 'excerpt'],
   'message',
 ];
+/** Where a value is rather than what it is ("the text below"): never a value typed as written. */
+export const PLACE_WORDS: Phrases = ['below', 'above', 'shown', 'displayed', 'here', 'following', 'given', 'on (?:the|this) (?:page|screen)', 'on screen'];
 /** Words for a value read beside its label ("the number next to Total"). */
 export const VALUE_WORDS: Phrases = ['value', 'number', 'text', 'amount', 'entry', 'content', 'contents', 'answer'];
 /** Where a value may be shown ("the order number from the message"). */

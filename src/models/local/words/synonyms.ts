@@ -23,6 +23,8 @@ export const SYNONYMS: [string, string[]][] = [
   ['search', ['search', 'find', 'look up']],
   ['delete', ['delete', 'remove', 'trash']],
   ['repost', ['repost', 'retweet', 'reblog']],
+  // A rich-text editor's style buttons ("ql-strike", "Strikethrough").
+  ['strike', ['strike', 'strikethrough', 'strike through']],
   ['edit', ['edit', 'modify', 'change']],
   ['next', ['next', 'continue', 'forward', 'proceed']],
   ['previous', ['previous', 'back', 'prev']],

@@ -13,6 +13,9 @@ export const ROUND_TRIP: Phrases = ['round-?trip', 'round trip', 'return'];
 export const DATE_LEADS: Phrases = ['on', 'for', 'departing(?: on)?', 'leaving(?: on)?', 'dated'];
 /** "... and book it": the result found is booked. */
 export const BOOK_IT: Phrases = ['it', 'that one', 'that', 'the flight', 'the ticket', 'the trip'];
+/** "... and choose the cheapest one": verbs that take one of the results found, and what a result is called then. */
+export const PICK_VERBS: Phrases = ['choose', 'select', 'pick', 'take'];
+export const RESULT_NOUNS: Phrases = ['one', 'flights?', 'tickets?', 'trips?', 'options?', 'results?', 'fares?', 'trains?'];
 
 /** The fields of a trip search by their names on the page (whole names, punctuation aside). */
 export const FROM_FIELDS: Phrases = ['from', 'origin', 'leaving from', 'departing from', 'departure city', 'departure airport', 'flying from', 'depart from'];
