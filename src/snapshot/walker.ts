@@ -430,7 +430,7 @@ function shortUrl(href: string): string {
 }
 
 /** Containers that can reasonably scroll; checking every element would cost a layout read each. */
-const SCROLL_TAGS = new Set(['div', 'main', 'aside', 'nav', 'ul', 'ol', 'table', 'dialog']);
+const SCROLL_TAGS = new Set(['div', 'main', 'aside', 'nav', 'ul', 'ol', 'table', 'dialog', 'textarea', 'pre', 'section']);
 
 function isScrollable(el: Element): boolean {
   if (!SCROLL_TAGS.has(el.localName) && !el.localName.includes('-') && !el.hasAttribute('role')) return false;

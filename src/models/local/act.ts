@@ -185,12 +185,14 @@ const SCROLL_PAGE = new RegExp(
   `^scroll(?: the page| page)?(?: (up|down))?(?: (?:to|until) (?:the )?(${EDGE})(?: of the page)?)?(?: (?:to|until you see|until) (.+))?$`,
   'i',
 );
-/** "scroll the terms box to the bottom": (1) the box, (2) the edge. */
+/** "scroll the terms box to the bottom", "scroll the text area all the way down": (1) the box, (2) the edge, (3) the way. */
 const SCROLL_BOX = new RegExp(
   '^scroll(?: down| up)?(?: through| in| inside)? (?:the )?(.+?) ' +
-    `(?:all the way )?(?:to|until) (?:the |its )?(${EDGE})(?: of (?:it|the (?:box|list|text|area)))?$`,
+    `(?:(?:all the way )?(?:to|until) (?:the |its )?(${EDGE})(?: of (?:it|the (?:box|list|text|area)))?|all the way (down|up))$`,
   'i',
 );
+/** "scroll to the top of the text box": (1) the edge, (2) the box. */
+const SCROLL_TO_EDGE_OF = new RegExp(`^scroll (?:down |up )?(?:all the way )?to (?:the )?(${EDGE}) of (?:the )?(.+)$`, 'i');
 /** "Move the volume slider to 80": (1) the slider, (2) the value. */
 const SLIDER_TO = new RegExp(`^(?:${either(SLIDER_VERBS)})(?: the)? (.*?(?:${either(SLIDER_WORDS)}))(?: (?:to|at))? (QQ\\d+|[-+]?\\d+(?:\\.\\d+)?%?)$`, 'i');
 
@@ -260,7 +262,10 @@ export function parseIntent(instruction: string): Intent {
   let m: RegExpExecArray | null;
   const target = (t: string, method: Method, value?: string): Intent => withSplits({ method, value, ...describeTarget(t, quotes, method) });
 
-  // Scrolling.
+  // Scrolling: a box's edge ("scroll to the top of the text box"), else the page.
+  if ((m = SCROLL_TO_EDGE_OF.exec(s)) && !/^(?:the )?(?:page|screen|window|document)$/i.test(m[2])) {
+    return { ...target(m[2], 'scrollTo', AT_START.test(m[1]) ? '0' : '100'), roles: SCROLLERS };
+  }
   if ((m = SCROLL_PAGE.exec(s))) {
     const [, dir, edge, to] = m;
     if (edge) return { method: 'scrollTo', value: AT_START.test(edge) ? '0' : '100', target: '', roles: null, pageLevel: true };
@@ -269,8 +274,10 @@ export function parseIntent(instruction: string): Intent {
   }
   // "scroll the terms box to the bottom", "scroll through the terms to the end": a scrolling box, not the page.
   if ((m = SCROLL_BOX.exec(s)) && !/^page$/i.test(m[1])) {
-    return { ...target(m[1], 'scrollTo', AT_START.test(m[2]) ? '0' : '100'), roles: SCROLLERS };
+    const start = m[2] ? AT_START.test(m[2]) : /^up$/i.test(m[3]);
+    return { ...target(m[1], 'scrollTo', start ? '0' : '100'), roles: SCROLLERS };
   }
+
   if ((m = /^scroll (?:to )?(?:the )?(top|bottom)(?: of the page)?$/i.exec(s))) {
     return { method: 'scrollTo', value: m[1].toLowerCase() === 'top' ? '0' : '100', target: '', roles: null, pageLevel: true };
   }
