@@ -156,7 +156,7 @@ const TS = 'terms-scroll.html';
 const TE = 'text-editor.html';
 const CE = 'compose-editor.html';
 const PG = 'paragraphs.html';
-const ST = 'scroll-textarea.html';
+const SX = 'scroll-textarea.html';
 const TF = 'transform.html';
 const UN = 'username.html';
 const MA = 'math-captcha.html';
@@ -508,9 +508,9 @@ const table: Record<TaskFamily, Row[]> = {
     [TS, 'Scroll through the terms to the end, then press I agree.', state({ read_to_end: true }, { clicks: ['agree'] })],
     [TS, 'Read the whole agreement and accept it', state({ read_to_end: true }, { clicks: ['agree'] })],
     // A text area that starts scrolled halfway: its own scroll, to either end ("hit submit" with no "and" before it).
-    [ST, 'Scroll the textarea to the top of the text hit submit.', { submits: [{ at: 'top' }] }],
-    [ST, 'Scroll the text area all the way down and press Submit', { submits: [{ at: 'bottom' }] }],
-    [ST, 'Scroll to the top of the text box, then click Submit', { submits: [{ at: 'top' }] }],
+    [SX, 'Scroll the textarea to the top of the text hit submit.', { submits: [{ at: 'top' }] }],
+    [SX, 'Scroll the text area all the way down and press Submit', { submits: [{ at: 'bottom' }] }],
+    [SX, 'Scroll to the top of the text box, then click Submit', { submits: [{ at: 'top' }] }],
     // Rich-text editors: a toolbar of icon-only buttons named by their classes ("ql-bold"), or letters with a title or
     // label; the text is selected, then the style's button pressed. Text shown twice, or not at all, is a refusal.
     [TE, 'Using the text editor, give the text "tincidunt" the style bold and press Submit.', styled(['bold:tincidunt'])],
