@@ -157,6 +157,9 @@ const TE = 'text-editor.html';
 const CE = 'compose-editor.html';
 const PG = 'paragraphs.html';
 const SX = 'scroll-textarea.html';
+const CB = 'contact-book.html';
+const DT = 'directory-table.html';
+const PC = 'people-cards.html';
 const TF = 'transform.html';
 const UN = 'username.html';
 const MA = 'math-captcha.html';
@@ -412,6 +415,19 @@ const table: Record<TaskFamily, Row[]> = {
   // Trash icons by title) and two social feeds (like and share icons, @jan_n is not @jane, Kim
   // posted twice; posts of plain blocks whose texts say other users' names, a More menu).
   'inbox-and-feed': [
+    // A person's record in a contact book of five pages (a name line, a list of labelled links, « 1 2 … » pager), a
+    // directory table paged by "Next ›", member cards of terms and definitions; one that is on no page, or twice, is refused.
+    [CB, 'Find Lynne Ortiz in the contact book and click on her phone number.', clicks('phone-5')],
+    [CB, 'Find Felicita Bovey in the contact book and click on their address.', clicks('address-2')],
+    [CB, "Click on Ines Duarte's email in the contact list", clicks('email-9')],
+    [CB, 'Find Omar Reyes in the contact book and click on his email', clicks('email-1')],
+    [CB, 'Find Marta Silva in the contact book and click on her phone number.', REFUSE],
+    [DT, 'Find Ruth Adler in the staff directory and click on her email address', clicks('email-5')],
+    [DT, 'Look up Chen Wei in the directory, then click his phone number', clicks('phone-2')],
+    [DT, 'Find Tom Becker in the directory and click on his address', REFUSE],
+    [PC, 'Find Ines Pereira in the member list and click on her address', clicks('address-ines')],
+    [PC, "Click on Hana Sato's phone number in the members", clicks('phone-hana')],
+    [PC, 'Find Leo Marsh in the member list and click on his email', REFUSE],
     [IB, "Reply to the email from Alice with 'Thanks!'", { to: 'alice@northwind.io', body: 'Thanks!' }],
     [IB, 'Star the message from Bob', state({ starred: ['bob'] })],
     [IB, 'Delete the email from Carol', state({ deleted: ['carol'] })],

@@ -27,6 +27,7 @@ import { MOVE_DOWN, MOVE_UP, SELECTED_ITEM, STEP_DOWN, STEP_UP } from './words/c
 import { PERSON_FIELD_NAMES, PERSON_FIELDS, PERSON_NAME, PERSON_ROLES, SEARCH_BUTTONS, SEARCH_FILLER } from './words/search';
 import { anyOf, either, oneOf } from './words/grammar';
 import { ordinalWord } from './words/numbers';
+import { fieldControl, findRecord } from './records';
 import { CLOSE_NAMES, DECLINE_NAMES, MORE_NAMES, NEXT_MONTH, NEXT_PAGE, ONWARD_WORDS, PAGER, PREVIOUS_MONTH, SECTION_WORDS } from './words/menus';
 import { PURPOSE_SYNONYMS } from './words/purposes';
 
@@ -462,6 +463,17 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       if (!resultsOf(view.nodes).length) return beyond(i, s.say, 'it shows no list of results');
       continue;
     }
+    if (s.record) {
+      // The person may be on a later page: known only when the pages are turned.
+      if (mayChange) break;
+      const found = findRecord(view.nodes, s.record.who);
+      if (found && 'why' in found) return beyond(i, s.say, found.why);
+      if (found) {
+        const c = fieldControl(found.lines, s.record.field);
+        if ('why' in c) return beyond(i, s.say, c.why);
+      } else if (!nextPageOf(view.nodes)) return beyond(i, s.say, `no record on the page is named ${quote(s.record.who)}`);
+      break;
+    }
     const g = ground(s, view.nodes, r.clock);
     if ('why' in g) {
       if (!mayChange && !s.search) {
@@ -649,6 +661,17 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       const picked = await pickSuggestion(r, suggestionFor(s.suggestion, true), true);
       if (!picked) return stop(i, `no suggestion matching ${quote(s.suggestion)} shows`);
       done.push(picked);
+      continue;
+    }
+    if (s.record) {
+      const out = await clickRecordField(
+        r,
+        s,
+        (v) => (view = v),
+        () => view,
+      );
+      if (typeof out !== 'string') return stop(i, out.why);
+      done.push(out);
       continue;
     }
     if (s.result !== undefined) {
@@ -1467,6 +1490,41 @@ function resultsOf(nodes: OutlineNode[]): OutlineNode[] {
   return out;
 }
 
+/** The pager's control to the next page, if the page shows one that is not disabled. */
+const nextPageOf = (nodes: OutlineNode[]) =>
+  nodes.find((n) => n.id && (n.role === 'link' || n.role === 'button') && TO_NEXT_PAGE.test(n.name.trim()) && n.states.disabled !== true);
+
+/** How many pages of records are turned looking for one person. */
+const RECORD_PAGES = 20;
+
+/**
+ * Click a field's control in a person's record ("her phone number"), turning the pages of the list until a page shows
+ * the record; a page that stays the same after the turn is the last.
+ */
+async function clickRecordField(r: StepRunner, s: PlanStep, set: (v: View) => void, current: () => View): Promise<string | { why: string }> {
+  const { who, field } = s.record!;
+  const seen = new Set<string>();
+  for (let pages = 1; pages <= RECORD_PAGES; pages++) {
+    const nodes = current().nodes;
+    const found = findRecord(nodes, who);
+    if (found && 'why' in found) return found;
+    if (found) {
+      const c = fieldControl(found.lines, field);
+      if ('why' in c) return c;
+      const clicked = await actOnNode(r, c, 'click', [], s.say, `the ${field} in the record of ${quote(who)}`, current().url);
+      return clicked ? `${s.say} (${quote(c.name)})` : { why: `the ${field} went away before it could be clicked` };
+    }
+    seen.add(current().text);
+    const next = nextPageOf(nodes);
+    if (!next) return { why: `no record is named ${quote(who)} on the ${pages} page${pages === 1 ? '' : 's'} the list has` };
+    if (!(await actOnNode(r, next, 'click', [], `click ${quote(next.name)}`, `no record of ${quote(who)} on this page: the next`, current().url))) break;
+    await r.settle();
+    set(await look(r, r.instruction));
+    if (seen.has(current().text)) return { why: `no record is named ${quote(who)} on the ${pages} pages the list has` };
+  }
+  return { why: `no record named ${quote(who)} in the first ${RECORD_PAGES} pages` };
+}
+
 /** Click the nth result of the page's results, going on to later result pages when the page has fewer. */
 async function clickResult(r: StepRunner, s: PlanStep, set: (v: View) => void, current: () => View): Promise<string | { why: string }> {
   let left = s.result!;
@@ -1482,9 +1540,7 @@ async function clickResult(r: StepRunner, s: PlanStep, set: (v: View) => void, c
     }
     left -= rs.length;
     counted += rs.length;
-    const next = current().nodes.find(
-      (n) => n.id && (n.role === 'link' || n.role === 'button') && TO_NEXT_PAGE.test(n.name.trim()) && n.states.disabled !== true,
-    );
+    const next = nextPageOf(current().nodes);
     if (!next || !rs.length) break;
     const why = `result ${s.result} is past the ${counted} on this page: the next page`;
     if (!(await actOnNode(r, next, 'click', [], `click ${quote(next.name)}`, why, current().url))) break;

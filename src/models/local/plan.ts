@@ -41,6 +41,7 @@ import {
   REPLY_WITH,
   SEND_ON_VERBS,
 } from './words/messages';
+import { PERSON_NAME, RECORD_BOOKS, RECORD_FIELDS } from './words/search';
 import { BY_MEANING, DOWNWARD, LARGEST, NUMBER_NOUNS, ORDERINGS, PARITIES, SMALLEST, SUPERLATIVES, UPWARD } from './words/orders';
 import { FIELD_ALIASES, LOGIN_USER, LOGIN_WORDS, SIGN_IN_WORDS } from './words/purposes';
 import {
@@ -137,6 +138,8 @@ export interface PlanStep {
   drag?: { target: string; dx?: number; dy?: number; to?: 'first' | 'last' | number };
   /** "from Boston to Denver on 12/03": the booking page's search form filled and run. */
   trip?: Trip;
+  /** "Find Lynne in the contact book and click her phone number": a field's control in a person's record, on later pages if need be. */
+  record?: { who: string; field: string };
   /** The trip result a superlative picks ("the cheapest"), booked with its own control, or only named when `look`. */
   tripResult?: { order?: string; look?: boolean };
 }
@@ -1077,6 +1080,41 @@ function styleFirst(s: string): string | null {
   return `${select}, then click the ${style} button${rest}`;
 }
 
+const BOOKS = `(?:${either(RECORD_BOOKS)})`;
+const FIELD_SAID = Object.values(RECORD_FIELDS)
+  .flatMap((f) => f.said)
+  .join('|');
+const WHO = `(\\u0000\\d+\\u0000|${PERSON_NAME})`;
+/**
+ * "Find Lynne in the contact book and click on her phone number", "Click on Omar Reyes's email in the directory":
+ * (1) the person, (2) the field, (3) the rest.
+ */
+const RECORD_FORMS = [
+  new RegExp(
+    `^(?:find|look up|search for|look for|locate)\\s+${WHO}\\s+in\\s+(?:the\\s+|your\\s+)?${BOOKS}\\s*,?\\s+(?:(?:and|then)\\s+)+` +
+      `(?:click|tap|press|select|open)\\s+(?:on\\s+)?(?:(?:her|his|their|the)\\s+)?(${FIELD_SAID})(?:\\s+(?:link|button))?${CLAUSE_END}`,
+    'iu',
+  ),
+  new RegExp(
+    `^(?:click|tap|press|select|open)\\s+(?:on\\s+)?${WHO}(?:'s|’s)\\s+(${FIELD_SAID})(?:\\s+(?:link|button))?\\s+in\\s+(?:the\\s+)?${BOOKS}${CLAUSE_END}`,
+    'iu',
+  ),
+];
+/** The step a record's field is clicked by, as the planner writes it. */
+const RECORD_STEP = /^click the (\w+) in the record of (.+)$/;
+
+/** "Find Lynne in the contact book and click on her phone number": the field's control in that person's record. */
+function recordFirst(s: string, quotes: string[]): string | null {
+  for (const form of RECORD_FORMS) {
+    const m = form.exec(s);
+    if (!m) continue;
+    const field = Object.entries(RECORD_FIELDS).find(([, f]) => oneOf(f.said).test(m[2]!))?.[0];
+    if (!field) return null;
+    return `click the ${field} in the record of ${quoteValue(bare(m[1]!, quotes))}${m[3]}`;
+  }
+  return null;
+}
+
 /**
  * Split `instruction` into single steps. Throws Refusal when the instruction has conditions or
  * repetition the planner cannot follow.
@@ -1091,10 +1129,13 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   const stated = STATED_AMOUNT.exec(s);
   // Where the clause says where it goes ("type the amount into the box"), that is the field.
   if (stated) s = /^ (?:into|in|to) /i.test(stated[3]) ? `enter ${stated[1]}${stated[3]}` : `enter ${stated[1]} into the ${stated[2]} field${stated[3]}`;
+  // "Find Lynne in the contact book and click on her phone number": one step, on whichever page shows her.
+  s = recordFirst(s, quotes) ?? s;
   // "Find the email by Lyn and click the trash icon to delete it": one goal on one item.
   s = itemFirst(s) ?? s;
   // "Give the text "X" the style bold": select it, then the style's button.
   s = styleFirst(s) ?? s;
+
   // "Register the guest Linus by entering his name and clicking Submit": the steps it is done by.
   s = goalBySteps(s) ?? s;
   // "Find the 4th word in the paragraph, type that into the textbox": the value, typed where the second clause says.
@@ -1266,6 +1307,11 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         !page.fields.some((f) => /\bsearch\b/i.test(f))
       ) {
         push({ say: restore(clause, quotes), searchForm: restore(sf[1], quotes) });
+        return;
+      }
+      const rec = RECORD_STEP.exec(restore(clause, quotes));
+      if (rec) {
+        push({ say: restore(clause, quotes), record: { field: rec[1]!, who: rec[2]!.slice(1, -1) } });
         return;
       }
       const drag = dragOf(clause, quotes);

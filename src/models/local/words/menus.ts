@@ -32,6 +32,8 @@ export const PAGER: Phrases = [
   '\\d{1,3}',
   'next',
   'next page',
+  'next(?: page)? *[›»>→]+',
+  '[‹«<←]+ *prev(?:ious)?(?: page)?',
   'previous',
   'prev',
   'previous page',
@@ -42,7 +44,7 @@ export const PAGER: Phrases = [
   'last',
   '[›»>‹«<]+',
 ];
-export const NEXT_PAGE: Phrases = ['next', 'next page', 'more results', 'older', '[›»>]+'];
+export const NEXT_PAGE: Phrases = ['next', 'next page', 'more results', 'older', '[›»>]+', 'next(?: page)? *[›»>→]+'];
 
 /** A dialog's close control by its whole name, and the answers that decline what it asks. */
 export const CLOSE_NAMES: Phrases = ['close', '×', '✕', '✖', 'x', 'dismiss'];

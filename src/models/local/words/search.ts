@@ -23,3 +23,19 @@ export const SEARCH_FILLER: readonly string[] = [
   ...['title', 'titled', 'called', 'named', 'by', 'directed', 'written', 'authored', 'released', 'published', 'made', 'year'],
   ...['movie', 'film', 'book', 'item', 'result', 'product', 'record', 'song', 'album', 'track', 'article', 'paper', 'game', 'app', 'event'],
 ];
+
+/** Where people are listed one record after another ("find Lynne in the contact book"). */
+export const RECORD_BOOKS: Phrases = [
+  ...['contact book', 'contacts?', 'contact list', 'phone ?book', 'address book', 'directory', 'staff directory', 'people list'],
+  ...['employee directory', 'member list', 'members'],
+];
+/** A record's fields by the words an instruction uses, each with the labels a page gives it. */
+export const RECORD_FIELDS: Readonly<Record<string, { said: Phrases; label: Phrases }>> = {
+  phone: {
+    said: ['phone(?: number)?', 'telephone(?: number)?', 'number', 'mobile(?: number)?', 'cell(?: number)?'],
+    label: ['phone', 'tel', 'telephone', 'mobile', 'cell'],
+  },
+  email: { said: ['e-?mail(?: address)?'], label: ['e-?mail', 'mail'] },
+  address: { said: ['(?:street |home |postal )?address', 'location'], label: ['address', 'addr', 'street', 'location'] },
+  website: { said: ['website', 'web ?site', 'homepage', 'site', 'url'], label: ['website', 'web', 'site', 'url', 'homepage'] },
+};
