@@ -253,3 +253,51 @@ export function svgShape(el: Element): string {
 }
 
 export const SVG_SHAPE_TAGS = new Set(['circle', 'ellipse', 'rect', 'polygon', 'polyline', 'path', 'line', 'image']);
+
+/** Most pieces a figure's summary counts: more is a pattern, not a count a person makes. */
+const FIGURE_MAX = 60;
+/** What an HTML piece of a drawing is drawn with: plain boxes, never a field, a picture or a control. */
+const PIECE_TAGS = new Set(['div', 'span', 'i', 'li']);
+/** A box with any of these is something of its own (a widget, a named thing), not a piece of a drawing. */
+const PIECE_NOT = ['role', 'aria-label', 'aria-labelledby', 'title', 'tabindex', 'contenteditable', 'draggable', 'onclick'];
+/** Elements of an SVG drawing that are not pieces of it. */
+const SVG_META = new Set(['title', 'desc', 'defs', 'style', 'metadata']);
+
+/** A piece a drawing is made of, with no words: an SVG shape, or an empty box with a colour of its own. */
+function drawnPiece(k: Element): string {
+  if (k.namespaceURI === 'http://www.w3.org/2000/svg') return SVG_SHAPE_TAGS.has(k.localName) && k.localName !== 'image' ? svgShape(k) : '';
+  const style = getComputedStyle(k);
+  const colour = colourName(style.backgroundColor);
+  const r = k.getBoundingClientRect();
+  if (!colour || r.width < 4 || r.height < 4 || r.width > 300 || r.height > 300) return '';
+  const square = Math.abs(r.width - r.height) <= Math.max(2, r.width * 0.1);
+  const radius = parseFloat(style.borderTopLeftRadius) || 0;
+  const round = /%$/.test(style.borderTopLeftRadius) ? radius >= 50 : radius >= r.width / 2 - 1;
+  return `${colour} ${square && round ? 'circle' : square ? 'square' : 'rectangle'}`;
+}
+
+/**
+ * A box whose children are all pieces of a drawing with no words (coloured blocks, SVG shapes), counted as a person
+ * counts them: "7 shapes: 3 red squares, 4 blue squares". Empty when any visible child is anything else or takes input; the cheap
+ * reads (children, text) come before any style is read.
+ */
+export function drawnFigure(el: Element, takesInput: (piece: Element) => boolean): string {
+  const kids = Array.from(el.children).filter((k) => !SVG_META.has(k.localName));
+  if (kids.length < 2 || kids.length > FIGURE_MAX) return '';
+  const svg = el.namespaceURI === 'http://www.w3.org/2000/svg';
+  const plain = (k: Element) => PIECE_TAGS.has(k.localName) && !k.childElementCount && !k.textContent?.trim() && !PIECE_NOT.some((a) => k.hasAttribute(a));
+  for (const k of kids) if (svg ? !SVG_SHAPE_TAGS.has(k.localName) : !plain(k)) return '';
+  const counts = new Map<string, number>();
+  for (const k of kids) {
+    if (!k.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
+    // A piece that takes clicks or drags is a target of its own, with its own line.
+    if (takesInput(k)) return '';
+    const piece = drawnPiece(k);
+    if (!piece) return '';
+    counts.set(piece, (counts.get(piece) ?? 0) + 1);
+  }
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  if (total < 2) return '';
+  const parts = [...counts].map(([piece, k]) => `${k} ${k === 1 ? piece : piece.replace(/(?:s|x|sh|ch)$/, '$&e') + 's'}`);
+  return `${total} shapes: ${parts.join(', ')}`;
+}

@@ -14,7 +14,7 @@ import { normalizeSpace, type ShadowRootOf } from './dom';
 import { budgetChars, focusWords, picksOut, printedSize } from './render';
 import { REPEATABLE_ROLES, type Finalize, type SnapNode } from './tree';
 import type { Visibility } from './visibility';
-import { classWords, colourName, imageWords, SVG_SHAPE_TAGS, svgShape } from './inferred';
+import { classWords, colourName, drawnFigure, imageWords, SVG_SHAPE_TAGS, svgShape } from './inferred';
 
 export interface WalkEnv {
   /** Prefix of element ids in this frame ("" for the top frame, "f2" for a child). */
@@ -992,6 +992,16 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
         walkComposedChildren(el, env, inner, new TextSink(el));
         const named = control.hasAttribute('aria-label') || hasLabelledby(control);
         for (const c of inner) if (c.kind !== 'text' || named) out.push(c);
+        return;
+      }
+      // A drawing of wordless pieces (coloured blocks, SVG shapes) is seen as a whole: one line that counts them.
+      // (Not inside a control: its picture is part of it.)
+      const figure =
+        !inline && !selfHidden && !insideControl && el.childElementCount >= 2 ? drawnFigure(el, (k) => takesPointer(k, env, getComputedStyle(k).cursor)) : '';
+      if (figure) {
+        sink.flush(out);
+        const id = `${env.idPrefix}e${idFor(el)}`;
+        out.push({ kind: 'element', role: 'figure', name: figure, nameFrom: 'inferred', id, children: [], offscreen: offscreenOf(el), final: true });
         return;
       }
       // Collapse: generic wrapper. Block wrappers end the current text line; a span that is a box

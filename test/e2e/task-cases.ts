@@ -158,6 +158,8 @@ const CE = 'compose-editor.html';
 const PG = 'paragraphs.html';
 const SX = 'scroll-textarea.html';
 const CB = 'contact-book.html';
+const SC = 'shape-count.html';
+const BS = 'block-sum.html';
 const DT = 'directory-table.html';
 const PC = 'people-cards.html';
 const TF = 'transform.html';
@@ -244,6 +246,14 @@ const table: Record<TaskFamily, Row[]> = {
     [BC, 'Type the total number of blocks into the textbox and press Submit.', { count: '7' }],
     [BC, 'How many blocks are there? Enter the number and submit.', { count: '7' }],
     [BC, 'Enter the number of red blocks in the text box and press Submit', { count: '3' }],
+    // Drawings of wordless pieces, counted by the snapshot's figure line: SVG shapes by shape and colour, two groups of
+    // blocks added up; a size ("small", "large") is not seen, so refused.
+    [SC, 'How many circles are there? Enter the number and submit.', { submits: [{ shapes: '3' }] }],
+    [SC, 'Type the number of red shapes into the text box and press Submit', { submits: [{ shapes: '4' }] }],
+    [SC, 'Enter the number of green squares and submit', { submits: [{ shapes: '1' }] }],
+    [SC, 'How many small items are there? Enter the number and submit.', REFUSE],
+    [BS, 'Type the total number of blocks into the textbox and press Submit.', { submits: [{ total: '10' }] }],
+    [BC, 'Enter the number of large blocks in the text box and press Submit', REFUSE],
     [NT, 'Enter the last word in the text area into the text field and press Submit.', { reply: 'staples' }],
     [NT, 'Type the first word of the text area into the answer box, then submit', { reply: 'Please' }],
     [NT, 'Enter the 4th word in the text area and press Submit', { reply: 'towels' }],

@@ -147,3 +147,24 @@ describe('numberOf with money', () => {
     expect(numberOf('price', account, true)).toBeNull();
   });
 });
+
+describe("counting the pieces of the page's drawings", () => {
+  const page = buildOutline([
+    el(0, 'figure', '7 shapes: 3 red squares, 1 red circle, 2 blue circles, 1 dark blue square', 'e1'),
+    text(0, '+'),
+    el(0, 'figure', '2 shapes: 2 green triangles', 'e2'),
+    el(0, 'textbox', 'Answer', 'e3'),
+  ]);
+  it('counts all the drawings, or the pieces of a colour or a shape', () => {
+    expect(resolveReference('the total number of blocks', page)).toBe('9');
+    expect(resolveReference('the number of circles', page)).toBe('3');
+    expect(resolveReference('the number of blue shapes', page)).toBe('3');
+    expect(resolveReference('the number of red squares', page)).toBe('3');
+    expect(resolveReference('the number of yellow items', page)).toBe('0');
+  });
+  it('refuses a count by what the snapshot does not say (size), and reads no drawing where there is none', () => {
+    expect(() => resolveReference('the number of large blocks', page)).toThrow(Refusal);
+    const none = buildOutline([text(0, 'Items in cart: 3'), el(0, 'textbox', 'Answer', 'e1')]);
+    expect(() => resolveReference('the number of blocks', none)).toThrow(Refusal);
+  });
+});

@@ -47,6 +47,7 @@ import { FIELD_ALIASES, LOGIN_USER, LOGIN_WORDS, SIGN_IN_WORDS } from './words/p
 import {
   BY_CLICK_VERBS,
   BY_STEP_VERBS,
+  COUNT_QUESTION_ENDS,
   FIND_FIRST_VERBS,
   FOUND_PRONOUNS,
   GENERIC_FIELDS,
@@ -1115,6 +1116,13 @@ function recordFirst(s: string, quotes: string[]): string | null {
   return null;
 }
 
+/** "How many blocks are there? Enter the number": (1) what is counted, (2) the verb that enters the count. */
+const COUNT_QUESTION = new RegExp(
+  `^how many\\s+(.+?)\\s+(?:${either(COUNT_QUESTION_ENDS)})(?:\\s+(?:below|above|here))?\\s*\\?\\s*` +
+    '(enter|type|write|input|put|fill in)\\s+(?:the|that|this|your)\\s+(?:number|answer|count|total)\\b',
+  'i',
+);
+
 /**
  * Split `instruction` into single steps. Throws Refusal when the instruction has conditions or
  * repetition the planner cannot follow.
@@ -1129,6 +1137,8 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   const stated = STATED_AMOUNT.exec(s);
   // Where the clause says where it goes ("type the amount into the box"), that is the field.
   if (stated) s = /^ (?:into|in|to) /i.test(stated[3]) ? `enter ${stated[1]}${stated[3]}` : `enter ${stated[1]} into the ${stated[2]} field${stated[3]}`;
+  // "How many blocks are there? Enter the number": the count the question asks for is what is entered.
+  s = s.replace(COUNT_QUESTION, (_m, what: string, verb: string) => `${verb} the number of ${what}`);
   // "Find Lynne in the contact book and click on her phone number": one step, on whichever page shows her.
   s = recordFirst(s, quotes) ?? s;
   // "Find the email by Lyn and click the trash icon to delete it": one goal on one item.

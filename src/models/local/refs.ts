@@ -9,10 +9,10 @@ import { labelledValues } from './extract';
 import { isInside, type OutlineNode } from './outline';
 import { isoDate } from './input-values';
 import { coverage, normalize, similarity } from './text';
-import { either } from './words/grammar';
+import { anyOf, either, oneOf } from './words/grammar';
 import { ANSWER_WORDS, MATH_NOUNS } from './words/math';
 import { ordinalOf } from './words/numbers';
-import { AMOUNT_NAMES, DIRECTION_VERBS, SHOWN_ON, TEXT_WORDS, VALUE_WORDS } from './words/references';
+import { AMOUNT_NAMES, COLOUR_WORDS, DIRECTION_VERBS, PIECE_NOUNS, SHAPE_WORDS, SHOWN_ON, TEXT_WORDS, VALUE_WORDS } from './words/references';
 
 export { isReference } from './text';
 
@@ -219,6 +219,11 @@ export function resolveReference(ref: string, nodes: OutlineNode[], instruction 
     if (found.size > 1) throw new Refusal(`the page shows ${found.size} expressions with different answers`);
     if (!/^(?:the\s+)?(?:sum|total|value)$/i.test(r)) throw new Refusal('the page shows no arithmetic expression to work out');
   }
+  // "the total number of blocks", "the number of red squares": the pieces of the page's drawings, counted.
+  if ((m = COUNT_REF.exec(r))) {
+    const counted = piecesCounted(m[1], nodes);
+    if (counted !== null) return String(counted);
+  }
   // "the value of Year of Birth", "the number next to Total", "Year of Birth's value", "the Zip code value".
   const label =
     VALUE_OF.exec(r)?.[1] ??
@@ -230,6 +235,44 @@ export function resolveReference(ref: string, nodes: OutlineNode[], instruction 
     /^(?:your|my)\s+((?:\S+\s+){0,3}\S+)$/i.exec(r)?.[1];
   if (label) return labelled(label.replace(/^(?:the|your|my)\s+/i, ''), nodes);
   throw new Refusal(`it names the value to type by a description (${JSON.stringify(ref.slice(0, 80))}) the built-in model cannot read off this page`);
+}
+
+const COUNT_REF = /^(?:the\s+)?(?:total\s+)?(?:number|count)\s+of\s+(.+?)(?:\s+(?:shown|on the page|below|above|in all|in total|altogether))?$/i;
+const PIECE = oneOf(PIECE_NOUNS);
+const SHAPE = oneOf(SHAPE_WORDS);
+const COLOUR = oneOf(COLOUR_WORDS);
+/** "boxes" is "box", "squares" is "square". */
+const singular = (w: string) => w.replace(/(ch|sh|x)es$/, '$1').replace(/s$/, '');
+/** "7 shapes: 3 red squares, 4 blue squares": the snapshot's count of a drawing's pieces. */
+const FIGURE_PART = /(\d+) ([a-z ]+?)(?=, \d|$)/g;
+
+/**
+ * How many pieces the page's drawings show that are what `what` says ("blocks", "red squares"), summed over its
+ * drawings; null when the page has no drawing or `what` names no pieces. A word that is neither a colour nor a shape
+ * ("large") is a refusal: the count would be a guess.
+ */
+function piecesCounted(what: string, nodes: OutlineNode[]): number | null {
+  const figures = nodes.filter((n) => n.role === 'figure' && /^\d+ shapes: /.test(n.name));
+  const words = what
+    .toLowerCase()
+    .replace(/^the\s+/, '')
+    .split(/\s+/);
+  const noun = words.at(-1) ?? '';
+  if (!figures.length || !(PIECE.test(noun) || SHAPE.test(noun))) return null;
+  const colours = words.slice(0, -1).filter((w) => w !== 'total' && w !== 'of');
+  const odd = colours.find((w) => !COLOUR.test(w));
+  if (odd) throw new Refusal(`it counts pieces by "${odd}", which the built-in model cannot see`);
+  const shape = SHAPE.test(noun) ? singular(noun) : null;
+  let total = 0;
+  for (const f of figures) {
+    for (const [, k, piece] of f.name.slice(f.name.indexOf(':') + 1).matchAll(FIGURE_PART)) {
+      const said = piece!.trim().split(' ');
+      if (shape && singular(said.at(-1)!) !== shape) continue;
+      if (colours.some((c) => !anyOf([c]).test(said.slice(0, -1).join(' ')))) continue;
+      total += Number(k);
+    }
+  }
+  return total;
 }
 
 /** "in all lower case", "in upper case", "reversed": a change the instruction asks of the value it names. */

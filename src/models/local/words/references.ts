@@ -80,3 +80,29 @@ export const BY_STEP_VERBS: Phrases = ['entering', 'typing', 'filling in', 'putt
 export const BY_CLICK_VERBS: Phrases = ['clicking', 'pressing', 'hitting', 'tapping'];
 /** Whose field it is ("his name", "their email"). */
 export const OWNER_WORDS: Phrases = ['his', 'her', 'their', 'its', 'the'];
+
+/** "How many blocks are there?": the ways a question asks for a count of what the page shows. */
+export const COUNT_QUESTION_ENDS: Phrases = [
+  ...['are there', 'are shown', 'are on the page', 'do you see', 'can you see', 'are (?:in|on) the (?:box|picture|figure|board|page)'],
+  'are displayed',
+];
+/** Words for the pieces of a drawing, whatever their shape ("the number of blocks"). */
+export const PIECE_NOUNS: Phrases = ['blocks?', 'shapes?', 'items?', 'objects?', 'figures?', 'pieces?', 'things?', 'boxes', 'box', 'tiles?'];
+/** Shapes a drawing's pieces are named by, as the snapshot names them. */
+export const SHAPE_WORDS: Phrases = [
+  'squares?',
+  'circles?',
+  'triangles?',
+  'rectangles?',
+  'diamonds?',
+  'stars?',
+  'ellipses?',
+  'pentagons?',
+  'hexagons?',
+  'lines?',
+];
+/** Colours a count may ask for ("the number of red blocks"): a piece counts when its colour says the word. */
+export const COLOUR_WORDS: Phrases = [
+  ...['red', 'green', 'blue', 'yellow', 'orange', 'purple', 'pink', 'black', 'white', 'gr[ae]y', 'brown', 'cyan', 'magenta'],
+  ...['violet', 'teal', 'navy', 'lime', 'olive', 'maroon', 'gold', 'silver', 'indigo', 'turquoise'],
+];
