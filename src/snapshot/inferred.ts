@@ -282,11 +282,17 @@ function drawnPiece(k: Element): string {
  * reads (children, text) come before any style is read.
  */
 export function drawnFigure(el: Element, takesInput: (piece: Element) => boolean): string {
-  const kids = Array.from(el.children).filter((k) => !SVG_META.has(k.localName));
-  if (kids.length < 2 || kids.length > FIGURE_MAX) return '';
+  if (el.childElementCount > FIGURE_MAX + SVG_META.size) return '';
   const svg = el.namespaceURI === 'http://www.w3.org/2000/svg';
   const plain = (k: Element) => PIECE_TAGS.has(k.localName) && !k.childElementCount && !k.textContent?.trim() && !PIECE_NOT.some((a) => k.hasAttribute(a));
-  for (const k of kids) if (svg ? !SVG_SHAPE_TAGS.has(k.localName) : !plain(k)) return '';
+  // Most boxes fail on their first child (it has words or children): no list is made for them.
+  const kids: Element[] = [];
+  for (let k = el.firstElementChild; k; k = k.nextElementSibling) {
+    if (svg && SVG_META.has(k.localName)) continue;
+    if (svg ? !SVG_SHAPE_TAGS.has(k.localName) : !plain(k)) return '';
+    kids.push(k);
+  }
+  if (kids.length < 2 || kids.length > FIGURE_MAX) return '';
   const counts = new Map<string, number>();
   for (const k of kids) {
     if (!k.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
