@@ -260,12 +260,16 @@ const FIGURE_MAX = 60;
 const PIECE_TAGS = new Set(['div', 'span', 'i', 'li']);
 /** A box with any of these is something of its own (a widget, a named thing), not a piece of a drawing. */
 const PIECE_NOT = ['role', 'aria-label', 'aria-labelledby', 'title', 'tabindex', 'contenteditable', 'draggable', 'onclick'];
+/** The SVG shapes a figure is drawn with; a path is an icon's outline, not a shape a person names. */
+const FIGURE_SHAPE_TAGS = new Set(['circle', 'ellipse', 'rect', 'polygon']);
+/** An SVG smaller than this either way is an icon, not a drawing to count. */
+const FIGURE_MIN_PX = 32;
 /** Elements of an SVG drawing that are not pieces of it. */
 const SVG_META = new Set(['title', 'desc', 'defs', 'style', 'metadata']);
 
 /** A piece a drawing is made of, with no words: an SVG shape, or an empty box with a colour of its own. */
 function drawnPiece(k: Element): string {
-  if (k.namespaceURI === 'http://www.w3.org/2000/svg') return SVG_SHAPE_TAGS.has(k.localName) && k.localName !== 'image' ? svgShape(k) : '';
+  if (k.namespaceURI === 'http://www.w3.org/2000/svg') return FIGURE_SHAPE_TAGS.has(k.localName) ? svgShape(k) : '';
   const style = getComputedStyle(k);
   const colour = colourName(style.backgroundColor);
   const r = k.getBoundingClientRect();
@@ -289,10 +293,15 @@ export function drawnFigure(el: Element, takesInput: (piece: Element) => boolean
   const kids: Element[] = [];
   for (let k = el.firstElementChild; k; k = k.nextElementSibling) {
     if (svg && SVG_META.has(k.localName)) continue;
-    if (svg ? !SVG_SHAPE_TAGS.has(k.localName) : !plain(k)) return '';
+    if (svg ? !FIGURE_SHAPE_TAGS.has(k.localName) : !plain(k)) return '';
     kids.push(k);
   }
-  if (kids.length < 2 || kids.length > FIGURE_MAX) return '';
+  // One shape is a figure only when drawn as such (an SVG): one coloured box is a bar, a dot, a divider.
+  if (kids.length < (svg ? 1 : 2) || kids.length > FIGURE_MAX) return '';
+  if (svg) {
+    const box = el.getBoundingClientRect();
+    if (box.width < FIGURE_MIN_PX || box.height < FIGURE_MIN_PX) return '';
+  }
   const counts = new Map<string, number>();
   for (const k of kids) {
     if (!k.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
@@ -303,7 +312,7 @@ export function drawnFigure(el: Element, takesInput: (piece: Element) => boolean
     counts.set(piece, (counts.get(piece) ?? 0) + 1);
   }
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
-  if (total < 2) return '';
+  if (total < (svg ? 1 : 2)) return '';
   const parts = [...counts].map(([piece, k]) => `${k} ${k === 1 ? piece : piece.replace(/(?:s|x|sh|ch)$/, '$&e') + 's'}`);
-  return `${total} shapes: ${parts.join(', ')}`;
+  return `${total} shape${total === 1 ? '' : 's'}: ${parts.join(', ')}`;
 }

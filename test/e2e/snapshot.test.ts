@@ -324,6 +324,7 @@ describe('snapshot text across boxes, editable content, ties and glyphs', () => 
     expect(await lineOf('/tasks/blocks-count.html')).toContain('figure "7 shapes: 3 red squares, 4 blue squares" namefrom=inferred');
     const svg = await lineOf('/tasks/shape-count.html');
     expect(svg).toContain('figure "6 shapes: 2 red circles, 1 green square, 1 red triangle, 1 green circle, 1 red square" namefrom=inferred');
+    expect(await lineOf('/tasks/shape-quiz.html')).toContain('figure "1 shape: 1 red triangle" namefrom=inferred');
     // Shapes that take clicks keep a line each; a row of fields stays fields; a toolbar's icons name their buttons.
     const clickable = await lineOf('/tasks/shapes.html');
     expect(clickable.filter((l) => l.startsWith('clickable '))).toHaveLength(6);

@@ -159,6 +159,8 @@ const PG = 'paragraphs.html';
 const SX = 'scroll-textarea.html';
 const CB = 'contact-book.html';
 const SC = 'shape-count.html';
+const SQ = 'shape-quiz.html';
+const CBT = 'count-buttons.html';
 const BS = 'block-sum.html';
 const DT = 'directory-table.html';
 const PC = 'people-cards.html';
@@ -569,6 +571,14 @@ const table: Record<TaskFamily, Row[]> = {
   ],
   // An expression or an equation to solve, the greatest and the odd one of some numbers.
   'arithmetic-and-puzzles': [
+    // A question answered by a button: the one drawn shape by name or by its sides, a count of the drawing's pieces.
+    [SQ, 'Click the button that best describes the figure below.', clicks('triangle')],
+    [SQ, 'Press the button that correctly denotes how many sides the shape has.', clicks('n3')],
+    [SQ, 'How many triangles are there?', REFUSE],
+    [CBT, 'How many red items are there?', clicks('n3')],
+    [CBT, 'How many circles are there?', clicks('n2')],
+    [CBT, 'How many large items are there?', REFUSE],
+    [CBT, 'Click the button that best describes the figure below.', REFUSE],
     [MA, 'Solve the expression and enter the answer, then press Submit', { captcha: '42' }],
     [MA, 'Answer the math question and submit', { captcha: '42' }],
     [MA, 'Work out the sum shown and type the result in the answer box, then click Submit.', { captcha: '42' }],

@@ -286,6 +286,14 @@ describe('planner: what must never become a wrong action', () => {
     expect(says('Click the button labeled press submit')).toEqual(['Click the button labeled press submit']);
   });
 
+  it('a question answered by a button names the button by what the page shows', () => {
+    expect(planInstruction('How many red items are there?', page())).toEqual([
+      { say: 'click the "the number of red items" button', ref: 'the number of red items' },
+    ]);
+    expect(planInstruction('Click the button that best describes the figure below.', page())[0]?.ref).toBe('the shape of the figure');
+    expect(planInstruction('Press the button that correctly denotes how many sides the shape has.', page())[0]?.ref).toBe('the number of sides of the shape');
+  });
+
   it('text transforms change the value typed', () => {
     expect(says('Enter "Hello World" in all lower case and press Submit')[0]).toBe('enter "hello world" into the text field');
     expect(says('Type "abc" into the box in upper case')[0]).toBe('Type "ABC" into the box');

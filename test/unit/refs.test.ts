@@ -168,3 +168,15 @@ describe("counting the pieces of the page's drawings", () => {
     expect(() => resolveReference('the number of blocks', none)).toThrow(Refusal);
   });
 });
+
+describe('the one shape a page draws', () => {
+  it('by name or by its sides; several shapes, or a round one for sides, are refused', () => {
+    const one = buildOutline([el(0, 'figure', '1 shape: 1 red triangle', 'e1'), el(0, 'button', 'Triangle', 'e2')]);
+    expect(resolveReference('the shape of the figure', one)).toBe('triangle');
+    expect(resolveReference('the number of sides of the shape', one)).toBe('3');
+    const round = buildOutline([el(0, 'figure', '1 shape: 1 blue circle', 'e1')]);
+    expect(() => resolveReference('the number of sides of the shape', round)).toThrow(Refusal);
+    const many = buildOutline([el(0, 'figure', '2 shapes: 2 red squares', 'e1')]);
+    expect(() => resolveReference('the shape of the figure', many)).toThrow(Refusal);
+  });
+});

@@ -46,6 +46,7 @@ import { BY_MEANING, DOWNWARD, LARGEST, NUMBER_NOUNS, ORDERINGS, PARITIES, SMALL
 import { FIELD_ALIASES, LOGIN_USER, LOGIN_WORDS, SIGN_IN_WORDS } from './words/purposes';
 import {
   BY_CLICK_VERBS,
+  ANSWER_BUTTON_LEADS,
   BY_STEP_VERBS,
   COUNT_QUESTION_ENDS,
   FIND_FIRST_VERBS,
@@ -1123,6 +1124,23 @@ const COUNT_QUESTION = new RegExp(
   'i',
 );
 
+/** "How many red items are there?" and nothing more: the answer is a button named by the count. */
+const COUNT_ALONE = new RegExp(`^how many\\s+(.+?)\\s+(?:${either(COUNT_QUESTION_ENDS)})(?:\\s+(?:below|above|here))?\\s*\\?$`, 'i');
+/** "Press the button that correctly denotes how many sides the shape has", "click the button that best describes the figure". */
+const ANSWER_BUTTON = new RegExp(
+  `^(?:${either(ANSWER_BUTTON_LEADS)})(?:(?:denotes|says|shows|gives|tells|states)\\s+how many sides\\s+(?:the\\s+)?(?:shape|figure)\\s+has` +
+    '|(describes|names|matches)\\s+(?:the\\s+)?(?:shape|figure|drawing))(?:\\s+(?:below|above|shown))?$',
+  'i',
+);
+
+/** A question whose answer is a button: the button named by what the page shows, read when the step runs. */
+function answerButton(s: string): PlanStep | null {
+  const count = COUNT_ALONE.exec(s);
+  const m = count ? null : ANSWER_BUTTON.exec(s);
+  const ref = count ? `the number of ${count[1]}` : m ? (m[1] ? 'the shape of the figure' : 'the number of sides of the shape') : null;
+  return ref ? { say: `click the ${quoteValue(ref)} button`, ref } : null;
+}
+
 /**
  * Split `instruction` into single steps. Throws Refusal when the instruction has conditions or
  * repetition the planner cannot follow.
@@ -1137,6 +1155,9 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   const stated = STATED_AMOUNT.exec(s);
   // Where the clause says where it goes ("type the amount into the box"), that is the field.
   if (stated) s = /^ (?:into|in|to) /i.test(stated[3]) ? `enter ${stated[1]}${stated[3]}` : `enter ${stated[1]} into the ${stated[2]} field${stated[3]}`;
+  // "How many red items are there?", "click the button that best describes the figure": the answer's button.
+  const answer = answerButton(s);
+  if (answer) return [answer];
   // "How many blocks are there? Enter the number": the count the question asks for is what is entered.
   s = s.replace(COUNT_QUESTION, (_m, what: string, verb: string) => `${verb} the number of ${what}`);
   // "Find Lynne in the contact book and click on her phone number": one step, on whichever page shows her.

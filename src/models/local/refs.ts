@@ -12,7 +12,7 @@ import { coverage, normalize, similarity } from './text';
 import { anyOf, either, oneOf } from './words/grammar';
 import { ANSWER_WORDS, MATH_NOUNS } from './words/math';
 import { ordinalOf } from './words/numbers';
-import { AMOUNT_NAMES, COLOUR_WORDS, DIRECTION_VERBS, PIECE_NOUNS, SHAPE_WORDS, SHOWN_ON, TEXT_WORDS, VALUE_WORDS } from './words/references';
+import { AMOUNT_NAMES, COLOUR_WORDS, DIRECTION_VERBS, PIECE_NOUNS, SHAPE_SIDES, SHAPE_WORDS, SHOWN_ON, TEXT_WORDS, VALUE_WORDS } from './words/references';
 
 export { isReference } from './text';
 
@@ -219,6 +219,8 @@ export function resolveReference(ref: string, nodes: OutlineNode[], instruction 
     if (found.size > 1) throw new Refusal(`the page shows ${found.size} expressions with different answers`);
     if (!/^(?:the\s+)?(?:sum|total|value)$/i.test(r)) throw new Refusal('the page shows no arithmetic expression to work out');
   }
+  // "the number of sides of the shape", "the shape of the figure": the one shape the page draws.
+  if ((m = ONE_SHAPE_REF.exec(r))) return oneShape(nodes, !!m[1]);
   // "the total number of blocks", "the number of red squares": the pieces of the page's drawings, counted.
   if ((m = COUNT_REF.exec(r))) {
     const counted = piecesCounted(m[1], nodes);
@@ -238,6 +240,8 @@ export function resolveReference(ref: string, nodes: OutlineNode[], instruction 
 }
 
 const COUNT_REF = /^(?:the\s+)?(?:total\s+)?(?:number|count)\s+of\s+(.+?)(?:\s+(?:shown|on the page|below|above|in all|in total|altogether))?$/i;
+const ONE_SHAPE_REF =
+  /^(?:the\s+)?(?:(number of sides)(?:\s+(?:of|in|on))?|(?:shape|kind|type)\s+of)\s+(?:the\s+)?(?:shape|figure|drawing)(?:\s+(?:below|above|shown))?$/i;
 const PIECE = oneOf(PIECE_NOUNS);
 const SHAPE = oneOf(SHAPE_WORDS);
 const COLOUR = oneOf(COLOUR_WORDS);
@@ -252,7 +256,7 @@ const FIGURE_PART = /(\d+) ([a-z ]+?)(?=, \d|$)/g;
  * ("large") is a refusal: the count would be a guess.
  */
 function piecesCounted(what: string, nodes: OutlineNode[]): number | null {
-  const figures = nodes.filter((n) => n.role === 'figure' && /^\d+ shapes: /.test(n.name));
+  const figures = nodes.filter((n) => n.role === 'figure' && /^\d+ shapes?: /.test(n.name));
   const words = what
     .toLowerCase()
     .replace(/^the\s+/, '')
@@ -273,6 +277,19 @@ function piecesCounted(what: string, nodes: OutlineNode[]): number | null {
     }
   }
   return total;
+}
+
+/** The page's one drawn shape, by its name ("triangle") or its number of sides; anything else is a refusal. */
+function oneShape(nodes: OutlineNode[], sides: boolean): string {
+  const figures = nodes.filter((n) => n.role === 'figure' && /^\d+ shapes?: /.test(n.name));
+  const pieces = figures.flatMap((f) => [...f.name.slice(f.name.indexOf(':') + 1).matchAll(FIGURE_PART)]);
+  if (pieces.length !== 1 || pieces[0]![1] !== '1')
+    throw new Refusal(`the page draws ${pieces.length === 1 ? 'several' : pieces.length || 'no'} shapes, not one`);
+  const shape = pieces[0]![2]!.trim().split(' ').at(-1)!;
+  if (!sides) return shape;
+  const k = SHAPE_SIDES[shape];
+  if (k === undefined) throw new Refusal(`a ${shape} has no sides to count`);
+  return String(k);
 }
 
 /** "in all lower case", "in upper case", "reversed": a change the instruction asks of the value it names. */

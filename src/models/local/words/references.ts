@@ -106,3 +106,9 @@ export const COLOUR_WORDS: Phrases = [
   ...['red', 'green', 'blue', 'yellow', 'orange', 'purple', 'pink', 'black', 'white', 'gr[ae]y', 'brown', 'cyan', 'magenta'],
   ...['violet', 'teal', 'navy', 'lime', 'olive', 'maroon', 'gold', 'silver', 'indigo', 'turquoise'],
 ];
+/** Sides of the shapes a figure may show ("how many sides the shape has"); a round shape has none to count. */
+export const SHAPE_SIDES: Readonly<Record<string, number>> = { triangle: 3, square: 4, rectangle: 4, diamond: 4, pentagon: 5, hexagon: 6 };
+/** "the button that best describes the figure", "the button that says how many sides the shape has": a button named by an answer. */
+export const ANSWER_BUTTON_LEADS: Phrases = [
+  '(?:click|press|select|choose|pick|hit)(?: on)? the (?:button|answer|option) (?:that|which) (?:best |correctly )?',
+];
