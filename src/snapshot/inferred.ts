@@ -287,7 +287,11 @@ function drawnPiece(k: Element): string {
  */
 export function drawnFigure(el: Element, takesInput: (piece: Element) => boolean): string {
   if (el.childElementCount > FIGURE_MAX + SVG_META.size) return '';
+  // A box with a role or a name of its own (a seat drawn as a labelled group) is that, not a drawing.
+  if (PIECE_NOT.some((a) => el.hasAttribute(a))) return '';
   const svg = el.namespaceURI === 'http://www.w3.org/2000/svg';
+  // In SVG, only the drawing itself: its groups are parts of it.
+  if (svg && el.localName !== 'svg') return '';
   const plain = (k: Element) => PIECE_TAGS.has(k.localName) && !k.childElementCount && !k.textContent?.trim() && !PIECE_NOT.some((a) => k.hasAttribute(a));
   // Most boxes fail on their first child (it has words or children): no list is made for them.
   const kids: Element[] = [];
@@ -303,8 +307,18 @@ export function drawnFigure(el: Element, takesInput: (piece: Element) => boolean
     if (box.width < FIGURE_MIN_PX || box.height < FIGURE_MIN_PX) return '';
   }
   const counts = new Map<string, number>();
+  // A piece a person cannot see (hidden, moved off the page, outside a box that clips it) is not counted.
+  const style = getComputedStyle(el);
+  const clip = /hidden|clip|auto|scroll/.test(style.overflowX + style.overflowY) ? el.getBoundingClientRect() : null;
+  const unseen = (k: Element) => {
+    if (!k.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return true;
+    const r = k.getBoundingClientRect();
+    // Page coordinates: a figure scrolled out of view is still on the page.
+    if (r.right + window.scrollX <= 0 || r.bottom + window.scrollY <= 0 || r.left + window.scrollX >= document.documentElement.scrollWidth) return true;
+    return !!clip && (r.right <= clip.left || r.left >= clip.right || r.bottom <= clip.top || r.top >= clip.bottom);
+  };
   for (const k of kids) {
-    if (!k.checkVisibility({ opacityProperty: true, visibilityProperty: true })) continue;
+    if (unseen(k)) continue;
     // A piece that takes clicks or drags is a target of its own, with its own line.
     if (takesInput(k)) return '';
     const piece = drawnPiece(k);

@@ -11,6 +11,8 @@ import type { OpResult } from '../protocol/content-messages';
 import type { RiskFacts } from '../protocol/approval';
 
 const TEXT_TYPES = new Set(['', 'text', 'search', 'url', 'tel', 'password', 'email', 'number']);
+/** Input types whose text can be selected in part (setSelectionRange throws on email and number; a password's is not shown). */
+const SELECTION_TYPES = new Set(['', 'text', 'search', 'url', 'tel']);
 /** Input types whose value cannot be typed; Playwright sets these directly too. */
 const SET_VALUE_TYPES = new Set(['date', 'time', 'datetime-local', 'month', 'week', 'color', 'range']);
 
@@ -43,7 +45,7 @@ function scrollContainer(el: Element): Element | null {
 function selectText(el: Element, text: string): OpResult {
   const want = normalizeSpace(text);
   // A text field's text is its value, selected as a person's drag in it would.
-  if (el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && TEXT_TYPES.has(el.type) && el.type !== 'password')) {
+  if (el instanceof HTMLTextAreaElement || (el instanceof HTMLInputElement && SELECTION_TYPES.has(el.type))) {
     return selectInField(el, want);
   }
   const pieces: { node: Text; start: number }[] = [];

@@ -277,7 +277,6 @@ export function parseIntent(instruction: string): Intent {
     const start = m[2] ? AT_START.test(m[2]) : /^up$/i.test(m[3]);
     return { ...target(m[1], 'scrollTo', start ? '0' : '100'), roles: SCROLLERS };
   }
-
   if ((m = /^scroll (?:to )?(?:the )?(top|bottom)(?: of the page)?$/i.exec(s))) {
     return { method: 'scrollTo', value: m[1].toLowerCase() === 'top' ? '0' : '100', target: '', roles: null, pageLevel: true };
   }
