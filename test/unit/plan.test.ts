@@ -280,7 +280,8 @@ describe('planner: what must never become a wrong action', () => {
     ]);
     expect(says('Make everything italic and press Submit.')).toEqual(['click the text editor', 'press Control+A', 'click the italic button', 'press Submit']);
     expect(says('Underline the word magna')).toEqual(['highlight the word magna', 'click the underline button']);
-    // A name, not a text: "the Terms link" is no word to underline.
+    // A name, not a text: "the Terms link" is no word to underline; "the selection" is no word on the page.
+    expect(says('Make the selection bold')).toEqual(['Make the selection bold']);
     expect(says('Underline the Terms link')).toEqual(['Underline the Terms link']);
     expect(says('Scroll the textarea to the bottom of the text hit submit.')).toEqual(['Scroll the textarea to the bottom of the text', 'hit submit']);
     expect(says('Click the button labeled press submit')).toEqual(['Click the button labeled press submit']);

@@ -16,7 +16,7 @@ import { namedDate } from './values';
 import { MONTH_STEMS } from './words/dates';
 import { anyOf, either, oneOf, type Phrases } from './words/grammar';
 import { MATH_NOUNS, SOLVE_VERBS } from './words/math';
-import { ALL_TEXT, EDITOR_NOUNS, STEPPERS, STYLE_NOUNS, STYLE_VERBS, TEXT_STYLES } from './words/controls';
+import { ALL_TEXT, EDITOR_NOUNS, NOT_STYLED_TEXT, STEPPERS, STYLE_NOUNS, STYLE_VERBS, TEXT_STYLES } from './words/controls';
 import { BOOK_IT, BOOK_VERBS, DATE_LEADS, FIND_VERBS, ONE_WAY, PICK_VERBS, RESULT_NOUNS, RESULT_ORDERS, ROUND_TRIP, TRIP_NOUNS } from './words/trips';
 import type { Trip } from './trips';
 import { FOLDED_PARTS, FOLDS, HIDDEN_IN, LOOK_THROUGH_VERBS, LOOK_THROUGH_WAYS, SUGGESTED, SUGGESTION_LISTS } from './words/menus';
@@ -1075,7 +1075,7 @@ function styleFirst(s: string): string | null {
   if (m) [text, style, rest] = [m[1], styleOf(m[2], TEXT_STYLES), m[3]];
   else if ((m = STYLE_APPLIED.exec(t))) [text, style, rest] = [m[2], styleOf(m[1], TEXT_STYLES), m[3]];
   else if ((m = STYLE_VERB.exec(t))) [text, style, rest] = [m[2], styleOf(m[1], STYLE_VERBS), m[3]];
-  if (!m || !text || !style) return null;
+  if (!m || !text || !style || oneOf(NOT_STYLED_TEXT).test(text)) return null;
   const all = oneOf(ALL_TEXT).test(text);
   // One unquoted word is the text; a longer one must be quoted (where it ends is not known).
   const select = all ? 'click the text editor, then press Control+A' : /^\u0000/.test(text) ? `highlight ${text}` : `highlight the word ${text}`;

@@ -197,5 +197,7 @@ export const STYLE_VERBS: Readonly<Record<string, Phrases>> = {
 export const STYLE_NOUNS: Phrases = ['style', 'format', 'formatting', 'font style', 'text style'];
 /** All of an editor's text ("give everything the style bold"). */
 export const ALL_TEXT: Phrases = ['everything', 'all(?: of)? the text', 'all text', 'the (?:whole|entire) text', 'all of it'];
+/** Words that say what is styled without naming text on the page ("make the selection bold"): not a word to find. */
+export const NOT_STYLED_TEXT: Phrases = ['font', 'selection', 'selected', 'it', 'this', 'that', 'them', 'button', 'link', 'page', 'heading', 'title', 'style'];
 /** What names the editor in "Using the text editor, ...": a context, not a step. */
 export const EDITOR_NOUNS: Phrases = ['text editor', 'rich text editor', 'editor', 'rich-text editor', 'word processor'];
