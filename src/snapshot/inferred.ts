@@ -274,10 +274,18 @@ function drawnPiece(k: Element): string {
   const colour = colourName(style.backgroundColor);
   const r = k.getBoundingClientRect();
   if (!colour || r.width < 4 || r.height < 4 || r.width > 300 || r.height > 300) return '';
-  const square = Math.abs(r.width - r.height) <= Math.max(2, r.width * 0.1);
+  // A square with rounded corners is still a square here; only a box not as wide as high is a rectangle.
+  return `${colour} ${boxShape(k, style) || (Math.abs(r.width - r.height) <= Math.max(2, r.width * 0.1) ? 'square' : 'rectangle')}`;
+}
+
+/** A box drawn as a shape: "circle" (fully rounded and as wide as high), "square" (sharp and as wide as high). */
+export function boxShape(el: Element, style: CSSStyleDeclaration): string {
+  const r = el.getBoundingClientRect();
+  if (r.width < 4 || r.height < 4 || Math.abs(r.width - r.height) > Math.max(2, r.width * 0.1)) return '';
   const radius = parseFloat(style.borderTopLeftRadius) || 0;
-  const round = /%$/.test(style.borderTopLeftRadius) ? radius >= 50 : radius >= r.width / 2 - 1;
-  return `${colour} ${square && round ? 'circle' : square ? 'square' : 'rectangle'}`;
+  const pct = /%$/.test(style.borderTopLeftRadius) ? (radius / 100) * r.width : radius;
+  if (pct >= r.width / 2 - 1) return 'circle';
+  return pct === 0 && colourName(style.backgroundColor) ? 'square' : '';
 }
 
 /**

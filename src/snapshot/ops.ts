@@ -37,6 +37,13 @@ function scrollContainer(el: Element): Element | null {
   return null;
 }
 
+/** Where `needle` starts in `hay`, every time. */
+function occurrences(hay: string, needle: string): number[] {
+  const at: number[] = [];
+  for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + 1)) at.push(i);
+  return at;
+}
+
 /**
  * Select the one place `el` shows `text` (spaces as the page lays them out, case as written, else any
  * case), as a person's drag over it would. Text a sighted user cannot see is not searched; text shown
@@ -58,11 +65,6 @@ function selectText(el: Element, text: string): OpResult {
     pieces.push({ node: n, start: shown.length });
     shown += n.data.replace(/\s/g, ' ');
   }
-  const find = (hay: string, needle: string): number[] => {
-    const at: number[] = [];
-    for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + 1)) at.push(i);
-    return at;
-  };
   // Match over the text with runs of spaces squeezed, then map back to raw offsets.
   const raw: number[] = [];
   let squeezed = '';
@@ -71,10 +73,10 @@ function selectText(el: Element, text: string): OpResult {
     raw.push(i);
     squeezed += shown[i];
   }
-  let hits = find(squeezed, want);
+  let hits = occurrences(squeezed, want);
   // Any case when the case as written is not shown; only where lower case keeps every offset (not "İ").
   const lower = squeezed.toLowerCase();
-  if (!hits.length && lower.length === squeezed.length) hits = find(lower, want.toLowerCase());
+  if (!hits.length && lower.length === squeezed.length) hits = occurrences(lower, want.toLowerCase());
   if (hits.length !== 1) {
     const said = clip(want, 80);
     const message = hits.length ? `the text '${said}' is shown ${hits.length} times here; say which` : `the element does not show the text '${said}'`;
@@ -96,13 +98,8 @@ function selectText(el: Element, text: string): OpResult {
 
 function selectInField(el: HTMLTextAreaElement | HTMLInputElement, want: string): OpResult {
   const hay = el.value;
-  const at = (h: string, n: string): number[] => {
-    const out: number[] = [];
-    for (let i = h.indexOf(n); i >= 0; i = h.indexOf(n, i + 1)) out.push(i);
-    return out;
-  };
-  let hits = at(hay, want);
-  if (!hits.length && hay.toLowerCase().length === hay.length) hits = at(hay.toLowerCase(), want.toLowerCase());
+  let hits = occurrences(hay, want);
+  if (!hits.length && hay.toLowerCase().length === hay.length) hits = occurrences(hay.toLowerCase(), want.toLowerCase());
   if (hits.length !== 1) {
     const said = clip(want, 80);
     const message = hits.length ? `the field shows '${said}' ${hits.length} times; say which` : `the field does not hold '${said}'`;

@@ -14,7 +14,7 @@ import { normalizeSpace, type ShadowRootOf } from './dom';
 import { budgetChars, focusWords, picksOut, printedSize } from './render';
 import { REPEATABLE_ROLES, type Finalize, type SnapNode } from './tree';
 import type { Visibility } from './visibility';
-import { classWords, colourName, drawnFigure, imageWords, SVG_SHAPE_TAGS, svgShape } from './inferred';
+import { boxShape, classWords, colourName, drawnFigure, imageWords, SVG_SHAPE_TAGS, svgShape } from './inferred';
 
 export interface WalkEnv {
   /** Prefix of element ids in this frame ("" for the top frame, "f2" for a child). */
@@ -1375,16 +1375,6 @@ function pictureWords(el: Element, style = getComputedStyle(el)): string {
 
 /** Roles whose nameless elements are named by their picture (an icon-only toolbar button or link). */
 const NAMELESS_PICTURED = new Set(['button', 'link', 'menuitem', 'tab']);
-
-/** A box drawn as a shape: "circle" (fully rounded and as wide as high), "square" (sharp and as wide as high). */
-function boxShape(el: Element, style: CSSStyleDeclaration): string {
-  const r = el.getBoundingClientRect();
-  if (r.width < 4 || r.height < 4 || Math.abs(r.width - r.height) > Math.max(2, r.width * 0.1)) return '';
-  const radius = parseFloat(style.borderTopLeftRadius) || 0;
-  const pct = /%$/.test(style.borderTopLeftRadius) ? (radius / 100) * r.width : radius;
-  if (pct >= r.width / 2 - 1) return 'circle';
-  return pct === 0 && colourName(style.backgroundColor) ? 'square' : '';
-}
 
 function isNativeControl(el: Element): boolean {
   const t = el.localName;

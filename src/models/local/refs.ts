@@ -256,36 +256,40 @@ const FIGURE_PART = /(\d+) ([a-z ]+?)(?=, \d|$)/g;
  * ("large") is a refusal: the count would be a guess.
  */
 function piecesCounted(what: string, nodes: OutlineNode[]): number | null {
-  const figures = nodes.filter((n) => n.role === 'figure' && /^\d+ shapes?: /.test(n.name));
+  const pieces = figurePieces(nodes);
   const words = what
     .toLowerCase()
     .replace(/^the\s+/, '')
     .split(/\s+/);
   const noun = words.at(-1) ?? '';
-  if (!figures.length || !(PIECE.test(noun) || SHAPE.test(noun))) return null;
+  if (!pieces.length || !(PIECE.test(noun) || SHAPE.test(noun))) return null;
   const colours = words.slice(0, -1).filter((w) => w !== 'total' && w !== 'of');
   const odd = colours.find((w) => !COLOUR.test(w));
   if (odd) throw new Refusal(`it counts pieces by "${odd}", which the built-in model cannot see`);
   const shape = SHAPE.test(noun) ? singular(noun) : null;
   let total = 0;
-  for (const f of figures) {
-    for (const [, k, piece] of f.name.slice(f.name.indexOf(':') + 1).matchAll(FIGURE_PART)) {
-      const said = piece!.trim().split(' ');
-      if (shape && singular(said.at(-1)!) !== shape) continue;
-      if (colours.some((c) => !anyOf([c]).test(said.slice(0, -1).join(' ')))) continue;
-      total += Number(k);
-    }
+  for (const { count, said } of pieces) {
+    if (shape && singular(said.at(-1)!) !== shape) continue;
+    if (colours.some((c) => !anyOf([c]).test(said.slice(0, -1).join(' ')))) continue;
+    total += count;
   }
   return total;
 }
 
+/** The pieces every figure line of the page counts: how many, and their words ("red", "square"). */
+function figurePieces(nodes: OutlineNode[]): { count: number; said: string[] }[] {
+  return nodes
+    .filter((n) => n.role === 'figure' && /^\d+ shapes?: /.test(n.name))
+    .flatMap((f) => [...f.name.slice(f.name.indexOf(':') + 1).matchAll(FIGURE_PART)])
+    .map(([, k, piece]) => ({ count: Number(k), said: piece!.trim().split(' ') }));
+}
+
 /** The page's one drawn shape, by its name ("triangle") or its number of sides; anything else is a refusal. */
 function oneShape(nodes: OutlineNode[], sides: boolean): string {
-  const figures = nodes.filter((n) => n.role === 'figure' && /^\d+ shapes?: /.test(n.name));
-  const pieces = figures.flatMap((f) => [...f.name.slice(f.name.indexOf(':') + 1).matchAll(FIGURE_PART)]);
-  if (pieces.length !== 1 || pieces[0]![1] !== '1')
+  const pieces = figurePieces(nodes);
+  if (pieces.length !== 1 || pieces[0]!.count !== 1)
     throw new Refusal(`the page draws ${pieces.length === 1 ? 'several' : pieces.length || 'no'} shapes, not one`);
-  const shape = pieces[0]![2]!.trim().split(' ').at(-1)!;
+  const shape = pieces[0]!.said.at(-1)!;
   if (!sides) return shape;
   const k = SHAPE_SIDES[shape];
   if (k === undefined) throw new Refusal(`a ${shape} has no sides to count`);
