@@ -177,6 +177,10 @@ const BK = 'books.html';
 const BG = 'button-grid.html';
 const CL = 'column-order.html';
 const PO = 'playlist-order.html';
+const SRT = 'sort-numbers.html';
+/** The same with a second list of numbers beside it: which one to sort is not said. */
+const SR2 = 'sort-numbers.html?two';
+const SG = 'sort-guests.html';
 
 /**
  * Every submitted field of each page that submits, as it is when the page opens. A case's
@@ -335,6 +339,19 @@ const table: Record<TaskFamily, Row[]> = {
     [DZ, 'Drag the red block onto the box', state({ in_box: ['red'] })],
     [DZ, 'Put the blue block in the box by dragging it', state({ in_box: ['blue'] })],
     [DZ, 'Drag the green square into the drop zone.', state({ in_box: ['green'] })],
+    // A whole list sorted: each item dragged to its place in turn (a jQuery UI sortable, HTML5 drag and drop cards).
+    [
+      SRT,
+      'Sort the numbers in increasing order, starting with the lowest number at the top of the list, then press Submit',
+      state({ order: '2,3,5,7,11', submitted: '2,3,5,7,11' }, { clicks: ['submit'] }),
+    ],
+    [SRT, 'Drag the numbers into descending order', state({ order: '11,7,5,3,2' })],
+    [SRT, 'Put the numbers in ascending order, smallest first, by dragging them', state({ order: '2,3,5,7,11' })],
+    [SRT, 'Sort the numbers in increasing order, starting with the highest number at the top', REFUSE],
+    [SR2, 'Sort the numbers from smallest to largest', REFUSE],
+    [SG, 'Put the guests in alphabetical order', state({ order: 'ali,ben,chen,marta,zoe' })],
+    [SG, 'Arrange the names from Z to A by dragging them', state({ order: 'zoe,marta,chen,ben,ali' })],
+    [SG, 'Sort the guests in increasing order', REFUSE],
   ],
   // Shapes and digits told apart only by size, colour and form.
   'visual-adjectives': [
@@ -628,6 +645,9 @@ const table: Record<TaskFamily, Row[]> = {
     [PO, 'Move the selected track to the 1st position', REFUSE],
     [PO, 'Move Dawn Chorus to the 3rd position', state({ order: 'canyon,neon,dawn,harbor,last' })],
     [CL, 'Move Company to the 2nd position', state({ order: 'name,company,email,phone,status' })],
+    // A whole list sorted by Up and Down, one item at a time.
+    [PO, 'Sort the playlist alphabetically', state({ order: 'canyon,dawn,harbor,last,neon' })],
+    [PO, 'Sort the tracks in reverse alphabetical order', state({ order: 'neon,last,harbor,dawn,canyon' })],
   ],
 };
 

@@ -295,6 +295,24 @@ describe('planner: what must never become a wrong action', () => {
     expect(planInstruction('Press the button that correctly denotes how many sides the shape has.', page())[0]?.ref).toBe('the number of sides of the shape');
   });
 
+  it('a sort is one step with its order; two orders that disagree, or an order of no kind, are refused', () => {
+    const sortOf = (say: string) => planInstruction(say, page()).map((s) => s.sort ?? s.say);
+    expect(sortOf('Sort the numbers in increasing order, starting with the lowest number at the top of the list, then press Submit')).toEqual([
+      { by: 'number', order: 'ascending' },
+      'press Submit',
+    ]);
+    expect(sortOf('Drag the numbers into descending order')).toEqual([{ by: 'auto', order: 'descending' }]);
+    expect(sortOf('Put the numbers in ascending order, smallest first')).toEqual([{ by: 'number', order: 'ascending' }]);
+    expect(sortOf('Arrange the names from Z to A by dragging them')).toEqual([{ by: 'name', order: 'descending' }]);
+    expect(sortOf('Sort the list alphabetically and click Save')).toEqual([{ by: 'name', order: 'ascending' }, 'click Save']);
+    expect(sortOf('Sort the numbers from largest to smallest')).toEqual([{ by: 'number', order: 'descending' }]);
+    // A move of one item is a drag, not a sort.
+    expect(planInstruction('Move Company to the 1st position', page())[0]?.drag).toEqual({ target: 'Company', to: 'first' });
+    expect(() => planInstruction('Sort the numbers in increasing order, starting with the highest number at the top', page())).toThrow(/two orders/);
+    expect(() => planInstruction('Sort the numbers from largest to biggest', page())).toThrow(Refusal);
+    expect(() => planInstruction('Sort the tracks in chronological order', page())).toThrow(Refusal);
+  });
+
   it('text transforms change the value typed', () => {
     expect(says('Enter "Hello World" in all lower case and press Submit')[0]).toBe('enter "hello world" into the text field');
     expect(says('Type "abc" into the box in upper case')[0]).toBe('Type "ABC" into the box');

@@ -20,6 +20,7 @@ import { buildOutline, isInside, optionsOf, type OutlineNode } from './outline';
 import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type Each, type PlanPage, type PlanStep } from './plan';
 import { monthOf } from './input-values';
 import { applyTransform, numberOf, parseDate, resolveReference } from './refs';
+import { sortTarget } from './sorting';
 import { coverage, exactMatch, glyphWords, normalize } from './text';
 import type { Point, StepRunner } from './step-runner';
 import { shownResults, tripFields, tripResult, type FieldValue } from './trips';
@@ -415,6 +416,13 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       mayChange = true;
       continue;
     }
+    if (planned.sort) {
+      if (mayChange) break;
+      const t = sortTarget(planned.sort, view.nodes);
+      if (typeof t === 'string') return beyond(i, planned.say, t);
+      mayChange = true;
+      continue;
+    }
     if (planned.each || planned.openItem !== undefined) {
       if (mayChange) break;
       const t0 = performance.now();
@@ -582,6 +590,18 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       done.push(out.did);
       continue;
     }
+    if (planned.sort) {
+      const out = await sortStep(
+        r,
+        planned,
+        describeStep(i, plan.length, planned.say),
+        () => view,
+        (v) => (view = v),
+      );
+      if ('why' in out) return stop(i, out.why);
+      done.push(out.did);
+      continue;
+    }
     if (planned.openItem !== undefined) {
       const item = itemToOpen(planned.openItem, view.nodes);
       if (typeof item === 'string') return stop(i, item);
@@ -744,6 +764,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       !next.wait &&
       !next.each &&
       !next.drag &&
+      !next.sort &&
       next.openItem === undefined &&
       next.searchForm === undefined &&
       !next.when &&
@@ -988,9 +1009,15 @@ const placeWord = (to: 'first' | 'last' | number) => (typeof to === 'number' ? o
  * A drag step: the element the words ground to, dragged by its offset, or onto the first or last
  * place among its like siblings (past that sibling's middle, toward the end, as sortable lists need).
  */
-async function dragStep(r: Run, step: PlanStep, view: View, reasoning: string): Promise<{ did: string } | { why: string }> {
+async function dragStep(
+  r: Run,
+  step: PlanStep,
+  view: View,
+  reasoning: string,
+  given?: { node: OutlineNode; items?: OutlineNode[] },
+): Promise<{ did: string } | { why: string }> {
   const d = step.drag!;
-  const g = dragTarget(d, view.nodes, r.clock);
+  const g = given ?? dragTarget(d, view.nodes, r.clock);
   if ('why' in g) return g;
   const node = g.node;
   if (d.to && (node.role === 'option' || (node.role === 'listbox' && optionsOf(node).length))) {
@@ -1001,7 +1028,7 @@ async function dragStep(r: Run, step: PlanStep, view: View, reasoning: string): 
   if (!sel) return { why: 'the element went away' };
   let move: { dx: number; dy: number } | { to: Point } | null = d.dx !== undefined || d.dy !== undefined ? { dx: d.dx ?? 0, dy: d.dy ?? 0 } : null;
   if (d.to) {
-    const sibs = (node.parent?.children ?? []).filter((n) => n.id && n.role === node.role);
+    const sibs = given?.items ?? (node.parent?.children ?? []).filter((n) => n.id && n.role === node.role);
     const want = placeIndex(d.to, sibs.length);
     if (want === null) return { why: `the list has ${sibs.length} items, no ${placeWord(d.to)} place` };
     if (sibs.length >= 2) {
@@ -1038,6 +1065,36 @@ async function dragStep(r: Run, step: PlanStep, view: View, reasoning: string): 
     if (p && Math.hypot(p.x - out.from.x, p.y - out.from.y) < 3) return { why: `${did}, but it did not move (the page did not take the drag)` };
   }
   return { did };
+}
+
+/**
+ * Sort the page's one movable list: the item that belongs in the first place not yet right is
+ * moved there (a drag, or Move up / Move down for a list box), the page read again, until the
+ * list shows the order. Each move must show; at most one move per item.
+ */
+async function sortStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<{ did: string } | { why: string }> {
+  let t = sortTarget(step.sort!, current().nodes);
+  if (typeof t === 'string') return { why: t };
+  const names = t.list.names;
+  const moved: string[] = [];
+  for (let k = 0; k <= names.length; k++) {
+    if (r.signal.aborted) return { why: `cancelled after ${moved.length} moves` };
+    const { list, want } = t;
+    const at = list.names.findIndex((n, i) => n !== want[i]);
+    if (at < 0) return { did: `sorted ${quote(clip(want.join(', '), 200))} (${moved.length} move${moved.length === 1 ? '' : 's'})` };
+    if (k === names.length) break;
+    const name = want[at]!;
+    const move: PlanStep = { say: `move ${quoteValue(name)} to place ${at + 1}`, drag: { target: name, to: at + 1 } };
+    const node = list.box ?? list.items[list.names.indexOf(name)]!;
+    const out = await dragStep(r, move, current(), `${reasoning}: ${move.say}`, { node, items: list.box ? undefined : list.items });
+    if ('why' in out) return { why: moved.length ? `${moved.length} moves done, then ${out.why}` : out.why };
+    moved.push(name);
+    await r.settle();
+    set(await look(r, r.instruction));
+    t = sortTarget(step.sort!, current().nodes, names);
+    if (typeof t === 'string') return { why: t };
+  }
+  return { why: `the list is still not in order after ${moved.length} moves (${quote(clip(t.list.names.join(', '), 200))})` };
 }
 
 /** An item of a list that moves: an option of its own, or one of a native list box's options (named by `list`). */

@@ -19,6 +19,7 @@ import { MATH_NOUNS, SOLVE_VERBS } from './words/math';
 import { ALL_TEXT, EDITOR_NOUNS, NOT_STYLED_TEXT, STEPPERS, STYLE_NOUNS, STYLE_VERBS, TEXT_STYLES } from './words/controls';
 import { BOOK_IT, BOOK_VERBS, DATE_LEADS, FIND_VERBS, ONE_WAY, PICK_VERBS, RESULT_NOUNS, RESULT_ORDERS, ROUND_TRIP, TRIP_NOUNS } from './words/trips';
 import type { Trip } from './trips';
+import { SORT_STEP, sortFirst, type SortSpec } from './sorting';
 import { FOLDED_PARTS, FOLDS, HIDDEN_IN, LOOK_THROUGH_VERBS, LOOK_THROUGH_WAYS, SUGGESTED, SUGGESTION_LISTS } from './words/menus';
 import {
   CONTROL_NOUNS,
@@ -144,6 +145,8 @@ export interface PlanStep {
   record?: { who: string; field: string };
   /** The trip result a superlative picks ("the cheapest"), booked with its own control, or only named when `look`. */
   tripResult?: { order?: string; look?: boolean };
+  /** "Sort the numbers in increasing order": the page's one movable list, each item moved to its place in turn. */
+  sort?: SortSpec;
 }
 
 /** How far "drag it left" goes; "all the way" goes to the edge (the drag end stays in the viewport). */
@@ -1166,6 +1169,8 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   s = itemFirst(s) ?? s;
   // "Give the text "X" the style bold": select it, then the style's button.
   s = styleFirst(s) ?? s;
+  // "Sort the numbers in increasing order, starting with the lowest at the top": one step, whatever moves the items.
+  s = sortFirst(s) ?? s;
 
   // "Register the guest Linus by entering his name and clicking Submit": the steps it is done by.
   s = goalBySteps(s) ?? s;
@@ -1343,6 +1348,11 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       const rec = RECORD_STEP.exec(restore(clause, quotes));
       if (rec) {
         push({ say: restore(clause, quotes), record: { field: rec[1]!, who: rec[2]!.slice(1, -1) } });
+        return;
+      }
+      const sorted = SORT_STEP.exec(clause);
+      if (sorted) {
+        push({ say: clause, sort: { by: sorted[1] as SortSpec['by'], order: sorted[2] as SortSpec['order'] } });
         return;
       }
       const drag = dragOf(clause, quotes);

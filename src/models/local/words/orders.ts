@@ -23,3 +23,14 @@ export const LARGEST: Phrases = ['largest', 'highest', 'biggest', 'greatest'];
 export const PARITIES: Phrases = ['odd', 'even'];
 /** Words for numbers shown as a set of targets ("click the numbers", "the numbered tiles"). */
 export const NUMBER_NOUNS: Phrases = ['numbers', 'digits', 'numbered\\s+(?:buttons|tiles|boxes)', 'buttons', 'tiles', 'boxes', 'items', 'cards'];
+/** Verbs that put a list in an order ("sort the numbers", "arrange the cards", "drag the names into ..."). */
+export const SORT_VERBS: Phrases = ['sort', 're-?order', 'order', 're-?arrange', 'arrange', 'organi[sz]e', 'put', 'place', 'drag', 'move', 'rank'];
+/** Orders by number, smallest first or largest first, as a sort names them ("in increasing order"). */
+export const SORT_UP: Phrases = ['ascending', 'increasing', 'numerical', 'numeric'];
+export const SORT_DOWN: Phrases = ['descending', 'decreasing', 'reverse numerical'];
+/** Orders by name ("in alphabetical order", "from A to Z"); the reverse ones last. */
+export const BY_LETTER_UP: Phrases = ['alphabetical', 'alphabetic'];
+export const BY_LETTER_DOWN: Phrases = ['reverse alphabetical', 'reverse alphabetic'];
+/** Where the first of the order goes ("starting with the lowest number at the top"). */
+export const LIST_STARTS: Phrases = ['top', 'left', 'front', 'beginning', 'start'];
+export const LIST_ENDS: Phrases = ['bottom', 'right', 'end', 'back'];
