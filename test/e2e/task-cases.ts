@@ -181,6 +181,8 @@ const SRT = 'sort-numbers.html';
 /** The same with a second list of numbers beside it: which one to sort is not said. */
 const SR2 = 'sort-numbers.html?two';
 const SG = 'sort-guests.html';
+/** A board of nine squares against a computer that blocks; ?m= the markup, ?b= the starting board, ?me= the mark a click puts. */
+const TTT = 'tic-tac-toe.html';
 
 /**
  * Every submitted field of each page that submits, as it is when the page opens. A case's
@@ -610,6 +612,14 @@ const table: Record<TaskFamily, Row[]> = {
     [OE, 'Mark the numbers below as odd or even and press submit when done.', state({ marks: MARKS }, { clicks: ['submit'] })],
     [OE, 'Label each of the numbers as even or odd, then click Submit', state({ marks: MARKS }, { clicks: ['submit'] })],
     [NB, 'Mark the numbers as odd or even', REFUSE],
+    // Tic-tac-toe: won by a fork, by a block that makes two threats, in one move; a board of one listener has no squares to click.
+    [TTT, "Playing as 'X', win this game of tic-tac-toe.", state({ winner: 'X' })],
+    [`${TTT}?b=XO-------`, 'Beat the computer at noughts and crosses', state({ winner: 'X' })],
+    [`${TTT}?m=table&b=XX-OO----`, 'Win the game of tic tac toe', state({ winner: 'X' })],
+    [`${TTT}?m=buttons&b=XX-O-O-X-&me=O`, "Playing as 'O', win this game of tic-tac-toe.", state({ winner: 'O' })],
+    [`${TTT}?m=buttons&b=XX-O-O-X-&me=O`, 'Play tic-tac-toe as X and win', REFUSE],
+    [`${TTT}?m=one-listener&b=XX-OO----`, 'Win the game of tic tac toe', REFUSE],
+    [`${TTT}?b=XXXOO----`, 'Win the game of tic tac toe', REFUSE],
   ],
   // A pause between two clicks, measured by the page.
   waits: [

@@ -21,6 +21,7 @@ import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type Each, ty
 import { monthOf } from './input-values';
 import { applyTransform, numberOf, parseDate, resolveReference } from './refs';
 import { sortTarget } from './sorting';
+import { bestMove, boardsOf, turnOf, winnerOf, type Mark, type Square } from './boards';
 import { coverage, exactMatch, glyphWords, normalize } from './text';
 import type { Point, StepRunner } from './step-runner';
 import { shownResults, tripFields, tripResult, type FieldValue } from './trips';
@@ -416,6 +417,14 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       mayChange = true;
       continue;
     }
+    if (planned.game) {
+      const b = boardOf(view.nodes);
+      if (typeof b === 'string') return beyond(i, planned.say, b);
+      const over = winnerOf(b);
+      if (over) return beyond(i, planned.say, over === 'draw' ? 'the game is already over: a draw' : `the game is already over: ${over} has won`);
+      if (!turnOf(b)) return beyond(i, planned.say, 'the marks on the board cannot come from one game (X moves first, then O, in turn)');
+      break;
+    }
     if (planned.sort) {
       if (mayChange) break;
       const t = sortTarget(planned.sort, view.nodes);
@@ -586,6 +595,18 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     }
     if (planned.drag) {
       const out = await dragStep(r, planned, view, describeStep(i, plan.length, planned.say));
+      if ('why' in out) return stop(i, out.why);
+      done.push(out.did);
+      continue;
+    }
+    if (planned.game) {
+      const out = await playGame(
+        r,
+        planned,
+        describeStep(i, plan.length, planned.say),
+        () => view,
+        (v) => (view = v),
+      );
       if ('why' in out) return stop(i, out.why);
       done.push(out.did);
       continue;
@@ -765,6 +786,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       !next.each &&
       !next.drag &&
       !next.sort &&
+      !next.game &&
       next.openItem === undefined &&
       next.searchForm === undefined &&
       !next.when &&
@@ -1095,6 +1117,62 @@ async function sortStep(r: Run, step: PlanStep, reasoning: string, current: () =
     if (typeof t === 'string') return { why: t };
   }
   return { why: `the list is still not in order after ${moved.length} moves (${quote(clip(t.list.names.join(', '), 200))})` };
+}
+
+/** The page's one tic-tac-toe board, or why there is not one. */
+function boardOf(nodes: OutlineNode[]): Square[] | string {
+  const boards = boardsOf(nodes);
+  return boards.length === 1
+    ? boards[0]!
+    : boards.length
+      ? `the page shows ${boards.length} boards of nine squares`
+      : 'the page shows no board of nine squares';
+}
+
+/** How long the other player may take to answer a move. */
+const REPLY_MS = 5_000;
+const ROWS = ['top', 'middle', 'bottom'];
+const COLUMNS = ['left', 'centre', 'right'];
+const squareName = (k: number) => (k === 4 ? 'the centre' : `the ${ROWS[Math.floor(k / 3)]} ${COLUMNS[k % 3]}`.replace('middle centre', 'centre'));
+
+/**
+ * Play the page's board until it shows three of our mark in a line: each turn a win, a block, a
+ * fork, the centre, a corner or a side (boards.ts), after the other player has answered. A
+ * square that does not take the mark, a lost or drawn game, or an answer that never comes ends
+ * the run as a failure; done only when the board shows the line.
+ */
+async function playGame(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<{ did: string } | { why: string }> {
+  const said = step.game!.mark;
+  let me: Mark | null = said === 'either' ? null : said;
+  const moves: string[] = [];
+  for (let turn = 0; turn <= 9; turn++) {
+    let b = boardOf(current().nodes);
+    // The other player's answer may come a moment later: read the board again until it is our turn or the game is over.
+    for (const t0 = Date.now(); typeof b !== 'string' && !winnerOf(b) && me !== null && turnOf(b) !== me && Date.now() - t0 < REPLY_MS;) {
+      await pause(WATCH_EVERY_MS, r.signal);
+      set(await look(r, r.instruction));
+      b = boardOf(current().nodes);
+    }
+    if (typeof b === 'string') return { why: b };
+    const played = moves.length ? ` after playing ${moves.join(', ')}` : '';
+    const over = winnerOf(b);
+    if (over && over === me) return { did: `won as ${me}: three in a line${played}` };
+    if (over) return { why: over === 'draw' ? `the game ended in a draw${played}` : `${over} won the game${played}` };
+    const next = turnOf(b);
+    if (!next) return { why: `the board shows marks that cannot come from one game${played}` };
+    me ??= next;
+    if (next !== me) return { why: `the other player did not move within ${REPLY_MS / 1000} s${played}` };
+    const k = bestMove(b, me);
+    if (k === null) return { why: `no empty square on the board can be clicked${played}` };
+    const say = `click ${squareName(k)} square`;
+    if (!(await actOnNode(r, b[k]!.node!, 'click', [], say, `${reasoning}: ${me} to ${squareName(k)}`, current().url))) return { why: 'the square went away' };
+    moves.push(squareName(k));
+    await r.settle();
+    set(await look(r, r.instruction));
+    const after = boardOf(current().nodes);
+    if (typeof after !== 'string' && after[k]!.mark !== me) return { why: `clicked ${squareName(k)}, but the square does not show ${me}` };
+  }
+  return { why: `no line after ${moves.length} moves` };
 }
 
 /** An item of a list that moves: an option of its own, or one of a native list box's options (named by `list`). */

@@ -20,6 +20,7 @@ import { ALL_TEXT, EDITOR_NOUNS, NOT_STYLED_TEXT, STEPPERS, STYLE_NOUNS, STYLE_V
 import { BOOK_IT, BOOK_VERBS, DATE_LEADS, FIND_VERBS, ONE_WAY, PICK_VERBS, RESULT_NOUNS, RESULT_ORDERS, ROUND_TRIP, TRIP_NOUNS } from './words/trips';
 import type { Trip } from './trips';
 import { SORT_STEP, sortFirst, type SortSpec } from './sorting';
+import { GAME_STEP, gameFirst } from './boards';
 import { FOLDED_PARTS, FOLDS, HIDDEN_IN, LOOK_THROUGH_VERBS, LOOK_THROUGH_WAYS, SUGGESTED, SUGGESTION_LISTS } from './words/menus';
 import {
   CONTROL_NOUNS,
@@ -147,6 +148,8 @@ export interface PlanStep {
   tripResult?: { order?: string; look?: boolean };
   /** "Sort the numbers in increasing order": the page's one movable list, each item moved to its place in turn. */
   sort?: SortSpec;
+  /** "Playing as X, win this game of tic-tac-toe": moves on the page's one board until a line of the mark shows. */
+  game?: { mark: 'X' | 'O' | 'either' };
 }
 
 /** How far "drag it left" goes; "all the way" goes to the edge (the drag end stays in the viewport). */
@@ -1161,6 +1164,9 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   // "How many red items are there?", "click the button that best describes the figure": the answer's button.
   const answer = answerButton(s);
   if (answer) return [answer];
+  // "Playing as 'X', win this game of tic-tac-toe": the whole instruction is the game.
+  const game = gameFirst(bare(s, quotes));
+  if (game) return [{ say: game, game: { mark: GAME_STEP.exec(game)![1] as 'X' | 'O' | 'either' } }];
   // "How many blocks are there? Enter the number": the count the question asks for is what is entered.
   s = s.replace(COUNT_QUESTION, (_m, what: string, verb: string) => `${verb} the number of ${what}`);
   // "Find Lynne in the contact book and click on her phone number": one step, on whichever page shows her.

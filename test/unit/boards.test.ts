@@ -1,0 +1,56 @@
+/** A tic-tac-toe board read off the outline, and the move played on it. */
+import { describe, expect, it } from 'vitest';
+import type { OutlineLine } from '../../src/protocol/model';
+import { bestMove, boardsOf, turnOf, winnerOf, type Square } from '../../src/models/local/boards';
+import { buildOutline } from '../../src/models/local/outline';
+import { planInstruction } from '../../src/models/local/plan';
+import { Refusal } from '../../src/models/local/act';
+
+let n = 0;
+const el = (role: string, name: string, depth = 0, states = {}): OutlineLine => ({ depth, kind: 'element', role, name, id: `e${++n}`, states });
+const text = (t: string, depth = 0): OutlineLine => ({ depth, kind: 'text', text: t, states: {} }) as unknown as OutlineLine;
+/** Nine squares from a board written as nine characters ("X-O-O---X"). */
+const squares = (b: string): Square[] =>
+  b.split('').map((c) => ({ node: buildOutline([el('clickable', c === '-' ? '' : c)])[0]!, mark: c === '-' ? '' : (c as 'X' | 'O') }));
+const marks = (b: Square[]) => b.map((s) => s.mark || '-').join('');
+
+describe('a board of nine squares', () => {
+  it('nine like squares in a run, with text around them; marks by name, an empty square by its looks', () => {
+    const cells = 'X-O-O---X'.split('').map((c) => (c === '-' ? el('clickable', 'white square cell', 0, { namefrom: 'inferred' }) : el('clickable', c)));
+    const boards = boardsOf(buildOutline([el('heading', 'Tic-tac-toe'), ...cells, text('X wins!')]));
+    expect(boards.map(marks)).toEqual(['X-O-O---X']);
+  });
+  it('three rows of three (a table), squares named "Square 2, empty" or by a mark alone', () => {
+    const row = (a: string) => [el('row', '', 1), ...a.split('').map((c) => el('cell', c === '-' ? '' : c, 2))];
+    expect(boardsOf(buildOutline([el('table', ''), ...row('XX-'), ...row('OO-'), ...row('---')])).map(marks)).toEqual(['XX-OO----']);
+    const named = 'X-O------'.split('').map((c, i) => el('button', `Square ${i + 1}, ${c === '-' ? 'empty' : c}`));
+    expect(boardsOf(buildOutline(named)).map(marks)).toEqual(['X-O------']);
+  });
+  it('no board: eight squares, a row of ten, a square that holds controls, a table with no square to click', () => {
+    expect(boardsOf(buildOutline('X-O-O---'.split('').map((c) => el('clickable', c))))).toEqual([]);
+    expect(boardsOf(buildOutline('X-O-O---XX'.split('').map((c) => el('clickable', c))))).toEqual([]);
+    expect(boardsOf(buildOutline([el('row', ''), text('X', 1), text('X', 1), text('O', 1)]))).toEqual([]);
+  });
+});
+
+describe('the move played', () => {
+  it('a win first, then a block, then a square making two threats, then the centre', () => {
+    expect(bestMove(squares('XX-OO----'), 'X')).toBe(2);
+    expect(bestMove(squares('XX-O-O-X-'), 'O')).toBe(4);
+    expect(bestMove(squares('X-O-O---X'), 'X')).toBe(6);
+    expect(bestMove(squares('X-------O'), 'X')).toBe(4);
+  });
+  it('whose turn by the counts, and who won', () => {
+    expect(turnOf(squares('X-O-O---X'))).toBe('X');
+    expect(turnOf(squares('XX-O-O-X-'))).toBe('O');
+    expect(turnOf(squares('XXX------'))).toBeNull();
+    expect(winnerOf(squares('XXXOO----'))).toBe('X');
+    expect(winnerOf(squares('XOXXOOOXX'))).toBe('draw');
+    expect(winnerOf(squares('X-O-O---X'))).toBe('');
+  });
+  it('the planner reads the game and the mark; two marks are refused', () => {
+    expect(planInstruction("Playing as 'X', win this game of tic-tac-toe.", { fields: [], names: [] })[0]?.game).toEqual({ mark: 'X' });
+    expect(planInstruction('Beat the computer at noughts and crosses', { fields: [], names: [] })[0]?.game).toEqual({ mark: 'either' });
+    expect(() => planInstruction('Playing as X, win the tic-tac-toe game as O', { fields: [], names: [] })).toThrow(Refusal);
+  });
+});
