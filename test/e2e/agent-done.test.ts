@@ -100,6 +100,15 @@ describe('the built-in agent refuses a goal no planned step carries out', () => 
     expect(await record(page)).toMatchObject({ clicks: [] });
   });
 
+  it('a run done says what its steps brought up on the page (a code, a confirmation), never what was there before', async () => {
+    const page = await h.open('/done/reveal.html');
+    const r = (await local('Click the button three times')).result;
+    expect(r.success, r.message).toBe(true);
+    expect((await record(page)).clicks).toEqual(['go', 'go', 'go']);
+    expect(r.message).toMatch(/The page now shows: "Clicks: 3" "Well done! The password is TIGER-42\."$/);
+    expect(r.message).not.toMatch(/reveal the password/);
+  });
+
   it('the same pages, tasks it can do: still done', async () => {
     const page = await h.open('/done/ladybird.html');
     const r = (await local('Click Move right twice, then click Go')).result;

@@ -366,6 +366,7 @@ type Run = StepRunner & { clock: Clock };
 
 async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   let view = await look(r, r.instruction);
+  const first = view;
   const effects = r.effects;
   let plan: PlanStep[];
   const t0 = performance.now();
@@ -876,7 +877,31 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       else if (s.pick?.typed) return stop(i, `no suggestion matching ${quote(typed)} appeared after typing it`);
     }
   }
-  return { success: true, message: `done in ${plan.length} step${plan.length === 1 ? '' : 's'}: ${clip(done.join('; '), 1200)}` };
+  // What the steps brought up (a confirmation, a code, a result) is part of the answer: the caller asked for the steps to see it.
+  await r.settle();
+  const shown = newLines(first, await look(r, r.instruction));
+  const now = shown.length ? `. The page now shows: ${clip(shown.map((t) => quote(t)).join(' '), SHOWN_MAX)}` : '';
+  return { success: true, message: `done in ${plan.length} step${plan.length === 1 ? '' : 's'}: ${clip(done.join('; '), 1200)}${now}` };
+}
+
+/** Roles of lines that are something the page says (not a control). */
+const SAYING = new Set(['text', 'heading', 'status', 'alert', 'paragraph', 'note', 'log', 'marquee', 'caption', 'strong', 'emphasis']);
+/** How much newly shown text a run's message carries, and in how many lines. */
+const SHOWN_MAX = 400;
+const SHOWN_LINES = 4;
+
+/** Lines of text the page shows now that it did not show when the run began, in page order. */
+function newLines(before: View, after: View): string[] {
+  const key = (t: string) => t.replace(/\s+/g, ' ').trim().toLowerCase();
+  const had = new Set(before.nodes.filter((n) => SAYING.has(n.role)).map((n) => key(n.name)));
+  const out: string[] = [];
+  for (const n of after.nodes) {
+    const t = n.name.replace(/\s+/g, ' ').trim();
+    if (!SAYING.has(n.role) || !t || had.has(key(t)) || out.includes(t)) continue;
+    out.push(t);
+    if (out.length === SHOWN_LINES) break;
+  }
+  return out;
 }
 
 /**
