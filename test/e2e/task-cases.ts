@@ -183,6 +183,8 @@ const SR2 = 'sort-numbers.html?two';
 const SG = 'sort-guests.html';
 /** A board of nine squares against a computer that blocks; ?m= the markup, ?b= the starting board, ?me= the mark a click puts. */
 const TTT = 'tic-tac-toe.html';
+/** A number to guess (?n=) with feedback on each guess: ?m=game says "Too low!" and names its button Guess. */
+const GN = 'guess-number.html';
 
 /**
  * Every submitted field of each page that submits, as it is when the page opens. A case's
@@ -620,6 +622,12 @@ const table: Record<TaskFamily, Row[]> = {
     [`${TTT}?m=buttons&b=XX-O-O-X-&me=O`, 'Play tic-tac-toe as X and win', REFUSE],
     [`${TTT}?m=one-listener&b=XX-OO----`, 'Win the game of tic tac toe', REFUSE],
     [`${TTT}?b=XXXOO----`, 'Win the game of tic tac toe', REFUSE],
+    // A number guessed by halving the range with the page's answers.
+    [GN, 'Guess the number between 0-9 and press Submit. Use the feedback below to find the right number.', state({ found: true })],
+    [`${GN}?n=0`, 'Guess the number between 0-9 and press Submit. Use the feedback below to find the right number.', state({ found: true })],
+    [`${GN}?m=game&n=73`, 'Guess the number between 1 and 100, then click Guess', state({ found: true })],
+    [`${GN}?m=game&n=1`, 'Find the secret number from 1 to 100. Keep guessing until you get it', state({ found: true })],
+    [`${GN}?m=game&n=30`, 'Guess the number between 0-9 and press Submit.', REFUSE],
   ],
   // A pause between two clicks, measured by the page.
   waits: [

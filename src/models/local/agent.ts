@@ -22,6 +22,8 @@ import { monthOf } from './input-values';
 import { applyTransform, numberOf, parseDate, resolveReference } from './refs';
 import { sortTarget } from './sorting';
 import { bestMove, boardsOf, turnOf, winnerOf, type Mark, type Square } from './boards';
+import { answerTo, type Guess } from './guessing';
+import { GUESS_BUTTONS } from './words/guesses';
 import { coverage, exactMatch, glyphWords, normalize } from './text';
 import type { Point, StepRunner } from './step-runner';
 import { shownResults, tripFields, tripResult, type FieldValue } from './trips';
@@ -418,6 +420,11 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       mayChange = true;
       continue;
     }
+    if (planned.guess) {
+      const c = guessControls(planned.guess, view.nodes);
+      if (typeof c === 'string') return beyond(i, planned.say, c);
+      break;
+    }
     if (planned.game) {
       const b = boardOf(view.nodes);
       if (typeof b === 'string') return beyond(i, planned.say, b);
@@ -596,6 +603,18 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     }
     if (planned.drag) {
       const out = await dragStep(r, planned, view, describeStep(i, plan.length, planned.say));
+      if ('why' in out) return stop(i, out.why);
+      done.push(out.did);
+      continue;
+    }
+    if (planned.guess) {
+      const out = await guessNumber(
+        r,
+        planned.guess,
+        describeStep(i, plan.length, planned.say),
+        () => view,
+        (v) => (view = v),
+      );
       if ('why' in out) return stop(i, out.why);
       done.push(out.did);
       continue;
@@ -788,6 +807,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       !next.drag &&
       !next.sort &&
       !next.game &&
+      !next.guess &&
       next.openItem === undefined &&
       next.searchForm === undefined &&
       !next.when &&
@@ -1142,6 +1162,62 @@ async function sortStep(r: Run, step: PlanStep, reasoning: string, current: () =
     if (typeof t === 'string') return { why: t };
   }
   return { why: `the list is still not in order after ${moved.length} moves (${quote(clip(t.list.names.join(', '), 200))})` };
+}
+
+/** The one field a guess is typed into and the button it is sent with, or why there are not. */
+function guessControls(g: Guess, nodes: OutlineNode[]): { field: OutlineNode; send: OutlineNode } | string {
+  const fields = nodes.filter((n) => n.id && TEXT_ROLES.has(n.role) && n.states.disabled !== true && n.states.readonly !== true);
+  if (fields.length !== 1) return `the page shows ${fields.length || 'no'} fields to type a guess into`;
+  const pressable = nodes.filter((n) => n.id && (n.role === 'button' || n.role === 'clickable') && n.states.disabled !== true);
+  const sends = g.button ? pressable.filter((n) => exactMatch(n.name, g.button!)) : pressable.filter((n) => oneOf(GUESS_BUTTONS).test(n.name.trim()));
+  if (sends.length !== 1) return `the page shows ${sends.length || 'no'} buttons ${g.button ? `named ${quote(g.button)}` : 'to send a guess with'}`;
+  return { field: fields[0]!, send: sends[0]! };
+}
+
+/** The most guesses: halving finds any number of the range in fewer. */
+const guessesFor = (g: Guess) => Math.ceil(Math.log2(g.hi - g.lo + 1)) + 2;
+
+/**
+ * Guess the number: the middle of what is left, typed and sent, the range halved by the page's
+ * answer (higher, lower), until the page says the guess is right. An answer that does not come,
+ * or answers that leave no number, end the run as a failure.
+ */
+async function guessNumber(r: Run, g: Guess, reasoning: string, current: () => View, set: (v: View) => void): Promise<{ did: string } | { why: string }> {
+  const start = current().nodes;
+  let { lo, hi } = g;
+  const tried: number[] = [];
+  while (tried.length < guessesFor(g)) {
+    if (r.signal.aborted) return { why: `cancelled after ${tried.length} guesses` };
+    const c = guessControls(g, current().nodes);
+    if (typeof c === 'string') return { why: c };
+    const n = Math.floor((lo + hi) / 2);
+    const before = current().nodes;
+    const why = `${reasoning}: ${lo} to ${hi} left, ${n} is the middle`;
+    if (
+      !(await actOnNode(
+        r,
+        c.field,
+        'fill',
+        [String(n)],
+        `enter ${quote(String(n))} into ${c.field.name ? quote(c.field.name) : `the ${c.field.role}`}`,
+        why,
+        current().url,
+      ))
+    )
+      return { why: 'the field went away' };
+    if (!(await actOnNode(r, c.send, 'click', [], `click ${quote(c.send.name)}`, why, current().url))) return { why: 'the button went away' };
+    tried.push(n);
+    await r.settle();
+    set(await look(r, r.instruction));
+    const said = answerTo(start, before, current().nodes);
+    if (said === 'right') return { did: `guessed ${n}, which the page says is right (guesses: ${tried.join(', ')})` };
+    if (!said)
+      return { why: `after the guess ${n} the page said neither higher, lower nor right: whether it was right is not known (guesses: ${tried.join(', ')})` };
+    if (said === 'higher') lo = n + 1;
+    else hi = n - 1;
+    if (lo > hi) return { why: `the page's answers leave no number from ${g.lo} to ${g.hi} (guesses: ${tried.join(', ')})` };
+  }
+  return { why: `no guess was right after ${tried.length} (guesses: ${tried.join(', ')})` };
 }
 
 /** The page's one tic-tac-toe board, or why there is not one. */

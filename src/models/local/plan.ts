@@ -21,6 +21,7 @@ import { BOOK_IT, BOOK_VERBS, DATE_LEADS, FIND_VERBS, ONE_WAY, PICK_VERBS, RESUL
 import type { Trip } from './trips';
 import { SORT_STEP, sortFirst, type SortSpec } from './sorting';
 import { GAME_STEP, gameFirst } from './boards';
+import { guessOf, type Guess } from './guessing';
 import { FOLDED_PARTS, FOLDS, HIDDEN_IN, LOOK_THROUGH_VERBS, LOOK_THROUGH_WAYS, SUGGESTED, SUGGESTION_LISTS } from './words/menus';
 import {
   CONTROL_NOUNS,
@@ -150,6 +151,8 @@ export interface PlanStep {
   sort?: SortSpec;
   /** "Playing as X, win this game of tic-tac-toe": moves on the page's one board until a line of the mark shows. */
   game?: { mark: 'X' | 'O' | 'either' };
+  /** "Guess the number between 0-9 and press Submit": guesses typed and sent, halving the range by the page's answers. */
+  guess?: Guess;
 }
 
 /** How far "drag it left" goes; "all the way" goes to the edge (the drag end stays in the viewport). */
@@ -1167,6 +1170,9 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   // "Playing as 'X', win this game of tic-tac-toe": the whole instruction is the game.
   const game = gameFirst(bare(s, quotes));
   if (game) return [{ say: game, game: { mark: GAME_STEP.exec(game)![1] as 'X' | 'O' | 'either' } }];
+  // "Guess the number between 0-9 and press Submit. Use the feedback below to find the right number": one step of many guesses.
+  const guess = guessOf(s, (t) => bare(t, quotes));
+  if (guess) return [{ say: `guess the number from ${guess.lo} to ${guess.hi}`, guess }];
   // "How many blocks are there? Enter the number": the count the question asks for is what is entered.
   s = s.replace(COUNT_QUESTION, (_m, what: string, verb: string) => `${verb} the number of ${what}`);
   // "Find Lynne in the contact book and click on her phone number": one step, on whichever page shows her.

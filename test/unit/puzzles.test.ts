@@ -1,10 +1,11 @@
-/** A tic-tac-toe board read off the outline, and the move played on it. */
+/** A tic-tac-toe board read off the outline and the move played on it; a number guessed with the page's answers. */
 import { describe, expect, it } from 'vitest';
 import type { OutlineLine } from '../../src/protocol/model';
 import { bestMove, boardsOf, turnOf, winnerOf, type Square } from '../../src/models/local/boards';
 import { buildOutline } from '../../src/models/local/outline';
 import { planInstruction } from '../../src/models/local/plan';
 import { Refusal } from '../../src/models/local/act';
+import { answerTo } from '../../src/models/local/guessing';
 
 let n = 0;
 const el = (role: string, name: string, depth = 0, states = {}): OutlineLine => ({ depth, kind: 'element', role, name, id: `e${++n}`, states });
@@ -52,5 +53,30 @@ describe('the move played', () => {
     expect(planInstruction("Playing as 'X', win this game of tic-tac-toe.", { fields: [], names: [] })[0]?.game).toEqual({ mark: 'X' });
     expect(planInstruction('Beat the computer at noughts and crosses', { fields: [], names: [] })[0]?.game).toEqual({ mark: 'either' });
     expect(() => planInstruction('Playing as X, win the tic-tac-toe game as O', { fields: [], names: [] })).toThrow(Refusal);
+  });
+});
+
+describe('a number guessed with the page answers', () => {
+  const lines = (...ts: string[]) => buildOutline(ts.map((t) => text(t)));
+  it('the planner reads the range and the button; a range of no width is refused; another clause is no guess', () => {
+    const say = 'Guess the number between 0-9 and press Submit. Use the feedback below to find the right number.';
+    expect(planInstruction(say, { fields: [], names: [] })[0]?.guess).toEqual({ lo: 0, hi: 9, button: 'Submit' });
+    expect(planInstruction('Find the secret number from 1 to 20. Keep guessing until you get it', { fields: [], names: [] })[0]?.guess).toEqual({
+      lo: 1,
+      hi: 20,
+    });
+    expect(() => planInstruction('Guess the number between 9-0', { fields: [], names: [] })).toThrow(Refusal);
+    expect(planInstruction('Guess the number between 0-9 and press Submit and then click Reset', { fields: [], names: [] })[0]?.guess).toBeUndefined();
+  });
+  it('the answer: a new line first, the same line again next, never the page own instructions', () => {
+    const start = lines('Guess the number between 0-9. Use the feedback to find the right number.');
+    expect(answerTo(start, start, lines('Guess the number between 0-9. Use the feedback to find the right number.', 'The number is higher than 4.'))).toBe(
+      'higher',
+    );
+    expect(answerTo(start, lines('Too low!'), lines('Too low!'))).toBe('higher');
+    expect(answerTo(start, start, lines('Correct! The number was 7.'))).toBe('right');
+    expect(answerTo(start, start, lines('Not correct, try again'))).toBeNull();
+    // Nothing new, and only the instructions: no answer (the instructions say "right").
+    expect(answerTo(start, start, start)).toBeNull();
   });
 });
