@@ -72,6 +72,7 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
       'blur',
       'choices',
       'selectText',
+      'box',
     ]),
     args: z.array(z.string()).default([]),
   }),

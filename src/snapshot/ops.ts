@@ -115,6 +115,11 @@ export function runOp(el: Element, op: string, args: string[]): OpResult {
   switch (op) {
     case 'risk':
       return { ok: true, value: riskFacts(el) };
+    case 'box': {
+      // Its size, and whether a person can resize it by its corner grip (a text area, a box styled `resize`).
+      const r = el.getBoundingClientRect();
+      return { ok: true, value: { width: r.width, height: r.height, resize: getComputedStyle(el).resize } };
+    }
     case 'choices':
       return { ok: true, value: choicesOf(el) };
     case 'focus':

@@ -185,6 +185,8 @@ const SG = 'sort-guests.html';
 const TTT = 'tic-tac-toe.html';
 /** A number to guess (?n=) with feedback on each guess: ?m=game says "Too low!" and names its button Guess. */
 const GN = 'guess-number.html';
+/** A text area to resize by its grip; ?m=div a box styled resize: both, ?m=fixed a text area with no grip. */
+const RZ = 'resize.html';
 
 /**
  * Every submitted field of each page that submits, as it is when the page opens. A case's
@@ -356,6 +358,12 @@ const table: Record<TaskFamily, Row[]> = {
     [SG, 'Put the guests in alphabetical order', state({ order: 'ali,ben,chen,marta,zoe' })],
     [SG, 'Arrange the names from Z to A by dragging them', state({ order: 'zoe,marta,chen,ben,ali' })],
     [SG, 'Sort the guests in increasing order', REFUSE],
+    // A box resized by its corner grip, the way asked; one the page gives no grip is refused.
+    [RZ, 'Resize the textarea so that the width is larger than its initial size then press Submit.', state({ width: 'larger' }, { clicks: ['submit'] })],
+    [RZ, 'Resize the textarea so that the height is smaller than its initial size then press Submit.', state({ height: 'smaller' }, { clicks: ['submit'] })],
+    [RZ, 'Make the comment box taller and click Submit', state({ height: 'larger' }, { clicks: ['submit'] })],
+    [`${RZ}?m=div`, 'Enlarge the notes box, then press Submit', state({ height: 'larger', width: 'larger' }, { clicks: ['submit'] })],
+    [`${RZ}?m=fixed`, 'Resize the textarea so that the width is larger than its initial size then press Submit.', REFUSE],
   ],
   // Shapes and digits told apart only by size, colour and form.
   'visual-adjectives': [

@@ -313,6 +313,15 @@ describe('planner: what must never become a wrong action', () => {
     expect(() => planInstruction('Sort the tracks in chronological order', page())).toThrow(Refusal);
   });
 
+  it('a resize by the box grip: which side, which way; "make the text bigger" names no box', () => {
+    const resizeOf = (say: string) => planInstruction(say, page())[0]?.resize;
+    expect(resizeOf('Resize the textarea so that the width is larger than its initial size then press Submit.')).toEqual({ target: 'textarea', dx: 80, dy: 0 });
+    expect(resizeOf('Resize the textarea so that the height is smaller than its initial size')).toEqual({ target: 'textarea', dx: 0, dy: -30 });
+    expect(resizeOf('Make the comment box taller and click Save')).toEqual({ target: 'comment box', dx: 0, dy: 80 });
+    expect(resizeOf('Enlarge the notes box')).toEqual({ target: 'notes box', dx: 80, dy: 80 });
+    expect(resizeOf('Make the text bigger')).toBeUndefined();
+  });
+
   it('text transforms change the value typed', () => {
     expect(says('Enter "Hello World" in all lower case and press Submit')[0]).toBe('enter "hello world" into the text field');
     expect(says('Type "abc" into the box in upper case')[0]).toBe('Type "ABC" into the box');

@@ -4,7 +4,7 @@
  * run's signal (and so its approval).
  */
 import type { StepRunner } from '../../models/local/step-runner';
-import { dragBy, performAction, pointOf } from '../core/actions';
+import { dragBy, performAction, pointOf, resizeBy } from '../core/actions';
 import { captureSnapshot, selectorsForIds } from '../core/snapshot';
 import { pageToday } from '../core/today';
 import { endsRun } from '../people/approval';
@@ -42,6 +42,7 @@ export function planSteps(run: PlannedRun): StepRunner {
     perform: (selector, method, args) => performAction(port, page, { selector }, method, args, NODE_ACTION_MS, signal),
     pointOf: (selector) => pointOf(port, page, { selector }, NODE_ACTION_MS, signal),
     dragBy: (selector, move) => dragBy(port, page, { selector }, move, NODE_ACTION_MS, signal),
+    resizeBy: (selector, dx, dy) => resizeBy(port, page, { selector }, dx, dy, NODE_ACTION_MS, signal),
     menuTexts: async (selector) =>
       (await port.frameRequest<{ texts: string[] }>(page, 0, { type: 'dh:menuTexts', selector }, MENU_TEXTS_MS).catch(() => ({ texts: [] as string[] }))).texts,
     today: () => pageToday(port, page),

@@ -11,6 +11,7 @@ import { ACT_METHODS, type ActMethod } from '../../protocol/schemas';
 import type { Choices, OpResult, PingResult } from '../../protocol/content-messages';
 import { chooseOption } from './choose';
 import { prepareTarget, type Prepared } from './frames';
+import type { Size } from '../../models/local/step-runner';
 import type { BrowserPort, CdpSession } from '../ports';
 import { raceCancel, throwIfCancelled } from './cancel';
 import { gateOf } from './gate';
@@ -430,6 +431,39 @@ export async function dragBy(
   const to = { x: Math.min(w - EDGE, Math.max(EDGE, want.x)), y: Math.min(h - EDGE, Math.max(EDGE, want.y)) };
   await raceCancel(new Input(cdp).drag({ x: p.x, y: p.y }, to), signal);
   return { element: p.description, from: { x: p.x, y: p.y }, to };
+}
+
+/** How far inside its bottom-right corner an element's resize grip is grabbed. */
+const GRIP = 4;
+/**
+ * Resize an element as a person does: a pointer drag of its corner grip by an offset. Only an
+ * element the page lets be resized (a text area, a box styled `resize`); its size before and after.
+ */
+export async function resizeBy(
+  port: BrowserPort,
+  page: number,
+  target: ActTarget,
+  dx: number,
+  dy: number,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<{ element: string; before: Size; after: Size }> {
+  const p = await prepareTarget(port, page, target, 'dragAndDrop', { timeoutMs, pointer: true, requireEnabled: false, signal });
+  const box = async () => (await op(port, page, p, 'box')).value as Size & { resize: string };
+  const before = await box();
+  if (before.resize === 'none') throw new DeckhandError('ACTION_FAILED', `${p.description} cannot be resized: the page gives it no resize grip`);
+  throwIfCancelled(signal);
+  const cdp = await port.cdp(page);
+  actedOn(page, cdp);
+  const m = await cdp.send<{ cssLayoutViewport: { clientWidth: number; clientHeight: number } }>('Page.getLayoutMetrics');
+  const from = { x: p.x + before.width / 2 - GRIP, y: p.y + before.height / 2 - GRIP };
+  const to = {
+    x: Math.min(m.cssLayoutViewport.clientWidth - EDGE, Math.max(EDGE, from.x + dx)),
+    y: Math.min(m.cssLayoutViewport.clientHeight - EDGE, Math.max(EDGE, from.y + dy)),
+  };
+  await raceCancel(new Input(cdp).drag(from, to), signal);
+  const after = await box();
+  return { element: p.description, before: { width: before.width, height: before.height }, after: { width: after.width, height: after.height } };
 }
 
 /** Where an element is on the screen now (its centre), scrolled into view. */

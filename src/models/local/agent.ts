@@ -24,6 +24,7 @@ import { sortTarget } from './sorting';
 import { bestMove, boardsOf, turnOf, winnerOf, type Mark, type Square } from './boards';
 import { answerTo, type Guess } from './guessing';
 import { GUESS_BUTTONS } from './words/guesses';
+import { RESIZED_BOXES } from './words/places';
 import { coverage, exactMatch, glyphWords, normalize } from './text';
 import type { Point, StepRunner } from './step-runner';
 import { shownResults, tripFields, tripResult, type FieldValue } from './trips';
@@ -420,6 +421,13 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       mayChange = true;
       continue;
     }
+    if (planned.resize) {
+      if (mayChange) break;
+      const g = resizeTarget(planned.resize.target, view.nodes, r.clock);
+      if ('why' in g) return beyond(i, planned.say, g.why);
+      mayChange = true;
+      continue;
+    }
     if (planned.guess) {
       const c = guessControls(planned.guess, view.nodes);
       if (typeof c === 'string') return beyond(i, planned.say, c);
@@ -603,6 +611,12 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     }
     if (planned.drag) {
       const out = await dragStep(r, planned, view, describeStep(i, plan.length, planned.say));
+      if ('why' in out) return stop(i, out.why);
+      done.push(out.did);
+      continue;
+    }
+    if (planned.resize) {
+      const out = await resizeStep(r, planned, view, describeStep(i, plan.length, planned.say));
       if ('why' in out) return stop(i, out.why);
       done.push(out.did);
       continue;
@@ -808,6 +822,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       !next.sort &&
       !next.game &&
       !next.guess &&
+      !next.resize &&
       next.openItem === undefined &&
       next.searchForm === undefined &&
       !next.when &&
@@ -1162,6 +1177,44 @@ async function sortStep(r: Run, step: PlanStep, reasoning: string, current: () =
     if (typeof t === 'string') return { why: t };
   }
   return { why: `the list is still not in order after ${moved.length} moves (${quote(clip(t.list.names.join(', '), 200))})` };
+}
+
+/** The least change of size that shows a resize took (a grip dragged a pixel or two is not one). */
+const RESIZED_MIN = 5;
+
+/**
+ * The box a resize names: what a click would ground to, or else the one element named by its words without the box
+ * word ("the notes box" is a region named Notes, which takes no click).
+ */
+function resizeTarget(target: string, nodes: OutlineNode[], clock: Clock): { node: OutlineNode } | { why: string } {
+  const g = dragTarget({ target }, nodes, clock);
+  if (!('why' in g)) return g;
+  const words = target.replace(anyOf(RESIZED_BOXES), ' ').replace(/\s+/g, ' ').trim();
+  const named = words ? nodes.filter((n) => n.id && exactMatch(n.name, words)) : [];
+  return named.length === 1 ? { node: named[0]! } : g;
+}
+
+/** Resize the box the step names by its corner grip; done when its size changed the way asked. */
+async function resizeStep(r: Run, step: PlanStep, view: View, reasoning: string): Promise<{ did: string } | { why: string }> {
+  const { target, dx, dy } = step.resize!;
+  const g = resizeTarget(target, view.nodes, r.clock);
+  if ('why' in g) return g;
+  const [sel] = await r.selectors([g.node.id!]);
+  if (!sel) return { why: 'the element went away' };
+  let out: Awaited<ReturnType<StepRunner['resizeBy']>>;
+  try {
+    out = await r.resizeBy(sel, dx, dy);
+  } catch (e) {
+    if (r.endsRun(e)) throw e;
+    return { why: (e as Error).message };
+  }
+  const size = (s: { width: number; height: number }) => `${Math.round(s.width)}×${Math.round(s.height)}`;
+  const did = `resized ${out.element} from ${size(out.before)} to ${size(out.after)}`;
+  r.note(step.say, reasoning, did, view.url, null);
+  const took = (d: number, a: number, b: number) => d === 0 || (d > 0 ? b - a >= RESIZED_MIN : a - b >= RESIZED_MIN);
+  if (!took(dx, out.before.width, out.after.width) || !took(dy, out.before.height, out.after.height))
+    return { why: `${did}, which is not the change asked (${dx > 0 || dy > 0 ? 'larger' : 'smaller'})` };
+  return { did };
 }
 
 /** The one field a guess is typed into and the button it is sent with, or why there are not. */

@@ -21,6 +21,7 @@ import { BOOK_IT, BOOK_VERBS, DATE_LEADS, FIND_VERBS, ONE_WAY, PICK_VERBS, RESUL
 import type { Trip } from './trips';
 import { SORT_STEP, sortFirst, type SortSpec } from './sorting';
 import { GAME_STEP, gameFirst } from './boards';
+import { ACROSS, DOWNWARDS, GROWN, RESIZE_VERBS, RESIZED_BOXES, SHRUNK } from './words/places';
 import { guessOf, type Guess } from './guessing';
 import { FOLDED_PARTS, FOLDS, HIDDEN_IN, LOOK_THROUGH_VERBS, LOOK_THROUGH_WAYS, SUGGESTED, SUGGESTION_LISTS } from './words/menus';
 import {
@@ -153,6 +154,8 @@ export interface PlanStep {
   game?: { mark: 'X' | 'O' | 'either' };
   /** "Guess the number between 0-9 and press Submit": guesses typed and sent, halving the range by the page's answers. */
   guess?: Guess;
+  /** "Make the text area wider": the box's resize grip dragged by this much (the box as words for the single-step reading to ground). */
+  resize?: { target: string; dx: number; dy: number };
 }
 
 /** How far "drag it left" goes; "all the way" goes to the edge (the drag end stays in the viewport). */
@@ -842,6 +845,40 @@ const DRAG_BY = new RegExp(
   'i',
 );
 
+/** How far a resize drags the grip: growing goes further than shrinking, which must leave the box usable. */
+const GROW_BY = 80;
+const SHRINK_BY = 30;
+const SIZE_WORD = `(${either([...GROWN, ...SHRUNK])})`;
+/**
+ * "Resize the textarea so that the width is larger than its initial size", "make the text area taller", "enlarge
+ * the notes box": (1) or (4) or (6) the box, (2) what is measured, (3) or (5) which way.
+ */
+const RESIZE = new RegExp(
+  [
+    `^(?:${either(RESIZE_VERBS)})\\s+(?:the\\s+)?(.+?)\\s+so\\s+(?:that\\s+)?(?:the\\s+|its\\s+)(width|height|size)\\s+is\\s+${SIZE_WORD}\\s+than\\s+` +
+      '(?:it\\s+was|(?:its|the)\\s+(?:initial|original|current|starting|first|old)(?:\\s+(?:size|width|height|one|value))?)(?:\\s+(?:was|is))?$',
+    `^make\\s+(?:the\\s+)?(.*?\\b(?:${either(RESIZED_BOXES)}))\\s+${SIZE_WORD}(?:\\s+by\\s+(?:dragging|resizing)(?:\\s+(?:it|its\\s+corner))?)?$`,
+    `^(enlarge|widen|lengthen|shrink|narrow)\\s+(?:the\\s+)?(.+?)$`,
+  ].join('|'),
+  'i',
+);
+
+/** A resize by the box's grip; null when the clause is not one. */
+function resizeOf(clause: string, quotes: string[]): PlanStep['resize'] | null {
+  const m = RESIZE.exec(bare(clause, quotes).replace(/[.!]+$/, ''));
+  if (!m) return null;
+  const [, box1, measure, way1, box2, way2, verb, box3] = m;
+  const target = (box1 ?? box2 ?? box3)!;
+  const way = (way1 ?? way2 ?? verb)!.toLowerCase();
+  const grows = GROWN.includes(way) || /^(?:enlarge|widen|lengthen)$/.test(way);
+  // Only a box with a grip resizes: the target act grounds to must have one ("make the text bigger" is a font size, no resize).
+  const side = measure && measure.toLowerCase() !== 'size' ? measure.toLowerCase() : way;
+  const d = grows ? GROW_BY : -SHRINK_BY;
+  const across = ACROSS.includes(side);
+  const down = DOWNWARDS.includes(side);
+  return { target, dx: down && !across ? 0 : d, dy: across && !down ? 0 : d };
+}
+
 /** A drag by a direction or to an end of a list; null when the clause is not one (a drag onto a target is act's). */
 function dragOf(clause: string, quotes: string[]): PlanStep['drag'] | null {
   const c = bare(clause, quotes)
@@ -1365,6 +1402,11 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       const sorted = SORT_STEP.exec(clause);
       if (sorted) {
         push({ say: clause, sort: { by: sorted[1] as SortSpec['by'], order: sorted[2] as SortSpec['order'] } });
+        return;
+      }
+      const resize = resizeOf(clause, quotes);
+      if (resize) {
+        push({ say: restore(clause, quotes), resize });
         return;
       }
       const drag = dragOf(clause, quotes);

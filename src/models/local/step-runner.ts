@@ -13,6 +13,11 @@ export interface Point {
   y: number;
 }
 
+export interface Size {
+  width: number;
+  height: number;
+}
+
 export interface StepRunner {
   instruction: string;
   maxSteps: number;
@@ -27,6 +32,8 @@ export interface StepRunner {
   pointOf(selector: string): Promise<Point>;
   /** Drag an element by an offset or to a point, as a person's pointer would. */
   dragBy(selector: string, move: { dx: number; dy: number } | { to: Point }): Promise<{ element: string; from: Point; to: Point }>;
+  /** Resize an element by its corner grip, as a person's pointer would: its size before and after (an element with no grip fails). */
+  resizeBy(selector: string, dx: number, dy: number): Promise<{ element: string; before: Size; after: Size }>;
   /** The item texts of the menu an element opens, as the page holds them now (shown or hidden); none when it cannot say. */
   menuTexts(selector: string): Promise<string[]>;
   /** The page's own date (YYYY-MM-DD), for steps that name a date by description. */

@@ -25,3 +25,13 @@ export const RELATIVE_PLACES: Phrases = ['below', 'above', 'here', 'on (?:the|th
 export const PLACE_WORDS: Phrases = [...GRID_ROWS, 'left', 'right', ...GRID_MIDDLE, 'corner', 'hand', 'column', 'row', 'side', 'of', 'the'];
 /** Nearby text that is the page itself, not a place on it. */
 export const WHOLE_PAGE: Phrases = ['page', 'form', 'screen', 'top', 'bottom', 'header', 'footer'];
+
+/** A size asked of a box a person resizes ("make the text area wider"): which way each word goes, and along what. */
+export const RESIZE_VERBS: Phrases = ['resize', 'adjust', 'change the size of', 'enlarge', 'widen', 'lengthen', 'shrink', 'narrow'];
+export const GROWN: Phrases = ['larger', 'bigger', 'greater', 'more', 'wider', 'taller', 'longer', 'higher'];
+export const SHRUNK: Phrases = ['smaller', 'less', 'narrower', 'shorter', 'lower'];
+/** Which side a size word changes: the width, the height, or both (the others). */
+export const ACROSS: Phrases = ['width', 'wider', 'narrower', 'widen', 'narrow'];
+export const DOWNWARDS: Phrases = ['height', 'taller', 'shorter', 'higher', 'lower', 'lengthen', 'longer'];
+/** What "make the X bigger" may resize: a box, never text or a font. */
+export const RESIZED_BOXES: Phrases = ['text ?area', 'area', 'box', 'field', 'editor', 'panel', 'pane', 'window', 'input', 'frame'];
