@@ -249,7 +249,8 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
     const result: AgentResult = {
       success,
       completed,
-      message,
+      // A variable's value is a secret wherever it shows: the page may repeat it back ("Settings for <user>").
+      message: maskValues(message, vars),
       actions: steps,
       metadata: { mode: p.mode, steps: steps.length, durationMs: Date.now() - started, ...(cost !== undefined ? { costUsd: cost } : {}), ...extra },
       usage: {
