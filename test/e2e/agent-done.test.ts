@@ -105,7 +105,8 @@ describe('the built-in agent refuses a goal no planned step carries out', () => 
     const r = (await local('Click the button three times')).result;
     expect(r.success, r.message).toBe(true);
     expect((await record(page)).clicks).toEqual(['go', 'go', 'go']);
-    expect(r.message).toMatch(/The page now shows: "Clicks: 3" "Well done! The password is TIGER-42\."$/);
+    // Five new lines, four fit: the one that hands something over is kept, the rest in page order.
+    expect(r.message).toMatch(/The page now shows: "Clicks: 3" "Nice rhythm\." "Speed: steady" "Well done! The password is TIGER-42\."$/);
     expect(r.message).not.toMatch(/reveal the password/);
   });
 

@@ -24,6 +24,7 @@ import { sortTarget } from './sorting';
 import { bestMove, boardsOf, turnOf, winnerOf, type Mark, type Square } from './boards';
 import { answerTo, type Guess } from './guessing';
 import { GUESS_BUTTONS } from './words/guesses';
+import { HANDED_OVER } from './words/answers';
 import { RESIZED_BOXES } from './words/places';
 import { coverage, exactMatch, glyphWords, normalize } from './text';
 import type { Point, StepRunner } from './step-runner';
@@ -920,23 +921,27 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
 }
 
 /** Roles of lines that are something the page says (not a control). */
-const SAYING = new Set(['text', 'heading', 'status', 'alert', 'paragraph', 'note', 'log', 'marquee', 'caption', 'strong', 'emphasis']);
+const SAYING = new Set(['text', 'heading', 'status', 'alert', 'paragraph', 'note', 'log', 'marquee', 'caption', 'strong', 'emphasis', 'listitem']);
 /** How much newly shown text a run's message carries, and in how many lines. */
 const SHOWN_MAX = 400;
 const SHOWN_LINES = 4;
 
-/** Lines of text the page shows now that it did not show when the run began, in page order. */
+/**
+ * Lines of text the page shows now that it did not show when the run began, in page order; when
+ * there are more than fit, the ones that hand something over (a password, a code, a success) first.
+ */
 function newLines(before: View, after: View): string[] {
   const key = (t: string) => t.replace(/\s+/g, ' ').trim().toLowerCase();
   const had = new Set(before.nodes.filter((n) => SAYING.has(n.role)).map((n) => key(n.name)));
-  const out: string[] = [];
+  const fresh: string[] = [];
   for (const n of after.nodes) {
     const t = n.name.replace(/\s+/g, ' ').trim();
-    if (!SAYING.has(n.role) || !t || had.has(key(t)) || out.includes(t)) continue;
-    out.push(t);
-    if (out.length === SHOWN_LINES) break;
+    if (SAYING.has(n.role) && t && !had.has(key(t)) && !fresh.includes(t)) fresh.push(t);
   }
-  return out;
+  if (fresh.length <= SHOWN_LINES) return fresh;
+  const handed = anyOf(HANDED_OVER);
+  const keep = new Set([...fresh.filter((t) => handed.test(t)), ...fresh].slice(0, SHOWN_LINES));
+  return fresh.filter((t) => keep.has(t));
 }
 
 /**
