@@ -187,6 +187,8 @@ const TTT = 'tic-tac-toe.html';
 const GN = 'guess-number.html';
 /** A text area to resize by its grip; ?m=div a box styled resize: both, ?m=fixed a text area with no grip. */
 const RZ = 'resize.html';
+/** Tiles in shades of red, green and blue; ?set=pastel adds a light red named pink. */
+const SD = 'shades.html';
 
 /**
  * Every submitted field of each page that submits, as it is when the page opens. A case's
@@ -374,6 +376,16 @@ const table: Record<TaskFamily, Row[]> = {
     [SH, 'Click the small square', clicks('sq-small')],
     [SH, 'Click the blue triangle.', clicks('tri-blue')],
     [SH, 'Click the purple star', REFUSE],
+    // Every tile in a shade of a hue, light or dark; a tile whose colour has a name of its own beside them is a guess.
+    [SD, 'Select all the shades of blue and press Submit.', state({ chosen: ['b1', 'b2', 'b3'], submitted: ['b1', 'b2', 'b3'] }, { clicks: ['submit'] })],
+    [SD, 'Click every shade of green, then press Submit', state({ chosen: ['g1', 'g2', 'g3'], submitted: ['g1', 'g2', 'g3'] }, { clicks: ['submit'] })],
+    [`${SD}?set=pastel`, 'Select all the shades of red and press Submit.', REFUSE],
+    [
+      `${SD}?set=pastel`,
+      'Select all the shades of blue and press Submit.',
+      state({ chosen: ['b1', 'b2', 'b3'], submitted: ['b1', 'b2', 'b3'] }, { clicks: ['submit'] }),
+    ],
+    [SD, 'Select all the shades of mauve and press Submit.', REFUSE],
   ],
   // Tasks one click cannot do: search then book the right result, several clicks in an order
   // the numbers give, every link on a topic ("catalog" is not about cats).

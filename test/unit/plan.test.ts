@@ -322,6 +322,11 @@ describe('planner: what must never become a wrong action', () => {
     expect(resizeOf('Make the text bigger')).toBeUndefined();
   });
 
+  it('the shades of a hue are a set chosen on the page; a hue it does not tell apart is refused', () => {
+    expect(planInstruction('Select all the shades of blue and press Submit.', page()).map((s) => s.each ?? s.say)).toEqual([{ shade: 'blue' }, 'press Submit']);
+    expect(() => planInstruction('Select all the shades of mauve', page())).toThrow(/mauve/);
+  });
+
   it('text transforms change the value typed', () => {
     expect(says('Enter "Hello World" in all lower case and press Submit')[0]).toBe('enter "hello world" into the text field');
     expect(says('Type "abc" into the box in upper case')[0]).toBe('Type "ABC" into the box');

@@ -25,6 +25,7 @@ import { bestMove, boardsOf, turnOf, winnerOf, type Mark, type Square } from './
 import { answerTo, type Guess } from './guessing';
 import { GUESS_BUTTONS } from './words/guesses';
 import { HANDED_OVER } from './words/answers';
+import { COLOUR_WORDS, SHADES } from './words/references';
 import { RESIZED_BOXES } from './words/places';
 import { coverage, exactMatch, glyphWords, normalize } from './text';
 import type { Point, StepRunner } from './step-runner';
@@ -1459,6 +1460,7 @@ function eachTargets(each: Each, nodes: OutlineNode[]): OutlineNode[] | string {
     return hits.filter((n) => !(n.role === 'checkbox' && n.states.checked === true));
   }
   if (each.classify === 'parity') return parityTargets(nodes);
+  if (each.shade) return shadeTargets(each.shade, nodes);
   if (each.by && each.verb) {
     const inner = blocksBy(each.by, nodes);
     if (!inner.length) return `no post, message or item on the page is by ${quote(each.by)}`;
@@ -1501,6 +1503,22 @@ const blockOf = (box: OutlineNode, nodes: OutlineNode[]): ItemBlock => ({
  * "Mark the numbers as odd or even": in each item with an Odd and an Even control, the one its
  * number calls for. Every such item must show exactly one whole number.
  */
+/**
+ * The tiles drawn in a shade of `hue`, named by their colour (namefrom=inferred). A tile whose colour has a name of
+ * its own that may or may not be that hue ("pink" beside reds) makes the set a guess: refused.
+ */
+function shadeTargets(hue: string, nodes: OutlineNode[]): OutlineNode[] | string {
+  const family = SHADES[hue]!;
+  const are = anyOf(family.are);
+  const maybe = anyOf(family.maybe);
+  const tiles = nodes.filter((n) => n.id && n.nameFrom === 'inferred' && anyOf(COLOUR_WORDS).test(n.name));
+  const unsure = tiles.find((n) => !are.test(n.name) && maybe.test(n.name));
+  if (unsure) return `whether ${quote(unsure.name)} is a shade of ${hue} is not known (its colour has a name of its own)`;
+  const hits = tiles.filter((n) => are.test(n.name));
+  if (!hits.length) return `nothing on the page is drawn in a shade of ${hue}`;
+  return hits.length > EACH_MAX ? `${hits.length} tiles are shades of ${hue}, more than ${EACH_MAX}` : hits;
+}
+
 function parityTargets(nodes: OutlineNode[]): OutlineNode[] | string {
   const pick = (blocks: ItemBlock[]) => blocks.filter((b) => b.controls.some((c) => named(c, 'odd')) && b.controls.some((c) => named(c, 'even')));
   // Boxes the outline shows (rows, list items), the innermost that hold both controls; else blocks drawn flat.

@@ -10,6 +10,8 @@ export interface OutlineNode {
   role: string;
   name: string;
   states: Record<string, string | true>;
+  /** Where a name not on screen came from ("inferred": from the element's looks). */
+  nameFrom?: string;
   depth: number;
   index: number;
   parent: OutlineNode | null;
@@ -34,6 +36,7 @@ export function buildOutline(lines: readonly OutlineLine[]): OutlineNode[] {
             role: line.role ?? 'generic',
             name: line.name ?? '',
             states: line.states,
+            ...(line.nameFrom ? { nameFrom: line.nameFrom } : {}),
             depth: line.depth,
             index: all.length,
             parent: null,

@@ -58,6 +58,7 @@ import {
   GENERIC_FIELDS,
   OWNER_WORDS,
   PLACE_WORDS,
+  SHADES,
   STATED_NOUNS,
   VALUE_WORDS,
 } from './words/references';
@@ -183,6 +184,8 @@ export interface Each {
   count?: number;
   /** In each item that shows one number, the control named for what the number is ("mark the numbers as odd or even"). */
   classify?: 'parity';
+  /** The tiles whose colour is a shade of this hue ("select all the shades of blue"). */
+  shade?: string;
 }
 
 /** The longest pause an instruction may ask for. */
@@ -952,6 +955,12 @@ function eachOf(clause: string, quotes: string[]): Each | null {
   if ((m = rx(`^${CLICK_ALL}\\s+(?:the\\s+)?(${either([...LARGEST, ...SMALLEST, ...PARITIES])})\\s+(?:number|value|digit|one)$`).exec(c))) {
     const w = m[1].toLowerCase();
     return { pick: w === 'odd' || w === 'even' ? w : SMALLEST.includes(w) ? 'min' : 'max' };
+  }
+  // "Select all the shades of blue": the tiles drawn in that hue, light or dark.
+  if ((m = rx(`^${CLICK_EVERY}\\s+(?:of\\s+)?(?:the\\s+)?shades?\\s+of\\s+(\\w+)(?:\\s+(?:below|shown|in\\s+the\\s+grid))?$`).exec(c))) {
+    const hue = m[1]!.toLowerCase();
+    if (!SHADES[hue]) throw new Refusal(`it asks for the shades of ${hue}, a hue the built-in model does not tell apart`);
+    return { shade: hue };
   }
   // "Click all the links that mention cats", "open every link about dogs", "check all boxes with Pro".
   if ((m = rx(`^${CLICK_EVERY}\\s+(?:of\\s+)?(?:the\\s+)?(${either(MENTION_KINDS)})\\s+(?:that\\s+|which\\s+)?(?:${either(MENTIONS)})\\s+(.+)$`).exec(c))) {

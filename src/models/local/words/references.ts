@@ -112,3 +112,12 @@ export const SHAPE_SIDES: Readonly<Record<string, number>> = { triangle: 3, squa
 export const ANSWER_BUTTON_LEADS: Phrases = [
   '(?:click|press|select|choose|pick|hit)(?: on)? the (?:button|answer|option) (?:that|which) (?:best |correctly )?',
 ];
+/**
+ * The colour names that are shades of a hue ("select all the shades of blue"), and the ones that
+ * may or may not be (a light red is called pink, a dark orange brown): a tile of those is a guess.
+ */
+export const SHADES: Readonly<Record<string, { are: Phrases; maybe: Phrases }>> = {
+  red: { are: ['(?:dark |light )?red', 'maroon', 'crimson'], maybe: ['pink', 'brown', 'orange', 'peach', 'magenta', 'coral', 'salmon', 'tomato'] },
+  green: { are: ['(?:dark |light )?green', 'lime'], maybe: ['olive', 'teal', 'cyan', 'yellow', 'turquoise'] },
+  blue: { are: ['(?:dark |light |navy )?blue', 'navy'], maybe: ['cyan', 'teal', 'purple', 'lavender', 'turquoise', 'indigo', 'violet'] },
+};
