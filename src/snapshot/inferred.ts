@@ -267,15 +267,46 @@ const FIGURE_MIN_PX = 32;
 /** Elements of an SVG drawing that are not pieces of it. */
 const SVG_META = new Set(['title', 'desc', 'defs', 'style', 'metadata']);
 
-/** A piece a drawing is made of, with no words: an SVG shape, or an empty box with a colour of its own. */
+/** One letter or digit drawn as SVG text: a piece too ("a red digit"), never a word. */
+function glyphPiece(k: Element): string {
+  const t = (k.textContent ?? '').trim();
+  if (!/^[\p{L}\p{N}]$/u.test(t)) return '';
+  const colour = colourName(getComputedStyle(k).fill);
+  const kind = /\p{N}/u.test(t) ? 'digit' : 'letter';
+  return colour ? `${colour} ${kind}` : kind;
+}
+
+/** A piece a drawing is made of, with no words: an SVG shape, one drawn letter or digit, or an empty box with a colour of its own. */
 function drawnPiece(k: Element): string {
-  if (k.namespaceURI === 'http://www.w3.org/2000/svg') return FIGURE_SHAPE_TAGS.has(k.localName) ? svgShape(k) : '';
+  if (k.namespaceURI === 'http://www.w3.org/2000/svg') return FIGURE_SHAPE_TAGS.has(k.localName) ? svgShape(k) : k.localName === 'text' ? glyphPiece(k) : '';
   const style = getComputedStyle(k);
   const colour = colourName(style.backgroundColor);
   const r = k.getBoundingClientRect();
   if (!colour || r.width < 4 || r.height < 4 || r.width > 300 || r.height > 300) return '';
   // A square with rounded corners is still a square here; only a box not as wide as high is a rectangle.
   return `${colour} ${boxShape(k, style) || (Math.abs(r.width - r.height) <= Math.max(2, r.width * 0.1) ? 'square' : 'rectangle')}`;
+}
+
+/** Pieces whose extents (the longer side of each) are apart by this ratio are two sizes; within the smaller one, one size. */
+const SIZES_APART = 1.5;
+const SIZE_SAME = 1.25;
+
+/**
+ * The extent from which pieces are large, when the extents fall in exactly two groups (every
+ * step between neighbours small, one step between the groups large); null for one size or many.
+ */
+function sizeCut(sizes: number[]): number | null {
+  const a = sizes.filter((x) => x > 0).sort((x, y) => x - y);
+  if (a.length < 2 || a.length !== sizes.length) return null;
+  let cut: number | null = null;
+  for (let i = 1; i < a.length; i++) {
+    const step = a[i]! / a[i - 1]!;
+    if (step >= SIZES_APART) {
+      if (cut !== null) return null;
+      cut = a[i]!;
+    } else if (step > SIZE_SAME) return null;
+  }
+  return cut;
 }
 
 /** A box drawn as a shape: "circle" (fully rounded and as wide as high), "square" (sharp and as wide as high). */
@@ -305,7 +336,7 @@ export function drawnFigure(el: Element, takesInput: (piece: Element) => boolean
   const kids: Element[] = [];
   for (let k = el.firstElementChild; k; k = k.nextElementSibling) {
     if (svg && SVG_META.has(k.localName)) continue;
-    if (svg ? !FIGURE_SHAPE_TAGS.has(k.localName) : !plain(k)) return '';
+    if (svg ? !FIGURE_SHAPE_TAGS.has(k.localName) && k.localName !== 'text' : !plain(k)) return '';
     kids.push(k);
   }
   // One shape is a figure only when drawn as such (an SVG): one coloured box is a bar, a dot, a divider.
@@ -325,13 +356,21 @@ export function drawnFigure(el: Element, takesInput: (piece: Element) => boolean
     if (r.right + window.scrollX <= 0 || r.bottom + window.scrollY <= 0 || r.left + window.scrollX >= document.documentElement.scrollWidth) return true;
     return !!clip && (r.right <= clip.left || r.left >= clip.right || r.bottom <= clip.top || r.top >= clip.bottom);
   };
+  const pieces: { piece: string; size: number }[] = [];
   for (const k of kids) {
     if (unseen(k)) continue;
     // A piece that takes clicks or drags is a target of its own, with its own line.
     if (takesInput(k)) return '';
     const piece = drawnPiece(k);
     if (!piece) return '';
-    counts.set(piece, (counts.get(piece) ?? 0) + 1);
+    const r = k.getBoundingClientRect();
+    pieces.push({ piece, size: Math.max(r.width, r.height) });
+  }
+  // Pieces drawn in two clearly different sizes are "large" and "small", as a person says them.
+  const cut = sizeCut(pieces.map((p) => p.size));
+  for (const { piece, size } of pieces) {
+    const said = cut === null ? piece : `${size >= cut ? 'large' : 'small'} ${piece}`;
+    counts.set(said, (counts.get(said) ?? 0) + 1);
   }
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
   if (total < (svg ? 1 : 2)) return '';

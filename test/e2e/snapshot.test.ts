@@ -325,6 +325,13 @@ describe('snapshot text across boxes, editable content, ties and glyphs', () => 
     const svg = await lineOf('/tasks/shape-count.html');
     expect(svg).toContain('figure "6 shapes: 2 red circles, 1 green square, 1 red triangle, 1 green circle, 1 red square" namefrom=inferred');
     expect(await lineOf('/tasks/shape-quiz.html')).toContain('figure "1 shape: 1 red triangle" namefrom=inferred');
+    // Two clear sizes are said; drawn letters and digits are pieces; one size, or sizes in between, get no size word.
+    expect(await lineOf('/tasks/count-sizes.html')).toContain(
+      'figure "9 shapes: 1 large red circle, 1 small blue circle, 1 large blue square, 1 small red square, 1 large green triangle, ' +
+        '1 small red triangle, 1 large red digit, 1 small blue letter, 1 small green digit" namefrom=inferred',
+    );
+    expect((await lineOf('/tasks/count-sizes.html?one')).join('\n')).not.toMatch(/large|small/);
+    expect((await lineOf('/tasks/count-buttons.html')).join('\n')).not.toMatch(/large|small/);
     // Shapes that take clicks keep a line each; a row of fields stays fields; a toolbar's icons name their buttons.
     const clickable = await lineOf('/tasks/shapes.html');
     expect(clickable.filter((l) => l.startsWith('clickable '))).toHaveLength(6);

@@ -189,6 +189,8 @@ const GN = 'guess-number.html';
 const RZ = 'resize.html';
 /** Tiles in shades of red, green and blue; ?set=pastel adds a light red named pink. */
 const SD = 'shades.html';
+/** Shapes, letters and digits drawn in two sizes in one SVG, with a button per answer; ?one: every piece one size. */
+const CS2 = 'count-sizes.html';
 
 /**
  * Every submitted field of each page that submits, as it is when the page opens. A case's
@@ -261,7 +263,7 @@ const table: Record<TaskFamily, Row[]> = {
     [BC, 'How many blocks are there? Enter the number and submit.', { count: '7' }],
     [BC, 'Enter the number of red blocks in the text box and press Submit', { count: '3' }],
     // Drawings of wordless pieces, counted by the snapshot's figure line: SVG shapes by shape and colour, two groups of
-    // blocks added up; a size ("small", "large") is not seen, so refused.
+    // blocks added up; a size ("small", "large") the figure does not say (its blocks are one size) is refused.
     [SC, 'How many circles are there? Enter the number and submit.', { submits: [{ shapes: '3' }] }],
     [SC, 'Type the number of red shapes into the text box and press Submit', { submits: [{ shapes: '4' }] }],
     [SC, 'Enter the number of green squares and submit', { submits: [{ shapes: '1' }] }],
@@ -619,6 +621,11 @@ const table: Record<TaskFamily, Row[]> = {
     [CBT, 'How many red items are there?', clicks('n3')],
     [CBT, 'How many circles are there?', clicks('n2')],
     [CBT, 'How many large items are there?', REFUSE],
+    [CS2, 'How many large items are there?', clicks('n4')],
+    [CS2, 'How many small circles are there?', clicks('n1')],
+    [CS2, 'How many digits are there?', clicks('n2')],
+    [CS2, 'How many blue letters are there?', clicks('n1')],
+    [`${CS2}?one`, 'How many large items are there?', REFUSE],
     [CBT, 'Click the button that best describes the figure below.', REFUSE],
     [MA, 'Solve the expression and enter the answer, then press Submit', { captcha: '42' }],
     [MA, 'Answer the math question and submit', { captcha: '42' }],

@@ -12,6 +12,7 @@ import { coverage, normalize, similarity } from './text';
 import { anyOf, either, oneOf } from './words/grammar';
 import { ANSWER_WORDS, MATH_NOUNS } from './words/math';
 import { ordinalOf } from './words/numbers';
+import { LARGE_WORDS, SMALL_WORDS } from './words/places';
 import { AMOUNT_NAMES, COLOUR_WORDS, DIRECTION_VERBS, PIECE_NOUNS, SHAPE_SIDES, SHAPE_WORDS, SHOWN_ON, TEXT_WORDS, VALUE_WORDS } from './words/references';
 
 export { isReference } from './text';
@@ -245,6 +246,8 @@ const ONE_SHAPE_REF =
 const PIECE = oneOf(PIECE_NOUNS);
 const SHAPE = oneOf(SHAPE_WORDS);
 const COLOUR = oneOf(COLOUR_WORDS);
+const LARGE = oneOf(LARGE_WORDS);
+const SMALL = oneOf(SMALL_WORDS);
 /** "boxes" is "box", "squares" is "square". */
 const singular = (w: string) => w.replace(/(ch|sh|x)es$/, '$1').replace(/s$/, '');
 /** "7 shapes: 3 red squares, 4 blue squares": the snapshot's count of a drawing's pieces. */
@@ -263,14 +266,20 @@ function piecesCounted(what: string, nodes: OutlineNode[]): number | null {
     .split(/\s+/);
   const noun = words.at(-1) ?? '';
   if (!pieces.length || !(PIECE.test(noun) || SHAPE.test(noun))) return null;
-  const colours = words.slice(0, -1).filter((w) => w !== 'total' && w !== 'of');
+  const said = words.slice(0, -1).filter((w) => w !== 'total' && w !== 'of');
+  // A size is one of the two a drawing's line says ("large", "small"), when its pieces come in two sizes.
+  const size = said.find((w) => LARGE.test(w)) ? 'large' : said.find((w) => SMALL.test(w)) ? 'small' : null;
+  const colours = said.filter((w) => !LARGE.test(w) && !SMALL.test(w));
   const odd = colours.find((w) => !COLOUR.test(w));
   if (odd) throw new Refusal(`it counts pieces by "${odd}", which the built-in model cannot see`);
+  if (size && !pieces.some((p) => p.said[0] === 'large' || p.said[0] === 'small'))
+    throw new Refusal(`it counts ${size} pieces, and the drawing's pieces are not of two clear sizes`);
   const shape = SHAPE.test(noun) ? singular(noun) : null;
   let total = 0;
-  for (const { count, said } of pieces) {
-    if (shape && singular(said.at(-1)!) !== shape) continue;
-    if (colours.some((c) => !anyOf([c]).test(said.slice(0, -1).join(' ')))) continue;
+  for (const { count, said: piece } of pieces) {
+    if (shape && singular(piece.at(-1)!) !== shape) continue;
+    if (size && piece[0] !== size) continue;
+    if (colours.some((c) => !anyOf([c]).test(piece.slice(0, -1).join(' ')))) continue;
     total += count;
   }
   return total;

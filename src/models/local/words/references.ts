@@ -100,6 +100,9 @@ export const SHAPE_WORDS: Phrases = [
   'pentagons?',
   'hexagons?',
   'lines?',
+  // Letters and digits drawn as pieces of a figure.
+  'digits?',
+  'letters?',
 ];
 /** Colours a count may ask for ("the number of red blocks"): a piece counts when its colour says the word. */
 export const COLOUR_WORDS: Phrases = [
