@@ -1,8 +1,8 @@
 /**
  * "done" only when done: the agent's final word is checked against what its steps did. With the
  * built-in model, a goal no planned step carries out is refused with nothing done (a file to
- * upload, a chart to transcribe, a path to plan, a note to download and read, a set of circles to
- * drag, a menu path the menu does not hold), and a step whose effect does not show (a drag that
+ * upload, a chart to transcribe, a path to plan, a note to download and read, a menu path the menu
+ * does not hold), and a step whose effect does not show (a drag that
  * moves nothing, a value the field does not take) ends the run as a failure. With a provider
  * model (the scripted model server), a "done, success" after steps that changed nothing, or right
  * after a failed step, is success false with the model's answer kept; a task done, or a question
@@ -46,7 +46,6 @@ describe('the built-in agent refuses a goal no planned step carries out', () => 
     ['chart.html', 'Transcribe the bar chart into CSV', /transcribe.*not a control|beyond the built-in model/i],
     ['ladybird.html', "Plan the ladybird's path to the leaf", /plan.*not what|beyond the built-in model/i],
     ['riddles.html', 'Download and read the note to solve the riddles', /asks for more than a click/],
-    ['circles.html', 'Drag all circles into the black box', /"all circles", and a step acts on one element/],
     // Two fields take a date: which one is asked, never the heading clicked or the word typed.
     ['dates.html', "Enter today's date", /each a field that takes a date.*say which one/],
   ];
@@ -88,6 +87,13 @@ describe('the built-in agent refuses a goal no planned step carries out', () => 
     expect(r.success, r.message).toBe(false);
     expect(r.message).toMatch(/nothing moved/);
     expect(await placeOf(page, 'c-red')).toEqual(before);
+    // A set dragged one by one: the first that does not move ends the run, and nothing after it is tried.
+    const blue = await placeOf(page, 'c-blue');
+    const all = (await local('Drag all circles into the black box')).result;
+    expect(all.success, all.message).toBe(false);
+    expect(all.message).toMatch(/<circle#c-red>.*but it did not move/);
+    expect(all.actions.filter((a) => a.type === 'act')).toHaveLength(1);
+    expect(await placeOf(page, 'c-blue')).toEqual(blue);
   });
 
   it('a value the field does not take is not a step done: the run fails, saying so', async () => {

@@ -191,6 +191,8 @@ const RZ = 'resize.html';
 const SD = 'shades.html';
 /** Shapes, letters and digits drawn in two sizes in one SVG, with a button per answer; ?one: every piece one size. */
 const CS2 = 'count-sizes.html';
+/** SVG shapes moved by pointer events onto a black box. */
+const DS = 'drag-shapes.html';
 
 /**
  * Every submitted field of each page that submits, as it is when the page opens. A case's
@@ -349,6 +351,11 @@ const table: Record<TaskFamily, Row[]> = {
     [DZ, 'Drag the red block onto the box', state({ in_box: ['red'] })],
     [DZ, 'Put the blue block in the box by dragging it', state({ in_box: ['blue'] })],
     [DZ, 'Drag the green square into the drop zone.', state({ in_box: ['green'] })],
+    // Every piece of a kind (a shape, a colour) dragged onto the box, one by one.
+    [DS, 'Drag all circles into the black box.', state({ in_box: ['c-red', 'c-blue'] })],
+    [DS, 'Drag every red shape into the black box', state({ in_box: ['c-red', 's-red'] })],
+    [DS, 'Move all the squares onto the black box', state({ in_box: ['s-green', 's-red'] })],
+    [DS, 'Drag all triangles into the black box.', REFUSE],
     // A whole list sorted: each item dragged to its place in turn (a jQuery UI sortable, HTML5 drag and drop cards).
     [
       SRT,

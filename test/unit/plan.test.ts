@@ -322,6 +322,14 @@ describe('planner: what must never become a wrong action', () => {
     expect(resizeOf('Make the text bigger')).toBeUndefined();
   });
 
+  it('every piece of a kind dragged onto a target is one step', () => {
+    expect(planInstruction('Drag all circles into the black box.', page())[0]?.dragEach).toEqual({ what: 'circles', to: 'black box' });
+    expect(planInstruction('Put every red square in the box and press Submit', page()).map((s) => s.dragEach ?? s.say)).toEqual([
+      { what: 'red square', to: 'box' },
+      'press Submit',
+    ]);
+  });
+
   it('the shades of a hue are a set chosen on the page; a hue it does not tell apart is refused', () => {
     expect(planInstruction('Select all the shades of blue and press Submit.', page()).map((s) => s.each ?? s.say)).toEqual([{ shade: 'blue' }, 'press Submit']);
     expect(() => planInstruction('Select all the shades of mauve', page())).toThrow(/mauve/);

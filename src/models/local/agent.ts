@@ -25,7 +25,7 @@ import { bestMove, boardsOf, turnOf, winnerOf, type Mark, type Square } from './
 import { answerTo, type Guess } from './guessing';
 import { GUESS_BUTTONS } from './words/guesses';
 import { HANDED_OVER } from './words/answers';
-import { COLOUR_WORDS, SHADES } from './words/references';
+import { COLOUR_WORDS, PIECE_NOUNS, SHADES, SHAPE_WORDS } from './words/references';
 import { RESIZED_BOXES } from './words/places';
 import { coverage, exactMatch, glyphWords, normalize } from './text';
 import type { Point, StepRunner } from './step-runner';
@@ -423,9 +423,16 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       mayChange = true;
       continue;
     }
+    if (planned.dragEach) {
+      if (mayChange) break;
+      const set = dragSet(planned.dragEach, view.nodes, r.clock);
+      if (typeof set === 'string') return beyond(i, planned.say, set);
+      mayChange = true;
+      continue;
+    }
     if (planned.resize) {
       if (mayChange) break;
-      const g = resizeTarget(planned.resize.target, view.nodes, r.clock);
+      const g = namedTarget(planned.resize.target, view.nodes, r.clock);
       if ('why' in g) return beyond(i, planned.say, g.why);
       mayChange = true;
       continue;
@@ -613,6 +620,12 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     }
     if (planned.drag) {
       const out = await dragStep(r, planned, view, describeStep(i, plan.length, planned.say));
+      if ('why' in out) return stop(i, out.why);
+      done.push(out.did);
+      continue;
+    }
+    if (planned.dragEach) {
+      const out = await dragEachStep(r, planned, view, describeStep(i, plan.length, planned.say));
       if ('why' in out) return stop(i, out.why);
       done.push(out.did);
       continue;
@@ -825,6 +838,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       !next.game &&
       !next.guess &&
       !next.resize &&
+      !next.dragEach &&
       next.openItem === undefined &&
       next.searchForm === undefined &&
       !next.when &&
@@ -1189,21 +1203,76 @@ async function sortStep(r: Run, step: PlanStep, reasoning: string, current: () =
 const RESIZED_MIN = 5;
 
 /**
- * The box a resize names: what a click would ground to, or else the one element named by its words without the box
- * word ("the notes box" is a region named Notes, which takes no click).
+ * The element a drag or a resize names: what a click would ground to, or else the one element named by its words, or
+ * by them without the box word ("the notes box" is a region named Notes, "the black box" a picture; neither takes clicks).
  */
-function resizeTarget(target: string, nodes: OutlineNode[], clock: Clock): { node: OutlineNode } | { why: string } {
+function namedTarget(target: string, nodes: OutlineNode[], clock: Clock): { node: OutlineNode } | { why: string } {
   const g = dragTarget({ target }, nodes, clock);
   if (!('why' in g)) return g;
   const words = target.replace(anyOf(RESIZED_BOXES), ' ').replace(/\s+/g, ' ').trim();
-  const named = words ? nodes.filter((n) => n.id && exactMatch(n.name, words)) : [];
-  return named.length === 1 ? { node: named[0]! } : g;
+  for (const name of [target, words].filter(Boolean)) {
+    const named = nodes.filter((n) => n.id && exactMatch(n.name, name));
+    if (named.length === 1) return { node: named[0]! };
+  }
+  return g;
+}
+
+const SHAPE_NOUN = oneOf(SHAPE_WORDS);
+const ANY_PIECE = oneOf(PIECE_NOUNS);
+const singularOf = (w: string) => w.replace(/(ch|sh|x)es$/, '$1').replace(/s$/, '');
+
+/**
+ * What "drag all circles into the black box" moves and where: the elements named as that kind of piece (a shape word,
+ * with any colour said: "red squares"; "shapes" or "items" for every shape), and the one target; or why not.
+ */
+function dragSet(d: NonNullable<PlanStep['dragEach']>, nodes: OutlineNode[], clock: Clock): { pieces: OutlineNode[]; onto: OutlineNode } | string {
+  const onto = namedTarget(d.to, nodes, clock);
+  if ('why' in onto) return `where to drag them is not known: ${onto.why}`;
+  const words = d.what.toLowerCase().split(/\s+/);
+  const noun = words.at(-1)!;
+  const colours = words.slice(0, -1);
+  if (!SHAPE_NOUN.test(noun) && !ANY_PIECE.test(noun)) return `${quote(d.what)} names no kind of shape the page draws`;
+  if (colours.some((c) => !oneOf(COLOUR_WORDS).test(c))) return `it picks the pieces by ${quote(colours.join(' '))}, which the built-in model cannot see`;
+  const kind = SHAPE_NOUN.test(noun) ? singularOf(noun) : null;
+  const pieces = nodes.filter((n) => {
+    if (!n.id || n === onto.node || isInside(n, onto.node)) return false;
+    const said = normalize(n.name).split(' ');
+    const shape = said.find((w) => SHAPE_NOUN.test(w));
+    return !!shape && (!kind || singularOf(shape) === kind) && colours.every((c) => said.includes(c));
+  });
+  if (!pieces.length) return `no ${d.what} on the page to drag`;
+  if (pieces.length > EACH_MAX) return `${pieces.length} ${d.what}, more than ${EACH_MAX}`;
+  return { pieces, onto: onto.node };
+}
+
+/** Drag each piece of the set onto the target, a little apart; each must move, or the run stops there. */
+async function dragEachStep(r: Run, step: PlanStep, view: View, reasoning: string): Promise<{ did: string } | { why: string }> {
+  const set = dragSet(step.dragEach!, view.nodes, r.clock);
+  if (typeof set === 'string') return { why: set };
+  const [ontoSel] = await r.selectors([set.onto.id!]);
+  if (!ontoSel) return { why: 'the target went away' };
+  const at = await r.pointOf(ontoSel);
+  const moved: string[] = [];
+  for (const [k, n] of set.pieces.entries()) {
+    if (r.signal.aborted) return { why: `cancelled after ${moved.length} of ${set.pieces.length}` };
+    const [sel] = await r.selectors([n.id!]);
+    if (!sel) return { why: `${quote(n.name)} went away after ${moved.length} of ${set.pieces.length}` };
+    // A little apart, so a piece does not land on one dropped before it.
+    const out = await r.dragBy(sel, { to: { x: at.x + ((k % 3) - 1) * 10, y: at.y + ((Math.floor(k / 3) % 3) - 1) * 10 } });
+    const did = `dragged ${out.element} from (${Math.round(out.from.x)}, ${Math.round(out.from.y)}) to (${Math.round(out.to.x)}, ${Math.round(out.to.y)})`;
+    r.note(step.say, `${reasoning}: ${k + 1} of ${set.pieces.length}`, did, view.url, null);
+    await r.settle();
+    const p = await r.pointOf(sel).catch(() => null);
+    if (p && Math.hypot(p.x - out.from.x, p.y - out.from.y) < 3) return { why: `${did}, but it did not move (the page did not take the drag)` };
+    moved.push(quote(n.name));
+  }
+  return { did: `dragged ${moved.join(', ')} onto ${quote(set.onto.name || set.onto.role)}` };
 }
 
 /** Resize the box the step names by its corner grip; done when its size changed the way asked. */
 async function resizeStep(r: Run, step: PlanStep, view: View, reasoning: string): Promise<{ did: string } | { why: string }> {
   const { target, dx, dy } = step.resize!;
-  const g = resizeTarget(target, view.nodes, r.clock);
+  const g = namedTarget(target, view.nodes, r.clock);
   if ('why' in g) return g;
   const [sel] = await r.selectors([g.node.id!]);
   if (!sel) return { why: 'the element went away' };

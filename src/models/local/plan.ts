@@ -157,6 +157,8 @@ export interface PlanStep {
   guess?: Guess;
   /** "Make the text area wider": the box's resize grip dragged by this much (the box as words for the single-step reading to ground). */
   resize?: { target: string; dx: number; dy: number };
+  /** "Drag all circles into the black box": every piece of that kind dragged onto the target, each move checked. */
+  dragEach?: { what: string; to: string };
 }
 
 /** How far "drag it left" goes; "all the way" goes to the edge (the drag end stays in the viewport). */
@@ -882,6 +884,13 @@ function resizeOf(clause: string, quotes: string[]): PlanStep['resize'] | null {
   return { target, dx: down && !across ? 0 : d, dy: across && !down ? 0 : d };
 }
 
+/** "Drag all circles into the black box", "move every square onto the target": (1) the kind of piece, (2) where to. */
+const DRAG_ALL = new RegExp(
+  `^(?:${either(DRAG_VERBS)}|put|place)\\s+(?:all|every|each)\\s+(?:of\\s+)?(?:the\\s+)?([\\w-]+(?:\\s+[\\w-]+)?)` +
+    '\\s+(?:in|into|onto|on|to|inside)\\s+(?:the\\s+)?(.+)$',
+  'i',
+);
+
 /** A drag by a direction or to an end of a list; null when the clause is not one (a drag onto a target is act's). */
 function dragOf(clause: string, quotes: string[]): PlanStep['drag'] | null {
   const c = bare(clause, quotes)
@@ -1411,6 +1420,11 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       const sorted = SORT_STEP.exec(clause);
       if (sorted) {
         push({ say: clause, sort: { by: sorted[1] as SortSpec['by'], order: sorted[2] as SortSpec['order'] } });
+        return;
+      }
+      const all = DRAG_ALL.exec(bare(clause, quotes).replace(/[.!]+$/, ''));
+      if (all) {
+        push({ say: restore(clause, quotes), dragEach: { what: all[1]!, to: all[2]! } });
         return;
       }
       const resize = resizeOf(clause, quotes);
