@@ -225,3 +225,33 @@ describe('the planner keeps values as the person wrote them', () => {
     expect(says('fill the coupon with SAVE20')).toEqual(['enter "SAVE20" into the coupon field']);
   });
 });
+
+describe('a value into what holds it, by the words a person uses for the field', () => {
+  it('an e-mail into "the address field" is the e-mail address; other text there is no e-mail', () => {
+    const form = [el(0, 'textbox', 'Email address', 'e1', { type: 'email', value: '' }), el(0, 'button', 'Subscribe', 'e2')];
+    expect(act('enter "grace@navy.mil" into the address field', form)).toEqual({ id: 'e1', method: 'fill', args: ['grace@navy.mil'] });
+    expect(act('type "12 Main St" into the address field', form)).toMatchObject({ refused: expect.stringMatching(/no element matches/) });
+  });
+  it('a group of radios set to a value is its radio of that name; a value no radio has is refused', () => {
+    const form = [
+      el(0, 'group', 'How often?', 'g1'),
+      el(1, 'radio', 'Daily', 'r1'),
+      el(1, 'radio', 'Weekly', 'r2'),
+      el(0, 'group', 'Shipping method', 'g2'),
+      el(1, 'radio', 'Standard', 'r3'),
+      el(1, 'radio', 'Express', 'r4'),
+    ];
+    expect(act('enter "Daily" into the frequency field', form)).toEqual({ id: 'r1', method: 'click', args: [] });
+    expect(act('set the shipping method to Express', form)).toEqual({ id: 'r4', method: 'click', args: [] });
+    expect(act('set the frequency to Hourly', form)).toMatchObject({ refused: expect.any(String) });
+  });
+  it('"the Photos folder" is the folder named Photos, not a picture', () => {
+    const tree = [
+      el(0, 'tree', 'Files', 't', { clickable: true }),
+      el(1, 'treeitem', '▸ Projects', 'f1'),
+      el(1, 'treeitem', '▸ Photos', 'f2'),
+      el(1, 'treeitem', 'notes.txt', 'f3'),
+    ];
+    expect(act('Open the Photos folder', tree)).toEqual({ id: 'f2', method: 'click', args: [] });
+  });
+});

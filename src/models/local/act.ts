@@ -7,6 +7,7 @@ import { clip, quote } from '../../protocol/text';
 import { isInside, optionsOf, textOf, type OutlineNode } from './outline';
 import { Refusal } from './refusal';
 import { appendOf, dateValueFor, dayOf, namedDate, type DateField, type NamedDate } from './values';
+import { EMAIL_SHAPE } from './input-values';
 import { ENDS, ORDINALS, ordinalOf } from './words/numbers';
 import { MONTH_STEMS, MONTHS } from './words/dates';
 import { anyOf, either, leading, oneOf } from './words/grammar';
@@ -328,7 +329,9 @@ export function parseIntent(instruction: string): Intent {
   };
   // A date named by description ("today's date", "next Monday") is a day, written as the field takes it once the
   // field is known (values.ts); it is never typed as words. A quoted value is text as written.
-  const entry = (t: string, method: Method, v: string): Intent => {
+  const entry = (field: string, method: Method, v: string): Intent => {
+    // An e-mail typed into "the address field" goes into the e-mail address (which the words read as "email").
+    const t = /^address(?: (?:field|box|input))?$/i.test(field.trim()) && EMAIL_SHAPE.test(unq(v, quotes).trim()) ? `email ${field}` : field;
     const when = /^QQ\d+$/.test(v.trim()) ? null : namedDate(unq(v, quotes));
     return when ? dated(target(t, method, unq(v, quotes)), when) : target(t, method, literal(v));
   };
@@ -978,6 +981,8 @@ export function choose(intent: Intent, nodes: OutlineNode[], facts: Facts = {}):
     }
   }
   if (best && best.confidence >= 0.6) return best;
+  const chosen = intent.method === 'fill' && intent.value ? radioIn(intent.target, intent.value, nodes) : null;
+  if (chosen) return chosen;
   throw (
     refusal ??
     new Refusal(
@@ -987,6 +992,24 @@ export function choose(intent: Intent, nodes: OutlineNode[], facts: Facts = {}):
       )}`,
     )
   );
+}
+
+/** Groups whose options are radios, as the outline shows them. */
+const RADIO_GROUPS = new Set(['group', 'radiogroup']);
+
+/**
+ * "Set the frequency to Daily" where Frequency is a group of radios and no field takes text: the radio named exactly
+ * the value in the one group the words name (its name, or its canonical words: "How often?" is a frequency). Null
+ * when no group, or more than one, fits.
+ */
+function radioIn(target: string, value: string, nodes: OutlineNode[]): Pick | null {
+  const want = canonical(target.replace(/\b(?:field|box|group|options?|choices?|setting)\b/gi, ' '));
+  if (!want.trim()) return null;
+  const fits = nodes.filter((g) => RADIO_GROUPS.has(g.role) && g.name && coverage(want, canonical(g.name)) === 1);
+  const picks = fits.flatMap((g) => g.children.filter((r) => r.id && r.role === 'radio' && exactMatch(r.name, value)));
+  if (picks.length !== 1) return null;
+  const r = picks[0]!;
+  return { node: r, method: 'click', args: [], confidence: 0.8, description: `${r.name} radio in ${r.parent!.name}` };
 }
 
 function chooseOne(intentIn: Intent, nodes: OutlineNode[], facts: Facts): Pick {

@@ -6,6 +6,11 @@
  * task suites written for them do) unless the first number cannot be a month.
  */
 
+/** An e-mail address as people write one, alone (`EMAIL_SHAPE`) or anywhere in a text (`EMAILS`, global). */
+const EMAIL = `[^\\s@"'<>]+@[^\\s@"'<>]+\\.[a-z]{2,}`;
+export const EMAIL_SHAPE = new RegExp(`^${EMAIL}$`, 'i');
+export const EMAILS = new RegExp(EMAIL, 'gi');
+
 const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
 
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');

@@ -4,6 +4,7 @@
  * the one control its field's label names ("Phone:" beside "(412) 555-0193"). Found only when
  * unmistakable: the name shown once, one control for the field.
  */
+import { EMAIL_SHAPE } from './input-values';
 import type { OutlineNode } from './outline';
 import { normalize } from './text';
 import { anyOf } from './words/grammar';
@@ -17,7 +18,7 @@ const LABEL_HOLDERS = new Set(['listitem', 'group', 'cell', 'gridcell', 'term', 
 const SHAPES: Readonly<Record<string, RegExp>> = {
   // Seven digits or more with a phone's separators; not a date ("2024-01-31", "31/01/2024").
   phone: /^(?!\d{4}-\d{1,2}-\d{1,2}$|\d{1,2}[/.-]\d{1,2}[/.-]\d{2,4}$)\+?(?:[\s().-]*\d){7,}[\s().-]*$/,
-  email: /^[^\s@]+@[^\s@]+\.[^\s@]+$/,
+  email: EMAIL_SHAPE,
 };
 /** A label is short ("Phone:", "Email address"); a longer line is content, not a label. */
 const LABEL_MAX = 24;

@@ -7,6 +7,7 @@
  * page's controls (act.ts). A description is page text: it ranks tools whose names fit, and
  * never makes a tool fit.
  */
+import { EMAILS } from './input-values';
 import type { PageTool } from '../../protocol/page-tools';
 import { words } from './text';
 import { anyOf, either } from './words/grammar';
@@ -31,7 +32,6 @@ const keyWords = (s: string): string[] => [...new Set(words(s).map((w) => stem(F
 /** A tool name's words: add_to_cart, addToCart and add-to-cart all say "add to cart". */
 const nameText = (name: string) => name.replace(/([a-z0-9])([A-Z])/g, '$1 $2').replace(/[_.\-]+/g, ' ');
 
-const EMAIL = /[^\s@"'<>]+@[^\s@"'<>]+\.[a-z]{2,}/gi;
 const QUOTED = /"([^"]+)"|“([^”]+)”|'([^']+)'/g;
 const INTRODUCED = new RegExp(`\\b(?:${either(VALUE_INTRODUCERS)}) (.+?)(?:[.!?]?$| (?:to|in|on|from|into) the\\b)`, 'i');
 const NOT_VALUE = new RegExp(`^(?:${either(NOT_VALUES)})$`, 'i');
@@ -89,9 +89,9 @@ interface Values {
 function valuesOf(instruction: string): Values {
   const quoted = [...instruction.matchAll(QUOTED)].map((m) => m[1] ?? m[2] ?? m[3]);
   const bare = instruction.replace(QUOTED, ' ');
-  const emails = bare.match(EMAIL) ?? [];
+  const emails = bare.match(EMAILS) ?? [];
   const tokens = bare
-    .replace(EMAIL, ' ')
+    .replace(EMAILS, ' ')
     .split(/[\s,;:()=]+/)
     .map((t) => t.replace(/[.!?]+$/, ''))
     .filter(Boolean);
@@ -184,7 +184,7 @@ function inputFor(tool: PageTool, instruction: string, v: Values): Record<string
       input[free[0]] = v.quoted[at];
       used.quoted.add(at);
     } else {
-      const said = INTRODUCED.exec(instruction.replace(QUOTED, ' ').replace(EMAIL, ' '))?.[1]?.trim();
+      const said = INTRODUCED.exec(instruction.replace(QUOTED, ' ').replace(EMAILS, ' '))?.[1]?.trim();
       if (said && !NOT_VALUE.test(said)) {
         input[free[0]] = said;
         // Its words are the value: numbers in it are used up with it.

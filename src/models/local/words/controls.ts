@@ -52,6 +52,8 @@ export const KINDS: readonly Kind[] = [
   { words: ['spinners?', 'spin ?buttons?', 'steppers?', '(?<=(?:^|\\bthe|\\ban?) )number (?:field|box|input)'], roles: ['spinbutton', 'clickable'] },
   { words: FIELD_PHRASES, roles: ['textbox', 'searchbox', 'spinbutton', 'combobox', 'slider'] },
   { words: ['options?'], roles: ['option', 'radio'] },
+  // "the Photos folder": a folder of a file tree or list, named before the word.
+  { words: ['folders?', 'director(?:y|ies)'], roles: ['treeitem', 'link', 'button', 'clickable', 'row', 'listitem', 'gridcell', 'option'], last: true },
   { words: ['images?', 'icons?', 'pictures?', 'logos?', 'photos?'], roles: ['img', 'link', 'button', 'clickable'], last: true },
   { words: ['cells?', 'slots?'], roles: ['cell', 'gridcell', 'clickable'] },
   { words: ['(search )?results?'], roles: ['link', 'clickable', 'article'] },

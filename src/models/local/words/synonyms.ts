@@ -29,6 +29,7 @@ export const SYNONYMS: [string, string[]][] = [
   ['next', ['next', 'continue', 'forward', 'proceed']],
   ['previous', ['previous', 'back', 'prev']],
   ['email', ['email', 'e-mail', 'mail address', 'email address']],
+  ['frequency', ['frequency', 'how often']],
   ['password', ['password', 'passcode', 'pass word']],
   ['phone', ['phone', 'telephone', 'mobile', 'phone number']],
   ['name', ['name', 'full name']],
