@@ -311,6 +311,10 @@ describe('planner: what must never become a wrong action', () => {
     expect(() => planInstruction('Sort the numbers in increasing order, starting with the highest number at the top', page())).toThrow(/two orders/);
     expect(() => planInstruction('Sort the numbers from largest to biggest', page())).toThrow(Refusal);
     expect(() => planInstruction('Sort the tracks in chronological order', page())).toThrow(Refusal);
+    // The page's own sort control is for the page to use: no drags; an order its controls do not name is refused.
+    expect(() => planInstruction('Sort the list in ascending order', page([], ['Sort ascending']))).toThrow(Refusal);
+    expect(() => planInstruction('Sort the numbers in increasing order', page([], ['Sort']))).toThrow(Refusal);
+    expect(planInstruction('Sort the list in ascending order', page([], ['Sort in ascending order']))[0]?.sort).toBeUndefined();
   });
 
   it('a resize by the box grip: which side, which way; "make the text bigger" names no box', () => {

@@ -1237,7 +1237,8 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   // "Give the text "X" the style bold": select it, then the style's button.
   s = styleFirst(s) ?? s;
   // "Sort the numbers in increasing order, starting with the lowest at the top": one step, whatever moves the items.
-  s = sortFirst(s) ?? s;
+  // A page with a sort control of its own ("Sort by", "Sort ascending") sorts by it: the words are left to name it.
+  if (!page.names.some((n) => /\bsort/i.test(n))) s = sortFirst(s) ?? s;
 
   // "Register the guest Linus by entering his name and clicking Submit": the steps it is done by.
   s = goalBySteps(s) ?? s;
