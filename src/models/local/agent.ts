@@ -268,6 +268,11 @@ const SECTION_NAME = new RegExp(`^(?:section|panel|part|chapter)\\b|\\b(?:sectio
 
 const describeStep = (i: number, n: number, s: string) => `step ${i + 1} of ${n}: ${s}`;
 
+/** What a step carried out whole did, or why it stopped. */
+type Outcome = { did: string } | { why: string };
+/** A step the agent carries out whole: its own looks and moves, the page as it is now (`current`), each new look kept (`set`). */
+type WholeStep = (r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void) => Promise<Outcome>;
+
 /**
  * Act on a node of the outline itself (a tab to open, a suggestion, a result), with no words to
  * read, and record it as a step of the run. The element acted on; null when the node went away.
@@ -360,6 +365,15 @@ function reveals(pick: Pick, step: PlanStep): boolean {
   if (!CHANGES_PAGE.has(pick.method)) return false;
   return ONWARD.test(n.name);
 }
+
+/** The steps carried out whole, by the field of the plan step that asks for each. */
+const WHOLE_STEPS: readonly [keyof PlanStep, WholeStep][] = [
+  ['dragEach', dragEachStep],
+  ['resize', resizeStep],
+  ['guess', guessNumber],
+  ['game', playGame],
+  ['sort', sortStep],
+];
 
 export async function runPlanned(run: StepRunner): Promise<PlannedOutcome> {
   const clock: Clock = { ms: 0, facts: mentionsNamedDate(run.instruction) ? { today: await run.today() } : {} };
@@ -624,44 +638,10 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       done.push(out.did);
       continue;
     }
-    if (planned.dragEach) {
-      const out = await dragEachStep(r, planned, view, describeStep(i, plan.length, planned.say));
-      if ('why' in out) return stop(i, out.why);
-      done.push(out.did);
-      continue;
-    }
-    if (planned.resize) {
-      const out = await resizeStep(r, planned, view, describeStep(i, plan.length, planned.say));
-      if ('why' in out) return stop(i, out.why);
-      done.push(out.did);
-      continue;
-    }
-    if (planned.guess) {
-      const out = await guessNumber(
-        r,
-        planned.guess,
-        describeStep(i, plan.length, planned.say),
-        () => view,
-        (v) => (view = v),
-      );
-      if ('why' in out) return stop(i, out.why);
-      done.push(out.did);
-      continue;
-    }
-    if (planned.game) {
-      const out = await playGame(
-        r,
-        planned,
-        describeStep(i, plan.length, planned.say),
-        () => view,
-        (v) => (view = v),
-      );
-      if ('why' in out) return stop(i, out.why);
-      done.push(out.did);
-      continue;
-    }
-    if (planned.sort) {
-      const out = await sortStep(
+    // A step carried out whole, with its own looks and moves (a set of drags, a resize, a guess, a game, a sort).
+    const whole = WHOLE_STEPS.find(([kind]) => planned[kind] !== undefined);
+    if (whole) {
+      const out = await whole[1](
         r,
         planned,
         describeStep(i, plan.length, planned.say),
@@ -834,11 +814,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       !next.wait &&
       !next.each &&
       !next.drag &&
-      !next.sort &&
-      !next.game &&
-      !next.guess &&
-      !next.resize &&
-      !next.dragEach &&
+      !WHOLE_STEPS.some(([kind]) => next[kind] !== undefined) &&
       next.openItem === undefined &&
       next.searchForm === undefined &&
       !next.when &&
@@ -1174,7 +1150,7 @@ async function dragStep(
  * moved there (a drag, or Move up / Move down for a list box), the page read again, until the
  * list shows the order. Each move must show; at most one move per item.
  */
-async function sortStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<{ did: string } | { why: string }> {
+async function sortStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
   let t = sortTarget(step.sort!, current().nodes);
   if (typeof t === 'string') return { why: t };
   const names = t.list.names;
@@ -1246,7 +1222,8 @@ function dragSet(d: NonNullable<PlanStep['dragEach']>, nodes: OutlineNode[], clo
 }
 
 /** Drag each piece of the set onto the target, a little apart; each must move, or the run stops there. */
-async function dragEachStep(r: Run, step: PlanStep, view: View, reasoning: string): Promise<{ did: string } | { why: string }> {
+async function dragEachStep(r: Run, step: PlanStep, reasoning: string, current: () => View): Promise<Outcome> {
+  const view = current();
   const set = dragSet(step.dragEach!, view.nodes, r.clock);
   if (typeof set === 'string') return { why: set };
   const [ontoSel] = await r.selectors([set.onto.id!]);
@@ -1270,7 +1247,8 @@ async function dragEachStep(r: Run, step: PlanStep, view: View, reasoning: strin
 }
 
 /** Resize the box the step names by its corner grip; done when its size changed the way asked. */
-async function resizeStep(r: Run, step: PlanStep, view: View, reasoning: string): Promise<{ did: string } | { why: string }> {
+async function resizeStep(r: Run, step: PlanStep, reasoning: string, current: () => View): Promise<Outcome> {
+  const view = current();
   const { target, dx, dy } = step.resize!;
   const g = namedTarget(target, view.nodes, r.clock);
   if ('why' in g) return g;
@@ -1310,7 +1288,8 @@ const guessesFor = (g: Guess) => Math.ceil(Math.log2(g.hi - g.lo + 1)) + 2;
  * answer (higher, lower), until the page says the guess is right. An answer that does not come,
  * or answers that leave no number, end the run as a failure.
  */
-async function guessNumber(r: Run, g: Guess, reasoning: string, current: () => View, set: (v: View) => void): Promise<{ did: string } | { why: string }> {
+async function guessNumber(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
+  const g = step.guess!;
   const start = current().nodes;
   let { lo, hi } = g;
   const tried: number[] = [];
@@ -1370,7 +1349,7 @@ const squareName = (k: number) => (k === 4 ? 'the centre' : `the ${ROWS[Math.flo
  * square that does not take the mark, a lost or drawn game, or an answer that never comes ends
  * the run as a failure; done only when the board shows the line.
  */
-async function playGame(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<{ did: string } | { why: string }> {
+async function playGame(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
   const said = step.game!.mark;
   let me: Mark | null = said === 'either' ? null : said;
   const moves: string[] = [];
