@@ -324,6 +324,8 @@ describe('planner: what must never become a wrong action', () => {
     expect(resizeOf('Make the comment box taller and click Save')).toEqual({ target: 'comment box', dx: 0, dy: 80 });
     expect(resizeOf('Enlarge the notes box')).toEqual({ target: 'notes box', dx: 80, dy: 80 });
     expect(resizeOf('Make the text bigger')).toBeUndefined();
+    expect(resizeOf('Enlarge the image')).toBeUndefined();
+    expect(resizeOf('Narrow down the results by price')).toBeUndefined();
   });
 
   it('every piece of a kind dragged onto a target is one step', () => {

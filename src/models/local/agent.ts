@@ -906,7 +906,9 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   }
   // What the steps brought up (a confirmation, a code, a result) is part of the answer: the caller asked for the steps to see it.
   await r.settle();
-  const shown = newLines(first, await look(r, r.instruction));
+  // A page that cannot be read now (closed, navigating) leaves the answer as it is: the steps were done.
+  const last = await look(r, r.instruction).catch(() => null);
+  const shown = last ? newLines(first, last) : [];
   const now = shown.length ? `. The page now shows: ${clip(shown.map((t) => quote(t)).join(' '), SHOWN_MAX)}` : '';
   return { success: true, message: `done in ${plan.length} step${plan.length === 1 ? '' : 's'}: ${clip(done.join('; '), 1200)}${now}` };
 }

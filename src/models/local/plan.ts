@@ -863,7 +863,7 @@ const RESIZE = new RegExp(
     `^(?:${either(RESIZE_VERBS)})\\s+(?:the\\s+)?(.+?)\\s+so\\s+(?:that\\s+)?(?:the\\s+|its\\s+)(width|height|size)\\s+is\\s+${SIZE_WORD}\\s+than\\s+` +
       '(?:it\\s+was|(?:its|the)\\s+(?:initial|original|current|starting|first|old)(?:\\s+(?:size|width|height|one|value))?)(?:\\s+(?:was|is))?$',
     `^make\\s+(?:the\\s+)?(.*?\\b(?:${either(RESIZED_BOXES)}))\\s+${SIZE_WORD}(?:\\s+by\\s+(?:dragging|resizing)(?:\\s+(?:it|its\\s+corner))?)?$`,
-    `^(enlarge|widen|lengthen|shrink|narrow)\\s+(?:the\\s+)?(.+?)$`,
+    `^(enlarge|widen|lengthen|shrink|narrow)\\s+(?:the\\s+)?(.*?\\b(?:${either(RESIZED_BOXES)}))$`,
   ].join('|'),
   'i',
 );
@@ -876,7 +876,7 @@ function resizeOf(clause: string, quotes: string[]): PlanStep['resize'] | null {
   const target = (box1 ?? box2 ?? box3)!;
   const way = (way1 ?? way2 ?? verb)!.toLowerCase();
   const grows = GROWN.includes(way) || /^(?:enlarge|widen|lengthen)$/.test(way);
-  // Only a box with a grip resizes: the target act grounds to must have one ("make the text bigger" is a font size, no resize).
+  // Only a box resizes ("make the text bigger" is a font size, "enlarge the image" a page's own control), and only by a grip.
   const side = measure && measure.toLowerCase() !== 'size' ? measure.toLowerCase() : way;
   const d = grows ? GROW_BY : -SHRINK_BY;
   const across = ACROSS.includes(side);
