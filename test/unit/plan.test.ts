@@ -306,7 +306,8 @@ describe('planner: what must never become a wrong action', () => {
     expect(sortOf('Arrange the names from Z to A by dragging them')).toEqual([{ by: 'name', order: 'descending' }]);
     expect(sortOf('Sort the list alphabetically and click Save')).toEqual([{ by: 'name', order: 'ascending' }, 'click Save']);
     expect(sortOf('Sort the numbers from largest to smallest')).toEqual([{ by: 'number', order: 'descending' }]);
-    // A move of one item is a drag, not a sort.
+    // A move of one item is a drag, not a sort; "the largest number first" names no list.
+    expect(planInstruction('Move the largest number first', page())[0]?.sort).toBeUndefined();
     expect(planInstruction('Move Company to the 1st position', page())[0]?.drag).toEqual({ target: 'Company', to: 'first' });
     expect(() => planInstruction('Sort the numbers in increasing order, starting with the highest number at the top', page())).toThrow(/two orders/);
     expect(() => planInstruction('Sort the numbers from largest to biggest', page())).toThrow(Refusal);

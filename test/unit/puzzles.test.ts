@@ -67,6 +67,7 @@ describe('a number guessed with the page answers', () => {
     });
     expect(() => planInstruction('Guess the number between 9-0', { fields: [], names: [] })).toThrow(Refusal);
     expect(planInstruction('Guess the number between 0-9 and press Submit and then click Reset', { fields: [], names: [] })[0]?.guess).toBeUndefined();
+    expect(planInstruction('Find the number between 5 and 9 and click it', { fields: [], names: [] })[0]?.guess).toBeUndefined();
   });
   it('the answer: a new line first, the same line again next, never the page own instructions', () => {
     const start = lines('Guess the number between 0-9. Use the feedback to find the right number.');

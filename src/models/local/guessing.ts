@@ -42,7 +42,8 @@ export function guessOf(s: string, quoted: (t: string) => string): Guess | null 
     .filter(Boolean)) {
     if (HOW.test(clause)) continue;
     const p = PRESS.exec(clause);
-    if (!p || out.button) return null;
+    // "... and click it" clicks what was found, not a button a guess is sent with.
+    if (!p || out.button || /^(?:it|that|this|them|one)$/i.test(p[1]!)) return null;
     out.button = quoted(p[1]!).replace(/^["“']|["”']$/g, '');
   }
   return out;

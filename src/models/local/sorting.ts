@@ -17,7 +17,7 @@ export interface SortSpec {
 const EXTREME = `(${either([...SMALLEST, ...LARGEST])})(?:\\s+(?:number|one|value|item|digit))?`;
 /**
  * One way of saying the order: "in increasing order", "alphabetically", "from largest to smallest", "from A to Z",
- * "smallest first", "starting with the lowest number at the top of the list". Its groups are read by `waysOf`.
+ * "smallest first", "starting with the lowest number at the top of the list". Its groups are read by `wayOf`.
  */
 const PHRASE =
   `(?:in(?:to)?\\s+(?:an?\\s+|the\\s+)?(${either([...BY_LETTER_DOWN, ...BY_LETTER_UP, ...SORT_DOWN, ...SORT_UP])})\\s+order` +
@@ -27,9 +27,12 @@ const PHRASE =
   `|(?:with\\s+)?(?:the\\s+)?${EXTREME}\\s+first` +
   `|(?:starting|beginning)\\s+with\\s+(?:the\\s+)?${EXTREME}\\s+(?:at|on)\\s+(?:the\\s+)?(${either([...LIST_STARTS, ...LIST_ENDS])})` +
   '(?:\\s+of\\s+the\\s+(?:list|column|row|page))?)';
-/** A sort clause at the start of an instruction: the verb, what is sorted (words, never "to ..."), then the order. */
+/**
+ * A sort clause at the start of an instruction: the verb, what is sorted (one word or more, never "to ..." nor the order's own words), then the
+ * order. "Move the largest number first" names no list: it is one item's move, not a sort.
+ */
 const SORT_HEAD = new RegExp(
-  `^(?:${either(SORT_VERBS)})\\s+(?:all\\s+)?(?:of\\s+)?(?:the\\s+)?(?:(?!(?:to|into|onto)\\b)[\\w'-]+\\s+){0,5}?` +
+  `^(?:${either(SORT_VERBS)})\\s+(?:all\\s+)?(?:of\\s+)?(?:the\\s+)?(?:(?!(?:to|into|onto|the|${either([...SMALLEST, ...LARGEST])})\\b)[\\w'-]+\\s+){1,5}?` +
     `(?:so\\s+(?:that\\s+)?(?:they|it)\\s+(?:are|is|reads?)\\s+)?${PHRASE}`,
   'i',
 );
