@@ -16,10 +16,10 @@ import { clip, quote } from '../../protocol/text';
 import { choose, parseIntent, Refusal, type Facts, type Intent, type Pick } from './act';
 import { mentionsNamedDate } from './values';
 import { allFlatItems, flatItemsBy, isBy, ITEM_CONTROL_ROLES, type ItemBlock } from './items';
-import { buildOutline, isInside, optionsOf, type OutlineNode } from './outline';
+import { buildOutline, isInside, optionsOf, SAID_ROLES, type OutlineNode } from './outline';
 import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type Each, type PlanPage, type PlanStep } from './plan';
 import { monthOf } from './input-values';
-import { applyTransform, numberOf, parseDate, resolveReference } from './refs';
+import { applyTransform, numberOf, parseDate, resolveReference, singular } from './refs';
 import { sortTarget } from './sorting';
 import { bestMove, boardsOf, turnOf, winnerOf, type Mark, type Square } from './boards';
 import { answerTo, type Guess } from './guessing';
@@ -913,8 +913,6 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   return { success: true, message: `done in ${plan.length} step${plan.length === 1 ? '' : 's'}: ${clip(done.join('; '), 1200)}${now}` };
 }
 
-/** Roles of lines that are something the page says (not a control). */
-const SAYING = new Set(['text', 'heading', 'status', 'alert', 'paragraph', 'note', 'log', 'marquee', 'caption', 'strong', 'emphasis', 'listitem']);
 /** How much newly shown text a run's message carries, and in how many lines. */
 const SHOWN_MAX = 400;
 const SHOWN_LINES = 4;
@@ -925,11 +923,11 @@ const SHOWN_LINES = 4;
  */
 function newLines(before: View, after: View): string[] {
   const key = (t: string) => t.replace(/\s+/g, ' ').trim().toLowerCase();
-  const had = new Set(before.nodes.filter((n) => SAYING.has(n.role)).map((n) => key(n.name)));
+  const had = new Set(before.nodes.filter((n) => SAID_ROLES.has(n.role)).map((n) => key(n.name)));
   const fresh: string[] = [];
   for (const n of after.nodes) {
     const t = n.name.replace(/\s+/g, ' ').trim();
-    if (SAYING.has(n.role) && t && !had.has(key(t)) && !fresh.includes(t)) fresh.push(t);
+    if (SAID_ROLES.has(n.role) && t && !had.has(key(t)) && !fresh.includes(t)) fresh.push(t);
   }
   if (fresh.length <= SHOWN_LINES) return fresh;
   const handed = anyOf(HANDED_OVER);
@@ -1197,7 +1195,6 @@ function namedTarget(target: string, nodes: OutlineNode[], clock: Clock): { node
 
 const SHAPE_NOUN = oneOf(SHAPE_WORDS);
 const ANY_PIECE = oneOf(PIECE_NOUNS);
-const singularOf = (w: string) => w.replace(/(ch|sh|x)es$/, '$1').replace(/s$/, '');
 
 /**
  * What "drag all circles into the black box" moves and where: the elements named as that kind of piece (a shape word,
@@ -1211,12 +1208,12 @@ function dragSet(d: NonNullable<PlanStep['dragEach']>, nodes: OutlineNode[], clo
   const colours = words.slice(0, -1);
   if (!SHAPE_NOUN.test(noun) && !ANY_PIECE.test(noun)) return `${quote(d.what)} names no kind of shape the page draws`;
   if (colours.some((c) => !oneOf(COLOUR_WORDS).test(c))) return `it picks the pieces by ${quote(colours.join(' '))}, which the built-in model cannot see`;
-  const kind = SHAPE_NOUN.test(noun) ? singularOf(noun) : null;
+  const kind = SHAPE_NOUN.test(noun) ? singular(noun) : null;
   const pieces = nodes.filter((n) => {
     if (!n.id || n === onto.node || isInside(n, onto.node)) return false;
     const said = normalize(n.name).split(' ');
     const shape = said.find((w) => SHAPE_NOUN.test(w));
-    return !!shape && (!kind || singularOf(shape) === kind) && colours.every((c) => said.includes(c));
+    return !!shape && (!kind || singular(shape) === kind) && colours.every((c) => said.includes(c));
   });
   if (!pieces.length) return `no ${d.what} on the page to drag`;
   if (pieces.length > EACH_MAX) return `${pieces.length} ${d.what}, more than ${EACH_MAX}`;

@@ -4,7 +4,7 @@
  * agent's (halving the range each time).
  */
 import { Refusal } from './act';
-import type { OutlineNode } from './outline';
+import { SAID_ROLES, type OutlineNode } from './outline';
 import { anyOf, either } from './words/grammar';
 import { GUESS_HOW, GUESS_VERBS, GUESSED_NUMBERS, HIGHER, LOWER, NOT_RIGHT, RIGHT_GUESS } from './words/guesses';
 
@@ -64,8 +64,6 @@ function answerOf(line: string): Answer | null {
   return RIGHT.test(line) ? 'right' : null;
 }
 
-const SAYS = new Set(['text', 'status', 'alert', 'paragraph', 'heading']);
-
 /** The answers the lines give, one of each kind. */
 const answers = (lines: OutlineNode[]) => new Set(lines.map((n) => answerOf(n.name)).filter((a): a is Answer => a !== null));
 
@@ -75,8 +73,8 @@ const answers = (lines: OutlineNode[]) => new Set(lines.map((n) => answerOf(n.na
  * say (never the page's own instructions). Null unless they say one thing.
  */
 export function answerTo(start: OutlineNode[], before: OutlineNode[], after: OutlineNode[]): Answer | null {
-  const lines = (nodes: OutlineNode[]) => new Set(nodes.filter((n) => SAYS.has(n.role)).map((n) => n.name.trim()));
-  const said = after.filter((n) => SAYS.has(n.role));
+  const lines = (nodes: OutlineNode[]) => new Set(nodes.filter((n) => SAID_ROLES.has(n.role)).map((n) => n.name.trim()));
+  const said = after.filter((n) => SAID_ROLES.has(n.role));
   const had = lines(before);
   const first = lines(start);
   const fresh = answers(said.filter((n) => !had.has(n.name.trim())));

@@ -61,6 +61,11 @@ export function buildOutline(lines: readonly OutlineLine[]): OutlineNode[] {
   return all;
 }
 
+/** Roles of lines that are something the page says, not a control (a run's new text, the answer to a guess). */
+export const SAID_ROLES: ReadonlySet<string> = new Set([
+  ...['text', 'heading', 'status', 'alert', 'paragraph', 'note', 'log', 'marquee', 'caption', 'strong', 'emphasis', 'listitem'],
+]);
+
 /** Options of a select line: `options=["A","B"]`. */
 export function optionsOf(n: OutlineNode): string[] {
   const o = n.states.options;

@@ -249,7 +249,7 @@ const COLOUR = oneOf(COLOUR_WORDS);
 const LARGE = oneOf(LARGE_WORDS);
 const SMALL = oneOf(SMALL_WORDS);
 /** "boxes" is "box", "squares" is "square". */
-const singular = (w: string) => w.replace(/(ch|sh|x)es$/, '$1').replace(/s$/, '');
+export const singular = (w: string) => w.replace(/(ch|sh|x)es$/, '$1').replace(/s$/, '');
 /** "7 shapes: 3 red squares, 4 blue squares": the snapshot's count of a drawing's pieces. */
 const FIGURE_PART = /(\d+) ([a-z ]+?)(?=, \d|$)/g;
 
