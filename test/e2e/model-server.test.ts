@@ -184,8 +184,10 @@ describe('failures and abandoned calls', () => {
     await page.goto(PAGE);
     const from = llama.exchanges.length;
     await abandon();
-    const long = llama.exchanges.slice(from).find((x) => x.path === '/v1/chat/completions')!;
-    await expect.poll(() => long.abandoned, { timeout: 5000 }).toBe(true);
+    // A reply that does not fit gets one retry, so the call in flight when the caller gave up is the last one.
+    const calls = () => llama.exchanges.slice(from).filter((x) => x.path === '/v1/chat/completions');
+    await expect.poll(() => calls().at(-1)?.abandoned, { timeout: 5000 }).toBe(true);
+    expect(calls().every((x) => x.endedAt !== undefined)).toBe(true);
     const t0 = Date.now();
     const r = await fetch(`${llama.url}/chat/completions`, {
       method: 'POST',
