@@ -193,6 +193,12 @@ const SD = 'shades.html';
 const CS2 = 'count-sizes.html';
 /** SVG shapes moved by pointer events onto a black box. */
 const DS = 'drag-shapes.html';
+/** A command line drawn on the page (ls, rm); ?m=lines one file a line, printed late; ?m=dos dir and del; ?two: two .gif files. */
+const TM = 'terminal.html';
+/** A list box of names, several may be chosen, and a Submit button. */
+const SCL = 'scroll-list.html';
+/** A time field and a Submit button. */
+const ET = 'enter-time.html';
 
 /**
  * Every submitted field of each page that submits, as it is when the page opens. A case's
@@ -228,6 +234,8 @@ const INITIAL: Record<string, Fields> = {
   [AL]: { answer: '' },
   [MV]: { genre: '', director: '', year: '' },
   [BK]: { title: '', author: '', subject: '', year: '' },
+  [SCL]: { options: [] },
+  [ET]: { time: '' },
 };
 
 type Row = [page: string, say: string, expect: TaskCheck | Fields];
@@ -437,6 +445,14 @@ const table: Record<TaskFamily, Row[]> = {
     [PB, 'Open all the links that mention birds.', anyOrder('cage')],
     [PN, 'Click all the links that mention cats', REFUSE],
     [PN, 'Open every link about dogs', REFUSE],
+    // A file removed through the page's terminal: listed, removed, listed again.
+    [TM, 'Use the terminal below to delete a file ending with the extension .gif', state({ files: ['notes.txt', 'budget.xls', 'readme.md'] })],
+    [`${TM}?m=lines`, 'In the terminal, remove the file named budget.xls', state({ files: ['notes.txt', 'holiday.gif', 'readme.md'] })],
+    [`${TM}?m=lines`, 'Delete readme.md using the command line below', state({ files: ['notes.txt', 'holiday.gif', 'budget.xls'] })],
+    [TM, 'Use the terminal to get rid of the .xls file', state({ files: ['notes.txt', 'holiday.gif', 'readme.md'] })],
+    [`${TM}?two`, 'Use the terminal below to delete a file ending with the extension .gif', REFUSE],
+    [`${TM}?m=dos`, 'Use the terminal below to delete a file ending with the extension .gif', REFUSE],
+    [TM, 'Use the terminal below to delete the file named photo.png', REFUSE],
   ],
   // Focus alone, recorded by focus events (which a background tab must still receive).
   focus: [
@@ -561,6 +577,14 @@ const table: Record<TaskFamily, Row[]> = {
   // A range slider and an ARIA spinbutton, a read-only date field with a calendar, colour
   // swatches by name, selecting text, a terms box whose button waits for the end.
   widgets: [
+    // A list box where several names may be chosen; a time field.
+    [SCL, 'Select Ruby, Cheryl from the scroll list and click Submit.', { options: ['Ruby', 'Cheryl'] }],
+    [SCL, 'Choose Vania and Aileen in the list, then press Submit', { options: ['Vania', 'Aileen'] }],
+    [SCL, 'Select Tamara from the list and press Submit', { options: ['Tamara'] }],
+    [SCL, 'Select Rupert from the scroll list and click Submit.', REFUSE],
+    [ET, 'Enter 2:25 PM as the time and press submit.', { time: '14:25' }],
+    [ET, 'Set the time to 09:05 and submit', { time: '09:05' }],
+    [ET, 'Enter 11:40 AM as the time and press submit', { time: '11:40' }],
     [SS, 'Set the slider to 42 and press Submit', { volume: '42' }],
     [SS, 'Move the volume slider to 80, then click Submit.', { volume: '80' }],
     [SS, 'Set the number of speakers to 7 with the spinner and submit', { qty: '7' }],

@@ -1,4 +1,7 @@
-/** A tic-tac-toe board read off the outline and the move played on it; a number guessed with the page's answers. */
+/**
+ * A tic-tac-toe board read off the outline and the move played on it; a number guessed with the page's answers; a file
+ * removed through the page's terminal.
+ */
 import { describe, expect, it } from 'vitest';
 import type { OutlineLine } from '../../src/protocol/model';
 import { bestMove, boardsOf, turnOf, winnerOf, type Square } from '../../src/models/local/boards';
@@ -6,6 +9,7 @@ import { buildOutline } from '../../src/models/local/outline';
 import { planInstruction } from '../../src/models/local/plan';
 import { Refusal } from '../../src/models/local/act';
 import { answerTo } from '../../src/models/local/guessing';
+import { failure, fileToRemove, filesIn, fits, printed } from '../../src/models/local/shell';
 
 let n = 0;
 const el = (role: string, name: string, depth = 0, states = {}): OutlineLine => ({ depth, kind: 'element', role, name, id: `e${++n}`, states });
@@ -79,5 +83,31 @@ describe('a number guessed with the page answers', () => {
     expect(answerTo(start, start, lines('Not correct, try again'))).toBeNull();
     // Nothing new, and only the instructions: no answer (the instructions say "right").
     expect(answerTo(start, start, start)).toBeNull();
+  });
+});
+
+describe("a file removed through the page's terminal", () => {
+  const plan = (say: string) => planInstruction(say, { fields: [], names: [] })[0]?.removeFile;
+  it('the planner reads the file by its extension, its name or its start, only when a terminal is named', () => {
+    expect(plan('Use the terminal below to delete a file ending with the extension .gif')).toEqual({ ends: '.gif' });
+    expect(plan('In the terminal, remove the file named notes.txt')).toEqual({ name: 'notes.txt' });
+    expect(plan('Delete readme.md using the command line below')).toEqual({ name: 'readme.md' });
+    expect(plan('Use the shell to get rid of the .xls file')).toEqual({ ends: '.xls' });
+    expect(plan('Delete the file with the extension gif using the terminal')).toEqual({ ends: '.gif' });
+    expect(plan('Use the console to delete a file starting with tmp')).toEqual({ starts: 'tmp' });
+    // No terminal named: a page's own Delete buttons; a file described by no name or extension: not read.
+    expect(plan('Delete readme.md')).toBeUndefined();
+    expect(plan('Use the terminal below to delete the old file')).toBeUndefined();
+    expect(plan('Use the terminal to delete a file, then delete another')).toBeUndefined();
+  });
+  it('what a command printed: new lines only (a listing again counts), never the echo, a file ending like the command kept', () => {
+    const lines = (...ts: string[]) => buildOutline(ts.map((t) => text(t)));
+    const before = lines('Welcome!', 'user$ ls', 'a.txt b.gif');
+    expect(printed(before, lines('Welcome!', 'user$ ls', 'a.txt b.gif', 'user$ ls', 'a.txt b.gif', 'budget.xls'), 'ls')).toEqual(['a.txt b.gif', 'budget.xls']);
+    expect(printed(before, lines('Welcome!', 'user$ ls', 'a.txt b.gif', 'user$ rm b.gif'), 'rm b.gif')).toEqual([]);
+    expect(filesIn(['notes.txt   holiday.gif', 'budget.xls'])).toEqual(['notes.txt', 'holiday.gif', 'budget.xls']);
+    expect(failure(['ls: command not found'])).toBe('ls: command not found');
+    expect(failure(['error.log notes.txt'])).toBeUndefined();
+    expect(['a.GIF', 'b.gif.txt', 'c.gif'].filter(fits({ ends: '.gif' }))).toEqual(['a.GIF', 'c.gif']);
   });
 });

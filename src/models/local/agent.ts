@@ -23,6 +23,8 @@ import { applyTransform, numberOf, parseDate, resolveReference, singular } from 
 import { sortTarget } from './sorting';
 import { bestMove, boardsOf, turnOf, winnerOf, type Mark, type Square } from './boards';
 import { answerTo, type Guess } from './guessing';
+import { describeFile, failure, filesIn, fits, printed } from './shell';
+import { SHELL_COMMANDS } from './words/shell';
 import { GUESS_BUTTONS } from './words/guesses';
 import { HANDED_OVER } from './words/answers';
 import { COLOUR_WORDS, PIECE_NOUNS, SHADES, SHAPE_WORDS } from './words/references';
@@ -280,7 +282,7 @@ type WholeStep = (r: Run, step: PlanStep, reasoning: string, current: () => View
 async function actOnNode(
   r: StepRunner,
   node: OutlineNode,
-  method: 'click' | 'selectOption' | 'fill',
+  method: 'click' | 'selectOption' | 'fill' | 'press',
   args: string[],
   instruction: string,
   reasoning: string,
@@ -294,7 +296,9 @@ async function actOnNode(
       ? `clicked ${element}`
       : method === 'fill'
         ? `filled ${element} with ${quote(args[0] ?? '')}`
-        : `selected ${args.map((a) => quote(a)).join(', ')} in ${element}`;
+        : method === 'press'
+          ? `pressed ${args[0]} in ${element}`
+          : `selected ${args.map((a) => quote(a)).join(', ')} in ${element}`;
   r.note(instruction, reasoning, did, url, { selector, description: element, method, arguments: args });
   return element;
 }
@@ -373,6 +377,7 @@ const WHOLE_STEPS: readonly [keyof PlanStep, WholeStep][] = [
   ['guess', guessNumber],
   ['game', playGame],
   ['sort', sortStep],
+  ['removeFile', removeFileStep],
 ];
 
 export async function runPlanned(run: StepRunner): Promise<PlannedOutcome> {
@@ -454,6 +459,11 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     if (planned.guess) {
       const c = guessControls(planned.guess, view.nodes);
       if (typeof c === 'string') return beyond(i, planned.say, c);
+      break;
+    }
+    if (planned.removeFile) {
+      const f = terminalField(view.nodes);
+      if (typeof f === 'string') return beyond(i, planned.say, f);
       break;
     }
     if (planned.game) {
@@ -1324,6 +1334,69 @@ async function guessNumber(r: Run, step: PlanStep, reasoning: string, current: (
     if (lo > hi) return { why: `the page's answers leave no number from ${g.lo} to ${g.hi} (guesses: ${tried.join(', ')})` };
   }
   return { why: `no guess was right after ${tried.length} (guesses: ${tried.join(', ')})` };
+}
+
+/** How long a terminal may take to print what a command did. */
+const PRINT_MS = 2_000;
+
+/** The page's terminal: its one text field a command is typed into, or why there is not one. */
+function terminalField(nodes: OutlineNode[]): OutlineNode | string {
+  const fields = nodes.filter((n) => n.id && n.role === 'textbox' && (n.states.type === undefined || n.states.type === 'text'));
+  return fields.length === 1
+    ? fields[0]!
+    : fields.length
+      ? `the page shows ${fields.length} text fields, not one terminal`
+      : 'the page shows no terminal to type in';
+}
+
+/**
+ * Remove one file through the page's command line: list the files, remove the one the
+ * instruction describes (only when exactly one fits), list again. Done only when the listing no
+ * longer shows it; a command the terminal says failed ends the run there.
+ */
+async function removeFileStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
+  const want = step.removeFile!;
+  const run = async (command: string): Promise<string[] | null> => {
+    const field = terminalField(current().nodes);
+    if (typeof field === 'string') return null;
+    const before = current().nodes;
+    const why = `${reasoning}: type ${quote(command)} in the terminal`;
+    if (!(await actOnNode(r, field, 'fill', [command], `type ${quote(command)} in the terminal`, why, current().url))) return null;
+    if (!(await actOnNode(r, field, 'press', ['Enter'], 'press Enter in the terminal', why, current().url))) return null;
+    // What the command prints may come a moment later, and a line at a time: read until two looks agree.
+    let last: string[] = [];
+    for (const t0 = Date.now(); ;) {
+      await r.settle();
+      set(await look(r, r.instruction));
+      const lines = printed(before, current().nodes, command);
+      if ((lines.length && lines.join('\n') === last.join('\n')) || Date.now() - t0 > PRINT_MS || r.signal.aborted) return lines;
+      last = lines;
+      await pause(WATCH_EVERY_MS, r.signal);
+    }
+  };
+  const field = terminalField(current().nodes);
+  if (typeof field === 'string') return { why: field };
+  const said = (lines: string[]) => quote(clip(lines.join(' / '), 120));
+  const listed = await run(SHELL_COMMANDS.list);
+  if (!listed) return { why: 'the terminal went away' };
+  const wrong = failure(listed);
+  if (wrong) return { why: `the terminal answered ${quote(SHELL_COMMANDS.list)} with ${quote(clip(wrong, 120))}` };
+  const files = filesIn(listed);
+  if (!files.length) return { why: `the terminal listed no files${listed.length ? `: it printed ${said(listed)}` : ''}` };
+  const found = [...new Set(files.filter(fits(want)))];
+  if (found.length !== 1)
+    return { why: `${found.length ? `${found.length} files fit` : 'no file fits'} ${describeFile(want).replace(/^the file /, '')} among ${said(files)}` };
+  const file = found[0]!;
+  const removed = await run(`${SHELL_COMMANDS.remove} ${file}`);
+  if (!removed) return { why: 'the terminal went away' };
+  const failed = failure(removed);
+  if (failed) return { why: `the terminal answered the removal of ${file} with ${quote(clip(failed, 120))}` };
+  const after = await run(SHELL_COMMANDS.list);
+  if (!after) return { why: 'the terminal went away' };
+  const left = filesIn(after);
+  if (left.includes(file)) return { why: `${file} is still listed after ${quote(`${SHELL_COMMANDS.remove} ${file}`)}` };
+  if (!left.length && files.length > 1) return { why: `the terminal listed nothing after the removal of ${file}: whether it is gone is not known` };
+  return { did: `deleted ${file} in the terminal (${quote(SHELL_COMMANDS.list)} no longer lists it)` };
 }
 
 /** The page's one tic-tac-toe board, or why there is not one. */

@@ -23,6 +23,7 @@ import { SORT_STEP, sortFirst, type SortSpec } from './sorting';
 import { GAME_STEP, gameFirst } from './boards';
 import { ACROSS, DOWNWARDS, GROWN, RESIZE_VERBS, RESIZED_BOXES, SHRUNK } from './words/places';
 import { guessOf, type Guess } from './guessing';
+import { describeFile, fileToRemove, type FileSpec } from './shell';
 import { FOLDED_PARTS, FOLDS, HIDDEN_IN, LOOK_THROUGH_VERBS, LOOK_THROUGH_WAYS, SUGGESTED, SUGGESTION_LISTS } from './words/menus';
 import {
   CONTROL_NOUNS,
@@ -155,6 +156,8 @@ export interface PlanStep {
   game?: { mark: 'X' | 'O' | 'either' };
   /** "Guess the number between 0-9 and press Submit": guesses typed and sent, halving the range by the page's answers. */
   guess?: Guess;
+  /** "Use the terminal below to delete the .gif file": the page's command line lists the files, removes the one, lists again. */
+  removeFile?: FileSpec;
   /** "Make the text area wider": the box's resize grip dragged by this much (the box as words for the single-step reading to ground). */
   resize?: { target: string; dx: number; dy: number };
   /** "Drag all circles into the black box": every piece of that kind dragged onto the target, each move checked. */
@@ -1228,6 +1231,9 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   // "Guess the number between 0-9 and press Submit. Use the feedback below to find the right number": one step of many guesses.
   const guess = guessOf(s, (t) => bare(t, quotes));
   if (guess) return [{ say: `guess the number from ${guess.lo} to ${guess.hi}`, guess }];
+  // "Use the terminal below to delete a file ending with the extension .gif": commands typed, their output read.
+  const file = fileToRemove(bare(s, quotes));
+  if (file) return [{ say: `delete ${describeFile(file)} through the terminal`, removeFile: file }];
   // "How many blocks are there? Enter the number": the count the question asks for is what is entered.
   s = s.replace(COUNT_QUESTION, (_m, what: string, verb: string) => `${verb} the number of ${what}`);
   // "Find Lynne in the contact book and click on her phone number": one step, on whichever page shows her.
