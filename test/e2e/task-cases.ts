@@ -199,6 +199,8 @@ const TM = 'terminal.html';
 const SCL = 'scroll-list.html';
 /** A time field and a Submit button. */
 const ET = 'enter-time.html';
+/** A colour field (input type=color) and a Submit button; ?m=name: a name field instead. */
+const CW = 'colour-wheel.html';
 
 /**
  * Every submitted field of each page that submits, as it is when the page opens. A case's
@@ -236,6 +238,7 @@ const INITIAL: Record<string, Fields> = {
   [BK]: { title: '', author: '', subject: '', year: '' },
   [SCL]: { options: [] },
   [ET]: { time: '' },
+  [CW]: { colour: '#000000' },
 };
 
 type Row = [page: string, say: string, expect: TaskCheck | Fields];
@@ -585,6 +588,10 @@ const table: Record<TaskFamily, Row[]> = {
     [ET, 'Enter 2:25 PM as the time and press submit.', { time: '14:25' }],
     [ET, 'Set the time to 09:05 and submit', { time: '09:05' }],
     [ET, 'Enter 11:40 AM as the time and press submit', { time: '11:40' }],
+    [CW, 'Select the following color #8d3b5e with the color picker and hit Submit.', { colour: '#8d3b5e' }],
+    [CW, 'Pick the color #FF8800 in the color picker, then click Submit', { colour: '#ff8800' }],
+    [CW, 'Set the colour to #2a5 and press Submit', { colour: '#22aa55' }],
+    [`${CW}?m=name`, 'Select the following color #8d3b5e with the color picker and hit Submit.', REFUSE],
     [SS, 'Set the slider to 42 and press Submit', { volume: '42' }],
     [SS, 'Move the volume slider to 80, then click Submit.', { volume: '80' }],
     [SS, 'Set the number of speakers to 7 with the spinner and submit', { qty: '7' }],

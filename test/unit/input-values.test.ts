@@ -32,6 +32,9 @@ describe('values as people write them, for date and time inputs', () => {
     expect(valueForInput('time', '3:15 PM')).toBe('15:15');
     expect(valueForInput('month', 'May 2016')).toBe('2016-05');
     expect(valueForInput('datetime-local', '11/05/2016 3:15 PM')).toBe('2016-11-05T15:15');
+    expect(valueForInput('color', '#FF8800')).toBe('#ff8800');
+    expect(valueForInput('color', '#f80')).toBe('#ff8800');
+    expect(valueForInput('color', 'orange')).toBe('orange');
     expect(valueForInput('date', 'soon')).toBe('soon');
     expect(valueForInput('text', '11/05/2016')).toBe('11/05/2016');
   });

@@ -95,6 +95,7 @@ describe("a file removed through the page's terminal", () => {
     expect(plan('Use the shell to get rid of the .xls file')).toEqual({ ends: '.xls' });
     expect(plan('Delete the file with the extension gif using the terminal')).toEqual({ ends: '.gif' });
     expect(plan('Use the console to delete a file starting with tmp')).toEqual({ starts: 'tmp' });
+    expect(plan('Use the terminal to delete the .tar.gz file')).toEqual({ ends: '.tar.gz' });
     // No terminal named: a page's own Delete buttons; a file described by no name or extension: not read.
     expect(plan('Delete readme.md')).toBeUndefined();
     expect(plan('Use the terminal below to delete the old file')).toBeUndefined();

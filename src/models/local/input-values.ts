@@ -87,6 +87,13 @@ export function valueForInput(type: string, text: string): string {
       const t = m && isoTime(m[2]);
       return d && t ? `${d}T${t}` : text;
     }
+    case 'color': {
+      // The form a colour input keeps: six lower-case hex digits ("#F80" is "#ff8800").
+      const m = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.exec(text.trim());
+      if (!m) return text;
+      const hex = m[1]!.toLowerCase();
+      return `#${hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex}`;
+    }
     default:
       return text;
   }

@@ -16,7 +16,7 @@ import { namedDate } from './values';
 import { MONTH_STEMS } from './words/dates';
 import { anyOf, either, oneOf, type Phrases } from './words/grammar';
 import { MATH_NOUNS, SOLVE_VERBS } from './words/math';
-import { ALL_TEXT, EDITOR_NOUNS, NOT_STYLED_TEXT, STEPPERS, STYLE_NOUNS, STYLE_VERBS, TEXT_STYLES } from './words/controls';
+import { ALL_TEXT, COLOUR_PICKERS, COLOUR_VERBS, EDITOR_NOUNS, NOT_STYLED_TEXT, STEPPERS, STYLE_NOUNS, STYLE_VERBS, TEXT_STYLES } from './words/controls';
 import { BOOK_IT, BOOK_VERBS, DATE_LEADS, FIND_VERBS, ONE_WAY, PICK_VERBS, RESULT_NOUNS, RESULT_ORDERS, ROUND_TRIP, TRIP_NOUNS } from './words/trips';
 import type { Trip } from './trips';
 import { SORT_STEP, sortFirst, type SortSpec } from './sorting';
@@ -679,6 +679,13 @@ const ENTER_ANSWER = new RegExp(
   'i',
 );
 
+/** "Select the following color #8d3b5e with the color picker": (1) the colour, set into the page's colour field. */
+const COLOUR_SET = new RegExp(
+  `\\b(?:${either(COLOUR_VERBS)})\\s+(?:the\\s+)?(?:following\\s+)?colou?r\\s+(#[0-9a-f]{6}|#[0-9a-f]{3})\\b` +
+    `(?:\\s+(?:with|in|using|on|from|into)\\s+the\\s+(?:${either(COLOUR_PICKERS)}))?`,
+  'gi',
+);
+
 /** "find the last word in the text area, enter it into the field": (1) what is found, (2) the verb, (3) where it goes and the rest. */
 const FOUND_THEN_TYPED = new RegExp(
   `^(?:${either(FIND_FIRST_VERBS)})\\s+(the\\s+.+?)(?:\\s*,\\s*(?:and\\s+)?|\\s+and\\s+)(?:then\\s+)?` +
@@ -1250,6 +1257,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   s = goalBySteps(s) ?? s;
   // "Find the 4th word in the paragraph, type that into the textbox": the value, typed where the second clause says.
   s = s.replace(FOUND_THEN_TYPED, (_m, what: string, verb: string, rest: string) => `${verb} ${what} ${rest}`);
+  s = s.replace(COLOUR_SET, (_m, hex: string) => `set the color to ${hex}`);
   // "Press Submit when done" is the order of the steps, not a condition.
   s = s.replace(new RegExp(`,?\\s+(?:${either(WHEN_DONE)})(?=\\s*(?:[.;]|$))`, 'gi'), '');
   // "Buy VOP when the price is less than $50.00": the action, held until the page's number passes.

@@ -20,14 +20,15 @@ const LEADS = [new RegExp(`^(?:use|using|with|in|from|through|on|open) ${T}(?:,?
 const TRAILS = [new RegExp(` (?:in|using|with|from|through|on|via) ${T}$`, 'i')];
 const VERB = new RegExp(`^(?:${either(REMOVE_FILE_VERBS)}) `, 'i');
 const FILE_NAME = String.raw`[\w@+~-][\w.@+~-]*`;
-const EXT = String.raw`\.?[A-Za-z0-9]{1,10}`;
+/** An extension, of one part or more (".gif", "tar.gz"). */
+const EXT = String.raw`\.?[A-Za-z0-9]{1,10}(?:\.[A-Za-z0-9]{1,10})*`;
 const A = '(?:a|the|one|any) ';
 /** The file as the instruction describes it, each form with what it captures. */
 const FORMS: [RegExp, keyof FileSpec][] = [
   [new RegExp(`^${A}file (?:${either(ENDS_WITH)}) (?:the |an? )?(?:(?:${either(EXTENSION_NOUNS)}) )?(${EXT})$`, 'i'), 'ends'],
   [new RegExp(`^${A}file with (?:the |an? )?(?:${either(EXTENSION_NOUNS)}) (${EXT})$`, 'i'), 'ends'],
-  [new RegExp(`^${A}file with (?:the |an? )?(\\.[A-Za-z0-9]{1,10}) (?:${either(EXTENSION_NOUNS)})$`, 'i'), 'ends'],
-  [new RegExp(`^${A}(\\.[A-Za-z0-9]{1,10}) file$`, 'i'), 'ends'],
+  [new RegExp(`^${A}file with (?:the |an? )?(\\.${EXT}) (?:${either(EXTENSION_NOUNS)})$`, 'i'), 'ends'],
+  [new RegExp(`^${A}(\\.${EXT}) file$`, 'i'), 'ends'],
   [new RegExp(`^${A}file (?:${either(STARTS_WITH)}) (${FILE_NAME})$`, 'i'), 'starts'],
   [new RegExp(`^(?:the )?file (?:(?:${either(NAMED)}) )?(${FILE_NAME}\\.[A-Za-z0-9]{1,10})$`, 'i'), 'name'],
   [new RegExp(`^(?:the )?file (?:${either(NAMED)}) (${FILE_NAME})$`, 'i'), 'name'],

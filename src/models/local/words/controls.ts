@@ -91,6 +91,7 @@ export const TYPE_WORDS: Record<string, string> = {
   url: 'website',
   number: 'number',
   search: 'search',
+  color: 'color picker',
 };
 
 /** Nouns for a whole widget or page ("the stopwatch", "the player"): a name, not a control's purpose. */
@@ -157,6 +158,10 @@ export const STEP_UP: Phrases = ['\\+', '＋', 'increase', 'increment', 'up', 'm
 export const STEP_DOWN: Phrases = ['-', '−', '–', 'decrease', 'decrement', 'down', 'less', 'minus', '▼', '⏷'];
 /** Widgets that step a number ("select 5 with the spinner"). */
 export const STEPPERS: Phrases = ['spinner', 'slider', 'stepper', 'counter'];
+/** "with the color picker": a colour field by what it is called on the page or in the instruction. */
+export const COLOUR_PICKERS: Phrases = ['colou?r ?(?:picker|wheel|chooser|selector|palette|input|field|box)', 'picker', 'colou?r'];
+/** "Select the following color #8d3b5e": the verbs that set a colour field to a value. */
+export const COLOUR_VERBS: Phrases = ['select', 'pick', 'choose', 'set', 'use', 'enter', 'input'];
 
 /** Things that hold a control and are counted ("the Delete button in the third row"), with the roles each may have. */
 export const HOLDER_ROLES: Readonly<Record<string, readonly string[]>> = {

@@ -18,6 +18,10 @@ export const SYNONYMS: [string, string[]][] = [
   ['cyan', ['cyan', 'aqua']],
   ['magenta', ['magenta', 'fuchsia']],
   ['gray', ['gray', 'grey']],
+  // The two spellings of a word mean one thing: "the color" is the field named Colour.
+  ['color', ['color', 'colour']],
+  ['favorite', ['favorite', 'favourite']],
+  ['center', ['center', 'centre']],
   ['settings', ['settings', 'preferences', 'gear', 'cog']],
   ['menu', ['menu', 'navigation menu', 'hamburger', 'bars']],
   ['search', ['search', 'find', 'look up']],
