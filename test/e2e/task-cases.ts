@@ -199,6 +199,8 @@ const TM = 'terminal.html';
 const SCL = 'scroll-list.html';
 /** A time field and a Submit button. */
 const ET = 'enter-time.html';
+/** Files with a context menu (Open, Rename, Delete) and a double-click to open; ?m=plain: menu items with no roles; ?m=table: rows. */
+const CX = 'context-menu.html';
 /** A colour field (input type=color) and a Submit button; ?m=name: a name field instead. */
 const CW = 'colour-wheel.html';
 
@@ -343,6 +345,15 @@ const table: Record<TaskFamily, Row[]> = {
     [MC, 'Select Edit > Paste', clicks('edit-paste')],
     [MC, 'Choose File, then Export, then PNG', clicks('file-export-png')],
     [MC, 'Select File > Print', REFUSE],
+    // A context menu brought up by a right-click; a double-click that opens.
+    [CX, 'Right-click on notes.txt and choose Delete', state({ files: ['report.pdf', 'photo.png'] })],
+    [`${CX}?m=plain`, 'Open the context menu of photo.png and click Open', state({ opened: 'photo.png' })],
+    [`${CX}?m=plain`, 'Right click the file photo.png, then select Rename from the menu', state({ renamed: 'photo.png' })],
+    [`${CX}?m=table`, 'Right-click on report.pdf and choose Delete', state({ files: ['notes.txt', 'photo.png'] })],
+    [CX, 'Double-click report.pdf to open it', state({ opened: 'report.pdf' })],
+    [`${CX}?m=table`, 'Double click notes.txt', state({ opened: 'notes.txt' })],
+    [CX, 'Right-click on budget.xls and choose Delete', REFUSE],
+    [CX, 'Right-click on notes.txt and choose Archive', REFUSE],
     [SN, 'Select Shop > Women > Dresses', clicks('women-dresses')],
     [SN, 'Go to Help > Returns from the menu', clicks('help-returns')],
     [SN, 'In the Shop menu, choose Men, then Shoes', clicks('men-shoes')],

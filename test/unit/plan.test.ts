@@ -342,6 +342,14 @@ describe('planner: what must never become a wrong action', () => {
     expect(() => planInstruction('Select all the shades of mauve', page())).toThrow(/mauve/);
   });
 
+  it('a context menu is opened by a right-click; what a click is for, said after it, is left out only at a clause end', () => {
+    const says = (t: string) => planInstruction(t, page()).map((s) => s.say);
+    expect(says('Open the context menu of photo.png and click Open')).toEqual(['right-click photo.png', 'click Open']);
+    expect(says('Double-click report.pdf to open it')).toEqual(['Double-click report.pdf']);
+    expect(says('Click the link to open it in a new tab')).toEqual(['Click the link to open it in a new tab']);
+    expect(says('Select the following color #8d3b5e with the color picker and hit Submit.')).toEqual(['set the color to #8d3b5e', 'hit Submit']);
+  });
+
   it('text transforms change the value typed', () => {
     expect(says('Enter "Hello World" in all lower case and press Submit')[0]).toBe('enter "hello world" into the text field');
     expect(says('Type "abc" into the box in upper case')[0]).toBe('Type "ABC" into the box');

@@ -1065,7 +1065,13 @@ function chooseOne(intentIn: Intent, nodes: OutlineNode[], facts: Facts): Pick {
       const items = nodes.filter(
         (n) =>
           n.id &&
-          (n.role === 'option' || n.role === 'listitem' || n.role === 'clickable' || n.role === 'cell' || n.role === 'gridcell' || n.role === 'treeitem'),
+          (n.role === 'option' ||
+            n.role === 'listitem' ||
+            n.role === 'clickable' ||
+            n.role === 'cell' ||
+            n.role === 'gridcell' ||
+            n.role === 'treeitem' ||
+            n.role === 'menuitem'),
       );
       const within = intent.roles?.has('listbox') ? new Set(['list', 'listbox']) : intent.within;
       const pool = within ? items.filter((n) => hasAncestor(n, within)) : items;

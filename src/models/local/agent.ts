@@ -361,7 +361,9 @@ const OPENERS = new Set(['combobox', 'tab', 'link', 'menuitem']);
 function reveals(pick: Pick, step: PlanStep): boolean {
   const n = pick.node;
   // A page's tool may change anything the page shows.
-  if (step.search || step.pick || step.opens || pick.method === 'press' || pick.method === 'hover' || pick.method === 'callTool') return true;
+  if (step.search || step.pick || step.opens || pick.method === 'callTool') return true;
+  // A key, a hover, a right-click (a context menu), a double-click (an editor, a file opened).
+  if (pick.method === 'press' || pick.method === 'hover' || pick.method === 'rightClick' || pick.method === 'doubleClick') return true;
   if (!n) return false;
   // "Open Section 2", "show the details": what the verb says it does; a menu's items open submenus.
   if (/^(?:open|expand|show|unfold|reveal)\b/i.test(step.say) || menuLike(n)) return true;

@@ -24,7 +24,18 @@ import { GAME_STEP, gameFirst } from './boards';
 import { ACROSS, DOWNWARDS, GROWN, RESIZE_VERBS, RESIZED_BOXES, SHRUNK } from './words/places';
 import { guessOf, type Guess } from './guessing';
 import { describeFile, fileToRemove, type FileSpec } from './shell';
-import { FOLDED_PARTS, FOLDS, HIDDEN_IN, LOOK_THROUGH_VERBS, LOOK_THROUGH_WAYS, SUGGESTED, SUGGESTION_LISTS } from './words/menus';
+import {
+  CLICK_PURPOSES,
+  CONTEXT_MENU_OPENERS,
+  FOLDED_PARTS,
+  FOLDS,
+  PURPOSED_CLICKS,
+  HIDDEN_IN,
+  LOOK_THROUGH_VERBS,
+  LOOK_THROUGH_WAYS,
+  SUGGESTED,
+  SUGGESTION_LISTS,
+} from './words/menus';
 import {
   CONTROL_NOUNS,
   EACH_ITEM_VERBS,
@@ -679,6 +690,14 @@ const ENTER_ANSWER = new RegExp(
   'i',
 );
 
+/** "Open the context menu of photo.png" is a right-click on it. */
+const CONTEXT_MENU = new RegExp(`\\b(?:${either(CONTEXT_MENU_OPENERS)})\\s+`, 'gi');
+/** "Double-click report.pdf to open it": (1) the click and its target, what it is for left out. */
+const PURPOSED = new RegExp(
+  `\\b((?:${either(PURPOSED_CLICKS)})\\s+(?:[^,;.]|\\.(?!\\s|$))+?)\\s+(?:${either(CLICK_PURPOSES)})(?=\\s*(?:[,;]|\\.(?:\\s|$)|$|\\s+(?:and|then)\\b))`,
+  'gi',
+);
+
 /** "Select the following color #8d3b5e with the color picker": (1) the colour, set into the page's colour field. */
 const COLOUR_SET = new RegExp(
   `\\b(?:${either(COLOUR_VERBS)})\\s+(?:the\\s+)?(?:following\\s+)?colou?r\\s+(#[0-9a-f]{6}|#[0-9a-f]{3})\\b` +
@@ -1258,6 +1277,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   // "Find the 4th word in the paragraph, type that into the textbox": the value, typed where the second clause says.
   s = s.replace(FOUND_THEN_TYPED, (_m, what: string, verb: string, rest: string) => `${verb} ${what} ${rest}`);
   s = s.replace(COLOUR_SET, (_m, hex: string) => `set the color to ${hex}`);
+  s = s.replace(CONTEXT_MENU, 'right-click ').replace(PURPOSED, '$1');
   // "Press Submit when done" is the order of the steps, not a condition.
   s = s.replace(new RegExp(`,?\\s+(?:${either(WHEN_DONE)})(?=\\s*(?:[.;]|$))`, 'gi'), '');
   // "Buy VOP when the price is less than $50.00": the action, held until the page's number passes.

@@ -56,3 +56,10 @@ export const SUGGESTED: Phrases = ['item', 'value', 'entry', 'option', 'word', '
 
 /** Names of an item's control that opens its menu of further actions ("More", "⋯"). */
 export const MORE_NAMES: readonly string[] = ['more', 'more options', 'more actions', 'options', 'actions', 'menu'];
+
+/** "Open the context menu of report.pdf": a right-click on it. */
+export const CONTEXT_MENU_OPENERS: Phrases = ['(?:open|bring up|show|display|pull up) (?:the )?(?:context|right[- ]click|shortcut) menu (?:of|for|on)'];
+/** "Double-click report.pdf to open it": what a click is for, said after its target (the click is the step). */
+export const CLICK_PURPOSES: Phrases = ['to (?:open|edit|view|see|launch|start|expand|rename|select) (?:it|them|this|that|the file|the item)'];
+/** The verbs a purpose may follow. */
+export const PURPOSED_CLICKS: Phrases = ['double[- ]?click', 'right[- ]?click', 'click', 'tap'];
