@@ -201,6 +201,8 @@ const SCL = 'scroll-list.html';
 const ET = 'enter-time.html';
 /** Files with a context menu (Open, Rename, Delete) and a double-click to open; ?m=plain: menu items with no roles; ?m=table: rows. */
 const CX = 'context-menu.html';
+/** Shortcuts heard by the document: Ctrl+S saves, Ctrl+K opens a command field, Escape closes a welcome dialog. */
+const KC = 'key-combos.html';
 /** A colour field (input type=color) and a Submit button; ?m=name: a name field instead. */
 const CW = 'colour-wheel.html';
 
@@ -603,6 +605,11 @@ const table: Record<TaskFamily, Row[]> = {
     [CW, 'Pick the color #FF8800 in the color picker, then click Submit', { colour: '#ff8800' }],
     [CW, 'Set the colour to #2a5 and press Submit', { colour: '#22aa55' }],
     [`${CW}?m=name`, 'Select the following color #8d3b5e with the color picker and hit Submit.', REFUSE],
+    // Keys held together, given as the means.
+    [KC, 'Save the document with Ctrl+S', state({ keys: ['Ctrl+S'], saved: true })],
+    [KC, 'Use Ctrl+K to open the command palette, type "format" and press Enter', state({ keys: ['Ctrl+K', 'Enter'], ran: 'format' })],
+    [KC, 'Press the key combination Ctrl+Shift+P', state({ keys: ['Ctrl+Shift+P'] })],
+    [KC, 'Hit the keyboard shortcut ctrl + s', state({ keys: ['Ctrl+S'], saved: true })],
     [SS, 'Set the slider to 42 and press Submit', { volume: '42' }],
     [SS, 'Move the volume slider to 80, then click Submit.', { volume: '80' }],
     [SS, 'Set the number of speakers to 7 with the spinner and submit', { qty: '7' }],

@@ -350,6 +350,15 @@ describe('planner: what must never become a wrong action', () => {
     expect(says('Select the following color #8d3b5e with the color picker and hit Submit.')).toEqual(['set the color to #8d3b5e', 'hit Submit']);
   });
 
+  it('keys held together, given as the means, are pressed; a means that is no key combination stays words', () => {
+    const says = (t: string) => planInstruction(t, page()).map((s) => s.say);
+    expect(says('Press the key combination Ctrl+Shift+P')).toEqual(['press Ctrl+Shift+P']);
+    expect(says('Save the document with Ctrl+S')).toEqual(['press Ctrl+S']);
+    expect(says('Use Ctrl+K to search, then press Enter')).toEqual(['press Ctrl+K', 'press Enter']);
+    expect(says('Log in with Alice and press Submit')).toEqual(['Log in with Alice', 'press Submit']);
+    expect(says('Enter the name with care and press Ctrl+Enter')).toEqual(['Enter the name with care', 'press Ctrl+Enter']);
+  });
+
   it('text transforms change the value typed', () => {
     expect(says('Enter "Hello World" in all lower case and press Submit')[0]).toBe('enter "hello world" into the text field');
     expect(says('Type "abc" into the box in upper case')[0]).toBe('Type "ABC" into the box');

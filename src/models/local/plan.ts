@@ -58,6 +58,7 @@ import {
   SEND_ON_VERBS,
 } from './words/messages';
 import { PERSON_NAME, RECORD_BOOKS, RECORD_FIELDS } from './words/search';
+import { BY_KEYS, KEY_COMBO_NOUNS, KEY_WORDS, MODIFIERS } from './words/keys';
 import { BY_MEANING, DOWNWARD, LARGEST, NUMBER_NOUNS, ORDERINGS, PARITIES, SMALLEST, SUPERLATIVES, UPWARD } from './words/orders';
 import { FIELD_ALIASES, LOGIN_USER, LOGIN_WORDS, SIGN_IN_WORDS } from './words/purposes';
 import {
@@ -690,6 +691,23 @@ const ENTER_ANSWER = new RegExp(
   'i',
 );
 
+/** Keys held together, a modifier first ("Ctrl+Shift+P", "cmd + k"). */
+const COMBO = `(?:${Object.keys(MODIFIERS).join('|')})(?:\\s*\\+\\s*(?:${Object.keys(MODIFIERS).join('|')}))*\\s*\\+\\s*(?:[a-z0-9]|${either(KEY_WORDS)})\\b`;
+/** The start of a clause, for rewrites that take a whole one. */
+const CLAUSE_START = String.raw`(?<=^|[,;.]\s*|\band\s+|\bthen\s+)`;
+/**
+ * A combination given as the means: "press the key combination Ctrl+Shift+P", "save the document with Ctrl+S", "use
+ * Ctrl+K to search" are each "press" it (1). What the keys are for is the page's to do.
+ */
+const COMBO_STEPS: RegExp[] = [
+  new RegExp(`\\b(?:press|hit|use|type|enter)\\s+(?:${either(KEY_COMBO_NOUNS)})\\s+(${COMBO})`, 'gi'),
+  new RegExp(
+    `${CLAUSE_START}(?!press\\b)[a-z]+\\b[^,;.]*?\\s+(?:${either(BY_KEYS)})\\s+(?:(?:${either(KEY_COMBO_NOUNS)})\\s+)?(${COMBO})(?=\\s*(?:[,;.]|$|\\s+(?:and|then)\\b))`,
+    'gi',
+  ),
+  new RegExp(`\\b(?:use|press|hit)\\s+(${COMBO})\\s+to\\s+[^,;.]+?(?=\\s*(?:[,;.]|$|\\s+(?:and|then)\\b))`, 'gi'),
+];
+
 /** "Open the context menu of photo.png" is a right-click on it. */
 const CONTEXT_MENU = new RegExp(`\\b(?:${either(CONTEXT_MENU_OPENERS)})\\s+`, 'gi');
 /** "Double-click report.pdf to open it": (1) the click and its target, what it is for left out. */
@@ -1278,6 +1296,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   s = s.replace(FOUND_THEN_TYPED, (_m, what: string, verb: string, rest: string) => `${verb} ${what} ${rest}`);
   s = s.replace(COLOUR_SET, (_m, hex: string) => `set the color to ${hex}`);
   s = s.replace(CONTEXT_MENU, 'right-click ').replace(PURPOSED, '$1');
+  for (const re of COMBO_STEPS) s = s.replace(re, (_m, keys: string) => `press ${keys}`);
   // "Press Submit when done" is the order of the steps, not a condition.
   s = s.replace(new RegExp(`,?\\s+(?:${either(WHEN_DONE)})(?=\\s*(?:[.;]|$))`, 'gi'), '');
   // "Buy VOP when the price is less than $50.00": the action, held until the page's number passes.

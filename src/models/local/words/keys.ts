@@ -40,3 +40,7 @@ export const MODIFIERS: Readonly<Record<string, string>> = {
   command: 'Meta',
   meta: 'Meta',
 };
+/** "Press the key combination Ctrl+Shift+P": words before the keys that name no key. */
+export const KEY_COMBO_NOUNS: Phrases = ['(?:the )?(?:keyboard |key )?(?:combination|combo|shortcut|hotkey|chord)', 'the keys'];
+/** "Save the document with Ctrl+S", "use Ctrl+K to search": the words a combination is given by. */
+export const BY_KEYS: Phrases = ['with', 'using', 'by pressing', 'by hitting', 'via'];
