@@ -695,6 +695,8 @@ const ENTER_ANSWER = new RegExp(
 const COMBO = `(?:${Object.keys(MODIFIERS).join('|')})(?:\\s*\\+\\s*(?:${Object.keys(MODIFIERS).join('|')}))*\\s*\\+\\s*(?:[a-z0-9]|${either(KEY_WORDS)})\\b`;
 /** The start of a clause, for rewrites that take a whole one. */
 const CLAUSE_START = String.raw`(?<=^|[,;.]\s*|\band\s+|\bthen\s+)`;
+/** Where a clause ends, looked at but not taken. */
+const AT_CLAUSE_END = String.raw`(?=\s*(?:[,;.]|$|\s+(?:and|then)\b))`;
 /**
  * A combination given as the means: "press the key combination Ctrl+Shift+P", "save the document with Ctrl+S", "use
  * Ctrl+K to search" are each "press" it (1). What the keys are for is the page's to do.
@@ -702,10 +704,10 @@ const CLAUSE_START = String.raw`(?<=^|[,;.]\s*|\band\s+|\bthen\s+)`;
 const COMBO_STEPS: RegExp[] = [
   new RegExp(`\\b(?:press|hit|use|type|enter)\\s+(?:${either(KEY_COMBO_NOUNS)})\\s+(${COMBO})`, 'gi'),
   new RegExp(
-    `${CLAUSE_START}(?!press\\b)[a-z]+\\b[^,;.]*?\\s+(?:${either(BY_KEYS)})\\s+(?:(?:${either(KEY_COMBO_NOUNS)})\\s+)?(${COMBO})(?=\\s*(?:[,;.]|$|\\s+(?:and|then)\\b))`,
+    `${CLAUSE_START}(?!press\\b)[a-z]+\\b[^,;.]*?\\s+(?:${either(BY_KEYS)})\\s+` + `(?:(?:${either(KEY_COMBO_NOUNS)})\\s+)?(${COMBO})${AT_CLAUSE_END}`,
     'gi',
   ),
-  new RegExp(`\\b(?:use|press|hit)\\s+(${COMBO})\\s+to\\s+[^,;.]+?(?=\\s*(?:[,;.]|$|\\s+(?:and|then)\\b))`, 'gi'),
+  new RegExp(`\\b(?:use|press|hit)\\s+(${COMBO})\\s+to\\s+[^,;.]+?${AT_CLAUSE_END}`, 'gi'),
 ];
 
 /** "Open the context menu of photo.png" is a right-click on it. */
