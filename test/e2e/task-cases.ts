@@ -203,6 +203,8 @@ const ET = 'enter-time.html';
 const CX = 'context-menu.html';
 /** Shortcuts heard by the document: Ctrl+S saves, Ctrl+K opens a command field, Escape closes a welcome dialog. */
 const KC = 'key-combos.html';
+/** A news page with dialogs: a newsletter closed by ×; ?m=esc a welcome closed by Escape; ?m=two also cookies; ?m=choice Accept/Reject only. */
+const DL = 'dialogs.html';
 /** A colour field (input type=color) and a Submit button; ?m=name: a name field instead. */
 const CW = 'colour-wheel.html';
 
@@ -610,6 +612,15 @@ const table: Record<TaskFamily, Row[]> = {
     [KC, 'Use Ctrl+K to open the command palette, type "format" and press Enter', state({ keys: ['Ctrl+K', 'Enter'], ran: 'format' })],
     [KC, 'Press the key combination Ctrl+Shift+P', state({ keys: ['Ctrl+Shift+P'] })],
     [KC, 'Hit the keyboard shortcut ctrl + s', state({ keys: ['Ctrl+S'], saved: true })],
+    // A dialog closed by its own close control, or by Escape; done only when it is gone.
+    [DL, 'Close the newsletter popup', state({ dialogs: [] })],
+    [`${DL}?m=esc`, 'Close the welcome message', state({ dialogs: [] })],
+    [`${DL}?m=esc`, 'Press Escape to close the dialog', state({ dialogs: [] })],
+    [`${DL}?m=two`, 'Dismiss the cookie dialog', state({ dialogs: ['Newsletter'] })],
+    [KC, 'Press Escape to close the dialog', state({ keys: ['Escape'], dialog: 'closed' })],
+    [`${DL}?m=two`, 'Close the dialog', REFUSE],
+    [`${DL}?m=choice`, 'Close the cookie settings dialog', REFUSE],
+    [DL, 'Press Escape to close the popup', REFUSE],
     [SS, 'Set the slider to 42 and press Submit', { volume: '42' }],
     [SS, 'Move the volume slider to 80, then click Submit.', { volume: '80' }],
     [SS, 'Set the number of speakers to 7 with the spinner and submit', { qty: '7' }],

@@ -350,6 +350,16 @@ describe('planner: what must never become a wrong action', () => {
     expect(says('Select the following color #8d3b5e with the color picker and hit Submit.')).toEqual(['set the color to #8d3b5e', 'hit Submit']);
   });
 
+  it('a dialog closed is one step when the page shows one; Escape only when it is the means', () => {
+    const withDialog = { ...page(), roles: { dialog: 1 } };
+    expect(planInstruction('Close the welcome message', withDialog)[0]?.dismiss).toEqual({ words: 'welcome' });
+    expect(planInstruction('Press Escape to close the dialog', withDialog)[0]?.dismiss).toEqual({ words: '', key: 'Escape' });
+    expect(planInstruction('Dismiss the cookie consent popup', withDialog)[0]?.dismiss).toEqual({ words: 'cookie consent' });
+    // No dialog on the page: the words are left to name a control ("Close the message" in a mail reader).
+    expect(planInstruction('Close the welcome message', page())[0]?.dismiss).toBeUndefined();
+    expect(planInstruction('Close the dialog and press Submit', withDialog)[0]?.dismiss).toBeUndefined();
+  });
+
   it('keys held together, given as the means, are pressed; a means that is no key combination stays words', () => {
     const says = (t: string) => planInstruction(t, page()).map((s) => s.say);
     expect(says('Press the key combination Ctrl+Shift+P')).toEqual(['press Ctrl+Shift+P']);

@@ -380,6 +380,7 @@ const WHOLE_STEPS: readonly [keyof PlanStep, WholeStep][] = [
   ['game', playGame],
   ['sort', sortStep],
   ['removeFile', removeFileStep],
+  ['dismiss', dismissStep],
 ];
 
 export async function runPlanned(run: StepRunner): Promise<PlannedOutcome> {
@@ -461,6 +462,11 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     if (planned.guess) {
       const c = guessControls(planned.guess, view.nodes);
       if (typeof c === 'string') return beyond(i, planned.say, c);
+      break;
+    }
+    if (planned.dismiss) {
+      const d = dialogOf(planned.dismiss.words, view.nodes);
+      if (typeof d === 'string') return beyond(i, planned.say, d);
       break;
     }
     if (planned.removeFile) {
@@ -1336,6 +1342,49 @@ async function guessNumber(r: Run, step: PlanStep, reasoning: string, current: (
     if (lo > hi) return { why: `the page's answers leave no number from ${g.lo} to ${g.hi} (guesses: ${tried.join(', ')})` };
   }
   return { why: `no guess was right after ${tried.length} (guesses: ${tried.join(', ')})` };
+}
+
+const DIALOGS: ReadonlySet<string> = new Set(['dialog', 'alertdialog']);
+/** The dialog an instruction closes: the one its words name (its name or text), or the page's only one. */
+function dialogOf(words: string, nodes: OutlineNode[]): OutlineNode | string {
+  const all = nodes.filter((n) => DIALOGS.has(n.role));
+  const text = (d: OutlineNode): string => [d.name, ...d.children.map(text)].join(' ');
+  // "the cookie dialog" is the one that speaks of cookies: words compared without a plural's s.
+  const stems = (t: string) => t.replace(/(\w{3,})s\b/gi, '$1');
+  const named = words ? all.filter((d) => coverage(stems(words), stems(text(d))) === 1) : all;
+  if (named.length === 1) return named[0]!;
+  const which = words ? `the ${words} dialog` : 'a dialog';
+  return named.length ? `${named.length} dialogs fit ${which}` : all.length ? `no dialog on the page is ${which}` : 'the page shows no dialog';
+}
+
+/** How many dialogs of a role and name the page shows: one fewer once it is closed. */
+const countOf = (d: OutlineNode, nodes: OutlineNode[]) => nodes.filter((n) => n.role === d.role && n.name === d.name).length;
+
+/**
+ * Close a dialog: by its own close control (never a choice such as "No"), or by Escape when it
+ * shows none or the instruction says so. Done only when the page no longer shows it.
+ */
+async function dismissStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
+  const { words, key } = step.dismiss!;
+  const d = dialogOf(words, current().nodes);
+  if (typeof d === 'string') return { why: d };
+  const before = countOf(d, current().nodes);
+  const controls = key ? [] : current().nodes.filter((n) => n.id && (n.role === 'button' || n.role === 'link' || n.role === 'clickable') && isInside(n, d));
+  const closer = CLOSERS.slice(0, 2)
+    .map((re) => controls.find((n) => re.test(n.name.trim())))
+    .find(Boolean);
+  const what = d.name ? `the ${quote(d.name)} dialog` : 'the dialog';
+  const how = closer ? `clicking ${quote(closer.name)}` : 'pressing Escape';
+  if (closer) {
+    if (!(await actOnNode(r, closer, 'click', [], `click ${quote(closer.name)}`, `${reasoning}: its close control`, current().url)))
+      return { why: 'the dialog went away' };
+  } else {
+    const pressed = await r.act('press Escape', `${reasoning}: ${key ? 'as asked' : 'it shows no close control'}`, current().text, current().url);
+    if (pressed.startsWith('error:')) return { why: `pressing Escape failed: ${pressed.slice(6).trim()}` };
+  }
+  await r.settle();
+  set(await look(r, r.instruction));
+  return countOf(d, current().nodes) < before ? { did: `closed ${what} by ${how}` } : { why: `${what} is still shown after ${how}` };
 }
 
 /** How long a terminal may take to print what a command did. */

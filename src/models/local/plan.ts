@@ -27,6 +27,9 @@ import { describeFile, fileToRemove, type FileSpec } from './shell';
 import {
   CLICK_PURPOSES,
   CONTEXT_MENU_OPENERS,
+  DIALOG_NOUNS,
+  DISMISS_KEYS,
+  DISMISS_VERBS,
   FOLDED_PARTS,
   FOLDS,
   PURPOSED_CLICKS,
@@ -170,6 +173,8 @@ export interface PlanStep {
   guess?: Guess;
   /** "Use the terminal below to delete the .gif file": the page's command line lists the files, removes the one, lists again. */
   removeFile?: FileSpec;
+  /** "Close the welcome message": the page's dialog (named by `words` when it has several) closed by its control or `key`, then gone. */
+  dismiss?: { words: string; key?: 'Escape' };
   /** "Make the text area wider": the box's resize grip dragged by this much (the box as words for the single-step reading to ground). */
   resize?: { target: string; dx: number; dy: number };
   /** "Drag all circles into the black box": every piece of that kind dragged onto the target, each move checked. */
@@ -709,6 +714,13 @@ const COMBO_STEPS: RegExp[] = [
   ),
   new RegExp(`\\b(?:use|press|hit)\\s+(${COMBO})\\s+to\\s+[^,;.]+?${AT_CLAUSE_END}`, 'gi'),
 ];
+
+/** "Close the welcome message", "press Escape to close the dialog": (1) the key, when it is the means, (2) the dialog's own words. */
+const DISMISS = new RegExp(
+  `^(?:(?:press|hit|use)\\s+(?:the\\s+)?(${either(DISMISS_KEYS)})(?:\\s+key)?\\s+to\\s+)?(?:${either(DISMISS_VERBS)})\\s+(?:the|this|that)\\s+` +
+    `((?:[\\w'-]+\\s+){0,3}?)(?:${either(DIALOG_NOUNS)})$`,
+  'i',
+);
 
 /** "Open the context menu of photo.png" is a right-click on it. */
 const CONTEXT_MENU = new RegExp(`\\b(?:${either(CONTEXT_MENU_OPENERS)})\\s+`, 'gi');
@@ -1277,6 +1289,12 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   // "Guess the number between 0-9 and press Submit. Use the feedback below to find the right number": one step of many guesses.
   const guess = guessOf(s, (t) => bare(t, quotes));
   if (guess) return [{ say: `guess the number from ${guess.lo} to ${guess.hi}`, guess }];
+  // "Close the welcome message" where the page shows a dialog: its close control or Escape, done only when it is gone.
+  const dismiss = (page.roles?.dialog ?? 0) + (page.roles?.alertdialog ?? 0) ? DISMISS.exec(bare(s, quotes)) : null;
+  if (dismiss) {
+    const words = dismiss[2]!.trim();
+    return [{ say: `close the ${words ? `${words} ` : ''}dialog`, dismiss: { words, ...(dismiss[1] ? { key: 'Escape' as const } : {}) } }];
+  }
   // "Use the terminal below to delete a file ending with the extension .gif": commands typed, their output read.
   const file = fileToRemove(bare(s, quotes));
   if (file) return [{ say: `delete ${describeFile(file)} through the terminal`, removeFile: file }];

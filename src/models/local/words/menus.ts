@@ -63,3 +63,19 @@ export const CONTEXT_MENU_OPENERS: Phrases = ['(?:open|bring up|show|display|pul
 export const CLICK_PURPOSES: Phrases = ['to (?:open|edit|view|see|launch|start|expand|rename|select) (?:it|them|this|that|the file|the item)'];
 /** The verbs a purpose may follow. */
 export const PURPOSED_CLICKS: Phrases = ['double[- ]?click', 'right[- ]?click', 'click', 'tap'];
+/** What a dialog is called in an instruction ("close the welcome message", "dismiss the popup"). */
+export const DIALOG_NOUNS: Phrases = [
+  'dialog(?: box)?',
+  'pop-?up(?: window)?',
+  'modal(?: window)?',
+  'message',
+  'notice',
+  'alert',
+  'overlay',
+  'prompt',
+  'announcement',
+  'window',
+];
+export const DISMISS_VERBS: Phrases = ['close', 'dismiss', 'hide', 'exit', 'get rid of', 'shut'];
+/** The keys that close a dialog when it shows no control that does. */
+export const DISMISS_KEYS: Phrases = ['esc', 'escape'];
