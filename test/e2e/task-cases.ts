@@ -205,6 +205,9 @@ const CX = 'context-menu.html';
 const KC = 'key-combos.html';
 /** A news page with dialogs: a newsletter closed by ×; ?m=esc a welcome closed by Escape; ?m=two also cookies; ?m=choice Accept/Reject only. */
 const DL = 'dialogs.html';
+/** A review's stars (buttons named "N stars"; ?m=plain: bare ★ spans), two switches, and a board of cards dragged between columns. */
+const AW = 'app-widgets.html';
+const board = (todo: string[], doing: string[], done: string[]) => JSON.stringify({ todo, doing, done });
 /** A colour field (input type=color) and a Submit button; ?m=name: a name field instead. */
 const CW = 'colour-wheel.html';
 
@@ -365,6 +368,10 @@ const table: Record<TaskFamily, Row[]> = {
   // A real pointer drag: a circle moved by pointer events, a jQuery UI sortable list, blocks
   // dropped on a box with HTML5 drag and drop.
   drags: [
+    // A card moved to a column by name.
+    [AW, 'Move "Fix login bug" to Done', state({ board: board(['Write release notes'], [], ['Fix login bug']) })],
+    [AW, 'Move the card Write release notes to the In progress column', state({ board: board(['Fix login bug'], ['Write release notes'], []) })],
+    [AW, 'Move "Fix login bug" to Blocked', REFUSE],
     [CD, 'Drag the circle left then press Submit', { dx: { max: -10 } }],
     [CD, 'Move the circle to the right by dragging it, then click Submit.', { dx: { min: 10 } }],
     [CD, 'Drag the ball all the way to the left edge of the box and press Submit', { dx: { max: -100 } }],
@@ -621,6 +628,14 @@ const table: Record<TaskFamily, Row[]> = {
     [`${DL}?m=two`, 'Close the dialog', REFUSE],
     [`${DL}?m=choice`, 'Close the cookie settings dialog', REFUSE],
     [DL, 'Press Escape to close the popup', REFUSE],
+    // A rating by stars: the control named for it, or that star of the one row.
+    [AW, 'Rate it 4 stars', state({ rating: { min: 4, max: 4 } })],
+    [`${AW}?m=plain`, 'Give the product a rating of 3 stars', state({ rating: { min: 3, max: 3 } })],
+    [`${AW}?m=plain`, 'Rate it 4 out of 5', state({ rating: { min: 4, max: 4 } })],
+    [`${AW}?m=plain`, 'Leave a 5-star review', state({ rating: { min: 5, max: 5 } })],
+    [`${AW}?m=plain`, 'Rate it 8 out of 10', REFUSE],
+    [AW, 'Turn on dark mode', state({ dark: true })],
+    [AW, 'Disable email notifications', state({ mail: false })],
     [SS, 'Set the slider to 42 and press Submit', { volume: '42' }],
     [SS, 'Move the volume slider to 80, then click Submit.', { volume: '80' }],
     [SS, 'Set the number of speakers to 7 with the spinner and submit', { qty: '7' }],

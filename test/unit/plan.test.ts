@@ -360,6 +360,16 @@ describe('planner: what must never become a wrong action', () => {
     expect(planInstruction('Close the dialog and press Submit', withDialog)[0]?.dismiss).toBeUndefined();
   });
 
+  it('a rating by stars is one step with its number; a number past the scale is refused; other giving is words', () => {
+    const rate = (t: string) => planInstruction(t, page()).map((s) => s.rate ?? s.say);
+    expect(rate('Give the product a rating of 3 stars')).toEqual([{ stars: 3 }]);
+    expect(rate('Rate this restaurant 2 stars, then press Submit')).toEqual([{ stars: 2 }, 'press Submit']);
+    expect(rate('Rate the movie 4 out of 5')).toEqual([{ stars: 4, of: 5 }]);
+    expect(rate('Leave a 5-star review')).toEqual([{ stars: 5 }]);
+    expect(rate('Give the dog 2 treats')).toEqual(['Give the dog 2 treats']);
+    expect(() => planInstruction('Give it 7 out of 5 stars', page())).toThrow(Refusal);
+  });
+
   it('keys held together, given as the means, are pressed; a means that is no key combination stays words', () => {
     const says = (t: string) => planInstruction(t, page()).map((s) => s.say);
     expect(says('Press the key combination Ctrl+Shift+P')).toEqual(['press Ctrl+Shift+P']);

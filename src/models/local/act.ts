@@ -310,10 +310,12 @@ export function parseIntent(instruction: string): Intent {
     const place = where && !inField && !oneOf(TEXT_PLACES).test(where) ? unq(m[4], quotes) : undefined;
     return { method: 'selectText', value: unq(m[3], quotes).trim(), target: '', roles: inField ? new Set(['textbox']) : null, context: place };
   }
-  // A drag onto a place ("drag the red block onto the box"); by a direction or a distance it is refused.
+  // A drag onto a place ("drag the red block onto the box", "move the card Fix login bug to Done"); by a direction or
+  // a distance it is refused. The mouse moved is a hover, a slider moved is set to its value.
   if (
-    (m = /^drag(?: and drop)? (?:the )?(.+?) (?:to|onto|into|over|on|in) (?:the )?(.+)$/i.exec(s)) &&
-    !/^(?:the )?(?:left|right|top|bottom|up|down|\d+)\b/i.test(m[2])
+    (m = /^(?:drag(?: and drop)?|move) (?:the )?(.+?) (?:to|onto|into|over|on|in) (?:the )?(.+)$/i.exec(s)) &&
+    !/^(?:the )?(?:left|right|top|bottom|up|down|\d+)\b/i.test(m[2]) &&
+    !/^(?:mouse|pointer|cursor)\b|\b(?:slider|knob|handle|thumb)$/i.test(m[1])
   ) {
     const drop = target(m[2], 'dragAndDrop');
     return { ...target(m[1], 'dragAndDrop'), drop: { ...drop, alternatives: undefined } };

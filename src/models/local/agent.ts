@@ -32,7 +32,7 @@ import { RESIZED_BOXES } from './words/places';
 import { coverage, exactMatch, glyphWords, normalize } from './text';
 import type { Point, StepRunner } from './step-runner';
 import { shownResults, tripFields, tripResult, type FieldValue } from './trips';
-import { MOVE_DOWN, MOVE_UP, SELECTED_ITEM, STEP_DOWN, STEP_UP } from './words/controls';
+import { MOVE_DOWN, MOVE_UP, SELECTED_ITEM, STAR_NAMES, STEP_DOWN, STEP_UP } from './words/controls';
 import { PERSON_FIELD_NAMES, PERSON_FIELDS, PERSON_NAME, PERSON_ROLES, SEARCH_BUTTONS, SEARCH_FILLER } from './words/search';
 import { anyOf, either, oneOf } from './words/grammar';
 import { ordinalWord } from './words/numbers';
@@ -381,6 +381,7 @@ const WHOLE_STEPS: readonly [keyof PlanStep, WholeStep][] = [
   ['sort', sortStep],
   ['removeFile', removeFileStep],
   ['dismiss', dismissStep],
+  ['rate', rateStep],
 ];
 
 export async function runPlanned(run: StepRunner): Promise<PlannedOutcome> {
@@ -463,6 +464,11 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       const c = guessControls(planned.guess, view.nodes);
       if (typeof c === 'string') return beyond(i, planned.say, c);
       break;
+    }
+    if (planned.rate) {
+      const star = starFor(planned.rate, view.nodes);
+      if (typeof star === 'string') return beyond(i, planned.say, star);
+      continue;
     }
     if (planned.dismiss) {
       const d = dialogOf(planned.dismiss.words, view.nodes);
@@ -1342,6 +1348,44 @@ async function guessNumber(r: Run, step: PlanStep, reasoning: string, current: (
     if (lo > hi) return { why: `the page's answers leave no number from ${g.lo} to ${g.hi} (guesses: ${tried.join(', ')})` };
   }
   return { why: `no guess was right after ${tried.length} (guesses: ${tried.join(', ')})` };
+}
+
+const STAR = oneOf(STAR_NAMES);
+const RATING_ROLES: ReadonlySet<string> = new Set(['button', 'radio', 'clickable', 'link', 'menuitemradio', 'option', 'img']);
+
+/**
+ * The control that gives `stars`: one named for that many ("4 stars", "4 out of 5", "Rate 4 stars"), or else that
+ * star of the page's one row of three to ten like stars (never a guess between two rows).
+ */
+function starFor(want: { stars: number; of?: number }, nodes: OutlineNode[]): { node: OutlineNode; of?: number } | string {
+  const n = want.stars;
+  const name = new RegExp(`^(?:rate\\s+)?${n}(?:\\s*stars?|\\s+out\\s+of\\s+\\d+(?:\\s+stars?)?|[- ]star(?:\\s+rating)?)$`, 'i');
+  const named = nodes.filter((x) => x.id && RATING_ROLES.has(x.role) && name.test(x.name.trim()));
+  if (named.length === 1) return { node: named[0]! };
+  if (named.length) return `${named.length} controls are named for ${n} stars`;
+  const rows: OutlineNode[][] = [];
+  for (const parent of new Set(nodes.map((x) => x.parent))) {
+    let run: OutlineNode[] = [];
+    for (const c of [...(parent?.children ?? []), null]) {
+      if (c && c.id && RATING_ROLES.has(c.role) && STAR.test(c.name.trim())) run.push(c);
+      else {
+        if (run.length >= 3 && run.length <= 10) rows.push(run);
+        run = [];
+      }
+    }
+  }
+  if (rows.length !== 1) return rows.length ? `the page shows ${rows.length} rows of stars` : `the page shows no row of stars and nothing named for ${n} stars`;
+  const row = rows[0]!;
+  if (n > row.length || (want.of !== undefined && want.of !== row.length)) return `the page's row has ${row.length} stars, not ${want.of ?? `${n} or more`}`;
+  return { node: row[n - 1]!, of: row.length };
+}
+
+async function rateStep(r: Run, step: PlanStep, reasoning: string, current: () => View): Promise<Outcome> {
+  const star = starFor(step.rate!, current().nodes);
+  if (typeof star === 'string') return { why: star };
+  const which = star.of ? `star ${step.rate!.stars} of ${star.of}` : quote(star.node.name);
+  if (!(await actOnNode(r, star.node, 'click', [], `click ${which}`, reasoning, current().url))) return { why: 'the stars went away' };
+  return { did: `rated ${step.rate!.stars} star${step.rate!.stars === 1 ? '' : 's'} (clicked ${which})` };
 }
 
 const DIALOGS: ReadonlySet<string> = new Set(['dialog', 'alertdialog']);

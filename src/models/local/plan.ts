@@ -16,7 +16,19 @@ import { namedDate } from './values';
 import { MONTH_STEMS } from './words/dates';
 import { anyOf, either, oneOf, type Phrases } from './words/grammar';
 import { MATH_NOUNS, SOLVE_VERBS } from './words/math';
-import { ALL_TEXT, COLOUR_PICKERS, COLOUR_VERBS, EDITOR_NOUNS, NOT_STYLED_TEXT, STEPPERS, STYLE_NOUNS, STYLE_VERBS, TEXT_STYLES } from './words/controls';
+import {
+  ALL_TEXT,
+  COLOUR_PICKERS,
+  COLOUR_VERBS,
+  EDITOR_NOUNS,
+  RATE_VERBS,
+  RATED_THINGS,
+  NOT_STYLED_TEXT,
+  STEPPERS,
+  STYLE_NOUNS,
+  STYLE_VERBS,
+  TEXT_STYLES,
+} from './words/controls';
 import { BOOK_IT, BOOK_VERBS, DATE_LEADS, FIND_VERBS, ONE_WAY, PICK_VERBS, RESULT_NOUNS, RESULT_ORDERS, ROUND_TRIP, TRIP_NOUNS } from './words/trips';
 import type { Trip } from './trips';
 import { SORT_STEP, sortFirst, type SortSpec } from './sorting';
@@ -175,6 +187,8 @@ export interface PlanStep {
   removeFile?: FileSpec;
   /** "Close the welcome message": the page's dialog (named by `words` when it has several) closed by its control or `key`, then gone. */
   dismiss?: { words: string; key?: 'Escape' };
+  /** "Rate it 4 stars": the control named for that many stars, or that star of the page's one row of stars. */
+  rate?: { stars: number; of?: number };
   /** "Make the text area wider": the box's resize grip dragged by this much (the box as words for the single-step reading to ground). */
   resize?: { target: string; dx: number; dy: number };
   /** "Drag all circles into the black box": every piece of that kind dragged onto the target, each move checked. */
@@ -719,6 +733,13 @@ const COMBO_STEPS: RegExp[] = [
 const DISMISS = new RegExp(
   `^(?:(?:press|hit|use)\\s+(?:the\\s+)?(${either(DISMISS_KEYS)})(?:\\s+key)?\\s+to\\s+)?(?:${either(DISMISS_VERBS)})\\s+(?:the|this|that)\\s+` +
     `((?:[\\w'-]+\\s+){0,3}?)(?:${either(DIALOG_NOUNS)})$`,
+  'i',
+);
+
+/** "Rate it 4 stars", "give the product a rating of 3 stars", "leave a 5-star review": (1) the stars, (2) out of how many. */
+const RATING = new RegExp(
+  `^(?:${either(RATE_VERBS)})\\s+(?:(?:${either(RATED_THINGS)})\\s+)*?(\\d{1,2})` +
+    `(?:(?:[- ]?stars?)?(?:\\s+(?:rating|review))?|\\s+out\\s+of\\s+(\\d{1,2})(?:\\s+stars?)?)$`,
   'i',
 );
 
@@ -1440,6 +1461,15 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         return '';
       });
       // "Reply to the email from Alice with 'Thanks!'", "delete the email from Carol", "share the post by @jane".
+      // "Rate it 4 stars": the star control of that number, by its name or its place in the page's one row of stars.
+      const rating = RATING.exec(bare(clause, quotes));
+      if (rating) {
+        const stars = Number(rating[1]);
+        const of = rating[2] ? Number(rating[2]) : undefined;
+        if (stars < 1 || stars > 10 || (of !== undefined && stars > of)) throw new Refusal(`it asks for ${stars} stars${of ? ` out of ${of}` : ''}`);
+        push({ say: `rate ${stars} star${stars === 1 ? '' : 's'}`, rate: { stars, ...(of ? { of } : {}) } });
+        return;
+      }
       const mail = itemSteps(clause, quotes);
       if (mail) {
         mail.forEach(push);
