@@ -1351,7 +1351,8 @@ async function guessNumber(r: Run, step: PlanStep, reasoning: string, current: (
 }
 
 const STAR = oneOf(STAR_NAMES);
-const RATING_ROLES: ReadonlySet<string> = new Set(['button', 'radio', 'clickable', 'link', 'menuitemradio', 'option', 'img']);
+/** Controls a rating is given by: never a link ("4 star" filters reviews) nor a picture of a rating already given. */
+const RATING_ROLES: ReadonlySet<string> = new Set(['button', 'radio', 'clickable', 'menuitemradio']);
 
 /**
  * The control that gives `stars`: one named for that many ("4 stars", "4 out of 5", "Rate 4 stars"), or else that
