@@ -208,6 +208,8 @@ const DL = 'dialogs.html';
 /** A review's stars (buttons named "N stars"; ?m=plain: bare ★ spans), two switches, and a board of cards dragged between columns. */
 const AW = 'app-widgets.html';
 const board = (todo: string[], doing: string[], done: string[]) => JSON.stringify({ todo, doing, done });
+/** A carousel, a voucher code shown in a tooltip on hover with a field to redeem it, and a feed that loads more on scroll. */
+const RM = 'reveal-more.html';
 /** A colour field (input type=color) and a Submit button; ?m=name: a name field instead. */
 const CW = 'colour-wheel.html';
 
@@ -248,6 +250,7 @@ const INITIAL: Record<string, Fields> = {
   [SCL]: { options: [] },
   [ET]: { time: '' },
   [CW]: { colour: '#000000' },
+  [RM]: { code: '' },
 };
 
 type Row = [page: string, say: string, expect: TaskCheck | Fields];
@@ -576,6 +579,9 @@ const table: Record<TaskFamily, Row[]> = {
   // A value read from the page (a message, a table row) typed elsewhere; text copied from a
   // paragraph into a box.
   'read-then-type': [
+    // A value shown by its label only while hovered.
+    [RM, 'Hover over the voucher to see the code, then enter the code and press Redeem', { code: 'SEA-4417' }],
+    [RM, 'Enter the coupon and press Redeem', REFUSE],
     [OC, 'Enter your order number into the tracking field and press Track', { order: 'A-48213' }],
     [OC, 'Copy the order number from the message into the Order number box and click Track.', { order: 'A-48213' }],
     [OC, 'Track the order shown on this page', { order: 'A-48213' }],

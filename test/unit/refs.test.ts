@@ -50,6 +50,10 @@ describe('resolveReference', () => {
     expect(resolveReference('the text below', nodes, instruction)).toBe('Lorem ipsum dolor sit amet.');
     expect(resolveReference('the 2nd word of the paragraph', nodes, instruction)).toBe('ipsum');
     expect(resolveReference('the last word in the text area', nodes, instruction)).toBe('four');
+    // A value named by its label alone ("the code") is the one the page shows by it.
+    const tip = buildOutline([text(0, 'Your voucher:'), el(0, 'tooltip', 'Code: SEA-4417', 'e9'), el(0, 'textbox', 'Voucher code', 'e10', { value: '' })]);
+    expect(resolveReference('the code', tip, '')).toBe('SEA-4417');
+    expect(() => resolveReference('the coupon', tip, '')).toThrow(/no value on the page goes by "coupon"/);
   });
 
   it('refuses what the page does not settle, naming why', () => {

@@ -237,6 +237,8 @@ export function resolveReference(ref: string, nodes: OutlineNode[], instruction 
     // "your order number", "my booking reference": the person's own value, which the page shows by that label.
     /^(?:your|my)\s+((?:\S+\s+){0,3}\S+)$/i.exec(r)?.[1];
   if (label) return labelled(label.replace(/^(?:the|your|my)\s+/i, ''), nodes);
+  // "the code", "the voucher code": a value the page shows by that label ("Code: SEA-4417"), or none.
+  if ((m = /^the\s+((?:[\p{L}\p{N}-]+\s+){0,2}[\p{L}\p{N}-]+)$/iu.exec(r))) return labelled(m[1], nodes);
   throw new Refusal(`it names the value to type by a description (${JSON.stringify(ref.slice(0, 80))}) the built-in model cannot read off this page`);
 }
 
