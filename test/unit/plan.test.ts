@@ -360,6 +360,13 @@ describe('planner: what must never become a wrong action', () => {
     expect(planInstruction('Close the dialog and press Submit', withDialog)[0]?.dismiss).toBeUndefined();
   });
 
+  it('scrolling until a target shows is one step, with the scroll area it names', () => {
+    const find = (t: string) => planInstruction(t, page())[0]?.scrollFind;
+    expect(find('Scroll down the feed until you find Like post 13 and click it')).toEqual({ target: 'Like post 13', within: 'feed' });
+    expect(find('Scroll until "Load report" appears, then click it')).toEqual({ target: 'Load report' });
+    expect(find('Scroll down the page until you see Accept and click it')).toEqual({ target: 'Accept' });
+  });
+
   it('a rating by stars is one step with its number; a number past the scale is refused; other giving is words', () => {
     const rate = (t: string) => planInstruction(t, page()).map((s) => s.rate ?? s.say);
     expect(rate('Give the product a rating of 3 stars')).toEqual([{ stars: 3 }]);

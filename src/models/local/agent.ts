@@ -382,6 +382,7 @@ const WHOLE_STEPS: readonly [keyof PlanStep, WholeStep][] = [
   ['removeFile', removeFileStep],
   ['dismiss', dismissStep],
   ['rate', rateStep],
+  ['scrollFind', scrollFindStep],
 ];
 
 export async function runPlanned(run: StepRunner): Promise<PlannedOutcome> {
@@ -463,6 +464,11 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     if (planned.guess) {
       const c = guessControls(planned.guess, view.nodes);
       if (typeof c === 'string') return beyond(i, planned.say, c);
+      break;
+    }
+    if (planned.scrollFind) {
+      const s = scrollerOf(planned.scrollFind.within, view.nodes);
+      if (typeof s === 'string') return beyond(i, planned.say, s);
       break;
     }
     if (planned.rate) {
@@ -1348,6 +1354,69 @@ async function guessNumber(r: Run, step: PlanStep, reasoning: string, current: (
     if (lo > hi) return { why: `the page's answers leave no number from ${g.lo} to ${g.hi} (guesses: ${tried.join(', ')})` };
   }
   return { why: `no guess was right after ${tried.length} (guesses: ${tried.join(', ')})` };
+}
+
+/** How many scrolls a search may take before it gives up. */
+const SCROLLS_MAX = 25;
+
+/** What is scrolled: the scroll area the words name, the page's only one, or (null) the page itself. */
+function scrollerOf(within: string | undefined, nodes: OutlineNode[]): OutlineNode | null | string {
+  const areas = nodes.filter((n) => n.id && (n.role === 'scrollable' || n.states.scrollable === true));
+  if (!within) return areas.length === 1 ? areas[0]! : null;
+  const text = (d: OutlineNode): string => [d.name, ...d.children.slice(0, 3).map(text)].join(' ');
+  const named = areas.filter((a) => coverage(within, text(a)) === 1);
+  if (named.length === 1) return named[0]!;
+  return areas.length === 1 ? areas[0]! : `the page shows ${areas.length} scroll areas, and none is the ${within} alone`;
+}
+
+/** The one control named exactly `target` ("the Accept button" is Accept). */
+function shownTarget(target: string, nodes: OutlineNode[]): OutlineNode[] {
+  const t = target.replace(/^the\s+/i, '').replace(/\s+(?:button|link)$/i, '');
+  return nodes.filter((n) => n.id && n.role !== 'scrollable' && (exactMatch(n.name, t) || normalize(n.name) === normalize(t)));
+}
+
+/**
+ * Scroll the page (or its scroll area) to its end until the target shows, then click it.
+ * Stops when a scroll brings nothing new (the end) or after SCROLLS_MAX scrolls; two targets of
+ * that name are a refusal, never a guess.
+ */
+async function scrollFindStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
+  const { target, within } = step.scrollFind!;
+  for (let k = 0; k <= SCROLLS_MAX; k++) {
+    if (r.signal.aborted) return { why: `cancelled after ${k} scrolls` };
+    const hits = shownTarget(target, current().nodes);
+    if (hits.length > 1) return { why: `${hits.length} controls are named ${quote(target)}` };
+    if (hits.length === 1) {
+      const hit = hits[0]!;
+      if (!(await actOnNode(r, hit, 'click', [], `click ${quote(hit.name)}`, `${reasoning}: it shows after ${k} scrolls`, current().url)))
+        return { why: `${quote(target)} went away` };
+      return { did: `scrolled ${k} time${k === 1 ? '' : 's'} until ${quote(hit.name)} showed, and clicked it` };
+    }
+    if (k === SCROLLS_MAX) break;
+    const area = scrollerOf(within, current().nodes);
+    if (typeof area === 'string') return { why: area };
+    const before = current().text;
+    // To the end: what is above it is in the page's outline already, and a feed loads more only when its end shows.
+    const said = area ? 'scroll to the end of the scroll area' : 'scroll to the bottom of the page';
+    if (area) {
+      const [selector] = await r.selectors([area.id!]);
+      if (!selector) return { why: 'the scroll area went away' };
+      await r.perform(selector, 'scrollTo', ['100%']);
+      r.note(said, reasoning, 'scrolled the area to its end', current().url, { selector, description: 'scroll area', method: 'scrollTo', arguments: ['100%'] });
+    } else {
+      const out = await r.act(said, reasoning, current().text, current().url);
+      if (out.startsWith('error:')) return { why: `scrolling failed: ${out.slice(6).trim()}` };
+    }
+    await r.settle();
+    set(await look(r, r.instruction));
+    // A feed may load what comes next a moment after the scroll.
+    if (current().text === before) {
+      await pause(WATCH_EVERY_MS * 3, r.signal);
+      set(await look(r, r.instruction));
+      if (current().text === before) return { why: `scrolled to the end after ${k + 1} scrolls and ${quote(target)} never showed` };
+    }
+  }
+  return { why: `${quote(target)} did not show after ${SCROLLS_MAX} scrolls` };
 }
 
 const STAR = oneOf(STAR_NAMES);

@@ -42,6 +42,10 @@ import {
   DIALOG_NOUNS,
   DISMISS_KEYS,
   DISMISS_VERBS,
+  FOUND_ACTS,
+  SCROLL_VERBS,
+  UNTIL_FOUND,
+  UNTIL_SHOWN,
   FOLDED_PARTS,
   FOLDS,
   PURPOSED_CLICKS,
@@ -187,6 +191,8 @@ export interface PlanStep {
   removeFile?: FileSpec;
   /** "Close the welcome message": the page's dialog (named by `words` when it has several) closed by its control or `key`, then gone. */
   dismiss?: { words: string; key?: 'Escape' };
+  /** "Scroll down the feed until you find X and click it": the page (or the scroll area named `within`) scrolled until X shows. */
+  scrollFind?: { target: string; within?: string };
   /** "Rate it 4 stars": the control named for that many stars, or that star of the page's one row of stars. */
   rate?: { stars: number; of?: number };
   /** "Make the text area wider": the box's resize grip dragged by this much (the box as words for the single-step reading to ground). */
@@ -740,6 +746,17 @@ const DISMISS = new RegExp(
 const RATING = new RegExp(
   `^(?:${either(RATE_VERBS)})\\s+(?:(?:${either(RATED_THINGS)})\\s+)*?(\\d{1,2})` +
     `(?:(?:[- ]?stars?)?(?:\\s+(?:rating|review))?|\\s+out\\s+of\\s+(\\d{1,2})(?:\\s+stars?)?)$`,
+  'i',
+);
+
+/**
+ * "Scroll down the feed until you find Like post 13 and click it", "scroll until Load report appears, then click it":
+ * (1) where to scroll, (2)/(3) the target, (4) what is done to it.
+ */
+const SCROLL_UNTIL = new RegExp(
+  `^(?:${either(SCROLL_VERBS)})(?:\\s+(?:the|this)\\s+((?:[\\w'-]+\\s+){0,2}?[\\w'-]+))?\\s+until\\s+` +
+    `(?:(?:${either(UNTIL_FOUND)})\\s+(.+?)|(.+?)\\s+(?:${either(UNTIL_SHOWN)}))` +
+    `\\s*,?\\s+(?:and\\s+|then\\s+)+(${either(FOUND_ACTS)})(?:\\s+on)?\\s+(?:it|that|them|this)$`,
   'i',
 );
 
@@ -1315,6 +1332,13 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   if (dismiss) {
     const words = dismiss[2]!.trim();
     return [{ say: `close the ${words ? `${words} ` : ''}dialog`, dismiss: { words, ...(dismiss[1] ? { key: 'Escape' as const } : {}) } }];
+  }
+  // "Scroll down the feed until you find X and click it": the target, looked for again after each scroll.
+  const scrolled = SCROLL_UNTIL.exec(s);
+  if (scrolled) {
+    const target = bare((scrolled[2] ?? scrolled[3])!, quotes).replace(/^["“']|["”']$/g, '');
+    const within = scrolled[1] && !/^(?:page|screen|window|list)$/i.test(scrolled[1]) ? bare(scrolled[1], quotes) : undefined;
+    return [{ say: `scroll until ${quoteValue(target)} shows, then click it`, scrollFind: { target, ...(within ? { within } : {}) } }];
   }
   // "Use the terminal below to delete a file ending with the extension .gif": commands typed, their output read.
   const file = fileToRemove(bare(s, quotes));

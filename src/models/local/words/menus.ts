@@ -79,3 +79,8 @@ export const DIALOG_NOUNS: Phrases = [
 export const DISMISS_VERBS: Phrases = ['close', 'dismiss', 'hide', 'exit', 'get rid of', 'shut'];
 /** The keys that close a dialog when it shows no control that does. */
 export const DISMISS_KEYS: Phrases = ['esc', 'escape'];
+/** "Scroll down the feed until you find X and click it": how the target is said to come up, and what is done to it. */
+export const SCROLL_VERBS: Phrases = ['scroll', 'keep scrolling', 'scroll down', 'scroll through', 'scroll down through'];
+export const UNTIL_FOUND: Phrases = ['you (?:find|see|reach|get to|come to|spot)', 'you can see'];
+export const UNTIL_SHOWN: Phrases = ['appears', 'shows up', 'is (?:visible|shown|loaded)', 'comes into view', 'loads'];
+export const FOUND_ACTS: Phrases = ['click', 'open', 'select', 'press', 'tap'];
