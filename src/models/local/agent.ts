@@ -385,6 +385,40 @@ const WHOLE_STEPS: readonly [keyof PlanStep, WholeStep][] = [
   ['scrollFind', scrollFindStep],
 ];
 
+/** The reason a check gives, or null when the step can start. */
+const whyNot = <T>(found: T | string | { why: string }): string | null =>
+  typeof found === 'string' ? found : found && typeof found === 'object' && 'why' in found ? (found.why as string) : null;
+
+/**
+ * What a step carried out whole needs on the page before anything runs, and what it leaves for
+ * the steps after it: 'changes' (it may change what the page shows: later steps are grounded
+ * when they run) or 'runs on' (the run's last step: nothing after it is checked).
+ */
+const READY_CHECKS: readonly [keyof PlanStep, (s: PlanStep, nodes: OutlineNode[], clock: Clock) => string | null, 'changes' | 'runs on'][] = [
+  ['searchForm', (s, nodes) => whyNot(searchFields(s.searchForm!, nodes)), 'changes'],
+  ['trip', (s, nodes) => whyNot(tripFields(s.trip!, nodes)), 'changes'],
+  ['drag', (s, nodes, clock) => whyNot(dragTarget(s.drag!, nodes, clock)), 'changes'],
+  ['dragEach', (s, nodes, clock) => whyNot(dragSet(s.dragEach!, nodes, clock)), 'changes'],
+  ['resize', (s, nodes, clock) => whyNot(namedTarget(s.resize!.target, nodes, clock)), 'changes'],
+  ['sort', (s, nodes) => whyNot(sortTarget(s.sort!, nodes)), 'changes'],
+  // A rating may bring up what comes next (a box for the review).
+  ['rate', (s, nodes) => whyNot(starFor(s.rate!, nodes)), 'changes'],
+  ['guess', (s, nodes) => whyNot(guessControls(s.guess!, nodes)), 'runs on'],
+  ['scrollFind', (s, nodes) => whyNot(scrollerOf(s.scrollFind!.within, nodes)), 'runs on'],
+  ['dismiss', (s, nodes) => whyNot(dialogOf(s.dismiss!.words, nodes)), 'runs on'],
+  ['removeFile', (_s, nodes) => whyNot(terminalField(nodes)), 'runs on'],
+  ['game', (_s, nodes) => gameNotReady(nodes), 'runs on'],
+];
+
+/** Why the page's board cannot be played: none, a game already over, marks no game could leave. */
+function gameNotReady(nodes: OutlineNode[]): string | null {
+  const b = boardOf(nodes);
+  if (typeof b === 'string') return b;
+  const over = winnerOf(b);
+  if (over) return over === 'draw' ? 'the game is already over: a draw' : `the game is already over: ${over} has won`;
+  return turnOf(b) ? null : 'the marks on the board cannot come from one game (X moves first, then O, in turn)';
+}
+
 export async function runPlanned(run: StepRunner): Promise<PlannedOutcome> {
   const clock: Clock = { ms: 0, facts: mentionsNamedDate(run.instruction) ? { today: await run.today() } : {} };
   const out = await runPlan({ ...run, clock });
@@ -423,84 +457,19 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   let mayChange = false;
   for (const [i, planned] of plan.entries()) {
     if (planned.wait !== undefined) continue;
-    if (planned.searchForm !== undefined) {
-      if (mayChange) break;
+    const check = READY_CHECKS.find(([kind]) => planned[kind] !== undefined);
+    if (check) {
+      const [, why, after] = check;
+      if (after === 'changes' && mayChange) break;
       const t0 = performance.now();
-      const f = searchFields(planned.searchForm, view.nodes);
+      const problem = why(planned, view.nodes, r.clock);
       r.clock.ms += performance.now() - t0;
-      if (typeof f === 'string') return beyond(i, planned.say, f);
-      mayChange = true;
-      continue;
-    }
-    if (planned.trip) {
-      if (mayChange) break;
-      const f = tripFields(planned.trip, view.nodes);
-      if (typeof f === 'string') return beyond(i, planned.say, f);
+      if (problem) return beyond(i, planned.say, problem);
+      if (after === 'runs on') break;
       mayChange = true;
       continue;
     }
     if (planned.tripResult) break;
-    if (planned.drag) {
-      if (mayChange) break;
-      const g = dragTarget(planned.drag, view.nodes, r.clock);
-      if ('why' in g) return beyond(i, planned.say, g.why);
-      mayChange = true;
-      continue;
-    }
-    if (planned.dragEach) {
-      if (mayChange) break;
-      const set = dragSet(planned.dragEach, view.nodes, r.clock);
-      if (typeof set === 'string') return beyond(i, planned.say, set);
-      mayChange = true;
-      continue;
-    }
-    if (planned.resize) {
-      if (mayChange) break;
-      const g = namedTarget(planned.resize.target, view.nodes, r.clock);
-      if ('why' in g) return beyond(i, planned.say, g.why);
-      mayChange = true;
-      continue;
-    }
-    if (planned.guess) {
-      const c = guessControls(planned.guess, view.nodes);
-      if (typeof c === 'string') return beyond(i, planned.say, c);
-      break;
-    }
-    if (planned.scrollFind) {
-      const s = scrollerOf(planned.scrollFind.within, view.nodes);
-      if (typeof s === 'string') return beyond(i, planned.say, s);
-      break;
-    }
-    if (planned.rate) {
-      const star = starFor(planned.rate, view.nodes);
-      if (typeof star === 'string') return beyond(i, planned.say, star);
-      continue;
-    }
-    if (planned.dismiss) {
-      const d = dialogOf(planned.dismiss.words, view.nodes);
-      if (typeof d === 'string') return beyond(i, planned.say, d);
-      break;
-    }
-    if (planned.removeFile) {
-      const f = terminalField(view.nodes);
-      if (typeof f === 'string') return beyond(i, planned.say, f);
-      break;
-    }
-    if (planned.game) {
-      const b = boardOf(view.nodes);
-      if (typeof b === 'string') return beyond(i, planned.say, b);
-      const over = winnerOf(b);
-      if (over) return beyond(i, planned.say, over === 'draw' ? 'the game is already over: a draw' : `the game is already over: ${over} has won`);
-      if (!turnOf(b)) return beyond(i, planned.say, 'the marks on the board cannot come from one game (X moves first, then O, in turn)');
-      break;
-    }
-    if (planned.sort) {
-      if (mayChange) break;
-      const t = sortTarget(planned.sort, view.nodes);
-      if (typeof t === 'string') return beyond(i, planned.say, t);
-      mayChange = true;
-      continue;
-    }
     if (planned.each || planned.openItem !== undefined) {
       if (mayChange) break;
       const t0 = performance.now();
