@@ -374,6 +374,7 @@ describe('planner: what must never become a wrong action', () => {
     expect(rate('Rate the movie 4 out of 5')).toEqual([{ stars: 4, of: 5 }]);
     expect(rate('Leave a 5-star review')).toEqual([{ stars: 5 }]);
     expect(rate('Give the dog 2 treats')).toEqual(['Give the dog 2 treats']);
+    expect(rate('Set the rating to 4 and click Submit')).toEqual(['Set the rating to 4', 'click Submit']);
     expect(() => planInstruction('Give it 7 out of 5 stars', page())).toThrow(Refusal);
   });
 

@@ -742,10 +742,13 @@ const DISMISS = new RegExp(
   'i',
 );
 
-/** "Rate it 4 stars", "give the product a rating of 3 stars", "leave a 5-star review": (1) the stars, (2) out of how many. */
+/**
+ * "Rate it 4 stars", "give the product a rating of 3 stars", "leave a 5-star review", "rate it 4 out of 5": (1) the stars,
+ * (2) out of how many. A number alone ("set the rating to 4", "give the team 20") is left to the page's own field.
+ */
 const RATING = new RegExp(
   `^(?:${either(RATE_VERBS)})\\s+(?:(?:${either(RATED_THINGS)})\\s+)*?(\\d{1,2})` +
-    `(?:(?:[- ]?stars?)?(?:\\s+(?:rating|review))?|\\s+out\\s+of\\s+(\\d{1,2})(?:\\s+stars?)?)$`,
+    `(?:[- ]?stars?(?:\\s+(?:rating|review))?|\\s+out\\s+of\\s+(\\d{1,2})(?:\\s+stars?)?)$`,
   'i',
 );
 
@@ -1484,7 +1487,6 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         times = REPEATS[n.toLowerCase()] ?? 1;
         return '';
       });
-      // "Reply to the email from Alice with 'Thanks!'", "delete the email from Carol", "share the post by @jane".
       // "Rate it 4 stars": the star control of that number, by its name or its place in the page's one row of stars.
       const rating = RATING.exec(bare(clause, quotes));
       if (rating) {
@@ -1494,6 +1496,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         push({ say: `rate ${stars} star${stars === 1 ? '' : 's'}`, rate: { stars, ...(of ? { of } : {}) } });
         return;
       }
+      // "Reply to the email from Alice with 'Thanks!'", "delete the email from Carol", "share the post by @jane".
       const mail = itemSteps(clause, quotes);
       if (mail) {
         mail.forEach(push);

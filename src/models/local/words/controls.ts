@@ -209,6 +209,6 @@ export const NOT_STYLED_TEXT: Phrases = ['font', 'selection', 'selected', 'it', 
 /** What names the editor in "Using the text editor, ...": a context, not a step. */
 export const EDITOR_NOUNS: Phrases = ['text editor', 'rich text editor', 'editor', 'rich-text editor', 'word processor'];
 /** "Rate it 4 stars", "give the product a rating of 3 stars": the verbs of a rating, and how a star control looks. */
-export const RATE_VERBS: Phrases = ['rate', 'give', 'leave', 'score', 'set the rating to', 'change the rating to'];
+export const RATE_VERBS: Phrases = ['rate', 'give', 'leave', 'score'];
 export const RATED_THINGS: Phrases = ['it', 'this', 'that', "(?:the|this|that|your|my) [\\w\\s'-]{1,40}?", 'a (?:review|rating|score) of', 'a'];
 export const STAR_NAMES: Phrases = ['[★☆⭐✩✪✫✬✭✮✯✰]', 'star(?: icon)?', 'star outline', 'empty star', 'full star'];
