@@ -1465,9 +1465,14 @@ async function dismissStep(r: Run, step: PlanStep, reasoning: string, current: (
     const pressed = await r.act('press Escape', `${reasoning}: ${key ? 'as asked' : 'it shows no close control'}`, current().text, current().url);
     if (pressed.startsWith('error:')) return { why: `pressing Escape failed: ${pressed.slice(6).trim()}` };
   }
-  await r.settle();
-  set(await look(r, r.instruction));
-  return countOf(d, current().nodes) < before ? { did: `closed ${what} by ${how}` } : { why: `${what} is still shown after ${how}` };
+  // A dialog may fade out for a moment after it is closed: read the page again until it is gone, a second at most.
+  for (let k = 0; k < 5; k++) {
+    await r.settle();
+    set(await look(r, r.instruction));
+    if (countOf(d, current().nodes) < before) return { did: `closed ${what} by ${how}` };
+    await pause(WATCH_EVERY_MS, r.signal);
+  }
+  return { why: `${what} is still shown after ${how}` };
 }
 
 /** How long a terminal may take to print what a command did. */
