@@ -208,7 +208,10 @@ const DL = 'dialogs.html';
 /** A review's stars (buttons named "N stars"; ?m=plain: bare ★ spans), two switches, and a board of cards dragged between columns. */
 const AW = 'app-widgets.html';
 const board = (todo: string[], doing: string[], done: string[]) => JSON.stringify({ todo, doing, done });
-/** A carousel, a voucher code shown in a tooltip on hover, a feed that loads more at its end (?m=page: the page's own end). */
+/**
+ * A carousel (?m=glyph: its controls are ‹ and ›), a voucher code shown in a tooltip on hover, a feed that loads more at its end
+ * (?m=page: the page's own end).
+ */
 const RM = 'reveal-more.html';
 /** A colour field (input type=color) and a Submit button; ?m=name: a name field instead. */
 const CW = 'colour-wheel.html';
@@ -330,6 +333,11 @@ const table: Record<TaskFamily, Row[]> = {
     [RM, 'Keep scrolling until Like post 13 appears, then click it', clicks('post13')],
     [`${RM}?m=page`, 'Scroll down until you find Like post 13 and click it', clicks('post13')],
     [RM, 'Scroll down the feed until you find Like post 40 and click it', REFUSE],
+    // A carousel named in the instruction: its Next control until the target shows.
+    [RM, 'Go through the carousel to find the Lighthouse tour and click it', clicks('lighthouse')],
+    [`${RM}?m=glyph`, 'Find Fish market in the slideshow and click it', clicks('market')],
+    [`${RM}?m=glyph`, 'Click Lighthouse tour in the carousel', clicks('lighthouse')],
+    [RM, 'Go through the carousel to find the Castle tour and click it', REFUSE],
     [MO, 'Expand the section below and click submit', clicks('submit')],
     [MO, 'Open the collapsed section and press Submit.', clicks('submit')],
     [MO, 'Click the Submit button, it is in the hidden section', clicks('submit')],

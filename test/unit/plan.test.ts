@@ -360,11 +360,16 @@ describe('planner: what must never become a wrong action', () => {
     expect(planInstruction('Close the dialog and press Submit', withDialog)[0]?.dismiss).toBeUndefined();
   });
 
-  it('scrolling until a target shows is one step, with the scroll area it names', () => {
+  it('scrolling until a target shows, or going through a carousel named, is one step', () => {
     const find = (t: string) => planInstruction(t, page())[0]?.scrollFind;
     expect(find('Scroll down the feed until you find Like post 13 and click it')).toEqual({ target: 'Like post 13', within: 'feed' });
     expect(find('Scroll until "Load report" appears, then click it')).toEqual({ target: 'Load report' });
     expect(find('Scroll down the page until you see Accept and click it')).toEqual({ target: 'Accept' });
+    // A carousel only when one is named: "click Fish market" alone never walks a Next control.
+    const slide = (t: string) => planInstruction(t, page())[0]?.slideFind;
+    expect(slide('Go through the carousel to find the Lighthouse tour and click it')).toEqual({ target: 'the Lighthouse tour' });
+    expect(slide('Click Fish market in the carousel')).toEqual({ target: 'Fish market' });
+    expect(slide('Click on Fish market')).toBeUndefined();
   });
 
   it('a rating by stars is one step with its number; a number past the scale is refused; other giving is words', () => {

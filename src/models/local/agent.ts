@@ -37,7 +37,18 @@ import { PERSON_FIELD_NAMES, PERSON_FIELDS, PERSON_NAME, PERSON_ROLES, SEARCH_BU
 import { anyOf, either, oneOf } from './words/grammar';
 import { ordinalWord } from './words/numbers';
 import { fieldControl, findRecord } from './records';
-import { CLOSE_NAMES, DECLINE_NAMES, MORE_NAMES, NEXT_MONTH, NEXT_PAGE, ONWARD_WORDS, PAGER, PREVIOUS_MONTH, SECTION_WORDS } from './words/menus';
+import {
+  CLOSE_NAMES,
+  DECLINE_NAMES,
+  MORE_NAMES,
+  NEXT_MONTH,
+  NEXT_SLIDE_NAMES,
+  NEXT_PAGE,
+  ONWARD_WORDS,
+  PAGER,
+  PREVIOUS_MONTH,
+  SECTION_WORDS,
+} from './words/menus';
 import { PURPOSE_SYNONYMS } from './words/purposes';
 
 export interface PlannedOutcome {
@@ -383,6 +394,7 @@ const WHOLE_STEPS: readonly [keyof PlanStep, WholeStep][] = [
   ['dismiss', dismissStep],
   ['rate', rateStep],
   ['scrollFind', scrollFindStep],
+  ['slideFind', slideFindStep],
 ];
 
 /** The reason a check gives, or null when the step can start. */
@@ -405,6 +417,7 @@ const READY_CHECKS: readonly [keyof PlanStep, (s: PlanStep, nodes: OutlineNode[]
   ['rate', (s, nodes) => whyNot(starFor(s.rate!, nodes)), 'changes'],
   ['guess', (s, nodes) => whyNot(guessControls(s.guess!, nodes)), 'runs on'],
   ['scrollFind', (s, nodes) => whyNot(scrollerOf(s.scrollFind!.within, nodes)), 'runs on'],
+  ['slideFind', (_s, nodes) => whyNot(nextSlideOf(nodes)), 'runs on'],
   ['dismiss', (s, nodes) => whyNot(dialogOf(s.dismiss!.words, nodes)), 'runs on'],
   ['removeFile', (_s, nodes) => whyNot(terminalField(nodes)), 'runs on'],
   ['game', (_s, nodes) => gameNotReady(nodes), 'runs on'],
@@ -1344,48 +1357,87 @@ function shownTarget(target: string, nodes: OutlineNode[]): OutlineNode[] {
   return nodes.filter((n) => n.id && n.role !== 'scrollable' && (exactMatch(n.name, t) || normalize(n.name) === normalize(t)));
 }
 
+/** One move that may bring a target into view (a scroll, the next slide): null once made, or why it could not be. */
+type Advance = () => Promise<string | null>;
+
 /**
- * Scroll the page (or its scroll area) to its end until the target shows, then click it.
- * Stops when a scroll brings nothing new (the end) or after SCROLLS_MAX scrolls; two targets of
- * that name are a refusal, never a guess.
+ * Move (`advance`) until a control named `target` shows, then click it. Stops when a move shows
+ * nothing the run has not seen (a feed's end, a carousel gone round) or after `max` moves; two
+ * targets of that name are a refusal, never a guess.
  */
-async function scrollFindStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
-  const { target, within } = step.scrollFind!;
-  for (let k = 0; k <= SCROLLS_MAX; k++) {
-    if (r.signal.aborted) return { why: `cancelled after ${k} scrolls` };
-    const hits = shownTarget(target, current().nodes);
+async function advanceUntil(r: Run, target: string, reasoning: string, v: ViewAccess, advance: Advance, move: string, max: number): Promise<Outcome> {
+  const moves = `${move}s`;
+  const seen = new Set([v.current().text]);
+  for (let k = 0; k <= max; k++) {
+    if (r.signal.aborted) return { why: `cancelled after ${k} ${moves}` };
+    const hits = shownTarget(target, v.current().nodes);
     if (hits.length > 1) return { why: `${hits.length} controls are named ${quote(target)}` };
     if (hits.length === 1) {
       const hit = hits[0]!;
-      if (!(await actOnNode(r, hit, 'click', [], `click ${quote(hit.name)}`, `${reasoning}: it shows after ${k} scrolls`, current().url)))
+      if (!(await actOnNode(r, hit, 'click', [], `click ${quote(hit.name)}`, `${reasoning}: it shows after ${k} ${moves}`, v.current().url)))
         return { why: `${quote(target)} went away` };
-      return { did: `scrolled ${k} time${k === 1 ? '' : 's'} until ${quote(hit.name)} showed, and clicked it` };
+      return { did: k ? `clicked ${quote(hit.name)}, which showed after ${k} ${k === 1 ? move : moves}` : `clicked ${quote(hit.name)}` };
     }
-    if (k === SCROLLS_MAX) break;
+    if (k === max) break;
+    const why = await advance();
+    if (why) return { why };
+    await r.settle();
+    v.set(await look(r, r.instruction));
+    // What comes next may load a moment after the move.
+    if (seen.has(v.current().text)) {
+      await pause(WATCH_EVERY_MS * 3, r.signal);
+      v.set(await look(r, r.instruction));
+      if (seen.has(v.current().text)) return { why: `after ${k + 1} ${moves} nothing new showed, and ${quote(target)} never did` };
+    }
+    seen.add(v.current().text);
+  }
+  return { why: `${quote(target)} did not show after ${max} ${moves}` };
+}
+
+interface ViewAccess {
+  current: () => View;
+  set: (v: View) => void;
+}
+
+/** Scroll the page (or its scroll area) to its end until the target shows, then click it. */
+async function scrollFindStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
+  const { target, within } = step.scrollFind!;
+  const advance: Advance = async () => {
     const area = scrollerOf(within, current().nodes);
-    if (typeof area === 'string') return { why: area };
-    const before = current().text;
+    if (typeof area === 'string') return area;
     // To the end: what is above it is in the page's outline already, and a feed loads more only when its end shows.
     const said = area ? 'scroll to the end of the scroll area' : 'scroll to the bottom of the page';
-    if (area) {
-      const [selector] = await r.selectors([area.id!]);
-      if (!selector) return { why: 'the scroll area went away' };
-      await r.perform(selector, 'scrollTo', ['100%']);
-      r.note(said, reasoning, 'scrolled the area to its end', current().url, { selector, description: 'scroll area', method: 'scrollTo', arguments: ['100%'] });
-    } else {
+    if (!area) {
       const out = await r.act(said, reasoning, current().text, current().url);
-      if (out.startsWith('error:')) return { why: `scrolling failed: ${out.slice(6).trim()}` };
+      return out.startsWith('error:') ? `scrolling failed: ${out.slice(6).trim()}` : null;
     }
-    await r.settle();
-    set(await look(r, r.instruction));
-    // A feed may load what comes next a moment after the scroll.
-    if (current().text === before) {
-      await pause(WATCH_EVERY_MS * 3, r.signal);
-      set(await look(r, r.instruction));
-      if (current().text === before) return { why: `scrolled to the end after ${k + 1} scrolls and ${quote(target)} never showed` };
-    }
-  }
-  return { why: `${quote(target)} did not show after ${SCROLLS_MAX} scrolls` };
+    const [selector] = await r.selectors([area.id!]);
+    if (!selector) return 'the scroll area went away';
+    await r.perform(selector, 'scrollTo', ['100%']);
+    r.note(said, reasoning, 'scrolled the area to its end', current().url, { selector, description: 'scroll area', method: 'scrollTo', arguments: ['100%'] });
+    return null;
+  };
+  return advanceUntil(r, target, reasoning, { current, set }, advance, 'scroll', SCROLLS_MAX);
+}
+
+/** The most slides a carousel is gone through. */
+const SLIDES_MAX = 12;
+const NEXT_SLIDE = oneOf(NEXT_SLIDE_NAMES);
+
+/** The carousel's one control to the next slide, or why there is not one. */
+function nextSlideOf(nodes: OutlineNode[]): OutlineNode | string {
+  const next = nodes.filter((n) => n.id && (n.role === 'button' || n.role === 'clickable' || n.role === 'link') && NEXT_SLIDE.test(n.name.trim()));
+  return next.length === 1 ? next[0]! : next.length ? `the page shows ${next.length} controls to a next slide` : 'the page shows no control to a next slide';
+}
+
+/** Go through a carousel by its Next control until the target shows, then click it. */
+async function slideFindStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
+  const advance: Advance = async () => {
+    const next = nextSlideOf(current().nodes);
+    if (typeof next === 'string') return next;
+    return (await actOnNode(r, next, 'click', [], `click ${quote(next.name)}`, `${reasoning}: the next slide`, current().url)) ? null : 'the control went away';
+  };
+  return advanceUntil(r, step.slideFind!.target, reasoning, { current, set }, advance, 'slide', SLIDES_MAX);
 }
 
 const STAR = oneOf(STAR_NAMES);

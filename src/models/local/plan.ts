@@ -41,7 +41,9 @@ import {
   CONTEXT_MENU_OPENERS,
   DIALOG_NOUNS,
   DISMISS_KEYS,
+  CAROUSELS,
   DISMISS_VERBS,
+  SEARCH_THROUGH_VERBS,
   FOUND_ACTS,
   SCROLL_VERBS,
   UNTIL_FOUND,
@@ -193,6 +195,8 @@ export interface PlanStep {
   dismiss?: { words: string; key?: 'Escape' };
   /** "Scroll down the feed until you find X and click it": the page (or the scroll area named `within`) scrolled until X shows. */
   scrollFind?: { target: string; within?: string };
+  /** "Go through the carousel to find X and click it": the carousel's Next control until X shows. */
+  slideFind?: { target: string };
   /** "Rate it 4 stars": the control named for that many stars, or that star of the page's one row of stars. */
   rate?: { stars: number; of?: number };
   /** "Make the text area wider": the box's resize grip dragged by this much (the box as words for the single-step reading to ground). */
@@ -762,6 +766,21 @@ const SCROLL_UNTIL = new RegExp(
     `\\s*,?\\s+(?:and\\s+|then\\s+)+(${either(FOUND_ACTS)})(?:\\s+on)?\\s+(?:it|that|them|this)$`,
   'i',
 );
+
+/**
+ * "Go through the carousel to find the Lighthouse tour and click it", "find Fish market in the slideshow and click it",
+ * "click Fish market in the carousel": (1)/(2)/(3) the target. Only a carousel named: a form's Next is never walked.
+ */
+const SLIDES = `(?:the\\s+)?(?:${either(CAROUSELS)})`;
+const SLIDE_FIND = [
+  new RegExp(
+    `^(?:${either(SEARCH_THROUGH_VERBS)})\\s+through\\s+${SLIDES}\\s+(?:to\\s+find|until\\s+you\\s+(?:find|see)|and\\s+find)\\s+(.+?)` +
+      `\\s*,?\\s+(?:and\\s+|then\\s+)+(?:click|open|select)(?:\\s+on)?\\s+(?:it|that)$`,
+    'i',
+  ),
+  new RegExp(`^(?:find|locate)\\s+(.+?)\\s+(?:in|on)\\s+${SLIDES}\\s*,?\\s+(?:and\\s+|then\\s+)+(?:click|open|select)(?:\\s+on)?\\s+(?:it|that)$`, 'i'),
+  new RegExp(`^(?:click|open|select)(?:\\s+on)?\\s+(.+?)\\s+(?:in|on)\\s+${SLIDES}$`, 'i'),
+];
 
 /** "Open the context menu of photo.png" is a right-click on it. */
 const CONTEXT_MENU = new RegExp(`\\b(?:${either(CONTEXT_MENU_OPENERS)})\\s+`, 'gi');
@@ -1342,6 +1361,12 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
     const target = bare((scrolled[2] ?? scrolled[3])!, quotes).replace(/^["“']|["”']$/g, '');
     const within = scrolled[1] && !/^(?:page|screen|window|list)$/i.test(scrolled[1]) ? bare(scrolled[1], quotes) : undefined;
     return [{ say: `scroll until ${quoteValue(target)} shows, then click it`, scrollFind: { target, ...(within ? { within } : {}) } }];
+  }
+  // "Go through the carousel to find X and click it": the carousel's Next until X shows.
+  const slide = SLIDE_FIND.map((re) => re.exec(s)).find(Boolean);
+  if (slide) {
+    const target = bare(slide[1]!, quotes).replace(/^["“']|["”']$/g, '');
+    return [{ say: `go through the carousel until ${quoteValue(target)} shows, then click it`, slideFind: { target } }];
   }
   // "Use the terminal below to delete a file ending with the extension .gif": commands typed, their output read.
   const file = fileToRemove(bare(s, quotes));

@@ -84,3 +84,7 @@ export const SCROLL_VERBS: Phrases = ['scroll', 'keep scrolling', 'scroll down',
 export const UNTIL_FOUND: Phrases = ['you (?:find|see|reach|get to|come to|spot)', 'you can see'];
 export const UNTIL_SHOWN: Phrases = ['appears', 'shows up', 'is (?:visible|shown|loaded)', 'comes into view', 'loads'];
 export const FOUND_ACTS: Phrases = ['click', 'open', 'select', 'press', 'tap'];
+/** "Go through the carousel to find X and click it": what a carousel is called, and its control to the next slide. */
+export const CAROUSELS: Phrases = ['carousel', 'slideshow', 'slide ?show', 'slides', 'image gallery', 'gallery'];
+export const NEXT_SLIDE_NAMES: Phrases = ['next', 'next slide', 'next image', '›', '»', '>', '→', '▶', '❯', '⟩', 'forward'];
+export const SEARCH_THROUGH_VERBS: Phrases = ['go', 'look', 'browse', 'flip', 'cycle', 'click', 'page', 'scroll', 'navigate'];
