@@ -398,8 +398,8 @@ const WHOLE_STEPS: readonly [keyof PlanStep, WholeStep][] = [
 ];
 
 /** The reason a check gives, or null when the step can start. */
-const whyNot = <T>(found: T | string | { why: string }): string | null =>
-  typeof found === 'string' ? found : found && typeof found === 'object' && 'why' in found ? (found.why as string) : null;
+const whyNot = (found: unknown): string | null =>
+  typeof found === 'string' ? found : found && typeof found === 'object' && 'why' in found ? String(found.why) : null;
 
 /**
  * What a step carried out whole needs on the page before anything runs, and what it leaves for

@@ -16,8 +16,8 @@ export interface FileSpec {
 
 const T = `the (?:${either(TERMINALS)})(?: (?:${either(TERMINAL_PLACES)}))?`;
 /** "Use the terminal below to ...", "In the terminal, ...", "... using the terminal". */
-const LEADS = [new RegExp(`^(?:use|using|with|in|from|through|on|open) ${T}(?:,? (?:to|and))?,? `, 'i')];
-const TRAILS = [new RegExp(` (?:in|using|with|from|through|on|via) ${T}$`, 'i')];
+const LEAD = new RegExp(`^(?:use|using|with|in|from|through|on|open) ${T}(?:,? (?:to|and))?,? `, 'i');
+const TRAIL = new RegExp(` (?:in|using|with|from|through|on|via) ${T}$`, 'i');
 const VERB = new RegExp(`^(?:${either(REMOVE_FILE_VERBS)}) `, 'i');
 const FILE_NAME = String.raw`[\w@+~-][\w.@+~-]*`;
 /** An extension, of one part or more (".gif", "tar.gz"). */
@@ -44,10 +44,10 @@ export function fileToRemove(s: string): FileSpec | null {
     .trim()
     .replace(/\s+/g, ' ')
     .replace(/["“”']/g, '');
-  const lead = LEADS.find((re) => re.test(t));
-  const trail = TRAILS.find((re) => re.test(t));
-  if (!lead === !trail) return null;
-  t = t.replace((lead ?? trail)!, '').trim();
+  const lead = LEAD.test(t);
+  // The terminal named once, before the task or after it.
+  if (lead === TRAIL.test(t)) return null;
+  t = t.replace(lead ? LEAD : TRAIL, '').trim();
   const verb = VERB.exec(t);
   if (!verb) return null;
   const what = t.slice(verb[0].length);
