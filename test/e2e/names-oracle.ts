@@ -102,9 +102,14 @@ const NUMBER = `(() => { let n = 0; const visit = (root, w) => { for (const el o
   if (el.localName === 'iframe' || el.localName === 'frame') { try { const d = el.contentDocument; if (d) visit(d, d.defaultView); } catch {} } } };
   visit(document, window); return n; })()`;
 
+// Defined is not yet rendered: a loader hydrates (Ionic shows a component only then), so the page must also have been still
+// for 400 ms; on a busy machine that takes seconds. Capped: 10 s for definitions, 5 s for stillness.
 const DEFINED = `(async () => { const tags = new Set([...document.querySelectorAll('*')].map((e) => e.localName).filter((t) => t.includes('-')));
-  if (!tags.size) return; await Promise.race([Promise.all([...tags].map((t) => customElements.whenDefined(t))), new Promise((r) => setTimeout(r, 3000))]);
-  await new Promise((r) => setTimeout(r, 300)); })()`;
+  if (!tags.size) return; await Promise.race([Promise.all([...tags].map((t) => customElements.whenDefined(t))), new Promise((r) => setTimeout(r, 10000))]);
+  await new Promise((done) => { let quiet; const still = () => { clearTimeout(quiet); quiet = setTimeout(finish, 400); };
+    const cap = setTimeout(finish, 5000); const seen = new MutationObserver(still);
+    function finish() { clearTimeout(cap); clearTimeout(quiet); seen.disconnect(); done(); }
+    seen.observe(document, { subtree: true, childList: true, attributes: true, characterData: true }); still(); }); })()`;
 
 interface AXNode {
   nodeId: string;
@@ -154,7 +159,7 @@ export async function compareNames(browser: BrowserHandle, page: Page, url: stri
       if (r.exceptionDetails) throw new Error(`page evaluation failed: ${JSON.stringify(r.exceptionDetails).slice(0, 300)}`);
       return r.result.value as T;
     };
-    // Components a loader defines after load (Ionic, Web Awesome) are compared once defined and rendered (at most 3 s).
+    // Components a loader defines after load (Ionic, Web Awesome) are compared once defined and rendered (see DEFINED).
     await send('Runtime.evaluate', { expression: DEFINED, awaitPromise: true, returnByValue: true });
     await evaluate(NUMBER);
     // The resolver in the top window and in every same-origin frame's own window.
