@@ -185,6 +185,7 @@ const SG = 'sort-guests.html';
 const TTT = 'tic-tac-toe.html';
 /** A number to guess (?n=) with feedback on each guess: ?m=game says "Too low!" and names its button Guess. */
 const GN = 'guess-number.html';
+const GEN = 'generate-number.html';
 /** A text area to resize by its grip; ?m=div a box styled resize: both, ?m=fixed a text area with no grip. */
 const RZ = 'resize.html';
 /** Tiles in shades of red, green and blue; ?set=pastel adds a light red named pink. */
@@ -261,6 +262,8 @@ const clicks = (...names: (string | string[])[]): TaskCheck => ({ clicks: names 
 const anyOrder = (...names: string[]): TaskCheck => ({ clicks: names, anyOrder: true });
 const state = (s: Fields, also: { clicks?: (string | string[])[] } = {}): TaskCheck => ({ state: s, ...also });
 const REFUSE: TaskCheck = { refuse: true };
+/** The one number a page of draws was sent. */
+const drew = (n: string): TaskCheck => ({ submits: [{ number: n }] });
 /** A submission of the Quill-like editor: which words carry which style, and its text unchanged. */
 const styled = (styles: string[]): TaskCheck => ({ submits: [{ styled: styles, text: 'Nulla tincidunt porta leo.Sed vel magna quis erat.' }] });
 /** A submission from the mail table, where opening a message marks it read: every other message stays unread. */
@@ -756,6 +759,18 @@ const table: Record<TaskFamily, Row[]> = {
     [`${GN}?m=game&n=73`, 'Guess the number between 1 and 100, then click Guess', state({ found: true })],
     [`${GN}?m=game&n=1`, 'Find the secret number from 1 to 100. Keep guessing until you get it', state({ found: true })],
     [`${GN}?m=game&n=30`, 'Guess the number between 0-9 and press Submit.', REFUSE],
+    // A number drawn by the page's button until it fits (draws 8, 8, 3, 10, 5, 2, 9, 6, ... unless ?seq=), then sent.
+    [GEN, 'Generate a number less than 7, then press submit', drew('3')],
+    [GEN, 'Generate an odd number, then press submit', drew('3')],
+    [GEN, 'Keep clicking Generate until the number is even, then press Submit', drew('8')],
+    [GEN, 'Generate a number greater than 9 and click Submit', drew('10')],
+    [GEN, 'Click Generate until you get a number between 4 and 6. Then submit it.', drew('5')],
+    [`${GEN}?m=die&seq=2,5,5,1,6,3,4`, 'Roll the die until you get a 6, then click Done', drew('6')],
+    [`${GEN}?m=die&seq=2,5,5,1,6,3,4`, 'Keep rolling until the number is odd and then press Done', drew('5')],
+    [`${GEN}?m=card`, 'Click New number until the number is 10 or more, then press Send', drew('10')],
+    [`${GEN}?m=card`, 'Press the "New number" button until the number is less than 3, then click Send', drew('2')],
+    [`${GEN}?seq=8,9,10`, 'Generate a number less than 5, then press submit', REFUSE],
+    [GN, 'Generate a number less than 7, then press submit', REFUSE],
   ],
   // A pause between two clicks, measured by the page.
   waits: [

@@ -8,6 +8,7 @@ import { bestMove, boardsOf, turnOf, winnerOf, type Square } from '../../src/mod
 import { buildOutline } from '../../src/models/local/outline';
 import { planInstruction } from '../../src/models/local/plan';
 import { Refusal } from '../../src/models/local/act';
+import { drawButton, drawnNumber, isWanted } from '../../src/models/local/draws';
 import { answerTo } from '../../src/models/local/guessing';
 import { failure, fileToRemove, filesIn, fits, printed } from '../../src/models/local/shell';
 
@@ -110,5 +111,52 @@ describe("a file removed through the page's terminal", () => {
     expect(failure(['ls: command not found'])).toBe('ls: command not found');
     expect(failure(['error.log notes.txt'])).toBeUndefined();
     expect(['a.GIF', 'b.gif.txt', 'c.gif'].filter(fits({ ends: '.gif' }))).toEqual(['a.GIF', 'c.gif']);
+  });
+});
+
+describe('a number drawn until it fits', () => {
+  const plan = (say: string) => planInstruction(say, { fields: [], names: [] });
+  const lines = (...ts: string[]) => buildOutline(ts.map((t) => text(t)));
+  it('the planner reads the button, what the number must be, and the steps after it', () => {
+    const first = plan('Generate a number less than 7, then press submit');
+    expect(first.map((s) => s.say)).toEqual(['generate until the number is less than 7', 'press submit']);
+    expect(first[0]?.draw).toEqual({ verb: 'generate', want: { op: '<', value: 7 }, text: 'less than 7' });
+    expect(plan('Generate an odd number, then press submit')[0]?.draw?.want).toEqual({ op: 'odd' });
+    expect(plan('Keep clicking Generate until the number is even. Then click Submit.')[0]?.draw).toMatchObject({ button: 'Generate', want: { op: 'even' } });
+    expect(plan('Roll the die until you get a 6, then click Done')[0]?.draw).toMatchObject({ verb: 'roll', want: { op: '=', value: 6 } });
+    expect(plan('Keep tapping Spin until the result is 10 or more')[0]?.draw).toMatchObject({ button: 'Spin', want: { op: '>=', value: 10 } });
+    expect(plan('Generate a number between 3 and 6 and click Submit')[0]?.draw?.want).toEqual({ op: 'between', lo: 3, hi: 6 });
+    // Nothing the number must be: one click. Something else drawn: no draw.
+    expect(plan('Generate a number, then press submit')[0]?.draw).toBeUndefined();
+    expect(plan('Draw a circle around the number 5')[0]?.draw).toBeUndefined();
+    expect(() => plan('Click Next until you see the Lighthouse tour')).toThrow(Refusal);
+  });
+  it('what fits', () => {
+    expect([1, 2, 3, 4].filter((n) => isWanted({ op: 'odd' }, n))).toEqual([1, 3]);
+    expect([-2, 0, 5].filter((n) => isWanted({ op: 'even' }, n))).toEqual([-2, 0]);
+    expect([2, 3, 6, 7].filter((n) => isWanted({ op: 'between', lo: 3, hi: 6 }, n))).toEqual([3, 6]);
+    expect([6, 7].filter((n) => isWanted({ op: '<', value: 7 }, n))).toEqual([6]);
+  });
+  it('the drawn number: the changed line with one number, by what it says beside a count; then that line after each draw', () => {
+    const start = lines('Generate a number less than 7', '-');
+    expect(drawnNumber(start, lines('Generate a number less than 7', '8'))).toEqual({ value: 8, shape: '#' });
+    expect(drawnNumber(start, start)).toBeNull();
+    const card = drawnNumber(lines('Your number: none', 'Draws so far: 0'), lines('Your number: 8', 'Draws so far: 1'));
+    expect(card).toEqual({ value: 8, shape: 'Your number: #' });
+    // The same number again: the count changed, the number's line did not, and it is still read.
+    expect(drawnNumber(lines('Your number: 8', 'Draws so far: 1'), lines('Your number: 8', 'Draws so far: 2'), 'Your number: #')).toEqual({
+      value: 8,
+      shape: 'Your number: #',
+    });
+    // Two bare numbers changed, or a line with two: left open.
+    expect(typeof drawnNumber(lines('-', '0'), lines('8', '1'))).toBe('string');
+    expect(typeof drawnNumber(lines('-'), lines('You rolled 3 and 4'))).toBe('string');
+  });
+  it('the button: the one the instruction names, or the one its verb names', () => {
+    const nodes = buildOutline([el('button', 'Generate'), el('button', 'Submit')]);
+    const d = plan('Generate an odd number, then press submit')[0]!.draw!;
+    expect((drawButton(d, nodes) as { name: string }).name).toBe('Generate');
+    expect(drawButton(d, buildOutline([el('button', 'Submit')]))).toBe('the page shows no control to generate a number with');
+    expect(drawButton(d, buildOutline([el('button', 'Generate'), el('button', 'Generate')]))).toBe('the page shows 2 controls to generate a number with');
   });
 });

@@ -22,6 +22,7 @@ import { monthOf } from './input-values';
 import { applyTransform, numberOf, parseDate, resolveReference, singular } from './refs';
 import { sortTarget } from './sorting';
 import { bestMove, boardsOf, turnOf, winnerOf, type Mark, type Square } from './boards';
+import { drawButton, drawnNumber, isWanted, type Drawn } from './draws';
 import { answerTo, type Guess } from './guessing';
 import { describeFile, failure, filesIn, fits, printed } from './shell';
 import { SHELL_COMMANDS } from './words/shell';
@@ -388,6 +389,7 @@ const WHOLE_STEPS: readonly [keyof PlanStep, WholeStep][] = [
   ['dragEach', dragEachStep],
   ['resize', resizeStep],
   ['guess', guessNumber],
+  ['draw', drawStep],
   ['game', playGame],
   ['sort', sortStep],
   ['removeFile', removeFileStep],
@@ -416,6 +418,7 @@ const READY_CHECKS: readonly [keyof PlanStep, (s: PlanStep, nodes: OutlineNode[]
   // A rating may bring up what comes next (a box for the review).
   ['rate', (s, nodes) => whyNot(starFor(s.rate!, nodes)), 'changes'],
   ['guess', (s, nodes) => whyNot(guessControls(s.guess!, nodes)), 'runs on'],
+  ['draw', (s, nodes) => whyNot(drawButton(s.draw!, nodes)), 'changes'],
   ['scrollFind', (s, nodes) => whyNot(scrollerOf(s.scrollFind!.within, nodes)), 'runs on'],
   ['slideFind', (_s, nodes) => whyNot(nextSlideOf(nodes)), 'runs on'],
   ['dismiss', (s, nodes) => whyNot(dialogOf(s.dismiss!.words, nodes)), 'runs on'],
@@ -1336,6 +1339,37 @@ async function guessNumber(r: Run, step: PlanStep, reasoning: string, current: (
     if (lo > hi) return { why: `the page's answers leave no number from ${g.lo} to ${g.hi} (guesses: ${tried.join(', ')})` };
   }
   return { why: `no guess was right after ${tried.length} (guesses: ${tried.join(', ')})` };
+}
+
+/** The most draws: a number that fits half the time is drawn in fewer with a chance of a billion to one. */
+const DRAWS_MAX = 30;
+
+/**
+ * Draw until the number fits: the page's button clicked, the number it brought up read (the one
+ * changed line with a number, then that line after each draw), again until it fits. At least one
+ * draw, as asked; a draw that shows no number, or lines that leave the number open, end the run.
+ */
+async function drawStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
+  const d = step.draw!;
+  const drawn: number[] = [];
+  let shown: Drawn | null = null;
+  for (let k = 0; k < DRAWS_MAX; k++) {
+    if (r.signal.aborted) return { why: `cancelled after ${k} draws` };
+    const button = drawButton(d, current().nodes);
+    if (typeof button === 'string') return { why: button };
+    const before = current().nodes;
+    const why = `${reasoning}: ${shown ? `${shown.value} is not ${d.text}` : 'a first draw'}`;
+    if (!(await actOnNode(r, button, 'click', [], `click ${quote(button.name)}`, why, current().url))) return { why: 'the button went away' };
+    await r.settle();
+    set(await look(r, r.instruction));
+    const read = drawnNumber(before, current().nodes, shown?.shape);
+    if (typeof read === 'string') return { why: read };
+    if (!read) return { why: `clicking ${quote(button.name)} brought up no number` };
+    shown = read;
+    drawn.push(read.value);
+    if (isWanted(d.want, read.value)) return { did: `drew ${read.value}, which is ${d.text} (draws: ${drawn.join(', ')})` };
+  }
+  return { why: `no number drawn was ${d.text} after ${DRAWS_MAX} draws (${drawn.join(', ')})` };
 }
 
 /** How many scrolls a search may take before it gives up. */

@@ -34,6 +34,7 @@ import type { Trip } from './trips';
 import { SORT_STEP, sortFirst, type SortSpec } from './sorting';
 import { GAME_STEP, gameFirst } from './boards';
 import { ACROSS, DOWNWARDS, GROWN, RESIZE_VERBS, RESIZED_BOXES, SHRUNK } from './words/places';
+import { drawOf, type Draw } from './draws';
 import { guessOf, type Guess } from './guessing';
 import { describeFile, fileToRemove, type FileSpec } from './shell';
 import {
@@ -189,6 +190,8 @@ export interface PlanStep {
   game?: { mark: 'X' | 'O' | 'either' };
   /** "Guess the number between 0-9 and press Submit": guesses typed and sent, halving the range by the page's answers. */
   guess?: Guess;
+  /** "Generate a number less than 7": the page's button clicked until the number it shows fits. */
+  draw?: Draw;
   /** "Use the terminal below to delete the .gif file": the page's command line lists the files, removes the one, lists again. */
   removeFile?: FileSpec;
   /** "Close the welcome message": the page's dialog (named by `words` when it has several) closed by its control or `key`, then gone. */
@@ -1349,6 +1352,13 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   // "Guess the number between 0-9 and press Submit. Use the feedback below to find the right number": one step of many guesses.
   const guess = guessOf(s, (t) => bare(t, quotes));
   if (guess) return [{ say: `guess the number from ${guess.lo} to ${guess.hi}`, guess }];
+  // "Generate a number less than 7, then press submit": draws until one fits, then the steps after it.
+  const drawn = drawOf(bare(s, quotes));
+  if (drawn) {
+    const { button, verb, text } = drawn.draw;
+    const say = `${button ? `click ${quoteValue(button)}` : verb} until the number is ${text}`;
+    return [{ say, draw: drawn.draw }, ...(drawn.rest ? planInstruction(drawn.rest, page) : [])];
+  }
   // "Close the welcome message" where the page shows a dialog: its close control or Escape, done only when it is gone.
   const dismiss = (page.roles?.dialog ?? 0) + (page.roles?.alertdialog ?? 0) ? DISMISS.exec(bare(s, quotes)) : null;
   if (dismiss) {
