@@ -306,14 +306,16 @@ const table: Record<TaskFamily, Row[]> = {
     [NT, 'Enter the 4th word in the text area and press Submit', { reply: 'towels' }],
     [NT, 'Find the last word in the text area, enter it into the text field and hit Submit.', { reply: 'staples' }],
   ],
-  // The click must wait for something on the page: a live price under a threshold (reached
-  // after about 2.7 s), a box the page ticks itself when an upload ends (about 2.5 s), a total
-  // read from the page.
+  // The click must wait for something on the page: a live price under a threshold (reached after
+  // about 8 s, a change every 4 s; one that moves every 100 ms is refused), a box the page ticks
+  // itself when an upload ends (about 2.5 s), a total read from the page.
   conditions: [
     [TK, 'Buy VOP stock when the price is less than $50.00', { price: { max: 49.99 } }],
     [TK, 'Wait until the VOP price drops below $50, then click Buy.', { price: { max: 49.99 } }],
     [TK, 'When VOP trades under 50 dollars, press Buy', { price: { max: 49.99 } }],
     [TK, 'Buy VOP stock when the price is less than $10.00', REFUSE],
+    [`${TK}?fast`, 'Buy VOP stock when the price is less than $50.00', REFUSE],
+    [`${TK}?fast`, 'Wait until the VOP price drops below $50, then click Buy.', REFUSE],
     [UP, 'Click Submit once the checkbox is ticked.', { complete: true }],
     [UP, 'Wait for the Upload complete box to be checked, then press Submit', { complete: true }],
     [UP, 'As soon as the checkbox gets ticked, click Submit', { complete: true }],

@@ -937,6 +937,33 @@ function contextStrength(node: OutlineNode, context: string): number {
   return wide;
 }
 
+/** How many text lines before a control may name what it is for. */
+const LEAD_LINES = 3;
+
+/**
+ * Whether one of the few text lines just before `node`, in the order the page shows them, names
+ * `context`: controls in between are passed, a heading ends the search (another section).
+ */
+function ledInBy(node: OutlineNode, context: string): boolean {
+  let root = node;
+  while (root.parent) root = root.parent;
+  const order: OutlineNode[] = [];
+  const walk = (n: OutlineNode) => {
+    order.push(n);
+    n.children.forEach(walk);
+  };
+  walk(root);
+  let seen = 0;
+  for (let j = order.indexOf(node) - 1; j > 0 && seen < LEAD_LINES; j--) {
+    const n = order[j]!;
+    if (n.role === 'heading') return coverage(context, n.name) >= 0.79;
+    if (n.role !== 'text') continue;
+    seen++;
+    if (coverage(context, n.name) >= 0.79) return true;
+  }
+  return false;
+}
+
 const DIALOGS = new Set(['dialog', 'alertdialog']);
 /** Words for a whole widget or page: what a control belongs to, not text beside it. */
 const TIGHT = new Set(['row', 'listitem', 'article', 'treeitem', 'option', 'dialog', 'alertdialog', 'figure', 'group']);
@@ -1334,6 +1361,8 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
     // rarely write out. With one control that fits, on a page that does not mention it, that is the one.
     const widget = words(intent.context).length > 0 && words(intent.context).every((w) => WIDGET_NOUNS.has(w) || WIDGET_NOUNS.has(w.replace(/s$/, '')));
     if (!placed.length && fits.length === 1 && widget) placed.push({ ...fits[0], k: 0.5 });
+    // "Buy VOP stock" on a quote: the page's one Buy, under the lines that name VOP (a card the outline does not show as one).
+    if (!placed.length && fits.length === 1 && ledInBy(fits[0].n, intent.context)) placed.push({ ...fits[0], k: 0.4 });
     if (!placed.length) {
       if (fits.length)
         throw new Refusal(

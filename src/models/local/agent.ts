@@ -2082,13 +2082,36 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** For how many rounds of reading the page a watched number must stay the same, on average, for a click at its value to be sure. */
+const STEADY_READS = 10;
+
+/**
+ * Why a watched number moves too fast to act at (null when it does not): it changed between every
+ * two reads (how fast is not known), or on average sooner than STEADY_READS rounds of reading.
+ * The click lands a while after the value was read (the step is grounded and sent); a ticker
+ * that moves meanwhile makes the click a gamble on its value.
+ */
+function tooFast(reads: number, changes: number[], spanMs: number, roundMs: number): string | null {
+  if (!changes.length) return null;
+  if (reads >= 3 && changes.length === reads - 1) return 'changed at every read of the page';
+  // From the first change seen to the last (the watch began somewhere inside a step), or the whole watch for one.
+  const every = changes.length > 1 ? (changes.at(-1)! - changes[0]!) / (changes.length - 1) : spanMs;
+  return every < STEADY_READS * roundMs ? `changes about every ${Math.round(every)} ms` : null;
+}
+
 /** Reads the page until the condition holds (then the step runs), or the deadline passes. */
 async function watch(r: Run, c: Condition, set: (v: View) => void): Promise<{ did: string } | { why: string }> {
   const until = Date.now() + WATCH_MS;
+  const start = Date.now();
   let last: string | null = null;
+  let reads = 0;
+  /** When each change was seen. */
+  const changes: number[] = [];
   for (;;) {
     if (r.signal.aborted) return { why: 'cancelled while waiting' };
+    const asked = performance.now();
     const v = await look(r, r.instruction);
+    const lookMs = performance.now() - asked;
     set(v);
     const t0 = performance.now();
     let seen: { value: number; shown: string } | null;
@@ -2101,8 +2124,15 @@ async function watch(r: Run, c: Condition, set: (v: View) => void): Promise<{ di
     if (!seen) {
       return { why: c.kind === 'checked' ? `the box ${quote(c.subject)} went away` : `the page no longer shows a single number for ${quote(c.subject)}` };
     }
+    reads++;
+    if (last !== null && seen.shown !== last) changes.push(Date.now());
     last = seen.shown;
-    if (holds(c, seen.value)) return { did: `waited until ${quote(c.text)} (the page showed ${quote(seen.shown)})` };
+    // A number that holds at once is read twice more first: how fast it moves is not known from one read.
+    if (holds(c, seen.value) && (c.kind !== 'number' || reads >= 3)) {
+      const fast = c.kind === 'number' && tooFast(reads, changes, Date.now() - start, WATCH_EVERY_MS + lookMs);
+      if (fast) return { why: `${quote(c.subject)} ${fast}: the click would not surely land while ${quote(c.text)} holds` };
+      return { did: `waited until ${quote(c.text)} (the page showed ${quote(seen.shown)})` };
+    }
     if (Date.now() >= until) return { why: `waited ${WATCH_MS / 1000} s for ${quote(c.text)}; the page still showed ${quote(last)}` };
     await new Promise((res) => setTimeout(res, WATCH_EVERY_MS));
   }

@@ -152,6 +152,7 @@ export const SOFT_NOUNS = new Set([
   'notification',
   'banner',
   'quantity',
+  'stock',
   'month',
   'day',
   'date',
