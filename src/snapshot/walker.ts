@@ -890,6 +890,12 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
       selfHidden = true;
       muted = true;
     }
+  } else if (el.namespaceURI === SVG_NS && el.localName !== 'svg') {
+    // Chrome's checkVisibility says true for an SVG shape or group whose display is none: its own style decides.
+    known = getComputedStyle(el);
+    display = known.display;
+    if (display === 'none') return;
+    if (known.visibility !== 'visible') selfHidden = muted = true;
   } else if (!el.checkVisibility({ visibilityProperty: true })) {
     if (el.checkVisibility()) {
       // visibility:hidden: its own text is hidden, but a child may be visible again.
@@ -943,7 +949,7 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
     };
     clickables.add(el);
     // Shapes are told apart by size and colour ("the small yellow circle", "a red digit").
-    if (el.namespaceURI === 'http://www.w3.org/2000/svg' && el.localName !== 'svg') {
+    if (el.namespaceURI === SVG_NS && el.localName !== 'svg') {
       const box = el.getBoundingClientRect();
       const fill = colourName(getComputedStyle(el).fill);
       node.states = `${node.states ? `${node.states} ` : ''}size=${Math.round(box.width)}x${Math.round(box.height)}${fill ? ` fill=${fill}` : ''}`;
@@ -1118,7 +1124,7 @@ function spacedText(el: Element, out: string[], budget: { left: number }): void 
       const e = c as Element;
       const t = e.localName;
       // (An SVG <title> is the shape's name, unlike the document's.)
-      if (SKIP_TAGS.has(t) && !(t === 'title' && e.namespaceURI === 'http://www.w3.org/2000/svg')) continue;
+      if (SKIP_TAGS.has(t) && !(t === 'title' && e.namespaceURI === SVG_NS)) continue;
       if (t === 'br') {
         out.push(' ');
         continue;
@@ -1362,7 +1368,7 @@ function glyphTarget(el: Element, vis: Visibility, shadowRootOf: ShadowRootOf): 
 
 /** What a clickable element with no text looks like: its shape, colour, picture or class words. */
 function looksLike(el: Element): string {
-  if (SVG_SHAPE_TAGS.has(el.localName) && el.namespaceURI === 'http://www.w3.org/2000/svg') return svgShape(el);
+  if (SVG_SHAPE_TAGS.has(el.localName) && el.namespaceURI === SVG_NS) return svgShape(el);
   const style = getComputedStyle(el);
   const colour = colourName(style.backgroundColor);
   return normalizeSpace(`${colour} ${boxShape(el, style)} ${pictureWords(el, style)}`);
