@@ -186,6 +186,7 @@ const TTT = 'tic-tac-toe.html';
 /** A number to guess (?n=) with feedback on each guess: ?m=game says "Too low!" and names its button Guess. */
 const GN = 'guess-number.html';
 const GEN = 'generate-number.html';
+const PIE = 'pie-menu.html';
 /** A text area to resize by its grip; ?m=div a box styled resize: both, ?m=fixed a text area with no grip. */
 const RZ = 'resize.html';
 /** Tiles in shades of red, green and blue; ?set=pastel adds a light red named pink. */
@@ -772,6 +773,12 @@ const table: Record<TaskFamily, Row[]> = {
     [`${GEN}?m=card`, 'Click New number until the number is 10 or more, then press Send', drew('10')],
     [`${GEN}?m=card`, 'Press the "New number" button until the number is less than 3, then click Send', drew('2')],
     [`${GEN}?seq=8,9,10`, 'Generate a number less than 5, then press submit', REFUSE],
+    // A wheel of items in SVG, folded into its "+" centre until clicked.
+    [PIE, 'Expand the pie menu below and click on the item labeled "Q".', state({ picked: 'Q' })],
+    [PIE, 'Open the pie menu, then click x', state({ picked: 'x' })],
+    [`${PIE}?m=open`, 'Click on the item labeled "b" in the pie menu', state({ picked: 'b' })],
+    [`${PIE}?m=div`, 'Expand the pie menu below and click on the item labeled "7".', state({ picked: '7' })],
+    [PIE, 'Expand the pie menu below and click on the item labeled "Z".', REFUSE],
     [GN, 'Generate a number less than 7, then press submit', REFUSE],
   ],
   // A pause between two clicks, measured by the page.

@@ -372,6 +372,15 @@ describe('planner: what must never become a wrong action', () => {
     expect(slide('Click on Fish market')).toBeUndefined();
   });
 
+  it('a kind of menu opened is a step of its own; a menu named by its name is hovered through', () => {
+    const says = (t: string) => planInstruction(t, page()).map((s) => (s.openMenu ? `open menu ${s.openMenu.kind ?? ''}`.trim() : s.say));
+    expect(says('Expand the pie menu below and click on the item labeled "Q".')).toEqual(['open menu pie', 'click on the item labeled "Q"']);
+    expect(says('Open the menu and click Settings')).toEqual(['open menu', 'click Settings']);
+    expect(says('Open the pie menu, then click x')).toEqual(['open menu pie', 'click x']);
+    expect(says('In the Shop menu, choose Men, then Shoes')).toEqual(['hover over "Shop"', 'hover over "Men"', 'click "Shoes"']);
+    expect(says('Open the File menu, then click Save')).toEqual(['Open the File menu', 'click Save']);
+  });
+
   it('a rating by stars is one step with its number; a number past the scale is refused; other giving is words', () => {
     const rate = (t: string) => planInstruction(t, page()).map((s) => s.rate ?? s.say);
     expect(rate('Give the product a rating of 3 stars')).toEqual([{ stars: 3 }]);

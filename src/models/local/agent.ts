@@ -41,6 +41,7 @@ import { fieldControl, findRecord } from './records';
 import {
   CLOSE_NAMES,
   DECLINE_NAMES,
+  MENU_OPENER_NAMES,
   MORE_NAMES,
   NEXT_MONTH,
   NEXT_SLIDE_NAMES,
@@ -390,6 +391,7 @@ const WHOLE_STEPS: readonly [keyof PlanStep, WholeStep][] = [
   ['resize', resizeStep],
   ['guess', guessNumber],
   ['draw', drawStep],
+  ['openMenu', openMenuStep],
   ['game', playGame],
   ['sort', sortStep],
   ['removeFile', removeFileStep],
@@ -419,6 +421,7 @@ const READY_CHECKS: readonly [keyof PlanStep, (s: PlanStep, nodes: OutlineNode[]
   ['rate', (s, nodes) => whyNot(starFor(s.rate!, nodes)), 'changes'],
   ['guess', (s, nodes) => whyNot(guessControls(s.guess!, nodes)), 'runs on'],
   ['draw', (s, nodes) => whyNot(drawButton(s.draw!, nodes)), 'changes'],
+  ['openMenu', (s, nodes) => whyNot(menuOpener(s.openMenu!.kind, nodes)), 'changes'],
   ['scrollFind', (s, nodes) => whyNot(scrollerOf(s.scrollFind!.within, nodes)), 'runs on'],
   ['slideFind', (_s, nodes) => whyNot(nextSlideOf(nodes)), 'runs on'],
   ['dismiss', (s, nodes) => whyNot(dialogOf(s.dismiss!.words, nodes)), 'runs on'],
@@ -1370,6 +1373,41 @@ async function drawStep(r: Run, step: PlanStep, reasoning: string, current: () =
     if (isWanted(d.want, read.value)) return { did: `drew ${read.value}, which is ${d.text} (draws: ${drawn.join(', ')})` };
   }
   return { why: `no number drawn was ${d.text} after ${DRAWS_MAX} draws (${drawn.join(', ')})` };
+}
+
+const MENU_OPENER = oneOf(MENU_OPENER_NAMES);
+const OPENER_ROLES = new Set(['button', 'clickable', 'link', 'menuitem']);
+
+/**
+ * The page's one control that opens a menu: one that says it does (a button with a popup, closed),
+ * else one named as a menu's opener ("Menu", "☰", "+") or by the menu's kind ("Pie menu").
+ */
+function menuOpener(kind: string | undefined, nodes: OutlineNode[]): OutlineNode | string {
+  const controls = nodes.filter((n) => n.id && OPENER_ROLES.has(n.role) && n.states.disabled !== true);
+  const popups = controls.filter((n) => typeof n.states.haspopup === 'string' && n.states.expanded !== true);
+  if (popups.length === 1) return popups[0]!;
+  if (popups.length > 1) return `the page shows ${popups.length} controls that open a menu`;
+  const byKind = kind ? new RegExp(`\\b${kind}\\b`, 'i') : null;
+  const named = controls.filter((n) => MENU_OPENER.test(n.name.trim()) || (byKind && byKind.test(n.name) && /\bmenu\b/i.test(n.name)));
+  if (named.length === 1) return named[0]!;
+  return named.length ? `the page shows ${named.length} controls that may open a menu` : 'the page shows no control that opens a menu';
+}
+
+/** Open the page's menu by its one opener; done when the page shows more than before. */
+async function openMenuStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
+  const opener = menuOpener(step.openMenu!.kind, current().nodes);
+  if (typeof opener === 'string') return { why: opener };
+  const before = new Set(
+    current()
+      .nodes.filter((n) => n.id)
+      .map((n) => `${n.role}|${n.name}`),
+  );
+  if (!(await actOnNode(r, opener, 'click', [], `click ${quote(opener.name)}`, reasoning, current().url))) return { why: 'the control went away' };
+  await r.settle();
+  set(await look(r, r.instruction));
+  const shown = current().nodes.filter((n) => n.id && !before.has(`${n.role}|${n.name}`));
+  if (!shown.length) return { why: `clicking ${quote(opener.name)} showed nothing new` };
+  return { did: `opened the menu by ${quote(opener.name)} (it shows ${shown.length} more control${shown.length === 1 ? '' : 's'})` };
 }
 
 /** How many scrolls a search may take before it gives up. */

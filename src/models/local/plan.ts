@@ -50,6 +50,8 @@ import {
   UNTIL_FOUND,
   UNTIL_SHOWN,
   FOLDED_PARTS,
+  MENU_KINDS,
+  MENU_OPEN_VERBS,
   FOLDS,
   PURPOSED_CLICKS,
   HIDDEN_IN,
@@ -196,6 +198,8 @@ export interface PlanStep {
   removeFile?: FileSpec;
   /** "Close the welcome message": the page's dialog (named by `words` when it has several) closed by its control or `key`, then gone. */
   dismiss?: { words: string; key?: 'Escape' };
+  /** "Expand the pie menu below": the page's one control that opens a menu (of that kind), clicked; the next steps look in it. */
+  openMenu?: { kind?: string };
   /** "Scroll down the feed until you find X and click it": the page (or the scroll area named `within`) scrolled until X shows. */
   scrollFind?: { target: string; within?: string };
   /** "Go through the carousel to find X and click it": the carousel's Next control until X shows. */
@@ -619,6 +623,14 @@ const WHOLE_GOAL = new RegExp(
   ].join('|'),
   'i',
 );
+
+/** "Expand the pie menu below", "open the menu": the menu the page opens from one control, as a step. */
+const MENU_OPEN = new RegExp(
+  `^(?:${either(MENU_OPEN_VERBS)})\\s+(?:the\\s+|this\\s+|that\\s+)?(?:(${either(MENU_KINDS)})\\s+)?menu(?:\\s+(?:below|above|on the page|here))?$`,
+  'i',
+);
+
+const MENU_KIND = oneOf(MENU_KINDS);
 
 /** "Expand the section below", "open the collapsed panel": open what is folded, as a step. */
 const EXPAND_DIRECTION = new RegExp(
@@ -1454,7 +1466,8 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   s = s.replace(/\b(?:find|locate|look for)\s+and\s+(?=(?:click|open|select|press|tap|choose)\b)/gi, found);
   // "In the Shop menu, choose Men, then Shoes": a menu path, hovered through like "Shop > Men > Shoes".
   const menu = MENU_CHOICE.exec(s);
-  if (menu) {
+  // "Open the pie menu, then click x" names a kind of menu, not a menu's name.
+  if (menu && !/^(?:the|a|an|this|that)$/i.test(menu[1]) && !MENU_KIND.test(menu[1])) {
     const rest = menu[2]
       .split(/\s*(?:,\s*(?:and\s+)?(?:then\s+)?|\s+(?:and\s+)?then\s+|>)\s*(?:choose|select|click(?:\s+on)?|pick|go\s+to|open)?\s*/i)
       .filter(Boolean);
@@ -1482,6 +1495,12 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       // after it may need to look in others too.
       search = true;
       push({ say: clause, expand: true });
+      continue;
+    }
+    const menu = MENU_OPEN.exec(clause);
+    if (menu) {
+      // "Expand the pie menu below": the page's one control that opens its menu; the steps after it look in what opened.
+      push({ say: clause, openMenu: { ...(menu[1] ? { kind: menu[1].toLowerCase() } : {}) } });
       continue;
     }
     if (SEARCH_DIRECTION.test(clause)) {

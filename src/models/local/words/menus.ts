@@ -88,3 +88,36 @@ export const FOUND_ACTS: Phrases = ['click', 'open', 'select', 'press', 'tap'];
 export const CAROUSELS: Phrases = ['carousel', 'slideshow', 'slide ?show', 'slides', 'image gallery', 'gallery'];
 export const NEXT_SLIDE_NAMES: Phrases = ['next', 'next slide', 'next image', '›', '»', '>', '→', '▶', '❯', '⟩', 'forward'];
 export const SEARCH_THROUGH_VERBS: Phrases = ['go', 'look', 'browse', 'flip', 'cycle', 'click', 'page', 'scroll', 'navigate'];
+
+/** "Expand the pie menu below": kinds of menu a page opens from one control of its own (not a menu named "File"). */
+export const MENU_KINDS: Phrases = [
+  'pie',
+  'radial',
+  'wheel',
+  'circular',
+  'round',
+  'hamburger',
+  'main',
+  'navigation',
+  'nav',
+  'floating',
+  'action',
+  'drop-?down',
+  'pop-?up',
+  'side',
+];
+export const MENU_OPEN_VERBS: Phrases = ['expand', 'open', 'show', 'unfold', 'bring up', 'reveal', 'spread', 'display', 'pull up'];
+/** The names of a control that opens the page's menu. */
+export const MENU_OPENER_NAMES: Phrases = [
+  '(?:open |show |toggle |main )?menu',
+  'toggle navigation',
+  'navigation',
+  '\\+',
+  '☰',
+  '≡',
+  '⋮',
+  '⋯',
+  '…',
+  'more',
+  'more options',
+];
