@@ -187,6 +187,7 @@ const TTT = 'tic-tac-toe.html';
 const GN = 'guess-number.html';
 const GEN = 'generate-number.html';
 const PIE = 'pie-menu.html';
+const TIX = 'tickets.html';
 /** A text area to resize by its grip; ?m=div a box styled resize: both, ?m=fixed a text area with no grip. */
 const RZ = 'resize.html';
 /** Tiles in shades of red, green and blue; ?set=pastel adds a light red named pink. */
@@ -773,6 +774,15 @@ const table: Record<TaskFamily, Row[]> = {
     [`${GEN}?m=card`, 'Click New number until the number is 10 or more, then press Send', drew('10')],
     [`${GEN}?m=card`, 'Press the "New number" button until the number is less than 3, then click Send', drew('2')],
     [`${GEN}?seq=8,9,10`, 'Generate a number less than 5, then press submit', REFUSE],
+    // Tickets shown already (no search), bought by a superlative of their price or duration.
+    [TIX, 'Buy the ticket with the cheapest cost.', clicks('t4')],
+    [TIX, 'Buy the ticket with the shortest duration.', clicks('t2')],
+    [TIX, 'Buy the ticket with the longest duration.', clicks('t3')],
+    [TIX, 'Buy the ticket with the most expensive cost.', clicks('t3')],
+    [`${TIX}?m=table`, 'Book the cheapest ticket', clicks('t4')],
+    [`${TIX}?m=table`, 'Choose the ticket with the shortest duration and buy it', clicks('t2')],
+    [`${TIX}?m=table`, 'Buy the ticket with the most expensive price', clicks('t3')],
+    [`${TIX}?tie`, 'Buy the ticket with the cheapest cost.', REFUSE],
     // A wheel of items in SVG, folded into its "+" centre until clicked.
     [PIE, 'Expand the pie menu below and click on the item labeled "Q".', state({ picked: 'Q' })],
     [PIE, 'Open the pie menu, then click x', state({ picked: 'x' })],

@@ -92,4 +92,27 @@ describe('trips', () => {
     expect(tripResult('cheapest', after, before)).toMatchObject({ text: expect.stringMatching(/\$198/) });
     expect(tripResult('cheapest', buildOutline(deal), before)).toMatch(/no results/);
   });
+
+  it('a result the page shows already is picked with no search; a control that says its price is measured by it', () => {
+    const say = (t: string) => planInstruction(t, { fields: [], names: [] });
+    expect(say('Buy the ticket with the cheapest cost.')).toEqual([{ say: 'book the cheapest result', tripResult: { order: 'cheapest' } }]);
+    expect(say('Choose the ticket with the longest duration and buy it')[0]?.tripResult).toEqual({ order: 'longest' });
+    expect(say('Book the shortest flight')[0]?.tripResult).toEqual({ order: 'shortest' });
+    const cards = buildOutline([
+      text('Duration: 5h 23m'),
+      el('button', 'Book for $1204'),
+      text('Duration: 2h 7m'),
+      el('button', 'Book for $386'),
+      text('Duration: 9h 51m'),
+      el('button', 'Book for $251'),
+    ]);
+    const pick = (order: string) => {
+      const r = tripResult(order, cards);
+      return typeof r === 'string' ? r : r.control.name;
+    };
+    expect(pick('cheapest')).toBe('Book for $251');
+    expect(pick('most expensive')).toBe('Book for $1204');
+    expect(pick('shortest')).toBe('Book for $386');
+    expect(pick('longest')).toBe('Book for $251');
+  });
 });

@@ -29,7 +29,19 @@ import {
   STYLE_VERBS,
   TEXT_STYLES,
 } from './words/controls';
-import { BOOK_IT, BOOK_VERBS, DATE_LEADS, FIND_VERBS, ONE_WAY, PICK_VERBS, RESULT_NOUNS, RESULT_ORDERS, ROUND_TRIP, TRIP_NOUNS } from './words/trips';
+import {
+  BOOK_IT,
+  BOOK_VERBS,
+  DATE_LEADS,
+  FIND_VERBS,
+  ONE_WAY,
+  PICK_VERBS,
+  RESULT_MEASURES,
+  RESULT_NOUNS,
+  RESULT_ORDERS,
+  ROUND_TRIP,
+  TRIP_NOUNS,
+} from './words/trips';
 import type { Trip } from './trips';
 import { SORT_STEP, sortFirst, type SortSpec } from './sorting';
 import { GAME_STEP, gameFirst } from './boards';
@@ -1227,6 +1239,16 @@ const TRIP = new RegExp(
     `(?:${either(BOOK_IT)}|(?:the\\s+)?(${ORDER_WORDS})\\s+(?:${either(RESULT_NOUNS)})))?$`,
   'i',
 );
+/**
+ * "Buy the ticket with the cheapest cost", "book the shortest flight": one of the results the page
+ * shows already (no search), by a superlative: (1) or (2) the superlative.
+ */
+const SHOWN_RESULT = new RegExp(
+  `^(?:${either([...BOOK_VERBS, ...PICK_VERBS])})\\s+(?:the\\s+|a\\s+)?(?:(${ORDER_WORDS})\\s+(?:${either(TRIP_NOUNS)})` +
+    `|(?:${either(TRIP_NOUNS)})\\s+(?:with|that has|having)\\s+the\\s+(${ORDER_WORDS})(?:\\s+(?:${either(RESULT_MEASURES)}))?)` +
+    `(?:,?\\s+(?:and|then)\\s+(?:${either(BOOK_VERBS)})\\s+(?:${either(BOOK_IT)}))?$`,
+  'i',
+);
 /** A date is a few words with no second clause in them ("12/03", "March 3rd, 2026", "Friday"). */
 const oneDate = (d: string | undefined) => d === undefined || (!/\b(?:and|then)\b/i.test(d) && d.trim().split(/\s+/).length <= 5);
 
@@ -1443,6 +1465,12 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
     if (books) steps.push({ say: `book the ${order ? order.toLowerCase() : 'one'} result`, tripResult: { order } });
     else if (order) steps.push({ say: `find the ${order.toLowerCase()} result`, tripResult: { order, look: true } });
     return steps;
+  }
+  // "Buy the ticket with the cheapest cost": a result the page shows already, booked by its own control.
+  const shown = SHOWN_RESULT.exec(bare(s, quotes));
+  if (shown) {
+    const order = (shown[1] ?? shown[2])!.toLowerCase();
+    return [{ say: `book the ${order} result`, tripResult: { order } }];
   }
   // Any other trip ("book ... from A to B") is one goal whatever the sentence does with it.
   if (new RegExp(`^(?:${either([...BOOK_VERBS, 'schedule', 'find'])})\\b.*\\bfrom\\s+\\S+.*\\bto\\s+\\S+`, 'i').test(s) && anyOf(TRIP_NOUNS).test(s)) {

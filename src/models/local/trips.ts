@@ -134,12 +134,15 @@ function measure(by: 'price' | 'time' | 'duration', text: string): number | null
   return (m = DURATION.exec(text)) ? Number(m[1]) * 60 + Number(m[2] ?? 0) : null;
 }
 
-/** The page's booking controls, each with the text of its result. */
+/** A booking control that says its price ("Book for $123", "Buy – €40"). */
+const PRICED = new RegExp(`^(?:${either(BOOK_CONTROLS)})(?:\\s+(?:for|at|from))?\\s*[-–—:]?\\s*(?:[$€£]\\s?\\d|\\d[\\d,.]*\\s?[$€£])`, 'i');
+
+/** The page's booking controls, each with the text of its result (the control's own words too, when it says its price). */
 function bookable(nodes: OutlineNode[]): { control: OutlineNode; text: string }[] {
   const book = oneOf(BOOK_CONTROLS);
   return nodes
-    .filter((n) => n.id && (n.role === 'button' || n.role === 'link') && book.test(normalize(n.name)))
-    .map((control) => ({ control, text: resultText(control) }));
+    .filter((n) => n.id && (n.role === 'button' || n.role === 'link') && (book.test(normalize(n.name)) || PRICED.test(n.name.trim())))
+    .map((control) => ({ control, text: PRICED.test(control.name.trim()) ? `${resultText(control)} ${control.name}` : resultText(control) }));
 }
 const resultKey = (r: { control: OutlineNode; text: string }) => `${r.control.name}|${r.text}`;
 

@@ -17,6 +17,20 @@ export const BOOK_IT: Phrases = ['it', 'that one', 'that', 'the flight', 'the ti
 export const PICK_VERBS: Phrases = ['choose', 'select', 'pick', 'take'];
 export const RESULT_NOUNS: Phrases = ['one', 'flights?', 'tickets?', 'trips?', 'options?', 'results?', 'fares?', 'trains?'];
 
+/** What a superlative measures, said after it ("the ticket with the cheapest cost", "the shortest duration"). */
+export const RESULT_MEASURES: Phrases = [
+  'cost',
+  'price',
+  'fare',
+  'duration',
+  'travel time',
+  'flight time',
+  'journey time',
+  'time',
+  'departure',
+  'departure time',
+];
+
 /** The fields of a trip search by their names on the page (whole names, punctuation aside). */
 export const FROM_FIELDS: Phrases = ['from', 'origin', 'leaving from', 'departing from', 'departure city', 'departure airport', 'flying from', 'depart from'];
 export const TO_FIELDS: Phrases = ['to', 'destination', 'going to', 'arriving at', 'arrival city', 'arrival airport', 'flying to', 'arrive at'];
