@@ -62,11 +62,35 @@ describe('plans on one message or post', () => {
     expect(planInstruction('Find the email by Ann and tell her I am late', none)).toEqual([{ say: 'Find the email by Ann and tell her I am late' }]);
   });
 
+  it('reads a message sent on said other ways, and never types a recipient that is no one', () => {
+    const to = (say: string) => planInstruction(say, none).find((s) => s.say.includes('into the to field'))?.say;
+    for (const say of [
+      'Send the email from Lucia to Kimberly',
+      "Pass Lucia's message on to Kimberly",
+      'Could you forward the email from Lucia to Kimberly?',
+      'Forward to Kimberly the email from Lucia',
+      'Email Kimberly the message Lucia sent',
+      'Forward the email Lucia sent to Kimberly',
+      'Send Kimberly the email from Lucia',
+    ])
+      expect(to(say), say).toBe('enter "Kimberly" into the to field');
+    expect(to('Forward the email from Bob to dana@contoso.com')).toBe('enter "dana@contoso.com" into the to field');
+    // "the team" is no one a message can be sent to: no step types it.
+    expect(to('Send the email from Lucia to the team')).toBeUndefined();
+    expect(planInstruction('Send a reply to Jaimie: "Fusce in."', none)[2]?.say).toBe('enter "Fusce in." into the reply field');
+    expect(planInstruction('Get rid of the message from Lyn', none)[0]?.each).toEqual({ verb: 'delete', by: 'Lyn', one: true });
+  });
+
   it('reads a control named on a post, one or all, and a mark', () => {
     expect(planInstruction('For the user @jane, click on the "Share" button.', none)[0].each).toEqual({ verb: 'share', by: '@jane', one: true });
     expect(planInstruction('Click the "Like" button on all posts by @kim', none)[0].each).toEqual({ verb: 'like', by: '@kim' });
     expect(planInstruction('Click on the like button of Omar Haddad', none)[0].each).toEqual({ verb: 'like', by: 'Omar Haddad', one: true });
-    expect(planInstruction('Mark the email from Alice as important', none)[0].each).toEqual({ verb: 'mark as important', by: 'Alice', one: true });
+    expect(planInstruction('Mark the email from Alice as important', none)[0].each).toEqual({
+      verb: 'mark as important',
+      by: 'Alice',
+      one: true,
+      standIn: 'star',
+    });
     // "of the second post" names no author: left to the single step.
     expect(planInstruction('Click the Like button of the second post', none)[0].each).toBeUndefined();
   });

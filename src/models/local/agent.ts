@@ -699,7 +699,10 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
         if (!(await actOnNode(r, item, 'click', [], `open ${quote(clip(item.name, 60))}`, why, view.url))) return stop(i, 'the item went away');
         await r.settle();
         view = await look(r, r.instruction);
-        const controls = view.nodes.filter((n) => n.id && ITEM_CONTROL_ROLES.has(n.role) && named(n, planned.each!.verb!));
+        const controlsNamed = (verb: string) => view.nodes.filter((n) => n.id && ITEM_CONTROL_ROLES.has(n.role) && named(n, verb));
+        let controls = controlsNamed(planned.each.verb!);
+        // "Mark as important" where the message has no such control: its star, when it has one.
+        if (!controls.length && planned.each.standIn) controls = controlsNamed(planned.each.standIn);
         set = controls.length === 1 ? controls : `the open item shows ${controls.length || 'no'} ${quote(planned.each.verb!)} controls`;
       }
       if (typeof set === 'string') return stop(i, set);

@@ -81,6 +81,7 @@ import {
   ITEM_NOUNS,
   ITEM_OWNERS,
   ITEM_PRONOUNS,
+  ITEM_VERB_ALIASES,
   ITEM_VERBS,
   ITEMS,
   ITEMS_BY,
@@ -91,6 +92,7 @@ import {
   OPEN_VERBS,
   REPLY_VERBS,
   REPLY_WITH,
+  MARK_STAND_INS,
   SEND_ON_VERBS,
 } from './words/messages';
 import { PERSON_NAME, RECORD_BOOKS, RECORD_FIELDS } from './words/search';
@@ -122,6 +124,7 @@ import {
   ENTRY_VERBS,
   LIST_VERBS,
   OPENING_COURTESY,
+  REQUEST_OPENERS,
   STATING_VERBS,
 } from './words/verbs';
 import {
@@ -245,6 +248,8 @@ export interface Each {
   verb?: string;
   /** Exactly one item is meant ("delete the email from Carol"); when it shows no such control, it is opened first. */
   one?: boolean;
+  /** The control used instead of `verb` when the opened item shows none of that name ("star" for "mark as important"). */
+  standIn?: string;
   /** This many of the items, the first ones the page shows ("like 2 posts by @ruth"). */
   count?: number;
   /** In each item that shows one number, the control named for what the number is ("mark the numbers as odd or even"). */
@@ -855,7 +860,7 @@ function goalBySteps(s: string): string | null {
 
 /** "mark the email from Alice as important": (1) who, (2) the state its control is named for. */
 const MARK_ITEM = new RegExp(
-  `^mark\\s+(?:the\\s+)?(?:(?:${either(NEWEST)})\\s+)?(?:${either(ITEM_NOUNS)})\\s+(?:${either(ITEM_BY)})\\s+(.+?)\\s+as\\s+(${either(MARK_STATES)})$`,
+  `^(?:mark|flag)\\s+(?:the\\s+)?(?:(?:${either(NEWEST)})\\s+)?(?:${either(ITEM_NOUNS)})\\s+(?:${either(ITEM_BY)})\\s+(.+?)\\s+as\\s+(${either(MARK_STATES)})$`,
   'i',
 );
 
@@ -888,8 +893,36 @@ const CONTROL_OF_OWNER = new RegExp(`^${CONTROL}\\s+(?:of|for|by)\\s+(@[\\w.]+|[
 const PERSON = '(@[\\w.-]+|[A-Z][\\w-]*(?:\\s+[A-Z][\\w-]*){0,2})';
 /** "Lucia's email": (1) who, (2) the noun. */
 const OWNED_ITEM = new RegExp(`\\b${PERSON}['’]s\\s+(${either(ITEM_NOUNS)})\\b`, 'g');
+/** Whom a message goes to: an address, a handle, or a name of one to three capitalised words. */
+const RECIPIENT = "([\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+|@[\\w.]+|[A-Z][\\w'-]*(?:\\s+[A-Z][\\w'-]*){0,2})";
 /** "send Kimberly the email from Lucia": (1) to whom, (2) the noun, (3) from whom. */
-const SEND_ON = new RegExp(`^(?:${either(SEND_ON_VERBS)})\\s+(.+?)\\s+(?:the\\s+)?(${either(ITEM_NOUNS)})\\s+(?:from|by|of)\\s+(.+)$`, 'i');
+const SEND_ON = new RegExp(`^(?:${either(SEND_ON_VERBS)})\\s+${RECIPIENT}\\s+(?:the\\s+)?(${either(ITEM_NOUNS)})\\s+(?:from|by|of)\\s+(.+)$`);
+/** "send the email from Lucia to Kimberly", "pass the message from Lucia on to Kim": (1) the noun, (2) from whom, (3) to whom. */
+const SEND_TO = new RegExp(
+  `^(?:${either(SEND_ON_VERBS)})(?:\\s+on)?\\s+(?:the\\s+)?(${either(ITEM_NOUNS)})\\s+(?:from|by|of)\\s+(.+?)(?:\\s+on)?\\s+to\\s+${RECIPIENT}$`,
+);
+const NOUN = `(?:the\\s+)?(${either(ITEM_NOUNS)})`;
+/** Other ways to say "forward the NOUN from X to Y" and "reply to the email from X with T", each with how it is said so. */
+const SAID_AS_ITEM: readonly [RegExp, (m: RegExpExecArray) => string][] = [
+  // "forward to Kimberly the email from Lucia"
+  [new RegExp(`^forward\\s+to\\s+${RECIPIENT}\\s+${NOUN}\\s+(?:from|by|of)\\s+(.+)$`), (m) => `forward the ${m[2]} from ${m[3]} to ${m[1]}`],
+  // "forward the email Lucia sent to Kimberly", "pass on the message Lucia sent you to Kim"
+  [
+    new RegExp(`^(?:forward|${either(SEND_ON_VERBS)})(?:\\s+on)?\\s+${NOUN}\\s+${PERSON}\\s+sent(?:\\s+(?:you|me|us))?(?:\\s+on)?\\s+to\\s+${RECIPIENT}$`),
+    (m) => `forward the ${m[1]} from ${m[2]} to ${m[3]}`,
+  ],
+  // "email Kimberly the message Lucia sent"
+  [
+    new RegExp(`^(?:e-?mail|${either(SEND_ON_VERBS)})\\s+${RECIPIENT}\\s+${NOUN}\\s+${PERSON}\\s+sent(?:\\s+(?:you|me|us))?$`),
+    (m) => `forward the ${m[2]} from ${m[3]} to ${m[1]}`,
+  ],
+  // "send a reply to Jaimie: "Fusce in.""
+  [
+    new RegExp(`^(?:send|write)\\s+(?:a\\s+|an\\s+)?(?:reply|response|answer)\\s+to\\s+${PERSON}\\s*(?::|,?\\s+(?:${either(REPLY_WITH)}))\\s*(.+)$`),
+    (m) => `reply to the email from ${m[1]} with ${m[2]}`,
+  ],
+];
+
 /** "reply to Jaimie with ...": (1) the verb, (2) who, (3) the rest. */
 const REPLY_TO_PERSON = new RegExp(`^((?:${either(REPLY_VERBS)})\\s+to)\\s+${PERSON}(\\s+(?:${either(REPLY_WITH)})\\s+.+)$`);
 
@@ -905,6 +938,12 @@ function itemFirst(text: string): string | null {
   const s = lowered.replace(OWNED_ITEM, (_m, who: string, noun: string) => `the ${noun} from ${who}`);
   const send = SEND_ON.exec(s);
   if (send) return `forward the ${send[2]} from ${send[3]} to ${send[1]}`;
+  const sendTo = SEND_TO.exec(s);
+  if (sendTo) return `forward the ${sendTo[1]} from ${sendTo[2]} to ${sendTo[3]}`;
+  for (const [re, said] of SAID_AS_ITEM) {
+    const m = re.exec(s);
+    if (m) return said(m);
+  }
   const reply = REPLY_TO_PERSON.exec(s);
   if (reply) return `${reply[1]} the email from ${reply[2]}${reply[3]}`;
   const owner = FOR_OWNER.exec(s);
@@ -939,8 +978,9 @@ function itemSteps(clause: string, quotes: string[]): PlanStep[] | null {
   }
   const mark = MARK_ITEM.exec(clause);
   if (mark) {
-    const verb = `mark as ${mark[2].toLowerCase().replace(/\s+/g, ' ')}`;
-    return [{ say: restore(clause, quotes), each: { verb, by: bare(mark[1], quotes), one: true } }];
+    const state = mark[2].toLowerCase().replace(/\s+/g, ' ');
+    const standIn = MARK_STAND_INS[state];
+    return [{ say: restore(clause, quotes), each: { verb: `mark as ${state}`, by: bare(mark[1], quotes), one: true, ...(standIn ? { standIn } : {}) } }];
   }
   const m = ONE_ITEM.exec(clause);
   if (!m) return null;
@@ -964,7 +1004,8 @@ function itemSteps(clause: string, quotes: string[]): PlanStep[] | null {
     ];
   }
   if (verb === 'forward') {
-    if (to === null) return null;
+    // Only someone a message can go to: "Kimberly to the" is a misreading, never typed.
+    if (to === null || !new RegExp(`^${RECIPIENT}$`).test(to)) return null;
     const v = quoteValue(to);
     return [
       open,
@@ -975,7 +1016,7 @@ function itemSteps(clause: string, quotes: string[]): PlanStep[] | null {
   }
   if (oneOf(OPEN_VERBS).test(verb)) return text === null && to === null ? [open] : null;
   if (text !== null || to !== null) return null;
-  return [{ say, each: { verb: verb === 'trash' ? 'delete' : verb, by, one: true } }];
+  return [{ say, each: { verb: ITEM_VERB_ALIASES[verb.replace(/\s+/g, ' ')] ?? verb, by, one: true } }];
 }
 
 const SLOT = '(?:position|place|spot|slot)';
@@ -1372,7 +1413,10 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   if (instruction.length > MAX_INSTRUCTION)
     throw new Refusal(`it is ${instruction.length} characters long, more than the built-in planner reads (${MAX_INSTRUCTION})`);
   const { text, quotes } = protect(instruction.trim().replace(/[.!]+$/, ''));
-  let s = text.replace(new RegExp(`^(?:${either(OPENING_COURTESY)})(?:[,\\s]+|$)`, 'gi'), '').trim();
+  // "Could you please forward ...?": a request, its question mark no part of what is typed.
+  const asked = new RegExp(`^(?:${either(REQUEST_OPENERS)})\\b`, 'i').test(text) ? text.replace(/\s*\?+$/, '') : text;
+  let s = asked;
+  for (const courtesy = new RegExp(`^(?:${either(OPENING_COURTESY)})(?:[,\\s]+|$)`, 'i'); courtesy.test(s);) s = s.replace(courtesy, '').trim();
   // "Pay 12,000 (twelve thousand): enter the amount and press Pay": the amount the head states is what the clause enters.
   const stated = STATED_AMOUNT.exec(s);
   // Where the clause says where it goes ("type the amount into the box"), that is the field.

@@ -4,8 +4,10 @@ import { type Phrases } from './grammar';
 /** Verbs done to one message or post ("reply to the email from Alice", "star the post by @kim"). */
 export const ITEM_VERBS: Phrases = [
   ...['reply(?:\\s+to)?', 'respond\\s+to', 'answer', 'forward', 'delete', 'remove', 'trash', 'archive', 'star', 'flag', 'pin', 'like'],
-  ...['share', 'repost', 'retweet', 'bookmark', 'upvote', 'open', 'read', 'view'],
+  ...['share', 'repost', 'retweet', 'bookmark', 'upvote', 'open', 'read', 'view', 'get\\s+rid\\s+of'],
 ];
+/** Verbs said for another one's control ("trash the email" is its Delete). */
+export const ITEM_VERB_ALIASES: Readonly<Record<string, string>> = { trash: 'delete', 'get rid of': 'delete' };
 /** Verbs of a reply: open the message, then write back. */
 export const REPLY_VERBS: Phrases = ['reply', 'respond', 'answer'];
 /** Verbs that only open the message. */
@@ -51,6 +53,9 @@ export const CONTROL_NOUNS: Phrases = ['button', 'icon', 'link'];
 
 /** What a message is marked as, by a control of that name ("Mark as important"). */
 export const MARK_STATES: Phrases = ['important', 'unread', 'read', 'spam', 'not\\s+spam', 'done'];
+
+/** A control that stands for a mark when an open item shows no "Mark as ..." control: a star marks a message important. */
+export const MARK_STAND_INS: Readonly<Record<string, string>> = { important: 'star' };
 
 /** Verbs done to every item of a kind by one author ("like all posts by Kim"). */
 export const EACH_ITEM_VERBS: Phrases = [

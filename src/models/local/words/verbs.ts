@@ -79,10 +79,14 @@ export const OPENING_COURTESY: Phrases = [
   'first of all,?',
   'can you',
   'could you',
+  'would you',
+  'will you',
   'go ahead and',
   'i want to',
   "i'd like to",
 ];
+/** What makes an instruction a request put as a question ("Could you forward ...?"). */
+export const REQUEST_OPENERS: Phrases = ['can you', 'could you', 'would you', 'will you'];
 /** What opens one clause of it ("also click", "and then"). */
 export const CLAUSE_OPENERS: Phrases = ['please', 'also', 'now', 'and'];
 
