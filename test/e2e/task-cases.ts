@@ -589,6 +589,9 @@ const table: Record<TaskFamily, Row[]> = {
     [MK, "Delete Lyn's email", state({ deleted: ['lyn'] })],
     [MK, 'Reply to Jaimie with "Fusce in."', { submits: [{ reply_text: 'Fusce in.', to: 'jaimie' }] }],
     [IB, "Forward Carol's email to erin@northwind.io", { submits: [{ forward_to: 'erin@northwind.io' }] }],
+    // A closing courtesy is not typed; words after a quoted reply are not typed either.
+    [IB, "Reply to the email from Alice with 'Thanks!', please.", { to: 'alice@northwind.io', body: 'Thanks!' }],
+    [IB, "Reply to the email from Alice with 'Thanks!' and star it", REFUSE],
     [FD, 'Share the post by @jane', state({ shared: ['jane1'] })],
     [FD, 'Like all posts by Kim', state({ liked: ['kim1', 'kim2'] })],
     [FD, "Like Omar's post", state({ liked: ['omar1'] })],

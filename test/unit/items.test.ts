@@ -79,6 +79,10 @@ describe('plans on one message or post', () => {
     expect(to('Send the email from Lucia to the team')).toBeUndefined();
     expect(planInstruction('Send a reply to Jaimie: "Fusce in."', none)[2]?.say).toBe('enter "Fusce in." into the reply field');
     expect(planInstruction('Get rid of the message from Lyn', none)[0]?.each).toEqual({ verb: 'delete', by: 'Lyn', one: true });
+    // A closing courtesy is not part of the text; words after a quoted text make it no reply the planner writes.
+    expect(planInstruction('Reply to Jaimie with "Fusce in.", please.', none)[2]?.say).toBe('enter "Fusce in." into the reply field');
+    expect(planInstruction('Reply to Alice with thanks', none)[2]?.say).toBe('enter "thanks" into the reply field');
+    expect(planInstruction("Reply to the email from Alice with 'Thanks!' and star it", none).some((s) => s.say.startsWith('enter'))).toBe(false);
   });
 
   it('reads a control named on a post, one or all, and a mark', () => {

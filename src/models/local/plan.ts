@@ -125,6 +125,8 @@ import {
   LIST_VERBS,
   OPENING_COURTESY,
   REQUEST_OPENERS,
+  CLOSING_COURTESY,
+  COURTESY_AS_VALUE,
   STATING_VERBS,
 } from './words/verbs';
 import {
@@ -987,6 +989,8 @@ function itemSteps(clause: string, quotes: string[]): PlanStep[] | null {
   const verb = m[1].toLowerCase().replace(/\s+to$/, '');
   const by = bare(m[2], quotes);
   const say = restore(clause, quotes);
+  // A quoted text is the whole text: words after it ("'Thanks!' and star it", "\"ok\" now") are not typed, and not guessed at.
+  if (m[3] !== undefined && /^\u0000\d+\u0000/.test(m[3].trim()) && !/^\u0000\d+\u0000$/.test(m[3].trim())) return null;
   const text = m[3] !== undefined ? bare(m[3], quotes) : null;
   const to = m[4] !== undefined ? bare(m[4], quotes) : null;
   const open: PlanStep = { say: `open the item from ${quoteValue(by)}`, openItem: by };
@@ -1290,6 +1294,8 @@ const SHOWN_RESULT = new RegExp(
     `(?:,?\\s+(?:and|then)\\s+(?:${either(BOOK_VERBS)})\\s+(?:${either(BOOK_IT)}))?$`,
   'i',
 );
+const CLOSING = new RegExp(`(?:,\\s*|\\s+)(?:${either(CLOSING_COURTESY)})[.!]*$`, 'i');
+const CLOSING_AS_VALUE = new RegExp(`\\b(?:${either(COURTESY_AS_VALUE)})\\s+(?:${either(CLOSING_COURTESY)})[.!]*$`, 'i');
 /** A date is a few words with no second clause in them ("12/03", "March 3rd, 2026", "Friday"). */
 const oneDate = (d: string | undefined) => d === undefined || (!/\b(?:and|then)\b/i.test(d) && d.trim().split(/\s+/).length <= 5);
 
@@ -1417,6 +1423,13 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   const asked = new RegExp(`^(?:${either(REQUEST_OPENERS)})\\b`, 'i').test(text) ? text.replace(/\s*\?+$/, '') : text;
   let s = asked;
   for (const courtesy = new RegExp(`^(?:${either(OPENING_COURTESY)})(?:[,\\s]+|$)`, 'i'); courtesy.test(s);) s = s.replace(courtesy, '').trim();
+  // "Reply to Jaimie with "Fusce in.", please": the courtesy closes the instruction, it is not typed.
+  if (!CLOSING_AS_VALUE.test(s))
+    for (; CLOSING.test(s);)
+      s = s
+        .replace(CLOSING, '')
+        .replace(/[,.;!]+$/, '')
+        .trim();
   // "Pay 12,000 (twelve thousand): enter the amount and press Pay": the amount the head states is what the clause enters.
   const stated = STATED_AMOUNT.exec(s);
   // Where the clause says where it goes ("type the amount into the box"), that is the field.

@@ -84,7 +84,16 @@ export const OPENING_COURTESY: Phrases = [
   'go ahead and',
   'i want to',
   "i'd like to",
+  'i would like to',
+  'i need to',
+  'i (?:need|want) you to',
+  "i(?:'d| would) like you to",
 ];
+/** What closes a whole instruction after its last step (", please", "thanks"): no part of a value or a target. */
+export const CLOSING_COURTESY: Phrases = ['please', 'thanks', 'thank you', 'thx', 'if you can', 'if possible'];
+/** Words after which a closing courtesy is what is typed or said ("reply with thanks", "type please"). */
+export const COURTESY_AS_VALUE: Phrases = ['with', 'saying', 'say', 'type', 'enter', 'write', 'input', 'word', 'text'];
+
 /** What makes an instruction a request put as a question ("Could you forward ...?"). */
 export const REQUEST_OPENERS: Phrases = ['can you', 'could you', 'would you', 'will you'];
 /** What opens one clause of it ("also click", "and then"). */
