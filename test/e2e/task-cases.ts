@@ -316,6 +316,7 @@ const table: Record<TaskFamily, Row[]> = {
     [TK, 'Wait until the VOP price drops below $50, then click Buy.', { price: { max: 49.99 } }],
     [TK, 'When VOP trades under 50 dollars, press Buy', { price: { max: 49.99 } }],
     [TK, 'Buy VOP stock when the price is less than $10.00', REFUSE],
+    [`${TK}?late`, 'Buy VOP stock when the price is less than $50.00', { submits: [{ symbol: 'VOP', shares: '10', price: { max: 49.99 } }] }],
     [`${TK}?fast`, 'Buy VOP stock when the price is less than $50.00', REFUSE],
     [`${TK}?fast`, 'Wait until the VOP price drops below $50, then click Buy.', REFUSE],
     [UP, 'Click Submit once the checkbox is ticked.', { complete: true }],

@@ -2132,9 +2132,9 @@ const STEADY_READS = 10;
  * The click lands a while after the value was read (the step is grounded and sent); a ticker
  * that moves meanwhile makes the click a gamble on its value.
  */
-function tooFast(reads: number, changes: number[], spanMs: number, roundMs: number): string | null {
+function tooFast(everyRead: boolean, changes: number[], spanMs: number, roundMs: number): string | null {
   if (!changes.length) return null;
-  if (reads >= 3 && changes.length === reads - 1) return 'changed at every read of the page';
+  if (everyRead) return 'changed at every read of the page';
   // From the first change seen to the last (the watch began somewhere inside a step), or the whole watch for one.
   const every = changes.length > 1 ? (changes.at(-1)! - changes[0]!) / (changes.length - 1) : spanMs;
   return every < STEADY_READS * roundMs ? `changes about every ${Math.round(every)} ms` : null;
@@ -2148,6 +2148,9 @@ async function watch(r: Run, c: Condition, set: (v: View) => void): Promise<{ di
   let reads = 0;
   /** When each change was seen. */
   const changes: number[] = [];
+  /** Why the number, holding at the last read, moved too fast to act at. */
+  let fast: string | null = null;
+  const tooFastWhy = (f: string) => ({ why: `${quote(c.subject)} ${f}: the click would not surely land while ${quote(c.text)} holds` });
   for (;;) {
     if (r.signal.aborted) return { why: 'cancelled while waiting' };
     const asked = performance.now();
@@ -2170,11 +2173,17 @@ async function watch(r: Run, c: Condition, set: (v: View) => void): Promise<{ di
     last = seen.shown;
     // A number that holds at once is read twice more first: how fast it moves is not known from one read.
     if (holds(c, seen.value) && (c.kind !== 'number' || reads >= 3)) {
-      const fast = c.kind === 'number' && tooFast(reads, changes, Date.now() - start, WATCH_EVERY_MS + lookMs);
-      if (fast) return { why: `${quote(c.subject)} ${fast}: the click would not surely land while ${quote(c.text)} holds` };
-      return { did: `waited until ${quote(c.text)} (the page showed ${quote(seen.shown)})` };
+      const round = WATCH_EVERY_MS + lookMs;
+      const everyRead = reads >= 3 && changes.length === reads - 1;
+      fast = c.kind === 'number' ? tooFast(everyRead, changes, Date.now() - start, round) : null;
+      if (fast && everyRead) return tooFastWhy(fast);
+      // Moving, but not at every read: acted on once it has stayed for as long as a fast one could not (a value that loaded late).
+      if (!fast || Date.now() - changes.at(-1)! >= STEADY_READS * round) return { did: `waited until ${quote(c.text)} (the page showed ${quote(seen.shown)})` };
+    } else fast = null;
+    if (Date.now() >= until) {
+      if (fast) return tooFastWhy(fast);
+      return { why: `waited ${WATCH_MS / 1000} s for ${quote(c.text)}; the page still showed ${quote(last)}` };
     }
-    if (Date.now() >= until) return { why: `waited ${WATCH_MS / 1000} s for ${quote(c.text)}; the page still showed ${quote(last)}` };
     await new Promise((res) => setTimeout(res, WATCH_EVERY_MS));
   }
 }
