@@ -1422,14 +1422,15 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   // "Could you please forward ...?": a request, its question mark no part of what is typed.
   const asked = new RegExp(`^(?:${either(REQUEST_OPENERS)})\\b`, 'i').test(text) ? text.replace(/\s*\?+$/, '') : text;
   let s = asked;
-  for (const courtesy = new RegExp(`^(?:${either(OPENING_COURTESY)})(?:[,\\s]+|$)`, 'i'); courtesy.test(s);) s = s.replace(courtesy, '').trim();
+  const courtesy = new RegExp(`^(?:${either(OPENING_COURTESY)})(?:[,\\s]+|$)`, 'i');
+  while (courtesy.test(s)) s = s.replace(courtesy, '').trim();
   // "Reply to Jaimie with "Fusce in.", please": the courtesy closes the instruction, it is not typed.
-  if (!CLOSING_AS_VALUE.test(s))
-    for (; CLOSING.test(s);)
-      s = s
-        .replace(CLOSING, '')
-        .replace(/[,.;!]+$/, '')
-        .trim();
+  const closes = !CLOSING_AS_VALUE.test(s);
+  while (closes && CLOSING.test(s))
+    s = s
+      .replace(CLOSING, '')
+      .replace(/[,.;!]+$/, '')
+      .trim();
   // "Pay 12,000 (twelve thousand): enter the amount and press Pay": the amount the head states is what the clause enters.
   const stated = STATED_AMOUNT.exec(s);
   // Where the clause says where it goes ("type the amount into the box"), that is the field.
