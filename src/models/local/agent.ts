@@ -30,7 +30,7 @@ import { GUESS_BUTTONS } from './words/guesses';
 import { HANDED_OVER } from './words/answers';
 import { COLOUR_WORDS, PIECE_NOUNS, SHADES, SHAPE_WORDS } from './words/references';
 import { RESIZED_BOXES } from './words/places';
-import { coverage, exactMatch, glyphWords, normalize } from './text';
+import { compares, coverage, exactMatch, glyphWords, normalize } from './text';
 import type { Point, StepRunner } from './step-runner';
 import { shownResults, tripFields, tripResult, type FieldValue } from './trips';
 import { MOVE_DOWN, MOVE_UP, SELECTED_ITEM, STAR_NAMES, STEP_DOWN, STEP_UP } from './words/controls';
@@ -2083,8 +2083,7 @@ async function spinTo(r: Run, node: OutlineNode, wanted: string, view: View, rea
 const WATCH_MS = 30_000;
 const WATCH_EVERY_MS = 200;
 
-const holds = (c: Condition, v: number): boolean =>
-  c.op === '<' ? v < c.value : c.op === '<=' ? v <= c.value : c.op === '>' ? v > c.value : c.op === '>=' ? v >= c.value : v === c.value;
+const holds = (c: Condition, v: number): boolean => compares(c.op, v, c.value);
 
 /** The box a "once the checkbox is ticked" condition watches, or why there is not exactly one. */
 function boxOf(c: Condition, nodes: OutlineNode[]): OutlineNode | string {

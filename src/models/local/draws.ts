@@ -4,13 +4,14 @@
  * reading of the number a draw shows. The drawing is the agent's (click, read, again).
  */
 import { SAID_ROLES, type OutlineNode } from './outline';
+import { compares, type Comparison } from './text';
 import { COMPARISONS } from './words/conditions';
 import { DRAW_VERBS, DRAWN_LABELS, DRAWN_NOUNS, KEEP_WORDS, OR_LESS, OR_MORE, UNTIL_LEADS } from './words/draws';
 import { CLICK_VERBS } from './words/verbs';
 import { anyOf, either, oneOf } from './words/grammar';
 
 /** What the drawn number must be. */
-export type Want = { op: '<' | '<=' | '>' | '>=' | '='; value: number } | { op: 'odd' | 'even' } | { op: 'between'; lo: number; hi: number };
+export type Want = { op: Comparison; value: number } | { op: 'odd' | 'even' } | { op: 'between'; lo: number; hi: number };
 
 export interface Draw {
   /** The button that draws, as the instruction names it ("New number"); else the verb names it ("Generate"). */
@@ -24,7 +25,7 @@ export interface Draw {
 const NUM = '(-?\\d{1,6})';
 const A = '(?:(?:a|an|one)\\s+)?';
 const NOUN = `(?:${either(DRAWN_NOUNS)})`;
-const CMP = Object.entries(COMPARISONS).map(([op, words]) => [oneOf(words), op as '<' | '<=' | '>' | '>=' | '='] as const);
+const CMP = Object.entries(COMPARISONS).map(([op, words]) => [oneOf(words), op as Comparison] as const);
 const CMP_WORDS = either(Object.values(COMPARISONS).flat());
 const KEEP = `(?:(?:${either(KEEP_WORDS)})\\s+)?`;
 /** A verb's -ing form ("generating", "tapping", "rolling"). */
@@ -54,7 +55,7 @@ const CONDITIONS: [RegExp, (m: RegExpExecArray) => Want | null][] = [
   [new RegExp(`^${A}${NUM}$`, 'i'), (m) => ({ op: '=', value: Number(m[1]) })],
 ];
 
-const SAID: Record<'<' | '<=' | '>' | '>=' | '=', string> = { '<': 'less than ', '<=': 'at most ', '>': 'greater than ', '>=': 'at least ', '=': '' };
+const SAID: Record<Comparison, string> = { '<': 'less than ', '<=': 'at most ', '>': 'greater than ', '>=': 'at least ', '=': '' };
 /** What the number must be, in words. */
 function described(w: Want): string {
   if ('value' in w) return `${SAID[w.op]}${w.value}`;
@@ -109,24 +110,9 @@ export function drawOf(s: string): { draw: Draw; rest: string } | null {
 
 /** Whether `n` is what the draw wants. */
 export function isWanted(w: Want, n: number): boolean {
-  switch (w.op) {
-    case 'odd':
-      return Number.isInteger(n) && Math.abs(n) % 2 === 1;
-    case 'even':
-      return Number.isInteger(n) && n % 2 === 0;
-    case 'between':
-      return n >= w.lo && n <= w.hi;
-    case '<':
-      return n < w.value;
-    case '<=':
-      return n <= w.value;
-    case '>':
-      return n > w.value;
-    case '>=':
-      return n >= w.value;
-    case '=':
-      return n === w.value;
-  }
+  if ('value' in w) return compares(w.op, n, w.value);
+  if (w.op === 'between') return n >= w.lo && n <= w.hi;
+  return Number.isInteger(n) && Math.abs(n) % 2 === (w.op === 'odd' ? 1 : 0);
 }
 
 const NUMBERS = /(?<![\d.,])[-−]?\d+(?:\.\d+)?(?![\d.,]*\d)/g;

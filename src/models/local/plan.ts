@@ -11,7 +11,7 @@
  */
 import { Refusal } from './act';
 import { applyTransform, type Transform } from './refs';
-import { isReference } from './text';
+import { isReference, type Comparison } from './text';
 import { namedDate } from './values';
 import { MONTH_STEMS } from './words/dates';
 import { anyOf, either, oneOf, type Phrases } from './words/grammar';
@@ -268,7 +268,7 @@ export interface Condition {
   kind: 'number' | 'checked';
   /** What the number is called on the page ("price"), or the box's name ("the checkbox"). */
   subject: string;
-  op: '<' | '<=' | '>' | '>=' | '=';
+  op: Comparison;
   value: number;
   /** The threshold was written as money ("$50", "50 dollars"): the page's one amount of money may be the number. */
   currency?: boolean;

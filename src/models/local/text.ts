@@ -109,6 +109,14 @@ export function parseNumber(s: string): number | null {
   return Number.isFinite(n) ? n : null;
 }
 
+/** A comparison of two numbers as the words say it ("less than" is '<'). */
+export type Comparison = '<' | '<=' | '>' | '>=' | '=';
+
+/** Whether `a` stands to `b` as `op` says. */
+export function compares(op: Comparison, a: number, b: number): boolean {
+  return op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : op === '>=' ? a >= b : a === b;
+}
+
 export function parseBoolean(s: string | boolean): boolean | null {
   if (typeof s === 'boolean') return s;
   const t = normalize(s);
