@@ -218,7 +218,10 @@ describe('two replicas on one PostgreSQL and a Grid', () => {
     const round = ids.map((id, n) =>
       callRetrying(`/v1/sessions/${id}/act`, { input: 'click the Add one button', model: 'deckhand/local', idempotencyKey: `failover-${n}-${id}` }),
     );
-    await new Promise((r) => setTimeout(r, 300));
+    // Killed once it has acts of this round in flight (a fixed pause let a fast machine finish them all first).
+    const until = Date.now() + 10_000;
+    while (!((cluster.rr.inFlight.get(victim.url) ?? 0) > 0) && Date.now() < until) await new Promise((r) => setTimeout(r, 5));
+    expect(cluster.rr.inFlight.get(victim.url), 'acts in flight on the replica about to die').toBeGreaterThan(0);
     victim.proc.kill('SIGKILL');
     const outcomes = await Promise.all(round);
     for (const [n, o] of outcomes.entries()) {
