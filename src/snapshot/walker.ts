@@ -241,6 +241,8 @@ function isEditingHost(el: Element): boolean {
 const composedParentEl = (el: Element): Element | null => el.parentElement ?? (el.parentNode as ShadowRoot | null)?.host ?? null;
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
+/** SVG elements whose content is drawn only where something else uses it, if at all. */
+const SVG_NEVER_DRAWN = new Set(['defs', 'symbol', 'clipPath', 'mask', 'pattern', 'marker', 'linearGradient', 'radialGradient', 'filter', 'metadata']);
 const svgNamed = (el: Element): boolean =>
   !!el.getAttribute('aria-label')?.trim() || hasLabelledby(el) || Array.from(el.children).some((c) => c.localName === 'title' && !!c.textContent?.trim());
 
@@ -890,12 +892,6 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
       selfHidden = true;
       muted = true;
     }
-  } else if (el.namespaceURI === SVG_NS && el.localName !== 'svg') {
-    // Chrome's checkVisibility says true for an SVG shape or group whose display is none: its own style decides.
-    known = getComputedStyle(el);
-    display = known.display;
-    if (display === 'none') return;
-    if (known.visibility !== 'visible') selfHidden = muted = true;
   } else if (!el.checkVisibility({ visibilityProperty: true })) {
     if (el.checkVisibility()) {
       // visibility:hidden: its own text is hidden, but a child may be visible again.
@@ -904,6 +900,14 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
     } else if (tag === 'slot' || getComputedStyle(el).display === 'contents')
       selfHidden = noBox = true; // no box, children render
     else return;
+  } else if (el.namespaceURI === SVG_NS && el.localName !== 'svg') {
+    // Chrome's checkVisibility says true for an SVG shape or group whose display is none, and for what
+    // SVG never draws where it stands (definitions, clip paths, masks): its tag and its own style decide too.
+    if (SVG_NEVER_DRAWN.has(el.localName)) return;
+    known = getComputedStyle(el);
+    display = known.display;
+    if (display === 'none') return;
+    if (known.visibility !== 'visible') selfHidden = muted = true;
   }
   // Only an element with element children passes anything on (one more style read, so only then).
   parentPlain =
