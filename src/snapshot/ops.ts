@@ -208,10 +208,24 @@ export function runOp(el: Element, op: string, args: string[]): OpResult {
       if (!raw || !Number.isFinite(pct) || pct < 0 || pct > 100) {
         return { ok: false, code: 'INVALID_ARGUMENT', message: `scrollTo needs a percentage from 0 to 100 as its argument, got '${args[0] ?? ''}'` };
       }
-      const target =
-        el === document.documentElement || el === document.body ? null : scrollContainer(el) === el ? el : el.scrollHeight > el.clientHeight + 1 ? el : null;
-      if (target) target.scrollTop = ((target.scrollHeight - target.clientHeight) * pct) / 100;
-      else window.scrollTo({ top: ((document.documentElement.scrollHeight - window.innerHeight) * pct) / 100, behavior: 'instant' });
+      // The second argument, checked by the engine before it reaches here: vertical (the default), horizontal or both.
+      const axis = args[1] ?? 'vertical';
+      const down = axis !== 'horizontal';
+      const across = axis !== 'vertical';
+      const scrolls = (e: Element) => (down && e.scrollHeight > e.clientHeight + 1) || (across && e.scrollWidth > e.clientWidth + 1);
+      const target = el === document.documentElement || el === document.body ? null : scrollContainer(el) === el ? el : scrolls(el) ? el : null;
+      if (target) {
+        if (down) target.scrollTop = ((target.scrollHeight - target.clientHeight) * pct) / 100;
+        if (across) target.scrollLeft = ((target.scrollWidth - target.clientWidth) * pct) / 100;
+      } else {
+        // The viewport less its scroll bars: with both bars, innerHeight would stop a bar's width short of the end.
+        const root = document.scrollingElement ?? document.documentElement;
+        window.scrollTo({
+          ...(down ? { top: ((root.scrollHeight - root.clientHeight) * pct) / 100 } : {}),
+          ...(across ? { left: ((root.scrollWidth - root.clientWidth) * pct) / 100 } : {}),
+          behavior: 'instant',
+        });
+      }
       return { ok: true };
     }
     case 'scrollIntoView':

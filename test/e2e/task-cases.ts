@@ -55,7 +55,8 @@ export type TaskFamily =
   | 'arithmetic-and-puzzles'
   | 'waits'
   | 'multi-field-search'
-  | 'positions';
+  | 'positions'
+  | 'secrets';
 
 /**
  * What a recorded value must be: the text itself (compared without surrounding spaces), a lone
@@ -74,6 +75,8 @@ export type TaskCheck =
       anyOrder?: boolean;
       /** These state keys must end so; every other key must keep its starting value. */
       state?: Fields;
+      /** The run's message must report this (a secret the page revealed). */
+      reports?: string;
     }
   | { refuse: true };
 
@@ -128,6 +131,7 @@ const TR2 = 'trains.html';
 const CO2 = 'coaches.html';
 const NU = 'number-tiles.html';
 const PB = 'pet-blog.html';
+const SE = 'secret.html';
 /** The same posts as links to other pages: clicking one takes the rest away. */
 const PN = 'pet-blog.html?links=pages';
 const FT = 'focus-text.html';
@@ -264,6 +268,23 @@ const clicks = (...names: (string | string[])[]): TaskCheck => ({ clicks: names 
 const anyOrder = (...names: string[]): TaskCheck => ({ clicks: names, anyOrder: true });
 const state = (s: Fields, also: { clicks?: (string | string[])[] } = {}): TaskCheck => ({ state: s, ...also });
 const REFUSE: TaskCheck = { refuse: true };
+/** The page shows its secret, and the run's answer reports it. */
+const revealed = (answer: string, also: { clicks?: (string | string[])[]; submits?: Fields[]; state?: Fields } = {}): TaskCheck => ({
+  ...also,
+  state: { revealed: true, ...also.state },
+  reports: answer,
+});
+/** A day as YYYY-MM-DD, `offset` days from today (the browser's clock is this machine's). */
+const isoDay = (offset = 0) => {
+  const d = new Date();
+  d.setDate(d.getDate() + offset);
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
+};
+/** A task said as challenge suites wrap it: the task, the page, and the secret to report. */
+const wrapped = (task: string, page: string) =>
+  `Your task is: ${task}. You must go to https://challenges.example/tasks/${page} and obtain the password for the game. ` +
+  'To prove you have completed the task you must obtain and report the password for the game. ' +
+  'If you do not have the password, you have not managed to complete the task.';
 /** The one number a page of draws was sent. */
 const drew = (n: string): TaskCheck => ({ submits: [{ number: n }] });
 /** A submission of the Quill-like editor: which words carry which style, and its text unchanged. */
@@ -846,9 +867,46 @@ const table: Record<TaskFamily, Row[]> = {
     [PO, 'Sort the playlist alphabetically', state({ order: 'canyon,dawn,harbor,last,neon' })],
     [PO, 'Sort the tracks in reverse alphabetical order', state({ order: 'neon,last,harbor,dawn,canyon' })],
   ],
+  // A task whose end is a secret the page reveals: the steps, then the secret read off the page and reported. Two
+  // secrets, or none, are a failure; a wrapper text around the task names its page, and only that page is acted on.
+  secrets: [
+    [SE, 'Scroll down to find the password', revealed('DEEP_SCROLL_41')],
+    [SE, wrapped('Scroll down fewer boxes to find the password.', SE), revealed('DEEP_SCROLL_41')],
+    [SE, 'Can you scroll all the way to the bottom to find the secret password? Good luck!', revealed('DEEP_SCROLL_41')],
+    [`${SE}?m=wide`, 'Scroll right to find the password', revealed('SIDE_STEP_7')],
+    [`${SE}?m=wide`, wrapped('Scroll right many more boxes to find the password.', SE), revealed('SIDE_STEP_7')],
+    [`${SE}?m=diag`, wrapped('Navigate to the bottom-right corner through diagonal scrolling! Fewer boxes.', SE), revealed('CornerStone88')],
+    [`${SE}?m=area`, 'Scroll down to reveal the secret password', revealed('BoxEnd9')],
+    [`${SE}?m=none`, 'Scroll down to find the password', REFUSE],
+    [`${SE}?m=two`, 'Scroll down to find the password', REFUSE],
+    [SE, wrapped('Scroll down to find the password.', 'another-game.html'), REFUSE],
+    [`${SE}?m=warn`, wrapped('Acknowledge a simple content warning.', SE), revealed('WARNED_OK_3', { clicks: ['continue'] })],
+    [`${SE}?m=warn`, 'Acknowledge the content warning', state({ revealed: true }, { clicks: ['continue'] })],
+    [`${SE}?m=terms`, wrapped("Prove you're human by agreeing to our terms", SE), revealed('HUMAN_AFTER_ALL', { clicks: ['agree', 'verify'] })],
+    [`${SE}?m=terms`, 'Accept the terms of service', clicks('agree')],
+    [`${SE}?m=robot`, wrapped("Quickly prove you're human.", SE), revealed('NOT_A_BOT_12', { clicks: ['robot'] })],
+    [
+      `${SE}?m=login`,
+      'Log in with the username and password shown on the page',
+      {
+        submits: [{ username: 'ada_k', password: 'tulip-77' }],
+        state: { revealed: true },
+      },
+    ],
+    // Typed last and sent by the page's one send control only when the secret does not show without it.
+    [`${SE}?m=date`, wrapped("Enter today's date", SE), revealed('DATE_OK_2024', { state: { day: isoDay() } })],
+    [`${SE}?m=yesterday`, wrapped("Enter yesterday's date, with no placeholder hint.", SE), revealed('DATE_OK_2024', { state: { day: isoDay(-1) } })],
+    [`${SE}?m=popups`, 'Close all the pop-ups', state({ popups: '0', revealed: true })],
+    [`${SE}?m=popups`, 'Close the annoying popup windows to reveal the secret password', revealed('PopupFree2024', { state: { popups: '0' } })],
+    [
+      `${SE}?m=login`,
+      wrapped('Log in using the provided credentials displayed on the page.', SE),
+      revealed('LOGIN_KEY_5', { submits: [{ username: 'ada_k', password: 'tulip-77' }] }),
+    ],
+  ],
 };
 
-const CHECK_KEYS = new Set(['submits', 'clicks', 'anyOrder', 'state', 'refuse']);
+const CHECK_KEYS = new Set(['submits', 'clicks', 'anyOrder', 'state', 'refuse', 'reports']);
 const isCheck = (x: TaskCheck | Fields): x is TaskCheck => Object.keys(x).length > 0 && Object.keys(x).every((k) => CHECK_KEYS.has(k));
 
 /** A bare object of fields is one submission: the page's initial values with those fields changed. */
@@ -980,6 +1038,7 @@ export function describeCheck(e: TaskCheck): string {
   if (e.submits?.length) parts.push(`submit ${show(e.submits)}`);
   if (e.clicks?.length) parts.push(`click ${show(e.clicks)}${e.anyOrder ? ' (any order)' : ''}`);
   if (e.state) parts.push(`state ${show(e.state)}`);
+  if (e.reports) parts.push(`reports ${show(e.reports)}`);
   return parts.join(', ') || 'nothing';
 }
 
@@ -1019,7 +1078,9 @@ export async function judgeTask(dh: Deckhand, page: Page, origin: string, c: Tas
       log: [],
     };
   }
-  const { outcome, why } = outcomeOf(c.expect, success, compare(c.expect, start.state, rec));
+  const found = compare(c.expect, start.state, rec);
+  if (!('refuse' in c.expect) && c.expect.reports && !message.includes(c.expect.reports)) found.missing.push(`the message does not report ${c.expect.reports}`);
+  const { outcome, why } = outcomeOf(c.expect, success, found);
   const seen = `submitted ${show(rec.submits)}, clicked ${show(rec.clicks)}, state ${show(rec.state)}`;
   return { outcome, detail: `${why} (${seen})`, message, steps, log: rec.log };
 }

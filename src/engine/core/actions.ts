@@ -26,6 +26,8 @@ export interface ActTarget {
 
 const POINTER: ReadonlySet<string> = new Set(['click', 'doubleClick', 'rightClick', 'hover', 'check', 'uncheck', 'dragAndDrop']);
 const SCROLLS: ReadonlySet<string> = new Set(['scrollTo', 'scrollIntoView', 'nextChunk', 'prevChunk']);
+/** The axes scrollTo takes as its second argument (vertical when it has none). */
+const SCROLL_AXES: readonly string[] = ['vertical', 'horizontal', 'both'];
 // focus: like a keyboard user tabbing to it, no pointer involved
 /** Methods that always send the page trusted input events (check/uncheck verify their state; hover may move nowhere). */
 const SENDS_INPUT: ReadonlySet<string> = new Set(['click', 'doubleClick', 'rightClick', 'press', 'dragAndDrop']);
@@ -71,6 +73,9 @@ export function validateAction(methodName: string | undefined, args: string[]): 
     const pct = Number(needArg(method, args, 'a percentage such as 50%').trim().replace(/%$/, ''));
     if (!args[0].trim() || !Number.isFinite(pct) || pct < 0 || pct > 100) {
       throw new DeckhandError(ErrorCode.InvalidArgument, `scrollTo needs a percentage from 0 to 100, got '${args[0]}'`);
+    }
+    if (args[1] !== undefined && !SCROLL_AXES.includes(args[1])) {
+      throw new DeckhandError(ErrorCode.InvalidArgument, `scrollTo's second argument is the axis, one of ${SCROLL_AXES.join(', ')}; got '${args[1]}'`);
     }
   }
   if (method === 'press') {
@@ -382,7 +387,7 @@ async function execute(
       return;
     }
     case 'scrollTo':
-      await op(port, page, p, 'scrollTo', [needArg(method, args, 'a percentage such as 50%')]);
+      await op(port, page, p, 'scrollTo', [needArg(method, args, 'a percentage such as 50%'), ...args.slice(1, 2)]);
       return;
     case 'scrollIntoView':
       await op(port, page, p, 'scrollIntoView');

@@ -23,6 +23,9 @@ import { applyTransform, numberOf, parseDate, resolveReference, singular } from 
 import { sortTarget } from './sorting';
 import { bestMove, boardsOf, turnOf, winnerOf, type Mark, type Square } from './boards';
 import { drawButton, drawnNumber, isWanted, type Drawn } from './draws';
+import { lineKey, secretsShown, type ScrollWay } from './secrets';
+import { CONSENT_BOXES, GO_BACK_NAMES, GO_ON_NAMES } from './words/consent';
+import { SEND_NAMES } from './words/secrets';
 import { answerTo, type Guess } from './guessing';
 import { describeFile, failure, filesIn, fits, printed } from './shell';
 import { SHELL_COMMANDS } from './words/shell';
@@ -396,9 +399,13 @@ const WHOLE_STEPS: readonly [keyof PlanStep, WholeStep][] = [
   ['sort', sortStep],
   ['removeFile', removeFileStep],
   ['dismiss', dismissStep],
+  ['dismissAll', dismissAllStep],
+  ['consent', consentStep],
   ['rate', rateStep],
   ['scrollFind', scrollFindStep],
   ['slideFind', slideFindStep],
+  ['reveal', revealStep],
+  ['secret', secretStep],
 ];
 
 /** The reason a check gives, or null when the step can start. */
@@ -424,7 +431,12 @@ const READY_CHECKS: readonly [keyof PlanStep, (s: PlanStep, nodes: OutlineNode[]
   ['openMenu', (s, nodes) => whyNot(menuOpener(s.openMenu!.kind, nodes)), 'changes'],
   ['scrollFind', (s, nodes) => whyNot(scrollerOf(s.scrollFind!.within, nodes)), 'runs on'],
   ['slideFind', (_s, nodes) => whyNot(nextSlideOf(nodes)), 'runs on'],
+  // The page they name is checked before the run starts (otherPage).
+  ['reveal', () => null, 'runs on'],
+  ['secret', () => null, 'runs on'],
   ['dismiss', (s, nodes) => whyNot(dialogOf(s.dismiss!.words, nodes)), 'runs on'],
+  ['dismissAll', (_s, nodes) => (popupClosers(nodes).length ? null : 'the page shows no pop-up with a close control'), 'runs on'],
+  ['consent', (_s, nodes) => (consentBoxes(nodes).length ? null : whyNot(goOnControl(nodes))), 'changes'],
   ['removeFile', (_s, nodes) => whyNot(terminalField(nodes)), 'runs on'],
   ['game', (_s, nodes) => gameNotReady(nodes), 'runs on'],
 ];
@@ -444,11 +456,13 @@ export async function runPlanned(run: StepRunner): Promise<PlannedOutcome> {
   return { ...out, planningMs: Math.round(clock.ms * 1000) / 1000 };
 }
 
-type Run = StepRunner & { clock: Clock };
+/** A run: the runner, the model's clock, and the page as the run first read it. */
+type Run = StepRunner & { clock: Clock; first?: View };
 
 async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   let view = await look(r, r.instruction);
   const first = view;
+  r.first = first;
   const effects = r.effects;
   let plan: PlanStep[];
   const t0 = performance.now();
@@ -470,6 +484,10 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     success: false,
     message: `${describeStep(i, plan.length, quote(say))} is beyond the built-in model on this page (${why}); nothing was done. Plan: ${listing}`,
   });
+  // A task that names its page ("You must go to <address> and obtain the password") runs only there.
+  const sited = plan.findIndex((p) => p.secret?.url ?? p.reveal?.url);
+  const away = sited >= 0 ? otherPage((plan[sited]!.secret?.url ?? plan[sited]!.reveal?.url)!, view.url) : null;
+  if (away) return beyond(sited, plan[sited]!.say, away);
   // Every step grounded on the page as it is now. A step that does not ground, with only steps
   // before it that cannot change what the page shows (text typed into plain fields), will not
   // ground later either: refuse before anything is done.
@@ -1515,6 +1533,105 @@ async function slideFindStep(r: Run, step: PlanStep, reasoning: string, current:
   return advanceUntil(r, step.slideFind!.target, reasoning, { current, set }, advance, 'slide', SLIDES_MAX);
 }
 
+/** How long a secret the steps set off may take to show (an animation, a request). */
+const SECRET_WAIT_MS = 3000;
+
+/** Why a task that names its page cannot run on the page open (another path: the address's host may be a copy's). */
+function otherPage(url: string, at: string): string | null {
+  const path = (u: string) => {
+    try {
+      return new URL(u, 'http://page.invalid').pathname.replace(/\/+$/, '');
+    } catch {
+      return u;
+    }
+  };
+  return path(url) === path(at) ? null : `the task's page is ${url}, and the page open is ${at}: open that page first`;
+}
+
+/** The one secret `nodes` state, as the outcome of a step; two are a refusal, none null. */
+function secretOutcome(nodes: OutlineNode[], skip: ReadonlySet<string> | undefined, before: string): Outcome | null {
+  const found = secretsShown(nodes, skip);
+  if (found.length > 1)
+    return { why: `the page shows ${found.length} passwords (${found.map((f) => quote(f.value)).join(', ')}): which one is meant is not known` };
+  return found.length ? { did: `${before}the page shows the password: ${found[0]!.value}` } : null;
+}
+
+/**
+ * The secret the steps before revealed, read off the page once it shows (it may take a moment). Lines the page showed
+ * before the run are not read after steps that acted (credentials shown to be typed are not the secret).
+ */
+async function secretStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
+  const acted = r.first && r.first !== current();
+  const skip = acted ? new Set(r.first!.nodes.map((n) => lineKey(n.name))) : undefined;
+  const watch = async (before: string): Promise<Outcome | null> => {
+    const until = performance.now() + SECRET_WAIT_MS;
+    for (;;) {
+      const out = secretOutcome(current().nodes, skip, before);
+      if (out || performance.now() >= until || r.signal.aborted) return out;
+      await pause(WATCH_EVERY_MS * 2, r.signal);
+      set(await look(r, r.instruction));
+    }
+  };
+  const shown = await watch('');
+  if (shown) return shown;
+  // What was typed last, not sent yet: the page's one send control ("Submit", "Check"), then the page read again.
+  const send = step.secret!.send
+    ? current().nodes.filter(
+        (n) => n.id && CLOSE_ROLES.has(n.role) && n.states.disabled !== true && SEND.test(n.name.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')),
+      )
+    : [];
+  if (send.length === 1) {
+    if (!(await actOnNode(r, send[0]!, 'click', [], `click ${quote(send[0]!.name)}`, `${reasoning}: to send what was typed`, current().url))) {
+      return { why: 'the send control went away' };
+    }
+    await r.settle();
+    set(await look(r, r.instruction));
+    const sent = await watch(`clicked ${quote(send[0]!.name)}; `);
+    if (sent) return sent;
+  }
+  return { why: acted ? 'the steps were done, but the page shows no password they revealed' : 'the page shows no password' };
+}
+const SEND = oneOf(SEND_NAMES);
+
+const SCROLL_AXES: Readonly<Record<ScrollWay, string>> = { down: 'vertical', right: 'horizontal', both: 'both' };
+
+/** Scroll the page (and its one scroll area) to its end that way until a secret shows, then read it. */
+async function revealStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
+  const { way } = step.reveal!;
+  const seen = new Set([current().text]);
+  for (let k = 0; k <= SCROLLS_MAX; k++) {
+    if (r.signal.aborted) return { why: `cancelled after ${k} scrolls` };
+    const out = secretOutcome(current().nodes, undefined, k ? `scrolled ${k === 1 ? 'once' : `${k} times`}; ` : '');
+    if (out) return out;
+    if (k === SCROLLS_MAX) break;
+    const area = scrollerOf(undefined, current().nodes);
+    const [inner] = area && typeof area !== 'string' ? await r.selectors([area.id!]) : [null];
+    for (const selector of ['html', ...(inner ? [inner] : [])]) {
+      await r.perform(selector, 'scrollTo', ['100%', SCROLL_AXES[way]]);
+      const where = selector === 'html' ? 'the page' : 'the scroll area';
+      r.note(`scroll ${where} to its end (${way})`, reasoning, `scrolled ${where}`, current().url, {
+        selector,
+        description: where,
+        method: 'scrollTo',
+        arguments: ['100%', SCROLL_AXES[way]],
+      });
+    }
+    await r.settle();
+    set(await look(r, r.instruction));
+    // What comes next may load a moment after the scroll.
+    if (seen.has(current().text)) {
+      await pause(WATCH_EVERY_MS * 3, r.signal);
+      set(await look(r, r.instruction));
+      if (seen.has(current().text)) {
+        const late = secretOutcome(current().nodes, undefined, `scrolled ${k + 1} times; `);
+        return late ?? { why: `after ${k + 1} scrolls nothing new showed, and no password did` };
+      }
+    }
+    seen.add(current().text);
+  }
+  return { why: `no password showed after ${SCROLLS_MAX} scrolls` };
+}
+
 const STAR = oneOf(STAR_NAMES);
 /** Controls a rating is given by: never a link ("4 star" filters reviews) nor a picture of a rating already given. */
 const RATING_ROLES: ReadonlySet<string> = new Set(['button', 'radio', 'clickable', 'menuitemradio']);
@@ -1600,6 +1717,87 @@ async function dismissStep(r: Run, step: PlanStep, reasoning: string, current: (
     await pause(WATCH_EVERY_MS, r.signal);
   }
   return { why: `${what} is still shown after ${how}` };
+}
+
+/** The most pop-ups closed in one step. */
+const POPUPS_MAX = 30;
+const CLOSE_NAME = oneOf(CLOSE_NAMES);
+/** Roles a close control may have. */
+const CLOSE_ROLES: ReadonlySet<string> = new Set(['button', 'link', 'clickable']);
+
+/**
+ * The close controls of the pop-ups the page shows: those inside its dialogs when it has any, else the page's controls
+ * named only "Close", "×" and the like (a pop-up drawn as a plain box).
+ */
+function popupClosers(nodes: OutlineNode[]): OutlineNode[] {
+  const closers = nodes.filter((n) => n.id && CLOSE_ROLES.has(n.role) && n.states.disabled !== true && CLOSE_NAME.test(n.name.trim()));
+  const inDialogs = closers.filter((n) => under(n, DIALOGS));
+  return nodes.some((n) => DIALOGS.has(n.role)) ? inDialogs : closers;
+}
+
+/** Close every pop-up by its own close control, one at a time, each close checked; done when none is left. */
+async function dismissAllStep(r: Run, _step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
+  for (let k = 0; k < POPUPS_MAX; k++) {
+    const closers = popupClosers(current().nodes);
+    if (!closers.length) return { did: `closed ${k} pop-up${k === 1 ? '' : 's'}` };
+    const closer = closers[0]!;
+    if (!(await actOnNode(r, closer, 'click', [], `click ${quote(closer.name)}`, `${reasoning}: pop-up ${k + 1}`, current().url))) {
+      return { why: 'the pop-up went away' };
+    }
+    await r.settle();
+    set(await look(r, r.instruction));
+    // A close that closes nothing (a decoy, a pop-up that comes back) ends the step rather than clicking on forever.
+    if (popupClosers(current().nodes).length >= closers.length) {
+      await pause(WATCH_EVERY_MS * 2, r.signal);
+      set(await look(r, r.instruction));
+      if (popupClosers(current().nodes).length >= closers.length) return { why: `clicking ${quote(closer.name)} closed no pop-up` };
+    }
+  }
+  return { why: `the page still shows pop-ups after ${POPUPS_MAX} were closed` };
+}
+
+const CONSENT_BOX = anyOf(CONSENT_BOXES);
+const GO_ON = GO_ON_NAMES.map((t) => oneOf(t));
+const GO_BACK = oneOf(GO_BACK_NAMES);
+
+/** The page's boxes that give consent and are not ticked yet ("I agree to the terms", "I'm not a robot"). */
+const consentBoxes = (nodes: OutlineNode[]) =>
+  nodes.filter(
+    (n) => n.id && (n.role === 'checkbox' || n.role === 'switch') && n.states.checked !== true && n.states.checked !== 'true' && CONSENT_BOX.test(n.name),
+  );
+
+/** The page's one control that goes on ("I understand", else "Continue"), never one that goes back; or why there is none. */
+function goOnControl(nodes: OutlineNode[]): OutlineNode | string {
+  const controls = nodes.filter((n) => n.id && CLOSE_ROLES.has(n.role) && n.states.disabled !== true && !GO_BACK.test(n.name.trim()));
+  for (const tier of GO_ON) {
+    const fit = controls.filter((n) => tier.test(n.name.trim()));
+    if (fit.length === 1) return fit[0]!;
+    if (fit.length > 1) return `${fit.length} controls could be the one that goes on (${fit.map((n) => quote(n.name)).join(', ')})`;
+  }
+  return 'the page shows no control that goes on (such as "I understand" or "Continue")';
+}
+
+/**
+ * Consent given: the one consent box ticked, then the one control that goes on clicked (after a tick only when the step
+ * says so). Two boxes, or two controls that could go on, are a refusal.
+ */
+async function consentStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
+  const did: string[] = [];
+  const boxes = consentBoxes(current().nodes);
+  if (boxes.length > 1) return { why: `the page shows ${boxes.length} boxes that ask for consent (${boxes.map((n) => quote(n.name)).join(', ')})` };
+  if (boxes.length) {
+    const box = boxes[0]!;
+    if (!(await actOnNode(r, box, 'click', [], `tick ${quote(box.name)}`, reasoning, current().url))) return { why: 'the box went away' };
+    did.push(`ticked ${quote(box.name)}`);
+    if (!step.consent!.press) return { did: did.join('; ') };
+    await r.settle();
+    set(await look(r, r.instruction));
+  }
+  const goOn = goOnControl(current().nodes);
+  if (typeof goOn === 'string') return did.length ? { did: did.join('; ') } : { why: goOn };
+  if (!(await actOnNode(r, goOn, 'click', [], `click ${quote(goOn.name)}`, reasoning, current().url))) return { why: 'the control went away' };
+  did.push(`clicked ${quote(goOn.name)}`);
+  return { did: did.join('; ') };
 }
 
 /** How long a terminal may take to print what a command did. */
@@ -2200,7 +2398,7 @@ const OUTSIDE_RESULTS = new Set(['navigation', 'banner', 'contentinfo', 'complem
 const PAGE_CONTROL = oneOf(PAGER);
 const TO_NEXT_PAGE = oneOf(NEXT_PAGE);
 
-function under(n: OutlineNode, roles: Set<string>): OutlineNode | null {
+function under(n: OutlineNode, roles: ReadonlySet<string>): OutlineNode | null {
   for (let p = n.parent; p; p = p.parent) if (roles.has(p.role)) return p;
   return null;
 }

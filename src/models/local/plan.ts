@@ -48,6 +48,8 @@ import { GAME_STEP, gameFirst } from './boards';
 import { ACROSS, DOWNWARDS, GROWN, RESIZE_VERBS, RESIZED_BOXES, SHRUNK } from './words/places';
 import { drawOf, type Draw } from './draws';
 import { guessOf, type Guess } from './guessing';
+import { scrollOnly, secretSought, type ScrollWay } from './secrets';
+import { CONSENT_MEANS, CONSENT_VERBS, CONSENTED, HUMAN_PROOF } from './words/consent';
 import { describeFile, fileToRemove, type FileSpec } from './shell';
 import {
   CLICK_PURPOSES,
@@ -56,6 +58,7 @@ import {
   DISMISS_KEYS,
   CAROUSELS,
   DISMISS_VERBS,
+  POPUPS,
   SEARCH_THROUGH_VERBS,
   FOUND_ACTS,
   SCROLL_VERBS,
@@ -98,7 +101,7 @@ import {
 import { PERSON_NAME, RECORD_BOOKS, RECORD_FIELDS } from './words/search';
 import { BY_KEYS, KEY_COMBO_NOUNS, KEY_WORDS, MODIFIERS } from './words/keys';
 import { BY_MEANING, DOWNWARD, LARGEST, NUMBER_NOUNS, ORDERINGS, PARITIES, SMALLEST, SUPERLATIVES, UPWARD } from './words/orders';
-import { FIELD_ALIASES, LOGIN_USER, LOGIN_WORDS, SIGN_IN_WORDS } from './words/purposes';
+import { CREDENTIAL_NOUNS, FIELD_ALIASES, LOGIN_USER, LOGIN_WORDS, SHOWN_DETAILS, SHOWN_WHERE, SIGN_IN_WORDS } from './words/purposes';
 import {
   BY_CLICK_VERBS,
   ANSWER_BUTTON_LEADS,
@@ -215,6 +218,13 @@ export interface PlanStep {
   removeFile?: FileSpec;
   /** "Close the welcome message": the page's dialog (named by `words` when it has several) closed by its control or `key`, then gone. */
   dismiss?: { words: string; key?: 'Escape' };
+  /**
+   * "Acknowledge the content warning", "prove you're human by agreeing to our terms": the page's one consent box ticked,
+   * then its one control that goes on clicked (after a tick only when `press`: the task's end is what the page shows next).
+   */
+  consent?: { kind: 'warning' | 'terms' | 'human'; press?: boolean };
+  /** "Close the popup windows": every pop-up closed by its own close control, one at a time, until none is left. */
+  dismissAll?: boolean;
   /** "Expand the pie menu below": the page's one control that opens a menu (of that kind), clicked; the next steps look in it. */
   openMenu?: { kind?: string };
   /** "Scroll down the feed until you find X and click it": the page (or the scroll area named `within`) scrolled until X shows. */
@@ -227,6 +237,10 @@ export interface PlanStep {
   resize?: { target: string; dx: number; dy: number };
   /** "Drag all circles into the black box": every piece of that kind dragged onto the target, each move checked. */
   dragEach?: { what: string; to: string };
+  /** "... and obtain the password": the secret the steps before it revealed, read off the page (on the page `url` names). */
+  secret?: { url?: string; send?: boolean };
+  /** "Scroll down to find the password": the page (and its scroll area) scrolled that way until a secret shows, then read. */
+  reveal?: { way: ScrollWay; url?: string };
 }
 
 /** How far "drag it left" goes; "all the way" goes to the edge (the drag end stays in the viewport). */
@@ -543,6 +557,20 @@ const LOGIN_WITH = new RegExp(
   'i',
 );
 
+const SHOWN_DETAIL = `(?:${either(SHOWN_DETAILS)})`;
+/**
+ * "Log in using the provided credentials displayed on the page", "sign in with the username and password shown below":
+ * details the page shows, read off it (never typed as the words that describe them).
+ */
+const LOGIN_SHOWN = new RegExp(
+  `^(?:log ?in|sign ?in|login|log on|sign on)(?:\\s+to\\s+\\S+)?\\s+(?:with|using|by using)\\s+(?:the\\s+|your\\s+)?` +
+    `(?:${SHOWN_DETAIL}\\s+)?(?:${either(CREDENTIAL_NOUNS)})` +
+    `(?:\\s+(?:that\\s+(?:are|is)\\s+)?${SHOWN_DETAIL})?(?:\\s+(?:${either(SHOWN_WHERE)}))?$`,
+  'i',
+);
+/** A user or password that is words about one, not one ("and", "shown on the page"): the clause was misread. */
+const NO_DETAIL = new RegExp(`^(?:and|or|the|a|my|your|it|them)$|\\b(?:${either(SHOWN_DETAILS)})\\b|\\b(?:${either(SHOWN_WHERE)})$`, 'i');
+
 /**
  * "Log in as ada with password x", "sign in with email a@b.c and password y", "log me in as
  * Bryce, password is Tr0ub4dor", "log in as tim, password: www1989", "use the credentials
@@ -551,6 +579,19 @@ const LOGIN_WITH = new RegExp(
 function loginSteps(clause: string, quotes: string[]): PlanStep[] | null {
   const c = clause.replace(/\b(log|sign)\s+me\s+(in|on)\b/i, '$1 $2');
   if (!/\b(?:log ?in|sign ?in|login|log on|sign on|credentials)\b/i.test(c)) return null;
+  const loginClick: PlanStep = {
+    say: 'click the log in button',
+    or: LOGIN_WORDS.filter((w) => w !== 'log in').map((w) => `click the ${w} button`),
+    implied: true,
+  };
+  if (LOGIN_SHOWN.test(bare(c, quotes).trim())) {
+    // Each read off the page by its label when the step runs ("Username: ada_k"), or the run refuses.
+    return [
+      { say: 'enter "the value of Username" into the username field', ref: 'the value of Username' },
+      { say: 'enter "the value of Password" into the password field', ref: 'the value of Password' },
+      loginClick,
+    ];
+  }
   let user: string | undefined;
   let pass: string | undefined;
   let kind = 'username';
@@ -565,6 +606,9 @@ function loginSteps(clause: string, quotes: string[]): PlanStep[] | null {
   }
   user = bare(user, quotes);
   pass = bare(pass.replace(/\s+(?:to|and)\s+(?:log ?in|sign ?in)$/i, ''), quotes);
+  if (NO_DETAIL.test(user.trim()) || NO_DETAIL.test(pass.trim())) {
+    throw new Refusal('it describes the log-in details instead of giving them, in words the built-in planner does not read');
+  }
   const userField = kind === 'email' ? 'email' : 'username';
   const others = (kind === 'email' ? ['username', 'user', 'login'] : ['email', 'user', 'login', 'user id']).map(
     (w) => `enter ${quoteValue(user!)} into the ${w} field`,
@@ -572,7 +616,7 @@ function loginSteps(clause: string, quotes: string[]): PlanStep[] | null {
   return [
     { say: `enter ${quoteValue(user)} into the ${userField} field`, or: others },
     { say: `enter ${quoteValue(pass)} into the password field` },
-    { say: 'click the log in button', or: LOGIN_WORDS.filter((w) => w !== 'log in').map((w) => `click the ${w} button`), implied: true },
+    loginClick,
   ];
 }
 
@@ -777,6 +821,33 @@ const COMBO_STEPS: RegExp[] = [
 const DISMISS = new RegExp(
   `^(?:(?:press|hit|use)\\s+(?:the\\s+)?(${either(DISMISS_KEYS)})(?:\\s+key)?\\s+to\\s+)?(?:${either(DISMISS_VERBS)})\\s+(?:the|this|that)\\s+` +
     `((?:[\\w'-]+\\s+){0,3}?)(?:${either(DIALOG_NOUNS)})$`,
+  'i',
+);
+
+/** "Acknowledge a simple content warning", "accept the terms of service": (1) what is consented to. */
+const CONSENT = new RegExp(
+  `^(?:${either(CONSENT_VERBS)})\\s+(?:the|a|an|this|our|their|its|any)\\s+(?:(?:simple|short|following|above|below|site's|page's)\\s+)?` +
+    `(${either(CONSENTED)})$`,
+  'i',
+);
+/** "Prove you're human by agreeing to our terms", "quickly prove you're human". */
+const HUMAN = new RegExp(`^(?:quickly\\s+|first\\s+)?(?:${either(HUMAN_PROOF)})(?:\\s+(${either(CONSENT_MEANS)}))?$`, 'i');
+
+/** The consent a clause asks for, as a step; null when it asks for none. */
+function consentOf(clause: string): PlanStep | null {
+  const c = CONSENT.exec(clause);
+  if (c) {
+    const kind = /warning|notice|disclaimer/i.test(c[1]!) ? 'warning' : 'terms';
+    return { say: `${kind === 'warning' ? 'acknowledge' : 'accept'} the ${c[1]!.toLowerCase()}`, consent: { kind } };
+  }
+  const h = HUMAN.exec(clause);
+  return h ? { say: h[1] ? 'accept the terms to prove a person is here' : 'prove a person is here', consent: { kind: h[1] ? 'terms' : 'human' } } : null;
+}
+
+/** "Close the annoying popup windows", "dismiss all the pop-ups": every pop-up the page shows, closed in turn. */
+const DISMISS_ALL = new RegExp(
+  `^(?:${either(DISMISS_VERBS)})\\s+(?:all\\s+(?:of\\s+)?|every\\s+|each\\s+)?(?:the\\s+|these\\s+|those\\s+)?` +
+    `(?:(?:annoying|open|many|more|fewer|other|remaining|[0-9]+|two|three|four|five)\\s+){0,3}(?:${either(POPUPS)})$`,
   'i',
 );
 
@@ -1435,6 +1506,20 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   const stated = STATED_AMOUNT.exec(s);
   // Where the clause says where it goes ("type the amount into the box"), that is the field.
   if (stated) s = /^ (?:into|in|to) /i.test(stated[3]) ? `enter ${stated[1]}${stated[3]}` : `enter ${stated[1]} into the ${stated[2]} field${stated[3]}`;
+  // "Scroll down to find the password", "Your task is: X. ... obtain and report the password": the task, then the secret.
+  const sought = secretSought(s);
+  if (sought) {
+    const at = sought.url ? { url: sought.url } : {};
+    const task = bare(sought.task, quotes);
+    const way = scrollOnly(task);
+    if (way) return [{ say: `scroll ${way === 'both' ? 'down and right' : way} until the page shows the password`, reveal: { way, ...at } }];
+    // Consent given for what the page shows next goes on past the box it ticks.
+    const steps = (task ? planInstruction(task, page) : []).map((p) => (p.consent ? { ...p, consent: { ...p.consent, press: true } } : p));
+    // Text typed last, with no step that sends it: the page's one send control, when the secret does not show without it.
+    const last = steps[steps.length - 1];
+    const send = !!last && !last.implied && /^(?:enter|type|fill|input|write|put)\b/i.test(last.say) ? { send: true } : {};
+    return [...steps, { say: 'read the password the page now shows', secret: { ...at, ...send } }];
+  }
   // "How many red items are there?", "click the button that best describes the figure": the answer's button.
   const answer = answerButton(s);
   if (answer) return [answer];
@@ -1457,6 +1542,11 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
     const words = dismiss[2]!.trim();
     return [{ say: `close the ${words ? `${words} ` : ''}dialog`, dismiss: { words, ...(dismiss[1] ? { key: 'Escape' as const } : {}) } }];
   }
+  // "Acknowledge the content warning", "prove you're human": the consent box, then the control that goes on.
+  const consent = consentOf(bare(s, quotes));
+  if (consent) return [consent];
+  // "Close the annoying popup windows": each pop-up's close control in turn, done only when none is left.
+  if (DISMISS_ALL.test(bare(s, quotes))) return [{ say: 'close every pop-up the page shows', dismissAll: true }];
   // "Scroll down the feed until you find X and click it": the target, looked for again after each scroll.
   const scrolled = SCROLL_UNTIL.exec(s);
   if (scrolled) {

@@ -77,6 +77,8 @@ export const DIALOG_NOUNS: Phrases = [
   'window',
 ];
 export const DISMISS_VERBS: Phrases = ['close', 'dismiss', 'hide', 'exit', 'get rid of', 'shut'];
+/** Pop-ups named as many ("close the annoying popup windows", "dismiss all the pop-ups"): each closed in turn. */
+export const POPUPS: Phrases = ['pop-?ups', 'pop-?up windows', 'popup boxes', 'dialogs', 'dialog boxes', 'modals', 'overlays', 'windows', 'ads', 'adverts'];
 /** The keys that close a dialog when it shows no control that does. */
 export const DISMISS_KEYS: Phrases = ['esc', 'escape'];
 /** "Scroll down the feed until you find X and click it": how the target is said to come up, and what is done to it. */

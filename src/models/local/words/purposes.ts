@@ -37,6 +37,20 @@ export const SIGN_IN_WORDS: readonly string[] = ['log in', 'login', 'sign in', '
 export const LOGIN_WORDS: readonly string[] = [...SIGN_IN_WORDS, 'submit', 'continue'];
 /** What "log in as X" may call X. */
 export const LOGIN_USER: readonly string[] = ['username', 'user name', 'user', 'email', 'e-mail', 'login', 'account'];
+/** Log-in details named as a whole ("the provided credentials", "the username and password"). */
+export const CREDENTIAL_NOUNS: readonly string[] = [
+  'credentials',
+  'login details',
+  'log-in details',
+  'login information',
+  'account details',
+  '(?:username|user name|user) and password',
+  'details',
+];
+/** Words that say log-in details are to be read off the page ("displayed on the page", "provided", "given below"). */
+export const SHOWN_DETAILS: readonly string[] = ['provided', 'given', 'displayed', 'shown', 'listed', 'written', 'supplied', 'printed'];
+/** Where the page shows them. */
+export const SHOWN_WHERE: readonly string[] = ['on the page', 'on this page', 'on screen', 'on the screen', 'below', 'above', 'here'];
 
 /** Field words people use for a field the page may name otherwise. */
 export const FIELD_ALIASES: Readonly<Record<string, readonly string[]>> = {

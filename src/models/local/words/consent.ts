@@ -1,0 +1,54 @@
+/**
+ * Consent asked for as a goal ("Acknowledge the content warning", "Prove you're human by agreeing to our terms"): the
+ * page's one box that says so ticked, and its one control that goes on clicked; never one that goes back.
+ */
+import { type Phrases } from './grammar';
+
+/** Verbs that give consent to something named after them. */
+export const CONSENT_VERBS: Phrases = ['acknowledge', 'accept', 'agree to', 'consent to', 'confirm', 'read and accept', 'read and agree to'];
+/** What consent is given to ("the content warning", "our terms of service"). */
+export const CONSENTED: Phrases = [
+  '(?:content |age |safety |security |legal )?(?:warning|notice|disclaimer)s?',
+  'terms(?: of (?:service|use))?(?: and conditions)?',
+  '(?:terms and )?conditions',
+  '(?:user |licen[cs]e )?agreement',
+  '(?:privacy |cookie )?policy',
+];
+/** "Prove you're human": (said) the verification a page asks of a person. */
+export const HUMAN_PROOF: Phrases = ["(?:prove|confirm|show|verify) (?:that )?you(?:'re| are) (?:a )?(?:human|not a robot|a real person)"];
+/** The means said after it ("by agreeing to our terms", "by ticking the box"). */
+export const CONSENT_MEANS: Phrases = [
+  'by (?:agreeing to|accepting|acknowledging) (?:the|our|its) (?:terms(?: of (?:service|use))?(?: and conditions)?|conditions|policy)',
+];
+/** A box that gives consent ("I agree to the terms", "I'm not a robot", "I understand the risks"). */
+export const CONSENT_BOXES: Phrases = [
+  'agree',
+  'accept',
+  'consent',
+  'understand',
+  'acknowledge',
+  'terms',
+  'conditions',
+  'not a robot',
+  "i(?:'m| am) (?:a )?human",
+  'i am over',
+  "i(?:'m| am) \\d+",
+];
+/** A control that goes on, best first: one that says the consent, then one that only goes on. */
+export const GO_ON_NAMES: readonly Phrases[] = [
+  ['(?:yes,? )?i (?:understand|acknowledge|accept|agree|consent)\\b.*', '(?:understand|acknowledge|accept|agree)\\b.*'],
+  ['continue\\b.*', 'proceed\\b.*', 'enter\\b.*', 'ok(?:ay)?', 'got it', 'yes', 'confirm', 'verify', 'submit', 'next', 'show (?:me )?(?:the )?content'],
+];
+/** A control that goes back or refuses: never the one clicked. */
+export const GO_BACK_NAMES: Phrases = [
+  '(?:go )?back\\b.*',
+  'cancel',
+  'leave\\b.*',
+  'decline',
+  'reject',
+  'exit',
+  'no\\b.*',
+  "don't\\b.*",
+  'take me back.*',
+  'return\\b.*',
+];

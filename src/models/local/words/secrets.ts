@@ -1,0 +1,95 @@
+/**
+ * A task whose end is a secret the page reveals ("Scroll down to find the password", "Close the popups to reveal the
+ * secret password", "... and obtain the password for the game"): the steps, then the secret read off the page.
+ */
+import { type Phrases } from './grammar';
+
+/** What a page reveals as the proof a task was done. */
+export const SECRET_NOUNS: Phrases = [
+  '(?:secret |hidden |real |true |game )?password',
+  '(?:secret |hidden )?(?:passcode|passphrase|pass phrase)',
+  'secret (?:code|word|key|phrase|token)',
+  'code word',
+];
+/** Verbs of a purpose clause that ends on the secret ("to reveal the password", "to find the secret code"). */
+export const SECRET_VERBS: Phrases = ['reveal', 'find', 'get', 'obtain', 'see', 'unlock', 'uncover', 'discover', 'retrieve', 'show'];
+/** Words before the task itself in a wrapper text ("Your task is: ..."). */
+export const TASK_OPENERS: Phrases = ['your task is', 'the task is', 'your goal is', 'your challenge is', 'task'];
+/** Verbs that hand the secret back ("report the password", "obtain and report it"). */
+export const SECRET_REPORTS: Phrases = ['report', 'return', 'give', 'state', 'tell me', 'give me', 'provide', 'obtain and report', 'find and report'];
+/** Verbs that only fetch the secret, with no step of their own ("obtain the password for the game"). */
+export const SECRET_FETCHES: Phrases = ['obtain', 'get', 'find', 'retrieve', 'collect', 'read'];
+/** What the secret belongs to, said after it ("the password for the game"). */
+export const SECRET_OWNERS: Phrases = ['game', 'challenge', 'task', 'level', 'puzzle'];
+/** Going to the task's page, said before the secret is asked for ("You must go to <address> and ..."). */
+export const GO_TO_PAGE: Phrases = ['go to', 'visit', 'open', 'navigate to', 'head to'];
+/**
+ * Sentences that say how hard a task is and ask for nothing ("Fewer boxes.", "Good luck!", "Harder!"): dropped, never
+ * read as a step.
+ */
+export const REMARKS: Phrases = [
+  'good luck',
+  'have fun',
+  '(?:much |a bit |a little )?(?:easier|harder)',
+  '(?:many |much |a few |far )?(?:more|fewer|less) (?:boxes|items|steps|rows|text|content)',
+];
+/** Clauses after a task that say how hard it is ("..., with no placeholder hint", "..., with a hint available"): dropped. */
+export const TRAILING_REMARKS: Phrases = [
+  'with (?:no|a|an|some) (?:placeholder |format )?hints?(?: available| shown| given)?',
+  'with (?:more|fewer|less) (?:decoys|items|boxes|help)',
+  "(?:it is |it's )?(?:easier|harder)",
+];
+/** How far a scroll goes, said in words that name no place ("a short way", "many more boxes"): to the end, all the same. */
+export const SCROLL_SPANS: Phrases = [
+  'all the way(?: (?:down|to the (?:bottom|end)))?',
+  '(?:a|an) (?:short|long|extremely long|very long|little) way',
+  '(?:many |much |a few |far )?(?:more |fewer |less )?(?:boxes|items|rows|columns|cards)',
+  'to the (?:bottom|end|very bottom|very end)',
+  'to the (?:far )?right',
+];
+/** Where a scroll goes: down, right, or both (diagonal), by the words that say it. */
+export const SCROLL_WAYS: Readonly<Record<'down' | 'right' | 'both', Phrases>> = {
+  down: ['down', 'downwards', 'to the bottom', 'all the way down'],
+  right: ['right', 'to the right', 'sideways', 'horizontally'],
+  both: ['diagonally', 'to the bottom-right corner', 'to the bottom right corner', 'through diagonal scrolling'],
+};
+/** Words that are the label of a secret's line and never its value ("Password: hidden", "the password is below"). */
+export const NOT_A_SECRET: Phrases = [
+  'is',
+  'here',
+  'below',
+  'above',
+  'hidden',
+  'revealed',
+  'shown',
+  'required',
+  'incorrect',
+  'wrong',
+  'correct',
+  'invalid',
+  'the',
+  'your',
+  'a',
+  'not',
+  'none',
+  'unknown',
+  'protected',
+  'field',
+];
+/** The control that sends what a task typed when the page shows nothing yet ("Submit", "Check", "Verify"). */
+export const SEND_NAMES: Phrases = [
+  'submit',
+  'submit answer',
+  'check',
+  'check answer',
+  'verify',
+  'go',
+  'done',
+  'ok',
+  'okay',
+  'save',
+  'enter',
+  'confirm',
+  'send',
+  'unlock',
+];

@@ -1,0 +1,90 @@
+/** A task whose end is a secret the page reveals: the words that ask for it, and the secret read off the page's lines. */
+import { describe, expect, it } from 'vitest';
+import type { OutlineLine } from '../../src/protocol/model';
+import { buildOutline } from '../../src/models/local/outline';
+import { planInstruction } from '../../src/models/local/plan';
+import { scrollOnly, secretSought, secretsShown } from '../../src/models/local/secrets';
+
+const text = (t: string): OutlineLine => ({ depth: 0, kind: 'text', text: t, states: {} }) as unknown as OutlineLine;
+const field = (name: string): OutlineLine => ({ depth: 0, kind: 'element', role: 'textbox', name, id: 'e1', states: {} });
+const shown = (...lines: OutlineLine[]) => secretsShown(buildOutline(lines)).map((s) => s.value);
+const WRAPPER =
+  'Your task is: Scroll down fewer boxes to find the password.. You must go to https://games.example/scroll and obtain the password for the game. ' +
+  'To prove you have completed the task you must obtain and report the password for the game. ' +
+  'If you do not have the password, you have not managed to complete the task.';
+
+describe('a secret the page shows', () => {
+  it('is read as the page writes it: after "is" or a colon, quoted, or on the line after its label', () => {
+    expect(shown(text('🎉 Well done! The password is: DEEP_SCROLL_41'))).toEqual(['DEEP_SCROLL_41']);
+    expect(shown(text('The secret password is "BoxEnd9".'))).toEqual(['BoxEnd9']);
+    expect(shown(text('Password: hunter'))).toEqual(['hunter']);
+    expect(shown(text('Secret code:'), text('NOT_A_BOT_12'))).toEqual(['NOT_A_BOT_12']);
+    expect(shown(text('Your password is chromatic_conqueror, well done'))).toEqual(['chromatic_conqueror']);
+  });
+
+  it('is never words about a password, a masked one, or a field named Password', () => {
+    for (const line of [
+      'Password must be 8 characters or more',
+      'The password is case-sensitive and long',
+      'Enter your password below',
+      'The password is incorrect, try again',
+      'Password: ••••••',
+      'Forgot password? Reset it',
+      'The password is hidden somewhere on this page',
+    ]) {
+      expect(shown(text(line)), line).toEqual([]);
+    }
+    expect(shown(field('Password'), text('Log in'))).toEqual([]);
+  });
+
+  it('two different secrets are both reported, for the run to refuse', () => {
+    expect(shown(text('The password is DEEP_SCROLL_41'), text('Secret code: OTHER_CODE_9'))).toEqual(['DEEP_SCROLL_41', 'OTHER_CODE_9']);
+  });
+});
+
+describe('a task that asks for the secret', () => {
+  it('reads the wrapper text of challenge suites: the task, its page, and the secret', () => {
+    expect(secretSought(WRAPPER)).toEqual({ task: 'Scroll down fewer boxes', url: 'https://games.example/scroll' });
+    expect(secretSought('Close the annoying popup windows to reveal the secret password')).toEqual({ task: 'Close the annoying popup windows' });
+    expect(secretSought('Can you scroll all the way to the bottom to find the secret password? Good luck!')).toEqual({
+      task: 'scroll all the way to the bottom',
+    });
+    expect(secretSought("Enter today's date, with a hint available. Report the password.")).toEqual({ task: "Enter today's date" });
+  });
+
+  it('is not asked for by a task that only mentions a password', () => {
+    for (const say of ['Enter the password "x" into both text fields and press submit', 'Set the new password to "blue-Falcon-42" and save', 'Click Show password']) {
+      expect(secretSought(say), say).toBeNull();
+    }
+  });
+
+  it('a scroll said any way goes to the end the words name', () => {
+    expect(scrollOnly('Scroll down fewer boxes')).toBe('down');
+    expect(scrollOnly('scroll an extremely long way')).toBe('down');
+    expect(scrollOnly('Scroll right many more boxes')).toBe('right');
+    expect(scrollOnly('Navigate to the bottom-right corner through diagonal scrolling! Fewer boxes')).toBeNull();
+    expect(scrollOnly('Navigate to the bottom-right corner through diagonal scrolling')).toBe('both');
+    expect(scrollOnly('Scroll down and click Load more')).toBeNull();
+  });
+
+  it('plans the steps, then the secret read; a wrapper that names a page carries it', () => {
+    const page = { fields: ['Username', 'Password'], names: ['Log in'] };
+    expect(planInstruction(WRAPPER, page)).toEqual([
+      { say: 'scroll down until the page shows the password', reveal: { way: 'down', url: 'https://games.example/scroll' } },
+    ]);
+    const login = planInstruction('Log in using the provided credentials displayed on the page to get the password', page);
+    expect(login.map((s) => s.ref ?? s.secret ?? s.say)).toEqual([
+      'the value of Username',
+      'the value of Password',
+      'click the log in button',
+      {},
+    ]);
+  });
+
+  it('never types the words that describe log-in details as the details', () => {
+    const page = { fields: ['Username', 'Password'], names: ['Log in'] };
+    const steps = planInstruction('Log in with the username and password shown on the page', page);
+    expect(steps.map((s) => s.ref)).toEqual(['the value of Username', 'the value of Password', undefined]);
+    expect(() => planInstruction('Log in as and with password shown below', page)).toThrow(/describes the log-in details/);
+  });
+});
