@@ -178,6 +178,28 @@ describe('scrolling', () => {
     ).toBe(true);
   });
 
+  it('scrollTo along an axis: horizontal leaves the vertical scroll, both goes to the corner', async () => {
+    const page = await h.open('/long.html');
+    await page.evaluate(() => {
+      document.body.style.width = '5000px';
+    });
+    const at = () => page.evaluate(() => ({ x: Math.round(window.scrollX), y: Math.round(window.scrollY) }));
+    const max = () => {
+      const r = document.documentElement;
+      return { x: r.scrollWidth - r.clientWidth, y: r.scrollHeight - r.clientHeight };
+    };
+    const end = await page.evaluate(max);
+    await h.dh.act({ selector: 'html', description: 'right end', method: 'scrollTo', arguments: ['100%', 'horizontal'] });
+    expect(await at()).toEqual({ x: end.x, y: 0 });
+    await h.dh.act({ selector: 'html', description: 'corner', method: 'scrollTo', arguments: ['100', 'both'] });
+    expect(await at()).toEqual(end);
+    await expectError(
+      h.dh.act({ selector: 'html', description: 'x', method: 'scrollTo', arguments: ['50%', 'sideways'] }),
+      'INVALID_ARGUMENT',
+      /the axis, one of vertical, horizontal, both; got 'sideways'/,
+    );
+  });
+
   it('clicking an element below the fold scrolls it into view first', async () => {
     const page = await h.open('/long.html');
     await h.dh.act({ selector: '#bottom-btn', description: 'bottom', method: 'click' });
