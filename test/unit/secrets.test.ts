@@ -53,7 +53,11 @@ describe('a task that asks for the secret', () => {
   });
 
   it('is not asked for by a task that only mentions a password', () => {
-    for (const say of ['Enter the password "x" into both text fields and press submit', 'Set the new password to "blue-Falcon-42" and save', 'Click Show password']) {
+    for (const say of [
+      'Enter the password "x" into both text fields and press submit',
+      'Set the new password to "blue-Falcon-42" and save',
+      'Click Show password',
+    ]) {
       expect(secretSought(say), say).toBeNull();
     }
   });
@@ -73,12 +77,7 @@ describe('a task that asks for the secret', () => {
       { say: 'scroll down until the page shows the password', reveal: { way: 'down', url: 'https://games.example/scroll' } },
     ]);
     const login = planInstruction('Log in using the provided credentials displayed on the page to get the password', page);
-    expect(login.map((s) => s.ref ?? s.secret ?? s.say)).toEqual([
-      'the value of Username',
-      'the value of Password',
-      'click the log in button',
-      {},
-    ]);
+    expect(login.map((s) => s.ref ?? s.secret ?? s.say)).toEqual(['the value of Username', 'the value of Password', 'click the log in button', {}]);
   });
 
   it('never types the words that describe log-in details as the details', () => {
@@ -86,5 +85,36 @@ describe('a task that asks for the secret', () => {
     const steps = planInstruction('Log in with the username and password shown on the page', page);
     expect(steps.map((s) => s.ref)).toEqual(['the value of Username', 'the value of Password', undefined]);
     expect(() => planInstruction('Log in as and with password shown below', page)).toThrow(/describes the log-in details/);
+  });
+});
+
+describe('the steps challenge pages ask for', () => {
+  const page = { fields: ['Your copy'], names: ['Check', 'Click me'], roles: {} };
+  const plan = (say: string) => planInstruction(say, page);
+
+  it('consent: a warning acknowledged, terms accepted, a person proven; pressing on only where the page is to show more', () => {
+    expect(plan('Acknowledge a simple content warning')).toEqual([{ say: 'acknowledge the content warning', consent: { kind: 'warning' } }]);
+    expect(plan('Accept the terms of service')).toEqual([{ say: 'accept the terms of service', consent: { kind: 'terms' } }]);
+    expect(plan("Prove you're human by agreeing to our terms to get the password")[0]).toEqual({
+      say: 'accept the terms to prove a person is here',
+      consent: { kind: 'terms', press: true },
+    });
+    expect(plan("Quickly prove you're human")).toEqual([{ say: 'prove a person is here', consent: { kind: 'human' } }]);
+  });
+
+  it('every pop-up, every button, a click repeated in haste', () => {
+    expect(plan('Close the annoying popup windows')).toEqual([{ say: 'close every pop-up the page shows', dismissAll: true }]);
+    expect(plan('Click everything on the page')[0]!.each).toEqual({ all: ['button', 'checkbox', 'radio', 'switch'] });
+    expect(plan('Tick all the checkboxes')[0]!.each).toEqual({ all: ['checkbox'] });
+    expect(plan('Click three times before time runs out (10 seconds)').map((s) => s.say)).toEqual(['click the button', 'click the button', 'click the button']);
+  });
+
+  it('a text copied with no place named goes into the one text field, then is sent when nothing shows', () => {
+    expect(plan('Perfectly copy the text to reveal the password')).toEqual([
+      { say: 'enter "the text" into the text field', ref: 'the text' },
+      { say: 'read the password the page now shows', secret: { send: true } },
+    ]);
+    // Without a secret to reach, "copy the text" names no place and is refused.
+    expect(() => plan('Copy the text')).toThrow(/never says where it goes/);
   });
 });

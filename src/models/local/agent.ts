@@ -1595,13 +1595,16 @@ const SEND = oneOf(SEND_NAMES);
 
 const SCROLL_AXES: Readonly<Record<ScrollWay, string>> = { down: 'vertical', right: 'horizontal', both: 'both' };
 
-/** Scroll the page (and its one scroll area) to its end that way until a secret shows, then read it. */
+/**
+ * Scroll the page (and its one scroll area) to its end that way until a secret shows, then read it. The scroll asked
+ * for is made even when the page's text holds a secret already: a page may count it, and the end may show another.
+ */
 async function revealStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
   const { way } = step.reveal!;
   const seen = new Set([current().text]);
   for (let k = 0; k <= SCROLLS_MAX; k++) {
     if (r.signal.aborted) return { why: `cancelled after ${k} scrolls` };
-    const out = secretOutcome(current().nodes, undefined, k ? `scrolled ${k === 1 ? 'once' : `${k} times`}; ` : '');
+    const out = k ? secretOutcome(current().nodes, undefined, `scrolled ${k === 1 ? 'once' : `${k} times`}; `) : null;
     if (out) return out;
     if (k === SCROLLS_MAX) break;
     const area = scrollerOf(undefined, current().nodes);
@@ -2042,6 +2045,15 @@ function eachTargets(each: Each, nodes: OutlineNode[]): OutlineNode[] | string {
     if (hits.length > EACH_MAX) return `${hits.length} targets mention ${quote(each.mention)}, more than ${EACH_MAX}`;
     // A box already ticked stays ticked.
     return hits.filter((n) => !(n.role === 'checkbox' && n.states.checked === true));
+  }
+  if (each.all) {
+    // A button of the roles, and the page's clickable boxes drawn as buttons; never one that is disabled or ticked.
+    const roles = new Set(each.all.includes('button') ? [...each.all, 'clickable'] : each.all);
+    const hits = nodes.filter(
+      (n) => n.id && roles.has(n.role) && n.states.disabled !== true && n.states.checked !== true && n.states.checked !== 'true' && n.states.pressed !== true,
+    );
+    if (!hits.length) return `the page shows no ${each.all.join(' or ')} to click`;
+    return hits.length > EACH_MAX ? `the page shows ${hits.length} of them, more than ${EACH_MAX}` : hits;
   }
   if (each.classify === 'parity') return parityTargets(nodes);
   if (each.shade) return shadeTargets(each.shade, nodes);

@@ -48,7 +48,7 @@ import { GAME_STEP, gameFirst } from './boards';
 import { ACROSS, DOWNWARDS, GROWN, RESIZE_VERBS, RESIZED_BOXES, SHRUNK } from './words/places';
 import { drawOf, type Draw } from './draws';
 import { guessOf, type Guess } from './guessing';
-import { scrollOnly, secretSought, type ScrollWay } from './secrets';
+import { mirrorTask, scrollOnly, secretSought, type ScrollWay } from './secrets';
 import { CONSENT_MEANS, CONSENT_VERBS, CONSENTED, HUMAN_PROOF } from './words/consent';
 import { describeFile, fileToRemove, type FileSpec } from './shell';
 import {
@@ -90,6 +90,8 @@ import {
   ITEMS_BY,
   MARK_STATES,
   MENTION_KINDS,
+  ALL_KINDS,
+  EVERYTHING,
   MENTIONS,
   NEWEST,
   OPEN_VERBS,
@@ -128,6 +130,7 @@ import {
   LIST_VERBS,
   OPENING_COURTESY,
   REQUEST_OPENERS,
+  HASTE,
   CLOSING_COURTESY,
   COURTESY_AS_VALUE,
   STATING_VERBS,
@@ -272,6 +275,8 @@ export interface Each {
   classify?: 'parity';
   /** The tiles whose colour is a shade of this hue ("select all the shades of blue"). */
   shade?: string;
+  /** Every control of these roles, once each ("click everything on the page", "click all the buttons"); boxes ticked stay. */
+  all?: string[];
 }
 
 /** The longest pause an instruction may ask for. */
@@ -844,6 +849,9 @@ function consentOf(clause: string): PlanStep | null {
   return h ? { say: h[1] ? 'accept the terms to prove a person is here' : 'prove a person is here', consent: { kind: h[1] ? 'terms' : 'human' } } : null;
 }
 
+/** "... before time runs out (10 seconds)", "... as fast as you can": how fast, not what. */
+const HASTE_AFTER = new RegExp(`\\s+(?:${either(HASTE)})(?:\\s*\\u0001\\d+\\u0001|\\s*\\([^)]*\\))?$`, 'i');
+
 /** "Close the annoying popup windows", "dismiss all the pop-ups": every pop-up the page shows, closed in turn. */
 const DISMISS_ALL = new RegExp(
   `^(?:${either(DISMISS_VERBS)})\\s+(?:all\\s+(?:of\\s+)?|every\\s+|each\\s+)?(?:the\\s+|these\\s+|those\\s+)?` +
@@ -1235,6 +1243,12 @@ function eachOf(clause: string, quotes: string[]): Each | null {
     if (!SHADES[hue]) throw new Refusal(`it asks for the shades of ${hue}, a hue the built-in model does not tell apart`);
     return { shade: hue };
   }
+  // "Click everything on the page", "click all the buttons", "tick every checkbox": each such control once, in page order.
+  const ON_PAGE = '(?:\\s+(?:on|in)\\s+(?:the|this)\\s+page)?';
+  if ((m = rx(`^${CLICK_ALL}\\s+(?:${either(EVERYTHING)})${ON_PAGE}$`).exec(c))) return { all: Object.keys(ALL_KINDS) };
+  for (const [role, said] of Object.entries(ALL_KINDS)) {
+    if (rx(`^${CLICK_EVERY}\\s+(?:of\\s+)?(?:the\\s+)?(?:${either(said)})${ON_PAGE}$`).test(c)) return { all: [role] };
+  }
   // "Click all the links that mention cats", "open every link about dogs", "check all boxes with Pro".
   if ((m = rx(`^${CLICK_EVERY}\\s+(?:of\\s+)?(?:the\\s+)?(${either(MENTION_KINDS)})\\s+(?:that\\s+|which\\s+)?(?:${either(MENTIONS)})\\s+(.+)$`).exec(c))) {
     const kind = m[1].toLowerCase();
@@ -1510,7 +1524,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   const sought = secretSought(s);
   if (sought) {
     const at = sought.url ? { url: sought.url } : {};
-    const task = bare(sought.task, quotes);
+    const task = mirrorTask(bare(sought.task, quotes)) ?? bare(sought.task, quotes);
     const way = scrollOnly(task);
     if (way) return [{ say: `scroll ${way === 'both' ? 'down and right' : way} until the page shows the password`, reveal: { way, ...at } }];
     // Consent given for what the page shows next goes on past the box it ticks.
@@ -1713,10 +1727,12 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       // "press Continue twice": the same step again.
       let times = 1;
       let fromSuggestions = false;
-      clause = clause.replace(/\s+(twice|thrice|(?:two|three|four|five) times)$/i, (_m, n: string) => {
+      clause = clause.replace(HASTE_AFTER, '').replace(/\s+(twice|thrice|(?:two|three|four|five) times)$/i, (_m, n: string) => {
         times = REPEATS[n.toLowerCase()] ?? 1;
         return '';
       });
+      // "Click three times": a click with no target named is the page's one button's.
+      if (times > 1 && /^(?:click|tap|press)$/i.test(clause.trim())) clause = 'click the button';
       // "Rate it 4 stars": the star control of that number, by its name or its place in the page's one row of stars.
       const rating = RATING.exec(bare(clause, quotes));
       if (rating) {

@@ -7,6 +7,7 @@ import type { OutlineNode } from './outline';
 import { either, oneOf } from './words/grammar';
 import {
   GO_TO_PAGE,
+  MIRROR_TASKS,
   NOT_A_SECRET,
   REMARKS,
   SCROLL_SPANS,
@@ -92,10 +93,14 @@ export function secretSought(text: string): SecretSought | null {
   return wanted ? { task: task.join('. '), ...(url ? { url } : {}) } : null;
 }
 
+const MIRROR = oneOf(MIRROR_TASKS);
+/** "Perfectly copy the text": the text the page shows, typed into its one text field (a challenge says no more). */
+export const mirrorTask = (task: string): string | null => (MIRROR.test(task.trim()) ? 'type the text into the text field' : null);
+
 const WAY_OF: [ScrollWay, RegExp][] = (Object.entries(SCROLL_WAYS) as [ScrollWay, readonly string[]][]).map(([way, words]) => [way, oneOf(words)]);
 const SPAN = `(?:${either(SCROLL_SPANS)})`;
 const SCROLL_ONLY = new RegExp(
-  `^(?:scroll|navigate|move|go)(?:\\s+(${Object.values(SCROLL_WAYS).flat().join('|')}))?(?:\\s+${SPAN})*` +
+  `^(?:scroll|(?:keep|continue|go on)\\s+scrolling|navigate|move|go)(?:\\s+(${Object.values(SCROLL_WAYS).flat().join('|')}))?(?:\\s+${SPAN})*` +
     `(?:\\s+(?:through|by|with)\\s+(diagonal|horizontal|vertical)\\s+scrolling)?$`,
   'i',
 );
@@ -106,7 +111,7 @@ export function scrollOnly(task: string): ScrollWay | null {
   if (!m) return null;
   if (m[3]) return m[3].toLowerCase() === 'diagonal' ? 'both' : m[3].toLowerCase() === 'horizontal' ? 'right' : 'down';
   // Only a verb of moving that says where is a scroll ("go" alone is not).
-  if (!m[1] && !/^scroll/i.test(task.trim())) return null;
+  if (!m[1] && !/^(?:scroll|keep scrolling|continue scrolling|go on scrolling)/i.test(task.trim())) return null;
   const way = m[1] ? WAY_OF.find(([, re]) => re.test(m[1]!))?.[0] : undefined;
   if (/\bright\b/i.test(task) && !way) return 'right';
   return way ?? 'down';

@@ -68,5 +68,14 @@ export const ITEMS: Phrases = ['posts?', 'tweets?', 'messages?', 'e-?mails?', 'c
 export const ITEMS_BY: Phrases = ['by', 'from', 'of', 'written\\s+by', 'posted\\s+by', 'sent\\s+by', 'about', 'mentioning'];
 /** Kinds of control clicked for each one that mentions something ("every link about dogs"). */
 export const MENTION_KINDS: Phrases = ['links?', 'buttons?', 'checkbox(?:es)?', 'boxes', 'options?', 'items?', 'entries'];
+/** Controls clicked all at once by kind ("click all the buttons", "tick every checkbox"), and by roles. */
+export const ALL_KINDS: Readonly<Record<string, Phrases>> = {
+  button: ['buttons?'],
+  checkbox: ['checkbox(?:es)?', '(?:check ?|tick ?)?boxes'],
+  radio: ['radio buttons?', 'radios?'],
+  switch: ['switch(?:es)?', 'toggles?'],
+};
+/** Everything on a page that can be clicked ("click everything on the page"): never a link, which would leave it. */
+export const EVERYTHING: Phrases = ['everything', 'every (?:control|element|item|widget)', 'all (?:the )?(?:controls|elements|widgets)'];
 /** How a control mentions what it is about. */
 export const MENTIONS: Phrases = ['mentions?', 'contains?', 'includes?', '(?:are\\s+|is\\s+)?about', 'with', 'referring\\s+to', 'naming', 'saying'];
