@@ -93,7 +93,9 @@ export const SEND_NAMES: Phrases = [
   'send',
   'unlock',
 ];
+const MIRROR_VERBS = '(?:perfectly |exactly |carefully )?(?:copy|retype|re-type|reproduce|mirror|type out|type)';
+const MIRRORED = '(?:text|sentence|passage|paragraph)';
 /** A text copied with no place named ("Perfectly copy the text"): where a challenge wants it is the page's one text field. */
 export const MIRROR_TASKS: Phrases = [
-  '(?:perfectly |exactly |carefully )?(?:copy|retype|re-type|reproduce|mirror|type out|type) the (?:text|sentence|passage|paragraph)(?: shown| below| above| on the page)?(?: exactly| perfectly)?(?: as (?:it is )?(?:shown|written))?',
+  `${MIRROR_VERBS} the ${MIRRORED}(?: shown| below| above| on the page)?(?: exactly| perfectly)?(?: as (?:it is )?(?:shown|written))?`,
 ];
