@@ -20,6 +20,8 @@ describe('a secret the page shows', () => {
     expect(shown(text('Password: hunter'))).toEqual(['hunter']);
     expect(shown(text('Secret code:'), text('NOT_A_BOT_12'))).toEqual(['NOT_A_BOT_12']);
     expect(shown(text('Your password is chromatic_conqueror, well done'))).toEqual(['chromatic_conqueror']);
+    expect(shown(text('Password revealed: PR1NT_V3R1F13D'))).toEqual(['PR1NT_V3R1F13D']);
+    expect(shown(text("Here's your password:"), text('BicentennialMan'))).toEqual(['BicentennialMan']);
   });
 
   it('is never words about a password, a masked one, or a field named Password', () => {
@@ -116,5 +118,20 @@ describe('the steps challenge pages ask for', () => {
     ]);
     // Without a secret to reach, "copy the text" names no place and is refused.
     expect(() => plan('Copy the text')).toThrow(/never says where it goes/);
+  });
+});
+
+describe('the secret asked for other ways', () => {
+  it('after the steps ("and tell me the password", ", then get the password", "by scrolling down")', () => {
+    expect(secretSought('Scroll to the bottom of the page and tell me the password')).toEqual({ task: 'Scroll to the bottom of the page' });
+    expect(secretSought('Close every popup, then report the password')).toEqual({ task: 'Close every popup' });
+    expect(secretSought('Find the password by scrolling down')).toEqual({ task: 'scroll down' });
+    expect(scrollOnly('Scroll down the page')).toBe('down');
+    expect(scrollOnly('Scroll to the bottom of the page')).toBe('down');
+  });
+
+  it('not by words that show a password field, nor by a field named after it', () => {
+    expect(secretSought('Click the eye icon to show the password')).toBeNull();
+    expect(secretSought('Enter the password "x", then find the password field')).toBeNull();
   });
 });

@@ -1594,6 +1594,8 @@ async function secretStep(r: Run, step: PlanStep, reasoning: string, current: ()
 const SEND = oneOf(SEND_NAMES);
 
 const SCROLL_AXES: Readonly<Record<ScrollWay, string>> = { down: 'vertical', right: 'horizontal', both: 'both' };
+/** The most scroll areas scrolled at each move of a reveal. */
+const AREAS_MAX = 5;
 
 /**
  * Scroll the page (and its one scroll area) to its end that way until a secret shows, then read it. The scroll asked
@@ -1607,9 +1609,12 @@ async function revealStep(r: Run, step: PlanStep, reasoning: string, current: ()
     const out = k ? secretOutcome(current().nodes, undefined, `scrolled ${k === 1 ? 'once' : `${k} times`}; `) : null;
     if (out) return out;
     if (k === SCROLLS_MAX) break;
-    const area = scrollerOf(undefined, current().nodes);
-    const [inner] = area && typeof area !== 'string' ? await r.selectors([area.id!]) : [null];
-    for (const selector of ['html', ...(inner ? [inner] : [])]) {
+    // The page, and each of its scroll areas (a few at most): where the secret waits is not known.
+    const areas = current()
+      .nodes.filter((n) => n.id && (n.role === 'scrollable' || n.states.scrollable === true))
+      .slice(0, AREAS_MAX);
+    const inner = (await r.selectors(areas.map((a) => a.id!))).filter((x): x is string => !!x);
+    for (const selector of ['html', ...inner]) {
       await r.perform(selector, 'scrollTo', ['100%', SCROLL_AXES[way]]);
       const where = selector === 'html' ? 'the page' : 'the scroll area';
       r.note(`scroll ${where} to its end (${way})`, reasoning, `scrolled ${where}`, current().url, {

@@ -59,6 +59,7 @@ import {
   CAROUSELS,
   DISMISS_VERBS,
   POPUPS,
+  POPUP,
   SEARCH_THROUGH_VERBS,
   FOUND_ACTS,
   SCROLL_VERBS,
@@ -854,8 +855,9 @@ const HASTE_AFTER = new RegExp(`\\s+(?:${either(HASTE)})(?:\\s*\\u0001\\d+\\u000
 
 /** "Close the annoying popup windows", "dismiss all the pop-ups": every pop-up the page shows, closed in turn. */
 const DISMISS_ALL = new RegExp(
-  `^(?:${either(DISMISS_VERBS)})\\s+(?:all\\s+(?:of\\s+)?|every\\s+|each\\s+)?(?:the\\s+|these\\s+|those\\s+)?` +
-    `(?:(?:annoying|open|many|more|fewer|other|remaining|[0-9]+|two|three|four|five)\\s+){0,3}(?:${either(POPUPS)})$`,
+  `^(?:${either(DISMISS_VERBS)})\\s+(?:(?:all\\s+(?:of\\s+)?)?(?:the\\s+|these\\s+|those\\s+)?` +
+    `(?:(?:annoying|open|many|more|fewer|other|remaining|[0-9]+|two|three|four|five)\\s+){0,3}(?:${either(POPUPS)})` +
+    `|(?:every|each)\\s+(?:(?:annoying|open|other|remaining)\\s+)?(?:${either(POPUP)}))$`,
   'i',
 );
 
@@ -1727,8 +1729,8 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       // "press Continue twice": the same step again.
       let times = 1;
       let fromSuggestions = false;
-      clause = clause.replace(HASTE_AFTER, '').replace(/\s+(twice|thrice|(?:two|three|four|five) times)$/i, (_m, n: string) => {
-        times = REPEATS[n.toLowerCase()] ?? 1;
+      clause = clause.replace(HASTE_AFTER, '').replace(/\s+(twice|thrice|(?:two|three|four|five) times|([2-9]|10) times)$/i, (_m, n: string, d?: string) => {
+        times = d ? Number(d) : (REPEATS[n.toLowerCase()] ?? 1);
         return '';
       });
       // "Click three times": a click with no target named is the page's one button's.

@@ -12,6 +12,8 @@ import {
   REMARKS,
   SCROLL_SPANS,
   SCROLL_WAYS,
+  SECRET_LABEL_LEADS,
+  SECRET_SAID_AS,
   SECRET_FETCHES,
   SECRET_NOUNS,
   SECRET_OWNERS,
@@ -54,8 +56,14 @@ const NO_PROOF = new RegExp(
 );
 const REMARK = oneOf(REMARKS);
 const TRAILING = new RegExp(`,\\s*(?:${either(TRAILING_REMARKS)})$`, 'i');
-/** "..., to reveal the secret password", "... in order to find the password". */
-const PURPOSE = new RegExp(`,?\\s+(?:in\\s+order\\s+)?to\\s+(?:${either(SECRET_VERBS)})(?:\\s+and\\s+(?:${either(SECRET_VERBS)}))?\\s+${NOUN}${OWNER}$`, 'i');
+const SOUGHT = `(?:${either([...SECRET_VERBS, ...SECRET_REPORTS, ...SECRET_FETCHES])})`;
+/** "..., to reveal the secret password", "... in order to find the password", "... and tell me the password", ", then get it". */
+const PURPOSE = new RegExp(
+  `(?:,?\\s+(?:in\\s+order\\s+)?to\\s+|,?\\s+(?:and\\s+then|and|then)\\s+|,\\s*)${SOUGHT}(?:\\s+and\\s+${SOUGHT})?\\s+${NOUN}${OWNER}$`,
+  'i',
+);
+/** "Find the password by scrolling down": (1) the scroll that finds it. */
+const FOUND_BY = new RegExp(`^${SOUGHT}\\s+${NOUN}${OWNER}\\s+by\\s+scrolling(\\s+.+)?$`, 'i');
 /** The secret asked for alone: "Find the secret code". */
 const ALONE = new RegExp(`^(?:${either(SECRET_VERBS)})\\s+${NOUN}${OWNER}$`, 'i');
 
@@ -79,6 +87,12 @@ export function secretSought(text: string): SecretSought | null {
       wanted ||= !!go[2];
       continue;
     }
+    const by = FOUND_BY.exec(t);
+    if (by) {
+      wanted = true;
+      task.push(`scroll${by[1] ?? ''}`);
+      continue;
+    }
     if (PROOF.test(t) || ALONE.test(t)) {
       wanted = true;
       continue;
@@ -99,9 +113,10 @@ export const mirrorTask = (task: string): string | null => (MIRROR.test(task.tri
 
 const WAY_OF: [ScrollWay, RegExp][] = (Object.entries(SCROLL_WAYS) as [ScrollWay, readonly string[]][]).map(([way, words]) => [way, oneOf(words)]);
 const SPAN = `(?:${either(SCROLL_SPANS)})`;
+const THE_PAGE = '(?:\\s+(?:the|this)\\s+(?:page|screen|window))?';
 const SCROLL_ONLY = new RegExp(
-  `^(?:scroll|(?:keep|continue|go on)\\s+scrolling|navigate|move|go)(?:\\s+(${Object.values(SCROLL_WAYS).flat().join('|')}))?(?:\\s+${SPAN})*` +
-    `(?:\\s+(?:through|by|with)\\s+(diagonal|horizontal|vertical)\\s+scrolling)?$`,
+  `^(?:scroll|(?:keep|continue|go on)\\s+scrolling|navigate|move|go)${THE_PAGE}(?:\\s+(${Object.values(SCROLL_WAYS).flat().join('|')}))?${THE_PAGE}` +
+    `(?:\\s+${SPAN})*(?:\\s+(?:through|by|with)\\s+(diagonal|horizontal|vertical)\\s+scrolling)?$`,
   'i',
 );
 
@@ -124,7 +139,8 @@ const QUOTE_OPEN = `["'“‘\`«]?`;
 const QUOTE_CLOSE = `["'”’\`»]?`;
 /** "The password is: X", "Secret code - X", "Your password: "X"": (1) the opening quote, (2) the value, (3) what follows. */
 const SAID_SECRET = new RegExp(
-  `\\b(?:${either(SECRET_NOUNS)})(?:\\s+(?:is|was)\\s*[:=\\-–—]?|\\s*[:=\\-–—])\\s*(${QUOTE_OPEN})${VALUE}${QUOTE_CLOSE}(?=([\\s.,;!)].*|)$)`,
+  `\\b(?:${either(SECRET_NOUNS)})(?:\\s+(?:${either(SECRET_SAID_AS)}))?(?:\\s+(?:is|was)\\s*[:=\\-–—]?|\\s*[:=\\-–—])\\s*` +
+    `(${QUOTE_OPEN})${VALUE}${QUOTE_CLOSE}(?=([\\s.,;!)].*|)$)`,
   'i',
 );
 /**
@@ -133,7 +149,10 @@ const SAID_SECRET = new RegExp(
  */
 const LIKE_A_SECRET = /\d|_|^[A-Z0-9]{3,}$|[a-z][A-Z]/;
 /** A line that is the label alone ("Password:"), its value the next line. */
-const LABEL_ONLY = new RegExp(`^(?:the\\s+|your\\s+)?(?:${either(SECRET_NOUNS)})(?:\\s+is)?\\s*:?$`, 'i');
+const LABEL_ONLY = new RegExp(
+  `^(?:(?:${either(SECRET_LABEL_LEADS)})\\s+)?(?:${either(SECRET_NOUNS)})(?:\\s+(?:${either(SECRET_SAID_AS)}))?(?:\\s+is)?\\s*:?$`,
+  'i',
+);
 /** Lines a secret is read from: text and the roles that carry text, never a field's own name. */
 const SECRET_ROLES: ReadonlySet<string> = new Set(['text', 'heading', 'status', 'alert', 'paragraph', 'strong', 'code', 'note', 'log']);
 

@@ -78,6 +78,8 @@ export const DIALOG_NOUNS: Phrases = [
 ];
 export const DISMISS_VERBS: Phrases = ['close', 'dismiss', 'hide', 'exit', 'get rid of', 'shut'];
 /** Pop-ups named as many ("close the annoying popup windows", "dismiss all the pop-ups"): each closed in turn. */
+/** One pop-up, said of each ("close every popup"). */
+export const POPUP: Phrases = ['pop-?up', 'pop-?up window', 'dialog', 'modal', 'overlay', 'window', 'ad'];
 export const POPUPS: Phrases = ['pop-?ups', 'pop-?up windows', 'popup boxes', 'dialogs', 'dialog boxes', 'modals', 'overlays', 'windows', 'ads', 'adverts'];
 /** The keys that close a dialog when it shows no control that does. */
 export const DISMISS_KEYS: Phrases = ['esc', 'escape'];

@@ -12,7 +12,7 @@ export const SECRET_NOUNS: Phrases = [
   'code word',
 ];
 /** Verbs of a purpose clause that ends on the secret ("to reveal the password", "to find the secret code"). */
-export const SECRET_VERBS: Phrases = ['reveal', 'find', 'get', 'obtain', 'see', 'unlock', 'uncover', 'discover', 'retrieve', 'show'];
+export const SECRET_VERBS: Phrases = ['reveal', 'find', 'get', 'obtain', 'unlock', 'uncover', 'discover', 'retrieve'];
 /** Words before the task itself in a wrapper text ("Your task is: ..."). */
 export const TASK_OPENERS: Phrases = ['your task is', 'the task is', 'your goal is', 'your challenge is', 'task'];
 /** Verbs that hand the secret back ("report the password", "obtain and report it"). */
@@ -44,15 +44,19 @@ export const SCROLL_SPANS: Phrases = [
   'all the way(?: (?:down|to the (?:bottom|end)))?',
   '(?:a|an) (?:short|long|extremely long|very long|little) way',
   '(?:many |much |a few |far )?(?:more |fewer |less )?(?:boxes|items|rows|columns|cards)',
-  'to the (?:bottom|end|very bottom|very end)',
+  'to the (?:bottom|end|very bottom|very end)(?: of (?:the|this) (?:page|screen|window))?',
   'to the (?:far )?right',
 ];
 /** Where a scroll goes: down, right, or both (diagonal), by the words that say it. */
 export const SCROLL_WAYS: Readonly<Record<'down' | 'right' | 'both', Phrases>> = {
-  down: ['down', 'downwards', 'to the bottom', 'all the way down'],
+  down: ['down', 'downwards', 'to the bottom', 'all the way down', 'to the bottom of (?:the|this) (?:page|screen|window)'],
   right: ['right', 'to the right', 'sideways', 'horizontally'],
   both: ['diagonally', 'to the bottom-right corner', 'to the bottom right corner', 'through diagonal scrolling'],
 };
+/** Words between a secret's name and its value ("Password revealed: X", "Your secret code unlocked: X"). */
+export const SECRET_SAID_AS: Phrases = ['revealed', 'unlocked', 'found', 'shown', 'earned', 'for this (?:game|challenge|level)'];
+/** Words before a label that stands alone on its line ("Here's your password:"). */
+export const SECRET_LABEL_LEADS: Phrases = ["here(?:'s| is) (?:the|your)", 'the', 'your'];
 /** Words that are the label of a secret's line and never its value ("Password: hidden", "the password is below"). */
 export const NOT_A_SECRET: Phrases = [
   'is',
