@@ -73,6 +73,7 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
       'choices',
       'selectText',
       'box',
+      'shapes',
     ]),
     args: z.array(z.string()).default([]),
   }),
@@ -196,3 +197,20 @@ export const ManualActionMessageSchema = z
   })
   .strict();
 export type ManualActionMessage = z.infer<typeof ManualActionMessageSchema>;
+
+/** A shape a drawing shows (the content script's 'shapes' op): its kind, centre and size relative to the drawing's top-left corner, its fill. */
+export interface DrawnShape {
+  tag: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+  fill: string;
+}
+
+/** The shapes a drawing shows, and its size. */
+export interface DrawnShapes {
+  width: number;
+  height: number;
+  shapes: DrawnShape[];
+}

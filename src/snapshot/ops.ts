@@ -7,7 +7,7 @@ import { normalizeSpace } from './dom';
 import { clip } from '../protocol/text';
 import { choicesOf } from './choices';
 import { valueForInput } from '../models/local/input-values';
-import type { OpResult } from '../protocol/content-messages';
+import type { DrawnShape, DrawnShapes, OpResult } from '../protocol/content-messages';
 import type { RiskFacts } from '../protocol/approval';
 
 const TEXT_TYPES = new Set(['', 'text', 'search', 'url', 'tel', 'password', 'email', 'number']);
@@ -120,6 +120,8 @@ export function runOp(el: Element, op: string, args: string[]): OpResult {
       const r = el.getBoundingClientRect();
       return { ok: true, value: { width: r.width, height: r.height, resize: getComputedStyle(el).resize } };
     }
+    case 'shapes':
+      return { ok: true, value: shapesOf(el) };
     case 'choices':
       return { ok: true, value: choicesOf(el) };
     case 'focus':
@@ -285,4 +287,36 @@ function riskFacts(el: Element): RiskFacts {
     formAction: form ? form.action || location.href : undefined,
     file: input?.type === 'file',
   };
+}
+
+/** The most shapes a drawing is read for. */
+const SHAPES_MAX = 200;
+/** SVG elements that draw one shape each. */
+const SHAPE_TAGS = new Set(['circle', 'ellipse', 'rect', 'polygon', 'polyline', 'line', 'path']);
+
+/**
+ * The shapes an element draws (an SVG the page takes clicks on), as a person sees them: each one's kind, centre and size
+ * relative to the element's top-left corner, and its fill; shapes that are not drawn (hidden, in <defs>) are left out.
+ */
+function shapesOf(el: Element): DrawnShapes {
+  const box = el.getBoundingClientRect();
+  const shapes: DrawnShape[] = [];
+  for (const s of el.querySelectorAll(Array.from(SHAPE_TAGS).join(','))) {
+    if (shapes.length >= SHAPES_MAX) break;
+    if (s.closest('defs, clipPath, mask, pattern, marker, symbol')) continue;
+    const cs = getComputedStyle(s);
+    if (cs.display === 'none' || cs.visibility !== 'visible' || Number(cs.opacity) === 0) continue;
+    const r = s.getBoundingClientRect();
+    if (r.width === 0 && r.height === 0) continue;
+    const round = (v: number) => Math.round(v * 10) / 10;
+    shapes.push({
+      tag: s.localName,
+      x: round(r.left + r.width / 2 - box.left),
+      y: round(r.top + r.height / 2 - box.top),
+      w: round(r.width),
+      h: round(r.height),
+      fill: cs.fill,
+    });
+  }
+  return { width: box.width, height: box.height, shapes };
 }

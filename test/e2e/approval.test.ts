@@ -164,6 +164,25 @@ describe('approval of risky steps', () => {
     expect(await page.evaluate(() => document.querySelector('#log')!.textContent)).toBe('');
   });
 
+  it("the built-in agent's click at a point of a drawing names no element to read first: it waits under any policy", async () => {
+    await page.goto(`${servers.origin}/tasks/midpoint.html`);
+    const asked: string[] = [];
+    const run = await dh
+      .agent()
+      .execute({
+        instruction: 'Click the midpoint between the two points',
+        approval: { when: ['submit'] },
+        onApproval: (req) => (asked.push(req.element), 'stop'),
+      })
+      .then(
+        () => null,
+        (x: unknown) => x,
+      );
+    expect((run as DeckhandError).code).toBe('NOT_APPROVED');
+    expect(asked).toEqual([expect.stringMatching(/^the point \(\d+, \d+\) inside <svg#plot>/)]);
+    expect(await page.evaluate(() => document.getElementById('marker'))).toBeNull();
+  });
+
   it("the earlier agent interface takes a run's approval and handler too", async () => {
     await fresh();
     const kinds: string[][] = [];

@@ -132,6 +132,7 @@ const CO2 = 'coaches.html';
 const NU = 'number-tiles.html';
 const PB = 'pet-blog.html';
 const SE = 'secret.html';
+const MP = 'midpoint.html';
 /** The same posts as links to other pages: clicking one takes the rest away. */
 const PN = 'pet-blog.html?links=pages';
 const FT = 'focus-text.html';
@@ -864,6 +865,20 @@ const table: Record<TaskFamily, Row[]> = {
     [PO, 'Move Dawn Chorus to the 3rd position', state({ order: 'canyon,neon,dawn,harbor,last' })],
     [CL, 'Move Company to the 2nd position', state({ order: 'name,company,email,phone,status' })],
     // A whole list sorted by Up and Down, one item at a time.
+    // A point of a drawing that takes clicks where they land: worked out from the shapes it draws.
+    [MP, 'Find and click on the shortest mid-point between the two points, then press submit.', state({ placed: 'near' }, { clicks: ['submit'] })],
+    [`${MP}?seed=11`, 'Click the midpoint between the two points and press Submit', state({ placed: 'near' }, { clicks: ['submit'] })],
+    [`${MP}?m=center`, 'Find and click on the center of the circle, then press submit.', state({ placed: 'near' }, { clicks: ['submit'] })],
+    [`${MP}?m=center&seed=5`, 'Click the middle of the circle, then click Submit', state({ placed: 'near' }, { clicks: ['submit'] })],
+    [
+      `${MP}?m=dot`,
+      'Draw a horizontal line that runs through the dot, then press submit',
+      state({ drawn: 'horizontal through the dot' }, { clicks: ['submit'] }),
+    ],
+    [`${MP}?m=dot&seed=8`, 'Draw a vertical line through the dot and click Submit', state({ drawn: 'vertical through the dot' }, { clicks: ['submit'] })],
+    [`${MP}?m=three`, 'Draw a horizontal line through the dot', REFUSE],
+    [`${MP}?m=three`, 'Click the midpoint between the two points, then press Submit', REFUSE],
+    [`${MP}?m=lines`, 'Click the center of the circle and press submit', REFUSE],
     [PO, 'Sort the playlist alphabetically', state({ order: 'canyon,dawn,harbor,last,neon' })],
     [PO, 'Sort the tracks in reverse alphabetical order', state({ order: 'neon,last,harbor,dawn,canyon' })],
   ],

@@ -135,3 +135,17 @@ describe('the secret asked for other ways', () => {
     expect(secretSought('Enter the password "x", then find the password field')).toBeNull();
   });
 });
+
+describe('a point of a drawing', () => {
+  const page = { fields: [], names: ['Submit'] };
+  it('the midpoint, the centre, a line through the dot; the submit after it is a step of its own', () => {
+    expect(planInstruction('Find and click on the shortest mid-point between the two points, then press submit.', page)).toMatchObject([
+      { say: 'click the midpoint of the two points', spot: { at: 'midpoint' } },
+      { say: 'press submit' },
+    ]);
+    expect(planInstruction('Click the middle of the circle', page)).toEqual([{ say: 'click the centre of the circle', spot: { at: 'centre' } }]);
+    expect(planInstruction('Draw a vertical line through the dot', page)).toEqual([
+      { say: 'draw a vertical line through the dot', spot: { at: 'line', dir: 'vertical' } },
+    ]);
+  });
+});

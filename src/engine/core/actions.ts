@@ -17,6 +17,7 @@ import { raceCancel, throwIfCancelled } from './cancel';
 import { gateOf } from './gate';
 import { callPageTool, toolCallArgs } from './page-tools';
 import { RiskFactsSchema, type RiskFacts } from '../../protocol/approval';
+import type { DrawnShapes } from '../../protocol/content-messages';
 
 export interface ActTarget {
   selector: string;
@@ -469,6 +470,84 @@ export async function resizeBy(
   await raceCancel(new Input(cdp).drag(from, to), signal);
   const after = await box();
   return { element: p.description, before: { width: before.width, height: before.height }, after: { width: after.width, height: after.height } };
+}
+
+/** The shapes an element draws (an SVG the page takes clicks on), read where they are now. */
+export async function shapesIn(
+  port: BrowserPort,
+  page: number,
+  target: ActTarget,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<{ element: string } & DrawnShapes> {
+  const p = await prepareTarget(port, page, target, 'hover', { timeoutMs, pointer: false, requireEnabled: false, signal });
+  const v = (await op(port, page, p, 'shapes')).value as DrawnShapes;
+  return { element: p.description, ...v };
+}
+
+/**
+ * Click a point inside an element (an offset from its top-left corner), as a person's pointer would: for a drawing that
+ * takes clicks where they land. A click at a point names no element to read first, so under an approval policy it waits
+ * like any click. A point outside the element fails, clicking nothing.
+ */
+export async function clickInside(
+  port: BrowserPort,
+  page: number,
+  target: ActTarget,
+  at: { x: number; y: number },
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<{ element: string; point: { x: number; y: number } }> {
+  const p = await prepareTarget(port, page, target, 'click', { timeoutMs, pointer: true, requireEnabled: false, signal });
+  const box = (await op(port, page, p, 'box')).value as Size;
+  if (!(at.x >= 0 && at.y >= 0 && at.x <= box.width && at.y <= box.height)) {
+    throw new DeckhandError('ACTION_FAILED', `the point (${at.x}, ${at.y}) is outside ${p.description} (${box.width} × ${box.height}); nothing was clicked`);
+  }
+  const gate = gateOf(signal);
+  if (gate && gate.gates('click')) {
+    const pageUrl = (await port.pageInfo(page)).url;
+    await gate.check({ method: 'click', args: [], pageUrl, facts: null, element: `the point (${at.x}, ${at.y}) inside ${p.description}` }, signal);
+  }
+  throwIfCancelled(signal);
+  const cdp = await port.cdp(page);
+  actedOn(page, cdp);
+  const point = { x: p.x - box.width / 2 + at.x, y: p.y - box.height / 2 + at.y };
+  await raceCancel(new Input(cdp).click(point.x, point.y), signal);
+  return { element: p.description, point };
+}
+
+/**
+ * Drag the pointer from one point inside an element to another (offsets from its top-left corner), as a person draws:
+ * for a drawing that takes strokes. Under an approval policy it waits like a drag; a point outside the element fails.
+ */
+export async function dragInside(
+  port: BrowserPort,
+  page: number,
+  target: ActTarget,
+  from: { x: number; y: number },
+  to: { x: number; y: number },
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<{ element: string }> {
+  const p = await prepareTarget(port, page, target, 'dragAndDrop', { timeoutMs, pointer: true, requireEnabled: false, signal });
+  const box = (await op(port, page, p, 'box')).value as Size;
+  for (const at of [from, to]) {
+    if (!(at.x >= 0 && at.y >= 0 && at.x <= box.width && at.y <= box.height)) {
+      throw new DeckhandError('ACTION_FAILED', `the point (${at.x}, ${at.y}) is outside ${p.description} (${box.width} × ${box.height}); nothing was drawn`);
+    }
+  }
+  const gate = gateOf(signal);
+  if (gate && gate.gates('dragAndDrop')) {
+    const pageUrl = (await port.pageInfo(page)).url;
+    const element = `a stroke from (${from.x}, ${from.y}) to (${to.x}, ${to.y}) inside ${p.description}`;
+    await gate.check({ method: 'dragAndDrop', args: [], pageUrl, facts: null, element }, signal);
+  }
+  throwIfCancelled(signal);
+  const cdp = await port.cdp(page);
+  actedOn(page, cdp);
+  const corner = { x: p.x - box.width / 2, y: p.y - box.height / 2 };
+  await raceCancel(new Input(cdp).drag({ x: corner.x + from.x, y: corner.y + from.y }, { x: corner.x + to.x, y: corner.y + to.y }), signal);
+  return { element: p.description };
 }
 
 /** Where an element is on the screen now (its centre), scrolled into view. */

@@ -50,6 +50,7 @@ import { drawOf, type Draw } from './draws';
 import { guessOf, type Guess } from './guessing';
 import { mirrorTask, scrollOnly, secretSought, type ScrollWay } from './secrets';
 import { CONSENT_MEANS, CONSENT_VERBS, CONSENTED, HUMAN_PROOF } from './words/consent';
+import { CENTRES, LINE_THROUGH, MIDPOINTS, POINT_CLICKS } from './words/drawings';
 import { describeFile, fileToRemove, type FileSpec } from './shell';
 import {
   CLICK_PURPOSES,
@@ -227,6 +228,8 @@ export interface PlanStep {
    * then its one control that goes on clicked (after a tick only when `press`: the task's end is what the page shows next).
    */
   consent?: { kind: 'warning' | 'terms' | 'human'; press?: boolean };
+  /** "Click on the midpoint between the two points", "the center of the circle": that point of the page's drawing, clicked. */
+  spot?: { at: 'midpoint' | 'centre' | 'line'; dir?: 'horizontal' | 'vertical' };
   /** "Close the popup windows": every pop-up closed by its own close control, one at a time, until none is left. */
   dismissAll?: boolean;
   /** "Expand the pie menu below": the page's one control that opens a menu (of that kind), clicked; the next steps look in it. */
@@ -849,6 +852,11 @@ function consentOf(clause: string): PlanStep | null {
   const h = HUMAN.exec(clause);
   return h ? { say: h[1] ? 'accept the terms to prove a person is here' : 'prove a person is here', consent: { kind: h[1] ? 'terms' : 'human' } } : null;
 }
+
+/** "Find and click on the shortest mid-point between the two points": (1) the midpoint, or (2) the centre. */
+const SPOT = new RegExp(`^(?:${either(POINT_CLICKS)})\\s+(?:(${either(MIDPOINTS)})|(${either(CENTRES)}))$`, 'i');
+
+const LINE = new RegExp(`^(?:${either(LINE_THROUGH)})$`, 'i');
 
 /** "... before time runs out (10 seconds)", "... as fast as you can": how fast, not what. */
 const HASTE_AFTER = new RegExp(`\\s+(?:${either(HASTE)})(?:\\s*\\u0001\\d+\\u0001|\\s*\\([^)]*\\))?$`, 'i');
@@ -1736,6 +1744,22 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       // "Click three times": a click with no target named is the page's one button's.
       if (times > 1 && /^(?:click|tap|press)$/i.test(clause.trim())) clause = 'click the button';
       // "Rate it 4 stars": the star control of that number, by its name or its place in the page's one row of stars.
+      // "Find and click on the midpoint between the two points": a point of the drawing, worked out from its shapes.
+      const spot = SPOT.exec(bare(clause, quotes));
+      const line = LINE.exec(bare(clause, quotes));
+      if (line) {
+        const dir = line[1]!.toLowerCase() as 'horizontal' | 'vertical';
+        push({ say: `draw a ${dir} line through the dot`, spot: { at: 'line', dir } });
+        return;
+      }
+      if (spot) {
+        push(
+          spot[1]
+            ? { say: 'click the midpoint of the two points', spot: { at: 'midpoint' } }
+            : { say: 'click the centre of the circle', spot: { at: 'centre' } },
+        );
+        return;
+      }
       const rating = RATING.exec(bare(clause, quotes));
       if (rating) {
         const stars = Number(rating[1]);

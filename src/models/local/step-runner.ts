@@ -7,6 +7,7 @@
 import type { PageTool } from '../../protocol/page-tools';
 import type { OutlineLine } from '../../protocol/model';
 import type { Action } from '../../protocol/schemas';
+import type { DrawnShapes } from '../../protocol/content-messages';
 
 export interface Point {
   x: number;
@@ -34,6 +35,12 @@ export interface StepRunner {
   dragBy(selector: string, move: { dx: number; dy: number } | { to: Point }): Promise<{ element: string; from: Point; to: Point }>;
   /** Resize an element by its corner grip, as a person's pointer would: its size before and after (an element with no grip fails). */
   resizeBy(selector: string, dx: number, dy: number): Promise<{ element: string; before: Size; after: Size }>;
+  /** The shapes an element draws, each one's centre and size relative to its top-left corner (an SVG the page takes clicks on). */
+  shapesIn(selector: string): Promise<{ element: string } & DrawnShapes>;
+  /** Click a point inside an element, an offset from its top-left corner, as a person's pointer would. */
+  clickInside(selector: string, at: Point): Promise<{ element: string }>;
+  /** Drag the pointer between two points inside an element (offsets from its top-left corner), as a person draws a stroke. */
+  dragInside(selector: string, from: Point, to: Point): Promise<{ element: string }>;
   /** The item texts of the menu an element opens, as the page holds them now (shown or hidden); none when it cannot say. */
   menuTexts(selector: string): Promise<string[]>;
   /** The page's own date (YYYY-MM-DD), for steps that name a date by description. */
