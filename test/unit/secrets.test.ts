@@ -54,6 +54,11 @@ describe('a task that asks for the secret', () => {
     expect(secretSought("Enter today's date, with a hint available. Report the password.")).toEqual({ task: "Enter today's date" });
   });
 
+  it('takes an address only when it reads as one: "Open Settings" stays a step', () => {
+    expect(secretSought('Open Settings. Report the password.')).toEqual({ task: 'Open Settings' });
+    expect(secretSought('Go to /tasks/scroll and obtain the password')).toEqual({ task: '', url: '/tasks/scroll' });
+  });
+
   it('is not asked for by a task that only mentions a password', () => {
     for (const say of [
       'Enter the password "x" into both text fields and press submit',
@@ -106,7 +111,7 @@ describe('the steps challenge pages ask for', () => {
 
   it('every pop-up, every button, a click repeated in haste', () => {
     expect(plan('Close the annoying popup windows')).toEqual([{ say: 'close every pop-up the page shows', dismissAll: true }]);
-    expect(plan('Click everything on the page')[0]!.each).toEqual({ all: ['button', 'checkbox', 'radio', 'switch'] });
+    expect(plan('Click everything on the page')[0]!.each).toEqual({ all: ['button', 'checkbox', 'radio', 'switch', 'clickable'] });
     expect(plan('Tick all the checkboxes')[0]!.each).toEqual({ all: ['checkbox'] });
     expect(plan('Click three times before time runs out (10 seconds)').map((s) => s.say)).toEqual(['click the button', 'click the button', 'click the button']);
   });

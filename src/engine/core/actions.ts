@@ -427,6 +427,8 @@ export async function dragBy(
   signal?: AbortSignal,
 ): Promise<{ element: string; from: { x: number; y: number }; to: { x: number; y: number } }> {
   const p = await prepareTarget(port, page, target, 'dragAndDrop', { timeoutMs, pointer: true, requireEnabled: false, signal });
+  // A drag the engine makes itself asks the call's gate as performAction's drags do.
+  await askGate(port, page, 'dragAndDrop', await riskFacts(port, page, p), p.description, signal);
   throwIfCancelled(signal);
   const cdp = await port.cdp(page);
   actedOn(page, cdp);
@@ -458,6 +460,7 @@ export async function resizeBy(
   const box = async () => (await op(port, page, p, 'box')).value as Size & { resize: string };
   const before = await box();
   if (before.resize === 'none') throw new DeckhandError('ACTION_FAILED', `${p.description} cannot be resized: the page gives it no resize grip`);
+  await askGate(port, page, 'dragAndDrop', await riskFacts(port, page, p), p.description, signal);
   throwIfCancelled(signal);
   const cdp = await port.cdp(page);
   actedOn(page, cdp);
@@ -486,10 +489,43 @@ export async function shapesIn(
 }
 
 /**
- * Click a point inside an element (an offset from its top-left corner), as a person's pointer would: for a drawing that
- * takes clicks where they land. A click at a point names no element to read first, so under an approval policy it waits
- * like any click. A point outside the element fails, clicking nothing.
+ * An element made ready for the pointer at points inside it (offsets from its top-left corner): each point checked to be
+ * inside it, then the call's gate asked. A point names no element to read first, so under an approval policy it waits
+ * for every kind the policy names, as the agent's clicks at a point do. A point outside fails, doing nothing.
  */
+async function pointsInside(
+  port: BrowserPort,
+  page: number,
+  target: ActTarget,
+  method: 'click' | 'dragAndDrop',
+  points: { x: number; y: number }[],
+  what: string,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<{ p: Prepared; corner: { x: number; y: number }; input: Input }> {
+  const p = await prepareTarget(port, page, target, method, { timeoutMs, pointer: true, requireEnabled: false, signal });
+  const box = (await op(port, page, p, 'box')).value as Size;
+  for (const at of points) {
+    if (!(at.x >= 0 && at.y >= 0 && at.x <= box.width && at.y <= box.height)) {
+      throw new DeckhandError('ACTION_FAILED', `the point (${at.x}, ${at.y}) is outside ${p.description} (${box.width} × ${box.height}); nothing was done`);
+    }
+  }
+  await askGate(port, page, method, null, `${what} inside ${p.description}`, signal);
+  throwIfCancelled(signal);
+  const cdp = await port.cdp(page);
+  actedOn(page, cdp);
+  return { p, corner: { x: p.x - box.width / 2, y: p.y - box.height / 2 }, input: new Input(cdp) };
+}
+
+/** The call's gate asked about a pointer action the engine makes itself (not through performAction). */
+async function askGate(port: BrowserPort, page: number, method: string, facts: RiskFacts | null, element: string, signal?: AbortSignal): Promise<void> {
+  const gate = gateOf(signal);
+  if (!gate || !gate.gates(method)) return;
+  const pageUrl = (await port.pageInfo(page)).url;
+  await gate.check({ method, args: [], pageUrl, facts, element }, signal);
+}
+
+/** Click a point inside an element (an offset from its top-left corner), as a person's pointer would: for a drawing that takes clicks where they land. */
 export async function clickInside(
   port: BrowserPort,
   page: number,
@@ -498,28 +534,13 @@ export async function clickInside(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<{ element: string; point: { x: number; y: number } }> {
-  const p = await prepareTarget(port, page, target, 'click', { timeoutMs, pointer: true, requireEnabled: false, signal });
-  const box = (await op(port, page, p, 'box')).value as Size;
-  if (!(at.x >= 0 && at.y >= 0 && at.x <= box.width && at.y <= box.height)) {
-    throw new DeckhandError('ACTION_FAILED', `the point (${at.x}, ${at.y}) is outside ${p.description} (${box.width} × ${box.height}); nothing was clicked`);
-  }
-  const gate = gateOf(signal);
-  if (gate && gate.gates('click')) {
-    const pageUrl = (await port.pageInfo(page)).url;
-    await gate.check({ method: 'click', args: [], pageUrl, facts: null, element: `the point (${at.x}, ${at.y}) inside ${p.description}` }, signal);
-  }
-  throwIfCancelled(signal);
-  const cdp = await port.cdp(page);
-  actedOn(page, cdp);
-  const point = { x: p.x - box.width / 2 + at.x, y: p.y - box.height / 2 + at.y };
-  await raceCancel(new Input(cdp).click(point.x, point.y), signal);
+  const { p, corner, input } = await pointsInside(port, page, target, 'click', [at], `the point (${at.x}, ${at.y})`, timeoutMs, signal);
+  const point = { x: corner.x + at.x, y: corner.y + at.y };
+  await raceCancel(input.click(point.x, point.y), signal);
   return { element: p.description, point };
 }
 
-/**
- * Drag the pointer from one point inside an element to another (offsets from its top-left corner), as a person draws:
- * for a drawing that takes strokes. Under an approval policy it waits like a drag; a point outside the element fails.
- */
+/** Drag the pointer from one point inside an element to another, as a person draws a stroke on a drawing that takes strokes. */
 export async function dragInside(
   port: BrowserPort,
   page: number,
@@ -529,24 +550,9 @@ export async function dragInside(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<{ element: string }> {
-  const p = await prepareTarget(port, page, target, 'dragAndDrop', { timeoutMs, pointer: true, requireEnabled: false, signal });
-  const box = (await op(port, page, p, 'box')).value as Size;
-  for (const at of [from, to]) {
-    if (!(at.x >= 0 && at.y >= 0 && at.x <= box.width && at.y <= box.height)) {
-      throw new DeckhandError('ACTION_FAILED', `the point (${at.x}, ${at.y}) is outside ${p.description} (${box.width} × ${box.height}); nothing was drawn`);
-    }
-  }
-  const gate = gateOf(signal);
-  if (gate && gate.gates('dragAndDrop')) {
-    const pageUrl = (await port.pageInfo(page)).url;
-    const element = `a stroke from (${from.x}, ${from.y}) to (${to.x}, ${to.y}) inside ${p.description}`;
-    await gate.check({ method: 'dragAndDrop', args: [], pageUrl, facts: null, element }, signal);
-  }
-  throwIfCancelled(signal);
-  const cdp = await port.cdp(page);
-  actedOn(page, cdp);
-  const corner = { x: p.x - box.width / 2, y: p.y - box.height / 2 };
-  await raceCancel(new Input(cdp).drag({ x: corner.x + from.x, y: corner.y + from.y }, { x: corner.x + to.x, y: corner.y + to.y }), signal);
+  const what = `a stroke from (${from.x}, ${from.y}) to (${to.x}, ${to.y})`;
+  const { p, corner, input } = await pointsInside(port, page, target, 'dragAndDrop', [from, to], what, timeoutMs, signal);
+  await raceCancel(input.drag({ x: corner.x + from.x, y: corner.y + from.y }, { x: corner.x + to.x, y: corner.y + to.y }), signal);
   return { element: p.description };
 }
 

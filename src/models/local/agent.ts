@@ -1544,7 +1544,9 @@ const SECRET_WAIT_MS = 3000;
 function otherPage(url: string, at: string): string | null {
   const path = (u: string) => {
     try {
-      return new URL(u, 'http://page.invalid').pathname.replace(/\/+$/, '');
+      // "example.com/x" is a host and a path; "/x" a path alone.
+      const abs = /^[a-z][a-z+.-]*:\/\//i.test(u) || u.startsWith('/') ? u : `http://${u}`;
+      return new URL(abs, 'http://page.invalid').pathname.replace(/\/+$/, '');
     } catch {
       return u;
     }
@@ -1602,7 +1604,7 @@ const SCROLL_AXES: Readonly<Record<ScrollWay, string>> = { down: 'vertical', rig
 const AREAS_MAX = 5;
 
 /**
- * Scroll the page (and its one scroll area) to its end that way until a secret shows, then read it. The scroll asked
+ * Scroll the page (and each of its scroll areas) to its end that way until a secret shows, then read it. The scroll asked
  * for is made even when the page's text holds a secret already: a page may count it, and the end may show another.
  */
 async function revealStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
@@ -1619,7 +1621,12 @@ async function revealStep(r: Run, step: PlanStep, reasoning: string, current: ()
       .slice(0, AREAS_MAX);
     const inner = (await r.selectors(areas.map((a) => a.id!))).filter((x): x is string => !!x);
     for (const selector of ['html', ...inner]) {
-      await r.perform(selector, 'scrollTo', ['100%', SCROLL_AXES[way]]);
+      try {
+        await r.perform(selector, 'scrollTo', ['100%', SCROLL_AXES[way]]);
+      } catch (e) {
+        if (r.endsRun(e)) throw e;
+        return { why: `scrolling failed: ${(e as Error).message}` };
+      }
       const where = selector === 'html' ? 'the page' : 'the scroll area';
       r.note(`scroll ${where} to its end (${way})`, reasoning, `scrolled ${where}`, current().url, {
         selector,
@@ -2128,8 +2135,8 @@ function eachTargets(each: Each, nodes: OutlineNode[]): OutlineNode[] | string {
     return hits.filter((n) => !(n.role === 'checkbox' && n.states.checked === true));
   }
   if (each.all) {
-    // A button of the roles, and the page's clickable boxes drawn as buttons; never one that is disabled or ticked.
-    const roles = new Set(each.all.includes('button') ? [...each.all, 'clickable'] : each.all);
+    // Controls of those roles ("everything" takes what only listens for clicks too); never one disabled or ticked.
+    const roles = new Set(each.all);
     const hits = nodes.filter(
       (n) => n.id && roles.has(n.role) && n.states.disabled !== true && n.states.checked !== true && n.states.checked !== 'true' && n.states.pressed !== true,
     );

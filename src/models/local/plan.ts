@@ -246,7 +246,7 @@ export interface PlanStep {
   dragEach?: { what: string; to: string };
   /** "... and obtain the password": the secret the steps before it revealed, read off the page (on the page `url` names). */
   secret?: { url?: string; send?: boolean };
-  /** "Scroll down to find the password": the page (and its scroll area) scrolled that way until a secret shows, then read. */
+  /** "Scroll down to find the password": the page (and its scroll areas) scrolled that way until a secret shows, then read. */
   reveal?: { way: ScrollWay; url?: string };
 }
 
@@ -1255,7 +1255,7 @@ function eachOf(clause: string, quotes: string[]): Each | null {
   }
   // "Click everything on the page", "click all the buttons", "tick every checkbox": each such control once, in page order.
   const ON_PAGE = '(?:\\s+(?:on|in)\\s+(?:the|this)\\s+page)?';
-  if ((m = rx(`^${CLICK_ALL}\\s+(?:${either(EVERYTHING)})${ON_PAGE}$`).exec(c))) return { all: Object.keys(ALL_KINDS) };
+  if ((m = rx(`^${CLICK_ALL}\\s+(?:${either(EVERYTHING)})${ON_PAGE}$`).exec(c))) return { all: [...Object.keys(ALL_KINDS), 'clickable'] };
   for (const [role, said] of Object.entries(ALL_KINDS)) {
     if (rx(`^${CLICK_EVERY}\\s+(?:of\\s+)?(?:the\\s+)?(?:${either(said)})${ON_PAGE}$`).test(c)) return { all: [role] };
   }

@@ -36,9 +36,9 @@ const NOUN = `(?:the\\s+|a\\s+|your\\s+)?(?:${either(SECRET_NOUNS)})`;
 const OWNER = `(?:\\s+(?:for|of)\\s+(?:the|this)\\s+(?:${either(SECRET_OWNERS)}))?`;
 const OPENER = new RegExp(`^(?:${either(TASK_OPENERS)})\\s*(?::\\s*|\\s+to\\s+)`, 'i');
 const ASKED = new RegExp(`^(?:${either(REQUEST_OPENERS)})\\s+`, 'i');
-/** "You must go to <address> and obtain the password for the game": (1) the address, (2) the fetch of the secret. */
+/** "You must go to <address> and obtain the password for the game": (1) the address (one that reads as one), (2) the fetch of the secret. */
 const GO_THERE = new RegExp(
-  `^(?:you\\s+(?:must|need\\s+to|should|have\\s+to)\\s+)?(?:${either(GO_TO_PAGE)})\\s+(\\S+?)` +
+  `^(?:you\\s+(?:must|need\\s+to|should|have\\s+to)\\s+)?(?:${either(GO_TO_PAGE)})\\s+((?:[a-z][a-z+.-]*:\\/\\/|\\/|www\\.)\\S+?|[\\w-]+\\.[\\w.-]+\\/\\S*?)` +
     `(\\s+(?:and|to)\\s+(?:${either(SECRET_FETCHES)})\\s+${NOUN}${OWNER})?$`,
   'i',
 );

@@ -94,14 +94,14 @@ export const CLOSING_COURTESY: Phrases = ['please', 'thanks', 'thank you', 'thx'
 /** Words after which a closing courtesy is what is typed or said ("reply with thanks", "type please"). */
 export const COURTESY_AS_VALUE: Phrases = ['with', 'saying', 'say', 'type', 'enter', 'write', 'input', 'word', 'text'];
 
-/** How fast a step is to be done, said after it ("click three times before time runs out"): the step is done at once anyway. */
+/**
+ * How fast a step is to be done, said after it ("click three times before time runs out"): the step is done at once
+ * anyway. Only whole phrases: a word alone ("fast", "in time") may be a value or a field's name.
+ */
 export const HASTE: Phrases = [
   'before (?:the )?(?:time|timer|clock) runs out',
   'before the (?:timer|time) (?:ends|is up)',
   'as (?:fast|quickly) as (?:you can|possible)',
-  'quickly',
-  'fast',
-  'in time',
 ];
 /** What makes an instruction a request put as a question ("Could you forward ...?"). */
 export const REQUEST_OPENERS: Phrases = ['can you', 'could you', 'would you', 'will you'];
