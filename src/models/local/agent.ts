@@ -1741,6 +1741,8 @@ async function dismissStep(r: Run, step: PlanStep, reasoning: string, current: (
 /** The most pop-ups closed in one step. */
 const POPUPS_MAX = 30;
 const CLOSE_NAME = oneOf(CLOSE_NAMES);
+/** Roles whose × removes the item it is in. */
+const ITEM_HOLDERS: ReadonlySet<string> = new Set(['listitem', 'row', 'option', 'gridcell', 'tab', 'treeitem']);
 /** Roles a close control may have. */
 const CLOSE_ROLES: ReadonlySet<string> = new Set(['button', 'link', 'clickable']);
 
@@ -1749,7 +1751,10 @@ const CLOSE_ROLES: ReadonlySet<string> = new Set(['button', 'link', 'clickable']
  * named only "Close", "×" and the like (a pop-up drawn as a plain box).
  */
 function popupClosers(nodes: OutlineNode[]): OutlineNode[] {
-  const closers = nodes.filter((n) => n.id && CLOSE_ROLES.has(n.role) && n.states.disabled !== true && CLOSE_NAME.test(n.name.trim()));
+  // Never the × of an item in a list, a row or a tab (a tag's remove, a tab's close): that deletes, it closes no pop-up.
+  const closers = nodes.filter(
+    (n) => n.id && CLOSE_ROLES.has(n.role) && n.states.disabled !== true && CLOSE_NAME.test(n.name.trim()) && !under(n, ITEM_HOLDERS),
+  );
   const inDialogs = closers.filter((n) => under(n, DIALOGS));
   return nodes.some((n) => DIALOGS.has(n.role)) ? inDialogs : closers;
 }
@@ -1786,9 +1791,9 @@ const consentBoxes = (nodes: OutlineNode[]) =>
   );
 
 /** The page's one control that goes on ("I understand", else "Continue"), never one that goes back; or why there is none. */
-function goOnControl(nodes: OutlineNode[]): OutlineNode | string {
+function goOnControl(nodes: OutlineNode[], ticked = false): OutlineNode | string {
   const controls = nodes.filter((n) => n.id && CLOSE_ROLES.has(n.role) && n.states.disabled !== true && !GO_BACK.test(n.name.trim()));
-  for (const tier of GO_ON) {
+  for (const tier of ticked ? GO_ON : GO_ON.slice(0, -1)) {
     const fit = controls.filter((n) => tier.test(n.name.trim()));
     if (fit.length === 1) return fit[0]!;
     if (fit.length > 1) return `${fit.length} controls could be the one that goes on (${fit.map((n) => quote(n.name)).join(', ')})`;
@@ -1812,7 +1817,7 @@ async function consentStep(r: Run, step: PlanStep, reasoning: string, current: (
     await r.settle();
     set(await look(r, r.instruction));
   }
-  const goOn = goOnControl(current().nodes);
+  const goOn = goOnControl(current().nodes, did.length > 0);
   if (typeof goOn === 'string') return did.length ? { did: did.join('; ') } : { why: goOn };
   if (!(await actOnNode(r, goOn, 'click', [], `click ${quote(goOn.name)}`, reasoning, current().url))) return { why: 'the control went away' };
   did.push(`clicked ${quote(goOn.name)}`);

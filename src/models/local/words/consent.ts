@@ -37,7 +37,9 @@ export const CONSENT_BOXES: Phrases = [
 /** A control that goes on, best first: one that says the consent, then one that only goes on. */
 export const GO_ON_NAMES: readonly Phrases[] = [
   ['(?:yes,? )?i (?:understand|acknowledge|accept|agree|consent)\\b.*', '(?:understand|acknowledge|accept|agree)\\b.*'],
-  ['continue\\b.*', 'proceed\\b.*', 'enter\\b.*', 'ok(?:ay)?', 'got it', 'yes', 'confirm', 'verify', 'submit', 'next', 'show (?:me )?(?:the )?content'],
+  ['continue\\b.*', 'proceed\\b.*', 'enter\\b.*', 'ok(?:ay)?', 'got it', 'show (?:me )?(?:the )?content'],
+  // Only after a consent box was ticked: alone, these may send a form the warning merely sits beside.
+  ['yes', 'confirm', 'verify', 'submit', 'next'],
 ];
 /** A control that goes back or refuses: never the one clicked. */
 export const GO_BACK_NAMES: Phrases = [
