@@ -206,6 +206,8 @@ export interface DrawnShape {
   w: number;
   h: number;
   fill: string;
+  /** A line's two ends (x1, y1, x2, y2), where they are drawn, relative to the drawing's corner. */
+  ends?: [number, number, number, number];
 }
 
 /** The shapes a drawing shows, and its size. */

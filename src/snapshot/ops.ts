@@ -309,14 +309,23 @@ function shapesOf(el: Element): DrawnShapes {
     const r = s.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
     const round = (v: number) => Math.round(v * 10) / 10;
-    shapes.push({
+    const shape: DrawnShape = {
       tag: s.localName,
       x: round(r.left + r.width / 2 - box.left),
       y: round(r.top + r.height / 2 - box.top),
       w: round(r.width),
       h: round(r.height),
       fill: cs.fill,
-    });
+    };
+    // A line's box loses which way it slopes: its ends, through the transforms it is drawn with.
+    const m = s instanceof SVGLineElement ? s.getScreenCTM() : null;
+    if (m && s instanceof SVGLineElement) {
+      const at = (x: number, y: number) => new DOMPoint(x, y).matrixTransform(m);
+      const a = at(s.x1.baseVal.value, s.y1.baseVal.value);
+      const b = at(s.x2.baseVal.value, s.y2.baseVal.value);
+      shape.ends = [round(a.x - box.left), round(a.y - box.top), round(b.x - box.left), round(b.y - box.top)];
+    }
+    shapes.push(shape);
   }
   return { width: box.width, height: box.height, shapes };
 }

@@ -269,6 +269,9 @@ const clicks = (...names: (string | string[])[]): TaskCheck => ({ clicks: names 
 const anyOrder = (...names: string[]): TaskCheck => ({ clicks: names, anyOrder: true });
 const state = (s: Fields, also: { clicks?: (string | string[])[] } = {}): TaskCheck => ({ state: s, ...also });
 const REFUSE: TaskCheck = { refuse: true };
+/** An angle bisected, a circle drawn around the dot (midpoint.html), then Submit pressed. */
+const bisected = state({ bisected: 'yes' }, { clicks: ['submit'] });
+const ringed = state({ drawn: 'a circle around the dot' }, { clicks: ['submit'] });
 /** The page shows its secret, and the run's answer reports it. */
 const revealed = (answer: string, also: { clicks?: (string | string[])[]; submits?: Fields[]; state?: Fields } = {}): TaskCheck => ({
   ...also,
@@ -879,6 +882,19 @@ const table: Record<TaskFamily, Row[]> = {
     [`${MP}?m=three`, 'Draw a horizontal line through the dot', REFUSE],
     [`${MP}?m=three`, 'Click the midpoint between the two points, then press Submit', REFUSE],
     [`${MP}?m=lines`, 'Click the center of the circle and press submit', REFUSE],
+    // An angle's bisector (a click ends a line from its corner), a circle drawn around a dot (a stroke of the pointer).
+    [`${MP}?m=angle`, 'Create a line that bisects the angle evenly in two, then press submit.', bisected],
+    [`${MP}?m=angle&seed=4`, 'Bisect the angle, then click Submit', bisected],
+    [`${MP}?m=anglev`, 'Draw a line that bisects the angle and press Submit', bisected],
+    [`${MP}?m=anglev&seed=9`, 'Split the angle in half with a line, then press submit', bisected],
+    [`${MP}?m=angle3`, 'Bisect the angle, then press Submit', REFUSE],
+    [`${MP}?m=flat`, 'Create a line that bisects the angle evenly in two, then press submit.', REFUSE],
+    [`${MP}?m=ring`, 'Draw a circle centered around the marked point by dragging the mouse. Press submit when done.', ringed],
+    [`${MP}?m=ring&seed=6`, 'Draw a circle around the dot, then press Submit', ringed],
+    [`${MP}?m=ringv`, 'Circle the marked point with the mouse and click Submit', ringed],
+    [`${MP}?m=ringv&seed=2`, 'Draw a circle with its centre at the marked point, then press submit', ringed],
+    [MP, 'Draw a circle around the dot, then press submit', REFUSE],
+    [`${MP}?m=center`, 'Draw a circle centered around the marked point', REFUSE],
     [PO, 'Sort the playlist alphabetically', state({ order: 'canyon,dawn,harbor,last,neon' })],
     [PO, 'Sort the tracks in reverse alphabetical order', state({ order: 'neon,last,harbor,dawn,canyon' })],
   ],

@@ -4,7 +4,7 @@
  * run's signal (and so its approval).
  */
 import type { StepRunner } from '../../models/local/step-runner';
-import { clickInside, dragBy, dragInside, performAction, pointOf, resizeBy, shapesIn } from '../core/actions';
+import { clickInside, dragBy, holdOn, performAction, pointOf, resizeBy, shapesIn, strokeInside } from '../core/actions';
 import { captureSnapshot, selectorsForIds } from '../core/snapshot';
 import { pageToday } from '../core/today';
 import { endsRun } from '../people/approval';
@@ -45,7 +45,8 @@ export function planSteps(run: PlannedRun): StepRunner {
     resizeBy: (selector, dx, dy) => resizeBy(port, page, { selector }, dx, dy, NODE_ACTION_MS, signal),
     shapesIn: (selector) => shapesIn(port, page, { selector }, NODE_ACTION_MS, signal),
     clickInside: (selector, at) => clickInside(port, page, { selector }, at, NODE_ACTION_MS, signal),
-    dragInside: (selector, from, to) => dragInside(port, page, { selector }, from, to, NODE_ACTION_MS, signal),
+    strokeInside: (selector, points) => strokeInside(port, page, { selector }, points, NODE_ACTION_MS, signal),
+    hold: (selector, ms) => holdOn(port, page, { selector }, ms, NODE_ACTION_MS, signal),
     menuTexts: async (selector) =>
       (await port.frameRequest<{ texts: string[] }>(page, 0, { type: 'dh:menuTexts', selector }, MENU_TEXTS_MS).catch(() => ({ texts: [] as string[] }))).texts,
     today: () => pageToday(port, page),

@@ -540,20 +540,48 @@ export async function clickInside(
   return { element: p.description, point };
 }
 
-/** Drag the pointer from one point inside an element to another, as a person draws a stroke on a drawing that takes strokes. */
-export async function dragInside(
+/** A stroke of the pointer through points inside an element (offsets from its top-left corner), as a person draws on a drawing that takes strokes. */
+export async function strokeInside(
   port: BrowserPort,
   page: number,
   target: ActTarget,
-  from: { x: number; y: number },
-  to: { x: number; y: number },
+  points: { x: number; y: number }[],
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<{ element: string }> {
-  const what = `a stroke from (${from.x}, ${from.y}) to (${to.x}, ${to.y})`;
-  const { p, corner, input } = await pointsInside(port, page, target, 'dragAndDrop', [from, to], what, timeoutMs, signal);
-  await raceCancel(input.drag({ x: corner.x + from.x, y: corner.y + from.y }, { x: corner.x + to.x, y: corner.y + to.y }), signal);
+  if (points.length < 2) throw new DeckhandError('INVALID_ARGUMENT', 'a stroke needs at least two points');
+  const [a, b] = [points[0]!, points.at(-1)!];
+  const what = `a stroke of ${points.length} points from (${a.x}, ${a.y}) to (${b.x}, ${b.y})`;
+  const { p, corner, input } = await pointsInside(port, page, target, 'dragAndDrop', points, what, timeoutMs, signal);
+  await raceCancel(input.stroke(points.map((q) => ({ x: corner.x + q.x, y: corner.y + q.y }))), signal);
   return { element: p.description };
+}
+
+/** The longest press and hold: a hold is a gesture, not a way to wait. */
+export const HOLD_MAX_MS = 30_000;
+
+/**
+ * Press and hold an element, as a person holds a button down for a time ("hold the button for 3 seconds"): asked of the
+ * call's gate as a click on it is; the button is released after `ms`, or at once when the call is cancelled.
+ */
+export async function holdOn(
+  port: BrowserPort,
+  page: number,
+  target: ActTarget,
+  ms: number,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<{ element: string; heldMs: number }> {
+  if (!(ms > 0 && ms <= HOLD_MAX_MS)) throw new DeckhandError('INVALID_ARGUMENT', `a hold lasts more than 0 and at most ${HOLD_MAX_MS} ms; got ${ms}`);
+  const p = await prepareTarget(port, page, target, 'click', { timeoutMs, pointer: true, requireEnabled: true, signal });
+  await askGate(port, page, 'click', await riskFacts(port, page, p), p.description, signal);
+  throwIfCancelled(signal);
+  const cdp = await port.cdp(page);
+  actedOn(page, cdp);
+  const started = Date.now();
+  await new Input(cdp).hold(p.x, p.y, ms, signal);
+  throwIfCancelled(signal);
+  return { element: p.description, heldMs: Date.now() - started };
 }
 
 /** Where an element is on the screen now (its centre), scrolled into view. */

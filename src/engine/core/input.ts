@@ -7,6 +7,9 @@ import { keyDef, MODIFIER_BITS, parseChord, type KeyDef } from './keys';
 
 export type MouseButton = 'left' | 'right' | 'middle';
 
+/** The longest move of a stroke between two pointer events. */
+const STROKE_STEP_PX = 8;
+
 export class Input {
   constructor(private readonly cdp: CdpSession) {}
 
@@ -76,6 +79,52 @@ export class Input {
 
   async insertText(text: string): Promise<void> {
     await this.cdp.send('Input.insertText', { text });
+  }
+
+  /**
+   * A stroke of the pointer through points, as a person draws: pressed at the first, moved through the rest in steps of
+   * at most STROKE_STEP_PX (a drawing listens to every move), released at the last.
+   */
+  async stroke(points: { x: number; y: number }[]): Promise<void> {
+    const [first, ...rest] = points;
+    if (!first) return;
+    await this.move(first.x, first.y);
+    await this.cdp.send('Input.dispatchMouseEvent', { type: 'mousePressed', x: first.x, y: first.y, button: 'left', clickCount: 1, buttons: 1 });
+    let at = first;
+    for (const p of rest) {
+      const steps = Math.max(1, Math.ceil(Math.hypot(p.x - at.x, p.y - at.y) / STROKE_STEP_PX));
+      for (let i = 1; i <= steps; i++) {
+        const x = at.x + ((p.x - at.x) * i) / steps;
+        const y = at.y + ((p.y - at.y) * i) / steps;
+        await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'left', buttons: 1 });
+      }
+      at = p;
+    }
+    await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x: at.x, y: at.y, button: 'left', clickCount: 1, buttons: 0 });
+  }
+
+  /**
+   * Press and hold: the button pressed at a point, held `ms`, then released there. The hold is timed from the moment the
+   * page has had the press, so what it measures between press and release is `ms` and the release's own delivery. A
+   * cancel releases at once: a button is never left held down.
+   */
+  async hold(x: number, y: number, ms: number, signal?: AbortSignal): Promise<void> {
+    await this.move(x, y);
+    await this.cdp.send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button: 'left', clickCount: 1, buttons: 1 });
+    try {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          signal?.removeEventListener('abort', done);
+          resolve();
+        };
+        const timer = setTimeout(done, ms);
+        signal?.addEventListener('abort', done, { once: true });
+        if (signal?.aborted) done();
+      });
+    } finally {
+      await this.cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button: 'left', clickCount: 1, buttons: 0 });
+    }
   }
 
   /**

@@ -26,7 +26,7 @@ import { drawButton, drawnNumber, isWanted, type Drawn } from './draws';
 import { lineKey, secretsShown, type ScrollWay } from './secrets';
 import { CONSENT_BOXES, GO_BACK_NAMES, GO_ON_NAMES } from './words/consent';
 import { SEND_NAMES } from './words/secrets';
-import { LINE_REACH_PX, POINT_MAX_PX } from './words/drawings';
+import { spotMove, type SpotMove } from './geometry';
 import { answerTo, type Guess } from './guessing';
 import { describeFile, failure, filesIn, fits, printed } from './shell';
 import { SHELL_COMMANDS } from './words/shell';
@@ -1829,31 +1829,14 @@ const DRAWING_ROLES: ReadonlySet<string> = new Set(['clickable', 'img', 'figure'
 const DRAWINGS_MAX = 4;
 const drawingsOf = (nodes: OutlineNode[]) => nodes.filter((n) => n.id && DRAWING_ROLES.has(n.role)).slice(0, DRAWINGS_MAX);
 
-/** The point a step names in a drawing's shapes (relative to its corner), or why there is not one. */
-function spotIn(at: 'midpoint' | 'centre' | 'line', shapes: DrawnShape[]): Point | string {
-  const round = shapes.filter((s) => s.tag === 'circle' || s.tag === 'ellipse');
-  if (at === 'line') {
-    const dots = round.filter((s) => s.w <= POINT_MAX_PX && s.h <= POINT_MAX_PX);
-    if (dots.length !== 1) return `the drawing shows ${dots.length || 'no'} dots, not one`;
-    return { x: Math.round(dots[0]!.x), y: Math.round(dots[0]!.y) };
-  }
-  if (at === 'midpoint') {
-    const dots = round.filter((s) => s.w <= POINT_MAX_PX && s.h <= POINT_MAX_PX);
-    if (dots.length !== 2) return `the drawing shows ${dots.length || 'no'} point${dots.length === 1 ? '' : 's'}, not two`;
-    return { x: Math.round((dots[0]!.x + dots[1]!.x) / 2), y: Math.round((dots[0]!.y + dots[1]!.y) / 2) };
-  }
-  const circles = round.filter((s) => s.w > POINT_MAX_PX || s.h > POINT_MAX_PX);
-  if (circles.length !== 1) return `the drawing shows ${circles.length || 'no'} circle${circles.length === 1 ? '' : 's'}, not one`;
-  return { x: Math.round(circles[0]!.x), y: Math.round(circles[0]!.y) };
-}
-
 /**
- * Click a point the words name in the page's one drawing that takes clicks (the midpoint of its two points, the centre of
- * its circle), worked out from the shapes it draws. Two drawings it could be, or shapes that do not fit, are a refusal.
+ * A point the words name in the page's one drawing that takes clicks (the midpoint of its two points, the centre of its
+ * circle, the end of an angle's bisector) clicked, or a stroke drawn on it (a line through its dot, a circle around it),
+ * worked out from the shapes it draws. Two drawings it could be, or shapes that do not fit, are a refusal.
  */
 async function spotStep(r: Run, step: PlanStep, reasoning: string, current: () => View): Promise<Outcome> {
-  const { at } = step.spot!;
-  const fits: { selector: string; point: Point; element: string; size: Size }[] = [];
+  const { at, dir } = step.spot!;
+  const fits: { selector: string; move: SpotMove; element: string }[] = [];
   let why = 'the page shows no drawing that takes clicks';
   const drawings = drawingsOf(current().nodes);
   const selectors = await r.selectors(drawings.map((d) => d.id!));
@@ -1861,39 +1844,28 @@ async function spotStep(r: Run, step: PlanStep, reasoning: string, current: () =
     if (!selector) continue;
     const read = await r.shapesIn(selector).catch(() => null);
     if (!read?.shapes.length) continue;
-    const point = spotIn(at, read.shapes);
-    if (typeof point === 'string') why = point;
-    else fits.push({ selector, point, element: read.element, size: { width: read.width, height: read.height } });
+    const move = spotMove(at, dir, read.shapes, { width: read.width, height: read.height });
+    if (typeof move === 'string') why = move;
+    else fits.push({ selector, move, element: read.element });
   }
   if (fits.length !== 1) return { why: fits.length ? `${fits.length} drawings on the page could be the one meant` : why };
-  const { selector, point, element, size } = fits[0]!;
-  if (at === 'line') {
-    // Through the dot, as far each way as the drawing lets it reach.
-    const h = step.spot!.dir === 'horizontal';
-    const clampX = (x: number) => Math.round(Math.min(size.width - 2, Math.max(2, x)));
-    const clampY = (y: number) => Math.round(Math.min(size.height - 2, Math.max(2, y)));
-    const from = h ? { x: clampX(point.x - LINE_REACH_PX), y: point.y } : { x: point.x, y: clampY(point.y - LINE_REACH_PX) };
-    const to = h ? { x: clampX(point.x + LINE_REACH_PX), y: point.y } : { x: point.x, y: clampY(point.y + LINE_REACH_PX) };
-    try {
-      await r.dragInside(selector, from, to);
-    } catch (e) {
-      if (r.endsRun(e)) throw e;
-      return { why: (e as Error).message };
-    }
-    const drew = `drew a ${step.spot!.dir} line from (${from.x}, ${from.y}) to (${to.x}, ${to.y}) through the dot`;
-    r.note(step.say, reasoning, `${drew} inside ${element}`, current().url, null);
-    return { did: `${drew} inside ${element}` };
-  }
-  const what = at === 'midpoint' ? 'the midpoint of the two points' : 'the centre of the circle';
-  let done: { element: string };
+  const { selector, move, element } = fits[0]!;
+  let did: string;
   try {
-    done = await r.clickInside(selector, point);
+    if ('stroke' in move) {
+      await r.strokeInside(selector, move.stroke);
+      const [a, b] = [move.stroke[0]!, move.stroke.at(-1)!];
+      did = `drew ${move.what}, from (${a.x}, ${a.y})${a.x === b.x && a.y === b.y ? ' round' : ` to (${b.x}, ${b.y})`} inside ${element}`;
+    } else {
+      const done = await r.clickInside(selector, move.click);
+      did = `clicked ${move.what}, (${move.click.x}, ${move.click.y}) inside ${done.element}`;
+    }
   } catch (e) {
     if (r.endsRun(e)) throw e;
     return { why: (e as Error).message };
   }
-  r.note(`click ${what}`, reasoning, `clicked (${point.x}, ${point.y}) inside ${done.element}`, current().url, null);
-  return { did: `clicked ${what}, (${point.x}, ${point.y}) inside ${element}` };
+  r.note(step.say, reasoning, did, current().url, null);
+  return { did };
 }
 
 /** How long a terminal may take to print what a command did. */

@@ -50,7 +50,8 @@ import { drawOf, type Draw } from './draws';
 import { guessOf, type Guess } from './guessing';
 import { mirrorTask, scrollOnly, secretSought, type ScrollWay } from './secrets';
 import { CONSENT_MEANS, CONSENT_VERBS, CONSENTED, HUMAN_PROOF } from './words/consent';
-import { CENTRES, LINE_THROUGH, MIDPOINTS, POINT_CLICKS } from './words/drawings';
+import { BISECTS, CENTRES, CIRCLES_AROUND, DRAWN_WITH, LINE_THROUGH, MIDPOINTS, POINT_CLICKS } from './words/drawings';
+import type { SpotKind } from './geometry';
 import { describeFile, fileToRemove, type FileSpec } from './shell';
 import {
   CLICK_PURPOSES,
@@ -228,8 +229,11 @@ export interface PlanStep {
    * then its one control that goes on clicked (after a tick only when `press`: the task's end is what the page shows next).
    */
   consent?: { kind: 'warning' | 'terms' | 'human'; press?: boolean };
-  /** "Click on the midpoint between the two points", "the center of the circle": that point of the page's drawing, clicked. */
-  spot?: { at: 'midpoint' | 'centre' | 'line'; dir?: 'horizontal' | 'vertical' };
+  /**
+   * "Click on the midpoint between the two points", "the center of the circle", "bisect the angle": that point of the page's
+   * drawing, clicked; "draw a line through the dot", "a circle around the point": that stroke drawn.
+   */
+  spot?: { at: SpotKind; dir?: 'horizontal' | 'vertical' };
   /** "Close the popup windows": every pop-up closed by its own close control, one at a time, until none is left. */
   dismissAll?: boolean;
   /** "Expand the pie menu below": the page's one control that opens a menu (of that kind), clicked; the next steps look in it. */
@@ -857,6 +861,9 @@ function consentOf(clause: string): PlanStep | null {
 const SPOT = new RegExp(`^(?:${either(POINT_CLICKS)})\\s+(?:(${either(MIDPOINTS)})|(${either(CENTRES)}))$`, 'i');
 
 const LINE = new RegExp(`^(?:${either(LINE_THROUGH)})$`, 'i');
+/** "Create a line that bisects the angle", "draw a circle around the marked point", said with how the pointer draws or not. */
+const BISECT = new RegExp(`^(?:${either(BISECTS)})(?:\\s+(?:${either(DRAWN_WITH)}))?$`, 'i');
+const CIRCLE = new RegExp(`^(?:${either(CIRCLES_AROUND)})(?:\\s+(?:${either(DRAWN_WITH)}))?$`, 'i');
 
 /** "... before time runs out (10 seconds)", "... as fast as you can": how fast, not what. */
 const HASTE_AFTER = new RegExp(`\\s+(?:${either(HASTE)})(?:\\s*\\u0001\\d+\\u0001|\\s*\\([^)]*\\))?$`, 'i');
@@ -1750,6 +1757,14 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       if (line) {
         const dir = line[1]!.toLowerCase() as 'horizontal' | 'vertical';
         push({ say: `draw a ${dir} line through the dot`, spot: { at: 'line', dir } });
+        return;
+      }
+      if (BISECT.test(bare(clause, quotes))) {
+        push({ say: 'draw a line that bisects the angle', spot: { at: 'bisect' } });
+        return;
+      }
+      if (CIRCLE.test(bare(clause, quotes))) {
+        push({ say: 'draw a circle around the dot', spot: { at: 'circle' } });
         return;
       }
       if (spot) {

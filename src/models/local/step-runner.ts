@@ -39,8 +39,10 @@ export interface StepRunner {
   shapesIn(selector: string): Promise<{ element: string } & DrawnShapes>;
   /** Click a point inside an element, an offset from its top-left corner, as a person's pointer would. */
   clickInside(selector: string, at: Point): Promise<{ element: string }>;
-  /** Drag the pointer between two points inside an element (offsets from its top-left corner), as a person draws a stroke. */
-  dragInside(selector: string, from: Point, to: Point): Promise<{ element: string }>;
+  /** A stroke of the pointer through points inside an element (offsets from its top-left corner), as a person draws. */
+  strokeInside(selector: string, points: Point[]): Promise<{ element: string }>;
+  /** Press and hold an element for `ms`, then release it (the approval of the call applies, as to a click). */
+  hold(selector: string, ms: number): Promise<{ element: string; heldMs: number }>;
   /** The item texts of the menu an element opens, as the page holds them now (shown or hidden); none when it cannot say. */
   menuTexts(selector: string): Promise<string[]>;
   /** The page's own date (YYYY-MM-DD), for steps that name a date by description. */

@@ -16,3 +16,25 @@ export const POINT_MAX_PX = 16;
 export const LINE_THROUGH: Phrases = ['draw a (horizontal|vertical) line (?:that )?(?:runs |goes |passes )?through the (?:dot|point)'];
 /** How far a drawn line reaches on each side of its dot. */
 export const LINE_REACH_PX = 35;
+/** A line that bisects the angle the drawing's two lines make ("create a line that bisects the angle evenly in two"). */
+export const BISECTS: Phrases = [
+  '(?:create|draw|make|add|place) a line (?:that |which )?(?:bisects|splits|divides|cuts|halves) the angle' +
+    '(?: (?:evenly|equally|exactly))?(?: in (?:two|half))?',
+  'bisect the angle(?: (?:evenly|equally))?(?: in (?:two|half))?(?: with a line)?',
+  '(?:split|divide|cut) the angle (?:evenly |equally |exactly )?in (?:two|half)(?: with a line)?',
+  'draw the bisector of the angle',
+  "draw the angle(?:'s)? bisector",
+];
+/** A circle drawn around the one dot ("draw a circle centered around the marked point"). */
+export const CIRCLES_AROUND: Phrases = [
+  'draw a circle (?:(?:centered|centred) )?(?:around|round|about|on|at) the (?:marked |given |shown )?(?:point|dot)',
+  'draw a circle (?:with (?:its )?|whose )(?:center|centre) (?:is )?(?:at|on) the (?:marked |given |shown )?(?:point|dot)',
+  'circle the (?:marked |given |shown )?(?:point|dot)',
+];
+/** How the pointer draws, said after the shape ("by dragging the mouse"): nothing to do beyond the drawing. */
+export const DRAWN_WITH: Phrases = ['(?:by )?(?:dragging|moving|using) the (?:mouse|pointer|cursor)', 'with the (?:mouse|pointer|cursor)'];
+/** How far the ends of two lines may be apart and still be one corner of an angle. */
+export const JOIN_PX = 6;
+/** The radius a circle around a dot is drawn at, at most (less near the drawing's edge), and at least. */
+export const CIRCLE_RADIUS_PX = 25;
+export const CIRCLE_RADIUS_MIN_PX = 10;
