@@ -133,6 +133,7 @@ const NU = 'number-tiles.html';
 const PB = 'pet-blog.html';
 const SE = 'secret.html';
 const MP = 'midpoint.html';
+const HO = 'hold.html';
 /** The same posts as links to other pages: clicking one takes the rest away. */
 const PN = 'pet-blog.html?links=pages';
 const FT = 'focus-text.html';
@@ -841,6 +842,17 @@ const table: Record<TaskFamily, Row[]> = {
     [SW, 'Start the stopwatch, wait 2 seconds, then stop it', state({ elapsed_ms: { min: 1950, max: 9000 } }, { clicks: ['start', 'stop'] })],
     [SW, 'Click Start, wait 3 seconds, then click Stop.', state({ elapsed_ms: { min: 2950, max: 10000 } }, { clicks: ['start', 'stop'] })],
     [SW, 'Press Start and stop the timer after about one second', state({ elapsed_ms: { min: 700, max: 8000 } }, { clicks: ['start', 'stop'] })],
+    // A control pressed and held for a time (timed by the page from press to release).
+    [HO, 'Hold the button for exactly 3 seconds', state({ held: 'right', on: 'hold', revealed: true })],
+    [`${HO}?t=1`, wrapped('Hold the button for exactly 1 second', `${HO}?t=1`), revealed('HELD_STEADY_7', { state: { held: 'right', on: 'hold' } })],
+    [`${HO}?t=1.5`, 'Press and hold "Hold me" for 1.5 seconds', state({ held: 'right', on: 'hold', revealed: true })],
+    [`${HO}?m=pointer&t=2`, 'Press and hold the button for 2 seconds', state({ held: 'done' })],
+    [`${HO}?m=pointer&t=1`, 'Keep pressing "Press & Hold" for at least 1 second', state({ held: 'done' })],
+    [`${HO}?m=two&t=1.5`, 'Press and hold Record for 1.5 seconds', state({ held: 'right', on: 'record' })],
+    [`${HO}?m=two&t=2`, 'Hold the Play button down for 2 seconds', state({ held: 'right', on: 'play' })],
+    [`${HO}?m=two`, 'Hold the button for 2 seconds', REFUSE],
+    [HO, 'Hold the space bar for 3 seconds', REFUSE],
+    [HO, 'Hold the Stop button for 3 seconds', REFUSE],
   ],
   // One request spread over several fields (a select, text boxes), then Search.
   'multi-field-search': [

@@ -7,7 +7,7 @@ import { actedOn } from './activity';
 import { Input } from './input';
 import { parseChord } from './keys';
 import { DeckhandError, ErrorCode } from '../../protocol/errors';
-import { ACT_METHODS, type ActMethod } from '../../protocol/schemas';
+import { ACT_METHODS, MAX_TIMEOUT_MS, type ActMethod } from '../../protocol/schemas';
 import type { Choices, OpResult, PingResult } from '../../protocol/content-messages';
 import { chooseOption } from './choose';
 import { prepareTarget, type Prepared } from './frames';
@@ -557,9 +557,6 @@ export async function strokeInside(
   return { element: p.description };
 }
 
-/** The longest press and hold: a hold is a gesture, not a way to wait. */
-export const HOLD_MAX_MS = 30_000;
-
 /**
  * Press and hold an element, as a person holds a button down for a time ("hold the button for 3 seconds"): asked of the
  * call's gate as a click on it is; the button is released after `ms`, or at once when the call is cancelled.
@@ -572,7 +569,7 @@ export async function holdOn(
   timeoutMs: number,
   signal?: AbortSignal,
 ): Promise<{ element: string; heldMs: number }> {
-  if (!(ms > 0 && ms <= HOLD_MAX_MS)) throw new DeckhandError('INVALID_ARGUMENT', `a hold lasts more than 0 and at most ${HOLD_MAX_MS} ms; got ${ms}`);
+  if (!(ms > 0 && ms <= MAX_TIMEOUT_MS)) throw new DeckhandError('INVALID_ARGUMENT', `a hold lasts more than 0 and at most ${MAX_TIMEOUT_MS} ms; got ${ms}`);
   const p = await prepareTarget(port, page, target, 'click', { timeoutMs, pointer: true, requireEnabled: true, signal });
   await askGate(port, page, 'click', await riskFacts(port, page, p), p.description, signal);
   throwIfCancelled(signal);

@@ -394,6 +394,7 @@ function reveals(pick: Pick, step: PlanStep): boolean {
 const WHOLE_STEPS: readonly [keyof PlanStep, WholeStep][] = [
   ['dragEach', dragEachStep],
   ['resize', resizeStep],
+  ['hold', holdStep],
   ['guess', guessNumber],
   ['draw', drawStep],
   ['openMenu', openMenuStep],
@@ -426,6 +427,7 @@ const READY_CHECKS: readonly [keyof PlanStep, (s: PlanStep, nodes: OutlineNode[]
   ['drag', (s, nodes, clock) => whyNot(dragTarget(s.drag!, nodes, clock)), 'changes'],
   ['dragEach', (s, nodes, clock) => whyNot(dragSet(s.dragEach!, nodes, clock)), 'changes'],
   ['resize', (s, nodes, clock) => whyNot(namedTarget(s.resize!.target, nodes, clock)), 'changes'],
+  ['hold', (s, nodes, clock) => whyNot(namedTarget(s.hold!.target, nodes, clock)), 'changes'],
   ['sort', (s, nodes) => whyNot(sortTarget(s.sort!, nodes)), 'changes'],
   // A rating may bring up what comes next (a box for the review).
   ['rate', (s, nodes) => whyNot(starFor(s.rate!, nodes)), 'changes'],
@@ -1309,6 +1311,26 @@ async function resizeStep(r: Run, step: PlanStep, reasoning: string, current: ()
   const took = (d: number, a: number, b: number) => d === 0 || (d > 0 ? b - a >= RESIZED_MIN : a - b >= RESIZED_MIN);
   if (!took(dx, out.before.width, out.after.width) || !took(dy, out.before.height, out.after.height))
     return { why: `${did}, which is not the change asked (${dx > 0 || dy > 0 ? 'larger' : 'smaller'})` };
+  return { did };
+}
+
+/** A press and hold: the control the words name pressed, held the time said, released; how long it was held is said. */
+async function holdStep(r: Run, step: PlanStep, reasoning: string, current: () => View): Promise<Outcome> {
+  const view = current();
+  const { target, ms } = step.hold!;
+  const g = namedTarget(target, view.nodes, r.clock);
+  if ('why' in g) return g;
+  const [sel] = await r.selectors([g.node.id!]);
+  if (!sel) return { why: 'the element went away' };
+  let out: Awaited<ReturnType<StepRunner['hold']>>;
+  try {
+    out = await r.hold(sel, ms);
+  } catch (e) {
+    if (r.endsRun(e)) throw e;
+    return { why: (e as Error).message };
+  }
+  const did = `held ${out.element} down for ${ms} ms`;
+  r.note(step.say, reasoning, did, view.url, null);
   return { did };
 }
 

@@ -137,6 +137,12 @@ import {
   CLOSING_COURTESY,
   COURTESY_AS_VALUE,
   STATING_VERBS,
+  HOLD_VERBS,
+  HELD_WORDS,
+  HOLD_EXACTNESS,
+  HELD_KEYS,
+  LONG_PRESS_MS,
+  AT_LEAST_EXTRA_MS,
 } from './words/verbs';
 import {
   BECOMING_VERBS,
@@ -234,6 +240,8 @@ export interface PlanStep {
    * drawing, clicked; "draw a line through the dot", "a circle around the point": that stroke drawn.
    */
   spot?: { at: SpotKind; dir?: 'horizontal' | 'vertical' };
+  /** "Hold the button for exactly 3 seconds": the control the words name pressed, held this long, then released. */
+  hold?: { target: string; ms: number };
   /** "Close the popup windows": every pop-up closed by its own close control, one at a time, until none is left. */
   dismissAll?: boolean;
   /** "Expand the pie menu below": the page's one control that opens a menu (of that kind), clicked; the next steps look in it. */
@@ -1213,10 +1221,39 @@ function dragOf(clause: string, quotes: string[]): PlanStep['drag'] | null {
   return { target: m[1], dx, dy };
 }
 
+/** A time said as a count and a unit ("2 seconds", "one minute", "500 ms"), in milliseconds. */
+function durationMs(count: string, unit: string): number {
+  const n = Number(count) || COUNT_WORDS[count.toLowerCase()] || 1;
+  return /^m(?:s|illi)/i.test(unit) ? n : /^min/i.test(unit) ? n * 60_000 : n * 1000;
+}
+
+/**
+ * "Hold the button for exactly 3 seconds", "press and hold Record for 2 s", "long-press the photo": (1) the verb, (2) the
+ * target, (3) how exact, (4) the count, (5) the unit.
+ */
+const HOLD = new RegExp(
+  `^(${either(HOLD_VERBS)})\\s+(.+?)(?:\\s+(?:${either(HELD_WORDS)}))?` +
+    `(?:\\s+for\\s+(?:(${either(HOLD_EXACTNESS)})\\s+)?(${PAUSE_COUNT}|a|half a)\\s*(${either(PAUSE_UNITS)}))?$`,
+  'i',
+);
+
+/** A press and hold of a control, or null when the words are not one; a key held, or a hold with no time said but a long press, is a refusal. */
+function holdStep(clause: string): PlanStep | null {
+  const m = HOLD.exec(clause);
+  if (!m) return null;
+  const [, verb, target, exactness, count, unit] = m as unknown as [string, string, string, string?, string?, string?];
+  const long = /^long/i.test(verb);
+  if (!count && !long) return null;
+  if (anyOf(HELD_KEYS).test(target)) throw new Refusal(`it holds "${target}" down, a key, which the built-in agent does not hold`);
+  const said = count && unit ? durationMs(count === 'half a' ? '0.5' : count === 'a' ? '1' : count, unit) : LONG_PRESS_MS;
+  const ms = Math.round(said + (exactness && /least/i.test(exactness) ? AT_LEAST_EXTRA_MS : 0));
+  if (ms > WAIT_MAX_MS) throw new Refusal(`it asks to hold for ${count} ${unit}, longer than the built-in agent waits (${WAIT_MAX_MS / 1000} s)`);
+  return { say: `hold ${target} for ${ms} ms`, hold: { target, ms } };
+}
+
 /** "wait 2 seconds", "after a second": a pause step; longer than the agent waits is a refusal, never a shorter wait. */
 function pauseStep(count: string, unit: string): PlanStep {
-  const n = Number(count) || COUNT_WORDS[count.toLowerCase()] || 1;
-  const ms = /^m(?:s|illi)/i.test(unit) ? n : /^min/i.test(unit) ? n * 60_000 : n * 1000;
+  const ms = durationMs(count, unit);
   if (ms > WAIT_MAX_MS) throw new Refusal(`it asks to wait ${count} ${unit}, longer than the built-in agent waits (${WAIT_MAX_MS / 1000} s)`);
   return { say: `wait ${count} ${unit}`, wait: ms };
 }
@@ -1750,6 +1787,12 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       });
       // "Click three times": a click with no target named is the page's one button's.
       if (times > 1 && /^(?:click|tap|press)$/i.test(clause.trim())) clause = 'click the button';
+      // "Hold the button for exactly 3 seconds": a press held that long.
+      const held = holdStep(bare(clause, quotes));
+      if (held) {
+        push(held);
+        return;
+      }
       // "Rate it 4 stars": the star control of that number, by its name or its place in the page's one row of stars.
       // "Find and click on the midpoint between the two points": a point of the drawing, worked out from its shapes.
       const spot = SPOT.exec(bare(clause, quotes));

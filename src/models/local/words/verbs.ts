@@ -202,3 +202,14 @@ export const TEXT_PIECES: Phrases = ['text', 'words?', 'phrase', 'sentence', 'pa
 export const TEXT_PLACES: Phrases = ['paragraph', 'text', 'page', 'story', 'passage', 'article', 'sentence', 'content', 'body'];
 /** How a person selects, said after the text ("with the mouse"). */
 export const BY_POINTER: Phrases = ['mouse', 'cursor', 'pointer'];
+/** Pressing a control and holding it for a time ("hold the button for exactly 3 seconds", "press and hold Record for 2 s"). */
+export const HOLD_VERBS: Phrases = ['press and hold', 'press & hold', 'click and hold', 'tap and hold', 'hold down', 'hold', 'keep pressing', 'long[- ]?press'];
+/** Said after the target of a hold ("hold the button down", "keep the button pressed"). */
+export const HELD_WORDS: Phrases = ['down', 'pressed', 'held down', 'held'];
+/** How exact the time of a hold is: "at least" holds a little longer, the others hold the time said. */
+export const HOLD_EXACTNESS: Phrases = ['exactly', 'precisely', 'about', 'around', 'roughly', 'just', 'at least'];
+/** A target of a hold that is a key, not a control: a key held down is not done. */
+export const HELD_KEYS: Phrases = ['key', 'keys', 'space ?bar', 'shift', 'ctrl', 'control', 'alt', 'option', 'command', 'enter', 'escape'];
+/** How long a long press with no time said lasts, and how much longer than said "at least" holds. */
+export const LONG_PRESS_MS = 1000;
+export const AT_LEAST_EXTRA_MS = 250;
