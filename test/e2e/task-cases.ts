@@ -262,6 +262,7 @@ const INITIAL: Record<string, Fields> = {
   [SCL]: { options: [] },
   [ET]: { time: '' },
   [CW]: { colour: '#000000' },
+  [`${CW}?m=text`]: { colour: 'ab2567' },
   [RM]: { code: '' },
 };
 
@@ -683,6 +684,13 @@ const table: Record<TaskFamily, Row[]> = {
     [CW, 'Pick the color #FF8800 in the color picker, then click Submit', { colour: '#ff8800' }],
     [CW, 'Set the colour to #2a5 and press Submit', { colour: '#22aa55' }],
     [`${CW}?m=name`, 'Select the following color #8d3b5e with the color picker and hit Submit.', REFUSE],
+    // A colour by its CSS name; a picker built on a text box that keeps bare hex digits.
+    [CW, 'Select red with the color picker and hit Submit.', { colour: '#ff0000' }],
+    [CW, 'Choose the colour dark olive green using the colour picker, then press Submit', { colour: '#556b2f' }],
+    [`${CW}?m=text`, 'Select teal with the color picker and hit Submit.', { colour: '008080' }],
+    [`${CW}?m=text`, 'Select the following color #8d3b5e with the color picker and hit Submit.', { colour: '8d3b5e' }],
+    [`${CW}?m=name`, 'Select red with the color picker and hit Submit.', REFUSE],
+    [CW, 'Select reddish with the color picker and hit Submit.', REFUSE],
     // Keys held together, given as the means.
     [KC, 'Save the document with Ctrl+S', state({ keys: ['Ctrl+S'], saved: true })],
     [KC, 'Use Ctrl+K to open the command palette, type "format" and press Enter', state({ keys: ['Ctrl+K', 'Enter'], ran: 'format' })],

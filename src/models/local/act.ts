@@ -1168,6 +1168,9 @@ function chooseOne(intentIn: Intent, nodes: OutlineNode[], facts: Facts): Pick {
   }
   if (method === 'selectOption' && pick.node)
     value = optionsOf(pick.node).find((o) => exactMatch(o, value ?? '') || normalize(o) === normalize(value ?? '')) ?? value;
+  // "#ff0000" into a text field that keeps a colour as bare hex digits (a colour picker built on a text box): its form.
+  const held = pick.node?.states.value;
+  if (method === 'fill' && value && /^#[0-9a-f]{6}$/i.test(value) && typeof held === 'string' && /^[0-9a-f]{6}$/i.test(held)) value = value.slice(1);
   return { ...pick, method, args: value !== undefined ? [value] : [] };
 }
 

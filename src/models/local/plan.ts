@@ -52,6 +52,7 @@ import { mirrorTask, scrollOnly, secretSought, type ScrollWay } from './secrets'
 import { CONSENT_MEANS, CONSENT_VERBS, CONSENTED, HUMAN_PROOF } from './words/consent';
 import { BISECTS, CENTRES, CIRCLES_AROUND, DRAWN_WITH, LINE_THROUGH, MIDPOINTS, POINT_CLICKS } from './words/drawings';
 import type { SpotKind } from './geometry';
+import cssColours from 'color-name';
 import { describeFile, fileToRemove, type FileSpec } from './shell';
 import {
   CLICK_PURPOSES,
@@ -935,6 +936,22 @@ const COLOUR_SET = new RegExp(
   'gi',
 );
 
+/**
+ * "Select red with the color picker": (1) a colour by its CSS name (one to three words, "dark olive green"), set into the
+ * page's colour field. Only with the picker named: "select red" alone may be an option called Red.
+ */
+const COLOUR_NAMED = new RegExp(
+  `\\b(?:${either(COLOUR_VERBS)})\\s+(?:the\\s+)?(?:(?:following\\s+)?colou?r\\s+)?([a-z]+(?:\\s+[a-z]+){0,2})` +
+    `\\s+(?:with|in|using|on|from|into)\\s+the\\s+(?:${either(COLOUR_PICKERS)})\\b`,
+  'gi',
+);
+
+/** A CSS colour name ("DarkOliveGreen", "dark olive green") as six hex digits, or null. */
+function colourByName(words: string): string | null {
+  const rgb = cssColours[words.toLowerCase().replace(/\s+/g, '')];
+  return rgb ? `#${rgb.map((c) => c.toString(16).padStart(2, '0')).join('')}` : null;
+}
+
 /** "find the last word in the text area, enter it into the field": (1) what is found, (2) the verb, (3) where it goes and the rest. */
 const FOUND_THEN_TYPED = new RegExp(
   `^(?:${either(FIND_FIRST_VERBS)})\\s+(the\\s+.+?)(?:\\s*,\\s*(?:and\\s+)?|\\s+and\\s+)(?:then\\s+)?` +
@@ -1648,6 +1665,10 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   // "Find the 4th word in the paragraph, type that into the textbox": the value, typed where the second clause says.
   s = s.replace(FOUND_THEN_TYPED, (_m, what: string, verb: string, rest: string) => `${verb} ${what} ${rest}`);
   s = s.replace(COLOUR_SET, (_m, hex: string) => `set the color to ${hex}`);
+  s = s.replace(COLOUR_NAMED, (m, name: string) => {
+    const hex = colourByName(name);
+    return hex ? `set the color to ${hex}` : m;
+  });
   s = s.replace(CONTEXT_MENU, 'right-click ').replace(PURPOSED, '$1');
   for (const re of COMBO_STEPS) s = s.replace(re, (_m, keys: string) => `press ${keys}`);
   // "Press Submit when done" is the order of the steps, not a condition.
