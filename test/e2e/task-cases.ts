@@ -273,6 +273,8 @@ const state = (s: Fields, also: { clicks?: (string | string[])[] } = {}): TaskCh
 const REFUSE: TaskCheck = { refuse: true };
 /** An angle bisected, a circle drawn around the dot (midpoint.html), then Submit pressed. */
 const bisected = state({ bisected: 'yes' }, { clicks: ['submit'] });
+/** The agreement read to the end (terms-scroll.html?m=sign), the name given, then Agree or Cancel. */
+const signed = (name: string, pressed: string): TaskCheck => ({ submits: [{ name, pressed }], clicks: [pressed], state: { read_to_end: true } });
 const ringed = state({ drawn: 'a circle around the dot' }, { clicks: ['submit'] });
 /** The page shows its secret, and the run's answer reports it. */
 const revealed = (answer: string, also: { clicks?: (string | string[])[]; submits?: Fields[]; state?: Fields } = {}): TaskCheck => ({
@@ -737,6 +739,10 @@ const table: Record<TaskFamily, Row[]> = {
     [TS, 'scroll the box to the bottom and click I agree', state({ read_to_end: true }, { clicks: ['agree'] })],
     [TS, 'Scroll through the terms to the end, then press I agree.', state({ read_to_end: true }, { clicks: ['agree'] })],
     [TS, 'Read the whole agreement and accept it', state({ read_to_end: true }, { clicks: ['agree'] })],
+    // The agreement in a disabled text area; the name field and Agree open only once it is read to the end.
+    [`${TS}?m=sign`, 'Scroll to the bottom of the textarea, enter the name "Nita" then press "Agree"', signed('Nita', 'agree')],
+    [`${TS}?m=sign`, 'Scroll to the bottom of the textarea, enter the name "Kasey" then press "Cancel"', signed('Kasey', 'cancel')],
+    [`${TS}?m=sign`, 'Click the cancel button.', { submits: [{ name: '', pressed: 'cancel' }], clicks: ['cancel'] }],
     // A text area that starts scrolled halfway: its own scroll, to either end ("hit submit" with no "and" before it).
     [SX, 'Scroll the textarea to the top of the text hit submit.', { submits: [{ at: 'top' }] }],
     [SX, 'Scroll the text area all the way down and press Submit', { submits: [{ at: 'bottom' }] }],
