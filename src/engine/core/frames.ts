@@ -24,6 +24,13 @@ export interface Prepared {
 
 let waitSeq = 0;
 
+/**
+ * Kept back from the page's own wait for the element (at most half of it), so that the page's answer, the more telling
+ * error (ELEMENT_COVERED, ELEMENT_NOT_FOUND after waiting), comes back before the operation's deadline on a loaded machine
+ * rather than racing it.
+ */
+const PAGE_ANSWER_MS = 300;
+
 export async function prepareTarget(
   port: BrowserPort,
   page: number,
@@ -39,6 +46,7 @@ export async function prepareTarget(
   for (let depth = 0; depth < 16; depth++) {
     throwIfCancelled(opts.signal);
     const remaining = Math.max(0, deadline - Date.now());
+    const pageWait = Math.round(Math.max(remaining / 2, remaining - PAGE_ANSWER_MS));
     const waitId = `w${++waitSeq}-${Date.now().toString(36)}`;
     const inFrame = frameId;
     const res = await raceCancel(
@@ -50,7 +58,7 @@ export async function prepareTarget(
           selector,
           nth: target.nth ?? null,
           method,
-          timeoutMs: remaining,
+          timeoutMs: pageWait,
           pointer: opts.pointer,
           requireEnabled: opts.requireEnabled,
           reveal: opts.reveal ?? true,
