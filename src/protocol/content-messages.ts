@@ -74,6 +74,7 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
       'selectText',
       'box',
       'shapes',
+      'focusRunBox',
     ]),
     args: z.array(z.string()).default([]),
   }),

@@ -138,6 +138,14 @@ export function runOp(el: Element, op: string, args: string[]): OpResult {
     }
     case 'selectText':
       return selectText(el, args[0] ?? '');
+    case 'focusRunBox': {
+      // One box of the run, focused with what it holds selected, so typing replaces it.
+      const box = boxRun(el)[Number(args[0])];
+      if (!box) return { ok: false, code: 'ACTION_FAILED', message: `the code's boxes changed: box ${Number(args[0]) + 1} is gone` };
+      box.focus({ preventScroll: true });
+      box.select();
+      return { ok: true };
+    }
     case 'blur':
       h.blur();
       return { ok: true };
@@ -159,7 +167,8 @@ export function runOp(el: Element, op: string, args: string[]): OpResult {
         if (el.readOnly) return { ok: false, code: 'ELEMENT_NOT_ACTIONABLE', message: 'the field is read-only' };
         el.focus();
         el.select();
-        return { ok: true, mode: 'insertText' };
+        // The first of a run of one-character boxes says how many there are: a value that long goes a character a box.
+        return { ok: true, mode: 'insertText', ...(el.maxLength === 1 ? { value: boxRun(el).length } : {}) };
       }
       if (h.isContentEditable) {
         h.focus();
@@ -287,6 +296,27 @@ function riskFacts(el: Element): RiskFacts {
     formAction: form ? form.action || location.href : undefined,
     file: input?.type === 'file',
   };
+}
+
+/** How many levels above a box its run's other boxes may sit (each box wrapped in an element of its own). */
+const RUN_LEVELS = 3;
+
+/**
+ * The run of one-character boxes an input starts (a one-time code typed a character a box): it and the boxes after it
+ * under the nearest ancestor that holds several, shown and enabled. An input that takes more than one character, or is
+ * not the run's first box, starts none.
+ */
+function boxRun(el: Element): HTMLInputElement[] {
+  if (!(el instanceof HTMLInputElement) || el.maxLength !== 1 || !TEXT_TYPES.has(el.type)) return [];
+  let root: Element | null = el.parentElement;
+  for (let level = 0; root && level < RUN_LEVELS; level++, root = root.parentElement) {
+    const boxes = Array.from(root.querySelectorAll('input')).filter(
+      (b) => b.maxLength === 1 && TEXT_TYPES.has(b.type) && !b.disabled && b.getClientRects().length > 0,
+    );
+    if (boxes.length < 2) continue;
+    return boxes[0] === el ? boxes : [];
+  }
+  return [];
 }
 
 /** The most shapes a drawing is read for. */

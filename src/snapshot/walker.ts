@@ -242,6 +242,8 @@ const composedParentEl = (el: Element): Element | null => el.parentElement ?? (e
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 /** SVG elements whose content is drawn only where something else uses it, if at all. */
+/** A field that takes at most this many characters says so in its line (a one-time code's boxes). */
+const SHORT_BOX_MAX = 4;
 const SVG_NEVER_DRAWN = new Set(['defs', 'symbol', 'clipPath', 'mask', 'pattern', 'marker', 'linearGradient', 'radialGradient', 'filter', 'metadata']);
 const svgNamed = (el: Element): boolean =>
   !!el.getAttribute('aria-label')?.trim() || hasLabelledby(el) || Array.from(el.children).some((c) => c.localName === 'title' && !!c.textContent?.trim());
@@ -397,6 +399,9 @@ function statesOf(el: Element, role: string): string {
       // The format a text field checks (\d{4}-\d{2}-\d{2}): what a date is written as when it is named by description.
       const pattern = el.localName === 'input' ? el.getAttribute('pattern') : null;
       if (pattern) parts.push(`pattern=${quote(pattern, 80)}`);
+      // A box for a character or a few (one of a one-time code's boxes): what fits in it.
+      const max = el.localName === 'input' ? (el as HTMLInputElement).maxLength : -1;
+      if (max > 0 && max <= SHORT_BOX_MAX) parts.push(`maxlength=${max}`);
     } else if (role === 'button' && submitsForm(el)) parts.push('submit');
   } else if (role === 'button' && submitsForm(el)) {
     // "the submit button" is the control that submits its form, whatever it is called ("Go").

@@ -30,6 +30,18 @@ describe('deterministic act on the form page', () => {
     expect(await page.evaluate(() => (window as unknown as { trusted: boolean }).trusted)).toBe(true);
   });
 
+  it("fill gives a one-time code's boxes a character each when the field starts a run that long; otherwise the box's own value", async () => {
+    const page = await h.open('/tasks/otp.html');
+    const boxes = () => page.evaluate(() => Array.from(document.querySelectorAll('input')).map((b) => b.value).join('|'));
+    await h.dh.act({ selector: 'input', description: 'the code', method: 'fill', arguments: ['482913'] });
+    expect(await boxes()).toBe('4|8|2|9|1|3');
+    // Typed, not set: the page's own listeners moved the focus on to the box after the last one it had.
+    expect(await page.evaluate(() => (document.activeElement as HTMLInputElement).getAttribute('aria-label'))).toBe('Digit 6');
+    // A value of another length is not spread: the one box takes what fits in it.
+    await h.dh.act({ selector: 'input', description: 'the first box', method: 'fill', arguments: ['75'] });
+    expect(await boxes()).toBe('7|8|2|9|1|3');
+  });
+
   it('a click moves the mouse there first: the page sees the pointer arrive before the press', async () => {
     const page = await h.open('/form.html');
     await page.evaluate(() => {

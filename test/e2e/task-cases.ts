@@ -56,6 +56,7 @@ export type TaskFamily =
   | 'waits'
   | 'multi-field-search'
   | 'positions'
+  | 'codes'
   | 'secrets';
 
 /**
@@ -134,6 +135,7 @@ const PB = 'pet-blog.html';
 const SE = 'secret.html';
 const MP = 'midpoint.html';
 const HO = 'hold.html';
+const OTP = 'otp.html';
 /** The same posts as links to other pages: clicking one takes the rest away. */
 const PN = 'pet-blog.html?links=pages';
 const FT = 'focus-text.html';
@@ -923,6 +925,18 @@ const table: Record<TaskFamily, Row[]> = {
     [`${MP}?m=center`, 'Draw a circle centered around the marked point', REFUSE],
     [PO, 'Sort the playlist alphabetically', state({ order: 'canyon,dawn,harbor,last,neon' })],
     [PO, 'Sort the tracks in reverse alphabetical order', state({ order: 'neon,last,harbor,dawn,canyon' })],
+  ],
+  // One-time code boxes (one character each): a code given goes a character a box; a code that does not fit is refused.
+  codes: [
+    [OTP, 'Enter the 6-digit code 482913 and press Verify', { submits: [{ code: '482913' }] }],
+    [OTP, 'Type 739104 into the code boxes, then click Verify', { submits: [{ code: '739104' }] }],
+    [OTP, 'Enter the verification code 48 29 13, then click Verify', { submits: [{ code: '482913' }] }],
+    [`${OTP}?m=four`, 'Enter the PIN 0417 and submit', { submits: [{ pin: '0417' }] }],
+    [`${OTP}?m=four`, 'Type the one-time password 5521, then press Submit', { submits: [{ pin: '5521' }] }],
+    [`${OTP}?m=shown`, 'Enter the code shown on the page and press Verify', { submits: [{ code: '482913' }] }],
+    [`${OTP}?m=two`, 'Enter the new PIN 1234 and click Save', { submits: [{ current: '', next: '1234' }] }],
+    [`${OTP}?m=two`, 'Enter the PIN 1234 and click Save', REFUSE],
+    [OTP, 'Enter the code 48291 and press Verify', REFUSE],
   ],
   // A task whose end is a secret the page reveals: the steps, then the secret read off the page and reported. Two
   // secrets, or none, are a failure; a wrapper text around the task names its page, and only that page is acted on.

@@ -346,6 +346,16 @@ async function execute(
       return input.move(p.x, p.y);
     case 'fill': {
       const r = await op(port, page, p, 'focusSelect', [args[0]]);
+      // A value as long as the run of one-character boxes the field starts (a one-time code): a character a box.
+      const chars = [...args[0]];
+      if (r.mode === 'insertText' && chars.length > 1 && r.value === chars.length) {
+        for (const [i, c] of chars.entries()) {
+          throwIfCancelled(signal);
+          await op(port, page, p, 'focusRunBox', [String(i)]);
+          await input.insertText(c);
+        }
+        return;
+      }
       if (r.mode === 'insertText') {
         if (args[0] === '') await input.press('Delete');
         else await input.insertText(args[0]);

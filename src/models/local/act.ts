@@ -30,6 +30,7 @@ import {
   WHOLE_PAGE,
 } from './words/places';
 import {
+  CODE_BOXES,
   FIELD_PHRASES,
   HOLDER_ROLES,
   KINDS,
@@ -981,6 +982,39 @@ function sectionHeading(node: OutlineNode): OutlineNode | null {
  * The element an instruction means. Each reading of the words is tried; the most confident
  * pick wins (less its reading's penalty), and with none, the first reading's refusal explains.
  */
+const CODE_BOX_WORDS = oneOf(CODE_BOXES);
+
+/**
+ * "Enter 482913 into the code": a code as long as the page's one run of one-character boxes (a one-time code's boxes,
+ * each taking a character) goes into the run's first box, spaces and dashes left out; the engine's fill gives each box
+ * its character. The words must name a code's boxes or the group they sit in; two runs of that length are left to the
+ * usual reading.
+ */
+function codeBoxes(intent: Intent, nodes: OutlineNode[]): Pick | null {
+  const code = (intent.value ?? '').replace(/[\s-]/g, '');
+  if (code.length < 3) return null;
+  const runs: OutlineNode[][] = [];
+  let run: OutlineNode[] = [];
+  for (const n of nodes) {
+    if (!n.id) continue;
+    if (FILLABLE.has(n.role) && n.states.maxlength === '1' && n.states.disabled !== true) run.push(n);
+    else {
+      if (run.length) runs.push(run);
+      run = [];
+    }
+  }
+  if (run.length) runs.push(run);
+  const target = intent.target.replace(/^(?:the|a|an|your)\s+/i, '').trim();
+  const groupOf = (r: OutlineNode[]) => (r[0]!.parent && r[0]!.parent.role !== 'root' ? r[0]!.parent.name : '');
+  const fits = runs.filter((r) => r.length === code.length);
+  // The run its group's name names ("the new PIN"), else the one run, named as a code's boxes.
+  const named = fits.filter((r) => groupOf(r) && exactMatch(groupOf(r), target));
+  const chosen = named.length === 1 ? named[0]! : fits.length === 1 && (!target || CODE_BOX_WORDS.test(target)) ? fits[0]! : null;
+  if (!chosen) return null;
+  const first = chosen[0]!;
+  return { node: first, method: 'fill', args: [code], confidence: 0.9, description: `the ${code.length} boxes of one character, from ${first.name || first.role}` };
+}
+
 export function choose(intent: Intent, nodes: OutlineNode[], facts: Facts = {}): Pick {
   const readings = [intent, ...(intent.alternatives ?? [])];
   if (intent.drop) {
@@ -996,6 +1030,8 @@ export function choose(intent: Intent, nodes: OutlineNode[], facts: Facts = {}):
       description: `${from.description} onto ${to.description}`,
     };
   }
+  const boxes = intent.method === 'fill' && intent.value ? codeBoxes(intent, nodes) : null;
+  if (boxes) return boxes;
   let best: Pick | null = null;
   let refusal: Refusal | null = null;
   for (const r of readings) {
@@ -1168,6 +1204,10 @@ function chooseOne(intentIn: Intent, nodes: OutlineNode[], facts: Facts): Pick {
   }
   if (method === 'selectOption' && pick.node)
     value = optionsOf(pick.node).find((o) => exactMatch(o, value ?? '') || normalize(o) === normalize(value ?? '')) ?? value;
+  // A value longer than the field takes would be cut short as it is typed: a wrong value, not the one asked for.
+  const most = Number(pick.node?.states.maxlength ?? Infinity);
+  if (method === 'fill' && value && [...value].length > most)
+    throw new Refusal(`${quote(pick.node!.name || 'the field')} takes at most ${most} character${most === 1 ? '' : 's'}, and ${quote(value)} is longer`);
   // "#ff0000" into a text field that keeps a colour as bare hex digits (a colour picker built on a text box): its form.
   const held = pick.node?.states.value;
   if (method === 'fill' && value && /^#[0-9a-f]{6}$/i.test(value) && typeof held === 'string' && /^[0-9a-f]{6}$/i.test(held)) value = value.slice(1);

@@ -53,6 +53,7 @@ import { CONSENT_MEANS, CONSENT_VERBS, CONSENTED, HUMAN_PROOF } from './words/co
 import { BISECTS, CENTRES, CIRCLES_AROUND, DRAWN_WITH, LINE_THROUGH, MIDPOINTS, POINT_CLICKS } from './words/drawings';
 import type { SpotKind } from './geometry';
 import cssColours from 'color-name';
+import { CODE_BOXES } from './words/controls';
 import { describeFile, fileToRemove, type FileSpec } from './shell';
 import {
   CLICK_PURPOSES,
@@ -946,6 +947,21 @@ const COLOUR_NAMED = new RegExp(
   'gi',
 );
 
+/**
+ * "Enter the 6-digit code 482913": (1) the verb, (2) what the code is called, (3) the code as written (digits, capitals and
+ * dashes, a digit in it; "48 29 13" in groups), typed as given into the field the words name.
+ */
+const CODE_GIVEN = new RegExp(
+  `\\b(enter|type|input|key in|fill in)\\s+(?:the|a|your)\\s+(${CODE_BOXES[0]})\\s+(?:of\\s+|is\\s+)?((?:[A-Z]+-?)?\\d[\\dA-Z]*(?:[ -]\\d+)*)\\b`,
+  'gi',
+);
+
+/** "Enter the code shown on the page": where it is shown belongs to the value read, not to the field it goes into. (1) the step. */
+const SHOWN_ON_PAGE = new RegExp(
+  `\\b((?:enter|type|input|fill in)\\s+the\\s+[\\w -]+?\\s+(?:${either(SHOWN_DETAILS)}))\\s+(?:${either(SHOWN_WHERE.filter((w) => w.startsWith('on ')))})\\b`,
+  'gi',
+);
+
 /** A CSS colour name ("DarkOliveGreen", "dark olive green") as six hex digits, or null. */
 function colourByName(words: string): string | null {
   const rgb = cssColours[words.toLowerCase().replace(/\s+/g, '')];
@@ -1664,6 +1680,13 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   s = goalBySteps(s) ?? s;
   // "Find the 4th word in the paragraph, type that into the textbox": the value, typed where the second clause says.
   s = s.replace(FOUND_THEN_TYPED, (_m, what: string, verb: string, rest: string) => `${verb} ${what} ${rest}`);
+  s = s.replace(SHOWN_ON_PAGE, '$1');
+  s = s.replace(CODE_GIVEN, (m, verb: string, what: string, code: string) => {
+    if (code !== code.toUpperCase()) return m;
+    // "the 6-digit code", "the one-time password": the code's boxes; "the new PIN" keeps the word that tells its boxes apart.
+    const into = what.replace(/\b(?:\d+[- ](?:digit|character)|one[- ]time)\s*/gi, '').trim();
+    return `${verb} "${code}" into the ${!into || /^password$/i.test(into) ? 'code' : into}`;
+  });
   s = s.replace(COLOUR_SET, (_m, hex: string) => `set the color to ${hex}`);
   s = s.replace(COLOUR_NAMED, (m, name: string) => {
     const hex = colourByName(name);

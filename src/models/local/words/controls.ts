@@ -212,3 +212,11 @@ export const EDITOR_NOUNS: Phrases = ['text editor', 'rich text editor', 'editor
 export const RATE_VERBS: Phrases = ['rate', 'give', 'leave', 'score'];
 export const RATED_THINGS: Phrases = ['it', 'this', 'that', "(?:the|this|that|your|my) [\\w\\s'-]{1,40}?", 'a (?:review|rating|score) of', 'a'];
 export const STAR_NAMES: Phrases = ['[★☆⭐✩✪✫✬✭✮✯✰]', 'star(?: icon)?', 'star outline', 'empty star', 'full star'];
+/** A one-time code's boxes, as an instruction names them ("the 6-digit code", "the code boxes", "the OTP", "the text field"). */
+export const CODE_BOXES: Phrases = [
+  '(?:(?:new|current|old|one[- ]time|verification|security|confirmation|login|sms|2fa|access|\\d+[- ](?:digit|character)) )*' +
+    '(?:code|pin|passcode|otp|one[- ]time password)' +
+    '(?: (?:boxes|box|fields?|inputs?))?',
+  '(?:code |digit |character )?(?:boxes|inputs|fields)',
+  'text (?:field|box)',
+];
