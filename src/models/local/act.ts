@@ -1012,7 +1012,8 @@ function codeBoxes(intent: Intent, nodes: OutlineNode[]): Pick | null {
   const chosen = named.length === 1 ? named[0]! : fits.length === 1 && (!target || CODE_BOX_WORDS.test(target)) ? fits[0]! : null;
   if (!chosen) return null;
   const first = chosen[0]!;
-  return { node: first, method: 'fill', args: [code], confidence: 0.9, description: `the ${code.length} boxes of one character, from ${first.name || first.role}` };
+  const description = `the ${code.length} boxes of one character, from ${first.name || first.role}`;
+  return { node: first, method: 'fill', args: [code], confidence: 0.9, description };
 }
 
 export function choose(intent: Intent, nodes: OutlineNode[], facts: Facts = {}): Pick {
