@@ -731,6 +731,10 @@ const table: Record<TaskFamily, Row[]> = {
     [CS, 'Choose the colour Teal and press Add to cart', { colour: 'teal' }],
     [CS, 'Pick Mustard from the colour picker, then add to cart', { colour: 'mustard' }],
     [CS, 'Select the navy swatch and click Add to cart.', { colour: 'navy' }],
+    // A CSS colour name said with the picker on a page of swatches: the swatch of that name, never a colour field's value.
+    [CS, 'Pick Teal from the colour picker, then add to cart', { colour: 'teal' }],
+    [CS, 'Select navy with the color picker and click Add to cart', { colour: 'navy' }],
+    [CS, 'Select mustard with the color picker and click Add to cart', { colour: 'mustard' }],
     [HL, 'Highlight the text "quiet harbour" in the paragraph', state({ selected: 'quiet harbour' })],
     [HL, 'Select the words "morning fog" with the mouse', state({ selected: 'morning fog' })],
     [HL, 'Highlight the word lanterns.', state({ selected: 'lanterns' })],

@@ -939,12 +939,13 @@ const COLOUR_SET = new RegExp(
 
 /**
  * "Select red with the color picker": (1) a colour by its CSS name (one to three words, "dark olive green"), set into the
- * page's colour field. Only with the picker named: "select red" alone may be an option called Red.
+ * page's colour field, the words as said tried when it has none (swatches named Red). Only with the picker named:
+ * "select red" alone may be an option called Red.
  */
 const COLOUR_NAMED = new RegExp(
-  `\\b(?:${either(COLOUR_VERBS)})\\s+(?:the\\s+)?(?:(?:following\\s+)?colou?r\\s+)?([a-z]+(?:\\s+[a-z]+){0,2})` +
-    `\\s+(?:with|in|using|on|from|into)\\s+the\\s+(?:${either(COLOUR_PICKERS)})\\b`,
-  'gi',
+  `^(?:${either(COLOUR_VERBS)})\\s+(?:the\\s+)?(?:(?:following\\s+)?colou?r\\s+)?([a-z]+(?:\\s+[a-z]+){0,2})` +
+    `\\s+(?:with|in|using|on|from|into)\\s+the\\s+(?:${either(COLOUR_PICKERS)})$`,
+  'i',
 );
 
 /**
@@ -961,6 +962,9 @@ const SHOWN_ON_PAGE = new RegExp(
   `\\b((?:enter|type|input|fill in)\\s+the\\s+[\\w -]+?\\s+(?:${either(SHOWN_DETAILS)}))\\s+(?:${either(SHOWN_WHERE.filter((w) => w.startsWith('on ')))})\\b`,
   'gi',
 );
+
+/** "... with the color picker" at a clause's end: (1) the picker. */
+const PICKER_MEANS = new RegExp(`\\s+(?:with|using|in|on|into)\\s+the\\s+((?:${either(COLOUR_PICKERS)}))$`, 'i');
 
 /** A CSS colour name ("DarkOliveGreen", "dark olive green") as six hex digits, or null. */
 function colourByName(words: string): string | null {
@@ -1688,10 +1692,6 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
     return `${verb} "${code}" into the ${!into || /^password$/i.test(into) ? 'code' : into}`;
   });
   s = s.replace(COLOUR_SET, (_m, hex: string) => `set the color to ${hex}`);
-  s = s.replace(COLOUR_NAMED, (m, name: string) => {
-    const hex = colourByName(name);
-    return hex ? `set the color to ${hex}` : m;
-  });
   s = s.replace(CONTEXT_MENU, 'right-click ').replace(PURPOSED, '$1');
   for (const re of COMBO_STEPS) s = s.replace(re, (_m, keys: string) => `press ${keys}`);
   // "Press Submit when done" is the order of the steps, not a condition.
@@ -1831,6 +1831,17 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       });
       // "Click three times": a click with no target named is the page's one button's.
       if (times > 1 && /^(?:click|tap|press)$/i.test(clause.trim())) clause = 'click the button';
+      // "Select red with the color picker": the colour field set to red's hex value, else the words as said (a swatch named Red).
+      const named = COLOUR_NAMED.exec(bare(clause, quotes));
+      if (named) {
+        // Said as a choice from the picker ("pick Navy from the colour picker"): how a swatch named so is found.
+        clause = clause.replace(PICKER_MEANS, ' from the $1');
+        const hex = colourByName(named[1]!);
+        if (hex) {
+          push({ say: `set the color to ${hex}`, or: [bare(clause, quotes)] });
+          return;
+        }
+      }
       // "Hold the button for exactly 3 seconds": a press held that long.
       const held = holdStep(bare(clause, quotes));
       if (held) {
