@@ -407,3 +407,19 @@ describe('planner: what must never become a wrong action', () => {
     expect(says('Type "stressed" reversed into the box, then press Submit')[0]).toMatch(/"desserts"/);
   });
 });
+
+describe('a code given with what it is called', () => {
+  it('types the code as written into the code, or into the field named after it', () => {
+    expect(says('Enter the 6-digit code 482913 and press Verify')).toEqual(['Enter "482913" into the code', 'press Verify']);
+    expect(says('Type the one-time password 5521, then press Submit')[0]).toBe('Type "5521" into the code');
+    expect(says('Enter the new PIN 1234 and click Save')[0]).toBe('Enter "1234" into the new PIN');
+    expect(says('Enter the verification code 48 29 13')[0]).toBe('Enter "48 29 13" into the verification code');
+    expect(says('Enter the code SAVE20 in the promo field and click Apply')[0]).toBe('Enter "SAVE20" into the promo field');
+  });
+
+  it('leaves words that are not a code as written to the readings that look for them on the page', () => {
+    expect(planInstruction('Enter the code shown on the page and press Verify', page())[0]).toMatchObject({ ref: 'the code shown' });
+    expect(planInstruction('Enter the code a1b2c3', page())[0]!.ref).toBeDefined();
+    expect(says('Enter the zip code 02139', page(['Zip code']))).toEqual(['enter "02139" into the zip code field']);
+  });
+});

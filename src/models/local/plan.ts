@@ -949,11 +949,13 @@ const COLOUR_NAMED = new RegExp(
 );
 
 /**
- * "Enter the 6-digit code 482913": (1) the verb, (2) what the code is called, (3) the code as written (digits, capitals and
- * dashes, a digit in it; "48 29 13" in groups), typed as given into the field the words name.
+ * "Enter the 6-digit code 482913", "the code SAVE20 in the promo field": (1) the verb, (2) what the code is called (a
+ * code, a PIN, a one-time password), (3) the code as written (digits, capitals and dashes, a digit in it;
+ * "48 29 13" in groups), (4) "in the" when the field is named after it. Typed as given, into the field named.
  */
 const CODE_GIVEN = new RegExp(
-  `\\b(enter|type|input|key in|fill in)\\s+(?:the|a|your)\\s+(${CODE_BOXES[0]})\\s+(?:of\\s+|is\\s+)?((?:[A-Z]+-?)?\\d[\\dA-Z]*(?:[ -]\\d+)*)\\b`,
+  `\\b(enter|type|input|key in|fill in)\\s+(?:the|a|your)\\s+(${CODE_BOXES[0]})` +
+    `\\s+(?:of\\s+|is\\s+)?((?:[A-Z]+-?)?\\d[\\dA-Z]*(?:[ -]\\d+)*)\\b(\\s+(?:in|into|on)\\s+(?:the\\s+)?)?`,
   'gi',
 );
 
@@ -1685,8 +1687,9 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   // "Find the 4th word in the paragraph, type that into the textbox": the value, typed where the second clause says.
   s = s.replace(FOUND_THEN_TYPED, (_m, what: string, verb: string, rest: string) => `${verb} ${what} ${rest}`);
   s = s.replace(SHOWN_ON_PAGE, '$1');
-  s = s.replace(CODE_GIVEN, (m, verb: string, what: string, code: string) => {
+  s = s.replace(CODE_GIVEN, (m, verb: string, what: string, code: string, named?: string) => {
     if (code !== code.toUpperCase()) return m;
+    if (named) return `${verb} "${code}" into the `;
     // "the 6-digit code", "the one-time password": the code's boxes; "the new PIN" keeps the word that tells its boxes apart.
     const into = what.replace(/\b(?:\d+[- ](?:digit|character)|one[- ]time)\s*/gi, '').trim();
     return `${verb} "${code}" into the ${!into || /^password$/i.test(into) ? 'code' : into}`;
