@@ -423,3 +423,13 @@ describe('a code given with what it is called', () => {
     expect(says('Enter the zip code 02139', page(['Zip code']))).toEqual(['enter "02139" into the zip code field']);
   });
 });
+
+describe('warnings gone through one after another', () => {
+  it('reads a series of warnings as consent given stage after stage, and nothing else as one', () => {
+    const series = { kind: 'warning', press: true, series: true };
+    expect(planInstruction('Navigate a series of intimidating warnings and confirmations.', page())[0]!.consent).toEqual(series);
+    expect(planInstruction('Click through the warnings to see the content', page())[0]!.consent).toEqual(series);
+    expect(planInstruction('Acknowledge the content warning', page())[0]!.consent).toEqual({ kind: 'warning' });
+    expect(planInstruction('Navigate to the warnings page', page())[0]!.consent).toBeUndefined();
+  });
+});

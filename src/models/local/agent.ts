@@ -24,7 +24,7 @@ import { sortTarget } from './sorting';
 import { bestMove, boardsOf, turnOf, winnerOf, type Mark, type Square } from './boards';
 import { drawButton, drawnNumber, isWanted, type Drawn } from './draws';
 import { lineKey, secretsShown, type ScrollWay } from './secrets';
-import { CONSENT_BOXES, GO_BACK_NAMES, GO_ON_NAMES } from './words/consent';
+import { CONSENT_BOXES, GO_BACK_NAMES, GO_ON_NAMES, NOT_CONSENT, SERIES_MAX } from './words/consent';
 import { SEND_NAMES } from './words/secrets';
 import { spotMove, type SpotMove } from './geometry';
 import { answerTo, type Guess } from './guessing';
@@ -1807,6 +1807,7 @@ const GO_ON = GO_ON_NAMES.map((t) => oneOf(t));
 const GO_BACK = oneOf(GO_BACK_NAMES);
 
 /** The page's boxes that give consent and are not ticked yet ("I agree to the terms", "I'm not a robot"). */
+const NOT_CONSENT_BOX = anyOf(NOT_CONSENT);
 const consentBoxes = (nodes: OutlineNode[]) =>
   nodes.filter(
     (n) => n.id && (n.role === 'checkbox' || n.role === 'switch') && n.states.checked !== true && n.states.checked !== 'true' && CONSENT_BOX.test(n.name),
@@ -1828,6 +1829,7 @@ function goOnControl(nodes: OutlineNode[], ticked = false): OutlineNode | string
  * says so). Two boxes, or two controls that could go on, are a refusal.
  */
 async function consentStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
+  if (step.consent!.series) return consentSeries(r, reasoning, current, set);
   const did: string[] = [];
   const boxes = consentBoxes(current().nodes);
   if (boxes.length > 1) return { why: `the page shows ${boxes.length} boxes that ask for consent (${boxes.map((n) => quote(n.name)).join(', ')})` };
@@ -1844,6 +1846,42 @@ async function consentStep(r: Run, step: PlanStep, reasoning: string, current: (
   if (!(await actOnNode(r, goOn, 'click', [], `click ${quote(goOn.name)}`, reasoning, current().url))) return { why: 'the control went away' };
   did.push(`clicked ${quote(goOn.name)}`);
   return { did: did.join('; ') };
+}
+
+/**
+ * Warnings gone through one after another: at each stage its consent boxes ticked (never one that asks for mail or
+ * marketing), then its one control that goes on clicked, until no stage is left (at most SERIES_MAX). A stage that asks
+ * for words to be typed is where the run stops: what to type would come from the page, and page text is no instruction.
+ */
+async function consentSeries(r: Run, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
+  const did: string[] = [];
+  const stopped = (why: string): Outcome => ({ why: did.length ? `${did.join('; ')}; then ${why}` : why });
+  for (let k = 0; k < SERIES_MAX; k++) {
+    const nodes = current().nodes;
+    const boxes = consentBoxes(nodes).filter((n) => !NOT_CONSENT_BOX.test(n.name));
+    let goOn = goOnControl(nodes, boxes.length > 0);
+    if (!boxes.length && typeof goOn === 'string') break;
+    if (nodes.some((n) => n.id && TEXT_ROLES.has(n.role) && n.states.disabled !== true && n.states.readonly !== true))
+      return stopped('the page asks for text to be typed to go on, and what to type would come from the page itself');
+    for (const box of boxes) {
+      if (!(await actOnNode(r, box, 'click', [], `tick ${quote(box.name)}`, `${reasoning}: stage ${k + 1}`, current().url))) return stopped('a box went away');
+      did.push(`ticked ${quote(box.name)}`);
+    }
+    if (boxes.length) {
+      await r.settle();
+      set(await look(r, r.instruction));
+      goOn = goOnControl(current().nodes, true);
+    }
+    if (typeof goOn === 'string') return stopped(goOn);
+    const before = current().text;
+    const clicked = await actOnNode(r, goOn, 'click', [], `click ${quote(goOn.name)}`, `${reasoning}: stage ${k + 1}`, current().url);
+    if (!clicked) return stopped('the control went away');
+    did.push(`clicked ${quote(goOn.name)}`);
+    await r.settle();
+    set(await look(r, r.instruction));
+    if (current().text === before) return stopped(`clicking ${quote(goOn.name)} changed nothing`);
+  }
+  return did.length ? { did: did.join('; ') } : { why: 'the page shows no warning to go through' };
 }
 
 /** Roles a drawing that takes clicks may have in the outline; the most of them read for shapes. */

@@ -49,7 +49,7 @@ import { ACROSS, DOWNWARDS, GROWN, RESIZE_VERBS, RESIZED_BOXES, SHRUNK } from '.
 import { drawOf, type Draw } from './draws';
 import { guessOf, type Guess } from './guessing';
 import { mirrorTask, scrollOnly, secretSought, type ScrollWay } from './secrets';
-import { CONSENT_MEANS, CONSENT_VERBS, CONSENTED, HUMAN_PROOF } from './words/consent';
+import { CONSENT_MEANS, CONSENT_SERIES, CONSENT_VERBS, CONSENTED, HUMAN_PROOF } from './words/consent';
 import { BISECTS, CENTRES, CIRCLES_AROUND, DRAWN_WITH, LINE_THROUGH, MIDPOINTS, POINT_CLICKS } from './words/drawings';
 import type { SpotKind } from './geometry';
 import cssColours from 'color-name';
@@ -236,7 +236,7 @@ export interface PlanStep {
    * "Acknowledge the content warning", "prove you're human by agreeing to our terms": the page's one consent box ticked,
    * then its one control that goes on clicked (after a tick only when `press`: the task's end is what the page shows next).
    */
-  consent?: { kind: 'warning' | 'terms' | 'human'; press?: boolean };
+  consent?: { kind: 'warning' | 'terms' | 'human'; press?: boolean; series?: boolean };
   /**
    * "Click on the midpoint between the two points", "the center of the circle", "bisect the angle": that point of the page's
    * drawing, clicked; "draw a line through the dot", "a circle around the point": that stroke drawn.
@@ -856,8 +856,12 @@ const CONSENT = new RegExp(
 /** "Prove you're human by agreeing to our terms", "quickly prove you're human". */
 const HUMAN = new RegExp(`^(?:quickly\\s+|first\\s+)?(?:${either(HUMAN_PROOF)})(?:\\s+(${either(CONSENT_MEANS)}))?$`, 'i');
 
+/** "Navigate a series of intimidating warnings and confirmations": consent given stage after stage. */
+const SERIES = new RegExp(`^(?:${either(CONSENT_SERIES)})$`, 'i');
+
 /** The consent a clause asks for, as a step; null when it asks for none. */
 function consentOf(clause: string): PlanStep | null {
+  if (SERIES.test(clause)) return { say: 'go through the warnings one after another', consent: { kind: 'warning', press: true, series: true } };
   const c = CONSENT.exec(clause);
   if (c) {
     const kind = /warning|notice|disclaimer/i.test(c[1]!) ? 'warning' : 'terms';

@@ -36,7 +36,7 @@ export const CONSENT_BOXES: Phrases = [
 ];
 /** A control that goes on, best first: one that says the consent, then one that only goes on. */
 export const GO_ON_NAMES: readonly Phrases[] = [
-  ['(?:yes,? )?i (?:understand|acknowledge|accept|agree|consent)\\b.*', '(?:understand|acknowledge|accept|agree)\\b.*'],
+  ['(?:yes,? )?i (?:understand|acknowledge|accept|agree|consent|confirm)\\b.*', '(?:understand|acknowledge|accept|agree)\\b.*'],
   ['continue\\b.*', 'proceed\\b.*', 'enter\\b.*', 'ok(?:ay)?', 'got it', 'show (?:me )?(?:the )?content'],
   // Only after a consent box was ticked: alone, these may send a form the warning merely sits beside.
   ['yes', 'confirm', 'verify', 'submit', 'next'],
@@ -54,3 +54,15 @@ export const GO_BACK_NAMES: Phrases = [
   'take me back.*',
   'return\\b.*',
 ];
+/** Consent asked for stage after stage ("navigate a series of intimidating warnings and confirmations", "click through the warnings"). */
+export const CONSENT_SERIES: Phrases = [
+  '(?:navigate(?: through| past)?|click through|go through|get (?:through|past)|make (?:your|my) way (?:through|past)) ' +
+    '(?:a |the )?(?:series of |all (?:of )?the |every )?(?:(?:intimidating|scary|legal|content|security|age) )*' +
+    '(?:warnings?|confirmations?|disclaimers?)(?: and (?:warnings?|confirmations?|disclaimers?))?' +
+    '(?: to (?:see|view|reach|access|get to) (?:the )?(?:content|page|site|area))?',
+  '(?:acknowledge|accept) (?:all|every one of) the (?:warnings|disclaimers)',
+];
+/** The most stages of a series of warnings gone through. */
+export const SERIES_MAX = 8;
+/** Boxes that ask for more than consent to go on (marketing, mail): never ticked while going through warnings. */
+export const NOT_CONSENT: Phrases = ['newsletters?', 'marketing', 'offers?', 'promotions?', 'e-?mails?', 'sms', 'partners?', 'updates'];
