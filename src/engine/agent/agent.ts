@@ -287,6 +287,7 @@ export async function runAgent(ax: AgentContext, p: AgentRunParams): Promise<{ r
       planSteps({
         port: ax.port,
         page,
+        allowSchemes: p.allowSchemes,
         instruction: p.instruction,
         maxSteps: p.maxSteps,
         signal: cancel.signal,

@@ -6,6 +6,7 @@
 import type { StepRunner } from '../../models/local/step-runner';
 import { clickInside, dragBy, holdOn, performAction, pointOf, resizeBy, shapesIn, strokeInside } from '../core/actions';
 import { captureSnapshot, selectorsForIds } from '../core/snapshot';
+import { goto } from '../core/pages';
 import { pageToday } from '../core/today';
 import { endsRun } from '../people/approval';
 import type { BrowserPort } from '../ports';
@@ -15,6 +16,8 @@ import { describeEffect, EffectWatch } from './effect';
 export interface PlannedRun extends Pick<StepRunner, 'instruction' | 'maxSteps' | 'signal' | 'settle' | 'act' | 'note'> {
   port: BrowserPort;
   page: number;
+  /** The operator's URL opt-in for going to a page (protocol/url-policy.ts), as the agent's goto has it. */
+  allowSchemes?: readonly string[];
 }
 
 /** How much of the page the model reads at each step. */
@@ -50,6 +53,10 @@ export function planSteps(run: PlannedRun): StepRunner {
     menuTexts: async (selector) =>
       (await port.frameRequest<{ texts: string[] }>(page, 0, { type: 'dh:menuTexts', selector }, MENU_TEXTS_MS).catch(() => ({ texts: [] as string[] }))).texts,
     today: () => pageToday(port, page),
+    open: async (url) => {
+      const info = await goto(port, page, url, {}, run.allowSchemes ?? [], signal);
+      return { url: info.url };
+    },
     effects: {
       begin: () => effects.begin(),
       end: async (kind) => {

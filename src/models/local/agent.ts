@@ -23,7 +23,7 @@ import { applyTransform, numberOf, parseDate, resolveReference, singular } from 
 import { sortTarget } from './sorting';
 import { bestMove, boardsOf, turnOf, winnerOf, type Mark, type Square } from './boards';
 import { drawButton, drawnNumber, isWanted, type Drawn } from './draws';
-import { lineKey, secretsShown, type ScrollWay } from './secrets';
+import { lineKey, secretSought, secretsShown, type ScrollWay } from './secrets';
 import { CONSENT_BOXES, GO_BACK_NAMES, GO_ON_NAMES, NOT_CONSENT, SERIES_MAX } from './words/consent';
 import { SEND_NAMES } from './words/secrets';
 import { spotMove, type SpotMove } from './geometry';
@@ -467,6 +467,16 @@ type Run = StepRunner & { clock: Clock; first?: View };
 
 async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   let view = await look(r, r.instruction);
+  // A task that names its page ("You must go to <address> and obtain the password") goes there first when another is open.
+  const site = secretSought(r.instruction)?.url;
+  let went: string | null = null;
+  if (site && otherPage(site, view.url)) {
+    const opened = await openSite(r, site, view.url);
+    if (typeof opened === 'string') return { success: false, message: `${opened}; nothing was done` };
+    view = opened;
+    went = `opened ${view.url}`;
+  }
+  const nothing = went ? `nothing was done but ${went}` : 'nothing was done';
   const first = view;
   r.first = first;
   const effects = r.effects;
@@ -477,18 +487,18 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     r.clock.ms += performance.now() - t0;
   } catch (e) {
     if (!(e instanceof Refusal)) throw e;
-    const message = `the built-in model could not plan ${quote(r.instruction)}: ${e.message}; nothing was done (configure a model for tasks like this)`;
+    const message = `the built-in model could not plan ${quote(r.instruction)}: ${e.message}; ${nothing} (configure a model for tasks like this)`;
     return { success: false, message };
   }
   if (plan.length > r.maxSteps) {
-    return { success: false, message: `the plan has ${plan.length} steps, more than maxSteps (${r.maxSteps}); nothing was done` };
+    return { success: false, message: `the plan has ${plan.length} steps, more than maxSteps (${r.maxSteps}); ${nothing}` };
   }
   // Step texts come from the caller's instruction: bounded, as every echo of caller input is.
   const listing = clip(plan.map((s, i) => `${i + 1}. ${clip(s.say, 160)}`).join('; '), 1200);
   /** A step refused before anything was done. */
   const beyond = (i: number, say: string, why: string) => ({
     success: false,
-    message: `${describeStep(i, plan.length, quote(say))} is beyond the built-in model on this page (${why}); nothing was done. Plan: ${listing}`,
+    message: `${describeStep(i, plan.length, quote(say))} is beyond the built-in model on this page (${why}); ${nothing}. Plan: ${listing}`,
   });
   // A task that names its page ("You must go to <address> and obtain the password") runs only there.
   const sited = plan.findIndex((p) => p.secret?.url ?? p.reveal?.url);
@@ -583,7 +593,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     if (reveals(g.pick, s) || planned.opens) mayChange = true;
   }
 
-  const done: string[] = [];
+  const done: string[] = went ? [went] : [];
   let lastFill = false;
   /** The element the last step acted on, as a quoted name (a hovered menu item that may need a click). */
   let lastTarget: string | null = null;
@@ -1561,6 +1571,30 @@ async function slideFindStep(r: Run, step: PlanStep, reasoning: string, current:
 
 /** How long a secret the steps set off may take to show (an animation, a request). */
 const SECRET_WAIT_MS = 3000;
+
+/**
+ * The page a task names, opened in the run's page (the address as written; a path on the open page's site; a host with
+ * no scheme over https), under the operator's URL policy and the call's approval; the page as read there, or why not.
+ */
+async function openSite(r: Run, site: string, at: string): Promise<View | string> {
+  let to: string;
+  try {
+    to = /^[a-z][a-z+.-]*:/i.test(site) ? site : site.startsWith('/') ? new URL(site, at).href : `https://${site}`;
+  } catch {
+    return `the task's page ${quote(site)} is not an address that can be opened from ${at}`;
+  }
+  try {
+    const opened = await r.open(to);
+    r.note(`go to ${to}`, "the task names its page, and another is open", `opened ${opened.url}`, opened.url, null);
+  } catch (e) {
+    if (r.endsRun(e)) throw e;
+    return `the task's page ${to} could not be opened: ${(e as Error).message}`;
+  }
+  await r.settle();
+  const view = await look(r, r.instruction);
+  const still = otherPage(site, view.url);
+  return still ?? view;
+}
 
 /** Why a task that names its page cannot run on the page open (another path: the address's host may be a copy's). */
 function otherPage(url: string, at: string): string | null {

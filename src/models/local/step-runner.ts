@@ -45,6 +45,11 @@ export interface StepRunner {
   hold(selector: string, ms: number): Promise<{ element: string; heldMs: number }>;
   /** The item texts of the menu an element opens, as the page holds them now (shown or hidden); none when it cannot say. */
   menuTexts(selector: string): Promise<string[]>;
+  /**
+   * Go to an address in the run's page, as the agent's goto does: under the operator's URL policy (local files and
+   * browser pages closed unless opened) and the call's approval; the address the page ended at.
+   */
+  open(url: string): Promise<{ url: string }>;
   /** The page's own date (YYYY-MM-DD), for steps that name a date by description. */
   today(): Promise<string>;
   /** Marks taken before and after a step: whether what it meant to change shows on the page, said in words. */
