@@ -62,4 +62,17 @@ describe('the agent with the local model on small web tasks', () => {
     expect({ wrong: offending('wrong'), falseDone: offending('false-done') }).toEqual({ wrong: [], falseDone: [] });
     expect(results.filter((r) => r.outcome === 'correct').length / results.length).toBeGreaterThanOrEqual(0.65);
   });
+
+  it('goes from a blank tab to the page a task names, and reports the secret it shows there', { timeout: 120_000 }, async () => {
+    await h.page.goto('about:blank');
+    const at = `${h.origin}/tasks/secret.html`;
+    const r = await h.dh
+      .agent()
+      .execute(`Your task is: Scroll down to find the password. You must go to ${at} and obtain the password for the game.`);
+    expect(r.success, r.message).toBe(true);
+    expect(r.message).toContain(`opened ${at}`);
+    expect(r.message).toContain('the page shows the password: DEEP_SCROLL_41');
+    expect(await h.page.url()).toBe(at);
+    expect(await h.page.evaluate(() => (window as unknown as { __state: { revealed: boolean } }).__state.revealed)).toBe(true);
+  });
 });
