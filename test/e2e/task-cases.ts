@@ -702,6 +702,7 @@ const table: Record<TaskFamily, Row[]> = {
     [`${CW}?m=text`, 'Select the following color #8d3b5e with the color picker and hit Submit.', { colour: '8d3b5e' }],
     [`${CW}?m=name`, 'Select red with the color picker and hit Submit.', REFUSE],
     [CW, 'Select reddish with the color picker and hit Submit.', REFUSE],
+    [CW, 'Use the color picker to select blue, then hit Submit', { colour: '#0000ff' }],
     // Keys held together, given as the means.
     [KC, 'Save the document with Ctrl+S', state({ keys: ['Ctrl+S'], saved: true })],
     [KC, 'Use Ctrl+K to open the command palette, type "format" and press Enter', state({ keys: ['Ctrl+K', 'Enter'], ran: 'format' })],
@@ -875,6 +876,7 @@ const table: Record<TaskFamily, Row[]> = {
     [`${HO}?t=1.5`, 'Press and hold "Hold me" for 1.5 seconds', state({ held: 'right', on: 'hold', revealed: true })],
     [`${HO}?m=pointer&t=2`, 'Press and hold the button for 2 seconds', state({ held: 'done' })],
     [`${HO}?m=pointer&t=1`, 'Keep pressing "Press & Hold" for at least 1 second', state({ held: 'done' })],
+    [`${HO}?m=pointer&t=1`, 'Long press the Press & Hold button for 1.2 seconds', state({ held: 'done' })],
     [`${HO}?m=two&t=1.5`, 'Press and hold Record for 1.5 seconds', state({ held: 'right', on: 'record' })],
     [`${HO}?m=two&t=2`, 'Hold the Play button down for 2 seconds', state({ held: 'right', on: 'play' })],
     [`${HO}?m=two`, 'Hold the button for 2 seconds', REFUSE],
@@ -924,6 +926,7 @@ const table: Record<TaskFamily, Row[]> = {
     // An angle's bisector (a click ends a line from its corner), a circle drawn around a dot (a stroke of the pointer).
     [`${MP}?m=angle`, 'Create a line that bisects the angle evenly in two, then press submit.', bisected],
     [`${MP}?m=angle&seed=4`, 'Bisect the angle, then click Submit', bisected],
+    [`${MP}?m=angle&seed=7`, 'Draw the bisector of the angle and press Submit', bisected],
     [`${MP}?m=anglev`, 'Draw a line that bisects the angle and press Submit', bisected],
     [`${MP}?m=anglev&seed=9`, 'Split the angle in half with a line, then press submit', bisected],
     [`${MP}?m=angle3`, 'Bisect the angle, then press Submit', REFUSE],
@@ -948,6 +951,8 @@ const table: Record<TaskFamily, Row[]> = {
     [`${OTP}?m=two`, 'Enter the new PIN 1234 and click Save', { submits: [{ current: '', next: '1234' }] }],
     [`${OTP}?m=two`, 'Enter the PIN 1234 and click Save', REFUSE],
     [OTP, 'Enter the code 48291 and press Verify', REFUSE],
+    [OTP, 'Type in the code 550213 and click Verify', { submits: [{ code: '550213' }] }],
+    [`${OTP}?m=two`, 'Set the current PIN to 1111 and the new PIN to 2222, then click Save', { submits: [{ current: '1111', next: '2222' }] }],
   ],
   // A task whose end is a secret the page reveals: the steps, then the secret read off the page and reported. Two
   // secrets, or none, are a failure; a wrapper text around the task names its page, and only that page is acted on.
@@ -957,6 +962,7 @@ const table: Record<TaskFamily, Row[]> = {
     [`${SE}?m=series`, wrapped('Navigate a series of intimidating warnings and confirmations.', `${SE}?m=series`), cleared],
     [`${SE}?m=series`, 'Click through the warnings to see the content', state({ stage: ALL_STAGES, revealed: true })],
     [`${SE}?m=series`, 'Get past all the warnings, then tell me the password', cleared],
+    [`${SE}?m=series`, 'Go past all the warnings and get the password', cleared],
     [`${SE}?m=typed`, 'Navigate a series of intimidating warnings and confirmations.', REFUSE],
     [SE, 'Scroll down to find the password', revealed('DEEP_SCROLL_41')],
     [SE, wrapped('Scroll down fewer boxes to find the password.', SE), revealed('DEEP_SCROLL_41')],

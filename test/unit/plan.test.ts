@@ -410,11 +410,12 @@ describe('planner: what must never become a wrong action', () => {
 
 describe('a code given with what it is called', () => {
   it('types the code as written into the code, or into the field named after it', () => {
-    expect(says('Enter the 6-digit code 482913 and press Verify')).toEqual(['Enter "482913" into the code', 'press Verify']);
-    expect(says('Type the one-time password 5521, then press Submit')[0]).toBe('Type "5521" into the code');
-    expect(says('Enter the new PIN 1234 and click Save')[0]).toBe('Enter "1234" into the new PIN');
-    expect(says('Enter the verification code 48 29 13')[0]).toBe('Enter "48 29 13" into the verification code');
-    expect(says('Enter the code SAVE20 in the promo field and click Apply')[0]).toBe('Enter "SAVE20" into the promo field');
+    expect(says('Enter the 6-digit code 482913 and press Verify')).toEqual(['enter "482913" into the code', 'press Verify']);
+    expect(says('Type the one-time password 5521, then press Submit')[0]).toBe('enter "5521" into the code');
+    expect(says('Type in the code 550213')[0]).toBe('enter "550213" into the code');
+    expect(says('Enter the new PIN 1234 and click Save')[0]).toBe('enter "1234" into the new PIN');
+    expect(says('Enter the verification code 48 29 13')[0]).toBe('enter "48 29 13" into the verification code');
+    expect(says('Enter the code SAVE20 in the promo field and click Apply')[0]).toBe('enter "SAVE20" into the promo field');
   });
 
   it('leaves words that are not a code as written to the readings that look for them on the page', () => {

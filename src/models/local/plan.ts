@@ -951,6 +951,11 @@ const COLOUR_NAMED = new RegExp(
     `\\s+(?:with|in|using|on|from|into)\\s+the\\s+(?:${either(COLOUR_PICKERS)})$`,
   'i',
 );
+/** "Use the color picker to select blue": the same, the picker said first. */
+const PICKER_FIRST = new RegExp(
+  `^use\\s+the\\s+(${either(COLOUR_PICKERS)})\\s+to\\s+(${either(COLOUR_VERBS)})\\s+(?:the\\s+)?(?:colou?r\\s+)?([a-z]+(?:\\s+[a-z]+){0,2})$`,
+  'i',
+);
 
 /**
  * "Enter the 6-digit code 482913", "the code SAVE20 in the promo field": (1) the verb, (2) what the code is called (a
@@ -958,7 +963,7 @@ const COLOUR_NAMED = new RegExp(
  * "48 29 13" in groups), (4) "in the" when the field is named after it. Typed as given, into the field named.
  */
 const CODE_GIVEN = new RegExp(
-  `\\b(enter|type|input|key in|fill in)\\s+(?:the|a|your)\\s+(${CODE_BOXES[0]})` +
+  `\\b(enter|type(?: in)?|input|key in|fill in|put in)\\s+(?:the|a|your)\\s+(${CODE_BOXES[0]})` +
     `\\s+(?:of\\s+|is\\s+)?((?:[A-Z]+-?)?\\d[\\dA-Z]*(?:[ -]\\d+)*)\\b(\\s+(?:in|into|on)\\s+(?:the\\s+)?)?`,
   'gi',
 );
@@ -1691,8 +1696,10 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   // "Find the 4th word in the paragraph, type that into the textbox": the value, typed where the second clause says.
   s = s.replace(FOUND_THEN_TYPED, (_m, what: string, verb: string, rest: string) => `${verb} ${what} ${rest}`);
   s = s.replace(SHOWN_ON_PAGE, '$1');
-  s = s.replace(CODE_GIVEN, (m, verb: string, what: string, code: string, named?: string) => {
+  s = s.replace(CODE_GIVEN, (m, _verb: string, what: string, code: string, named?: string) => {
     if (code !== code.toUpperCase()) return m;
+    // Entered whole, whatever the verb: a code replaces what its field held.
+    const verb = 'enter';
     if (named) return `${verb} "${code}" into the `;
     // "the 6-digit code", "the one-time password": the code's boxes; "the new PIN" keeps the word that tells its boxes apart.
     const into = what.replace(/\b(?:\d+[- ](?:digit|character)|one[- ]time)\s*/gi, '').trim();
@@ -1839,6 +1846,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       // "Click three times": a click with no target named is the page's one button's.
       if (times > 1 && /^(?:click|tap|press)$/i.test(clause.trim())) clause = 'click the button';
       // "Select red with the color picker": the colour field set to red's hex value, else the words as said (a swatch named Red).
+      clause = clause.replace(PICKER_FIRST, (_m, picker: string, verb: string, colour: string) => `${verb} ${colour} with the ${picker}`);
       const named = COLOUR_NAMED.exec(bare(clause, quotes));
       if (named) {
         // Said as a choice from the picker ("pick Navy from the colour picker"): how a swatch named so is found.

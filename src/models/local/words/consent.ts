@@ -56,7 +56,7 @@ export const GO_BACK_NAMES: Phrases = [
 ];
 /** Consent asked for stage after stage ("navigate a series of intimidating warnings and confirmations", "click through the warnings"). */
 export const CONSENT_SERIES: Phrases = [
-  '(?:navigate(?: through| past)?|click through|go through|get (?:through|past)|make (?:your|my) way (?:through|past)) ' +
+  '(?:navigate(?: through| past)?|click through|(?:go|get) (?:through|past)|make (?:your|my) way (?:through|past)) ' +
     '(?:a |the )?(?:series of |all (?:of )?the |every )?(?:(?:intimidating|scary|legal|content|security|age) )*' +
     '(?:warnings?|confirmations?|disclaimers?)(?: and (?:warnings?|confirmations?|disclaimers?))?' +
     '(?: to (?:see|view|reach|access|get to) (?:the )?(?:content|page|site|area))?',
