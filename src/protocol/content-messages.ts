@@ -49,6 +49,8 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
     reveal: z.boolean(),
     /** Names this wait, so dh:cancelWait can end it early (its caller gave up). */
     waitId: z.string().max(100).optional(),
+    /** The element moves by design (a moving target): where it is now, without waiting for it to keep still. */
+    moving: z.boolean().optional(),
   }),
   /** End the dh:prepare wait of that waitId now; it answers CANCELLED. */
   z.object({ selfFrameId: z.number().int().optional(), type: z.literal('dh:cancelWait'), waitId: z.string().max(100) }),

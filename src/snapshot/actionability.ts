@@ -96,11 +96,20 @@ function clipArea(el: Element): Area {
  */
 const ALIGNMENTS: ScrollLogicalPosition[] = ['center', 'end', 'start', 'nearest'];
 
-async function check(el: Element, pointer: boolean, requireEnabled: boolean, reveal: boolean, attempt: number, shadowRootOf: ShadowRootOf): Promise<Check> {
+async function check(
+  el: Element,
+  pointer: boolean,
+  requireEnabled: boolean,
+  reveal: boolean,
+  attempt: number,
+  shadowRootOf: ShadowRootOf,
+  moving = false,
+): Promise<Check> {
   if (!el.isConnected) return { ok: false, reason: 'detached' };
   if (!el.checkVisibility({ visibilityProperty: true })) return { ok: false, reason: 'hidden' };
   if (requireEnabled && isDisabled(el)) return { ok: false, reason: 'disabled' };
-  if (!(await isStable(el))) return { ok: false, reason: 'unstable' };
+  // A moving target moves by design: where it is now is where it is clicked.
+  if (!moving && !(await isStable(el))) return { ok: false, reason: 'unstable' };
   let r = el.getBoundingClientRect();
   if (r.width === 0 || r.height === 0) return { ok: false, reason: 'zero-size' };
   let clip = clipArea(el);
@@ -171,7 +180,16 @@ const REASONS: Record<string, string> = {
 };
 
 export async function prepare(
-  req: { selector: string; nth: number | null; method: string; timeoutMs: number; pointer: boolean; requireEnabled: boolean; reveal: boolean },
+  req: {
+    selector: string;
+    nth: number | null;
+    method: string;
+    timeoutMs: number;
+    pointer: boolean;
+    requireEnabled: boolean;
+    reveal: boolean;
+    moving?: boolean;
+  },
   shadowRootOf: ShadowRootOf,
   frameIdOf: (el: Element) => Promise<number | null>,
   /** True once the worker has given up on this wait (dh:cancelWait). */
@@ -205,7 +223,7 @@ export async function prepare(
       if (isFrameElement(el) && req.method === 'frame') {
         return { kind: 'error', code: 'INVALID_ARGUMENT', message: 'cannot act on an iframe element itself' };
       }
-      last = await check(el, req.pointer, req.requireEnabled, req.reveal, rescrolls, shadowRootOf);
+      last = await check(el, req.pointer, req.requireEnabled, req.reveal, rescrolls, shadowRootOf, req.moving);
       if (last.reason === 'covered') rescrolls++;
       if (last.ok) return { kind: 'ready', handle: idFor(el), x: last.x!, y: last.y!, count, description: describeElement(el, req.pointer) };
     } else last = null;

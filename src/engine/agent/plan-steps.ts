@@ -4,7 +4,7 @@
  * run's signal (and so its approval).
  */
 import type { StepRunner } from '../../models/local/step-runner';
-import { clickInside, dragBy, holdOn, performAction, pointOf, resizeBy, shapesIn, strokeInside } from '../core/actions';
+import { clickInside, clickMoving, dragBy, holdOn, performAction, pointNow, pointOf, resizeBy, shapesIn, strokeInside } from '../core/actions';
 import { captureSnapshot, selectorsForIds } from '../core/snapshot';
 import { goto } from '../core/pages';
 import { pageToday } from '../core/today';
@@ -24,6 +24,8 @@ export interface PlannedRun extends Pick<StepRunner, 'instruction' | 'maxSteps' 
 const SNAPSHOT_BUDGET = 8000;
 /** How long a direct action on an element of the outline may wait for it. */
 const NODE_ACTION_MS = 5000;
+/** How long a moving target may take to be found where it is (it never keeps still: no wait for that). */
+const MOVING_MS = 2000;
 /** How long the page may take to list the items of a menu. */
 const MENU_TEXTS_MS = 3000;
 
@@ -44,6 +46,8 @@ export function planSteps(run: PlannedRun): StepRunner {
     selectors: async (ids) => (await selectorsForIds(port, page, ids)).map((s) => s?.selector ?? null),
     perform: (selector, method, args) => performAction(port, page, { selector }, method, args, NODE_ACTION_MS, signal),
     pointOf: (selector) => pointOf(port, page, { selector }, NODE_ACTION_MS, signal),
+    pointNow: (selector) => pointNow(port, page, { selector }, MOVING_MS, signal),
+    clickMoving: (selector) => clickMoving(port, page, { selector }, MOVING_MS, signal),
     dragBy: (selector, move) => dragBy(port, page, { selector }, move, NODE_ACTION_MS, signal),
     resizeBy: (selector, dx, dy) => resizeBy(port, page, { selector }, dx, dy, NODE_ACTION_MS, signal),
     shapesIn: (selector) => shapesIn(port, page, { selector }, NODE_ACTION_MS, signal),
@@ -61,7 +65,8 @@ export function planSteps(run: PlannedRun): StepRunner {
       begin: () => effects.begin(),
       end: async (kind) => {
         const e = await effects.end(kind);
-        return { shows: e.shows, said: describeEffect(e) };
+        // A click taken by something made to take clicks (a control, a pointer cursor): a target hit, not the space beside it.
+        return { shows: e.shows, said: describeEffect(e), taken: e.seen.includes('taken') };
       },
     },
     endsRun,

@@ -591,6 +591,34 @@ export async function holdOn(
   return { element: p.description, heldMs: Date.now() - started };
 }
 
+/** Where an element that moves by design is on the screen at this moment (its centre), without waiting for it to keep still. */
+export async function pointNow(port: BrowserPort, page: number, target: ActTarget, timeoutMs: number, signal?: AbortSignal): Promise<{ x: number; y: number }> {
+  const p = await prepareTarget(port, page, target, 'hover', { timeoutMs, pointer: false, requireEnabled: false, reveal: false, moving: true, signal });
+  return { x: p.x, y: p.y };
+}
+
+/**
+ * Click an element that moves by design (a moving target) where it is at that moment: asked of the call's gate as a click
+ * on it is, then found again and clicked at once, so the point is as fresh as the page can give it.
+ */
+export async function clickMoving(
+  port: BrowserPort,
+  page: number,
+  target: ActTarget,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<{ element: string; point: { x: number; y: number } }> {
+  const opts = { timeoutMs, pointer: true, requireEnabled: true, reveal: false, moving: true, signal };
+  const first = await prepareTarget(port, page, target, 'click', opts);
+  await askGate(port, page, 'click', await riskFacts(port, page, first), first.description, signal);
+  throwIfCancelled(signal);
+  const cdp = await port.cdp(page);
+  actedOn(page, cdp);
+  const p = await prepareTarget(port, page, target, 'click', opts);
+  await raceCancel(new Input(cdp).click(p.x, p.y), signal);
+  return { element: p.description, point: { x: p.x, y: p.y } };
+}
+
 /** Where an element is on the screen now (its centre), scrolled into view. */
 export async function pointOf(port: BrowserPort, page: number, target: ActTarget, timeoutMs: number, signal?: AbortSignal): Promise<{ x: number; y: number }> {
   const p = await prepareTarget(port, page, target, 'hover', { timeoutMs, pointer: false, requireEnabled: false, signal });

@@ -36,7 +36,7 @@ export async function prepareTarget(
   page: number,
   target: { selector: string; nth?: number; frameId?: number },
   method: string,
-  opts: { timeoutMs: number; pointer: boolean; requireEnabled: boolean; reveal?: boolean; signal?: AbortSignal },
+  opts: { timeoutMs: number; pointer: boolean; requireEnabled: boolean; reveal?: boolean; moving?: boolean; signal?: AbortSignal },
 ): Promise<Prepared> {
   const deadline = Date.now() + opts.timeoutMs;
   let frameId = target.frameId ?? 0;
@@ -63,6 +63,7 @@ export async function prepareTarget(
           requireEnabled: opts.requireEnabled,
           reveal: opts.reveal ?? true,
           waitId,
+          ...(opts.moving ? { moving: true } : {}),
         },
         remaining + 3000,
       ),

@@ -395,6 +395,7 @@ const WHOLE_STEPS: readonly [keyof PlanStep, WholeStep][] = [
   ['dragEach', dragEachStep],
   ['resize', resizeStep],
   ['hold', holdStep],
+  ['moving', movingStep],
   ['guess', guessNumber],
   ['draw', drawStep],
   ['openMenu', openMenuStep],
@@ -428,6 +429,7 @@ const READY_CHECKS: readonly [keyof PlanStep, (s: PlanStep, nodes: OutlineNode[]
   ['dragEach', (s, nodes, clock) => whyNot(dragSet(s.dragEach!, nodes, clock)), 'changes'],
   ['resize', (s, nodes, clock) => whyNot(namedTarget(s.resize!.target, nodes, clock)), 'changes'],
   ['hold', (s, nodes, clock) => whyNot(namedTarget(s.hold!.target, nodes, clock)), 'changes'],
+  ['moving', (_s, nodes) => (movingCandidates(nodes).length ? null : 'the page shows nothing to click that could move'), 'changes'],
   ['sort', (s, nodes) => whyNot(sortTarget(s.sort!, nodes)), 'changes'],
   // A rating may bring up what comes next (a box for the review).
   ['rate', (s, nodes) => whyNot(starFor(s.rate!, nodes)), 'changes'],
@@ -1342,6 +1344,65 @@ async function holdStep(r: Run, step: PlanStep, reasoning: string, current: () =
   const did = `held ${out.element} down for ${ms} ms`;
   r.note(step.say, reasoning, did, view.url, null);
   return { did };
+}
+
+/** Roles a moving target may have in the outline; the most of them watched for movement. */
+const MOVING_ROLES: ReadonlySet<string> = new Set(['clickable', 'button', 'img', 'figure', 'graphics-symbol', 'graphics-document', 'application']);
+const MOVING_CANDIDATES = 12;
+const movingCandidates = (nodes: OutlineNode[]) =>
+  nodes.filter((n) => n.id && MOVING_ROLES.has(n.role) && n.states.disabled !== true).slice(0, MOVING_CANDIDATES);
+/** How long apart two looks at where things are tell what moves, and how far counts as moving. */
+const MOVING_SAMPLE_MS = 200;
+const MOVED_PX = 3;
+/** The most clicks a moving target gets when no number is said and the page's secret is awaited, and the most that may miss. */
+const MOVING_MAX = 10;
+const MOVING_MISSES = 3;
+
+/**
+ * A moving target clicked where it is at each moment: the page's one element (of those that could take the click) whose
+ * place changed between two looks. None, or several that move, are a refusal; with no number said and a secret to read
+ * after it, clicked until the page shows one.
+ */
+async function movingStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
+  const { noun, times, untilShown } = step.moving!;
+  const selectors = await r.selectors(movingCandidates(current().nodes).map((n) => n.id!));
+  const where = () => Promise.all(selectors.map((s) => (s ? r.pointNow(s).catch(() => null) : Promise.resolve(null))));
+  const a = await where();
+  await pause(MOVING_SAMPLE_MS, r.signal);
+  const b = await where();
+  const moved = selectors.filter((s, i) => s && a[i] && b[i] && Math.hypot(a[i]!.x - b[i]!.x, a[i]!.y - b[i]!.y) >= MOVED_PX);
+  if (moved.length > 1) return { why: `${moved.length} things on the page move: which is the ${noun} is not known` };
+  if (!moved.length) return { why: 'nothing on the page moves' };
+  const selector = moved[0]!;
+  const most = times ?? (untilShown ? MOVING_MAX : 1);
+  let hits = 0;
+  let misses = 0;
+  let element = '';
+  while (hits < most && misses <= MOVING_MISSES) {
+    let taken: boolean | undefined;
+    try {
+      await r.effects.begin().catch(() => undefined);
+      const out = await r.clickMoving(selector);
+      taken = (await r.effects.end('click').catch(() => null))?.taken;
+      element = out.element;
+      const said = `clicked ${out.element} at (${Math.round(out.point.x)}, ${Math.round(out.point.y)})${taken === false ? ', which missed it' : ''}`;
+      r.note(step.say, `${reasoning}: click ${hits + misses + 1}`, said, current().url, null);
+    } catch (e) {
+      if (r.endsRun(e)) throw e;
+      if (!hits && !misses) return { why: (e as Error).message };
+      break;
+    }
+    // A click nothing took (the space beside the target): not a hit, and tried again.
+    if (taken === false) misses++;
+    else hits++;
+    if (untilShown && !times) {
+      await r.settle();
+      set(await look(r, r.instruction));
+      if (secretsShown(current().nodes, new Set(r.first?.nodes.map((n) => lineKey(n.name)))).length) break;
+    }
+  }
+  const did = `clicked the moving ${noun} ${element} ${hits} time${hits === 1 ? '' : 's'}${misses ? ` (${misses} more clicks missed it)` : ''}`;
+  return times && hits < times ? { why: `${did}, not ${times}` } : { did };
 }
 
 /** The one field a guess is typed into and the button it is sent with, or why there are not. */

@@ -53,7 +53,7 @@ import { CONSENT_MEANS, CONSENT_SERIES, CONSENT_VERBS, CONSENTED, HUMAN_PROOF } 
 import { BISECTS, CENTRES, CIRCLES_AROUND, DRAWN_WITH, LINE_THROUGH, MIDPOINTS, POINT_CLICKS } from './words/drawings';
 import type { SpotKind } from './geometry';
 import cssColours from 'color-name';
-import { CODE_BOXES } from './words/controls';
+import { CODE_BOXES, DASH_ASIDES, MOVING_NOUNS, MOVING_WORDS } from './words/controls';
 import { describeFile, fileToRemove, type FileSpec } from './shell';
 import {
   CLICK_PURPOSES,
@@ -244,6 +244,11 @@ export interface PlanStep {
   spot?: { at: SpotKind; dir?: 'horizontal' | 'vertical' };
   /** "Hold the button for exactly 3 seconds": the control the words name pressed, held this long, then released. */
   hold?: { target: string; ms: number };
+  /**
+   * "Click the moving target three times": the page's one element that moves, clicked where it is at each moment, `times`
+   * times; with no number and a secret to read after it (`untilShown`), until the page shows one (at most 10 clicks).
+   */
+  moving?: { noun: string; times?: number; untilShown?: boolean };
   /** "Close the popup windows": every pop-up closed by its own close control, one at a time, until none is left. */
   dismissAll?: boolean;
   /** "Expand the pie menu below": the page's one control that opens a menu (of that kind), clicked; the next steps look in it. */
@@ -977,6 +982,11 @@ const SHOWN_ON_PAGE = new RegExp(
 /** "... with the color picker" at a clause's end: (1) the picker. */
 const PICKER_MEANS = new RegExp(`\\s+(?:with|using|in|on|into)\\s+the\\s+((?:${either(COLOUR_PICKERS)}))$`, 'i');
 
+/** "Click the moving target": (1) what the target is called. Clicked where it is at that moment. */
+const MOVING = new RegExp(`^(?:click|tap|hit|catch|shoot)(?:\\s+on)?\\s+(?:the|a)\\s+(?:${either(MOVING_WORDS)})\\s+(${either(MOVING_NOUNS)})$`, 'i');
+/** "... - but watch out, it gets faster!": an aside after a dash, dropped. */
+const DASH_ASIDE = new RegExp(`\\s+[-–—]+\\s+(?:${either(DASH_ASIDES)})\\b[^.;!?]*[.!]?`, 'gi');
+
 /** A CSS colour name ("DarkOliveGreen", "dark olive green") as six hex digits, or null. */
 function colourByName(words: string): string | null {
   const rgb = cssColours[words.toLowerCase().replace(/\s+/g, '')];
@@ -1630,7 +1640,9 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
     const way = scrollOnly(task);
     if (way) return [{ say: `scroll ${way === 'both' ? 'down and right' : way} until the page shows the password`, reveal: { way, ...at } }];
     // Consent given for what the page shows next goes on past the box it ticks.
-    const steps = (task ? planInstruction(task, page) : []).map((p) => (p.consent ? { ...p, consent: { ...p.consent, press: true } } : p));
+    const steps = (task ? planInstruction(task, page) : []).map((p) =>
+      p.consent ? { ...p, consent: { ...p.consent, press: true } } : p.moving && !p.moving.times ? { ...p, moving: { ...p.moving, untilShown: true } } : p,
+    );
     // Text typed last, with no step that sends it: the page's one send control, when the secret does not show without it.
     const last = steps[steps.length - 1];
     const send = !!last && !last.implied && /^(?:enter|type|fill|input|write|put)\b/i.test(last.say) ? { send: true } : {};
@@ -1695,6 +1707,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   s = goalBySteps(s) ?? s;
   // "Find the 4th word in the paragraph, type that into the textbox": the value, typed where the second clause says.
   s = s.replace(FOUND_THEN_TYPED, (_m, what: string, verb: string, rest: string) => `${verb} ${what} ${rest}`);
+  s = s.replace(DASH_ASIDE, '');
   s = s.replace(SHOWN_ON_PAGE, '$1');
   s = s.replace(CODE_GIVEN, (m, _verb: string, what: string, code: string, named?: string) => {
     if (code !== code.toUpperCase()) return m;
@@ -1856,6 +1869,13 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
           push({ say: `set the color to ${hex}`, or: [bare(clause, quotes)] });
           return;
         }
+      }
+      // "Click the moving target three times": where it is at each moment, as often as said.
+      const moving = MOVING.exec(bare(clause, quotes));
+      if (moving) {
+        const noun = moving[1]!.toLowerCase();
+        push({ say: `click the moving ${noun}${times > 1 ? ` ${times} times` : ''}`, moving: { noun, ...(times > 1 ? { times } : {}) } });
+        return;
       }
       // "Hold the button for exactly 3 seconds": a press held that long.
       const held = holdStep(bare(clause, quotes));

@@ -31,6 +31,10 @@ export interface StepRunner {
   perform(selector: string, method: string, args: string[]): Promise<{ element: string }>;
   /** Where an element is in the viewport, once it can be pointed at. */
   pointOf(selector: string): Promise<Point>;
+  /** Where an element that moves by design is at this moment, without waiting for it to keep still. */
+  pointNow(selector: string): Promise<Point>;
+  /** Click an element that moves by design where it is at that moment (the approval of the call applies). */
+  clickMoving(selector: string): Promise<{ element: string; point: Point }>;
   /** Drag an element by an offset or to a point, as a person's pointer would. */
   dragBy(selector: string, move: { dx: number; dy: number } | { to: Point }): Promise<{ element: string; from: Point; to: Point }>;
   /** Resize an element by its corner grip, as a person's pointer would: its size before and after (an element with no grip fails). */
@@ -55,7 +59,7 @@ export interface StepRunner {
   /** Marks taken before and after a step: whether what it meant to change shows on the page, said in words. */
   effects: {
     begin(): Promise<void>;
-    end(kind: 'fill' | 'drag'): Promise<{ shows: boolean | null; said: string }>;
+    end(kind: 'fill' | 'drag' | 'click'): Promise<{ shows: boolean | null; said: string; taken?: boolean }>;
   };
   /** Whether an error ends the run rather than the step (a refused or unanswered approval). */
   endsRun(e: unknown): boolean;

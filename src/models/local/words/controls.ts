@@ -220,3 +220,9 @@ export const CODE_BOXES: Phrases = [
   '(?:code |digit |character )?(?:boxes|inputs|fields)',
   'text (?:field|box)',
 ];
+/** A target that moves by design ("click the moving target", "hit the bouncing ball"): (said) how it moves. */
+export const MOVING_WORDS: Phrases = ['moving', 'bouncing', 'flying', 'wandering', 'running', 'jumping', 'floating', 'drifting'];
+/** What a moving target is called. */
+export const MOVING_NOUNS: Phrases = ['target', 'button', 'ball', 'circle', 'dot', 'square', 'box', 'bullseye', 'object', 'shape', 'icon', 'item'];
+/** An aside after a request, said with a dash ("... three times - but watch out, it gets faster!"): dropped. */
+export const DASH_ASIDES: Phrases = ['but watch out', 'but be careful', 'watch out', 'careful', 'beware', 'but hurry', 'be quick'];

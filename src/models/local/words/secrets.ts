@@ -32,6 +32,8 @@ export const REMARKS: Phrases = [
   'have fun',
   '(?:much |a bit |a little )?(?:easier|harder)',
   '(?:many |much |a few |far )?(?:more|fewer|less) (?:boxes|items|steps|rows|text|content)',
+  "(?:it(?:'s| is) )?(?:slower|faster)(?: and (?:requires|needs) (?:fewer|more) (?:hits|clicks))?",
+  "(?:it(?:'s| is) )?(?:faster|slower) and (?:requires|needs) (?:fewer|more) (?:hits|clicks)",
 ];
 /** Clauses after a task that say how hard it is ("..., with no placeholder hint", "..., with a hint available"): dropped. */
 export const TRAILING_REMARKS: Phrases = [
