@@ -24,7 +24,7 @@ import { sortTarget } from './sorting';
 import { bestMove, boardsOf, turnOf, winnerOf, type Mark, type Square } from './boards';
 import { drawButton, drawnNumber, isWanted, type Drawn } from './draws';
 import { lineKey, secretSought, secretsShown, type ScrollWay } from './secrets';
-import { CONSENT_BOXES, GO_BACK_NAMES, GO_ON_NAMES, NOT_CONSENT, SERIES_MAX } from './words/consent';
+import { CONSENT_BOXES, GO_BACK_NAMES, GO_ON_NAMES, NOT_CONSENT, SERIES_GO_ON, SERIES_MAX } from './words/consent';
 import { SEND_NAMES } from './words/secrets';
 import { spotMove, type SpotMove } from './geometry';
 import { answerTo, type Guess } from './guessing';
@@ -1903,15 +1903,18 @@ const GO_BACK = oneOf(GO_BACK_NAMES);
 
 /** The page's boxes that give consent and are not ticked yet ("I agree to the terms", "I'm not a robot"). */
 const NOT_CONSENT_BOX = anyOf(NOT_CONSENT);
+const SERIES_CONFIRM = oneOf(SERIES_GO_ON);
 const consentBoxes = (nodes: OutlineNode[]) =>
   nodes.filter(
     (n) => n.id && (n.role === 'checkbox' || n.role === 'switch') && n.states.checked !== true && n.states.checked !== 'true' && CONSENT_BOX.test(n.name),
   );
 
 /** The page's one control that goes on ("I understand", else "Continue"), never one that goes back; or why there is none. */
-function goOnControl(nodes: OutlineNode[], ticked = false): OutlineNode | string {
+function goOnControl(nodes: OutlineNode[], ticked = false, series = false): OutlineNode | string {
   const controls = nodes.filter((n) => n.id && CLOSE_ROLES.has(n.role) && n.states.disabled !== true && !GO_BACK.test(n.name.trim()));
-  for (const tier of ticked ? GO_ON : GO_ON.slice(0, -1)) {
+  // Going through a series of confirmations, "Yes, I confirm" is the one that goes on; never otherwise (it may confirm a purchase).
+  const tiers = ticked ? GO_ON : GO_ON.slice(0, -1);
+  for (const tier of series ? [tiers[0]!, SERIES_CONFIRM, ...tiers.slice(1)] : tiers) {
     const fit = controls.filter((n) => tier.test(n.name.trim()));
     if (fit.length === 1) return fit[0]!;
     if (fit.length > 1) return `${fit.length} controls could be the one that goes on (${fit.map((n) => quote(n.name)).join(', ')})`;
@@ -1954,7 +1957,7 @@ async function consentSeries(r: Run, reasoning: string, current: () => View, set
   for (let k = 0; k < SERIES_MAX; k++) {
     const nodes = current().nodes;
     const boxes = consentBoxes(nodes).filter((n) => !NOT_CONSENT_BOX.test(n.name));
-    let goOn = goOnControl(nodes, boxes.length > 0);
+    let goOn = goOnControl(nodes, boxes.length > 0, true);
     if (!boxes.length && typeof goOn === 'string') break;
     if (nodes.some((n) => n.id && TEXT_ROLES.has(n.role) && n.states.disabled !== true && n.states.readonly !== true))
       return stopped('the page asks for text to be typed to go on, and what to type would come from the page itself');
@@ -1965,7 +1968,7 @@ async function consentSeries(r: Run, reasoning: string, current: () => View, set
     if (boxes.length) {
       await r.settle();
       set(await look(r, r.instruction));
-      goOn = goOnControl(current().nodes, true);
+      goOn = goOnControl(current().nodes, true, true);
     }
     if (typeof goOn === 'string') return stopped(goOn);
     const before = current().text;

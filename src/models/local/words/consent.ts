@@ -36,7 +36,7 @@ export const CONSENT_BOXES: Phrases = [
 ];
 /** A control that goes on, best first: one that says the consent, then one that only goes on. */
 export const GO_ON_NAMES: readonly Phrases[] = [
-  ['(?:yes,? )?i (?:understand|acknowledge|accept|agree|consent|confirm)\\b.*', '(?:understand|acknowledge|accept|agree)\\b.*'],
+  ['(?:yes,? )?i (?:understand|acknowledge|accept|agree|consent)\\b.*', '(?:understand|acknowledge|accept|agree)\\b.*'],
   ['continue\\b.*', 'proceed\\b.*', 'enter\\b.*', 'ok(?:ay)?', 'got it', 'show (?:me )?(?:the )?content'],
   // Only after a consent box was ticked: alone, these may send a form the warning merely sits beside.
   ['yes', 'confirm', 'verify', 'submit', 'next'],
@@ -62,6 +62,8 @@ export const CONSENT_SERIES: Phrases = [
     '(?: to (?:see|view|reach|access|get to) (?:the )?(?:content|page|site|area))?',
   '(?:acknowledge|accept) (?:all|every one of) the (?:warnings|disclaimers)',
 ];
+/** A control that goes on past a confirmation, taken only while going through a series of them ("Yes, I confirm"). */
+export const SERIES_GO_ON: Phrases = ["(?:yes,? )?i confirm\\b.*", "yes,? i(?:'m| am) sure\\b.*"];
 /** The most stages of a series of warnings gone through. */
 export const SERIES_MAX = 8;
 /** Boxes that ask for more than consent to go on (marketing, mail): never ticked while going through warnings. */
