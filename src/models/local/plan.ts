@@ -53,7 +53,7 @@ import { CONSENT_MEANS, CONSENT_SERIES, CONSENT_VERBS, CONSENTED, HUMAN_PROOF } 
 import { BISECTS, CENTRES, CIRCLES_AROUND, DRAWN_WITH, LINE_THROUGH, MIDPOINTS, POINT_CLICKS } from './words/drawings';
 import type { SpotKind } from './geometry';
 import cssColours from 'color-name';
-import { CODE_BOXES, DASH_ASIDES, MOVING_NOUNS, MOVING_WORDS } from './words/controls';
+import { CODE_BOXES, DASH_ASIDES, IN_FRAMES, MOVING_NOUNS, MOVING_WORDS } from './words/controls';
 import { describeFile, fileToRemove, type FileSpec } from './shell';
 import {
   CLICK_PURPOSES,
@@ -984,6 +984,8 @@ const PICKER_MEANS = new RegExp(`\\s+(?:with|using|in|on|into)\\s+the\\s+((?:${e
 
 /** "Click the moving target": (1) what the target is called. Clicked where it is at that moment. */
 const MOVING = new RegExp(`^(?:click|tap|hit|catch|shoot)(?:\\s+on)?\\s+(?:the|a)\\s+(?:${either(MOVING_WORDS)})\\s+(${either(MOVING_NOUNS)})$`, 'i');
+/** "Navigate through nested iframes to find the hidden button": (1) the control, the page's one of its kind (frames are read as the page). */
+const FRAMED = new RegExp(`^(?:${either(IN_FRAMES)})$`, 'i');
 /** "... - but watch out, it gets faster!": an aside after a dash, dropped. */
 const DASH_ASIDE = new RegExp(`\\s+[-–—]+\\s+(?:${either(DASH_ASIDES)})\\b[^.;!?]*[.!]?`, 'gi');
 
@@ -1869,6 +1871,11 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
           push({ say: `set the color to ${hex}`, or: [bare(clause, quotes)] });
           return;
         }
+      }
+      const framed = FRAMED.exec(bare(clause, quotes));
+      if (framed) {
+        push({ say: `click the ${framed[1]!.toLowerCase()}` });
+        return;
       }
       // "Click the moving target three times": where it is at each moment, as often as said.
       const moving = MOVING.exec(bare(clause, quotes));

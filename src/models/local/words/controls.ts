@@ -226,3 +226,8 @@ export const MOVING_WORDS: Phrases = ['moving', 'bouncing', 'flying', 'wandering
 export const MOVING_NOUNS: Phrases = ['target', 'button', 'ball', 'circle', 'dot', 'square', 'box', 'bullseye', 'object', 'shape', 'icon', 'item'];
 /** An aside after a request, said with a dash ("... three times - but watch out, it gets faster!"): dropped. */
 export const DASH_ASIDES: Phrases = ['but watch out', 'but be careful', 'watch out', 'careful', 'beware', 'but hurry', 'be quick'];
+/** A control looked for inside frames within frames ("navigate through nested iframes to find the hidden button"): (1) what it is. */
+export const IN_FRAMES: Phrases = [
+  '(?:navigate|go|dig|look|search) (?:through|into|down(?: through)?) (?:the |a few |fewer |more |many |several )?(?:nested |inner )?' +
+    '(?:i-?)?frames to find (?:the|a) (?:hidden |secret )?(button|link)',
+];
