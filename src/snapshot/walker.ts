@@ -367,8 +367,9 @@ function statesOf(el: Element, role: string): string {
   else if (expanded === 'false') parts.push('collapsed');
   if (el.getAttribute('aria-selected') === 'true') parts.push('selected');
   if (el.getAttribute('aria-pressed') === 'true') parts.push('pressed');
-  // A button that opens a list of choices is a select to a person (Ionic's <ion-select>); "true" means a menu.
-  const popup = role === 'button' ? el.getAttribute('aria-haspopup') : null;
+  // A button that opens a list of choices is a select to a person (Ionic's <ion-select>); "true" means a menu. A menu item
+  // that opens a submenu says so too, as Chrome's tree does.
+  const popup = role === 'button' || role === 'menuitem' ? el.getAttribute('aria-haspopup') : null;
   if (popup && popup !== 'false') parts.push(`haspopup=${popup === 'true' ? 'menu' : popup}`);
   const current = el.getAttribute('aria-current');
   if (current && current !== 'false') parts.push(`current=${current}`);

@@ -140,6 +140,7 @@ const HO = 'hold.html';
 const OTP = 'otp.html';
 const MV2 = 'moving.html';
 const NF = 'nested-frames.html';
+const MS = 'menu-search.html';
 /** The same posts as links to other pages: clicking one takes the rest away. */
 const PN = 'pet-blog.html?links=pages';
 const FT = 'focus-text.html';
@@ -969,6 +970,13 @@ const table: Record<TaskFamily, Row[]> = {
   // A task whose end is a secret the page reveals: the steps, then the secret read off the page and reported. Two
   // secrets, or none, are a failure; a wrapper text around the task names its page, and only that page is acted on.
   secrets: [
+    // An item looked for through a page's menus (ARIA menus on hover or click, plain ones said by an arrow).
+    [MS, wrapped('Navigate through a menu bar to find the secret option', MS), { ...revealed('MENU_DIVER_7'), state: { chosen: 'Secret option' } }],
+    [MS, 'Navigate through the menus to find Secret option and click it', state({ chosen: 'Secret option' })],
+    [`${MS}?m=click`, 'Navigate a complex, deeply nested menu to find the secret option and click it', state({ chosen: 'Secret option' })],
+    [`${MS}?m=plain`, 'Find the Secret option in the menus and click it', state({ chosen: 'Secret option' })],
+    [MS, 'Find the Privacy option in the menus', state({ chosen: '' })],
+    [`${MS}?m=none`, 'Navigate through a menu bar to find the secret option and click it', REFUSE],
     // A button inside frames within frames (read as the page: the deepest frame's button is the page's one).
     [NF, wrapped('Navigate through nested iframes to find the hidden button', NF), { ...revealed('DEEP_FRAME_3'), state: { found: true } }],
     [`${NF}?d=5`, 'Navigate through more nested iframes to find the hidden button', state({ found: true })],

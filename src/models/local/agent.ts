@@ -300,7 +300,7 @@ type WholeStep = (r: Run, step: PlanStep, reasoning: string, current: () => View
 async function actOnNode(
   r: StepRunner,
   node: OutlineNode,
-  method: 'click' | 'selectOption' | 'fill' | 'press',
+  method: 'click' | 'selectOption' | 'fill' | 'press' | 'hover',
   args: string[],
   instruction: string,
   reasoning: string,
@@ -310,8 +310,8 @@ async function actOnNode(
   if (!selector) return null;
   const { element } = await r.perform(selector, method, args);
   const did =
-    method === 'click'
-      ? `clicked ${element}`
+    method === 'click' || method === 'hover'
+      ? `${method === 'click' ? 'clicked' : 'hovered over'} ${element}`
       : method === 'fill'
         ? `filled ${element} with ${quote(args[0] ?? '')}`
         : method === 'press'
@@ -396,6 +396,7 @@ const WHOLE_STEPS: readonly [keyof PlanStep, WholeStep][] = [
   ['resize', resizeStep],
   ['hold', holdStep],
   ['moving', movingStep],
+  ['menuFind', menuFindStep],
   ['guess', guessNumber],
   ['draw', drawStep],
   ['openMenu', openMenuStep],
@@ -430,6 +431,7 @@ const READY_CHECKS: readonly [keyof PlanStep, (s: PlanStep, nodes: OutlineNode[]
   ['resize', (s, nodes, clock) => whyNot(namedTarget(s.resize!.target, nodes, clock)), 'changes'],
   ['hold', (s, nodes, clock) => whyNot(namedTarget(s.hold!.target, nodes, clock)), 'changes'],
   ['moving', (_s, nodes) => (movingCandidates(nodes).length ? null : 'the page shows nothing to click that could move'), 'changes'],
+  ['menuFind', (_s, nodes) => (submenuOpeners(nodes).length ? null : 'the page shows no menu that opens'), 'changes'],
   ['sort', (s, nodes) => whyNot(sortTarget(s.sort!, nodes)), 'changes'],
   // A rating may bring up what comes next (a box for the review).
   ['rate', (s, nodes) => whyNot(starFor(s.rate!, nodes)), 'changes'],
@@ -1509,6 +1511,155 @@ function menuOpener(kind: string | undefined, nodes: OutlineNode[]): OutlineNode
   const named = controls.filter((n) => MENU_OPENER.test(n.name.trim()) || (byKind && byKind.test(n.name) && /\bmenu\b/i.test(n.name)));
   if (named.length === 1) return named[0]!;
   return named.length ? `the page shows ${named.length} controls that may open a menu` : 'the page shows no control that opens a menu';
+}
+
+/**
+ * A menu item or control that opens a menu of its own: said by haspopup, or by the triangle after its name ("Advanced ▸";
+ * never "Next ›" or "Continue →", which go on).
+ */
+const SUBMENU_ARROW = /\s*[▸▶►]\s*$/;
+const submenuOpeners = (nodes: OutlineNode[]) =>
+  nodes.filter(
+    (n) =>
+      n.id &&
+      OPENER_ROLES.has(n.role) &&
+      n.states.disabled !== true &&
+      (typeof n.states.haspopup === 'string' || SUBMENU_ARROW.test(n.name)) &&
+      (n.role === 'menuitem' || menuLike(n) || SUBMENU_ARROW.test(n.name) || n.states.haspopup === 'menu'),
+  );
+/** The most menus opened while looking for an item. */
+const MENU_SEARCH_MAX = 30;
+/** Roles an item found in a menu may have. */
+const MENU_ITEM_ROLES: ReadonlySet<string> = new Set(['menuitem', 'menuitemcheckbox', 'menuitemradio', 'clickable', 'button', 'link', 'option']);
+/** Words that name no item in particular ("the secret option"): left out when matching it. */
+const ITEM_NOUNS = new Set(['the', 'a', 'an', 'option', 'item', 'entry', 'choice', 'menu', 'link', 'button']);
+
+/**
+ * An item looked for through a page's menus ("navigate through the menu bar to find the secret option"): each menu
+ * opened in turn, top-level ones first, by hovering its path (clicked when hovering shows nothing; a menu open already is
+ * left open), its submenus queued after it, until the one item whose name holds the words shows; then it is clicked when
+ * the step says so. At most MENU_SEARCH_MAX menus are opened; two items that fit are a refusal.
+ */
+async function menuFindStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
+  const { target, click } = step.menuFind!;
+  const want = normalize(target)
+    .split(' ')
+    .filter((w) => w && !ITEM_NOUNS.has(w));
+  if (!want.length) return { why: `${quote(target)} names no item in particular` };
+  const label = (n: OutlineNode) => n.name.replace(SUBMENU_ARROW, '').trim();
+  const find = (name: string) => {
+    const openers = submenuOpeners(current().nodes);
+    // An open menu item's name may run on into its menu's ("View Zoom in Appearance"): its own comes first.
+    return openers.find((n) => label(n) === name) ?? openers.find((n) => normalize(n.name).startsWith(`${normalize(name)} `));
+  };
+  const isOpen = (n: OutlineNode) => n.children.some((c) => c.id);
+  const shown = () => new Set(current().nodes.filter((n) => n.id).map((n) => `${n.role}|${label(n)}`));
+  const seen = new Set<string>();
+  const queue: string[][] = [];
+  const enqueue = (path: string[], nodes: OutlineNode[]) => {
+    for (const n of submenuOpeners(nodes)) {
+      if (seen.has(label(n))) continue;
+      seen.add(label(n));
+      queue.push([...path, label(n)]);
+    }
+  };
+  const itemShown = (): OutlineNode | string | null => {
+    const fit = current().nodes.filter(
+      (n) => n.id && MENU_ITEM_ROLES.has(n.role) && !submenuOpeners([n]).length && want.every((w) => normalize(label(n)).split(' ').includes(w)),
+    );
+    const exact = fit.filter((n) => normalize(label(n)) === want.join(' '));
+    if (exact.length === 1 || fit.length === 1) return (exact[0] ?? fit[0])!;
+    return fit.length ? `${fit.length} items fit ${quote(target)} (${fit.map((n) => quote(label(n))).join(', ')})` : null;
+  };
+  const first = itemShown();
+  enqueue([], current().nodes);
+  let opened = 0;
+  let at: string[] = [];
+  for (let item = first; ; ) {
+    if (typeof item === 'string') return { why: item };
+    if (item) {
+      const where = at.length ? `in ${at.join(' > ')}` : 'on the page';
+      if (!click) return { did: `found ${quote(label(item))} ${where}, and left it shown` };
+      const clicked = await actOnNode(r, item, 'click', [], `click ${quote(label(item))}`, `${reasoning}: it shows ${where}`, current().url);
+      return clicked ? { did: `found ${quote(label(item))} ${where} and clicked it` } : { why: 'the item went away' };
+    }
+    const path = queue.shift();
+    if (!path || opened >= MENU_SEARCH_MAX) break;
+    let before = shown();
+    let reached = true;
+    // The deepest of the path's menus shown already is where it goes on from (an open item may have lost its own name).
+    let from = 0;
+    for (let i = path.length - 1; i > 0; i--) {
+      if (find(path[i]!)) {
+        from = i;
+        break;
+      }
+    }
+    const clicked: string[] = [];
+    try {
+      for (const [i, name] of path.entries()) {
+        if (i < from) continue;
+        const node = find(name);
+        if (!node) {
+          reached = false;
+          break;
+        }
+        if (isOpen(node) || (i + 1 < path.length && find(path[i + 1]!))) continue;
+        before = shown();
+        const why = `${reasoning}: looking in ${path.map((p) => quote(p)).join(' > ')}`;
+        if (!(await actOnNode(r, node, 'hover', [], `hover over ${quote(name)}`, why, current().url))) {
+          reached = false;
+          break;
+        }
+        await r.settle();
+        set(await look(r, r.instruction));
+        if ([...shown()].some((k) => !before.has(k))) continue;
+        // A menu that opens on a click, not a hover.
+        const again = find(name);
+        if (!again || !(await actOnNode(r, again, 'click', [], `click ${quote(name)}`, why, current().url))) {
+          reached = false;
+          break;
+        }
+        clicked.push(name);
+        await r.settle();
+        set(await look(r, r.instruction));
+      }
+    } catch (e) {
+      if (r.endsRun(e)) throw e;
+      reached = false;
+    }
+    if (!reached) continue;
+    opened++;
+    at = path;
+    item = itemShown();
+    enqueue(path, current().nodes.filter((n) => !before.has(`${n.role}|${label(n)}`)));
+    // Menus a click opened stay open over the next ones: closed again (by the same click) once looked through.
+    if (!item) await closeClicked(r, clicked, find, isOpen, reasoning, current, set);
+  }
+  return { why: `${quote(target)} did not show in the ${opened} menus opened` };
+}
+
+/** Menus opened by a click on their items, closed by a click again, deepest first; what does not close is left. */
+async function closeClicked(
+  r: Run,
+  names: string[],
+  find: (name: string) => OutlineNode | undefined,
+  isOpen: (n: OutlineNode) => boolean,
+  reasoning: string,
+  current: () => View,
+  set: (v: View) => void,
+): Promise<void> {
+  for (const name of [...names].reverse()) {
+    const node = find(name);
+    if (!node || !isOpen(node)) continue;
+    try {
+      await actOnNode(r, node, 'click', [], `click ${quote(name)}`, `${reasoning}: close the menu looked through`, current().url);
+      await r.settle();
+      set(await look(r, r.instruction));
+    } catch (e) {
+      if (r.endsRun(e)) throw e;
+    }
+  }
 }
 
 /** Open the page's menu by its one opener; done when the page shows more than before. */

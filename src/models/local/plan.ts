@@ -79,6 +79,7 @@ import {
   LOOK_THROUGH_WAYS,
   SUGGESTED,
   SUGGESTION_LISTS,
+  MENU_SEARCHES,
 } from './words/menus';
 import {
   CONTROL_NOUNS,
@@ -249,6 +250,11 @@ export interface PlanStep {
    * times; with no number and a secret to read after it (`untilShown`), until the page shows one (at most 10 clicks).
    */
   moving?: { noun: string; times?: number; untilShown?: boolean };
+  /**
+   * "Navigate through the menu bar to find the secret option": the page's menus opened in turn until the item shows; then
+   * clicked when the words say so, or the page's secret is what the task ends with.
+   */
+  menuFind?: { target: string; click?: boolean };
   /** "Close the popup windows": every pop-up closed by its own close control, one at a time, until none is left. */
   dismissAll?: boolean;
   /** "Expand the pie menu below": the page's one control that opens a menu (of that kind), clicked; the next steps look in it. */
@@ -986,6 +992,14 @@ const PICKER_MEANS = new RegExp(`\\s+(?:with|using|in|on|into)\\s+the\\s+((?:${e
 const MOVING = new RegExp(`^(?:click|tap|hit|catch|shoot)(?:\\s+on)?\\s+(?:the|a)\\s+(?:${either(MOVING_WORDS)})\\s+(${either(MOVING_NOUNS)})$`, 'i');
 /** "Navigate through nested iframes to find the hidden button": (1) the control, the page's one of its kind (frames are read as the page). */
 const FRAMED = new RegExp(`^(?:${either(IN_FRAMES)})$`, 'i');
+/** "Navigate through a menu bar to find the secret option": (1) or (2) the item, looked for through the page's menus. */
+const MENU_FIND = new RegExp(`^(?:${either(MENU_SEARCHES)})$`, 'i');
+/** "Navigate through the menus to find X and click it": (1) X, looked for through the page's menus and clicked. */
+const MENU_FIND_CLICK = new RegExp(
+  '\\b(?:navigate|go|look|search|browse|dig) (?:through |in )?(?:the |a |its )?(?:(?:simplified|complex|deeply|nested|top|main)[, ]+)*' +
+    '(?:menu ?bar|menus?)(?: and (?:its )?submenus)? to find (.+?)\\s*,?\\s+(?:and\\s+)?(?:then\\s+)?(?:click|select|choose)(?:\\s+on)?\\s+it\\b',
+  'i',
+);
 /** "... - but watch out, it gets faster!": an aside after a dash, dropped. */
 const DASH_ASIDE = new RegExp(`\\s+[-–—]+\\s+(?:${either(DASH_ASIDES)})\\b[^.;!?]*[.!]?`, 'gi');
 
@@ -1643,7 +1657,13 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
     if (way) return [{ say: `scroll ${way === 'both' ? 'down and right' : way} until the page shows the password`, reveal: { way, ...at } }];
     // Consent given for what the page shows next goes on past the box it ticks.
     const steps = (task ? planInstruction(task, page) : []).map((p) =>
-      p.consent ? { ...p, consent: { ...p.consent, press: true } } : p.moving && !p.moving.times ? { ...p, moving: { ...p.moving, untilShown: true } } : p,
+      p.consent
+        ? { ...p, consent: { ...p.consent, press: true } }
+        : p.moving && !p.moving.times
+          ? { ...p, moving: { ...p.moving, untilShown: true } }
+          : p.menuFind
+            ? { ...p, menuFind: { ...p.menuFind, click: true } }
+            : p,
     );
     // Text typed last, with no step that sends it: the page's one send control, when the secret does not show without it.
     const last = steps[steps.length - 1];
@@ -1770,8 +1790,18 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
     search = true;
     return '';
   };
+  // "Navigate through the menus to find X and click it", "find X in the menus and click it": the menus opened in turn.
+  let menuClick = false;
+  s = s.replace(MENU_FIND_CLICK, (_m, what: string) => {
+    menuClick = true;
+    return `find ${what} in the menus`;
+  });
   // "Find the link X in the sections below and click it": a search for X, then the click.
-  s = s.replace(FIND_AND_CLICK, (_m, what: string, verb: string) => {
+  s = s.replace(FIND_AND_CLICK, (m, what: string, verb: string) => {
+    if (/\bmenu/i.test(m.slice(0, m.length - verb.length))) {
+      menuClick = true;
+      return `find ${what} in the menus`;
+    }
     search = true;
     return `${verb} ${what}`;
   });
@@ -1871,6 +1901,13 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
           push({ say: `set the color to ${hex}`, or: [bare(clause, quotes)] });
           return;
         }
+      }
+      const menuFound = MENU_FIND.exec(bare(clause, quotes));
+      if (menuFound) {
+        const [verb, sought] = menuFound[1] ? [menuFound[1], menuFound[2]!] : [menuFound[3]!, menuFound[4]!];
+        const click = / and /i.test(verb) || menuClick;
+        push({ say: `find ${sought.trim()} in the menus${click ? ' and click it' : ''}`, menuFind: { target: sought.trim(), ...(click ? { click } : {}) } });
+        return;
       }
       const framed = FRAMED.exec(bare(clause, quotes));
       if (framed) {

@@ -125,3 +125,10 @@ export const MENU_OPENER_NAMES: Phrases = [
   'more',
   'more options',
 ];
+/** An item looked for through a page's menus ("navigate through a menu bar to find the secret option"): (1) the verb, (2) the item. */
+export const MENU_SEARCHES: Phrases = [
+  '(?:navigate|go|look|search|browse|dig) (?:through |in )?(?:the |a |its )?(?:(?:simplified|complex|deeply|nested|top|main)[, ]+)*' +
+    '(?:menu ?bar|menus?)(?: and (?:its )?submenus)? to (find(?: and (?:click|select|choose))?) (.+?)',
+  '((?:find|locate|look for|search for)(?: and (?:click|select|choose))?) (.+?) (?:in|through|somewhere in|inside) (?:the |a |its )?(?:nested )?' +
+    '(?:menu ?bar|menus)',
+];
