@@ -289,8 +289,10 @@ const revealed = (answer: string, also: { clicks?: (string | string[])[]; submit
   state: { revealed: true, ...also.state },
   reports: answer,
 });
+/** Clicks beside a moving target that the agent saw missed and tried again (at most three). */
+const MISSES = { min: 0, max: 3 };
 /** moving.html?m=css hit twice: its password. */
-const twoHits = revealed('BULLSEYE_HIT_2', { state: { hits: '2' } });
+const twoHits = revealed('BULLSEYE_HIT_2', { state: { hits: '2', misses: MISSES } });
 /** secret.html?m=warn acknowledged: its password, by its continue control. */
 const warned = revealed('WARNED_OK_3', { clicks: ['continue'] });
 /** secret.html?m=series gone through: its three stages, then the password. */
@@ -884,12 +886,12 @@ const table: Record<TaskFamily, Row[]> = {
     [`${HO}?m=pointer&t=1`, 'Long press the Press & Hold button for 1.2 seconds', state({ held: 'done' })],
     [`${HO}?m=two&t=1.5`, 'Press and hold Record for 1.5 seconds', state({ held: 'right', on: 'record' })],
     [`${HO}?m=two&t=2`, 'Hold the Play button down for 2 seconds', state({ held: 'right', on: 'play' })],
-    // A target that moves by design, clicked where it is at each moment.
-    [MV2, 'Click the moving target three times - but watch out, it gets faster!', state({ hits: '3', revealed: true })],
-    [MV2, 'Hit the bouncing target 2 times', state({ hits: '2' })],
-    [`${MV2}?v=1400`, 'Click the moving target three times', state({ hits: '3', revealed: true })],
+    // A target that moves by design, clicked where it is at each moment; a click beside it (a miss) is tried again.
+    [MV2, 'Click the moving target three times - but watch out, it gets faster!', state({ hits: '3', revealed: true, misses: MISSES })],
+    [MV2, 'Hit the bouncing target 2 times', state({ hits: '2', misses: MISSES })],
+    [`${MV2}?v=1400`, 'Click the moving target three times', state({ hits: '3', revealed: true, misses: MISSES })],
     [`${MV2}?m=css`, wrapped("Click the moving target. It's slower and requires fewer hits.", `${MV2}?m=css`), twoHits],
-    [`${MV2}?m=css`, 'Click the moving target', state({ hits: '1' })],
+    [`${MV2}?m=css`, 'Click the moving target', state({ hits: '1', misses: MISSES })],
     [`${MV2}?m=still`, 'Click the moving target three times', REFUSE],
     [`${MV2}?m=two`, 'Click the moving target', REFUSE],
     [`${HO}?m=two`, 'Hold the button for 2 seconds', REFUSE],
