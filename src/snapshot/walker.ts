@@ -241,9 +241,9 @@ function isEditingHost(el: Element): boolean {
 const composedParentEl = (el: Element): Element | null => el.parentElement ?? (el.parentNode as ShadowRoot | null)?.host ?? null;
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
-/** SVG elements whose content is drawn only where something else uses it, if at all. */
 /** A field that takes at most this many characters says so in its line (a one-time code's boxes). */
 const SHORT_BOX_MAX = 4;
+/** SVG elements whose content is drawn only where something else uses it, if at all. */
 const SVG_NEVER_DRAWN = new Set(['defs', 'symbol', 'clipPath', 'mask', 'pattern', 'marker', 'linearGradient', 'radialGradient', 'filter', 'metadata']);
 const svgNamed = (el: Element): boolean =>
   !!el.getAttribute('aria-label')?.trim() || hasLabelledby(el) || Array.from(el.children).some((c) => c.localName === 'title' && !!c.textContent?.trim());
