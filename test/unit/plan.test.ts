@@ -434,3 +434,17 @@ describe('warnings gone through one after another', () => {
     expect(planInstruction('Navigate to the warnings page', page())[0]!.consent).toBeUndefined();
   });
 });
+
+describe('an item looked for through the menus', () => {
+  it('opens the menus only when the item is said to be in them, and clicks only when asked', () => {
+    expect(planInstruction('Navigate through a menu bar to find the secret option', page())[0]!.menuFind).toEqual({ target: 'the secret option' });
+    expect(planInstruction('Find the Print preview option in the menus and click it', page())[0]!.menuFind).toEqual({
+      target: 'the Print preview option',
+      click: true,
+    });
+    expect(planInstruction('Find the Menu settings link in the sections below and click it', page())[0]).toMatchObject({
+      say: 'click the Menu settings link',
+      search: true,
+    });
+  });
+});

@@ -1798,7 +1798,8 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   });
   // "Find the link X in the sections below and click it": a search for X, then the click.
   s = s.replace(FIND_AND_CLICK, (m, what: string, verb: string) => {
-    if (/\bmenu/i.test(m.slice(0, m.length - verb.length))) {
+    // Hidden in the menus (not a target that is called "Menu settings"): looked for through them.
+    if (/\s(?:in|among|inside|under|within|behind)\s+(?:the\s+|one of the\s+)?menus?\b/i.test(m)) {
       menuClick = true;
       return `find ${what} in the menus`;
     }
