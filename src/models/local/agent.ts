@@ -1377,6 +1377,8 @@ async function movingStep(r: Run, step: PlanStep, reasoning: string, current: ()
   if (!moved.length) return { why: 'nothing on the page moves' };
   const selector = moved[0]!;
   const most = times ?? (untilShown ? MOVING_MAX : 1);
+  // Lines the page showed when the run began: a secret among them was not brought up by these clicks.
+  const shownFirst = new Set(r.first?.nodes.map((n) => lineKey(n.name)));
   let hits = 0;
   let misses = 0;
   let element = '';
@@ -1400,7 +1402,7 @@ async function movingStep(r: Run, step: PlanStep, reasoning: string, current: ()
     if (untilShown && !times) {
       await r.settle();
       set(await look(r, r.instruction));
-      if (secretsShown(current().nodes, new Set(r.first?.nodes.map((n) => lineKey(n.name)))).length) break;
+      if (secretsShown(current().nodes, shownFirst).length) break;
     }
   }
   const did = `clicked the moving ${noun} ${element} ${hits} time${hits === 1 ? '' : 's'}${misses ? ` (${misses} more clicks missed it)` : ''}`;
@@ -1614,9 +1616,9 @@ async function menuFindStep(r: Run, step: PlanStep, reasoning: string, current: 
         await r.settle();
         set(await look(r, r.instruction));
         if ([...shown()].some((k) => !before.has(k))) continue;
-        // A menu that opens on a click, not a hover.
+        // A menu that opens on a click, not a hover. Never a link: its click goes to another page, not into a menu.
         const again = find(name);
-        if (!again || !(await actOnNode(r, again, 'click', [], `click ${quote(name)}`, why, current().url))) {
+        if (!again || again.role === 'link' || !(await actOnNode(r, again, 'click', [], `click ${quote(name)}`, why, current().url))) {
           reached = false;
           break;
         }
