@@ -13,7 +13,7 @@ import { chooseOption } from './choose';
 import { prepareTarget, type Prepared } from './frames';
 import type { Size } from '../../models/local/step-runner';
 import type { BrowserPort, CdpSession } from '../ports';
-import { raceCancel, throwIfCancelled } from './cancel';
+import { cancellableSleep, raceCancel, throwIfCancelled } from './cancel';
 import { gateOf } from './gate';
 import { callPageTool, toolCallArgs } from './page-tools';
 import { RiskFactsSchema, type RiskFacts } from '../../protocol/approval';
@@ -32,6 +32,8 @@ const SCROLL_AXES: readonly string[] = ['vertical', 'horizontal', 'both'];
 // focus: like a keyboard user tabbing to it, no pointer involved
 /** Methods that always send the page trusted input events (check/uncheck verify their state; hover may move nowhere). */
 const SENDS_INPUT: ReadonlySet<string> = new Set(['click', 'doubleClick', 'rightClick', 'press', 'dragAndDrop']);
+/** Pauses before a frame that counted no input is asked again (about 0.6 s in all, spent only when the count stays still). */
+const RECOUNT_MS = [30, 70, 150, 350];
 const NEEDS_ENABLED: ReadonlySet<string> = new Set([
   'click',
   'doubleClick',
@@ -225,8 +227,20 @@ export async function performAction(
         // The frame is Chromium's error page now: the input went nowhere useful. Any other
         // silence (a frame the click itself removed, say) proves nothing either way.
         if (afterError instanceof DeckhandError && afterError.code === ErrorCode.PageError) throw afterError;
-        const a = after as PingResult | null;
-        if (a && a.doc === before!.doc && a.inputs === before!.inputs) {
+        let a = after as PingResult | null;
+        // Input for an out-of-process frame is routed on by the browser after the top renderer
+        // has taken it, so the frame may count it a moment later: asked again before concluding.
+        const still = (p: PingResult | null) => !requested && !!p && p.doc === before!.doc && p.inputs === before!.inputs;
+        for (const ms of RECOUNT_MS) {
+          if (!still(a)) break;
+          await cancellableSleep(ms, signal);
+          a = await port.frameRequest<PingResult>(page, prepared.frameId, { type: 'dh:ping' }, 3000).catch((e: unknown) => {
+            if (e instanceof DeckhandError && e.code === ErrorCode.PageError) throw e;
+            return null;
+          });
+        }
+        if (requested) a = null;
+        if (still(a)) {
           const why =
             `the ${method} on '${target.selector}' was sent but never reached the page ` +
             '(the browser dropped the input, as it does while a navigation is replacing the document); nothing was done';
