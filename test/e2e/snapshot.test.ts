@@ -111,6 +111,18 @@ describe('snapshot lines', () => {
     await expectIdsResolve(page, text);
   });
 
+  it('a React app: its root container (which listens for every event) is no control; handlers given as props make one', async () => {
+    const page = await h.open('/react/challenges.html?m=rightmenu');
+    const text = (await page.snapshot()).text;
+    // onContextMenu leaves no listener on the element: React's props say it takes the pointer.
+    expect(text).toMatch(/^\[e\d+\] clickable "Right-click here"$/m);
+    expect(text).toMatch(/^"Nothing to see here"$/m);
+    // No line wraps the whole app as one control.
+    expect(text).not.toMatch(/^\[e\d+\] clickable$/m);
+    const cards = (await (await h.open('/react/challenges.html')).snapshot()).text;
+    expect(cards.match(/^\[e\d+\] clickable "(?:Apples|Pears|Plums)"$/gm)).toHaveLength(3);
+  });
+
   it('marks scrollable containers', async () => {
     const page = await h.open('/long.html');
     const { text } = await page.snapshot();

@@ -140,6 +140,8 @@ const HO = 'hold.html';
 const OTP = 'otp.html';
 const MV2 = 'moving.html';
 const NF = 'nested-frames.html';
+/** A React app (react-dom as installed, bundled by the fixture server): handlers are props, dispatched from the root. */
+const RX = '../react/challenges.html';
 const MS = 'menu-search.html';
 /** The same posts as links to other pages: clicking one takes the rest away. */
 const PN = 'pet-blog.html?links=pages';
@@ -560,6 +562,9 @@ const table: Record<TaskFamily, Row[]> = {
   // Buttons named by number words, two identical "yes" buttons (either will do), and a Delete
   // button in every row (which one is unknown without a row).
   'names-and-duplicates': [
+    // React's handlers: an onClick card is clicked by its name.
+    [RX, 'Click Pears', state({ picked: 'Pears' })],
+    [RX, 'Click the Plums card', state({ picked: 'Plums' })],
     [WB, 'Click button ONE.', clicks('one')],
     [WB, 'Click on the THREE button', clicks('three')],
     [WB, 'Click button FOUR.', REFUSE],
@@ -1014,6 +1019,14 @@ const table: Record<TaskFamily, Row[]> = {
     [`${SE}?m=none`, 'Scroll down to find the password', REFUSE],
     [`${SE}?m=two`, 'Scroll down to find the password', REFUSE],
     // Another page named: gone to first (a path on the open page's site); a local file stays closed (the URL policy).
+    // A right-click on the place the page names for one; a menu it opens, and the item there that says it shows the password.
+    [`${RX}?m=right`, wrapped('Use your context menu skills to reveal the hidden password', RX), revealed('RIGHT_CLICK_42')],
+    [`${RX}?m=right`, wrapped('Right-click a large, obvious area to reveal the password.', RX), revealed('RIGHT_CLICK_42')],
+    [`${RX}?m=right`, 'Right-click the box to reveal the password', revealed('RIGHT_CLICK_42')],
+    [`${RX}?m=rightmenu`, wrapped('Use your context menu skills to reveal the hidden password', RX), revealed('RIGHT_CLICK_42')],
+    [`${RX}?m=rightmenu`, 'Right-click here and choose Reveal password', state({ revealed: true })],
+    [`${RX}?m=right2`, wrapped('Find and right-click a small, specific area among decoys.', RX), REFUSE],
+    [`${RX}?m=right`, 'Right-click Nothing to see here', REFUSE],
     [HO, wrapped('Scroll down to find the password.', SE, '/tasks/secret.html'), { ...revealed('DEEP_SCROLL_41'), opens: SE }],
     [`${OTP}?m=four`, wrapped('Acknowledge a simple content warning.', SE, '/tasks/secret.html?m=warn'), { ...warned, opens: `${SE}?m=warn` }],
     [SE, wrapped('Scroll down to find the password.', SE, 'file:///etc/passwd'), REFUSE],
@@ -1210,7 +1223,7 @@ export async function judgeTask(dh: Deckhand, page: Page, origin: string, c: Tas
   // A run that goes to another page is judged there, against that page's own start.
   const opened = opens ? await startOf(opens) : null;
   const start = await startOf(`${origin}/tasks/${c.page}`);
-  const url = opens ?? `${origin}/tasks/${c.page}`;
+  const url = new URL(opens ?? `${origin}/tasks/${c.page}`).href; // the address as the browser writes it (a page outside /tasks/ too)
 
   const { success, message, steps } = await runAgent(dh, c.say);
 

@@ -8,11 +8,17 @@
  * patches DOM methods can only make the list wrong, which adds or drops ids; it
  * learns nothing and gets nothing run on its behalf.
  */
-import type { BrowserPort } from '../ports';
+import type { BrowserPort, CdpSession } from '../ports';
 
 /** Event types that mean "this element reacts to being clicked". */
 // A drop zone takes pointer input too: it is where a drag ends ("drag the block onto the box").
-const CLICK_TYPES = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'dblclick', 'touchstart', 'drop', 'dragover']);
+// A right-click target too: it reacts to the pointer, and "right-click the box" must find it.
+const CLICK_TYPES = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'dblclick', 'contextmenu', 'touchstart', 'drop', 'dragover']);
+/**
+ * An element listening for this many kinds of event dispatches for what is below it (React's
+ * root container listens for every event it supports): it is not a control itself.
+ */
+const DISPATCHER_TYPES = 16;
 /**
  * Listener targets looked up per snapshot. Each costs a round trip; pages with more are
  * ones that attach a handler per row or per button, which mostly have roles already, and the
@@ -54,8 +60,14 @@ export async function clickTargets(port: BrowserPort, page: number, timeoutMs: n
       { objectId: doc.result.objectId, depth: -1, pierce: true },
       timeoutMs,
     );
-    const ids = [...new Set(listeners.filter((l) => CLICK_TYPES.has(l.type) && l.backendNodeId).map((l) => l.backendNodeId!))].slice(0, MAX_TARGETS);
-    if (!ids.length) return [];
+    const types = new Map<number, Set<string>>();
+    for (const l of listeners) if (l.backendNodeId) types.set(l.backendNodeId, (types.get(l.backendNodeId) ?? new Set()).add(l.type));
+    const dispatchers = [...types.values()].filter((t) => t.size >= DISPATCHER_TYPES).length;
+    const ids = [...types].filter(([, t]) => t.size < DISPATCHER_TYPES && [...t].some((x) => CLICK_TYPES.has(x))).map(([id]) => id);
+    ids.splice(MAX_TARGETS);
+    // Below a dispatcher the handlers are the framework's props, read where the page keeps them.
+    const delegated = dispatchers ? await propTargets(cdp, doc.result.objectId, timeoutMs) : [];
+    if (!ids.length) return delegated;
     const objects = await Promise.all(
       ids.map((backendNodeId) =>
         cdp.send<{ object: { objectId?: string } }>('DOM.resolveNode', { backendNodeId, objectGroup: group }, timeoutMs).then(
@@ -70,10 +82,50 @@ export async function clickTargets(port: BrowserPort, page: number, timeoutMs: n
       { functionDeclaration: PATHS_FN, objectId: doc.result.objectId, arguments: args, returnByValue: true },
       timeoutMs,
     );
-    return (r.result.value ?? []).filter((p): p is string => typeof p === 'string');
+    return [...new Set([...(r.result.value ?? []).filter((p): p is string => typeof p === 'string'), ...delegated])];
   } catch {
     return [];
   } finally {
     void cdp.send('Runtime.releaseObjectGroup', { objectGroup: group }, timeoutMs).catch(() => undefined);
   }
+}
+
+/** React's handler props that mean the element takes pointer input (onClick also leaves a listener of its own). */
+const POINTER_PROPS = ['onClick', 'onMouseDown', 'onMouseUp', 'onPointerDown', 'onPointerUp', 'onDoubleClick', 'onContextMenu', 'onTouchStart', 'onDrop'];
+/** Elements looked at for handler props, in document order: enough for an app's screen. */
+const MAX_PROP_SCAN = 20_000;
+
+/** Runs in the page's world, where React keeps each element's props: paths of elements with pointer handlers. */
+const PROPS_FN = `function (names, max) {
+  const out = [];
+  const all = document.querySelectorAll('*');
+  for (let i = 0; i < all.length && i < max && out.length < ${MAX_TARGETS}; i++) {
+    const el = all[i];
+    const key = Object.keys(el).find((k) => k.startsWith('__reactProps$'));
+    const props = key && el[key];
+    if (!props || typeof props !== 'object' || !names.some((n) => typeof props[n] === 'function')) continue;
+    const steps = [];
+    let n = el;
+    for (let guard = 0; guard < 4096 && n !== document.documentElement; guard++) {
+      const p = n.parentElement;
+      if (!p) break;
+      steps.push(Array.prototype.indexOf.call(p.children, n));
+      n = p;
+    }
+    if (n === document.documentElement) out.push(steps.reverse().join('.'));
+  }
+  return out;
+}`;
+
+/** Best effort, like the listeners: a page that hides or fakes its props can only add or drop ids. */
+async function propTargets(cdp: CdpSession, docObject: string, timeoutMs: number): Promise<string[]> {
+  const r = await cdp
+    .send<{ result: { value?: unknown } }>(
+      'Runtime.callFunctionOn',
+      { functionDeclaration: PROPS_FN, objectId: docObject, arguments: [{ value: POINTER_PROPS }, { value: MAX_PROP_SCAN }], returnByValue: true },
+      timeoutMs,
+    )
+    .catch(() => null);
+  const v = r?.result.value;
+  return Array.isArray(v) ? v.filter((p): p is string => typeof p === 'string').slice(0, MAX_TARGETS) : [];
 }

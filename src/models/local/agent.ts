@@ -25,7 +25,7 @@ import { bestMove, boardsOf, turnOf, winnerOf, type Mark, type Square } from './
 import { drawButton, drawnNumber, isWanted, type Drawn } from './draws';
 import { lineKey, secretSought, secretsShown, type ScrollWay } from './secrets';
 import { CONSENT_BOXES, GO_BACK_NAMES, GO_ON_NAMES, NOT_CONSENT, SERIES_GO_ON, SERIES_MAX } from './words/consent';
-import { SEND_NAMES } from './words/secrets';
+import { REVEALER_VERBS, SECRET_NOUNS, SEND_NAMES } from './words/secrets';
 import { spotMove, type SpotMove } from './geometry';
 import { answerTo, type Guess } from './guessing';
 import { describeFile, failure, filesIn, fits, printed } from './shell';
@@ -54,6 +54,7 @@ import {
   ONWARD_WORDS,
   PAGER,
   PREVIOUS_MONTH,
+  RIGHT_CLICK_NAMES,
   SECTION_WORDS,
 } from './words/menus';
 import { PURPOSE_SYNONYMS } from './words/purposes';
@@ -396,6 +397,7 @@ const WHOLE_STEPS: readonly [keyof PlanStep, WholeStep][] = [
   ['resize', resizeStep],
   ['hold', holdStep],
   ['moving', movingStep],
+  ['rightClickHere', rightClickStep],
   ['menuFind', menuFindStep],
   ['guess', guessNumber],
   ['draw', drawStep],
@@ -430,6 +432,7 @@ const READY_CHECKS: readonly [keyof PlanStep, (s: PlanStep, nodes: OutlineNode[]
   ['dragEach', (s, nodes, clock) => whyNot(dragSet(s.dragEach!, nodes, clock)), 'changes'],
   ['resize', (s, nodes, clock) => whyNot(namedTarget(s.resize!.target, nodes, clock)), 'changes'],
   ['hold', (s, nodes, clock) => whyNot(namedTarget(s.hold!.target, nodes, clock)), 'changes'],
+  ['rightClickHere', (_s, nodes) => whyNot(rightClickPlace(nodes)), 'changes'],
   ['moving', (_s, nodes) => (movingCandidates(nodes).length ? null : 'the page shows nothing to click that could move'), 'changes'],
   ['menuFind', (_s, nodes) => (submenuOpeners(nodes).length ? null : 'the page shows no menu that opens'), 'changes'],
   ['sort', (s, nodes) => whyNot(sortTarget(s.sort!, nodes)), 'changes'],
@@ -1348,6 +1351,36 @@ async function holdStep(r: Run, step: PlanStep, reasoning: string, current: () =
   return { did };
 }
 
+const RIGHT_CLICK_NAMED = anyOf(RIGHT_CLICK_NAMES);
+/** Roles of a place to right-click: what takes the pointer (a heading that says "Right click reveal" is a title). */
+const RIGHT_CLICK_ROLES: ReadonlySet<string> = new Set(['clickable', 'button', 'img', 'figure', 'group', 'region', 'application', 'cell', 'gridcell']);
+
+/** The page's one element whose own name says it is the place to right-click ("Right-click here"), or why there is not. */
+function rightClickPlace(nodes: OutlineNode[]): { node: OutlineNode } | { why: string } {
+  const named = nodes.filter((n) => n.id && RIGHT_CLICK_ROLES.has(n.role) && n.states.disabled !== true && RIGHT_CLICK_NAMED.test(n.name));
+  if (named.length === 1) return { node: named[0]! };
+  return { why: named.length ? `${named.length} elements say they are the place to right-click` : 'nothing on the page says it is the place to right-click' };
+}
+
+/** A right-click on the place the page names for one: the words said none but how it looks ("a large, obvious area"). */
+async function rightClickStep(r: Run, step: PlanStep, reasoning: string, current: () => View): Promise<Outcome> {
+  const view = current();
+  const g = rightClickPlace(view.nodes);
+  if ('why' in g) return g;
+  const [selector] = await r.selectors([g.node.id!]);
+  if (!selector) return { why: 'the element went away' };
+  let element: string;
+  try {
+    ({ element } = await r.perform(selector, 'rightClick', []));
+  } catch (e) {
+    if (r.endsRun(e)) throw e;
+    return { why: (e as Error).message };
+  }
+  const did = `right-clicked ${element}`;
+  r.note(step.say, reasoning, did, view.url, { selector, description: element, method: 'rightClick', arguments: [] });
+  return { did };
+}
+
 /** Roles a moving target may have in the outline; the most of them watched for movement. */
 const MOVING_ROLES: ReadonlySet<string> = new Set(['clickable', 'button', 'img', 'figure', 'graphics-symbol', 'graphics-document', 'application']);
 const MOVING_CANDIDATES = 12;
@@ -1555,7 +1588,12 @@ async function menuFindStep(r: Run, step: PlanStep, reasoning: string, current: 
     return openers.find((n) => label(n) === name) ?? openers.find((n) => normalize(n.name).startsWith(`${normalize(name)} `));
   };
   const isOpen = (n: OutlineNode) => n.children.some((c) => c.id);
-  const shown = () => new Set(current().nodes.filter((n) => n.id).map((n) => `${n.role}|${label(n)}`));
+  const shown = () =>
+    new Set(
+      current()
+        .nodes.filter((n) => n.id)
+        .map((n) => `${n.role}|${label(n)}`),
+    );
   const seen = new Set<string>();
   const queue: string[][] = [];
   const enqueue = (path: string[], nodes: OutlineNode[]) => {
@@ -1577,7 +1615,7 @@ async function menuFindStep(r: Run, step: PlanStep, reasoning: string, current: 
   enqueue([], current().nodes);
   let opened = 0;
   let at: string[] = [];
-  for (let item = first; ; ) {
+  for (let item = first; ;) {
     if (typeof item === 'string') return { why: item };
     if (item) {
       const where = at.length ? `in ${at.join(' > ')}` : 'on the page';
@@ -1634,7 +1672,10 @@ async function menuFindStep(r: Run, step: PlanStep, reasoning: string, current: 
     opened++;
     at = path;
     item = itemShown();
-    enqueue(path, current().nodes.filter((n) => !before.has(`${n.role}|${label(n)}`)));
+    enqueue(
+      path,
+      current().nodes.filter((n) => !before.has(`${n.role}|${label(n)}`)),
+    );
     // Menus a click opened stay open over the next ones: closed again (by the same click) once looked through.
     if (!item) await closeClicked(r, clicked, find, isOpen, reasoning, current, set);
   }
@@ -1799,7 +1840,7 @@ async function openSite(r: Run, site: string, at: string): Promise<View | string
   }
   try {
     const opened = await r.open(to);
-    r.note(`go to ${to}`, "the task names its page, and another is open", `opened ${opened.url}`, opened.url, null);
+    r.note(`go to ${to}`, 'the task names its page, and another is open', `opened ${opened.url}`, opened.url, null);
   } catch (e) {
     if (r.endsRun(e)) throw e;
     return `the task's page ${to} could not be opened: ${(e as Error).message}`;
@@ -1856,18 +1897,27 @@ async function secretStep(r: Run, step: PlanStep, reasoning: string, current: ()
         (n) => n.id && CLOSE_ROLES.has(n.role) && n.states.disabled !== true && SEND.test(n.name.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')),
       )
     : [];
-  if (send.length === 1) {
-    if (!(await actOnNode(r, send[0]!, 'click', [], `click ${quote(send[0]!.name)}`, `${reasoning}: to send what was typed`, current().url))) {
-      return { why: 'the send control went away' };
+  // Else, after the steps, the page's one control named for showing the secret ("Reveal password" in the menu a
+  // right-click opened): its name says what the task asks for.
+  const revealers =
+    send.length || !acted ? [] : current().nodes.filter((n) => n.id && REVEALER_ROLES.has(n.role) && n.states.disabled !== true && REVEALER.test(n.name));
+  const press = send.length === 1 ? send[0]! : revealers.length === 1 ? revealers[0]! : null;
+  if (press) {
+    const why = send.length ? 'to send what was typed' : 'it says it shows the password';
+    if (!(await actOnNode(r, press, 'click', [], `click ${quote(press.name)}`, `${reasoning}: ${why}`, current().url))) {
+      return { why: `${quote(press.name)} went away` };
     }
     await r.settle();
     set(await look(r, r.instruction));
-    const sent = await watch(`clicked ${quote(send[0]!.name)}; `);
+    const sent = await watch(`clicked ${quote(press.name)}; `);
     if (sent) return sent;
   }
   return { why: acted ? 'the steps were done, but the page shows no password they revealed' : 'the page shows no password' };
 }
 const SEND = oneOf(SEND_NAMES);
+/** What a control that shows the secret may be: a button, or an item of the page's own menu. */
+const REVEALER_ROLES: ReadonlySet<string> = new Set(['button', 'link', 'clickable', 'menuitem', 'listitem', 'option']);
+const REVEALER = new RegExp(`^\\W*(?:${either(REVEALER_VERBS)})\\s+(?:the\\s+|my\\s+)?(?:${either(SECRET_NOUNS)})\\W*$`, 'i');
 
 const SCROLL_AXES: Readonly<Record<ScrollWay, string>> = { down: 'vertical', right: 'horizontal', both: 'both' };
 /** The most scroll areas scrolled at each move of a reveal. */

@@ -80,6 +80,7 @@ import {
   SUGGESTED,
   SUGGESTION_LISTS,
   MENU_SEARCHES,
+  RIGHT_CLICK_ANYWHERE,
 } from './words/menus';
 import {
   CONTROL_NOUNS,
@@ -250,6 +251,8 @@ export interface PlanStep {
    * times; with no number and a secret to read after it (`untilShown`), until the page shows one (at most 10 clicks).
    */
   moving?: { noun: string; times?: number; untilShown?: boolean };
+  /** "Right-click a large, obvious area": the page's one element whose name says it is the place to right-click. */
+  rightClickHere?: boolean;
   /**
    * "Navigate through the menu bar to find the secret option": the page's menus opened in turn until the item shows; then
    * clicked when the words say so, or the page's secret is what the task ends with.
@@ -990,6 +993,8 @@ const PICKER_MEANS = new RegExp(`\\s+(?:with|using|in|on|into)\\s+the\\s+((?:${e
 
 /** "Click the moving target": (1) what the target is called. Clicked where it is at that moment. */
 const MOVING = new RegExp(`^(?:click|tap|hit|catch|shoot)(?:\\s+on)?\\s+(?:the|a)\\s+(?:${either(MOVING_WORDS)})\\s+(${either(MOVING_NOUNS)})$`, 'i');
+/** "Right-click a large, obvious area", "use your context menu skills": a right-click on the place the page names for one. */
+const RIGHT_ANYWHERE = new RegExp(`^(?:${either(RIGHT_CLICK_ANYWHERE)})$`, 'i');
 /** "Navigate through nested iframes to find the hidden button": (1) the control, the page's one of its kind (frames are read as the page). */
 const FRAMED = new RegExp(`^(?:${either(IN_FRAMES)})$`, 'i');
 /** "Navigate through a menu bar to find the secret option": (1) or (2) the item, looked for through the page's menus. */
@@ -1811,7 +1816,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
     search = true;
     return ' then ';
   });
-  s = s.replace(/\b(?:find|locate|look for)\s+and\s+(?=(?:click|open|select|press|tap|choose)\b)/gi, found);
+  s = s.replace(/\b(?:find|locate|look for)\s+and\s+(?=(?:click|right[- ]?click|double[- ]?click|open|select|press|tap|choose)\b)/gi, found);
   // "In the Shop menu, choose Men, then Shoes": a menu path, hovered through like "Shop > Men > Shoes".
   const menu = MENU_CHOICE.exec(s);
   // "Open the pie menu, then click x" names a kind of menu, not a menu's name.
@@ -1913,6 +1918,10 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       const framed = FRAMED.exec(bare(clause, quotes));
       if (framed) {
         push({ say: `click the ${framed[1]!.toLowerCase()}` });
+        return;
+      }
+      if (RIGHT_ANYWHERE.test(bare(clause, quotes))) {
+        push({ say: 'right-click the place the page names for a right-click', rightClickHere: true });
         return;
       }
       // "Click the moving target three times": where it is at each moment, as often as said.

@@ -59,6 +59,18 @@ export const MORE_NAMES: readonly string[] = ['more', 'more options', 'more acti
 
 /** "Open the context menu of report.pdf": a right-click on it. */
 export const CONTEXT_MENU_OPENERS: Phrases = ['(?:open|bring up|show|display|pull up) (?:the )?(?:context|right[- ]click|shortcut) menu (?:of|for|on)'];
+/**
+ * A right-click asked for with no place named but by how it looks ("right-click a large, obvious area", "use your context
+ * menu skills"): the page's one element whose own name says it is the place to right-click.
+ */
+export const RIGHT_CLICK_ANYWHERE: Phrases = [
+  'right[- ]?click(?: on)?(?: (?:a|an|the|some|this))?(?: (?:large|big|small|tiny|obvious|specific|hidden|certain|right|correct|special|secret)[, ]*)*' +
+    '(?: (?:area|spot|place|region|zone|box|target|element|part of the page))?(?: (?:among|between) (?:the )?decoys)?',
+  'right[- ]?click (?:here|somewhere|anywhere)',
+  'use (?:your|the) (?:context|right[- ]click) menu(?: skills)?',
+];
+/** What an element is named when it is the place to right-click ("Right-click here", "Right click me", "Open the context menu"). */
+export const RIGHT_CLICK_NAMES: Phrases = ['right[- ]?click', 'context menu'];
 /** "Double-click report.pdf to open it": what a click is for, said after its target (the click is the step). */
 export const CLICK_PURPOSES: Phrases = ['to (?:open|edit|view|see|launch|start|expand|rename|select) (?:it|them|this|that|the file|the item)'];
 /** The verbs a purpose may follow. */

@@ -13,6 +13,8 @@ export const SECRET_NOUNS: Phrases = [
 ];
 /** Verbs of a purpose clause that ends on the secret ("to reveal the password", "to find the secret code"). */
 export const SECRET_VERBS: Phrases = ['reveal', 'find', 'get', 'obtain', 'unlock', 'uncover', 'discover', 'retrieve'];
+/** What a control that shows the secret is called, with a secret noun after it ("Reveal password", "Show the secret code"). */
+export const REVEALER_VERBS: Phrases = ['reveal', 'show', 'unlock', 'uncover', 'display', 'view', 'get'];
 /** Words before the task itself in a wrapper text ("Your task is: ..."). */
 export const TASK_OPENERS: Phrases = ['your task is', 'the task is', 'your goal is', 'your challenge is', 'task'];
 /** Verbs that hand the secret back ("report the password", "obtain and report it"). */
