@@ -142,6 +142,9 @@ const MV2 = 'moving.html';
 const NF = 'nested-frames.html';
 /** A React app (react-dom as installed, bundled by the fixture server): handlers are props, dispatched from the root. */
 const RX = '../react/challenges.html';
+/** What the React app's order form sends untouched. */
+const RXF: Fields = { name: '', size: 'M', gift: false, ship: 'standard', colour: 'Choose a colour' };
+const PDD = 'plain-dropdown.html';
 const MS = 'menu-search.html';
 /** The same posts as links to other pages: clicking one takes the rest away. */
 const PN = 'pet-blog.html?links=pages';
@@ -695,6 +698,22 @@ const table: Record<TaskFamily, Row[]> = {
   // A range slider and an ARIA spinbutton, a read-only date field with a calendar, colour
   // swatches by name, selecting text, a terms box whose button waits for the end.
   widgets: [
+    // Drop-downs of plain elements (no roles, no <select>): the opener whose prompt or arrow the words name, then the item.
+    [PDD, 'Select Norway from the country drop-down and click Save', { submits: [{ size: '', country: 'Norway' }] }],
+    [PDD, 'Choose the size Large, pick Japan as the country, then save', { submits: [{ size: 'Large', country: 'Japan' }] }],
+    [`${PDD}?m=one`, 'Pick Kenya from the country list and press Save', { submits: [{ size: '', country: 'Kenya' }] }],
+    [PDD, 'Select Peru from the country drop-down and click Save', REFUSE],
+    [PDD, 'Select Chile and click Save', REFUSE],
+    [`${RX}?m=form`, 'Choose Green from the colour drop-down and click Place order', { submits: [{ ...RXF, colour: 'Green' }] }],
+    [`${RX}?m=form`, 'Pick the colour Navy, then place the order', { submits: [{ ...RXF, colour: 'Navy' }] }],
+    [`${RX}?m=form`, 'Choose Purple from the colour drop-down and click Place order', REFUSE],
+    // React's controlled inputs, and "submit" said for the form's one submit button.
+    [
+      `${RX}?m=form`,
+      'Enter "Ada Lovelace" as the full name, choose size L, tick Gift wrap, choose Express shipping and place the order',
+      { submits: [{ ...RXF, name: 'Ada Lovelace', size: 'L', gift: true, ship: 'express' }] },
+    ],
+    [`${RX}?m=form`, 'Select XL from the size menu and submit', { submits: [{ ...RXF, size: 'XL' }] }],
     // A list box where several names may be chosen; a time field.
     [SCL, 'Select Ruby, Cheryl from the scroll list and click Submit.', { options: ['Ruby', 'Cheryl'] }],
     [SCL, 'Choose Vania and Aileen in the list, then press Submit', { options: ['Vania', 'Aileen'] }],

@@ -15,8 +15,8 @@ import type { BrowserPort, CdpSession } from '../ports';
 // A right-click target too: it reacts to the pointer, and "right-click the box" must find it.
 const CLICK_TYPES = new Set(['click', 'mousedown', 'mouseup', 'pointerdown', 'pointerup', 'dblclick', 'contextmenu', 'touchstart', 'drop', 'dragover']);
 /**
- * An element listening for this many kinds of event dispatches for what is below it (React's
- * root container listens for every event it supports): it is not a control itself.
+ * An element that holds others and listens for this many kinds of event dispatches for what is
+ * below it (React's root container listens for every event it supports): it is not a control itself.
  */
 const DISPATCHER_TYPES = 16;
 /**
@@ -62,8 +62,19 @@ export async function clickTargets(port: BrowserPort, page: number, timeoutMs: n
     );
     const types = new Map<number, Set<string>>();
     for (const l of listeners) if (l.backendNodeId) types.set(l.backendNodeId, (types.get(l.backendNodeId) ?? new Set()).add(l.type));
-    const dispatchers = [...types.values()].filter((t) => t.size >= DISPATCHER_TYPES).length;
-    const ids = [...types].filter(([, t]) => t.size < DISPATCHER_TYPES && [...t].some((x) => CLICK_TYPES.has(x))).map(([id]) => id);
+    // A drawing surface (a game's canvas listens for every kind of pointer, touch and key event) stays a target itself.
+    const many = [...types].filter(([, t]) => t.size >= DISPATCHER_TYPES).map(([id]) => id);
+    const holders = await Promise.all(
+      many.map((backendNodeId) =>
+        cdp.send<{ node: { localName?: string; childNodeCount?: number } }>('DOM.describeNode', { backendNodeId }, timeoutMs).then(
+          (r) => r.node.localName !== 'canvas' && (r.node.childNodeCount ?? 0) > 0,
+          () => false,
+        ),
+      ),
+    );
+    const dispatching = new Set(many.filter((_, i) => holders[i]));
+    const dispatchers = dispatching.size;
+    const ids = [...types].filter(([id, t]) => !dispatching.has(id) && [...t].some((x) => CLICK_TYPES.has(x))).map(([id]) => id);
     ids.splice(MAX_TARGETS);
     // Below a dispatcher the handlers are the framework's props, read where the page keeps them.
     const delegated = dispatchers ? await propTargets(cdp, doc.result.objectId, timeoutMs) : [];

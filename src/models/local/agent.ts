@@ -34,11 +34,11 @@ import { GUESS_BUTTONS } from './words/guesses';
 import { HANDED_OVER } from './words/answers';
 import { COLOUR_WORDS, PIECE_NOUNS, SHADES, SHAPE_WORDS } from './words/references';
 import { RESIZED_BOXES } from './words/places';
-import { compares, coverage, exactMatch, glyphWords, normalize } from './text';
+import { compares, coverage, exactMatch, glyphWords, normalize, words } from './text';
 import type { Point, Size, StepRunner } from './step-runner';
 import type { DrawnShape } from '../../protocol/content-messages';
 import { shownResults, tripFields, tripResult, type FieldValue } from './trips';
-import { MOVE_DOWN, MOVE_UP, SELECTED_ITEM, STAR_NAMES, STEP_DOWN, STEP_UP } from './words/controls';
+import { MOVE_DOWN, MOVE_UP, PICKER_ARROWS, PICKER_NOUNS, PICKER_PROMPTS, SELECTED_ITEM, STAR_NAMES, STEP_DOWN, STEP_UP } from './words/controls';
 import { PERSON_FIELD_NAMES, PERSON_FIELDS, PERSON_NAME, PERSON_ROLES, SEARCH_BUTTONS, SEARCH_FILLER } from './words/search';
 import { anyOf, either, oneOf } from './words/grammar';
 import { ordinalWord } from './words/numbers';
@@ -591,6 +591,8 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     }
     const g = ground(s, view.nodes, r.clock);
     if ('why' in g) {
+      // A drop-down of plain elements shows its options once its opener is clicked: known then.
+      if (NO_OPTION.test(g.why) && plainPicker(s.say, view.nodes)) break;
       if (!mayChange && !s.search) {
         return beyond(i, s.say, g.why);
       }
@@ -843,6 +845,36 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       const alt = ground(s, view.nodes, r.clock);
       if (!('why' in alt)) g = alt;
     }
+    // "Choose Green from the colour drop-down" where the drop-down is plain elements: its opener ("Choose a colour",
+    // "Size ▾") clicked, then the one item it shows that the words name. A click the words ground on the opener itself
+    // ("choose the size Large" on "Size ▾") is the same choice.
+    const opener =
+      'why' in g
+        ? NO_OPTION.test(g.why)
+          ? plainPicker(s.say, view.nodes)
+          : null
+        : g.pick.method === 'click' && g.pick.node && isPlainOpener(s.say, g.pick.node)
+          ? g.pick.node
+          : null;
+    if (opener) {
+      try {
+        const out = await chooseFromPlainList(
+          r,
+          opener,
+          s.say,
+          `${describeStep(i, plan.length, s.say)}`,
+          () => view,
+          (v) => (view = v),
+        );
+        if ('why' in out) return stop(i, out.why);
+        done.push(out.did);
+        lastFill = false;
+        continue;
+      } catch (e) {
+        if (r.endsRun(e)) throw e;
+        return stop(i, (e as Error).message);
+      }
+    }
     if ('why' in g) return stop(i, g.why);
     lastTarget = g.pick.node ? quoteValue(g.pick.node.name || g.pick.node.role) : null;
     // "Select 1, 5 and 9" on checkboxes: one already ticked stays ticked (a click would clear it).
@@ -973,6 +1005,88 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   const shown = last ? newLines(first, last) : [];
   const now = shown.length ? `. The page now shows: ${clip(shown.map((t) => quote(t)).join(' '), SHOWN_MAX)}` : '';
   return { success: true, message: `done in ${plan.length} step${plan.length === 1 ? '' : 's'}: ${clip(done.join('; '), 1200)}${now}` };
+}
+
+/** A choice the page shows no option for yet ("choose Green ...", "pick the colour Navy"): a plain drop-down may hold it. */
+const NO_OPTION = /^(?:no select offers the option|no element matches it well enough)\b/;
+const CHOICE_SAID = /^(?:choose|pick|select|set)\b/i;
+/** Words that say what kind of control the opener is, not which item ("the size drop-down", "the colour menu"). */
+const PICKER_KIND = new RegExp(`^(?:${either(PICKER_NOUNS)})$`, 'i');
+const PICKER_PROMPT = new RegExp(`^\\W*(?:${either(PICKER_PROMPTS)})\\s+(?:(?:a|an|the|your|one)\\s+)?(.+?)\\W*$`, 'i');
+const PICKER_ARROW = new RegExp(`\\s*(?:${either(PICKER_ARROWS)})\\s*$`);
+
+/** The words of an opener's name that say what it chooses ("colour" of "Choose a colour", "Size" of "Size ▾"), or none. */
+function openerWords(n: OutlineNode): string[] {
+  if (n.role !== 'clickable' && n.role !== 'button') return [];
+  const prompt = PICKER_PROMPT.exec(n.name.replace(PICKER_ARROW, ''));
+  const named = prompt ? prompt[1]! : PICKER_ARROW.test(n.name) ? n.name.replace(PICKER_ARROW, '') : '';
+  const own = words(named.toLowerCase());
+  return own.length <= 3 ? own : [];
+}
+
+/** Whether a choice's words name this opener and something more (the item): "choose the size Large" and "Size ▾". */
+function isPlainOpener(say: string, n: OutlineNode): boolean {
+  if (!CHOICE_SAID.test(say.trim()) || n.states.expanded === true) return false;
+  const own = openerWords(n);
+  const said = words(say.toLowerCase()).slice(1);
+  return own.length > 0 && own.every((w) => said.includes(w)) && said.some((w) => !own.includes(w) && !PICKER_KIND.test(w));
+}
+
+/**
+ * A choice from a drop-down made of plain elements: the opener clicked, then, of the items that showed up, the one whose
+ * words are all in the instruction's; checked by the page still showing it once chosen. None or several: a refusal, the list
+ * closed again.
+ */
+async function chooseFromPlainList(
+  r: Run,
+  opener: OutlineNode,
+  say: string,
+  reasoning: string,
+  current: () => View,
+  set: (v: View) => void,
+): Promise<{ did: string } | { why: string }> {
+  const before = namesOf(current().nodes);
+  if (!(await actOnNode(r, opener, 'click', [], say, `${reasoning}: open ${quote(opener.name)}`, current().url))) return { why: 'the drop-down went away' };
+  await r.settle();
+  set(await look(r, r.instruction));
+  const said = new Set(words(say.toLowerCase()));
+  const own = new Set(openerWords(opener));
+  const shown = current().nodes.filter((n) => n.id && !before.has(`${n.role}|${n.name}`) && n.states.disabled !== true && LIST_ITEM_ROLES.has(n.role));
+  const named = shown.filter((n) => {
+    const w = words(n.name.toLowerCase());
+    return w.length > 0 && w.every((x) => said.has(x) && !own.has(x));
+  });
+  if (named.length !== 1) {
+    await r.act('press Escape', `close ${quote(opener.name)} again`, current().text, current().url);
+    const why = named.length ? `${named.length} of its items fit the words` : `none of its ${shown.length} items is named by the words`;
+    return { why: `${quote(opener.name)} was opened, but ${why}` };
+  }
+  const item = named[0]!;
+  if (!(await actOnNode(r, item, 'click', [], say, `${reasoning}: the item the words name`, current().url))) return { why: 'the item went away' };
+  await r.settle();
+  set(await look(r, r.instruction));
+  // Chosen, the item's name shows on the page (the opener says it); gone from the page, nothing says it was chosen.
+  if (!current().nodes.some((n) => exactMatch(n.name, item.name) || n.name.includes(item.name))) {
+    return { why: `${quote(item.name)} was clicked in ${quote(opener.name)}, but the page does not show it chosen` };
+  }
+  return { did: `${say} (opened ${quote(opener.name)}, chose ${quote(item.name)})` };
+}
+const LIST_ITEM_ROLES: ReadonlySet<string> = new Set(['clickable', 'button', 'listitem', 'option', 'menuitem', 'link', 'cell', 'gridcell']);
+
+/**
+ * The opener of a drop-down made of plain elements: the one element that takes clicks, offers no options and whose name is
+ * a prompt for what the words name ("Choose a colour" for "the colour drop-down"), or ends in a drop-down arrow and is named
+ * by them. Several, or none, is no opener.
+ */
+function plainPicker(say: string, nodes: OutlineNode[]): OutlineNode | null {
+  if (!CHOICE_SAID.test(say.trim())) return null;
+  const said = new Set(words(say.toLowerCase()));
+  const fits = nodes.filter((n) => {
+    if (!n.id || n.states.disabled === true || n.states.expanded === true) return false;
+    const own = openerWords(n);
+    return own.length > 0 && own.every((w) => said.has(w));
+  });
+  return fits.length === 1 ? fits[0]! : null;
 }
 
 /** How much newly shown text a run's message carries, and in how many lines. */

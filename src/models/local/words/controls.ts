@@ -231,3 +231,9 @@ export const IN_FRAMES: Phrases = [
   '(?:navigate|go|dig|look|search) (?:through|into|down(?: through)?) (?:the |a few |fewer |more |many |several )?(?:nested |inner )?' +
     '(?:i-?)?frames to find (?:the|a) (?:hidden |secret )?(button|link)',
 ];
+/** How a drop-down made of plain elements prompts for a choice ("Choose a colour", "Select size"). */
+export const PICKER_PROMPTS: Phrases = ['choose', 'select', 'pick'];
+/** The arrow a drop-down's opener ends with ("Size ▾"). */
+export const PICKER_ARROWS: Phrases = ['▾', '▼', '⌄', '⏷', '˅', '🔽'];
+/** What a drop-down is called, word by word ("the colour drop-down", "the size menu"): the kind, never the item chosen. */
+export const PICKER_NOUNS: Phrases = ['drop', 'down', 'dropdown', 'menu', 'list', 'button', 'picker', 'selector', 'box', 'field', 'options?', 'select'];
