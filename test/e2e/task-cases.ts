@@ -707,13 +707,14 @@ const table: Record<TaskFamily, Row[]> = {
     [`${RX}?m=form`, 'Choose Green from the colour drop-down and click Place order', { submits: [{ ...RXF, colour: 'Green' }] }],
     [`${RX}?m=form`, 'Pick the colour Navy, then place the order', { submits: [{ ...RXF, colour: 'Navy' }] }],
     [`${RX}?m=form`, 'Choose Purple from the colour drop-down and click Place order', REFUSE],
-    // React's controlled inputs, and "submit" said for the form's one submit button.
+    // React's controlled inputs. "Submit" names a control: a form whose button is called otherwise is not sent for it.
     [
       `${RX}?m=form`,
       'Enter "Ada Lovelace" as the full name, choose size L, tick Gift wrap, choose Express shipping and place the order',
       { submits: [{ ...RXF, name: 'Ada Lovelace', size: 'L', gift: true, ship: 'express' }] },
     ],
-    [`${RX}?m=form`, 'Select XL from the size menu and submit', { submits: [{ ...RXF, size: 'XL' }] }],
+    [`${RX}?m=form`, 'Select XL from the size menu and place the order', { submits: [{ ...RXF, size: 'XL' }] }],
+    [`${RX}?m=form`, 'Select XL from the size menu and submit', REFUSE],
     // A list box where several names may be chosen; a time field.
     [SCL, 'Select Ruby, Cheryl from the scroll list and click Submit.', { options: ['Ruby', 'Cheryl'] }],
     [SCL, 'Choose Vania and Aileen in the list, then press Submit', { options: ['Vania', 'Aileen'] }],

@@ -1263,8 +1263,7 @@ function byKind(intent: Intent, candidates: OutlineNode[], nodes: OutlineNode[])
   const t = intent.quoted === undefined ? normalize(intent.target) : '';
   let kind: string;
   let fits: (n: OutlineNode) => boolean;
-  // "... and submit" (no kind said) is the same press: the form's submit control.
-  if (t === 'submit' && (intent.roles?.has('button') || (!intent.roles && intent.method === 'click'))) {
+  if (t === 'submit' && intent.roles?.has('button')) {
     if (nodes.some((n) => n.id && words(n.name).includes('submit'))) return null;
     kind = 'submit button';
     fits = (n) => n.states.submit === true;
