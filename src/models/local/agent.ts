@@ -38,7 +38,18 @@ import { compares, coverage, exactMatch, glyphWords, normalize, words } from './
 import type { Point, Size, StepRunner } from './step-runner';
 import type { DrawnShape } from '../../protocol/content-messages';
 import { shownResults, tripFields, tripResult, type FieldValue } from './trips';
-import { MOVE_DOWN, MOVE_UP, PICKER_ARROWS, PICKER_NOUNS, PICKER_PROMPTS, SELECTED_ITEM, STAR_NAMES, STEP_DOWN, STEP_UP } from './words/controls';
+import {
+  MOVE_DOWN,
+  MOVE_UP,
+  PICKER_ARROWS,
+  PICKER_NOUNS,
+  PICKER_PROMPTS,
+  PROMPTED_ACTIONS,
+  SELECTED_ITEM,
+  STAR_NAMES,
+  STEP_DOWN,
+  STEP_UP,
+} from './words/controls';
 import { PERSON_FIELD_NAMES, PERSON_FIELDS, PERSON_NAME, PERSON_ROLES, SEARCH_BUTTONS, SEARCH_FILLER } from './words/search';
 import { anyOf, either, oneOf } from './words/grammar';
 import { ordinalWord } from './words/numbers';
@@ -432,7 +443,7 @@ const READY_CHECKS: readonly [keyof PlanStep, (s: PlanStep, nodes: OutlineNode[]
   ['dragEach', (s, nodes, clock) => whyNot(dragSet(s.dragEach!, nodes, clock)), 'changes'],
   ['resize', (s, nodes, clock) => whyNot(namedTarget(s.resize!.target, nodes, clock)), 'changes'],
   ['hold', (s, nodes, clock) => whyNot(namedTarget(s.hold!.target, nodes, clock)), 'changes'],
-  ['rightClickHere', (_s, nodes) => whyNot(rightClickPlace(nodes)), 'changes'],
+  ['rightClickHere', (s, nodes, clock) => whyNot(rightClickPlace(s.rightClickHere!.said, nodes, clock)), 'changes'],
   ['moving', (_s, nodes) => (movingCandidates(nodes).length ? null : 'the page shows nothing to click that could move'), 'changes'],
   ['menuFind', (_s, nodes) => (submenuOpeners(nodes).length ? null : 'the page shows no menu that opens'), 'changes'],
   ['sort', (s, nodes) => whyNot(sortTarget(s.sort!, nodes)), 'changes'],
@@ -1011,6 +1022,8 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
 const NO_OPTION = /^(?:no select offers the option|no element matches it well enough)\b/;
 const CHOICE_SAID = /^(?:choose|pick|select|set)\b/i;
 /** Words that say what kind of control the opener is, not which item ("the size drop-down", "the colour menu"). */
+/** A prompt's words that say an action, not a list to choose from ("Select all", "Choose files"). */
+const NOT_PICKED = new RegExp(`^(?:${either(PROMPTED_ACTIONS)})$`, 'i');
 const PICKER_KIND = new RegExp(`^(?:${either(PICKER_NOUNS)})$`, 'i');
 const PICKER_PROMPT = new RegExp(`^\\W*(?:${either(PICKER_PROMPTS)})\\s+(?:(?:a|an|the|your|one)\\s+)?(.+?)\\W*$`, 'i');
 const PICKER_ARROW = new RegExp(`\\s*(?:${either(PICKER_ARROWS)})\\s*$`);
@@ -1018,10 +1031,13 @@ const PICKER_ARROW = new RegExp(`\\s*(?:${either(PICKER_ARROWS)})\\s*$`);
 /** The words of an opener's name that say what it chooses ("colour" of "Choose a colour", "Size" of "Size ▾"), or none. */
 function openerWords(n: OutlineNode): string[] {
   if (n.role !== 'clickable' && n.role !== 'button') return [];
+  const arrow = PICKER_ARROW.test(n.name);
+  // A button that says "Select all" or "Choose file" does that; one that opens a list says so (an arrow, a popup).
+  if (n.role === 'button' && !arrow && n.states.haspopup === undefined && n.states.expanded === undefined) return [];
   const prompt = PICKER_PROMPT.exec(n.name.replace(PICKER_ARROW, ''));
-  const named = prompt ? prompt[1]! : PICKER_ARROW.test(n.name) ? n.name.replace(PICKER_ARROW, '') : '';
+  const named = prompt ? prompt[1]! : arrow ? n.name.replace(PICKER_ARROW, '') : '';
   const own = words(named.toLowerCase());
-  return own.length <= 3 ? own : [];
+  return own.length <= 3 && !own.some((w) => NOT_PICKED.test(w)) ? own : [];
 }
 
 /** Whether a choice's words name this opener and something more (the item): "choose the size Large" and "Size ▾". */
@@ -1079,13 +1095,7 @@ const LIST_ITEM_ROLES: ReadonlySet<string> = new Set(['clickable', 'button', 'li
  * by them. Several, or none, is no opener.
  */
 function plainPicker(say: string, nodes: OutlineNode[]): OutlineNode | null {
-  if (!CHOICE_SAID.test(say.trim())) return null;
-  const said = new Set(words(say.toLowerCase()));
-  const fits = nodes.filter((n) => {
-    if (!n.id || n.states.disabled === true || n.states.expanded === true) return false;
-    const own = openerWords(n);
-    return own.length > 0 && own.every((w) => said.has(w));
-  });
+  const fits = nodes.filter((n) => n.id && n.states.disabled !== true && isPlainOpener(say, n));
   return fits.length === 1 ? fits[0]! : null;
 }
 
@@ -1469,17 +1479,23 @@ const RIGHT_CLICK_NAMED = anyOf(RIGHT_CLICK_NAMES);
 /** Roles of a place to right-click: what takes the pointer (a heading that says "Right click reveal" is a title). */
 const RIGHT_CLICK_ROLES: ReadonlySet<string> = new Set(['clickable', 'button', 'img', 'figure', 'group', 'region', 'application', 'cell', 'gridcell']);
 
-/** The page's one element whose own name says it is the place to right-click ("Right-click here"), or why there is not. */
-function rightClickPlace(nodes: OutlineNode[]): { node: OutlineNode } | { why: string } {
+/**
+ * The page's one element whose own name says it is the place to right-click ("Right-click here"); with none, the element
+ * the words name as said ("right-click the box" on a page with one box); or why there is neither.
+ */
+function rightClickPlace(said: string, nodes: OutlineNode[], clock: Clock): { node: OutlineNode } | { why: string } {
   const named = nodes.filter((n) => n.id && RIGHT_CLICK_ROLES.has(n.role) && n.states.disabled !== true && RIGHT_CLICK_NAMED.test(n.name));
   if (named.length === 1) return { node: named[0]! };
-  return { why: named.length ? `${named.length} elements say they are the place to right-click` : 'nothing on the page says it is the place to right-click' };
+  if (named.length) return { why: `${named.length} elements say they are the place to right-click` };
+  const g = ground({ say: said }, nodes, clock);
+  if (!('why' in g) && g.pick.node && g.pick.method === 'rightClick') return { node: g.pick.node };
+  return { why: `nothing on the page says it is the place to right-click${'why' in g ? `, and ${g.why}` : ''}` };
 }
 
 /** A right-click on the place the page names for one: the words said none but how it looks ("a large, obvious area"). */
 async function rightClickStep(r: Run, step: PlanStep, reasoning: string, current: () => View): Promise<Outcome> {
   const view = current();
-  const g = rightClickPlace(view.nodes);
+  const g = rightClickPlace(step.rightClickHere!.said, view.nodes, r.clock);
   if ('why' in g) return g;
   const [selector] = await r.selectors([g.node.id!]);
   if (!selector) return { why: 'the element went away' };

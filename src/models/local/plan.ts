@@ -251,8 +251,11 @@ export interface PlanStep {
    * times; with no number and a secret to read after it (`untilShown`), until the page shows one (at most 10 clicks).
    */
   moving?: { noun: string; times?: number; untilShown?: boolean };
-  /** "Right-click a large, obvious area": the page's one element whose name says it is the place to right-click. */
-  rightClickHere?: boolean;
+  /**
+   * "Right-click a large, obvious area": the page's one element whose name says it is the place to right-click; with none,
+   * the words as said (`said`: "right-click the box" on a page with one box).
+   */
+  rightClickHere?: { said: string };
   /**
    * "Navigate through the menu bar to find the secret option": the page's menus opened in turn until the item shows; then
    * clicked when the words say so, or the page's secret is what the task ends with.
@@ -1921,7 +1924,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         return;
       }
       if (RIGHT_ANYWHERE.test(bare(clause, quotes))) {
-        push({ say: 'right-click the place the page names for a right-click', rightClickHere: true });
+        push({ say: 'right-click the place the page names for a right-click', rightClickHere: { said: restore(clause, quotes) } });
         return;
       }
       // "Click the moving target three times": where it is at each moment, as often as said.

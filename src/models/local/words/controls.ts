@@ -237,3 +237,5 @@ export const PICKER_PROMPTS: Phrases = ['choose', 'select', 'pick'];
 export const PICKER_ARROWS: Phrases = ['▾', '▼', '⌄', '⏷', '˅', '🔽'];
 /** What a drop-down is called, word by word ("the colour drop-down", "the size menu"): the kind, never the item chosen. */
 export const PICKER_NOUNS: Phrases = ['drop', 'down', 'dropdown', 'menu', 'list', 'button', 'picker', 'selector', 'box', 'field', 'options?', 'select'];
+/** What follows "Select" or "Choose" on a control that acts rather than opens a list ("Select all", "Choose files"). */
+export const PROMPTED_ACTIONS: Phrases = ['all', 'none', 'everything', 'files?', 'photos?', 'images?', 'pictures?', 'documents?', 'folders?'];
