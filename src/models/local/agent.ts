@@ -1021,9 +1021,9 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
 /** A choice the page shows no option for yet ("choose Green ...", "pick the colour Navy"): a plain drop-down may hold it. */
 const NO_OPTION = /^(?:no select offers the option|no element matches it well enough)\b/;
 const CHOICE_SAID = /^(?:choose|pick|select|set)\b/i;
-/** Words that say what kind of control the opener is, not which item ("the size drop-down", "the colour menu"). */
 /** A prompt's words that say an action, not a list to choose from ("Select all", "Choose files"). */
 const NOT_PICKED = new RegExp(`^(?:${either(PROMPTED_ACTIONS)})$`, 'i');
+/** Words that say what kind of control the opener is, not which item ("the size drop-down", "the colour menu"). */
 const PICKER_KIND = new RegExp(`^(?:${either(PICKER_NOUNS)})$`, 'i');
 const PICKER_PROMPT = new RegExp(`^\\W*(?:${either(PICKER_PROMPTS)})\\s+(?:(?:a|an|the|your|one)\\s+)?(.+?)\\W*$`, 'i');
 const PICKER_ARROW = new RegExp(`\\s*(?:${either(PICKER_ARROWS)})\\s*$`);
