@@ -702,6 +702,7 @@ const table: Record<TaskFamily, Row[]> = {
     [PDD, 'Select Norway from the country drop-down and click Save', { submits: [{ size: '', country: 'Norway' }] }],
     [PDD, 'Choose the size Large, pick Japan as the country, then save', { submits: [{ size: 'Large', country: 'Japan' }] }],
     [`${PDD}?m=one`, 'Pick Kenya from the country list and press Save', { submits: [{ size: '', country: 'Kenya' }] }],
+    [PDD, 'From the country drop-down choose Japan, then click Save', { submits: [{ size: '', country: 'Japan' }] }],
     [PDD, 'Select Peru from the country drop-down and click Save', REFUSE],
     [PDD, 'Select Chile and click Save', REFUSE],
     [`${RX}?m=form`, 'Choose Green from the colour drop-down and click Place order', { submits: [{ ...RXF, colour: 'Green' }] }],

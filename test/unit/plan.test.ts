@@ -36,6 +36,9 @@ describe('the built-in planner splits compound instructions into single steps', 
     ]);
   });
   it('entry lists in the ways people write them; selects and suggestions', () => {
+    // The list said first: the choice is the step, made from that list; the steps after it stay their own.
+    expect(says('From the country drop-down choose Japan, then click Save')).toEqual(['choose Japan from the country drop-down', 'click Save']);
+    expect(says('In the size list, select Medium and click Save')).toEqual(['select Medium from the size list', 'click Save']);
     expect(says('Enter Ada Lovelace as the name, 03/15/2024 as the preferred date and 2:30 PM as the time')).toEqual([
       'enter "Ada Lovelace" into the name field',
       'enter "03/15/2024" into the preferred date field',

@@ -1435,6 +1435,12 @@ const FIND_AND_CLICK = new RegExp(
     ',?\\s+and\\s+(click|open|select|press|tap|choose)(?:\\s+on)?\\s+(?:it|that|them)$',
   'i',
 );
+/** "From the country drop-down, choose Japan, then ...": (1) the list, (2) the verb, (3) the choice, up to the next step. */
+const FROM_LIST_CHOOSE = new RegExp(
+  '^(?:from|in)\\s+(?:the\\s+)?([^,]+?\\s+(?:drop-?\\s?down|dropdown|list|select|picker)),?\\s+(?:and\\s+)?(?:then\\s+)?' +
+    '(choose|select|pick)\\s+([^,]+?)(?=\\s*(?:,|\\s(?:and|then)\\s|$))',
+  'i',
+);
 /** "In the Shop menu, choose Men": (1) the menu, (2) the rest of the path. */
 const MENU_CHOICE =
   /^(?:in|from|under|open)\s+(?:the\s+)?(.+?)\s+menu,?\s+(?:and\s+)?(?:then\s+)?(?:choose|select|click(?:\s+on)?|pick|go\s+to|open|hover\s+over)\s+(.+)$/i;
@@ -1820,6 +1826,8 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
     return ' then ';
   });
   s = s.replace(/\b(?:find|locate|look for)\s+and\s+(?=(?:click|right[- ]?click|double[- ]?click|open|select|press|tap|choose)\b)/gi, found);
+  // "From the country drop-down choose Japan": the choice first, then where it is made.
+  s = s.replace(FROM_LIST_CHOOSE, '$2 $3 from the $1');
   // "In the Shop menu, choose Men, then Shoes": a menu path, hovered through like "Shop > Men > Shoes".
   const menu = MENU_CHOICE.exec(s);
   // "Open the pie menu, then click x" names a kind of menu, not a menu's name.
