@@ -1435,10 +1435,13 @@ const FIND_AND_CLICK = new RegExp(
     ',?\\s+and\\s+(click|open|select|press|tap|choose)(?:\\s+on)?\\s+(?:it|that|them)$',
   'i',
 );
-/** "From the country drop-down, choose Japan, then ...": (1) the list, (2) the verb, (3) the choice, up to the next step. */
+/**
+ * "From the country drop-down, choose Japan, then ...": (1) the list, (2) the verb, (3) the choice, up to the next step
+ * ("In the shopping list, select Milk and Eggs" is two choices, left as said).
+ */
 const FROM_LIST_CHOOSE = new RegExp(
   '^(?:from|in)\\s+(?:the\\s+)?([^,]+?\\s+(?:drop-?\\s?down|dropdown|list|select|picker)),?\\s+(?:and\\s+)?(?:then\\s+)?' +
-    '(choose|select|pick)\\s+([^,]+?)(?=\\s*(?:,|\\s(?:and|then)\\s|$))',
+    '(choose|select|pick)\\s+((?:(?!\\sand\\s)[^,])+?)(?=\\s*(?:,|\\sthen\\s|\\sand\\s+(?:then\\s+)?(?:click|press|tap|hit|submit|save|continue)\\b|$))',
   'i',
 );
 /** "In the Shop menu, choose Men": (1) the menu, (2) the rest of the path. */
