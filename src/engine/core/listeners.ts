@@ -26,23 +26,27 @@ const DISPATCHER_TYPES = 16;
  */
 const MAX_TARGETS = 300;
 
-/** Runs in the isolated world: each element's path from <html>, null for anything else (window, document, a child frame's nodes). */
+/** An element's path from <html> (child indexes, 's' into a shadow root), null for anything else (window, document, a child frame's nodes). */
+const PATH_OF = `function pathOf(el) {
+  if (!(el instanceof Element) || el.ownerDocument !== document) return null;
+  const steps = [];
+  let n = el;
+  for (let guard = 0; guard < 4096; guard++) {
+    const p = n.parentNode;
+    if (!p) return null;
+    if (p === document) return steps.reverse().join('.');
+    const i = Array.prototype.indexOf.call(p.children, n);
+    if (i < 0) return null;
+    steps.push(i);
+    if (p instanceof ShadowRoot) { steps.push('s'); n = p.host; } else n = p;
+  }
+  return null;
+}`;
+
+/** Runs in the page's world: the paths of the listener targets it is handed. */
 const PATHS_FN = `function (...els) {
-  return els.map((el) => {
-    if (!(el instanceof Element) || el.ownerDocument !== document) return null;
-    const steps = [];
-    let n = el;
-    for (let guard = 0; guard < 4096; guard++) {
-      const p = n.parentNode;
-      if (!p) return null;
-      if (p === document) return steps.reverse().join('.');
-      const i = Array.prototype.indexOf.call(p.children, n);
-      if (i < 0) return null;
-      steps.push(i);
-      if (p instanceof ShadowRoot) { steps.push('s'); n = p.host; } else n = p;
-    }
-    return null;
-  });
+  ${PATH_OF}
+  return els.map(pathOf);
 }`;
 
 /**
@@ -108,6 +112,7 @@ const MAX_PROP_SCAN = 20_000;
 
 /** Runs in the page's world, where React keeps each element's props: paths of elements with pointer handlers. */
 const PROPS_FN = `function (names, max) {
+  ${PATH_OF}
   const out = [];
   const all = document.querySelectorAll('*');
   for (let i = 0; i < all.length && i < max && out.length < ${MAX_TARGETS}; i++) {
@@ -115,15 +120,8 @@ const PROPS_FN = `function (names, max) {
     const key = Object.keys(el).find((k) => k.startsWith('__reactProps$'));
     const props = key && el[key];
     if (!props || typeof props !== 'object' || !names.some((n) => typeof props[n] === 'function')) continue;
-    const steps = [];
-    let n = el;
-    for (let guard = 0; guard < 4096 && n !== document.documentElement; guard++) {
-      const p = n.parentElement;
-      if (!p) break;
-      steps.push(Array.prototype.indexOf.call(p.children, n));
-      n = p;
-    }
-    if (n === document.documentElement) out.push(steps.reverse().join('.'));
+    const path = pathOf(el);
+    if (path) out.push(path);
   }
   return out;
 }`;

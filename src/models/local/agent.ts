@@ -1082,7 +1082,8 @@ async function chooseFromPlainList(
   await r.settle();
   set(await look(r, r.instruction));
   // Chosen, the item's name shows on the page (the opener says it); gone from the page, nothing says it was chosen.
-  if (!current().nodes.some((n) => exactMatch(n.name, item.name) || n.name.includes(item.name))) {
+  const itemWords = words(item.name.toLowerCase());
+  if (!current().nodes.some((n) => exactMatch(n.name, item.name) || itemWords.every((w) => words(n.name.toLowerCase()).includes(w)))) {
     return { why: `${quote(item.name)} was clicked in ${quote(opener.name)}, but the page does not show it chosen` };
   }
   return { did: `${say} (opened ${quote(opener.name)}, chose ${quote(item.name)})` };
