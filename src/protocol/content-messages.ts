@@ -184,7 +184,14 @@ export interface Choices {
 }
 
 export type OpResult =
-  | { ok: true; mode?: 'insertText' | 'done'; state?: { checked?: boolean; value?: string; tag: string; type?: string }; value?: unknown }
+  | {
+      ok: true;
+      mode?: 'insertText' | 'done';
+      /** The field takes one line: a value's line breaks go in as spaces. */
+      oneLine?: boolean;
+      state?: { checked?: boolean; value?: string; tag: string; type?: string };
+      value?: unknown;
+    }
   | { ok: false; code: string; message: string };
 
 /**

@@ -121,7 +121,7 @@ export function runOp(el: Element, op: string, args: string[]): OpResult {
       return { ok: true, value: { width: r.width, height: r.height, resize: getComputedStyle(el).resize } };
     }
     case 'shapes':
-      return { ok: true, value: shapesOf(el) };
+      return { ok: true, value: args[0] === 'marks' ? marksOf(el) : shapesOf(el) };
     case 'choices':
       return { ok: true, value: choicesOf(el) };
     case 'focus':
@@ -168,7 +168,8 @@ export function runOp(el: Element, op: string, args: string[]): OpResult {
         el.focus();
         el.select();
         // The first of a run of one-character boxes says how many there are: a value that long goes a character a box.
-        return { ok: true, mode: 'insertText', ...(el.maxLength === 1 ? { value: boxRun(el).length } : {}) };
+        const oneLine = el instanceof HTMLInputElement;
+        return { ok: true, mode: 'insertText', oneLine, ...(el.maxLength === 1 ? { value: boxRun(el).length } : {}) };
       }
       if (h.isContentEditable) {
         h.focus();
@@ -317,6 +318,38 @@ function boxRun(el: Element): HTMLInputElement[] {
     return boxes[0] === el ? boxes : [];
   }
   return [];
+}
+
+/** The largest side of a mark: a dot or small square drawn as a box of its own ("the target pixel"). */
+const MARK_MAX_PX = 24;
+
+/**
+ * The marks drawn inside an element as boxes of their own: small elements with no content, shown, filled with a colour
+ * of their own (a 5×5 black square on a page that takes clicks everywhere). Same form as its shapes, tag "box".
+ */
+function marksOf(el: Element): DrawnShapes {
+  const box = el.getBoundingClientRect();
+  const marks: DrawnShape[] = [];
+  for (const m of el.querySelectorAll('*')) {
+    if (marks.length >= SHAPES_MAX) break;
+    if (m.childElementCount || (m.textContent ?? '').trim() || !(m instanceof HTMLElement) || /^(?:input|img|video|canvas|iframe|svg)$/.test(m.localName))
+      continue;
+    const r = m.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1 || r.width > MARK_MAX_PX || r.height > MARK_MAX_PX) continue;
+    const cs = getComputedStyle(m);
+    const fill = /rgba\(.*,\s*0\)$|transparent/.test(cs.backgroundColor) ? '' : cs.backgroundColor;
+    if (!fill || cs.visibility !== 'visible' || Number(cs.opacity) === 0 || !m.checkVisibility()) continue;
+    const round = (v: number) => Math.round(v * 10) / 10;
+    marks.push({
+      tag: 'box',
+      x: round(r.left + r.width / 2 - box.left),
+      y: round(r.top + r.height / 2 - box.top),
+      w: round(r.width),
+      h: round(r.height),
+      fill,
+    });
+  }
+  return { width: box.width, height: box.height, shapes: marks };
 }
 
 /** The most shapes a drawing is read for. */

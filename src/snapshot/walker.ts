@@ -455,6 +455,42 @@ let distances = new WeakMap<Element, number>();
 let boxedSpans = new WeakSet<Element>();
 /** Elements that got a `clickable` line in this walk. */
 let clickables = new WeakSet<Element>();
+/** The white-space of elements text came from, per element in this walk. */
+let spacing = new WeakMap<Element, string>();
+function whiteSpaceOf(el: Element): string {
+  let w = spacing.get(el);
+  if (w === undefined) spacing.set(el, (w = getComputedStyle(el).whiteSpace));
+  return w;
+}
+/** White-space values under which a text's own line breaks show (a poem, code, a text to copy exactly). */
+const SHOWN_BREAKS = new Set(['pre', 'pre-wrap', 'pre-line', 'break-spaces']);
+
+/**
+ * A line's text as it is seen: spaces collapsed, except that a text laid out with its line
+ * breaks kept (white-space: pre and its kin) keeps them, as "\n", so a text copied exactly
+ * copies its lines; and its indents, unless pre-line collapses them. Only when every piece
+ * with a break inside it is laid out so.
+ */
+function seenText(texts: string[], from: (Element | null)[]): string {
+  const joined = texts.join('');
+  if (!/\S[^\S\n]*\n\s*\S/.test(joined.trim())) return normalizeSpace(joined);
+  const ways = new Set<string>();
+  for (let i = 0; i < texts.length; i++) {
+    if (!/\n/.test(texts[i]) || !/\S/.test(texts[i])) continue;
+    const el = from[i];
+    const way = el ? whiteSpaceOf(el) : 'normal';
+    if (!SHOWN_BREAKS.has(way)) return normalizeSpace(joined);
+    ways.add(way);
+  }
+  if (!ways.size) return normalizeSpace(joined);
+  const indents = !(ways.size === 1 && ways.has('pre-line'));
+  return joined
+    .split(/\r?\n/)
+    .map((l) => (indents ? (/^[^\S\n]*/.exec(l)?.[0] ?? '') + normalizeSpace(l) : normalizeSpace(l)).replace(/^\s+$/, ''))
+    .join('\n')
+    .replace(/^\n+|\n+$/g, '')
+    .replace(/\n{3,}/g, '\n\n');
+}
 
 function offscreenOf(el: Element): () => number {
   return () => {
@@ -483,7 +519,7 @@ class TextSink {
   }
   flush(into: SnapNode[]): void {
     if (!this.buf.length) return;
-    const t = normalizeSpace(this.buf.join(''));
+    const t = seenText(this.buf, this.from);
     const el = this.first ?? this.owner;
     const parts = { texts: this.buf, from: this.from };
     this.buf = [];
@@ -597,6 +633,7 @@ export function walk(root: Element | ShadowRoot | Document, env: WalkEnv): SnapN
   distances = new WeakMap();
   ownOrigin = window.top === window && location.origin !== 'null' ? location.origin : '';
   boxedSpans = new WeakSet();
+  spacing = new WeakMap();
   clickables = new WeakSet();
   parentCursor = 'auto';
   insideControl = false;
@@ -1423,12 +1460,13 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
   const finText = (n: SnapNode): SnapNode | null => {
     if (!n.parts) return { ...n, final: true };
     const { texts, from } = n.parts;
-    let s = '';
+    const seen: string[] = [];
+    const at: (Element | null)[] = [];
     for (let i = 0; i < texts.length; i++) {
       const e = from[i];
-      if (!e || vis.textVisible(e)) s += texts[i];
+      if (!e || vis.textVisible(e)) (seen.push(texts[i]), at.push(e));
     }
-    const text = normalizeSpace(s);
+    const text = seenText(seen, at);
     return text ? { kind: 'text', text, children: [], offscreen: n.offscreen, final: true } : null;
   };
 

@@ -50,7 +50,7 @@ export function planSteps(run: PlannedRun): StepRunner {
     clickMoving: (selector) => clickMoving(port, page, { selector }, MOVING_MS, signal),
     dragBy: (selector, move) => dragBy(port, page, { selector }, move, NODE_ACTION_MS, signal),
     resizeBy: (selector, dx, dy) => resizeBy(port, page, { selector }, dx, dy, NODE_ACTION_MS, signal),
-    shapesIn: (selector) => shapesIn(port, page, { selector }, NODE_ACTION_MS, signal),
+    shapesIn: (selector, marks) => shapesIn(port, page, { selector }, NODE_ACTION_MS, signal, marks),
     clickInside: (selector, at) => clickInside(port, page, { selector }, at, NODE_ACTION_MS, signal),
     strokeInside: (selector, points) => strokeInside(port, page, { selector }, points, NODE_ACTION_MS, signal),
     hold: (selector, ms) => holdOn(port, page, { selector }, ms, NODE_ACTION_MS, signal),

@@ -361,7 +361,9 @@ async function execute(
     case 'fill': {
       const r = await op(port, page, p, 'focusSelect', [args[0]]);
       // A value as long as the run of one-character boxes the field starts (a one-time code): a character a box.
-      const chars = [...args[0]];
+      // A text of several lines into a one-line field (which would drop the breaks): its lines run on, a space between.
+      const value = r.oneLine ? args[0].replace(/[^\S\r\n]*[\r\n]+\s*/g, ' ') : args[0];
+      const chars = [...value];
       if (r.mode === 'insertText' && chars.length > 1 && r.value === chars.length) {
         for (const [i, c] of chars.entries()) {
           throwIfCancelled(signal);
@@ -371,8 +373,8 @@ async function execute(
         return;
       }
       if (r.mode === 'insertText') {
-        if (args[0] === '') await input.press('Delete');
-        else await input.insertText(args[0]);
+        if (value === '') await input.press('Delete');
+        else await input.insertText(value);
       }
       return;
     }
@@ -499,16 +501,17 @@ export async function resizeBy(
   return { element: p.description, before: { width: before.width, height: before.height }, after: { width: after.width, height: after.height } };
 }
 
-/** The shapes an element draws (an SVG the page takes clicks on), read where they are now. */
+/** The shapes an element draws (an SVG the page takes clicks on), or the small marks inside it, read where they are now. */
 export async function shapesIn(
   port: BrowserPort,
   page: number,
   target: ActTarget,
   timeoutMs: number,
   signal?: AbortSignal,
+  marks = false,
 ): Promise<{ element: string } & DrawnShapes> {
   const p = await prepareTarget(port, page, target, 'hover', { timeoutMs, pointer: false, requireEnabled: false, signal });
-  const v = (await op(port, page, p, 'shapes')).value as DrawnShapes;
+  const v = (await op(port, page, p, 'shapes', marks ? ['marks'] : [])).value as DrawnShapes;
   return { element: p.description, ...v };
 }
 

@@ -55,6 +55,7 @@ import { anyOf, either, oneOf } from './words/grammar';
 import { ordinalWord } from './words/numbers';
 import { fieldControl, findRecord } from './records';
 import {
+  APP_MENU_NAMES,
   CLOSE_NAMES,
   DECLINE_NAMES,
   MENU_OPENER_NAMES,
@@ -66,6 +67,7 @@ import {
   PAGER,
   PREVIOUS_MONTH,
   RIGHT_CLICK_NAMES,
+  SECRET_ITEM_WORDS,
   SECTION_WORDS,
 } from './words/menus';
 import { PURPOSE_SYNONYMS } from './words/purposes';
@@ -445,7 +447,7 @@ const READY_CHECKS: readonly [keyof PlanStep, (s: PlanStep, nodes: OutlineNode[]
   ['hold', (s, nodes, clock) => whyNot(namedTarget(s.hold!.target, nodes, clock)), 'changes'],
   ['rightClickHere', (s, nodes, clock) => whyNot(rightClickPlace(s.rightClickHere!.said, nodes, clock)), 'changes'],
   ['moving', (_s, nodes) => (movingCandidates(nodes).length ? null : 'the page shows nothing to click that could move'), 'changes'],
-  ['menuFind', (_s, nodes) => (submenuOpeners(nodes).length ? null : 'the page shows no menu that opens'), 'changes'],
+  ['menuFind', (_s, nodes) => (menuOpeners(nodes).length ? null : 'the page shows no menu that opens'), 'changes'],
   ['sort', (s, nodes) => whyNot(sortTarget(s.sort!, nodes)), 'changes'],
   // A rating may bring up what comes next (a box for the review).
   ['rate', (s, nodes) => whyNot(starFor(s.rate!, nodes)), 'changes'],
@@ -459,7 +461,7 @@ const READY_CHECKS: readonly [keyof PlanStep, (s: PlanStep, nodes: OutlineNode[]
   ['secret', () => null, 'runs on'],
   ['dismiss', (s, nodes) => whyNot(dialogOf(s.dismiss!.words, nodes)), 'runs on'],
   ['dismissAll', (_s, nodes) => (popupClosers(nodes).length ? null : 'the page shows no pop-up with a close control'), 'runs on'],
-  ['consent', (_s, nodes) => (consentBoxes(nodes).length ? null : whyNot(goOnControl(nodes))), 'changes'],
+  ['consent', (s, nodes) => (consentBoxes(nodes).length ? null : whyNot(goOnControl(nodes, consentGiven(s, nodes)))), 'changes'],
   ['spot', (_s, nodes) => (drawingsOf(nodes).length ? null : 'the page shows no drawing that takes clicks'), 'changes'],
   ['removeFile', (_s, nodes) => whyNot(terminalField(nodes)), 'runs on'],
   ['game', (_s, nodes) => gameNotReady(nodes), 'runs on'],
@@ -1485,9 +1487,15 @@ const RIGHT_CLICK_ROLES: ReadonlySet<string> = new Set(['clickable', 'button', '
  * the words name as said ("right-click the box" on a page with one box); or why there is neither.
  */
 function rightClickPlace(said: string, nodes: OutlineNode[], clock: Clock): { node: OutlineNode } | { why: string } {
-  const named = nodes.filter((n) => n.id && RIGHT_CLICK_ROLES.has(n.role) && n.states.disabled !== true && RIGHT_CLICK_NAMED.test(n.name));
+  const places = nodes.filter((n) => n.id && RIGHT_CLICK_ROLES.has(n.role) && n.states.disabled !== true);
+  // A box with no name of its own is called by its title inside ("Right Click Here!" as its heading).
+  const called = (n: OutlineNode) => n.name || n.children.find((c) => c.role === 'heading' || c.role === 'text')?.name || '';
+  const named = places.filter((n) => RIGHT_CLICK_NAMED.test(called(n)));
   if (named.length === 1) return { node: named[0]! };
   if (named.length) return { why: `${named.length} elements say they are the place to right-click` };
+  // Else the one place called for what the right-click is to show ("Show Password"), the task being to reveal it.
+  const showing = places.filter((n) => REVEALER.test(called(n)));
+  if (showing.length === 1) return { node: showing[0]! };
   const g = ground({ say: said }, nodes, clock);
   if (!('why' in g) && g.pick.node && g.pick.method === 'rightClick') return { node: g.pick.node };
   return { why: `nothing on the page says it is the place to right-click${'why' in g ? `, and ${g.why}` : ''}` };
@@ -1693,6 +1701,39 @@ const submenuOpeners = (nodes: OutlineNode[]) =>
       (typeof n.states.haspopup === 'string' || SUBMENU_ARROW.test(n.name)) &&
       (n.role === 'menuitem' || menuLike(n) || SUBMENU_ARROW.test(n.name) || n.states.haspopup === 'menu'),
   );
+const APP_MENU = oneOf(APP_MENU_NAMES);
+/** The fewest buttons in a row, and of them named as an application's menus, that make a menu bar. */
+const BAR_MIN = 3;
+const BAR_MENUS_MIN = 2;
+/**
+ * The menus of a menu bar drawn as plain buttons ("File Edit View Help" in a row, nothing marking them): the buttons of
+ * such a row named as an application's menus. Hovering one, or clicking it, opens its menu.
+ */
+function barMenus(nodes: OutlineNode[]): OutlineNode[] {
+  const out: OutlineNode[] = [];
+  let run: OutlineNode[] = [];
+  const close = () => {
+    const menus = run.filter((n) => APP_MENU.test(n.name.trim()));
+    if (run.length >= BAR_MIN && menus.length >= BAR_MENUS_MIN) out.push(...menus);
+    run = [];
+  };
+  for (const n of nodes) {
+    const button = n.id && (n.role === 'button' || n.role === 'menuitem') && n.states.disabled !== true && n.name.trim().split(/\s+/).length <= 2;
+    if (!button) {
+      // Lines inside a button are its own; anything else ends the row.
+      if (!run.some((b) => isInside(n, b))) close();
+      continue;
+    }
+    if (run.length && run[run.length - 1]!.parent !== n.parent) close();
+    run.push(n);
+  }
+  close();
+  return out;
+}
+/** Openers of menus: those marked so or drawn with an arrow, and a plain menu bar's menus. */
+const menuOpeners = (nodes: OutlineNode[]) => [...new Set([...submenuOpeners(nodes), ...barMenus(nodes)])];
+const SECRET_ITEM_WORD = oneOf(SECRET_ITEM_WORDS);
+const SECRET_NAMED = new RegExp(`\\b(?:${either(SECRET_NOUNS)})s?\\b`, 'i');
 /** The most menus opened while looking for an item. */
 const MENU_SEARCH_MAX = 30;
 /** Roles an item found in a menu may have. */
@@ -1714,7 +1755,7 @@ async function menuFindStep(r: Run, step: PlanStep, reasoning: string, current: 
   if (!want.length) return { why: `${quote(target)} names no item in particular` };
   const label = (n: OutlineNode) => n.name.replace(SUBMENU_ARROW, '').trim();
   const find = (name: string) => {
-    const openers = submenuOpeners(current().nodes);
+    const openers = menuOpeners(current().nodes);
     // An open menu item's name may run on into its menu's ("View Zoom in Appearance"): its own comes first.
     return openers.find((n) => label(n) === name) ?? openers.find((n) => normalize(n.name).startsWith(`${normalize(name)} `));
   };
@@ -1728,16 +1769,20 @@ async function menuFindStep(r: Run, step: PlanStep, reasoning: string, current: 
   const seen = new Set<string>();
   const queue: string[][] = [];
   const enqueue = (path: string[], nodes: OutlineNode[]) => {
-    for (const n of submenuOpeners(nodes)) {
+    for (const n of menuOpeners(nodes)) {
       if (seen.has(label(n))) continue;
       seen.add(label(n));
       queue.push([...path, label(n)]);
     }
   };
+  // "the secret option": an item that names the secret it shows ("Show Passwords").
+  const fits = (name: string) => {
+    const words = normalize(name).split(' ');
+    return want.every((w) => words.includes(w) || (SECRET_ITEM_WORD.test(w) && SECRET_NAMED.test(name)));
+  };
   const itemShown = (): OutlineNode | string | null => {
-    const fit = current().nodes.filter(
-      (n) => n.id && MENU_ITEM_ROLES.has(n.role) && !submenuOpeners([n]).length && want.every((w) => normalize(label(n)).split(' ').includes(w)),
-    );
+    const bar = new Set(barMenus(current().nodes));
+    const fit = current().nodes.filter((n) => n.id && MENU_ITEM_ROLES.has(n.role) && !submenuOpeners([n]).length && !bar.has(n) && fits(label(n)));
     const exact = fit.filter((n) => normalize(label(n)) === want.join(' '));
     if (exact.length === 1 || fit.length === 1) return (exact[0] ?? fit[0])!;
     return fit.length ? `${fit.length} items fit ${quote(target)} (${fit.map((n) => quote(label(n))).join(', ')})` : null;
@@ -2022,12 +2067,11 @@ async function secretStep(r: Run, step: PlanStep, reasoning: string, current: ()
   };
   const shown = await watch('');
   if (shown) return shown;
-  // What was typed last, not sent yet: the page's one send control ("Submit", "Check"), then the page read again.
-  const send = step.secret!.send
-    ? current().nodes.filter(
-        (n) => n.id && CLOSE_ROLES.has(n.role) && n.states.disabled !== true && SEND.test(n.name.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')),
-      )
-    : [];
+  // What was typed last, not sent yet: the page's one send control ("Submit", "Check"), or else its form's one submit
+  // button ("Check Date"), then the page read again.
+  const sendable = step.secret!.send ? current().nodes.filter((n) => n.id && CLOSE_ROLES.has(n.role) && n.states.disabled !== true) : [];
+  const named = sendable.filter((n) => SEND.test(n.name.replace(/^[^\p{L}\p{N}]+|[^\p{L}\p{N}]+$/gu, '')));
+  const send = named.length ? named : sendable.filter((n) => n.states.submit === true);
   // Else, after the steps, the page's one control named for showing the secret ("Reveal password" in the menu a
   // right-click opened): its name says what the task asks for.
   const revealers =
@@ -2243,6 +2287,14 @@ const consentBoxes = (nodes: OutlineNode[]) =>
     (n) => n.id && (n.role === 'checkbox' || n.role === 'switch') && n.states.checked !== true && n.states.checked !== 'true' && CONSENT_BOX.test(n.name),
   );
 
+/**
+ * Proving a person is here, a box the page ticked already ("I am human", checked): the proof given, so what sends it may
+ * go on. Never for terms: a form with its terms box ticked is not sent by accepting them.
+ */
+const consentGiven = (step: PlanStep, nodes: OutlineNode[]) =>
+  step.consent?.kind === 'human' &&
+  nodes.some((n) => n.id && (n.role === 'checkbox' || n.role === 'switch') && [true, 'true'].includes(n.states.checked) && CONSENT_BOX.test(n.name));
+
 /** The page's one control that goes on ("I understand", else "Continue"), never one that goes back; or why there is none. */
 function goOnControl(nodes: OutlineNode[], ticked = false, series = false): OutlineNode | string {
   const controls = nodes.filter((n) => n.id && CLOSE_ROLES.has(n.role) && n.states.disabled !== true && !GO_BACK.test(n.name.trim()));
@@ -2273,7 +2325,7 @@ async function consentStep(r: Run, step: PlanStep, reasoning: string, current: (
     await r.settle();
     set(await look(r, r.instruction));
   }
-  const goOn = goOnControl(current().nodes, did.length > 0);
+  const goOn = goOnControl(current().nodes, did.length > 0 || consentGiven(step, current().nodes));
   if (typeof goOn === 'string') return did.length ? { did: did.join('; ') } : { why: goOn };
   if (!(await actOnNode(r, goOn, 'click', [], `click ${quote(goOn.name)}`, reasoning, current().url))) return { why: 'the control went away' };
   did.push(`clicked ${quote(goOn.name)}`);
@@ -2334,7 +2386,7 @@ async function spotStep(r: Run, step: PlanStep, reasoning: string, current: () =
   const selectors = await r.selectors(drawings.map((d) => d.id!));
   for (const selector of selectors) {
     if (!selector) continue;
-    const read = await r.shapesIn(selector).catch(() => null);
+    const read = await r.shapesIn(selector, at === 'mark').catch(() => null);
     if (!read?.shapes.length) continue;
     const move = spotMove(at, dir, read.shapes, { width: read.width, height: read.height });
     if (typeof move === 'string') why = move;

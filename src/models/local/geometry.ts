@@ -7,7 +7,7 @@ import type { DrawnShape } from '../../protocol/content-messages';
 import type { Point, Size } from './step-runner';
 import { CIRCLE_RADIUS_MIN_PX, CIRCLE_RADIUS_PX, JOIN_PX, LINE_REACH_PX, POINT_MAX_PX } from './words/drawings';
 
-export type SpotKind = 'midpoint' | 'centre' | 'line' | 'bisect' | 'circle';
+export type SpotKind = 'midpoint' | 'centre' | 'line' | 'bisect' | 'circle' | 'mark';
 
 /** What a spot step does in a drawing: a click at a point or a stroke through points (relative to its corner), said in words. */
 export type SpotMove = { click: Point; what: string } | { stroke: Point[]; what: string };
@@ -29,6 +29,11 @@ export function spotMove(at: SpotKind, dir: 'horizontal' | 'vertical' | undefine
   const dots = round_.filter((s) => s.w <= POINT_MAX_PX && s.h <= POINT_MAX_PX);
   const inside = (p: Point) => p.x >= MARGIN && p.y >= MARGIN && p.x <= size.width - MARGIN && p.y <= size.height - MARGIN;
   switch (at) {
+    case 'mark': {
+      const marks = shapes.filter((s) => s.tag === 'box');
+      if (marks.length !== 1) return `the page shows ${plural(marks.length, 'small square')}, not one`;
+      return { click: round(marks[0]!), what: `the ${marks[0]!.w}×${marks[0]!.h} square` };
+    }
     case 'midpoint':
       if (dots.length !== 2) return `the drawing shows ${plural(dots.length, 'point')}, not two`;
       return { click: round({ x: (dots[0]!.x + dots[1]!.x) / 2, y: (dots[0]!.y + dots[1]!.y) / 2 }), what: 'the midpoint of the two points' };

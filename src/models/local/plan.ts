@@ -49,8 +49,8 @@ import { ACROSS, DOWNWARDS, GROWN, RESIZE_VERBS, RESIZED_BOXES, SHRUNK } from '.
 import { drawOf, type Draw } from './draws';
 import { guessOf, type Guess } from './guessing';
 import { mirrorTask, scrollOnly, secretSought, type ScrollWay } from './secrets';
-import { CONSENT_MEANS, CONSENT_SERIES, CONSENT_VERBS, CONSENTED, HUMAN_PROOF } from './words/consent';
-import { BISECTS, CENTRES, CIRCLES_AROUND, DRAWN_WITH, LINE_THROUGH, MIDPOINTS, POINT_CLICKS } from './words/drawings';
+import { CONSENT_MEANS, CONSENT_SERIES, CONSENT_VERBS, CONSENTED, HUMAN_PROOF, WARNED_ACCESS } from './words/consent';
+import { BISECTS, CENTRES, CIRCLES_AROUND, DRAWN_WITH, LINE_THROUGH, MIDPOINTS, POINT_CLICKS, TARGET_PIXELS } from './words/drawings';
 import type { SpotKind } from './geometry';
 import cssColours from 'color-name';
 import { CODE_BOXES, DASH_ASIDES, IN_FRAMES, MOVING_NOUNS, MOVING_WORDS } from './words/controls';
@@ -873,12 +873,15 @@ const CONSENT = new RegExp(
 /** "Prove you're human by agreeing to our terms", "quickly prove you're human". */
 const HUMAN = new RegExp(`^(?:quickly\\s+|first\\s+)?(?:${either(HUMAN_PROOF)})(?:\\s+(${either(CONSENT_MEANS)}))?$`, 'i');
 
+/** "Access this content at your own risk": past the one warning in front of it. */
+const WARNED = new RegExp(`^(?:${either(WARNED_ACCESS)})$`, 'i');
 /** "Navigate a series of intimidating warnings and confirmations": consent given stage after stage. */
 const SERIES = new RegExp(`^(?:${either(CONSENT_SERIES)})$`, 'i');
 
 /** The consent a clause asks for, as a step; null when it asks for none. */
 function consentOf(clause: string): PlanStep | null {
   if (SERIES.test(clause)) return { say: 'go through the warnings one after another', consent: { kind: 'warning', press: true, series: true } };
+  if (WARNED.test(clause)) return { say: 'go past the warning to the content', consent: { kind: 'warning', press: true } };
   const c = CONSENT.exec(clause);
   if (c) {
     const kind = /warning|notice|disclaimer/i.test(c[1]!) ? 'warning' : 'terms';
@@ -892,6 +895,8 @@ function consentOf(clause: string): PlanStep | null {
 const SPOT = new RegExp(`^(?:${either(POINT_CLICKS)})\\s+(?:(${either(MIDPOINTS)})|(${either(CENTRES)}))$`, 'i');
 
 const LINE = new RegExp(`^(?:${either(LINE_THROUGH)})$`, 'i');
+/** "Click the single target pixel on the screen": the one small square drawn as a box of its own. */
+const PIXEL = new RegExp(`^(?:${either(POINT_CLICKS)})\\s+(?:${either(TARGET_PIXELS)})$`, 'i');
 /** "Create a line that bisects the angle", "draw a circle around the marked point", said with how the pointer draws or not. */
 const BISECT = new RegExp(`^(?:${either(BISECTS)})(?:\\s+(?:${either(DRAWN_WITH)}))?$`, 'i');
 const CIRCLE = new RegExp(`^(?:${either(CIRCLES_AROUND)})(?:\\s+(?:${either(DRAWN_WITH)}))?$`, 'i');
@@ -1966,6 +1971,10 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       }
       if (CIRCLE.test(bare(clause, quotes))) {
         push({ say: 'draw a circle around the dot', spot: { at: 'circle' } });
+        return;
+      }
+      if (PIXEL.test(bare(clause, quotes))) {
+        push({ say: 'click the small square the page draws', spot: { at: 'mark' } });
         return;
       }
       if (spot) {

@@ -39,8 +39,11 @@ export interface StepRunner {
   dragBy(selector: string, move: { dx: number; dy: number } | { to: Point }): Promise<{ element: string; from: Point; to: Point }>;
   /** Resize an element by its corner grip, as a person's pointer would: its size before and after (an element with no grip fails). */
   resizeBy(selector: string, dx: number, dy: number): Promise<{ element: string; before: Size; after: Size }>;
-  /** The shapes an element draws, each one's centre and size relative to its top-left corner (an SVG the page takes clicks on). */
-  shapesIn(selector: string): Promise<{ element: string } & DrawnShapes>;
+  /**
+   * The shapes an element draws, each one's centre and size relative to its top-left corner (an SVG the page takes clicks
+   * on); with `marks`, the small boxes drawn inside it instead (a target square on a page that takes clicks everywhere).
+   */
+  shapesIn(selector: string, marks?: boolean): Promise<{ element: string } & DrawnShapes>;
   /** Click a point inside an element, an offset from its top-left corner, as a person's pointer would. */
   clickInside(selector: string, at: Point): Promise<{ element: string }>;
   /** A stroke of the pointer through points inside an element (offsets from its top-left corner), as a person draws. */

@@ -14,6 +14,10 @@ export const CONSENTED: Phrases = [
   '(?:user |licen[cs]e )?agreement',
   '(?:privacy |cookie )?policy',
 ];
+/** Content reached past the warning in front of it ("Access this content at your own risk"). */
+export const WARNED_ACCESS: Phrases = [
+  '(?:access|view|see|enter|open) (?:this|the) (?:restricted |sensitive |protected |age-restricted )?(?:content|page|site|area)' + '(?: at your own risk)?',
+];
 /** "Prove you're human": (said) the verification a page asks of a person. */
 export const HUMAN_PROOF: Phrases = ["(?:prove|confirm|show|verify) (?:that )?you(?:'re| are) (?:a )?(?:human|not a robot|a real person)"];
 /** The means said after it ("by agreeing to our terms", "by ticking the box"). */
@@ -63,7 +67,7 @@ export const CONSENT_SERIES: Phrases = [
   '(?:acknowledge|accept) (?:all|every one of) the (?:warnings|disclaimers)',
 ];
 /** A control that goes on past a confirmation, taken only while going through a series of them ("Yes, I confirm"). */
-export const SERIES_GO_ON: Phrases = ["(?:yes,? )?i confirm\\b.*", "yes,? i(?:'m| am) sure\\b.*"];
+export const SERIES_GO_ON: Phrases = ['(?:yes,? )?i confirm\\b.*', "yes,? i(?:'m| am) sure\\b.*"];
 /** The most stages of a series of warnings gone through. */
 export const SERIES_MAX = 8;
 /** Boxes that ask for more than consent to go on (marketing, mail): never ticked while going through warnings. */

@@ -8,6 +8,14 @@ export const MIDPOINTS: Phrases = [
   '(?:the )?(?:shortest )?mid-?point (?:between|of) the two (?:points|dots|circles)',
   'the point halfway between the two (?:points|dots)',
 ];
+/**
+ * The one small square drawn as a box of its own, on a page that takes clicks everywhere ("the single target pixel on the
+ * screen", "the tiny 1x1 target pixel with no hints").
+ */
+export const TARGET_PIXELS: Phrases = [
+  'the (?:(?:single|one|only|larger|large|bigger|small|smaller|tiny|little|\\d+ ?x ?\\d+)[, ]+)*(?:target )?pixel' +
+    '(?: target)?(?: on the (?:screen|page))?(?: with no hints?)?',
+];
 /** The centre of the one circle ("the center of the circle", "the middle of the circle"). */
 export const CENTRES: Phrases = ['the (?:center|centre|middle) of the circle', "the circle's (?:center|centre)"];
 /** How large a drawn point is at most (a dot, not a circle around something). */

@@ -144,3 +144,27 @@ export const MENU_SEARCHES: Phrases = [
   '((?:find|locate|look for|search for)(?: and (?:click|select|choose))?) (.+?) (?:in|through|somewhere in|inside) (?:the |a |its )?(?:nested )?' +
     '(?:menu ?bar|menus)',
 ];
+/**
+ * Names of an application's menus ("File", "Edit", "View", "Help"): a row of plain buttons holding two or more of them is a
+ * menu bar, whose buttons open menus even when nothing marks them.
+ */
+export const APP_MENU_NAMES: Phrases = [
+  'file',
+  'edit',
+  'view',
+  'help',
+  'tools',
+  'window',
+  'insert',
+  'format',
+  'options',
+  'settings',
+  'selection',
+  'history',
+  'bookmarks',
+  'terminal',
+  'run',
+  'go',
+];
+/** Words of a sought item that stand for the secret it shows ("the secret option", "the hidden option"). */
+export const SECRET_ITEM_WORDS: Phrases = ['secret', 'hidden'];

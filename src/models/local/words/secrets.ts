@@ -36,6 +36,8 @@ export const REMARKS: Phrases = [
   '(?:many |much |a few |far )?(?:more|fewer|less) (?:boxes|items|steps|rows|text|content)',
   "(?:it(?:'s| is) )?(?:slower|faster)(?: and (?:requires|needs) (?:fewer|more) (?:hits|clicks))?",
   "(?:it(?:'s| is) )?(?:faster|slower) and (?:requires|needs) (?:fewer|more) (?:hits|clicks)",
+  // A warning's own threat, repeated in the task ("Your actions are being monitored.").
+  '(?:your|all) (?:actions|activity|visits?) (?:are|is|will be) (?:being )?(?:monitored|watched|logged|recorded|tracked)',
 ];
 /** Clauses after a task that say how hard it is ("..., with no placeholder hint", "..., with a hint available"): dropped. */
 export const TRAILING_REMARKS: Phrases = [
@@ -105,5 +107,7 @@ const MIRROR_VERBS = '(?:perfectly |exactly |carefully )?(?:copy|retype|re-type|
 const MIRRORED = '(?:text|sentence|passage|paragraph)';
 /** A text copied with no place named ("Perfectly copy the text"): where a challenge wants it is the page's one text field. */
 export const MIRROR_TASKS: Phrases = [
-  `${MIRROR_VERBS} the ${MIRRORED}(?: shown| below| above| on the page)?(?: exactly| perfectly)?(?: as (?:it is )?(?:shown|written))?`,
+  // "the shorter, simpler text", "the longer, more complex text with code and special characters".
+  `${MIRROR_VERBS} the (?:[a-z-]+,? ){0,4}${MIRRORED}(?: with [a-z ,-]+?)?(?: shown| below| above| on the page)?(?: exactly| perfectly)?` +
+    '(?: as (?:it is )?(?:shown|written))?',
 ];
