@@ -199,6 +199,38 @@ const CO = 'checkout-details.html';
 const IB = 'inbox.html';
 const MT = 'mail-table.html';
 const MK = 'mail-cards.html';
+/** A message forwarded, said as MiniWoB's email-inbox-forward-nl says it (NAME the sender, DEST the one it goes to). */
+const FORWARD_NL = [
+  'Locate the email by NAME. Forward that email to DEST.',
+  'Look for the email from NAME and forward to DEST.',
+  'Send DEST the email you got from NAME.',
+  'Go to the email by NAME. Send it to DEST.',
+  'Send to DEST the email you got from NAME.',
+  'Please find the message by NAME, then send it to DEST.',
+  'Please forward the information from NAME to DEST.',
+  'DEST wants the email you got from NAME.',
+  'DEST wants the email NAME sent to you.',
+  'The mail by NAME should be forwarded to DEST.',
+  'Please forward to DEST the email by NAME.',
+  'Give DEST the message you received from NAME,',
+  'Forward the mail by NAME to DEST.',
+  'Go to the message from NAME and send it to DEST.',
+  'DEST is waiting for the email by NAME.',
+  'NAME wants his or her message to be sent to DEST.',
+  'I want the mail by NAME to be sent to DEST.',
+  'Forward to DEST the email you got from NAME.',
+  'Please find the mail by NAME. Forward it to DEST.',
+  'Navigate to the message from NAME and send it to DEST.',
+  'Forward DEST the email from NAME.',
+  'Forward DEST the message NAME sent you.',
+  'Send DEST the information NAME sent to you.',
+  'Search for the mail NAME sent you and send it to DEST.',
+  'Get NAME email and then forward it to DEST please.',
+];
+/** One shape in a drawing, dragged by mouse events; Submit records how far (?m=rect: a square). */
+const DI = 'drag-item.html';
+/** MiniWoB's form-sequence pages: ?m=radios (radios and unlabelled boxes), ?m=heights (a select, then Yes/No/Maybe), ?m=labels. */
+const FSQ = 'form-sequence.html';
 const TL = 'timeline.html';
 const FD = 'feed.html';
 const OC = 'order-confirm.html';
@@ -496,6 +528,18 @@ const table: Record<TaskFamily, Row[]> = {
     [SO, 'Drag Item 5 to the 2nd position.', state({ order: 'item1,item5,item2,item3,item4' })],
     [SO, 'Drag item 1 to the 3rd position', state({ order: 'item2,item3,item1,item4,item5' })],
     [SO, 'Drag item 2 to the 9th position', REFUSE],
+    // As MiniWoB's drag-items says it: to an end, to a place, by one place.
+    [SO, 'Drag Item 3 to the top.', state({ order: 'item3,item1,item2,item4,item5' })],
+    [SO, 'Drag Item 2 down by one position.', state({ order: 'item1,item3,item2,item4,item5' })],
+    [SO, 'Drag Item 4 up by one position.', state({ order: 'item1,item2,item4,item3,item5' })],
+    [SO, 'Drag Item 1 to the 4th position.', state({ order: 'item2,item3,item4,item1,item5' })],
+    [SO, 'Drag Item 3 to the bottom.', state({ order: 'item1,item2,item4,item5,item3' })],
+    [SO, 'Drag Item 1 up by one position.', REFUSE],
+    // One shape with no name in a drawing ("the item"), dragged by mouse events.
+    [DI, 'Drag the item left then press Submit.', { submits: [{ dx: { max: -10 }, dy: { min: -12, max: 12 } }] }],
+    [`${DI}?m=rect`, 'Drag the item down then press Submit.', { submits: [{ dy: { min: 10 }, dx: { min: -12, max: 12 } }] }],
+    [DI, 'Drag the item up then press Submit.', { submits: [{ dy: { max: -10 }, dx: { min: -12, max: 12 } }] }],
+    [`${DI}?m=rect`, 'Drag the item right then press Submit.', { submits: [{ dx: { min: 10 }, dy: { min: -12, max: 12 } }] }],
     [DZ, 'Drag the red block onto the box', state({ in_box: ['red'] })],
     [DZ, 'Put the blue block in the box by dragging it', state({ in_box: ['blue'] })],
     [DZ, 'Drag the green square into the drop zone.', state({ in_box: ['green'] })],
@@ -681,6 +725,8 @@ const table: Record<TaskFamily, Row[]> = {
     [`${MK}?m=icons`, 'Flag the email from Ilka as important', state({ starred: ['ilka'] })],
     [MK, "Mark Ilka's message as important", REFUSE],
     [MK, 'Send Kimberly the email from Lucia', { submits: [{ forward_to: 'Kimberly', email: 'lucia' }] }],
+    // Every way MiniWoB's email-inbox-forward-nl says it.
+    ...FORWARD_NL.map((t): Row => [MK, t.replace('NAME', 'Lucia').replace('DEST', 'Kimberly'), { submits: [{ forward_to: 'Kimberly', email: 'lucia' }] }]),
     [MK, "Delete Lyn's email", state({ deleted: ['lyn'] })],
     [MK, 'Reply to Jaimie with "Fusce in."', { submits: [{ reply_text: 'Fusce in.', to: 'jaimie' }] }],
     [IB, "Forward Carol's email to erin@northwind.io", { submits: [{ forward_to: 'erin@northwind.io' }] }],
@@ -802,6 +848,7 @@ const table: Record<TaskFamily, Row[]> = {
     [SS, 'Set the slider to 42 and press Submit', { volume: '42' }],
     [SS, 'Move the volume slider to 80, then click Submit.', { volume: '80' }],
     [SS, 'Set the number of speakers to 7 with the spinner and submit', { qty: '7' }],
+    [SS, 'Select 7 with the spinner and hit Submit.', { qty: '7' }],
     // Three range inputs set in page order; a combination of the wrong length, or past a slider's end.
     [SL, 'Set the sliders to the combination [5,2,7] and submit.', { d1: '5', d2: '2', d3: '7' }],
     [SL, 'Set the sliders to the combination [20,0,13] and submit.', { d1: '20', d2: '0', d3: '13' }],
@@ -914,6 +961,7 @@ const table: Record<TaskFamily, Row[]> = {
     [GEN, 'Keep clicking Generate until the number is even, then press Submit', drew('8')],
     [GEN, 'Generate a number greater than 9 and click Submit', drew('10')],
     [GEN, 'Click Generate until you get a number between 4 and 6. Then submit it.', drew('5')],
+    [GEN, 'Generate a number less than 7, then press submit.', drew('3')],
     [`${GEN}?m=die&seq=2,5,5,1,6,3,4`, 'Roll the die until you get a 6, then click Done', drew('6')],
     [`${GEN}?m=die&seq=2,5,5,1,6,3,4`, 'Keep rolling until the number is odd and then press Done', drew('5')],
     [`${GEN}?m=card`, 'Click New number until the number is 10 or more, then press Send', drew('10')],
@@ -940,6 +988,14 @@ const table: Record<TaskFamily, Row[]> = {
   waits: [
     [OT, 'Click ONE, wait 1 seconds, then click TWO', state({ gap_ms: { min: 950, max: 8000 } }, { clicks: ['one', 'two'] })],
     [OT, 'Press ONE, wait two seconds, and then press TWO.', state({ gap_ms: { min: 1950, max: 9000 } }, { clicks: ['one', 'two'] })],
+    [OT, 'Click button ONE, wait 2 seconds, then click button TWO.', state({ gap_ms: { min: 1950, max: 9000 } }, { clicks: ['one', 'two'] })],
+    // MiniWoB's form-sequence pages, said as it says them (form-sequence-2 asks for no Submit).
+    [FSQ, 'Check the 2nd radio button and enter the number "14" into the 3rd textbox.', state({ radio: '2', 'input-3': '14' })],
+    [FSQ, 'Check the 1st radio button and enter the number "-7" into the 1st textbox.', state({ radio: '1', 'input-1': '-7' })],
+    [FSQ, 'Check the 4th radio button and enter the number "3" into the 1st textbox.', REFUSE],
+    [`${FSQ}?m=heights`, 'Choose 5ft 11in from the dropdown, then click the button labeled "Maybe".', { submits: [{ height: '5ft 11in', pressed: 'maybe' }] }],
+    [`${FSQ}?m=heights`, 'Choose 6 ft from the dropdown, then click the button labeled "No".', { submits: [{ height: '6 ft', pressed: 'no' }] }],
+    [`${FSQ}?m=labels`, 'Enter the value that corresponds with each label into the form and submit when done.', { submits: [{ tt1: 'Peru', tt2: '1983' }] }],
     [OT, 'Click ONE, then after a second click TWO', state({ gap_ms: { min: 950, max: 8000 } }, { clicks: ['one', 'two'] })],
     [SW, 'Start the stopwatch, wait 2 seconds, then stop it', state({ elapsed_ms: { min: 1950, max: 9000 } }, { clicks: ['start', 'stop'] })],
     [SW, 'Click Start, wait 3 seconds, then click Stop.', state({ elapsed_ms: { min: 2950, max: 10000 } }, { clicks: ['start', 'stop'] })],
@@ -970,6 +1026,7 @@ const table: Record<TaskFamily, Row[]> = {
     [MV, 'Find adventure movies directed by Holt from 1991', { genre: 'adventure', director: 'Holt', year: '1991' }],
     [MV, 'Search for comedies by Nolan released in 2004', { genre: 'comedy', director: 'Nolan', year: '2004' }],
     [MV, 'Look for 1999 drama films directed by Okafor', { genre: 'drama', director: 'Okafor', year: '1999' }],
+    [MV, 'Search for comedy movies directed by Nolan from year 2004.', { genre: 'comedy', director: 'Nolan', year: '2004' }],
     [MV, 'Find adventure movies starring Tom Hanks', REFUSE],
     [BK, 'Search for science fiction books by Le Guin', { author: 'Le Guin', subject: 'scifi' }],
     [BK, 'Find history books by Beard published in 2015', { author: 'Beard', subject: 'history', year: '2015' }],

@@ -32,7 +32,7 @@ import { describeFile, failure, filesIn, fits, printed } from './shell';
 import { SHELL_COMMANDS } from './words/shell';
 import { GUESS_BUTTONS } from './words/guesses';
 import { HANDED_OVER } from './words/answers';
-import { COLOUR_WORDS, PIECE_NOUNS, SHADES, SHAPE_WORDS } from './words/references';
+import { COLOUR_WORDS, ONE_DRAGGABLE, PIECE_NOUNS, SHADES, SHAPE_WORDS } from './words/references';
 import { RESIZED_BOXES } from './words/places';
 import { compares, coverage, exactMatch, glyphWords, normalize, words } from './text';
 import type { Point, Size, StepRunner } from './step-runner';
@@ -1260,10 +1260,19 @@ function dragTarget(d: NonNullable<PlanStep['drag']>, nodes: OutlineNode[], cloc
     if (selected.length === 1) return { node: selected[0] };
     return { why: `it names the selected item, and ${selected.length || 'no'} options are selected` };
   }
+  // "Drag the item left": the page's one thing that takes the pointer and holds nothing else (a shape in a drawing).
+  if (ONE_DRAGGABLE_SAID.test(d.target.trim())) {
+    const things = nodes.filter((n) => n.id && DRAGGABLE_ROLES.has(n.role) && !n.children.some((c) => c.id));
+    if (things.length === 1) return { node: things[0]! };
+  }
   const g = ground({ say: `click ${d.target}` }, nodes, clock);
   if ('why' in g) return g;
   return g.pick.node?.id ? { node: g.pick.node } : { why: 'it names the page, not something to drag' };
 }
+
+const ONE_DRAGGABLE_SAID = oneOf(ONE_DRAGGABLE);
+/** Roles of a thing to drag that has no name to be called by: a shape, a picture, a box that takes the pointer. */
+const DRAGGABLE_ROLES: ReadonlySet<string> = new Set(['clickable', 'img', 'graphics-symbol', 'figure']);
 
 /** The index a place in a list of `count` stands for, or null past its end. */
 function placeIndex(to: 'first' | 'last' | number, count: number): number | null {
@@ -1283,10 +1292,19 @@ async function dragStep(
   reasoning: string,
   given?: { node: OutlineNode; items?: OutlineNode[] },
 ): Promise<{ did: string } | { why: string }> {
-  const d = step.drag!;
+  let d = step.drag!;
   const g = given ?? dragTarget(d, view.nodes, r.clock);
   if ('why' in g) return g;
   const node = g.node;
+  // So many places along its list: the place that is, from where it is now.
+  if (d.shift) {
+    const sibs = given?.items ?? (node.parent?.children ?? []).filter((n) => n.id && n.role === node.role);
+    const at = sibs.indexOf(node) + 1 + d.shift;
+    if (sibs.length < 2 || at < 1 || at > sibs.length)
+      return { why: `${quote(node.name || node.role)} has no place ${Math.abs(d.shift)} ${d.shift < 0 ? 'up' : 'down'}` };
+    d = { ...d, to: at };
+    step = { ...step, drag: d };
+  }
   if (d.to && (node.role === 'option' || (node.role === 'listbox' && optionsOf(node).length))) {
     const moved = await moveByButtons(r, step, node, view, reasoning);
     if (moved) return moved;

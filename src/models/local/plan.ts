@@ -106,6 +106,8 @@ import {
   REPLY_WITH,
   MARK_STAND_INS,
   SEND_ON_VERBS,
+  FIND_MESSAGE_VERBS,
+  SEND_IT_VERBS,
 } from './words/messages';
 import { PERSON_NAME, RECORD_BOOKS, RECORD_FIELDS } from './words/search';
 import { BY_KEYS, KEY_COMBO_NOUNS, KEY_WORDS, MODIFIERS } from './words/keys';
@@ -116,6 +118,7 @@ import {
   ANSWER_BUTTON_LEADS,
   BY_STEP_VERBS,
   COUNT_QUESTION_ENDS,
+  EACH_LABEL_VALUES,
   FIND_FIRST_VERBS,
   FOUND_PRONOUNS,
   GENERIC_FIELDS,
@@ -215,7 +218,8 @@ export interface PlanStep {
    * ("to the top of the list", "to the 1st position").
    */
   /** A drag by an offset, or to a place in its list: the first, the last, or the nth (1-based). */
-  drag?: { target: string; dx?: number; dy?: number; to?: 'first' | 'last' | number };
+  /** `shift`: places up (negative) or down the item's list ("down by one position"), worked out from where it is then. */
+  drag?: { target: string; dx?: number; dy?: number; to?: 'first' | 'last' | number; shift?: number };
   /** "from Boston to Denver on 12/03": the booking page's search form filled and run. */
   trip?: Trip;
   /** "Find Lynne in the contact book and click her phone number": a field's control in a person's record, on later pages if need be. */
@@ -1116,6 +1120,58 @@ const SAID_AS_ITEM: readonly [RegExp, (m: RegExpExecArray) => string][] = [
   ],
 ];
 
+/** A word with its first letter in either case (a verb that may begin the sentence). */
+const anyCase = (w: string) => w.replace(/^([a-z])/, (c) => `[${c.toUpperCase()}${c}]`);
+const ON_TO = '(?:\\s+on)?\\s+to\\s+';
+const MSG = `(?:[Tt]he\\s+|[Tt]hat\\s+|[Tt]his\\s+)?(${either(ITEM_NOUNS)})`;
+/** Who it came from, after the message: "from Lucia", "you got from Lucia", "you received by Lucia". */
+const CAME_FROM = `(?:you\\s+(?:got|received)\\s+)?(?:from|by|of)\\s+${PERSON}`;
+/** Who sent it, before the verb: "Lucia sent you", "Lucia sent to you". */
+const SENT_BY = `${PERSON}\\s+sent(?:\\s+(?:to\\s+)?(?:you|me|us))?`;
+const FIND_FIRST = `(?:${anyCase('please')}\\s+)?(?:${FIND_MESSAGE_VERBS.map(anyCase).join('|')})`;
+/** Between finding it and sending it on: a full stop, a comma, "and", "then". */
+const AND_THEN = '(?:\\s*[.,;]\\s*|\\s+)(?:[Aa]nd\\s+)?(?:[Tt]hen\\s+)?';
+const SEND_IT =
+  `(?:${SEND_IT_VERBS.map(anyCase).join('|')})(?:\\s+(?:it|that\\s+(?:e-?mail|message|mail)|the\\s+(?:e-?mail|message|mail)))?` + `${ON_TO}${RECIPIENT}`;
+const GIVE = `(?:${['forward', ...SEND_ON_VERBS].map(anyCase).join('|')})(?:\\s+to)?`;
+const WANTS = '(?:wants|needs|is\\s+waiting\\s+for|would\\s+like|asked\\s+for)';
+const TO_BE_SENT = `to\\s+be\\s+(?:forwarded|sent)${ON_TO}${RECIPIENT}`;
+/**
+ * A message sent on to someone, as people say it beyond "forward the email from Lucia to Kim" (a sentence may begin with
+ * either name): each pattern, and where its noun, sender and recipient are.
+ */
+const FORWARD_SAID: readonly [RegExp, noun: number, by: number, to: number][] = [
+  // "Locate the email by Lucia. Forward that email to Kim", "Look for the email from Lucia and forward to Kim".
+  [new RegExp(`^${FIND_FIRST}\\s+${MSG}\\s+(?:from|by|of)\\s+${PERSON}${AND_THEN}${SEND_IT}$`), 1, 2, 3],
+  // "Search for the mail Lucia sent you and send it to Kim".
+  [new RegExp(`^${FIND_FIRST}\\s+${MSG}\\s+${SENT_BY}${AND_THEN}${SEND_IT}$`), 1, 2, 3],
+  // "Get Lucia email and then forward it to Kim".
+  [new RegExp(`^${FIND_FIRST}\\s+${PERSON}(?:['’]s)?\\s+(${either(ITEM_NOUNS)})${AND_THEN}${SEND_IT}$`), 2, 1, 3],
+  // "Send Kim the email you got from Lucia", "Give Kim the message you received from Lucia", "Forward to Kim the email from Lucia".
+  [new RegExp(`^${GIVE}\\s+${RECIPIENT}\\s+${MSG}\\s+${CAME_FROM}$`), 2, 3, 1],
+  // "Forward Kim the message Lucia sent you", "Send Kim the information Lucia sent to you".
+  [new RegExp(`^${GIVE}\\s+${RECIPIENT}\\s+${MSG}\\s+${SENT_BY}$`), 2, 3, 1],
+  // "Kim wants the email you got from Lucia", "Kim is waiting for the email by Lucia".
+  [new RegExp(`^${RECIPIENT}\\s+${WANTS}\\s+${MSG}\\s+${CAME_FROM}$`), 2, 3, 1],
+  // "Kim wants the email Lucia sent to you".
+  [new RegExp(`^${RECIPIENT}\\s+${WANTS}\\s+${MSG}\\s+${SENT_BY}$`), 2, 3, 1],
+  // "The mail by Lucia should be forwarded to Kim".
+  [new RegExp(`^${MSG}\\s+(?:from|by|of)\\s+${PERSON}\\s+(?:should|must|needs\\s+to|has\\s+to)\\s+be\\s+(?:forwarded|sent)${ON_TO}${RECIPIENT}$`), 1, 2, 3],
+  // "Lucia wants his or her message to be sent to Kim".
+  [new RegExp(`^${PERSON}\\s+wants\\s+(?:his\\s+or\\s+her|his|her|their)\\s+(${either(ITEM_NOUNS)})\\s+${TO_BE_SENT}$`), 2, 1, 3],
+  // "I want the mail by Lucia to be sent to Kim".
+  [new RegExp(`^I\\s+(?:want|would\\s+like)\\s+${MSG}\\s+(?:from|by|of)\\s+${PERSON}\\s+${TO_BE_SENT}$`), 1, 2, 3],
+];
+/** A message sent on, said any of those ways, as "forward the email from Lucia to Kim"; null when it is none of them. */
+function forwardSaid(text: string): string | null {
+  const t = text.replace(/^(?:[Pp]lease\s+)/, '').replace(/(?:[,\s]+please)?[\s.,!]*$/, '');
+  for (const [re, noun, by, to] of FORWARD_SAID) {
+    const m = re.exec(t);
+    if (m) return `forward the ${m[noun]!.toLowerCase()} from ${m[by]} to ${m[to]}`;
+  }
+  return null;
+}
+
 /** "reply to Jaimie with ...": (1) the verb, (2) who, (3) the rest. */
 const REPLY_TO_PERSON = new RegExp(`^((?:${either(REPLY_VERBS)})\\s+to)\\s+${PERSON}(\\s+(?:${either(REPLY_WITH)})\\s+.+)$`);
 
@@ -1126,6 +1182,8 @@ const REPLY_TO_PERSON = new RegExp(`^((?:${either(REPLY_VERBS)})\\s+to)\\s+${PER
  * to Jaimie with ...") as the same clauses. Null when the sentence is none of them.
  */
 function itemFirst(text: string): string | null {
+  const sent = forwardSaid(text);
+  if (sent) return sent;
   // A sentence's first word is capitalised whatever it is: no sign of a name.
   const lowered = text.replace(/^\w+/, (w) => w.toLowerCase());
   const s = lowered.replace(OWNED_ITEM, (_m, who: string, noun: string) => `the ${noun} from ${who}`);
@@ -1226,6 +1284,8 @@ const DRAG_TO_NTH = new RegExp(
   `^(.+?)\\s+(?:to|into)\\s+(?:the\\s+)?(\\w+)\\s+${SLOT}(?:\\s+(?:of|in)\\s+the\\s+(?:list|column|row|queue|order|stack))?$`,
   'i',
 );
+/** "X down by one position", "X up 2 places": (1) what, (2) which way, (3) how many places. */
+const DRAG_SHIFT = new RegExp(`^(.+?)\\s+(up|down)\\s+(?:by\\s+)?(\\d{1,2}|one|two|three|four|five)\\s+${SLOT}s?(?:\\s+in\\s+the\\s+list)?$`, 'i');
 /** "X all the way to the left edge of the box", "X up by 50 px": (1) what, (2) all the way, (3) the direction, (4) how far. */
 const DRAG_BY = new RegExp(
   '^(.+?)\\s+(?:(all the way|as far as (?:it|possible|it can go))\\s+)?(?:to(?:wards)?\\s+(?:the\\s+)?|)(left|right|up|down|top|bottom)(?:wards)?' +
@@ -1293,6 +1353,11 @@ function dragOf(clause: string, quotes: string[]): PlanStep['drag'] | null {
   if ((m = DRAG_TO_NTH.exec(rest))) {
     const k = ordinalOf(m[2]);
     if (typeof k === 'number' && k >= 2 && k <= 50) return { target: m[1], to: k };
+  }
+  // "Item 2 down by one position", "Nelly up by 2 places": so many places along its list.
+  if ((m = DRAG_SHIFT.exec(rest))) {
+    const n = /^\d+$/.test(m[3]) ? Number(m[3]) : (COUNT_WORDS[m[3].toLowerCase()] ?? 0);
+    if (n >= 1 && n <= 50) return { target: m[1], shift: /^up$/i.test(m[2]) ? -n : n };
   }
   // "the circle left", "the ball to the right", "the slider all the way to the left edge of the box", "the box up by 50 px".
   m = DRAG_BY.exec(rest);
@@ -1622,6 +1687,13 @@ function recordFirst(s: string, quotes: string[]): string | null {
 }
 
 /** "How many blocks are there? Enter the number": (1) what is counted, (2) the verb that enters the count. */
+const EACH_LABEL = new RegExp(`\\b(?:${either(EACH_LABEL_VALUES)})(?=$|[\\s,.;])`, 'i');
+/** Each text field of the page, by its label, as "enter the value of LABEL into the LABEL field" steps. */
+function eachLabelled(fields: string[]): string | null {
+  const labels = [...new Set(fields.map((f) => f.trim()).filter((f) => f && f.length <= 40))];
+  if (!labels.length) return null;
+  return labels.map((f) => `enter the value of ${f.replace(/\s*:$/, '')} into the ${f} field`).join(', then ');
+}
 const COUNT_QUESTION = new RegExp(
   `^how many\\s+(.+?)\\s+(?:${either(COUNT_QUESTION_ENDS)})(?:\\s+(?:below|above|here))?\\s*\\?\\s*` +
     '(enter|type|write|input|put|fill in)\\s+(?:the|that|this|your)\\s+(?:number|answer|count|total)\\b',
@@ -1735,6 +1807,11 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   // "Use the terminal below to delete a file ending with the extension .gif": commands typed, their output read.
   const file = fileToRemove(bare(s, quotes));
   if (file) return [{ say: `delete ${describeFile(file)} through the terminal`, removeFile: file }];
+  // "Enter the value that corresponds with each label into the form": each field by its label, its value read off the page.
+  if (EACH_LABEL.test(s)) {
+    const each = eachLabelled(page.fields);
+    if (each) s = s.replace(EACH_LABEL, each);
+  }
   // "How many blocks are there? Enter the number": the count the question asks for is what is entered.
   s = s.replace(COUNT_QUESTION, (_m, what: string, verb: string) => `${verb} the number of ${what}`);
   // "Find Lynne in the contact book and click on her phone number": one step, on whichever page shows her.

@@ -43,6 +43,10 @@ export const ICON_VERBS: Record<string, string> = {
   bookmark: 'bookmark',
   pin: 'pin',
 };
+/** Verbs that find the message a forward is of, said before it ("Locate the email by Lucia. Forward it to Kim"). */
+export const FIND_MESSAGE_VERBS: Phrases = ['find', 'locate', 'look for', 'search for', 'go to', 'navigate to', 'get', 'open'];
+/** Verbs that send a found message on ("... and send it to Kim"). */
+export const SEND_IT_VERBS: Phrases = ['forward', 'send'];
 /** Verbs that send a message on to someone named first ("send Kim the email from Lucia"). */
 export const SEND_ON_VERBS: Phrases = ['send', 'pass', 'give'];
 

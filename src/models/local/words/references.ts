@@ -124,3 +124,14 @@ export const SHADES: Readonly<Record<string, { are: Phrases; maybe: Phrases }>> 
   green: { are: ['(?:dark |light )?green', 'lime'], maybe: ['olive', 'teal', 'cyan', 'yellow', 'turquoise'] },
   blue: { are: ['(?:dark |light |navy )?blue', 'navy'], maybe: ['cyan', 'teal', 'purple', 'lavender', 'turquoise', 'indigo', 'violet'] },
 };
+/**
+ * Every field filled with the value its label names on the page ("Enter the value that corresponds with each label into the
+ * form"): each field's label is looked up where the page shows it (a table's row, a card's line).
+ */
+export const EACH_LABEL_VALUES: Phrases = [
+  '(?:enter|type|fill in|put|input|write) (?:in )?(?:the|each) values? (?:that )?(?:corresponds?|corresponding|belongs?|matching|matches|that goes)' +
+    ' (?:with|to) (?:each|every|its|the) (?:label|field)s?(?: (?:in|into|on) the (?:form|fields|text ?boxes))?',
+  'fill (?:in )?(?:each|every) field with the value (?:for|of|that matches) its label',
+];
+/** What a drag names when the page has one thing to drag ("drag the item left"). */
+export const ONE_DRAGGABLE: Phrases = ['(?:the )?(?:item|shape|object|element|piece|thing)'];
