@@ -192,6 +192,8 @@ const PN = 'pet-blog.html?links=pages';
 const FT = 'focus-text.html';
 const FI = 'focus-inputs.html';
 const WB = 'word-buttons.html';
+/** Text, a labelled field and buttons with labels in many scripts; ?m=one: one button, "Click Me!". */
+const UB = 'unicode-buttons.html';
 const CF = 'confirm-dialog.html';
 const TR = 'team-rows.html';
 const ND = 'notes-details.html';
@@ -318,6 +320,7 @@ const CW = 'colour-wheel.html';
 const INITIAL: Record<string, Fields> = {
   [PD]: { answer: '' },
   [TY]: { typed: '' },
+  [`${TY}?m=area`]: { typed: '' },
   [BC]: { count: '' },
   [NT]: { reply: '' },
   [TK]: { symbol: 'VOP', shares: '10' },
@@ -412,6 +415,7 @@ const table: Record<TaskFamily, Row[]> = {
     [PD, 'Type the City shown in the table into the text box, then click Submit', { answer: 'Tucson' }],
     [PD, 'Enter the value of Blood type into the text field and press Submit.', REFUSE],
     [TY, 'Type the text below into the text field and press Submit.', { typed: TYPED }],
+    [`${TY}?m=area`, 'Type the text below into the textarea and press the "Submit" button.', { typed: TYPED }],
     [TY, 'Enter the 3rd word of the paragraph into the text field and press Submit.', { typed: 'flicker' }],
     [TY, 'Type the last word of the paragraph in the box and click Submit', { typed: 'bay' }],
     [TY, 'Find the 4th word in the paragraph, type that into the textbox and press "Submit".', { typed: 'across' }],
@@ -656,6 +660,12 @@ const table: Record<TaskFamily, Row[]> = {
     [WB, 'Click button ONE.', clicks('one')],
     [WB, 'Click on the THREE button', clicks('three')],
     [WB, 'Click button FOUR.', REFUSE],
+    // Labels in many scripts, the same words as text beside them (unicode-test); one button and no words for it (click-test).
+    [UB, 'Click on the "♥♥♥" button.', clicks('hearts')],
+    [UB, 'Click on the "确定" button.', clicks('confirm')],
+    [UB, 'Click on the "Cancél" button.', clicks('cancel')],
+    [UB, 'Click on the "ÖK" button.', REFUSE],
+    [`${UB}?m=one`, 'Click the button.', clicks('click-me')],
     [CF, 'Click on the "yes" button.', clicks(['yes-1', 'yes-2'])],
     [CF, 'Press yes in the dialog', clicks(['yes-1', 'yes-2'])],
     [CF, 'Answer the dialog with yes', clicks(['yes-1', 'yes-2'])],
@@ -908,6 +918,8 @@ const table: Record<TaskFamily, Row[]> = {
     [TF, 'Enter "Hello World" in all lower case and press Submit.', { tt: 'hello world' }],
     [TF, 'Type "hello world" in upper case, then click Submit', { tt: 'HELLO WORLD' }],
     [TF, 'Enter the word "stressed" reversed and press Submit', { tt: 'desserts' }],
+    [TF, 'Type "marla" in all upper case letters in the text input and press Submit.', { tt: 'MARLA' }],
+    [TF, 'Type "DEREK" in all lower case letters in the text input and press Submit.', { tt: 'derek' }],
     [UN, 'Enter "Ada Lovelace" as the username in all lowercase and click Create', { username: 'ada lovelace' }],
     [UN, 'Type "drawer" backwards into the username field and press Create', { username: 'reward' }],
     [UN, 'Use the username "gRaCe" in capital letters, then click Create', { username: 'GRACE' }],
