@@ -737,6 +737,17 @@ const table: Record<TaskFamily, Row[]> = {
     [MK, 'Send Kimberly the email from Lucia', { submits: [{ forward_to: 'Kimberly', email: 'lucia' }] }],
     // Every way MiniWoB's email-inbox-forward-nl says it.
     ...FORWARD_NL.map((t): Row => [MK, t.replace('NAME', 'Lucia').replace('DEST', 'Kimberly'), { submits: [{ forward_to: 'Kimberly', email: 'lucia' }] }]),
+    // Replies, deletions and stars said other ways.
+    [MK, 'Find Jaimie\'s email and reply with "Fusce in."', { submits: [{ reply_text: 'Fusce in.', to: 'jaimie' }] }],
+    [MK, 'Reply "Fusce in." to the email from Jaimie.', { submits: [{ reply_text: 'Fusce in.', to: 'jaimie' }] }],
+    [MK, 'Open the email by Jaimie and reply to it with "Fusce in."', { submits: [{ reply_text: 'Fusce in.', to: 'jaimie' }] }],
+    [MK, 'Write back to Jaimie: "Fusce in."', { submits: [{ reply_text: 'Fusce in.', to: 'jaimie' }] }],
+    [MK, 'Delete the message Lyn sent you.', state({ deleted: ['lyn'] })],
+    [MK, 'Open the message from Lyn and trash it.', state({ deleted: ['lyn'] })],
+    [MK, "Find Ilka's email and click the star.", state({ starred: ['ilka'] })],
+    [MK, 'Add a star to the email from Ilka.', state({ starred: ['ilka'] })],
+    [MK, 'Give the email from Ilka a star.', state({ starred: ['ilka'] })],
+    [MK, 'Open the email by Zoe and star it.', REFUSE],
     [MK, "Delete Lyn's email", state({ deleted: ['lyn'] })],
     [MK, 'Reply to Jaimie with "Fusce in."', { submits: [{ reply_text: 'Fusce in.', to: 'jaimie' }] }],
     [IB, "Forward Carol's email to erin@northwind.io", { submits: [{ forward_to: 'erin@northwind.io' }] }],

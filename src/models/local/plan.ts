@@ -1068,7 +1068,9 @@ const FIND_ITEM = new RegExp(
   'i',
 );
 /** "click the trash icon (to delete it)": (1) the icon's word. */
-const ICON_CLICK = new RegExp(`^(?:${either(CLICK_VERBS)})(?:\\s+on)?\\s+(?:the\\s+|its\\s+)?([\\w-]+)\\s+(?:icon|button|symbol)(?:\\s+to\\s+.+)?$`, 'i');
+const ICON_CLICK = new RegExp(`^(?:${either(CLICK_VERBS)})(?:\\s+on)?\\s+(?:the\\s+|its\\s+)?([\\w-]+)(?:\\s+(?:icon|button|symbol))?(?:\\s+to\\s+.+)?$`, 'i');
+/** 'reply "Fusce in."', "reply with the text X" after the message is found: (1) the rest, the reply's text. */
+const REPLY_BARE = new RegExp(`^(?:${either(REPLY_VERBS)})\\s+(?:(?:${either(REPLY_WITH)})\\s+)?(.+)$`, 'i');
 /** "forward that email to Kim", "reply to them with ...", "mark it as read": (1) the verb, (2) the rest. */
 const ON_IT = new RegExp(`^(${either(ITEM_VERBS)}|mark)\\s+(?:${either(ITEM_PRONOUNS)})\\b(.*)$`, 'i');
 
@@ -1113,6 +1115,24 @@ const SAID_AS_ITEM: readonly [RegExp, (m: RegExpExecArray) => string][] = [
     new RegExp(`^(?:e-?mail|${either(SEND_ON_VERBS)})\\s+${RECIPIENT}\\s+${NOUN}\\s+${PERSON}\\s+sent(?:\\s+(?:you|me|us))?$`),
     (m) => `forward the ${m[2]} from ${m[3]} to ${m[1]}`,
   ],
+  // 'reply "Fusce in." to the email from Jaimie'
+  [
+    new RegExp(`^(?:${either(REPLY_VERBS)})\\s+(.+?)\\s+to\\s+${NOUN}\\s+(?:from|by|of)\\s+${PERSON}$`),
+    (m) => `reply to the ${m[2]} from ${m[3]} with ${m[1]}`,
+  ],
+  // 'write back to Jaimie: "Fusce in."'
+  [
+    new RegExp(`^(?:write|reply|answer)\\s+back\\s+to\\s+${PERSON}\\s*(?::|,?\\s+(?:${either(REPLY_WITH)}))\\s*(.+)$`),
+    (m) => `reply to the email from ${m[1]} with ${m[2]}`,
+  ],
+  // "delete the message Lyn sent you", "star the email Ilka sent"
+  [new RegExp(`^(${either(ITEM_VERBS)})\\s+${NOUN}\\s+${PERSON}\\s+sent(?:\\s+(?:to\\s+)?(?:you|me|us))?$`), (m) => `${m[1]} the ${m[2]} from ${m[3]}`],
+  // "add a star to the email from Ilka", "give the email from Ilka a star"
+  [
+    new RegExp(`^(?:add|put|place|give)\\s+(?:a|the)\\s+(star|flag)\\s+(?:to|on)\\s+${NOUN}\\s+(?:from|by|of)\\s+${PERSON}$`),
+    (m) => `${m[1]} the ${m[2]} from ${m[3]}`,
+  ],
+  [new RegExp(`^give\\s+${NOUN}\\s+(?:from|by|of)\\s+${PERSON}\\s+a\\s+(star|flag)$`), (m) => `${m[3]} the ${m[1]} from ${m[2]}`],
   // "send a reply to Jaimie: "Fusce in.""
   [
     new RegExp(`^(?:send|write)\\s+(?:a\\s+|an\\s+)?(?:reply|response|answer)\\s+to\\s+${PERSON}\\s*(?::|,?\\s+(?:${either(REPLY_WITH)}))\\s*(.+)$`),
@@ -1208,7 +1228,10 @@ function itemFirst(text: string): string | null {
     return verb ? `${verb} the ${noun} from ${by}` : null;
   }
   const on = ON_IT.exec(rest);
-  return on ? `${on[1]} the ${noun} from ${by}${on[2]}` : null;
+  if (on) return `${on[1]} the ${noun} from ${by}${on[2]}`;
+  // "... and reply with "Fusce in."": the reply is to the message found.
+  const bare = REPLY_BARE.exec(rest);
+  return bare && !/^to\b/i.test(bare[1]) ? `reply to the ${noun} from ${by} with ${bare[1]}` : null;
 }
 
 /**

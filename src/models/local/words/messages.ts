@@ -26,7 +26,7 @@ export const NEWEST: Phrases = ['latest', 'last', 'new', 'newest'];
 export const REPLY_WITH: Phrases = ['with\\s+the\\s+(?:text|message|words?|reply)', 'with', 'saying', 'and\\s+say', 'and\\s+write'];
 
 /** Verbs that find one message or post before saying what is done to it ("find the email by Lyn and delete it"). */
-export const FIND_ITEM_VERBS: Phrases = ['find', 'locate', 'look\\s+for', 'search\\s+for', 'go\\s+to'];
+export const FIND_ITEM_VERBS: Phrases = ['find', 'locate', 'look\\s+for', 'search\\s+for', 'go\\s+to', 'open', 'navigate\\s+to'];
 /** How the rest of such a sentence points back at the item it found. */
 export const ITEM_PRONOUNS: Phrases = ['it', 'them', 'him', 'her', '(?:that|this|the)\\s+(?:e-?mail|message|mail|post|tweet|comment|one)'];
 /** The verb an icon stands for when a task says to click it ("click the trash icon"). */
