@@ -240,6 +240,8 @@ const SF = 'staff-table.html';
 const CP = 'copy-paste.html';
 const CA = 'copy-areas.html';
 const SS = 'slider-spinner.html';
+/** jQuery UI's slider and spinner as MiniWoB sets them up: ?m=slider (0-100, its value shown beside it), ?m=sliders (three), ?m=spinner. */
+const JQ = 'jq-widgets.html';
 const SL = 'sliders-lock.html';
 const DP = 'date-picker.html';
 const CS = 'colour-swatches.html';
@@ -870,6 +872,12 @@ const table: Record<TaskFamily, Row[]> = {
     [SS, 'Move the volume slider to 80, then click Submit.', { volume: '80' }],
     [SS, 'Set the number of speakers to 7 with the spinner and submit', { qty: '7' }],
     [SS, 'Select 7 with the spinner and hit Submit.', { qty: '7' }],
+    // jQuery UI's own slider (no ARIA: its handle is moved by its keys) and spinner (its buttons hidden from the tree, its field typed into never).
+    [`${JQ}?m=spinner`, 'Select 7 with the spinner and hit Submit.', { submits: [{ value: '7' }] }],
+    [`${JQ}?m=spinner`, 'Select -4 with the spinner and hit Submit.', { submits: [{ value: '-4' }] }],
+    [JQ, 'Select 42 with the slider and hit Submit.', { submits: [{ s0: '42' }] }],
+    [`${JQ}?m=sliders`, 'Set the sliders to the combination [3,13,6] and submit.', { submits: [{ s0: '3', s1: '13', s2: '6' }] }],
+    [JQ, 'Select 150 with the slider and hit Submit.', REFUSE],
     // Three range inputs set in page order; a combination of the wrong length, or past a slider's end.
     [SL, 'Set the sliders to the combination [5,2,7] and submit.', { d1: '5', d2: '2', d3: '7' }],
     [SL, 'Set the sliders to the combination [20,0,13] and submit.', { d1: '20', d2: '0', d3: '13' }],

@@ -52,7 +52,7 @@ import {
 } from './words/controls';
 import { PERSON_FIELD_NAMES, PERSON_FIELDS, PERSON_NAME, PERSON_ROLES, SEARCH_BUTTONS, SEARCH_FILLER } from './words/search';
 import { anyOf, either, oneOf } from './words/grammar';
-import { ordinalWord } from './words/numbers';
+import { ordinalOf, ordinalWord } from './words/numbers';
 import { fieldControl, findRecord } from './records';
 import {
   APP_MENU_NAMES,
@@ -606,6 +606,11 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     if ('why' in g) {
       // A drop-down of plain elements shows its options once its opener is clicked: known then.
       if (NO_OPTION.test(g.why) && plainPicker(s.say, view.nodes)) break;
+      // A slider drawn without ARIA is moved by its keys (slideTo).
+      if (plainSlider(s.say, view.nodes)) {
+        mayChange = true;
+        continue;
+      }
       if (!mayChange && !s.search) {
         return beyond(i, s.say, g.why);
       }
@@ -887,6 +892,15 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
         if (r.endsRun(e)) throw e;
         return stop(i, (e as Error).message);
       }
+    }
+    // A slider drawn without ARIA (jQuery UI's handle): moved by its keys until the value it shows is the one said.
+    const plain = 'why' in g ? plainSlider(s.say, view.nodes) : null;
+    if (plain) {
+      const out = await slideTo(r, plain.handle, plain.want, describeStep(i, plan.length, s.say));
+      if ('why' in out) return stop(i, out.why);
+      done.push(out.did);
+      lastFill = false;
+      continue;
     }
     if ('why' in g) return stop(i, g.why);
     lastTarget = g.pick.node ? quoteValue(g.pick.node.name || g.pick.node.role) : null;
@@ -2878,12 +2892,74 @@ async function pickDate(r: Run, field: OutlineNode, date: { y: number; m: number
   return { why: `the date is more than ${CALENDAR_MAX} months away` };
 }
 
+/** "enter "42" into the slider", "... into the 2nd slider": (1) the value, (2) which slider. */
+const INTO_SLIDER = /^enter\s+"(-?\d+(?:\.\d+)?)"\s+into\s+the\s+(?:(\w+)\s+)?slider$/i;
+/** The most key presses a slider is given to reach a value. */
+const SLIDE_MAX = 500;
+
+/** The handle of a slider the page draws with no ARIA (its look names it "slider handle"), and the value said for it. */
+function plainSlider(say: string, nodes: OutlineNode[]): { handle: OutlineNode; want: number } | null {
+  const m = INTO_SLIDER.exec(say.trim());
+  if (!m || nodes.some((n) => n.role === 'slider')) return null;
+  const handles = nodes.filter((n) => n.id && n.role === 'clickable' && n.nameFrom === 'inferred' && /\bslider\b/i.test(n.name));
+  const k = m[2] ? ordinalOf(m[2]) : handles.length === 1 ? 1 : null;
+  const handle = k === 'last' ? handles.at(-1) : typeof k === 'number' ? handles[k - 1] : undefined;
+  return handle ? { handle, want: Number(m[1]) } : null;
+}
+
+/** The number a slider's handle shows beside it: the first line after it, before the next control, that is only a number. */
+function shownBeside(handle: OutlineNode, nodes: OutlineNode[]): number | null {
+  const at = nodes.indexOf(handle);
+  for (const n of nodes.slice(at + 1)) {
+    if (n.id && n.role !== 'text') return null;
+    if (/^-?\d+(?:\.\d+)?$/.test(n.name.trim())) return Number(n.name.trim());
+  }
+  return null;
+}
+
+/**
+ * Move a slider's handle with its keys to the value said: Home, then one step right to learn the step from the value it
+ * shows beside it, then as many steps as are left, checked against the value shown. A slider that shows no value, or
+ * does not reach it, is a refusal.
+ */
+async function slideTo(r: Run, handle: OutlineNode, want: number, reasoning: string): Promise<{ did: string } | { why: string }> {
+  const name = quote(handle.name);
+  let view = await look(r, r.instruction);
+  const find = () => view.nodes.find((n) => n.id === handle.id) ?? null;
+  const press = async (key: string, times: number): Promise<number | null> => {
+    for (let k = 0; k < times; k++) {
+      if (r.signal.aborted) return null;
+      const h = find();
+      if (!h || !(await actOnNode(r, h, 'press', [key], `press ${key} on ${name}`, reasoning, view.url))) return null;
+    }
+    await r.settle();
+    view = await look(r, r.instruction);
+    const h = find();
+    return h ? shownBeside(h, view.nodes) : null;
+  };
+  const low = await press('Home', 1);
+  if (low === null) return { why: `the slider ${name} shows no value beside it to move by` };
+  if (want < low) return { why: `the slider ${name} starts at ${low}, above ${want}` };
+  let at = want === low ? low : await press('ArrowRight', 1);
+  if (at === null) return { why: `the slider ${name} went away` };
+  const step = at - low;
+  if (want !== low && step <= 0) return { why: `the slider ${name} did not move on its arrow key` };
+  for (let tries = 0; at !== want && tries < 3; tries++) {
+    const n = Math.round((want - at) / step);
+    if (!n || Math.abs(n) > SLIDE_MAX) break;
+    const next = await press(n > 0 ? 'ArrowRight' : 'ArrowLeft', Math.abs(n));
+    if (next === null) return { why: `the slider ${name} went away` };
+    at = next;
+  }
+  return at === want ? { did: `moved ${name} to ${want} with its keys` } : { why: `the slider ${name} shows ${at}, not ${want}` };
+}
+
 /** The most step-button presses a spinner is given to reach a value. */
 const SPIN_MAX = 50;
 
 /**
- * Set an ARIA spinner by pressing its increase or decrease button (the ones beside it) as many
- * times as the difference, then check the value it shows.
+ * Set an ARIA spinner by pressing its increase or decrease button (the ones beside it), or with none to be seen its arrow
+ * keys, as many times as the difference, then check the value it shows.
  */
 async function spinTo(r: Run, node: OutlineNode, wanted: string, view: View, reasoning: string): Promise<{ why?: string }> {
   const want = Number(wanted);
@@ -2898,14 +2974,16 @@ async function spinTo(r: Run, node: OutlineNode, wanted: string, view: View, rea
   const up = new RegExp(`^(?:${either(STEP_UP)})\\b|^\\+$`, 'i');
   const down = new RegExp(`^(?:${either(STEP_DOWN)})\\b|^[-−–]$`, 'i');
   const by = sibs.filter((n) => n.id && (n.role === 'button' || n.role === 'clickable') && (delta > 0 ? up : down).test(n.name.trim()));
-  if (by.length !== 1) {
-    const buttons = `${by.length ? 'several' : 'no'} ${delta > 0 ? 'increase' : 'decrease'} button${by.length ? 's' : ''}`;
-    return { why: `the spinner ${quote(node.name)} has ${buttons} beside it` };
-  }
+  if (by.length > 1) return { why: `the spinner ${quote(node.name)} has several ${delta > 0 ? 'increase' : 'decrease'} buttons beside it` };
+  // No button beside it to see (a widget's own are hidden from the accessibility tree): its arrow keys, as a spinner takes them.
+  const key = delta > 0 ? 'ArrowUp' : 'ArrowDown';
   for (let k = 0; k < Math.abs(delta); k++) {
     if (r.signal.aborted) return { why: 'cancelled' };
-    const pressed = await actOnNode(r, by[0], 'click', [], `click ${quote(by[0].name)}`, `${reasoning}: ${k + 1} of ${Math.abs(delta)}`, view.url);
-    if (!pressed) return { why: 'the spinner button went away' };
+    const [target, method, args, said] = by.length
+      ? ([by[0]!, 'click', [], `click ${quote(by[0]!.name)}`] as const)
+      : ([node, 'press', [key], `press ${key} in ${quote(node.name)}`] as const);
+    const pressed = await actOnNode(r, target, method, [...args], said, `${reasoning}: ${k + 1} of ${Math.abs(delta)}`, view.url);
+    if (!pressed) return { why: by.length ? 'the spinner button went away' : 'the spinner went away' };
   }
   await r.settle();
   const after = await look(r, r.instruction);
