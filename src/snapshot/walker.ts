@@ -488,8 +488,7 @@ function seenText(texts: string[], from: (Element | null)[]): string {
     .split(/\r?\n/)
     .map((l) => (indents ? (/^[^\S\n]*/.exec(l)?.[0] ?? '') + normalizeSpace(l) : normalizeSpace(l)).replace(/^\s+$/, ''))
     .join('\n')
-    .replace(/^\n+|\n+$/g, '')
-    .replace(/\n{3,}/g, '\n\n');
+    .replace(/^\n+|\n+$/g, '');
 }
 
 function offscreenOf(el: Element): () => number {

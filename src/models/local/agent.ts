@@ -896,7 +896,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     // A slider drawn without ARIA (jQuery UI's handle): moved by its keys until the value it shows is the one said.
     const plain = 'why' in g ? plainSlider(s.say, view.nodes) : null;
     if (plain) {
-      const out = await slideTo(r, plain.handle, plain.want, describeStep(i, plan.length, s.say));
+      const out = await slideTo(r, plain.handle, plain.index, plain.want, describeStep(i, plan.length, s.say));
       if ('why' in out) return stop(i, out.why);
       done.push(out.did);
       lastFill = false;
@@ -2898,14 +2898,16 @@ const INTO_SLIDER = /^enter\s+"(-?\d+(?:\.\d+)?)"\s+into\s+the\s+(?:(\w+)\s+)?sl
 const SLIDE_MAX = 500;
 
 /** The handle of a slider the page draws with no ARIA (its look names it "slider handle"), and the value said for it. */
-function plainSlider(say: string, nodes: OutlineNode[]): { handle: OutlineNode; want: number } | null {
+function plainSlider(say: string, nodes: OutlineNode[]): { handle: OutlineNode; index: number; want: number } | null {
   const m = INTO_SLIDER.exec(say.trim());
   if (!m || nodes.some((n) => n.role === 'slider')) return null;
-  const handles = nodes.filter((n) => n.id && n.role === 'clickable' && n.nameFrom === 'inferred' && /\bslider\b/i.test(n.name));
+  const handles = sliderHandles(nodes);
   const k = m[2] ? ordinalOf(m[2]) : handles.length === 1 ? 1 : null;
-  const handle = k === 'last' ? handles.at(-1) : typeof k === 'number' ? handles[k - 1] : undefined;
-  return handle ? { handle, want: Number(m[1]) } : null;
+  const index = k === 'last' ? handles.length - 1 : typeof k === 'number' ? k - 1 : -1;
+  const handle = handles[index];
+  return handle ? { handle, index, want: Number(m[1]) } : null;
 }
+const sliderHandles = (nodes: OutlineNode[]) => nodes.filter((n) => n.id && n.role === 'clickable' && n.nameFrom === 'inferred' && /\bslider\b/i.test(n.name));
 
 /** The number a slider's handle shows beside it: the first line after it, before the next control, that is only a number. */
 function shownBeside(handle: OutlineNode, nodes: OutlineNode[]): number | null {
@@ -2922,10 +2924,11 @@ function shownBeside(handle: OutlineNode, nodes: OutlineNode[]): number | null {
  * shows beside it, then as many steps as are left, checked against the value shown. A slider that shows no value, or
  * does not reach it, is a refusal.
  */
-async function slideTo(r: Run, handle: OutlineNode, want: number, reasoning: string): Promise<{ did: string } | { why: string }> {
+async function slideTo(r: Run, handle: OutlineNode, index: number, want: number, reasoning: string): Promise<{ did: string } | { why: string }> {
   const name = quote(handle.name);
   let view = await look(r, r.instruction);
-  const find = () => view.nodes.find((n) => n.id === handle.id) ?? null;
+  // Found again by its place among the page's slider handles, each time the page is read.
+  const find = () => sliderHandles(view.nodes)[index] ?? null;
   const press = async (key: string, times: number): Promise<number | null> => {
     for (let k = 0; k < times; k++) {
       if (r.signal.aborted) return null;
