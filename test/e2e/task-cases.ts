@@ -125,6 +125,7 @@ const PA = 'payment-amount.html';
 const MC = 'menubar-css.html';
 const SN = 'store-nav.html';
 const CD = 'circle-drag.html';
+/** A jQuery UI sortable list of five items; ?m=grid: nine names floated three to a row. */
 const SO = 'sortable.html';
 const DZ = 'drop-zone.html';
 const DG = 'digits.html';
@@ -541,6 +542,15 @@ const table: Record<TaskFamily, Row[]> = {
     [SO, 'Drag Item 1 to the 4th position.', state({ order: 'item2,item3,item4,item1,item5' })],
     [SO, 'Drag Item 3 to the bottom.', state({ order: 'item1,item2,item4,item5,item3' })],
     [SO, 'Drag Item 1 up by one position.', REFUSE],
+    // Nine names floated three to a row (drag-items-grid): to a cell by its row and column, or by one place a way.
+    [`${SO}?m=grid`, 'Drag Nelly to the bottom right.', state({ order: 'bob,ana,joe,mia,tom,eve,sam,lea,nelly' })],
+    [`${SO}?m=grid`, 'Drag Mia to the top left.', state({ order: 'mia,nelly,bob,ana,joe,tom,eve,sam,lea' })],
+    [`${SO}?m=grid`, 'Drag Nelly to the center.', state({ order: 'bob,ana,joe,mia,nelly,tom,eve,sam,lea' })],
+    [`${SO}?m=grid`, 'Drag Tom up by one.', state({ order: 'nelly,bob,tom,ana,joe,mia,eve,sam,lea' })],
+    [`${SO}?m=grid`, 'Drag Ana left by one.', state({ order: 'nelly,ana,bob,joe,mia,tom,eve,sam,lea' })],
+    [`${SO}?m=grid`, 'Drag Joe to the bottom center.', state({ order: 'nelly,bob,ana,mia,tom,eve,sam,joe,lea' })],
+    [`${SO}?m=grid`, 'Drag Bob down by one.', state({ order: 'nelly,ana,joe,mia,bob,tom,eve,sam,lea' })],
+    [`${SO}?m=grid`, 'Drag Lea down by one.', REFUSE],
     // One shape with no name in a drawing ("the item"), dragged by mouse events.
     [DI, 'Drag the item left then press Submit.', { submits: [{ dx: { max: -10 }, dy: { min: -12, max: 12 } }] }],
     [`${DI}?m=rect`, 'Drag the item down then press Submit.', { submits: [{ dy: { min: 10 }, dx: { min: -12, max: 12 } }] }],

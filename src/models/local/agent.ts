@@ -1288,6 +1288,36 @@ const ONE_DRAGGABLE_SAID = oneOf(ONE_DRAGGABLE);
 /** Roles of a thing to drag that has no name to be called by: a shape, a picture, a box that takes the pointer. */
 const DRAGGABLE_ROLES: ReadonlySet<string> = new Set(['clickable', 'img', 'graphics-symbol', 'figure']);
 
+/** The most items of a list read for where they lie, to tell its rows. */
+const GRID_ITEMS_MAX = 50;
+
+/**
+ * The place (1-based) a shift or a cell names among `items`, laid out in rows (a list is one column, a row of cards one
+ * row, floated names a grid): read from where the items are now. Or why there is none.
+ */
+async function placeInGrid(r: Run, d: NonNullable<PlanStep['drag']>, items: OutlineNode[], at: number): Promise<number | string> {
+  if (items.length < 2 || at < 0 || items.length > GRID_ITEMS_MAX) return 'it is not one of a list of places';
+  const selectors = await r.selectors(items.map((n) => n.id!));
+  if (selectors.some((s) => !s)) return 'the list changed';
+  const points = await Promise.all(selectors.map((s) => r.pointOf(s!)));
+  // Items on the first one's line make a row: that many columns.
+  const cols = points.filter((p) => Math.abs(p.y - points[0]!.y) < 4).length;
+  const rows = Math.ceil(items.length / cols);
+  const [row, col] = [Math.floor(at / cols), at % cols];
+  let to: [number, number];
+  if (d.shift) {
+    const { way, by } = d.shift;
+    to = way === 'up' ? [row - by, col] : way === 'down' ? [row + by, col] : [row, col + (way === 'left' ? -by : by)];
+  } else {
+    const where = (w: string, n: number) => (w === 'top' || w === 'left' ? 0 : w === 'bottom' || w === 'right' ? n - 1 : (n - 1) / 2);
+    to = [where(d.cell!.row, rows), where(d.cell!.col, cols)];
+    if (!Number.isInteger(to[0]) || !Number.isInteger(to[1])) return `its ${rows}×${cols} places have no middle one that way`;
+  }
+  const place = to[0] * cols + to[1];
+  if (to[0] < 0 || to[1] < 0 || to[1] >= cols || place >= items.length) return `it has no such place (${rows} rows of ${cols})`;
+  return place + 1;
+}
+
 /** The index a place in a list of `count` stands for, or null past its end. */
 function placeIndex(to: 'first' | 'last' | number, count: number): number | null {
   const i = to === 'first' ? 0 : to === 'last' ? count - 1 : to - 1;
@@ -1310,12 +1340,11 @@ async function dragStep(
   const g = given ?? dragTarget(d, view.nodes, r.clock);
   if ('why' in g) return g;
   const node = g.node;
-  // So many places along its list: the place that is, from where it is now.
-  if (d.shift) {
+  // So many places along its list or grid, or a grid's cell: the place that is, from where things are now.
+  if (d.shift || d.cell) {
     const sibs = given?.items ?? (node.parent?.children ?? []).filter((n) => n.id && n.role === node.role);
-    const at = sibs.indexOf(node) + 1 + d.shift;
-    if (sibs.length < 2 || at < 1 || at > sibs.length)
-      return { why: `${quote(node.name || node.role)} has no place ${Math.abs(d.shift)} ${d.shift < 0 ? 'up' : 'down'}` };
+    const at = await placeInGrid(r, d, sibs, sibs.indexOf(node));
+    if (typeof at === 'string') return { why: `${quote(node.name || node.role)}: ${at}` };
     d = { ...d, to: at };
     step = { ...step, drag: d };
   }

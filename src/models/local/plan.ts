@@ -218,8 +218,18 @@ export interface PlanStep {
    * ("to the top of the list", "to the 1st position").
    */
   /** A drag by an offset, or to a place in its list: the first, the last, or the nth (1-based). */
-  /** `shift`: places up (negative) or down the item's list ("down by one position"), worked out from where it is then. */
-  drag?: { target: string; dx?: number; dy?: number; to?: 'first' | 'last' | number; shift?: number };
+  /**
+   * `shift`: so many places that way along the item's list or grid ("down by one position", "left by one"); `cell`: a
+   * place of a grid by its row and column ("to the top left", "to the center"). Both worked out from where things are then.
+   */
+  drag?: {
+    target: string;
+    dx?: number;
+    dy?: number;
+    to?: 'first' | 'last' | number;
+    shift?: { way: 'up' | 'down' | 'left' | 'right'; by: number };
+    cell?: { row: 'top' | 'middle' | 'bottom'; col: 'left' | 'middle' | 'right' };
+  };
   /** "from Boston to Denver on 12/03": the booking page's search form filled and run. */
   trip?: Trip;
   /** "Find Lynne in the contact book and click her phone number": a field's control in a person's record, on later pages if need be. */
@@ -1307,8 +1317,21 @@ const DRAG_TO_NTH = new RegExp(
   `^(.+?)\\s+(?:to|into)\\s+(?:the\\s+)?(\\w+)\\s+${SLOT}(?:\\s+(?:of|in)\\s+the\\s+(?:list|column|row|queue|order|stack))?$`,
   'i',
 );
-/** "X down by one position", "X up 2 places": (1) what, (2) which way, (3) how many places. */
-const DRAG_SHIFT = new RegExp(`^(.+?)\\s+(up|down)\\s+(?:by\\s+)?(\\d{1,2}|one|two|three|four|five)\\s+${SLOT}s?(?:\\s+in\\s+the\\s+list)?$`, 'i');
+const PLACES = '(\\d{1,2}|one|two|three|four|five)';
+const PLACE_NOUN = `(?:${SLOT}|cell)s?`;
+/**
+ * "X down by one position", "X up 2 places", "X left by one": (1) what, (2) which way, (3) or (4) how many places. A bare
+ * "by 20" is a distance, not places ("drag the box right by 20" is 20 px).
+ */
+const DRAG_SHIFT = new RegExp(
+  `^(.+?)\\s+(up|down|left|right)\\s+(?:(?:by\\s+)?${PLACES}\\s+${PLACE_NOUN}|by\\s+(one|two|three|four|five))(?:\\s+in\\s+the\\s+(?:list|grid))?$`,
+  'i',
+);
+/** "X to the top left", "X to the bottom center", "X to the center": (1) what, (2) the row, (3) the column. */
+const DRAG_TO_CELL = new RegExp(
+  '^(.+?)\\s+to\\s+the\\s+(?:(top|center|centre|middle|bottom)\\s+(left|center|centre|middle|right)|center|centre|middle)(?:\\s+of\\s+the\\s+grid)?$',
+  'i',
+);
 /** "X all the way to the left edge of the box", "X up by 50 px": (1) what, (2) all the way, (3) the direction, (4) how far. */
 const DRAG_BY = new RegExp(
   '^(.+?)\\s+(?:(all the way|as far as (?:it|possible|it can go))\\s+)?(?:to(?:wards)?\\s+(?:the\\s+)?|)(left|right|up|down|top|bottom)(?:wards)?' +
@@ -1377,10 +1400,16 @@ function dragOf(clause: string, quotes: string[]): PlanStep['drag'] | null {
     const k = ordinalOf(m[2]);
     if (typeof k === 'number' && k >= 2 && k <= 50) return { target: m[1], to: k };
   }
-  // "Item 2 down by one position", "Nelly up by 2 places": so many places along its list.
+  // "Item 2 down by one position", "Nelly up by 2 places", "Nelly left by one": so many places along its list or grid.
   if ((m = DRAG_SHIFT.exec(rest))) {
-    const n = /^\d+$/.test(m[3]) ? Number(m[3]) : (COUNT_WORDS[m[3].toLowerCase()] ?? 0);
-    if (n >= 1 && n <= 50) return { target: m[1], shift: /^up$/i.test(m[2]) ? -n : n };
+    const c = (m[3] ?? m[4])!;
+    const n = /^\d+$/.test(c) ? Number(c) : (COUNT_WORDS[c.toLowerCase()] ?? 0);
+    if (n >= 1 && n <= 50) return { target: m[1], shift: { way: m[2].toLowerCase() as 'up' | 'down' | 'left' | 'right', by: n } };
+  }
+  // "Nelly to the top left", "to the center": a place of a grid by its row and column.
+  if ((m = DRAG_TO_CELL.exec(rest))) {
+    const mid = (w: string | undefined) => (!w || /^(?:center|centre|middle)$/i.test(w) ? 'middle' : w.toLowerCase());
+    return { target: m[1], cell: { row: mid(m[2]) as 'top' | 'middle' | 'bottom', col: mid(m[3]) as 'left' | 'middle' | 'right' } };
   }
   // "the circle left", "the ball to the right", "the slider all the way to the left edge of the box", "the box up by 50 px".
   m = DRAG_BY.exec(rest);
