@@ -760,6 +760,8 @@ const table: Record<TaskFamily, Row[]> = {
     [MK, 'Add a star to the email from Ilka.', state({ starred: ['ilka'] })],
     [MK, 'Give the email from Ilka a star.', state({ starred: ['ilka'] })],
     [MK, 'Open the email by Zoe and star it.', REFUSE],
+    // A reply's text is quoted or said after "with": "reply all" names a control, not a text.
+    [MK, 'Find the email by Jaimie and reply all', REFUSE],
     [MK, "Delete Lyn's email", state({ deleted: ['lyn'] })],
     [MK, 'Reply to Jaimie with "Fusce in."', { submits: [{ reply_text: 'Fusce in.', to: 'jaimie' }] }],
     [IB, "Forward Carol's email to erin@northwind.io", { submits: [{ forward_to: 'erin@northwind.io' }] }],

@@ -1080,7 +1080,9 @@ const FIND_ITEM = new RegExp(
 /** "click the trash icon (to delete it)": (1) the icon's word. */
 const ICON_CLICK = new RegExp(`^(?:${either(CLICK_VERBS)})(?:\\s+on)?\\s+(?:the\\s+|its\\s+)?([\\w-]+)(?:\\s+(?:icon|button|symbol))?(?:\\s+to\\s+.+)?$`, 'i');
 /** 'reply "Fusce in."', "reply with the text X" after the message is found: (1) the rest, the reply's text. */
-const REPLY_BARE = new RegExp(`^(?:${either(REPLY_VERBS)})\\s+(?:(?:${either(REPLY_WITH)})\\s+)?(.+)$`, 'i');
+// Only quoted text or text after "with"/"saying" is a reply's text: "reply all" and "reply quickly" are not.
+const REPLY_QUOTE = '(?:\\u0000\\d+\\u0000|["“\'][^"”\']+["”\'])';
+const REPLY_BARE = new RegExp(`^(?:${either(REPLY_VERBS)})\\s+(?:(?:${either(REPLY_WITH)})\\s+(.+)|(${REPLY_QUOTE}[.!]?))$`, 'i');
 /** "forward that email to Kim", "reply to them with ...", "mark it as read": (1) the verb, (2) the rest. */
 const ON_IT = new RegExp(`^(${either(ITEM_VERBS)}|mark)\\s+(?:${either(ITEM_PRONOUNS)})\\b(.*)$`, 'i');
 
@@ -1127,7 +1129,7 @@ const SAID_AS_ITEM: readonly [RegExp, (m: RegExpExecArray) => string][] = [
   ],
   // 'reply "Fusce in." to the email from Jaimie'
   [
-    new RegExp(`^(?:${either(REPLY_VERBS)})\\s+(.+?)\\s+to\\s+${NOUN}\\s+(?:from|by|of)\\s+${PERSON}$`),
+    new RegExp(`^(?:${either(REPLY_VERBS)})\\s+(${REPLY_QUOTE})\\s+to\\s+${NOUN}\\s+(?:from|by|of)\\s+${PERSON}$`),
     (m) => `reply to the ${m[2]} from ${m[3]} with ${m[1]}`,
   ],
   // 'write back to Jaimie: "Fusce in."'
@@ -1241,7 +1243,8 @@ function itemFirst(text: string): string | null {
   if (on) return `${on[1]} the ${noun} from ${by}${on[2]}`;
   // "... and reply with "Fusce in."": the reply is to the message found.
   const bare = REPLY_BARE.exec(rest);
-  return bare && !/^to\b/i.test(bare[1]) ? `reply to the ${noun} from ${by} with ${bare[1]}` : null;
+  const said = bare?.[1] ?? bare?.[2];
+  return said && !/^to\b/i.test(said) ? `reply to the ${noun} from ${by} with ${said}` : null;
 }
 
 /**
