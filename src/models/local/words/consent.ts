@@ -14,9 +14,13 @@ export const CONSENTED: Phrases = [
   '(?:user |licen[cs]e )?agreement',
   '(?:privacy |cookie )?policy',
 ];
-/** Content reached past the warning in front of it ("Access this content at your own risk"). */
+/**
+ * Content reached past the warning in front of it ("Access this content at your own risk"): said with the risk or the
+ * restriction, never a plain "open the page" (whose "Continue" may be a checkout's).
+ */
 export const WARNED_ACCESS: Phrases = [
-  '(?:access|view|see|enter|open) (?:this|the) (?:restricted |sensitive |protected |age-restricted )?(?:content|page|site|area)' + '(?: at your own risk)?',
+  '(?:access|view|see|enter|open) (?:this|the) (?:content|page|site|area) at your own risk',
+  '(?:access|view|see|enter|open) (?:this|the) (?:restricted|sensitive|protected|age-restricted) (?:content|page|site|area)(?: at your own risk)?',
 ];
 /** "Prove you're human": (said) the verification a page asks of a person. */
 export const HUMAN_PROOF: Phrases = ["(?:prove|confirm|show|verify) (?:that )?you(?:'re| are) (?:a )?(?:human|not a robot|a real person)"];
