@@ -320,6 +320,17 @@ function boxRun(el: Element): HTMLInputElement[] {
   return [];
 }
 
+const round = (v: number) => Math.round(v * 10) / 10;
+/** A shape as a drawing holds it: its centre and size relative to the drawing's top-left corner, to a tenth of a pixel. */
+const drawnAt = (tag: string, r: DOMRect, box: DOMRect, fill: string): DrawnShape => ({
+  tag,
+  x: round(r.left + r.width / 2 - box.left),
+  y: round(r.top + r.height / 2 - box.top),
+  w: round(r.width),
+  h: round(r.height),
+  fill,
+});
+
 /** The largest side of a mark: a dot or small square drawn as a box of its own ("the target pixel"). */
 const MARK_MAX_PX = 24;
 
@@ -339,15 +350,7 @@ function marksOf(el: Element): DrawnShapes {
     const cs = getComputedStyle(m);
     const fill = /rgba\(.*,\s*0\)$|transparent/.test(cs.backgroundColor) ? '' : cs.backgroundColor;
     if (!fill || cs.visibility !== 'visible' || Number(cs.opacity) === 0 || !m.checkVisibility()) continue;
-    const round = (v: number) => Math.round(v * 10) / 10;
-    marks.push({
-      tag: 'box',
-      x: round(r.left + r.width / 2 - box.left),
-      y: round(r.top + r.height / 2 - box.top),
-      w: round(r.width),
-      h: round(r.height),
-      fill,
-    });
+    marks.push(drawnAt('box', r, box, fill));
   }
   return { width: box.width, height: box.height, shapes: marks };
 }
@@ -371,15 +374,7 @@ function shapesOf(el: Element): DrawnShapes {
     if (cs.display === 'none' || cs.visibility !== 'visible' || Number(cs.opacity) === 0) continue;
     const r = s.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
-    const round = (v: number) => Math.round(v * 10) / 10;
-    const shape: DrawnShape = {
-      tag: s.localName,
-      x: round(r.left + r.width / 2 - box.left),
-      y: round(r.top + r.height / 2 - box.top),
-      w: round(r.width),
-      h: round(r.height),
-      fill: cs.fill,
-    };
+    const shape = drawnAt(s.localName, r, box, cs.fill);
     // A line's box loses which way it slopes: its ends, through the transforms it is drawn with.
     const m = s instanceof SVGLineElement ? s.getScreenCTM() : null;
     if (m && s instanceof SVGLineElement) {
