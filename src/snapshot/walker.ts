@@ -484,11 +484,16 @@ function seenText(texts: string[], from: (Element | null)[]): string {
   }
   if (!ways.size) return normalizeSpace(joined);
   const indents = !(ways.size === 1 && ways.has('pre-line'));
-  return joined
-    .split(/\r?\n/)
-    .map((l) => (indents ? (/^[^\S\n]*/.exec(l)?.[0] ?? '') + normalizeSpace(l) : normalizeSpace(l)).replace(/^\s+$/, ''))
-    .join('\n')
-    .replace(/^\n+|\n+$/g, '');
+  // A text that ends with its own line break keeps one (a text to copy exactly, "every character counts").
+  const last = texts.length - 1;
+  const ends = /\n[^\S\n]*$/.test(texts[last] ?? '') && from[last] && SHOWN_BREAKS.has(whiteSpaceOf(from[last]!)) ? '\n' : '';
+  return (
+    joined
+      .split(/\r?\n/)
+      .map((l) => (indents ? (/^[^\S\n]*/.exec(l)?.[0] ?? '') + normalizeSpace(l) : normalizeSpace(l)).replace(/^\s+$/, ''))
+      .join('\n')
+      .replace(/^\n+|\n+$/g, '') + ends
+  );
 }
 
 function offscreenOf(el: Element): () => number {

@@ -183,6 +183,33 @@ const GAMES: [page: string, task: string, answer: string | null][] = [
   ['click-pixel-easy', 'Click the larger target pixel on the screen.', 'PIXEL_EASY_2024'],
   // Won by reloading the page after the wait, which only the page says.
   ['patience-easy', 'Wait 5 seconds to reveal the password.', null],
+  // The label asks for the date 32 days ago, not the one the words name.
+  ['datehard', "Enter yesterday's date, with no placeholder hint.", null],
+  // The one that works is a line of small text among a hundred controls: only trying would tell.
+  ['buttons-hard', 'Click the correct item on the page to reveal the password. Many items to click, requires scrolling.', null],
+  ['click-cubed-easy', 'Click three times before time runs out (10 seconds).', 'TripleClickChampionEasy'],
+  ['click-cubed-hard', 'Click three times before time runs out (3 seconds).', 'TripleClickChampionHard'],
+  // Declarations the page says an agent must not make.
+  ['i-accept-hard', 'Undergo rigorous human verification.', null],
+  ['text-mirror-hard', 'Perfectly copy the longer, more complex text with code and special characters.', 'SuperComplexTextMaster2024'],
+  ['button-hold-easy', 'Hold the button for exactly 1 second', 'HOLD_QUICKLY_2024'],
+  ['button-hold-hard', 'Hold the button for exactly 5 seconds', 'HOLD_LONGER_2024'],
+  ['scroll-vertical-hard', 'Scroll down many more boxes to find the password.', 'SCROLLMASTER2024HARD'],
+  ['scroll-horizontal-easy', 'Scroll right fewer boxes to find the password.', 'EASYSCROLL2023'],
+  ['scroll-horizontal-hard', 'Scroll right many more boxes to find the password.', 'HARDSCROLL2025'],
+  ['context-breaker-easy', 'Scroll a short way to find the secret password.', 'CONTEXT_EASY_PEASY_2024'],
+  ['context-breaker-hard', 'Scroll an extremely long way to find the secret password. Good luck!', 'CONTEXT_MEGA_SCROLL_2024'],
+  ['menu-navigator-hard', 'Navigate a complex, deeply nested menu to find the secret option', 'HardMenuMaster2024'],
+  ['popup-chaos-easy', 'Close fewer popup windows to reveal the secret password', 'PopupSlayerEasy2024'],
+  ['popup-chaos-hard', 'Close many more annoying popup windows to reveal the secret password', 'PopupDestroyerHard2024'],
+  // A phrase to type that only the page gives.
+  ['illegal-material-hard', 'Navigate a series of intimidating warnings and confirmations.', null],
+  ['right-click-hard', 'Find and right-click a small, specific area among decoys.', 'HARD_CONTEXT_CONNOISSEUR'],
+  ['bullseye-hard', "Click the fast moving target. It's faster and requires more hits.", 'BullseyeMaster2024'],
+  ['click-pixel-hard', 'Click the tiny 1x1 target pixel with no hints.', 'PIXEL_HARD_2024'],
+  ['scroll-diagonal', 'Navigate to the bottom-right corner through diagonal scrolling!', 'DIAGONALMASTER2024'],
+  ['scroll-diagonal-easy', 'Navigate to the bottom-right corner through diagonal scrolling! Fewer boxes.', 'DIAGONALEASY2024'],
+  ['scroll-diagonal-hard', 'Navigate to the bottom-right corner through diagonal scrolling! Many more boxes.', 'DIAGONALHARD2024'],
 ];
 /** What the React app's order form sends untouched. */
 const RXF: Fields = { name: '', size: 'M', gift: false, ship: 'standard', colour: 'Choose a colour' };

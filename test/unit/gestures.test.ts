@@ -49,7 +49,15 @@ describe('an angle bisected', () => {
     expect(Math.abs(n.click.x - 100 - (100 - n.click.y))).toBeLessThanOrEqual(1);
   });
 
-  it('refuses lines that make no one angle', () => {
+  it('clicks a one-pixel square at its own pixel, not half a pixel past it', () => {
+    const box = (x: number, y: number, w: number): DrawnShape => ({ tag: 'box', x: x + w / 2, y: y + w / 2, w, h: w, fill: 'red' });
+    expect(spotMove('mark', undefined, [box(340, 260, 1)], size)).toMatchObject({ click: { x: 340, y: 260 } });
+    expect(spotMove('mark', undefined, [box(340.3, 260.6, 1)], size)).toMatchObject({ click: { x: 341, y: 261 } });
+    expect(spotMove('mark', undefined, [box(340, 260, 5)], size)).toMatchObject({ click: { x: 343, y: 263 } });
+    expect(spotMove('mark', undefined, [box(10, 10, 1), box(50, 50, 1)], size)).toMatch(/2 small squares, not one/);
+  });
+
+    it('refuses lines that make no one angle', () => {
     expect(spotMove('bisect', undefined, [line(10, 10, 100, 10)], size)).toMatch(/1 line, not the two arms/);
     expect(spotMove('bisect', undefined, [line(10, 10, 100, 10), line(150, 50, 200, 90)], size)).toMatch(/do not meet/);
     expect(spotMove('bisect', undefined, [line(50, 100, 150, 100), line(150, 100, 250, 100)], size)).toMatch(/180°/);

@@ -451,3 +451,12 @@ describe('an item looked for through the menus', () => {
     });
   });
 });
+
+describe('a target that moves', () => {
+  it('is said with how it moves or looks before its moving', () => {
+    expect(planInstruction('Click the fast moving target', page())[0]!.moving).toEqual({ noun: 'target' });
+    expect(planInstruction('Click the small fast-moving ball 3 times', page())[0]!.moving).toBeUndefined();
+    expect(planInstruction('hit the slow bouncing ball 3 times', page())[0]!.moving).toEqual({ noun: 'ball', times: 3 });
+    expect(planInstruction('Click the fast button', page())[0]!.moving).toBeUndefined();
+  });
+});

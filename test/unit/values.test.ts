@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { choose, parseIntent, Refusal, type Facts } from '../../src/models/local/act';
 import { buildOutline } from '../../src/models/local/outline';
 import { planInstruction } from '../../src/models/local/plan';
-import { appendOf, dateValueFor, dayOf, exampleFormat, mentionsNamedDate, namedDate, writtenFormat } from '../../src/models/local/values';
+import { appendOf, dateValueFor, datesNamedIn, dayOf, exampleFormat, mentionsNamedDate, namedDate, writtenFormat } from '../../src/models/local/values';
 import type { OutlineLine } from '../../src/protocol/model';
 
 const el = (depth: number, role: string, name: string, id: string, states: Record<string, string | true> = {}): OutlineLine => ({
@@ -71,7 +71,14 @@ describe('dates named by description', () => {
     expect(mentionsNamedDate('type "3" into the Quantity field')).toBe(false);
   });
 
-  it('counts from the page date: next and last weekday are strictly after and before it', () => {
+  it('reads the day a label names inside its other words', () => {
+    expect(datesNamedIn('Enter the date 32 days ago in UTC (Format: YYYY-MM-DD)')).toEqual([{ days: -32 }]);
+    expect(datesNamedIn("Enter today's date (YYYY-MM-DD)")).toEqual([{ days: 0 }]);
+    expect(datesNamedIn('Return date, in 2 weeks')).toEqual([{ days: 14 }]);
+    expect(datesNamedIn('Date of birth')).toEqual([]);
+  });
+
+    it('counts from the page date: next and last weekday are strictly after and before it', () => {
     expect(dayOf({ days: 0 }, '2024-05-15')).toEqual([2024, 5, 15]);
     expect(dayOf({ days: 17 }, '2024-12-20')).toEqual([2025, 1, 6]);
     expect(dayOf({ days: 1 }, '2024-02-28')).toEqual([2024, 2, 29]);

@@ -362,7 +362,8 @@ async function execute(
       const r = await op(port, page, p, 'focusSelect', [args[0]]);
       // A value as long as the run of one-character boxes the field starts (a one-time code): a character a box.
       // A text of several lines into a one-line field (which would drop the breaks): its lines run on, a space between.
-      const value = r.oneLine ? args[0].replace(/[^\S\r\n]*[\r\n]+\s*/g, ' ') : args[0];
+      // Breaks at the value's ends go; those inside become spaces, so no two words run together.
+      const value = r.oneLine ? args[0].replace(/^[\r\n]+|[\r\n]+$/g, '').replace(/[^\S\r\n]*[\r\n]+\s*/g, ' ') : args[0];
       const chars = [...value];
       if (r.mode === 'insertText' && chars.length > 1 && r.value === chars.length) {
         for (const [i, c] of chars.entries()) {

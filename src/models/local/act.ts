@@ -6,7 +6,7 @@
 import { clip, quote } from '../../protocol/text';
 import { isInside, optionsOf, textOf, type OutlineNode } from './outline';
 import { Refusal } from './refusal';
-import { appendOf, dateValueFor, dayOf, namedDate, type DateField, type NamedDate } from './values';
+import { appendOf, dateValueFor, datesNamedIn, dayOf, namedDate, type DateField, type NamedDate } from './values';
 import { EMAIL_SHAPE } from './input-values';
 import { ENDS, ORDINALS, ordinalOf } from './words/numbers';
 import { MONTH_STEMS, MONTHS } from './words/dates';
@@ -1237,7 +1237,13 @@ function dateField(n: OutlineNode): DateField {
 function dateFor(n: OutlineNode, named: NamedDate, facts: Facts): string {
   const field = dateField(n);
   dateValueFor(field, [2000, 1, 31]); // the field's format first: a field that takes no date is refused for that
-  return dateValueFor(field, dayOf(named, facts.today ?? ''));
+  const day = dayOf(named, facts.today ?? '');
+  // A field that names the day it takes ("the date 32 days ago") and another than the words: which is meant is not known.
+  const asked = [field.name, field.placeholder ?? ''].flatMap(datesNamedIn).map((d) => dayOf(d, facts.today ?? ''));
+  if (asked.length && !asked.some((d) => d.join('-') === day.join('-'))) {
+    throw new Refusal(`${quote(n.name || 'the field')} asks for another day than the one the instruction names`);
+  }
+  return dateValueFor(field, day);
 }
 
 const takesDate = (n: OutlineNode): boolean => {

@@ -447,7 +447,7 @@ const READY_CHECKS: readonly [keyof PlanStep, (s: PlanStep, nodes: OutlineNode[]
   ['hold', (s, nodes, clock) => whyNot(namedTarget(s.hold!.target, nodes, clock)), 'changes'],
   ['rightClickHere', (s, nodes, clock) => whyNot(rightClickPlace(s.rightClickHere!.said, nodes, clock)), 'changes'],
   ['moving', (_s, nodes) => (movingCandidates(nodes).length ? null : 'the page shows nothing to click that could move'), 'changes'],
-  ['menuFind', (_s, nodes) => (menuOpeners(nodes).length ? null : 'the page shows no menu that opens'), 'changes'],
+  ['menuFind', (_s, nodes) => (menuOpeners(nodes).length || looseBar(nodes).length ? null : 'the page shows no menu that opens'), 'changes'],
   ['sort', (s, nodes) => whyNot(sortTarget(s.sort!, nodes)), 'changes'],
   // A rating may bring up what comes next (a box for the review).
   ['rate', (s, nodes) => whyNot(starFor(s.rate!, nodes)), 'changes'],
@@ -1766,16 +1766,12 @@ const APP_MENU = oneOf(APP_MENU_NAMES);
 /** The fewest buttons in a row, and of them named as an application's menus, that make a menu bar. */
 const BAR_MIN = 3;
 const BAR_MENUS_MIN = 2;
-/**
- * The menus of a menu bar drawn as plain buttons ("File Edit View Help" in a row, nothing marking them): the buttons of
- * such a row named as an application's menus. Hovering one, or clicking it, opens its menu.
- */
-function barMenus(nodes: OutlineNode[]): OutlineNode[] {
-  const out: OutlineNode[] = [];
+/** Rows of at least BAR_MIN short-named buttons side by side in one box, nothing else between them. */
+function buttonRows(nodes: OutlineNode[]): OutlineNode[][] {
+  const out: OutlineNode[][] = [];
   let run: OutlineNode[] = [];
   const close = () => {
-    const menus = run.filter((n) => APP_MENU.test(n.name.trim()));
-    if (run.length >= BAR_MIN && menus.length >= BAR_MENUS_MIN) out.push(...menus);
+    if (run.length >= BAR_MIN) out.push(run);
     run = [];
   };
   for (const n of nodes) {
@@ -1790,6 +1786,26 @@ function barMenus(nodes: OutlineNode[]): OutlineNode[] {
   }
   close();
   return out;
+}
+
+/**
+ * The menus of a menu bar drawn as plain buttons ("File Edit View Help" in a row, nothing marking them): the buttons of
+ * such a row named as an application's menus. Hovering one, or clicking it, opens its menu.
+ */
+function barMenus(nodes: OutlineNode[]): OutlineNode[] {
+  return buttonRows(nodes).flatMap((run) => {
+    const menus = run.filter((n) => APP_MENU.test(n.name.trim()));
+    return menus.length >= BAR_MENUS_MIN ? menus : [];
+  });
+}
+/**
+ * A page whose only menus may be a row of plain buttons with other names ("System Applications Network User"): that row,
+ * when it is the page's one such row.
+ */
+function looseBar(nodes: OutlineNode[]): OutlineNode[] {
+  if (menuOpeners(nodes).length) return [];
+  const rows = buttonRows(nodes);
+  return rows.length === 1 ? rows[0]! : [];
 }
 /** Openers of menus: those marked so or drawn with an arrow, and a plain menu bar's menus. */
 const menuOpeners = (nodes: OutlineNode[]) => [...new Set([...submenuOpeners(nodes), ...barMenus(nodes)])];
@@ -1815,8 +1831,14 @@ async function menuFindStep(r: Run, step: PlanStep, reasoning: string, current: 
     .filter((w) => w && !ITEM_NOUNS.has(w));
   if (!want.length) return { why: `${quote(target)} names no item in particular` };
   const label = (n: OutlineNode) => n.name.replace(SUBMENU_ARROW, '').trim();
+  // A plain bar's buttons, as the page first shows them, are hovered, never clicked: a click on one may do anything.
+  const hoverOnly = new Set(looseBar(current().nodes).map(label));
+  const openersOf = (nodes: OutlineNode[]) => [
+    ...menuOpeners(nodes),
+    ...nodes.filter((n) => n.id && n.role === 'button' && hoverOnly.has(label(n)) && n.states.disabled !== true),
+  ];
   const find = (name: string) => {
-    const openers = menuOpeners(current().nodes);
+    const openers = openersOf(current().nodes);
     // An open menu item's name may run on into its menu's ("View Zoom in Appearance"): its own comes first.
     return openers.find((n) => label(n) === name) ?? openers.find((n) => normalize(n.name).startsWith(`${normalize(name)} `));
   };
@@ -1830,7 +1852,7 @@ async function menuFindStep(r: Run, step: PlanStep, reasoning: string, current: 
   const seen = new Set<string>();
   const queue: string[][] = [];
   const enqueue = (path: string[], nodes: OutlineNode[]) => {
-    for (const n of menuOpeners(nodes)) {
+    for (const n of openersOf(nodes)) {
       if (seen.has(label(n))) continue;
       seen.add(label(n));
       queue.push([...path, label(n)]);
@@ -1843,7 +1865,9 @@ async function menuFindStep(r: Run, step: PlanStep, reasoning: string, current: 
   };
   const itemShown = (): OutlineNode | string | null => {
     const bar = new Set(barMenus(current().nodes));
-    const fit = current().nodes.filter((n) => n.id && MENU_ITEM_ROLES.has(n.role) && !submenuOpeners([n]).length && !bar.has(n) && fits(label(n)));
+    const fit = current().nodes.filter(
+      (n) => n.id && MENU_ITEM_ROLES.has(n.role) && !submenuOpeners([n]).length && !bar.has(n) && !hoverOnly.has(label(n)) && fits(label(n)),
+    );
     const exact = fit.filter((n) => normalize(label(n)) === want.join(' '));
     if (exact.length === 1 || fit.length === 1) return (exact[0] ?? fit[0])!;
     return fit.length ? `${fit.length} items fit ${quote(target)} (${fit.map((n) => quote(label(n))).join(', ')})` : null;
@@ -1893,7 +1917,8 @@ async function menuFindStep(r: Run, step: PlanStep, reasoning: string, current: 
         if ([...shown()].some((k) => !before.has(k))) continue;
         // A menu that opens on a click, not a hover. Never a link: its click goes to another page, not into a menu.
         const again = find(name);
-        if (!again || again.role === 'link' || !(await actOnNode(r, again, 'click', [], `click ${quote(name)}`, why, current().url))) {
+        const clickable = again && again.role !== 'link' && !(i === 0 && hoverOnly.has(name));
+        if (!clickable || !(await actOnNode(r, again, 'click', [], `click ${quote(name)}`, why, current().url))) {
           reached = false;
           break;
         }

@@ -20,6 +20,15 @@ const CIRCLE_POINTS = 48;
 const ANGLE_MIN_DEG = 5;
 
 const round = (p: Point): Point => ({ x: Math.round(p.x), y: Math.round(p.y) });
+/**
+ * A whole pixel inside a span of this size centred here, nearest its centre: a square one pixel wide is hit only at its
+ * own pixel, which rounding its centre (half a pixel past its edge) would miss.
+ */
+function pixelIn(centre: number, size: number): number {
+  const from = centre - size / 2;
+  const near = [Math.round(centre), Math.floor(centre), Math.ceil(from)];
+  return near.find((p) => p >= from && p < from + size) ?? Math.round(centre);
+}
 const dist = (a: Point, b: Point) => Math.hypot(a.x - b.x, a.y - b.y);
 const plural = (n: number, one: string) => `${n || 'no'} ${one}${n === 1 ? '' : 's'}`;
 
@@ -32,7 +41,8 @@ export function spotMove(at: SpotKind, dir: 'horizontal' | 'vertical' | undefine
     case 'mark': {
       const marks = shapes.filter((s) => s.tag === 'box');
       if (marks.length !== 1) return `the page shows ${plural(marks.length, 'small square')}, not one`;
-      return { click: round(marks[0]!), what: `the ${marks[0]!.w}×${marks[0]!.h} square` };
+      const m = marks[0]!;
+      return { click: { x: pixelIn(m.x, m.w), y: pixelIn(m.y, m.h) }, what: `the ${m.w}×${m.h} square` };
     }
     case 'midpoint':
       if (dots.length !== 2) return `the drawing shows ${plural(dots.length, 'point')}, not two`;

@@ -53,7 +53,7 @@ import { CONSENT_MEANS, CONSENT_SERIES, CONSENT_VERBS, CONSENTED, HUMAN_PROOF, W
 import { BISECTS, CENTRES, CIRCLES_AROUND, DRAWN_WITH, LINE_THROUGH, MIDPOINTS, POINT_CLICKS, TARGET_PIXELS } from './words/drawings';
 import type { SpotKind } from './geometry';
 import cssColours from 'color-name';
-import { CODE_BOXES, DASH_ASIDES, IN_FRAMES, MOVING_NOUNS, MOVING_WORDS } from './words/controls';
+import { CODE_BOXES, DASH_ASIDES, IN_FRAMES, MOVING_MANNER, MOVING_NOUNS, MOVING_WORDS } from './words/controls';
 import { describeFile, fileToRemove, type FileSpec } from './shell';
 import {
   CLICK_PURPOSES,
@@ -1014,7 +1014,10 @@ const SHOWN_ON_PAGE = new RegExp(
 const PICKER_MEANS = new RegExp(`\\s+(?:with|using|in|on|into)\\s+the\\s+((?:${either(COLOUR_PICKERS)}))$`, 'i');
 
 /** "Click the moving target": (1) what the target is called. Clicked where it is at that moment. */
-const MOVING = new RegExp(`^(?:click|tap|hit|catch|shoot)(?:\\s+on)?\\s+(?:the|a)\\s+(?:${either(MOVING_WORDS)})\\s+(${either(MOVING_NOUNS)})$`, 'i');
+const MOVING = new RegExp(
+  `^(?:click|tap|hit|catch|shoot)(?:\\s+on)?\\s+(?:the|a)\\s+(?:(?:${either(MOVING_MANNER)})[\\s-]+)?(?:${either(MOVING_WORDS)})\\s+(${either(MOVING_NOUNS)})$`,
+  'i',
+);
 /** "Right-click a large, obvious area", "use your context menu skills": a right-click on the place the page names for one. */
 const RIGHT_ANYWHERE = new RegExp(`^(?:${either(RIGHT_CLICK_ANYWHERE)})$`, 'i');
 /** "Navigate through nested iframes to find the hidden button": (1) the control, the page's one of its kind (frames are read as the page). */

@@ -146,7 +146,9 @@ function sourceText(phrase: string, nodes: OutlineNode[], instruction: string): 
   const long = pool.filter((b) => b.name.trim().split(/\s+/).length >= 2 && !DIRECTION.test(b.name.trim()));
   const pick = long.length === 1 ? long : pool.length === 1 ? pool : [];
   if (pick.length !== 1) throw new Refusal(`it reads a value from ${phrase}, and the page has ${pool.length || 'no'} blocks of text it could mean`);
-  return pick[0].name.trim();
+  // A text of lines that ends with its own line break (the snapshot keeps one) is copied with it.
+  const text = pick[0].name;
+  return text.trim() + (/\S\n$/.test(text) ? '\n' : '');
 }
 
 /** "the text below", "the paragraph", "the text in the text area": (1) where the text is, or (2) what it is called. */

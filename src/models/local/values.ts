@@ -54,6 +54,19 @@ const MENTIONS = new RegExp(
   'i',
 );
 
+/** A date by description inside a longer text ("Enter the date 32 days ago in UTC"). */
+const NAMED_IN = new RegExp(
+  `\\b(?:(?:the )?day (?:after tomorrow|before yesterday)|(?:today|tomorrow|yesterday)(?:'?s?(?: date)?)?|(?:the )?(?:current|present) date|` +
+    `in ${COUNT} (?:days?|weeks?)|${COUNT} (?:days?|weeks?) (?:ago|before today|(?:from|after) (?:today|now))|` +
+    `(?:${either([...WEEKDAY_AHEAD, ...WEEKDAY_BACK])}) (?:${either(WEEKDAYS)}))\\b`,
+  'gi',
+);
+
+/** The days a text names by description (a field's label that says which day it takes). */
+export function datesNamedIn(text: string): NamedDate[] {
+  return [...text.replace(/[’`]/g, "'").matchAll(NAMED_IN)].map((m) => namedDate(m[0])).filter((d): d is NamedDate => d !== null);
+}
+
 /** Whether an instruction names a date by description anywhere in it (the engine then reads the page's date). */
 export function mentionsNamedDate(instruction: string): boolean {
   return MENTIONS.test(instruction);

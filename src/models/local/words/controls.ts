@@ -222,6 +222,8 @@ export const CODE_BOXES: Phrases = [
 ];
 /** A target that moves by design ("click the moving target", "hit the bouncing ball"): (said) how it moves. */
 export const MOVING_WORDS: Phrases = ['moving', 'bouncing', 'flying', 'wandering', 'running', 'jumping', 'floating', 'drifting'];
+/** How a moving target is said to move or look, before the word for its moving ("the fast moving target"). */
+export const MOVING_MANNER: Phrases = ['fast', 'faster', 'quick', 'quickly', 'speedy', 'slow', 'slower', 'slowly', 'small', 'tiny', 'little', 'big', 'large'];
 /** What a moving target is called. */
 export const MOVING_NOUNS: Phrases = ['target', 'button', 'ball', 'circle', 'dot', 'square', 'box', 'bullseye', 'object', 'shape', 'icon', 'item'];
 /** An aside after a request, said with a dash ("... three times - but watch out, it gets faster!"): dropped. */
