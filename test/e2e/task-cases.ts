@@ -210,9 +210,25 @@ const GAMES: [page: string, task: string, answer: string | null][] = [
   ['scroll-diagonal', 'Navigate to the bottom-right corner through diagonal scrolling!', 'DIAGONALMASTER2024'],
   ['scroll-diagonal-easy', 'Navigate to the bottom-right corner through diagonal scrolling! Fewer boxes.', 'DIAGONALEASY2024'],
   ['scroll-diagonal-hard', 'Navigate to the bottom-right corner through diagonal scrolling! Many more boxes.', 'DIAGONALHARD2024'],
+  ['maze', 'Navigate through a series of doors to find the exit - but choose wisely!', 'MAZE_MASTER_2024'],
+  ['maze-easy', 'Navigate a simpler maze to find the exit.', 'MAZE_EASY_PEASY_2024'],
+  ['maze-hard', 'Navigate a complex maze with more dead ends to find the exit.', 'MAZE_HARD_MASTER_2024'],
+  // How many disks there are only the drawing shows.
+  ['towers-of-hanoi', 'Stack the disks on the rightmost peg following the rules', null],
+  ['towers-of-hanoi-easy', 'Stack 3 disks on the rightmost peg following the rules', 'RecursionMasterTowerEasy'],
+  ['towers-of-hanoi-hard', 'Stack 6 disks on the rightmost peg in the minimum number of moves', 'RecursionMasterTowerHard'],
 ];
 /** What the React app's order form sends untouched. */
 const RXF: Fields = { name: '', size: 'M', gift: false, ship: 'standard', colour: 'Choose a colour' };
+/** A menu of twelve dishes, each with icons for what it is and -/+ around its quantity; "Order!" sends every quantity. */
+const OF = 'order-food.html';
+const DISHES = [
+  ...['Caesar Salad', 'Garlic bread', 'Spinach and goat cheese dip', 'Chicken wings', 'Tofu and Vegetable stone pot'],
+  ...['Spicy Thai Peanut Chicken', 'Grilled Pork Tenderloin', 'Spaghetti and Meatballs', 'Cheese wheel', 'Chocolate cake'],
+  ...['Ice cream sundae', 'Coconut mango tart'],
+];
+/** The order sent: these dishes in these quantities, none of the rest. */
+const food = (q: Record<string, string>): Fields => ({ ...Object.fromEntries(DISHES.map((d) => [d, '0'])), ...q });
 const PDD = 'plain-dropdown.html';
 const MS = 'menu-search.html';
 /** The same posts as links to other pages: clicking one takes the rest away. */
@@ -348,6 +364,7 @@ const CW = 'colour-wheel.html';
  * field or a default changed unasked is caught too.
  */
 const INITIAL: Record<string, Fields> = {
+  [OF]: food({}),
   [PD]: { answer: '' },
   [TY]: { typed: '' },
   [`${TY}?m=area`]: { typed: '' },
@@ -634,6 +651,15 @@ const table: Record<TaskFamily, Row[]> = {
   // Tasks one click cannot do: search then book the right result, several clicks in an order
   // the numbers give, every link on a topic ("catalog" is not about cats).
   'whole-tasks': [
+    [OF, 'Order one of each item: Garlic bread, Cheese wheel', food({ 'Garlic bread': '1', 'Cheese wheel': '1' })],
+    [OF, 'Order one of each item: Spicy Thai Peanut Chicken, Coconut mango tart', food({ 'Spicy Thai Peanut Chicken': '1', 'Coconut mango tart': '1' })],
+    [OF, 'Order one of each item: Chocolate cake and Chicken wings', food({ 'Chocolate cake': '1', 'Chicken wings': '1' })],
+    // Items of a kind: the first ones the menu marks so, one each (any that are would do).
+    [OF, 'Order 3 items that are vegan', food({ 'Caesar Salad': '1', 'Garlic bread': '1', 'Tofu and Vegetable stone pot': '1' })],
+    [OF, 'Order 2 items that are meat', food({ 'Chicken wings': '1', 'Spicy Thai Peanut Chicken': '1' })],
+    [OF, 'Order 4 items that are peanuts', food({ 'Spicy Thai Peanut Chicken': '2', 'Ice cream sundae': '2' })],
+    [OF, 'Order one of each item: Garlic bread, Lobster bisque', REFUSE],
+    [OF, 'Order 2 items that are kosher', REFUSE],
     [
       FL,
       'Book the cheapest one-way flight from Boston to Denver on 12/03',

@@ -460,3 +460,15 @@ describe('a target that moves', () => {
     expect(planInstruction('Click the fast button', page())[0]!.moving).toBeUndefined();
   });
 });
+
+describe('an order from a menu', () => {
+  it('names its items, or how many of a kind', () => {
+    expect(planInstruction('Order one of each item: Garlic bread, Cheese wheel', page())[0]!.order).toEqual({ items: ['Garlic bread', 'Cheese wheel'] });
+    expect(planInstruction('Order one of each item: Chocolate cake and Chicken wings', page())[0]!.order).toEqual({
+      items: ['Chocolate cake', 'Chicken wings'],
+    });
+    expect(planInstruction('Order 3 items that are vegan', page())[0]!.order).toEqual({ kind: 'vegan', count: 3 });
+    expect(planInstruction('Order two dishes that are gluten-free.', page())[0]!.order).toEqual({ kind: 'gluten-free', count: 2 });
+    expect(planInstruction('Order the list by price', page())[0]!.order).toBeUndefined();
+  });
+});

@@ -1,6 +1,6 @@
 /**
  * A tic-tac-toe board read off the outline and the move played on it; a number guessed with the page's answers; a file
- * removed through the page's terminal.
+ * removed through the page's terminal; the Towers of Hanoi and a maze of doors.
  */
 import { describe, expect, it } from 'vitest';
 import type { OutlineLine } from '../../src/protocol/model';
@@ -11,6 +11,7 @@ import { Refusal } from '../../src/models/local/act';
 import { drawButton, drawnNumber, isWanted } from '../../src/models/local/draws';
 import { answerTo } from '../../src/models/local/guessing';
 import { failure, fileToRemove, filesIn, fits, printed } from '../../src/models/local/shell';
+import { DOOR, hanoiMoves, hanoiSaid, mazeSaid, PEG_PICKER } from '../../src/models/local/puzzles';
 
 let n = 0;
 const el = (role: string, name: string, depth = 0, states = {}): OutlineLine => ({ depth, kind: 'element', role, name, id: `e${++n}`, states });
@@ -158,5 +159,49 @@ describe('a number drawn until it fits', () => {
     expect((drawButton(d, nodes) as { name: string }).name).toBe('Generate');
     expect(drawButton(d, buildOutline([el('button', 'Submit')]))).toBe('the page shows no control to generate a number with');
     expect(drawButton(d, buildOutline([el('button', 'Generate'), el('button', 'Generate')]))).toBe('the page shows 2 controls to generate a number with');
+  });
+});
+
+describe('the Towers of Hanoi', () => {
+  it('moves every disk to the right peg in 2^n - 1 moves, never a larger onto a smaller', () => {
+    for (const n of [1, 3, 6]) {
+      const pegs: number[][] = [Array.from({ length: n }, (_, i) => n - i), [], []];
+      const moves = hanoiMoves(n);
+      expect(moves).toHaveLength(2 ** n - 1);
+      for (const [a, b] of moves) {
+        const disk = pegs[a]!.pop()!;
+        expect(disk).toBeDefined();
+        expect(pegs[b]!.at(-1) ?? Infinity).toBeGreaterThan(disk);
+        pegs[b]!.push(disk);
+      }
+      expect(pegs).toEqual([[], [], Array.from({ length: n }, (_, i) => n - i)]);
+    }
+  });
+
+  it('is read from the words with the disks they name, or none', () => {
+    expect(hanoiSaid('Stack 3 disks on the rightmost peg following the rules')).toEqual({ disks: 3 });
+    expect(hanoiSaid('Stack 6 disks on the rightmost peg in the minimum number of moves')).toEqual({ disks: 6 });
+    expect(hanoiSaid('Stack the disks on the rightmost peg following the rules')).toEqual({});
+    expect(hanoiSaid('Solve the Towers of Hanoi with 4 disks')).toEqual({ disks: 4 });
+    expect(hanoiSaid('Stack the boxes on the shelf')).toBeNull();
+  });
+
+  it('picks pegs with controls named for picking, nothing else', () => {
+    for (const name of ['Select', 'Selected', '✓ Selected']) expect(PEG_PICKER.test(name), name).toBe(true);
+    for (const name of ['Select all', 'Submit', 'Reset']) expect(PEG_PICKER.test(name), name).toBe(false);
+  });
+});
+
+describe('a maze of doors', () => {
+  it('is asked as finding the way out', () => {
+    expect(mazeSaid('Navigate a simpler maze to find the exit')).toBe(true);
+    expect(mazeSaid('Navigate a complex maze with more dead ends to find the exit')).toBe(true);
+    expect(mazeSaid('Navigate through a series of doors to find the exit')).toBe(true);
+    expect(mazeSaid('Find the exit sign')).toBe(false);
+  });
+
+  it('goes through controls named as doors with their number', () => {
+    for (const name of ['🚪 Door 1', 'Door 3', 'Gate B']) expect(DOOR.test(name), name).toBe(true);
+    for (const name of ['Door hinges for sale', 'Close the door', 'Submit']) expect(DOOR.test(name), name).toBe(false);
   });
 });

@@ -27,6 +27,8 @@ import { lineKey, secretSought, secretsShown, type ScrollWay } from './secrets';
 import { CONSENT_BOXES, GO_BACK_NAMES, GO_ON_NAMES, NOT_CONSENT, SERIES_GO_ON, SERIES_MAX } from './words/consent';
 import { REVEALER_VERBS, SECRET_NOUNS, SEND_NAMES } from './words/secrets';
 import { spotMove, type SpotMove } from './geometry';
+import { DOOR, HANOI_MAX, hanoiMoves, PEG_PICKER } from './puzzles';
+import { ADD_ONE, ORDER_SENDERS } from './words/controls';
 import { answerTo, type Guess } from './guessing';
 import { describeFile, failure, filesIn, fits, printed } from './shell';
 import { SHELL_COMMANDS } from './words/shell';
@@ -426,6 +428,9 @@ const WHOLE_STEPS: readonly [keyof PlanStep, WholeStep][] = [
   ['scrollFind', scrollFindStep],
   ['slideFind', slideFindStep],
   ['reveal', revealStep],
+  ['order', orderStep],
+  ['maze', mazeStep],
+  ['hanoi', hanoiStep],
   ['secret', secretStep],
 ];
 
@@ -465,6 +470,9 @@ const READY_CHECKS: readonly [keyof PlanStep, (s: PlanStep, nodes: OutlineNode[]
   ['spot', (_s, nodes) => (drawingsOf(nodes).length ? null : 'the page shows no drawing that takes clicks'), 'changes'],
   ['removeFile', (_s, nodes) => whyNot(terminalField(nodes)), 'runs on'],
   ['game', (_s, nodes) => gameNotReady(nodes), 'runs on'],
+  ['maze', (_s, nodes) => (doorsOf(nodes).length ? null : 'the page shows no door to go through'), 'changes'],
+  ['order', (s, nodes) => whyNot(orderLines(s.order!, nodes)), 'changes'],
+  ['hanoi', (s, nodes) => (s.hanoi!.disks === undefined ? HANOI_UNSAID : whyNot(pegPickers(nodes))), 'changes'],
 ];
 
 /** Why the page's board cannot be played: none, a game already over, marks no game could leave. */
@@ -2498,6 +2506,165 @@ async function spotStep(r: Run, step: PlanStep, reasoning: string, current: () =
   return { did };
 }
 
+const ADD_CONTROL = oneOf(ADD_ONE);
+const ORDER_SENDER = oneOf(ORDER_SENDERS);
+/** The most clicks of add controls one order makes. */
+const ORDER_CLICKS_MAX = 20;
+
+/**
+ * What an order clicks: each item's one add control and how many times, and the page's one control that sends the order.
+ * Items are the page's blocks of a list (a name, what it is, its controls); one named is the one block whose words
+ * begin with the name (else the one that holds all its words); items of a kind are the first blocks that name the kind
+ * (an icon's alt text counts), one each, around again when there are fewer than asked.
+ */
+function orderLines(
+  o: NonNullable<PlanStep['order']>,
+  nodes: OutlineNode[],
+): { lines: { add: OutlineNode; item: string; times: number }[]; send: OutlineNode } | string {
+  const senders = nodes.filter(
+    (n) => n.id && OPENER_ROLES.has(n.role) && n.states.disabled !== true && ORDER_SENDER.test(n.name.replace(/^[\s\W]+|[\s\W]+$/gu, '')),
+  );
+  if (senders.length !== 1) return `the page shows ${senders.length || 'no'} controls that send an order, not one`;
+  const blocks = allFlatItems(nodes).filter((b) => b.controls.some((c) => ADD_CONTROL.test(c.name.trim())));
+  if (!blocks.length) return 'the page shows no list of items, each with its own control that adds one';
+  const addOf = (b: ItemBlock) => {
+    const adds = b.controls.filter((c) => ADD_CONTROL.test(c.name.trim()));
+    return adds.length === 1 ? adds[0]! : null;
+  };
+  const picked: ItemBlock[] = [];
+  if (o.items) {
+    for (const name of o.items) {
+      const said = normalize(name);
+      const starts = blocks.filter((b) => `${normalize(b.text)} `.startsWith(`${said} `));
+      const holds = starts.length ? starts : blocks.filter((b) => isBy(name, b.text));
+      if (holds.length !== 1) return `${holds.length || 'no'} items on the page are ${quote(name)}`;
+      picked.push(holds[0]!);
+    }
+  } else {
+    const kind = new RegExp(`(?:^|[^\\w-])${o.kind!.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:$|[^\\w-])`, 'i');
+    // What an item is may be said by its pictures only (an icon whose alt text is "vegan").
+    const ofKind = blocks.filter((b) => kind.test([b.text, ...b.lines.filter((n) => n.role === 'img').map((n) => n.name)].join(' ')));
+    if (!ofKind.length) return `no item on the page says it is ${o.kind}`;
+    for (let i = 0; i < o.count!; i++) picked.push(ofKind[i % ofKind.length]!);
+  }
+  if (picked.length > ORDER_CLICKS_MAX) return `it orders ${picked.length} items, more than ${ORDER_CLICKS_MAX}`;
+  const lines: { add: OutlineNode; item: string; times: number }[] = [];
+  for (const b of picked) {
+    const add = addOf(b);
+    if (!add) return `${quote(b.text)} has ${b.controls.length ? 'no one' : 'no'} control that adds one`;
+    const had = lines.find((l) => l.add === add);
+    if (had) had.times++;
+    else lines.push({ add, item: b.text, times: 1 });
+  }
+  return { lines, send: senders[0]! };
+}
+
+/** An order: each item's add control clicked as many times as it is ordered, then the order sent. */
+async function orderStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
+  const plan = orderLines(step.order!, current().nodes);
+  if (typeof plan === 'string') return { why: plan };
+  const done: string[] = [];
+  for (const { add, item, times } of plan.lines) {
+    for (let k = 0; k < times; k++) {
+      const why = `${reasoning}: ${quote(item)}, ${k + 1} of ${times}`;
+      if (!(await actOnNode(r, add, 'click', [], `click ${quote(add.name)} for ${quote(item)}`, why, current().url))) {
+        return { why: `${quote(item)}'s ${quote(add.name)} went away after ${done.join(', ') || 'nothing was added'}` };
+      }
+    }
+    done.push(`${times} × ${quote(item)}`);
+  }
+  set(await look(r, r.instruction));
+  if (!(await actOnNode(r, plan.send, 'click', [], `click ${quote(plan.send.name)}`, `${reasoning}: send the order`, current().url))) {
+    return { why: `${quote(plan.send.name)} went away after adding ${done.join(', ')}` };
+  }
+  return { did: `added ${done.join(', ')}, then clicked ${quote(plan.send.name)}` };
+}
+
+/** The most moves through a maze: doors taken and ways back together. */
+const MAZE_MOVES_MAX = 60;
+const DOOR_ROLES = new Set(['button', 'link', 'clickable']);
+/** A maze's doors: controls named as doors, open or shut. */
+const doorsOf = (nodes: OutlineNode[]) => nodes.filter((n) => n.id && DOOR_ROLES.has(n.role) && DOOR.test(n.name));
+
+/**
+ * A maze walked until its way out shows (a secret the page did not show before): in each room (an address) the first
+ * open door not yet taken from it, and from a room with none (a dead end, its doors shut) back to the room before, by its
+ * address. A door that leaves the address as it was cannot be come back through: the walk stops there.
+ */
+async function mazeStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
+  const shownFirst = new Set(r.first?.nodes.map((n) => lineKey(n.name)));
+  const rooms: { url: string; tried: Set<string>; door?: string }[] = [{ url: current().url, tried: new Set() }];
+  const way = () => rooms.flatMap((x) => (x.door ? [quote(x.door)] : [])).join(' > ');
+  for (let moves = 0; moves < MAZE_MOVES_MAX; moves++) {
+    if (secretsShown(current().nodes, shownFirst).length) return { did: `went through the maze by ${way() || 'no door'}` };
+    const room = rooms[rooms.length - 1]!;
+    const door = doorsOf(current().nodes).find((n) => n.states.disabled !== true && !room.tried.has(n.name));
+    if (door) {
+      room.tried.add(door.name);
+      const why = `${reasoning}: ${room.tried.size === 1 ? 'the first door' : 'the next door'} not yet taken from this room`;
+      if (!(await actOnNode(r, door, 'click', [], `click ${quote(door.name)}`, why, current().url))) return { why: `${quote(door.name)} went away` };
+      await r.settle();
+      set(await look(r, r.instruction));
+      if (current().url === room.url) return { why: `${quote(door.name)} did not lead to another address, so the way back from it is not known` };
+      rooms.push({ url: current().url, tried: new Set(), door: door.name });
+      continue;
+    }
+    rooms.pop();
+    const back = rooms[rooms.length - 1];
+    if (!back) return { why: 'every door was tried, and none led out' };
+    const opened = await r.open(back.url);
+    r.note(`go back to ${back.url}`, `${reasoning}: no door left to try here`, `opened ${opened.url}`, opened.url, null);
+    await r.settle();
+    set(await look(r, r.instruction));
+  }
+  return { why: `no way out showed within ${MAZE_MOVES_MAX} moves (${way()})` };
+}
+
+const HANOI_UNSAID = 'how many disks there are is not said, and the built-in model does not count them in the drawing';
+const PEG_PLACES = ['left', 'middle', 'right'];
+/** The count of moves a puzzle page shows ("Moves: 12"). */
+const MOVES_SHOWN = /^moves(?: made)?\s*:\s*(\d+)$/i;
+const movesShown = (nodes: OutlineNode[]) => {
+  const m = nodes.map((n) => (n.role === 'text' ? MOVES_SHOWN.exec(n.name.trim()) : null)).find(Boolean);
+  return m ? Number(m[1]) : null;
+};
+
+/** The three controls that pick a peg, left to right ("Select" under each), or why the page does not show three. */
+function pegPickers(nodes: OutlineNode[]): OutlineNode[] | string {
+  const pickers = nodes.filter((n) => n.id && (n.role === 'button' || n.role === 'clickable') && PEG_PICKER.test(n.name) && n.states.disabled !== true);
+  return pickers.length === 3 ? pickers : `the page shows ${pickers.length || 'no'} controls that pick a peg, not three`;
+}
+
+/**
+ * The Towers of Hanoi: each move of the fewest that carry the disks from the left peg to the right one, made by picking
+ * its peg and then the peg it goes to. A page that counts moves must count each one, or the run stops there.
+ */
+async function hanoiStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
+  const n = step.hanoi!.disks;
+  if (n === undefined) return { why: HANOI_UNSAID };
+  if (n < 1 || n > HANOI_MAX) return { why: `it names ${n} disks, and the built-in model moves 1 to ${HANOI_MAX}` };
+  const moves = hanoiMoves(n);
+  for (const [k, [a, b]] of moves.entries()) {
+    if (r.signal.aborted) return { why: `cancelled after ${k} of ${moves.length} moves` };
+    const before = movesShown(current().nodes);
+    const why = `${reasoning}: move ${k + 1} of ${moves.length}, the top disk of the ${PEG_PLACES[a]} peg onto the ${PEG_PLACES[b]} one`;
+    for (const i of [a, b]) {
+      const pegs = pegPickers(current().nodes);
+      if (typeof pegs === 'string') return { why: `${pegs}, after ${k} of ${moves.length} moves` };
+      const peg = pegs[i]!;
+      if (!(await actOnNode(r, peg, 'click', [], `click ${quote(peg.name)} under the ${PEG_PLACES[i]} peg`, why, current().url))) {
+        return { why: `the ${PEG_PLACES[i]} peg's ${quote(peg.name)} went away after ${k} of ${moves.length} moves` };
+      }
+      set(await look(r, r.instruction));
+    }
+    const after = movesShown(current().nodes);
+    if (before !== null && after !== before + 1) {
+      return { why: `after move ${k + 1} of ${moves.length} the page counts ${after ?? 'no'} moves, not ${before + 1}: it did not take the move` };
+    }
+  }
+  return { did: `moved the ${n} disks to the right peg in ${moves.length} moves` };
+}
+
 /** How long a terminal may take to print what a command did. */
 const PRINT_MS = 2_000;
 
@@ -2788,6 +2955,7 @@ function blocksBy(by: string, nodes: OutlineNode[]): ItemBlock[] {
 const blockOf = (box: OutlineNode, nodes: OutlineNode[]): ItemBlock => ({
   text: ownText(box),
   controls: nodes.filter((n) => n.id && isInside(n, box) && ITEM_CONTROL_ROLES.has(n.role)),
+  lines: nodes.filter((n) => isInside(n, box)),
 });
 
 /**

@@ -14,6 +14,8 @@ export const ITEM_CONTROL_ROLES = new Set(['button', 'clickable', 'link', 'menui
 export interface ItemBlock {
   text: string;
   controls: OutlineNode[];
+  /** Every line of the item, from its first own words to its last control (its pictures too). */
+  lines: OutlineNode[];
 }
 
 const isControl = (n: OutlineNode) => !!n.id && ITEM_CONTROL_ROLES.has(n.role) && n.name.trim() !== '';
@@ -52,7 +54,10 @@ export function flatItems(parent: OutlineNode): ItemBlock[] | null {
     const own = i === 0 ? before.slice(Math.max(0, before.length - keep)) : before;
     const text = [...own, ...words(starts[i]!, ends[i]! + 1)].join(' ');
     if (!text.trim()) return null;
-    items.push({ text, controls: kids.slice(i === 0 ? starts[0]! : from, ends[i]! + 1).filter(isControl) });
+    // The first block begins at its first own line (what came before it is the list's, not its).
+    const wordAt = kids.map((n, j) => (j >= from && j < starts[i]! && !n.id ? j : -1)).filter((j) => j >= 0);
+    const first = i === 0 ? (wordAt[wordAt.length - own.length] ?? starts[0]!) : from;
+    items.push({ text, controls: kids.slice(i === 0 ? starts[0]! : from, ends[i]! + 1).filter(isControl), lines: kids.slice(first, ends[i]! + 1) });
   }
   return items;
 }

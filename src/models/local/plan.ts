@@ -45,6 +45,7 @@ import {
 import type { Trip } from './trips';
 import { SORT_STEP, sortFirst, type SortSpec } from './sorting';
 import { GAME_STEP, gameFirst } from './boards';
+import { hanoiSaid, mazeSaid } from './puzzles';
 import { ACROSS, DOWNWARDS, GROWN, RESIZE_VERBS, RESIZED_BOXES, SHRUNK } from './words/places';
 import { drawOf, type Draw } from './draws';
 import { guessOf, type Guess } from './guessing';
@@ -53,7 +54,7 @@ import { CONSENT_MEANS, CONSENT_SERIES, CONSENT_VERBS, CONSENTED, HUMAN_PROOF, W
 import { BISECTS, CENTRES, CIRCLES_AROUND, DRAWN_WITH, LINE_THROUGH, MIDPOINTS, POINT_CLICKS, TARGET_PIXELS } from './words/drawings';
 import type { SpotKind } from './geometry';
 import cssColours from 'color-name';
-import { CODE_BOXES, DASH_ASIDES, IN_FRAMES, MOVING_MANNER, MOVING_NOUNS, MOVING_WORDS } from './words/controls';
+import { CODE_BOXES, DASH_ASIDES, DISH_NOUNS, IN_FRAMES, MOVING_MANNER, MOVING_NOUNS, MOVING_WORDS } from './words/controls';
 import { describeFile, fileToRemove, type FileSpec } from './shell';
 import {
   CLICK_PURPOSES,
@@ -289,6 +290,15 @@ export interface PlanStep {
   resize?: { target: string; dx: number; dy: number };
   /** "Drag all circles into the black box": every piece of that kind dragged onto the target, each move checked. */
   dragEach?: { what: string; to: string };
+  /**
+   * "Order one of each item: A, B", "order 3 items that are vegan": each item's add control ("+") clicked that many times
+   * (items of a kind: the first ones of it, one each), then the page's one control that sends the order.
+   */
+  order?: { items?: string[]; kind?: string; count?: number };
+  /** "Navigate a maze to find the exit": the page's doors tried in turn, going back from dead ends, until a secret shows. */
+  maze?: boolean;
+  /** "Stack 3 disks on the rightmost peg": the Towers of Hanoi solved with the page's three peg pickers, one move at a time. */
+  hanoi?: { disks?: number };
   /** "... and obtain the password": the secret the steps before it revealed, read off the page (on the page `url` names). */
   secret?: { url?: string; send?: boolean };
   /** "Scroll down to find the password": the page (and its scroll areas) scrolled that way until a secret shows, then read. */
@@ -1014,6 +1024,29 @@ const SHOWN_ON_PAGE = new RegExp(
 const PICKER_MEANS = new RegExp(`\\s+(?:with|using|in|on|into)\\s+the\\s+((?:${either(COLOUR_PICKERS)}))$`, 'i');
 
 /** "Click the moving target": (1) what the target is called. Clicked where it is at that moment. */
+const DISH = either(DISH_NOUNS);
+/** "Order one of each item: Garlic bread, Cheese wheel": (1) the items, listed. */
+const ORDER_EACH = new RegExp(`^order one of each(?: ${DISH})?(?: of (?:these|the following))?\\s*:\\s*(.+)$`, 'i');
+/** "Order 3 items that are vegan": (1) how many, (2) the kind, as the page marks its items. */
+const ORDER_KIND = new RegExp(`^order (${COUNT_PHRASE}) (?:${DISH}) that (?:are|is) ([a-z][\\w-]*)$`, 'i');
+
+/** An order of a menu's items, by name or by kind, or null when the clause is not one. */
+function orderSaid(clause: string): PlanStep['order'] | null {
+  const c = clause.trim().replace(/[.!]+$/, '');
+  const each = ORDER_EACH.exec(c);
+  if (each) {
+    const items = each[1]!
+      .split(/\s*,\s*(?:and\s+)?|\s+and\s+/)
+      .map((x) => x.trim().replace(/^["“']|["”']$/g, ''))
+      .filter(Boolean);
+    return items.length ? { items } : null;
+  }
+  const kind = ORDER_KIND.exec(c);
+  if (!kind) return null;
+  const count = COUNT_WORDS[kind[1]!.toLowerCase()] ?? Number(kind[1]);
+  return count > 0 ? { kind: kind[2]!.toLowerCase(), count } : null;
+}
+
 const MOVING = new RegExp(
   `^(?:click|tap|hit|catch|shoot)(?:\\s+on)?\\s+(?:the|a)\\s+(?:(?:${either(MOVING_MANNER)})[\\s-]+)?(?:${either(MOVING_WORDS)})\\s+(${either(MOVING_NOUNS)})$`,
   'i',
@@ -2076,6 +2109,21 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       }
       if (RIGHT_ANYWHERE.test(bare(clause, quotes))) {
         push({ say: 'right-click the place the page names for a right-click', rightClickHere: { said: restore(clause, quotes) } });
+        return;
+      }
+      const order = orderSaid(restore(clause, quotes));
+      if (order) {
+        const what = order.items ? `one each of ${order.items.join(', ')}` : `${order.count} items that are ${order.kind}`;
+        push({ say: `order ${what}, then send the order`, order });
+        return;
+      }
+      if (mazeSaid(bare(clause, quotes))) {
+        push({ say: 'go through the doors, back from dead ends, until the way out shows', maze: true });
+        return;
+      }
+      const hanoi = hanoiSaid(bare(clause, quotes));
+      if (hanoi) {
+        push({ say: `move the ${hanoi.disks ?? ''} disks one at a time to the rightmost peg, never a larger on a smaller`.replace('  ', ' '), hanoi });
         return;
       }
       // "Click the moving target three times": where it is at each moment, as often as said.

@@ -227,7 +227,17 @@ export const MOVING_MANNER: Phrases = ['fast', 'faster', 'quick', 'quickly', 'sp
 /** What a moving target is called. */
 export const MOVING_NOUNS: Phrases = ['target', 'button', 'ball', 'circle', 'dot', 'square', 'box', 'bullseye', 'object', 'shape', 'icon', 'item'];
 /** An aside after a request, said with a dash ("... three times - but watch out, it gets faster!"): dropped. */
-export const DASH_ASIDES: Phrases = ['but watch out', 'but be careful', 'watch out', 'careful', 'beware', 'but hurry', 'be quick'];
+export const DASH_ASIDES: Phrases = [
+  'but watch out',
+  'but be careful',
+  'watch out',
+  'careful',
+  'beware',
+  'but hurry',
+  'be quick',
+  '(?:but )?choose wisely',
+  'good luck',
+];
 /** A control looked for inside frames within frames ("navigate through nested iframes to find the hidden button"): (1) what it is. */
 export const IN_FRAMES: Phrases = [
   '(?:navigate|go|dig|look|search) (?:through|into|down(?: through)?) (?:the |a few |fewer |more |many |several )?(?:nested |inner )?' +
@@ -241,3 +251,9 @@ export const PICKER_ARROWS: Phrases = ['▾', '▼', '⌄', '⏷', '˅', '🔽']
 export const PICKER_NOUNS: Phrases = ['drop', 'down', 'dropdown', 'menu', 'list', 'button', 'picker', 'selector', 'box', 'field', 'options?', 'select'];
 /** What follows "Select" or "Choose" on a control that acts rather than opens a list ("Select all", "Choose files"). */
 export const PROMPTED_ACTIONS: Phrases = ['all', 'none', 'everything', 'files?', 'photos?', 'images?', 'pictures?', 'documents?', 'folders?'];
+/** What a menu's dishes are called in an order ("order one of each item: ...", "order 3 dishes that are vegan"). */
+export const DISH_NOUNS: Phrases = ['items?', 'dish(?:es)?', 'meals?', 'things?', 'products?'];
+/** The control beside an item that adds one more of it ("+", "Add"). */
+export const ADD_ONE: Phrases = ['\\+', '＋', '➕', 'add', 'plus', 'increase'];
+/** The control that sends an order ("Order!", "Place order"). */
+export const ORDER_SENDERS: Phrases = ['order', 'order now', 'place (?:the |my |your )?order', 'submit (?:the |my |your )?order'];

@@ -7,3 +7,21 @@ export const GAME_WIN_VERBS: Phrases = ['win', 'win at', 'beat the (?:computer|o
 /** How a square shows a cross or a nought. */
 export const CROSS_MARKS: Phrases = ['x', '×', '✕', '✖', '✗', '❌'];
 export const NOUGHT_MARKS: Phrases = ['o', '○', '◯', '⭕', '⚪'];
+
+/** A maze of doors to find the way out of ("navigate through a series of doors to find the exit", "navigate a simpler maze"). */
+export const MAZE_SAID: Phrases = [
+  '(?:navigate|go|find your way|make your way) (?:through |across )?(?:a|the) ' +
+    '(?:series of doors|(?:[\\w-]+ )?maze(?: with [\\w ]+?)?) to find (?:the|its) (?:exit|way out)',
+  'find (?:the|your) (?:exit|way out) (?:of|from|through) (?:a|the) (?:[\\w-]+ )?maze',
+];
+/** What a maze's doors are called: a control named so (with its number) leads on. */
+export const DOOR_NAMES: Phrases = ['door', 'doorway', 'gate'];
+
+/** Towers of Hanoi asked as a task: (1) how many disks, when said. */
+export const HANOI_SAID: Phrases = [
+  '(?:stack|move) (?:the |all (?:the )?)?(?:(\\d+) )?(?:disks|discs|rings) (?:on|onto|to) (?:the )?(?:rightmost|right|last|third) (?:peg|rod|tower|pole)' +
+    '(?: following the rules| in the (?:minimum|fewest|least) (?:number of )?moves)?',
+  '(?:solve|complete) (?:the |a )?towers? of hanoi(?: puzzle)?(?: with (\\d+) (?:disks|discs|rings))?',
+];
+/** What the control that picks a peg is called (one such control under each of three pegs). */
+export const PEG_PICKERS: Phrases = ['select', 'selected', 'choose', 'pick'];
