@@ -11,7 +11,7 @@ import { Refusal } from '../../src/models/local/act';
 import { drawButton, drawnNumber, isWanted } from '../../src/models/local/draws';
 import { answerTo } from '../../src/models/local/guessing';
 import { failure, fileToRemove, filesIn, fits, printed } from '../../src/models/local/shell';
-import { DOOR, hanoiMoves, hanoiSaid, mazeSaid, PEG_PICKER } from '../../src/models/local/puzzles';
+import { DOOR, hanoiMoves, hanoiSaid, mazeSaid, PEG_PICKER, riverCrossings, riverRules, riverSaid } from '../../src/models/local/puzzles';
 
 let n = 0;
 const el = (role: string, name: string, depth = 0, states = {}): OutlineLine => ({ depth, kind: 'element', role, name, id: `e${++n}`, states });
@@ -203,5 +203,49 @@ describe('a maze of doors', () => {
   it('goes through controls named as doors with their number', () => {
     for (const name of ['🚪 Door 1', 'Door 3', 'Gate B']) expect(DOOR.test(name), name).toBe(true);
     for (const name of ['Door hinges for sale', 'Close the door', 'Submit']) expect(DOOR.test(name), name).toBe(false);
+  });
+});
+
+describe('a river crossing', () => {
+  const rules = ['The wolf will eat the goat if left alone', 'The goat will eat the cabbage if left alone', 'The boat can only carry one item at a time'];
+  it('reads what is taken across, and the rules the page states', () => {
+    expect(riverSaid('Transport a wolf, goat, and cabbage across the river safely.')).toEqual({ items: ['wolf', 'goat', 'cabbage'] });
+    expect(riverSaid('Take the boat to the shop')).toBeNull();
+    expect(riverRules(rules, ['wolf', 'goat', 'cabbage'])).toEqual({
+      eats: [
+        ['wolf', 'goat'],
+        ['goat', 'cabbage'],
+      ],
+      seats: 1,
+    });
+    expect(riverRules(['The boat can carry up to two items at a time.'], ['wolf']).seats).toBe(2);
+  });
+
+  it('never leaves an item with what eats it on the bank the boat has left', () => {
+    const check = (items: string[], eats: [string, string][], seats: number) => {
+      const plan = riverCrossings(items, eats, seats);
+      expect(plan).not.toBeNull();
+      let left = new Set(items);
+      let boatLeft = true;
+      for (const c of plan!) {
+        expect(c.load.length).toBeLessThanOrEqual(seats);
+        for (const it of c.load) expect(boatLeft ? left.has(it) : !left.has(it)).toBe(true);
+        left = new Set([...left].filter((it) => (boatLeft ? !c.load.includes(it) : true)).concat(boatLeft ? [] : c.load));
+        boatLeft = !boatLeft;
+        const behind = boatLeft ? items.filter((it) => !left.has(it)) : [...left];
+        expect(eats.some(([a, b]) => behind.includes(a) && behind.includes(b))).toBe(false);
+      }
+      expect(left.size).toBe(0);
+      return plan!;
+    };
+    expect(check(['wolf', 'goat', 'cabbage'], riverRules(rules, ['wolf', 'goat', 'cabbage']).eats, 1)).toHaveLength(7);
+    const four: [string, string][] = [
+      ['wolf', 'goat'],
+      ['goat', 'cabbage'],
+      ['fox', 'wolf'],
+      ['goat', 'fox'],
+    ];
+    expect(check(['wolf', 'goat', 'cabbage', 'fox'], four, 2)).toHaveLength(5);
+    expect(riverCrossings(['wolf', 'goat', 'cabbage', 'fox'], four, 1)).toBeNull();
   });
 });

@@ -27,7 +27,7 @@ import { lineKey, secretSought, secretsShown, type ScrollWay } from './secrets';
 import { CONSENT_BOXES, GO_BACK_NAMES, GO_ON_NAMES, NOT_CONSENT, SERIES_GO_ON, SERIES_MAX } from './words/consent';
 import { REVEALER_VERBS, SECRET_NOUNS, SEND_NAMES } from './words/secrets';
 import { spotMove, type SpotMove } from './geometry';
-import { DOOR, HANOI_MAX, hanoiMoves, PEG_PICKER } from './puzzles';
+import { DOOR, HANOI_MAX, hanoiMoves, LOAD, MOVE_BOAT, PEG_PICKER, riverCrossings, riverRules, UNLOAD, type Crossing } from './puzzles';
 import { ADD_ONE, ORDER_SENDERS } from './words/controls';
 import { answerTo, type Guess } from './guessing';
 import { describeFile, failure, filesIn, fits, printed } from './shell';
@@ -430,6 +430,7 @@ const WHOLE_STEPS: readonly [keyof PlanStep, WholeStep][] = [
   ['reveal', revealStep],
   ['order', orderStep],
   ['maze', mazeStep],
+  ['river', riverStep],
   ['hanoi', hanoiStep],
   ['secret', secretStep],
 ];
@@ -471,6 +472,7 @@ const READY_CHECKS: readonly [keyof PlanStep, (s: PlanStep, nodes: OutlineNode[]
   ['removeFile', (_s, nodes) => whyNot(terminalField(nodes)), 'runs on'],
   ['game', (_s, nodes) => gameNotReady(nodes), 'runs on'],
   ['maze', (_s, nodes) => (doorsOf(nodes).length ? null : 'the page shows no door to go through'), 'changes'],
+  ['river', (s, nodes) => whyNot(riverPlan(s.river!, nodes)), 'changes'],
   ['order', (s, nodes) => whyNot(orderLines(s.order!, nodes)), 'changes'],
   ['hanoi', (s, nodes) => (s.hanoi!.disks === undefined ? HANOI_UNSAID : whyNot(pegPickers(nodes))), 'changes'],
 ];
@@ -2618,6 +2620,59 @@ async function mazeStep(r: Run, step: PlanStep, reasoning: string, current: () =
     set(await look(r, r.instruction));
   }
   return { why: `no way out showed within ${MAZE_MOVES_MAX} moves (${way()})` };
+}
+
+const RIVER_ROLES = new Set(['button', 'clickable']);
+/** The page's enabled controls whose name fits. */
+const enabledNamed = (nodes: OutlineNode[], re: RegExp) =>
+  nodes.filter((n) => n.id && RIVER_ROLES.has(n.role) && n.states.disabled !== true && re.test(n.name));
+
+/**
+ * A river crossing worked out before anything is done: the items are those the page loads ("Load wolf"), all on the boat's
+ * bank, the left one; the rules are the page's ("the wolf will eat the goat", "the boat can carry up to two items").
+ */
+function riverPlan(said: { items: string[] }, nodes: OutlineNode[]): Crossing[] | string {
+  const loads = nodes.filter((n) => n.id && RIVER_ROLES.has(n.role) && LOAD.test(n.name));
+  const items = [...new Set(loads.map((n) => LOAD.exec(n.name)![1]!.toLowerCase()))];
+  const missing = said.items.filter((it) => !items.includes(it.replace(/s$/, '')) && !items.includes(it));
+  if (missing.length) return `the page loads no ${missing.join(' or ')} onto a boat`;
+  if (loads.length !== items.length || loads.some((n) => n.states.disabled === true)) return 'the items are not all waiting on the bank the boat is at';
+  const right = enabledNamed(nodes, MOVE_BOAT).map((n) => MOVE_BOAT.exec(n.name)![1]!.toLowerCase());
+  if (right.join() !== 'right') return 'the boat is not at the left bank, ready to cross';
+  const rules = riverRules(
+    nodes.filter((n) => !n.id || n.role === 'listitem').map((n) => n.name),
+    items,
+  );
+  if (!rules.eats.length) return 'the page says nothing of which item eats which';
+  return riverCrossings(items, rules.eats, rules.seats) ?? `no crossings take them all over safely, ${rules.seats} at a time`;
+}
+
+/** The crossings made: each load, the boat moved, everything unloaded; a control missing on the way stops the run there. */
+async function riverStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
+  const plan = riverPlan(step.river!, current().nodes);
+  if (typeof plan === 'string') return { why: plan };
+  const click = async (re: RegExp, what: string, why: string): Promise<string | null> => {
+    const [node] = enabledNamed(current().nodes, re);
+    if (!node) return `the page shows no ${what} to click`;
+    if (!(await actOnNode(r, node, 'click', [], `click ${quote(node.name)}`, why, current().url))) return `${quote(node.name)} went away`;
+    set(await look(r, r.instruction));
+    return null;
+  };
+  for (const [k, c] of plan.entries()) {
+    const why = `${reasoning}: crossing ${k + 1} of ${plan.length}, ${c.load.length ? c.load.join(' and ') : 'nothing'} to the ${c.to} bank`;
+    for (const it of c.load) {
+      // Items are words of letters (LOAD): nothing in them is read as a pattern.
+      const failed = await click(new RegExp(`^\\W*load (?:the )?${it}\\W*$`, 'i'), `"Load ${it}"`, why);
+      if (failed) return { why: `${failed} (crossing ${k + 1} of ${plan.length})` };
+    }
+    const moved = await click(new RegExp(`^\\W*move (?:the )?boat ${c.to}\\W*$`, 'i'), `"Move boat ${c.to}"`, why);
+    if (moved) return { why: `${moved} (crossing ${k + 1} of ${plan.length})` };
+    for (let u = 0; u < c.load.length; u++) {
+      const failed = await click(UNLOAD, 'control that unloads the boat', why);
+      if (failed) return { why: `${failed} (crossing ${k + 1} of ${plan.length})` };
+    }
+  }
+  return { did: `took everything across in ${plan.length} crossings` };
 }
 
 const HANOI_UNSAID = 'how many disks there are is not said, and the built-in model does not count them in the drawing';

@@ -45,7 +45,7 @@ import {
 import type { Trip } from './trips';
 import { SORT_STEP, sortFirst, type SortSpec } from './sorting';
 import { GAME_STEP, gameFirst } from './boards';
-import { hanoiSaid, mazeSaid } from './puzzles';
+import { hanoiSaid, mazeSaid, riverSaid } from './puzzles';
 import { ACROSS, DOWNWARDS, GROWN, RESIZE_VERBS, RESIZED_BOXES, SHRUNK } from './words/places';
 import { drawOf, type Draw } from './draws';
 import { guessOf, type Guess } from './guessing';
@@ -295,6 +295,8 @@ export interface PlanStep {
    * (items of a kind: the first ones of it, one each), then the page's one control that sends the order.
    */
   order?: { items?: string[]; kind?: string; count?: number };
+  /** "Transport a wolf, goat, and cabbage across the river safely": crossings worked out from the page's rules, then made. */
+  river?: { items: string[] };
   /** "Navigate a maze to find the exit": the page's doors tried in turn, going back from dead ends, until a secret shows. */
   maze?: boolean;
   /** "Stack 3 disks on the rightmost peg": the Towers of Hanoi solved with the page's three peg pickers, one move at a time. */
@@ -2115,6 +2117,11 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       if (order) {
         const what = order.items ? `one each of ${order.items.join(', ')}` : `${order.count} items that are ${order.kind}`;
         push({ say: `order ${what}, then send the order`, order });
+        return;
+      }
+      const river = riverSaid(restore(clause, quotes));
+      if (river) {
+        push({ say: `take the ${river.items.join(', ')} across the river, never leaving one with what eats it`, river });
         return;
       }
       if (mazeSaid(bare(clause, quotes))) {

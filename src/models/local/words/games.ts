@@ -25,3 +25,13 @@ export const HANOI_SAID: Phrases = [
 ];
 /** What the control that picks a peg is called (one such control under each of three pegs). */
 export const PEG_PICKERS: Phrases = ['select', 'selected', 'choose', 'pick'];
+
+/** A river crossing asked as a task: (1) what is taken across ("transport a wolf, goat, and cabbage across the river safely"). */
+export const RIVER_SAID: Phrases = [
+  '(?:transport|get|take|bring|ferry|move) (?:a |an |the |all )?(.+?) (?:across|over) the river(?: safely)?',
+  '(?:help|guide) (?:a |an |the )?(.+?) (?:across|over) the river(?: safely)?',
+];
+/** A rule of a crossing: (1) what eats (2) what, when they are left alone. */
+export const EATS_SAID: Phrases = ['(?:the |a )?([a-z]+) (?:will |would |can |may )?(?:eat|eats|attack|attacks|kill|kills) (?:the |a )?([a-z]+)'];
+/** How many a boat carries: (1) the number ("the boat can only carry one item at a time", "up to two items"). */
+export const SEATS_SAID: Phrases = ['carry (?:only )?(?:up to |at most )?([a-z]+|\\d+) (?:items?|things?|passengers?|animals?)'];
