@@ -494,6 +494,8 @@ export async function runPlanned(run: StepRunner): Promise<PlannedOutcome> {
 
 /** A run: the runner, the model's clock, and the page as the run first read it. */
 type Run = StepRunner & { clock: Clock; first?: View };
+/** How long a page that refuses a step at first is given to finish drawing itself before one more look. */
+const LATE_PAGE_MS = 600;
 
 async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   let view = await look(r, r.instruction);
@@ -507,7 +509,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     went = `opened ${view.url}`;
   }
   const nothing = went ? `nothing was done but ${went}` : 'nothing was done';
-  const first = view;
+  let first = view;
   r.first = first;
   const effects = r.effects;
   let plan: PlanStep[];
@@ -537,98 +539,115 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   // Every step grounded on the page as it is now. A step that does not ground, with only steps
   // before it that cannot change what the page shows (text typed into plain fields), will not
   // ground later either: refuse before anything is done.
-  let mayChange = false;
-  for (const [i, planned] of plan.entries()) {
-    if (planned.wait !== undefined) continue;
-    const check = READY_CHECKS.find(([kind]) => planned[kind] !== undefined);
-    if (check) {
-      const [, why, after] = check;
-      if (after === 'changes' && mayChange) break;
-      const t0 = performance.now();
-      const problem = why(planned, view.nodes, r.clock);
-      r.clock.ms += performance.now() - t0;
-      if (problem) return beyond(i, planned.say, problem);
-      if (after === 'runs on') break;
-      mayChange = true;
-      continue;
-    }
-    if (planned.tripResult) break;
-    if (planned.each || planned.openItem !== undefined) {
-      if (mayChange) break;
-      const t0 = performance.now();
-      const set = planned.each ? eachTargets(planned.each, view.nodes) : itemToOpen(planned.openItem!, view.nodes);
-      r.clock.ms += performance.now() - t0;
-      // One item whose control shows only once it is open: opening it is the way there.
-      const opens =
-        planned.each?.one &&
-        typeof set === 'string' &&
-        (typeof itemToOpen(planned.each.by!, view.nodes) !== 'string' || moreOf(planned.each, view.nodes) !== null);
-      const leaves = Array.isArray(set) ? leavingLinks(set, view.url) : null;
-      if ((typeof set === 'string' && !opens) || leaves) return beyond(i, planned.say, String(leaves ?? set));
-      mayChange = true;
-      continue;
-    }
-    if (planned.when && !mayChange) {
-      const unread = conditionUnread(planned.when, view.nodes);
-      if (unread) {
-        const depends = `${describeStep(i, plan.length, quote(planned.say))} depends on ${quote(planned.when.text)}, and ${unread}`;
-        return { success: false, message: `${depends}; nothing was done. Plan: ${listing}` };
-      }
-    }
-    if (planned.otherwise !== undefined && !mayChange) {
-      // Either side may be the one taken: both must be there.
-      const other = ground({ say: planned.otherwise }, view.nodes, r.clock);
-      if ('why' in other) return beyond(i, planned.otherwise, other.why);
-    }
-    if (planned.expand || planned.opens) {
-      // Opening a section or a menu changes what the page shows: the steps after it are grounded when their turn comes.
-      mayChange = true;
-      if (planned.expand) continue;
-    }
-    const valued = withValue(planned, view.nodes, r.instruction, r.clock);
-    if ('why' in valued) {
-      if (!mayChange) return beyond(i, planned.say, valued.why);
-      break;
-    }
-    const s = valued.step;
-    if (s.suggestion !== undefined) {
-      if (mayChange) break;
-      continue;
-    }
-    if (s.result !== undefined) {
-      // The results of a search the plan has not run yet: known only then.
-      if (mayChange) break;
-      if (!resultsOf(view.nodes).length) return beyond(i, s.say, 'it shows no list of results');
-      continue;
-    }
-    if (s.record) {
-      // The person may be on a later page: known only when the pages are turned.
-      if (mayChange) break;
-      const found = findRecord(view.nodes, s.record.who);
-      if (found && 'why' in found) return beyond(i, s.say, found.why);
-      if (found) {
-        const c = fieldControl(found.lines, s.record.field);
-        if ('why' in c) return beyond(i, s.say, c.why);
-      } else if (!nextPageOf(view.nodes)) return beyond(i, s.say, `no record on the page is named ${quote(s.record.who)}`);
-      break;
-    }
-    const g = ground(s, view.nodes, r.clock);
-    if ('why' in g) {
-      // A drop-down of plain elements shows its options once its opener is clicked: known then.
-      if (NO_OPTION.test(g.why) && plainPicker(s.say, view.nodes)) break;
-      // A slider drawn without ARIA is moved by its keys (slideTo).
-      if (plainSlider(s.say, view.nodes)) {
+  const precheck = (view: View): Omit<PlannedOutcome, 'planningMs'> | null => {
+    let mayChange = false;
+    for (const [i, planned] of plan.entries()) {
+      if (planned.wait !== undefined) continue;
+      const check = READY_CHECKS.find(([kind]) => planned[kind] !== undefined);
+      if (check) {
+        const [, why, after] = check;
+        if (after === 'changes' && mayChange) break;
+        const t0 = performance.now();
+        const problem = why(planned, view.nodes, r.clock);
+        r.clock.ms += performance.now() - t0;
+        if (problem) return beyond(i, planned.say, problem);
+        if (after === 'runs on') break;
         mayChange = true;
         continue;
       }
-      if (!mayChange && !s.search) {
-        return beyond(i, s.say, g.why);
+      if (planned.tripResult) break;
+      if (planned.each || planned.openItem !== undefined) {
+        if (mayChange) break;
+        const t0 = performance.now();
+        const set = planned.each ? eachTargets(planned.each, view.nodes) : itemToOpen(planned.openItem!, view.nodes);
+        r.clock.ms += performance.now() - t0;
+        // One item whose control shows only once it is open: opening it is the way there.
+        const opens =
+          planned.each?.one &&
+          typeof set === 'string' &&
+          (typeof itemToOpen(planned.each.by!, view.nodes) !== 'string' || moreOf(planned.each, view.nodes) !== null);
+        const leaves = Array.isArray(set) ? leavingLinks(set, view.url) : null;
+        if ((typeof set === 'string' && !opens) || leaves) return beyond(i, planned.say, String(leaves ?? set));
+        mayChange = true;
+        continue;
       }
-      // From here on the page may differ: ground the rest when their turn comes.
-      break;
+      if (planned.when && !mayChange) {
+        const unread = conditionUnread(planned.when, view.nodes);
+        if (unread) {
+          const depends = `${describeStep(i, plan.length, quote(planned.say))} depends on ${quote(planned.when.text)}, and ${unread}`;
+          return { success: false, message: `${depends}; nothing was done. Plan: ${listing}` };
+        }
+      }
+      if (planned.otherwise !== undefined && !mayChange) {
+        // Either side may be the one taken: both must be there.
+        const other = ground({ say: planned.otherwise }, view.nodes, r.clock);
+        if ('why' in other) return beyond(i, planned.otherwise, other.why);
+      }
+      if (planned.expand || planned.opens) {
+        // Opening a section or a menu changes what the page shows: the steps after it are grounded when their turn comes.
+        mayChange = true;
+        if (planned.expand) continue;
+      }
+      const valued = withValue(planned, view.nodes, r.instruction, r.clock);
+      if ('why' in valued) {
+        if (!mayChange) return beyond(i, planned.say, valued.why);
+        break;
+      }
+      const s = valued.step;
+      if (s.suggestion !== undefined) {
+        if (mayChange) break;
+        continue;
+      }
+      if (s.result !== undefined) {
+        // The results of a search the plan has not run yet: known only then.
+        if (mayChange) break;
+        if (!resultsOf(view.nodes).length) return beyond(i, s.say, 'it shows no list of results');
+        continue;
+      }
+      if (s.record) {
+        // The person may be on a later page: known only when the pages are turned.
+        if (mayChange) break;
+        const found = findRecord(view.nodes, s.record.who);
+        if (found && 'why' in found) return beyond(i, s.say, found.why);
+        if (found) {
+          const c = fieldControl(found.lines, s.record.field);
+          if ('why' in c) return beyond(i, s.say, c.why);
+        } else if (!nextPageOf(view.nodes)) return beyond(i, s.say, `no record on the page is named ${quote(s.record.who)}`);
+        break;
+      }
+      const g = ground(s, view.nodes, r.clock);
+      if ('why' in g) {
+        // A drop-down of plain elements shows its options once its opener is clicked: known then.
+        if (NO_OPTION.test(g.why) && plainPicker(s.say, view.nodes)) break;
+        // A slider drawn without ARIA is moved by its keys (slideTo).
+        if (plainSlider(s.say, view.nodes)) {
+          mayChange = true;
+          continue;
+        }
+        if (!mayChange && !s.search) {
+          return beyond(i, s.say, g.why);
+        }
+        // From here on the page may differ: ground the rest when their turn comes.
+        break;
+      }
+      if (reveals(g.pick, s) || planned.opens) mayChange = true;
     }
-    if (reveals(g.pick, s) || planned.opens) mayChange = true;
+
+    return null;
+  };
+  let refused = precheck(view);
+  // A page still drawing itself (an app that renders after it loads, frames that load inside frames) may show what a
+  // step needs a moment later: one more look once it settles, before refusing.
+  if (refused) {
+    await pause(LATE_PAGE_MS, r.signal);
+    await r.settle();
+    const again = await look(r, r.instruction);
+    if (again.text !== view.text) {
+      view = first = r.first = again;
+      refused = precheck(view);
+    }
   }
+  if (refused) return refused;
 
   const done: string[] = went ? [went] : [];
   let lastFill = false;
