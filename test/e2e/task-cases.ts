@@ -341,6 +341,8 @@ const SD = 'shades.html';
 const CS2 = 'count-sizes.html';
 /** SVG shapes moved by pointer events onto a black box. */
 const DS = 'drag-shapes.html';
+/** Five shapes and two unfilled boxes drawn side by side, with no names; Submit records what is in each. */
+const DS2 = 'drag-shapes-2.html';
 /** A command line drawn on the page (ls, rm); ?m=lines one file a line, printed late; ?m=dos dir and del; ?two: two .gif files. */
 const TM = 'terminal.html';
 /** A list box of names, several may be chosen, and a Submit button. */
@@ -614,6 +616,13 @@ const table: Record<TaskFamily, Row[]> = {
     [DS, 'Drag every red shape into the black box', state({ in_box: ['c-red', 's-red'] })],
     [DS, 'Move all the squares onto the black box', state({ in_box: ['s-green', 's-red'] })],
     [DS, 'Drag all triangles into the black box.', REFUSE],
+    // Two unnamed boxes drawn side by side; the page takes the sort by its one button, Submit.
+    [DS2, 'Drag all triangles into the left box, and everything else into the right box.', state({ left: ['t1', 't2'], right: ['c1', 'r1', 'c2'] })],
+    [DS2, 'Drag all red shapes into the left box, and everything else into the right box.', state({ left: ['c1', 't2'], right: ['t1', 'r1', 'c2'] })],
+    [DS2, 'Drag all rectangles into the left box, and everything else into the right box.', state({ left: ['r1'], right: ['c1', 't1', 't2', 'c2'] })],
+    [DS2, 'Drag all green shapes into the right box, and everything else into the left box', state({ right: ['r1'], left: ['c1', 't1', 't2', 'c2'] })],
+    [DS2, 'Drag all aqua shapes into the left box, and everything else into the right box.', state({ left: ['c2'], right: ['c1', 't1', 'r1', 't2'] })],
+    [DS2, 'Drag all purple shapes into the left box, and everything else into the right box.', REFUSE],
     // A whole list sorted: each item dragged to its place in turn (a jQuery UI sortable, HTML5 drag and drop cards).
     [
       SRT,

@@ -472,3 +472,14 @@ describe('an order from a menu', () => {
     expect(planInstruction('Order the list by price', page())[0]!.order).toBeUndefined();
   });
 });
+
+describe('a set dragged into one box and the rest into another', () => {
+  it('keeps both targets', () => {
+    expect(planInstruction('Drag all triangles into the left box, and everything else into the right box.', page())[0]!.dragEach).toEqual({
+      what: 'triangles',
+      to: 'left box',
+      rest: 'right box',
+    });
+    expect(planInstruction('Drag all circles into the black box.', page())[0]!.dragEach).toEqual({ what: 'circles', to: 'black box' });
+  });
+});

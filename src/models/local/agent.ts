@@ -34,7 +34,7 @@ import { describeFile, failure, filesIn, fits, printed } from './shell';
 import { SHELL_COMMANDS } from './words/shell';
 import { GUESS_BUTTONS } from './words/guesses';
 import { HANDED_OVER } from './words/answers';
-import { COLOUR_WORDS, ONE_DRAGGABLE, PIECE_NOUNS, SHADES, SHAPE_WORDS } from './words/references';
+import { COLOUR_WORDS, ONE_DRAGGABLE, PIECE_NOUNS, SAME_COLOUR, SHADES, SHAPE_WORDS, SIDE_BOX_NOUNS } from './words/references';
 import { RESIZED_BOXES } from './words/places';
 import { compares, coverage, exactMatch, glyphWords, normalize, words } from './text';
 import type { Point, Size, StepRunner } from './step-runner';
@@ -1475,28 +1475,104 @@ function namedTarget(target: string, nodes: OutlineNode[], clock: Clock): { node
 const SHAPE_NOUN = oneOf(SHAPE_WORDS);
 const ANY_PIECE = oneOf(PIECE_NOUNS);
 
-/**
- * What "drag all circles into the black box" moves and where: the elements named as that kind of piece (a shape word,
- * with any colour said: "red squares"; "shapes" or "items" for every shape), and the one target; or why not.
- */
-function dragSet(d: NonNullable<PlanStep['dragEach']>, nodes: OutlineNode[], clock: Clock): { pieces: OutlineNode[]; onto: OutlineNode } | string {
-  const onto = namedTarget(d.to, nodes, clock);
-  if ('why' in onto) return `where to drag them is not known: ${onto.why}`;
-  const words = d.what.toLowerCase().split(/\s+/);
+/** A box said by its side ("the left box", "the right container"): one of two drawn boxes the pieces go into. */
+const SIDE_BOX = new RegExp(`^(?:the\\s+)?(left|right|top|bottom)(?:most)?\\s+(?:${either(SIDE_BOX_NOUNS)})$`, 'i');
+type Side = 'left' | 'right' | 'top' | 'bottom';
+/** Where a set goes: an element the page names, or one of two boxes its drawing draws (by side). */
+type DragOnto = { node: OutlineNode } | { side: Side; drawing: OutlineNode };
+interface DragSet {
+  pieces: OutlineNode[];
+  onto: DragOnto;
+  /** "..., and everything else into the right box": the drawing's other pieces, and where they go. */
+  rest?: { pieces: OutlineNode[]; onto: DragOnto };
+}
+
+/** The pieces a drag of a set names ("red squares", "shapes"), outside the target; or why the words name none. */
+function piecesNamed(what: string, nodes: OutlineNode[], outside: OutlineNode | null): OutlineNode[] | string {
+  const words = what.toLowerCase().split(/\s+/);
   const noun = words.at(-1)!;
   const colours = words.slice(0, -1);
-  if (!SHAPE_NOUN.test(noun) && !ANY_PIECE.test(noun)) return `${quote(d.what)} names no kind of shape the page draws`;
+  if (!SHAPE_NOUN.test(noun) && !ANY_PIECE.test(noun)) return `${quote(what)} names no kind of shape the page draws`;
   if (colours.some((c) => !oneOf(COLOUR_WORDS).test(c))) return `it picks the pieces by ${quote(colours.join(' '))}, which the built-in model cannot see`;
   const kind = SHAPE_NOUN.test(noun) ? singular(noun) : null;
-  const pieces = nodes.filter((n) => {
-    if (!n.id || n === onto.node || isInside(n, onto.node)) return false;
+  return nodes.filter((n) => {
+    if (!n.id || (outside && (n === outside || isInside(n, outside)))) return false;
     const said = normalize(n.name).split(' ');
     const shape = said.find((w) => SHAPE_NOUN.test(w));
-    return !!shape && (!kind || singular(shape) === kind) && colours.every((c) => said.includes(c));
+    // A square is a rectangle too ("drag all rectangles" takes the squares).
+    const fits = !kind || singular(shape ?? '') === kind || (kind === 'rectangle' && singular(shape ?? '') === 'square');
+    return !!shape && fits && colours.every((c) => said.includes(c) || said.includes(SAME_COLOUR[c] ?? c));
   });
+}
+
+/** Every piece a drawing holds: the elements inside it named as a shape. */
+const drawingPieces = (drawing: OutlineNode, nodes: OutlineNode[]) =>
+  nodes.filter(
+    (n) =>
+      n.id &&
+      isInside(n, drawing) &&
+      normalize(n.name)
+        .split(' ')
+        .some((w) => SHAPE_NOUN.test(w)),
+  );
+
+/**
+ * What "drag all circles into the black box" moves and where: the elements named as that kind of piece (a shape word,
+ * with any colour said: "red squares"; "shapes" or "items" for every shape), and the one target; or why not. A target
+ * said by its side ("the left box") is one of two boxes drawn in the drawing that holds the pieces (found when the step
+ * runs); "everything else into the right box" takes the drawing's other pieces there.
+ */
+function dragSet(d: NonNullable<PlanStep['dragEach']>, nodes: OutlineNode[], clock: Clock): DragSet | string {
+  const named = namedTarget(d.to, nodes, clock);
+  const side = SIDE_BOX.exec(d.to.trim());
+  if ('why' in named && !side) return `where to drag them is not known: ${named.why}`;
+  const pieces = piecesNamed(d.what, nodes, 'node' in named ? named.node : null);
+  if (typeof pieces === 'string') return pieces;
   if (!pieces.length) return `no ${d.what} on the page to drag`;
   if (pieces.length > EACH_MAX) return `${pieces.length} ${d.what}, more than ${EACH_MAX}`;
-  return { pieces, onto: onto.node };
+  const drawings = [...new Set(pieces.map((n) => n.parent))];
+  const drawing = drawings.length === 1 && drawings[0]?.id ? drawings[0] : null;
+  if (!('node' in named) && !drawing) return `the ${d.what} are not all in one drawing, so which box is the ${side![1]!.toLowerCase()} one is not known`;
+  const onto: DragOnto = 'node' in named ? named : { side: side![1]!.toLowerCase() as Side, drawing: drawing! };
+  if (!d.rest) return { pieces, onto };
+  const restSide = SIDE_BOX.exec(d.rest.trim());
+  if (!drawing || !restSide) return `where the rest go is not known: ${quote(d.rest)} is not one of two boxes of the drawing`;
+  const rest = drawingPieces(drawing, nodes).filter((n) => !pieces.includes(n));
+  return { pieces, onto, rest: { pieces: rest, onto: { side: restSide[1]!.toLowerCase() as Side, drawing } } };
+}
+
+/** Drawn boxes pieces are sorted into: unfilled, each side at least this many times the largest piece's. */
+const BOX_TIMES = 2;
+
+/**
+ * The point (in the viewport) a set goes to: the target's, or the centre of the box on that side of the two the drawing
+ * draws (unfilled, much larger than its pieces), placed by the drawing's pieces (each drawn shape of a piece, in order).
+ */
+async function ontoPoint(r: Run, onto: DragOnto, nodes: OutlineNode[]): Promise<Point | string> {
+  if ('node' in onto) {
+    const [sel] = await r.selectors([onto.node.id!]);
+    return sel ? r.pointOf(sel) : 'the target went away';
+  }
+  const [drawSel] = await r.selectors([onto.drawing.id!]);
+  const read = drawSel ? await r.shapesIn(drawSel).catch(() => null) : null;
+  if (!read) return 'the drawing could not be read';
+  const empty = (f: string) => !f || f === 'none' || /rgba\(.*,\s*0\)$|transparent/.test(f);
+  const filled = read.shapes.filter((s) => !empty(s.fill));
+  const most = Math.max(0, ...filled.map((s) => Math.max(s.w, s.h)));
+  const boxes = read.shapes.filter((s) => empty(s.fill) && s.tag === 'rect' && s.w >= BOX_TIMES * most && s.h >= BOX_TIMES * most);
+  if (boxes.length !== 2) return `the drawing shows ${boxes.length || 'no'} boxes to sort into, not two`;
+  const across = onto.side === 'left' || onto.side === 'right';
+  const [a, b] = [...boxes].sort((p, q) => (across ? p.x - q.x : p.y - q.y));
+  if (across ? Math.abs(a!.x - b!.x) < a!.w / 2 : Math.abs(a!.y - b!.y) < a!.h / 2)
+    return `the two boxes are not side by side ${across ? 'across' : 'up and down'}`;
+  const box = onto.side === 'left' || onto.side === 'top' ? a! : b!;
+  // Where the drawing's corner is, from a piece: its drawn shape's place in the drawing against its place on the screen.
+  const pieces = drawingPieces(onto.drawing, nodes);
+  if (pieces.length !== filled.length) return `the drawing draws ${filled.length} filled shapes for ${pieces.length} pieces: which is which is not known`;
+  const [pieceSel] = await r.selectors([pieces[0]!.id!]);
+  if (!pieceSel) return 'a piece went away';
+  const seen = await r.pointOf(pieceSel);
+  return { x: seen.x - filled[0]!.x + box.x, y: seen.y - filled[0]!.y + box.y };
 }
 
 /** Drag each piece of the set onto the target, a little apart; each must move, or the run stops there. */
@@ -1504,24 +1580,36 @@ async function dragEachStep(r: Run, step: PlanStep, reasoning: string, current: 
   const view = current();
   const set = dragSet(step.dragEach!, view.nodes, r.clock);
   if (typeof set === 'string') return { why: set };
-  const [ontoSel] = await r.selectors([set.onto.id!]);
-  if (!ontoSel) return { why: 'the target went away' };
-  const at = await r.pointOf(ontoSel);
-  const moved: string[] = [];
-  for (const [k, n] of set.pieces.entries()) {
-    if (r.signal.aborted) return { why: `cancelled after ${moved.length} of ${set.pieces.length}` };
-    const [sel] = await r.selectors([n.id!]);
-    if (!sel) return { why: `${quote(n.name)} went away after ${moved.length} of ${set.pieces.length}` };
-    // A little apart, so a piece does not land on one dropped before it.
-    const out = await r.dragBy(sel, { to: { x: at.x + ((k % 3) - 1) * 10, y: at.y + ((Math.floor(k / 3) % 3) - 1) * 10 } });
-    const did = `dragged ${out.element} from (${Math.round(out.from.x)}, ${Math.round(out.from.y)}) to (${Math.round(out.to.x)}, ${Math.round(out.to.y)})`;
-    r.note(step.say, `${reasoning}: ${k + 1} of ${set.pieces.length}`, did, view.url, null);
-    await r.settle();
-    const p = await r.pointOf(sel).catch(() => null);
-    if (p && Math.hypot(p.x - out.from.x, p.y - out.from.y) < 3) return { why: `${did}, but it did not move (the page did not take the drag)` };
-    moved.push(quote(n.name));
+  const said = (o: DragOnto) => ('node' in o ? quote(o.node.name || o.node.role) : `the ${o.side} box`);
+  const done: string[] = [];
+  for (const { pieces, onto } of [set, ...(set.rest ? [set.rest] : [])]) {
+    const at = await ontoPoint(r, onto, view.nodes);
+    if (typeof at === 'string') return { why: done.length ? `${done.join('; ')}, then ${at}` : at };
+    const moved: string[] = [];
+    for (const [k, n] of pieces.entries()) {
+      if (r.signal.aborted) return { why: `cancelled after ${moved.length} of ${pieces.length}` };
+      const [sel] = await r.selectors([n.id!]);
+      if (!sel) return { why: `${quote(n.name)} went away after ${moved.length} of ${pieces.length}` };
+      // A little apart, so a piece does not land on one dropped before it.
+      const out = await r.dragBy(sel, { to: { x: at.x + ((k % 3) - 1) * 10, y: at.y + ((Math.floor(k / 3) % 3) - 1) * 10 } });
+      const did = `dragged ${out.element} from (${Math.round(out.from.x)}, ${Math.round(out.from.y)}) to (${Math.round(out.to.x)}, ${Math.round(out.to.y)})`;
+      r.note(step.say, `${reasoning}: ${k + 1} of ${pieces.length}`, did, view.url, null);
+      await r.settle();
+      const p = await r.pointOf(sel).catch(() => null);
+      if (p && Math.hypot(p.x - out.from.x, p.y - out.from.y) < 3) return { why: `${did}, but it did not move (the page did not take the drag)` };
+      moved.push(quote(n.name));
+    }
+    done.push(moved.length ? `dragged ${moved.join(', ')} onto ${said(onto)}` : `nothing else to drag onto ${said(onto)}`);
   }
-  return { did: `dragged ${moved.join(', ')} onto ${quote(set.onto.name || set.onto.role)}` };
+  // Pieces sorted between two boxes are an answer the page takes by its one button, when Submit is all it has.
+  const buttons = view.nodes.filter((n) => n.id && (n.role === 'button' || n.role === 'link') && n.states.disabled !== true);
+  if (set.rest && buttons.length === 1 && /^submit$/i.test(buttons[0]!.name.trim())) {
+    if (!(await actOnNode(r, buttons[0]!, 'click', [], 'click "Submit"', `${reasoning}: the boxes hold the answer`, view.url))) {
+      return { why: `${done.join('; ')}, then "Submit" went away` };
+    }
+    done.push('clicked "Submit"');
+  }
+  return { did: done.join('; ') };
 }
 
 /** Resize the box the step names by its corner grip; done when its size changed the way asked. */

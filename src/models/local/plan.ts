@@ -125,6 +125,7 @@ import {
   GENERIC_FIELDS,
   OWNER_WORDS,
   PLACE_WORDS,
+  REST_OF_SET,
   SHADES,
   STATED_NOUNS,
   VALUE_WORDS,
@@ -289,7 +290,7 @@ export interface PlanStep {
   /** "Make the text area wider": the box's resize grip dragged by this much (the box as words for the single-step reading to ground). */
   resize?: { target: string; dx: number; dy: number };
   /** "Drag all circles into the black box": every piece of that kind dragged onto the target, each move checked. */
-  dragEach?: { what: string; to: string };
+  dragEach?: { what: string; to: string; rest?: string };
   /**
    * "Order one of each item: A, B", "order 3 items that are vegan": each item's add control ("+") clicked that many times
    * (items of a kind: the first ones of it, one each), then the page's one control that sends the order.
@@ -1416,6 +1417,8 @@ function resizeOf(clause: string, quotes: string[]): PlanStep['resize'] | null {
 }
 
 /** "Drag all circles into the black box", "move every square onto the target": (1) the kind of piece, (2) where to. */
+/** The rest of a drag of a set: "(the left box), and everything else into (the right box)". */
+const DRAG_REST = new RegExp(`^(.+?),?\\s+and\\s+(?:${either(REST_OF_SET)})\\s+(?:in|into|onto|on|to|inside)\\s+(?:the\\s+)?(.+)$`, 'i');
 const DRAG_ALL = new RegExp(
   `^(?:${either(DRAG_VERBS)}|put|place)\\s+(?:all|every|each)\\s+(?:of\\s+)?(?:the\\s+)?([\\w-]+(?:\\s+[\\w-]+)?)` +
     '\\s+(?:in|into|onto|on|to|inside)\\s+(?:the\\s+)?(.+)$',
@@ -2242,7 +2245,9 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       }
       const all = DRAG_ALL.exec(bare(clause, quotes).replace(/[.!]+$/, ''));
       if (all) {
-        push({ say: restore(clause, quotes), dragEach: { what: all[1]!, to: all[2]! } });
+        // "..., and everything else into the right box": the pieces not taken go to a second target.
+        const rest = DRAG_REST.exec(all[2]!);
+        push({ say: restore(clause, quotes), dragEach: rest ? { what: all[1]!, to: rest[1]!, rest: rest[2]! } : { what: all[1]!, to: all[2]! } });
         return;
       }
       const resize = resizeOf(clause, quotes);

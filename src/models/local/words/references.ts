@@ -107,8 +107,10 @@ export const SHAPE_WORDS: Phrases = [
 /** Colours a count may ask for ("the number of red blocks"): a piece counts when its colour says the word. */
 export const COLOUR_WORDS: Phrases = [
   ...['red', 'green', 'blue', 'yellow', 'orange', 'purple', 'pink', 'black', 'white', 'gr[ae]y', 'brown', 'cyan', 'magenta'],
-  ...['violet', 'teal', 'navy', 'lime', 'olive', 'maroon', 'gold', 'silver', 'indigo', 'turquoise'],
+  ...['violet', 'teal', 'navy', 'lime', 'olive', 'maroon', 'gold', 'silver', 'indigo', 'turquoise', 'aqua', 'fuchsia'],
 ];
+/** Colour keywords that name one colour twice: the snapshot says the first ("cyan" for aqua). */
+export const SAME_COLOUR: Readonly<Record<string, string>> = { aqua: 'cyan', fuchsia: 'magenta' };
 /** Sides of the shapes a figure may show ("how many sides the shape has"); a round shape has none to count. */
 export const SHAPE_SIDES: Readonly<Record<string, number>> = { triangle: 3, square: 4, rectangle: 4, diamond: 4, pentagon: 5, hexagon: 6 };
 /** "the button that best describes the figure", "the button that says how many sides the shape has": a button named by an answer. */
@@ -135,3 +137,7 @@ export const EACH_LABEL_VALUES: Phrases = [
 ];
 /** What a drag names when the page has one thing to drag ("drag the item left"). */
 export const ONE_DRAGGABLE: Phrases = ['(?:the )?(?:item|shape|object|element|piece|thing)'];
+/** Whatever a set leaves ("drag all triangles into the left box, and everything else into the right box"). */
+export const REST_OF_SET: Phrases = ['everything else', 'all (?:the )?(?:rest|others)', 'the rest', 'the others', 'every other (?:shape|one|piece|item)'];
+/** What a drawn box pieces are sorted into is called ("the left box"). */
+export const SIDE_BOX_NOUNS: Phrases = ['box', 'container', 'area', 'zone', 'bin', 'square', 'rectangle'];
