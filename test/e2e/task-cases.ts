@@ -616,6 +616,7 @@ const table: Record<TaskFamily, Row[]> = {
     [DS, 'Drag every red shape into the black box', state({ in_box: ['c-red', 's-red'] })],
     [DS, 'Move all the squares onto the black box', state({ in_box: ['s-green', 's-red'] })],
     [DS, 'Drag all triangles into the black box.', REFUSE],
+    [`${DS}?m=submit`, 'Drag all circles into the black box.', state({ in_box: ['c-red', 'c-blue'], submitted: true })],
     // Two unnamed boxes drawn side by side; the page takes the sort by its one button, Submit.
     [DS2, 'Drag all triangles into the left box, and everything else into the right box.', state({ left: ['t1', 't2'], right: ['c1', 'r1', 'c2'] })],
     [DS2, 'Drag all red shapes into the left box, and everything else into the right box.', state({ left: ['c1', 't2'], right: ['t1', 'r1', 'c2'] })],

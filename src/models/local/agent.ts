@@ -1601,9 +1601,9 @@ async function dragEachStep(r: Run, step: PlanStep, reasoning: string, current: 
     }
     done.push(moved.length ? `dragged ${moved.join(', ')} onto ${said(onto)}` : `nothing else to drag onto ${said(onto)}`);
   }
-  // Pieces sorted between two boxes are an answer the page takes by its one button, when Submit is all it has.
+  // Pieces placed in a drawing are an answer the page takes by its one button, when Submit is all it has.
   const buttons = view.nodes.filter((n) => n.id && (n.role === 'button' || n.role === 'link') && n.states.disabled !== true);
-  if (set.rest && buttons.length === 1 && /^submit$/i.test(buttons[0]!.name.trim())) {
+  if (buttons.length === 1 && /^submit$/i.test(buttons[0]!.name.trim())) {
     if (!(await actOnNode(r, buttons[0]!, 'click', [], 'click "Submit"', `${reasoning}: the boxes hold the answer`, view.url))) {
       return { why: `${done.join('; ')}, then "Submit" went away` };
     }
