@@ -213,6 +213,12 @@ const GAMES: [page: string, task: string, answer: string | null][] = [
   ['wolf-goat-cabbage', 'Transport a wolf, goat, and cabbage across the river safely', 'CabbagesAreYummy'],
   ['wolf-goat-cabbage-easy', 'Transport a wolf and goat across the river safely.', 'GoatsAreFriends'],
   ['wolf-goat-cabbage-hard', 'Transport a wolf, goat, cabbage, and fox across the river safely.', 'FoxesAreTricky'],
+  // The same puzzles in other words.
+  ['maze-easy', 'Find your way out of the maze', 'MAZE_EASY_PEASY_2024'],
+  ['wolf-goat-cabbage', 'Get the wolf, the goat and the cabbage across the river', 'CabbagesAreYummy'],
+  ['wolf-goat-cabbage-easy', 'Ferry the wolf and the goat over the river safely', 'GoatsAreFriends'],
+  ['towers-of-hanoi-easy', 'Solve the Towers of Hanoi puzzle with 3 disks', 'RecursionMasterTowerEasy'],
+  ['towers-of-hanoi-easy', 'Move all 3 disks to the rightmost peg', 'RecursionMasterTowerEasy'],
   ['iframe-nest', 'Navigate through nested iframes to find the hidden button', 'NestedVoyager'],
   ['iframe-nest-easy', 'Navigate through fewer nested iframes to find the hidden button', 'NestedVoyagerEasy'],
   ['iframe-nest-hard', 'Navigate through more nested iframes to find the hidden button', 'NestedVoyagerHard'],
