@@ -838,6 +838,16 @@ const table: Record<TaskFamily, Row[]> = {
     // A reply's text is quoted or said after "with": "reply all" names a control, not a text.
     [MK, 'Find the email by Jaimie and reply all', REFUSE],
     [MK, "Delete Lyn's email", state({ deleted: ['lyn'] })],
+    // Said of the message, passive or wished, and a reply said as an email to its sender.
+    [MK, "Lyn's email should be deleted from the inbox.", state({ deleted: ['lyn'] })],
+    [MK, 'I want the email from Lyn deleted', state({ deleted: ['lyn'] })],
+    [MK, "Please delete Lyn's emails.", state({ deleted: ['lyn'] })],
+    [MK, "Lucia's email needs to be forwarded to Kimberly.", { submits: [{ forward_to: 'Kimberly', email: 'lucia' }] }],
+    [MK, 'Email Jaimie the message, "Fusce in."', { submits: [{ reply_text: 'Fusce in.', to: 'jaimie' }] }],
+    [MK, 'Respond to Jaimie: "Fusce in."', { submits: [{ reply_text: 'Fusce in.', to: 'jaimie' }] }],
+    [MK, 'Send Jaimie a reply saying "Fusce in."', { submits: [{ reply_text: 'Fusce in.', to: 'jaimie' }] }],
+    // The page marks importance with a star: "important" is not what it says.
+    [MK, 'Please find the email Ilka sent me and file it as important', REFUSE],
     [MK, 'Reply to Jaimie with "Fusce in."', { submits: [{ reply_text: 'Fusce in.', to: 'jaimie' }] }],
     [IB, "Forward Carol's email to erin@northwind.io", { submits: [{ forward_to: 'erin@northwind.io' }] }],
     // A closing courtesy is not typed; words after a quoted reply are not typed either.

@@ -483,3 +483,13 @@ describe('a set dragged into one box and the rest into another', () => {
     expect(planInstruction('Drag all circles into the black box.', page())[0]!.dragEach).toEqual({ what: 'circles', to: 'black box' });
   });
 });
+
+describe('what should be done to a message', () => {
+  it('is the action on it, said as one', () => {
+    const say = (t: string) => planInstruction(t, page())[0]!.say;
+    expect(say("Lyn's email should be deleted from the inbox.")).toBe('delete the email from Lyn');
+    expect(say('I want the email from Lyn deleted')).toBe('delete the email from Lyn');
+    expect(say("Please delete Lyn's emails.")).toBe('delete all emails from Lyn');
+    expect(planInstruction("Lucia's email needs to be forwarded to Kimberly.", page()).map((s) => s.say)).toContain('click forward');
+  });
+});

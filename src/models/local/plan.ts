@@ -109,6 +109,7 @@ import {
   SEND_ON_VERBS,
   FIND_MESSAGE_VERBS,
   SEND_IT_VERBS,
+  DONE_TO_ITEM,
 } from './words/messages';
 import { PERSON_NAME, RECORD_BOOKS, RECORD_FIELDS } from './words/search';
 import { BY_KEYS, KEY_COMBO_NOUNS, KEY_WORDS, MODIFIERS } from './words/keys';
@@ -1152,6 +1153,17 @@ const SEND_TO = new RegExp(
   `^(?:${either(SEND_ON_VERBS)})(?:\\s+on)?\\s+(?:the\\s+)?(${either(ITEM_NOUNS)})\\s+(?:from|by|of)\\s+(.+?)(?:\\s+on)?\\s+to\\s+${RECIPIENT}$`,
 );
 const NOUN = `(?:the\\s+)?(${either(ITEM_NOUNS)})`;
+/** "Lyn's emails": (1) who, (2) the noun (said as every one of them). */
+const OWNED_ITEMS = new RegExp(`\\b${PERSON}['’]s\\s+(${either(ITEM_NOUNS)})s\\b`, 'g');
+/**
+ * A message said with what should be done to it ("the email from Lyn should be deleted", "I want the email from Lyn
+ * deleted", "... needs to be forwarded to Kim"): (1) the noun, (2) who, (3) what is done, (4) the rest ("to Kim").
+ */
+const DONE_TO = new RegExp(
+  `^(?:i\\s+(?:want|need|would\\s+like)\\s+)?${NOUN}\\s+(?:from|by|of)\\s+${PERSON}\\s+` +
+    `(?:(?:should|must|needs\\s+to|has\\s+to|is\\s+to)\\s+be\\s+|to\\s+be\\s+)?(${Object.keys(DONE_TO_ITEM).join('|')})` +
+    '(\\s+to\\s+.+|\\s+from\\s+(?:the|my|your)\\s+inbox)?$',
+);
 /** Other ways to say "forward the NOUN from X to Y" and "reply to the email from X with T", each with how it is said so. */
 const SAID_AS_ITEM: readonly [RegExp, (m: RegExpExecArray) => string][] = [
   // "forward to Kimberly the email from Lucia"
@@ -1184,6 +1196,16 @@ const SAID_AS_ITEM: readonly [RegExp, (m: RegExpExecArray) => string][] = [
     (m) => `${m[1]} the ${m[2]} from ${m[3]}`,
   ],
   [new RegExp(`^give\\s+${NOUN}\\s+(?:from|by|of)\\s+${PERSON}\\s+a\\s+(star|flag)$`), (m) => `${m[3]} the ${m[1]} from ${m[2]}`],
+  // 'email Jaimie the message, "Fusce in."', 'send Jaimie a reply saying "Fusce in."': a reply to the one who wrote.
+  [
+    new RegExp(
+      `^(?:e-?mail|send|write)\\s+${PERSON}\\s+(?:the\\s+message|a\\s+(?:reply|response|message|note))` +
+        `\\s*(?:[,:]|\\s+(?:${either(REPLY_WITH)}))\\s*(${REPLY_QUOTE})$`,
+    ),
+    (m) => `reply to the email from ${m[1]} with ${m[2]}`,
+  ],
+  // 'respond to Jaimie: "Fusce in."'
+  [new RegExp(`^(?:${either(REPLY_VERBS)})\\s+to\\s+${PERSON}\\s*:\\s*(${REPLY_QUOTE})$`), (m) => `reply to the email from ${m[1]} with ${m[2]}`],
   // "send a reply to Jaimie: "Fusce in.""
   [
     new RegExp(`^(?:send|write)\\s+(?:a\\s+|an\\s+)?(?:reply|response|answer)\\s+to\\s+${PERSON}\\s*(?::|,?\\s+(?:${either(REPLY_WITH)}))\\s*(.+)$`),
@@ -1257,7 +1279,16 @@ function itemFirst(text: string): string | null {
   if (sent) return sent;
   // A sentence's first word is capitalised whatever it is: no sign of a name.
   const lowered = text.replace(/^\w+/, (w) => w.toLowerCase());
-  const s = lowered.replace(OWNED_ITEM, (_m, who: string, noun: string) => `the ${noun} from ${who}`);
+  // "Lyn's email should be ...": a name that begins the sentence, before "'s", is a name all the same.
+  const named = /^[A-Z][\w-]*['’]s\s/.test(text) ? text : lowered;
+  const s = named
+    .replace(OWNED_ITEMS, (_m, who: string, noun: string) => `all ${noun}s from ${who}`)
+    .replace(OWNED_ITEM, (_m, who: string, noun: string) => `the ${noun} from ${who}`);
+  const done = DONE_TO.exec(s);
+  if (done) {
+    const rest = /^\s+to\s/.test(done[4] ?? '') ? done[4]! : '';
+    return forwardSaid(`${DONE_TO_ITEM[done[3]!]} the ${done[1]} from ${done[2]}${rest}`) ?? `${DONE_TO_ITEM[done[3]!]} the ${done[1]} from ${done[2]}${rest}`;
+  }
   const send = SEND_ON.exec(s);
   if (send) return `forward the ${send[2]} from ${send[3]} to ${send[1]}`;
   const sendTo = SEND_TO.exec(s);

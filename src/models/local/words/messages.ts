@@ -83,3 +83,13 @@ export const ALL_KINDS: Readonly<Record<string, Phrases>> = {
 export const EVERYTHING: Phrases = ['everything', 'every (?:control|element|item|widget)', 'all (?:the )?(?:controls|elements|widgets)'];
 /** How a control mentions what it is about. */
 export const MENTIONS: Phrases = ['mentions?', 'contains?', 'includes?', '(?:are\\s+|is\\s+)?about', 'with', 'referring\\s+to', 'naming', 'saying'];
+/** What was done to a message, said of it ("Lyn's email should be deleted"): the word, and the verb that does it. */
+export const DONE_TO_ITEM: Readonly<Record<string, string>> = {
+  deleted: 'delete',
+  removed: 'remove',
+  trashed: 'trash',
+  archived: 'archive',
+  starred: 'star',
+  flagged: 'flag',
+  forwarded: 'forward',
+};
