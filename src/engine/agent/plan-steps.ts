@@ -6,10 +6,10 @@
 import type { StepRunner } from '../../models/local/step-runner';
 import { clickInside, clickMoving, dragBy, holdOn, performAction, pointNow, pointOf, resizeBy, shapesIn, strokeInside } from '../core/actions';
 import { captureSnapshot, selectorsForIds } from '../core/snapshot';
-import { goto } from '../core/pages';
+import { evaluate, goto } from '../core/pages';
 import { pageToday } from '../core/today';
 import { endsRun } from '../people/approval';
-import type { BrowserPort } from '../ports';
+import { sleep, type BrowserPort } from '../ports';
 import { describeEffect, EffectWatch } from './effect';
 
 /** What the agent's run gives of its own: the act step, the notes and settling belong to its step machinery. */
@@ -28,6 +28,9 @@ const NODE_ACTION_MS = 5000;
 const MOVING_MS = 2000;
 /** How long the page may take to list the items of a menu. */
 const MENU_TEXTS_MS = 3000;
+/** How long a step's Back may take to change the address, and how often it is looked at. */
+const BACK_MS = 2000;
+const BACK_POLL_MS = 100;
 
 export function planSteps(run: PlannedRun): StepRunner {
   const { port, page, signal } = run;
@@ -56,6 +59,17 @@ export function planSteps(run: PlannedRun): StepRunner {
     hold: (selector, ms) => holdOn(port, page, { selector }, ms, NODE_ACTION_MS, signal),
     menuTexts: async (selector) =>
       (await port.frameRequest<{ texts: string[] }>(page, 0, { type: 'dh:menuTexts', selector }, MENU_TEXTS_MS).catch(() => ({ texts: [] as string[] }))).texts,
+    back: async () => {
+      const from = (await port.pageInfo(page)).url;
+      await evaluate(port, page, 'history.back()', false, undefined, NODE_ACTION_MS);
+      // Back goes on after the call returns: the address is read once it has changed (or the wait is over).
+      for (let waited = 0; waited < BACK_MS && !signal?.aborted; waited += BACK_POLL_MS) {
+        if ((await port.pageInfo(page)).url !== from) break;
+        await sleep(BACK_POLL_MS);
+      }
+      await run.settle();
+      return { url: (await port.pageInfo(page)).url };
+    },
     today: () => pageToday(port, page),
     open: async (url) => {
       const info = await goto(port, page, url, {}, run.allowSchemes ?? [], signal);

@@ -2697,8 +2697,8 @@ const doorsOf = (nodes: OutlineNode[]) => nodes.filter((n) => n.id && DOOR_ROLES
 
 /**
  * A maze walked until its way out shows (a secret the page did not show before): in each room (an address) the first
- * open door not yet taken from it, and from a room with none (a dead end, its doors shut) back to the room before, by its
- * address. A door that leaves the address as it was cannot be come back through: the walk stops there.
+ * open door not yet taken from it, and from a room with none (a dead end, its doors shut) back to the room before (the
+ * browser's Back, else its address). A door that leaves the address as it was cannot be come back through: the walk stops there.
  */
 async function mazeStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
   const shownFirst = new Set(r.first?.nodes.map((n) => lineKey(n.name)));
@@ -2721,8 +2721,11 @@ async function mazeStep(r: Run, step: PlanStep, reasoning: string, current: () =
     rooms.pop();
     const back = rooms[rooms.length - 1];
     if (!back) return { why: 'every door was tried, and none led out' };
-    const opened = await r.open(back.url);
-    r.note(`go back to ${back.url}`, `${reasoning}: no door left to try here`, `opened ${opened.url}`, opened.url, null);
+    // The browser's Back first (a site that draws its rooms itself may not serve their addresses); else the room by its address.
+    let at = (await r.back()).url;
+    let how = 'went back to';
+    if (at !== back.url) ((at = (await r.open(back.url)).url), (how = 'opened'));
+    r.note(`go back to ${back.url}`, `${reasoning}: no door left to try here`, `${how} ${at}`, at, null);
     await r.settle();
     set(await look(r, r.instruction));
   }

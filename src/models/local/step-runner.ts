@@ -57,6 +57,8 @@ export interface StepRunner {
    * browser pages closed unless opened) and the call's approval; the address the page ended at.
    */
   open(url: string): Promise<{ url: string }>;
+  /** Go back one page in the run's page, as the browser's Back does (a walk that came by clicks); the address it is at after. */
+  back(): Promise<{ url: string }>;
   /** The page's own date (YYYY-MM-DD), for steps that name a date by description. */
   today(): Promise<string>;
   /** Marks taken before and after a step: whether what it meant to change shows on the page, said in words. */
