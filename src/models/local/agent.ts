@@ -474,7 +474,7 @@ const READY_CHECKS: readonly [keyof PlanStep, (s: PlanStep, nodes: OutlineNode[]
   ['maze', (_s, nodes) => (doorsOf(nodes).length ? null : 'the page shows no door to go through'), 'changes'],
   ['river', (s, nodes) => whyNot(riverPlan(s.river!, nodes)), 'changes'],
   ['order', (s, nodes) => whyNot(orderLines(s.order!, nodes)), 'changes'],
-  ['hanoi', (s, nodes) => (s.hanoi!.disks === undefined ? HANOI_UNSAID : whyNot(pegPickers(nodes))), 'changes'],
+  ['hanoi', (s, nodes) => hanoiNotReady(s.hanoi!, nodes), 'changes'],
 ];
 
 /** Why the page's board cannot be played: none, a game already over, marks no game could leave. */
@@ -2794,6 +2794,16 @@ const movesShown = (nodes: OutlineNode[]) => {
   return m ? Number(m[1]) : null;
 };
 
+/**
+ * Why the Towers of Hanoi cannot start: the disks not said, no three peg pickers, or no count of moves (without it a move
+ * the page did not take would go unseen, and the run would say done with the disks where they were).
+ */
+function hanoiNotReady(h: NonNullable<PlanStep['hanoi']>, nodes: OutlineNode[]): string | null {
+  if (h.disks === undefined) return HANOI_UNSAID;
+  if (h.disks < 1 || h.disks > HANOI_MAX) return `it names ${h.disks} disks, and the built-in model moves 1 to ${HANOI_MAX}`;
+  return whyNot(pegPickers(nodes)) ?? (movesShown(nodes) === null ? 'the page shows no count of moves ("Moves: 0") to check each move by' : null);
+}
+
 /** The three controls that pick a peg, left to right ("Select" under each), or why the page does not show three. */
 function pegPickers(nodes: OutlineNode[]): OutlineNode[] | string {
   const pickers = nodes.filter((n) => n.id && (n.role === 'button' || n.role === 'clickable') && PEG_PICKER.test(n.name) && n.states.disabled !== true);
@@ -2805,10 +2815,11 @@ function pegPickers(nodes: OutlineNode[]): OutlineNode[] | string {
  * its peg and then the peg it goes to. A page that counts moves must count each one, or the run stops there.
  */
 async function hanoiStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
-  const n = step.hanoi!.disks;
-  if (n === undefined) return { why: HANOI_UNSAID };
-  if (n < 1 || n > HANOI_MAX) return { why: `it names ${n} disks, and the built-in model moves 1 to ${HANOI_MAX}` };
+  const not = hanoiNotReady(step.hanoi!, current().nodes);
+  if (not) return { why: not };
+  const n = step.hanoi!.disks!;
   const moves = hanoiMoves(n);
+  const shownFirst = new Set(r.first?.nodes.map((x) => lineKey(x.name)));
   for (const [k, [a, b]] of moves.entries()) {
     if (r.signal.aborted) return { why: `cancelled after ${k} of ${moves.length} moves` };
     const before = movesShown(current().nodes);
@@ -2823,8 +2834,12 @@ async function hanoiStep(r: Run, step: PlanStep, reasoning: string, current: () 
       set(await look(r, r.instruction));
     }
     const after = movesShown(current().nodes);
-    if (before !== null && after !== before + 1) {
-      return { why: `after move ${k + 1} of ${moves.length} the page counts ${after ?? 'no'} moves, not ${before + 1}: it did not take the move` };
+    // A page that puts its prize in the puzzle's place once it is solved counts no more moves.
+    if (k === moves.length - 1 && after === null && secretsShown(current().nodes, shownFirst).length) break;
+    if (before === null || after !== before + 1) {
+      return {
+        why: `after move ${k + 1} of ${moves.length} the page counts ${after ?? 'no'} moves, not ${(before ?? -1) + 1}: it did not take the move`,
+      };
     }
   }
   return { did: `moved the ${n} disks to the right peg in ${moves.length} moves` };
