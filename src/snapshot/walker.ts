@@ -1425,9 +1425,9 @@ function looksLike(el: Element): string {
   return normalizeSpace(`${colour} ${boxShape(el, style)} ${pictureWords(el, style)}`);
 }
 
-/** The words of an element's picture: its background image's file name, else its and its icon's class names. */
+/** The words of an element's picture: its background image's (or replaced content's) file name, else its and its icon's class names. */
 function pictureWords(el: Element, style = getComputedStyle(el)): string {
-  return imageWords(style.backgroundImage) || classWords(el);
+  return imageWords(style.backgroundImage) || imageWords(style.content) || classWords(el);
 }
 
 /** Roles whose nameless elements are named by their picture (an icon-only toolbar button or link). */

@@ -1494,6 +1494,11 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
       );
     tied = [sized[0]];
   }
+  if (intent.ordinal === undefined && tied.length > 1 && tied.every((c) => twins(c.n, tied[0].n))) {
+    // A twin set inside a sentence ("Click on the ▇ colored box.") illustrates the words; the one standing alone is the control.
+    const alone = tied.filter((c) => !inSentence(c.n));
+    if (alone.length) tied = alone;
+  }
   let chosen = tied[0];
   let confidence = top;
   if (intent.ordinal !== undefined) {
@@ -1582,6 +1587,15 @@ const LANDMARK_ROLES = new Set([
 /** More look-alikes than this are a grid or a list, where which one is a position the instruction must give. */
 const TWINS_MAX = 3;
 const twins = (a: OutlineNode, b: OutlineNode): boolean => a === b || signature(a) === signature(b);
+
+/** Between two pieces of one sentence: the text before runs on into it, and the text after goes on in lower case. */
+function inSentence(n: OutlineNode): boolean {
+  const sib = n.parent?.children ?? [];
+  const i = sib.indexOf(n);
+  const before = sib[i - 1];
+  const after = sib[i + 1];
+  return before?.role === 'text' && after?.role === 'text' && !/[.!?:;]\s*$/.test(before.name) && /^\s*[a-z]/.test(after.name);
+}
 
 /**
  * "The top-left cell": rows of a table, or a square run of like siblings (a 3 by 3 board).

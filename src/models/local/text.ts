@@ -61,8 +61,10 @@ const stem = (w: string) => {
  * found counts; extra candidate words cost a little.
  */
 export function similarity(target: string, candidate: string): number {
-  const t = words(target);
-  const c = words(candidate);
+  // A name made only of small words ("to:", "From") is matched by them.
+  const bare = !words(target).length;
+  const t = words(target, bare);
+  const c = words(candidate, bare);
   if (!t.length || !c.length) return 0;
   const cs = tokenSet(c);
   const weight = weigher(t);
