@@ -496,6 +496,12 @@ function seenText(texts: string[], from: (Element | null)[]): string {
   );
 }
 
+/** One letter per box, boxes written side by side with nothing between (a word styled or animated letter by letter): one word. */
+function letterRun(el: Element, next: ChildNode | null): boolean {
+  const one = (e: Element) => (e.textContent ?? '').trim().length === 1 && e.textContent!.length === 1;
+  return next instanceof Element && next.localName === el.localName && one(el) && one(next);
+}
+
 function offscreenOf(el: Element): () => number {
   return () => {
     let d = distances.get(el);
@@ -1064,10 +1070,10 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
       // Collapse: generic wrapper. Block wrappers end the current text line; a span that is a box
       // of its own is set apart by spaces.
       if (!inline) sink.flush(out);
-      else if (boxed) sink.push(' ');
+      else if (boxed && !letterRun(el, el.previousSibling)) sink.push(' ');
       walkComposedChildren(el, env, out, sink);
       if (!inline) sink.flush(out);
-      else if (boxed) sink.push(' ');
+      else if (boxed && !letterRun(el, el.nextSibling)) sink.push(' ');
       return;
     }
   }

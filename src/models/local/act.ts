@@ -12,7 +12,7 @@ import { ENDS, ORDINALS, ordinalOf } from './words/numbers';
 import { MONTH_STEMS, MONTHS } from './words/dates';
 import { anyOf, either, leading, oneOf } from './words/grammar';
 import { PURPOSE_SYNONYMS } from './words/purposes';
-import { CONTAINER_NOUNS, HOLDERS, HOLDING, NEAR_WORDS, NOISE_WORDS, SAYING } from './words/references';
+import { CONTAINER_NOUNS, DIRECTION_VERBS, HOLDERS, HOLDING, NEAR_WORDS, NOISE_WORDS, SAYING } from './words/references';
 import { KEY_NAMES, KEY_WORDS, MODIFIERS } from './words/keys';
 import {
   EDGES,
@@ -111,6 +111,10 @@ export interface Intent {
   glyph?: 'digit' | 'letter';
   /** "the top-left cell", "the center square": a place in a grid of like elements (0, 1 or 2; 2 is the last). */
   grid?: { row?: number; col?: number };
+  /** "highlight the text in the 2nd paragraph": the whole of that block of text (0: the only one). */
+  paragraph?: number | 'last';
+  /** "... the paragraph below": counted among the blocks after the page's own direction line. */
+  below?: boolean;
   /** "March 22": the day is the target, and the month must be the one the page shows. */
   month?: string;
   /** Other readings of the same words, tried when this one is not confident; the best wins. */
@@ -200,6 +204,12 @@ const SLIDER_TO = new RegExp(`^(?:${either(SLIDER_VERBS)})(?: the)? (.*?(?:${eit
 
 export { Refusal };
 
+/** "highlight the text in the 2nd paragraph below": (1) the ordinal, (2) below or after. */
+const WHOLE_PARAGRAPH = new RegExp(
+  `^(?:${either(HIGHLIGHT_VERBS)})(?: all(?: of)?)? the (?:whole |entire )?(?:(?:text|words|contents?) (?:in|of) the )?(?:(\\w+) )?paragraph` +
+    `(?: (below|that follows|shown))?(?: (?:with|using) (?:the |your )?(?:${either(BY_POINTER)}))?$`,
+  'i',
+);
 /** "highlight the text X in the paragraph with the mouse": (1) the verb, (2) a noun for text, (3) the text, (4) where. */
 const HIGHLIGHT = new RegExp(
   `^(${either(HIGHLIGHT_VERBS)})(?: the| these| this)?(?: (${either(TEXT_PIECES)}))? (QQ\\d+|.+?)` +
@@ -298,6 +308,12 @@ export function parseIntent(instruction: string): Intent {
       ...target(m[1], 'fill', unq(m[2], quotes).replace(/%$/, '')),
       roles: new Set(new RegExp(either(SLIDER_ONLY), 'i').test(m[1]) ? ['slider'] : ['slider', 'spinbutton']),
     };
+  }
+  // A whole block: "highlight the text in the 2nd paragraph", "select all of the paragraph below".
+  const para = WHOLE_PARAGRAPH.exec(s);
+  if (para) {
+    const nth = para[1] ? ordinalOf(para[1], true) : 0;
+    if (nth !== null) return { method: 'selectText', value: '', target: '', roles: null, paragraph: nth, below: !!para[2] };
   }
   // Text shown on the page: "highlight the word lanterns", 'select the words "morning fog" with the mouse'.
   // "select" and "mark" mean text only with a word for text and a quote, or a word or phrase named ("select the word
@@ -690,6 +706,9 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
   return { target: rest, quoted, roles, ordinal, context, within, holder, any, multiline, size, glyph, grid, month };
 }
 
+/** Words for a field of one line: "text input", "text field", "textbox", "input". */
+const ONE_LINE_FIELD = /\b(?:text ?field|text ?box|text input|input(?: field| box)?)\b/i;
+
 /** Lines whose text a person can select; a control's name is its label, not text on the page. */
 const SELECTABLE_TEXT = new Set([
   'text',
@@ -714,6 +733,7 @@ const SELECTABLE_TEXT = new Set([
  * names the section or element it must be in ("in the Terms section").
  */
 function textToSelect(intent: Intent, nodes: OutlineNode[]): Pick {
+  if (intent.paragraph !== undefined) return wholeParagraph(intent.paragraph, !!intent.below, nodes);
   const want = normalize(intent.value ?? '');
   if (!want) throw new Refusal('it does not say which text to select');
   // A field's text is its value (a text area, a rich-text editor's content), not its label.
@@ -744,6 +764,40 @@ function textToSelect(intent: Intent, nodes: OutlineNode[]): Pick {
     args: [intent.value ?? ''],
     confidence: 0.9,
     description: `the text ${said}`,
+  };
+}
+
+/** A line that tells the reader what to do (the task shown on its page): never a paragraph it points at. */
+const DIRECTION_LINE = new RegExp(`^(?:please\\s+)?(?:${either(DIRECTION_VERBS)}|highlight)\\b`, 'i');
+
+/**
+ * The whole text of one paragraph: a block of at least four words outside any control, counted in page order
+ * (after the page's direction line when it says "below"). With no ordinal there must be exactly one.
+ */
+function wholeParagraph(nth: number | 'last', below: boolean, nodes: OutlineNode[]): Pick {
+  const inControl = (n: OutlineNode) => {
+    for (let p = n.parent; p; p = p.parent) if (p.id && !['scrollable', 'region', 'article', 'main', 'group', 'generic'].includes(p.role)) return true;
+    return false;
+  };
+  const direction = nodes.find((n) => n.role === 'text' && DIRECTION_LINE.test(n.name.trim()));
+  const blocks = nodes.filter(
+    (n) =>
+      (n.role === 'text' || n.role === 'paragraph') &&
+      n.name.trim().split(/\s+/).filter((w) => /\p{L}/u.test(w)).length >= 4 &&
+      !DIRECTION_LINE.test(n.name.trim()) &&
+      !inControl(n) &&
+      (!below || !direction || n.index > direction.index),
+  );
+  const pick = nth === 0 ? (blocks.length === 1 ? blocks[0] : undefined) : nth === 'last' ? blocks[blocks.length - 1] : blocks[nth - 1];
+  if (!pick) throw new Refusal(`the page shows ${blocks.length || 'no'} paragraph${blocks.length === 1 ? '' : 's'}, so which one is meant is not settled`);
+  let holder: OutlineNode | null = pick;
+  while (holder && !holder.id) holder = holder.parent;
+  return {
+    node: holder && holder.role !== 'root' ? holder : null,
+    method: 'selectText',
+    args: [pick.name.trim()],
+    confidence: 0.9,
+    description: `the paragraph ${quote(clip(pick.name.trim(), 40))}`,
   };
 }
 
@@ -1470,6 +1524,14 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
   const writable = tied.filter((c) => c.n.states.readonly !== true);
   if ((intent.method === 'fill' || intent.method === 'type') && writable.length && writable.length < tied.length && intent.ordinal === undefined)
     tied = writable;
+  // A copy goes somewhere else than where it is read: of equals, the field that already holds the text is its source.
+  const source = (c: { n: OutlineNode }) => typeof c.n.states.value === 'string' && !!intent.value && normalize(c.n.states.value) === normalize(intent.value);
+  if ((intent.method === 'fill' || intent.method === 'type') && intent.ordinal === undefined && tied.some(source) && !tied.every(source))
+    tied = tied.filter((c) => !source(c));
+  // "The text input", "the text field": of equals, a one-line field rather than a text area.
+  const oneLine = tied.filter((c) => FILLABLE.has(c.n.role) && c.n.states.multiline !== true);
+  if (intent.method === 'fill' && intent.ordinal === undefined && oneLine.length && oneLine.length < tied.length && ONE_LINE_FIELD.test(intent.target))
+    tied = oneLine;
   // A dialog on top of the page is where a person looks: of equals, the one in the open dialog.
   const inDialog = tied.filter((c) => hasAncestor(c.n, DIALOGS));
   if (inDialog.length === 1 && tied.length > 1 && intent.ordinal === undefined) tied = inDialog;

@@ -140,11 +140,16 @@ function sourceText(phrase: string, nodes: OutlineNode[], instruction: string): 
   // The instruction shown on the page ("... the text below"): what follows it.
   const echo = nodes.find((n) => TEXTY.has(n.role) && instruction && similarity(n.name, instruction) > 0.8);
   const after = echo ? blocks.filter((b) => b.index > echo.index) : [];
-  const pool = /\bbelow\b|\bfollowing\b/.test(p) && after.length ? after : blocks;
-  // A paragraph is one block of text; short labels beside fields are not paragraphs, and the
-  // page's own directions ("Read the line, then reproduce it") are not what they point at.
-  const long = pool.filter((b) => b.name.trim().split(/\s+/).length >= 2 && !DIRECTION.test(b.name.trim()));
-  const pick = long.length === 1 ? long : pool.length === 1 ? pool : [];
+  const below = /\bbelow\b|\bfollowing\b/.test(p) && after.length > 0;
+  const pool = below ? after : blocks;
+  // "The text below" the directions, with no control between: the one block right under them.
+  const near = below ? after.filter((b) => !nodes.some((n) => n.id && n.index > echo!.index && n.index < b.index)) : [];
+  // A paragraph is one block of text; short labels beside fields ("Time left:") and figures are not
+  // paragraphs, and the page's own directions ("Read the line, then reproduce it") are not what they point at.
+  const long = pool.filter(
+    (b) => b.name.trim().split(/\s+/).filter((w) => /\p{L}{2}/u.test(w)).length >= 2 && !/:\s*$/.test(b.name) && !DIRECTION.test(b.name.trim()),
+  );
+  const pick = near.length === 1 ? near : long.length === 1 ? long : pool.length === 1 ? pool : [];
   if (pick.length !== 1) throw new Refusal(`it reads a value from ${phrase}, and the page has ${pool.length || 'no'} blocks of text it could mean`);
   // A text of lines that ends with its own line break (the snapshot keeps one) is copied with it.
   const text = pick[0].name;
@@ -211,9 +216,12 @@ export function resolveReference(ref: string, nodes: OutlineNode[], instruction 
       const unknowns = equationsIn(n.name);
       for (const v of unknowns) found.add(v);
       if (unknowns.length) continue;
-      for (const e of n.name.match(EXPRESSION) ?? []) {
+      for (const hit of n.name.matchAll(EXPRESSION)) {
+        const e = hit[0];
         // A date (06/07/2024) or a phone number (555-1234) is not a sum: minus and slash need spaces around them.
         if (!/\d\s*[+*x×÷]\s*[\d(]|\d\s+[-−/]\s+[\d(]/.test(e)) continue;
+        // Nor is a count of a unit ("600 / 600sec" left on a timer): a number run into a word is a measure.
+        if (/^\p{L}/u.test(n.name.slice(hit.index + e.length)) || /\p{L}$/u.test(n.name.slice(0, hit.index))) continue;
         const v = evaluate(e);
         if (v !== null) found.add(String(v));
       }
