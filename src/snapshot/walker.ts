@@ -335,6 +335,8 @@ function plainTextName(el: Element): string {
 /** Longer plain-text names are cut: the finaliser prints at most CONTENT_NAME_MAX characters of one. */
 const PLAIN_NAME_CHARS = 1000;
 
+/** Most characters of a text area's value shown (a one-line field's show 120). */
+const TEXT_AREA_VALUE_MAX = 2000;
 const quote = (s: string, max = 120): string => JSON.stringify(s.length > max ? s.slice(0, max) + '…' : s);
 
 /** A submit button with a form to submit: `<input type=submit|image>`, a `<button>` of type submit (the default). */
@@ -394,7 +396,8 @@ function statesOf(el: Element, role: string): string {
       if (el.localName === 'textarea') parts.push('multiline');
       // Password values never reach a model; it only needs to know the field is filled.
       const v = type === 'password' ? (h.value ? '••••' : '') : h.value;
-      parts.push(`value=${quote(v)}`);
+      // A text area's value is its content, read like a paragraph: a longer cut than a one-line field's.
+      parts.push(`value=${quote(v, el.localName === 'textarea' ? TEXT_AREA_VALUE_MAX : undefined)}`);
       const ph = h.placeholder;
       if (ph && !v) parts.push(`placeholder=${quote(ph)}`);
       // The format a text field checks (\d{4}-\d{2}-\d{2}): what a date is written as when it is named by description.

@@ -105,6 +105,8 @@ export interface Intent {
   any?: boolean;
   /** Text fields only ("text" widget) or multi-line ones only ("textarea"). */
   multiline?: boolean;
+  /** "the text input", "the text field": of equal fields, one of one line rather than a text area. */
+  oneLine?: boolean;
   /** "the small circle", "a large digit": the extreme size among equal matches. */
   size?: 'small' | 'large';
   /** "a digit", "a letter": names that are one. */
@@ -703,7 +705,8 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
   if (!named && (plain || quoted !== undefined || roles || grid)) rest = plain;
   // "the email from Linus", "the Sent folder" placed by context: nothing but kind nouns is a kind.
   if (context && rest && words(rest).every((w) => SOFT_NOUNS.has(w) || SOFT_NOUNS.has(w.replace(/s$/, '')))) rest = '';
-  return { target: rest, quoted, roles, ordinal, context, within, holder, any, multiline, size, glyph, grid, month };
+  const oneLine = multiline === undefined && ONE_LINE_FIELD.test(lower) ? true : undefined;
+  return { target: rest, quoted, roles, ordinal, context, within, holder, any, multiline, oneLine, size, glyph, grid, month };
 }
 
 /** Words for a field of one line: "text input", "text field", "textbox", "input". */
@@ -895,8 +898,9 @@ function otherNames(node: OutlineNode): string[] {
   const sibs = node.parent?.children ?? [];
   const i = sibs.indexOf(node);
   const before = sibs[i - 1];
-  // A glyph's label follows it (▸ components); a bare control's comes before it (Distance, then the knob).
-  const label = g || !/[a-z0-9]/i.test(normalize(node.name)) ? sibs[i + 1] : before;
+  // A glyph's label follows it (▸ components); a bare control's comes before it (Distance, then the knob). A word that
+  // takes clicks in running text ("Dui [nunc,] senectus") has its own name: the text before it is not its label.
+  const label = g || !/[a-z0-9]/i.test(normalize(node.name)) ? sibs[i + 1] : node.nameFrom === 'inferred' || !node.name ? before : undefined;
   if (node.role === 'clickable' && label && label.role === 'text' && label.name.length <= 40) out.push(`${label.name} ${node.name}`);
   // A field with no label of its own is known by the short text right before it ("Username",
   // then the box) and by what it takes (a password, an email, a date).
@@ -1530,7 +1534,7 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
     tied = tied.filter((c) => !source(c));
   // "The text input", "the text field": of equals, a one-line field rather than a text area.
   const oneLine = tied.filter((c) => FILLABLE.has(c.n.role) && c.n.states.multiline !== true);
-  if (intent.method === 'fill' && intent.ordinal === undefined && oneLine.length && oneLine.length < tied.length && ONE_LINE_FIELD.test(intent.target))
+  if (intent.method === 'fill' && intent.ordinal === undefined && oneLine.length && oneLine.length < tied.length && intent.oneLine)
     tied = oneLine;
   // A dialog on top of the page is where a person looks: of equals, the one in the open dialog.
   const inDialog = tied.filter((c) => hasAncestor(c.n, DIALOGS));

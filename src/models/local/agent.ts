@@ -406,6 +406,11 @@ function reveals(pick: Pick, step: PlanStep): boolean {
   return ONWARD.test(n.name);
 }
 
+/** Methods that set a value a form may hand in. */
+const SETS_VALUE = new Set(['fill', 'type', 'selectOption', 'check', 'uncheck', 'dragAndDrop']);
+/** Words that say how a form goes in (or that it must not): then no Submit is pressed for it. */
+const SENDING_WORDS = /\b(?:submit|send|save|press|click|hit|tap|don'?t|do not|without)\b/i;
+
 /** The steps carried out whole, by the field of the plan step that asks for each. */
 const WHOLE_STEPS: readonly [keyof PlanStep, WholeStep][] = [
   ['dragEach', dragEachStep],
@@ -651,6 +656,8 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
 
   const done: string[] = went ? [went] : [];
   let lastFill = false;
+  // Whether the run's last steps set values (typed, chose, checked, dragged) with no click after them.
+  let setLast = false;
   /** The element the last step acted on, as a quoted name (a hovered menu item that may need a click). */
   let lastTarget: string | null = null;
   /** What the page showed before a menu item was hovered: whether hovering brought up anything. */
@@ -758,6 +765,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       );
       if ('why' in out) return stop(i, out.why);
       done.push(out.did);
+      setLast = planned.sort !== undefined;
       continue;
     }
     if (planned.openItem !== undefined) {
@@ -1033,6 +1041,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       if (effect?.shows === false && !held) return stop(i, `${result}, but ${missed}: ${effect.said}`);
     }
     lastFill = g.pick.method === 'fill' || g.pick.method === 'type';
+    setLast = SETS_VALUE.has(g.pick.method);
     done.push(g.say);
     // A value typed into a field with suggestions goes in by the suggestion that is exactly it,
     // or the one the step describes ("starts with Ger and ends with ny").
@@ -1042,7 +1051,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       const fits = (name: string) =>
         (!want.startsWith || name.toLowerCase().startsWith(want.startsWith.toLowerCase())) &&
         (!want.endsWith || name.toLowerCase().endsWith(want.endsWith.toLowerCase()));
-      const picked = await pickSuggestion(r, fits, true);
+      const picked = await pickSuggestion(r, fits, true, want.any);
       if (!picked) {
         const starting = want.startsWith ? ` starting with ${quote(want.startsWith)}` : '';
         return stop(i, `no single suggestion${starting}${want.endsWith ? ` and ending with ${quote(want.endsWith)}` : ''} appeared`);
@@ -1052,6 +1061,17 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       const picked = await pickSuggestion(r, suggestionFor(typed, !!s.pick?.typed), !!s.pick?.typed);
       if (picked) done.push(picked);
       else if (s.pick?.typed) return stop(i, `no suggestion matching ${quote(typed)} appeared after typing it`);
+    }
+  }
+  // A form that checks what it is given takes it by its one button: values set last, on a page whose only control
+  // left is Submit, are handed in by it, unless the words say how the form is sent.
+  if (setLast && !SENDING_WORDS.test(r.instruction)) {
+    await r.settle();
+    const v = await look(r, r.instruction).catch(() => null);
+    const buttons = v?.nodes.filter((n) => n.id && (n.role === 'button' || n.role === 'link') && n.states.disabled !== true) ?? [];
+    if (v && buttons.length === 1 && /^submit$/i.test(buttons[0]!.name.trim())) {
+      if (await actOnNode(r, buttons[0]!, 'click', [], 'click "Submit"', 'hand in what the steps set: Submit is the page\'s one control', v.url))
+        done.push('clicked "Submit", the page\'s one way to hand it in');
     }
   }
   // What the steps brought up (a confirmation, a code, a result) is part of the answer: the caller asked for the steps to see it.
@@ -3641,7 +3661,7 @@ const LISTS = new Set(['listbox', 'menu', 'list']);
  * clickable rows of any list (plain autocomplete widgets); otherwise only ARIA options.
  * Null when none or several fit.
  */
-async function pickSuggestion(r: StepRunner, fits: (name: string) => boolean, loose: boolean): Promise<string | null> {
+async function pickSuggestion(r: StepRunner, fits: (name: string) => boolean, loose: boolean, any = false): Promise<string | null> {
   for (let attempt = 0; attempt < 4; attempt++) {
     const v = await look(r, r.instruction);
     const inList = (n: OutlineNode) => {
@@ -3650,7 +3670,7 @@ async function pickSuggestion(r: StepRunner, fits: (name: string) => boolean, lo
     };
     const options = v.nodes.filter((n) => n.id && (n.role === 'option' || (loose && SUGGESTION_ROLES.has(n.role) && inList(n))) && fits(n.name));
     const names = new Set(options.map((o) => normalize(o.name)));
-    if (options.length && names.size === 1) {
+    if (options.length && (names.size === 1 || any)) {
       const option = options[0];
       const why = 'pick the suggestion that fits what was typed';
       if (!(await actOnNode(r, option, 'click', [], `click the suggestion ${quote(option.name)}`, why, v.url))) return null;

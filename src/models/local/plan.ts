@@ -184,7 +184,7 @@ export interface PlanStep {
    * After typing, click the suggestion that fits: the one that is (or alone begins with) what
    * was typed (`typed`), or the one the instruction describes ("starts with Ger and ends with ny").
    */
-  pick?: { startsWith?: string; endsWith?: string; typed?: boolean };
+  pick?: { startsWith?: string; endsWith?: string; typed?: boolean; any?: boolean };
   /** "click the 3rd search result": the nth result of the page's results list (1-based; -1 the last), on later result pages if need be. */
   result?: number;
   /** "pick Porto from the suggestions": the shown suggestion that is (or alone begins with) this. */
@@ -2474,7 +2474,8 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         push({
           say: `enter ${quoteValue(start)} into the text field`,
           or: [`enter ${quoteValue(start)} into the combobox`],
-          pick: { startsWith: start, ...(m[2] ? { endsWith: bare(m[2], quotes) } : {}) },
+          // "an item that starts with ...": any that fits will do.
+          pick: { startsWith: start, ...(m[2] ? { endsWith: bare(m[2], quotes) } : {}), ...(/^\S+\s+an?\s/i.test(clause) ? { any: true } : {}) },
         });
         return;
       }

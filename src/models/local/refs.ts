@@ -117,6 +117,12 @@ function textBlocks(nodes: OutlineNode[], instruction: string): OutlineNode[] {
   });
 }
 
+/** A field's text as the view shows it, when that is all of it: a value cut short ("…") would be read or copied wrong. */
+function whole(v: string, phrase: string): string {
+  if (v.endsWith('…')) throw new Refusal(`the text in ${phrase} is longer than this view of the page shows`);
+  return v;
+}
+
 /** The one text a phrase such as "the paragraph", "the text area", "the text below" points at. */
 function sourceText(phrase: string, nodes: OutlineNode[], instruction: string): string {
   const p = phrase.toLowerCase();
@@ -129,12 +135,12 @@ function sourceText(phrase: string, nodes: OutlineNode[], instruction: string): 
       const box = k === 'last' ? kind[kind.length - 1] : kind[k - 1];
       const v = box?.states.value;
       if (typeof v !== 'string' || !v) throw new Refusal(`it reads a value from ${phrase}, and the page has ${kind.length} such fields`);
-      return v;
+      return whole(v, phrase);
     }
     const boxes = kind.filter((n) => typeof n.states.value === 'string' && n.states.value);
     if (boxes.length !== 1)
       throw new Refusal(`it reads a value from ${phrase}, and the page has ${boxes.length || 'no'} such field${boxes.length === 1 ? '' : 's'} with text in it`);
-    return String(boxes[0].states.value);
+    return whole(String(boxes[0].states.value), phrase);
   }
   const blocks = textBlocks(nodes, instruction);
   // The instruction shown on the page ("... the text below"): what follows it.
