@@ -216,6 +216,8 @@ export interface DrawnShape {
   w: number;
   h: number;
   fill: string;
+  /** Its outline's colour, when it has one (a box drawn as a black frame). */
+  stroke?: string;
   /** A line's two ends (x1, y1, x2, y2), where they are drawn, relative to the drawing's corner. */
   ends?: [number, number, number, number];
 }

@@ -364,7 +364,9 @@ const SHAPE_TAGS = new Set(['circle', 'ellipse', 'rect', 'polygon', 'polyline', 
  * The shapes an element draws (an SVG the page takes clicks on), as a person sees them: each one's kind, centre and size
  * relative to the element's top-left corner, and its fill; shapes that are not drawn (hidden, in <defs>) are left out.
  */
-function shapesOf(el: Element): DrawnShapes {
+function shapesOf(shape: Element): DrawnShapes {
+  // Asked of one of its shapes (a drawing that takes no clicks of its own), the whole drawing it is in.
+  const el = shape instanceof SVGGraphicsElement && !(shape instanceof SVGSVGElement) ? (shape.ownerSVGElement ?? shape) : shape;
   const box = el.getBoundingClientRect();
   const shapes: DrawnShape[] = [];
   for (const s of el.querySelectorAll(Array.from(SHAPE_TAGS).join(','))) {
@@ -374,16 +376,17 @@ function shapesOf(el: Element): DrawnShapes {
     if (cs.display === 'none' || cs.visibility !== 'visible' || Number(cs.opacity) === 0) continue;
     const r = s.getBoundingClientRect();
     if (r.width === 0 && r.height === 0) continue;
-    const shape = drawnAt(s.localName, r, box, cs.fill);
+    const drawn = drawnAt(s.localName, r, box, cs.fill);
+    if (cs.stroke && cs.stroke !== 'none') drawn.stroke = cs.stroke;
     // A line's box loses which way it slopes: its ends, through the transforms it is drawn with.
     const m = s instanceof SVGLineElement ? s.getScreenCTM() : null;
     if (m && s instanceof SVGLineElement) {
       const at = (x: number, y: number) => new DOMPoint(x, y).matrixTransform(m);
       const a = at(s.x1.baseVal.value, s.y1.baseVal.value);
       const b = at(s.x2.baseVal.value, s.y2.baseVal.value);
-      shape.ends = [round(a.x - box.left), round(a.y - box.top), round(b.x - box.left), round(b.y - box.top)];
+      drawn.ends = [round(a.x - box.left), round(a.y - box.top), round(b.x - box.left), round(b.y - box.top)];
     }
-    shapes.push(shape);
+    shapes.push(drawn);
   }
   return { width: box.width, height: box.height, shapes };
 }

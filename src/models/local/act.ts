@@ -887,6 +887,9 @@ function nameScore(node: OutlineNode, intent: Intent): number {
  * right before a control with no label of its own ("Distance to centre" before a knob), its
  * editable state, and "search" for the button beside a search box.
  */
+/** Text that reads as a sentence rather than a label: it ends as one, or it tells the reader what to do. */
+const SENTENCE = new RegExp(`[.!?]\\s*$|^(?:please\\s+)?(?:${either(DIRECTION_VERBS)})\\s`, 'i');
+
 function otherNames(node: OutlineNode): string[] {
   const out: string[] = [];
   const g = glyphWords(node.name);
@@ -901,7 +904,8 @@ function otherNames(node: OutlineNode): string[] {
   // A glyph's label follows it (▸ components); a bare control's comes before it (Distance, then the knob). A word that
   // takes clicks in running text ("Dui [nunc,] senectus") has its own name: the text before it is not its label.
   const label = g || !/[a-z0-9]/i.test(normalize(node.name)) ? sibs[i + 1] : node.nameFrom === 'inferred' || !node.name ? before : undefined;
-  if (node.role === 'clickable' && label && label.role === 'text' && label.name.length <= 40) out.push(`${label.name} ${node.name}`);
+  // A sentence before it (the page's directions, "Drag all squares into the black box.") is no label.
+  if (node.role === 'clickable' && label && label.role === 'text' && label.name.length <= 40 && !SENTENCE.test(label.name)) out.push(`${label.name} ${node.name}`);
   // A field with no label of its own is known by the short text right before it ("Username",
   // then the box) and by what it takes (a password, an email, a date).
   if (FILLABLE.has(node.role) && !node.name && typeof node.states.placeholder !== 'string' && before?.role === 'text' && before.name.length <= 40)

@@ -39,6 +39,7 @@ import { RESIZED_BOXES } from './words/places';
 import { compares, coverage, exactMatch, glyphWords, normalize, words } from './text';
 import type { Point, Size, StepRunner } from './step-runner';
 import type { DrawnShape } from '../../protocol/content-messages';
+import cssColours from 'color-name';
 import { shownResults, tripFields, tripResult, type FieldValue } from './trips';
 import {
   MOVE_DOWN,
@@ -1498,8 +1499,18 @@ const ANY_PIECE = oneOf(PIECE_NOUNS);
 /** A box said by its side ("the left box", "the right container"): one of two drawn boxes the pieces go into. */
 const SIDE_BOX = new RegExp(`^(?:the\\s+)?(left|right|top|bottom)(?:most)?\\s+(?:${either(SIDE_BOX_NOUNS)})$`, 'i');
 type Side = 'left' | 'right' | 'top' | 'bottom';
-/** Where a set goes: an element the page names, or one of two boxes its drawing draws (by side). */
-type DragOnto = { node: OutlineNode } | { side: Side; drawing: OutlineNode };
+/** A box said by its colour ("the black box"): the one drawn in that colour among the drawing's boxes. */
+const COLOUR_BOX = new RegExp(`^(?:the\\s+)?([a-z]+)\\s+(?:${either(SIDE_BOX_NOUNS)})$`, 'i');
+/**
+ * The drawing a set is sorted in: the element it is read through (the drawing itself, or one of its shapes when the
+ * drawing takes no clicks of its own and so has no line), and its pieces in page order.
+ */
+interface Drawing {
+  anchor: OutlineNode;
+  pieces: OutlineNode[];
+}
+/** Where a set goes: an element the page names, or a box its drawing draws (by side, or by colour). */
+type DragOnto = { node: OutlineNode } | { side: Side; drawing: Drawing } | { colour: string; drawing: Drawing };
 interface DragSet {
   pieces: OutlineNode[];
   onto: DragOnto;
@@ -1543,22 +1554,46 @@ const drawingPieces = (drawing: OutlineNode, nodes: OutlineNode[]) =>
  * runs); "everything else into the right box" takes the drawing's other pieces there.
  */
 function dragSet(d: NonNullable<PlanStep['dragEach']>, nodes: OutlineNode[], clock: Clock): DragSet | string {
-  const named = namedTarget(d.to, nodes, clock);
   const side = SIDE_BOX.exec(d.to.trim());
-  if ('why' in named && !side) return `where to drag them is not known: ${named.why}`;
+  const hue = COLOUR_BOX.exec(d.to.trim())?.[1]?.toLowerCase();
+  const colour = hue && cssColours[hue] ? hue : null;
+  let named = namedTarget(d.to, nodes, clock);
+  // "The black box" is no black circle: a piece of the drawing is a target only when called by its own shape.
+  if (colour && 'node' in named && named1(named.node) && !normalize(named.node.name).split(' ').includes(d.to.trim().split(/\s+/).at(-1)!.toLowerCase()))
+    named = { why: `${quote(named.node.name)} is a piece, not ${quote(d.to)}` };
+  if ('why' in named && !side && !colour) return `where to drag them is not known: ${named.why}`;
   const pieces = piecesNamed(d.what, nodes, 'node' in named ? named.node : null);
   if (typeof pieces === 'string') return pieces;
-  if (!pieces.length) return `no ${d.what} on the page to drag`;
   if (pieces.length > EACH_MAX) return `${pieces.length} ${d.what}, more than ${EACH_MAX}`;
-  const drawings = [...new Set(pieces.map((n) => n.parent))];
-  const drawing = drawings.length === 1 && drawings[0]?.id ? drawings[0] : null;
-  if (!('node' in named) && !drawing) return `the ${d.what} are not all in one drawing, so which box is the ${side![1]!.toLowerCase()} one is not known`;
-  const onto: DragOnto = 'node' in named ? named : { side: side![1]!.toLowerCase() as Side, drawing: drawing! };
+  const drawing = drawingOf(pieces.length ? pieces : nodes.filter((n) => n.id && named1(n)), nodes);
+  if ('node' in named) return pieces.length ? { pieces, onto: named } : `no ${d.what} on the page to drag`;
+  const where = side ? `the ${side[1]!.toLowerCase()} box` : `the ${colour} box`;
+  if (!drawing) return `the ${d.what} are not all in one drawing, so which is ${where} is not known`;
+  const onto: DragOnto = side ? { side: side[1]!.toLowerCase() as Side, drawing } : { colour: colour!, drawing };
   if (!d.rest) return { pieces, onto };
   const restSide = SIDE_BOX.exec(d.rest.trim());
-  if (!drawing || !restSide) return `where the rest go is not known: ${quote(d.rest)} is not one of two boxes of the drawing`;
-  const rest = drawingPieces(drawing, nodes).filter((n) => !pieces.includes(n));
+  if (!restSide) return `where the rest go is not known: ${quote(d.rest)} is not one of two boxes of the drawing`;
+  const rest = drawing.pieces.filter((n) => !pieces.includes(n));
   return { pieces, onto, rest: { pieces: rest, onto: { side: restSide[1]!.toLowerCase() as Side, drawing } } };
+}
+
+/** Whether an element is named as a piece of a drawing (a shape word in its name). */
+const named1 = (n: OutlineNode) =>
+  normalize(n.name)
+    .split(' ')
+    .some((w) => SHAPE_NOUN.test(w));
+
+/**
+ * The one drawing that holds these pieces, with all its pieces: their common parent when it has a line of its own; when
+ * it has none (a drawing that takes no clicks), the pieces that share that parent, read through the first of them.
+ */
+function drawingOf(pieces: OutlineNode[], nodes: OutlineNode[]): Drawing | null {
+  const parents = [...new Set(pieces.map((n) => n.parent))];
+  if (parents.length !== 1 || !parents[0] || !pieces.length) return null;
+  const parent = parents[0];
+  if (parent.id) return { anchor: parent, pieces: drawingPieces(parent, nodes) };
+  const all = parent.children.filter((n) => n.id && named1(n));
+  return all.length ? { anchor: all[0]!, pieces: all } : null;
 }
 
 /** Drawn boxes pieces are sorted into: unfilled, each side at least this many times the largest piece's. */
@@ -1573,21 +1608,30 @@ async function ontoPoint(r: Run, onto: DragOnto, nodes: OutlineNode[]): Promise<
     const [sel] = await r.selectors([onto.node.id!]);
     return sel ? r.pointOf(sel) : 'the target went away';
   }
-  const [drawSel] = await r.selectors([onto.drawing.id!]);
+  const [drawSel] = await r.selectors([onto.drawing.anchor.id!]);
   const read = drawSel ? await r.shapesIn(drawSel).catch(() => null) : null;
   if (!read) return 'the drawing could not be read';
   const empty = (f: string) => !f || f === 'none' || /rgba\(.*,\s*0\)$|transparent/.test(f);
   const filled = read.shapes.filter((s) => !empty(s.fill));
   const most = Math.max(0, ...filled.map((s) => Math.max(s.w, s.h)));
   const boxes = read.shapes.filter((s) => empty(s.fill) && s.tag === 'rect' && s.w >= BOX_TIMES * most && s.h >= BOX_TIMES * most);
-  if (boxes.length !== 2) return `the drawing shows ${boxes.length || 'no'} boxes to sort into, not two`;
-  const across = onto.side === 'left' || onto.side === 'right';
-  const [a, b] = [...boxes].sort((p, q) => (across ? p.x - q.x : p.y - q.y));
-  if (across ? Math.abs(a!.x - b!.x) < a!.w / 2 : Math.abs(a!.y - b!.y) < a!.h / 2)
-    return `the two boxes are not side by side ${across ? 'across' : 'up and down'}`;
-  const box = onto.side === 'left' || onto.side === 'top' ? a! : b!;
+  let box: DrawnShape;
+  if ('colour' in onto) {
+    // "The black box": the one box outlined in that colour.
+    const rgb = cssColours[onto.colour]!;
+    const inColour = boxes.filter((b) => b.stroke && (b.stroke.match(/\d+/g) ?? []).slice(0, 3).every((v, k) => Number(v) === rgb[k]));
+    if (inColour.length !== 1) return `the drawing shows ${inColour.length || 'no'} ${onto.colour} boxes, not one`;
+    box = inColour[0]!;
+  } else {
+    if (boxes.length !== 2) return `the drawing shows ${boxes.length || 'no'} boxes to sort into, not two`;
+    const across = onto.side === 'left' || onto.side === 'right';
+    const [a, b] = [...boxes].sort((p, q) => (across ? p.x - q.x : p.y - q.y));
+    if (across ? Math.abs(a!.x - b!.x) < a!.w / 2 : Math.abs(a!.y - b!.y) < a!.h / 2)
+      return `the two boxes are not side by side ${across ? 'across' : 'up and down'}`;
+    box = onto.side === 'left' || onto.side === 'top' ? a! : b!;
+  }
   // Where the drawing's corner is, from a piece: its drawn shape's place in the drawing against its place on the screen.
-  const pieces = drawingPieces(onto.drawing, nodes);
+  const pieces = onto.drawing.pieces;
   if (pieces.length !== filled.length) return `the drawing draws ${filled.length} filled shapes for ${pieces.length} pieces: which is which is not known`;
   const [pieceSel] = await r.selectors([pieces[0]!.id!]);
   if (!pieceSel) return 'a piece went away';
@@ -1600,9 +1644,14 @@ async function dragEachStep(r: Run, step: PlanStep, reasoning: string, current: 
   const view = current();
   const set = dragSet(step.dragEach!, view.nodes, r.clock);
   if (typeof set === 'string') return { why: set };
-  const said = (o: DragOnto) => ('node' in o ? quote(o.node.name || o.node.role) : `the ${o.side} box`);
+  const said = (o: DragOnto) => ('node' in o ? quote(o.node.name || o.node.role) : `the ${'side' in o ? o.side : o.colour} box`);
   const done: string[] = [];
   for (const { pieces, onto } of [set, ...(set.rest ? [set.rest] : [])]) {
+    // None of them in the drawing: nothing to move, and the box holds all of them as it is.
+    if (!pieces.length) {
+      done.push(`the drawing has no ${step.dragEach!.what}: nothing to drag into ${said(onto)}`);
+      continue;
+    }
     const at = await ontoPoint(r, onto, view.nodes);
     if (typeof at === 'string') return { why: done.length ? `${done.join('; ')}, then ${at}` : at };
     const moved: string[] = [];
