@@ -2711,11 +2711,17 @@ function orderLines(
   };
   const picked: ItemBlock[] = [];
   if (o.items) {
-    for (const name of o.items) {
-      const said = normalize(name);
-      const starts = blocks.filter((b) => `${normalize(b.text)} `.startsWith(`${said} `));
+    const starting = (name: string) => blocks.filter((b) => `${normalize(b.text)} `.startsWith(`${normalize(name)} `));
+    for (let i = 0; i < o.items.length; i++) {
+      let name = o.items[i]!;
+      // "Spaghetti and Meatballs" is one dish, though the list was read apart at its "and".
+      const joined = i + 1 < o.items.length ? `${name} and ${o.items[i + 1]}` : '';
+      if (joined && starting(joined).length === 1) ((name = joined), i++);
+      const starts = starting(name);
       const holds = starts.length ? starts : blocks.filter((b) => isBy(name, b.text));
       if (holds.length !== 1) return `${holds.length || 'no'} items on the page are ${quote(name)}`;
+      // One of each: two names that come to one item were not two items.
+      if (picked.includes(holds[0]!)) return `${quote(name)} and another name said both come to ${quote(holds[0]!.text)}`;
       picked.push(holds[0]!);
     }
   } else {
