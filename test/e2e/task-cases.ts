@@ -609,6 +609,13 @@ const table: Record<TaskFamily, Row[]> = {
     [`${SO}?m=grid`, 'Drag Joe to the bottom center.', state({ order: 'nelly,bob,ana,mia,tom,eve,sam,joe,lea' })],
     [`${SO}?m=grid`, 'Drag Bob down by one.', state({ order: 'nelly,ana,joe,mia,bob,tom,eve,sam,lea' })],
     [`${SO}?m=grid`, 'Drag Lea down by one.', REFUSE],
+    // The same grid small (34 px boxes): the drop must be past the middle on the side the pointer moves toward.
+    [`${SO}?m=small`, 'Drag Mia to the top left.', state({ order: 'mia,nelly,bob,ana,joe,tom,eve,sam,lea' })],
+    [`${SO}?m=small`, 'Drag Ana left by one.', state({ order: 'nelly,ana,bob,joe,mia,tom,eve,sam,lea' })],
+    [`${SO}?m=small`, 'Drag Ana to the bottom left.', state({ order: 'nelly,bob,joe,mia,tom,eve,ana,sam,lea' })],
+    [`${SO}?m=small`, 'Drag Lea to the top left.', state({ order: 'lea,nelly,bob,ana,joe,mia,tom,eve,sam' })],
+    // Up and to the right: a sortable grid would put it after the item it lands on.
+    [`${SO}?m=small`, 'Drag Sam to the top right.', REFUSE],
     // One shape with no name in a drawing ("the item"), dragged by mouse events.
     [DI, 'Drag the item left then press Submit.', { submits: [{ dx: { max: -10 }, dy: { min: -12, max: 12 } }] }],
     [`${DI}?m=rect`, 'Drag the item down then press Submit.', { submits: [{ dy: { min: 10 }, dx: { min: -12, max: 12 } }] }],

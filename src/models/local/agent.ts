@@ -1422,6 +1422,17 @@ async function dragStep(
       // A row of columns runs sideways, a list downwards.
       const sideways = Math.abs(b.x - a.x) > Math.abs(b.y - a.y);
       move = { to: sideways ? { x: at.x + sign * 8, y: at.y } : { x: at.x, y: at.y + sign * 8 } };
+      if (Math.abs(b.x - a.x) > 4 && Math.abs(b.y - a.y) > 4) {
+        // Rows of several (a grid of floated items): a sortable puts the item after the one under the pointer when the
+        // pointer last moved right or down, else before it, and only once past the middle on the side it moves toward
+        // (sideways first). So the drop is past that middle, and a move back that goes up and to the right cannot be made.
+        const from = await r.pointOf(sel);
+        const hx = Math.abs(at.x - from.x) < 2 ? 0 : Math.sign(at.x - from.x);
+        const vy = Math.abs(at.y - from.y) < 2 ? 0 : Math.sign(at.y - from.y);
+        if (sign < 0 && hx > 0 && vy < 0)
+          return { why: `${quote(node.name || node.role)} would move up and to the right, where a grid puts a dropped item after the one it lands on` };
+        move = { to: hx ? { x: at.x + hx * 8, y: at.y } : { x: at.x, y: at.y + vy * 8 } };
+      }
     }
   }
   if (!move) return { why: `${quote(node.name || node.role)} has no list of like items to move within` };
