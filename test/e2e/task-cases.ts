@@ -301,12 +301,15 @@ const JQ = 'jq-widgets.html';
 const SL = 'sliders-lock.html';
 const DP = 'date-picker.html';
 const CS = 'colour-swatches.html';
+/** Four coloured boxes, the colour said by a small box inside the direction's sentence (?m=word: by a word). */
+const CBX = 'colour-boxes.html';
 const HL = 'highlight-text.html';
 const HM = 'highlight-markup.html';
 const TS = 'terms-scroll.html';
 const TE = 'text-editor.html';
 const CE = 'compose-editor.html';
 const PG = 'paragraphs.html';
+const [PG2, PG3] = ['Vitae congue mauris rhoncus aenean vel elit scelerisque.', 'Morbi blandit cursus risus at ultrices mi tempus.'];
 const SX = 'scroll-textarea.html';
 const CB = 'contact-book.html';
 const SC = 'shape-count.html';
@@ -382,6 +385,7 @@ const INITIAL: Record<string, Fields> = {
   [PD]: { answer: '' },
   [TY]: { typed: '' },
   [`${TY}?m=area`]: { typed: '' },
+  [`${TY}?m=letters`]: { typed: '' },
   [BC]: { count: '' },
   [NT]: { reply: '' },
   [TK]: { symbol: 'VOP', shares: '10' },
@@ -405,6 +409,7 @@ const INITIAL: Record<string, Fields> = {
   [TF]: { tt: '' },
   [UN]: { username: '' },
   [MA]: { message: 'I enjoyed the autumn issue.', captcha: '' },
+  [`${MA}?m=timer`]: { message: 'I enjoyed the autumn issue.', captcha: '' },
   [AL]: { answer: '' },
   [MV]: { genre: '', director: '', year: '' },
   [BK]: { title: '', author: '', subject: '', year: '' },
@@ -477,6 +482,8 @@ const table: Record<TaskFamily, Row[]> = {
     [PD, 'Enter the value of Blood type into the text field and press Submit.', REFUSE],
     [TY, 'Type the text below into the text field and press Submit.', { typed: TYPED }],
     [`${TY}?m=area`, 'Type the text below into the textarea and press the "Submit" button.', { typed: TYPED }],
+    // One letter per box, side by side: one word; the text below is the one block right under the directions.
+    [`${TY}?m=letters`, 'Type the text below into the text field and press Submit.', { typed: 'qZe' }],
     [TY, 'Enter the 3rd word of the paragraph into the text field and press Submit.', { typed: 'flicker' }],
     [TY, 'Type the last word of the paragraph in the box and click Submit', { typed: 'bay' }],
     [TY, 'Find the 4th word in the paragraph, type that into the textbox and press "Submit".', { typed: 'across' }],
@@ -856,6 +863,10 @@ const table: Record<TaskFamily, Row[]> = {
     // The page marks importance with a star: "important" is not what it says.
     [MK, 'Please find the email Ilka sent me and file it as important', REFUSE],
     [MK, 'Reply to Jaimie with "Fusce in."', { submits: [{ reply_text: 'Fusce in.', to: 'jaimie' }] }],
+    // Send drawn as a picture (CSS content: url(send.svg)), the forward field labelled by a plain "to:" before it.
+    [`${MK}?m=plain`, 'Find the email by Lucia and forward that email to Kimberly.', { submits: [{ forward_to: 'Kimberly', email: 'lucia' }] }],
+    [`${MK}?m=plain`, 'Find the email by Jaimie and reply to them with the text "Fusce in."', { submits: [{ reply_text: 'Fusce in.', to: 'jaimie' }] }],
+    [`${MK}?m=plain`, 'Go to the message from Lucia and send it to Kimberly.', { submits: [{ forward_to: 'Kimberly', email: 'lucia' }] }],
     [IB, "Forward Carol's email to erin@northwind.io", { submits: [{ forward_to: 'erin@northwind.io' }] }],
     // A closing courtesy is not typed; words after a quoted reply are not typed either.
     [IB, "Reply to the email from Alice with 'Thanks!', please.", { to: 'alice@northwind.io', body: 'Thanks!' }],
@@ -990,6 +1001,10 @@ const table: Record<TaskFamily, Row[]> = {
     [DP, 'Select 06/14/2024 as the check-in date and press Submit', { checkin: '06/14/2024' }],
     [DP, 'Pick July 3, 2024 in the calendar and submit', { checkin: '07/03/2024' }],
     [DP, 'Set the check-in date to 05/28/2024 and click Submit', { checkin: '05/28/2024' }],
+    [CBX, 'Click on the red colored box.', clicks('red')],
+    [`${CBX}?m=word`, 'Click on the red colored box.', clicks('red')],
+    [CBX, 'Click on the navy colored box.', clicks('navy')],
+    [CBX, 'Click on the blue colored box.', REFUSE],
     [CS, 'Choose the colour Teal and press Add to cart', { colour: 'teal' }],
     [CS, 'Pick Mustard from the colour picker, then add to cart', { colour: 'mustard' }],
     [CS, 'Select the navy swatch and click Add to cart.', { colour: 'navy' }],
@@ -1033,8 +1048,11 @@ const table: Record<TaskFamily, Row[]> = {
     // Text in a text area is its value, selected there.
     [CE, 'Highlight "try the greens" in the summary', state({ summary_selected: 'try the greens' })],
     [CE, 'Select the word greens in the text area', state({ summary_selected: 'greens' })],
-    // Which lines make "the 2nd paragraph" is not known from the snapshot's text lines: refused, not guessed.
-    [PG, 'Highlight the text in the 2nd paragraph and click submit.', REFUSE],
+    // A whole paragraph, counted among the blocks of text; one broken by a link into several lines is refused, not guessed.
+    [PG, 'Highlight the text in the 2nd paragraph and click submit.', { ...state({ selected: PG2 }), submits: [{ selection: PG2 }] }],
+    [PG, 'Highlight the text in the last paragraph and click submit.', { ...state({ selected: PG3 }), submits: [{ selection: PG3 }] }],
+    [PG, 'Highlight the text in the paragraph and click submit.', REFUSE],
+    [`${PG}?m=links`, 'Highlight the text in the 2nd paragraph and click submit.', REFUSE],
   ],
   // The text to type is given, then transformed: case, reversal.
   'text-transforms': [
@@ -1066,6 +1084,7 @@ const table: Record<TaskFamily, Row[]> = {
     [MA, 'Answer the math question and submit', { captcha: '42' }],
     [MA, 'Work out the sum shown and type the result in the answer box, then click Submit.', { captcha: '42' }],
     [MA, 'Solve the math problem and type your answer into the textbox. Press submit when done.', { captcha: '42' }],
+    [`${MA}?m=timer`, 'Solve the math problem and type your answer into the textbox. Press submit when done.', { captcha: '42' }],
     // An equation in one unknown, drawn in spans ("3x - 4 = 11"), beside a line with other numbers.
     [AL, 'Solve for x and type your answer into the textbox. Press Submit when done.', { answer: '5' }],
     [AL, 'Solve the equation and enter the value of x, then click Submit', { answer: '5' }],
