@@ -329,6 +329,9 @@ const table: Record<AgentFamily, Row[]> = {
     [CY, 'Start typing "Aus" and select Austria from the list, then press submit', { country: 'Austria', country_code: 'AT' }],
     [AJ, 'Enter an item that starts with "Ger" and ends with "ny", then press Submit.', { tags: 'Germany' }],
     [AJ, 'Enter an item that starts with "Ind" and ends with "sia" and submit.', { tags: 'Indonesia' }],
+    // "An item": any suggestion that fits will do (Guinea and Guyana both start "Gu"); the form's one Submit hands it in.
+    [AJ, 'Enter an item that starts with "Gu".', { tags: 'Guinea' }],
+    [AJ, 'Enter an item that starts with "Nig" and ends with "ia".', { tags: 'Nigeria' }],
   ],
   // Three to six fields by label, placeholder or aria-label, then the button.
   'multi-field': [

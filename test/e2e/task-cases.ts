@@ -289,6 +289,8 @@ const FORWARD_NL = [
 const DI = 'drag-item.html';
 /** MiniWoB's form-sequence pages: ?m=radios (radios and unlabelled boxes), ?m=heights (a select, then Yes/No/Maybe), ?m=labels. */
 const FSQ = 'form-sequence.html';
+const FSQ14 = { radio: '2', 'input-1': '', 'input-2': '', 'input-3': '14' };
+const FSQ7 = { radio: '1', 'input-1': '-7', 'input-2': '', 'input-3': '' };
 const TL = 'timeline.html';
 const FD = 'feed.html';
 const OC = 'order-confirm.html';
@@ -388,6 +390,7 @@ const INITIAL: Record<string, Fields> = {
   [`${TY}?m=letters`]: { typed: '' },
   [BC]: { count: '' },
   [NT]: { reply: '' },
+  [`${NT}?m=long`]: { reply: '' },
   [TK]: { symbol: 'VOP', shares: '10' },
   [UP]: { complete: false },
   [PA]: { amount: '', ref: '' },
@@ -402,6 +405,7 @@ const INITIAL: Record<string, Fields> = {
   [OC]: { order: '' },
   [SF]: { employee_id: '' },
   [CA]: { pasted: '' },
+  [`${CA}?m=open`]: { pasted: '' },
   [SS]: { volume: '50', qty: '1' },
   [SL]: { d1: '10', d2: '10', d3: '10' },
   [DP]: { checkin: '' },
@@ -502,6 +506,8 @@ const table: Record<TaskFamily, Row[]> = {
     [NT, 'Type the first word of the text area into the answer box, then submit', { reply: 'Please' }],
     [NT, 'Enter the 4th word in the text area and press Submit', { reply: 'towels' }],
     [NT, 'Find the last word in the text area, enter it into the text field and hit Submit.', { reply: 'staples' }],
+    // A long text that takes typing: read whole (a view cut at 120 characters would give a wrong last word).
+    [`${NT}?m=long`, 'Find the last word in the text area, enter it into the text field and hit Submit.', { reply: 'cabinet' }],
   ],
   // The click must wait for something on the page: a live price under a threshold (reached after
   // about 8 s, a change every 4 s; one that moves every 100 ms is refused), a box the page ticks
@@ -635,7 +641,13 @@ const table: Record<TaskFamily, Row[]> = {
     [DS, 'Drag all circles into the black box.', state({ in_box: ['c-red', 'c-blue'] })],
     [DS, 'Drag every red shape into the black box', state({ in_box: ['c-red', 's-red'] })],
     [DS, 'Move all the squares onto the black box', state({ in_box: ['s-green', 's-red'] })],
-    [DS, 'Drag all triangles into the black box.', REFUSE],
+    // No triangles: nothing to drag, and the box holds every one as it is.
+    [DS, 'Drag all triangles into the black box.', state({ in_box: [] })],
+    // The box a frame drawn in black (no name of its own), a black circle among the pieces; Submit the only control.
+    [`${DS}?m=frame`, 'Drag all squares into the black box.', state({ in_box: ['s-green', 's-red'], submitted: true })],
+    [`${DS}?m=frame`, 'Drag all circles into the black box.', state({ in_box: ['c-red', 'c-blue', 'c-black'], submitted: true })],
+    [`${DS}?m=frame`, 'Drag all triangles into the black box.', state({ in_box: [], submitted: true })],
+    [`${DS}?m=frame`, 'Drag all circles into the green box.', REFUSE],
     [`${DS}?m=submit`, 'Drag all circles into the black box.', state({ in_box: ['c-red', 'c-blue'], submitted: true })],
     // Two unnamed boxes drawn side by side; the page takes the sort by its one button, Submit.
     [DS2, 'Drag all triangles into the left box, and everything else into the right box.', state({ left: ['t1', 't2'], right: ['c1', 'r1', 'c2'] })],
@@ -650,8 +662,9 @@ const table: Record<TaskFamily, Row[]> = {
       'Sort the numbers in increasing order, starting with the lowest number at the top of the list, then press Submit',
       state({ order: '2,3,5,7,11', submitted: '2,3,5,7,11' }, { clicks: ['submit'] }),
     ],
-    [SRT, 'Drag the numbers into descending order', state({ order: '11,7,5,3,2' })],
-    [SRT, 'Put the numbers in ascending order, smallest first, by dragging them', state({ order: '2,3,5,7,11' })],
+    // A page whose only control is Submit takes what was set by it: the sorted list is handed in.
+    [SRT, 'Drag the numbers into descending order', state({ order: '11,7,5,3,2', submitted: '11,7,5,3,2' }, { clicks: ['submit'] })],
+    [SRT, 'Put the numbers in ascending order, smallest first, by dragging them', state({ order: '2,3,5,7,11', submitted: '2,3,5,7,11' }, { clicks: ['submit'] })],
     [SRT, 'Sort the numbers in increasing order, starting with the highest number at the top', REFUSE],
     [SR2, 'Sort the numbers from smallest to largest', REFUSE],
     [SG, 'Put the guests in alphabetical order', state({ order: 'ali,ben,chen,marta,zoe' })],
@@ -914,6 +927,9 @@ const table: Record<TaskFamily, Row[]> = {
     ],
     [CA, 'Copy the text from the first text area and paste it into the text input, then press Submit.', { pasted: 'Vel nisl sed tortor porta feugiat.' }],
     [CA, 'Copy the text in the textarea below, paste it into the textbox and press Submit.', REFUSE],
+    // Text areas that take typing: the text goes to the one-line field ("the text input"), not back into a text area.
+    [`${CA}?m=open`, 'Copy the text from the 2nd text area below and paste it into the text input, then press Submit.', { pasted: 'Amet mauris tempus, in cursus ligula.' }],
+    [`${CA}?m=open`, 'Copy the text from the 3rd text area and paste it into the text field, then press Submit.', { pasted: 'Donec at quam ac nunc porta.' }],
     [
       NT,
       'Copy the text in the textarea below, paste it into the textbox and press Submit.',
@@ -1144,8 +1160,9 @@ const table: Record<TaskFamily, Row[]> = {
     [OT, 'Press ONE, wait two seconds, and then press TWO.', state({ gap_ms: { min: 1950, max: 9000 } }, { clicks: ['one', 'two'] })],
     [OT, 'Click button ONE, wait 2 seconds, then click button TWO.', state({ gap_ms: { min: 1950, max: 9000 } }, { clicks: ['one', 'two'] })],
     // MiniWoB's form-sequence pages, said as it says them (form-sequence-2 asks for no Submit).
-    [FSQ, 'Check the 2nd radio button and enter the number "14" into the 3rd textbox.', state({ radio: '2', 'input-3': '14' })],
-    [FSQ, 'Check the 1st radio button and enter the number "-7" into the 1st textbox.', state({ radio: '1', 'input-1': '-7' })],
+    // The form's one control is Submit: what the steps set is handed in by it.
+    [FSQ, 'Check the 2nd radio button and enter the number "14" into the 3rd textbox.', { ...state({ radio: '2', 'input-3': '14' }), submits: [FSQ14] }],
+    [FSQ, 'Check the 1st radio button and enter the number "-7" into the 1st textbox.', { ...state({ radio: '1', 'input-1': '-7' }), submits: [FSQ7] }],
     [FSQ, 'Check the 4th radio button and enter the number "3" into the 1st textbox.', REFUSE],
     [`${FSQ}?m=heights`, 'Choose 5ft 11in from the dropdown, then click the button labeled "Maybe".', { submits: [{ height: '5ft 11in', pressed: 'maybe' }] }],
     [`${FSQ}?m=heights`, 'Choose 6 ft from the dropdown, then click the button labeled "No".', { submits: [{ height: '6 ft', pressed: 'no' }] }],

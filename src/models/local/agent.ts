@@ -1577,7 +1577,16 @@ function dragSet(d: NonNullable<PlanStep['dragEach']>, nodes: OutlineNode[], clo
   if (typeof pieces === 'string') return pieces;
   if (pieces.length > EACH_MAX) return `${pieces.length} ${d.what}, more than ${EACH_MAX}`;
   const drawing = drawingOf(pieces.length ? pieces : nodes.filter((n) => n.id && named1(n)), nodes);
-  if ('node' in named) return pieces.length ? { pieces, onto: named } : `no ${d.what} on the page to drag`;
+  // None of them: nothing to drag, when they are said by their shape alone (a colour's name may be another than the
+  // page's) and every piece of the one drawing is a shape it can tell (none merely "a shape").
+  if (!pieces.length) {
+    if (/\s/.test(d.what.trim())) return `no ${d.what} on the page to drag`;
+    const told = drawing && !(drawing.anchor.id === drawing.pieces[0]?.id ? drawing.anchor.parent! : drawing.anchor).children.some(
+      (n) => n.id && n.nameFrom === 'inferred' && !named1(n),
+    );
+    if (!drawing || !told) return `no ${d.what} on the page to drag`;
+  }
+  if ('node' in named) return { pieces, onto: named };
   const where = side ? `the ${side[1]!.toLowerCase()} box` : `the ${colour} box`;
   if (!drawing) return `the ${d.what} are not all in one drawing, so which is ${where} is not known`;
   const onto: DragOnto = side ? { side: side[1]!.toLowerCase() as Side, drawing } : { colour: colour!, drawing };
