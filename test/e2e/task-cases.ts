@@ -556,6 +556,9 @@ const table: Record<TaskFamily, Row[]> = {
     [ST, 'Expand the sections below and click submit', clicks('submit')],
     [ST, 'Open Section 2 and click the Submit link', clicks('submit')],
     [ST, 'Find Submit in the sections and click it.', clicks('submit')],
+    // Words that take clicks in running text: "dui." is the word itself, not the one after the text "... Dui".
+    [`${ST}?m=words`, 'Expand the sections below, to find and click on the link "dui.".', clicks('dui')],
+    [`${ST}?m=words`, 'Expand the sections below, to find and click on the link "Egestas".', clicks('Egestas')],
   ],
   // Coordinates in brackets (a grid of cells with tooltips, an SVG scatter plot) and amounts
   // with thousands separators.
@@ -664,7 +667,11 @@ const table: Record<TaskFamily, Row[]> = {
     ],
     // A page whose only control is Submit takes what was set by it: the sorted list is handed in.
     [SRT, 'Drag the numbers into descending order', state({ order: '11,7,5,3,2', submitted: '11,7,5,3,2' }, { clicks: ['submit'] })],
-    [SRT, 'Put the numbers in ascending order, smallest first, by dragging them', state({ order: '2,3,5,7,11', submitted: '2,3,5,7,11' }, { clicks: ['submit'] })],
+    [
+      SRT,
+      'Put the numbers in ascending order, smallest first, by dragging them',
+      state({ order: '2,3,5,7,11', submitted: '2,3,5,7,11' }, { clicks: ['submit'] }),
+    ],
     [SRT, 'Sort the numbers in increasing order, starting with the highest number at the top', REFUSE],
     [SR2, 'Sort the numbers from smallest to largest', REFUSE],
     [SG, 'Put the guests in alphabetical order', state({ order: 'ali,ben,chen,marta,zoe' })],
@@ -707,6 +714,9 @@ const table: Record<TaskFamily, Row[]> = {
     [OF, 'Order 3 items that are vegan', food({ 'Caesar Salad': '1', 'Garlic bread': '1', 'Tofu and Vegetable stone pot': '1' })],
     [OF, 'Order 2 items that are meat', food({ 'Chicken wings': '1', 'Spicy Thai Peanut Chicken': '1' })],
     [OF, 'Order 4 items that are peanuts', food({ 'Spicy Thai Peanut Chicken': '2', 'Ice cream sundae': '2' })],
+    // A dish whose name has "and" in it is one dish.
+    [OF, 'Order one of each item: Spinach and goat cheese dip, Coconut mango tart', food({ 'Spinach and goat cheese dip': '1', 'Coconut mango tart': '1' })],
+    [OF, 'Order one of each item: Tofu and Vegetable stone pot and Garlic bread', food({ 'Tofu and Vegetable stone pot': '1', 'Garlic bread': '1' })],
     [OF, 'Order one of each item: Garlic bread, Lobster bisque', REFUSE],
     [OF, 'Order 2 items that are kosher', REFUSE],
     [
@@ -928,7 +938,11 @@ const table: Record<TaskFamily, Row[]> = {
     [CA, 'Copy the text from the first text area and paste it into the text input, then press Submit.', { pasted: 'Vel nisl sed tortor porta feugiat.' }],
     [CA, 'Copy the text in the textarea below, paste it into the textbox and press Submit.', REFUSE],
     // Text areas that take typing: the text goes to the one-line field ("the text input"), not back into a text area.
-    [`${CA}?m=open`, 'Copy the text from the 2nd text area below and paste it into the text input, then press Submit.', { pasted: 'Amet mauris tempus, in cursus ligula.' }],
+    [
+      `${CA}?m=open`,
+      'Copy the text from the 2nd text area below and paste it into the text input, then press Submit.',
+      { pasted: 'Amet mauris tempus, in cursus ligula.' },
+    ],
     [`${CA}?m=open`, 'Copy the text from the 3rd text area and paste it into the text field, then press Submit.', { pasted: 'Donec at quam ac nunc porta.' }],
     [
       NT,
