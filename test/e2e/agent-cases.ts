@@ -473,6 +473,8 @@ const table: Record<AgentFamily, Row[]> = {
   // control, never by Subscribe, then the step it covered runs.
   popups: [
     [LX, 'Enter the username "ronda" and the password "Yh8" into the text fields and press login.', { username: 'ronda', password: 'Yh8' }],
+    // "press login" where the form's one button says "OK": the button that sends the password.
+    [`${LX}?m=ok`, 'Enter the username "ronda" and the password "Yh8" into the text fields and press login.', { username: 'ronda', password: 'Yh8' }],
     [LX, 'Log in as marcella with password 1234', { username: 'marcella', password: '1234' }],
     [LX, 'Type kasey in the username field, type "pa ss" in the password field, then click Login', { username: 'kasey', password: 'pa ss' }],
   ],

@@ -416,6 +416,8 @@ const INITIAL: Record<string, Fields> = {
   [`${MA}?m=timer`]: { message: 'I enjoyed the autumn issue.', captcha: '' },
   [AL]: { answer: '' },
   [MV]: { genre: '', director: '', year: '' },
+  [`${MV}?m=plain`]: { genre: '', director: '', year: '' },
+  [`${MV}?m=table`]: { genre: '', director: '', year: '' },
   [BK]: { title: '', author: '', subject: '', year: '' },
   [SCL]: { options: [] },
   [ET]: { time: '' },
@@ -566,6 +568,11 @@ const table: Record<TaskFamily, Row[]> = {
     [CG, 'Click on the grid coordinate (-2,0).', clicks('(-2,0)')],
     [CG, 'Click the cell at (1, -3) on the grid', clicks('(1,-3)')],
     [CG, 'Click on the grid coordinate (5,1).', REFUSE],
+    // Like dots with no names, read by where they lie against the axes' numbers (x to the right, y up).
+    [`${CG}?m=dots`, 'Click on the grid coordinate (-2,1).', clicks('(-2,1)')],
+    [`${CG}?m=dots`, 'Click on the grid coordinate (1,-2).', clicks('(1,-2)')],
+    [`${CG}?m=dots`, 'Click on the grid coordinate (0,0).', clicks('(0,0)')],
+    [`${CG}?m=dots`, 'Click on the grid coordinate (3,0).', REFUSE],
     [SP, 'Select the point (3, 4)', clicks('p3-4')],
     [SP, 'Click the point at (4,3).', clicks('p4-3')],
     [SP, 'Click on the data point (1, 2)', clicks('p1-2')],
@@ -886,6 +893,10 @@ const table: Record<TaskFamily, Row[]> = {
     // The page marks importance with a star: "important" is not what it says.
     [MK, 'Please find the email Ilka sent me and file it as important', REFUSE],
     [MK, 'Reply to Jaimie with "Fusce in."', { submits: [{ reply_text: 'Fusce in.', to: 'jaimie' }] }],
+    // A found message sent an answer, the message said by "that X sent".
+    [MK, 'Please find Jaimie\'s last email and send him the answer, "Fusce in."', { submits: [{ reply_text: 'Fusce in.', to: 'jaimie' }] }],
+    [MK, 'Find Jaimie\'s email and send her the reply: "Fusce in."', { submits: [{ reply_text: 'Fusce in.', to: 'jaimie' }] }],
+    [MK, 'Find the email that Lucia sent and forward it to Kimberly.', { submits: [{ forward_to: 'Kimberly', email: 'lucia' }] }],
     // Send drawn as a picture (CSS content: url(send.svg)), the forward field labelled by a plain "to:" before it.
     [`${MK}?m=plain`, 'Find the email by Lucia and forward that email to Kimberly.', { submits: [{ forward_to: 'Kimberly', email: 'lucia' }] }],
     [`${MK}?m=plain`, 'Find the email by Jaimie and reply to them with the text "Fusce in."', { submits: [{ reply_text: 'Fusce in.', to: 'jaimie' }] }],
@@ -1209,6 +1220,9 @@ const table: Record<TaskFamily, Row[]> = {
   // One request spread over several fields (a select, text boxes), then Search.
   'multi-field-search': [
     [MV, 'Find adventure movies directed by Holt from 1991', { genre: 'adventure', director: 'Holt', year: '1991' }],
+    [`${MV}?m=plain`, 'Search for adventure movies directed by Wade from year 1974.', { genre: 'adventure', director: 'Wade', year: '1974' }],
+    [`${MV}?m=plain`, 'Search for comedy movies directed by Mullins from year 2016.', { genre: 'comedy', director: 'Mullins', year: '2016' }],
+    [`${MV}?m=table`, 'Search for western movies directed by Warner from year 2015.', { genre: 'western', director: 'Warner', year: '2015' }],
     [MV, 'Search for comedies by Nolan released in 2004', { genre: 'comedy', director: 'Nolan', year: '2004' }],
     [MV, 'Look for 1999 drama films directed by Okafor', { genre: 'drama', director: 'Okafor', year: '1999' }],
     [MV, 'Search for comedy movies directed by Nolan from year 2004.', { genre: 'comedy', director: 'Nolan', year: '2004' }],

@@ -11,7 +11,7 @@ import { EMAIL_SHAPE } from './input-values';
 import { ENDS, ORDINALS, ordinalOf } from './words/numbers';
 import { MONTH_STEMS, MONTHS } from './words/dates';
 import { anyOf, either, leading, oneOf } from './words/grammar';
-import { PURPOSE_SYNONYMS } from './words/purposes';
+import { PURPOSE_SYNONYMS, SIGN_IN_WORDS } from './words/purposes';
 import { CONTAINER_NOUNS, DIRECTION_VERBS, HOLDERS, HOLDING, NEAR_WORDS, NOISE_WORDS, SAYING } from './words/references';
 import { KEY_NAMES, KEY_WORDS, MODIFIERS } from './words/keys';
 import {
@@ -786,7 +786,10 @@ function wholeParagraph(nth: number | 'last', below: boolean, nodes: OutlineNode
   const blocks = nodes.filter(
     (n) =>
       (n.role === 'text' || n.role === 'paragraph') &&
-      n.name.trim().split(/\s+/).filter((w) => /\p{L}/u.test(w)).length >= 4 &&
+      n.name
+        .trim()
+        .split(/\s+/)
+        .filter((w) => /\p{L}/u.test(w)).length >= 4 &&
       !DIRECTION_LINE.test(n.name.trim()) &&
       !inControl(n) &&
       (!below || !direction || n.index > direction.index),
@@ -798,7 +801,8 @@ function wholeParagraph(nth: number | 'last', below: boolean, nodes: OutlineNode
     const [before, after] = [sib[sib.indexOf(b) - 1], sib[sib.indexOf(b) + 1]];
     return (!!after?.id && !/[.!?:]\s*$/.test(b.name)) || (!!before?.id && /^\s*\p{Ll}/u.test(b.name));
   });
-  if (broken) throw new Refusal(`the page's text runs on around links or controls (${quote(clip(broken.name, 40))}), so which lines make a paragraph is not known`);
+  if (broken)
+    throw new Refusal(`the page's text runs on around links or controls (${quote(clip(broken.name, 40))}), so which lines make a paragraph is not known`);
   const pick = nth === 0 ? (blocks.length === 1 ? blocks[0] : undefined) : nth === 'last' ? blocks[blocks.length - 1] : blocks[nth - 1];
   if (!pick) throw new Refusal(`the page shows ${blocks.length || 'no'} paragraph${blocks.length === 1 ? '' : 's'}, so which one is meant is not settled`);
   let holder: OutlineNode | null = pick;
@@ -913,7 +917,8 @@ function otherNames(node: OutlineNode): string[] {
   // takes clicks in running text ("Dui [nunc,] senectus") has its own name: the text before it is not its label.
   const label = g || !/[a-z0-9]/i.test(normalize(node.name)) ? sibs[i + 1] : node.nameFrom === 'inferred' || !node.name ? before : undefined;
   // A sentence before it (the page's directions, "Drag all squares into the black box.") is no label.
-  if (node.role === 'clickable' && label && label.role === 'text' && label.name.length <= 40 && !SENTENCE.test(label.name)) out.push(`${label.name} ${node.name}`);
+  if (node.role === 'clickable' && label && label.role === 'text' && label.name.length <= 40 && !SENTENCE.test(label.name))
+    out.push(`${label.name} ${node.name}`);
   // A field with no label of its own is known by the short text right before it ("Username",
   // then the box) and by what it takes (a password, an email, a date).
   if (FILLABLE.has(node.role) && !node.name && typeof node.states.placeholder !== 'string' && before?.role === 'text' && before.name.length <= 40)
@@ -1346,6 +1351,10 @@ function byKind(intent: Intent, candidates: OutlineNode[], nodes: OutlineNode[])
   } else if (t === 'search' && intent.roles?.has('searchbox')) {
     kind = 'search box';
     fits = (n) => FILLABLE.has(n.role) && (n.role === 'searchbox' || n.states.type === 'search' || hasAncestor(n, SEARCH_LANDMARK));
+  } else if (intent.method === 'click' && SIGN_IN_WORDS.some((w) => normalize(w) === t) && nodes.some((n) => n.id && n.states.type === 'password')) {
+    // "press login" on a login form whose one button says "OK": the button that sends the password.
+    kind = 'button of a form that takes a password';
+    fits = (n) => n.role === 'button';
   } else if (intent.dateField) {
     kind = 'field that takes a date';
     fits = (n) => FILLABLE.has(n.role) && takesDate(n);
@@ -1546,8 +1555,7 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
     tied = tied.filter((c) => !source(c));
   // "The text input", "the text field": of equals, a one-line field rather than a text area.
   const oneLine = tied.filter((c) => FILLABLE.has(c.n.role) && c.n.states.multiline !== true);
-  if (intent.method === 'fill' && intent.ordinal === undefined && oneLine.length && oneLine.length < tied.length && intent.oneLine)
-    tied = oneLine;
+  if (intent.method === 'fill' && intent.ordinal === undefined && oneLine.length && oneLine.length < tied.length && intent.oneLine) tied = oneLine;
   // A dialog on top of the page is where a person looks: of equals, the one in the open dialog.
   const inDialog = tied.filter((c) => hasAncestor(c.n, DIALOGS));
   if (inDialog.length === 1 && tied.length > 1 && intent.ordinal === undefined) tied = inDialog;

@@ -53,7 +53,7 @@ import {
   STEP_DOWN,
   STEP_UP,
 } from './words/controls';
-import { PERSON_FIELD_NAMES, PERSON_FIELDS, PERSON_NAME, PERSON_ROLES, SEARCH_BUTTONS, SEARCH_FILLER } from './words/search';
+import { PERSON_FIELD_NAMES, PERSON_FIELDS, PERSON_NAME, PERSON_ROLES, SEARCH_BUTTONS, SEARCH_FILLER, SEARCHED_THINGS } from './words/search';
 import { anyOf, either, oneOf } from './words/grammar';
 import { ordinalOf, ordinalWord } from './words/numbers';
 import { fieldControl, findRecord } from './records';
@@ -267,6 +267,24 @@ const shows = (nodes: OutlineNode[], before: Set<string>): boolean => nodes.some
 /** Only the step's own words, no other phrasings: a control named but hidden is looked for before a synonym stands in. */
 const primary = (s: PlanStep): PlanStep => ({ ...s, or: undefined });
 
+/** A field's label: its name, else the short text right before it when it has no label of its own ("Director:", then the box). */
+function fieldLabel(n: OutlineNode): string {
+  if (n.name) return n.name;
+  const sib = n.parent?.children ?? [];
+  const before = sib[sib.indexOf(n) - 1];
+  if (typeof n.states.placeholder === 'string') return '';
+  if (before?.role === 'text' && before.name.length <= 40) return before.name.replace(/[:\s]+$/, '');
+  // In a row of a form laid out as a table ("Director | [box]"): the row's one other cell.
+  const cells =
+    n.parent?.role === 'row'
+      ? n.parent.name
+          .split('|')
+          .map((c) => c.trim())
+          .filter(Boolean)
+      : [];
+  return cells.length === 1 && cells[0]!.length <= 40 ? cells[0]!.replace(/[:\s]+$/, '') : '';
+}
+
 function pageFacts(nodes: OutlineNode[]): Required<PlanPage> {
   const fields: string[] = [];
   const names: string[] = [];
@@ -275,7 +293,7 @@ function pageFacts(nodes: OutlineNode[]): Required<PlanPage> {
     if (!n.id) continue;
     roles[n.role] = (roles[n.role] ?? 0) + 1;
     if (TEXT_ROLES.has(n.role)) {
-      if (n.name) fields.push(n.name);
+      if (fieldLabel(n)) fields.push(fieldLabel(n));
       if (typeof n.states.placeholder === 'string') fields.push(n.states.placeholder);
     } else if (n.name) names.push(n.name);
   }
@@ -438,6 +456,7 @@ const WHOLE_STEPS: readonly [keyof PlanStep, WholeStep][] = [
   ['maze', mazeStep],
   ['river', riverStep],
   ['hanoi', hanoiStep],
+  ['coord', coordStep],
   ['secret', secretStep],
 ];
 
@@ -481,6 +500,8 @@ const READY_CHECKS: readonly [keyof PlanStep, (s: PlanStep, nodes: OutlineNode[]
   ['river', (s, nodes) => whyNot(riverPlan(s.river!, nodes)), 'changes'],
   ['order', (s, nodes) => whyNot(orderLines(s.order!, nodes)), 'changes'],
   ['hanoi', (s, nodes) => hanoiNotReady(s.hanoi!, nodes), 'changes'],
+  // The step reads the grid itself (the points' places), when it runs.
+  ['coord', () => null, 'changes'],
 ];
 
 /** Why the page's board cannot be played: none, a game already over, marks no game could leave. */
@@ -697,10 +718,11 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       const f = searchFields(planned.searchForm, view.nodes);
       if (typeof f === 'string') return stop(i, f);
       for (const x of f.fill) {
-        const say = x.method === 'fill' ? `enter ${quote(x.value)} into ${quote(x.node.name)}` : `select ${quote(x.value)} in ${quote(x.node.name)}`;
+        const label = fieldLabel(x.node);
+        const say = x.method === 'fill' ? `enter ${quote(x.value)} into ${quote(label)}` : `select ${quote(x.value)} in ${quote(label)}`;
         try {
-          if (!(await actOnNode(r, x.node, x.method, [x.value], say, describeStep(i, plan.length, `${x.node.name}: ${x.value}`), view.url))) {
-            return stop(i, `the ${quote(x.node.name)} field went away`);
+          if (!(await actOnNode(r, x.node, x.method, [x.value], say, describeStep(i, plan.length, `${label}: ${x.value}`), view.url))) {
+            return stop(i, `the ${quote(label)} field went away`);
           }
         } catch (e) {
           if (r.endsRun(e)) throw e; // stopped or unanswered approval: the run ends refused
@@ -709,7 +731,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       }
       const submitted = await actOnNode(r, f.submit, 'click', [], `click ${quote(f.submit.name)}`, describeStep(i, plan.length, 'run the search'), view.url);
       if (!submitted) return stop(i, 'the search button went away');
-      done.push(`searched with ${f.fill.map((x) => `${x.node.name} ${quote(x.value)}`).join(', ')}`);
+      done.push(`searched with ${f.fill.map((x) => `${fieldLabel(x.node)} ${quote(x.value)}`).join(', ')}`);
       continue;
     }
     if (planned.trip) {
@@ -1071,7 +1093,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     const v = await look(r, r.instruction).catch(() => null);
     const buttons = v?.nodes.filter((n) => n.id && (n.role === 'button' || n.role === 'link') && n.states.disabled !== true) ?? [];
     if (v && buttons.length === 1 && /^submit$/i.test(buttons[0]!.name.trim())) {
-      if (await actOnNode(r, buttons[0]!, 'click', [], 'click "Submit"', 'hand in what the steps set: Submit is the page\'s one control', v.url))
+      if (await actOnNode(r, buttons[0]!, 'click', [], 'click "Submit"', "hand in what the steps set: Submit is the page's one control", v.url))
         done.push('clicked "Submit", the page\'s one way to hand it in');
     }
   }
@@ -1260,11 +1282,11 @@ const SEARCH_WORDS = new Set(SEARCH_FILLER);
  * (a part no field takes is a refusal), and the form needs one search button.
  */
 function searchFields(phrase: string, nodes: OutlineNode[]): { fill: FieldValue[]; submit: OutlineNode } | string {
-  const fields = nodes.filter((n) => n.id && TEXT_ROLES.has(n.role) && n.name && n.states.disabled !== true && n.states.readonly !== true);
+  const fields = nodes.filter((n) => n.id && TEXT_ROLES.has(n.role) && fieldLabel(n) && n.states.disabled !== true && n.states.readonly !== true);
   const fill: FieldValue[] = [];
   let rest = ` ${phrase} `;
   const used = new Set<OutlineNode>();
-  const field = (re: RegExp) => fields.find((f) => !used.has(f) && !optionsOf(f).length && re.test(f.name));
+  const field = (re: RegExp) => fields.find((f) => !used.has(f) && !optionsOf(f).length && re.test(fieldLabel(f)));
   const put = (node: OutlineNode, value: string, method: 'fill' | 'selectOption' = 'fill') => {
     used.add(node);
     fill.push({ node, method, value });
@@ -1306,6 +1328,14 @@ function searchFields(phrase: string, nodes: OutlineNode[]): { fill: FieldValue[
       .split(' ')
       .filter((w) => !ws.includes(stem(w)))
       .join(' ')} `;
+  }
+  // A kind typed into a field for it ("adventure movies", with a Genre box that takes text).
+  if ((m = new RegExp(`\\s(\\w+)\\s+(?:${either(SEARCHED_THINGS)})\\s`, 'i').exec(rest)) && !SEARCH_WORDS.has(m[1]!.toLowerCase())) {
+    const f = field(/\b(?:genre|category|kind|type)\b/i);
+    if (f) {
+      put(f, m[1]!.toLowerCase());
+      rest = rest.replace(m[0], ' ');
+    }
   }
   const left = normalize(rest)
     .split(' ')
@@ -1581,9 +1611,11 @@ function dragSet(d: NonNullable<PlanStep['dragEach']>, nodes: OutlineNode[], clo
   // page's) and every piece of the one drawing is a shape it can tell (none merely "a shape").
   if (!pieces.length) {
     if (/\s/.test(d.what.trim())) return `no ${d.what} on the page to drag`;
-    const told = drawing && !(drawing.anchor.id === drawing.pieces[0]?.id ? drawing.anchor.parent! : drawing.anchor).children.some(
-      (n) => n.id && n.nameFrom === 'inferred' && !named1(n),
-    );
+    const told =
+      drawing &&
+      !(drawing.anchor.id === drawing.pieces[0]?.id ? drawing.anchor.parent! : drawing.anchor).children.some(
+        (n) => n.id && n.nameFrom === 'inferred' && !named1(n),
+      );
     if (!drawing || !told) return `no ${d.what} on the page to drag`;
   }
   if ('node' in named) return { pieces, onto: named };
@@ -2782,6 +2814,53 @@ async function orderStep(r: Run, step: PlanStep, reasoning: string, current: () 
     return { why: `${quote(plan.send.name)} went away after adding ${done.join(', ')}` };
   }
   return { did: `added ${done.join(', ')}, then clicked ${quote(plan.send.name)}` };
+}
+
+/** The most points of a lattice read for where they lie. */
+const LATTICE_MAX = 121;
+
+/**
+ * A grid point said by its coordinates: the one element named so ("(1,-3)" as its title); else, on a lattice of like
+ * points (n × n of one name, n odd) whose axes are numbered -k … k beside it (each number shown twice, none past k),
+ * the point in that column and row, read from where the points lie: x to the right, y up, the centre (0,0).
+ */
+async function coordStep(r: Run, step: PlanStep, reasoning: string, current: () => View): Promise<Outcome> {
+  const view = current();
+  const { x, y } = step.coord!;
+  const said = `(${x},${y})`;
+  const click = async (n: OutlineNode, how: string): Promise<Outcome> =>
+    (await actOnNode(r, n, 'click', [], `click ${said}`, `${reasoning}: ${how}`, view.url))
+      ? { did: `clicked ${said} (${how})` }
+      : { why: 'the point went away' };
+  const named = view.nodes.filter((n) => n.id && n.name.replace(/\s+/g, '') === said);
+  if (named.length === 1) return click(named[0]!, 'the element named so');
+  if (named.length > 1) return { why: `${named.length} elements are named ${said}` };
+  const byName = new Map<string, OutlineNode[]>();
+  for (const n of view.nodes) if (n.id && n.role === 'clickable') byName.set(n.name, [...(byName.get(n.name) ?? []), n]);
+  const points = [...byName.values()].sort((a, b) => b.length - a.length)[0] ?? [];
+  const side = Math.round(Math.sqrt(points.length));
+  if (side < 3 || side % 2 === 0 || side * side !== points.length || points.length > LATTICE_MAX)
+    return { why: `nothing on the page is named ${said}, and it shows no square lattice of like points` };
+  const k = (side - 1) / 2;
+  // The axes' numbers: lines of bare numbers (each its own line, or a row of them).
+  const numbers = view.nodes
+    .filter((n) => !n.id && n.role === 'text' && /^-?\d+(?:\s+-?\d+)*$/.test(n.name.trim()))
+    .flatMap((n) => n.name.trim().split(/\s+/).map(Number));
+  const axes = numbers.every((v) => Math.abs(v) <= k) && [...Array(2 * k + 1).keys()].every((i) => i === k || numbers.filter((v) => v === i - k).length >= 2);
+  if (!axes) return { why: `the lattice's axes are not numbered ${-k} to ${k} beside it` };
+  if (Math.abs(x) > k || Math.abs(y) > k) return { why: `${said} is off the grid, which runs from ${-k} to ${k}` };
+  const selectors = await r.selectors(points.map((n) => n.id!));
+  if (selectors.some((sel) => !sel)) return { why: 'the grid changed' };
+  const at = await Promise.all(selectors.map((sel) => r.pointOf(sel!)));
+  // Columns and rows: the distinct places the points lie at, each holding `side` of them.
+  const lines = (vs: number[]) => vs.sort((a, b) => a - b).filter((v, i, all) => i === 0 || v - all[i - 1]! > 2);
+  const cols = lines(at.map((p) => p.x));
+  const rows = lines(at.map((p) => p.y));
+  if (cols.length !== side || rows.length !== side) return { why: `the points do not lie in ${side} columns and ${side} rows` };
+  const near = (vs: number[], v: number) => vs.findIndex((c) => Math.abs(c - v) <= 2);
+  const i = at.findIndex((p) => near(cols, p.x) - k === x && k - near(rows, p.y) === y);
+  if (i < 0) return { why: `no point lies at ${said}` };
+  return click(points[i]!, `column ${x + k + 1} from the left and row ${k - y + 1} from the top of a ${side} × ${side} lattice`);
 }
 
 /** The most moves through a maze: doors taken and ways back together. */

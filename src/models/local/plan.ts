@@ -51,7 +51,7 @@ import { drawOf, type Draw } from './draws';
 import { guessOf, type Guess } from './guessing';
 import { mirrorTask, scrollOnly, secretSought, type ScrollWay } from './secrets';
 import { CONSENT_MEANS, CONSENT_SERIES, CONSENT_VERBS, CONSENTED, HUMAN_PROOF, WARNED_ACCESS } from './words/consent';
-import { BISECTS, CENTRES, CIRCLES_AROUND, DRAWN_WITH, LINE_THROUGH, MIDPOINTS, POINT_CLICKS, TARGET_PIXELS } from './words/drawings';
+import { BISECTS, CENTRES, CIRCLES_AROUND, COORDINATE_SAID, DRAWN_WITH, LINE_THROUGH, MIDPOINTS, POINT_CLICKS, TARGET_PIXELS } from './words/drawings';
 import type { SpotKind } from './geometry';
 import cssColours from 'color-name';
 import { CODE_BOXES, DASH_ASIDES, DISH_NOUNS, IN_FRAMES, MOVING_MANNER, MOVING_NOUNS, MOVING_WORDS } from './words/controls';
@@ -303,6 +303,8 @@ export interface PlanStep {
   maze?: boolean;
   /** "Stack 3 disks on the rightmost peg": the Towers of Hanoi solved with the page's three peg pickers, one move at a time. */
   hanoi?: { disks?: number };
+  /** "Click on the grid coordinate (-2,1)": the cell named so, else the point of a lattice with numbered axes there. */
+  coord?: { x: number; y: number };
   /** "... and obtain the password": the secret the steps before it revealed, read off the page (on the page `url` names). */
   secret?: { url?: string; send?: boolean };
   /** "Scroll down to find the password": the page (and its scroll areas) scrolled that way until a secret shows, then read. */
@@ -421,6 +423,8 @@ function protect(s: string): { text: string; quotes: string[] } {
 }
 
 const unraw = (s: string, quotes: string[]) => s.replace(/\u0001(\d+)\u0001/g, (_m, i) => quotes[Number(i)] ?? '');
+/** "click on the grid coordinate (-2,1)": (1) x, (2) y. */
+const COORDINATE = new RegExp(`^${COORDINATE_SAID}\\s*\\(\\s*(-?\\d+)\\s*,\\s*(-?\\d+)\\s*\\)(?: (?:on|in) the grid)?\\.?$`, 'i');
 const restore = (s: string, quotes: string[]) =>
   unraw(
     s.replace(/\u0000(\d+)\u0000/g, (_m, i) => quoteValue(quotes[Number(i)])),
@@ -1204,6 +1208,16 @@ const SAID_AS_ITEM: readonly [RegExp, (m: RegExpExecArray) => string][] = [
     ),
     (m) => `reply to the email from ${m[1]} with ${m[2]}`,
   ],
+  // 'find Malva's last email and send him the answer, "Ut."': a reply to the one who wrote.
+  [
+    new RegExp(
+      `^(?:please\\s+)?(?:${either(FIND_ITEM_VERBS)})\\s+(?:${PERSON}['’]s\\s+(?:(?:${either(NEWEST)})\\s+)?(?:e-?mail|message|mail)` +
+        `|the\\s+(?:(?:${either(NEWEST)})\\s+)?(?:e-?mail|message|mail)\\s+from\\s+${PERSON})` +
+        `\\s*,?\\s+(?:and\\s+)?(?:then\\s+)?(?:send|give|write)\\s+(?:him|her|them)\\s+(?:the|an?)\\s+(?:answer|reply|response|message)` +
+        `\\s*(?:[,:]|\\s+(?:${either(REPLY_WITH)}))?\\s*(${REPLY_QUOTE})$`,
+    ),
+    (m) => `reply to the email from ${m[1] ?? m[2]} with ${m[3]}`,
+  ],
   // 'respond to Jaimie: "Fusce in."'
   [new RegExp(`^(?:${either(REPLY_VERBS)})\\s+to\\s+${PERSON}\\s*:\\s*(${REPLY_QUOTE})$`), (m) => `reply to the email from ${m[1]} with ${m[2]}`],
   // "send a reply to Jaimie: "Fusce in.""
@@ -1220,7 +1234,7 @@ const MSG = `(?:[Tt]he\\s+|[Tt]hat\\s+|[Tt]his\\s+)?(${either(ITEM_NOUNS)})`;
 /** Who it came from, after the message: "from Lucia", "you got from Lucia", "you received by Lucia". */
 const CAME_FROM = `(?:you\\s+(?:got|received)\\s+)?(?:from|by|of)\\s+${PERSON}`;
 /** Who sent it, before the verb: "Lucia sent you", "Lucia sent to you". */
-const SENT_BY = `${PERSON}\\s+sent(?:\\s+(?:to\\s+)?(?:you|me|us))?`;
+const SENT_BY = `(?:(?:that|which)\\s+)?${PERSON}\\s+sent(?:\\s+(?:to\\s+)?(?:you|me|us))?`;
 const FIND_FIRST = `(?:${anyCase('please')}\\s+)?(?:${FIND_MESSAGE_VERBS.map(anyCase).join('|')})`;
 /** Between finding it and sending it on: a full stop, a comma, "and", "then". */
 const AND_THEN = '(?:\\s*[.,;]\\s*|\\s+)(?:[Aa]nd\\s+)?(?:[Tt]hen\\s+)?';
@@ -2156,6 +2170,11 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       const river = riverSaid(restore(clause, quotes));
       if (river) {
         push({ say: `take the ${river.items.join(', ')} across the river, never leaving one with what eats it`, river });
+        return;
+      }
+      const coord = COORDINATE.exec(restore(clause, quotes).trim());
+      if (coord) {
+        push({ say: restore(clause, quotes).trim(), coord: { x: Number(coord[1]), y: Number(coord[2]) } });
         return;
       }
       if (mazeSaid(bare(clause, quotes))) {

@@ -46,3 +46,5 @@ export const JOIN_PX = 6;
 /** The radius a circle around a dot is drawn at, at most (less near the drawing's edge), and at least. */
 export const CIRCLE_RADIUS_PX = 25;
 export const CIRCLE_RADIUS_MIN_PX = 10;
+/** A point of a grid said by its coordinates ("click on the grid coordinate (-2,1)", "click the cell at (1, -3) on the grid"). */
+export const COORDINATE_SAID = '(?:click|tap|press|select|choose|pick)(?: on)?(?: the)? (?:grid )?(?:coordinates?|point|cell|dot|position|square)(?: at)?';

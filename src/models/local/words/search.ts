@@ -39,3 +39,5 @@ export const RECORD_FIELDS: Readonly<Record<string, { said: Phrases; label: Phra
   address: { said: ['(?:street |home |postal )?address', 'location'], label: ['address', 'addr', 'street', 'location'] },
   website: { said: ['website', 'web ?site', 'homepage', 'site', 'url'], label: ['website', 'web', 'site', 'url', 'homepage'] },
 };
+/** What a search is for, said after its kind ("adventure movies", "jazz albums"): the kind goes in a genre field. */
+export const SEARCHED_THINGS: Phrases = ['movies?', 'films?', 'books?', 'shows?', 'series', 'songs?', 'albums?', 'tracks?', 'games?', 'novels?'];
