@@ -1112,6 +1112,7 @@ const table: Record<TaskFamily, Row[]> = {
     [SQ, 'Click the button that best describes the figure below.', clicks('triangle')],
     [SQ, 'Press the button that correctly denotes how many sides the shape has.', clicks('n3')],
     [SQ, 'How many triangles are there?', REFUSE],
+    [`${SQ}?m=letter`, 'Click the button that best describes the figure below.', clicks('letter')],
     [CBT, 'How many red items are there?', clicks('n3')],
     [CBT, 'How many circles are there?', clicks('n2')],
     [CBT, 'How many large items are there?', REFUSE],
@@ -1135,6 +1136,7 @@ const table: Record<TaskFamily, Row[]> = {
     // Rows of a number and its own Odd and Even buttons, drawn as plain blocks (zero and a negative among them).
     [OE, 'Mark the numbers below as odd or even and press submit when done.', state({ marks: MARKS }, { clicks: ['submit'] })],
     [OE, 'Label each of the numbers as even or odd, then click Submit', state({ marks: MARKS }, { clicks: ['submit'] })],
+    [`${OE}?m=between`, 'Mark the numbers below as odd or even and press submit when done.', state({ marks: MARKS }, { clicks: ['submit'] })],
     [NB, 'Mark the numbers as odd or even', REFUSE],
     // Tic-tac-toe: won by a fork, by a block that makes two threats, in one move; a board of one listener has no squares to click.
     [TTT, "Playing as 'X', win this game of tic-tac-toe.", state({ winner: 'X' })],

@@ -3332,12 +3332,31 @@ function shadeTargets(hue: string, nodes: OutlineNode[]): OutlineNode[] | string
   return hits.length > EACH_MAX ? `${hits.length} tiles are shades of ${hue}, more than ${EACH_MAX}` : hits;
 }
 
+/**
+ * Numbers drawn flat, each between its own pair of controls ("[Odd] 7 [Even]"): in reading order, a line that is one
+ * number right between an Odd and an Even control. Every Odd and Even control on the page must pair with one number,
+ * or the pairing is not known and none is made.
+ */
+function bracketed(nodes: OutlineNode[]): ItemBlock[] {
+  const seq = nodes.filter((n) => n.id || (n.role === 'text' && n.name.trim()));
+  const parity = (n: OutlineNode | undefined) => !!n?.id && (named(n, 'odd') || named(n, 'even'));
+  const out: ItemBlock[] = [];
+  for (let i = 1; i + 1 < seq.length; i++) {
+    const [before, line, after] = [seq[i - 1]!, seq[i]!, seq[i + 1]!];
+    if (line.id || !/^[-−]?\d+$/.test(line.name.trim()) || !parity(before) || !parity(after)) continue;
+    if (named(before, 'odd') === named(after, 'odd')) continue;
+    out.push({ text: line.name.trim(), controls: [before, after], lines: [before, line, after] });
+  }
+  const all = nodes.filter((n) => parity(n));
+  return out.length && out.length * 2 === all.length ? out : [];
+}
+
 function parityTargets(nodes: OutlineNode[]): OutlineNode[] | string {
   const pick = (blocks: ItemBlock[]) => blocks.filter((b) => b.controls.some((c) => named(c, 'odd')) && b.controls.some((c) => named(c, 'even')));
   // Boxes the outline shows (rows, list items), the innermost that hold both controls; else blocks drawn flat.
   const held = nodes.filter((n) => ITEMS.has(n.role) && pick([blockOf(n, nodes)]).length);
   const boxes = held.filter((b) => !held.some((o) => o !== b && isInside(o, b))).map((b) => blockOf(b, nodes));
-  const items = boxes.length ? boxes : pick(allFlatItems(nodes));
+  const items = boxes.length ? boxes : bracketed(nodes).length ? bracketed(nodes) : pick(allFlatItems(nodes));
   if (!items.length) return 'the page shows no numbers with Odd and Even controls';
   const out: OutlineNode[] = [];
   for (const item of items) {

@@ -153,7 +153,13 @@ function sourceText(phrase: string, nodes: OutlineNode[], instruction: string): 
   // A paragraph is one block of text; short labels beside fields ("Time left:") and figures are not
   // paragraphs, and the page's own directions ("Read the line, then reproduce it") are not what they point at.
   const long = pool.filter(
-    (b) => b.name.trim().split(/\s+/).filter((w) => /\p{L}{2}/u.test(w)).length >= 2 && !/:\s*$/.test(b.name) && !DIRECTION.test(b.name.trim()),
+    (b) =>
+      b.name
+        .trim()
+        .split(/\s+/)
+        .filter((w) => /\p{L}{2}/u.test(w)).length >= 2 &&
+      !/:\s*$/.test(b.name) &&
+      !DIRECTION.test(b.name.trim()),
   );
   const pick = near.length === 1 ? near : long.length === 1 ? long : pool.length === 1 ? pool : [];
   if (pick.length !== 1) throw new Refusal(`it reads a value from ${phrase}, and the page has ${pool.length || 'no'} blocks of text it could mean`);
@@ -295,7 +301,9 @@ function piecesCounted(what: string, nodes: OutlineNode[]): number | null {
   const shape = SHAPE.test(noun) ? singular(noun) : null;
   let total = 0;
   for (const { count, said: piece } of pieces) {
-    if (shape && singular(piece.at(-1)!) !== shape) continue;
+    // A square is a rectangle too; a digit is also called a number.
+    const kind = singular(piece.at(-1)!);
+    if (shape && kind !== shape && !(shape === 'rectangle' && kind === 'square') && !piece.includes(shape)) continue;
     if (size && piece[0] !== size) continue;
     if (colours.some((c) => !anyOf([c]).test(piece.slice(0, -1).join(' ')))) continue;
     total += count;
@@ -305,10 +313,22 @@ function piecesCounted(what: string, nodes: OutlineNode[]): number | null {
 
 /** The pieces every figure line of the page counts: how many, and their words ("red", "square"). */
 function figurePieces(nodes: OutlineNode[]): { count: number; said: string[] }[] {
-  return nodes
+  const lines = nodes
     .filter((n) => n.role === 'figure' && /^\d+ shapes?: /.test(n.name))
     .flatMap((f) => [...f.name.slice(f.name.indexOf(':') + 1).matchAll(FIGURE_PART)])
     .map(([, k, piece]) => ({ count: Number(k), said: piece!.trim().split(' ') }));
+  if (lines.length) return lines;
+  // A drawing whose pieces take clicks: each shape its own line, with its size and fill ("red circle"; a glyph "y" is a
+  // letter, "3" a digit, called a number too).
+  return nodes
+    .filter((n) => n.id && n.role === 'clickable' && typeof n.states.size === 'string')
+    .map((n) => {
+      const name = n.name.trim();
+      const glyph = /^\p{L}$/u.test(name) ? ['letter'] : /^\d$/.test(name) ? ['digit', 'number'] : null;
+      const fill = typeof n.states.fill === 'string' ? [n.states.fill] : [];
+      return { count: 1, said: glyph ? [...fill, ...glyph] : name.toLowerCase().split(/\s+/) };
+    })
+    .filter((p) => SHAPE.test(p.said.at(-1)!) || p.said.at(-1) === 'number');
 }
 
 /** The page's one drawn shape, by its name ("triangle") or its number of sides; anything else is a refusal. */
