@@ -1111,13 +1111,13 @@ function goalBySteps(s: string): string | null {
 
 /** "mark the email from Alice as important": (1) who, (2) the state its control is named for. */
 const MARK_ITEM = new RegExp(
-  `^(?:mark|flag)\\s+(?:the\\s+)?(?:(?:${either(NEWEST)})\\s+)?(?:${either(ITEM_NOUNS)})\\s+(?:${either(ITEM_BY)})\\s+(.+?)\\s+as\\s+(${either(MARK_STATES)})$`,
+  `^(?:mark|flag|tag|label)\\s+(?:the\\s+)?(?:(?:${either(NEWEST)})\\s+)?(?:${either(ITEM_NOUNS)})\\s+(?:${either(ITEM_BY)})\\s+(.+?)\\s+as\\s+(${either(MARK_STATES)})$`,
   'i',
 );
 
 /** "Find the email by Lucia and forward that email to Kimberly": (1) the noun, (2) who, (3) what is done to it. */
 const FIND_ITEM = new RegExp(
-  `^(?:${either(FIND_ITEM_VERBS)})\\s+(?:the\\s+)?(?:(?:${either(NEWEST)})\\s+)?(${either(ITEM_NOUNS)})\\s+(?:${either(ITEM_BY)})\\s+(.+?)` +
+  `^(?:${either(FIND_ITEM_VERBS)})\\s+(?:the\\s+|an?\\s+)?(?:(?:${either(NEWEST)})\\s+)?(${either(ITEM_NOUNS)})\\s+(?:${either(ITEM_BY)})\\s+(.+?)` +
     '(?:\\s*,\\s*(?:and\\s+)?|\\s+and\\s+)(?:then\\s+)?(.+)$',
   'i',
 );
@@ -1128,7 +1128,7 @@ const ICON_CLICK = new RegExp(`^(?:${either(CLICK_VERBS)})(?:\\s+on)?\\s+(?:the\
 const REPLY_QUOTE = '(?:\\u0000\\d+\\u0000|["“\'][^"”\']+["”\'])';
 const REPLY_BARE = new RegExp(`^(?:${either(REPLY_VERBS)})\\s+(?:(?:${either(REPLY_WITH)})\\s+(.+)|(${REPLY_QUOTE}[.!]?))$`, 'i');
 /** "forward that email to Kim", "reply to them with ...", "mark it as read": (1) the verb, (2) the rest. */
-const ON_IT = new RegExp(`^(${either(ITEM_VERBS)}|mark)\\s+(?:${either(ITEM_PRONOUNS)})\\b(.*)$`, 'i');
+const ON_IT = new RegExp(`^(${either(ITEM_VERBS)}|mark|tag|label)\\s+(?:${either(ITEM_PRONOUNS)})\\b(.*)$`, 'i');
 
 /** "For the user @jane, click on the Share button": (1) who, (2) what is done. */
 const FOR_OWNER = new RegExp(`^for\\s+(?:the\\s+)?(?:${either(ITEM_OWNERS)})\\s+(\\S+(?:\\s+\\S+){0,2}?)\\s*,\\s*(.+)$`, 'i');
@@ -1324,7 +1324,8 @@ function itemFirst(text: string): string | null {
     return verb ? `${verb} the ${noun} from ${by}` : null;
   }
   const on = ON_IT.exec(rest);
-  if (on) return `${on[1]} the ${noun} from ${by}${on[2]}`;
+  // "tag it as important", "label it as important": marked so.
+  if (on) return `${/^(?:tag|label)$/i.test(on[1]!) ? 'mark' : on[1]} the ${noun} from ${by}${on[2]}`;
   // "... and reply with "Fusce in."": the reply is to the message found.
   const bare = REPLY_BARE.exec(rest);
   const said = bare?.[1] ?? bare?.[2];
