@@ -1154,6 +1154,10 @@ const table: Record<TaskFamily, Row[]> = {
     [`${GN}?m=game&n=30`, 'Guess the number between 0-9 and press Submit.', REFUSE],
     // A number drawn by the page's button until it fits (draws 8, 8, 3, 10, 5, 2, 9, 6, ... unless ?seq=), then sent.
     [GEN, 'Generate a number less than 7, then press submit', drew('3')],
+    // The number in place of "-", though a panel's lines show the same digits.
+    [`${GEN}?panel&seq=10,0`, 'Generate an even number, then press submit', drew('10')],
+    [`${GEN}?panel&seq=0`, 'Generate a number less than 8, then press submit.', drew('0')],
+    [`${GEN}?panel&seq=10,7,3`, 'Generate a number less than 7, then press submit.', drew('3')],
     [GEN, 'Generate an odd number, then press submit', drew('3')],
     [GEN, 'Keep clicking Generate until the number is even, then press Submit', drew('8')],
     [GEN, 'Generate a number greater than 9 and click Submit', drew('10')],

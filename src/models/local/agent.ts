@@ -1958,7 +1958,7 @@ async function drawStep(r: Run, step: PlanStep, reasoning: string, current: () =
     if (!(await actOnNode(r, button, 'click', [], `click ${quote(button.name)}`, why, current().url))) return { why: 'the button went away' };
     await r.settle();
     set(await look(r, r.instruction));
-    const read = drawnNumber(before, current().nodes, shown?.shape);
+    const read = drawnNumber(before, current().nodes, shown?.shape, shown ?? undefined);
     if (typeof read === 'string') return { why: read };
     if (!read) return { why: `clicking ${quote(button.name)} brought up no number` };
     shown = read;

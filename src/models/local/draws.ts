@@ -129,6 +129,9 @@ const valueOf = (line: string) => Number(line.match(NUMBERS)![0]!.replace('−',
 export interface Drawn {
   value: number;
   shape: string;
+  /** Where the line is among the page's lines, when the page kept the same lines (a number in place of "-"). */
+  at?: number;
+  count?: number;
 }
 
 /**
@@ -138,8 +141,19 @@ export interface Drawn {
  * (a count of draws beside it changes too). Null when the first draw changed no line; a reason
  * when the lines leave the number open.
  */
-export function drawnNumber(before: OutlineNode[], after: OutlineNode[], shape?: string): Drawn | null | string {
+export function drawnNumber(before: OutlineNode[], after: OutlineNode[], shape?: string, last?: Drawn): Drawn | null | string {
   const now = linesOf(after);
+  // The same lines as before, one of them changed in place: that line, wherever else its number shows ("0" of a count).
+  if (last?.at !== undefined && now.length === last.count) {
+    const t = now[last.at]!;
+    if (shapeOf(t) === last.shape && t.match(NUMBERS)?.length === 1) return { ...last, value: valueOf(t) };
+  }
+  const was = linesOf(before);
+  if (!shape && was.length === now.length) {
+    const changed = now.map((t, i) => i).filter((i) => now[i] !== was[i]);
+    const i = changed.length === 1 ? changed[0]! : -1;
+    if (i >= 0 && now[i]!.match(NUMBERS)?.length === 1) return { value: valueOf(now[i]!), shape: shapeOf(now[i]!), at: i, count: now.length };
+  }
   if (shape) {
     const same = now.filter((t) => shapeOf(t) === shape && t.match(NUMBERS)?.length === 1);
     if (same.length === 1) return { value: valueOf(same[0]!), shape };
