@@ -60,3 +60,48 @@ describe('ordinals over a view of part of the page', () => {
     expect(() => pick('click the second link', nav)).toThrow(Refusal);
   });
 });
+
+describe('names said with small words, twins in a sentence, copies and sentences before shapes', () => {
+  const el = (id: string, role: string, name = '', states: OutlineLine['states'] = {}, nameFrom?: string): OutlineLine => ({
+    depth: 0,
+    kind: 'element',
+    role,
+    name,
+    id,
+    states,
+    ...(nameFrom ? { nameFrom } : {}),
+  });
+  const text = (t: string): OutlineLine => ({ depth: 0, kind: 'text', text: t, states: {} });
+
+  it('a field labelled only "to:" is the to field; "it" never names a button', () => {
+    const lines = [text('to:'), el('e1', 'textbox', '', { value: '' }), el('e2', 'button', 'Got it')];
+    expect(pick('enter "Ola" into the to field', lines)).toBe('e1');
+    expect(() => pick('click it', lines)).toThrow(Refusal);
+  });
+
+  it('of twin swatches, the one inside the sentence is the words, the one alone is the control', () => {
+    const sw = (id: string) => el(id, 'clickable', 'red square color', {}, 'inferred');
+    const lines = [text('Click on the'), sw('e1'), text('colored box.'), sw('e2'), el('e3', 'clickable', 'blue square color', {}, 'inferred')];
+    expect(pick('Click on the red colored box', lines)).toBe('e2');
+  });
+
+  it('a copy goes to the field that does not hold it; "the text input" is a one-line field', () => {
+    const lines = [el('e1', 'textbox', '', { multiline: true, value: 'Nisl. Dui nunc.' }), el('e2', 'textbox', '', { multiline: true, value: '' })];
+    expect(pick('enter "Nisl. Dui nunc." into the textbox', lines)).toBe('e2');
+    const more = [...lines, el('e3', 'textbox', '', { value: '' })];
+    expect(pick('enter "Nisl. Dui nunc." into the text input', more)).toBe('e3');
+  });
+
+  it('a sentence before a shape is no label: "the black box" is not a red circle', () => {
+    const lines = [text('Drag all rectangles into the black box.'), el('e1', 'clickable', 'red circle', { fill: 'red' }, 'inferred')];
+    expect(() => pick('click the black box', lines)).toThrow(Refusal);
+  });
+
+  it('a whole paragraph by its place; one broken by a link is refused', () => {
+    const paras = [text('Highlight the text in the 2nd paragraph.'), text('Tempor orci dapibus ultrices in.'), text('Vitae congue mauris rhoncus aenean.')];
+    const sel = choose(parseIntent('Highlight the text in the 2nd paragraph'), buildOutline(paras));
+    expect(sel.args).toEqual(['Vitae congue mauris rhoncus aenean.']);
+    const broken = [...paras.slice(0, 2), text('Vitae congue'), el('e1', 'link', 'mauris rhoncus'), text('aenean vel elit.')];
+    expect(() => choose(parseIntent('Highlight the text in the 2nd paragraph'), buildOutline(broken))).toThrow(Refusal);
+  });
+});

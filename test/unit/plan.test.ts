@@ -495,3 +495,20 @@ describe('what should be done to a message', () => {
     expect(planInstruction("Lucia's email needs to be forwarded to Kimberly.", page()).map((s) => s.say)).toContain('click forward');
   });
 });
+
+describe('the built-in planner: grid points, found messages, whole paragraphs', () => {
+  it('a grid point by its coordinates is one step that reads the grid', () => {
+    expect(planInstruction('Click on the grid coordinate (-2,1).', page())[0]?.coord).toEqual({ x: -2, y: 1 });
+    expect(planInstruction('Click the cell at (1, -3) on the grid', page())[0]?.coord).toEqual({ x: 1, y: -3 });
+    expect(planInstruction('Click the (1, 2) button', page())[0]?.coord).toBeUndefined();
+  });
+  it('a found message sent an answer, said of "that X sent", tagged as important', () => {
+    const says = (t: string) => planInstruction(t, page()).map((s) => s.say);
+    expect(says('Please find Malva\'s last email and send him the answer, "Ut."')).toContain('click reply');
+    expect(says('Find the email that Malva sent and forward it to Angil.')).toContain('click forward');
+    expect(planInstruction('Search for an email from Nadia and tag it as important', page())[0]?.each).toMatchObject({
+      verb: 'mark as important',
+      by: 'Nadia',
+    });
+  });
+});

@@ -140,7 +140,12 @@ describe('a number drawn until it fits', () => {
   });
   it('the drawn number: the changed line with one number, by what it says beside a count; then that line after each draw', () => {
     const start = lines('Generate a number less than 7', '-');
-    expect(drawnNumber(start, lines('Generate a number less than 7', '8'))).toEqual({ value: 8, shape: '#' });
+    expect(drawnNumber(start, lines('Generate a number less than 7', '8'))).toEqual({ value: 8, shape: '#', at: 1, count: 2 });
+    // In place of "-", though a score panel shows the same digit: the line that changed, read there after each draw.
+    const panel = (n: string) => lines('Generate a number less than 8', n, 'Episodes done:', '0');
+    const first = drawnNumber(panel('-'), panel('0'));
+    expect(first).toEqual({ value: 0, shape: '#', at: 1, count: 4 });
+    expect(drawnNumber(panel('0'), panel('10'), '#', first as Exclude<typeof first, string | null>)).toMatchObject({ value: 10, at: 1 });
     expect(drawnNumber(start, start)).toBeNull();
     const card = drawnNumber(lines('Your number: none', 'Draws so far: 0'), lines('Your number: 8', 'Draws so far: 1'));
     expect(card).toEqual({ value: 8, shape: 'Your number: #' });

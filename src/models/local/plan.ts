@@ -1111,7 +1111,8 @@ function goalBySteps(s: string): string | null {
 
 /** "mark the email from Alice as important": (1) who, (2) the state its control is named for. */
 const MARK_ITEM = new RegExp(
-  `^(?:mark|flag|tag|label)\\s+(?:the\\s+)?(?:(?:${either(NEWEST)})\\s+)?(?:${either(ITEM_NOUNS)})\\s+(?:${either(ITEM_BY)})\\s+(.+?)\\s+as\\s+(${either(MARK_STATES)})$`,
+  `^(?:mark|flag|tag|label)\\s+(?:the\\s+)?(?:(?:${either(NEWEST)})\\s+)?(?:${either(ITEM_NOUNS)})\\s+(?:${either(ITEM_BY)})\\s+(.+?)` +
+    `\\s+as\\s+(${either(MARK_STATES)})$`,
   'i',
 );
 

@@ -1,7 +1,7 @@
 /** Word-level text handling for the local model: normalising, synonyms, similarity. */
 import { anyOf } from './words/grammar';
 import { REFERENCE_WORDS } from './words/references';
-import { FALSE_WORDS, GLYPHS, SOFT_NOUNS, STOP, SYMBOLS, SYNONYMS, TRUE_WORDS } from './words/synonyms';
+import { FALSE_WORDS, GLYPHS, SMALL_LABELS, SOFT_NOUNS, STOP, SYMBOLS, SYNONYMS, TRUE_WORDS } from './words/synonyms';
 
 export function glyphWords(name: string): string {
   const t = name.trim();
@@ -61,8 +61,8 @@ const stem = (w: string) => {
  * found counts; extra candidate words cost a little.
  */
 export function similarity(target: string, candidate: string): number {
-  // A name made only of small words ("to:", "From") is matched by them.
-  const bare = !words(target).length;
+  // A name made only of small words that label fields ("to:", "From", "On") is matched by them; never a pronoun ("it").
+  const bare = !words(target).length && words(target, true).length > 0 && words(target, true).every((w) => SMALL_LABELS.has(w));
   const t = words(target, bare);
   const c = words(candidate, bare);
   if (!t.length || !c.length) return 0;

@@ -44,6 +44,8 @@ export const SYNONYMS: [string, string[]][] = [
 ];
 
 /** Words left out when names are compared. */
+/** Small words that are whole labels of fields and switches ("to:", "From", "On"): matched as names though they are stop words. */
+export const SMALL_LABELS: ReadonlySet<string> = new Set(['to', 'from', 'cc', 'bcc', 'on', 'off', 'in', 'out', 'at', 'by', 'for', 'of', 'and', 'or']);
 export const STOP = new Set([
   'the',
   'a',
