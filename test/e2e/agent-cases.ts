@@ -126,6 +126,7 @@ const INITIAL: Record<string, Submission> = {
   [ET]: { tt: '' },
   [SL]: { people: [] },
   [LX]: { username: '', password: '' },
+  [`${LX}?m=ok`]: { username: '', password: '' },
   [NL]: { email: '' },
   [FB]: { message: '' },
   [LU]: { username: '', password: '' },

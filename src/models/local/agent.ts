@@ -1548,6 +1548,8 @@ const COLOUR_BOX = new RegExp(`^(?:the\\s+)?([a-z]+)\\s+(?:${either(SIDE_BOX_NOU
  */
 interface Drawing {
   anchor: OutlineNode;
+  /** The line whose children the pieces are. */
+  holder: OutlineNode;
   pieces: OutlineNode[];
 }
 /** Where a set goes: an element the page names, or a box its drawing draws (by side, or by colour). */
@@ -1600,22 +1602,18 @@ function dragSet(d: NonNullable<PlanStep['dragEach']>, nodes: OutlineNode[], clo
   const colour = hue && cssColours[hue] ? hue : null;
   let named = namedTarget(d.to, nodes, clock);
   // "The black box" is no black circle: a piece of the drawing is a target only when called by its own shape.
-  if (colour && 'node' in named && named1(named.node) && !normalize(named.node.name).split(' ').includes(d.to.trim().split(/\s+/).at(-1)!.toLowerCase()))
+  if (colour && 'node' in named && isPiece(named.node) && !normalize(named.node.name).split(' ').includes(d.to.trim().split(/\s+/).at(-1)!.toLowerCase()))
     named = { why: `${quote(named.node.name)} is a piece, not ${quote(d.to)}` };
   if ('why' in named && !side && !colour) return `where to drag them is not known: ${named.why}`;
   const pieces = piecesNamed(d.what, nodes, 'node' in named ? named.node : null);
   if (typeof pieces === 'string') return pieces;
   if (pieces.length > EACH_MAX) return `${pieces.length} ${d.what}, more than ${EACH_MAX}`;
-  const drawing = drawingOf(pieces.length ? pieces : nodes.filter((n) => n.id && named1(n)), nodes);
+  const drawing = drawingOf(pieces.length ? pieces : nodes.filter((n) => n.id && isPiece(n)), nodes);
   // None of them: nothing to drag, when they are said by their shape alone (a colour's name may be another than the
   // page's) and every piece of the one drawing is a shape it can tell (none merely "a shape").
   if (!pieces.length) {
     if (/\s/.test(d.what.trim())) return `no ${d.what} on the page to drag`;
-    const told =
-      drawing &&
-      !(drawing.anchor.id === drawing.pieces[0]?.id ? drawing.anchor.parent! : drawing.anchor).children.some(
-        (n) => n.id && n.nameFrom === 'inferred' && !named1(n),
-      );
+    const told = drawing && !drawing.holder.children.some((n) => n.id && n.nameFrom === 'inferred' && !isPiece(n));
     if (!drawing || !told) return `no ${d.what} on the page to drag`;
   }
   if ('node' in named) return { pieces, onto: named };
@@ -1630,7 +1628,7 @@ function dragSet(d: NonNullable<PlanStep['dragEach']>, nodes: OutlineNode[], clo
 }
 
 /** Whether an element is named as a piece of a drawing (a shape word in its name). */
-const named1 = (n: OutlineNode) =>
+const isPiece = (n: OutlineNode) =>
   normalize(n.name)
     .split(' ')
     .some((w) => SHAPE_NOUN.test(w));
@@ -1643,9 +1641,9 @@ function drawingOf(pieces: OutlineNode[], nodes: OutlineNode[]): Drawing | null 
   const parents = [...new Set(pieces.map((n) => n.parent))];
   if (parents.length !== 1 || !parents[0] || !pieces.length) return null;
   const parent = parents[0];
-  if (parent.id) return { anchor: parent, pieces: drawingPieces(parent, nodes) };
-  const all = parent.children.filter((n) => n.id && named1(n));
-  return all.length ? { anchor: all[0]!, pieces: all } : null;
+  if (parent.id) return { anchor: parent, holder: parent, pieces: drawingPieces(parent, nodes) };
+  const all = parent.children.filter((n) => n.id && isPiece(n));
+  return all.length ? { anchor: all[0]!, holder: parent, pieces: all } : null;
 }
 
 /** Drawn boxes pieces are sorted into: unfilled, each side at least this many times the largest piece's. */
