@@ -794,12 +794,13 @@ function wholeParagraph(nth: number | 'last', below: boolean, nodes: OutlineNode
       !inControl(n) &&
       (!below || !direction || n.index > direction.index),
   );
-  // A paragraph broken by a link or a control in its middle shows as several lines: which lines make one is not known.
+  // A paragraph broken by a link or a word that takes clicks shows as several lines: which lines make one is not known.
   const broken = nodes.find((b) => {
     if ((b.role !== 'text' && b.role !== 'paragraph') || inControl(b)) return false;
     const sib = b.parent?.children ?? [];
     const [before, after] = [sib[sib.indexOf(b) - 1], sib[sib.indexOf(b) + 1]];
-    return (!!after?.id && !/[.!?:]\s*$/.test(b.name)) || (!!before?.id && /^\s*\p{Ll}/u.test(b.name));
+    const inline = (n: OutlineNode | undefined) => !!n?.id && (n.role === 'link' || n.role === 'clickable');
+    return (inline(after) && !/[.!?:]\s*$/.test(b.name)) || (inline(before) && /^\s*\p{Ll}/u.test(b.name));
   });
   if (broken)
     throw new Refusal(`the page's text runs on around links or controls (${quote(clip(broken.name, 40))}), so which lines make a paragraph is not known`);
