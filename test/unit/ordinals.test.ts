@@ -92,6 +92,14 @@ describe('names said with small words, twins in a sentence, copies and sentences
     expect(pick('enter "Nisl. Dui nunc." into the text input', more)).toBe('e3');
   });
 
+  it("\"press login\": the password form's one button that goes on, never a pop-up's OK while the form's is disabled", () => {
+    const form = [text('Username'), el('e1', 'textbox', '', { value: '' }), text('Password'), el('e2', 'textbox', '', { type: 'password', value: '' })];
+    expect(pick('press login', [...form, el('e3', 'button', 'OK')])).toBe('e3');
+    expect(() => pick('press login', [...form, el('e3', 'button', 'Delete account')])).toThrow(Refusal);
+    const held = [...form, el('e3', 'button', 'OK', { disabled: true }), text('Exit to home page?'), el('e4', 'button', 'OK'), el('e5', 'button', 'Cancel')];
+    expect(() => pick('press login', held)).toThrow(Refusal);
+  });
+
   it('a sentence before a shape is no label: "the black box" is not a red circle', () => {
     const lines = [text('Drag all rectangles into the black box.'), el('e1', 'clickable', 'red circle', { fill: 'red' }, 'inferred')];
     expect(() => pick('click the black box', lines)).toThrow(Refusal);

@@ -4,15 +4,15 @@
  * Candidates are scored against the outline; too little confidence is a refusal.
  */
 import { clip, quote } from '../../protocol/text';
-import { isInside, optionsOf, textOf, type OutlineNode } from './outline';
+import { isInside, labelBefore, optionsOf, textOf, type OutlineNode } from './outline';
 import { Refusal } from './refusal';
 import { appendOf, dateValueFor, datesNamedIn, dayOf, namedDate, type DateField, type NamedDate } from './values';
 import { EMAIL_SHAPE } from './input-values';
 import { ENDS, ORDINALS, ordinalOf } from './words/numbers';
 import { MONTH_STEMS, MONTHS } from './words/dates';
 import { anyOf, either, leading, oneOf } from './words/grammar';
-import { PURPOSE_SYNONYMS, SIGN_IN_WORDS } from './words/purposes';
-import { CONTAINER_NOUNS, DIRECTION_VERBS, HOLDERS, HOLDING, NEAR_WORDS, NOISE_WORDS, SAYING } from './words/references';
+import { GO_ON_BUTTONS, PURPOSE_SYNONYMS, SIGN_IN_WORDS } from './words/purposes';
+import { CONTAINER_NOUNS, HOLDERS, HOLDING, NEAR_WORDS, NOISE_WORDS, SAYING } from './words/references';
 import { KEY_NAMES, KEY_WORDS, MODIFIERS } from './words/keys';
 import {
   EDGES,
@@ -60,7 +60,7 @@ import {
   TEXT_PLACES,
 } from './words/verbs';
 import { CONDITION_WORDS, REPETITION_WORDS, THEN_WORDS } from './words/conditions';
-import { canonical, coverage, exactMatch, glyphWords, isReference, normalize, similarity, words } from './text';
+import { canonical, coverage, DIRECTION_LINE, exactMatch, glyphWords, isReference, normalize, similarity, words } from './text';
 import { SOFT_NOUNS } from './words/synonyms';
 
 export type Method =
@@ -770,9 +770,6 @@ function textToSelect(intent: Intent, nodes: OutlineNode[]): Pick {
   };
 }
 
-/** A line that tells the reader what to do (the task shown on its page): never a paragraph it points at. */
-const DIRECTION_LINE = new RegExp(`^(?:please\\s+)?(?:${either(DIRECTION_VERBS)}|highlight)\\b`, 'i');
-
 /**
  * The whole text of one paragraph: a block of at least four words outside any control, counted in page order
  * (after the page's direction line when it says "below"). With no ordinal there must be exactly one.
@@ -901,7 +898,7 @@ function nameScore(node: OutlineNode, intent: Intent): number {
  * editable state, and "search" for the button beside a search box.
  */
 /** Text that reads as a sentence rather than a label: it ends as one, or it tells the reader what to do. */
-const SENTENCE = new RegExp(`[.!?]\\s*$|^(?:please\\s+)?(?:${either(DIRECTION_VERBS)})\\s`, 'i');
+const sentence = (t: string) => /[.!?]\s*$/.test(t) || (DIRECTION_LINE.test(t.trim()) && /\s/.test(t.trim()));
 
 function otherNames(node: OutlineNode): string[] {
   const out: string[] = [];
@@ -918,12 +915,10 @@ function otherNames(node: OutlineNode): string[] {
   // takes clicks in running text ("Dui [nunc,] senectus") has its own name: the text before it is not its label.
   const label = g || !/[a-z0-9]/i.test(normalize(node.name)) ? sibs[i + 1] : node.nameFrom === 'inferred' || !node.name ? before : undefined;
   // A sentence before it (the page's directions, "Drag all squares into the black box.") is no label.
-  if (node.role === 'clickable' && label && label.role === 'text' && label.name.length <= 40 && !SENTENCE.test(label.name))
-    out.push(`${label.name} ${node.name}`);
+  if (node.role === 'clickable' && label && label.role === 'text' && label.name.length <= 40 && !sentence(label.name)) out.push(`${label.name} ${node.name}`);
   // A field with no label of its own is known by the short text right before it ("Username",
   // then the box) and by what it takes (a password, an email, a date).
-  if (FILLABLE.has(node.role) && !node.name && typeof node.states.placeholder !== 'string' && before?.role === 'text' && before.name.length <= 40)
-    out.push(before.name);
+  if (FILLABLE.has(node.role) && labelBefore(node)) out.push(labelBefore(node));
   if (FILLABLE.has(node.role) && typeof node.states.type === 'string' && TYPE_WORDS[node.states.type]) out.push(TYPE_WORDS[node.states.type]);
   // A card that takes clicks is known by its title.
   const title = node.role === 'clickable' || node.states.clickable === true ? node.children.find((c) => c.role === 'heading') : undefined;
@@ -1353,9 +1348,12 @@ function byKind(intent: Intent, candidates: OutlineNode[], nodes: OutlineNode[])
     kind = 'search box';
     fits = (n) => FILLABLE.has(n.role) && (n.role === 'searchbox' || n.states.type === 'search' || hasAncestor(n, SEARCH_LANDMARK));
   } else if (intent.method === 'click' && SIGN_IN_WORDS.some((w) => normalize(w) === t) && nodes.some((n) => n.id && n.states.type === 'password')) {
-    // "press login" on a login form whose one button says "OK": the button that sends the password.
+    // "press login" on a login form whose one button says "OK": the button that sends the password. Only a button that
+    // sends a form or is named as one that goes on ("Delete account" beside a password is no log-in).
     kind = 'button of a form that takes a password';
-    fits = (n) => n.role === 'button';
+    fits = (n) => n.role === 'button' && (n.states.submit === true || oneOf(GO_ON_BUTTONS).test(n.name.trim()));
+    // Such a button disabled is the form held by something else (a pop-up asking its own OK or Cancel): not its button.
+    if (candidates.some((n) => n.states.disabled === true && fits(n))) throw new Refusal('the form that takes the password has its button disabled');
   } else if (intent.dateField) {
     kind = 'field that takes a date';
     fits = (n) => FILLABLE.has(n.role) && takesDate(n);

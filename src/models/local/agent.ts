@@ -16,7 +16,7 @@ import { clip, quote } from '../../protocol/text';
 import { choose, parseIntent, Refusal, type Facts, type Intent, type Pick } from './act';
 import { mentionsNamedDate } from './values';
 import { allFlatItems, flatItemsBy, isBy, ITEM_CONTROL_ROLES, type ItemBlock } from './items';
-import { buildOutline, isInside, optionsOf, SAID_ROLES, type OutlineNode } from './outline';
+import { buildOutline, isInside, labelBefore, optionsOf, SAID_ROLES, type OutlineNode } from './outline';
 import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type Each, type PlanPage, type PlanStep } from './plan';
 import { monthOf } from './input-values';
 import { applyTransform, numberOf, parseDate, resolveReference, singular } from './refs';
@@ -28,7 +28,7 @@ import { CONSENT_BOXES, GO_BACK_NAMES, GO_ON_NAMES, NOT_CONSENT, SERIES_GO_ON, S
 import { REVEALER_VERBS, SECRET_NOUNS, SEND_NAMES } from './words/secrets';
 import { spotMove, type SpotMove } from './geometry';
 import { DOOR, HANOI_MAX, hanoiMoves, LOAD, MOVE_BOAT, PEG_PICKER, riverCrossings, riverRules, UNLOAD, type Crossing } from './puzzles';
-import { ADD_ONE, ORDER_SENDERS } from './words/controls';
+import { ADD_ONE, FORM_SENT_SAID, ORDER_SENDERS } from './words/controls';
 import { answerTo, type Guess } from './guessing';
 import { describeFile, failure, filesIn, fits, printed } from './shell';
 import { SHELL_COMMANDS } from './words/shell';
@@ -270,10 +270,8 @@ const primary = (s: PlanStep): PlanStep => ({ ...s, or: undefined });
 /** A field's label: its name, else the short text right before it when it has no label of its own ("Director:", then the box). */
 function fieldLabel(n: OutlineNode): string {
   if (n.name) return n.name;
-  const sib = n.parent?.children ?? [];
-  const before = sib[sib.indexOf(n) - 1];
   if (typeof n.states.placeholder === 'string') return '';
-  if (before?.role === 'text' && before.name.length <= 40) return before.name.replace(/[:\s]+$/, '');
+  if (labelBefore(n)) return labelBefore(n).replace(/[:\s]+$/, '');
   // In a row of a form laid out as a table ("Director | [box]"): the row's one other cell.
   const cells =
     n.parent?.role === 'row'
@@ -293,7 +291,8 @@ function pageFacts(nodes: OutlineNode[]): Required<PlanPage> {
     if (!n.id) continue;
     roles[n.role] = (roles[n.role] ?? 0) + 1;
     if (TEXT_ROLES.has(n.role)) {
-      if (fieldLabel(n)) fields.push(fieldLabel(n));
+      const label = fieldLabel(n);
+      if (label) fields.push(label);
       if (typeof n.states.placeholder === 'string') fields.push(n.states.placeholder);
     } else if (n.name) names.push(n.name);
   }
@@ -427,8 +426,8 @@ function reveals(pick: Pick, step: PlanStep): boolean {
 
 /** Methods that set a value a form may hand in. */
 const SETS_VALUE = new Set(['fill', 'type', 'selectOption', 'check', 'uncheck', 'dragAndDrop']);
-/** Words that say how a form goes in (or that it must not): then no Submit is pressed for it. */
-const SENDING_WORDS = /\b(?:submit|send|save|press|click|hit|tap|don'?t|do not|without)\b/i;
+/** Words that say how a form goes in (or that it must not). */
+const SENDING_WORDS = anyOf(FORM_SENT_SAID);
 
 /** The steps carried out whole, by the field of the plan step that asks for each. */
 const WHOLE_STEPS: readonly [keyof PlanStep, WholeStep][] = [
@@ -3354,7 +3353,8 @@ function parityTargets(nodes: OutlineNode[]): OutlineNode[] | string {
   // Boxes the outline shows (rows, list items), the innermost that hold both controls; else blocks drawn flat.
   const held = nodes.filter((n) => ITEMS.has(n.role) && pick([blockOf(n, nodes)]).length);
   const boxes = held.filter((b) => !held.some((o) => o !== b && isInside(o, b))).map((b) => blockOf(b, nodes));
-  const items = boxes.length ? boxes : bracketed(nodes).length ? bracketed(nodes) : pick(allFlatItems(nodes));
+  const between = boxes.length ? [] : bracketed(nodes);
+  const items = boxes.length ? boxes : between.length ? between : pick(allFlatItems(nodes));
   if (!items.length) return 'the page shows no numbers with Odd and Even controls';
   const out: OutlineNode[] = [];
   for (const item of items) {

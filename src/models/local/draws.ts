@@ -159,7 +159,7 @@ export function drawnNumber(before: OutlineNode[], after: OutlineNode[], shape?:
     if (same.length === 1) return { value: valueOf(same[0]!), shape };
     return same.length ? `${same.length} lines read like the drawn number (${JSON.stringify(shape)})` : 'the drawn number went away';
   }
-  const had = new Set(linesOf(before));
+  const had = new Set(was);
   const fresh = now.filter((t) => !had.has(t) && t.match(NUMBERS));
   if (!fresh.length) return null;
   const single = fresh.filter((t) => t.match(NUMBERS)!.length === 1);

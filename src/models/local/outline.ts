@@ -90,6 +90,17 @@ export function textOf(n: OutlineNode, max = 400): string {
 }
 
 /** Whether `n` sits somewhere inside `box`. */
+/**
+ * The label of a field with no name or placeholder of its own: the short text right before it ("Username", then the box),
+ * as written; '' when there is none.
+ */
+export function labelBefore(n: OutlineNode): string {
+  if (n.name || typeof n.states.placeholder === 'string') return '';
+  const sib = n.parent?.children ?? [];
+  const before = sib[sib.indexOf(n) - 1];
+  return before?.role === 'text' && before.name.length <= 40 ? before.name : '';
+}
+
 export function isInside(n: OutlineNode, box: OutlineNode): boolean {
   for (let p = n.parent; p; p = p.parent) if (p === box) return true;
   return false;

@@ -8,12 +8,12 @@ import { Refusal } from './act';
 import { labelledValues } from './extract';
 import { isInside, type OutlineNode } from './outline';
 import { isoDate } from './input-values';
-import { coverage, normalize, similarity } from './text';
+import { coverage, DIRECTION_LINE, normalize, similarity } from './text';
 import { anyOf, either, oneOf } from './words/grammar';
 import { ANSWER_WORDS, MATH_NOUNS } from './words/math';
 import { ordinalOf } from './words/numbers';
 import { LARGE_WORDS, SMALL_WORDS } from './words/places';
-import { AMOUNT_NAMES, COLOUR_WORDS, DIRECTION_VERBS, PIECE_NOUNS, SHAPE_SIDES, SHAPE_WORDS, SHOWN_ON, TEXT_WORDS, VALUE_WORDS } from './words/references';
+import { AMOUNT_NAMES, COLOUR_WORDS, PIECE_NOUNS, SHAPE_SIDES, SHAPE_WORDS, SHOWN_ON, TEXT_WORDS, VALUE_WORDS } from './words/references';
 
 export { isReference } from './text';
 
@@ -102,9 +102,6 @@ function labelled(label: string, nodes: OutlineNode[]): string {
   );
 }
 
-/** A line that tells the reader what to do. */
-const DIRECTION = new RegExp(`^(?:please\\s+)?(?:${either(DIRECTION_VERBS)})\\b`, 'i');
-
 /** Lines of page text a value can come from: not a control's own label, not the instruction echoed on the page. */
 function textBlocks(nodes: OutlineNode[], instruction: string): OutlineNode[] {
   return nodes.filter((n) => {
@@ -159,7 +156,7 @@ function sourceText(phrase: string, nodes: OutlineNode[], instruction: string): 
         .split(/\s+/)
         .filter((w) => /\p{L}{2}/u.test(w)).length >= 2 &&
       !/:\s*$/.test(b.name) &&
-      !DIRECTION.test(b.name.trim()),
+      !DIRECTION_LINE.test(b.name.trim()),
   );
   const pick = near.length === 1 ? near : long.length === 1 ? long : pool.length === 1 ? pool : [];
   if (pick.length !== 1) throw new Refusal(`it reads a value from ${phrase}, and the page has ${pool.length || 'no'} blocks of text it could mean`);

@@ -1,6 +1,6 @@
 /** Word-level text handling for the local model: normalising, synonyms, similarity. */
-import { anyOf } from './words/grammar';
-import { REFERENCE_WORDS } from './words/references';
+import { anyOf, either } from './words/grammar';
+import { DIRECTION_VERBS, REFERENCE_WORDS } from './words/references';
 import { FALSE_WORDS, GLYPHS, SMALL_LABELS, SOFT_NOUNS, STOP, SYMBOLS, SYNONYMS, TRUE_WORDS } from './words/synonyms';
 
 export function glyphWords(name: string): string {
@@ -42,6 +42,9 @@ export function canonical(s: string): string {
   }
   return out;
 }
+
+/** A line that tells the reader what to do ("Read the line, then reproduce it"): the page's directions, never content. */
+export const DIRECTION_LINE = new RegExp(`^(?:please\\s+)?(?:${either(DIRECTION_VERBS)})\\b`, 'i');
 
 export function words(s: string, keepStop = false): string[] {
   return canonical(s)

@@ -35,6 +35,8 @@ export const PURPOSE_SYNONYMS: Readonly<Record<string, readonly string[]>> = {
 export const SIGN_IN_WORDS: readonly string[] = ['log in', 'login', 'sign in', 'log on', 'sign on'];
 /** The buttons that may end a login form. */
 export const LOGIN_WORDS: readonly string[] = [...SIGN_IN_WORDS, 'submit', 'continue'];
+/** A button that sends what a form holds, by a name that says only that ("OK", "Go"): a log-in form's one button may be one. */
+export const GO_ON_BUTTONS: readonly string[] = ['ok', 'okay', 'go', 'enter', 'continue', 'submit', 'next', '→', '›', '»'];
 /** What "log in as X" may call X. */
 export const LOGIN_USER: readonly string[] = ['username', 'user name', 'user', 'email', 'e-mail', 'login', 'account'];
 /** Log-in details named as a whole ("the provided credentials", "the username and password"). */

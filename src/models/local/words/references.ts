@@ -65,7 +65,7 @@ export const STATED_NOUNS: Phrases = ['amount', 'sum', 'value', 'figure', 'numbe
 /** Verbs of a line that tells the reader what to do: the page's directions are never the text they point at. */
 export const DIRECTION_VERBS: Phrases = [
   ...['read', 'type', 'enter', 'copy', 'click', 'press', 'fill', 'select', 'write', 'reproduce', 'repeat', 'submit', 'choose'],
-  ...['use', 'find', 'answer', 'solve', 'drag', 'check'],
+  ...['use', 'find', 'answer', 'solve', 'drag', 'check', 'highlight'],
 ];
 
 /** Verbs that find a value on the page before it is typed ("find the 4th word in the paragraph, type that ..."). */
