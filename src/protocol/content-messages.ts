@@ -77,6 +77,7 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
       'box',
       'shapes',
       'focusRunBox',
+      'hitsAt',
     ]),
     args: z.array(z.string()).default([]),
   }),

@@ -3,7 +3,7 @@
  * selecting a field before text is inserted, choosing native select options,
  * reading check state, and scrolling.
  */
-import { normalizeSpace } from './dom';
+import { composedContains, deepElementFromPoint, defaultShadowRootOf, normalizeSpace } from './dom';
 import { clip } from '../protocol/text';
 import { choicesOf } from './choices';
 import { valueForInput } from '../models/local/input-values';
@@ -115,6 +115,11 @@ export function runOp(el: Element, op: string, args: string[]): OpResult {
   switch (op) {
     case 'risk':
       return { ok: true, value: riskFacts(el) };
+    case 'hitsAt': {
+      // Whether a press at this point (in the frame's viewport) lands on the element or inside it.
+      const hit = deepElementFromPoint(document, Number(args[0]), Number(args[1]), defaultShadowRootOf);
+      return { ok: true, value: !!hit && composedContains(el, hit) };
+    }
     case 'box': {
       // Its size, and whether a person can resize it by its corner grip (a text area, a box styled `resize`).
       const r = el.getBoundingClientRect();

@@ -123,6 +123,8 @@ const CG = 'coord-grid.html';
 const SP = 'scatter.html';
 const PA = 'payment-amount.html';
 const MC = 'menubar-css.html';
+const MD = 'menu-delay.html';
+const HS = 'hover-swap.html';
 const SN = 'store-nav.html';
 const CD = 'circle-drag.html';
 /** A jQuery UI sortable list of five items; ?m=grid: nine names floated three to a row. */
@@ -587,6 +589,10 @@ const table: Record<TaskFamily, Row[]> = {
     [MC, 'Select Edit > Paste', clicks('edit-paste')],
     [MC, 'Choose File, then Export, then PNG', clicks('file-export-png')],
     [MC, 'Select File > Print', REFUSE],
+    // Submenus that open a moment after the hover (jQuery UI's 300 ms): never the parent clicked in their stead.
+    [MD, 'Select Carlie>Erica', clicks('carlie-erica')],
+    [MD, 'Select Matty>Nani>Rozamond', clicks('matty-nani-rozamond')],
+    [MD, 'Select Matty > Olga', clicks('matty-olga')],
     // A context menu brought up by a right-click; a double-click that opens.
     [CX, 'Right-click on notes.txt and choose Delete', state({ files: ['report.pdf', 'photo.png'] })],
     [`${CX}?m=plain`, 'Open the context menu of photo.png and click Open', state({ opened: 'photo.png' })],
@@ -918,6 +924,9 @@ const table: Record<TaskFamily, Row[]> = {
     [TL, 'For the user @ligula, click on the "Mute" button.', state({ actions: ['ligula1:mute'] })],
     [TL, 'For the user @ruth, click on the "Reply" button.', REFUSE],
     [TL, 'Like the post by @nunc', state({ actions: ['nunc1:like'] })],
+    // Icons whose picture is swapped on hover and shows a moment later: the press waits for the icon to be under it.
+    [HS, 'For the user @bo, click on the "Like" button.', clicks('like-bo')],
+    [HS, 'For the user @cy, click on the "Reply" button.', clicks('reply-cy')],
     [
       TL,
       'Click the "Retweet" button on 2 posts by @ruth and then click Submit',

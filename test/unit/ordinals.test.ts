@@ -79,6 +79,13 @@ describe('names said with small words, twins in a sentence, copies and sentences
     expect(() => pick('click it', lines)).toThrow(Refusal);
   });
 
+  it('"the Last name field" is the field labelled so, not the last field; "the last field" still counts', () => {
+    const lines = [text('Last name:'), el('e1', 'textbox', '', { value: '' }), text('First name:'), el('e2', 'textbox', '', { value: '' })];
+    expect(pick('enter "Swanson" into the Last name field', lines)).toBe('e1');
+    expect(pick('enter "Ursa" into the First name field', lines)).toBe('e2');
+    expect(pick('enter "Ursa" into the last field', lines)).toBe('e2');
+  });
+
   it('of twin swatches, the one inside the sentence is the words, the one alone is the control', () => {
     const sw = (id: string) => el(id, 'clickable', 'red square color', {}, 'inferred');
     const lines = [text('Click on the'), sw('e1'), text('colored box.'), sw('e2'), el('e3', 'clickable', 'blue square color', {}, 'inferred')];

@@ -332,6 +332,26 @@ async function waitForLoads(port: BrowserPort, page: number, cdp: CdpSession, fr
   throwIfCancelled(signal);
 }
 
+/** How long a press waits for its target to be under the pointer again after the pointer came to it. */
+const HOVER_SETTLE_MS = 600;
+
+/**
+ * The pointer comes to the element first; when that hover swaps what is under it (a picture set by `:hover` still
+ * loading leaves the element empty for a moment), the press waits for the element to be there again, so it is not lost
+ * on the box around it. A point that did not hit the element before the hover is left as it was.
+ */
+async function hoverSettled(port: BrowserPort, page: number, p: Prepared, input: Input, signal?: AbortSignal): Promise<void> {
+  const hits = () =>
+    op(port, page, p, 'hitsAt', [String(p.local.x), String(p.local.y)]).then(
+      (r) => r.value === true,
+      () => null,
+    );
+  if ((await hits()) !== true) return;
+  await input.move(p.x, p.y);
+  const until = Date.now() + HOVER_SETTLE_MS;
+  while ((await hits()) === false && Date.now() < until) await cancellableSleep(40, signal);
+}
+
 async function op(port: BrowserPort, page: number, p: Prepared, name: string, args: string[] = []): Promise<OpResult & { ok: true }> {
   const r = await port.frameRequest<OpResult>(page, p.frameId, { type: 'dh:op', handle: p.handle, op: name, args }, 5000);
   if (!r.ok) throw new DeckhandError(r.code as ErrorCode, r.message);
@@ -351,6 +371,7 @@ async function execute(
   const input = new Input(await port.cdp(page));
   switch (method) {
     case 'click':
+      await hoverSettled(port, page, p, input, signal);
       return input.click(p.x, p.y);
     case 'doubleClick':
       return input.click(p.x, p.y, { clickCount: 2 });

@@ -20,6 +20,8 @@ export interface Prepared {
   doc?: string;
   /** Its trusted input count when the element was found. */
   inputs?: number;
+  /** The point in its own frame's viewport. */
+  local: { x: number; y: number };
 }
 
 let waitSeq = 0;
@@ -72,7 +74,18 @@ export async function prepareTarget(
       () => void port.frameRequest(page, inFrame, { type: 'dh:cancelWait', waitId }, 2000).catch(() => undefined),
     );
     if (res.kind === 'ready') {
-      return { frameId, handle: res.handle, x: res.x + ox, y: res.y + oy, count: res.count, description: res.description, doc: res.doc, inputs: res.inputs };
+      const local = { x: res.x, y: res.y };
+      return {
+        frameId,
+        handle: res.handle,
+        x: res.x + ox,
+        y: res.y + oy,
+        local,
+        count: res.count,
+        description: res.description,
+        doc: res.doc,
+        inputs: res.inputs,
+      };
     }
     if (res.kind === 'frame') {
       frameId = res.frameId;

@@ -8,7 +8,7 @@ import { isInside, labelBefore, optionsOf, textOf, type OutlineNode } from './ou
 import { Refusal } from './refusal';
 import { appendOf, dateValueFor, datesNamedIn, dayOf, namedDate, type DateField, type NamedDate } from './values';
 import { EMAIL_SHAPE } from './input-values';
-import { ENDS, ORDINALS, ordinalOf } from './words/numbers';
+import { ENDS, ORDINAL_LABEL_NOUNS, ORDINALS, ordinalOf } from './words/numbers';
 import { MONTH_STEMS, MONTHS } from './words/dates';
 import { anyOf, either, leading, oneOf } from './words/grammar';
 import { GO_ON_BUTTONS, PURPOSE_SYNONYMS, SIGN_IN_WORDS } from './words/purposes';
@@ -583,6 +583,7 @@ const NTH_HOLDER = new RegExp(
 const NEARBY = new RegExp(` (?:${either(NEAR_WORDS)}) (?:the )?(?:(?:${either(HOLDERS)}) )?(?:${either(HOLDING)})? ?(.+?) $`, 'i');
 /** An ordinal before the target ("the second link", "the last one"): (1) a word of ORDINALS or ENDS. */
 const ORDINAL = new RegExp(` (?:the )?(${[...Object.keys(ORDINALS), ...Object.keys(ENDS)].join('|')})(?: one)? `, 'i');
+const ORDINAL_LABEL = new RegExp(`^(?:${either(ORDINAL_LABEL_NOUNS)})\\b`, 'i');
 
 function describeOnce(raw: string, quotes: string[], splitContext: boolean, method: Method): Omit<Intent, 'method' | 'value'> {
   // "the text box below", "the button above": where it sits relative to the instruction, not a name.
@@ -642,7 +643,8 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
     t = ` QQ${quotes.length - 1} `;
   }
   let ordinal: number | 'last' | undefined;
-  t = t.replace(ORDINAL, (_m, w: string) => {
+  t = t.replace(ORDINAL, (m, w: string, at: number) => {
+    if (ORDINAL_LABEL.test(t.slice(at + m.length))) return m;
     ordinal = ordinalOf(w, true)!;
     return ' ';
   });

@@ -34,7 +34,7 @@ import { describeFile, failure, filesIn, fits, printed } from './shell';
 import { SHELL_COMMANDS } from './words/shell';
 import { GUESS_BUTTONS } from './words/guesses';
 import { HANDED_OVER } from './words/answers';
-import { COLOUR_WORDS, ONE_DRAGGABLE, PIECE_NOUNS, SAME_COLOUR, SHADES, SHAPE_WORDS, SIDE_BOX_NOUNS } from './words/references';
+import { COLOUR_WORDS, NEUTRAL_SHADES, ONE_DRAGGABLE, PIECE_NOUNS, SAME_COLOUR, SHADES, SHAPE_WORDS, SIDE_BOX_NOUNS } from './words/references';
 import { RESIZED_BOXES } from './words/places';
 import { compares, coverage, exactMatch, glyphWords, normalize, words } from './text';
 import type { Point, Size, StepRunner } from './step-runner';
@@ -522,6 +522,8 @@ export async function runPlanned(run: StepRunner): Promise<PlannedOutcome> {
 type Run = StepRunner & { clock: Clock; first?: View };
 /** How long a page that refuses a step at first is given to finish drawing itself before one more look. */
 const LATE_PAGE_MS = 600;
+/** How many more looks (400 ms apart) a hover gets to bring up its submenu before its item is clicked instead. */
+const HOVER_LATE_LOOKS = 3;
 
 async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   let view = await look(r, r.instruction);
@@ -899,6 +901,13 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     // The step's own words first; a control it names that is hidden (a collapsed section, another
     // tab, a submenu) is revealed before another phrasing ("OK" for "Submit") may stand in.
     let g = ground(primary(s), view.nodes, r.clock);
+    // A submenu may open a moment after the hover (jQuery UI waits 300 ms): look again before taking a
+    // click on the item as the way in, since a click on a menu item may choose it.
+    for (let k = 0; k < HOVER_LATE_LOOKS && 'why' in g && lastOpened && beforeOpen && !shows(view.nodes, beforeOpen); k++) {
+      await pause(WATCH_EVERY_MS * 2, r.signal);
+      view = await look(r, r.instruction);
+      g = ground(primary(s), view.nodes, r.clock);
+    }
     if ('why' in g && lastOpened && lastTarget && beforeOpen && !shows(view.nodes, beforeOpen)) {
       // Hovering the menu item before brought up nothing new: it opens on a click. (When it did
       // bring up a menu, the item asked for is not in it: clicking the parent would be a guess.)
@@ -3315,12 +3324,13 @@ const blockOf = (box: OutlineNode, nodes: OutlineNode[]): ItemBlock => ({
  */
 /**
  * The tiles drawn in a shade of `hue`, named by their colour (namefrom=inferred). A tile whose colour has a name of
- * its own that may or may not be that hue ("pink" beside reds) makes the set a guess: refused.
+ * its own that may or may not be that hue ("pink" beside reds, a "light gray" that may be a pale blue) makes the set
+ * a guess: refused.
  */
 function shadeTargets(hue: string, nodes: OutlineNode[]): OutlineNode[] | string {
   const family = SHADES[hue]!;
   const are = anyOf(family.are);
-  const maybe = anyOf(family.maybe);
+  const maybe = anyOf([...family.maybe, ...NEUTRAL_SHADES]);
   const tiles = nodes.filter((n) => n.id && n.nameFrom === 'inferred' && anyOf(COLOUR_WORDS).test(n.name));
   const unsure = tiles.find((n) => !are.test(n.name) && maybe.test(n.name));
   if (unsure) return `whether ${quote(unsure.name)} is a shade of ${hue} is not known (its colour has a name of its own)`;

@@ -27,6 +27,9 @@ export const ORDINALS: Readonly<Record<string, number | 'last'>> = {
   final: 'last',
 };
 
+/** Words that make an ordinal part of a label ("the Last name field" is the field labelled so, not the last one). */
+export const ORDINAL_LABEL_NOUNS: Phrases = ['names?', 'initials?'];
+
 /** Ends of a list that also count its places ("the top link" is the first; not words: "the top of a page" is read elsewhere). */
 export const ENDS: Readonly<Record<string, number | 'last'>> = { top: 1, topmost: 1, bottom: 'last', bottommost: 'last' };
 

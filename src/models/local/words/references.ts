@@ -126,6 +126,8 @@ export const SHADES: Readonly<Record<string, { are: Phrases; maybe: Phrases }>> 
   green: { are: ['(?:dark |light )?green', 'lime'], maybe: ['olive', 'teal', 'cyan', 'yellow', 'turquoise'] },
   blue: { are: ['(?:dark |light |navy )?blue', 'navy'], maybe: ['cyan', 'teal', 'purple', 'lavender', 'turquoise', 'indigo', 'violet'] },
 };
+/** Colour names of little hue: a pale or greyed shade of any hue is called so (hsl(240, 30%, 85%) is "light gray"). */
+export const NEUTRAL_SHADES: Phrases = ['gr[ae]y', 'silver', 'white', 'black'];
 /**
  * Every field filled with the value its label names on the page ("Enter the value that corresponds with each label into the
  * form"): each field's label is looked up where the page shows it (a table's row, a card's line).
