@@ -267,13 +267,15 @@ describe('Engine: deterministic act', () => {
     expect(r.metadata.costUsd).toBe(0);
     expect(r.metadata.actionId).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
 
-    // The content script of the active page's top frame was asked to prepare a pointer action.
-    expect(port.frameCalls).toHaveLength(1);
+    // The content script of the active page's top frame was asked to prepare a pointer action, then whether the point
+    // still hits it (here the page cannot say, so the press goes ahead as prepared).
+    expect(port.frameCalls).toHaveLength(2);
     expect(port.frameCalls[0]).toMatchObject({
       page: 1,
       frameId: 0,
       message: { type: 'dh:prepare', selector: '#a', nth: null, method: 'click', pointer: true, requireEnabled: true, reveal: true },
     });
+    expect(port.frameCalls[1]).toMatchObject({ frameId: 0, message: { type: 'dh:op', handle: 1, op: 'hitsAt', args: ['10', '20'] } });
 
     // The page's requests are counted from the first action on it (for a later settle wait).
     expect(port.networkWatched.has(1)).toBe(true);
@@ -289,6 +291,20 @@ describe('Engine: deterministic act', () => {
       { type: 'mouseMoved', x: 10, y: 20, button: 'none' },
       expect.objectContaining({ type: 'mousePressed', x: 10, y: 20, button: 'left', clickCount: 1 }),
       expect.objectContaining({ type: 'mouseReleased', x: 10, y: 20, button: 'left', clickCount: 1 }),
+    ]);
+  });
+
+  it('a press waits while the hover leaves the point off its target, then clicks where it was prepared', async () => {
+    // Hit before the pointer came, missed twice after it (a hover picture loading), then hit again.
+    const hits = [true, false, false, true];
+    const { port, engine } = setup((c) => (c.message.type === 'dh:prepare' ? READY : { ok: true, value: hits.shift() ?? true }));
+    await engine.call('act', { input: { selector: '#a', description: 'd' } });
+    expect(port.frameCalls.filter((c) => c.message.op === 'hitsAt')).toHaveLength(4);
+    expect(mouse(port).map((p) => [p.type, p.x, p.y])).toEqual([
+      ['mouseMoved', 10, 20],
+      ['mouseMoved', 10, 20],
+      ['mousePressed', 10, 20],
+      ['mouseReleased', 10, 20],
     ]);
   });
 
@@ -312,9 +328,11 @@ describe('Engine: deterministic act', () => {
   it('adds frame offsets when the selector crosses into a child frame', async () => {
     const { port, engine } = setup((c) => (c.frameId === 0 ? { kind: 'frame', frameId: 5, rest: '//button', offsetX: 100, offsetY: 50 } : READY));
     await engine.call('act', { input: { selector: '//iframe[1]//button', description: 'd' } });
-    expect(port.frameCalls.map((c) => [c.frameId, c.message.selector])).toEqual([
+    // The hit is checked in the child frame, at the point in that frame's own viewport.
+    expect(port.frameCalls.map((c) => [c.frameId, c.message.selector ?? c.message.args])).toEqual([
       [0, '//iframe[1]//button'],
       [5, '//button'],
+      [5, ['10', '20']],
     ]);
     expect(mouse(port).map((p) => [p.type, p.x, p.y])).toEqual([
       ['mouseMoved', 110, 70],

@@ -238,8 +238,8 @@ describe('inferAct', () => {
     expect(r.usage).toMatchObject({ inputTokens: 120, outputTokens: 17, reasoningTokens: 6, cachedInputTokens: 40 });
     expect(r.usage.inferenceTimeMs).toBeGreaterThanOrEqual(0);
 
-    // The page: settled, snapshotted, id described, selector prepared, trusted click.
-    expect(port.frameCalls.map((c) => c.message.type)).toEqual(['dh:settle', 'dh:snapshot', 'dh:describe', 'dh:prepare']);
+    // The page: settled, snapshotted, id described, selector prepared, its hit at the point asked, trusted click.
+    expect(port.frameCalls.map((c) => c.message.type)).toEqual(['dh:settle', 'dh:snapshot', 'dh:describe', 'dh:prepare', 'dh:op']);
     // What is left of the settle time after the network wait (the fake page has no requests).
     const settleAsk = port.ofType('dh:settle')[0].message as { timeoutMs: number; quietMs: number };
     expect(settleAsk.quietMs).toBe(150);

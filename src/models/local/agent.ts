@@ -2589,10 +2589,20 @@ async function dismissAllStep(r: Run, _step: PlanStep, reasoning: string, curren
   for (let k = 0; k < POPUPS_MAX; k++) {
     const closers = popupClosers(current().nodes);
     if (!closers.length) return { did: `closed ${k} pop-up${k === 1 ? '' : 's'}` };
-    const closer = closers[0]!;
-    if (!(await actOnNode(r, closer, 'click', [], `click ${quote(closer.name)}`, `${reasoning}: pop-up ${k + 1}`, current().url))) {
-      return { why: 'the pop-up went away' };
+    // The last drawn first: pop-ups stack in the order they came, and a later one may lie over an earlier one's close.
+    let closer: OutlineNode | undefined;
+    for (const c of [...closers].reverse()) {
+      const done = await actOnNode(r, c, 'click', [], `click ${quote(c.name)}`, `${reasoning}: pop-up ${k + 1}`, current().url).catch((e: unknown) => {
+        if (r.endsRun(e) || !/is covered by/.test((e as Error).message)) throw e;
+        return undefined;
+      });
+      if (done === null) return { why: 'the pop-up went away' };
+      if (done !== undefined) {
+        closer = c;
+        break;
+      }
     }
+    if (!closer) return { why: `every pop-up's close control is covered by another` };
     await r.settle();
     set(await look(r, r.instruction));
     // A close that closes nothing (a decoy, a pop-up that comes back) ends the step rather than clicking on forever.
