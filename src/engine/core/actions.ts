@@ -334,8 +334,6 @@ async function waitForLoads(port: BrowserPort, page: number, cdp: CdpSession, fr
 
 /** How long a press waits for its target to be under the pointer again after the pointer came to it. */
 const HOVER_SETTLE_MS = 600;
-/** How long the pointer rests on the element before the press, as a hand's does (an editor's toolbar reads the selection then). */
-const HOVER_DWELL_MS = 80;
 
 /**
  * The pointer comes to the element first; when that hover swaps what is under it (a picture set by `:hover` still
@@ -350,11 +348,8 @@ async function hoverSettled(port: BrowserPort, page: number, p: Prepared, input:
     );
   if ((await hits()) !== true) return;
   await input.move(p.x, p.y);
-  const moved = Date.now();
-  const until = moved + HOVER_SETTLE_MS;
+  const until = Date.now() + HOVER_SETTLE_MS;
   while ((await hits()) === false && Date.now() < until) await cancellableSleep(40, signal);
-  const rest = moved + HOVER_DWELL_MS - Date.now();
-  if (rest > 0) await cancellableSleep(rest, signal);
 }
 
 async function op(port: BrowserPort, page: number, p: Prepared, name: string, args: string[] = []): Promise<OpResult & { ok: true }> {

@@ -524,6 +524,9 @@ type Run = StepRunner & { clock: Clock; first?: View };
 const LATE_PAGE_MS = 600;
 /** How many more looks (400 ms apart) a hover gets to bring up its submenu before its item is clicked instead. */
 const HOVER_LATE_LOOKS = 3;
+/** Keys that select everything in a field or editor, and how long the page is given to take the selection in. */
+const SELECT_ALL_KEYS = /^(?:Control|Meta)\+a$/i;
+const SELECTION_SETTLE_MS = 300;
 
 async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   let view = await look(r, r.instruction);
@@ -1073,6 +1076,9 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     }
     lastFill = g.pick.method === 'fill' || g.pick.method === 'type';
     setLast = SETS_VALUE.has(g.pick.method);
+    // A selection made by keys (Control+A) reaches an editor's own record of it a moment later; a toolbar pressed at
+    // once styles where the caret was (Quill).
+    if (g.pick.method === 'press' && SELECT_ALL_KEYS.test(g.pick.args[0] ?? '')) await pause(SELECTION_SETTLE_MS, r.signal);
     done.push(g.say);
     // A value typed into a field with suggestions goes in by the suggestion that is exactly it,
     // or the one the step describes ("starts with Ger and ends with ny").
