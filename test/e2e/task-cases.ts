@@ -1088,6 +1088,12 @@ const table: Record<TaskFamily, Row[]> = {
       'Using the text editor, give everything the style underlined and press Submit.',
       styled(['underline:Nulla tincidunt porta leo.', 'underline:Sed vel magna quis erat.']),
     ],
+    // An editor that takes in a selection a moment after it is made (Quill): the toolbar waits for it.
+    [
+      `${TE}?m=late`,
+      'Using the text editor, give everything the style bold and press Submit.',
+      styled(['bold:Nulla tincidunt porta leo.', 'bold:Sed vel magna quis erat.']),
+    ],
     [TE, 'Make the word magna italic, then click Submit', styled(['italic:magna'])],
     [TE, 'Underline "porta leo" and submit', styled(['underline:porta leo'])],
     [TE, 'Make the word elephant bold and press Submit', REFUSE],
