@@ -920,7 +920,8 @@ function otherNames(node: OutlineNode): string[] {
   if (node.role === 'clickable' && label && label.role === 'text' && label.name.length <= 40 && !sentence(label.name)) out.push(`${label.name} ${node.name}`);
   // A field with no label of its own is known by the short text right before it ("Username",
   // then the box) and by what it takes (a password, an email, a date).
-  if (FILLABLE.has(node.role) && labelBefore(node)) out.push(labelBefore(node));
+  const fieldLabel = FILLABLE.has(node.role) ? labelBefore(node) : '';
+  if (fieldLabel) out.push(fieldLabel);
   if (FILLABLE.has(node.role) && typeof node.states.type === 'string' && TYPE_WORDS[node.states.type]) out.push(TYPE_WORDS[node.states.type]);
   // A card that takes clicks is known by its title.
   const title = node.role === 'clickable' || node.states.clickable === true ? node.children.find((c) => c.role === 'heading') : undefined;

@@ -271,7 +271,8 @@ const primary = (s: PlanStep): PlanStep => ({ ...s, or: undefined });
 function fieldLabel(n: OutlineNode): string {
   if (n.name) return n.name;
   if (typeof n.states.placeholder === 'string') return '';
-  if (labelBefore(n)) return labelBefore(n).replace(/[:\s]+$/, '');
+  const before = labelBefore(n);
+  if (before) return before.replace(/[:\s]+$/, '');
   // In a row of a form laid out as a table ("Director | [box]"): the row's one other cell.
   const cells =
     n.parent?.role === 'row'

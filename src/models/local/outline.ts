@@ -89,7 +89,6 @@ export function textOf(n: OutlineNode, max = 400): string {
   return parts.join(' ');
 }
 
-/** Whether `n` sits somewhere inside `box`. */
 /**
  * The label of a field with no name or placeholder of its own: the short text right before it ("Username", then the box),
  * as written; '' when there is none.
@@ -101,6 +100,7 @@ export function labelBefore(n: OutlineNode): string {
   return before?.role === 'text' && before.name.length <= 40 ? before.name : '';
 }
 
+/** Whether `n` sits somewhere inside `box`. */
 export function isInside(n: OutlineNode, box: OutlineNode): boolean {
   for (let p = n.parent; p; p = p.parent) if (p === box) return true;
   return false;

@@ -255,7 +255,7 @@ export const PROMPTED_ACTIONS: Phrases = ['all', 'none', 'everything', 'files?',
 export const DISH_NOUNS: Phrases = ['items?', 'dish(?:es)?', 'meals?', 'things?', 'products?'];
 /** The control beside an item that adds one more of it ("+", "Add"). */
 export const ADD_ONE: Phrases = ['\\+', '＋', '➕', 'add', 'plus', 'increase'];
-/** The control that sends an order ("Order!", "Place order"). */
 /** Words that say how a form goes in (or that it must not): then no Submit is pressed for it on the words' behalf. */
 export const FORM_SENT_SAID: Phrases = ['submit', 'send', 'save', 'press', 'click', 'hit', 'tap', "don'?t", 'do not', 'without'];
+/** The control that sends an order ("Order!", "Place order"). */
 export const ORDER_SENDERS: Phrases = ['order', 'order now', 'place (?:the |my |your )?order', 'submit (?:the |my |your )?order'];
