@@ -78,6 +78,8 @@ export const FrameRequestSchema = z.discriminatedUnion('type', [
       'shapes',
       'focusRunBox',
       'hitsAt',
+      'watchPress',
+      'pressSeen',
     ]),
     args: z.array(z.string()).default([]),
   }),
@@ -167,6 +169,13 @@ export interface DescribeResult {
   name: string;
   /** With `context`: the element's surroundings (snapshot/surroundings.ts). */
   context?: string;
+}
+
+/** What a watched press did (op `pressSeen`): whether it missed the element (snapshot/press-watch.ts says when). */
+export interface PressSeen {
+  missed: boolean;
+  /** What a press that missed went to instead, described. */
+  on?: string;
 }
 
 /** A custom select's options as a person sees them now (op 'choices'): see snapshot/choices.ts. */

@@ -6,6 +6,7 @@
 import { composedContains, deepElementFromPoint, defaultShadowRootOf, normalizeSpace } from './dom';
 import { clip } from '../protocol/text';
 import { choicesOf } from './choices';
+import { pressSeen, watchPress } from './press-watch';
 import { valueForInput } from '../models/local/input-values';
 import type { DrawnShape, DrawnShapes, OpResult } from '../protocol/content-messages';
 import type { RiskFacts } from '../protocol/approval';
@@ -120,6 +121,11 @@ export function runOp(el: Element, op: string, args: string[]): OpResult {
       const hit = deepElementFromPoint(document, Number(args[0]), Number(args[1]), defaultShadowRootOf);
       return { ok: true, value: !!hit && composedContains(el, hit) };
     }
+    case 'watchPress':
+      watchPress(el);
+      return { ok: true };
+    case 'pressSeen':
+      return { ok: true, value: pressSeen() };
     case 'box': {
       // Its size, and whether a person can resize it by its corner grip (a text area, a box styled `resize`).
       const r = el.getBoundingClientRect();

@@ -308,6 +308,24 @@ describe('Engine: deterministic act', () => {
     ]);
   });
 
+  it('a press that went elsewhere than the element its point was on is an error, never a click done', async () => {
+    // The point was on the element before the press; the page says no click reached it (it drew the label again).
+    const { port, engine } = setup((c) =>
+      c.message.type === 'dh:prepare'
+        ? READY
+        : c.message.op === 'pressSeen'
+          ? { ok: true, value: { missed: true, on: '<svg> "B 2 t"' } }
+          : { ok: true, value: true },
+    );
+    await expect(engine.call('act', { input: { selector: '#a', description: 'd' } })).rejects.toMatchObject({
+      code: 'ACTION_FAILED',
+      message: expect.stringMatching(/did not click '#a': it went to <svg> "B 2 t"/),
+    });
+    // Watched from before the press to after it.
+    expect(port.frameCalls.map((c) => c.message.op ?? c.message.type)).toEqual(['dh:prepare', 'hitsAt', 'hitsAt', 'watchPress', 'pressSeen']);
+    expect(mouse(port).map((p) => p.type)).toEqual(['mouseMoved', 'mouseMoved', 'mousePressed', 'mouseReleased']);
+  });
+
   it('defaults to click and gives each result a fresh action id', async () => {
     const { port, engine } = setup(answers());
     const a = await engine.call('act', { input: { selector: '#a', description: 'd' } });

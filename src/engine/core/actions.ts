@@ -8,7 +8,7 @@ import { Input } from './input';
 import { parseChord } from './keys';
 import { DeckhandError, ErrorCode } from '../../protocol/errors';
 import { ACT_METHODS, MAX_TIMEOUT_MS, type ActMethod } from '../../protocol/schemas';
-import type { Choices, OpResult, PingResult } from '../../protocol/content-messages';
+import type { Choices, OpResult, PingResult, PressSeen } from '../../protocol/content-messages';
 import { chooseOption } from './choose';
 import { prepareTarget, type Prepared } from './frames';
 import type { Size } from '../../models/local/step-runner';
@@ -338,18 +338,38 @@ const HOVER_SETTLE_MS = 600;
 /**
  * The pointer comes to the element first; when that hover swaps what is under it (a picture set by `:hover` still
  * loading leaves the element empty for a moment), the press waits for the element to be there again, so it is not lost
- * on the box around it. A point that did not hit the element before the hover is left as it was.
+ * on the box around it. A point that did not hit the element before the hover (a hit the actionability check allowed
+ * on the element's label or host) is left as it was. Whether the point hit the element before the hover.
  */
-async function hoverSettled(port: BrowserPort, page: number, p: Prepared, input: Input, signal?: AbortSignal): Promise<void> {
+async function hoverSettled(port: BrowserPort, page: number, p: Prepared, input: Input, signal?: AbortSignal): Promise<boolean> {
   const hits = () =>
     op(port, page, p, 'hitsAt', [String(p.local.x), String(p.local.y)]).then(
       (r) => r.value === true,
       () => null,
     );
-  if ((await hits()) !== true) return;
+  if ((await hits()) !== true) return false;
   await input.move(p.x, p.y);
   const until = Date.now() + HOVER_SETTLE_MS;
   while ((await hits()) === false && Date.now() < until) await cancellableSleep(40, signal);
+  return true;
+}
+
+/**
+ * A press that missed the element (the page redrew what was under the pointer between the hit test and the release,
+ * and no click reached it) is an error, never a click reported done. A document gone after the press (it navigated)
+ * says nothing, and is left to the caller's checks.
+ */
+async function pressLanded(port: BrowserPort, page: number, p: Prepared, target: ActTarget): Promise<void> {
+  const seen = await op(port, page, p, 'pressSeen').then(
+    (r) => r.value as PressSeen,
+    () => null,
+  );
+  if (!seen?.missed) return;
+  throw new DeckhandError(
+    ErrorCode.ActionFailed,
+    `the press at (${Math.round(p.x)}, ${Math.round(p.y)}) did not click '${target.selector ?? p.description}'` +
+      `${seen.on ? `: it went to ${seen.on}` : ''}; the page redrew what was under the pointer as it pressed`,
+  );
 }
 
 async function op(port: BrowserPort, page: number, p: Prepared, name: string, args: string[] = []): Promise<OpResult & { ok: true }> {
@@ -370,9 +390,20 @@ async function execute(
 ): Promise<void> {
   const input = new Input(await port.cdp(page));
   switch (method) {
-    case 'click':
-      await hoverSettled(port, page, p, input, signal);
-      return input.click(p.x, p.y);
+    case 'click': {
+      // Where the press went is watched only when the point was on the element itself: then a press that went
+      // elsewhere was not meant to.
+      const onIt = await hoverSettled(port, page, p, input, signal);
+      const watched =
+        onIt &&
+        (await op(port, page, p, 'watchPress').then(
+          () => true,
+          () => false,
+        ));
+      await input.click(p.x, p.y);
+      if (watched) await pressLanded(port, page, p, target);
+      return;
+    }
     case 'doubleClick':
       return input.click(p.x, p.y, { clickCount: 2 });
     case 'rightClick':

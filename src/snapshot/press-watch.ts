@@ -1,0 +1,62 @@
+/**
+ * Where a press really went. The hit test before a click says the point is on the element, but a page can redraw what
+ * is under the pointer between that test and the press (a hover effect that rebuilds the label it hovers, frame after
+ * frame): the press then lands on the box around it and nothing takes it. The path of the mouse events is read as they
+ * are dispatched, since the node they hit may be gone a moment later.
+ */
+import { composedContains, defaultShadowRootOf } from './dom';
+import { describeElement } from './visibility';
+import type { PressSeen } from '../protocol/content-messages';
+
+/** A watch not ended is dropped after this long: a page that went away must not keep the listeners. */
+const WATCH_MS = 10_000;
+const EVENTS = ['mousedown', 'mouseup', 'click'] as const;
+/** Controls whose press opens a popup of the browser's own, which takes the release: no click follows. */
+const OWN_POPUP = new Set(['select', 'option']);
+let watch: { el: Element; seen: Partial<Record<(typeof EVENTS)[number], boolean>>; on?: Element; timer: ReturnType<typeof setTimeout> } | null = null;
+
+function reached(el: Element, e: Event): boolean {
+  const path = e.composedPath();
+  if (path.includes(el)) return true;
+  // A closed shadow root hides the nodes inside it from the path: its host stands for them.
+  const first = path[0];
+  return first instanceof Element && !first.shadowRoot && !!defaultShadowRootOf(first) && composedContains(first, el);
+}
+
+function onPress(e: Event): void {
+  if (!watch) return;
+  const ok = reached(watch.el, e);
+  // The first answer of each kind counts: a page may send events of its own after the press.
+  watch.seen[e.type as (typeof EVENTS)[number]] ??= ok;
+  const t = e.composedPath()[0];
+  if (!ok && t instanceof Element && !watch.on) watch.on = t;
+}
+
+function stop(): void {
+  if (!watch) return;
+  clearTimeout(watch.timer);
+  watch = null;
+  for (const type of EVENTS) window.removeEventListener(type, onPress, true);
+}
+
+/** Start watching where the next press goes, for `el`. */
+export function watchPress(el: Element): void {
+  stop();
+  watch = { el, seen: {}, timer: setTimeout(stop, WATCH_MS) };
+  for (const type of EVENTS) window.addEventListener(type, onPress, { capture: true, passive: true });
+}
+
+/**
+ * What the watched press did, and the watch ended. It missed when the pointer went down and up but no click reached the
+ * element while it is still in the page: the press landed beside it, or what it pressed was drawn again before the
+ * release (a click goes only where both went). An element gone after the press is left to the caller: a control that
+ * acts on the press and closes its menu takes no click either.
+ */
+export function pressSeen(): PressSeen {
+  const w = watch;
+  stop();
+  if (!w) return { missed: false };
+  const pressed = w.seen.mousedown !== undefined || w.seen.mouseup !== undefined;
+  const missed = pressed && w.seen.click !== true && w.el.isConnected && !OWN_POPUP.has(w.el.localName);
+  return missed ? { missed, on: w.on ? describeElement(w.on) : undefined } : { missed };
+}
