@@ -133,6 +133,8 @@ const DZ = 'drop-zone.html';
 const DG = 'digits.html';
 const SH = 'shapes.html';
 const FL = 'flights.html';
+/** One-way only: text boxes that suggest the places a search takes, an unnamed date box with a calendar; ?m=return. */
+const FA = 'fares.html';
 const TR2 = 'trains.html';
 const CO2 = 'coaches.html';
 const NU = 'number-tiles.html';
@@ -398,6 +400,8 @@ const INITIAL: Record<string, Fields> = {
   [PA]: { amount: '', ref: '' },
   [CD]: {},
   [FL]: { trip: 'round', from: '', to: '', date: '' },
+  [FA]: { from: '', to: '', when: '', back: '' },
+  [`${FA}?m=return`]: { from: '', to: '', when: '', back: '' },
   [TR2]: { kind: 'return', origin: '', dest: '', when: '' },
   [CO2]: { dep: '', arr: '', day: '' },
   [FI]: { weight: '', origin: '', dest: '' },
@@ -759,6 +763,25 @@ const table: Record<TaskFamily, Row[]> = {
       { kind: 'return', origin: 'Leeds', dest: 'York', when: '04.11.2026', train: 'T205' },
     ],
     [TR2, 'Book the earliest train from York to Leeds on 05.11.2026', { kind: 'return', origin: 'York', dest: 'Leeds', when: '05.11.2026', train: 'T412' }],
+    // Places as the suggestions list them (by name, or by the code one place is listed under twice), the date by its calendar.
+    [
+      FA,
+      'Book the shortest one-way flight from: Riverton, WY to: Reading, PA on 11/24/2016.',
+      { from: 'Riverton, WY (RIW)', to: 'Reading, PA (RDG)', when: '11/24/2016', flight: 'FR 40' },
+    ],
+    [
+      FA,
+      'Book the cheapest one-way flight from: KSM to: BPT on 12/02/2016.',
+      { from: "Saint Mary's, AK (KSM)", to: oneOf('Port Arthur/Beaumont, TX (BPT)', 'Beaumont/Port Arthur, TX (BPT)'), when: '12/02/2016', flight: 'FR 77' },
+    ],
+    [
+      FA,
+      'Find the earliest one-way flight from Boston to RDG on 10/30/2016 and book it',
+      { from: 'Boston, MA (BOS)', to: 'Reading, PA (RDG)', when: '10/30/2016', flight: 'FR 12' },
+    ],
+    // A place the site does not list; a form that takes a return date too, with no way to say one-way.
+    [FA, 'Book the cheapest one-way flight from Boston to Denver on 11/24/2016', REFUSE],
+    [`${FA}?m=return`, 'Book the cheapest one-way flight from Boston to RDG on 11/24/2016', REFUSE],
     [CO2, 'Book the cheapest coach from Lisbon to Porto on 2026-12-01', { dep: 'Lisbon', arr: 'Porto', day: '2026-12-01', coach: 'C-14' }],
     [CO2, 'Reserve the latest bus from Lisbon to Porto on 2026-12-01', { dep: 'Lisbon', arr: 'Porto', day: '2026-12-01', coach: 'C-22' }],
     [CO2, 'Find the shortest trip from Porto to Faro on 2026-12-02, then book it', { dep: 'Porto', arr: 'Faro', day: '2026-12-02', coach: 'C-31' }],
@@ -924,6 +947,10 @@ const table: Record<TaskFamily, Row[]> = {
     [TL, 'For the user @ligula, click on the "Mute" button.', state({ actions: ['ligula1:mute'] })],
     [TL, 'For the user @ruth, click on the "Reply" button.', REFUSE],
     [TL, 'Like the post by @nunc', state({ actions: ['nunc1:like'] })],
+    // The menu's items say whom they act on ("Mute @ligula").
+    [`${TL}?m=handles`, 'For the user @ligula, click on the "Mute" button.', state({ actions: ['ligula1:mute'] })],
+    [`${TL}?m=handles`, 'For the user @nunc, click on the "Block" button.', state({ actions: ['nunc1:block'] })],
+    [`${TL}?m=handles`, 'For the user @mauris, click on the "Report" button.', REFUSE],
     // Icons whose picture is swapped on hover and shows a moment later: the press waits for the icon to be under it.
     [HS, 'For the user @bo, click on the "Like" button.', clicks('like-bo')],
     [HS, 'For the user @cy, click on the "Reply" button.', clicks('reply-cy')],
@@ -1198,6 +1225,8 @@ const table: Record<TaskFamily, Row[]> = {
     [`${PIE}?m=open`, 'Click on the item labeled "b" in the pie menu', state({ picked: 'b' })],
     [`${PIE}?m=div`, 'Expand the pie menu below and click on the item labeled "7".', state({ picked: '7' })],
     [PIE, 'Expand the pie menu below and click on the item labeled "Z".', REFUSE],
+    // A label drawn again on every hover: the press meant for it may land on the drawing around it; never a click reported done.
+    [`${PIE}?m=rebuild`, 'Expand the pie menu below and click on the item labeled "b".', state({ picked: 'b' })],
     [GN, 'Generate a number less than 7, then press submit', REFUSE],
   ],
   // A pause between two clicks, measured by the page.

@@ -63,8 +63,38 @@ describe('trips', () => {
       el('combobox', 'To', { options: '[]' }),
     ]);
     expect(tripFields({ from: 'Springfield', to: 'Denver' }, two)).toMatch(/2 choices of "From" name "Springfield"/);
+    // No choice of the way: a form with a return date takes round trips too, so one-way is not there to choose.
     const noWay = form().filter((l) => l.role !== 'radio');
-    expect(tripFields({ from: 'Boston', to: 'Denver', way: 'one' }, buildOutline(noWay))).toMatch(/no choices for a one-way trip/);
+    const withReturn = [...noWay.slice(0, -1), el('textbox', 'Return', { placeholder: 'MM/DD' }, 1), noWay.at(-1)!];
+    expect(tripFields({ from: 'Boston', to: 'Denver', way: 'one' }, buildOutline(withReturn))).toMatch(/no choices for a one-way trip/);
+    expect(tripFields({ from: 'Boston', to: 'Denver', way: 'round' }, buildOutline(noWay))).toMatch(/no choices for a round trip/);
+  });
+
+  it('takes a one-way trip on a form with no choice of the way and no return date, and a date through its calendar', () => {
+    // A one-way form: text fields that suggest, the date an unnamed box after its label that takes no typing.
+    const oneWay = buildOutline([
+      el('heading', 'Book Your One-Way Flight'),
+      el('textbox', 'From:', { placeholder: 'From:' }),
+      el('textbox', 'To:', { placeholder: 'To:' }),
+      text('Departure Date'),
+      el('textbox', '', { readonly: true }),
+      el('button', 'Search'),
+    ]);
+    const f = tripFields({ from: 'Reading, PA', to: 'BPT', date: '12/24/2016', way: 'one' }, oneWay);
+    expect(typeof f).toBe('object');
+    if (typeof f === 'string') return;
+    expect(f.way).toBeUndefined();
+    expect(f.fill.map((x) => [x.node.name, x.method, x.value])).toEqual([
+      ['From:', 'fill', 'Reading, PA'],
+      ['To:', 'fill', 'BPT'],
+      ['', 'calendar', '12/24/2016'],
+    ]);
+    // The suggestion that names the place is picked: by its name before the code, or by the code in brackets only.
+    const [from, to] = f.fill;
+    expect(['Reading, PA (RDG)', 'Reading, PA', 'West Reading, PA (RDX)', 'Reading (RDG)'].map(from.names!)).toEqual([true, true, false, false]);
+    expect(['Port Arthur/Beaumont, TX (BPT)', 'BPT', 'Bpt Creek, OR', 'Sabine (BPTX)'].map(to.names!)).toEqual([true, true, false, false]);
+    expect([from.alike, to.alike]).toEqual([false, true]);
+    expect(tripFields({ from: 'Boston', to: 'Denver', date: 'the day after', way: 'one' }, oneWay)).toMatch(/not one the calendar/);
   });
 
   it('picks the result a superlative names; ties, missing values and several results with none said are refusals', () => {

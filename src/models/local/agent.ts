@@ -267,6 +267,17 @@ const shows = (nodes: OutlineNode[], before: Set<string>): boolean => nodes.some
 /** Only the step's own words, no other phrasings: a control named but hidden is looked for before a synonym stands in. */
 const primary = (s: PlanStep): PlanStep => ({ ...s, or: undefined });
 
+/** One field of a form set as `x` says (typed, chosen, or picked in its calendar); why not, when it could not be. */
+async function setField(r: Run, x: FieldValue, reasoning: string, view: View): Promise<string | null> {
+  if (x.method === 'calendar') return (await pickDate(r, x.node, parseDate(x.value)!, view, reasoning)).why ?? null;
+  const label = fieldLabel(x.node);
+  const say = x.method === 'fill' ? `enter ${quote(x.value)} into ${quote(label)}` : `select ${quote(x.value)} in ${quote(label)}`;
+  if (!(await actOnNode(r, x.node, x.method, [x.value], say, reasoning, view.url))) return `the ${quote(label)} field went away`;
+  // A field that suggests takes the suggestion naming the value ("Boston (BOS)" for "Boston"): what the page checks.
+  if (x.names) await pickSuggestion(r, x.names, true, !!x.alike, new Set(view.nodes.flatMap((n) => (n.id ? [n.id] : []))));
+  return null;
+}
+
 /** A field's label: its name, else the short text right before it when it has no label of its own ("Director:", then the box). */
 function fieldLabel(n: OutlineNode): string {
   if (n.name) return n.name;
@@ -723,12 +734,9 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       const f = searchFields(planned.searchForm, view.nodes);
       if (typeof f === 'string') return stop(i, f);
       for (const x of f.fill) {
-        const label = fieldLabel(x.node);
-        const say = x.method === 'fill' ? `enter ${quote(x.value)} into ${quote(label)}` : `select ${quote(x.value)} in ${quote(label)}`;
         try {
-          if (!(await actOnNode(r, x.node, x.method, [x.value], say, describeStep(i, plan.length, `${label}: ${x.value}`), view.url))) {
-            return stop(i, `the ${quote(label)} field went away`);
-          }
+          const why = await setField(r, x, describeStep(i, plan.length, `${fieldLabel(x.node)}: ${x.value}`), view);
+          if (why) return stop(i, why);
         } catch (e) {
           if (r.endsRun(e)) throw e; // stopped or unanswered approval: the run ends refused
           return stop(i, (e as Error).message);
@@ -747,15 +755,15 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       try {
         if (f.way && !(await actOnNode(r, f.way, 'click', [], `click ${quote(f.way.name)}`, step, view.url))) return stop(i, 'the trip choice went away');
         for (const x of f.fill) {
-          const say = x.method === 'fill' ? `enter ${quote(x.value)} into ${quote(x.node.name)}` : `select ${quote(x.value)} in ${quote(x.node.name)}`;
-          if (!(await actOnNode(r, x.node, x.method, [x.value], say, step, view.url))) return stop(i, `the ${quote(x.node.name)} field went away`);
+          const why = await setField(r, x, step, view);
+          if (why) return stop(i, why);
         }
         if (!(await actOnNode(r, f.submit, 'click', [], `click ${quote(f.submit.name)}`, step, view.url))) return stop(i, 'the search button went away');
       } catch (e) {
         if (r.endsRun(e)) throw e;
         return stop(i, (e as Error).message);
       }
-      done.push(`searched ${f.fill.map((x) => `${x.node.name} ${quote(x.value)}`).join(', ')}`);
+      done.push(`searched ${f.fill.map((x) => `${fieldLabel(x.node)} ${quote(x.value)}`).join(', ')}`);
       continue;
     }
     if (planned.tripResult) {
@@ -815,7 +823,8 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
         if (!(await actOnNode(r, more, 'click', [], `click ${quote(more.name)}`, why, view.url))) return stop(i, 'the menu went away');
         await r.settle();
         view = await look(r, r.instruction);
-        const controls = view.nodes.filter((n) => n.id && (ITEM_CONTROL_ROLES.has(n.role) || n.states.clickable === true) && named(n, planned.each!.verb!));
+        const each = planned.each;
+        const controls = view.nodes.filter((n) => n.id && (ITEM_CONTROL_ROLES.has(n.role) || n.states.clickable === true) && named(n, each.verb!, each.by));
         set = controls.length === 1 ? controls : `the item's menu shows ${controls.length || 'no'} ${quote(planned.each.verb!)} controls`;
       } else if (typeof set === 'string' && planned.each.one) {
         // "Delete the email from Carol" where the list shows no Delete: open it, then its own control.
@@ -3301,7 +3310,7 @@ function eachTargets(each: Each, nodes: OutlineNode[]): OutlineNode[] | string {
     if (!inner.length) return `no post, message or item on the page is by ${quote(each.by)}`;
     const out: OutlineNode[] = [];
     for (const item of inner) {
-      const controls = item.controls.filter((n) => named(n, each.verb!));
+      const controls = item.controls.filter((n) => named(n, each.verb!, each.by));
       if (controls.length !== 1) {
         const has = `${controls.length || 'no'} ${quote(each.verb)} control${controls.length === 1 ? '' : 's'}`;
         return `the item by ${quote(each.by)} ${quote(clip(item.text, 40))} has ${has}`;
@@ -3451,9 +3460,17 @@ function leavingLinks(set: OutlineNode[], url: string): string | null {
   return null;
 }
 
-/** Whether a control is called `verb`: its name, what its glyph means, or the words on its face. */
-function named(n: OutlineNode, verb: string): boolean {
+/**
+ * Whether a control is called `verb`: its name, what its glyph means, or the words on its face. On an item by `by`, its
+ * name may go on to say whom it acts on ("Mute @rex" on a post by @rex).
+ */
+function named(n: OutlineNode, verb: string, by?: string): boolean {
   if (exactMatch(n.name, verb) || glyphWords(n.name).split(' ').includes(verb.toLowerCase())) return true;
+  if (by) {
+    const name = n.name.trim();
+    const who = by.replace(/^@/, '').toLowerCase();
+    for (const tail of [` @${who}`, ` ${who}`]) if (name.toLowerCase().endsWith(tail) && exactMatch(name.slice(0, -tail.length), verb)) return true;
+  }
   return n.children.some((c) => !c.id && c.role === 'text' && exactMatch(c.name, verb));
 }
 
@@ -3471,7 +3488,8 @@ const DAY_ROLES = new Set(['link', 'button', 'clickable', 'cell', 'gridcell']);
  * day, and check the field took a value.
  */
 async function pickDate(r: Run, field: OutlineNode, date: { y: number; m: number; d: number }, view0: View, reasoning: string): Promise<{ why?: string }> {
-  if (!(await actOnNode(r, field, 'click', [], `open the calendar of ${quote(field.name)}`, reasoning, view0.url))) return { why: 'the date field went away' };
+  const label = fieldLabel(field) || 'the date field';
+  if (!(await actOnNode(r, field, 'click', [], `open the calendar of ${quote(label)}`, reasoning, view0.url))) return { why: 'the date field went away' };
   const wantIndex = date.y * 12 + date.m;
   for (let k = 0; k < CALENDAR_MAX; k++) {
     if (r.signal.aborted) return { why: 'cancelled' };
@@ -3498,7 +3516,8 @@ async function pickDate(r: Run, field: OutlineNode, date: { y: number; m: number
       if (!(await actOnNode(r, days[0], 'click', [], `click ${date.d}`, reasoning, v.url))) return { why: 'the day went away' };
       await r.settle();
       const after = await look(r, r.instruction);
-      const now = after.nodes.find((n) => n.role === field.role && n.name === field.name);
+      // The same element (ids last across looks); by its name when the calendar redrew the field.
+      const now = after.nodes.find((n) => n.id === field.id) ?? after.nodes.find((n) => n.role === field.role && n.name && n.name === field.name);
       return now && typeof now.states.value === 'string' && now.states.value ? {} : { why: 'the date field is still empty after clicking the day' };
     }
     const forward = at < wantIndex;
@@ -3856,17 +3875,25 @@ const LISTS = new Set(['listbox', 'menu', 'list']);
 
 /**
  * After typing: click the one suggestion `fits` accepts. `loose` allows list items and
- * clickable rows of any list (plain autocomplete widgets); otherwise only ARIA options.
- * Null when none or several fit.
+ * clickable rows of any list (plain autocomplete widgets); otherwise only ARIA options. Controls
+ * in `shownBefore` (ids shown before the typing) are not suggestions. Null when none or several fit.
  */
-async function pickSuggestion(r: StepRunner, fits: (name: string) => boolean, loose: boolean, any = false): Promise<string | null> {
+async function pickSuggestion(
+  r: StepRunner,
+  fits: (name: string) => boolean,
+  loose: boolean,
+  any = false,
+  shownBefore?: ReadonlySet<string>,
+): Promise<string | null> {
   for (let attempt = 0; attempt < 4; attempt++) {
     const v = await look(r, r.instruction);
     const inList = (n: OutlineNode) => {
       for (let p = n.parent; p; p = p.parent) if (LISTS.has(p.role)) return true;
       return false;
     };
-    const options = v.nodes.filter((n) => n.id && (n.role === 'option' || (loose && SUGGESTION_ROLES.has(n.role) && inList(n))) && fits(n.name));
+    const options = v.nodes.filter(
+      (n) => n.id && !shownBefore?.has(n.id) && (n.role === 'option' || (loose && SUGGESTION_ROLES.has(n.role) && inList(n))) && fits(n.name),
+    );
     const names = new Set(options.map((o) => normalize(o.name)));
     if (options.length && (names.size === 1 || any)) {
       const option = options[0];

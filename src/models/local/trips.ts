@@ -4,9 +4,10 @@
  * must find exactly one place on the page; anything else is a refusal that says what is missing.
  */
 import { normalize } from './text';
-import { optionsOf, type OutlineNode } from './outline';
+import { labelBefore, optionsOf, type OutlineNode } from './outline';
+import { parseDate } from './refs';
 import { either, oneOf } from './words/grammar';
-import { BOOK_CONTROLS, DATE_FIELDS, FROM_FIELDS, ONE_WAY, RESULT_ORDERS, ROUND_TRIP, TO_FIELDS } from './words/trips';
+import { BOOK_CONTROLS, DATE_FIELDS, FROM_FIELDS, ONE_WAY, RESULT_ORDERS, RETURN_FIELDS, ROUND_TRIP, TO_FIELDS } from './words/trips';
 
 export interface Trip {
   from: string;
@@ -15,17 +16,22 @@ export interface Trip {
   way?: 'one' | 'round';
 }
 
-/** A value a form field gets, and how. */
+/** A value a form field gets, and how: typed, chosen, or picked in the calendar of a field that takes no typing. */
 export interface FieldValue {
   node: OutlineNode;
-  method: 'fill' | 'selectOption';
+  method: 'fill' | 'selectOption' | 'calendar';
   value: string;
+  /** For a value typed: the suggestions that name it, one of which is picked when the field offers them. */
+  names?: (suggestion: string) => boolean;
+  /** Several suggestions naming it are one place: the value is a code ("BPT"), which each carries. */
+  alike?: boolean;
 }
 
 const FIELD_ROLES = new Set(['combobox', 'textbox', 'searchbox', 'listbox']);
+/** A field its name fits, or, with no name of its own, the short text right before it ("Departure Date", then the box). */
 const named = (table: readonly string[]) => {
   const re = oneOf(table);
-  return (n: OutlineNode) => re.test(normalize(n.name).replace(/\s*\*$/, ''));
+  return (n: OutlineNode) => re.test(normalize(n.name || labelBefore(n)).replace(/\s*\*$/, ''));
 };
 
 /** The one field a table of names fits, or why not. */
@@ -35,14 +41,29 @@ function fieldFor(what: string, table: readonly string[], nodes: OutlineNode[]):
   return fits.length ? `${fits.length} fields could take the ${what}` : `the page has no field for the ${what}`;
 }
 
-/** The value `place` takes in `field`: as typed, or the one option that names it ("Boston" is "Boston (BOS)"). */
+/** A place given by its code, as airports and stations are ("BPT", "LHR"). */
+const PLACE_CODE = /^[A-Z]{3,4}$/;
+
+/**
+ * Whether an option or suggestion names `place` itself: "Boston" is "Boston (BOS)" and "Boston, MA", "Reading, PA" is
+ * "Reading, PA (RDG)", and "BOS" is the code in brackets; "Boston" is not "New Boston".
+ */
+function namesPlace(place: string): (option: string) => boolean {
+  const want = normalize(place);
+  const before = (o: string, at: RegExp) => normalize(o.replace(at, ''));
+  // A code is matched as a code only: every option that fits then carries it, and names one place.
+  if (PLACE_CODE.test(place)) return (o) => normalize(o) === want || normalize(/\(([^)]*)\)/.exec(o)?.[1] ?? '') === want;
+  return (o) =>
+    normalize(o) === want || before(o, /\s*[(,].*$/) === want || before(o, /\s*\(.*$/) === want || normalize(/\(([^)]*)\)/.exec(o)?.[1] ?? '') === want;
+}
+
+/** The value `place` takes in `field`: typed (a suggestion that names it picked), or the one option that names it. */
 function valueFor(place: string, field: OutlineNode): FieldValue | string {
-  if (field.role !== 'combobox' && field.role !== 'listbox') return { node: field, method: 'fill', value: place };
+  if (field.role !== 'combobox' && field.role !== 'listbox')
+    return { node: field, method: 'fill', value: place, names: namesPlace(place), alike: PLACE_CODE.test(place) };
   const want = normalize(place);
   const options = optionsOf(field);
-  // "Boston" is "Boston (BOS)" and "Boston, MA" before it is part of "New Boston"; "BOS" is the code in brackets.
-  const base = (o: string) => normalize(o.replace(/\s*[(,].*$/, ''));
-  const exact = options.filter((o) => normalize(o) === want || base(o) === want || normalize(/\(([^)]*)\)/.exec(o)?.[1] ?? '') === want);
+  const exact = options.filter(namesPlace(place));
   const words = options.filter((o) => ` ${normalize(o)} `.includes(` ${want} `));
   const pick = exact.length ? exact : words;
   if (pick.length !== 1) return `${pick.length ? `${pick.length} choices` : 'no choice'} of ${JSON.stringify(field.name)} name ${JSON.stringify(place)}`;
@@ -81,17 +102,27 @@ export function tripFields(trip: Trip, nodes: OutlineNode[]): { fill: FieldValue
   if (trip.date !== undefined) {
     const field = fieldFor('date', DATE_FIELDS, nodes);
     if (typeof field === 'string') return field;
-    const value = dateFor(trip.date, field);
-    if (value === null) return `the date ${JSON.stringify(trip.date)} is not written the way the ${JSON.stringify(field.name)} field asks`;
-    fill.push({ node: field, method: 'fill', value });
+    if (field.states.readonly === true) {
+      if (!parseDate(trip.date)) return `the date ${JSON.stringify(trip.date)} is not one the calendar of the date field can be turned to`;
+      fill.push({ node: field, method: 'calendar', value: trip.date });
+    } else {
+      const value = dateFor(trip.date, field);
+      if (value === null) return `the date ${JSON.stringify(trip.date)} is not written the way the ${JSON.stringify(field.name)} field asks`;
+      fill.push({ node: field, method: 'fill', value });
+    }
   }
   let way: OutlineNode | undefined;
   if (trip.way) {
     const re = new RegExp(`^(?:${either(trip.way === 'one' ? ONE_WAY : ROUND_TRIP)})$`, 'i');
     const ways = nodes.filter((n) => n.id && (n.role === 'radio' || n.role === 'tab' || n.role === 'button') && re.test(normalize(n.name)));
-    if (ways.length !== 1)
-      return `the page has ${ways.length || 'no'} choice${ways.length === 1 ? '' : 's'} for a ${trip.way === 'one' ? 'one-way' : 'round'} trip`;
-    if (ways[0].states.checked !== true) way = ways[0];
+    // A form with no choice of the way and no field for a return date searches one-way trips only.
+    const roundChoice = nodes.some((n) => n.id && (n.role === 'radio' || n.role === 'tab') && named(ROUND_TRIP)(n));
+    const returnField = nodes.some((n) => n.id && FIELD_ROLES.has(n.role) && named(RETURN_FIELDS)(n));
+    if (trip.way !== 'one' || ways.length || roundChoice || returnField) {
+      if (ways.length !== 1)
+        return `the page has ${ways.length || 'no'} choice${ways.length === 1 ? '' : 's'} for a ${trip.way === 'one' ? 'one-way' : 'round'} trip`;
+      if (ways[0].states.checked !== true) way = ways[0];
+    }
   }
   const form = fill[0].node.parent;
   const submits = nodes.filter(
