@@ -1007,6 +1007,11 @@ const table: Record<TaskFamily, Row[]> = {
     [PDD, 'From the country drop-down choose Japan, then click Save', { submits: [{ size: '', country: 'Japan' }] }],
     [PDD, 'Select Peru from the country drop-down and click Save', REFUSE],
     [PDD, 'Select Chile and click Save', REFUSE],
+    // A styled select that shows no choice yet, only its arrow: named by its kind.
+    [`${PDD}?m=bare`, 'Choose 6 ft from the dropdown, then click Save', { submits: [{ height: '6 ft' }] }],
+    [`${PDD}?m=bare`, 'Select 5ft 6in from the drop-down and press Save', { submits: [{ height: '5ft 6in' }] }],
+    [`${PDD}?m=bare`, 'Pick 6ft 2in in the dropdown menu, then save', { submits: [{ height: '6ft 2in' }] }],
+    [`${PDD}?m=bare`, 'Choose 7 ft from the dropdown, then click Save', REFUSE],
     [`${RX}?m=form`, 'Choose Green from the colour drop-down and click Place order', { submits: [{ ...RXF, colour: 'Green' }] }],
     [`${RX}?m=form`, 'Pick the colour Navy, then place the order', { submits: [{ ...RXF, colour: 'Navy' }] }],
     [`${RX}?m=form`, 'Choose Purple from the colour drop-down and click Place order', REFUSE],

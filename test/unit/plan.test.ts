@@ -353,6 +353,14 @@ describe('planner: what must never become a wrong action', () => {
     expect(says('Double-click report.pdf to open it')).toEqual(['Double-click report.pdf']);
     expect(says('Click the link to open it in a new tab')).toEqual(['Click the link to open it in a new tab']);
     expect(says('Select the following color #8d3b5e with the color picker and hit Submit.')).toEqual(['set the color to #8d3b5e', 'hit Submit']);
+    // A field labelled Color takes a value read off the page: no colour is chosen.
+    const labelled = { ...page(), fields: ['Country', 'Color'] };
+    expect(planInstruction('Enter the value that corresponds with each label into the form and submit when done.', labelled).map((s) => s.say)).toEqual([
+      'enter "the value of Country" into the Country field',
+      'enter "the value of Color" into the Color field',
+      'click submit',
+    ]);
+    expect(says('Pick Navy from the colour picker')).toEqual(['set the color to #000080']);
   });
 
   it('a dialog closed is one step when the page shows one; Escape only when it is the means', () => {

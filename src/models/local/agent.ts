@@ -46,6 +46,7 @@ import {
   MOVE_UP,
   PICKER_ARROWS,
   PICKER_NOUNS,
+  DROPDOWN_KINDS,
   PICKER_PROMPTS,
   PROMPTED_ACTIONS,
   SELECTED_ITEM,
@@ -1139,6 +1140,8 @@ const NOT_PICKED = new RegExp(`^(?:${either(PROMPTED_ACTIONS)})$`, 'i');
 const PICKER_KIND = new RegExp(`^(?:${either(PICKER_NOUNS)})$`, 'i');
 const PICKER_PROMPT = new RegExp(`^\\W*(?:${either(PICKER_PROMPTS)})\\s+(?:(?:a|an|the|your|one)\\s+)?(.+?)\\W*$`, 'i');
 const PICKER_ARROW = new RegExp(`\\s*(?:${either(PICKER_ARROWS)})\\s*$`);
+/** The words that name a drop-down by its kind alone, as an opener that is only an arrow is named. */
+const BARE_OPENER_KINDS = new RegExp(`^(?:${either(DROPDOWN_KINDS)})$`, 'i');
 
 /** The words of an opener's name that say what it chooses ("colour" of "Choose a colour", "Size" of "Size ▾"), or none. */
 function openerWords(n: OutlineNode): string[] {
@@ -1152,12 +1155,20 @@ function openerWords(n: OutlineNode): string[] {
   return own.length <= 3 && !own.some((w) => NOT_PICKED.test(w)) ? own : [];
 }
 
-/** Whether a choice's words name this opener and something more (the item): "choose the size Large" and "Size ▾". */
+/**
+ * Whether a choice's words name this opener and something more (the item): "choose the size Large" and "Size ▾". An
+ * opener that is an arrow and nothing more (a styled select showing no choice yet) is named by the kind alone: "choose
+ * 6 ft from the dropdown".
+ */
 function isPlainOpener(say: string, n: OutlineNode): boolean {
   if (!CHOICE_SAID.test(say.trim()) || n.states.expanded === true) return false;
   const own = openerWords(n);
   const said = words(say.toLowerCase()).slice(1);
-  return own.length > 0 && own.every((w) => said.includes(w)) && said.some((w) => !own.includes(w) && !PICKER_KIND.test(w));
+  const item = said.some((w) => !own.includes(w) && !PICKER_KIND.test(w));
+  if (!own.length && (n.role === 'clickable' || n.role === 'button') && n.name.trim() && !n.name.replace(PICKER_ARROW, '').trim()) {
+    return item && said.some((w) => BARE_OPENER_KINDS.test(w));
+  }
+  return own.length > 0 && own.every((w) => said.includes(w)) && item;
 }
 
 /**

@@ -2138,8 +2138,9 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       // "Select red with the color picker": the colour field set to red's hex value, else the words as said (a swatch named Red).
       clause = clause.replace(PICKER_FIRST, (_m, picker: string, verb: string, colour: string) => `${verb} ${colour} with the ${picker}`);
       const named = COLOUR_NAMED.exec(bare(clause, quotes));
-      if (named) {
-        // Said as a choice from the picker ("pick Navy from the colour picker"): how a swatch named so is found.
+      // Said as a choice from the picker ("pick Navy from the colour picker"): how a swatch named so is found. A value
+      // typed into a field called Color ("enter the value of Color into the Color field") is no choice of a colour.
+      if (named && (colourByName(named[1]!) || !/^(?:enter|input|set)\b/i.test(clause))) {
         clause = clause.replace(PICKER_MEANS, ' from the $1');
         const hex = colourByName(named[1]!);
         if (hex) {

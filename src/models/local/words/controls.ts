@@ -249,6 +249,8 @@ export const PICKER_PROMPTS: Phrases = ['choose', 'select', 'pick'];
 export const PICKER_ARROWS: Phrases = ['▾', '▼', '⌄', '⏷', '˅', '🔽'];
 /** What a drop-down is called, word by word ("the colour drop-down", "the size menu"): the kind, never the item chosen. */
 export const PICKER_NOUNS: Phrases = ['drop', 'down', 'dropdown', 'menu', 'list', 'button', 'picker', 'selector', 'box', 'field', 'options?', 'select'];
+/** Of those, the words that say a drop-down and nothing else ("from the dropdown", "in the drop-down menu", which reads as "list"). */
+export const DROPDOWN_KINDS: Phrases = ['dropdown', 'drop', 'menu', 'list', 'picker', 'selector'];
 /** What follows "Select" or "Choose" on a control that acts rather than opens a list ("Select all", "Choose files"). */
 export const PROMPTED_ACTIONS: Phrases = ['all', 'none', 'everything', 'files?', 'photos?', 'images?', 'pictures?', 'documents?', 'folders?'];
 /** What a menu's dishes are called in an order ("order one of each item: ...", "order 3 dishes that are vegan"). */
