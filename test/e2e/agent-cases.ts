@@ -127,6 +127,9 @@ const INITIAL: Record<string, Submission> = {
   [SL]: { people: [] },
   [LX]: { username: '', password: '' },
   [`${LX}?m=ok`]: { username: '', password: '' },
+  [`${LX}?m=session`]: { username: '', password: '' },
+  [`${LX}?m=session&on=username`]: { username: '', password: '' },
+  [`${LX}?m=session&only=ok`]: { username: '', password: '' },
   [NL]: { email: '' },
   [FB]: { message: '' },
   [LU]: { username: '', password: '' },
@@ -477,6 +480,16 @@ const table: Record<AgentFamily, Row[]> = {
     // "press login" where the form's one button says "OK": the button that sends the password.
     [`${LX}?m=ok`, 'Enter the username "ronda" and the password "Yh8" into the text fields and press login.', { username: 'ronda', password: 'Yh8' }],
     [LX, 'Log in as marcella with password 1234', { username: 'marcella', password: '1234' }],
+    // A plain box that a field's focus brings up and that disables the form before the value goes in: Cancel, then again.
+    [`${LX}?m=session`, 'Enter the username "ronda" and the password "Yh8" into the text fields and press login.', { username: 'ronda', password: 'Yh8' }],
+    [`${LX}?m=session&on=username`, 'Log in as marcella with password 1234', { username: 'marcella', password: '1234' }],
+    [
+      `${LX}?m=session&on=username`,
+      'Type kasey in the username field, type "pa ss" in the password field, then click Login',
+      { username: 'kasey', password: 'pa ss' },
+    ],
+    // Its one button leaves the form: never pressed.
+    [`${LX}?m=session&only=ok`, 'Log in as marcella with password 1234', REFUSE],
     [LX, 'Type kasey in the username field, type "pa ss" in the password field, then click Login', { username: 'kasey', password: 'pa ss' }],
   ],
   // A field, option, section, link or button the task names is not on the page, a value the

@@ -1077,6 +1077,26 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       if (meant) await effects.begin().catch(() => undefined);
       if (!('why' in again)) result = await r.act(again.say, describeStep(i, plan.length, again.say), view.text, view.url);
     }
+    // A pop-up that the field's focus brought up and that disabled the form before the value went in ("Your session is
+    // about to expire"): dismissed (never accepted), then the value typed again.
+    if (meant === 'fill' && !result.startsWith('error:') && g.pick.node?.id) {
+      const field = g.pick.node;
+      await r.settle();
+      const after = await look(r, r.instruction);
+      const now = after.nodes.find((n) => n.id === field.id);
+      const lost = now?.states.disabled === true && now.states.value !== (g.pick.args[0] ?? '');
+      const closer = lost ? interruption(view.nodes, after.nodes) : null;
+      if (lost && !closer) return stop(i, 'the field was disabled before the value went in');
+      if (closer) {
+        const why = describeStep(i, plan.length, `a pop-up disabled the form before the value went in: dismiss it by ${quote(closer.name)}`);
+        if (!(await actOnNode(r, closer, 'click', [], `click ${quote(closer.name)}`, why, after.url))) return stop(i, 'the pop-up went away');
+        await r.settle();
+        view = await look(r, r.instruction);
+        done.push(`dismissed a pop-up by ${quote(closer.name)}`);
+        await effects.begin().catch(() => undefined);
+        result = await r.act(g.say, describeStep(i, plan.length, g.say), view.text, view.url);
+      }
+    }
     if (result.startsWith('error:')) return stop(i, result.slice(6).trim());
     if (meant) {
       if (meant === 'drag') await r.settle();
@@ -3856,6 +3876,20 @@ async function clickResult(r: StepRunner, s: PlanStep, set: (v: View) => void, c
 
 /** What closes a dialog without accepting anything in it, most certain first. */
 const CLOSERS = [oneOf(CLOSE_NAMES), /^close\b|\bdismiss\b/i, oneOf(DECLINE_NAMES)];
+
+/**
+ * A pop-up that took the form away: since the look before, a text field that took typing is disabled, and new controls
+ * showed up, one of them (and only one) a control that closes or declines. That control, or null. One that accepts
+ * ("OK", "Exit") is never it: it may do what the pop-up asks.
+ */
+function interruption(before: OutlineNode[], now: OutlineNode[]): OutlineNode | null {
+  const was = new Map(before.flatMap((n) => (n.id ? [[n.id, n] as const] : [])));
+  const disabled = now.some((n) => n.id && TEXT_ROLES.has(n.role) && n.states.disabled === true && was.has(n.id) && was.get(n.id)!.states.disabled !== true);
+  if (!disabled) return null;
+  const fresh = now.filter((n) => n.id && !was.has(n.id) && (n.role === 'button' || n.role === 'link') && n.states.disabled !== true);
+  const closers = fresh.filter((n) => CLOSERS.some((re) => re.test(n.name.trim())));
+  return closers.length === 1 ? closers[0]! : null;
+}
 
 /** Close the dialog that popped up over the page by its close control; false when there is none. */
 async function closeDialog(r: Run, view: View): Promise<boolean> {
