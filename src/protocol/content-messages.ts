@@ -174,6 +174,8 @@ export interface DescribeResult {
 /** What a watched press did (op `pressSeen`): whether it missed the element (snapshot/press-watch.ts says when). */
 export interface PressSeen {
   missed: boolean;
+  /** The press or the release reached the element, but no click followed (what was pressed was drawn again). */
+  pressedIt?: boolean;
   /** What a press that missed went to instead, described. */
   on?: string;
 }

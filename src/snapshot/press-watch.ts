@@ -58,5 +58,8 @@ export function pressSeen(): PressSeen {
   if (!w) return { missed: false };
   const pressed = w.seen.mousedown !== undefined || w.seen.mouseup !== undefined;
   const missed = pressed && w.seen.click !== true && w.el.isConnected && !OWN_POPUP.has(w.el.localName);
-  return missed ? { missed, on: w.on ? describeElement(w.on) : undefined } : { missed };
+  if (!missed) return { missed };
+  // Pressed and released on it, but the node pressed was drawn again in between: no click, though the press reached it.
+  const reachedIt = w.seen.mousedown === true || w.seen.mouseup === true;
+  return { missed, pressedIt: reachedIt, on: !reachedIt && w.on ? describeElement(w.on) : undefined };
 }

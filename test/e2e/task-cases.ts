@@ -1193,6 +1193,10 @@ const table: Record<TaskFamily, Row[]> = {
     [`${TTT}?m=buttons&b=XX-O-O-X-&me=O`, 'Play tic-tac-toe as X and win', REFUSE],
     [`${TTT}?m=one-listener&b=XX-OO----`, 'Win the game of tic tac toe', REFUSE],
     [`${TTT}?b=XXXOO----`, 'Win the game of tic tac toe', REFUSE],
+    // The computer opened: O has one mark more, and X is to move (and can win at once).
+    [`${TTT}?b=XX-OO-O--`, "Playing as 'X', win a game of tic-tac-toe.", state({ winner: 'X' })],
+    [`${TTT}?m=table&b=-XO-X-O-O`, "Playing as 'X', win a game of tic-tac-toe.", state({ winner: 'X' })],
+    [`${TTT}?m=buttons&b=O-X-X--OO`, 'Play tic-tac-toe as X and win', state({ winner: 'X' })],
     // A number guessed by halving the range with the page's answers.
     [GN, 'Guess the number between 0-9 and press Submit. Use the feedback below to find the right number.', state({ found: true })],
     [`${GN}?n=0`, 'Guess the number between 0-9 and press Submit. Use the feedback below to find the right number.', state({ found: true })],

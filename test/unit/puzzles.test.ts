@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { OutlineLine } from '../../src/protocol/model';
-import { bestMove, boardsOf, turnOf, winnerOf, type Square } from '../../src/models/local/boards';
+import { bestMove, boardsOf, openerOf, turnOf, winnerOf, type Square } from '../../src/models/local/boards';
 import { buildOutline } from '../../src/models/local/outline';
 import { planInstruction } from '../../src/models/local/plan';
 import { Refusal } from '../../src/models/local/act';
@@ -51,6 +51,14 @@ describe('the move played', () => {
     expect(turnOf(squares('X-O-O---X'))).toBe('X');
     expect(turnOf(squares('XX-O-O-X-'))).toBe('O');
     expect(turnOf(squares('XXX------'))).toBeNull();
+    // A page whose computer may open as O: on X's turn O has one mark more, and then plays after each X.
+    expect(openerOf(squares('----O----'), 'X')).toBe('O');
+    expect(openerOf(squares('X---O----'), 'X')).toBe('X');
+    expect(openerOf(squares('----O----'), null)).toBe('X');
+    expect(turnOf(squares('----O----'), 'O')).toBe('X');
+    expect(turnOf(squares('X---O---O'), 'O')).toBe('X');
+    expect(turnOf(squares('X---O----'), 'O')).toBe('O');
+    expect(turnOf(squares('----O----'))).toBeNull();
     expect(winnerOf(squares('XXXOO----'))).toBe('X');
     expect(winnerOf(squares('XOXXOOOXX'))).toBe('draw');
     expect(winnerOf(squares('X-O-O---X'))).toBe('');

@@ -365,10 +365,12 @@ async function pressLanded(port: BrowserPort, page: number, p: Prepared, target:
     () => null,
   );
   if (!seen?.missed) return;
+  const where = `the press at (${Math.round(p.x)}, ${Math.round(p.y)}) did not click '${target.selector ?? p.description}'`;
   throw new DeckhandError(
     ErrorCode.ActionFailed,
-    `the press at (${Math.round(p.x)}, ${Math.round(p.y)}) did not click '${target.selector ?? p.description}'` +
-      `${seen.on ? `: it went to ${seen.on}` : ''}; the page redrew what was under the pointer as it pressed`,
+    seen.pressedIt
+      ? `${where}: the page drew it again between the press and the release, so no click followed (a page that acts on the press alone may have taken it)`
+      : `${where}${seen.on ? `: it went to ${seen.on}` : ''}; the page redrew what was under the pointer as it pressed`,
   );
 }
 

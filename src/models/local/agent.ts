@@ -21,7 +21,7 @@ import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type Each, ty
 import { monthOf } from './input-values';
 import { applyTransform, numberOf, parseDate, resolveReference, singular } from './refs';
 import { sortTarget } from './sorting';
-import { bestMove, boardsOf, turnOf, winnerOf, type Mark, type Square } from './boards';
+import { bestMove, boardsOf, openerOf, turnOf, winnerOf, type Mark, type Square } from './boards';
 import { drawButton, drawnNumber, isWanted, type Drawn } from './draws';
 import { lineKey, secretSought, secretsShown, type ScrollWay } from './secrets';
 import { CONSENT_BOXES, GO_BACK_NAMES, GO_ON_NAMES, NOT_CONSENT, SERIES_GO_ON, SERIES_MAX } from './words/consent';
@@ -522,7 +522,7 @@ function gameNotReady(nodes: OutlineNode[]): string | null {
   if (typeof b === 'string') return b;
   const over = winnerOf(b);
   if (over) return over === 'draw' ? 'the game is already over: a draw' : `the game is already over: ${over} has won`;
-  return turnOf(b) ? null : 'the marks on the board cannot come from one game (X moves first, then O, in turn)';
+  return turnOf(b, 'X') || turnOf(b, 'O') ? null : 'the marks on the board cannot come from one game (one player, then the other, in turn)';
 }
 
 export async function runPlanned(run: StepRunner): Promise<PlannedOutcome> {
@@ -3171,10 +3171,13 @@ async function playGame(r: Run, step: PlanStep, reasoning: string, current: () =
   const said = step.game!.mark;
   let me: Mark | null = said === 'either' ? null : said;
   const moves: string[] = [];
+  // Who opened: read from the board as the game is handed over, on our turn.
+  const start = boardOf(current().nodes);
+  const first = typeof start === 'string' ? 'X' : openerOf(start, me);
   for (let turn = 0; turn <= 9; turn++) {
     let b = boardOf(current().nodes);
     // The other player's answer may come a moment later: read the board again until it is our turn or the game is over.
-    for (const t0 = Date.now(); typeof b !== 'string' && !winnerOf(b) && me !== null && turnOf(b) !== me && Date.now() - t0 < REPLY_MS;) {
+    for (const t0 = Date.now(); typeof b !== 'string' && !winnerOf(b) && me !== null && turnOf(b, first) !== me && Date.now() - t0 < REPLY_MS;) {
       await pause(WATCH_EVERY_MS, r.signal);
       set(await look(r, r.instruction));
       b = boardOf(current().nodes);
@@ -3184,7 +3187,7 @@ async function playGame(r: Run, step: PlanStep, reasoning: string, current: () =
     const over = winnerOf(b);
     if (over && over === me) return { did: `won as ${me}: three in a line${played}` };
     if (over) return { why: over === 'draw' ? `the game ended in a draw${played}` : `${over} won the game${played}` };
-    const next = turnOf(b);
+    const next = turnOf(b, first);
     if (!next) return { why: `the board shows marks that cannot come from one game${played}` };
     me ??= next;
     if (next !== me) return { why: `the other player did not move within ${REPLY_MS / 1000} s${played}` };

@@ -87,10 +87,23 @@ export function winnerOf(b: Square[]): Mark | 'draw' | '' {
 
 const count = (b: Square[], m: Mark) => b.filter((s) => s.mark === m).length;
 
-/** Whose turn it is by the marks on the board (X moves first), or null when the counts cannot come from a game. */
-export function turnOf(b: Square[]): Mark | null {
-  const d = count(b, 'X') - count(b, 'O');
-  return d === 0 ? 'X' : d === 1 ? 'O' : null;
+/**
+ * Whose turn it is by the marks on the board, `first` having moved first (X, unless the page let the other player
+ * open), or null when the counts cannot come from such a game.
+ */
+export function turnOf(b: Square[], first: Mark = 'X'): Mark | null {
+  const second: Mark = first === 'X' ? 'O' : 'X';
+  const d = count(b, first) - count(b, second);
+  return d === 0 ? first : d === 1 ? second : null;
+}
+
+/**
+ * Who opened the game, read when it is `me`'s turn: the other player when it has one mark more (a page whose computer
+ * may play first), else X.
+ */
+export function openerOf(b: Square[], me: Mark | null): Mark {
+  const other: Mark = me === 'X' ? 'O' : 'X';
+  return me !== null && count(b, other) === count(b, me) + 1 ? other : 'X';
 }
 
 /** The empty squares that complete a line of two of `m`. */
