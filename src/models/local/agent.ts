@@ -21,7 +21,7 @@ import { planInstruction, quoteValue, WAIT_MAX_MS, type Condition, type Each, ty
 import { monthOf } from './input-values';
 import { applyTransform, numberOf, parseDate, resolveReference, singular } from './refs';
 import { sortTarget } from './sorting';
-import { bestMove, boardsOf, openerOf, turnOf, winnerOf, type Mark, type Square } from './boards';
+import { bestMove, boardsOf, completing, openerOf, turnOf, winnerOf, type Mark, type Square } from './boards';
 import { drawButton, drawnNumber, isWanted, type Drawn } from './draws';
 import { lineKey, secretSought, secretsShown, type ScrollWay } from './secrets';
 import { CONSENT_BOXES, GO_BACK_NAMES, GO_ON_NAMES, NOT_CONSENT, SERIES_GO_ON, SERIES_MAX } from './words/consent';
@@ -507,7 +507,7 @@ const READY_CHECKS: readonly [keyof PlanStep, (s: PlanStep, nodes: OutlineNode[]
   ['consent', (s, nodes) => (consentBoxes(nodes).length ? null : whyNot(goOnControl(nodes, consentGiven(s, nodes)))), 'changes'],
   ['spot', (_s, nodes) => (drawingsOf(nodes).length ? null : 'the page shows no drawing that takes clicks'), 'changes'],
   ['removeFile', (_s, nodes) => whyNot(terminalField(nodes)), 'runs on'],
-  ['game', (_s, nodes) => gameNotReady(nodes), 'runs on'],
+  ['game', (s, nodes) => gameNotReady(s.game!.mark, nodes), 'runs on'],
   ['maze', (_s, nodes) => (doorsOf(nodes).length ? null : 'the page shows no door to go through'), 'changes'],
   ['river', (s, nodes) => whyNot(riverPlan(s.river!, nodes)), 'changes'],
   ['order', (s, nodes) => whyNot(orderLines(s.order!, nodes)), 'changes'],
@@ -516,13 +516,21 @@ const READY_CHECKS: readonly [keyof PlanStep, (s: PlanStep, nodes: OutlineNode[]
   ['coord', () => null, 'changes'],
 ];
 
-/** Why the page's board cannot be played: none, a game already over, marks no game could leave. */
-function gameNotReady(nodes: OutlineNode[]): string | null {
+/**
+ * Why the page's board cannot be played: none, a game already over, marks no game could leave, or a game the other
+ * player opened (it has one mark more), which is taken on only when our mark wins at once: against a player who opened,
+ * playing on may end in a draw or a loss, and the page's game with it.
+ */
+function gameNotReady(mark: Mark | 'either', nodes: OutlineNode[]): string | null {
   const b = boardOf(nodes);
   if (typeof b === 'string') return b;
   const over = winnerOf(b);
   if (over) return over === 'draw' ? 'the game is already over: a draw' : `the game is already over: ${over} has won`;
-  return turnOf(b, 'X') || turnOf(b, 'O') ? null : 'the marks on the board cannot come from one game (one player, then the other, in turn)';
+  if (turnOf(b, 'X')) return null;
+  if (!turnOf(b, 'O')) return 'the marks on the board cannot come from one game (one player, then the other, in turn)';
+  return mark !== 'either' && turnOf(b, 'O') === mark && completing(b, mark).length
+    ? null
+    : 'the other player opened the game: a win cannot be counted on, and a game played to a draw or a loss cannot be taken back';
 }
 
 export async function runPlanned(run: StepRunner): Promise<PlannedOutcome> {

@@ -106,8 +106,8 @@ export function openerOf(b: Square[], me: Mark | null): Mark {
   return me !== null && count(b, other) === count(b, me) + 1 ? other : 'X';
 }
 
-/** The empty squares that complete a line of two of `m`. */
-function completing(b: Square[], m: Mark): number[] {
+/** The empty squares that complete a line of two of `m`: where `m` wins at once. */
+export function completing(b: Square[], m: Mark): number[] {
   const out = new Set<number>();
   for (const line of LINES) {
     const free = line.filter((k) => !b[k]!.mark);
