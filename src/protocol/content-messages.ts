@@ -171,6 +171,13 @@ export interface DescribeResult {
   context?: string;
 }
 
+/** Grips a script drew on a box's edges (op `box`), each a point in the frame's viewport. */
+export interface ResizeGrips {
+  corner?: { x: number; y: number };
+  bottom?: { x: number; y: number };
+  right?: { x: number; y: number };
+}
+
 /** What a watched press did (op `pressSeen`): whether it missed the element (snapshot/press-watch.ts says when). */
 export interface PressSeen {
   missed: boolean;
@@ -178,6 +185,8 @@ export interface PressSeen {
   pressedIt?: boolean;
   /** What a press that missed went to instead, described. */
   on?: string;
+  /** That was a box holding the element, or no control: the page moved the element, and the press did nothing there. */
+  inert?: boolean;
 }
 
 /** A custom select's options as a person sees them now (op 'choices'): see snapshot/choices.ts. */

@@ -8,7 +8,7 @@ import { clip } from '../protocol/text';
 import { choicesOf } from './choices';
 import { pressSeen, watchPress } from './press-watch';
 import { valueForInput } from '../models/local/input-values';
-import type { DrawnShape, DrawnShapes, OpResult } from '../protocol/content-messages';
+import type { DrawnShape, DrawnShapes, OpResult, ResizeGrips } from '../protocol/content-messages';
 import type { RiskFacts } from '../protocol/approval';
 
 const TEXT_TYPES = new Set(['', 'text', 'search', 'url', 'tel', 'password', 'email', 'number']);
@@ -111,6 +111,42 @@ function selectInField(el: HTMLTextAreaElement | HTMLInputElement, want: string)
   return { ok: true };
 }
 
+/** The cursors a grip shows, by the edge it resizes: the corner (both ways), the bottom edge, the right edge. */
+const GRIP_CURSORS = { corner: /^(?:se|nwse)-resize$/, bottom: /^(?:s|n|ns|row)-resize$/, right: /^(?:e|w|ew|col)-resize$/ };
+
+/**
+ * Grips a script drew on a box's edges (jQuery UI's resizable, and the like): an element at the bottom-right corner, the
+ * middle of the bottom edge or of the right edge, just inside or outside it, that shows a resize cursor. Each as a point
+ * in the frame's viewport.
+ */
+function gripsOf(r: DOMRect): ResizeGrips {
+  const out: ResizeGrips = {};
+  const at: Record<keyof ResizeGrips, [number, number][]> = {
+    corner: [
+      [r.right - 3, r.bottom - 3],
+      [r.right + 2, r.bottom + 2],
+    ],
+    bottom: [
+      [r.left + r.width / 2, r.bottom - 2],
+      [r.left + r.width / 2, r.bottom + 2],
+    ],
+    right: [
+      [r.right - 2, r.top + r.height / 2],
+      [r.right + 2, r.top + r.height / 2],
+    ],
+  };
+  for (const edge of Object.keys(at) as (keyof ResizeGrips)[]) {
+    for (const [x, y] of at[edge]) {
+      const hit = deepElementFromPoint(document, x, y, defaultShadowRootOf);
+      if (hit && GRIP_CURSORS[edge].test(getComputedStyle(hit).cursor)) {
+        out[edge] = { x, y };
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 export function runOp(el: Element, op: string, args: string[]): OpResult {
   const h = el as HTMLElement;
   switch (op) {
@@ -127,9 +163,11 @@ export function runOp(el: Element, op: string, args: string[]): OpResult {
     case 'pressSeen':
       return { ok: true, value: pressSeen() };
     case 'box': {
-      // Its size, and whether a person can resize it by its corner grip (a text area, a box styled `resize`).
+      // Its size, and whether a person can resize it by its corner grip (a text area, a box styled `resize`), or by
+      // grips a script drew on its edges.
       const r = el.getBoundingClientRect();
-      return { ok: true, value: { width: r.width, height: r.height, resize: getComputedStyle(el).resize } };
+      const resize = getComputedStyle(el).resize;
+      return { ok: true, value: { width: r.width, height: r.height, resize, ...(resize === 'none' ? { grips: gripsOf(r) } : {}) } };
     }
     case 'shapes':
       return { ok: true, value: args[0] === 'marks' ? marksOf(el) : shapesOf(el) };

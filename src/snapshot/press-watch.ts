@@ -8,6 +8,11 @@ import { composedContains, defaultShadowRootOf } from './dom';
 import { describeElement } from './visibility';
 import type { PressSeen } from '../protocol/content-messages';
 
+/** What takes a press as a control does: a press that went to one of these may have done something. */
+const CONTROLS =
+  'a[href], button, input, select, textarea, label, summary, [onclick], [contenteditable=""], [contenteditable="true"], ' +
+  '[role=button], [role=link], [role=menuitem], [role=option], [role=tab], [role=checkbox], [role=radio], [role=switch], [role=treeitem]';
+
 /** A watch not ended is dropped after this long: a page that went away must not keep the listeners. */
 const WATCH_MS = 10_000;
 const EVENTS = ['mousedown', 'mouseup', 'click'] as const;
@@ -61,5 +66,9 @@ export function pressSeen(): PressSeen {
   if (!missed) return { missed };
   // Pressed and released on it, but the node pressed was drawn again in between: no click, though the press reached it.
   const reachedIt = w.seen.mousedown === true || w.seen.mouseup === true;
-  return { missed, pressedIt: reachedIt, on: !reachedIt && w.on ? describeElement(w.on) : undefined };
+  if (reachedIt || !w.on) return { missed, pressedIt: reachedIt };
+  // Gone to a box that holds it, or to something that is no control: the page moved it as the pointer came (a section
+  // sliding open above it), and pressing there did nothing a control does.
+  const inert = composedContains(w.on, w.el) || !w.on.closest(CONTROLS);
+  return { missed, pressedIt: false, on: describeElement(w.on), inert };
 }

@@ -567,6 +567,10 @@ const table: Record<TaskFamily, Row[]> = {
     // Words that take clicks in running text: "dui." is the word itself, not the one after the text "... Dui".
     [`${ST}?m=words`, 'Expand the sections below, to find and click on the link "dui.".', clicks('dui')],
     [`${ST}?m=words`, 'Expand the sections below, to find and click on the link "Egestas".', clicks('Egestas')],
+    // Sections that slide: what is below moves while they do, and a press may land where it was.
+    [`${ST}?m=words&slide=1`, 'Expand the sections below, to find and click on the link "dui.".', clicks('dui')],
+    [`${ST}?m=words&slide=1`, 'Expand the sections below, to find and click on the link "mauris".', clicks('mauris')],
+    [`${ST}?slide=1`, 'Open Section 2 and click the Submit link', clicks('submit')],
   ],
   // Coordinates in brackets (a grid of cells with tooltips, an SVG scatter plot) and amounts
   // with thousands separators.
@@ -700,6 +704,19 @@ const table: Record<TaskFamily, Row[]> = {
     [RZ, 'Make the comment box taller and click Submit', state({ height: 'larger' }, { clicks: ['submit'] })],
     [`${RZ}?m=div`, 'Enlarge the notes box, then press Submit', state({ height: 'larger', width: 'larger' }, { clicks: ['submit'] })],
     [`${RZ}?m=fixed`, 'Resize the textarea so that the width is larger than its initial size then press Submit.', REFUSE],
+    // Grips a script drew on the box's edges, found by their resize cursors.
+    [
+      `${RZ}?m=grips`,
+      'Resize the textarea so that the height is larger than its initial size then press Submit.',
+      state({ height: 'larger' }, { clicks: ['submit'] }),
+    ],
+    [
+      `${RZ}?m=grips`,
+      'Resize the textarea so that the width is smaller than its initial size then press Submit.',
+      state({ width: 'smaller' }, { clicks: ['submit'] }),
+    ],
+    [`${RZ}?m=grips&only=bottom`, 'Make the comment box taller and click Submit', state({ height: 'larger' }, { clicks: ['submit'] })],
+    [`${RZ}?m=grips&only=bottom`, 'Resize the textarea so that the width is larger than its initial size then press Submit.', REFUSE],
   ],
   // Shapes and digits told apart only by size, colour and form.
   'visual-adjectives': [

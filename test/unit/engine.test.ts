@@ -326,6 +326,26 @@ describe('Engine: deterministic act', () => {
     expect(mouse(port).map((p) => p.type)).toEqual(['mouseMoved', 'mouseMoved', 'mousePressed', 'mouseReleased']);
   });
 
+  it('a press that went to a box or text that is no control (the element moved as the pointer came) is tried once more', async () => {
+    const seen = [{ missed: true, pressedIt: false, on: '<div.section>', inert: true }, { missed: false }];
+    const { port, engine } = setup((c) =>
+      c.message.type === 'dh:prepare' ? READY : c.message.op === 'pressSeen' ? { ok: true, value: seen.shift() } : { ok: true, value: true },
+    );
+    await engine.call('act', { input: { selector: '#a', description: 'd' } });
+    expect(port.frameCalls.filter((c) => c.message.type === 'dh:prepare')).toHaveLength(2);
+    expect(mouse(port).filter((p) => p.type === 'mousePressed')).toHaveLength(2);
+    // Twice: an error, not a third press.
+    const twice = setup((c) =>
+      c.message.type === 'dh:prepare'
+        ? READY
+        : c.message.op === 'pressSeen'
+          ? { ok: true, value: { missed: true, pressedIt: false, on: '<div.section>', inert: true } }
+          : { ok: true, value: true },
+    );
+    await expect(twice.engine.call('act', { input: { selector: '#a', description: 'd' } })).rejects.toMatchObject({ code: 'ACTION_FAILED' });
+    expect(mouse(twice.port).filter((p) => p.type === 'mousePressed')).toHaveLength(2);
+  });
+
   it('defaults to click and gives each result a fresh action id', async () => {
     const { port, engine } = setup(answers());
     const a = await engine.call('act', { input: { selector: '#a', description: 'd' } });

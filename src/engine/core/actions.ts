@@ -8,7 +8,7 @@ import { Input } from './input';
 import { parseChord } from './keys';
 import { DeckhandError, ErrorCode } from '../../protocol/errors';
 import { ACT_METHODS, MAX_TIMEOUT_MS, type ActMethod } from '../../protocol/schemas';
-import type { Choices, OpResult, PingResult, PressSeen } from '../../protocol/content-messages';
+import type { Choices, OpResult, PingResult, PressSeen, ResizeGrips } from '../../protocol/content-messages';
 import { chooseOption } from './choose';
 import { prepareTarget, type Prepared } from './frames';
 import type { Size } from '../../models/local/step-runner';
@@ -205,7 +205,7 @@ export async function performAction(
       let after: PingResult | null = null;
       let afterError: unknown = null;
       try {
-        await execute(port, page, target, prepared, method, args, timeoutMs, signal);
+        await execute(port, page, target, prepared, method, args, timeoutMs, signal, prepare);
         await Promise.all([
           // One round trip through the renderer: a navigation the input caused is requested by then.
           POINTER.has(method) || method === 'press' ? cdp.send('Runtime.evaluate', { expression: '0' }).catch(() => undefined) : undefined,
@@ -354,24 +354,55 @@ async function hoverSettled(port: BrowserPort, page: number, p: Prepared, input:
   return true;
 }
 
-/**
- * A press that missed the element (the page redrew what was under the pointer between the hit test and the release,
- * and no click reached it) is an error, never a click reported done. A document gone after the press (it navigated)
- * says nothing, and is left to the caller's checks.
- */
-async function pressLanded(port: BrowserPort, page: number, p: Prepared, target: ActTarget): Promise<void> {
-  const seen = await op(port, page, p, 'pressSeen').then(
+/** What the watched press did; null when the page cannot say (its document went away: it navigated). */
+async function pressSeen(port: BrowserPort, page: number, p: Prepared): Promise<PressSeen | null> {
+  return op(port, page, p, 'pressSeen').then(
     (r) => r.value as PressSeen,
     () => null,
   );
-  if (!seen?.missed) return;
+}
+
+/** The error for a press that did not click the element: never a click reported done. */
+function missedPress(p: Prepared, target: ActTarget, seen: PressSeen): DeckhandError {
   const where = `the press at (${Math.round(p.x)}, ${Math.round(p.y)}) did not click '${target.selector ?? p.description}'`;
-  throw new DeckhandError(
+  return new DeckhandError(
     ErrorCode.ActionFailed,
     seen.pressedIt
       ? `${where}: the page drew it again between the press and the release, so no click followed (a page that acts on the press alone may have taken it)`
       : `${where}${seen.on ? `: it went to ${seen.on}` : ''}; the page redrew what was under the pointer as it pressed`,
   );
+}
+
+/**
+ * A click, and where its press went. When the point was on the element, a press that did not click it is an error; one
+ * that went to a box holding it or to something that is no control (the page moved it as the pointer came) is tried
+ * once more where the element is now, found again by `again`. One that reached it with no click following is not: the
+ * page may have taken the press.
+ */
+async function clickWatched(
+  port: BrowserPort,
+  page: number,
+  target: ActTarget,
+  p: Prepared,
+  input: Input,
+  again: (() => Promise<Prepared>) | undefined,
+  signal?: AbortSignal,
+): Promise<void> {
+  for (let at = p, tries = 0; ; tries++) {
+    // Where the press went is watched only when the point was on the element itself.
+    const onIt = await hoverSettled(port, page, at, input, signal);
+    const watched =
+      onIt &&
+      (await op(port, page, at, 'watchPress').then(
+        () => true,
+        () => false,
+      ));
+    await input.click(at.x, at.y);
+    const seen = watched ? await pressSeen(port, page, at) : null;
+    if (!seen?.missed) return;
+    if (!seen.inert || tries > 0 || !again) throw missedPress(at, target, seen);
+    at = await again();
+  }
 }
 
 async function op(port: BrowserPort, page: number, p: Prepared, name: string, args: string[] = []): Promise<OpResult & { ok: true }> {
@@ -389,23 +420,12 @@ async function execute(
   args: string[],
   timeoutMs: number,
   signal?: AbortSignal,
+  again?: () => Promise<Prepared>,
 ): Promise<void> {
   const input = new Input(await port.cdp(page));
   switch (method) {
-    case 'click': {
-      // Where the press went is watched only when the point was on the element itself: then a press that went
-      // elsewhere was not meant to.
-      const onIt = await hoverSettled(port, page, p, input, signal);
-      const watched =
-        onIt &&
-        (await op(port, page, p, 'watchPress').then(
-          () => true,
-          () => false,
-        ));
-      await input.click(p.x, p.y);
-      if (watched) await pressLanded(port, page, p, target);
-      return;
-    }
+    case 'click':
+      return clickWatched(port, page, target, p, input, again, signal);
     case 'doubleClick':
       return input.click(p.x, p.y, { clickCount: 2 });
     case 'rightClick':
@@ -525,8 +545,9 @@ export async function dragBy(
 /** How far inside its bottom-right corner an element's resize grip is grabbed. */
 const GRIP = 4;
 /**
- * Resize an element as a person does: a pointer drag of its corner grip by an offset. Only an
- * element the page lets be resized (a text area, a box styled `resize`); its size before and after.
+ * Resize an element as a person does: a pointer drag of its grip by an offset. Only an element the page lets be resized
+ * (a text area, a box styled `resize`: its corner grip; a box with grips a script drew on its edges); its size before
+ * and after.
  */
 export async function resizeBy(
   port: BrowserPort,
@@ -538,15 +559,19 @@ export async function resizeBy(
   signal?: AbortSignal,
 ): Promise<{ element: string; before: Size; after: Size }> {
   const p = await prepareTarget(port, page, target, 'dragAndDrop', { timeoutMs, pointer: true, requireEnabled: false, signal });
-  const box = async () => (await op(port, page, p, 'box')).value as Size & { resize: string };
+  const box = async () => (await op(port, page, p, 'box')).value as Size & { resize: string; grips?: ResizeGrips };
   const before = await box();
-  if (before.resize === 'none') throw new DeckhandError('ACTION_FAILED', `${p.description} cannot be resized: the page gives it no resize grip`);
+  // A grip a script drew: the corner when both sides change, else the edge that moves (the corner does as well).
+  const g = before.grips;
+  const drawn = dx && dy ? g?.corner : dy ? (g?.bottom ?? g?.corner) : (g?.right ?? g?.corner);
+  if (before.resize === 'none' && !drawn) throw new DeckhandError('ACTION_FAILED', `${p.description} cannot be resized: the page gives it no resize grip`);
   await askGate(port, page, 'dragAndDrop', await riskFacts(port, page, p), p.description, signal);
   throwIfCancelled(signal);
   const cdp = await port.cdp(page);
   actedOn(page, cdp);
   const m = await cdp.send<{ cssLayoutViewport: { clientWidth: number; clientHeight: number } }>('Page.getLayoutMetrics');
-  const from = { x: p.x + before.width / 2 - GRIP, y: p.y + before.height / 2 - GRIP };
+  // A grip is read in its frame's viewport: the frame's offset is what lies between the two readings of the element's point.
+  const from = drawn ? { x: p.x - p.local.x + drawn.x, y: p.y - p.local.y + drawn.y } : { x: p.x + before.width / 2 - GRIP, y: p.y + before.height / 2 - GRIP };
   const to = {
     x: Math.min(m.cssLayoutViewport.clientWidth - EDGE, Math.max(EDGE, from.x + dx)),
     y: Math.min(m.cssLayoutViewport.clientHeight - EDGE, Math.max(EDGE, from.y + dy)),
