@@ -149,6 +149,8 @@ async function check(
 /** Controls whose click is their own, even inside a label: a link in "I accept the terms" opens it. */
 const INTERACTIVE = /^(a|button|input|select|textarea|summary|details)$/;
 const INTERACTIVE_ROLE = /^(button|link|checkbox|radio|switch|menuitem|option|tab|combobox|textbox)$/;
+/** Whether `n` is a control that takes a click as its own (a link, a button, a field, an ARIA widget). */
+export const isControl = (n: Element): boolean => INTERACTIVE.test(n.localName) || INTERACTIVE_ROLE.test(n.getAttribute('role') ?? '');
 
 /**
  * Whether a click that lands on `hit` reaches `el` as a person means it, in the composed
@@ -166,7 +168,7 @@ function hitsTarget(el: Element, hit: Element): boolean {
   if (!labels?.length) return false;
   for (let n: Element | null = hit; n; n = composedParent(n)) {
     if (n.localName === 'label') return Array.from(labels).includes(n as HTMLLabelElement);
-    if (n !== el && (INTERACTIVE.test(n.localName) || INTERACTIVE_ROLE.test(n.getAttribute('role') ?? ''))) return false;
+    if (n !== el && isControl(n)) return false;
   }
   return false;
 }

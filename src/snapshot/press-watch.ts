@@ -4,14 +4,16 @@
  * frame): the press then lands on the box around it and nothing takes it. The path of the mouse events is read as they
  * are dispatched, since the node they hit may be gone a moment later.
  */
-import { composedContains, defaultShadowRootOf } from './dom';
+import { composedContains, composedParent, defaultShadowRootOf } from './dom';
+import { isControl } from './actionability';
 import { describeElement } from './visibility';
 import type { PressSeen } from '../protocol/content-messages';
 
-/** What takes a press as a control does: a press that went to one of these may have done something. */
-const CONTROLS =
-  'a[href], button, input, select, textarea, label, summary, [onclick], [contenteditable=""], [contenteditable="true"], ' +
-  '[role=button], [role=link], [role=menuitem], [role=option], [role=tab], [role=checkbox], [role=radio], [role=switch], [role=treeitem]';
+/** Whether a press on `n` may have done what a control does: it is in a control, a label, or something with an onclick. */
+function inControl(n: Element): boolean {
+  for (let p: Element | null = n; p; p = composedParent(p)) if (isControl(p) || p.localName === 'label' || p.hasAttribute('onclick')) return true;
+  return false;
+}
 
 /** A watch not ended is dropped after this long: a page that went away must not keep the listeners. */
 const WATCH_MS = 10_000;
@@ -31,8 +33,9 @@ function reached(el: Element, e: Event): boolean {
 function onPress(e: Event): void {
   if (!watch) return;
   const ok = reached(watch.el, e);
-  // The first answer of each kind counts: a page may send events of its own after the press.
-  watch.seen[e.type as (typeof EVENTS)[number]] ??= ok;
+  // Any event of a kind that reached it counts: a page may send events of its own elsewhere (a label's click to its field).
+  const kind = e.type as (typeof EVENTS)[number];
+  watch.seen[kind] = watch.seen[kind] === true || ok;
   const t = e.composedPath()[0];
   if (!ok && t instanceof Element && !watch.on) watch.on = t;
 }
@@ -69,6 +72,6 @@ export function pressSeen(): PressSeen {
   if (reachedIt || !w.on) return { missed, pressedIt: reachedIt };
   // Gone to a box that holds it, or to something that is no control: the page moved it as the pointer came (a section
   // sliding open above it), and pressing there did nothing a control does.
-  const inert = composedContains(w.on, w.el) || !w.on.closest(CONTROLS);
+  const inert = composedContains(w.on, w.el) || !inControl(w.on);
   return { missed, pressedIt: false, on: describeElement(w.on), inert };
 }
