@@ -51,10 +51,10 @@ const PLACE_CODE = /^[A-Z]{3,4}$/;
 function namesPlace(place: string): (option: string) => boolean {
   const want = normalize(place);
   const before = (o: string, at: RegExp) => normalize(o.replace(at, ''));
+  const code = (o: string) => normalize(/\(([^)]*)\)/.exec(o)?.[1] ?? '');
   // A code is matched as a code only: every option that fits then carries it, and names one place.
-  if (PLACE_CODE.test(place)) return (o) => normalize(o) === want || normalize(/\(([^)]*)\)/.exec(o)?.[1] ?? '') === want;
-  return (o) =>
-    normalize(o) === want || before(o, /\s*[(,].*$/) === want || before(o, /\s*\(.*$/) === want || normalize(/\(([^)]*)\)/.exec(o)?.[1] ?? '') === want;
+  if (PLACE_CODE.test(place)) return (o) => normalize(o) === want || code(o) === want;
+  return (o) => normalize(o) === want || before(o, /\s*[(,].*$/) === want || before(o, /\s*\(.*$/) === want || code(o) === want;
 }
 
 /** The value `place` takes in `field`: typed (a suggestion that names it picked), or the one option that names it. */

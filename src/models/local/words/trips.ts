@@ -35,7 +35,7 @@ export const RESULT_MEASURES: Phrases = [
 export const FROM_FIELDS: Phrases = ['from', 'origin', 'leaving from', 'departing from', 'departure city', 'departure airport', 'flying from', 'depart from'];
 export const TO_FIELDS: Phrases = ['to', 'destination', 'going to', 'arriving at', 'arrival city', 'arrival airport', 'flying to', 'arrive at'];
 /** A return journey's date field: a form with none, and no choice of the way, searches one-way trips only. */
-export const RETURN_FIELDS: Phrases = ['return', 'return date', 'returning', 'returning on', 'inbound', 'back on', 'come back'];
+export const RETURN_FIELDS: Phrases = ['return', 'return date', 'return on', 'returning', 'returning on', 'inbound'];
 export const DATE_FIELDS: Phrases = ['depart', 'departure', 'departure date', 'depart date', 'date', 'outbound', 'travel date', 'leaving on', 'departing'];
 /** A result's control that books it. */
 export const BOOK_CONTROLS: Phrases = ['book', 'book now', 'select', 'choose', 'reserve', 'buy', 'buy now', 'book flight', 'select flight'];
