@@ -1,5 +1,5 @@
 /**
- * The engine's side of a run by the built-in model's agent (models/local/agent.ts): the page
+ * The engine's side of a run by the built-in model's agent (models/local/agent/): the page
  * read as a snapshot with its structured lines, and each step done through the ports, under the
  * run's signal (and so its approval).
  */

@@ -131,7 +131,7 @@ export interface Intent {
   dateField?: boolean;
   /**
    * The words read as "VERB OBJECT" with a verb that is the purpose of a control ("delete
-   * report.pdf", "upload any file"): the control clicked must carry that purpose (see agent.ts).
+   * report.pdf", "upload any file"): the control clicked must carry that purpose (see agent/run.ts).
    */
   purpose?: { verb: string; object: string };
 }

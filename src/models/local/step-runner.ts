@@ -1,5 +1,5 @@
 /**
- * What the built-in model's agent (agent.ts) asks of the engine while it runs a plan: the page
+ * What the built-in model's agent (agent/) asks of the engine while it runs a plan: the page
  * as the model reads it, and single steps done through the engine's ports. The engine provides
  * it (engine/agent/plan-steps.ts); this side knows no browser. Elements are named by snapshot
  * ids, and by the selectors `selectors` gives for them.
