@@ -137,7 +137,10 @@ const FL = 'flights.html';
 const FA = 'fares.html';
 const TR2 = 'trains.html';
 const CO2 = 'coaches.html';
+/** Numbered tiles; ?m=hide and ?m=svg cover the rest once the first is clicked, to be clicked from memory. */
 const NU = 'number-tiles.html';
+/** Cards dealt face down, one turned up by a click; ?m=buttons, ?m=blank, ?m=toggle and ?m=tie deal them otherwise. */
+const FC = 'cards.html';
 const PB = 'pet-blog.html';
 const SE = 'secret.html';
 const MP = 'midpoint.html';
@@ -805,6 +808,14 @@ const table: Record<TaskFamily, Row[]> = {
     [NU, 'Click on the numbers in ascending order', clicks('n2', 'n4', 'n7', 'n9', 'n12')],
     [NU, 'Click the numbers from largest to smallest', clicks('n12', 'n9', 'n7', 'n4', 'n2')],
     [NU, 'Click every number, smallest first', clicks('n2', 'n4', 'n7', 'n9', 'n12')],
+    [`${NU}?m=hide`, 'Click on the numbers in ascending order.', clicks('n2', 'n4', 'n7', 'n9', 'n12')],
+    [`${NU}?m=svg`, 'Click the numbers from smallest to largest', clicks('n2', 'n4', 'n7', 'n9', 'n12')],
+    [`${NU}?m=svg`, 'Click on the numbers in descending order', clicks('n12', 'n9', 'n7', 'n4', 'n2')],
+    [FC, 'Find and pick the card with the greatest number, then press submit.', state({ picked: '27' }, { clicks: ['submit'] })],
+    [`${FC}?m=buttons`, 'Turn over the cards and choose the one with the smallest number, then click Submit', state({ picked: '3' }, { clicks: ['submit'] })],
+    [`${FC}?m=blank`, 'Pick the card showing the highest number and press Submit', state({ picked: '27' }, { clicks: ['submit'] })],
+    [`${FC}?m=toggle`, 'Find the card with the largest number, select it, then submit', state({ picked: '27' }, { clicks: ['submit'] })],
+    [`${FC}?m=tie`, 'Find and pick the card with the greatest number, then press submit.', REFUSE],
     [PB, 'Click all the links that mention cats', anyOrder('knead', 'windows', 'plants')],
     [PB, 'Click every link about dogs', anyOrder('sit', 'parks')],
     [PB, 'Open all the links that mention birds.', anyOrder('cage')],

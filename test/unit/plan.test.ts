@@ -251,6 +251,18 @@ describe('planner: what must never become a wrong action', () => {
     ]);
     expect(planInstruction('Click on the numbers in ascending order', page())[0]?.each).toEqual({ order: 'asc' });
     expect(planInstruction('Click the greatest number', page())[0]?.each).toEqual({ pick: 'max' });
+    // Cards face down: one step that turns them as it goes, whichever way the turning and the picking are said.
+    for (const [say, pick] of [
+      ['Find and pick the card with the greatest number, then press submit.', 'max'],
+      ['Turn over the cards and choose the one with the smallest number, then click Submit', 'min'],
+      ['Find the tile with the largest value, select it, then submit', 'max'],
+    ] as const) {
+      const steps = planInstruction(say, page([], ['Submit']));
+      expect(steps[0]?.each).toEqual({ pick, turn: true });
+      expect(steps.map((x) => x.say.toLowerCase()).slice(1)).toEqual([expect.stringMatching(/submit$/)]);
+    }
+    // "The one" with no cards named is no card.
+    expect(planInstruction('Choose the one with the smallest number', page())[0]?.each).toBeUndefined();
     expect(planInstruction('Click all the links that mention cats', page())[0]?.each).toMatchObject({ mention: 'cats', roles: ['link'] });
     expect(planInstruction('Like all posts by Kim', page())[0]?.each).toEqual({ verb: 'like', by: 'Kim' });
     expect(says('Click Latest news', page([], ['Latest news']))).toEqual(['Click Latest news']);

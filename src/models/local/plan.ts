@@ -113,7 +113,20 @@ import {
 } from './words/messages';
 import { PERSON_NAME, RECORD_BOOKS, RECORD_FIELDS } from './words/search';
 import { BY_KEYS, KEY_COMBO_NOUNS, KEY_WORDS, MODIFIERS } from './words/keys';
-import { BY_MEANING, DOWNWARD, LARGEST, NUMBER_NOUNS, ORDERINGS, PARITIES, SMALLEST, SUPERLATIVES, UPWARD } from './words/orders';
+import {
+  BY_MEANING,
+  CARRYING,
+  DOWNWARD,
+  LARGEST,
+  NUMBER_NOUNS,
+  ORDERINGS,
+  PARITIES,
+  SMALLEST,
+  SUPERLATIVES,
+  TURN_VERBS,
+  TURNED_THINGS,
+  UPWARD,
+} from './words/orders';
 import { CREDENTIAL_NOUNS, FIELD_ALIASES, LOGIN_USER, LOGIN_WORDS, SHOWN_DETAILS, SHOWN_WHERE, SIGN_IN_WORDS } from './words/purposes';
 import {
   BY_CLICK_VERBS,
@@ -324,6 +337,8 @@ export interface Each {
   order?: 'asc' | 'desc';
   /** Of the targets named by a number, only the one that is: the greatest, the least, the only odd or even one. */
   pick?: 'max' | 'min' | 'odd' | 'even';
+  /** The targets may lie face down (cards, tiles): each is turned up by a click to read its number, then the one picked. */
+  turn?: boolean;
   /** Targets of these roles whose name mentions this. */
   mention?: string;
   roles?: string[];
@@ -1568,6 +1583,21 @@ const EVERY_NUMBER_ORDER =
   `(?:in\\s+(${ASCENDING})\\s+order` + `|from\\s+(?:the\\s+)?(smallest|lowest|${LARGE})\\s+to\\s+\\w+` + `|(smallest|lowest|${LARGE})\\s+first)`;
 const CLICK_EVERY = `(?:${either(CLICK_EVERY_VERBS)})(?:\\s+on)?\\s+(?:all|every|each)`;
 
+const PICK_VERB = `(?:${either(CLICK_ALL_VERBS)}|pick)(?:\\s+on)?`;
+const TURNED = either(TURNED_THINGS);
+/**
+ * "Find and pick the card with the greatest number", "turn over the cards and choose the one with the smallest number",
+ * "find the tile with the largest value, (and) select it": (3) the thing, (4) which number; the words up to the clause's end.
+ */
+const CARD_PICK = new RegExp(
+  `^(?:(${either(TURN_VERBS)})(?:\\s+(?:all\\s+)?the\\s+${TURNED})?\\s+and\\s+)?(${PICK_VERB}|${either(TURN_VERBS)})\\s+the\\s+(${TURNED}|one)` +
+    `\\s+(?:${either(CARRYING)})\\s+the\\s+(${either([...LARGEST, ...SMALLEST])})\\s+(?:number|value)` +
+    `(?:\\s*,?\\s*(?:and\\s+)?${PICK_VERB}\\s+it)?(?=\\s*(?:[,;]|\\bthen\\b|\\band\\b|$))`,
+  'i',
+);
+/** The clause CARD_PICK leaves: (1) which number. */
+const CARD_PICKED = new RegExp(`^pick the (?:card|tile) with the (${either([...LARGEST, ...SMALLEST])}) number$`, 'i');
+
 /** The targets-chosen-on-the-page reading of a clause, or null. */
 function eachOf(clause: string, quotes: string[]): Each | null {
   const c = bare(clause, quotes).replace(/[.!]+$/, '');
@@ -1581,6 +1611,8 @@ function eachOf(clause: string, quotes: string[]): Each | null {
     const w = (m[1] ?? m[2] ?? m[3]).toLowerCase();
     return { order: oneOf([...UPWARD, ...SMALLEST], '').test(w) ? 'asc' : 'desc' };
   }
+  // The card with the greatest number, turned up first where the cards lie face down.
+  if ((m = CARD_PICKED.exec(c))) return { pick: SMALLEST.includes(m[1]!.toLowerCase()) ? 'min' : 'max', turn: true };
   // "Click the greatest number", "the smallest digit", "the odd number", "the even one".
   if ((m = rx(`^${CLICK_ALL}\\s+(?:the\\s+)?(${either([...LARGEST, ...SMALLEST, ...PARITIES])})\\s+(?:number|value|digit|one)$`).exec(c))) {
     const w = m[1].toLowerCase();
@@ -1967,6 +1999,12 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   // A page with a sort control of its own ("Sort by", "Sort ascending") sorts by it: the words are left to name it.
   if (!page.names.some((n) => /\bsort/i.test(n))) s = sortFirst(s) ?? s;
 
+  // "Turn over the cards and choose the one with the smallest number": one step, the cards turned as it goes.
+  s = s.replace(CARD_PICK, (m, _a, _b, thing: string, which: string) =>
+    thing.toLowerCase() === 'one' && !/\b(?:cards?|tiles?)\b/i.test(m)
+      ? m
+      : `pick the ${/^tile/i.test(thing) ? 'tile' : 'card'} with the ${which.toLowerCase()} number`,
+  );
   // "Register the guest Linus by entering his name and clicking Submit": the steps it is done by.
   s = goalBySteps(s) ?? s;
   // "Find the 4th word in the paragraph, type that into the textbox": the value, typed where the second clause says.

@@ -46,6 +46,7 @@ import { dragStep } from './drags';
 import { openSite, otherPage } from './secrets';
 import { interruption, closeDialog } from './dialogs';
 import { eachTargets, moreOf, itemToOpen, leavingLinks, named } from './lists';
+import { coversFor, eachOrDeck, faceDownCards, spotsOf, turnPick } from './face-down';
 import { WATCH_EVERY_MS, holds, conditionUnread, watch } from './watch';
 
 export interface PlannedOutcome {
@@ -158,7 +159,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       if (planned.each || planned.openItem !== undefined) {
         if (mayChange) break;
         const t0 = performance.now();
-        const set = planned.each ? eachTargets(planned.each, view.nodes) : itemToOpen(planned.openItem!, view.nodes);
+        const set = planned.each ? eachOrDeck(planned.each, view.nodes) : itemToOpen(planned.openItem!, view.nodes);
         r.clock.ms += performance.now() - t0;
         // One item whose control shows only once it is open: opening it is the way there.
         const opens =
@@ -368,6 +369,18 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       done.push(`opened ${quote(clip(item.name || item.role, 60))}`);
       continue;
     }
+    if (planned.each?.turn && Array.isArray(faceDownCards(view.nodes))) {
+      const out = await turnPick(
+        r,
+        planned.each,
+        describeStep(i, plan.length, planned.say),
+        () => view,
+        (v) => (view = v),
+      );
+      if ('why' in out) return stop(i, out.why);
+      done.push(out.did);
+      continue;
+    }
     if (planned.each) {
       const t0 = performance.now();
       let set = eachTargets(planned.each, view.nodes);
@@ -400,18 +413,30 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       const leaves = leavingLinks(set, view.url);
       if (leaves) return stop(i, leaves);
       const names: string[] = [];
+      // Numbers clicked in order may be taken away after the first (a game of memory): where each was is kept.
+      const spots = planned.each.order && set.length > 1 ? await spotsOf(r, set) : null;
+      const before = view;
+      let covers: OutlineNode[] | null = null;
       for (const [k, n] of set.entries()) {
         if (r.signal.aborted) return { success: false, message: `cancelled after ${done.length} of ${plan.length} steps` };
         const reasoning = `${describeStep(i, plan.length, planned.say)}: ${k + 1} of ${set.length}`;
         try {
-          if (!(await actOnNode(r, n, 'click', [], `click ${quote(n.name || n.role)}`, reasoning, view.url))) {
-            return stop(i, `${quote(n.name || n.role)} went away after ${names.length} of ${set.length}`);
+          const cover = covers?.[k - (set.length - covers.length)];
+          const say = cover ? `click the cover where ${quote(n.name)} was` : `click ${quote(n.name || n.role)}`;
+          if (!(await actOnNode(r, cover ?? n, 'click', [], say, reasoning, view.url))) {
+            const gone = `${quote(n.name || n.role)} went away after ${names.length} of ${set.length}`;
+            if (!spots || covers || k === 0) return stop(i, gone);
+            view = await look(r, r.instruction);
+            const found = await coversFor(r, set.slice(k), spots.slice(k), before, view);
+            if (typeof found === 'string') return stop(i, `${gone}: ${found}`);
+            covers = found;
+            if (!(await actOnNode(r, covers[0], 'click', [], `click the cover where ${quote(n.name)} was`, reasoning, view.url))) return stop(i, gone);
           }
         } catch (e) {
           if (r.endsRun(e)) throw e; // stopped or unanswered approval: the run ends refused
           return stop(i, `${names.length} of ${set.length} done, then ${(e as Error).message}`);
         }
-        names.push(quote(n.name || n.role));
+        names.push(covers ? `${quote(n.name)} (from memory)` : quote(n.name || n.role));
         if (k + 1 < set.length) await r.settle();
       }
       done.push(`${planned.say} (${clip(names.join(', '), 300)})`);

@@ -96,7 +96,13 @@ export async function orderStep(r: Run, step: PlanStep, reasoning: string, curre
 
 /** The most targets one "each" step clicks. */
 export const EACH_MAX = 30;
-const NUMBERED = new Set(['button', 'clickable', 'link', 'cell', 'gridcell', 'option', 'listitem', 'menuitem', 'tab']);
+/** Roles a target named by a number may have. */
+export const NUMBERED = new Set(['button', 'clickable', 'link', 'cell', 'gridcell', 'option', 'listitem', 'menuitem', 'tab']);
+/** The number a node shows as a sighted person reads it; null when it shows none, or only in text too small to see. */
+export function shownNumber(n: OutlineNode): number | null {
+  if (n.nameFrom === 'hidden-text' || !/^\s*[-+]?\d+(?:\.\d+)?\s*$/.test(n.name)) return null;
+  return Number(n.name);
+}
 const ITEMS = new Set(['article', 'listitem', 'row', 'group', 'region', 'figure', 'treeitem']);
 
 /** A word and its plural or singular ("cats" finds "cat's guide" and "Cats and houseplants"). */
@@ -110,8 +116,8 @@ function mentions(text: string, what: string): boolean {
 export function eachTargets(each: Each, nodes: OutlineNode[]): OutlineNode[] | string {
   if (each.order || each.pick) {
     const nums = nodes
-      .filter((n) => n.id && NUMBERED.has(n.role) && n.states.disabled !== true && /^\s*[-+]?\d+(?:\.\d+)?\s*$/.test(n.name))
-      .map((n) => ({ n, v: Number(n.name) }));
+      .filter((n) => n.id && NUMBERED.has(n.role) && n.states.disabled !== true && shownNumber(n) !== null)
+      .map((n) => ({ n, v: shownNumber(n)! }));
     if (!nums.length) return 'the page shows no targets named by a number';
     if (each.order) {
       if (nums.length > EACH_MAX) return `the page shows ${nums.length} numbers, more than ${EACH_MAX}`;

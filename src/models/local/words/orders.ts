@@ -34,3 +34,9 @@ export const BY_LETTER_DOWN: Phrases = ['reverse alphabetical', 'reverse alphabe
 /** Where the first of the order goes ("starting with the lowest number at the top"). */
 export const LIST_STARTS: Phrases = ['top', 'left', 'front', 'beginning', 'start'];
 export const LIST_ENDS: Phrases = ['bottom', 'right', 'end', 'back'];
+/** Things dealt face down whose numbers show once turned ("the card with the greatest number"). */
+export const TURNED_THINGS: Phrases = ['cards?', 'tiles?'];
+/** Verbs that turn such things up, or look among them ("flip the cards and ...", "find the card with ..."). */
+export const TURN_VERBS: Phrases = ['find', 'turn over', 'turn up', 'flip(?: over)?', 'uncover', 'reveal', 'look at', 'go through'];
+/** How such a thing is said to carry its number ("the card with", "the tile showing"). */
+export const CARRYING: Phrases = ['with', 'showing', 'that shows', 'that has', 'bearing', 'holding'];
