@@ -901,6 +901,11 @@ const table: Record<TaskFamily, Row[]> = {
     [IB, 'Find the email by Alice and reply to them with the text "See you Friday".', { to: 'alice@northwind.io', body: 'See you Friday' }],
     [MT, "Reply to the email from Priya with 'Thanks, got it'", unread('priya', { to: 'priya.shah@fabrikam.com', body: 'Thanks, got it' })],
     [MT, 'Forward the message from Lena to sam@adatum.com', unread('lena', { forward_to: 'sam@adatum.com' })],
+    // The recipient before the sender; "all" of one sender's messages where there is one, and two a refusal.
+    [IB, 'Forward email to dana@contoso.com from Bob.', { submits: [{ forward_to: 'dana@contoso.com' }] }],
+    [MK, 'Forward all messages from Lucia to Kimberly.', { submits: [{ forward_to: 'Kimberly', email: 'lucia' }] }],
+    [MT, 'Forward every message from Lena to sam@adatum.com', unread('lena', { forward_to: 'sam@adatum.com' })],
+    [MT, 'Forward all messages from Tom to sam@adatum.com', REFUSE],
     [MT, 'Flag the email from Tom Wong', state({ flagged: ['tomwong'] })],
     [MT, 'Delete the email from Tom', REFUSE],
     [MT, 'Mark the email from Priya as read', state({ unread: ['tomwu', 'lena', 'tomwong'] })],

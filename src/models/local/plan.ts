@@ -1284,6 +1284,10 @@ const FORWARD_SAID: readonly [RegExp, noun: number, by: number, to: number][] = 
   [new RegExp(`^${PERSON}\\s+wants\\s+(?:his\\s+or\\s+her|his|her|their)\\s+(${either(ITEM_NOUNS)})\\s+${TO_BE_SENT}$`), 2, 1, 3],
   // "I want the mail by Lucia to be sent to Kim".
   [new RegExp(`^I\\s+(?:want|would\\s+like)\\s+${MSG}\\s+(?:from|by|of)\\s+${PERSON}\\s+${TO_BE_SENT}$`), 1, 2, 3],
+  // "Forward email to Kim from Lucia": the recipient before the sender.
+  [new RegExp(`^${GIVE}\\s+${MSG}\\s+to\\s+${RECIPIENT}\\s+${CAME_FROM}$`), 1, 3, 2],
+  // "Forward all messages from Lucia to Kim": one message, as the item's steps find it (two from Lucia are a refusal there).
+  [new RegExp(`^${GIVE}\\s+(?:all|every|each)\\s+(?:of\\s+)?(?:the\\s+)?(${either(ITEM_NOUNS)})s?\\s+${CAME_FROM}${ON_TO}${RECIPIENT}$`), 1, 2, 3],
 ];
 /** A message sent on, said any of those ways, as "forward the email from Lucia to Kim"; null when it is none of them. */
 function forwardSaid(text: string): string | null {
