@@ -319,6 +319,16 @@ export function boxShape(el: Element, style: CSSStyleDeclaration): string {
   return pct === 0 && colourName(style.backgroundColor) ? 'square' : '';
 }
 
+/** Whether a box beside `el` (a sibling) holds two or more pieces of a drawing and nothing else. */
+function besidePieces(el: Element, plain: (k: Element) => boolean): boolean {
+  for (let s = el.parentElement?.firstElementChild ?? null; s; s = s.nextElementSibling) {
+    if (s === el || s.childElementCount < 2 || s.childElementCount > FIGURE_MAX) continue;
+    const kids = [...s.children];
+    if (kids.every(plain) && kids.every((k) => drawnPiece(k) !== '')) return true;
+  }
+  return false;
+}
+
 /**
  * A box whose children are all pieces of a drawing with no words (coloured blocks, SVG shapes), counted as a person
  * counts them: "7 shapes: 3 red squares, 4 blue squares". Empty when any visible child is anything else or takes input; the cheap
@@ -339,8 +349,10 @@ export function drawnFigure(el: Element, takesInput: (piece: Element) => boolean
     if (svg ? !FIGURE_SHAPE_TAGS.has(k.localName) && k.localName !== 'text' : !plain(k)) return '';
     kids.push(k);
   }
-  // One shape is a figure only when drawn as such (an SVG): one coloured box is a bar, a dot, a divider.
-  if (kids.length < (svg ? 1 : 2) || kids.length > FIGURE_MAX) return '';
+  // One shape is a figure only when drawn as such (an SVG), or beside a box of pieces (the sides of a sum of blocks):
+  // else one coloured box is a bar, a dot, a divider.
+  const least = svg || (kids.length === 1 && besidePieces(el, plain)) ? 1 : 2;
+  if (kids.length < least || kids.length > FIGURE_MAX) return '';
   if (svg) {
     const box = el.getBoundingClientRect();
     if (box.width < FIGURE_MIN_PX || box.height < FIGURE_MIN_PX) return '';
@@ -373,7 +385,7 @@ export function drawnFigure(el: Element, takesInput: (piece: Element) => boolean
     counts.set(said, (counts.get(said) ?? 0) + 1);
   }
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
-  if (total < (svg ? 1 : 2)) return '';
+  if (total < least) return '';
   const parts = [...counts].map(([piece, k]) => `${k} ${k === 1 ? piece : piece.replace(/(?:s|x|sh|ch)$/, '$&e') + 's'}`);
   return `${total} shape${total === 1 ? '' : 's'}: ${parts.join(', ')}`;
 }

@@ -1061,9 +1061,11 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
         return;
       }
       // A drawing of wordless pieces (coloured blocks, SVG shapes) is seen as a whole: one line that counts them.
-      // (Not inside a control: its picture is part of it.)
+      // (Not inside a control: its picture is part of it; a span only when laid out as a box.)
       const figure =
-        !inline && !selfHidden && !insideControl && el.childElementCount >= 1 ? drawnFigure(el, (k) => takesPointer(k, env, getComputedStyle(k).cursor)) : '';
+        (!inline || boxed) && !selfHidden && !insideControl && el.childElementCount >= 1
+          ? drawnFigure(el, (k) => takesPointer(k, env, getComputedStyle(k).cursor))
+          : '';
       if (figure) {
         sink.flush(out);
         const id = `${env.idPrefix}e${idFor(el)}`;

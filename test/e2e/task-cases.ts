@@ -110,6 +110,8 @@ export interface TaskVerdict {
 const PD = 'person-details.html';
 const TY = 'type-below.html';
 const BC = 'blocks-count.html';
+/** A sum drawn in blocks: one block (?left=N) plus six, in boxes laid out inline; ?m=grid grid boxes, ?m=red the lone block red. */
+const BSD = 'block-sides.html';
 const NT = 'notes-textarea.html';
 const TK = 'ticker.html';
 const UP = 'upload.html';
@@ -396,6 +398,9 @@ const INITIAL: Record<string, Fields> = {
   [`${TY}?m=area`]: { typed: '' },
   [`${TY}?m=letters`]: { typed: '' },
   [BC]: { count: '' },
+  [BSD]: { total: '' },
+  [`${BSD}?left=3&m=grid`]: { total: '' },
+  [`${BSD}?m=red`]: { total: '' },
   [NT]: { reply: '' },
   [`${NT}?m=long`]: { reply: '' },
   [TK]: { symbol: 'VOP', shares: '10' },
@@ -503,8 +508,13 @@ const table: Record<TaskFamily, Row[]> = {
     [TY, 'Type the last word of the paragraph in the box and click Submit', { typed: 'bay' }],
     [TY, 'Find the 4th word in the paragraph, type that into the textbox and press "Submit".', { typed: 'across' }],
     [BC, 'Type the total number of blocks into the textbox and press Submit.', { count: '7' }],
+    [BSD, 'Type the total number of blocks into the textbox and press Submit.', { total: '7' }],
+    [`${BSD}?left=3&m=grid`, 'Count all the blocks and enter the total, then press Submit', { total: '9' }],
+    [`${BSD}?m=red`, 'Enter the number of blue blocks in the text box and press Submit', { total: '6' }],
+    [`${BSD}?m=red`, 'How many blocks are there? Enter the number and submit.', { total: '7' }],
     [BC, 'How many blocks are there? Enter the number and submit.', { count: '7' }],
     [BC, 'Enter the number of red blocks in the text box and press Submit', { count: '3' }],
+    [BC, 'Count the red blocks, then type the number into the box and submit', { count: '3' }],
     // Drawings of wordless pieces, counted by the snapshot's figure line: SVG shapes by shape and colour, two groups of
     // blocks added up; a size ("small", "large") the figure does not say (its blocks are one size) is refused.
     [SC, 'How many circles are there? Enter the number and submit.', { submits: [{ shapes: '3' }] }],

@@ -261,6 +261,8 @@ describe('planner: what must never become a wrong action', () => {
       expect(steps[0]?.each).toEqual({ pick, turn: true });
       expect(steps.map((x) => x.say.toLowerCase()).slice(1)).toEqual([expect.stringMatching(/submit$/)]);
     }
+    // "Count the blocks and enter the total": the count is the value entered.
+    expect(planInstruction('Count all the blocks and enter the total, then press Submit', page())[0]?.ref).toBe('the number of blocks');
     // "The one" with no cards named is no card.
     expect(planInstruction('Choose the one with the smallest number', page())[0]?.each).toBeUndefined();
     expect(planInstruction('Click all the links that mention cats', page())[0]?.each).toMatchObject({ mention: 'cats', roles: ['link'] });

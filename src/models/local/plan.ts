@@ -1879,6 +1879,13 @@ const COUNT_QUESTION = new RegExp(
   'i',
 );
 
+/** "Count all the blocks and enter the total": (1) what is counted, (2) the verb that enters the count. */
+const COUNT_THEN_ENTER = new RegExp(
+  '^count\\s+(?:all\\s+|up\\s+)?(?:of\\s+)?(?:the\\s+)?(.+?)\\s*(?:,\\s*)?(?:and\\s+|then\\s+)+' +
+    '(enter|type|write|input|put|fill in)\\s+(?:the|that|this|your)\\s+(?:number|answer|count|total)\\b',
+  'i',
+);
+
 /** "How many red items are there?" and nothing more: the answer is a button named by the count. */
 const COUNT_ALONE = new RegExp(`^how many\\s+(.+?)\\s+(?:${either(COUNT_QUESTION_ENDS)})(?:\\s+(?:below|above|here))?\\s*\\?$`, 'i');
 /** "Press the button that correctly denotes how many sides the shape has", "click the button that best describes the figure". */
@@ -1993,6 +2000,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
   }
   // "How many blocks are there? Enter the number": the count the question asks for is what is entered.
   s = s.replace(COUNT_QUESTION, (_m, what: string, verb: string) => `${verb} the number of ${what}`);
+  s = s.replace(COUNT_THEN_ENTER, (_m, what: string, verb: string) => `${verb} the number of ${what}`);
   // "Find Lynne in the contact book and click on her phone number": one step, on whichever page shows her.
   s = recordFirst(s, quotes) ?? s;
   // "Find the email by Lyn and click the trash icon to delete it": one goal on one item.
