@@ -1879,6 +1879,12 @@ const COUNT_QUESTION = new RegExp(
   'i',
 );
 
+/** "Drag the smaller box so that it is completely inside the larger box": (1) the verb, (2) what, (3) where it ends. */
+const DRAG_SO_INSIDE = new RegExp(
+  '\\b(drag|move)\\s+(?:the\\s+)?(.+?)\\s+so\\s+(?:that\\s+)?(?:it|its whole|all of it)\\s+(?:is|lies|sits|ends\\s+up|fits)\\s+' +
+    '(?:completely\\s+|fully\\s+|entirely\\s+|wholly\\s+)?(?:inside|within|in)\\s+(?:of\\s+)?(?:the\\s+)?(.+?)(?=\\s*(?:[.,;]|\\band\\b|\\bthen\\b|$))',
+  'i',
+);
 /** "Count all the blocks and enter the total": (1) what is counted, (2) the verb that enters the count. */
 const COUNT_THEN_ENTER = new RegExp(
   '^count\\s+(?:all\\s+|up\\s+)?(?:of\\s+)?(?:the\\s+)?(.+?)\\s*(?:,\\s*)?(?:and\\s+|then\\s+)+' +
@@ -2033,6 +2039,7 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
     return `${verb} "${code}" into the ${!into || /^password$/i.test(into) ? 'code' : into}`;
   });
   s = s.replace(COLOUR_SET, (_m, hex: string) => `set the color to ${hex}`);
+  s = s.replace(DRAG_SO_INSIDE, (_m, verb: string, what: string, where: string) => `${verb} the ${what} into the ${where}`);
   s = s.replace(CONTEXT_MENU, 'right-click ').replace(PURPOSED, '$1');
   for (const re of COMBO_STEPS) s = s.replace(re, (_m, keys: string) => `press ${keys}`);
   // "Press Submit when done" is the order of the steps, not a condition.
