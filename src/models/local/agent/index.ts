@@ -1,6 +1,6 @@
 /**
  * The agent with the built-in model: the instruction is planned into single steps
- * (models/local/plan.ts), each step is grounded on the page as it is when its turn comes and
+ * (models/local/plan/), each step is grounded on the page as it is when its turn comes and
  * run through the same single-step act as `act`, and the run stops at the first step it
  * cannot ground or that fails, saying what it did and what was beyond it. Before anything
  * runs, every step is grounded on the page as it is: a step that cannot be grounded, with

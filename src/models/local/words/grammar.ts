@@ -2,7 +2,7 @@
  * How the word tables are read. A table is a list of phrases; a phrase is written as a small
  * pattern of its own: words, `s?` or `(es)?` for a plural, ` ?` where the space may be left
  * out ("check ?box" is "checkbox" and "check box"), `(?:a|b)` for a choice inside a phrase.
- * The readers (plan.ts, act.ts, agent/, refs.ts) put phrases together with these helpers,
+ * The readers (plan/, act.ts, agent/, refs.ts) put phrases together with these helpers,
  * so a family grows by adding a line to its table, never by editing an expression.
  */
 
