@@ -143,6 +143,8 @@ const CO2 = 'coaches.html';
 const NU = 'number-tiles.html';
 /** Cards dealt face down, one turned up by a click; ?m=buttons, ?m=blank, ?m=toggle and ?m=tie deal them otherwise. */
 const FC = 'cards.html';
+/** A small box and a large one the mouse drags; ?m=shapes no letters, ?m=three a middle box and pointer events, ?m=same one size. */
+const BXD = 'box-drag.html';
 const PB = 'pet-blog.html';
 const SE = 'secret.html';
 const MP = 'midpoint.html';
@@ -821,6 +823,10 @@ const table: Record<TaskFamily, Row[]> = {
     [`${NU}?m=hide`, 'Click on the numbers in ascending order.', clicks('n2', 'n4', 'n7', 'n9', 'n12')],
     [`${NU}?m=svg`, 'Click the numbers from smallest to largest', clicks('n2', 'n4', 'n7', 'n9', 'n12')],
     [`${NU}?m=svg`, 'Click on the numbers in descending order', clicks('n12', 'n9', 'n7', 'n4', 'n2')],
+    [BXD, 'Drag the smaller box so that it is completely inside the larger box.', { submits: [{ inside: 'yes' }] }],
+    [`${BXD}?m=shapes`, 'Move the small square into the big square, then press Submit', { submits: [{ inside: 'yes' }], clicks: [] }],
+    [`${BXD}?m=three`, 'Drag the smallest box into the largest box and click Submit', { submits: [{ inside: 'yes' }] }],
+    [`${BXD}?m=same`, 'Drag the smaller box into the larger box', REFUSE],
     [FC, 'Find and pick the card with the greatest number, then press submit.', state({ picked: '27' }, { clicks: ['submit'] })],
     [`${FC}?m=buttons`, 'Turn over the cards and choose the one with the smallest number, then click Submit', state({ picked: '3' }, { clicks: ['submit'] })],
     [`${FC}?m=blank`, 'Pick the card showing the highest number and press Submit', state({ picked: '27' }, { clicks: ['submit'] })],

@@ -265,6 +265,14 @@ describe('planner: what must never become a wrong action', () => {
     expect(planInstruction('Count all the blocks and enter the total, then press Submit', page())[0]?.ref).toBe('the number of blocks');
     // A drag said by where it ends: the drag onto that place.
     expect(says('Drag the smaller box so that it is completely inside the larger box.', page())).toEqual(['Drag the smaller box into the larger box']);
+    expect(planInstruction('Drag the smaller box so that it is completely inside the larger box.', page())[0]?.dragSized).toEqual({
+      what: 'box',
+      which: 'small',
+      onto: 'box',
+      ontoWhich: 'large',
+    });
+    // One end named otherwise ("the red box") is an ordinary drag onto a target.
+    expect(planInstruction('Drag the red box into the larger box', page())[0]?.dragSized).toBeUndefined();
     // "The one" with no cards named is no card.
     expect(planInstruction('Choose the one with the smallest number', page())[0]?.each).toBeUndefined();
     expect(planInstruction('Click all the links that mention cats', page())[0]?.each).toMatchObject({ mention: 'cats', roles: ['link'] });

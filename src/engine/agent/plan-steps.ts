@@ -4,7 +4,7 @@
  * run's signal (and so its approval).
  */
 import type { StepRunner } from '../../models/local/step-runner';
-import { clickInside, clickMoving, dragBy, holdOn, performAction, pointNow, pointOf, resizeBy, shapesIn, strokeInside } from '../core/actions';
+import { boxOf, clickInside, clickMoving, dragBy, holdOn, performAction, pointNow, pointOf, resizeBy, shapesIn, strokeInside } from '../core/actions';
 import { captureSnapshot, selectorsForIds } from '../core/snapshot';
 import { evaluate, goto } from '../core/pages';
 import { pageToday } from '../core/today';
@@ -49,6 +49,7 @@ export function planSteps(run: PlannedRun): StepRunner {
     selectors: async (ids) => (await selectorsForIds(port, page, ids)).map((s) => s?.selector ?? null),
     perform: (selector, method, args) => performAction(port, page, { selector }, method, args, NODE_ACTION_MS, signal),
     pointOf: (selector) => pointOf(port, page, { selector }, NODE_ACTION_MS, signal),
+    boxOf: (selector) => boxOf(port, page, { selector }, NODE_ACTION_MS, signal),
     pointNow: (selector) => pointNow(port, page, { selector }, MOVING_MS, signal),
     clickMoving: (selector) => clickMoving(port, page, { selector }, MOVING_MS, signal),
     dragBy: (selector, move) => dragBy(port, page, { selector }, move, NODE_ACTION_MS, signal),

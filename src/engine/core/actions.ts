@@ -722,6 +722,19 @@ export async function pointOf(port: BrowserPort, page: number, target: ActTarget
   return { x: p.x, y: p.y };
 }
 
+/** Where an element's point is in the viewport and how big its box is, once it can be pointed at. */
+export async function boxOf(
+  port: BrowserPort,
+  page: number,
+  target: ActTarget,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<{ x: number; y: number } & Size> {
+  const p = await prepareTarget(port, page, target, 'hover', { timeoutMs, pointer: false, requireEnabled: false, signal });
+  const { width, height } = (await op(port, page, p, 'box')).value as Size;
+  return { x: p.x, y: p.y, width, height };
+}
+
 /** What acting on the prepared element may set off (for approval); null when the page cannot say. */
 async function riskFacts(port: BrowserPort, page: number, prepared: Prepared): Promise<RiskFacts | null> {
   const r = await port.frameRequest<OpResult>(page, prepared.frameId, { type: 'dh:op', handle: prepared.handle, op: 'risk', args: [] }, 3000).catch(() => null);

@@ -31,6 +31,8 @@ export interface StepRunner {
   perform(selector: string, method: string, args: string[]): Promise<{ element: string }>;
   /** Where an element is in the viewport, once it can be pointed at. */
   pointOf(selector: string): Promise<Point>;
+  /** An element's point (as pointOf) and the size of its box. */
+  boxOf(selector: string): Promise<Point & Size>;
   /** Where an element that moves by design is at this moment, without waiting for it to keep still. */
   pointNow(selector: string): Promise<Point>;
   /** Click an element that moves by design where it is at that moment (the approval of the call applies). */

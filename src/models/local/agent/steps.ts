@@ -17,6 +17,7 @@ import { menuLike, menuOpener, looseBar, menuOpeners, menuFindStep, openMenuStep
 import { searchFields } from './search';
 import { dragTarget, sortStep, namedTarget, resizeStep, holdStep } from './drags';
 import { dragSet, dragEachStep } from './pieces';
+import { sizedDragStep, sizedThings } from './sized';
 import { rightClickPlace, rightClickStep, movingCandidates, movingStep, drawingsOf, spotStep, coordStep } from './pointing';
 import { gameNotReady, guessControls, guessNumber, drawStep, playGame } from './games';
 import { secretStep, revealStep } from './secrets';
@@ -56,6 +57,7 @@ export function reveals(pick: Pick, step: PlanStep): boolean {
 /** The steps carried out whole, by the field of the plan step that asks for each. */
 export const WHOLE_STEPS: readonly [keyof PlanStep, WholeStep][] = [
   ['dragEach', dragEachStep],
+  ['dragSized', sizedDragStep],
   ['resize', resizeStep],
   ['hold', holdStep],
   ['moving', movingStep],
@@ -93,6 +95,7 @@ export const READY_CHECKS: readonly [keyof PlanStep, (s: PlanStep, nodes: Outlin
   ['trip', (s, nodes) => whyNot(tripFields(s.trip!, nodes)), 'changes'],
   ['drag', (s, nodes, clock) => whyNot(dragTarget(s.drag!, nodes, clock)), 'changes'],
   ['dragEach', (s, nodes, clock) => whyNot(dragSet(s.dragEach!, nodes, clock)), 'changes'],
+  ['dragSized', (s, nodes) => (sizedThings(s.dragSized!, nodes) ? null : `the page shows nothing to drag that is a ${s.dragSized!.what}`), 'changes'],
   ['resize', (s, nodes, clock) => whyNot(namedTarget(s.resize!.target, nodes, clock)), 'changes'],
   ['hold', (s, nodes, clock) => whyNot(namedTarget(s.hold!.target, nodes, clock)), 'changes'],
   ['rightClickHere', (s, nodes, clock) => whyNot(rightClickPlace(s.rightClickHere!.said, nodes, clock)), 'changes'],

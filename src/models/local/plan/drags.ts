@@ -1,6 +1,6 @@
 /** Drags by a direction, by places along a list or grid, or to an end or a cell; a set dragged onto a target; boxes resized by their grip. */
 import { either } from '../words/grammar';
-import { ACROSS, DOWNWARDS, GROWN, RESIZE_VERBS, RESIZED_BOXES, SHRUNK } from '../words/places';
+import { ACROSS, DOWNWARDS, GROWN, LARGE_WORDS, RESIZE_VERBS, RESIZED_BOXES, SHRUNK, SMALL_WORDS } from '../words/places';
 import { REST_OF_SET } from '../words/references';
 import { DRAG_VERBS } from '../words/verbs';
 import { COUNT_WORDS, ordinalOf } from '../words/numbers';
@@ -88,6 +88,21 @@ export const DRAG_ALL = new RegExp(
     '\\s+(?:in|into|onto|on|to|inside)\\s+(?:the\\s+)?(.+)$',
   'i',
 );
+
+const SIZE_SAID = either([...SMALL_WORDS, ...LARGE_WORDS]);
+/** "Drag the smaller box into the larger box": (1) size and (2) noun of what moves, (3) size and (4) noun of where it goes. */
+const DRAG_SIZED = new RegExp(
+  `^(?:${either(DRAG_VERBS)}|put|place)\\s+(?:the\\s+)?(${SIZE_SAID})\\s+([\\w-]+)\\s+(?:into|inside|onto|in|on|to|over)\\s+(?:of\\s+)?` +
+    `(?:the\\s+)?(${SIZE_SAID})\\s+([\\w-]+)$`,
+  'i',
+);
+/** A drag whose two ends are said by their sizes; null when the clause is not one. */
+export function dragSizedOf(clause: string): PlanStep['dragSized'] | null {
+  const m = DRAG_SIZED.exec(clause.replace(/[.!]+$/, '').trim());
+  if (!m) return null;
+  const size = (w: string) => (SMALL_WORDS.includes(w.toLowerCase()) ? 'small' : 'large');
+  return { what: m[2]!.toLowerCase(), which: size(m[1]!), onto: m[4]!.toLowerCase(), ontoWhich: size(m[3]!) };
+}
 
 /** A drag by a direction or to an end of a list; null when the clause is not one (a drag onto a target is act's). */
 export function dragOf(clause: string, quotes: string[]): PlanStep['drag'] | null {

@@ -86,7 +86,7 @@ import {
   TRIP,
   WHERE_HIDDEN,
 } from './search';
-import { DRAG_ALL, DRAG_REST, DRAG_SO_INSIDE, dragOf, resizeOf } from './drags';
+import { DRAG_ALL, DRAG_REST, DRAG_SO_INSIDE, dragOf, dragSizedOf, resizeOf } from './drags';
 import { CARD_PICK, eachOf, MARK_PARITY, orderSaid, WHOLE_GOAL } from './sets';
 import {
   COLOUR_NAMED,
@@ -559,6 +559,11 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
         // "..., and everything else into the right box": the pieces not taken go to a second target.
         const rest = DRAG_REST.exec(all[2]!);
         push({ say: restore(clause, quotes), dragEach: rest ? { what: all[1]!, to: rest[1]!, rest: rest[2]! } : { what: all[1]!, to: all[2]! } });
+        return;
+      }
+      const sized = dragSizedOf(bare(clause, quotes));
+      if (sized) {
+        push({ say: restore(clause, quotes), dragSized: sized });
         return;
       }
       const resize = resizeOf(clause, quotes);

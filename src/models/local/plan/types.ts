@@ -128,6 +128,8 @@ export interface PlanStep {
   resize?: { target: string; dx: number; dy: number };
   /** "Drag all circles into the black box": every piece of that kind dragged onto the target, each move checked. */
   dragEach?: { what: string; to: string; rest?: string };
+  /** "Drag the smaller box into the larger box": the thing said by its size dragged wholly inside the other. */
+  dragSized?: { what: string; which: 'small' | 'large'; onto: string; ontoWhich: 'small' | 'large' };
   /**
    * "Order one of each item: A, B", "order 3 items that are vegan": each item's add control ("+") clicked that many times
    * (items of a kind: the first ones of it, one each), then the page's one control that sends the order.
