@@ -360,6 +360,13 @@ const table: Record<AgentFamily, Row[]> = {
       'Create an account for Hedy Lamarr (hedy@example.com) with the password frequency-hop',
       { first_name: 'Hedy', last_name: 'Lamarr', email: 'hedy@example.com', password: 'frequency-hop' },
     ],
+    // A goal said with the form's values: the name split where the form asks for first and last names.
+    [
+      SU,
+      'Create a new account for Ada Lovelace, with email ada@example.com and password engine',
+      { first_name: 'Ada', last_name: 'Lovelace', email: 'ada@example.com', password: 'engine' },
+    ],
+    [SU, 'Create an account for Hedy (hedy@example.com) with the password frequency-hop', REFUSE],
     [
       CT,
       'Fill the contact form: name Linus Torvalds, email linus@kernel.org, subject Technical support, message "My kernel panics on boot", and then hit Send',
@@ -404,6 +411,11 @@ const table: Record<AgentFamily, Row[]> = {
         'set the reason to Cleaning, and click Book appointment',
       { name: 'Grace Hopper', date: '2024-06-07', time: '09:15', reason: 'cleaning' },
     ],
+    [
+      AP,
+      'Book a check-up for Ada Lovelace on 07/01/2024 at 2:30 PM: fill in the name, the date and the time, and click Book appointment',
+      { name: 'Ada Lovelace', date: '2024-07-01', time: '14:30' },
+    ],
   ],
   // Radios, checkboxes, selects and text together (MiniWoB form-sequence), ordinals included.
   'mixed-controls': [
@@ -416,6 +428,7 @@ const table: Record<AgentFamily, Row[]> = {
       { qty: '3', size: 'L', colour: 'navy', giftwrap: true },
     ],
     [OF, 'Order 2 in size S, colour White, then click Place order', { qty: '2', size: 'S', colour: 'white' }],
+    [OF, 'Buy 3 pieces in size M, colour Navy, and click Place order', { qty: '3', size: 'M', colour: 'navy' }],
     [FS, 'Check the 2nd radio button and enter the text "-1" into the textbox, then press Submit.', { pick: 'Ro', tt: '-1' }],
     [FS, 'Select 4 from the dropdown, check the 3rd radio button and type "ok" in the textbox, then submit.', { number: '4', pick: 'lacinia', tt: 'ok' }],
     [SU, 'Enter ada@example.com as the email, agree to the terms, and click Create account', { email: 'ada@example.com', terms: true }],

@@ -1209,6 +1209,7 @@ const table: Record<TaskFamily, Row[]> = {
     [SQ, 'Press the button that correctly denotes how many sides the shape has.', clicks('n3')],
     [SQ, 'How many triangles are there?', REFUSE],
     [`${SQ}?m=letter`, 'Click the button that best describes the figure below.', clicks('letter')],
+    [`${SQ}?m=square`, 'Click the button that best describes the figure below.', clicks('rectangle')],
     [CBT, 'How many red items are there?', clicks('n3')],
     [CBT, 'How many circles are there?', clicks('n2')],
     [CBT, 'How many large items are there?', REFUSE],

@@ -120,3 +120,12 @@ describe('names said with small words, twins in a sentence, copies and sentences
     expect(() => choose(parseIntent('Highlight the text in the 2nd paragraph'), buildOutline(broken))).toThrow(Refusal);
   });
 });
+
+describe('quoted names that differ only in case', () => {
+  const el = (id: string, name: string): OutlineLine => ({ depth: 0, kind: 'element', role: 'clickable', name, id, states: {} });
+  it('take the one written as quoted; with none written so, it stays a refusal', () => {
+    expect(pick('click on the link "eu"', [el('e1', 'Eu'), el('e2', 'dictum.'), el('e3', 'eu')])).toBe('e3');
+    expect(pick('click on the link "Eu"', [el('e1', 'Eu'), el('e3', 'eu')])).toBe('e1');
+    expect(() => pick('click on the link "EU"', [el('e1', 'Eu'), el('e3', 'eu')])).toThrow(Refusal);
+  });
+});

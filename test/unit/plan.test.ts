@@ -6,6 +6,34 @@ const page = (fields: string[] = [], names: string[] = []) => ({ fields, names }
 const says = (instruction: string, p = page()) => planInstruction(instruction, p).map((s) => s.say);
 
 describe('the built-in planner splits compound instructions into single steps', () => {
+  it("a goal said with its form's values: each value into the one field it fits, only where the page has it", () => {
+    const signup = page(['First name', 'Last name', 'Email', 'Password'], ['Create account']);
+    expect(says('Create an account for Hedy Lamarr (hedy@example.com) with the password frequency-hop', signup)).toEqual([
+      'enter "Hedy" into the first name field',
+      'enter "Lamarr" into the last name field',
+      'enter "hedy@example.com" into the email field',
+      'enter "frequency-hop" into the password field',
+      'create the account',
+    ]);
+    // One word for a form that asks for two names, or brackets that hold no address: read no further than before.
+    expect(says('Create an account for Hedy (hedy@example.com)', signup)).toEqual(['Create an account for Hedy (hedy@example.com)']);
+    expect(says('Create an account for Hedy Lamarr (the inventor)', signup)).toEqual(['Create an account for Hedy Lamarr (the inventor)']);
+    const booking = page(['Name', 'Date', 'Time', 'Reason'], ['Book appointment']);
+    expect(
+      says('Book a cleaning for Grace Hopper on 06/07/2024 at 9:15 AM: fill in the name, the date and the time, and click Book appointment', booking),
+    ).toEqual([
+      'enter "Grace Hopper" into the name field',
+      'enter "06/07/2024" into the date field',
+      'enter "9:15 AM" into the time field',
+      'click Book appointment',
+    ]);
+    // A field listed that the head gives no value for: not rewritten.
+    expect(says('Book a cleaning on 06/07/2024: fill in the name and the date', booking)[0]).toMatch(/^Book a cleaning/);
+    const order = page(['Quantity', 'Size', 'Colour'], ['Place order']);
+    expect(says('Order 2 in size S, colour White, then click Place order', order)[0]).toBe('set the quantity to 2');
+    expect(says('Order 2 in size S, colour White, then click Place order', page(['Size']))[0]).not.toBe('set the quantity to 2');
+  });
+
   it('sequence words: and, then, commas, semicolons; quotes stay whole', () => {
     expect(says('Enter "tula" into the text field and press Submit.')).toEqual(['Enter "tula" into the text field', 'press Submit']);
     expect(says('Click button ONE, then click button TWO.')).toEqual(['Click the "ONE" button', 'click the "TWO" button']);

@@ -1567,6 +1567,10 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
   // Of equals, the one whose own name is the words ("the Date field") beats one they only describe (a field that takes a date).
   const own = tied.filter((c) => exactMatch(c.n.name, intent.quoted ?? intent.target));
   if (own.length === 1 && tied.length > 1 && intent.ordinal === undefined && !intent.any) tied = own;
+  // Of names that are the quoted words in any case ("Eu" and "eu" for "eu"), the one written as quoted.
+  const asQuoted = intent.quoted === undefined ? [] : tied.filter((c) => c.n.name.trim() === intent.quoted!.trim());
+  if (asQuoted.length === 1 && tied.length > 1 && intent.ordinal === undefined && !intent.any && tied.every((c) => exactMatch(c.n.name, intent.quoted!)))
+    tied = asQuoted;
   // Only a kind was given ("the text field", "the 3rd input", "a checkbox"): the kind decides.
   const kindOnly = !intent.target && intent.quoted === undefined;
   if (intent.size && tied.length > 1) {

@@ -13,7 +13,7 @@ import { anyOf, either, oneOf } from './words/grammar';
 import { ANSWER_WORDS, MATH_NOUNS } from './words/math';
 import { ordinalOf } from './words/numbers';
 import { LARGE_WORDS, SMALL_WORDS } from './words/places';
-import { AMOUNT_NAMES, COLOUR_WORDS, PIECE_NOUNS, SHAPE_SIDES, SHAPE_WORDS, SHOWN_ON, TEXT_WORDS, VALUE_WORDS } from './words/references';
+import { AMOUNT_NAMES, COLOUR_WORDS, PIECE_NOUNS, SHAPE_ALSO, SHAPE_SIDES, SHAPE_WORDS, SHOWN_ON, TEXT_WORDS, VALUE_WORDS } from './words/references';
 
 export { isReference } from './text';
 
@@ -334,10 +334,21 @@ function oneShape(nodes: OutlineNode[], sides: boolean): string {
   if (pieces.length !== 1 || pieces[0]!.count !== 1)
     throw new Refusal(`the page draws ${pieces.length === 1 ? 'several' : pieces.length || 'no'} shapes, not one`);
   const shape = pieces[0]!.said.at(-1)!;
-  if (!sides) return shape;
+  if (!sides) return answerName(shape, nodes);
   const k = SHAPE_SIDES[shape];
   if (k === undefined) throw new Refusal(`a ${shape} has no sides to count`);
   return String(k);
+}
+
+/** Roles of the controls a question's answers are given by. */
+const ANSWER_ROLES = new Set(['button', 'radio', 'link', 'option']);
+
+/** The shape as the page's answers name it: a square is the "Rectangle" answer where no answer says "square". */
+function answerName(shape: string, nodes: OutlineNode[]): string {
+  const answers = new Set(nodes.filter((n) => n.id && ANSWER_ROLES.has(n.role)).map((n) => n.name.trim().toLowerCase()));
+  if (answers.has(shape)) return shape;
+  const also = (SHAPE_ALSO[shape] ?? []).filter((a) => answers.has(a));
+  return also.length === 1 ? also[0]! : shape;
 }
 
 /** "in all lower case", "in upper case", "reversed": a change the instruction asks of the value it names. */

@@ -86,6 +86,7 @@ import {
   TRIP,
   WHERE_HIDDEN,
 } from './search';
+import { goalValues } from './goals';
 import { DRAG_ALL, DRAG_REST, DRAG_SO_INSIDE, dragOf, dragSizedOf, resizeOf } from './drags';
 import { CARD_PICK, eachOf, MARK_PARITY, orderSaid, WHOLE_GOAL } from './sets';
 import {
@@ -225,6 +226,8 @@ export function planInstruction(instruction: string, page: PlanPage): PlanStep[]
       : `pick the ${/^tile/i.test(thing) ? 'tile' : 'card'} with the ${which.toLowerCase()} number`,
   );
   // "Register the guest Linus by entering his name and clicking Submit": the steps it is done by.
+  // "Create an account for Hedy Lamarr (hedy@example.com) ...", "Order 2 in size S, colour White": the form's fields.
+  s = goalValues(s, page, quotes) ?? s;
   s = goalBySteps(s) ?? s;
   // "Find the 4th word in the paragraph, type that into the textbox": the value, typed where the second clause says.
   s = s.replace(FOUND_THEN_TYPED, (_m, what: string, verb: string, rest: string) => `${verb} ${what} ${rest}`);

@@ -113,6 +113,8 @@ export const COLOUR_WORDS: Phrases = [
 export const SAME_COLOUR: Readonly<Record<string, string>> = { aqua: 'cyan', fuchsia: 'magenta' };
 /** Sides of the shapes a figure may show ("how many sides the shape has"); a round shape has none to count. */
 export const SHAPE_SIDES: Readonly<Record<string, number>> = { triangle: 3, square: 4, rectangle: 4, diamond: 4, pentagon: 5, hexagon: 6 };
+/** Wider names a shape goes by where the answers offered do not name it: a square is a rectangle too. */
+export const SHAPE_ALSO: Readonly<Record<string, readonly string[]>> = { square: ['rectangle'] };
 /** "the button that best describes the figure", "the button that says how many sides the shape has": a button named by an answer. */
 export const ANSWER_BUTTON_LEADS: Phrases = [
   '(?:click|press|select|choose|pick|hit)(?: on)? the (?:button|answer|option) (?:that|which) (?:best |correctly )?',
