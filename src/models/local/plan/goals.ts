@@ -20,7 +20,8 @@ const TIME = '(\\d{1,2}(?::\\d{2})?\\s*(?:[AaPp]\\.?[Mm]\\.?)?)';
 /** (1) the verb, (2) the noun, (3) the name, (4) an email in brackets or (5) after it, (6) the password. */
 const ACCOUNT_FOR = new RegExp(
   `^(${either(ACCOUNT_VERBS)})\\s+(?:an?\\s+|the\\s+)?(?:new\\s+)?(${either(ACCOUNT_NOUNS)})\\s+for\\s+${NAME}` +
-    `(?:\\s*${BRACKETS}|,?\\s+(?:with\\s+(?:the\\s+)?e-?mail(?:\\s+address)?\\s+)?${EMAIL})?(?:,?\\s+(?:and\\s+)?(?:(?:with|using)\\s+)?(?:the\\s+)?password\\s+(\\S+?))?[.!]?$`,
+    `(?:\\s*${BRACKETS}|,?\\s+(?:with\\s+(?:the\\s+)?e-?mail(?:\\s+address)?\\s+)?${EMAIL})?` +
+    '(?:,?\\s+(?:and\\s+)?(?:(?:with|using)\\s+)?(?:the\\s+)?password\\s+(\\S+?))?[.!]?$',
   'i',
 );
 /** (1) the head, (2) the fields listed, (3) the rest. */
