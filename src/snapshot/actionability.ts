@@ -141,9 +141,34 @@ async function check(
   const y = Math.min(Math.max(shows ? (top + bottom) / 2 : box.top + box.height / 2, 0), vh - 1);
   if (pointer) {
     const hit = deepElementFromPoint(document, x, y, shadowRootOf);
-    if (hit && !hitsTarget(el, hit)) return { ok: false, reason: 'covered', covering: hit, x, y };
+    if (hit && !hitsTarget(el, hit)) {
+      // A person clicks the part that shows: a button half under another is still pressed where it can be seen.
+      const part = shows ? shownPoint(el, { left, right: Math.min(right, vw - 1), top, bottom: Math.min(bottom, vh - 1) }, x, y, shadowRootOf) : null;
+      return part ? { ok: true, ...part } : { ok: false, reason: 'covered', covering: hit, x, y };
+    }
   }
   return { ok: true, x, y };
+}
+
+/** Points tried across the shown part of a covered element, per side (5 × 5, nearest the centre first). */
+const GRID = 5;
+
+/**
+ * The point nearest the centre of `area` where a click reaches `el`, with the points 2 px to each side reaching it too (so
+ * an edge a pixel wide is not where a click lands); null when none does.
+ */
+function shownPoint(el: Element, area: { left: number; right: number; top: number; bottom: number }, cx: number, cy: number, shadowRootOf: ShadowRootOf) {
+  const w = area.right - area.left;
+  const h = area.bottom - area.top;
+  if (w < 4 || h < 4) return null;
+  const points: { x: number; y: number }[] = [];
+  for (let i = 0; i < GRID; i++) for (let j = 0; j < GRID; j++) points.push({ x: area.left + ((i + 0.5) * w) / GRID, y: area.top + ((j + 0.5) * h) / GRID });
+  points.sort((a, b) => Math.hypot(a.x - cx, a.y - cy) - Math.hypot(b.x - cx, b.y - cy));
+  const reaches = (x: number, y: number) => {
+    const hit = deepElementFromPoint(document, x, y, shadowRootOf);
+    return !!hit && hitsTarget(el, hit);
+  };
+  return points.find((p) => reaches(p.x, p.y) && reaches(p.x - 2, p.y) && reaches(p.x + 2, p.y) && reaches(p.x, p.y - 2) && reaches(p.x, p.y + 2)) ?? null;
 }
 
 /** Controls whose click is their own, even inside a label: a link in "I accept the terms" opens it. */

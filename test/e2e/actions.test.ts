@@ -32,7 +32,12 @@ describe('deterministic act on the form page', () => {
 
   it("fill gives a one-time code's boxes a character each when the field starts a run that long; otherwise the box's own value", async () => {
     const page = await h.open('/tasks/otp.html');
-    const boxes = () => page.evaluate(() => Array.from(document.querySelectorAll('input')).map((b) => b.value).join('|'));
+    const boxes = () =>
+      page.evaluate(() =>
+        Array.from(document.querySelectorAll('input'))
+          .map((b) => b.value)
+          .join('|'),
+      );
     await h.dh.act({ selector: 'input', description: 'the code', method: 'fill', arguments: ['482913'] });
     expect(await boxes()).toBe('4|8|2|9|1|3');
     // Typed, not set: the page's own listeners moved the focus on to the box after the last one it had.
@@ -334,6 +339,12 @@ describe('waiting and refusing', () => {
     expect(await text(page, '#out')).toBe('');
     await h.dh.act({ selector: '#free', description: 'free', method: 'click' });
     expect(await text(page, '#out')).toBe('free clicked');
+  });
+
+  it('clicks the part of a button that shows when its centre is under another box', async () => {
+    const page = await h.open('/overlay.html');
+    await h.dh.act({ selector: '#half', description: 'half-covered', method: 'click' });
+    expect(await text(page, '#out')).toBe('half clicked');
   });
 
   it('follows a link that navigates', async () => {
