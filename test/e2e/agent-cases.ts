@@ -525,6 +525,8 @@ const table: Record<AgentFamily, Row[]> = {
     [XJ, 'Expand the sections below, to find and click on the link "zebra".', REFUSE],
     [AC, 'Open Billing and enter 12 Main St as the address, then save', REFUSE],
     [TA, 'Switch between the tabs to find and click on the link "Gift cards".', REFUSE],
+    // Two links of that name (to different places) on the open tab already: the one behind another tab is not the answer either.
+    [TJ, 'Switch between the tabs to find and click on the link "nunc".', REFUSE],
     [BS, 'Click button ONE, then click button THREE.', REFUSE],
     [PL, 'Press Play, then click Record.', REFUSE],
     [WA, 'Enter ada@example.com and click Next, then enter the password Engine1843 and click Next, then choose Enterprise and click Create account', REFUSE],

@@ -5,7 +5,7 @@
  */
 import { clip, quote } from '../../protocol/text';
 import { isInside, labelBefore, optionsOf, textOf, type OutlineNode } from './outline';
-import { Refusal } from './refusal';
+import { Ambiguity, Refusal } from './refusal';
 import { appendOf, dateValueFor, datesNamedIn, dayOf, namedDate, type DateField, type NamedDate } from './values';
 import { EMAIL_SHAPE } from './input-values';
 import { ENDS, ORDINAL_LABEL_NOUNS, ORDINALS, ordinalOf } from './words/numbers';
@@ -1373,7 +1373,7 @@ function byKind(intent: Intent, candidates: OutlineNode[], nodes: OutlineNode[])
       .slice(0, 5)
       .map((n) => shown(n))
       .join(', ')}${pool.length > 5 ? ` and ${pool.length - 5} more` : ''}`;
-    throw new Refusal(`${pool.length} elements are each a ${kind}: ${named}; say which one`);
+    throw new Ambiguity(`${pool.length} elements are each a ${kind}: ${named}; say which one`);
   }
   if (!pool.length) return null;
   const n = pool[0];
@@ -1567,6 +1567,10 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
   // Of equals, the one whose own name is the words ("the Date field") beats one they only describe (a field that takes a date).
   const own = tied.filter((c) => exactMatch(c.n.name, intent.quoted ?? intent.target));
   if (own.length === 1 && tied.length > 1 && intent.ordinal === undefined && !intent.any) tied = own;
+  // Of equals, one of the kind the words name first: "the 5 button" is a button rather than a drawn 5 that takes clicks.
+  const [namedRole] = intent.roles ?? [];
+  const ofRole = namedRole ? tied.filter((c) => c.n.role === namedRole) : [];
+  if (ofRole.length === 1 && tied.length > 1 && intent.ordinal === undefined && !intent.any) tied = ofRole;
   // Of names that are the quoted words in any case ("Eu" and "eu" for "eu"), the one written as quoted.
   const asQuoted = intent.quoted === undefined ? [] : tied.filter((c) => c.n.name.trim() === intent.quoted!.trim());
   if (asQuoted.length === 1 && tied.length > 1 && intent.ordinal === undefined && !intent.any && tied.every((c) => exactMatch(c.n.name, intent.quoted!)))
@@ -1626,7 +1630,7 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
       };
     }
     if (!intent.any) {
-      throw new Refusal(
+      throw new Ambiguity(
         `${tied.length} elements fit it equally well: ${tied
           .slice(0, 5)
           .map((c) => shown(c.n))

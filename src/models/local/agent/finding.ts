@@ -8,7 +8,7 @@ import type { PlanStep } from '../plan';
 import { coverage, exactMatch, normalize } from '../text';
 import { either, oneOf } from '../words/grammar';
 import { NEXT_SLIDE_NAMES, SECTION_WORDS } from '../words/menus';
-import { TEXT_ROLES, type View, look, ground, describeStep, type Outcome, actOnNode, type Run, pause } from './run';
+import { TEXT_ROLES, type View, type Grounding, look, ground, describeStep, type Outcome, actOnNode, type Run, pause } from './run';
 import { menuLike } from './menus';
 import { WATCH_EVERY_MS } from './watch';
 
@@ -36,9 +36,11 @@ const SECTION_NAME = new RegExp(`^(?:section|panel|part|chapter)\\b|\\b(?:sectio
  * Open tabs and collapsed sections one at a time until `step` grounds; each click is a step of
  * the run. Gives up after 12 reveals.
  */
-export async function reveal(r: Run, step: PlanStep, current: () => View, set: (v: View) => void, looseToo = true): Promise<ReturnType<typeof ground>> {
+export async function reveal(r: Run, step: PlanStep, current: () => View, set: (v: View) => void, looseToo = true): Promise<Grounding> {
   const tried = new Set<string>();
   let last = ground(step, current().nodes, r.clock);
+  // What the words name is shown more than once already: one found behind a tab would be a guess among three.
+  if ('why' in last && last.tied) return last;
   for (let k = 0; k < 12 && 'why' in last; k++) {
     const next = revealers(current().nodes, tried, looseToo)[0];
     if (!next) break;

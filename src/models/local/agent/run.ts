@@ -7,6 +7,7 @@ import type { PageTool } from '../../../protocol/page-tools';
 import { pickTool } from '../tools';
 import { clip, quote } from '../../../protocol/text';
 import { choose, parseIntent, Refusal, type Facts, type Intent, type Pick } from '../act';
+import { Ambiguity } from '../refusal';
 import { buildOutline, type OutlineNode } from '../outline';
 import { quoteValue, type PlanStep } from '../plan';
 import { applyTransform, resolveReference } from '../refs';
@@ -42,7 +43,10 @@ export interface Clock {
 }
 
 /** The first phrasing of `step` the single-step reading grounds on `nodes` (timed as the model's compute). */
-export function ground(step: PlanStep, nodes: OutlineNode[], clock: Clock): { say: string; pick: Pick } | { why: string } {
+/** A step grounded, or why not; `tied` when the page shows several elements that fit its words equally. */
+export type Grounding = { say: string; pick: Pick } | { why: string; tied?: boolean };
+
+export function ground(step: PlanStep, nodes: OutlineNode[], clock: Clock): Grounding {
   const t0 = performance.now();
   try {
     const tool = clock.tools?.length ? pickTool(step.say, clock.tools).pick : null;
@@ -57,8 +61,9 @@ export function ground(step: PlanStep, nodes: OutlineNode[], clock: Clock): { sa
   }
 }
 
-function groundNow(step: PlanStep, nodes: OutlineNode[], facts: Facts): { say: string; pick: Pick } | { why: string } {
+function groundNow(step: PlanStep, nodes: OutlineNode[], facts: Facts): Grounding {
   let why = '';
+  let tied = false;
   if (step.ref) return { why: `the value ${quote(step.ref)} has not been read off the page yet` };
   for (const say of [step.say, ...(step.or ?? [])]) {
     try {
@@ -71,10 +76,11 @@ function groundNow(step: PlanStep, nodes: OutlineNode[], facts: Facts): { say: s
       if (!(e instanceof Refusal)) throw e;
       // A set named ("all circles") is the reason, whatever else kept the words from grounding.
       const set = A_SET.exec(unquoted(say));
+      if (!why) tied = !set && e instanceof Ambiguity;
       why ||= set ? `it asks for ${quote(set[0])}, and a step acts on one element` : e.message;
     }
   }
-  return { why };
+  return tied ? { why, tied } : { why };
 }
 
 /** Roles of the controls a purpose ("delete", "mute", "like") may be the name of. */
