@@ -72,13 +72,22 @@ describe('plans on one message or post', () => {
       'Email Kimberly the message Lucia sent',
       'Forward the email Lucia sent to Kimberly',
       'Send Kimberly the email from Lucia',
+      'Find the email from Lucia and give it to Kimberly.',
+      'Find the first email from Lucia and forward it to Kimberly',
+      'Locate the most recent message from Lucia, then pass it on to Kimberly',
+      "Give Kimberly Lucia's Email",
     ])
       expect(to(say), say).toBe('enter "Kimberly" into the to field');
     expect(to('Forward the email from Bob to dana@contoso.com')).toBe('enter "dana@contoso.com" into the to field');
     // "the team" is no one a message can be sent to: no step types it.
     expect(to('Send the email from Lucia to the team')).toBeUndefined();
+    // Three names before the possessive: where the recipient ends is not said.
+    expect(to("Give Ada Lovelace Grace's email")).toBeUndefined();
     expect(planInstruction('Send a reply to Jaimie: "Fusce in."', none)[2]?.say).toBe('enter "Fusce in." into the reply field');
     expect(planInstruction('Get rid of the message from Lyn', none)[0]?.each).toEqual({ verb: 'delete', by: 'Lyn', one: true });
+    expect(planInstruction('Delete the email that Lyn sent', none)[0]?.each).toEqual({ verb: 'delete', by: 'Lyn', one: true });
+    // A day the page's list is not read for is not dropped from the words: the step stays as said.
+    expect(planInstruction('Delete the email that Lyn sent yesterday', none)[0]?.each).toBeUndefined();
     // A closing courtesy is not part of the text; words after a quoted text make it no reply the planner writes.
     expect(planInstruction('Reply to Jaimie with "Fusce in.", please.', none)[2]?.say).toBe('enter "Fusce in." into the reply field');
     expect(planInstruction('Reply to Alice with thanks', none)[2]?.say).toBe('enter "thanks" into the reply field');

@@ -17,6 +17,7 @@ import {
   ITEMS_BY,
   MARK_STATES,
   NEWEST,
+  ONE_OF_THEIRS,
   OPEN_VERBS,
   REPLY_VERBS,
   REPLY_WITH,
@@ -123,7 +124,10 @@ const SAID_AS_ITEM: readonly [RegExp, (m: RegExpExecArray) => string][] = [
     (m) => `reply to the email from ${m[1]} with ${m[2]}`,
   ],
   // "delete the message Lyn sent you", "star the email Ilka sent"
-  [new RegExp(`^(${either(ITEM_VERBS)})\\s+${NOUN}\\s+${PERSON}\\s+sent(?:\\s+(?:to\\s+)?(?:you|me|us))?$`), (m) => `${m[1]} the ${m[2]} from ${m[3]}`],
+  [
+    new RegExp(`^(${either(ITEM_VERBS)})\\s+${NOUN}\\s+(?:(?:that|which)\\s+)?${PERSON}\\s+sent(?:\\s+(?:to\\s+)?(?:you|me|us))?$`),
+    (m) => `${m[1]} the ${m[2]} from ${m[3]}`,
+  ],
   // "add a star to the email from Ilka", "give the email from Ilka a star"
   [
     new RegExp(`^(?:add|put|place|give)\\s+(?:a|the)\\s+(star|flag)\\s+(?:to|on)\\s+${NOUN}\\s+(?:from|by|of)\\s+${PERSON}$`),
@@ -160,7 +164,7 @@ const SAID_AS_ITEM: readonly [RegExp, (m: RegExpExecArray) => string][] = [
 /** A word with its first letter in either case (a verb that may begin the sentence). */
 const anyCase = (w: string) => w.replace(/^([a-z])/, (c) => `[${c.toUpperCase()}${c}]`);
 const ON_TO = '(?:\\s+on)?\\s+to\\s+';
-const MSG = `(?:[Tt]he\\s+|[Tt]hat\\s+|[Tt]his\\s+)?(${either(ITEM_NOUNS)})`;
+const MSG = `(?:[Tt]he\\s+|[Tt]hat\\s+|[Tt]his\\s+)?(?:(?:${either(ONE_OF_THEIRS)})\\s+)?(${either(ITEM_NOUNS)})`;
 /** Who it came from, after the message: "from Lucia", "you got from Lucia", "you received by Lucia". */
 const CAME_FROM = `(?:you\\s+(?:got|received)\\s+)?(?:from|by|of)\\s+${PERSON}`;
 /** Who sent it, before the verb: "Lucia sent you", "Lucia sent to you". */
@@ -200,8 +204,8 @@ const FORWARD_SAID: readonly [RegExp, noun: number, by: number, to: number][] = 
   [new RegExp(`^I\\s+(?:want|would\\s+like)\\s+${MSG}\\s+(?:from|by|of)\\s+${PERSON}\\s+${TO_BE_SENT}$`), 1, 2, 3],
   // "Forward email to Kim from Lucia": the recipient before the sender.
   [new RegExp(`^${GIVE}\\s+${MSG}\\s+to\\s+${RECIPIENT}\\s+${CAME_FROM}$`), 1, 3, 2],
-  // "Forward all messages from Lucia to Kim": one message, as the item's steps find it (two from Lucia are a refusal there).
-  [new RegExp(`^${GIVE}\\s+(?:all|every|each)\\s+(?:of\\s+)?(?:the\\s+)?(${either(ITEM_NOUNS)})s?\\s+${CAME_FROM}${ON_TO}${RECIPIENT}$`), 1, 2, 3],
+  // "Give Stacey Jaclin's email": one name each (with more words, where the recipient ends and the sender begins is a guess).
+  [new RegExp(`^${GIVE}\\s+([A-Z][\\w-]*|[\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+)\\s+([A-Z][\\w-]*)['’]s\\s+(${ITEM_NOUNS.map(anyCase).join('|')})$`), 3, 2, 1],
 ];
 /** A message sent on, said any of those ways, as "forward the email from Lucia to Kim"; null when it is none of them. */
 function forwardSaid(text: string): string | null {

@@ -21,7 +21,9 @@ export const ITEM_NOUNS: Phrases = [
 /** How a message is tied to its sender or a post to its author. */
 export const ITEM_BY: Phrases = ['from', 'by', 'sent\\s+by', 'of', 'posted\\s+by', 'written\\s+by'];
 /** Words that make "the message" the newest one. */
-export const NEWEST: Phrases = ['latest', 'last', 'new', 'newest'];
+export const NEWEST: Phrases = ['latest', 'last', 'new', 'newest', 'most\\s+recent', 'recent'];
+/** Words that single out one message among a sender's ("the first email from Lyn"); with two from that sender, a refusal all the same. */
+export const ONE_OF_THEIRS: Phrases = ['first', 'only', ...NEWEST];
 /** What is said before the text of a reply, or before whom a message is forwarded to. */
 export const REPLY_WITH: Phrases = ['with\\s+the\\s+(?:text|message|words?|reply)', 'with', 'saying', 'and\\s+say', 'and\\s+write'];
 
@@ -46,7 +48,7 @@ export const ICON_VERBS: Record<string, string> = {
 /** Verbs that find the message a forward is of, said before it ("Locate the email by Lucia. Forward it to Kim"). */
 export const FIND_MESSAGE_VERBS: Phrases = ['find', 'locate', 'look for', 'search for', 'go to', 'navigate to', 'get', 'open'];
 /** Verbs that send a found message on ("... and send it to Kim"). */
-export const SEND_IT_VERBS: Phrases = ['forward', 'send'];
+export const SEND_IT_VERBS: Phrases = ['forward', 'send', 'give', 'pass'];
 /** Verbs that send a message on to someone named first ("send Kim the email from Lucia"). */
 export const SEND_ON_VERBS: Phrases = ['send', 'pass', 'give'];
 
