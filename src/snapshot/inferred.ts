@@ -309,6 +309,26 @@ function sizeCut(sizes: number[]): number | null {
   return cut;
 }
 
+/**
+ * "large" or "small" for a shape or glyph of an SVG drawing whose pieces come in two clear sizes (each piece its
+ * bounding box's longer side, as a figure line counts them); null when they do not. `cuts` keeps each drawing's cut for a walk.
+ */
+export function drawnSize(el: Element, cuts: WeakMap<Element, number | null>): 'large' | 'small' | null {
+  const svg = (el as SVGElement).ownerSVGElement;
+  if (!svg) return null;
+  const side = (k: Element) => {
+    const r = k.getBoundingClientRect();
+    return Math.max(r.width, r.height);
+  };
+  let cut = cuts.get(svg);
+  if (cut === undefined) {
+    const sides = Array.from(svg.querySelectorAll('circle, ellipse, rect, polygon, text'), side).filter((x) => x > 0);
+    cut = sides.length > FIGURE_MAX ? null : sizeCut(sides);
+    cuts.set(svg, cut);
+  }
+  return cut === null ? null : side(el) >= cut ? 'large' : 'small';
+}
+
 /** A box drawn as a shape: "circle" (fully rounded and as wide as high), "square" (sharp and as wide as high). */
 export function boxShape(el: Element, style: CSSStyleDeclaration): string {
   const r = el.getBoundingClientRect();

@@ -14,7 +14,7 @@ import { normalizeSpace, type ShadowRootOf } from './dom';
 import { budgetChars, focusWords, picksOut, printedSize } from './render';
 import { REPEATABLE_ROLES, type Finalize, type SnapNode } from './tree';
 import type { Visibility } from './visibility';
-import { boxShape, classWords, colourName, drawnFigure, imageWords, SVG_SHAPE_TAGS, svgShape } from './inferred';
+import { boxShape, classWords, colourName, drawnFigure, drawnSize, imageWords, SVG_SHAPE_TAGS, svgShape } from './inferred';
 
 export interface WalkEnv {
   /** Prefix of element ids in this frame ("" for the top frame, "f2" for a child). */
@@ -458,6 +458,8 @@ let distances = new WeakMap<Element, number>();
 let boxedSpans = new WeakSet<Element>();
 /** Elements that got a `clickable` line in this walk. */
 let clickables = new WeakSet<Element>();
+/** Each drawing's cut between its large and small pieces (null: one size or many), in this walk. */
+let drawnCuts = new WeakMap<Element, number | null>();
 /** The white-space of elements text came from, per element in this walk. */
 let spacing = new WeakMap<Element, string>();
 function whiteSpaceOf(el: Element): string {
@@ -648,6 +650,7 @@ export function walk(root: Element | ShadowRoot | Document, env: WalkEnv): SnapN
   boxedSpans = new WeakSet();
   spacing = new WeakMap();
   clickables = new WeakSet();
+  drawnCuts = new WeakMap();
   parentCursor = 'auto';
   insideControl = false;
   parentPlain = false;
@@ -1012,7 +1015,9 @@ function walkElementIn(el: Element, env: WalkEnv, out: SnapNode[], sink: TextSin
     if (el.namespaceURI === SVG_NS && el.localName !== 'svg') {
       const box = el.getBoundingClientRect();
       const fill = colourName(getComputedStyle(el).fill);
-      node.states = `${node.states ? `${node.states} ` : ''}size=${Math.round(box.width)}x${Math.round(box.height)}${fill ? ` fill=${fill}` : ''}`;
+      const sized = drawnSize(el, drawnCuts);
+      const size = `size=${Math.round(box.width)}x${Math.round(box.height)}${sized ? ` drawn=${sized}` : ''}`;
+      node.states = `${node.states ? `${node.states} ` : ''}${size}${fill ? ` fill=${fill}` : ''}`;
     }
     if (!SKIP_CHILDREN.has(tag)) {
       // Its inherited pointer cursor marks nothing new inside; a handle or a focusable part inside still does.

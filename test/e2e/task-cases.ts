@@ -361,6 +361,7 @@ const RZ = 'resize.html';
 const SD = 'shades.html';
 /** Shapes, letters and digits drawn in two sizes in one SVG, with a button per answer; ?one: every piece one size. */
 const CS2 = 'count-sizes.html';
+const CGL = 'count-glyphs.html';
 /** SVG shapes moved by pointer events onto a black box. */
 const DS = 'drag-shapes.html';
 /** Five shapes and two unfilled boxes drawn side by side, with no names; Submit records what is in each. */
@@ -917,11 +918,21 @@ const table: Record<TaskFamily, Row[]> = {
     [IB, 'Find the email by Alice and reply to them with the text "See you Friday".', { to: 'alice@northwind.io', body: 'See you Friday' }],
     [MT, "Reply to the email from Priya with 'Thanks, got it'", unread('priya', { to: 'priya.shah@fabrikam.com', body: 'Thanks, got it' })],
     [MT, 'Forward the message from Lena to sam@adatum.com', unread('lena', { forward_to: 'sam@adatum.com' })],
-    // The recipient before the sender; "all" of one sender's messages where there is one, and two a refusal.
+    // The recipient before the sender.
     [IB, 'Forward email to dana@contoso.com from Bob.', { submits: [{ forward_to: 'dana@contoso.com' }] }],
-    [MK, 'Forward all messages from Lucia to Kimberly.', { submits: [{ forward_to: 'Kimberly', email: 'lucia' }] }],
-    [MT, 'Forward every message from Lena to sam@adatum.com', unread('lena', { forward_to: 'sam@adatum.com' })],
+    // "Forward all messages from Lucia to Kimberly" may mean a rule for messages to come: one forwarded now is not what was asked.
+    [MK, 'Forward all messages from Lucia to Kimberly.', REFUSE],
+    [MT, 'Forward every message from Lena to sam@adatum.com', REFUSE],
     [MT, 'Forward all messages from Tom to sam@adatum.com', REFUSE],
+    // Sent on by "give" or "pass", and one message singled out ("the first email from ..."), which two from that sender refuse.
+    [MK, 'Find the email from Lucia and give it to Kimberly.', { submits: [{ forward_to: 'Kimberly', email: 'lucia' }] }],
+    [IB, 'Find the first email from Bob and forward it to dana@contoso.com', { submits: [{ forward_to: 'dana@contoso.com' }] }],
+    [MT, 'Locate the latest message from Lena, then pass it on to sam@adatum.com', unread('lena', { forward_to: 'sam@adatum.com' })],
+    [MT, 'Find the first email from Tom and give it to sam@adatum.com', REFUSE],
+    [IB, 'Delete the email that Carol sent.', state({ deleted: ['carol'] })],
+    [IB, 'Delete the most recent email from Carol', state({ deleted: ['carol'] })],
+    [MK, "Give Kimberly Lucia's Email", { submits: [{ forward_to: 'Kimberly', email: 'lucia' }] }],
+    [MT, 'Delete the message that Tom sent you', REFUSE],
     [MT, 'Flag the email from Tom Wong', state({ flagged: ['tomwong'] })],
     [MT, 'Delete the email from Tom', REFUSE],
     [MT, 'Mark the email from Priya as read', state({ unread: ['tomwu', 'lena', 'tomwong'] })],
@@ -1218,6 +1229,16 @@ const table: Record<TaskFamily, Row[]> = {
     [CS2, 'How many digits are there?', clicks('n2')],
     [CS2, 'How many blue letters are there?', clicks('n1')],
     [`${CS2}?one`, 'How many large items are there?', REFUSE],
+    // Pieces that each take a click, glyphs among them: one glyph counted in the case it is written, sizes the drawing shows.
+    [CGL, 'How many Ks are there?', clicks('n2')],
+    [CGL, 'How many yellow gs are there?', clicks('n2')],
+    [CGL, 'How many large Ks are there?', clicks('n1')],
+    [CGL, 'How many small items are there?', clicks('n4')],
+    [CGL, 'How many large letters are there?', clicks('n3')],
+    [CGL, 'How many large shapes are there?', REFUSE],
+    // None drawn is a count of 0; none in the case asked, where the other case is drawn, is a refusal.
+    [CGL, 'How many Ws are there?', clicks('n0')],
+    [CGL, 'How many Gs are there?', REFUSE],
     [CBT, 'Click the button that best describes the figure below.', REFUSE],
     [MA, 'Solve the expression and enter the answer, then press Submit', { captcha: '42' }],
     [MA, 'Answer the math question and submit', { captcha: '42' }],

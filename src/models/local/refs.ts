@@ -13,7 +13,18 @@ import { anyOf, either, oneOf } from './words/grammar';
 import { ANSWER_WORDS, MATH_NOUNS } from './words/math';
 import { ordinalOf } from './words/numbers';
 import { LARGE_WORDS, SMALL_WORDS } from './words/places';
-import { AMOUNT_NAMES, COLOUR_WORDS, PIECE_NOUNS, SHAPE_ALSO, SHAPE_SIDES, SHAPE_WORDS, SHOWN_ON, TEXT_WORDS, VALUE_WORDS } from './words/references';
+import {
+  AMOUNT_NAMES,
+  COLOUR_WORDS,
+  PIECE_NOUNS,
+  SAME_COLOUR,
+  SHAPE_ALSO,
+  SHAPE_SIDES,
+  SHAPE_WORDS,
+  SHOWN_ON,
+  TEXT_WORDS,
+  VALUE_WORDS,
+} from './words/references';
 
 export { isReference } from './text';
 
@@ -281,12 +292,14 @@ const FIGURE_PART = /(\d+) ([a-z ]+?)(?=, \d|$)/g;
  */
 function piecesCounted(what: string, nodes: OutlineNode[]): number | null {
   const pieces = figurePieces(nodes);
+  // "Ks", "8s", "g's": one glyph, in the case it is written (a K is not a k).
+  const glyph = GLYPHS.exec(what.trim())?.[1] ?? null;
   const words = what
     .toLowerCase()
     .replace(/^the\s+/, '')
     .split(/\s+/);
-  const noun = words.at(-1) ?? '';
-  if (!pieces.length || !(PIECE.test(noun) || SHAPE.test(noun))) return null;
+  const noun = glyph ? 'glyphs' : (words.at(-1) ?? '');
+  if (!pieces.length || !(glyph || PIECE.test(noun) || SHAPE.test(noun))) return null;
   const said = words.slice(0, -1).filter((w) => w !== 'total' && w !== 'of');
   // A size is one of the two a drawing's line says ("large", "small"), when its pieces come in two sizes.
   const size = said.find((w) => LARGE.test(w)) ? 'large' : said.find((w) => SMALL.test(w)) ? 'small' : null;
@@ -295,21 +308,31 @@ function piecesCounted(what: string, nodes: OutlineNode[]): number | null {
   if (odd) throw new Refusal(`it counts pieces by "${odd}", which the built-in model cannot see`);
   if (size && !pieces.some((p) => p.said[0] === 'large' || p.said[0] === 'small'))
     throw new Refusal(`it counts ${size} pieces, and the drawing's pieces are not of two clear sizes`);
-  const shape = SHAPE.test(noun) ? singular(noun) : null;
+  // "Shapes" where letters or digits are drawn: whether a letter is a shape is the asker's to say.
+  if (/^(?:shape|figure)s?$/.test(noun) && pieces.some((p) => p.glyph))
+    throw new Refusal(`the drawing holds letters or digits, and whether they count as ${noun} is not said`);
+  const shape = !glyph && SHAPE.test(noun) ? singular(noun) : null;
   let total = 0;
-  for (const { count, said: piece } of pieces) {
+  for (const { count, said: piece, glyph: drawn } of pieces) {
+    if (glyph && drawn !== glyph) continue;
     // A square is a rectangle too; a digit is also called a number.
     const kind = singular(piece.at(-1)!);
     if (shape && kind !== shape && !(shape === 'rectangle' && kind === 'square') && !piece.includes(shape)) continue;
     if (size && piece[0] !== size) continue;
-    if (colours.some((c) => !anyOf([c]).test(piece.slice(0, -1).join(' ')))) continue;
+    if (colours.some((c) => !anyOf([SAME_COLOUR[c] ?? c]).test(piece.slice(0, -1).join(' ')))) continue;
     total += count;
   }
+  // None written as asked, some in the other case ("Ks" where only "k"s are drawn): which was meant is not known.
+  if (glyph && !total && pieces.some((p) => p.glyph && p.glyph !== glyph && p.glyph.toLowerCase() === glyph.toLowerCase()))
+    throw new Refusal(`the drawing shows no ${JSON.stringify(glyph)}, only ones in the other case`);
   return total;
 }
 
+/** "Ks", "8s", "g's" (after the colour and size words): (1) the one letter or digit counted. */
+const GLYPHS = /(?:^|\s)([\p{L}\p{N}])(?:['’]?s)$/u;
+
 /** The pieces every figure line of the page counts: how many, and their words ("red", "square"). */
-function figurePieces(nodes: OutlineNode[]): { count: number; said: string[] }[] {
+function figurePieces(nodes: OutlineNode[]): { count: number; said: string[]; glyph?: string }[] {
   const lines = nodes
     .filter((n) => n.role === 'figure' && /^\d+ shapes?: /.test(n.name))
     .flatMap((f) => [...f.name.slice(f.name.indexOf(':') + 1).matchAll(FIGURE_PART)])
@@ -323,7 +346,9 @@ function figurePieces(nodes: OutlineNode[]): { count: number; said: string[] }[]
       const name = n.name.trim();
       const glyph = /^\p{L}$/u.test(name) ? ['letter'] : /^\d$/.test(name) ? ['digit', 'number'] : null;
       const fill = typeof n.states.fill === 'string' ? [n.states.fill] : [];
-      return { count: 1, said: glyph ? [...fill, ...glyph] : name.toLowerCase().split(/\s+/) };
+      // The snapshot says "large" or "small" where the drawing's pieces come in two clear sizes.
+      const size = n.states.drawn === 'large' || n.states.drawn === 'small' ? [n.states.drawn] : [];
+      return { count: 1, said: glyph ? [...size, ...fill, ...glyph] : [...size, ...name.toLowerCase().split(/\s+/)], glyph: glyph ? name : undefined };
     })
     .filter((p) => SHAPE.test(p.said.at(-1)!) || p.said.at(-1) === 'number');
 }
