@@ -76,6 +76,9 @@ describe('plans on one message or post', () => {
       'Find the first email from Lucia and forward it to Kimberly',
       'Locate the most recent message from Lucia, then pass it on to Kimberly',
       "Give Kimberly Lucia's Email",
+      'Pull up the email from Lucia and forward it to Kimberly.',
+      "I'd like to send Kimberly the email I got from Lucia.",
+      'Send Kimberly the email written by Lucia.',
     ])
       expect(to(say), say).toBe('enter "Kimberly" into the to field');
     expect(to('Forward the email from Bob to dana@contoso.com')).toBe('enter "dana@contoso.com" into the to field');
@@ -86,10 +89,18 @@ describe('plans on one message or post', () => {
     expect(planInstruction('Send a reply to Jaimie: "Fusce in."', none)[2]?.say).toBe('enter "Fusce in." into the reply field');
     expect(planInstruction('Get rid of the message from Lyn', none)[0]?.each).toEqual({ verb: 'delete', by: 'Lyn', one: true });
     expect(planInstruction('Delete the email that Lyn sent', none)[0]?.each).toEqual({ verb: 'delete', by: 'Lyn', one: true });
+    expect(planInstruction('Trash that email from Lyn.', none)[0]?.each).toEqual({ verb: 'delete', by: 'Lyn', one: true });
     // A day the page's list is not read for is not dropped from the words: the step stays as said.
     expect(planInstruction('Delete the email that Lyn sent yesterday', none)[0]?.each).toBeUndefined();
     // A closing courtesy is not part of the text; words after a quoted text make it no reply the planner writes.
     expect(planInstruction('Reply to Jaimie with "Fusce in.", please.', none)[2]?.say).toBe('enter "Fusce in." into the reply field');
+    expect(planInstruction('Respond to Jaimie\'s email with the text, "Fusce in.".', none)[2]?.say).toBe('enter "Fusce in." into the reply field');
+    expect(planInstruction("Mark Kaila's last email as important", none)[0]?.each).toEqual({
+      verb: 'mark as important',
+      by: 'Kaila',
+      one: true,
+      standIn: 'star',
+    });
     expect(planInstruction('Reply to Alice with thanks', none)[2]?.say).toBe('enter "thanks" into the reply field');
     expect(planInstruction("Reply to the email from Alice with 'Thanks!' and star it", none).some((s) => s.say.startsWith('enter'))).toBe(false);
   });

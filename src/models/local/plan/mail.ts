@@ -34,7 +34,7 @@ import { bare, quoteValue, restore } from './clauses';
 
 /** "reply to the email from Alice with Thanks": (1) the verb, (2) who, then (3) the text or (4) whom it goes to. */
 const ONE_ITEM = new RegExp(
-  `^(${either(ITEM_VERBS)})\\s+(?:the\\s+)?(?:(?:${either(NEWEST)})\\s+)?(?:${either(ITEM_NOUNS)})\\s+(?:${either(ITEM_BY)})\\s+(.+?)` +
+  `^(${either(ITEM_VERBS)})\\s+(?:the\\s+|that\\s+|this\\s+)?(?:(?:${either(NEWEST)})\\s+)?(?:${either(ITEM_NOUNS)})\\s+(?:${either(ITEM_BY)})\\s+(.+?)` +
     `(?:\\s+(?:${either(REPLY_WITH)})\\s+(.+)|\\s+to\\s+(.+))?$`,
   'i',
 );
@@ -77,8 +77,8 @@ const CONTROL_OF_OWNER = new RegExp(`^${CONTROL}\\s+(?:of|for|by)\\s+(@[\\w.]+|[
 
 /** A sender or author said by name or handle: capitalised words ("Lucia", "Tom Wu") or "@jane". */
 const PERSON = '(@[\\w.-]+|[A-Z][\\w-]*(?:\\s+[A-Z][\\w-]*){0,2})';
-/** "Lucia's email": (1) who, (2) the noun. */
-const OWNED_ITEM = new RegExp(`\\b${PERSON}['’]s\\s+(${either(ITEM_NOUNS)})\\b`, 'g');
+/** "Lucia's email", "Kaila's last email": (1) who, (2) the noun with its word of time. */
+const OWNED_ITEM = new RegExp(`\\b${PERSON}['’]s\\s+((?:(?:${either(NEWEST)})\\s+)?(?:${either(ITEM_NOUNS)}))\\b`, 'g');
 /** Whom a message goes to: an address, a handle, or a name of one to three capitalised words. */
 const RECIPIENT = "([\\w.+-]+@[\\w-]+(?:\\.[\\w-]+)+|@[\\w.]+|[A-Z][\\w'-]*(?:\\s+[A-Z][\\w'-]*){0,2})";
 /** "send Kimberly the email from Lucia": (1) to whom, (2) the noun, (3) from whom. */
@@ -165,8 +165,8 @@ const SAID_AS_ITEM: readonly [RegExp, (m: RegExpExecArray) => string][] = [
 const anyCase = (w: string) => w.replace(/^([a-z])/, (c) => `[${c.toUpperCase()}${c}]`);
 const ON_TO = '(?:\\s+on)?\\s+to\\s+';
 const MSG = `(?:[Tt]he\\s+|[Tt]hat\\s+|[Tt]his\\s+)?(?:(?:${either(ONE_OF_THEIRS)})\\s+)?(${either(ITEM_NOUNS)})`;
-/** Who it came from, after the message: "from Lucia", "you got from Lucia", "you received by Lucia". */
-const CAME_FROM = `(?:you\\s+(?:got|received)\\s+)?(?:from|by|of)\\s+${PERSON}`;
+/** Who it came from, after the message: "from Lucia", "you got from Lucia", "I received from Lucia". */
+const CAME_FROM = `(?:(?:you|I)\\s+(?:got|received)\\s+)?(?:from|(?:written\\s+|sent\\s+)?by|of)\\s+${PERSON}`;
 /** Who sent it, before the verb: "Lucia sent you", "Lucia sent to you". */
 const SENT_BY = `(?:(?:that|which)\\s+)?${PERSON}\\s+sent(?:\\s+(?:to\\s+)?(?:you|me|us))?`;
 const FIND_FIRST = `(?:${anyCase('please')}\\s+)?(?:${FIND_MESSAGE_VERBS.map(anyCase).join('|')})`;
@@ -209,7 +209,7 @@ const FORWARD_SAID: readonly [RegExp, noun: number, by: number, to: number][] = 
 ];
 /** A message sent on, said any of those ways, as "forward the email from Lucia to Kim"; null when it is none of them. */
 function forwardSaid(text: string): string | null {
-  const t = text.replace(/^(?:[Pp]lease\s+)/, '').replace(/(?:[,\s]+please)?[\s.,!]*$/, '');
+  const t = text.replace(/^(?:[Pp]lease\s+|I(?:['’]d|\s+would)\s+like\s+to\s+)/, '').replace(/(?:[,\s]+please)?[\s.,!]*$/, '');
   for (const [re, noun, by, to] of FORWARD_SAID) {
     const m = re.exec(t);
     if (m) return `forward the ${m[noun]!.toLowerCase()} from ${m[by]} to ${m[to]}`;

@@ -25,10 +25,10 @@ export const NEWEST: Phrases = ['latest', 'last', 'new', 'newest', 'most\\s+rece
 /** Words that single out one message among a sender's ("the first email from Lyn"); with two from that sender, a refusal all the same. */
 export const ONE_OF_THEIRS: Phrases = ['first', 'only', ...NEWEST];
 /** What is said before the text of a reply, or before whom a message is forwarded to. */
-export const REPLY_WITH: Phrases = ['with\\s+the\\s+(?:text|message|words?|reply)', 'with', 'saying', 'and\\s+say', 'and\\s+write'];
+export const REPLY_WITH: Phrases = ['with\\s+the\\s+(?:text|message|words?|reply),?', 'with', 'saying', 'and\\s+say', 'and\\s+write'];
 
 /** Verbs that find one message or post before saying what is done to it ("find the email by Lyn and delete it"). */
-export const FIND_ITEM_VERBS: Phrases = ['find', 'locate', 'look\\s+for', 'search\\s+for', 'go\\s+to', 'open', 'navigate\\s+to'];
+export const FIND_ITEM_VERBS: Phrases = ['find', 'locate', 'look\\s+for', 'search\\s+for', 'go\\s+to', 'open', 'navigate\\s+to', 'pull\\s+up', 'bring\\s+up'];
 /** How the rest of such a sentence points back at the item it found. */
 export const ITEM_PRONOUNS: Phrases = ['it', 'them', 'him', 'her', '(?:that|this|the)\\s+(?:e-?mail|message|mail|post|tweet|comment|one)'];
 /** The verb an icon stands for when a task says to click it ("click the trash icon"). */
@@ -46,7 +46,7 @@ export const ICON_VERBS: Record<string, string> = {
   pin: 'pin',
 };
 /** Verbs that find the message a forward is of, said before it ("Locate the email by Lucia. Forward it to Kim"). */
-export const FIND_MESSAGE_VERBS: Phrases = ['find', 'locate', 'look for', 'search for', 'go to', 'navigate to', 'get', 'open'];
+export const FIND_MESSAGE_VERBS: Phrases = ['find', 'locate', 'look for', 'search for', 'go to', 'navigate to', 'get', 'open', 'pull up', 'bring up'];
 /** Verbs that send a found message on ("... and send it to Kim"). */
 export const SEND_IT_VERBS: Phrases = ['forward', 'send', 'give', 'pass'];
 /** Verbs that send a message on to someone named first ("send Kim the email from Lucia"). */
