@@ -171,6 +171,21 @@ describe("counting the pieces of the page's drawings", () => {
     const none = buildOutline([text(0, 'Items in cart: 3'), el(0, 'textbox', 'Answer', 'e1')]);
     expect(() => resolveReference('the number of blocks', none)).toThrow(Refusal);
   });
+  it('counts a letter in its case only where each drawn letter is named; letters counted unnamed, or none drawn, give no count', () => {
+    const drawn = buildOutline([
+      el(0, 'clickable', 'K', 'e1', { size: '20x20', fill: 'red' }),
+      el(0, 'clickable', 'k', 'e2', { size: '20x20', fill: 'red' }),
+      el(0, 'clickable', 'K', 'e3', { size: '20x20', fill: 'blue' }),
+      el(0, 'clickable', 'red circle', 'e4', { size: '20x20' }),
+    ]);
+    expect(resolveReference('the number of Ks', drawn)).toBe('2');
+    expect(resolveReference('the number of red Ks', drawn)).toBe('1');
+    expect(resolveReference('the number of Ws', drawn)).toBe('0');
+    // A figure line says "2 red letters", not which: how many are Ks is not on the page.
+    const unnamed = buildOutline([el(0, 'figure', '3 shapes: 2 red letters, 1 blue circle', 'e1'), el(0, 'textbox', 'Answer', 'e2')]);
+    expect(() => resolveReference('the number of Ks', unnamed)).toThrow(Refusal);
+    expect(() => resolveReference('the number of Ks', page)).toThrow(Refusal);
+  });
 });
 
 describe('the one shape a page draws', () => {

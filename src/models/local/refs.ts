@@ -311,6 +311,13 @@ function piecesCounted(what: string, nodes: OutlineNode[]): number | null {
   // "Shapes" where letters or digits are drawn: whether a letter is a shape is the asker's to say.
   if (/^(?:shape|figure)s?$/.test(noun) && pieces.some((p) => p.glyph))
     throw new Refusal(`the drawing holds letters or digits, and whether they count as ${noun} is not said`);
+  if (glyph) {
+    const glyphKind = (p: { said: string[] }) => /^(?:letter|digit|number)$/.test(p.said.at(-1)!);
+    // No letter or digit drawn: the count is not the drawing's to give.
+    if (!pieces.some(glyphKind)) return null;
+    // Letters a figure line counts without saying which: how many are Ks cannot be read.
+    if (pieces.some((p) => glyphKind(p) && !p.glyph)) throw new Refusal(`the drawing's letters and digits are counted without saying which they are`);
+  }
   const shape = !glyph && SHAPE.test(noun) ? singular(noun) : null;
   let total = 0;
   for (const { count, said: piece, glyph: drawn } of pieces) {
