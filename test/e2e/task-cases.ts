@@ -939,6 +939,15 @@ const table: Record<TaskFamily, Row[]> = {
     [MT, 'Bring up the message from Tom and send it to sam@adatum.com', REFUSE],
     [MK, "I'd like to send Kimberly the email I got from Lucia.", { submits: [{ forward_to: 'Kimberly', email: 'lucia' }] }],
     [MK, 'Send Kimberly the email written by Lucia.', { submits: [{ forward_to: 'Kimberly', email: 'lucia' }] }],
+    // The message named first and the step asked after it; "wrote" for "sent"; all of one sender's, when there is one.
+    [MK, "Lucia's email, will you forward that to Kimberly?", { submits: [{ forward_to: 'Kimberly', email: 'lucia' }] }],
+    [MK, 'Lucia wrote an email that needs to be forwarded to Kimberly.', { submits: [{ forward_to: 'Kimberly', email: 'lucia' }] }],
+    [MK, 'Forward the email Lucia wrote to Kimberly', { submits: [{ forward_to: 'Kimberly', email: 'lucia' }] }],
+    [MK, 'The email from Lyn, could you delete it?', state({ deleted: ['lyn'] })],
+    [`${MK}?m=icons`, 'Mark all emails from Ilka as important', state({ starred: ['ilka'] })],
+    [MT, 'Tom wrote you a message that should be deleted.', REFUSE],
+    // A day the list is not read for is no part of a name, and no reason to guess.
+    [MK, "Forward Lucia's email from yesterday to Kimberly", REFUSE],
     [`${MK}?m=icons`, "Mark Ilka's last message as important", state({ starred: ['ilka'] })],
     [MK, 'Respond to Jaimie\'s email with the text, "Fusce in.".', { submits: [{ reply_text: 'Fusce in.', to: 'jaimie' }] }],
     [MT, 'Flag the email from Tom Wong', state({ flagged: ['tomwong'] })],

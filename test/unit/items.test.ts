@@ -79,6 +79,9 @@ describe('plans on one message or post', () => {
       'Pull up the email from Lucia and forward it to Kimberly.',
       "I'd like to send Kimberly the email I got from Lucia.",
       'Send Kimberly the email written by Lucia.',
+      "Lucia's email, will you forward that to Kimberly?",
+      'Lucia wrote an email that needs to be forwarded to Kimberly.',
+      'Forward the email Lucia wrote to Kimberly',
     ])
       expect(to(say), say).toBe('enter "Kimberly" into the to field');
     expect(to('Forward the email from Bob to dana@contoso.com')).toBe('enter "dana@contoso.com" into the to field');
@@ -101,6 +104,10 @@ describe('plans on one message or post', () => {
       one: true,
       standIn: 'star',
     });
+    expect(planInstruction('The email from Lyn, could you delete it?', none)[0]?.each).toEqual({ verb: 'delete', by: 'Lyn', one: true });
+    expect(planInstruction('Mark all emails from Kaila as important', none)[0]?.each).toMatchObject({ verb: 'mark as important', by: 'Kaila', one: true });
+    // "from yesterday" is no part of a name: no step opens an item by "Lucia from yesterday".
+    expect(planInstruction("Forward Lucia's email from yesterday to Kimberly", none).some((s) => s.openItem !== undefined)).toBe(false);
     expect(planInstruction('Reply to Alice with thanks', none)[2]?.say).toBe('enter "thanks" into the reply field');
     expect(planInstruction("Reply to the email from Alice with 'Thanks!' and star it", none).some((s) => s.say.startsWith('enter'))).toBe(false);
   });

@@ -26,6 +26,9 @@ import {
   FIND_MESSAGE_VERBS,
   SEND_IT_VERBS,
   DONE_TO_ITEM,
+  SENT_VERBS,
+  ASK_ON_IT,
+  NOT_OF_A_NAME,
 } from '../words/messages';
 import { CLICK_VERBS } from '../words/verbs';
 import { COUNT_PHRASE, COUNT_WORDS } from '../words/numbers';
@@ -41,7 +44,9 @@ const ONE_ITEM = new RegExp(
 
 /** "mark the email from Alice as important": (1) who, (2) the state its control is named for. */
 const MARK_ITEM = new RegExp(
-  `^(?:mark|flag|tag|label)\\s+(?:the\\s+)?(?:(?:${either(NEWEST)})\\s+)?(?:${either(ITEM_NOUNS)})\\s+(?:${either(ITEM_BY)})\\s+(.+?)` +
+  // "Mark all emails from Alice as important": all of one sender's, planned as the one there is (two refuse).
+  `^(?:mark|flag|tag|label)\\s+(?:the\\s+|all\\s+(?:of\\s+)?(?:the\\s+)?|every\\s+)?(?:(?:${either(NEWEST)})\\s+)?(?:${either(ITEM_NOUNS)})s?` +
+    `\\s+(?:${either(ITEM_BY)})\\s+(.+?)` +
     `\\s+as\\s+(${either(MARK_STATES)})$`,
   'i',
 );
@@ -77,6 +82,8 @@ const CONTROL_OF_OWNER = new RegExp(`^${CONTROL}\\s+(?:of|for|by)\\s+(@[\\w.]+|[
 
 /** A sender or author said by name or handle: capitalised words ("Lucia", "Tom Wu") or "@jane". */
 const PERSON = '(@[\\w.-]+|[A-Z][\\w-]*(?:\\s+[A-Z][\\w-]*){0,2})';
+/** Who a message is by, said after the name: "sent", "wrote". */
+const SENT = `(?:${either(SENT_VERBS)})`;
 /** "Lucia's email", "Kaila's last email": (1) who, (2) the noun with its word of time. */
 const OWNED_ITEM = new RegExp(`\\b${PERSON}['’]s\\s+((?:(?:${either(NEWEST)})\\s+)?(?:${either(ITEM_NOUNS)}))\\b`, 'g');
 /** Whom a message goes to: an address, a handle, or a name of one to three capitalised words. */
@@ -105,12 +112,12 @@ const SAID_AS_ITEM: readonly [RegExp, (m: RegExpExecArray) => string][] = [
   [new RegExp(`^forward\\s+to\\s+${RECIPIENT}\\s+${NOUN}\\s+(?:from|by|of)\\s+(.+)$`), (m) => `forward the ${m[2]} from ${m[3]} to ${m[1]}`],
   // "forward the email Lucia sent to Kimberly", "pass on the message Lucia sent you to Kim"
   [
-    new RegExp(`^(?:forward|${either(SEND_ON_VERBS)})(?:\\s+on)?\\s+${NOUN}\\s+${PERSON}\\s+sent(?:\\s+(?:you|me|us))?(?:\\s+on)?\\s+to\\s+${RECIPIENT}$`),
+    new RegExp(`^(?:forward|${either(SEND_ON_VERBS)})(?:\\s+on)?\\s+${NOUN}\\s+${PERSON}\\s+${SENT}(?:\\s+(?:you|me|us))?(?:\\s+on)?\\s+to\\s+${RECIPIENT}$`),
     (m) => `forward the ${m[1]} from ${m[2]} to ${m[3]}`,
   ],
   // "email Kimberly the message Lucia sent"
   [
-    new RegExp(`^(?:e-?mail|${either(SEND_ON_VERBS)})\\s+${RECIPIENT}\\s+${NOUN}\\s+${PERSON}\\s+sent(?:\\s+(?:you|me|us))?$`),
+    new RegExp(`^(?:e-?mail|${either(SEND_ON_VERBS)})\\s+${RECIPIENT}\\s+${NOUN}\\s+${PERSON}\\s+${SENT}(?:\\s+(?:you|me|us))?$`),
     (m) => `forward the ${m[2]} from ${m[3]} to ${m[1]}`,
   ],
   // 'reply "Fusce in." to the email from Jaimie'
@@ -125,7 +132,7 @@ const SAID_AS_ITEM: readonly [RegExp, (m: RegExpExecArray) => string][] = [
   ],
   // "delete the message Lyn sent you", "star the email Ilka sent"
   [
-    new RegExp(`^(${either(ITEM_VERBS)})\\s+${NOUN}\\s+(?:(?:that|which)\\s+)?${PERSON}\\s+sent(?:\\s+(?:to\\s+)?(?:you|me|us))?$`),
+    new RegExp(`^(${either(ITEM_VERBS)})\\s+${NOUN}\\s+(?:(?:that|which)\\s+)?${PERSON}\\s+${SENT}(?:\\s+(?:to\\s+)?(?:you|me|us))?$`),
     (m) => `${m[1]} the ${m[2]} from ${m[3]}`,
   ],
   // "add a star to the email from Ilka", "give the email from Ilka a star"
@@ -168,7 +175,7 @@ const MSG = `(?:[Tt]he\\s+|[Tt]hat\\s+|[Tt]his\\s+)?(?:(?:${either(ONE_OF_THEIRS
 /** Who it came from, after the message: "from Lucia", "you got from Lucia", "I received from Lucia". */
 const CAME_FROM = `(?:(?:you|I)\\s+(?:got|received)\\s+)?(?:from|(?:written\\s+|sent\\s+)?by|of)\\s+${PERSON}`;
 /** Who sent it, before the verb: "Lucia sent you", "Lucia sent to you". */
-const SENT_BY = `(?:(?:that|which)\\s+)?${PERSON}\\s+sent(?:\\s+(?:to\\s+)?(?:you|me|us))?`;
+const SENT_BY = `(?:(?:that|which)\\s+)?${PERSON}\\s+${SENT}(?:\\s+(?:to\\s+)?(?:you|me|us))?`;
 const FIND_FIRST = `(?:${anyCase('please')}\\s+)?(?:${FIND_MESSAGE_VERBS.map(anyCase).join('|')})`;
 /** Between finding it and sending it on: a full stop, a comma, "and", "then". */
 const AND_THEN = '(?:\\s*[.,;]\\s*|\\s+)(?:[Aa]nd\\s+)?(?:[Tt]hen\\s+)?';
@@ -217,6 +224,19 @@ function forwardSaid(text: string): string | null {
   return null;
 }
 
+/** "the email from Ranna, will you forward that to Allyson?": (1) the message, (2) the verb, (3) the rest. */
+const FRONTED = new RegExp(
+  `^((?:the|that|this)\\s+(?:(?:${either(ONE_OF_THEIRS)})\\s+)?(?:${either(ITEM_NOUNS)})\\s+(?:from|by|of)\\s+${PERSON})\\s*[,:;]\\s*` +
+    `(?:(?:and\\s+)?(?:${either(ASK_ON_IT)})\\s+)?(${either(ITEM_VERBS)}|mark)\\s+(?:it|that|this|that\\s+one)\\b(.*?)[\\s?.!]*$`,
+);
+/** "Sharai wrote you an email that needs to be forwarded to Belita": (1) who, (2) the noun, (3) what is to be done, with the rest. */
+const WROTE_ONE = new RegExp(
+  `^${PERSON}\\s+${SENT}(?:\\s+(?:you|me|us))?\\s+(?:an?|the|one)\\s+(${either(ITEM_NOUNS)})\\s*,?\\s+(?:that|which|and\\s+it)\\s+` +
+    `((?:should|must|needs\\s+to|has\\s+to|is\\s+to)\\s+be\\s+.+)$`,
+);
+/** Words that end a sender's name: "Lyn from yesterday" is no one's name. */
+const NOT_A_NAME = new RegExp(`\\s(?:${either(NOT_OF_A_NAME)})\\b`, 'i');
+
 /** "reply to Jaimie with ...": (1) the verb, (2) who, (3) the rest. */
 const REPLY_TO_PERSON = new RegExp(`^((?:${either(REPLY_VERBS)})\\s+to)\\s+${PERSON}(\\s+(?:${either(REPLY_WITH)})\\s+.+)$`);
 
@@ -232,10 +252,16 @@ export function itemFirst(text: string): string | null {
   // A sentence's first word is capitalised whatever it is: no sign of a name.
   const lowered = text.replace(/^\w+/, (w) => w.toLowerCase());
   // "Lyn's email should be ...": a name that begins the sentence, before "'s", is a name all the same.
-  const named = /^[A-Z][\w-]*['’]s\s/.test(text) ? text : lowered;
+  // So is one that "sent" or "wrote" something ("Sharai wrote an email ...").
+  const named = new RegExp(`^[A-Z][\\w-]*(?:['’]s|\\s+${SENT})\\s`).test(text) ? text : lowered;
   const s = named
     .replace(OWNED_ITEMS, (_m, who: string, noun: string) => `all ${noun}s from ${who}`)
     .replace(OWNED_ITEM, (_m, who: string, noun: string) => `the ${noun} from ${who}`);
+  const wrote = WROTE_ONE.exec(s.replace(/[\s.!]+$/, ''));
+  if (wrote) return itemFirst(`The ${wrote[2]} from ${wrote[1]} ${wrote[3]}`);
+  // "The email from Ranna, will you forward that to Allyson?": the step on the message it names first.
+  const fronted = FRONTED.exec(s);
+  if (fronted) return `${fronted[3]!.toLowerCase()} ${fronted[1]}${fronted[4]}`;
   const done = DONE_TO.exec(s);
   if (done) {
     const rest = /^\s+to\s/.test(done[4] ?? '') ? done[4]! : '';
@@ -296,6 +322,7 @@ export function itemSteps(clause: string, quotes: string[]): PlanStep[] | null {
   if (!m) return null;
   const verb = m[1].toLowerCase().replace(/\s+to$/, '');
   const by = bare(m[2], quotes);
+  if (NOT_A_NAME.test(by)) return null;
   const say = restore(clause, quotes);
   // A quoted text is the whole text: words after it ("'Thanks!' and star it", "\"ok\" now") are not typed, and not guessed at.
   if (m[3] !== undefined && /^\u0000\d+\u0000/.test(m[3].trim()) && !/^\u0000\d+\u0000$/.test(m[3].trim())) return null;

@@ -27,6 +27,13 @@ export const ONE_OF_THEIRS: Phrases = ['first', 'only', ...NEWEST];
 /** What is said before the text of a reply, or before whom a message is forwarded to. */
 export const REPLY_WITH: Phrases = ['with\\s+the\\s+(?:text|message|words?|reply),?', 'with', 'saying', 'and\\s+say', 'and\\s+write'];
 
+/** Verbs of who a message is by, said after the name ("the email Lucia sent you", "the message Lucia wrote"). */
+export const SENT_VERBS: Phrases = ['sent', 'wrote'];
+/** What asks for a step on a message named before it ("Lucia's email, will you forward that to Kim?"). */
+export const ASK_ON_IT: Phrases = ['will\\s+you', 'can\\s+you', 'could\\s+you', 'would\\s+you', 'please'];
+/** Words after a sender that say when or where the message is, not who sent it ("from Lyn from yesterday"): never part of a name. */
+export const NOT_OF_A_NAME: Phrases = ['from', 'on', 'at', 'in', 'about', 'yesterday', 'today', 'tonight', 'last', 'this', 'earlier', 'ago'];
+
 /** Verbs that find one message or post before saying what is done to it ("find the email by Lyn and delete it"). */
 export const FIND_ITEM_VERBS: Phrases = ['find', 'locate', 'look\\s+for', 'search\\s+for', 'go\\s+to', 'open', 'navigate\\s+to', 'pull\\s+up', 'bring\\s+up'];
 /** How the rest of such a sentence points back at the item it found. */
