@@ -267,6 +267,9 @@ describe('planner: what must never become a wrong action', () => {
       'Click the best deal',
       'Open the newest article about cats',
       'Like all reviews that are five stars and reply to them',
+      // A sequence the page shows over time, never one press (a nameless button may carry a class named "push").
+      'Push the buttons in the order displayed.',
+      'Click the tiles in the same order they lit up',
     ]) {
       expect(() => planInstruction(say, page()), say).toThrow(/goal of several steps/);
     }

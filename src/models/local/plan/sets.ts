@@ -14,6 +14,7 @@ import {
   NUMBER_NOUNS,
   ORDERINGS,
   PARITIES,
+  SHOWN_ORDER,
   SMALLEST,
   SUPERLATIVES,
   TURN_VERBS,
@@ -31,6 +32,7 @@ export const WHOLE_GOAL = new RegExp(
   [
     `\\b(?:${either(SUPERLATIVES)})\\b`,
     `\\bin\\s+(?:${either(ORDERINGS)})\\s+order\\b`,
+    `\\b(?:${either(SHOWN_ORDER)})\\b`,
     `\\b(?:${either(BY_MEANING)})\\b`,
     '\\b(?:all|every|each)\\s+(?:of\\s+)?(?:the\\s+)?(?:[\\w-]+\\s+){0,2}(?:that|which|who|whose|containing|mentioning|matching|with)\\b',
     '^(?:book|buy|order|reserve|purchase|schedule)\\b.*\\bfrom\\s+\\S+.*\\bto\\s+\\S+',

@@ -13,6 +13,10 @@ export const BY_MEANING: Phrases = [
   'same meaning as',
 ];
 export const ORDERINGS: Phrases = ['ascending', 'descending', 'alphabetical', 'numerical', 'numeric', 'reverse', 'increasing', 'decreasing', 'chronological'];
+/** An order the page shows over time ("push the buttons in the order displayed"): a sequence watched, not one step. */
+export const SHOWN_ORDER: Phrases = [
+  'in\\s+the\\s+(?:same\\s+)?(?:order|sequence)\\s+(?:(?:they\\s+(?:were|are)\\s+)?(?:displayed|shown|given|lit|highlighted|flashed|played)|they\\s+(?:appear(?:ed)?|light(?:ed)?\\s+up|lit\\s+up|flash(?:ed)?))',
+];
 /** Orders of numbers, smallest first or largest first. */
 export const UPWARD: Phrases = ['ascending', 'increasing', 'numerical', 'numeric'];
 export const DOWNWARD: Phrases = ['descending', 'decreasing'];
