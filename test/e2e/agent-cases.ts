@@ -89,6 +89,7 @@ const XJ = 'collapsible-jqui.html';
 const XD = 'collapsible-details.html';
 const AC = 'accordion-checkout.html';
 const DS = 'details-settings.html';
+const XT = 'collapsible-trailing.html';
 const TJ = 'tabs-jqui-links.html';
 const TA = 'tabs-aria-links.html';
 const TB = 'tabs-bootstrap.html';
@@ -272,6 +273,10 @@ const table: Record<AgentFamily, Row[]> = {
       { submits: [{ ...AC_CONTACT, email: 'ada@example.com', phone: '555-0100' }] },
     ],
     [DS, 'Expand the section below and click Save.', {}],
+    // A header that holds Submit (read as a header by the accordion) is no section: the one real section is opened.
+    [XT, 'Expand the section below and click submit.', { submits: [{ open: 'panel-12' }] }],
+    // Two sections and Submit already shown: which to expand is not said.
+    [`${XT}?m=two`, 'Expand the section below and click submit.', REFUSE],
     [DS, 'Open Advanced settings, set the timeout to 60 and the retries to 5, then save', { timeout: '60', retries: '5' }],
   ],
   // The link is in a panel that is not shown: jQuery UI tabs, role=tab buttons with hidden

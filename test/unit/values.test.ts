@@ -217,6 +217,14 @@ describe('the kind of a control', () => {
     const two = [...boxes, el(0, 'checkbox', 'Newsletter', 'e3')];
     expect(act('check the checkbox', two)).toEqual({ refused: expect.stringMatching(/2 elements fit it equally well/) });
   });
+
+  it('a word read as a kind or a colour ("the Color field", "the Email field") is the label of the nameless field it stands before', () => {
+    const form = [text(0, 'Color:'), el(0, 'textbox', '', 'e1', { value: '' }), text(0, 'Email:'), el(0, 'textbox', '', 'e2', { value: '' })];
+    expect(act('enter "white" into the Color field', form)).toEqual({ id: 'e1', method: 'fill', args: ['white'] });
+    expect(act('enter "a@b.co" into the Email field', form)).toEqual({ id: 'e2', method: 'fill', args: ['a@b.co'] });
+    // Labelled by neither: still a refusal.
+    expect(act('enter "white" into the Colour box', [text(0, 'Shade:'), ...form.slice(1, 2), text(0, 'Tint:'), ...form.slice(3)])).toHaveProperty('refused');
+  });
 });
 
 describe('the planner keeps values as the person wrote them', () => {

@@ -107,6 +107,8 @@ export interface Intent {
   multiline?: boolean;
   /** "the text input", "the text field": of equal fields, one of one line rather than a text area. */
   oneLine?: boolean;
+  /** Words read as filler or as the kind ("Color" of "the Color field"), which may still be a nameless field's label. */
+  labelSaid?: string;
   /** "the small circle", "a large digit": the extreme size among equal matches. */
   size?: 'small' | 'large';
   /** "a digit", "a letter": names that are one. */
@@ -222,6 +224,8 @@ const HIGHLIGHT = new RegExp(
 /** Each kind of control with its words compiled: whole words, or the target's last word. */
 const KIND_WORDS = KINDS.map((k) => ({ ...k, re: new RegExp(`\\b(?:${either(k.words)})${k.last ? '(?= *$| +QQ\\d)' : '\\b'}`) }));
 const STRICT_FIELD = anyOf(STRICT_FIELD_PHRASES, '');
+/** The nouns of a kind's words ("field" of "color field"), left out when the rest may be a label. */
+const KIND_NOUNS = new RegExp(`\\b(?:${either([...FIELD_PHRASES, 'picker', 'wheel', 'chooser', 'selector', 'palette'])})\\b`, 'gi');
 
 /** An instruction that types text: its "'s" is part of the text ("type Tom's"). */
 const TYPES = new RegExp(`^(?:${either(METHOD_VERBS.type)})\\b`, 'i');
@@ -674,6 +678,7 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
   let quoted = qm ? quotes[Number(qm[1])] : undefined;
   if (qm) t = t.replace(qm[0], ' ');
   let roles: Set<string> | null = null;
+  let kindSaid: string | undefined;
   let multiline: boolean | undefined;
   // 'a "checkbox" widget': the quote names a kind, not a text.
   const kind = quoted !== undefined && /\b(widgets?|elements?|controls?|types?|kinds?)\b/i.test(t) ? QUOTE_KINDS[normalize(quoted)] : undefined;
@@ -691,6 +696,7 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
       if (kind === TEXT_FIELD_PHRASES && /\b(text ?areas?)\b/.test(lower)) multiline = true;
       if (re.test(lower)) {
         roles = new Set(rs);
+        kindSaid = re.exec(lower)?.[0];
         t = t.replace(new RegExp(re.source, 'gi'), ' ');
         if (/text ?areas?/i.test(lower)) multiline = true;
         break;
@@ -702,13 +708,15 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
     .replace(/\s+/g, ' ')
     .trim();
   const plain = rest.replace(NOISE, ' ').replace(/\s+/g, ' ').trim();
+  // "the Color field": words taken as filler or kind that may still be a nameless field's label.
+  const labelSaid = rest.replace(KIND_NOUNS, ' ').replace(/\s+/g, ' ').trim() || kindSaid?.replace(KIND_NOUNS, ' ').replace(/\s+/g, ' ').trim();
   // "button ONE": a kind word that is all the target has left is its name, not filler ("the red one").
   const named = !plain && /^(?:ones?|[A-Z]{2,})$/.test(rest);
   if (!named && (plain || quoted !== undefined || roles || grid)) rest = plain;
   // "the email from Linus", "the Sent folder" placed by context: nothing but kind nouns is a kind.
   if (context && rest && words(rest).every((w) => SOFT_NOUNS.has(w) || SOFT_NOUNS.has(w.replace(/s$/, '')))) rest = '';
   const oneLine = multiline === undefined && ONE_LINE_FIELD.test(lower) ? true : undefined;
-  return { target: rest, quoted, roles, ordinal, context, within, holder, any, multiline, oneLine, size, glyph, grid, month };
+  return { target: rest, quoted, roles, ordinal, context, within, holder, any, multiline, oneLine, size, glyph, grid, month, ...(labelSaid ? { labelSaid } : {}) };
 }
 
 /** Words for a field of one line: "text input", "text field", "textbox", "input". */
@@ -1564,8 +1572,15 @@ function bestOf(intent: Intent, candidates: OutlineNode[]): Pick | null {
   // Then one in view beats ones scrolled away (the outline marks the away ones among equals).
   const inView = tied.filter((c) => c.n.states.offscreen === undefined);
   if (inView.length && inView.length < tied.length && intent.ordinal === undefined && !intent.any) tied = inView;
+  // A control inside another named by it (a Submit button in an accordion header read as "Submit"): the inner one, whose click reaches both.
+  const wraps = (c: { n: OutlineNode }) => tied.some((d) => d !== c && isInside(d.n, c.n) && !!d.n.name && normalize(d.n.name) === normalize(c.n.name));
+  const innermost = tied.filter((c) => !wraps(c));
+  if (innermost.length && innermost.length < tied.length && intent.ordinal === undefined) tied = innermost;
   // Of equals, the one whose own name is the words ("the Date field") beats one they only describe (a field that takes a date).
-  const own = tied.filter((c) => exactMatch(c.n.name, intent.quoted ?? intent.target));
+  // A nameless field's own words are the label just before it ("Color:" then the box); with only a kind said ("the Color
+  // field", "the Email field"), its word may be that label.
+  const ownWords = intent.quoted ?? (intent.target || intent.labelSaid || '');
+  const own = tied.filter((c) => exactMatch(c.n.name || labelBefore(c.n), ownWords));
   if (own.length === 1 && tied.length > 1 && intent.ordinal === undefined && !intent.any) tied = own;
   // Of equals, one of the kind the words name first: "the 5 button" is a button rather than a drawn 5 that takes clicks.
   const [namedRole] = intent.roles ?? [];

@@ -57,18 +57,28 @@ export async function reveal(r: Run, step: PlanStep, current: () => View, set: (
 
 /**
  * "Expand the section below": the one collapsed section or disclosure is opened; with several,
- * the steps after it look through them; with none, a section already open is fine and no
+ * the step after it looks through them (and refuses when its target shows without opening one); with none, a section already open is fine and no
  * section at all is a refusal.
  */
-export async function expandSection(r: Run, step: PlanStep, i: number, n: number, current: () => View): Promise<{ did?: string; why?: string }> {
+export async function expandSection(
+  r: Run,
+  step: PlanStep,
+  i: number,
+  n: number,
+  current: () => View,
+): Promise<{ did?: string; why?: string; several?: number }> {
   const nodes = current().nodes;
-  const folded = nodes.filter((x) => x.id && x.states.collapsed === true && !TEXT_ROLES.has(x.role) && x.role !== 'listbox' && x.states.disabled !== true);
+  // A header that holds a control of its own (a Submit button read as an accordion's header) is no section to open.
+  const holdsControl = (x: OutlineNode): boolean => x.children.some((c) => (!!c.id && !TEXT_ROLES.has(c.role)) || holdsControl(c));
+  const folded = nodes.filter(
+    (x) => x.id && x.states.collapsed === true && !TEXT_ROLES.has(x.role) && x.role !== 'listbox' && x.states.disabled !== true && !holdsControl(x),
+  );
   if (folded.length === 1) {
     const target = folded[0];
     const did = await actOnNode(r, target, 'click', [], step.say, describeStep(i, n, `open ${target.role} ${quote(target.name)}`), current().url);
     return did ? { did: `opened ${did}` } : { why: 'the section went away before it could be opened' };
   }
-  if (folded.length > 1) return { did: `${folded.length} sections are collapsed: the next steps look through them` };
+  if (folded.length > 1) return { did: `${folded.length} sections are collapsed: the next steps look through them`, several: folded.length };
   if (nodes.some((x) => x.id && x.states.expanded === true)) return { did: 'the section is already open' };
   // Sections that do not say they are collapsed (a clickable header): the one there is, or the next steps look through several.
   const loose = revealers(nodes, new Set());
@@ -76,7 +86,7 @@ export async function expandSection(r: Run, step: PlanStep, i: number, n: number
     const did = await actOnNode(r, loose[0], 'click', [], step.say, describeStep(i, n, `open ${loose[0].role} ${quote(loose[0].name)}`), current().url);
     return did ? { did: `opened ${did}` } : { why: 'the section went away before it could be opened' };
   }
-  if (loose.length > 1) return { did: `${loose.length} sections may be folded: the next steps look through them` };
+  if (loose.length > 1) return { did: `${loose.length} sections may be folded: the next steps look through them`, several: loose.length };
   return { did: 'nothing on the page shows as collapsed' };
 }
 

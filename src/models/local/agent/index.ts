@@ -251,6 +251,8 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
 
   const done: string[] = went ? [went] : [];
   let lastFill = false;
+  // Collapsed sections an "expand the section" step left for the next step to look through.
+  let foldedToOpen = 0;
   // Whether the run's last steps set values (typed, chose, checked, dragged) with no click after them.
   let setLast = false;
   /** The element the last step acted on, as a quoted name (a hovered menu item that may need a click). */
@@ -271,6 +273,8 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
   };
   for (const [i, planned] of plan.entries()) {
     if (r.signal.aborted) return { success: false, message: `cancelled after ${done.length} of ${plan.length} steps` };
+    const foldedLeft = foldedToOpen;
+    foldedToOpen = 0;
     if (i > 0) {
       // What the last step started (an animation, a request) has finished before this one reads the page.
       await r.settle();
@@ -280,6 +284,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
       const out = await expandSection(r, planned, i, plan.length, () => view);
       if (out.why) return stop(i, out.why);
       done.push(out.did!);
+      foldedToOpen = out.several ?? 0;
       continue;
     }
     if (planned.wait !== undefined) {
@@ -495,6 +500,8 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     // The step's own words first; a control it names that is hidden (a collapsed section, another
     // tab, a submenu) is revealed before another phrasing ("OK" for "Submit") may stand in.
     let g = ground(primary(s), view.nodes, r.clock);
+    // "Expand the section below and click Submit" with several collapsed and Submit already shown: which to open is not said.
+    if (foldedLeft > 0 && !('why' in g)) return stop(i, `its target shows already, and which of ${foldedLeft} collapsed sections to expand is not said`);
     // A submenu may open a moment after the hover (jQuery UI waits 300 ms): look again before taking a
     // click on the item as the way in, since a click on a menu item may choose it.
     for (let k = 0; k < HOVER_LATE_LOOKS && 'why' in g && lastOpened && beforeOpen && !shows(view.nodes, beforeOpen); k++) {
