@@ -78,7 +78,7 @@ describe('dates named by description', () => {
     expect(datesNamedIn('Date of birth')).toEqual([]);
   });
 
-    it('counts from the page date: next and last weekday are strictly after and before it', () => {
+  it('counts from the page date: next and last weekday are strictly after and before it', () => {
     expect(dayOf({ days: 0 }, '2024-05-15')).toEqual([2024, 5, 15]);
     expect(dayOf({ days: 17 }, '2024-12-20')).toEqual([2025, 1, 6]);
     expect(dayOf({ days: 1 }, '2024-02-28')).toEqual([2024, 2, 29]);

@@ -716,7 +716,8 @@ function describeOnce(raw: string, quotes: string[], splitContext: boolean, meth
   // "the email from Linus", "the Sent folder" placed by context: nothing but kind nouns is a kind.
   if (context && rest && words(rest).every((w) => SOFT_NOUNS.has(w) || SOFT_NOUNS.has(w.replace(/s$/, '')))) rest = '';
   const oneLine = multiline === undefined && ONE_LINE_FIELD.test(lower) ? true : undefined;
-  return { target: rest, quoted, roles, ordinal, context, within, holder, any, multiline, oneLine, size, glyph, grid, month, ...(labelSaid ? { labelSaid } : {}) };
+  const label = labelSaid ? { labelSaid } : {};
+  return { target: rest, quoted, roles, ordinal, context, within, holder, any, multiline, oneLine, size, glyph, grid, month, ...label };
 }
 
 /** Words for a field of one line: "text input", "text field", "textbox", "input". */

@@ -78,7 +78,10 @@ export async function expandSection(
     const did = await actOnNode(r, target, 'click', [], step.say, describeStep(i, n, `open ${target.role} ${quote(target.name)}`), current().url);
     return did ? { did: `opened ${did}` } : { why: 'the section went away before it could be opened' };
   }
-  if (folded.length > 1) return { did: `${folded.length} sections are collapsed: the next steps look through them`, several: folded.length };
+  // "The section" (one) with several collapsed: the next step must find its target in one of them, not beside them.
+  const one = !/\b(?:sections|panels|parts|all|every|each)\b/i.test(step.say);
+  const did = `${folded.length} sections are collapsed: the next steps look through them`;
+  if (folded.length > 1) return { did, ...(one ? { several: folded.length } : {}) };
   if (nodes.some((x) => x.id && x.states.expanded === true)) return { did: 'the section is already open' };
   // Sections that do not say they are collapsed (a clickable header): the one there is, or the next steps look through several.
   const loose = revealers(nodes, new Set());
@@ -86,7 +89,7 @@ export async function expandSection(
     const did = await actOnNode(r, loose[0], 'click', [], step.say, describeStep(i, n, `open ${loose[0].role} ${quote(loose[0].name)}`), current().url);
     return did ? { did: `opened ${did}` } : { why: 'the section went away before it could be opened' };
   }
-  if (loose.length > 1) return { did: `${loose.length} sections may be folded: the next steps look through them`, several: loose.length };
+  if (loose.length > 1) return { did: `${loose.length} sections may be folded: the next steps look through them` };
   return { did: 'nothing on the page shows as collapsed' };
 }
 

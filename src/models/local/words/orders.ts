@@ -13,10 +13,13 @@ export const BY_MEANING: Phrases = [
   'same meaning as',
 ];
 export const ORDERINGS: Phrases = ['ascending', 'descending', 'alphabetical', 'numerical', 'numeric', 'reverse', 'increasing', 'decreasing', 'chronological'];
-/** An order the page shows over time ("push the buttons in the order displayed"): a sequence watched, not one step. */
-export const SHOWN_ORDER: Phrases = [
-  'in\\s+the\\s+(?:same\\s+)?(?:order|sequence)\\s+(?:(?:they\\s+(?:were|are)\\s+)?(?:displayed|shown|given|lit|highlighted|flashed|played)|they\\s+(?:appear(?:ed)?|light(?:ed)?\\s+up|lit\\s+up|flash(?:ed)?))',
+/** What an order shown over time was shown by ("displayed", "they lit up"), after "in the order". */
+const SHOWN_BY: Phrases = [
+  '(?:they\\s+(?:were|are)\\s+)?(?:displayed|shown|given|lit|highlighted|flashed|played)',
+  'they\\s+(?:appear(?:ed)?|light(?:ed)?\\s+up|lit\\s+up|flash(?:ed)?)',
 ];
+/** An order the page shows over time ("push the buttons in the order displayed"): a sequence watched, not one step. */
+export const SHOWN_ORDER: Phrases = [`in\\s+the\\s+(?:same\\s+)?(?:order|sequence)\\s+(?:${SHOWN_BY.join('|')})`];
 /** Orders of numbers, smallest first or largest first. */
 export const UPWARD: Phrases = ['ascending', 'increasing', 'numerical', 'numeric'];
 export const DOWNWARD: Phrases = ['descending', 'decreasing'];
