@@ -18,9 +18,20 @@ function inControl(n: Element): boolean {
 /** A watch not ended is dropped after this long: a page that went away must not keep the listeners. */
 const WATCH_MS = 10_000;
 const EVENTS = ['mousedown', 'mouseup', 'click'] as const;
+/** Those, and the pointer events before them, which a press onto something else is stopped at. */
+const GUARDED = ['pointerdown', 'pointerup', ...EVENTS] as const;
 /** Controls whose press opens a popup of the browser's own, which takes the release: no click follows. */
 const OWN_POPUP = new Set(['select', 'option']);
-let watch: { el: Element; seen: Partial<Record<(typeof EVENTS)[number], boolean>>; on?: Element; timer: ReturnType<typeof setTimeout> } | null = null;
+let watch: {
+  el: Element;
+  seen: Partial<Record<(typeof EVENTS)[number], boolean>>;
+  on?: Element;
+  /** Whether an event of the press reached the element. */
+  reachedOnce?: boolean;
+  /** Whether an event of the press was stopped on its way to something else. */
+  blocked?: boolean;
+  timer: ReturnType<typeof setTimeout>;
+} | null = null;
 
 function reached(el: Element, e: Event): boolean {
   const path = e.composedPath();
@@ -33,10 +44,22 @@ function reached(el: Element, e: Event): boolean {
 function onPress(e: Event): void {
   if (!watch) return;
   const ok = reached(watch.el, e);
+  const t = e.composedPath()[0];
+  // The point was on the element when the press began: one that lands first on something else, not a box holding it
+  // (the page moved it under the pointer), is stopped before the page sees it. A click on what was not asked for is
+  // worse than none; events after one that reached it (a label's click sent on to its field) go on.
+  if (!ok && !watch.reachedOnce && t instanceof Element && !composedContains(t, watch.el)) {
+    e.preventDefault();
+    e.stopImmediatePropagation();
+    watch.blocked = true;
+    watch.on ??= t;
+    return;
+  }
+  if (ok) watch.reachedOnce = true;
+  if (e.type.startsWith('pointer')) return;
   // Any event of a kind that reached it counts: a page may send events of its own elsewhere (a label's click to its field).
   const kind = e.type as (typeof EVENTS)[number];
   watch.seen[kind] = watch.seen[kind] === true || ok;
-  const t = e.composedPath()[0];
   if (!ok && t instanceof Element && !watch.on) watch.on = t;
 }
 
@@ -44,14 +67,15 @@ function stop(): void {
   if (!watch) return;
   clearTimeout(watch.timer);
   watch = null;
-  for (const type of EVENTS) window.removeEventListener(type, onPress, true);
+  for (const type of GUARDED) window.removeEventListener(type, onPress, true);
 }
 
 /** Start watching where the next press goes, for `el`. */
 export function watchPress(el: Element): void {
   stop();
   watch = { el, seen: {}, timer: setTimeout(stop, WATCH_MS) };
-  for (const type of EVENTS) window.addEventListener(type, onPress, { capture: true, passive: true });
+  // Not passive: a press that went elsewhere is stopped.
+  for (const type of GUARDED) window.addEventListener(type, onPress, { capture: true });
 }
 
 /**
@@ -64,6 +88,8 @@ export function pressSeen(): PressSeen {
   const w = watch;
   stop();
   if (!w) return { missed: false };
+  // Stopped on its way to something else: nothing took it, and where the element is now may be pressed again.
+  if (w.blocked && w.seen.click !== true) return { missed: true, pressedIt: false, on: w.on ? describeElement(w.on) : undefined, inert: true };
   const pressed = w.seen.mousedown !== undefined || w.seen.mouseup !== undefined;
   const missed = pressed && w.seen.click !== true && w.el.isConnected && !OWN_POPUP.has(w.el.localName);
   if (!missed) return { missed };

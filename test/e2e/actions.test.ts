@@ -1,6 +1,6 @@
 /** Every deterministic method against fixture pages, checking the page's state afterwards. */
 import { describe, expect, it } from 'vitest';
-import type { Page } from '../../src/index';
+import { DeckhandError, type Page } from '../../src/index';
 import { expectError, useBrowser } from './harness';
 
 const h = useBrowser();
@@ -326,6 +326,18 @@ describe('waiting and refusing', () => {
     await h.dh.act({ selector: '#target', description: 'target', method: 'click' });
     expect(await text(page, '#out')).toBe('target clicked');
     expect(await page.evaluate(() => document.getElementById('panel')!.getBoundingClientRect().height)).toBe(0);
+  });
+
+  it('stops a press the page moved onto another control: nothing but the element asked for is clicked', async () => {
+    const page = await h.open('/press-swap.html');
+    // The press is stopped; found again, Save draft is under Delete everything, covered until the deadline.
+    const e = await h.dh.act({ selector: '#target', description: 'Save draft', method: 'click' }, { timeout: 3000 }).then(
+      () => null,
+      (err: unknown) => err,
+    );
+    expect(e).toBeInstanceOf(DeckhandError);
+    expect(['TIMEOUT', 'ELEMENT_COVERED']).toContain((e as DeckhandError).code);
+    expect(await text(page, '#out')).not.toContain('decoy');
   });
 
   it('refuses to click a covered button and names the cover', async () => {

@@ -391,6 +391,15 @@ async function clickWatched(
   for (let at = p, tries = 0; ; tries++) {
     // Where the press went is watched only when the point was on the element itself.
     const onIt = await hoverSettled(port, page, at, input, signal);
+    if (!onIt && tries === 0 && again) {
+      // Off the element now: it moved since it was found (a section above it sliding shut), or the check allowed a hit on
+      // its label or host. Found again: a new point is where it went; the same point is the label's.
+      const fresh = await again();
+      if (fresh.x !== at.x || fresh.y !== at.y) {
+        at = fresh;
+        continue;
+      }
+    }
     const watched =
       onIt &&
       (await op(port, page, at, 'watchPress').then(
