@@ -346,6 +346,24 @@ describe('Engine: deterministic act', () => {
     expect(mouse(twice.port).filter((p) => p.type === 'mousePressed')).toHaveLength(2);
   });
 
+  it('a point off its element when the press comes (it moved since it was found) is found again and pressed where it is now', async () => {
+    const points = [READY, { ...READY, y: 60 }];
+    const hits = [false, true];
+    const { port, engine } = setup((c) =>
+      c.message.type === 'dh:prepare'
+        ? (points.shift() ?? READY)
+        : c.message.op === 'hitsAt'
+          ? { ok: true, value: hits.shift() ?? true }
+          : { ok: true, value: c.message.op === 'pressSeen' ? { missed: false } : true },
+    );
+    await engine.call('act', { input: { selector: '#a', description: 'd' } });
+    expect(mouse(port).filter((p) => p.type === 'mousePressed').map((p) => [p.x, p.y])).toEqual([[10, 60]]);
+    // Found again at the same point: a hit the check allowed on its label, pressed there.
+    const label = setup((c) => (c.message.type === 'dh:prepare' ? READY : { ok: true, value: c.message.op === 'hitsAt' ? false : true }));
+    await label.engine.call('act', { input: { selector: '#a', description: 'd' } });
+    expect(mouse(label.port).filter((p) => p.type === 'mousePressed').map((p) => [p.x, p.y])).toEqual([[10, 20]]);
+  });
+
   it('defaults to click and gives each result a fresh action id', async () => {
     const { port, engine } = setup(answers());
     const a = await engine.call('act', { input: { selector: '#a', description: 'd' } });

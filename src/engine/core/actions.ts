@@ -339,15 +339,17 @@ const HOVER_SETTLE_MS = 600;
  * The pointer comes to the element first; when that hover swaps what is under it (a picture set by `:hover` still
  * loading leaves the element empty for a moment), the press waits for the element to be there again, so it is not lost
  * on the box around it. A point that did not hit the element before the hover (a hit the actionability check allowed
- * on the element's label or host) is left as it was. Whether the point hit the element before the hover.
+ * on the element's label or host) is left as it was. Whether the point hit the element before the hover (null: unknown).
  */
-async function hoverSettled(port: BrowserPort, page: number, p: Prepared, input: Input, signal?: AbortSignal): Promise<boolean> {
+async function hoverSettled(port: BrowserPort, page: number, p: Prepared, input: Input, signal?: AbortSignal): Promise<boolean | null> {
   const hits = () =>
     op(port, page, p, 'hitsAt', [String(p.local.x), String(p.local.y)]).then(
       (r) => r.value === true,
       () => null,
     );
-  if ((await hits()) !== true) return false;
+  // Off it (false), or the page cannot say (null).
+  const first = await hits();
+  if (first !== true) return first;
   await input.move(p.x, p.y);
   const until = Date.now() + HOVER_SETTLE_MS;
   while ((await hits()) === false && Date.now() < until) await cancellableSleep(40, signal);
@@ -391,7 +393,7 @@ async function clickWatched(
   for (let at = p, tries = 0; ; tries++) {
     // Where the press went is watched only when the point was on the element itself.
     const onIt = await hoverSettled(port, page, at, input, signal);
-    if (!onIt && tries === 0 && again) {
+    if (onIt === false && tries === 0 && again) {
       // Off the element now: it moved since it was found (a section above it sliding shut), or the check allowed a hit on
       // its label or host. Found again: a new point is where it went; the same point is the label's.
       const fresh = await again();
@@ -401,7 +403,7 @@ async function clickWatched(
       }
     }
     const watched =
-      onIt &&
+      onIt === true &&
       (await op(port, page, at, 'watchPress').then(
         () => true,
         () => false,
