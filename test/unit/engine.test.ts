@@ -357,11 +357,19 @@ describe('Engine: deterministic act', () => {
           : { ok: true, value: c.message.op === 'pressSeen' ? { missed: false } : true },
     );
     await engine.call('act', { input: { selector: '#a', description: 'd' } });
-    expect(mouse(port).filter((p) => p.type === 'mousePressed').map((p) => [p.x, p.y])).toEqual([[10, 60]]);
+    expect(
+      mouse(port)
+        .filter((p) => p.type === 'mousePressed')
+        .map((p) => [p.x, p.y]),
+    ).toEqual([[10, 60]]);
     // Found again at the same point: a hit the check allowed on its label, pressed there.
     const label = setup((c) => (c.message.type === 'dh:prepare' ? READY : { ok: true, value: c.message.op === 'hitsAt' ? false : true }));
     await label.engine.call('act', { input: { selector: '#a', description: 'd' } });
-    expect(mouse(label.port).filter((p) => p.type === 'mousePressed').map((p) => [p.x, p.y])).toEqual([[10, 20]]);
+    expect(
+      mouse(label.port)
+        .filter((p) => p.type === 'mousePressed')
+        .map((p) => [p.x, p.y]),
+    ).toEqual([[10, 20]]);
   });
 
   it('defaults to click and gives each result a fresh action id', async () => {
