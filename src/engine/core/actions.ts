@@ -344,7 +344,8 @@ const HOVER_SETTLE_MS = 600;
 async function hoverSettled(port: BrowserPort, page: number, p: Prepared, input: Input, signal?: AbortSignal): Promise<boolean | null> {
   const hits = () =>
     op(port, page, p, 'hitsAt', [String(p.local.x), String(p.local.y)]).then(
-      (r) => r.value === true,
+      // An answer that is no yes or no is the page not saying.
+      (r) => (typeof r.value === 'boolean' ? r.value : null),
       () => null,
     );
   // Off it (false), or the page cannot say (null).
