@@ -57,8 +57,8 @@ export async function reveal(r: Run, step: PlanStep, current: () => View, set: (
 
 /**
  * "Expand the section below": the one collapsed section or disclosure is opened; with several,
- * the step after it looks through them (and refuses when its target shows without opening one); with none, a section already open is fine and no
- * section at all is a refusal.
+ * the step after it looks through them (for "the section", one, it refuses when its target shows
+ * without opening any); with none, a section already open is fine and no section at all is a refusal.
  */
 export async function expandSection(
   r: Run,
