@@ -946,6 +946,9 @@ const table: Record<TaskFamily, Row[]> = {
     [MK, 'The email from Lyn, could you delete it?', state({ deleted: ['lyn'] })],
     [`${MK}?m=icons`, 'Mark all emails from Ilka as important', state({ starred: ['ilka'] })],
     [MT, 'Tom wrote you a message that should be deleted.', REFUSE],
+    // Where the messages are, said beside the sender: the page the task is on.
+    [MK, 'Forward the email from Lucia in the email app to Kimberly.', { submits: [{ forward_to: 'Kimberly', email: 'lucia' }] }],
+    [IB, 'Delete the email from Carol in your inbox', state({ deleted: ['carol'] })],
     // A day the list is not read for is no part of a name, and no reason to guess.
     [MK, "Forward Lucia's email from yesterday to Kimberly", REFUSE],
     [`${MK}?m=icons`, "Mark Ilka's last message as important", state({ starred: ['ilka'] })],

@@ -82,6 +82,8 @@ describe('plans on one message or post', () => {
       "Lucia's email, will you forward that to Kimberly?",
       'Lucia wrote an email that needs to be forwarded to Kimberly.',
       'Forward the email Lucia wrote to Kimberly',
+      'Forward the email from Lucia in the email app to Kimberly.',
+      'Find the message by Lucia in your inbox and send it to Kimberly',
     ])
       expect(to(say), say).toBe('enter "Kimberly" into the to field');
     expect(to('Forward the email from Bob to dana@contoso.com')).toBe('enter "dana@contoso.com" into the to field');
@@ -104,6 +106,9 @@ describe('plans on one message or post', () => {
       one: true,
       standIn: 'star',
     });
+    // Where the messages are is the page: "in the app" alone may be a part of a name, and stays.
+    expect(planInstruction('Delete the message from Lyn in your inbox', none)[0]?.each).toEqual({ verb: 'delete', by: 'Lyn', one: true });
+    expect(planInstruction('Click the button in the app', none)).toEqual([{ say: 'Click the button in the app' }]);
     expect(planInstruction('The email from Lyn, could you delete it?', none)[0]?.each).toEqual({ verb: 'delete', by: 'Lyn', one: true });
     expect(planInstruction('Mark all emails from Kaila as important', none)[0]?.each).toMatchObject({ verb: 'mark as important', by: 'Kaila', one: true });
     // "from yesterday" is no part of a name: no step opens an item by "Lucia from yesterday".

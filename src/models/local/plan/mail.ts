@@ -29,6 +29,7 @@ import {
   SENT_VERBS,
   ASK_ON_IT,
   NOT_OF_A_NAME,
+  MAIL_PLACES,
 } from '../words/messages';
 import { CLICK_VERBS } from '../words/verbs';
 import { COUNT_PHRASE, COUNT_WORDS } from '../words/numbers';
@@ -237,6 +238,9 @@ const WROTE_ONE = new RegExp(
 /** Words that end a sender's name: "Lyn from yesterday" is no one's name. */
 const NOT_A_NAME = new RegExp(`\\s(?:${either(NOT_OF_A_NAME)})\\b`, 'i');
 
+/** Where the messages are, with the space before it. */
+const MAIL_PLACE = new RegExp(`\\s+(?:${either(MAIL_PLACES)})\\b`, 'gi');
+
 /** "reply to Jaimie with ...": (1) the verb, (2) who, (3) the rest. */
 const REPLY_TO_PERSON = new RegExp(`^((?:${either(REPLY_VERBS)})\\s+to)\\s+${PERSON}(\\s+(?:${either(REPLY_WITH)})\\s+.+)$`);
 
@@ -246,7 +250,15 @@ const REPLY_TO_PERSON = new RegExp(`^((?:${either(REPLY_VERBS)})\\s+to)\\s+${PER
  * other ways people name one message ("Lucia's email", "send Kim the email from Lucia", "reply
  * to Jaimie with ...") as the same clauses. Null when the sentence is none of them.
  */
-export function itemFirst(text: string): string | null {
+export function itemFirst(instruction: string): string | null {
+  // "... from Martie in the email app to Merrill": where the messages are is the page the task is on.
+  const placed = instruction.replace(MAIL_PLACE, '');
+  const text = placed.trim() ? placed : instruction;
+  return itemSaid(text) ?? (text === instruction ? null : text);
+}
+
+/** itemFirst on words with no place in them. */
+function itemSaid(text: string): string | null {
   const sent = forwardSaid(text);
   if (sent) return sent;
   // A sentence's first word is capitalised whatever it is: no sign of a name.

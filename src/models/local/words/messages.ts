@@ -34,6 +34,12 @@ export const ASK_ON_IT: Phrases = ['will\\s+you', 'can\\s+you', 'could\\s+you', 
 /** Words after a sender that say when or where the message is, not who sent it ("from Lyn from yesterday"): never part of a name. */
 export const NOT_OF_A_NAME: Phrases = ['from', 'on', 'at', 'in', 'about', 'yesterday', 'today', 'tonight', 'last', 'this', 'earlier', 'ago'];
 
+/** Where the messages are, said beside one ("the email from Martie in the email app"): the page the task is on, no part of a name. */
+export const MAIL_PLACES: Phrases = [
+  '(?:in|on|from)\\s+(?:the|your|my)\\s+(?:e-?mail|mail)\\s+(?:app|application|client|inbox|program|page|account)',
+  '(?:in|from)\\s+(?:the|your|my)\\s+(?:inbox|mailbox)',
+];
+
 /** Verbs that find one message or post before saying what is done to it ("find the email by Lyn and delete it"). */
 export const FIND_ITEM_VERBS: Phrases = ['find', 'locate', 'look\\s+for', 'search\\s+for', 'go\\s+to', 'open', 'navigate\\s+to', 'pull\\s+up', 'bring\\s+up'];
 /** How the rest of such a sentence points back at the item it found. */
