@@ -355,6 +355,18 @@ describe('snapshot text across boxes, editable content, ties and glyphs', () => 
     expect(editor.join('\n')).not.toContain('figure');
   });
 
+  it('a state class a page toggles on a bare button ("push", "selected") names nothing', async () => {
+    const page = await h.open('/tasks/lit-sequence.html?stay');
+    expect(await page.evaluate(() => document.getElementById('b3')!.className)).toBe('push');
+    const { text } = await page.snapshot();
+    expect(
+      text
+        .split('\n')
+        .filter((l) => /\bbutton\b/.test(l))
+        .map((l) => l.replace(/\[e\d+\] /, '').trim()),
+    ).toEqual(['button', 'button', 'button', 'button']);
+  });
+
   it('editable content: an editable heading stays a heading; an editable box is a textbox with its placeholder', async () => {
     const page = await h.open('/editable.html');
     const { text } = await page.snapshot();

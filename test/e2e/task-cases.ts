@@ -328,6 +328,8 @@ const CB = 'contact-book.html';
 const SC = 'shape-count.html';
 const SQ = 'shape-quiz.html';
 const CBT = 'count-buttons.html';
+/** Four bare buttons lit one at a time by a state class ("push"); ?stay keeps the third lit. */
+const LIT = 'lit-sequence.html';
 const BS = 'block-sum.html';
 const DT = 'directory-table.html';
 const PC = 'people-cards.html';
@@ -769,6 +771,11 @@ const table: Record<TaskFamily, Row[]> = {
     [OF, 'Order one of each item: Tofu and Vegetable stone pot and Garlic bread', food({ 'Tofu and Vegetable stone pot': '1', 'Garlic bread': '1' })],
     [OF, 'Order one of each item: Garlic bread, Lobster bisque', REFUSE],
     [OF, 'Order 2 items that are kosher', REFUSE],
+    // An order shown by lighting bare buttons is watched, never written: no press, whatever the lit one's class says.
+    [LIT, 'Press the buttons in the displayed order.', REFUSE],
+    [LIT, 'Push the buttons in the order displayed.', REFUSE],
+    [`${LIT}?stay`, 'Click the button that is lit up', REFUSE],
+    [`${LIT}?stay`, 'Press the button', REFUSE],
     [
       FL,
       'Book the cheapest one-way flight from Boston to Denver on 12/03',

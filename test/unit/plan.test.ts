@@ -270,6 +270,8 @@ describe('planner: what must never become a wrong action', () => {
       // A sequence the page shows over time, never one press (a nameless button may carry a class named "push").
       'Push the buttons in the order displayed.',
       'Click the tiles in the same order they lit up',
+      'Press the buttons in the displayed order.',
+      'Tap the squares in the same highlighted sequence',
     ]) {
       expect(() => planInstruction(say, page()), say).toThrow(/goal of several steps/);
     }

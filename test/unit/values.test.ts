@@ -225,6 +225,22 @@ describe('the kind of a control', () => {
     // Labelled by neither: still a refusal.
     expect(act('enter "white" into the Colour box', [text(0, 'Shade:'), ...form.slice(1, 2), text(0, 'Tint:'), ...form.slice(3)])).toHaveProperty('refused');
   });
+
+  it('of controls of the kind placed by the same text, one whose looks gave it a name is no better placed than the nameless', () => {
+    // A page lights one of four bare buttons with a class; its inferred name must not make it "the" button by the text.
+    const pad = (name: string) => [
+      text(0, 'Push the buttons in the order displayed.'),
+      el(0, 'button', '', 'e1'),
+      el(0, 'button', '', 'e2'),
+      el(0, 'button', '', 'e3'),
+      { ...el(0, 'button', name, 'e4'), nameFrom: 'inferred' },
+      text(0, 'Last reward:'),
+    ];
+    for (const name of ['push', 'lamp'])
+      expect(act('Press the buttons in the displayed order', pad(name))).toEqual({ refused: expect.stringMatching(/4 elements fit it equally well/) });
+    // Named by the words, it is still found.
+    expect(act('Press the lamp button', pad('lamp'))).toEqual({ id: 'e4', method: 'click', args: [] });
+  });
 });
 
 describe('the planner keeps values as the person wrote them', () => {

@@ -1000,7 +1000,8 @@ function contextStrength(node: OutlineNode, context: string): number {
   if (heading && ok(heading.name)) return 2.5;
   const sibs = node.parent?.children ?? [];
   const i = sibs.indexOf(node);
-  const glyph = !/[a-z0-9]/i.test(normalize(node.name)) || !!glyphWords(node.name);
+  // A nameless control is no glyph: read like any other control, so that a name alone never places one of equals better.
+  const glyph = (!!node.name.trim() && !/[a-z0-9]/i.test(normalize(node.name))) || !!glyphWords(node.name);
   // The text lines next to it, past the controls beside it: a text control belongs to the text
   // before it ("Tom: ..." then Like, Reply; a card's title then Restock, Hide), a glyph to the
   // text after it (▸ components); then the other side; then any line up to three away.

@@ -18,8 +18,11 @@ const SHOWN_BY: Phrases = [
   '(?:they\\s+(?:were|are)\\s+)?(?:displayed|shown|given|lit|highlighted|flashed|played)',
   'they\\s+(?:appear(?:ed)?|light(?:ed)?\\s+up|lit\\s+up|flash(?:ed)?)',
 ];
-/** An order the page shows over time ("push the buttons in the order displayed"): a sequence watched, not one step. */
-export const SHOWN_ORDER: Phrases = [`in\\s+the\\s+(?:same\\s+)?(?:order|sequence)\\s+(?:${SHOWN_BY.join('|')})`];
+/** An order the page shows over time ("push the buttons in the order displayed", "in the displayed order"): a sequence watched, not one step. */
+export const SHOWN_ORDER: Phrases = [
+  `in\\s+the\\s+(?:same\\s+)?(?:order|sequence)\\s+(?:${SHOWN_BY.join('|')})`,
+  'in\\s+the\\s+(?:same\\s+)?(?:displayed|shown|given|highlighted|flashed|played|lit)\\s+(?:order|sequence)',
+];
 /** Orders of numbers, smallest first or largest first. */
 export const UPWARD: Phrases = ['ascending', 'increasing', 'numerical', 'numeric'];
 export const DOWNWARD: Phrases = ['descending', 'decreasing'];
