@@ -69,12 +69,8 @@ function parseRgb(css: string): [number, number, number, number] | null {
   return [Number(m[1]), Number(m[2]), Number(m[3]), a];
 }
 
-/**
- * The words a person uses for a colour that is no keyword, from its hue, saturation and
- * lightness (nearest-RGB matching names muted design colours wrongly: #61bd4f is green, not
- * gray). Dark blues read "navy blue", dark oranges "brown", light reds "pink".
- */
-function hueWords(r: number, g: number, b: number): string {
+/** Hue (degrees), saturation, lightness and chroma of a colour, each of the last three from 0 to 1. */
+function hslOf(r: number, g: number, b: number): { h: number; s: number; l: number; d: number } {
   const R = r / 255,
     G = g / 255,
     B = b / 255;
@@ -83,11 +79,20 @@ function hueWords(r: number, g: number, b: number): string {
   const l = (max + min) / 2;
   const d = max - min;
   const s = d === 0 ? 0 : d / (1 - Math.abs(2 * l - 1));
+  const h = d === 0 ? 0 : ((max === R ? ((G - B) / d) % 6 : max === G ? (B - R) / d + 2 : (R - G) / d + 4) * 60 + 360) % 360;
+  return { h, s, l, d };
+}
+
+/**
+ * The words a person uses for a colour that is no keyword, from its hue, saturation and
+ * lightness (nearest-RGB matching names muted design colours wrongly: #61bd4f is green, not
+ * gray). Dark blues read "navy blue", dark oranges "brown", light reds "pink".
+ */
+function hueWords(r: number, g: number, b: number): string {
+  const { h, s, l, d } = hslOf(r, g, b);
   if (l < 0.13) return 'black';
   if (l > 0.94) return 'white';
   if (s < 0.15 || d < 0.08) return l > 0.75 ? 'light gray' : l < 0.3 ? 'dark gray' : 'gray';
-  let h = max === R ? ((G - B) / d) % 6 : max === G ? (B - R) / d + 2 : (R - G) / d + 4;
-  h = (h * 60 + 360) % 360;
   if (h < 12 || h >= 340) return l > 0.75 ? 'pink' : l < 0.3 ? 'dark red' : 'red';
   if (h < 42) return l < 0.38 || (s < 0.45 && l < 0.55) ? 'brown' : l > 0.8 ? 'peach' : 'orange';
   if (h < 68) return l < 0.3 ? 'olive' : 'yellow';
@@ -106,6 +111,22 @@ export function colourName(css: string): string {
   const [r, g, b] = rgb;
   const exact = NAMED.find(([, R, G, B]) => R === r && G === g && B === b);
   return exact ? exact[0] : hueWords(r, g, b);
+}
+
+/** Least chroma whose hue a person still sees (5% of the range: a faint pink on white); below it the colour is a gray. */
+const HUE_MIN_CHROMA = 0.05;
+
+/**
+ * The hue in whole degrees of a colour that is no keyword and not a gray, else null: what "a shade of red" is told by
+ * when its words ("pink", "brown") have a name of their own. A keyword colour is the author's word and keeps it.
+ */
+export function hueOf(css: string): number | null {
+  const rgb = parseRgb(css);
+  if (!rgb || rgb[3] < 0.1) return null;
+  const [r, g, b] = rgb;
+  if (NAMED.some(([, R, G, B]) => R === r && G === g && B === b)) return null;
+  const { h, d } = hslOf(r, g, b);
+  return d < HUE_MIN_CHROMA ? null : Math.round(h) % 360;
 }
 
 /** Class names that say nothing about what an element does. */

@@ -14,7 +14,7 @@ import { normalizeSpace, type ShadowRootOf } from './dom';
 import { budgetChars, focusWords, picksOut, printedSize } from './render';
 import { REPEATABLE_ROLES, type Finalize, type SnapNode } from './tree';
 import type { Visibility } from './visibility';
-import { boxShape, classWords, colourName, drawnFigure, drawnSize, imageWords, SVG_SHAPE_TAGS, svgShape } from './inferred';
+import { boxShape, classWords, colourName, drawnFigure, drawnSize, hueOf, imageWords, SVG_SHAPE_TAGS, svgShape } from './inferred';
 
 export interface WalkEnv {
   /** Prefix of element ids in this frame ("" for the top frame, "f2" for a child). */
@@ -1606,6 +1606,7 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
     const role = n.role ?? 'generic';
     let name: string;
     let from: string | undefined;
+    let hue: number | null = null;
     if (role === 'row') name = rowName(el);
     else if (n.absorbed) name = fin(n.absorbed)?.text ?? '';
     else ({ name, from } = settleName(n, el, role));
@@ -1619,14 +1620,18 @@ export function finalizer(vis: Visibility, shadowRootOf: ShadowRootOf): Finalize
     if (!name && !n.container && !children.some((c) => c.kind === 'text' || c.id)) {
       // A button or link Chrome names "" (a toolbar's icon-only `<button class="ql-bold">`): its picture's words only,
       // since its colour and shape are the browser's look, not the author's.
-      if (role === 'clickable' || /\bclickable\b/.test(n.states ?? '')) name = looksLike(el);
-      else if (NAMELESS_PICTURED.has(role)) name = pictureWords(el);
+      if (role === 'clickable' || /\bclickable\b/.test(n.states ?? '')) {
+        name = looksLike(el);
+        // A swatch's hue, when its colour is no keyword: "a shade of red" is told by it, whatever its words ("pink").
+        hue = el.namespaceURI === SVG_NS ? null : hueOf(getComputedStyle(el).backgroundColor);
+      } else if (NAMELESS_PICTURED.has(role)) name = pictureWords(el);
       if (name) from = 'inferred';
     }
     let states = n.states ?? '';
     const add = (s: string): void => {
       states = states ? `${states} ${s}` : s;
     };
+    if (hue !== null) add(`hue=${hue}`);
     // A tie a person can still see both sides of: where this one lies, when outside the viewport.
     const tie = ties.get(n);
     if (tie && n.offscreen && tie.some((o) => o !== n && o.el && !vis.hidden(o.el))) {

@@ -355,6 +355,24 @@ describe('snapshot text across boxes, editable content, ties and glyphs', () => 
     expect(editor.join('\n')).not.toContain('figure');
   });
 
+  it('a swatch of a colour that is no keyword carries its hue; a keyword colour and a gray carry none', async () => {
+    const page = await h.open('/tasks/shades.html?set=pastel&set=keyword');
+    await page.evaluate(() => {
+      const gray = document.createElement('div');
+      gray.className = 'tile';
+      gray.style.backgroundColor = 'rgb(200, 201, 203)';
+      gray.addEventListener('click', () => undefined);
+      document.getElementById('area')!.appendChild(gray);
+    });
+    const { text } = await page.snapshot();
+    const tiles = text.split('\n').filter((l) => /namefrom=inferred/.test(l) && /^\s*\[e\d+\] clickable/.test(l));
+    expect(tiles).toHaveLength(12);
+    const hues = tiles.map((l) => /\bhue=(\d+)/.exec(l)?.[1] ?? null);
+    // b1 r1 g1 b2 g2 r2 b3 g3, the pink (250, 200, 205), the faint pink near gray, the keyword pink, the gray.
+    expect(hues).toEqual(['227', '358', '130', '232', '131', '0', '216', '120', '354', '0', null, null]);
+    expect(tiles[10]).toMatch(/"pink\b/);
+  });
+
   it('a state class a page toggles on a bare button ("push", "selected") names nothing', async () => {
     const page = await h.open('/tasks/lit-sequence.html?stay');
     expect(await page.evaluate(() => document.getElementById('b3')!.className)).toBe('push');

@@ -745,10 +745,22 @@ const table: Record<TaskFamily, Row[]> = {
     [SH, 'Click the small square', clicks('sq-small')],
     [SH, 'Click the blue triangle.', clicks('tri-blue')],
     [SH, 'Click the purple star', REFUSE],
-    // Every tile in a shade of a hue, light or dark; a tile whose colour has a name of its own beside them is a guess.
+    // Every tile in a shade of a hue, light or dark, pale or deep (pink is a light red); a tile whose colour is a keyword
+    // with a name of its own, or lies between two hues, is a guess.
     [SD, 'Select all the shades of blue and press Submit.', state({ chosen: ['b1', 'b2', 'b3'], submitted: ['b1', 'b2', 'b3'] }, { clicks: ['submit'] })],
     [SD, 'Click every shade of green, then press Submit', state({ chosen: ['g1', 'g2', 'g3'], submitted: ['g1', 'g2', 'g3'] }, { clicks: ['submit'] })],
-    [`${SD}?set=pastel`, 'Select all the shades of red and press Submit.', REFUSE],
+    [
+      `${SD}?set=pastel`,
+      'Select all the shades of red and press Submit.',
+      state({ chosen: ['r1', 'r2', 'p1', 'p2'], submitted: ['r1', 'r2', 'p1', 'p2'] }, { clicks: ['submit'] }),
+    ],
+    [`${SD}?set=keyword`, 'Select all the shades of red and press Submit.', REFUSE],
+    [`${SD}?set=orange`, 'Select all the shades of red and press Submit.', REFUSE],
+    [
+      `${SD}?set=orange`,
+      'Select all the shades of green and press Submit.',
+      state({ chosen: ['g1', 'g2', 'g3'], submitted: ['g1', 'g2', 'g3'] }, { clicks: ['submit'] }),
+    ],
     [
       `${SD}?set=pastel`,
       'Select all the shades of blue and press Submit.',

@@ -7,7 +7,7 @@ import { allFlatItems, flatItemsBy, isBy, ITEM_CONTROL_ROLES, type ItemBlock } f
 import { isInside, type OutlineNode } from '../outline';
 import type { Each, PlanStep } from '../plan';
 import { ADD_ONE, ORDER_SENDERS } from '../words/controls';
-import { COLOUR_WORDS, NEUTRAL_SHADES, SHADES } from '../words/references';
+import { COLOUR_WORDS, NEUTRAL_SHADES, SHADE_MARGIN_DEGREES, SHADES } from '../words/references';
 import { exactMatch, glyphWords, normalize } from '../text';
 import { anyOf, oneOf } from '../words/grammar';
 import { MORE_NAMES } from '../words/menus';
@@ -193,18 +193,37 @@ const blockOf = (box: OutlineNode, nodes: OutlineNode[]): ItemBlock => ({
 });
 
 /**
- * The tiles drawn in a shade of `hue`, named by their colour (namefrom=inferred). A tile whose colour has a name of
- * its own that may or may not be that hue ("pink" beside reds, a "light gray" that may be a pale blue) makes the set
- * a guess: refused.
+ * The tiles drawn in a shade of `hue`, named by their colour (namefrom=inferred). A tile whose hue the snapshot gives is
+ * told by it: near the family's hue it is one, far from it not, in between unknown. Without one (a keyword colour, a
+ * gray), by its name: a colour with a name of its own that may or may not be that hue ("pink" beside reds, a "light
+ * gray" that may be a pale blue) makes the set a guess. A guess is refused.
  */
 function shadeTargets(hue: string, nodes: OutlineNode[]): OutlineNode[] | string {
   const family = SHADES[hue]!;
   const are = anyOf(family.are);
   const maybe = anyOf([...family.maybe, ...NEUTRAL_SHADES]);
   const tiles = nodes.filter((n) => n.id && n.nameFrom === 'inferred' && anyOf(COLOUR_WORDS).test(n.name));
-  const unsure = tiles.find((n) => !are.test(n.name) && maybe.test(n.name));
-  if (unsure) return `whether ${quote(unsure.name)} is a shade of ${hue} is not known (its colour has a name of its own)`;
-  const hits = tiles.filter((n) => are.test(n.name));
+  // Degrees from the family's arc of hues (0 inside it); null for a tile the snapshot gives no hue.
+  const away = (n: OutlineNode): number | null => {
+    if (typeof n.states.hue !== 'string' || !/^\d{1,3}$/.test(n.states.hue)) return null;
+    const [from, to] = family.hues;
+    const arc = (to - from + 360) % 360;
+    const past = (Number(n.states.hue) - from + 360) % 360;
+    return past <= arc ? 0 : Math.min(past - arc, 360 - past);
+  };
+  const shade = (n: OutlineNode): boolean | null => {
+    const d = away(n);
+    if (d === null) return are.test(n.name) ? true : maybe.test(n.name) ? null : false;
+    return d === 0 ? true : d > SHADE_MARGIN_DEGREES ? false : null;
+  };
+  const unsure = tiles.find((n) => shade(n) === null);
+  if (unsure) {
+    const d = away(unsure);
+    return d === null
+      ? `whether ${quote(unsure.name)} is a shade of ${hue} is not known (its colour has a name of its own)`
+      : `whether ${quote(unsure.name)} (hue ${unsure.states.hue}) is a shade of ${hue} is not known (${d} degrees outside its hues)`;
+  }
+  const hits = tiles.filter((n) => shade(n) === true);
   if (!hits.length) return `nothing on the page is drawn in a shade of ${hue}`;
   return hits.length > EACH_MAX ? `${hits.length} tiles are shades of ${hue}, more than ${EACH_MAX}` : hits;
 }

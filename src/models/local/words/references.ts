@@ -123,11 +123,21 @@ export const ANSWER_BUTTON_LEADS: Phrases = [
  * The colour names that are shades of a hue ("select all the shades of blue"), and the ones that
  * may or may not be (a light red is called pink, a dark orange brown): a tile of those is a guess.
  */
-export const SHADES: Readonly<Record<string, { are: Phrases; maybe: Phrases }>> = {
-  red: { are: ['(?:dark |light )?red', 'maroon', 'crimson'], maybe: ['pink', 'brown', 'orange', 'peach', 'magenta', 'coral', 'salmon', 'tomato'] },
-  green: { are: ['(?:dark |light )?green', 'lime'], maybe: ['olive', 'teal', 'cyan', 'yellow', 'turquoise'] },
-  blue: { are: ['(?:dark |light |navy )?blue', 'navy'], maybe: ['cyan', 'teal', 'purple', 'lavender', 'turquoise', 'indigo', 'violet'] },
+export const SHADES: Readonly<Record<string, { hues: readonly [number, number]; are: Phrases; maybe: Phrases }>> = {
+  red: {
+    hues: [345, 15],
+    are: ['(?:dark |light )?red', 'maroon', 'crimson'],
+    maybe: ['pink', 'brown', 'orange', 'peach', 'magenta', 'coral', 'salmon', 'tomato'],
+  },
+  green: { hues: [75, 165], are: ['(?:dark |light )?green', 'lime'], maybe: ['olive', 'teal', 'cyan', 'yellow', 'turquoise'] },
+  blue: { hues: [195, 255], are: ['(?:dark |light |navy )?blue', 'navy'], maybe: ['cyan', 'teal', 'purple', 'lavender', 'turquoise', 'indigo', 'violet'] },
 };
+/**
+ * A tile whose hue the snapshot gives (hue=N) is a shade of a family when its hue lies in the family's arc of hues
+ * (`hues`, clockwise from the first to the second), light or dark, pale or deep; within this many degrees outside the
+ * arc, not known; farther, another colour.
+ */
+export const SHADE_MARGIN_DEGREES = 30;
 /** Colour names of little hue: a pale or greyed shade of any hue is called so (hsl(240, 30%, 85%) is "light gray"). */
 export const NEUTRAL_SHADES: Phrases = ['gr[ae]y', 'silver', 'white', 'black'];
 /**
