@@ -1239,6 +1239,11 @@ const table: Record<TaskFamily, Row[]> = {
     [PG, 'Highlight the text in the 2nd paragraph and click submit.', { ...state({ selected: PG2 }), submits: [{ selection: PG2 }] }],
     [PG, 'Highlight the text in the last paragraph and click submit.', { ...state({ selected: PG3 }), submits: [{ selection: PG3 }] }],
     [PG, 'Highlight the text in the paragraph and click submit.', REFUSE],
+    [
+      `${PG}?m=short`,
+      'Highlight the text in the paragraph below and click submit.',
+      { ...state({ selected: 'In vitae, tortor' }), submits: [{ selection: 'In vitae, tortor' }] },
+    ],
     [`${PG}?m=links`, 'Highlight the text in the 2nd paragraph and click submit.', REFUSE],
   ],
   // The text to type is given, then transformed: case, reversal.

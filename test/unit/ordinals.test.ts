@@ -119,6 +119,25 @@ describe('names said with small words, twins in a sentence, copies and sentences
     const broken = [...paras.slice(0, 2), text('Vitae congue'), el('e1', 'link', 'mauris rhoncus'), text('aenean vel elit.')];
     expect(() => choose(parseIntent('Highlight the text in the 2nd paragraph'), buildOutline(broken))).toThrow(Refusal);
   });
+
+  it('a paragraph of three words counts only where no longer one is, and a label ending in a colon never does', () => {
+    const say = 'Highlight the text in the paragraph below';
+    const page = (p: string) => [
+      text('Highlight the text in the paragraph below and click submit.'),
+      el('e1', 'button', 'Submit'),
+      text(p),
+      text('Last reward:'),
+      text('-'),
+      text('Last 10 average:'),
+    ];
+    expect(choose(parseIntent(say), buildOutline(page('In vitae, tortor'))).args).toEqual(['In vitae, tortor']);
+    // Beside a longer block, the short line is no paragraph: the longer one is.
+    const both = [...page('In vitae, tortor'), text('Tempor orci dapibus ultrices in.')];
+    expect(choose(parseIntent(say), buildOutline(both)).args).toEqual(['Tempor orci dapibus ultrices in.']);
+    // Two short ones: which is not settled.
+    expect(() => choose(parseIntent(say), buildOutline([...page('In vitae, tortor'), text('Sed ut perspiciatis')]))).toThrow(Refusal);
+    expect(() => choose(parseIntent(say), buildOutline(page('Vitae tortor')))).toThrow(Refusal);
+  });
 });
 
 describe('quoted names that differ only in case', () => {

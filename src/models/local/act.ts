@@ -782,8 +782,9 @@ function textToSelect(intent: Intent, nodes: OutlineNode[]): Pick {
 }
 
 /**
- * The whole text of one paragraph: a block of at least four words outside any control, counted in page order
- * (after the page's direction line when it says "below"). With no ordinal there must be exactly one.
+ * The whole text of one paragraph: a block of at least four words outside any control (three, not ending in a colon,
+ * on a page with no longer one), counted in page order (after the page's direction line when it says "below"). With no
+ * ordinal there must be exactly one.
  */
 function wholeParagraph(nth: number | 'last', below: boolean, nodes: OutlineNode[]): Pick {
   const inControl = (n: OutlineNode) => {
@@ -791,17 +792,21 @@ function wholeParagraph(nth: number | 'last', below: boolean, nodes: OutlineNode
     return false;
   };
   const direction = nodes.find((n) => n.role === 'text' && DIRECTION_LINE.test(n.name.trim()));
-  const blocks = nodes.filter(
-    (n) =>
-      (n.role === 'text' || n.role === 'paragraph') &&
-      n.name
-        .trim()
-        .split(/\s+/)
-        .filter((w) => /\p{L}/u.test(w)).length >= 4 &&
-      !DIRECTION_LINE.test(n.name.trim()) &&
-      !inControl(n) &&
-      (!below || !direction || n.index > direction.index),
-  );
+  const blocksOf = (least: number) =>
+    nodes.filter(
+      (n) =>
+        (n.role === 'text' || n.role === 'paragraph') &&
+        n.name
+          .trim()
+          .split(/\s+/)
+          .filter((w) => /\p{L}/u.test(w)).length >= least &&
+        !DIRECTION_LINE.test(n.name.trim()) &&
+        !inControl(n) &&
+        (!below || !direction || n.index > direction.index),
+    );
+  // A short one ("In vitae, tortor") when the page has no longer block: three words, and no label ("Last 10 average:").
+  let blocks = blocksOf(4);
+  if (!blocks.length) blocks = blocksOf(3).filter((n) => !/:\s*$/.test(n.name));
   // A paragraph broken by a link or a word that takes clicks shows as several lines: which lines make one is not known.
   const broken = nodes.find((b) => {
     if ((b.role !== 'text' && b.role !== 'paragraph') || inControl(b)) return false;
