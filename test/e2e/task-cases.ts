@@ -619,6 +619,11 @@ const table: Record<TaskFamily, Row[]> = {
     [MD, 'Select Carlie>Erica', clicks('carlie-erica')],
     [MD, 'Select Matty>Nani>Rozamond', clicks('matty-nani-rozamond')],
     [MD, 'Select Matty > Olga', clicks('matty-olga')],
+    // An item named without its path, in a submenu of the menu shown: the submenus looked through by hovering.
+    [MD, 'Find and click on the item labeled "Erica".', clicks('carlie-erica')],
+    [MD, 'Click on the item labeled "Rozamond"', clicks('matty-nani-rozamond')],
+    [MD, 'Click Ilse', clicks('matty-nani-ilse')],
+    [MD, 'Click on the item labeled "Zed"', REFUSE],
     // A context menu brought up by a right-click; a double-click that opens.
     [CX, 'Right-click on notes.txt and choose Delete', state({ files: ['report.pdf', 'photo.png'] })],
     [`${CX}?m=plain`, 'Open the context menu of photo.png and click Open', state({ opened: 'photo.png' })],

@@ -40,7 +40,7 @@ import {
   pickSuggestion,
 } from './pickers';
 import { revealers, reveal, expandSection } from './finding';
-import { menuLike, pathEnd, notInMenu } from './menus';
+import { menuLike, pathEnd, notInMenu, menuFindStep, submenuItem, HOVER_LATE_LOOKS } from './menus';
 import { searchFields, resultsOf, nextPageOf, clickRecordField, clickResult } from './search';
 import { dragStep } from './drags';
 import { openSite, otherPage } from './secrets';
@@ -91,8 +91,6 @@ export async function runPlanned(run: StepRunner): Promise<PlannedOutcome> {
 
 /** How long a page that refuses a step at first is given to finish drawing itself before one more look. */
 const LATE_PAGE_MS = 600;
-/** How many more looks (400 ms apart) a hover gets to bring up its submenu before its item is clicked instead. */
-const HOVER_LATE_LOOKS = 3;
 /** Keys that select everything in a field or editor, and how long the page is given to take the selection in. */
 const SELECT_ALL_KEYS = /^(?:Control|Meta)\+a$/i;
 const SELECTION_SETTLE_MS = 300;
@@ -224,7 +222,8 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
           mayChange = true;
           continue;
         }
-        if (!mayChange && !s.search) {
+        // An item named that a submenu of the menu shown may hold is looked for when its turn comes.
+        if (!mayChange && !s.search && (g.tied || !submenuItem(s.say, view.nodes))) {
           return beyond(i, s.say, g.why);
         }
         // From here on the page may differ: ground the rest when their turn comes.
@@ -531,6 +530,22 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     if ('why' in g && s.or?.length) {
       const alt = ground(s, view.nodes, r.clock);
       if (!('why' in alt)) g = alt;
+    }
+    // "Click on the item labeled Stop" with the menu open and Stop in a submenu of it (Playback ▸): its submenus looked
+    // through for the one item of that name. Never for words that fit several shown already (a tie is not hidden).
+    const hiddenItem = 'why' in g && !g.tied ? submenuItem(s.say, view.nodes) : null;
+    if (hiddenItem) {
+      const out = await menuFindStep(
+        r,
+        { ...s, menuFind: { target: hiddenItem, click: true } },
+        describeStep(i, plan.length, s.say),
+        () => view,
+        (v) => (view = v),
+      );
+      if ('why' in out) return stop(i, out.why);
+      done.push(`${s.say} (${out.did})`);
+      lastFill = false;
+      continue;
     }
     // "Choose Green from the colour drop-down" where the drop-down is plain elements: its opener ("Choose a colour",
     // "Size ▾") clicked, then the one item it shows that the words name. A click the words ground on the opener itself

@@ -10,9 +10,12 @@ import { SECRET_NOUNS } from '../words/secrets';
 import { coverage, normalize } from '../text';
 import { either, oneOf } from '../words/grammar';
 import { APP_MENU_NAMES, MENU_OPENER_NAMES, SECRET_ITEM_WORDS } from '../words/menus';
-import { type View, look, type Outcome, actOnNode, type Run } from './run';
+import { type View, look, type Outcome, actOnNode, type Run, pause } from './run';
+import { WATCH_EVERY_MS } from './watch';
 
 const MENUS = new Set(['menubar', 'menu', 'navigation']);
+/** How many more looks (WATCH_EVERY_MS × 2 apart) a hover gets to bring up its submenu before its item is clicked instead. */
+export const HOVER_LATE_LOOKS = 3;
 
 /** A menu's item: a menuitem, or a target inside a menu bar, menu or navigation. */
 export function menuLike(n: OutlineNode): boolean {
@@ -87,6 +90,24 @@ const submenuOpeners = (nodes: OutlineNode[]) =>
       (typeof n.states.haspopup === 'string' || SUBMENU_ARROW.test(n.name)) &&
       (n.role === 'menuitem' || menuLike(n) || SUBMENU_ARROW.test(n.name) || n.states.haspopup === 'menu'),
   );
+
+/**
+ * The item a click step names ("click on the item labeled "Stop"") when the page shows a menu with submenus of its own to
+ * look through for it, else null: only a click, only by a name, only where a menu item opens a menu.
+ */
+export function submenuItem(say: string, nodes: OutlineNode[]): string | null {
+  const intent = (() => {
+    try {
+      return parseIntent(say);
+    } catch {
+      return null;
+    }
+  })();
+  if (!intent || intent.method !== 'click' || intent.context || intent.ordinal !== undefined) return null;
+  const name = intent.quoted ?? intent.target;
+  if (!name.trim() || !submenuOpeners(nodes).some((n) => n.role === 'menuitem' || menuLike(n))) return null;
+  return name;
+}
 const APP_MENU = oneOf(APP_MENU_NAMES);
 /** The fewest buttons in a row, and of them named as an application's menus, that make a menu bar. */
 const BAR_MIN = 3;
@@ -239,6 +260,11 @@ export async function menuFindStep(r: Run, step: PlanStep, reasoning: string, cu
         }
         await r.settle();
         set(await look(r, r.instruction));
+        // A submenu may open a moment after the hover (jQuery UI waits 300 ms): looked for again before a click.
+        for (let k = 0; k < HOVER_LATE_LOOKS && ![...shown()].some((key) => !before.has(key)); k++) {
+          await pause(WATCH_EVERY_MS * 2, r.signal);
+          set(await look(r, r.instruction));
+        }
         if ([...shown()].some((k) => !before.has(k))) continue;
         // A menu that opens on a click, not a hover. Never a link: its click goes to another page, not into a menu.
         const again = find(name);
