@@ -106,11 +106,17 @@ function hueWords(r: number, g: number, b: number): string {
 
 /** The colour keyword ("red", "aqua"), or the hue words of other colours; "" for transparent. */
 export function colourName(css: string): string {
+  const c = seenColour(css);
+  if (!c) return '';
+  return c.keyword ?? hueWords(c.r, c.g, c.b);
+}
+
+/** A colour that shows (not transparent), with its CSS keyword when it is one. */
+function seenColour(css: string): { r: number; g: number; b: number; keyword?: string } | null {
   const rgb = parseRgb(css);
-  if (!rgb || rgb[3] < 0.1) return '';
+  if (!rgb || rgb[3] < 0.1) return null;
   const [r, g, b] = rgb;
-  const exact = NAMED.find(([, R, G, B]) => R === r && G === g && B === b);
-  return exact ? exact[0] : hueWords(r, g, b);
+  return { r, g, b, keyword: NAMED.find(([, R, G, B]) => R === r && G === g && B === b)?.[0] };
 }
 
 /** Least chroma whose hue a person still sees (5% of the range: a faint pink on white); below it the colour is a gray. */
@@ -121,11 +127,9 @@ const HUE_MIN_CHROMA = 0.05;
  * when its words ("pink", "brown") have a name of their own. A keyword colour is the author's word and keeps it.
  */
 export function hueOf(css: string): number | null {
-  const rgb = parseRgb(css);
-  if (!rgb || rgb[3] < 0.1) return null;
-  const [r, g, b] = rgb;
-  if (NAMED.some(([, R, G, B]) => R === r && G === g && B === b)) return null;
-  const { h, d } = hslOf(r, g, b);
+  const c = seenColour(css);
+  if (!c || c.keyword) return null;
+  const { h, d } = hslOf(c.r, c.g, c.b);
   return d < HUE_MIN_CHROMA ? null : Math.round(h) % 360;
 }
 

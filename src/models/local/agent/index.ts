@@ -537,7 +537,7 @@ async function runPlan(r: Run): Promise<Omit<PlannedOutcome, 'planningMs'>> {
     if (hiddenItem) {
       const out = await menuFindStep(
         r,
-        { ...s, menuFind: { target: hiddenItem, click: true } },
+        { ...s, menuFind: { target: hiddenItem, click: true, exact: true } },
         describeStep(i, plan.length, s.say),
         () => view,
         (v) => (view = v),

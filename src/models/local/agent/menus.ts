@@ -93,7 +93,7 @@ const submenuOpeners = (nodes: OutlineNode[]) =>
 
 /**
  * The item a click step names ("click on the item labeled "Stop"") when the page shows a menu with submenus of its own to
- * look through for it, else null: only a click, only by a name, only where a menu item opens a menu.
+ * look through for it, else null: only a click, only by a name (an item of that very name), only where a menu item opens a menu.
  */
 export function submenuItem(say: string, nodes: OutlineNode[]): string | null {
   const intent = (() => {
@@ -103,7 +103,7 @@ export function submenuItem(say: string, nodes: OutlineNode[]): string | null {
       return null;
     }
   })();
-  if (!intent || intent.method !== 'click' || intent.context || intent.ordinal !== undefined) return null;
+  if (!intent || intent.method !== 'click' || intent.context || intent.within || intent.ordinal !== undefined) return null;
   const name = intent.quoted ?? intent.target;
   if (!name.trim() || !submenuOpeners(nodes).some((n) => n.role === 'menuitem' || menuLike(n))) return null;
   return name;
@@ -171,7 +171,7 @@ const ITEM_NOUNS = new Set(['the', 'a', 'an', 'option', 'item', 'entry', 'choice
  * the step says so. At most MENU_SEARCH_MAX menus are opened; two items that fit are a refusal.
  */
 export async function menuFindStep(r: Run, step: PlanStep, reasoning: string, current: () => View, set: (v: View) => void): Promise<Outcome> {
-  const { target, click } = step.menuFind!;
+  const { target, click, exact: exactOnly } = step.menuFind!;
   const want = normalize(target)
     .split(' ')
     .filter((w) => w && !ITEM_NOUNS.has(w));
@@ -215,7 +215,9 @@ export async function menuFindStep(r: Run, step: PlanStep, reasoning: string, cu
       (n) => n.id && MENU_ITEM_ROLES.has(n.role) && !submenuOpeners([n]).length && !bar.has(n) && !hoverOnly.has(label(n)) && fits(label(n)),
     );
     const exact = fit.filter((n) => normalize(label(n)) === want.join(' '));
-    if (exact.length === 1 || fit.length === 1) return (exact[0] ?? fit[0])!;
+    if (exact.length === 1 || (fit.length === 1 && !exactOnly)) return (exact[0] ?? fit[0])!;
+    // A plain click by name takes only the item of that name, as it would on the page; others that hold the words are no fit.
+    if (exactOnly) return exact.length > 1 ? `${exact.length} items are named ${quote(target)}` : null;
     return fit.length ? `${fit.length} items fit ${quote(target)} (${fit.map((n) => quote(label(n))).join(', ')})` : null;
   };
   const first = itemShown();

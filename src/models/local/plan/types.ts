@@ -111,9 +111,10 @@ export interface PlanStep {
   rightClickHere?: { said: string };
   /**
    * "Navigate through the menu bar to find the secret option": the page's menus opened in turn until the item shows; then
-   * clicked when the words say so, or the page's secret is what the task ends with.
+   * clicked when the words say so, or the page's secret is what the task ends with. `exact`: only an item of that very
+   * name (a plain click by name), not one whose name holds the words.
    */
-  menuFind?: { target: string; click?: boolean };
+  menuFind?: { target: string; click?: boolean; exact?: boolean };
   /** "Close the popup windows": every pop-up closed by its own close control, one at a time, until none is left. */
   dismissAll?: boolean;
   /** "Expand the pie menu below": the page's one control that opens a menu (of that kind), clicked; the next steps look in it. */

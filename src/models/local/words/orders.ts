@@ -13,15 +13,14 @@ export const BY_MEANING: Phrases = [
   'same meaning as',
 ];
 export const ORDERINGS: Phrases = ['ascending', 'descending', 'alphabetical', 'numerical', 'numeric', 'reverse', 'increasing', 'decreasing', 'chronological'];
+/** How an order shown over time was shown ("displayed", "lit"), after "in the order" or before "order". */
+const SHOWN_HOW = '(?:displayed|shown|given|lit|highlighted|flashed|played)';
 /** What an order shown over time was shown by ("displayed", "they lit up"), after "in the order". */
-const SHOWN_BY: Phrases = [
-  '(?:they\\s+(?:were|are)\\s+)?(?:displayed|shown|given|lit|highlighted|flashed|played)',
-  'they\\s+(?:appear(?:ed)?|light(?:ed)?\\s+up|lit\\s+up|flash(?:ed)?)',
-];
+const SHOWN_BY: Phrases = [`(?:they\\s+(?:were|are)\\s+)?${SHOWN_HOW}`, 'they\\s+(?:appear(?:ed)?|light(?:ed)?\\s+up|lit\\s+up|flash(?:ed)?)'];
 /** An order the page shows over time ("push the buttons in the order displayed", "in the displayed order"): a sequence watched, not one step. */
 export const SHOWN_ORDER: Phrases = [
   `in\\s+the\\s+(?:same\\s+)?(?:order|sequence)\\s+(?:${SHOWN_BY.join('|')})`,
-  'in\\s+the\\s+(?:same\\s+)?(?:displayed|shown|given|highlighted|flashed|played|lit)\\s+(?:order|sequence)',
+  `in\\s+the\\s+(?:same\\s+)?${SHOWN_HOW}\\s+(?:order|sequence)`,
 ];
 /** Orders of numbers, smallest first or largest first. */
 export const UPWARD: Phrases = ['ascending', 'increasing', 'numerical', 'numeric'];
